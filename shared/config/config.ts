@@ -1,0 +1,38 @@
+// The one place that reads process.env: every variable is parsed by one zod schema at start-up.
+import { z } from "zod";
+
+const optionalUrl = z.string().url().optional();
+
+export const configSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  AUTH_SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  AUTH_JWKS_URL: optionalUrl,
+  EVENTSTORE_URL: z.string().min(1).optional(),
+  MONGODB_URL: z.string().min(1).optional(),
+  NATS_URL: z.string().min(1).optional(),
+  SMTP_URL: optionalUrl,
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+  CONSISTENCY_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; a bad value throws a ConfigError naming the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const relevant = Object.fromEntries(
+    Object.keys(configSchema.shape)
+      .map((key) => [key, env[key] === "" ? undefined : env[key]] as const)
+      .filter(([, value]) => value !== undefined),
+  );
+  const parsed = configSchema.safeParse(relevant);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`invalid configuration: ${problems.join("; ")}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,39 @@
+// The error catalogue: every error a client can see has a stable snake_case code and one HTTP status.
+
+export const errorCatalogue = {
+  validation_failed: 400,
+  unauthenticated: 401,
+  insufficient_scope: 403,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  precondition_failed: 412,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  idempotency_key_mismatch: 422,
+  precondition_required: 428,
+  rate_limited: 429,
+  internal: 500,
+  consistency_timeout: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+export class AppError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.status = errorCatalogue[code];
+  }
+}
+
+export const notFound = (what: string): AppError => new AppError("not_found", `${what} not found`);
+export const forbidden = (message: string): AppError => new AppError("forbidden", message);
+export const conflict = (message: string): AppError => new AppError("conflict", message);
+export const validationFailed = (message: string): AppError => new AppError("validation_failed", message);

@@ -1,0 +1,73 @@
+// The event store port (DESIGN.md §3): streams of facts with optimistic concurrency and one global order.
+import { z } from "zod";
+
+export const eventMetadataSchema = z.object({
+  actorId: z.string().min(1),
+  correlationId: z.string().min(1),
+  causationId: z.string().min(1).nullable(),
+  occurredAt: z.string().datetime({ offset: true }),
+  schemaVersion: z.number().int().positive(),
+});
+export type EventMetadata = z.infer<typeof eventMetadataSchema>;
+
+/** `no_stream`: the stream must not exist yet; `any`: no check; a number: the revision of the stream's last event. */
+export type ExpectedRevision = number | "no_stream" | "any";
+
+export interface NewEvent {
+  readonly id: string;
+  readonly type: string;
+  readonly data: unknown;
+  readonly metadata: EventMetadata;
+}
+
+export interface RecordedEvent {
+  readonly id: string;
+  readonly type: string;
+  readonly stream: string;
+  /** 0-based index of the event in its stream. */
+  readonly revision: number;
+  /** 1-based position in the global log; strictly increasing in commit order. */
+  readonly position: number;
+  readonly data: unknown;
+  readonly metadata: EventMetadata;
+}
+
+export interface AppendResult {
+  /** Revision of the stream's last event after the append. */
+  readonly nextRevision: number;
+  /** Global position of the last appended event. */
+  readonly position: number;
+}
+
+export type BatchHandler = (events: readonly RecordedEvent[]) => Promise<void>;
+
+export interface Subscription {
+  /** Stops delivering; resolves once the batch in hand (if any) is handled. */
+  stop(): Promise<void>;
+  /** Resolves when the subscription ends: after stop(), or rejects when the handler failed. */
+  readonly done: Promise<void>;
+}
+
+export interface EventStore {
+  append(stream: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
+  /** Every event of the stream in revision order; an unknown stream reads as empty. */
+  read(stream: string): Promise<RecordedEvent[]>;
+  /** Events after `afterPosition` in global order, at most `limit` of them. */
+  readAll(afterPosition: number, limit: number): Promise<RecordedEvent[]>;
+  /** Global position of the newest event, 0 when the store is empty. */
+  headPosition(): Promise<number>;
+  /** Delivers every event after `afterPosition` in global order, then follows new ones as they are committed. */
+  subscribe(afterPosition: number, handler: BatchHandler, options?: { batchSize?: number }): Subscription;
+  close(): Promise<void>;
+}
+
+/** The stream's revision did not match the expected one: nothing was appended. */
+export class StreamConflictError extends Error {
+  constructor(
+    readonly stream: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: number,
+  ) {
+    super(`stream ${stream} is at revision ${actual}, expected ${String(expected)}`);
+  }
+}

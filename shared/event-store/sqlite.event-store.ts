@@ -1,0 +1,161 @@
+// EventStore on one SQLite file (better-sqlite3, WAL): one events table, global autoincrement position.
+import Database from "better-sqlite3";
+import { z } from "zod";
+import { catchUpSubscription } from "./catch-up-subscription.ts";
+import {
+  eventMetadataSchema,
+  StreamConflictError,
+  type AppendResult,
+  type BatchHandler,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type RecordedEvent,
+  type Subscription,
+} from "./event-store.port.ts";
+
+const rowSchema = z.object({
+  position: z.number().int(),
+  id: z.string(),
+  stream: z.string(),
+  revision: z.number().int(),
+  type: z.string(),
+  data: z.string(),
+  metadata: z.string(),
+});
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS events (
+  position INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  stream TEXT NOT NULL,
+  revision INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  data TEXT NOT NULL,
+  metadata TEXT NOT NULL,
+  UNIQUE (stream, revision)
+);`;
+
+function toRecorded(raw: unknown): RecordedEvent {
+  const row = rowSchema.parse(raw);
+  return {
+    id: row.id,
+    type: row.type,
+    stream: row.stream,
+    revision: row.revision,
+    position: row.position,
+    data: JSON.parse(row.data) as unknown,
+    metadata: eventMetadataSchema.parse(JSON.parse(row.metadata)),
+  };
+}
+
+export class SqliteEventStore implements EventStore {
+  private readonly db: Database.Database;
+  private readonly listeners = new Set<() => void>();
+  private readonly statements;
+  private readonly appendTransaction;
+
+  constructor(filename: string, private readonly pollMs = 250) {
+    this.db = new Database(filename);
+    this.db.pragma("journal_mode = WAL");
+    this.db.pragma("synchronous = NORMAL");
+    this.db.pragma("busy_timeout = 5000");
+    this.db.exec(SCHEMA);
+    this.statements = {
+      revision: this.db.prepare<[string], { revision: number | null }>(
+        "SELECT MAX(revision) AS revision FROM events WHERE stream = ?",
+      ),
+      byId: this.db.prepare<[string], { stream: string; revision: number; position: number }>(
+        "SELECT stream, revision, position FROM events WHERE id = ?",
+      ),
+      insert: this.db.prepare(
+        "INSERT INTO events (id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)",
+      ),
+      stream: this.db.prepare<[string]>("SELECT * FROM events WHERE stream = ? ORDER BY revision"),
+      all: this.db.prepare<[number, number]>("SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?"),
+      head: this.db.prepare<[], { head: number | null }>("SELECT MAX(position) AS head FROM events"),
+    };
+    this.appendTransaction = this.db.transaction(
+      (stream: string, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult => {
+        const replay = this.previousAppend(stream, events);
+        if (replay) return replay;
+        const current = this.statements.revision.get(stream)?.revision ?? -1;
+        const matches =
+          expected === "any" || (expected === "no_stream" ? current === -1 : expected === current);
+        if (!matches) throw new StreamConflictError(stream, expected, current);
+        let revision = current;
+        let position = 0;
+        for (const event of events) {
+          revision += 1;
+          const info = this.statements.insert.run(
+            event.id,
+            stream,
+            revision,
+            event.type,
+            JSON.stringify(event.data),
+            JSON.stringify(event.metadata),
+          );
+          position = Number(info.lastInsertRowid);
+        }
+        return { nextRevision: revision, position };
+      },
+    );
+  }
+
+  /** An append whose events were all stored before (same ids, same stream) is answered as it was, not repeated. */
+  private previousAppend(stream: string, events: readonly NewEvent[]): AppendResult | null {
+    const first = events[0];
+    if (!first) return null;
+    const known = events.map((event) => this.statements.byId.get(event.id));
+    if (known.every((row) => row === undefined)) return null;
+    const consistent = known.every(
+      (row, index) => row !== undefined && row.stream === stream && row.revision === (known[0]?.revision ?? 0) + index,
+    );
+    const last = known[known.length - 1];
+    if (!consistent || !last) throw new StreamConflictError(stream, "any", this.statements.revision.get(stream)?.revision ?? -1);
+    return { nextRevision: last.revision, position: last.position };
+  }
+
+  async append(stream: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) {
+      const current = this.statements.revision.get(stream)?.revision ?? -1;
+      return { nextRevision: current, position: await this.headPosition() };
+    }
+    const result = this.appendTransaction.immediate(stream, events, expectedRevision);
+    for (const listener of this.listeners) listener();
+    return result;
+  }
+
+  async read(stream: string): Promise<RecordedEvent[]> {
+    return this.statements.stream.all(stream).map(toRecorded);
+  }
+
+  async readAll(afterPosition: number, limit: number): Promise<RecordedEvent[]> {
+    return this.statements.all.all(afterPosition, limit).map(toRecorded);
+  }
+
+  async headPosition(): Promise<number> {
+    return this.statements.head.get()?.head ?? 0;
+  }
+
+  subscribe(afterPosition: number, handler: BatchHandler, options: { batchSize?: number } = {}): Subscription {
+    return catchUpSubscription({
+      afterPosition,
+      batchSize: options.batchSize ?? 500,
+      pollMs: this.pollMs,
+      readAll: (after, limit) => this.readAll(after, limit),
+      wake: {
+        onAppend: (listener) => {
+          this.listeners.add(listener);
+          return () => this.listeners.delete(listener);
+        },
+      },
+      handler,
+    });
+  }
+
+  async close(): Promise<void> {
+    this.listeners.clear();
+    this.db.close();
+  }
+}

@@ -1,0 +1,146 @@
+// The EventStore contract: every adapter (SQLite, EventStoreDB, ...) must pass these.
+import { randomUUID } from "node:crypto";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { StreamConflictError, type EventStore, type NewEvent, type RecordedEvent } from "../../shared/event-store/event-store.port.ts";
+
+function newEvent(type = "ThingHappened", data: unknown = { n: 1 }): NewEvent {
+  return {
+    id: randomUUID(),
+    type,
+    data,
+    metadata: {
+      actorId: randomUUID(),
+      correlationId: randomUUID(),
+      causationId: null,
+      occurredAt: new Date().toISOString(),
+      schemaVersion: 1,
+    },
+  };
+}
+
+async function collect(store: EventStore, afterPosition: number, count: number): Promise<RecordedEvent[]> {
+  const seen: RecordedEvent[] = [];
+  let resolveDone: () => void = () => undefined;
+  const enough = new Promise<void>((resolve) => (resolveDone = resolve));
+  const subscription = store.subscribe(afterPosition, async (batch) => {
+    seen.push(...batch);
+    if (seen.length >= count) resolveDone();
+  }, { batchSize: 3 });
+  await Promise.race([enough, new Promise((_, reject) => setTimeout(() => reject(new Error(`only ${seen.length} of ${count} events arrived`)), 5_000))]);
+  await subscription.stop();
+  return seen;
+}
+
+export function eventStoreContract(name: string, factory: () => Promise<{ store: EventStore; cleanup: () => Promise<void> }>): void {
+  describe(`EventStore contract: ${name}`, () => {
+    let store: EventStore;
+    let cleanup: () => Promise<void>;
+    // Streams are unique per test so the suite also runs against a shared, non-empty server.
+    const stream = (label: string) => `${label}-${randomUUID()}`;
+
+    beforeEach(async () => {
+      ({ store, cleanup } = await factory());
+    });
+    afterEach(async () => {
+      await cleanup();
+    });
+
+    it("reads back appended events in order with their data and metadata", async () => {
+      const s = stream("page");
+      const events = [newEvent("PageCreated", { title: "a" }), newEvent("PageRenamed", { title: "b" })];
+      const result = await store.append(s, events, "no_stream");
+      expect(result.nextRevision).toBe(1);
+      const read = await store.read(s);
+      expect(read.map((e) => [e.id, e.type, e.revision, e.data])).toEqual([
+        [events[0]?.id, "PageCreated", 0, { title: "a" }],
+        [events[1]?.id, "PageRenamed", 1, { title: "b" }],
+      ]);
+      expect(read[0]?.metadata).toEqual(events[0]?.metadata);
+      expect(read[1]?.position).toBe(result.position);
+      expect(read[0]?.stream).toBe(s);
+    });
+
+    it("reads an unknown stream as empty", async () => {
+      expect(await store.read(stream("nothing"))).toEqual([]);
+    });
+
+    it("rejects a stale expected revision and appends nothing of the batch", async () => {
+      const s = stream("page");
+      await store.append(s, [newEvent()], "no_stream");
+      await store.append(s, [newEvent()], 0);
+      await expect(store.append(s, [newEvent(), newEvent()], 0)).rejects.toBeInstanceOf(StreamConflictError);
+      await expect(store.append(s, [newEvent()], "no_stream")).rejects.toBeInstanceOf(StreamConflictError);
+      expect(await store.read(s)).toHaveLength(2);
+    });
+
+    it("lets exactly one of two writers with the same expected revision win", async () => {
+      const s = stream("page");
+      await store.append(s, [newEvent()], "no_stream");
+      const outcomes = await Promise.allSettled([store.append(s, [newEvent()], 0), store.append(s, [newEvent()], 0)]);
+      expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
+      expect(await store.read(s)).toHaveLength(2);
+    });
+
+    it("keeps one global order across streams", async () => {
+      const head = await store.headPosition();
+      const a = stream("a");
+      const b = stream("b");
+      const first = await store.append(a, [newEvent()], "no_stream");
+      const second = await store.append(b, [newEvent(), newEvent()], "no_stream");
+      const third = await store.append(a, [newEvent()], 0);
+      expect(first.position).toBeGreaterThan(head);
+      expect(second.position).toBeGreaterThan(first.position);
+      expect(third.position).toBeGreaterThan(second.position);
+      const all = await store.readAll(head, 100);
+      const ours = all.filter((e) => e.stream === a || e.stream === b);
+      expect(ours.map((e) => e.stream)).toEqual([a, b, b, a]);
+      const positions = all.map((e) => e.position);
+      expect([...positions].sort((x, y) => x - y)).toEqual(positions);
+      expect(await store.headPosition()).toBeGreaterThanOrEqual(third.position);
+    });
+
+    it("treats a repeated append of the same event ids as already done", async () => {
+      const s = stream("page");
+      const events = [newEvent(), newEvent()];
+      const first = await store.append(s, events, "no_stream");
+      const again = await store.append(s, events, "no_stream");
+      expect(again).toEqual(first);
+      expect(await store.read(s)).toHaveLength(2);
+    });
+
+    it("delivers history from the start, then follows new appends", async () => {
+      const s = stream("sub");
+      await store.append(s, [newEvent(), newEvent()], "no_stream");
+      const pending = collect(store, 0, (await store.headPosition()) + 2);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await store.append(s, [newEvent()], 1);
+      await store.append(s, [newEvent()], 2);
+      const seen = await pending;
+      const ours = seen.filter((e) => e.stream === s);
+      expect(ours.map((e) => e.revision)).toEqual([0, 1, 2, 3]);
+      const positions = seen.map((e) => e.position);
+      expect(new Set(positions).size).toBe(positions.length);
+    });
+
+    it("delivers from a given position only what came after it", async () => {
+      const s = stream("sub");
+      const first = await store.append(s, [newEvent(), newEvent()], "no_stream");
+      await store.append(s, [newEvent("Later")], 1);
+      const seen = await collect(store, first.position, 1);
+      expect(seen[0]?.type).toBe("Later");
+      expect(seen.every((e) => e.position > first.position)).toBe(true);
+    });
+
+    it("redelivers from a stored position without gaps or repeats after a restart of the subscriber", async () => {
+      const s = stream("sub");
+      const start = await store.headPosition();
+      await store.append(s, [newEvent(), newEvent(), newEvent(), newEvent()], "no_stream");
+      const firstRun = await collect(store, start, 2);
+      const checkpoint = firstRun[1]?.position ?? start;
+      const secondRun = await collect(store, checkpoint, 2);
+      const ids = [...firstRun.slice(0, 2), ...secondRun.slice(0, 2)].map((e) => e.id);
+      expect(new Set(ids).size).toBe(4);
+      expect(ids).toEqual((await store.read(s)).map((e) => e.id));
+    });
+  });
+}

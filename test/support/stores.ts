@@ -1,0 +1,17 @@
+// Factories that give contract suites real adapters on fresh storage.
+import { join } from "node:path";
+import { SqliteEventStore } from "../../shared/event-store/sqlite.event-store.ts";
+import type { EventStore } from "../../shared/event-store/event-store.port.ts";
+import { tempDir } from "./temp-dir.ts";
+
+export async function sqliteEventStoreFactory(): Promise<{ store: EventStore; cleanup: () => Promise<void> }> {
+  const dir = await tempDir();
+  const store = new SqliteEventStore(join(dir.path, "events.sqlite"), 50);
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      await dir.remove();
+    },
+  };
+}
