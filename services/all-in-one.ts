@@ -1,0 +1,67 @@
+// The embedded default: command API, query API, projector and notifier in one process on one HTTP port,
+// over SQLite files in DATA_DIR. `npm start` runs this file.
+import type { Logger } from "pino";
+import type { Dependencies } from "../shared/app/dependencies.ts";
+import { openEmbeddedEventStore, openEmbeddedReadStore } from "../shared/app/embedded-stores.ts";
+import { healthRoutes } from "../shared/app/health.ts";
+import { runUntilSignalled } from "../shared/app/lifecycle.ts";
+import { sessionKeyFor } from "../shared/app/session-key.ts";
+import { SessionVerifier } from "../shared/auth/session-verifier.ts";
+import { loadConfig, type Config } from "../shared/config/config.ts";
+import { createApp } from "../shared/http/create-app.ts";
+import { createLogger } from "../shared/logging/logger.ts";
+import { CheckpointWatcher } from "../shared/read-store/checkpoint-watcher.ts";
+import { registerCommandApi } from "./command-api/command-api.ts";
+import { Projector } from "./projector/projector.ts";
+import { registerQueryApi } from "./query-api/query-api.ts";
+
+export interface RunningServer {
+  readonly url: string;
+  readonly deps: Dependencies;
+  readonly projector: Projector;
+  close(): Promise<void>;
+}
+
+export async function startAllInOne(config: Config, logger: Logger = createLogger(config.LOG_LEVEL)): Promise<RunningServer> {
+  const eventStore = openEmbeddedEventStore(config);
+  const readStore = openEmbeddedReadStore(config);
+  const projectionStore = openEmbeddedReadStore(config);
+  const watcher = new CheckpointWatcher(readStore);
+  const deps: Dependencies = {
+    config,
+    logger,
+    eventStore,
+    readStore,
+    watcher,
+    sessions: new SessionVerifier(sessionKeyFor(config, { createInDataDir: true })),
+    clock: () => new Date(),
+    registrationHooks: [],
+  };
+  const projector = new Projector({ eventStore, readStore: projectionStore, logger, watcher });
+  await projector.start();
+
+  const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES });
+  healthRoutes(app, { eventStore, readStore });
+  await registerCommandApi(app, deps);
+  await registerQueryApi(app, deps);
+  const url = await app.listen({ port: config.PORT, host: config.HOST });
+  logger.info({ event: "server.started", url, dataDir: config.DATA_DIR, mode: "all-in-one" });
+
+  return {
+    url,
+    deps,
+    projector,
+    async close() {
+      await app.close();
+      await projector.stop();
+      watcher.close();
+      await projectionStore.close();
+      await readStore.close();
+      await eventStore.close();
+    },
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await runUntilSignalled("all-in-one", () => startAllInOne(loadConfig()));
+}

@@ -1,0 +1,17 @@
+// The command API: every POST, PATCH, PUT and DELETE of /api/v1. Appends events; answers once projected.
+import type { Dependencies } from "../../shared/app/dependencies.ts";
+import type { App } from "../../shared/http/create-app.ts";
+import { folderCommandRoutes } from "./routes/folders.routes.ts";
+import { pageCommandRoutes } from "./routes/pages.routes.ts";
+import { tokenCommandRoutes } from "./routes/tokens.routes.ts";
+
+export async function registerCommandApi(app: App, deps: Dependencies): Promise<void> {
+  await app.register(
+    async (api: App) => {
+      tokenCommandRoutes(api, deps);
+      folderCommandRoutes(api, deps);
+      pageCommandRoutes(api, deps);
+    },
+    { prefix: "/api/v1" },
+  );
+}

@@ -1,0 +1,84 @@
+// The projector follows the global log from its stored checkpoint and applies each batch to the read models
+// together with the new checkpoint, so a crash at any point neither loses nor doubles an effect.
+import type { Logger } from "pino";
+import type { EventStore, RecordedEvent, Subscription } from "../../shared/event-store/event-store.port.ts";
+import { parseRecorded, type StoredEvent } from "../../shared/events.ts";
+import type { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
+import type { ReadStore } from "../../shared/read-store/read-store.port.ts";
+import { project } from "./projections/project.ts";
+
+export interface ProjectorOptions {
+  readonly eventStore: EventStore;
+  readonly readStore: ReadStore;
+  readonly logger: Logger;
+  readonly watcher?: CheckpointWatcher;
+  readonly batchSize?: number;
+  /** Called after a batch is committed, e.g. to publish integration events to the bus. */
+  readonly afterCommit?: (events: readonly StoredEvent[]) => Promise<void>;
+  readonly retryDelayMs?: number;
+}
+
+export class Projector {
+  private subscription: Subscription | null = null;
+  private stopped = true;
+  private position = 0;
+  private failures = 0;
+
+  constructor(private readonly options: ProjectorOptions) {}
+
+  /** Position of the last committed batch. */
+  get checkpoint(): number {
+    return this.position;
+  }
+
+  get healthy(): boolean {
+    return !this.stopped && this.failures === 0;
+  }
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    this.position = await this.options.readStore.checkpoint();
+    this.options.watcher?.announce(this.position);
+    this.follow();
+  }
+
+  private follow(): void {
+    if (this.stopped) return;
+    const subscription = this.options.eventStore.subscribe(this.position, (batch) => this.applyBatch(batch), {
+      batchSize: this.options.batchSize ?? 500,
+    });
+    this.subscription = subscription;
+    subscription.done.then(
+      () => undefined,
+      (error: unknown) => {
+        this.failures += 1;
+        this.options.logger.error({ event: "projection.failed", err: error, position: this.position }, "projection batch failed");
+        const timer = setTimeout(() => this.follow(), this.options.retryDelayMs ?? 1_000);
+        timer.unref();
+      },
+    );
+  }
+
+  /** Applies one batch of the global log atomically with its checkpoint. */
+  async applyBatch(batch: readonly RecordedEvent[]): Promise<void> {
+    const last = batch[batch.length - 1];
+    if (!last) return;
+    const started = performance.now();
+    const stored = batch.map(parseRecorded);
+    const { readStore } = this.options;
+    await readStore.applyBatch(last.position, async () => {
+      for (const event of stored) await project(event, readStore);
+    });
+    this.position = last.position;
+    this.failures = 0;
+    this.options.watcher?.announce(last.position);
+    this.options.logger.debug({ event: "projection.batch", count: batch.length, position: last.position, ms: performance.now() - started });
+    await this.options.afterCommit?.(stored);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.subscription?.stop();
+    this.subscription = null;
+  }
+}

@@ -1,0 +1,106 @@
+// Page queries: the access-filtered list, one page, exact-title lookup with folderPath, and the markdown.
+import { z } from "zod";
+import { visiblePage } from "../../../shared/access/authorize.ts";
+import { effectivePermission, visibilityFilter } from "../../../shared/access/effective-permission.ts";
+import type { Dependencies } from "../../../shared/app/dependencies.ts";
+import { AppError } from "../../../shared/errors/app-error.ts";
+import type { App } from "../../../shared/http/create-app.ts";
+import { guard, principalOf } from "../../../shared/http/guard.ts";
+import { errorBody, listOf, paginationQuery } from "../../../shared/http/schemas.ts";
+import { folderIdSchema, pageIdSchema } from "../../../shared/kernel/ids.ts";
+import { etagOf, renderPageDocument } from "../../../shared/pages/page-document.ts";
+import { pageResource, resolvedPageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
+import { titleKey } from "../../../shared/pages/pages.view.ts";
+import { decodeCursor, pageOf } from "../../../shared/read-store/pagination.ts";
+
+/** Exact-title lookups answer at most this many pages (no cursor, per the spec). */
+export const RESOLVE_LIMIT = 100;
+
+const folderPathKey = (path: string): string =>
+  path
+    .split("/")
+    .map((part) => part.trim().toLowerCase())
+    .filter((part) => part.length > 0)
+    .join("/");
+
+export function pageQueryRoutes(app: App, deps: Dependencies): void {
+  app.get(
+    "/pages",
+    {
+      onRequest: guard(deps, { scope: "pages:read" }),
+      schema: {
+        querystring: paginationQuery.extend({ parentId: folderIdSchema.optional() }),
+        response: { 200: listOf(pageResource), "4xx": errorBody },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const context = await deps.readStore.access.contextFor(principal.user.id);
+      const { limit, cursor, parentId } = request.query;
+      const rows = await deps.readStore.pages.list({
+        visibleTo: visibilityFilter(context),
+        before: decodeCursor(cursor),
+        limit,
+        parentId: parentId ?? null,
+      });
+      const { rows: kept, nextCursor } = pageOf(rows, limit, (page) => page.updatedPosition);
+      const data = kept.flatMap((page) => {
+        const permission = effectivePermission(context, { kind: "page", ...page });
+        return permission ? [toPageResource(page, permission)] : [];
+      });
+      return { data, nextCursor };
+    },
+  );
+
+  app.get(
+    "/pages/resolve",
+    {
+      onRequest: guard(deps, { scope: "pages:read" }),
+      schema: {
+        querystring: z.object({ title: z.string().trim().min(1).max(200), folderPath: z.string().max(2000).optional() }),
+        response: { 200: z.object({ data: z.array(resolvedPageResource) }), "4xx": errorBody },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const context = await deps.readStore.access.contextFor(principal.user.id);
+      const wantedPath = request.query.folderPath === undefined ? null : folderPathKey(request.query.folderPath);
+      const candidates = await deps.readStore.pages.findByTitleKey(titleKey(request.query.title), 1_000);
+      const data = candidates.flatMap((page) => {
+        if (wantedPath !== null && folderPathKey(page.folderPath) !== wantedPath) return [];
+        const permission = effectivePermission(context, { kind: "page", ...page });
+        return permission ? [{ ...toPageResource(page, permission), folderPath: page.folderPath }] : [];
+      });
+      return { data: data.slice(0, RESOLVE_LIMIT) };
+    },
+  );
+
+  app.get(
+    "/pages/:pageId",
+    {
+      onRequest: guard(deps, { scope: "pages:read" }),
+      schema: { params: z.object({ pageId: pageIdSchema }), response: { 200: pageResource, "4xx": errorBody } },
+    },
+    async (request) => {
+      const { page, permission } = await visiblePage(deps.readStore, principalOf(request), request.params.pageId);
+      return toPageResource(page, permission);
+    },
+  );
+
+  app.get(
+    "/pages/:pageId/content",
+    {
+      onRequest: guard(deps, { scope: "pages:read" }),
+      schema: { params: z.object({ pageId: pageIdSchema }), response: { 200: z.string(), 304: z.null(), "4xx": errorBody } },
+    },
+    async (request, reply) => {
+      await visiblePage(deps.readStore, principalOf(request), request.params.pageId);
+      const content = await deps.readStore.pages.getContent(request.params.pageId);
+      if (!content) throw new AppError("not_found", "page not found");
+      const etag = etagOf(content.page);
+      reply.header("etag", etag).header("cache-control", "private, no-cache");
+      if (request.headers["if-none-match"] === etag) return reply.code(304).send(null);
+      return reply.type("text/markdown; charset=utf-8").send(renderPageDocument(content.page, content.markdown));
+    },
+  );
+}

@@ -1,0 +1,107 @@
+import type Database from "better-sqlite3";
+import { grantablePermissionSchema, workspaceRoleSchema } from "../kernel/permissions.ts";
+import type { AccessContext } from "./effective-permission.ts";
+import type { AccessView, EntityType, GrantRecord, MemberRecord } from "./access.view.ts";
+
+export const accessSchema = `
+CREATE TABLE IF NOT EXISTS grants (
+  user_id TEXT NOT NULL,
+  entity_type TEXT NOT NULL,
+  entity_id TEXT NOT NULL,
+  permission TEXT NOT NULL,
+  granted_by TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (user_id, entity_type, entity_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS grants_entity ON grants (entity_type, entity_id);
+CREATE TABLE IF NOT EXISTS workspace_members (
+  owner_id TEXT NOT NULL,
+  member_id TEXT NOT NULL,
+  role TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (owner_id, member_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS workspace_members_member ON workspace_members (member_id);`;
+
+type GrantRow = { user_id: string; entity_type: string; entity_id: string; permission: string; granted_by: string; created_at: string; updated_at: string };
+type MemberRow = { owner_id: string; member_id: string; role: string; created_at: string };
+
+const toGrant = (row: GrantRow): GrantRecord => ({
+  entityType: row.entity_type === "folder" ? "folder" : "page",
+  entityId: row.entity_id,
+  userId: row.user_id,
+  permission: grantablePermissionSchema.parse(row.permission),
+  grantedBy: row.granted_by,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+const toMember = (row: MemberRow): MemberRecord => ({
+  ownerId: row.owner_id,
+  memberId: row.member_id,
+  role: workspaceRoleSchema.parse(row.role),
+  createdAt: row.created_at,
+});
+
+export class SqliteAccessView implements AccessView {
+  private readonly statements;
+
+  constructor(db: Database.Database) {
+    this.statements = {
+      grantsOfUser: db.prepare<[string], GrantRow>("SELECT * FROM grants WHERE user_id = ?"),
+      rolesOfUser: db.prepare<[string], MemberRow>("SELECT * FROM workspace_members WHERE member_id = ? ORDER BY created_at"),
+      putGrant: db.prepare(
+        `INSERT INTO grants (user_id, entity_type, entity_id, permission, granted_by, created_at, updated_at)
+         VALUES (@userId, @entityType, @entityId, @permission, @grantedBy, @createdAt, @updatedAt)
+         ON CONFLICT (user_id, entity_type, entity_id) DO UPDATE SET permission = excluded.permission,
+           granted_by = excluded.granted_by, updated_at = excluded.updated_at`,
+      ),
+      removeGrant: db.prepare("DELETE FROM grants WHERE entity_type = ? AND entity_id = ? AND user_id = ?"),
+      grantsOn: db.prepare<[string, string], GrantRow>("SELECT * FROM grants WHERE entity_type = ? AND entity_id = ? ORDER BY created_at"),
+      putMember: db.prepare(
+        `INSERT INTO workspace_members (owner_id, member_id, role, created_at) VALUES (@ownerId, @memberId, @role, @createdAt)
+         ON CONFLICT (owner_id, member_id) DO UPDATE SET role = excluded.role`,
+      ),
+      removeMember: db.prepare("DELETE FROM workspace_members WHERE owner_id = ? AND member_id = ?"),
+      membersOf: db.prepare<[string], MemberRow>("SELECT * FROM workspace_members WHERE owner_id = ? ORDER BY created_at"),
+    };
+  }
+
+  async contextFor(userId: string): Promise<AccessContext> {
+    const folderGrants = new Map<string, GrantRecord["permission"]>();
+    const pageGrants = new Map<string, GrantRecord["permission"]>();
+    for (const grant of this.statements.grantsOfUser.all(userId).map(toGrant)) {
+      (grant.entityType === "folder" ? folderGrants : pageGrants).set(grant.entityId, grant.permission);
+    }
+    const workspaceRoles = new Map(this.statements.rolesOfUser.all(userId).map((row) => [row.owner_id, toMember(row).role]));
+    return { userId, workspaceRoles, folderGrants, pageGrants };
+  }
+
+  async putGrant(grant: GrantRecord): Promise<void> {
+    this.statements.putGrant.run(grant);
+  }
+
+  async removeGrant(entityType: EntityType, entityId: string, userId: string): Promise<void> {
+    this.statements.removeGrant.run(entityType, entityId, userId);
+  }
+
+  async grantsOn(entityType: EntityType, entityId: string): Promise<GrantRecord[]> {
+    return this.statements.grantsOn.all(entityType, entityId).map(toGrant);
+  }
+
+  async putMember(member: MemberRecord): Promise<void> {
+    this.statements.putMember.run(member);
+  }
+
+  async removeMember(ownerId: string, memberId: string): Promise<void> {
+    this.statements.removeMember.run(ownerId, memberId);
+  }
+
+  async membersOf(ownerId: string): Promise<MemberRecord[]> {
+    return this.statements.membersOf.all(ownerId).map(toMember);
+  }
+
+  async membershipsOf(memberId: string): Promise<MemberRecord[]> {
+    return this.statements.rolesOfUser.all(memberId).map(toMember);
+  }
+}

@@ -1,0 +1,31 @@
+// Access checks shared by commands and queries: an entity the caller cannot view does not exist for them
+// (404); one they can view but not change answers 403.
+import type { Principal } from "../auth/principal.ts";
+import { AppError } from "../errors/app-error.ts";
+import type { FolderRecord } from "../folders/folders.view.ts";
+import { atLeast, type Permission } from "../kernel/permissions.ts";
+import type { PageRecord } from "../pages/pages.view.ts";
+import type { ReadModels } from "../read-store/read-store.port.ts";
+import { effectivePermission } from "./effective-permission.ts";
+
+const verbs: Record<Permission, string> = { view: "view", comment: "comment on", edit: "edit", admin: "share", owner: "own" };
+
+export function requirePermission(held: Permission, needed: Permission, what: string): void {
+  if (!atLeast(held, needed)) throw new AppError("forbidden", `you may not ${verbs[needed]} this ${what}`);
+}
+
+export async function visiblePage(models: ReadModels, principal: Principal, pageId: string): Promise<{ page: PageRecord; permission: Permission }> {
+  const page = await models.pages.get(pageId);
+  const context = page ? await models.access.contextFor(principal.user.id) : null;
+  const permission = page && context ? effectivePermission(context, { kind: "page", ...page }) : null;
+  if (!page || !permission) throw new AppError("not_found", "page not found");
+  return { page, permission };
+}
+
+export async function visibleFolder(models: ReadModels, principal: Principal, folderId: string): Promise<{ folder: FolderRecord; permission: Permission }> {
+  const folder = await models.folders.get(folderId);
+  const context = folder ? await models.access.contextFor(principal.user.id) : null;
+  const permission = folder && context ? effectivePermission(context, { kind: "folder", ...folder }) : null;
+  if (!folder || !permission) throw new AppError("not_found", "folder not found");
+  return { folder, permission };
+}

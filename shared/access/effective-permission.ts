@@ -1,0 +1,41 @@
+// Effective permission (DESIGN.md §5): the highest of ownership, a direct grant, an ancestor folder's grant
+// and the caller's role in the owner's workspace. Pure: the caller's AccessContext is loaded once per request.
+import { highest, roleToPermission, type GrantablePermission, type Permission, type WorkspaceRole } from "../kernel/permissions.ts";
+
+export interface AccessContext {
+  readonly userId: string;
+  /** workspace owner id → the caller's role there */
+  readonly workspaceRoles: ReadonlyMap<string, WorkspaceRole>;
+  /** folder id → permission granted to the caller directly on that folder */
+  readonly folderGrants: ReadonlyMap<string, GrantablePermission>;
+  /** page id → permission granted to the caller directly on that page */
+  readonly pageGrants: ReadonlyMap<string, GrantablePermission>;
+}
+
+export interface AccessTarget {
+  readonly kind: "page" | "folder";
+  readonly id: string;
+  readonly ownerId: string;
+  /** Every folder above the target, nearest first. */
+  readonly ancestorIds: readonly string[];
+}
+
+export function effectivePermission(context: AccessContext, target: AccessTarget): Permission | null {
+  if (target.ownerId === context.userId) return "owner";
+  const role = context.workspaceRoles.get(target.ownerId);
+  const direct = target.kind === "page" ? context.pageGrants.get(target.id) : context.folderGrants.get(target.id);
+  return highest([
+    role ? roleToPermission[role] : null,
+    direct,
+    ...target.ancestorIds.map((id) => context.folderGrants.get(id)),
+  ]);
+}
+
+/** What a list query needs to filter rows to those the caller can view. */
+export function visibilityFilter(context: AccessContext): { ownerIds: string[]; pageIds: string[]; folderIds: string[] } {
+  return {
+    ownerIds: [context.userId, ...context.workspaceRoles.keys()],
+    pageIds: [...context.pageGrants.keys()],
+    folderIds: [...context.folderGrants.keys()],
+  };
+}

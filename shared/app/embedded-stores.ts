@@ -1,0 +1,17 @@
+// The embedded default (DESIGN.md §2): event store and read models as SQLite files in DATA_DIR.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Config } from "../config/config.ts";
+import { SqliteEventStore } from "../event-store/sqlite.event-store.ts";
+import { SqliteReadStore } from "../read-store/sqlite.read-store.ts";
+
+export function openEmbeddedEventStore(config: Config): SqliteEventStore {
+  mkdirSync(config.DATA_DIR, { recursive: true });
+  return new SqliteEventStore(join(config.DATA_DIR, "events.sqlite"));
+}
+
+/** Each caller gets its own connection: the projector writes through one, the APIs read through another. */
+export function openEmbeddedReadStore(config: Config): SqliteReadStore {
+  mkdirSync(config.DATA_DIR, { recursive: true });
+  return new SqliteReadStore(join(config.DATA_DIR, "read-models.sqlite"));
+}

@@ -1,0 +1,30 @@
+// The folder record clients see (spec §2).
+import { z } from "zod";
+import type { Permission } from "../kernel/permissions.ts";
+import { permissionValue } from "../pages/page.resource.ts";
+import type { FolderRecord } from "./folders.view.ts";
+
+export const folderResource = z.object({
+  id: z.uuid(),
+  parentId: z.uuid().nullable(),
+  name: z.string(),
+  icon: z.string().nullable(),
+  ownerId: z.uuid(),
+  permission: permissionValue,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type FolderResource = z.infer<typeof folderResource>;
+
+export function toFolderResource(folder: FolderRecord, permission: Permission): FolderResource {
+  return {
+    id: folder.id,
+    parentId: folder.parentId,
+    name: folder.name,
+    icon: folder.icon,
+    ownerId: folder.ownerId,
+    permission,
+    createdAt: folder.createdAt,
+    updatedAt: folder.updatedAt,
+  };
+}

@@ -1,0 +1,94 @@
+import type Database from "better-sqlite3";
+import { z } from "zod";
+import type { ListQuery } from "../read-store/list-query.ts";
+import type { FolderRecord, FoldersView } from "./folders.view.ts";
+
+export const foldersSchema = `
+CREATE TABLE IF NOT EXISTS folders (
+  id TEXT PRIMARY KEY,
+  owner_id TEXT NOT NULL,
+  parent_id TEXT,
+  name TEXT NOT NULL,
+  icon TEXT,
+  ancestor_ids TEXT NOT NULL,
+  path TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  updated_pos INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS folders_updated ON folders (updated_pos);
+CREATE TABLE IF NOT EXISTS folder_ancestors (
+  folder_id TEXT NOT NULL,
+  ancestor_id TEXT NOT NULL,
+  PRIMARY KEY (folder_id, ancestor_id)
+) WITHOUT ROWID;`;
+
+type Row = {
+  id: string;
+  owner_id: string;
+  parent_id: string | null;
+  name: string;
+  icon: string | null;
+  ancestor_ids: string;
+  path: string;
+  created_at: string;
+  updated_at: string;
+  updated_pos: number;
+};
+const idsSchema = z.array(z.string());
+const toRecord = (row: Row): FolderRecord => ({
+  id: row.id,
+  ownerId: row.owner_id,
+  parentId: row.parent_id,
+  name: row.name,
+  icon: row.icon,
+  ancestorIds: idsSchema.parse(JSON.parse(row.ancestor_ids)),
+  path: row.path,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  updatedPosition: row.updated_pos,
+});
+
+export class SqliteFoldersView implements FoldersView {
+  private readonly statements;
+
+  constructor(db: Database.Database) {
+    this.statements = {
+      put: db.prepare(
+        `INSERT OR REPLACE INTO folders (id, owner_id, parent_id, name, icon, ancestor_ids, path, created_at, updated_at, updated_pos)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      ancestor: db.prepare("INSERT OR IGNORE INTO folder_ancestors (folder_id, ancestor_id) VALUES (?, ?)"),
+      get: db.prepare<[string], Row>("SELECT * FROM folders WHERE id = ?"),
+      list: db.prepare<[{ before: number; owners: string; folders: string; limit: number }], Row>(
+        `SELECT f.* FROM folders f
+         WHERE f.updated_pos < @before
+           AND (f.owner_id IN (SELECT value FROM json_each(@owners))
+                OR f.id IN (SELECT value FROM json_each(@folders))
+                OR EXISTS (SELECT 1 FROM folder_ancestors a
+                           WHERE a.folder_id = f.id AND a.ancestor_id IN (SELECT value FROM json_each(@folders))))
+         ORDER BY f.updated_pos DESC LIMIT @limit`,
+      ),
+    };
+  }
+
+  async put(f: FolderRecord): Promise<void> {
+    this.statements.put.run(f.id, f.ownerId, f.parentId, f.name, f.icon, JSON.stringify(f.ancestorIds), f.path, f.createdAt, f.updatedAt, f.updatedPosition);
+    for (const ancestorId of f.ancestorIds) this.statements.ancestor.run(f.id, ancestorId);
+  }
+
+  async get(id: string): Promise<FolderRecord | null> {
+    const row = this.statements.get.get(id);
+    return row ? toRecord(row) : null;
+  }
+
+  async list(query: ListQuery): Promise<FolderRecord[]> {
+    const rows = this.statements.list.all({
+      before: query.before ?? Number.MAX_SAFE_INTEGER,
+      owners: JSON.stringify(query.visibleTo.ownerIds),
+      folders: JSON.stringify(query.visibleTo.folderIds),
+      limit: query.limit + 1,
+    });
+    return rows.map(toRecord);
+  }
+}

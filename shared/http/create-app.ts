@@ -1,0 +1,87 @@
+// One fastify factory for every service: zod type provider, request ids, structured access logs, and the
+// single place where errors become `{error: {code, message}}` responses.
+import { randomUUID } from "node:crypto";
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type RawServerDefault } from "fastify";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import type { Logger } from "pino";
+import { AppError, errorCatalogue, type ErrorCode } from "../errors/app-error.ts";
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+const frameworkCodes: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: "payload_too_large",
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: "unsupported_media_type",
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: "validation_failed",
+  FST_ERR_CTP_EMPTY_JSON_BODY: "validation_failed",
+  FST_ERR_CTP_INVALID_JSON_BODY: "validation_failed",
+};
+
+const statusCodes = new Map<number, ErrorCode>(
+  Object.entries(errorCatalogue).map(([code, status]) => [status, code as ErrorCode]),
+);
+
+function describeValidation(error: FastifyError): string {
+  if (!hasZodFastifySchemaValidationErrors(error)) return error.message;
+  const where = error.validationContext ?? "request";
+  const problems = error.validation.map((problem) => {
+    const path = problem.instancePath.replace(/^\//, "").replaceAll("/", ".");
+    return `${where}${path ? `.${path}` : ""}: ${problem.message}`;
+  });
+  return problems.join("; ");
+}
+
+export function sendError(reply: FastifyReply, error: AppError) {
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  return reply.code(error.status).type("application/json").send({ error: { code: error.code, message: error.message } });
+}
+
+export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
+
+export function createApp(options: { logger: Logger; bodyLimit: number }): App {
+  const logger: FastifyBaseLogger = options.logger;
+  const app = Fastify({
+    loggerInstance: logger,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: options.bodyLimit,
+    genReqId: (request) => {
+      const given = request.headers["x-request-id"];
+      return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.addContentTypeParser(["text/markdown", "text/plain"], { parseAs: "string" }, (_request, body, done) => done(null, body));
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  app.addHook("onResponse", async (request, reply) => {
+    request.log.info({
+      event: "http.request",
+      method: request.method,
+      route: request.routeOptions.url ?? "(unmatched)",
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 100) / 100,
+    });
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) return sendError(reply, error);
+    if (hasZodFastifySchemaValidationErrors(error)) return sendError(reply, new AppError("validation_failed", describeValidation(error)));
+    const frameworkCode = error.code ? frameworkCodes[error.code] : undefined;
+    if (frameworkCode) return sendError(reply, new AppError(frameworkCode, error.message));
+    const status = error.statusCode ?? 500;
+    const mapped = statusCodes.get(status);
+    if (status < 500 && mapped) return sendError(reply, new AppError(mapped, error.message));
+    request.log.error({ event: "http.error", err: error }, "unhandled error");
+    return sendError(reply, new AppError("internal", `internal error; quote request id ${request.id}`));
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, new AppError("not_found", `no route ${request.method} ${request.url.split("?")[0] ?? ""}`)),
+  );
+
+  return app.withTypeProvider<ZodTypeProvider>();
+}

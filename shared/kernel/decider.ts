@@ -1,0 +1,12 @@
+// The Decider pattern: pure decide/evolve over a stream's events; no I/O, clock or randomness inside.
+
+export interface Decider<Command, State, Event> {
+  readonly initialState: State;
+  /** Returns the events the command causes; throws an AppError when the command is refused. */
+  decide(command: Command, state: State): Event[];
+  evolve(state: State, event: Event): State;
+}
+
+export function fold<State, Event>(decider: Pick<Decider<unknown, State, Event>, "initialState" | "evolve">, events: readonly Event[]): State {
+  return events.reduce((state, event) => decider.evolve(state, event), decider.initialState);
+}

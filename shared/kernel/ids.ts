@@ -1,0 +1,18 @@
+// Branded identifiers: a folder id cannot be passed where a page id goes.
+import { z } from "zod";
+
+export const userIdSchema = z.uuid().brand<"UserId">();
+export const pageIdSchema = z.uuid().brand<"PageId">();
+export const folderIdSchema = z.uuid().brand<"FolderId">();
+export const threadIdSchema = z.uuid().brand<"ThreadId">();
+export const commentIdSchema = z.uuid().brand<"CommentId">();
+export const tokenIdSchema = z.uuid().brand<"TokenId">();
+export const invitationIdSchema = z.uuid().brand<"InvitationId">();
+
+export type UserId = z.infer<typeof userIdSchema>;
+export type PageId = z.infer<typeof pageIdSchema>;
+export type FolderId = z.infer<typeof folderIdSchema>;
+export type ThreadId = z.infer<typeof threadIdSchema>;
+export type CommentId = z.infer<typeof commentIdSchema>;
+export type TokenId = z.infer<typeof tokenIdSchema>;
+export type InvitationId = z.infer<typeof invitationIdSchema>;

@@ -1,0 +1,43 @@
+// The markdown document a page is read as: YAML frontmatter, then the authored body; and its strong ETag.
+import { AppError } from "../errors/app-error.ts";
+import type { PageRecord } from "./pages.view.ts";
+
+const yamlScalar = (value: string | null): string => (value === null ? "null" : JSON.stringify(value));
+
+export function renderPageDocument(page: PageRecord, markdown: string): string {
+  const frontmatter = [
+    `id: ${page.id}`,
+    `title: ${yamlScalar(page.title)}`,
+    `icon: ${yamlScalar(page.icon)}`,
+    `parentId: ${yamlScalar(page.parentId)}`,
+    `folderPath: ${yamlScalar(page.folderPath)}`,
+    `ownerId: ${page.ownerId}`,
+    `createdAt: ${yamlScalar(page.createdAt)}`,
+    `updatedAt: ${yamlScalar(page.updatedAt)}`,
+  ];
+  return `---\n${frontmatter.join("\n")}\n---\n${markdown}`;
+}
+
+/** A leading frontmatter block is not part of the authored body: a client may send back what it read. */
+export function stripFrontmatter(document: string): string {
+  const match = /^---\r?\n[\s\S]*?\r?\n---\r?\n?/.exec(document);
+  return match ? document.slice(match[0].length) : document;
+}
+
+export function etagOf(page: Pick<PageRecord, "id" | "revision">): string {
+  return `"${page.id}.${page.revision}"`;
+}
+
+/** The revision an If-Match header names for this page; `*` names the current one. */
+export function revisionFromIfMatch(header: string | undefined, page: Pick<PageRecord, "id" | "revision">): number {
+  if (header === undefined || header.trim() === "") {
+    throw new AppError("precondition_required", "send If-Match with the ETag from GET /pages/{pageId}/content");
+  }
+  const tags = header.split(",").map((tag) => tag.trim());
+  if (tags.includes("*")) return page.revision;
+  for (const tag of tags) {
+    const match = /^"([0-9a-f-]{36})\.(\d+)"$/.exec(tag);
+    if (match && match[1] === page.id) return Number(match[2]);
+  }
+  throw new AppError("precondition_failed", "If-Match does not name a revision of this page; fetch it again");
+}

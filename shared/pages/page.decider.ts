@@ -1,0 +1,98 @@
+// A page: title, icon and markdown body; renamed, re-iconed, rewritten and soft-deleted through its stream.
+import { z } from "zod";
+import { AppError } from "../errors/app-error.ts";
+import type { Decider } from "../kernel/decider.ts";
+import { folderIdSchema, pageIdSchema, userIdSchema, type FolderId, type PageId, type UserId } from "../kernel/ids.ts";
+
+export const pageEventSchemas = [
+  z.object({
+    type: z.literal("PageCreated"),
+    data: z.object({
+      pageId: pageIdSchema,
+      ownerId: userIdSchema,
+      parentId: folderIdSchema.nullable(),
+      title: z.string(),
+      icon: z.string().nullable(),
+      markdown: z.string(),
+    }),
+  }),
+  z.object({ type: z.literal("PageRenamed"), data: z.object({ pageId: pageIdSchema, title: z.string() }) }),
+  z.object({ type: z.literal("PageIconChanged"), data: z.object({ pageId: pageIdSchema, icon: z.string().nullable() }) }),
+  z.object({ type: z.literal("PageContentReplaced"), data: z.object({ pageId: pageIdSchema, markdown: z.string() }) }),
+  z.object({ type: z.literal("PageDeleted"), data: z.object({ pageId: pageIdSchema }) }),
+] as const;
+export type PageEvent = z.infer<(typeof pageEventSchemas)[number]>;
+
+export type PageCommand =
+  | { type: "CreatePage"; pageId: PageId; ownerId: UserId; parentId: FolderId | null; title: string; icon: string | null; markdown: string }
+  | { type: "UpdatePage"; pageId: PageId; title?: string | undefined; icon?: string | null | undefined }
+  | { type: "ReplaceContent"; pageId: PageId; markdown: string; ifMatchRevision: number }
+  | { type: "DeletePage"; pageId: PageId };
+
+interface PageFields {
+  revision: number;
+  title: string;
+  icon: string | null;
+  markdown: string;
+}
+type LivePage = PageFields & { status: "live" };
+export type PageState = { status: "absent" } | LivePage | (PageFields & { status: "deleted" });
+
+export const pageStream = (pageId: string): string => `page-${pageId}`;
+
+function live(state: PageState): LivePage {
+  if (state.status !== "live") throw new AppError("not_found", "page not found");
+  return state;
+}
+
+export const pageDecider: Decider<PageCommand, PageState, PageEvent> = {
+  initialState: { status: "absent" },
+  decide(command, state) {
+    switch (command.type) {
+      case "CreatePage": {
+        if (state.status !== "absent") throw new AppError("conflict", "page already exists");
+        const { type: _type, ...data } = command;
+        return [{ type: "PageCreated", data }];
+      }
+      case "UpdatePage": {
+        const page = live(state);
+        const events: PageEvent[] = [];
+        if (command.title !== undefined && command.title !== page.title) {
+          events.push({ type: "PageRenamed", data: { pageId: command.pageId, title: command.title } });
+        }
+        if (command.icon !== undefined && command.icon !== page.icon) {
+          events.push({ type: "PageIconChanged", data: { pageId: command.pageId, icon: command.icon } });
+        }
+        return events;
+      }
+      case "ReplaceContent": {
+        const page = live(state);
+        if (page.revision !== command.ifMatchRevision) {
+          throw new AppError("precondition_failed", "the page changed since that ETag was read; fetch it again");
+        }
+        if (page.markdown === command.markdown) return [];
+        return [{ type: "PageContentReplaced", data: { pageId: command.pageId, markdown: command.markdown } }];
+      }
+      case "DeletePage":
+        live(state);
+        return [{ type: "PageDeleted", data: { pageId: command.pageId } }];
+    }
+  },
+  evolve(state, event) {
+    if (event.type === "PageCreated") {
+      return { status: "live", revision: 0, title: event.data.title, icon: event.data.icon, markdown: event.data.markdown };
+    }
+    if (state.status === "absent") return state;
+    const next = { ...state, revision: state.revision + 1 };
+    switch (event.type) {
+      case "PageRenamed":
+        return { ...next, title: event.data.title };
+      case "PageIconChanged":
+        return { ...next, icon: event.data.icon };
+      case "PageContentReplaced":
+        return { ...next, markdown: event.data.markdown };
+      case "PageDeleted":
+        return { ...next, status: "deleted" };
+    }
+  },
+};

@@ -1,0 +1,37 @@
+// The page record clients see (spec §2), built from the read model and the caller's permission.
+import { z } from "zod";
+import type { Permission } from "../kernel/permissions.ts";
+import type { PageRecord } from "./pages.view.ts";
+
+export const permissionValue = z.enum(["view", "comment", "edit", "admin", "owner"]);
+
+export const pageResource = z.object({
+  id: z.uuid(),
+  parentId: z.uuid().nullable(),
+  title: z.string(),
+  icon: z.string().nullable(),
+  cover: z.object({ type: z.string(), value: z.string() }).nullable(),
+  properties: z.record(z.string(), z.unknown()),
+  ownerId: z.uuid(),
+  permission: permissionValue,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type PageResource = z.infer<typeof pageResource>;
+
+export const resolvedPageResource = pageResource.extend({ folderPath: z.string() });
+
+export function toPageResource(page: PageRecord, permission: Permission): PageResource {
+  return {
+    id: page.id,
+    parentId: page.parentId,
+    title: page.title,
+    icon: page.icon,
+    cover: null,
+    properties: {},
+    ownerId: page.ownerId,
+    permission,
+    createdAt: page.createdAt,
+    updatedAt: page.updatedAt,
+  };
+}

@@ -1,0 +1,46 @@
+// Read models of pages: the listing row (access fields, titleKey, ancestors, folderPath) and the content.
+import type { ListQuery } from "../read-store/list-query.ts";
+
+export interface PageRecord {
+  readonly id: string;
+  readonly ownerId: string;
+  readonly parentId: string | null;
+  readonly title: string;
+  readonly icon: string | null;
+  /** Folders above the page, nearest first. */
+  readonly ancestorIds: string[];
+  readonly folderPath: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly updatedPosition: number;
+  /** Stream revision of the page's latest event: what ETags are made of. */
+  readonly revision: number;
+}
+
+export interface PageContent {
+  readonly page: PageRecord;
+  readonly markdown: string;
+}
+
+export interface PageChange {
+  readonly title?: string;
+  readonly icon?: string | null;
+  readonly markdown?: string;
+  readonly updatedAt: string;
+  readonly updatedPosition: number;
+  readonly revision: number;
+}
+
+export interface PagesView {
+  create(page: PageRecord, markdown: string): Promise<void>;
+  change(id: string, change: PageChange): Promise<void>;
+  remove(id: string): Promise<void>;
+  /** A page that exists and is not deleted. */
+  get(id: string): Promise<PageRecord | null>;
+  getContent(id: string): Promise<PageContent | null>;
+  list(query: ListQuery & { parentId: string | null }): Promise<PageRecord[]>;
+  /** Live pages whose title, trimmed and lower-cased, equals titleKey; newest first. */
+  findByTitleKey(titleKey: string, limit: number): Promise<PageRecord[]>;
+}
+
+export const titleKey = (title: string): string => title.trim().toLowerCase();

@@ -1,0 +1,73 @@
+// Read-your-writes (DESIGN.md §4): wait, bounded, until the read models reach a position. An in-process
+// projector announces each batch; without one (split mode) the watcher polls the read store's checkpoint.
+import type { ReadStore } from "./read-store.port.ts";
+
+interface Waiter {
+  readonly position: number;
+  readonly resolve: (reached: boolean) => void;
+}
+
+export class CheckpointWatcher {
+  private reached = 0;
+  private waiters: Waiter[] = [];
+  private poller: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly readStore: Pick<ReadStore, "checkpoint">,
+    private readonly pollMs = 20,
+  ) {}
+
+  /** Called by an in-process projector after each committed batch. */
+  announce(position: number): void {
+    if (position <= this.reached) return;
+    this.reached = position;
+    const still: Waiter[] = [];
+    for (const waiter of this.waiters) {
+      if (waiter.position <= position) waiter.resolve(true);
+      else still.push(waiter);
+    }
+    this.waiters = still;
+    if (still.length === 0) this.stopPolling();
+  }
+
+  /** Resolves true once the read models reflect `position`, false after `timeoutMs`. */
+  async waitFor(position: number, timeoutMs: number): Promise<boolean> {
+    if (position <= this.reached) return true;
+    this.announce(await this.readStore.checkpoint());
+    if (position <= this.reached) return true;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(false);
+      }, timeoutMs);
+      const waiter: Waiter = {
+        position,
+        resolve: (ok) => {
+          clearTimeout(timer);
+          resolve(ok);
+        },
+      };
+      this.waiters.push(waiter);
+      this.startPolling();
+    });
+  }
+
+  private startPolling(): void {
+    if (this.poller) return;
+    this.poller = setInterval(() => {
+      this.readStore.checkpoint().then((position) => this.announce(position), () => undefined);
+    }, this.pollMs);
+    this.poller.unref();
+  }
+
+  private stopPolling(): void {
+    if (this.poller) clearInterval(this.poller);
+    this.poller = null;
+  }
+
+  close(): void {
+    this.stopPolling();
+    for (const waiter of this.waiters) waiter.resolve(false);
+    this.waiters = [];
+  }
+}

@@ -1,0 +1,18 @@
+// The API token record (spec §2); `token`, the secret, appears only in the creation response.
+import { z } from "zod";
+import { scopeSchema } from "../kernel/scopes.ts";
+import type { TokenRecord } from "./tokens.view.ts";
+
+export const tokenResource = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  scopes: z.array(scopeSchema),
+  expiresAt: z.string().nullable(),
+  lastUsedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export const createdTokenResource = tokenResource.extend({ token: z.string() });
+
+export function toTokenResource(token: TokenRecord): z.infer<typeof tokenResource> {
+  return { id: token.id, name: token.name, scopes: token.scopes, expiresAt: token.expiresAt, lastUsedAt: token.lastUsedAt, createdAt: token.createdAt };
+}

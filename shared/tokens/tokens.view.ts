@@ -1,0 +1,24 @@
+// Read model of API tokens: looked up by secret hash on every token request, listed for their owner.
+import type { Scope } from "../kernel/scopes.ts";
+
+export interface TokenRecord {
+  readonly id: string;
+  readonly userId: string;
+  readonly name: string;
+  readonly scopes: Scope[];
+  readonly expiresAt: string | null;
+  readonly lastUsedAt: string | null;
+  readonly createdAt: string;
+  readonly revokedAt: string | null;
+  readonly secretHash: string;
+}
+
+export interface TokensView {
+  put(token: TokenRecord): Promise<void>;
+  markUsed(id: string, usedAt: string): Promise<void>;
+  markRevoked(id: string, revokedAt: string): Promise<void>;
+  get(id: string): Promise<TokenRecord | null>;
+  findBySecretHash(secretHash: string): Promise<TokenRecord | null>;
+  /** The user's tokens that are not revoked, newest first. */
+  listForUser(userId: string): Promise<TokenRecord[]>;
+}

@@ -1,0 +1,120 @@
+// Starts the real all-in-one server on a free port over real SQLite files, and talks to it over HTTP.
+import { randomUUID } from "node:crypto";
+import { startAllInOne, type RunningServer } from "../../services/all-in-one.ts";
+import { mintSession, SESSION_COOKIE } from "../../shared/auth/session-verifier.ts";
+import { loadConfig } from "../../shared/config/config.ts";
+import { tempDir } from "./temp-dir.ts";
+
+export const TEST_SESSION_SECRET = "test-secret-that-is-long-enough-for-hs256-signing";
+
+export interface Reply {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+  // Parsed JSON body; tests assert on its shape.
+  readonly body: Record<string, unknown> & { error?: { code: string; message: string } };
+}
+
+export type Credentials = { cookie: string } | { bearer: string } | null;
+
+export class Client {
+  constructor(
+    readonly baseUrl: string,
+    readonly credentials: Credentials,
+  ) {}
+
+  async call(method: string, path: string, options: { json?: unknown; body?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (this.credentials && "cookie" in this.credentials) headers.cookie = `${SESSION_COOKIE}=${this.credentials.cookie}`;
+    if (this.credentials && "bearer" in this.credentials) headers.authorization = `Bearer ${this.credentials.bearer}`;
+    let body = options.body;
+    if (options.json !== undefined) {
+      headers["content-type"] = "application/json";
+      body = JSON.stringify(options.json);
+    }
+    const response = await fetch(`${this.baseUrl}${path.startsWith("/api") || path.startsWith("/healthz") || path.startsWith("/readyz") ? "" : "/api/v1"}${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body }),
+    });
+    const text = await response.text();
+    let parsed: Reply["body"] = {};
+    if ((response.headers.get("content-type") ?? "").includes("json") && text) parsed = JSON.parse(text) as Reply["body"];
+    return { status: response.status, headers: response.headers, text, body: parsed };
+  }
+
+  get(path: string, headers?: Record<string, string>) {
+    return this.call("GET", path, headers ? { headers } : {});
+  }
+  post(path: string, json?: unknown) {
+    return this.call("POST", path, json === undefined ? {} : { json });
+  }
+  patch(path: string, json: unknown) {
+    return this.call("PATCH", path, { json });
+  }
+  delete(path: string) {
+    return this.call("DELETE", path);
+  }
+}
+
+export interface TestUser extends Client {
+  readonly id: string;
+  readonly email: string;
+  readonly name: string;
+}
+
+export class TestServer {
+  private constructor(
+    readonly dataDir: string,
+    private running: RunningServer,
+    private readonly removeDir: () => Promise<void>,
+  ) {}
+
+  static async start(options: { dataDir?: string } = {}): Promise<TestServer> {
+    const dir = options.dataDir ? { path: options.dataDir, remove: async () => undefined } : await tempDir();
+    const running = await TestServer.boot(dir.path);
+    return new TestServer(dir.path, running, dir.remove);
+  }
+
+  private static boot(dataDir: string): Promise<RunningServer> {
+    return startAllInOne(loadConfig({ DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "silent", AUTH_SESSION_SECRET: TEST_SESSION_SECRET }));
+  }
+
+  get url(): string {
+    return this.running.url;
+  }
+
+  get internals(): RunningServer {
+    return this.running;
+  }
+
+  anonymous(): Client {
+    return new Client(this.url, null);
+  }
+
+  /** A signed-in browser user; registered on its first request. */
+  async signIn(label: string, options: { email?: string; name?: string; id?: string; picture?: string } = {}): Promise<TestUser> {
+    const id = options.id ?? randomUUID();
+    const email = options.email ?? `${label}-${id.slice(0, 8)}@example.com`;
+    const name = options.name ?? label;
+    const cookie = await mintSession(TEST_SESSION_SECRET, { sub: id, email, name, ...(options.picture ? { picture: options.picture } : {}) });
+    return Object.assign(new Client(this.url, { cookie }), { id, email, name });
+  }
+
+  /** An API token of `user` with these scopes, as a client. */
+  async tokenClient(user: TestUser, scopes: string[]): Promise<Client> {
+    const created = await user.post("/tokens", { name: `token ${scopes.join(" ")}`, scopes });
+    if (created.status !== 201) throw new Error(`token creation failed: ${created.text}`);
+    return new Client(this.url, { bearer: String(created.body.token) });
+  }
+
+  async restart(): Promise<void> {
+    await this.running.close();
+    this.running = await TestServer.boot(this.dataDir);
+  }
+
+  async stop(): Promise<void> {
+    await this.running.close();
+    await this.removeDir();
+  }
+}
