@@ -4,6 +4,8 @@ import { startAllInOne, type RunningServer } from "../../services/all-in-one.ts"
 import { mintSession, SESSION_COOKIE } from "../../shared/auth/session-verifier.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { tempDir } from "./temp-dir.ts";
+import { openEmbeddedReadStore } from "../../shared/app/embedded-stores.ts";
+import { rebuildReadModels } from "../../services/projector/rebuild.ts";
 
 export const TEST_SESSION_SECRET = "test-secret-that-is-long-enough-for-hs256-signing";
 
@@ -106,6 +108,16 @@ export class TestServer {
     const created = await user.post("/tokens", { name: `token ${scopes.join(" ")}`, scopes });
     if (created.status !== 201) throw new Error(`token creation failed: ${created.text}`);
     return new Client(this.url, { bearer: String(created.body.token) });
+  }
+
+  /** Empties the read models and replays the whole history into them, with the projector paused. */
+  async rebuildReadModels(): Promise<void> {
+    const { projector, deps } = this.running;
+    await projector.stop();
+    const readStore = openEmbeddedReadStore(deps.config);
+    await rebuildReadModels({ eventStore: deps.eventStore, readStore, logger: deps.logger });
+    await readStore.close();
+    await projector.start();
   }
 
   async restart(): Promise<void> {
