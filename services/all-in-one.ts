@@ -2,15 +2,13 @@
 // over SQLite files in DATA_DIR. `npm start` runs this file.
 import type { Logger } from "pino";
 import type { Dependencies } from "../shared/app/dependencies.ts";
-import { openEmbeddedEventStore, openEmbeddedReadStore } from "../shared/app/embedded-stores.ts";
+import { embeddedDependencies } from "../shared/app/embedded-dependencies.ts";
+import { openEmbeddedReadStore } from "../shared/app/embedded-stores.ts";
 import { healthRoutes } from "../shared/app/health.ts";
 import { runUntilSignalled } from "../shared/app/lifecycle.ts";
-import { sessionKeyFor } from "../shared/app/session-key.ts";
-import { SessionVerifier } from "../shared/auth/session-verifier.ts";
 import { loadConfig, type Config } from "../shared/config/config.ts";
 import { createApp } from "../shared/http/create-app.ts";
 import { createLogger } from "../shared/logging/logger.ts";
-import { CheckpointWatcher } from "../shared/read-store/checkpoint-watcher.ts";
 import { registerCommandApi } from "./command-api/command-api.ts";
 import { Projector } from "./projector/projector.ts";
 import { registerQueryApi } from "./query-api/query-api.ts";
@@ -23,20 +21,9 @@ export interface RunningServer {
 }
 
 export async function startAllInOne(config: Config, logger: Logger = createLogger(config.LOG_LEVEL)): Promise<RunningServer> {
-  const eventStore = openEmbeddedEventStore(config);
-  const readStore = openEmbeddedReadStore(config);
+  const deps = embeddedDependencies(config, logger);
+  const { eventStore, readStore, watcher } = deps;
   const projectionStore = openEmbeddedReadStore(config);
-  const watcher = new CheckpointWatcher(readStore);
-  const deps: Dependencies = {
-    config,
-    logger,
-    eventStore,
-    readStore,
-    watcher,
-    sessions: new SessionVerifier(sessionKeyFor(config, { createInDataDir: true })),
-    clock: () => new Date(),
-    registrationHooks: [],
-  };
   const projector = new Projector({ eventStore, readStore: projectionStore, logger, watcher });
   await projector.start();
 
@@ -54,10 +41,8 @@ export async function startAllInOne(config: Config, logger: Logger = createLogge
     async close() {
       await app.close();
       await projector.stop();
-      watcher.close();
       await projectionStore.close();
-      await readStore.close();
-      await eventStore.close();
+      await deps.close();
     },
   };
 }

@@ -34,11 +34,10 @@ export class Client {
       headers["content-type"] = "application/json";
       body = JSON.stringify(options.json);
     }
-    const response = await fetch(`${this.baseUrl}${path.startsWith("/api") || path.startsWith("/healthz") || path.startsWith("/readyz") ? "" : "/api/v1"}${path}`, {
-      method,
-      headers,
-      ...(body === undefined ? {} : { body }),
-    });
+    const url = `${this.baseUrl}${path.startsWith("/api") || path.startsWith("/healthz") || path.startsWith("/readyz") ? "" : "/api/v1"}${path}`;
+    const init = { method, headers, ...(body === undefined ? {} : { body }) };
+    // After a server restart the pool may hand out a kept-alive socket the old server closed: retry once.
+    const response = await fetch(url, init).catch(() => fetch(url, init));
     const text = await response.text();
     let parsed: Reply["body"] = {};
     if ((response.headers.get("content-type") ?? "").includes("json") && text) parsed = JSON.parse(text) as Reply["body"];
@@ -78,8 +77,8 @@ export class TestServer {
     return new TestServer(dir.path, running, dir.remove);
   }
 
-  private static boot(dataDir: string): Promise<RunningServer> {
-    return startAllInOne(loadConfig({ DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "silent", AUTH_SESSION_SECRET: TEST_SESSION_SECRET }));
+  private static boot(dataDir: string, port = 0): Promise<RunningServer> {
+    return startAllInOne(loadConfig({ DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "silent", AUTH_SESSION_SECRET: TEST_SESSION_SECRET }));
   }
 
   get url(): string {
@@ -120,9 +119,11 @@ export class TestServer {
     await projector.start();
   }
 
+  /** Stops and starts the server on the same port and data directory, so existing clients keep working. */
   async restart(): Promise<void> {
+    const port = Number(new URL(this.running.url).port);
     await this.running.close();
-    this.running = await TestServer.boot(this.dataDir);
+    this.running = await TestServer.boot(this.dataDir, port);
   }
 
   async stop(): Promise<void> {

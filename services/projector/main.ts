@@ -1,0 +1,23 @@
+// The projector on its own: follows the event store in DATA_DIR and keeps the read models there up to date.
+import { openEmbeddedEventStore, openEmbeddedReadStore } from "../../shared/app/embedded-stores.ts";
+import { runUntilSignalled } from "../../shared/app/lifecycle.ts";
+import { loadConfig } from "../../shared/config/config.ts";
+import { createLogger } from "../../shared/logging/logger.ts";
+import { Projector } from "./projector.ts";
+
+await runUntilSignalled("projector", async () => {
+  const config = loadConfig();
+  const logger = createLogger(config.LOG_LEVEL, "projector");
+  const eventStore = openEmbeddedEventStore(config);
+  const readStore = openEmbeddedReadStore(config);
+  const projector = new Projector({ eventStore, readStore, logger });
+  await projector.start();
+  logger.info({ event: "projector.started", checkpoint: projector.checkpoint });
+  return {
+    async close() {
+      await projector.stop();
+      await readStore.close();
+      await eventStore.close();
+    },
+  };
+});

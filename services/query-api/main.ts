@@ -1,0 +1,7 @@
+// The query API on its own: serves every GET from the read models the projector keeps.
+import { startHttpService } from "../../shared/app/http-service.ts";
+import { runUntilSignalled } from "../../shared/app/lifecycle.ts";
+import { loadConfig } from "../../shared/config/config.ts";
+import { registerQueryApi } from "./query-api.ts";
+
+await runUntilSignalled("query-api", () => startHttpService("query-api", loadConfig(), registerQueryApi));

@@ -1,0 +1,29 @@
+// Dependencies over the embedded SQLite stores, shared by the all-in-one process and the single-service entries.
+import type { Logger } from "pino";
+import { SessionVerifier } from "../auth/session-verifier.ts";
+import type { Config } from "../config/config.ts";
+import { CheckpointWatcher } from "../read-store/checkpoint-watcher.ts";
+import type { Dependencies } from "./dependencies.ts";
+import { openEmbeddedEventStore, openEmbeddedReadStore } from "./embedded-stores.ts";
+import { sessionKeyFor } from "./session-key.ts";
+
+export function embeddedDependencies(config: Config, logger: Logger): Dependencies & { close(): Promise<void> } {
+  const eventStore = openEmbeddedEventStore(config);
+  const readStore = openEmbeddedReadStore(config);
+  const watcher = new CheckpointWatcher(readStore);
+  return {
+    config,
+    logger,
+    eventStore,
+    readStore,
+    watcher,
+    sessions: new SessionVerifier(sessionKeyFor(config, { createInDataDir: true })),
+    clock: () => new Date(),
+    registrationHooks: [],
+    async close() {
+      watcher.close();
+      await readStore.close();
+      await eventStore.close();
+    },
+  };
+}

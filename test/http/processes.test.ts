@@ -1,0 +1,58 @@
+// The services as separate processes: split over one DATA_DIR, configuration errors, graceful shutdown.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { afterAll, describe, expect, it } from "vitest";
+import { mintSession } from "../../shared/auth/session-verifier.ts";
+import { Client, TEST_SESSION_SECRET } from "../support/server.ts";
+import { runToExit, startServiceProcess, type ServiceProcess } from "../support/processes.ts";
+import { tempDir } from "../support/temp-dir.ts";
+
+const cleanups: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+describe("service processes", () => {
+  it("runs command API, query API and projector as separate processes over one DATA_DIR", async () => {
+    const dir = await tempDir();
+    cleanups.push(dir.remove);
+    const env = { DATA_DIR: dir.path, AUTH_SESSION_SECRET: TEST_SESSION_SECRET };
+    const projector = spawn(process.execPath, ["--import", "tsx", "services/projector/main.ts"], { env: { ...process.env, LOG_LEVEL: "silent", ...env }, stdio: "ignore" });
+    cleanups.push(async () => {
+      projector.kill("SIGTERM");
+      await once(projector, "exit");
+    });
+    const services: ServiceProcess[] = [];
+    for (const entry of ["services/command-api/main.ts", "services/query-api/main.ts"]) {
+      const service = await startServiceProcess(entry, env);
+      services.push(service);
+      cleanups.push(() => service.stop());
+    }
+    const [commandApi, queryApi] = services;
+    if (!commandApi || !queryApi) throw new Error("services did not start");
+    const cookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "split@example.com", name: "Split" });
+    const writer = new Client(commandApi.url, { cookie });
+    const reader = new Client(queryApi.url, { cookie });
+    const created = await writer.post("/pages", { title: "Across processes" });
+    expect(created.status).toBe(201);
+    const read = await reader.get(`/pages/${String(created.body.id)}`, { "x-consistency-token": created.headers.get("x-consistency-token") ?? "" });
+    expect(read.status).toBe(200);
+    expect(read.body.title).toBe("Across processes");
+    expect((await reader.post("/pages", { title: "no writes here" })).status).toBe(404);
+  });
+
+  it("refuses to start on a bad configuration value and names the variable", async () => {
+    const result = await runToExit("services/all-in-one.ts", { PORT: "not-a-port", DATA_DIR: "/tmp/unused-workspace-test" });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("PORT");
+  });
+
+  it("shuts down gracefully on SIGTERM", async () => {
+    const dir = await tempDir();
+    cleanups.push(dir.remove);
+    const service = await startServiceProcess("services/all-in-one.ts", { DATA_DIR: dir.path });
+    service.child.kill("SIGTERM");
+    const code = await new Promise<number | null>((resolve) => service.child.once("exit", (exitCode) => resolve(exitCode)));
+    expect(code).toBe(0);
+  });
+});

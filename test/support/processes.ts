@@ -1,0 +1,54 @@
+// Runs a service entry point as its own process and learns its URL from its start-up log line.
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+
+export interface ServiceProcess {
+  readonly url: string;
+  readonly child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export async function startServiceProcess(entry: string, env: Record<string, string>): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", entry], {
+    env: { ...process.env, PORT: "0", LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffered = "";
+    const timer = setTimeout(() => reject(new Error(`${entry} did not start: ${stderr}`)), 30_000);
+    child.stdout?.on("data", (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const match = /"event":"server.started","url":"([^"]+)"/.exec(buffered);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${entry} exited with ${String(code)}: ${stderr}`));
+    });
+  });
+  return {
+    url,
+    child,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill("SIGTERM");
+      await once(child, "exit");
+    },
+  };
+}
+
+/** Runs an entry to completion and returns its exit code and output. */
+export async function runToExit(entry: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", entry], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(child, "exit")) as [number | null];
+  return { code, stdout, stderr };
+}
