@@ -1,5 +1,6 @@
 // Every domain event the system records, as one discriminated union validated on write and on read.
 import { z } from "zod";
+import { threadEventSchemas } from "./comments/thread.decider.ts";
 import type { EventMetadata, RecordedEvent } from "./event-store/event-store.port.ts";
 import { folderEventSchemas } from "./folders/folder.decider.ts";
 import { pageEventSchemas } from "./pages/page.decider.ts";
@@ -12,6 +13,7 @@ export const domainEventSchema = z.discriminatedUnion("type", [
   ...tokenEventSchemas,
   ...folderEventSchemas,
   ...pageEventSchemas,
+  ...threadEventSchemas,
 ]);
 export type DomainEvent = z.infer<typeof domainEventSchema>;
 export type DomainEventType = DomainEvent["type"];

@@ -1,6 +1,7 @@
 // The command API: every POST, PATCH, PUT and DELETE of /api/v1. Appends events; answers once projected.
 import type { Dependencies } from "../../shared/app/dependencies.ts";
 import type { App } from "../../shared/http/create-app.ts";
+import { commentCommandRoutes } from "./routes/comments.routes.ts";
 import { folderCommandRoutes } from "./routes/folders.routes.ts";
 import { pageCommandRoutes } from "./routes/pages.routes.ts";
 import { tokenCommandRoutes } from "./routes/tokens.routes.ts";
@@ -11,6 +12,7 @@ export async function registerCommandApi(app: App, deps: Dependencies): Promise<
       tokenCommandRoutes(api, deps);
       folderCommandRoutes(api, deps);
       pageCommandRoutes(api, deps);
+      commentCommandRoutes(api, deps);
     },
     { prefix: "/api/v1" },
   );

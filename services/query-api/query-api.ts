@@ -4,6 +4,7 @@ import type { Dependencies } from "../../shared/app/dependencies.ts";
 import { CONSISTENCY_HEADER } from "../../shared/commands/commit.ts";
 import { AppError } from "../../shared/errors/app-error.ts";
 import type { App } from "../../shared/http/create-app.ts";
+import { commentQueryRoutes } from "./routes/comments.routes.ts";
 import { folderQueryRoutes } from "./routes/folders.routes.ts";
 import { meRoutes } from "./routes/me.routes.ts";
 import { pageQueryRoutes } from "./routes/pages.routes.ts";
@@ -25,6 +26,7 @@ export async function registerQueryApi(app: App, deps: Dependencies): Promise<vo
       tokenQueryRoutes(api, deps);
       folderQueryRoutes(api, deps);
       pageQueryRoutes(api, deps);
+      commentQueryRoutes(api, deps);
     },
     { prefix: "/api/v1" },
   );

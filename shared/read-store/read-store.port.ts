@@ -1,5 +1,6 @@
 // The read-store port: one read model per query, plus the projector's atomic batch-and-checkpoint.
 import type { AccessView } from "../access/access.view.ts";
+import type { ThreadsView } from "../comments/threads.view.ts";
 import type { FoldersView } from "../folders/folders.view.ts";
 import type { PagesView } from "../pages/pages.view.ts";
 import type { TokensView } from "../tokens/tokens.view.ts";
@@ -11,6 +12,7 @@ export interface ReadModels {
   readonly folders: FoldersView;
   readonly pages: PagesView;
   readonly access: AccessView;
+  readonly threads: ThreadsView;
 }
 
 export interface ReadStore extends ReadModels {

@@ -2,6 +2,7 @@
 // type fail to compile until some projection handles it.
 import type { DomainEvent, StoredEvent } from "../../../shared/events.ts";
 import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
+import { projectThread } from "./comments.projection.ts";
 import { projectFolder } from "./folders.projection.ts";
 import { projectPage } from "./pages.projection.ts";
 import { projectToken } from "./tokens.projection.ts";
@@ -30,6 +31,13 @@ export async function project(stored: StoredEvent, models: ReadModels): Promise<
     case "PageContentReplaced":
     case "PageDeleted":
       return projectPage(narrow(stored, event), models);
+    case "ThreadOpened":
+    case "CommentAdded":
+    case "CommentEdited":
+    case "CommentDeleted":
+    case "ThreadResolved":
+    case "ThreadReopened":
+      return projectThread(narrow(stored, event), models);
     default: {
       const unhandled: never = event;
       throw new Error(`no projection for ${JSON.stringify(unhandled)}`);

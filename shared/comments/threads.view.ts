@@ -1,0 +1,66 @@
+// Read model of comment threads: each thread with its comments, listed per page newest thread first.
+import type { Anchor, ThreadStatus } from "./thread.decider.ts";
+
+export interface CommentRecord {
+  readonly id: string;
+  readonly threadId: string;
+  readonly authorId: string;
+  /** "" once deleted: the read model forgets a deleted comment's words. */
+  readonly body: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly deletedAt: string | null;
+  /** Global position of the comment's CommentAdded: comments are shown oldest first. */
+  readonly createdPosition: number;
+}
+
+export interface ThreadRecord {
+  readonly id: string;
+  readonly pageId: string;
+  readonly anchor: Anchor;
+  readonly status: ThreadStatus;
+  readonly createdBy: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly resolvedBy: string | null;
+  readonly resolvedAt: string | null;
+  /** Global position of the thread's ThreadOpened: the list's order and cursor key. */
+  readonly createdPosition: number;
+  readonly comments: readonly CommentRecord[];
+}
+
+export interface ThreadStatusChange {
+  readonly status: ThreadStatus;
+  readonly resolvedBy: string | null;
+  readonly resolvedAt: string | null;
+  readonly updatedAt: string;
+}
+
+export type ThreadFilter = ThreadStatus | "all";
+
+export interface ThreadsQuery {
+  readonly pageId: string;
+  readonly status: ThreadFilter;
+  /** Resume after this thread creation position (exclusive); null starts at the newest. */
+  readonly before: number | null;
+  /** Threads to return; adapters return up to limit + 1 so the caller knows whether more follow. */
+  readonly limit: number;
+}
+
+/** Where a comment lives, so a command addressed by comment id can load the right thread stream. */
+export interface CommentLocation {
+  readonly threadId: string;
+  readonly pageId: string;
+}
+
+export interface ThreadsView {
+  open(thread: Omit<ThreadRecord, "comments">): Promise<void>;
+  /** Every comment change also moves its thread's updatedAt to `at`. */
+  addComment(comment: CommentRecord): Promise<void>;
+  editComment(commentId: string, body: string, at: string): Promise<void>;
+  deleteComment(commentId: string, at: string): Promise<void>;
+  setStatus(threadId: string, change: ThreadStatusChange): Promise<void>;
+  get(threadId: string): Promise<ThreadRecord | null>;
+  locateComment(commentId: string): Promise<CommentLocation | null>;
+  list(query: ThreadsQuery): Promise<ThreadRecord[]>;
+}
