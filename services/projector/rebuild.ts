@@ -19,7 +19,7 @@ export async function rebuildReadModels(options: {
   onProgress?: (progress: RebuildProgress) => void;
 }): Promise<{ applied: number; seconds: number }> {
   const started = performance.now();
-  await options.readStore.reset();
+  await options.readStore.beginRebuild();
   const head = await options.eventStore.headPosition();
   const projector = new Projector({ eventStore: options.eventStore, readStore: options.readStore, logger: options.logger });
   const batchSize = options.batchSize ?? 1_000;
@@ -34,5 +34,6 @@ export async function rebuildReadModels(options: {
     position = last.position;
     options.onProgress?.({ applied, position, head });
   }
+  await options.readStore.endRebuild();
   return { applied, seconds: (performance.now() - started) / 1000 };
 }

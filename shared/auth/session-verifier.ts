@@ -1,4 +1,5 @@
 // Verifies the browser session cookie: a JWT signed HS256 with AUTH_SESSION_SECRET, or by a key in AUTH_JWKS_URL.
+import { createSecretKey, type KeyObject } from "node:crypto";
 import { createRemoteJWKSet, jwtVerify, SignJWT, type JWTVerifyGetKey } from "jose";
 import { z } from "zod";
 
@@ -15,17 +16,38 @@ export type SessionClaims = z.infer<typeof sessionClaimsSchema>;
 
 export type SessionKey = { kind: "secret"; secret: string } | { kind: "jwks"; url: string };
 
-export class SessionVerifier {
-  private readonly secret: Uint8Array | null;
-  private readonly jwks: JWTVerifyGetKey | null;
+/** Verified sessions are remembered (until they expire) so a browser's every request does not redo the HMAC. */
+const CACHE_LIMIT = 10_000;
 
-  constructor(key: SessionKey) {
-    this.secret = key.kind === "secret" ? new TextEncoder().encode(key.secret) : null;
+export class SessionVerifier {
+  private readonly secret: KeyObject | null;
+  private readonly jwks: JWTVerifyGetKey | null;
+  private readonly verified = new Map<string, SessionClaims>();
+
+  constructor(
+    key: SessionKey,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.secret = key.kind === "secret" ? createSecretKey(Buffer.from(key.secret, "utf8")) : null;
     this.jwks = key.kind === "jwks" ? createRemoteJWKSet(new URL(key.url)) : null;
   }
 
   /** The session's claims, or null for anything that is not a valid, unexpired session of ours. */
   async verify(token: string): Promise<SessionClaims | null> {
+    const cached = this.verified.get(token);
+    if (cached) {
+      if (cached.exp * 1000 > this.now()) return cached;
+      this.verified.delete(token);
+    }
+    const claims = await this.verifySignature(token);
+    if (claims) {
+      if (this.verified.size >= CACHE_LIMIT) this.verified.clear();
+      this.verified.set(token, claims);
+    }
+    return claims;
+  }
+
+  private async verifySignature(token: string): Promise<SessionClaims | null> {
     try {
       const { payload } = this.secret
         ? await jwtVerify(token, this.secret, { algorithms: ["HS256"], requiredClaims: ["exp", "sub"] })

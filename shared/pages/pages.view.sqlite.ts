@@ -19,14 +19,16 @@ CREATE TABLE IF NOT EXISTS pages (
   revision INTEGER NOT NULL,
   deleted INTEGER NOT NULL DEFAULT 0
 );
-CREATE INDEX IF NOT EXISTS pages_updated ON pages (updated_pos) WHERE deleted = 0;
 CREATE INDEX IF NOT EXISTS pages_parent ON pages (parent_id, updated_pos) WHERE deleted = 0;
 CREATE INDEX IF NOT EXISTS pages_title ON pages (title_key) WHERE deleted = 0;
+CREATE INDEX IF NOT EXISTS pages_owner ON pages (owner_id, updated_pos) WHERE deleted = 0;
 CREATE TABLE IF NOT EXISTS page_ancestors (
   page_id TEXT NOT NULL,
   folder_id TEXT NOT NULL,
+  updated_pos INTEGER NOT NULL,
   PRIMARY KEY (page_id, folder_id)
 ) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS page_ancestors_folder ON page_ancestors (folder_id, updated_pos);
 CREATE TABLE IF NOT EXISTS page_contents (
   page_id TEXT PRIMARY KEY,
   markdown TEXT NOT NULL
@@ -64,7 +66,7 @@ const VISIBLE = `(p.owner_id IN (SELECT value FROM json_each(@owners))
   OR p.id IN (SELECT value FROM json_each(@pages))
   OR EXISTS (SELECT 1 FROM page_ancestors a WHERE a.page_id = p.id AND a.folder_id IN (SELECT value FROM json_each(@folders))))`;
 
-type ListParams = { before: number; owners: string; pages: string; folders: string; limit: number; parent?: string };
+type ListParams = { before: number; owners: string; pages: string; folders: string; limit: number; parent: string };
 
 export class SqlitePagesView implements PagesView {
   private readonly statements;
@@ -75,21 +77,33 @@ export class SqlitePagesView implements PagesView {
         `INSERT OR REPLACE INTO pages (id, owner_id, parent_id, title, title_key, icon, ancestor_ids, folder_path, created_at, updated_at, updated_pos, revision)
          VALUES (@id, @ownerId, @parentId, @title, @titleKey, @icon, @ancestorIds, @folderPath, @createdAt, @updatedAt, @updatedPosition, @revision)`,
       ),
-      ancestor: db.prepare("INSERT OR IGNORE INTO page_ancestors (page_id, folder_id) VALUES (?, ?)"),
+      ancestor: db.prepare<[string, string, number]>("INSERT OR REPLACE INTO page_ancestors (page_id, folder_id, updated_pos) VALUES (?, ?, ?)"),
+      touchAncestors: db.prepare<[number, string]>("UPDATE page_ancestors SET updated_pos = ? WHERE page_id = ?"),
+      removeAncestors: db.prepare<[string]>("DELETE FROM page_ancestors WHERE page_id = ?"),
       content: db.prepare("INSERT OR REPLACE INTO page_contents (page_id, markdown) VALUES (?, ?)"),
-      change: db.prepare(
-        `UPDATE pages SET title = coalesce(@title, title), title_key = coalesce(@titleKey, title_key),
-           icon = CASE WHEN @iconChanged THEN @icon ELSE icon END,
-           updated_at = @updatedAt, updated_pos = @updatedPosition, revision = @revision
-         WHERE id = @id`,
+      touch: db.prepare<[string, number, number, string]>(
+        "UPDATE pages SET updated_at = ?, updated_pos = ?, revision = ? WHERE id = ?",
+      ),
+      rename: db.prepare<[string, string, string, number, number, string]>(
+        "UPDATE pages SET title = ?, title_key = ?, updated_at = ?, updated_pos = ?, revision = ? WHERE id = ?",
+      ),
+      icon: db.prepare<[string | null, string, number, number, string]>(
+        "UPDATE pages SET icon = ?, updated_at = ?, updated_pos = ?, revision = ? WHERE id = ?",
       ),
       remove: db.prepare("UPDATE pages SET deleted = 1 WHERE id = ?"),
       removeContent: db.prepare("DELETE FROM page_contents WHERE page_id = ?"),
       get: db.prepare<[string], Row>("SELECT * FROM pages WHERE id = ? AND deleted = 0"),
       getContent: db.prepare<[string], { markdown: string }>("SELECT markdown FROM page_contents WHERE page_id = ?"),
-      list: db.prepare<[ListParams], Row>(
-        `SELECT p.* FROM pages p WHERE p.deleted = 0 AND p.updated_pos < @before AND ${VISIBLE}
-         ORDER BY p.updated_pos DESC LIMIT @limit`,
+      byOwner: db.prepare<[string, number, number], Row>(
+        "SELECT * FROM pages WHERE owner_id = ? AND deleted = 0 AND updated_pos < ? ORDER BY updated_pos DESC LIMIT ?",
+      ),
+      byAncestor: db.prepare<[string, number, number], Row>(
+        `SELECT p.* FROM page_ancestors a JOIN pages p ON p.id = a.page_id
+         WHERE a.folder_id = ? AND a.updated_pos < ? ORDER BY a.updated_pos DESC LIMIT ?`,
+      ),
+      byIds: db.prepare<[string, number, number], Row>(
+        `SELECT * FROM pages WHERE id IN (SELECT value FROM json_each(?)) AND deleted = 0 AND updated_pos < ?
+         ORDER BY updated_pos DESC LIMIT ?`,
       ),
       listInFolder: db.prepare<[ListParams], Row>(
         `SELECT p.* FROM pages p WHERE p.deleted = 0 AND p.parent_id = @parent AND p.updated_pos < @before AND ${VISIBLE}
@@ -103,27 +117,31 @@ export class SqlitePagesView implements PagesView {
 
   async create(page: PageRecord, markdown: string): Promise<void> {
     this.statements.insert.run({ ...page, titleKey: titleKey(page.title), ancestorIds: JSON.stringify(page.ancestorIds) });
-    for (const folderId of page.ancestorIds) this.statements.ancestor.run(page.id, folderId);
+    for (const folderId of page.ancestorIds) this.statements.ancestor.run(page.id, folderId, page.updatedPosition);
     this.statements.content.run(page.id, markdown);
   }
 
   async change(id: string, change: PageChange): Promise<void> {
-    this.statements.change.run({
-      id,
-      title: change.title ?? null,
-      titleKey: change.title === undefined ? null : titleKey(change.title),
-      iconChanged: change.icon === undefined ? 0 : 1,
-      icon: change.icon ?? null,
-      updatedAt: change.updatedAt,
-      updatedPosition: change.updatedPosition,
-      revision: change.revision,
-    });
-    if (change.markdown !== undefined) this.statements.content.run(id, change.markdown);
+    const { updatedAt, updatedPosition, revision } = change;
+    this.statements.touchAncestors.run(updatedPosition, id);
+    switch (change.kind) {
+      case "title":
+        this.statements.rename.run(change.title, titleKey(change.title), updatedAt, updatedPosition, revision, id);
+        return;
+      case "icon":
+        this.statements.icon.run(change.icon, updatedAt, updatedPosition, revision, id);
+        return;
+      case "content":
+        this.statements.touch.run(updatedAt, updatedPosition, revision, id);
+        this.statements.content.run(id, change.markdown);
+        return;
+    }
   }
 
   async remove(id: string): Promise<void> {
     this.statements.remove.run(id);
     this.statements.removeContent.run(id);
+    this.statements.removeAncestors.run(id);
   }
 
   async get(id: string): Promise<PageRecord | null> {
@@ -137,19 +155,37 @@ export class SqlitePagesView implements PagesView {
     return row && content ? { page: toRecord(row), markdown: content.markdown } : null;
   }
 
+  /**
+   * Each source of visibility (an owner's workspace, a granted folder's subtree, directly granted pages) is read
+   * newest first from its own index, at most limit + 1 rows each, and the sources are merged: the cost is
+   * bounded by the number of grants, never by the number of pages in the store.
+   */
   async list(query: ListQuery & { parentId: string | null }): Promise<PageRecord[]> {
-    const params: ListParams = {
-      before: query.before ?? Number.MAX_SAFE_INTEGER,
-      owners: JSON.stringify(query.visibleTo.ownerIds),
-      pages: JSON.stringify(query.visibleTo.pageIds),
-      folders: JSON.stringify(query.visibleTo.folderIds),
-      limit: query.limit + 1,
-    };
-    const rows =
-      query.parentId === null
-        ? this.statements.list.all(params)
-        : this.statements.listInFolder.all({ ...params, parent: query.parentId });
-    return rows.map(toRecord);
+    const before = query.before ?? Number.MAX_SAFE_INTEGER;
+    const take = query.limit + 1;
+    const { ownerIds, folderIds, pageIds } = query.visibleTo;
+    if (query.parentId !== null) {
+      const params: ListParams = {
+        before,
+        owners: JSON.stringify(ownerIds),
+        pages: JSON.stringify(pageIds),
+        folders: JSON.stringify(folderIds),
+        limit: take,
+        parent: query.parentId,
+      };
+      return this.statements.listInFolder.all(params).map(toRecord);
+    }
+    const merged = new Map<string, Row>();
+    const sources = [
+      ...ownerIds.map((owner) => this.statements.byOwner.all(owner, before, take)),
+      ...folderIds.map((folder) => this.statements.byAncestor.all(folder, before, take)),
+      pageIds.length > 0 ? this.statements.byIds.all(JSON.stringify(pageIds), before, take) : [],
+    ];
+    for (const rows of sources) for (const row of rows) merged.set(row.id, row);
+    return [...merged.values()]
+      .sort((a, b) => b.updated_pos - a.updated_pos)
+      .slice(0, take)
+      .map(toRecord);
   }
 
   async findByTitleKey(key: string, limit: number): Promise<PageRecord[]> {

@@ -22,14 +22,15 @@ export interface PageContent {
   readonly markdown: string;
 }
 
-export interface PageChange {
-  readonly title?: string;
-  readonly icon?: string | null;
-  readonly markdown?: string;
+export type PageChange = (
+  | { readonly kind: "title"; readonly title: string }
+  | { readonly kind: "icon"; readonly icon: string | null }
+  | { readonly kind: "content"; readonly markdown: string }
+) & {
   readonly updatedAt: string;
   readonly updatedPosition: number;
   readonly revision: number;
-}
+};
 
 export interface PagesView {
   create(page: PageRecord, markdown: string): Promise<void>;

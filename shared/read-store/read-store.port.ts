@@ -23,8 +23,13 @@ export interface ReadStore extends ReadModels {
    * allows it. Only the projector calls this, on a read store of its own.
    */
   applyBatch(position: number, work: () => Promise<void>): Promise<void>;
-  /** Empties every read model and the checkpoint, for a rebuild from the full history. */
-  reset(): Promise<void>;
+  /**
+   * Empties every read model and the checkpoint for a rebuild from the full history. A store may drop what
+   * only queries need (secondary indexes) until endRebuild(), since bulk loading is faster without them.
+   */
+  beginRebuild(): Promise<void>;
+  /** Restores what beginRebuild() set aside; the read models answer queries at full speed again. */
+  endRebuild(): Promise<void>;
   /** Whether the store answers: for /readyz. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -10,6 +10,9 @@ import { SqliteTokensView, tokensSchema } from "../tokens/tokens.view.sqlite.ts"
 import { SqliteUsersView, usersSchema } from "../users/users.view.sqlite.ts";
 import type { ReadStore } from "./read-store.port.ts";
 
+/** Bump whenever a read-model table changes shape. */
+const READ_MODEL_VERSION = 2;
+
 const checkpointSchema = `
 CREATE TABLE IF NOT EXISTS checkpoint (
   id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -18,6 +21,8 @@ CREATE TABLE IF NOT EXISTS checkpoint (
 INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`;
 
 const schemas = [checkpointSchema, usersSchema, tokensSchema, foldersSchema, pagesSchema, accessSchema, threadsSchema];
+/** Indexes that serve queries only (no projection looks rows up through them): dropped during a rebuild. */
+const queryOnlyIndexes = ["pages_parent", "pages_title", "pages_owner", "page_ancestors_folder", "folders_updated", "comment_threads_page", "comment_threads_page_status"];
 const tables = ["users", "tokens", "folders", "folder_ancestors", "pages", "page_ancestors", "page_contents", "grants", "workspace_members", "comment_threads", "thread_comments"];
 
 export class SqliteReadStore implements ReadStore {
@@ -35,7 +40,9 @@ export class SqliteReadStore implements ReadStore {
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("synchronous = NORMAL");
     this.db.pragma("busy_timeout = 5000");
-    this.db.exec(schemas.join("\n"));
+    this.db.pragma("cache_size = -65536");
+    this.db.pragma("temp_store = memory");
+    this.migrate();
     this.users = new SqliteUsersView(this.db);
     this.tokens = new SqliteTokensView(this.db);
     this.folders = new SqliteFoldersView(this.db);
@@ -46,6 +53,23 @@ export class SqliteReadStore implements ReadStore {
       checkpoint: this.db.prepare<[], { position: number }>("SELECT position FROM checkpoint WHERE id = 1"),
       setCheckpoint: this.db.prepare("UPDATE checkpoint SET position = ? WHERE id = 1"),
     };
+  }
+
+  /**
+   * Read models are disposable: when their layout changes (READ_MODEL_VERSION), the old tables are dropped and
+   * the checkpoint starts at zero, so the projector rebuilds them from the event history.
+   */
+  private migrate(): void {
+    const version = this.db.pragma("user_version", { simple: true });
+    if (version !== READ_MODEL_VERSION) {
+      const old = this.db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all();
+      this.db.transaction(() => {
+        for (const { name } of old) this.db.exec(`DROP TABLE IF EXISTS "${name}"`);
+        this.db.exec(schemas.join("\n"));
+        this.db.pragma(`user_version = ${READ_MODEL_VERSION}`);
+      })();
+    }
+    this.db.exec(schemas.join("\n"));
   }
 
   async checkpoint(): Promise<number> {
@@ -64,11 +88,17 @@ export class SqliteReadStore implements ReadStore {
     }
   }
 
-  async reset(): Promise<void> {
+  async beginRebuild(): Promise<void> {
     this.db.transaction(() => {
       for (const table of tables) this.db.exec(`DELETE FROM ${table}`);
+      for (const index of queryOnlyIndexes) this.db.exec(`DROP INDEX IF EXISTS ${index}`);
       this.statements.setCheckpoint.run(0);
     })();
+  }
+
+  async endRebuild(): Promise<void> {
+    this.db.exec(schemas.join("\n"));
+    this.db.exec("ANALYZE");
   }
 
   async ping(): Promise<boolean> {

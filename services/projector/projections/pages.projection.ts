@@ -25,11 +25,11 @@ export async function projectPage({ event, metadata, position, revision }: Store
       );
     }
     case "PageRenamed":
-      return models.pages.change(event.data.pageId, { ...changed, title: event.data.title });
+      return models.pages.change(event.data.pageId, { ...changed, kind: "title", title: event.data.title });
     case "PageIconChanged":
-      return models.pages.change(event.data.pageId, { ...changed, icon: event.data.icon });
+      return models.pages.change(event.data.pageId, { ...changed, kind: "icon", icon: event.data.icon });
     case "PageContentReplaced":
-      return models.pages.change(event.data.pageId, { ...changed, markdown: event.data.markdown });
+      return models.pages.change(event.data.pageId, { ...changed, kind: "content", markdown: event.data.markdown });
     case "PageDeleted":
       return models.pages.remove(event.data.pageId);
   }

@@ -1,0 +1,42 @@
+// Benchmark options: --quick (under two minutes) or the full run (under fifteen), each size overridable.
+import { parseArgs } from "node:util";
+import { z } from "zod";
+
+const optionsSchema = z.object({
+  quick: z.boolean(),
+  profile: z.boolean(),
+  pages: z.coerce.number().int().min(100),
+  duration: z.coerce.number().int().min(1).max(120),
+  connections: z.coerce.number().int().min(1).max(500),
+  replayEvents: z.coerce.number().int().min(1_000),
+  appendEvents: z.coerce.number().int().min(1_000),
+  lagSeconds: z.coerce.number().int().min(1).max(120),
+});
+export type BenchOptions = z.infer<typeof optionsSchema>;
+
+export function parseBenchOptions(argv: string[]): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      quick: { type: "boolean", default: false },
+      profile: { type: "boolean", default: false },
+      pages: { type: "string" },
+      duration: { type: "string" },
+      connections: { type: "string" },
+      "replay-events": { type: "string" },
+      "append-events": { type: "string" },
+      "lag-seconds": { type: "string" },
+    },
+  });
+  const quick = values.quick ?? false;
+  return optionsSchema.parse({
+    quick,
+    profile: values.profile ?? false,
+    pages: values.pages ?? (quick ? 10_000 : 100_000),
+    duration: values.duration ?? (quick ? 5 : 20),
+    connections: values.connections ?? 50,
+    replayEvents: values["replay-events"] ?? (quick ? 100_000 : 1_000_000),
+    appendEvents: values["append-events"] ?? (quick ? 5_000 : 50_000),
+    lagSeconds: values["lag-seconds"] ?? (quick ? 3 : 10),
+  });
+}

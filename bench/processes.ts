@@ -1,0 +1,55 @@
+// Child processes for the benchmark: the server under test and the ceiling server, on ports of their own.
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const address = server.address();
+  server.close();
+  if (address === null || typeof address === "string") throw new Error("no free port");
+  return address.port;
+}
+
+export interface Child {
+  readonly url: string;
+  readonly process: ChildProcess;
+  /** Peak and current resident set size in MB, from /proc. */
+  memory(): { peakMb: number; currentMb: number };
+  stop(): Promise<void>;
+}
+
+/** Starts a TypeScript entry with PORT set and waits until `readyPath` answers 200. */
+export async function startChild(entry: string, env: Record<string, string>, readyPath: string, nodeArgs: string[] = [], timeoutMs = 600_000): Promise<Child> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", entry], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
+    const ok = await fetch(`${url}${readyPath}`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`${entry} was not ready in time`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    url,
+    process: child,
+    memory() {
+      const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
+      const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+      return { peakMb: kb("VmHWM") / 1024, currentMb: kb("VmRSS") / 1024 };
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill("SIGTERM");
+      await once(child, "exit");
+    },
+  };
+}

@@ -1,0 +1,23 @@
+// The benchmark's table: each figure beside its reference from the same run, its target, and a plain verdict.
+export interface Row {
+  readonly figure: string;
+  readonly value: string;
+  readonly reference: string;
+  readonly ratio: string;
+  readonly target: string;
+  readonly verdict: "met" | "MISSED" | "report" | "not built";
+}
+
+export const fmt = (n: number, digits = 0): string => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+export function verdict(ok: boolean): Row["verdict"] {
+  return ok ? "met" : "MISSED";
+}
+
+export function renderTable(rows: readonly Row[]): string {
+  const headers = ["figure", "value", "reference (same run)", "ratio", "target", "verdict"];
+  const cells = rows.map((r) => [r.figure, r.value, r.reference, r.ratio, r.target, r.verdict]);
+  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] ?? "").length)));
+  const line = (values: string[]) => `| ${values.map((v, i) => v.padEnd(widths[i] ?? 0)).join(" | ")} |`;
+  return [line(headers), line(widths.map((w) => "-".repeat(w))), ...cells.map(line)].join("\n");
+}

@@ -1,0 +1,159 @@
+// `npm run bench [-- --quick] [--profile] [--pages N] [--duration S] [--connections C] [--replay-events N] [--append-events N]`
+// Seeds a fresh DATA_DIR, starts the all-in-one server as its own process, drives it with autocannon from
+// this process, measures the store, projection and replay figures in process, prints a table and writes
+// bench/results/<date>.json. Every figure is set beside a reference measured in the same run.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { mintSession } from "../shared/auth/session-verifier.ts";
+import { SqliteEventStore } from "../shared/event-store/sqlite.event-store.ts";
+import { benchAppends } from "./append.ts";
+import { load, type LoadFigures } from "./http-load.ts";
+import { parseBenchOptions } from "./options.ts";
+import { startChild } from "./processes.ts";
+import { benchProjectionLag, benchReplay } from "./projection.ts";
+import { fmt, renderTable, verdict, type Row } from "./report.ts";
+import { seedWorkspace, type SeedUser } from "./seed.ts";
+
+const SECRET = "benchmark-session-secret-long-enough-for-hs256";
+const options = parseBenchOptions(process.argv.slice(2));
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+const started = Date.now();
+const machine = { cores: cpus().length, cpu: cpus()[0]?.model ?? "unknown", node: process.version };
+log(`${machine.cores} cores (${machine.cpu}), Node ${machine.node}; ${JSON.stringify(options)}`);
+
+const workDir = await mkdtemp(join(tmpdir(), "workspace-bench-"));
+const dataDir = join(workDir, "data");
+mkdirSync(dataDir);
+const rows: Row[] = [];
+const raw: Record<string, unknown> = { machine, options };
+
+const cookieFor = async (user: SeedUser) => `app-auth.session_token=${await mintSession(SECRET, { sub: user.id, email: user.email, name: user.name })}`;
+
+try {
+  log(`seeding ${fmt(options.pages)} pages`);
+  const seedStore = new SqliteEventStore(join(dataDir, "events.sqlite"));
+  const seedStarted = performance.now();
+  const seeded = await seedWorkspace(seedStore, options.pages, (done) => log(`  seeded ${fmt(done)} pages`));
+  await seedStore.close();
+  log(`seeded ${fmt(seeded.events)} events in ${fmt((performance.now() - seedStarted) / 1000, 1)} s; starting the server`);
+
+  const projectionStarted = performance.now();
+  const profileArgs = options.profile ? ["--cpu-prof", "--cpu-prof-dir=bench/profiles"] : [];
+  const server = await startChild("services/all-in-one.ts", { DATA_DIR: dataDir, AUTH_SESSION_SECRET: SECRET, LOG_LEVEL: "warn" }, "/readyz", profileArgs);
+  const api = `${server.url}/api/v1`;
+  log(`server up and caught up in ${fmt((performance.now() - projectionStarted) / 1000, 1)} s`);
+
+  // Access for the reader: 20 folder grants and membership in 3 workspaces, through the public API.
+  let grantsApplied = 0;
+  for (const [index, owner] of seeded.owners.entries()) {
+    const cookie = await cookieFor(owner);
+    const shared = seeded.sharedFolders.find((f) => f.ownerId === owner.id);
+    const requests =
+      index >= 20 && index < 23
+        ? [{ path: "/shares/workspace/members", body: { email: seeded.reader.email, role: "viewer" } }]
+        : shared
+          ? [{ path: `/shares/entity/folder/${shared.folderId}/grants`, body: { email: seeded.reader.email, permission: "view" } }]
+          : [];
+    for (const request of requests) {
+      const reply = await fetch(`${api}${request.path}`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify(request.body) });
+      if (reply.ok) grantsApplied += 1;
+    }
+  }
+  log(`reader access: ${grantsApplied} of 23 grants and memberships applied`);
+  const readerCookie = await cookieFor(seeded.reader);
+  const visible = await fetch(`${api}/pages?limit=1`, { headers: { cookie: readerCookie } });
+  log(`reader sees pages: ${visible.status}`);
+
+  const ceiling = await startChild("bench/ceiling-server.ts", {}, "/constant");
+  const run = (label: string, url: string, extra: Partial<Parameters<typeof load>[0]> = {}): Promise<LoadFigures> => {
+    log(`load: ${label} for ${options.duration} s at ${options.connections} connections`);
+    return load({ url, connections: options.connections, durationSeconds: options.duration, ...extra });
+  };
+  const ceilingFigures = await run("ceiling", `${ceiling.url}/constant`);
+  await ceiling.stop();
+  const headers = { cookie: readerCookie };
+  const list = await run("GET /pages?limit=50", `${api}/pages?limit=50`, { headers });
+  const resolve = await run("GET /pages/resolve", `${api}/pages/resolve?title=${encodeURIComponent(seeded.sampleTitle)}`, { headers });
+  const ownerCookie = await cookieFor(seeded.owners[0] ?? seeded.reader);
+  const content = await run("GET /pages/{id}/content", `${api}/pages/${seeded.tenKilobytePageId}/content`, { headers: { cookie: ownerCookie } });
+  const create = await run("POST /pages", `${api}/pages`, {
+    method: "POST",
+    headers: { ...headers, "content-type": "application/json" },
+    body: JSON.stringify({ title: "Benchmark page", markdown: "# Benchmark\n\nWritten under load." }),
+  });
+  const memory = server.memory();
+  await server.stop();
+  raw.http = { ceiling: ceilingFigures, list, resolve, content, create, memory, grantsApplied };
+
+  const ceil = ceilingFigures.requestsPerSecond;
+  const httpRow = (figure: string, f: LoadFigures, minRatio: number, maxP99: number | null): Row => {
+    const ratio = f.requestsPerSecond / ceil;
+    const ok = ratio >= minRatio && (maxP99 === null || f.p99Ms <= maxP99) && f.errors === 0 && f.non2xx === 0;
+    return {
+      figure,
+      value: `${fmt(f.requestsPerSecond)} req/s, p99 ${fmt(f.p99Ms)} ms${f.non2xx || f.errors ? `, ${f.non2xx + f.errors} failed` : ""}`,
+      reference: `ceiling ${fmt(ceil)} req/s`,
+      ratio: `${fmt(ratio, 2)}×`,
+      target: `≥ ${minRatio}×${maxP99 === null ? "" : `, p99 ≤ ${maxP99} ms`}`,
+      verdict: verdict(ok),
+    };
+  };
+  rows.push(httpRow(`GET /pages?limit=50 (${fmt(options.pages)} pages, ${grantsApplied} grants)`, list, 0.2, 15));
+  rows.push(httpRow("GET /pages/resolve", resolve, 0.4, null));
+  rows.push(httpRow("GET /pages/{id}/content (10 KB)", content, 0.4, null));
+  rows.push(httpRow("POST /pages (read-your-writes)", create, 0.1, 30));
+
+  log(`event store appends: ${fmt(options.appendEvents)} events per batch size`);
+  const appends = await benchAppends(workDir, options.appendEvents);
+  raw.appends = appends;
+  for (const a of appends) {
+    const ratio = a.oursPerSecond / a.rawPerSecond;
+    rows.push({
+      figure: `event store append, batches of ${a.batchSize}`,
+      value: `${fmt(a.oursPerSecond)} events/s`,
+      reference: `raw ${fmt(a.rawPerSecond)}; Emmett ${a.emmettPerSecond === null ? "failed" : fmt(a.emmettPerSecond)}`,
+      ratio: `${fmt(ratio, 2)}× raw`,
+      target: "≥ 0.7× raw, ahead of Emmett",
+      verdict: verdict(ratio >= 0.7 && (a.emmettPerSecond === null || a.oursPerSecond > a.emmettPerSecond)),
+    });
+  }
+
+  log(`projection lag at 1,000 writes/s for ${options.lagSeconds} s`);
+  const lag = await benchProjectionLag(workDir, 1_000, options.lagSeconds);
+  raw.projectionLag = lag;
+  rows.push({ figure: "projection lag at 1,000 writes/s", value: `p50 ${fmt(lag.p50Ms, 1)} ms, p99 ${fmt(lag.p99Ms, 1)} ms`, reference: "—", ratio: "—", target: "p99 ≤ 20 ms", verdict: verdict(lag.p99Ms <= 20) });
+
+  log(`replay of ${fmt(options.replayEvents)} events`);
+  const replay = await benchReplay(workDir, options.replayEvents, log);
+  raw.replay = replay;
+  rows.push({
+    figure: `replay of ${fmt(replay.events)} events into an empty read store`,
+    value: `${fmt(replay.eventsPerSecond)} events/s`,
+    reference: `raw read ${fmt(replay.rawReadPerSecond)} events/s`,
+    ratio: `${fmt(replay.eventsPerSecond / replay.rawReadPerSecond, 2)}× raw`,
+    target: "≥ 100,000 events/s",
+    verdict: verdict(replay.eventsPerSecond >= 100_000),
+  });
+  rows.push({ figure: "image upload, 1 MB JPEG", value: "—", reference: "—", ratio: "—", target: "report", verdict: "not built" });
+  rows.push({ figure: "import of a 1,000-file vault", value: "—", reference: "—", ratio: "—", target: "report", verdict: "not built" });
+  rows.push({
+    figure: `peak RSS of the server (${fmt(options.pages)} pages)`,
+    value: `${fmt(memory.peakMb)} MB (now ${fmt(memory.currentMb)} MB)`,
+    reference: "—",
+    ratio: "—",
+    target: "≤ 400 MB",
+    verdict: verdict(memory.peakMb <= 400),
+  });
+
+  const table = renderTable(rows);
+  const seconds = (Date.now() - started) / 1000;
+  process.stdout.write(`\n${machine.cores} cores, Node ${machine.node}, ${options.quick ? "quick" : "full"} run in ${fmt(seconds)} s\n\n${table}\n`);
+  mkdirSync("bench/results", { recursive: true });
+  const file = join("bench/results", `${new Date().toISOString().replaceAll(":", "-").slice(0, 19)}${options.quick ? "-quick" : ""}.json`);
+  writeFileSync(file, `${JSON.stringify({ ...raw, rows, seconds }, null, 2)}\n`);
+  log(`results written to ${file}`);
+} finally {
+  await rm(workDir, { recursive: true, force: true });
+}
