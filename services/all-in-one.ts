@@ -1,7 +1,7 @@
 // The embedded default: command API, query API, projector and notifier in one process on one HTTP port,
 // over SQLite files in DATA_DIR. `npm start` runs this file.
 import type { Logger } from "pino";
-import type { Dependencies } from "../shared/app/dependencies.ts";
+import type { Clock, Dependencies } from "../shared/app/dependencies.ts";
 import { openEmbeddedEventStore, openEmbeddedReadStore } from "../shared/app/embedded-stores.ts";
 import { healthRoutes } from "../shared/app/health.ts";
 import { runUntilSignalled } from "../shared/app/lifecycle.ts";
@@ -11,6 +11,7 @@ import { loadConfig, type Config } from "../shared/config/config.ts";
 import { createApp } from "../shared/http/create-app.ts";
 import { createLogger } from "../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../shared/read-store/checkpoint-watcher.ts";
+import { acceptInvitationsOnRegistration } from "../shared/sharing/accept-invitations.ts";
 import { registerCommandApi } from "./command-api/command-api.ts";
 import { Projector } from "./projector/projector.ts";
 import { registerQueryApi } from "./query-api/query-api.ts";
@@ -22,7 +23,11 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startAllInOne(config: Config, logger: Logger = createLogger(config.LOG_LEVEL)): Promise<RunningServer> {
+export async function startAllInOne(
+  config: Config,
+  logger: Logger = createLogger(config.LOG_LEVEL),
+  clock: Clock = () => new Date(),
+): Promise<RunningServer> {
   const eventStore = openEmbeddedEventStore(config);
   const readStore = openEmbeddedReadStore(config);
   const projectionStore = openEmbeddedReadStore(config);
@@ -34,9 +39,10 @@ export async function startAllInOne(config: Config, logger: Logger = createLogge
     readStore,
     watcher,
     sessions: new SessionVerifier(sessionKeyFor(config, { createInDataDir: true })),
-    clock: () => new Date(),
+    clock,
     registrationHooks: [],
   };
+  deps.registrationHooks.push(acceptInvitationsOnRegistration(deps));
   const projector = new Projector({ eventStore, readStore: projectionStore, logger, watcher });
   await projector.start();
 

@@ -7,6 +7,7 @@ import type { App } from "../../shared/http/create-app.ts";
 import { folderQueryRoutes } from "./routes/folders.routes.ts";
 import { meRoutes } from "./routes/me.routes.ts";
 import { pageQueryRoutes } from "./routes/pages.routes.ts";
+import { shareQueryRoutes } from "./routes/shares.routes.ts";
 import { tokenQueryRoutes } from "./routes/tokens.routes.ts";
 
 export async function registerQueryApi(app: App, deps: Dependencies): Promise<void> {
@@ -25,6 +26,7 @@ export async function registerQueryApi(app: App, deps: Dependencies): Promise<vo
       tokenQueryRoutes(api, deps);
       folderQueryRoutes(api, deps);
       pageQueryRoutes(api, deps);
+      shareQueryRoutes(api, deps);
     },
     { prefix: "/api/v1" },
   );

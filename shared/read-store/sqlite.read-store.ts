@@ -5,6 +5,7 @@ import { accessSchema } from "../access/access.view.sqlite.ts";
 import { SqliteAccessView } from "../access/access.view.sqlite.ts";
 import { foldersSchema, SqliteFoldersView } from "../folders/folders.view.sqlite.ts";
 import { pagesSchema, SqlitePagesView } from "../pages/pages.view.sqlite.ts";
+import { invitationsSchema, SqliteInvitationsView } from "../sharing/invitations.view.sqlite.ts";
 import { SqliteTokensView, tokensSchema } from "../tokens/tokens.view.sqlite.ts";
 import { SqliteUsersView, usersSchema } from "../users/users.view.sqlite.ts";
 import type { ReadStore } from "./read-store.port.ts";
@@ -16,8 +17,8 @@ CREATE TABLE IF NOT EXISTS checkpoint (
 );
 INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`;
 
-const schemas = [checkpointSchema, usersSchema, tokensSchema, foldersSchema, pagesSchema, accessSchema];
-const tables = ["users", "tokens", "folders", "folder_ancestors", "pages", "page_ancestors", "page_contents", "grants", "workspace_members"];
+const schemas = [checkpointSchema, usersSchema, tokensSchema, foldersSchema, pagesSchema, accessSchema, invitationsSchema];
+const tables = ["users", "tokens", "folders", "folder_ancestors", "pages", "page_ancestors", "page_contents", "grants", "workspace_members", "invitations"];
 
 export class SqliteReadStore implements ReadStore {
   readonly users;
@@ -25,6 +26,7 @@ export class SqliteReadStore implements ReadStore {
   readonly folders;
   readonly pages;
   readonly access;
+  readonly invitations;
   private readonly db: Database.Database;
   private readonly statements;
 
@@ -39,6 +41,7 @@ export class SqliteReadStore implements ReadStore {
     this.folders = new SqliteFoldersView(this.db);
     this.pages = new SqlitePagesView(this.db);
     this.access = new SqliteAccessView(this.db);
+    this.invitations = new SqliteInvitationsView(this.db);
     this.statements = {
       checkpoint: this.db.prepare<[], { position: number }>("SELECT position FROM checkpoint WHERE id = 1"),
       setCheckpoint: this.db.prepare("UPDATE checkpoint SET position = ? WHERE id = 1"),

@@ -1,6 +1,7 @@
 // Starts the real all-in-one server on a free port over real SQLite files, and talks to it over HTTP.
 import { randomUUID } from "node:crypto";
 import { startAllInOne, type RunningServer } from "../../services/all-in-one.ts";
+import type { Clock } from "../../shared/app/dependencies.ts";
 import { mintSession, SESSION_COOKIE } from "../../shared/auth/session-verifier.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { tempDir } from "./temp-dir.ts";
@@ -70,16 +71,19 @@ export class TestServer {
     readonly dataDir: string,
     private running: RunningServer,
     private readonly removeDir: () => Promise<void>,
+    private readonly clock: Clock,
   ) {}
 
-  static async start(options: { dataDir?: string } = {}): Promise<TestServer> {
+  /** `clock` lets a test move the server's time (e.g. past an invitation's expiry); sessions keep real time. */
+  static async start(options: { dataDir?: string; clock?: Clock } = {}): Promise<TestServer> {
     const dir = options.dataDir ? { path: options.dataDir, remove: async () => undefined } : await tempDir();
-    const running = await TestServer.boot(dir.path);
-    return new TestServer(dir.path, running, dir.remove);
+    const clock = options.clock ?? (() => new Date());
+    const running = await TestServer.boot(dir.path, clock);
+    return new TestServer(dir.path, running, dir.remove, clock);
   }
 
-  private static boot(dataDir: string): Promise<RunningServer> {
-    return startAllInOne(loadConfig({ DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "silent", AUTH_SESSION_SECRET: TEST_SESSION_SECRET }));
+  private static boot(dataDir: string, clock: Clock): Promise<RunningServer> {
+    return startAllInOne(loadConfig({ DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "silent", AUTH_SESSION_SECRET: TEST_SESSION_SECRET }), undefined, clock);
   }
 
   get url(): string {
@@ -122,7 +126,7 @@ export class TestServer {
 
   async restart(): Promise<void> {
     await this.running.close();
-    this.running = await TestServer.boot(this.dataDir);
+    this.running = await TestServer.boot(this.dataDir, this.clock);
   }
 
   async stop(): Promise<void> {
