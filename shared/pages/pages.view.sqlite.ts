@@ -22,11 +22,13 @@ CREATE TABLE IF NOT EXISTS pages (
 CREATE INDEX IF NOT EXISTS pages_updated ON pages (updated_pos) WHERE deleted = 0;
 CREATE INDEX IF NOT EXISTS pages_parent ON pages (parent_id, updated_pos) WHERE deleted = 0;
 CREATE INDEX IF NOT EXISTS pages_title ON pages (title_key) WHERE deleted = 0;
+CREATE INDEX IF NOT EXISTS pages_owner ON pages (owner_id, updated_pos) WHERE deleted = 0;
 CREATE TABLE IF NOT EXISTS page_ancestors (
   page_id TEXT NOT NULL,
   folder_id TEXT NOT NULL,
   PRIMARY KEY (page_id, folder_id)
 ) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS page_ancestors_folder ON page_ancestors (folder_id, page_id);
 CREATE TABLE IF NOT EXISTS page_contents (
   page_id TEXT PRIMARY KEY,
   markdown TEXT NOT NULL
@@ -64,6 +66,26 @@ const VISIBLE = `(p.owner_id IN (SELECT value FROM json_each(@owners))
   OR p.id IN (SELECT value FROM json_each(@pages))
   OR EXISTS (SELECT 1 FROM page_ancestors a WHERE a.page_id = p.id AND a.folder_id IN (SELECT value FROM json_each(@folders))))`;
 
+/**
+ * The newest visible pages, gathered from the three ways of seeing one (a workspace, a page grant, a folder
+ * grant above it), each through its own index and cut to the limit: the work grows with what the caller can
+ * see, never with the number of pages in the store.
+ */
+export const LIST_VISIBLE_PAGES = `
+SELECT * FROM (
+  SELECT * FROM (SELECT p.* FROM pages p
+    WHERE p.owner_id IN (SELECT value FROM json_each(@owners)) AND p.deleted = 0 AND p.updated_pos < @before
+    ORDER BY p.updated_pos DESC LIMIT @limit)
+  UNION
+  SELECT * FROM (SELECT p.* FROM pages p
+    WHERE p.id IN (SELECT value FROM json_each(@pages)) AND p.deleted = 0 AND p.updated_pos < @before
+    ORDER BY p.updated_pos DESC LIMIT @limit)
+  UNION
+  SELECT * FROM (SELECT DISTINCT p.* FROM page_ancestors a JOIN pages p ON p.id = a.page_id
+    WHERE a.folder_id IN (SELECT value FROM json_each(@folders)) AND p.deleted = 0 AND p.updated_pos < @before
+    ORDER BY p.updated_pos DESC LIMIT @limit)
+) ORDER BY updated_pos DESC LIMIT @limit`;
+
 type ListParams = { before: number; owners: string; pages: string; folders: string; limit: number; parent?: string };
 
 export class SqlitePagesView implements PagesView {
@@ -87,10 +109,7 @@ export class SqlitePagesView implements PagesView {
       removeContent: db.prepare("DELETE FROM page_contents WHERE page_id = ?"),
       get: db.prepare<[string], Row>("SELECT * FROM pages WHERE id = ? AND deleted = 0"),
       getContent: db.prepare<[string], { markdown: string }>("SELECT markdown FROM page_contents WHERE page_id = ?"),
-      list: db.prepare<[ListParams], Row>(
-        `SELECT p.* FROM pages p WHERE p.deleted = 0 AND p.updated_pos < @before AND ${VISIBLE}
-         ORDER BY p.updated_pos DESC LIMIT @limit`,
-      ),
+      list: db.prepare<[ListParams], Row>(LIST_VISIBLE_PAGES),
       listInFolder: db.prepare<[ListParams], Row>(
         `SELECT p.* FROM pages p WHERE p.deleted = 0 AND p.parent_id = @parent AND p.updated_pos < @before AND ${VISIBLE}
          ORDER BY p.updated_pos DESC LIMIT @limit`,
