@@ -179,3 +179,31 @@ describe("GET /shares/entity/{entityType}/{entityId}", () => {
     expect((await share(writer, "page", pageId, unknownAddress(), "view")).status).toBe(202);
   });
 });
+
+describe("rebuilding the read models", () => {
+  it("restores grants, members and invitations from the history", async () => {
+    const owner = await registered("owner");
+    const ann = await registered("ann");
+    const bob = await registered("bob");
+    const folderId = await createFolder(owner);
+    const pageId = await createPage(owner, { parentId: folderId });
+    await share(owner, "folder", folderId, ann.email, "edit");
+    await owner.post("/shares/workspace/members", { email: bob.email, role: "commenter" });
+    await owner.post("/shares/workspace/members", { email: unknownAddress(), role: "viewer" });
+    const invitation = (await share(owner, "page", pageId, unknownAddress(), "view")).body.invitation as { id: string };
+    expect((await owner.post(`/shares/invitations/${invitation.id}/resend`)).status).toBe(200);
+    const snapshot = async () =>
+      Promise.all([
+        owner.get(`/shares/entity/folder/${folderId}`),
+        owner.get(`/shares/entity/page/${pageId}`),
+        owner.get("/shares/workspace"),
+        bob.get("/shares/workspace"),
+        ann.get(`/pages/${pageId}`),
+        bob.get(`/pages/${pageId}`),
+      ]).then((replies) => replies.map((reply) => reply.body));
+    const before = await snapshot();
+    await server.rebuildReadModels();
+    expect(await snapshot()).toEqual(before);
+    expect((await owner.post(`/shares/invitations/${invitation.id}/resend`)).status).toBe(429);
+  });
+});
