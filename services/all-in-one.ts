@@ -1,7 +1,7 @@
 // The embedded default: command API, query API, projector and notifier in one process on one HTTP port,
 // over SQLite files in DATA_DIR. `npm start` runs this file.
 import type { Logger } from "pino";
-import type { Dependencies } from "../shared/app/dependencies.ts";
+import type { Clock, Dependencies } from "../shared/app/dependencies.ts";
 import { embeddedDependencies } from "../shared/app/embedded-dependencies.ts";
 import { openEmbeddedReadStore } from "../shared/app/embedded-stores.ts";
 import { healthRoutes } from "../shared/app/health.ts";
@@ -20,8 +20,12 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startAllInOne(config: Config, logger: Logger = createLogger(config.LOG_LEVEL)): Promise<RunningServer> {
-  const deps = embeddedDependencies(config, logger);
+export async function startAllInOne(
+  config: Config,
+  logger: Logger = createLogger(config.LOG_LEVEL),
+  clock: Clock = () => new Date(),
+): Promise<RunningServer> {
+  const deps = embeddedDependencies(config, logger, clock);
   const { eventStore, readStore, watcher } = deps;
   const projectionStore = openEmbeddedReadStore(config);
   const projector = new Projector({ eventStore, readStore: projectionStore, logger, watcher });

@@ -4,6 +4,9 @@ import { threadEventSchemas } from "./comments/thread.decider.ts";
 import type { EventMetadata, RecordedEvent } from "./event-store/event-store.port.ts";
 import { folderEventSchemas } from "./folders/folder.decider.ts";
 import { pageEventSchemas } from "./pages/page.decider.ts";
+import { entityAccessEventSchemas } from "./sharing/entity-access.decider.ts";
+import { invitationEventSchemas } from "./sharing/invitation.decider.ts";
+import { workspaceEventSchemas } from "./sharing/workspace.decider.ts";
 import { tokenEventSchemas } from "./tokens/token.decider.ts";
 import { emailReservationEventSchemas, userEventSchemas } from "./users/user.decider.ts";
 
@@ -14,6 +17,9 @@ export const domainEventSchema = z.discriminatedUnion("type", [
   ...folderEventSchemas,
   ...pageEventSchemas,
   ...threadEventSchemas,
+  ...entityAccessEventSchemas,
+  ...workspaceEventSchemas,
+  ...invitationEventSchemas,
 ]);
 export type DomainEvent = z.infer<typeof domainEventSchema>;
 export type DomainEventType = DomainEvent["type"];

@@ -3,7 +3,9 @@ import type { Dependencies } from "../../shared/app/dependencies.ts";
 import type { App } from "../../shared/http/create-app.ts";
 import { commentCommandRoutes } from "./routes/comments.routes.ts";
 import { folderCommandRoutes } from "./routes/folders.routes.ts";
+import { invitationCommandRoutes } from "./routes/invitations.routes.ts";
 import { pageCommandRoutes } from "./routes/pages.routes.ts";
+import { shareCommandRoutes } from "./routes/shares.routes.ts";
 import { tokenCommandRoutes } from "./routes/tokens.routes.ts";
 
 export async function registerCommandApi(app: App, deps: Dependencies): Promise<void> {
@@ -13,6 +15,8 @@ export async function registerCommandApi(app: App, deps: Dependencies): Promise<
       folderCommandRoutes(api, deps);
       pageCommandRoutes(api, deps);
       commentCommandRoutes(api, deps);
+      shareCommandRoutes(api, deps);
+      invitationCommandRoutes(api, deps);
     },
     { prefix: "/api/v1" },
   );

@@ -8,6 +8,7 @@ import { commentQueryRoutes } from "./routes/comments.routes.ts";
 import { folderQueryRoutes } from "./routes/folders.routes.ts";
 import { meRoutes } from "./routes/me.routes.ts";
 import { pageQueryRoutes } from "./routes/pages.routes.ts";
+import { shareQueryRoutes } from "./routes/shares.routes.ts";
 import { tokenQueryRoutes } from "./routes/tokens.routes.ts";
 
 export async function registerQueryApi(app: App, deps: Dependencies): Promise<void> {
@@ -27,6 +28,7 @@ export async function registerQueryApi(app: App, deps: Dependencies): Promise<vo
       folderQueryRoutes(api, deps);
       pageQueryRoutes(api, deps);
       commentQueryRoutes(api, deps);
+      shareQueryRoutes(api, deps);
     },
     { prefix: "/api/v1" },
   );

@@ -16,6 +16,7 @@ CREATE TABLE IF NOT EXISTS grants (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS grants_entity ON grants (entity_type, entity_id);
 CREATE TABLE IF NOT EXISTS workspace_members (
+  id TEXT NOT NULL,
   owner_id TEXT NOT NULL,
   member_id TEXT NOT NULL,
   role TEXT NOT NULL,
@@ -25,7 +26,7 @@ CREATE TABLE IF NOT EXISTS workspace_members (
 CREATE INDEX IF NOT EXISTS workspace_members_member ON workspace_members (member_id);`;
 
 type GrantRow = { user_id: string; entity_type: string; entity_id: string; permission: string; granted_by: string; created_at: string; updated_at: string };
-type MemberRow = { owner_id: string; member_id: string; role: string; created_at: string };
+type MemberRow = { id: string; owner_id: string; member_id: string; role: string; created_at: string };
 
 const toGrant = (row: GrantRow): GrantRecord => ({
   entityType: row.entity_type === "folder" ? "folder" : "page",
@@ -37,6 +38,7 @@ const toGrant = (row: GrantRow): GrantRecord => ({
   updatedAt: row.updated_at,
 });
 const toMember = (row: MemberRow): MemberRecord => ({
+  id: row.id,
   ownerId: row.owner_id,
   memberId: row.member_id,
   role: workspaceRoleSchema.parse(row.role),
@@ -59,7 +61,7 @@ export class SqliteAccessView implements AccessView {
       removeGrant: db.prepare("DELETE FROM grants WHERE entity_type = ? AND entity_id = ? AND user_id = ?"),
       grantsOn: db.prepare<[string, string], GrantRow>("SELECT * FROM grants WHERE entity_type = ? AND entity_id = ? ORDER BY created_at"),
       putMember: db.prepare(
-        `INSERT INTO workspace_members (owner_id, member_id, role, created_at) VALUES (@ownerId, @memberId, @role, @createdAt)
+        `INSERT INTO workspace_members (id, owner_id, member_id, role, created_at) VALUES (@id, @ownerId, @memberId, @role, @createdAt)
          ON CONFLICT (owner_id, member_id) DO UPDATE SET role = excluded.role`,
       ),
       removeMember: db.prepare("DELETE FROM workspace_members WHERE owner_id = ? AND member_id = ?"),

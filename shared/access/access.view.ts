@@ -15,6 +15,8 @@ export interface GrantRecord {
 }
 
 export interface MemberRecord {
+  /** The membership's own id, fixed when the member was added. */
+  readonly id: string;
   readonly ownerId: string;
   readonly memberId: string;
   readonly role: WorkspaceRole;

@@ -3,27 +3,30 @@ import type { Logger } from "pino";
 import { SessionVerifier } from "../auth/session-verifier.ts";
 import type { Config } from "../config/config.ts";
 import { CheckpointWatcher } from "../read-store/checkpoint-watcher.ts";
-import type { Dependencies } from "./dependencies.ts";
+import { acceptInvitationsOnRegistration } from "../sharing/accept-invitations.ts";
+import type { Clock, Dependencies, RegistrationHook } from "./dependencies.ts";
 import { openEmbeddedEventStore, openEmbeddedReadStore } from "./embedded-stores.ts";
 import { sessionKeyFor } from "./session-key.ts";
 
-export function embeddedDependencies(config: Config, logger: Logger): Dependencies & { close(): Promise<void> } {
+export function embeddedDependencies(config: Config, logger: Logger, clock: Clock = () => new Date()): Dependencies & { close(): Promise<void> } {
   const eventStore = openEmbeddedEventStore(config);
   const readStore = openEmbeddedReadStore(config);
   const watcher = new CheckpointWatcher(readStore);
-  return {
+  const deps = {
     config,
     logger,
     eventStore,
     readStore,
     watcher,
     sessions: new SessionVerifier(sessionKeyFor(config, { createInDataDir: true })),
-    clock: () => new Date(),
-    registrationHooks: [],
+    clock,
+    registrationHooks: [] as RegistrationHook[],
     async close() {
       watcher.close();
       await readStore.close();
       await eventStore.close();
     },
   };
+  deps.registrationHooks.push(acceptInvitationsOnRegistration(deps));
+  return deps;
 }

@@ -66,6 +66,13 @@ const VISIBLE = `(p.owner_id IN (SELECT value FROM json_each(@owners))
   OR p.id IN (SELECT value FROM json_each(@pages))
   OR EXISTS (SELECT 1 FROM page_ancestors a WHERE a.page_id = p.id AND a.folder_id IN (SELECT value FROM json_each(@folders))))`;
 
+/** The three sources of a visible list, each read newest first through its own index (see list()). */
+export const PAGES_OF_OWNER = "SELECT * FROM pages WHERE owner_id = ? AND deleted = 0 AND updated_pos < ? ORDER BY updated_pos DESC LIMIT ?";
+export const PAGES_BELOW_FOLDER = `SELECT p.* FROM page_ancestors a JOIN pages p ON p.id = a.page_id
+  WHERE a.folder_id = ? AND a.updated_pos < ? ORDER BY a.updated_pos DESC LIMIT ?`;
+export const PAGES_BY_ID = `SELECT * FROM pages WHERE id IN (SELECT value FROM json_each(?)) AND deleted = 0 AND updated_pos < ?
+  ORDER BY updated_pos DESC LIMIT ?`;
+
 type ListParams = { before: number; owners: string; pages: string; folders: string; limit: number; parent: string };
 
 export class SqlitePagesView implements PagesView {
@@ -94,17 +101,9 @@ export class SqlitePagesView implements PagesView {
       removeContent: db.prepare("DELETE FROM page_contents WHERE page_id = ?"),
       get: db.prepare<[string], Row>("SELECT * FROM pages WHERE id = ? AND deleted = 0"),
       getContent: db.prepare<[string], { markdown: string }>("SELECT markdown FROM page_contents WHERE page_id = ?"),
-      byOwner: db.prepare<[string, number, number], Row>(
-        "SELECT * FROM pages WHERE owner_id = ? AND deleted = 0 AND updated_pos < ? ORDER BY updated_pos DESC LIMIT ?",
-      ),
-      byAncestor: db.prepare<[string, number, number], Row>(
-        `SELECT p.* FROM page_ancestors a JOIN pages p ON p.id = a.page_id
-         WHERE a.folder_id = ? AND a.updated_pos < ? ORDER BY a.updated_pos DESC LIMIT ?`,
-      ),
-      byIds: db.prepare<[string, number, number], Row>(
-        `SELECT * FROM pages WHERE id IN (SELECT value FROM json_each(?)) AND deleted = 0 AND updated_pos < ?
-         ORDER BY updated_pos DESC LIMIT ?`,
-      ),
+      byOwner: db.prepare<[string, number, number], Row>(PAGES_OF_OWNER),
+      byAncestor: db.prepare<[string, number, number], Row>(PAGES_BELOW_FOLDER),
+      byIds: db.prepare<[string, number, number], Row>(PAGES_BY_ID),
       listInFolder: db.prepare<[ListParams], Row>(
         `SELECT p.* FROM pages p WHERE p.deleted = 0 AND p.parent_id = @parent AND p.updated_pos < @before AND ${VISIBLE}
          ORDER BY p.updated_pos DESC LIMIT @limit`,

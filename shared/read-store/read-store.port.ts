@@ -3,6 +3,7 @@ import type { AccessView } from "../access/access.view.ts";
 import type { ThreadsView } from "../comments/threads.view.ts";
 import type { FoldersView } from "../folders/folders.view.ts";
 import type { PagesView } from "../pages/pages.view.ts";
+import type { InvitationsView } from "../sharing/invitations.view.ts";
 import type { TokensView } from "../tokens/tokens.view.ts";
 import type { UsersView } from "../users/users.view.ts";
 
@@ -13,6 +14,7 @@ export interface ReadModels {
   readonly pages: PagesView;
   readonly access: AccessView;
   readonly threads: ThreadsView;
+  readonly invitations: InvitationsView;
 }
 
 export interface ReadStore extends ReadModels {

@@ -6,12 +6,13 @@ import { SqliteAccessView } from "../access/access.view.sqlite.ts";
 import { SqliteThreadsView, threadsSchema } from "../comments/threads.view.sqlite.ts";
 import { foldersSchema, SqliteFoldersView } from "../folders/folders.view.sqlite.ts";
 import { pagesSchema, SqlitePagesView } from "../pages/pages.view.sqlite.ts";
+import { invitationsSchema, SqliteInvitationsView } from "../sharing/invitations.view.sqlite.ts";
 import { SqliteTokensView, tokensSchema } from "../tokens/tokens.view.sqlite.ts";
 import { SqliteUsersView, usersSchema } from "../users/users.view.sqlite.ts";
 import type { ReadStore } from "./read-store.port.ts";
 
 /** Bump whenever a read-model table changes shape. */
-const READ_MODEL_VERSION = 2;
+const READ_MODEL_VERSION = 3;
 
 const checkpointSchema = `
 CREATE TABLE IF NOT EXISTS checkpoint (
@@ -20,10 +21,13 @@ CREATE TABLE IF NOT EXISTS checkpoint (
 );
 INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`;
 
-const schemas = [checkpointSchema, usersSchema, tokensSchema, foldersSchema, pagesSchema, accessSchema, threadsSchema];
 /** Indexes that serve queries only (no projection looks rows up through them): dropped during a rebuild. */
 const queryOnlyIndexes = ["pages_parent", "pages_title", "pages_owner", "page_ancestors_folder", "folders_updated", "comment_threads_page", "comment_threads_page_status"];
-const tables = ["users", "tokens", "folders", "folder_ancestors", "pages", "page_ancestors", "page_contents", "grants", "workspace_members", "comment_threads", "thread_comments"];
+const schemas = [checkpointSchema, usersSchema, tokensSchema, foldersSchema, pagesSchema, accessSchema, threadsSchema, invitationsSchema];
+const tables = [
+  "users", "tokens", "folders", "folder_ancestors", "pages", "page_ancestors", "page_contents", "grants", "workspace_members",
+  "comment_threads", "thread_comments", "invitations",
+];
 
 export class SqliteReadStore implements ReadStore {
   readonly users;
@@ -32,6 +36,7 @@ export class SqliteReadStore implements ReadStore {
   readonly pages;
   readonly access;
   readonly threads;
+  readonly invitations;
   private readonly db: Database.Database;
   private readonly statements;
 
@@ -49,6 +54,7 @@ export class SqliteReadStore implements ReadStore {
     this.pages = new SqlitePagesView(this.db);
     this.access = new SqliteAccessView(this.db);
     this.threads = new SqliteThreadsView(this.db);
+    this.invitations = new SqliteInvitationsView(this.db);
     this.statements = {
       checkpoint: this.db.prepare<[], { position: number }>("SELECT position FROM checkpoint WHERE id = 1"),
       setCheckpoint: this.db.prepare("UPDATE checkpoint SET position = ? WHERE id = 1"),

@@ -1,6 +1,7 @@
 // Starts the real all-in-one server on a free port over real SQLite files, and talks to it over HTTP.
 import { randomUUID } from "node:crypto";
 import { startAllInOne, type RunningServer } from "../../services/all-in-one.ts";
+import type { Clock } from "../../shared/app/dependencies.ts";
 import { mintSession, SESSION_COOKIE } from "../../shared/auth/session-verifier.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { tempDir } from "./temp-dir.ts";
@@ -69,16 +70,19 @@ export class TestServer {
     readonly dataDir: string,
     private running: RunningServer,
     private readonly removeDir: () => Promise<void>,
+    private readonly clock: Clock,
   ) {}
 
-  static async start(options: { dataDir?: string } = {}): Promise<TestServer> {
+  /** `clock` lets a test move the server's time (e.g. past an invitation's expiry); sessions keep real time. */
+  static async start(options: { dataDir?: string; clock?: Clock } = {}): Promise<TestServer> {
     const dir = options.dataDir ? { path: options.dataDir, remove: async () => undefined } : await tempDir();
-    const running = await TestServer.boot(dir.path);
-    return new TestServer(dir.path, running, dir.remove);
+    const clock = options.clock ?? (() => new Date());
+    const running = await TestServer.boot(dir.path, clock);
+    return new TestServer(dir.path, running, dir.remove, clock);
   }
 
-  private static boot(dataDir: string, port = 0): Promise<RunningServer> {
-    return startAllInOne(loadConfig({ DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "silent", AUTH_SESSION_SECRET: TEST_SESSION_SECRET }));
+  private static boot(dataDir: string, clock: Clock, port = 0): Promise<RunningServer> {
+    return startAllInOne(loadConfig({ DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "silent", AUTH_SESSION_SECRET: TEST_SESSION_SECRET }), undefined, clock);
   }
 
   get url(): string {
@@ -123,7 +127,7 @@ export class TestServer {
   async restart(): Promise<void> {
     const port = Number(new URL(this.running.url).port);
     await this.running.close();
-    this.running = await TestServer.boot(this.dataDir, port);
+    this.running = await TestServer.boot(this.dataDir, this.clock, port);
   }
 
   async stop(): Promise<void> {

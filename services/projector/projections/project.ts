@@ -3,7 +3,9 @@
 import type { DomainEvent, StoredEvent } from "../../../shared/events.ts";
 import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
 import { projectThread } from "./comments.projection.ts";
+import { projectAccess } from "./access.projection.ts";
 import { projectFolder } from "./folders.projection.ts";
+import { projectInvitation } from "./invitations.projection.ts";
 import { projectPage } from "./pages.projection.ts";
 import { projectToken } from "./tokens.projection.ts";
 import { projectUser } from "./users.projection.ts";
@@ -38,6 +40,19 @@ export async function project(stored: StoredEvent, models: ReadModels): Promise<
     case "ThreadResolved":
     case "ThreadReopened":
       return projectThread(narrow(stored, event), models);
+    case "AccessGranted":
+    case "AccessRevoked":
+    case "WorkspaceMemberAdded":
+    case "WorkspaceMemberRoleChanged":
+    case "WorkspaceMemberRemoved":
+      return projectAccess(narrow(stored, event), models);
+    case "InvitationQueued":
+    case "InvitationPermissionChanged":
+    case "InvitationResent":
+    case "InvitationAccepted":
+    case "InvitationExpired":
+    case "InvitationCancelled":
+      return projectInvitation(narrow(stored, event), models);
     default: {
       const unhandled: never = event;
       throw new Error(`no projection for ${JSON.stringify(unhandled)}`);

@@ -1,0 +1,60 @@
+// GET /shares/entity/{entityType}/{entityId}: the direct grants on a page or folder and its pending invitations.
+import { z } from "zod";
+import type { GrantRecord } from "../access/access.view.ts";
+import { grantablePermissionSchema, type Permission } from "../kernel/permissions.ts";
+import type { UserRecord } from "../users/users.view.ts";
+import { entityTypeSchema } from "./entity-access.decider.ts";
+import { invitationResource, toInvitationResource } from "./invitation.resource.ts";
+import type { InvitationRecord } from "./invitations.view.ts";
+import { mayManageEntityInvitation } from "./share-rules.ts";
+import type { SharedEntity } from "./shared-entity.ts";
+
+export const grantResource = z.object({
+  userId: z.uuid(),
+  name: z.string(),
+  email: z.string(),
+  image: z.string().nullable(),
+  permission: grantablePermissionSchema,
+  grantedBy: z.uuid(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export const entitySharesResource = z.object({
+  entityType: entityTypeSchema,
+  entityId: z.uuid(),
+  ownerId: z.uuid(),
+  grants: z.array(grantResource),
+  pendingInvitations: z.array(invitationResource),
+});
+export type EntitySharesResource = z.infer<typeof entitySharesResource>;
+
+export function toEntityShares(
+  entity: SharedEntity,
+  callerPermission: Permission,
+  grants: readonly GrantRecord[],
+  invitations: readonly InvitationRecord[],
+  users: ReadonlyMap<string, UserRecord>,
+): EntitySharesResource {
+  return {
+    entityType: entity.type,
+    entityId: entity.id,
+    ownerId: entity.ownerId,
+    grants: grants.map((grant) => {
+      const user = users.get(grant.userId);
+      return {
+        userId: grant.userId,
+        name: user?.name ?? "",
+        email: user?.email ?? "",
+        image: user?.image ?? null,
+        permission: grant.permission,
+        grantedBy: grant.grantedBy,
+        createdAt: grant.createdAt,
+        updatedAt: grant.updatedAt,
+      };
+    }),
+    pendingInvitations: invitations.flatMap((invitation) =>
+      invitation.access.targetType === "workspace" ? [] : [toInvitationResource(invitation, mayManageEntityInvitation(callerPermission, invitation.access.permission))],
+    ),
+  };
+}

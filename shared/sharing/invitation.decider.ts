@@ -1,0 +1,147 @@
+// An invitation for an address without an account: queued for delivery, resent at most once a minute while
+// pending, and accepted when that address registers, or expired (7 days by default), or cancelled.
+import { z } from "zod";
+import { AppError } from "../errors/app-error.ts";
+import type { Decider } from "../kernel/decider.ts";
+import { invitationIdSchema, userIdSchema, type InvitationId, type UserId } from "../kernel/ids.ts";
+import { grantablePermissionSchema, workspaceRoleSchema } from "../kernel/permissions.ts";
+import { entityTypeSchema } from "./entity-access.decider.ts";
+import { assertMayShare, type Actor } from "./share-rules.ts";
+
+export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+export const RESEND_INTERVAL_MS = 60 * 1000;
+
+/** What accepting the invitation gives: a permission on a page or folder, or a role in a workspace. */
+export const invitedAccessSchema = z.discriminatedUnion("targetType", [
+  z.object({ targetType: entityTypeSchema, targetId: z.uuid(), permission: grantablePermissionSchema }),
+  z.object({ targetType: z.literal("workspace"), targetId: userIdSchema, permission: workspaceRoleSchema }),
+]);
+export type InvitedAccess = z.infer<typeof invitedAccessSchema>;
+
+export const invitationEventSchemas = [
+  z.object({
+    type: z.literal("InvitationQueued"),
+    data: z.object({ invitationId: invitationIdSchema, email: z.string(), access: invitedAccessSchema, invitedBy: userIdSchema, expiresAt: z.string() }),
+  }),
+  z.object({ type: z.literal("InvitationPermissionChanged"), data: z.object({ invitationId: invitationIdSchema, access: invitedAccessSchema }) }),
+  z.object({ type: z.literal("InvitationResent"), data: z.object({ invitationId: invitationIdSchema, resentAt: z.string() }) }),
+  z.object({ type: z.literal("InvitationAccepted"), data: z.object({ invitationId: invitationIdSchema, userId: userIdSchema }) }),
+  z.object({ type: z.literal("InvitationExpired"), data: z.object({ invitationId: invitationIdSchema }) }),
+  z.object({ type: z.literal("InvitationCancelled"), data: z.object({ invitationId: invitationIdSchema }) }),
+] as const;
+export type InvitationEvent = z.infer<(typeof invitationEventSchemas)[number]>;
+
+/** Times are ISO strings passed in by the caller: the decider never reads a clock. */
+export type InvitationCommand =
+  | { type: "InviteAddress"; invitationId: InvitationId; email: string; access: InvitedAccess; actor: Actor; now: string; ttlMs: number }
+  | { type: "ResendInvitation"; invitationId: InvitationId; canManage: boolean; now: string }
+  | { type: "AcceptInvitation"; invitationId: InvitationId; email: string; userId: UserId; now: string }
+  | { type: "CancelInvitation"; invitationId: InvitationId; canManage: boolean };
+
+export type InvitationStatus = "pending" | "accepted" | "expired" | "cancelled";
+
+export type InvitationState =
+  | { readonly status: "absent" }
+  | {
+      readonly status: InvitationStatus;
+      readonly email: string;
+      readonly access: InvitedAccess;
+      readonly invitedBy: UserId;
+      readonly expiresAt: string;
+      readonly lastResentAt: string | null;
+    };
+type KnownInvitation = Exclude<InvitationState, { status: "absent" }>;
+
+export const invitationStream = (invitationId: string): string => `invitation-${invitationId}`;
+
+const isExpired = (invitation: KnownInvitation, now: string): boolean => Date.parse(now) >= Date.parse(invitation.expiresAt);
+
+function assertMayInvite(access: InvitedAccess, current: InvitedAccess | null, actor: Actor): void {
+  if (access.targetType === "workspace") {
+    if (actor.id !== access.targetId) throw new AppError("forbidden", "only the workspace owner invites members");
+    return;
+  }
+  const currentPermission = current?.targetType === access.targetType ? current.permission : null;
+  assertMayShare(actor.permission, currentPermission, access.permission, access.targetType);
+}
+
+function invite(command: Extract<InvitationCommand, { type: "InviteAddress" }>, state: InvitationState): InvitationEvent[] {
+  const { invitationId, access } = command;
+  if (state.status === "absent") {
+    assertMayInvite(access, null, command.actor);
+    const expiresAt = new Date(Date.parse(command.now) + command.ttlMs).toISOString();
+    return [{ type: "InvitationQueued", data: { invitationId, email: command.email, access, invitedBy: command.actor.id, expiresAt } }];
+  }
+  const sameTarget = state.access.targetType === access.targetType && state.access.targetId === access.targetId;
+  if (state.status !== "pending" || isExpired(state, command.now) || !sameTarget || state.email !== command.email) {
+    throw new AppError("conflict", "that invitation is no longer pending; send a new one");
+  }
+  assertMayInvite(access, state.access, command.actor);
+  if (state.access.permission === access.permission) return [];
+  return [{ type: "InvitationPermissionChanged", data: { invitationId, access } }];
+}
+
+const expiredError = () => new AppError("conflict", "the invitation has expired; send a new one");
+
+/** Accepted, expired and cancelled invitations are settled: nothing more can be done with them. */
+function refuseSettled(state: KnownInvitation): void {
+  if (state.status === "accepted") throw new AppError("conflict", "the invitation was already accepted");
+  if (state.status === "cancelled") throw new AppError("conflict", "the invitation was cancelled");
+  if (state.status === "expired") throw expiredError();
+}
+
+function resend(command: Extract<InvitationCommand, { type: "ResendInvitation" }>, state: InvitationState): InvitationEvent[] {
+  if (state.status === "absent") throw new AppError("not_found", "invitation not found");
+  if (!command.canManage) throw new AppError("forbidden", "you may not resend this invitation");
+  refuseSettled(state);
+  if (isExpired(state, command.now)) throw expiredError();
+  if (state.lastResentAt !== null) {
+    const waitMs = Date.parse(state.lastResentAt) + RESEND_INTERVAL_MS - Date.parse(command.now);
+    if (waitMs > 0) {
+      const seconds = Math.ceil(waitMs / 1000);
+      throw new AppError("rate_limited", `this invitation was resent recently; try again in ${seconds} s`, { "retry-after": String(seconds) });
+    }
+  }
+  return [{ type: "InvitationResent", data: { invitationId: command.invitationId, resentAt: command.now } }];
+}
+
+export const invitationDecider: Decider<InvitationCommand, InvitationState, InvitationEvent> = {
+  initialState: { status: "absent" },
+  decide(command, state) {
+    switch (command.type) {
+      case "InviteAddress":
+        return invite(command, state);
+      case "ResendInvitation":
+        return resend(command, state);
+      case "AcceptInvitation": {
+        if (state.status !== "pending" || state.email !== command.email) return [];
+        if (isExpired(state, command.now)) return [{ type: "InvitationExpired", data: { invitationId: command.invitationId } }];
+        return [{ type: "InvitationAccepted", data: { invitationId: command.invitationId, userId: command.userId } }];
+      }
+      case "CancelInvitation":
+        if (state.status === "absent") throw new AppError("not_found", "invitation not found");
+        if (!command.canManage) throw new AppError("forbidden", "you may not cancel this invitation");
+        refuseSettled(state);
+        return [{ type: "InvitationCancelled", data: { invitationId: command.invitationId } }];
+    }
+  },
+  evolve(state, event) {
+    if (event.type === "InvitationQueued") {
+      const { email, access, invitedBy, expiresAt } = event.data;
+      return { status: "pending", email, access, invitedBy, expiresAt, lastResentAt: null };
+    }
+    if (state.status === "absent") return state;
+    switch (event.type) {
+      case "InvitationPermissionChanged":
+        return { ...state, access: event.data.access };
+      case "InvitationResent":
+        return { ...state, lastResentAt: event.data.resentAt };
+      case "InvitationAccepted":
+        return { ...state, status: "accepted" };
+      case "InvitationExpired":
+        return { ...state, status: "expired" };
+      case "InvitationCancelled":
+        return { ...state, status: "cancelled" };
+    }
+  },
+};

@@ -1,0 +1,32 @@
+// The invitation record clients see (spec §2), with whether the caller may resend or cancel it.
+import { z } from "zod";
+import { grantablePermissionSchema, workspaceRoleSchema } from "../kernel/permissions.ts";
+import type { InvitationRecord } from "./invitations.view.ts";
+
+export const invitationResource = z.object({
+  id: z.uuid(),
+  targetType: z.enum(["page", "folder", "workspace"]),
+  targetId: z.uuid(),
+  email: z.string(),
+  /** A permission for pages and folders, a role for workspaces. */
+  permission: z.union([grantablePermissionSchema, workspaceRoleSchema]),
+  canManage: z.boolean(),
+  deliveryStatus: z.string(),
+  expiresAt: z.string(),
+  createdAt: z.string(),
+});
+export type InvitationResource = z.infer<typeof invitationResource>;
+
+export function toInvitationResource(invitation: InvitationRecord, canManage: boolean): InvitationResource {
+  return {
+    id: invitation.id,
+    targetType: invitation.access.targetType,
+    targetId: invitation.access.targetId,
+    email: invitation.email,
+    permission: invitation.access.permission,
+    canManage,
+    deliveryStatus: invitation.deliveryStatus,
+    expiresAt: invitation.expiresAt,
+    createdAt: invitation.createdAt,
+  };
+}

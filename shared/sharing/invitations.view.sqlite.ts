@@ -1,0 +1,111 @@
+import type Database from "better-sqlite3";
+import { z } from "zod";
+import { invitedAccessSchema, type InvitationStatus, type InvitedAccess } from "./invitation.decider.ts";
+import type { InvitationRecord, InvitationsView, InvitationTargetType } from "./invitations.view.ts";
+
+export const invitationsSchema = `
+CREATE TABLE IF NOT EXISTS invitations (
+  id TEXT PRIMARY KEY,
+  target_type TEXT NOT NULL,
+  target_id TEXT NOT NULL,
+  email TEXT NOT NULL,
+  permission TEXT NOT NULL,
+  invited_by TEXT NOT NULL,
+  status TEXT NOT NULL,
+  delivery_status TEXT NOT NULL,
+  expires_at TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  created_pos INTEGER NOT NULL,
+  last_resent_at TEXT
+);
+CREATE INDEX IF NOT EXISTS invitations_target ON invitations (target_type, target_id, email, created_pos);
+CREATE INDEX IF NOT EXISTS invitations_pending_email ON invitations (email) WHERE status = 'pending';`;
+
+type Row = {
+  id: string;
+  target_type: string;
+  target_id: string;
+  email: string;
+  permission: string;
+  invited_by: string;
+  status: string;
+  delivery_status: string;
+  expires_at: string;
+  created_at: string;
+  created_pos: number;
+  last_resent_at: string | null;
+};
+const statusSchema = z.enum(["pending", "accepted", "expired", "cancelled"]) satisfies z.ZodType<InvitationStatus>;
+const toRecord = (row: Row): InvitationRecord => ({
+  id: row.id,
+  email: row.email,
+  access: invitedAccessSchema.parse({ targetType: row.target_type, targetId: row.target_id, permission: row.permission }),
+  invitedBy: row.invited_by,
+  status: statusSchema.parse(row.status),
+  deliveryStatus: row.delivery_status,
+  expiresAt: row.expires_at,
+  createdAt: row.created_at,
+  createdPosition: row.created_pos,
+  lastResentAt: row.last_resent_at,
+});
+
+export class SqliteInvitationsView implements InvitationsView {
+  private readonly statements;
+
+  constructor(db: Database.Database) {
+    this.statements = {
+      put: db.prepare(
+        `INSERT OR REPLACE INTO invitations (id, target_type, target_id, email, permission, invited_by, status, delivery_status, expires_at, created_at, created_pos, last_resent_at)
+         VALUES (@id, @targetType, @targetId, @email, @permission, @invitedBy, @status, @deliveryStatus, @expiresAt, @createdAt,
+                 @createdPosition, @lastResentAt)`,
+      ),
+      changeAccess: db.prepare("UPDATE invitations SET permission = ? WHERE id = ?"),
+      resent: db.prepare("UPDATE invitations SET last_resent_at = ?, delivery_status = 'pending' WHERE id = ?"),
+      settle: db.prepare("UPDATE invitations SET status = ? WHERE id = ?"),
+      get: db.prepare<[string], Row>("SELECT * FROM invitations WHERE id = ?"),
+      pendingFor: db.prepare<[string, string, string], Row>(
+        `SELECT * FROM invitations WHERE target_type = ? AND target_id = ? AND status = 'pending' AND expires_at > ?
+         ORDER BY created_pos`,
+      ),
+      latestFor: db.prepare<[string, string, string], Row>(
+        "SELECT * FROM invitations WHERE target_type = ? AND target_id = ? AND email = ? ORDER BY created_pos DESC LIMIT 1",
+      ),
+      pendingForEmail: db.prepare<[string], Row>("SELECT * FROM invitations WHERE email = ? AND status = 'pending' ORDER BY created_pos"),
+    };
+  }
+
+  async put(invitation: InvitationRecord): Promise<void> {
+    const { access, ...rest } = invitation;
+    this.statements.put.run({ ...rest, ...access });
+  }
+
+  async changeAccess(id: string, access: InvitedAccess): Promise<void> {
+    this.statements.changeAccess.run(access.permission, id);
+  }
+
+  async markResent(id: string, resentAt: string): Promise<void> {
+    this.statements.resent.run(resentAt, id);
+  }
+
+  async settle(id: string, status: Exclude<InvitationStatus, "pending">): Promise<void> {
+    this.statements.settle.run(status, id);
+  }
+
+  async get(id: string): Promise<InvitationRecord | null> {
+    const row = this.statements.get.get(id);
+    return row ? toRecord(row) : null;
+  }
+
+  async pendingFor(targetType: InvitationTargetType, targetId: string, now: string): Promise<InvitationRecord[]> {
+    return this.statements.pendingFor.all(targetType, targetId, now).map(toRecord);
+  }
+
+  async latestFor(targetType: InvitationTargetType, targetId: string, email: string): Promise<InvitationRecord | null> {
+    const row = this.statements.latestFor.get(targetType, targetId, email);
+    return row ? toRecord(row) : null;
+  }
+
+  async pendingForEmail(email: string): Promise<InvitationRecord[]> {
+    return this.statements.pendingForEmail.all(email).map(toRecord);
+  }
+}

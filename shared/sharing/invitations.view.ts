@@ -1,0 +1,34 @@
+// Read model of invitations: what owners list and resend, and what a registering address accepts.
+import type { InvitationStatus, InvitedAccess } from "./invitation.decider.ts";
+
+export interface InvitationRecord {
+  readonly id: string;
+  readonly email: string;
+  readonly access: InvitedAccess;
+  readonly invitedBy: string;
+  readonly status: InvitationStatus;
+  /** `pending` while a delivery is queued; the notifier moves it on. */
+  readonly deliveryStatus: string;
+  readonly expiresAt: string;
+  readonly createdAt: string;
+  /** Global position of InvitationQueued: orders invitations by age. */
+  readonly createdPosition: number;
+  readonly lastResentAt: string | null;
+}
+
+export type InvitationTargetType = InvitedAccess["targetType"];
+
+export interface InvitationsView {
+  put(invitation: InvitationRecord): Promise<void>;
+  changeAccess(id: string, access: InvitedAccess): Promise<void>;
+  /** A resend queues another delivery. */
+  markResent(id: string, resentAt: string): Promise<void>;
+  settle(id: string, status: Exclude<InvitationStatus, "pending">): Promise<void>;
+  get(id: string): Promise<InvitationRecord | null>;
+  /** Pending, unexpired invitations to one page, folder or workspace, oldest first. */
+  pendingFor(targetType: InvitationTargetType, targetId: string, now: string): Promise<InvitationRecord[]>;
+  /** The newest invitation of this address to this target, whatever its status. */
+  latestFor(targetType: InvitationTargetType, targetId: string, email: string): Promise<InvitationRecord | null>;
+  /** Every pending invitation of an address, expired or not: what its registration settles. */
+  pendingForEmail(email: string): Promise<InvitationRecord[]>;
+}

@@ -1,0 +1,33 @@
+// Builders for pages, folders and shares made through the public API, with sensible defaults.
+import { randomUUID } from "node:crypto";
+import type { Client, Reply } from "./server.ts";
+
+function expectStatus(reply: Reply, status: number, what: string): Reply {
+  if (reply.status !== status) throw new Error(`${what}: expected ${status}, got ${reply.status} ${reply.text}`);
+  return reply;
+}
+
+export async function createFolder(client: Client, options: { name?: string; parentId?: string } = {}): Promise<string> {
+  const reply = await client.post("/folders", { name: options.name ?? `folder ${randomUUID().slice(0, 8)}`, parentId: options.parentId ?? null });
+  return String(expectStatus(reply, 201, "create folder").body.id);
+}
+
+export async function createPage(client: Client, options: { title?: string; parentId?: string; markdown?: string } = {}): Promise<string> {
+  const reply = await client.post("/pages", {
+    title: options.title ?? `page ${randomUUID().slice(0, 8)}`,
+    markdown: options.markdown ?? "hello",
+    parentId: options.parentId ?? null,
+  });
+  return String(expectStatus(reply, 201, "create page").body.id);
+}
+
+export function share(client: Client, entityType: "page" | "folder", entityId: string, email: string, permission: string): Promise<Reply> {
+  return client.post(`/shares/entity/${entityType}/${entityId}/grants`, { email, permission });
+}
+
+export function addMember(client: Client, email: string, role: string): Promise<Reply> {
+  return client.post("/shares/workspace/members", { email, role });
+}
+
+/** An address nobody has registered. */
+export const unknownAddress = (label = "invitee"): string => `${label}-${randomUUID().slice(0, 8)}@example.com`;
