@@ -81,7 +81,7 @@ describe("page access", () => {
   it("a user who may only view the page gets 403 forbidden on every comment route", async () => {
     const { owner, pageId, threadId, commentId } = await ownedThread();
     const viewer = await server.signIn("viewer");
-    await grantOnPage(server, owner, viewer, pageId, "view");
+    await grantOnPage(owner, viewer, pageId, "view");
     expect((await viewer.get(`/pages/${pageId}`)).status).toBe(200);
     for (const [route, call] of Object.entries(everyRoute(viewer, pageId, threadId, commentId))) {
       const reply = await call();
@@ -95,7 +95,7 @@ describe("authorship", () => {
   it("a commenter replies and resolves, but cannot edit or delete someone else's comment (403)", async () => {
     const { owner, pageId, threadId, commentId } = await ownedThread();
     const bob = await server.signIn("bob", { picture: "https://img.example/bob.png" });
-    await grantOnPage(server, owner, bob, pageId, "comment");
+    await grantOnPage(owner, bob, pageId, "comment");
     const answered = threadOf(await bob.post(`/pages/${pageId}/comments/${threadId}/replies`, { body: "bob's answer" }));
     expect(answered.comments[1]).toMatchObject({ authorId: bob.id, authorName: "bob", authorImage: "https://img.example/bob.png" });
     expect(threadOf(await bob.patch(`/pages/${pageId}/comments/${threadId}/status`, { status: "resolved" })).resolvedBy).toBe(bob.id);

@@ -45,20 +45,9 @@ export async function walkThreads(user: Client, pageId: string, status: string |
   return ids;
 }
 
-/**
- * Gives `user` a permission on `owner`'s page. Sharing routes are built on another branch; until they land,
- * the grant goes straight into the access read model (a read-model rebuild forgets it).
- */
-export async function grantOnPage(server: TestServer, owner: TestUser, user: TestUser, pageId: string, permission: "view" | "comment"): Promise<void> {
+/** Gives `user` a permission on `owner`'s page through the sharing route. */
+export async function grantOnPage(owner: TestUser, user: TestUser, pageId: string, permission: "view" | "comment"): Promise<void> {
   expect((await user.get("/me")).status).toBe(200);
-  const now = new Date().toISOString();
-  await server.internals.deps.readStore.access.putGrant({
-    entityType: "page",
-    entityId: pageId,
-    userId: user.id,
-    permission,
-    grantedBy: owner.id,
-    createdAt: now,
-    updatedAt: now,
-  });
+  const reply = await owner.post(`/shares/entity/page/${pageId}/grants`, { email: user.email, permission });
+  expect(reply.status).toBe(200);
 }
