@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { afterAll, describe, expect, it } from "vitest";
 import { mintSession } from "../../shared/auth/session-verifier.ts";
-import { Client, TEST_SESSION_SECRET } from "../support/server.ts";
+import { Client, TEST_SESSION_SECRET, TestServer } from "../support/server.ts";
 import { runToExit, startServiceProcess, type ServiceProcess } from "../support/processes.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
@@ -45,6 +45,21 @@ describe("service processes", () => {
     const result = await runToExit("services/all-in-one.ts", { PORT: "not-a-port", DATA_DIR: "/tmp/unused-workspace-test" });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("PORT");
+  });
+
+  it("npm run replay rebuilds the read models of a stopped server with the same answers", async () => {
+    const server = await TestServer.start();
+    cleanups.push(() => server.stop());
+    const user = await server.signIn("replayer");
+    const folder = await user.post("/folders", { name: "Kept" });
+    await user.post("/pages", { title: "Replayed", parentId: folder.body.id, markdown: "body" });
+    const before = (await user.get("/pages")).text;
+    await server.restart(async () => {
+      const result = await runToExit("services/projector/replay.cli.ts", { DATA_DIR: server.dataDir, AUTH_SESSION_SECRET: TEST_SESSION_SECRET });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/replayed \d+ events/);
+    });
+    expect((await user.get("/pages")).text).toBe(before);
   });
 
   it("shuts down gracefully on SIGTERM", async () => {

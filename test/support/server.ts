@@ -123,10 +123,14 @@ export class TestServer {
     await projector.start();
   }
 
-  /** Stops and starts the server on the same port and data directory, so existing clients keep working. */
-  async restart(): Promise<void> {
+  /**
+   * Stops and starts the server on the same port and data directory, so existing clients keep working;
+   * `whileStopped` runs in between (e.g. an offline tool over DATA_DIR).
+   */
+  async restart(whileStopped: () => Promise<void> = async () => undefined): Promise<void> {
     const port = Number(new URL(this.running.url).port);
     await this.running.close();
+    await whileStopped();
     this.running = await TestServer.boot(this.dataDir, this.clock, port);
   }
 
