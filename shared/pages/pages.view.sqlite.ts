@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import { z } from "zod";
 import type { ListQuery } from "../read-store/list-query.ts";
+import { newestOfSources, type RankedSource } from "../read-store/newest-of-sources.ts";
 import { titleKey, type PageChange, type PageContent, type PageRecord, type PagesView } from "./pages.view.ts";
 
 export const pagesSchema = `
@@ -21,7 +22,7 @@ CREATE TABLE IF NOT EXISTS pages (
 );
 CREATE INDEX IF NOT EXISTS pages_parent ON pages (parent_id, updated_pos) WHERE deleted = 0;
 CREATE INDEX IF NOT EXISTS pages_title ON pages (title_key) WHERE deleted = 0;
-CREATE INDEX IF NOT EXISTS pages_owner ON pages (owner_id, updated_pos) WHERE deleted = 0;
+CREATE INDEX IF NOT EXISTS pages_owner ON pages (owner_id, updated_pos, id) WHERE deleted = 0;
 CREATE TABLE IF NOT EXISTS page_ancestors (
   page_id TEXT NOT NULL,
   folder_id TEXT NOT NULL,
@@ -66,12 +67,19 @@ const VISIBLE = `(p.owner_id IN (SELECT value FROM json_each(@owners))
   OR p.id IN (SELECT value FROM json_each(@pages))
   OR EXISTS (SELECT 1 FROM page_ancestors a WHERE a.page_id = p.id AND a.folder_id IN (SELECT value FROM json_each(@folders))))`;
 
-/** The three sources of a visible list, each read newest first through its own index (see list()). */
-export const PAGES_OF_OWNER = "SELECT * FROM pages WHERE owner_id = ? AND deleted = 0 AND updated_pos < ? ORDER BY updated_pos DESC LIMIT ?";
-export const PAGES_BELOW_FOLDER = `SELECT p.* FROM page_ancestors a JOIN pages p ON p.id = a.page_id
-  WHERE a.folder_id = ? AND a.updated_pos < ? ORDER BY a.updated_pos DESC LIMIT ?`;
-export const PAGES_BY_ID = `SELECT * FROM pages WHERE id IN (SELECT value FROM json_each(?)) AND deleted = 0 AND updated_pos < ?
+/**
+ * The three sources of a visible list. Each yields (id, updated_pos) newest first straight from a covering index,
+ * so gathering candidates never touches page rows; only the winners are read in full (see list()).
+ */
+export const PAGES_OF_OWNER = `SELECT id, updated_pos FROM pages WHERE owner_id = ? AND deleted = 0 AND updated_pos < ?
   ORDER BY updated_pos DESC LIMIT ?`;
+export const PAGES_BELOW_FOLDER = `SELECT page_id AS id, updated_pos FROM page_ancestors WHERE folder_id = ? AND updated_pos < ?
+  ORDER BY updated_pos DESC LIMIT ?`;
+export const PAGES_BY_ID = `SELECT id, updated_pos FROM pages WHERE id IN (SELECT value FROM json_each(?)) AND deleted = 0 AND updated_pos < ?
+  ORDER BY updated_pos DESC LIMIT ?`;
+const PAGES_IN = "SELECT * FROM pages WHERE id IN (SELECT value FROM json_each(?)) AND deleted = 0";
+
+type Candidate = { id: string; updated_pos: number };
 
 type ListParams = { before: number; owners: string; pages: string; folders: string; limit: number; parent: string };
 
@@ -101,9 +109,10 @@ export class SqlitePagesView implements PagesView {
       removeContent: db.prepare("DELETE FROM page_contents WHERE page_id = ?"),
       get: db.prepare<[string], Row>("SELECT * FROM pages WHERE id = ? AND deleted = 0"),
       getContent: db.prepare<[string], { markdown: string }>("SELECT markdown FROM page_contents WHERE page_id = ?"),
-      byOwner: db.prepare<[string, number, number], Row>(PAGES_OF_OWNER),
-      byAncestor: db.prepare<[string, number, number], Row>(PAGES_BELOW_FOLDER),
-      byIds: db.prepare<[string, number, number], Row>(PAGES_BY_ID),
+      byOwner: db.prepare<[string, number, number], Candidate>(PAGES_OF_OWNER),
+      byAncestor: db.prepare<[string, number, number], Candidate>(PAGES_BELOW_FOLDER),
+      byIds: db.prepare<[string, number, number], Candidate>(PAGES_BY_ID),
+      pagesIn: db.prepare<[string], Row>(PAGES_IN),
       listInFolder: db.prepare<[ListParams], Row>(
         `SELECT p.* FROM pages p WHERE p.deleted = 0 AND p.parent_id = @parent AND p.updated_pos < @before AND ${VISIBLE}
          ORDER BY p.updated_pos DESC LIMIT @limit`,
@@ -156,8 +165,8 @@ export class SqlitePagesView implements PagesView {
 
   /**
    * Each source of visibility (an owner's workspace, a granted folder's subtree, directly granted pages) is read
-   * newest first from its own index, at most limit + 1 rows each, and the sources are merged: the cost is
-   * bounded by the number of grants, never by the number of pages in the store.
+   * newest first from its own covering index and the sources are merged lazily: the cost grows with the number
+   * of grants and the page size, never with the number of pages in the store.
    */
   async list(query: ListQuery & { parentId: string | null }): Promise<PageRecord[]> {
     const before = query.before ?? Number.MAX_SAFE_INTEGER;
@@ -174,16 +183,18 @@ export class SqlitePagesView implements PagesView {
       };
       return this.statements.listInFolder.all(params).map(toRecord);
     }
-    const merged = new Map<string, Row>();
-    const sources = [
-      ...ownerIds.map((owner) => this.statements.byOwner.all(owner, before, take)),
-      ...folderIds.map((folder) => this.statements.byAncestor.all(folder, before, take)),
-      pageIds.length > 0 ? this.statements.byIds.all(JSON.stringify(pageIds), before, take) : [],
+    const ranked = (rows: Candidate[]) => rows.map((row) => ({ id: row.id, position: row.updated_pos }));
+    const grantedPages = JSON.stringify(pageIds);
+    const sources: RankedSource[] = [
+      ...ownerIds.map((owner): RankedSource => (upTo, limit) => ranked(this.statements.byOwner.all(owner, upTo, limit))),
+      ...folderIds.map((folder): RankedSource => (upTo, limit) => ranked(this.statements.byAncestor.all(folder, upTo, limit))),
+      ...(pageIds.length > 0 ? [(upTo: number, limit: number) => ranked(this.statements.byIds.all(grantedPages, upTo, limit))] : []),
     ];
-    for (const rows of sources) for (const row of rows) merged.set(row.id, row);
-    return [...merged.values()]
+    const winners = newestOfSources(sources, before, take);
+    if (winners.length === 0) return [];
+    return this.statements.pagesIn
+      .all(JSON.stringify(winners))
       .sort((a, b) => b.updated_pos - a.updated_pos)
-      .slice(0, take)
       .map(toRecord);
   }
 

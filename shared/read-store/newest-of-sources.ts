@@ -1,0 +1,39 @@
+// The newest `take` distinct items across several sources that each yield items newest first: a k-way merge
+// that reads every source in small chunks and only goes deeper into the sources that could still hold winners,
+// so a list over many grants reads about `take` rows plus a few per grant, not `take` per grant.
+
+export interface Ranked {
+  readonly id: string;
+  readonly position: number;
+}
+
+/** Items of one source strictly older than `before`, newest first, at most `limit`. */
+export type RankedSource = (before: number, limit: number) => Ranked[];
+
+export function newestOfSources(sources: readonly RankedSource[], before: number, take: number): string[] {
+  const firstChunk = Math.max(8, Math.ceil((2 * take) / Math.max(1, sources.length)));
+  const found = new Map<string, number>();
+  const cursors = sources.map((read) => ({ read, next: before, exhausted: false }));
+  const pull = (cursor: (typeof cursors)[number], limit: number): void => {
+    const rows = cursor.read(cursor.next, limit);
+    for (const row of rows) found.set(row.id, row.position);
+    const last = rows[rows.length - 1];
+    if (rows.length < limit || !last) cursor.exhausted = true;
+    else cursor.next = last.position;
+  };
+  for (const cursor of cursors) pull(cursor, firstChunk);
+  for (;;) {
+    const open = cursors.filter((cursor) => !cursor.exhausted);
+    if (open.length === 0) break;
+    // Every item at or above the threshold is known: what a source has not yielded is older than its `next`.
+    const threshold = Math.max(...open.map((cursor) => cursor.next));
+    let certain = 0;
+    for (const position of found.values()) if (position >= threshold) certain += 1;
+    if (certain >= take) break;
+    for (const cursor of open) if (cursor.next === threshold) pull(cursor, take);
+  }
+  return [...found.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, take)
+    .map(([id]) => id);
+}
