@@ -3,9 +3,10 @@
 import { randomUUID } from "node:crypto";
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type RawServerDefault } from "fastify";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { hasZodFastifySchemaValidationErrors, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Logger } from "pino";
 import { AppError, errorCatalogue, type ErrorCode } from "../errors/app-error.ts";
+import { serializerCompiler } from "./response-serializer.ts";
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
