@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { grantablePermissionSchema, workspaceRoleSchema } from "../kernel/permissions.ts";
+import { storedPermission, storedRole } from "../kernel/permissions.ts";
 import type { AccessContext } from "./effective-permission.ts";
 import type { AccessView, EntityType, GrantRecord, MemberRecord } from "./access.view.ts";
 
@@ -32,7 +32,7 @@ const toGrant = (row: GrantRow): GrantRecord => ({
   entityType: row.entity_type === "folder" ? "folder" : "page",
   entityId: row.entity_id,
   userId: row.user_id,
-  permission: grantablePermissionSchema.parse(row.permission),
+  permission: storedPermission(row.permission),
   grantedBy: row.granted_by,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
@@ -41,7 +41,7 @@ const toMember = (row: MemberRow): MemberRecord => ({
   id: row.id,
   ownerId: row.owner_id,
   memberId: row.member_id,
-  role: workspaceRoleSchema.parse(row.role),
+  role: storedRole(row.role),
   createdAt: row.created_at,
 });
 
@@ -50,7 +50,10 @@ export class SqliteAccessView implements AccessView {
 
   constructor(db: Database.Database) {
     this.statements = {
-      grantsOfUser: db.prepare<[string], GrantRow>("SELECT * FROM grants WHERE user_id = ?"),
+      grantsOfUser: db.prepare<[string], Pick<GrantRow, "entity_type" | "entity_id" | "permission">>(
+        "SELECT entity_type, entity_id, permission FROM grants WHERE user_id = ?",
+      ),
+      rolesOfMember: db.prepare<[string], Pick<MemberRow, "owner_id" | "role">>("SELECT owner_id, role FROM workspace_members WHERE member_id = ?"),
       rolesOfUser: db.prepare<[string], MemberRow>("SELECT * FROM workspace_members WHERE member_id = ? ORDER BY created_at"),
       putGrant: db.prepare(
         `INSERT INTO grants (user_id, entity_type, entity_id, permission, granted_by, created_at, updated_at)
@@ -72,10 +75,10 @@ export class SqliteAccessView implements AccessView {
   async contextFor(userId: string): Promise<AccessContext> {
     const folderGrants = new Map<string, GrantRecord["permission"]>();
     const pageGrants = new Map<string, GrantRecord["permission"]>();
-    for (const grant of this.statements.grantsOfUser.all(userId).map(toGrant)) {
-      (grant.entityType === "folder" ? folderGrants : pageGrants).set(grant.entityId, grant.permission);
+    for (const grant of this.statements.grantsOfUser.all(userId)) {
+      (grant.entity_type === "folder" ? folderGrants : pageGrants).set(grant.entity_id, storedPermission(grant.permission));
     }
-    const workspaceRoles = new Map(this.statements.rolesOfUser.all(userId).map((row) => [row.owner_id, toMember(row).role]));
+    const workspaceRoles = new Map(this.statements.rolesOfMember.all(userId).map((row) => [row.owner_id, storedRole(row.role)]));
     return { userId, workspaceRoles, folderGrants, pageGrants };
   }
 

@@ -51,7 +51,7 @@ export class SqliteEventStore implements EventStore {
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("synchronous = NORMAL");
     this.db.pragma("busy_timeout = 5000");
-    this.db.pragma("cache_size = -65536");
+    this.db.pragma("cache_size = -16384");
     this.db.pragma("temp_store = memory");
     this.db.exec(SCHEMA);
     this.statements = {

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { z } from "zod";
+import { decodeIds, encodeIds } from "../read-store/id-list.ts";
 import type { ListQuery } from "../read-store/list-query.ts";
 import type { FolderRecord, FoldersView } from "./folders.view.ts";
 
@@ -56,14 +56,13 @@ type Row = {
   updated_at: string;
   updated_pos: number;
 };
-const idsSchema = z.array(z.string());
 const toRecord = (row: Row): FolderRecord => ({
   id: row.id,
   ownerId: row.owner_id,
   parentId: row.parent_id,
   name: row.name,
   icon: row.icon,
-  ancestorIds: idsSchema.parse(JSON.parse(row.ancestor_ids)),
+  ancestorIds: decodeIds(row.ancestor_ids),
   path: row.path,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
@@ -86,7 +85,7 @@ export class SqliteFoldersView implements FoldersView {
   }
 
   async put(f: FolderRecord): Promise<void> {
-    this.statements.put.run(f.id, f.ownerId, f.parentId, f.name, f.icon, JSON.stringify(f.ancestorIds), f.path, f.createdAt, f.updatedAt, f.updatedPosition);
+    this.statements.put.run(f.id, f.ownerId, f.parentId, f.name, f.icon, encodeIds(f.ancestorIds), f.path, f.createdAt, f.updatedAt, f.updatedPosition);
     for (const ancestorId of f.ancestorIds) this.statements.ancestor.run(f.id, ancestorId);
   }
 

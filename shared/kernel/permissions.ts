@@ -28,3 +28,17 @@ export function highest(permissions: ReadonlyArray<Permission | null | undefined
   }
   return best;
 }
+
+const grantable = new Set<string>(grantablePermissionSchema.options);
+const roles = new Set<string>(workspaceRoleSchema.options);
+
+/** Reads a permission back from storage: cheaper than a zod parse on hot paths, just as strict. */
+export function storedPermission(value: string): GrantablePermission {
+  if (!grantable.has(value)) throw new Error(`stored permission ${value} is not a known permission`);
+  return value as GrantablePermission;
+}
+
+export function storedRole(value: string): WorkspaceRole {
+  if (!roles.has(value)) throw new Error(`stored role ${value} is not a known role`);
+  return value as WorkspaceRole;
+}

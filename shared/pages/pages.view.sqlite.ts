@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
-import { z } from "zod";
+import { decodeIds, encodeIds } from "../read-store/id-list.ts";
 import type { ListQuery } from "../read-store/list-query.ts";
-import { newestOfSources, type RankedSource } from "../read-store/newest-of-sources.ts";
+import { newestOfSources, type Ranked, type RankedSource } from "../read-store/newest-of-sources.ts";
 import { titleKey, type PageChange, type PageContent, type PageRecord, type PagesView } from "./pages.view.ts";
 
 export const pagesSchema = `
@@ -48,14 +48,13 @@ type Row = {
   updated_pos: number;
   revision: number;
 };
-const idsSchema = z.array(z.string());
 const toRecord = (row: Row): PageRecord => ({
   id: row.id,
   ownerId: row.owner_id,
   parentId: row.parent_id,
   title: row.title,
   icon: row.icon,
-  ancestorIds: idsSchema.parse(JSON.parse(row.ancestor_ids)),
+  ancestorIds: decodeIds(row.ancestor_ids),
   folderPath: row.folder_path,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
@@ -83,10 +82,17 @@ type Candidate = { id: string; updated_pos: number };
 
 type ListParams = { before: number; owners: string; pages: string; folders: string; limit: number; parent: string };
 
+/** Page records kept in memory for lists; an entry is used only while its updated_pos is the current one. */
+const RECORD_CACHE_LIMIT = 50_000;
+
 export class SqlitePagesView implements PagesView {
   private readonly statements;
+  private readonly records = new Map<string, PageRecord>();
+  private readonly snapshot: <T>(read: () => T) => T;
 
   constructor(db: Database.Database) {
+    // A list reads several statements; one read transaction makes them all see the same committed batch.
+    this.snapshot = <T>(read: () => T): T => db.transaction(read)();
     this.statements = {
       insert: db.prepare(
         `INSERT OR REPLACE INTO pages (id, owner_id, parent_id, title, title_key, icon, ancestor_ids, folder_path, created_at, updated_at, updated_pos, revision)
@@ -124,7 +130,7 @@ export class SqlitePagesView implements PagesView {
   }
 
   async create(page: PageRecord, markdown: string): Promise<void> {
-    this.statements.insert.run({ ...page, titleKey: titleKey(page.title), ancestorIds: JSON.stringify(page.ancestorIds) });
+    this.statements.insert.run({ ...page, titleKey: titleKey(page.title), ancestorIds: encodeIds(page.ancestorIds) });
     for (const folderId of page.ancestorIds) this.statements.ancestor.run(page.id, folderId, page.updatedPosition);
     this.statements.content.run(page.id, markdown);
   }
@@ -190,12 +196,20 @@ export class SqlitePagesView implements PagesView {
       ...folderIds.map((folder): RankedSource => (upTo, limit) => ranked(this.statements.byAncestor.all(folder, upTo, limit))),
       ...(pageIds.length > 0 ? [(upTo: number, limit: number) => ranked(this.statements.byIds.all(grantedPages, upTo, limit))] : []),
     ];
-    const winners = newestOfSources(sources, before, take);
-    if (winners.length === 0) return [];
-    return this.statements.pagesIn
-      .all(JSON.stringify(winners))
-      .sort((a, b) => b.updated_pos - a.updated_pos)
-      .map(toRecord);
+    return this.snapshot(() => this.recordsAt(newestOfSources(sources, before, take)));
+  }
+
+  /** The records of these (id, position) pairs, newest first: from memory when the position still matches. */
+  private recordsAt(winners: Ranked[]): PageRecord[] {
+    const missing = winners.filter((w) => this.records.get(w.id)?.updatedPosition !== w.position).map((w) => w.id);
+    if (missing.length > 0) {
+      if (this.records.size + missing.length > RECORD_CACHE_LIMIT) this.records.clear();
+      for (const row of this.statements.pagesIn.all(JSON.stringify(missing))) this.records.set(row.id, toRecord(row));
+    }
+    return winners.flatMap((w) => {
+      const record = this.records.get(w.id);
+      return record && record.updatedPosition === w.position ? [record] : [];
+    });
   }
 
   async findByTitleKey(key: string, limit: number): Promise<PageRecord[]> {

@@ -10,7 +10,7 @@ export interface Ranked {
 /** Items of one source strictly older than `before`, newest first, at most `limit`. */
 export type RankedSource = (before: number, limit: number) => Ranked[];
 
-export function newestOfSources(sources: readonly RankedSource[], before: number, take: number): string[] {
+export function newestOfSources(sources: readonly RankedSource[], before: number, take: number): Ranked[] {
   const firstChunk = Math.max(8, Math.ceil((2 * take) / Math.max(1, sources.length)));
   const found = new Map<string, number>();
   const cursors = sources.map((read) => ({ read, next: before, exhausted: false }));
@@ -35,5 +35,5 @@ export function newestOfSources(sources: readonly RankedSource[], before: number
   return [...found.entries()]
     .sort((a, b) => b[1] - a[1])
     .slice(0, take)
-    .map(([id]) => id);
+    .map(([id, position]) => ({ id, position }));
 }

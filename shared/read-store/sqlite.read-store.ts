@@ -12,7 +12,7 @@ import { SqliteUsersView, usersSchema } from "../users/users.view.sqlite.ts";
 import type { ReadStore } from "./read-store.port.ts";
 
 /** Bump whenever a read-model table changes shape. */
-const READ_MODEL_VERSION = 4;
+const READ_MODEL_VERSION = 5;
 
 const checkpointSchema = `
 CREATE TABLE IF NOT EXISTS checkpoint (
@@ -45,7 +45,7 @@ export class SqliteReadStore implements ReadStore {
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("synchronous = NORMAL");
     this.db.pragma("busy_timeout = 5000");
-    this.db.pragma("cache_size = -65536");
+    this.db.pragma("cache_size = -16384");
     this.db.pragma("temp_store = memory");
     this.migrate();
     this.users = new SqliteUsersView(this.db);
