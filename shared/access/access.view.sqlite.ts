@@ -23,7 +23,15 @@ CREATE TABLE IF NOT EXISTS workspace_members (
   created_at TEXT NOT NULL,
   PRIMARY KEY (owner_id, member_id)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS workspace_members_member ON workspace_members (member_id);`;
+CREATE INDEX IF NOT EXISTS workspace_members_member ON workspace_members (member_id);
+CREATE TABLE IF NOT EXISTS access_version (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  version INTEGER NOT NULL
+);
+INSERT OR IGNORE INTO access_version (id, version) VALUES (1, 0);`;
+
+/** Access contexts are remembered per user until any grant or membership changes (access_version moves). */
+const CONTEXT_CACHE_LIMIT = 10_000;
 
 type GrantRow = { user_id: string; entity_type: string; entity_id: string; permission: string; granted_by: string; created_at: string; updated_at: string };
 type MemberRow = { id: string; owner_id: string; member_id: string; role: string; created_at: string };
@@ -47,9 +55,13 @@ const toMember = (row: MemberRow): MemberRecord => ({
 
 export class SqliteAccessView implements AccessView {
   private readonly statements;
+  private readonly contexts = new Map<string, AccessContext>();
+  private cachedVersion = -1;
 
   constructor(db: Database.Database) {
     this.statements = {
+      version: db.prepare<[], number>("SELECT version FROM access_version WHERE id = 1"),
+      bumpVersion: db.prepare("UPDATE access_version SET version = version + 1 WHERE id = 1"),
       grantsOfUser: db.prepare<[string], Pick<GrantRow, "entity_type" | "entity_id" | "permission">>(
         "SELECT entity_type, entity_id, permission FROM grants WHERE user_id = ?",
       ),
@@ -73,6 +85,20 @@ export class SqliteAccessView implements AccessView {
   }
 
   async contextFor(userId: string): Promise<AccessContext> {
+    const version = this.statements.version.pluck().get() ?? -1;
+    if (version !== this.cachedVersion) {
+      this.contexts.clear();
+      this.cachedVersion = version;
+    }
+    const cached = this.contexts.get(userId);
+    if (cached) return cached;
+    if (this.contexts.size >= CONTEXT_CACHE_LIMIT) this.contexts.clear();
+    const context = this.loadContext(userId);
+    this.contexts.set(userId, context);
+    return context;
+  }
+
+  private loadContext(userId: string): AccessContext {
     const folderGrants = new Map<string, GrantRecord["permission"]>();
     const pageGrants = new Map<string, GrantRecord["permission"]>();
     for (const grant of this.statements.grantsOfUser.all(userId)) {
@@ -84,10 +110,12 @@ export class SqliteAccessView implements AccessView {
 
   async putGrant(grant: GrantRecord): Promise<void> {
     this.statements.putGrant.run(grant);
+    this.statements.bumpVersion.run();
   }
 
   async removeGrant(entityType: EntityType, entityId: string, userId: string): Promise<void> {
     this.statements.removeGrant.run(entityType, entityId, userId);
+    this.statements.bumpVersion.run();
   }
 
   async grantsOn(entityType: EntityType, entityId: string): Promise<GrantRecord[]> {
@@ -96,10 +124,12 @@ export class SqliteAccessView implements AccessView {
 
   async putMember(member: MemberRecord): Promise<void> {
     this.statements.putMember.run(member);
+    this.statements.bumpVersion.run();
   }
 
   async removeMember(ownerId: string, memberId: string): Promise<void> {
     this.statements.removeMember.run(ownerId, memberId);
+    this.statements.bumpVersion.run();
   }
 
   async membersOf(ownerId: string): Promise<MemberRecord[]> {

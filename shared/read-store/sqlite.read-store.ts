@@ -12,7 +12,7 @@ import { SqliteUsersView, usersSchema } from "../users/users.view.sqlite.ts";
 import type { ReadStore } from "./read-store.port.ts";
 
 /** Bump whenever a read-model table changes shape. */
-const READ_MODEL_VERSION = 5;
+const READ_MODEL_VERSION = 6;
 
 const checkpointSchema = `
 CREATE TABLE IF NOT EXISTS checkpoint (
@@ -98,6 +98,7 @@ export class SqliteReadStore implements ReadStore {
     this.db.transaction(() => {
       for (const table of tables) this.db.exec(`DELETE FROM ${table}`);
       for (const index of queryOnlyIndexes) this.db.exec(`DROP INDEX IF EXISTS ${index}`);
+      this.db.exec("UPDATE access_version SET version = version + 1");
       this.statements.setCheckpoint.run(0);
     })();
   }
