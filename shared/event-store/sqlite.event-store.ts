@@ -95,12 +95,15 @@ export class SqliteEventStore implements EventStore {
     );
   }
 
-  /** An append whose events were all stored before (same ids, same stream) is answered as it was, not repeated. */
+  /**
+   * An append whose events were all stored before (same ids, same stream, in order) is answered as it was, not
+   * repeated. Only the first id is looked up on the normal path: the UNIQUE(id) constraint refuses any other
+   * overlap, and that refusal is reported as a conflict.
+   */
   private previousAppend(stream: string, events: readonly NewEvent[]): AppendResult | null {
     const first = events[0];
-    if (!first) return null;
+    if (!first || this.statements.byId.get(first.id) === undefined) return null;
     const known = events.map((event) => this.statements.byId.get(event.id));
-    if (known.every((row) => row === undefined)) return null;
     const consistent = known.every(
       (row, index) => row !== undefined && row.stream === stream && row.revision === (known[0]?.revision ?? 0) + index,
     );
@@ -114,7 +117,15 @@ export class SqliteEventStore implements EventStore {
       const current = this.statements.revision.get(stream)?.revision ?? -1;
       return { nextRevision: current, position: await this.headPosition() };
     }
-    const result = this.appendTransaction.immediate(stream, events, expectedRevision);
+    let result: AppendResult;
+    try {
+      result = this.appendTransaction.immediate(stream, events, expectedRevision);
+    } catch (error) {
+      if (error instanceof Database.SqliteError && error.code.startsWith("SQLITE_CONSTRAINT")) {
+        throw new StreamConflictError(stream, expectedRevision, this.statements.revision.get(stream)?.revision ?? -1);
+      }
+      throw error;
+    }
     for (const listener of this.listeners) listener();
     return result;
   }

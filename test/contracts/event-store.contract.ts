@@ -108,6 +108,16 @@ export function eventStoreContract(name: string, factory: () => Promise<{ store:
       expect(await store.read(s)).toHaveLength(2);
     });
 
+    it("refuses a batch that reuses an event id already stored, and appends none of it", async () => {
+      const a = stream("page");
+      const b = stream("page");
+      const stored = newEvent();
+      await store.append(a, [stored], "no_stream");
+      await expect(store.append(b, [newEvent(), stored], "no_stream")).rejects.toBeInstanceOf(StreamConflictError);
+      expect(await store.read(b)).toEqual([]);
+      expect(await store.read(a)).toHaveLength(1);
+    });
+
     it("delivers history from the start, then follows new appends", async () => {
       const s = stream("sub");
       await store.append(s, [newEvent(), newEvent()], "no_stream");

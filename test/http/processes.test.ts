@@ -1,6 +1,8 @@
 // The services as separate processes: split over one DATA_DIR, configuration errors, graceful shutdown.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { statSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { mintSession } from "../../shared/auth/session-verifier.ts";
 import { Client, TEST_SESSION_SECRET, TestServer } from "../support/server.ts";
@@ -60,6 +62,21 @@ describe("service processes", () => {
       expect(result.stdout).toMatch(/replayed \d+ events/);
     });
     expect((await user.get("/pages")).text).toBe(before);
+  });
+
+  it("creates a session secret in DATA_DIR when none is configured, keeps it, and npm run session signs with it", async () => {
+    const dir = await tempDir();
+    cleanups.push(dir.remove);
+    const first = await startServiceProcess("services/all-in-one.ts", { DATA_DIR: dir.path, AUTH_SESSION_SECRET: "" });
+    const minted = await runToExit("shared/auth/mint-session.cli.ts", { DATA_DIR: dir.path, AUTH_SESSION_SECRET: "" }, ["--email", "local@example.com", "--name", "Local"]);
+    expect(minted.code).toBe(0);
+    const cookie = minted.stdout.trim();
+    expect((await new Client(first.url, { cookie }).get("/me")).body).toMatchObject({ email: "local@example.com", name: "Local" });
+    expect((statSync(join(dir.path, "session-secret")).mode & 0o777).toString(8)).toBe("600");
+    await first.stop();
+    const second = await startServiceProcess("services/all-in-one.ts", { DATA_DIR: dir.path, AUTH_SESSION_SECRET: "" });
+    cleanups.push(() => second.stop());
+    expect((await new Client(second.url, { cookie }).get("/me")).status).toBe(200);
   });
 
   it("shuts down gracefully on SIGTERM", async () => {
