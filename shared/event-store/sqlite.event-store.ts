@@ -14,7 +14,8 @@ import {
 } from "./event-store.port.ts";
 
 /** The events table's columns are all NOT NULL with these types, so rows need no second check. */
-type Row = { position: number; id: string; stream: string; revision: number; type: string; data: string; metadata: string };
+type Row = [position: number, id: string, stream: string, revision: number, type: string, data: string, metadata: string];
+const COLUMNS = "position, id, stream, revision, type, data, metadata";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS events (
@@ -28,16 +29,8 @@ CREATE TABLE IF NOT EXISTS events (
   UNIQUE (stream, revision)
 );`;
 
-function toRecorded(row: Row): RecordedEvent {
-  return {
-    id: row.id,
-    type: row.type,
-    stream: row.stream,
-    revision: row.revision,
-    position: row.position,
-    data: JSON.parse(row.data) as unknown,
-    metadata: eventMetadataSchema.parse(JSON.parse(row.metadata)),
-  };
+function toRecorded([position, id, stream, revision, type, data, metadata]: Row): RecordedEvent {
+  return { id, type, stream, revision, position, data: JSON.parse(data) as unknown, metadata: eventMetadataSchema.parse(JSON.parse(metadata)) };
 }
 
 export class SqliteEventStore implements EventStore {
@@ -64,8 +57,8 @@ export class SqliteEventStore implements EventStore {
       insert: this.db.prepare(
         "INSERT INTO events (id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)",
       ),
-      stream: this.db.prepare<[string], Row>("SELECT * FROM events WHERE stream = ? ORDER BY revision"),
-      all: this.db.prepare<[number, number], Row>("SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?"),
+      stream: this.db.prepare<[string], Row>(`SELECT ${COLUMNS} FROM events WHERE stream = ? ORDER BY revision`).raw(),
+      all: this.db.prepare<[number, number], Row>(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`).raw(),
       head: this.db.prepare<[], { head: number | null }>("SELECT MAX(position) AS head FROM events"),
     };
     this.appendTransaction = this.db.transaction(

@@ -79,6 +79,17 @@ export const PAGES_BY_ID = `SELECT id, updated_pos FROM pages WHERE id IN (SELEC
 const PAGES_IN = "SELECT * FROM pages WHERE id IN (SELECT value FROM json_each(?)) AND deleted = 0";
 
 type Candidate = { id: string; updated_pos: number };
+type PendingRow = {
+  id: string;
+  title: string | null;
+  titleKey: string | null;
+  iconChanged: 0 | 1;
+  icon: string | null;
+  markdown: string | null;
+  updatedAt: string;
+  updatedPosition: number;
+  revision: number;
+};
 
 type ListParams = { before: number; owners: string; pages: string; folders: string; limit: number; parent: string };
 
@@ -88,6 +99,7 @@ const RECORD_CACHE_LIMIT = 50_000;
 export class SqlitePagesView implements PagesView {
   private readonly statements;
   private readonly records = new Map<string, PageRecord>();
+  private readonly pending = new Map<string, PendingRow>();
   private readonly snapshot: <T>(read: () => T) => T;
 
   constructor(db: Database.Database) {
@@ -102,14 +114,11 @@ export class SqlitePagesView implements PagesView {
       touchAncestors: db.prepare<[number, string]>("UPDATE page_ancestors SET updated_pos = ? WHERE page_id = ?"),
       removeAncestors: db.prepare<[string]>("DELETE FROM page_ancestors WHERE page_id = ?"),
       content: db.prepare("INSERT OR REPLACE INTO page_contents (page_id, markdown) VALUES (?, ?)"),
-      touch: db.prepare<[string, number, number, string]>(
-        "UPDATE pages SET updated_at = ?, updated_pos = ?, revision = ? WHERE id = ?",
-      ),
-      rename: db.prepare<[string, string, string, number, number, string]>(
-        "UPDATE pages SET title = ?, title_key = ?, updated_at = ?, updated_pos = ?, revision = ? WHERE id = ?",
-      ),
-      icon: db.prepare<[string | null, string, number, number, string]>(
-        "UPDATE pages SET icon = ?, updated_at = ?, updated_pos = ?, revision = ? WHERE id = ?",
+      flush: db.prepare<[Omit<PendingRow, "markdown">]>(
+        `UPDATE pages SET title = coalesce(@title, title), title_key = coalesce(@titleKey, title_key),
+           icon = CASE WHEN @iconChanged THEN @icon ELSE icon END,
+           updated_at = @updatedAt, updated_pos = @updatedPosition, revision = @revision
+         WHERE id = @id`,
       ),
       remove: db.prepare("UPDATE pages SET deleted = 1 WHERE id = ?"),
       removeContent: db.prepare("DELETE FROM page_contents WHERE page_id = ?"),
@@ -130,40 +139,57 @@ export class SqlitePagesView implements PagesView {
   }
 
   async create(page: PageRecord, markdown: string): Promise<void> {
+    this.flush();
     this.statements.insert.run({ ...page, titleKey: titleKey(page.title), ancestorIds: encodeIds(page.ancestorIds) });
     for (const folderId of page.ancestorIds) this.statements.ancestor.run(page.id, folderId, page.updatedPosition);
     this.statements.content.run(page.id, markdown);
   }
 
+  /**
+   * Changes are held back and written once per page when the batch ends (flush): a batch replaying a page's
+   * many renames and edits writes its row once instead of once per event.
+   */
   async change(id: string, change: PageChange): Promise<void> {
-    const { updatedAt, updatedPosition, revision } = change;
-    this.statements.touchAncestors.run(updatedPosition, id);
-    switch (change.kind) {
-      case "title":
-        this.statements.rename.run(change.title, titleKey(change.title), updatedAt, updatedPosition, revision, id);
-        return;
-      case "icon":
-        this.statements.icon.run(change.icon, updatedAt, updatedPosition, revision, id);
-        return;
-      case "content":
-        this.statements.touch.run(updatedAt, updatedPosition, revision, id);
-        this.statements.content.run(id, change.markdown);
-        return;
+    const pending: PendingRow = this.pending.get(id) ?? { id, title: null, titleKey: null, iconChanged: 0, icon: null, markdown: null, updatedAt: "", updatedPosition: 0, revision: 0 };
+    if (change.kind === "title") Object.assign(pending, { title: change.title, titleKey: titleKey(change.title) });
+    if (change.kind === "icon") Object.assign(pending, { iconChanged: 1, icon: change.icon });
+    if (change.kind === "content") pending.markdown = change.markdown;
+    Object.assign(pending, { updatedAt: change.updatedAt, updatedPosition: change.updatedPosition, revision: change.revision });
+    this.pending.set(id, pending);
+  }
+
+  /** Writes the held-back changes; the read store calls it before committing a batch, reads call it first. */
+  flush(): void {
+    if (this.pending.size === 0) return;
+    for (const row of this.pending.values()) {
+      const { markdown, ...fields } = row;
+      this.statements.flush.run(fields);
+      this.statements.touchAncestors.run(row.updatedPosition, row.id);
+      if (markdown !== null) this.statements.content.run(row.id, markdown);
     }
+    this.pending.clear();
+  }
+
+  /** Forgets held-back changes of a batch that is being rolled back. */
+  discard(): void {
+    this.pending.clear();
   }
 
   async remove(id: string): Promise<void> {
+    this.flush();
     this.statements.remove.run(id);
     this.statements.removeContent.run(id);
     this.statements.removeAncestors.run(id);
   }
 
   async get(id: string): Promise<PageRecord | null> {
+    this.flush();
     const row = this.statements.get.get(id);
     return row ? toRecord(row) : null;
   }
 
   async getContent(id: string): Promise<PageContent | null> {
+    this.flush();
     const row = this.statements.get.get(id);
     const content = row ? this.statements.getContent.get(id) : undefined;
     return row && content ? { page: toRecord(row), markdown: content.markdown } : null;
@@ -175,6 +201,7 @@ export class SqlitePagesView implements PagesView {
    * of grants and the page size, never with the number of pages in the store.
    */
   async list(query: ListQuery & { parentId: string | null }): Promise<PageRecord[]> {
+    this.flush();
     const before = query.before ?? Number.MAX_SAFE_INTEGER;
     const take = query.limit + 1;
     const { ownerIds, folderIds, pageIds } = query.visibleTo;
@@ -213,6 +240,7 @@ export class SqlitePagesView implements PagesView {
   }
 
   async findByTitleKey(key: string, limit: number): Promise<PageRecord[]> {
+    this.flush();
     return this.statements.byTitle.all(key, limit).map(toRecord);
   }
 }

@@ -86,9 +86,11 @@ export class SqliteReadStore implements ReadStore {
     this.db.exec("BEGIN IMMEDIATE");
     try {
       await work();
+      this.pages.flush();
       this.statements.setCheckpoint.run(position);
       this.db.exec("COMMIT");
     } catch (error) {
+      this.pages.discard();
       this.db.exec("ROLLBACK");
       throw error;
     }
