@@ -56,7 +56,11 @@ function raw(dir: string, total: number, batchSize: number): number {
   return total / seconds;
 }
 
-async function emmett(dir: string, total: number, batchSize: number): Promise<number | null> {
+/** Emmett appends one event at a few hundred a second here: a rate is measured on at most this many. */
+const EMMETT_MAX_EVENTS_PER_BATCH_SIZE = 2_000;
+
+async function emmett(dir: string, requested: number, batchSize: number): Promise<number | null> {
+  const total = Math.max(batchSize, Math.min(requested, EMMETT_MAX_EVENTS_PER_BATCH_SIZE * (batchSize === 1 ? 1 : 10)));
   try {
     const store = getSQLiteEventStore({ fileName: join(dir, `emmett-${batchSize}.sqlite`), schema: { autoMigration: "CreateOrUpdate" } });
     const batches = Array.from({ length: total / batchSize }, () =>

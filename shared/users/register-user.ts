@@ -27,7 +27,30 @@ async function reserveEmail(deps: Dependencies, email: string, context: CommandC
   }
 }
 
+/**
+ * Users already seen by this process, whose profile matched their session's claims: a browser's every request
+ * need not look its user up again. Entries are replaced whenever the claims differ, so they never go stale
+ * with respect to what the session says.
+ */
+const seen = new WeakMap<Dependencies, Map<string, UserRecord>>();
+const SEEN_LIMIT = 10_000;
+
+function remember(deps: Dependencies, user: UserRecord): UserRecord {
+  const users = seen.get(deps) ?? new Map<string, UserRecord>();
+  if (users.size >= SEEN_LIMIT) users.clear();
+  users.set(user.id, user);
+  seen.set(deps, users);
+  return user;
+}
+
 export async function ensureRegistered(deps: Dependencies, claims: SessionClaims, correlationId: string): Promise<UserRecord> {
+  const image = claims.picture ?? null;
+  const cached = seen.get(deps)?.get(claims.sub);
+  if (cached && cached.name === claims.name && cached.image === image) return cached;
+  return remember(deps, await register(deps, claims, correlationId));
+}
+
+async function register(deps: Dependencies, claims: SessionClaims, correlationId: string): Promise<UserRecord> {
   const userId = userIdSchema.parse(claims.sub);
   const context: CommandContext = { actorId: userId, correlationId, now: deps.clock() };
   const image = claims.picture ?? null;
