@@ -1,5 +1,6 @@
 // The embedded default: command API, query API, projector and notifier in one process on one HTTP port,
 // over SQLite files in DATA_DIR. `npm start` runs this file.
+import { join } from "node:path";
 import type { Logger } from "pino";
 import type { Clock, Dependencies } from "../shared/app/dependencies.ts";
 import { embeddedDependencies } from "../shared/app/embedded-dependencies.ts";
@@ -9,7 +10,11 @@ import { runUntilSignalled } from "../shared/app/lifecycle.ts";
 import { loadConfig, type Config } from "../shared/config/config.ts";
 import { createApp } from "../shared/http/create-app.ts";
 import { createLogger } from "../shared/logging/logger.ts";
+import { InProcessBus } from "../shared/bus/in-process.bus.ts";
+import { toBusMessage } from "../shared/bus/integration-events.ts";
+import { OutboxMailer } from "../shared/mail/outbox.mailer.ts";
 import { registerCommandApi } from "./command-api/command-api.ts";
+import { Notifier } from "./notifier/notifier.ts";
 import { Projector } from "./projector/projector.ts";
 import { registerQueryApi } from "./query-api/query-api.ts";
 
@@ -28,7 +33,16 @@ export async function startAllInOne(
   const deps = embeddedDependencies(config, logger, clock);
   const { eventStore, readStore, watcher } = deps;
   const projectionStore = openEmbeddedReadStore(config);
-  const projector = new Projector({ eventStore, readStore: projectionStore, logger, watcher });
+  const bus = new InProcessBus();
+  const notifier = new Notifier({ bus, eventStore, readModels: readStore, mailer: new OutboxMailer(join(config.DATA_DIR, "outbox")), logger, clock });
+  notifier.start();
+  const projector = new Projector({
+    eventStore,
+    readStore: projectionStore,
+    logger,
+    watcher,
+    afterCommit: (events) => bus.publish(events.map(toBusMessage)),
+  });
   await projector.start();
 
   const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES });
@@ -45,6 +59,8 @@ export async function startAllInOne(
     async close() {
       await app.close();
       await projector.stop();
+      await notifier.stop();
+      await bus.close();
       await projectionStore.close();
       await deps.close();
     },

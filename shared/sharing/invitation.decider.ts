@@ -1,5 +1,5 @@
-// An invitation for an address without an account: queued for delivery, resent at most once a minute while
-// pending, and accepted when that address registers, or expired (7 days by default), or cancelled.
+// An invitation for an address without an account: queued for delivery (delivered by the notifier), resent at
+// most once a minute while pending, and accepted when that address registers, or expired (7 days), or cancelled.
 import { z } from "zod";
 import { AppError } from "../errors/app-error.ts";
 import type { Decider } from "../kernel/decider.ts";
@@ -28,6 +28,7 @@ export const invitationEventSchemas = [
   z.object({ type: z.literal("InvitationAccepted"), data: z.object({ invitationId: invitationIdSchema, userId: userIdSchema }) }),
   z.object({ type: z.literal("InvitationExpired"), data: z.object({ invitationId: invitationIdSchema }) }),
   z.object({ type: z.literal("InvitationCancelled"), data: z.object({ invitationId: invitationIdSchema }) }),
+  z.object({ type: z.literal("InvitationDelivered"), data: z.object({ invitationId: invitationIdSchema, deliveredAt: z.string() }) }),
 ] as const;
 export type InvitationEvent = z.infer<(typeof invitationEventSchemas)[number]>;
 
@@ -36,7 +37,8 @@ export type InvitationCommand =
   | { type: "InviteAddress"; invitationId: InvitationId; email: string; access: InvitedAccess; actor: Actor; now: string; ttlMs: number }
   | { type: "ResendInvitation"; invitationId: InvitationId; canManage: boolean; now: string }
   | { type: "AcceptInvitation"; invitationId: InvitationId; email: string; userId: UserId; now: string }
-  | { type: "CancelInvitation"; invitationId: InvitationId; canManage: boolean };
+  | { type: "CancelInvitation"; invitationId: InvitationId; canManage: boolean }
+  | { type: "RecordDelivery"; invitationId: InvitationId; now: string };
 
 export type InvitationStatus = "pending" | "accepted" | "expired" | "cancelled";
 
@@ -49,6 +51,8 @@ export type InvitationState =
       readonly invitedBy: UserId;
       readonly expiresAt: string;
       readonly lastResentAt: string | null;
+      /** Whether the latest queued delivery (first send or resend) has gone out. */
+      readonly delivered: boolean;
     };
 type KnownInvitation = Exclude<InvitationState, { status: "absent" }>;
 
@@ -123,19 +127,24 @@ export const invitationDecider: Decider<InvitationCommand, InvitationState, Invi
         if (!command.canManage) throw new AppError("forbidden", "you may not cancel this invitation");
         refuseSettled(state);
         return [{ type: "InvitationCancelled", data: { invitationId: command.invitationId } }];
+      case "RecordDelivery":
+        if (state.status !== "pending" || state.delivered) return [];
+        return [{ type: "InvitationDelivered", data: { invitationId: command.invitationId, deliveredAt: command.now } }];
     }
   },
   evolve(state, event) {
     if (event.type === "InvitationQueued") {
       const { email, access, invitedBy, expiresAt } = event.data;
-      return { status: "pending", email, access, invitedBy, expiresAt, lastResentAt: null };
+      return { status: "pending", email, access, invitedBy, expiresAt, lastResentAt: null, delivered: false };
     }
     if (state.status === "absent") return state;
     switch (event.type) {
       case "InvitationPermissionChanged":
         return { ...state, access: event.data.access };
       case "InvitationResent":
-        return { ...state, lastResentAt: event.data.resentAt };
+        return { ...state, lastResentAt: event.data.resentAt, delivered: false };
+      case "InvitationDelivered":
+        return { ...state, delivered: true };
       case "InvitationAccepted":
         return { ...state, status: "accepted" };
       case "InvitationExpired":

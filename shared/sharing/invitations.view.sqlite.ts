@@ -61,6 +61,7 @@ export class SqliteInvitationsView implements InvitationsView {
       ),
       changeAccess: db.prepare("UPDATE invitations SET permission = ? WHERE id = ?"),
       resent: db.prepare("UPDATE invitations SET last_resent_at = ?, delivery_status = 'pending' WHERE id = ?"),
+      delivered: db.prepare<[string]>("UPDATE invitations SET delivery_status = 'delivered' WHERE id = ?"),
       settle: db.prepare("UPDATE invitations SET status = ? WHERE id = ?"),
       get: db.prepare<[string], Row>("SELECT * FROM invitations WHERE id = ?"),
       pendingFor: db.prepare<[string, string, string], Row>(
@@ -85,6 +86,10 @@ export class SqliteInvitationsView implements InvitationsView {
 
   async markResent(id: string, resentAt: string): Promise<void> {
     this.statements.resent.run(resentAt, id);
+  }
+
+  async markDelivered(id: string): Promise<void> {
+    this.statements.delivered.run(id);
   }
 
   async settle(id: string, status: Exclude<InvitationStatus, "pending">): Promise<void> {

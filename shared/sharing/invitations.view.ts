@@ -7,7 +7,7 @@ export interface InvitationRecord {
   readonly access: InvitedAccess;
   readonly invitedBy: string;
   readonly status: InvitationStatus;
-  /** `pending` while a delivery is queued; the notifier moves it on. */
+  /** `pending` while a delivery is queued, `delivered` once the notifier has sent it. */
   readonly deliveryStatus: string;
   readonly expiresAt: string;
   readonly createdAt: string;
@@ -23,6 +23,8 @@ export interface InvitationsView {
   changeAccess(id: string, access: InvitedAccess): Promise<void>;
   /** A resend queues another delivery. */
   markResent(id: string, resentAt: string): Promise<void>;
+  /** The notifier sent the latest queued delivery. */
+  markDelivered(id: string): Promise<void>;
   settle(id: string, status: Exclude<InvitationStatus, "pending">): Promise<void>;
   get(id: string): Promise<InvitationRecord | null>;
   /** Pending, unexpired invitations to one page, folder or workspace, oldest first. */

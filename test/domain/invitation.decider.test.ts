@@ -132,3 +132,23 @@ describe("cancelling an invitation", () => {
     spec.given([queued(), accepted]).when(cancel()).thenRefuses("conflict");
   });
 });
+
+describe("recording a delivery", () => {
+  const deliver = (ms: number) => ({ type: "RecordDelivery" as const, invitationId, now: at(ms) });
+  const delivered = (ms: number): InvitationEvent => ({ type: "InvitationDelivered", data: { invitationId, deliveredAt: at(ms) } });
+
+  it("records the first delivery of a queued invitation once", () => {
+    spec.given([queued()]).when(deliver(SECOND)).then([delivered(SECOND)]);
+    spec.given([queued(), delivered(SECOND)]).when(deliver(2 * SECOND)).then([]);
+  });
+
+  it("owes a new delivery after a resend", () => {
+    spec.given([queued(), delivered(SECOND), resent(2 * MINUTE)]).when(deliver(3 * MINUTE)).then([delivered(3 * MINUTE)]);
+  });
+
+  it("records nothing for an invitation that was accepted, cancelled or never queued", () => {
+    spec.given([queued(), { type: "InvitationCancelled", data: { invitationId } }]).when(deliver(SECOND)).then([]);
+    spec.given([queued(), { type: "InvitationAccepted", data: { invitationId, userId: owner } }]).when(deliver(SECOND)).then([]);
+    spec.given([]).when(deliver(SECOND)).then([]);
+  });
+});

@@ -1,7 +1,9 @@
 import { describe, it } from "vitest";
 import { pageIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
 import { pageDecider, type PageEvent } from "../../shared/pages/page.decider.ts";
-import { given } from "./given-when-then.ts";
+import { deciderSpec } from "../support/decider-spec.ts";
+
+const { given } = deciderSpec(pageDecider);
 
 const pageId = pageIdSchema.parse("6f1c1f0e-8a4b-4c53-9a53-0d0c7c1f2a10");
 const ownerId = userIdSchema.parse("0b7c3a52-1d4e-4f6a-8b9c-2e3f4a5b6c7d");
@@ -9,13 +11,13 @@ const created: PageEvent = { type: "PageCreated", data: { pageId, ownerId, paren
 
 describe("page decider", () => {
   it("a new page is created once", () => {
-    given(pageDecider, []).when({ type: "CreatePage", pageId, ownerId, parentId: null, title: "Plan", icon: null, markdown: "v1" }).then([created]);
-    given(pageDecider, [created]).when({ type: "CreatePage", pageId, ownerId, parentId: null, title: "Plan", icon: null, markdown: "v1" }).thenRefused("conflict");
+    given([]).when({ type: "CreatePage", pageId, ownerId, parentId: null, title: "Plan", icon: null, markdown: "v1" }).then([created]);
+    given([created]).when({ type: "CreatePage", pageId, ownerId, parentId: null, title: "Plan", icon: null, markdown: "v1" }).thenRefuses("conflict");
   });
 
   it("a rename to the same title records nothing; a title and icon change records both", () => {
-    given(pageDecider, [created]).when({ type: "UpdatePage", pageId, title: "Plan" }).then([]);
-    given(pageDecider, [created])
+    given([created]).when({ type: "UpdatePage", pageId, title: "Plan" }).then([]);
+    given([created])
       .when({ type: "UpdatePage", pageId, title: "New", icon: "⭐" })
       .then([
         { type: "PageRenamed", data: { pageId, title: "New" } },
@@ -25,14 +27,14 @@ describe("page decider", () => {
 
   it("replacing content needs the current revision", () => {
     const renamed: PageEvent = { type: "PageRenamed", data: { pageId, title: "B" } };
-    given(pageDecider, [created, renamed]).when({ type: "ReplaceContent", pageId, markdown: "v2", ifMatchRevision: 0 }).thenRefused("precondition_failed");
-    given(pageDecider, [created, renamed]).when({ type: "ReplaceContent", pageId, markdown: "v2", ifMatchRevision: 1 }).then([{ type: "PageContentReplaced", data: { pageId, markdown: "v2" } }]);
+    given([created, renamed]).when({ type: "ReplaceContent", pageId, markdown: "v2", ifMatchRevision: 0 }).thenRefuses("precondition_failed");
+    given([created, renamed]).when({ type: "ReplaceContent", pageId, markdown: "v2", ifMatchRevision: 1 }).then([{ type: "PageContentReplaced", data: { pageId, markdown: "v2" } }]);
   });
 
   it("a deleted page refuses every change as not found", () => {
     const deleted: PageEvent = { type: "PageDeleted", data: { pageId } };
-    given(pageDecider, [created, deleted]).when({ type: "UpdatePage", pageId, title: "x" }).thenRefused("not_found");
-    given(pageDecider, [created, deleted]).when({ type: "DeletePage", pageId }).thenRefused("not_found");
-    given(pageDecider, []).when({ type: "DeletePage", pageId }).thenRefused("not_found");
+    given([created, deleted]).when({ type: "UpdatePage", pageId, title: "x" }).thenRefuses("not_found");
+    given([created, deleted]).when({ type: "DeletePage", pageId }).thenRefuses("not_found");
+    given([]).when({ type: "DeletePage", pageId }).thenRefuses("not_found");
   });
 });

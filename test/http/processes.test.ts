@@ -2,6 +2,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { statSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { mintSession } from "../../shared/auth/session-verifier.ts";
@@ -15,7 +16,7 @@ afterAll(async () => {
 });
 
 describe("service processes", () => {
-  it("runs command API, query API and projector as separate processes over one DATA_DIR", async () => {
+  it("runs command API, query API, projector and notifier as separate processes over one DATA_DIR", async () => {
     const dir = await tempDir();
     cleanups.push(dir.remove);
     const env = { DATA_DIR: dir.path, AUTH_SESSION_SECRET: TEST_SESSION_SECRET };
@@ -41,6 +42,22 @@ describe("service processes", () => {
     expect(read.status).toBe(200);
     expect(read.body.title).toBe("Across processes");
     expect((await reader.post("/pages", { title: "no writes here" })).status).toBe(404);
+
+    // The notifier on its own delivers an invitation queued through the command API.
+    const notifier = spawn(process.execPath, ["--import", "tsx", "services/notifier/main.ts"], { env: { ...process.env, LOG_LEVEL: "silent", ...env }, stdio: "ignore" });
+    cleanups.push(async () => {
+      notifier.kill("SIGTERM");
+      await once(notifier, "exit");
+    });
+    const invited = await writer.post(`/shares/entity/page/${String(created.body.id)}/grants`, { email: "nobody-yet@example.com", permission: "view" });
+    expect(invited.status).toBe(202);
+    const deadline = Date.now() + 15_000;
+    let mails: string[] = [];
+    while (mails.length === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      mails = (await readdir(join(dir.path, "outbox")).catch(() => [])).filter((name) => name.endsWith(".eml"));
+    }
+    expect(mails).toHaveLength(1);
   });
 
   it("refuses to start on a bad configuration value and names the variable", async () => {

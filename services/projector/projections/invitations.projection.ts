@@ -30,5 +30,7 @@ export async function projectInvitation({ event, metadata, position }: StoredEve
       return models.invitations.settle(event.data.invitationId, "expired");
     case "InvitationCancelled":
       return models.invitations.settle(event.data.invitationId, "cancelled");
+    case "InvitationDelivered":
+      return models.invitations.markDelivered(event.data.invitationId);
   }
 }

@@ -52,6 +52,7 @@ export async function project(stored: StoredEvent, models: ReadModels): Promise<
     case "InvitationAccepted":
     case "InvitationExpired":
     case "InvitationCancelled":
+    case "InvitationDelivered":
       return projectInvitation(narrow(stored, event), models);
     default: {
       const unhandled: never = event;

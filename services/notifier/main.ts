@@ -1,0 +1,33 @@
+// The notifier on its own over the embedded stores: it follows the event store from the start (deliveries
+// already recorded are skipped, so nothing is sent twice) and writes emails to DATA_DIR/outbox.
+import { join } from "node:path";
+import { openEmbeddedEventStore, openEmbeddedReadStore } from "../../shared/app/embedded-stores.ts";
+import { runUntilSignalled } from "../../shared/app/lifecycle.ts";
+import { InProcessBus } from "../../shared/bus/in-process.bus.ts";
+import { toBusMessage } from "../../shared/bus/integration-events.ts";
+import { loadConfig } from "../../shared/config/config.ts";
+import { parseRecorded } from "../../shared/events.ts";
+import { createLogger } from "../../shared/logging/logger.ts";
+import { OutboxMailer } from "../../shared/mail/outbox.mailer.ts";
+import { Notifier } from "./notifier.ts";
+
+await runUntilSignalled("notifier", async () => {
+  const config = loadConfig();
+  const logger = createLogger(config.LOG_LEVEL, "notifier");
+  const eventStore = openEmbeddedEventStore(config);
+  const readStore = openEmbeddedReadStore(config);
+  const bus = new InProcessBus();
+  const notifier = new Notifier({ bus, eventStore, readModels: readStore, mailer: new OutboxMailer(join(config.DATA_DIR, "outbox")), logger, clock: () => new Date() });
+  notifier.start();
+  const feed = eventStore.subscribe(0, (batch) => bus.publish(batch.map((recorded) => toBusMessage(parseRecorded(recorded)))));
+  logger.info({ event: "notifier.started" });
+  return {
+    async close() {
+      await feed.stop();
+      await notifier.stop();
+      await bus.close();
+      await readStore.close();
+      await eventStore.close();
+    },
+  };
+});

@@ -1,0 +1,80 @@
+// Bus inside one process (the embedded default): per-group queues drained in order, retried with backoff.
+import type { Bus, BusHandler, BusMessage, BusSubscription } from "./bus.port.ts";
+
+const SEEN_LIMIT = 100_000;
+
+interface Member {
+  readonly handler: BusHandler;
+  active: boolean;
+}
+
+class Group {
+  readonly members: Member[] = [];
+  private readonly queue: BusMessage[] = [];
+  private next = 0;
+  private draining = false;
+
+  constructor(
+    readonly subjects: ReadonlySet<string>,
+    private readonly retryDelayMs: number,
+  ) {}
+
+  enqueue(message: BusMessage): void {
+    this.queue.push(message);
+    void this.drain();
+  }
+
+  /** One message at a time, round-robin over the live members; a failure is retried before moving on. */
+  private async drain(): Promise<void> {
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      for (let message = this.queue[0]; message; message = this.queue[0]) {
+        const live = this.members.filter((member) => member.active);
+        const member = live[this.next % Math.max(1, live.length)];
+        if (!member) return;
+        this.next += 1;
+        try {
+          await member.handler(message);
+          this.queue.shift();
+        } catch {
+          await new Promise((resolve) => setTimeout(resolve, this.retryDelayMs));
+        }
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+}
+
+export class InProcessBus implements Bus {
+  private readonly groups = new Map<string, Group>();
+  private readonly seen = new Set<string>();
+
+  constructor(private readonly retryDelayMs = 50) {}
+
+  async publish(messages: readonly BusMessage[]): Promise<void> {
+    for (const message of messages) {
+      if (this.seen.has(message.id)) continue;
+      if (this.seen.size >= SEEN_LIMIT) this.seen.clear();
+      this.seen.add(message.id);
+      for (const group of this.groups.values()) if (group.subjects.has(message.subject)) group.enqueue(message);
+    }
+  }
+
+  subscribe(options: { subjects: readonly string[]; group: string; handler: BusHandler }): BusSubscription {
+    const group = this.groups.get(options.group) ?? new Group(new Set(options.subjects), this.retryDelayMs);
+    this.groups.set(options.group, group);
+    const member: Member = { handler: options.handler, active: true };
+    group.members.push(member);
+    return {
+      stop: async () => {
+        member.active = false;
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    for (const group of this.groups.values()) for (const member of group.members) member.active = false;
+  }
+}

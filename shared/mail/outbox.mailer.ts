@@ -1,0 +1,41 @@
+// Mailer of the embedded default: each email becomes an .eml file in DATA_DIR/outbox, written atomically and
+// named by its message id, so a redelivered message overwrites its own file instead of adding a second email.
+import { mkdir, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Mail, Mailer } from "./mailer.port.ts";
+
+const FROM = "Workspace <no-reply@workspace.invalid>";
+
+/** Header values never carry a line break, so a crafted value cannot add headers. */
+const headerValue = (value: string): string => value.replace(/[\r\n]+/g, " ");
+
+export function toEml(mail: Mail, date: Date): string {
+  return [
+    `Message-ID: <${headerValue(mail.messageId)}@workspace.invalid>`,
+    `Date: ${date.toUTCString()}`,
+    `From: ${FROM}`,
+    `To: ${headerValue(mail.to)}`,
+    `Subject: ${headerValue(mail.subject)}`,
+    "MIME-Version: 1.0",
+    "Content-Type: text/plain; charset=utf-8",
+    "Content-Transfer-Encoding: 8bit",
+    "",
+    mail.text.replace(/\r?\n/g, "\r\n"),
+    "",
+  ].join("\r\n");
+}
+
+export class OutboxMailer implements Mailer {
+  constructor(
+    private readonly directory: string,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async send(mail: Mail): Promise<void> {
+    await mkdir(this.directory, { recursive: true });
+    const name = mail.messageId.replace(/[^A-Za-z0-9_-]/g, "_");
+    const temporary = join(this.directory, `.${name}.tmp`);
+    await writeFile(temporary, toEml(mail, this.clock()), { mode: 0o600 });
+    await rename(temporary, join(this.directory, `${name}.eml`));
+  }
+}

@@ -1,0 +1,97 @@
+// The Bus contract: every adapter (in-process, NATS JetStream, ...) must pass these.
+import { randomUUID } from "node:crypto";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Bus, BusMessage } from "../../shared/bus/bus.port.ts";
+
+const message = (subject: string, n: number): BusMessage => ({ id: randomUUID(), subject, data: { n }, metadata: { correlationId: "c" } });
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+export function busContract(name: string, factory: () => Promise<{ bus: Bus; cleanup: () => Promise<void> }>): void {
+  describe(`Bus contract: ${name}`, () => {
+    let bus: Bus;
+    let cleanup: () => Promise<void>;
+    // Subjects and groups are unique per test so the suite also runs against a shared server.
+    let subject: string;
+    let other: string;
+    beforeEach(async () => {
+      ({ bus, cleanup } = await factory());
+      subject = `Tested${randomUUID().slice(0, 8)}`;
+      other = `Other${randomUUID().slice(0, 8)}`;
+    });
+    afterEach(async () => {
+      await cleanup();
+    });
+
+    it("delivers the subscribed subjects in publishing order, and nothing else", async () => {
+      const got: unknown[] = [];
+      bus.subscribe({ subjects: [subject], group: `g-${randomUUID()}`, handler: async (m) => void got.push(m.data) });
+      await bus.publish([message(subject, 1), message(other, 2), message(subject, 3)]);
+      await bus.publish([message(subject, 4)]);
+      await until(() => got.length >= 3, "three messages");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(got).toEqual([{ n: 1 }, { n: 3 }, { n: 4 }]);
+    });
+
+    it("delivers a message published twice with the same id once", async () => {
+      const got: string[] = [];
+      bus.subscribe({ subjects: [subject], group: `g-${randomUUID()}`, handler: async (m) => void got.push(m.id) });
+      const once = message(subject, 1);
+      await bus.publish([once]);
+      await bus.publish([once, message(subject, 2)]);
+      await until(() => got.length >= 2, "two messages");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(got.filter((id) => id === once.id)).toHaveLength(1);
+      expect(got).toHaveLength(2);
+    });
+
+    it("redelivers a message whose handler failed until it succeeds", async () => {
+      let attempts = 0;
+      const done: unknown[] = [];
+      bus.subscribe({
+        subjects: [subject],
+        group: `g-${randomUUID()}`,
+        handler: async (m) => {
+          attempts += 1;
+          if (attempts < 3) throw new Error("mail server down");
+          done.push(m.data);
+        },
+      });
+      await bus.publish([message(subject, 1)]);
+      await until(() => done.length === 1, "a successful attempt");
+      expect(attempts).toBe(3);
+    });
+
+    it("shares a group's messages among its members and gives every group all of them", async () => {
+      const group = `g-${randomUUID()}`;
+      const first: number[] = [];
+      const second: number[] = [];
+      const audit: number[] = [];
+      const record = (into: number[]) => async (m: BusMessage) => void into.push((m.data as { n: number }).n);
+      bus.subscribe({ subjects: [subject], group, handler: record(first) });
+      bus.subscribe({ subjects: [subject], group, handler: record(second) });
+      bus.subscribe({ subjects: [subject], group: `audit-${randomUUID()}`, handler: record(audit) });
+      await bus.publish(Array.from({ length: 20 }, (_, i) => message(subject, i)));
+      await until(() => first.length + second.length >= 20 && audit.length >= 20, "all deliveries");
+      expect([...first, ...second].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+      expect(audit).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    });
+
+    it("stops delivering to a member that stopped", async () => {
+      const got: unknown[] = [];
+      const subscription = bus.subscribe({ subjects: [subject], group: `g-${randomUUID()}`, handler: async (m) => void got.push(m.data) });
+      await bus.publish([message(subject, 1)]);
+      await until(() => got.length === 1, "the first message");
+      await subscription.stop();
+      await bus.publish([message(subject, 2)]);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(got).toEqual([{ n: 1 }]);
+    });
+  });
+}
