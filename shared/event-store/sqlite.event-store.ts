@@ -1,5 +1,6 @@
 // EventStore on one SQLite file (better-sqlite3, WAL): one events table, global autoincrement position.
 import Database from "better-sqlite3";
+import { openDatabase } from "../sqlite/open-database.ts";
 import { catchUpSubscription } from "./catch-up-subscription.ts";
 import {
   eventMetadataSchema,
@@ -40,12 +41,7 @@ export class SqliteEventStore implements EventStore {
   private readonly appendTransaction;
 
   constructor(filename: string, private readonly pollMs = 250) {
-    this.db = new Database(filename);
-    this.db.pragma("journal_mode = WAL");
-    this.db.pragma("synchronous = NORMAL");
-    this.db.pragma("busy_timeout = 5000");
-    this.db.pragma("cache_size = -16384");
-    this.db.pragma("temp_store = memory");
+    this.db = openDatabase(filename);
     this.db.exec(SCHEMA);
     this.statements = {
       revision: this.db.prepare<[string], { revision: number | null }>(

@@ -1,6 +1,7 @@
 // ReadStore on one SQLite file. Open one instance for the projector (the only writer) and one per reader:
 // in WAL mode readers see the last committed batch, never half of one.
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
+import { openDatabase } from "../sqlite/open-database.ts";
 import { accessSchema } from "../access/access.view.sqlite.ts";
 import { SqliteAccessView } from "../access/access.view.sqlite.ts";
 import { SqliteThreadsView, threadsSchema } from "../comments/threads.view.sqlite.ts";
@@ -41,12 +42,7 @@ export class SqliteReadStore implements ReadStore {
   private readonly statements;
 
   constructor(filename: string) {
-    this.db = new Database(filename);
-    this.db.pragma("journal_mode = WAL");
-    this.db.pragma("synchronous = NORMAL");
-    this.db.pragma("busy_timeout = 5000");
-    this.db.pragma("cache_size = -16384");
-    this.db.pragma("temp_store = memory");
+    this.db = openDatabase(filename);
     this.migrate();
     this.users = new SqliteUsersView(this.db);
     this.tokens = new SqliteTokensView(this.db);

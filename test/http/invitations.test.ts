@@ -12,11 +12,7 @@ afterAll(async () => {
   await server.stop();
 });
 
-async function registered(label: string, email?: string): Promise<TestUser> {
-  const user = await server.signIn(label, email ? { email } : {});
-  expect((await user.get("/me")).status).toBe(200);
-  return user;
-}
+const registered = (label: string, email?: string): Promise<TestUser> => server.registered(label, email ? { email } : {});
 
 type Invitation = { id: string; targetType: string; targetId: string; email: string; permission: string; canManage: boolean; deliveryStatus: string; expiresAt: string; createdAt: string };
 const invitationOf = (reply: Reply): Invitation => {

@@ -10,12 +10,7 @@ afterAll(async () => {
   await server.stop();
 });
 
-/** A user who has made a request, so their account exists. */
-async function registered(label: string, email?: string): Promise<TestUser> {
-  const user = await server.signIn(label, email ? { email } : {});
-  expect((await user.get("/me")).status).toBe(200);
-  return user;
-}
+const registered = (label: string, email?: string): Promise<TestUser> => server.registered(label, email ? { email } : {});
 
 describe("sharing a page or folder with an existing account", () => {
   it("grants access at once: 200 {ok, message}, and the page shows the grantee's permission", async () => {

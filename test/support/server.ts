@@ -106,6 +106,14 @@ export class TestServer {
     return Object.assign(new Client(this.url, { cookie }), { id, email, name });
   }
 
+  /** A signed-in user who has made a request, so their account exists. */
+  async registered(label: string, options: { email?: string; name?: string; picture?: string } = {}): Promise<TestUser> {
+    const user = await this.signIn(label, options);
+    const me = await user.get("/me");
+    if (me.status !== 200) throw new Error(`registration failed: ${me.text}`);
+    return user;
+  }
+
   /** An API token of `user` with these scopes, as a client. */
   async tokenClient(user: TestUser, scopes: string[]): Promise<Client> {
     const created = await user.post("/tokens", { name: `token ${scopes.join(" ")}`, scopes });

@@ -1,0 +1,14 @@
+// Opens a SQLite file the way every embedded store uses it: WAL (readers never block the writer), NORMAL
+// sync (durable at checkpoints; a crash loses no committed transaction in WAL mode, only a power cut may),
+// a busy timeout for other processes, and a bounded page cache.
+import Database from "better-sqlite3";
+
+export function openDatabase(filename: string): Database.Database {
+  const db = new Database(filename);
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = NORMAL");
+  db.pragma("busy_timeout = 5000");
+  db.pragma("cache_size = -16384");
+  db.pragma("temp_store = memory");
+  return db;
+}
