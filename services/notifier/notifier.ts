@@ -6,11 +6,12 @@ import { z } from "zod";
 import type { Bus, BusMessage, BusSubscription } from "../../shared/bus/bus.port.ts";
 import { runCommand } from "../../shared/commands/run-command.ts";
 import type { EventStore } from "../../shared/event-store/event-store.port.ts";
-import { eventGuard, parseRecorded } from "../../shared/events.ts";
+import { loadState } from "../../shared/commands/load-state.ts";
+import { eventGuard } from "../../shared/events.ts";
 import { invitationIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
 import type { Mailer } from "../../shared/mail/mailer.port.ts";
 import type { ReadModels } from "../../shared/read-store/read-store.port.ts";
-import { invitationDecider, invitationEventSchemas, invitationStream, type InvitationEvent, type InvitationState } from "../../shared/sharing/invitation.decider.ts";
+import { invitationDecider, invitationEventSchemas, invitationStream, type InvitationEvent } from "../../shared/sharing/invitation.decider.ts";
 import { invitationMail } from "./invitation-mail.ts";
 
 const isInvitationEvent = eventGuard<InvitationEvent>(invitationEventSchemas);
@@ -35,19 +36,10 @@ export class Notifier {
     this.subscription = this.options.bus.subscribe({ subjects: NOTIFIER_SUBJECTS, group: "notifier", handler: (message) => this.deliver(message) });
   }
 
-  private async currentState(invitationId: string): Promise<InvitationState> {
-    let state = invitationDecider.initialState;
-    for (const recorded of await this.options.eventStore.read(invitationStream(invitationId))) {
-      const { event } = parseRecorded(recorded);
-      if (isInvitationEvent(event)) state = invitationDecider.evolve(state, event);
-    }
-    return state;
-  }
-
   /** Sends the email the message asks for, unless the invitation was settled or this delivery already went out. */
   async deliver(message: BusMessage): Promise<void> {
     const { invitationId } = messageDataSchema.parse(message.data);
-    const state = await this.currentState(invitationId);
+    const { state } = await loadState(this.options.eventStore, invitationStream(invitationId), invitationDecider, isInvitationEvent);
     if (state.status !== "pending" || state.delivered) return;
     const inviter = await this.options.readModels.users.get(state.invitedBy);
     await this.options.mailer.send(invitationMail({ messageId: message.id, invitation: state, inviterName: inviter?.name ?? "Someone" }));

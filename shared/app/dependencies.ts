@@ -10,7 +10,10 @@ import type { CommandContext } from "../commands/command-context.ts";
 
 export type Clock = () => Date;
 
-/** Reactions to a user's registration, e.g. accepting the invitations sent to that address. */
+/**
+ * Reactions to a user's registration, e.g. accepting the invitations sent to that address. They run at each
+ * user's first request to a process too, so they must be idempotent.
+ */
 export type RegistrationHook = (user: UserRecord, context: CommandContext) => Promise<void>;
 
 export interface Dependencies {

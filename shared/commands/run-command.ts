@@ -2,9 +2,10 @@
 import { randomUUID } from "node:crypto";
 import { AppError } from "../errors/app-error.ts";
 import { StreamConflictError, type EventStore } from "../event-store/event-store.port.ts";
-import { domainEventSchema, parseRecorded, type DomainEvent } from "../events.ts";
+import { domainEventSchema, type DomainEvent } from "../events.ts";
 import type { Decider } from "../kernel/decider.ts";
 import type { CommandContext } from "./command-context.ts";
+import { loadState } from "./load-state.ts";
 
 export const SCHEMA_VERSION = 1;
 const MAX_ATTEMPTS = 5;
@@ -40,15 +41,10 @@ export async function runCommand<C, S, E extends DomainEvent>(
   context: CommandContext,
 ): Promise<CommandResult<S, E>> {
   for (let attempt = 1; ; attempt += 1) {
-    const history = await store.read(stream);
-    let state = decider.initialState;
-    for (const recorded of history) {
-      const { event } = parseRecorded(recorded);
-      if (isOwnEvent(event)) state = decider.evolve(state, event);
-    }
+    const { state, events: known } = await loadState(store, stream, decider, isOwnEvent);
     const events = decider.decide(command, state);
     if (events.length === 0) return { state, events, position: null };
-    const expected = history.length === 0 ? "no_stream" : history.length - 1;
+    const expected = known === 0 ? "no_stream" : known - 1;
     try {
       const result = await store.append(stream, toNewEvents(events, context), expected);
       return { state: events.reduce(decider.evolve, state), events, position: result.position };

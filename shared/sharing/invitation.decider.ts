@@ -58,7 +58,7 @@ type KnownInvitation = Exclude<InvitationState, { status: "absent" }>;
 
 export const invitationStream = (invitationId: string): string => `invitation-${invitationId}`;
 
-const isExpired = (invitation: KnownInvitation, now: string): boolean => Date.parse(now) >= Date.parse(invitation.expiresAt);
+export const isExpired = (invitation: Pick<KnownInvitation, "expiresAt">, now: string): boolean => Date.parse(now) >= Date.parse(invitation.expiresAt);
 
 function assertMayInvite(access: InvitedAccess, current: InvitedAccess | null, actor: Actor): void {
   if (access.targetType === "workspace") {

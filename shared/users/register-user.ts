@@ -47,7 +47,12 @@ export async function ensureRegistered(deps: Dependencies, claims: SessionClaims
   const image = claims.picture ?? null;
   const cached = seen.get(deps)?.get(claims.sub);
   if (cached && cached.name === claims.name && cached.image === image) return cached;
-  return remember(deps, await register(deps, claims, correlationId));
+  const user = await register(deps, claims, correlationId);
+  // Hooks run at a user's first request to each process, not only at registration, so one interrupted by a
+  // crash completes later; they are idempotent.
+  const context: CommandContext = { actorId: userIdSchema.parse(user.id), correlationId, now: deps.clock() };
+  for (const hook of deps.registrationHooks) await hook(user, context);
+  return remember(deps, user);
 }
 
 async function register(deps: Dependencies, claims: SessionClaims, correlationId: string): Promise<UserRecord> {
@@ -72,9 +77,5 @@ async function register(deps: Dependencies, claims: SessionClaims, correlationId
     context,
   );
   await awaitProjection(deps, result.position);
-  const user = (await deps.readStore.users.get(userId)) ?? { id: userId, email, name: claims.name, image, createdAt: context.now.toISOString() };
-  if (result.position !== null) {
-    for (const hook of deps.registrationHooks) await hook(user, context);
-  }
-  return user;
+  return (await deps.readStore.users.get(userId)) ?? { id: userId, email, name: claims.name, image, createdAt: context.now.toISOString() };
 }
