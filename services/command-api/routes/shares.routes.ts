@@ -26,7 +26,8 @@ const isWorkspaceEvent = eventGuard<WorkspaceEvent>(workspaceEventSchemas);
 const entityParams = z.object({ entityType: entityTypeSchema, entityId: z.uuid() });
 const grantedReply = z.object({ ok: z.boolean(), message: z.string() });
 const invitedReply = grantedReply.extend({ invitation: invitationResource });
-const memberAddedReply = grantedReply.extend({ memberId: z.uuid(), name: z.string() });
+/** The spec gives both answers of POST /shares/workspace/members the same five fields; the one that does not apply is null. */
+const memberReply = grantedReply.extend({ memberId: z.uuid().nullable(), name: z.string().nullable(), invitation: invitationResource.nullable() });
 
 async function recordedInvitation(deps: Dependencies, invitationId: string) {
   const invitation = await deps.readStore.invitations.get(invitationId);
@@ -87,7 +88,7 @@ export function shareCommandRoutes(app: App, deps: Dependencies): void {
       onRequest: guard(deps, { scope: "pages:write" }),
       schema: {
         body: z.object({ email: emailField, role: workspaceRoleSchema }),
-        response: { 200: memberAddedReply, 202: invitedReply, "4xx": errorBody },
+        response: { 200: memberReply, 202: memberReply, "4xx": errorBody },
       },
     },
     async (request, reply) => {
@@ -96,10 +97,10 @@ export function shareCommandRoutes(app: App, deps: Dependencies): void {
       await awaitProjection(deps, outcome.position, reply);
       if (outcome.kind === "added") {
         const { user } = outcome;
-        return reply.code(200).send({ ok: true, memberId: user.id, name: user.name, message: `${user.name} is a ${role} of your workspace` });
+        return reply.code(200).send({ ok: true, memberId: user.id, name: user.name, invitation: null, message: `${user.name} is a ${role} of your workspace` });
       }
       const invitation = await recordedInvitation(deps, outcome.invitationId);
-      return reply.code(202).send({ ok: true, message: `${email} has no account yet; an invitation is queued`, invitation });
+      return reply.code(202).send({ ok: true, memberId: null, name: null, invitation, message: `${email} has no account yet; an invitation is queued` });
     },
   );
 
