@@ -107,7 +107,7 @@ export class SqliteThreadsView implements ThreadsView {
       ),
       list: db.prepare<[ListParams], ThreadRow>(
         `SELECT * FROM comment_threads WHERE page_id = @page AND created_pos < @before AND (@status = 'all' OR status = @status)
-         ORDER BY created_pos DESC LIMIT @limit`,
+         ORDER BY created_pos DESC LIMIT CAST(@limit AS INTEGER)`,
       ),
       commentsOf: db.prepare<[string], CommentRow>(
         "SELECT * FROM thread_comments WHERE thread_id IN (SELECT value FROM json_each(?)) ORDER BY created_pos",

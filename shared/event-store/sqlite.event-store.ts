@@ -54,7 +54,7 @@ export class SqliteEventStore implements EventStore {
         "INSERT INTO events (id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)",
       ),
       stream: this.db.prepare<[string], Row>(`SELECT ${COLUMNS} FROM events WHERE stream = ? ORDER BY revision`).raw(),
-      all: this.db.prepare<[number, number], Row>(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`).raw(),
+      all: this.db.prepare<[number, number], Row>(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT CAST(? AS INTEGER)`).raw(),
       head: this.db.prepare<[], { head: number | null }>("SELECT MAX(position) AS head FROM events"),
     };
     this.appendTransaction = this.db.transaction(

@@ -33,16 +33,16 @@ export const LIST_VISIBLE_FOLDERS = `
 SELECT * FROM (
   SELECT * FROM (SELECT f.* FROM folders f
     WHERE f.owner_id IN (SELECT value FROM json_each(@owners)) AND f.updated_pos < @before
-    ORDER BY f.updated_pos DESC LIMIT @limit)
+    ORDER BY f.updated_pos DESC LIMIT CAST(@limit AS INTEGER))
   UNION
   SELECT * FROM (SELECT f.* FROM folders f
     WHERE f.id IN (SELECT value FROM json_each(@folders)) AND f.updated_pos < @before
-    ORDER BY f.updated_pos DESC LIMIT @limit)
+    ORDER BY f.updated_pos DESC LIMIT CAST(@limit AS INTEGER))
   UNION
   SELECT * FROM (SELECT DISTINCT f.* FROM folder_ancestors a JOIN folders f ON f.id = a.folder_id
     WHERE a.ancestor_id IN (SELECT value FROM json_each(@folders)) AND f.updated_pos < @before
-    ORDER BY f.updated_pos DESC LIMIT @limit)
-) ORDER BY updated_pos DESC LIMIT @limit`;
+    ORDER BY f.updated_pos DESC LIMIT CAST(@limit AS INTEGER))
+) ORDER BY updated_pos DESC LIMIT CAST(@limit AS INTEGER)`;
 
 type Row = {
   id: string;

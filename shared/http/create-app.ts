@@ -45,6 +45,8 @@ export function createApp(options: { logger: Logger; bodyLimit: number }): App {
     loggerInstance: logger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit,
+    // No child logger per request (costly at these rates): our log lines carry reqId themselves.
+    childLoggerFactory: (parent) => parent,
     genReqId: (request) => {
       const given = request.headers["x-request-id"];
       return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
@@ -55,17 +57,22 @@ export function createApp(options: { logger: Logger; bodyLimit: number }): App {
 
   app.addContentTypeParser(["text/markdown", "text/plain"], { parseAs: "string" }, (_request, body, done) => done(null, body));
 
-  app.addHook("onRequest", async (request, reply) => {
+  app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
+    done();
   });
-  app.addHook("onResponse", async (request, reply) => {
-    request.log.info({
-      event: "http.request",
-      method: request.method,
-      route: request.routeOptions.url ?? "(unmatched)",
-      status: reply.statusCode,
-      ms: Math.round(reply.elapsedTime * 100) / 100,
-    });
+  app.addHook("onResponse", (request, reply, done) => {
+    if (options.logger.isLevelEnabled("info")) {
+      request.log.info({
+        event: "http.request",
+        reqId: request.id,
+        method: request.method,
+        route: request.routeOptions.url ?? "(unmatched)",
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 100) / 100,
+      });
+    }
+    done();
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -76,7 +83,7 @@ export function createApp(options: { logger: Logger; bodyLimit: number }): App {
     const status = error.statusCode ?? 500;
     const mapped = statusCodes.get(status);
     if (status < 500 && mapped) return sendError(reply, new AppError(mapped, error.message));
-    request.log.error({ event: "http.error", err: error }, "unhandled error");
+    request.log.error({ event: "http.error", reqId: request.id, err: error }, "unhandled error");
     return sendError(reply, new AppError("internal", `internal error; quote request id ${request.id}`));
   });
 

@@ -21,7 +21,7 @@ CREATE TABLE IF NOT EXISTS pages (
   deleted INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS pages_parent ON pages (parent_id, updated_pos) WHERE deleted = 0;
-CREATE INDEX IF NOT EXISTS pages_title ON pages (title_key) WHERE deleted = 0;
+CREATE INDEX IF NOT EXISTS pages_title ON pages (title_key, updated_pos) WHERE deleted = 0;
 CREATE INDEX IF NOT EXISTS pages_owner ON pages (owner_id, updated_pos, id) WHERE deleted = 0;
 CREATE TABLE IF NOT EXISTS page_ancestors (
   page_id TEXT NOT NULL,
@@ -71,11 +71,11 @@ const VISIBLE = `(p.owner_id IN (SELECT value FROM json_each(@owners))
  * so gathering candidates never touches page rows; only the winners are read in full (see list()).
  */
 export const PAGES_OF_OWNER = `SELECT id, updated_pos FROM pages WHERE owner_id = ? AND deleted = 0 AND updated_pos < ?
-  ORDER BY updated_pos DESC LIMIT ?`;
+  ORDER BY updated_pos DESC LIMIT CAST(? AS INTEGER)`;
 export const PAGES_BELOW_FOLDER = `SELECT page_id AS id, updated_pos FROM page_ancestors WHERE folder_id = ? AND updated_pos < ?
-  ORDER BY updated_pos DESC LIMIT ?`;
+  ORDER BY updated_pos DESC LIMIT CAST(? AS INTEGER)`;
 export const PAGES_BY_ID = `SELECT id, updated_pos FROM pages WHERE id IN (SELECT value FROM json_each(?)) AND deleted = 0 AND updated_pos < ?
-  ORDER BY updated_pos DESC LIMIT ?`;
+  ORDER BY updated_pos DESC LIMIT CAST(? AS INTEGER)`;
 const PAGES_IN = "SELECT * FROM pages WHERE id IN (SELECT value FROM json_each(?)) AND deleted = 0";
 
 type Candidate = { id: string; updated_pos: number };
@@ -130,10 +130,10 @@ export class SqlitePagesView implements PagesView {
       pagesIn: db.prepare<[string], Row>(PAGES_IN),
       listInFolder: db.prepare<[ListParams], Row>(
         `SELECT p.* FROM pages p WHERE p.deleted = 0 AND p.parent_id = @parent AND p.updated_pos < @before AND ${VISIBLE}
-         ORDER BY p.updated_pos DESC LIMIT @limit`,
+         ORDER BY p.updated_pos DESC LIMIT CAST(@limit AS INTEGER)`,
       ),
       byTitle: db.prepare<[string, number], Row>(
-        "SELECT * FROM pages WHERE title_key = ? AND deleted = 0 ORDER BY updated_pos DESC LIMIT ?",
+        "SELECT * FROM pages WHERE title_key = ? AND deleted = 0 ORDER BY updated_pos DESC LIMIT CAST(? AS INTEGER)",
       ),
     };
   }

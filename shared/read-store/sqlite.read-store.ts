@@ -13,7 +13,7 @@ import { SqliteUsersView, usersSchema } from "../users/users.view.sqlite.ts";
 import type { ReadStore } from "./read-store.port.ts";
 
 /** Bump whenever a read-model table changes shape. */
-const READ_MODEL_VERSION = 6;
+const READ_MODEL_VERSION = 7;
 
 const checkpointSchema = `
 CREATE TABLE IF NOT EXISTS checkpoint (

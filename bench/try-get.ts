@@ -1,0 +1,14 @@
+import { mkdtempSync } from "node:fs";
+import { mintSession } from "../shared/auth/session-verifier.ts";
+import { load } from "./http-load.ts";
+import { startChild } from "./processes.ts";
+const SECRET = "benchmark-session-secret-long-enough-for-hs256";
+const dir = mkdtempSync("/tmp/get-");
+const prof = process.argv[2] === "prof" ? ["--cpu-prof", "--cpu-prof-dir=bench/profiles"] : [];
+const server = await startChild("services/all-in-one.ts", { DATA_DIR: dir, AUTH_SESSION_SECRET: SECRET, LOG_LEVEL: "warn" }, "/readyz", prof);
+const cookie = `app-auth.session_token=${await mintSession(SECRET, { sub: crypto.randomUUID(), email: "p@x.io", name: "P" })}`;
+const api = `${server.url}/api/v1`;
+await fetch(`${api}/pages`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ title: "Quarterly" }) });
+console.log("resolve", await load({ url: `${api}/pages/resolve?title=Quarterly`, connections: 50, durationSeconds: 5, headers: { cookie } }));
+console.log("healthz", await load({ url: `${server.url}/healthz`, connections: 50, durationSeconds: 3 }));
+await server.stop();
