@@ -123,7 +123,9 @@ export class SqlitePagesView implements PagesView {
       remove: db.prepare("UPDATE pages SET deleted = 1 WHERE id = ?"),
       removeContent: db.prepare("DELETE FROM page_contents WHERE page_id = ?"),
       get: db.prepare<[string], Row>("SELECT * FROM pages WHERE id = ? AND deleted = 0"),
-      getContent: db.prepare<[string], { markdown: string }>("SELECT markdown FROM page_contents WHERE page_id = ?"),
+      getContent: db.prepare<[string], Row & { markdown: string }>(
+        "SELECT p.*, c.markdown FROM pages p JOIN page_contents c ON c.page_id = p.id WHERE p.id = ? AND p.deleted = 0",
+      ),
       byOwner: db.prepare<[string, number, number], Candidate>(PAGES_OF_OWNER),
       byAncestor: db.prepare<[string, number, number], Candidate>(PAGES_BELOW_FOLDER),
       byIds: db.prepare<[string, number, number], Candidate>(PAGES_BY_ID),
@@ -190,9 +192,8 @@ export class SqlitePagesView implements PagesView {
 
   async getContent(id: string): Promise<PageContent | null> {
     this.flush();
-    const row = this.statements.get.get(id);
-    const content = row ? this.statements.getContent.get(id) : undefined;
-    return row && content ? { page: toRecord(row), markdown: content.markdown } : null;
+    const row = this.statements.getContent.get(id);
+    return row ? { page: toRecord(row), markdown: row.markdown } : null;
   }
 
   /**

@@ -94,9 +94,9 @@ export function pageQueryRoutes(app: App, deps: Dependencies): void {
       schema: { params: z.object({ pageId: pageIdSchema }), response: { 200: z.string(), 304: z.null(), "4xx": errorBody } },
     },
     async (request, reply) => {
-      await visiblePage(deps.readStore, principalOf(request), request.params.pageId);
       const content = await deps.readStore.pages.getContent(request.params.pageId);
-      if (!content) throw new AppError("not_found", "page not found");
+      const context = await deps.readStore.access.contextFor(principalOf(request).user.id);
+      if (!content || !effectivePermission(context, { kind: "page", ...content.page })) throw new AppError("not_found", "page not found");
       const etag = etagOf(content.page);
       reply.header("etag", etag).header("cache-control", "private, no-cache");
       if (request.headers["if-none-match"] === etag) return reply.code(304).send(null);
