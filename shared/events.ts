@@ -3,6 +3,7 @@ import { z } from "zod";
 import { threadEventSchemas } from "./comments/thread.decider.ts";
 import type { EventMetadata, RecordedEvent } from "./event-store/event-store.port.ts";
 import { folderEventSchemas } from "./folders/folder.decider.ts";
+import { invitationSlotEventSchemas } from "./sharing/invitation-slot.decider.ts";
 import { pageEventSchemas } from "./pages/page.decider.ts";
 import { entityAccessEventSchemas } from "./sharing/entity-access.decider.ts";
 import { invitationEventSchemas } from "./sharing/invitation.decider.ts";
@@ -20,6 +21,7 @@ export const domainEventSchema = z.discriminatedUnion("type", [
   ...entityAccessEventSchemas,
   ...workspaceEventSchemas,
   ...invitationEventSchemas,
+  ...invitationSlotEventSchemas,
 ]);
 export type DomainEvent = z.infer<typeof domainEventSchema>;
 export type DomainEventType = DomainEvent["type"];

@@ -228,3 +228,16 @@ describe("cancelling an invitation", () => {
     expect((await newcomer.get(`/pages/${pageId}`)).status).toBe(404);
   });
 });
+
+describe("concurrent invitations", () => {
+  it("ten concurrent first invitations of one address to one page queue a single invitation", async () => {
+    const owner = await registered("owner");
+    const pageId = await createPage(owner);
+    const email = unknownAddress();
+    const replies = await Promise.all(Array.from({ length: 10 }, () => share(owner, "page", pageId, email, "view")));
+    expect(replies.map((reply) => reply.status)).toEqual(Array.from({ length: 10 }, () => 202));
+    const ids = new Set(replies.map((reply) => (reply.body.invitation as Invitation).id));
+    expect(ids.size).toBe(1);
+    expect((await pendingOn(owner, "page", pageId)).map((invitation) => invitation.id)).toEqual([...ids]);
+  });
+});

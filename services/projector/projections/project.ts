@@ -21,6 +21,8 @@ export async function project(stored: StoredEvent, models: ReadModels): Promise<
     case "UserProfileChanged":
     case "EmailReserved":
       return projectUser(narrow(stored, event), models);
+    case "InvitationSlotTaken":
+      return; // bookkeeping for the command side only: no read model shows it
     case "TokenCreated":
     case "TokenUsed":
     case "TokenRevoked":
