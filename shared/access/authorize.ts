@@ -3,6 +3,7 @@
 import type { Principal } from "../auth/principal.ts";
 import { AppError } from "../errors/app-error.ts";
 import type { FolderRecord } from "../folders/folders.view.ts";
+import { userIdSchema, type UserId } from "../kernel/ids.ts";
 import { atLeast, type Permission } from "../kernel/permissions.ts";
 import type { PageRecord } from "../pages/pages.view.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
@@ -28,4 +29,15 @@ export async function visibleFolder(models: ReadModels, principal: Principal, fo
   const permission = folder && context ? effectivePermission(context, { kind: "folder", ...folder }) : null;
   if (!folder || !permission) throw new AppError("not_found", "folder not found");
   return { folder, permission };
+}
+
+/**
+ * Who owns a page or folder created at `parentId`: the folder's owner (it lives in their workspace), which
+ * needs edit permission on the folder; at the root, the caller.
+ */
+export async function ownerOfNewItem(models: ReadModels, principal: Principal, parentId: string | null): Promise<UserId> {
+  if (parentId === null) return userIdSchema.parse(principal.user.id);
+  const { folder, permission } = await visibleFolder(models, principal, parentId);
+  requirePermission(permission, "edit", "folder");
+  return userIdSchema.parse(folder.ownerId);
 }

@@ -1,7 +1,7 @@
 // POST /folders: a folder at the root of the caller's workspace, or inside a folder they may edit.
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { requirePermission, visibleFolder } from "../../../shared/access/authorize.ts";
+import { ownerOfNewItem, visibleFolder } from "../../../shared/access/authorize.ts";
 import type { Dependencies } from "../../../shared/app/dependencies.ts";
 import { awaitProjection } from "../../../shared/commands/commit.ts";
 import { runCommand } from "../../../shared/commands/run-command.ts";
@@ -11,7 +11,7 @@ import { folderResource, toFolderResource } from "../../../shared/folders/folder
 import type { App } from "../../../shared/http/create-app.ts";
 import { guard, principalOf } from "../../../shared/http/guard.ts";
 import { errorBody } from "../../../shared/http/schemas.ts";
-import { folderIdSchema, userIdSchema } from "../../../shared/kernel/ids.ts";
+import { folderIdSchema } from "../../../shared/kernel/ids.ts";
 import { contextOf } from "../command-context.ts";
 import { iconField } from "./fields.ts";
 
@@ -38,12 +38,7 @@ export function folderCommandRoutes(app: App, deps: Dependencies): void {
     async (request, reply) => {
       const principal = principalOf(request);
       const { name, parentId, icon } = request.body;
-      let ownerId = userIdSchema.parse(principal.user.id);
-      if (parentId) {
-        const { folder, permission } = await visibleFolder(deps.readStore, principal, parentId);
-        requirePermission(permission, "edit", "folder");
-        ownerId = userIdSchema.parse(folder.ownerId);
-      }
+      const ownerId = await ownerOfNewItem(deps.readStore, principal, parentId);
       const folderId = folderIdSchema.parse(randomUUID());
       const context = contextOf(deps, request);
       const result = await runCommand(deps.eventStore, folderStream(folderId), folderDecider, isFolderEvent, {

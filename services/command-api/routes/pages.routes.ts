@@ -1,7 +1,7 @@
 // Page commands: create, rename or re-icon, replace the content under If-Match, and soft-delete.
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { requirePermission, visibleFolder, visiblePage } from "../../../shared/access/authorize.ts";
+import { ownerOfNewItem, requirePermission, visiblePage } from "../../../shared/access/authorize.ts";
 import type { Dependencies } from "../../../shared/app/dependencies.ts";
 import { awaitProjection } from "../../../shared/commands/commit.ts";
 import type { CommandContext } from "../../../shared/commands/command-context.ts";
@@ -11,7 +11,7 @@ import { eventGuard } from "../../../shared/events.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { guard, principalOf } from "../../../shared/http/guard.ts";
 import { errorBody } from "../../../shared/http/schemas.ts";
-import { folderIdSchema, pageIdSchema, userIdSchema, type PageId } from "../../../shared/kernel/ids.ts";
+import { folderIdSchema, pageIdSchema, type PageId } from "../../../shared/kernel/ids.ts";
 import { etagOf, renderPageDocument, revisionFromIfMatch, stripFrontmatter } from "../../../shared/pages/page-document.ts";
 import { pageDecider, pageEventSchemas, pageStream, type PageCommand, type PageEvent } from "../../../shared/pages/page.decider.ts";
 import { pageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
@@ -48,12 +48,7 @@ export function pageCommandRoutes(app: App, deps: Dependencies): void {
     async (request, reply) => {
       const principal = principalOf(request);
       const { title, markdown, parentId, icon } = request.body;
-      let ownerId = userIdSchema.parse(principal.user.id);
-      if (parentId) {
-        const { folder, permission } = await visibleFolder(deps.readStore, principal, parentId);
-        requirePermission(permission, "edit", "folder");
-        ownerId = userIdSchema.parse(folder.ownerId);
-      }
+      const ownerId = await ownerOfNewItem(deps.readStore, principal, parentId);
       const pageId = pageIdSchema.parse(randomUUID());
       const result = await decidePage(deps, pageId, { type: "CreatePage", pageId, ownerId, parentId, title, icon, markdown }, contextOf(deps, request));
       await awaitProjection(deps, result.position, reply);
