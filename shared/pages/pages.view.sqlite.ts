@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { decodeIds, encodeIds } from "../read-store/id-list.ts";
 import type { ListQuery } from "../read-store/list-query.ts";
-import { newestOfSources, type Ranked, type RankedSource } from "../read-store/newest-of-sources.ts";
+import { newestOfSources, type FirstRound, type Ranked, type RankedSource } from "../read-store/newest-of-sources.ts";
 import { titleKey, type PageChange, type PageContent, type PageRecord, type PagesView } from "./pages.view.ts";
 
 export const pagesSchema = `
@@ -79,6 +79,12 @@ export const PAGES_BY_ID = `SELECT id, updated_pos FROM pages WHERE id IN (SELEC
 const PAGES_IN = "SELECT * FROM pages WHERE id IN (SELECT value FROM json_each(?)) AND deleted = 0";
 
 type Candidate = { id: string; updated_pos: number };
+type SourceKind = "owner" | "folder" | "pages";
+const SOURCE_SQL: Record<SourceKind, string> = { owner: PAGES_OF_OWNER, folder: PAGES_BELOW_FOLDER, pages: PAGES_BY_ID };
+/** Compound first-round statements kept, one per shape (how many owners, folders, page grants). */
+const COMPOUND_STATEMENT_LIMIT = 256;
+/** SQLite allows 500 terms in a compound select; callers with more grants read their sources one by one. */
+const MAX_COMPOUND_SOURCES = 200;
 type PendingRow = {
   id: string;
   title: string | null;
@@ -99,10 +105,11 @@ const RECORD_CACHE_LIMIT = 50_000;
 export class SqlitePagesView implements PagesView {
   private readonly statements;
   private readonly records = new Map<string, PageRecord>();
+  private readonly compounds = new Map<string, Database.Statement<unknown[], Candidate & { source: number }>>();
   private readonly pending = new Map<string, PendingRow>();
   private readonly snapshot: <T>(read: () => T) => T;
 
-  constructor(db: Database.Database) {
+  constructor(private readonly db: Database.Database) {
     // A list reads several statements; one read transaction makes them all see the same committed batch.
     this.snapshot = <T>(read: () => T): T => db.transaction(read)();
     this.statements = {
@@ -224,7 +231,29 @@ export class SqlitePagesView implements PagesView {
       ...folderIds.map((folder): RankedSource => (upTo, limit) => ranked(this.statements.byAncestor.all(folder, upTo, limit))),
       ...(pageIds.length > 0 ? [(upTo: number, limit: number) => ranked(this.statements.byIds.all(grantedPages, upTo, limit))] : []),
     ];
-    return this.snapshot(() => this.recordsAt(newestOfSources(sources, before, take)));
+    const keys = [...ownerIds.map((id) => ["owner", id] as const), ...folderIds.map((id) => ["folder", id] as const), ...(pageIds.length > 0 ? [["pages", grantedPages] as const] : [])];
+    const firstRound: FirstRound | undefined = keys.length <= MAX_COMPOUND_SOURCES ? (upTo, limit) => this.firstRound(keys, upTo, limit) : undefined;
+    return this.snapshot(() => this.recordsAt(newestOfSources(sources, before, take, firstRound)));
+  }
+
+  /**
+   * The first chunk of every source in one compound statement (one per shape of sources, kept): a single
+   * round trip into SQLite instead of one per grant.
+   */
+  private firstRound(keys: ReadonlyArray<readonly [SourceKind, string]>, before: number, limit: number): Ranked[][] {
+    const shape = keys.map(([kind]) => kind[0]).join("");
+    let statement = this.compounds.get(shape);
+    if (!statement) {
+      if (this.compounds.size >= COMPOUND_STATEMENT_LIMIT) this.compounds.clear();
+      const parts = keys.map(([kind], index) => `SELECT ${index} AS source, id, updated_pos FROM (${SOURCE_SQL[kind]})`);
+      statement = this.db.prepare<unknown[], Candidate & { source: number }>(parts.join(" UNION ALL "));
+      this.compounds.set(shape, statement);
+    }
+    const chunks: Ranked[][] = keys.map(() => []);
+    for (const row of statement.all(...keys.flatMap(([, key]) => [key, before, limit]))) {
+      chunks[row.source]?.push({ id: row.id, position: row.updated_pos });
+    }
+    return chunks;
   }
 
   /** The records of these (id, position) pairs, newest first: from memory when the position still matches. */

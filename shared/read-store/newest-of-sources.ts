@@ -10,18 +10,25 @@ export interface Ranked {
 /** Items of one source strictly older than `before`, newest first, at most `limit`. */
 export type RankedSource = (before: number, limit: number) => Ranked[];
 
-export function newestOfSources(sources: readonly RankedSource[], before: number, take: number): Ranked[] {
+/**
+ * Reads the first chunk of every source at once (e.g. one compound query instead of one per source): it must
+ * answer, for each source in order, what `source(before, limit)` would.
+ */
+export type FirstRound = (before: number, limit: number) => Ranked[][];
+
+export function newestOfSources(sources: readonly RankedSource[], before: number, take: number, firstRound?: FirstRound): Ranked[] {
   const firstChunk = Math.max(8, Math.ceil((2 * take) / Math.max(1, sources.length)));
   const found = new Map<string, number>();
   const cursors = sources.map((read) => ({ read, next: before, exhausted: false }));
-  const pull = (cursor: (typeof cursors)[number], limit: number): void => {
-    const rows = cursor.read(cursor.next, limit);
+  const record = (cursor: (typeof cursors)[number], rows: Ranked[], limit: number): void => {
     for (const row of rows) found.set(row.id, row.position);
     const last = rows[rows.length - 1];
     if (rows.length < limit || !last) cursor.exhausted = true;
     else cursor.next = last.position;
   };
-  for (const cursor of cursors) pull(cursor, firstChunk);
+  const pull = (cursor: (typeof cursors)[number], limit: number): void => record(cursor, cursor.read(cursor.next, limit), limit);
+  const first = firstRound?.(before, firstChunk);
+  cursors.forEach((cursor, index) => record(cursor, first?.[index] ?? cursor.read(before, firstChunk), firstChunk));
   for (;;) {
     const open = cursors.filter((cursor) => !cursor.exhausted);
     if (open.length === 0) break;

@@ -34,6 +34,9 @@ describe("newest of several sources", () => {
       const union = new Map(sources.flat().filter((item) => item.position < before).map((item) => [item.id, item.position]));
       const expected = [...union.entries()].sort((a, b) => b[1] - a[1]).slice(0, take).map(([id]) => id);
       expect(got.map((item) => item.id), `round ${round}`).toEqual(expected);
+      const readers = sources.map((items) => sourceOf(items, reads));
+      const batched = newestOfSources(readers, before, take, (upTo, limit) => readers.map((read) => read(upTo, limit)));
+      expect(batched.map((item) => item.id), `round ${round}, first round batched`).toEqual(expected);
     }
   });
 
