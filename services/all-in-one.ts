@@ -44,6 +44,7 @@ export async function startAllInOne(
     afterCommit: (events) => bus.publish(events.map(toBusMessage)),
   });
   await projector.start();
+  void notifier.recover().catch((error: unknown) => logger.warn({ event: "notifier.recovery_failed", err: error }));
 
   const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES });
   healthRoutes(app, { eventStore, readStore });

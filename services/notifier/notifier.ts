@@ -7,7 +7,8 @@ import type { Bus, BusMessage, BusSubscription } from "../../shared/bus/bus.port
 import { runCommand } from "../../shared/commands/run-command.ts";
 import type { EventStore } from "../../shared/event-store/event-store.port.ts";
 import { loadState } from "../../shared/commands/load-state.ts";
-import { eventGuard } from "../../shared/events.ts";
+import { toBusMessage } from "../../shared/bus/integration-events.ts";
+import { eventGuard, parseRecorded } from "../../shared/events.ts";
 import { invitationIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
 import type { Mailer } from "../../shared/mail/mailer.port.ts";
 import type { ReadModels } from "../../shared/read-store/read-store.port.ts";
@@ -34,6 +35,27 @@ export class Notifier {
 
   start(): void {
     this.subscription = this.options.bus.subscribe({ subjects: NOTIFIER_SUBJECTS, group: "notifier", handler: (message) => this.deliver(message) });
+  }
+
+  /**
+   * Delivers what a crash left undelivered: invitations whose queued delivery the read models show as pending.
+   * Each is sent under the id of the event that queued it, so an email already written is overwritten, not
+   * doubled. Run once at start, after subscribing.
+   */
+  async recover(): Promise<number> {
+    let recovered = 0;
+    for (const invitation of await this.options.readModels.invitations.undelivered()) {
+      const history = await this.options.eventStore.read(invitationStream(invitation.id));
+      const queuing = history.filter((recorded) => (NOTIFIER_SUBJECTS as readonly string[]).includes(recorded.type)).at(-1);
+      if (!queuing) continue;
+      try {
+        await this.deliver(toBusMessage(parseRecorded(queuing)));
+        recovered += 1;
+      } catch (error) {
+        this.options.logger.warn({ event: "invitation.recovery_failed", invitationId: invitation.id, err: error });
+      }
+    }
+    return recovered;
   }
 
   /** Sends the email the message asks for, unless the invitation was settled or this delivery already went out. */

@@ -72,6 +72,7 @@ export class SqliteInvitationsView implements InvitationsView {
         "SELECT * FROM invitations WHERE target_type = ? AND target_id = ? AND email = ? ORDER BY created_pos DESC LIMIT 1",
       ),
       pendingForEmail: db.prepare<[string], Row>("SELECT * FROM invitations WHERE email = ? AND status = 'pending' ORDER BY created_pos"),
+      undelivered: db.prepare<[], Row>("SELECT * FROM invitations WHERE status = 'pending' AND delivery_status = 'pending' ORDER BY created_pos"),
     };
   }
 
@@ -112,5 +113,9 @@ export class SqliteInvitationsView implements InvitationsView {
 
   async pendingForEmail(email: string): Promise<InvitationRecord[]> {
     return this.statements.pendingForEmail.all(email).map(toRecord);
+  }
+
+  async undelivered(): Promise<InvitationRecord[]> {
+    return this.statements.undelivered.all().map(toRecord);
   }
 }

@@ -33,4 +33,6 @@ export interface InvitationsView {
   latestFor(targetType: InvitationTargetType, targetId: string, email: string): Promise<InvitationRecord | null>;
   /** Every pending invitation of an address, expired or not: what its registration settles. */
   pendingForEmail(email: string): Promise<InvitationRecord[]>;
+  /** Pending invitations whose latest queued delivery has not gone out, oldest first. */
+  undelivered(): Promise<InvitationRecord[]>;
 }

@@ -1,8 +1,15 @@
 // The notifier delivers invitation emails to DATA_DIR/outbox and records InvitationDelivered; a resend sends
 // another email; nothing is sent twice for one queued delivery.
+import { randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pino } from "pino";
+import { rebuildReadModels } from "../../services/projector/rebuild.ts";
+import { toNewEvents } from "../../shared/commands/run-command.ts";
+import { SqliteEventStore } from "../../shared/event-store/sqlite.event-store.ts";
+import { invitationIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
+import { SqliteReadStore } from "../../shared/read-store/sqlite.read-store.ts";
 import { TestServer, type TestUser } from "../support/server.ts";
 import { createPage, share, unknownAddress } from "../support/workspace-builders.ts";
 
@@ -71,5 +78,28 @@ describe("invitation delivery", () => {
     expect(head?.split("\r\n").every((line) => /^[A-Za-z-]+: \S/.test(line))).toBe(true);
     expect(head).toContain("Content-Type: text/plain; charset=utf-8");
     expect(body).toContain("invited you to a page with view access.");
+  });
+});
+
+describe("after a crash", () => {
+  it("delivers an invitation that was projected but never sent", async () => {
+    const pageId = await createPage(owner);
+    const email = unknownAddress();
+    const invitationId = invitationIdSchema.parse(randomUUID());
+    await server.restart(async () => {
+      // Queued and projected while no notifier ran: the bus message is gone, only the read models know.
+      const eventStore = new SqliteEventStore(join(server.dataDir, "events.sqlite"));
+      const context = { actorId: userIdSchema.parse(owner.id), correlationId: randomUUID(), now: new Date() };
+      const access = { targetType: "page" as const, targetId: pageId, permission: "view" as const };
+      const queued = { invitationId, email, access, invitedBy: userIdSchema.parse(owner.id), expiresAt: new Date(Date.now() + 86_400_000).toISOString() };
+      await eventStore.append(`invitation-${invitationId}`, toNewEvents([{ type: "InvitationQueued", data: queued }], context), "no_stream");
+      const readStore = new SqliteReadStore(join(server.dataDir, "read-models.sqlite"));
+      await rebuildReadModels({ eventStore, readStore, logger: pino({ level: "silent" }) });
+      await readStore.close();
+      await eventStore.close();
+    });
+    const mails = await eventually(() => emailsTo(email), (found) => found.length === 1, "the recovered email");
+    expect(mails[0]).toContain(`To: ${email}`);
+    await eventually(() => deliveryStatus(pageId), (status) => status === "delivered", "deliveryStatus delivered");
   });
 });
