@@ -39,3 +39,16 @@ export function visibilityFilter(context: AccessContext): { ownerIds: string[]; 
     folderIds: [...context.folderGrants.keys()],
   };
 }
+
+/** The items the caller can view, each presented with its effective permission; the others are left out. */
+export function presentVisible<T extends Omit<AccessTarget, "kind">, R>(
+  context: AccessContext,
+  kind: AccessTarget["kind"],
+  items: readonly T[],
+  present: (item: T, permission: Permission) => R,
+): R[] {
+  return items.flatMap((item) => {
+    const permission = effectivePermission(context, { kind, ...item });
+    return permission ? [present(item, permission)] : [];
+  });
+}

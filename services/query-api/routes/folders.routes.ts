@@ -1,7 +1,7 @@
 // GET /folders and GET /folders/{folderId}: folders the caller can view, with their effective permission.
 import { z } from "zod";
 import { visibleFolder } from "../../../shared/access/authorize.ts";
-import { effectivePermission, visibilityFilter } from "../../../shared/access/effective-permission.ts";
+import { presentVisible, visibilityFilter } from "../../../shared/access/effective-permission.ts";
 import type { Dependencies } from "../../../shared/app/dependencies.ts";
 import { folderResource, toFolderResource } from "../../../shared/folders/folder.resource.ts";
 import type { App } from "../../../shared/http/create-app.ts";
@@ -23,11 +23,7 @@ export function folderQueryRoutes(app: App, deps: Dependencies): void {
       const { limit, cursor } = request.query;
       const rows = await deps.readStore.folders.list({ visibleTo: visibilityFilter(context), before: decodeCursor(cursor), limit });
       const { rows: kept, nextCursor } = pageOf(rows, limit, (folder) => folder.updatedPosition);
-      const data = kept.flatMap((folder) => {
-        const permission = effectivePermission(context, { kind: "folder", ...folder });
-        return permission ? [toFolderResource(folder, permission)] : [];
-      });
-      return { data, nextCursor };
+      return { data: presentVisible(context, "folder", kept, toFolderResource), nextCursor };
     },
   );
 

@@ -1,7 +1,7 @@
 // Page queries: the access-filtered list, one page, exact-title lookup with folderPath, and the markdown.
 import { z } from "zod";
 import { visiblePage } from "../../../shared/access/authorize.ts";
-import { effectivePermission, visibilityFilter } from "../../../shared/access/effective-permission.ts";
+import { effectivePermission, presentVisible, visibilityFilter } from "../../../shared/access/effective-permission.ts";
 import type { Dependencies } from "../../../shared/app/dependencies.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
@@ -44,11 +44,7 @@ export function pageQueryRoutes(app: App, deps: Dependencies): void {
         parentId: parentId ?? null,
       });
       const { rows: kept, nextCursor } = pageOf(rows, limit, (page) => page.updatedPosition);
-      const data = kept.flatMap((page) => {
-        const permission = effectivePermission(context, { kind: "page", ...page });
-        return permission ? [toPageResource(page, permission)] : [];
-      });
-      return { data, nextCursor };
+      return { data: presentVisible(context, "page", kept, toPageResource), nextCursor };
     },
   );
 
@@ -66,11 +62,8 @@ export function pageQueryRoutes(app: App, deps: Dependencies): void {
       const context = await deps.readStore.access.contextFor(principal.user.id);
       const wantedPath = request.query.folderPath === undefined ? null : folderPathKey(request.query.folderPath);
       const candidates = await deps.readStore.pages.findByTitleKey(titleKey(request.query.title), 1_000);
-      const data = candidates.flatMap((page) => {
-        if (wantedPath !== null && folderPathKey(page.folderPath) !== wantedPath) return [];
-        const permission = effectivePermission(context, { kind: "page", ...page });
-        return permission ? [{ ...toPageResource(page, permission), folderPath: page.folderPath }] : [];
-      });
+      const inPath = candidates.filter((page) => wantedPath === null || folderPathKey(page.folderPath) === wantedPath);
+      const data = presentVisible(context, "page", inPath, (page, permission) => ({ ...toPageResource(page, permission), folderPath: page.folderPath }));
       return { data: data.slice(0, RESOLVE_LIMIT) };
     },
   );
