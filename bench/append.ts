@@ -5,7 +5,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { getSQLiteEventStore } from "@event-driven-io/emmett-sqlite";
 import { toNewEvents } from "../shared/commands/run-command.ts";
-import { SqliteEventStore } from "../shared/event-store/sqlite.event-store.ts";
+import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
 import type { DomainEvent } from "../shared/events.ts";
 import { pageIdSchema, userIdSchema } from "../shared/kernel/ids.ts";
 

@@ -7,11 +7,11 @@ import { pino } from "pino";
 import { Projector } from "../services/projector/projector.ts";
 import { rebuildReadModels } from "../services/projector/rebuild.ts";
 import { toNewEvents } from "../shared/commands/run-command.ts";
-import { SqliteEventStore } from "../shared/event-store/sqlite.event-store.ts";
+import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
 import type { DomainEvent } from "../shared/events.ts";
 import { pageIdSchema, userIdSchema } from "../shared/kernel/ids.ts";
 import { CheckpointWatcher } from "../shared/read-store/checkpoint-watcher.ts";
-import { SqliteReadStore } from "../shared/read-store/sqlite.read-store.ts";
+import { SqliteReadStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";
 
 const silent = pino({ level: "silent" });
 const actorId = userIdSchema.parse(randomUUID());

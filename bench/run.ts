@@ -7,7 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { mintSession } from "../shared/auth/session-verifier.ts";
-import { SqliteEventStore } from "../shared/event-store/sqlite.event-store.ts";
+import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
 import { benchAppends } from "./append.ts";
 import { load, type LoadFigures } from "./http-load.ts";
 import { parseBenchOptions } from "./options.ts";

@@ -1,14 +1,14 @@
 // The notifier on its own over the embedded stores: it follows the event store from the start (deliveries
 // already recorded are skipped, so nothing is sent twice) and writes emails to DATA_DIR/outbox.
 import { join } from "node:path";
-import { openEmbeddedEventStore, openEmbeddedReadStore } from "../../shared/app/embedded-stores.ts";
-import { runUntilSignalled } from "../../shared/app/lifecycle.ts";
-import { InProcessBus } from "../../shared/bus/in-process.bus.ts";
+import { openEmbeddedEventStore, openEmbeddedReadStore } from "../embedded-stores.ts";
+import { runUntilSignalled } from "../lifecycle.ts";
+import { InProcessBus } from "../../shared/adapters/in-process/in-process.bus.ts";
 import { toBusMessage } from "../../shared/bus/integration-events.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { parseRecorded } from "../../shared/events.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
-import { OutboxMailer } from "../../shared/mail/outbox.mailer.ts";
+import { OutboxMailer } from "../../shared/adapters/outbox/outbox.mailer.ts";
 import { Notifier } from "./notifier.ts";
 
 await runUntilSignalled("notifier", async () => {

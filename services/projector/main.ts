@@ -1,6 +1,6 @@
 // The projector on its own: follows the event store in DATA_DIR and keeps the read models there up to date.
-import { openEmbeddedEventStore, openEmbeddedReadStore } from "../../shared/app/embedded-stores.ts";
-import { runUntilSignalled } from "../../shared/app/lifecycle.ts";
+import { openEmbeddedEventStore, openEmbeddedReadStore } from "../embedded-stores.ts";
+import { runUntilSignalled } from "../lifecycle.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
 import { Projector } from "./projector.ts";

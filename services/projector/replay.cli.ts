@@ -1,6 +1,6 @@
 // `npm run replay`: rebuilds every read model in DATA_DIR from the full event history, with a progress bar and
 // the final events/s. Stop the server first: the projector must not write while the read models are rebuilt.
-import { openEmbeddedEventStore, openEmbeddedReadStore } from "../../shared/app/embedded-stores.ts";
+import { openEmbeddedEventStore, openEmbeddedReadStore } from "../embedded-stores.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
 import { rebuildReadModels } from "./rebuild.ts";

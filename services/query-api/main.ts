@@ -1,6 +1,6 @@
 // The query API on its own: serves every GET from the read models the projector keeps.
-import { startHttpService } from "../../shared/app/http-service.ts";
-import { runUntilSignalled } from "../../shared/app/lifecycle.ts";
+import { startHttpService } from "../http-service.ts";
+import { runUntilSignalled } from "../lifecycle.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { registerQueryApi } from "./query-api.ts";
 

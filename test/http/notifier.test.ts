@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pino } from "pino";
 import { rebuildReadModels } from "../../services/projector/rebuild.ts";
 import { toNewEvents } from "../../shared/commands/run-command.ts";
-import { SqliteEventStore } from "../../shared/event-store/sqlite.event-store.ts";
+import { SqliteEventStore } from "../../shared/adapters/sqlite/sqlite.event-store.ts";
 import { invitationIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
-import { SqliteReadStore } from "../../shared/read-store/sqlite.read-store.ts";
+import { SqliteReadStore } from "../../shared/adapters/sqlite/sqlite.read-store.ts";
 import { TestServer, type TestUser } from "../support/server.ts";
 import { createPage, share, unknownAddress } from "../support/workspace-builders.ts";
 

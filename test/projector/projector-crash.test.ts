@@ -8,9 +8,9 @@ import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { rebuildReadModels } from "../../services/projector/rebuild.ts";
 import { toNewEvents } from "../../shared/commands/run-command.ts";
-import { SqliteEventStore } from "../../shared/event-store/sqlite.event-store.ts";
+import { SqliteEventStore } from "../../shared/adapters/sqlite/sqlite.event-store.ts";
 import { folderIdSchema, pageIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
-import { SqliteReadStore } from "../../shared/read-store/sqlite.read-store.ts";
+import { SqliteReadStore } from "../../shared/adapters/sqlite/sqlite.read-store.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
 const dirs: Array<() => Promise<void>> = [];

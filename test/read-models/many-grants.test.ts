@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { PageRecord } from "../../shared/pages/pages.view.ts";
-import { SqliteReadStore } from "../../shared/read-store/sqlite.read-store.ts";
+import { SqliteReadStore } from "../../shared/adapters/sqlite/sqlite.read-store.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
 let store: SqliteReadStore;

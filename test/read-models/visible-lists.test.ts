@@ -2,8 +2,8 @@
 // reach pages and folders only through indexes.
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { foldersSchema, LIST_VISIBLE_FOLDERS } from "../../shared/folders/folders.view.sqlite.ts";
-import { PAGES_BELOW_FOLDER, PAGES_BY_ID, PAGES_OF_OWNER, pagesSchema } from "../../shared/pages/pages.view.sqlite.ts";
+import { foldersSchema, LIST_VISIBLE_FOLDERS } from "../../shared/adapters/sqlite/folders.view.sqlite.ts";
+import { PAGES_BELOW_FOLDER, PAGES_BY_ID, PAGES_OF_OWNER, pagesSchema } from "../../shared/adapters/sqlite/pages.view.sqlite.ts";
 
 describe("visible lists", () => {
   it("reach pages and folders only from the caller's owners, grants and granted folders", () => {

@@ -5,7 +5,7 @@ import type { Clock } from "../../shared/app/dependencies.ts";
 import { mintSession, SESSION_COOKIE } from "../../shared/auth/session-verifier.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { tempDir } from "./temp-dir.ts";
-import { openEmbeddedReadStore } from "../../shared/app/embedded-stores.ts";
+import { openEmbeddedReadStore } from "../../services/embedded-stores.ts";
 import { rebuildReadModels } from "../../services/projector/rebuild.ts";
 
 export const TEST_SESSION_SECRET = "test-secret-that-is-long-enough-for-hs256-signing";

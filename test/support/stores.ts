@@ -1,6 +1,6 @@
 // Factories that give contract suites real adapters on fresh storage.
 import { join } from "node:path";
-import { SqliteEventStore } from "../../shared/event-store/sqlite.event-store.ts";
+import { SqliteEventStore } from "../../shared/adapters/sqlite/sqlite.event-store.ts";
 import type { EventStore } from "../../shared/event-store/event-store.port.ts";
 import { tempDir } from "./temp-dir.ts";
 

@@ -16,7 +16,7 @@ import type { App } from "../../../shared/http/create-app.ts";
 import { guard, principalOf } from "../../../shared/http/guard.ts";
 import { errorBody } from "../../../shared/http/schemas.ts";
 import { commentIdSchema, pageIdSchema, threadIdSchema, type CommentId, type PageId, type ThreadId } from "../../../shared/kernel/ids.ts";
-import { contextOf } from "../command-context.ts";
+import { contextOf } from "../context-of-request.ts";
 
 const isThreadEvent = eventGuard<ThreadEvent>(threadEventSchemas);
 

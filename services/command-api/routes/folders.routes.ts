@@ -12,7 +12,7 @@ import type { App } from "../../../shared/http/create-app.ts";
 import { guard, principalOf } from "../../../shared/http/guard.ts";
 import { errorBody } from "../../../shared/http/schemas.ts";
 import { folderIdSchema } from "../../../shared/kernel/ids.ts";
-import { contextOf } from "../command-context.ts";
+import { contextOf } from "../context-of-request.ts";
 import { iconField } from "./fields.ts";
 
 const isFolderEvent = eventGuard<FolderEvent>(folderEventSchemas);

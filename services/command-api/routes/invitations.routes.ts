@@ -14,7 +14,7 @@ import { invitationResource, toInvitationResource } from "../../../shared/sharin
 import type { InvitationRecord } from "../../../shared/sharing/invitations.view.ts";
 import { cancelInvitation, resendInvitation } from "../../../shared/sharing/manage-invitation.ts";
 import { visibleEntity } from "../../../shared/sharing/shared-entity.ts";
-import { contextOf } from "../command-context.ts";
+import { contextOf } from "../context-of-request.ts";
 import { emailField } from "./fields.ts";
 
 const resentReply = z.object({ invitation: invitationResource, message: z.string() });

@@ -15,7 +15,7 @@ import { folderIdSchema, pageIdSchema, type PageId } from "../../../shared/kerne
 import { etagOf, renderPageDocument, revisionFromIfMatch, stripFrontmatter } from "../../../shared/pages/page-document.ts";
 import { pageDecider, pageEventSchemas, pageStream, type PageCommand, type PageEvent } from "../../../shared/pages/page.decider.ts";
 import { pageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
-import { contextOf } from "../command-context.ts";
+import { contextOf } from "../context-of-request.ts";
 import { iconField, MARKDOWN_MAX_CHARS, markdownField, titleField } from "./fields.ts";
 
 const isPageEvent = eventGuard<PageEvent>(pageEventSchemas);

@@ -17,7 +17,7 @@ import { invitationResource, toInvitationResource } from "../../../shared/sharin
 import { shareEntity } from "../../../shared/sharing/share-entity.ts";
 import { visibleEntity } from "../../../shared/sharing/shared-entity.ts";
 import { workspaceDecider, workspaceEventSchemas, workspaceStream, type WorkspaceEvent } from "../../../shared/sharing/workspace.decider.ts";
-import { contextOf } from "../command-context.ts";
+import { contextOf } from "../context-of-request.ts";
 import { emailField } from "./fields.ts";
 
 const isEntityAccessEvent = eventGuard<EntityAccessEvent>(entityAccessEventSchemas);

@@ -14,7 +14,7 @@ import { tokenIdSchema } from "../../../shared/kernel/ids.ts";
 import { scopeSchema } from "../../../shared/kernel/scopes.ts";
 import { tokenDecider, tokenEventSchemas, tokenStream, type TokenEvent } from "../../../shared/tokens/token.decider.ts";
 import { createdTokenResource, toTokenResource } from "../../../shared/tokens/token.resource.ts";
-import { contextOf } from "../command-context.ts";
+import { contextOf } from "../context-of-request.ts";
 
 const isTokenEvent = eventGuard<TokenEvent>(tokenEventSchemas);
 

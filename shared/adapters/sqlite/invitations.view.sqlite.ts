@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { z } from "zod";
-import { invitedAccessSchema, type InvitationStatus, type InvitedAccess } from "./invitation.decider.ts";
-import type { InvitationRecord, InvitationsView, InvitationTargetType } from "./invitations.view.ts";
+import { invitedAccessSchema, type InvitationStatus, type InvitedAccess } from "../../sharing/invitation.decider.ts";
+import type { InvitationRecord, InvitationsView, InvitationTargetType } from "../../sharing/invitations.view.ts";
 
 export const invitationsSchema = `
 CREATE TABLE IF NOT EXISTS invitations (

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
-import { storedPermission, storedRole } from "../kernel/permissions.ts";
-import type { AccessContext } from "./effective-permission.ts";
-import type { AccessView, EntityType, GrantRecord, MemberRecord } from "./access.view.ts";
+import { storedPermission, storedRole } from "../../kernel/permissions.ts";
+import type { AccessContext } from "../../access/effective-permission.ts";
+import type { AccessView, EntityType, GrantRecord, MemberRecord } from "../../access/access.view.ts";
 
 export const accessSchema = `
 CREATE TABLE IF NOT EXISTS grants (

@@ -1,5 +1,5 @@
 // Bus inside one process (the embedded default): per-group queues drained in order, retried with backoff.
-import type { Bus, BusHandler, BusMessage, BusSubscription } from "./bus.port.ts";
+import type { Bus, BusHandler, BusMessage, BusSubscription } from "../../bus/bus.port.ts";
 
 const SEEN_LIMIT = 100_000;
 

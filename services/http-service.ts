@@ -1,10 +1,10 @@
 // Starts one HTTP service on its own (split mode): its routes, /healthz and /readyz, over the embedded stores.
-import type { Config } from "../config/config.ts";
-import { createApp, type App } from "../http/create-app.ts";
-import { createLogger } from "../logging/logger.ts";
-import type { Dependencies } from "./dependencies.ts";
+import type { Config } from "../shared/config/config.ts";
+import { createApp, type App } from "../shared/http/create-app.ts";
+import { createLogger } from "../shared/logging/logger.ts";
+import type { Dependencies } from "../shared/app/dependencies.ts";
 import { embeddedDependencies } from "./embedded-dependencies.ts";
-import { healthRoutes } from "./health.ts";
+import { healthRoutes } from "../shared/http/health.routes.ts";
 
 export async function startHttpService(
   name: string,

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { z } from "zod";
-import { scopeSchema } from "../kernel/scopes.ts";
-import type { TokenRecord, TokensView } from "./tokens.view.ts";
+import { scopeSchema } from "../../kernel/scopes.ts";
+import type { TokenRecord, TokensView } from "../../tokens/tokens.view.ts";
 
 export const tokensSchema = `
 CREATE TABLE IF NOT EXISTS tokens (

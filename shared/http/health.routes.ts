@@ -1,5 +1,5 @@
 // GET /healthz (the process answers) and GET /readyz (stores reachable, projection caught up within bounds).
-import type { App } from "../http/create-app.ts";
+import type { App } from "./create-app.ts";
 import type { EventStore } from "../event-store/event-store.port.ts";
 import type { ReadStore } from "../read-store/read-store.port.ts";
 

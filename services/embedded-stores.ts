@@ -1,9 +1,9 @@
 // The embedded default (DESIGN.md §2): event store and read models as SQLite files in DATA_DIR.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Config } from "../config/config.ts";
-import { SqliteEventStore } from "../event-store/sqlite.event-store.ts";
-import { SqliteReadStore } from "../read-store/sqlite.read-store.ts";
+import type { Config } from "../shared/config/config.ts";
+import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
+import { SqliteReadStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";
 
 export function openEmbeddedEventStore(config: Config): SqliteEventStore {
   mkdirSync(config.DATA_DIR, { recursive: true });

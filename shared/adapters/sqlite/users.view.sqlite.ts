@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { UserRecord, UsersView } from "./users.view.ts";
+import type { UserRecord, UsersView } from "../../users/users.view.ts";
 
 export const usersSchema = `
 CREATE TABLE IF NOT EXISTS users (

@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import { SqliteReadStore } from "../shared/read-store/sqlite.read-store.ts";
-import { readStoreContract } from "./contracts/read-store.contract.ts";
-import { tempDir } from "./support/temp-dir.ts";
+import { SqliteReadStore } from "../../../shared/adapters/sqlite/sqlite.read-store.ts";
+import { readStoreContract } from "../../contracts/read-store.contract.ts";
+import { tempDir } from "../../support/temp-dir.ts";
 
 readStoreContract("SQLite", async () => {
   const dir = await tempDir();

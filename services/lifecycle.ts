@@ -1,6 +1,6 @@
 // Process entry points: config errors stop start-up with a message naming the variable; SIGTERM and SIGINT
 // close gracefully (stop accepting, finish in-flight requests, flush the projector, close stores).
-import { ConfigError } from "../config/config.ts";
+import { ConfigError } from "../shared/config/config.ts";
 
 export async function runUntilSignalled(name: string, start: () => Promise<{ close(): Promise<void> }>): Promise<void> {
   let running: { close(): Promise<void> };

@@ -1,16 +1,16 @@
 // ReadStore on one SQLite file. Open one instance for the projector (the only writer) and one per reader:
 // in WAL mode readers see the last committed batch, never half of one.
 import type Database from "better-sqlite3";
-import { openDatabase } from "../sqlite/open-database.ts";
-import { accessSchema } from "../access/access.view.sqlite.ts";
-import { SqliteAccessView } from "../access/access.view.sqlite.ts";
-import { SqliteThreadsView, threadsSchema } from "../comments/threads.view.sqlite.ts";
-import { foldersSchema, SqliteFoldersView } from "../folders/folders.view.sqlite.ts";
-import { pagesSchema, SqlitePagesView } from "../pages/pages.view.sqlite.ts";
-import { invitationsSchema, SqliteInvitationsView } from "../sharing/invitations.view.sqlite.ts";
-import { SqliteTokensView, tokensSchema } from "../tokens/tokens.view.sqlite.ts";
-import { SqliteUsersView, usersSchema } from "../users/users.view.sqlite.ts";
-import type { ReadStore } from "./read-store.port.ts";
+import { openDatabase } from "./open-database.ts";
+import { accessSchema } from "./access.view.sqlite.ts";
+import { SqliteAccessView } from "./access.view.sqlite.ts";
+import { SqliteThreadsView, threadsSchema } from "./threads.view.sqlite.ts";
+import { foldersSchema, SqliteFoldersView } from "./folders.view.sqlite.ts";
+import { pagesSchema, SqlitePagesView } from "./pages.view.sqlite.ts";
+import { invitationsSchema, SqliteInvitationsView } from "./invitations.view.sqlite.ts";
+import { SqliteTokensView, tokensSchema } from "./tokens.view.sqlite.ts";
+import { SqliteUsersView, usersSchema } from "./users.view.sqlite.ts";
+import type { ReadStore } from "../../read-store/read-store.port.ts";
 
 /** Bump whenever a read-model table changes shape. */
 const READ_MODEL_VERSION = 8;

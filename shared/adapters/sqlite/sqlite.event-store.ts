@@ -1,7 +1,7 @@
 // EventStore on one SQLite file (better-sqlite3, WAL): one events table, global autoincrement position.
 import Database from "better-sqlite3";
-import { openDatabase } from "../sqlite/open-database.ts";
-import { catchUpSubscription } from "./catch-up-subscription.ts";
+import { openDatabase } from "./open-database.ts";
+import { catchUpSubscription } from "../../event-store/catch-up-subscription.ts";
 import {
   eventMetadataSchema,
   StreamConflictError,
@@ -12,7 +12,7 @@ import {
   type NewEvent,
   type RecordedEvent,
   type Subscription,
-} from "./event-store.port.ts";
+} from "../../event-store/event-store.port.ts";
 
 /** The events table's columns are all NOT NULL with these types, so rows need no second check. */
 type Row = [position: number, id: string, stream: string, revision: number, type: string, data: string, metadata: string];

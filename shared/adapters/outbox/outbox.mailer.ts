@@ -2,7 +2,7 @@
 // named by its message id, so a redelivered message overwrites its own file instead of adding a second email.
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Mail, Mailer } from "./mailer.port.ts";
+import type { Mail, Mailer } from "../../mail/mailer.port.ts";
 
 const FROM = "Workspace <no-reply@workspace.invalid>";
 

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
-import { decodeIds, encodeIds } from "../read-store/id-list.ts";
-import type { ListQuery } from "../read-store/list-query.ts";
-import type { FolderRecord, FoldersView } from "./folders.view.ts";
+import { decodeIds, encodeIds } from "./id-list.ts";
+import type { ListQuery } from "../../read-store/list-query.ts";
+import type { FolderRecord, FoldersView } from "../../folders/folders.view.ts";
 
 export const foldersSchema = `
 CREATE TABLE IF NOT EXISTS folders (

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
-import { threadStatusSchema } from "./thread.decider.ts";
-import type { CommentLocation, CommentRecord, ThreadRecord, ThreadsQuery, ThreadsView, ThreadStatusChange } from "./threads.view.ts";
+import { threadStatusSchema } from "../../comments/thread.decider.ts";
+import type { CommentLocation, CommentRecord, ThreadRecord, ThreadsQuery, ThreadsView, ThreadStatusChange } from "../../comments/threads.view.ts";
 
 export const threadsSchema = `
 CREATE TABLE IF NOT EXISTS comment_threads (

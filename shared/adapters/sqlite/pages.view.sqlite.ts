@@ -1,8 +1,8 @@
 import type Database from "better-sqlite3";
-import { decodeIds, encodeIds } from "../read-store/id-list.ts";
-import type { ListQuery } from "../read-store/list-query.ts";
-import { newestOfSources, type FirstRound, type Ranked, type RankedSource } from "../read-store/newest-of-sources.ts";
-import { titleKey, type PageChange, type PageContent, type PageRecord, type PagesView } from "./pages.view.ts";
+import { decodeIds, encodeIds } from "./id-list.ts";
+import type { ListQuery } from "../../read-store/list-query.ts";
+import { newestOfSources, type FirstRound, type Ranked, type RankedSource } from "../../read-store/newest-of-sources.ts";
+import { titleKey, type PageChange, type PageContent, type PageRecord, type PagesView } from "../../pages/pages.view.ts";
 
 export const pagesSchema = `
 CREATE TABLE IF NOT EXISTS pages (

@@ -1,8 +1,8 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { OutboxMailer } from "../shared/mail/outbox.mailer.ts";
-import { mailerContract, type Delivered } from "./contracts/mailer.contract.ts";
-import { tempDir } from "./support/temp-dir.ts";
+import { OutboxMailer } from "../../../shared/adapters/outbox/outbox.mailer.ts";
+import { mailerContract, type Delivered } from "../../contracts/mailer.contract.ts";
+import { tempDir } from "../../support/temp-dir.ts";
 
 /** Reads the .eml files back: headers up to the blank line, then the text. */
 function parseEml(eml: string): Delivered {

@@ -1,0 +1,4 @@
+import { eventStoreContract } from "../../contracts/event-store.contract.ts";
+import { sqliteEventStoreFactory } from "../../support/stores.ts";
+
+eventStoreContract("SQLite", sqliteEventStoreFactory);

@@ -1,7 +1,0 @@
-import { InProcessBus } from "../shared/bus/in-process.bus.ts";
-import { busContract } from "./contracts/bus.contract.ts";
-
-busContract("in-process", async () => {
-  const bus = new InProcessBus(10);
-  return { bus, cleanup: () => bus.close() };
-});

@@ -1,4 +1,0 @@
-import { eventStoreContract } from "./contracts/event-store.contract.ts";
-import { sqliteEventStoreFactory } from "./support/stores.ts";
-
-eventStoreContract("SQLite", sqliteEventStoreFactory);
