@@ -11,7 +11,7 @@ import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.t
 import type { DomainEvent } from "../shared/events.ts";
 import { pageIdSchema, userIdSchema } from "../shared/kernel/ids.ts";
 import { CheckpointWatcher } from "../shared/read-store/checkpoint-watcher.ts";
-import { SqliteReadStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";
+import { SqliteProjectionStore, SqliteReadStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";
 
 const silent = pino({ level: "silent" });
 const actorId = userIdSchema.parse(randomUUID());
@@ -24,9 +24,9 @@ function percentile(sorted: number[], p: number): number {
 export async function benchProjectionLag(dir: string, writesPerSecond: number, seconds: number): Promise<{ p50Ms: number; p99Ms: number; writes: number }> {
   const eventStore = new SqliteEventStore(join(dir, "lag-events.sqlite"));
   const readStore = new SqliteReadStore(join(dir, "lag-read.sqlite"));
-  const projectionStore = new SqliteReadStore(join(dir, "lag-read.sqlite"));
+  const projectionStore = new SqliteProjectionStore(join(dir, "lag-read.sqlite"));
   const watcher = new CheckpointWatcher(readStore);
-  const projector = new Projector({ eventStore, readStore: projectionStore, logger: silent, watcher });
+  const projector = new Projector({ eventStore, store: projectionStore, logger: silent, watcher });
   await projector.start();
   const lags: number[] = [];
   const pending: Array<Promise<void>> = [];
@@ -74,17 +74,17 @@ export async function benchReplay(
   const rawSeconds = (performance.now() - rawStarted) / 1000;
   rawDb.close();
 
-  const readStore = new SqliteReadStore(join(dir, "replay-read.sqlite"));
+  const store = new SqliteProjectionStore(join(dir, "replay-read.sqlite"));
   const result = await rebuildReadModels({
     eventStore,
-    readStore,
+    store,
     logger: silent,
     batchSize: 5_000,
     onProgress: ({ applied, head }) => {
       if (applied % 100_000 === 0) onProgress(`replaying: ${applied.toLocaleString()} / ${head.toLocaleString()} events`);
     },
   });
-  await readStore.close();
+  await store.close();
   await eventStore.close();
   return { events: result.applied, eventsPerSecond: result.applied / result.seconds, rawReadPerSecond: rawRows / rawSeconds };
 }

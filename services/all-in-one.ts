@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Logger } from "pino";
 import type { Clock, Dependencies } from "../shared/app/dependencies.ts";
 import { embeddedDependencies } from "./embedded-dependencies.ts";
-import { openEmbeddedReadStore } from "./embedded-stores.ts";
+import { openEmbeddedProjectionStore } from "./embedded-stores.ts";
 import { healthRoutes } from "../shared/http/health.routes.ts";
 import { runUntilSignalled } from "./lifecycle.ts";
 import { loadConfig, type Config } from "../shared/config/config.ts";
@@ -16,12 +16,13 @@ import { OutboxMailer } from "../shared/adapters/outbox/outbox.mailer.ts";
 import { registerCommandApi } from "./command-api/command-api.ts";
 import { Notifier } from "./notifier/notifier.ts";
 import { Projector } from "./projector/projector.ts";
+import type { SqliteBatch } from "../shared/adapters/sqlite/sqlite-batch.ts";
 import { registerQueryApi } from "./query-api/query-api.ts";
 
 export interface RunningServer {
   readonly url: string;
   readonly deps: Dependencies;
-  readonly projector: Projector;
+  readonly projector: Projector<SqliteBatch>;
   close(): Promise<void>;
 }
 
@@ -32,13 +33,13 @@ export async function startAllInOne(
 ): Promise<RunningServer> {
   const deps = embeddedDependencies(config, logger, clock);
   const { eventStore, readStore, watcher } = deps;
-  const projectionStore = openEmbeddedReadStore(config);
+  const projectionStore = openEmbeddedProjectionStore(config);
   const bus = new InProcessBus();
   const notifier = new Notifier({ bus, eventStore, readModels: readStore, mailer: new OutboxMailer(join(config.DATA_DIR, "outbox")), logger, clock });
   notifier.start();
   const projector = new Projector({
     eventStore,
-    readStore: projectionStore,
+    store: projectionStore,
     logger,
     watcher,
     afterCommit: (events) => bus.publish(events.map(toBusMessage)),

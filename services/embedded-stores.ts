@@ -3,15 +3,24 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../shared/config/config.ts";
 import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
-import { SqliteReadStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";
+import { SqliteProjectionStore, SqliteReadStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";
 
 export function openEmbeddedEventStore(config: Config): SqliteEventStore {
   mkdirSync(config.DATA_DIR, { recursive: true });
   return new SqliteEventStore(join(config.DATA_DIR, "events.sqlite"));
 }
 
+const readModelsFile = (config: Config): string => {
+  mkdirSync(config.DATA_DIR, { recursive: true });
+  return join(config.DATA_DIR, "read-models.sqlite");
+};
+
 /** Each caller gets its own connection: the projector writes through one, the APIs read through another. */
 export function openEmbeddedReadStore(config: Config): SqliteReadStore {
-  mkdirSync(config.DATA_DIR, { recursive: true });
-  return new SqliteReadStore(join(config.DATA_DIR, "read-models.sqlite"));
+  return new SqliteReadStore(readModelsFile(config));
+}
+
+/** The projector's connection, the only one that writes read models. */
+export function openEmbeddedProjectionStore(config: Config): SqliteProjectionStore {
+  return new SqliteProjectionStore(readModelsFile(config));
 }

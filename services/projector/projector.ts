@@ -4,12 +4,12 @@ import type { Logger } from "pino";
 import type { EventStore, RecordedEvent, Subscription } from "../../shared/event-store/event-store.port.ts";
 import { parseRecorded, type StoredEvent } from "../../shared/events.ts";
 import type { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
-import type { ReadStore } from "../../shared/read-store/read-store.port.ts";
+import type { ProjectionStore } from "../../shared/read-store/read-store.port.ts";
 import { project } from "./projections/project.ts";
 
-export interface ProjectorOptions {
+export interface ProjectorOptions<Tx> {
   readonly eventStore: EventStore;
-  readonly readStore: ReadStore;
+  readonly store: ProjectionStore<Tx>;
   readonly logger: Logger;
   readonly watcher?: CheckpointWatcher;
   readonly batchSize?: number;
@@ -18,13 +18,13 @@ export interface ProjectorOptions {
   readonly retryDelayMs?: number;
 }
 
-export class Projector {
+export class Projector<Tx> {
   private subscription: Subscription | null = null;
   private stopped = true;
   private position = 0;
   private failures = 0;
 
-  constructor(private readonly options: ProjectorOptions) {}
+  constructor(private readonly options: ProjectorOptions<Tx>) {}
 
   /** Position of the last committed batch. */
   get checkpoint(): number {
@@ -37,7 +37,7 @@ export class Projector {
 
   async start(): Promise<void> {
     this.stopped = false;
-    this.position = await this.options.readStore.checkpoint();
+    this.position = await this.options.store.checkpoint();
     this.options.watcher?.announce(this.position);
     this.follow();
   }
@@ -65,9 +65,9 @@ export class Projector {
     if (!last) return;
     const started = performance.now();
     const stored = batch.map(parseRecorded);
-    const { readStore } = this.options;
-    await readStore.applyBatch(last.position, async () => {
-      for (const event of stored) await project(event, readStore);
+    const { store } = this.options;
+    await store.applyBatch(last.position, async (tx) => {
+      for (const event of stored) await project(event, store.writers, tx);
     });
     this.position = last.position;
     this.failures = 0;

@@ -2,7 +2,7 @@
 // progress. This is how history is replayed for audit or after a read-model change.
 import type { Logger } from "pino";
 import type { EventStore } from "../../shared/event-store/event-store.port.ts";
-import type { ReadStore } from "../../shared/read-store/read-store.port.ts";
+import type { ProjectionStore } from "../../shared/read-store/read-store.port.ts";
 import { Projector } from "./projector.ts";
 
 export interface RebuildProgress {
@@ -11,17 +11,17 @@ export interface RebuildProgress {
   readonly head: number;
 }
 
-export async function rebuildReadModels(options: {
+export async function rebuildReadModels<Tx>(options: {
   eventStore: EventStore;
-  readStore: ReadStore;
+  store: ProjectionStore<Tx>;
   logger: Logger;
   batchSize?: number;
   onProgress?: (progress: RebuildProgress) => void;
 }): Promise<{ applied: number; seconds: number }> {
   const started = performance.now();
-  await options.readStore.beginRebuild();
+  await options.store.beginRebuild();
   const head = await options.eventStore.headPosition();
-  const projector = new Projector({ eventStore: options.eventStore, readStore: options.readStore, logger: options.logger });
+  const projector = new Projector({ eventStore: options.eventStore, store: options.store, logger: options.logger });
   const batchSize = options.batchSize ?? 1_000;
   let position = 0;
   let applied = 0;
@@ -34,6 +34,6 @@ export async function rebuildReadModels(options: {
     position = last.position;
     options.onProgress?.({ applied, position, head });
   }
-  await options.readStore.endRebuild();
+  await options.store.endRebuild();
   return { applied, seconds: (performance.now() - started) / 1000 };
 }

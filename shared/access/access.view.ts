@@ -26,11 +26,20 @@ export interface MemberRecord {
 export interface AccessView {
   /** Everything needed to compute the caller's permission on any page or folder: two small lookups. */
   contextFor(userId: string): Promise<AccessContext>;
-  putGrant(grant: GrantRecord): Promise<void>;
-  removeGrant(entityType: EntityType, entityId: string, userId: string): Promise<void>;
   grantsOn(entityType: EntityType, entityId: string): Promise<GrantRecord[]>;
-  putMember(member: MemberRecord): Promise<void>;
-  removeMember(ownerId: string, memberId: string): Promise<void>;
   membersOf(ownerId: string): Promise<MemberRecord[]>;
   membershipsOf(memberId: string): Promise<MemberRecord[]>;
+}
+
+/**
+ * What the projector writes. Every change names the global position it comes from, recorded against the one
+ * user whose access it changes: a query node keeps that user's access context until their position moves,
+ * so a grant invalidates one user's cache, not everyone's.
+ */
+export interface AccessWriter<Tx> {
+  putGrant(tx: Tx, grant: GrantRecord, position: number): Promise<void>;
+  removeGrant(tx: Tx, entityType: EntityType, entityId: string, userId: string, position: number): Promise<void>;
+  putMember(tx: Tx, member: MemberRecord, position: number): Promise<void>;
+  changeRole(tx: Tx, ownerId: string, memberId: string, role: WorkspaceRole, position: number): Promise<void>;
+  removeMember(tx: Tx, ownerId: string, memberId: string, position: number): Promise<void>;
 }

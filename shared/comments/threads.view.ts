@@ -54,13 +54,16 @@ export interface CommentLocation {
 }
 
 export interface ThreadsView {
-  open(thread: Omit<ThreadRecord, "comments">): Promise<void>;
-  /** Every comment change also moves its thread's updatedAt to `at`. */
-  addComment(comment: CommentRecord): Promise<void>;
-  editComment(commentId: string, body: string, at: string): Promise<void>;
-  deleteComment(commentId: string, at: string): Promise<void>;
-  setStatus(threadId: string, change: ThreadStatusChange): Promise<void>;
   get(threadId: string): Promise<ThreadRecord | null>;
   locateComment(commentId: string): Promise<CommentLocation | null>;
   list(query: ThreadsQuery): Promise<ThreadRecord[]>;
+}
+
+export interface ThreadsWriter<Tx> {
+  open(tx: Tx, thread: Omit<ThreadRecord, "comments">): Promise<void>;
+  /** Every comment change also moves its thread's updatedAt to `at`. */
+  addComment(tx: Tx, comment: CommentRecord): Promise<void>;
+  editComment(tx: Tx, commentId: string, body: string, at: string): Promise<void>;
+  deleteComment(tx: Tx, commentId: string, at: string): Promise<void>;
+  setStatus(tx: Tx, threadId: string, change: ThreadStatusChange): Promise<void>;
 }

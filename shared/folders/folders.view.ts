@@ -17,7 +17,12 @@ export interface FolderRecord {
 }
 
 export interface FoldersView {
-  put(folder: FolderRecord): Promise<void>;
   get(id: string): Promise<FolderRecord | null>;
   list(query: ListQuery): Promise<FolderRecord[]>;
+}
+
+export interface FoldersWriter<Tx> {
+  put(tx: Tx, folder: FolderRecord): Promise<void>;
+  /** A folder as the batch sees it: pages and folders created inside it take its ancestors and path. */
+  get(tx: Tx, id: string): Promise<FolderRecord | null>;
 }

@@ -1,5 +1,5 @@
 // Read models of pages: the listing row (access fields, titleKey, ancestors, folderPath) and the content.
-import type { ListQuery } from "../read-store/list-query.ts";
+import type { ListQuery, VisibleTo } from "../read-store/list-query.ts";
 
 export interface PageRecord {
   readonly id: string;
@@ -33,15 +33,21 @@ export type PageChange = (
 };
 
 export interface PagesView {
-  create(page: PageRecord, markdown: string): Promise<void>;
-  change(id: string, change: PageChange): Promise<void>;
-  remove(id: string): Promise<void>;
   /** A page that exists and is not deleted. */
   get(id: string): Promise<PageRecord | null>;
   getContent(id: string): Promise<PageContent | null>;
   list(query: ListQuery & { parentId: string | null }): Promise<PageRecord[]>;
-  /** Live pages whose title, trimmed and lower-cased, equals titleKey; newest first. */
-  findByTitleKey(titleKey: string, limit: number): Promise<PageRecord[]>;
+  /**
+   * Live pages the caller can see whose title, trimmed and lower-cased, equals titleKey; newest first. The
+   * visibility filter is part of the query, so pages of other workspaces can neither crowd out nor hide these.
+   */
+  findByTitleKey(titleKey: string, visibleTo: VisibleTo, limit: number): Promise<PageRecord[]>;
+}
+
+export interface PagesWriter<Tx> {
+  create(tx: Tx, page: PageRecord, markdown: string): Promise<void>;
+  change(tx: Tx, id: string, change: PageChange): Promise<void>;
+  remove(tx: Tx, id: string): Promise<void>;
 }
 
 export const titleKey = (title: string): string => title.trim().toLowerCase();

@@ -1,12 +1,16 @@
-// The read-store port: one read model per query, plus the projector's atomic batch-and-checkpoint.
-import type { AccessView } from "../access/access.view.ts";
-import type { ThreadsView } from "../comments/threads.view.ts";
-import type { FoldersView } from "../folders/folders.view.ts";
-import type { PagesView } from "../pages/pages.view.ts";
-import type { InvitationsView } from "../sharing/invitations.view.ts";
-import type { TokensView } from "../tokens/tokens.view.ts";
-import type { UsersView } from "../users/users.view.ts";
+// The read-store port, in two halves. A query node is given the query views (read-only, every method async);
+// the projector is given the projection writers and applies each batch of the global log through one
+// transaction or session handle (`Tx`) together with its checkpoint, so a MongoDB adapter can commit the
+// batch and its checkpoint in one transaction as the SQLite adapter does.
+import type { AccessView, AccessWriter } from "../access/access.view.ts";
+import type { ThreadsView, ThreadsWriter } from "../comments/threads.view.ts";
+import type { FoldersView, FoldersWriter } from "../folders/folders.view.ts";
+import type { PagesView, PagesWriter } from "../pages/pages.view.ts";
+import type { InvitationsView, InvitationsWriter } from "../sharing/invitations.view.ts";
+import type { TokensView, TokensWriter } from "../tokens/tokens.view.ts";
+import type { UsersView, UsersWriter } from "../users/users.view.ts";
 
+/** The query views: what the query API, the command API's checks and the notifier read. */
 export interface ReadModels {
   readonly users: UsersView;
   readonly tokens: TokensView;
@@ -17,14 +21,35 @@ export interface ReadModels {
   readonly invitations: InvitationsView;
 }
 
+/** A read-only connection to the read models. */
 export interface ReadStore extends ReadModels {
-  /** Global position of the last event the read models reflect. */
+  /** Global position of the last event the read models reflect (0 before the first batch). */
+  checkpoint(): Promise<number>;
+  /** Whether the store answers: for /readyz. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** The projection writers, each taking the batch handle first. */
+export interface ProjectionWriters<Tx> {
+  readonly users: UsersWriter<Tx>;
+  readonly tokens: TokensWriter<Tx>;
+  readonly folders: FoldersWriter<Tx>;
+  readonly pages: PagesWriter<Tx>;
+  readonly access: AccessWriter<Tx>;
+  readonly threads: ThreadsWriter<Tx>;
+  readonly invitations: InvitationsWriter<Tx>;
+}
+
+/** The projector's connection: the only one that writes read models. */
+export interface ProjectionStore<Tx> {
+  readonly writers: ProjectionWriters<Tx>;
   checkpoint(): Promise<number>;
   /**
-   * Runs the projector's work for a batch and moves the checkpoint to `position`, atomically where the store
-   * allows it. Only the projector calls this, on a read store of its own.
+   * Runs `work` with a fresh batch handle and moves the checkpoint to `position`, all or nothing: when `work`
+   * throws, neither its effects nor the checkpoint are kept. Batches run one at a time.
    */
-  applyBatch(position: number, work: () => Promise<void>): Promise<void>;
+  applyBatch(position: number, work: (tx: Tx) => Promise<void>): Promise<void>;
   /**
    * Empties every read model and the checkpoint for a rebuild from the full history. A store may drop what
    * only queries need (secondary indexes) until endRebuild(), since bulk loading is faster without them.
@@ -32,7 +57,5 @@ export interface ReadStore extends ReadModels {
   beginRebuild(): Promise<void>;
   /** Restores what beginRebuild() set aside; the read models answer queries at full speed again. */
   endRebuild(): Promise<void>;
-  /** Whether the store answers: for /readyz. */
-  ping(): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -19,13 +19,6 @@ export interface InvitationRecord {
 export type InvitationTargetType = InvitedAccess["targetType"];
 
 export interface InvitationsView {
-  put(invitation: InvitationRecord): Promise<void>;
-  changeAccess(id: string, access: InvitedAccess): Promise<void>;
-  /** A resend queues another delivery. */
-  markResent(id: string, resentAt: string): Promise<void>;
-  /** The notifier sent the latest queued delivery. */
-  markDelivered(id: string): Promise<void>;
-  settle(id: string, status: Exclude<InvitationStatus, "pending">): Promise<void>;
   get(id: string): Promise<InvitationRecord | null>;
   /** Pending, unexpired invitations to one page, folder or workspace, oldest first. */
   pendingFor(targetType: InvitationTargetType, targetId: string, now: string): Promise<InvitationRecord[]>;
@@ -35,4 +28,14 @@ export interface InvitationsView {
   pendingForEmail(email: string): Promise<InvitationRecord[]>;
   /** Pending invitations whose latest queued delivery has not gone out, oldest first. */
   undelivered(): Promise<InvitationRecord[]>;
+}
+
+export interface InvitationsWriter<Tx> {
+  put(tx: Tx, invitation: InvitationRecord): Promise<void>;
+  changeAccess(tx: Tx, id: string, access: InvitedAccess): Promise<void>;
+  /** A resend queues another delivery. */
+  markResent(tx: Tx, id: string, resentAt: string): Promise<void>;
+  /** The notifier sent the latest queued delivery. */
+  markDelivered(tx: Tx, id: string): Promise<void>;
+  settle(tx: Tx, id: string, status: Exclude<InvitationStatus, "pending">): Promise<void>;
 }

@@ -14,11 +14,14 @@ export interface TokenRecord {
 }
 
 export interface TokensView {
-  put(token: TokenRecord): Promise<void>;
-  markUsed(id: string, usedAt: string): Promise<void>;
-  markRevoked(id: string, revokedAt: string): Promise<void>;
   get(id: string): Promise<TokenRecord | null>;
   findBySecretHash(secretHash: string): Promise<TokenRecord | null>;
   /** The user's tokens that are not revoked, newest first. */
   listForUser(userId: string): Promise<TokenRecord[]>;
+}
+
+export interface TokensWriter<Tx> {
+  put(tx: Tx, token: TokenRecord): Promise<void>;
+  markUsed(tx: Tx, id: string, usedAt: string): Promise<void>;
+  markRevoked(tx: Tx, id: string, revokedAt: string): Promise<void>;
 }

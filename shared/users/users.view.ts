@@ -8,9 +8,13 @@ export interface UserRecord {
 }
 
 export interface UsersView {
-  put(user: UserRecord): Promise<void>;
-  changeProfile(id: string, name: string, image: string | null): Promise<void>;
   get(id: string): Promise<UserRecord | null>;
   getByEmail(email: string): Promise<UserRecord | null>;
   getMany(ids: readonly string[]): Promise<Map<string, UserRecord>>;
+}
+
+/** What the projector writes; `tx` is the batch's transaction or session handle. */
+export interface UsersWriter<Tx> {
+  put(tx: Tx, user: UserRecord): Promise<void>;
+  changeProfile(tx: Tx, id: string, name: string, image: string | null): Promise<void>;
 }

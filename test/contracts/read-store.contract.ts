@@ -1,12 +1,12 @@
-// The ReadStore contract: every adapter (SQLite, MongoDB, ...) must pass these. A writer store applies batches
-// (as the projector does); a second store on the same storage reads (as the APIs do).
+// The read-store contract: every adapter (SQLite, MongoDB, ...) must pass these. A projection store applies
+// batches through its writers (as the projector does); a read store on the same storage reads (as the APIs do).
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { FolderRecord } from "../../shared/folders/folders.view.ts";
 import type { PageRecord } from "../../shared/pages/pages.view.ts";
-import type { ReadStore } from "../../shared/read-store/read-store.port.ts";
+import type { ProjectionStore, ReadStore } from "../../shared/read-store/read-store.port.ts";
 
-export type ReadStoreFactory = () => Promise<{ writer: ReadStore; reader: ReadStore; cleanup: () => Promise<void> }>;
+export type ReadStoreFactory<Tx> = () => Promise<{ projection: ProjectionStore<Tx>; reader: ReadStore; cleanup: () => Promise<void> }>;
 
 let position = 0;
 const at = () => {
@@ -24,26 +24,30 @@ function page(ownerId: string, parent: FolderRecord | null = null, title = "Page
   return { id: randomUUID(), ownerId, parentId: parent?.id ?? null, title, icon: null, ancestorIds: parent ? [parent.id, ...parent.ancestorIds] : [], folderPath: parent?.path ?? "", createdAt: when.updatedAt, revision: 0, ...when };
 }
 
-export function readStoreContract(name: string, factory: ReadStoreFactory): void {
+/** A caller who sees exactly one owner's workspace. */
+const everyone = (ownerId: string) => ({ ownerIds: [ownerId], pageIds: [], folderIds: [] });
+
+export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx>): void {
   describe(`ReadStore contract: ${name}`, () => {
-    let writer: ReadStore;
+    let projection: ProjectionStore<Tx>;
     let reader: ReadStore;
     let cleanup: () => Promise<void>;
     beforeEach(async () => {
-      ({ writer, reader, cleanup } = await factory());
+      ({ projection, reader, cleanup } = await factory());
     });
     afterEach(async () => {
       await cleanup();
     });
-    const batch = (work: () => Promise<void>) => writer.applyBatch(position + 1, work);
+    const batch = (work: (tx: Tx) => Promise<void>) => projection.applyBatch(position + 1, work);
+    const w = () => projection.writers;
 
     it("moves the checkpoint with each batch and keeps neither effects nor checkpoint of a failed one", async () => {
       const user = { id: randomUUID(), email: `${randomUUID()}@example.com`, name: "A", image: null, createdAt: at().updatedAt };
-      await writer.applyBatch(10, async () => writer.users.put(user));
+      await projection.applyBatch(10, async (tx) => w().users.put(tx, user));
       expect(await reader.checkpoint()).toBe(10);
       const lost = { ...user, id: randomUUID(), email: `${randomUUID()}@example.com` };
-      await expect(writer.applyBatch(11, async () => {
-        await writer.users.put(lost);
+      await expect(projection.applyBatch(11, async (tx) => {
+        await w().users.put(tx, lost);
         throw new Error("projection failed");
       })).rejects.toThrow("projection failed");
       expect(await reader.checkpoint()).toBe(10);
@@ -57,20 +61,20 @@ export function readStoreContract(name: string, factory: ReadStoreFactory): void
       const top = folder(other);
       const inner = folder(other, top);
       const expected: string[] = [];
-      await batch(async () => {
-        await writer.folders.put(top);
-        await writer.folders.put(inner);
+      await batch(async (tx) => {
+        await w().folders.put(tx, top);
+        await w().folders.put(tx, inner);
         for (let i = 0; i < 6; i += 1) {
           const mine = page(me);
           const shared = page(other, inner);
-          await writer.pages.create(mine, "");
-          await writer.pages.create(shared, "");
-          await writer.pages.create(page(other), "");
+          await w().pages.create(tx, mine, "");
+          await w().pages.create(tx, shared, "");
+          await w().pages.create(tx, page(other), "");
           expected.push(mine.id, shared.id);
         }
       });
       const granted = page(other);
-      await batch(async () => writer.pages.create(granted, "body"));
+      await batch(async (tx) => w().pages.create(tx, granted, "body"));
       expected.push(granted.id);
       const visibleTo = { ownerIds: [me], pageIds: [granted.id], folderIds: [top.id] };
       const seen: string[] = [];
@@ -90,29 +94,28 @@ export function readStoreContract(name: string, factory: ReadStoreFactory): void
 
     it("keeps the last value of every field when one batch changes a page many times", async () => {
       const record = page(randomUUID(), null, "First");
-      await batch(async () => {
-        await writer.pages.create(record, "v1");
-        await writer.pages.change(record.id, { kind: "title", title: "Second", ...at(), revision: 1 });
-        await writer.pages.change(record.id, { kind: "icon", icon: "⭐", ...at(), revision: 2 });
-        expect((await writer.pages.get(record.id))?.title).toBe("Second");
-        await writer.pages.change(record.id, { kind: "content", markdown: "v2", ...at(), revision: 3 });
-        await writer.pages.change(record.id, { kind: "title", title: "Third", ...at(), revision: 4 });
+      await batch(async (tx) => {
+        await w().pages.create(tx, record, "v1");
+        await w().pages.change(tx, record.id, { kind: "title", title: "Second", ...at(), revision: 1 });
+        await w().pages.change(tx, record.id, { kind: "icon", icon: "⭐", ...at(), revision: 2 });
+                await w().pages.change(tx, record.id, { kind: "content", markdown: "v2", ...at(), revision: 3 });
+        await w().pages.change(tx, record.id, { kind: "title", title: "Third", ...at(), revision: 4 });
       });
       const content = await reader.pages.getContent(record.id);
       expect(content?.page).toMatchObject({ title: "Third", icon: "⭐", revision: 4, updatedPosition: position });
       expect(content?.markdown).toBe("v2");
-      expect((await reader.pages.findByTitleKey("third", 10)).map((p) => p.id)).toEqual([record.id]);
-      expect(await reader.pages.findByTitleKey("second", 10)).toEqual([]);
+      expect((await reader.pages.findByTitleKey("third", everyone(record.ownerId), 10)).map((p) => p.id)).toEqual([record.id]);
+      expect(await reader.pages.findByTitleKey("second", everyone(record.ownerId), 10)).toEqual([]);
     });
 
     it("hides a removed page from get, content, lists and title lookups", async () => {
       const owner = randomUUID();
       const record = page(owner, null, "Gone");
-      await batch(async () => writer.pages.create(record, "x"));
-      await batch(async () => writer.pages.remove(record.id));
+      await batch(async (tx) => w().pages.create(tx, record, "x"));
+      await batch(async (tx) => w().pages.remove(tx, record.id));
       expect(await reader.pages.get(record.id)).toBeNull();
       expect(await reader.pages.getContent(record.id)).toBeNull();
-      expect(await reader.pages.findByTitleKey("gone", 10)).toEqual([]);
+      expect(await reader.pages.findByTitleKey("gone", everyone(owner), 10)).toEqual([]);
       expect(await reader.pages.list({ visibleTo: { ownerIds: [owner], pageIds: [], folderIds: [] }, before: null, limit: 10, parentId: null })).toEqual([]);
     });
 
@@ -120,33 +123,73 @@ export function readStoreContract(name: string, factory: ReadStoreFactory): void
       const user = randomUUID();
       const owner = randomUUID();
       const when = at().updatedAt;
-      await batch(async () => {
-        await writer.access.putGrant({ entityType: "folder", entityId: "f1", userId: user, permission: "edit", grantedBy: owner, createdAt: when, updatedAt: when });
-        await writer.access.putGrant({ entityType: "page", entityId: "p1", userId: user, permission: "view", grantedBy: owner, createdAt: when, updatedAt: when });
-        await writer.access.putMember({ id: randomUUID(), ownerId: owner, memberId: user, role: "commenter", createdAt: when });
+      await batch(async (tx) => {
+        await w().access.putGrant(tx, { entityType: "folder", entityId: "f1", userId: user, permission: "edit", grantedBy: owner, createdAt: when, updatedAt: when }, position);
+        await w().access.putGrant(tx, { entityType: "page", entityId: "p1", userId: user, permission: "view", grantedBy: owner, createdAt: when, updatedAt: when }, position);
+        await w().access.putMember(tx, { id: randomUUID(), ownerId: owner, memberId: user, role: "commenter", createdAt: when }, position);
       });
       const context = await reader.access.contextFor(user);
       expect([...context.folderGrants]).toEqual([["f1", "edit"]]);
       expect([...context.pageGrants]).toEqual([["p1", "view"]]);
       expect([...context.workspaceRoles]).toEqual([[owner, "commenter"]]);
-      await batch(async () => {
-        await writer.access.removeGrant("folder", "f1", user);
-        await writer.access.removeMember(owner, user);
+      await batch(async (tx) => {
+        await w().access.removeGrant(tx, "folder", "f1", user, at().updatedPosition);
+        await w().access.removeMember(tx, owner, user, position);
       });
       const after = await reader.access.contextFor(user);
       expect(after.folderGrants.size + after.workspaceRoles.size).toBe(0);
     });
 
+    it("shows every access change to the user it concerns at once, however often that user was read before", async () => {
+      const user = randomUUID();
+      const bystander = randomUUID();
+      const owner = randomUUID();
+      const when = at().updatedAt;
+      await batch(async (tx) => w().access.putMember(tx, { id: randomUUID(), ownerId: owner, memberId: user, role: "viewer", createdAt: when }, position));
+      expect([...(await reader.access.contextFor(user)).workspaceRoles]).toEqual([[owner, "viewer"]]);
+      expect((await reader.access.contextFor(bystander)).pageGrants.size).toBe(0);
+      await batch(async (tx) => w().access.changeRole(tx, owner, user, "editor", at().updatedPosition));
+      expect([...(await reader.access.contextFor(user)).workspaceRoles]).toEqual([[owner, "editor"]]);
+      await batch(async (tx) => w().access.putGrant(tx, { entityType: "page", entityId: "p9", userId: bystander, permission: "comment", grantedBy: owner, createdAt: when, updatedAt: when }, at().updatedPosition));
+      expect([...(await reader.access.contextFor(bystander)).pageGrants]).toEqual([["p9", "comment"]]);
+      expect([...(await reader.access.contextFor(user)).workspaceRoles]).toEqual([[owner, "editor"]]);
+      expect((await reader.access.membershipsOf(user)).map((m) => m.role)).toEqual(["editor"]);
+    });
+
+    it("lets a projection read, inside its batch, what the same batch wrote before", async () => {
+      const owner = randomUUID();
+      const parent = folder(owner);
+      let seen: FolderRecord | null = null;
+      await batch(async (tx) => {
+        await w().folders.put(tx, parent);
+        seen = await w().folders.get(tx, parent.id);
+      });
+      expect(seen).toEqual(parent);
+    });
+
+    it("finds pages by title only among those the caller can see, however many foreign pages share the title", async () => {
+      const me = randomUUID();
+      const stranger = randomUUID();
+      const mine = page(me, null, "Budget");
+      await batch(async (tx) => w().pages.create(tx, mine, ""));
+      await batch(async (tx) => {
+        for (let i = 0; i < 1_000; i += 1) await w().pages.create(tx, page(stranger, null, " budget "), "");
+      });
+      const found = await reader.pages.findByTitleKey("budget", { ownerIds: [me], pageIds: [], folderIds: [] }, 1);
+      expect(found.map((p) => p.id)).toEqual([mine.id]);
+      expect(await reader.pages.findByTitleKey("budget", { ownerIds: [randomUUID()], pageIds: [], folderIds: [] }, 10)).toEqual([]);
+    });
+
     it("empties every read model for a rebuild and answers queries again after it", async () => {
       const owner = randomUUID();
       const record = page(owner, null, "Rebuilt");
-      await batch(async () => writer.pages.create(record, ""));
-      await writer.beginRebuild();
+      await batch(async (tx) => w().pages.create(tx, record, ""));
+      await projection.beginRebuild();
       expect(await reader.checkpoint()).toBe(0);
       expect(await reader.pages.get(record.id)).toBeNull();
-      await writer.applyBatch(1, async () => writer.pages.create(record, ""));
-      await writer.endRebuild();
-      expect((await reader.pages.findByTitleKey("rebuilt", 10)).map((p) => p.id)).toEqual([record.id]);
+      await projection.applyBatch(1, async (tx) => w().pages.create(tx, record, ""));
+      await projection.endRebuild();
+      expect((await reader.pages.findByTitleKey("rebuilt", everyone(owner), 10)).map((p) => p.id)).toEqual([record.id]);
     });
   });
 }

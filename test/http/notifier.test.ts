@@ -9,7 +9,7 @@ import { rebuildReadModels } from "../../services/projector/rebuild.ts";
 import { toNewEvents } from "../../shared/commands/run-command.ts";
 import { SqliteEventStore } from "../../shared/adapters/sqlite/sqlite.event-store.ts";
 import { invitationIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
-import { SqliteReadStore } from "../../shared/adapters/sqlite/sqlite.read-store.ts";
+import { SqliteProjectionStore } from "../../shared/adapters/sqlite/sqlite.read-store.ts";
 import { TestServer, type TestUser } from "../support/server.ts";
 import { createPage, share, unknownAddress } from "../support/workspace-builders.ts";
 
@@ -93,9 +93,9 @@ describe("after a crash", () => {
       const access = { targetType: "page" as const, targetId: pageId, permission: "view" as const };
       const queued = { invitationId, email, access, invitedBy: userIdSchema.parse(owner.id), expiresAt: new Date(Date.now() + 86_400_000).toISOString() };
       await eventStore.append(`invitation-${invitationId}`, toNewEvents([{ type: "InvitationQueued", data: queued }], context), "no_stream");
-      const readStore = new SqliteReadStore(join(server.dataDir, "read-models.sqlite"));
-      await rebuildReadModels({ eventStore, readStore, logger: pino({ level: "silent" }) });
-      await readStore.close();
+      const store = new SqliteProjectionStore(join(server.dataDir, "read-models.sqlite"));
+      await rebuildReadModels({ eventStore, store, logger: pino({ level: "silent" }) });
+      await store.close();
       await eventStore.close();
     });
     const mails = await eventually(() => emailsTo(email), (found) => found.length === 1, "the recovered email");

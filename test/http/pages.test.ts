@@ -176,6 +176,19 @@ describe("resolving pages by title", () => {
     expect(pagesOf(filtered.body).map((p) => p.id)).toEqual([nested.body.id]);
   });
 
+  it("finds the caller's page even when another tenant made 1,000 newer pages with the same title", async () => {
+    const owner = await server.signIn("owner-of-the-plan");
+    const mine = await owner.post("/pages", { title: "Launch plan" });
+    const squatter = await server.signIn("squatter");
+    for (let batch = 0; batch < 50; batch += 1) {
+      const writes = Array.from({ length: 20 }, () => squatter.post("/pages", { title: "launch PLAN" }));
+      expect((await Promise.all(writes)).every((reply) => reply.status === 201)).toBe(true);
+    }
+    const found = await owner.get("/pages/resolve?title=Launch%20plan");
+    expect(pagesOf(found.body).map((p) => p.id)).toEqual([mine.body.id]);
+    expect(pagesOf((await squatter.get("/pages/resolve?title=Launch%20plan")).body)).toHaveLength(100);
+  });
+
   it("requires a title", async () => {
     expect((await ann.get("/pages/resolve")).status).toBe(400);
     expect((await ann.get("/pages/resolve?title=%20%20")).status).toBe(400);

@@ -10,7 +10,7 @@ import { rebuildReadModels } from "../../services/projector/rebuild.ts";
 import { toNewEvents } from "../../shared/commands/run-command.ts";
 import { SqliteEventStore } from "../../shared/adapters/sqlite/sqlite.event-store.ts";
 import { folderIdSchema, pageIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
-import { SqliteReadStore } from "../../shared/adapters/sqlite/sqlite.read-store.ts";
+import { SqliteProjectionStore } from "../../shared/adapters/sqlite/sqlite.read-store.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
 const dirs: Array<() => Promise<void>> = [];
@@ -99,8 +99,8 @@ describe("projector crash recovery", () => {
     await new Promise((resolve) => second.once("exit", resolve));
 
     const referenceFile = join(dir.path, "reference.sqlite");
-    const reference = new SqliteReadStore(referenceFile);
-    await rebuildReadModels({ eventStore, readStore: reference, logger: pino({ level: "silent" }) });
+    const reference = new SqliteProjectionStore(referenceFile);
+    await rebuildReadModels({ eventStore, store: reference, logger: pino({ level: "silent" }) });
     await reference.close();
     await eventStore.close();
     expect(dump(readFile)).toEqual(dump(referenceFile));

@@ -3,18 +3,21 @@ import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { PageRecord } from "../../shared/pages/pages.view.ts";
-import { SqliteReadStore } from "../../shared/adapters/sqlite/sqlite.read-store.ts";
+import { SqliteProjectionStore, SqliteReadStore } from "../../shared/adapters/sqlite/sqlite.read-store.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
 let store: SqliteReadStore;
+let projection: SqliteProjectionStore;
 let remove: () => Promise<void>;
 beforeEach(async () => {
   const dir = await tempDir();
   remove = dir.remove;
+  projection = new SqliteProjectionStore(join(dir.path, "read.sqlite"));
   store = new SqliteReadStore(join(dir.path, "read.sqlite"));
 });
 afterEach(async () => {
   await store.close();
+  await projection.close();
   await remove();
 });
 
@@ -25,8 +28,8 @@ describe("lists for a caller with hundreds of grants", () => {
       id: randomUUID(), ownerId: owner, parentId: null, title: `p${i}`, icon: null, ancestorIds: [], folderPath: "",
       createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z", updatedPosition: i + 1, revision: 0,
     }));
-    await store.applyBatch(5, async () => {
-      for (const page of pages) await store.pages.create(page, "");
+    await projection.applyBatch(5, async (tx) => {
+      for (const page of pages) await projection.writers.pages.create(tx, page, "");
     });
     const expected = pages.map((p) => p.id).reverse();
     for (const grants of [10, 450]) {

@@ -2,14 +2,14 @@
 // reach pages and folders only through indexes.
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { foldersSchema, LIST_VISIBLE_FOLDERS } from "../../shared/adapters/sqlite/folders.view.sqlite.ts";
-import { PAGES_BELOW_FOLDER, PAGES_BY_ID, PAGES_OF_OWNER, pagesSchema } from "../../shared/adapters/sqlite/pages.view.sqlite.ts";
+import { foldersModel, LIST_VISIBLE_FOLDERS } from "../../shared/adapters/sqlite/folders.view.sqlite.ts";
+import { PAGES_BELOW_FOLDER, PAGES_BY_ID, PAGES_OF_OWNER, pagesModel } from "../../shared/adapters/sqlite/pages.view.sqlite.ts";
 
 describe("visible lists", () => {
   it("reach pages and folders only from the caller's owners, grants and granted folders", () => {
     const db = new Database(":memory:");
-    db.exec(pagesSchema);
-    db.exec(foldersSchema);
+    db.exec(pagesModel.schema);
+    db.exec(foldersModel.schema);
     const params = { before: 1, owners: "[]", pages: "[]", folders: "[]", limit: 3 };
     const folderPlan = db.prepare<[typeof params], { detail: string }>(`EXPLAIN QUERY PLAN ${LIST_VISIBLE_FOLDERS}`).all(params).map((step) => step.detail);
     // Each read of the table must start from an owner or an id: a range over updated_pos alone walks everything.

@@ -5,7 +5,7 @@ import type { Clock } from "../../shared/app/dependencies.ts";
 import { mintSession, SESSION_COOKIE } from "../../shared/auth/session-verifier.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { tempDir } from "./temp-dir.ts";
-import { openEmbeddedReadStore } from "../../services/embedded-stores.ts";
+import { openEmbeddedProjectionStore } from "../../services/embedded-stores.ts";
 import { rebuildReadModels } from "../../services/projector/rebuild.ts";
 
 export const TEST_SESSION_SECRET = "test-secret-that-is-long-enough-for-hs256-signing";
@@ -125,9 +125,9 @@ export class TestServer {
   async rebuildReadModels(): Promise<void> {
     const { projector, deps } = this.running;
     await projector.stop();
-    const readStore = openEmbeddedReadStore(deps.config);
-    await rebuildReadModels({ eventStore: deps.eventStore, readStore, logger: deps.logger });
-    await readStore.close();
+    const store = openEmbeddedProjectionStore(deps.config);
+    await rebuildReadModels({ eventStore: deps.eventStore, store, logger: deps.logger });
+    await store.close();
     await projector.start();
   }
 

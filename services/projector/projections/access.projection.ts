@@ -1,29 +1,27 @@
 // AccessGranted, AccessRevoked and workspace membership events into the access read model, which is all an
 // access check reads (contextFor: the caller's grants and roles, two indexed lookups).
 import type { StoredEvent } from "../../../shared/events.ts";
-import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
+import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
 import type { EntityAccessEvent } from "../../../shared/sharing/entity-access.decider.ts";
 import type { WorkspaceEvent } from "../../../shared/sharing/workspace.decider.ts";
 
-export async function projectAccess({ event, metadata }: StoredEvent<EntityAccessEvent | WorkspaceEvent>, models: ReadModels): Promise<void> {
+export async function projectAccess<Tx>({ event, metadata, position }: StoredEvent<EntityAccessEvent | WorkspaceEvent>, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
   switch (event.type) {
     case "AccessGranted": {
       const { entityType, entityId, userId, permission, grantedBy } = event.data;
-      return models.access.putGrant({ entityType, entityId, userId, permission, grantedBy, createdAt: metadata.occurredAt, updatedAt: metadata.occurredAt });
+      return writers.access.putGrant(tx, { entityType, entityId, userId, permission, grantedBy, createdAt: metadata.occurredAt, updatedAt: metadata.occurredAt }, position);
     }
     case "AccessRevoked":
-      return models.access.removeGrant(event.data.entityType, event.data.entityId, event.data.userId);
+      return writers.access.removeGrant(tx, event.data.entityType, event.data.entityId, event.data.userId, position);
     case "WorkspaceMemberAdded": {
       const { membershipId, ownerId, memberId, role } = event.data;
-      return models.access.putMember({ id: membershipId, ownerId, memberId, role, createdAt: metadata.occurredAt });
+      return writers.access.putMember(tx, { id: membershipId, ownerId, memberId, role, createdAt: metadata.occurredAt }, position);
     }
     case "WorkspaceMemberRoleChanged": {
       const { ownerId, memberId, role } = event.data;
-      const member = (await models.access.membershipsOf(memberId)).find((membership) => membership.ownerId === ownerId);
-      if (member) await models.access.putMember({ ...member, role });
-      return;
+      return writers.access.changeRole(tx, ownerId, memberId, role, position);
     }
     case "WorkspaceMemberRemoved":
-      return models.access.removeMember(event.data.ownerId, event.data.memberId);
+      return writers.access.removeMember(tx, event.data.ownerId, event.data.memberId, position);
   }
 }

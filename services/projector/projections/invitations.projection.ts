@@ -1,13 +1,13 @@
 // Invitation events into the invitations read model.
 import type { StoredEvent } from "../../../shared/events.ts";
-import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
+import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
 import type { InvitationEvent } from "../../../shared/sharing/invitation.decider.ts";
 
-export async function projectInvitation({ event, metadata, position }: StoredEvent<InvitationEvent>, models: ReadModels): Promise<void> {
+export async function projectInvitation<Tx>({ event, metadata, position }: StoredEvent<InvitationEvent>, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
   switch (event.type) {
     case "InvitationQueued": {
       const { invitationId, email, access, invitedBy, expiresAt } = event.data;
-      return models.invitations.put({
+      return writers.invitations.put(tx, {
         id: invitationId,
         email,
         access,
@@ -21,16 +21,16 @@ export async function projectInvitation({ event, metadata, position }: StoredEve
       });
     }
     case "InvitationPermissionChanged":
-      return models.invitations.changeAccess(event.data.invitationId, event.data.access);
+      return writers.invitations.changeAccess(tx, event.data.invitationId, event.data.access);
     case "InvitationResent":
-      return models.invitations.markResent(event.data.invitationId, event.data.resentAt);
+      return writers.invitations.markResent(tx, event.data.invitationId, event.data.resentAt);
     case "InvitationAccepted":
-      return models.invitations.settle(event.data.invitationId, "accepted");
+      return writers.invitations.settle(tx, event.data.invitationId, "accepted");
     case "InvitationExpired":
-      return models.invitations.settle(event.data.invitationId, "expired");
+      return writers.invitations.settle(tx, event.data.invitationId, "expired");
     case "InvitationCancelled":
-      return models.invitations.settle(event.data.invitationId, "cancelled");
+      return writers.invitations.settle(tx, event.data.invitationId, "cancelled");
     case "InvitationDelivered":
-      return models.invitations.markDelivered(event.data.invitationId);
+      return writers.invitations.markDelivered(tx, event.data.invitationId);
   }
 }

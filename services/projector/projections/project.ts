@@ -1,7 +1,7 @@
 // Routes each stored event to the projection that owns its type; the exhaustive switch makes a new event
 // type fail to compile until some projection handles it.
 import type { DomainEvent, StoredEvent } from "../../../shared/events.ts";
-import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
+import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
 import { projectThread } from "./comments.projection.ts";
 import { projectAccess } from "./access.projection.ts";
 import { projectFolder } from "./folders.projection.ts";
@@ -14,40 +14,40 @@ function narrow<E extends DomainEvent>(stored: StoredEvent, event: E): StoredEve
   return { ...stored, event };
 }
 
-export async function project(stored: StoredEvent, models: ReadModels): Promise<void> {
+export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
   const event = stored.event;
   switch (event.type) {
     case "UserRegistered":
     case "UserProfileChanged":
     case "EmailReserved":
-      return projectUser(narrow(stored, event), models);
+      return projectUser(narrow(stored, event), writers, tx);
     case "InvitationSlotTaken":
       return; // bookkeeping for the command side only: no read model shows it
     case "TokenCreated":
     case "TokenUsed":
     case "TokenRevoked":
-      return projectToken(narrow(stored, event), models);
+      return projectToken(narrow(stored, event), writers, tx);
     case "FolderCreated":
-      return projectFolder(narrow(stored, event), models);
+      return projectFolder(narrow(stored, event), writers, tx);
     case "PageCreated":
     case "PageRenamed":
     case "PageIconChanged":
     case "PageContentReplaced":
     case "PageDeleted":
-      return projectPage(narrow(stored, event), models);
+      return projectPage(narrow(stored, event), writers, tx);
     case "ThreadOpened":
     case "CommentAdded":
     case "CommentEdited":
     case "CommentDeleted":
     case "ThreadResolved":
     case "ThreadReopened":
-      return projectThread(narrow(stored, event), models);
+      return projectThread(narrow(stored, event), writers, tx);
     case "AccessGranted":
     case "AccessRevoked":
     case "WorkspaceMemberAdded":
     case "WorkspaceMemberRoleChanged":
     case "WorkspaceMemberRemoved":
-      return projectAccess(narrow(stored, event), models);
+      return projectAccess(narrow(stored, event), writers, tx);
     case "InvitationQueued":
     case "InvitationPermissionChanged":
     case "InvitationResent":
@@ -55,7 +55,7 @@ export async function project(stored: StoredEvent, models: ReadModels): Promise<
     case "InvitationExpired":
     case "InvitationCancelled":
     case "InvitationDelivered":
-      return projectInvitation(narrow(stored, event), models);
+      return projectInvitation(narrow(stored, event), writers, tx);
     default: {
       const unhandled: never = event;
       throw new Error(`no projection for ${JSON.stringify(unhandled)}`);

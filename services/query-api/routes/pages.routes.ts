@@ -15,6 +15,8 @@ import { decodeCursor, pageOf } from "../../../shared/read-store/pagination.ts";
 
 /** Exact-title lookups answer at most this many pages (no cursor, per the spec). */
 export const RESOLVE_LIMIT = 100;
+/** Visible same-titled pages considered before the folderPath filter. */
+const RESOLVE_CANDIDATES = 1_000;
 
 const folderPathKey = (path: string): string =>
   path
@@ -61,7 +63,9 @@ export function pageQueryRoutes(app: App, deps: Dependencies): void {
       const principal = principalOf(request);
       const context = await deps.readStore.access.contextFor(principal.user.id);
       const wantedPath = request.query.folderPath === undefined ? null : folderPathKey(request.query.folderPath);
-      const candidates = await deps.readStore.pages.findByTitleKey(titleKey(request.query.title), 1_000);
+      // Only pages the caller can see are candidates (the filter is inside the query), so a folderPath filter
+      // applied here can be hidden by nothing but the caller's own same-titled pages.
+      const candidates = await deps.readStore.pages.findByTitleKey(titleKey(request.query.title), visibilityFilter(context), RESOLVE_CANDIDATES);
       const inPath = candidates.filter((page) => wantedPath === null || folderPathKey(page.folderPath) === wantedPath);
       const data = presentVisible(context, "page", inPath, (page, permission) => ({ ...toPageResource(page, permission), folderPath: page.folderPath }));
       return { data: data.slice(0, RESOLVE_LIMIT) };

@@ -1,9 +1,11 @@
 import type Database from "better-sqlite3";
 import { storedPermission, storedRole } from "../../kernel/permissions.ts";
 import type { AccessContext } from "../../access/effective-permission.ts";
-import type { AccessView, EntityType, GrantRecord, MemberRecord } from "../../access/access.view.ts";
+import type { AccessView, AccessWriter, EntityType, GrantRecord, MemberRecord } from "../../access/access.view.ts";
+import type { WorkspaceRole } from "../../kernel/permissions.ts";
+import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 
-export const accessSchema = `
+const schema = `
 CREATE TABLE IF NOT EXISTS grants (
   user_id TEXT NOT NULL,
   entity_type TEXT NOT NULL,
@@ -24,13 +26,17 @@ CREATE TABLE IF NOT EXISTS workspace_members (
   PRIMARY KEY (owner_id, member_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS workspace_members_member ON workspace_members (member_id);
-CREATE TABLE IF NOT EXISTS access_version (
-  id INTEGER PRIMARY KEY CHECK (id = 1),
-  version INTEGER NOT NULL
-);
-INSERT OR IGNORE INTO access_version (id, version) VALUES (1, 0);`;
+CREATE TABLE IF NOT EXISTS access_changes (
+  user_id TEXT PRIMARY KEY,
+  position INTEGER NOT NULL
+) WITHOUT ROWID;`;
+export const accessModel: SqliteModel = { schema, tables: ["grants", "workspace_members", "access_changes"], queryIndexes: [] };
 
-/** Access contexts are remembered per user until any grant or membership changes (access_version moves). */
+/**
+ * Access contexts are remembered per user until that user's access changes (their row in access_changes
+ * moves to the position of the change). The position, not a counter, is the version: a rebuild replays the
+ * same positions to the same contexts, so a context cached before a rebuild is never wrong after it.
+ */
 const CONTEXT_CACHE_LIMIT = 10_000;
 
 type GrantRow = { user_id: string; entity_type: string; entity_id: string; permission: string; granted_by: string; created_at: string; updated_at: string };
@@ -53,20 +59,14 @@ const toMember = (row: MemberRow): MemberRecord => ({
   createdAt: row.created_at,
 });
 
-export class SqliteAccessView implements AccessView {
+export class SqliteAccessWriter implements AccessWriter<SqliteBatch> {
   private readonly statements;
-  private readonly contexts = new Map<string, AccessContext>();
-  private cachedVersion = -1;
 
   constructor(db: Database.Database) {
     this.statements = {
-      version: db.prepare<[], number>("SELECT version FROM access_version WHERE id = 1"),
-      bumpVersion: db.prepare("UPDATE access_version SET version = version + 1 WHERE id = 1"),
-      grantsOfUser: db.prepare<[string], Pick<GrantRow, "entity_type" | "entity_id" | "permission">>(
-        "SELECT entity_type, entity_id, permission FROM grants WHERE user_id = ?",
+      changed: db.prepare<[string, number]>(
+        "INSERT INTO access_changes (user_id, position) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET position = excluded.position",
       ),
-      rolesOfMember: db.prepare<[string], Pick<MemberRow, "owner_id" | "role">>("SELECT owner_id, role FROM workspace_members WHERE member_id = ?"),
-      rolesOfUser: db.prepare<[string], MemberRow>("SELECT * FROM workspace_members WHERE member_id = ? ORDER BY created_at"),
       putGrant: db.prepare(
         `INSERT INTO grants (user_id, entity_type, entity_id, permission, granted_by, created_at, updated_at)
          VALUES (@userId, @entityType, @entityId, @permission, @grantedBy, @createdAt, @updatedAt)
@@ -74,27 +74,65 @@ export class SqliteAccessView implements AccessView {
            granted_by = excluded.granted_by, updated_at = excluded.updated_at`,
       ),
       removeGrant: db.prepare("DELETE FROM grants WHERE entity_type = ? AND entity_id = ? AND user_id = ?"),
-      grantsOn: db.prepare<[string, string], GrantRow>("SELECT * FROM grants WHERE entity_type = ? AND entity_id = ? ORDER BY created_at"),
       putMember: db.prepare(
         `INSERT INTO workspace_members (id, owner_id, member_id, role, created_at) VALUES (@id, @ownerId, @memberId, @role, @createdAt)
          ON CONFLICT (owner_id, member_id) DO UPDATE SET role = excluded.role`,
       ),
+      changeRole: db.prepare("UPDATE workspace_members SET role = ? WHERE owner_id = ? AND member_id = ?"),
       removeMember: db.prepare("DELETE FROM workspace_members WHERE owner_id = ? AND member_id = ?"),
+    };
+  }
+
+  async putGrant(_tx: SqliteBatch, grant: GrantRecord, position: number): Promise<void> {
+    this.statements.putGrant.run(grant);
+    this.statements.changed.run(grant.userId, position);
+  }
+
+  async removeGrant(_tx: SqliteBatch, entityType: EntityType, entityId: string, userId: string, position: number): Promise<void> {
+    this.statements.removeGrant.run(entityType, entityId, userId);
+    this.statements.changed.run(userId, position);
+  }
+
+  async putMember(_tx: SqliteBatch, member: MemberRecord, position: number): Promise<void> {
+    this.statements.putMember.run(member);
+    this.statements.changed.run(member.memberId, position);
+  }
+
+  async changeRole(_tx: SqliteBatch, ownerId: string, memberId: string, role: WorkspaceRole, position: number): Promise<void> {
+    this.statements.changeRole.run(role, ownerId, memberId);
+    this.statements.changed.run(memberId, position);
+  }
+
+  async removeMember(_tx: SqliteBatch, ownerId: string, memberId: string, position: number): Promise<void> {
+    this.statements.removeMember.run(ownerId, memberId);
+    this.statements.changed.run(memberId, position);
+  }
+}
+
+export class SqliteAccessView implements AccessView {
+  private readonly statements;
+  private readonly contexts = new Map<string, { position: number; context: AccessContext }>();
+
+  constructor(db: Database.Database) {
+    this.statements = {
+      changedAt: db.prepare<[string], number>("SELECT position FROM access_changes WHERE user_id = ?").pluck(),
+      grantsOfUser: db.prepare<[string], Pick<GrantRow, "entity_type" | "entity_id" | "permission">>(
+        "SELECT entity_type, entity_id, permission FROM grants WHERE user_id = ?",
+      ),
+      rolesOfMember: db.prepare<[string], Pick<MemberRow, "owner_id" | "role">>("SELECT owner_id, role FROM workspace_members WHERE member_id = ?"),
+      rolesOfUser: db.prepare<[string], MemberRow>("SELECT * FROM workspace_members WHERE member_id = ? ORDER BY created_at"),
+      grantsOn: db.prepare<[string, string], GrantRow>("SELECT * FROM grants WHERE entity_type = ? AND entity_id = ? ORDER BY created_at"),
       membersOf: db.prepare<[string], MemberRow>("SELECT * FROM workspace_members WHERE owner_id = ? ORDER BY created_at"),
     };
   }
 
   async contextFor(userId: string): Promise<AccessContext> {
-    const version = this.statements.version.pluck().get() ?? -1;
-    if (version !== this.cachedVersion) {
-      this.contexts.clear();
-      this.cachedVersion = version;
-    }
+    const position = this.statements.changedAt.get(userId) ?? 0;
     const cached = this.contexts.get(userId);
-    if (cached) return cached;
+    if (cached && cached.position === position) return cached.context;
     if (this.contexts.size >= CONTEXT_CACHE_LIMIT) this.contexts.clear();
     const context = this.loadContext(userId);
-    this.contexts.set(userId, context);
+    this.contexts.set(userId, { position, context });
     return context;
   }
 
@@ -108,28 +146,8 @@ export class SqliteAccessView implements AccessView {
     return { userId, workspaceRoles, folderGrants, pageGrants };
   }
 
-  async putGrant(grant: GrantRecord): Promise<void> {
-    this.statements.putGrant.run(grant);
-    this.statements.bumpVersion.run();
-  }
-
-  async removeGrant(entityType: EntityType, entityId: string, userId: string): Promise<void> {
-    this.statements.removeGrant.run(entityType, entityId, userId);
-    this.statements.bumpVersion.run();
-  }
-
   async grantsOn(entityType: EntityType, entityId: string): Promise<GrantRecord[]> {
     return this.statements.grantsOn.all(entityType, entityId).map(toGrant);
-  }
-
-  async putMember(member: MemberRecord): Promise<void> {
-    this.statements.putMember.run(member);
-    this.statements.bumpVersion.run();
-  }
-
-  async removeMember(ownerId: string, memberId: string): Promise<void> {
-    this.statements.removeMember.run(ownerId, memberId);
-    this.statements.bumpVersion.run();
   }
 
   async membersOf(ownerId: string): Promise<MemberRecord[]> {

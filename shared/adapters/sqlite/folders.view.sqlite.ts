@@ -1,9 +1,10 @@
 import type Database from "better-sqlite3";
 import { decodeIds, encodeIds } from "./id-list.ts";
 import type { ListQuery } from "../../read-store/list-query.ts";
-import type { FolderRecord, FoldersView } from "../../folders/folders.view.ts";
+import type { FolderRecord, FoldersView, FoldersWriter } from "../../folders/folders.view.ts";
+import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 
-export const foldersSchema = `
+const schema = `
 CREATE TABLE IF NOT EXISTS folders (
   id TEXT PRIMARY KEY,
   owner_id TEXT NOT NULL,
@@ -24,6 +25,7 @@ CREATE TABLE IF NOT EXISTS folder_ancestors (
   PRIMARY KEY (folder_id, ancestor_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS folder_ancestors_ancestor ON folder_ancestors (ancestor_id, folder_id);`;
+export const foldersModel: SqliteModel = { schema, tables: ["folders", "folder_ancestors"], queryIndexes: ["folders_updated"] };
 
 /**
  * The newest visible folders, gathered from each way of seeing one (a workspace, a grant on it, a grant on a
@@ -69,7 +71,9 @@ const toRecord = (row: Row): FolderRecord => ({
   updatedPosition: row.updated_pos,
 });
 
-export class SqliteFoldersView implements FoldersView {
+const GET_FOLDER = "SELECT * FROM folders WHERE id = ?";
+
+export class SqliteFoldersWriter implements FoldersWriter<SqliteBatch> {
   private readonly statements;
 
   constructor(db: Database.Database) {
@@ -79,14 +83,29 @@ export class SqliteFoldersView implements FoldersView {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       ancestor: db.prepare("INSERT OR IGNORE INTO folder_ancestors (folder_id, ancestor_id) VALUES (?, ?)"),
-      get: db.prepare<[string], Row>("SELECT * FROM folders WHERE id = ?"),
-      list: db.prepare<[{ before: number; owners: string; folders: string; limit: number }], Row>(LIST_VISIBLE_FOLDERS),
+      get: db.prepare<[string], Row>(GET_FOLDER),
     };
   }
 
-  async put(f: FolderRecord): Promise<void> {
+  async put(_tx: SqliteBatch, f: FolderRecord): Promise<void> {
     this.statements.put.run(f.id, f.ownerId, f.parentId, f.name, f.icon, encodeIds(f.ancestorIds), f.path, f.createdAt, f.updatedAt, f.updatedPosition);
     for (const ancestorId of f.ancestorIds) this.statements.ancestor.run(f.id, ancestorId);
+  }
+
+  async get(_tx: SqliteBatch, id: string): Promise<FolderRecord | null> {
+    const row = this.statements.get.get(id);
+    return row ? toRecord(row) : null;
+  }
+}
+
+export class SqliteFoldersView implements FoldersView {
+  private readonly statements;
+
+  constructor(db: Database.Database) {
+    this.statements = {
+      get: db.prepare<[string], Row>(GET_FOLDER),
+      list: db.prepare<[{ before: number; owners: string; folders: string; limit: number }], Row>(LIST_VISIBLE_FOLDERS),
+    };
   }
 
   async get(id: string): Promise<FolderRecord | null> {

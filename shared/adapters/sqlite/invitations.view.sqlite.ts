@@ -1,9 +1,10 @@
 import type Database from "better-sqlite3";
 import { z } from "zod";
 import { invitedAccessSchema, type InvitationStatus, type InvitedAccess } from "../../sharing/invitation.decider.ts";
-import type { InvitationRecord, InvitationsView, InvitationTargetType } from "../../sharing/invitations.view.ts";
+import type { InvitationRecord, InvitationsView, InvitationsWriter, InvitationTargetType } from "../../sharing/invitations.view.ts";
+import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 
-export const invitationsSchema = `
+const schema = `
 CREATE TABLE IF NOT EXISTS invitations (
   id TEXT PRIMARY KEY,
   target_type TEXT NOT NULL,
@@ -20,6 +21,7 @@ CREATE TABLE IF NOT EXISTS invitations (
 );
 CREATE INDEX IF NOT EXISTS invitations_target ON invitations (target_type, target_id, email, created_pos);
 CREATE INDEX IF NOT EXISTS invitations_pending_email ON invitations (email) WHERE status = 'pending';`;
+export const invitationsModel: SqliteModel = { schema, tables: ["invitations"], queryIndexes: [] };
 
 type Row = {
   id: string;
@@ -49,7 +51,7 @@ const toRecord = (row: Row): InvitationRecord => ({
   lastResentAt: row.last_resent_at,
 });
 
-export class SqliteInvitationsView implements InvitationsView {
+export class SqliteInvitationsWriter implements InvitationsWriter<SqliteBatch> {
   private readonly statements;
 
   constructor(db: Database.Database) {
@@ -63,6 +65,36 @@ export class SqliteInvitationsView implements InvitationsView {
       resent: db.prepare("UPDATE invitations SET last_resent_at = ?, delivery_status = 'pending' WHERE id = ?"),
       delivered: db.prepare<[string]>("UPDATE invitations SET delivery_status = 'delivered' WHERE id = ?"),
       settle: db.prepare("UPDATE invitations SET status = ? WHERE id = ?"),
+    };
+  }
+
+  async put(_tx: SqliteBatch, invitation: InvitationRecord): Promise<void> {
+    const { access, ...rest } = invitation;
+    this.statements.put.run({ ...rest, ...access });
+  }
+
+  async changeAccess(_tx: SqliteBatch, id: string, access: InvitedAccess): Promise<void> {
+    this.statements.changeAccess.run(access.permission, id);
+  }
+
+  async markResent(_tx: SqliteBatch, id: string, resentAt: string): Promise<void> {
+    this.statements.resent.run(resentAt, id);
+  }
+
+  async markDelivered(_tx: SqliteBatch, id: string): Promise<void> {
+    this.statements.delivered.run(id);
+  }
+
+  async settle(_tx: SqliteBatch, id: string, status: Exclude<InvitationStatus, "pending">): Promise<void> {
+    this.statements.settle.run(status, id);
+  }
+}
+
+export class SqliteInvitationsView implements InvitationsView {
+  private readonly statements;
+
+  constructor(db: Database.Database) {
+    this.statements = {
       get: db.prepare<[string], Row>("SELECT * FROM invitations WHERE id = ?"),
       pendingFor: db.prepare<[string, string, string], Row>(
         `SELECT * FROM invitations WHERE target_type = ? AND target_id = ? AND status = 'pending' AND expires_at > ?
@@ -74,27 +106,6 @@ export class SqliteInvitationsView implements InvitationsView {
       pendingForEmail: db.prepare<[string], Row>("SELECT * FROM invitations WHERE email = ? AND status = 'pending' ORDER BY created_pos"),
       undelivered: db.prepare<[], Row>("SELECT * FROM invitations WHERE status = 'pending' AND delivery_status = 'pending' ORDER BY created_pos"),
     };
-  }
-
-  async put(invitation: InvitationRecord): Promise<void> {
-    const { access, ...rest } = invitation;
-    this.statements.put.run({ ...rest, ...access });
-  }
-
-  async changeAccess(id: string, access: InvitedAccess): Promise<void> {
-    this.statements.changeAccess.run(access.permission, id);
-  }
-
-  async markResent(id: string, resentAt: string): Promise<void> {
-    this.statements.resent.run(resentAt, id);
-  }
-
-  async markDelivered(id: string): Promise<void> {
-    this.statements.delivered.run(id);
-  }
-
-  async settle(id: string, status: Exclude<InvitationStatus, "pending">): Promise<void> {
-    this.statements.settle.run(status, id);
   }
 
   async get(id: string): Promise<InvitationRecord | null> {

@@ -2,9 +2,11 @@ import type Database from "better-sqlite3";
 import { decodeIds, encodeIds } from "./id-list.ts";
 import type { ListQuery } from "../../read-store/list-query.ts";
 import { newestOfSources, type FirstRound, type Ranked, type RankedSource } from "../../read-store/newest-of-sources.ts";
-import { titleKey, type PageChange, type PageContent, type PageRecord, type PagesView } from "../../pages/pages.view.ts";
+import { titleKey, type PageChange, type PageContent, type PageRecord, type PagesView, type PagesWriter } from "../../pages/pages.view.ts";
+import type { VisibleTo } from "../../read-store/list-query.ts";
+import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 
-export const pagesSchema = `
+const schema = `
 CREATE TABLE IF NOT EXISTS pages (
   id TEXT PRIMARY KEY,
   owner_id TEXT NOT NULL,
@@ -34,6 +36,11 @@ CREATE TABLE IF NOT EXISTS page_contents (
   page_id TEXT PRIMARY KEY,
   markdown TEXT NOT NULL
 );`;
+export const pagesModel: SqliteModel = {
+  schema,
+  tables: ["pages", "page_ancestors", "page_contents"],
+  queryIndexes: ["pages_parent", "pages_title", "pages_owner", "page_ancestors_folder"],
+};
 
 type Row = {
   id: string;
@@ -97,21 +104,22 @@ type PendingRow = {
   revision: number;
 };
 
+type TitleParams = { key: string; owners: string; pages: string; folders: string; limit: number };
 type ListParams = { before: number; owners: string; pages: string; folders: string; limit: number; parent: string };
 
 /** Page records kept in memory for lists; an entry is used only while its updated_pos is the current one. */
 const RECORD_CACHE_LIMIT = 50_000;
 
-export class SqlitePagesView implements PagesView {
+/**
+ * Page changes within a batch are held back and written once per page just before the batch commits: a batch
+ * replaying a page's many renames and edits writes its row once instead of once per event. The held-back
+ * rows belong to the batch handle, so a rolled-back batch takes them with it.
+ */
+export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
   private readonly statements;
-  private readonly records = new Map<string, PageRecord>();
-  private readonly compounds = new Map<string, Database.Statement<unknown[], Candidate & { source: number }>>();
-  private readonly pending = new Map<string, PendingRow>();
-  private readonly snapshot: <T>(read: () => T) => T;
+  private readonly pendingByBatch = new WeakMap<SqliteBatch, Map<string, PendingRow>>();
 
-  constructor(private readonly db: Database.Database) {
-    // A list reads several statements; one read transaction makes them all see the same committed batch.
-    this.snapshot = <T>(read: () => T): T => db.transaction(read)();
+  constructor(db: Database.Database) {
     this.statements = {
       insert: db.prepare(
         `INSERT OR REPLACE INTO pages (id, owner_id, parent_id, title, title_key, icon, ancestor_ids, folder_path, created_at, updated_at, updated_pos, revision)
@@ -129,6 +137,65 @@ export class SqlitePagesView implements PagesView {
       ),
       remove: db.prepare("UPDATE pages SET deleted = 1 WHERE id = ?"),
       removeContent: db.prepare("DELETE FROM page_contents WHERE page_id = ?"),
+    };
+  }
+
+  private pendingOf(tx: SqliteBatch): Map<string, PendingRow> {
+    let pending = this.pendingByBatch.get(tx);
+    if (!pending) {
+      const rows = new Map<string, PendingRow>();
+      tx.onBeforeCommit(() => this.flush(rows));
+      this.pendingByBatch.set(tx, rows);
+      pending = rows;
+    }
+    return pending;
+  }
+
+  private flush(pending: Map<string, PendingRow>): void {
+    for (const row of pending.values()) {
+      const { markdown, ...fields } = row;
+      this.statements.flush.run(fields);
+      this.statements.touchAncestors.run(row.updatedPosition, row.id);
+      if (markdown !== null) this.statements.content.run(row.id, markdown);
+    }
+    pending.clear();
+  }
+
+  async create(tx: SqliteBatch, page: PageRecord, markdown: string): Promise<void> {
+    this.flush(this.pendingOf(tx));
+    this.statements.insert.run({ ...page, titleKey: titleKey(page.title), ancestorIds: encodeIds(page.ancestorIds) });
+    for (const folderId of page.ancestorIds) this.statements.ancestor.run(page.id, folderId, page.updatedPosition);
+    this.statements.content.run(page.id, markdown);
+  }
+
+  async change(tx: SqliteBatch, id: string, change: PageChange): Promise<void> {
+    const pending = this.pendingOf(tx);
+    const row: PendingRow = pending.get(id) ?? { id, title: null, titleKey: null, iconChanged: 0, icon: null, markdown: null, updatedAt: "", updatedPosition: 0, revision: 0 };
+    if (change.kind === "title") Object.assign(row, { title: change.title, titleKey: titleKey(change.title) });
+    if (change.kind === "icon") Object.assign(row, { iconChanged: 1, icon: change.icon });
+    if (change.kind === "content") row.markdown = change.markdown;
+    Object.assign(row, { updatedAt: change.updatedAt, updatedPosition: change.updatedPosition, revision: change.revision });
+    pending.set(id, row);
+  }
+
+  async remove(tx: SqliteBatch, id: string): Promise<void> {
+    this.flush(this.pendingOf(tx));
+    this.statements.remove.run(id);
+    this.statements.removeContent.run(id);
+    this.statements.removeAncestors.run(id);
+  }
+}
+
+export class SqlitePagesView implements PagesView {
+  private readonly statements;
+  private readonly records = new Map<string, PageRecord>();
+  private readonly compounds = new Map<string, Database.Statement<unknown[], Candidate & { source: number }>>();
+  private readonly snapshot: <T>(read: () => T) => T;
+
+  constructor(private readonly db: Database.Database) {
+    // A list reads several statements; one read transaction makes them all see the same committed batch.
+    this.snapshot = <T>(read: () => T): T => db.transaction(read)();
+    this.statements = {
       get: db.prepare<[string], Row>("SELECT * FROM pages WHERE id = ? AND deleted = 0"),
       getContent: db.prepare<[string], Row & { markdown: string }>(
         "SELECT p.*, c.markdown FROM pages p JOIN page_contents c ON c.page_id = p.id WHERE p.id = ? AND p.deleted = 0",
@@ -141,64 +208,19 @@ export class SqlitePagesView implements PagesView {
         `SELECT p.* FROM pages p WHERE p.deleted = 0 AND p.parent_id = @parent AND p.updated_pos < @before AND ${VISIBLE}
          ORDER BY p.updated_pos DESC LIMIT CAST(@limit AS INTEGER)`,
       ),
-      byTitle: db.prepare<[string, number], Row>(
-        "SELECT * FROM pages WHERE title_key = ? AND deleted = 0 ORDER BY updated_pos DESC LIMIT CAST(? AS INTEGER)",
+      byTitle: db.prepare<[TitleParams], Row>(
+        `SELECT p.* FROM pages p WHERE p.title_key = @key AND p.deleted = 0 AND ${VISIBLE}
+         ORDER BY p.updated_pos DESC LIMIT CAST(@limit AS INTEGER)`,
       ),
     };
   }
 
-  async create(page: PageRecord, markdown: string): Promise<void> {
-    this.flush();
-    this.statements.insert.run({ ...page, titleKey: titleKey(page.title), ancestorIds: encodeIds(page.ancestorIds) });
-    for (const folderId of page.ancestorIds) this.statements.ancestor.run(page.id, folderId, page.updatedPosition);
-    this.statements.content.run(page.id, markdown);
-  }
-
-  /**
-   * Changes are held back and written once per page when the batch ends (flush): a batch replaying a page's
-   * many renames and edits writes its row once instead of once per event.
-   */
-  async change(id: string, change: PageChange): Promise<void> {
-    const pending: PendingRow = this.pending.get(id) ?? { id, title: null, titleKey: null, iconChanged: 0, icon: null, markdown: null, updatedAt: "", updatedPosition: 0, revision: 0 };
-    if (change.kind === "title") Object.assign(pending, { title: change.title, titleKey: titleKey(change.title) });
-    if (change.kind === "icon") Object.assign(pending, { iconChanged: 1, icon: change.icon });
-    if (change.kind === "content") pending.markdown = change.markdown;
-    Object.assign(pending, { updatedAt: change.updatedAt, updatedPosition: change.updatedPosition, revision: change.revision });
-    this.pending.set(id, pending);
-  }
-
-  /** Writes the held-back changes; the read store calls it before committing a batch, reads call it first. */
-  flush(): void {
-    if (this.pending.size === 0) return;
-    for (const row of this.pending.values()) {
-      const { markdown, ...fields } = row;
-      this.statements.flush.run(fields);
-      this.statements.touchAncestors.run(row.updatedPosition, row.id);
-      if (markdown !== null) this.statements.content.run(row.id, markdown);
-    }
-    this.pending.clear();
-  }
-
-  /** Forgets held-back changes of a batch that is being rolled back. */
-  discard(): void {
-    this.pending.clear();
-  }
-
-  async remove(id: string): Promise<void> {
-    this.flush();
-    this.statements.remove.run(id);
-    this.statements.removeContent.run(id);
-    this.statements.removeAncestors.run(id);
-  }
-
   async get(id: string): Promise<PageRecord | null> {
-    this.flush();
     const row = this.statements.get.get(id);
     return row ? toRecord(row) : null;
   }
 
   async getContent(id: string): Promise<PageContent | null> {
-    this.flush();
     const row = this.statements.getContent.get(id);
     return row ? { page: toRecord(row), markdown: row.markdown } : null;
   }
@@ -209,7 +231,6 @@ export class SqlitePagesView implements PagesView {
    * of grants and the page size, never with the number of pages in the store.
    */
   async list(query: ListQuery & { parentId: string | null }): Promise<PageRecord[]> {
-    this.flush();
     const before = query.before ?? Number.MAX_SAFE_INTEGER;
     const take = query.limit + 1;
     const { ownerIds, folderIds, pageIds } = query.visibleTo;
@@ -269,8 +290,14 @@ export class SqlitePagesView implements PagesView {
     });
   }
 
-  async findByTitleKey(key: string, limit: number): Promise<PageRecord[]> {
-    this.flush();
-    return this.statements.byTitle.all(key, limit).map(toRecord);
+  async findByTitleKey(key: string, visibleTo: VisibleTo, limit: number): Promise<PageRecord[]> {
+    const params: TitleParams = {
+      key,
+      owners: JSON.stringify(visibleTo.ownerIds),
+      pages: JSON.stringify(visibleTo.pageIds),
+      folders: JSON.stringify(visibleTo.folderIds),
+      limit,
+    };
+    return this.statements.byTitle.all(params).map(toRecord);
   }
 }

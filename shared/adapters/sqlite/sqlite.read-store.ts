@@ -1,34 +1,54 @@
-// ReadStore on one SQLite file. Open one instance for the projector (the only writer) and one per reader:
-// in WAL mode readers see the last committed batch, never half of one.
+// The read models in one SQLite file. The projector opens a SqliteProjectionStore (the only writer); every
+// reader opens a SqliteReadStore of its own: in WAL mode readers see the last committed batch, never half of one.
 import type Database from "better-sqlite3";
+import type { ProjectionStore, ProjectionWriters, ReadStore } from "../../read-store/read-store.port.ts";
+import { accessModel, SqliteAccessView, SqliteAccessWriter } from "./access.view.sqlite.ts";
+import { foldersModel, SqliteFoldersView, SqliteFoldersWriter } from "./folders.view.sqlite.ts";
+import { invitationsModel, SqliteInvitationsView, SqliteInvitationsWriter } from "./invitations.view.sqlite.ts";
 import { openDatabase } from "./open-database.ts";
-import { accessSchema } from "./access.view.sqlite.ts";
-import { SqliteAccessView } from "./access.view.sqlite.ts";
-import { SqliteThreadsView, threadsSchema } from "./threads.view.sqlite.ts";
-import { foldersSchema, SqliteFoldersView } from "./folders.view.sqlite.ts";
-import { pagesSchema, SqlitePagesView } from "./pages.view.sqlite.ts";
-import { invitationsSchema, SqliteInvitationsView } from "./invitations.view.sqlite.ts";
-import { SqliteTokensView, tokensSchema } from "./tokens.view.sqlite.ts";
-import { SqliteUsersView, usersSchema } from "./users.view.sqlite.ts";
-import type { ReadStore } from "../../read-store/read-store.port.ts";
+import { pagesModel, SqlitePagesView, SqlitePagesWriter } from "./pages.view.sqlite.ts";
+import { SqliteBatch, type SqliteModel } from "./sqlite-batch.ts";
+import { SqliteThreadsView, SqliteThreadsWriter, threadsModel } from "./threads.view.sqlite.ts";
+import { SqliteTokensView, SqliteTokensWriter, tokensModel } from "./tokens.view.sqlite.ts";
+import { SqliteUsersView, SqliteUsersWriter, usersModel } from "./users.view.sqlite.ts";
 
 /** Bump whenever a read-model table changes shape. */
-const READ_MODEL_VERSION = 8;
+const READ_MODEL_VERSION = 9;
 
-const checkpointSchema = `
+const checkpointModel: SqliteModel = {
+  schema: `
 CREATE TABLE IF NOT EXISTS checkpoint (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   position INTEGER NOT NULL
 );
-INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`;
+INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`,
+  tables: [],
+  queryIndexes: [],
+};
 
-/** Indexes that serve queries only (no projection looks rows up through them): dropped during a rebuild. */
-const queryOnlyIndexes = ["pages_parent", "pages_title", "pages_owner", "page_ancestors_folder", "folders_updated", "comment_threads_page", "comment_threads_page_status"];
-const schemas = [checkpointSchema, usersSchema, tokensSchema, foldersSchema, pagesSchema, accessSchema, threadsSchema, invitationsSchema];
-const tables = [
-  "users", "tokens", "folders", "folder_ancestors", "pages", "page_ancestors", "page_contents", "grants", "workspace_members",
-  "comment_threads", "thread_comments", "invitations",
-];
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel];
+const schemas = models.map((model) => model.schema).join("\n");
+
+/**
+ * Read models are disposable: when their layout changes (READ_MODEL_VERSION), the old tables are dropped and
+ * the checkpoint starts at zero, so the projector rebuilds them from the event history.
+ */
+function openReadModels(filename: string): Database.Database {
+  const db = openDatabase(filename);
+  if (db.pragma("user_version", { simple: true }) !== READ_MODEL_VERSION) {
+    const old = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all();
+    db.transaction(() => {
+      for (const { name } of old) db.exec(`DROP TABLE IF EXISTS "${name}"`);
+      db.exec("DROP TABLE IF EXISTS sqlite_stat1; DROP TABLE IF EXISTS sqlite_stat4;");
+      db.exec(schemas);
+      db.pragma(`user_version = ${READ_MODEL_VERSION}`);
+    })();
+  }
+  db.exec(schemas);
+  return db;
+}
+
+const readCheckpoint = (db: Database.Database) => db.prepare<[], number>("SELECT position FROM checkpoint WHERE id = 1").pluck();
 
 export class SqliteReadStore implements ReadStore {
   readonly users;
@@ -39,11 +59,10 @@ export class SqliteReadStore implements ReadStore {
   readonly threads;
   readonly invitations;
   private readonly db: Database.Database;
-  private readonly statements;
+  private readonly checkpointStatement;
 
   constructor(filename: string) {
-    this.db = openDatabase(filename);
-    this.migrate();
+    this.db = openReadModels(filename);
     this.users = new SqliteUsersView(this.db);
     this.tokens = new SqliteTokensView(this.db);
     this.folders = new SqliteFoldersView(this.db);
@@ -51,43 +70,57 @@ export class SqliteReadStore implements ReadStore {
     this.access = new SqliteAccessView(this.db);
     this.threads = new SqliteThreadsView(this.db);
     this.invitations = new SqliteInvitationsView(this.db);
-    this.statements = {
-      checkpoint: this.db.prepare<[], { position: number }>("SELECT position FROM checkpoint WHERE id = 1"),
-      setCheckpoint: this.db.prepare("UPDATE checkpoint SET position = ? WHERE id = 1"),
-    };
-  }
-
-  /**
-   * Read models are disposable: when their layout changes (READ_MODEL_VERSION), the old tables are dropped and
-   * the checkpoint starts at zero, so the projector rebuilds them from the event history.
-   */
-  private migrate(): void {
-    const version = this.db.pragma("user_version", { simple: true });
-    if (version !== READ_MODEL_VERSION) {
-      const old = this.db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all();
-      this.db.transaction(() => {
-        for (const { name } of old) this.db.exec(`DROP TABLE IF EXISTS "${name}"`);
-        this.db.exec("DROP TABLE IF EXISTS sqlite_stat1; DROP TABLE IF EXISTS sqlite_stat4;");
-        this.db.exec(schemas.join("\n"));
-        this.db.pragma(`user_version = ${READ_MODEL_VERSION}`);
-      })();
-    }
-    this.db.exec(schemas.join("\n"));
+    this.checkpointStatement = readCheckpoint(this.db);
   }
 
   async checkpoint(): Promise<number> {
-    return this.statements.checkpoint.get()?.position ?? 0;
+    return this.checkpointStatement.get() ?? 0;
   }
 
-  async applyBatch(position: number, work: () => Promise<void>): Promise<void> {
+  async ping(): Promise<boolean> {
+    return this.db.prepare("SELECT 1 AS ok").get() !== undefined;
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}
+
+export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
+  readonly writers: ProjectionWriters<SqliteBatch>;
+  private readonly db: Database.Database;
+  private readonly statements;
+
+  constructor(filename: string) {
+    this.db = openReadModels(filename);
+    this.writers = {
+      users: new SqliteUsersWriter(this.db),
+      tokens: new SqliteTokensWriter(this.db),
+      folders: new SqliteFoldersWriter(this.db),
+      pages: new SqlitePagesWriter(this.db),
+      access: new SqliteAccessWriter(this.db),
+      threads: new SqliteThreadsWriter(this.db),
+      invitations: new SqliteInvitationsWriter(this.db),
+    };
+    this.statements = {
+      checkpoint: readCheckpoint(this.db),
+      setCheckpoint: this.db.prepare<[number]>("UPDATE checkpoint SET position = ? WHERE id = 1"),
+    };
+  }
+
+  async checkpoint(): Promise<number> {
+    return this.statements.checkpoint.get() ?? 0;
+  }
+
+  async applyBatch(position: number, work: (tx: SqliteBatch) => Promise<void>): Promise<void> {
     this.db.exec("BEGIN IMMEDIATE");
     try {
-      await work();
-      this.pages.flush();
+      const tx = new SqliteBatch();
+      await work(tx);
+      tx.settle();
       this.statements.setCheckpoint.run(position);
       this.db.exec("COMMIT");
     } catch (error) {
-      this.pages.discard();
       this.db.exec("ROLLBACK");
       throw error;
     }
@@ -95,9 +128,10 @@ export class SqliteReadStore implements ReadStore {
 
   async beginRebuild(): Promise<void> {
     this.db.transaction(() => {
-      for (const table of tables) this.db.exec(`DELETE FROM ${table}`);
-      for (const index of queryOnlyIndexes) this.db.exec(`DROP INDEX IF EXISTS ${index}`);
-      this.db.exec("UPDATE access_version SET version = version + 1");
+      for (const model of models) {
+        for (const table of model.tables) this.db.exec(`DELETE FROM ${table}`);
+        for (const index of model.queryIndexes) this.db.exec(`DROP INDEX IF EXISTS ${index}`);
+      }
       this.statements.setCheckpoint.run(0);
     })();
   }
@@ -105,11 +139,7 @@ export class SqliteReadStore implements ReadStore {
   async endRebuild(): Promise<void> {
     // No ANALYZE: with its sqlite_stat4 tables SQLite re-plans a statement for every new bound value,
     // which doubles the cost of the small indexed reads the lists are made of.
-    this.db.exec(schemas.join("\n"));
-  }
-
-  async ping(): Promise<boolean> {
-    return this.db.prepare("SELECT 1 AS ok").get() !== undefined;
+    this.db.exec(schemas);
   }
 
   async close(): Promise<void> {

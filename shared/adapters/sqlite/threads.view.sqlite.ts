@@ -1,8 +1,9 @@
 import type Database from "better-sqlite3";
 import { threadStatusSchema } from "../../comments/thread.decider.ts";
-import type { CommentLocation, CommentRecord, ThreadRecord, ThreadsQuery, ThreadsView, ThreadStatusChange } from "../../comments/threads.view.ts";
+import type { CommentLocation, CommentRecord, ThreadRecord, ThreadsQuery, ThreadsView, ThreadsWriter, ThreadStatusChange } from "../../comments/threads.view.ts";
+import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 
-export const threadsSchema = `
+const schema = `
 CREATE TABLE IF NOT EXISTS comment_threads (
   id TEXT PRIMARY KEY,
   page_id TEXT NOT NULL,
@@ -30,6 +31,11 @@ CREATE TABLE IF NOT EXISTS thread_comments (
   created_pos INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS thread_comments_thread ON thread_comments (thread_id, created_pos);`;
+export const threadsModel: SqliteModel = {
+  schema,
+  tables: ["comment_threads", "thread_comments"],
+  queryIndexes: ["comment_threads_page", "comment_threads_page_status"],
+};
 
 type ThreadRow = {
   id: string;
@@ -82,10 +88,10 @@ const toThread = (row: ThreadRow, comments: readonly CommentRecord[]): ThreadRec
 
 type ListParams = { page: string; status: string; before: number; limit: number };
 
-export class SqliteThreadsView implements ThreadsView {
+export class SqliteThreadsWriter implements ThreadsWriter<SqliteBatch> {
   private readonly statements;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(db: Database.Database) {
     this.statements = {
       open: db.prepare(
         `INSERT OR REPLACE INTO comment_threads (id, page_id, anchor_quote, anchor_prefix, anchor_suffix, status, created_by, created_at, updated_at, resolved_by, resolved_at, created_pos)
@@ -101,6 +107,38 @@ export class SqliteThreadsView implements ThreadsView {
       setStatus: db.prepare(
         "UPDATE comment_threads SET status = @status, resolved_by = @resolvedBy, resolved_at = @resolvedAt, updated_at = @updatedAt WHERE id = @id",
       ),
+    };
+  }
+
+  async open(_tx: SqliteBatch, thread: Omit<ThreadRecord, "comments">): Promise<void> {
+    this.statements.open.run({ ...thread, ...thread.anchor });
+  }
+
+  async addComment(_tx: SqliteBatch, comment: CommentRecord): Promise<void> {
+    this.statements.addComment.run(comment);
+    this.statements.touchThreadOf.run(comment.createdAt, comment.id);
+  }
+
+  async editComment(_tx: SqliteBatch, commentId: string, body: string, at: string): Promise<void> {
+    this.statements.editComment.run(body, at, commentId);
+    this.statements.touchThreadOf.run(at, commentId);
+  }
+
+  async deleteComment(_tx: SqliteBatch, commentId: string, at: string): Promise<void> {
+    this.statements.deleteComment.run({ id: commentId, at });
+    this.statements.touchThreadOf.run(at, commentId);
+  }
+
+  async setStatus(_tx: SqliteBatch, threadId: string, change: ThreadStatusChange): Promise<void> {
+    this.statements.setStatus.run({ id: threadId, ...change });
+  }
+}
+
+export class SqliteThreadsView implements ThreadsView {
+  private readonly statements;
+
+  constructor(private readonly db: Database.Database) {
+    this.statements = {
       get: db.prepare<[string], ThreadRow>("SELECT * FROM comment_threads WHERE id = ?"),
       locate: db.prepare<[string], { thread_id: string; page_id: string }>(
         "SELECT c.thread_id, t.page_id FROM thread_comments c JOIN comment_threads t ON t.id = c.thread_id WHERE c.id = ?",
@@ -119,29 +157,6 @@ export class SqliteThreadsView implements ThreadsView {
     const byThread = new Map<string, CommentRecord[]>(rows.map((row) => [row.id, []]));
     for (const row of this.statements.commentsOf.all(JSON.stringify([...byThread.keys()]))) byThread.get(row.thread_id)?.push(toComment(row));
     return rows.map((row) => toThread(row, byThread.get(row.id) ?? []));
-  }
-
-  async open(thread: Omit<ThreadRecord, "comments">): Promise<void> {
-    this.statements.open.run({ ...thread, ...thread.anchor });
-  }
-
-  async addComment(comment: CommentRecord): Promise<void> {
-    this.statements.addComment.run(comment);
-    this.statements.touchThreadOf.run(comment.createdAt, comment.id);
-  }
-
-  async editComment(commentId: string, body: string, at: string): Promise<void> {
-    this.statements.editComment.run(body, at, commentId);
-    this.statements.touchThreadOf.run(at, commentId);
-  }
-
-  async deleteComment(commentId: string, at: string): Promise<void> {
-    this.statements.deleteComment.run({ id: commentId, at });
-    this.statements.touchThreadOf.run(at, commentId);
-  }
-
-  async setStatus(threadId: string, change: ThreadStatusChange): Promise<void> {
-    this.statements.setStatus.run({ id: threadId, ...change });
   }
 
   // Reads run in one transaction so a thread and its comments come from the same committed batch.

@@ -1,9 +1,10 @@
 import type Database from "better-sqlite3";
 import { z } from "zod";
 import { scopeSchema } from "../../kernel/scopes.ts";
-import type { TokenRecord, TokensView } from "../../tokens/tokens.view.ts";
+import type { TokenRecord, TokensView, TokensWriter } from "../../tokens/tokens.view.ts";
+import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 
-export const tokensSchema = `
+const schema = `
 CREATE TABLE IF NOT EXISTS tokens (
   id TEXT PRIMARY KEY,
   user_id TEXT NOT NULL,
@@ -16,6 +17,7 @@ CREATE TABLE IF NOT EXISTS tokens (
   secret_hash TEXT NOT NULL UNIQUE
 );
 CREATE INDEX IF NOT EXISTS tokens_user ON tokens (user_id, created_at);`;
+export const tokensModel: SqliteModel = { schema, tables: ["tokens"], queryIndexes: [] };
 
 type Row = {
   id: string;
@@ -41,7 +43,7 @@ const toRecord = (row: Row): TokenRecord => ({
   secretHash: row.secret_hash,
 });
 
-export class SqliteTokensView implements TokensView {
+export class SqliteTokensWriter implements TokensWriter<SqliteBatch> {
   private readonly statements;
 
   constructor(db: Database.Database) {
@@ -52,24 +54,33 @@ export class SqliteTokensView implements TokensView {
       ),
       used: db.prepare("UPDATE tokens SET last_used_at = ? WHERE id = ?"),
       revoked: db.prepare("UPDATE tokens SET revoked_at = ? WHERE id = ?"),
+    };
+  }
+
+  async put(_tx: SqliteBatch, t: TokenRecord): Promise<void> {
+    this.statements.put.run(t.id, t.userId, t.name, JSON.stringify(t.scopes), t.expiresAt, t.lastUsedAt, t.createdAt, t.revokedAt, t.secretHash);
+  }
+
+  async markUsed(_tx: SqliteBatch, id: string, usedAt: string): Promise<void> {
+    this.statements.used.run(usedAt, id);
+  }
+
+  async markRevoked(_tx: SqliteBatch, id: string, revokedAt: string): Promise<void> {
+    this.statements.revoked.run(revokedAt, id);
+  }
+}
+
+export class SqliteTokensView implements TokensView {
+  private readonly statements;
+
+  constructor(db: Database.Database) {
+    this.statements = {
       get: db.prepare<[string], Row>("SELECT * FROM tokens WHERE id = ?"),
       byHash: db.prepare<[string], Row>("SELECT * FROM tokens WHERE secret_hash = ?"),
       forUser: db.prepare<[string], Row>(
         "SELECT * FROM tokens WHERE user_id = ? AND revoked_at IS NULL ORDER BY created_at DESC, id DESC",
       ),
     };
-  }
-
-  async put(t: TokenRecord): Promise<void> {
-    this.statements.put.run(t.id, t.userId, t.name, JSON.stringify(t.scopes), t.expiresAt, t.lastUsedAt, t.createdAt, t.revokedAt, t.secretHash);
-  }
-
-  async markUsed(id: string, usedAt: string): Promise<void> {
-    this.statements.used.run(usedAt, id);
-  }
-
-  async markRevoked(id: string, revokedAt: string): Promise<void> {
-    this.statements.revoked.run(revokedAt, id);
   }
 
   async get(id: string): Promise<TokenRecord | null> {

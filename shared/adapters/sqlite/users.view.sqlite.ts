@@ -1,7 +1,8 @@
 import type Database from "better-sqlite3";
-import type { UserRecord, UsersView } from "../../users/users.view.ts";
+import type { UserRecord, UsersView, UsersWriter } from "../../users/users.view.ts";
+import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 
-export const usersSchema = `
+const schema = `
 CREATE TABLE IF NOT EXISTS users (
   id TEXT PRIMARY KEY,
   email TEXT NOT NULL UNIQUE,
@@ -9,29 +10,39 @@ CREATE TABLE IF NOT EXISTS users (
   image TEXT,
   created_at TEXT NOT NULL
 );`;
+export const usersModel: SqliteModel = { schema, tables: ["users"], queryIndexes: [] };
 
 type Row = { id: string; email: string; name: string; image: string | null; created_at: string };
 const toRecord = (row: Row): UserRecord => ({ id: row.id, email: row.email, name: row.name, image: row.image, createdAt: row.created_at });
 
-export class SqliteUsersView implements UsersView {
+export class SqliteUsersWriter implements UsersWriter<SqliteBatch> {
   private readonly statements;
 
   constructor(db: Database.Database) {
     this.statements = {
       put: db.prepare("INSERT OR REPLACE INTO users (id, email, name, image, created_at) VALUES (?, ?, ?, ?, ?)"),
       profile: db.prepare("UPDATE users SET name = ?, image = ? WHERE id = ?"),
+    };
+  }
+
+  async put(_tx: SqliteBatch, user: UserRecord): Promise<void> {
+    this.statements.put.run(user.id, user.email, user.name, user.image, user.createdAt);
+  }
+
+  async changeProfile(_tx: SqliteBatch, id: string, name: string, image: string | null): Promise<void> {
+    this.statements.profile.run(name, image, id);
+  }
+}
+
+export class SqliteUsersView implements UsersView {
+  private readonly statements;
+
+  constructor(db: Database.Database) {
+    this.statements = {
       get: db.prepare<[string], Row>("SELECT * FROM users WHERE id = ?"),
       byEmail: db.prepare<[string], Row>("SELECT * FROM users WHERE email = ?"),
       many: db.prepare<[string], Row>("SELECT * FROM users WHERE id IN (SELECT value FROM json_each(?))"),
     };
-  }
-
-  async put(user: UserRecord): Promise<void> {
-    this.statements.put.run(user.id, user.email, user.name, user.image, user.createdAt);
-  }
-
-  async changeProfile(id: string, name: string, image: string | null): Promise<void> {
-    this.statements.profile.run(name, image, id);
   }
 
   async get(id: string): Promise<UserRecord | null> {
