@@ -45,7 +45,7 @@ export class Notifier {
   async recover(): Promise<number> {
     let recovered = 0;
     for (const invitation of await this.options.readModels.invitations.undelivered()) {
-      const history = await this.options.eventStore.read(invitationStream(invitation.id));
+      const history = (await this.options.eventStore.read(invitationStream(invitation.id))).events;
       const queuing = history.filter((recorded) => (NOTIFIER_SUBJECTS as readonly string[]).includes(recorded.type)).at(-1);
       if (!queuing) continue;
       try {

@@ -8,12 +8,12 @@ export async function loadState<S, E extends DomainEvent>(
   stream: string,
   decider: Pick<Decider<unknown, S, E>, "initialState" | "evolve">,
   isOwnEvent: (event: DomainEvent) => event is E,
-): Promise<{ state: S; events: number }> {
-  const history = await store.read(stream);
+): Promise<{ state: S; revision: number }> {
+  const { revision, events } = await store.read(stream);
   let state = decider.initialState;
-  for (const recorded of history) {
+  for (const recorded of events) {
     const { event } = parseRecorded(recorded);
     if (isOwnEvent(event)) state = decider.evolve(state, event);
   }
-  return { state, events: history.length };
+  return { state, revision };
 }

@@ -41,10 +41,10 @@ export async function runCommand<C, S, E extends DomainEvent>(
   context: CommandContext,
 ): Promise<CommandResult<S, E>> {
   for (let attempt = 1; ; attempt += 1) {
-    const { state, events: known } = await loadState(store, stream, decider, isOwnEvent);
+    const { state, revision } = await loadState(store, stream, decider, isOwnEvent);
     const events = decider.decide(command, state);
     if (events.length === 0) return { state, events, position: null };
-    const expected = known === 0 ? "no_stream" : known - 1;
+    const expected = revision === -1 ? "no_stream" : revision;
     try {
       const result = await store.append(stream, toNewEvents(events, context), expected);
       return { state: events.reduce(decider.evolve, state), events, position: result.position };

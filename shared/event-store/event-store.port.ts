@@ -26,7 +26,11 @@ export interface RecordedEvent {
   readonly stream: string;
   /** 0-based index of the event in its stream. */
   readonly revision: number;
-  /** 1-based position in the global log; strictly increasing in commit order. */
+  /**
+   * Place in the global log: strictly increasing in commit order, but not dense (EventStoreDB's commit positions
+   * are byte offsets), so never count events by subtracting positions. Clients see it only as an opaque decimal
+   * string (the consistency token). Adapters keep it within Number.MAX_SAFE_INTEGER and fail loudly beyond.
+   */
   readonly position: number;
   readonly data: unknown;
   readonly metadata: EventMetadata;
@@ -37,6 +41,12 @@ export interface AppendResult {
   readonly nextRevision: number;
   /** Global position of the last appended event. */
   readonly position: number;
+}
+
+export interface StreamRead {
+  /** Revision of the stream's last event, -1 when the stream does not exist: the expected revision of the next append. */
+  readonly revision: number;
+  readonly events: RecordedEvent[];
 }
 
 export type BatchHandler = (events: readonly RecordedEvent[]) => Promise<void>;
@@ -50,13 +60,17 @@ export interface Subscription {
 
 export interface EventStore {
   append(stream: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
-  /** Every event of the stream in revision order; an unknown stream reads as empty. */
-  read(stream: string): Promise<RecordedEvent[]>;
-  /** Events after `afterPosition` in global order, at most `limit` of them. */
+  /** Every event of the stream in revision order; an unknown stream reads as empty at revision -1. */
+  read(stream: string): Promise<StreamRead>;
+  /**
+   * Events after `afterPosition` in global order, at most `limit` of them. The global log leaves out system
+   * events (types beginning with `$`: the store's own bookkeeping, such as EventStoreDB's stream metadata);
+   * `read` of their stream still returns them. The application never writes such types.
+   */
   readAll(afterPosition: number, limit: number): Promise<RecordedEvent[]>;
-  /** Global position of the newest event, 0 when the store is empty. */
+  /** Global position of the newest event of the global log, 0 when the store is empty. */
   headPosition(): Promise<number>;
-  /** Delivers every event after `afterPosition` in global order, then follows new ones as they are committed. */
+  /** Delivers every event of the global log after `afterPosition` in order, then follows new ones as they are committed. */
   subscribe(afterPosition: number, handler: BatchHandler, options?: { batchSize?: number }): Subscription;
   close(): Promise<void>;
 }

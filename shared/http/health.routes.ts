@@ -1,19 +1,32 @@
 // GET /healthz (the process answers) and GET /readyz (stores reachable, projection caught up within bounds).
-import type { App } from "./create-app.ts";
 import type { EventStore } from "../event-store/event-store.port.ts";
-import type { ReadStore } from "../read-store/read-store.port.ts";
+import type { App } from "./create-app.ts";
 
+/** Ready while the read models are at most this many events behind the log. */
 export const READY_MAX_LAG = 1_000;
 
-export function healthRoutes(app: App, stores: { eventStore?: EventStore; readStore?: ReadStore }): void {
+/**
+ * How far the read models are behind: counted by reading what follows the checkpoint (positions are not dense,
+ * so a difference of positions says nothing), and only up to the bound.
+ */
+async function eventsBehind(eventStore: Pick<EventStore, "readAll">, checkpoint: number): Promise<number> {
+  return (await eventStore.readAll(checkpoint, READY_MAX_LAG + 1)).length;
+}
+
+/**
+ * A process with an event store (command API, projector, all-in-one) checks the projection against the log; a
+ * query node has no event store and is ready when its read models answer.
+ */
+export function healthRoutes(app: App, stores: { eventStore?: Pick<EventStore, "readAll">; readStore: { checkpoint(): Promise<number>; ping(): Promise<boolean> } }): void {
   app.get("/healthz", async () => ({ status: "ok" }));
   app.get("/readyz", async (_request, reply) => {
     try {
-      const head = stores.eventStore ? await stores.eventStore.headPosition() : null;
-      const checkpoint = stores.readStore ? await stores.readStore.checkpoint() : null;
-      const lag = head !== null && checkpoint !== null ? Math.max(0, head - checkpoint) : 0;
-      const ready = lag <= READY_MAX_LAG;
-      return reply.code(ready ? 200 : 503).send({ status: ready ? "ready" : "catching_up", head, checkpoint, lag });
+      const reachable = await stores.readStore.ping();
+      const checkpoint = await stores.readStore.checkpoint();
+      const behind = stores.eventStore ? await eventsBehind(stores.eventStore, checkpoint) : null;
+      const ready = reachable && (behind === null || behind <= READY_MAX_LAG);
+      const lag = behind === null ? null : behind > READY_MAX_LAG ? `more than ${READY_MAX_LAG} events` : `${behind} events`;
+      return reply.code(ready ? 200 : 503).send({ status: ready ? "ready" : "catching_up", checkpoint: String(checkpoint), lag });
     } catch {
       return reply.code(503).send({ status: "unavailable" });
     }

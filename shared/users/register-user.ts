@@ -20,7 +20,7 @@ async function reserveEmail(deps: Dependencies, email: string, context: CommandC
     await deps.eventStore.append(stream, toNewEvents([{ type: "EmailReserved", data: { email, userId: context.actorId } }], context), "no_stream");
   } catch (error) {
     if (!(error instanceof StreamConflictError)) throw error;
-    const [first] = await deps.eventStore.read(stream);
+    const [first] = (await deps.eventStore.read(stream)).events;
     const reservation = first ? parseRecorded(first).event : null;
     if (reservation?.type === "EmailReserved" && reservation.data.userId === context.actorId) return;
     throw new AppError("conflict", "this email address already belongs to another account");

@@ -18,15 +18,20 @@ function newEvent(type = "ThingHappened", data: unknown = { n: 1 }): NewEvent {
   };
 }
 
-async function collect(store: EventStore, afterPosition: number, count: number): Promise<RecordedEvent[]> {
+/**
+ * Subscribes after `afterPosition` until `count` events of `stream` arrived; returns every event delivered. Positions
+ * are not dense (EventStoreDB's are byte offsets), so nothing here counts events by subtracting positions.
+ */
+async function collect(store: EventStore, afterPosition: number, stream: string, count: number): Promise<RecordedEvent[]> {
   const seen: RecordedEvent[] = [];
   let resolveDone: () => void = () => undefined;
   const enough = new Promise<void>((resolve) => (resolveDone = resolve));
+  const ours = () => seen.filter((e) => e.stream === stream).length;
   const subscription = store.subscribe(afterPosition, async (batch) => {
     seen.push(...batch);
-    if (seen.length >= count) resolveDone();
+    if (ours() >= count) resolveDone();
   }, { batchSize: 3 });
-  await Promise.race([enough, new Promise((_, reject) => setTimeout(() => reject(new Error(`only ${seen.length} of ${count} events arrived`)), 5_000))]);
+  await Promise.race([enough, new Promise((_, reject) => setTimeout(() => reject(new Error(`only ${ours()} of ${count} events arrived`)), 5_000))]);
   await subscription.stop();
   return seen;
 }
@@ -50,7 +55,8 @@ export function eventStoreContract(name: string, factory: () => Promise<{ store:
       const events = [newEvent("PageCreated", { title: "a" }), newEvent("PageRenamed", { title: "b" })];
       const result = await store.append(s, events, "no_stream");
       expect(result.nextRevision).toBe(1);
-      const read = await store.read(s);
+      const { revision, events: read } = await store.read(s);
+      expect(revision).toBe(1);
       expect(read.map((e) => [e.id, e.type, e.revision, e.data])).toEqual([
         [events[0]?.id, "PageCreated", 0, { title: "a" }],
         [events[1]?.id, "PageRenamed", 1, { title: "b" }],
@@ -60,8 +66,20 @@ export function eventStoreContract(name: string, factory: () => Promise<{ store:
       expect(read[0]?.stream).toBe(s);
     });
 
-    it("reads an unknown stream as empty", async () => {
-      expect(await store.read(stream("nothing"))).toEqual([]);
+    it("reads an unknown stream as empty, at revision -1", async () => {
+      expect(await store.read(stream("nothing"))).toEqual({ revision: -1, events: [] });
+    });
+
+    it("leaves system events ($-prefixed types) out of the global log and its subscriptions", async () => {
+      const head = await store.headPosition();
+      const system = `$$${stream("page")}`;
+      const s = stream("page");
+      await store.append(system, [newEvent("$metadata", { $maxAge: 60 })], "any");
+      await store.append(s, [newEvent()], "no_stream");
+      expect((await store.readAll(head, 100)).filter((e) => e.type.startsWith("$"))).toEqual([]);
+      const delivered = await collect(store, head, s, 1);
+      expect(delivered.filter((e) => e.type.startsWith("$"))).toEqual([]);
+      expect((await store.read(system)).events.map((e) => e.type)).toEqual(["$metadata"]);
     });
 
     it("rejects a stale expected revision and appends nothing of the batch", async () => {
@@ -70,7 +88,7 @@ export function eventStoreContract(name: string, factory: () => Promise<{ store:
       await store.append(s, [newEvent()], 0);
       await expect(store.append(s, [newEvent(), newEvent()], 0)).rejects.toBeInstanceOf(StreamConflictError);
       await expect(store.append(s, [newEvent()], "no_stream")).rejects.toBeInstanceOf(StreamConflictError);
-      expect(await store.read(s)).toHaveLength(2);
+      expect((await store.read(s)).events).toHaveLength(2);
     });
 
     it("lets exactly one of two writers with the same expected revision win", async () => {
@@ -78,7 +96,7 @@ export function eventStoreContract(name: string, factory: () => Promise<{ store:
       await store.append(s, [newEvent()], "no_stream");
       const outcomes = await Promise.allSettled([store.append(s, [newEvent()], 0), store.append(s, [newEvent()], 0)]);
       expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
-      expect(await store.read(s)).toHaveLength(2);
+      expect((await store.read(s)).events).toHaveLength(2);
     });
 
     it("keeps one global order across streams", async () => {
@@ -105,7 +123,7 @@ export function eventStoreContract(name: string, factory: () => Promise<{ store:
       const first = await store.append(s, events, "no_stream");
       const again = await store.append(s, events, "no_stream");
       expect(again).toEqual(first);
-      expect(await store.read(s)).toHaveLength(2);
+      expect((await store.read(s)).events).toHaveLength(2);
     });
 
     it("refuses a batch that reuses an event id already stored, and appends none of it", async () => {
@@ -114,14 +132,14 @@ export function eventStoreContract(name: string, factory: () => Promise<{ store:
       const stored = newEvent();
       await store.append(a, [stored], "no_stream");
       await expect(store.append(b, [newEvent(), stored], "no_stream")).rejects.toBeInstanceOf(StreamConflictError);
-      expect(await store.read(b)).toEqual([]);
-      expect(await store.read(a)).toHaveLength(1);
+      expect(await store.read(b)).toEqual({ revision: -1, events: [] });
+      expect((await store.read(a)).events).toHaveLength(1);
     });
 
     it("delivers history from the start, then follows new appends", async () => {
       const s = stream("sub");
       await store.append(s, [newEvent(), newEvent()], "no_stream");
-      const pending = collect(store, 0, (await store.headPosition()) + 2);
+      const pending = collect(store, 0, s, 4);
       await new Promise((resolve) => setTimeout(resolve, 20));
       await store.append(s, [newEvent()], 1);
       await store.append(s, [newEvent()], 2);
@@ -136,8 +154,8 @@ export function eventStoreContract(name: string, factory: () => Promise<{ store:
       const s = stream("sub");
       const first = await store.append(s, [newEvent(), newEvent()], "no_stream");
       await store.append(s, [newEvent("Later")], 1);
-      const seen = await collect(store, first.position, 1);
-      expect(seen[0]?.type).toBe("Later");
+      const seen = await collect(store, first.position, s, 1);
+      expect(seen.filter((e) => e.stream === s).map((e) => e.type)).toEqual(["Later"]);
       expect(seen.every((e) => e.position > first.position)).toBe(true);
     });
 
@@ -145,12 +163,12 @@ export function eventStoreContract(name: string, factory: () => Promise<{ store:
       const s = stream("sub");
       const start = await store.headPosition();
       await store.append(s, [newEvent(), newEvent(), newEvent(), newEvent()], "no_stream");
-      const firstRun = await collect(store, start, 2);
+      const firstRun = (await collect(store, start, s, 2)).filter((e) => e.stream === s).slice(0, 2);
       const checkpoint = firstRun[1]?.position ?? start;
-      const secondRun = await collect(store, checkpoint, 2);
-      const ids = [...firstRun.slice(0, 2), ...secondRun.slice(0, 2)].map((e) => e.id);
+      const secondRun = (await collect(store, checkpoint, s, 2)).filter((e) => e.stream === s).slice(0, 2);
+      const ids = [...firstRun, ...secondRun].map((e) => e.id);
       expect(new Set(ids).size).toBe(4);
-      expect(ids).toEqual((await store.read(s)).map((e) => e.id));
+      expect(ids).toEqual((await store.read(s)).events.map((e) => e.id));
     });
   });
 }

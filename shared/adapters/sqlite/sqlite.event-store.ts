@@ -11,12 +11,15 @@ import {
   type ExpectedRevision,
   type NewEvent,
   type RecordedEvent,
+  type StreamRead,
   type Subscription,
 } from "../../event-store/event-store.port.ts";
 
 /** The events table's columns are all NOT NULL with these types, so rows need no second check. */
 type Row = [position: number, id: string, stream: string, revision: number, type: string, data: string, metadata: string];
 const COLUMNS = "position, id, stream, revision, type, data, metadata";
+/** System events ($-prefixed types) stay in their streams but out of the global log (see the port). */
+const NOT_SYSTEM = "type NOT LIKE '$%'";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS events (
@@ -54,8 +57,8 @@ export class SqliteEventStore implements EventStore {
         "INSERT INTO events (id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)",
       ),
       stream: this.db.prepare<[string], Row>(`SELECT ${COLUMNS} FROM events WHERE stream = ? ORDER BY revision`).raw(),
-      all: this.db.prepare<[number, number], Row>(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT CAST(? AS INTEGER)`).raw(),
-      head: this.db.prepare<[], { head: number | null }>("SELECT MAX(position) AS head FROM events"),
+      all: this.db.prepare<[number, number], Row>(`SELECT ${COLUMNS} FROM events WHERE position > ? AND ${NOT_SYSTEM} ORDER BY position LIMIT CAST(? AS INTEGER)`).raw(),
+      head: this.db.prepare<[], { head: number | null }>(`SELECT position AS head FROM events WHERE ${NOT_SYSTEM} ORDER BY position DESC LIMIT 1`),
     };
     this.appendTransaction = this.db.transaction(
       (stream: string, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult => {
@@ -119,8 +122,9 @@ export class SqliteEventStore implements EventStore {
     return result;
   }
 
-  async read(stream: string): Promise<RecordedEvent[]> {
-    return this.statements.stream.all(stream).map(toRecorded);
+  async read(stream: string): Promise<StreamRead> {
+    const events = this.statements.stream.all(stream).map(toRecorded);
+    return { revision: events.at(-1)?.revision ?? -1, events };
   }
 
   async readAll(afterPosition: number, limit: number): Promise<RecordedEvent[]> {
