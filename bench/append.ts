@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { getSQLiteEventStore } from "@event-driven-io/emmett-sqlite";
-import { toNewEvents } from "../shared/commands/run-command.ts";
+import { toNewEvents } from "../shared/commands/new-events.ts";
 import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
 import type { DomainEvent } from "../shared/events.ts";
 import { pageIdSchema, userIdSchema } from "../shared/kernel/ids.ts";

@@ -6,7 +6,7 @@ import Database from "better-sqlite3";
 import { pino } from "pino";
 import { Projector } from "../services/projector/projector.ts";
 import { rebuildReadModels } from "../services/projector/rebuild.ts";
-import { toNewEvents } from "../shared/commands/run-command.ts";
+import { toNewEvents } from "../shared/commands/new-events.ts";
 import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
 import type { DomainEvent } from "../shared/events.ts";
 import { pageIdSchema, userIdSchema } from "../shared/kernel/ids.ts";

@@ -1,7 +1,7 @@
 // Seeds an event store with a realistic workspace, straight through the EventStore port: owners with folder
 // trees four deep, pages of 2–20 KB of markdown spread over them, and the benchmark's reader.
 import { randomUUID } from "node:crypto";
-import { toNewEvents } from "../shared/commands/run-command.ts";
+import { toNewEvents } from "../shared/commands/new-events.ts";
 import type { EventStore } from "../shared/event-store/event-store.port.ts";
 import type { DomainEvent } from "../shared/events.ts";
 import { folderIdSchema, pageIdSchema, userIdSchema, type FolderId, type UserId } from "../shared/kernel/ids.ts";

@@ -2,26 +2,32 @@
 // over SQLite files in DATA_DIR. `npm start` runs this file.
 import { join } from "node:path";
 import type { Logger } from "pino";
-import type { Clock, Dependencies } from "../shared/app/dependencies.ts";
-import { embeddedDependencies } from "./embedded-dependencies.ts";
-import { openEmbeddedProjectionStore } from "./embedded-stores.ts";
-import { healthRoutes } from "../shared/http/health.routes.ts";
-import { runUntilSignalled } from "./lifecycle.ts";
+import { InProcessBus } from "../shared/adapters/in-process/in-process.bus.ts";
+import { OutboxMailer } from "../shared/adapters/outbox/outbox.mailer.ts";
+import type { SqliteBatch } from "../shared/adapters/sqlite/sqlite-batch.ts";
+import type { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
+import type { SqliteReadStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";
+import { toBusMessage } from "../shared/bus/integration-events.ts";
 import { loadConfig, type Config } from "../shared/config/config.ts";
 import { createApp } from "../shared/http/create-app.ts";
+import { installAuthentication } from "../shared/http/guard.ts";
+import { healthRoutes } from "../shared/http/health.routes.ts";
 import { createLogger } from "../shared/logging/logger.ts";
-import { InProcessBus } from "../shared/adapters/in-process/in-process.bus.ts";
-import { toBusMessage } from "../shared/bus/integration-events.ts";
-import { OutboxMailer } from "../shared/adapters/outbox/outbox.mailer.ts";
+import { CheckpointWatcher } from "../shared/read-store/checkpoint-watcher.ts";
 import { registerCommandApi } from "./command-api/command-api.ts";
+import { openEmbeddedEventStore, openEmbeddedProjectionStore, openEmbeddedReadStore } from "./embedded-stores.ts";
+import { authenticatorFor, commandApiPorts, inProcessWriteSide, queryApiPorts, type Clock } from "./embedded-wiring.ts";
+import { runUntilSignalled } from "./lifecycle.ts";
 import { Notifier } from "./notifier/notifier.ts";
 import { Projector } from "./projector/projector.ts";
-import type { SqliteBatch } from "../shared/adapters/sqlite/sqlite-batch.ts";
 import { registerQueryApi } from "./query-api/query-api.ts";
 
 export interface RunningServer {
   readonly url: string;
-  readonly deps: Dependencies;
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly eventStore: SqliteEventStore;
+  readonly readStore: SqliteReadStore;
   readonly projector: Projector<SqliteBatch>;
   close(): Promise<void>;
 }
@@ -31,8 +37,9 @@ export async function startAllInOne(
   logger: Logger = createLogger(config.LOG_LEVEL),
   clock: Clock = () => new Date(),
 ): Promise<RunningServer> {
-  const deps = embeddedDependencies(config, logger, clock);
-  const { eventStore, readStore, watcher } = deps;
+  const eventStore = openEmbeddedEventStore(config);
+  const readStore = openEmbeddedReadStore(config);
+  const watcher = new CheckpointWatcher(readStore);
   const projectionStore = openEmbeddedProjectionStore(config);
   const bus = new InProcessBus();
   const notifier = new Notifier({ bus, eventStore, readModels: readStore, mailer: new OutboxMailer(join(config.DATA_DIR, "outbox")), logger, clock });
@@ -47,24 +54,32 @@ export async function startAllInOne(
   await projector.start();
   void notifier.recover().catch((error: unknown) => logger.warn({ event: "notifier.recovery_failed", err: error }));
 
+  // One process, so the query side's write side is the command side's, called in memory.
+  const writeSide = inProcessWriteSide({ eventStore, readStore }, logger, clock);
   const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES });
+  installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: true }));
   healthRoutes(app, { eventStore, readStore });
-  await registerCommandApi(app, deps);
-  await registerQueryApi(app, deps);
+  await registerCommandApi(app, commandApiPorts(config, { eventStore, readStore }, watcher, logger, clock));
+  await registerQueryApi(app, queryApiPorts(config, readStore, watcher, writeSide, clock));
   const url = await app.listen({ port: config.PORT, host: config.HOST });
   logger.info({ event: "server.started", url, dataDir: config.DATA_DIR, mode: "all-in-one" });
 
   return {
     url,
-    deps,
+    config,
+    logger,
+    eventStore,
+    readStore,
     projector,
     async close() {
       await app.close();
       await projector.stop();
       await notifier.stop();
       await bus.close();
+      watcher.close();
       await projectionStore.close();
-      await deps.close();
+      await readStore.close();
+      await eventStore.close();
     },
   };
 }

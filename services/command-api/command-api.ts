@@ -1,23 +1,36 @@
 // The command API: every POST, PATCH, PUT and DELETE of /api/v1. Appends events; answers once projected.
-import type { Dependencies } from "../../shared/app/dependencies.ts";
+import type { Logger } from "pino";
+import type { WritePorts } from "../../shared/commands/write-ports.ts";
 import type { App } from "../../shared/http/create-app.ts";
+import type { ProjectionProgress } from "../../shared/read-store/checkpoint-watcher.ts";
 import { commentCommandRoutes } from "./routes/comments.routes.ts";
 import { folderCommandRoutes } from "./routes/folders.routes.ts";
+import { internalRoutes } from "./routes/internal.routes.ts";
 import { invitationCommandRoutes } from "./routes/invitations.routes.ts";
 import { pageCommandRoutes } from "./routes/pages.routes.ts";
 import { shareCommandRoutes } from "./routes/shares.routes.ts";
 import { tokenCommandRoutes } from "./routes/tokens.routes.ts";
 
-export async function registerCommandApi(app: App, deps: Dependencies): Promise<void> {
+/** What the command API's routes use: the write ports, the projection to wait on, and the time. */
+export interface CommandApiPorts extends WritePorts {
+  readonly projection: ProjectionProgress;
+  readonly clock: () => Date;
+  readonly logger: Logger;
+  /** How long a write waits for its projection before answering 202. */
+  readonly consistencyWaitMs: number;
+}
+
+export async function registerCommandApi(app: App, ports: CommandApiPorts): Promise<void> {
   await app.register(
     async (api: App) => {
-      tokenCommandRoutes(api, deps);
-      folderCommandRoutes(api, deps);
-      pageCommandRoutes(api, deps);
-      commentCommandRoutes(api, deps);
-      shareCommandRoutes(api, deps);
-      invitationCommandRoutes(api, deps);
+      tokenCommandRoutes(api, ports);
+      folderCommandRoutes(api, ports);
+      pageCommandRoutes(api, ports);
+      commentCommandRoutes(api, ports);
+      shareCommandRoutes(api, ports);
+      invitationCommandRoutes(api, ports);
     },
     { prefix: "/api/v1" },
   );
+  internalRoutes(app, ports);
 }

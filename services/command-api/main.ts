@@ -1,7 +1,36 @@
-// The command API on its own; a projector must run beside it (npm run start:projector) for writes to answer.
-import { startHttpService } from "../http-service.ts";
-import { runUntilSignalled } from "../lifecycle.ts";
+// The command API on its own; a projector must run beside it (npm run start:projector) for writes to become
+// visible (until then they answer 202). Query nodes reach its internal routes through COMMAND_API_URL.
 import { loadConfig } from "../../shared/config/config.ts";
+import { createApp } from "../../shared/http/create-app.ts";
+import { installAuthentication } from "../../shared/http/guard.ts";
+import { healthRoutes } from "../../shared/http/health.routes.ts";
+import { createLogger } from "../../shared/logging/logger.ts";
+import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
+import { openEmbeddedEventStore, openEmbeddedReadStore } from "../embedded-stores.ts";
+import { authenticatorFor, commandApiPorts, inProcessWriteSide } from "../embedded-wiring.ts";
+import { runUntilSignalled } from "../lifecycle.ts";
 import { registerCommandApi } from "./command-api.ts";
 
-await runUntilSignalled("command-api", () => startHttpService("command-api", loadConfig(), registerCommandApi));
+await runUntilSignalled("command-api", async () => {
+  const config = loadConfig();
+  const logger = createLogger(config.LOG_LEVEL, "command-api");
+  const clock = () => new Date();
+  const eventStore = openEmbeddedEventStore(config);
+  const readStore = openEmbeddedReadStore(config);
+  const watcher = new CheckpointWatcher(readStore);
+  const writeSide = inProcessWriteSide({ eventStore, readStore }, logger, clock);
+  const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES });
+  installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: true }));
+  healthRoutes(app, { eventStore, readStore });
+  await registerCommandApi(app, commandApiPorts(config, { eventStore, readStore }, watcher, logger, clock));
+  const url = await app.listen({ port: config.PORT, host: config.HOST });
+  logger.info({ event: "server.started", url, mode: "command-api" });
+  return {
+    async close() {
+      await app.close();
+      watcher.close();
+      await readStore.close();
+      await eventStore.close();
+    },
+  };
+});

@@ -4,18 +4,16 @@
 import type { Logger } from "pino";
 import { z } from "zod";
 import type { Bus, BusMessage, BusSubscription } from "../../shared/bus/bus.port.ts";
-import { runCommand } from "../../shared/commands/run-command.ts";
 import type { EventStore } from "../../shared/event-store/event-store.port.ts";
-import { loadState } from "../../shared/commands/load-state.ts";
 import { toBusMessage } from "../../shared/bus/integration-events.ts";
-import { eventGuard, parseRecorded } from "../../shared/events.ts";
+import { parseRecorded } from "../../shared/events.ts";
 import { invitationIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
 import type { Mailer } from "../../shared/mail/mailer.port.ts";
 import type { ReadModels } from "../../shared/read-store/read-store.port.ts";
-import { invitationDecider, invitationEventSchemas, invitationStream, type InvitationEvent } from "../../shared/sharing/invitation.decider.ts";
+import { invitationStream } from "../../shared/sharing/invitation.decider.ts";
+import { invitationCommands } from "../../shared/sharing/sharing.commands.ts";
 import { invitationMail } from "./invitation-mail.ts";
 
-const isInvitationEvent = eventGuard<InvitationEvent>(invitationEventSchemas);
 export const NOTIFIER_SUBJECTS = ["InvitationQueued", "InvitationResent"] as const;
 const messageDataSchema = z.object({ invitationId: invitationIdSchema });
 
@@ -61,12 +59,12 @@ export class Notifier {
   /** Sends the email the message asks for, unless the invitation was settled or this delivery already went out. */
   async deliver(message: BusMessage): Promise<void> {
     const { invitationId } = messageDataSchema.parse(message.data);
-    const { state } = await loadState(this.options.eventStore, invitationStream(invitationId), invitationDecider, isInvitationEvent);
+    const state = await invitationCommands.load(this.options.eventStore, invitationId);
     if (state.status !== "pending" || state.delivered) return;
     const inviter = await this.options.readModels.users.get(state.invitedBy);
     await this.options.mailer.send(invitationMail({ messageId: message.id, invitation: state, inviterName: inviter?.name ?? "Someone" }));
     const now = this.options.clock();
-    await runCommand(this.options.eventStore, invitationStream(invitationId), invitationDecider, isInvitationEvent, { type: "RecordDelivery", invitationId, now: now.toISOString() }, {
+    await invitationCommands.handle(this.options.eventStore, invitationId, { type: "RecordDelivery", invitationId, now: now.toISOString() }, {
       actorId: userIdSchema.parse(state.invitedBy),
       correlationId: String(message.metadata.correlationId ?? message.id),
       causationId: message.id,

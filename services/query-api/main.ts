@@ -1,7 +1,36 @@
-// The query API on its own: serves every GET from the read models the projector keeps.
-import { startHttpService } from "../http-service.ts";
+// A query node on its own: serves every GET from the read models and opens no event store. What must be
+// recorded (a user's first sight, a token's use) is asked of the command API at COMMAND_API_URL.
+import { CommandApiWriteSide } from "../../shared/adapters/http/command-api.write-side.ts";
+import { ConfigError, loadConfig } from "../../shared/config/config.ts";
+import { createApp } from "../../shared/http/create-app.ts";
+import { installAuthentication } from "../../shared/http/guard.ts";
+import { healthRoutes } from "../../shared/http/health.routes.ts";
+import { createLogger } from "../../shared/logging/logger.ts";
+import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
+import { openEmbeddedReadStore } from "../embedded-stores.ts";
+import { authenticatorFor, queryApiPorts } from "../embedded-wiring.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
-import { loadConfig } from "../../shared/config/config.ts";
 import { registerQueryApi } from "./query-api.ts";
 
-await runUntilSignalled("query-api", () => startHttpService("query-api", loadConfig(), registerQueryApi));
+await runUntilSignalled("query-api", async () => {
+  const config = loadConfig();
+  if (!config.COMMAND_API_URL) throw new ConfigError("invalid configuration: COMMAND_API_URL: a query node needs the command API's address");
+  const logger = createLogger(config.LOG_LEVEL, "query-api");
+  const clock = () => new Date();
+  const readStore = openEmbeddedReadStore(config);
+  const watcher = new CheckpointWatcher(readStore);
+  const writeSide = new CommandApiWriteSide(config.COMMAND_API_URL);
+  const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES });
+  installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: false }));
+  healthRoutes(app, { readStore });
+  await registerQueryApi(app, queryApiPorts(config, readStore, watcher, writeSide, clock));
+  const url = await app.listen({ port: config.PORT, host: config.HOST });
+  logger.info({ event: "server.started", url, mode: "query-api" });
+  return {
+    async close() {
+      await app.close();
+      watcher.close();
+      await readStore.close();
+    },
+  };
+});

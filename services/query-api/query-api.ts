@@ -1,9 +1,12 @@
-// The query API: every GET of /api/v1, served from the read models only. A request carrying
-// X-Consistency-Token waits (bounded) until the read models have reached that position.
-import type { Dependencies } from "../../shared/app/dependencies.ts";
-import { CONSISTENCY_HEADER } from "../../shared/commands/commit.ts";
+// The query API: every GET of /api/v1, served from the read models only; it holds no event store. A request
+// carrying X-Consistency-Token is authenticated first, then waits (bounded) until the read models have
+// reached that position; a token beyond the event log's head is refused at once.
+import type { WriteSide } from "../../shared/auth/write-side.port.ts";
 import { AppError } from "../../shared/errors/app-error.ts";
 import type { App } from "../../shared/http/create-app.ts";
+import { CONSISTENCY_HEADER, positionOfToken, positionTokenSchema } from "../../shared/position.ts";
+import type { ProjectionProgress } from "../../shared/read-store/checkpoint-watcher.ts";
+import type { ReadModels } from "../../shared/read-store/read-store.port.ts";
 import { commentQueryRoutes } from "./routes/comments.routes.ts";
 import { folderQueryRoutes } from "./routes/folders.routes.ts";
 import { meRoutes } from "./routes/me.routes.ts";
@@ -11,24 +14,42 @@ import { pageQueryRoutes } from "./routes/pages.routes.ts";
 import { shareQueryRoutes } from "./routes/shares.routes.ts";
 import { tokenQueryRoutes } from "./routes/tokens.routes.ts";
 
-export async function registerQueryApi(app: App, deps: Dependencies): Promise<void> {
+export interface QueryApiPorts {
+  readonly views: ReadModels;
+  readonly projection: ProjectionProgress;
+  /** Only asked how far the log reaches, for a consistency token beyond the read models. */
+  readonly writeSide: Pick<WriteSide, "headPosition">;
+  readonly clock: () => Date;
+  readonly consistencyWaitMs: number;
+}
+
+async function awaitConsistencyToken(ports: QueryApiPorts, header: string | string[] | undefined): Promise<void> {
+  if (header === undefined) return;
+  const parsed = positionTokenSchema.safeParse(header);
+  if (!parsed.success) throw new AppError("validation_failed", `${CONSISTENCY_HEADER}: must be the value of that header from an earlier write response`);
+  const position = positionOfToken(parsed.data);
+  if (position <= (await ports.projection.current())) return;
+  if (position > (await ports.writeSide.headPosition())) {
+    throw new AppError("validation_failed", `${CONSISTENCY_HEADER}: names a position no write has reached`);
+  }
+  if (!(await ports.projection.waitFor(position, ports.consistencyWaitMs))) {
+    throw new AppError("consistency_timeout", "the read models have not caught up with that write yet; retry", { "retry-after": "1" });
+  }
+}
+
+export async function registerQueryApi(app: App, ports: QueryApiPorts): Promise<void> {
   await app.register(
     async (api: App) => {
-      api.addHook("onRequest", async (request) => {
-        const token = request.headers[CONSISTENCY_HEADER];
-        if (token === undefined || request.method !== "GET") return;
-        if (typeof token !== "string" || !/^\d{1,15}$/.test(token)) {
-          throw new AppError("validation_failed", `${CONSISTENCY_HEADER}: must be a value from an earlier write response`);
-        }
-        const reached = await deps.watcher.waitFor(Number(token), deps.config.CONSISTENCY_WAIT_MS);
-        if (!reached) throw new AppError("consistency_timeout", "the read models have not caught up with that write yet; retry", { "retry-after": "1" });
+      // preHandler runs after the authentication hook (onRequest) and validation: a stranger is refused at once.
+      api.addHook("preHandler", async (request) => {
+        if (request.method === "GET") await awaitConsistencyToken(ports, request.headers[CONSISTENCY_HEADER]);
       });
-      meRoutes(api, deps);
-      tokenQueryRoutes(api, deps);
-      folderQueryRoutes(api, deps);
-      pageQueryRoutes(api, deps);
-      commentQueryRoutes(api, deps);
-      shareQueryRoutes(api, deps);
+      meRoutes(api, ports.views);
+      tokenQueryRoutes(api, ports.views);
+      folderQueryRoutes(api, ports.views);
+      pageQueryRoutes(api, ports.views);
+      commentQueryRoutes(api, ports.views);
+      shareQueryRoutes(api, ports.views, ports.clock);
     },
     { prefix: "/api/v1" },
   );

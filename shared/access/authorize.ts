@@ -31,6 +31,15 @@ export async function visibleFolder(models: ReadModels, principal: Principal, fo
   return { folder, permission };
 }
 
+/** An access guard: the page, if the caller holds at least `needed` on it (404 when they cannot see it, 403 otherwise). */
+export function pageAccess(needed: Permission) {
+  return async (models: ReadModels, principal: Principal, pageId: string): Promise<{ page: PageRecord; permission: Permission }> => {
+    const visible = await visiblePage(models, principal, pageId);
+    requirePermission(visible.permission, needed, "page");
+    return visible;
+  };
+}
+
 /**
  * Who owns a page or folder created at `parentId`: the folder's owner (it lives in their workspace), which
  * needs edit permission on the folder; at the root, the caller.

@@ -1,19 +1,34 @@
-// Turns a request's Authorization header or session cookie into a Principal, or refuses it with 401.
-// A bearer token, when present, is the only credential considered.
-import type { FastifyRequest } from "fastify";
-import type { Dependencies } from "../app/dependencies.ts";
+// Turns a request's Authorization header or session cookie into a Principal, or refuses it with 401. A bearer
+// token, when present, is the only credential considered. Everything is read from the query views; what must
+// be recorded (a user's first sight, a token's last use) is asked of the write side, so a query node never
+// appends an event itself.
+import type { Logger } from "pino";
 import { AppError } from "../errors/app-error.ts";
-import { runCommand } from "../commands/run-command.ts";
-import { eventGuard } from "../events.ts";
-import { tokenIdSchema, userIdSchema } from "../kernel/ids.ts";
-import { TOKEN_USE_GRANULARITY_MS, tokenDecider, tokenEventSchemas, tokenStream, type TokenEvent } from "../tokens/token.decider.ts";
-import { ensureRegistered } from "../users/register-user.ts";
+import type { ReadModels } from "../read-store/read-store.port.ts";
+import { TOKEN_USE_GRANULARITY_MS } from "../tokens/token.decider.ts";
+import type { UserRecord } from "../users/users.view.ts";
 import { hashTokenSecret, looksLikeTokenSecret, sameHash } from "./api-token-secret.ts";
 import type { Principal } from "./principal.ts";
-import { SESSION_COOKIE } from "./session-verifier.ts";
+import { SESSION_COOKIE, type SessionClaims, type SessionVerifier } from "./session-verifier.ts";
+import type { WriteSide } from "./write-side.port.ts";
 
-const isTokenEvent = eventGuard<TokenEvent>(tokenEventSchemas);
 const unauthenticated = (message: string) => new AppError("unauthenticated", message);
+
+/** The credentials a request carries, as raw header values. */
+export interface Credentials {
+  readonly authorization: string | undefined;
+  readonly cookie: string | undefined;
+}
+
+export interface AuthenticatorPorts {
+  readonly views: Pick<ReadModels, "users" | "tokens">;
+  readonly sessions: SessionVerifier;
+  readonly writeSide: WriteSide;
+  readonly projection: { waitFor(position: number, timeoutMs: number): Promise<boolean> };
+  readonly clock: () => Date;
+  readonly logger: Logger;
+  readonly consistencyWaitMs: number;
+}
 
 export function readCookie(header: string | undefined, name: string): string | null {
   if (!header) return null;
@@ -31,38 +46,69 @@ export function readCookie(header: string | undefined, name: string): string | n
   return null;
 }
 
-async function fromToken(deps: Dependencies, secret: string, correlationId: string): Promise<Principal> {
-  if (!looksLikeTokenSecret(secret)) throw unauthenticated("invalid API token");
-  const hash = hashTokenSecret(secret);
-  const token = await deps.readStore.tokens.findBySecretHash(hash);
-  if (!token || !sameHash(token.secretHash, hash)) throw unauthenticated("invalid API token");
-  if (token.revokedAt) throw unauthenticated("this API token was revoked");
-  const now = deps.clock();
-  if (token.expiresAt && Date.parse(token.expiresAt) <= now.getTime()) throw unauthenticated("this API token has expired");
-  const user = await deps.readStore.users.get(token.userId);
-  if (!user) throw unauthenticated("the token's user no longer exists");
-  if (!token.lastUsedAt || now.getTime() - Date.parse(token.lastUsedAt) >= TOKEN_USE_GRANULARITY_MS) {
-    const tokenId = tokenIdSchema.parse(token.id);
-    runCommand(deps.eventStore, tokenStream(token.id), tokenDecider, isTokenEvent, { type: "RecordTokenUse", tokenId, now: now.toISOString() }, {
-      actorId: userIdSchema.parse(user.id),
-      correlationId,
-      now,
-    }).catch((error: unknown) => deps.logger.warn({ event: "token.use_not_recorded", err: error }));
-  }
-  return { user, authentication: "token", scopes: token.scopes, tokenId: token.id };
-}
+/**
+ * Users this process has seen, whose profile matched their session's claims: a browser's every request need not
+ * look its user up again. Entries are replaced whenever the claims differ, so they never go stale with respect
+ * to what the session says.
+ */
+const SEEN_LIMIT = 10_000;
 
-export async function authenticate(deps: Dependencies, request: FastifyRequest): Promise<Principal> {
-  const authorization = request.headers.authorization;
-  if (authorization !== undefined) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    if (!match?.[1]) throw unauthenticated("the Authorization header must be `Bearer <API_TOKEN>`");
-    return fromToken(deps, match[1], request.id);
+export class Authenticator {
+  private readonly seen = new Map<string, UserRecord>();
+
+  constructor(private readonly ports: AuthenticatorPorts) {}
+
+  async authenticate(credentials: Credentials, correlationId: string): Promise<Principal> {
+    if (credentials.authorization !== undefined) {
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(credentials.authorization);
+      if (!match?.[1]) throw unauthenticated("the Authorization header must be `Bearer <API_TOKEN>`");
+      return this.fromToken(match[1], correlationId);
+    }
+    const session = readCookie(credentials.cookie, SESSION_COOKIE);
+    if (!session) throw unauthenticated("sign in or send an API token");
+    const claims = await this.ports.sessions.verify(session);
+    if (!claims) throw unauthenticated("the session is invalid or has expired");
+    const user = await this.sessionUser(session, claims, correlationId);
+    return { user, authentication: "session", scopes: null, tokenId: null };
   }
-  const session = readCookie(request.headers.cookie, SESSION_COOKIE);
-  if (!session) throw unauthenticated("sign in or send an API token");
-  const claims = await deps.sessions.verify(session);
-  if (!claims) throw unauthenticated("the session is invalid or has expired");
-  const user = await ensureRegistered(deps, claims, request.id);
-  return { user, authentication: "session", scopes: null, tokenId: null };
+
+  private async fromToken(secret: string, correlationId: string): Promise<Principal> {
+    if (!looksLikeTokenSecret(secret)) throw unauthenticated("invalid API token");
+    const hash = hashTokenSecret(secret);
+    const token = await this.ports.views.tokens.findBySecretHash(hash);
+    if (!token || !sameHash(token.secretHash, hash)) throw unauthenticated("invalid API token");
+    if (token.revokedAt) throw unauthenticated("this API token was revoked");
+    const now = this.ports.clock();
+    if (token.expiresAt && Date.parse(token.expiresAt) <= now.getTime()) throw unauthenticated("this API token has expired");
+    const user = await this.ports.views.users.get(token.userId);
+    if (!user) throw unauthenticated("the token's user no longer exists");
+    if (!token.lastUsedAt || now.getTime() - Date.parse(token.lastUsedAt) >= TOKEN_USE_GRANULARITY_MS) {
+      // Not awaited: the caller's request does not depend on it, and a lost update is made by the next use.
+      this.ports.writeSide
+        .recordTokenUse({ secret, tokenId: token.id, userId: user.id }, correlationId)
+        .catch((error: unknown) => this.ports.logger.warn({ event: "token.use_not_recorded", tokenId: token.id, err: error }));
+    }
+    return { user, authentication: "token", scopes: token.scopes, tokenId: token.id };
+  }
+
+  /**
+   * A user's first sight by this process goes to the write side (registration, profile, pending invitations),
+   * and the request waits until the read models show what that recorded: an invited user's very first request
+   * already sees what was shared with them.
+   */
+  private async sessionUser(session: string, claims: SessionClaims, correlationId: string): Promise<UserRecord> {
+    const image = claims.picture ?? null;
+    const cached = this.seen.get(claims.sub);
+    if (cached && cached.name === claims.name && cached.image === image) return cached;
+    const position = await this.ports.writeSide.recordSession({ token: session, claims }, correlationId);
+    const reached = await this.ports.projection.waitFor(position, this.ports.consistencyWaitMs);
+    const user = await this.ports.views.users.get(claims.sub);
+    if (!reached || !user) {
+      throw new AppError("consistency_timeout", "your account is recorded but not visible yet; retry", { "retry-after": "1" });
+    }
+    if (this.seen.size >= SEEN_LIMIT) this.seen.clear();
+    const current = { ...user, name: claims.name, image };
+    this.seen.set(claims.sub, current);
+    return current;
+  }
 }

@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { sessionKeyFor } from "../app/session-key.ts";
+import { sessionKeyFor } from "./session-key.ts";
 import { loadConfig } from "../config/config.ts";
 import { mintSession, SESSION_COOKIE } from "./session-verifier.ts";
 

@@ -13,6 +13,8 @@ export const configSchema = z.object({
   MONGODB_URL: z.string().min(1).optional(),
   NATS_URL: z.string().min(1).optional(),
   SMTP_URL: optionalUrl,
+  /** Where a query node started on its own reaches the command API (its internal routes). */
+  COMMAND_API_URL: optionalUrl,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
   CONSISTENCY_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),

@@ -16,6 +16,7 @@ export const errorCatalogue = {
   rate_limited: 429,
   internal: 500,
   consistency_timeout: 503,
+  unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -1,23 +1,31 @@
-// Route guards: authenticate before anything else is looked at (so a stranger gets 401, not 400), then check
+// Authentication as one hook: a route declares what it needs (`config: { access: { scope: "pages:write" } }`)
+// and the hook authenticates before anything else is looked at (so a stranger gets 401, not 400), then checks
 // the API token's scope (403 insufficient_scope) or the session-only rule.
-import type { FastifyRequest, onRequestAsyncHookHandler } from "fastify";
-import type { Dependencies } from "../app/dependencies.ts";
-import { authenticate } from "../auth/authenticator.ts";
+import type { FastifyRequest } from "fastify";
+import type { Authenticator } from "../auth/authenticator.ts";
 import type { Principal } from "../auth/principal.ts";
 import { AppError } from "../errors/app-error.ts";
 import type { Scope } from "../kernel/scopes.ts";
+import type { App } from "./create-app.ts";
+
+export type Requirement = { scope: Scope } | { sessionOnly: true } | { anyCaller: true };
 
 declare module "fastify" {
   interface FastifyRequest {
     principal: Principal | null;
   }
+  interface FastifyContextConfig {
+    /** Who may call the route; routes without it are public (health checks). */
+    access?: Requirement;
+  }
 }
 
-export type Requirement = { scope: Scope } | { sessionOnly: true } | { anyCaller: true };
-
-export function guard(deps: Dependencies, requirement: Requirement): onRequestAsyncHookHandler {
-  return async (request) => {
-    const principal = await authenticate(deps, request);
+export function installAuthentication(app: App, authenticator: Authenticator): void {
+  app.decorateRequest("principal", null);
+  app.addHook("onRequest", async (request) => {
+    const requirement = request.routeOptions.config.access;
+    if (!requirement) return;
+    const principal = await authenticator.authenticate({ authorization: request.headers.authorization, cookie: request.headers.cookie }, request.id);
     if ("scope" in requirement && principal.scopes !== null && !principal.scopes.includes(requirement.scope)) {
       throw new AppError("insufficient_scope", `this API token lacks the ${requirement.scope} scope`);
     }
@@ -25,7 +33,7 @@ export function guard(deps: Dependencies, requirement: Requirement): onRequestAs
       throw new AppError("forbidden", "this route needs a browser session; API tokens cannot use it");
     }
     request.principal = principal;
-  };
+  });
 }
 
 export function principalOf(request: FastifyRequest): Principal {

@@ -2,12 +2,20 @@
 // projector announces each batch; without one (split mode) the watcher polls the read store's checkpoint.
 import type { ReadStore } from "./read-store.port.ts";
 
+/** How far the read models have got, as the APIs wait on it (read-your-writes). */
+export interface ProjectionProgress {
+  /** The read models' checkpoint now. */
+  current(): Promise<number>;
+  /** Resolves true once the read models reflect `position`, false after `timeoutMs`. */
+  waitFor(position: number, timeoutMs: number): Promise<boolean>;
+}
+
 interface Waiter {
   readonly position: number;
   readonly resolve: (reached: boolean) => void;
 }
 
-export class CheckpointWatcher {
+export class CheckpointWatcher implements ProjectionProgress {
   private reached = 0;
   private waiters: Waiter[] = [];
   private poller: NodeJS.Timeout | null = null;
@@ -30,7 +38,11 @@ export class CheckpointWatcher {
     if (still.length === 0) this.stopPolling();
   }
 
-  /** Resolves true once the read models reflect `position`, false after `timeoutMs`. */
+  async current(): Promise<number> {
+    this.announce(await this.readStore.checkpoint());
+    return this.reached;
+  }
+
   async waitFor(position: number, timeoutMs: number): Promise<boolean> {
     if (position <= this.reached) return true;
     this.announce(await this.readStore.checkpoint());

@@ -1,34 +1,35 @@
 // When an account registers, the pending invitations of its address are accepted (or, past their time,
-// recorded as expired) and what they invited to applies before the registering request continues.
+// recorded as expired) and what they invited to applies. The caller waits for the returned position, so the
+// access applies to the very request that registered the account.
 import { randomUUID } from "node:crypto";
-import type { Dependencies, RegistrationHook } from "../app/dependencies.ts";
-import { awaitProjection } from "../commands/commit.ts";
+import type { Logger } from "pino";
 import type { CommandContext } from "../commands/command-context.ts";
-import { loadState } from "../commands/load-state.ts";
-import { runCommand } from "../commands/run-command.ts";
-import { eventGuard } from "../events.ts";
+import type { EventStore } from "../event-store/event-store.port.ts";
 import { invitationIdSchema, userIdSchema, type InvitationId, type UserId } from "../kernel/ids.ts";
+import type { ReadModels } from "../read-store/read-store.port.ts";
+import type { RegistrationHook } from "../users/record-session.ts";
 import { normalizeEmail } from "../users/user.decider.ts";
-import { accessStream, entityAccessDecider, entityAccessEventSchemas, type EntityAccessEvent } from "./entity-access.decider.ts";
-import { invitationDecider, invitationEventSchemas, invitationStream, isExpired, type InvitationEvent, type InvitationState } from "./invitation.decider.ts";
+import { isExpired, type InvitationState } from "./invitation.decider.ts";
+import { entityAccessCommands, invitationCommands, workspaceCommands } from "./sharing.commands.ts";
 
 type PendingInvitation = Exclude<InvitationState, { status: "absent" }>;
-import { workspaceDecider, workspaceEventSchemas, workspaceStream, type WorkspaceEvent } from "./workspace.decider.ts";
 
-const isInvitationEvent = eventGuard<InvitationEvent>(invitationEventSchemas);
-const isEntityAccessEvent = eventGuard<EntityAccessEvent>(entityAccessEventSchemas);
-const isWorkspaceEvent = eventGuard<WorkspaceEvent>(workspaceEventSchemas);
+interface AcceptancePorts {
+  readonly eventStore: EventStore;
+  readonly views: Pick<ReadModels, "invitations">;
+  readonly logger: Logger;
+}
 
 /** Applies what a pending invitation invites to; returns the position of the grant or membership. */
-async function applyInvitedAccess(deps: Dependencies, context: CommandContext, invitationId: InvitationId, userId: UserId, state: PendingInvitation): Promise<number | null> {
+async function applyInvitedAccess(eventStore: EventStore, context: CommandContext, invitationId: InvitationId, userId: UserId, state: PendingInvitation): Promise<number | null> {
   const { access, invitedBy } = state;
   if (access.targetType === "workspace") {
     const command = { type: "AddInvitedMember" as const, ownerId: access.targetId, memberId: userId, membershipId: randomUUID(), role: access.permission, invitedBy, invitationId };
-    return (await runCommand(deps.eventStore, workspaceStream(access.targetId), workspaceDecider, isWorkspaceEvent, command, context)).position;
+    return (await workspaceCommands.handle(eventStore, access.targetId, command, context)).position;
   }
   const entity = { type: access.targetType, id: access.targetId };
   const command = { type: "GrantInvitedAccess" as const, entity, userId, permission: access.permission, invitedBy, invitationId };
-  return (await runCommand(deps.eventStore, accessStream(entity), entityAccessDecider, isEntityAccessEvent, command, context)).position;
+  return (await entityAccessCommands.handle(eventStore, entity, command, context)).position;
 }
 
 /**
@@ -37,12 +38,12 @@ async function applyInvitedAccess(deps: Dependencies, context: CommandContext, i
  * invitation is still pending and the next run completes it (the hook runs again at the user's first request
  * to each process).
  */
-async function settle(deps: Dependencies, context: CommandContext, invitationId: InvitationId, email: string, userId: UserId): Promise<number | null> {
-  const { state } = await loadState(deps.eventStore, invitationStream(invitationId), invitationDecider, isInvitationEvent);
+async function settle(eventStore: EventStore, context: CommandContext, invitationId: InvitationId, email: string, userId: UserId): Promise<number | null> {
+  const state = await invitationCommands.load(eventStore, invitationId);
   if (state.status !== "pending" || state.email !== email) return null;
   const now = context.now.toISOString();
-  const granted = isExpired(state, now) ? null : await applyInvitedAccess(deps, context, invitationId, userId, state);
-  const accepted = await runCommand(deps.eventStore, invitationStream(invitationId), invitationDecider, isInvitationEvent, {
+  const granted = isExpired(state, now) ? null : await applyInvitedAccess(eventStore, context, invitationId, userId, state);
+  const accepted = await invitationCommands.handle(eventStore, invitationId, {
     type: "AcceptInvitation",
     invitationId,
     email,
@@ -52,20 +53,20 @@ async function settle(deps: Dependencies, context: CommandContext, invitationId:
   return accepted.position ?? granted;
 }
 
-export function acceptInvitationsOnRegistration(deps: Dependencies): RegistrationHook {
+export function acceptInvitationsOnRegistration(ports: AcceptancePorts): RegistrationHook {
   return async (user, context) => {
     const email = normalizeEmail(user.email);
     const userId = userIdSchema.parse(user.id);
     let last: number | null = null;
-    for (const invitation of await deps.readStore.invitations.pendingForEmail(email)) {
+    for (const invitation of await ports.views.invitations.pendingForEmail(email)) {
       const invitationId = invitationIdSchema.parse(invitation.id);
       try {
-        last = (await settle(deps, { ...context, causationId: invitationId }, invitationId, email, userId)) ?? last;
+        last = (await settle(ports.eventStore, { ...context, causationId: invitationId }, invitationId, email, userId)) ?? last;
       } catch (error) {
         // One invitation that cannot be settled must not stop the registration or the other invitations.
-        deps.logger.warn({ event: "invitation.accept_failed", invitationId, err: error });
+        ports.logger.warn({ event: "invitation.accept_failed", invitationId, err: error });
       }
     }
-    if (last !== null) await awaitProjection(deps, last);
+    return last;
   };
 }

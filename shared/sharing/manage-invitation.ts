@@ -1,18 +1,14 @@
 // Resending and cancelling an invitation: allowed to whoever may share what it invites to (the workspace
 // owner for workspace invitations). An invitation to something the caller cannot view is not found.
-import type { Dependencies } from "../app/dependencies.ts";
 import type { CommandContext } from "../commands/command-context.ts";
-import { runCommand } from "../commands/run-command.ts";
+import type { WritePorts } from "../commands/write-ports.ts";
 import { AppError } from "../errors/app-error.ts";
-import { eventGuard } from "../events.ts";
 import { invitationIdSchema } from "../kernel/ids.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
-import { invitationDecider, invitationEventSchemas, invitationStream, type InvitationEvent } from "./invitation.decider.ts";
 import type { InvitationRecord } from "./invitations.view.ts";
 import { mayManageEntityInvitation } from "./share-rules.ts";
 import { permissionOn } from "./shared-entity.ts";
-
-const isInvitationEvent = eventGuard<InvitationEvent>(invitationEventSchemas);
+import { invitationCommands } from "./sharing.commands.ts";
 
 /** Whether the user can see the invitation's target at all, and whether they may resend or cancel it. */
 export async function invitationManagement(models: ReadModels, userId: string, invitation: InvitationRecord): Promise<{ visible: boolean; canManage: boolean }> {
@@ -26,22 +22,22 @@ export async function invitationManagement(models: ReadModels, userId: string, i
   return { visible: permission !== null, canManage: mayManageEntityInvitation(permission, access.permission) };
 }
 
-async function decideOn(deps: Dependencies, context: CommandContext, invitation: InvitationRecord | null, action: "resend" | "cancel") {
-  const { visible, canManage } = invitation ? await invitationManagement(deps.readStore, context.actorId, invitation) : { visible: false, canManage: false };
+async function decideOn(ports: WritePorts, context: CommandContext, invitation: InvitationRecord | null, action: "resend" | "cancel") {
+  const { visible, canManage } = invitation ? await invitationManagement(ports.views, context.actorId, invitation) : { visible: false, canManage: false };
   if (!invitation || !visible) throw new AppError("not_found", "invitation not found");
   const invitationId = invitationIdSchema.parse(invitation.id);
   const command =
     action === "resend"
       ? { type: "ResendInvitation" as const, invitationId, canManage, now: context.now.toISOString() }
       : { type: "CancelInvitation" as const, invitationId, canManage };
-  return runCommand(deps.eventStore, invitationStream(invitation.id), invitationDecider, isInvitationEvent, command, context);
+  return invitationCommands.handle(ports.eventStore, invitationId, command, context);
 }
 
 /** Queues another delivery of a pending invitation; returns the position to await. */
-export async function resendInvitation(deps: Dependencies, context: CommandContext, invitation: InvitationRecord | null): Promise<number | null> {
-  return (await decideOn(deps, context, invitation, "resend")).position;
+export async function resendInvitation(ports: WritePorts, context: CommandContext, invitation: InvitationRecord | null): Promise<number | null> {
+  return (await decideOn(ports, context, invitation, "resend")).position;
 }
 
-export async function cancelInvitation(deps: Dependencies, context: CommandContext, invitation: InvitationRecord | null): Promise<number | null> {
-  return (await decideOn(deps, context, invitation, "cancel")).position;
+export async function cancelInvitation(ports: WritePorts, context: CommandContext, invitation: InvitationRecord | null): Promise<number | null> {
+  return (await decideOn(ports, context, invitation, "cancel")).position;
 }

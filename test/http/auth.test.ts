@@ -181,7 +181,7 @@ describe("API tokens", () => {
   it("never writes the secret into the event store", async () => {
     const ann = await server.signIn("ann");
     const created = await ann.post("/tokens", { name: "secret check" });
-    const events = await server.internals.deps.eventStore.readAll(0, 100_000);
+    const events = await server.internals.eventStore.readAll(0, 100_000);
     expect(JSON.stringify(events)).not.toContain(String(created.body.token));
   });
 });

@@ -143,7 +143,7 @@ describe("PATCH /pages/{pageId}/comments/{threadId}/status", () => {
   it("asking for the status a thread already has answers 200 and records no event", async () => {
     const { ann, pageId } = await pageWithAuthor();
     const thread = await openThread(ann, pageId);
-    const events = () => server.internals.deps.eventStore.read(threadStream(thread.id)).then((read) => read.events);
+    const events = () => server.internals.eventStore.read(threadStream(thread.id)).then((read) => read.events);
     const before = (await events()).length;
     const same = await ann.patch(`/pages/${pageId}/comments/${thread.id}/status`, { status: "open" });
     expect(same.status).toBe(200);

@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { toNewEvents } from "../../shared/commands/run-command.ts";
+import { toNewEvents } from "../../shared/commands/new-events.ts";
 import { SqliteEventStore } from "../../shared/adapters/sqlite/sqlite.event-store.ts";
 import { userIdSchema } from "../../shared/kernel/ids.ts";
 import { TestServer } from "../support/server.ts";

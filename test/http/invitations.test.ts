@@ -100,7 +100,7 @@ describe("registration accepts the address's pending invitations", () => {
     try {
       const late = await server.signIn("late", { email });
       expect((await late.get(`/pages/${pageId}`)).status).toBe(404);
-      const history = (await server.internals.deps.eventStore.read(`invitation-${invitation.id}`)).events;
+      const history = (await server.internals.eventStore.read(`invitation-${invitation.id}`)).events;
       expect(history.map((event) => event.type)).toEqual(["InvitationQueued", "InvitationExpired"]);
     } finally {
       offsetMs = 0;

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pino } from "pino";
 import { rebuildReadModels } from "../../services/projector/rebuild.ts";
-import { toNewEvents } from "../../shared/commands/run-command.ts";
+import { toNewEvents } from "../../shared/commands/new-events.ts";
 import { SqliteEventStore } from "../../shared/adapters/sqlite/sqlite.event-store.ts";
 import { invitationIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
 import { SqliteProjectionStore } from "../../shared/adapters/sqlite/sqlite.read-store.ts";
@@ -53,7 +53,7 @@ describe("invitation delivery", () => {
     expect(mails[0]).toContain("Subject: Olivia Owner invited you to a page");
     expect(mails[0]).toContain(`Sign in with this address (${email}) to accept.`);
     await eventually(() => deliveryStatus(pageId), (status) => status === "delivered", "deliveryStatus delivered");
-    const events = await server.internals.deps.eventStore.readAll(0, 100_000);
+    const events = await server.internals.eventStore.readAll(0, 100_000);
     expect(events.filter((e) => e.type === "InvitationDelivered")).toHaveLength(1);
   });
 

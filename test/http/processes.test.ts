@@ -1,13 +1,13 @@
 // The services as separate processes: split over one DATA_DIR, configuration errors, graceful shutdown.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { statSync } from "node:fs";
+import { readdirSync, readlinkSync, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { mintSession } from "../../shared/auth/session-verifier.ts";
 import { Client, TEST_SESSION_SECRET, TestServer } from "../support/server.ts";
-import { runToExit, startServiceProcess, type ServiceProcess } from "../support/processes.ts";
+import { runToExit, startServiceProcess } from "../support/processes.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -25,14 +25,10 @@ describe("service processes", () => {
       projector.kill("SIGTERM");
       await once(projector, "exit");
     });
-    const services: ServiceProcess[] = [];
-    for (const entry of ["services/command-api/main.ts", "services/query-api/main.ts"]) {
-      const service = await startServiceProcess(entry, env);
-      services.push(service);
-      cleanups.push(() => service.stop());
-    }
-    const [commandApi, queryApi] = services;
-    if (!commandApi || !queryApi) throw new Error("services did not start");
+    const commandApi = await startServiceProcess("services/command-api/main.ts", env);
+    cleanups.push(() => commandApi.stop());
+    const queryApi = await startServiceProcess("services/query-api/main.ts", { ...env, COMMAND_API_URL: commandApi.url });
+    cleanups.push(() => queryApi.stop());
     const cookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "split@example.com", name: "Split" });
     const writer = new Client(commandApi.url, { cookie });
     const reader = new Client(queryApi.url, { cookie });
@@ -42,7 +38,6 @@ describe("service processes", () => {
     expect(read.status).toBe(200);
     expect(read.body.title).toBe("Across processes");
     expect((await reader.post("/pages", { title: "no writes here" })).status).toBe(404);
-
     // The notifier on its own delivers an invitation queued through the command API.
     const notifier = spawn(process.execPath, ["--import", "tsx", "services/notifier/main.ts"], { env: { ...process.env, LOG_LEVEL: "silent", ...env }, stdio: "ignore" });
     cleanups.push(async () => {
@@ -58,6 +53,64 @@ describe("service processes", () => {
       mails = (await readdir(join(dir.path, "outbox")).catch(() => [])).filter((name) => name.endsWith(".eml"));
     }
     expect(mails).toHaveLength(1);
+  });
+
+  it("serves a new user's first request from a query node that holds no event store, with what was shared before they signed up", async () => {
+    const dir = await tempDir();
+    cleanups.push(dir.remove);
+    const env = { DATA_DIR: dir.path, AUTH_SESSION_SECRET: TEST_SESSION_SECRET };
+    const projector = spawn(process.execPath, ["--import", "tsx", "services/projector/main.ts"], { env: { ...process.env, LOG_LEVEL: "silent", ...env }, stdio: "ignore" });
+    cleanups.push(async () => {
+      projector.kill("SIGTERM");
+      await once(projector, "exit");
+    });
+    const commandApi = await startServiceProcess("services/command-api/main.ts", env);
+    cleanups.push(() => commandApi.stop());
+    const queryApi = await startServiceProcess("services/query-api/main.ts", { ...env, COMMAND_API_URL: commandApi.url });
+    cleanups.push(() => queryApi.stop());
+
+    const ownerCookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "owner@example.com", name: "Owner" });
+    const owner = new Client(commandApi.url, { cookie: ownerCookie });
+    const page = await owner.post("/pages", { title: "Shared before sign-up" });
+    const invited = await owner.post(`/shares/entity/page/${String(page.body.id)}/grants`, { email: "newcomer@example.com", permission: "comment" });
+    expect(invited.status).toBe(202);
+
+    // The newcomer's very first request goes to the query node: it asks the command API to register them
+    // (which accepts the invitation) and waits for its read models before answering.
+    const newcomerCookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "newcomer@example.com", name: "Newcomer" });
+    const newcomer = new Client(queryApi.url, { cookie: newcomerCookie });
+    const pages = await newcomer.get("/pages");
+    expect(pages.status).toBe(200);
+    expect(pages.body.data).toEqual([expect.objectContaining({ id: page.body.id, permission: "comment" })]);
+    expect((await newcomer.get("/me")).body).toMatchObject({ email: "newcomer@example.com", name: "Newcomer" });
+
+    // An API token used on the query node has its use recorded by the command API.
+    const token = await owner.post("/tokens", { name: "reader", scopes: ["pages:read"] });
+    const bot = new Client(queryApi.url, { bearer: String(token.body.token) });
+    expect((await bot.get(`/pages/${String(page.body.id)}`)).status).toBe(200);
+    const deadline = Date.now() + 10_000;
+    let lastUsedAt: unknown = null;
+    while (lastUsedAt === null && Date.now() < deadline) {
+      const tokens = await new Client(queryApi.url, { cookie: ownerCookie }).get("/tokens");
+      lastUsedAt = (tokens.body.data as Array<{ lastUsedAt: string | null }>)[0]?.lastUsedAt ?? null;
+      if (lastUsedAt === null) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(lastUsedAt).toEqual(expect.any(String));
+
+    // A consistency token beyond the log's head is refused at once; one without credentials is refused first.
+    expect((await newcomer.get("/pages", { "x-consistency-token": "18446744073709551615" })).status).toBe(400);
+    expect((await new Client(queryApi.url, null).get("/pages", { "x-consistency-token": "999999999" })).status).toBe(401);
+
+    // The query node never opened the event store: no descriptor of it points at events.sqlite.
+    const openFiles = readdirSync(`/proc/${String(queryApi.child.pid)}/fd`).map((fd) => {
+      try {
+        return readlinkSync(`/proc/${String(queryApi.child.pid)}/fd/${fd}`);
+      } catch {
+        return "";
+      }
+    });
+    expect(openFiles.some((file) => file.endsWith("read-models.sqlite"))).toBe(true);
+    expect(openFiles.filter((file) => file.includes("events.sqlite"))).toEqual([]);
   });
 
   it("refuses to start on a bad configuration value and names the variable", async () => {

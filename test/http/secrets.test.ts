@@ -41,7 +41,7 @@ describe("secrets", () => {
     expect((await new Client(server.url, { bearer: `${secret}x` }).get("/me")).status).toBe(401);
     expect(logs).toContain("http.request");
     for (const needle of [secret, cookie, secret.slice(4)]) expect(logs).not.toContain(needle);
-    const events = JSON.stringify(await server.deps.eventStore.readAll(0, 100_000));
+    const events = JSON.stringify(await server.eventStore.readAll(0, 100_000));
     for (const needle of [secret, cookie]) expect(events).not.toContain(needle);
   });
 });

@@ -7,7 +7,7 @@ import Database from "better-sqlite3";
 import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { rebuildReadModels } from "../../services/projector/rebuild.ts";
-import { toNewEvents } from "../../shared/commands/run-command.ts";
+import { toNewEvents } from "../../shared/commands/new-events.ts";
 import { SqliteEventStore } from "../../shared/adapters/sqlite/sqlite.event-store.ts";
 import { folderIdSchema, pageIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
 import { SqliteProjectionStore } from "../../shared/adapters/sqlite/sqlite.read-store.ts";

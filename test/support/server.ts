@@ -1,7 +1,7 @@
 // Starts the real all-in-one server on a free port over real SQLite files, and talks to it over HTTP.
 import { randomUUID } from "node:crypto";
 import { startAllInOne, type RunningServer } from "../../services/all-in-one.ts";
-import type { Clock } from "../../shared/app/dependencies.ts";
+import type { Clock } from "../../services/embedded-wiring.ts";
 import { mintSession, SESSION_COOKIE } from "../../shared/auth/session-verifier.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { tempDir } from "./temp-dir.ts";
@@ -123,10 +123,10 @@ export class TestServer {
 
   /** Empties the read models and replays the whole history into them, with the projector paused. */
   async rebuildReadModels(): Promise<void> {
-    const { projector, deps } = this.running;
+    const { projector, config, eventStore, logger } = this.running;
     await projector.stop();
-    const store = openEmbeddedProjectionStore(deps.config);
-    await rebuildReadModels({ eventStore: deps.eventStore, store, logger: deps.logger });
+    const store = openEmbeddedProjectionStore(config);
+    await rebuildReadModels({ eventStore, store, logger });
     await store.close();
     await projector.start();
   }

@@ -1,24 +1,17 @@
 // Comment thread commands: open a thread, reply, edit or delete one's own comment, resolve and reopen.
 // Every route needs `comment` permission on a page the caller can see; each answers with the whole thread.
 import { randomUUID } from "node:crypto";
-import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { requirePermission, visiblePage } from "../../../shared/access/authorize.ts";
-import type { Dependencies } from "../../../shared/app/dependencies.ts";
-import type { CommandContext } from "../../../shared/commands/command-context.ts";
-import { awaitProjection } from "../../../shared/commands/commit.ts";
-import { runCommand } from "../../../shared/commands/run-command.ts";
-import { threadDecider, threadEventSchemas, threadStatusSchema, threadStream, type ThreadCommand, type ThreadEvent } from "../../../shared/comments/thread.decider.ts";
-import { presentThreads, threadReply, type ThreadResource } from "../../../shared/comments/thread.resource.ts";
+import { commentOnThread, type ThreadOnPage } from "../../../shared/comments/thread.commands.ts";
+import { threadStatusSchema, type ThreadCommand } from "../../../shared/comments/thread.decider.ts";
+import { presentThreads, threadReply } from "../../../shared/comments/thread.resource.ts";
+import type { Actor } from "../../../shared/commands/guarded-command.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
-import { eventGuard } from "../../../shared/events.ts";
 import type { App } from "../../../shared/http/create-app.ts";
-import { guard, principalOf } from "../../../shared/http/guard.ts";
-import { errorBody } from "../../../shared/http/schemas.ts";
 import { commentIdSchema, pageIdSchema, threadIdSchema, type CommentId, type PageId, type ThreadId } from "../../../shared/kernel/ids.ts";
-import { contextOf } from "../context-of-request.ts";
-
-const isThreadEvent = eventGuard<ThreadEvent>(threadEventSchemas);
+import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
+import type { CommandApiPorts } from "../command-api.ts";
+import { actorOf, sendWrite, settleWrite, writeResponses, type WriteAnswer } from "../write-answer.ts";
 
 const COMMENT_BODY_MAX_CHARS = 10_000;
 const ANCHOR_QUOTE_MAX_CHARS = 2_000;
@@ -39,115 +32,90 @@ const pageParams = z.object({ pageId: pageIdSchema });
 const threadParams = pageParams.extend({ threadId: threadIdSchema });
 const commentParams = pageParams.extend({ commentId: commentIdSchema });
 const bodyOnly = z.object({ body: commentBody });
-const changedThread = { 200: threadReply, "4xx": errorBody };
-const createdThread = { 201: threadReply, "4xx": errorBody };
-
-/** 404 for a page the caller cannot see, 403 for one they may only read. */
-async function requireCommentable(deps: Dependencies, request: FastifyRequest, pageId: PageId): Promise<void> {
-  const { permission } = await visiblePage(deps.readStore, principalOf(request), pageId);
-  requirePermission(permission, "comment", "page");
-}
+const changedThread = writeResponses({ 200: threadReply });
+const createdThread = writeResponses({ 201: threadReply });
 
 /** Commands addressed by comment id need the comment's thread; one on another page does not exist here. */
-async function threadOfComment(deps: Dependencies, pageId: PageId, commentId: CommentId): Promise<ThreadId> {
-  const location = await deps.readStore.threads.locateComment(commentId);
+async function threadOfComment(views: ReadModels, pageId: PageId, commentId: CommentId): Promise<ThreadId> {
+  const location = await views.threads.locateComment(commentId);
   if (!location || location.pageId !== pageId) throw new AppError("not_found", "comment not found");
   return threadIdSchema.parse(location.threadId);
 }
 
-/** Runs the command, waits until it is projected, and answers with the thread as a client will read it. */
-async function decideThread(
-  deps: Dependencies,
-  context: CommandContext,
-  reply: FastifyReply,
-  command: ThreadCommand,
-): Promise<{ thread: ThreadResource }> {
-  const result = await runCommand(deps.eventStore, threadStream(command.threadId), threadDecider, isThreadEvent, command, context);
-  await awaitProjection(deps, result.position, reply);
-  const thread = await deps.readStore.threads.get(command.threadId);
-  if (!thread) throw new AppError("internal", "thread was not recorded");
-  const [presented] = await presentThreads(deps.readStore.users, [thread]);
-  if (!presented) throw new AppError("internal", "thread was not recorded");
-  return { thread: presented };
-}
+export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
+  const config = { access: { scope: "pages:comment" as const } };
 
-export function commentCommandRoutes(app: App, deps: Dependencies): void {
-  const onRequest = guard(deps, { scope: "pages:comment" });
+  /** Runs the command behind the page's comment guard and answers with the thread as a client will read it. */
+  async function decideThread(actor: Actor, target: ThreadOnPage, status: 200 | 201, command: ThreadCommand): Promise<WriteAnswer> {
+    const { position } = await commentOnThread.run(ports, actor, target, () => command);
+    return settleWrite(ports, position, {
+      status,
+      id: target.threadId,
+      present: async () => {
+        const thread = await ports.views.threads.get(target.threadId);
+        const [presented] = thread ? await presentThreads(ports.views.users, [thread]) : [];
+        if (!presented) throw new AppError("internal", "thread was not recorded");
+        return { body: { thread: presented } };
+      },
+    });
+  }
 
   app.post(
     "/pages/:pageId/comments",
-    { onRequest, schema: { params: pageParams, body: z.object({ body: commentBody, anchor: anchorField }), response: createdThread } },
+    { config, schema: { params: pageParams, body: z.object({ body: commentBody, anchor: anchorField }), response: createdThread } },
     async (request, reply) => {
+      const actor = actorOf(request, ports.clock);
       const { pageId } = request.params;
-      await requireCommentable(deps, request, pageId);
-      const context = contextOf(deps, request);
-      const answer = await decideThread(deps, context, reply, {
-        type: "OpenThread",
-        threadId: threadIdSchema.parse(randomUUID()),
-        pageId,
-        anchor: request.body.anchor,
-        commentId: commentIdSchema.parse(randomUUID()),
-        authorId: context.actorId,
-        body: request.body.body,
-      });
-      return reply.code(201).send(answer);
+      const threadId = threadIdSchema.parse(randomUUID());
+      const { anchor, body } = request.body;
+      const command: ThreadCommand = { type: "OpenThread", threadId, pageId, anchor, commentId: commentIdSchema.parse(randomUUID()), authorId: actor.context.actorId, body };
+      return sendWrite(reply, await decideThread(actor, { pageId, threadId }, 201, command));
     },
   );
 
   app.post(
     "/pages/:pageId/comments/:threadId/replies",
-    { onRequest, schema: { params: threadParams, body: bodyOnly, response: createdThread } },
+    { config, schema: { params: threadParams, body: bodyOnly, response: createdThread } },
     async (request, reply) => {
+      const actor = actorOf(request, ports.clock);
       const { pageId, threadId } = request.params;
-      await requireCommentable(deps, request, pageId);
-      const context = contextOf(deps, request);
-      const answer = await decideThread(deps, context, reply, {
-        type: "AddReply",
-        threadId,
-        pageId,
-        commentId: commentIdSchema.parse(randomUUID()),
-        authorId: context.actorId,
-        body: request.body.body,
-      });
-      return reply.code(201).send(answer);
+      const command: ThreadCommand = { type: "AddReply", threadId, pageId, commentId: commentIdSchema.parse(randomUUID()), authorId: actor.context.actorId, body: request.body.body };
+      return sendWrite(reply, await decideThread(actor, { pageId, threadId }, 201, command));
     },
   );
 
   app.patch(
     "/pages/:pageId/comments/:threadId/status",
-    { onRequest, schema: { params: threadParams, body: z.object({ status: threadStatusSchema }), response: changedThread } },
+    { config, schema: { params: threadParams, body: z.object({ status: threadStatusSchema }), response: changedThread } },
     async (request, reply) => {
+      const actor = actorOf(request, ports.clock);
       const { pageId, threadId } = request.params;
-      await requireCommentable(deps, request, pageId);
-      const context = contextOf(deps, request);
-      const command: ThreadCommand = { type: "SetThreadStatus", threadId, pageId, status: request.body.status, actorId: context.actorId };
-      return reply.send(await decideThread(deps, context, reply, command));
+      const command: ThreadCommand = { type: "SetThreadStatus", threadId, pageId, status: request.body.status, actorId: actor.context.actorId };
+      return sendWrite(reply, await decideThread(actor, { pageId, threadId }, 200, command));
     },
   );
 
   app.patch(
     "/pages/:pageId/comments/:commentId",
-    { onRequest, schema: { params: commentParams, body: bodyOnly, response: changedThread } },
+    { config, schema: { params: commentParams, body: bodyOnly, response: changedThread } },
     async (request, reply) => {
+      const actor = actorOf(request, ports.clock);
       const { pageId, commentId } = request.params;
-      await requireCommentable(deps, request, pageId);
-      const threadId = await threadOfComment(deps, pageId, commentId);
-      const context = contextOf(deps, request);
-      const command: ThreadCommand = { type: "EditComment", threadId, pageId, commentId, actorId: context.actorId, body: request.body.body };
-      return reply.send(await decideThread(deps, context, reply, command));
+      const threadId = await threadOfComment(ports.views, pageId, commentId);
+      const command: ThreadCommand = { type: "EditComment", threadId, pageId, commentId, actorId: actor.context.actorId, body: request.body.body };
+      return sendWrite(reply, await decideThread(actor, { pageId, threadId }, 200, command));
     },
   );
 
   app.delete(
     "/pages/:pageId/comments/:commentId",
-    { onRequest, schema: { params: commentParams, response: changedThread } },
+    { config, schema: { params: commentParams, response: changedThread } },
     async (request, reply) => {
+      const actor = actorOf(request, ports.clock);
       const { pageId, commentId } = request.params;
-      await requireCommentable(deps, request, pageId);
-      const threadId = await threadOfComment(deps, pageId, commentId);
-      const context = contextOf(deps, request);
-      const command: ThreadCommand = { type: "DeleteComment", threadId, pageId, commentId, actorId: context.actorId };
-      return reply.send(await decideThread(deps, context, reply, command));
+      const threadId = await threadOfComment(ports.views, pageId, commentId);
+      const command: ThreadCommand = { type: "DeleteComment", threadId, pageId, commentId, actorId: actor.context.actorId };
+      return sendWrite(reply, await decideThread(actor, { pageId, threadId }, 200, command));
     },
   );
 }

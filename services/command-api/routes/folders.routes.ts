@@ -2,20 +2,13 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { ownerOfNewItem, visibleFolder } from "../../../shared/access/authorize.ts";
-import type { Dependencies } from "../../../shared/app/dependencies.ts";
-import { awaitProjection } from "../../../shared/commands/commit.ts";
-import { runCommand } from "../../../shared/commands/run-command.ts";
-import { eventGuard } from "../../../shared/events.ts";
-import { folderDecider, folderEventSchemas, folderStream, type FolderEvent } from "../../../shared/folders/folder.decider.ts";
+import { folderCommands } from "../../../shared/folders/folder.commands.ts";
 import { folderResource, toFolderResource } from "../../../shared/folders/folder.resource.ts";
 import type { App } from "../../../shared/http/create-app.ts";
-import { guard, principalOf } from "../../../shared/http/guard.ts";
-import { errorBody } from "../../../shared/http/schemas.ts";
 import { folderIdSchema } from "../../../shared/kernel/ids.ts";
-import { contextOf } from "../context-of-request.ts";
+import type { CommandApiPorts } from "../command-api.ts";
+import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 import { iconField } from "./fields.ts";
-
-const isFolderEvent = eventGuard<FolderEvent>(folderEventSchemas);
 
 const createFolderBody = z.object({
   name: z
@@ -28,30 +21,22 @@ const createFolderBody = z.object({
   icon: iconField.nullable().default(null),
 });
 
-export function folderCommandRoutes(app: App, deps: Dependencies): void {
+export function folderCommandRoutes(app: App, ports: CommandApiPorts): void {
   app.post(
     "/folders",
-    {
-      onRequest: guard(deps, { scope: "pages:write" }),
-      schema: { body: createFolderBody, response: { 201: folderResource, "4xx": errorBody } },
-    },
+    { config: { access: { scope: "pages:write" } }, schema: { body: createFolderBody, response: writeResponses({ 201: folderResource }) } },
     async (request, reply) => {
-      const principal = principalOf(request);
+      const actor = actorOf(request, ports.clock);
       const { name, parentId, icon } = request.body;
-      const ownerId = await ownerOfNewItem(deps.readStore, principal, parentId);
+      const ownerId = await ownerOfNewItem(ports.views, actor.principal, parentId);
       const folderId = folderIdSchema.parse(randomUUID());
-      const context = contextOf(deps, request);
-      const result = await runCommand(deps.eventStore, folderStream(folderId), folderDecider, isFolderEvent, {
-        type: "CreateFolder",
-        folderId,
-        ownerId,
-        parentId,
-        name,
-        icon,
-      }, context);
-      await awaitProjection(deps, result.position, reply);
-      const { folder, permission } = await visibleFolder(deps.readStore, principal, folderId);
-      return reply.code(201).send(toFolderResource(folder, permission));
+      const command = { type: "CreateFolder" as const, folderId, ownerId, parentId, name, icon };
+      const { position } = await folderCommands.handle(ports.eventStore, folderId, command, actor.context);
+      const present = async () => {
+        const { folder, permission } = await visibleFolder(ports.views, actor.principal, folderId);
+        return { body: toFolderResource(folder, permission) };
+      };
+      return sendWrite(reply, await settleWrite(ports, position, { status: 201, id: folderId, present }));
     },
   );
 }

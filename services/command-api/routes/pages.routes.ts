@@ -1,24 +1,17 @@
 // Page commands: create, rename or re-icon, replace the content under If-Match, and soft-delete.
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { ownerOfNewItem, requirePermission, visiblePage } from "../../../shared/access/authorize.ts";
-import type { Dependencies } from "../../../shared/app/dependencies.ts";
-import { awaitProjection } from "../../../shared/commands/commit.ts";
-import type { CommandContext } from "../../../shared/commands/command-context.ts";
-import { runCommand } from "../../../shared/commands/run-command.ts";
+import { ownerOfNewItem, visiblePage } from "../../../shared/access/authorize.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
-import { eventGuard } from "../../../shared/events.ts";
 import type { App } from "../../../shared/http/create-app.ts";
-import { guard, principalOf } from "../../../shared/http/guard.ts";
-import { errorBody } from "../../../shared/http/schemas.ts";
 import { folderIdSchema, pageIdSchema, type PageId } from "../../../shared/kernel/ids.ts";
+import { editPage, pageCommands } from "../../../shared/pages/page.commands.ts";
 import { etagOf, renderPageDocument, revisionFromIfMatch, stripFrontmatter } from "../../../shared/pages/page-document.ts";
-import { pageDecider, pageEventSchemas, pageStream, type PageCommand, type PageEvent } from "../../../shared/pages/page.decider.ts";
 import { pageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
-import { contextOf } from "../context-of-request.ts";
+import type { Principal } from "../../../shared/auth/principal.ts";
+import type { CommandApiPorts } from "../command-api.ts";
+import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 import { iconField, MARKDOWN_MAX_CHARS, markdownField, titleField } from "./fields.ts";
-
-const isPageEvent = eventGuard<PageEvent>(pageEventSchemas);
 
 const createPageBody = z.object({
   title: titleField,
@@ -33,87 +26,73 @@ const updatePageBody = z
 
 const pageParams = z.object({ pageId: pageIdSchema });
 const contentBody = z.union([z.string(), z.object({ markdown: markdownField })]);
+const write = { access: { scope: "pages:write" as const } };
 
-async function decidePage(deps: Dependencies, pageId: PageId, command: PageCommand, context: CommandContext) {
-  return runCommand(deps.eventStore, pageStream(pageId), pageDecider, isPageEvent, command, context);
-}
+export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
+  const presentPage = (principal: Principal, pageId: PageId) => async () => {
+    const { page, permission } = await visiblePage(ports.views, principal, pageId);
+    return { body: toPageResource(page, permission) };
+  };
 
-export function pageCommandRoutes(app: App, deps: Dependencies): void {
   app.post(
     "/pages",
-    {
-      onRequest: guard(deps, { scope: "pages:write" }),
-      schema: { body: createPageBody, response: { 201: pageResource, "4xx": errorBody } },
-    },
+    { config: write, schema: { body: createPageBody, response: writeResponses({ 201: pageResource }) } },
     async (request, reply) => {
-      const principal = principalOf(request);
+      const actor = actorOf(request, ports.clock);
       const { title, markdown, parentId, icon } = request.body;
-      const ownerId = await ownerOfNewItem(deps.readStore, principal, parentId);
+      const ownerId = await ownerOfNewItem(ports.views, actor.principal, parentId);
       const pageId = pageIdSchema.parse(randomUUID());
-      const result = await decidePage(deps, pageId, { type: "CreatePage", pageId, ownerId, parentId, title, icon, markdown }, contextOf(deps, request));
-      await awaitProjection(deps, result.position, reply);
-      const { page, permission } = await visiblePage(deps.readStore, principal, pageId);
-      return reply.code(201).send(toPageResource(page, permission));
+      const command = { type: "CreatePage" as const, pageId, ownerId, parentId, title, icon, markdown };
+      const { position } = await pageCommands.handle(ports.eventStore, pageId, command, actor.context);
+      return sendWrite(reply, await settleWrite(ports, position, { status: 201, id: pageId, present: presentPage(actor.principal, pageId) }));
     },
   );
 
   app.patch(
     "/pages/:pageId",
-    {
-      onRequest: guard(deps, { scope: "pages:write" }),
-      schema: { params: pageParams, body: updatePageBody, response: { 200: pageResource, "4xx": errorBody } },
-    },
+    { config: write, schema: { params: pageParams, body: updatePageBody, response: writeResponses({ 200: pageResource }) } },
     async (request, reply) => {
-      const principal = principalOf(request);
+      const actor = actorOf(request, ports.clock);
       const { pageId } = request.params;
-      const before = await visiblePage(deps.readStore, principal, pageId);
-      requirePermission(before.permission, "edit", "page");
-      const result = await decidePage(deps, pageId, { type: "UpdatePage", pageId, title: request.body.title, icon: request.body.icon }, contextOf(deps, request));
-      await awaitProjection(deps, result.position, reply);
-      const { page, permission } = await visiblePage(deps.readStore, principal, pageId);
-      return reply.send(toPageResource(page, permission));
+      const { title, icon } = request.body;
+      const { position } = await editPage.run(ports, actor, pageId, () => ({ type: "UpdatePage", pageId, title, icon }));
+      return sendWrite(reply, await settleWrite(ports, position, { status: 200, id: pageId, present: presentPage(actor.principal, pageId) }));
     },
   );
 
   app.put(
     "/pages/:pageId/content",
-    {
-      onRequest: guard(deps, { scope: "pages:write" }),
-      schema: { params: pageParams, body: contentBody, response: { 200: z.string(), "4xx": errorBody } },
-    },
+    { config: write, schema: { params: pageParams, body: contentBody, response: writeResponses({ 200: z.string() }) } },
     async (request, reply) => {
-      const principal = principalOf(request);
+      const actor = actorOf(request, ports.clock);
       const { pageId } = request.params;
-      const before = await visiblePage(deps.readStore, principal, pageId);
-      requirePermission(before.permission, "edit", "page");
-      const ifMatchRevision = revisionFromIfMatch(request.headers["if-match"], before.page);
       const markdown = typeof request.body === "string" ? stripFrontmatter(request.body) : request.body.markdown;
       if (markdown.length > MARKDOWN_MAX_CHARS) throw new AppError("validation_failed", `body: the markdown is longer than ${MARKDOWN_MAX_CHARS} characters`);
-      const result = await decidePage(deps, pageId, { type: "ReplaceContent", pageId, markdown, ifMatchRevision }, contextOf(deps, request));
-      await awaitProjection(deps, result.position, reply);
-      const content = await deps.readStore.pages.getContent(pageId);
-      if (!content) throw new AppError("not_found", "page not found");
-      return reply
-        .header("etag", etagOf(content.page))
-        .type("text/markdown; charset=utf-8")
-        .send(renderPageDocument(content.page, content.markdown));
+      const ifMatch = request.headers["if-match"];
+      const { position } = await editPage.run(ports, actor, pageId, ({ page }) => ({
+        type: "ReplaceContent",
+        pageId,
+        markdown,
+        ifMatchRevision: revisionFromIfMatch(ifMatch, page),
+      }));
+      const present = async () => {
+        const content = await ports.views.pages.getContent(pageId);
+        if (!content) throw new AppError("not_found", "page not found");
+        const headers = { etag: etagOf(content.page), "content-type": "text/markdown; charset=utf-8" };
+        return { body: renderPageDocument(content.page, content.markdown), headers };
+      };
+      return sendWrite(reply, await settleWrite(ports, position, { status: 200, id: pageId, present }));
     },
   );
 
   app.delete(
     "/pages/:pageId",
-    {
-      onRequest: guard(deps, { scope: "pages:write" }),
-      schema: { params: pageParams, response: { 204: z.null(), "4xx": errorBody } },
-    },
+    { config: write, schema: { params: pageParams, response: writeResponses({ 204: z.null() }) } },
     async (request, reply) => {
-      const principal = principalOf(request);
+      const actor = actorOf(request, ports.clock);
       const { pageId } = request.params;
-      const { permission } = await visiblePage(deps.readStore, principal, pageId);
-      requirePermission(permission, "edit", "page");
-      const result = await decidePage(deps, pageId, { type: "DeletePage", pageId }, contextOf(deps, request));
-      await awaitProjection(deps, result.position, reply);
-      return reply.code(204).send(null);
+      const { position } = await editPage.run(ports, actor, pageId, () => ({ type: "DeletePage", pageId }));
+      return sendWrite(reply, await settleWrite(ports, position, { status: 204, id: pageId, present: async () => ({ body: null }) }));
     },
   );
 }

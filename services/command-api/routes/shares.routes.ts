@@ -1,27 +1,20 @@
 // Sharing commands: grant or revoke access to a page or folder by email, and add or remove members of the
 // caller's workspace. An address without an account gets an invitation instead (202).
 import { z } from "zod";
-import type { Dependencies } from "../../../shared/app/dependencies.ts";
-import { awaitProjection } from "../../../shared/commands/commit.ts";
-import { runCommand } from "../../../shared/commands/run-command.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
-import { eventGuard } from "../../../shared/events.ts";
 import type { App } from "../../../shared/http/create-app.ts";
-import { guard, principalOf } from "../../../shared/http/guard.ts";
-import { errorBody } from "../../../shared/http/schemas.ts";
 import { userIdSchema } from "../../../shared/kernel/ids.ts";
 import { grantablePermissionSchema, workspaceRoleSchema } from "../../../shared/kernel/permissions.ts";
+import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
 import { addWorkspaceMember } from "../../../shared/sharing/add-workspace-member.ts";
-import { accessStream, entityAccessDecider, entityAccessEventSchemas, entityTypeSchema, type EntityAccessEvent } from "../../../shared/sharing/entity-access.decider.ts";
+import { entityTypeSchema } from "../../../shared/sharing/entity-access.decider.ts";
 import { invitationResource, toInvitationResource } from "../../../shared/sharing/invitation.resource.ts";
 import { shareEntity } from "../../../shared/sharing/share-entity.ts";
 import { visibleEntity } from "../../../shared/sharing/shared-entity.ts";
-import { workspaceDecider, workspaceEventSchemas, workspaceStream, type WorkspaceEvent } from "../../../shared/sharing/workspace.decider.ts";
-import { contextOf } from "../context-of-request.ts";
+import { entityAccessCommands, workspaceCommands } from "../../../shared/sharing/sharing.commands.ts";
+import type { CommandApiPorts } from "../command-api.ts";
+import { actorOf, recordedReply, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 import { emailField } from "./fields.ts";
-
-const isEntityAccessEvent = eventGuard<EntityAccessEvent>(entityAccessEventSchemas);
-const isWorkspaceEvent = eventGuard<WorkspaceEvent>(workspaceEventSchemas);
 
 const entityParams = z.object({ entityType: entityTypeSchema, entityId: z.uuid() });
 const grantedReply = z.object({ ok: z.boolean(), message: z.string() });
@@ -29,97 +22,89 @@ const invitedReply = grantedReply.extend({ invitation: invitationResource });
 /** The spec gives both answers of POST /shares/workspace/members the same five fields; the one that does not apply is null. */
 const memberReply = grantedReply.extend({ memberId: z.uuid().nullable(), name: z.string().nullable(), invitation: invitationResource.nullable() });
 
-async function recordedInvitation(deps: Dependencies, invitationId: string) {
-  const invitation = await deps.readStore.invitations.get(invitationId);
+async function recordedInvitation(views: ReadModels, invitationId: string) {
+  const invitation = await views.invitations.get(invitationId);
   if (!invitation) throw new AppError("internal", "the invitation was not recorded");
   // Whoever just invited may manage the invitation: the same rules decide both.
   return toInvitationResource(invitation, true);
 }
 
-export function shareCommandRoutes(app: App, deps: Dependencies): void {
+export function shareCommandRoutes(app: App, ports: CommandApiPorts): void {
+  const config = { access: { scope: "pages:write" as const } };
+
   app.post(
     "/shares/entity/:entityType/:entityId/grants",
     {
-      onRequest: guard(deps, { scope: "pages:write" }),
+      config,
       schema: {
         params: entityParams,
         body: z.object({ email: emailField, permission: grantablePermissionSchema }),
-        response: { 200: grantedReply, 202: invitedReply, "4xx": errorBody },
+        response: writeResponses({ 200: grantedReply, 202: z.union([invitedReply, recordedReply]) }),
       },
     },
     async (request, reply) => {
+      const actor = actorOf(request, ports.clock);
       const { entityType, entityId } = request.params;
       const { email, permission } = request.body;
-      const { entity, permission: actorPermission } = await visibleEntity(deps.readStore, principalOf(request), entityType, entityId);
-      const outcome = await shareEntity(deps, contextOf(deps, request), { entity, actorPermission, email, permission });
-      await awaitProjection(deps, outcome.position, reply);
+      const { entity, permission: actorPermission } = await visibleEntity(ports.views, actor.principal, entityType, entityId);
+      const outcome = await shareEntity(ports, actor.context, { entity, actorPermission, email, permission });
       if (outcome.kind === "granted") {
-        return reply.code(200).send({ ok: true, message: `${outcome.user.email} has ${permission} access to this ${entityType}` });
+        const message = `${outcome.user.email} has ${permission} access to this ${entityType}`;
+        return sendWrite(reply, await settleWrite(ports, outcome.position, { status: 200, id: null, present: async () => ({ body: { ok: true, message } }) }));
       }
-      const invitation = await recordedInvitation(deps, outcome.invitationId);
-      return reply.code(202).send({ ok: true, message: `${email} has no account yet; an invitation is queued`, invitation });
+      const present = async () => ({
+        body: { ok: true, message: `${email} has no account yet; an invitation is queued`, invitation: await recordedInvitation(ports.views, outcome.invitationId) },
+      });
+      return sendWrite(reply, await settleWrite(ports, outcome.position, { status: 202, id: outcome.invitationId, present }));
     },
   );
 
   app.delete(
     "/shares/entity/:entityType/:entityId/grants/:userId",
-    {
-      onRequest: guard(deps, { scope: "pages:write" }),
-      schema: { params: entityParams.extend({ userId: userIdSchema }), response: { 204: z.null(), "4xx": errorBody } },
-    },
+    { config, schema: { params: entityParams.extend({ userId: userIdSchema }), response: writeResponses({ 204: z.null() }) } },
     async (request, reply) => {
+      const actor = actorOf(request, ports.clock);
       const { entityType, entityId, userId } = request.params;
-      const { entity, permission } = await visibleEntity(deps.readStore, principalOf(request), entityType, entityId);
-      const context = contextOf(deps, request);
-      const result = await runCommand(deps.eventStore, accessStream(entity), entityAccessDecider, isEntityAccessEvent, {
-        type: "RevokeAccess",
-        entity,
-        userId,
-        actor: { id: context.actorId, permission },
-      }, context);
-      await awaitProjection(deps, result.position, reply);
-      return reply.code(204).send(null);
+      const { entity, permission } = await visibleEntity(ports.views, actor.principal, entityType, entityId);
+      const command = { type: "RevokeAccess" as const, entity, userId, actor: { id: actor.context.actorId, permission } };
+      const { position } = await entityAccessCommands.handle(ports.eventStore, entity, command, actor.context);
+      return sendWrite(reply, await settleWrite(ports, position, { status: 204, id: null, present: async () => ({ body: null }) }));
     },
   );
 
   app.post(
     "/shares/workspace/members",
     {
-      onRequest: guard(deps, { scope: "pages:write" }),
+      config,
       schema: {
         body: z.object({ email: emailField, role: workspaceRoleSchema }),
-        response: { 200: memberReply, 202: memberReply, "4xx": errorBody },
+        response: writeResponses({ 200: memberReply, 202: z.union([memberReply, recordedReply]) }),
       },
     },
     async (request, reply) => {
+      const actor = actorOf(request, ports.clock);
       const { email, role } = request.body;
-      const outcome = await addWorkspaceMember(deps, contextOf(deps, request), { email, role });
-      await awaitProjection(deps, outcome.position, reply);
+      const outcome = await addWorkspaceMember(ports, actor.context, { email, role });
       if (outcome.kind === "added") {
         const { user } = outcome;
-        return reply.code(200).send({ ok: true, memberId: user.id, name: user.name, invitation: null, message: `${user.name} is a ${role} of your workspace` });
+        const body = { ok: true, memberId: user.id, name: user.name, invitation: null, message: `${user.name} is a ${role} of your workspace` };
+        return sendWrite(reply, await settleWrite(ports, outcome.position, { status: 200, id: user.id, present: async () => ({ body }) }));
       }
-      const invitation = await recordedInvitation(deps, outcome.invitationId);
-      return reply.code(202).send({ ok: true, memberId: null, name: null, invitation, message: `${email} has no account yet; an invitation is queued` });
+      const present = async () => ({
+        body: { ok: true, memberId: null, name: null, invitation: await recordedInvitation(ports.views, outcome.invitationId), message: `${email} has no account yet; an invitation is queued` },
+      });
+      return sendWrite(reply, await settleWrite(ports, outcome.position, { status: 202, id: outcome.invitationId, present }));
     },
   );
 
   app.delete(
     "/shares/workspace/members/:memberId",
-    {
-      onRequest: guard(deps, { scope: "pages:write" }),
-      schema: { params: z.object({ memberId: userIdSchema }), response: { 204: z.null(), "4xx": errorBody } },
-    },
+    { config, schema: { params: z.object({ memberId: userIdSchema }), response: writeResponses({ 204: z.null() }) } },
     async (request, reply) => {
-      const context = contextOf(deps, request);
-      const result = await runCommand(deps.eventStore, workspaceStream(context.actorId), workspaceDecider, isWorkspaceEvent, {
-        type: "RemoveMember",
-        ownerId: context.actorId,
-        memberId: request.params.memberId,
-        actorId: context.actorId,
-      }, context);
-      await awaitProjection(deps, result.position, reply);
-      return reply.code(204).send(null);
+      const { context } = actorOf(request, ports.clock);
+      const command = { type: "RemoveMember" as const, ownerId: context.actorId, memberId: request.params.memberId, actorId: context.actorId };
+      const { position } = await workspaceCommands.handle(ports.eventStore, context.actorId, command, context);
+      return sendWrite(reply, await settleWrite(ports, position, { status: 204, id: null, present: async () => ({ body: null }) }));
     },
   );
 }

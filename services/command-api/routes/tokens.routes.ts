@@ -1,22 +1,15 @@
 // POST /tokens and DELETE /tokens/{tokenId}: named API tokens, created and revoked through a browser session.
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import type { Dependencies } from "../../../shared/app/dependencies.ts";
 import { hashTokenSecret, newTokenSecret } from "../../../shared/auth/api-token-secret.ts";
-import { awaitProjection } from "../../../shared/commands/commit.ts";
-import { runCommand } from "../../../shared/commands/run-command.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
-import { eventGuard } from "../../../shared/events.ts";
 import type { App } from "../../../shared/http/create-app.ts";
-import { guard, principalOf } from "../../../shared/http/guard.ts";
-import { errorBody } from "../../../shared/http/schemas.ts";
 import { tokenIdSchema } from "../../../shared/kernel/ids.ts";
 import { scopeSchema } from "../../../shared/kernel/scopes.ts";
-import { tokenDecider, tokenEventSchemas, tokenStream, type TokenEvent } from "../../../shared/tokens/token.decider.ts";
+import { tokenCommands } from "../../../shared/tokens/token.commands.ts";
 import { createdTokenResource, toTokenResource } from "../../../shared/tokens/token.resource.ts";
-import { contextOf } from "../context-of-request.ts";
-
-const isTokenEvent = eventGuard<TokenEvent>(tokenEventSchemas);
+import type { CommandApiPorts } from "../command-api.ts";
+import { actorOf, recordedReply, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 
 const createTokenBody = z.object({
   name: z.string().trim().min(1).max(100),
@@ -28,53 +21,53 @@ const createTokenBody = z.object({
   expiresAt: z.iso.datetime({ offset: true }).nullable().default(null),
 });
 
-export function tokenCommandRoutes(app: App, deps: Dependencies): void {
+export function tokenCommandRoutes(app: App, ports: CommandApiPorts): void {
+  const config = { access: { sessionOnly: true as const } };
+
+  // The secret is shown once, here, and stored nowhere but as its hash: a creation not yet visible answers
+  // 202 with it too, since no later read could show it again.
   app.post(
     "/tokens",
-    {
-      onRequest: guard(deps, { sessionOnly: true }),
-      schema: { body: createTokenBody, response: { 201: createdTokenResource, "4xx": errorBody } },
-    },
+    { config, schema: { body: createTokenBody, response: writeResponses({ 201: createdTokenResource, 202: recordedReply.extend({ token: z.string() }) }) } },
     async (request, reply) => {
-      const principal = principalOf(request);
-      const context = contextOf(deps, request);
+      const { context } = actorOf(request, ports.clock);
       const { name, scopes, expiresAt } = request.body;
       if (expiresAt !== null && Date.parse(expiresAt) <= context.now.getTime()) {
         throw new AppError("validation_failed", "body.expiresAt: must be in the future");
       }
       const tokenId = tokenIdSchema.parse(randomUUID());
       const secret = newTokenSecret();
-      const result = await runCommand(deps.eventStore, tokenStream(tokenId), tokenDecider, isTokenEvent, {
-        type: "CreateToken",
+      const command = {
+        type: "CreateToken" as const,
         tokenId,
         userId: context.actorId,
         name,
         scopes,
         expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString(),
         secretHash: hashTokenSecret(secret),
-      }, context);
-      await awaitProjection(deps, result.position, reply);
-      const token = await deps.readStore.tokens.get(tokenId);
-      if (!token || token.userId !== principal.user.id) throw new AppError("internal", "token was not recorded");
-      return reply.code(201).send({ ...toTokenResource(token), token: secret });
+      };
+      const { position } = await tokenCommands.handle(ports.eventStore, tokenId, command, context);
+      const answer = await settleWrite(ports, position, {
+        status: 201,
+        id: tokenId,
+        present: async () => {
+          const token = await ports.views.tokens.get(tokenId);
+          if (!token) throw new AppError("internal", "token was not recorded");
+          return { body: { ...toTokenResource(token), token: secret } };
+        },
+      });
+      return sendWrite(reply, answer.status === 202 && typeof answer.body === "object" ? { ...answer, body: { ...answer.body, token: secret } } : answer);
     },
   );
 
   app.delete(
     "/tokens/:tokenId",
-    {
-      onRequest: guard(deps, { sessionOnly: true }),
-      schema: { params: z.object({ tokenId: tokenIdSchema }), response: { 204: z.null(), "4xx": errorBody } },
-    },
+    { config, schema: { params: z.object({ tokenId: tokenIdSchema }), response: writeResponses({ 204: z.null() }) } },
     async (request, reply) => {
-      const context = contextOf(deps, request);
-      const result = await runCommand(deps.eventStore, tokenStream(request.params.tokenId), tokenDecider, isTokenEvent, {
-        type: "RevokeToken",
-        tokenId: request.params.tokenId,
-        userId: context.actorId,
-      }, context);
-      await awaitProjection(deps, result.position, reply);
-      return reply.code(204).send(null);
+      const { context } = actorOf(request, ports.clock);
+      const { tokenId } = request.params;
+      const { position } = await tokenCommands.handle(ports.eventStore, tokenId, { type: "RevokeToken", tokenId, userId: context.actorId }, context);
+      return sendWrite(reply, await settleWrite(ports, position, { status: 204, id: tokenId, present: async () => ({ body: null }) }));
     },
   );
 }

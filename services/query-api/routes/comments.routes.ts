@@ -2,21 +2,21 @@
 // oldest first. Listing comments is part of commenting, so it needs the comment scope and permission.
 import { z } from "zod";
 import { requirePermission, visiblePage } from "../../../shared/access/authorize.ts";
-import type { Dependencies } from "../../../shared/app/dependencies.ts";
 import { presentThreads, threadResource } from "../../../shared/comments/thread.resource.ts";
 import type { App } from "../../../shared/http/create-app.ts";
-import { guard, principalOf } from "../../../shared/http/guard.ts";
+import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
+import { principalOf } from "../../../shared/http/guard.ts";
 import { errorBody, listOf, paginationQuery } from "../../../shared/http/schemas.ts";
 import { pageIdSchema } from "../../../shared/kernel/ids.ts";
 import { decodeCursor, pageOf } from "../../../shared/read-store/pagination.ts";
 
 const threadFilter = z.enum(["open", "resolved", "all"]);
 
-export function commentQueryRoutes(app: App, deps: Dependencies): void {
+export function commentQueryRoutes(app: App, views: ReadModels): void {
   app.get(
     "/pages/:pageId/comments",
     {
-      onRequest: guard(deps, { scope: "pages:comment" }),
+      config: { access: { scope: "pages:comment" } },
       schema: {
         params: z.object({ pageId: pageIdSchema }),
         querystring: paginationQuery.extend({ status: threadFilter.default("open") }),
@@ -25,12 +25,12 @@ export function commentQueryRoutes(app: App, deps: Dependencies): void {
     },
     async (request) => {
       const { pageId } = request.params;
-      const { permission } = await visiblePage(deps.readStore, principalOf(request), pageId);
+      const { permission } = await visiblePage(views, principalOf(request), pageId);
       requirePermission(permission, "comment", "page");
       const { status, cursor, limit } = request.query;
-      const rows = await deps.readStore.threads.list({ pageId, status, before: decodeCursor(cursor), limit });
+      const rows = await views.threads.list({ pageId, status, before: decodeCursor(cursor), limit });
       const { rows: kept, nextCursor } = pageOf(rows, limit, (thread) => thread.createdPosition);
-      return { data: await presentThreads(deps.readStore.users, kept), nextCursor };
+      return { data: await presentThreads(views.users, kept), nextCursor };
     },
   );
 }

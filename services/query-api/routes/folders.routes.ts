@@ -2,26 +2,26 @@
 import { z } from "zod";
 import { visibleFolder } from "../../../shared/access/authorize.ts";
 import { presentVisible, visibilityFilter } from "../../../shared/access/effective-permission.ts";
-import type { Dependencies } from "../../../shared/app/dependencies.ts";
 import { folderResource, toFolderResource } from "../../../shared/folders/folder.resource.ts";
 import type { App } from "../../../shared/http/create-app.ts";
-import { guard, principalOf } from "../../../shared/http/guard.ts";
+import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
+import { principalOf } from "../../../shared/http/guard.ts";
 import { errorBody, listOf, paginationQuery } from "../../../shared/http/schemas.ts";
 import { folderIdSchema } from "../../../shared/kernel/ids.ts";
 import { decodeCursor, pageOf } from "../../../shared/read-store/pagination.ts";
 
-export function folderQueryRoutes(app: App, deps: Dependencies): void {
+export function folderQueryRoutes(app: App, views: ReadModels): void {
   app.get(
     "/folders",
     {
-      onRequest: guard(deps, { scope: "pages:read" }),
+      config: { access: { scope: "pages:read" } },
       schema: { querystring: paginationQuery, response: { 200: listOf(folderResource), "4xx": errorBody } },
     },
     async (request) => {
       const principal = principalOf(request);
-      const context = await deps.readStore.access.contextFor(principal.user.id);
+      const context = await views.access.contextFor(principal.user.id);
       const { limit, cursor } = request.query;
-      const rows = await deps.readStore.folders.list({ visibleTo: visibilityFilter(context), before: decodeCursor(cursor), limit });
+      const rows = await views.folders.list({ visibleTo: visibilityFilter(context), before: decodeCursor(cursor), limit });
       const { rows: kept, nextCursor } = pageOf(rows, limit, (folder) => folder.updatedPosition);
       return { data: presentVisible(context, "folder", kept, toFolderResource), nextCursor };
     },
@@ -30,11 +30,11 @@ export function folderQueryRoutes(app: App, deps: Dependencies): void {
   app.get(
     "/folders/:folderId",
     {
-      onRequest: guard(deps, { scope: "pages:read" }),
+      config: { access: { scope: "pages:read" } },
       schema: { params: z.object({ folderId: folderIdSchema }), response: { 200: folderResource, "4xx": errorBody } },
     },
     async (request) => {
-      const { folder, permission } = await visibleFolder(deps.readStore, principalOf(request), request.params.folderId);
+      const { folder, permission } = await visibleFolder(views, principalOf(request), request.params.folderId);
       return toFolderResource(folder, permission);
     },
   );

@@ -1,8 +1,8 @@
 // GET /me: the caller's profile and how they authenticated.
 import { z } from "zod";
-import type { Dependencies } from "../../../shared/app/dependencies.ts";
 import type { App } from "../../../shared/http/create-app.ts";
-import { guard, principalOf } from "../../../shared/http/guard.ts";
+import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
+import { principalOf } from "../../../shared/http/guard.ts";
 import { errorBody } from "../../../shared/http/schemas.ts";
 import { scopeSchema } from "../../../shared/kernel/scopes.ts";
 
@@ -15,10 +15,10 @@ const currentUser = z.object({
   scopes: z.array(scopeSchema).nullable(),
 });
 
-export function meRoutes(app: App, deps: Dependencies): void {
+export function meRoutes(app: App, views: ReadModels): void {
   app.get(
     "/me",
-    { onRequest: guard(deps, { anyCaller: true }), schema: { response: { 200: currentUser, "4xx": errorBody } } },
+    { config: { access: { anyCaller: true } }, schema: { response: { 200: currentUser, "4xx": errorBody } } },
     async (request) => {
       const { user, authentication, scopes } = principalOf(request);
       return { id: user.id, name: user.name, email: user.email, image: user.image, authentication, scopes };

@@ -2,10 +2,10 @@
 import { z } from "zod";
 import { visiblePage } from "../../../shared/access/authorize.ts";
 import { effectivePermission, presentVisible, visibilityFilter } from "../../../shared/access/effective-permission.ts";
-import type { Dependencies } from "../../../shared/app/dependencies.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
-import { guard, principalOf } from "../../../shared/http/guard.ts";
+import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
+import { principalOf } from "../../../shared/http/guard.ts";
 import { errorBody, listOf, paginationQuery } from "../../../shared/http/schemas.ts";
 import { folderIdSchema, pageIdSchema } from "../../../shared/kernel/ids.ts";
 import { etagOf, renderPageDocument } from "../../../shared/pages/page-document.ts";
@@ -25,11 +25,11 @@ const folderPathKey = (path: string): string =>
     .filter((part) => part.length > 0)
     .join("/");
 
-export function pageQueryRoutes(app: App, deps: Dependencies): void {
+export function pageQueryRoutes(app: App, views: ReadModels): void {
   app.get(
     "/pages",
     {
-      onRequest: guard(deps, { scope: "pages:read" }),
+      config: { access: { scope: "pages:read" } },
       schema: {
         querystring: paginationQuery.extend({ parentId: folderIdSchema.optional() }),
         response: { 200: listOf(pageResource), "4xx": errorBody },
@@ -37,9 +37,9 @@ export function pageQueryRoutes(app: App, deps: Dependencies): void {
     },
     async (request) => {
       const principal = principalOf(request);
-      const context = await deps.readStore.access.contextFor(principal.user.id);
+      const context = await views.access.contextFor(principal.user.id);
       const { limit, cursor, parentId } = request.query;
-      const rows = await deps.readStore.pages.list({
+      const rows = await views.pages.list({
         visibleTo: visibilityFilter(context),
         before: decodeCursor(cursor),
         limit,
@@ -53,7 +53,7 @@ export function pageQueryRoutes(app: App, deps: Dependencies): void {
   app.get(
     "/pages/resolve",
     {
-      onRequest: guard(deps, { scope: "pages:read" }),
+      config: { access: { scope: "pages:read" } },
       schema: {
         querystring: z.object({ title: z.string().trim().min(1).max(200), folderPath: z.string().max(2000).optional() }),
         response: { 200: z.object({ data: z.array(resolvedPageResource) }), "4xx": errorBody },
@@ -61,11 +61,11 @@ export function pageQueryRoutes(app: App, deps: Dependencies): void {
     },
     async (request) => {
       const principal = principalOf(request);
-      const context = await deps.readStore.access.contextFor(principal.user.id);
+      const context = await views.access.contextFor(principal.user.id);
       const wantedPath = request.query.folderPath === undefined ? null : folderPathKey(request.query.folderPath);
       // Only pages the caller can see are candidates (the filter is inside the query), so a folderPath filter
       // applied here can be hidden by nothing but the caller's own same-titled pages.
-      const candidates = await deps.readStore.pages.findByTitleKey(titleKey(request.query.title), visibilityFilter(context), RESOLVE_CANDIDATES);
+      const candidates = await views.pages.findByTitleKey(titleKey(request.query.title), visibilityFilter(context), RESOLVE_CANDIDATES);
       const inPath = candidates.filter((page) => wantedPath === null || folderPathKey(page.folderPath) === wantedPath);
       const data = presentVisible(context, "page", inPath, (page, permission) => ({ ...toPageResource(page, permission), folderPath: page.folderPath }));
       return { data: data.slice(0, RESOLVE_LIMIT) };
@@ -75,11 +75,11 @@ export function pageQueryRoutes(app: App, deps: Dependencies): void {
   app.get(
     "/pages/:pageId",
     {
-      onRequest: guard(deps, { scope: "pages:read" }),
+      config: { access: { scope: "pages:read" } },
       schema: { params: z.object({ pageId: pageIdSchema }), response: { 200: pageResource, "4xx": errorBody } },
     },
     async (request) => {
-      const { page, permission } = await visiblePage(deps.readStore, principalOf(request), request.params.pageId);
+      const { page, permission } = await visiblePage(views, principalOf(request), request.params.pageId);
       return toPageResource(page, permission);
     },
   );
@@ -87,12 +87,12 @@ export function pageQueryRoutes(app: App, deps: Dependencies): void {
   app.get(
     "/pages/:pageId/content",
     {
-      onRequest: guard(deps, { scope: "pages:read" }),
+      config: { access: { scope: "pages:read" } },
       schema: { params: z.object({ pageId: pageIdSchema }), response: { 200: z.string(), 304: z.null(), "4xx": errorBody } },
     },
     async (request, reply) => {
-      const content = await deps.readStore.pages.getContent(request.params.pageId);
-      const context = await deps.readStore.access.contextFor(principalOf(request).user.id);
+      const content = await views.pages.getContent(request.params.pageId);
+      const context = await views.access.contextFor(principalOf(request).user.id);
       if (!content || !effectivePermission(context, { kind: "page", ...content.page })) throw new AppError("not_found", "page not found");
       const etag = etagOf(content.page);
       reply.header("etag", etag).header("cache-control", "private, no-cache");

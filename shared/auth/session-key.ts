@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { SessionKey } from "../auth/session-verifier.ts";
+import type { SessionKey } from "./session-verifier.ts";
 import type { Config } from "../config/config.ts";
 
 export const SESSION_SECRET_FILE = "session-secret";

@@ -1,0 +1,18 @@
+// Internal routes a query node calls (never exposed through the gateway): the caller's own credentials are
+// authenticated here as on any command route, which records a user's first sight and a token's use; the
+// answer is a position the query node waits for before it answers its client.
+import { z } from "zod";
+import { HEAD_PATH, SIGHTINGS_PATH } from "../../../shared/adapters/http/command-api.write-side.ts";
+import type { App } from "../../../shared/http/create-app.ts";
+import { errorBody } from "../../../shared/http/schemas.ts";
+import { tokenOfPosition } from "../../../shared/position.ts";
+import type { CommandApiPorts } from "../command-api.ts";
+
+const positionReply = { 200: z.object({ position: z.string() }), "4xx": errorBody };
+
+export function internalRoutes(app: App, ports: Pick<CommandApiPorts, "eventStore">): void {
+  app.post(SIGHTINGS_PATH, { config: { access: { anyCaller: true } }, schema: { response: positionReply } }, async () => ({
+    position: tokenOfPosition(await ports.eventStore.headPosition()),
+  }));
+  app.get(HEAD_PATH, { schema: { response: positionReply } }, async () => ({ position: tokenOfPosition(await ports.eventStore.headPosition()) }));
+}

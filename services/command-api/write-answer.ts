@@ -1,0 +1,57 @@
+// How a write answers. Once its events are stored it is never reported as failed: when the read models show it
+// within the wait, the route's own answer; when they do not yet, 202 with the id and what to read it with.
+// Either way the X-Consistency-Token names the position a later read can wait for.
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import type { Actor } from "../../shared/commands/guarded-command.ts";
+import { principalOf } from "../../shared/http/guard.ts";
+import { errorBody } from "../../shared/http/schemas.ts";
+import { userIdSchema } from "../../shared/kernel/ids.ts";
+import { CONSISTENCY_HEADER, tokenOfPosition } from "../../shared/position.ts";
+import type { CommandApiPorts } from "./command-api.ts";
+
+/** A route's answer once its write is visible: the body, and headers such as an ETag or the content type. */
+export interface Presented {
+  readonly body: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface WriteAnswer extends Presented {
+  readonly status: number;
+  readonly consistencyToken: string;
+}
+
+export const recordedReply = z.object({
+  id: z.string().nullable(),
+  status: z.literal("recorded"),
+  message: z.string(),
+});
+
+/** The response schemas of a write: its own, 202 when not yet visible, and the errors. */
+export const writeResponses = <T extends Record<number, z.ZodType>>(own: T) => ({ 202: recordedReply, ...own, "4xx": errorBody, "5xx": errorBody });
+
+export function actorOf(request: FastifyRequest, clock: () => Date): Actor {
+  const principal = principalOf(request);
+  return { principal, context: { actorId: userIdSchema.parse(principal.user.id), correlationId: request.id, now: clock() } };
+}
+
+export async function settleWrite(
+  ports: Pick<CommandApiPorts, "projection" | "consistencyWaitMs" | "logger">,
+  position: number | null,
+  outcome: { readonly status: number; readonly id: string | null; present(): Promise<Presented> },
+): Promise<WriteAnswer> {
+  // A command that changed nothing appended nothing: its answer is the read models as they are.
+  const target = position ?? (await ports.projection.current());
+  const consistencyToken = tokenOfPosition(target);
+  if (await ports.projection.waitFor(target, ports.consistencyWaitMs)) {
+    return { status: outcome.status, ...(await outcome.present()), consistencyToken };
+  }
+  ports.logger.warn({ event: "projection.wait_timeout", position: target });
+  const message = "the change is recorded but not visible yet; send this response's X-Consistency-Token with your next read";
+  return { status: 202, body: { id: outcome.id, status: "recorded", message }, consistencyToken };
+}
+
+export function sendWrite(reply: FastifyReply, answer: WriteAnswer) {
+  for (const [name, value] of Object.entries(answer.headers ?? {})) reply.header(name, value);
+  return reply.header(CONSISTENCY_HEADER, answer.consistencyToken).code(answer.status).send(answer.body);
+}

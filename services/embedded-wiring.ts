@@ -1,0 +1,41 @@
+// Wiring over the embedded SQLite stores, shared by the all-in-one process and the single-service entries:
+// which adapter each port gets. The command side owns the event store; a query side is given only views.
+import type { Logger } from "pino";
+import { InProcessWriteSide } from "../shared/adapters/in-process/in-process.write-side.ts";
+import type { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
+import type { SqliteReadStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";
+import { Authenticator } from "../shared/auth/authenticator.ts";
+import { sessionKeyFor } from "../shared/auth/session-key.ts";
+import { SessionVerifier } from "../shared/auth/session-verifier.ts";
+import type { WriteSide } from "../shared/auth/write-side.port.ts";
+import type { Config } from "../shared/config/config.ts";
+import type { ProjectionProgress } from "../shared/read-store/checkpoint-watcher.ts";
+import type { ReadModels } from "../shared/read-store/read-store.port.ts";
+import { acceptInvitationsOnRegistration } from "../shared/sharing/accept-invitations.ts";
+import type { CommandApiPorts } from "./command-api/command-api.ts";
+import type { QueryApiPorts } from "./query-api/query-api.ts";
+
+export type Clock = () => Date;
+
+/** The write side of a process that holds the event store: registration runs its reactions in process. */
+export function inProcessWriteSide(stores: { eventStore: SqliteEventStore; readStore: SqliteReadStore }, logger: Logger, clock: Clock): InProcessWriteSide {
+  const { eventStore, readStore: views } = stores;
+  return new InProcessWriteSide({ eventStore, views, clock, registrationHooks: [acceptInvitationsOnRegistration({ eventStore, views, logger })] });
+}
+
+export function authenticatorFor(
+  config: Config,
+  ports: { views: ReadModels; writeSide: WriteSide; projection: ProjectionProgress; logger: Logger; clock: Clock },
+  options: { createSessionSecret: boolean },
+): Authenticator {
+  const sessions = new SessionVerifier(sessionKeyFor(config, { createInDataDir: options.createSessionSecret }));
+  return new Authenticator({ ...ports, sessions, consistencyWaitMs: config.CONSISTENCY_WAIT_MS });
+}
+
+export function commandApiPorts(config: Config, stores: { eventStore: SqliteEventStore; readStore: SqliteReadStore }, projection: ProjectionProgress, logger: Logger, clock: Clock): CommandApiPorts {
+  return { eventStore: stores.eventStore, views: stores.readStore, projection, clock, logger, consistencyWaitMs: config.CONSISTENCY_WAIT_MS };
+}
+
+export function queryApiPorts(config: Config, views: ReadModels, projection: ProjectionProgress, writeSide: WriteSide, clock: Clock): QueryApiPorts {
+  return { views, projection, writeSide, clock, consistencyWaitMs: config.CONSISTENCY_WAIT_MS };
+}

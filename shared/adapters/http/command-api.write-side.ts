@@ -1,0 +1,45 @@
+// The write side seen from a query node in the split deployment: the command API's internal routes. The
+// caller's own credentials are forwarded, so the command API checks them itself and nothing new is trusted.
+import { z } from "zod";
+import { SESSION_COOKIE } from "../../auth/session-verifier.ts";
+import type { SeenSession, UsedToken, WriteSide } from "../../auth/write-side.port.ts";
+import { AppError } from "../../errors/app-error.ts";
+import { positionOfToken, positionTokenSchema } from "../../position.ts";
+
+const positionReply = z.object({ position: positionTokenSchema });
+
+export const SIGHTINGS_PATH = "/internal/v1/sightings";
+export const HEAD_PATH = "/internal/v1/head";
+
+export class CommandApiWriteSide implements WriteSide {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly timeoutMs = 10_000,
+  ) {}
+
+  recordSession(session: SeenSession, correlationId: string): Promise<number> {
+    return this.call("POST", SIGHTINGS_PATH, { cookie: `${SESSION_COOKIE}=${encodeURIComponent(session.token)}`, "x-request-id": correlationId });
+  }
+
+  async recordTokenUse(token: UsedToken, correlationId: string): Promise<void> {
+    await this.call("POST", SIGHTINGS_PATH, { authorization: `Bearer ${token.secret}`, "x-request-id": correlationId });
+  }
+
+  headPosition(): Promise<number> {
+    return this.call("GET", HEAD_PATH, {});
+  }
+
+  private async call(method: string, path: string, headers: Record<string, string>): Promise<number> {
+    let response: Response;
+    try {
+      response = await fetch(new URL(path, this.baseUrl), { method, headers, signal: AbortSignal.timeout(this.timeoutMs) });
+    } catch {
+      throw new AppError("unavailable", "the write side cannot be reached; retry", { "retry-after": "1" });
+    }
+    if (response.status === 401) throw new AppError("unauthenticated", "the session is invalid or has expired");
+    if (!response.ok) throw new AppError("unavailable", `the write side answered ${response.status}; retry`, { "retry-after": "1" });
+    const body = positionReply.safeParse(await response.json().catch(() => null));
+    if (!body.success) throw new AppError("unavailable", "the write side answered something unexpected; retry");
+    return positionOfToken(body.data.position);
+  }
+}

@@ -1,0 +1,58 @@
+// One binding per aggregate: its decider, how its stream is named and which events are its own, given once.
+// handle(store, id, command, context) loads the stream, runs the pure decider and appends with the stream's
+// revision as the expected revision; a lost race is decided again on fresh state, a bounded number of times.
+import { AppError } from "../errors/app-error.ts";
+import { StreamConflictError, type EventStore } from "../event-store/event-store.port.ts";
+import { eventGuard, type DomainEvent } from "../events.ts";
+import type { Decider } from "../kernel/decider.ts";
+import type { CommandContext } from "./command-context.ts";
+import { loadState } from "./load-state.ts";
+import { toNewEvents } from "./new-events.ts";
+
+const MAX_ATTEMPTS = 5;
+
+export interface CommandResult<S, E> {
+  readonly state: S;
+  readonly events: E[];
+  /** Global position of the last appended event, or null when the command changed nothing. */
+  readonly position: number | null;
+}
+
+export interface CommandHandler<Id, C, S, E> {
+  /** The stream a command on `id` is decided on. */
+  readonly streamOf: (id: Id) => string;
+  /** The aggregate's current state, folded from its stream. */
+  load(store: EventStore, id: Id): Promise<S>;
+  handle(store: EventStore, id: Id, command: C, context: CommandContext): Promise<CommandResult<S, E>>;
+}
+
+export function deciderCommandHandler<Id, C, S, E extends DomainEvent>(options: {
+  readonly decider: Decider<C, S, E>;
+  readonly streamOf: (id: Id) => string;
+  /** The zod schemas of the decider's own events: other events in its stream are not folded. */
+  readonly eventSchemas: ReadonlyArray<{ shape: { type: { value: string } } }>;
+}): CommandHandler<Id, C, S, E> {
+  const { decider, streamOf } = options;
+  const isOwnEvent = eventGuard<E>(options.eventSchemas);
+  return {
+    streamOf,
+    async load(store, id) {
+      return (await loadState(store, streamOf(id), decider, isOwnEvent)).state;
+    },
+    async handle(store, id, command, context) {
+      const stream = streamOf(id);
+      for (let attempt = 1; ; attempt += 1) {
+        const { state, revision } = await loadState(store, stream, decider, isOwnEvent);
+        const events = decider.decide(command, state);
+        if (events.length === 0) return { state, events, position: null };
+        try {
+          const result = await store.append(stream, toNewEvents(events, context), revision === -1 ? "no_stream" : revision);
+          return { state: events.reduce(decider.evolve, state), events, position: result.position };
+        } catch (error) {
+          if (!(error instanceof StreamConflictError)) throw error;
+          if (attempt >= MAX_ATTEMPTS) throw new AppError("conflict", "the resource was changed concurrently; try again");
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,22 @@
+// Domain events as the event store takes them: validated by the event union, with the metadata every event carries.
+import { randomUUID } from "node:crypto";
+import type { NewEvent } from "../event-store/event-store.port.ts";
+import { domainEventSchema, type DomainEvent } from "../events.ts";
+import type { CommandContext } from "./command-context.ts";
+
+export const SCHEMA_VERSION = 1;
+
+export function toNewEvents(events: readonly DomainEvent[], context: CommandContext): NewEvent[] {
+  return events.map((event) => ({
+    id: randomUUID(),
+    type: event.type,
+    data: domainEventSchema.parse(event).data,
+    metadata: {
+      actorId: context.actorId,
+      correlationId: context.correlationId,
+      causationId: context.causationId ?? null,
+      occurredAt: context.now.toISOString(),
+      schemaVersion: SCHEMA_VERSION,
+    },
+  }));
+}

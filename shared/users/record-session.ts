@@ -1,0 +1,65 @@
+// What the write side does when a verified session is seen: the first sight of a user registers them (one
+// account per email, through a reservation stream); later sessions keep the profile's name and picture in step
+// with the claims; and the reactions to registration (accepting that address's pending invitations) run.
+import type { SessionClaims } from "../auth/session-verifier.ts";
+import type { CommandContext } from "../commands/command-context.ts";
+import { toNewEvents } from "../commands/new-events.ts";
+import { AppError } from "../errors/app-error.ts";
+import { StreamConflictError, type EventStore } from "../event-store/event-store.port.ts";
+import { parseRecorded } from "../events.ts";
+import { userIdSchema } from "../kernel/ids.ts";
+import type { ReadModels } from "../read-store/read-store.port.ts";
+import { userCommands } from "./user.commands.ts";
+import { emailReservationStream, normalizeEmail } from "./user.decider.ts";
+import type { UserRecord } from "./users.view.ts";
+
+/**
+ * A reaction to a user's sighting, e.g. accepting the invitations sent to that address. Reactions run at each
+ * user's first sight by a process, not only at registration, so one interrupted by a crash completes later:
+ * they must be idempotent. Each answers the position of the last event it appended, or null.
+ */
+export type RegistrationHook = (user: UserRecord, context: CommandContext) => Promise<number | null>;
+
+export interface SessionPorts {
+  readonly eventStore: EventStore;
+  readonly views: Pick<ReadModels, "users">;
+  readonly registrationHooks: readonly RegistrationHook[];
+}
+
+async function reserveEmail(eventStore: EventStore, email: string, context: CommandContext): Promise<void> {
+  const stream = emailReservationStream(email);
+  try {
+    await eventStore.append(stream, toNewEvents([{ type: "EmailReserved", data: { email, userId: context.actorId } }], context), "no_stream");
+  } catch (error) {
+    if (!(error instanceof StreamConflictError)) throw error;
+    const [first] = (await eventStore.read(stream)).events;
+    const reservation = first ? parseRecorded(first).event : null;
+    if (reservation?.type === "EmailReserved" && reservation.data.userId === context.actorId) return;
+    throw new AppError("conflict", "this email address already belongs to another account");
+  }
+}
+
+const later = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.max(a, b));
+
+/** Registers or updates the session's user and runs the reactions; answers the position of the last event appended, or null. */
+export async function recordSession(ports: SessionPorts, claims: SessionClaims, context: CommandContext): Promise<number | null> {
+  const userId = userIdSchema.parse(claims.sub);
+  const image = claims.picture ?? null;
+  const known = await ports.views.users.get(userId);
+  let position: number | null = null;
+  let user: UserRecord;
+  if (known) {
+    if (known.name !== claims.name || known.image !== image) {
+      position = (await userCommands.handle(ports.eventStore, userId, { type: "ChangeProfile", userId, name: claims.name, image }, context)).position;
+    }
+    user = { ...known, name: claims.name, image };
+  } else {
+    const email = normalizeEmail(claims.email);
+    await reserveEmail(ports.eventStore, email, context);
+    const result = await userCommands.handle(ports.eventStore, userId, { type: "RegisterUser", userId, email, name: claims.name, image }, context);
+    position = result.position;
+    user = { id: userId, email, name: claims.name, image, createdAt: context.now.toISOString() };
+  }
+  for (const hook of ports.registrationHooks) position = later(position, await hook(user, context));
+  return position;
+}
