@@ -4,8 +4,6 @@ import { z } from "zod";
 import { AppError } from "../errors/app-error.ts";
 import type { UserId } from "../kernel/ids.ts";
 
-export const IDEMPOTENCY_KEY_HEADER = "idempotency-key";
-
 /** 1 to 255 visible ASCII characters (0x21–0x7E): no spaces, no control characters, nothing outside ASCII. */
 export const idempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{1,255}$/);
 
