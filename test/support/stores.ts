@@ -15,3 +15,10 @@ export async function sqliteEventStoreFactory(): Promise<{ store: EventStore; cl
     },
   };
 }
+
+/** One SQLite event store file that a test can close and open again, as a restarted process would. */
+export async function sqliteEventStoreFile(): Promise<{ open: () => EventStore; remove: () => Promise<void> }> {
+  const dir = await tempDir();
+  const filename = join(dir.path, "events.sqlite");
+  return { open: () => new SqliteEventStore(filename, 50), remove: dir.remove };
+}

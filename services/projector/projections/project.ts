@@ -23,6 +23,10 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
       return projectUser(narrow(stored, event), writers, tx);
     case "InvitationSlotTaken":
       return; // bookkeeping for the command side only: no read model shows it
+    case "IdempotencyKeyClaimed":
+    case "IdempotentRequestCompleted":
+    case "IdempotencyKeyReleased":
+      return; // the command API's record of Idempotency-Keys: replayed from the event store, never queried
     case "TokenCreated":
     case "TokenUsed":
     case "TokenRevoked":
