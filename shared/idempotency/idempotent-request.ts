@@ -3,7 +3,7 @@
 // command-API process sees the same one.
 import type { CommandContext } from "../commands/command-context.ts";
 import { loadState } from "../commands/load-state.ts";
-import { toNewEvents } from "../commands/run-command.ts";
+import { toNewEvents } from "../commands/new-events.ts";
 import { AppError } from "../errors/app-error.ts";
 import { StreamConflictError, type EventStore } from "../event-store/event-store.port.ts";
 import { eventGuard } from "../events.ts";
@@ -82,7 +82,7 @@ export async function runIdempotently(
 
 async function claimKey(store: EventStore, stream: string, command: IdempotencyCommand, context: CommandContext): Promise<Claim> {
   for (let attempt = 1; ; attempt += 1) {
-    const { state, events: known } = await loadState(store, stream, idempotencyDecider, isIdempotencyEvent);
+    const { state, revision } = await loadState(store, stream, idempotencyDecider, isIdempotencyEvent);
     const events = idempotencyDecider.decide(command, state);
     if (events.length === 0) {
       // The decider claims nothing only when the request completed before: its response replays.
@@ -90,7 +90,7 @@ async function claimKey(store: EventStore, stream: string, command: IdempotencyC
       return { kind: "replay", response: state.response };
     }
     try {
-      const appended = await store.append(stream, toNewEvents(events, context), known === 0 ? "no_stream" : known - 1);
+      const appended = await store.append(stream, toNewEvents(events, context), revision === -1 ? "no_stream" : revision);
       return { kind: "held", state: events.reduce(idempotencyDecider.evolve, state), revision: appended.nextRevision };
     } catch (error) {
       if (!(error instanceof StreamConflictError)) throw error;

@@ -71,18 +71,22 @@ export class TestServer {
     private running: RunningServer,
     private readonly removeDir: () => Promise<void>,
     private readonly clock: Clock,
+    private readonly settings: Record<string, string>,
   ) {}
 
   /** `clock` lets a test move the server's time (e.g. past an invitation's expiry); sessions keep real time. */
-  static async start(options: { dataDir?: string; clock?: Clock } = {}): Promise<TestServer> {
+  static async start(options: { dataDir?: string; clock?: Clock; settings?: Record<string, string> } = {}): Promise<TestServer> {
     const dir = options.dataDir ? { path: options.dataDir, remove: async () => undefined } : await tempDir();
     const clock = options.clock ?? (() => new Date());
-    const running = await TestServer.boot(dir.path, clock);
-    return new TestServer(dir.path, running, dir.remove, clock);
+    const settings = options.settings ?? {};
+    const running = await TestServer.boot(dir.path, clock, settings);
+    return new TestServer(dir.path, running, dir.remove, clock, settings);
   }
 
-  private static boot(dataDir: string, clock: Clock, port = 0): Promise<RunningServer> {
-    return startAllInOne(loadConfig({ DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "silent", AUTH_SESSION_SECRET: TEST_SESSION_SECRET }), undefined, clock);
+  /** `settings` are environment variables on top of the test defaults (e.g. CONSISTENCY_WAIT_MS). */
+  private static boot(dataDir: string, clock: Clock, settings: Record<string, string>, port = 0): Promise<RunningServer> {
+    const env = { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "silent", AUTH_SESSION_SECRET: TEST_SESSION_SECRET, ...settings };
+    return startAllInOne(loadConfig(env), undefined, clock);
   }
 
   get url(): string {
@@ -139,7 +143,7 @@ export class TestServer {
     const port = Number(new URL(this.running.url).port);
     await this.running.close();
     await whileStopped();
-    this.running = await TestServer.boot(this.dataDir, this.clock, port);
+    this.running = await TestServer.boot(this.dataDir, this.clock, this.settings, port);
   }
 
   async stop(): Promise<void> {

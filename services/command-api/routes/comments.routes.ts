@@ -11,6 +11,7 @@ import type { App } from "../../../shared/http/create-app.ts";
 import { commentIdSchema, pageIdSchema, threadIdSchema, type CommentId, type PageId, type ThreadId } from "../../../shared/kernel/ids.ts";
 import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
 import type { CommandApiPorts } from "../command-api.ts";
+import { idempotentWrite } from "../idempotent-write.ts";
 import { actorOf, sendWrite, settleWrite, writeResponses, type WriteAnswer } from "../write-answer.ts";
 
 const COMMENT_BODY_MAX_CHARS = 10_000;
@@ -66,10 +67,13 @@ export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
     async (request, reply) => {
       const actor = actorOf(request, ports.clock);
       const { pageId } = request.params;
-      const threadId = threadIdSchema.parse(randomUUID());
       const { anchor, body } = request.body;
-      const command: ThreadCommand = { type: "OpenThread", threadId, pageId, anchor, commentId: commentIdSchema.parse(randomUUID()), authorId: actor.context.actorId, body };
-      return sendWrite(reply, await decideThread(actor, { pageId, threadId }, 201, command));
+      const answer = await idempotentWrite(ports, request, actor, () => {
+        const threadId = threadIdSchema.parse(randomUUID());
+        const command: ThreadCommand = { type: "OpenThread", threadId, pageId, anchor, commentId: commentIdSchema.parse(randomUUID()), authorId: actor.context.actorId, body };
+        return decideThread(actor, { pageId, threadId }, 201, command);
+      });
+      return sendWrite(reply, answer);
     },
   );
 
@@ -79,8 +83,11 @@ export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
     async (request, reply) => {
       const actor = actorOf(request, ports.clock);
       const { pageId, threadId } = request.params;
-      const command: ThreadCommand = { type: "AddReply", threadId, pageId, commentId: commentIdSchema.parse(randomUUID()), authorId: actor.context.actorId, body: request.body.body };
-      return sendWrite(reply, await decideThread(actor, { pageId, threadId }, 201, command));
+      const answer = await idempotentWrite(ports, request, actor, () => {
+        const command: ThreadCommand = { type: "AddReply", threadId, pageId, commentId: commentIdSchema.parse(randomUUID()), authorId: actor.context.actorId, body: request.body.body };
+        return decideThread(actor, { pageId, threadId }, 201, command);
+      });
+      return sendWrite(reply, answer);
     },
   );
 

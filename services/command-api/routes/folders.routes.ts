@@ -8,6 +8,7 @@ import type { App } from "../../../shared/http/create-app.ts";
 import { folderIdSchema } from "../../../shared/kernel/ids.ts";
 import type { CommandApiPorts } from "../command-api.ts";
 import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
+import { idempotentWrite } from "../idempotent-write.ts";
 import { iconField } from "./fields.ts";
 
 const createFolderBody = z.object({
@@ -28,15 +29,18 @@ export function folderCommandRoutes(app: App, ports: CommandApiPorts): void {
     async (request, reply) => {
       const actor = actorOf(request, ports.clock);
       const { name, parentId, icon } = request.body;
-      const ownerId = await ownerOfNewItem(ports.views, actor.principal, parentId);
-      const folderId = folderIdSchema.parse(randomUUID());
-      const command = { type: "CreateFolder" as const, folderId, ownerId, parentId, name, icon };
-      const { position } = await folderCommands.handle(ports.eventStore, folderId, command, actor.context);
-      const present = async () => {
-        const { folder, permission } = await visibleFolder(ports.views, actor.principal, folderId);
-        return { body: toFolderResource(folder, permission) };
-      };
-      return sendWrite(reply, await settleWrite(ports, position, { status: 201, id: folderId, present }));
+      const answer = await idempotentWrite(ports, request, actor, async () => {
+        const ownerId = await ownerOfNewItem(ports.views, actor.principal, parentId);
+        const folderId = folderIdSchema.parse(randomUUID());
+        const command = { type: "CreateFolder" as const, folderId, ownerId, parentId, name, icon };
+        const { position } = await folderCommands.handle(ports.eventStore, folderId, command, actor.context);
+        const present = async () => {
+          const { folder, permission } = await visibleFolder(ports.views, actor.principal, folderId);
+          return { body: toFolderResource(folder, permission) };
+        };
+        return settleWrite(ports, position, { status: 201, id: folderId, present });
+      });
+      return sendWrite(reply, answer);
     },
   );
 }

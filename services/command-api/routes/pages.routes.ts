@@ -11,6 +11,7 @@ import { pageResource, toPageResource } from "../../../shared/pages/page.resourc
 import type { Principal } from "../../../shared/auth/principal.ts";
 import type { CommandApiPorts } from "../command-api.ts";
 import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
+import { idempotentWrite } from "../idempotent-write.ts";
 import { iconField, MARKDOWN_MAX_CHARS, markdownField, titleField } from "./fields.ts";
 
 const createPageBody = z.object({
@@ -40,11 +41,14 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
     async (request, reply) => {
       const actor = actorOf(request, ports.clock);
       const { title, markdown, parentId, icon } = request.body;
-      const ownerId = await ownerOfNewItem(ports.views, actor.principal, parentId);
-      const pageId = pageIdSchema.parse(randomUUID());
-      const command = { type: "CreatePage" as const, pageId, ownerId, parentId, title, icon, markdown };
-      const { position } = await pageCommands.handle(ports.eventStore, pageId, command, actor.context);
-      return sendWrite(reply, await settleWrite(ports, position, { status: 201, id: pageId, present: presentPage(actor.principal, pageId) }));
+      const answer = await idempotentWrite(ports, request, actor, async () => {
+        const ownerId = await ownerOfNewItem(ports.views, actor.principal, parentId);
+        const pageId = pageIdSchema.parse(randomUUID());
+        const command = { type: "CreatePage" as const, pageId, ownerId, parentId, title, icon, markdown };
+        const { position } = await pageCommands.handle(ports.eventStore, pageId, command, actor.context);
+        return settleWrite(ports, position, { status: 201, id: pageId, present: presentPage(actor.principal, pageId) });
+      });
+      return sendWrite(reply, answer);
     },
   );
 

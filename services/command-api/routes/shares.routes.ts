@@ -14,6 +14,7 @@ import { visibleEntity } from "../../../shared/sharing/shared-entity.ts";
 import { entityAccessCommands, workspaceCommands } from "../../../shared/sharing/sharing.commands.ts";
 import type { CommandApiPorts } from "../command-api.ts";
 import { actorOf, recordedReply, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
+import { idempotentWrite } from "../idempotent-write.ts";
 import { emailField } from "./fields.ts";
 
 const entityParams = z.object({ entityType: entityTypeSchema, entityId: z.uuid() });
@@ -46,16 +47,19 @@ export function shareCommandRoutes(app: App, ports: CommandApiPorts): void {
       const actor = actorOf(request, ports.clock);
       const { entityType, entityId } = request.params;
       const { email, permission } = request.body;
-      const { entity, permission: actorPermission } = await visibleEntity(ports.views, actor.principal, entityType, entityId);
-      const outcome = await shareEntity(ports, actor.context, { entity, actorPermission, email, permission });
-      if (outcome.kind === "granted") {
-        const message = `${outcome.user.email} has ${permission} access to this ${entityType}`;
-        return sendWrite(reply, await settleWrite(ports, outcome.position, { status: 200, id: null, present: async () => ({ body: { ok: true, message } }) }));
-      }
-      const present = async () => ({
-        body: { ok: true, message: `${email} has no account yet; an invitation is queued`, invitation: await recordedInvitation(ports.views, outcome.invitationId) },
+      const answer = await idempotentWrite(ports, request, actor, async () => {
+        const { entity, permission: actorPermission } = await visibleEntity(ports.views, actor.principal, entityType, entityId);
+        const outcome = await shareEntity(ports, actor.context, { entity, actorPermission, email, permission });
+        if (outcome.kind === "granted") {
+          const message = `${outcome.user.email} has ${permission} access to this ${entityType}`;
+          return settleWrite(ports, outcome.position, { status: 200, id: null, present: async () => ({ body: { ok: true, message } }) });
+        }
+        const present = async () => ({
+          body: { ok: true, message: `${email} has no account yet; an invitation is queued`, invitation: await recordedInvitation(ports.views, outcome.invitationId) },
+        });
+        return settleWrite(ports, outcome.position, { status: 202, id: outcome.invitationId, present });
       });
-      return sendWrite(reply, await settleWrite(ports, outcome.position, { status: 202, id: outcome.invitationId, present }));
+      return sendWrite(reply, answer);
     },
   );
 
@@ -84,16 +88,19 @@ export function shareCommandRoutes(app: App, ports: CommandApiPorts): void {
     async (request, reply) => {
       const actor = actorOf(request, ports.clock);
       const { email, role } = request.body;
-      const outcome = await addWorkspaceMember(ports, actor.context, { email, role });
-      if (outcome.kind === "added") {
-        const { user } = outcome;
-        const body = { ok: true, memberId: user.id, name: user.name, invitation: null, message: `${user.name} is a ${role} of your workspace` };
-        return sendWrite(reply, await settleWrite(ports, outcome.position, { status: 200, id: user.id, present: async () => ({ body }) }));
-      }
-      const present = async () => ({
-        body: { ok: true, memberId: null, name: null, invitation: await recordedInvitation(ports.views, outcome.invitationId), message: `${email} has no account yet; an invitation is queued` },
+      const answer = await idempotentWrite(ports, request, actor, async () => {
+        const outcome = await addWorkspaceMember(ports, actor.context, { email, role });
+        if (outcome.kind === "added") {
+          const { user } = outcome;
+          const body = { ok: true, memberId: user.id, name: user.name, invitation: null, message: `${user.name} is a ${role} of your workspace` };
+          return settleWrite(ports, outcome.position, { status: 200, id: user.id, present: async () => ({ body }) });
+        }
+        const present = async () => ({
+          body: { ok: true, memberId: null, name: null, invitation: await recordedInvitation(ports.views, outcome.invitationId), message: `${email} has no account yet; an invitation is queued` },
+        });
+        return settleWrite(ports, outcome.position, { status: 202, id: outcome.invitationId, present });
       });
-      return sendWrite(reply, await settleWrite(ports, outcome.position, { status: 202, id: outcome.invitationId, present }));
+      return sendWrite(reply, answer);
     },
   );
 
