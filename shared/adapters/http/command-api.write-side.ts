@@ -3,10 +3,12 @@
 import { z } from "zod";
 import { SESSION_COOKIE } from "../../auth/session-verifier.ts";
 import type { SeenSession, UsedToken, WriteSide } from "../../auth/write-side.port.ts";
-import { AppError } from "../../errors/app-error.ts";
+import { AppError, errorCatalogue, type ErrorCode } from "../../errors/app-error.ts";
 import { positionOfToken, positionTokenSchema } from "../../position.ts";
 
 const positionReply = z.object({ position: positionTokenSchema });
+const errorReply = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+const isErrorCode = (code: string): code is ErrorCode => code in errorCatalogue;
 
 export const SIGHTINGS_PATH = "/internal/v1/sightings";
 export const HEAD_PATH = "/internal/v1/head";
@@ -36,7 +38,11 @@ export class CommandApiWriteSide implements WriteSide {
     } catch {
       throw new AppError("unavailable", "the write side cannot be reached; retry", { "retry-after": "1" });
     }
-    if (response.status === 401) throw new AppError("unauthenticated", "the session is invalid or has expired");
+    if (response.status >= 400 && response.status < 500) {
+      // The caller's own problem (a bad session, an address taken by another account): passed on as it is.
+      const refused = errorReply.safeParse(await response.json().catch(() => null));
+      if (refused.success && isErrorCode(refused.data.error.code)) throw new AppError(refused.data.error.code, refused.data.error.message);
+    }
     if (!response.ok) throw new AppError("unavailable", `the write side answered ${response.status}; retry`, { "retry-after": "1" });
     const body = positionReply.safeParse(await response.json().catch(() => null));
     if (!body.success) throw new AppError("unavailable", "the write side answered something unexpected; retry");

@@ -1,0 +1,68 @@
+// The WriteSide contract: what a process that never writes may ask of the write side. Every adapter (in
+// process, the command API over HTTP) must pass these; the factory gives a real command side to ask.
+import { randomUUID } from "node:crypto";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { SessionClaims } from "../../shared/auth/session-verifier.ts";
+import type { WriteSide } from "../../shared/auth/write-side.port.ts";
+import type { ReadModels } from "../../shared/read-store/read-store.port.ts";
+
+export interface WriteSideFixture {
+  readonly writeSide: WriteSide;
+  /** The command side's read models, to observe what the write side recorded. */
+  readonly views: ReadModels;
+  /** Waits until the command side's read models reach `position`. */
+  reach(position: number): Promise<void>;
+  /** A session cookie value the command side accepts for these claims. */
+  session(claims: Omit<SessionClaims, "exp">): Promise<string>;
+  /** An API token of a registered user, made through the command side. */
+  token(userSession: string): Promise<{ secret: string; tokenId: string; userId: string }>;
+  cleanup(): Promise<void>;
+}
+
+export function writeSideContract(name: string, factory: () => Promise<WriteSideFixture>): void {
+  describe(`WriteSide contract: ${name}`, () => {
+    let fixture: WriteSideFixture;
+    beforeEach(async () => {
+      fixture = await factory();
+    });
+    afterEach(async () => {
+      await fixture.cleanup();
+    });
+    const claimsOf = (label: string) => ({ sub: randomUUID(), email: `${label}-${randomUUID().slice(0, 8)}@example.com`, name: label });
+    const seen = async (claims: Omit<SessionClaims, "exp">) => {
+      const session = { token: await fixture.session(claims), claims: { ...claims, exp: Math.floor(Date.now() / 1000) + 3600 } };
+      return fixture.writeSide.recordSession(session, randomUUID());
+    };
+
+    it("registers a session's user and answers a position the read models then show them at", async () => {
+      const claims = claimsOf("first");
+      const position = await seen(claims);
+      expect(position).toBeLessThanOrEqual(await fixture.writeSide.headPosition());
+      await fixture.reach(position);
+      expect(await fixture.views.users.get(claims.sub)).toMatchObject({ id: claims.sub, email: claims.email, name: claims.name });
+    });
+
+    it("keeps one account per user across sightings and follows a changed name", async () => {
+      const claims = claimsOf("again");
+      await fixture.reach(await seen(claims));
+      await fixture.reach(await seen({ ...claims, name: "Renamed" }));
+      expect((await fixture.views.users.get(claims.sub))?.name).toBe("Renamed");
+      expect((await fixture.views.users.getByEmail(claims.email))?.id).toBe(claims.sub);
+    });
+
+    it("refuses a second account for an address that already has one", async () => {
+      const claims = claimsOf("taken");
+      await fixture.reach(await seen(claims));
+      await expect(seen({ ...claims, sub: randomUUID() })).rejects.toMatchObject({ code: "conflict" });
+    });
+
+    it("records an API token's use", async () => {
+      const claims = claimsOf("bot-owner");
+      await fixture.reach(await seen(claims));
+      const token = await fixture.token(await fixture.session(claims));
+      await fixture.writeSide.recordTokenUse(token, randomUUID());
+      await fixture.reach(await fixture.writeSide.headPosition());
+      expect((await fixture.views.tokens.get(token.tokenId))?.lastUsedAt).toEqual(expect.any(String));
+    });
+  });
+}
