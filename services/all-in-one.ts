@@ -35,7 +35,7 @@ export async function startAllInOne(
   const projectionStore = openEmbeddedReadStore(config);
   const bus = new InProcessBus();
   const notifier = new Notifier({ bus, eventStore, readModels: readStore, mailer: new OutboxMailer(join(config.DATA_DIR, "outbox")), logger, clock });
-  notifier.start();
+  await notifier.start();
   const projector = new Projector({
     eventStore,
     readStore: projectionStore,

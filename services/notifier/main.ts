@@ -18,7 +18,7 @@ await runUntilSignalled("notifier", async () => {
   const readStore = openEmbeddedReadStore(config);
   const bus = new InProcessBus();
   const notifier = new Notifier({ bus, eventStore, readModels: readStore, mailer: new OutboxMailer(join(config.DATA_DIR, "outbox")), logger, clock: () => new Date() });
-  notifier.start();
+  await notifier.start();
   const feed = eventStore.subscribe(0, (batch) => bus.publish(batch.map((recorded) => toBusMessage(parseRecorded(recorded)))));
   logger.info({ event: "notifier.started" });
   return {

@@ -33,8 +33,8 @@ export class Notifier {
 
   constructor(private readonly options: NotifierOptions) {}
 
-  start(): void {
-    this.subscription = this.options.bus.subscribe({ subjects: NOTIFIER_SUBJECTS, group: "notifier", handler: (message) => this.deliver(message) });
+  async start(): Promise<void> {
+    this.subscription = await this.options.bus.subscribe({ subjects: NOTIFIER_SUBJECTS, group: "notifier", handler: (message) => this.deliver(message) });
   }
 
   /**
