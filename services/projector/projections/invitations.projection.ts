@@ -30,6 +30,8 @@ export async function projectInvitation({ event, metadata, position }: StoredEve
       return models.invitations.settle(event.data.invitationId, "expired");
     case "InvitationCancelled":
       return models.invitations.settle(event.data.invitationId, "cancelled");
+    case "InvitationDeliveryStarted":
+      return; // a started send is still pending for readers: deliveryStatus changes only once it is delivered
     case "InvitationDelivered":
       return models.invitations.markDelivered(event.data.invitationId);
   }

@@ -55,6 +55,7 @@ export async function project(stored: StoredEvent, models: ReadModels): Promise<
     case "InvitationExpired":
     case "InvitationCancelled":
     case "InvitationDelivered":
+    case "InvitationDeliveryStarted":
       return projectInvitation(narrow(stored, event), models);
     default: {
       const unhandled: never = event;
