@@ -2,8 +2,8 @@
 // line (or refuses them), so a crafted subject or recipient cannot add headers.
 export interface Mail {
   /**
-   * The delivery attempt's id, sent as the Message-ID header. A mailer need not deduplicate by it: SMTP cannot
-   * promise one email for two sends.
+   * The delivery attempt's id, sent as the Message-ID header. A mailer need not deduplicate by it (SMTP cannot
+   * promise one email for two sends): the notifier sends each attempt at most once.
    */
   readonly messageId: string;
   readonly to: string;
