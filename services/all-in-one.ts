@@ -43,7 +43,7 @@ export async function startAllInOne(
   const projectionStore = openEmbeddedProjectionStore(config);
   const bus = new InProcessBus();
   const notifier = new Notifier({ bus, eventStore, readModels: readStore, mailer: new OutboxMailer(join(config.DATA_DIR, "outbox")), logger, clock });
-  notifier.start();
+  await notifier.start();
   const projector = new Projector({
     eventStore,
     store: projectionStore,

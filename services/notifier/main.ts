@@ -1,5 +1,5 @@
-// The notifier on its own over the embedded stores: it follows the event store from the start (deliveries
-// already recorded are skipped, so nothing is sent twice) and writes emails to DATA_DIR/outbox.
+// The notifier on its own over the embedded stores: it follows the event store from the start (attempts
+// already started or delivered are skipped, so nothing is sent twice) and writes emails to DATA_DIR/outbox.
 import { join } from "node:path";
 import { openEmbeddedEventStore, openEmbeddedReadStore } from "../embedded-stores.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
@@ -18,7 +18,7 @@ await runUntilSignalled("notifier", async () => {
   const readStore = openEmbeddedReadStore(config);
   const bus = new InProcessBus();
   const notifier = new Notifier({ bus, eventStore, readModels: readStore, mailer: new OutboxMailer(join(config.DATA_DIR, "outbox")), logger, clock: () => new Date() });
-  notifier.start();
+  await notifier.start();
   const feed = eventStore.subscribe(0, (batch) => bus.publish(batch.map((recorded) => toBusMessage(parseRecorded(recorded)))));
   logger.info({ event: "notifier.started" });
   return {

@@ -1,7 +1,8 @@
 // The bus port: integration events published by the projector after each committed batch, consumed by
-// services such as the notifier. Delivery is at least once; a message id seen before is not delivered again.
+// services such as the notifier through durable consumer groups. Delivery is at least once, so handlers must
+// tolerate a message they have seen before.
 export interface BusMessage {
-  /** The id of the event the message carries: publishing it twice delivers it once. */
+  /** The id of the event the message carries: publishing it twice delivers it once to each group. */
   readonly id: string;
   /** The event type, e.g. InvitationQueued. */
   readonly subject: string;
@@ -18,10 +19,17 @@ export interface BusSubscription {
 export interface Bus {
   publish(messages: readonly BusMessage[]): Promise<void>;
   /**
-   * Delivers every message of these subjects published from now on. Subscribers that share a `group` share the
-   * work (each message reaches one of them); each group gets every message. A handler that throws gets the
-   * message again later.
+   * Joins `group` as a member consuming these subjects. Resolves once the subscription is in place (a JetStream
+   * adapter creates its durable consumer first): every message published after that reaches the group.
+   *
+   * - Durable: a group resumes where it left off. Messages published while it has no live member are kept and
+   *   delivered once a member of that group subscribes again, for as long as the bus lives (the bus object for
+   *   the in-process adapter, the stream for JetStream). A group subscribing for the first time starts from now.
+   * - At least once: a handler that throws gets the message again, later.
+   * - Deduplicated by message id: publishing the same id twice delivers it once per group.
+   * - Members of one group share the work (each message reaches one of them); each group gets every message
+   *   of its subjects.
    */
-  subscribe(options: { subjects: readonly string[]; group: string; handler: BusHandler }): BusSubscription;
+  subscribe(options: { subjects: readonly string[]; group: string; handler: BusHandler }): Promise<BusSubscription>;
   close(): Promise<void>;
 }

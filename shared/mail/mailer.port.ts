@@ -1,6 +1,10 @@
-// The mailer port: how the notifier hands an email over for delivery.
+// The mailer port: how the notifier hands an email over for delivery. A mailer keeps header values to one
+// line (or refuses them), so a crafted subject or recipient cannot add headers.
 export interface Mail {
-  /** Stable per delivery attempt: sending the same message id twice delivers one email. */
+  /**
+   * The delivery attempt's id, sent as the Message-ID header. A mailer need not deduplicate by it (SMTP cannot
+   * promise one email for two sends): the notifier sends each attempt at most once.
+   */
   readonly messageId: string;
   readonly to: string;
   readonly subject: string;

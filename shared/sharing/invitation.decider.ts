@@ -1,5 +1,7 @@
 // An invitation for an address without an account: queued for delivery (delivered by the notifier), resent at
 // most once a minute while pending, and accepted when that address registers, or expired (7 days), or cancelled.
+// Each queuing or resend is a delivery attempt, named by that event's id; the notifier starts an attempt at most
+// once before it sends, so an attempt never becomes two emails.
 import { z } from "zod";
 import { AppError } from "../errors/app-error.ts";
 import type { Decider } from "../kernel/decider.ts";
@@ -29,6 +31,10 @@ export const invitationEventSchemas = [
   z.object({ type: z.literal("InvitationExpired"), data: z.object({ invitationId: invitationIdSchema }) }),
   z.object({ type: z.literal("InvitationCancelled"), data: z.object({ invitationId: invitationIdSchema }) }),
   z.object({ type: z.literal("InvitationDelivered"), data: z.object({ invitationId: invitationIdSchema, deliveredAt: z.string() }) }),
+  z.object({
+    type: z.literal("InvitationDeliveryStarted"),
+    data: z.object({ invitationId: invitationIdSchema, attemptId: z.uuid(), startedAt: z.string() }),
+  }),
 ] as const;
 export type InvitationEvent = z.infer<(typeof invitationEventSchemas)[number]>;
 
@@ -38,6 +44,7 @@ export type InvitationCommand =
   | { type: "ResendInvitation"; invitationId: InvitationId; canManage: boolean; now: string }
   | { type: "AcceptInvitation"; invitationId: InvitationId; email: string; userId: UserId; now: string }
   | { type: "CancelInvitation"; invitationId: InvitationId; canManage: boolean }
+  | { type: "StartDelivery"; invitationId: InvitationId; attemptId: string; now: string }
   | { type: "RecordDelivery"; invitationId: InvitationId; now: string };
 
 export type InvitationStatus = "pending" | "accepted" | "expired" | "cancelled";
@@ -53,6 +60,8 @@ export type InvitationState =
       readonly lastResentAt: string | null;
       /** Whether the latest queued delivery (first send or resend) has gone out. */
       readonly delivered: boolean;
+      /** The delivery attempts (ids of the queuing and resend events) a notifier has started sending. */
+      readonly startedAttempts: readonly string[];
     };
 type KnownInvitation = Exclude<InvitationState, { status: "absent" }>;
 
@@ -127,6 +136,9 @@ export const invitationDecider: Decider<InvitationCommand, InvitationState, Invi
         if (!command.canManage) throw new AppError("forbidden", "you may not cancel this invitation");
         refuseSettled(state);
         return [{ type: "InvitationCancelled", data: { invitationId: command.invitationId } }];
+      case "StartDelivery":
+        if (state.status !== "pending" || state.delivered || state.startedAttempts.includes(command.attemptId)) return [];
+        return [{ type: "InvitationDeliveryStarted", data: { invitationId: command.invitationId, attemptId: command.attemptId, startedAt: command.now } }];
       case "RecordDelivery":
         if (state.status !== "pending" || state.delivered) return [];
         return [{ type: "InvitationDelivered", data: { invitationId: command.invitationId, deliveredAt: command.now } }];
@@ -135,7 +147,7 @@ export const invitationDecider: Decider<InvitationCommand, InvitationState, Invi
   evolve(state, event) {
     if (event.type === "InvitationQueued") {
       const { email, access, invitedBy, expiresAt } = event.data;
-      return { status: "pending", email, access, invitedBy, expiresAt, lastResentAt: null, delivered: false };
+      return { status: "pending", email, access, invitedBy, expiresAt, lastResentAt: null, delivered: false, startedAttempts: [] };
     }
     if (state.status === "absent") return state;
     switch (event.type) {
@@ -143,6 +155,8 @@ export const invitationDecider: Decider<InvitationCommand, InvitationState, Invi
         return { ...state, access: event.data.access };
       case "InvitationResent":
         return { ...state, lastResentAt: event.data.resentAt, delivered: false };
+      case "InvitationDeliveryStarted":
+        return { ...state, startedAttempts: [...state.startedAttempts, event.data.attemptId] };
       case "InvitationDelivered":
         return { ...state, delivered: true };
       case "InvitationAccepted":

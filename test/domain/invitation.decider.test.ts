@@ -133,6 +133,44 @@ describe("cancelling an invitation", () => {
   });
 });
 
+describe("starting a delivery attempt", () => {
+  // An attempt is named by the id of the event that queued it (InvitationQueued or InvitationResent).
+  const firstAttempt = randomUUID();
+  const resendAttempt = randomUUID();
+  const startDelivery = (attemptId: string, ms: number) => ({ type: "StartDelivery" as const, invitationId, attemptId, now: at(ms) });
+  const started = (attemptId: string, ms: number): InvitationEvent => ({ type: "InvitationDeliveryStarted", data: { invitationId, attemptId, startedAt: at(ms) } });
+  const delivered = (ms: number): InvitationEvent => ({ type: "InvitationDelivered", data: { invitationId, deliveredAt: at(ms) } });
+
+  it("starts an attempt of a pending invitation", () => {
+    spec.given([queued()]).when(startDelivery(firstAttempt, SECOND)).then([started(firstAttempt, SECOND)]);
+  });
+
+  it("starts each attempt only once, even if it was never recorded as delivered", () => {
+    spec.given([queued(), started(firstAttempt, SECOND)]).when(startDelivery(firstAttempt, 2 * SECOND)).then([]);
+    spec.given([queued(), started(firstAttempt, SECOND), resent(MINUTE), started(resendAttempt, MINUTE)]).when(startDelivery(firstAttempt, 2 * MINUTE)).then([]);
+  });
+
+  it("starts a resend's attempt after the first one", () => {
+    spec.given([queued(), started(firstAttempt, SECOND), delivered(2 * SECOND), resent(MINUTE)]).when(startDelivery(resendAttempt, MINUTE)).then([started(resendAttempt, MINUTE)]);
+    spec.given([queued(), started(firstAttempt, SECOND), resent(MINUTE)]).when(startDelivery(resendAttempt, MINUTE)).then([started(resendAttempt, MINUTE)]);
+  });
+
+  it("starts no earlier attempt once the latest one was delivered", () => {
+    spec.given([queued(), resent(MINUTE), started(resendAttempt, MINUTE), delivered(MINUTE)]).when(startDelivery(firstAttempt, 2 * MINUTE)).then([]);
+  });
+
+  it("starts nothing for an invitation that was accepted, cancelled, expired or never queued", () => {
+    spec.given([queued(), accepted]).when(startDelivery(firstAttempt, SECOND)).then([]);
+    spec.given([queued(), cancelled]).when(startDelivery(firstAttempt, SECOND)).then([]);
+    spec.given([queued(), expired]).when(startDelivery(firstAttempt, SECOND)).then([]);
+    spec.given([]).when(startDelivery(firstAttempt, SECOND)).then([]);
+  });
+
+  it("still owes the delivery record of a started attempt", () => {
+    spec.given([queued(), started(firstAttempt, SECOND)]).when({ type: "RecordDelivery", invitationId, now: at(2 * SECOND) }).then([delivered(2 * SECOND)]);
+  });
+});
+
 describe("recording a delivery", () => {
   const deliver = (ms: number) => ({ type: "RecordDelivery" as const, invitationId, now: at(ms) });
   const delivered = (ms: number): InvitationEvent => ({ type: "InvitationDelivered", data: { invitationId, deliveredAt: at(ms) } });

@@ -30,6 +30,8 @@ export async function projectInvitation<Tx>({ event, metadata, position }: Store
       return writers.invitations.settle(tx, event.data.invitationId, "expired");
     case "InvitationCancelled":
       return writers.invitations.settle(tx, event.data.invitationId, "cancelled");
+    case "InvitationDeliveryStarted":
+      return; // a started send is still pending for readers: deliveryStatus changes only once it is delivered
     case "InvitationDelivered":
       return writers.invitations.markDelivered(tx, event.data.invitationId);
   }

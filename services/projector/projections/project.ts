@@ -59,6 +59,7 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
     case "InvitationExpired":
     case "InvitationCancelled":
     case "InvitationDelivered":
+    case "InvitationDeliveryStarted":
       return projectInvitation(narrow(stored, event), writers, tx);
     default: {
       const unhandled: never = event;

@@ -1,15 +1,15 @@
-// Bus inside one process (the embedded default): per-group queues drained in order, retried with backoff.
+// Bus inside one process (the embedded default): per-group queues drained in order, retried with backoff. A
+// group's queue outlives its members, so what it missed while none was live waits for the next one.
 import type { Bus, BusHandler, BusMessage, BusSubscription } from "../../bus/bus.port.ts";
 
 const SEEN_LIMIT = 100_000;
 
 interface Member {
   readonly handler: BusHandler;
-  active: boolean;
 }
 
 class Group {
-  readonly members: Member[] = [];
+  private readonly members: Member[] = [];
   private readonly queue: BusMessage[] = [];
   private next = 0;
   private draining = false;
@@ -18,6 +18,22 @@ class Group {
     readonly subjects: ReadonlySet<string>,
     private readonly retryDelayMs: number,
   ) {}
+
+  join(handler: BusHandler): Member {
+    const member: Member = { handler };
+    this.members.push(member);
+    void this.drain();
+    return member;
+  }
+
+  leave(member: Member): void {
+    const index = this.members.indexOf(member);
+    if (index >= 0) this.members.splice(index, 1);
+  }
+
+  leaveAll(): void {
+    this.members.length = 0;
+  }
 
   enqueue(message: BusMessage): void {
     this.queue.push(message);
@@ -30,8 +46,7 @@ class Group {
     this.draining = true;
     try {
       for (let message = this.queue[0]; message; message = this.queue[0]) {
-        const live = this.members.filter((member) => member.active);
-        const member = live[this.next % Math.max(1, live.length)];
+        const member = this.members[this.next % Math.max(1, this.members.length)];
         if (!member) return;
         this.next += 1;
         try {
@@ -62,19 +77,16 @@ export class InProcessBus implements Bus {
     }
   }
 
-  subscribe(options: { subjects: readonly string[]; group: string; handler: BusHandler }): BusSubscription {
+  async subscribe(options: { subjects: readonly string[]; group: string; handler: BusHandler }): Promise<BusSubscription> {
     const group = this.groups.get(options.group) ?? new Group(new Set(options.subjects), this.retryDelayMs);
     this.groups.set(options.group, group);
-    const member: Member = { handler: options.handler, active: true };
-    group.members.push(member);
+    const member = group.join(options.handler);
     return {
-      stop: async () => {
-        member.active = false;
-      },
+      stop: async () => group.leave(member),
     };
   }
 
   async close(): Promise<void> {
-    for (const group of this.groups.values()) for (const member of group.members) member.active = false;
+    for (const group of this.groups.values()) group.leaveAll();
   }
 }

@@ -1,5 +1,5 @@
 // Mailer of the embedded default: each email becomes an .eml file in DATA_DIR/outbox, written atomically and
-// named by its message id, so a redelivered message overwrites its own file instead of adding a second email.
+// named by its message id (sending that id again overwrites the file; the port does not ask for it).
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Mail, Mailer } from "../../mail/mailer.port.ts";

@@ -1,0 +1,172 @@
+// One delivery attempt (an InvitationQueued or InvitationResent event) sends at most one email, whether the bus
+// redelivers its message, two notifiers take it at once, or a restart recovers it. The event store is the real
+// SQLite adapter; the mailer is an in-memory recorder of sends.
+import { randomUUID } from "node:crypto";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { pino } from "pino";
+import { Notifier } from "../../services/notifier/notifier.ts";
+import { rebuildReadModels } from "../../services/projector/rebuild.ts";
+import { InProcessBus } from "../../shared/adapters/in-process/in-process.bus.ts";
+import { SqliteEventStore } from "../../shared/adapters/sqlite/sqlite.event-store.ts";
+import { SqliteProjectionStore, SqliteReadStore } from "../../shared/adapters/sqlite/sqlite.read-store.ts";
+import type { BusMessage } from "../../shared/bus/bus.port.ts";
+import { toBusMessage } from "../../shared/bus/integration-events.ts";
+import { parseRecorded } from "../../shared/events.ts";
+import { invitationIdSchema, userIdSchema, type InvitationId } from "../../shared/kernel/ids.ts";
+import type { Mail, Mailer } from "../../shared/mail/mailer.port.ts";
+import { INVITATION_TTL_MS, invitationStream, type InvitationCommand } from "../../shared/sharing/invitation.decider.ts";
+import { invitationCommands } from "../../shared/sharing/sharing.commands.ts";
+import { tempDir } from "../support/temp-dir.ts";
+
+/** Remembers every send; `dropAcknowledgement` makes the next send fail after the mail went out, as SMTP can. */
+class RecordingMailer implements Mailer {
+  readonly sent: Mail[] = [];
+  dropAcknowledgement = false;
+
+  async send(mail: Mail): Promise<void> {
+    this.sent.push(mail);
+    if (this.dropAcknowledgement) {
+      this.dropAcknowledgement = false;
+      throw new Error("connection reset after DATA");
+    }
+  }
+}
+
+const logger = pino({ level: "silent" });
+const owner = userIdSchema.parse(randomUUID());
+
+let dir: { path: string; remove: () => Promise<void> };
+let eventStore: SqliteEventStore;
+let readStore: SqliteReadStore;
+let mailer: RecordingMailer;
+const closers: Array<() => Promise<void>> = [];
+
+beforeEach(async () => {
+  dir = await tempDir();
+  eventStore = new SqliteEventStore(join(dir.path, "events.sqlite"), 50);
+  readStore = new SqliteReadStore(join(dir.path, "read-models.sqlite"));
+  mailer = new RecordingMailer();
+});
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+  await readStore.close();
+  await eventStore.close();
+  await dir.remove();
+});
+
+/** A notifier over its own connection to the shared event store file, as a second process would have. */
+function notifier(options: { store?: SqliteEventStore; bus?: InProcessBus } = {}): Notifier {
+  return new Notifier({ bus: options.bus ?? new InProcessBus(), eventStore: options.store ?? eventStore, readModels: readStore, mailer, logger, clock: () => new Date() });
+}
+
+function secondConnection(): SqliteEventStore {
+  const store = new SqliteEventStore(join(dir.path, "events.sqlite"), 50);
+  closers.push(() => store.close());
+  return store;
+}
+
+async function invitationCommand(command: InvitationCommand): Promise<void> {
+  const context = { actorId: owner, correlationId: randomUUID(), now: new Date() };
+  await invitationCommands.handle(eventStore, command.invitationId, command, context);
+}
+
+/** Queues an invitation to the owner's workspace and returns its latest attempt's bus message. */
+async function queueInvitation(): Promise<{ invitationId: InvitationId; message: BusMessage }> {
+  const invitationId = invitationIdSchema.parse(randomUUID());
+  const access = { targetType: "workspace" as const, targetId: owner, permission: "viewer" as const };
+  const now = new Date().toISOString();
+  await invitationCommand({ type: "InviteAddress", invitationId, email: `${randomUUID()}@example.com`, access, actor: { id: owner, permission: "owner" }, now, ttlMs: INVITATION_TTL_MS });
+  return { invitationId, message: await latestAttempt(invitationId) };
+}
+
+async function latestAttempt(invitationId: InvitationId): Promise<BusMessage> {
+  const history = (await eventStore.read(invitationStream(invitationId))).events;
+  const queuing = history.filter((recorded) => recorded.type === "InvitationQueued" || recorded.type === "InvitationResent").at(-1);
+  if (!queuing) throw new Error(`invitation ${invitationId} was never queued`);
+  return toBusMessage(parseRecorded(queuing));
+}
+
+async function eventTypes(invitationId: InvitationId): Promise<string[]> {
+  return (await eventStore.read(invitationStream(invitationId))).events.map((recorded) => recorded.type);
+}
+
+async function eventually(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe("one delivery attempt sends at most one email", () => {
+  it("sends the email of a queued invitation once and records the attempt and its delivery", async () => {
+    const { invitationId, message } = await queueInvitation();
+    await notifier().deliver(message);
+    expect(mailer.sent.map((mail) => mail.messageId)).toEqual([message.id]);
+    expect(await eventTypes(invitationId)).toEqual(["InvitationQueued", "InvitationDeliveryStarted", "InvitationDelivered"]);
+  });
+
+  it("sends nothing for a redelivered message, even when the first send failed after the mail went out", async () => {
+    const { invitationId, message } = await queueInvitation();
+    const bus = new InProcessBus(10);
+    closers.push(() => bus.close());
+    await notifier({ bus }).start();
+    mailer.dropAcknowledgement = true;
+    await bus.publish([message]);
+    await eventually(() => mailer.sent.length > 0, "the first send");
+    // What the bus does when a handler throws or its acknowledgement is lost: the same message once more.
+    await notifier().deliver(message);
+    expect(mailer.sent).toHaveLength(1);
+    expect(await eventTypes(invitationId)).not.toContain("InvitationDelivered");
+  });
+
+  it("sends one email when two notifiers take the same message at once", async () => {
+    const { invitationId, message } = await queueInvitation();
+    await Promise.all([notifier().deliver(message), notifier({ store: secondConnection() }).deliver(message)]);
+    expect(mailer.sent).toHaveLength(1);
+    expect((await eventTypes(invitationId)).filter((type) => type === "InvitationDeliveryStarted")).toHaveLength(1);
+  });
+
+  it("sends a resend as a new attempt", async () => {
+    const { invitationId, message } = await queueInvitation();
+    await notifier().deliver(message);
+    await invitationCommand({ type: "ResendInvitation", invitationId, canManage: true, now: new Date().toISOString() });
+    const resend = await latestAttempt(invitationId);
+    await notifier().deliver(resend);
+    await notifier().deliver(resend);
+    expect(mailer.sent.map((mail) => mail.messageId)).toEqual([message.id, resend.id]);
+  });
+});
+
+describe("recovery at start", () => {
+  const recover = async (): Promise<number> => {
+    const store = new SqliteProjectionStore(join(dir.path, "read-models.sqlite"));
+    await rebuildReadModels({ eventStore, store, logger });
+    await store.close();
+    return notifier().recover();
+  };
+
+  it("sends an invitation whose latest attempt was never started", async () => {
+    const { invitationId, message } = await queueInvitation();
+    expect(await recover()).toBe(1);
+    expect(mailer.sent.map((mail) => mail.messageId)).toEqual([message.id]);
+    expect(await eventTypes(invitationId)).toContain("InvitationDelivered");
+  });
+
+  it("does not send again an attempt that was started but never recorded as delivered", async () => {
+    const { invitationId, message } = await queueInvitation();
+    // A crash between starting the attempt and recording its delivery: the email may or may not have gone out.
+    await invitationCommand({ type: "StartDelivery", invitationId, attemptId: message.id, now: new Date().toISOString() });
+    expect(await recover()).toBe(0);
+    expect(mailer.sent).toEqual([]);
+  });
+
+  it("sends a resend queued after an unconfirmed attempt", async () => {
+    const { invitationId, message } = await queueInvitation();
+    await invitationCommand({ type: "StartDelivery", invitationId, attemptId: message.id, now: new Date().toISOString() });
+    await invitationCommand({ type: "ResendInvitation", invitationId, canManage: true, now: new Date().toISOString() });
+    expect(await recover()).toBe(1);
+    expect(mailer.sent.map((mail) => mail.messageId)).toEqual([(await latestAttempt(invitationId)).id]);
+  });
+});
