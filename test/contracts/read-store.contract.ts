@@ -178,6 +178,15 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
       const found = await reader.pages.findByTitleKey("budget", { ownerIds: [me], pageIds: [], folderIds: [] }, 1);
       expect(found.map((p) => p.id)).toEqual([mine.id]);
       expect(await reader.pages.findByTitleKey("budget", { ownerIds: [randomUUID()], pageIds: [], folderIds: [] }, 10)).toEqual([]);
+      const top = folder(stranger);
+      const inGrantedFolder = page(stranger, folder(stranger, top), "Budget");
+      const granted = page(stranger, null, "Budget");
+      await batch(async (tx) => {
+        await w().pages.create(tx, inGrantedFolder, "");
+        await w().pages.create(tx, granted, "");
+      });
+      const throughGrants = await reader.pages.findByTitleKey("budget", { ownerIds: [me], pageIds: [granted.id], folderIds: [top.id] }, 10);
+      expect(throughGrants.map((p) => p.id)).toEqual([granted.id, inGrantedFolder.id, mine.id]);
     });
 
     it("empties every read model for a rebuild and answers queries again after it", async () => {

@@ -74,6 +74,14 @@ const VISIBLE = `(p.owner_id IN (SELECT value FROM json_each(@owners))
   OR EXISTS (SELECT 1 FROM page_ancestors a WHERE a.page_id = p.id AND a.folder_id IN (SELECT value FROM json_each(@folders))))`;
 
 /**
+ * The same visibility test over comma-joined id lists: ids are UUIDs (no commas, one fixed length), so a match
+ * of one inside a list is a whole entry. About half the cost of the json_each form for a handful of rows
+ * (no subquery to build per execution), which suits the few same-titled rows a title lookup tests.
+ */
+const VISIBLE_IN_ID_LISTS = `(instr(@owners, p.owner_id) > 0 OR instr(@pages, p.id) > 0
+  OR EXISTS (SELECT 1 FROM page_ancestors a WHERE a.page_id = p.id AND instr(@folders, a.folder_id) > 0))`;
+
+/**
  * The three sources of a visible list. Each yields (id, updated_pos) newest first straight from a covering index,
  * so gathering candidates never touches page rows; only the winners are read in full (see list()).
  */
@@ -209,7 +217,7 @@ export class SqlitePagesView implements PagesView {
          ORDER BY p.updated_pos DESC LIMIT CAST(@limit AS INTEGER)`,
       ),
       byTitle: db.prepare<[TitleParams], Row>(
-        `SELECT p.* FROM pages p WHERE p.title_key = @key AND p.deleted = 0 AND ${VISIBLE}
+        `SELECT p.* FROM pages p WHERE p.title_key = @key AND p.deleted = 0 AND ${VISIBLE_IN_ID_LISTS}
          ORDER BY p.updated_pos DESC LIMIT CAST(@limit AS INTEGER)`,
       ),
     };
@@ -293,9 +301,9 @@ export class SqlitePagesView implements PagesView {
   async findByTitleKey(key: string, visibleTo: VisibleTo, limit: number): Promise<PageRecord[]> {
     const params: TitleParams = {
       key,
-      owners: JSON.stringify(visibleTo.ownerIds),
-      pages: JSON.stringify(visibleTo.pageIds),
-      folders: JSON.stringify(visibleTo.folderIds),
+      owners: encodeIds(visibleTo.ownerIds),
+      pages: encodeIds(visibleTo.pageIds),
+      folders: encodeIds(visibleTo.folderIds),
       limit,
     };
     return this.statements.byTitle.all(params).map(toRecord);
