@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { mintSession } from "../../shared/auth/session-verifier.ts";
 import { Client, TEST_SESSION_SECRET, TestServer } from "../support/server.ts";
-import { runToExit, startServiceProcess } from "../support/processes.ts";
+import { runToExit, startProcess, startServiceProcess } from "../support/processes.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -152,4 +152,21 @@ describe("service processes", () => {
     const code = await new Promise<number | null>((resolve) => service.child.once("exit", (exitCode) => resolve(exitCode)));
     expect(code).toBe(0);
   });
+
+  it("stops the server gracefully when the process that npm start started is stopped", async () => {
+    const dir = await tempDir();
+    cleanups.push(dir.remove);
+    const npm = await startProcess("npm", ["start"], { DATA_DIR: dir.path, AUTH_SESSION_SECRET: TEST_SESSION_SECRET });
+    cleanups.push(() => npm.stop());
+    expect((await fetch(`${npm.url}/healthz`)).status).toBe(200);
+    npm.child.kill("SIGTERM");
+    await once(npm.child, "exit");
+    const deadline = Date.now() + 10_000;
+    let answering = true;
+    while (answering && Date.now() < deadline) {
+      answering = await fetch(`${npm.url}/healthz`).then(() => true, () => false);
+      if (answering) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(answering).toBe(false);
+  }, 120_000);
 });

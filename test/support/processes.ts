@@ -8,8 +8,14 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-export async function startServiceProcess(entry: string, env: Record<string, string>): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", entry], {
+export function startServiceProcess(entry: string, env: Record<string, string>): Promise<ServiceProcess> {
+  return startProcess(process.execPath, ["--import", "tsx", entry], env);
+}
+
+/** Any command that starts a service (e.g. `npm start`), learning its URL the same way. */
+export async function startProcess(command: string, args: string[], env: Record<string, string>): Promise<ServiceProcess> {
+  const entry = [command, ...args].join(" ");
+  const child = spawn(command, args, {
     env: { ...process.env, PORT: "0", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -17,7 +23,7 @@ export async function startServiceProcess(entry: string, env: Record<string, str
   child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
     let buffered = "";
-    const timer = setTimeout(() => reject(new Error(`${entry} did not start: ${stderr}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`${entry} did not start: ${stderr}`)), 90_000);
     child.stdout?.on("data", (chunk: Buffer) => {
       buffered += chunk.toString();
       const match = /"event":"server.started","url":"([^"]+)"/.exec(buffered);
