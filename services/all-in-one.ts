@@ -16,7 +16,7 @@ import { createLogger } from "../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../shared/read-store/checkpoint-watcher.ts";
 import { registerCommandApi } from "./command-api/command-api.ts";
 import { openEmbeddedEventStore, openEmbeddedProjectionStore, openEmbeddedReadStore } from "./embedded-stores.ts";
-import { authenticatorFor, commandApiPorts, inProcessWriteSide, queryApiPorts, type Clock } from "./embedded-wiring.ts";
+import { authenticatorFor, commandApiPorts, inProcessWriteSide, publicBaseUrl, queryApiPorts, type Clock } from "./embedded-wiring.ts";
 import { runUntilSignalled } from "./lifecycle.ts";
 import { Notifier } from "./notifier/notifier.ts";
 import { Projector } from "./projector/projector.ts";
@@ -42,7 +42,8 @@ export async function startAllInOne(
   const watcher = new CheckpointWatcher(readStore);
   const projectionStore = openEmbeddedProjectionStore(config);
   const bus = new InProcessBus();
-  const notifier = new Notifier({ bus, eventStore, readModels: readStore, mailer: new OutboxMailer(join(config.DATA_DIR, "outbox")), logger, clock });
+  const mailer = new OutboxMailer(join(config.DATA_DIR, "outbox"));
+  const notifier = new Notifier({ bus, eventStore, readModels: readStore, mailer, logger, clock, publicBaseUrl: publicBaseUrl(config) });
   await notifier.start();
   const projector = new Projector({
     eventStore,

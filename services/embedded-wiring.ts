@@ -36,6 +36,11 @@ export function commandApiPorts(config: Config, stores: { eventStore: SqliteEven
   return { eventStore: stores.eventStore, views: stores.readStore, projection, clock, logger, consistencyWaitMs: config.CONSISTENCY_WAIT_MS };
 }
 
+/** Where links in emails point: PUBLIC_BASE_URL, or the server's own address when its port is fixed. */
+export function publicBaseUrl(config: Config): string | null {
+  return config.PUBLIC_BASE_URL ?? (config.PORT === 0 ? null : `http://${config.HOST}:${config.PORT}`);
+}
+
 export function queryApiPorts(config: Config, views: ReadModels, projection: ProjectionProgress, writeSide: WriteSide, clock: Clock): QueryApiPorts {
   return { views, projection, writeSide, clock, consistencyWaitMs: config.CONSISTENCY_WAIT_MS };
 }

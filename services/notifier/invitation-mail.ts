@@ -4,7 +4,7 @@ import type { InvitationState } from "../../shared/sharing/invitation.decider.ts
 
 type PendingInvitation = Exclude<InvitationState, { status: "absent" }>;
 
-export function invitationMail(options: { messageId: string; invitation: PendingInvitation; inviterName: string }): Mail {
+export function invitationMail(options: { messageId: string; invitation: PendingInvitation; inviterName: string; publicBaseUrl: string | null }): Mail {
   const { invitation, inviterName } = options;
   const what =
     invitation.access.targetType === "workspace"
@@ -18,6 +18,7 @@ export function invitationMail(options: { messageId: string; invitation: Pending
       `${inviterName} invited you to ${what}.`,
       "",
       `Sign in with this address (${invitation.email}) to accept. The invitation expires at ${invitation.expiresAt}.`,
+      ...(options.publicBaseUrl ? ["", `Open the workspace: ${options.publicBaseUrl}`] : []),
     ].join("\n"),
   };
 }

@@ -2,6 +2,7 @@
 // already started or delivered are skipped, so nothing is sent twice) and writes emails to DATA_DIR/outbox.
 import { join } from "node:path";
 import { openEmbeddedEventStore, openEmbeddedReadStore } from "../embedded-stores.ts";
+import { publicBaseUrl } from "../embedded-wiring.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { InProcessBus } from "../../shared/adapters/in-process/in-process.bus.ts";
 import { toBusMessage } from "../../shared/bus/integration-events.ts";
@@ -17,7 +18,8 @@ await runUntilSignalled("notifier", async () => {
   const eventStore = openEmbeddedEventStore(config);
   const readStore = openEmbeddedReadStore(config);
   const bus = new InProcessBus();
-  const notifier = new Notifier({ bus, eventStore, readModels: readStore, mailer: new OutboxMailer(join(config.DATA_DIR, "outbox")), logger, clock: () => new Date() });
+  const mailer = new OutboxMailer(join(config.DATA_DIR, "outbox"));
+  const notifier = new Notifier({ bus, eventStore, readModels: readStore, mailer, logger, clock: () => new Date(), publicBaseUrl: publicBaseUrl(config) });
   await notifier.start();
   const feed = eventStore.subscribe(0, (batch) => bus.publish(batch.map((recorded) => toBusMessage(parseRecorded(recorded)))));
   logger.info({ event: "notifier.started" });

@@ -13,6 +13,8 @@ export const configSchema = z.object({
   MONGODB_URL: z.string().min(1).optional(),
   NATS_URL: z.string().min(1).optional(),
   SMTP_URL: optionalUrl,
+  /** The address users reach the service at, for links in emails; the server's own URL when unset. */
+  PUBLIC_BASE_URL: optionalUrl,
   /** Where a query node started on its own reaches the command API (its internal routes). */
   COMMAND_API_URL: optionalUrl,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

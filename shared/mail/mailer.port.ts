@@ -12,5 +12,20 @@ export interface Mail {
 }
 
 export interface Mailer {
+  /**
+   * Hands the mail over. Throws MailNotSentError when the mail certainly did not leave; any other error leaves
+   * it unknown whether it did (a connection lost after the message was transmitted), and the notifier then
+   * does not send it again.
+   */
   send(mail: Mail): Promise<void>;
+}
+
+/** The mail certainly did not leave. `permanent`: trying again cannot help (the address was refused). */
+export class MailNotSentError extends Error {
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+  ) {
+    super(message);
+  }
 }

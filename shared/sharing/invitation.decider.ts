@@ -1,7 +1,7 @@
 // An invitation for an address without an account: queued for delivery (delivered by the notifier), resent at
 // most once a minute while pending, and accepted when that address registers, or expired (7 days), or cancelled.
 // Each queuing or resend is a delivery attempt, named by that event's id; the notifier starts an attempt at most
-// once before it sends, so an attempt never becomes two emails.
+// once before it sends, so an attempt never becomes two emails, and ends it as delivered or failed.
 import { z } from "zod";
 import { AppError } from "../errors/app-error.ts";
 import type { Decider } from "../kernel/decider.ts";
@@ -30,10 +30,16 @@ export const invitationEventSchemas = [
   z.object({ type: z.literal("InvitationAccepted"), data: z.object({ invitationId: invitationIdSchema, userId: userIdSchema }) }),
   z.object({ type: z.literal("InvitationExpired"), data: z.object({ invitationId: invitationIdSchema }) }),
   z.object({ type: z.literal("InvitationCancelled"), data: z.object({ invitationId: invitationIdSchema }) }),
-  z.object({ type: z.literal("InvitationDelivered"), data: z.object({ invitationId: invitationIdSchema, deliveredAt: z.string() }) }),
+  // attemptId is absent from deliveries recorded before attempts had outcomes of their own.
+  z.object({ type: z.literal("InvitationDelivered"), data: z.object({ invitationId: invitationIdSchema, deliveredAt: z.string(), attemptId: z.uuid().optional() }) }),
   z.object({
     type: z.literal("InvitationDeliveryStarted"),
     data: z.object({ invitationId: invitationIdSchema, attemptId: z.uuid(), startedAt: z.string() }),
+  }),
+  z.object({
+    type: z.literal("InvitationDeliveryFailed"),
+    /** `reason` says what went wrong (the mail server's answer, a time-out); it never holds the mail's body. */
+    data: z.object({ invitationId: invitationIdSchema, attemptId: z.uuid(), reason: z.string().max(500), failedAt: z.string() }),
   }),
 ] as const;
 export type InvitationEvent = z.infer<(typeof invitationEventSchemas)[number]>;
@@ -45,7 +51,11 @@ export type InvitationCommand =
   | { type: "AcceptInvitation"; invitationId: InvitationId; email: string; userId: UserId; now: string }
   | { type: "CancelInvitation"; invitationId: InvitationId; canManage: boolean }
   | { type: "StartDelivery"; invitationId: InvitationId; attemptId: string; now: string }
-  | { type: "RecordDelivery"; invitationId: InvitationId; now: string };
+  | { type: "RecordDelivery"; invitationId: InvitationId; attemptId: string; now: string }
+  | { type: "RecordDeliveryFailure"; invitationId: InvitationId; attemptId: string; reason: string; now: string };
+
+/** How the latest delivery attempt (first send or resend) ended, as clients see it in `deliveryStatus`. */
+export type DeliveryStatus = "pending" | "sent" | "failed";
 
 export type InvitationStatus = "pending" | "accepted" | "expired" | "cancelled";
 
@@ -58,14 +68,23 @@ export type InvitationState =
       readonly invitedBy: UserId;
       readonly expiresAt: string;
       readonly lastResentAt: string | null;
-      /** Whether the latest queued delivery (first send or resend) has gone out. */
-      readonly delivered: boolean;
-      /** The delivery attempts (ids of the queuing and resend events) a notifier has started sending. */
-      readonly startedAttempts: readonly string[];
+      /** How the latest queued delivery (first send or resend) ended; `pending` until it has. */
+      readonly delivery: DeliveryStatus;
+      /** The delivery attempts (ids of the queuing and resend events) a notifier has started, with when. */
+      readonly startedAttempts: ReadonlyArray<{ readonly attemptId: string; readonly startedAt: string }>;
     };
 type KnownInvitation = Exclude<InvitationState, { status: "absent" }>;
 
 export const invitationStream = (invitationId: string): string => `invitation-${invitationId}`;
+
+/** A pending invitation whose latest queued delivery has no outcome yet. */
+export const owesDelivery = (state: InvitationState): state is KnownInvitation => state.status === "pending" && state.delivery === "pending";
+
+/** When the attempt was started, or null if it never was. */
+export const attemptStartedAt = (state: KnownInvitation, attemptId: string): string | null =>
+  state.startedAttempts.find((attempt) => attempt.attemptId === attemptId)?.startedAt ?? null;
+
+const attemptStarted = (state: InvitationState, attemptId: string): boolean => state.status !== "absent" && attemptStartedAt(state, attemptId) !== null;
 
 export const isExpired = (invitation: Pick<KnownInvitation, "expiresAt">, now: string): boolean => Date.parse(now) >= Date.parse(invitation.expiresAt);
 
@@ -137,28 +156,34 @@ export const invitationDecider: Decider<InvitationCommand, InvitationState, Invi
         refuseSettled(state);
         return [{ type: "InvitationCancelled", data: { invitationId: command.invitationId } }];
       case "StartDelivery":
-        if (state.status !== "pending" || state.delivered || state.startedAttempts.includes(command.attemptId)) return [];
+        if (!owesDelivery(state) || attemptStarted(state, command.attemptId)) return [];
         return [{ type: "InvitationDeliveryStarted", data: { invitationId: command.invitationId, attemptId: command.attemptId, startedAt: command.now } }];
+      // An outcome is recorded once, for an attempt that was started, while the latest delivery is still owed.
       case "RecordDelivery":
-        if (state.status !== "pending" || state.delivered) return [];
-        return [{ type: "InvitationDelivered", data: { invitationId: command.invitationId, deliveredAt: command.now } }];
+        if (!owesDelivery(state) || !attemptStarted(state, command.attemptId)) return [];
+        return [{ type: "InvitationDelivered", data: { invitationId: command.invitationId, deliveredAt: command.now, attemptId: command.attemptId } }];
+      case "RecordDeliveryFailure":
+        if (!owesDelivery(state) || !attemptStarted(state, command.attemptId)) return [];
+        return [{ type: "InvitationDeliveryFailed", data: { invitationId: command.invitationId, attemptId: command.attemptId, reason: command.reason.slice(0, 500), failedAt: command.now } }];
     }
   },
   evolve(state, event) {
     if (event.type === "InvitationQueued") {
       const { email, access, invitedBy, expiresAt } = event.data;
-      return { status: "pending", email, access, invitedBy, expiresAt, lastResentAt: null, delivered: false, startedAttempts: [] };
+      return { status: "pending", email, access, invitedBy, expiresAt, lastResentAt: null, delivery: "pending", startedAttempts: [] };
     }
     if (state.status === "absent") return state;
     switch (event.type) {
       case "InvitationPermissionChanged":
         return { ...state, access: event.data.access };
       case "InvitationResent":
-        return { ...state, lastResentAt: event.data.resentAt, delivered: false };
+        return { ...state, lastResentAt: event.data.resentAt, delivery: "pending" };
       case "InvitationDeliveryStarted":
-        return { ...state, startedAttempts: [...state.startedAttempts, event.data.attemptId] };
+        return { ...state, startedAttempts: [...state.startedAttempts, { attemptId: event.data.attemptId, startedAt: event.data.startedAt }] };
       case "InvitationDelivered":
-        return { ...state, delivered: true };
+        return { ...state, delivery: "sent" };
+      case "InvitationDeliveryFailed":
+        return { ...state, delivery: "failed" };
       case "InvitationAccepted":
         return { ...state, status: "accepted" };
       case "InvitationExpired":

@@ -11,7 +11,7 @@ export const invitationResource = z.object({
   /** A permission for pages and folders, a role for workspaces. */
   permission: z.union([grantablePermissionSchema, workspaceRoleSchema]),
   canManage: z.boolean(),
-  deliveryStatus: z.string(),
+  deliveryStatus: z.enum(["pending", "sent", "failed"]),
   expiresAt: z.string(),
   createdAt: z.string(),
 });

@@ -1,5 +1,5 @@
 // Read model of invitations: what owners list and resend, and what a registering address accepts.
-import type { InvitationStatus, InvitedAccess } from "./invitation.decider.ts";
+import type { DeliveryStatus, InvitationStatus, InvitedAccess } from "./invitation.decider.ts";
 
 export interface InvitationRecord {
   readonly id: string;
@@ -7,8 +7,8 @@ export interface InvitationRecord {
   readonly access: InvitedAccess;
   readonly invitedBy: string;
   readonly status: InvitationStatus;
-  /** `pending` while a delivery is queued, `delivered` once the notifier has sent it. */
-  readonly deliveryStatus: string;
+  /** `pending` while the latest queued delivery has no outcome, then `sent` or `failed`. */
+  readonly deliveryStatus: DeliveryStatus;
   readonly expiresAt: string;
   readonly createdAt: string;
   /** Global position of InvitationQueued: orders invitations by age. */
@@ -35,7 +35,7 @@ export interface InvitationsWriter<Tx> {
   changeAccess(tx: Tx, id: string, access: InvitedAccess): Promise<void>;
   /** A resend queues another delivery. */
   markResent(tx: Tx, id: string, resentAt: string): Promise<void>;
-  /** The notifier sent the latest queued delivery. */
-  markDelivered(tx: Tx, id: string): Promise<void>;
+  /** How the notifier's attempt at the latest queued delivery ended. */
+  setDeliveryStatus(tx: Tx, id: string, status: Exclude<DeliveryStatus, "pending">): Promise<void>;
   settle(tx: Tx, id: string, status: Exclude<InvitationStatus, "pending">): Promise<void>;
 }

@@ -167,26 +167,59 @@ describe("starting a delivery attempt", () => {
   });
 
   it("still owes the delivery record of a started attempt", () => {
-    spec.given([queued(), started(firstAttempt, SECOND)]).when({ type: "RecordDelivery", invitationId, now: at(2 * SECOND) }).then([delivered(2 * SECOND)]);
+    spec.given([queued(), started(firstAttempt, SECOND)])
+      .when({ type: "RecordDelivery", invitationId, attemptId: firstAttempt, now: at(2 * SECOND) })
+      .then([{ type: "InvitationDelivered", data: { invitationId, deliveredAt: at(2 * SECOND), attemptId: firstAttempt } }]);
+  });
+
+  it("starts no attempt of an invitation whose latest delivery failed, until a resend", () => {
+    const failed: InvitationEvent = { type: "InvitationDeliveryFailed", data: { invitationId, attemptId: firstAttempt, reason: "550 no such user", failedAt: at(SECOND) } };
+    spec.given([queued(), started(firstAttempt, SECOND), failed]).when(startDelivery(resendAttempt, MINUTE)).then([]);
+    spec.given([queued(), started(firstAttempt, SECOND), failed, resent(MINUTE)]).when(startDelivery(resendAttempt, MINUTE)).then([started(resendAttempt, MINUTE)]);
   });
 });
 
-describe("recording a delivery", () => {
-  const deliver = (ms: number) => ({ type: "RecordDelivery" as const, invitationId, now: at(ms) });
-  const delivered = (ms: number): InvitationEvent => ({ type: "InvitationDelivered", data: { invitationId, deliveredAt: at(ms) } });
+describe("recording how a delivery attempt ended", () => {
+  const attempt = randomUUID();
+  const started: InvitationEvent = { type: "InvitationDeliveryStarted", data: { invitationId, attemptId: attempt, startedAt: at(0) } };
+  const deliver = (ms: number, attemptId = attempt) => ({ type: "RecordDelivery" as const, invitationId, attemptId, now: at(ms) });
+  const fail = (ms: number, reason = "connection refused") => ({ type: "RecordDeliveryFailure" as const, invitationId, attemptId: attempt, reason, now: at(ms) });
+  const delivered = (ms: number): InvitationEvent => ({ type: "InvitationDelivered", data: { invitationId, deliveredAt: at(ms), attemptId: attempt } });
+  const failed = (ms: number, reason = "connection refused"): InvitationEvent => ({ type: "InvitationDeliveryFailed", data: { invitationId, attemptId: attempt, reason, failedAt: at(ms) } });
 
-  it("records the first delivery of a queued invitation once", () => {
-    spec.given([queued()]).when(deliver(SECOND)).then([delivered(SECOND)]);
-    spec.given([queued(), delivered(SECOND)]).when(deliver(2 * SECOND)).then([]);
+  it("records the delivery of a started attempt once", () => {
+    spec.given([queued(), started]).when(deliver(SECOND)).then([delivered(SECOND)]);
+    spec.given([queued(), started, delivered(SECOND)]).when(deliver(2 * SECOND)).then([]);
   });
 
-  it("owes a new delivery after a resend", () => {
-    spec.given([queued(), delivered(SECOND), resent(2 * MINUTE)]).when(deliver(3 * MINUTE)).then([delivered(3 * MINUTE)]);
+  it("records the failure of a started attempt once, and nothing after either outcome", () => {
+    spec.given([queued(), started]).when(fail(SECOND)).then([failed(SECOND)]);
+    spec.given([queued(), started, failed(SECOND)]).when(fail(2 * SECOND)).then([]);
+    spec.given([queued(), started, failed(SECOND)]).when(deliver(2 * SECOND)).then([]);
+    spec.given([queued(), started, delivered(SECOND)]).when(fail(2 * SECOND)).then([]);
+  });
+
+  it("keeps a failure reason to 500 characters", () => {
+    spec.given([queued(), started]).when(fail(SECOND, "x".repeat(600))).then([failed(SECOND, "x".repeat(500))]);
+  });
+
+  it("records no outcome for an attempt that was never started", () => {
+    spec.given([queued()]).when(deliver(SECOND)).then([]);
+    spec.given([queued()]).when(fail(SECOND)).then([]);
+    spec.given([queued(), started]).when(deliver(SECOND, randomUUID())).then([]);
+  });
+
+  it("owes a new delivery after a resend, whatever became of the last one", () => {
+    const resend = randomUUID();
+    const startedResend: InvitationEvent = { type: "InvitationDeliveryStarted", data: { invitationId, attemptId: resend, startedAt: at(2 * MINUTE) } };
+    spec.given([queued(), started, failed(SECOND), resent(2 * MINUTE), startedResend])
+      .when({ type: "RecordDelivery", invitationId, attemptId: resend, now: at(3 * MINUTE) })
+      .then([{ type: "InvitationDelivered", data: { invitationId, deliveredAt: at(3 * MINUTE), attemptId: resend } }]);
   });
 
   it("records nothing for an invitation that was accepted, cancelled or never queued", () => {
-    spec.given([queued(), { type: "InvitationCancelled", data: { invitationId } }]).when(deliver(SECOND)).then([]);
-    spec.given([queued(), { type: "InvitationAccepted", data: { invitationId, userId: owner } }]).when(deliver(SECOND)).then([]);
+    spec.given([queued(), started, { type: "InvitationCancelled", data: { invitationId } }]).when(deliver(SECOND)).then([]);
+    spec.given([queued(), started, { type: "InvitationAccepted", data: { invitationId, userId: owner } }]).when(fail(SECOND)).then([]);
     spec.given([]).when(deliver(SECOND)).then([]);
   });
 });

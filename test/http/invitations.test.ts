@@ -30,7 +30,7 @@ describe("inviting an address without an account", () => {
     const reply = await share(owner, "page", pageId, email, "comment");
     expect(reply.body).toMatchObject({ ok: true, message: expect.any(String) });
     const invitation = invitationOf(reply);
-    expect(invitation).toMatchObject({ targetType: "page", targetId: pageId, email, permission: "comment", canManage: true, deliveryStatus: expect.stringMatching(/^(pending|delivered)$/) });
+    expect(invitation).toMatchObject({ targetType: "page", targetId: pageId, email, permission: "comment", canManage: true, deliveryStatus: expect.stringMatching(/^(pending|sent)$/) });
     expect(Date.parse(invitation.expiresAt) - Date.parse(invitation.createdAt)).toBe(7 * DAY);
   });
 
@@ -117,7 +117,7 @@ describe("resending an invitation", () => {
     const invitation = invitationOf(await share(owner, "page", pageId, unknownAddress(), "view"));
     const resent = await resendById(owner, invitation.id);
     expect(resent.status).toBe(200);
-    expect(resent.body).toEqual({ invitation: expect.objectContaining({ id: invitation.id, deliveryStatus: expect.stringMatching(/^(pending|delivered)$/), canManage: true }), message: expect.any(String) });
+    expect(resent.body).toEqual({ invitation: expect.objectContaining({ id: invitation.id, deliveryStatus: expect.stringMatching(/^(pending|sent)$/), canManage: true }), message: expect.any(String) });
     const limited = await resendById(owner, invitation.id);
     expect(limited.status).toBe(429);
     expect(limited.body.error?.code).toBe("rate_limited");

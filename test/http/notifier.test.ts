@@ -45,14 +45,14 @@ const deliveryStatus = async (pageId: string) =>
   ((await owner.get(`/shares/entity/page/${pageId}`)).body.pendingInvitations as Array<{ deliveryStatus: string }>)[0]?.deliveryStatus;
 
 describe("invitation delivery", () => {
-  it("writes one email for a queued invitation and marks it delivered", async () => {
+  it("writes one email for a queued invitation and marks it sent", async () => {
     const pageId = await createPage(owner);
     const email = unknownAddress();
     expect((await share(owner, "page", pageId, email, "view")).status).toBe(202);
     const mails = await eventually(() => emailsTo(email), (found) => found.length === 1, "the invitation email");
     expect(mails[0]).toContain("Subject: Olivia Owner invited you to a page");
     expect(mails[0]).toContain(`Sign in with this address (${email}) to accept.`);
-    await eventually(() => deliveryStatus(pageId), (status) => status === "delivered", "deliveryStatus delivered");
+    await eventually(() => deliveryStatus(pageId), (status) => status === "sent", "deliveryStatus sent");
     const events = await server.internals.eventStore.readAll(0, 100_000);
     expect(events.filter((e) => e.type === "InvitationDelivered")).toHaveLength(1);
   });
@@ -62,11 +62,11 @@ describe("invitation delivery", () => {
     const email = unknownAddress();
     const queued = await share(owner, "page", pageId, email, "comment");
     const invitationId = String((queued.body.invitation as { id: string }).id);
-    await eventually(() => deliveryStatus(pageId), (status) => status === "delivered", "the first delivery");
+    await eventually(() => deliveryStatus(pageId), (status) => status === "sent", "the first delivery");
     const resent = await owner.post(`/shares/invitations/${invitationId}/resend`);
     expect(resent.status).toBe(200);
     await eventually(() => emailsTo(email), (found) => found.length === 2, "a second email");
-    await eventually(() => deliveryStatus(pageId), (status) => status === "delivered", "the second delivery");
+    await eventually(() => deliveryStatus(pageId), (status) => status === "sent", "the second delivery");
   });
 
   it("writes a well-formed message: headers, a blank line, then the text", async () => {
@@ -100,6 +100,6 @@ describe("after a crash", () => {
     });
     const mails = await eventually(() => emailsTo(email), (found) => found.length === 1, "the recovered email");
     expect(mails[0]).toContain(`To: ${email}`);
-    await eventually(() => deliveryStatus(pageId), (status) => status === "delivered", "deliveryStatus delivered");
+    await eventually(() => deliveryStatus(pageId), (status) => status === "sent", "deliveryStatus sent");
   });
 });

@@ -156,7 +156,7 @@ describe("GET /shares/entity/{entityType}/{entityId}", () => {
     expect(shares.body).toMatchObject({ entityType: "page", entityId: pageId, ownerId: owner.id });
     expect(shares.body.grants).toEqual([expect.objectContaining({ userId: ann.id, name: "ann", permission: "view", grantedBy: owner.id })]);
     expect(shares.body.pendingInvitations).toEqual([
-      expect.objectContaining({ targetType: "page", targetId: pageId, email: invitee, permission: "comment", canManage: true, deliveryStatus: expect.stringMatching(/^(pending|delivered)$/) }),
+      expect.objectContaining({ targetType: "page", targetId: pageId, email: invitee, permission: "comment", canManage: true, deliveryStatus: expect.stringMatching(/^(pending|sent)$/) }),
     ]);
     expect((await ann.get(`/shares/entity/page/${pageId}`)).status).toBe(403);
     expect((await stranger.get(`/shares/entity/page/${pageId}`)).status).toBe(404);

@@ -14,17 +14,25 @@ import type { BusMessage } from "../../shared/bus/bus.port.ts";
 import { toBusMessage } from "../../shared/bus/integration-events.ts";
 import { parseRecorded } from "../../shared/events.ts";
 import { invitationIdSchema, userIdSchema, type InvitationId } from "../../shared/kernel/ids.ts";
-import type { Mail, Mailer } from "../../shared/mail/mailer.port.ts";
+import { MailNotSentError, type Mail, type Mailer } from "../../shared/mail/mailer.port.ts";
 import { INVITATION_TTL_MS, invitationStream, type InvitationCommand } from "../../shared/sharing/invitation.decider.ts";
 import { invitationCommands } from "../../shared/sharing/sharing.commands.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
-/** Remembers every send; `dropAcknowledgement` makes the next send fail after the mail went out, as SMTP can. */
+/**
+ * Remembers every send; `dropAcknowledgement` makes the next send fail after the mail went out, as SMTP can;
+ * `refusals` are thrown, one per send, before anything leaves.
+ */
 class RecordingMailer implements Mailer {
   readonly sent: Mail[] = [];
+  readonly refusals: Error[] = [];
+  tries = 0;
   dropAcknowledgement = false;
 
   async send(mail: Mail): Promise<void> {
+    this.tries += 1;
+    const refusal = this.refusals.shift();
+    if (refusal) throw refusal;
     this.sent.push(mail);
     if (this.dropAcknowledgement) {
       this.dropAcknowledgement = false;
@@ -56,8 +64,18 @@ afterEach(async () => {
 });
 
 /** A notifier over its own connection to the shared event store file, as a second process would have. */
-function notifier(options: { store?: SqliteEventStore; bus?: InProcessBus } = {}): Notifier {
-  return new Notifier({ bus: options.bus ?? new InProcessBus(), eventStore: options.store ?? eventStore, readModels: readStore, mailer, logger, clock: () => new Date() });
+function notifier(options: { store?: SqliteEventStore; bus?: InProcessBus; clock?: () => Date } = {}): Notifier {
+  return new Notifier({
+    bus: options.bus ?? new InProcessBus(),
+    eventStore: options.store ?? eventStore,
+    readModels: readStore,
+    mailer,
+    logger,
+    clock: options.clock ?? (() => new Date()),
+    retry: { tries: 3, firstDelayMs: 5 },
+    leaseMs: 60_000,
+    sweepIntervalMs: 0,
+  });
 }
 
 function secondConnection(): SqliteEventStore {
@@ -139,11 +157,60 @@ describe("one delivery attempt sends at most one email", () => {
   });
 });
 
+describe("a send that fails", () => {
+  const failure = async (invitationId: InvitationId) => {
+    const history = (await eventStore.read(invitationStream(invitationId))).events;
+    return history.find((recorded) => recorded.type === "InvitationDeliveryFailed")?.data;
+  };
+
+  it("is tried again with backoff while the mail certainly did not leave, and then recorded delivered", async () => {
+    const { invitationId, message } = await queueInvitation();
+    mailer.refusals.push(new MailNotSentError("421 try later", false), new MailNotSentError("connection refused", false));
+    expect(await notifier().deliver(message)).toBe("sent");
+    expect(mailer.tries).toBe(3);
+    expect(mailer.sent).toHaveLength(1);
+    expect(await eventTypes(invitationId)).toEqual(["InvitationQueued", "InvitationDeliveryStarted", "InvitationDelivered"]);
+  });
+
+  it("is recorded failed when the tries run out, with the server's reason and none of the mail", async () => {
+    const { invitationId, message } = await queueInvitation();
+    mailer.refusals.push(...Array.from({ length: 3 }, () => new MailNotSentError("421 mailbox busy", false)));
+    expect(await notifier().deliver(message)).toBe("failed");
+    expect(mailer.tries).toBe(3);
+    expect(await failure(invitationId)).toMatchObject({ attemptId: message.id, reason: "421 mailbox busy" });
+    expect(JSON.stringify(await failure(invitationId))).not.toContain("invited you");
+  });
+
+  it("is recorded failed at once when the address is refused for good, or when it may have left", async () => {
+    const refused = await queueInvitation();
+    mailer.refusals.push(new MailNotSentError("550 no such user", true));
+    expect(await notifier().deliver(refused.message)).toBe("failed");
+    expect(mailer.tries).toBe(1);
+    const unknown = await queueInvitation();
+    mailer.dropAcknowledgement = true;
+    expect(await notifier().deliver(unknown.message)).toBe("failed");
+    expect(mailer.sent).toHaveLength(1);
+    expect(await failure(unknown.invitationId)).toMatchObject({ reason: expect.stringContaining("outcome unknown") });
+  });
+
+  it("leaves a failed invitation to a resend, which tries again", async () => {
+    const { invitationId, message } = await queueInvitation();
+    mailer.refusals.push(new MailNotSentError("550 no such user", true));
+    await notifier().deliver(message);
+    await invitationCommand({ type: "ResendInvitation", invitationId, canManage: true, now: new Date().toISOString() });
+    expect(await notifier().deliver(await latestAttempt(invitationId))).toBe("sent");
+    expect((await eventTypes(invitationId)).slice(-2)).toEqual(["InvitationDeliveryStarted", "InvitationDelivered"]);
+  });
+});
+
 describe("recovery at start", () => {
-  const recover = async (): Promise<number> => {
+  const rebuildProjection = async (): Promise<void> => {
     const store = new SqliteProjectionStore(join(dir.path, "read-models.sqlite"));
     await rebuildReadModels({ eventStore, store, logger });
     await store.close();
+  };
+  const recover = async (): Promise<number> => {
+    await rebuildProjection();
     return notifier().recover();
   };
 
@@ -160,6 +227,16 @@ describe("recovery at start", () => {
     await invitationCommand({ type: "StartDelivery", invitationId, attemptId: message.id, now: new Date().toISOString() });
     expect(await recover()).toBe(0);
     expect(mailer.sent).toEqual([]);
+  });
+
+  it("records such an attempt failed once its lease has run out, so it does not stay pending for ever", async () => {
+    const { invitationId, message } = await queueInvitation();
+    await invitationCommand({ type: "StartDelivery", invitationId, attemptId: message.id, now: new Date().toISOString() });
+    await rebuildProjection();
+    const later = () => new Date(Date.now() + 61_000);
+    expect(await notifier({ clock: later }).recover()).toBe(1);
+    expect(mailer.sent).toEqual([]);
+    expect((await eventTypes(invitationId)).at(-1)).toBe("InvitationDeliveryFailed");
   });
 
   it("sends a resend queued after an unconfirmed attempt", async () => {

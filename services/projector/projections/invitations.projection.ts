@@ -31,8 +31,10 @@ export async function projectInvitation<Tx>({ event, metadata, position }: Store
     case "InvitationCancelled":
       return writers.invitations.settle(tx, event.data.invitationId, "cancelled");
     case "InvitationDeliveryStarted":
-      return; // a started send is still pending for readers: deliveryStatus changes only once it is delivered
+      return; // a started send is still pending for readers: deliveryStatus changes with its outcome
+    case "InvitationDeliveryFailed":
+      return writers.invitations.setDeliveryStatus(tx, event.data.invitationId, "failed");
     case "InvitationDelivered":
-      return writers.invitations.markDelivered(tx, event.data.invitationId);
+      return writers.invitations.setDeliveryStatus(tx, event.data.invitationId, "sent");
   }
 }

@@ -60,6 +60,7 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
     case "InvitationCancelled":
     case "InvitationDelivered":
     case "InvitationDeliveryStarted":
+    case "InvitationDeliveryFailed":
       return projectInvitation(narrow(stored, event), writers, tx);
     default: {
       const unhandled: never = event;

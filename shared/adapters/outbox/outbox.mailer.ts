@@ -2,7 +2,7 @@
 // named by its message id (sending that id again overwrites the file; the port does not ask for it).
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Mail, Mailer } from "../../mail/mailer.port.ts";
+import { MailNotSentError, type Mail, type Mailer } from "../../mail/mailer.port.ts";
 
 const FROM = "Workspace <no-reply@workspace.invalid>";
 
@@ -32,10 +32,15 @@ export class OutboxMailer implements Mailer {
   ) {}
 
   async send(mail: Mail): Promise<void> {
-    await mkdir(this.directory, { recursive: true });
     const name = mail.messageId.replace(/[^A-Za-z0-9_-]/g, "_");
     const temporary = join(this.directory, `.${name}.tmp`);
-    await writeFile(temporary, toEml(mail, this.clock()), { mode: 0o600 });
-    await rename(temporary, join(this.directory, `${name}.eml`));
+    try {
+      await mkdir(this.directory, { recursive: true });
+      await writeFile(temporary, toEml(mail, this.clock()), { mode: 0o600 });
+      // The rename is atomic: until it succeeds, no mail is in the outbox.
+      await rename(temporary, join(this.directory, `${name}.eml`));
+    } catch (error) {
+      throw new MailNotSentError(`the outbox could not be written: ${error instanceof Error ? error.message : String(error)}`, false);
+    }
   }
 }

@@ -1,6 +1,8 @@
 import type Database from "better-sqlite3";
 import { z } from "zod";
-import { invitedAccessSchema, type InvitationStatus, type InvitedAccess } from "../../sharing/invitation.decider.ts";
+import { invitedAccessSchema, type DeliveryStatus, type InvitationStatus, type InvitedAccess } from "../../sharing/invitation.decider.ts";
+
+const deliveryStatusSchema = z.enum(["pending", "sent", "failed"]);
 import type { InvitationRecord, InvitationsView, InvitationsWriter, InvitationTargetType } from "../../sharing/invitations.view.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 
@@ -44,7 +46,7 @@ const toRecord = (row: Row): InvitationRecord => ({
   access: invitedAccessSchema.parse({ targetType: row.target_type, targetId: row.target_id, permission: row.permission }),
   invitedBy: row.invited_by,
   status: statusSchema.parse(row.status),
-  deliveryStatus: row.delivery_status,
+  deliveryStatus: deliveryStatusSchema.parse(row.delivery_status),
   expiresAt: row.expires_at,
   createdAt: row.created_at,
   createdPosition: row.created_pos,
@@ -63,7 +65,7 @@ export class SqliteInvitationsWriter implements InvitationsWriter<SqliteBatch> {
       ),
       changeAccess: db.prepare("UPDATE invitations SET permission = ? WHERE id = ?"),
       resent: db.prepare("UPDATE invitations SET last_resent_at = ?, delivery_status = 'pending' WHERE id = ?"),
-      delivered: db.prepare<[string]>("UPDATE invitations SET delivery_status = 'delivered' WHERE id = ?"),
+      deliveryStatus: db.prepare<[string, string]>("UPDATE invitations SET delivery_status = ? WHERE id = ?"),
       settle: db.prepare("UPDATE invitations SET status = ? WHERE id = ?"),
     };
   }
@@ -81,8 +83,8 @@ export class SqliteInvitationsWriter implements InvitationsWriter<SqliteBatch> {
     this.statements.resent.run(resentAt, id);
   }
 
-  async markDelivered(_tx: SqliteBatch, id: string): Promise<void> {
-    this.statements.delivered.run(id);
+  async setDeliveryStatus(_tx: SqliteBatch, id: string, status: Exclude<DeliveryStatus, "pending">): Promise<void> {
+    this.statements.deliveryStatus.run(status, id);
   }
 
   async settle(_tx: SqliteBatch, id: string, status: Exclude<InvitationStatus, "pending">): Promise<void> {

@@ -13,7 +13,7 @@ import { SqliteTokensView, SqliteTokensWriter, tokensModel } from "./tokens.view
 import { SqliteUsersView, SqliteUsersWriter, usersModel } from "./users.view.sqlite.ts";
 
 /** Bump whenever a read-model table changes shape. */
-const READ_MODEL_VERSION = 9;
+const READ_MODEL_VERSION = 10;
 
 const checkpointModel: SqliteModel = {
   schema: `
