@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { mintSession } from "../../shared/auth/session-verifier.ts";
 import { Client, TEST_SESSION_SECRET, TestServer } from "../support/server.ts";
 import { runToExit, startProcess, startServiceProcess } from "../support/processes.ts";
+import { startSplitServices } from "../support/split-services.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -15,26 +16,12 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-/** Projector, command API and a query node that reaches the command API, as three processes over one DATA_DIR. */
-async function startSplitServices() {
-  const dir = await tempDir();
-  cleanups.push(dir.remove);
-  const env = { DATA_DIR: dir.path, AUTH_SESSION_SECRET: TEST_SESSION_SECRET };
-  const projector = spawn(process.execPath, ["--import", "tsx", "services/projector/main.ts"], { env: { ...process.env, LOG_LEVEL: "silent", ...env }, stdio: "ignore" });
-  cleanups.push(async () => {
-    projector.kill("SIGTERM");
-    await once(projector, "exit");
-  });
-  const commandApi = await startServiceProcess("services/command-api/main.ts", env);
-  cleanups.push(() => commandApi.stop());
-  const queryApi = await startServiceProcess("services/query-api/main.ts", { ...env, COMMAND_API_URL: commandApi.url });
-  cleanups.push(() => queryApi.stop());
-  return { dir, env, commandApi, queryApi };
-}
-
 describe("service processes", () => {
   it("runs command API, query API, projector and notifier as separate processes over one DATA_DIR", async () => {
-    const { dir, env, commandApi, queryApi } = await startSplitServices();
+    const split = await startSplitServices();
+    cleanups.push(split.stop);
+    const { env, commandApi, queryApis: [queryApi] } = split;
+    if (!queryApi) throw new Error("no query node");
     const cookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "split@example.com", name: "Split" });
     const writer = new Client(commandApi.url, { cookie });
     const reader = new Client(queryApi.url, { cookie });
@@ -56,13 +43,16 @@ describe("service processes", () => {
     let mails: string[] = [];
     while (mails.length === 0 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      mails = (await readdir(join(dir.path, "outbox")).catch(() => [])).filter((name) => name.endsWith(".eml"));
+      mails = (await readdir(join(split.dataDir, "outbox")).catch(() => [])).filter((name) => name.endsWith(".eml"));
     }
     expect(mails).toHaveLength(1);
   });
 
   it("serves a new user's first request from a query node that holds no event store, with what was shared before they signed up", async () => {
-    const { commandApi, queryApi } = await startSplitServices();
+    const split = await startSplitServices();
+    cleanups.push(split.stop);
+    const { commandApi, queryApis: [queryApi] } = split;
+    if (!queryApi) throw new Error("no query node");
 
     const ownerCookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "owner@example.com", name: "Owner" });
     const owner = new Client(commandApi.url, { cookie: ownerCookie });

@@ -35,7 +35,7 @@ export class Client {
       headers["content-type"] = "application/json";
       body = JSON.stringify(options.json);
     }
-    const url = `${this.baseUrl}${path.startsWith("/api") || path.startsWith("/healthz") || path.startsWith("/readyz") ? "" : "/api/v1"}${path}`;
+    const url = `${this.baseUrl}${/^\/(api|healthz|readyz|internal)\b/.test(path) ? "" : "/api/v1"}${path}`;
     const init = { method, headers, ...(body === undefined ? {} : { body }) };
     // After a server restart the pool may hand out a kept-alive socket the old server closed: retry once.
     const response = await fetch(url, init).catch(() => fetch(url, init));

@@ -1,0 +1,63 @@
+// The split deployment behind the project's nginx gateway: reads reach the query nodes, writes the command API,
+// a dead query node does not stop reads, and the command API's internal routes stay inside.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mintSession } from "../../shared/auth/session-verifier.ts";
+import { gatewayUnavailable, startGateway, type Gateway } from "../support/gateway.ts";
+import { Client, TEST_SESSION_SECRET } from "../support/server.ts";
+import { startSplitServices, type SplitServices } from "../support/split-services.ts";
+
+const unavailable = gatewayUnavailable();
+if (unavailable) console.warn(`gateway tests skipped: ${unavailable}`);
+
+describe.skipIf(unavailable !== null)("the nginx gateway in front of the split services", () => {
+  let split: SplitServices;
+  let gateway: Gateway;
+  beforeAll(async () => {
+    split = await startSplitServices({ queryNodes: 2 });
+    gateway = await startGateway({ commandApi: split.commandApi.url, queryApis: split.queryApis.map((node) => node.url) });
+  }, 120_000);
+  afterAll(async () => {
+    await gateway.stop();
+    await split.stop();
+  });
+
+  it("sends writes to the command API and reads to the query nodes, with read-your-writes on every step", async () => {
+    const cookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "gate@example.com", name: "Gate" });
+    const user = new Client(gateway.url, { cookie });
+    expect((await user.get("/me")).status).toBe(200);
+    const folder = await user.post("/folders", { name: "Through the gateway" });
+    expect(folder.status).toBe(201);
+    for (let step = 0; step < 6; step += 1) {
+      const page = await user.post("/pages", { title: `Step ${step}`, parentId: folder.body.id, markdown: "body" });
+      expect(page.status).toBe(201);
+      const token = page.headers.get("x-consistency-token") ?? "";
+      const read = await user.get(`/pages/${String(page.body.id)}`, { "x-consistency-token": token, "x-request-id": `step-${step}` });
+      expect(read.status).toBe(200);
+      expect(read.headers.get("x-request-id")).toBe(`step-${step}`);
+    }
+    const listed = await user.get(`/pages?parentId=${String(folder.body.id)}`);
+    expect((listed.body.data as unknown[]).length).toBe(6);
+  });
+
+  it("keeps serving reads when a query node dies", async () => {
+    const cookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "survivor@example.com", name: "Survivor" });
+    const user = new Client(gateway.url, { cookie });
+    const page = await user.post("/pages", { title: "Still readable" });
+    const token = page.headers.get("x-consistency-token") ?? "";
+    const [first] = split.queryApis;
+    if (!first) throw new Error("no query node");
+    await first.stop();
+    for (let read = 0; read < 10; read += 1) {
+      expect((await user.get(`/pages/${String(page.body.id)}`, { "x-consistency-token": token })).status).toBe(200);
+    }
+  });
+
+  it("keeps the command API's internal routes inside", async () => {
+    const cookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "outsider@example.com", name: "Outsider" });
+    const direct = await new Client(split.commandApi.url, { cookie }).call("POST", "/internal/v1/sightings");
+    expect(direct.status).toBe(200);
+    const through = await new Client(gateway.url, { cookie }).call("POST", "/internal/v1/sightings");
+    expect(through.status).toBe(404);
+    expect(through.body.error?.code).toBe("not_found");
+  });
+});
