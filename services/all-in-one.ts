@@ -50,7 +50,7 @@ export async function startAllInOne(
     store: projectionStore,
     logger,
     watcher,
-    afterCommit: (events) => bus.publish(events.map(toBusMessage)),
+    publish: (events) => bus.publish(events.map(toBusMessage)),
   });
   await projector.start();
   void notifier.recover().catch((error: unknown) => logger.warn({ event: "notifier.recovery_failed", err: error }));

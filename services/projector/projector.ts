@@ -13,8 +13,11 @@ export interface ProjectorOptions<Tx> {
   readonly logger: Logger;
   readonly watcher?: CheckpointWatcher;
   readonly batchSize?: number;
-  /** Called after a batch is committed, e.g. to publish integration events to the bus. */
-  readonly afterCommit?: (events: readonly StoredEvent[]) => Promise<void>;
+  /**
+   * Publishes a batch's integration events to the bus, inside the batch: when it fails, the batch is rolled
+   * back and retried, so no event is lost for the bus; a republished event is recognised by its id.
+   */
+  readonly publish?: (events: readonly StoredEvent[]) => Promise<void>;
   readonly retryDelayMs?: number;
 }
 
@@ -68,12 +71,12 @@ export class Projector<Tx> {
     const { store } = this.options;
     await store.applyBatch(last.position, async (tx) => {
       for (const event of stored) await project(event, store.writers, tx);
+      await this.options.publish?.(stored);
     });
     this.position = last.position;
     this.failures = 0;
     this.options.watcher?.announce(last.position);
     this.options.logger.debug({ event: "projection.batch", count: batch.length, position: last.position, ms: performance.now() - started });
-    await this.options.afterCommit?.(stored);
   }
 
   async stop(): Promise<void> {
