@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 
 export interface ServiceProcess {
+  /** The HTTP service's URL; "" for a service without one. */
   readonly url: string;
   readonly child: ChildProcess;
   stop(): Promise<void>;
@@ -26,10 +27,11 @@ export async function startProcess(command: string, args: string[], env: Record<
     const timer = setTimeout(() => reject(new Error(`${entry} did not start: ${stderr}`)), 90_000);
     child.stdout?.on("data", (chunk: Buffer) => {
       buffered += chunk.toString();
-      const match = /"event":"server.started","url":"([^"]+)"/.exec(buffered);
-      if (match?.[1]) {
+      // HTTP services log server.started with their URL; the projector and the notifier log <name>.started.
+      const match = /"event":"(server|projector|notifier)\.started"(?:,"url":"([^"]+)")?/.exec(buffered);
+      if (match) {
         clearTimeout(timer);
-        resolve(match[1]);
+        resolve(match[2] ?? "");
       }
     });
     child.once("exit", (code) => {

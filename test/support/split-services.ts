@@ -1,42 +1,60 @@
-// The split deployment as separate processes over one DATA_DIR: a projector, the command API and query nodes
-// that reach it, each started from its entry point. `stop()` ends them all.
-import { spawn } from "node:child_process";
-import { once } from "node:events";
-import { startServiceProcess, type ServiceProcess } from "./processes.ts";
+// The split deployment as separate processes over one DATA_DIR: a projector, the command API, query nodes that
+// reach it and, if asked, notifiers, each started from its entry point (the TypeScript sources, or a compiled
+// build). `stop()` ends them all.
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { startProcess, type ServiceProcess } from "./processes.ts";
 import { TEST_SESSION_SECRET } from "./server.ts";
 import { tempDir } from "./temp-dir.ts";
+
+export type Service = "command-api" | "query-api" | "projector" | "notifier";
 
 export interface SplitServices {
   readonly dataDir: string;
   readonly env: Record<string, string>;
   readonly commandApi: ServiceProcess;
   readonly queryApis: ServiceProcess[];
+  readonly notifiers: ServiceProcess[];
+  readonly projector: ServiceProcess;
+  /** Starts one more process of a service over the same DATA_DIR and settings. */
+  start(service: Service): Promise<ServiceProcess>;
   stop(): Promise<void>;
 }
 
-export async function startSplitServices(options: { queryNodes?: number } = {}): Promise<SplitServices> {
+/** Compiles the services into `.build/<name>` (inside the project, so packages resolve) and returns that root. */
+export function buildServices(name: string): string {
+  const outDir = join(".build", name);
+  const result = spawnSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json", "--outDir", outDir], { encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`build failed: ${result.stdout}${result.stderr}`);
+  return outDir;
+}
+
+export async function startSplitServices(
+  options: { queryNodes?: number; notifiers?: number; compiled?: string; env?: Record<string, string> } = {},
+): Promise<SplitServices> {
   const dir = await tempDir();
-  const env = { DATA_DIR: dir.path, AUTH_SESSION_SECRET: TEST_SESSION_SECRET };
-  const projector = spawn(process.execPath, ["--import", "tsx", "services/projector/main.ts"], { env: { ...process.env, LOG_LEVEL: "silent", ...env }, stdio: "ignore" });
+  const env = { DATA_DIR: dir.path, AUTH_SESSION_SECRET: TEST_SESSION_SECRET, ...options.env };
   const started: ServiceProcess[] = [];
+  const launch = async (service: Service, extra: Record<string, string> = {}) => {
+    const child = options.compiled
+      ? await startProcess(process.execPath, [join(options.compiled, "services", service, "main.js")], { ...env, ...extra })
+      : await startProcess(process.execPath, ["--import", "tsx", `services/${service}/main.ts`], { ...env, ...extra });
+    started.push(child);
+    return child;
+  };
   const stop = async () => {
     for (const service of started.reverse()) await service.stop();
-    if (projector.exitCode === null) {
-      projector.kill("SIGTERM");
-      await once(projector, "exit");
-    }
     await dir.remove();
   };
   try {
-    const commandApi = await startServiceProcess("services/command-api/main.ts", env);
-    started.push(commandApi);
+    const projector = await launch("projector");
+    const commandApi = await launch("command-api");
+    const start = (service: Service) => launch(service, service === "query-api" ? { COMMAND_API_URL: commandApi.url } : {});
     const queryApis: ServiceProcess[] = [];
-    for (let node = 0; node < (options.queryNodes ?? 1); node += 1) {
-      const queryApi = await startServiceProcess("services/query-api/main.ts", { ...env, COMMAND_API_URL: commandApi.url });
-      started.push(queryApi);
-      queryApis.push(queryApi);
-    }
-    return { dataDir: dir.path, env, commandApi, queryApis, stop };
+    for (let node = 0; node < (options.queryNodes ?? 1); node += 1) queryApis.push(await start("query-api"));
+    const notifiers: ServiceProcess[] = [];
+    for (let node = 0; node < (options.notifiers ?? 0); node += 1) notifiers.push(await start("notifier"));
+    return { dataDir: dir.path, env, commandApi, queryApis, notifiers, projector, start, stop };
   } catch (error) {
     await stop();
     throw error;
