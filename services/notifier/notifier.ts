@@ -3,7 +3,7 @@
 // ended. Each of those events is one delivery attempt, named by the event's id, and sends at most one email:
 // the notifier records InvitationDeliveryStarted in the invitation's stream before sending, so a redelivered
 // message, or a second notifier holding the same one, finds the attempt started and sends nothing. A failing
-// send that certainly did not leave (MailNotSentError) is retried with backoff within the attempt; when the
+// send that certainly did not leave (the mailer's error says notSent) is retried with backoff within the attempt; when the
 // tries run out, or the mail was refused for good, or it is unknown whether it left, InvitationDeliveryFailed
 // is recorded with the reason. A notifier that stops mid-attempt leaves it started without an
 // outcome: once its lease has run out, any notifier's sweep records it failed ("outcome unknown"), so no
@@ -16,7 +16,7 @@ import type { CommandContext } from "../../shared/commands/command-context.ts";
 import type { EventStore } from "../../shared/event-store/event-store.port.ts";
 import { parseRecorded } from "../../shared/events.ts";
 import { invitationIdSchema, userIdSchema, type InvitationId } from "../../shared/kernel/ids.ts";
-import { MailNotSentError, type Mailer } from "../../shared/mail/mailer.port.ts";
+import { isNotSent, type Mailer } from "../../shared/mail/mailer.port.ts";
 import type { ReadModels } from "../../shared/read-store/read-store.port.ts";
 import { attemptStartedAt, invitationStream, owesDelivery, type InvitationCommand } from "../../shared/sharing/invitation.decider.ts";
 import { invitationCommands } from "../../shared/sharing/sharing.commands.ts";
@@ -144,8 +144,8 @@ export class Notifier {
         this.options.logger.warn({ event: "invitation.send_failed", invitationId, attemptId, try: tryNumber, reason });
         // Only a mail that certainly did not leave is tried again: a second send of one that may have left
         // could be a second email for this attempt.
-        const retryable = error instanceof MailNotSentError && !error.permanent;
-        if (!retryable) return error instanceof MailNotSentError ? reason : `outcome unknown: ${reason}`;
+        if (!isNotSent(error)) return `outcome unknown: ${reason}`;
+        if (error.permanent) return reason;
         if (tryNumber >= this.retry.tries) return reason;
         await new Promise((resolve) => setTimeout(resolve, delay));
         delay *= 4;

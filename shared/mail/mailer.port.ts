@@ -20,8 +20,17 @@ export interface Mailer {
   send(mail: Mail): Promise<void>;
 }
 
-/** The mail certainly did not leave. `permanent`: trying again cannot help (the address was refused). */
-export class MailNotSentError extends Error {
+/** What a mailer's error says when the mail certainly did not leave. */
+export interface NotSent {
+  readonly notSent: true;
+  /** Trying again cannot help (the address was refused for good, the login is wrong). */
+  readonly permanent: boolean;
+}
+
+/** The mail certainly did not leave: the notifier may try again within the same attempt unless `permanent`. */
+export class MailNotSentError extends Error implements NotSent {
+  readonly notSent = true;
+
   constructor(
     message: string,
     readonly permanent: boolean,
@@ -29,3 +38,7 @@ export class MailNotSentError extends Error {
     super(message);
   }
 }
+
+/** Whether an error a mailer threw says the mail certainly did not leave. */
+export const isNotSent = (error: unknown): error is Error & NotSent =>
+  error instanceof Error && "notSent" in error && error.notSent === true && "permanent" in error && typeof error.permanent === "boolean";

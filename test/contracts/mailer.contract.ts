@@ -9,6 +9,8 @@ export interface Delivered {
   readonly to: string;
   readonly subject: string;
   readonly text: string;
+  /** The Message-ID header's value. */
+  readonly messageId: string;
   /** The names of the delivered message's headers, lower-cased, as the recipient's mail program sees them. */
   readonly headerNames: readonly string[];
 }
@@ -32,6 +34,18 @@ export function mailerContract(name: string, factory: MailerFactory): void {
       await mailer.send({ messageId: randomUUID(), to, subject: "Ann invited you", text: "Line one\nLine two — ünïcode" });
       const mails = (await delivered()).filter((mail) => mail.to === to).map(({ subject, text }) => ({ to, subject, text }));
       expect(mails).toEqual([{ to, subject: "Ann invited you", text: "Line one\nLine two — ünïcode" }]);
+    });
+
+    it("names the message by the delivery attempt's id, so a recipient's mail program can tell attempts apart", async () => {
+      const to = `${randomUUID()}@example.com`;
+      const first = randomUUID();
+      const second = randomUUID();
+      await mailer.send({ messageId: first, to, subject: "First", text: "x" });
+      await mailer.send({ messageId: second, to, subject: "Second", text: "x" });
+      const ids = (await delivered()).filter((mail) => mail.to === to).map((mail) => mail.messageId);
+      expect(ids).toHaveLength(2);
+      expect(ids.find((id) => id.includes(first))).toMatch(/^<[^<>\s]+@[^<>\s]+>$/);
+      expect(ids.find((id) => id.includes(second))).toMatch(/^<[^<>\s]+@[^<>\s]+>$/);
     });
 
     it("keeps line breaks in a subject from becoming headers", async () => {

@@ -3,17 +3,16 @@
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { MailNotSentError, type Mail, type Mailer } from "../../mail/mailer.port.ts";
-
-const FROM = "Workspace <no-reply@workspace.invalid>";
+import { DEFAULT_FROM, messageIdHeader } from "../../mail/sender.ts";
 
 /** Header values never carry a line break, so a crafted value cannot add headers. */
 const headerValue = (value: string): string => value.replace(/[\r\n]+/g, " ");
 
 export function toEml(mail: Mail, date: Date): string {
   return [
-    `Message-ID: <${headerValue(mail.messageId)}@workspace.invalid>`,
+    `Message-ID: ${messageIdHeader(mail.messageId)}`,
     `Date: ${date.toUTCString()}`,
-    `From: ${FROM}`,
+    `From: ${DEFAULT_FROM}`,
     `To: ${headerValue(mail.to)}`,
     `Subject: ${headerValue(mail.subject)}`,
     "MIME-Version: 1.0",

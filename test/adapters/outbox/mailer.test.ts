@@ -13,7 +13,7 @@ function parseEml(eml: string): Delivered {
     .split("\r\n")
     .filter((line) => !/^[ \t]/.test(line))
     .map((line) => line.slice(0, line.indexOf(":")).toLowerCase());
-  return { to: header("To"), subject: header("Subject"), text: rest.join("\r\n\r\n").replace(/\r\n$/, "").replace(/\r\n/g, "\n"), headerNames };
+  return { to: header("To"), subject: header("Subject"), messageId: header("Message-ID"), text: rest.join("\r\n\r\n").replace(/\r\n$/, "").replace(/\r\n/g, "\n"), headerNames };
 }
 
 async function outbox() {
