@@ -1,9 +1,7 @@
 // The embedded default: command API, query API, projector and notifier in one process on one HTTP port,
 // over SQLite files in DATA_DIR. `npm start` runs this file.
-import { join } from "node:path";
 import type { Logger } from "pino";
 import { InProcessBus } from "../shared/adapters/in-process/in-process.bus.ts";
-import { OutboxMailer } from "../shared/adapters/outbox/outbox.mailer.ts";
 import type { SqliteBatch } from "../shared/adapters/sqlite/sqlite-batch.ts";
 import type { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
 import type { SqliteReadStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";
@@ -16,7 +14,7 @@ import { createLogger } from "../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../shared/read-store/checkpoint-watcher.ts";
 import { registerCommandApi } from "./command-api/command-api.ts";
 import { openEmbeddedEventStore, openEmbeddedProjectionStore, openEmbeddedReadStore } from "./embedded-stores.ts";
-import { authenticatorFor, commandApiPorts, inProcessWriteSide, publicBaseUrl, queryApiPorts, type Clock } from "./embedded-wiring.ts";
+import { authenticatorFor, commandApiPorts, inProcessWriteSide, mailerFor, publicBaseUrl, queryApiPorts, type Clock } from "./embedded-wiring.ts";
 import { runUntilSignalled } from "./lifecycle.ts";
 import { Notifier } from "./notifier/notifier.ts";
 import { Projector } from "./projector/projector.ts";
@@ -42,7 +40,7 @@ export async function startAllInOne(
   const watcher = new CheckpointWatcher(readStore);
   const projectionStore = openEmbeddedProjectionStore(config);
   const bus = new InProcessBus();
-  const mailer = new OutboxMailer(join(config.DATA_DIR, "outbox"));
+  const mailer = mailerFor(config);
   const notifier = new Notifier({ bus, eventStore, readModels: readStore, mailer, logger, clock, publicBaseUrl: publicBaseUrl(config) });
   await notifier.start();
   const projector = new Projector({

@@ -1,6 +1,10 @@
 // Wiring over the embedded SQLite stores, shared by the all-in-one process and the single-service entries:
 // which adapter each port gets. The command side owns the event store; a query side is given only views.
+import { join } from "node:path";
 import type { Logger } from "pino";
+import { OutboxMailer } from "../shared/adapters/outbox/outbox.mailer.ts";
+import { SmtpMailer } from "../shared/adapters/smtp/smtp.mailer.ts";
+import type { Mailer } from "../shared/mail/mailer.port.ts";
 import { InProcessWriteSide } from "../shared/adapters/in-process/in-process.write-side.ts";
 import type { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
 import type { SqliteReadStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";
@@ -34,6 +38,11 @@ export function authenticatorFor(
 
 export function commandApiPorts(config: Config, stores: { eventStore: SqliteEventStore; readStore: SqliteReadStore }, projection: ProjectionProgress, logger: Logger, clock: Clock): CommandApiPorts {
   return { eventStore: stores.eventStore, views: stores.readStore, projection, clock, logger, consistencyWaitMs: config.CONSISTENCY_WAIT_MS };
+}
+
+/** The mailer: SMTP when SMTP_URL is set, otherwise .eml files in DATA_DIR/outbox. */
+export function mailerFor(config: Config): Mailer {
+  return config.SMTP_URL ? SmtpMailer.fromUrl(config.SMTP_URL) : new OutboxMailer(join(config.DATA_DIR, "outbox"));
 }
 
 /** Where links in emails point: PUBLIC_BASE_URL, or the server's own address when its port is fixed. */

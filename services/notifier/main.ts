@@ -1,15 +1,13 @@
 // The notifier on its own over the embedded stores: it follows the event store from the start (attempts
 // already started or delivered are skipped, so nothing is sent twice) and writes emails to DATA_DIR/outbox.
-import { join } from "node:path";
 import { openEmbeddedEventStore, openEmbeddedReadStore } from "../embedded-stores.ts";
-import { publicBaseUrl } from "../embedded-wiring.ts";
+import { mailerFor, publicBaseUrl } from "../embedded-wiring.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { InProcessBus } from "../../shared/adapters/in-process/in-process.bus.ts";
 import { toBusMessage } from "../../shared/bus/integration-events.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { parseRecorded } from "../../shared/events.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
-import { OutboxMailer } from "../../shared/adapters/outbox/outbox.mailer.ts";
 import { Notifier } from "./notifier.ts";
 
 await runUntilSignalled("notifier", async () => {
@@ -18,7 +16,7 @@ await runUntilSignalled("notifier", async () => {
   const eventStore = openEmbeddedEventStore(config);
   const readStore = openEmbeddedReadStore(config);
   const bus = new InProcessBus();
-  const mailer = new OutboxMailer(join(config.DATA_DIR, "outbox"));
+  const mailer = mailerFor(config);
   const notifier = new Notifier({ bus, eventStore, readModels: readStore, mailer, logger, clock: () => new Date(), publicBaseUrl: publicBaseUrl(config) });
   await notifier.start();
   const feed = eventStore.subscribe(0, (batch) => bus.publish(batch.map((recorded) => toBusMessage(parseRecorded(recorded)))));
