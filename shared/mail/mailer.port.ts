@@ -9,6 +9,8 @@ export interface Mail {
   readonly to: string;
   readonly subject: string;
   readonly text: string;
+  /** An HTML alternative of the same words; the text stays what every mail program can show. */
+  readonly html?: string;
 }
 
 export interface Mailer {

@@ -9,6 +9,8 @@ export interface Delivered {
   readonly to: string;
   readonly subject: string;
   readonly text: string;
+  /** The HTML alternative, or null for a text-only message. */
+  readonly html: string | null;
   /** The Message-ID header's value. */
   readonly messageId: string;
   /** The names of the delivered message's headers, lower-cased, as the recipient's mail program sees them. */
@@ -34,6 +36,16 @@ export function mailerContract(name: string, factory: MailerFactory): void {
       await mailer.send({ messageId: randomUUID(), to, subject: "Ann invited you", text: "Line one\nLine two — ünïcode" });
       const mails = (await delivered()).filter((mail) => mail.to === to).map(({ subject, text }) => ({ to, subject, text }));
       expect(mails).toEqual([{ to, subject: "Ann invited you", text: "Line one\nLine two — ünïcode" }]);
+      expect((await delivered()).find((mail) => mail.to === to)?.html).toBeNull();
+    });
+
+    it("delivers an HTML alternative beside the text when the mail has one", async () => {
+      const to = `${randomUUID()}@example.com`;
+      const html = '<p>Ann invited you to <a href="https://example.com/x?a=1&amp;b=2">a page</a> — ünïcode</p>';
+      await mailer.send({ messageId: randomUUID(), to, subject: "Rich", text: "Ann invited you to a page", html });
+      const [mail] = (await delivered()).filter((m) => m.to === to);
+      expect(mail?.text).toBe("Ann invited you to a page");
+      expect(mail?.html).toBe(html);
     });
 
     it("names the message by the delivery attempt's id, so a recipient's mail program can tell attempts apart", async () => {

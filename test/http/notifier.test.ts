@@ -10,6 +10,7 @@ import { toNewEvents } from "../../shared/commands/new-events.ts";
 import { SqliteEventStore } from "../../shared/adapters/sqlite/sqlite.event-store.ts";
 import { invitationIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
 import { SqliteProjectionStore } from "../../shared/adapters/sqlite/sqlite.read-store.ts";
+import { parseMimeMessage } from "../support/mime-message.ts";
 import { TestServer, type TestUser } from "../support/server.ts";
 import { createPage, share, unknownAddress } from "../support/workspace-builders.ts";
 
@@ -69,15 +70,16 @@ describe("invitation delivery", () => {
     await eventually(() => deliveryStatus(pageId), (status) => status === "sent", "the second delivery");
   });
 
-  it("writes a well-formed message: headers, a blank line, then the text", async () => {
+  it("writes a well-formed message: headers, a blank line, then the text and its HTML alternative", async () => {
     const pageId = await createPage(owner);
     const email = unknownAddress();
     expect((await share(owner, "page", pageId, email, "view")).status).toBe(202);
     const [mail] = await eventually(() => emailsTo(email), (found) => found.length === 1, "the email");
-    const [head, body] = (mail ?? "").split("\r\n\r\n");
+    const [head] = (mail ?? "").split("\r\n\r\n");
     expect(head?.split("\r\n").every((line) => /^[A-Za-z-]+: \S/.test(line))).toBe(true);
-    expect(head).toContain("Content-Type: text/plain; charset=utf-8");
-    expect(body).toContain("invited you to a page with view access.");
+    const parsed = parseMimeMessage(mail ?? "");
+    expect(parsed.text).toContain("invited you to a page with view access.");
+    expect(parsed.html).toContain("invited you to a page with view access.");
   });
 });
 

@@ -10,7 +10,7 @@ let owner: TestUser;
 beforeAll(async () => {
   smtp = await startSmtpServer({ refuseRecipient: (address) => address.startsWith("ghost@") });
   server = await TestServer.start({ settings: { SMTP_URL: smtp.url, PUBLIC_BASE_URL: "https://workspace.example.com" } });
-  owner = await server.registered("owner", { name: "Olive Owner" });
+  owner = await server.registered("owner", { name: "Olive <Owner>" });
 });
 afterAll(async () => {
   await server.stop();
@@ -36,9 +36,11 @@ describe("invitations over SMTP", () => {
     expect(await deliveryStatusOf(String(page.body.id), "newcomer@example.com")).toBe("sent");
     const mails = smtp.delivered().filter((mail) => mail.to === "newcomer@example.com");
     expect(mails).toHaveLength(1);
-    expect(mails[0]?.subject).toContain("Olive Owner");
+    expect(mails[0]?.subject).toContain("Olive <Owner>");
+    expect(mails[0]?.html).toContain("Olive &lt;Owner&gt;");
     expect(mails[0]?.text).toContain("edit");
     expect(mails[0]?.text).toContain("https://workspace.example.com");
+    expect(mails[0]?.html).toContain('<a href="https://workspace.example.com">');
   });
 
   it("records a refused recipient as a failed delivery", async () => {

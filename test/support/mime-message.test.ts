@@ -44,7 +44,29 @@ describe("reading a received message", () => {
     expect(eightBit.text).toBe("ü\nx");
   });
 
-  it("refuses a multipart message rather than misreading it", () => {
-    expect(() => parseMimeMessage(message('Content-Type: multipart/alternative; boundary="b"', "", "--b", ""))).toThrow(/multipart/);
+  it("reads the text and HTML parts of a multipart/alternative message", () => {
+    const parsed = parseMimeMessage(
+      message(
+        'Content-Type: multipart/alternative; boundary="b"',
+        "",
+        "--b",
+        "Content-Type: text/plain; charset=utf-8",
+        "",
+        "Plain words",
+        "--b",
+        "Content-Type: text/html; charset=utf-8",
+        "Content-Transfer-Encoding: quoted-printable",
+        "",
+        "<p>Rich =C3=BC</p>",
+        "--b--",
+        "",
+      ),
+    );
+    expect(parsed.text).toBe("Plain words");
+    expect(parsed.html).toBe("<p>Rich ü</p>");
+  });
+
+  it("refuses other multipart messages rather than misreading them", () => {
+    expect(() => parseMimeMessage(message('Content-Type: multipart/mixed; boundary="b"', "", "--b", ""))).toThrow(/multipart/);
   });
 });

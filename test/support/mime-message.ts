@@ -1,11 +1,13 @@
-// Reads a received single-part text message as a mail program would show it: headers unfolded and their encoded
-// words decoded, the body decoded from quoted-printable or base64. Enough for what our mailers send; multipart
-// messages are refused rather than misread.
+// Reads a received message as a mail program would show it: headers unfolded and their encoded words decoded,
+// the body decoded from quoted-printable or base64; of a multipart/alternative message, the text/plain and
+// text/html parts. Enough for what our mailers send; other multipart kinds are refused rather than misread.
 
 export interface MimeMessage {
   /** Header names lower-cased with their decoded values, in order. */
   readonly headers: readonly (readonly [name: string, value: string])[];
   readonly text: string;
+  /** The text/html alternative, when the message has one. */
+  readonly html: string | null;
 }
 
 const decode = (bytes: Uint8Array, charset: string): string => new TextDecoder(charset).decode(bytes);
@@ -53,6 +55,15 @@ function decodeBody(body: string, transferEncoding: string, charset: string): st
   }
 }
 
+function partsOf(body: string, boundary: string): string[] {
+  const delimiter = `--${boundary}`;
+  const end = body.indexOf(`${delimiter}--`);
+  return (end === -1 ? body : body.slice(0, end))
+    .split(delimiter)
+    .slice(1)
+    .map((part) => part.replace(/^\r\n/, "").replace(/\r\n$/, ""));
+}
+
 export function parseMimeMessage(raw: string): MimeMessage {
   const split = raw.indexOf("\r\n\r\n");
   const head = split === -1 ? raw : raw.slice(0, split);
@@ -66,9 +77,18 @@ export function parseMimeMessage(raw: string): MimeMessage {
       return [line.slice(0, colon).trim().toLowerCase(), decodeHeaderValue(line.slice(colon + 1).trim())] as const;
     });
   const header = (name: string) => headers.find(([key]) => key === name)?.[1] ?? "";
-  if (/^multipart\//i.test(header("content-type"))) throw new Error("multipart messages are not parsed here");
-  const charset = /charset="?([^";\s]+)/i.exec(header("content-type"))?.[1] ?? "utf-8";
+  const contentType = header("content-type");
+  if (/^multipart\/alternative/i.test(contentType)) {
+    const boundary = /boundary="?([^";]+)"?/i.exec(contentType)?.[1];
+    if (!boundary) throw new Error("a multipart message without a boundary");
+    const parts = partsOf(body, boundary).map((part) => ({ part, type: /^content-type:\s*([^;\r\n]+)/im.exec(part)?.[1]?.toLowerCase() ?? "text/plain" }));
+    const plain = parts.find((part) => part.type === "text/plain");
+    const html = parts.find((part) => part.type === "text/html");
+    return { headers, text: plain ? parseMimeMessage(plain.part).text : "", html: html ? parseMimeMessage(html.part).text : null };
+  }
+  if (/^multipart\//i.test(contentType)) throw new Error("only multipart/alternative messages are parsed here");
+  const charset = /charset="?([^";\s]+)/i.exec(contentType)?.[1] ?? "utf-8";
   // The line break that ends the last line belongs to the transfer, not to the text.
   const text = decodeBody(body.replace(/\r\n$/, ""), header("content-transfer-encoding"), charset).replace(/\r\n/g, "\n");
-  return { headers, text };
+  return { headers, text, html: null };
 }

@@ -32,12 +32,13 @@ export interface TestSmtpServer {
 }
 
 export function deliveriesOf(message: ReceivedMessage): Delivered[] {
-  const { headers, text } = parseMimeMessage(message.raw);
+  const { headers, text, html } = parseMimeMessage(message.raw);
   const header = (name: string) => headers.find(([key]) => key === name)?.[1] ?? "";
   return message.rcptTo.map((to) => ({
     to,
     subject: header("subject"),
     text,
+    html,
     messageId: header("message-id"),
     headerNames: headers.map(([name]) => name),
   }));

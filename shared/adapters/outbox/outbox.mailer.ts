@@ -8,6 +8,25 @@ import { DEFAULT_FROM, messageIdHeader } from "../../mail/sender.ts";
 /** Header values never carry a line break, so a crafted value cannot add headers. */
 const headerValue = (value: string): string => value.replace(/[\r\n]+/g, " ");
 
+const crlf = (text: string): string => text.replace(/\r?\n/g, "\r\n");
+
+/** The body: the text alone, or the text and its HTML alternative as multipart/alternative. */
+function body(mail: Mail): string[] {
+  const part = (type: string, content: string) => [`Content-Type: ${type}; charset=utf-8`, "Content-Transfer-Encoding: 8bit", "", crlf(content)];
+  if (mail.html === undefined) return part("text/plain", mail.text);
+  // No line of either part can start with the boundary: it holds the attempt's id, which neither text has.
+  const boundary = `=_alternative_${mail.messageId.replace(/[^A-Za-z0-9]/g, "")}`;
+  return [
+    `Content-Type: multipart/alternative; boundary="${boundary}"`,
+    "",
+    `--${boundary}`,
+    ...part("text/plain", mail.text),
+    `--${boundary}`,
+    ...part("text/html", mail.html),
+    `--${boundary}--`,
+  ];
+}
+
 export function toEml(mail: Mail, date: Date): string {
   return [
     `Message-ID: ${messageIdHeader(mail.messageId)}`,
@@ -16,10 +35,7 @@ export function toEml(mail: Mail, date: Date): string {
     `To: ${headerValue(mail.to)}`,
     `Subject: ${headerValue(mail.subject)}`,
     "MIME-Version: 1.0",
-    "Content-Type: text/plain; charset=utf-8",
-    "Content-Transfer-Encoding: 8bit",
-    "",
-    mail.text.replace(/\r?\n/g, "\r\n"),
+    ...body(mail),
     "",
   ].join("\r\n");
 }

@@ -137,6 +137,7 @@ export class SmtpMailer implements Mailer {
         to: { name: "", address: mail.to },
         subject: mail.subject,
         text: mail.text,
+        ...(mail.html === undefined ? {} : { html: mail.html }),
         messageId: messageIdHeader(mail.messageId, this.from),
       });
     } catch (error) {

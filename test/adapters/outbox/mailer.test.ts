@@ -3,17 +3,14 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { OutboxMailer } from "../../../shared/adapters/outbox/outbox.mailer.ts";
 import { mailerContract, type Delivered } from "../../contracts/mailer.contract.ts";
+import { parseMimeMessage } from "../../support/mime-message.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 
-/** Reads an .eml file back: headers up to the blank line (a folded line continues the one before), then the text. */
+/** Reads an .eml file back as a mail program would. */
 function parseEml(eml: string): Delivered {
-  const [head = "", ...rest] = eml.split("\r\n\r\n");
-  const header = (name: string) => new RegExp(`^${name}: (.*)$`, "m").exec(head)?.[1] ?? "";
-  const headerNames = head
-    .split("\r\n")
-    .filter((line) => !/^[ \t]/.test(line))
-    .map((line) => line.slice(0, line.indexOf(":")).toLowerCase());
-  return { to: header("To"), subject: header("Subject"), messageId: header("Message-ID"), text: rest.join("\r\n\r\n").replace(/\r\n$/, "").replace(/\r\n/g, "\n"), headerNames };
+  const { headers, text, html } = parseMimeMessage(eml);
+  const header = (name: string) => headers.find(([key]) => key === name)?.[1] ?? "";
+  return { to: header("to"), subject: header("subject"), messageId: header("message-id"), text, html, headerNames: headers.map(([name]) => name) };
 }
 
 async function outbox() {
