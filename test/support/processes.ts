@@ -43,7 +43,7 @@ export async function startProcess(command: string, args: string[], env: Record<
     url,
     child,
     async stop() {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill("SIGTERM");
       await once(child, "exit");
     },

@@ -19,6 +19,11 @@ export interface TestSmtpServerOptions {
   readonly credentials?: { readonly user: string; readonly pass: string };
   /** Recipients the server refuses at RCPT TO, as a mailbox that does not exist would be. */
   readonly refuseRecipient?: (address: string) => boolean;
+  /**
+   * Runs once a message is received and kept, before the server answers it: a test can stop the sender
+   * there, between its sending and its hearing that the mail was taken.
+   */
+  readonly beforeAnswer?: (message: ReceivedMessage) => Promise<void>;
 }
 
 export interface TestSmtpServer {
@@ -46,7 +51,7 @@ export function deliveriesOf(message: ReceivedMessage): Delivered[] {
 
 export async function startSmtpServer(options: TestSmtpServerOptions = {}): Promise<TestSmtpServer> {
   const messages: ReceivedMessage[] = [];
-  const { credentials, refuseRecipient } = options;
+  const { credentials, refuseRecipient, beforeAnswer } = options;
   const server = new SMTPServer({
     disabledCommands: credentials ? ["STARTTLS"] : ["STARTTLS", "AUTH"],
     authOptional: credentials === undefined,
@@ -68,13 +73,14 @@ export async function startSmtpServer(options: TestSmtpServerOptions = {}): Prom
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
         const { mailFrom, rcptTo } = session.envelope;
-        messages.push({
+        const message = {
           mailFrom: mailFrom === false ? undefined : mailFrom.address,
           rcptTo: rcptTo.map((recipient) => recipient.address),
           user: session.user,
           raw: Buffer.concat(chunks).toString("utf8"),
-        });
-        callback();
+        };
+        messages.push(message);
+        (beforeAnswer?.(message) ?? Promise.resolve()).then(() => callback(), () => callback());
       });
     },
   });
