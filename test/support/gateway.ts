@@ -3,9 +3,10 @@
 // with CI=true a missing nginx is a failure.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join } from "node:path";
+import { gatewayConfig } from "../../deploy/nginx/gateway-config.ts";
 import { tempDir } from "./temp-dir.ts";
 
 const NGINX = ["/usr/sbin/nginx", "nginx"].find((candidate) => spawnSync(candidate, ["-v"]).status === 0) ?? null;
@@ -28,15 +29,6 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
-/** ${NAME} placeholders filled from `values`, as envsubst does; nginx's own $variables are left alone. */
-export function renderTemplate(template: string, values: Record<string, string>): string {
-  return template.replace(/\$\{([A-Z_]+)\}/g, (_match, name: string) => {
-    const value = values[name];
-    if (value === undefined) throw new Error(`no value for \${${name}} in the gateway template`);
-    return value;
-  });
-}
-
 export interface Gateway {
   readonly url: string;
   readonly child: ChildProcess;
@@ -48,13 +40,7 @@ export async function startGateway(options: { commandApi: string; queryApis: rea
   const dir = await tempDir();
   const port = await freePort();
   const hostOf = (url: string) => new URL(url).host;
-  const template = await readFile(join(import.meta.dirname, "../../deploy/nginx/gateway.conf.template"), "utf8");
-  const config = renderTemplate(template, {
-    GATEWAY_PORT: String(port),
-    COMMAND_API: hostOf(options.commandApi),
-    QUERY_API_SERVERS: options.queryApis.map((url) => `server ${hostOf(url)} max_fails=1 fail_timeout=5s;`).join("\n    "),
-    NGINX_RUN_DIR: dir.path,
-  });
+  const config = await gatewayConfig({ port, commandApi: hostOf(options.commandApi), queryApis: options.queryApis.map(hostOf), runDir: dir.path });
   const file = join(dir.path, "nginx.conf");
   await writeFile(file, config);
   const child = spawn(NGINX, ["-c", file, "-p", dir.path, "-e", "stderr"], { stdio: ["ignore", "ignore", "pipe"] });

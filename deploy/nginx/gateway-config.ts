@@ -1,0 +1,32 @@
+// Renders the gateway's nginx configuration from gateway.conf.template, as envsubst would: ${NAME}
+// placeholders are filled in, nginx's own $variables are left alone. Used by `npm run split` and the tests.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+
+export interface GatewaySettings {
+  readonly port: number;
+  /** host:port of the command API. */
+  readonly commandApi: string;
+  /** host:port of each query node. */
+  readonly queryApis: readonly string[];
+  /** A writable directory for nginx's pid file and temporary files. */
+  readonly runDir: string;
+}
+
+export function renderTemplate(template: string, values: Record<string, string>): string {
+  return template.replace(/\$\{([A-Z_]+)\}/g, (_match, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`no value for \${${name}} in the gateway template`);
+    return value;
+  });
+}
+
+export async function gatewayConfig(settings: GatewaySettings): Promise<string> {
+  const template = await readFile(join(import.meta.dirname, "gateway.conf.template"), "utf8");
+  return renderTemplate(template, {
+    GATEWAY_PORT: String(settings.port),
+    COMMAND_API: settings.commandApi,
+    QUERY_API_SERVERS: settings.queryApis.map((host) => `server ${host} max_fails=1 fail_timeout=5s;`).join("\n    "),
+    NGINX_RUN_DIR: settings.runDir,
+  });
+}

@@ -1,0 +1,99 @@
+// `npm run split`: the split deployment on one machine, from the compiled build. A projector, the command API,
+// two query nodes and a notifier run as separate processes over DATA_DIR (default ./data/split), behind the
+// project's nginx gateway on PORT (default 3000); with nats-server installed, they talk over a NATS JetStream
+// server of their own. Ctrl-C stops everything gracefully.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { gatewayConfig } from "./nginx/gateway-config.ts";
+
+const root = resolve(import.meta.dirname, "..");
+const dataDir = resolve(process.env.DATA_DIR ?? join(root, "data", "split"));
+const gatewayPort = Number(process.env.PORT ?? 3000);
+const children: Array<{ name: string; child: ChildProcess }> = [];
+const scratch = mkdtempSync(join(tmpdir(), "workspace-split-"));
+
+const binary = (name: string): string | null => [`/usr/sbin/${name}`, name].find((candidate) => spawnSync(candidate, ["--version"]).error === undefined) ?? null;
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const address = server.address();
+  server.close();
+  if (address === null || typeof address === "string") throw new Error("no free port");
+  return address.port;
+}
+
+function run(name: string, command: string, args: string[], env: Record<string, string> = {}): ChildProcess {
+  const child = spawn(command, args, { cwd: root, env: { ...process.env, DATA_DIR: dataDir, ...env }, stdio: ["ignore", "ignore", "inherit"] });
+  children.push({ name, child });
+  child.once("exit", (code, signal) => {
+    if (!stopping) process.stderr.write(`split: ${name} exited (${signal ?? code ?? "?"})\n`);
+  });
+  return child;
+}
+
+async function answers(url: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!(await fetch(url).then(() => true, () => false))) {
+    if (Date.now() > deadline) throw new Error(`${url} did not answer`);
+    await new Promise((done) => setTimeout(done, 100));
+  }
+}
+
+let stopping = false;
+async function stop(): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  for (const { child } of children.reverse()) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    child.kill("SIGTERM");
+    await once(child, "exit");
+  }
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+async function main(): Promise<void> {
+  const nginx = binary("nginx");
+  if (!nginx) throw new Error("nginx is not installed (apt-get install -y nginx-light)");
+  process.stderr.write("split: building\n");
+  if (spawnSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" }).status !== 0) throw new Error("the build failed");
+  mkdirSync(dataDir, { recursive: true });
+
+  const shared: Record<string, string> = {};
+  const nats = binary("nats-server");
+  if (nats) {
+    const port = await freePort();
+    run("nats-server", nats, ["-js", "-a", "127.0.0.1", "-p", String(port), "-sd", join(scratch, "nats")]);
+    shared.NATS_URL = `nats://127.0.0.1:${port}`;
+  }
+  const service = (name: string, env: Record<string, string> = {}) => run(name, process.execPath, [`dist/services/${name.replace(/-\d$/, "")}/main.js`], { ...shared, ...env });
+  const commandPort = await freePort();
+  service("projector");
+  service("command-api", { PORT: String(commandPort) });
+  await answers(`http://127.0.0.1:${commandPort}/healthz`);
+  const queryPorts = [await freePort(), await freePort()];
+  queryPorts.forEach((port, index) => service(`query-api-${index + 1}`, { PORT: String(port), COMMAND_API_URL: `http://127.0.0.1:${commandPort}` }));
+  for (const port of queryPorts) await answers(`http://127.0.0.1:${port}/healthz`);
+  service("notifier", { PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${gatewayPort}` });
+
+  const config = join(scratch, "nginx.conf");
+  writeFileSync(config, await gatewayConfig({ port: gatewayPort, commandApi: `127.0.0.1:${commandPort}`, queryApis: queryPorts.map((port) => `127.0.0.1:${port}`), runDir: scratch }));
+  run("nginx", nginx, ["-c", config, "-p", scratch, "-e", "stderr"]);
+  await answers(`http://127.0.0.1:${gatewayPort}/healthz`);
+  process.stderr.write(
+    `split: gateway on http://127.0.0.1:${gatewayPort} (command API :${commandPort}, query nodes :${queryPorts.join(", :")}${nats ? `, ${shared.NATS_URL}` : ""}), data in ${dataDir}\n` +
+      `split: sign in with  DATA_DIR=${dataDir} npm run -s session -- --email you@example.com --name You\n`,
+  );
+}
+
+process.on("SIGINT", () => void stop().then(() => process.exit(0)));
+process.on("SIGTERM", () => void stop().then(() => process.exit(0)));
+main().catch(async (error: unknown) => {
+  process.stderr.write(`split: ${error instanceof Error ? error.message : String(error)}\n`);
+  await stop();
+  process.exit(1);
+});
