@@ -1,7 +1,6 @@
 // The embedded default: command API, query API, projector and notifier in one process on one HTTP port,
 // over SQLite files in DATA_DIR. `npm start` runs this file.
 import type { Logger } from "pino";
-import { InProcessBus } from "../shared/adapters/in-process/in-process.bus.ts";
 import type { SqliteBatch } from "../shared/adapters/sqlite/sqlite-batch.ts";
 import type { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
 import type { SqliteReadStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";
@@ -14,7 +13,7 @@ import { createLogger } from "../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../shared/read-store/checkpoint-watcher.ts";
 import { registerCommandApi } from "./command-api/command-api.ts";
 import { openEmbeddedEventStore, openEmbeddedProjectionStore, openEmbeddedReadStore } from "./embedded-stores.ts";
-import { authenticatorFor, commandApiPorts, inProcessWriteSide, mailerFor, publicBaseUrl, queryApiPorts, type Clock } from "./embedded-wiring.ts";
+import { authenticatorFor, busFor, commandApiPorts, inProcessWriteSide, mailerFor, publicBaseUrl, queryApiPorts, type Clock } from "./embedded-wiring.ts";
 import { runUntilSignalled } from "./lifecycle.ts";
 import { Notifier } from "./notifier/notifier.ts";
 import { Projector } from "./projector/projector.ts";
@@ -39,7 +38,7 @@ export async function startAllInOne(
   const readStore = openEmbeddedReadStore(config);
   const watcher = new CheckpointWatcher(readStore);
   const projectionStore = openEmbeddedProjectionStore(config);
-  const bus = new InProcessBus();
+  const bus = await busFor(config, "all-in-one");
   const mailer = mailerFor(config);
   const notifier = new Notifier({ bus, eventStore, readModels: readStore, mailer, logger, clock, publicBaseUrl: publicBaseUrl(config) });
   await notifier.start();

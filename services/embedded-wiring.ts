@@ -2,7 +2,10 @@
 // which adapter each port gets. The command side owns the event store; a query side is given only views.
 import { join } from "node:path";
 import type { Logger } from "pino";
+import { InProcessBus } from "../shared/adapters/in-process/in-process.bus.ts";
+import { NatsBus } from "../shared/adapters/nats/nats.bus.ts";
 import { OutboxMailer } from "../shared/adapters/outbox/outbox.mailer.ts";
+import type { Bus } from "../shared/bus/bus.port.ts";
 import { SmtpMailer } from "../shared/adapters/smtp/smtp.mailer.ts";
 import type { Mailer } from "../shared/mail/mailer.port.ts";
 import { InProcessWriteSide } from "../shared/adapters/in-process/in-process.write-side.ts";
@@ -38,6 +41,11 @@ export function authenticatorFor(
 
 export function commandApiPorts(config: Config, stores: { eventStore: SqliteEventStore; readStore: SqliteReadStore }, projection: ProjectionProgress, logger: Logger, clock: Clock): CommandApiPorts {
   return { eventStore: stores.eventStore, views: stores.readStore, projection, clock, logger, consistencyWaitMs: config.CONSISTENCY_WAIT_MS };
+}
+
+/** The bus: NATS JetStream when NATS_URL is set, otherwise in this process only. */
+export async function busFor(config: Config, name: string): Promise<Bus> {
+  return config.NATS_URL ? NatsBus.connect(config.NATS_URL, { name }) : new InProcessBus();
 }
 
 /** The mailer: SMTP when SMTP_URL is set, otherwise .eml files in DATA_DIR/outbox. */

@@ -1,9 +1,9 @@
-// The notifier on its own over the embedded stores: it follows the event store from the start (attempts
-// already started or delivered are skipped, so nothing is sent twice) and writes emails to DATA_DIR/outbox.
+// The notifier on its own over the embedded stores: it takes invitation events from NATS JetStream when
+// NATS_URL is set, otherwise from the event store it follows itself, and sends through SMTP when SMTP_URL is set,
+// otherwise to DATA_DIR/outbox. Any number of notifiers may run: each attempt sends at most one email.
 import { openEmbeddedEventStore, openEmbeddedReadStore } from "../embedded-stores.ts";
-import { mailerFor, publicBaseUrl } from "../embedded-wiring.ts";
+import { busFor, mailerFor, publicBaseUrl } from "../embedded-wiring.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
-import { InProcessBus } from "../../shared/adapters/in-process/in-process.bus.ts";
 import { toBusMessage } from "../../shared/bus/integration-events.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { parseRecorded } from "../../shared/events.ts";
@@ -15,15 +15,19 @@ await runUntilSignalled("notifier", async () => {
   const logger = createLogger(config.LOG_LEVEL, "notifier");
   const eventStore = openEmbeddedEventStore(config);
   const readStore = openEmbeddedReadStore(config);
-  const bus = new InProcessBus();
+  const bus = await busFor(config, "notifier");
   const mailer = mailerFor(config);
   const notifier = new Notifier({ bus, eventStore, readModels: readStore, mailer, logger, clock: () => new Date(), publicBaseUrl: publicBaseUrl(config) });
   await notifier.start();
-  const feed = eventStore.subscribe(0, (batch) => bus.publish(batch.map((recorded) => toBusMessage(parseRecorded(recorded)))));
-  logger.info({ event: "notifier.started" });
+  // Without NATS the notifier feeds its own in-process bus from the event store, from the start (attempts
+  // already started or ended are skipped). With NATS the projector publishes, and a sweep settles what no
+  // message will bring (an attempt never started, one abandoned past its lease).
+  const feed = config.NATS_URL ? null : eventStore.subscribe(0, (batch) => bus.publish(batch.map((recorded) => toBusMessage(parseRecorded(recorded)))));
+  if (config.NATS_URL) void notifier.recover().catch((error: unknown) => logger.warn({ event: "notifier.recovery_failed", err: error }));
+  logger.info({ event: "notifier.started", bus: config.NATS_URL ? "nats" : "in-process" });
   return {
     async close() {
-      await feed.stop();
+      await feed?.stop();
       await notifier.stop();
       await bus.close();
       await readStore.close();

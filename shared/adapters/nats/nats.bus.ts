@@ -1,0 +1,134 @@
+// The Bus port on NATS JetStream (nats.js v3: @nats-io/transport-node and @nats-io/jetstream, the maintained
+// modular client; the `nats` package is the legacy v2 line). Messages go to one stream with a subject per
+// event type; the message id is the JetStream message id, so the server drops a republish within its
+// duplicate window. Each group is a durable pull consumer: it resumes where it left off, its members share
+// the work, a message is acknowledged only once the handler resolved, and a failing handler's message comes
+// back after a delay.
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, StorageType, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from "@nats-io/jetstream";
+import { connect, nanos, type NatsConnection } from "@nats-io/transport-node";
+import { z } from "zod";
+import type { Bus, BusHandler, BusMessage, BusSubscription } from "../../bus/bus.port.ts";
+
+export interface NatsBusOptions {
+  /** The stream holding every integration event. */
+  readonly stream?: string;
+  /** Subjects are `<prefix>.<event type>`. */
+  readonly subjectPrefix?: string;
+  /** How long the server remembers message ids to drop a republish (default 2 hours). */
+  readonly duplicateWindowMs?: number;
+  /** How long a delivered message may go unacknowledged before it is delivered again (default 60 s). */
+  readonly ackWaitMs?: number;
+  /** How long a failed message waits before it comes back (default 1 s). */
+  readonly retryDelayMs?: number;
+  /** Name of this connection, as the server shows it. */
+  readonly name?: string;
+}
+
+const payloadSchema = z.object({ id: z.string().min(1), subject: z.string().min(1), data: z.unknown(), metadata: z.record(z.string(), z.unknown()) });
+const consumerName = (group: string) => group.replace(/[^A-Za-z0-9_-]/g, "_");
+const codec = { encode: (value: unknown) => new TextEncoder().encode(JSON.stringify(value)), decode: (bytes: Uint8Array): unknown => JSON.parse(new TextDecoder().decode(bytes)) };
+
+export class NatsBus implements Bus {
+  private readonly subscriptions = new Set<ConsumerMessages>();
+
+  private constructor(
+    private readonly connection: NatsConnection,
+    private readonly manager: JetStreamManager,
+    private readonly client: JetStreamClient,
+    private readonly settings: Required<Omit<NatsBusOptions, "name">>,
+  ) {}
+
+  /** Connects (reconnecting for ever after a lost connection) and creates or updates the stream. */
+  static async connect(url: string, options: NatsBusOptions = {}): Promise<NatsBus> {
+    const settings = {
+      stream: options.stream ?? "WORKSPACE_EVENTS",
+      subjectPrefix: options.subjectPrefix ?? "workspace.events",
+      duplicateWindowMs: options.duplicateWindowMs ?? 2 * 60 * 60_000,
+      ackWaitMs: options.ackWaitMs ?? 60_000,
+      retryDelayMs: options.retryDelayMs ?? 1_000,
+    };
+    const connection = await connect({ servers: url, name: options.name ?? "workspace", maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+    try {
+      const manager = await jetstreamManager(connection);
+      const stream = {
+        name: settings.stream,
+        subjects: [`${settings.subjectPrefix}.>`],
+        storage: StorageType.File,
+        duplicate_window: nanos(settings.duplicateWindowMs),
+      };
+      const exists = await manager.streams.info(settings.stream).then(() => true, () => false);
+      if (exists) await manager.streams.update(settings.stream, { subjects: stream.subjects, duplicate_window: stream.duplicate_window });
+      else await manager.streams.add(stream);
+      return new NatsBus(connection, manager, jetstream(connection), settings);
+    } catch (error) {
+      await connection.close();
+      throw error;
+    }
+  }
+
+  private subjectOf(type: string): string {
+    return `${this.settings.subjectPrefix}.${type}`;
+  }
+
+  async publish(messages: readonly BusMessage[]): Promise<void> {
+    // One at a time, each waiting for the server's ack: the order of a batch is the order in the stream.
+    for (const message of messages) {
+      await this.client.publish(this.subjectOf(message.subject), codec.encode(message), { msgID: message.id });
+    }
+  }
+
+  async subscribe(options: { subjects: readonly string[]; group: string; handler: BusHandler }): Promise<BusSubscription> {
+    const name = consumerName(options.group);
+    const wanted = new Set(options.subjects);
+    // nats-server 2.9 filters a consumer by one subject: a group of several subjects reads the whole stream
+    // and passes over what it did not ask for.
+    const [only] = options.subjects;
+    const filter_subject = options.subjects.length === 1 && only !== undefined ? this.subjectOf(only) : `${this.settings.subjectPrefix}.>`;
+    const known = await this.manager.consumers.info(this.settings.stream, name).then(() => true, () => false);
+    if (!known) {
+      await this.manager.consumers
+        .add(this.settings.stream, {
+          durable_name: name,
+          ack_policy: AckPolicy.Explicit,
+          deliver_policy: DeliverPolicy.New,
+          filter_subject,
+          ack_wait: nanos(this.settings.ackWaitMs),
+          max_deliver: -1,
+        })
+        // Another member may have created it meanwhile: the same group, the same consumer.
+        .catch(async (error: unknown) => {
+          if (!(await this.manager.consumers.info(this.settings.stream, name).then(() => true, () => false))) throw error;
+        });
+    }
+    const consumer = await this.client.consumers.get(this.settings.stream, name);
+    const messages = await consumer.consume({ max_messages: 16 });
+    this.subscriptions.add(messages);
+    void (async () => {
+      for await (const delivered of messages) await this.handle(delivered, wanted, options.handler);
+    })();
+    return {
+      stop: async () => {
+        this.subscriptions.delete(messages);
+        await messages.close();
+      },
+    };
+  }
+
+  private async handle(delivered: JsMsg, wanted: ReadonlySet<string>, handler: BusHandler): Promise<void> {
+    const parsed = payloadSchema.safeParse(codec.decode(delivered.data));
+    // Not ours to read (malformed) or not asked for: acknowledged, so it does not come back.
+    if (!parsed.success || !wanted.has(parsed.data.subject)) return delivered.ack();
+    try {
+      await handler(parsed.data);
+      delivered.ack();
+    } catch {
+      delivered.nak(this.settings.retryDelayMs);
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const messages of this.subscriptions) await messages.close();
+    this.subscriptions.clear();
+    await this.connection.drain();
+  }
+}
