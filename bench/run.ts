@@ -13,6 +13,7 @@ import { load, type LoadFigures } from "./http-load.ts";
 import { parseBenchOptions } from "./options.ts";
 import { startChild } from "./processes.ts";
 import { benchProjectionLag, benchReplay } from "./projection.ts";
+import { benchSplitReads } from "./split.ts";
 import { fmt, renderTable, verdict, type Row } from "./report.ts";
 import { seedWorkspace, type SeedUser } from "./seed.ts";
 
@@ -87,6 +88,16 @@ try {
   await server.stop();
   raw.http = { ceiling: ceilingFigures, list, resolve, content, create, memory, grantsApplied };
 
+  const split = await benchSplitReads({
+    env: { DATA_DIR: dataDir, AUTH_SESSION_SECRET: SECRET, LOG_LEVEL: "warn" },
+    run: (label, url, headers) => run(label, url, { headers }),
+    resolvePath: `/api/v1/pages/resolve?title=${encodeURIComponent(seeded.sampleTitle)}`,
+    resolveHeaders: headers,
+    contentPath: `/api/v1/pages/${seeded.tenKilobytePageId}/content`,
+    contentHeaders: { cookie: ownerCookie },
+  });
+  raw.split = split;
+
   const ceil = ceilingFigures.requestsPerSecond;
   const httpRow = (figure: string, f: LoadFigures, minRatio: number, maxP99: number | null): Row => {
     const ratio = f.requestsPerSecond / ceil;
@@ -104,6 +115,19 @@ try {
   rows.push(httpRow("GET /pages/resolve", resolve, 0.4, null));
   rows.push(httpRow("GET /pages/{id}/content (10 KB)", content, 0.4, null));
   rows.push(httpRow("POST /pages (read-your-writes)", create, 0.1, 30));
+  const splitRow = (figure: string, f: LoadFigures, allInOne: LoadFigures): Row => ({
+    figure,
+    value: `${fmt(f.requestsPerSecond)} req/s, p99 ${fmt(f.p99Ms)} ms${f.non2xx || f.errors ? `, ${f.non2xx + f.errors} failed` : ""}`,
+    reference: `all-in-one ${fmt(allInOne.requestsPerSecond)}; ceiling ${fmt(ceil)}`,
+    ratio: `${fmt(f.requestsPerSecond / allInOne.requestsPerSecond, 2)}× all-in-one`,
+    target: "report",
+    verdict: "report",
+  });
+  if (split === null) rows.push({ figure: "split mode through nginx", value: "not measured: nginx is not installed", reference: "—", ratio: "—", target: "report", verdict: "report" });
+  for (const s of split ?? []) {
+    rows.push(splitRow(`split via nginx, ${s.queryNodes} query node${s.queryNodes > 1 ? "s" : ""}: GET /pages/resolve`, s.resolve, resolve));
+    rows.push(splitRow(`split via nginx, ${s.queryNodes} query node${s.queryNodes > 1 ? "s" : ""}: GET /pages/{id}/content`, s.content, content));
+  }
 
   log(`event store appends: ${fmt(options.appendEvents)} events per batch size`);
   const appends = await benchAppends(workDir, options.appendEvents);
