@@ -1,6 +1,7 @@
 // The embedded default: command API, query API, projector and notifier in one process on one HTTP port,
 // over SQLite files in DATA_DIR. `npm start` runs this file.
 import type { Logger } from "pino";
+import { PrometheusMetrics } from "../shared/adapters/prometheus/prometheus.metrics.ts";
 import type { SqliteBatch } from "../shared/adapters/sqlite/sqlite-batch.ts";
 import type { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
 import type { SqliteReadStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";
@@ -9,11 +10,12 @@ import { loadConfig, type Config } from "../shared/config/config.ts";
 import { createApp } from "../shared/http/create-app.ts";
 import { installAuthentication } from "../shared/http/guard.ts";
 import { healthRoutes } from "../shared/http/health.routes.ts";
+import { metricsRoute } from "../shared/http/metrics.routes.ts";
 import { createLogger } from "../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../shared/read-store/checkpoint-watcher.ts";
 import { registerCommandApi } from "./command-api/command-api.ts";
 import { openEmbeddedEventStore, openEmbeddedProjectionStore, openEmbeddedReadStore } from "./embedded-stores.ts";
-import { authenticatorFor, busFor, commandApiPorts, inProcessWriteSide, mailerFor, publicBaseUrl, queryApiPorts, type Clock } from "./embedded-wiring.ts";
+import { appendingStore, authenticatorFor, busFor, commandApiPorts, inProcessWriteSide, mailerFor, publicBaseUrl, queryApiPorts, type Clock } from "./embedded-wiring.ts";
 import { runUntilSignalled } from "./lifecycle.ts";
 import { Notifier } from "./notifier/notifier.ts";
 import { Projector } from "./projector/projector.ts";
@@ -34,13 +36,14 @@ export async function startAllInOne(
   logger: Logger = createLogger(config.LOG_LEVEL),
   clock: Clock = () => new Date(),
 ): Promise<RunningServer> {
+  const metrics = new PrometheusMetrics();
   const eventStore = openEmbeddedEventStore(config);
-  const readStore = openEmbeddedReadStore(config);
+  const readStore = openEmbeddedReadStore(config, metrics);
   const watcher = new CheckpointWatcher(readStore);
   const projectionStore = openEmbeddedProjectionStore(config);
   const bus = await busFor(config, "all-in-one");
   const mailer = mailerFor(config);
-  const notifier = new Notifier({ bus, eventStore, readModels: readStore, mailer, logger, clock, publicBaseUrl: publicBaseUrl(config) });
+  const notifier = new Notifier({ bus, eventStore: appendingStore(eventStore, metrics), readModels: readStore, mailer, logger, clock, publicBaseUrl: publicBaseUrl(config), metrics });
   await notifier.start();
   const projector = new Projector({
     eventStore,
@@ -48,17 +51,19 @@ export async function startAllInOne(
     logger,
     watcher,
     publish: (events) => bus.publish(events.map(toBusMessage)),
+    metrics,
   });
   await projector.start();
   void notifier.recover().catch((error: unknown) => logger.warn({ event: "notifier.recovery_failed", err: error }));
 
   // One process, so the query side's write side is the command side's, called in memory.
-  const writeSide = inProcessWriteSide({ eventStore, readStore }, logger, clock);
-  const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES });
-  installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: true }));
+  const writeSide = inProcessWriteSide({ eventStore, readStore }, logger, clock, metrics);
+  const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, metrics });
+  installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: true, metrics }));
   healthRoutes(app, { eventStore, readStore });
-  await registerCommandApi(app, commandApiPorts(config, { eventStore, readStore }, watcher, logger, clock));
-  await registerQueryApi(app, queryApiPorts(config, readStore, watcher, writeSide, clock));
+  metricsRoute(app, metrics);
+  await registerCommandApi(app, commandApiPorts(config, { eventStore, readStore }, watcher, logger, clock, metrics));
+  await registerQueryApi(app, queryApiPorts(config, readStore, watcher, writeSide, clock, metrics));
   const url = await app.listen({ port: config.PORT, host: config.HOST });
   logger.info({ event: "server.started", url, dataDir: config.DATA_DIR, mode: "all-in-one" });
 

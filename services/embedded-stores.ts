@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Config } from "../shared/config/config.ts";
 import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
 import { SqliteProjectionStore, SqliteReadStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";
+import type { Metrics } from "../shared/metrics/metrics.port.ts";
 
 export function openEmbeddedEventStore(config: Config): SqliteEventStore {
   mkdirSync(config.DATA_DIR, { recursive: true });
@@ -16,8 +17,8 @@ const readModelsFile = (config: Config): string => {
 };
 
 /** Each caller gets its own connection: the projector writes through one, the APIs read through another. */
-export function openEmbeddedReadStore(config: Config): SqliteReadStore {
-  return new SqliteReadStore(readModelsFile(config));
+export function openEmbeddedReadStore(config: Config, metrics?: Pick<Metrics, "cache">): SqliteReadStore {
+  return new SqliteReadStore(readModelsFile(config), metrics ? { accessContextCache: metrics.cache("access_context") } : {});
 }
 
 /** The projector's connection, the only one that writes read models. */

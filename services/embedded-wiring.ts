@@ -16,6 +16,11 @@ import { sessionKeyFor } from "../shared/auth/session-key.ts";
 import { SessionVerifier } from "../shared/auth/session-verifier.ts";
 import type { WriteSide } from "../shared/auth/write-side.port.ts";
 import type { Config } from "../shared/config/config.ts";
+import { countedAppends } from "../shared/event-store/counted-appends.ts";
+import type { EventStore } from "../shared/event-store/event-store.port.ts";
+import { serveMetrics } from "../shared/http/metrics.routes.ts";
+import type { Metrics } from "../shared/metrics/metrics.port.ts";
+import { timedProgress } from "../shared/read-store/timed-progress.ts";
 import type { ProjectionProgress } from "../shared/read-store/checkpoint-watcher.ts";
 import type { ReadModels } from "../shared/read-store/read-store.port.ts";
 import { acceptInvitationsOnRegistration } from "../shared/sharing/accept-invitations.ts";
@@ -24,23 +29,44 @@ import type { QueryApiPorts } from "./query-api/query-api.ts";
 
 export type Clock = () => Date;
 
+/** The event store as the process's writers use it: counting what they append when the process has metrics. */
+export function appendingStore(eventStore: EventStore, metrics?: Metrics): EventStore {
+  return metrics ? countedAppends(eventStore, metrics) : eventStore;
+}
+
 /** The write side of a process that holds the event store: registration runs its reactions in process. */
-export function inProcessWriteSide(stores: { eventStore: SqliteEventStore; readStore: SqliteReadStore }, logger: Logger, clock: Clock): InProcessWriteSide {
-  const { eventStore, readStore: views } = stores;
+export function inProcessWriteSide(stores: { eventStore: SqliteEventStore; readStore: SqliteReadStore }, logger: Logger, clock: Clock, metrics?: Metrics): InProcessWriteSide {
+  const { readStore: views } = stores;
+  const eventStore = appendingStore(stores.eventStore, metrics);
   return new InProcessWriteSide({ eventStore, views, clock, registrationHooks: [acceptInvitationsOnRegistration({ eventStore, views, logger })] });
 }
 
 export function authenticatorFor(
   config: Config,
   ports: { views: ReadModels; writeSide: WriteSide; projection: ProjectionProgress; logger: Logger; clock: Clock },
-  options: { createSessionSecret: boolean },
+  options: { createSessionSecret: boolean; metrics?: Metrics },
 ): Authenticator {
-  const sessions = new SessionVerifier(sessionKeyFor(config, { createInDataDir: options.createSessionSecret }));
-  return new Authenticator({ ...ports, sessions, consistencyWaitMs: config.CONSISTENCY_WAIT_MS });
+  const { metrics } = options;
+  const sessions = new SessionVerifier(sessionKeyFor(config, { createInDataDir: options.createSessionSecret }), Date.now, metrics?.cache("verified_session"));
+  return new Authenticator({ ...ports, sessions, consistencyWaitMs: config.CONSISTENCY_WAIT_MS, ...(metrics ? { seenCache: metrics.cache("user_seen") } : {}) });
 }
 
-export function commandApiPorts(config: Config, stores: { eventStore: SqliteEventStore; readStore: SqliteReadStore }, projection: ProjectionProgress, logger: Logger, clock: Clock): CommandApiPorts {
-  return { eventStore: stores.eventStore, views: stores.readStore, projection, clock, logger, consistencyWaitMs: config.CONSISTENCY_WAIT_MS };
+export function commandApiPorts(
+  config: Config,
+  stores: { eventStore: SqliteEventStore; readStore: SqliteReadStore },
+  projection: ProjectionProgress,
+  logger: Logger,
+  clock: Clock,
+  metrics?: Metrics,
+): CommandApiPorts {
+  return {
+    eventStore: appendingStore(stores.eventStore, metrics),
+    views: stores.readStore,
+    projection: metrics ? timedProgress(projection, "write", metrics) : projection,
+    clock,
+    logger,
+    consistencyWaitMs: config.CONSISTENCY_WAIT_MS,
+  };
 }
 
 /** The bus: NATS JetStream when NATS_URL is set, otherwise in this process only. */
@@ -58,6 +84,11 @@ export function publicBaseUrl(config: Config): string | null {
   return config.PUBLIC_BASE_URL ?? (config.PORT === 0 ? null : `http://${config.HOST}:${config.PORT}`);
 }
 
-export function queryApiPorts(config: Config, views: ReadModels, projection: ProjectionProgress, writeSide: WriteSide, clock: Clock): QueryApiPorts {
-  return { views, projection, writeSide, clock, consistencyWaitMs: config.CONSISTENCY_WAIT_MS };
+export function queryApiPorts(config: Config, views: ReadModels, projection: ProjectionProgress, writeSide: WriteSide, clock: Clock, metrics?: Metrics): QueryApiPorts {
+  return { views, projection: metrics ? timedProgress(projection, "read", metrics) : projection, writeSide, clock, consistencyWaitMs: config.CONSISTENCY_WAIT_MS };
+}
+
+/** GET /metrics on METRICS_PORT, for a process without an HTTP port of its own; null when it is not set. */
+export async function metricsServerFor(config: Config, metrics: Metrics, logger: Logger): Promise<{ url: string; close(): Promise<void> } | null> {
+  return config.METRICS_PORT === undefined ? null : serveMetrics(metrics, { port: config.METRICS_PORT, host: config.HOST, logger });
 }

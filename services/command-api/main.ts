@@ -1,9 +1,11 @@
 // The command API on its own; a projector must run beside it (npm run start:projector) for writes to become
 // visible (until then they answer 202). Query nodes reach its internal routes through COMMAND_API_URL.
+import { PrometheusMetrics } from "../../shared/adapters/prometheus/prometheus.metrics.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { createApp } from "../../shared/http/create-app.ts";
 import { installAuthentication } from "../../shared/http/guard.ts";
 import { healthRoutes } from "../../shared/http/health.routes.ts";
+import { metricsRoute } from "../../shared/http/metrics.routes.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
 import { openEmbeddedEventStore, openEmbeddedReadStore } from "../embedded-stores.ts";
@@ -15,14 +17,16 @@ await runUntilSignalled("command-api", async () => {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, "command-api");
   const clock = () => new Date();
+  const metrics = new PrometheusMetrics();
   const eventStore = openEmbeddedEventStore(config);
-  const readStore = openEmbeddedReadStore(config);
+  const readStore = openEmbeddedReadStore(config, metrics);
   const watcher = new CheckpointWatcher(readStore);
-  const writeSide = inProcessWriteSide({ eventStore, readStore }, logger, clock);
-  const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES });
-  installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: true }));
+  const writeSide = inProcessWriteSide({ eventStore, readStore }, logger, clock, metrics);
+  const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, metrics });
+  installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: true, metrics }));
   healthRoutes(app, { eventStore, readStore });
-  await registerCommandApi(app, commandApiPorts(config, { eventStore, readStore }, watcher, logger, clock));
+  metricsRoute(app, metrics);
+  await registerCommandApi(app, commandApiPorts(config, { eventStore, readStore }, watcher, logger, clock, metrics));
   const url = await app.listen({ port: config.PORT, host: config.HOST });
   logger.info({ event: "server.started", url, mode: "command-api" });
   return {

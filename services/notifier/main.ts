@@ -2,8 +2,9 @@
 // NATS_URL is set, otherwise from the event store it follows itself, and sends through SMTP when SMTP_URL is set,
 // otherwise to DATA_DIR/outbox. Any number of notifiers may run: each attempt sends at most one email.
 import { openEmbeddedEventStore, openEmbeddedReadStore } from "../embedded-stores.ts";
-import { busFor, mailerFor, publicBaseUrl } from "../embedded-wiring.ts";
+import { appendingStore, busFor, mailerFor, metricsServerFor, publicBaseUrl } from "../embedded-wiring.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
+import { PrometheusMetrics } from "../../shared/adapters/prometheus/prometheus.metrics.ts";
 import { toBusMessage } from "../../shared/bus/integration-events.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { parseRecorded } from "../../shared/events.ts";
@@ -13,20 +14,23 @@ import { Notifier } from "./notifier.ts";
 await runUntilSignalled("notifier", async () => {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, "notifier");
+  const metrics = new PrometheusMetrics();
   const eventStore = openEmbeddedEventStore(config);
-  const readStore = openEmbeddedReadStore(config);
+  const readStore = openEmbeddedReadStore(config, metrics);
   const bus = await busFor(config, "notifier");
   const mailer = mailerFor(config);
-  const notifier = new Notifier({ bus, eventStore, readModels: readStore, mailer, logger, clock: () => new Date(), publicBaseUrl: publicBaseUrl(config) });
+  const notifier = new Notifier({ bus, eventStore: appendingStore(eventStore, metrics), readModels: readStore, mailer, logger, clock: () => new Date(), publicBaseUrl: publicBaseUrl(config), metrics });
   await notifier.start();
   // Without NATS the notifier feeds its own in-process bus from the event store, from the start (attempts
   // already started or ended are skipped). With NATS the projector publishes, and a sweep settles what no
   // message will bring (an attempt never started, one abandoned past its lease).
   const feed = config.NATS_URL ? null : eventStore.subscribe(0, (batch) => bus.publish(batch.map((recorded) => toBusMessage(parseRecorded(recorded)))));
   if (config.NATS_URL) void notifier.recover().catch((error: unknown) => logger.warn({ event: "notifier.recovery_failed", err: error }));
-  logger.info({ event: "notifier.started", bus: config.NATS_URL ? "nats" : "in-process" });
+  const metricsServer = await metricsServerFor(config, metrics, logger);
+  logger.info({ event: "notifier.started", bus: config.NATS_URL ? "nats" : "in-process", metrics: metricsServer?.url ?? null });
   return {
     async close() {
+      await metricsServer?.close();
       await feed?.stop();
       await notifier.stop();
       await bus.close();

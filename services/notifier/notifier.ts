@@ -17,6 +17,7 @@ import type { EventStore } from "../../shared/event-store/event-store.port.ts";
 import { parseRecorded } from "../../shared/events.ts";
 import { invitationIdSchema, userIdSchema, type InvitationId } from "../../shared/kernel/ids.ts";
 import { isNotSent, type Mailer } from "../../shared/mail/mailer.port.ts";
+import type { DeliveryMetrics, DeliveryOutcome } from "../../shared/metrics/metrics.port.ts";
 import type { ReadModels } from "../../shared/read-store/read-store.port.ts";
 import { attemptStartedAt, invitationStream, owesDelivery, type InvitationCommand } from "../../shared/sharing/invitation.decider.ts";
 import { invitationCommands } from "../../shared/sharing/sharing.commands.ts";
@@ -25,8 +26,7 @@ import { invitationMail } from "./invitation-mail.ts";
 export const NOTIFIER_SUBJECTS = ["InvitationQueued", "InvitationResent"] as const;
 const messageDataSchema = z.object({ invitationId: invitationIdSchema });
 
-/** What became of one delivery of a message: `started_before` means an earlier delivery owns the attempt. */
-export type DeliveryOutcome = "sent" | "failed" | "started_before" | "not_owed";
+export type { DeliveryOutcome };
 
 export interface RetryPolicy {
   /** Sends tried per attempt, the first included. */
@@ -49,6 +49,7 @@ export interface NotifierOptions {
   readonly leaseMs?: number;
   /** How often the sweep runs (0: only at start). */
   readonly sweepIntervalMs?: number;
+  readonly metrics?: DeliveryMetrics;
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { tries: 4, firstDelayMs: 2_000 };
@@ -110,6 +111,12 @@ export class Notifier {
    * bus acknowledges the message only then; throws when the event store fails.
    */
   async deliver(message: BusMessage): Promise<DeliveryOutcome> {
+    const outcome = await this.attempt(message);
+    this.options.metrics?.delivery(outcome);
+    return outcome;
+  }
+
+  private async attempt(message: BusMessage): Promise<DeliveryOutcome> {
     const { invitationId } = messageDataSchema.parse(message.data);
     const state = await invitationCommands.load(this.options.eventStore, invitationId);
     if (!owesDelivery(state)) return "not_owed";

@@ -3,6 +3,7 @@
 import type { Logger } from "pino";
 import type { EventStore, RecordedEvent, Subscription } from "../../shared/event-store/event-store.port.ts";
 import { parseRecorded, type StoredEvent } from "../../shared/events.ts";
+import type { ProjectionMetrics } from "../../shared/metrics/metrics.port.ts";
 import type { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
 import type { ProjectionStore } from "../../shared/read-store/read-store.port.ts";
 import { project } from "./projections/project.ts";
@@ -19,6 +20,7 @@ export interface ProjectorOptions<Tx> {
    */
   readonly publish?: (events: readonly StoredEvent[]) => Promise<void>;
   readonly retryDelayMs?: number;
+  readonly metrics?: ProjectionMetrics;
 }
 
 export class Projector<Tx> {
@@ -76,7 +78,9 @@ export class Projector<Tx> {
     this.position = last.position;
     this.failures = 0;
     this.options.watcher?.announce(last.position);
-    this.options.logger.debug({ event: "projection.batch", count: batch.length, position: last.position, ms: performance.now() - started });
+    const ms = performance.now() - started;
+    this.options.metrics?.batchProjected({ position: last.position, count: batch.length, lastOccurredAt: last.metadata.occurredAt, seconds: ms / 1000 });
+    this.options.logger.debug({ event: "projection.batch", count: batch.length, position: last.position, ms });
   }
 
   async stop(): Promise<void> {

@@ -1,10 +1,12 @@
 // A query node on its own: serves every GET from the read models and opens no event store. What must be
 // recorded (a user's first sight, a token's use) is asked of the command API at COMMAND_API_URL.
+import { PrometheusMetrics } from "../../shared/adapters/prometheus/prometheus.metrics.ts";
 import { CommandApiWriteSide } from "../../shared/adapters/http/command-api.write-side.ts";
 import { ConfigError, loadConfig } from "../../shared/config/config.ts";
 import { createApp } from "../../shared/http/create-app.ts";
 import { installAuthentication } from "../../shared/http/guard.ts";
 import { healthRoutes } from "../../shared/http/health.routes.ts";
+import { metricsRoute } from "../../shared/http/metrics.routes.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
 import { openEmbeddedReadStore } from "../embedded-stores.ts";
@@ -17,13 +19,15 @@ await runUntilSignalled("query-api", async () => {
   if (!config.COMMAND_API_URL) throw new ConfigError("invalid configuration: COMMAND_API_URL: a query node needs the command API's address");
   const logger = createLogger(config.LOG_LEVEL, "query-api");
   const clock = () => new Date();
-  const readStore = openEmbeddedReadStore(config);
+  const metrics = new PrometheusMetrics();
+  const readStore = openEmbeddedReadStore(config, metrics);
   const watcher = new CheckpointWatcher(readStore);
   const writeSide = new CommandApiWriteSide(config.COMMAND_API_URL);
-  const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES });
-  installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: false }));
+  const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, metrics });
+  installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: false, metrics }));
   healthRoutes(app, { readStore });
-  await registerQueryApi(app, queryApiPorts(config, readStore, watcher, writeSide, clock));
+  metricsRoute(app, metrics);
+  await registerQueryApi(app, queryApiPorts(config, readStore, watcher, writeSide, clock, metrics));
   const url = await app.listen({ port: config.PORT, host: config.HOST });
   logger.info({ event: "server.started", url, mode: "query-api" });
   return {

@@ -4,6 +4,7 @@
 // appends an event itself.
 import type { Logger } from "pino";
 import { AppError } from "../errors/app-error.ts";
+import { unmeasuredCache, type CacheMetrics } from "../metrics/metrics.port.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import { TOKEN_USE_GRANULARITY_MS } from "../tokens/token.decider.ts";
 import type { UserRecord } from "../users/users.view.ts";
@@ -28,6 +29,8 @@ export interface AuthenticatorPorts {
   readonly clock: () => Date;
   readonly logger: Logger;
   readonly consistencyWaitMs: number;
+  /** Hits and misses of the users-seen cache. */
+  readonly seenCache?: CacheMetrics;
 }
 
 export function readCookie(header: string | undefined, name: string): string | null {
@@ -99,7 +102,12 @@ export class Authenticator {
   private async sessionUser(session: string, claims: SessionClaims, correlationId: string): Promise<UserRecord> {
     const image = claims.picture ?? null;
     const cached = this.seen.get(claims.sub);
-    if (cached && cached.name === claims.name && cached.image === image) return cached;
+    const seenCache = this.ports.seenCache ?? unmeasuredCache;
+    if (cached && cached.name === claims.name && cached.image === image) {
+      seenCache.hit();
+      return cached;
+    }
+    seenCache.miss();
     const position = await this.ports.writeSide.recordSession({ token: session, claims }, correlationId);
     const reached = await this.ports.projection.waitFor(position, this.ports.consistencyWaitMs);
     const user = await this.ports.views.users.get(claims.sub);

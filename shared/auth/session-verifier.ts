@@ -2,6 +2,7 @@
 import { createSecretKey, type KeyObject } from "node:crypto";
 import { createRemoteJWKSet, jwtVerify, SignJWT, type JWTVerifyGetKey } from "jose";
 import { z } from "zod";
+import { unmeasuredCache, type CacheMetrics } from "../metrics/metrics.port.ts";
 
 export const SESSION_COOKIE = "app-auth.session_token";
 
@@ -27,6 +28,7 @@ export class SessionVerifier {
   constructor(
     key: SessionKey,
     private readonly now: () => number = Date.now,
+    private readonly cache: CacheMetrics = unmeasuredCache,
   ) {
     this.secret = key.kind === "secret" ? createSecretKey(Buffer.from(key.secret, "utf8")) : null;
     this.jwks = key.kind === "jwks" ? createRemoteJWKSet(new URL(key.url)) : null;
@@ -36,9 +38,13 @@ export class SessionVerifier {
   async verify(token: string): Promise<SessionClaims | null> {
     const cached = this.verified.get(token);
     if (cached) {
-      if (cached.exp * 1000 > this.now()) return cached;
+      if (cached.exp * 1000 > this.now()) {
+        this.cache.hit();
+        return cached;
+      }
       this.verified.delete(token);
     }
+    this.cache.miss();
     const claims = await this.verifySignature(token);
     if (claims) {
       if (this.verified.size >= CACHE_LIMIT) this.verified.clear();

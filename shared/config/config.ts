@@ -20,6 +20,8 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
   CONSISTENCY_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  /** Where the projector and the notifier, which have no HTTP port, serve GET /metrics; not served when unset. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { hasZodFastifySchemaValidationErrors, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Logger } from "pino";
 import { AppError, errorCatalogue, type ErrorCode } from "../errors/app-error.ts";
+import type { RequestMetrics } from "../metrics/metrics.port.ts";
 import { serializerCompiler } from "./response-serializer.ts";
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -39,7 +40,7 @@ export function sendError(reply: FastifyReply, error: AppError) {
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 
-export function createApp(options: { logger: Logger; bodyLimit: number }): App {
+export function createApp(options: { logger: Logger; bodyLimit: number; metrics?: RequestMetrics }): App {
   const logger: FastifyBaseLogger = options.logger;
   const app = Fastify({
     loggerInstance: logger,
@@ -62,12 +63,14 @@ export function createApp(options: { logger: Logger; bodyLimit: number }): App {
     done();
   });
   app.addHook("onResponse", (request, reply, done) => {
+    const route = request.routeOptions.url ?? "(unmatched)";
+    options.metrics?.request(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
     if (options.logger.isLevelEnabled("info")) {
       request.log.info({
         event: "http.request",
         reqId: request.id,
         method: request.method,
-        route: request.routeOptions.url ?? "(unmatched)",
+        route,
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 100) / 100,
       });

@@ -3,6 +3,7 @@ import { storedPermission, storedRole } from "../../kernel/permissions.ts";
 import type { AccessContext } from "../../access/effective-permission.ts";
 import type { AccessView, AccessWriter, EntityType, GrantRecord, MemberRecord } from "../../access/access.view.ts";
 import type { WorkspaceRole } from "../../kernel/permissions.ts";
+import { unmeasuredCache, type CacheMetrics } from "../../metrics/metrics.port.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 
 const schema = `
@@ -113,7 +114,10 @@ export class SqliteAccessView implements AccessView {
   private readonly statements;
   private readonly contexts = new Map<string, { position: number; context: AccessContext }>();
 
-  constructor(db: Database.Database) {
+  constructor(
+    db: Database.Database,
+    private readonly cache: CacheMetrics = unmeasuredCache,
+  ) {
     this.statements = {
       changedAt: db.prepare<[string], number>("SELECT position FROM access_changes WHERE user_id = ?").pluck(),
       grantsOfUser: db.prepare<[string], Pick<GrantRow, "entity_type" | "entity_id" | "permission">>(
@@ -129,7 +133,11 @@ export class SqliteAccessView implements AccessView {
   async contextFor(userId: string): Promise<AccessContext> {
     const position = this.statements.changedAt.get(userId) ?? 0;
     const cached = this.contexts.get(userId);
-    if (cached && cached.position === position) return cached.context;
+    if (cached && cached.position === position) {
+      this.cache.hit();
+      return cached.context;
+    }
+    this.cache.miss();
     if (this.contexts.size >= CONTEXT_CACHE_LIMIT) this.contexts.clear();
     const context = this.loadContext(userId);
     this.contexts.set(userId, { position, context });

@@ -11,6 +11,7 @@ import { SqliteBatch, type SqliteModel } from "./sqlite-batch.ts";
 import { SqliteThreadsView, SqliteThreadsWriter, threadsModel } from "./threads.view.sqlite.ts";
 import { SqliteTokensView, SqliteTokensWriter, tokensModel } from "./tokens.view.sqlite.ts";
 import { SqliteUsersView, SqliteUsersWriter, usersModel } from "./users.view.sqlite.ts";
+import type { CacheMetrics } from "../../metrics/metrics.port.ts";
 
 /** Bump whenever a read-model table changes shape. */
 const READ_MODEL_VERSION = 10;
@@ -61,13 +62,13 @@ export class SqliteReadStore implements ReadStore {
   private readonly db: Database.Database;
   private readonly checkpointStatement;
 
-  constructor(filename: string) {
+  constructor(filename: string, options: { accessContextCache?: CacheMetrics } = {}) {
     this.db = openReadModels(filename);
     this.users = new SqliteUsersView(this.db);
     this.tokens = new SqliteTokensView(this.db);
     this.folders = new SqliteFoldersView(this.db);
     this.pages = new SqlitePagesView(this.db);
-    this.access = new SqliteAccessView(this.db);
+    this.access = new SqliteAccessView(this.db, options.accessContextCache);
     this.threads = new SqliteThreadsView(this.db);
     this.invitations = new SqliteInvitationsView(this.db);
     this.checkpointStatement = readCheckpoint(this.db);

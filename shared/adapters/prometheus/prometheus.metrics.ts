@@ -1,0 +1,94 @@
+// The metrics ports over prom-client, with a registry of its own (never prom-client's global one), so several
+// servers in one process, as in the tests, each expose only what they counted.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { CacheMetrics, CacheName, ConsistencyWaitKind, DeliveryOutcome, Metrics } from "../../metrics/metrics.port.ts";
+
+/** Seconds, from a cached read (~1 ms) to the longest consistency wait (CONSISTENCY_WAIT_MS at most 60 s). */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
+export class PrometheusMetrics implements Metrics {
+  readonly registry = new Registry();
+  private readonly requests;
+  private readonly appends;
+  private readonly projectorPosition;
+  private readonly projectorLag;
+  private readonly projectorCommitted;
+  private readonly projectorEvents;
+  private readonly projectorBatches;
+  private readonly waits;
+  private readonly deliveries;
+  private readonly hits;
+  private readonly misses;
+  private readonly now: () => number;
+
+  constructor(options: { now?: () => number; defaultMetrics?: boolean } = {}) {
+    this.now = options.now ?? Date.now;
+    const registers = [this.registry];
+    this.requests = new Histogram({
+      name: "http_request_duration_seconds",
+      help: "HTTP requests by route pattern, method and status, and how long they took",
+      labelNames: ["method", "route", "status"] as const,
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.appends = new Counter({ name: "events_appended_total", help: "Events this process appended to the event store, by event type", labelNames: ["type"] as const, registers });
+    this.projectorPosition = new Gauge({ name: "projector_position", help: "Global log position of the projector's last committed batch", registers });
+    this.projectorLag = new Gauge({
+      name: "projector_lag_seconds",
+      help: "At the commit of the last batch: commit time minus the occurredAt of its last event",
+      registers,
+    });
+    this.projectorCommitted = new Gauge({ name: "projector_last_batch_timestamp_seconds", help: "Unix time the projector last committed a batch", registers });
+    this.projectorEvents = new Counter({ name: "projector_events_total", help: "Events projected into the read models", registers });
+    this.projectorBatches = new Histogram({ name: "projector_batch_duration_seconds", help: "Time to apply and commit one batch", buckets: LATENCY_BUCKETS, registers });
+    this.waits = new Histogram({
+      name: "consistency_wait_seconds",
+      help: "Waits for the read models to reach a position: kind write (a write before it answers) or read (X-Consistency-Token); outcome reached or timeout",
+      labelNames: ["kind", "outcome"] as const,
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.deliveries = new Counter({ name: "notifier_deliveries_total", help: "Invitation messages the notifier handled, by outcome", labelNames: ["outcome"] as const, registers });
+    this.hits = new Counter({ name: "cache_hits_total", help: "Lookups answered from a cache", labelNames: ["cache"] as const, registers });
+    this.misses = new Counter({ name: "cache_misses_total", help: "Lookups a cache could not answer", labelNames: ["cache"] as const, registers });
+    if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+  }
+
+  request(method: string, route: string, status: number, seconds: number): void {
+    this.requests.observe({ method, route, status: String(status) }, seconds);
+  }
+
+  appended(types: readonly string[]): void {
+    for (const type of types) this.appends.inc({ type });
+  }
+
+  batchProjected(batch: { readonly position: number; readonly count: number; readonly lastOccurredAt: string; readonly seconds: number }): void {
+    const now = this.now();
+    this.projectorPosition.set(batch.position);
+    this.projectorLag.set(Math.max(0, (now - Date.parse(batch.lastOccurredAt)) / 1000));
+    this.projectorCommitted.set(now / 1000);
+    this.projectorEvents.inc(batch.count);
+    this.projectorBatches.observe(batch.seconds);
+  }
+
+  consistencyWait(kind: ConsistencyWaitKind, seconds: number, reached: boolean): void {
+    this.waits.observe({ kind, outcome: reached ? "reached" : "timeout" }, seconds);
+  }
+
+  delivery(outcome: DeliveryOutcome): void {
+    this.deliveries.inc({ outcome });
+  }
+
+  cache(name: CacheName): CacheMetrics {
+    const hits = this.hits.labels({ cache: name });
+    const misses = this.misses.labels({ cache: name });
+    // Both series exist from the start, so a ratio is defined before the first miss.
+    hits.inc(0);
+    misses.inc(0);
+    return { hit: () => hits.inc(), miss: () => misses.inc() };
+  }
+
+  async exposition(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}

@@ -1,0 +1,20 @@
+// GET /metrics in Prometheus text format, on a service's own port or, for a service without one (projector,
+// notifier), on METRICS_PORT. Not for the public gateway, which answers it 404.
+import type { Logger } from "pino";
+import type { Metrics } from "../metrics/metrics.port.ts";
+import { createApp, type App } from "./create-app.ts";
+
+export function metricsRoute(app: App, metrics: Pick<Metrics, "exposition">): void {
+  app.get("/metrics", async (_request, reply) => {
+    const { contentType, body } = await metrics.exposition();
+    return reply.type(contentType).send(body);
+  });
+}
+
+/** A server of /metrics alone, for a process that serves nothing else over HTTP. */
+export async function serveMetrics(metrics: Metrics, options: { port: number; host: string; logger: Logger }): Promise<{ url: string; close(): Promise<void> }> {
+  const app = createApp({ logger: options.logger, bodyLimit: 1024, metrics });
+  metricsRoute(app, metrics);
+  const url = await app.listen({ port: options.port, host: options.host });
+  return { url, close: () => app.close() };
+}
