@@ -11,5 +11,11 @@ describe("configuration", () => {
     expect(() => loadConfig({ PORT: "70000" })).toThrow(/PORT/);
     expect(() => loadConfig({ AUTH_SESSION_SECRET: "short" })).toThrow(/AUTH_SESSION_SECRET/);
     expect(() => loadConfig({ LOG_LEVEL: "loud" })).toThrow(/LOG_LEVEL/);
+    expect(() => loadConfig({ METRICS_PORT: "metrics" })).toThrow(/METRICS_PORT/);
+  });
+
+  it("serves no separate metrics port unless METRICS_PORT is set", () => {
+    expect(loadConfig({}).METRICS_PORT).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: "9464" }).METRICS_PORT).toBe(9464);
   });
 });

@@ -11,7 +11,13 @@ export interface GatewaySettings {
   readonly queryApis: readonly string[];
   /** A writable directory for nginx's pid file and temporary files. */
   readonly runDir: string;
+  /** nginx directives for `location = /metrics`; by default the gateway answers it 404. */
+  readonly metricsLocation?: string;
 }
+
+/** Metrics are scraped from each service directly, not through the public gateway. */
+export const METRICS_NOT_PUBLIC = `default_type application/json;
+      return 404 '{"error":{"code":"not_found","message":"no such route"}}';`;
 
 export function renderTemplate(template: string, values: Record<string, string>): string {
   return template.replace(/\$\{([A-Z_]+)\}/g, (_match, name: string) => {
@@ -28,5 +34,6 @@ export async function gatewayConfig(settings: GatewaySettings): Promise<string> 
     COMMAND_API: settings.commandApi,
     QUERY_API_SERVERS: settings.queryApis.map((host) => `server ${host} max_fails=1 fail_timeout=5s;`).join("\n    "),
     NGINX_RUN_DIR: settings.runDir,
+    METRICS_LOCATION: settings.metricsLocation ?? METRICS_NOT_PUBLIC,
   });
 }

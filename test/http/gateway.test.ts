@@ -1,5 +1,6 @@
 // The split deployment behind the project's nginx gateway: reads reach the query nodes, writes the command API,
-// a dead query node does not stop reads, and the command API's internal routes stay inside.
+// a dead query node does not stop reads, and the command API's internal routes and every service's metrics stay
+// inside.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintSession } from "../../shared/auth/session-verifier.ts";
 import { gatewayUnavailable, startGateway, type Gateway } from "../support/gateway.ts";
@@ -59,5 +60,13 @@ describe.skipIf(unavailable !== null)("the nginx gateway in front of the split s
     const through = await new Client(gateway.url, { cookie }).call("POST", "/internal/v1/sightings");
     expect(through.status).toBe(404);
     expect(through.body.error?.code).toBe("not_found");
+  });
+
+  it("answers /metrics with 404, while each service serves its own", async () => {
+    expect((await fetch(`${split.commandApi.url}/metrics`)).status).toBe(200);
+    const through = await fetch(`${gateway.url}/metrics`);
+    expect(through.status).toBe(404);
+    expect(((await through.json()) as { error: { code: string } }).error.code).toBe("not_found");
+    expect((await fetch(`${gateway.url}/metrics?format=text`)).status).toBe(404);
   });
 });
