@@ -3,11 +3,11 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { getSQLiteEventStore } from "@event-driven-io/emmett-sqlite";
 import { toNewEvents } from "../shared/commands/new-events.ts";
 import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
 import type { DomainEvent } from "../shared/events.ts";
 import { pageIdSchema, userIdSchema } from "../shared/kernel/ids.ts";
+import { emmettPeer } from "./peer.ts";
 
 export interface AppendFigures {
   readonly batchSize: number;
@@ -61,6 +61,8 @@ const EMMETT_MAX_EVENTS_PER_BATCH_SIZE = 2_000;
 
 async function emmett(dir: string, requested: number, batchSize: number): Promise<number | null> {
   const total = Math.max(batchSize, Math.min(requested, EMMETT_MAX_EVENTS_PER_BATCH_SIZE * (batchSize === 1 ? 1 : 10)));
+  const getSQLiteEventStore = await emmettPeer((line) => process.stderr.write(`[bench] ${line}\n`));
+  if (!getSQLiteEventStore) return null;
   try {
     const store = getSQLiteEventStore({ fileName: join(dir, `emmett-${batchSize}.sqlite`), schema: { autoMigration: "CreateOrUpdate" } });
     const batches = Array.from({ length: total / batchSize }, () =>

@@ -2,17 +2,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  server.close();
-  if (address === null || typeof address === "string") throw new Error("no free port");
-  return address.port;
-}
+import { freePort } from "../deploy/free-port.ts";
 
 export interface Child {
   readonly url: string;

@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gatewayConfig } from "../deploy/nginx/gateway-config.ts";
 import type { LoadFigures } from "./http-load.ts";
-import { freePort, startChild, type Child } from "./processes.ts";
+import { freePort } from "../deploy/free-port.ts";
+import { startChild, type Child } from "./processes.ts";
 
 const NGINX = ["/usr/sbin/nginx", "nginx"].find((candidate) => spawnSync(candidate, ["-v"]).status === 0) ?? null;
 

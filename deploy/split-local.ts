@@ -5,10 +5,10 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gatewayConfig } from "./nginx/gateway-config.ts";
+import { freePort } from "./free-port.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const dataDir = resolve(process.env.DATA_DIR ?? join(root, "data", "split"));
@@ -17,15 +17,6 @@ const children: Array<{ name: string; child: ChildProcess }> = [];
 const scratch = mkdtempSync(join(tmpdir(), "workspace-split-"));
 
 const binary = (name: string): string | null => [`/usr/sbin/${name}`, name].find((candidate) => spawnSync(candidate, ["--version"]).error === undefined) ?? null;
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  server.close();
-  if (address === null || typeof address === "string") throw new Error("no free port");
-  return address.port;
-}
 
 function run(name: string, command: string, args: string[], env: Record<string, string> = {}): ChildProcess {
   const child = spawn(command, args, { cwd: root, env: { ...process.env, DATA_DIR: dataDir, ...env }, stdio: ["ignore", "ignore", "inherit"] });

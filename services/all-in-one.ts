@@ -88,5 +88,12 @@ export async function startAllInOne(
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  await runUntilSignalled("all-in-one", () => startAllInOne(loadConfig()));
+  await runUntilSignalled("all-in-one", async () => {
+    const running = await startAllInOne(loadConfig());
+    process.stderr.write(
+      `workspace: listening on ${running.url}\n` +
+        `workspace: sign in with  SESSION=$(npm run -s session -- --email you@example.com --name You)  then  curl -b "app-auth.session_token=$SESSION" ${running.url}/api/v1/me\n`,
+    );
+    return running;
+  });
 }

@@ -2,7 +2,7 @@
 // which have no HTTP port, on METRICS_PORT; each counts what it did itself.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintSession } from "../../shared/auth/session-verifier.ts";
-import { freePort } from "../support/gateway.ts";
+import { freePort } from "../../deploy/free-port.ts";
 import { scrape, scrapeUntil } from "../support/metrics.ts";
 import { startServiceProcess, type ServiceProcess } from "../support/processes.ts";
 import { Client, TEST_SESSION_SECRET } from "../support/server.ts";

@@ -4,10 +4,10 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { gatewayConfig } from "../../deploy/nginx/gateway-config.ts";
 import { tempDir } from "./temp-dir.ts";
+import { freePort } from "../../deploy/free-port.ts";
 
 const NGINX = ["/usr/sbin/nginx", "nginx"].find((candidate) => spawnSync(candidate, ["-v"]).status === 0) ?? null;
 
@@ -17,16 +17,6 @@ export function gatewayUnavailable(): string | null {
   const reason = "nginx is not installed (apt-get install -y nginx-light)";
   if (process.env.CI === "true") throw new Error(`${reason}: CI must run the gateway tests`);
   return reason;
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  server.close();
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
 }
 
 export interface Gateway {

@@ -5,7 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { connect as connectSocket } from "node:net";
 import { join } from "node:path";
-import { freePort } from "./gateway.ts";
+import { freePort } from "../../deploy/free-port.ts";
 import { tempDir } from "./temp-dir.ts";
 
 const NATS_SERVER = ["/usr/sbin/nats-server", "nats-server"].find((candidate) => spawnSync(candidate, ["--version"]).status === 0) ?? null;

@@ -30,18 +30,19 @@ export interface SmtpMailerOptions {
   readonly tls?: ConnectionOptions;
 }
 
-/** A send that did not hand the email over. Carries nodemailer's code (EENVELOPE, ECONNECTION, ETIMEDOUT, EAUTH, ...), never the mail or the credentials. */
 /**
  * SMTP commands that come before the message is transmitted: a failure there means nothing left. nodemailer
  * names a connection lost at any stage, during the message too, "CONN", so that one proves nothing.
  */
 const BEFORE_THE_MESSAGE = /^(EHLO|HELO|LHLO|STARTTLS|AUTH|MAIL FROM|RCPT TO)/i;
 
-export class SmtpSendError extends Error implements NotSent {
+/**
+ * A send that did not hand the email over, whose fate is unknown (the connection was lost while or after the
+ * message was transmitted: it may have left). Carries nodemailer's code (EENVELOPE, ECONNECTION, ETIMEDOUT,
+ * EAUTH, ...), never the mail or the credentials.
+ */
+export class SmtpError extends Error {
   override readonly name = "SmtpSendError";
-  /** Whether the mail certainly did not leave (see `classify`); otherwise its fate is unknown. */
-  readonly notSent: true;
-  readonly permanent: boolean;
 
   constructor(
     readonly code: string,
@@ -50,11 +51,14 @@ export class SmtpSendError extends Error implements NotSent {
     readonly command?: string,
   ) {
     super(message);
-    // The NotSent shape is only claimed when it holds; an unknown outcome is left without `notSent`.
-    this.notSent = true;
-    // A refused login cannot improve; a refused recipient is permanent unless the server said to try later (4xx).
-    this.permanent = code === "EAUTH" || (responseCode === undefined ? code === "EENVELOPE" : responseCode >= 500);
   }
+}
+
+/** A send that certainly did not hand the email over: refused, or failed before the message was transmitted. */
+export class SmtpSendError extends SmtpError implements NotSent {
+  readonly notSent = true;
+  /** A refused login cannot improve; a refused recipient is permanent unless the server said to try later (4xx). */
+  readonly permanent = this.code === "EAUTH" || (this.responseCode === undefined ? this.code === "EENVELOPE" : this.responseCode >= 500);
 
   /**
    * Copies only what explains the failure: nodemailer's errors carry the server's response, which is kept.
@@ -62,8 +66,8 @@ export class SmtpSendError extends Error implements NotSent {
    * answer to it, the mail certainly did not leave; a connection lost while or after transmitting it leaves
    * its fate unknown.
    */
-  static from(error: unknown): SmtpSendError | SmtpUnknownOutcomeError {
-    if (!(error instanceof Error)) return new SmtpUnknownOutcomeError("EUNKNOWN", `smtp send failed: ${String(error)}`);
+  static from(error: unknown): SmtpError {
+    if (!(error instanceof Error)) return new SmtpError("EUNKNOWN", `smtp send failed: ${String(error)}`);
     const code = "code" in error && typeof error.code === "string" ? error.code : "EUNKNOWN";
     const responseCode = "responseCode" in error && typeof error.responseCode === "number" ? error.responseCode : undefined;
     const command = "command" in error && typeof error.command === "string" ? error.command : undefined;
@@ -72,22 +76,7 @@ export class SmtpSendError extends Error implements NotSent {
     // Otherwise only failures that happen before any exchange count: no server, no address, no login.
     const beforeMessage =
       (command !== undefined && BEFORE_THE_MESSAGE.test(command)) || ["EDNS", "EAUTH", "EENVELOPE"].includes(code) || /ECONNREFUSED|ENOTFOUND/.test(error.message);
-    if (answered || beforeMessage) return new SmtpSendError(code, message, responseCode, command);
-    return new SmtpUnknownOutcomeError(code, message, responseCode, command);
-  }
-}
-
-/** The connection failed while or after the message was transmitted: it may have left. */
-export class SmtpUnknownOutcomeError extends Error {
-  override readonly name = "SmtpSendError";
-
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly responseCode?: number,
-    readonly command?: string,
-  ) {
-    super(message);
+    return answered || beforeMessage ? new SmtpSendError(code, message, responseCode, command) : new SmtpError(code, message, responseCode, command);
   }
 }
 
