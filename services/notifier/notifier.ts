@@ -26,8 +26,6 @@ import { invitationMail } from "./invitation-mail.ts";
 export const NOTIFIER_SUBJECTS = ["InvitationQueued", "InvitationResent"] as const;
 const messageDataSchema = z.object({ invitationId: invitationIdSchema });
 
-export type { DeliveryOutcome };
-
 export interface RetryPolicy {
   /** Sends tried per attempt, the first included. */
   readonly tries: number;

@@ -7,7 +7,7 @@ import type { CacheMetrics, CacheName, ConsistencyWaitKind, DeliveryOutcome, Met
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
 export class PrometheusMetrics implements Metrics {
-  readonly registry = new Registry();
+  private readonly registry = new Registry();
   private readonly requests;
   private readonly appends;
   private readonly projectorPosition;
