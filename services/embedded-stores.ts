@@ -1,5 +1,6 @@
 // The embedded default (DESIGN.md §2): event store and read models as SQLite files in DATA_DIR.
 import { mkdirSync } from "node:fs";
+import { PRIVATE_DIRECTORY } from "../shared/config/config.ts";
 import { join } from "node:path";
 import type { Config } from "../shared/config/config.ts";
 import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
@@ -7,12 +8,12 @@ import { SqliteProjectionStore, SqliteReadStore } from "../shared/adapters/sqlit
 import type { Metrics } from "../shared/metrics/metrics.port.ts";
 
 export function openEmbeddedEventStore(config: Config): SqliteEventStore {
-  mkdirSync(config.DATA_DIR, { recursive: true });
+  mkdirSync(config.DATA_DIR, { recursive: true, mode: PRIVATE_DIRECTORY });
   return new SqliteEventStore(join(config.DATA_DIR, "events.sqlite"));
 }
 
 const readModelsFile = (config: Config): string => {
-  mkdirSync(config.DATA_DIR, { recursive: true });
+  mkdirSync(config.DATA_DIR, { recursive: true, mode: PRIVATE_DIRECTORY });
   return join(config.DATA_DIR, "read-models.sqlite");
 };
 

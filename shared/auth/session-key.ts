@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SessionKey } from "./session-verifier.ts";
-import type { Config } from "../config/config.ts";
+import { PRIVATE_DIRECTORY, type Config } from "../config/config.ts";
 
 export const SESSION_SECRET_FILE = "session-secret";
 
@@ -19,7 +19,7 @@ export function sessionKeyFor(config: Config, options: { createInDataDir: boolea
     // no stored secret yet
   }
   if (!options.createInDataDir) throw new Error("set AUTH_SESSION_SECRET or AUTH_JWKS_URL");
-  mkdirSync(config.DATA_DIR, { recursive: true });
+  mkdirSync(config.DATA_DIR, { recursive: true, mode: PRIVATE_DIRECTORY });
   const secret = randomBytes(48).toString("base64url");
   writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: "wx" });
   return { kind: "secret", secret };

@@ -26,6 +26,9 @@ export const configSchema = z.object({
 
 export type Config = z.infer<typeof configSchema>;
 
+/** DATA_DIR and the directories in it are the service user's alone (its files are created 0600). */
+export const PRIVATE_DIRECTORY = 0o700;
+
 export class ConfigError extends Error {}
 
 /** Parses the environment; a bad value throws a ConfigError naming the variable. */

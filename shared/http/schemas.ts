@@ -5,7 +5,13 @@ export const errorBody = z.object({ error: z.object({ code: z.string(), message:
 
 export const paginationQuery = z.object({
   cursor: z.string().min(1).max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
+  // Plain decimal digits only: a coercing number schema would take "0x10", " 5" or "1e2" as well.
+  limit: z
+    .string()
+    .regex(/^[0-9]{1,6}$/, "must be a whole number in decimal digits")
+    .default("50")
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(100)),
 });
 
 export const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), nextCursor: z.string().nullable() });

@@ -113,8 +113,8 @@ describe("listing pages", () => {
     expect((await stranger.get(`/pages/resolve?title=Diary`)).body.data).toEqual([]);
   });
 
-  it("rejects a bad limit or cursor with 400", async () => {
-    for (const query of ["limit=0", "limit=101", "limit=abc", "limit=1.5", "cursor=garbage", "parentId=nope"]) {
+  it("rejects a bad limit (anything but plain decimal digits from 1 to 100) or cursor with 400", async () => {
+    for (const query of ["limit=0", "limit=101", "limit=abc", "limit=1.5", "limit=0x10", "limit=%205", "limit=1e1", "limit=", "cursor=garbage", "parentId=nope"]) {
       const reply = await ann.get(`/pages?${query}`);
       expect(reply.status, query).toBe(400);
       expect(reply.body.error?.code).toBe("validation_failed");

@@ -50,7 +50,7 @@ export class OutboxMailer implements Mailer {
     const name = mail.messageId.replace(/[^A-Za-z0-9_-]/g, "_");
     const temporary = join(this.directory, `.${name}.tmp`);
     try {
-      await mkdir(this.directory, { recursive: true });
+      await mkdir(this.directory, { recursive: true, mode: 0o700 });
       await writeFile(temporary, toEml(mail, this.clock()), { mode: 0o600 });
       // The rename is atomic: until it succeeds, no mail is in the outbox.
       await rename(temporary, join(this.directory, `${name}.eml`));

@@ -1,0 +1,45 @@
+// Everything the service keeps in DATA_DIR (all content, the session secret, the mail outbox) is readable by
+// the service's user only, even under a permissive umask.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { startAllInOne, type RunningServer } from "../../services/all-in-one.ts";
+import { loadConfig } from "../../shared/config/config.ts";
+import { Client } from "../support/server.ts";
+import { tempDir } from "../support/temp-dir.ts";
+import { mintSession } from "../../shared/auth/session-verifier.ts";
+
+let dir: { path: string; remove: () => Promise<void> };
+let server: RunningServer;
+let previousUmask: number;
+beforeAll(async () => {
+  dir = await tempDir();
+  // Vitest runs each test file in a process of its own: the umask changes nothing elsewhere.
+  previousUmask = process.umask(0o000);
+  server = await startAllInOne(loadConfig({ DATA_DIR: join(dir.path, "data"), PORT: "0", LOG_LEVEL: "silent" }));
+});
+afterAll(async () => {
+  await server.close();
+  process.umask(previousUmask);
+  await dir.remove();
+});
+
+const modeOf = (path: string) => (statSync(path).mode & 0o777).toString(8);
+
+it("creates DATA_DIR, its SQLite files, the session secret and the outbox for the service's user only", async () => {
+  const dataDir = join(dir.path, "data");
+  const secret = readFileSync(join(dataDir, "session-secret"), "utf8").trim();
+  const owner = new Client(server.url, { cookie: await mintSession(secret, { sub: crypto.randomUUID(), email: "modes@example.com", name: "Mo" }) });
+  const page = await owner.post("/pages", { title: "Private" });
+  expect((await owner.post(`/shares/entity/page/${String(page.body.id)}/grants`, { email: "someone@example.com", permission: "view" })).status).toBe(202);
+  const deadline = Date.now() + 5_000;
+  while (readdirSync(join(dataDir, "outbox"), { withFileTypes: true }).filter((entry) => entry.name.endsWith(".eml")).length === 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  expect(modeOf(dataDir)).toBe("700");
+  expect(modeOf(join(dataDir, "outbox"))).toBe("700");
+  const files = readdirSync(dataDir, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name);
+  expect(files).toEqual(expect.arrayContaining(["events.sqlite", "events.sqlite-wal", "read-models.sqlite", "session-secret"]));
+  for (const name of files) expect(`${name} ${modeOf(join(dataDir, name))}`).toBe(`${name} 600`);
+  for (const name of readdirSync(join(dataDir, "outbox"))) expect(`${name} ${modeOf(join(dataDir, "outbox", name))}`).toBe(`${name} 600`);
+});
