@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type RawServerDefault } from "fastify";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { hasZodFastifySchemaValidationErrors, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Logger } from "pino";
 import { AppError, errorCatalogue, type ErrorCode } from "../errors/app-error.ts";
@@ -40,6 +41,37 @@ export function sendError(reply: FastifyReply, error: AppError) {
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 
+/** What a request body may be: said in the 415 answer. */
+const ACCEPTED_TYPES = "application/json; text/markdown or text/plain for page content";
+
+/** A request the HTTP parser refused before fastify saw it (oversized headers, malformed request line). */
+function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) return void socket.destroy();
+  const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
+  const [status, code, message] = tooLarge
+    ? [431, "headers_too_large", "the request's headers are too large"]
+    : [400, "validation_failed", "the request could not be parsed"];
+  const body = JSON.stringify({ error: { code, message } });
+  const reason = tooLarge ? "Request Header Fields Too Large" : "Bad Request";
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+/** Route patterns and their methods, so a known path asked with another method answers 405 with Allow. */
+function methodsByPath(app: FastifyInstance) {
+  const routes: Array<{ pattern: RegExp; methods: Set<string> }> = [];
+  app.addHook("onRoute", (route) => {
+    const source = route.url.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z0-9_]+/g, "[^/]+");
+    const pattern = new RegExp(`^${source}/?$`);
+    let entry = routes.find((known) => known.pattern.source === pattern.source);
+    if (!entry) {
+      entry = { pattern, methods: new Set<string>() };
+      routes.push(entry);
+    }
+    for (const method of Array.isArray(route.method) ? route.method : [route.method]) entry.methods.add(method);
+  });
+  return (path: string): string[] => [...new Set(routes.filter((route) => route.pattern.test(path)).flatMap((route) => [...route.methods]))].sort();
+}
+
 export function createApp(options: { logger: Logger; bodyLimit: number; metrics?: RequestMetrics }): App {
   const logger: FastifyBaseLogger = options.logger;
   const app = Fastify({
@@ -48,6 +80,12 @@ export function createApp(options: { logger: Logger; bodyLimit: number; metrics?
     bodyLimit: options.bodyLimit,
     // No child logger per request (costly at these rates): our log lines carry reqId themselves.
     childLoggerFactory: (parent) => parent,
+    clientErrorHandler: answerClientError,
+    // Refusals the router makes before any route or error handler runs (a bad URL, a too-long parameter).
+    frameworkErrors: (error, _request, reply) => {
+      if (error.code === "FST_ERR_MAX_PARAM_LENGTH") return sendError(reply, new AppError("uri_too_long", "a path parameter is too long"));
+      return sendError(reply, new AppError("validation_failed", "the request's URL could not be read"));
+    },
     genReqId: (request) => {
       const given = request.headers["x-request-id"];
       return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
@@ -82,6 +120,7 @@ export function createApp(options: { logger: Logger; bodyLimit: number; metrics?
     if (error instanceof AppError) return sendError(reply, error);
     if (hasZodFastifySchemaValidationErrors(error)) return sendError(reply, new AppError("validation_failed", describeValidation(error)));
     const frameworkCode = error.code ? frameworkCodes[error.code] : undefined;
+    if (frameworkCode === "unsupported_media_type") return sendError(reply, new AppError(frameworkCode, `unsupported content type; send ${ACCEPTED_TYPES}`));
     if (frameworkCode) return sendError(reply, new AppError(frameworkCode, error.message));
     const status = error.statusCode ?? 500;
     const mapped = statusCodes.get(status);
@@ -90,9 +129,15 @@ export function createApp(options: { logger: Logger; bodyLimit: number; metrics?
     return sendError(reply, new AppError("internal", `internal error; quote request id ${request.id}`));
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, new AppError("not_found", `no route ${request.method} ${request.url.split("?")[0] ?? ""}`)),
-  );
+  const allowedMethods = methodsByPath(app);
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?")[0] ?? "";
+    const allowed = allowedMethods(path);
+    if (allowed.length > 0) {
+      return sendError(reply, new AppError("method_not_allowed", `${request.method} is not allowed on ${path}; use ${allowed.join(", ")}`, { allow: allowed.join(", ") }));
+    }
+    return sendError(reply, new AppError("not_found", `no route ${request.method} ${path}`));
+  });
 
   return app.withTypeProvider<ZodTypeProvider>();
 }

@@ -30,7 +30,9 @@ describe("service processes", () => {
     const read = await reader.get(`/pages/${String(created.body.id)}`, { "x-consistency-token": created.headers.get("x-consistency-token") ?? "" });
     expect(read.status).toBe(200);
     expect(read.body.title).toBe("Across processes");
-    expect((await reader.post("/pages", { title: "no writes here" })).status).toBe(404);
+    const refused = await reader.post("/pages", { title: "no writes here" });
+    expect(refused.status).toBe(405);
+    expect(refused.headers.get("allow")).toBe("GET, HEAD");
     // The notifier on its own delivers an invitation queued through the command API.
     const notifier = spawn(process.execPath, ["--import", "tsx", "services/notifier/main.ts"], { env: { ...process.env, LOG_LEVEL: "silent", ...env }, stdio: "ignore" });
     cleanups.push(async () => {

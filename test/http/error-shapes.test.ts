@@ -1,0 +1,60 @@
+// Every refusal answers in the API's error shape, including those made before a route runs: a too-long path
+// parameter, oversized headers, a body of an unsupported type, an empty JSON body, a method the path lacks.
+import { request as httpRequest } from "node:http";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { TestServer, type TestUser } from "../support/server.ts";
+
+let server: TestServer;
+let ann: TestUser;
+beforeAll(async () => {
+  server = await TestServer.start();
+  ann = await server.registered("ann");
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+const errorShape = (code: string) => ({ error: { code, message: expect.any(String) } });
+
+it("answers a too-long path parameter with 414 in the error shape", async () => {
+  const reply = await ann.get(`/pages/${"a".repeat(300)}`);
+  expect(reply.status).toBe(414);
+  expect(reply.body).toEqual(errorShape("uri_too_long"));
+  expect(reply.text).not.toContain("FST_");
+});
+
+it("answers oversized headers with 431 in the error shape", async () => {
+  const url = new URL(`${server.url}/api/v1/me`);
+  const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, headers: { "x-big": "a".repeat(20_000) } }, (res) => {
+      let text = "";
+      res.on("data", (chunk: Buffer) => (text += chunk.toString()));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+  expect(status).toBe(431);
+  expect(JSON.parse(body)).toEqual(errorShape("headers_too_large"));
+});
+
+it("answers a body of an unsupported type with 415 naming the accepted types, and an empty JSON body with 400", async () => {
+  const xml = await ann.call("POST", "/pages", { body: "<page/>", headers: { "content-type": "application/xml" } });
+  expect(xml.status).toBe(415);
+  expect(xml.body).toEqual(errorShape("unsupported_media_type"));
+  expect(xml.body.error?.message).toContain("application/json");
+  const empty = await ann.call("POST", "/pages", { headers: { "content-type": "application/json" } });
+  expect(empty.status).toBe(400);
+  expect(empty.body).toEqual(errorShape("validation_failed"));
+});
+
+it("answers a method a known path lacks with 405 and Allow, and an unknown path with 404", async () => {
+  const put = await ann.call("PUT", "/pages");
+  expect(put.status).toBe(405);
+  expect(put.body).toEqual(errorShape("method_not_allowed"));
+  expect(put.headers.get("allow")).toBe("GET, HEAD, POST");
+  const onPage = await ann.call("POST", `/pages/${crypto.randomUUID()}`);
+  expect(onPage.status).toBe(405);
+  expect(onPage.headers.get("allow")?.split(", ")).toEqual(expect.arrayContaining(["DELETE", "GET", "PATCH"]));
+  expect((await ann.get("/no-such-thing")).status).toBe(404);
+});
