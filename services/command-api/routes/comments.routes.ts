@@ -13,20 +13,18 @@ import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
 import type { CommandApiPorts } from "../command-api.ts";
 import { idempotentWrite } from "../idempotent-write.ts";
 import { actorOf, sendWrite, settleWrite, writeResponses, type WriteAnswer } from "../write-answer.ts";
+import { textField, visibleTextField } from "./fields.ts";
 
 const COMMENT_BODY_MAX_CHARS = 10_000;
 const ANCHOR_QUOTE_MAX_CHARS = 2_000;
 const ANCHOR_CONTEXT_MAX_CHARS = 500;
 
-// Kept as sent (markdown may start with indentation), but a body of only whitespace says nothing.
-const commentBody = z
-  .string()
-  .max(COMMENT_BODY_MAX_CHARS)
-  .refine((body) => body.trim().length > 0, "must not be empty");
+// Kept as sent (markdown may start with indentation), but a body of only invisible characters says nothing.
+const commentBody = visibleTextField({ max: COMMENT_BODY_MAX_CHARS, multiLine: true, trim: false });
 const anchorField = z.object({
-  quote: z.string().min(1).max(ANCHOR_QUOTE_MAX_CHARS),
-  prefix: z.string().max(ANCHOR_CONTEXT_MAX_CHARS).default(""),
-  suffix: z.string().max(ANCHOR_CONTEXT_MAX_CHARS).default(""),
+  quote: visibleTextField({ max: ANCHOR_QUOTE_MAX_CHARS, multiLine: true, trim: false }),
+  prefix: textField({ max: ANCHOR_CONTEXT_MAX_CHARS, multiLine: true, trim: false }).default(""),
+  suffix: textField({ max: ANCHOR_CONTEXT_MAX_CHARS, multiLine: true, trim: false }).default(""),
 });
 
 const pageParams = z.object({ pageId: pageIdSchema });

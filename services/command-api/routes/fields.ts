@@ -1,9 +1,40 @@
-// Bounds of request fields that several routes share.
+// Bounds and hygiene of request fields that several routes share. Text is checked for lone surrogates (which
+// the event store and the read model would each store differently) and normalised to NFC, so that what is
+// recorded, stored and looked up is one string; control characters and text made only of invisible characters
+// are refused.
 import { z } from "zod";
 import { normalizeEmail } from "../../../shared/users/user.decider.ts";
 
-export const iconField = z.string().trim().min(1).max(256);
-export const titleField = z.string().trim().min(1).max(200);
+/** C0 and C1 controls; multi-line text keeps tab, line feed and carriage return. */
+const CONTROL_SINGLE_LINE = /[\u0000-\u001F\u007F-\u009F]/;
+const CONTROL_MULTI_LINE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+/** In unicode mode a surrogate range matches only an unpaired half: paired ones read as one code point. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+/** Whitespace and the zero-width and formatting characters that show nothing. */
+const INVISIBLE_ONLY = /^[\s\u00AD\u180E\u200B-\u200F\u2028-\u202F\u205F-\u2064\u3000\uFEFF]*$/;
+
+/** Well-formed, NFC text without control characters: `multiLine` keeps tabs and line breaks. */
+export function textField(options: { max: number; multiLine?: boolean; trim?: boolean }) {
+  const control = options.multiLine ? CONTROL_MULTI_LINE : CONTROL_SINGLE_LINE;
+  return z
+    .string()
+    .refine((text) => !LONE_SURROGATE.test(text), "must not hold a lone surrogate")
+    .transform((text) => (options.trim === false ? text.normalize("NFC") : text.normalize("NFC").trim()))
+    .pipe(
+      z
+        .string()
+        .max(options.max)
+        .refine((text) => !control.test(text), "must not hold control characters"),
+    );
+}
+
+/** Like textField, and not empty nor made only of invisible characters. */
+export function visibleTextField(options: { max: number; multiLine?: boolean; trim?: boolean }) {
+  return textField(options).pipe(z.string().refine((text) => !INVISIBLE_ONLY.test(text), "must not be empty or only invisible characters"));
+}
+
+export const iconField = visibleTextField({ max: 256 });
+export const titleField = visibleTextField({ max: 200 });
 export const MARKDOWN_MAX_CHARS = 500_000;
 export const markdownField = z.string().max(MARKDOWN_MAX_CHARS);
 /** An address to share with: trimmed, validated, and lower-cased so comparisons ignore case. */

@@ -9,15 +9,10 @@ import { folderIdSchema } from "../../../shared/kernel/ids.ts";
 import type { CommandApiPorts } from "../command-api.ts";
 import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 import { idempotentWrite } from "../idempotent-write.ts";
-import { iconField } from "./fields.ts";
+import { iconField, visibleTextField } from "./fields.ts";
 
 const createFolderBody = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .refine((name) => !name.includes("/"), "must not contain '/', which separates folders in folderPath"),
+  name: visibleTextField({ max: 200 }).refine((name) => !name.includes("/"), "must not contain '/', which separates folders in folderPath"),
   parentId: folderIdSchema.nullable().default(null),
   icon: iconField.nullable().default(null),
 });

@@ -10,9 +10,10 @@ import { tokenCommands } from "../../../shared/tokens/token.commands.ts";
 import { createdTokenResource, toTokenResource } from "../../../shared/tokens/token.resource.ts";
 import type { CommandApiPorts } from "../command-api.ts";
 import { actorOf, recordedReply, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
+import { visibleTextField } from "./fields.ts";
 
 const createTokenBody = z.object({
-  name: z.string().trim().min(1).max(100),
+  name: visibleTextField({ max: 100 }),
   scopes: z
     .array(scopeSchema)
     .min(1)

@@ -55,7 +55,7 @@ export function pageQueryRoutes(app: App, views: ReadModels): void {
     {
       config: { access: { scope: "pages:read" } },
       schema: {
-        querystring: z.object({ title: z.string().trim().min(1).max(200), folderPath: z.string().max(2000).optional() }),
+        querystring: z.object({ title: z.string().trim().min(1).max(200).transform((title) => title.normalize("NFC")), folderPath: z.string().max(2000).optional() }),
         response: { 200: z.object({ data: z.array(resolvedPageResource) }), "4xx": errorBody },
       },
     },

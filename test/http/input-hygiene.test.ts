@@ -1,0 +1,57 @@
+// Text users send is stored as one well-formed NFC string the event and the read model agree on: control
+// characters, text made only of invisible characters and lone surrogates are refused with 400.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TestServer, type TestUser } from "../support/server.ts";
+
+let server: TestServer;
+let ann: TestUser;
+let pageId: string;
+beforeAll(async () => {
+  server = await TestServer.start();
+  ann = await server.registered("ann");
+  pageId = String((await ann.post("/pages", { title: "Hygiene", markdown: "quoted text" })).body.id);
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+// JSON.stringify writes a lone surrogate as the escape \udXXX, so it reaches the server as sent.
+const refused = ["Bell\u0007", "Nul\u0000here", "Esc\u001b[31m", "C1\u0085", "\u200B\u200D\uFEFF", "   ", "Half \uD83D"];
+
+describe("text fields", () => {
+  it("refuses control characters, invisible-only text and lone surrogates in titles, names, icons and token names", async () => {
+    for (const text of refused) {
+      for (const [path, body] of [
+        ["/pages", { title: text }],
+        ["/folders", { name: text }],
+        ["/pages", { title: "ok", icon: text }],
+        ["/tokens", { name: text }],
+      ] as const) {
+        const reply = await ann.post(path, body);
+        expect(reply.status, `${path} ${JSON.stringify(body)}`).toBe(400);
+        expect(reply.body.error?.code).toBe("validation_failed");
+      }
+    }
+  });
+
+  it("refuses them in comment bodies and anchors, where tabs and line breaks stay allowed", async () => {
+    for (const text of refused) {
+      const reply = await ann.post(`/pages/${pageId}/comments`, { body: text, anchor: { quote: "quoted" } });
+      expect(reply.status, JSON.stringify(text)).toBe(400);
+    }
+    expect((await ann.post(`/pages/${pageId}/comments`, { body: "x", anchor: { quote: "Bell\u0007" } })).status).toBe(400);
+    const multiLine = await ann.post(`/pages/${pageId}/comments`, { body: "line one\n\tline two", anchor: { quote: "quoted\ttext" } });
+    expect(multiLine.status).toBe(201);
+  });
+
+  it("stores a title sent decomposed (NFD) as NFC, so resolving by either form finds it", async () => {
+    const decomposed = "Cafe\u0301 menu";
+    const created = await ann.post("/pages", { title: decomposed });
+    expect(created.status).toBe(201);
+    expect(created.body.title).toBe("Caf\u00e9 menu");
+    const byComposed = await ann.get(`/pages/resolve?title=${encodeURIComponent("caf\u00e9 menu")}`);
+    expect((byComposed.body.data as Array<{ id: string }>).map((page) => page.id)).toEqual([created.body.id]);
+    const byDecomposed = await ann.get(`/pages/resolve?title=${encodeURIComponent(decomposed)}`);
+    expect((byDecomposed.body.data as Array<{ id: string }>).map((page) => page.id)).toEqual([created.body.id]);
+  });
+});
