@@ -7,6 +7,7 @@ import type { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-st
 import type { SqliteReadStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";
 import { toBusMessage } from "../shared/bus/integration-events.ts";
 import { loadConfig, type Config } from "../shared/config/config.ts";
+import { registerApiReference } from "../shared/http/api-reference.ts";
 import { createApp } from "../shared/http/create-app.ts";
 import { installAuthentication } from "../shared/http/guard.ts";
 import { healthRoutes } from "../shared/http/health.routes.ts";
@@ -60,6 +61,7 @@ export async function startAllInOne(
   const writeSide = inProcessWriteSide({ eventStore, readStore }, logger, clock, metrics);
   const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, metrics });
   installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: true, metrics }));
+  await registerApiReference(app);
   healthRoutes(app, { eventStore, readStore });
   metricsRoute(app, metrics);
   await registerCommandApi(app, commandApiPorts(config, { eventStore, readStore }, watcher, logger, clock, metrics));

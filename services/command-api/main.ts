@@ -2,6 +2,7 @@
 // visible (until then they answer 202). Query nodes reach its internal routes through COMMAND_API_URL.
 import { PrometheusMetrics } from "../../shared/adapters/prometheus/prometheus.metrics.ts";
 import { loadConfig } from "../../shared/config/config.ts";
+import { registerApiReference } from "../../shared/http/api-reference.ts";
 import { createApp } from "../../shared/http/create-app.ts";
 import { installAuthentication } from "../../shared/http/guard.ts";
 import { healthRoutes } from "../../shared/http/health.routes.ts";
@@ -24,6 +25,7 @@ await runUntilSignalled("command-api", async () => {
   const writeSide = inProcessWriteSide({ eventStore, readStore }, logger, clock, metrics);
   const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, metrics });
   installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: true, metrics }));
+  await registerApiReference(app);
   healthRoutes(app, { eventStore, readStore });
   metricsRoute(app, metrics);
   await registerCommandApi(app, commandApiPorts(config, { eventStore, readStore }, watcher, logger, clock, metrics));

@@ -3,6 +3,7 @@
 import { PrometheusMetrics } from "../../shared/adapters/prometheus/prometheus.metrics.ts";
 import { CommandApiWriteSide } from "../../shared/adapters/http/command-api.write-side.ts";
 import { ConfigError, loadConfig } from "../../shared/config/config.ts";
+import { registerApiReference } from "../../shared/http/api-reference.ts";
 import { createApp } from "../../shared/http/create-app.ts";
 import { installAuthentication } from "../../shared/http/guard.ts";
 import { healthRoutes } from "../../shared/http/health.routes.ts";
@@ -25,6 +26,7 @@ await runUntilSignalled("query-api", async () => {
   const writeSide = new CommandApiWriteSide(config.COMMAND_API_URL);
   const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, metrics });
   installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: false, metrics }));
+  await registerApiReference(app);
   healthRoutes(app, { readStore });
   metricsRoute(app, metrics);
   await registerQueryApi(app, queryApiPorts(config, readStore, watcher, writeSide, clock, metrics));

@@ -1,0 +1,217 @@
+// The API reference: an OpenAPI 3.1 document generated from the zod schemas the routes validate with, served at
+// GET /api/v1/openapi.json and browsable at /docs. What a schema cannot say is added here from the route itself:
+// the security requirement from `config.access`, the error statuses with the codes each can carry, a summary.
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import type { RouteOptions } from "fastify";
+import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
+import { SESSION_COOKIE } from "../auth/session-verifier.ts";
+import { errorCatalogue, type ErrorCode } from "../errors/app-error.ts";
+import type { App } from "./create-app.ts";
+import type { Requirement } from "./guard.ts";
+
+export const OPENAPI_PATH = "/api/v1/openapi.json";
+export const DOCS_PREFIX = "/docs";
+
+/** The operations tag: health checks, listed but not part of the client API. Internal routes are hidden. */
+const OPERATIONS_TAG = "operations";
+
+interface Operation {
+  readonly summary: string;
+  /** Codes beyond those the route's shape implies (see `errorCodes`). */
+  readonly errors?: readonly ErrorCode[];
+  /** An example request body, shown in the reference. */
+  readonly example?: unknown;
+}
+
+const IDEMPOTENT: readonly ErrorCode[] = ["idempotency_key_mismatch"];
+
+/** Keyed by method and OpenAPI path; the test fails when a registered route has no entry. */
+const operations: Record<string, Operation> = {
+  "GET /healthz": { summary: "The process answers" },
+  "GET /readyz": { summary: "Stores reachable and the read models caught up (503 otherwise)" },
+  "GET /metrics": { summary: "Prometheus metrics (not served through the gateway)" },
+  "POST /api/v1/tokens": {
+    summary: "Create an API token (its secret appears only in this answer)",
+    example: { name: "CI publisher", scopes: ["pages:read", "pages:write"], expiresAt: null },
+  },
+  "GET /api/v1/tokens": { summary: "List the caller's API tokens" },
+  "DELETE /api/v1/tokens/{tokenId}": { summary: "Revoke an API token" },
+  "GET /api/v1/me": { summary: "The current user and how they authenticated" },
+  "GET /api/v1/pages": { summary: "List the pages the caller can see, most recently updated first" },
+  "POST /api/v1/pages": {
+    summary: "Create a page",
+    errors: IDEMPOTENT,
+    example: { title: "Release checklist", markdown: "# Release checklist\n\n- [ ] tag the build", parentId: null },
+  },
+  "GET /api/v1/pages/resolve": { summary: "Find pages by exact title (case-insensitive)" },
+  "GET /api/v1/pages/{pageId}": { summary: "Read a page's record" },
+  "PATCH /api/v1/pages/{pageId}": { summary: "Rename a page and/or change its icon", example: { title: "Release checklist (v2)" } },
+  "DELETE /api/v1/pages/{pageId}": { summary: "Delete a page" },
+  "GET /api/v1/pages/{pageId}/content": { summary: "Read a page's markdown, with its ETag" },
+  "PUT /api/v1/pages/{pageId}/content": {
+    summary: "Replace a page's markdown (If-Match with the ETag read)",
+    errors: ["precondition_failed", "precondition_required"],
+    example: { markdown: "# Release checklist\n\n- [x] tag the build" },
+  },
+  "GET /api/v1/pages/{pageId}/comments": { summary: "List a page's comment threads" },
+  "POST /api/v1/pages/{pageId}/comments": {
+    summary: "Open a comment thread on a quote",
+    errors: IDEMPOTENT,
+    example: { body: "Should this step come first?", anchor: { quote: "tag the build", prefix: "- [ ] ", suffix: "" } },
+  },
+  "POST /api/v1/pages/{pageId}/comments/{threadId}/replies": { summary: "Reply in a comment thread", errors: IDEMPOTENT, example: { body: "Yes, moved it." } },
+  "PATCH /api/v1/pages/{pageId}/comments/{threadId}/status": { summary: "Resolve or reopen a comment thread", example: { status: "resolved" } },
+  "PATCH /api/v1/pages/{pageId}/comments/{commentId}": { summary: "Edit one's own comment", example: { body: "Should this step come first? (edited)" } },
+  "DELETE /api/v1/pages/{pageId}/comments/{commentId}": { summary: "Delete one's own comment" },
+  "GET /api/v1/folders": { summary: "List the folders the caller can see" },
+  "GET /api/v1/folders/{folderId}": { summary: "Read a folder's record" },
+  "POST /api/v1/folders": { summary: "Create a folder", errors: IDEMPOTENT, example: { name: "Runbooks", parentId: null } },
+  "GET /api/v1/shares/workspace": { summary: "Workspace sharing: members, pending invitations, workspaces joined" },
+  "POST /api/v1/shares/workspace/members": {
+    summary: "Add a member to the caller's workspace, or invite an address without an account (202)",
+    errors: IDEMPOTENT,
+    example: { email: "ada@example.com", role: "viewer" },
+  },
+  "DELETE /api/v1/shares/workspace/members/{memberId}": { summary: "Remove a member from the caller's workspace" },
+  "GET /api/v1/shares/entity/{entityType}/{entityId}": { summary: "Who has access to a page or folder" },
+  "POST /api/v1/shares/entity/{entityType}/{entityId}/grants": {
+    summary: "Share a page or folder by email, or invite an address without an account (202)",
+    errors: IDEMPOTENT,
+    example: { email: "ada@example.com", permission: "view" },
+  },
+  "DELETE /api/v1/shares/entity/{entityType}/{entityId}/grants/{userId}": { summary: "Revoke a user's access to a page or folder" },
+  "POST /api/v1/shares/workspace/invitations/by-email/{email}/resend": { summary: "Resend a pending workspace invitation" },
+  "POST /api/v1/shares/entity/{entityType}/{entityId}/invitations/by-email/{email}/resend": { summary: "Resend a pending page or folder invitation" },
+  "POST /api/v1/shares/invitations/{invitationId}/resend": { summary: "Resend an invitation by its id" },
+  "DELETE /api/v1/shares/invitations/{invitationId}": { summary: "Cancel a pending invitation" },
+};
+
+const openApiPath = (url: string): string => url.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
+
+function methodOf(route: RouteOptions): string {
+  const method = Array.isArray(route.method) ? route.method[0] : route.method;
+  return String(method).toUpperCase();
+}
+
+/** The security requirement of a route: either alternative of the spec's §5, with the scope a token needs. */
+function securityOf(access: Requirement | undefined): Array<Record<string, string[]>> {
+  if (!access) return [];
+  if ("sessionOnly" in access) return [{ browserSession: [] }];
+  if ("scope" in access) return [{ bearerToken: [access.scope] }, { browserSession: [] }];
+  return [{ bearerToken: [] }, { browserSession: [] }];
+}
+
+function accessNote(access: Requirement | undefined): string {
+  if (!access) return "Public: no authentication.";
+  if ("sessionOnly" in access) return "Browser session only: API tokens are refused (403 `forbidden`).";
+  if ("scope" in access) return `Needs an API token with the \`${access.scope}\` scope, or a browser session.`;
+  return "Any authenticated caller: an API token of any scope or a browser session.";
+}
+
+/** The error codes a route can answer, from its shape: what it authenticates, validates, addresses and writes. */
+function errorCodes(route: RouteOptions, access: Requirement | undefined, extra: readonly ErrorCode[]): ErrorCode[] {
+  const codes = new Set<ErrorCode>();
+  const writes = methodOf(route) !== "GET";
+  const hasParams = /:[A-Za-z0-9_]+/.test(route.url);
+  if (access) codes.add("validation_failed").add("unauthenticated");
+  if (access && "scope" in access) codes.add("insufficient_scope");
+  if (access && ("sessionOnly" in access || writes)) codes.add("forbidden");
+  if (hasParams) codes.add("not_found");
+  if (access && writes) codes.add("conflict");
+  if (route.schema?.body) codes.add("payload_too_large").add("unsupported_media_type");
+  for (const code of extra) codes.add(code);
+  return [...codes].sort((a, b) => errorCatalogue[a] - errorCatalogue[b]);
+}
+
+type JsonSchema = Record<string, unknown>;
+
+/** One response per error status, each the route's own error schema, described by the codes it can carry. */
+function errorResponses(errorSchema: JsonSchema, codes: readonly ErrorCode[]): Record<string, JsonSchema> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) byStatus.set(errorCatalogue[code], [...(byStatus.get(errorCatalogue[code]) ?? []), code]);
+  return Object.fromEntries(
+    [...byStatus].map(([status, statusCodes]) => [
+      String(status),
+      {
+        ...structuredClone(errorSchema),
+        description: `\`{error: {code, message}}\` with code ${statusCodes.map((code) => `\`${code}\``).join(" or ")}`,
+        examples: [{ error: { code: statusCodes[0], message: "what went wrong, in words" } }],
+      },
+    ]),
+  );
+}
+
+const successDescriptions: Record<string, string> = {
+  "200": "OK",
+  "201": "Created",
+  "202": "Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued",
+  "204": "No content",
+  "304": "Not modified since the ETag in If-None-Match",
+};
+
+const tagOf = (path: string): string => (path.startsWith("/api/v1/") ? (path.split("/")[3] ?? "api") : OPERATIONS_TAG);
+
+export async function registerApiReference(app: App): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "Workspace API",
+        version: "1",
+        description:
+          "Pages, folders, comments and sharing. Every error has the body `{error: {code, message}}`. Any route may also answer " +
+          "405 `method_not_allowed`, 414 `uri_too_long` or 431 `headers_too_large` before it runs. Writes answer 202 with " +
+          "`status: recorded` when their effect is not readable yet; send the `X-Consistency-Token` they return on the next read.",
+      },
+      components: {
+        securitySchemes: {
+          bearerToken: { type: "http", scheme: "bearer", description: "An API token (`Authorization: Bearer <API_TOKEN>`), created with POST /api/v1/tokens" },
+          browserSession: { type: "apiKey", in: "cookie", name: SESSION_COOKIE, description: "The session cookie of a signed-in browser" },
+        },
+      },
+      tags: [
+        { name: "pages" },
+        { name: "folders" },
+        { name: "shares" },
+        { name: "tokens" },
+        { name: "me" },
+        { name: OPERATIONS_TAG, description: "Health checks and metrics for operators; /internal routes are not listed" },
+      ],
+    },
+    transform: (input) => {
+      const { route, url } = input;
+      if (url.startsWith("/internal/") || url === OPENAPI_PATH || url.startsWith(DOCS_PREFIX)) return { schema: { ...route.schema, hide: true }, url };
+      const { schema: transformed } = jsonSchemaTransform(input);
+      const schema: JsonSchema = { ...transformed };
+      const access = route.config?.access;
+      const path = openApiPath(url);
+      const operation = operations[`${methodOf(route)} ${path}`];
+      const responses = { ...(schema.response as Record<string, JsonSchema> | undefined) };
+      const errorSchema = responses["4xx"];
+      delete responses["4xx"];
+      if (errorSchema) Object.assign(responses, errorResponses(errorSchema, errorCodes(route, access, operation?.errors ?? [])));
+      for (const [status, description] of Object.entries(successDescriptions)) {
+        const response = responses[status];
+        if (response) responses[status] = { ...response, description };
+      }
+      if (responses["5xx"]) responses["5xx"] = { ...responses["5xx"], description: "`{error: {code, message}}` with code `internal`, `consistency_timeout` or `unavailable`" };
+      const body = schema.body as JsonSchema | undefined;
+      return {
+        url,
+        schema: {
+          ...schema,
+          ...(operation ? { summary: operation.summary } : {}),
+          description: accessNote(access),
+          tags: [tagOf(path)],
+          security: securityOf(access),
+          ...(Object.keys(responses).length > 0 ? { response: responses } : {}),
+          ...(body && operation?.example !== undefined ? { body: { ...body, examples: [operation.example] } } : {}),
+        },
+      };
+    },
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(swaggerUi, { routePrefix: DOCS_PREFIX, uiConfig: { url: OPENAPI_PATH, docExpansion: "list", deepLinking: true } });
+  app.get(OPENAPI_PATH, { schema: { hide: true } as object }, async () => app.swagger());
+}
