@@ -212,6 +212,7 @@ export async function registerApiReference(app: App): Promise<void> {
     },
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(swaggerUi, { routePrefix: DOCS_PREFIX, uiConfig: { url: OPENAPI_PATH, docExpansion: "list", deepLinking: true } });
+  // The page reads the same document from /docs/json (swagger-ui fixes that address); OPENAPI_PATH is the one to cite.
+  await app.register(swaggerUi, { routePrefix: DOCS_PREFIX, uiConfig: { docExpansion: "list", deepLinking: true } });
   app.get(OPENAPI_PATH, { schema: { hide: true } as object }, async () => app.swagger());
 }

@@ -1,0 +1,53 @@
+// The interactive reference at /docs, opened in a real headless Chromium: it loads the generated document and
+// renders the operations. A screenshot is kept in test-artifacts/ for a human to look at. Without Debian's
+// chromium the test skips, saying why; with CI=true a missing chromium is a failure.
+import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { chromium, type Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TestServer } from "../support/server.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+
+function chromiumUnavailable(): string | null {
+  if (existsSync(CHROMIUM)) return null;
+  const reason = `${CHROMIUM} is missing (apt-get install -y chromium)`;
+  if (process.env.CI === "true") throw new Error(`${reason}: CI must run the browser tests`);
+  return reason;
+}
+
+const unavailable = chromiumUnavailable();
+if (unavailable) console.warn(`API docs browser test skipped: ${unavailable}`);
+
+describe.skipIf(unavailable !== null)("the API reference page in a browser", () => {
+  let server: TestServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await TestServer.start();
+    // Chromium's sandbox refuses to run as root, which is how CI runs.
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: process.getuid?.() === 0 ? ["--no-sandbox"] : [] });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("lists the API's operations at /docs", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const failures: string[] = [];
+    page.on("pageerror", (error) => failures.push(error.message));
+    await page.goto(`${server.url}/docs`);
+    const paths = page.locator(".opblock-summary-path");
+    await expect.poll(() => paths.count(), { timeout: 20_000 }).toBeGreaterThan(30);
+    const listed = await paths.allTextContents();
+    const normalised = listed.map((text) => text.replace(/\u200b/g, "").trim());
+    expect(normalised).toContain("/api/v1/pages/resolve");
+    expect(normalised).toContain("/api/v1/shares/workspace/members");
+    expect(normalised).toContain("/api/v1/tokens");
+    expect(normalised.some((path) => path.startsWith("/internal/"))).toBe(false);
+    expect(await page.locator(".information-container .title").textContent()).toContain("Workspace API");
+    await mkdir("test-artifacts", { recursive: true });
+    await page.screenshot({ path: "test-artifacts/api-docs.png", fullPage: true });
+    expect(failures).toEqual([]);
+  }, 60_000);
+});
