@@ -1,0 +1,98 @@
+// Blobs as files in one directory (DATA_DIR/blobs by default). A blob is written to a temporary file in a
+// `.partial` subdirectory, flushed to disk and renamed into place, so a reader never sees half of one and a
+// crash leaves at most a partial file, which is removed when the store next opens after an hour.
+import { randomUUID } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { chmod, mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { blobKeySchema, type BlobKey, type BlobListing, type BlobStore, type StoredBlob } from "../../blobs/blob-store.port.ts";
+
+const PRIVATE_DIRECTORY = 0o700;
+const PRIVATE_FILE = 0o600;
+/** A partial file older than this belongs to no write still running. */
+const PARTIAL_GRACE_MS = 60 * 60 * 1000;
+
+const isMissing = (error: unknown): boolean => error instanceof Error && "code" in error && error.code === "ENOENT";
+
+export class FilesBlobStore implements BlobStore {
+  private readonly partials: string;
+
+  private constructor(private readonly directory: string) {
+    this.partials = join(directory, ".partial");
+  }
+
+  /** Opens (creating it 0700) the directory, and removes partial files a crashed write left behind. */
+  static async open(directory: string, now: () => Date = () => new Date()): Promise<FilesBlobStore> {
+    const store = new FilesBlobStore(directory);
+    await mkdir(store.partials, { recursive: true, mode: PRIVATE_DIRECTORY });
+    await chmod(directory, PRIVATE_DIRECTORY);
+    await chmod(store.partials, PRIVATE_DIRECTORY);
+    for (const name of await readdir(store.partials)) {
+      const path = join(store.partials, name);
+      const info = await stat(path).catch(() => null);
+      if (info && now().getTime() - info.mtimeMs > PARTIAL_GRACE_MS) await rm(path, { force: true });
+    }
+    return store;
+  }
+
+  private pathOf(key: BlobKey): string {
+    return join(this.directory, blobKeySchema.parse(key));
+  }
+
+  async put(key: BlobKey, bytes: Uint8Array): Promise<void> {
+    const target = this.pathOf(key);
+    const partial = join(this.partials, `${key}.${randomUUID()}`);
+    const file = await open(partial, "wx", PRIVATE_FILE);
+    try {
+      await file.writeFile(bytes);
+      await file.sync();
+    } catch (error) {
+      await file.close();
+      await rm(partial, { force: true });
+      throw error;
+    }
+    await file.close();
+    await rename(partial, target);
+    await this.syncDirectory();
+  }
+
+  /** The rename is durable only once the directory entry is. */
+  private async syncDirectory(): Promise<void> {
+    const directory = await open(this.directory, "r");
+    try {
+      await directory.sync();
+    } finally {
+      await directory.close();
+    }
+  }
+
+  async open(key: BlobKey): Promise<StoredBlob | null> {
+    const path = this.pathOf(key);
+    try {
+      const file = await open(path, "r");
+      const { size } = await file.stat();
+      return { size, stream: createReadStream(path, { fd: file, autoClose: true }) };
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
+  async delete(key: BlobKey): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+
+  async *list(): AsyncIterable<BlobListing> {
+    for (const entry of await readdir(this.directory, { withFileTypes: true })) {
+      const key = blobKeySchema.safeParse(entry.name);
+      if (!entry.isFile() || !key.success) continue;
+      const info = await stat(join(this.directory, entry.name)).catch((error: unknown) => {
+        if (isMissing(error)) return null;
+        throw error;
+      });
+      if (info) yield { key: key.data, storedAt: info.mtime };
+    }
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,38 @@
+// The blob port: image bytes (and any other opaque bytes) kept outside the event log. The command API writes
+// through a BlobStore; a query node is given only a BlobReader. Files under DATA_DIR are the embedded adapter.
+import type { Readable } from "node:stream";
+import { z } from "zod";
+
+/** A blob's name: lower-case letters, digits, dots and dashes, as a file name on any system would allow. */
+export const blobKeySchema = z.string().regex(/^[a-z0-9][a-z0-9.-]{0,127}$/, "a blob key is 1 to 128 of a-z, 0-9, '.' and '-', not starting with '.' or '-'");
+export type BlobKey = z.infer<typeof blobKeySchema>;
+
+export interface StoredBlob {
+  readonly size: number;
+  /** The bytes, from the first; the caller consumes or destroys it. */
+  readonly stream: Readable;
+}
+
+export interface BlobReader {
+  /** The blob under `key`, or null when there is none. Never a partly written blob. */
+  open(key: BlobKey): Promise<StoredBlob | null>;
+}
+
+export interface BlobListing {
+  readonly key: BlobKey;
+  /** When the blob was stored: an orphan sweep leaves recent ones alone. */
+  readonly storedAt: Date;
+}
+
+export interface BlobStore extends BlobReader {
+  /**
+   * Stores `bytes` under `key`, replacing what was there. Durable once the promise resolves; a reader sees
+   * either the whole blob or none (a crash midway leaves no blob under the key).
+   */
+  put(key: BlobKey, bytes: Uint8Array): Promise<void>;
+  /** Removes the blob; removing one that is not there is no error. */
+  delete(key: BlobKey): Promise<void>;
+  /** Every stored blob, in no particular order. */
+  list(): AsyncIterable<BlobListing>;
+  close(): Promise<void>;
+}
