@@ -15,7 +15,7 @@ import { metricsRoute } from "../shared/http/metrics.routes.ts";
 import { createLogger } from "../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../shared/read-store/checkpoint-watcher.ts";
 import { registerCommandApi } from "./command-api/command-api.ts";
-import { openEmbeddedEventStore, openEmbeddedProjectionStore, openEmbeddedReadStore } from "./embedded-stores.ts";
+import { openEmbeddedBlobStore, openEmbeddedEventStore, openEmbeddedProjectionStore, openEmbeddedReadStore } from "./embedded-stores.ts";
 import { appendingStore, authenticatorFor, busFor, commandApiPorts, inProcessWriteSide, mailerFor, publicBaseUrl, queryApiPorts, type Clock } from "./embedded-wiring.ts";
 import { runUntilSignalled } from "./lifecycle.ts";
 import { Notifier } from "./notifier/notifier.ts";
@@ -42,6 +42,7 @@ export async function startAllInOne(
   const readStore = openEmbeddedReadStore(config, metrics);
   const watcher = new CheckpointWatcher(readStore);
   const projectionStore = openEmbeddedProjectionStore(config);
+  const blobs = await openEmbeddedBlobStore(config);
   const bus = await busFor(config, "all-in-one");
   const mailer = mailerFor(config);
   const notifier = new Notifier({ bus, eventStore: appendingStore(eventStore, metrics), readModels: readStore, mailer, logger, clock, publicBaseUrl: publicBaseUrl(config), metrics });
@@ -64,8 +65,8 @@ export async function startAllInOne(
   await registerApiReference(app);
   healthRoutes(app, { eventStore, readStore });
   metricsRoute(app, metrics);
-  await registerCommandApi(app, commandApiPorts(config, { eventStore, readStore }, watcher, logger, clock, metrics));
-  await registerQueryApi(app, queryApiPorts(config, readStore, watcher, writeSide, clock, metrics));
+  await registerCommandApi(app, commandApiPorts(config, { eventStore, readStore, blobs }, watcher, logger, clock, metrics));
+  await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs }, watcher, writeSide, clock, metrics));
   const url = await app.listen({ port: config.PORT, host: config.HOST });
   logger.info({ event: "server.started", url, dataDir: config.DATA_DIR, mode: "all-in-one" });
 
@@ -83,6 +84,7 @@ export async function startAllInOne(
       await bus.close();
       watcher.close();
       await projectionStore.close();
+      await blobs.close();
       await readStore.close();
       await eventStore.close();
     },

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { Config } from "../shared/config/config.ts";
 import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
 import { SqliteProjectionStore, SqliteReadStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";
+import { FilesBlobReader, FilesBlobStore } from "../shared/adapters/files/files.blob-store.ts";
 import type { Metrics } from "../shared/metrics/metrics.port.ts";
 
 export function openEmbeddedEventStore(config: Config): SqliteEventStore {
@@ -25,4 +26,16 @@ export function openEmbeddedReadStore(config: Config, metrics?: Pick<Metrics, "c
 /** The projector's connection, the only one that writes read models. */
 export function openEmbeddedProjectionStore(config: Config): SqliteProjectionStore {
   return new SqliteProjectionStore(readModelsFile(config));
+}
+
+const blobsDirectory = (config: Config): string => join(config.DATA_DIR, "blobs");
+
+/** Image bytes as files in DATA_DIR/blobs, for the command API (the only writer). */
+export function openEmbeddedBlobStore(config: Config): Promise<FilesBlobStore> {
+  return FilesBlobStore.create(blobsDirectory(config));
+}
+
+/** The same files, read-only: a query node never creates or removes one. */
+export function openEmbeddedBlobReader(config: Config): FilesBlobReader {
+  return new FilesBlobReader(blobsDirectory(config));
 }

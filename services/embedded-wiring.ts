@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import { InProcessBus } from "../shared/adapters/in-process/in-process.bus.ts";
 import { NatsBus } from "../shared/adapters/nats/nats.bus.ts";
 import { OutboxMailer } from "../shared/adapters/outbox/outbox.mailer.ts";
+import type { BlobReader, BlobStore } from "../shared/blobs/blob-store.port.ts";
 import type { Bus } from "../shared/bus/bus.port.ts";
 import { SmtpMailer } from "../shared/adapters/smtp/smtp.mailer.ts";
 import type { Mailer } from "../shared/mail/mailer.port.ts";
@@ -53,7 +54,7 @@ export function authenticatorFor(
 
 export function commandApiPorts(
   config: Config,
-  stores: { eventStore: SqliteEventStore; readStore: SqliteReadStore },
+  stores: { eventStore: SqliteEventStore; readStore: SqliteReadStore; blobs: BlobStore },
   projection: ProjectionProgress,
   logger: Logger,
   clock: Clock,
@@ -62,6 +63,7 @@ export function commandApiPorts(
   return {
     eventStore: appendingStore(stores.eventStore, metrics),
     views: stores.readStore,
+    blobs: stores.blobs,
     projection: metrics ? timedProgress(projection, "write", metrics) : projection,
     clock,
     logger,
@@ -84,8 +86,15 @@ export function publicBaseUrl(config: Config): string | null {
   return config.PUBLIC_BASE_URL ?? (config.PORT === 0 ? null : `http://${config.HOST}:${config.PORT}`);
 }
 
-export function queryApiPorts(config: Config, views: ReadModels, projection: ProjectionProgress, writeSide: WriteSide, clock: Clock, metrics?: Metrics): QueryApiPorts {
-  return { views, projection: metrics ? timedProgress(projection, "read", metrics) : projection, writeSide, clock, consistencyWaitMs: config.CONSISTENCY_WAIT_MS };
+export function queryApiPorts(
+  config: Config,
+  stores: { views: ReadModels; blobs: BlobReader },
+  projection: ProjectionProgress,
+  writeSide: WriteSide,
+  clock: Clock,
+  metrics?: Metrics,
+): QueryApiPorts {
+  return { ...stores, projection: metrics ? timedProgress(projection, "read", metrics) : projection, writeSide, clock, consistencyWaitMs: config.CONSISTENCY_WAIT_MS };
 }
 
 /** GET /metrics on METRICS_PORT, for a process without an HTTP port of its own; null when it is not set. */

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { threadEventSchemas } from "./comments/thread.decider.ts";
 import type { EventMetadata, RecordedEvent } from "./event-store/event-store.port.ts";
 import { folderEventSchemas } from "./folders/folder.decider.ts";
+import { imageEventSchemas } from "./images/image.decider.ts";
 import { idempotencyEventSchemas } from "./idempotency/idempotency.decider.ts";
 import { invitationSlotEventSchemas } from "./sharing/invitation-slot.decider.ts";
 import { pageEventSchemas } from "./pages/page.decider.ts";
@@ -24,6 +25,7 @@ export const domainEventSchema = z.discriminatedUnion("type", [
   ...invitationEventSchemas,
   ...invitationSlotEventSchemas,
   ...idempotencyEventSchemas,
+  ...imageEventSchemas,
 ]);
 export type DomainEvent = z.infer<typeof domainEventSchema>;
 export type DomainEventType = DomainEvent["type"];

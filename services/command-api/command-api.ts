@@ -1,9 +1,12 @@
 // The command API: every POST, PATCH, PUT and DELETE of /api/v1. Appends events; answers once projected.
 import type { Logger } from "pino";
+import type { BlobStore } from "../../shared/blobs/blob-store.port.ts";
 import type { WritePorts } from "../../shared/commands/write-ports.ts";
 import type { App } from "../../shared/http/create-app.ts";
 import type { ProjectionProgress } from "../../shared/read-store/checkpoint-watcher.ts";
 import { commentCommandRoutes } from "./routes/comments.routes.ts";
+import { startOrphanImageSweep } from "../../shared/images/orphan-blobs.ts";
+import { imageCommandRoutes } from "./routes/images.routes.ts";
 import { folderCommandRoutes } from "./routes/folders.routes.ts";
 import { internalRoutes } from "./routes/internal.routes.ts";
 import { invitationCommandRoutes } from "./routes/invitations.routes.ts";
@@ -18,6 +21,8 @@ export interface CommandApiPorts extends WritePorts {
   readonly logger: Logger;
   /** How long a write waits for its projection before answering 202. */
   readonly consistencyWaitMs: number;
+  /** Where uploaded images' bytes go. */
+  readonly blobs: BlobStore;
 }
 
 export async function registerCommandApi(app: App, ports: CommandApiPorts): Promise<void> {
@@ -29,8 +34,17 @@ export async function registerCommandApi(app: App, ports: CommandApiPorts): Prom
       commentCommandRoutes(api, ports);
       shareCommandRoutes(api, ports);
       invitationCommandRoutes(api, ports);
+      await imageCommandRoutes(api, ports);
     },
     { prefix: "/api/v1" },
   );
   internalRoutes(app, ports);
+  // Bytes an interrupted upload left without a record: swept once the server is up, then hourly.
+  let sweep: { stop(): Promise<void> } | null = null;
+  app.addHook("onReady", async () => {
+    sweep = startOrphanImageSweep(ports);
+  });
+  app.addHook("onClose", async () => {
+    await sweep?.stop();
+  });
 }

@@ -22,10 +22,12 @@ export async function idempotentWrite(
   request: FastifyRequest,
   actor: Actor,
   write: () => Promise<WriteAnswer>,
+  /** What stands for the body in the fingerprint when it is not JSON (an upload's file is its SHA-256). */
+  body: unknown = request.body,
 ): Promise<WriteAnswer> {
   const key = keyOf(request.headers["idempotency-key"]);
   if (key === null) return write();
-  const fingerprint = requestFingerprint({ method: request.method, path: request.url.split("?")[0] ?? request.url, body: request.body });
+  const fingerprint = requestFingerprint({ method: request.method, path: request.url.split("?")[0] ?? request.url, body });
   const response = await runIdempotently(ports.eventStore, { callerId: actor.context.actorId, key, fingerprint }, actor.context, write);
   return {
     status: response.status,

@@ -9,7 +9,7 @@ import { healthRoutes } from "../../shared/http/health.routes.ts";
 import { metricsRoute } from "../../shared/http/metrics.routes.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
-import { openEmbeddedEventStore, openEmbeddedReadStore } from "../embedded-stores.ts";
+import { openEmbeddedBlobStore, openEmbeddedEventStore, openEmbeddedReadStore } from "../embedded-stores.ts";
 import { authenticatorFor, commandApiPorts, inProcessWriteSide } from "../embedded-wiring.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { registerCommandApi } from "./command-api.ts";
@@ -22,19 +22,21 @@ await runUntilSignalled("command-api", async () => {
   const eventStore = openEmbeddedEventStore(config);
   const readStore = openEmbeddedReadStore(config, metrics);
   const watcher = new CheckpointWatcher(readStore);
+  const blobs = await openEmbeddedBlobStore(config);
   const writeSide = inProcessWriteSide({ eventStore, readStore }, logger, clock, metrics);
   const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, metrics });
   installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: true, metrics }));
   await registerApiReference(app);
   healthRoutes(app, { eventStore, readStore });
   metricsRoute(app, metrics);
-  await registerCommandApi(app, commandApiPorts(config, { eventStore, readStore }, watcher, logger, clock, metrics));
+  await registerCommandApi(app, commandApiPorts(config, { eventStore, readStore, blobs }, watcher, logger, clock, metrics));
   const url = await app.listen({ port: config.PORT, host: config.HOST });
   logger.info({ event: "server.started", url, mode: "command-api" });
   return {
     async close() {
       await app.close();
       watcher.close();
+      await blobs.close();
       await readStore.close();
       await eventStore.close();
     },

@@ -10,7 +10,7 @@ import { healthRoutes } from "../../shared/http/health.routes.ts";
 import { metricsRoute } from "../../shared/http/metrics.routes.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
-import { openEmbeddedReadStore } from "../embedded-stores.ts";
+import { openEmbeddedBlobReader, openEmbeddedReadStore } from "../embedded-stores.ts";
 import { authenticatorFor, queryApiPorts } from "../embedded-wiring.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { registerQueryApi } from "./query-api.ts";
@@ -29,7 +29,7 @@ await runUntilSignalled("query-api", async () => {
   await registerApiReference(app);
   healthRoutes(app, { readStore });
   metricsRoute(app, metrics);
-  await registerQueryApi(app, queryApiPorts(config, readStore, watcher, writeSide, clock, metrics));
+  await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs: openEmbeddedBlobReader(config) }, watcher, writeSide, clock, metrics));
   const url = await app.listen({ port: config.PORT, host: config.HOST });
   logger.info({ event: "server.started", url, mode: "query-api" });
   return {

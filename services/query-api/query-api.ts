@@ -1,6 +1,7 @@
 // The query API: every GET of /api/v1, served from the read models only; it holds no event store. A request
 // carrying X-Consistency-Token is authenticated first, then waits (bounded) until the read models have
 // reached that position; a token beyond the event log's head is refused at once.
+import type { BlobReader } from "../../shared/blobs/blob-store.port.ts";
 import type { WriteSide } from "../../shared/auth/write-side.port.ts";
 import { AppError } from "../../shared/errors/app-error.ts";
 import type { App } from "../../shared/http/create-app.ts";
@@ -9,6 +10,7 @@ import type { ProjectionProgress } from "../../shared/read-store/checkpoint-watc
 import type { ReadModels } from "../../shared/read-store/read-store.port.ts";
 import { commentQueryRoutes } from "./routes/comments.routes.ts";
 import { folderQueryRoutes } from "./routes/folders.routes.ts";
+import { imageQueryRoutes } from "./routes/images.routes.ts";
 import { meRoutes } from "./routes/me.routes.ts";
 import { pageQueryRoutes } from "./routes/pages.routes.ts";
 import { shareQueryRoutes } from "./routes/shares.routes.ts";
@@ -16,6 +18,8 @@ import { tokenQueryRoutes } from "./routes/tokens.routes.ts";
 
 export interface QueryApiPorts {
   readonly views: ReadModels;
+  /** Uploaded images' bytes, read-only. */
+  readonly blobs: BlobReader;
   readonly projection: ProjectionProgress;
   /** Only asked how far the log reaches, for a consistency token beyond the read models. */
   readonly writeSide: Pick<WriteSide, "headPosition">;
@@ -50,6 +54,7 @@ export async function registerQueryApi(app: App, ports: QueryApiPorts): Promise<
       pageQueryRoutes(api, ports.views);
       commentQueryRoutes(api, ports.views);
       shareQueryRoutes(api, ports.views, ports.clock);
+      imageQueryRoutes(api, ports);
     },
     { prefix: "/api/v1" },
   );

@@ -5,6 +5,7 @@ import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { RouteOptions } from "fastify";
 import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
+import { z } from "zod";
 import { SESSION_COOKIE } from "../auth/session-verifier.ts";
 import { errorCatalogue, type ErrorCode } from "../errors/app-error.ts";
 import type { App } from "./create-app.ts";
@@ -25,6 +26,13 @@ interface Operation {
 }
 
 const IDEMPOTENT: readonly ErrorCode[] = ["idempotency_key_mismatch"];
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** A multipart/form-data route's fields, for the reference only: the handler reads and checks the parts itself. */
+    form?: z.ZodType;
+  }
+}
 
 /** Keyed by method and OpenAPI path; the test fails when a registered route has no entry. */
 const operations: Record<string, Operation> = {
@@ -48,6 +56,11 @@ const operations: Record<string, Operation> = {
   "GET /api/v1/pages/{pageId}": { summary: "Read a page's record" },
   "PATCH /api/v1/pages/{pageId}": { summary: "Rename a page and/or change its icon", example: { title: "Release checklist (v2)" } },
   "DELETE /api/v1/pages/{pageId}": { summary: "Delete a page" },
+  "POST /api/v1/pages/{pageId}/images": {
+    summary: "Upload an image to a page (JPEG, PNG, GIF or WebP, at most 10 MB); answers its record and markdown",
+    errors: [...IDEMPOTENT, "payload_too_large", "unsupported_media_type"],
+  },
+  "GET /api/v1/images/{imageId}": { summary: "An uploaded image's bytes, for whoever may view its page (ETag, If-None-Match)" },
   "GET /api/v1/pages/{pageId}/content": { summary: "Read a page's markdown, with its ETag" },
   "PUT /api/v1/pages/{pageId}/content": {
     summary: "Replace a page's markdown (If-Match with the ETag read)",
@@ -173,6 +186,7 @@ export async function registerApiReference(app: App): Promise<void> {
       tags: [
         { name: "pages" },
         { name: "folders" },
+        { name: "images" },
         { name: "shares" },
         { name: "tokens" },
         { name: "me" },
@@ -196,7 +210,8 @@ export async function registerApiReference(app: App): Promise<void> {
         if (response) responses[status] = { ...response, description };
       }
       if (responses["5xx"]) responses["5xx"] = { ...responses["5xx"], description: "`{error: {code, message}}` with code `internal`, `consistency_timeout` or `unavailable`" };
-      const body = schema.body as JsonSchema | undefined;
+      const form = route.config?.form;
+      const body = form ? z.toJSONSchema(form, { io: "input" }) : (schema.body as JsonSchema | undefined);
       return {
         url,
         schema: {
@@ -206,7 +221,7 @@ export async function registerApiReference(app: App): Promise<void> {
           tags: [tagOf(path)],
           security: securityOf(access),
           ...(Object.keys(responses).length > 0 ? { response: responses } : {}),
-          ...(body && operation?.example !== undefined ? { body: { ...body, examples: [operation.example] } } : {}),
+          ...(body && operation?.example !== undefined ? { body: { ...body, examples: [operation.example] } } : form ? { body } : {}),
         },
       };
     },

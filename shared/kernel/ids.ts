@@ -8,6 +8,7 @@ export const threadIdSchema = z.uuid().brand<"ThreadId">();
 export const commentIdSchema = z.uuid().brand<"CommentId">();
 export const tokenIdSchema = z.uuid().brand<"TokenId">();
 export const invitationIdSchema = z.uuid().brand<"InvitationId">();
+export const imageIdSchema = z.uuid().brand<"ImageId">();
 
 export type UserId = z.infer<typeof userIdSchema>;
 export type PageId = z.infer<typeof pageIdSchema>;
@@ -16,3 +17,4 @@ export type ThreadId = z.infer<typeof threadIdSchema>;
 export type CommentId = z.infer<typeof commentIdSchema>;
 export type TokenId = z.infer<typeof tokenIdSchema>;
 export type InvitationId = z.infer<typeof invitationIdSchema>;
+export type ImageId = z.infer<typeof imageIdSchema>;

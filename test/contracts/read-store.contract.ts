@@ -189,6 +189,26 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
       expect(throughGrants.map((p) => p.id)).toEqual([granted.id, inGrantedFolder.id, mine.id]);
     });
 
+    it("gives back an uploaded image's record as stored, and nothing for an unknown id", async () => {
+      const image = {
+        id: randomUUID(),
+        pageId: randomUUID(),
+        uploaderId: randomUUID(),
+        filename: "f.png",
+        originalName: "Scan – été.PNG",
+        mimeType: "image/png" as const,
+        size: 1234,
+        width: 40,
+        height: 30,
+        alt: "a [bracketed] alt",
+        sha256: "a".repeat(64),
+        createdAt: at().updatedAt,
+      };
+      await batch(async (tx) => w().images.put(tx, image));
+      expect(await reader.images.get(image.id)).toEqual(image);
+      expect(await reader.images.get(randomUUID())).toBeNull();
+    });
+
     it("empties every read model for a rebuild and answers queries again after it", async () => {
       const owner = randomUUID();
       const record = page(owner, null, "Rebuilt");

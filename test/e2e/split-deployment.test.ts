@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintSession } from "../../shared/auth/session-verifier.ts";
 import { gatewayUnavailable, startGateway, type Gateway } from "../support/gateway.ts";
+import { makeImage, pngOfExactly, upload } from "../support/images.ts";
 import { natsUnavailable, startNatsServer, type NatsServer } from "../support/nats-server.ts";
 import { Client, TEST_SESSION_SECRET } from "../support/server.ts";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server.ts";
@@ -95,6 +96,26 @@ describe.skipIf(unavailable !== null)("the split deployment behind nginx", () =>
     const firstSight = await invitee.get("/pages");
     expect(firstSight.status).toBe(200);
     expect(firstSight.body.data).toEqual([expect.objectContaining({ id: page.body.id, permission: "comment" })]);
+  });
+
+  it("uploads an image through the gateway and serves its bytes from a query node, which only reads them", async () => {
+    const cookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "painter@example.com", name: "Pia" });
+    const painter = new Client(gateway.url, { cookie });
+    const page = await painter.post("/pages", { title: "Gallery" });
+    expect(page.status).toBe(201);
+    const bytes = await makeImage("png", 120, 80);
+    const uploaded = await upload(painter, String(page.body.id), { file: { bytes, name: "sketch.png" }, alt: "A sketch" });
+    expect(uploaded.status, uploaded.text).toBe(201);
+    const token = uploaded.headers.get("x-consistency-token") ?? "";
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      const served = await fetch(`${gateway.url}${String(uploaded.body.url)}`, { headers: { cookie: `app-auth.session_token=${cookie}`, "x-consistency-token": token } });
+      expect(served.status).toBe(200);
+      expect(served.headers.get("content-type")).toBe("image/png");
+      expect(Buffer.from(await served.arrayBuffer()).equals(bytes)).toBe(true);
+    }
+    const tooLarge = await upload(painter, String(page.body.id), { file: { bytes: await pngOfExactly(10 * 1024 * 1024 + 1), name: "big.png" }, alt: "big" });
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body.error?.code).toBe("payload_too_large");
   });
 
   it("keeps serving reads through the gateway when a query node is killed", async () => {

@@ -4,6 +4,7 @@ import type { DomainEvent, StoredEvent } from "../../../shared/events.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
 import { projectThread } from "./comments.projection.ts";
 import { projectAccess } from "./access.projection.ts";
+import { projectImage } from "./images.projection.ts";
 import { projectFolder } from "./folders.projection.ts";
 import { projectInvitation } from "./invitations.projection.ts";
 import { projectPage } from "./pages.projection.ts";
@@ -62,6 +63,8 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
     case "InvitationDeliveryStarted":
     case "InvitationDeliveryFailed":
       return projectInvitation(narrow(stored, event), writers, tx);
+    case "ImageUploaded":
+      return projectImage(narrow(stored, event), writers, tx);
     default: {
       const unhandled: never = event;
       throw new Error(`no projection for ${JSON.stringify(unhandled)}`);

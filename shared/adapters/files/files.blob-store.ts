@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { chmod, mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { blobKeySchema, type BlobKey, type BlobListing, type BlobStore, type StoredBlob } from "../../blobs/blob-store.port.ts";
+import { blobKeySchema, type BlobKey, type BlobListing, type BlobReader, type BlobStore, type StoredBlob } from "../../blobs/blob-store.port.ts";
 
 const PRIVATE_DIRECTORY = 0o700;
 const PRIVATE_FILE = 0o600;
@@ -14,15 +14,37 @@ const PARTIAL_GRACE_MS = 60 * 60 * 1000;
 
 const isMissing = (error: unknown): boolean => error instanceof Error && "code" in error && error.code === "ENOENT";
 
-export class FilesBlobStore implements BlobStore {
+/** Reads blobs and never writes: what a query node is given. */
+export class FilesBlobReader implements BlobReader {
+  constructor(protected readonly directory: string) {}
+
+  protected pathOf(key: BlobKey): string {
+    return join(this.directory, blobKeySchema.parse(key));
+  }
+
+  async open(key: BlobKey): Promise<StoredBlob | null> {
+    const path = this.pathOf(key);
+    try {
+      const file = await open(path, "r");
+      const { size } = await file.stat();
+      return { size, stream: createReadStream(path, { fd: file, autoClose: true }) };
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+}
+
+export class FilesBlobStore extends FilesBlobReader implements BlobStore {
   private readonly partials: string;
 
-  private constructor(private readonly directory: string) {
+  private constructor(directory: string) {
+    super(directory);
     this.partials = join(directory, ".partial");
   }
 
   /** Opens (creating it 0700) the directory, and removes partial files a crashed write left behind. */
-  static async open(directory: string, now: () => Date = () => new Date()): Promise<FilesBlobStore> {
+  static async create(directory: string, now: () => Date = () => new Date()): Promise<FilesBlobStore> {
     const store = new FilesBlobStore(directory);
     await mkdir(store.partials, { recursive: true, mode: PRIVATE_DIRECTORY });
     await chmod(directory, PRIVATE_DIRECTORY);
@@ -33,10 +55,6 @@ export class FilesBlobStore implements BlobStore {
       if (info && now().getTime() - info.mtimeMs > PARTIAL_GRACE_MS) await rm(path, { force: true });
     }
     return store;
-  }
-
-  private pathOf(key: BlobKey): string {
-    return join(this.directory, blobKeySchema.parse(key));
   }
 
   async put(key: BlobKey, bytes: Uint8Array): Promise<void> {
@@ -63,18 +81,6 @@ export class FilesBlobStore implements BlobStore {
       await directory.sync();
     } finally {
       await directory.close();
-    }
-  }
-
-  async open(key: BlobKey): Promise<StoredBlob | null> {
-    const path = this.pathOf(key);
-    try {
-      const file = await open(path, "r");
-      const { size } = await file.stat();
-      return { size, stream: createReadStream(path, { fd: file, autoClose: true }) };
-    } catch (error) {
-      if (isMissing(error)) return null;
-      throw error;
     }
   }
 

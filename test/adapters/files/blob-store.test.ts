@@ -9,7 +9,7 @@ import { tempDir } from "../../support/temp-dir.ts";
 
 blobStoreContract("files under a directory", async () => {
   const dir = await tempDir();
-  return { store: await FilesBlobStore.open(join(dir.path, "blobs")), cleanup: dir.remove };
+  return { store: await FilesBlobStore.create(join(dir.path, "blobs")), cleanup: dir.remove };
 });
 
 describe("the files blob store", () => {
@@ -17,7 +17,7 @@ describe("the files blob store", () => {
     const dir = await tempDir();
     const previous = process.umask(0o022);
     try {
-      const store = await FilesBlobStore.open(join(dir.path, "blobs"));
+      const store = await FilesBlobStore.create(join(dir.path, "blobs"));
       const key = blobKeySchema.parse(`${randomUUID()}.png`);
       await store.put(key, Buffer.from("bytes"));
       expect((await stat(join(dir.path, "blobs"))).mode & 0o777).toBe(0o700);
@@ -31,7 +31,7 @@ describe("the files blob store", () => {
   it("never shows a write a crash interrupted, and clears its leftovers an hour later", async () => {
     const dir = await tempDir();
     const directory = join(dir.path, "blobs");
-    await FilesBlobStore.open(directory);
+    await FilesBlobStore.create(directory);
     // What a process killed halfway through put() leaves: a partial file, nothing under the key.
     const key = blobKeySchema.parse(`${randomUUID()}.png`);
     const fresh = join(directory, ".partial", `${key}.${randomUUID()}`);
@@ -41,7 +41,7 @@ describe("the files blob store", () => {
     const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
     await utimes(stale, twoHoursAgo, twoHoursAgo);
 
-    const reopened = await FilesBlobStore.open(directory);
+    const reopened = await FilesBlobStore.create(directory);
     expect(await reopened.open(key)).toBeNull();
     const listed = [];
     for await (const listing of reopened.list()) listed.push(listing.key);

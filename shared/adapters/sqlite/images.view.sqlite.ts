@@ -1,0 +1,79 @@
+import type Database from "better-sqlite3";
+import { imageMimeTypeSchema } from "../../images/image.decider.ts";
+import type { ImageRecord, ImagesView, ImagesWriter } from "../../images/images.view.ts";
+import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
+
+const schema = `
+CREATE TABLE IF NOT EXISTS images (
+  id TEXT PRIMARY KEY,
+  page_id TEXT NOT NULL,
+  uploader_id TEXT NOT NULL,
+  filename TEXT NOT NULL,
+  original_name TEXT NOT NULL,
+  mime_type TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  width INTEGER NOT NULL,
+  height INTEGER NOT NULL,
+  alt TEXT NOT NULL,
+  sha256 TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);`;
+export const imagesModel: SqliteModel = { schema, tables: ["images"], queryIndexes: [] };
+
+type Row = {
+  id: string;
+  page_id: string;
+  uploader_id: string;
+  filename: string;
+  original_name: string;
+  mime_type: string;
+  size: number;
+  width: number;
+  height: number;
+  alt: string;
+  sha256: string;
+  created_at: string;
+};
+
+const toRecord = (row: Row): ImageRecord => ({
+  id: row.id,
+  pageId: row.page_id,
+  uploaderId: row.uploader_id,
+  filename: row.filename,
+  originalName: row.original_name,
+  mimeType: imageMimeTypeSchema.parse(row.mime_type),
+  size: row.size,
+  width: row.width,
+  height: row.height,
+  alt: row.alt,
+  sha256: row.sha256,
+  createdAt: row.created_at,
+});
+
+export class SqliteImagesWriter implements ImagesWriter<SqliteBatch> {
+  private readonly statement;
+
+  constructor(db: Database.Database) {
+    this.statement = db.prepare(
+      `INSERT OR REPLACE INTO images (id, page_id, uploader_id, filename, original_name, mime_type, size, width, height, alt, sha256, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+  }
+
+  async put(_tx: SqliteBatch, i: ImageRecord): Promise<void> {
+    this.statement.run(i.id, i.pageId, i.uploaderId, i.filename, i.originalName, i.mimeType, i.size, i.width, i.height, i.alt, i.sha256, i.createdAt);
+  }
+}
+
+export class SqliteImagesView implements ImagesView {
+  private readonly statement;
+
+  constructor(db: Database.Database) {
+    this.statement = db.prepare<[string], Row>("SELECT * FROM images WHERE id = ?");
+  }
+
+  async get(id: string): Promise<ImageRecord | null> {
+    const row = this.statement.get(id);
+    return row ? toRecord(row) : null;
+  }
+}

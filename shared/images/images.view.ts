@@ -1,0 +1,25 @@
+// Read model of uploaded images: looked up by id when the bytes are asked for.
+import type { ImageMimeType } from "./image.decider.ts";
+
+export interface ImageRecord {
+  readonly id: string;
+  readonly pageId: string;
+  readonly uploaderId: string;
+  readonly filename: string;
+  readonly originalName: string;
+  readonly mimeType: ImageMimeType;
+  readonly size: number;
+  readonly width: number;
+  readonly height: number;
+  readonly alt: string;
+  readonly sha256: string;
+  readonly createdAt: string;
+}
+
+export interface ImagesView {
+  get(id: string): Promise<ImageRecord | null>;
+}
+
+export interface ImagesWriter<Tx> {
+  put(tx: Tx, image: ImageRecord): Promise<void>;
+}

@@ -1,0 +1,56 @@
+// Bytes no image record points to. An upload stores its bytes first and records ImageUploaded after; a crash
+// (or a failed append) in between leaves bytes without a record. The command API sweeps them when it starts
+// and every hour after: a blob older than the grace period whose image stream holds no ImageUploaded is removed.
+// The event store is asked, not the read models, so a record not projected yet still protects its bytes.
+import type { Logger } from "pino";
+import type { BlobStore } from "../blobs/blob-store.port.ts";
+import type { EventStore } from "../event-store/event-store.port.ts";
+import { imageStream } from "./image.decider.ts";
+
+/** Longer than any upload takes between storing its bytes and recording them. */
+export const ORPHAN_GRACE_MS = 60 * 60 * 1000;
+export const ORPHAN_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
+/** Image blobs are named `<imageId>.<extension>`; anything else in the store is not an image's and is left alone. */
+const IMAGE_BLOB = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(jpg|png|gif|webp)$/;
+
+export const imageBlobKey = (imageId: string, extension: string): string => `${imageId}.${extension}`;
+
+export async function sweepOrphanImageBlobs(ports: { blobs: BlobStore; eventStore: EventStore }, now: Date): Promise<{ removed: number; kept: number }> {
+  let removed = 0;
+  let kept = 0;
+  for await (const { key, storedAt } of ports.blobs.list()) {
+    const imageId = IMAGE_BLOB.exec(key)?.[1];
+    if (imageId === undefined || now.getTime() - storedAt.getTime() < ORPHAN_GRACE_MS) continue;
+    const { events } = await ports.eventStore.read(imageStream(imageId));
+    if (events.some((event) => event.type === "ImageUploaded")) {
+      kept += 1;
+    } else {
+      await ports.blobs.delete(key);
+      removed += 1;
+    }
+  }
+  return { removed, kept };
+}
+
+/** Sweeps now and then every ORPHAN_SWEEP_INTERVAL_MS until stopped; a failed sweep is logged and retried next time. */
+export function startOrphanImageSweep(ports: { blobs: BlobStore; eventStore: EventStore; logger: Logger; clock: () => Date }): { stop(): Promise<void> } {
+  let running: Promise<void> = Promise.resolve();
+  const sweep = () => {
+    running = sweepOrphanImageBlobs(ports, ports.clock()).then(
+      ({ removed, kept }) => {
+        if (removed > 0) ports.logger.info({ event: "images.orphans_removed", removed, kept });
+      },
+      (error: unknown) => ports.logger.warn({ event: "images.orphan_sweep_failed", err: error }),
+    );
+  };
+  sweep();
+  const timer = setInterval(sweep, ORPHAN_SWEEP_INTERVAL_MS);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
