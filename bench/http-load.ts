@@ -15,7 +15,7 @@ export async function load(options: {
   durationSeconds: number;
   method?: "GET" | "POST";
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
 }): Promise<LoadFigures> {
   const result = await autocannon({
     url: options.url,

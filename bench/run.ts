@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { mintSession } from "../shared/auth/session-verifier.ts";
 import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
 import { benchAppends } from "./append.ts";
+import { benchImageUpload } from "./images.ts";
 import { load, type LoadFigures } from "./http-load.ts";
 import { parseBenchOptions } from "./options.ts";
 import { startChild } from "./processes.ts";
@@ -160,7 +161,16 @@ try {
     target: "≥ 100,000 events/s",
     verdict: verdict(replay.eventsPerSecond >= 100_000),
   });
-  rows.push({ figure: "image upload, 1 MB JPEG", value: "—", reference: "—", ratio: "—", target: "report", verdict: "not built" });
+  const uploads = await benchImageUpload({ secret: SECRET, durationSeconds: options.duration, connections: 10, log });
+  raw.imageUpload = uploads;
+  rows.push({
+    figure: `image upload, 1 MB JPEG (${fmt(uploads.imageBytes / 1e6, 2)} MB), ${uploads.connections} connections`,
+    value: `${fmt(uploads.requestsPerSecond)} uploads/s, p99 ${fmt(uploads.p99Ms)} ms${uploads.non2xx || uploads.errors ? `, ${uploads.non2xx + uploads.errors} failed` : ""}`,
+    reference: `server peak RSS ${fmt(uploads.peakMb)} MB (idle ${fmt(uploads.idleMb)} MB)`,
+    ratio: "—",
+    target: "report",
+    verdict: "report",
+  });
   rows.push({ figure: "import of a 1,000-file vault", value: "—", reference: "—", ratio: "—", target: "report", verdict: "not built" });
   rows.push({
     figure: `peak RSS of the server (${fmt(options.pages)} pages)`,

@@ -12,14 +12,6 @@ export function makeImage(kind: ImageKind, width = 64, height = 48): Promise<Buf
     .toBuffer();
 }
 
-/** A JPEG of about `bytes` bytes, for the benchmark and size tests: noise at high quality. */
-export async function jpegOfAbout(bytes: number): Promise<Buffer> {
-  const side = Math.ceil(Math.sqrt(bytes / 1.6));
-  return sharp({ create: { width: side, height: side, channels: 3, background: "black", noise: { type: "gaussian", mean: 128, sigma: 60 } } })
-    .jpeg({ quality: 95 })
-    .toBuffer();
-}
-
 function pngChunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
   length.writeUInt32BE(data.length);
