@@ -60,7 +60,7 @@ export async function startAllInOne(
 
   // One process, so the query side's write side is the command side's, called in memory.
   const writeSide = inProcessWriteSide({ eventStore, readStore }, logger, clock, metrics);
-  const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, metrics });
+  const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, metrics });
   installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: true, metrics }));
   await registerApiReference(app);
   healthRoutes(app, { eventStore, readStore });

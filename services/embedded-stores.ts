@@ -1,5 +1,5 @@
 // The embedded default (DESIGN.md §2): event store and read models as SQLite files in DATA_DIR.
-import { mkdirSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { PRIVATE_DIRECTORY } from "../shared/config/config.ts";
 import { join } from "node:path";
 import type { Config } from "../shared/config/config.ts";
@@ -8,8 +8,30 @@ import { SqliteProjectionStore, SqliteReadStore } from "../shared/adapters/sqlit
 import { FilesBlobReader, FilesBlobStore } from "../shared/adapters/files/files.blob-store.ts";
 import type { Metrics } from "../shared/metrics/metrics.port.ts";
 
-export function openEmbeddedEventStore(config: Config): SqliteEventStore {
+const PRIVATE_FILE = 0o600;
+
+/**
+ * Makes DATA_DIR and what lies directly in it the service user's alone, also when they were made before (by an
+ * older version, or by hand under a permissive umask): directories 0700, files 0600. Entries another user owns
+ * are left as they are (changing them would fail); the directories' 0700 already keeps others out of them.
+ */
+export function secureDataDir(config: Config): void {
   mkdirSync(config.DATA_DIR, { recursive: true, mode: PRIVATE_DIRECTORY });
+  const uid = process.getuid?.();
+  const secure = (path: string, mode: number) => {
+    const info = statSync(path);
+    if ((uid === undefined || info.uid === uid) && (info.mode & 0o777) !== mode) chmodSync(path, mode);
+  };
+  secure(config.DATA_DIR, PRIVATE_DIRECTORY);
+  for (const entry of readdirSync(config.DATA_DIR, { withFileTypes: true })) {
+    if (entry.isDirectory()) secure(join(config.DATA_DIR, entry.name), PRIVATE_DIRECTORY);
+    else if (entry.isFile()) secure(join(config.DATA_DIR, entry.name), PRIVATE_FILE);
+  }
+}
+
+/** The command side's store; opening it secures DATA_DIR first (see secureDataDir). */
+export function openEmbeddedEventStore(config: Config): SqliteEventStore {
+  secureDataDir(config);
   return new SqliteEventStore(join(config.DATA_DIR, "events.sqlite"));
 }
 

@@ -24,7 +24,7 @@ await runUntilSignalled("command-api", async () => {
   const watcher = new CheckpointWatcher(readStore);
   const blobs = await openEmbeddedBlobStore(config);
   const writeSide = inProcessWriteSide({ eventStore, readStore }, logger, clock, metrics);
-  const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, metrics });
+  const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, metrics });
   installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: true, metrics }));
   await registerApiReference(app);
   healthRoutes(app, { eventStore, readStore });

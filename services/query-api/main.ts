@@ -24,7 +24,7 @@ await runUntilSignalled("query-api", async () => {
   const readStore = openEmbeddedReadStore(config, metrics);
   const watcher = new CheckpointWatcher(readStore);
   const writeSide = new CommandApiWriteSide(config.COMMAND_API_URL);
-  const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, metrics });
+  const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, metrics });
   installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: false, metrics }));
   await registerApiReference(app);
   healthRoutes(app, { readStore });

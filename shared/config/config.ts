@@ -19,6 +19,8 @@ export const configSchema = z.object({
   COMMAND_API_URL: optionalUrl,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+  /** A request not fully received in this time (headers and body) is answered 408 and its connection closed. */
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(300_000),
   CONSISTENCY_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   /** Where the projector and the notifier, which have no HTTP port, serve GET /metrics; not served when unset. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),

@@ -12,6 +12,13 @@ import { serializerCompiler } from "./response-serializer.ts";
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** The route takes a text/markdown or text/plain body (page content); every other route takes JSON only. */
+    textBody?: boolean;
+  }
+}
+
 const frameworkCodes: Record<string, ErrorCode> = {
   FST_ERR_CTP_BODY_TOO_LARGE: "payload_too_large",
   FST_ERR_CTP_INVALID_MEDIA_TYPE: "unsupported_media_type",
@@ -43,16 +50,20 @@ export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerRespo
 
 /** What a request body may be: said in the 415 answer. */
 const ACCEPTED_TYPES = "application/json; text/markdown or text/plain for page content";
+/** Node's own default: long enough for a 10 MB upload over a slow link. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 300_000;
+const JSON_ONLY = "application/json (only page content takes text/markdown or text/plain)";
 
 /** A request the HTTP parser refused before fastify saw it (oversized headers, malformed request line). */
 function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   if (!socket.writable) return void socket.destroy();
-  const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
-  const [status, code, message] = tooLarge
-    ? [431, "headers_too_large", "the request's headers are too large"]
-    : [400, "validation_failed", "the request could not be parsed"];
+  const [status, code, message, reason] =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? [431, "headers_too_large", "the request's headers are too large", "Request Header Fields Too Large"]
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, "request_timeout", "the request was not received in time", "Request Timeout"]
+        : [400, "validation_failed", "the request could not be parsed", "Bad Request"];
   const body = JSON.stringify({ error: { code, message } });
-  const reason = tooLarge ? "Request Header Fields Too Large" : "Bad Request";
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
@@ -72,12 +83,16 @@ function methodsByPath(app: FastifyInstance) {
   return (path: string): string[] => [...new Set(routes.filter((route) => route.pattern.test(path)).flatMap((route) => [...route.methods]))].sort();
 }
 
-export function createApp(options: { logger: Logger; bodyLimit: number; metrics?: RequestMetrics }): App {
+export function createApp(options: { logger: Logger; bodyLimit: number; requestTimeoutMs?: number; metrics?: RequestMetrics }): App {
   const logger: FastifyBaseLogger = options.logger;
   const app = Fastify({
     loggerInstance: logger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit,
+    // A request whose headers and body have not all arrived in this time is answered 408 and closed.
+    requestTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    // How often Node looks for such requests: a tenth of the timeout, at most its own default of 30 s.
+    http: { connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor((options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS) / 10))) },
     // No child logger per request (costly at these rates): our log lines carry reqId themselves.
     childLoggerFactory: (parent) => parent,
     clientErrorHandler: answerClientError,
@@ -94,7 +109,10 @@ export function createApp(options: { logger: Logger; bodyLimit: number; metrics?
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  app.addContentTypeParser(["text/markdown", "text/plain"], { parseAs: "string" }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser(["text/markdown", "text/plain"], { parseAs: "string" }, (request, body, done) => {
+    if (request.routeOptions.config.textBody === true) return done(null, body);
+    done(new AppError("unsupported_media_type", `unsupported content type; send ${JSON_ONLY}`));
+  });
 
   app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);

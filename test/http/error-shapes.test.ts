@@ -1,6 +1,7 @@
 // Every refusal answers in the API's error shape, including those made before a route runs: a too-long path
 // parameter, oversized headers, a body of an unsupported type, an empty JSON body, a method the path lacks.
 import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { TestServer, type TestUser } from "../support/server.ts";
 
@@ -57,4 +58,34 @@ it("answers a method a known path lacks with 405 and Allow, and an unknown path 
   expect(onPage.status).toBe(405);
   expect(onPage.headers.get("allow")?.split(", ")).toEqual(expect.arrayContaining(["DELETE", "GET", "PATCH"]));
   expect((await ann.get("/no-such-thing")).status).toBe(404);
+});
+
+it("answers a text body sent to a route that takes JSON with 415: only page content takes text", async () => {
+  for (const type of ["text/plain", "text/markdown"]) {
+    const reply = await ann.call("POST", "/pages", { body: "title: x", headers: { "content-type": type } });
+    expect(reply.status).toBe(415);
+    expect(reply.body).toEqual(errorShape("unsupported_media_type"));
+    expect(reply.body.error?.message).toContain("application/json");
+  }
+});
+
+it("answers a request that does not arrive in time with 408 in the error shape", async () => {
+  const slow = await TestServer.start({ settings: { REQUEST_TIMEOUT_MS: "1000" } });
+  try {
+    const url = new URL(slow.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () => {
+        // The request line and one header, then nothing: a client that stalls.
+        socket.write("POST /api/v1/pages HTTP/1.1\r\nHost: x\r\n");
+      });
+      let text = "";
+      socket.on("data", (chunk: Buffer) => (text += chunk.toString()));
+      socket.on("close", () => resolve(text));
+      socket.on("error", reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual(errorShape("request_timeout"));
+  } finally {
+    await slow.stop();
+  }
 });

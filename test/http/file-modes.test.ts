@@ -1,6 +1,6 @@
 // Everything the service keeps in DATA_DIR (all content, the session secret, the mail outbox) is readable by
 // the service's user only, even under a permissive umask.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startAllInOne, type RunningServer } from "../../services/all-in-one.ts";
@@ -42,4 +42,23 @@ it("creates DATA_DIR, its SQLite files, the session secret and the outbox for th
   expect(files).toEqual(expect.arrayContaining(["events.sqlite", "events.sqlite-wal", "read-models.sqlite", "session-secret"]));
   for (const name of files) expect(`${name} ${modeOf(join(dataDir, name))}`).toBe(`${name} 600`);
   for (const name of readdirSync(join(dataDir, "outbox"))) expect(`${name} ${modeOf(join(dataDir, "outbox", name))}`).toBe(`${name} 600`);
+});
+
+it("takes back what an earlier run or a permissive umask left readable by others", async () => {
+  const older = await tempDir();
+  const dataDir = join(older.path, "data");
+  mkdirSync(join(dataDir, "outbox"), { recursive: true, mode: 0o755 });
+  chmodSync(dataDir, 0o755);
+  writeFileSync(join(dataDir, "events.sqlite"), "", { mode: 0o644 });
+  writeFileSync(join(dataDir, "session-secret"), "an-older-secret-that-is-long-enough-for-hs256\n", { mode: 0o644 });
+  const restarted = await startAllInOne(loadConfig({ DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "silent" }));
+  try {
+    expect(modeOf(dataDir)).toBe("700");
+    expect(modeOf(join(dataDir, "outbox"))).toBe("700");
+    expect(modeOf(join(dataDir, "events.sqlite"))).toBe("600");
+    expect(modeOf(join(dataDir, "session-secret"))).toBe("600");
+  } finally {
+    await restarted.close();
+    await older.remove();
+  }
 });

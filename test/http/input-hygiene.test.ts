@@ -54,4 +54,45 @@ describe("text fields", () => {
     const byDecomposed = await ann.get(`/pages/resolve?title=${encodeURIComponent(decomposed)}`);
     expect((byDecomposed.body.data as Array<{ id: string }>).map((page) => page.id)).toEqual([created.body.id]);
   });
+
+  it("finds a page by a folderPath sent decomposed (NFD) as by the stored NFC name", async () => {
+    const folder = await ann.post("/folders", { name: "Re\u0301sume\u0301s", parentId: null });
+    expect(folder.status).toBe(201);
+    const created = await ann.post("/pages", { title: "Path lookup", parentId: folder.body.id });
+    const found = async (folderPath: string) => {
+      const reply = await ann.get(`/pages/resolve?title=${encodeURIComponent("Path lookup")}&folderPath=${encodeURIComponent(folderPath)}`);
+      return (reply.body.data as Array<{ id: string }>).map((page) => page.id);
+    };
+    expect(await found("R\u00e9sum\u00e9s")).toEqual([created.body.id]);
+    expect(await found("Re\u0301sume\u0301s")).toEqual([created.body.id]);
+  });
+});
+
+describe("page markdown", () => {
+  it("refuses control characters and lone surrogates, naming body.markdown, and keeps tabs and line breaks", async () => {
+    for (const markdown of ["Nul\u0000here", "Esc\u001b[31m red", "Half \uD83D"]) {
+      const created = await ann.post("/pages", { title: "Markdown", markdown });
+      expect(created.status, JSON.stringify(markdown)).toBe(400);
+      expect(created.body.error?.message).toMatch(/body\.markdown/);
+      const replaced = await ann.call("PUT", `/pages/${pageId}/content`, { json: { markdown } });
+      expect(replaced.status).toBe(400);
+      expect(replaced.body.error?.message).toMatch(/body\.markdown/);
+      // A text body is UTF-8 on the wire, where a lone surrogate cannot travel (it arrives as U+FFFD).
+      if (markdown.includes("\uD83D")) continue;
+      const asText = await ann.call("PUT", `/pages/${pageId}/content`, { body: markdown, headers: { "content-type": "text/markdown" } });
+      expect(asText.status).toBe(400);
+      expect(asText.body.error?.message).toMatch(/body\.markdown/);
+    }
+    const etag = (await ann.get(`/pages/${pageId}/content`)).headers.get("etag") ?? "";
+    const kept = await ann.call("PUT", `/pages/${pageId}/content`, { body: "# Title\r\n\n\tindented\n", headers: { "content-type": "text/markdown", "if-match": etag } });
+    expect(kept.status, kept.text).toBe(200);
+    expect(kept.text).toContain("# Title\r\n\n\tindented\n");
+  });
+
+  it("stores markdown in NFC", async () => {
+    const created = await ann.post("/pages", { title: "Composed", markdown: "Cafe\u0301" });
+    const content = await ann.get(`/pages/${String(created.body.id)}/content`);
+    expect(content.text).toContain("Caf\u00e9");
+    expect(content.text).not.toContain("Cafe\u0301");
+  });
 });

@@ -36,6 +36,7 @@ export function visibleTextField(options: { max: number; multiLine?: boolean; tr
 export const iconField = visibleTextField({ max: 256 });
 export const titleField = visibleTextField({ max: 200 });
 export const MARKDOWN_MAX_CHARS = 500_000;
-export const markdownField = z.string().max(MARKDOWN_MAX_CHARS);
+/** Markdown keeps its indentation and line breaks; control characters other than tab and line breaks are refused. */
+export const markdownField = textField({ max: MARKDOWN_MAX_CHARS, multiLine: true, trim: false });
 /** An address to share with: trimmed, validated, and lower-cased so comparisons ignore case. */
 export const emailField = z.string().trim().max(320).pipe(z.email()).transform(normalizeEmail);

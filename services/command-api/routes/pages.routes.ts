@@ -26,7 +26,8 @@ const updatePageBody = z
   .refine((body) => body.title !== undefined || body.icon !== undefined, "send title and/or icon");
 
 const pageParams = z.object({ pageId: pageIdSchema });
-const contentBody = z.union([z.string(), z.object({ markdown: markdownField })]);
+/** Checked by the handler with markdownField, after the frontmatter of a text body is stripped. */
+const contentBody = z.union([z.string(), z.object({ markdown: z.string() })]);
 const write = { access: { scope: "pages:write" as const } };
 
 export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
@@ -66,12 +67,17 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
 
   app.put(
     "/pages/:pageId/content",
-    { config: write, schema: { params: pageParams, body: contentBody, response: writeResponses({ 200: z.string() }) } },
+    { config: { ...write, textBody: true }, schema: { params: pageParams, body: contentBody, response: writeResponses({ 200: z.string() }) } },
     async (request, reply) => {
       const actor = actorOf(request, ports.clock);
       const { pageId } = request.params;
-      const markdown = typeof request.body === "string" ? stripFrontmatter(request.body) : request.body.markdown;
-      if (markdown.length > MARKDOWN_MAX_CHARS) throw new AppError("validation_failed", `body: the markdown is longer than ${MARKDOWN_MAX_CHARS} characters`);
+      const sent = typeof request.body === "string" ? stripFrontmatter(request.body) : request.body.markdown;
+      const checked = markdownField.safeParse(sent);
+      if (!checked.success) {
+        const tooLong = sent.length > MARKDOWN_MAX_CHARS;
+        throw new AppError("validation_failed", `body.markdown: ${tooLong ? `longer than ${MARKDOWN_MAX_CHARS} characters` : checked.error.issues.map((issue) => issue.message).join("; ")}`);
+      }
+      const markdown = checked.data;
       const ifMatch = request.headers["if-match"];
       const { position } = await editPage.run(ports, actor, pageId, ({ page }) => ({
         type: "ReplaceContent",

@@ -18,8 +18,10 @@ export const RESOLVE_LIMIT = 100;
 /** Visible same-titled pages considered before the folderPath filter. */
 const RESOLVE_CANDIDATES = 1_000;
 
+/** Folder names are stored in NFC: the path asked for is compared in NFC too, part by part, ignoring case. */
 const folderPathKey = (path: string): string =>
   path
+    .normalize("NFC")
     .split("/")
     .map((part) => part.trim().toLowerCase())
     .filter((part) => part.length > 0)
