@@ -26,7 +26,7 @@ await runUntilSignalled("query-api", async () => {
   const writeSide = new CommandApiWriteSide(config.COMMAND_API_URL);
   const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, metrics });
   installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: false, metrics }));
-  await registerApiReference(app);
+  await registerApiReference(app, { peerDocumentUrl: new URL("/api/v1/openapi.json", config.COMMAND_API_URL).toString() });
   healthRoutes(app, { readStore });
   metricsRoute(app, metrics);
   await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs: openEmbeddedBlobReader(config) }, watcher, writeSide, clock, metrics));

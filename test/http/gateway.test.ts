@@ -40,6 +40,22 @@ describe.skipIf(unavailable !== null)("the nginx gateway in front of the split s
     expect((listed.body.data as unknown[]).length).toBe(6);
   });
 
+  it("serves the whole API's reference through the gateway: a query node's document holds the writes too", async () => {
+    const document = await fetch(`${gateway.url}/api/v1/openapi.json`);
+    expect(document.status).toBe(200);
+    const { paths } = (await document.json()) as { paths: Record<string, Record<string, unknown>> };
+    expect(Object.keys(paths["/api/v1/pages"] ?? {}).sort()).toEqual(["get", "post"]);
+    expect(Object.keys(paths["/api/v1/pages/{pageId}/content"] ?? {}).sort()).toEqual(["get", "put"]);
+    expect(paths["/api/v1/pages/{pageId}/images"]).toHaveProperty("post");
+    expect(paths["/api/v1/images/{imageId}"]).toHaveProperty("get");
+    expect(Object.keys(paths).some((path) => path.startsWith("/internal"))).toBe(false);
+    const page = await fetch(`${gateway.url}/docs/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("swagger");
+    const shown = (await (await fetch(`${gateway.url}/docs/json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    expect(shown.paths["/api/v1/pages"]).toHaveProperty("post");
+  });
+
   it("keeps serving reads when a query node dies", async () => {
     const cookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "survivor@example.com", name: "Survivor" });
     const user = new Client(gateway.url, { cookie });
