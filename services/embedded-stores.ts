@@ -1,4 +1,4 @@
-// The embedded default (DESIGN.md §2): event store and read models as SQLite files in DATA_DIR.
+// The embedded default (docs/architecture.md): event store and read models as SQLite files in DATA_DIR.
 import { chmodSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { PRIVATE_DIRECTORY } from "../shared/config/config.ts";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// Effective permission (DESIGN.md §5): the highest of ownership, a direct grant, an ancestor folder's grant
+// Effective permission (docs/architecture.md): the highest of ownership, a direct grant, an ancestor folder's grant
 // and the caller's role in the owner's workspace. Pure: the caller's AccessContext is loaded once per request.
 import { highest, roleToPermission, type GrantablePermission, type Permission, type WorkspaceRole } from "../kernel/permissions.ts";
 

@@ -1,4 +1,4 @@
-// The comment thread and comment records clients see (spec §2). Author names and images are looked up in the
+// The comment thread and comment records clients see (docs/api-decisions.md, Records). Author names and images are looked up in the
 // users read model when a thread is read, so a profile change shows on every comment at once.
 import { z } from "zod";
 import type { UserRecord, UsersView } from "../users/users.view.ts";

@@ -107,7 +107,7 @@ function methodOf(route: RouteOptions): string {
   return String(method).toUpperCase();
 }
 
-/** The security requirement of a route: either alternative of the spec's §5, with the scope a token needs. */
+/** The security requirement of a route: a bearer token (with the scope it needs) or a browser session. */
 function securityOf(access: Requirement | undefined): Array<Record<string, string[]>> {
   if (!access) return [];
   if ("sessionOnly" in access) return [{ browserSession: [] }];

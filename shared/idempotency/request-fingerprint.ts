@@ -9,7 +9,7 @@ export interface FingerprintedRequest {
   readonly body: unknown;
 }
 
-/** A SHA-256 rather than the request itself: a body may hold what must not be kept (DESIGN.md §3). */
+/** A SHA-256 rather than the request itself: a body may hold what must not be kept (docs/architecture.md). */
 export function requestFingerprint(request: FingerprintedRequest): string {
   return createHash("sha256").update(canonicalJson([request.method.toUpperCase(), request.path, request.body ?? null])).digest("hex");
 }

@@ -1,4 +1,4 @@
-// Permissions on pages and folders, lowest to highest, and how workspace roles map onto them (DESIGN.md §5).
+// Permissions on pages and folders, lowest to highest, and how workspace roles map onto them (docs/architecture.md).
 import { z } from "zod";
 
 export const grantablePermissionSchema = z.enum(["view", "comment", "edit", "admin"]);

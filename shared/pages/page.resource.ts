@@ -1,4 +1,4 @@
-// The page record clients see (spec §2), built from the read model and the caller's permission.
+// The page record clients see (docs/api-decisions.md, Records), built from the read model and the caller's permission.
 import { z } from "zod";
 import type { Permission } from "../kernel/permissions.ts";
 import type { PageRecord } from "./pages.view.ts";

@@ -1,5 +1,5 @@
 // The page or folder a sharing route names, with the caller's effective permission on it. What the caller
-// cannot view answers 404, as everywhere else (DESIGN.md §5).
+// cannot view answers 404, as everywhere else (docs/architecture.md).
 import type { EntityType } from "../access/access.view.ts";
 import { visibleFolder, visiblePage } from "../access/authorize.ts";
 import { effectivePermission } from "../access/effective-permission.ts";
