@@ -7,6 +7,7 @@ import type { ProjectionProgress } from "../../shared/read-store/checkpoint-watc
 import { commentCommandRoutes } from "./routes/comments.routes.ts";
 import { startOrphanImageSweep } from "../../shared/images/orphan-blobs.ts";
 import { imageCommandRoutes } from "./routes/images.routes.ts";
+import { importCommandRoutes } from "./routes/imports.routes.ts";
 import { folderCommandRoutes } from "./routes/folders.routes.ts";
 import { internalRoutes } from "./routes/internal.routes.ts";
 import { invitationCommandRoutes } from "./routes/invitations.routes.ts";
@@ -35,6 +36,7 @@ export async function registerCommandApi(app: App, ports: CommandApiPorts): Prom
       shareCommandRoutes(api, ports);
       invitationCommandRoutes(api, ports);
       await imageCommandRoutes(api, ports);
+      importCommandRoutes(api, ports);
     },
     { prefix: "/api/v1" },
   );

@@ -26,13 +26,19 @@ export const imageUploadForm = z.object({
 export const imageUrl = (imageId: string): string => `/api/v1/images/${imageId}`;
 
 /**
- * CommonMark lets a backslash escape any ASCII punctuation, so escaping all of it keeps the alt text literal:
- * a `]` cannot close the brackets, nor `*`, `_`, `` ` `` or `<` start markup inside them.
+ * The characters that could end the brackets or start markup inside them (`]`, `[`, `\\`, code, emphasis,
+ * strikethrough, an autolink or HTML, an entity, an image, a table cell): each is backslash-escaped, which
+ * CommonMark allows for any ASCII punctuation, so the text reads literally. Others (`:`, `/`, `(`) are safe there.
  */
-const MARKDOWN_PUNCTUATION = /[!-/:-@[-`{-~]/g;
+const MARKDOWN_PUNCTUATION = /[\\[\]`*_~<&!|]/g;
+
+/** Text shown literally inside a markdown link's or image's brackets. */
+export function escapeMarkdownText(text: string): string {
+  return text.replace(MARKDOWN_PUNCTUATION, (character) => `\\${character}`);
+}
 
 export function imageMarkdown(alt: string, url: string): string {
-  return `![${alt.replace(MARKDOWN_PUNCTUATION, (character) => `\\${character}`)}](${url})`;
+  return `![${escapeMarkdownText(alt)}](${url})`;
 }
 
 export function toImageResource(image: ImageRecord): ImageResource {

@@ -1,0 +1,126 @@
+// The files of an Obsidian vault as sent to POST /imports/obsidian, checked and sorted into notes, images and
+// the directories they sit in. Pure: a file that breaks a rule is reported in `errors` and skipped, never written.
+import { posix } from "node:path";
+
+/** Per-request bounds: more files, or more bytes of content in all, is 400 with nothing imported. */
+export const IMPORT_MAX_FILES = 5_000;
+export const IMPORT_MAX_TOTAL_BYTES = 50 * 1024 * 1024;
+export const IMPORT_MAX_PATH_CHARS = 1_000;
+/** One file's content: a note as a page's markdown, an image as an upload. */
+export const IMPORT_MAX_NOTE_CHARS = 500_000;
+export const IMPORT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+
+const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+const IMAGE_EXTENSIONS = new Set(["png", "jpg", "jpeg", "gif", "webp"]);
+const DATA_URL = /^data:([a-z]+\/[a-z0-9.+-]+)?(;[a-z0-9-]+=[^;,]*)*;base64,/i;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+export interface VaultFile {
+  readonly path: string;
+  readonly content: string;
+}
+
+export interface VaultNote {
+  /** NFC, `/`-separated, relative to the vault's root: `Projects/Plan.md`. */
+  readonly path: string;
+  readonly directory: string;
+  /** The file name without `.md`: the page's title unless the frontmatter says otherwise. */
+  readonly name: string;
+  readonly markdown: string;
+}
+
+export interface VaultImage {
+  readonly path: string;
+  readonly bytes: Buffer;
+}
+
+export interface SortedVault {
+  readonly notes: VaultNote[];
+  readonly images: VaultImage[];
+  /** Every directory holding a note, parents before children: `Projects`, `Projects/2026`. */
+  readonly directories: string[];
+  readonly errors: string[];
+}
+
+/** Why a path is refused, or null when it is a plain relative path. */
+function pathProblem(path: string): string | null {
+  if (path.length === 0) return "the path is empty";
+  if (path.length > IMPORT_MAX_PATH_CHARS) return `the path is longer than ${IMPORT_MAX_PATH_CHARS} characters`;
+  if (CONTROL.test(path)) return "the path holds control characters";
+  if (LONE_SURROGATE.test(path)) return "the path holds a lone surrogate";
+  if (path.includes("\\")) return "the path uses '\\'; vault paths use '/'";
+  if (path.startsWith("/")) return "the path starts with '/'; vault paths are relative";
+  const segments = path.split("/");
+  if (segments.some((segment) => segment === "")) return "the path has an empty segment";
+  if (segments.some((segment) => segment === ".." || segment === ".")) return "the path has a '.' or '..' segment";
+  if (segments.some((segment) => segment.trim() !== segment || segment.trim() === "")) return "a path segment starts or ends with a space";
+  return null;
+}
+
+/** Base64 or a base64 `data:` URL to bytes; null when it is neither. */
+function decodeImage(content: string): Buffer | null {
+  const payload = content.replace(DATA_URL, "").replace(/\s+/g, "");
+  if (payload.length === 0 || payload.length % 4 === 1 || !BASE64.test(payload)) return null;
+  return Buffer.from(payload, "base64");
+}
+
+const extensionOf = (path: string): string => posix.extname(path).slice(1).toLowerCase();
+
+export function sortVault(files: readonly VaultFile[]): SortedVault {
+  const notes: VaultNote[] = [];
+  const images: VaultImage[] = [];
+  const errors: string[] = [];
+  const seen = new Set<string>();
+  const directories = new Set<string>();
+  for (const file of files) {
+    const problem = pathProblem(file.path);
+    const label = JSON.stringify(file.path.slice(0, 200));
+    if (problem) {
+      errors.push(`${label}: skipped: ${problem}`);
+      continue;
+    }
+    const path = file.path.normalize("NFC");
+    // Paths that differ only in case are one file on the systems vaults come from (macOS, Windows).
+    const key = path.toLowerCase();
+    if (seen.has(key)) {
+      errors.push(`${label}: skipped: repeats the path of an earlier file`);
+      continue;
+    }
+    seen.add(key);
+    const extension = extensionOf(path);
+    if (extension === "md") {
+      if (file.content.length > IMPORT_MAX_NOTE_CHARS) {
+        errors.push(`${label}: skipped: a note is at most ${IMPORT_MAX_NOTE_CHARS} characters`);
+        continue;
+      }
+      if (LONE_SURROGATE.test(file.content) || /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/.test(file.content)) {
+        errors.push(`${label}: skipped: the note holds control characters or a lone surrogate`);
+        continue;
+      }
+      const directory = posix.dirname(path) === "." ? "" : posix.dirname(path);
+      notes.push({ path, directory, name: posix.basename(path).slice(0, -".md".length), markdown: file.content.normalize("NFC") });
+      for (let parent = directory; parent !== ""; parent = posix.dirname(parent) === "." ? "" : posix.dirname(parent)) directories.add(parent);
+    } else if (IMAGE_EXTENSIONS.has(extension)) {
+      const bytes = decodeImage(file.content);
+      if (!bytes) {
+        errors.push(`${label}: skipped: an image's content must be base64 or a base64 data: URL`);
+        continue;
+      }
+      if (bytes.length > IMPORT_MAX_IMAGE_BYTES) {
+        errors.push(`${label}: skipped: an image is at most 10 MB`);
+        continue;
+      }
+      images.push({ path, bytes });
+    } else {
+      errors.push(`${label}: skipped: only notes (.md) and images (png, jpg, jpeg, gif, webp) are imported`);
+    }
+  }
+  const sortedDirectories = [...directories].sort((a, b) => a.split("/").length - b.split("/").length || a.localeCompare(b));
+  return { notes, images, directories: sortedDirectories, errors };
+}
+
+/** The bytes of content a request sends (UTF-8, base64 counted as sent), for the 50 MB bound. */
+export function contentBytes(files: readonly VaultFile[]): number {
+  return files.reduce((total, file) => total + Buffer.byteLength(file.content, "utf8"), 0);
+}

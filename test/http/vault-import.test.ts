@@ -1,0 +1,224 @@
+import { randomUUID } from "node:crypto";
+import { rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pageStream } from "../../shared/pages/page.decider.ts";
+import { makeImage } from "../support/images.ts";
+import { TestServer, type Client, type Reply, type TestUser } from "../support/server.ts";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await TestServer.start();
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+interface ImportResult {
+  foldersCreated: number;
+  pagesCreated: number;
+  imagesUploaded: number;
+  backlinksCreated: number;
+  errors: string[];
+}
+type Page = { id: string; title: string; icon: string | null; parentId: string | null; folderPath: string };
+
+const importVault = (client: Client, files: Array<{ path: string; content: string }>, headers: Record<string, string> = {}): Promise<Reply> =>
+  client.call("POST", "/imports/obsidian", { json: { files }, headers });
+
+async function resolve(user: Client, title: string): Promise<Page[]> {
+  const reply = await user.get(`/pages/resolve?title=${encodeURIComponent(title)}`);
+  expect(reply.status, reply.text).toBe(200);
+  return reply.body.data as Page[];
+}
+
+async function contentOf(user: Client, title: string): Promise<string> {
+  const [page] = await resolve(user, title);
+  if (!page) throw new Error(`no page titled ${title}`);
+  const reply = await user.get(`/pages/${page.id}/content`);
+  // The page's own record comes first as frontmatter; what follows is the stored markdown.
+  return reply.text.replace(/^---\n[\s\S]*?\n---\n/, "");
+}
+
+async function newUser(label: string): Promise<TestUser> {
+  return server.registered(label);
+}
+
+describe("POST /imports/obsidian", () => {
+  it("makes every directory a folder and every note a page under the caller's root, titled by file name or frontmatter", async () => {
+    const ann = await newUser("ann");
+    const reply = await importVault(ann, [
+      { path: "Welcome.md", content: "# Hello\n\nFirst note." },
+      { path: "Projects/Plan.md", content: "---\ntitle: The Plan\nemoji: 🗺️\ntags: [work, q4]\nstatus: draft\n---\nPlan body.\n" },
+      { path: "Projects/2026/Budget.md", content: "---\nicon: 💶\n---\nNumbers." },
+    ]);
+    expect(reply.status, reply.text).toBe(201);
+    expect(reply.body).toEqual({ foldersCreated: 2, pagesCreated: 3, imagesUploaded: 0, backlinksCreated: 0, errors: [] });
+
+    const [welcome] = await resolve(ann, "Welcome");
+    expect(welcome).toMatchObject({ parentId: null, folderPath: "", icon: null });
+    const [plan] = await resolve(ann, "The Plan");
+    expect(plan).toMatchObject({ folderPath: "Projects", icon: "🗺️" });
+    const [budget] = await resolve(ann, "Budget");
+    expect(budget).toMatchObject({ folderPath: "Projects/2026", icon: "💶" });
+    // The fields the page took leave the frontmatter; the rest stays in the markdown.
+    const plan_content = await contentOf(ann, "The Plan");
+    expect(plan_content).toContain("tags:");
+    expect(plan_content).toContain("status: draft");
+    expect(plan_content).toContain("Plan body.");
+    expect(plan_content).not.toContain("emoji:");
+    expect(await contentOf(ann, "Budget")).not.toContain("icon:");
+  });
+
+  it("reuses a folder the caller already has at the same path", async () => {
+    const bob = await newUser("bob");
+    const existing = await bob.post("/folders", { name: "Notes" });
+    const first = await importVault(bob, [{ path: "Notes/One.md", content: "one" }]);
+    expect(first.body).toMatchObject({ foldersCreated: 0, pagesCreated: 1 });
+    const second = await importVault(bob, [{ path: "Notes/Sub/Two.md", content: "two" }]);
+    expect(second.body).toMatchObject({ foldersCreated: 1, pagesCreated: 1 });
+    const [one] = await resolve(bob, "One");
+    expect(one?.parentId).toBe(existing.body.id);
+    const folders = await bob.get("/folders");
+    expect((folders.body.data as Array<{ name: string }>).map((folder) => folder.name).sort()).toEqual(["Notes", "Sub"]);
+  });
+
+  it("turns wikilinks into links to the imported pages and counts them; unresolved ones stay as text and are reported", async () => {
+    const cy = await newUser("cy");
+    const reply = await importVault(cy, [
+      { path: "Index.md", content: "See [[Target]], [[Target|the target]], [[deep/Other]] and [[Target#Next Steps]].\nAlso [[Missing note]].\n\n`[[Target]]` in code.\n\n```\n[[Target]] in a block\n```\n" },
+      { path: "Target.md", content: "## Next Steps\n" },
+      { path: "deep/Other.md", content: "other" },
+    ]);
+    expect(reply.status, reply.text).toBe(201);
+    expect(reply.body).toMatchObject({ pagesCreated: 3, backlinksCreated: 4 });
+    expect(reply.body.errors).toEqual(['"Index.md": link [[Missing note]] names no imported note']);
+    const [target] = await resolve(cy, "Target");
+    const [other] = await resolve(cy, "Other");
+    const index = await contentOf(cy, "Index");
+    expect(index).toContain(`See [Target](/api/v1/pages/${target?.id}), [the target](/api/v1/pages/${target?.id}), [deep/Other](/api/v1/pages/${other?.id})`);
+    expect(index).toContain(`[Target > Next Steps](/api/v1/pages/${target?.id}#next-steps)`);
+    expect(index).toContain("Also [[Missing note]].");
+    expect(index).toContain("`[[Target]]` in code.");
+    expect(index).toContain("```\n[[Target]] in a block\n```");
+  });
+
+  it("picks the note with the shortest path when a name is ambiguous, as Obsidian does", async () => {
+    const dee = await newUser("dee");
+    await importVault(dee, [
+      { path: "a/b/Meeting.md", content: "deep" },
+      { path: "x/Meeting.md", content: "shallow" },
+      { path: "Links.md", content: "[[Meeting]] and [[a/b/Meeting]]" },
+    ]);
+    const meetings = await resolve(dee, "Meeting");
+    const shallow = meetings.find((page) => page.folderPath === "x");
+    const deep = meetings.find((page) => page.folderPath === "a/b");
+    expect(await contentOf(dee, "Links")).toContain(`[Meeting](/api/v1/pages/${shallow?.id}) and [a/b/Meeting](/api/v1/pages/${deep?.id})`);
+  });
+
+  it("uploads embedded images, as base64 or data: URLs, and writes their markdown into the page", async () => {
+    const eve = await newUser("eve");
+    const png = await makeImage("png", 20, 10);
+    const jpeg = await makeImage("jpeg", 30, 15);
+    const reply = await importVault(eve, [
+      { path: "Trip.md", content: "Photo: ![[beach.png]]\n\nAnd ![the hut](attachments/hut.jpg)\n" },
+      { path: "attachments/beach.png", content: png.toString("base64") },
+      { path: "attachments/hut.jpg", content: `data:image/jpeg;base64,${jpeg.toString("base64")}` },
+      { path: "attachments/unused.png", content: png.toString("base64") },
+      { path: "attachments/fake.png", content: Buffer.from("not an image").toString("base64") },
+    ]);
+    expect(reply.status, reply.text).toBe(201);
+    expect(reply.body).toMatchObject({ pagesCreated: 1, imagesUploaded: 2, foldersCreated: 0 });
+    const errors = reply.body.errors as string[];
+    expect(errors).toEqual(expect.arrayContaining([expect.stringMatching(/unused\.png.*no imported note embeds/), expect.stringMatching(/fake\.png.*skipped/)]));
+    const content = await contentOf(eve, "Trip");
+    const urls = [...content.matchAll(/!\[([^\]]*)\]\((\/api\/v1\/images\/[0-9a-f-]+)\)/g)];
+    expect(urls.map((match) => match[1])).toEqual(["beach", "the hut"]);
+    const served = await fetch(`${server.url}${urls[0]?.[2]}`, { headers: { cookie: `app-auth.session_token=${(eve.credentials as { cookie: string }).cookie}` } });
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true);
+  });
+
+  it("skips and reports paths that are absolute, climb out, have empty segments or controls, or repeat another", async () => {
+    const fay = await newUser("fay");
+    const reply = await importVault(fay, [
+      { path: "/etc/Passwd.md", content: "x" },
+      { path: "../Up.md", content: "x" },
+      { path: "a//Empty.md", content: "x" },
+      { path: "Bell\u0007.md", content: "x" },
+      { path: "Kept.md", content: "first" },
+      { path: "kept.md", content: "second" },
+      { path: "notes.txt", content: "x" },
+    ]);
+    expect(reply.status, reply.text).toBe(201);
+    expect(reply.body.pagesCreated).toBe(1);
+    const errors = reply.body.errors as string[];
+    expect(errors).toHaveLength(6);
+    expect(errors.join("\n")).toMatch(/starts with '\/'[\s\S]*'\.\.' segment[\s\S]*empty segment[\s\S]*control characters[\s\S]*repeats[\s\S]*only notes/);
+    expect(await contentOf(fay, "Kept")).toContain("first");
+    expect(await resolve(fay, "Passwd")).toEqual([]);
+  });
+
+  it("refuses a request over its bounds or not of its shape with 400 and imports nothing", async () => {
+    const gus = await newUser("gus");
+    const tooMany = Array.from({ length: 5_001 }, (_, index) => ({ path: `n${index}.md`, content: "x" }));
+    expect((await importVault(gus, tooMany)).status).toBe(400);
+    const tooLarge = Array.from({ length: 11 }, (_, index) => ({ path: `big${index}.md`, content: "x".repeat(5 * 1024 * 1024) }));
+    const large = await importVault(gus, tooLarge);
+    expect(large.status).toBe(400);
+    expect(large.body.error?.message).toMatch(/50 MB/);
+    expect((await gus.call("POST", "/imports/obsidian", { json: { files: [{ path: "a.md" }] } })).status).toBe(400);
+    expect((await gus.call("POST", "/imports/obsidian", { json: { files: [] } })).status).toBe(400);
+    expect((await gus.call("POST", "/imports/obsidian", { json: [{ path: "a.md", content: "x" }] })).status).toBe(400);
+    expect(((await gus.get("/pages")).body.data as unknown[]).length).toBe(0);
+    const reader = await server.tokenClient(gus, ["pages:read"]);
+    expect((await importVault(reader, [{ path: "a.md", content: "x" }])).status).toBe(403);
+  });
+
+  it("records every event of one import under one correlation id", async () => {
+    const hal = await newUser("hal");
+    await importVault(hal, [
+      { path: "One.md", content: "x" },
+      { path: "Dir/Two.md", content: "y" },
+    ]);
+    const pages = [...(await resolve(hal, "One")), ...(await resolve(hal, "Two"))];
+    const correlationIds = new Set<string>();
+    for (const page of pages) for (const event of (await server.internals.eventStore.read(pageStream(page.id))).events) correlationIds.add(event.metadata.correlationId);
+    expect(correlationIds.size).toBe(1);
+  });
+});
+
+describe("Idempotency-Key on import", () => {
+  it("replays a completed import, and a retry of a failed one creates only what is missing", async () => {
+    const ivy = await newUser("ivy");
+    const key = randomUUID();
+    const files = [
+      { path: "First.md", content: "no images" },
+      { path: "Second.md", content: "![[pic.png]]" },
+      { path: "pic.png", content: (await makeImage("png")).toString("base64") },
+    ];
+    // The blob store cannot write (its partial-file directory is a file): the import fails at the image,
+    // after the first page was created.
+    const partials = join(server.dataDir, "blobs", ".partial");
+    await rm(partials, { recursive: true, force: true });
+    await writeFile(partials, "in the way");
+    const failed = await importVault(ivy, files, { "idempotency-key": key });
+    expect(failed.status).toBe(500);
+    expect((await resolve(ivy, "First")).length).toBe(1);
+
+    await rm(partials, { force: true });
+    await server.restart();
+    const retried = await importVault(ivy, files, { "idempotency-key": key });
+    expect(retried.status, retried.text).toBe(201);
+    expect(retried.body).toMatchObject({ pagesCreated: 1, imagesUploaded: 1, errors: [] });
+    expect((await resolve(ivy, "First")).length).toBe(1);
+    expect((await resolve(ivy, "Second")).length).toBe(1);
+
+    const replayed = await importVault(ivy, files, { "idempotency-key": key });
+    expect(replayed.status).toBe(201);
+    expect(replayed.body).toEqual(retried.body);
+    expect(replayed.headers.get("idempotent-replayed")).toBe("true");
+    expect(((await ivy.get("/pages")).body.data as unknown[]).length).toBe(2);
+    expect((await importVault(ivy, files.slice(0, 1), { "idempotency-key": key })).status).toBe(422);
+  });
+});
