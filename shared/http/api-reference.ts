@@ -60,6 +60,11 @@ const operations: Record<string, Operation> = {
     summary: "Upload an image to a page (JPEG, PNG, GIF or WebP, at most 10 MB); answers its record and markdown",
     errors: [...IDEMPOTENT, "payload_too_large", "unsupported_media_type"],
   },
+  "POST /api/v1/imports/obsidian": {
+    summary: "Import an Obsidian vault: notes become pages in folders, wikilinks and embedded images are rewritten",
+    errors: IDEMPOTENT,
+    example: { files: [{ path: "Projects/Plan.md", content: "---\ntitle: The plan\n---\nSee [[Budget]] and ![[chart.png]]" }, { path: "Projects/Budget.md", content: "Numbers" }] },
+  },
   "GET /api/v1/images/{imageId}": { summary: "An uploaded image's bytes, for whoever may view its page (ETag, If-None-Match)" },
   "GET /api/v1/pages/{pageId}/content": { summary: "Read a page's markdown, with its ETag" },
   "PUT /api/v1/pages/{pageId}/content": {
@@ -238,6 +243,7 @@ export async function registerApiReference(app: App, options: { peerDocumentUrl?
         { name: "pages" },
         { name: "folders" },
         { name: "images" },
+        { name: "imports" },
         { name: "shares" },
         { name: "tokens" },
         { name: "me" },
