@@ -7,7 +7,7 @@ import { join } from "node:path";
 import sharp from "sharp";
 import { mintSession } from "../shared/auth/session-verifier.ts";
 import { load, type LoadFigures } from "./http-load.ts";
-import { startChild } from "./processes.ts";
+import { startChild, type Child } from "./processes.ts";
 
 export interface ImageUploadFigures extends LoadFigures {
   readonly imageBytes: number;
@@ -32,11 +32,21 @@ function multipartBody(boundary: string, image: Buffer): Buffer {
   ]);
 }
 
-export async function benchImageUpload(options: { secret: string; durationSeconds: number; connections: number; log: (line: string) => void }): Promise<ImageUploadFigures> {
-  const dataDir = await mkdtemp(join(tmpdir(), "workspace-bench-images-"));
-  const server = await startChild("services/all-in-one.ts", { DATA_DIR: dataDir, AUTH_SESSION_SECRET: options.secret, LOG_LEVEL: "warn" }, "/readyz");
+/** A server of its own on a fresh DATA_DIR and a signed-in user's cookie; `use` runs while it is up. */
+export async function withOwnServer<T>(secret: string, use: (server: Child, cookie: string) => Promise<T>): Promise<T> {
+  const dataDir = await mkdtemp(join(tmpdir(), "workspace-bench-own-"));
+  const server = await startChild("services/all-in-one.ts", { DATA_DIR: dataDir, AUTH_SESSION_SECRET: secret, LOG_LEVEL: "warn" }, "/readyz");
   try {
-    const cookie = `app-auth.session_token=${await mintSession(options.secret, { sub: randomUUID(), email: "uploader@example.com", name: "Uploader" })}`;
+    const cookie = `app-auth.session_token=${await mintSession(secret, { sub: randomUUID(), email: "bench@example.com", name: "Bench" })}`;
+    return await use(server, cookie);
+  } finally {
+    await server.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+export async function benchImageUpload(options: { secret: string; durationSeconds: number; connections: number; log: (line: string) => void }): Promise<ImageUploadFigures> {
+  return withOwnServer(options.secret, async (server, cookie) => {
     const page = await fetch(`${server.url}/api/v1/pages`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ title: "Gallery" }) });
     const { id } = (await page.json()) as { id: string };
     const image = await jpegOfAboutOneMegabyte();
@@ -52,8 +62,5 @@ export async function benchImageUpload(options: { secret: string; durationSecond
       body: multipartBody(boundary, image),
     });
     return { ...figures, imageBytes: image.length, connections: options.connections, peakMb: server.memory().peakMb, idleMb };
-  } finally {
-    await server.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  }
+  });
 }

@@ -10,6 +10,7 @@ import { mintSession } from "../shared/auth/session-verifier.ts";
 import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
 import { benchAppends } from "./append.ts";
 import { benchImageUpload } from "./images.ts";
+import { benchVaultImport } from "./import.ts";
 import { load, type LoadFigures } from "./http-load.ts";
 import { parseBenchOptions } from "./options.ts";
 import { startChild } from "./processes.ts";
@@ -171,7 +172,16 @@ try {
     target: "report",
     verdict: "report",
   });
-  rows.push({ figure: "import of a 1,000-file vault", value: "—", reference: "—", ratio: "—", target: "report", verdict: "not built" });
+  const vaultImport = await benchVaultImport({ secret: SECRET, log });
+  raw.vaultImport = vaultImport;
+  rows.push({
+    figure: `import of a ${fmt(vaultImport.files)}-file vault (900 linked notes, 100 images)`,
+    value: vaultImport.status === 201 ? `${fmt(vaultImport.seconds, 1)} s, ${fmt(vaultImport.filesPerSecond)} files/s` : `failed: ${vaultImport.status}`,
+    reference: `server peak RSS ${fmt(vaultImport.peakMb)} MB`,
+    ratio: "—",
+    target: "report",
+    verdict: "report",
+  });
   rows.push({
     figure: `peak RSS of the server (${fmt(options.pages)} pages)`,
     value: `${fmt(memory.peakMb)} MB (now ${fmt(memory.currentMb)} MB)`,
