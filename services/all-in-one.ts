@@ -3,7 +3,7 @@
 import type { Logger } from "pino";
 import { PrometheusMetrics } from "../shared/adapters/prometheus/prometheus.metrics.ts";
 import type { SqliteBatch } from "../shared/adapters/sqlite/sqlite-batch.ts";
-import type { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
+import type { EventStore } from "../shared/event-store/event-store.port.ts";
 import type { SqliteReadStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";
 import { toBusMessage } from "../shared/bus/integration-events.ts";
 import { loadConfig, type Config } from "../shared/config/config.ts";
@@ -15,7 +15,7 @@ import { metricsRoute } from "../shared/http/metrics.routes.ts";
 import { createLogger } from "../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../shared/read-store/checkpoint-watcher.ts";
 import { registerCommandApi } from "./command-api/command-api.ts";
-import { openEmbeddedBlobStore, openEmbeddedEventStore, openEmbeddedProjectionStore, openEmbeddedReadStore } from "./embedded-stores.ts";
+import { openBlobStore, openEventStore, openEmbeddedProjectionStore, openEmbeddedReadStore } from "./embedded-stores.ts";
 import { appendingStore, authenticatorFor, busFor, commandApiPorts, inProcessWriteSide, mailerFor, publicBaseUrl, queryApiPorts, type Clock } from "./embedded-wiring.ts";
 import { runUntilSignalled } from "./lifecycle.ts";
 import { Notifier } from "./notifier/notifier.ts";
@@ -26,7 +26,7 @@ export interface RunningServer {
   readonly url: string;
   readonly config: Config;
   readonly logger: Logger;
-  readonly eventStore: SqliteEventStore;
+  readonly eventStore: EventStore;
   readonly readStore: SqliteReadStore;
   readonly projector: Projector<SqliteBatch>;
   close(): Promise<void>;
@@ -38,11 +38,11 @@ export async function startAllInOne(
   clock: Clock = () => new Date(),
 ): Promise<RunningServer> {
   const metrics = new PrometheusMetrics();
-  const eventStore = openEmbeddedEventStore(config);
+  const eventStore = openEventStore(config);
   const readStore = openEmbeddedReadStore(config, metrics);
   const watcher = new CheckpointWatcher(readStore);
   const projectionStore = openEmbeddedProjectionStore(config);
-  const blobs = await openEmbeddedBlobStore(config);
+  const blobs = await openBlobStore(config);
   const bus = await busFor(config, "all-in-one");
   const mailer = mailerFor(config);
   const notifier = new Notifier({ bus, eventStore: appendingStore(eventStore, metrics), readModels: readStore, mailer, logger, clock, publicBaseUrl: publicBaseUrl(config), metrics });

@@ -1,4 +1,6 @@
-// The embedded default (docs/architecture.md): event store and read models as SQLite files in DATA_DIR.
+// The stores each process opens: the embedded default (event store and read models as SQLite files in
+// DATA_DIR, image bytes as files under it) or, where EVENTSTORE_URL / MONGODB_URL are set, EventStoreDB for the
+// event store and MongoDB GridFS for image bytes. (The read models stay SQLite until their MongoDB adapter lands.)
 import { chmodSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { PRIVATE_DIRECTORY } from "../shared/config/config.ts";
 import { join } from "node:path";
@@ -6,6 +8,11 @@ import type { Config } from "../shared/config/config.ts";
 import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
 import { SqliteProjectionStore, SqliteReadStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";
 import { FilesBlobReader, FilesBlobStore } from "../shared/adapters/files/files.blob-store.ts";
+import { MongoClient } from "mongodb";
+import { EventStoreDbEventStore } from "../shared/adapters/eventstoredb/eventstoredb.event-store.ts";
+import { GridFsBlobStore } from "../shared/adapters/mongodb/gridfs.blob-store.ts";
+import type { BlobReader, BlobStore } from "../shared/blobs/blob-store.port.ts";
+import type { EventStore } from "../shared/event-store/event-store.port.ts";
 import type { Metrics } from "../shared/metrics/metrics.port.ts";
 
 const PRIVATE_FILE = 0o600;
@@ -60,4 +67,24 @@ export function openEmbeddedBlobStore(config: Config): Promise<FilesBlobStore> {
 /** The same files, read-only: a query node never creates or removes one. */
 export function openEmbeddedBlobReader(config: Config): FilesBlobReader {
   return new FilesBlobReader(blobsDirectory(config));
+}
+
+/** EventStoreDB when EVENTSTORE_URL is set, otherwise the SQLite file in DATA_DIR. */
+export function openEventStore(config: Config): EventStore {
+  secureDataDir(config);
+  return config.EVENTSTORE_URL ? EventStoreDbEventStore.connect(config.EVENTSTORE_URL) : openEmbeddedEventStore(config);
+}
+
+/** Image bytes: GridFS in MONGODB_URL's database when it is set, otherwise files in DATA_DIR/blobs. */
+export async function openBlobStore(config: Config): Promise<BlobStore> {
+  if (!config.MONGODB_URL) return openEmbeddedBlobStore(config);
+  const client = await MongoClient.connect(config.MONGODB_URL);
+  return new GridFsBlobStore(client.db(), client);
+}
+
+/** What a query node reads image bytes from; it never writes them. */
+export async function openBlobReader(config: Config): Promise<BlobReader & { close(): Promise<void> }> {
+  if (!config.MONGODB_URL) return Object.assign(openEmbeddedBlobReader(config), { close: async () => undefined });
+  const client = await MongoClient.connect(config.MONGODB_URL);
+  return new GridFsBlobStore(client.db(), client);
 }

@@ -10,7 +10,6 @@ import type { Bus } from "../shared/bus/bus.port.ts";
 import { SmtpMailer } from "../shared/adapters/smtp/smtp.mailer.ts";
 import type { Mailer } from "../shared/mail/mailer.port.ts";
 import { InProcessWriteSide } from "../shared/adapters/in-process/in-process.write-side.ts";
-import type { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
 import type { SqliteReadStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";
 import { Authenticator } from "../shared/auth/authenticator.ts";
 import { sessionKeyFor } from "../shared/auth/session-key.ts";
@@ -36,7 +35,7 @@ export function appendingStore(eventStore: EventStore, metrics?: Metrics): Event
 }
 
 /** The write side of a process that holds the event store: registration runs its reactions in process. */
-export function inProcessWriteSide(stores: { eventStore: SqliteEventStore; readStore: SqliteReadStore }, logger: Logger, clock: Clock, metrics?: Metrics): InProcessWriteSide {
+export function inProcessWriteSide(stores: { eventStore: EventStore; readStore: SqliteReadStore }, logger: Logger, clock: Clock, metrics?: Metrics): InProcessWriteSide {
   const { readStore: views } = stores;
   const eventStore = appendingStore(stores.eventStore, metrics);
   return new InProcessWriteSide({ eventStore, views, clock, registrationHooks: [acceptInvitationsOnRegistration({ eventStore, views, logger })] });
@@ -54,7 +53,7 @@ export function authenticatorFor(
 
 export function commandApiPorts(
   config: Config,
-  stores: { eventStore: SqliteEventStore; readStore: SqliteReadStore; blobs: BlobStore },
+  stores: { eventStore: EventStore; readStore: SqliteReadStore; blobs: BlobStore },
   projection: ProjectionProgress,
   logger: Logger,
   clock: Clock,

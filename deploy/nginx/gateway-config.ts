@@ -30,6 +30,7 @@ export function renderTemplate(template: string, values: Record<string, string>)
 export async function gatewayConfig(settings: GatewaySettings): Promise<string> {
   const template = await readFile(join(import.meta.dirname, "gateway.conf.template"), "utf8");
   return renderTemplate(template, {
+    GATEWAY_ADDRESS: "127.0.0.1",
     GATEWAY_PORT: String(settings.port),
     COMMAND_API: settings.commandApi,
     QUERY_API_SERVERS: settings.queryApis.map((host) => `server ${host} max_fails=1 fail_timeout=5s;`).join("\n    "),

@@ -5,7 +5,7 @@ import { NatsBus } from "../../shared/adapters/nats/nats.bus.ts";
 import { toBusMessage } from "../../shared/bus/integration-events.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
-import { openEmbeddedEventStore, openEmbeddedProjectionStore } from "../embedded-stores.ts";
+import { openEventStore, openEmbeddedProjectionStore } from "../embedded-stores.ts";
 import { metricsServerFor } from "../embedded-wiring.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { Projector } from "./projector.ts";
@@ -14,7 +14,7 @@ await runUntilSignalled("projector", async () => {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, "projector");
   const metrics = new PrometheusMetrics();
-  const eventStore = openEmbeddedEventStore(config);
+  const eventStore = openEventStore(config);
   const store = openEmbeddedProjectionStore(config);
   const bus = config.NATS_URL ? await NatsBus.connect(config.NATS_URL, { name: "projector" }) : null;
   const projector = new Projector({ eventStore, store, logger, metrics, ...(bus ? { publish: (events) => bus.publish(events.map(toBusMessage)) } : {}) });

@@ -1,12 +1,12 @@
 // `npm run replay`: rebuilds every read model in DATA_DIR from the full event history, with a progress bar and
 // the final events/s. Stop the server first: the projector must not write while the read models are rebuilt.
-import { openEmbeddedEventStore, openEmbeddedProjectionStore } from "../embedded-stores.ts";
+import { openEventStore, openEmbeddedProjectionStore } from "../embedded-stores.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
 import { rebuildReadModels } from "./rebuild.ts";
 
 const config = loadConfig();
-const eventStore = openEmbeddedEventStore(config);
+const eventStore = openEventStore(config);
 const store = openEmbeddedProjectionStore(config);
 const width = 30;
 const result = await rebuildReadModels({

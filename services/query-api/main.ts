@@ -10,7 +10,7 @@ import { healthRoutes } from "../../shared/http/health.routes.ts";
 import { metricsRoute } from "../../shared/http/metrics.routes.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
-import { openEmbeddedBlobReader, openEmbeddedReadStore } from "../embedded-stores.ts";
+import { openBlobReader, openEmbeddedReadStore } from "../embedded-stores.ts";
 import { authenticatorFor, queryApiPorts } from "../embedded-wiring.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { registerQueryApi } from "./query-api.ts";
@@ -23,19 +23,21 @@ await runUntilSignalled("query-api", async () => {
   const metrics = new PrometheusMetrics();
   const readStore = openEmbeddedReadStore(config, metrics);
   const watcher = new CheckpointWatcher(readStore);
+  const blobs = await openBlobReader(config);
   const writeSide = new CommandApiWriteSide(config.COMMAND_API_URL);
   const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, metrics });
   installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: false, metrics }));
   await registerApiReference(app, { peerDocumentUrl: new URL("/api/v1/openapi.json", config.COMMAND_API_URL).toString() });
   healthRoutes(app, { readStore });
   metricsRoute(app, metrics);
-  await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs: openEmbeddedBlobReader(config) }, watcher, writeSide, clock, metrics));
+  await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs }, watcher, writeSide, clock, metrics));
   const url = await app.listen({ port: config.PORT, host: config.HOST });
   logger.info({ event: "server.started", url, mode: "query-api" });
   return {
     async close() {
       await app.close();
       watcher.close();
+      await blobs.close();
       await readStore.close();
     },
   };

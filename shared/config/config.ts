@@ -9,8 +9,10 @@ export const configSchema = z.object({
   DATA_DIR: z.string().min(1).default("./data"),
   AUTH_SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   AUTH_JWKS_URL: optionalUrl,
-  EVENTSTORE_URL: z.string().min(1).optional(),
-  MONGODB_URL: z.string().min(1).optional(),
+  /** EventStoreDB / KurrentDB (`esdb://host:2113?tls=false`): the event store instead of DATA_DIR/events.sqlite. */
+  EVENTSTORE_URL: z.string().regex(/^(esdb|esdb\+discover|kurrentdb|kurrentdb\+discover|kdb|kdb\+discover):\/\//, "must be an esdb:// or kurrentdb:// connection string").optional(),
+  /** MongoDB (`mongodb://host:27017/workspace?replicaSet=rs0`): image bytes in GridFS instead of DATA_DIR/blobs. */
+  MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, "must be a mongodb:// or mongodb+srv:// connection string").optional(),
   NATS_URL: z.string().min(1).optional(),
   SMTP_URL: optionalUrl,
   /** The address users reach the service at, for links in emails; the server's own URL when unset. */

@@ -1,4 +1,22 @@
-import { eventStoreContract } from "../../contracts/event-store.contract.ts";
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { StreamConflictError } from "../../../shared/event-store/event-store.port.ts";
+import { eventStoreContract, newEvent } from "../../contracts/event-store.contract.ts";
 import { sqliteEventStoreFactory } from "../../support/stores.ts";
 
 eventStoreContract("SQLite", sqliteEventStoreFactory);
+
+// Beyond the contract: event ids are unique across the whole SQLite log (EventStoreDB checks them per stream
+// only, and the application never reuses one), so a batch that repeats a stored id elsewhere is refused whole.
+describe("the SQLite event store", () => {
+  it("refuses a batch that reuses an event id stored in another stream, and appends none of it", async () => {
+    const { store, cleanup } = await sqliteEventStoreFactory();
+    const [a, b] = [`page-${randomUUID()}`, `page-${randomUUID()}`];
+    const stored = newEvent();
+    await store.append(a, [stored], "no_stream");
+    await expect(store.append(b, [newEvent(), stored], "no_stream")).rejects.toBeInstanceOf(StreamConflictError);
+    expect(await store.read(b)).toEqual({ revision: -1, events: [] });
+    expect((await store.read(a)).events).toHaveLength(1);
+    await cleanup();
+  });
+});

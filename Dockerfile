@@ -1,0 +1,26 @@
+# One image for every service; the command picks which (docker-compose.yml). Two stages: the first installs all
+# dependencies (better-sqlite3 builds from source where no prebuilt binary fits) and compiles the TypeScript,
+# the second keeps only the compiled JavaScript and the production dependencies, and runs as a non-root user.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY shared ./shared
+COPY services ./services
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
+WORKDIR /app
+COPY --from=build /app/package.json ./package.json
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY deploy/docker/healthcheck.mjs ./healthcheck.mjs
+RUN mkdir -p /data && chown node:node /data
+USER node
+EXPOSE 3000
+# /healthz on PORT; a service without an HTTP port (projector, notifier) sets HEALTHCHECK_URL to its /metrics.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 CMD ["node", "healthcheck.mjs"]
+CMD ["node", "dist/services/all-in-one.js"]

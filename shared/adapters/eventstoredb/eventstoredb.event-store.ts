@@ -1,0 +1,221 @@
+// The event store port on EventStoreDB / KurrentDB, through @kurrent/kurrentdb-client: the maintained successor
+// of @eventstore/db-client (which has had no release since December 2024), speaking the same gRPC protocol to
+// EventStoreDB 23.10 and later and to KurrentDB. Connection from EVENTSTORE_URL (`esdb://host:2113?tls=false`).
+//
+// - Appends carry the expected revision; the server's wrong-expected-version error becomes StreamConflictError.
+//   Our event ids are the server's event ids, so a repeated append of the same events is idempotent.
+// - Positions are commit positions (byte offsets into the log: ordered, not dense), kept as numbers and refused
+//   beyond Number.MAX_SAFE_INTEGER (8 PiB of log) rather than rounded.
+// - The global log is $all read with the server-side filter that drops system events ($-prefixed types).
+// - subscribe() catches up from a stored commit position by reading $all in batches and resuming after the last
+//   event it handled, and a live, filtered subscription to $all wakes it as events are committed. A dropped live
+//   subscription is opened again after a pause; reading always resumes after the last handled position, so a
+//   reconnection leaves no gap and repeats nothing.
+import {
+  BACKWARDS,
+  END,
+  excludeSystemEvents,
+  FORWARDS,
+  jsonEvent,
+  KurrentDBClient,
+  NO_STREAM,
+  ANY,
+  START,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+  type AllStreamResolvedEvent,
+  type AppendStreamState,
+  type ResolvedEvent,
+} from "@kurrent/kurrentdb-client";
+import { z } from "zod";
+import { catchUpSubscription, type WakeSource } from "../../event-store/catch-up-subscription.ts";
+import {
+  eventMetadataSchema,
+  StreamConflictError,
+  type AppendResult,
+  type BatchHandler,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type RecordedEvent,
+  type StreamRead,
+  type Subscription,
+} from "../../event-store/event-store.port.ts";
+
+const POLL_MS = 500;
+const RESUBSCRIBE_MS = 1_000;
+const DEFAULT_BATCH = 500;
+/** What a stored event's data must be to be ours: a JSON object. */
+const jsonObject = z.record(z.string(), z.unknown());
+
+function positionOf(commit: bigint | undefined, what: string): number {
+  if (commit === undefined) throw new Error(`EventStoreDB returned ${what} without a commit position`);
+  if (commit > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`commit position ${commit} is beyond what this adapter represents exactly`);
+  return Number(commit);
+}
+
+function streamStateOf(expected: ExpectedRevision): AppendStreamState {
+  if (expected === "no_stream") return NO_STREAM;
+  if (expected === "any") return ANY;
+  return BigInt(expected);
+}
+
+/** The client's event, checked at the boundary: JSON data and our metadata. */
+function toRecorded(resolved: ResolvedEvent | AllStreamResolvedEvent, position?: number): RecordedEvent {
+  const event = resolved.event;
+  if (!event) throw new Error("EventStoreDB returned a link without its event");
+  if (!event.isJson) throw new Error(`event ${event.id} in ${event.streamId} is not JSON`);
+  return {
+    id: event.id,
+    type: event.type,
+    stream: event.streamId,
+    revision: Number(event.revision),
+    position: position ?? positionOf(event.position?.commit ?? resolved.commitPosition, `event ${event.id}`),
+    data: event.data,
+    metadata: eventMetadataSchema.parse(event.metadata),
+  };
+}
+
+/** System streams' metadata events are not in our schema: read back as they are, for `read` of such a stream. */
+function toSystemRecorded(resolved: ResolvedEvent): RecordedEvent | null {
+  const event = resolved.event;
+  if (!event || !event.type.startsWith("$")) return null;
+  return {
+    id: event.id,
+    type: event.type,
+    stream: event.streamId,
+    revision: Number(event.revision),
+    position: positionOf(event.position?.commit ?? resolved.commitPosition ?? 0n, `event ${event.id}`),
+    data: event.isJson ? event.data : null,
+    metadata: { actorId: "system", correlationId: "system", causationId: null, occurredAt: event.created.toISOString(), schemaVersion: 1 },
+  };
+}
+
+export class EventStoreDbEventStore implements EventStore {
+  private readonly wakeListeners = new Set<() => void>();
+  private live: { unsubscribe(): Promise<void> } | null = null;
+  private resubscribeTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  private constructor(private readonly client: KurrentDBClient) {}
+
+  static connect(url: string): EventStoreDbEventStore {
+    return new EventStoreDbEventStore(KurrentDBClient.connectionString(url));
+  }
+
+  async append(stream: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+    const data = events.map((event) =>
+      jsonEvent({
+        id: event.id,
+        type: event.type,
+        data: jsonObject.parse(event.data),
+        metadata: { ...event.metadata, $correlationId: event.metadata.correlationId, ...(event.metadata.causationId ? { $causationId: event.metadata.causationId } : {}) },
+      }),
+    );
+    try {
+      const result = await this.client.appendToStream(stream, data, { streamState: streamStateOf(expectedRevision) });
+      const nextRevision = Number(result.nextExpectedRevision);
+      // An idempotent repeat may come back without a position: the stream's last event has it.
+      const position = result.position ? positionOf(result.position.commit, "an append") : await this.positionOfRevision(stream, nextRevision);
+      return { nextRevision, position };
+    } catch (error) {
+      if (error instanceof WrongExpectedVersionError) {
+        const actual = typeof error.actualState === "bigint" ? Number(error.actualState) : -1;
+        throw new StreamConflictError(stream, expectedRevision, actual);
+      }
+      throw error;
+    }
+  }
+
+  private async positionOfRevision(stream: string, revision: number): Promise<number> {
+    for await (const resolved of this.client.readStream(stream, { fromRevision: BigInt(revision), maxCount: 1, direction: FORWARDS })) {
+      return toRecorded(resolved).position;
+    }
+    throw new Error(`stream ${stream} has no event at revision ${revision}`);
+  }
+
+  async read(stream: string): Promise<StreamRead> {
+    const events: RecordedEvent[] = [];
+    try {
+      for await (const resolved of this.client.readStream(stream, { fromRevision: START, direction: FORWARDS })) {
+        events.push(toSystemRecorded(resolved) ?? toRecorded(resolved));
+      }
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return { revision: -1, events: [] };
+      throw error;
+    }
+    return { revision: events.at(-1)?.revision ?? -1, events };
+  }
+
+  async readAll(afterPosition: number, limit: number): Promise<RecordedEvent[]> {
+    const from = afterPosition === 0 ? START : { commit: BigInt(afterPosition), prepare: BigInt(afterPosition) };
+    const events: RecordedEvent[] = [];
+    // Reading from a position includes the event there: one more than asked, and skip what is not after it.
+    for await (const resolved of this.client.readAll({ fromPosition: from, maxCount: limit + 1, direction: FORWARDS, filter: excludeSystemEvents() })) {
+      const recorded = toRecorded(resolved);
+      if (recorded.position <= afterPosition) continue;
+      events.push(recorded);
+      if (events.length === limit) break;
+    }
+    return events;
+  }
+
+  async headPosition(): Promise<number> {
+    for await (const resolved of this.client.readAll({ fromPosition: END, maxCount: 1, direction: BACKWARDS, filter: excludeSystemEvents() })) {
+      return toRecorded(resolved).position;
+    }
+    return 0;
+  }
+
+  subscribe(afterPosition: number, handler: BatchHandler, options: { batchSize?: number } = {}): Subscription {
+    return catchUpSubscription({
+      afterPosition,
+      batchSize: options.batchSize ?? DEFAULT_BATCH,
+      pollMs: POLL_MS,
+      readAll: (after, limit) => this.readAll(after, limit),
+      wake: this.wakeSource(),
+      handler,
+    });
+  }
+
+  /** Wake-ups from one live, filtered subscription to $all, shared by every catch-up of this store. */
+  private wakeSource(): WakeSource {
+    return {
+      onAppend: (listener) => {
+        this.wakeListeners.add(listener);
+        this.ensureLive();
+        return () => {
+          this.wakeListeners.delete(listener);
+        };
+      },
+    };
+  }
+
+  private ensureLive(): void {
+    if (this.live || this.closed) return;
+    const subscription = this.client.subscribeToAll({ fromPosition: END, filter: excludeSystemEvents() });
+    const reopen = () => {
+      if (this.live !== subscription) return;
+      this.live = null;
+      if (this.closed || this.wakeListeners.size === 0) return;
+      this.resubscribeTimer = setTimeout(() => this.ensureLive(), RESUBSCRIBE_MS);
+      this.resubscribeTimer.unref();
+    };
+    subscription.on("data", () => {
+      for (const listener of this.wakeListeners) listener();
+    });
+    subscription.on("error", reopen);
+    subscription.on("end", reopen);
+    subscription.on("close", reopen);
+    this.live = subscription;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.resubscribeTimer) clearTimeout(this.resubscribeTimer);
+    const live = this.live;
+    this.live = null;
+    await live?.unsubscribe().catch(() => undefined);
+    await this.client.dispose();
+  }
+}

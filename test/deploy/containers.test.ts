@@ -1,0 +1,81 @@
+// The container set-up as files: the compose file's services, health checks, start order and volumes, the
+// Dockerfile's stages, and the gateway script's variables against the template. `docker compose config`
+// validates the compose file where the Compose tool exists.
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { z } from "zod";
+
+const service = z.looseObject({
+  image: z.string().optional(),
+  build: z.unknown().optional(),
+  command: z.array(z.string()).optional(),
+  environment: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  depends_on: z.record(z.string(), z.object({ condition: z.string() })).optional(),
+  healthcheck: z.looseObject({ test: z.array(z.string()) }).optional(),
+  volumes: z.array(z.string()).optional(),
+  deploy: z.looseObject({ replicas: z.union([z.string(), z.number()]) }).optional(),
+});
+const composeSchema = z.object({ services: z.record(z.string(), service), volumes: z.record(z.string(), z.null()) });
+const compose = composeSchema.parse(parse(readFileSync("docker-compose.yml", "utf8"), { merge: true }));
+const services = compose.services;
+const app = ["command-api", "projector", "notifier", "query-api"];
+
+describe("docker-compose.yml", () => {
+  it("runs the stores, the broker, every service and the gateway", () => {
+    expect(Object.keys(services).sort()).toEqual(["command-api", "eventstore", "gateway", "mongodb", "nats", "notifier", "projector", "query-api"]);
+    expect(services["mongodb"]?.command).toEqual(expect.arrayContaining(["--replSet", "rs0"]));
+    expect(services["nats"]?.command).toContain("-js");
+    expect(String(services["query-api"]?.deploy?.replicas)).toBe("${QUERY_API_REPLICAS:-2}");
+    expect(services["projector"]?.deploy).toBeUndefined();
+  });
+
+  it("gives every service a health check (the app image has its own) and starts each after what it needs is healthy", () => {
+    for (const name of ["eventstore", "mongodb", "nats", "gateway"]) expect(services[name]?.healthcheck, name).toBeDefined();
+    expect(readFileSync("Dockerfile", "utf8")).toMatch(/^HEALTHCHECK /m);
+    // Without an HTTP port of their own, the projector and the notifier are checked on their metrics port.
+    for (const name of ["projector", "notifier"]) expect(services[name]?.environment?.["HEALTHCHECK_URL"], name).toBe("http://127.0.0.1:9100/metrics");
+    expect(Object.keys(services["command-api"]?.depends_on ?? {}).sort()).toEqual(["eventstore", "mongodb", "nats"]);
+    for (const name of ["projector", "notifier", "query-api"]) expect(services[name]?.depends_on?.["command-api"]?.condition, name).toBe("service_healthy");
+    for (const dependency of Object.values(services["command-api"]?.depends_on ?? {})) expect(dependency.condition).toBe("service_healthy");
+  });
+
+  it("keeps data in named volumes and takes every setting from the environment", () => {
+    expect(Object.keys(compose.volumes).sort()).toEqual(["app-data", "eventstore-data", "mongodb-data", "nats-data"]);
+    for (const name of app) {
+      const environment = services[name]?.environment ?? {};
+      expect(environment["AUTH_SESSION_SECRET"], name).toMatch(/^\$\{AUTH_SESSION_SECRET:\?/);
+      for (const variable of ["EVENTSTORE_URL", "MONGODB_URL", "NATS_URL", "LOG_LEVEL"]) expect(String(environment[variable]), `${name} ${variable}`).toMatch(new RegExp(`^\\$\\{${variable}:-`));
+      expect(services[name]?.volumes, name).toContain("app-data:/data");
+    }
+  });
+
+  it("is valid to the Compose tool, where it exists", (context) => {
+    const version = spawnSync("docker", ["compose", "version"], { encoding: "utf8" });
+    if (version.status !== 0) {
+      console.warn("docker compose config skipped: the Docker Compose plugin is not installed here");
+      context.skip();
+    }
+    const checked = spawnSync("docker", ["compose", "config", "--quiet"], { encoding: "utf8", env: { ...process.env, AUTH_SESSION_SECRET: "x".repeat(32) } });
+    expect(checked.status, checked.stderr).toBe(0);
+  });
+});
+
+describe("Dockerfile and gateway script", () => {
+  it("builds in two stages and runs compiled JavaScript with production dependencies as a non-root user", () => {
+    const dockerfile = readFileSync("Dockerfile", "utf8");
+    expect(dockerfile.match(/^FROM /gm)).toHaveLength(2);
+    expect(dockerfile).toMatch(/npm prune --omit=dev/);
+    expect(dockerfile).toMatch(/^USER node$/m);
+    expect(dockerfile).toMatch(/^CMD \["node", "dist\/services\/all-in-one\.js"\]$/m);
+  });
+
+  it("fills in every variable of the nginx template", () => {
+    const template = readFileSync("deploy/nginx/gateway.conf.template", "utf8");
+    const script = readFileSync("deploy/docker/gateway.sh", "utf8");
+    const used = new Set([...template.matchAll(/\$\{([A-Z_]+)\}/g)].map((match) => match[1]));
+    const substituted = new Set([...(/envsubst '([^']+)'/.exec(script)?.[1] ?? "").matchAll(/\$\{([A-Z_]+)\}/g)].map((match) => match[1]));
+    expect([...used].sort()).toEqual([...substituted].sort());
+  });
+});
