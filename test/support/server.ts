@@ -8,6 +8,16 @@ import { tempDir } from "./temp-dir.ts";
 import { openEmbeddedProjectionStore } from "../../services/embedded-stores.ts";
 import { rebuildReadModels } from "../../services/projector/rebuild.ts";
 
+/**
+ * With WORKSPACE_TEST_STACK=production (the hosting service's CI), the servers tests start use the production
+ * stores EVENTSTORE_URL and MONGODB_URL name; otherwise, and by default, the embedded ones.
+ */
+function productionStack(): Record<string, string> {
+  if (process.env.WORKSPACE_TEST_STACK !== "production") return {};
+  const { EVENTSTORE_URL, MONGODB_URL } = process.env;
+  return { ...(EVENTSTORE_URL ? { EVENTSTORE_URL } : {}), ...(MONGODB_URL ? { MONGODB_URL } : {}) };
+}
+
 export const TEST_SESSION_SECRET = "test-secret-that-is-long-enough-for-hs256-signing";
 
 export interface Reply {
@@ -85,7 +95,7 @@ export class TestServer {
 
   /** `settings` are environment variables on top of the test defaults (e.g. CONSISTENCY_WAIT_MS). */
   private static boot(dataDir: string, clock: Clock, settings: Record<string, string>, port = 0): Promise<RunningServer> {
-    const env = { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "silent", AUTH_SESSION_SECRET: TEST_SESSION_SECRET, ...settings };
+    const env = { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "silent", AUTH_SESSION_SECRET: TEST_SESSION_SECRET, ...productionStack(), ...settings };
     return startAllInOne(loadConfig(env), undefined, clock);
   }
 
