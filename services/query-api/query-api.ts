@@ -10,6 +10,7 @@ import type { ReadModels } from "../../shared/read-store/read-store.port.ts";
 import { commentQueryRoutes } from "./routes/comments.routes.ts";
 import { folderQueryRoutes } from "./routes/folders.routes.ts";
 import { meRoutes } from "./routes/me.routes.ts";
+import { historyQueryRoutes } from "./routes/history.routes.ts";
 import { pageQueryRoutes } from "./routes/pages.routes.ts";
 import { shareQueryRoutes } from "./routes/shares.routes.ts";
 import { tokenQueryRoutes } from "./routes/tokens.routes.ts";
@@ -47,7 +48,8 @@ export async function registerQueryApi(app: App, ports: QueryApiPorts): Promise<
       meRoutes(api, ports.views);
       tokenQueryRoutes(api, ports.views);
       folderQueryRoutes(api, ports.views);
-      pageQueryRoutes(api, ports.views);
+      pageQueryRoutes(api, ports.views, ports);
+      historyQueryRoutes(api, ports.views);
       commentQueryRoutes(api, ports.views);
       shareQueryRoutes(api, ports.views, ports.clock);
     },

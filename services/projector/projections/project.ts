@@ -4,6 +4,7 @@ import type { DomainEvent, StoredEvent } from "../../../shared/events.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
 import { projectThread } from "./comments.projection.ts";
 import { projectAccess } from "./access.projection.ts";
+import { projectHistory } from "./history.projection.ts";
 import { projectFolder } from "./folders.projection.ts";
 import { projectInvitation } from "./invitations.projection.ts";
 import { projectPage } from "./pages.projection.ts";
@@ -15,6 +16,7 @@ function narrow<E extends DomainEvent>(stored: StoredEvent, event: E): StoredEve
 }
 
 export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
+  await projectHistory(stored, writers, tx);
   const event = stored.event;
   switch (event.type) {
     case "UserRegistered":
@@ -38,6 +40,7 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
     case "PageIconChanged":
     case "PageContentReplaced":
     case "PageDeleted":
+    case "PageRestored":
       return projectPage(narrow(stored, event), writers, tx);
     case "ThreadOpened":
     case "CommentAdded":

@@ -3,6 +3,7 @@
 import type Database from "better-sqlite3";
 import type { ProjectionStore, ProjectionWriters, ReadStore } from "../../read-store/read-store.port.ts";
 import { accessModel, SqliteAccessView, SqliteAccessWriter } from "./access.view.sqlite.ts";
+import { historyModel, SqliteHistoryView, SqliteHistoryWriter } from "./history.view.sqlite.ts";
 import { foldersModel, SqliteFoldersView, SqliteFoldersWriter } from "./folders.view.sqlite.ts";
 import { invitationsModel, SqliteInvitationsView, SqliteInvitationsWriter } from "./invitations.view.sqlite.ts";
 import { openDatabase } from "./open-database.ts";
@@ -14,7 +15,7 @@ import { SqliteUsersView, SqliteUsersWriter, usersModel } from "./users.view.sql
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
 
 /** Bump whenever a read-model table changes shape. */
-const READ_MODEL_VERSION = 10;
+const READ_MODEL_VERSION = 11;
 
 const checkpointModel: SqliteModel = {
   schema: `
@@ -27,7 +28,7 @@ INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`,
   queryIndexes: [],
 };
 
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel];
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, historyModel];
 const schemas = models.map((model) => model.schema).join("\n");
 
 /**
@@ -59,6 +60,7 @@ export class SqliteReadStore implements ReadStore {
   readonly access;
   readonly threads;
   readonly invitations;
+  readonly history;
   private readonly db: Database.Database;
   private readonly checkpointStatement;
 
@@ -71,6 +73,7 @@ export class SqliteReadStore implements ReadStore {
     this.access = new SqliteAccessView(this.db, options.accessContextCache);
     this.threads = new SqliteThreadsView(this.db);
     this.invitations = new SqliteInvitationsView(this.db);
+    this.history = new SqliteHistoryView(this.db);
     this.checkpointStatement = readCheckpoint(this.db);
   }
 
@@ -102,6 +105,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
       access: new SqliteAccessWriter(this.db),
       threads: new SqliteThreadsWriter(this.db),
       invitations: new SqliteInvitationsWriter(this.db),
+      history: new SqliteHistoryWriter(this.db),
     };
     this.statements = {
       checkpoint: readCheckpoint(this.db),
