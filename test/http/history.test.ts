@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestServer, type Client, type TestUser } from "../support/server.ts";
 import { createFolder, createPage, share } from "../support/workspace-builders.ts";
@@ -216,5 +217,24 @@ describe("restoring a page", () => {
     expect(early.status).toBe(400);
     const future = await owner.call("POST", `/pages/${pageId}/restore`, { json: { at: new Date(Date.now() + 3_600_000).toISOString() }, headers });
     expect(future.status).toBe(400);
+  });
+});
+
+describe("events stored in an older shape", () => {
+  it("a PageRenamed stored as version 1 is read as version 2: the page, its history and ?at= show it, and the store keeps it as written", async () => {
+    const owner = await server.registered("owner");
+    const pageId = await createPage(owner, { title: "Draft" });
+    const { eventStore } = server.internals;
+    const stream = `page-${pageId}`;
+    const metadata = { actorId: owner.id, correlationId: "old-shape", causationId: null, occurredAt: new Date().toISOString(), schemaVersion: 1 };
+    const { position } = await eventStore.append(stream, [{ id: randomUUID(), type: "PageRenamed", data: { pageId, title: "Old shape" }, metadata }], 0);
+    const consistency = { "x-consistency-token": String(position) };
+    expect((await owner.get(`/pages/${pageId}`, consistency)).body.title).toBe("Old shape");
+    const items = itemsOf((await owner.get(`/pages/${pageId}/history`, consistency)).body);
+    expect(items[0]).toMatchObject({ type: "PageRenamed", position: String(position), changes: { kind: "title", from: "Draft", to: "Old shape" } });
+    expect((await owner.get(`/pages/${pageId}?at=${position}`)).body.title).toBe("Old shape");
+    const { events } = await eventStore.read(stream);
+    expect(events[1]?.data).toEqual({ pageId, title: "Old shape" });
+    expect(events[1]?.metadata.schemaVersion).toBe(1);
   });
 });
