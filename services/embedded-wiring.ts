@@ -85,7 +85,14 @@ export function publicBaseUrl(config: Config): string | null {
 }
 
 export function queryApiPorts(config: Config, views: ReadModels, projection: ProjectionProgress, writeSide: WriteSide, clock: Clock, metrics?: Metrics): QueryApiPorts {
-  return { views, projection: metrics ? timedProgress(projection, "read", metrics) : projection, writeSide, clock, consistencyWaitMs: config.CONSISTENCY_WAIT_MS };
+  return {
+    views,
+    projection: metrics ? timedProgress(projection, "read", metrics) : projection,
+    writeSide,
+    clock,
+    consistencyWaitMs: config.CONSISTENCY_WAIT_MS,
+    changeFeed: { heartbeatMs: config.CHANGE_FEED_HEARTBEAT_MS, maxPerUser: config.CHANGE_FEED_MAX_PER_USER },
+  };
 }
 
 /** GET /metrics on METRICS_PORT, for a process without an HTTP port of its own; null when it is not set. */

@@ -39,12 +39,15 @@ export interface DescribedEntry {
   readonly sharing: boolean;
 }
 
-interface Fold {
+/** What an entity's entries so far leave it as: what the next change is described against. */
+export interface Fold {
   title: string | null;
   icon: string | null;
   markdown: string | null;
   readonly grants: Map<string, GrantablePermission>;
 }
+
+export const emptyFold = (): Fold => ({ title: null, icon: null, markdown: null, grants: new Map() });
 
 const size = (text: string): number => new TextEncoder().encode(text).length;
 
@@ -134,19 +137,24 @@ function describeOne(entry: HistoryEntry, fold: Fold, userRef: (id: string) => U
 }
 
 /**
- * Describes entries oldest first. Entries of one entity from its first build each change on the one before;
- * for an entry described without its predecessors (the change feed), what it replaced reads as null.
+ * Describes one entry against its entity's fold (which it then advances); null for an entry with nothing to
+ * show. Described against an empty fold, what the change replaced reads as null or empty.
  */
-export function describeHistory(entries: readonly HistoryEntry[], names: ReadonlyMap<string, string>): DescribedEntry[] {
-  const folds = new Map<string, Fold>();
+export function describeEntry(entry: HistoryEntry, fold: Fold, names: ReadonlyMap<string, string>): DescribedEntry | null {
   const userRef = (id: string): UserRef => ({ id, name: names.get(id) ?? "Unknown user" });
+  const described = describeOne(entry, fold, userRef);
+  return described ? { entry, actor: userRef(entry.actorId), ...described } : null;
+}
+
+/** Describes entries oldest first, each entity's changes against the entries of it before. */
+export function describeHistory(entries: readonly HistoryEntry[], names: ReadonlyMap<string, string>, folds = new Map<string, Fold>()): DescribedEntry[] {
   return entries.flatMap((entry) => {
     let fold = folds.get(entry.entityId);
     if (!fold) {
-      fold = { title: null, icon: null, markdown: null, grants: new Map() };
+      fold = emptyFold();
       folds.set(entry.entityId, fold);
     }
-    const described = describeOne(entry, fold, userRef);
-    return described ? [{ entry, actor: userRef(entry.actorId), ...described }] : [];
+    const described = describeEntry(entry, fold, names);
+    return described ? [described] : [];
   });
 }

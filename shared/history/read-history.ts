@@ -1,13 +1,13 @@
 // Reading history for a caller: whose entries they may see (today's permission on the entity, a deleted
 // page judged where it last stood), the entries described, and a page rebuilt as of an instant.
 import type { Principal } from "../auth/principal.ts";
-import { effectivePermission } from "../access/effective-permission.ts";
+import { effectivePermission, type AccessTarget } from "../access/effective-permission.ts";
 import { AppError } from "../errors/app-error.ts";
 import { atLeast, type Permission } from "../kernel/permissions.ts";
 import type { PageRecord } from "../pages/pages.view.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import { describeHistory, usersNamedBy, type DescribedEntry } from "./describe-history.ts";
-import type { HistoryEntry } from "./history.view.ts";
+import type { HistoryAccess, HistoryEntry } from "./history.view.ts";
 import type { Instant } from "./instant.ts";
 import { pageAsOf } from "./page-as-of.ts";
 
@@ -59,4 +59,15 @@ export async function describeFor(views: ReadModels, entries: readonly HistoryEn
   const names = new Map([...users].map(([id, user]) => [id, user.name]));
   const mayShare = atLeast(permission, "admin");
   return describeHistory(entries, names).filter((described) => mayShare || !described.sharing);
+}
+
+/** Whose permission governs entries under `access` today: a deleted page where it last stood; null when unknown. */
+export async function accessTargetOf(views: ReadModels, access: HistoryAccess): Promise<AccessTarget | null> {
+  if (access.kind === "folder") {
+    const folder = await views.folders.get(access.id);
+    return folder ? { kind: "folder", ...folder } : null;
+  }
+  const live = await views.pages.get(access.id);
+  const location = await locationOf(views, live, live ? [] : await views.history.entriesOf(access.id));
+  return location ? { kind: "page", id: access.id, ...location } : null;
 }

@@ -48,6 +48,7 @@ const operations: Record<string, Operation> = {
   "GET /api/v1/pages/{pageId}": { summary: "Read a page's record (as of an earlier instant with ?at=)" },
   "GET /api/v1/pages/{pageId}/history": { summary: "A page's changes, with who made them (sharing changes only for those who may share)" },
   "POST /api/v1/pages/{pageId}/restore": { summary: "Restore a page's title, icon and content to an earlier instant (If-Match)", example: { at: "2026-11-01T09:30:00Z" } },
+  "GET /api/v1/changes": { summary: "Live change feed (Server-Sent Events) of the pages, folders and threads the caller can see; resume with Last-Event-ID" },
   "GET /api/v1/folders/{folderId}/history": { summary: "A folder's changes, with who made them (sharing changes only for those who may share)" },
   "PATCH /api/v1/pages/{pageId}": { summary: "Rename a page and/or change its icon", example: { title: "Release checklist (v2)" } },
   "DELETE /api/v1/pages/{pageId}": { summary: "Delete a page" },
