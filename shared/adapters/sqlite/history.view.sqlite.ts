@@ -89,7 +89,7 @@ export class SqliteHistoryView implements HistoryView {
   constructor(db: Database.Database) {
     this.statements = {
       of: db.prepare<[string, number], Row>("SELECT * FROM history WHERE entity_id = ? AND position <= ? ORDER BY position"),
-      after: db.prepare<[number, number], Row>("SELECT * FROM history WHERE position > ? ORDER BY position LIMIT ?"),
+      after: db.prepare<[number, number], Row>("SELECT * FROM history WHERE position > ? ORDER BY position LIMIT CAST(? AS INTEGER)"),
     };
   }
 
