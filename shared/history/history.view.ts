@@ -3,6 +3,7 @@
 // shape), never a copy of the page per revision: a read "as of" an instant folds the page's events as the
 // command side folds its stream, and history and the change feed describe the same rows for clients.
 import type { DomainEvent } from "../events.ts";
+import type { Instant } from "./instant.ts";
 
 export type HistoryEntityKind = "page" | "folder" | "thread";
 
@@ -27,6 +28,13 @@ export interface HistoryEntry {
 export interface HistoryView {
   /** Every entry of one entity, oldest first, up to `untilPosition` (inclusive) when given. */
   entriesOf(entityId: string, untilPosition?: number): Promise<HistoryEntry[]>;
+  /**
+   * What a page's state at an instant is folded from, without reading every revision: the latest entry of each
+   * page event type up to the instant (oldest first), and how many page entries there were up to it. Each page
+   * event sets its fields outright, so folding these gives the same title, icon, content and status as folding
+   * them all (test/domain/history.test.ts checks it); the count gives the revision.
+   */
+  pageStateAt(pageId: string, instant: Instant): Promise<{ entries: HistoryEntry[]; count: number }>;
   /** Entries of every entity after `afterPosition`, oldest first, at most `limit`: what the change feed follows. */
   entriesAfter(afterPosition: number, limit: number): Promise<HistoryEntry[]>;
 }

@@ -24,8 +24,12 @@ export interface PageAsOf {
 
 const isPageEvent = (event: DomainEvent): event is PageEvent => event.type.startsWith("Page");
 
-/** The live page at the instant, or null when it did not exist yet or was deleted by then. */
-export function pageAsOf(events: readonly PageEventAt[], instant: Instant): PageAsOf | null {
+/**
+ * The live page at the instant, or null when it did not exist yet or was deleted by then. `count`, when the
+ * events are only the latest of each page event type (HistoryView.pageStateAt), is how many there were in all:
+ * the revision is counted from it rather than from the events folded.
+ */
+export function pageAsOf(events: readonly PageEventAt[], instant: Instant, count?: number): PageAsOf | null {
   let state: PageState = pageDecider.initialState;
   let origin: Pick<PageAsOf, "ownerId" | "parentId" | "createdAt"> | null = null;
   let last: PageEventAt | null = null;
@@ -37,5 +41,6 @@ export function pageAsOf(events: readonly PageEventAt[], instant: Instant): Page
     last = entry;
   }
   if (state.status !== "live" || !origin || !last) return null;
-  return { ...origin, title: state.title, icon: state.icon, markdown: state.markdown, revision: state.revision, updatedAt: last.occurredAt, updatedPosition: last.position };
+  const revision = count === undefined ? state.revision : count - 1;
+  return { ...origin, title: state.title, icon: state.icon, markdown: state.markdown, revision, updatedAt: last.occurredAt, updatedPosition: last.position };
 }

@@ -44,13 +44,21 @@ export async function pageHistoryFor(views: ReadModels, principal: Principal, pa
   return { permission, entries, location };
 }
 
-/** The page as it was at the instant, presented as a page record; 404 before it existed and once it was deleted. */
-export function pageRecordAt(pageId: string, history: PageHistory, instant: Instant): { page: PageRecord; markdown: string } {
-  const page = pageAsOf(history.entries, instant);
-  if (!page) throw new AppError("not_found", "page not found at that instant");
-  const { title, icon, markdown, revision, createdAt, updatedAt, updatedPosition } = page;
-  const { ownerId, parentId, ancestorIds, folderPath } = history.location;
-  return { page: { id: pageId, ownerId, parentId, ancestorIds, folderPath, title, icon, createdAt, updatedAt, updatedPosition, revision }, markdown };
+/**
+ * The page as it was at the instant, presented as a page record, if the caller can view it today (a deleted
+ * page judged where it stood); 404 before it existed and once it was deleted.
+ */
+export async function pageRecordAt(views: ReadModels, principal: Principal, pageId: string, instant: Instant): Promise<{ page: PageRecord; markdown: string; permission: Permission }> {
+  const [live, state] = await Promise.all([views.pages.get(pageId), views.history.pageStateAt(pageId, instant)]);
+  const location = await locationOf(views, live, state.entries);
+  const context = location ? await views.access.contextFor(principal.user.id) : null;
+  const permission = location && context ? effectivePermission(context, { kind: "page", id: pageId, ...location }) : null;
+  if (!location || !permission) throw new AppError("not_found", "page not found");
+  const then = pageAsOf(state.entries, instant, state.count);
+  if (!then) throw new AppError("not_found", "page not found at that instant");
+  const { title, icon, markdown, revision, createdAt, updatedAt, updatedPosition } = then;
+  const { ownerId, parentId, ancestorIds, folderPath } = location;
+  return { page: { id: pageId, ownerId, parentId, ancestorIds, folderPath, title, icon, createdAt, updatedAt, updatedPosition, revision }, markdown, permission };
 }
 
 /** Entries described for a caller holding `permission`: grants and revocations only for those who may share. */

@@ -207,15 +207,10 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
       const pageId = randomUUID();
       const threadId = randomUUID();
       const ownerId = randomUUID();
-      const entry = (event: HistoryEntry["event"], entity: Pick<HistoryEntry, "entityKind" | "entityId">, access: HistoryAccess) => ({
-        position: at().updatedPosition,
-        ...entity,
-        access,
-        occurredAt: new Date().toISOString(),
-        actorId: ownerId,
-        correlationId: randomUUID(),
-        event,
-      });
+      const entry = (event: HistoryEntry["event"], entity: Pick<HistoryEntry, "entityKind" | "entityId">, access: HistoryAccess): HistoryEntry => {
+        const when = at();
+        return { position: when.updatedPosition, occurredAt: when.updatedAt, ...entity, access, actorId: ownerId, correlationId: randomUUID(), event };
+      };
       const onPage = { kind: "page" as const, id: pageId };
       const created = entry({ type: "PageCreated", data: { pageId: pageId as PageId, ownerId: ownerId as UserId, parentId: null, title: "T", icon: null, markdown: "" } }, { entityKind: "page", entityId: pageId }, onPage);
       const opened = entry({ type: "ThreadOpened", data: { threadId: threadId as ThreadId, pageId: pageId as PageId, anchor: { quote: "q", prefix: "", suffix: "" }, createdBy: ownerId as UserId } }, { entityKind: "thread", entityId: threadId }, onPage);
@@ -228,6 +223,9 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
         await w().history.record(tx, renamed);
       });
       expect(await reader.history.entriesOf(pageId)).toEqual([created, renamed]);
+      expect(await reader.history.pageStateAt(pageId, { kind: "position", position: renamed.position })).toEqual({ entries: [created, renamed], count: 2 });
+      expect(await reader.history.pageStateAt(pageId, { kind: "position", position: created.position - 1 })).toEqual({ entries: [], count: 0 });
+      expect(await reader.history.pageStateAt(pageId, { kind: "time", ms: Date.parse(created.occurredAt) })).toEqual({ entries: [created], count: 1 });
       expect(await reader.history.entriesOf(pageId, created.position)).toEqual([created]);
       expect(await reader.history.entriesAfter(created.position, 1)).toEqual([opened]);
       expect(await reader.history.entriesAfter(created.position - 1, 10)).toEqual([created, opened, renamed]);

@@ -48,6 +48,17 @@ describe("a page as of an instant", () => {
   it("does not exist once deleted", () => {
     expect(pageAsOf(log, at("40"))).toBeNull();
   });
+
+  it("folds to the same page from only the latest event of each type and the count of them all", () => {
+    const restored: DomainEvent = { type: "PageRestored", data: { pageId, title: "Draft", icon: null, markdown: "a\nb", restoredFrom: 10 } };
+    const iconed: DomainEvent = { type: "PageIconChanged", data: { pageId, icon: "⭐" } };
+    const long = entries(created, renamed, edited, iconed, { ...renamed, data: { ...renamed.data, title: "Again" } }, edited, restored, { ...edited, data: { pageId, markdown: "z" } });
+    for (let until = 10; until <= long.length * 10; until += 10) {
+      const upTo = long.filter((entry) => entry.position <= until);
+      const latest = [...new Map(upTo.map((entry) => [entry.event.type, entry])).values()].sort((a, b) => a.position - b.position);
+      expect(pageAsOf(latest, at(String(until)), upTo.length)).toEqual(pageAsOf(long, at(String(until))));
+    }
+  });
 });
 
 describe("an instant", () => {

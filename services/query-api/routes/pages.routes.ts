@@ -13,7 +13,7 @@ import { pageResource, resolvedPageResource, toPageResource } from "../../../sha
 import { titleKey } from "../../../shared/pages/pages.view.ts";
 import { decodeCursor, pageOf } from "../../../shared/read-store/pagination.ts";
 import { instantSchema, refuseFuture, type Instant } from "../../../shared/history/instant.ts";
-import { pageHistoryFor, pageRecordAt } from "../../../shared/history/read-history.ts";
+import { pageRecordAt } from "../../../shared/history/read-history.ts";
 import type { Principal } from "../../../shared/auth/principal.ts";
 import type { ProjectionProgress } from "../../../shared/read-store/checkpoint-watcher.ts";
 
@@ -41,8 +41,7 @@ export function pageQueryRoutes(app: App, views: ReadModels, asOf: AsOfPorts): v
   /** The page as it was at the instant, checked with today's permission: built from its history. */
   const pageAt = async (principal: Principal, pageId: string, at: Instant) => {
     refuseFuture(at, asOf.clock(), await asOf.projection.current());
-    const history = await pageHistoryFor(views, principal, pageId);
-    return { ...pageRecordAt(pageId, history, at), permission: history.permission };
+    return pageRecordAt(views, principal, pageId, at);
   };
 
   app.get(
