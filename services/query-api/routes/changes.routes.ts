@@ -25,6 +25,9 @@ const frameOf = (described: DescribedEntry): string => {
   return `id: ${entry.position}\nevent: change\ndata: ${data}\n\n`;
 };
 
+/** Past this much unsent data a client is not keeping up: its feed ends, and it resumes with Last-Event-ID. */
+const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
 /** Open feeds, so a closing server ends them instead of waiting for clients that never hang up. */
 const openResponses = new WeakMap<ChangeFeedHub, Set<FastifyReply["raw"]>>();
 
@@ -55,12 +58,15 @@ export function changeFeedRoutes(app: App, ports: ChangeFeedPorts): void {
         if (cursor > (await ports.writeSide.headPosition())) throw new AppError("validation_failed", "Last-Event-ID: names a position no change has reached");
       }
       const raw = reply.raw;
-      let heartbeat: NodeJS.Timeout | null = null;
       const feed: Feed = {
         userId: principalOf(request).user.id,
         cursor,
         deliver: (entries) => {
           raw.write(entries.map(frameOf).join(""));
+          if (raw.writableLength > MAX_BUFFERED_BYTES) {
+            ports.hub.close(feed);
+            raw.end();
+          }
         },
         end: () => raw.end(),
       };
@@ -76,9 +82,9 @@ export function changeFeedRoutes(app: App, ports: ChangeFeedPorts): void {
       });
       raw.write(`retry: 2000\n: feed open after ${cursor}\n\n`);
       responses.add(raw);
-      heartbeat = setInterval(() => raw.write(": heartbeat\n\n"), ports.heartbeatMs);
+      const heartbeat = setInterval(() => raw.write(": heartbeat\n\n"), ports.heartbeatMs);
       raw.on("close", () => {
-        if (heartbeat) clearInterval(heartbeat);
+        clearInterval(heartbeat);
         responses.delete(raw);
         ports.hub.close(feed);
       });
