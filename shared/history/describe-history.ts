@@ -132,6 +132,7 @@ function describeOne(entry: HistoryEntry, fold: Fold, userRef: (id: string) => U
     case "ThreadReopened":
       return { changes: { kind: "thread", threadId: event.data.threadId, action: "reopened", commentId: null }, sharing: false };
     default:
+      // Only events the history projection records reach here; a type it starts recording needs a case above.
       return null;
   }
 }

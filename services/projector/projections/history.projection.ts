@@ -1,5 +1,6 @@
 // Every event of a page, folder or thread stream, and every grant on a page or folder, into the history
-// change log, alongside whatever other projection the event has.
+// change log, alongside whatever other projection the event has. The switch is exhaustive: a new event type
+// does not compile until it is placed in some entity's history or explicitly left out.
 import type { DomainEvent, StoredEvent } from "../../../shared/events.ts";
 import type { HistoryAccess, HistoryEntityKind } from "../../../shared/history/history.view.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
@@ -30,8 +31,33 @@ function subjectOf(event: DomainEvent): Subject {
     case "ThreadResolved":
     case "ThreadReopened":
       return { kind: "thread", id: event.data.threadId, access: "recorded" };
-    default:
-      return null;
+    case "UserRegistered":
+    case "UserProfileChanged":
+    case "EmailReserved":
+    case "InvitationSlotTaken":
+    case "IdempotencyKeyClaimed":
+    case "IdempotentRequestCompleted":
+    case "IdempotencyKeyReleased":
+    case "TokenCreated":
+    case "TokenUsed":
+    case "TokenRevoked":
+    case "WorkspaceMemberAdded":
+    case "WorkspaceMemberRoleChanged":
+    case "WorkspaceMemberRemoved":
+    case "InvitationQueued":
+    case "InvitationPermissionChanged":
+    case "InvitationResent":
+    case "InvitationAccepted":
+    case "InvitationExpired":
+    case "InvitationCancelled":
+    case "InvitationDelivered":
+    case "InvitationDeliveryStarted":
+    case "InvitationDeliveryFailed":
+      return null; // not the history of a page, folder or thread (an accepted invitation's grant is AccessGranted)
+    default: {
+      const unhandled: never = event;
+      throw new Error(`history: no decision for ${JSON.stringify(unhandled)}`);
+    }
   }
 }
 

@@ -3,6 +3,7 @@
 import type Database from "better-sqlite3";
 import { z } from "zod";
 import { domainEventSchema } from "../../events.ts";
+import { pageEventSchemas } from "../../pages/page.decider.ts";
 import type { HistoryAccess, HistoryEntry, HistoryView, HistoryWriter } from "../../history/history.view.ts";
 import type { Instant } from "../../history/instant.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
@@ -26,7 +27,7 @@ CREATE INDEX IF NOT EXISTS history_entity_type ON history (entity_id, type, posi
 // The index stays during a rebuild: the writer looks a thread's page up through it.
 export const historyModel: SqliteModel = { schema, tables: ["history"], queryIndexes: ["history_entity_type"] };
 
-const PAGE_EVENT_TYPES = ["PageCreated", "PageRenamed", "PageIconChanged", "PageContentReplaced", "PageDeleted", "PageRestored"] as const;
+const PAGE_EVENT_TYPES = pageEventSchemas.map((schema) => schema.shape.type.value);
 const latestOf = (type: string) =>
   `SELECT * FROM (SELECT * FROM history WHERE entity_id = @id AND type = '${type}' AND position <= @position AND occurred_ms <= @ms ORDER BY position DESC LIMIT 1)`;
 
