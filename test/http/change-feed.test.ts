@@ -107,6 +107,18 @@ describe("the change feed", () => {
     ]);
   });
 
+  it("starts an entity's changes without reconnecting once the caller is granted access", async () => {
+    const owner = await server.registered("owner");
+    const ann = await server.registered("ann");
+    const pageId = await createPage(owner, { title: "private" });
+    const stream = await feed(ann);
+    await rename(owner, pageId, "still private");
+    await share(owner, "page", pageId, ann.email, "view");
+    await rename(owner, pageId, "shared now");
+    await stream.until(() => stream.changes().length >= 1);
+    expect(stream.changes().map((change) => change.changes)).toEqual([{ kind: "title", from: "still private", to: "shared now" }]);
+  });
+
   it("refuses a feed past the per-user bound with 429 until one closes; needs pages:read and a caller", async () => {
     const owner = await server.registered("owner");
     const open = [await feed(owner), await feed(owner), await feed(owner)];

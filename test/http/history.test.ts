@@ -87,6 +87,13 @@ describe("page history", () => {
       { kind: "grant", user: { id: viewer.id, name: "Vera Viewer" }, permission: "view", previousPermission: null, viaInvitation: false },
       expect.objectContaining({ kind: "grant", permission: "admin" }),
     ]);
+    const token = await owner.post("/tokens", { name: "script", scopes: ["pages:read"] });
+    const secret = String(token.body.token);
+    expect(secret.startsWith("pat_")).toBe(true);
+    const seenByOwner = await owner.get(`/pages/${pageId}/history`);
+    expect(seenByOwner.text).not.toContain(secret);
+    expect(seenByOwner.text).not.toContain("pat_");
+    expect(seenByOwner.text).not.toContain("@example.com");
     expect(seenByAdmin.text).not.toContain(viewer.email);
     expect(seenByAdmin.text).not.toContain(owner.email);
     const seenByViewer = await viewer.get(`/pages/${pageId}/history`);
