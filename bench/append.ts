@@ -20,7 +20,7 @@ const actorId = userIdSchema.parse(randomUUID());
 
 function renameEvents(count: number): DomainEvent[] {
   const pageId = pageIdSchema.parse(randomUUID());
-  return Array.from({ length: count }, (_, i) => ({ type: "PageRenamed" as const, data: { pageId, title: `Title ${i}` } }));
+  return Array.from({ length: count }, (_, i) => ({ type: "PageRenamed" as const, data: { pageId, title: `Title ${i}`, previousTitle: null } }));
 }
 
 async function ours(dir: string, total: number, batchSize: number): Promise<number> {

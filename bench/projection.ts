@@ -62,7 +62,7 @@ export async function benchReplay(
     const pageId = pageIdSchema.parse(randomUUID());
     const events: DomainEvent[] = [
       { type: "PageCreated", data: { pageId, ownerId: actorId, parentId: null, title: "Replay", icon: null, markdown: "# Replay\n\nA short page." } },
-      ...Array.from({ length: 9 }, (_, i): DomainEvent => ({ type: "PageRenamed", data: { pageId, title: `Replay ${i}` } })),
+      ...Array.from({ length: 9 }, (_, i): DomainEvent => ({ type: "PageRenamed", data: { pageId, title: `Replay ${i}`, previousTitle: null } })),
     ];
     await eventStore.append(`page-${pageId}`, toNewEvents(events, context()), "no_stream");
     if (written % 100_000 === 0) onProgress(`seeding replay history: ${written.toLocaleString()} / ${eventCount.toLocaleString()} events`);

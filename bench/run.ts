@@ -11,6 +11,9 @@ import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.t
 import { benchAppends } from "./append.ts";
 import { benchImageUpload } from "./images.ts";
 import { benchVaultImport } from "./import.ts";
+import { benchChangeFeed, seedRevisedPage } from "./history.ts";
+import { historyRows } from "./history-rows.ts";
+import { userIdSchema } from "../shared/kernel/ids.ts";
 import { load, type LoadFigures } from "./http-load.ts";
 import { parseBenchOptions } from "./options.ts";
 import { startChild } from "./processes.ts";
@@ -39,6 +42,7 @@ try {
   const seedStore = new SqliteEventStore(join(dataDir, "events.sqlite"));
   const seedStarted = performance.now();
   const seeded = await seedWorkspace(seedStore, options.pages, (done) => log(`  seeded ${fmt(done)} pages`));
+  const revised = await seedRevisedPage(seedStore, userIdSchema.parse(seeded.owners[0]?.id ?? seeded.reader.id), 1_000);
   await seedStore.close();
   log(`seeded ${fmt(seeded.events)} events in ${fmt((performance.now() - seedStarted) / 1000, 1)} s; starting the server`);
 
@@ -86,9 +90,10 @@ try {
     headers: { ...headers, "content-type": "application/json" },
     body: JSON.stringify({ title: "Benchmark page", markdown: "# Benchmark\n\nWritten under load." }),
   });
+  const readAt = await run("GET /pages/{id}?at= (1,000 revisions)", `${api}/pages/${revised.pageId}?at=${revised.midPosition}`, { headers: { cookie: ownerCookie } });
   const memory = server.memory();
   await server.stop();
-  raw.http = { ceiling: ceilingFigures, list, resolve, content, create, memory, grantsApplied };
+  raw.http = { ceiling: ceilingFigures, list, resolve, content, create, readAt, memory, grantsApplied };
 
   const split = await benchSplitReads({
     env: { DATA_DIR: dataDir, AUTH_SESSION_SECRET: SECRET, LOG_LEVEL: "warn" },
@@ -150,6 +155,11 @@ try {
   const lag = await benchProjectionLag(workDir, 1_000, options.lagSeconds);
   raw.projectionLag = lag;
   rows.push({ figure: "projection lag at 1,000 writes/s", value: `p50 ${fmt(lag.p50Ms, 1)} ms, p99 ${fmt(lag.p99Ms, 1)} ms`, reference: "—", ratio: "—", target: "p99 ≤ 20 ms", verdict: verdict(lag.p99Ms <= 20) });
+
+  log(`change feed: 1,000 writes/s for ${options.lagSeconds} s to 100 feeds`);
+  const feed = await benchChangeFeed(workDir, 1_000, options.lagSeconds, 100);
+  raw.changeFeed = feed;
+  rows.push(...historyRows({ ceiling: ceilingFigures, readAt, feed }));
 
   log(`replay of ${fmt(options.replayEvents)} events`);
   const replay = await benchReplay(workDir, options.replayEvents, log);

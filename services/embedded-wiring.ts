@@ -93,7 +93,14 @@ export function queryApiPorts(
   clock: Clock,
   metrics?: Metrics,
 ): QueryApiPorts {
-  return { ...stores, projection: metrics ? timedProgress(projection, "read", metrics) : projection, writeSide, clock, consistencyWaitMs: config.CONSISTENCY_WAIT_MS };
+  return {
+    ...stores,
+    projection: metrics ? timedProgress(projection, "read", metrics) : projection,
+    writeSide,
+    clock,
+    consistencyWaitMs: config.CONSISTENCY_WAIT_MS,
+    changeFeed: { heartbeatMs: config.CHANGE_FEED_HEARTBEAT_MS, maxPerUser: config.CHANGE_FEED_MAX_PER_USER },
+  };
 }
 
 /** GET /metrics on METRICS_PORT, for a process without an HTTP port of its own; null when it is not set. */

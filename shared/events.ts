@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { threadEventSchemas } from "./comments/thread.decider.ts";
 import type { EventMetadata, RecordedEvent } from "./event-store/event-store.port.ts";
+import { schemaVersionOf, upcast } from "./event-store/upcasters.ts";
 import { folderEventSchemas } from "./folders/folder.decider.ts";
 import { imageEventSchemas } from "./images/image.decider.ts";
 import { idempotencyEventSchemas } from "./idempotency/idempotency.decider.ts";
@@ -42,8 +43,18 @@ export interface StoredEvent<E extends DomainEvent = DomainEvent> {
 
 export class CorruptEventError extends Error {}
 
+/**
+ * A recorded event validated in its type's current shape: data stored in an older schema version is upcast
+ * first (never rewritten in the store), and the metadata then names the version the event is read as.
+ */
 export function parseRecorded(recorded: RecordedEvent): StoredEvent {
-  const parsed = domainEventSchema.safeParse({ type: recorded.type, data: recorded.data });
+  let data: unknown;
+  try {
+    data = upcast(recorded.type, recorded.metadata.schemaVersion, recorded.data);
+  } catch (error) {
+    throw new CorruptEventError(`event ${recorded.id} (${recorded.type} v${recorded.metadata.schemaVersion}) at position ${recorded.position} cannot be upcast: ${String(error)}`);
+  }
+  const parsed = domainEventSchema.safeParse({ type: recorded.type, data });
   if (!parsed.success) {
     throw new CorruptEventError(`event ${recorded.id} (${recorded.type}) at position ${recorded.position} does not match its schema`);
   }
@@ -52,7 +63,7 @@ export function parseRecorded(recorded: RecordedEvent): StoredEvent {
     stream: recorded.stream,
     revision: recorded.revision,
     position: recorded.position,
-    metadata: recorded.metadata,
+    metadata: { ...recorded.metadata, schemaVersion: schemaVersionOf(recorded.type) },
     event: parsed.data,
   };
 }

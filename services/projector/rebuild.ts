@@ -1,7 +1,8 @@
 // Rebuilds every read model from the full history into an emptied read store, batch by batch, reporting
 // progress. This is how history is replayed for audit or after a read-model change.
 import type { Logger } from "pino";
-import type { EventStore } from "../../shared/event-store/event-store.port.ts";
+import type { EventStore, RecordedEvent } from "../../shared/event-store/event-store.port.ts";
+import { happenedBy, type Instant } from "../../shared/history/instant.ts";
 import type { ProjectionStore } from "../../shared/read-store/read-store.port.ts";
 import { Projector } from "./projector.ts";
 
@@ -17,7 +18,12 @@ export async function rebuildReadModels<Tx>(options: {
   logger: Logger;
   batchSize?: number;
   onProgress?: (progress: RebuildProgress) => void;
-}): Promise<{ applied: number; seconds: number }> {
+  /**
+   * Replay only the log up to this instant: a position, or a time (the log is read in commit order and ends
+   * at the first event recorded after it). Without it, the whole history.
+   */
+  until?: Instant;
+}): Promise<{ applied: number; seconds: number; position: number }> {
   const started = performance.now();
   await options.store.beginRebuild();
   const head = await options.eventStore.headPosition();
@@ -25,15 +31,21 @@ export async function rebuildReadModels<Tx>(options: {
   const batchSize = options.batchSize ?? 1_000;
   let position = 0;
   let applied = 0;
+  const { until } = options;
+  const included = (event: RecordedEvent): boolean => until === undefined || happenedBy(until, { position: event.position, occurredAt: event.metadata.occurredAt });
   while (position < head) {
-    const batch = await options.eventStore.readAll(position, batchSize);
+    const read = await options.eventStore.readAll(position, batchSize);
+    const firstLater = read.findIndex((event) => !included(event));
+    const batch = firstLater === -1 ? read : read.slice(0, firstLater);
     const last = batch[batch.length - 1];
-    if (!last) break;
-    await projector.applyBatch(batch);
-    applied += batch.length;
-    position = last.position;
-    options.onProgress?.({ applied, position, head });
+    if (last) {
+      await projector.applyBatch(batch);
+      applied += batch.length;
+      position = last.position;
+      options.onProgress?.({ applied, position, head });
+    }
+    if (!last || firstLater !== -1) break;
   }
   await options.store.endRebuild();
-  return { applied, seconds: (performance.now() - started) / 1000 };
+  return { applied, seconds: (performance.now() - started) / 1000, position };
 }

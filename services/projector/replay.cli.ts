@@ -1,25 +1,44 @@
 // `npm run replay`: rebuilds every read model in DATA_DIR from the full event history, with a progress bar and
 // the final events/s. Stop the server first: the projector must not write while the read models are rebuilt.
+// `npm run replay -- --until <position or ISO time> [--out FILE]` replays the history only up to that instant
+// into a separate read store (DATA_DIR/audit/… unless --out), for audit; the server may keep running.
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { SqliteProjectionStore } from "../../shared/adapters/sqlite/sqlite.read-store.ts";
+import { loadConfig, PRIVATE_DIRECTORY } from "../../shared/config/config.ts";
+import type { Instant } from "../../shared/history/instant.ts";
 import { openEventStore, openEmbeddedProjectionStore } from "../embedded-stores.ts";
-import { loadConfig } from "../../shared/config/config.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
+import { parseReplayArgs, type ReplayArgs } from "./operator-args.ts";
 import { rebuildReadModels } from "./rebuild.ts";
 
+let args: ReplayArgs;
+try {
+  args = parseReplayArgs(process.argv.slice(2));
+} catch (error) {
+  process.stderr.write(`replay: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(2);
+}
 const config = loadConfig();
 const eventStore = openEventStore(config);
-const store = openEmbeddedProjectionStore(config);
+const label = (until: Instant): string => (until.kind === "position" ? `position-${until.position}` : `time-${new Date(until.ms).toISOString().replace(/[:.]/g, "-")}`);
+const auditFile = args.until ? (args.out ?? join(config.DATA_DIR, "audit", `read-models-until-${label(args.until)}.sqlite`)) : null;
+if (auditFile) mkdirSync(dirname(auditFile), { recursive: true, mode: PRIVATE_DIRECTORY });
+const store = auditFile ? new SqliteProjectionStore(auditFile) : openEmbeddedProjectionStore(config);
 const width = 30;
 const result = await rebuildReadModels({
   eventStore,
   store,
   logger: createLogger(config.LOG_LEVEL, "replay"),
+  ...(args.until ? { until: args.until } : {}),
   onProgress: ({ applied, head }) => {
-    const share = head === 0 ? 1 : applied / head;
+    const share = head === 0 ? 1 : Math.min(applied / head, 1);
     const filled = Math.round(share * width);
     process.stderr.write(`\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${applied.toLocaleString()} / ${head.toLocaleString()} events`);
   },
 });
 process.stderr.write("\n");
 process.stdout.write(`replayed ${result.applied.toLocaleString()} events in ${result.seconds.toFixed(1)} s (${Math.round(result.applied / Math.max(result.seconds, 1e-9)).toLocaleString()} events/s)\n`);
+if (auditFile) process.stdout.write(`state as of position ${result.position} written to ${auditFile}\n`);
 await store.close();
 await eventStore.close();

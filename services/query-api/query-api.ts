@@ -12,6 +12,9 @@ import { commentQueryRoutes } from "./routes/comments.routes.ts";
 import { folderQueryRoutes } from "./routes/folders.routes.ts";
 import { imageQueryRoutes } from "./routes/images.routes.ts";
 import { meRoutes } from "./routes/me.routes.ts";
+import { ChangeFeedHub } from "../../shared/history/change-feed.ts";
+import { changeFeedRoutes } from "./routes/changes.routes.ts";
+import { historyQueryRoutes } from "./routes/history.routes.ts";
 import { pageQueryRoutes } from "./routes/pages.routes.ts";
 import { shareQueryRoutes } from "./routes/shares.routes.ts";
 import { tokenQueryRoutes } from "./routes/tokens.routes.ts";
@@ -25,6 +28,7 @@ export interface QueryApiPorts {
   readonly writeSide: Pick<WriteSide, "headPosition">;
   readonly clock: () => Date;
   readonly consistencyWaitMs: number;
+  readonly changeFeed: { readonly heartbeatMs: number; readonly maxPerUser: number };
 }
 
 async function awaitConsistencyToken(ports: QueryApiPorts, header: string | string[] | undefined): Promise<void> {
@@ -51,7 +55,10 @@ export async function registerQueryApi(app: App, ports: QueryApiPorts): Promise<
       meRoutes(api, ports.views);
       tokenQueryRoutes(api, ports.views);
       folderQueryRoutes(api, ports.views);
-      pageQueryRoutes(api, ports.views);
+      pageQueryRoutes(api, ports.views, ports);
+      historyQueryRoutes(api, ports.views);
+      const hub = new ChangeFeedHub(ports.views, ports.projection, { maxPerUser: ports.changeFeed.maxPerUser });
+      changeFeedRoutes(api, { hub, writeSide: ports.writeSide, heartbeatMs: ports.changeFeed.heartbeatMs });
       commentQueryRoutes(api, ports.views);
       shareQueryRoutes(api, ports.views, ports.clock);
       imageQueryRoutes(api, ports);

@@ -2,9 +2,8 @@
 import { randomUUID } from "node:crypto";
 import type { NewEvent } from "../event-store/event-store.port.ts";
 import { domainEventSchema, type DomainEvent } from "../events.ts";
+import { schemaVersionOf } from "../event-store/upcasters.ts";
 import type { CommandContext } from "./command-context.ts";
-
-export const SCHEMA_VERSION = 1;
 
 export function toNewEvents(events: readonly DomainEvent[], context: CommandContext): NewEvent[] {
   return events.map((event) => ({
@@ -16,7 +15,7 @@ export function toNewEvents(events: readonly DomainEvent[], context: CommandCont
       correlationId: context.correlationId,
       causationId: context.causationId ?? null,
       occurredAt: context.now.toISOString(),
-      schemaVersion: SCHEMA_VERSION,
+      schemaVersion: schemaVersionOf(event.type),
     },
   }));
 }

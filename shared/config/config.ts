@@ -24,6 +24,10 @@ export const configSchema = z.object({
   /** A request not fully received in this time (headers and body) is answered 408 and its connection closed. */
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(300_000),
   CONSISTENCY_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  /** How often an idle change feed (GET /changes) sends a comment line, so proxies keep it open. */
+  CHANGE_FEED_HEARTBEAT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
+  /** Change feeds one user may hold open at once on one query process; the next is refused with 429. */
+  CHANGE_FEED_MAX_PER_USER: z.coerce.number().int().min(1).max(1_000).default(5),
   /** Where the projector and the notifier, which have no HTTP port, serve GET /metrics; not served when unset. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 });

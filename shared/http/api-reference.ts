@@ -53,7 +53,11 @@ const operations: Record<string, Operation> = {
     example: { title: "Release checklist", markdown: "# Release checklist\n\n- [ ] tag the build", parentId: null },
   },
   "GET /api/v1/pages/resolve": { summary: "Find pages by exact title (case-insensitive)" },
-  "GET /api/v1/pages/{pageId}": { summary: "Read a page's record" },
+  "GET /api/v1/pages/{pageId}": { summary: "Read a page's record (as of an earlier instant with ?at=)" },
+  "GET /api/v1/pages/{pageId}/history": { summary: "A page's changes, with who made them (sharing changes only for those who may share)" },
+  "POST /api/v1/pages/{pageId}/restore": { summary: "Restore a page's title, icon and content to an earlier instant (If-Match)", example: { at: "2026-11-01T09:30:00Z" } },
+  "GET /api/v1/changes": { summary: "Live change feed (Server-Sent Events) of the pages, folders and threads the caller can see; resume with Last-Event-ID" },
+  "GET /api/v1/folders/{folderId}/history": { summary: "A folder's changes, with who made them (sharing changes only for those who may share)" },
   "PATCH /api/v1/pages/{pageId}": { summary: "Rename a page and/or change its icon", example: { title: "Release checklist (v2)" } },
   "DELETE /api/v1/pages/{pageId}": { summary: "Delete a page" },
   "POST /api/v1/pages/{pageId}/images": {
@@ -66,7 +70,7 @@ const operations: Record<string, Operation> = {
     example: { files: [{ path: "Projects/Plan.md", content: "---\ntitle: The plan\n---\nSee [[Budget]] and ![[chart.png]]" }, { path: "Projects/Budget.md", content: "Numbers" }] },
   },
   "GET /api/v1/images/{imageId}": { summary: "An uploaded image's bytes, for whoever may view its page (ETag, If-None-Match)" },
-  "GET /api/v1/pages/{pageId}/content": { summary: "Read a page's markdown, with its ETag" },
+  "GET /api/v1/pages/{pageId}/content": { summary: "Read a page's markdown, with its ETag (as of an earlier instant with ?at=)" },
   "PUT /api/v1/pages/{pageId}/content": {
     summary: "Replace a page's markdown (If-Match with the ETag read)",
     errors: ["precondition_failed", "precondition_required"],

@@ -16,10 +16,19 @@ export const pageEventSchemas = [
       markdown: z.string(),
     }),
   }),
-  z.object({ type: z.literal("PageRenamed"), data: z.object({ pageId: pageIdSchema, title: z.string() }) }),
+  /**
+   * Schema version 2: the title it replaced, so the log reads "old → new" on its own. Version 1 events
+   * (`{pageId, title}`) are upcast on read with `previousTitle: null` (see shared/event-store/upcasters.ts).
+   */
+  z.object({ type: z.literal("PageRenamed"), data: z.object({ pageId: pageIdSchema, title: z.string(), previousTitle: z.string().nullable() }) }),
   z.object({ type: z.literal("PageIconChanged"), data: z.object({ pageId: pageIdSchema, icon: z.string().nullable() }) }),
   z.object({ type: z.literal("PageContentReplaced"), data: z.object({ pageId: pageIdSchema, markdown: z.string() }) }),
   z.object({ type: z.literal("PageDeleted"), data: z.object({ pageId: pageIdSchema }) }),
+  /** Title, icon and content made those the page had at an earlier position of its history: a new change. */
+  z.object({
+    type: z.literal("PageRestored"),
+    data: z.object({ pageId: pageIdSchema, title: z.string(), icon: z.string().nullable(), markdown: z.string(), restoredFrom: z.number().int().nonnegative() }),
+  }),
 ] as const;
 export type PageEvent = z.infer<(typeof pageEventSchemas)[number]>;
 
@@ -27,7 +36,8 @@ export type PageCommand =
   | { type: "CreatePage"; pageId: PageId; ownerId: UserId; parentId: FolderId | null; title: string; icon: string | null; markdown: string }
   | { type: "UpdatePage"; pageId: PageId; title?: string | undefined; icon?: string | null | undefined }
   | { type: "ReplaceContent"; pageId: PageId; markdown: string; ifMatchRevision: number }
-  | { type: "DeletePage"; pageId: PageId };
+  | { type: "DeletePage"; pageId: PageId }
+  | { type: "RestorePage"; pageId: PageId; title: string; icon: string | null; markdown: string; restoredFrom: number; ifMatchRevision: number };
 
 interface PageFields {
   revision: number;
@@ -58,7 +68,7 @@ export const pageDecider: Decider<PageCommand, PageState, PageEvent> = {
         const page = live(state);
         const events: PageEvent[] = [];
         if (command.title !== undefined && command.title !== page.title) {
-          events.push({ type: "PageRenamed", data: { pageId: command.pageId, title: command.title } });
+          events.push({ type: "PageRenamed", data: { pageId: command.pageId, title: command.title, previousTitle: page.title } });
         }
         if (command.icon !== undefined && command.icon !== page.icon) {
           events.push({ type: "PageIconChanged", data: { pageId: command.pageId, icon: command.icon } });
@@ -76,6 +86,15 @@ export const pageDecider: Decider<PageCommand, PageState, PageEvent> = {
       case "DeletePage":
         live(state);
         return [{ type: "PageDeleted", data: { pageId: command.pageId } }];
+      case "RestorePage": {
+        const page = live(state);
+        if (page.revision !== command.ifMatchRevision) {
+          throw new AppError("precondition_failed", "the page changed since that ETag was read; fetch it again");
+        }
+        const { title, icon, markdown, restoredFrom } = command;
+        if (page.title === title && page.icon === icon && page.markdown === markdown) return [];
+        return [{ type: "PageRestored", data: { pageId: command.pageId, title, icon, markdown, restoredFrom } }];
+      }
     }
   },
   evolve(state, event) {
@@ -93,6 +112,8 @@ export const pageDecider: Decider<PageCommand, PageState, PageEvent> = {
         return { ...next, markdown: event.data.markdown };
       case "PageDeleted":
         return { ...next, status: "deleted" };
+      case "PageRestored":
+        return { ...next, title: event.data.title, icon: event.data.icon, markdown: event.data.markdown };
     }
   },
 };

@@ -6,6 +6,7 @@ import type { AccessView, AccessWriter } from "../access/access.view.ts";
 import type { ThreadsView, ThreadsWriter } from "../comments/threads.view.ts";
 import type { FoldersView, FoldersWriter } from "../folders/folders.view.ts";
 import type { ImagesView, ImagesWriter } from "../images/images.view.ts";
+import type { HistoryView, HistoryWriter } from "../history/history.view.ts";
 import type { PagesView, PagesWriter } from "../pages/pages.view.ts";
 import type { InvitationsView, InvitationsWriter } from "../sharing/invitations.view.ts";
 import type { TokensView, TokensWriter } from "../tokens/tokens.view.ts";
@@ -21,6 +22,7 @@ export interface ReadModels {
   readonly threads: ThreadsView;
   readonly invitations: InvitationsView;
   readonly images: ImagesView;
+  readonly history: HistoryView;
 }
 
 /** A read-only connection to the read models. */
@@ -42,6 +44,7 @@ export interface ProjectionWriters<Tx> {
   readonly threads: ThreadsWriter<Tx>;
   readonly invitations: InvitationsWriter<Tx>;
   readonly images: ImagesWriter<Tx>;
+  readonly history: HistoryWriter<Tx>;
 }
 
 /** The projector's connection: the only one that writes read models. */

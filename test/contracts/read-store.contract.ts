@@ -4,6 +4,8 @@ import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { FolderRecord } from "../../shared/folders/folders.view.ts";
 import type { PageRecord } from "../../shared/pages/pages.view.ts";
+import type { HistoryAccess, HistoryEntry } from "../../shared/history/history.view.ts";
+import type { PageId, ThreadId, UserId } from "../../shared/kernel/ids.ts";
 import type { ProjectionStore, ReadStore } from "../../shared/read-store/read-store.port.ts";
 
 export type ReadStoreFactory<Tx> = () => Promise<{ projection: ProjectionStore<Tx>; reader: ReadStore; cleanup: () => Promise<void> }>;
@@ -219,6 +221,39 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
       await projection.applyBatch(1, async (tx) => w().pages.create(tx, record, ""));
       await projection.endRebuild();
       expect((await reader.pages.findByTitleKey("rebuilt", everyone(owner), 10)).map((p) => p.id)).toEqual([record.id]);
+    });
+  
+    it("keeps history entries per entity in position order, resolves a thread's page inside the batch, and follows all entries after a position", async () => {
+      const pageId = randomUUID();
+      const threadId = randomUUID();
+      const ownerId = randomUUID();
+      const entry = (event: HistoryEntry["event"], entity: Pick<HistoryEntry, "entityKind" | "entityId">, access: HistoryAccess): HistoryEntry => {
+        const when = at();
+        return { position: when.updatedPosition, occurredAt: when.updatedAt, ...entity, access, actorId: ownerId, correlationId: randomUUID(), event };
+      };
+      const onPage = { kind: "page" as const, id: pageId };
+      const created = entry({ type: "PageCreated", data: { pageId: pageId as PageId, ownerId: ownerId as UserId, parentId: null, title: "T", icon: null, markdown: "" } }, { entityKind: "page", entityId: pageId }, onPage);
+      const opened = entry({ type: "ThreadOpened", data: { threadId: threadId as ThreadId, pageId: pageId as PageId, anchor: { quote: "q", prefix: "", suffix: "" }, createdBy: ownerId as UserId } }, { entityKind: "thread", entityId: threadId }, onPage);
+      const renamed = entry({ type: "PageRenamed", data: { pageId: pageId as PageId, title: "U", previousTitle: "T" } }, { entityKind: "page", entityId: pageId }, onPage);
+      await batch(async (tx) => {
+        await w().history.record(tx, created);
+        await w().history.record(tx, opened);
+        expect(await w().history.accessOf(tx, threadId)).toEqual(onPage);
+        expect(await w().history.accessOf(tx, randomUUID())).toBeNull();
+        await w().history.record(tx, renamed);
+      });
+      expect(await reader.history.entriesOf(pageId)).toEqual([created, renamed]);
+      expect(await reader.history.pageStateAt(pageId, { kind: "position", position: renamed.position })).toEqual({ entries: [created, renamed], count: 2 });
+      expect(await reader.history.pageStateAt(pageId, { kind: "position", position: created.position - 1 })).toEqual({ entries: [], count: 0 });
+      expect(await reader.history.pageStateAt(pageId, { kind: "time", ms: Date.parse(created.occurredAt) })).toEqual({ entries: [created], count: 1 });
+      expect(await reader.history.entriesOf(pageId, created.position)).toEqual([created]);
+      expect(await reader.history.entriesAfter(created.position, 1)).toEqual([opened]);
+      expect(await reader.history.entriesAfter(created.position - 1, 10)).toEqual([created, opened, renamed]);
+      await expect(batch(async (tx) => {
+        await w().history.record(tx, { ...renamed, position: at().updatedPosition });
+        throw new Error("projection failed");
+      })).rejects.toThrow("projection failed");
+      expect(await reader.history.entriesOf(pageId)).toHaveLength(2);
     });
   });
 }

@@ -20,13 +20,13 @@ describe("page decider", () => {
     given([created])
       .when({ type: "UpdatePage", pageId, title: "New", icon: "⭐" })
       .then([
-        { type: "PageRenamed", data: { pageId, title: "New" } },
+        { type: "PageRenamed", data: { pageId, title: "New", previousTitle: "Plan" } },
         { type: "PageIconChanged", data: { pageId, icon: "⭐" } },
       ]);
   });
 
   it("replacing content needs the current revision", () => {
-    const renamed: PageEvent = { type: "PageRenamed", data: { pageId, title: "B" } };
+    const renamed: PageEvent = { type: "PageRenamed", data: { pageId, title: "B", previousTitle: "Plan" } };
     given([created, renamed]).when({ type: "ReplaceContent", pageId, markdown: "v2", ifMatchRevision: 0 }).thenRefuses("precondition_failed");
     given([created, renamed]).when({ type: "ReplaceContent", pageId, markdown: "v2", ifMatchRevision: 1 }).then([{ type: "PageContentReplaced", data: { pageId, markdown: "v2" } }]);
   });
@@ -36,5 +36,20 @@ describe("page decider", () => {
     given([created, deleted]).when({ type: "UpdatePage", pageId, title: "x" }).thenRefuses("not_found");
     given([created, deleted]).when({ type: "DeletePage", pageId }).thenRefuses("not_found");
     given([]).when({ type: "DeletePage", pageId }).thenRefuses("not_found");
+  });
+
+  it("a restore needs the current revision, records the earlier title, icon and content, and nothing when they are already those", () => {
+    const restore = { type: "RestorePage" as const, pageId, title: "Plan", icon: null, markdown: "v1", restoredFrom: 1 };
+    const edited: PageEvent = { type: "PageContentReplaced", data: { pageId, markdown: "v2" } };
+    given([created, edited]).when({ ...restore, ifMatchRevision: 0 }).thenRefuses("precondition_failed");
+    given([created, edited])
+      .when({ ...restore, ifMatchRevision: 1 })
+      .then([{ type: "PageRestored", data: { pageId, title: "Plan", icon: null, markdown: "v1", restoredFrom: 1 } }]);
+    given([created]).when({ ...restore, ifMatchRevision: 0 }).then([]);
+  });
+
+  it("a deleted page cannot be restored", () => {
+    const deleted: PageEvent = { type: "PageDeleted", data: { pageId } };
+    given([created, deleted]).when({ type: "RestorePage", pageId, title: "Plan", icon: null, markdown: "v1", restoredFrom: 1, ifMatchRevision: 1 }).thenRefuses("not_found");
   });
 });

@@ -74,7 +74,7 @@ describe("projector crash recovery", () => {
         toNewEvents(
           [
             { type: "PageCreated", data: { pageId, ownerId: owner, parentId: i % 2 ? folderId : null, title: `Page ${i}`, icon: null, markdown: `body ${i}` } },
-            { type: "PageRenamed", data: { pageId, title: `Renamed ${i}` } },
+            { type: "PageRenamed", data: { pageId, title: `Renamed ${i}`, previousTitle: null } },
             { type: "PageContentReplaced", data: { pageId, markdown: `new body ${i}` } },
           ],
           context,

@@ -12,6 +12,8 @@ import type { Principal } from "../../../shared/auth/principal.ts";
 import type { CommandApiPorts } from "../command-api.ts";
 import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 import { idempotentWrite } from "../idempotent-write.ts";
+import { instantSchema } from "../../../shared/history/instant.ts";
+import { restorePage } from "../../../shared/pages/restore-page.ts";
 import { iconField, MARKDOWN_MAX_CHARS, markdownField, titleField } from "./fields.ts";
 
 const createPageBody = z.object({
@@ -34,6 +36,13 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
   const presentPage = (principal: Principal, pageId: PageId) => async () => {
     const { page, permission } = await visiblePage(ports.views, principal, pageId);
     return { body: toPageResource(page, permission) };
+  };
+
+  const presentContent = (pageId: PageId) => async () => {
+    const content = await ports.views.pages.getContent(pageId);
+    if (!content) throw new AppError("not_found", "page not found");
+    const headers = { etag: etagOf(content.page), "content-type": "text/markdown; charset=utf-8" };
+    return { body: renderPageDocument(content.page, content.markdown), headers };
   };
 
   app.post(
@@ -85,13 +94,18 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
         markdown,
         ifMatchRevision: revisionFromIfMatch(ifMatch, page),
       }));
-      const present = async () => {
-        const content = await ports.views.pages.getContent(pageId);
-        if (!content) throw new AppError("not_found", "page not found");
-        const headers = { etag: etagOf(content.page), "content-type": "text/markdown; charset=utf-8" };
-        return { body: renderPageDocument(content.page, content.markdown), headers };
-      };
-      return sendWrite(reply, await settleWrite(ports, position, { status: 200, id: pageId, present }));
+      return sendWrite(reply, await settleWrite(ports, position, { status: 200, id: pageId, present: presentContent(pageId) }));
+    },
+  );
+
+  app.post(
+    "/pages/:pageId/restore",
+    { config: write, schema: { params: pageParams, body: z.strictObject({ at: instantSchema }), response: writeResponses({ 200: z.string() }) } },
+    async (request, reply) => {
+      const actor = actorOf(request, ports.clock);
+      const { pageId } = request.params;
+      const { position } = await restorePage(ports, actor, { pageId, at: request.body.at, ifMatch: request.headers["if-match"] });
+      return sendWrite(reply, await settleWrite(ports, position, { status: 200, id: pageId, present: presentContent(pageId) }));
     },
   );
 

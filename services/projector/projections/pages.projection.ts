@@ -32,5 +32,11 @@ export async function projectPage<Tx>({ event, metadata, position, revision }: S
       return writers.pages.change(tx, event.data.pageId, { ...changed, kind: "content", markdown: event.data.markdown });
     case "PageDeleted":
       return writers.pages.remove(tx, event.data.pageId);
+    case "PageRestored": {
+      const { pageId, title, icon, markdown } = event.data;
+      await writers.pages.change(tx, pageId, { ...changed, kind: "title", title });
+      await writers.pages.change(tx, pageId, { ...changed, kind: "icon", icon });
+      return writers.pages.change(tx, pageId, { ...changed, kind: "content", markdown });
+    }
   }
 }

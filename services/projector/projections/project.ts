@@ -5,6 +5,7 @@ import type { ProjectionWriters } from "../../../shared/read-store/read-store.po
 import { projectThread } from "./comments.projection.ts";
 import { projectAccess } from "./access.projection.ts";
 import { projectImage } from "./images.projection.ts";
+import { projectHistory } from "./history.projection.ts";
 import { projectFolder } from "./folders.projection.ts";
 import { projectInvitation } from "./invitations.projection.ts";
 import { projectPage } from "./pages.projection.ts";
@@ -16,6 +17,7 @@ function narrow<E extends DomainEvent>(stored: StoredEvent, event: E): StoredEve
 }
 
 export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
+  await projectHistory(stored, writers, tx);
   const event = stored.event;
   switch (event.type) {
     case "UserRegistered":
@@ -39,6 +41,7 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
     case "PageIconChanged":
     case "PageContentReplaced":
     case "PageDeleted":
+    case "PageRestored":
       return projectPage(narrow(stored, event), writers, tx);
     case "ThreadOpened":
     case "CommentAdded":

@@ -12,6 +12,18 @@ import { etagOf, renderPageDocument } from "../../../shared/pages/page-document.
 import { pageResource, resolvedPageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
 import { titleKey } from "../../../shared/pages/pages.view.ts";
 import { decodeCursor, pageOf } from "../../../shared/read-store/pagination.ts";
+import { instantSchema, refuseFuture, type Instant } from "../../../shared/history/instant.ts";
+import { pageRecordAt } from "../../../shared/history/read-history.ts";
+import type { Principal } from "../../../shared/auth/principal.ts";
+import type { ProjectionProgress } from "../../../shared/read-store/checkpoint-watcher.ts";
+
+/** What a read as of an instant needs besides the views: today's time and how far history reaches. */
+export interface AsOfPorts {
+  readonly clock: () => Date;
+  readonly projection: Pick<ProjectionProgress, "current">;
+}
+
+const atQuery = z.object({ at: instantSchema.optional() });
 
 /** Exact-title lookups answer at most this many pages (no cursor, per the spec). */
 export const RESOLVE_LIMIT = 100;
@@ -27,7 +39,13 @@ const folderPathKey = (path: string): string =>
     .filter((part) => part.length > 0)
     .join("/");
 
-export function pageQueryRoutes(app: App, views: ReadModels): void {
+export function pageQueryRoutes(app: App, views: ReadModels, asOf: AsOfPorts): void {
+  /** The page as it was at the instant, checked with today's permission: built from its history. */
+  const pageAt = async (principal: Principal, pageId: string, at: Instant) => {
+    refuseFuture(at, asOf.clock(), await asOf.projection.current());
+    return pageRecordAt(views, principal, pageId, at);
+  };
+
   app.get(
     "/pages",
     {
@@ -78,10 +96,11 @@ export function pageQueryRoutes(app: App, views: ReadModels): void {
     "/pages/:pageId",
     {
       config: { access: { scope: "pages:read" } },
-      schema: { params: z.object({ pageId: pageIdSchema }), response: { 200: pageResource, "4xx": errorBody } },
+      schema: { params: z.object({ pageId: pageIdSchema }), querystring: atQuery, response: { 200: pageResource, "4xx": errorBody } },
     },
     async (request) => {
-      const { page, permission } = await visiblePage(views, principalOf(request), request.params.pageId);
+      const { at } = request.query;
+      const { page, permission } = at ? await pageAt(principalOf(request), request.params.pageId, at) : await visiblePage(views, principalOf(request), request.params.pageId);
       return toPageResource(page, permission);
     },
   );
@@ -90,9 +109,15 @@ export function pageQueryRoutes(app: App, views: ReadModels): void {
     "/pages/:pageId/content",
     {
       config: { access: { scope: "pages:read" } },
-      schema: { params: z.object({ pageId: pageIdSchema }), response: { 200: z.string(), 304: z.null(), "4xx": errorBody } },
+      schema: { params: z.object({ pageId: pageIdSchema }), querystring: atQuery, response: { 200: z.string(), 304: z.null(), "4xx": errorBody } },
     },
     async (request, reply) => {
+      const { at } = request.query;
+      if (at) {
+        const { page, markdown } = await pageAt(principalOf(request), request.params.pageId, at);
+        reply.header("etag", etagOf(page)).header("cache-control", "private, no-cache");
+        return reply.type("text/markdown; charset=utf-8").send(renderPageDocument(page, markdown));
+      }
       const content = await views.pages.getContent(request.params.pageId);
       const context = await views.access.contextFor(principalOf(request).user.id);
       if (!content || !effectivePermission(context, { kind: "page", ...content.page })) throw new AppError("not_found", "page not found");

@@ -4,6 +4,7 @@ import type Database from "better-sqlite3";
 import type { ProjectionStore, ProjectionWriters, ReadStore } from "../../read-store/read-store.port.ts";
 import { accessModel, SqliteAccessView, SqliteAccessWriter } from "./access.view.sqlite.ts";
 import { imagesModel, SqliteImagesView, SqliteImagesWriter } from "./images.view.sqlite.ts";
+import { historyModel, SqliteHistoryView, SqliteHistoryWriter } from "./history.view.sqlite.ts";
 import { foldersModel, SqliteFoldersView, SqliteFoldersWriter } from "./folders.view.sqlite.ts";
 import { invitationsModel, SqliteInvitationsView, SqliteInvitationsWriter } from "./invitations.view.sqlite.ts";
 import { openDatabase } from "./open-database.ts";
@@ -15,7 +16,7 @@ import { SqliteUsersView, SqliteUsersWriter, usersModel } from "./users.view.sql
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
 
 /** Bump whenever a read-model table changes shape. */
-const READ_MODEL_VERSION = 11;
+const READ_MODEL_VERSION = 13;
 
 const checkpointModel: SqliteModel = {
   schema: `
@@ -28,7 +29,7 @@ INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`,
   queryIndexes: [],
 };
 
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel];
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel];
 const schemas = models.map((model) => model.schema).join("\n");
 
 /**
@@ -61,6 +62,7 @@ export class SqliteReadStore implements ReadStore {
   readonly threads;
   readonly invitations;
   readonly images;
+  readonly history;
   private readonly db: Database.Database;
   private readonly checkpointStatement;
 
@@ -74,6 +76,7 @@ export class SqliteReadStore implements ReadStore {
     this.threads = new SqliteThreadsView(this.db);
     this.invitations = new SqliteInvitationsView(this.db);
     this.images = new SqliteImagesView(this.db);
+    this.history = new SqliteHistoryView(this.db);
     this.checkpointStatement = readCheckpoint(this.db);
   }
 
@@ -106,6 +109,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
       threads: new SqliteThreadsWriter(this.db),
       invitations: new SqliteInvitationsWriter(this.db),
       images: new SqliteImagesWriter(this.db),
+      history: new SqliteHistoryWriter(this.db),
     };
     this.statements = {
       checkpoint: readCheckpoint(this.db),

@@ -1,0 +1,55 @@
+// `npm run bench:history [-- --duration S] [--seconds S]`: the history figures on their own, beside the HTTP
+// ceiling measured in the same run: GET /pages/{id}?at= of a page with 1,000 revisions, and the change feed's
+// delivery latency at 1,000 writes/s to 100 open feeds. Writes bench/results/<date>-history.json.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
+import { mintSession } from "../shared/auth/session-verifier.ts";
+import { userIdSchema } from "../shared/kernel/ids.ts";
+import { benchChangeFeed, seedRevisedPage } from "./history.ts";
+import { load } from "./http-load.ts";
+import { startChild } from "./processes.ts";
+import { historyRows } from "./history-rows.ts";
+import { renderTable } from "./report.ts";
+
+const SECRET = "benchmark-session-secret-long-enough-for-hs256";
+const { values } = parseArgs({ args: process.argv.slice(2), options: { duration: { type: "string" }, seconds: { type: "string" }, connections: { type: "string" } } });
+const options = z
+  .object({ duration: z.coerce.number().int().min(1).max(120), seconds: z.coerce.number().int().min(1).max(120), connections: z.coerce.number().int().min(1).max(500) })
+  .parse({ duration: values.duration ?? 10, seconds: values.seconds ?? 10, connections: values.connections ?? 50 });
+const log = (line: string) => process.stderr.write(`[bench:history] ${line}\n`);
+const machine = { cores: cpus().length, cpu: cpus()[0]?.model ?? "unknown", node: process.version };
+const workDir = await mkdtemp(join(tmpdir(), "history-bench-"));
+try {
+  const dataDir = join(workDir, "data");
+  mkdirSync(dataDir);
+  const ownerId = userIdSchema.parse(crypto.randomUUID());
+  const seedStore = new SqliteEventStore(join(dataDir, "events.sqlite"));
+  const { pageId, midPosition } = await seedRevisedPage(seedStore, ownerId, 1_000);
+  await seedStore.close();
+  const server = await startChild("services/all-in-one.ts", { DATA_DIR: dataDir, AUTH_SESSION_SECRET: SECRET, LOG_LEVEL: "warn" }, "/readyz");
+  const ceilingServer = await startChild("bench/ceiling-server.ts", {}, "/constant");
+  const cookie = `app-auth.session_token=${await mintSession(SECRET, { sub: ownerId, email: "bench-owner@example.com", name: "Bench owner" })}`;
+  const warm = await fetch(`${server.url}/api/v1/pages/${pageId}?at=${midPosition}`, { headers: { cookie } });
+  log(`GET ?at= answers ${warm.status}`);
+  log(`load: ceiling for ${options.duration} s`);
+  const ceiling = await load({ url: `${ceilingServer.url}/constant`, connections: options.connections, durationSeconds: options.duration });
+  await ceilingServer.stop();
+  log(`load: GET /pages/{id}?at= for ${options.duration} s`);
+  const readAt = await load({ url: `${server.url}/api/v1/pages/${pageId}?at=${midPosition}`, connections: options.connections, durationSeconds: options.duration, headers: { cookie } });
+  await server.stop();
+  log(`change feed: 1,000 writes/s for ${options.seconds} s to 100 feeds`);
+  const feed = await benchChangeFeed(workDir, 1_000, options.seconds, 100);
+  const rows = historyRows({ ceiling, readAt, feed });
+  process.stdout.write(`\n${machine.cores} cores, Node ${machine.node}\n\n${renderTable(rows)}\n`);
+  mkdirSync("bench/results", { recursive: true });
+  const file = join("bench/results", `${new Date().toISOString().replaceAll(":", "-").slice(0, 19)}-history.json`);
+  writeFileSync(file, `${JSON.stringify({ machine, options, ceiling, readAt, feed, rows }, null, 2)}\n`);
+  log(`results written to ${file}`);
+} finally {
+  await rm(workDir, { recursive: true, force: true });
+}

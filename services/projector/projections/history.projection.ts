@@ -1,0 +1,82 @@
+// Every event of a page, folder or thread stream, and every grant on a page or folder, into the history
+// change log, alongside whatever other projection the event has. The switch is exhaustive: a new event type
+// does not compile until it is placed in some entity's history or explicitly left out.
+import type { DomainEvent, StoredEvent } from "../../../shared/events.ts";
+import type { HistoryAccess, HistoryEntityKind } from "../../../shared/history/history.view.ts";
+import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
+
+type Subject = { kind: HistoryEntityKind; id: string; access: HistoryAccess | "recorded" } | null;
+
+function subjectOf(event: DomainEvent): Subject {
+  switch (event.type) {
+    case "PageCreated":
+    case "PageRenamed":
+    case "PageIconChanged":
+    case "PageContentReplaced":
+    case "PageDeleted":
+    case "PageRestored":
+      return { kind: "page", id: event.data.pageId, access: { kind: "page", id: event.data.pageId } };
+    case "FolderCreated":
+      return { kind: "folder", id: event.data.folderId, access: { kind: "folder", id: event.data.folderId } };
+    case "AccessGranted":
+    case "AccessRevoked": {
+      const { entityType, entityId } = event.data;
+      return { kind: entityType, id: entityId, access: { kind: entityType, id: entityId } };
+    }
+    case "ThreadOpened":
+      return { kind: "thread", id: event.data.threadId, access: { kind: "page", id: event.data.pageId } };
+    case "CommentAdded":
+    case "CommentEdited":
+    case "CommentDeleted":
+    case "ThreadResolved":
+    case "ThreadReopened":
+      return { kind: "thread", id: event.data.threadId, access: "recorded" };
+    case "UserRegistered":
+    case "UserProfileChanged":
+    case "EmailReserved":
+    case "InvitationSlotTaken":
+    case "IdempotencyKeyClaimed":
+    case "IdempotentRequestCompleted":
+    case "IdempotencyKeyReleased":
+    case "TokenCreated":
+    case "TokenUsed":
+    case "TokenRevoked":
+    case "WorkspaceMemberAdded":
+    case "WorkspaceMemberRoleChanged":
+    case "WorkspaceMemberRemoved":
+    case "InvitationQueued":
+    case "InvitationPermissionChanged":
+    case "InvitationResent":
+    case "InvitationAccepted":
+    case "InvitationExpired":
+    case "InvitationCancelled":
+    case "InvitationDelivered":
+    case "InvitationDeliveryStarted":
+    case "InvitationDeliveryFailed":
+      return null; // not the history of a page, folder or thread (an accepted invitation's grant is AccessGranted)
+    case "ImageUploaded":
+      return null; // an upload changes no page: the page changes when its markdown takes the image in
+
+    default: {
+      const unhandled: never = event;
+      throw new Error(`history: no decision for ${JSON.stringify(unhandled)}`);
+    }
+  }
+}
+
+export async function projectHistory<Tx>(stored: StoredEvent, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
+  const subject = subjectOf(stored.event);
+  if (!subject) return;
+  const access = subject.access === "recorded" ? await writers.history.accessOf(tx, subject.id) : subject.access;
+  if (!access) throw new Error(`history: ${stored.event.type} at ${stored.position} names ${subject.kind} ${subject.id}, which has no recorded entry`);
+  await writers.history.record(tx, {
+    position: stored.position,
+    entityKind: subject.kind,
+    entityId: subject.id,
+    access,
+    occurredAt: stored.metadata.occurredAt,
+    actorId: stored.metadata.actorId,
+    correlationId: stored.metadata.correlationId,
+    event: stored.event,
+  });
+}

@@ -1,0 +1,98 @@
+// GET /changes: the live change feed as Server-Sent Events, written by hand on the raw response (no SSE plugin
+// is installed). Each event is one history entry the caller may see, its position as the event id; a client
+// resumes with Last-Event-ID (or ?after=) without a gap or a repeat. Comment lines keep idle proxies open.
+import type { FastifyReply } from "fastify";
+import { z } from "zod";
+import type { WriteSide } from "../../../shared/auth/write-side.port.ts";
+import { AppError } from "../../../shared/errors/app-error.ts";
+import type { App } from "../../../shared/http/create-app.ts";
+import { principalOf } from "../../../shared/http/guard.ts";
+import { errorBody } from "../../../shared/http/schemas.ts";
+import type { ChangeFeedHub, Feed } from "../../../shared/history/change-feed.ts";
+import type { DescribedEntry } from "../../../shared/history/describe-history.ts";
+import { positionOfToken, positionTokenSchema } from "../../../shared/position.ts";
+import { toHistoryItem } from "./history.routes.ts";
+
+export interface ChangeFeedPorts {
+  readonly hub: ChangeFeedHub;
+  readonly writeSide: Pick<WriteSide, "headPosition">;
+  readonly heartbeatMs: number;
+}
+
+const frameOf = (described: DescribedEntry): string => {
+  const { entry } = described;
+  const data = JSON.stringify({ ...toHistoryItem(described), entity: { kind: entry.entityKind, id: entry.entityId } });
+  return `id: ${entry.position}\nevent: change\ndata: ${data}\n\n`;
+};
+
+/** Past this much unsent data a client is not keeping up: its feed ends, and it resumes with Last-Event-ID. */
+const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
+/** Open feeds, so a closing server ends them instead of waiting for clients that never hang up. */
+const openResponses = new WeakMap<ChangeFeedHub, Set<FastifyReply["raw"]>>();
+
+export function changeFeedRoutes(app: App, ports: ChangeFeedPorts): void {
+  const responses = openResponses.get(ports.hub) ?? new Set<FastifyReply["raw"]>();
+  openResponses.set(ports.hub, responses);
+  app.addHook("preClose", async () => {
+    for (const raw of responses) raw.end();
+    await ports.hub.stop();
+  });
+
+  app.get(
+    "/changes",
+    {
+      config: { access: { scope: "pages:read" } },
+      schema: { querystring: z.object({ after: positionTokenSchema.optional() }), response: { "4xx": errorBody } },
+    },
+    async (request, reply) => {
+      const lastEventId = request.headers["last-event-id"];
+      const resumeFrom = typeof lastEventId === "string" && lastEventId !== "" ? lastEventId : request.query.after;
+      let cursor: number;
+      if (resumeFrom === undefined) {
+        cursor = await ports.hub.head();
+      } else {
+        const parsed = positionTokenSchema.safeParse(resumeFrom);
+        if (!parsed.success) throw new AppError("validation_failed", "Last-Event-ID: must be the id of an event of this feed");
+        cursor = positionOfToken(parsed.data);
+        if (cursor > (await ports.writeSide.headPosition())) throw new AppError("validation_failed", "Last-Event-ID: names a position no change has reached");
+      }
+      const raw = reply.raw;
+      const feed: Feed = {
+        userId: principalOf(request).user.id,
+        cursor,
+        deliver: (entries) => {
+          raw.write(entries.map(frameOf).join(""));
+          if (raw.writableLength > MAX_BUFFERED_BYTES) {
+            ports.hub.close(feed);
+            raw.end();
+          }
+        },
+        end: () => raw.end(),
+      };
+      ports.hub.admit(feed);
+      reply.hijack();
+      raw.writeHead(200, {
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-cache, no-transform",
+        connection: "keep-alive",
+        // nginx passes the stream through as it comes instead of buffering it.
+        "x-accel-buffering": "no",
+        "x-request-id": request.id,
+      });
+      raw.write(`retry: 2000\n: feed open after ${cursor}\n\n`);
+      responses.add(raw);
+      const heartbeat = setInterval(() => raw.write(": heartbeat\n\n"), ports.heartbeatMs);
+      raw.on("close", () => {
+        clearInterval(heartbeat);
+        responses.delete(raw);
+        ports.hub.close(feed);
+      });
+      ports.hub.start(feed).catch((error: unknown) => {
+        request.log.error({ event: "change_feed.failed", err: error });
+        ports.hub.close(feed);
+        raw.end();
+      });
+    },
+  );
+}

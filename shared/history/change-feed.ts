@@ -1,0 +1,207 @@
+// The change feed's hub, one per query process: it follows the history change log as the read models advance,
+// describes each new entry once (against a cache of each entity's fold), and hands every open feed the
+// entries its owner may see now (today's permission, read after the batch that changed it: a revoked grant
+// stops an entity's changes from the next batch on). A feed resuming from an earlier position catches up from
+// the log on its own, then joins the live delivery without a gap or a repeat.
+import { effectivePermission, type AccessTarget } from "../access/effective-permission.ts";
+import { AppError } from "../errors/app-error.ts";
+import { atLeast } from "../kernel/permissions.ts";
+import type { ProjectionProgress } from "../read-store/checkpoint-watcher.ts";
+import type { ReadModels } from "../read-store/read-store.port.ts";
+import { describeEntry, describeHistory, emptyFold, usersNamedBy, type DescribedEntry, type Fold } from "./describe-history.ts";
+import type { HistoryEntry } from "./history.view.ts";
+import { accessTargetOf } from "./read-history.ts";
+
+const BATCH = 500;
+/** Entities whose fold the hub keeps between batches; past it the oldest are dropped and reloaded on need. */
+const FOLD_CACHE = 5_000;
+const IDLE_WAIT_MS = 1_000;
+
+export interface FeedOptions {
+  /** Open feeds one user may hold on this process; one more is refused with 429. */
+  readonly maxPerUser: number;
+}
+
+export interface Feed {
+  readonly userId: string;
+  /** Position of the last entry this feed has dealt with (delivered or not visible to it). */
+  cursor: number;
+  /** Receives the entries visible to the feed's user, oldest first. */
+  readonly deliver: (entries: readonly DescribedEntry[]) => void;
+  /** Ends the feed from the hub's side (the log could not be read); the client reconnects with Last-Event-ID. */
+  readonly end: () => void;
+}
+
+interface Batch {
+  readonly described: readonly DescribedEntry[];
+  readonly upTo: number;
+  readonly targets: Map<string, Promise<AccessTarget | null>>;
+}
+
+export class ChangeFeedHub {
+  private readonly feeds = new Set<Feed>();
+  private readonly live = new Set<Feed>();
+  private readonly openPerUser = new Map<string, number>();
+  private readonly folds = new Map<string, Fold>();
+  private scanned = 0;
+  private following: Promise<void> | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly views: ReadModels,
+    private readonly progress: ProjectionProgress,
+    private readonly options: FeedOptions,
+  ) {}
+
+  /** How far the read models reach: where a feed without a resume point starts. */
+  head(): Promise<number> {
+    return this.progress.current();
+  }
+
+  /** Registers a feed, or refuses it with 429 past the per-user bound; start() then runs it. */
+  admit(feed: Feed): void {
+    const open = this.openPerUser.get(feed.userId) ?? 0;
+    if (open >= this.options.maxPerUser) {
+      throw new AppError("rate_limited", `at most ${this.options.maxPerUser} change feeds may be open at once per user on this node; close one first`, { "retry-after": "5" });
+    }
+    this.openPerUser.set(feed.userId, open + 1);
+    this.feeds.add(feed);
+  }
+
+  /** Catches an admitted feed up from its cursor, then delivers to it live until it is closed. */
+  async start(feed: Feed): Promise<void> {
+    if (!this.following) {
+      const head = await this.progress.current();
+      if (!this.following) {
+        this.scanned = head;
+        this.startFollowing();
+      }
+    }
+    await this.catchUp(feed);
+  }
+
+  close(feed: Feed): void {
+    if (!this.feeds.delete(feed)) return;
+    this.live.delete(feed);
+    const open = (this.openPerUser.get(feed.userId) ?? 1) - 1;
+    if (open <= 0) this.openPerUser.delete(feed.userId);
+    else this.openPerUser.set(feed.userId, open);
+  }
+
+  /** Stops following; open feeds are ended by their owners (the route ends the responses). */
+  async stop(): Promise<void> {
+    this.closed = true;
+    await this.following;
+  }
+
+  get openFeeds(): number {
+    return this.feeds.size;
+  }
+
+  private async catchUp(feed: Feed): Promise<void> {
+    while (this.feeds.has(feed) && feed.cursor < this.scanned) {
+      const until = this.scanned;
+      const entries = (await this.views.history.entriesAfter(feed.cursor, BATCH)).filter((entry) => entry.position <= until);
+      const last = entries[entries.length - 1];
+      const upTo = entries.length === BATCH && last ? last.position : until;
+      // Each entity is described against its entries before the range, read from the log once per range.
+      const folds = new Map<string, Fold>();
+      for (const entityId of new Set(entries.map((entry) => entry.entityId))) {
+        const first = entries.find((entry) => entry.entityId === entityId);
+        const before = first ? await this.views.history.entriesOf(entityId, first.position - 1) : [];
+        const fold = emptyFold();
+        describeHistory(before, new Map(), new Map([[entityId, fold]]));
+        folds.set(entityId, fold);
+      }
+      const names = await this.namesOf(entries);
+      await this.deliverTo(feed, { described: describeHistory(entries, names, folds), upTo, targets: new Map() });
+    }
+    if (this.feeds.has(feed)) this.live.add(feed);
+  }
+
+  private async follow(): Promise<void> {
+    while (!this.closed && this.feeds.size > 0) {
+      const head = await this.progress.current();
+      if (head <= this.scanned) {
+        await this.progress.waitFor(this.scanned + 1, IDLE_WAIT_MS);
+        continue;
+      }
+      const entries = (await this.views.history.entriesAfter(this.scanned, BATCH)).filter((entry) => entry.position <= head);
+      const last = entries[entries.length - 1];
+      const upTo = entries.length === BATCH && last ? last.position : head;
+      const batch: Batch = { described: await this.describeLive(entries), upTo, targets: new Map() };
+      await Promise.all([...this.live].map((feed) => this.deliverTo(feed, batch)));
+      this.scanned = upTo;
+      // A feed that went live while this batch was in hand missed it: it catches up from the log again.
+      for (const feed of this.live) {
+        if (feed.cursor < upTo) {
+          this.live.delete(feed);
+          this.catchUp(feed).catch(() => this.end(feed));
+        }
+      }
+    }
+  }
+
+  private startFollowing(): void {
+    this.following = this.follow()
+      .catch(() => {
+        for (const feed of [...this.feeds]) this.end(feed);
+      })
+      .finally(() => {
+        this.following = null;
+      });
+  }
+
+  private end(feed: Feed): void {
+    this.close(feed);
+    feed.end();
+  }
+
+  private async describeLive(entries: readonly HistoryEntry[]): Promise<DescribedEntry[]> {
+    const names = await this.namesOf(entries);
+    const described: DescribedEntry[] = [];
+    for (const entry of entries) {
+      let fold = this.folds.get(entry.entityId);
+      if (fold) {
+        this.folds.delete(entry.entityId);
+      } else {
+        fold = emptyFold();
+        describeHistory(await this.views.history.entriesOf(entry.entityId, entry.position - 1), new Map(), new Map([[entry.entityId, fold]]));
+      }
+      this.folds.set(entry.entityId, fold);
+      const one = describeEntry(entry, fold, names);
+      if (one) described.push(one);
+    }
+    for (const key of this.folds.keys()) {
+      if (this.folds.size <= FOLD_CACHE) break;
+      this.folds.delete(key);
+    }
+    return described;
+  }
+
+  private async namesOf(entries: readonly HistoryEntry[]): Promise<Map<string, string>> {
+    const users = await this.views.users.getMany(usersNamedBy(entries));
+    return new Map([...users].map(([id, user]) => [id, user.name]));
+  }
+
+  /** The batch's entries this feed's user may see now, past the feed's cursor; then the cursor moves on. */
+  private async deliverTo(feed: Feed, batch: Batch): Promise<void> {
+    const fresh = batch.described.filter(({ entry }) => entry.position > feed.cursor);
+    const context = fresh.length > 0 ? await this.views.access.contextFor(feed.userId) : null;
+    const visible: DescribedEntry[] = [];
+    for (const described of fresh) {
+      const key = `${described.entry.access.kind}:${described.entry.access.id}`;
+      let target = batch.targets.get(key);
+      if (!target) {
+        target = accessTargetOf(this.views, described.entry.access);
+        batch.targets.set(key, target);
+      }
+      const resolved = await target;
+      const permission = context && resolved ? effectivePermission(context, resolved) : null;
+      if (permission && (!described.sharing || atLeast(permission, "admin"))) visible.push(described);
+    }
+    if (!this.feeds.has(feed)) return;
+    if (visible.length > 0) feed.deliver(visible);
+    feed.cursor = Math.max(feed.cursor, batch.upTo);
+  }
+}
