@@ -12,7 +12,7 @@ import { rebuildReadModels } from "../../services/projector/rebuild.ts";
  * With WORKSPACE_TEST_STACK=production (the hosting service's CI), the servers tests start use the production
  * stores EVENTSTORE_URL and MONGODB_URL name; otherwise, and by default, the embedded ones.
  */
-function productionStack(): Record<string, string> {
+export function productionStack(): Record<string, string> {
   if (process.env.WORKSPACE_TEST_STACK !== "production") return {};
   const { EVENTSTORE_URL, MONGODB_URL } = process.env;
   return { ...(EVENTSTORE_URL ? { EVENTSTORE_URL } : {}), ...(MONGODB_URL ? { MONGODB_URL } : {}) };

@@ -4,7 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { startProcess, type ServiceProcess } from "./processes.ts";
-import { TEST_SESSION_SECRET } from "./server.ts";
+import { productionStack, TEST_SESSION_SECRET } from "./server.ts";
 import { tempDir } from "./temp-dir.ts";
 
 export type Service = "command-api" | "query-api" | "projector" | "notifier";
@@ -33,7 +33,8 @@ export async function startSplitServices(
   options: { queryNodes?: number; notifiers?: number; compiled?: string; env?: Record<string, string> } = {},
 ): Promise<SplitServices> {
   const dir = await tempDir();
-  const env = { DATA_DIR: dir.path, AUTH_SESSION_SECRET: TEST_SESSION_SECRET, ...options.env };
+  // On the hosting service's production-stack job, the split services use EventStoreDB and MongoDB too.
+  const env = { DATA_DIR: dir.path, AUTH_SESSION_SECRET: TEST_SESSION_SECRET, ...productionStack(), ...options.env };
   const started: ServiceProcess[] = [];
   const launch = async (service: Service, extra: Record<string, string> = {}) => {
     const child = options.compiled
