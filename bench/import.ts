@@ -6,7 +6,7 @@ import { withOwnServer } from "./images.ts";
 export interface VaultImportFigures {
   readonly files: number;
   readonly seconds: number;
-  readonly filesPerSecond: number;
+  readonly pagesPerSecond: number;
   readonly status: number;
   readonly result: unknown;
   readonly peakMb: number;
@@ -32,6 +32,7 @@ export async function benchVaultImport(options: { secret: string; log: (line: st
     const reply = await fetch(`${server.url}/api/v1/imports/obsidian`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ files }) });
     const result: unknown = await reply.json();
     const seconds = (performance.now() - started) / 1000;
-    return { files: files.length, seconds, filesPerSecond: files.length / seconds, status: reply.status, result, peakMb: server.memory().peakMb };
+    const pages = typeof result === "object" && result !== null && "pagesCreated" in result && typeof result.pagesCreated === "number" ? result.pagesCreated : 0;
+    return { files: files.length, seconds, pagesPerSecond: pages / seconds, status: reply.status, result, peakMb: server.memory().peakMb };
   });
 }

@@ -186,7 +186,7 @@ try {
   raw.vaultImport = vaultImport;
   rows.push({
     figure: `import of a ${fmt(vaultImport.files)}-file vault (900 linked notes, 100 images)`,
-    value: vaultImport.status === 201 ? `${fmt(vaultImport.seconds, 1)} s, ${fmt(vaultImport.filesPerSecond)} files/s` : `failed: ${vaultImport.status}`,
+    value: vaultImport.status === 201 ? `${fmt(vaultImport.seconds, 1)} s, ${fmt(vaultImport.pagesPerSecond)} pages/s` : `failed: ${vaultImport.status}`,
     reference: `server peak RSS ${fmt(vaultImport.peakMb)} MB`,
     ratio: "—",
     target: "report",

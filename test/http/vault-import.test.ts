@@ -222,3 +222,57 @@ describe("Idempotency-Key on import", () => {
     expect((await importVault(ivy, files.slice(0, 1), { "idempotency-key": key })).status).toBe(422);
   });
 });
+
+describe("a realistic vault", () => {
+  it("imports it whole: every count, every error, the tree through the query API and every page's content", async () => {
+    const kim = await newUser("kim");
+    const png = (await makeImage("png", 12, 12)).toString("base64");
+    const files = [
+      { path: "Home.md", content: "---\ntitle: Start here\nemoji: 🏠\ncssclass: wide\n---\nSee [[Roadmap|the roadmap]], [[Work/Notes/Meeting#Actions]] and [[Ghost]].\n\n```md\n[[Roadmap]] is code\n```\n" },
+      { path: "Work/Roadmap.md", content: "# Roadmap\n![[diagram.png]]\n![](../assets/photo.png)\n" },
+      { path: "Work/Notes/Meeting.md", content: "## Actions\n- [[Home]]\n" },
+      { path: "Archive/2025/Q1/Meeting.md", content: "old meeting, linked as [[Meeting]]" },
+      { path: "assets/diagram.png", content: png },
+      { path: "assets/photo.png", content: `data:image/png;base64,${png}` },
+      { path: "../escape.md", content: "x" },
+      { path: "/abs.md", content: "x" },
+      { path: "Work//double.md", content: "x" },
+      { path: "Home.md", content: "a second Home" },
+    ];
+    const reply = await importVault(kim, files);
+    expect(reply.status, reply.text).toBe(201);
+    const result = reply.body as unknown as ImportResult;
+    expect({ ...result, errors: result.errors.length }).toEqual({ foldersCreated: 5, pagesCreated: 4, imagesUploaded: 2, backlinksCreated: 4, errors: 5 });
+    expect(result.errors).toEqual([
+      expect.stringMatching(/^"\.\.\/escape\.md": skipped: .*'\.\.' segment/),
+      expect.stringMatching(/^"\/abs\.md": skipped: .*starts with '\/'/),
+      expect.stringMatching(/^"Work\/\/double\.md": skipped: .*empty segment/),
+      expect.stringMatching(/^"Home\.md": skipped: repeats the path/),
+      '"Home.md": link [[Ghost]] names no imported note',
+    ]);
+
+    const folders = (await kim.get("/folders")).body.data as Array<{ id: string; name: string; parentId: string | null }>;
+    const parentName = (folder: { parentId: string | null }) => folders.find((candidate) => candidate.id === folder.parentId)?.name ?? null;
+    expect(folders.map((folder) => [folder.name, parentName(folder)]).sort()).toEqual([["2025", "Archive"], ["Archive", null], ["Notes", "Work"], ["Q1", "2025"], ["Work", null]]);
+    const paths = async (title: string) => (await resolve(kim, title)).map((page) => page.folderPath).sort();
+    expect(await paths("Start here")).toEqual([""]);
+    expect(await paths("Roadmap")).toEqual(["Work"]);
+    expect(await paths("Meeting")).toEqual(["Archive/2025/Q1", "Work/Notes"]);
+    const [home] = await resolve(kim, "Start here");
+    expect(home?.icon).toBe("🏠");
+
+    const [roadmap] = await resolve(kim, "Roadmap");
+    const meetings = await resolve(kim, "Meeting");
+    const workMeeting = meetings.find((page) => page.folderPath === "Work/Notes");
+    const homeContent = await contentOf(kim, "Start here");
+    expect(homeContent).toContain("cssclass: wide");
+    expect(homeContent).not.toContain("emoji:");
+    expect(homeContent).toContain(`See [the roadmap](/api/v1/pages/${roadmap?.id}), [Work/Notes/Meeting > Actions](/api/v1/pages/${workMeeting?.id}#actions) and [[Ghost]].`);
+    expect(homeContent).toContain("```md\n[[Roadmap]] is code\n```");
+    expect(await contentOf(kim, "Roadmap")).toMatch(/^# Roadmap\n!\[diagram\]\(\/api\/v1\/images\/[0-9a-f-]{36}\)\n!\[\]\(\/api\/v1\/images\/[0-9a-f-]{36}\)\n$/);
+    const meetingContents = await Promise.all(meetings.map(async (page) => (await kim.get(`/pages/${page.id}/content`)).text));
+    // "[[Meeting]]" names two notes: the one with the shortest path wins, even over the linking note itself.
+    expect(meetingContents.join("\n")).toContain(`old meeting, linked as [Meeting](/api/v1/pages/${workMeeting?.id})`);
+    expect(meetingContents.join("\n")).toContain(`- [Home](/api/v1/pages/${home?.id})`);
+  });
+});
