@@ -3,6 +3,7 @@ import { z } from "zod";
 import { threadEventSchemas } from "./comments/thread.decider.ts";
 import type { EventMetadata, RecordedEvent } from "./event-store/event-store.port.ts";
 import { folderEventSchemas } from "./folders/folder.decider.ts";
+import { folderTreeEventSchemas } from "./folders/folder-tree.decider.ts";
 import { idempotencyEventSchemas } from "./idempotency/idempotency.decider.ts";
 import { invitationSlotEventSchemas } from "./sharing/invitation-slot.decider.ts";
 import { pageEventSchemas } from "./pages/page.decider.ts";
@@ -17,6 +18,7 @@ export const domainEventSchema = z.discriminatedUnion("type", [
   ...emailReservationEventSchemas,
   ...tokenEventSchemas,
   ...folderEventSchemas,
+  ...folderTreeEventSchemas,
   ...pageEventSchemas,
   ...threadEventSchemas,
   ...entityAccessEventSchemas,

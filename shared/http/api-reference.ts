@@ -48,6 +48,7 @@ const operations: Record<string, Operation> = {
   "GET /api/v1/pages/{pageId}": { summary: "Read a page's record" },
   "PATCH /api/v1/pages/{pageId}": { summary: "Rename a page and/or change its icon", example: { title: "Release checklist (v2)" } },
   "DELETE /api/v1/pages/{pageId}": { summary: "Delete a page" },
+  "POST /api/v1/pages/{pageId}/move": { summary: "Move a page into a folder of its workspace, or to its root (null)", example: { parentId: null } },
   "GET /api/v1/pages/{pageId}/content": { summary: "Read a page's markdown, with its ETag" },
   "PUT /api/v1/pages/{pageId}/content": {
     summary: "Replace a page's markdown (If-Match with the ETag read)",
@@ -66,6 +67,9 @@ const operations: Record<string, Operation> = {
   "DELETE /api/v1/pages/{pageId}/comments/{commentId}": { summary: "Delete one's own comment" },
   "GET /api/v1/folders": { summary: "List the folders the caller can see" },
   "GET /api/v1/folders/{folderId}": { summary: "Read a folder's record" },
+  "PATCH /api/v1/folders/{folderId}": { summary: "Rename a folder and/or change its icon", example: { name: "Runbooks (old)" } },
+  "POST /api/v1/folders/{folderId}/move": { summary: "Move a folder within its workspace (never into itself or below itself)", example: { parentId: null } },
+  "DELETE /api/v1/folders/{folderId}": { summary: "Delete an empty folder" },
   "POST /api/v1/folders": { summary: "Create a folder", errors: IDEMPOTENT, example: { name: "Runbooks", parentId: null } },
   "GET /api/v1/shares/workspace": { summary: "Workspace sharing: members, pending invitations, workspaces joined" },
   "POST /api/v1/shares/workspace/members": {

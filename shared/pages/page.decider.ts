@@ -1,4 +1,4 @@
-// A page: title, icon and markdown body; renamed, re-iconed, rewritten and soft-deleted through its stream.
+// A page: title, icon and markdown body; renamed, re-iconed, rewritten, moved and soft-deleted through its stream.
 import { z } from "zod";
 import { AppError } from "../errors/app-error.ts";
 import type { Decider } from "../kernel/decider.ts";
@@ -20,6 +20,7 @@ export const pageEventSchemas = [
   z.object({ type: z.literal("PageIconChanged"), data: z.object({ pageId: pageIdSchema, icon: z.string().nullable() }) }),
   z.object({ type: z.literal("PageContentReplaced"), data: z.object({ pageId: pageIdSchema, markdown: z.string() }) }),
   z.object({ type: z.literal("PageDeleted"), data: z.object({ pageId: pageIdSchema }) }),
+  z.object({ type: z.literal("PageMoved"), data: z.object({ pageId: pageIdSchema, parentId: folderIdSchema.nullable() }) }),
 ] as const;
 export type PageEvent = z.infer<(typeof pageEventSchemas)[number]>;
 
@@ -27,10 +28,12 @@ export type PageCommand =
   | { type: "CreatePage"; pageId: PageId; ownerId: UserId; parentId: FolderId | null; title: string; icon: string | null; markdown: string }
   | { type: "UpdatePage"; pageId: PageId; title?: string | undefined; icon?: string | null | undefined }
   | { type: "ReplaceContent"; pageId: PageId; markdown: string; ifMatchRevision: number }
-  | { type: "DeletePage"; pageId: PageId };
+  | { type: "DeletePage"; pageId: PageId }
+  | { type: "MovePage"; pageId: PageId; parentId: FolderId | null };
 
 interface PageFields {
   revision: number;
+  parentId: FolderId | null;
   title: string;
   icon: string | null;
   markdown: string;
@@ -76,11 +79,16 @@ export const pageDecider: Decider<PageCommand, PageState, PageEvent> = {
       case "DeletePage":
         live(state);
         return [{ type: "PageDeleted", data: { pageId: command.pageId } }];
+      case "MovePage": {
+        const page = live(state);
+        if (page.parentId === command.parentId) return [];
+        return [{ type: "PageMoved", data: { pageId: command.pageId, parentId: command.parentId } }];
+      }
     }
   },
   evolve(state, event) {
     if (event.type === "PageCreated") {
-      return { status: "live", revision: 0, title: event.data.title, icon: event.data.icon, markdown: event.data.markdown };
+      return { status: "live", revision: 0, parentId: event.data.parentId, title: event.data.title, icon: event.data.icon, markdown: event.data.markdown };
     }
     if (state.status === "absent") return state;
     const next = { ...state, revision: state.revision + 1 };
@@ -93,6 +101,8 @@ export const pageDecider: Decider<PageCommand, PageState, PageEvent> = {
         return { ...next, markdown: event.data.markdown };
       case "PageDeleted":
         return { ...next, status: "deleted" };
+      case "PageMoved":
+        return { ...next, parentId: event.data.parentId };
     }
   },
 };

@@ -1,4 +1,5 @@
 // Read models of pages: the listing row (access fields, titleKey, ancestors, folderPath) and the content.
+import type { Changed, FolderPlace } from "../folders/folders.view.ts";
 import type { ListQuery, VisibleTo } from "../read-store/list-query.ts";
 
 export interface PageRecord {
@@ -48,6 +49,13 @@ export interface PagesWriter<Tx> {
   create(tx: Tx, page: PageRecord, markdown: string): Promise<void>;
   change(tx: Tx, id: string, change: PageChange): Promise<void>;
   remove(tx: Tx, id: string): Promise<void>;
+  /** The page now sits in `place` (null: at the root). */
+  move(tx: Tx, id: string, place: { parentId: string | null; ancestorIds: readonly string[]; folderPath: string }, changed: Changed & { revision: number }): Promise<void>;
+  /**
+   * The folder `folder.id` was renamed or moved: every page below it takes its new ancestors and path; with
+   * `changed` (a move) they count as changed at that position.
+   */
+  placeBelow(tx: Tx, folder: FolderPlace, changed: Changed | null): Promise<void>;
 }
 
 export const titleKey = (title: string): string => title.trim().toLowerCase();

@@ -32,12 +32,17 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
     case "TokenRevoked":
       return projectToken(narrow(stored, event), writers, tx);
     case "FolderCreated":
+    case "FolderRenamed":
+    case "FolderIconChanged":
+    case "FolderDeleted":
+    case "FolderMoved":
       return projectFolder(narrow(stored, event), writers, tx);
     case "PageCreated":
     case "PageRenamed":
     case "PageIconChanged":
     case "PageContentReplaced":
     case "PageDeleted":
+    case "PageMoved":
       return projectPage(narrow(stored, event), writers, tx);
     case "ThreadOpened":
     case "CommentAdded":

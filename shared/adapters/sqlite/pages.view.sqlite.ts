@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import { decodeIds, encodeIds } from "./id-list.ts";
 import type { ListQuery } from "../../read-store/list-query.ts";
 import { newestOfSources, type FirstRound, type Ranked, type RankedSource } from "../../read-store/newest-of-sources.ts";
+import type { Changed, FolderPlace } from "../../folders/folders.view.ts";
 import { titleKey, type PageChange, type PageContent, type PageRecord, type PagesView, type PagesWriter } from "../../pages/pages.view.ts";
 import type { VisibleTo } from "../../read-store/list-query.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
@@ -145,7 +146,43 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
       ),
       remove: db.prepare("UPDATE pages SET deleted = 1 WHERE id = ?"),
       removeContent: db.prepare("DELETE FROM page_contents WHERE page_id = ?"),
+      below: db.prepare<[string], Pick<Row, "id" | "ancestor_ids" | "folder_path" | "updated_pos">>(
+        "SELECT p.id, p.ancestor_ids, p.folder_path, p.updated_pos FROM page_ancestors a JOIN pages p ON p.id = a.page_id WHERE a.folder_id = ?",
+      ),
+      setPlace: db.prepare<[{ id: string; ancestorIds: string; folderPath: string }]>(
+        "UPDATE pages SET ancestor_ids = @ancestorIds, folder_path = @folderPath WHERE id = @id",
+      ),
+      setParent: db.prepare<[string | null, string]>("UPDATE pages SET parent_id = ? WHERE id = ?"),
+      touch: db.prepare<[{ id: string; updatedAt: string; updatedPosition: number }]>(
+        "UPDATE pages SET updated_at = @updatedAt, updated_pos = @updatedPosition WHERE id = @id",
+      ),
+      setRevision: db.prepare<[number, string]>("UPDATE pages SET revision = ? WHERE id = ?"),
     };
+  }
+
+  async move(tx: SqliteBatch, id: string, place: { parentId: string | null; ancestorIds: readonly string[]; folderPath: string }, changed: Changed & { revision: number }): Promise<void> {
+    this.flush(this.pendingOf(tx));
+    this.statements.setParent.run(place.parentId, id);
+    this.statements.setPlace.run({ id, ancestorIds: encodeIds(place.ancestorIds), folderPath: place.folderPath });
+    this.statements.touch.run({ id, updatedAt: changed.updatedAt, updatedPosition: changed.updatedPosition });
+    this.statements.setRevision.run(changed.revision, id);
+    this.statements.removeAncestors.run(id);
+    for (const folderId of place.ancestorIds) this.statements.ancestor.run(id, folderId, changed.updatedPosition);
+  }
+
+  async placeBelow(tx: SqliteBatch, folder: FolderPlace, changed: Changed | null): Promise<void> {
+    this.flush(this.pendingOf(tx));
+    for (const row of this.statements.below.all(folder.id)) {
+      const ancestors = decodeIds(row.ancestor_ids);
+      const index = ancestors.indexOf(folder.id);
+      const ancestorIds = [...ancestors.slice(0, index + 1), ...folder.ancestorIds];
+      const folderPath = [folder.path, ...row.folder_path.split("/").slice(ancestors.length - index)].join("/");
+      this.statements.setPlace.run({ id: row.id, ancestorIds: encodeIds(ancestorIds), folderPath });
+      if (changed) this.statements.touch.run({ id: row.id, ...changed });
+      const position = changed ? changed.updatedPosition : row.updated_pos;
+      this.statements.removeAncestors.run(row.id);
+      for (const folderId of ancestorIds) this.statements.ancestor.run(row.id, folderId, position);
+    }
   }
 
   private pendingOf(tx: SqliteBatch): Map<string, PendingRow> {

@@ -14,7 +14,7 @@ import { SqliteUsersView, SqliteUsersWriter, usersModel } from "./users.view.sql
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
 
 /** Bump whenever a read-model table changes shape. */
-const READ_MODEL_VERSION = 10;
+const READ_MODEL_VERSION = 11;
 
 const checkpointModel: SqliteModel = {
   schema: `
