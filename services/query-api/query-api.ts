@@ -11,6 +11,7 @@ import { commentQueryRoutes } from "./routes/comments.routes.ts";
 import { folderQueryRoutes } from "./routes/folders.routes.ts";
 import { meRoutes } from "./routes/me.routes.ts";
 import { pageQueryRoutes } from "./routes/pages.routes.ts";
+import { searchQueryRoutes } from "./routes/search.routes.ts";
 import { shareQueryRoutes } from "./routes/shares.routes.ts";
 import { tokenQueryRoutes } from "./routes/tokens.routes.ts";
 
@@ -48,6 +49,7 @@ export async function registerQueryApi(app: App, ports: QueryApiPorts): Promise<
       tokenQueryRoutes(api, ports.views);
       folderQueryRoutes(api, ports.views);
       pageQueryRoutes(api, ports.views);
+      searchQueryRoutes(api, ports.views);
       commentQueryRoutes(api, ports.views);
       shareQueryRoutes(api, ports.views, ports.clock);
     },

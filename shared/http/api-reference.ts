@@ -44,6 +44,7 @@ const operations: Record<string, Operation> = {
     errors: IDEMPOTENT,
     example: { title: "Release checklist", markdown: "# Release checklist\n\n- [ ] tag the build", parentId: null },
   },
+  "GET /api/v1/search": { summary: "Full-text search of the pages the caller can see: title matches first, with a marked snippet" },
   "GET /api/v1/pages/resolve": { summary: "Find pages by exact title (case-insensitive)" },
   "GET /api/v1/pages/{pageId}": { summary: "Read a page's record" },
   "PATCH /api/v1/pages/{pageId}": { summary: "Rename a page and/or change its icon", example: { title: "Release checklist (v2)" } },

@@ -1,6 +1,7 @@
 // Read models of pages: the listing row (access fields, titleKey, ancestors, folderPath) and the content.
 import type { Changed, FolderPlace } from "../folders/folders.view.ts";
 import type { ListQuery, VisibleTo } from "../read-store/list-query.ts";
+import type { SearchHit, SearchQuery } from "./page-search.ts";
 
 export interface PageRecord {
   readonly id: string;
@@ -43,6 +44,12 @@ export interface PagesView {
    * visibility filter is part of the query, so pages of other workspaces can neither crowd out nor hide these.
    */
   findByTitleKey(titleKey: string, visibleTo: VisibleTo, limit: number): Promise<PageRecord[]>;
+  /**
+   * Full-text search over titles and markdown of live pages the caller can see (the filter is part of the
+   * query: no invisible page is ranked, counted or quoted). Hits whose title matches every term come first,
+   * then by relevance; case and diacritics are folded. Returns up to limit + 1 hits from `offset`.
+   */
+  search(query: SearchQuery): Promise<SearchHit[]>;
 }
 
 export interface PagesWriter<Tx> {

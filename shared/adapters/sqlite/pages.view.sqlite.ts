@@ -6,6 +6,8 @@ import type { Changed, FolderPlace } from "../../folders/folders.view.ts";
 import { titleKey, type PageChange, type PageContent, type PageRecord, type PagesView, type PagesWriter } from "../../pages/pages.view.ts";
 import type { VisibleTo } from "../../read-store/list-query.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
+import { SqlitePageIndexer, SqlitePageSearch } from "./page-search.sqlite.ts";
+import type { SearchHit, SearchQuery } from "../../pages/page-search.ts";
 
 const schema = `
 CREATE TABLE IF NOT EXISTS pages (
@@ -43,7 +45,7 @@ export const pagesModel: SqliteModel = {
   queryIndexes: ["pages_parent", "pages_title", "pages_owner", "page_ancestors_folder"],
 };
 
-type Row = {
+export type PageRow = {
   id: string;
   owner_id: string;
   parent_id: string | null;
@@ -56,6 +58,7 @@ type Row = {
   updated_pos: number;
   revision: number;
 };
+type Row = PageRow;
 const toRecord = (row: Row): PageRecord => ({
   id: row.id,
   ownerId: row.owner_id,
@@ -127,8 +130,11 @@ const RECORD_CACHE_LIMIT = 50_000;
 export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
   private readonly statements;
   private readonly pendingByBatch = new WeakMap<SqliteBatch, Map<string, PendingRow>>();
+  private readonly index: SqlitePageIndexer;
 
-  constructor(db: Database.Database) {
+  /** `searchIndex: false` leaves the full-text index empty (for measuring what keeping it costs). */
+  constructor(db: Database.Database, options: { searchIndex?: boolean } = {}) {
+    this.index = new SqlitePageIndexer(db, options.searchIndex ?? true);
     this.statements = {
       insert: db.prepare(
         `INSERT OR REPLACE INTO pages (id, owner_id, parent_id, title, title_key, icon, ancestor_ids, folder_path, created_at, updated_at, updated_pos, revision)
@@ -168,6 +174,7 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
     this.statements.setRevision.run(changed.revision, id);
     this.statements.removeAncestors.run(id);
     for (const folderId of place.ancestorIds) this.statements.ancestor.run(id, folderId, changed.updatedPosition);
+    this.index.reindex(id);
   }
 
   async placeBelow(tx: SqliteBatch, folder: FolderPlace, changed: Changed | null): Promise<void> {
@@ -182,6 +189,8 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
       const position = changed ? changed.updatedPosition : row.updated_pos;
       this.statements.removeAncestors.run(row.id);
       for (const folderId of ancestorIds) this.statements.ancestor.run(row.id, folderId, position);
+      // The index holds each page's ancestors (its scope): they change on a move, not on a rename.
+      if (changed) this.index.reindex(row.id);
     }
   }
 
@@ -202,6 +211,7 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
       this.statements.flush.run(fields);
       this.statements.touchAncestors.run(row.updatedPosition, row.id);
       if (markdown !== null) this.statements.content.run(row.id, markdown);
+      if (markdown !== null || row.title !== null) this.index.reindex(row.id);
     }
     pending.clear();
   }
@@ -211,6 +221,7 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
     this.statements.insert.run({ ...page, titleKey: titleKey(page.title), ancestorIds: encodeIds(page.ancestorIds) });
     for (const folderId of page.ancestorIds) this.statements.ancestor.run(page.id, folderId, page.updatedPosition);
     this.statements.content.run(page.id, markdown);
+    this.index.reindex(page.id);
   }
 
   async change(tx: SqliteBatch, id: string, change: PageChange): Promise<void> {
@@ -228,6 +239,7 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
     this.statements.remove.run(id);
     this.statements.removeContent.run(id);
     this.statements.removeAncestors.run(id);
+    this.index.reindex(id);
   }
 }
 
@@ -236,8 +248,10 @@ export class SqlitePagesView implements PagesView {
   private readonly records = new Map<string, PageRecord>();
   private readonly compounds = new Map<string, Database.Statement<unknown[], Candidate & { source: number }>>();
   private readonly snapshot: <T>(read: () => T) => T;
+  private readonly searcher: SqlitePageSearch;
 
   constructor(private readonly db: Database.Database) {
+    this.searcher = new SqlitePageSearch(db, toRecord);
     // A list reads several statements; one read transaction makes them all see the same committed batch.
     this.snapshot = <T>(read: () => T): T => db.transaction(read)();
     this.statements = {
@@ -344,5 +358,9 @@ export class SqlitePagesView implements PagesView {
       limit,
     };
     return this.statements.byTitle.all(params).map(toRecord);
+  }
+
+  async search(query: SearchQuery): Promise<SearchHit[]> {
+    return this.searcher.search(query);
   }
 }

@@ -7,6 +7,7 @@ import { foldersModel, SqliteFoldersView, SqliteFoldersWriter } from "./folders.
 import { invitationsModel, SqliteInvitationsView, SqliteInvitationsWriter } from "./invitations.view.sqlite.ts";
 import { openDatabase } from "./open-database.ts";
 import { pagesModel, SqlitePagesView, SqlitePagesWriter } from "./pages.view.sqlite.ts";
+import { pageSearchModel } from "./page-search.sqlite.ts";
 import { SqliteBatch, type SqliteModel } from "./sqlite-batch.ts";
 import { SqliteThreadsView, SqliteThreadsWriter, threadsModel } from "./threads.view.sqlite.ts";
 import { SqliteTokensView, SqliteTokensWriter, tokensModel } from "./tokens.view.sqlite.ts";
@@ -14,7 +15,7 @@ import { SqliteUsersView, SqliteUsersWriter, usersModel } from "./users.view.sql
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
 
 /** Bump whenever a read-model table changes shape. */
-const READ_MODEL_VERSION = 11;
+const READ_MODEL_VERSION = 12;
 
 const checkpointModel: SqliteModel = {
   schema: `
@@ -27,7 +28,7 @@ INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`,
   queryIndexes: [],
 };
 
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel];
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel];
 const schemas = models.map((model) => model.schema).join("\n");
 
 /**
@@ -92,13 +93,14 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
   private readonly db: Database.Database;
   private readonly statements;
 
-  constructor(filename: string) {
+  /** `searchIndex: false` keeps the full-text index empty: only for measuring what the index costs. */
+  constructor(filename: string, options: { searchIndex?: boolean } = {}) {
     this.db = openReadModels(filename);
     this.writers = {
       users: new SqliteUsersWriter(this.db),
       tokens: new SqliteTokensWriter(this.db),
       folders: new SqliteFoldersWriter(this.db),
-      pages: new SqlitePagesWriter(this.db),
+      pages: new SqlitePagesWriter(this.db, options),
       access: new SqliteAccessWriter(this.db),
       threads: new SqliteThreadsWriter(this.db),
       invitations: new SqliteInvitationsWriter(this.db),
