@@ -260,6 +260,49 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
       expect((await reader.folders.list({ visibleTo: everyone(owner), before: null, limit: 10 })).map((f) => f.id)).toEqual([top.id]);
     });
 
+    it("searches titles and markdown of visible live pages: title hits first, phrases, prefixes, folded case and diacritics, marked snippets", async () => {
+      const me = randomUUID();
+      const other = randomUUID();
+      const top = folder(other);
+      const inTitle = page(me, null, "Résumé of the plan");
+      const inBody = page(me, null, "Notes");
+      const throughFolder = page(other, top, "Folder page");
+      const hidden = page(other, null, "Resume hidden");
+      const gone = page(me, null, "Resume gone");
+      await batch(async (tx) => {
+        await w().folders.put(tx, top);
+        await w().pages.create(tx, inTitle, "short");
+        await w().pages.create(tx, inBody, "the RESUME is long and the naive plan works");
+        await w().pages.create(tx, throughFolder, "a resume inside a shared folder");
+        await w().pages.create(tx, hidden, "resume resume resume");
+        await w().pages.create(tx, gone, "resume");
+      });
+      await batch(async (tx) => w().pages.remove(tx, gone.id));
+      const visibleTo = { ownerIds: [me], pageIds: [], folderIds: [top.id] };
+      const word = (text: string, prefix = false) => ({ kind: "word" as const, text, prefix });
+      const hits = await reader.pages.search({ terms: [word("resume")], visibleTo, offset: 0, limit: 10 });
+      expect(hits.map((hit) => hit.page.id).slice(0, 1)).toEqual([inTitle.id]);
+      expect(hits.map((hit) => hit.page.id).sort()).toEqual([inTitle.id, inBody.id, throughFolder.id].sort());
+      expect(hits[0]?.inTitle).toBe(true);
+      const body = hits.find((hit) => hit.page.id === inBody.id);
+      expect(body?.snippet).toContainEqual({ text: "RESUME", marked: true });
+      expect(body?.page).toMatchObject({ id: inBody.id, title: "Notes", ownerId: me });
+
+      const phrase = await reader.pages.search({ terms: [{ kind: "phrase", words: ["naïve", "plan"] }], visibleTo, offset: 0, limit: 10 });
+      expect(phrase.map((hit) => hit.page.id)).toEqual([inBody.id]);
+      expect((await reader.pages.search({ terms: [word("res", true)], visibleTo, offset: 0, limit: 10 })).length).toBe(3);
+      expect(await reader.pages.search({ terms: [word("res")], visibleTo, offset: 0, limit: 10 })).toEqual([]);
+
+      const firstTwo = await reader.pages.search({ terms: [word("resume")], visibleTo, offset: 0, limit: 1 });
+      expect(firstTwo).toHaveLength(2);
+      const rest = await reader.pages.search({ terms: [word("resume")], visibleTo, offset: 2, limit: 1 });
+      expect(rest.map((hit) => hit.page.id)).toEqual(hits.slice(2).map((hit) => hit.page.id));
+
+      const moved = at();
+      await batch(async (tx) => w().pages.move(tx, throughFolder.id, { parentId: null, ancestorIds: [], folderPath: "" }, { ...moved, revision: 1 }));
+      expect((await reader.pages.search({ terms: [word("shared")], visibleTo, offset: 0, limit: 10 }))).toEqual([]);
+    });
+
     it("empties every read model for a rebuild and answers queries again after it", async () => {
       const owner = randomUUID();
       const record = page(owner, null, "Rebuilt");
