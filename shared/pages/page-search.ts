@@ -41,7 +41,9 @@ export const SEARCH_MAX_OFFSET = 1_000;
  */
 export const searchText = (text: string): string => text.normalize("NFKC");
 
-const WORD = /[\p{L}\p{N}]+/gu;
+/** What a word is, for the query and (in an adapter that needs it) for the indexed text alike. */
+export const SEARCH_WORD = /[\p{L}\p{N}\p{M}]+/gu;
+const WORD = SEARCH_WORD;
 const wordsOf = (text: string): string[] => searchText(text).match(WORD) ?? [];
 
 /**
@@ -93,4 +95,65 @@ export function decodeSearchCursor(cursor: string | undefined, terms: readonly S
     // answered below, like a cursor of another query
   }
   throw new AppError("validation_failed", "cursor: not a cursor returned by this search");
+}
+
+const ASCII = /^[\x00-\x7F]*$/;
+const WORD_CHARACTER = /[\p{L}\p{N}\p{M}]/u;
+
+/** A word as the index compares it: NFKC, diacritics removed, lower case (what unicode61 remove_diacritics 2 does). */
+export const foldWord = (word: string): string =>
+  ASCII.test(word) ? word.toLowerCase() : searchText(word).normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
+
+interface Token {
+  readonly start: number;
+  readonly end: number;
+  readonly folded: string;
+}
+
+/**
+ * The snippet of `text` for these terms: up to `maxWords` words from a little before the first match, with every
+ * matched word (a phrase as one run) marked and "…" where the text was cut; null when no term matches it. The
+ * text is read only as far as the window needs.
+ */
+export function snippetOf(text: string, terms: readonly SearchTerm[], maxWords = 24): SnippetPart[] | null {
+  const words = terms.flatMap((term) => (term.kind === "word" ? [{ text: foldWord(term.text), prefix: term.prefix }] : []));
+  const phrases = terms.flatMap((term) => (term.kind === "phrase" ? [term.words.map(foldWord)] : []));
+  const longest = Math.max(1, ...phrases.map((phrase) => phrase.length));
+  const tokens: Token[] = [];
+  const runs: Array<[number, number]> = [];
+  let first = -1;
+  for (const match of text.matchAll(SEARCH_WORD)) {
+    const token = { start: match.index, end: match.index + match[0].length, folded: foldWord(match[0]) };
+    const index = tokens.push(token) - 1;
+    if (words.some((word) => (word.prefix ? token.folded.startsWith(word.text) : token.folded === word.text))) runs.push([index, index]);
+    for (const phrase of phrases) {
+      const from = index - phrase.length + 1;
+      if (from >= 0 && phrase.every((word, offset) => tokens[from + offset]?.folded === word)) runs.push([from, index]);
+    }
+    if (first === -1 && runs.length > 0) first = Math.min(...runs.map(([start]) => start));
+    if (first !== -1 && tokens.length >= first + maxWords + longest) break;
+  }
+  if (first === -1) return null;
+  const from = Math.max(0, first - Math.floor(maxWords / 4));
+  const to = Math.min(tokens.length, from + maxWords) - 1;
+  const startToken = tokens[from];
+  const endToken = tokens[to];
+  if (!startToken || !endToken) return null;
+  const marked = runs.filter(([start, end]) => start >= from && end <= to).sort(([a], [b]) => a - b);
+  const parts: SnippetPart[] = [];
+  const plain = (slice: string) => {
+    if (slice !== "") parts.push({ text: slice, marked: false });
+  };
+  plain(from > 0 ? "…" : text.slice(0, startToken.start));
+  let at = startToken.start;
+  for (const [start, end] of marked) {
+    const run = { start: tokens[start]?.start ?? at, end: tokens[end]?.end ?? at };
+    if (run.start < at) continue;
+    plain(text.slice(at, run.start));
+    parts.push({ text: text.slice(run.start, run.end), marked: true });
+    at = run.end;
+  }
+  plain(text.slice(at, endToken.end));
+  plain(WORD_CHARACTER.test(text.slice(endToken.end)) ? "…" : text.slice(endToken.end));
+  return parts;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../shared/errors/app-error.ts";
-import { decodeSearchCursor, encodeSearchCursor, parseSearch, renderSnippet } from "../../shared/pages/page-search.ts";
+import { decodeSearchCursor, encodeSearchCursor, parseSearch, renderSnippet, snippetOf } from "../../shared/pages/page-search.ts";
 
 describe("search query syntax", () => {
   it("reads words, prefixes and quoted phrases; punctuation separates words", () => {
@@ -34,5 +34,28 @@ describe("snippets and cursors", () => {
     expect(decodeSearchCursor(encodeSearchCursor(20, terms), terms)).toBe(20);
     expect(() => decodeSearchCursor(encodeSearchCursor(20, terms), parseSearch("other"))).toThrow(AppError);
     expect(decodeSearchCursor(undefined, terms)).toBe(0);
+  });
+});
+
+describe("snippets cut from the text", () => {
+  const render = (text: string, q: string, maxWords?: number) => {
+    const parts = snippetOf(text, parseSearch(q), maxWords);
+    return parts === null ? null : renderSnippet(parts);
+  };
+
+  it("marks every matched word, folding case and diacritics, and a phrase as one run", () => {
+    expect(render("Le Café est prêt, le CAFE aussi.", "cafe")).toBe("Le <mark>Café</mark> est prêt, le <mark>CAFE</mark> aussi.");
+    expect(render("the next steps and next time", `"next steps"`)).toBe("the <mark>next steps</mark> and next time");
+    expect(render("planning the plan", "plan*")).toBe("<mark>planning</mark> the <mark>plan</mark>");
+  });
+
+  it("starts a little before the first match and cuts with an ellipsis on either side", () => {
+    const words = Array.from({ length: 100 }, (_, i) => `w${i}`);
+    words[50] = "target";
+    expect(render(words.join(" "), "target", 8)).toBe("…w48 w49 <mark>target</mark> w51 w52 w53 w54 w55…");
+  });
+
+  it("answers null when no term is in the text", () => {
+    expect(snippetOf("nothing here", parseSearch("absent"))).toBeNull();
   });
 });

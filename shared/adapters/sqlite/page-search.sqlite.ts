@@ -2,9 +2,12 @@
 // three columns: `scope` (tokens naming its owner, itself and every folder above it), `title` and `body`
 // (NFKC text; the unicode61 tokenizer folds case and diacritics). The caller's visibility becomes part of the
 // MATCH expression (`scope : (owner OR folder OR page tokens)`), so FTS5 intersects it inside the index: a page
-// the caller cannot see is never read, ranked, counted or quoted.
+// the caller cannot see is never read, ranked, counted or quoted. Every indexed word also carries its
+// workspace's key as a prefix (`q<12 hex of the owner>word`), and a query asks only for the keys of workspaces
+// the caller has any access to: the words of other workspaces are other tokens, so how often a word occurs
+// there costs the query nothing (no timing difference between such a hit and a miss).
 import type Database from "better-sqlite3";
-import { searchText, type SearchHit, type SearchQuery, type SearchTerm, type SnippetPart } from "../../pages/page-search.ts";
+import { SEARCH_WORD, searchText, snippetOf, type SearchHit, type SearchQuery, type SearchTerm } from "../../pages/page-search.ts";
 import type { PageRecord } from "../../pages/pages.view.ts";
 import type { VisibleTo } from "../../read-store/list-query.ts";
 import { decodeIds } from "./id-list.ts";
@@ -16,14 +19,13 @@ CREATE TABLE IF NOT EXISTS page_search_docs (
   doc INTEGER PRIMARY KEY,
   page_id TEXT NOT NULL UNIQUE
 );
-CREATE VIRTUAL TABLE IF NOT EXISTS page_search USING fts5(scope, title, body, tokenize = 'unicode61 remove_diacritics 2');`;
+CREATE VIRTUAL TABLE IF NOT EXISTS page_search USING fts5(scope, title, body, content = '', contentless_delete = 1,
+  tokenize = 'unicode61 remove_diacritics 2');`;
 export const pageSearchModel: SqliteModel = { schema, tables: ["page_search_docs", "page_search"], queryIndexes: [] };
 
-/** Private-use characters mark matches in FTS5 snippets; they are taken out of indexed text so only marks are marks. */
-const OPEN = "\uE000";
-const CLOSE = "\uE001";
-const MARKERS = /[\uE000\uE001]/g;
-const indexable = (text: string): string => searchText(text).replace(MARKERS, " ");
+/** The workspace key every indexed word of that owner's pages starts with (letters and digits: one token). */
+const keyOf = (ownerId: string): string => `q${ownerId.replace(/-/g, "").slice(0, 12).toLowerCase()}`;
+const indexable = (text: string, key: string): string => searchText(text).replace(SEARCH_WORD, (word) => `${key}${word}`);
 
 const token = (kind: "o" | "f" | "p", id: string): string => `${kind}${id.replace(/-/g, "").toLowerCase()}`;
 
@@ -33,8 +35,10 @@ function scopeOf(ownerId: string, pageId: string, ancestorIds: readonly string[]
 
 const quoted = (text: string): string => `"${text.replace(/"/g, '""')}"`;
 
-function termExpression(term: SearchTerm): string {
-  return term.kind === "phrase" ? quoted(term.words.join(" ")) : `${quoted(term.text)}${term.prefix ? " *" : ""}`;
+/** A term in each visible workspace's keyed words: `("q…plan" OR "q…plan")`. */
+function termExpression(term: SearchTerm, keys: readonly string[]): string {
+  const one = (key: string) => (term.kind === "phrase" ? quoted(term.words.map((word) => `${key}${word}`).join(" ")) : `${quoted(`${key}${term.text}`)}${term.prefix ? " *" : ""}`);
+  return `(${keys.map(one).join(" OR ")})`;
 }
 
 function visibleExpression(visibleTo: VisibleTo): string {
@@ -78,28 +82,14 @@ export class SqlitePageIndexer {
     }
     const id = doc ?? this.statements.newDoc.get(pageId);
     if (id === undefined) throw new Error(`no search document for page ${pageId}`);
-    this.statements.insert.run(id, scopeOf(row.owner_id, pageId, decodeIds(row.ancestor_ids)), indexable(row.title), indexable(row.markdown));
+    const key = keyOf(row.owner_id);
+    this.statements.insert.run(id, scopeOf(row.owner_id, pageId, decodeIds(row.ancestor_ids)), indexable(row.title, key), indexable(row.markdown, key));
   }
-}
-
-function snippetParts(text: string): SnippetPart[] {
-  const parts: SnippetPart[] = [];
-  for (const [index, piece] of text.split(OPEN).entries()) {
-    const [marked, rest] = index === 0 ? [null, piece] : splitOnce(piece);
-    if (marked !== null && marked !== "") parts.push({ text: marked, marked: true });
-    if (rest !== "") parts.push({ text: rest, marked: false });
-  }
-  return parts;
-}
-
-function splitOnce(piece: string): [string, string] {
-  const at = piece.indexOf(CLOSE);
-  return at === -1 ? [piece, ""] : [piece.slice(0, at), piece.slice(at + 1)];
 }
 
 type Ranked = { doc: number; in_title: number };
 
-/** The search half of the pages view: ranking in one statement, then records and snippets of that page alone. */
+/** The search half of the pages view: ranking in one statement, then the records and snippets of that page of hits alone. */
 export class SqlitePageSearch {
   private readonly statements;
   private readonly snapshot: <T>(read: () => T) => T;
@@ -110,39 +100,40 @@ export class SqlitePageSearch {
   ) {
     this.snapshot = <T>(read: () => T): T => db.transaction(read)();
     this.statements = {
+      folderOwners: db.prepare<[string], string>("SELECT DISTINCT owner_id FROM folders WHERE id IN (SELECT value FROM json_each(?))").pluck(),
+      pageOwners: db.prepare<[string], string>("SELECT DISTINCT owner_id FROM pages WHERE id IN (SELECT value FROM json_each(?))").pluck(),
       ranked: db.prepare<[{ match: string; titleMatch: string; limit: number; offset: number }], Ranked>(
         `SELECT rowid AS doc, rowid IN (SELECT rowid FROM page_search WHERE page_search MATCH @titleMatch) AS in_title
          FROM page_search WHERE page_search MATCH @match
          ORDER BY in_title DESC, bm25(page_search, 0.0, 10.0, 1.0), rowid LIMIT CAST(@limit AS INTEGER) OFFSET CAST(@offset AS INTEGER)`,
       ),
-      pages: db.prepare<[string], PageRow & { doc: number }>(
-        "SELECT d.doc, p.* FROM page_search_docs d JOIN pages p ON p.id = d.page_id WHERE d.doc IN (SELECT value FROM json_each(?)) AND p.deleted = 0",
-      ),
-      snippets: db.prepare<[{ match: string; docs: string }], { doc: number; title: string; body: string }>(
-        `SELECT rowid AS doc, snippet(page_search, 1, '${OPEN}', '${CLOSE}', '…', 12) AS title, snippet(page_search, 2, '${OPEN}', '${CLOSE}', '…', 24) AS body
-         FROM page_search WHERE page_search MATCH @match AND rowid IN (SELECT value FROM json_each(@docs))`,
+      pages: db.prepare<[string], PageRow & { doc: number; markdown: string }>(
+        `SELECT d.doc, p.*, c.markdown FROM page_search_docs d JOIN pages p ON p.id = d.page_id JOIN page_contents c ON c.page_id = p.id
+         WHERE d.doc IN (SELECT value FROM json_each(?)) AND p.deleted = 0`,
       ),
     };
   }
 
   search(query: SearchQuery): SearchHit[] {
-    const terms = query.terms.map(termExpression).join(" AND ");
+    const { ownerIds, folderIds, pageIds } = query.visibleTo;
     const visible = visibleExpression(query.visibleTo);
-    const match = `{title body} : (${terms}) AND ${visible}`;
-    const titleMatch = `title : (${terms}) AND ${visible}`;
     return this.snapshot(() => {
+      // The workspaces the caller has any access to: their own, those they are a member of, and the owners of
+      // the folders and pages granted to them. Only these workspaces' keyed words are asked for.
+      const owners = [...ownerIds, ...this.statements.folderOwners.all(JSON.stringify(folderIds)), ...this.statements.pageOwners.all(JSON.stringify(pageIds))];
+      const keys = [...new Set(owners.map(keyOf))];
+      const terms = query.terms.map((term) => termExpression(term, keys)).join(" AND ");
+      const match = `{title body} : (${terms}) AND ${visible}`;
+      const titleMatch = `title : (${terms}) AND ${visible}`;
       const ranked = this.statements.ranked.all({ match, titleMatch, limit: query.limit + 1, offset: query.offset });
       if (ranked.length === 0) return [];
-      const docs = JSON.stringify(ranked.map((hit) => hit.doc));
-      const records = new Map<number, PageRecord>();
-      for (const row of this.statements.pages.all(docs)) records.set(row.doc, this.toRecord(row));
-      const snippets = new Map(this.statements.snippets.all({ match, docs }).map((row) => [row.doc, row]));
+      const rows = new Map(this.statements.pages.all(JSON.stringify(ranked.map((hit) => hit.doc))).map((row) => [row.doc, row]));
       return ranked.flatMap((hit): SearchHit[] => {
-        const page = records.get(hit.doc);
-        const snippet = snippets.get(hit.doc);
-        if (!page || !snippet) return [];
-        const text = snippet.body.includes(OPEN) ? snippet.body : snippet.title;
-        return [{ page, inTitle: hit.in_title === 1, snippet: snippetParts(text) }];
+        const row = rows.get(hit.doc);
+        if (!row) return [];
+        // The snippet is cut from the stored markdown (the index keeps no text): the body's best match, else the title.
+        const snippet = snippetOf(row.markdown, query.terms) ?? snippetOf(row.title, query.terms) ?? [{ text: row.title, marked: false }];
+        return [{ page: this.toRecord(row), inTitle: hit.in_title === 1, snippet }];
       });
     });
   }
