@@ -2,6 +2,9 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestServer, type Client, type TestUser } from "../support/server.ts";
 import { addMember, createFolder, createPage, share } from "../support/workspace-builders.ts";
+import type { EventStore } from "../../shared/event-store/event-store.port.ts";
+import { moveFolder as moveFolderCommand } from "../../shared/folders/folder.commands.ts";
+import { folderIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -228,6 +231,43 @@ describe("moving a folder", () => {
       const parents = [(await ann.get(`/folders/${a}`)).body.parentId, (await ann.get(`/folders/${b}`)).body.parentId];
       expect(parents.filter((parent) => parent === null)).toHaveLength(1);
     }
+  });
+
+  it("when both moves read the tree before either appends, the second append conflicts and is refused on the new tree", async () => {
+    const ann = await registered("ann");
+    const a = folderIdSchema.parse(await createFolder(ann, { name: "A" }));
+    const b = folderIdSchema.parse(await createFolder(ann, { name: "B" }));
+    const { eventStore, readStore } = server.internals;
+    // A barrier on the tree stream's read: neither move goes on until both have read the tree as it was.
+    let waiting: Array<() => void> = [];
+    let treeReads = 0;
+    const gated: EventStore = Object.assign(Object.create(eventStore) as EventStore, {
+      async read(stream: string) {
+        const result = await eventStore.read(stream);
+        if (stream.startsWith("folder-tree-") && treeReads < 2) {
+          treeReads += 1;
+          await new Promise<void>((resolve) => {
+            waiting.push(resolve);
+            if (waiting.length === 2) {
+              for (const release of waiting) release();
+              waiting = [];
+            }
+          });
+        }
+        return result;
+      },
+    });
+    const user = await readStore.users.get(ann.id);
+    if (!user) throw new Error("ann is not registered");
+    const actor = { principal: { user, authentication: "session" as const, scopes: null, tokenId: null }, context: { actorId: userIdSchema.parse(ann.id), correlationId: randomUUID(), now: new Date() } };
+    const ports = { eventStore: gated, views: readStore };
+    const outcomes = await Promise.allSettled([moveFolderCommand(ports, actor, a, b), moveFolderCommand(ports, actor, b, a)]);
+    expect(treeReads).toBe(2);
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(["fulfilled", "rejected"]);
+    const refused = outcomes.find((outcome) => outcome.status === "rejected");
+    expect(refused?.status === "rejected" ? String(refused.reason) : "").toContain("cannot be moved into itself");
+    const tree = await eventStore.read(`folder-tree-${ann.id}`);
+    expect(tree.events).toHaveLength(1);
   });
 
   it("needs edit on the folder and on the destination, within the owner's workspace", async () => {
