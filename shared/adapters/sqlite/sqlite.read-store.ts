@@ -143,6 +143,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
     // No ANALYZE: with its sqlite_stat4 tables SQLite re-plans a statement for every new bound value,
     // which doubles the cost of the small indexed reads the lists are made of.
     this.db.exec(schemas);
+    for (const model of models) if (model.afterRebuild) this.db.exec(model.afterRebuild);
   }
 
   async close(): Promise<void> {
