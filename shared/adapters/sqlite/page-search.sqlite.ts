@@ -134,7 +134,8 @@ export class SqlitePageSearch {
       const keys = [...new Set(owners.map(keyOf))];
       const terms = query.terms.map((term) => termExpression(term, keys)).join(" AND ");
       const match = `{title body} : (${terms}) AND ${visible}`;
-      const titleMatch = `title : (${terms}) AND ${visible}`;
+      // Only a flag on rows the visible MATCH already chose: the scope need not be tested again.
+      const titleMatch = `title : (${terms})`;
       const ranked = this.statements.ranked.all({ match, titleMatch, limit: query.limit + 1, offset: query.offset });
       if (ranked.length === 0) return [];
       const rows = new Map(this.statements.pages.all(JSON.stringify(ranked.map((hit) => hit.doc))).map((row) => [row.doc, row]));
