@@ -1,10 +1,13 @@
-// Benchmark options: --quick (under two minutes) or the full run (under fifteen), each size overridable.
+// Benchmark options: --quick (under two minutes) or the full run (under fifteen), each size overridable;
+// --no-peer leaves out the Emmett appends peer.
 import { parseArgs } from "node:util";
 import { z } from "zod";
 
 const optionsSchema = z.object({
   quick: z.boolean(),
   profile: z.boolean(),
+  /** Skip the appends peer (its first use runs `npm install`, which a worktree sharing node_modules must not). */
+  noPeer: z.boolean(),
   pages: z.coerce.number().int().min(100),
   duration: z.coerce.number().int().min(1).max(120),
   connections: z.coerce.number().int().min(1).max(500),
@@ -20,6 +23,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     options: {
       quick: { type: "boolean", default: false },
       profile: { type: "boolean", default: false },
+      "no-peer": { type: "boolean", default: false },
       pages: { type: "string" },
       duration: { type: "string" },
       connections: { type: "string" },
@@ -32,6 +36,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
   return optionsSchema.parse({
     quick,
     profile: values.profile ?? false,
+    noPeer: values["no-peer"] ?? false,
     pages: values.pages ?? (quick ? 10_000 : 100_000),
     duration: values.duration ?? (quick ? 5 : 20),
     connections: values.connections ?? 50,

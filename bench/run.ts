@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [--profile] [--pages N] [--duration S] [--connections C] [--replay-events N] [--append-events N]`
+// `npm run bench [-- --quick] [--profile] [--no-peer] [--pages N] [--duration S] [--connections C] [--replay-events N] [--append-events N]`
 // Seeds a fresh DATA_DIR, starts the all-in-one server as its own process, drives it with autocannon from
 // this process, measures the store, projection and replay figures in process, prints a table and writes
 // bench/results/<date>.json. Every figure is set beside a reference measured in the same run.
@@ -20,7 +20,8 @@ import { startChild } from "./processes.ts";
 import { benchProjectionLag, benchReplay } from "./projection.ts";
 import { benchSplitReads } from "./split.ts";
 import { fmt, renderTable, verdict, type Row } from "./report.ts";
-import { seedWorkspace, type SeedUser } from "./seed.ts";
+import { benchSearchIndexCost } from "./search.ts";
+import { SEARCH_WORDS, seedWorkspace, type SeedUser } from "./seed.ts";
 
 const SECRET = "benchmark-session-secret-long-enough-for-hs256";
 const options = parseBenchOptions(process.argv.slice(2));
@@ -83,6 +84,11 @@ try {
   const headers = { cookie: readerCookie };
   const list = await run("GET /pages?limit=50", `${api}/pages?limit=50`, { headers });
   const resolve = await run("GET /pages/resolve", `${api}/pages/resolve?title=${encodeURIComponent(seeded.sampleTitle)}`, { headers });
+  const searchFor = (q: string) => `${api}/search?q=${encodeURIComponent(q)}&limit=20`;
+  const searchWord = await run("GET /search one word", searchFor(SEARCH_WORDS.selective), { headers });
+  const searchPhrase = await run("GET /search phrase", searchFor(`"${SEARCH_WORDS.phrase}"`), { headers });
+  const searchInvisible = await run("GET /search, a word only in pages the reader cannot see", searchFor(SEARCH_WORDS.onlyInvisible), { headers });
+  const searchMiss = await run("GET /search, a word in no page", searchFor(SEARCH_WORDS.absent), { headers });
   const ownerCookie = await cookieFor(seeded.owners[0] ?? seeded.reader);
   const content = await run("GET /pages/{id}/content", `${api}/pages/${seeded.tenKilobytePageId}/content`, { headers: { cookie: ownerCookie } });
   const create = await run("POST /pages", `${api}/pages`, {
@@ -93,7 +99,7 @@ try {
   const readAt = await run("GET /pages/{id}?at= (1,000 revisions)", `${api}/pages/${revised.pageId}?at=${revised.midPosition}`, { headers: { cookie: ownerCookie } });
   const memory = server.memory();
   await server.stop();
-  raw.http = { ceiling: ceilingFigures, list, resolve, content, create, readAt, memory, grantsApplied };
+  raw.http = { ceiling: ceilingFigures, list, resolve, content, create, readAt, memory, grantsApplied, searchWord, searchPhrase, searchInvisible, searchMiss };
 
   const split = await benchSplitReads({
     env: { DATA_DIR: dataDir, AUTH_SESSION_SECRET: SECRET, LOG_LEVEL: "warn" },
@@ -122,6 +128,16 @@ try {
   rows.push(httpRow("GET /pages/resolve", resolve, 0.4, null));
   rows.push(httpRow("GET /pages/{id}/content (10 KB)", content, 0.4, null));
   rows.push(httpRow("POST /pages (read-your-writes)", create, 0.1, 30));
+  rows.push(httpRow(`GET /search one word (${fmt(options.pages)} pages, 1 in 50 match)`, searchWord, 0.2, null));
+  rows.push(httpRow("GET /search phrase", searchPhrase, 0.2, null));
+  rows.push({
+    figure: "GET /search: invisible hit against a miss",
+    value: `${fmt(searchInvisible.requestsPerSecond)} req/s, p99 ${fmt(searchInvisible.p99Ms)} ms (${SEARCH_WORDS.onlyInvisible}: ${fmt(options.pages / 30)} pages, none visible)`,
+    reference: `miss ${fmt(searchMiss.requestsPerSecond)} req/s, p99 ${fmt(searchMiss.p99Ms)} ms`,
+    ratio: `${fmt(searchInvisible.requestsPerSecond / searchMiss.requestsPerSecond, 2)}× miss`,
+    target: "report",
+    verdict: "report",
+  });
   const splitRow = (figure: string, f: LoadFigures, allInOne: LoadFigures): Row => ({
     figure,
     value: `${fmt(f.requestsPerSecond)} req/s, p99 ${fmt(f.p99Ms)} ms${f.non2xx || f.errors ? `, ${f.non2xx + f.errors} failed` : ""}`,
@@ -137,14 +153,14 @@ try {
   }
 
   log(`event store appends: ${fmt(options.appendEvents)} events per batch size`);
-  const appends = await benchAppends(workDir, options.appendEvents);
+  const appends = await benchAppends(workDir, options.appendEvents, { peer: !options.noPeer });
   raw.appends = appends;
   for (const a of appends) {
     const ratio = a.oursPerSecond / a.rawPerSecond;
     rows.push({
       figure: `event store append, batches of ${a.batchSize}`,
       value: `${fmt(a.oursPerSecond)} events/s`,
-      reference: `raw ${fmt(a.rawPerSecond)}; Emmett ${a.emmettPerSecond === null ? "failed" : fmt(a.emmettPerSecond)}`,
+      reference: `raw ${fmt(a.rawPerSecond)}; Emmett ${a.emmettPerSecond === null ? (options.noPeer ? "not run" : "failed") : fmt(a.emmettPerSecond)}`,
       ratio: `${fmt(ratio, 2)}× raw`,
       target: "≥ 0.7× raw, ahead of Emmett",
       verdict: verdict(ratio >= 0.7 && (a.emmettPerSecond === null || a.oursPerSecond > a.emmettPerSecond)),
@@ -160,6 +176,18 @@ try {
   const feed = await benchChangeFeed(workDir, 1_000, options.lagSeconds, 100);
   raw.changeFeed = feed;
   rows.push(...historyRows({ ceiling: ceilingFigures, readAt, feed }));
+  const indexPages = Math.max(1_000, Math.floor(options.replayEvents / 40));
+  log(`projection with and without the search index: ${fmt(indexPages * 4)} page writes`);
+  const indexCost = await benchSearchIndexCost(workDir, indexPages);
+  raw.searchIndexCost = indexCost;
+  rows.push({
+    figure: `projection of ${fmt(indexCost.events)} page writes, batches of 4, with the search index`,
+    value: `${fmt(indexCost.withIndexPerSecond)} events/s`,
+    reference: `without the index ${fmt(indexCost.withoutIndexPerSecond)} events/s`,
+    ratio: `${fmt(indexCost.withIndexPerSecond / indexCost.withoutIndexPerSecond, 2)}× without`,
+    target: "report",
+    verdict: "report",
+  });
 
   log(`replay of ${fmt(options.replayEvents)} events`);
   const replay = await benchReplay(workDir, options.replayEvents, log);

@@ -35,10 +35,13 @@ function random(seed: number): () => number {
   };
 }
 
-function markdown(bytes: number, title: string): string {
+function markdown(bytes: number, title: string, extra = ""): string {
   const body = PARAGRAPH.repeat(Math.ceil(bytes / PARAGRAPH.length)).slice(0, bytes);
-  return `# ${title}\n\n${body}`;
+  return `# ${title}\n\n${extra}${body}`;
 }
+
+/** Words for the search figures: one in every 50th page (a selective query), one only in the last owner's pages. */
+export const SEARCH_WORDS = { selective: "zeppelin", phrase: "zeppelin rollout", onlyInvisible: "quokka", absent: "xylograph" } as const;
 
 export async function seedWorkspace(store: EventStore, pageCount: number, onProgress?: (done: number) => void): Promise<Seeded> {
   const next = random(42);
@@ -88,7 +91,9 @@ export async function seedWorkspace(store: EventStore, pageCount: number, onProg
     const size = i === 0 ? 10_240 : 2_048 + Math.floor(next() * 18_432);
     const pageId = pageIdSchema.parse(randomUUID());
     const title = i === 7 ? sampleTitle : `Quarterly plan ${i}`;
-    await append(`page-${pageId}`, [{ type: "PageCreated", data: { pageId, ownerId: owner.id, parentId, title, icon: null, markdown: markdown(size, title) } }], owner.id);
+    // The reader never sees the last owner's pages (no grant, no membership): their word is an invisible hit.
+    const extra = `${i % 50 === 0 ? "Notes on the zeppelin rollout. " : ""}${i % owners.length === owners.length - 1 ? "The quokka survey. " : ""}`;
+    await append(`page-${pageId}`, [{ type: "PageCreated", data: { pageId, ownerId: owner.id, parentId, title, icon: null, markdown: markdown(size, title, extra) } }], owner.id);
     if (i === 0) tenKilobytePageId = pageId;
     if (i % 5_000 === 0) onProgress?.(i);
   }

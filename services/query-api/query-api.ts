@@ -16,6 +16,7 @@ import { ChangeFeedHub } from "../../shared/history/change-feed.ts";
 import { changeFeedRoutes } from "./routes/changes.routes.ts";
 import { historyQueryRoutes } from "./routes/history.routes.ts";
 import { pageQueryRoutes } from "./routes/pages.routes.ts";
+import { searchQueryRoutes } from "./routes/search.routes.ts";
 import { shareQueryRoutes } from "./routes/shares.routes.ts";
 import { tokenQueryRoutes } from "./routes/tokens.routes.ts";
 
@@ -59,6 +60,7 @@ export async function registerQueryApi(app: App, ports: QueryApiPorts): Promise<
       historyQueryRoutes(api, ports.views);
       const hub = new ChangeFeedHub(ports.views, ports.projection, { maxPerUser: ports.changeFeed.maxPerUser });
       changeFeedRoutes(api, { hub, writeSide: ports.writeSide, heartbeatMs: ports.changeFeed.heartbeatMs });
+      searchQueryRoutes(api, ports.views);
       commentQueryRoutes(api, ports.views);
       shareQueryRoutes(api, ports.views, ports.clock);
       imageQueryRoutes(api, ports);

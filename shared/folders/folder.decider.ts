@@ -1,4 +1,6 @@
-// A folder: created inside another folder (or at the root) of its owner's workspace.
+// A folder: created inside another folder (or at the root) of its owner's workspace, renamed, re-iconed and
+// deleted (only while empty) through its stream. Where it sits after creation is the folder tree's to decide
+// (folder-tree.decider.ts), since the cycle rule spans folders.
 import { z } from "zod";
 import { AppError } from "../errors/app-error.ts";
 import type { Decider } from "../kernel/decider.ts";
@@ -15,30 +17,74 @@ export const folderEventSchemas = [
       icon: z.string().nullable(),
     }),
   }),
+  z.object({ type: z.literal("FolderRenamed"), data: z.object({ folderId: folderIdSchema, name: z.string() }) }),
+  z.object({ type: z.literal("FolderIconChanged"), data: z.object({ folderId: folderIdSchema, icon: z.string().nullable() }) }),
+  z.object({ type: z.literal("FolderDeleted"), data: z.object({ folderId: folderIdSchema }) }),
 ] as const;
 export type FolderEvent = z.infer<(typeof folderEventSchemas)[number]>;
 
-export type FolderCommand = {
-  type: "CreateFolder";
-  folderId: FolderId;
+export type FolderCommand =
+  | { type: "CreateFolder"; folderId: FolderId; ownerId: UserId; parentId: FolderId | null; name: string; icon: string | null }
+  | { type: "UpdateFolder"; folderId: FolderId; name?: string | undefined; icon?: string | null | undefined }
+  /** `isEmpty`: whether the folder holds no live page or folder, as the caller found it. */
+  | { type: "DeleteFolder"; folderId: FolderId; isEmpty: boolean };
+
+interface FolderFields {
   ownerId: UserId;
-  parentId: FolderId | null;
+  /** The folder it was created in: fixed, later moves are the tree's. */
+  createdParentId: FolderId | null;
   name: string;
   icon: string | null;
-};
-
-export type FolderState = { exists: boolean };
+}
+type LiveFolder = FolderFields & { status: "live" };
+export type FolderState = { status: "absent" } | LiveFolder | (FolderFields & { status: "deleted" });
 
 export const folderStream = (folderId: string): string => `folder-${folderId}`;
 
+export function liveFolder(state: FolderState): LiveFolder {
+  if (state.status !== "live") throw new AppError("not_found", "folder not found");
+  return state;
+}
+
 export const folderDecider: Decider<FolderCommand, FolderState, FolderEvent> = {
-  initialState: { exists: false },
+  initialState: { status: "absent" },
   decide(command, state) {
-    if (state.exists) throw new AppError("conflict", "folder already exists");
-    const { type: _type, ...data } = command;
-    return [{ type: "FolderCreated", data }];
+    switch (command.type) {
+      case "CreateFolder": {
+        if (state.status !== "absent") throw new AppError("conflict", "folder already exists");
+        const { type: _type, ...data } = command;
+        return [{ type: "FolderCreated", data }];
+      }
+      case "UpdateFolder": {
+        const folder = liveFolder(state);
+        const events: FolderEvent[] = [];
+        if (command.name !== undefined && command.name !== folder.name) {
+          events.push({ type: "FolderRenamed", data: { folderId: command.folderId, name: command.name } });
+        }
+        if (command.icon !== undefined && command.icon !== folder.icon) {
+          events.push({ type: "FolderIconChanged", data: { folderId: command.folderId, icon: command.icon } });
+        }
+        return events;
+      }
+      case "DeleteFolder":
+        liveFolder(state);
+        if (!command.isEmpty) throw new AppError("conflict", "the folder is not empty: move or delete what is inside first");
+        return [{ type: "FolderDeleted", data: { folderId: command.folderId } }];
+    }
   },
-  evolve() {
-    return { exists: true };
+  evolve(state, event) {
+    if (event.type === "FolderCreated") {
+      const { ownerId, parentId, name, icon } = event.data;
+      return { status: "live", ownerId, createdParentId: parentId, name, icon };
+    }
+    if (state.status === "absent") return state;
+    switch (event.type) {
+      case "FolderRenamed":
+        return { ...state, name: event.data.name };
+      case "FolderIconChanged":
+        return { ...state, icon: event.data.icon };
+      case "FolderDeleted":
+        return { ...state, status: "deleted" };
+    }
   },
 };

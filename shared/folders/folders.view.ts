@@ -19,10 +19,32 @@ export interface FolderRecord {
 export interface FoldersView {
   get(id: string): Promise<FolderRecord | null>;
   list(query: ListQuery): Promise<FolderRecord[]>;
+  /** Whether no live page and no folder sits directly inside the folder, whoever can see them. */
+  isEmpty(id: string): Promise<boolean>;
+}
+
+/** When and at which position an item last changed: what lists order by. */
+export interface Changed {
+  readonly updatedAt: string;
+  readonly updatedPosition: number;
+}
+
+/** Where a folder now sits, as its descendants need it: the folder, its ancestors (nearest first), its path. */
+export interface FolderPlace {
+  readonly id: string;
+  readonly ancestorIds: readonly string[];
+  readonly path: string;
 }
 
 export interface FoldersWriter<Tx> {
   put(tx: Tx, folder: FolderRecord): Promise<void>;
   /** A folder as the batch sees it: pages and folders created inside it take its ancestors and path. */
   get(tx: Tx, id: string): Promise<FolderRecord | null>;
+  /**
+   * Writes the folder's new record (renamed or moved) and rewrites the ancestors and path of every folder below
+   * it to follow; with `descendantsChanged` (a move: their inherited access may differ) they count as changed
+   * at that position too.
+   */
+  place(tx: Tx, folder: FolderRecord, descendantsChanged: Changed | null): Promise<void>;
+  remove(tx: Tx, id: string): Promise<void>;
 }

@@ -18,6 +18,7 @@ export const changeSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("icon"), from: nullableText, to: nullableText }),
   z.object({ kind: z.literal("content"), ...contentChangeSchema.shape }),
   z.object({ kind: z.literal("deleted") }),
+  z.object({ kind: z.literal("moved"), from: nullableText, to: nullableText }),
   z.object({
     kind: z.literal("restored"),
     restoredFrom: z.string(),
@@ -44,10 +45,12 @@ export interface Fold {
   title: string | null;
   icon: string | null;
   markdown: string | null;
+  /** The folder the entity sits in (null at the root), as far as its entries so far say. */
+  parentId: string | null;
   readonly grants: Map<string, GrantablePermission>;
 }
 
-export const emptyFold = (): Fold => ({ title: null, icon: null, markdown: null, grants: new Map() });
+export const emptyFold = (): Fold => ({ title: null, icon: null, markdown: null, parentId: null, grants: new Map() });
 
 const size = (text: string): number => new TextEncoder().encode(text).length;
 
@@ -70,12 +73,12 @@ function describeOne(entry: HistoryEntry, fold: Fold, userRef: (id: string) => U
   switch (event.type) {
     case "PageCreated": {
       const { title, icon, parentId, markdown } = event.data;
-      Object.assign(fold, { title, icon, markdown });
+      Object.assign(fold, { title, icon, markdown, parentId });
       return { changes: { kind: "created", title, icon, parentId, size: size(markdown) }, sharing: false };
     }
     case "FolderCreated": {
       const { name, icon, parentId } = event.data;
-      Object.assign(fold, { title: name, icon });
+      Object.assign(fold, { title: name, icon, parentId });
       return { changes: { kind: "created", title: name, icon, parentId, size: 0 }, sharing: false };
     }
     case "PageRenamed": {
@@ -94,7 +97,24 @@ function describeOne(entry: HistoryEntry, fold: Fold, userRef: (id: string) => U
       return { changes, sharing: false };
     }
     case "PageDeleted":
+    case "FolderDeleted":
       return { changes: { kind: "deleted" }, sharing: false };
+    case "FolderRenamed": {
+      const from = fold.title;
+      fold.title = event.data.name;
+      return { changes: { kind: "title", from, to: event.data.name }, sharing: false };
+    }
+    case "FolderIconChanged": {
+      const from = fold.icon;
+      fold.icon = event.data.icon;
+      return { changes: { kind: "icon", from, to: event.data.icon }, sharing: false };
+    }
+    case "PageMoved":
+    case "FolderMoved": {
+      const from = fold.parentId;
+      fold.parentId = event.data.parentId;
+      return { changes: { kind: "moved", from, to: event.data.parentId }, sharing: false };
+    }
     case "PageRestored": {
       const { title, icon, markdown, restoredFrom } = event.data;
       const changes: Change = {

@@ -52,6 +52,7 @@ const operations: Record<string, Operation> = {
     errors: IDEMPOTENT,
     example: { title: "Release checklist", markdown: "# Release checklist\n\n- [ ] tag the build", parentId: null },
   },
+  "GET /api/v1/search": { summary: "Full-text search of the pages the caller can see: title matches first, with a marked snippet" },
   "GET /api/v1/pages/resolve": { summary: "Find pages by exact title (case-insensitive)" },
   "GET /api/v1/pages/{pageId}": { summary: "Read a page's record (as of an earlier instant with ?at=)" },
   "GET /api/v1/pages/{pageId}/history": { summary: "A page's changes, with who made them (sharing changes only for those who may share)" },
@@ -71,6 +72,7 @@ const operations: Record<string, Operation> = {
   },
   "GET /api/v1/images/{imageId}": { summary: "An uploaded image's bytes, for whoever may view its page (ETag, If-None-Match)" },
   "GET /api/v1/pages/{pageId}/content": { summary: "Read a page's markdown, with its ETag (as of an earlier instant with ?at=)" },
+  "POST /api/v1/pages/{pageId}/move": { summary: "Move a page into a folder of its workspace, or to its root (null)", example: { parentId: null } },
   "PUT /api/v1/pages/{pageId}/content": {
     summary: "Replace a page's markdown (If-Match with the ETag read)",
     errors: ["precondition_failed", "precondition_required"],
@@ -88,6 +90,9 @@ const operations: Record<string, Operation> = {
   "DELETE /api/v1/pages/{pageId}/comments/{commentId}": { summary: "Delete one's own comment" },
   "GET /api/v1/folders": { summary: "List the folders the caller can see" },
   "GET /api/v1/folders/{folderId}": { summary: "Read a folder's record" },
+  "PATCH /api/v1/folders/{folderId}": { summary: "Rename a folder and/or change its icon", example: { name: "Runbooks (old)" } },
+  "POST /api/v1/folders/{folderId}/move": { summary: "Move a folder within its workspace (never into itself or below itself)", example: { parentId: null } },
+  "DELETE /api/v1/folders/{folderId}": { summary: "Delete an empty folder" },
   "POST /api/v1/folders": { summary: "Create a folder", errors: IDEMPOTENT, example: { name: "Runbooks", parentId: null } },
   "GET /api/v1/shares/workspace": { summary: "Workspace sharing: members, pending invitations, workspaces joined" },
   "POST /api/v1/shares/workspace/members": {

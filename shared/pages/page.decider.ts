@@ -1,4 +1,4 @@
-// A page: title, icon and markdown body; renamed, re-iconed, rewritten and soft-deleted through its stream.
+// A page: title, icon and markdown body; renamed, re-iconed, rewritten, moved and soft-deleted through its stream.
 import { z } from "zod";
 import { AppError } from "../errors/app-error.ts";
 import type { Decider } from "../kernel/decider.ts";
@@ -29,6 +29,7 @@ export const pageEventSchemas = [
     type: z.literal("PageRestored"),
     data: z.object({ pageId: pageIdSchema, title: z.string(), icon: z.string().nullable(), markdown: z.string(), restoredFrom: z.number().int().nonnegative() }),
   }),
+  z.object({ type: z.literal("PageMoved"), data: z.object({ pageId: pageIdSchema, parentId: folderIdSchema.nullable() }) }),
 ] as const;
 export type PageEvent = z.infer<(typeof pageEventSchemas)[number]>;
 
@@ -37,10 +38,12 @@ export type PageCommand =
   | { type: "UpdatePage"; pageId: PageId; title?: string | undefined; icon?: string | null | undefined }
   | { type: "ReplaceContent"; pageId: PageId; markdown: string; ifMatchRevision: number }
   | { type: "DeletePage"; pageId: PageId }
-  | { type: "RestorePage"; pageId: PageId; title: string; icon: string | null; markdown: string; restoredFrom: number; ifMatchRevision: number };
+  | { type: "RestorePage"; pageId: PageId; title: string; icon: string | null; markdown: string; restoredFrom: number; ifMatchRevision: number }
+  | { type: "MovePage"; pageId: PageId; parentId: FolderId | null };
 
 interface PageFields {
   revision: number;
+  parentId: FolderId | null;
   title: string;
   icon: string | null;
   markdown: string;
@@ -95,11 +98,16 @@ export const pageDecider: Decider<PageCommand, PageState, PageEvent> = {
         if (page.title === title && page.icon === icon && page.markdown === markdown) return [];
         return [{ type: "PageRestored", data: { pageId: command.pageId, title, icon, markdown, restoredFrom } }];
       }
+      case "MovePage": {
+        const page = live(state);
+        if (page.parentId === command.parentId) return [];
+        return [{ type: "PageMoved", data: { pageId: command.pageId, parentId: command.parentId } }];
+      }
     }
   },
   evolve(state, event) {
     if (event.type === "PageCreated") {
-      return { status: "live", revision: 0, title: event.data.title, icon: event.data.icon, markdown: event.data.markdown };
+      return { status: "live", revision: 0, parentId: event.data.parentId, title: event.data.title, icon: event.data.icon, markdown: event.data.markdown };
     }
     if (state.status === "absent") return state;
     const next = { ...state, revision: state.revision + 1 };
@@ -114,6 +122,8 @@ export const pageDecider: Decider<PageCommand, PageState, PageEvent> = {
         return { ...next, status: "deleted" };
       case "PageRestored":
         return { ...next, title: event.data.title, icon: event.data.icon, markdown: event.data.markdown };
+      case "PageMoved":
+        return { ...next, parentId: event.data.parentId };
     }
   },
 };

@@ -1,5 +1,7 @@
 // Read models of pages: the listing row (access fields, titleKey, ancestors, folderPath) and the content.
+import type { Changed, FolderPlace } from "../folders/folders.view.ts";
 import type { ListQuery, VisibleTo } from "../read-store/list-query.ts";
+import type { SearchHit, SearchQuery } from "./page-search.ts";
 
 export interface PageRecord {
   readonly id: string;
@@ -42,12 +44,25 @@ export interface PagesView {
    * visibility filter is part of the query, so pages of other workspaces can neither crowd out nor hide these.
    */
   findByTitleKey(titleKey: string, visibleTo: VisibleTo, limit: number): Promise<PageRecord[]>;
+  /**
+   * Full-text search over titles and markdown of live pages the caller can see (the filter is part of the
+   * query: no invisible page is ranked, counted or quoted). Hits whose title matches every term come first,
+   * then by relevance; case and diacritics are folded. Returns up to limit + 1 hits from `offset`.
+   */
+  search(query: SearchQuery): Promise<SearchHit[]>;
 }
 
 export interface PagesWriter<Tx> {
   create(tx: Tx, page: PageRecord, markdown: string): Promise<void>;
   change(tx: Tx, id: string, change: PageChange): Promise<void>;
   remove(tx: Tx, id: string): Promise<void>;
+  /** The page now sits in `place` (null: at the root). */
+  move(tx: Tx, id: string, place: { parentId: string | null; ancestorIds: readonly string[]; folderPath: string }, changed: Changed & { revision: number }): Promise<void>;
+  /**
+   * The folder `folder.id` was renamed or moved: every page below it takes its new ancestors and path; with
+   * `changed` (a move) they count as changed at that position.
+   */
+  placeBelow(tx: Tx, folder: FolderPlace, changed: Changed | null): Promise<void>;
 }
 
 export const titleKey = (title: string): string => title.trim().toLowerCase();

@@ -211,6 +211,120 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
       expect(await reader.images.get(randomUUID())).toBeNull();
     });
 
+    it("places a moved folder's subtree: folders and pages below take the new ancestors and path, and count as changed", async () => {
+      const owner = randomUUID();
+      const stranger = randomUUID();
+      const named = (name: string, parent: FolderRecord | null): FolderRecord => ({ ...folder(owner, parent), name, path: parent ? `${parent.path}/${name}` : name });
+      const a = named("A", null);
+      const b = named("B", null);
+      const c = named("C", b);
+      const inside = page(owner, c, "Deep");
+      await batch(async (tx) => {
+        for (const f of [a, b, c]) await w().folders.put(tx, f);
+        await w().pages.create(tx, inside, "");
+      });
+      const moved = at();
+      const placedB: FolderRecord = { ...b, parentId: a.id, ancestorIds: [a.id], path: "A/B", ...moved };
+      await batch(async (tx) => {
+        await w().folders.place(tx, placedB, moved);
+        await w().pages.placeBelow(tx, placedB, moved);
+      });
+      expect(await reader.folders.get(c.id)).toMatchObject({ ancestorIds: [b.id, a.id], path: "A/B/C", updatedPosition: moved.updatedPosition });
+      expect(await reader.pages.get(inside.id)).toMatchObject({ ancestorIds: [c.id, b.id, a.id], folderPath: "A/B/C", updatedPosition: moved.updatedPosition });
+      const throughA = { ownerIds: [stranger], pageIds: [], folderIds: [a.id] };
+      expect((await reader.pages.list({ visibleTo: throughA, before: null, limit: 10, parentId: null })).map((p) => p.id)).toEqual([inside.id]);
+      expect((await reader.folders.list({ visibleTo: throughA, before: null, limit: 10 })).map((f) => f.id).sort()).toEqual([a.id, b.id, c.id].sort());
+
+      const renamedA: FolderRecord = { ...a, name: "Z", path: "Z", ...at() };
+      await batch(async (tx) => {
+        await w().folders.place(tx, renamedA, null);
+        await w().pages.placeBelow(tx, renamedA, null);
+      });
+      expect(await reader.pages.get(inside.id)).toMatchObject({ folderPath: "Z/B/C", updatedPosition: moved.updatedPosition });
+      expect(await reader.folders.get(c.id)).toMatchObject({ path: "Z/B/C" });
+    });
+
+    it("moves a page: its place, its visibility through folder grants and its position in lists", async () => {
+      const owner = randomUUID();
+      const shared = { ...folder(owner), name: "S", path: "S" };
+      const record = page(owner, shared, "Moving");
+      await batch(async (tx) => {
+        await w().folders.put(tx, shared);
+        await w().pages.create(tx, record, "");
+      });
+      const throughShared = { ownerIds: [randomUUID()], pageIds: [], folderIds: [shared.id] };
+      expect((await reader.pages.list({ visibleTo: throughShared, before: null, limit: 10, parentId: null })).map((p) => p.id)).toEqual([record.id]);
+      const moved = at();
+      await batch(async (tx) => w().pages.move(tx, record.id, { parentId: null, ancestorIds: [], folderPath: "" }, { ...moved, revision: 1 }));
+      expect(await reader.pages.get(record.id)).toMatchObject({ parentId: null, ancestorIds: [], folderPath: "", revision: 1, updatedPosition: moved.updatedPosition });
+      expect(await reader.pages.list({ visibleTo: throughShared, before: null, limit: 10, parentId: null })).toEqual([]);
+      expect(await reader.pages.findByTitleKey("moving", throughShared, 10)).toEqual([]);
+      expect(await reader.folders.isEmpty(shared.id)).toBe(true);
+    });
+
+    it("says whether a folder holds anything, and removes a folder", async () => {
+      const owner = randomUUID();
+      const top = folder(owner);
+      const child = folder(owner, top);
+      const record = page(owner, child);
+      await batch(async (tx) => {
+        await w().folders.put(tx, top);
+        await w().folders.put(tx, child);
+        await w().pages.create(tx, record, "");
+      });
+      expect(await reader.folders.isEmpty(top.id)).toBe(false);
+      expect(await reader.folders.isEmpty(child.id)).toBe(false);
+      await batch(async (tx) => w().pages.remove(tx, record.id));
+      expect(await reader.folders.isEmpty(child.id)).toBe(true);
+      await batch(async (tx) => w().folders.remove(tx, child.id));
+      expect(await reader.folders.get(child.id)).toBeNull();
+      expect(await reader.folders.isEmpty(top.id)).toBe(true);
+      expect((await reader.folders.list({ visibleTo: everyone(owner), before: null, limit: 10 })).map((f) => f.id)).toEqual([top.id]);
+    });
+
+    it("searches titles and markdown of visible live pages: title hits first, phrases, prefixes, folded case and diacritics, marked snippets", async () => {
+      const me = randomUUID();
+      const other = randomUUID();
+      const top = folder(other);
+      const inTitle = page(me, null, "Résumé of the plan");
+      const inBody = page(me, null, "Notes");
+      const throughFolder = page(other, top, "Folder page");
+      const hidden = page(other, null, "Resume hidden");
+      const gone = page(me, null, "Resume gone");
+      await batch(async (tx) => {
+        await w().folders.put(tx, top);
+        await w().pages.create(tx, inTitle, "short");
+        await w().pages.create(tx, inBody, "the RESUME is long and the naive plan works");
+        await w().pages.create(tx, throughFolder, "a resume inside a shared folder");
+        await w().pages.create(tx, hidden, "resume resume resume");
+        await w().pages.create(tx, gone, "resume");
+      });
+      await batch(async (tx) => w().pages.remove(tx, gone.id));
+      const visibleTo = { ownerIds: [me], pageIds: [], folderIds: [top.id] };
+      const word = (text: string, prefix = false) => ({ kind: "word" as const, text, prefix });
+      const hits = await reader.pages.search({ terms: [word("resume")], visibleTo, offset: 0, limit: 10 });
+      expect(hits.map((hit) => hit.page.id).slice(0, 1)).toEqual([inTitle.id]);
+      expect(hits.map((hit) => hit.page.id).sort()).toEqual([inTitle.id, inBody.id, throughFolder.id].sort());
+      expect(hits[0]?.inTitle).toBe(true);
+      const body = hits.find((hit) => hit.page.id === inBody.id);
+      expect(body?.snippet).toContainEqual({ text: "RESUME", marked: true });
+      expect(body?.page).toMatchObject({ id: inBody.id, title: "Notes", ownerId: me });
+
+      const phrase = await reader.pages.search({ terms: [{ kind: "phrase", words: ["naïve", "plan"] }], visibleTo, offset: 0, limit: 10 });
+      expect(phrase.map((hit) => hit.page.id)).toEqual([inBody.id]);
+      expect((await reader.pages.search({ terms: [word("res", true)], visibleTo, offset: 0, limit: 10 })).length).toBe(3);
+      expect(await reader.pages.search({ terms: [word("res")], visibleTo, offset: 0, limit: 10 })).toEqual([]);
+
+      const firstTwo = await reader.pages.search({ terms: [word("resume")], visibleTo, offset: 0, limit: 1 });
+      expect(firstTwo).toHaveLength(2);
+      const rest = await reader.pages.search({ terms: [word("resume")], visibleTo, offset: 2, limit: 1 });
+      expect(rest.map((hit) => hit.page.id)).toEqual(hits.slice(2).map((hit) => hit.page.id));
+
+      const moved = at();
+      await batch(async (tx) => w().pages.move(tx, throughFolder.id, { parentId: null, ancestorIds: [], folderPath: "" }, { ...moved, revision: 1 }));
+      expect((await reader.pages.search({ terms: [word("shared")], visibleTo, offset: 0, limit: 10 }))).toEqual([]);
+    });
+
     it("empties every read model for a rebuild and answers queries again after it", async () => {
       const owner = randomUUID();
       const record = page(owner, null, "Rebuilt");

@@ -1,5 +1,5 @@
 import { describe, it } from "vitest";
-import { pageIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
+import { folderIdSchema, pageIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
 import { pageDecider, type PageEvent } from "../../shared/pages/page.decider.ts";
 import { deciderSpec } from "../support/decider-spec.ts";
 
@@ -51,5 +51,18 @@ describe("page decider", () => {
   it("a deleted page cannot be restored", () => {
     const deleted: PageEvent = { type: "PageDeleted", data: { pageId } };
     given([created, deleted]).when({ type: "RestorePage", pageId, title: "Plan", icon: null, markdown: "v1", restoredFrom: 1, ifMatchRevision: 1 }).thenRefuses("not_found");
+  });
+});
+
+describe("page decider: moves", () => {
+  const folderId = folderIdSchema.parse("6f1c1f0e-8a4b-4c53-9a53-0d0c7c1f2a99");
+  it("a page moves into a folder and back to the root; a move where it is records nothing", () => {
+    given([created]).when({ type: "MovePage", pageId, parentId: folderId }).then([{ type: "PageMoved", data: { pageId, parentId: folderId } }]);
+    given([created]).when({ type: "MovePage", pageId, parentId: null }).then([]);
+    given([created, { type: "PageMoved", data: { pageId, parentId: folderId } }]).when({ type: "MovePage", pageId, parentId: null }).then([{ type: "PageMoved", data: { pageId, parentId: null } }]);
+  });
+
+  it("a deleted page cannot be moved", () => {
+    given([created, { type: "PageDeleted", data: { pageId } }]).when({ type: "MovePage", pageId, parentId: folderId }).thenRefuses("not_found");
   });
 });

@@ -1,23 +1,71 @@
-// POST /folders: a folder at the root of the caller's workspace, or inside a folder they may edit.
+// Folder commands: create (at the root of the caller's workspace or inside a folder they may edit), rename or
+// re-icon, move within the owner's tree, and delete while empty.
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { ownerOfNewItem, visibleFolder } from "../../../shared/access/authorize.ts";
-import { folderCommands } from "../../../shared/folders/folder.commands.ts";
+import { deleteFolder, editFolder, folderCommands, moveFolder } from "../../../shared/folders/folder.commands.ts";
 import { folderResource, toFolderResource } from "../../../shared/folders/folder.resource.ts";
 import type { App } from "../../../shared/http/create-app.ts";
-import { folderIdSchema } from "../../../shared/kernel/ids.ts";
+import { folderIdSchema, type FolderId } from "../../../shared/kernel/ids.ts";
+import type { Principal } from "../../../shared/auth/principal.ts";
 import type { CommandApiPorts } from "../command-api.ts";
 import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 import { idempotentWrite } from "../idempotent-write.ts";
 import { iconField, visibleTextField } from "./fields.ts";
 
+const folderName = visibleTextField({ max: 200 }).refine((name) => !name.includes("/"), "must not contain '/', which separates folders in folderPath");
 const createFolderBody = z.object({
-  name: visibleTextField({ max: 200 }).refine((name) => !name.includes("/"), "must not contain '/', which separates folders in folderPath"),
+  name: folderName,
   parentId: folderIdSchema.nullable().default(null),
   icon: iconField.nullable().default(null),
 });
 
+const updateFolderBody = z
+  .strictObject({ name: folderName.optional(), icon: iconField.nullable().optional() })
+  .refine((body) => body.name !== undefined || body.icon !== undefined, "send name and/or icon");
+const moveBody = z.strictObject({ parentId: folderIdSchema.nullable() });
+const folderParams = z.object({ folderId: folderIdSchema });
+const write = { access: { scope: "pages:write" as const } };
+
 export function folderCommandRoutes(app: App, ports: CommandApiPorts): void {
+  const presentFolder = (principal: Principal, folderId: FolderId) => async () => {
+    const { folder, permission } = await visibleFolder(ports.views, principal, folderId);
+    return { body: toFolderResource(folder, permission) };
+  };
+
+  app.patch(
+    "/folders/:folderId",
+    { config: write, schema: { params: folderParams, body: updateFolderBody, response: writeResponses({ 200: folderResource }) } },
+    async (request, reply) => {
+      const actor = actorOf(request, ports.clock);
+      const { folderId } = request.params;
+      const { name, icon } = request.body;
+      const { position } = await editFolder.run(ports, actor, folderId, () => ({ type: "UpdateFolder", folderId, name, icon }));
+      return sendWrite(reply, await settleWrite(ports, position, { status: 200, id: folderId, present: presentFolder(actor.principal, folderId) }));
+    },
+  );
+
+  app.post(
+    "/folders/:folderId/move",
+    { config: write, schema: { params: folderParams, body: moveBody, response: writeResponses({ 200: folderResource }) } },
+    async (request, reply) => {
+      const actor = actorOf(request, ports.clock);
+      const { folderId } = request.params;
+      const { position } = await moveFolder(ports, actor, folderId, request.body.parentId);
+      return sendWrite(reply, await settleWrite(ports, position, { status: 200, id: folderId, present: presentFolder(actor.principal, folderId) }));
+    },
+  );
+
+  app.delete(
+    "/folders/:folderId",
+    { config: write, schema: { params: folderParams, response: writeResponses({ 204: z.null() }) } },
+    async (request, reply) => {
+      const actor = actorOf(request, ports.clock);
+      const { position } = await deleteFolder(ports, actor, request.params.folderId);
+      return sendWrite(reply, await settleWrite(ports, position, { status: 204, id: request.params.folderId, present: async () => ({ body: null }) }));
+    },
+  );
+
   app.post(
     "/folders",
     { config: { access: { scope: "pages:write" } }, schema: { body: createFolderBody, response: writeResponses({ 201: folderResource }) } },

@@ -111,7 +111,7 @@ class VaultImport {
       const name = directory.slice(slash + 1);
       const folderId = folderIdSchema.parse(derivedId(this.scope, "folder", directory));
       byPath.set(directory, folderId);
-      if ((await folderCommands.load(this.ports.eventStore, folderId)).exists) continue;
+      if ((await folderCommands.load(this.ports.eventStore, folderId)).status !== "absent") continue;
       const { position } = await folderCommands.handle(this.ports.eventStore, folderId, { type: "CreateFolder", folderId, ownerId: this.owner, parentId, name, icon: null }, this.actor.context);
       this.record(position);
       this.result.foldersCreated += 1;

@@ -1,13 +1,13 @@
-// Page commands: create, rename or re-icon, replace the content under If-Match, and soft-delete.
+// Page commands: create, rename or re-icon, move, replace the content under If-Match, and soft-delete.
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { ownerOfNewItem, visiblePage } from "../../../shared/access/authorize.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { folderIdSchema, pageIdSchema, type PageId } from "../../../shared/kernel/ids.ts";
-import { editPage, pageCommands } from "../../../shared/pages/page.commands.ts";
+import { editPage, movePage, pageCommands } from "../../../shared/pages/page.commands.ts";
 import { etagOf, renderPageDocument, revisionFromIfMatch, stripFrontmatter } from "../../../shared/pages/page-document.ts";
-import { pageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
+import { pageResource, resolvedPageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
 import type { Principal } from "../../../shared/auth/principal.ts";
 import type { CommandApiPorts } from "../command-api.ts";
 import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
@@ -28,6 +28,7 @@ const updatePageBody = z
   .refine((body) => body.title !== undefined || body.icon !== undefined, "send title and/or icon");
 
 const pageParams = z.object({ pageId: pageIdSchema });
+const moveBody = z.strictObject({ parentId: folderIdSchema.nullable() });
 /** Checked by the handler with markdownField, after the frontmatter of a text body is stripped. */
 const contentBody = z.union([z.string(), z.object({ markdown: z.string() })]);
 const write = { access: { scope: "pages:write" as const } };
@@ -71,6 +72,21 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
       const { title, icon } = request.body;
       const { position } = await editPage.run(ports, actor, pageId, () => ({ type: "UpdatePage", pageId, title, icon }));
       return sendWrite(reply, await settleWrite(ports, position, { status: 200, id: pageId, present: presentPage(actor.principal, pageId) }));
+    },
+  );
+
+  app.post(
+    "/pages/:pageId/move",
+    { config: write, schema: { params: pageParams, body: moveBody, response: writeResponses({ 200: resolvedPageResource }) } },
+    async (request, reply) => {
+      const actor = actorOf(request, ports.clock);
+      const { pageId } = request.params;
+      const { position } = await movePage(ports, actor, pageId, request.body.parentId);
+      const present = async () => {
+        const { page, permission } = await visiblePage(ports.views, actor.principal, pageId);
+        return { body: { ...toPageResource(page, permission), folderPath: page.folderPath } };
+      };
+      return sendWrite(reply, await settleWrite(ports, position, { status: 200, id: pageId, present }));
     },
   );
 

@@ -1,21 +1,43 @@
-// FolderCreated into the folders read model, with its ancestors and path computed once.
+// Folder events into the folders read model, with ancestors and path computed once; a rename or a move
+// carries the new path (and, for a move, the new ancestors) down to every folder and page below.
 import type { StoredEvent } from "../../../shared/events.ts";
 import type { FolderEvent } from "../../../shared/folders/folder.decider.ts";
+import type { FolderTreeEvent } from "../../../shared/folders/folder-tree.decider.ts";
+import type { FolderRecord } from "../../../shared/folders/folders.view.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
 
-export async function projectFolder<Tx>({ event, metadata, position }: StoredEvent<FolderEvent>, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
-  const { folderId, ownerId, parentId, name, icon } = event.data;
+async function placeOf<Tx>(writers: ProjectionWriters<Tx>, tx: Tx, parentId: string | null, name: string): Promise<Pick<FolderRecord, "ancestorIds" | "path">> {
   const parent = parentId ? await writers.folders.get(tx, parentId) : null;
-  await writers.folders.put(tx, {
-    id: folderId,
-    ownerId,
-    parentId,
-    name,
-    icon,
-    ancestorIds: parent ? [parent.id, ...parent.ancestorIds] : [],
-    path: parent ? `${parent.path}/${name}` : name,
-    createdAt: metadata.occurredAt,
-    updatedAt: metadata.occurredAt,
-    updatedPosition: position,
-  });
+  return { ancestorIds: parent ? [parent.id, ...parent.ancestorIds] : [], path: parent ? `${parent.path}/${name}` : name };
+}
+
+export async function projectFolder<Tx>(
+  { event, metadata, position }: StoredEvent<FolderEvent | FolderTreeEvent>,
+  writers: ProjectionWriters<Tx>,
+  tx: Tx,
+): Promise<void> {
+  const changed = { updatedAt: metadata.occurredAt, updatedPosition: position };
+  if (event.type === "FolderCreated") {
+    const { folderId, ownerId, parentId, name, icon } = event.data;
+    const place = await placeOf(writers, tx, parentId, name);
+    return writers.folders.put(tx, { id: folderId, ownerId, parentId, name, icon, ...place, createdAt: metadata.occurredAt, ...changed });
+  }
+  const folder = await writers.folders.get(tx, event.data.folderId);
+  if (!folder) return;
+  switch (event.type) {
+    case "FolderIconChanged":
+      return writers.folders.put(tx, { ...folder, icon: event.data.icon, ...changed });
+    case "FolderDeleted":
+      return writers.folders.remove(tx, folder.id);
+    case "FolderRenamed": {
+      const renamed = { ...folder, name: event.data.name, ...(await placeOf(writers, tx, folder.parentId, event.data.name)), ...changed };
+      await writers.folders.place(tx, renamed, null);
+      return writers.pages.placeBelow(tx, renamed, null);
+    }
+    case "FolderMoved": {
+      const moved = { ...folder, parentId: event.data.parentId, ...(await placeOf(writers, tx, event.data.parentId, folder.name)), ...changed };
+      await writers.folders.place(tx, moved, changed);
+      return writers.pages.placeBelow(tx, moved, changed);
+    }
+  }
 }

@@ -15,8 +15,13 @@ function subjectOf(event: DomainEvent): Subject {
     case "PageContentReplaced":
     case "PageDeleted":
     case "PageRestored":
+    case "PageMoved":
       return { kind: "page", id: event.data.pageId, access: { kind: "page", id: event.data.pageId } };
     case "FolderCreated":
+    case "FolderRenamed":
+    case "FolderIconChanged":
+    case "FolderDeleted":
+    case "FolderMoved":
       return { kind: "folder", id: event.data.folderId, access: { kind: "folder", id: event.data.folderId } };
     case "AccessGranted":
     case "AccessRevoked": {

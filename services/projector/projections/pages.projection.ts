@@ -1,4 +1,4 @@
-// Page events into the page listing and content read models.
+// Page events into the page listing and content read models; a move takes the new folder's ancestors and path.
 import type { StoredEvent } from "../../../shared/events.ts";
 import type { PageEvent } from "../../../shared/pages/page.decider.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
@@ -37,6 +37,11 @@ export async function projectPage<Tx>({ event, metadata, position, revision }: S
       await writers.pages.change(tx, pageId, { ...changed, kind: "title", title });
       await writers.pages.change(tx, pageId, { ...changed, kind: "icon", icon });
       return writers.pages.change(tx, pageId, { ...changed, kind: "content", markdown });
+    }
+    case "PageMoved": {
+      const parent = event.data.parentId ? await writers.folders.get(tx, event.data.parentId) : null;
+      const place = { parentId: event.data.parentId, ancestorIds: parent ? [parent.id, ...parent.ancestorIds] : [], folderPath: parent?.path ?? "" };
+      return writers.pages.move(tx, event.data.pageId, place, changed);
     }
   }
 }

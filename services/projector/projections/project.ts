@@ -35,6 +35,10 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
     case "TokenRevoked":
       return projectToken(narrow(stored, event), writers, tx);
     case "FolderCreated":
+    case "FolderRenamed":
+    case "FolderIconChanged":
+    case "FolderDeleted":
+    case "FolderMoved":
       return projectFolder(narrow(stored, event), writers, tx);
     case "PageCreated":
     case "PageRenamed":
@@ -42,6 +46,7 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
     case "PageContentReplaced":
     case "PageDeleted":
     case "PageRestored":
+    case "PageMoved":
       return projectPage(narrow(stored, event), writers, tx);
     case "ThreadOpened":
     case "CommentAdded":

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { decodeIds, encodeIds } from "./id-list.ts";
 import type { ListQuery } from "../../read-store/list-query.ts";
-import type { FolderRecord, FoldersView, FoldersWriter } from "../../folders/folders.view.ts";
+import type { Changed, FolderRecord, FoldersView, FoldersWriter } from "../../folders/folders.view.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 
 const schema = `
@@ -19,13 +19,14 @@ CREATE TABLE IF NOT EXISTS folders (
 );
 CREATE INDEX IF NOT EXISTS folders_updated ON folders (updated_pos);
 CREATE INDEX IF NOT EXISTS folders_owner ON folders (owner_id, updated_pos);
+CREATE INDEX IF NOT EXISTS folders_parent ON folders (parent_id);
 CREATE TABLE IF NOT EXISTS folder_ancestors (
   folder_id TEXT NOT NULL,
   ancestor_id TEXT NOT NULL,
   PRIMARY KEY (folder_id, ancestor_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS folder_ancestors_ancestor ON folder_ancestors (ancestor_id, folder_id);`;
-export const foldersModel: SqliteModel = { schema, tables: ["folders", "folder_ancestors"], queryIndexes: ["folders_updated"] };
+export const foldersModel: SqliteModel = { schema, tables: ["folders", "folder_ancestors"], queryIndexes: ["folders_updated", "folders_parent"] };
 
 /**
  * The newest visible folders, gathered from each way of seeing one (a workspace, a grant on it, a grant on a
@@ -84,7 +85,36 @@ export class SqliteFoldersWriter implements FoldersWriter<SqliteBatch> {
       ),
       ancestor: db.prepare("INSERT OR IGNORE INTO folder_ancestors (folder_id, ancestor_id) VALUES (?, ?)"),
       get: db.prepare<[string], Row>(GET_FOLDER),
+      below: db.prepare<[string], Row>("SELECT f.* FROM folder_ancestors a JOIN folders f ON f.id = a.folder_id WHERE a.ancestor_id = ?"),
+      setPlace: db.prepare<[{ id: string; ancestorIds: string; path: string }]>("UPDATE folders SET ancestor_ids = @ancestorIds, path = @path WHERE id = @id"),
+      touch: db.prepare<[{ id: string; updatedAt: string; updatedPosition: number }]>(
+        "UPDATE folders SET updated_at = @updatedAt, updated_pos = @updatedPosition WHERE id = @id",
+      ),
+      removeAncestors: db.prepare<[string]>("DELETE FROM folder_ancestors WHERE folder_id = ?"),
+      remove: db.prepare<[string]>("DELETE FROM folders WHERE id = ?"),
     };
+  }
+
+  async place(_tx: SqliteBatch, folder: FolderRecord, descendantsChanged: Changed | null): Promise<void> {
+    const before = this.statements.get.get(folder.id);
+    this.statements.removeAncestors.run(folder.id);
+    await this.put(_tx, folder);
+    if (!before) return;
+    const oldDepth = decodeIds(before.ancestor_ids).length + 1;
+    for (const row of this.statements.below.all(folder.id)) {
+      const ancestors = decodeIds(row.ancestor_ids);
+      const ancestorIds = [...ancestors.slice(0, ancestors.indexOf(folder.id) + 1), ...folder.ancestorIds];
+      const path = [folder.path, ...row.path.split("/").slice(oldDepth)].join("/");
+      this.statements.setPlace.run({ id: row.id, ancestorIds: encodeIds(ancestorIds), path });
+      if (descendantsChanged) this.statements.touch.run({ id: row.id, ...descendantsChanged });
+      this.statements.removeAncestors.run(row.id);
+      for (const ancestorId of ancestorIds) this.statements.ancestor.run(row.id, ancestorId);
+    }
+  }
+
+  async remove(_tx: SqliteBatch, id: string): Promise<void> {
+    this.statements.remove.run(id);
+    this.statements.removeAncestors.run(id);
   }
 
   async put(_tx: SqliteBatch, f: FolderRecord): Promise<void> {
@@ -105,7 +135,16 @@ export class SqliteFoldersView implements FoldersView {
     this.statements = {
       get: db.prepare<[string], Row>(GET_FOLDER),
       list: db.prepare<[{ before: number; owners: string; folders: string; limit: number }], Row>(LIST_VISIBLE_FOLDERS),
+      holdsAnything: db
+        .prepare<[{ id: string }], number>(
+          "SELECT EXISTS (SELECT 1 FROM folders WHERE parent_id = @id) OR EXISTS (SELECT 1 FROM pages WHERE parent_id = @id AND deleted = 0)",
+        )
+        .pluck(),
     };
+  }
+
+  async isEmpty(id: string): Promise<boolean> {
+    return this.statements.holdsAnything.get({ id }) === 0;
   }
 
   async get(id: string): Promise<FolderRecord | null> {

@@ -2,9 +2,12 @@ import type Database from "better-sqlite3";
 import { decodeIds, encodeIds } from "./id-list.ts";
 import type { ListQuery } from "../../read-store/list-query.ts";
 import { newestOfSources, type FirstRound, type Ranked, type RankedSource } from "../../read-store/newest-of-sources.ts";
+import type { Changed, FolderPlace } from "../../folders/folders.view.ts";
 import { titleKey, type PageChange, type PageContent, type PageRecord, type PagesView, type PagesWriter } from "../../pages/pages.view.ts";
 import type { VisibleTo } from "../../read-store/list-query.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
+import { SqlitePageIndexer, SqlitePageSearch } from "./page-search.sqlite.ts";
+import type { SearchHit, SearchQuery } from "../../pages/page-search.ts";
 
 const schema = `
 CREATE TABLE IF NOT EXISTS pages (
@@ -42,7 +45,7 @@ export const pagesModel: SqliteModel = {
   queryIndexes: ["pages_parent", "pages_title", "pages_owner", "page_ancestors_folder"],
 };
 
-type Row = {
+export type PageRow = {
   id: string;
   owner_id: string;
   parent_id: string | null;
@@ -55,6 +58,7 @@ type Row = {
   updated_pos: number;
   revision: number;
 };
+type Row = PageRow;
 const toRecord = (row: Row): PageRecord => ({
   id: row.id,
   ownerId: row.owner_id,
@@ -126,8 +130,11 @@ const RECORD_CACHE_LIMIT = 50_000;
 export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
   private readonly statements;
   private readonly pendingByBatch = new WeakMap<SqliteBatch, Map<string, PendingRow>>();
+  private readonly index: SqlitePageIndexer;
 
-  constructor(db: Database.Database) {
+  /** `searchIndex: false` leaves the full-text index empty (for measuring what keeping it costs). */
+  constructor(db: Database.Database, options: { searchIndex?: boolean } = {}) {
+    this.index = new SqlitePageIndexer(db, options.searchIndex ?? true);
     this.statements = {
       insert: db.prepare(
         `INSERT OR REPLACE INTO pages (id, owner_id, parent_id, title, title_key, icon, ancestor_ids, folder_path, created_at, updated_at, updated_pos, revision)
@@ -145,7 +152,46 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
       ),
       remove: db.prepare("UPDATE pages SET deleted = 1 WHERE id = ?"),
       removeContent: db.prepare("DELETE FROM page_contents WHERE page_id = ?"),
+      below: db.prepare<[string], Pick<Row, "id" | "ancestor_ids" | "folder_path" | "updated_pos">>(
+        "SELECT p.id, p.ancestor_ids, p.folder_path, p.updated_pos FROM page_ancestors a JOIN pages p ON p.id = a.page_id WHERE a.folder_id = ?",
+      ),
+      setPlace: db.prepare<[{ id: string; ancestorIds: string; folderPath: string }]>(
+        "UPDATE pages SET ancestor_ids = @ancestorIds, folder_path = @folderPath WHERE id = @id",
+      ),
+      setParent: db.prepare<[string | null, string]>("UPDATE pages SET parent_id = ? WHERE id = ?"),
+      touch: db.prepare<[{ id: string; updatedAt: string; updatedPosition: number }]>(
+        "UPDATE pages SET updated_at = @updatedAt, updated_pos = @updatedPosition WHERE id = @id",
+      ),
+      setRevision: db.prepare<[number, string]>("UPDATE pages SET revision = ? WHERE id = ?"),
     };
+  }
+
+  async move(tx: SqliteBatch, id: string, place: { parentId: string | null; ancestorIds: readonly string[]; folderPath: string }, changed: Changed & { revision: number }): Promise<void> {
+    this.flush(this.pendingOf(tx));
+    this.statements.setParent.run(place.parentId, id);
+    this.statements.setPlace.run({ id, ancestorIds: encodeIds(place.ancestorIds), folderPath: place.folderPath });
+    this.statements.touch.run({ id, updatedAt: changed.updatedAt, updatedPosition: changed.updatedPosition });
+    this.statements.setRevision.run(changed.revision, id);
+    this.statements.removeAncestors.run(id);
+    for (const folderId of place.ancestorIds) this.statements.ancestor.run(id, folderId, changed.updatedPosition);
+    this.index.reindex(id);
+  }
+
+  async placeBelow(tx: SqliteBatch, folder: FolderPlace, changed: Changed | null): Promise<void> {
+    this.flush(this.pendingOf(tx));
+    for (const row of this.statements.below.all(folder.id)) {
+      const ancestors = decodeIds(row.ancestor_ids);
+      const index = ancestors.indexOf(folder.id);
+      const ancestorIds = [...ancestors.slice(0, index + 1), ...folder.ancestorIds];
+      const folderPath = [folder.path, ...row.folder_path.split("/").slice(ancestors.length - index)].join("/");
+      this.statements.setPlace.run({ id: row.id, ancestorIds: encodeIds(ancestorIds), folderPath });
+      if (changed) this.statements.touch.run({ id: row.id, ...changed });
+      const position = changed ? changed.updatedPosition : row.updated_pos;
+      this.statements.removeAncestors.run(row.id);
+      for (const folderId of ancestorIds) this.statements.ancestor.run(row.id, folderId, position);
+      // The index holds each page's ancestors (its scope): they change on a move, not on a rename.
+      if (changed) this.index.reindex(row.id);
+    }
   }
 
   private pendingOf(tx: SqliteBatch): Map<string, PendingRow> {
@@ -165,6 +211,7 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
       this.statements.flush.run(fields);
       this.statements.touchAncestors.run(row.updatedPosition, row.id);
       if (markdown !== null) this.statements.content.run(row.id, markdown);
+      if (markdown !== null || row.title !== null) this.index.reindex(row.id);
     }
     pending.clear();
   }
@@ -174,6 +221,7 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
     this.statements.insert.run({ ...page, titleKey: titleKey(page.title), ancestorIds: encodeIds(page.ancestorIds) });
     for (const folderId of page.ancestorIds) this.statements.ancestor.run(page.id, folderId, page.updatedPosition);
     this.statements.content.run(page.id, markdown);
+    this.index.reindex(page.id);
   }
 
   async change(tx: SqliteBatch, id: string, change: PageChange): Promise<void> {
@@ -191,6 +239,7 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
     this.statements.remove.run(id);
     this.statements.removeContent.run(id);
     this.statements.removeAncestors.run(id);
+    this.index.reindex(id);
   }
 }
 
@@ -199,8 +248,10 @@ export class SqlitePagesView implements PagesView {
   private readonly records = new Map<string, PageRecord>();
   private readonly compounds = new Map<string, Database.Statement<unknown[], Candidate & { source: number }>>();
   private readonly snapshot: <T>(read: () => T) => T;
+  private readonly searcher: SqlitePageSearch;
 
   constructor(private readonly db: Database.Database) {
+    this.searcher = new SqlitePageSearch(db, toRecord);
     // A list reads several statements; one read transaction makes them all see the same committed batch.
     this.snapshot = <T>(read: () => T): T => db.transaction(read)();
     this.statements = {
@@ -307,5 +358,9 @@ export class SqlitePagesView implements PagesView {
       limit,
     };
     return this.statements.byTitle.all(params).map(toRecord);
+  }
+
+  async search(query: SearchQuery): Promise<SearchHit[]> {
+    return this.searcher.search(query);
   }
 }

@@ -22,4 +22,6 @@ export interface SqliteModel {
   readonly tables: readonly string[];
   /** Dropped during a rebuild (no projection looks rows up through them) and restored after it. */
   readonly queryIndexes: readonly string[];
+  /** Run once a rebuild has loaded everything (e.g. merging a full-text index into one segment). */
+  readonly afterRebuild?: string;
 }

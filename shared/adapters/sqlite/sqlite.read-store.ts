@@ -9,6 +9,7 @@ import { foldersModel, SqliteFoldersView, SqliteFoldersWriter } from "./folders.
 import { invitationsModel, SqliteInvitationsView, SqliteInvitationsWriter } from "./invitations.view.sqlite.ts";
 import { openDatabase } from "./open-database.ts";
 import { pagesModel, SqlitePagesView, SqlitePagesWriter } from "./pages.view.sqlite.ts";
+import { pageSearchModel } from "./page-search.sqlite.ts";
 import { SqliteBatch, type SqliteModel } from "./sqlite-batch.ts";
 import { SqliteThreadsView, SqliteThreadsWriter, threadsModel } from "./threads.view.sqlite.ts";
 import { SqliteTokensView, SqliteTokensWriter, tokensModel } from "./tokens.view.sqlite.ts";
@@ -16,7 +17,7 @@ import { SqliteUsersView, SqliteUsersWriter, usersModel } from "./users.view.sql
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
 
 /** Bump whenever a read-model table changes shape. */
-const READ_MODEL_VERSION = 13;
+const READ_MODEL_VERSION = 14;
 
 const checkpointModel: SqliteModel = {
   schema: `
@@ -29,7 +30,7 @@ INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`,
   queryIndexes: [],
 };
 
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel];
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel];
 const schemas = models.map((model) => model.schema).join("\n");
 
 /**
@@ -98,13 +99,14 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
   private readonly db: Database.Database;
   private readonly statements;
 
-  constructor(filename: string) {
+  /** `searchIndex: false` keeps the full-text index empty: only for measuring what the index costs. */
+  constructor(filename: string, options: { searchIndex?: boolean } = {}) {
     this.db = openReadModels(filename);
     this.writers = {
       users: new SqliteUsersWriter(this.db),
       tokens: new SqliteTokensWriter(this.db),
       folders: new SqliteFoldersWriter(this.db),
-      pages: new SqlitePagesWriter(this.db),
+      pages: new SqlitePagesWriter(this.db, options),
       access: new SqliteAccessWriter(this.db),
       threads: new SqliteThreadsWriter(this.db),
       invitations: new SqliteInvitationsWriter(this.db),
@@ -149,6 +151,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
     // No ANALYZE: with its sqlite_stat4 tables SQLite re-plans a statement for every new bound value,
     // which doubles the cost of the small indexed reads the lists are made of.
     this.db.exec(schemas);
+    for (const model of models) if (model.afterRebuild) this.db.exec(model.afterRebuild);
   }
 
   async close(): Promise<void> {
