@@ -130,6 +130,27 @@ describe("folder history", () => {
   });
 });
 
+describe("history of moves and folder changes", () => {
+  it("shows a page's move with where it came from and went, and a folder's rename, move and icon", async () => {
+    const owner = await server.registered("mover");
+    const from = await createFolder(owner, { name: "From" });
+    const to = await createFolder(owner, { name: "To" });
+    const pageId = await createPage(owner, { title: "Travelling", parentId: from });
+    expect((await owner.post(`/pages/${pageId}/move`, { parentId: to })).status).toBe(200);
+    const pageChanges = itemsOf((await owner.get(`/pages/${pageId}/history?order=asc`)).body).map((item) => item.changes);
+    expect(pageChanges.at(-1)).toEqual({ kind: "moved", from, to });
+
+    expect((await owner.patch(`/folders/${from}`, { name: "Origin", icon: "📦" })).status).toBe(200);
+    expect((await owner.post(`/folders/${from}/move`, { parentId: to })).status).toBe(200);
+    const folderChanges = itemsOf((await owner.get(`/folders/${from}/history?order=asc`)).body).map((item) => item.changes);
+    expect(folderChanges).toEqual(expect.arrayContaining([
+      { kind: "title", from: "From", to: "Origin" },
+      { kind: "icon", from: null, to: "📦" },
+      { kind: "moved", from: null, to },
+    ]));
+  });
+});
+
 describe("reading a page as of an instant", () => {
   it("answers the page and its content as they were at a position or a time between edits", async () => {
     const owner = await server.registered("owner");

@@ -125,7 +125,11 @@ describe("POST /pages/{pageId}/images", () => {
       sent.on("response", (response) => {
         let body = "";
         response.on("data", (chunk: Buffer) => (body += chunk.toString()));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+        response.on("end", () => {
+          // The 200 MB were never going to come: hang up, as such a client would.
+          sent.destroy();
+          resolve({ status: response.statusCode ?? 0, body });
+        });
       });
       sent.on("error", reject);
       // Headers only: the 200 MB never come.

@@ -115,7 +115,14 @@ export async function imageCommandRoutes(app: App, ports: CommandApiPorts): Prom
         const { pageId } = request.params;
         // Permission first: a caller who may not upload here is not made to send 10 MB to learn it.
         await pageAccess("edit")(ports.views, actor.principal, pageId);
-        const form = await readUploadForm(request);
+        const form = await readUploadForm(request).catch((error: unknown) => {
+          // The rest of an oversized body is never read: once the 413 is out, a client that neither sends nor
+          // hangs up gets five quiet seconds, then the connection is closed (it would otherwise hold shutdown).
+          if (error instanceof AppError && error.code === "payload_too_large") {
+            reply.raw.once("finish", () => request.raw.socket.setTimeout(5_000, () => request.raw.socket.destroy()));
+          }
+          throw error;
+        });
         const inspected = await inspectImage(form.bytes);
         const sha256 = createHash("sha256").update(form.bytes).digest("hex");
         const fingerprintBody = { alt: form.alt, originalName: form.originalName, sha256 };
