@@ -2,9 +2,8 @@
 // over SQLite files in DATA_DIR. `npm start` runs this file.
 import type { Logger } from "pino";
 import { PrometheusMetrics } from "../shared/adapters/prometheus/prometheus.metrics.ts";
-import type { SqliteBatch } from "../shared/adapters/sqlite/sqlite-batch.ts";
 import type { EventStore } from "../shared/event-store/event-store.port.ts";
-import type { SqliteReadStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";
+import type { ReadStore } from "../shared/read-store/read-store.port.ts";
 import { toBusMessage } from "../shared/bus/integration-events.ts";
 import { loadConfig, type Config } from "../shared/config/config.ts";
 import { registerApiReference } from "../shared/http/api-reference.ts";
@@ -15,11 +14,10 @@ import { metricsRoute } from "../shared/http/metrics.routes.ts";
 import { createLogger } from "../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../shared/read-store/checkpoint-watcher.ts";
 import { registerCommandApi } from "./command-api/command-api.ts";
-import { openBlobStore, openEventStore, openEmbeddedProjectionStore, openEmbeddedReadStore } from "./embedded-stores.ts";
+import { openBlobStore, openEventStore, openProjectionStore, openReadStore, projectorFor, type RunningProjector } from "./embedded-stores.ts";
 import { appendingStore, authenticatorFor, busFor, commandApiPorts, inProcessWriteSide, mailerFor, publicBaseUrl, queryApiPorts, type Clock } from "./embedded-wiring.ts";
 import { runUntilSignalled } from "./lifecycle.ts";
 import { Notifier } from "./notifier/notifier.ts";
-import { Projector } from "./projector/projector.ts";
 import { registerQueryApi } from "./query-api/query-api.ts";
 
 export interface RunningServer {
@@ -27,8 +25,8 @@ export interface RunningServer {
   readonly config: Config;
   readonly logger: Logger;
   readonly eventStore: EventStore;
-  readonly readStore: SqliteReadStore;
-  readonly projector: Projector<SqliteBatch>;
+  readonly readStore: ReadStore;
+  readonly projector: RunningProjector;
   close(): Promise<void>;
 }
 
@@ -39,17 +37,16 @@ export async function startAllInOne(
 ): Promise<RunningServer> {
   const metrics = new PrometheusMetrics();
   const eventStore = openEventStore(config);
-  const readStore = openEmbeddedReadStore(config, metrics);
+  const readStore = await openReadStore(config, metrics);
   const watcher = new CheckpointWatcher(readStore);
-  const projectionStore = openEmbeddedProjectionStore(config);
+  const projectionStore = await openProjectionStore(config);
   const blobs = await openBlobStore(config);
   const bus = await busFor(config, "all-in-one");
   const mailer = mailerFor(config);
   const notifier = new Notifier({ bus, eventStore: appendingStore(eventStore, metrics), readModels: readStore, mailer, logger, clock, publicBaseUrl: publicBaseUrl(config), metrics });
   await notifier.start();
-  const projector = new Projector({
+  const projector = projectorFor(projectionStore, {
     eventStore,
-    store: projectionStore,
     logger,
     watcher,
     publish: (events) => bus.publish(events.map(toBusMessage)),

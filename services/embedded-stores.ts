@@ -1,6 +1,6 @@
 // The stores each process opens: the embedded default (event store and read models as SQLite files in
 // DATA_DIR, image bytes as files under it) or, where EVENTSTORE_URL / MONGODB_URL are set, EventStoreDB for the
-// event store and MongoDB GridFS for image bytes. (The read models stay SQLite until their MongoDB adapter lands.)
+// event store and MongoDB for the read models and (in GridFS) the image bytes.
 import { chmodSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { PRIVATE_DIRECTORY } from "../shared/config/config.ts";
 import { join } from "node:path";
@@ -14,6 +14,9 @@ import { GridFsBlobStore } from "../shared/adapters/mongodb/gridfs.blob-store.ts
 import type { BlobReader, BlobStore } from "../shared/blobs/blob-store.port.ts";
 import type { EventStore } from "../shared/event-store/event-store.port.ts";
 import type { Metrics } from "../shared/metrics/metrics.port.ts";
+import type { ProjectionStore, ReadStore } from "../shared/read-store/read-store.port.ts";
+import { Projector, type ProjectorOptions } from "./projector/projector.ts";
+import { connectMongo, MongoProjectionStore, MongoReadStore } from "../shared/adapters/mongodb/mongo.read-store.ts";
 
 const PRIVATE_FILE = 0o600;
 
@@ -87,4 +90,36 @@ export async function openBlobReader(config: Config): Promise<BlobReader & { clo
   if (!config.MONGODB_URL) return Object.assign(openEmbeddedBlobReader(config), { close: async () => undefined });
   const client = await MongoClient.connect(config.MONGODB_URL);
   return new GridFsBlobStore(client.db(), client);
+}
+
+/** The read models a process reads: MongoDB when MONGODB_URL is set, otherwise the SQLite file in DATA_DIR. */
+export async function openReadStore(config: Config, metrics?: Pick<Metrics, "cache">): Promise<ReadStore> {
+  if (!config.MONGODB_URL) return openEmbeddedReadStore(config, metrics);
+  const options = metrics ? { accessContextCache: metrics.cache("access_context") } : {};
+  return MongoReadStore.open(await connectMongo(config.MONGODB_URL), { ownsClient: true, ...options });
+}
+
+export type AnyProjectionStore = SqliteProjectionStore | MongoProjectionStore;
+
+/** The projector's store: MongoDB when MONGODB_URL is set, otherwise the SQLite file in DATA_DIR. */
+export async function openProjectionStore(config: Config): Promise<AnyProjectionStore> {
+  if (!config.MONGODB_URL) return openEmbeddedProjectionStore(config);
+  return MongoProjectionStore.open(await connectMongo(config.MONGODB_URL), { ownsClient: true });
+}
+
+/** Runs `use` on the store with its batch type known, whichever adapter it is. */
+export function onProjectionStore<R>(store: AnyProjectionStore, use: <Tx>(store: ProjectionStore<Tx>) => R): R {
+  return store instanceof MongoProjectionStore ? use(store) : use(store);
+}
+
+/** What a process does with its projector, whichever store it writes. */
+export interface RunningProjector {
+  readonly checkpoint: number;
+  readonly healthy: boolean;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function projectorFor(store: AnyProjectionStore, options: Omit<ProjectorOptions<unknown>, "store">): RunningProjector {
+  return onProjectionStore(store, (typed) => new Projector({ ...options, store: typed }));
 }

@@ -10,7 +10,6 @@ import type { Bus } from "../shared/bus/bus.port.ts";
 import { SmtpMailer } from "../shared/adapters/smtp/smtp.mailer.ts";
 import type { Mailer } from "../shared/mail/mailer.port.ts";
 import { InProcessWriteSide } from "../shared/adapters/in-process/in-process.write-side.ts";
-import type { SqliteReadStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";
 import { Authenticator } from "../shared/auth/authenticator.ts";
 import { sessionKeyFor } from "../shared/auth/session-key.ts";
 import { SessionVerifier } from "../shared/auth/session-verifier.ts";
@@ -22,7 +21,7 @@ import { serveMetrics } from "../shared/http/metrics.routes.ts";
 import type { Metrics } from "../shared/metrics/metrics.port.ts";
 import { timedProgress } from "../shared/read-store/timed-progress.ts";
 import type { ProjectionProgress } from "../shared/read-store/checkpoint-watcher.ts";
-import type { ReadModels } from "../shared/read-store/read-store.port.ts";
+import type { ReadModels, ReadStore } from "../shared/read-store/read-store.port.ts";
 import { acceptInvitationsOnRegistration } from "../shared/sharing/accept-invitations.ts";
 import type { CommandApiPorts } from "./command-api/command-api.ts";
 import type { QueryApiPorts } from "./query-api/query-api.ts";
@@ -35,7 +34,7 @@ export function appendingStore(eventStore: EventStore, metrics?: Metrics): Event
 }
 
 /** The write side of a process that holds the event store: registration runs its reactions in process. */
-export function inProcessWriteSide(stores: { eventStore: EventStore; readStore: SqliteReadStore }, logger: Logger, clock: Clock, metrics?: Metrics): InProcessWriteSide {
+export function inProcessWriteSide(stores: { eventStore: EventStore; readStore: ReadStore }, logger: Logger, clock: Clock, metrics?: Metrics): InProcessWriteSide {
   const { readStore: views } = stores;
   const eventStore = appendingStore(stores.eventStore, metrics);
   return new InProcessWriteSide({ eventStore, views, clock, registrationHooks: [acceptInvitationsOnRegistration({ eventStore, views, logger })] });
@@ -53,7 +52,7 @@ export function authenticatorFor(
 
 export function commandApiPorts(
   config: Config,
-  stores: { eventStore: EventStore; readStore: SqliteReadStore; blobs: BlobStore },
+  stores: { eventStore: EventStore; readStore: ReadStore; blobs: BlobStore },
   projection: ProjectionProgress,
   logger: Logger,
   clock: Clock,

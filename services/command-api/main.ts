@@ -9,7 +9,7 @@ import { healthRoutes } from "../../shared/http/health.routes.ts";
 import { metricsRoute } from "../../shared/http/metrics.routes.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
-import { openBlobStore, openEventStore, openEmbeddedReadStore } from "../embedded-stores.ts";
+import { openBlobStore, openEventStore, openReadStore } from "../embedded-stores.ts";
 import { authenticatorFor, commandApiPorts, inProcessWriteSide } from "../embedded-wiring.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { registerCommandApi } from "./command-api.ts";
@@ -20,7 +20,7 @@ await runUntilSignalled("command-api", async () => {
   const clock = () => new Date();
   const metrics = new PrometheusMetrics();
   const eventStore = openEventStore(config);
-  const readStore = openEmbeddedReadStore(config, metrics);
+  const readStore = await openReadStore(config, metrics);
   const watcher = new CheckpointWatcher(readStore);
   const blobs = await openBlobStore(config);
   const writeSide = inProcessWriteSide({ eventStore, readStore }, logger, clock, metrics);

@@ -1,7 +1,7 @@
 // The notifier on its own over the embedded stores: it takes invitation events from NATS JetStream when
 // NATS_URL is set, otherwise from the event store it follows itself, and sends through SMTP when SMTP_URL is set,
 // otherwise to DATA_DIR/outbox. Any number of notifiers may run: each attempt sends at most one email.
-import { openEventStore, openEmbeddedReadStore } from "../embedded-stores.ts";
+import { openEventStore, openReadStore } from "../embedded-stores.ts";
 import { appendingStore, busFor, mailerFor, metricsServerFor, publicBaseUrl } from "../embedded-wiring.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { PrometheusMetrics } from "../../shared/adapters/prometheus/prometheus.metrics.ts";
@@ -16,7 +16,7 @@ await runUntilSignalled("notifier", async () => {
   const logger = createLogger(config.LOG_LEVEL, "notifier");
   const metrics = new PrometheusMetrics();
   const eventStore = openEventStore(config);
-  const readStore = openEmbeddedReadStore(config, metrics);
+  const readStore = await openReadStore(config, metrics);
   const bus = await busFor(config, "notifier");
   const mailer = mailerFor(config);
   const notifier = new Notifier({ bus, eventStore: appendingStore(eventStore, metrics), readModels: readStore, mailer, logger, clock: () => new Date(), publicBaseUrl: publicBaseUrl(config), metrics });

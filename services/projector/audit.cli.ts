@@ -1,7 +1,7 @@
 // `npm run audit -- --entity <id>`: prints the history of a page, folder or thread with the actor and the
-// correlation id of every change, straight from the event store in DATA_DIR.
+// correlation id of every change, straight from the event store (DATA_DIR, or EVENTSTORE_URL; names from the read models, DATA_DIR or MONGODB_URL).
 import { loadConfig } from "../../shared/config/config.ts";
-import { openEmbeddedEventStore, openEmbeddedReadStore } from "../embedded-stores.ts";
+import { openEventStore, openReadStore } from "../embedded-stores.ts";
 import { auditTrail } from "./audit.ts";
 import { parseAuditArgs } from "./operator-args.ts";
 
@@ -13,8 +13,8 @@ try {
   process.exit(2);
 }
 const config = loadConfig();
-const eventStore = openEmbeddedEventStore(config);
-const readStore = openEmbeddedReadStore(config);
+const eventStore = openEventStore(config);
+const readStore = await openReadStore(config);
 process.stdout.write(`${(await auditTrail(eventStore, readStore.users, entity)).join("\n")}\n`);
 await readStore.close();
 await eventStore.close();

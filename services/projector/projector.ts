@@ -58,10 +58,23 @@ export class Projector<Tx> {
       (error: unknown) => {
         this.failures += 1;
         this.options.logger.error({ event: "projection.failed", err: error, position: this.position }, "projection batch failed");
-        const timer = setTimeout(() => this.follow(), this.options.retryDelayMs ?? 1_000);
+        const timer = setTimeout(() => void this.resume(), this.options.retryDelayMs ?? 1_000);
         timer.unref();
       },
     );
+  }
+
+  /**
+   * Follows again from the store's checkpoint, which is where the failed batch left it unless the read models
+   * were switched to another generation by a replay in the meantime (then the new generation's checkpoint).
+   */
+  private async resume(): Promise<void> {
+    try {
+      this.position = await this.options.store.checkpoint();
+    } catch (error) {
+      this.options.logger.warn({ event: "projection.checkpoint_unreadable", err: error }, "checkpoint unreadable; retrying from the last known position");
+    }
+    this.follow();
   }
 
   /** Applies one batch of the global log atomically with its checkpoint. */

@@ -49,3 +49,45 @@ export async function rebuildReadModels<Tx>(options: {
   await options.store.endRebuild();
   return { applied, seconds: (performance.now() - started) / 1000, position };
 }
+
+/** A store that builds read models beside the live ones and can then put them in their place. */
+export interface SwitchableStore<Tx> extends ProjectionStore<Tx> {
+  /** Makes the new read models the live ones; returns the generation they replaced, if any. */
+  activate(): Promise<number | null>;
+  dropGeneration(generation: number): Promise<void>;
+}
+
+/**
+ * Replays the whole history into fresh read models while the live ones keep serving, follows whatever was
+ * appended meanwhile until a read finds nothing new, and only then switches over: readers and the live
+ * projector move to the new read models (the projector from their checkpoint), and after `graceMs` the old
+ * ones are dropped.
+ */
+export async function replayAndSwitch<Tx>(options: {
+  eventStore: EventStore;
+  store: SwitchableStore<Tx>;
+  logger: Logger;
+  onProgress?: (progress: RebuildProgress) => void;
+  graceMs?: number;
+}): Promise<{ applied: number; seconds: number; position: number; replaced: number | null }> {
+  const started = performance.now();
+  const rebuilt = await rebuildReadModels(options);
+  const projector = new Projector({ eventStore: options.eventStore, store: options.store, logger: options.logger });
+  let { applied, position } = rebuilt;
+  for (;;) {
+    const batch = await options.eventStore.readAll(position, 1_000);
+    const last = batch[batch.length - 1];
+    if (!last) break;
+    await projector.applyBatch(batch);
+    applied += batch.length;
+    position = last.position;
+    options.onProgress?.({ applied, position, head: Math.max(position, await options.eventStore.headPosition()) });
+  }
+  const replaced = await options.store.activate();
+  options.logger.info({ event: "replay.switched", position, replaced });
+  if (replaced !== null) {
+    await new Promise((resolve) => setTimeout(resolve, options.graceMs ?? 5_000));
+    await options.store.dropGeneration(replaced);
+  }
+  return { applied, seconds: (performance.now() - started) / 1000, position, replaced };
+}

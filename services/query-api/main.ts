@@ -10,7 +10,7 @@ import { healthRoutes } from "../../shared/http/health.routes.ts";
 import { metricsRoute } from "../../shared/http/metrics.routes.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
-import { openBlobReader, openEmbeddedReadStore } from "../embedded-stores.ts";
+import { openBlobReader, openReadStore } from "../embedded-stores.ts";
 import { authenticatorFor, queryApiPorts } from "../embedded-wiring.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { registerQueryApi } from "./query-api.ts";
@@ -21,7 +21,7 @@ await runUntilSignalled("query-api", async () => {
   const logger = createLogger(config.LOG_LEVEL, "query-api");
   const clock = () => new Date();
   const metrics = new PrometheusMetrics();
-  const readStore = openEmbeddedReadStore(config, metrics);
+  const readStore = await openReadStore(config, metrics);
   const watcher = new CheckpointWatcher(readStore);
   const blobs = await openBlobReader(config);
   const writeSide = new CommandApiWriteSide(config.COMMAND_API_URL);

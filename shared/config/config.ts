@@ -11,7 +11,7 @@ export const configSchema = z.object({
   AUTH_JWKS_URL: optionalUrl,
   /** EventStoreDB / KurrentDB (`esdb://host:2113?tls=false`): the event store instead of DATA_DIR/events.sqlite. */
   EVENTSTORE_URL: z.string().regex(/^(esdb|esdb\+discover|kurrentdb|kurrentdb\+discover|kdb|kdb\+discover):\/\//, "must be an esdb:// or kurrentdb:// connection string").optional(),
-  /** MongoDB (`mongodb://host:27017/workspace?replicaSet=rs0`): image bytes in GridFS instead of DATA_DIR/blobs. */
+  /** MongoDB (`mongodb://host:27017/workspace?replicaSet=rs0`): the read models and image bytes (GridFS) instead of DATA_DIR. */
   MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, "must be a mongodb:// or mongodb+srv:// connection string").optional(),
   NATS_URL: z.string().min(1).optional(),
   SMTP_URL: optionalUrl,

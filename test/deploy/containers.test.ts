@@ -42,12 +42,13 @@ describe("docker-compose.yml", () => {
   });
 
   it("keeps data in named volumes and takes every setting from the environment", () => {
-    expect(Object.keys(compose.volumes).sort()).toEqual(["app-data", "eventstore-data", "mongodb-data", "nats-data"]);
+    expect(Object.keys(compose.volumes).sort()).toEqual(["eventstore-data", "mail-outbox", "mongodb-data", "nats-data"]);
     for (const name of app) {
       const environment = services[name]?.environment ?? {};
       expect(environment["AUTH_SESSION_SECRET"], name).toMatch(/^\$\{AUTH_SESSION_SECRET:\?/);
       for (const variable of ["EVENTSTORE_URL", "MONGODB_URL", "NATS_URL", "LOG_LEVEL"]) expect(String(environment[variable]), `${name} ${variable}`).toMatch(new RegExp(`^\\$\\{${variable}:-`));
-      expect(services[name]?.volumes, name).toContain("app-data:/data");
+      // No SQLite file or blob directory is shared between services: state lives in the servers.
+      expect(services[name]?.volumes ?? [], name).toEqual(name === "notifier" ? ["mail-outbox:/data"] : []);
     }
   });
 

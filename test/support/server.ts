@@ -1,21 +1,24 @@
 // Starts the real all-in-one server on a free port over real SQLite files, and talks to it over HTTP.
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { startAllInOne, type RunningServer } from "../../services/all-in-one.ts";
 import type { Clock } from "../../services/embedded-wiring.ts";
 import { mintSession, SESSION_COOKIE } from "../../shared/auth/session-verifier.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { tempDir } from "./temp-dir.ts";
-import { openEmbeddedProjectionStore } from "../../services/embedded-stores.ts";
+import { onProjectionStore, openProjectionStore } from "../../services/embedded-stores.ts";
 import { rebuildReadModels } from "../../services/projector/rebuild.ts";
 
 /**
  * With WORKSPACE_TEST_STACK=production (the hosting service's CI), the servers tests start use the production
  * stores EVENTSTORE_URL and MONGODB_URL name; otherwise, and by default, the embedded ones.
  */
-export function productionStack(): Record<string, string> {
+export function productionStack(dataDir: string): Record<string, string> {
   if (process.env.WORKSPACE_TEST_STACK !== "production") return {};
   const { EVENTSTORE_URL, MONGODB_URL } = process.env;
-  return { ...(EVENTSTORE_URL ? { EVENTSTORE_URL } : {}), ...(MONGODB_URL ? { MONGODB_URL } : {}) };
+  // Each server (one DATA_DIR, kept across its restarts) gets a database of its own for its read models.
+  const database = `workspace-test-${createHash("sha256").update(dataDir).digest("hex").slice(0, 16)}`;
+  const mongo = MONGODB_URL?.replace(/^(mongodb(?:\+srv)?:\/\/[^/?]+)(\/[^?]*)?/, `$1/${database}`);
+  return { ...(EVENTSTORE_URL ? { EVENTSTORE_URL } : {}), ...(mongo ? { MONGODB_URL: mongo } : {}) };
 }
 
 export const TEST_SESSION_SECRET = "test-secret-that-is-long-enough-for-hs256-signing";
@@ -95,7 +98,7 @@ export class TestServer {
 
   /** `settings` are environment variables on top of the test defaults (e.g. CONSISTENCY_WAIT_MS). */
   private static boot(dataDir: string, clock: Clock, settings: Record<string, string>, port = 0): Promise<RunningServer> {
-    const env = { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "silent", AUTH_SESSION_SECRET: TEST_SESSION_SECRET, ...productionStack(), ...settings };
+    const env = { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "silent", AUTH_SESSION_SECRET: TEST_SESSION_SECRET, ...productionStack(dataDir), ...settings };
     return startAllInOne(loadConfig(env), undefined, clock);
   }
 
@@ -139,8 +142,8 @@ export class TestServer {
   async rebuildReadModels(): Promise<void> {
     const { projector, config, eventStore, logger } = this.running;
     await projector.stop();
-    const store = openEmbeddedProjectionStore(config);
-    await rebuildReadModels({ eventStore, store, logger });
+    const store = await openProjectionStore(config);
+    await onProjectionStore(store, (typed) => rebuildReadModels({ eventStore, store: typed, logger }));
     await store.close();
     await projector.start();
   }

@@ -34,7 +34,7 @@ export async function startSplitServices(
 ): Promise<SplitServices> {
   const dir = await tempDir();
   // On the hosting service's production-stack job, the split services use EventStoreDB and MongoDB too.
-  const env = { DATA_DIR: dir.path, AUTH_SESSION_SECRET: TEST_SESSION_SECRET, ...productionStack(), ...options.env };
+  const env = { DATA_DIR: dir.path, AUTH_SESSION_SECRET: TEST_SESSION_SECRET, ...productionStack(dir.path), ...options.env };
   const started: ServiceProcess[] = [];
   const launch = async (service: Service, extra: Record<string, string> = {}) => {
     const child = options.compiled

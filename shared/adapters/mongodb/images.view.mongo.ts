@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { imageMimeTypeSchema } from "../../images/image.decider.ts";
+import type { ImageRecord, ImagesView, ImagesWriter } from "../../images/images.view.ts";
+import type { GenerationRef, MongoBatch, MongoModel } from "./mongo-batch.ts";
+
+const imageSchema = z.object({
+  _id: z.string(),
+  pageId: z.string(),
+  uploaderId: z.string(),
+  filename: z.string(),
+  originalName: z.string(),
+  mimeType: imageMimeTypeSchema,
+  size: z.number(),
+  width: z.number(),
+  height: z.number(),
+  alt: z.string(),
+  sha256: z.string(),
+  createdAt: z.string(),
+});
+type ImageDoc = z.infer<typeof imageSchema>;
+
+export const imagesModel: MongoModel = { collections: ["images"], indexes: [] };
+
+const images = (ref: GenerationRef) => ref.current().collection<ImageDoc>("images");
+
+export class MongoImagesWriter implements ImagesWriter<MongoBatch> {
+  constructor(private readonly ref: GenerationRef) {}
+
+  async put(tx: MongoBatch, image: ImageRecord): Promise<void> {
+    const { id, ...rest } = image;
+    await images(this.ref).replaceOne({ _id: id }, rest, { upsert: true, ...tx.options });
+  }
+}
+
+export class MongoImagesView implements ImagesView {
+  constructor(private readonly ref: GenerationRef) {}
+
+  async get(id: string): Promise<ImageRecord | null> {
+    const doc = await images(this.ref).findOne({ _id: id });
+    if (!doc) return null;
+    const { _id, ...rest } = imageSchema.parse(doc);
+    return { id: _id, ...rest };
+  }
+}

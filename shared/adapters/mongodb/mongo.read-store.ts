@@ -1,0 +1,264 @@
+// The read models in MongoDB. The projector opens a MongoProjectionStore (the only writer); every reader opens a
+// MongoReadStore. On a replica set each batch and its checkpoint commit in one transaction, so readers see the
+// last committed batch, never half of one. On a standalone server (no transactions) each write stands alone and
+// the checkpoint is written last; every write is an upsert or a `$set` of what the event says, page changes
+// are skipped when the page already shows a later position and access changes keep the highest position, so
+// a batch applied again after a crash ends in the same documents.
+//
+// Collections belong to a generation (`rm<n>_pages`); the `read_model_meta` document names the active one. A
+// replay builds the next generation beside it and switches over once caught up (see ReadModelReplay).
+import { MongoClient, type Db } from "mongodb";
+import type { ProjectionStore, ProjectionWriters, ReadStore } from "../../read-store/read-store.port.ts";
+import type { CacheMetrics } from "../../metrics/metrics.port.ts";
+import { MongoAccessView, MongoAccessWriter, accessModel } from "./access.view.mongo.ts";
+import { MongoFoldersView, MongoFoldersWriter, foldersModel } from "./folders.view.mongo.ts";
+import { MongoHistoryView, MongoHistoryWriter, historyModel } from "./history.view.mongo.ts";
+import { MongoImagesView, MongoImagesWriter, imagesModel } from "./images.view.mongo.ts";
+import { MongoInvitationsView, MongoInvitationsWriter, invitationsModel } from "./invitations.view.mongo.ts";
+import { Generation, MongoBatch, type GenerationRef, type MongoIndex, type MongoModel } from "./mongo-batch.ts";
+import { MongoPagesView, MongoPagesWriter, pagesModel } from "./pages.view.mongo.ts";
+import { MongoThreadsView, MongoThreadsWriter, threadsModel } from "./threads.view.mongo.ts";
+import { MongoTokensView, MongoTokensWriter, tokensModel } from "./tokens.view.mongo.ts";
+import { MongoUsersView, MongoUsersWriter, usersModel } from "./users.view.mongo.ts";
+
+/** Bump whenever a read-model document or index changes shape: the projector then builds a new generation. */
+export const MONGO_READ_MODEL_VERSION = 1;
+
+const META = "read_model_meta";
+const CHECKPOINT = "checkpoint";
+/** How often a reader looks whether a replay switched the read models to a new generation. */
+const GENERATION_REFRESH_MS = 1_000;
+
+type MetaDoc = { _id: string; generation: number; version: number };
+type CheckpointDoc = { _id: string; position: number };
+
+const checkpointModel: MongoModel = { collections: [CHECKPOINT], indexes: [] };
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel];
+
+/** Every index the read models create at start, with the query it serves (listed in docs/operations.md). */
+export const mongoIndexes: readonly MongoIndex[] = models.flatMap((model) => model.indexes);
+
+class GenerationHolder implements GenerationRef {
+  constructor(public generation: Generation) {}
+
+  current(): Generation {
+    return this.generation;
+  }
+}
+
+const meta = (db: Db) => db.collection<MetaDoc>(META);
+const activeMeta = (db: Db) => meta(db).findOne({ _id: "active" });
+
+async function readCheckpoint(generation: Generation, options: { session?: MongoBatch["session"] } = {}): Promise<number> {
+  return (await generation.collection<CheckpointDoc>(CHECKPOINT).findOne({ _id: CHECKPOINT }, options))?.position ?? 0;
+}
+
+async function createIndexes(generation: Generation): Promise<void> {
+  for (const model of models) {
+    for (const name of model.collections) {
+      const exists = await generation.db.listCollections({ name: generation.name(name) }, { nameOnly: true }).hasNext();
+      if (!exists) await generation.db.createCollection(generation.name(name));
+    }
+  }
+  for (const index of mongoIndexes) {
+    await generation.collection(index.collection).createIndex(index.keys, {
+      name: index.name,
+      ...(index.unique ? { unique: true } : {}),
+      ...(index.partial ? { partialFilterExpression: index.partial } : {}),
+    });
+  }
+}
+
+async function dropGeneration(generation: Generation): Promise<void> {
+  for (const model of models) for (const name of model.collections) await generation.collection(name).drop().catch(() => false);
+}
+
+/** Transactions need a replica set (or a sharded cluster); a standalone server has none. */
+async function supportsTransactions(db: Db): Promise<boolean> {
+  const hello = await db.admin().command({ hello: 1 });
+  return typeof hello.setName === "string" || hello.msg === "isdbgrid";
+}
+
+export class MongoReadStore implements ReadStore {
+  readonly users;
+  readonly tokens;
+  readonly folders;
+  readonly pages;
+  readonly access;
+  readonly threads;
+  readonly invitations;
+  readonly images;
+  readonly history;
+  private readonly refresher: NodeJS.Timeout;
+
+  private constructor(
+    private readonly db: Db,
+    private readonly holder: GenerationHolder,
+    private readonly ownsClient: boolean,
+    options: { accessContextCache?: CacheMetrics },
+  ) {
+    this.users = new MongoUsersView(holder);
+    this.tokens = new MongoTokensView(holder);
+    this.folders = new MongoFoldersView(holder);
+    this.pages = new MongoPagesView(holder);
+    this.access = new MongoAccessView(holder, options.accessContextCache);
+    this.threads = new MongoThreadsView(holder);
+    this.invitations = new MongoInvitationsView(holder);
+    this.images = new MongoImagesView(holder);
+    this.history = new MongoHistoryView(holder);
+    this.refresher = setInterval(() => void this.refresh().catch(() => undefined), GENERATION_REFRESH_MS);
+    this.refresher.unref();
+  }
+
+  /** Reads the active generation of `db`'s read models (before the projector's first start: none yet, all empty). */
+  static async open(db: Db, options: { ownsClient?: boolean; accessContextCache?: CacheMetrics } = {}): Promise<MongoReadStore> {
+    const active = await activeMeta(db);
+    return new MongoReadStore(db, new GenerationHolder(new Generation(db, active?.generation ?? 0)), options.ownsClient ?? false, options);
+  }
+
+  private async refresh(): Promise<void> {
+    const active = await activeMeta(this.db);
+    if (active && active.generation !== this.holder.generation.number) this.holder.generation = new Generation(this.db, active.generation);
+  }
+
+  async checkpoint(): Promise<number> {
+    return readCheckpoint(this.holder.current());
+  }
+
+  async ping(): Promise<boolean> {
+    const answer = await this.db.command({ ping: 1 });
+    return answer.ok === 1;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.refresher);
+    if (this.ownsClient) await this.db.client.close();
+  }
+}
+
+export class ReadModelsSwitchedError extends Error {
+  constructor(generation: number) {
+    super(`a replay switched the read models to generation ${generation}; projection continues from its checkpoint`);
+  }
+}
+
+export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
+  readonly writers: ProjectionWriters<MongoBatch>;
+
+  private constructor(
+    private readonly db: Db,
+    private readonly holder: GenerationHolder,
+    private readonly transactions: boolean,
+    /** A replay's store builds a generation that is not active yet and never follows a switch. */
+    private readonly building: boolean,
+    private readonly ownsClient: boolean,
+  ) {
+    this.writers = {
+      users: new MongoUsersWriter(holder),
+      tokens: new MongoTokensWriter(holder),
+      folders: new MongoFoldersWriter(holder),
+      pages: new MongoPagesWriter(holder),
+      access: new MongoAccessWriter(holder),
+      threads: new MongoThreadsWriter(holder),
+      invitations: new MongoInvitationsWriter(holder),
+      images: new MongoImagesWriter(holder),
+      history: new MongoHistoryWriter(holder),
+    };
+  }
+
+  /**
+   * The live projector's store: the active generation, created with its indexes when there is none or when it
+   * was laid out by another MONGO_READ_MODEL_VERSION (then the projector rebuilds from the first event into a
+   * new generation and the old one is dropped).
+   */
+  static async open(db: Db, options: { ownsClient?: boolean } = {}): Promise<MongoProjectionStore> {
+    const active = await activeMeta(db);
+    let generation = new Generation(db, active?.generation ?? 1);
+    if (!active || active.version !== MONGO_READ_MODEL_VERSION) {
+      if (active) generation = new Generation(db, active.generation + 1);
+      await dropGeneration(generation);
+      await createIndexes(generation);
+      await meta(db).updateOne({ _id: "active" }, { $set: { generation: generation.number, version: MONGO_READ_MODEL_VERSION } }, { upsert: true });
+      if (active) await dropGeneration(new Generation(db, active.generation));
+    } else {
+      await createIndexes(generation);
+    }
+    return new MongoProjectionStore(db, new GenerationHolder(generation), await supportsTransactions(db), false, options.ownsClient ?? false);
+  }
+
+  /** A replay's store: the next generation, emptied and indexed, not active until activate(). */
+  static async openNextGeneration(db: Db, options: { ownsClient?: boolean } = {}): Promise<MongoProjectionStore> {
+    const active = await activeMeta(db);
+    const generation = new Generation(db, (active?.generation ?? 0) + 1);
+    await dropGeneration(generation);
+    await createIndexes(generation);
+    return new MongoProjectionStore(db, new GenerationHolder(generation), await supportsTransactions(db), true, options.ownsClient ?? false);
+  }
+
+  get generation(): number {
+    return this.holder.current().number;
+  }
+
+  /** Makes this store's generation the one readers and the projector use; returns the generation it replaced. */
+  async activate(): Promise<number | null> {
+    const previous = await activeMeta(this.db);
+    await meta(this.db).updateOne({ _id: "active" }, { $set: { generation: this.generation, version: MONGO_READ_MODEL_VERSION } }, { upsert: true, writeConcern: { w: "majority" } });
+    return previous ? previous.generation : null;
+  }
+
+  /** Drops an old generation's collections (after a switch, once readers have moved on). */
+  async dropGeneration(number: number): Promise<void> {
+    if (number === this.generation) throw new Error("refusing to drop the generation in use");
+    await dropGeneration(new Generation(this.db, number));
+  }
+
+  async checkpoint(): Promise<number> {
+    return readCheckpoint(this.holder.current());
+  }
+
+  async applyBatch(position: number, work: (tx: MongoBatch) => Promise<void>): Promise<void> {
+    if (!this.building) {
+      const active = await activeMeta(this.db);
+      if (active && active.generation !== this.generation) {
+        this.holder.generation = new Generation(this.db, active.generation);
+        throw new ReadModelsSwitchedError(active.generation);
+      }
+    }
+    const checkpoints = this.holder.current().collection<CheckpointDoc>(CHECKPOINT);
+    if (!this.transactions) {
+      await work(new MongoBatch(undefined));
+      await checkpoints.updateOne({ _id: CHECKPOINT }, { $set: { position } }, { upsert: true });
+      return;
+    }
+    const session = this.db.client.startSession();
+    try {
+      session.startTransaction({ readConcern: { level: "snapshot" }, writeConcern: { w: "majority" } });
+      await work(new MongoBatch(session));
+      await checkpoints.updateOne({ _id: CHECKPOINT }, { $set: { position } }, { upsert: true, session });
+      await session.commitTransaction();
+    } catch (error) {
+      if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
+      throw error;
+    } finally {
+      await session.endSession();
+    }
+  }
+
+  async beginRebuild(): Promise<void> {
+    const generation = this.holder.current();
+    for (const model of models) for (const name of model.collections) await generation.collection(name).deleteMany({});
+  }
+
+  /** Indexes stay through a rebuild: the writers look documents up through several of them. */
+  async endRebuild(): Promise<void> {}
+
+  async close(): Promise<void> {
+    if (this.ownsClient) await this.db.client.close();
+  }
+}
+
+/** Connects to MONGODB_URL's database (the one its path names). */
+export async function connectMongo(url: string): Promise<Db> {
+  const client = await MongoClient.connect(url);
+  return client.db();
+}

@@ -1,0 +1,61 @@
+// Full-text search on MongoDB without its $text operator (which neither finds prefixes nor requires every
+// word): each page keeps its folded words, and a query asks for every term through the multikey `words`
+// index (a prefix as an anchored regex, which is an index range), a phrase also as a run of folded words in
+// the padded title or body text. Hits whose title holds every term come first, then the most recently changed;
+// snippets are cut from the markdown of the page of hits alone. Case and diacritics fold as in SQLite.
+import type { Collection } from "mongodb";
+import { z } from "zod";
+import { foldWord, SEARCH_WORD, searchText, snippetOf, type SearchHit, type SearchQuery, type SearchTerm } from "../../pages/page-search.ts";
+import { visibleKeys } from "./access-keys.ts";
+import { toPageRecord, type PageDoc } from "./page-doc.mongo.ts";
+
+/** The folded words of a text, one space between them and one at each end (so " word " finds a whole word). */
+export function foldedText(text: string): string {
+  const words = (searchText(text).match(SEARCH_WORD) ?? []).map(foldWord).filter((word) => word !== "");
+  return ` ${words.join(" ")} `;
+}
+
+export const wordsOfFolded = (text: string): string[] => text.split(" ").filter((word) => word !== "");
+
+const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+type FoldedTerm = { kind: "word"; word: string; prefix: boolean } | { kind: "phrase"; words: string[] };
+
+export const fold = (term: SearchTerm): FoldedTerm =>
+  term.kind === "word" ? { kind: "word", word: foldWord(term.text), prefix: term.prefix } : { kind: "phrase", words: term.words.map(foldWord) };
+
+/** The term as a pattern over a padded folded text. */
+export function textPattern(term: FoldedTerm): string {
+  if (term.kind === "phrase") return escapeRegex(` ${term.words.join(" ")} `);
+  return escapeRegex(term.prefix ? ` ${term.word}` : ` ${term.word} `);
+}
+
+function termFilter(term: FoldedTerm): Record<string, unknown> {
+  if (term.kind === "word") return { words: term.prefix ? { $regex: `^${escapeRegex(term.word)}` } : term.word };
+  const pattern = textPattern(term);
+  return { words: { $all: term.words }, $or: [{ titleText: { $regex: pattern } }, { bodyText: { $regex: pattern } }] };
+}
+
+const hitSchema = z.object({ inTitle: z.boolean(), markdown: z.string(), title: z.string() });
+
+export async function searchPages(pages: Collection<PageDoc>, query: SearchQuery): Promise<SearchHit[]> {
+  const terms = query.terms.map(fold);
+  if (terms.some((term) => (term.kind === "word" ? term.word === "" : term.words.some((word) => word === "")))) return [];
+  const match = { deleted: false, accessKeys: { $in: visibleKeys(query.visibleTo) }, $and: terms.map(termFilter) };
+  const inTitle = { $and: terms.map((term) => ({ $regexMatch: { input: "$titleText", regex: textPattern(term) } })) };
+  const docs = await pages
+    .aggregate([
+      { $match: match },
+      { $addFields: { inTitle } },
+      { $sort: { inTitle: -1, updatedPosition: -1, _id: 1 } },
+      { $skip: query.offset },
+      { $limit: query.limit + 1 },
+      { $project: { titleText: 0, bodyText: 0, words: 0, accessKeys: 0 } },
+    ], { allowDiskUse: true })
+    .toArray();
+  return docs.map((doc) => {
+    const hit = hitSchema.parse(doc);
+    const snippet = snippetOf(hit.markdown, query.terms) ?? snippetOf(hit.title, query.terms) ?? [{ text: hit.title, marked: false }];
+    return { page: toPageRecord(doc), inTitle: hit.inTitle, snippet };
+  });
+}

@@ -1,0 +1,137 @@
+// Pages in one collection: the listing fields, the markdown, and what search needs (the folded words of title
+// and markdown, each as a padded text for phrases and prefixes, and their union as a multikey field). Listings
+// leave the markdown and the search fields out of what they read.
+import { z } from "zod";
+import type { Changed, FolderPlace } from "../../folders/folders.view.ts";
+import type { ListQuery, VisibleTo } from "../../read-store/list-query.ts";
+import { titleKey, type PageChange, type PageContent, type PageRecord, type PagesView, type PagesWriter } from "../../pages/pages.view.ts";
+import type { SearchHit, SearchQuery } from "../../pages/page-search.ts";
+import { accessKeysOf, replaceAncestry, visibleKeys } from "./access-keys.ts";
+import type { GenerationRef, MongoBatch, MongoModel } from "./mongo-batch.ts";
+import { foldedText, searchPages, wordsOfFolded } from "./page-search.mongo.ts";
+import { toPageRecord, type PageDoc } from "./page-doc.mongo.ts";
+
+const LIVE = { deleted: false } as const;
+
+export const pagesModel: MongoModel = {
+  collections: ["pages"],
+  indexes: [
+    { collection: "pages", name: "pages_visible", keys: { accessKeys: 1, updatedPosition: -1 }, partial: LIVE, serves: "GET /pages: the caller's visible pages, newest change first, in one query" },
+    { collection: "pages", name: "pages_parent", keys: { parentId: 1, updatedPosition: -1 }, partial: LIVE, serves: "GET /pages?parentId=: one folder's pages; whether a folder holds a page" },
+    { collection: "pages", name: "pages_title", keys: { titleKey: 1, updatedPosition: -1 }, partial: LIVE, serves: "[[wiki links]] and resolve: pages by title" },
+    { collection: "pages", name: "pages_ancestors", keys: { ancestorIds: 1 }, partial: LIVE, serves: "the pages below a moved or renamed folder" },
+    { collection: "pages", name: "pages_words", keys: { words: 1 }, partial: LIVE, serves: "GET /search: pages holding a word or a word with a prefix" },
+  ],
+};
+
+/** What a listing reads: everything but the markdown and the search fields. */
+export const LISTING = { markdown: 0, titleText: 0, bodyText: 0, words: 0, accessKeys: 0 } as const;
+
+const pages = (ref: GenerationRef) => ref.current().collection<PageDoc>("pages");
+
+const searchFields = (title: string, markdown: string) => {
+  const titleText = foldedText(title);
+  const bodyText = foldedText(markdown);
+  return { titleText, bodyText, words: [...new Set([...wordsOfFolded(titleText), ...wordsOfFolded(bodyText)])] };
+};
+
+type Place = { parentId: string | null; ancestorIds: readonly string[]; folderPath: string };
+
+export class MongoPagesWriter implements PagesWriter<MongoBatch> {
+  constructor(private readonly ref: GenerationRef) {}
+
+  async create(tx: MongoBatch, page: PageRecord, markdown: string): Promise<void> {
+    const { id, ...rest } = page;
+    const doc: Omit<PageDoc, "_id"> = {
+      ...rest,
+      titleKey: titleKey(page.title),
+      deleted: false,
+      accessKeys: accessKeysOf("page", page),
+      markdown,
+      ...searchFields(page.title, markdown),
+    };
+    await pages(this.ref).replaceOne({ _id: id }, doc, { upsert: true, ...tx.options });
+  }
+
+  /** A change older than what the page already shows is skipped: a batch applied again ends where it ended. */
+  async change(tx: MongoBatch, id: string, change: PageChange): Promise<void> {
+    const collection = pages(this.ref);
+    const current = await collection.findOne({ _id: id, ...LIVE }, { projection: { title: 1, markdown: 1, updatedPosition: 1 }, ...tx.options });
+    if (!current || current.updatedPosition > change.updatedPosition) return;
+    const title = change.kind === "title" ? change.title : current.title;
+    const markdown = change.kind === "content" ? change.markdown : current.markdown;
+    const fields = {
+      ...(change.kind === "title" ? { title, titleKey: titleKey(title) } : {}),
+      ...(change.kind === "icon" ? { icon: change.icon } : {}),
+      ...(change.kind === "content" ? { markdown } : {}),
+      ...(change.kind === "icon" ? {} : searchFields(title, markdown)),
+      updatedAt: change.updatedAt,
+      updatedPosition: change.updatedPosition,
+      revision: change.revision,
+    };
+    await collection.updateOne({ _id: id }, { $set: fields }, tx.options);
+  }
+
+  async remove(tx: MongoBatch, id: string): Promise<void> {
+    const gone = { deleted: true, markdown: "", titleText: "", bodyText: "", words: [], accessKeys: [] };
+    await pages(this.ref).updateOne({ _id: id }, { $set: gone }, tx.options);
+  }
+
+  async move(tx: MongoBatch, id: string, place: Place, changed: Changed & { revision: number }): Promise<void> {
+    const collection = pages(this.ref);
+    const current = await collection.findOne({ _id: id }, { projection: { ownerId: 1 }, ...tx.options });
+    if (!current) return;
+    const ancestorIds = [...place.ancestorIds];
+    const fields = { ...place, ancestorIds, ...changed, accessKeys: accessKeysOf("page", { id, ownerId: current.ownerId, ancestorIds }) };
+    await collection.updateOne({ _id: id }, { $set: fields }, tx.options);
+  }
+
+  async placeBelow(tx: MongoBatch, folder: FolderPlace, changed: Changed | null): Promise<void> {
+    const collection = pages(this.ref);
+    const below = await collection.find({ ancestorIds: folder.id, ...LIVE }, { projection: { ownerId: 1, ancestorIds: 1, folderPath: 1 }, ...tx.options }).toArray();
+    if (below.length === 0) return;
+    const updates = below.map((row) => {
+      const index = row.ancestorIds.indexOf(folder.id);
+      const ancestorIds = replaceAncestry(row.ancestorIds, folder.id, folder.ancestorIds);
+      const folderPath = [folder.path, ...row.folderPath.split("/").slice(row.ancestorIds.length - index)].join("/");
+      const fields = { ancestorIds, folderPath, accessKeys: accessKeysOf("page", { id: row._id, ownerId: row.ownerId, ancestorIds }), ...(changed ?? {}) };
+      return { updateOne: { filter: { _id: row._id }, update: { $set: fields } } };
+    });
+    await collection.bulkWrite(updates, { ordered: true, ...tx.options });
+  }
+}
+
+export class MongoPagesView implements PagesView {
+  constructor(private readonly ref: GenerationRef) {}
+
+  async get(id: string): Promise<PageRecord | null> {
+    const doc = await pages(this.ref).findOne({ _id: id, ...LIVE }, { projection: LISTING });
+    return doc ? toPageRecord(doc) : null;
+  }
+
+  async getContent(id: string): Promise<PageContent | null> {
+    const doc = await pages(this.ref).findOne({ _id: id, ...LIVE }, { projection: { titleText: 0, bodyText: 0, words: 0, accessKeys: 0 } });
+    return doc ? { page: toPageRecord(doc), markdown: z.string().parse(doc.markdown) } : null;
+  }
+
+  async list(query: ListQuery & { parentId: string | null }): Promise<PageRecord[]> {
+    const filter = {
+      ...LIVE,
+      ...(query.parentId === null ? {} : { parentId: query.parentId }),
+      accessKeys: { $in: visibleKeys(query.visibleTo) },
+      updatedPosition: { $lt: query.before ?? Number.MAX_SAFE_INTEGER },
+    };
+    const docs = await pages(this.ref).find(filter, { projection: LISTING }).sort({ updatedPosition: -1 }).limit(query.limit + 1).toArray();
+    return docs.map(toPageRecord);
+  }
+
+  async findByTitleKey(key: string, visibleTo: VisibleTo, limit: number): Promise<PageRecord[]> {
+    const filter = { titleKey: key, ...LIVE, accessKeys: { $in: visibleKeys(visibleTo) } };
+    const docs = await pages(this.ref).find(filter, { projection: LISTING }).sort({ updatedPosition: -1 }).limit(limit).toArray();
+    return docs.map(toPageRecord);
+  }
+
+  async search(query: SearchQuery): Promise<SearchHit[]> {
+    return searchPages(pages(this.ref), query);
+  }
+}
