@@ -6,7 +6,7 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { mintSession } from "../../shared/auth/session-verifier.ts";
-import { Client, TEST_SESSION_SECRET, TestServer } from "../support/server.ts";
+import { Client, inheritedEnv, TEST_SESSION_SECRET, TestServer } from "../support/server.ts";
 import { runToExit, startProcess, startServiceProcess } from "../support/processes.ts";
 import { startSplitServices } from "../support/split-services.ts";
 import { tempDir } from "../support/temp-dir.ts";
@@ -34,7 +34,7 @@ describe("service processes", () => {
     expect(refused.status).toBe(405);
     expect(refused.headers.get("allow")).toBe("GET, HEAD");
     // The notifier on its own delivers an invitation queued through the command API.
-    const notifier = spawn(process.execPath, ["--import", "tsx", "services/notifier/main.ts"], { env: { ...process.env, LOG_LEVEL: "silent", ...env }, stdio: "ignore" });
+    const notifier = spawn(process.execPath, ["--import", "tsx", "services/notifier/main.ts"], { env: { ...inheritedEnv(), LOG_LEVEL: "silent", ...env }, stdio: "ignore" });
     cleanups.push(async () => {
       notifier.kill("SIGTERM");
       await once(notifier, "exit");

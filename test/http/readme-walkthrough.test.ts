@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { TEST_SESSION_SECRET, TestServer } from "../support/server.ts";
+import { inheritedEnv, productionStack, TEST_SESSION_SECRET, TestServer } from "../support/server.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -19,7 +19,7 @@ it("runs the README's walkthrough on a fresh data directory and reads the page's
   expect(walkthrough).toBeDefined();
   // Not spawnSync: the server under test runs in this process and must keep answering.
   const shell = spawn("bash", ["-euo", "pipefail", "-c", walkthrough ?? ""], {
-    env: { ...process.env, BASE: server.url, DATA_DIR: server.dataDir, AUTH_SESSION_SECRET: TEST_SESSION_SECRET },
+    env: { ...inheritedEnv(), ...productionStack(server.dataDir), BASE: server.url, DATA_DIR: server.dataDir, AUTH_SESSION_SECRET: TEST_SESSION_SECRET },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";

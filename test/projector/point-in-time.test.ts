@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SqliteReadStore } from "../../shared/adapters/sqlite/sqlite.read-store.ts";
-import { TestServer, type TestUser } from "../support/server.ts";
+import { inheritedEnv, productionStack, TestServer, type TestUser } from "../support/server.ts";
 import { share } from "../support/workspace-builders.ts";
 
 let server: TestServer;
@@ -18,7 +18,7 @@ afterAll(async () => {
 function run(script: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
-      env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: "silent" },
+      env: { ...inheritedEnv(), ...productionStack(server.dataDir), DATA_DIR: server.dataDir, LOG_LEVEL: "silent" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

@@ -1,5 +1,6 @@
 // A projector process killed with SIGKILL in the middle of its work resumes from its checkpoint and ends with
 // exactly the read models a clean rebuild produces: nothing lost, nothing applied twice.
+import { inheritedEnv } from "../support/server.ts";
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
@@ -20,7 +21,7 @@ afterAll(async () => {
 
 function startProjector(dataDir: string): ChildProcess {
   return spawn(process.execPath, ["--import", "tsx", "services/projector/main.ts"], {
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silent" },
+    env: { ...inheritedEnv(), DATA_DIR: dataDir, LOG_LEVEL: "silent" },
     stdio: "ignore",
   });
 }

@@ -1,4 +1,5 @@
 // Runs a service entry point as its own process and learns its URL from its start-up log line.
+import { inheritedEnv } from "./server.ts";
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 
@@ -17,7 +18,7 @@ export function startServiceProcess(entry: string, env: Record<string, string>):
 export async function startProcess(command: string, args: string[], env: Record<string, string>): Promise<ServiceProcess> {
   const entry = [command, ...args].join(" ");
   const child = spawn(command, args, {
-    env: { ...process.env, PORT: "0", LOG_LEVEL: "info", ...env },
+    env: { ...inheritedEnv(), PORT: "0", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
@@ -52,7 +53,7 @@ export async function startProcess(command: string, args: string[], env: Record<
 
 /** Runs an entry to completion and returns its exit code and output. */
 export async function runToExit(entry: string, env: Record<string, string>, args: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", entry, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", entry, ...args], { env: { ...inheritedEnv(), ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

@@ -21,6 +21,15 @@ export function productionStack(dataDir: string): Record<string, string> {
   return { ...(EVENTSTORE_URL ? { EVENTSTORE_URL } : {}), ...(mongo ? { MONGODB_URL: mongo } : {}) };
 }
 
+/**
+ * What a test's child process inherits: this process's environment without the production stores' URLs, so a
+ * child opens the stores its test means (add productionStack(dataDir) to share a test server's).
+ */
+export function inheritedEnv(): NodeJS.ProcessEnv {
+  const { EVENTSTORE_URL: _events, MONGODB_URL: _readModels, ...rest } = process.env;
+  return rest;
+}
+
 export const TEST_SESSION_SECRET = "test-secret-that-is-long-enough-for-hs256-signing";
 
 export interface Reply {
