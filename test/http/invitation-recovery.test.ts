@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toNewEvents } from "../../shared/commands/new-events.ts";
-import { SqliteEventStore } from "../../shared/adapters/sqlite/sqlite.event-store.ts";
+import { openEventStore } from "../../services/embedded-stores.ts";
 import { userIdSchema } from "../../shared/kernel/ids.ts";
 import { TestServer } from "../support/server.ts";
 import { createPage, share, unknownAddress } from "../support/workspace-builders.ts";
@@ -25,7 +25,7 @@ describe("an interrupted acceptance", () => {
     const id = randomUUID();
     // The process stopped right after the account was recorded, before its invitations were accepted.
     await server.restart(async () => {
-      const store = new SqliteEventStore(join(server.dataDir, "events.sqlite"));
+      const store = openEventStore(server.internals.config);
       const userId = userIdSchema.parse(id);
       const context = { actorId: userId, correlationId: randomUUID(), now: new Date() };
       await store.append(`email-${email}`, toNewEvents([{ type: "EmailReserved", data: { email, userId } }], context), "no_stream");

@@ -7,9 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pino } from "pino";
 import { rebuildReadModels } from "../../services/projector/rebuild.ts";
 import { toNewEvents } from "../../shared/commands/new-events.ts";
-import { SqliteEventStore } from "../../shared/adapters/sqlite/sqlite.event-store.ts";
+import { onProjectionStore, openEventStore, openProjectionStore } from "../../services/embedded-stores.ts";
 import { invitationIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
-import { SqliteProjectionStore } from "../../shared/adapters/sqlite/sqlite.read-store.ts";
 import { parseMimeMessage } from "../support/mime-message.ts";
 import { TestServer, type TestUser } from "../support/server.ts";
 import { createPage, share, unknownAddress } from "../support/workspace-builders.ts";
@@ -90,13 +89,14 @@ describe("after a crash", () => {
     const invitationId = invitationIdSchema.parse(randomUUID());
     await server.restart(async () => {
       // Queued and projected while no notifier ran: the bus message is gone, only the read models know.
-      const eventStore = new SqliteEventStore(join(server.dataDir, "events.sqlite"));
+      const { config } = server.internals;
+      const eventStore = openEventStore(config);
       const context = { actorId: userIdSchema.parse(owner.id), correlationId: randomUUID(), now: new Date() };
       const access = { targetType: "page" as const, targetId: pageId, permission: "view" as const };
       const queued = { invitationId, email, access, invitedBy: userIdSchema.parse(owner.id), expiresAt: new Date(Date.now() + 86_400_000).toISOString() };
       await eventStore.append(`invitation-${invitationId}`, toNewEvents([{ type: "InvitationQueued", data: queued }], context), "no_stream");
-      const store = new SqliteProjectionStore(join(server.dataDir, "read-models.sqlite"));
-      await rebuildReadModels({ eventStore, store, logger: pino({ level: "silent" }) });
+      const store = await openProjectionStore(config);
+      await onProjectionStore(store, (typed) => rebuildReadModels({ eventStore, store: typed, logger: pino({ level: "silent" }) }));
       await store.close();
       await eventStore.close();
     });
