@@ -74,7 +74,7 @@ async function dropGeneration(generation: Generation): Promise<void> {
 }
 
 /** Transactions need a replica set (or a sharded cluster); a standalone server has none. */
-async function supportsTransactions(db: Db): Promise<boolean> {
+export async function supportsTransactions(db: Db): Promise<boolean> {
   const hello = await db.admin().command({ hello: 1 });
   return typeof hello.setName === "string" || hello.msg === "isdbgrid";
 }

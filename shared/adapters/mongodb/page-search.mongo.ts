@@ -1,8 +1,11 @@
 // Full-text search on MongoDB without its $text operator (which neither finds prefixes nor requires every
 // word): each page keeps its folded words, and a query asks for every term through the multikey `words`
 // index (a prefix as an anchored regex, which is an index range), a phrase also as a run of folded words in
-// the padded title or body text. Hits whose title holds every term come first, then the most recently changed;
+// the padded title or body text. Hits whose title holds every term come first, then by how often the terms
+// occur (in the title ten times the weight of the body, as SQLite's bm25 weights them), then by page id;
 // snippets are cut from the markdown of the page of hits alone. Case and diacritics fold as in SQLite.
+// Only the first SEARCH_TEXT_LIMIT characters of a page's folded text are searched, which keeps a page's
+// document well inside MongoDB's 16 MB.
 import type { Collection } from "mongodb";
 import { z } from "zod";
 import { foldWord, SEARCH_WORD, searchText, snippetOf, type SearchHit, type SearchQuery, type SearchTerm } from "../../pages/page-search.ts";
@@ -12,8 +15,14 @@ import { toPageRecord, type PageDoc } from "./page-doc.mongo.ts";
 /** The folded words of a text, one space between them and one at each end (so " word " finds a whole word). */
 export function foldedText(text: string): string {
   const words = (searchText(text).match(SEARCH_WORD) ?? []).map(foldWord).filter((word) => word !== "");
-  return ` ${words.join(" ")} `;
+  const joined = words.join(" ");
+  if (joined.length <= SEARCH_TEXT_LIMIT) return ` ${joined} `;
+  const cut = joined.lastIndexOf(" ", SEARCH_TEXT_LIMIT);
+  return ` ${joined.slice(0, cut === -1 ? SEARCH_TEXT_LIMIT : cut)} `;
 }
+
+/** Characters of a page's folded text that search sees (about a megabyte of words). */
+export const SEARCH_TEXT_LIMIT = 1_000_000;
 
 export const wordsOfFolded = (text: string): string[] => text.split(" ").filter((word) => word !== "");
 
@@ -24,11 +33,14 @@ type FoldedTerm = { kind: "word"; word: string; prefix: boolean } | { kind: "phr
 export const fold = (term: SearchTerm): FoldedTerm =>
   term.kind === "word" ? { kind: "word", word: foldWord(term.text), prefix: term.prefix } : { kind: "phrase", words: term.words.map(foldWord) };
 
-/** The term as a pattern over a padded folded text. */
+/** The term as a pattern over a padded folded text; the space after it is looked ahead at, so that counting matches finds neighbours. */
 export function textPattern(term: FoldedTerm): string {
-  if (term.kind === "phrase") return escapeRegex(` ${term.words.join(" ")} `);
-  return escapeRegex(term.prefix ? ` ${term.word}` : ` ${term.word} `);
+  if (term.kind === "phrase") return `${escapeRegex(` ${term.words.join(" ")}`)}(?= )`;
+  return term.prefix ? escapeRegex(` ${term.word}`) : `${escapeRegex(` ${term.word}`)}(?= )`;
 }
+
+const TITLE_WEIGHT = 10;
+const occurrences = (field: string, regex: string) => ({ $size: { $regexFindAll: { input: field, regex } } });
 
 function termFilter(term: FoldedTerm): Record<string, unknown> {
   if (term.kind === "word") return { words: term.prefix ? { $regex: `^${escapeRegex(term.word)}` } : term.word };
@@ -43,14 +55,17 @@ export async function searchPages(pages: Collection<PageDoc>, query: SearchQuery
   if (terms.some((term) => (term.kind === "word" ? term.word === "" : term.words.some((word) => word === "")))) return [];
   const match = { deleted: false, accessKeys: { $in: visibleKeys(query.visibleTo) }, $and: terms.map(termFilter) };
   const inTitle = { $and: terms.map((term) => ({ $regexMatch: { input: "$titleText", regex: textPattern(term) } })) };
+  const score = {
+    $add: terms.flatMap((term) => [{ $multiply: [TITLE_WEIGHT, occurrences("$titleText", textPattern(term))] }, occurrences("$bodyText", textPattern(term))]),
+  };
   const docs = await pages
     .aggregate([
       { $match: match },
-      { $addFields: { inTitle } },
-      { $sort: { inTitle: -1, updatedPosition: -1, _id: 1 } },
+      { $addFields: { inTitle, score } },
+      { $sort: { inTitle: -1, score: -1, _id: 1 } },
       { $skip: query.offset },
       { $limit: query.limit + 1 },
-      { $project: { titleText: 0, bodyText: 0, words: 0, accessKeys: 0 } },
+      { $project: { titleText: 0, bodyText: 0, words: 0, accessKeys: 0, score: 0 } },
     ], { allowDiskUse: true })
     .toArray();
   return docs.map((doc) => {

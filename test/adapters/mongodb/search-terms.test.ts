@@ -3,7 +3,7 @@
 // the access keys its listings match.
 import { describe, expect, it } from "vitest";
 import { accessKeysOf, replaceAncestry, visibleKeys } from "../../../shared/adapters/mongodb/access-keys.ts";
-import { fold, foldedText, textPattern, wordsOfFolded } from "../../../shared/adapters/mongodb/page-search.mongo.ts";
+import { fold, foldedText, SEARCH_TEXT_LIMIT, textPattern, wordsOfFolded } from "../../../shared/adapters/mongodb/page-search.mongo.ts";
 import { parseSearch } from "../../../shared/pages/page-search.ts";
 
 const matches = (q: string, text: string): boolean => parseSearch(q).every((term) => new RegExp(textPattern(fold(term))).test(foldedText(text)));
@@ -24,6 +24,19 @@ describe("MongoDB search text", () => {
     expect(matches('"plan naive"', "the naïve plan works")).toBe(false);
     expect(matches("a.b", "a b")).toBe(true);
     expect(matches("plan works", "works, the plan")).toBe(true);
+  });
+
+  it("counts every occurrence of a term, neighbours included (the relevance score)", () => {
+    const count = (q: string, text: string) => parseSearch(q).map((term) => foldedText(text).match(new RegExp(textPattern(fold(term)), "g"))?.length ?? 0);
+    expect(count("plan", "Plan plan, PLAN planning")).toEqual([3]);
+    expect(count("plan*", "Plan plan, PLAN planning")).toEqual([4]);
+    expect(count('"plan plan"', "plan plan plan")).toEqual([1]);
+  });
+
+  it("keeps only the first SEARCH_TEXT_LIMIT characters of a huge page, cut between words", () => {
+    const huge = foldedText("word ".repeat(SEARCH_TEXT_LIMIT));
+    expect(huge.length).toBeLessThanOrEqual(SEARCH_TEXT_LIMIT + 2);
+    expect(huge.endsWith(" word ")).toBe(true);
   });
 });
 
