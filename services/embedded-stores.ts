@@ -75,7 +75,8 @@ export function openEmbeddedBlobReader(config: Config): FilesBlobReader {
 /** EventStoreDB when EVENTSTORE_URL is set, otherwise the SQLite file in DATA_DIR. */
 export function openEventStore(config: Config): EventStore {
   secureDataDir(config);
-  return config.EVENTSTORE_URL ? EventStoreDbEventStore.connect(config.EVENTSTORE_URL) : openEmbeddedEventStore(config);
+  if (!config.EVENTSTORE_URL) return openEmbeddedEventStore(config);
+  return EventStoreDbEventStore.connect(config.EVENTSTORE_URL, config.EVENTSTORE_NAMESPACE ? { namespace: config.EVENTSTORE_NAMESPACE } : {});
 }
 
 /** Image bytes: GridFS in MONGODB_URL's database when it is set, otherwise files in DATA_DIR/blobs. */

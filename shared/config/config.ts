@@ -11,6 +11,8 @@ export const configSchema = z.object({
   AUTH_JWKS_URL: optionalUrl,
   /** EventStoreDB / KurrentDB (`esdb://host:2113?tls=false`): the event store instead of DATA_DIR/events.sqlite. */
   EVENTSTORE_URL: z.string().regex(/^(esdb|esdb\+discover|kurrentdb|kurrentdb\+discover|kdb|kdb\+discover):\/\//, "must be an esdb:// or kurrentdb:// connection string").optional(),
+  /** Streams of this deployment on a shared EventStoreDB: stored as `<namespace>:<stream>`, the rest unseen. */
+  EVENTSTORE_NAMESPACE: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, "letters, digits, '_' and '-', at most 64").optional(),
   /** MongoDB (`mongodb://host:27017/workspace?replicaSet=rs0`): the read models and image bytes (GridFS) instead of DATA_DIR. */
   MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, "must be a mongodb:// or mongodb+srv:// connection string").optional(),
   NATS_URL: z.string().min(1).optional(),

@@ -15,10 +15,11 @@ import { rebuildReadModels } from "../../services/projector/rebuild.ts";
 export function productionStack(dataDir: string): Record<string, string> {
   if (process.env.WORKSPACE_TEST_STACK !== "production") return {};
   const { EVENTSTORE_URL, MONGODB_URL } = process.env;
-  // Each server (one DATA_DIR, kept across its restarts) gets a database of its own for its read models.
-  const database = `workspace-test-${createHash("sha256").update(dataDir).digest("hex").slice(0, 16)}`;
-  const mongo = MONGODB_URL?.replace(/^(mongodb(?:\+srv)?:\/\/[^/?]+)(\/[^?]*)?/, `$1/${database}`);
-  return { ...(EVENTSTORE_URL ? { EVENTSTORE_URL } : {}), ...(mongo ? { MONGODB_URL: mongo } : {}) };
+  // Each server (one DATA_DIR, kept across its restarts) gets a namespace of its own in EventStoreDB and a
+  // database of its own in MongoDB: it starts on an empty workspace, as it does on the embedded stores.
+  const own = `workspace-test-${createHash("sha256").update(dataDir).digest("hex").slice(0, 16)}`;
+  const mongo = MONGODB_URL?.replace(/^(mongodb(?:\+srv)?:\/\/[^/?]+)(\/[^?]*)?/, `$1/${own}`);
+  return { ...(EVENTSTORE_URL ? { EVENTSTORE_URL, EVENTSTORE_NAMESPACE: own } : {}), ...(mongo ? { MONGODB_URL: mongo } : {}) };
 }
 
 /**

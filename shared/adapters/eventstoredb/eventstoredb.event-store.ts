@@ -11,10 +11,14 @@
 //   event it handled, and a live, filtered subscription to $all wakes it as events are committed. A dropped live
 //   subscription is opened again after a pause; reading always resumes after the last handled position, so a
 //   reconnection leaves no gap and repeats nothing.
+// - With a namespace (EVENTSTORE_NAMESPACE), several deployments share one server: every stream is stored as
+//   `<namespace>:<stream>` (its metadata stream as `$$<namespace>:<stream>`), and the global log is $all read
+//   with a server-side stream-prefix filter instead, so each sees its own streams only.
 import {
   BACKWARDS,
   END,
   excludeSystemEvents,
+  streamNameFilter,
   FORWARDS,
   jsonEvent,
   KurrentDBClient,
@@ -60,30 +64,53 @@ function streamStateOf(expected: ExpectedRevision): AppendStreamState {
   return BigInt(expected);
 }
 
+/** How our stream names map to the server's: as they are, or inside a namespace. */
+export class StreamNames {
+  constructor(private readonly namespace: string | null) {}
+
+  stored(stream: string): string {
+    if (this.namespace === null) return stream;
+    return stream.startsWith("$$") ? `$$${this.namespace}:${stream.slice(2)}` : `${this.namespace}:${stream}`;
+  }
+
+  ours(stored: string): string {
+    if (this.namespace === null) return stored;
+    const prefix = `${this.namespace}:`;
+    if (stored.startsWith(prefix)) return stored.slice(prefix.length);
+    if (stored.startsWith(`$$${prefix}`)) return `$$${stored.slice(prefix.length + 2)}`;
+    return stored;
+  }
+
+  /** The server-side filter of the global log: our streams' events, never system events. */
+  filter() {
+    return this.namespace === null ? excludeSystemEvents() : streamNameFilter({ prefixes: [`${this.namespace}:`] });
+  }
+}
+
 /** The client's event, checked at the boundary: JSON data and our metadata. */
-function toRecorded(resolved: ResolvedEvent | AllStreamResolvedEvent, position?: number): RecordedEvent {
+function toRecorded(names: StreamNames, resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedEvent {
   const event = resolved.event;
   if (!event) throw new Error("EventStoreDB returned a link without its event");
   if (!event.isJson) throw new Error(`event ${event.id} in ${event.streamId} is not JSON`);
   return {
     id: event.id,
     type: event.type,
-    stream: event.streamId,
+    stream: names.ours(event.streamId),
     revision: Number(event.revision),
-    position: position ?? positionOf(event.position?.commit ?? resolved.commitPosition, `event ${event.id}`),
+    position: positionOf(event.position?.commit ?? resolved.commitPosition, `event ${event.id}`),
     data: event.data,
     metadata: eventMetadataSchema.parse(event.metadata),
   };
 }
 
 /** System streams' metadata events are not in our schema: read back as they are, for `read` of such a stream. */
-function toSystemRecorded(resolved: ResolvedEvent): RecordedEvent | null {
+function toSystemRecorded(names: StreamNames, resolved: ResolvedEvent): RecordedEvent | null {
   const event = resolved.event;
   if (!event || !event.type.startsWith("$")) return null;
   return {
     id: event.id,
     type: event.type,
-    stream: event.streamId,
+    stream: names.ours(event.streamId),
     revision: Number(event.revision),
     position: positionOf(event.position?.commit ?? resolved.commitPosition ?? 0n, `event ${event.id}`),
     data: event.isJson ? event.data : null,
@@ -97,10 +124,13 @@ export class EventStoreDbEventStore implements EventStore {
   private resubscribeTimer: NodeJS.Timeout | null = null;
   private closed = false;
 
-  private constructor(private readonly client: KurrentDBClient) {}
+  private constructor(
+    private readonly client: KurrentDBClient,
+    private readonly names: StreamNames,
+  ) {}
 
-  static connect(url: string): EventStoreDbEventStore {
-    return new EventStoreDbEventStore(KurrentDBClient.connectionString(url));
+  static connect(url: string, options: { namespace?: string } = {}): EventStoreDbEventStore {
+    return new EventStoreDbEventStore(KurrentDBClient.connectionString(url), new StreamNames(options.namespace ?? null));
   }
 
   async append(stream: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
@@ -113,7 +143,7 @@ export class EventStoreDbEventStore implements EventStore {
       }),
     );
     try {
-      const result = await this.client.appendToStream(stream, data, { streamState: streamStateOf(expectedRevision) });
+      const result = await this.client.appendToStream(this.names.stored(stream), data, { streamState: streamStateOf(expectedRevision) });
       const nextRevision = Number(result.nextExpectedRevision);
       // An idempotent repeat may come back without a position: the stream's last event has it.
       const position = result.position ? positionOf(result.position.commit, "an append") : await this.positionOfRevision(stream, nextRevision);
@@ -128,8 +158,8 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   private async positionOfRevision(stream: string, revision: number): Promise<number> {
-    for await (const resolved of this.client.readStream(stream, { fromRevision: BigInt(revision), maxCount: 1, direction: FORWARDS })) {
-      return toRecorded(resolved).position;
+    for await (const resolved of this.client.readStream(this.names.stored(stream), { fromRevision: BigInt(revision), maxCount: 1, direction: FORWARDS })) {
+      return toRecorded(this.names, resolved).position;
     }
     throw new Error(`stream ${stream} has no event at revision ${revision}`);
   }
@@ -137,8 +167,8 @@ export class EventStoreDbEventStore implements EventStore {
   async read(stream: string): Promise<StreamRead> {
     const events: RecordedEvent[] = [];
     try {
-      for await (const resolved of this.client.readStream(stream, { fromRevision: START, direction: FORWARDS })) {
-        events.push(toSystemRecorded(resolved) ?? toRecorded(resolved));
+      for await (const resolved of this.client.readStream(this.names.stored(stream), { fromRevision: START, direction: FORWARDS })) {
+        events.push(toSystemRecorded(this.names, resolved) ?? toRecorded(this.names, resolved));
       }
     } catch (error) {
       if (error instanceof StreamNotFoundError) return { revision: -1, events: [] };
@@ -151,8 +181,8 @@ export class EventStoreDbEventStore implements EventStore {
     const from = afterPosition === 0 ? START : { commit: BigInt(afterPosition), prepare: BigInt(afterPosition) };
     const events: RecordedEvent[] = [];
     // Reading from a position includes the event there: one more than asked, and skip what is not after it.
-    for await (const resolved of this.client.readAll({ fromPosition: from, maxCount: limit + 1, direction: FORWARDS, filter: excludeSystemEvents() })) {
-      const recorded = toRecorded(resolved);
+    for await (const resolved of this.client.readAll({ fromPosition: from, maxCount: limit + 1, direction: FORWARDS, filter: this.names.filter() })) {
+      const recorded = toRecorded(this.names, resolved);
       if (recorded.position <= afterPosition) continue;
       events.push(recorded);
       if (events.length === limit) break;
@@ -161,8 +191,8 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   async headPosition(): Promise<number> {
-    for await (const resolved of this.client.readAll({ fromPosition: END, maxCount: 1, direction: BACKWARDS, filter: excludeSystemEvents() })) {
-      return toRecorded(resolved).position;
+    for await (const resolved of this.client.readAll({ fromPosition: END, maxCount: 1, direction: BACKWARDS, filter: this.names.filter() })) {
+      return toRecorded(this.names, resolved).position;
     }
     return 0;
   }
@@ -193,7 +223,7 @@ export class EventStoreDbEventStore implements EventStore {
 
   private ensureLive(): void {
     if (this.live || this.closed) return;
-    const subscription = this.client.subscribeToAll({ fromPosition: END, filter: excludeSystemEvents() });
+    const subscription = this.client.subscribeToAll({ fromPosition: END, filter: this.names.filter() });
     const reopen = () => {
       if (this.live !== subscription) return;
       this.live = null;
