@@ -7,7 +7,7 @@ import type { ReadStore } from "../shared/read-store/read-store.port.ts";
 import { toBusMessage } from "../shared/bus/integration-events.ts";
 import { loadConfig, type Config } from "../shared/config/config.ts";
 import { registerApiReference } from "../shared/http/api-reference.ts";
-import { createApp } from "../shared/http/create-app.ts";
+import { closeApp, createApp } from "../shared/http/create-app.ts";
 import { installAuthentication } from "../shared/http/guard.ts";
 import { healthRoutes } from "../shared/http/health.routes.ts";
 import { metricsRoute } from "../shared/http/metrics.routes.ts";
@@ -75,7 +75,7 @@ export async function startAllInOne(
     readStore,
     projector,
     async close() {
-      await app.close();
+      await closeApp(app);
       await projector.stop();
       await notifier.stop();
       await bus.close();

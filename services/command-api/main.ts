@@ -3,7 +3,7 @@
 import { PrometheusMetrics } from "../../shared/adapters/prometheus/prometheus.metrics.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { registerApiReference } from "../../shared/http/api-reference.ts";
-import { createApp } from "../../shared/http/create-app.ts";
+import { closeApp, createApp } from "../../shared/http/create-app.ts";
 import { installAuthentication } from "../../shared/http/guard.ts";
 import { healthRoutes } from "../../shared/http/health.routes.ts";
 import { metricsRoute } from "../../shared/http/metrics.routes.ts";
@@ -34,7 +34,7 @@ await runUntilSignalled("command-api", async () => {
   logger.info({ event: "server.started", url, mode: "command-api" });
   return {
     async close() {
-      await app.close();
+      await closeApp(app);
       watcher.close();
       await blobs.close();
       await readStore.close();

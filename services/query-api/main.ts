@@ -4,7 +4,7 @@ import { PrometheusMetrics } from "../../shared/adapters/prometheus/prometheus.m
 import { CommandApiWriteSide } from "../../shared/adapters/http/command-api.write-side.ts";
 import { ConfigError, loadConfig } from "../../shared/config/config.ts";
 import { registerApiReference } from "../../shared/http/api-reference.ts";
-import { createApp } from "../../shared/http/create-app.ts";
+import { closeApp, createApp } from "../../shared/http/create-app.ts";
 import { installAuthentication } from "../../shared/http/guard.ts";
 import { healthRoutes } from "../../shared/http/health.routes.ts";
 import { metricsRoute } from "../../shared/http/metrics.routes.ts";
@@ -35,7 +35,7 @@ await runUntilSignalled("query-api", async () => {
   logger.info({ event: "server.started", url, mode: "query-api" });
   return {
     async close() {
-      await app.close();
+      await closeApp(app);
       watcher.close();
       await blobs.close();
       await readStore.close();

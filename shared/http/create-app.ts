@@ -159,3 +159,17 @@ export function createApp(options: { logger: Logger; bodyLimit: number; requestT
 
   return app.withTypeProvider<ZodTypeProvider>();
 }
+
+/**
+ * Closes the app gracefully: no new connections, in-flight requests finish. A connection still open after
+ * `graceMs` (a client that never finishes its request or never reads its answer) is cut, so a shutdown always
+ * ends.
+ */
+export async function closeApp(app: App, graceMs = 10_000): Promise<void> {
+  const timer = setTimeout(() => app.server.closeAllConnections(), graceMs);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(timer);
+  }
+}
