@@ -4,7 +4,7 @@
 // MATCH expression (`scope : (owner OR folder OR page tokens)`), so FTS5 intersects it inside the index: a page
 // the caller cannot see is never read, ranked, counted or quoted. Every indexed word also carries its
 // workspace's key as a prefix (`q<12 hex of the owner>word`), and a query asks only for the keys of workspaces
-// the caller has any access to: the words of other workspaces are other tokens, so how often a word occurs
+// the caller can reach at all: the words of other workspaces are other tokens, so how often a word occurs
 // there costs the query nothing (no timing difference between such a hit and a miss).
 import type Database from "better-sqlite3";
 import { SEARCH_WORD, searchText, snippetOf, type SearchHit, type SearchQuery, type SearchTerm } from "../../pages/page-search.ts";
@@ -128,7 +128,7 @@ export class SqlitePageSearch {
     const { ownerIds, folderIds, pageIds } = query.visibleTo;
     const visible = visibleExpression(query.visibleTo);
     return this.snapshot(() => {
-      // The workspaces the caller has any access to: their own, those they are a member of, and the owners of
+      // The workspaces the caller can reach at all: their own, those they are a member of, and the owners of
       // the folders and pages granted to them. Only these workspaces' keyed words are asked for.
       const owners = [...ownerIds, ...this.statements.folderOwners.all(JSON.stringify(folderIds)), ...this.statements.pageOwners.all(JSON.stringify(pageIds))];
       const keys = [...new Set(owners.map(keyOf))];
