@@ -11,8 +11,3 @@ export function accessKeysOf(kind: "page" | "folder", item: { readonly id: strin
 export function visibleKeys(visibleTo: VisibleTo): string[] {
   return [...visibleTo.ownerIds.map((id) => `o:${id}`), ...visibleTo.pageIds.map((id) => `p:${id}`), ...visibleTo.folderIds.map((id) => `f:${id}`)];
 }
-
-/** Where an item below a moved or renamed folder now sits: its ancestors up to that folder, then the folder's own. */
-export function replaceAncestry(ancestors: readonly string[], folderId: string, folderAncestors: readonly string[]): string[] {
-  return [...ancestors.slice(0, ancestors.indexOf(folderId) + 1), ...folderAncestors];
-}

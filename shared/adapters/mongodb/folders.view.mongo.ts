@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { ListQuery } from "../../read-store/list-query.ts";
 import type { Changed, FolderRecord, FoldersView, FoldersWriter } from "../../folders/folders.view.ts";
-import { accessKeysOf, replaceAncestry, visibleKeys } from "./access-keys.ts";
+import { accessKeysOf, visibleKeys } from "./access-keys.ts";
+import { reRooted } from "../../folders/folder-place.ts";
 import type { GenerationRef, MongoBatch, MongoModel } from "./mongo-batch.ts";
 
 const folderSchema = z.object({
@@ -54,13 +55,10 @@ export class MongoFoldersWriter implements FoldersWriter<MongoBatch> {
     const before = await this.get(tx, folder.id);
     await this.put(tx, folder);
     if (!before) return;
-    const oldDepth = before.ancestorIds.length + 1;
     const below = (await folders(this.ref).find({ ancestorIds: folder.id }, tx.options).toArray()).map(toRecord);
     if (below.length === 0) return;
     const updates = below.map((row) => {
-      const ancestorIds = replaceAncestry(row.ancestorIds, folder.id, folder.ancestorIds);
-      const path = [folder.path, ...row.path.split("/").slice(oldDepth)].join("/");
-      const placed = { ...row, ancestorIds, path, ...(descendantsChanged ?? {}) };
+      const placed = { ...row, ...reRooted(row, folder), ...(descendantsChanged ?? {}) };
       return { replaceOne: { filter: { _id: row.id }, replacement: toDoc(placed) } };
     });
     await folders(this.ref).bulkWrite(updates, { ordered: true, ...tx.options });

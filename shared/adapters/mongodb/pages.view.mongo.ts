@@ -6,7 +6,8 @@ import type { Changed, FolderPlace } from "../../folders/folders.view.ts";
 import type { ListQuery, VisibleTo } from "../../read-store/list-query.ts";
 import { titleKey, type PageChange, type PageContent, type PageRecord, type PagesView, type PagesWriter } from "../../pages/pages.view.ts";
 import type { SearchHit, SearchQuery } from "../../pages/page-search.ts";
-import { accessKeysOf, replaceAncestry, visibleKeys } from "./access-keys.ts";
+import { accessKeysOf, visibleKeys } from "./access-keys.ts";
+import { reRooted } from "../../folders/folder-place.ts";
 import type { GenerationRef, MongoBatch, MongoModel } from "./mongo-batch.ts";
 import { foldedText, searchPages, wordsOfFolded } from "./page-search.mongo.ts";
 import { toPageRecord, type PageDoc } from "./page-doc.mongo.ts";
@@ -91,9 +92,7 @@ export class MongoPagesWriter implements PagesWriter<MongoBatch> {
     const below = await collection.find({ ancestorIds: folder.id, ...LIVE }, { projection: { ownerId: 1, ancestorIds: 1, folderPath: 1 }, ...tx.options }).toArray();
     if (below.length === 0) return;
     const updates = below.map((row) => {
-      const index = row.ancestorIds.indexOf(folder.id);
-      const ancestorIds = replaceAncestry(row.ancestorIds, folder.id, folder.ancestorIds);
-      const folderPath = [folder.path, ...row.folderPath.split("/").slice(row.ancestorIds.length - index)].join("/");
+      const { ancestorIds, path: folderPath } = reRooted({ ancestorIds: row.ancestorIds, path: row.folderPath }, folder);
       const fields = { ancestorIds, folderPath, accessKeys: accessKeysOf("page", { id: row._id, ownerId: row.ownerId, ancestorIds }), ...(changed ?? {}) };
       return { updateOne: { filter: { _id: row._id }, update: { $set: fields } } };
     });

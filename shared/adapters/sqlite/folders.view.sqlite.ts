@@ -3,6 +3,7 @@ import { decodeIds, encodeIds } from "./id-list.ts";
 import type { ListQuery } from "../../read-store/list-query.ts";
 import type { Changed, FolderRecord, FoldersView, FoldersWriter } from "../../folders/folders.view.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
+import { reRooted } from "../../folders/folder-place.ts";
 
 const schema = `
 CREATE TABLE IF NOT EXISTS folders (
@@ -100,11 +101,8 @@ export class SqliteFoldersWriter implements FoldersWriter<SqliteBatch> {
     this.statements.removeAncestors.run(folder.id);
     await this.put(_tx, folder);
     if (!before) return;
-    const oldDepth = decodeIds(before.ancestor_ids).length + 1;
     for (const row of this.statements.below.all(folder.id)) {
-      const ancestors = decodeIds(row.ancestor_ids);
-      const ancestorIds = [...ancestors.slice(0, ancestors.indexOf(folder.id) + 1), ...folder.ancestorIds];
-      const path = [folder.path, ...row.path.split("/").slice(oldDepth)].join("/");
+      const { ancestorIds, path } = reRooted({ ancestorIds: decodeIds(row.ancestor_ids), path: row.path }, folder);
       this.statements.setPlace.run({ id: row.id, ancestorIds: encodeIds(ancestorIds), path });
       if (descendantsChanged) this.statements.touch.run({ id: row.id, ...descendantsChanged });
       this.statements.removeAncestors.run(row.id);

@@ -6,6 +6,7 @@ import type { Changed, FolderPlace } from "../../folders/folders.view.ts";
 import { titleKey, type PageChange, type PageContent, type PageRecord, type PagesView, type PagesWriter } from "../../pages/pages.view.ts";
 import type { VisibleTo } from "../../read-store/list-query.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
+import { reRooted } from "../../folders/folder-place.ts";
 import { SqlitePageIndexer, SqlitePageSearch } from "./page-search.sqlite.ts";
 import type { SearchHit, SearchQuery } from "../../pages/page-search.ts";
 
@@ -180,10 +181,7 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
   async placeBelow(tx: SqliteBatch, folder: FolderPlace, changed: Changed | null): Promise<void> {
     this.flush(this.pendingOf(tx));
     for (const row of this.statements.below.all(folder.id)) {
-      const ancestors = decodeIds(row.ancestor_ids);
-      const index = ancestors.indexOf(folder.id);
-      const ancestorIds = [...ancestors.slice(0, index + 1), ...folder.ancestorIds];
-      const folderPath = [folder.path, ...row.folder_path.split("/").slice(ancestors.length - index)].join("/");
+      const { ancestorIds, path: folderPath } = reRooted({ ancestorIds: decodeIds(row.ancestor_ids), path: row.folder_path }, folder);
       this.statements.setPlace.run({ id: row.id, ancestorIds: encodeIds(ancestorIds), folderPath });
       if (changed) this.statements.touch.run({ id: row.id, ...changed });
       const position = changed ? changed.updatedPosition : row.updated_pos;

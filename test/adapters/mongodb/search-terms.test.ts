@@ -2,7 +2,7 @@
 // over (MongoDB's regular expressions are PCRE; these patterns use nothing JavaScript reads differently), and
 // the access keys its listings match.
 import { describe, expect, it } from "vitest";
-import { accessKeysOf, replaceAncestry, visibleKeys } from "../../../shared/adapters/mongodb/access-keys.ts";
+import { accessKeysOf, visibleKeys } from "../../../shared/adapters/mongodb/access-keys.ts";
 import { fold, foldedText, SEARCH_TEXT_LIMIT, textPattern, wordsOfFolded } from "../../../shared/adapters/mongodb/page-search.mongo.ts";
 import { parseSearch } from "../../../shared/pages/page-search.ts";
 
@@ -51,8 +51,4 @@ describe("MongoDB access keys", () => {
     expect(accessKeysOf("folder", { id: "f3", ownerId: "o1", ancestorIds: [] })).toEqual(["o:o1", "f:f3"]);
   });
 
-  it("re-roots an item's ancestry below a moved folder", () => {
-    expect(replaceAncestry(["f2", "moved", "old1", "old2"], "moved", ["new1"])).toEqual(["f2", "moved", "new1"]);
-    expect(replaceAncestry(["moved"], "moved", [])).toEqual(["moved"]);
-  });
 });
