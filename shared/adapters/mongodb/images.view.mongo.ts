@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { imageMimeTypeSchema } from "../../images/image.decider.ts";
 import type { ImageRecord, ImagesView, ImagesWriter } from "../../images/images.view.ts";
-import type { GenerationRef, MongoBatch, MongoModel } from "./mongo-batch.ts";
+import { recordOf, type GenerationRef, type MongoBatch, type MongoModel } from "./mongo-batch.ts";
 
 const imageSchema = z.object({
   _id: z.string(),
@@ -37,8 +37,6 @@ export class MongoImagesView implements ImagesView {
 
   async get(id: string): Promise<ImageRecord | null> {
     const doc = await images(this.ref).findOne({ _id: id });
-    if (!doc) return null;
-    const { _id, ...rest } = imageSchema.parse(doc);
-    return { id: _id, ...rest };
+    return doc ? recordOf(imageSchema, doc) : null;
   }
 }

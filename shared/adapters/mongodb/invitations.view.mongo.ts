@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { invitedAccessSchema, type DeliveryStatus, type InvitationStatus, type InvitedAccess } from "../../sharing/invitation.decider.ts";
 import type { InvitationRecord, InvitationsView, InvitationsWriter, InvitationTargetType } from "../../sharing/invitations.view.ts";
-import type { GenerationRef, MongoBatch, MongoModel } from "./mongo-batch.ts";
+import { recordOf, type GenerationRef, type MongoBatch, type MongoModel } from "./mongo-batch.ts";
 
 const invitationSchema = z.object({
   _id: z.string(),
@@ -32,10 +32,7 @@ export const invitationsModel: MongoModel = {
 };
 
 const invitations = (ref: GenerationRef) => ref.current().collection<InvitationDoc>("invitations");
-const toRecord = (doc: unknown): InvitationRecord => {
-  const { _id, ...rest } = invitationSchema.parse(doc);
-  return { id: _id, ...rest };
-};
+const toRecord = (doc: unknown): InvitationRecord => recordOf(invitationSchema, doc);
 const byAge = { createdPosition: 1 } as const;
 
 export class MongoInvitationsWriter implements InvitationsWriter<MongoBatch> {

@@ -3,6 +3,7 @@
 // transaction (`session` is undefined) and each write stands alone, made so that applying the batch again from
 // the old checkpoint after a crash converges on the same documents (docs/architecture.md).
 import type { ClientSession, Collection, Db, Document } from "mongodb";
+import type { z } from "zod";
 
 export class MongoBatch {
   constructor(readonly session: ClientSession | undefined) {}
@@ -51,4 +52,10 @@ export class Generation {
 /** Where a view or writer finds its collections: the generation in use now. */
 export interface GenerationRef {
   current(): Generation;
+}
+
+/** Reads a stored document: checked against `schema` at the boundary, its `_id` given back as the record's `id`. */
+export function recordOf<S extends z.ZodType<{ _id: string }>>(schema: S, doc: unknown): Omit<z.output<S>, "_id"> & { id: string } {
+  const { _id, ...rest } = schema.parse(doc);
+  return { ...rest, id: _id };
 }

@@ -1,6 +1,7 @@
 // A page as the MongoDB read models store it: the listing fields, the markdown, and what search needs.
 import { z } from "zod";
 import type { PageRecord } from "../../pages/pages.view.ts";
+import { recordOf } from "./mongo-batch.ts";
 
 const pageSchema = z.object({
   _id: z.string(),
@@ -28,7 +29,4 @@ export type PageDoc = z.infer<typeof pageSchema> & {
   words: string[];
 };
 
-export const toPageRecord = (doc: unknown): PageRecord => {
-  const { _id, ...rest } = pageSchema.parse(doc);
-  return { id: _id, ...rest };
-};
+export const toPageRecord = (doc: unknown): PageRecord => recordOf(pageSchema, doc);

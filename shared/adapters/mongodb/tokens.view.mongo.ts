@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { scopeSchema } from "../../kernel/scopes.ts";
 import type { TokenRecord, TokensView, TokensWriter } from "../../tokens/tokens.view.ts";
-import type { GenerationRef, MongoBatch, MongoModel } from "./mongo-batch.ts";
+import { recordOf, type GenerationRef, type MongoBatch, type MongoModel } from "./mongo-batch.ts";
 
 const tokenSchema = z.object({
   _id: z.string(),
@@ -25,10 +25,7 @@ export const tokensModel: MongoModel = {
 };
 
 const tokens = (ref: GenerationRef) => ref.current().collection<TokenDoc>("tokens");
-const toRecord = (doc: unknown): TokenRecord => {
-  const { _id, ...rest } = tokenSchema.parse(doc);
-  return { id: _id, ...rest };
-};
+const toRecord = (doc: unknown): TokenRecord => recordOf(tokenSchema, doc);
 
 export class MongoTokensWriter implements TokensWriter<MongoBatch> {
   constructor(private readonly ref: GenerationRef) {}

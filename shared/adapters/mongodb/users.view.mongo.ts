@@ -1,5 +1,5 @@
 import type { UserRecord, UsersView, UsersWriter } from "../../users/users.view.ts";
-import type { GenerationRef, MongoBatch, MongoModel } from "./mongo-batch.ts";
+import { recordOf, type GenerationRef, type MongoBatch, type MongoModel } from "./mongo-batch.ts";
 import { z } from "zod";
 
 const userSchema = z.object({ _id: z.string(), email: z.string(), name: z.string(), image: z.string().nullable(), createdAt: z.string() });
@@ -10,10 +10,7 @@ export const usersModel: MongoModel = {
   indexes: [{ collection: "users", name: "users_email", keys: { email: 1 }, unique: true, serves: "a user by email (registration, invitations)" }],
 };
 
-const toRecord = (doc: unknown): UserRecord => {
-  const { _id, ...rest } = userSchema.parse(doc);
-  return { id: _id, ...rest };
-};
+const toRecord = (doc: unknown): UserRecord => recordOf(userSchema, doc);
 
 const users = (ref: GenerationRef) => ref.current().collection<UserDoc>("users");
 
