@@ -1,6 +1,7 @@
 // Effective permission (docs/architecture.md): the highest of ownership, a direct grant, an ancestor folder's grant
 // and the caller's role in the owner's workspace. Pure: the caller's AccessContext is loaded once per request.
 import { highest, roleToPermission, type GrantablePermission, type Permission, type WorkspaceRole } from "../kernel/permissions.ts";
+import { seenBy, type Placed, type Seen } from "./seen-by.ts";
 
 export interface AccessContext {
   readonly userId: string;
@@ -40,15 +41,15 @@ export function visibilityFilter(context: AccessContext): { ownerIds: string[]; 
   };
 }
 
-/** The items the caller can view, each presented with its effective permission; the others are left out. */
-export function presentVisible<T extends Omit<AccessTarget, "kind">, R>(
+/** The items the caller can view, each as they may see it, with its effective permission; the others are left out. */
+export function presentVisible<T extends Omit<AccessTarget, "kind"> & Placed, R>(
   context: AccessContext,
   kind: AccessTarget["kind"],
   items: readonly T[],
-  present: (item: T, permission: Permission) => R,
+  present: (item: Seen<T>, permission: Permission) => R,
 ): R[] {
   return items.flatMap((item) => {
     const permission = effectivePermission(context, { kind, ...item });
-    return permission ? [present(item, permission)] : [];
+    return permission ? [present(seenBy(context, item), permission)] : [];
   });
 }

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import type { Permission } from "../kernel/permissions.ts";
 import { permissionValue } from "../pages/page.resource.ts";
+import type { Seen } from "../access/seen-by.ts";
 import type { FolderRecord } from "./folders.view.ts";
 
 export const folderResource = z.object({
@@ -16,7 +17,8 @@ export const folderResource = z.object({
 });
 export type FolderResource = z.infer<typeof folderResource>;
 
-export function toFolderResource(folder: FolderRecord, permission: Permission): FolderResource {
+/** Only from a record shaped for the caller (seenBy): parentId never names a folder they cannot view. */
+export function toFolderResource(folder: Seen<FolderRecord>, permission: Permission): FolderResource {
   return {
     id: folder.id,
     parentId: folder.parentId,

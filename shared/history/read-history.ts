@@ -2,6 +2,7 @@
 // page judged where it last stood), the entries described, and a page rebuilt as of an instant.
 import type { Principal } from "../auth/principal.ts";
 import { effectivePermission, type AccessTarget } from "../access/effective-permission.ts";
+import { seenBy, type Seen } from "../access/seen-by.ts";
 import { AppError } from "../errors/app-error.ts";
 import { atLeast, type Permission } from "../kernel/permissions.ts";
 import type { PageRecord } from "../pages/pages.view.ts";
@@ -48,17 +49,18 @@ export async function pageHistoryFor(views: ReadModels, principal: Principal, pa
  * The page as it was at the instant, presented as a page record, if the caller can view it today (a deleted
  * page judged where it stood); 404 before it existed and once it was deleted.
  */
-export async function pageRecordAt(views: ReadModels, principal: Principal, pageId: string, instant: Instant): Promise<{ page: PageRecord; markdown: string; permission: Permission }> {
+export async function pageRecordAt(views: ReadModels, principal: Principal, pageId: string, instant: Instant): Promise<{ shown: Seen<PageRecord>; markdown: string; permission: Permission }> {
   const [live, state] = await Promise.all([views.pages.get(pageId), views.history.pageStateAt(pageId, instant)]);
   const location = await locationOf(views, live, state.entries);
   const context = location ? await views.access.contextFor(principal.user.id) : null;
   const permission = location && context ? effectivePermission(context, { kind: "page", id: pageId, ...location }) : null;
-  if (!location || !permission) throw new AppError("not_found", "page not found");
+  if (!location || !context || !permission) throw new AppError("not_found", "page not found");
   const then = pageAsOf(state.entries, instant, state.count);
   if (!then) throw new AppError("not_found", "page not found at that instant");
   const { title, icon, markdown, revision, createdAt, updatedAt, updatedPosition } = then;
   const { ownerId, parentId, ancestorIds, folderPath } = location;
-  return { page: { id: pageId, ownerId, parentId, ancestorIds, folderPath, title, icon, createdAt, updatedAt, updatedPosition, revision }, markdown, permission };
+  const page: PageRecord = { id: pageId, ownerId, parentId, ancestorIds, folderPath, title, icon, createdAt, updatedAt, updatedPosition, revision };
+  return { shown: seenBy(context, page), markdown, permission };
 }
 
 /** Entries described for a caller holding `permission`: grants and revocations only for those who may share. */

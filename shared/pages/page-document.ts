@@ -1,10 +1,12 @@
 // The markdown document a page is read as: YAML frontmatter, then the authored body; and its strong ETag.
 import { AppError } from "../errors/app-error.ts";
+import type { Seen } from "../access/seen-by.ts";
 import type { PageRecord } from "./pages.view.ts";
 
 const yamlScalar = (value: string | null): string => (value === null ? "null" : JSON.stringify(value));
 
-export function renderPageDocument(page: PageRecord, markdown: string): string {
+/** Only from a record shaped for the reader (seenBy): the frontmatter names no folder they cannot view. */
+export function renderPageDocument(page: Seen<PageRecord>, markdown: string): string {
   const frontmatter = [
     `id: ${page.id}`,
     `title: ${yamlScalar(page.title)}`,

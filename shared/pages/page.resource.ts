@@ -1,6 +1,7 @@
 // The page record clients see (docs/api-decisions.md, Records), built from the read model and the caller's permission.
 import { z } from "zod";
 import type { Permission } from "../kernel/permissions.ts";
+import type { Seen } from "../access/seen-by.ts";
 import type { PageRecord } from "./pages.view.ts";
 
 export const permissionValue = z.enum(["view", "comment", "edit", "admin", "owner"]);
@@ -21,7 +22,8 @@ export type PageResource = z.infer<typeof pageResource>;
 
 export const resolvedPageResource = pageResource.extend({ folderPath: z.string() });
 
-export function toPageResource(page: PageRecord, permission: Permission): PageResource {
+/** Only from a record shaped for the caller (seenBy): parentId never names a folder they cannot view. */
+export function toPageResource(page: Seen<PageRecord>, permission: Permission): PageResource {
   return {
     id: page.id,
     parentId: page.parentId,

@@ -29,8 +29,8 @@ const write = { access: { scope: "pages:write" as const } };
 
 export function folderCommandRoutes(app: App, ports: CommandApiPorts): void {
   const presentFolder = (principal: Principal, folderId: FolderId) => async () => {
-    const { folder, permission } = await visibleFolder(ports.views, principal, folderId);
-    return { body: toFolderResource(folder, permission) };
+    const { shown, permission } = await visibleFolder(ports.views, principal, folderId);
+    return { body: toFolderResource(shown, permission) };
   };
 
   app.patch(
@@ -77,11 +77,7 @@ export function folderCommandRoutes(app: App, ports: CommandApiPorts): void {
         const folderId = folderIdSchema.parse(randomUUID());
         const command = { type: "CreateFolder" as const, folderId, ownerId, parentId, name, icon };
         const { position } = await folderCommands.handle(ports.eventStore, folderId, command, actor.context);
-        const present = async () => {
-          const { folder, permission } = await visibleFolder(ports.views, actor.principal, folderId);
-          return { body: toFolderResource(folder, permission) };
-        };
-        return settleWrite(ports, position, { status: 201, id: folderId, present });
+        return settleWrite(ports, position, { status: 201, id: folderId, present: presentFolder(actor.principal, folderId) });
       });
       return sendWrite(reply, answer);
     },

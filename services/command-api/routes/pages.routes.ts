@@ -2,6 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { ownerOfNewItem, visiblePage } from "../../../shared/access/authorize.ts";
+import { seenBy } from "../../../shared/access/seen-by.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { folderIdSchema, pageIdSchema, type PageId } from "../../../shared/kernel/ids.ts";
@@ -35,15 +36,16 @@ const write = { access: { scope: "pages:write" as const } };
 
 export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
   const presentPage = (principal: Principal, pageId: PageId) => async () => {
-    const { page, permission } = await visiblePage(ports.views, principal, pageId);
-    return { body: toPageResource(page, permission) };
+    const { shown, permission } = await visiblePage(ports.views, principal, pageId);
+    return { body: toPageResource(shown, permission) };
   };
 
-  const presentContent = (pageId: PageId) => async () => {
+  const presentContent = (principal: Principal, pageId: PageId) => async () => {
     const content = await ports.views.pages.getContent(pageId);
     if (!content) throw new AppError("not_found", "page not found");
-    const headers = { etag: etagOf(content.page), "content-type": "text/markdown; charset=utf-8" };
-    return { body: renderPageDocument(content.page, content.markdown), headers };
+    const shown = seenBy(await ports.views.access.contextFor(principal.user.id), content.page);
+    const headers = { etag: etagOf(shown), "content-type": "text/markdown; charset=utf-8" };
+    return { body: renderPageDocument(shown, content.markdown), headers };
   };
 
   app.post(
@@ -83,8 +85,8 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
       const { pageId } = request.params;
       const { position } = await movePage(ports, actor, pageId, request.body.parentId);
       const present = async () => {
-        const { page, permission } = await visiblePage(ports.views, actor.principal, pageId);
-        return { body: { ...toPageResource(page, permission), folderPath: page.folderPath } };
+        const { shown, permission } = await visiblePage(ports.views, actor.principal, pageId);
+        return { body: { ...toPageResource(shown, permission), folderPath: shown.folderPath } };
       };
       return sendWrite(reply, await settleWrite(ports, position, { status: 200, id: pageId, present }));
     },
@@ -110,7 +112,7 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
         markdown,
         ifMatchRevision: revisionFromIfMatch(ifMatch, page),
       }));
-      return sendWrite(reply, await settleWrite(ports, position, { status: 200, id: pageId, present: presentContent(pageId) }));
+      return sendWrite(reply, await settleWrite(ports, position, { status: 200, id: pageId, present: presentContent(actor.principal, pageId) }));
     },
   );
 
@@ -121,7 +123,7 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
       const actor = actorOf(request, ports.clock);
       const { pageId } = request.params;
       const { position } = await restorePage(ports, actor, { pageId, at: request.body.at, ifMatch: request.headers["if-match"] });
-      return sendWrite(reply, await settleWrite(ports, position, { status: 200, id: pageId, present: presentContent(pageId) }));
+      return sendWrite(reply, await settleWrite(ports, position, { status: 200, id: pageId, present: presentContent(actor.principal, pageId) }));
     },
   );
 

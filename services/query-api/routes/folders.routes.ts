@@ -34,8 +34,8 @@ export function folderQueryRoutes(app: App, views: ReadModels): void {
       schema: { params: z.object({ folderId: folderIdSchema }), response: { 200: folderResource, "4xx": errorBody } },
     },
     async (request) => {
-      const { folder, permission } = await visibleFolder(views, principalOf(request), request.params.folderId);
-      return toFolderResource(folder, permission);
+      const { shown, permission } = await visibleFolder(views, principalOf(request), request.params.folderId);
+      return toFolderResource(shown, permission);
     },
   );
 }

@@ -1,7 +1,8 @@
 // Page queries: the access-filtered list, one page, exact-title lookup with folderPath, and the markdown.
 import { z } from "zod";
 import { visiblePage } from "../../../shared/access/authorize.ts";
-import { effectivePermission, presentVisible, visibilityFilter } from "../../../shared/access/effective-permission.ts";
+import { effectivePermission, presentVisible, visibilityFilter, type AccessContext } from "../../../shared/access/effective-permission.ts";
+import { seenBy } from "../../../shared/access/seen-by.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
@@ -39,6 +40,11 @@ const folderPathKey = (path: string): string =>
     .filter((part) => part.length > 0)
     .join("/");
 
+async function folderVisibleTo(views: ReadModels, context: AccessContext, folderId: string): Promise<boolean> {
+  const folder = await views.folders.get(folderId);
+  return folder !== null && effectivePermission(context, { kind: "folder", ...folder }) !== null;
+}
+
 export function pageQueryRoutes(app: App, views: ReadModels, asOf: AsOfPorts): void {
   /** The page as it was at the instant, checked with today's permission: built from its history. */
   const pageAt = async (principal: Principal, pageId: string, at: Instant) => {
@@ -59,6 +65,8 @@ export function pageQueryRoutes(app: App, views: ReadModels, asOf: AsOfPorts): v
       const principal = principalOf(request);
       const context = await views.access.contextFor(principal.user.id);
       const { limit, cursor, parentId } = request.query;
+      // A folder the caller cannot view holds nothing for them, as an unknown one.
+      if (parentId !== undefined && !(await folderVisibleTo(views, context, parentId))) return { data: [], nextCursor: null };
       const rows = await views.pages.list({
         visibleTo: visibilityFilter(context),
         before: decodeCursor(cursor),
@@ -86,7 +94,8 @@ export function pageQueryRoutes(app: App, views: ReadModels, asOf: AsOfPorts): v
       // Only pages the caller can see are candidates (the filter is inside the query), so a folderPath filter
       // applied here can be hidden by nothing but the caller's own same-titled pages.
       const candidates = await views.pages.findByTitleKey(titleKey(request.query.title), visibilityFilter(context), RESOLVE_CANDIDATES);
-      const inPath = candidates.filter((page) => wantedPath === null || folderPathKey(page.folderPath) === wantedPath);
+      // The path compared is the one the caller is shown, so a hidden folder's name matches nothing.
+      const inPath = candidates.filter((page) => wantedPath === null || folderPathKey(seenBy(context, page).folderPath) === wantedPath);
       const data = presentVisible(context, "page", inPath, (page, permission) => ({ ...toPageResource(page, permission), folderPath: page.folderPath }));
       return { data: data.slice(0, RESOLVE_LIMIT) };
     },
@@ -100,8 +109,8 @@ export function pageQueryRoutes(app: App, views: ReadModels, asOf: AsOfPorts): v
     },
     async (request) => {
       const { at } = request.query;
-      const { page, permission } = at ? await pageAt(principalOf(request), request.params.pageId, at) : await visiblePage(views, principalOf(request), request.params.pageId);
-      return toPageResource(page, permission);
+      const { shown, permission } = at ? await pageAt(principalOf(request), request.params.pageId, at) : await visiblePage(views, principalOf(request), request.params.pageId);
+      return toPageResource(shown, permission);
     },
   );
 
@@ -114,9 +123,9 @@ export function pageQueryRoutes(app: App, views: ReadModels, asOf: AsOfPorts): v
     async (request, reply) => {
       const { at } = request.query;
       if (at) {
-        const { page, markdown } = await pageAt(principalOf(request), request.params.pageId, at);
-        reply.header("etag", etagOf(page)).header("cache-control", "private, no-cache");
-        return reply.type("text/markdown; charset=utf-8").send(renderPageDocument(page, markdown));
+        const { shown, markdown } = await pageAt(principalOf(request), request.params.pageId, at);
+        reply.header("etag", etagOf(shown)).header("cache-control", "private, no-cache");
+        return reply.type("text/markdown; charset=utf-8").send(renderPageDocument(shown, markdown));
       }
       const content = await views.pages.getContent(request.params.pageId);
       const context = await views.access.contextFor(principalOf(request).user.id);
@@ -124,7 +133,7 @@ export function pageQueryRoutes(app: App, views: ReadModels, asOf: AsOfPorts): v
       const etag = etagOf(content.page);
       reply.header("etag", etag).header("cache-control", "private, no-cache");
       if (request.headers["if-none-match"] === etag) return reply.code(304).send(null);
-      return reply.type("text/markdown; charset=utf-8").send(renderPageDocument(content.page, content.markdown));
+      return reply.type("text/markdown; charset=utf-8").send(renderPageDocument(seenBy(context, content.page), content.markdown));
     },
   );
 }
