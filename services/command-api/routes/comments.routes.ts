@@ -2,6 +2,8 @@
 // Every route needs `comment` permission on a page the caller can see; each answers with the whole thread.
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import { pageAccess } from "../../../shared/access/authorize.ts";
+import type { Principal } from "../../../shared/auth/principal.ts";
 import { commentOnThread, type ThreadOnPage } from "../../../shared/comments/thread.commands.ts";
 import { threadStatusSchema, type ThreadCommand } from "../../../shared/comments/thread.decider.ts";
 import { presentThreads, threadReply } from "../../../shared/comments/thread.resource.ts";
@@ -34,8 +36,15 @@ const bodyOnly = z.object({ body: commentBody });
 const changedThread = writeResponses({ 200: threadReply });
 const createdThread = writeResponses({ 201: threadReply });
 
-/** Commands addressed by comment id need the comment's thread; one on another page does not exist here. */
-async function threadOfComment(views: ReadModels, pageId: PageId, commentId: CommentId): Promise<ThreadId> {
+const commentOnPage = pageAccess("comment");
+
+/**
+ * Commands addressed by comment id need the comment's thread; one on another page does not exist here. The
+ * page is checked first: a real comment of a page the caller cannot see (or may only view) answers exactly as
+ * a random id does, so the answer never tells which comments exist.
+ */
+async function threadOfComment(views: ReadModels, principal: Principal, pageId: PageId, commentId: CommentId): Promise<ThreadId> {
+  await commentOnPage(views, principal, pageId);
   const location = await views.threads.locateComment(commentId);
   if (!location || location.pageId !== pageId) throw new AppError("not_found", "comment not found");
   return threadIdSchema.parse(location.threadId);
@@ -106,7 +115,7 @@ export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
     async (request, reply) => {
       const actor = actorOf(request, ports.clock);
       const { pageId, commentId } = request.params;
-      const threadId = await threadOfComment(ports.views, pageId, commentId);
+      const threadId = await threadOfComment(ports.views, actor.principal, pageId, commentId);
       const command: ThreadCommand = { type: "EditComment", threadId, pageId, commentId, actorId: actor.context.actorId, body: request.body.body };
       return sendWrite(reply, await decideThread(actor, { pageId, threadId }, 200, command));
     },
@@ -118,7 +127,7 @@ export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
     async (request, reply) => {
       const actor = actorOf(request, ports.clock);
       const { pageId, commentId } = request.params;
-      const threadId = await threadOfComment(ports.views, pageId, commentId);
+      const threadId = await threadOfComment(ports.views, actor.principal, pageId, commentId);
       const command: ThreadCommand = { type: "DeleteComment", threadId, pageId, commentId, actorId: actor.context.actorId };
       return sendWrite(reply, await decideThread(actor, { pageId, threadId }, 200, command));
     },
