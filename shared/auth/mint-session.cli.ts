@@ -6,6 +6,7 @@ import { z } from "zod";
 import { sessionKeyFor } from "./session-key.ts";
 import { loadConfig } from "../config/config.ts";
 import { mintSession, SESSION_COOKIE } from "./session-verifier.ts";
+import { emailAddress } from "../kernel/email.ts";
 
 /** A stable UUID (version 8 layout) derived from the email address. */
 export function userIdForEmail(email: string): string {
@@ -17,7 +18,7 @@ export function userIdForEmail(email: string): string {
 }
 
 const argsSchema = z.object({
-  email: z.email(),
+  email: emailAddress,
   name: z.string().trim().min(1).max(200),
   picture: z.string().url().optional(),
   days: z.coerce.number().positive().max(365).default(7),

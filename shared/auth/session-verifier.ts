@@ -3,12 +3,13 @@ import { createSecretKey, type KeyObject } from "node:crypto";
 import { createRemoteJWKSet, jwtVerify, SignJWT, type JWTVerifyGetKey } from "jose";
 import { z } from "zod";
 import { unmeasuredCache, type CacheMetrics } from "../metrics/metrics.port.ts";
+import { emailAddress } from "../kernel/email.ts";
 
 export const SESSION_COOKIE = "app-auth.session_token";
 
 export const sessionClaimsSchema = z.object({
   sub: z.uuid(),
-  email: z.email(),
+  email: emailAddress,
   name: z.string().trim().min(1).max(200),
   picture: z.string().max(2048).optional(),
   exp: z.number().int(),

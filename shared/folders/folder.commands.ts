@@ -41,7 +41,10 @@ const isTreeEvent = eventGuard<FolderTreeEvent>(folderTreeEventSchemas);
  * concurrent move makes the append conflict and the move is decided again on the new tree.
  */
 export async function moveFolder(ports: WritePorts, actor: Actor, folderId: FolderId, parentId: FolderId | null): Promise<{ position: number | null }> {
-  const { folder } = await folderAccess("edit")(ports.views, actor.principal, folderId);
+  const { folder, shown, permission } = await visibleFolder(ports.views, actor.principal, folderId);
+  // Where it already is, as the caller sees it: nothing changes, so anyone who can see it gets 200 and no event.
+  if (shown.parentId === parentId) return { position: null };
+  requirePermission(permission, "edit", "folder");
   await requireDestination(ports.views, actor.principal, folder.ownerId, parentId);
   const ownerId = userIdSchema.parse(folder.ownerId);
   const stream = folderTreeStream(ownerId);

@@ -1,6 +1,6 @@
 // Page commands bound once: the page decider on stream page-<id>; changing a page needs edit on it, moving it
 // edit on the destination too.
-import { pageAccess } from "../access/authorize.ts";
+import { pageAccess, requirePermission, visiblePage } from "../access/authorize.ts";
 import { deciderCommandHandler } from "../commands/decider-command-handler.ts";
 import { guardedCommand } from "../commands/guarded-command.ts";
 import type { Actor } from "../commands/guarded-command.ts";
@@ -16,10 +16,14 @@ export const editPage = guardedCommand(pageCommands, pageAccess("edit"));
 
 /**
  * Moves a page into a folder of its owner's workspace, or to its root: edit on the page and on the destination
- * (requireDestination). The move is one event in the page's stream.
+ * (requireDestination). The move is one event in the page's stream; a move to where it is records nothing.
  */
 export async function movePage(ports: WritePorts, actor: Actor, pageId: PageId, parentId: FolderId | null): Promise<{ position: number | null }> {
-  const { page } = await pageAccess("edit")(ports.views, actor.principal, pageId);
+  const { page, shown, permission } = await visiblePage(ports.views, actor.principal, pageId);
+  // Where it already is, as the caller sees it (a page in a folder hidden from them is at their root): nothing
+  // changes, so anyone who can see it gets 200 and no event.
+  if (shown.parentId === parentId) return { position: null };
+  requirePermission(permission, "edit", "page");
   await requireDestination(ports.views, actor.principal, page.ownerId, parentId);
   return pageCommands.handle(ports.eventStore, pageId, { type: "MovePage", pageId, parentId }, actor.context);
 }

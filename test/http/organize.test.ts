@@ -68,10 +68,12 @@ describe("moving a page", () => {
     const viewer = await registered("viewer");
     const stranger = await registered("stranger");
     const pageId = await createPage(owner);
+    const destination = await createFolder(owner);
     await share(owner, "page", pageId, viewer.email, "view");
-    expect((await movePage(viewer, pageId, null)).status).toBe(403);
-    expect((await movePage(viewer, pageId, null)).body.error?.code).toBe("forbidden");
-    expect((await movePage(stranger, pageId, null)).status).toBe(404);
+    await share(owner, "folder", destination, viewer.email, "edit");
+    expect((await movePage(viewer, pageId, destination)).status).toBe(403);
+    expect((await movePage(viewer, pageId, destination)).body.error?.code).toBe("forbidden");
+    expect((await movePage(stranger, pageId, destination)).status).toBe(404);
   });
 
   it("needs edit on the destination: 404 for a folder the caller cannot see, 403 for one they only view", async () => {

@@ -4,6 +4,7 @@
 // are refused.
 import { z } from "zod";
 import { normalizeEmail } from "../../../shared/users/user.decider.ts";
+import { emailAddress } from "../../../shared/kernel/email.ts";
 
 /** C0 and C1 controls; multi-line text keeps tab, line feed and carriage return. */
 const CONTROL_SINGLE_LINE = /[\u0000-\u001F\u007F-\u009F]/;
@@ -39,4 +40,4 @@ export const MARKDOWN_MAX_CHARS = 500_000;
 /** Markdown keeps its indentation and line breaks; control characters other than tab and line breaks are refused. */
 export const markdownField = textField({ max: MARKDOWN_MAX_CHARS, multiLine: true, trim: false });
 /** An address to share with: trimmed, validated, and lower-cased so comparisons ignore case. */
-export const emailField = z.string().trim().max(320).pipe(z.email()).transform(normalizeEmail);
+export const emailField = z.string().trim().pipe(emailAddress).transform(normalizeEmail);

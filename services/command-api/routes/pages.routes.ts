@@ -98,6 +98,9 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
     async (request, reply) => {
       const actor = actorOf(request, ports.clock);
       const { pageId } = request.params;
+      // A string body is markdown only when sent as text: JSON must be an object, as on every other route.
+      const asText = /^text\/(markdown|plain)\b/i.test(request.headers["content-type"] ?? "");
+      if (typeof request.body === "string" && !asText) throw new AppError("validation_failed", 'body: a JSON body must be an object {"markdown": "..."}');
       const sent = typeof request.body === "string" ? stripFrontmatter(request.body) : request.body.markdown;
       const checked = markdownField.safeParse(sent);
       if (!checked.success) {
