@@ -12,6 +12,7 @@ import { hashTokenSecret, looksLikeTokenSecret, sameHash } from "./api-token-sec
 import type { Principal } from "./principal.ts";
 import { SESSION_COOKIE, type SessionClaims, type SessionVerifier } from "./session-verifier.ts";
 import type { WriteSide } from "./write-side.port.ts";
+import { normalizeEmail } from "../users/user.decider.ts";
 
 const unauthenticated = (message: string) => new AppError("unauthenticated", message);
 
@@ -103,7 +104,7 @@ export class Authenticator {
     const image = claims.picture ?? null;
     const cached = this.seen.get(claims.sub);
     const seenCache = this.ports.seenCache ?? unmeasuredCache;
-    if (cached && cached.name === claims.name && cached.image === image) {
+    if (cached && cached.name === claims.name && cached.image === image && cached.email === normalizeEmail(claims.email)) {
       seenCache.hit();
       return cached;
     }

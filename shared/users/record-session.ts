@@ -49,6 +49,11 @@ export async function recordSession(ports: SessionPorts, claims: SessionClaims, 
   let position: number | null = null;
   let user: UserRecord;
   if (known) {
+    // The address is the account's identity for sharing (invitations are accepted by it, one account per
+    // address): a session claiming another one is refused rather than silently taken for the same person.
+    if (known.email !== normalizeEmail(claims.email)) {
+      throw new AppError("conflict", "this session's email differs from your account's; sign in with the address your account was registered with");
+    }
     if (known.name !== claims.name || known.image !== image) {
       position = (await userCommands.handle(ports.eventStore, userId, { type: "ChangeProfile", userId, name: claims.name, image }, context)).position;
     }

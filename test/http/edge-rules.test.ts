@@ -118,3 +118,18 @@ describe("moving an item to where it already is", () => {
     expect(await historyLength(ann, `/pages/${pageId}`)).toBe(before);
   });
 });
+
+describe("a session whose email claim differs from the account's", () => {
+  it("is refused with 409 conflict, and the account keeps its address", async () => {
+    const id = randomUUID();
+    const first = await server.signIn("ann", { id, email: `ann-${id.slice(0, 8)}@example.com` });
+    expect((await first.get("/me")).status).toBe(200);
+    const changed = await server.signIn("ann", { id, email: `other-${id.slice(0, 8)}@example.com` });
+    const reply = await changed.get("/me");
+    expect(reply.status).toBe(409);
+    expect(reply.body.error?.code).toBe("conflict");
+    const me = await first.get("/me");
+    expect(me.status).toBe(200);
+    expect(me.body.email).toBe(first.email);
+  });
+});
