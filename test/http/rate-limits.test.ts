@@ -2,6 +2,8 @@
 // 30 s into a minute, so every window's reset is exactly 30 s away.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../../shared/http/create-app.ts";
+import { createLogger } from "../../shared/logging/logger.ts";
 import { TestServer, type Client, type Reply } from "../support/server.ts";
 
 let server: TestServer;
@@ -95,5 +97,23 @@ describe("rate limits", () => {
         expect(response.headers.get("ratelimit")).toBeNull();
       }
     }
+  });
+});
+
+describe("rate limits without their counter store", () => {
+  it("let requests through when the counters cannot be reached, rather than refusing the API", async () => {
+    const unreachable = { increment: () => Promise.reject(new Error("connection refused")), close: async () => undefined };
+    const oneEach = { quota: 1, windowSeconds: 60 };
+    const app = createApp({
+      logger: createLogger("silent"),
+      bodyLimit: 1024,
+      rateLimits: { counters: unreachable, policies: { read: oneEach, write: oneEach, search: oneEach, upload: oneEach, import: oneEach } },
+    });
+    app.get("/api/v1/pages", async () => ({ data: [] }));
+    const answers = [];
+    for (let n = 0; n < 3; n += 1) answers.push(await app.inject({ method: "GET", url: "/api/v1/pages" }));
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200]);
+    expect(answers[0]?.headers.ratelimit).toBeUndefined();
+    await app.close();
   });
 });
