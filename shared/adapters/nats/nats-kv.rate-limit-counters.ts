@@ -2,7 +2,7 @@
 // is a compare-and-set: `create` for a new key, `update` at the revision read, retried when another node
 // wrote in between. The bucket's TTL (max_age) is at least the longest window, so a counter outlives its
 // window and the server forgets it afterwards.
-import { JetStreamApiCodes, JetStreamApiError, jetstreamManager } from "@nats-io/jetstream";
+import { JetStreamApiCodes, JetStreamApiError, jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { Kvm, type KV } from "@nats-io/kv";
 import { connect, nanos, type NatsConnection } from "@nats-io/transport-node";
 import type { RateLimitCounters } from "../../rate-limit/rate-limit-counters.port.ts";
@@ -13,6 +13,12 @@ export interface NatsRateLimitCountersOptions {
   readonly maxWindowSeconds: number;
   readonly name?: string;
 }
+
+/**
+ * How long one KV request may wait for the server: while NATS is away each counted request waits this long,
+ * then goes through unlimited (shared/http/rate-limit.ts), so it is kept short.
+ */
+const REQUEST_TIMEOUT_MS = 1_000;
 
 /** Compare-and-set attempts before an increment gives up: each lost attempt means another node counted. */
 const ATTEMPTS = 32;
@@ -31,7 +37,7 @@ export class NatsRateLimitCounters implements RateLimitCounters {
     const ttlMs = options.maxWindowSeconds * 1_000;
     const connection = await connect({ servers: url, name: options.name ?? "workspace-rate-limits", maxReconnectAttempts: -1, reconnectTimeWait: 250 });
     try {
-      const kv = await new Kvm(connection).create(bucket, { history: 1, ttl: ttlMs });
+      const kv = await new Kvm(jetstream(connection, { timeout: REQUEST_TIMEOUT_MS })).create(bucket, { history: 1, ttl: ttlMs });
       // An existing bucket keeps the TTL it was made with: lengthen it when a window grew.
       const status = await kv.status();
       if (status.ttl < ttlMs) {
