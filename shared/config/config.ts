@@ -1,8 +1,18 @@
 // The one place that reads process.env: every variable is parsed by one zod schema at start-up.
+import { isIP } from "node:net";
 import { z } from "zod";
 import { rateLimitSpecSchema, type RateLimitPolicies } from "../rate-limit/rate-limit-policy.ts";
 
 const optionalUrl = z.string().url().optional();
+
+/** One entry of TRUST_PROXY as fastify (proxy-addr) reads it: a name, an address, or an address/prefix. */
+function trustedProxy(entry: string): boolean {
+  if (["loopback", "linklocal", "uniquelocal"].includes(entry)) return true;
+  const [address = "", prefix, extra] = entry.split("/");
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
 
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -41,7 +51,11 @@ export const configSchema = z.object({
   RATE_LIMIT_UPLOAD: rateLimitSpecSchema.prefault("300/1m"),
   RATE_LIMIT_IMPORT: rateLimitSpecSchema.prefault("60/1m"),
   /** Proxies trusted to name the client in X-Forwarded-For (`loopback`, `10.0.0.0/8`, comma-separated); none when unset. */
-  TRUST_PROXY: z.string().min(1).optional(),
+  TRUST_PROXY: z
+    .string()
+    .min(1)
+    .refine((list) => list.split(",").every((entry) => trustedProxy(entry.trim())), "addresses, CIDR ranges or loopback, linklocal, uniquelocal, comma-separated")
+    .optional(),
   /** Where the projector and the notifier, which have no HTTP port, serve GET /metrics; not served when unset. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 });

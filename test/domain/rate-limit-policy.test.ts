@@ -32,6 +32,13 @@ describe("rate-limit configuration", () => {
   });
 });
 
+describe("trusted proxies", () => {
+  it("take addresses, CIDR ranges and proxy-addr's names, and name the variable when one is bad", () => {
+    expect(loadConfig({ TRUST_PROXY: "loopback, 10.0.0.0/8,fd00::/8,192.168.1.7" }).TRUST_PROXY).toBe("loopback, 10.0.0.0/8,fd00::/8,192.168.1.7");
+    for (const bad of ["gateway", "10.0.0.0/33", "10.0.0.1/8/1", "loopback,"]) expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
+  });
+});
+
 describe("fixed windows", () => {
   const policy = { quota: 2, windowSeconds: 60 };
 
