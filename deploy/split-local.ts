@@ -54,7 +54,8 @@ async function main(): Promise<void> {
   if (spawnSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" }).status !== 0) throw new Error("the build failed");
   mkdirSync(dataDir, { recursive: true });
 
-  const shared: Record<string, string> = {};
+  // nginx, on this machine, names each client in X-Forwarded-For: per-address rate limits count real clients.
+  const shared: Record<string, string> = { TRUST_PROXY: "loopback" };
   const nats = binary("nats-server");
   if (nats) {
     const port = await freePort();

@@ -15,7 +15,7 @@ import { createLogger } from "../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../shared/read-store/checkpoint-watcher.ts";
 import { registerCommandApi } from "./command-api/command-api.ts";
 import { openBlobStore, openEventStore, openProjectionStore, openReadStore, projectorFor, type RunningProjector } from "./embedded-stores.ts";
-import { appendingStore, authenticatorFor, busFor, commandApiPorts, inProcessWriteSide, mailerFor, publicBaseUrl, queryApiPorts, type Clock } from "./embedded-wiring.ts";
+import { appendingStore, authenticatorFor, busFor, commandApiPorts, inProcessWriteSide, mailerFor, publicBaseUrl, queryApiPorts, rateLimitsFor, type Clock } from "./embedded-wiring.ts";
 import { runUntilSignalled } from "./lifecycle.ts";
 import { Notifier } from "./notifier/notifier.ts";
 import { registerQueryApi } from "./query-api/query-api.ts";
@@ -57,7 +57,8 @@ export async function startAllInOne(
 
   // One process, so the query side's write side is the command side's, called in memory.
   const writeSide = inProcessWriteSide({ eventStore, readStore }, logger, clock, metrics);
-  const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, metrics });
+  const rateLimits = await { ...(await rateLimitsFor(config, "all-in-one")), now: () => clock().getTime() };
+  const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, metrics, rateLimits, ...(config.TRUST_PROXY ? { trustProxy: config.TRUST_PROXY } : {}) });
   installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: true, metrics }));
   await registerApiReference(app);
   healthRoutes(app, { eventStore, readStore });
@@ -76,6 +77,7 @@ export async function startAllInOne(
     projector,
     async close() {
       await closeApp(app);
+      await rateLimits.counters.close();
       await projector.stop();
       await notifier.stop();
       await bus.close();

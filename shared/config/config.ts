@@ -1,7 +1,18 @@
 // The one place that reads process.env: every variable is parsed by one zod schema at start-up.
+import { isIP } from "node:net";
 import { z } from "zod";
+import { rateLimitSpecSchema, type RateLimitPolicies } from "../rate-limit/rate-limit-policy.ts";
 
 const optionalUrl = z.string().url().optional();
+
+/** One entry of TRUST_PROXY as fastify (proxy-addr) reads it: a name, an address, or an address/prefix. */
+function trustedProxy(entry: string): boolean {
+  if (["loopback", "linklocal", "uniquelocal"].includes(entry)) return true;
+  const [address = "", prefix, extra] = entry.split("/");
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
 
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -30,11 +41,36 @@ export const configSchema = z.object({
   CHANGE_FEED_HEARTBEAT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
   /** Change feeds one user may hold open at once on one query process; the next is refused with 429. */
   CHANGE_FEED_MAX_PER_USER: z.coerce.number().int().min(1).max(1_000).default(5),
+  /**
+   * Per-caller budgets, one variable per class: `<quota>/<window>` (window in s, m, h or d) or `off`. Counted
+   * per API token, else per user, else per client address; shared through NATS KV when NATS_URL is set.
+   */
+  RATE_LIMIT_READ: rateLimitSpecSchema.prefault("12000/1m"),
+  RATE_LIMIT_WRITE: rateLimitSpecSchema.prefault("3000/1m"),
+  RATE_LIMIT_SEARCH: rateLimitSpecSchema.prefault("1200/1m"),
+  RATE_LIMIT_UPLOAD: rateLimitSpecSchema.prefault("300/1m"),
+  RATE_LIMIT_IMPORT: rateLimitSpecSchema.prefault("60/1m"),
+  /** Proxies trusted to name the client in X-Forwarded-For (`loopback`, `10.0.0.0/8`, comma-separated); none when unset. */
+  TRUST_PROXY: z
+    .string()
+    .min(1)
+    .refine((list) => list.split(",").every((entry) => trustedProxy(entry.trim())), "addresses, CIDR ranges or loopback, linklocal, uniquelocal, comma-separated")
+    .optional(),
   /** Where the projector and the notifier, which have no HTTP port, serve GET /metrics; not served when unset. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;
+
+export function rateLimitPolicies(config: Config): RateLimitPolicies {
+  return {
+    read: config.RATE_LIMIT_READ,
+    write: config.RATE_LIMIT_WRITE,
+    search: config.RATE_LIMIT_SEARCH,
+    upload: config.RATE_LIMIT_UPLOAD,
+    import: config.RATE_LIMIT_IMPORT,
+  };
+}
 
 /** DATA_DIR and the directories in it are the service user's alone (its files are created 0600). */
 export const PRIVATE_DIRECTORY = 0o700;

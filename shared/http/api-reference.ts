@@ -1,6 +1,7 @@
 // The API reference: an OpenAPI 3.1 document generated from the zod schemas the routes validate with, served at
 // GET /api/v1/openapi.json and browsable at /docs. What a schema cannot say is added here from the route itself:
-// the security requirement from `config.access`, the error statuses with the codes each can carry, a summary.
+// the security requirement from `config.access`, the error statuses with the codes each can carry (429 where
+// the route spends a rate-limit budget), a summary.
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { RouteOptions } from "fastify";
@@ -8,6 +9,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-pro
 import { z } from "zod";
 import { SESSION_COOKIE } from "../auth/session-verifier.ts";
 import { errorCatalogue, type ErrorCode } from "../errors/app-error.ts";
+import { rateLimitClassOf } from "../rate-limit/request-class.ts";
 import type { App } from "./create-app.ts";
 import type { Requirement } from "./guard.ts";
 
@@ -147,6 +149,7 @@ function errorCodes(route: RouteOptions, access: Requirement | undefined, extra:
   if (hasParams) codes.add("not_found");
   if (access && writes) codes.add("conflict");
   if (route.schema?.body) codes.add("payload_too_large").add("unsupported_media_type");
+  if (rateLimitClassOf(methodOf(route), route.url)) codes.add("rate_limited");
   for (const code of extra) codes.add(code);
   return [...codes].sort((a, b) => errorCatalogue[a] - errorCatalogue[b]);
 }

@@ -155,6 +155,13 @@ describe("the OpenAPI document", () => {
     expect(operation("PUT", "/api/v1/pages/{pageId}/content")?.responses["412"]?.description).toContain("precondition_failed");
   });
 
+  it("documents 429 rate_limited on every API operation, and on no health check", () => {
+    for (const { method, url } of apiRoutes().filter(({ url }) => url.startsWith("/api/v1/"))) {
+      expect(operation(method, openApiPath(url))?.responses["429"]?.description, `${method} ${url}`).toContain("rate_limited");
+    }
+    for (const path of ["/healthz", "/readyz", "/metrics"]) expect(operation("GET", path)?.responses["429"], path).toBeUndefined();
+  });
+
   it("shows an example request body where the spec describes one", () => {
     const example = (method: string, path: string) => operation(method, path)?.requestBody?.content["application/json"] as { example?: unknown } | undefined;
     expect(example("POST", "/api/v1/pages")?.example).toEqual(expect.objectContaining({ title: expect.any(String) }));
