@@ -17,6 +17,7 @@ import type { WriteSide } from "../shared/auth/write-side.port.ts";
 import type { Config } from "../shared/config/config.ts";
 import { countedAppends } from "../shared/event-store/counted-appends.ts";
 import type { EventStore } from "../shared/event-store/event-store.port.ts";
+import { ImageInspector } from "../shared/images/inspect-image.ts";
 import { serveMetrics } from "../shared/http/metrics.routes.ts";
 import type { Metrics } from "../shared/metrics/metrics.port.ts";
 import { timedProgress } from "../shared/read-store/timed-progress.ts";
@@ -66,6 +67,7 @@ export function commandApiPorts(
     clock,
     logger,
     consistencyWaitMs: config.CONSISTENCY_WAIT_MS,
+    images: new ImageInspector({ concurrency: config.IMAGE_DECODE_CONCURRENCY, queue: config.IMAGE_DECODE_QUEUE }),
   };
 }
 
