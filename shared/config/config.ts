@@ -1,4 +1,5 @@
 // The one place that reads process.env: every variable is parsed by one zod schema at start-up.
+import { availableParallelism } from "node:os";
 import { z } from "zod";
 
 const optionalUrl = z.string().url().optional();
@@ -30,8 +31,9 @@ export const configSchema = z.object({
   CHANGE_FEED_HEARTBEAT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
   /** Change feeds one user may hold open at once on one query process; the next is refused with 429. */
   CHANGE_FEED_MAX_PER_USER: z.coerce.number().int().min(1).max(1_000).default(5),
-  /** Image decodes (upload and import checks) running at once in one command process: each takes a thread. */
-  IMAGE_DECODE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /** Image decodes (upload and import checks) running at once in one command process: each takes a core. By
+   * default one fewer than the cores, so the event loop always has one to itself. */
+  IMAGE_DECODE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(Math.max(1, availableParallelism() - 1)),
   /** Uploads that may wait for a decode; one more is refused with 503 and Retry-After (imports always wait). */
   IMAGE_DECODE_QUEUE: z.coerce.number().int().min(0).max(1_000).default(16),
   /** Where the projector and the notifier, which have no HTTP port, serve GET /metrics; not served when unset. */
