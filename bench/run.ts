@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [--profile] [--no-peer] [--pages N] [--duration S] [--connections C] [--replay-events N] [--append-events N]`
+// `npm run bench [-- --quick] [--profile] [--no-peer] [--only loop] [--pages N] [--duration S] [--connections C] [--replay-events N] [--append-events N]`
 // Seeds a fresh DATA_DIR, starts the all-in-one server as its own process, drives it with autocannon from
 // this process, measures the store, projection and replay figures in process, prints a table and writes
 // bench/results/<date>.json. Every figure is set beside a reference measured in the same run.
@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { mintSession } from "../shared/auth/session-verifier.ts";
 import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
 import { benchAppends } from "./append.ts";
+import { benchEventLoop, benchEventLoopOnly, eventLoopRows } from "./event-loop.ts";
 import { benchImageUpload } from "./images.ts";
 import { benchVaultImport } from "./import.ts";
 import { benchChangeFeed, seedRevisedPage } from "./history.ts";
@@ -29,6 +30,10 @@ const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const started = Date.now();
 const machine = { cores: cpus().length, cpu: cpus()[0]?.model ?? "unknown", node: process.version };
 log(`${machine.cores} cores (${machine.cpu}), Node ${machine.node}; ${JSON.stringify(options)}`);
+if (options.only === "loop") {
+  await benchEventLoopOnly({ secret: SECRET, quick: options.quick, log });
+  process.exit(0);
+}
 
 const workDir = await mkdtemp(join(tmpdir(), "workspace-bench-"));
 const dataDir = join(workDir, "data");
@@ -220,6 +225,9 @@ try {
     target: "report",
     verdict: "report",
   });
+  const eventLoop = await benchEventLoop({ secret: SECRET, quick: options.quick, log });
+  raw.eventLoop = eventLoop;
+  rows.push(...eventLoopRows(eventLoop));
   rows.push({
     figure: `peak RSS of the server (${fmt(options.pages)} pages)`,
     value: `${fmt(memory.peakMb)} MB (now ${fmt(memory.currentMb)} MB)`,

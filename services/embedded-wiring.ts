@@ -21,6 +21,7 @@ import { countedAppends } from "../shared/event-store/counted-appends.ts";
 import type { EventStore } from "../shared/event-store/event-store.port.ts";
 import { serveMetrics } from "../shared/http/metrics.routes.ts";
 import type { RateLimits } from "../shared/http/rate-limit.ts";
+import { ImageInspector } from "../shared/images/inspect-image.ts";
 import type { Metrics } from "../shared/metrics/metrics.port.ts";
 import { timedProgress } from "../shared/read-store/timed-progress.ts";
 import type { ProjectionProgress } from "../shared/read-store/checkpoint-watcher.ts";
@@ -69,6 +70,7 @@ export function commandApiPorts(
     clock,
     logger,
     consistencyWaitMs: config.CONSISTENCY_WAIT_MS,
+    images: new ImageInspector({ concurrency: config.IMAGE_DECODE_CONCURRENCY, queue: config.IMAGE_DECODE_QUEUE }),
   };
 }
 

@@ -1,5 +1,6 @@
 // The one place that reads process.env: every variable is parsed by one zod schema at start-up.
 import { isIP } from "node:net";
+import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { rateLimitSpecSchema, type RateLimitPolicies } from "../rate-limit/rate-limit-policy.ts";
 
@@ -56,6 +57,11 @@ export const configSchema = z.object({
     .min(1)
     .refine((list) => list.split(",").every((entry) => trustedProxy(entry.trim())), "addresses, CIDR ranges or loopback, linklocal, uniquelocal, comma-separated")
     .optional(),
+  /** Image decodes (upload and import checks) running at once in one command process: each takes a core. By
+   * default one fewer than the cores, so the event loop always has one to itself. */
+  IMAGE_DECODE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(Math.max(1, availableParallelism() - 1)),
+  /** Uploads that may wait for a decode; one more is refused with 503 and Retry-After (imports always wait). */
+  IMAGE_DECODE_QUEUE: z.coerce.number().int().min(0).max(1_000).default(16),
   /** Where the projector and the notifier, which have no HTTP port, serve GET /metrics; not served when unset. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 });

@@ -13,7 +13,7 @@ import { AppError } from "../../../shared/errors/app-error.ts";
 import { folderCommands } from "../../../shared/folders/folder.commands.ts";
 import { imageCommands } from "../../../shared/images/image.commands.ts";
 import { imageMarkdown, imageUrl } from "../../../shared/images/image.resource.ts";
-import { inspectImage, type InspectedImage } from "../../../shared/images/inspect-image.ts";
+import type { InspectedImage } from "../../../shared/images/inspect-image.ts";
 import { imageBlobKey } from "../../../shared/images/orphan-blobs.ts";
 import { derivedId } from "../../../shared/imports/import-ids.ts";
 import { VaultIndex } from "../../../shared/imports/link-resolution.ts";
@@ -127,7 +127,7 @@ export class VaultImport {
     for (const image of images) {
       await yieldToLoop();
       try {
-        const inspected = await inspectImage(image.bytes);
+        const inspected = await this.ports.images.inspect(image.bytes, "wait");
         checked.set(image.path, { image, inspected, sha256: createHash("sha256").update(image.bytes).digest("hex") });
       } catch (error) {
         const why = error instanceof AppError ? error.message.replace(/^file: /, "") : "it could not be read";
