@@ -1,7 +1,9 @@
 // The change feed's hub, one per query process: it follows the history change log as the read models advance,
 // names each new entry's stored summary once, and hands every open feed the entries its owner may see now (today's permission, read after the batch that changed it: a revoked grant
 // stops an entity's changes from the next batch on). A feed resuming from an earlier position catches up from
-// the log on its own, then joins the live delivery without a gap or a repeat.
+// the log on its own, then joins the live delivery without a gap or a repeat. A feed lives no longer than the
+// credential that opened it: it ends when its API token's revocation reaches the read models (checked after
+// every batch, as permissions are) and at the instant its token or session expires.
 import { effectivePermission, type AccessTarget } from "../access/effective-permission.ts";
 import { AppError } from "../errors/app-error.ts";
 import { atLeast } from "../kernel/permissions.ts";
@@ -16,10 +18,21 @@ const IDLE_WAIT_MS = 1_000;
 export interface FeedOptions {
   /** Open feeds one user may hold on this process; one more is refused with 429. */
   readonly maxPerUser: number;
+  readonly clock: () => Date;
 }
+
+/** What opened a feed: the API token (null for a session) and when the credential expires (ms; null: never). */
+export interface FeedCredential {
+  readonly tokenId: string | null;
+  readonly expiresAt: number | null;
+}
+
+/** setTimeout's longest delay; a later expiry is waited for in steps. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 export interface Feed {
   readonly userId: string;
+  readonly credential: FeedCredential;
   /** Position of the last entry this feed has dealt with (delivered or not visible to it). */
   cursor: number;
   /** Receives the entries visible to the feed's user, oldest first. */
@@ -38,6 +51,7 @@ export class ChangeFeedHub {
   private readonly feeds = new Set<Feed>();
   private readonly live = new Set<Feed>();
   private readonly openPerUser = new Map<string, number>();
+  private readonly expiries = new Map<Feed, NodeJS.Timeout>();
   private scanned = 0;
   private following: Promise<void> | null = null;
   private closed = false;
@@ -61,6 +75,7 @@ export class ChangeFeedHub {
     }
     this.openPerUser.set(feed.userId, open + 1);
     this.feeds.add(feed);
+    this.endAtExpiry(feed);
   }
 
   /** Catches an admitted feed up from its cursor, then delivers to it live until it is closed. */
@@ -72,12 +87,16 @@ export class ChangeFeedHub {
         this.startFollowing();
       }
     }
+    // A revocation projected between the request's authentication and now would otherwise wait for a next batch.
+    await this.endRevoked([feed]);
     await this.catchUp(feed);
   }
 
   close(feed: Feed): void {
     if (!this.feeds.delete(feed)) return;
     this.live.delete(feed);
+    clearTimeout(this.expiries.get(feed));
+    this.expiries.delete(feed);
     const open = (this.openPerUser.get(feed.userId) ?? 1) - 1;
     if (open <= 0) this.openPerUser.delete(feed.userId);
     else this.openPerUser.set(feed.userId, open);
@@ -111,6 +130,7 @@ export class ChangeFeedHub {
         await this.progress.waitFor(this.scanned + 1, IDLE_WAIT_MS);
         continue;
       }
+      await this.endRevoked([...this.feeds]);
       const changes = (await this.views.history.changesAfter(this.scanned, BATCH)).filter((change) => change.position <= head);
       const last = changes[changes.length - 1];
       const upTo = changes.length === BATCH && last ? last.position : head;
@@ -138,8 +158,31 @@ export class ChangeFeedHub {
   }
 
   private end(feed: Feed): void {
+    if (!this.feeds.has(feed)) return;
     this.close(feed);
     feed.end();
+  }
+
+  private endAtExpiry(feed: Feed): void {
+    const { expiresAt } = feed.credential;
+    if (expiresAt === null || !this.feeds.has(feed)) return;
+    const wait = expiresAt - this.options.clock().getTime();
+    const timer = setTimeout(() => (wait > MAX_TIMER_MS ? this.endAtExpiry(feed) : this.end(feed)), Math.max(0, Math.min(wait, MAX_TIMER_MS)));
+    // The timer alone must not keep a closing process alive.
+    timer.unref();
+    this.expiries.set(feed, timer);
+  }
+
+  /** Ends the feeds whose API token the read models now show revoked (or gone). */
+  private async endRevoked(feeds: readonly Feed[]): Promise<void> {
+    const tokenIds = new Set(feeds.flatMap((feed) => (feed.credential.tokenId === null ? [] : [feed.credential.tokenId])));
+    if (tokenIds.size === 0) return;
+    const revoked = new Set<string>();
+    for (const tokenId of tokenIds) {
+      const token = await this.views.tokens.get(tokenId);
+      if (!token || token.revokedAt !== null) revoked.add(tokenId);
+    }
+    for (const feed of feeds) if (feed.credential.tokenId !== null && revoked.has(feed.credential.tokenId)) this.end(feed);
   }
 
   /** The batch's entries this feed's user may see now, past the feed's cursor; then the cursor moves on. */

@@ -52,6 +52,7 @@ const principal = (id: string): Principal => ({
   authentication: "session",
   scopes: null,
   tokenId: null,
+  expiresAt: null,
 });
 
 const refusal = async (work: Promise<unknown>): Promise<unknown> => {
