@@ -15,6 +15,7 @@ interface Held {
   /** Whether `fold.markdown` is the entity's current markdown (false: read it from `contentAt` on need). */
   markdownHeld: boolean;
   contentAt: number | null;
+  upTo: number;
 }
 
 const contentOf = (event: DomainEvent): string | null =>
@@ -31,15 +32,20 @@ export class HistoryFolds<Tx> {
     private readonly tx: Tx,
   ) {}
 
-  /** The entry's summary against its entity's fold, which it then advances. */
-  async summarise(entry: HistoryEntry): Promise<Summary> {
+  /**
+   * The entry's summary against its entity's fold, which it then advances; null when the fold already holds
+   * the entry (its batch is applied again after a crash, and its row was recorded with the right summary).
+   */
+  async summarise(entry: HistoryEntry): Promise<Summary | null> {
     // A thread's changes are described by their own events alone: no fold to keep.
     if (entry.entityKind === "thread") return summarise(entry, emptyFold());
     const held = await this.heldFor(entry.entityId);
+    if (entry.position <= held.upTo) return null;
     if (needsMarkdown(entry.event) && !held.markdownHeld) {
       held.fold.markdown = held.contentAt === null ? null : await this.writer.markdownAt(this.tx, held.contentAt);
     }
     const summary = summarise(entry, held.fold);
+    held.upTo = entry.position;
     const content = contentOf(entry.event);
     if (content !== null) {
       held.contentAt = entry.position;
@@ -52,8 +58,8 @@ export class HistoryFolds<Tx> {
   async flush(): Promise<void> {
     if (this.held.size === 0) return;
     const folds = new Map<string, StoredFold>();
-    for (const [entityId, { fold, contentAt }] of this.held) {
-      folds.set(entityId, { title: fold.title, icon: fold.icon, parentId: fold.parentId, grants: Object.fromEntries(fold.grants), contentAt });
+    for (const [entityId, { fold, contentAt, upTo }] of this.held) {
+      folds.set(entityId, { title: fold.title, icon: fold.icon, parentId: fold.parentId, grants: Object.fromEntries(fold.grants), contentAt, upTo });
     }
     await this.writer.putFolds(this.tx, folds);
   }
@@ -67,7 +73,7 @@ export class HistoryFolds<Tx> {
       Object.assign(fold, { title: stored.title, icon: stored.icon, parentId: stored.parentId });
       for (const [userId, permission] of Object.entries(stored.grants)) fold.grants.set(userId, permission);
     }
-    const held: Held = { fold, markdownHeld: !stored || stored.contentAt === null, contentAt: stored?.contentAt ?? null };
+    const held: Held = { fold, markdownHeld: !stored || stored.contentAt === null, contentAt: stored?.contentAt ?? null, upTo: stored?.upTo ?? 0 };
     this.held.set(entityId, held);
     return held;
   }

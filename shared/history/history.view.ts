@@ -62,6 +62,11 @@ export const storedFoldSchema = z.object({
   grants: z.record(z.string(), grantablePermissionSchema),
   /** Position of the entry that holds the entity's current markdown (null: it has none). */
   contentAt: z.number().int().nullable(),
+  /**
+   * Position of the last entry folded in. A batch applied again after a crash (MongoDB without a replica set
+   * keeps what was written before it) finds its entries already folded and leaves their rows as recorded.
+   */
+  upTo: z.number().int(),
 });
 export type StoredFold = z.infer<typeof storedFoldSchema>;
 

@@ -357,7 +357,7 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
       const renamedSummary: Summary = { change: { kind: "title", from: "T", to: "U" }, sharing: false };
       const grantedSummary: Summary = { change: { kind: "grant", userId: annId, permission: "view", previousPermission: null, viaInvitation: false }, sharing: true };
       const [c, o, r, g] = [changeOf(created, createdSummary), changeOf(opened, openedSummary), changeOf(renamed, renamedSummary), changeOf(granted, grantedSummary)];
-      const fold: StoredFold = { title: "U", icon: null, parentId: null, grants: { [annId]: "view" }, contentAt: created.position };
+      const fold: StoredFold = { title: "U", icon: null, parentId: null, grants: { [annId]: "view" }, contentAt: created.position, upTo: granted.position };
       await batch(async (tx) => {
         await w().history.record(tx, created, createdSummary);
         await w().history.record(tx, opened, openedSummary);

@@ -26,6 +26,7 @@ const lines = (revision: number) => Array.from({ length: 200 }, (_, i) => (i % 1
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let reader: SqliteReadStore;
 let close: () => Promise<void>;
+let reapplyLastBatch: () => Promise<void>;
 
 /** Wraps the history view, counting the rows each read hands back. */
 function counted(views: ReadModels): { views: ReadModels; rows: () => number } {
@@ -85,6 +86,7 @@ beforeAll(async () => {
   }));
   // Projected in several batches, so summaries are computed against folds both held in a batch and stored before it.
   for (let from = 0; from < recorded.length; from += 7) await projector.applyBatch(recorded.slice(from, from + 7));
+  reapplyLastBatch = () => projector.applyBatch(recorded.slice(-7));
   reader = new SqliteReadStore(join(dir.path, "read.sqlite"));
   close = async () => {
     await reader.close();
@@ -125,5 +127,14 @@ describe("reading a page's history", () => {
     expect(existing).toEqual({ code: "not_found", message: "page not found" });
     expect(missing).toEqual(existing);
     expect(rows()).toBe(0);
+  });
+
+  it("keeps the summaries first recorded when a batch is applied again, as after a crash without a transaction", async () => {
+    const query = { order: "desc" as const, from: null, limit: 7 };
+    const before = await pageHistoryFor(reader, principal(ownerId), pageId, query);
+    await reapplyLastBatch();
+    const after = await pageHistoryFor(reader, principal(ownerId), pageId, query);
+    expect(after.data.map((item) => item.changes)).toEqual(before.data.map((item) => item.changes));
+    expect(after.data[0]?.changes).toMatchObject({ linesAdded: 40, linesRemoved: 40 });
   });
 });

@@ -86,5 +86,6 @@ export async function projectHistory<Tx>(stored: StoredEvent, writers: Projectio
     correlationId: stored.metadata.correlationId,
     event: stored.event,
   };
-  await writers.history.record(tx, entry, await folds.summarise(entry));
+  const summary = await folds.summarise(entry);
+  if (summary) await writers.history.record(tx, entry, summary);
 }
