@@ -6,6 +6,7 @@ import { parseRecorded, type StoredEvent } from "../../shared/events.ts";
 import type { ProjectionMetrics } from "../../shared/metrics/metrics.port.ts";
 import type { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
 import type { ProjectionStore } from "../../shared/read-store/read-store.port.ts";
+import { HistoryFolds } from "../../shared/history/history-folds.ts";
 import { project } from "./projections/project.ts";
 
 export interface ProjectorOptions<Tx> {
@@ -85,7 +86,9 @@ export class Projector<Tx> {
     const stored = batch.map(parseRecorded);
     const { store } = this.options;
     await store.applyBatch(last.position, async (tx) => {
-      for (const event of stored) await project(event, store.writers, tx);
+      const folds = new HistoryFolds(store.writers.history, tx);
+      for (const event of stored) await project(event, store.writers, tx, folds);
+      await folds.flush();
       await this.options.publish?.(stored);
     });
     this.position = last.position;

@@ -4,7 +4,8 @@ import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { FolderRecord } from "../../shared/folders/folders.view.ts";
 import type { PageRecord } from "../../shared/pages/pages.view.ts";
-import type { HistoryAccess, HistoryEntry } from "../../shared/history/history.view.ts";
+import { changeOf, type Summary } from "../../shared/history/describe-history.ts";
+import type { HistoryAccess, HistoryEntry, StoredFold } from "../../shared/history/history.view.ts";
 import type { PageId, ThreadId, UserId } from "../../shared/kernel/ids.ts";
 import type { ProjectionStore, ReadStore } from "../../shared/read-store/read-store.port.ts";
 
@@ -337,37 +338,59 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
       expect((await reader.pages.findByTitleKey("rebuilt", everyone(owner), 10)).map((p) => p.id)).toEqual([record.id]);
     });
   
-    it("keeps history entries per entity in position order, resolves a thread's page inside the batch, and follows all entries after a position", async () => {
+    it("keeps history entries per entity in position order with their summaries, resolves a thread's page inside the batch, and follows all changes after a position", async () => {
       const pageId = randomUUID();
       const threadId = randomUUID();
       const ownerId = randomUUID();
+      const annId = randomUUID();
       const entry = (event: HistoryEntry["event"], entity: Pick<HistoryEntry, "entityKind" | "entityId">, access: HistoryAccess): HistoryEntry => {
         const when = at();
         return { position: when.updatedPosition, occurredAt: when.updatedAt, ...entity, access, actorId: ownerId, correlationId: randomUUID(), event };
       };
       const onPage = { kind: "page" as const, id: pageId };
-      const created = entry({ type: "PageCreated", data: { pageId: pageId as PageId, ownerId: ownerId as UserId, parentId: null, title: "T", icon: null, markdown: "" } }, { entityKind: "page", entityId: pageId }, onPage);
+      const created = entry({ type: "PageCreated", data: { pageId: pageId as PageId, ownerId: ownerId as UserId, parentId: null, title: "T", icon: null, markdown: "first" } }, { entityKind: "page", entityId: pageId }, onPage);
       const opened = entry({ type: "ThreadOpened", data: { threadId: threadId as ThreadId, pageId: pageId as PageId, anchor: { quote: "q", prefix: "", suffix: "" }, createdBy: ownerId as UserId } }, { entityKind: "thread", entityId: threadId }, onPage);
       const renamed = entry({ type: "PageRenamed", data: { pageId: pageId as PageId, title: "U", previousTitle: "T" } }, { entityKind: "page", entityId: pageId }, onPage);
+      const granted = entry({ type: "AccessGranted", data: { entityType: "page", entityId: pageId, userId: annId as UserId, permission: "view", grantedBy: ownerId as UserId, invitationId: null } }, { entityKind: "page", entityId: pageId }, onPage);
+      const createdSummary: Summary = { change: { kind: "created", title: "T", icon: null, parentId: null, size: 5 }, sharing: false };
+      const openedSummary: Summary = { change: { kind: "thread", threadId, action: "opened", commentId: null }, sharing: false };
+      const renamedSummary: Summary = { change: { kind: "title", from: "T", to: "U" }, sharing: false };
+      const grantedSummary: Summary = { change: { kind: "grant", userId: annId, permission: "view", previousPermission: null, viaInvitation: false }, sharing: true };
+      const [c, o, r, g] = [changeOf(created, createdSummary), changeOf(opened, openedSummary), changeOf(renamed, renamedSummary), changeOf(granted, grantedSummary)];
+      const fold: StoredFold = { title: "U", icon: null, parentId: null, grants: { [annId]: "view" }, contentAt: created.position, upTo: granted.position };
       await batch(async (tx) => {
-        await w().history.record(tx, created);
-        await w().history.record(tx, opened);
+        await w().history.record(tx, created, createdSummary);
+        await w().history.record(tx, opened, openedSummary);
         expect(await w().history.accessOf(tx, threadId)).toEqual(onPage);
         expect(await w().history.accessOf(tx, randomUUID())).toBeNull();
-        await w().history.record(tx, renamed);
+        expect(await w().history.markdownAt(tx, created.position)).toBe("first");
+        expect(await w().history.markdownAt(tx, opened.position)).toBeNull();
+        await w().history.record(tx, renamed, renamedSummary);
+        await w().history.record(tx, granted, grantedSummary);
+        expect(await w().history.foldOf(tx, pageId)).toBeNull();
+        await w().history.putFolds(tx, new Map([[pageId, fold]]));
+        expect(await w().history.foldOf(tx, pageId)).toEqual(fold);
       });
-      expect(await reader.history.entriesOf(pageId)).toEqual([created, renamed]);
+      const all = { order: "asc" as const, from: null, limit: 10, withSharing: true };
+      expect(await reader.history.changesOf(pageId, all)).toEqual([c, r, g]);
+      expect(await reader.history.changesOf(pageId, { ...all, withSharing: false })).toEqual([c, r]);
+      expect(await reader.history.changesOf(pageId, { ...all, order: "desc", limit: 2 })).toEqual([g, r]);
+      expect(await reader.history.changesOf(pageId, { ...all, order: "desc", from: renamed.position, limit: 1 })).toEqual([c]);
+      expect(await reader.history.changesOf(pageId, { ...all, from: created.position, withSharing: false })).toEqual([r]);
+      expect(await reader.history.firstEntryOf(pageId)).toEqual(created);
+      expect(await reader.history.firstEntryOf(randomUUID())).toBeNull();
       expect(await reader.history.pageStateAt(pageId, { kind: "position", position: renamed.position })).toEqual({ entries: [created, renamed], count: 2 });
       expect(await reader.history.pageStateAt(pageId, { kind: "position", position: created.position - 1 })).toEqual({ entries: [], count: 0 });
       expect(await reader.history.pageStateAt(pageId, { kind: "time", ms: Date.parse(created.occurredAt) })).toEqual({ entries: [created], count: 1 });
-      expect(await reader.history.entriesOf(pageId, created.position)).toEqual([created]);
-      expect(await reader.history.entriesAfter(created.position, 1)).toEqual([opened]);
-      expect(await reader.history.entriesAfter(created.position - 1, 10)).toEqual([created, opened, renamed]);
+      expect(await reader.history.changesAfter(created.position, 1)).toEqual([o]);
+      expect(await reader.history.changesAfter(created.position - 1, 10)).toEqual([c, o, r, g]);
       await expect(batch(async (tx) => {
-        await w().history.record(tx, { ...renamed, position: at().updatedPosition });
+        await w().history.record(tx, { ...renamed, position: at().updatedPosition }, renamedSummary);
+        await w().history.putFolds(tx, new Map([[pageId, { ...fold, title: "lost" }]]));
         throw new Error("projection failed");
       })).rejects.toThrow("projection failed");
-      expect(await reader.history.entriesOf(pageId)).toHaveLength(2);
+      expect(await reader.history.changesOf(pageId, all)).toHaveLength(3);
+      await batch(async (tx) => expect(await w().history.foldOf(tx, pageId)).toEqual(fold));
     });
   });
 }
