@@ -19,6 +19,7 @@ import { rewriteNote } from "../../../shared/imports/vault-note.ts";
 import { folderIdSchema, imageIdSchema, pageIdSchema, userIdSchema, type FolderId, type UserId } from "../../../shared/kernel/ids.ts";
 import { pageCommands } from "../../../shared/pages/page.commands.ts";
 import type { Actor } from "../../../shared/commands/guarded-command.ts";
+import type { ListKey } from "../../../shared/read-store/list-query.ts";
 import type { CommandApiPorts } from "../command-api.ts";
 import { idempotentWrite } from "../idempotent-write.ts";
 import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
@@ -54,12 +55,12 @@ interface CheckedImage {
 async function ownFoldersByPath(ports: CommandApiPorts, ownerId: string): Promise<Map<string, FolderId>> {
   const byPath = new Map<string, FolderId>();
   const visibleTo = { ownerIds: [ownerId], pageIds: [], folderIds: [] };
-  for (let before: number | null = null; ; ) {
+  for (let before: ListKey | null = null; ; ) {
     const rows = await ports.views.folders.list({ visibleTo, before, limit: 1_000 });
     for (const folder of rows.slice(0, 1_000)) if (folder.ownerId === ownerId) byPath.set(folder.path, folderIdSchema.parse(folder.id));
     const last = rows.at(Math.min(rows.length, 1_000) - 1);
     if (rows.length <= 1_000 || !last) return byPath;
-    before = last.updatedPosition;
+    before = { position: last.updatedPosition, id: last.id };
   }
 }
 

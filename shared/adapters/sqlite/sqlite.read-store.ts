@@ -17,7 +17,7 @@ import { SqliteUsersView, SqliteUsersWriter, usersModel } from "./users.view.sql
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
 
 /** Bump whenever a read-model table changes shape. */
-const READ_MODEL_VERSION = 14;
+const READ_MODEL_VERSION = 15;
 
 const checkpointModel: SqliteModel = {
   schema: `
