@@ -8,6 +8,7 @@ import { changeOf, type Summary } from "../../shared/history/describe-history.ts
 import type { HistoryAccess, HistoryEntry, StoredFold } from "../../shared/history/history.view.ts";
 import type { PageId, ThreadId, UserId } from "../../shared/kernel/ids.ts";
 import type { ProjectionStore, ReadStore } from "../../shared/read-store/read-store.port.ts";
+import type { ListKey, VisibleTo } from "../../shared/read-store/list-query.ts";
 
 export type ReadStoreFactory<Tx> = () => Promise<{ projection: ProjectionStore<Tx>; reader: ReadStore; cleanup: () => Promise<void> }>;
 
@@ -81,14 +82,14 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
       expected.push(granted.id);
       const visibleTo = { ownerIds: [me], pageIds: [granted.id], folderIds: [top.id] };
       const seen: string[] = [];
-      let before: number | null = null;
+      let before: ListKey | null = null;
       for (;;) {
         const rows = await reader.pages.list({ visibleTo, before, limit: 4, parentId: null });
         const kept = rows.slice(0, 4);
         seen.push(...kept.map((row) => row.id));
         const last = kept[kept.length - 1];
         if (rows.length <= 4 || !last) break;
-        before = last.updatedPosition;
+        before = { position: last.updatedPosition, id: last.id };
       }
       expect(seen).toEqual([...expected].reverse());
       const inFolder = await reader.pages.list({ visibleTo, before: null, limit: 50, parentId: inner.id });
@@ -243,6 +244,41 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
       });
       expect(await reader.pages.get(inside.id)).toMatchObject({ folderPath: "Z/B/C", updatedPosition: moved.updatedPosition });
       expect(await reader.folders.get(c.id)).toMatchObject({ path: "Z/B/C" });
+    });
+
+    it("pages through items sharing one position (a folder move) one by one, by id, through every source", async () => {
+      const owner = randomUUID();
+      const destination = { ...folder(owner), name: "D", path: "D" };
+      const moving = { ...folder(owner), name: "M", path: "M" };
+      const records = Array.from({ length: 11 }, () => page(owner, moving));
+      await batch(async (tx) => {
+        for (const f of [destination, moving]) await w().folders.put(tx, f);
+        for (const record of records) await w().pages.create(tx, record, "");
+      });
+      const moved = at();
+      const placed: FolderRecord = { ...moving, parentId: destination.id, ancestorIds: [destination.id], path: "D/M", ...moved };
+      await batch(async (tx) => {
+        await w().folders.place(tx, placed, moved);
+        await w().pages.placeBelow(tx, placed, moved);
+      });
+      const walk = async (visibleTo: VisibleTo, parentId: string | null): Promise<string[]> => {
+        const seen: string[] = [];
+        for (let before: ListKey | null = null; ; ) {
+          const rows = await reader.pages.list({ visibleTo, before, limit: 4, parentId });
+          const kept = rows.slice(0, 4);
+          seen.push(...kept.map((row) => row.id));
+          const last = kept[kept.length - 1];
+          if (rows.length <= 4 || !last) return seen;
+          before = { position: last.updatedPosition, id: last.id };
+        }
+      };
+      const expected = records.map((r) => r.id).sort().reverse();
+      const throughDestination = { ownerIds: [randomUUID()], pageIds: [], folderIds: [destination.id] };
+      const throughPages = { ownerIds: [randomUUID()], pageIds: records.map((r) => r.id), folderIds: [] };
+      for (const visibleTo of [everyone(owner), throughDestination, throughPages]) {
+        expect(await walk(visibleTo, null)).toEqual(expected);
+        expect(await walk(visibleTo, moving.id)).toEqual(expected);
+      }
     });
 
     it("moves a page: its place, its visibility through folder grants and its position in lists", async () => {

@@ -8,6 +8,7 @@ import { historyModel, SqliteHistoryView, SqliteHistoryWriter } from "./history.
 import { foldersModel, SqliteFoldersView, SqliteFoldersWriter } from "./folders.view.sqlite.ts";
 import { invitationsModel, SqliteInvitationsView, SqliteInvitationsWriter } from "./invitations.view.sqlite.ts";
 import { openDatabase } from "./open-database.ts";
+import { IdleIndexMerge } from "./idle-index-merge.ts";
 import { pagesModel, SqlitePagesView, SqlitePagesWriter } from "./pages.view.sqlite.ts";
 import { pageSearchModel } from "./page-search.sqlite.ts";
 import { SqliteBatch, type SqliteModel } from "./sqlite-batch.ts";
@@ -17,7 +18,7 @@ import { SqliteUsersView, SqliteUsersWriter, usersModel } from "./users.view.sql
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
 
 /** Bump whenever a read-model table changes shape. */
-const READ_MODEL_VERSION = 15;
+const READ_MODEL_VERSION = 16;
 
 const checkpointModel: SqliteModel = {
   schema: `
@@ -98,6 +99,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
   readonly writers: ProjectionWriters<SqliteBatch>;
   private readonly db: Database.Database;
   private readonly statements;
+  private readonly indexMerge: IdleIndexMerge;
 
   /** `searchIndex: false` keeps the full-text index empty: only for measuring what the index costs. */
   constructor(filename: string, options: { searchIndex?: boolean } = {}) {
@@ -117,6 +119,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
       checkpoint: readCheckpoint(this.db),
       setCheckpoint: this.db.prepare<[number]>("UPDATE checkpoint SET position = ? WHERE id = 1"),
     };
+    this.indexMerge = new IdleIndexMerge(this.db);
   }
 
   async checkpoint(): Promise<number> {
@@ -134,6 +137,8 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
     } catch (error) {
       this.db.exec("ROLLBACK");
       throw error;
+    } finally {
+      this.indexMerge.afterBatch();
     }
   }
 
@@ -155,6 +160,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
   }
 
   async close(): Promise<void> {
+    this.indexMerge.close();
     this.db.close();
   }
 }
