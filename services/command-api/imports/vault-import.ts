@@ -53,6 +53,7 @@ export class VaultImport {
   private readonly result: ImportResult = { foldersCreated: 0, pagesCreated: 0, imagesUploaded: 0, backlinksCreated: 0, errors: [] };
   private position: number | null = null;
   private readonly owner: UserId;
+  private readonly pageIds = new Map<string, string>();
 
   constructor(
     private readonly ports: CommandApiPorts,
@@ -137,6 +138,16 @@ export class VaultImport {
     return checked;
   }
 
+  /** A note's page id, hashed once per import: a note may link to the same page tens of thousands of times. */
+  private pageIdFor(path: string): string {
+    let id = this.pageIds.get(path);
+    if (id === undefined) {
+      id = derivedId(this.scope, "page", path);
+      this.pageIds.set(path, id);
+    }
+    return id;
+  }
+
   private imageIdFor(note: VaultNote, imagePath: string): ImageId {
     return imageIdSchema.parse(derivedId(this.scope, "image", `${note.path}\n${imagePath}`));
   }
@@ -146,7 +157,7 @@ export class VaultImport {
     return rewriteNote(note.markdown, {
       page: (target) => {
         const path = context.notes.resolve(target);
-        return path === null ? null : `/api/v1/pages/${derivedId(this.scope, "page", path)}`;
+        return path === null ? null : `/api/v1/pages/${this.pageIdFor(path)}`;
       },
       image: (target, alt, relative) => {
         const path = relative ? context.imageIndex.resolveRelative(note.directory, target) : context.imageIndex.resolve(target);
