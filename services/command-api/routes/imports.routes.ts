@@ -21,7 +21,7 @@ import { pageCommands } from "../../../shared/pages/page.commands.ts";
 import type { Actor } from "../../../shared/commands/guarded-command.ts";
 import type { CommandApiPorts } from "../command-api.ts";
 import { idempotentWrite } from "../idempotent-write.ts";
-import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
+import { actorOf, recordedReply, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 import { iconField, titleField } from "./fields.ts";
 
 /** What the JSON of 50 MB of content can take, with paths and base64 around it. */
@@ -209,7 +209,7 @@ export function importCommandRoutes(app: App, ports: CommandApiPorts): void {
     {
       bodyLimit: IMPORT_BODY_LIMIT_BYTES,
       config: { access: { scope: "pages:write" } },
-      schema: { body: importBody, response: writeResponses({ 201: importResult }) },
+      schema: { body: importBody, response: writeResponses({ 201: importResult, 202: recordedReply }) },
     },
     async (request, reply) => {
       const actor = actorOf(request, ports.clock);
