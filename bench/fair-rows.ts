@@ -32,7 +32,7 @@ export function fairRow(figure: string, f: LoadFigures, refs: { ceiling: LoadFig
   ].filter((part) => part !== null);
   return {
     figure,
-    value: `${fmt(f.requestsPerSecond)} req/s, p99 ${fmt(f.p99Ms)} ms${failed ? `, ${failed} failed` : ""}`,
+    value: `${fmt(f.requestsPerSecond)} req/s, p99 ${fmt(f.p99Ms)} ms, ${fmt(failed)} failed`,
     reference: `ceiling ${fmt(refs.ceiling.requestsPerSecond)} req/s`,
     ratio: `${fmt(ceilingRatio, 2)}×`,
     ...(refs.sameBytes && sameRatio !== null

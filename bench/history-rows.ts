@@ -27,7 +27,7 @@ export function historyRows(figures: {
     ...pageRows,
     {
       figure: "GET /pages/{id}?at= (1,000 revisions)",
-      value: `${fmt(readAt.requestsPerSecond)} req/s, p99 ${fmt(readAt.p99Ms)} ms${failed ? `, ${failed} failed` : ""}`,
+      value: `${fmt(readAt.requestsPerSecond)} req/s, p99 ${fmt(readAt.p99Ms)} ms, ${fmt(failed)} failed`,
       reference: `ceiling ${fmt(ceiling.requestsPerSecond)} req/s`,
       ratio: `${fmt(readAt.requestsPerSecond / ceiling.requestsPerSecond, 2)}×`,
       target: "report",

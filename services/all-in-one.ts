@@ -19,6 +19,7 @@ import { appendingStore, authenticatorFor, busFor, commandApiPorts, inProcessWri
 import { runUntilSignalled } from "./lifecycle.ts";
 import { Notifier } from "./notifier/notifier.ts";
 import { registerQueryApi } from "./query-api/query-api.ts";
+import { listenOn } from "../shared/http/listen.ts";
 
 export interface RunningServer {
   readonly url: string;
@@ -65,7 +66,7 @@ export async function startAllInOne(
   metricsRoute(app, metrics);
   await registerCommandApi(app, commandApiPorts(config, { eventStore, readStore, blobs }, watcher, logger, clock, metrics));
   await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs }, watcher, writeSide, clock, metrics));
-  const url = await app.listen({ port: config.PORT, host: config.HOST });
+  const url = await listenOn(app, config.PORT, config.HOST);
   logger.info({ event: "server.started", url, dataDir: config.DATA_DIR, mode: "all-in-one" });
 
   return {

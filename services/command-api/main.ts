@@ -13,6 +13,7 @@ import { openBlobStore, openEventStore, openReadStore } from "../embedded-stores
 import { authenticatorFor, commandApiPorts, inProcessWriteSide, rateLimitsFor } from "../embedded-wiring.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { registerCommandApi } from "./command-api.ts";
+import { listenOn } from "../../shared/http/listen.ts";
 
 await runUntilSignalled("command-api", async () => {
   const config = loadConfig();
@@ -31,7 +32,7 @@ await runUntilSignalled("command-api", async () => {
   healthRoutes(app, { eventStore, readStore });
   metricsRoute(app, metrics);
   await registerCommandApi(app, commandApiPorts(config, { eventStore, readStore, blobs }, watcher, logger, clock, metrics));
-  const url = await app.listen({ port: config.PORT, host: config.HOST });
+  const url = await listenOn(app, config.PORT, config.HOST);
   logger.info({ event: "server.started", url, mode: "command-api" });
   return {
     async close() {

@@ -14,6 +14,7 @@ import { openBlobReader, openReadStore } from "../embedded-stores.ts";
 import { authenticatorFor, queryApiPorts, rateLimitsFor } from "../embedded-wiring.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { registerQueryApi } from "./query-api.ts";
+import { listenOn } from "../../shared/http/listen.ts";
 
 await runUntilSignalled("query-api", async () => {
   const config = loadConfig();
@@ -32,7 +33,7 @@ await runUntilSignalled("query-api", async () => {
   healthRoutes(app, { readStore });
   metricsRoute(app, metrics);
   await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs }, watcher, writeSide, clock, metrics));
-  const url = await app.listen({ port: config.PORT, host: config.HOST });
+  const url = await listenOn(app, config.PORT, config.HOST);
   logger.info({ event: "server.started", url, mode: "query-api" });
   return {
     async close() {
