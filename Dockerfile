@@ -1,7 +1,7 @@
 # One image for every service; the command picks which (docker-compose.yml). Two stages: the first installs all
 # dependencies (better-sqlite3 builds from source where no prebuilt binary fits) and compiles the TypeScript,
 # the second keeps only the compiled JavaScript and the production dependencies, and runs as a non-root user.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
@@ -11,7 +11,7 @@ COPY shared ./shared
 COPY services ./services
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
 WORKDIR /app
 COPY --from=build /app/package.json ./package.json
