@@ -41,7 +41,7 @@ export async function startAllInOne(
   const watcher = new CheckpointWatcher(readStore);
   const projectionStore = await openProjectionStore(config);
   const blobs = await openBlobStore(config);
-  const bus = await busFor(config, "all-in-one");
+  const bus = await busFor(config, "all-in-one", { logger, metrics });
   const mailer = mailerFor(config);
   const notifier = new Notifier({ bus, eventStore: appendingStore(eventStore, metrics), readModels: readStore, mailer, logger, clock, publicBaseUrl: publicBaseUrl(config), metrics });
   await notifier.start();

@@ -70,8 +70,8 @@ export function commandApiPorts(
 }
 
 /** The bus: NATS JetStream when NATS_URL is set, otherwise in this process only. */
-export async function busFor(config: Config, name: string): Promise<Bus> {
-  return config.NATS_URL ? NatsBus.connect(config.NATS_URL, { name }) : new InProcessBus();
+export async function busFor(config: Config, name: string, report: { logger?: Logger; metrics?: Metrics } = {}): Promise<Bus> {
+  return config.NATS_URL ? NatsBus.connect(config.NATS_URL, { name, ...report }) : new InProcessBus();
 }
 
 /** The mailer: SMTP when SMTP_URL is set, otherwise .eml files in DATA_DIR/outbox. */

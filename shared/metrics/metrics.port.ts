@@ -40,8 +40,13 @@ export interface DeliveryMetrics {
   delivery(outcome: DeliveryOutcome): void;
 }
 
+export interface BusMetrics {
+  /** A message a consumer group could not read (not JSON, not a bus message): acknowledged and passed over. */
+  malformedMessage(group: string): void;
+}
+
 /** Every port above, plus the text a scraper reads: one per process. */
-export interface Metrics extends RequestMetrics, AppendMetrics, ConsistencyWaitMetrics, ProjectionMetrics, DeliveryMetrics {
+export interface Metrics extends RequestMetrics, AppendMetrics, ConsistencyWaitMetrics, ProjectionMetrics, DeliveryMetrics, BusMetrics {
   cache(name: CacheName): CacheMetrics;
   exposition(): Promise<{ readonly contentType: string; readonly body: string }>;
 }

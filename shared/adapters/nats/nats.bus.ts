@@ -6,7 +6,9 @@
 // back after a delay.
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, StorageType, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from "@nats-io/jetstream";
 import { connect, nanos, type NatsConnection } from "@nats-io/transport-node";
+import type { Logger } from "pino";
 import { z } from "zod";
+import type { BusMetrics } from "../../metrics/metrics.port.ts";
 import type { Bus, BusHandler, BusMessage, BusSubscription } from "../../bus/bus.port.ts";
 
 export interface NatsBusOptions {
@@ -22,11 +24,25 @@ export interface NatsBusOptions {
   readonly retryDelayMs?: number;
   /** Name of this connection, as the server shows it. */
   readonly name?: string;
+  /** Where a malformed message is reported (it is acknowledged and passed over). */
+  readonly logger?: Pick<Logger, "warn">;
+  readonly metrics?: BusMetrics;
 }
 
 const payloadSchema = z.object({ id: z.string().min(1), subject: z.string().min(1), data: z.unknown(), metadata: z.record(z.string(), z.unknown()) });
 const consumerName = (group: string) => group.replace(/[^A-Za-z0-9_-]/g, "_");
-const codec = { encode: (value: unknown) => new TextEncoder().encode(JSON.stringify(value)), decode: (bytes: Uint8Array): unknown => JSON.parse(new TextDecoder().decode(bytes)) };
+const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
+/** The message's payload, or why it is not one: never throws, whatever bytes arrive. */
+function decode(bytes: Uint8Array): { readonly message: BusMessage } | { readonly malformed: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch (error) {
+    return { malformed: `not JSON: ${error instanceof Error ? error.message : String(error)}`.slice(0, 200) };
+  }
+  const parsed = payloadSchema.safeParse(json);
+  return parsed.success ? { message: parsed.data } : { malformed: `not a bus message: ${parsed.error.issues.map((issue) => issue.path.join(".") || "(root)").join(", ")}` };
+}
 
 export class NatsBus implements Bus {
   private readonly subscriptions = new Set<ConsumerMessages>();
@@ -35,7 +51,8 @@ export class NatsBus implements Bus {
     private readonly connection: NatsConnection,
     private readonly manager: JetStreamManager,
     private readonly client: JetStreamClient,
-    private readonly settings: Required<Omit<NatsBusOptions, "name">>,
+    private readonly settings: Required<Omit<NatsBusOptions, "name" | "logger" | "metrics">>,
+    private readonly reporting: Pick<NatsBusOptions, "logger" | "metrics">,
   ) {}
 
   /** Connects (reconnecting for ever after a lost connection) and creates or updates the stream. */
@@ -59,7 +76,7 @@ export class NatsBus implements Bus {
       const exists = await manager.streams.info(settings.stream).then(() => true, () => false);
       if (exists) await manager.streams.update(settings.stream, { subjects: stream.subjects, duplicate_window: stream.duplicate_window });
       else await manager.streams.add(stream);
-      return new NatsBus(connection, manager, jetstream(connection), settings);
+      return new NatsBus(connection, manager, jetstream(connection), settings, { ...(options.logger ? { logger: options.logger } : {}), ...(options.metrics ? { metrics: options.metrics } : {}) });
     } catch (error) {
       await connection.close();
       throw error;
@@ -73,7 +90,7 @@ export class NatsBus implements Bus {
   async publish(messages: readonly BusMessage[]): Promise<void> {
     // One at a time, each waiting for the server's ack: the order of a batch is the order in the stream.
     for (const message of messages) {
-      await this.client.publish(this.subjectOf(message.subject), codec.encode(message), { msgID: message.id });
+      await this.client.publish(this.subjectOf(message.subject), encode(message), { msgID: message.id });
     }
   }
 
@@ -104,7 +121,7 @@ export class NatsBus implements Bus {
     const messages = await consumer.consume({ max_messages: 16 });
     this.subscriptions.add(messages);
     void (async () => {
-      for await (const delivered of messages) await this.handle(delivered, wanted, options.handler);
+      for await (const delivered of messages) await this.handle(delivered, options.group, wanted, options.handler);
     })();
     return {
       stop: async () => {
@@ -114,12 +131,19 @@ export class NatsBus implements Bus {
     };
   }
 
-  private async handle(delivered: JsMsg, wanted: ReadonlySet<string>, handler: BusHandler): Promise<void> {
-    const parsed = payloadSchema.safeParse(codec.decode(delivered.data));
-    // Not ours to read (malformed) or not asked for: acknowledged, so it does not come back.
-    if (!parsed.success || !wanted.has(parsed.data.subject)) return delivered.ack();
+  private async handle(delivered: JsMsg, group: string, wanted: ReadonlySet<string>, handler: BusHandler): Promise<void> {
+    const decoded = decode(delivered.data);
+    // A malformed message would fail the same way at every delivery: acknowledged so it does not come back,
+    // and reported, so that it is seen rather than silently lost. It must not end this loop (nor the process).
+    if ("malformed" in decoded) {
+      this.reporting.logger?.warn({ event: "bus.malformed_message", group, subject: delivered.subject, streamSequence: delivered.seq, reason: decoded.malformed });
+      this.reporting.metrics?.malformedMessage(group);
+      return delivered.ack();
+    }
+    // Not asked for: acknowledged, so it does not come back.
+    if (!wanted.has(decoded.message.subject)) return delivered.ack();
     try {
-      await handler(parsed.data);
+      await handler(decoded.message);
       delivered.ack();
     } catch {
       delivered.nak(this.settings.retryDelayMs);

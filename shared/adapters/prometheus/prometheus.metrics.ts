@@ -17,6 +17,7 @@ export class PrometheusMetrics implements Metrics {
   private readonly projectorBatches;
   private readonly waits;
   private readonly deliveries;
+  private readonly malformed;
   private readonly hits;
   private readonly misses;
   private readonly now: () => number;
@@ -49,6 +50,7 @@ export class PrometheusMetrics implements Metrics {
       registers,
     });
     this.deliveries = new Counter({ name: "notifier_deliveries_total", help: "Invitation messages the notifier handled, by outcome", labelNames: ["outcome"] as const, registers });
+    this.malformed = new Counter({ name: "bus_malformed_messages_total", help: "Bus messages a consumer group could not read, acknowledged and passed over, by group", labelNames: ["group"] as const, registers });
     this.hits = new Counter({ name: "cache_hits_total", help: "Lookups answered from a cache", labelNames: ["cache"] as const, registers });
     this.misses = new Counter({ name: "cache_misses_total", help: "Lookups a cache could not answer", labelNames: ["cache"] as const, registers });
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
@@ -77,6 +79,10 @@ export class PrometheusMetrics implements Metrics {
 
   delivery(outcome: DeliveryOutcome): void {
     this.deliveries.inc({ outcome });
+  }
+
+  malformedMessage(group: string): void {
+    this.malformed.inc({ group });
   }
 
   cache(name: CacheName): CacheMetrics {
