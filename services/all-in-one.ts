@@ -4,7 +4,6 @@ import type { Logger } from "pino";
 import { PrometheusMetrics } from "../shared/adapters/prometheus/prometheus.metrics.ts";
 import type { EventStore } from "../shared/event-store/event-store.port.ts";
 import type { ReadStore } from "../shared/read-store/read-store.port.ts";
-import { toBusMessage } from "../shared/bus/integration-events.ts";
 import { loadConfig, type Config } from "../shared/config/config.ts";
 import { registerApiReference } from "../shared/http/api-reference.ts";
 import { closeApp, createApp } from "../shared/http/create-app.ts";
@@ -18,6 +17,7 @@ import { openBlobStore, openEventStore, openProjectionStore, openReadStore, proj
 import { appendingStore, authenticatorFor, busFor, commandApiPorts, inProcessWriteSide, mailerFor, publicBaseUrl, queryApiPorts, type Clock } from "./embedded-wiring.ts";
 import { runUntilSignalled } from "./lifecycle.ts";
 import { Notifier } from "./notifier/notifier.ts";
+import { Publisher } from "./projector/publisher.ts";
 import { registerQueryApi } from "./query-api/query-api.ts";
 
 export interface RunningServer {
@@ -45,14 +45,10 @@ export async function startAllInOne(
   const mailer = mailerFor(config);
   const notifier = new Notifier({ bus, eventStore: appendingStore(eventStore, metrics), readModels: readStore, mailer, logger, clock, publicBaseUrl: publicBaseUrl(config), metrics });
   await notifier.start();
-  const projector = projectorFor(projectionStore, {
-    eventStore,
-    logger,
-    watcher,
-    publish: (events) => bus.publish(events.map(toBusMessage)),
-    metrics,
-  });
+  const projector = projectorFor(projectionStore, { eventStore, logger, watcher, metrics });
   await projector.start();
+  const publisher = new Publisher({ eventStore, bus, projection: watcher, logger, metrics });
+  await publisher.start();
   void notifier.recover().catch((error: unknown) => logger.warn({ event: "notifier.recovery_failed", err: error }));
 
   // One process, so the query side's write side is the command side's, called in memory.
@@ -76,6 +72,7 @@ export async function startAllInOne(
     projector,
     async close() {
       await closeApp(app);
+      await publisher.stop();
       await projector.stop();
       await notifier.stop();
       await bus.close();

@@ -2,7 +2,7 @@
 // together with the new checkpoint, so a crash at any point neither loses nor doubles an effect.
 import type { Logger } from "pino";
 import type { EventStore, RecordedEvent, Subscription } from "../../shared/event-store/event-store.port.ts";
-import { parseRecorded, type StoredEvent } from "../../shared/events.ts";
+import { parseRecorded } from "../../shared/events.ts";
 import type { ProjectionMetrics } from "../../shared/metrics/metrics.port.ts";
 import type { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
 import type { ProjectionStore } from "../../shared/read-store/read-store.port.ts";
@@ -14,11 +14,6 @@ export interface ProjectorOptions<Tx> {
   readonly logger: Logger;
   readonly watcher?: CheckpointWatcher;
   readonly batchSize?: number;
-  /**
-   * Publishes a batch's integration events to the bus, inside the batch: when it fails, the batch is rolled
-   * back and retried, so no event is lost for the bus; a republished event is recognised by its id.
-   */
-  readonly publish?: (events: readonly StoredEvent[]) => Promise<void>;
   readonly retryDelayMs?: number;
   readonly metrics?: ProjectionMetrics;
 }
@@ -86,7 +81,6 @@ export class Projector<Tx> {
     const { store } = this.options;
     await store.applyBatch(last.position, async (tx) => {
       for (const event of stored) await project(event, store.writers, tx);
-      await this.options.publish?.(stored);
     });
     this.position = last.position;
     this.failures = 0;

@@ -45,8 +45,15 @@ export interface BusMetrics {
   malformedMessage(group: string): void;
 }
 
+export interface PublisherMetrics {
+  /** The bus acknowledged the events up to this global log position. */
+  published(position: number): void;
+  /** An attempt to publish failed (it is retried with backoff). */
+  publishFailed(): void;
+}
+
 /** Every port above, plus the text a scraper reads: one per process. */
-export interface Metrics extends RequestMetrics, AppendMetrics, ConsistencyWaitMetrics, ProjectionMetrics, DeliveryMetrics, BusMetrics {
+export interface Metrics extends RequestMetrics, AppendMetrics, ConsistencyWaitMetrics, ProjectionMetrics, DeliveryMetrics, BusMetrics, PublisherMetrics {
   cache(name: CacheName): CacheMetrics;
   exposition(): Promise<{ readonly contentType: string; readonly body: string }>;
 }

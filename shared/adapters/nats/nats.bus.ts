@@ -4,7 +4,7 @@
 // duplicate window. Each group is a durable pull consumer: it resumes where it left off, its members share
 // the work, a message is acknowledged only once the handler resolved, and a failing handler's message comes
 // back after a delay.
-import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, StorageType, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from "@nats-io/jetstream";
+import { AckPolicy, DeliverPolicy, DiscardPolicy, RetentionPolicy, jetstream, jetstreamManager, StorageType, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from "@nats-io/jetstream";
 import { connect, nanos, type NatsConnection } from "@nats-io/transport-node";
 import type { Logger } from "pino";
 import { z } from "zod";
@@ -22,6 +22,10 @@ export interface NatsBusOptions {
   readonly ackWaitMs?: number;
   /** How long a failed message waits before it comes back (default 1 s). */
   readonly retryDelayMs?: number;
+  /** How long the stream keeps a message (default 7 days): consumers away longer miss what expired. */
+  readonly maxAgeMs?: number;
+  /** How many bytes the stream holds at most (default 1 GiB); past that the oldest messages go first. */
+  readonly maxBytes?: number;
   /** Name of this connection, as the server shows it. */
   readonly name?: string;
   /** Where a malformed message is reported (it is acknowledged and passed over). */
@@ -30,6 +34,9 @@ export interface NatsBusOptions {
 }
 
 const payloadSchema = z.object({ id: z.string().min(1), subject: z.string().min(1), data: z.unknown(), metadata: z.record(z.string(), z.unknown()) });
+const positionStream = (stream: string) => `${stream}_PUBLISHED`;
+const positionSubject = (stream: string) => `workspace.published.${stream}`;
+const positionSchema = z.object({ position: z.number().int().nonnegative() });
 const consumerName = (group: string) => group.replace(/[^A-Za-z0-9_-]/g, "_");
 const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 /** The message's payload, or why it is not one: never throws, whatever bytes arrive. */
@@ -63,19 +70,28 @@ export class NatsBus implements Bus {
       duplicateWindowMs: options.duplicateWindowMs ?? 2 * 60 * 60_000,
       ackWaitMs: options.ackWaitMs ?? 60_000,
       retryDelayMs: options.retryDelayMs ?? 1_000,
+      maxAgeMs: options.maxAgeMs ?? 7 * 24 * 60 * 60_000,
+      maxBytes: options.maxBytes ?? 1024 * 1024 * 1024,
     };
     const connection = await connect({ servers: url, name: options.name ?? "workspace", maxReconnectAttempts: -1, reconnectTimeWait: 250 });
     try {
       const manager = await jetstreamManager(connection);
-      const stream = {
-        name: settings.stream,
+      // Bounded by age and size (limits retention, oldest discarded first), so a stream nobody reads cannot fill
+      // JetStream's storage. The duplicate window cannot exceed the age limit.
+      const limits = {
         subjects: [`${settings.subjectPrefix}.>`],
-        storage: StorageType.File,
-        duplicate_window: nanos(settings.duplicateWindowMs),
+        duplicate_window: nanos(Math.min(settings.duplicateWindowMs, settings.maxAgeMs)),
+        max_age: nanos(settings.maxAgeMs),
+        max_bytes: settings.maxBytes,
+        discard: DiscardPolicy.Old,
       };
       const exists = await manager.streams.info(settings.stream).then(() => true, () => false);
-      if (exists) await manager.streams.update(settings.stream, { subjects: stream.subjects, duplicate_window: stream.duplicate_window });
-      else await manager.streams.add(stream);
+      if (exists) await manager.streams.update(settings.stream, limits);
+      else await manager.streams.add({ name: settings.stream, storage: StorageType.File, retention: RetentionPolicy.Limits, ...limits });
+      // The publisher's position: one message per subject, kept without an age limit, in a stream of its own.
+      const positions = { subjects: [positionSubject(settings.stream)], max_msgs_per_subject: 1, discard: DiscardPolicy.Old };
+      const positionsKnown = await manager.streams.info(positionStream(settings.stream)).then(() => true, () => false);
+      if (!positionsKnown) await manager.streams.add({ name: positionStream(settings.stream), storage: StorageType.File, retention: RetentionPolicy.Limits, ...positions });
       return new NatsBus(connection, manager, jetstream(connection), settings, { ...(options.logger ? { logger: options.logger } : {}), ...(options.metrics ? { metrics: options.metrics } : {}) });
     } catch (error) {
       await connection.close();
@@ -148,6 +164,20 @@ export class NatsBus implements Bus {
     } catch {
       delivered.nak(this.settings.retryDelayMs);
     }
+  }
+
+  async publishedPosition(): Promise<number | null> {
+    const stored = await this.manager.streams.getMessage(positionStream(this.settings.stream), { last_by_subj: positionSubject(this.settings.stream) }).catch((error: unknown) => {
+      // No message on the subject yet is an error of the API (404), not an outage.
+      if (error instanceof Error && /no message found/i.test(error.message)) return null;
+      throw error;
+    });
+    if (!stored) return null;
+    return positionSchema.parse(JSON.parse(new TextDecoder().decode(stored.data))).position;
+  }
+
+  async savePublishedPosition(position: number): Promise<void> {
+    await this.client.publish(positionSubject(this.settings.stream), encode({ position }));
   }
 
   async close(): Promise<void> {

@@ -18,6 +18,8 @@ export class PrometheusMetrics implements Metrics {
   private readonly waits;
   private readonly deliveries;
   private readonly malformed;
+  private readonly publishedPosition;
+  private readonly publishFailures;
   private readonly hits;
   private readonly misses;
   private readonly now: () => number;
@@ -51,6 +53,8 @@ export class PrometheusMetrics implements Metrics {
     });
     this.deliveries = new Counter({ name: "notifier_deliveries_total", help: "Invitation messages the notifier handled, by outcome", labelNames: ["outcome"] as const, registers });
     this.malformed = new Counter({ name: "bus_malformed_messages_total", help: "Bus messages a consumer group could not read, acknowledged and passed over, by group", labelNames: ["group"] as const, registers });
+    this.publishedPosition = new Gauge({ name: "bus_published_position", help: "Global log position of the last event the bus acknowledged from this process's publisher", registers });
+    this.publishFailures = new Counter({ name: "bus_publish_failures_total", help: "Failed attempts to publish to the bus (each retried with backoff)", registers });
     this.hits = new Counter({ name: "cache_hits_total", help: "Lookups answered from a cache", labelNames: ["cache"] as const, registers });
     this.misses = new Counter({ name: "cache_misses_total", help: "Lookups a cache could not answer", labelNames: ["cache"] as const, registers });
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
@@ -83,6 +87,14 @@ export class PrometheusMetrics implements Metrics {
 
   malformedMessage(group: string): void {
     this.malformed.inc({ group });
+  }
+
+  published(position: number): void {
+    this.publishedPosition.set(position);
+  }
+
+  publishFailed(): void {
+    this.publishFailures.inc();
   }
 
   cache(name: CacheName): CacheMetrics {
