@@ -56,7 +56,7 @@ export async function startAllInOne(
   const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, metrics });
   installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: true, metrics }));
   await registerApiReference(app);
-  healthRoutes(app, { eventStore, readStore });
+  healthRoutes(app, { eventStore, readStore, projector });
   metricsRoute(app, metrics);
   await registerCommandApi(app, commandApiPorts(config, { eventStore, readStore, blobs }, watcher, logger, clock, metrics));
   await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs }, watcher, writeSide, clock, metrics));

@@ -15,7 +15,7 @@ import type { BlobReader, BlobStore } from "../shared/blobs/blob-store.port.ts";
 import type { EventStore } from "../shared/event-store/event-store.port.ts";
 import type { Metrics } from "../shared/metrics/metrics.port.ts";
 import type { ProjectionStore, ReadStore } from "../shared/read-store/read-store.port.ts";
-import { Projector, type ProjectorOptions } from "./projector/projector.ts";
+import { Projector, type ProjectorOptions, type ProjectionStall } from "./projector/projector.ts";
 import { connectMongo, MongoProjectionStore, MongoReadStore } from "../shared/adapters/mongodb/mongo.read-store.ts";
 
 const PRIVATE_FILE = 0o600;
@@ -117,6 +117,7 @@ export function onProjectionStore<R>(store: AnyProjectionStore, use: <Tx>(store:
 export interface RunningProjector {
   readonly checkpoint: number;
   readonly healthy: boolean;
+  readonly stall: ProjectionStall | null;
   start(): Promise<void>;
   stop(): Promise<void>;
 }

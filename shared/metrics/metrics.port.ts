@@ -31,6 +31,8 @@ export interface ConsistencyWaitMetrics {
 export interface ProjectionMetrics {
   /** A batch was committed with its checkpoint; `lastOccurredAt` is the occurredAt of its last event. */
   batchProjected(batch: { readonly position: number; readonly count: number; readonly lastOccurredAt: string; readonly seconds: number }): void;
+  /** A batch failed (it is retried); `stalled`: the same batch has failed again and again. A commit clears it. */
+  batchFailed(stalled: boolean): void;
 }
 
 /** What became of one delivery of a message: `started_before` means an earlier delivery owns the attempt. */
