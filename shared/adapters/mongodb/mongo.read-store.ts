@@ -22,7 +22,7 @@ import { MongoTokensView, MongoTokensWriter, tokensModel } from "./tokens.view.m
 import { MongoUsersView, MongoUsersWriter, usersModel } from "./users.view.mongo.ts";
 
 /** Bump whenever a read-model document or index changes shape: the projector then builds a new generation. */
-export const MONGO_READ_MODEL_VERSION = 1;
+export const MONGO_READ_MODEL_VERSION = 2;
 
 const META = "read_model_meta";
 const CHECKPOINT = "checkpoint";
