@@ -13,7 +13,7 @@ import { metricsRoute } from "../shared/http/metrics.routes.ts";
 import { createLogger } from "../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../shared/read-store/checkpoint-watcher.ts";
 import { registerCommandApi } from "./command-api/command-api.ts";
-import { openBlobStore, openEventStore, openProjectionStore, openReadStore, projectorFor, type RunningProjector } from "./embedded-stores.ts";
+import { openBlobStore, openEventStore, openLiveProjectionStore, openReadStore, projectorFor, type RunningProjector } from "./embedded-stores.ts";
 import { appendingStore, authenticatorFor, busFor, commandApiPorts, inProcessWriteSide, mailerFor, publicBaseUrl, queryApiPorts, type Clock } from "./embedded-wiring.ts";
 import { runUntilSignalled } from "./lifecycle.ts";
 import { Notifier } from "./notifier/notifier.ts";
@@ -39,7 +39,7 @@ export async function startAllInOne(
   const eventStore = openEventStore(config);
   const readStore = await openReadStore(config, metrics);
   const watcher = new CheckpointWatcher(readStore);
-  const projectionStore = await openProjectionStore(config);
+  const projectionStore = await openLiveProjectionStore(config, { eventStore, logger });
   const blobs = await openBlobStore(config);
   const bus = await busFor(config, "all-in-one", { logger, metrics });
   const mailer = mailerFor(config);

@@ -6,7 +6,7 @@ import { NatsBus } from "../../shared/adapters/nats/nats.bus.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
-import { openEventStore, openProjectionStore, projectorFor } from "../embedded-stores.ts";
+import { openEventStore, openLiveProjectionStore, projectorFor } from "../embedded-stores.ts";
 import { metricsServerFor, natsOptions } from "../embedded-wiring.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { Publisher } from "./publisher.ts";
@@ -16,7 +16,7 @@ await runUntilSignalled("projector", async () => {
   const logger = createLogger(config.LOG_LEVEL, "projector");
   const metrics = new PrometheusMetrics();
   const eventStore = openEventStore(config);
-  const store = await openProjectionStore(config);
+  const store = await openLiveProjectionStore(config, { eventStore, logger });
   const watcher = new CheckpointWatcher(store);
   const projector = projectorFor(store, { eventStore, logger, metrics, watcher });
   await projector.start();

@@ -186,6 +186,12 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
     return new MongoProjectionStore(db, new GenerationHolder(generation), await supportsTransactions(db), false, options.ownsClient ?? false);
   }
 
+  /** The active generation when it was laid out by another MONGO_READ_MODEL_VERSION; null when current or absent. */
+  static async activeLayoutOutdated(db: Db): Promise<{ generation: number; version: number } | null> {
+    const active = await activeMeta(db);
+    return active && active.version !== MONGO_READ_MODEL_VERSION ? { generation: active.generation, version: active.version } : null;
+  }
+
   /** A replay's store: the next generation, emptied and indexed, not active until activate(). */
   static async openNextGeneration(db: Db, options: { ownsClient?: boolean } = {}): Promise<MongoProjectionStore> {
     const active = await activeMeta(db);
