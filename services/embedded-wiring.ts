@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { InProcessBus } from "../shared/adapters/in-process/in-process.bus.ts";
-import { NatsBus } from "../shared/adapters/nats/nats.bus.ts";
+import { NatsBus, type NatsBusOptions } from "../shared/adapters/nats/nats.bus.ts";
 import { InMemoryRateLimitCounters } from "../shared/adapters/in-process/in-memory.rate-limit-counters.ts";
 import { NatsRateLimitCounters } from "../shared/adapters/nats/nats-kv.rate-limit-counters.ts";
 import { OutboxMailer } from "../shared/adapters/outbox/outbox.mailer.ts";
@@ -75,8 +75,13 @@ export function commandApiPorts(
 }
 
 /** The bus: NATS JetStream when NATS_URL is set, otherwise in this process only. */
-export async function busFor(config: Config, name: string): Promise<Bus> {
-  return config.NATS_URL ? NatsBus.connect(config.NATS_URL, { name }) : new InProcessBus();
+export async function busFor(config: Config, name: string, report: { logger?: Logger; metrics?: Metrics } = {}): Promise<Bus> {
+  return config.NATS_URL ? NatsBus.connect(config.NATS_URL, natsOptions(config, name, report)) : new InProcessBus();
+}
+
+/** The NATS bus's settings from the configuration: the stream's retention limits. */
+export function natsOptions(config: Config, name: string, report: { logger?: Logger; metrics?: Metrics } = {}): NatsBusOptions {
+  return { name, maxAgeMs: config.NATS_STREAM_MAX_AGE_HOURS * 60 * 60_000, maxBytes: config.NATS_STREAM_MAX_BYTES, ...report };
 }
 
 /**

@@ -28,6 +28,10 @@ export const configSchema = z.object({
   /** MongoDB (`mongodb://host:27017/workspace?replicaSet=rs0`): the read models and image bytes (GridFS) instead of DATA_DIR. */
   MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, "must be a mongodb:// or mongodb+srv:// connection string").optional(),
   NATS_URL: z.string().min(1).optional(),
+  /** How long the NATS stream keeps an integration event; a consumer away longer misses what expired. */
+  NATS_STREAM_MAX_AGE_HOURS: z.coerce.number().min(1).max(24 * 365).default(7 * 24),
+  /** How large the NATS stream may grow; past it the oldest messages are dropped. */
+  NATS_STREAM_MAX_BYTES: z.coerce.number().int().min(1024 * 1024).default(1024 * 1024 * 1024),
   SMTP_URL: optionalUrl,
   /** The address users reach the service at, for links in emails; the server's own URL when unset. */
   PUBLIC_BASE_URL: optionalUrl,

@@ -374,6 +374,45 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
       expect((await reader.pages.findByTitleKey("rebuilt", everyone(owner), 10)).map((p) => p.id)).toEqual([record.id]);
     });
   
+    it("keeps every comment of a thread longer than one MongoDB document could hold, edits and deletions included", async () => {
+      const threadId = randomUUID();
+      const pageId = randomUUID();
+      const ownerId = randomUUID();
+      const opened = at();
+      await batch(async (tx) => {
+        await w().threads.open(tx, { id: threadId, pageId, anchor: { quote: "q", prefix: "", suffix: "" }, status: "open", createdBy: ownerId, createdAt: opened.updatedAt, updatedAt: opened.updatedAt, resolvedBy: null, resolvedAt: null, createdPosition: opened.updatedPosition });
+      });
+      // 600 comments of 10,000 CJK characters: 18 MB of UTF-8, over MongoDB's 16 MiB document limit.
+      const body = "漢".repeat(10_000);
+      const ids: string[] = [];
+      for (let start = 0; start < 600; start += 100) {
+        await batch(async (tx) => {
+          for (let n = start; n < start + 100; n += 1) {
+            const when = at();
+            const id = randomUUID();
+            ids.push(id);
+            await w().threads.addComment(tx, { id, threadId, authorId: ownerId, body, createdAt: when.updatedAt, updatedAt: when.updatedAt, deletedAt: null, createdPosition: when.updatedPosition });
+          }
+        });
+      }
+      const [first, second] = ids;
+      if (!first || !second) throw new Error("no comments");
+      const edited = at().updatedAt;
+      await batch(async (tx) => {
+        await w().threads.editComment(tx, first, "short now", edited);
+        await w().threads.deleteComment(tx, second, edited);
+      });
+      const thread = await reader.threads.get(threadId);
+      expect(thread?.comments.map((comment) => comment.id)).toEqual(ids);
+      expect(thread?.comments[0]).toMatchObject({ body: "short now", updatedAt: edited, deletedAt: null });
+      expect(thread?.comments[1]).toMatchObject({ body: "", deletedAt: edited });
+      expect(thread?.comments[2]?.body).toBe(body);
+      expect(thread?.updatedAt).toBe(edited);
+      expect(await reader.threads.locateComment(ids[599] ?? "")).toEqual({ threadId, pageId });
+      const [listed] = await reader.threads.list({ pageId, status: "open", limit: 10, before: null });
+      expect(listed?.comments).toHaveLength(600);
+    });
+
     it("keeps history entries per entity in position order with their summaries, resolves a thread's page inside the batch, and follows all changes after a position", async () => {
       const pageId = randomUUID();
       const threadId = randomUUID();
