@@ -60,7 +60,8 @@ export function headingSlug(heading: string): string {
     .replace(/\s+/g, "-");
 }
 
-function parse(markdown: string): Root {
+/** The note's markdown tree, wikilinks masked (see wikilinks.ts); offsets are the note's own. */
+export function parseNoteMarkdown(markdown: string): Root {
   return fromMarkdown(maskWikilinks(markdown) ?? markdown, { extensions: [frontmatter(["yaml"])], mdastExtensions: [frontmatterFromMarkdown(["yaml"])] });
 }
 
@@ -172,6 +173,15 @@ export function rewriteNote(markdown: string, resolver: NoteResolver): Rewritten
         const from = first ? offsets(first) : null;
         const to = last ? offsets(last) : null;
         const [target = "", fragment] = unmaskWikilinks(node.url).split("#", 2);
+        if (at && from && to && !EXTERNAL.test(target) && IMAGE_FILE.test(safeDecode(target))) {
+          const image = resolver.image(safeDecode(target), true);
+          if (image) {
+            images.add(image.path);
+            replacements.push({ start: at.start, end: at.end, text: `[${markdown.slice(from.start, to.end)}](${image.url})` });
+            return;
+          }
+          problems.push(`link to ${JSON.stringify(target)} names no imported image`);
+        }
         if (at && from && to && !EXTERNAL.test(target) && /\.md$/i.test(safeDecode(target))) {
           const url = resolver.page(safeDecode(target));
           const anchor = fragment ? `#${headingSlug(safeDecode(fragment))}` : "";
@@ -189,7 +199,7 @@ export function rewriteNote(markdown: string, resolver: NoteResolver): Rewritten
     }
     if ("children" in node) for (const child of node.children) visit(child);
   };
-  visit(parse(markdown));
+  visit(parseNoteMarkdown(markdown));
 
   let rewritten = applyReplacements(markdown, replacements);
   // A frontmatter block that is now empty leaves the line break after it.
