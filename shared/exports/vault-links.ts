@@ -81,8 +81,11 @@ const fitsAlias = (text: string): boolean => text !== "" && text.trim() === text
 /** A wikilink's target also ends at `#` (a heading) and `^` (a block). */
 const fitsTarget = (name: string): boolean => fitsAlias(name) && !/[#^]/.test(name);
 
-/** A destination inside `<…>` as the import decodes it (decodeURI): only `%` needs encoding. */
-const destination = (target: string): string => `<${target.replaceAll("%", "%25")}>`;
+/**
+ * A link destination the import decodes back (decodeURI) to `target`: `%`, spaces and parentheses encoded. Not
+ * `<…>`, whose `>` could close an HTML declaration (`<!x`) the link text opens.
+ */
+const destination = (target: string): string => target.replace(/[% ()]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
 
 const baseName = (path: string): string => path.slice(path.lastIndexOf("/") + 1);
 const stem = (name: string): string => name.replace(/\.[^.]+$/, "");

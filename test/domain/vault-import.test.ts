@@ -159,6 +159,10 @@ describe("rewriting a note", () => {
       'image "logo.svg" was not imported: SVG is not an accepted image type',
     ]);
   });
+  it("reads a wikilink before the emphasis, code or HTML its characters would open", () => {
+    const note = rewriteNote("[[a_b_. c|_x_]] [[x*y|*z* `q` <b> &amp;]] [[folder/x_ .ü#h_i]]", pages);
+    expect(note.markdown).toBe("[\\_x\\_](/p/a_b_. c) [\\*z\\* \\`q\\` \\<b> \\&amp;](/p/x*y) [folder/x\\_ .ü > h\\_i](/p/folder/x_ .ü#h_i)");
+  });
   it("slugs headings as renderers do", () => {
     expect(headingSlug(" Next Steps: Q4! ")).toBe("next-steps-q4");
     expect(headingSlug("Résumé 2")).toBe("résumé-2");
