@@ -11,6 +11,7 @@ import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.t
 import { benchAppends } from "./append.ts";
 import { benchImageUpload } from "./images.ts";
 import { benchVaultImport } from "./import.ts";
+import { benchExport } from "./export.ts";
 import { benchChangeFeed, seedRevisedPage } from "./history.ts";
 import { historyRows } from "./history-rows.ts";
 import { userIdSchema } from "../shared/kernel/ids.ts";
@@ -216,6 +217,16 @@ try {
     figure: `import of a ${fmt(vaultImport.files)}-file vault (900 linked notes, 100 images)`,
     value: vaultImport.status === 201 ? `${fmt(vaultImport.seconds, 1)} s, ${fmt(vaultImport.pagesPerSecond)} pages/s` : `failed: ${vaultImport.status}`,
     reference: `server peak RSS ${fmt(vaultImport.peakMb)} MB`,
+    ratio: "—",
+    target: "report",
+    verdict: "report",
+  });
+  const exported = await benchExport({ secret: SECRET, pages: Math.min(options.pages, 10_000), log });
+  raw.export = exported;
+  rows.push({
+    figure: `export of a ${fmt(exported.pages)}-page workspace (GET /exports/obsidian, ${fmt(exported.zipMb, 1)} MB zip)`,
+    value: exported.status === 200 ? `${fmt(exported.seconds, 1)} s, ${fmt(exported.pagesPerSecond)} pages/s` : `failed: ${exported.status}`,
+    reference: `server peak RSS ${fmt(exported.peakMb)} MB while exporting (idle ${fmt(exported.idleMb)} MB)`,
     ratio: "—",
     target: "report",
     verdict: "report",

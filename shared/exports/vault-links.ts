@@ -20,6 +20,8 @@ export type FoundLink =
 /** The links to pages and images of this service a page's markdown holds, outside code and raw HTML. */
 export function findLinks(markdown: string): FoundLink[] {
   const found: FoundLink[] = [];
+  // Parsing is most of an export's work: a page that names no page or image of this service skips it.
+  if (!markdown.includes("/api/v1/")) return found;
   const visit = (node: Nodes): void => {
     const start = node.position?.start.offset;
     const end = node.position?.end.offset;

@@ -103,7 +103,7 @@ export class ObsidianExport {
       before = last.updatedPosition;
     }
     // Names are handed out oldest page first, so a page keeps its name when newer pages of the same title come.
-    listed.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+    listed.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || (a.title < b.title ? -1 : a.title > b.title ? 1 : 0) || a.id.localeCompare(b.id));
     const directories = new Map<string, DirectoryNames>();
     for (const page of listed) {
       const key = page.directory.toLowerCase();
