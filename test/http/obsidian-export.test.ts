@@ -71,6 +71,11 @@ describe("GET /exports/obsidian", () => {
     expect(text(exported.files, "Sub/Deep.md")).toBe(`[Outside](${server.url}/api/v1/pages/${outside?.id ?? ""}) and [[Top]]`);
     const stranger = await server.registered("stranger");
     expect((await exportVault(stranger, inside?.id)).status).toBe(404);
+    // Shared with them, the folder exports for them too; their own (empty) workspace stays empty.
+    const shared = await cy.post(`/shares/entity/folder/${inside?.id ?? ""}/grants`, { email: stranger.email, permission: "view" });
+    expect(shared.status, shared.text).toBeLessThan(300);
+    expect([...(await exportVault(stranger, inside?.id)).files.keys()].sort()).toEqual(["Sub/Deep.md", "Top.md"]);
+    expect([...(await exportVault(stranger)).files.keys()]).toEqual([]);
     const readOnly = await cy.post("/tokens", { name: "no read", scopes: ["pages:write"] });
     const token = String(readOnly.body.token);
     const response = await fetch(`${server.url}/api/v1/exports/obsidian`, { headers: { authorization: `Bearer ${token}` } });
