@@ -12,6 +12,7 @@ import { benchAppends } from "./append.ts";
 import { benchEventLoop, benchEventLoopOnly, eventLoopRows } from "./event-loop.ts";
 import { benchImageUpload } from "./images.ts";
 import { benchVaultImport } from "./import.ts";
+import { benchExport } from "./export.ts";
 import { benchChangeFeed, seedRevisedPage } from "./history.ts";
 import { historyRows } from "./history-rows.ts";
 import { userIdSchema } from "../shared/kernel/ids.ts";
@@ -245,6 +246,16 @@ try {
   const eventLoop = await benchEventLoop({ secret: SECRET, quick: options.quick, log });
   raw.eventLoop = eventLoop;
   rows.push(...eventLoopRows(eventLoop));
+  const exported = await benchExport({ secret: SECRET, pages: Math.min(options.pages, 10_000), log });
+  raw.export = exported;
+  rows.push({
+    figure: `export of a ${fmt(exported.pages)}-page workspace (GET /exports/obsidian, ${fmt(exported.zipMb, 1)} MB zip)`,
+    value: exported.status === 200 ? `${fmt(exported.seconds, 1)} s, ${fmt(exported.pagesPerSecond)} pages/s` : `failed: ${exported.status}`,
+    reference: `server peak RSS ${fmt(exported.peakMb)} MB while exporting (idle ${fmt(exported.idleMb)} MB)`,
+    ratio: "—",
+    target: "report",
+    verdict: "report",
+  });
   rows.push({
     figure: `peak RSS of the server (${fmt(options.pages)} pages)`,
     value: `${fmt(memory.peakMb)} MB (now ${fmt(memory.currentMb)} MB)`,

@@ -9,6 +9,7 @@ import { CONSISTENCY_HEADER, positionOfToken, positionTokenSchema } from "../../
 import type { ProjectionProgress } from "../../shared/read-store/checkpoint-watcher.ts";
 import type { ReadModels } from "../../shared/read-store/read-store.port.ts";
 import { commentQueryRoutes } from "./routes/comments.routes.ts";
+import { exportQueryRoutes } from "./routes/exports.routes.ts";
 import { folderQueryRoutes } from "./routes/folders.routes.ts";
 import { imageQueryRoutes } from "./routes/images.routes.ts";
 import { meRoutes } from "./routes/me.routes.ts";
@@ -64,6 +65,7 @@ export async function registerQueryApi(app: App, ports: QueryApiPorts): Promise<
       commentQueryRoutes(api, ports.views);
       shareQueryRoutes(api, ports.views, ports.clock);
       imageQueryRoutes(api, ports);
+      exportQueryRoutes(api, ports);
     },
     { prefix: "/api/v1" },
   );

@@ -1,6 +1,7 @@
 // The files of an Obsidian vault as sent to POST /imports/obsidian, checked and sorted into notes and images.
 // Pure: a file that breaks a rule is reported in `errors` and skipped, never written.
 import { posix } from "node:path";
+import { attachmentProblem } from "./attachment-types.ts";
 
 /** Per-request bounds: more files, or more bytes of content in all, is 400 with nothing imported. */
 export const IMPORT_MAX_FILES = 5_000;
@@ -115,7 +116,7 @@ export function sortVault(files: readonly VaultFile[]): SortedVault {
       }
       images.push({ path, bytes });
     } else {
-      errors.push(`${label}: skipped: only notes (.md) and images (png, jpg, jpeg, gif, webp) are imported`);
+      errors.push(`${label}: skipped: ${attachmentProblem(path) ?? "only notes (.md) and images (png, jpg, jpeg, gif, webp) are imported"}`);
     }
   }
   return { notes, images, errors };

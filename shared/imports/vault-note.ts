@@ -7,7 +7,8 @@ import type { Nodes, Root } from "mdast";
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { frontmatterFromMarkdown } from "mdast-util-frontmatter";
 import { frontmatter } from "micromark-extension-frontmatter";
-import { escapeMarkdownText } from "../images/image.resource.ts";
+import { escapeMarkdownText, imageMarkdown } from "../images/image.resource.ts";
+import { attachmentProblem } from "./attachment-types.ts";
 import { readFrontmatter } from "./note-frontmatter.ts";
 import { applyReplacements, type Replacement } from "./replacements.ts";
 import { maskWikilinks, unmaskWikilinks, WIKILINK } from "./wikilinks.ts";
@@ -15,8 +16,8 @@ import { maskWikilinks, unmaskWikilinks, WIKILINK } from "./wikilinks.ts";
 export interface NoteResolver {
   /** The URL of the page a note target names (`Note`, `folder/Note`, `Note.md`), or null. */
   page(target: string): string | null;
-  /** The markdown of the image a target names, embedded in this note with `alt`, or null. */
-  image(target: string, alt: string, relative: boolean): { path: string; markdown: string } | null;
+  /** The imported image a target names (its path in the vault and the URL it is served at), or null. */
+  image(target: string, relative: boolean): { path: string; url: string } | null;
 }
 
 export interface RewrittenNote {
@@ -33,6 +34,22 @@ export interface RewrittenNote {
 
 const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|\/\/|#)/i;
 const IMAGE_FILE = /\.(png|jpe?g|gif|webp)$/i;
+/** An embed's display size (`|100` or `|100x145`): markdown has no width, so it is dropped. */
+const DISPLAY_SIZE = /^\d+(?:x\d+)?$/;
+
+/** A wikilink's inside read as Obsidian does: `\|` is a pipe escaped in a table cell, the first `|` starts the alias. */
+function wikilinkParts(inner: string): { name: string; heading: string; alias: string } {
+  const unescaped = inner.replaceAll("\\|", "|");
+  const pipe = unescaped.indexOf("|");
+  const target = pipe === -1 ? unescaped : unescaped.slice(0, pipe);
+  const hash = target.indexOf("#");
+  return {
+    name: (hash === -1 ? target : target.slice(0, hash)).trim(),
+    // `Note#A#B` names the heading B below A: the anchor is the last one.
+    heading: hash === -1 ? "" : (target.slice(hash + 1).split("#").at(-1) ?? "").trim(),
+    alias: pipe === -1 ? "" : unescaped.slice(pipe + 1).trim(),
+  };
+}
 
 /** A heading's anchor as markdown renderers make it: lower case, punctuation dropped, spaces as dashes. */
 export function headingSlug(heading: string): string {
@@ -43,7 +60,8 @@ export function headingSlug(heading: string): string {
     .replace(/\s+/g, "-");
 }
 
-function parse(markdown: string): Root {
+/** The note's markdown tree, wikilinks masked (see wikilinks.ts); offsets are the note's own. */
+export function parseNoteMarkdown(markdown: string): Root {
   return fromMarkdown(maskWikilinks(markdown) ?? markdown, { extensions: [frontmatter(["yaml"])], mdastExtensions: [frontmatterFromMarkdown(["yaml"])] });
 }
 
@@ -73,26 +91,43 @@ export function rewriteNote(markdown: string, resolver: NoteResolver): Rewritten
     const [whole, bang, inner] = match;
     if (inner === undefined) return;
     const start = base + match.index;
-    const [targetPart = "", alias] = inner.split("|", 2).map((part) => part.trim());
-    const [name = "", heading] = targetPart.split("#", 2).map((part) => part.trim());
-    if (bang === "!" && IMAGE_FILE.test(name)) {
-      const image = resolver.image(name, name.replace(/^.*\//, "").replace(IMAGE_FILE, ""), false);
-      if (image) {
-        images.add(image.path);
-        replacements.push({ start, end: start + whole.length, text: image.markdown });
-      } else {
-        problems.push(`embed ${whole} names no imported image`);
-      }
+    const replace = (text: string): void => {
+      replacements.push({ start, end: start + whole.length, text });
+    };
+    const { name, heading, alias } = wikilinkParts(inner);
+    const kind = bang === "!" ? "embed" : "link";
+    const block = heading.startsWith("^");
+    if (name === "") {
+      // A heading or block of this same note: its anchor on the page.
+      if (heading === "") problems.push(`${kind} ${whole} names no imported note`);
+      else replace(`[${escapeMarkdownText(alias || heading)}](#${headingSlug(block ? heading.slice(1) : heading)})`);
       return;
     }
-    const url = name === "" ? null : resolver.page(name);
+    if (IMAGE_FILE.test(name)) {
+      const image = resolver.image(name, false);
+      if (!image) {
+        problems.push(`${kind} ${whole} names no imported image`);
+        return;
+      }
+      images.add(image.path);
+      if (bang === "!") replace(imageMarkdown(alias && !DISPLAY_SIZE.test(alias) ? alias : name.replace(/^.*\//, "").replace(IMAGE_FILE, ""), image.url));
+      else replace(`[${escapeMarkdownText(alias || name)}](${image.url})`);
+      return;
+    }
+    const unsupported = attachmentProblem(name);
+    if (unsupported) {
+      problems.push(`${kind} ${whole} was not imported: ${unsupported}`);
+      return;
+    }
+    // A note embedded (`![[Other note]]`) becomes a link to its page, as a link to it would.
+    const url = resolver.page(name);
     if (!url) {
       problems.push(`link ${whole} names no imported note`);
       return;
     }
-    const anchor = heading && !heading.startsWith("^") ? `#${headingSlug(heading)}` : "";
-    const text = alias || (heading && !heading.startsWith("^") ? `${name} > ${heading}` : name);
-    replacements.push({ start, end: start + whole.length, text: `[${escapeMarkdownText(text)}](${url}${anchor})` });
+    const anchor = heading && !block ? `#${headingSlug(heading)}` : "";
+    const text = alias || (heading && !block ? `${name} > ${heading}` : name);
+    replace(`[${escapeMarkdownText(text)}](${url}${anchor})`);
     backlinks += 1;
   };
 
@@ -120,10 +155,13 @@ export function rewriteNote(markdown: string, resolver: NoteResolver): Rewritten
       case "image": {
         const url = unmaskWikilinks(node.url);
         if (!at || EXTERNAL.test(url)) return;
-        const image = resolver.image(safeDecode(url), unmaskWikilinks(node.alt ?? ""), true);
+        const unsupported = attachmentProblem(safeDecode(url));
+        const image = unsupported ? null : resolver.image(safeDecode(url), true);
         if (image) {
           images.add(image.path);
-          replacements.push({ start: at.start, end: at.end, text: image.markdown });
+          replacements.push({ start: at.start, end: at.end, text: imageMarkdown(unmaskWikilinks(node.alt ?? ""), image.url) });
+        } else if (unsupported) {
+          problems.push(`image ${JSON.stringify(url)} was not imported: ${unsupported}`);
         } else {
           problems.push(`image ${JSON.stringify(url)} names no imported image`);
         }
@@ -134,11 +172,21 @@ export function rewriteNote(markdown: string, resolver: NoteResolver): Rewritten
         const last = node.children.at(-1);
         const from = first ? offsets(first) : null;
         const to = last ? offsets(last) : null;
-        const target = unmaskWikilinks(node.url);
+        const [target = "", fragment] = unmaskWikilinks(node.url).split("#", 2);
+        if (at && from && to && !EXTERNAL.test(target) && IMAGE_FILE.test(safeDecode(target))) {
+          const image = resolver.image(safeDecode(target), true);
+          if (image) {
+            images.add(image.path);
+            replacements.push({ start: at.start, end: at.end, text: `[${markdown.slice(from.start, to.end)}](${image.url})` });
+            return;
+          }
+          problems.push(`link to ${JSON.stringify(target)} names no imported image`);
+        }
         if (at && from && to && !EXTERNAL.test(target) && /\.md$/i.test(safeDecode(target))) {
           const url = resolver.page(safeDecode(target));
+          const anchor = fragment ? `#${headingSlug(safeDecode(fragment))}` : "";
           if (url) {
-            replacements.push({ start: at.start, end: at.end, text: `[${markdown.slice(from.start, to.end)}](${url})` });
+            replacements.push({ start: at.start, end: at.end, text: `[${markdown.slice(from.start, to.end)}](${url}${anchor})` });
             backlinks += 1;
             return;
           }
@@ -151,7 +199,7 @@ export function rewriteNote(markdown: string, resolver: NoteResolver): Rewritten
     }
     if ("children" in node) for (const child of node.children) visit(child);
   };
-  visit(parse(markdown));
+  visit(parseNoteMarkdown(markdown));
 
   let rewritten = applyReplacements(markdown, replacements);
   // A frontmatter block that is now empty leaves the line break after it.

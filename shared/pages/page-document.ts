@@ -2,10 +2,14 @@
 import { AppError } from "../errors/app-error.ts";
 import type { Seen } from "../access/seen-by.ts";
 import type { PageRecord } from "./pages.view.ts";
+import { keysBesideService, splitFrontmatter } from "./page-frontmatter.ts";
 
 const yamlScalar = (value: string | null): string => (value === null ? "null" : JSON.stringify(value));
 
-/** Only from a record shaped for the reader (seenBy): the frontmatter names no folder they cannot view. */
+/**
+ * Only from a record shaped for the reader (seenBy): the frontmatter names no folder they cannot view. A page whose
+ * markdown starts with its own frontmatter shows one block: the service's fields, then the page's other keys.
+ */
 export function renderPageDocument(page: Seen<PageRecord>, markdown: string): string {
   const frontmatter = [
     `id: ${page.id}`,
@@ -17,13 +21,24 @@ export function renderPageDocument(page: Seen<PageRecord>, markdown: string): st
     `createdAt: ${yamlScalar(page.createdAt)}`,
     `updatedAt: ${yamlScalar(page.updatedAt)}`,
   ];
+  const own = splitFrontmatter(markdown);
+  const kept = own ? keysBesideService(own.yaml) : null;
+  if (own && kept !== null) {
+    if (kept !== "") frontmatter.push(kept);
+    return `---\n${frontmatter.join("\n")}\n---\n${own.body}`;
+  }
   return `---\n${frontmatter.join("\n")}\n---\n${markdown}`;
 }
 
-/** A leading frontmatter block is not part of the authored body: a client may send back what it read. */
+/**
+ * The body a client sent back: the service's fields leave the leading frontmatter block, the page's other keys
+ * stay as its own frontmatter; a block that is not readable YAML is dropped whole (it was the service's).
+ */
 export function stripFrontmatter(document: string): string {
-  const match = /^---\r?\n[\s\S]*?\r?\n---\r?\n?/.exec(document);
-  return match ? document.slice(match[0].length) : document;
+  const sent = splitFrontmatter(document);
+  if (!sent) return document;
+  const kept = keysBesideService(sent.yaml);
+  return kept ? `---\n${kept}\n---\n${sent.body}` : sent.body;
 }
 
 export function etagOf(page: Pick<PageRecord, "id" | "revision">): string {

@@ -8,7 +8,7 @@ import { headingSlug, rewriteNote, type NoteResolver } from "../../shared/import
 
 const pages: NoteResolver = {
   page: (target) => (target === "Missing" ? null : `/p/${target}`),
-  image: (target, alt) => (target.endsWith("gone.png") ? null : { path: target, markdown: `![${alt}](/i/${target})` }),
+  image: (target) => (target.endsWith("gone.png") ? null : { path: target, url: `/i/${target}` }),
 };
 
 describe("sorting a vault's files", () => {
@@ -20,6 +20,7 @@ describe("sorting a vault's files", () => {
       { path: "Cafe\u0301.md", content: "x" },
       { path: "caf\u00e9.md", content: "again" },
       { path: "x.pdf", content: "x" },
+      { path: "icons/i.svg", content: "PHN2Zz4=" },
       { path: "bad.png", content: "not base64!" },
     ]);
     expect(sorted.notes.map((note) => [note.path, note.directory, note.name])).toEqual([
@@ -29,7 +30,12 @@ describe("sorting a vault's files", () => {
     ]);
     expect(planFolders(sorted.notes, () => null).directories).toEqual(["a", "a/b"]);
     expect(sorted.images.map((image) => image.path)).toEqual(["img/p.png"]);
-    expect(sorted.errors).toHaveLength(3);
+    expect(sorted.errors).toEqual([
+      '"café.md": skipped: repeats the path of an earlier file',
+      '"x.pdf": skipped: PDF files are not imported',
+      '"icons/i.svg": skipped: SVG is not an accepted image type',
+      '"bad.png": skipped: an image\'s content must be base64 or a base64 data: URL',
+    ]);
   });
 });
 
@@ -105,12 +111,57 @@ describe("rewriting a note", () => {
   });
   it("rewrites wikilinks written in frontmatter, alt text or link URLs only where they are links, keeping the rest as written", () => {
     const note = rewriteNote("---\nup: \"[[A]]\"\n---\n![see [[A]]](p.png) [x](<[[A]].md>) [[A]]", pages);
-    expect(note.markdown).toBe('---\nup: "[[A]]"\n---\n![see [[A]]](/i/p.png) [x](/p/[[A]].md) [A](/p/A)');
+    expect(note.markdown).toBe('---\nup: "[[A]]"\n---\n![see \\[\\[A\\]\\]](/i/p.png) [x](/p/[[A]].md) [A](/p/A)');
   });
   it("rewrites tens of thousands of wikilinks in one paragraph", () => {
     const note = rewriteNote(Array.from({ length: 45_000 }, () => "[[A]]").join(" "), pages);
     expect(note.backlinks).toBe(45_000);
     expect(note.markdown).toBe(Array.from({ length: 45_000 }, () => "[A](/p/A)").join(" "));
+  });
+  it("links a heading or block of the same note to its anchor", () => {
+    const note = rewriteNote("[[#Next Steps]] [[#Next Steps|what next]] [[#^block-id]] [[#^b1|that line]]", pages);
+    expect(note.markdown).toBe("[Next Steps](#next-steps) [what next](#next-steps) [^block-id](#block-id) [that line](#b1)");
+    expect(note.problems).toEqual([]);
+  });
+  it("reads a pipe escaped in a table cell, an empty alias and an empty heading as Obsidian does", () => {
+    const note = rewriteNote("| a | b |\n|---|---|\n| [[A\\|alias]] | [[A#Big Heading\\|]] |\n\n[[A#Big Heading|]] [[A#|text]] [[A#]]", pages);
+    expect(note.markdown).toBe("| a | b |\n|---|---|\n| [alias](/p/A) | [A > Big Heading](/p/A#big-heading) |\n\n[A > Big Heading](/p/A#big-heading) [text](/p/A) [A](/p/A)");
+    expect(note.problems).toEqual([]);
+  });
+  it("embeds an image named with an anchor or a display size, dropping the size", () => {
+    const note = rewriteNote("![[p.png#anchor]] ![[p.png|100x145]] ![[p.png|100]] ![[p.png|a caption]]", pages);
+    expect(note.markdown).toBe("![p](/i/p.png) ![p](/i/p.png) ![p](/i/p.png) ![a caption](/i/p.png)");
+    expect(note.images).toEqual(["p.png"]);
+  });
+  it("links to an image a wikilink names without embedding it", () => {
+    const note = rewriteNote("[[shot.png|see screenshot]] [[shot.png]]", pages);
+    expect(note.markdown).toBe("[see screenshot](/i/shot.png) [shot.png](/i/shot.png)");
+    expect(note.images).toEqual(["shot.png"]);
+    expect(note.backlinks).toBe(0);
+  });
+  it("makes an embedded note a link to its page or section", () => {
+    const note = rewriteNote("![[A]] ![[A#Big Heading]] ![[A|shown]]", pages);
+    expect(note.markdown).toBe("[A](/p/A) [A > Big Heading](/p/A#big-heading) [shown](/p/A)");
+    expect(note.backlinks).toBe(3);
+  });
+  it("rewrites a markdown link to a note's heading", () => {
+    expect(rewriteNote("[go](Plan.md#Next%20Steps)", pages).markdown).toBe("[go](/p/Plan.md#next-steps)");
+  });
+  it("reports SVG and other attachments by their type, not as missing notes", () => {
+    const note = rewriteNote("![[icon.svg]] ![[talk.mp3]] ![[clip.mp4]] ![[paper.pdf]] [[paper.pdf|the paper]] ![x](logo.svg)", pages);
+    expect(note.markdown).toBe("![[icon.svg]] ![[talk.mp3]] ![[clip.mp4]] ![[paper.pdf]] [[paper.pdf|the paper]] ![x](logo.svg)");
+    expect(note.problems).toEqual([
+      "embed ![[icon.svg]] was not imported: SVG is not an accepted image type",
+      "embed ![[talk.mp3]] was not imported: audio files are not imported",
+      "embed ![[clip.mp4]] was not imported: video files are not imported",
+      "embed ![[paper.pdf]] was not imported: PDF files are not imported",
+      "link [[paper.pdf|the paper]] was not imported: PDF files are not imported",
+      'image "logo.svg" was not imported: SVG is not an accepted image type',
+    ]);
+  });
+  it("reads a wikilink before the emphasis, code or HTML its characters would open", () => {
+    const note = rewriteNote("[[a_b_. c|_x_]] [[x*y|*z* `q` <b> &amp;]] [[folder/x_ .ü#h_i]]", pages);
+    expect(note.markdown).toBe("[\\_x\\_](/p/a_b_. c) [\\*z\\* \\`q\\` \\<b> \\&amp;](/p/x*y) [folder/x\\_ .ü > h\\_i](/p/folder/x_ .ü#h_i)");
   });
   it("slugs headings as renderers do", () => {
     expect(headingSlug(" Next Steps: Q4! ")).toBe("next-steps-q4");

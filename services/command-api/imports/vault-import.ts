@@ -12,7 +12,7 @@ import type { Actor } from "../../../shared/commands/guarded-command.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import { folderCommands } from "../../../shared/folders/folder.commands.ts";
 import { imageCommands } from "../../../shared/images/image.commands.ts";
-import { imageMarkdown, imageUrl } from "../../../shared/images/image.resource.ts";
+import { imageUrl } from "../../../shared/images/image.resource.ts";
 import type { InspectedImage } from "../../../shared/images/inspect-image.ts";
 import { imageBlobKey } from "../../../shared/images/orphan-blobs.ts";
 import { derivedId } from "../../../shared/imports/import-ids.ts";
@@ -159,11 +159,11 @@ export class VaultImport {
         const path = context.notes.resolve(target);
         return path === null ? null : `/api/v1/pages/${this.pageIdFor(path)}`;
       },
-      image: (target, alt, relative) => {
+      image: (target, relative) => {
         const path = relative ? context.imageIndex.resolveRelative(note.directory, target) : context.imageIndex.resolve(target);
         const checked = path === null ? undefined : context.images.get(path);
         if (!path || !checked) return null;
-        return { path, markdown: imageMarkdown(alt, imageUrl(this.imageIdFor(note, path))) };
+        return { path, url: imageUrl(this.imageIdFor(note, path)) };
       },
     });
   }

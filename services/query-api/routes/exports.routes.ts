@@ -1,0 +1,41 @@
+// GET /exports/obsidian: a vault of the caller's pages as a zip, streamed (services/query-api/exports/).
+import { z } from "zod";
+import type { App } from "../../../shared/http/create-app.ts";
+import { principalOf } from "../../../shared/http/guard.ts";
+import { errorBody } from "../../../shared/http/schemas.ts";
+import { folderIdSchema } from "../../../shared/kernel/ids.ts";
+import { ObsidianExport } from "../exports/obsidian-export.ts";
+import { ZipStream } from "../exports/zip-stream.ts";
+import type { QueryApiPorts } from "../query-api.ts";
+
+export function exportQueryRoutes(app: App, ports: Pick<QueryApiPorts, "views" | "blobs">): void {
+  app.get(
+    "/exports/obsidian",
+    {
+      config: { access: { scope: "pages:read" } },
+      schema: {
+        querystring: z.object({ folderId: folderIdSchema.optional().describe("the folder to export (its contents are the vault's root); the caller's whole workspace when left out") }),
+        response: { 200: z.unknown().describe("a zip archive: the vault (application/zip)"), "4xx": errorBody },
+      },
+    },
+    async (request, reply) => {
+      const context = await ports.views.access.contextFor(principalOf(request).user.id);
+      const vault = await ObsidianExport.plan(ports.views, ports.blobs, {
+        context,
+        folderId: request.query.folderId ?? null,
+        origin: `${request.protocol}://${request.host}`,
+      });
+      const zip = new ZipStream();
+      // The answer's headers are sent before the notes are read: a failure from here on cuts the download short.
+      vault.write(zip).catch((error: unknown) => {
+        request.log.error({ event: "export.failed", err: error }, "export failed");
+        zip.output.destroy(error instanceof Error ? error : new Error("export failed"));
+      });
+      return reply
+        .type("application/zip")
+        .header("content-disposition", 'attachment; filename="vault.zip"')
+        .header("cache-control", "private, no-store")
+        .send(zip.output);
+    },
+  );
+}
