@@ -17,6 +17,9 @@ import type { Metrics } from "../shared/metrics/metrics.port.ts";
 import type { ProjectionStore, ReadStore } from "../shared/read-store/read-store.port.ts";
 import { Projector, type ProjectorOptions } from "./projector/projector.ts";
 import { connectMongo, MongoProjectionStore, MongoReadStore } from "../shared/adapters/mongodb/mongo.read-store.ts";
+import { SqliteWebhookDeliveries } from "../shared/adapters/sqlite/webhook-deliveries.sqlite.ts";
+import { MongoWebhookDeliveries } from "../shared/adapters/mongodb/webhook-deliveries.mongo.ts";
+import type { WebhookDeliveries } from "../shared/webhooks/webhook-deliveries.port.ts";
 
 const PRIVATE_FILE = 0o600;
 
@@ -123,4 +126,13 @@ export interface RunningProjector {
 
 export function projectorFor(store: AnyProjectionStore, options: Omit<ProjectorOptions<unknown>, "store">): RunningProjector {
   return onProjectionStore(store, (typed) => new Projector({ ...options, store: typed }));
+}
+
+/** The webhook delivery log: MongoDB when MONGODB_URL is set, otherwise DATA_DIR/webhooks.sqlite (kept across read-model rebuilds). */
+export async function openWebhookDeliveries(config: Config): Promise<WebhookDeliveries> {
+  if (!config.MONGODB_URL) {
+    mkdirSync(config.DATA_DIR, { recursive: true, mode: PRIVATE_DIRECTORY });
+    return new SqliteWebhookDeliveries(join(config.DATA_DIR, "webhooks.sqlite"));
+  }
+  return MongoWebhookDeliveries.open(await connectMongo(config.MONGODB_URL), { ownsClient: true });
 }

@@ -14,6 +14,7 @@ import { invitationCommandRoutes } from "./routes/invitations.routes.ts";
 import { pageCommandRoutes } from "./routes/pages.routes.ts";
 import { shareCommandRoutes } from "./routes/shares.routes.ts";
 import { tokenCommandRoutes } from "./routes/tokens.routes.ts";
+import { webhookCommandRoutes, type WebhookPorts } from "./routes/webhooks.routes.ts";
 
 /** What the command API's routes use: the write ports, the projection to wait on, and the time. */
 export interface CommandApiPorts extends WritePorts {
@@ -24,6 +25,8 @@ export interface CommandApiPorts extends WritePorts {
   readonly consistencyWaitMs: number;
   /** Where uploaded images' bytes go. */
   readonly blobs: BlobStore;
+  /** Webhook secrets' sealing and the delivery log (retries and replays are queued there). */
+  readonly webhooks: WebhookPorts;
 }
 
 export async function registerCommandApi(app: App, ports: CommandApiPorts): Promise<void> {
@@ -37,6 +40,7 @@ export async function registerCommandApi(app: App, ports: CommandApiPorts): Prom
       invitationCommandRoutes(api, ports);
       await imageCommandRoutes(api, ports);
       importCommandRoutes(api, ports);
+      webhookCommandRoutes(api, ports, ports.webhooks);
     },
     { prefix: "/api/v1" },
   );
