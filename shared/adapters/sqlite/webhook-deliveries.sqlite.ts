@@ -25,7 +25,8 @@ CREATE TABLE IF NOT EXISTS webhook_deliveries (
   lease_until TEXT
 );
 CREATE INDEX IF NOT EXISTS webhook_deliveries_list ON webhook_deliveries (webhook_id, seq);
-CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
+CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (next_attempt_at, seq) WHERE status = 'pending';
+CREATE INDEX IF NOT EXISTS webhook_deliveries_leased ON webhook_deliveries (webhook_id, lease_until) WHERE status = 'pending';
 CREATE INDEX IF NOT EXISTS webhook_deliveries_created ON webhook_deliveries (created_at);
 CREATE TABLE IF NOT EXISTS webhook_replays (
   id TEXT PRIMARY KEY,
@@ -93,13 +94,16 @@ export class SqliteWebhookDeliveries implements WebhookDeliveries {
         `INSERT OR IGNORE INTO webhook_deliveries (id, webhook_id, event_id, type, position, payload, status, attempts, created_at, next_attempt_at)
          VALUES (@id, @webhookId, @eventId, @type, @position, @payload, 'pending', 0, @createdAt, @nextAttemptAt)`,
       ),
-      // One row per webhook (its oldest due), skipping webhooks with a live lease: a slow endpoint holds one slot.
+      // One row per webhook (its earliest due among the first due rows), skipping webhooks with a live lease: a
+      // slow endpoint holds one slot. The inner LIMIT bounds the scan when many rows are due at once.
       claim: this.db.prepare<[{ leaseUntil: string; now: string; limit: number }]>(
         `UPDATE webhook_deliveries SET lease_until = @leaseUntil
          WHERE seq IN (
-           SELECT MIN(seq) FROM webhook_deliveries d
-           WHERE status = 'pending' AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
-             AND NOT EXISTS (SELECT 1 FROM webhook_deliveries o WHERE o.webhook_id = d.webhook_id AND o.status = 'pending' AND o.lease_until > @now)
+           SELECT MIN(seq) FROM (
+             SELECT seq, webhook_id FROM webhook_deliveries d
+             WHERE status = 'pending' AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
+               AND NOT EXISTS (SELECT 1 FROM webhook_deliveries o WHERE o.webhook_id = d.webhook_id AND o.status = 'pending' AND o.lease_until > @now)
+             ORDER BY next_attempt_at, seq LIMIT 1000)
            GROUP BY webhook_id LIMIT CAST(@limit AS INTEGER))
          RETURNING *`,
       ),
