@@ -62,7 +62,10 @@ export interface WebhookDeliveries {
   get(webhookId: string, id: string): Promise<DeliveryRecord | null>;
   /** Newest first, rows with seq below `beforeSeq` when given; `limit` + 1 rows tell whether more follow. */
   list(webhookId: string, beforeSeq: number | null, limit: number): Promise<DeliveryRecord[]>;
-  /** Makes a row pending and due at `now` (its attempts kept); false when there is no such row. */
+  /**
+   * Makes a row pending and due at `now` (its attempts kept); false when there is no such row. A lease is kept:
+   * a row being sent is not sent twice at once (its attempt's outcome then decides).
+   */
   retry(webhookId: string, id: string, now: string): Promise<boolean>;
   addReplay(job: ReplayJob): Promise<void>;
   /** The oldest unfinished replay. */

@@ -57,6 +57,15 @@ export function webhookDeliveriesContract(name: string, factory: DeliveriesFacto
       expect(await store.get("w1", "a")).toMatchObject({ status: "pending", attempts: 1 });
     });
 
+    it("a retry asked for while a row is being sent does not let a second claimer send it at once", async () => {
+      const { store, second } = await open();
+      const other = await second();
+      await store.enqueue([row("a", "w1", 1)]);
+      expect(await store.claimDue(at(1), at(60), 10)).toHaveLength(1);
+      expect(await store.retry("w1", "a", at(2))).toBe(true);
+      expect(await other.claimDue(at(3), at(61), 10)).toEqual([]);
+    });
+
     it("lists newest first with a cursor, keeps replays until done, and purges old rows", async () => {
       const { store } = await open();
       await store.enqueue([row("a", "w1", 1), row("b", "w1", 2), row("c", "w1", 3)]);

@@ -19,7 +19,7 @@ import { userIdSchema } from "../../../shared/kernel/ids.ts";
 import type { WebhookMetrics } from "../../../shared/metrics/metrics.port.ts";
 import { atLeast } from "../../../shared/kernel/permissions.ts";
 import type { ReadStore } from "../../../shared/read-store/read-store.port.ts";
-import { afterAttempt, DELIVERY_TIMEOUT_MS, FAILURE_WINDOW_MS, type RetryRules } from "../../../shared/webhooks/delivery-rules.ts";
+import { afterAttempt, DELIVERY_TIMEOUT_MS, FAILURE_WINDOW_MS, type AttemptResult, type RetryRules } from "../../../shared/webhooks/delivery-rules.ts";
 import { subscribesTo, webhookEventNameOf } from "../../../shared/webhooks/webhook-event-names.ts";
 import { deliveryIdOf, scopeOf, scopeOfPayload, webhookPayload } from "../../../shared/webhooks/webhook-payload.ts";
 import type { WebhookSecretSealer } from "../../../shared/webhooks/webhook-secret.ts";
@@ -33,6 +33,7 @@ import { sendWebhook } from "./webhook-sender.ts";
 const BATCH = 500;
 const IDLE_MS = 250;
 const PURGE_EVERY_MS = 60 * 60_000;
+const BACKLOG_EVERY_MS = 5_000;
 
 export interface WebhookWorkerOptions {
   readonly eventStore: EventStore;
@@ -58,6 +59,7 @@ export class WebhookWorker {
   private sleepers = new Set<() => void>();
   private readonly inFlight = new Set<Promise<void>>();
   private lastPurge = 0;
+  private lastBacklog = 0;
 
   constructor(private readonly options: WebhookWorkerOptions) {}
 
@@ -205,15 +207,24 @@ export class WebhookWorker {
       this.options.metrics?.webhookDelivery("failed");
       return;
     }
-    const secret = this.options.sealer.open(webhook.id, webhook.sealedSecret);
-    const sentAt = this.options.clock();
-    const headers = signWebhook(secret, delivery.id, Math.floor(sentAt.getTime() / 1000), delivery.payload);
-    const result = await sendWebhook(webhook.url, { ...headers }, delivery.payload, { allowPrivateNetworks: this.options.allowPrivateNetworks, timeoutMs: this.options.timeoutMs ?? DELIVERY_TIMEOUT_MS });
+    const result = await this.send(webhook, delivery);
     const { outcome, disableReason } = afterAttempt(delivery, result, this.options.clock(), this.rules, (this.options.random ?? Math.random)());
     await deliveries.record(delivery.id, outcome);
     this.options.metrics?.webhookDelivery(outcome.status === "pending" ? "retrying" : outcome.status);
     logger.info({ event: "webhooks.attempt", webhookId: webhook.id, deliveryId: delivery.id, status: outcome.status, responseStatus: outcome.lastResponseStatus, attempts: outcome.attempts });
     if (disableReason) await this.disable(webhook, disableReason);
+  }
+
+  private async send(webhook: WebhookRecord, delivery: DeliveryRecord): Promise<AttemptResult> {
+    let secret: string;
+    try {
+      secret = this.options.sealer.open(webhook.id, webhook.sealedSecret);
+    } catch {
+      // Retried like any failure, so the log shows it and the failure window ends it.
+      return { kind: "error", message: "the webhook's secret cannot be opened: the server's sealing key changed; create the webhook again" };
+    }
+    const headers = signWebhook(secret, delivery.id, Math.floor(this.options.clock().getTime() / 1000), delivery.payload);
+    return sendWebhook(webhook.url, { ...headers }, delivery.payload, { allowPrivateNetworks: this.options.allowPrivateNetworks, timeoutMs: this.options.timeoutMs ?? DELIVERY_TIMEOUT_MS });
   }
 
   private async disable(webhook: WebhookRecord, reason: string): Promise<void> {
@@ -232,8 +243,11 @@ export class WebhookWorker {
       const purged = await deliveries.purge(new Date(now.getTime() - this.options.retentionMs).toISOString());
       if (purged > 0) this.options.logger.info({ event: "webhooks.purged", count: purged });
     }
-    const backlog = await deliveries.backlog();
-    this.options.metrics?.webhookQueue(backlog.pending, backlog.oldestCreatedAt ? Math.max(0, (now.getTime() - Date.parse(backlog.oldestCreatedAt)) / 1000) : 0);
+    if (this.options.metrics && now.getTime() - this.lastBacklog >= BACKLOG_EVERY_MS) {
+      this.lastBacklog = now.getTime();
+      const backlog = await deliveries.backlog();
+      this.options.metrics.webhookQueue(backlog.pending, backlog.oldestCreatedAt ? Math.max(0, (now.getTime() - Date.parse(backlog.oldestCreatedAt)) / 1000) : 0);
+    }
     const job = await deliveries.nextReplay();
     if (!job) return false;
     const webhook = await readStore.webhooks.get(job.webhookId);

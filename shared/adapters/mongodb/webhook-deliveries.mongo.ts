@@ -107,7 +107,7 @@ export class MongoWebhookDeliveries implements WebhookDeliveries {
   }
 
   async retry(webhookId: string, id: string, now: string): Promise<boolean> {
-    const result = await this.deliveries.updateOne({ _id: id, webhookId }, { $set: { status: "pending", nextAttemptAt: now, leaseUntil: null } });
+    const result = await this.deliveries.updateOne({ _id: id, webhookId }, { $set: { status: "pending", nextAttemptAt: now } });
     return result.matchedCount > 0;
   }
 

@@ -113,7 +113,7 @@ export class SqliteWebhookDeliveries implements WebhookDeliveries {
       ),
       get: this.db.prepare<[string, string]>("SELECT * FROM webhook_deliveries WHERE webhook_id = ? AND id = ?"),
       list: this.db.prepare<[string, number, number]>("SELECT * FROM webhook_deliveries WHERE webhook_id = ? AND seq < ? ORDER BY seq DESC LIMIT CAST(? AS INTEGER)"),
-      retry: this.db.prepare<[string, string, string]>("UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, lease_until = NULL WHERE webhook_id = ? AND id = ?"),
+      retry: this.db.prepare<[string, string, string]>("UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ? WHERE webhook_id = ? AND id = ?"),
       addReplay: this.db.prepare("INSERT OR IGNORE INTO webhook_replays (id, webhook_id, cursor, up_to, created_at) VALUES (@id, @webhookId, @cursor, @upTo, @createdAt)"),
       nextReplay: this.db.prepare("SELECT * FROM webhook_replays ORDER BY created_at, id LIMIT 1"),
       moveReplay: this.db.prepare<[number, string]>("UPDATE webhook_replays SET cursor = ? WHERE id = ?"),
