@@ -227,3 +227,19 @@ describe("addresses a webhook may call", () => {
     expect(endpoint.received).toHaveLength(0);
   });
 });
+
+describe("webhook metrics", () => {
+  it("counts deliveries by outcome and reports the queue", async () => {
+    const ann = await server.registered("ann");
+    const endpoint = await receiver((_received, index) => (index === 0 ? 500 : 200));
+    const { id } = await webhook(ann, endpoint.url, { events: ["page.created"] });
+    await createPage(ann);
+    await endpoint.waitFor(2);
+    await eventually(() => deliveries(ann, id), (rows) => rows[0]?.status === "delivered");
+    const text = await (await fetch(`${server.url}/metrics`)).text();
+    expect(text).toMatch(/webhook_deliveries_total\{outcome="delivered"\} [1-9]/);
+    expect(text).toMatch(/webhook_deliveries_total\{outcome="retrying"\} [1-9]/);
+    expect(text).toMatch(/^webhook_deliveries_pending \d+/m);
+    expect(text).toMatch(/^webhook_queue_oldest_age_seconds [\d.]+/m);
+  });
+});
