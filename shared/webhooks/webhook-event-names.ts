@@ -1,6 +1,6 @@
-// The names a webhook subscribes to, dotted and lower case, and which domain event each one stands for. Only
-// events of pages, folders and comment threads are offered: they are what the history read model records with
-// the page or folder whose permission decides who may see them.
+// The names a webhook subscribes to, dotted and lower case, and which domain event each one stands for: events
+// of pages, folders, comment threads, shares and images, each of which names the page or folder whose
+// permission decides who may see it.
 import { z } from "zod";
 import type { DomainEvent } from "../events.ts";
 
@@ -21,6 +21,7 @@ export const WEBHOOK_EVENT_NAMES = [
   "thread.reopened",
   "share.granted",
   "share.revoked",
+  "image.uploaded",
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
 
@@ -66,6 +67,8 @@ export function webhookEventNameOf(event: DomainEvent): WebhookEventName | null 
       return "share.granted";
     case "AccessRevoked":
       return "share.revoked";
+    case "ImageUploaded":
+      return "image.uploaded";
     default:
       return null;
   }

@@ -9,7 +9,7 @@ import { tokenOfPosition } from "../position.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import type { WebhookEventName } from "./webhook-event-names.ts";
 
-const ID_FIELDS = ["pageId", "folderId", "parentId", "threadId", "commentId", "entityType", "entityId", "userId"] as const;
+const ID_FIELDS = ["pageId", "folderId", "parentId", "threadId", "commentId", "imageId", "entityType", "entityId", "userId"] as const;
 
 /** The page or folder whose permission decides who may see the event (a thread's page); null when gone. */
 export async function scopeOf(views: ReadModels, stored: StoredEvent): Promise<HistoryAccess | null> {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestServer, type TestUser } from "../support/server.ts";
 import { eventually, verifyStandardWebhook, WebhookReceiver, type Responder } from "../support/webhook-receiver.ts";
 import { createFolder, createPage, share } from "../support/workspace-builders.ts";
+import { makeImage, upload } from "../support/images.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -186,6 +187,19 @@ describe("delivering webhooks", () => {
     const marker = await createPage(bob);
     const [, next] = await endpoint.waitFor(2);
     expect(next?.json.data.pageId).toBe(marker);
+  });
+
+  it("tells of an uploaded image by its ids, without its name or alt text", async () => {
+    const ann = await server.registered("ann");
+    const endpoint = await receiver();
+    await webhook(ann, endpoint.url, { events: ["image.uploaded"] });
+    const pageId = await createPage(ann);
+    const uploaded = await upload(ann, pageId, { file: { bytes: await makeImage("png"), name: "holiday.png", type: "image/png" }, alt: "beach at dusk" });
+    expect(uploaded.status).toBe(201);
+    const [received] = await endpoint.waitFor(1);
+    expect(received?.json).toMatchObject({ type: "image.uploaded", data: { pageId, imageId: uploaded.body.id, scope: { type: "page", id: pageId } } });
+    expect(received?.body).not.toContain("holiday");
+    expect(received?.body).not.toContain("beach");
   });
 
   it("a webhook limited to a folder gets only what lies below it", async () => {
