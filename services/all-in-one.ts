@@ -13,8 +13,8 @@ import { metricsRoute } from "../shared/http/metrics.routes.ts";
 import { createLogger } from "../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../shared/read-store/checkpoint-watcher.ts";
 import { registerCommandApi } from "./command-api/command-api.ts";
-import { openBlobStore, openEventStore, openLiveProjectionStore, openReadStore, projectorFor, type RunningProjector } from "./embedded-stores.ts";
-import { appendingStore, authenticatorFor, busFor, commandApiPorts, inProcessWriteSide, mailerFor, publicBaseUrl, queryApiPorts, rateLimitsFor, type Clock } from "./embedded-wiring.ts";
+import { openBlobStore, openEventStore, openLiveProjectionStore, openReadStore, openWebhookDeliveries, projectorFor, type RunningProjector } from "./embedded-stores.ts";
+import { appendingStore, authenticatorFor, busFor, commandApiPorts, inProcessWriteSide, mailerFor, publicBaseUrl, queryApiPorts, rateLimitsFor, webhookWorkerFor, type Clock } from "./embedded-wiring.ts";
 import { runUntilSignalled } from "./lifecycle.ts";
 import { Notifier } from "./notifier/notifier.ts";
 import { Publisher } from "./projector/publisher.ts";
@@ -51,6 +51,9 @@ export async function startAllInOne(
   const publisher = new Publisher({ eventStore, bus, projection: watcher, logger, metrics });
   await publisher.start();
   void notifier.recover().catch((error: unknown) => logger.warn({ event: "notifier.recovery_failed", err: error }));
+  const webhookDeliveries = await openWebhookDeliveries(config);
+  const webhooks = webhookWorkerFor(config, { eventStore: appendingStore(eventStore, metrics), readStore, deliveries: webhookDeliveries }, logger, clock, metrics);
+  webhooks?.start();
 
   // One process, so the query side's write side is the command side's, called in memory.
   const writeSide = inProcessWriteSide({ eventStore, readStore }, logger, clock, metrics);
@@ -60,8 +63,8 @@ export async function startAllInOne(
   await registerApiReference(app);
   healthRoutes(app, { eventStore, readStore, projector });
   metricsRoute(app, metrics);
-  await registerCommandApi(app, commandApiPorts(config, { eventStore, readStore, blobs }, watcher, logger, clock, metrics));
-  await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs }, watcher, writeSide, clock, metrics));
+  await registerCommandApi(app, commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries }, watcher, logger, clock, metrics));
+  await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs, webhookDeliveries }, watcher, writeSide, clock, metrics));
   const url = await listenOn(app, config.PORT, config.HOST);
   logger.info({ event: "server.started", url, dataDir: config.DATA_DIR, mode: "all-in-one" });
 
@@ -78,6 +81,8 @@ export async function startAllInOne(
       await rateLimits.counters.close();
       await projector.stop();
       await notifier.stop();
+      await webhooks?.stop();
+      await webhookDeliveries.close();
       await bus.close();
       watcher.close();
       await projectionStore.close();

@@ -19,6 +19,9 @@ import { Projector, type ProjectorOptions, type ProjectionStall } from "./projec
 import { replayAndSwitch } from "./projector/rebuild.ts";
 import type { Logger } from "pino";
 import { connectMongo, MongoProjectionStore, MongoReadStore } from "../shared/adapters/mongodb/mongo.read-store.ts";
+import { SqliteWebhookDeliveries } from "../shared/adapters/sqlite/webhook-deliveries.sqlite.ts";
+import { MongoWebhookDeliveries } from "../shared/adapters/mongodb/webhook-deliveries.mongo.ts";
+import type { WebhookDeliveries } from "../shared/webhooks/webhook-deliveries.port.ts";
 
 const PRIVATE_FILE = 0o600;
 
@@ -144,4 +147,13 @@ export interface RunningProjector {
 
 export function projectorFor(store: AnyProjectionStore, options: Omit<ProjectorOptions<unknown>, "store">): RunningProjector {
   return onProjectionStore(store, (typed) => new Projector({ ...options, store: typed }));
+}
+
+/** The webhook delivery log: MongoDB when MONGODB_URL is set, otherwise DATA_DIR/webhooks.sqlite (kept across read-model rebuilds). */
+export async function openWebhookDeliveries(config: Config): Promise<WebhookDeliveries> {
+  if (!config.MONGODB_URL) {
+    mkdirSync(config.DATA_DIR, { recursive: true, mode: PRIVATE_DIRECTORY });
+    return new SqliteWebhookDeliveries(join(config.DATA_DIR, "webhooks.sqlite"));
+  }
+  return MongoWebhookDeliveries.open(await connectMongo(config.MONGODB_URL), { ownsClient: true });
 }

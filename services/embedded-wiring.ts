@@ -22,13 +22,16 @@ import type { EventStore } from "../shared/event-store/event-store.port.ts";
 import { serveMetrics } from "../shared/http/metrics.routes.ts";
 import type { RateLimits } from "../shared/http/rate-limit.ts";
 import { ImageInspector } from "../shared/images/inspect-image.ts";
-import type { Metrics } from "../shared/metrics/metrics.port.ts";
+import type { Metrics, WebhookMetrics } from "../shared/metrics/metrics.port.ts";
 import { timedProgress } from "../shared/read-store/timed-progress.ts";
 import type { ProjectionProgress } from "../shared/read-store/checkpoint-watcher.ts";
 import type { ReadModels, ReadStore } from "../shared/read-store/read-store.port.ts";
 import { acceptInvitationsOnRegistration } from "../shared/sharing/accept-invitations.ts";
 import type { CommandApiPorts } from "./command-api/command-api.ts";
 import type { QueryApiPorts } from "./query-api/query-api.ts";
+import type { WebhookDeliveries } from "../shared/webhooks/webhook-deliveries.port.ts";
+import { WebhookSecretSealer } from "../shared/webhooks/webhook-secret.ts";
+import { WebhookWorker } from "./notifier/webhooks/webhook-worker.ts";
 
 export type Clock = () => Date;
 
@@ -56,13 +59,14 @@ export function authenticatorFor(
 
 export function commandApiPorts(
   config: Config,
-  stores: { eventStore: EventStore; readStore: ReadStore; blobs: BlobStore },
+  stores: { eventStore: EventStore; readStore: ReadStore; blobs: BlobStore; webhookDeliveries: WebhookDeliveries },
   projection: ProjectionProgress,
   logger: Logger,
   clock: Clock,
   metrics?: Metrics,
 ): CommandApiPorts {
   return {
+    webhooks: { sealer: webhookSealerFor(config), deliveries: stores.webhookDeliveries },
     eventStore: appendingStore(stores.eventStore, metrics),
     views: stores.readStore,
     blobs: stores.blobs,
@@ -107,7 +111,7 @@ export function publicBaseUrl(config: Config): string | null {
 
 export function queryApiPorts(
   config: Config,
-  stores: { views: ReadModels; blobs: BlobReader },
+  stores: { views: ReadModels; blobs: BlobReader; webhookDeliveries: WebhookDeliveries },
   projection: ProjectionProgress,
   writeSide: WriteSide,
   clock: Clock,
@@ -126,4 +130,45 @@ export function queryApiPorts(
 /** GET /metrics on METRICS_PORT, for a process without an HTTP port of its own; null when it is not set. */
 export async function metricsServerFor(config: Config, metrics: Metrics, logger: Logger): Promise<{ url: string; close(): Promise<void> } | null> {
   return config.METRICS_PORT === undefined ? null : serveMetrics(metrics, { port: config.METRICS_PORT, host: config.HOST, logger });
+}
+
+/**
+ * What webhook secrets are sealed with: WEBHOOK_SECRET_KEY, else the session secret (AUTH_SESSION_SECRET or the
+ * one the embedded server keeps in DATA_DIR). Null when there is neither (AUTH_JWKS_URL alone): webhooks are
+ * then refused with 503 and no deliveries are sent.
+ */
+export function webhookSealerFor(config: Config): WebhookSecretSealer | null {
+  if (config.WEBHOOK_SECRET_KEY) return new WebhookSecretSealer(config.WEBHOOK_SECRET_KEY);
+  try {
+    const key = sessionKeyFor(config, { createInDataDir: !config.MONGODB_URL && !config.EVENTSTORE_URL });
+    return key.kind === "secret" ? new WebhookSecretSealer(key.secret) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The webhook worker a notifier (or the all-in-one process) runs; null without a sealing key. */
+export function webhookWorkerFor(
+  config: Config,
+  stores: { eventStore: EventStore; readStore: ReadStore; deliveries: WebhookDeliveries },
+  logger: Logger,
+  clock: Clock,
+  metrics?: WebhookMetrics,
+): WebhookWorker | null {
+  const sealer = webhookSealerFor(config);
+  if (!sealer) {
+    logger.warn({ event: "webhooks.unavailable", reason: "no WEBHOOK_SECRET_KEY and no session secret to seal webhook secrets with" });
+    return null;
+  }
+  return new WebhookWorker({
+    ...stores,
+    sealer,
+    logger,
+    clock,
+    allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+    retentionMs: config.WEBHOOK_DELIVERY_RETENTION_DAYS * 24 * 60 * 60_000,
+    leaseMs: config.WEBHOOK_LEASE_MS,
+    retry: { firstRetryMs: config.WEBHOOK_FIRST_RETRY_MS },
+    ...(metrics ? { metrics } : {}),
+  });
 }

@@ -14,6 +14,7 @@ import { invitationEventSchemas } from "./sharing/invitation.decider.ts";
 import { workspaceEventSchemas } from "./sharing/workspace.decider.ts";
 import { tokenEventSchemas } from "./tokens/token.decider.ts";
 import { emailReservationEventSchemas, userEventSchemas } from "./users/user.decider.ts";
+import { webhookEventSchemas } from "./webhooks/webhook.decider.ts";
 
 export const domainEventSchema = z.discriminatedUnion("type", [
   ...userEventSchemas,
@@ -29,6 +30,7 @@ export const domainEventSchema = z.discriminatedUnion("type", [
   ...invitationSlotEventSchemas,
   ...idempotencyEventSchemas,
   ...imageEventSchemas,
+  ...webhookEventSchemas,
 ]);
 export type DomainEvent = z.infer<typeof domainEventSchema>;
 export type DomainEventType = DomainEvent["type"];

@@ -15,6 +15,7 @@ import { invitationCommandRoutes } from "./routes/invitations.routes.ts";
 import { pageCommandRoutes } from "./routes/pages.routes.ts";
 import { shareCommandRoutes } from "./routes/shares.routes.ts";
 import { tokenCommandRoutes } from "./routes/tokens.routes.ts";
+import { webhookCommandRoutes, type WebhookPorts } from "./routes/webhooks.routes.ts";
 
 /** What the command API's routes use: the write ports, the projection to wait on, and the time. */
 export interface CommandApiPorts extends WritePorts {
@@ -27,6 +28,8 @@ export interface CommandApiPorts extends WritePorts {
   readonly blobs: BlobStore;
   /** Checks uploaded and imported images, a bounded number at a time. */
   readonly images: ImageInspector;
+  /** Webhook secrets' sealing and the delivery log (retries and replays are queued there). */
+  readonly webhooks: WebhookPorts;
 }
 
 export async function registerCommandApi(app: App, ports: CommandApiPorts): Promise<void> {
@@ -40,6 +43,7 @@ export async function registerCommandApi(app: App, ports: CommandApiPorts): Prom
       invitationCommandRoutes(api, ports);
       await imageCommandRoutes(api, ports);
       importCommandRoutes(api, ports);
+      webhookCommandRoutes(api, ports, ports.webhooks);
     },
     { prefix: "/api/v1" },
   );

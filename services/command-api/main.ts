@@ -9,7 +9,7 @@ import { healthRoutes } from "../../shared/http/health.routes.ts";
 import { metricsRoute } from "../../shared/http/metrics.routes.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
-import { openBlobStore, openEventStore, openReadStore } from "../embedded-stores.ts";
+import { openBlobStore, openEventStore, openReadStore, openWebhookDeliveries } from "../embedded-stores.ts";
 import { authenticatorFor, commandApiPorts, inProcessWriteSide, rateLimitsFor } from "../embedded-wiring.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { registerCommandApi } from "./command-api.ts";
@@ -24,6 +24,7 @@ await runUntilSignalled("command-api", async () => {
   const readStore = await openReadStore(config, metrics);
   const watcher = new CheckpointWatcher(readStore);
   const blobs = await openBlobStore(config);
+  const webhookDeliveries = await openWebhookDeliveries(config);
   const writeSide = inProcessWriteSide({ eventStore, readStore }, logger, clock, metrics);
   const rateLimits = await rateLimitsFor(config, "command-api");
   const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, metrics, rateLimits, ...(config.TRUST_PROXY ? { trustProxy: config.TRUST_PROXY } : {}) });
@@ -31,7 +32,7 @@ await runUntilSignalled("command-api", async () => {
   await registerApiReference(app);
   healthRoutes(app, { eventStore, readStore });
   metricsRoute(app, metrics);
-  await registerCommandApi(app, commandApiPorts(config, { eventStore, readStore, blobs }, watcher, logger, clock, metrics));
+  await registerCommandApi(app, commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries }, watcher, logger, clock, metrics));
   const url = await listenOn(app, config.PORT, config.HOST);
   logger.info({ event: "server.started", url, mode: "command-api" });
   return {
@@ -40,6 +41,7 @@ await runUntilSignalled("command-api", async () => {
       await rateLimits.counters.close();
       watcher.close();
       await blobs.close();
+      await webhookDeliveries.close();
       await readStore.close();
       await eventStore.close();
     },

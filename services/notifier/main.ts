@@ -1,8 +1,8 @@
 // The notifier on its own over the embedded stores: it takes invitation events from NATS JetStream when
 // NATS_URL is set, otherwise from the event store it follows itself, and sends through SMTP when SMTP_URL is set,
 // otherwise to DATA_DIR/outbox. Any number of notifiers may run: each attempt sends at most one email.
-import { openEventStore, openReadStore } from "../embedded-stores.ts";
-import { appendingStore, busFor, mailerFor, metricsServerFor, publicBaseUrl } from "../embedded-wiring.ts";
+import { openEventStore, openReadStore, openWebhookDeliveries } from "../embedded-stores.ts";
+import { appendingStore, busFor, mailerFor, metricsServerFor, publicBaseUrl, webhookWorkerFor } from "../embedded-wiring.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { PrometheusMetrics } from "../../shared/adapters/prometheus/prometheus.metrics.ts";
 import { toBusMessage } from "../../shared/bus/integration-events.ts";
@@ -21,6 +21,11 @@ await runUntilSignalled("notifier", async () => {
   const mailer = mailerFor(config);
   const notifier = new Notifier({ bus, eventStore: appendingStore(eventStore, metrics), readModels: readStore, mailer, logger, clock: () => new Date(), publicBaseUrl: publicBaseUrl(config), metrics });
   await notifier.start();
+  // Webhooks follow the event log and the read models themselves (not the bus): their delivery store holds
+  // where they are, so every notifier shares one queue.
+  const webhookDeliveries = await openWebhookDeliveries(config);
+  const webhooks = webhookWorkerFor(config, { eventStore: appendingStore(eventStore, metrics), readStore, deliveries: webhookDeliveries }, logger, () => new Date(), metrics);
+  webhooks?.start();
   // Without NATS the notifier feeds its own in-process bus from the event store, from the start (attempts
   // already started or ended are skipped). With NATS the projector publishes, and a sweep settles what no
   // message will bring (an attempt never started, one abandoned past its lease).
@@ -33,6 +38,8 @@ await runUntilSignalled("notifier", async () => {
       await metricsServer?.close();
       await feed?.stop();
       await notifier.stop();
+      await webhooks?.stop();
+      await webhookDeliveries.close();
       await bus.close();
       await readStore.close();
       await eventStore.close();

@@ -10,7 +10,7 @@ import { healthRoutes } from "../../shared/http/health.routes.ts";
 import { metricsRoute } from "../../shared/http/metrics.routes.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
-import { openBlobReader, openReadStore } from "../embedded-stores.ts";
+import { openBlobReader, openReadStore, openWebhookDeliveries } from "../embedded-stores.ts";
 import { authenticatorFor, queryApiPorts, rateLimitsFor } from "../embedded-wiring.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { registerQueryApi } from "./query-api.ts";
@@ -25,6 +25,7 @@ await runUntilSignalled("query-api", async () => {
   const readStore = await openReadStore(config, metrics);
   const watcher = new CheckpointWatcher(readStore);
   const blobs = await openBlobReader(config);
+  const webhookDeliveries = await openWebhookDeliveries(config);
   const writeSide = new CommandApiWriteSide(config.COMMAND_API_URL);
   const rateLimits = await rateLimitsFor(config, "query-api");
   const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, metrics, rateLimits, ...(config.TRUST_PROXY ? { trustProxy: config.TRUST_PROXY } : {}) });
@@ -32,7 +33,7 @@ await runUntilSignalled("query-api", async () => {
   await registerApiReference(app, { peerDocumentUrl: new URL("/api/v1/openapi.json", config.COMMAND_API_URL).toString() });
   healthRoutes(app, { readStore });
   metricsRoute(app, metrics);
-  await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs }, watcher, writeSide, clock, metrics));
+  await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs, webhookDeliveries }, watcher, writeSide, clock, metrics));
   const url = await listenOn(app, config.PORT, config.HOST);
   logger.info({ event: "server.started", url, mode: "query-api" });
   return {
@@ -41,6 +42,7 @@ await runUntilSignalled("query-api", async () => {
       await rateLimits.counters.close();
       watcher.close();
       await blobs.close();
+      await webhookDeliveries.close();
       await readStore.close();
     },
   };

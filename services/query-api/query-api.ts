@@ -20,6 +20,8 @@ import { pageQueryRoutes } from "./routes/pages.routes.ts";
 import { searchQueryRoutes } from "./routes/search.routes.ts";
 import { shareQueryRoutes } from "./routes/shares.routes.ts";
 import { tokenQueryRoutes } from "./routes/tokens.routes.ts";
+import { webhookQueryRoutes } from "./routes/webhooks.routes.ts";
+import type { WebhookDeliveries } from "../../shared/webhooks/webhook-deliveries.port.ts";
 
 export interface QueryApiPorts {
   readonly views: ReadModels;
@@ -31,6 +33,8 @@ export interface QueryApiPorts {
   readonly clock: () => Date;
   readonly consistencyWaitMs: number;
   readonly changeFeed: { readonly heartbeatMs: number; readonly maxPerUser: number };
+  /** The webhook delivery log, read-only here. */
+  readonly webhookDeliveries: Pick<WebhookDeliveries, "list">;
 }
 
 async function awaitConsistencyToken(ports: QueryApiPorts, header: string | string[] | undefined): Promise<void> {
@@ -56,6 +60,7 @@ export async function registerQueryApi(app: App, ports: QueryApiPorts): Promise<
       });
       meRoutes(api, ports.views);
       tokenQueryRoutes(api, ports.views);
+      webhookQueryRoutes(api, ports.views, ports.webhookDeliveries);
       folderQueryRoutes(api, ports.views);
       pageQueryRoutes(api, ports.views, ports);
       historyQueryRoutes(api, ports.views);

@@ -68,6 +68,16 @@ export const configSchema = z.object({
   IMAGE_DECODE_QUEUE: z.coerce.number().int().min(0).max(1_000).default(16),
   /** Where the projector and the notifier, which have no HTTP port, serve GET /metrics; not served when unset. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** Webhooks may call private, loopback and link-local addresses (local development and tests only). */
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(["true", "false"]).default("false").transform((value) => value === "true"),
+  /** Key material webhook secrets are sealed with; the session secret when unset (required with AUTH_JWKS_URL alone). */
+  WEBHOOK_SECRET_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+  /** How long delivery records are kept. */
+  WEBHOOK_DELIVERY_RETENTION_DAYS: z.coerce.number().min(1).max(365).default(7),
+  /** The longest wait before the first retry of a delivery; each later wait doubles, up to a day. */
+  WEBHOOK_FIRST_RETRY_MS: z.coerce.number().int().min(10).max(10_000).default(10_000),
+  /** How long a notifier holds a delivery it is sending before another may send it again. */
+  WEBHOOK_LEASE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
 });
 
 export type Config = z.infer<typeof configSchema>;

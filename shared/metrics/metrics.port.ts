@@ -54,8 +54,17 @@ export interface PublisherMetrics {
   publishFailed(): void;
 }
 
+/** What became of one webhook delivery attempt: `retrying` means it failed and will be tried again. */
+export type WebhookOutcome = "delivered" | "retrying" | "failed";
+
+export interface WebhookMetrics {
+  webhookDelivery(outcome: WebhookOutcome): void;
+  /** The delivery queue as last seen: pending rows and the age of the oldest. */
+  webhookQueue(pending: number, oldestAgeSeconds: number): void;
+}
+
 /** Every port above, plus the text a scraper reads: one per process. */
-export interface Metrics extends RequestMetrics, AppendMetrics, ConsistencyWaitMetrics, ProjectionMetrics, DeliveryMetrics, BusMetrics, PublisherMetrics {
+export interface Metrics extends RequestMetrics, AppendMetrics, ConsistencyWaitMetrics, ProjectionMetrics, DeliveryMetrics, BusMetrics, PublisherMetrics, WebhookMetrics {
   cache(name: CacheName): CacheMetrics;
   exposition(): Promise<{ readonly contentType: string; readonly body: string }>;
 }

@@ -11,6 +11,7 @@ import type { PagesView, PagesWriter } from "../pages/pages.view.ts";
 import type { InvitationsView, InvitationsWriter } from "../sharing/invitations.view.ts";
 import type { TokensView, TokensWriter } from "../tokens/tokens.view.ts";
 import type { UsersView, UsersWriter } from "../users/users.view.ts";
+import type { WebhooksView, WebhooksWriter } from "../webhooks/webhooks.view.ts";
 
 /** The query views: what the query API, the command API's checks and the notifier read. */
 export interface ReadModels {
@@ -23,6 +24,7 @@ export interface ReadModels {
   readonly invitations: InvitationsView;
   readonly images: ImagesView;
   readonly history: HistoryView;
+  readonly webhooks: WebhooksView;
 }
 
 /** A read-only connection to the read models. */
@@ -45,6 +47,7 @@ export interface ProjectionWriters<Tx> {
   readonly invitations: InvitationsWriter<Tx>;
   readonly images: ImagesWriter<Tx>;
   readonly history: HistoryWriter<Tx>;
+  readonly webhooks: WebhooksWriter<Tx>;
 }
 
 /** The projector's connection: the only one that writes read models. */

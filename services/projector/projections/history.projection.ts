@@ -62,6 +62,11 @@ function subjectOf(event: DomainEvent): Subject {
       return null; // not the history of a page, folder or thread (an accepted invitation's grant is AccessGranted)
     case "ImageUploaded":
       return null; // an upload changes no page: the page changes when its markdown takes the image in
+    case "WebhookCreated":
+    case "WebhookUpdated":
+    case "WebhookDisabled":
+    case "WebhookDeleted":
+      return null; // a webhook's settings are its owner's, not a page's or folder's history
 
     default: {
       const unhandled: never = event;

@@ -12,6 +12,7 @@ import { projectInvitation } from "./invitations.projection.ts";
 import { projectPage } from "./pages.projection.ts";
 import { projectToken } from "./tokens.projection.ts";
 import { projectUser } from "./users.projection.ts";
+import { projectWebhook } from "./webhooks.projection.ts";
 
 function narrow<E extends DomainEvent>(stored: StoredEvent, event: E): StoredEvent<E> {
   return { ...stored, event };
@@ -75,6 +76,11 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
       return projectInvitation(narrow(stored, event), writers, tx);
     case "ImageUploaded":
       return projectImage(narrow(stored, event), writers, tx);
+    case "WebhookCreated":
+    case "WebhookUpdated":
+    case "WebhookDisabled":
+    case "WebhookDeleted":
+      return projectWebhook(narrow(stored, event), writers, tx);
     default: {
       const unhandled: never = event;
       throw new Error(`no projection for ${JSON.stringify(unhandled)}`);

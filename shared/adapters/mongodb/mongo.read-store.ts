@@ -20,9 +20,10 @@ import { MongoPagesView, MongoPagesWriter, pagesModel } from "./pages.view.mongo
 import { MongoThreadsView, MongoThreadsWriter, threadsModel } from "./threads.view.mongo.ts";
 import { MongoTokensView, MongoTokensWriter, tokensModel } from "./tokens.view.mongo.ts";
 import { MongoUsersView, MongoUsersWriter, usersModel } from "./users.view.mongo.ts";
+import { MongoWebhooksView, MongoWebhooksWriter, webhooksModel } from "./webhooks.view.mongo.ts";
 
 /** Bump whenever a read-model document or index changes shape: the projector then builds a new generation. */
-export const MONGO_READ_MODEL_VERSION = 4;
+export const MONGO_READ_MODEL_VERSION = 5;
 
 const META = "read_model_meta";
 const CHECKPOINT = "checkpoint";
@@ -33,7 +34,7 @@ type MetaDoc = { _id: string; generation: number; version: number; batches?: num
 type CheckpointDoc = { _id: string; position: number };
 
 const checkpointModel: MongoModel = { collections: [CHECKPOINT], indexes: [] };
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel];
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel];
 
 /** Every index the read models create at start, with the query it serves (listed in docs/operations.md). */
 export const mongoIndexes: readonly MongoIndex[] = models.flatMap((model) => model.indexes);
@@ -89,6 +90,7 @@ export class MongoReadStore implements ReadStore {
   readonly invitations;
   readonly images;
   readonly history;
+  readonly webhooks;
   private readonly refresher: NodeJS.Timeout;
 
   private constructor(
@@ -106,6 +108,7 @@ export class MongoReadStore implements ReadStore {
     this.invitations = new MongoInvitationsView(holder);
     this.images = new MongoImagesView(holder);
     this.history = new MongoHistoryView(holder);
+    this.webhooks = new MongoWebhooksView(holder);
     this.refresher = setInterval(() => void this.refresh().catch(() => undefined), GENERATION_REFRESH_MS);
     this.refresher.unref();
   }
@@ -163,6 +166,7 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
       invitations: new MongoInvitationsWriter(holder),
       images: new MongoImagesWriter(holder),
       history: new MongoHistoryWriter(holder),
+      webhooks: new MongoWebhooksWriter(holder),
     };
   }
 

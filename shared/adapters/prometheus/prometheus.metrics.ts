@@ -1,7 +1,7 @@
 // The metrics ports over prom-client, with a registry of its own (never prom-client's global one), so several
 // servers in one process, as in the tests, each expose only what they counted.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { CacheMetrics, CacheName, ConsistencyWaitKind, DeliveryOutcome, Metrics } from "../../metrics/metrics.port.ts";
+import type { CacheMetrics, CacheName, ConsistencyWaitKind, DeliveryOutcome, Metrics, WebhookOutcome } from "../../metrics/metrics.port.ts";
 
 /** Seconds, from a cached read (~1 ms) to the longest consistency wait (CONSISTENCY_WAIT_MS at most 60 s). */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -24,6 +24,9 @@ export class PrometheusMetrics implements Metrics {
   private readonly publishFailures;
   private readonly hits;
   private readonly misses;
+  private readonly webhookDeliveries;
+  private readonly webhookPending;
+  private readonly webhookQueueAge;
   private readonly now: () => number;
 
   constructor(options: { now?: () => number; defaultMetrics?: boolean } = {}) {
@@ -62,6 +65,9 @@ export class PrometheusMetrics implements Metrics {
     this.projectorStalled.set(0);
     this.hits = new Counter({ name: "cache_hits_total", help: "Lookups answered from a cache", labelNames: ["cache"] as const, registers });
     this.misses = new Counter({ name: "cache_misses_total", help: "Lookups a cache could not answer", labelNames: ["cache"] as const, registers });
+    this.webhookDeliveries = new Counter({ name: "webhook_deliveries_total", help: "Webhook delivery attempts, by outcome (delivered, retrying, failed)", labelNames: ["outcome"] as const, registers });
+    this.webhookPending = new Gauge({ name: "webhook_deliveries_pending", help: "Webhook deliveries waiting to be sent or retried", registers });
+    this.webhookQueueAge = new Gauge({ name: "webhook_queue_oldest_age_seconds", help: "Age of the oldest pending webhook delivery (0 when none)", registers });
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
   }
 
@@ -106,6 +112,15 @@ export class PrometheusMetrics implements Metrics {
 
   publishFailed(): void {
     this.publishFailures.inc();
+  }
+
+  webhookDelivery(outcome: WebhookOutcome): void {
+    this.webhookDeliveries.inc({ outcome });
+  }
+
+  webhookQueue(pending: number, oldestAgeSeconds: number): void {
+    this.webhookPending.set(pending);
+    this.webhookQueueAge.set(oldestAgeSeconds);
   }
 
   cache(name: CacheName): CacheMetrics {

@@ -15,10 +15,11 @@ import { SqliteBatch, type SqliteModel } from "./sqlite-batch.ts";
 import { SqliteThreadsView, SqliteThreadsWriter, threadsModel } from "./threads.view.sqlite.ts";
 import { SqliteTokensView, SqliteTokensWriter, tokensModel } from "./tokens.view.sqlite.ts";
 import { SqliteUsersView, SqliteUsersWriter, usersModel } from "./users.view.sqlite.ts";
+import { SqliteWebhooksView, SqliteWebhooksWriter, webhooksModel } from "./webhooks.view.sqlite.ts";
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
 
 /** Bump whenever a read-model table changes shape. */
-const READ_MODEL_VERSION = 16;
+const READ_MODEL_VERSION = 17;
 
 const checkpointModel: SqliteModel = {
   schema: `
@@ -31,7 +32,7 @@ INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`,
   queryIndexes: [],
 };
 
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel];
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel];
 const schemas = models.map((model) => model.schema).join("\n");
 
 /**
@@ -65,6 +66,7 @@ export class SqliteReadStore implements ReadStore {
   readonly invitations;
   readonly images;
   readonly history;
+  readonly webhooks;
   private readonly db: Database.Database;
   private readonly checkpointStatement;
 
@@ -79,6 +81,7 @@ export class SqliteReadStore implements ReadStore {
     this.invitations = new SqliteInvitationsView(this.db);
     this.images = new SqliteImagesView(this.db);
     this.history = new SqliteHistoryView(this.db);
+    this.webhooks = new SqliteWebhooksView(this.db);
     this.checkpointStatement = readCheckpoint(this.db);
   }
 
@@ -114,6 +117,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
       invitations: new SqliteInvitationsWriter(this.db),
       images: new SqliteImagesWriter(this.db),
       history: new SqliteHistoryWriter(this.db),
+      webhooks: new SqliteWebhooksWriter(this.db),
     };
     this.statements = {
       checkpoint: readCheckpoint(this.db),

@@ -1,0 +1,127 @@
+// POST, PATCH and DELETE /webhooks, and a delivery's retry and a replay: managed through a browser session.
+// The secret is shown once, in the creation response; the event keeps it only sealed (webhook-secret.ts).
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { effectivePermission } from "../../../shared/access/effective-permission.ts";
+import { AppError } from "../../../shared/errors/app-error.ts";
+import type { App } from "../../../shared/http/create-app.ts";
+import { errorBody } from "../../../shared/http/schemas.ts";
+import { folderIdSchema } from "../../../shared/kernel/ids.ts";
+import { positionTokenSchema, positionOfToken } from "../../../shared/position.ts";
+import type { WebhookDeliveries } from "../../../shared/webhooks/webhook-deliveries.port.ts";
+import { webhookEventsSchema } from "../../../shared/webhooks/webhook-event-names.ts";
+import { createdWebhookResource, toWebhookResource, webhookResource } from "../../../shared/webhooks/webhook.resource.ts";
+import { newWebhookSecret, type WebhookSecretSealer } from "../../../shared/webhooks/webhook-secret.ts";
+import { webhookCommands } from "../../../shared/webhooks/webhook.commands.ts";
+import { webhookIdSchema } from "../../../shared/webhooks/webhook.decider.ts";
+import type { CommandApiPorts } from "../command-api.ts";
+import { actorOf, recordedReply, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
+import { visibleTextField } from "./fields.ts";
+
+export interface WebhookPorts {
+  /** Null when the server has no key to seal secrets with (AUTH_JWKS_URL without WEBHOOK_SECRET_KEY). */
+  readonly sealer: WebhookSecretSealer | null;
+  readonly deliveries: WebhookDeliveries;
+}
+
+const urlField = z
+  .string()
+  .max(2048)
+  .refine((value) => URL.canParse(value) && ["http:", "https:"].includes(new URL(value).protocol) && new URL(value).username === "" && new URL(value).password === "", "must be an http or https URL without credentials");
+const descriptionField = visibleTextField({ max: 500 }).nullable();
+
+const createBody = z.object({ url: urlField, events: webhookEventsSchema, description: descriptionField.default(null), folderId: folderIdSchema.nullable().default(null) });
+const updateBody = z
+  .object({ url: urlField, events: webhookEventsSchema, description: descriptionField, active: z.boolean() })
+  .partial()
+  .refine((body) => Object.keys(body).length > 0, "name at least one of url, events, description, active");
+const webhookParams = z.object({ webhookId: webhookIdSchema });
+const accepted = z.object({ status: z.literal("accepted"), message: z.string() });
+
+export function webhookCommandRoutes(app: App, ports: CommandApiPorts, webhooks: WebhookPorts): void {
+  const config = { access: { sessionOnly: true as const } };
+  const present = (webhookId: string) => async () => {
+    const webhook = await ports.views.webhooks.get(webhookId);
+    if (!webhook) throw new AppError("not_found", "webhook not found");
+    return { body: toWebhookResource(webhook) };
+  };
+  /** The caller's own webhook, or 404 as for one that does not exist. */
+  const owned = async (webhookId: string, userId: string) => {
+    const webhook = await ports.views.webhooks.get(webhookId);
+    if (!webhook || webhook.ownerId !== userId) throw new AppError("not_found", "webhook not found");
+    return webhook;
+  };
+
+  app.post(
+    "/webhooks",
+    { config, schema: { body: createBody, response: writeResponses({ 201: createdWebhookResource, 202: recordedReply.extend({ secret: z.string() }) }) } },
+    async (request, reply) => {
+      const { context } = actorOf(request, ports.clock);
+      if (!webhooks.sealer) throw new AppError("unavailable", "webhooks need WEBHOOK_SECRET_KEY on this server");
+      const { url, events, description, folderId } = request.body;
+      if (folderId !== null) {
+        const folder = await ports.views.folders.get(folderId);
+        if (!folder || !effectivePermission(await ports.views.access.contextFor(context.actorId), { kind: "folder", ...folder })) throw new AppError("not_found", "folder not found");
+      }
+      const webhookId = webhookIdSchema.parse(randomUUID());
+      const secret = newWebhookSecret();
+      const command = { type: "CreateWebhook" as const, webhookId, ownerId: context.actorId, folderId, settings: { url, events, description }, sealedSecret: webhooks.sealer.seal(webhookId, secret) };
+      const { position } = await webhookCommands.handle(ports.eventStore, webhookId, command, context);
+      const answer = await settleWrite(ports, position, {
+        status: 201,
+        id: webhookId,
+        present: async () => ({ body: { ...(await present(webhookId)()).body, secret } }),
+      });
+      // The secret is never shown again, so a creation not yet visible answers 202 with it too.
+      return sendWrite(reply, answer.status === 202 && typeof answer.body === "object" ? { ...answer, body: { ...answer.body, secret } } : answer);
+    },
+  );
+
+  app.patch(
+    "/webhooks/:webhookId",
+    { config, schema: { params: webhookParams, body: updateBody, response: writeResponses({ 200: webhookResource }) } },
+    async (request, reply) => {
+      const { context } = actorOf(request, ports.clock);
+      const { webhookId } = request.params;
+      const { position } = await webhookCommands.handle(ports.eventStore, webhookId, { type: "UpdateWebhook", webhookId, ownerId: context.actorId, changes: request.body }, context);
+      return sendWrite(reply, await settleWrite(ports, position, { status: 200, id: webhookId, present: present(webhookId) }));
+    },
+  );
+
+  app.delete(
+    "/webhooks/:webhookId",
+    { config, schema: { params: webhookParams, response: writeResponses({ 204: z.null() }) } },
+    async (request, reply) => {
+      const { context } = actorOf(request, ports.clock);
+      const { webhookId } = request.params;
+      const { position } = await webhookCommands.handle(ports.eventStore, webhookId, { type: "DeleteWebhook", webhookId, ownerId: context.actorId }, context);
+      return sendWrite(reply, await settleWrite(ports, position, { status: 204, id: webhookId, present: async () => ({ body: null }) }));
+    },
+  );
+
+  app.post(
+    "/webhooks/:webhookId/deliveries/:deliveryId/retry",
+    { config, schema: { params: webhookParams.extend({ deliveryId: z.uuid() }), response: { 202: accepted, "4xx": errorBody, "5xx": errorBody } } },
+    async (request, reply) => {
+      const { context } = actorOf(request, ports.clock);
+      const { webhookId, deliveryId } = request.params;
+      await owned(webhookId, context.actorId);
+      if (!(await webhooks.deliveries.retry(webhookId, deliveryId, context.now.toISOString()))) throw new AppError("not_found", "delivery not found");
+      return reply.code(202).send({ status: "accepted", message: "the delivery is queued to be sent again with the same webhook-id" });
+    },
+  );
+
+  app.post(
+    "/webhooks/:webhookId/replay",
+    { config, schema: { params: webhookParams, body: z.object({ after: positionTokenSchema }), response: { 202: accepted, "4xx": errorBody, "5xx": errorBody } } },
+    async (request, reply) => {
+      const { context } = actorOf(request, ports.clock);
+      const { webhookId } = request.params;
+      await owned(webhookId, context.actorId);
+      const after = positionOfToken(request.body.after);
+      const upTo = await ports.projection.current();
+      if (after < upTo) await webhooks.deliveries.addReplay({ id: randomUUID(), webhookId, cursor: after, upTo, createdAt: context.now.toISOString() });
+      return reply.code(202).send({ status: "accepted", message: "every matching event after that position is queued to be delivered again, each with a new webhook-id" });
+    },
+  );
+}

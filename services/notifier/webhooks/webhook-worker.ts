@@ -1,0 +1,266 @@
+// The webhook worker, run by every notifier (and in process by the all-in-one server). Three loops:
+// - follow: reads the global event log from its checkpoint in the delivery store, no further than the read
+//   models reach, and writes a pending delivery for each (active webhook, event) that matches: subscribed name,
+//   created before the event, inside the webhook's folder, visible to its owner now. Rows and checkpoint are
+//   written together; delivery ids derive from (webhook, event), so matching a range twice adds nothing.
+// - dispatch: leases due rows (one per webhook at a time), checks the owner's access again, signs, sends, and
+//   records the outcome; a notifier that dies mid-send leaves a lease that runs out, and the row is sent again
+//   with the same webhook-id.
+// - replays and retention: works through replays asked for, and deletes records past their retention.
+// Several notifiers may run these at once: follow is idempotent, claims are exclusive.
+import { randomUUID } from "node:crypto";
+import type { Logger } from "pino";
+import { effectivePermission, type AccessTarget } from "../../../shared/access/effective-permission.ts";
+import type { EventStore } from "../../../shared/event-store/event-store.port.ts";
+import { parseRecorded, type StoredEvent } from "../../../shared/events.ts";
+import type { HistoryAccess } from "../../../shared/history/history.view.ts";
+import { accessTargetOf } from "../../../shared/history/read-history.ts";
+import { userIdSchema } from "../../../shared/kernel/ids.ts";
+import type { WebhookMetrics } from "../../../shared/metrics/metrics.port.ts";
+import { atLeast } from "../../../shared/kernel/permissions.ts";
+import type { ReadStore } from "../../../shared/read-store/read-store.port.ts";
+import { afterAttempt, DELIVERY_TIMEOUT_MS, FAILURE_WINDOW_MS, type AttemptResult, type RetryRules } from "../../../shared/webhooks/delivery-rules.ts";
+import { subscribesTo, webhookEventNameOf } from "../../../shared/webhooks/webhook-event-names.ts";
+import { deliveryIdOf, scopeOf, scopeOfPayload, webhookPayload } from "../../../shared/webhooks/webhook-payload.ts";
+import type { WebhookSecretSealer } from "../../../shared/webhooks/webhook-secret.ts";
+import { signWebhook } from "../../../shared/webhooks/webhook-signature.ts";
+import type { DeliveryRecord, NewDelivery, WebhookDeliveries } from "../../../shared/webhooks/webhook-deliveries.port.ts";
+import { webhookCommands } from "../../../shared/webhooks/webhook.commands.ts";
+import { webhookIdSchema } from "../../../shared/webhooks/webhook.decider.ts";
+import type { WebhookRecord } from "../../../shared/webhooks/webhooks.view.ts";
+import { sendWebhook } from "./webhook-sender.ts";
+
+const BATCH = 500;
+const IDLE_MS = 250;
+const PURGE_EVERY_MS = 60 * 60_000;
+const BACKLOG_EVERY_MS = 5_000;
+
+export interface WebhookWorkerOptions {
+  readonly eventStore: EventStore;
+  readonly readStore: ReadStore;
+  readonly deliveries: WebhookDeliveries;
+  readonly sealer: WebhookSecretSealer;
+  readonly logger: Logger;
+  readonly clock: () => Date;
+  readonly allowPrivateNetworks: boolean;
+  readonly retentionMs: number;
+  readonly leaseMs: number;
+  readonly retry?: Partial<RetryRules>;
+  readonly timeoutMs?: number;
+  /** Deliveries sent at once by this worker (each to a different webhook). */
+  readonly concurrency?: number;
+  readonly metrics?: WebhookMetrics;
+  readonly random?: () => number;
+}
+
+export class WebhookWorker {
+  private stopped = true;
+  private loops: Promise<void>[] = [];
+  private sleepers = new Set<() => void>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private lastPurge = 0;
+  private lastBacklog = 0;
+
+  constructor(private readonly options: WebhookWorkerOptions) {}
+
+  private get rules(): RetryRules {
+    return { firstRetryMs: this.options.retry?.firstRetryMs ?? 10_000, failureWindowMs: this.options.retry?.failureWindowMs ?? FAILURE_WINDOW_MS };
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.loops = [this.run("follow", () => this.followOnce()), this.run("dispatch", () => this.dispatchOnce()), this.run("maintain", () => this.maintainOnce())];
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wakeUp();
+    await Promise.all(this.loops);
+    await Promise.all(this.inFlight);
+  }
+
+  /** Runs `step` until stopped; a step that found nothing to do waits a little (or until woken). */
+  private async run(name: string, step: () => Promise<boolean>): Promise<void> {
+    while (!this.stopped) {
+      let busy = false;
+      try {
+        busy = await step();
+      } catch (error) {
+        this.options.logger.warn({ event: "webhooks.loop_failed", loop: name, err: error });
+      }
+      if (!busy && !this.stopped) await this.idle();
+    }
+  }
+
+  private idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.sleepers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, IDLE_MS);
+      this.sleepers.add(done);
+    });
+  }
+
+  /** Ends every idle wait: there is new work. */
+  private wakeUp(): void {
+    for (const sleeper of [...this.sleepers]) sleeper();
+  }
+
+  /** Matches the next stretch of the log; answers whether there was any. */
+  async followOnce(): Promise<boolean> {
+    const { deliveries, readStore } = this.options;
+    const head = await readStore.checkpoint();
+    let from = await deliveries.followerCheckpoint();
+    if (from >= head) return false;
+    const webhooks = await readStore.webhooks.active();
+    // Nothing before the oldest webhook can match it: a fresh follower skips that stretch of the log.
+    const oldest = Math.min(...webhooks.map((webhook) => webhook.position));
+    if (webhooks.length === 0 || oldest >= head) {
+      await deliveries.enqueue([], head);
+      return true;
+    }
+    from = Math.max(from, oldest);
+    const recorded = (await this.options.eventStore.readAll(from, BATCH)).filter((event) => event.position <= head);
+    const last = recorded.at(-1);
+    const upTo = recorded.length === BATCH && last ? last.position : head;
+    const rows = await this.match(recorded.map(parseRecorded), webhooks, "live");
+    await deliveries.enqueue(rows, upTo);
+    if (rows.length > 0) this.wakeUp();
+    return true;
+  }
+
+  private async match(events: readonly StoredEvent[], webhooks: readonly WebhookRecord[], origin: string, replay = false): Promise<NewDelivery[]> {
+    const rows: NewDelivery[] = [];
+    const targets = new Map<string, Promise<AccessTarget | null>>();
+    const now = this.options.clock().toISOString();
+    for (const stored of events) {
+      const type = webhookEventNameOf(stored.event);
+      if (!type) continue;
+      const candidates = webhooks.filter((webhook) => subscribesTo(webhook.events, type) && (replay || stored.position > webhook.position));
+      if (candidates.length === 0) continue;
+      const scope = await scopeOf(this.options.readStore, stored);
+      if (!scope) continue;
+      for (const webhook of candidates) {
+        if (!(await this.visibleTo(webhook, scope, type.startsWith("share."), targets))) continue;
+        rows.push({
+          id: deliveryIdOf(webhook.id, stored.id, origin),
+          webhookId: webhook.id,
+          eventId: stored.id,
+          type,
+          position: stored.position,
+          payload: webhookPayload(stored, type, scope),
+          createdAt: now,
+          nextAttemptAt: now,
+        });
+      }
+    }
+    return rows;
+  }
+
+  /** The owner may view the event's page or folder now (share events: may share it), inside the webhook's folder. */
+  private async visibleTo(webhook: WebhookRecord, scope: HistoryAccess, sharing: boolean, targets = new Map<string, Promise<AccessTarget | null>>()): Promise<boolean> {
+    const key = `${scope.kind}:${scope.id}`;
+    let target = targets.get(key);
+    if (!target) {
+      target = accessTargetOf(this.options.readStore, scope);
+      targets.set(key, target);
+    }
+    const resolved = await target;
+    if (!resolved) return false;
+    if (webhook.folderId !== null && !(resolved.kind === "folder" && resolved.id === webhook.folderId) && !resolved.ancestorIds.includes(webhook.folderId)) return false;
+    const permission = effectivePermission(await this.options.readStore.access.contextFor(webhook.ownerId), resolved);
+    return permission !== null && (!sharing || atLeast(permission, "admin"));
+  }
+
+  /** Leases and sends what is due; answers whether it found any. */
+  async dispatchOnce(): Promise<boolean> {
+    const free = (this.options.concurrency ?? 16) - this.inFlight.size;
+    if (free <= 0) {
+      await Promise.race(this.inFlight);
+      return true;
+    }
+    const now = this.options.clock();
+    const claimed = await this.options.deliveries.claimDue(now.toISOString(), new Date(now.getTime() + this.options.leaseMs).toISOString(), free);
+    for (const delivery of claimed) {
+      const sending: Promise<void> = this.deliver(delivery)
+        .catch((error: unknown) => this.options.logger.warn({ event: "webhooks.delivery_failed", deliveryId: delivery.id, err: error }))
+        .finally(() => {
+          this.inFlight.delete(sending);
+          this.wakeUp();
+        });
+      this.inFlight.add(sending);
+    }
+    return claimed.length > 0;
+  }
+
+  private async deliver(delivery: DeliveryRecord): Promise<void> {
+    const { readStore, deliveries, logger } = this.options;
+    const webhook = await readStore.webhooks.get(delivery.webhookId);
+    const scope = scopeOfPayload(delivery.payload);
+    const stop = !webhook ? "the webhook was deleted" : !webhook.active ? `the webhook is disabled${webhook.disabledReason ? `: ${webhook.disabledReason}` : ""}` : !scope || !(await this.visibleTo(webhook, scope, delivery.type.startsWith("share."))) ? "the webhook's owner can no longer see this event" : null;
+    if (!webhook || stop !== null) {
+      await deliveries.record(delivery.id, { status: "failed", attempts: delivery.attempts, lastResponseStatus: delivery.lastResponseStatus, lastError: stop, deliveredAt: null, nextAttemptAt: null });
+      this.options.metrics?.webhookDelivery("failed");
+      return;
+    }
+    const result = await this.send(webhook, delivery);
+    const { outcome, disableReason } = afterAttempt(delivery, result, this.options.clock(), this.rules, (this.options.random ?? Math.random)());
+    await deliveries.record(delivery.id, outcome);
+    this.options.metrics?.webhookDelivery(outcome.status === "pending" ? "retrying" : outcome.status);
+    logger.info({ event: "webhooks.attempt", webhookId: webhook.id, deliveryId: delivery.id, status: outcome.status, responseStatus: outcome.lastResponseStatus, attempts: outcome.attempts });
+    if (disableReason) await this.disable(webhook, disableReason);
+  }
+
+  private async send(webhook: WebhookRecord, delivery: DeliveryRecord): Promise<AttemptResult> {
+    let secret: string;
+    try {
+      secret = this.options.sealer.open(webhook.id, webhook.sealedSecret);
+    } catch {
+      // Retried like any failure, so the log shows it and the failure window ends it.
+      return { kind: "error", message: "the webhook's secret cannot be opened: the server's sealing key changed; create the webhook again" };
+    }
+    const headers = signWebhook(secret, delivery.id, Math.floor(this.options.clock().getTime() / 1000), delivery.payload);
+    return sendWebhook(webhook.url, { ...headers }, delivery.payload, { allowPrivateNetworks: this.options.allowPrivateNetworks, timeoutMs: this.options.timeoutMs ?? DELIVERY_TIMEOUT_MS });
+  }
+
+  private async disable(webhook: WebhookRecord, reason: string): Promise<void> {
+    const webhookId = webhookIdSchema.parse(webhook.id);
+    const context = { actorId: userIdSchema.parse(webhook.ownerId), correlationId: randomUUID(), causationId: null, now: this.options.clock() };
+    await webhookCommands.handle(this.options.eventStore, webhookId, { type: "DisableWebhook", webhookId, reason }, context);
+    this.options.logger.warn({ event: "webhooks.disabled", webhookId: webhook.id, reason });
+  }
+
+  /** One step of a replay, then retention and the queue metric; answers whether a replay is under way. */
+  async maintainOnce(): Promise<boolean> {
+    const { deliveries, readStore } = this.options;
+    const now = this.options.clock();
+    if (now.getTime() - this.lastPurge >= PURGE_EVERY_MS) {
+      this.lastPurge = now.getTime();
+      const purged = await deliveries.purge(new Date(now.getTime() - this.options.retentionMs).toISOString());
+      if (purged > 0) this.options.logger.info({ event: "webhooks.purged", count: purged });
+    }
+    if (this.options.metrics && now.getTime() - this.lastBacklog >= BACKLOG_EVERY_MS) {
+      this.lastBacklog = now.getTime();
+      const backlog = await deliveries.backlog();
+      this.options.metrics.webhookQueue(backlog.pending, backlog.oldestCreatedAt ? Math.max(0, (now.getTime() - Date.parse(backlog.oldestCreatedAt)) / 1000) : 0);
+    }
+    const job = await deliveries.nextReplay();
+    if (!job) return false;
+    const webhook = await readStore.webhooks.get(job.webhookId);
+    if (!webhook) {
+      await deliveries.advanceReplay(job.id, [], job.upTo);
+      return true;
+    }
+    const recorded = (await this.options.eventStore.readAll(job.cursor, BATCH)).filter((event) => event.position <= job.upTo);
+    const last = recorded.at(-1);
+    const cursor = recorded.length === BATCH && last ? last.position : job.upTo;
+    const rows = await this.match(recorded.map(parseRecorded), [webhook], `replay:${job.id}`, true);
+    await deliveries.advanceReplay(job.id, rows, cursor);
+    if (rows.length > 0) this.wakeUp();
+    return true;
+  }
+}

@@ -1,0 +1,80 @@
+// The delivery log: one row per (webhook, event, origin), written by the notifier and read by the API. Rows,
+// not events: a busy workspace makes several deliveries per change and each may take many attempts, and
+// nothing else in the system reacts to an attempt, so recording them as events would multiply the log for no
+// reader. The store also keeps the follower's checkpoint in the history log and the replays asked for, so a
+// restarted notifier resumes where it stopped. Claims carry a lease: a row is sent by one notifier at a time,
+// and a notifier that dies mid-send leaves a lease that runs out, after which the row is sent again (same id).
+export type DeliveryStatus = "pending" | "delivered" | "failed";
+
+export interface DeliveryRecord {
+  readonly id: string;
+  readonly webhookId: string;
+  readonly eventId: string;
+  /** The webhook event name (`page.created`). */
+  readonly type: string;
+  readonly position: number;
+  /** The JSON body sent, fixed when the row is made so every attempt signs the same bytes. */
+  readonly payload: string;
+  readonly status: DeliveryStatus;
+  readonly attempts: number;
+  readonly lastResponseStatus: number | null;
+  readonly lastError: string | null;
+  readonly createdAt: string;
+  readonly deliveredAt: string | null;
+  readonly nextAttemptAt: string | null;
+  /** Insertion order, for the newest-first list's cursor. */
+  readonly seq: number;
+}
+
+export type NewDelivery = Omit<DeliveryRecord, "status" | "attempts" | "lastResponseStatus" | "lastError" | "deliveredAt" | "seq"> & { readonly nextAttemptAt: string };
+
+export interface AttemptOutcome {
+  readonly status: DeliveryStatus;
+  readonly attempts: number;
+  readonly lastResponseStatus: number | null;
+  readonly lastError: string | null;
+  readonly deliveredAt: string | null;
+  readonly nextAttemptAt: string | null;
+}
+
+export interface ReplayJob {
+  readonly id: string;
+  readonly webhookId: string;
+  /** Events after this position are delivered again... */
+  readonly cursor: number;
+  /** ...up to this one, the read models' position when the replay was asked for. */
+  readonly upTo: number;
+  readonly createdAt: string;
+}
+
+export interface WebhookDeliveries {
+  /** Position in the history log up to which events were matched against webhooks. */
+  followerCheckpoint(): Promise<number>;
+  /** Adds rows (a row whose id exists is kept as it is) and, when given, moves the follower's checkpoint. */
+  enqueue(rows: readonly NewDelivery[], checkpoint?: number): Promise<void>;
+  /**
+   * Leases due pending rows until `leaseUntil`: at most `limit`, at most one per webhook, none of a webhook that
+   * has a leased row already (a slow endpoint holds only its own webhook's queue).
+   */
+  claimDue(now: string, leaseUntil: string, limit: number): Promise<DeliveryRecord[]>;
+  /** Records an attempt's outcome and releases the lease. */
+  record(id: string, outcome: AttemptOutcome): Promise<void>;
+  get(webhookId: string, id: string): Promise<DeliveryRecord | null>;
+  /** Newest first, rows with seq below `beforeSeq` when given; `limit` + 1 rows tell whether more follow. */
+  list(webhookId: string, beforeSeq: number | null, limit: number): Promise<DeliveryRecord[]>;
+  /**
+   * Makes a row pending and due at `now` (its attempts kept); false when there is no such row. A lease is kept:
+   * a row being sent is not sent twice at once (its attempt's outcome then decides).
+   */
+  retry(webhookId: string, id: string, now: string): Promise<boolean>;
+  addReplay(job: ReplayJob): Promise<void>;
+  /** The oldest unfinished replay. */
+  nextReplay(): Promise<ReplayJob | null>;
+  /** Adds a replay's rows and moves its cursor; a cursor at upTo ends it. */
+  advanceReplay(jobId: string, rows: readonly NewDelivery[], cursor: number): Promise<void>;
+  /** Deletes rows created before `before`; answers how many. */
+  purge(before: string): Promise<number>;
+  /** Pending rows and when the oldest of them was created (for the queue-age metric). */
+  backlog(): Promise<{ pending: number; oldestCreatedAt: string | null }>;
+  close(): Promise<void>;
+}
