@@ -78,6 +78,11 @@ const operations: Record<string, Operation> = {
     errors: ["precondition_failed", "precondition_required"],
     example: { markdown: "# Release checklist\n\n- [x] tag the build" },
   },
+  "PATCH /api/v1/pages/{pageId}/content": {
+    summary: "Append or prepend to a page's markdown without reading it first (If-Match optional); answers the new content and ETag",
+    errors: ["precondition_failed"],
+    example: { append: "\n- 09:30 deploy finished" },
+  },
   "GET /api/v1/pages/{pageId}/comments": { summary: "List a page's comment threads" },
   "POST /api/v1/pages/{pageId}/comments": {
     summary: "Open a comment thread on a quote",

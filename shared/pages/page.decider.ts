@@ -37,6 +37,12 @@ export type PageCommand =
   | { type: "CreatePage"; pageId: PageId; ownerId: UserId; parentId: FolderId | null; title: string; icon: string | null; markdown: string }
   | { type: "UpdatePage"; pageId: PageId; title?: string | undefined; icon?: string | null | undefined }
   | { type: "ReplaceContent"; pageId: PageId; markdown: string; ifMatchRevision: number }
+  /**
+   * Adds text at the end or the start of the markdown as it is when decided (so a retry after a lost race adds
+   * it to the newer content); `ifMatchRevision` only when the caller sent If-Match. The result stays within
+   * `maxChars`.
+   */
+  | { type: "AddContent"; pageId: PageId; text: string; at: "end" | "start"; ifMatchRevision: number | null; maxChars: number }
   | { type: "DeletePage"; pageId: PageId }
   | { type: "RestorePage"; pageId: PageId; title: string; icon: string | null; markdown: string; restoredFrom: number; ifMatchRevision: number }
   | { type: "MovePage"; pageId: PageId; parentId: FolderId | null };
@@ -85,6 +91,20 @@ export const pageDecider: Decider<PageCommand, PageState, PageEvent> = {
         }
         if (page.markdown === command.markdown) return [];
         return [{ type: "PageContentReplaced", data: { pageId: command.pageId, markdown: command.markdown } }];
+      }
+      case "AddContent": {
+        const page = live(state);
+        if (command.ifMatchRevision !== null && page.revision !== command.ifMatchRevision) {
+          throw new AppError("precondition_failed", "the page changed since that ETag was read; fetch it again");
+        }
+        if (command.text === "") return [];
+        const joined = command.at === "end" ? page.markdown + command.text : command.text + page.markdown;
+        // Two NFC texts side by side are not always NFC (a combining mark at the seam): the stored body is.
+        const markdown = joined.normalize("NFC");
+        if (markdown.length > command.maxChars) {
+          throw new AppError("validation_failed", `body: the page's markdown would be longer than ${command.maxChars} characters`);
+        }
+        return [{ type: "PageContentReplaced", data: { pageId: command.pageId, markdown } }];
       }
       case "DeletePage":
         live(state);

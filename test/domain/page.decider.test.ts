@@ -31,6 +31,17 @@ describe("page decider", () => {
     given([created, renamed]).when({ type: "ReplaceContent", pageId, markdown: "v2", ifMatchRevision: 1 }).then([{ type: "PageContentReplaced", data: { pageId, markdown: "v2" } }]);
   });
 
+  it("an addition lands on the content as decided, checks If-Match only when sent, and keeps within the limit", () => {
+    const edited: PageEvent = { type: "PageContentReplaced", data: { pageId, markdown: "v2" } };
+    const add = { type: "AddContent" as const, pageId, ifMatchRevision: null, maxChars: 6 };
+    given([created, edited]).when({ ...add, text: "+a", at: "end" }).then([{ type: "PageContentReplaced", data: { pageId, markdown: "v2+a" } }]);
+    given([created, edited]).when({ ...add, text: "a+", at: "start" }).then([{ type: "PageContentReplaced", data: { pageId, markdown: "a+v2" } }]);
+    given([created, edited]).when({ ...add, text: "+a", at: "end", ifMatchRevision: 0 }).thenRefuses("precondition_failed");
+    given([created, edited]).when({ ...add, text: "+a", at: "end", ifMatchRevision: 1 }).then([{ type: "PageContentReplaced", data: { pageId, markdown: "v2+a" } }]);
+    given([created, edited]).when({ ...add, text: "+abcd", at: "end" }).thenRefuses("validation_failed");
+    given([created, edited]).when({ ...add, text: "", at: "end" }).then([]);
+  });
+
   it("a deleted page refuses every change as not found", () => {
     const deleted: PageEvent = { type: "PageDeleted", data: { pageId } };
     given([created, deleted]).when({ type: "UpdatePage", pageId, title: "x" }).thenRefuses("not_found");
