@@ -1,5 +1,5 @@
-// The files of an Obsidian vault as sent to POST /imports/obsidian, checked and sorted into notes, images and
-// the directories they sit in. Pure: a file that breaks a rule is reported in `errors` and skipped, never written.
+// The files of an Obsidian vault as sent to POST /imports/obsidian, checked and sorted into notes and images.
+// Pure: a file that breaks a rule is reported in `errors` and skipped, never written.
 import { posix } from "node:path";
 
 /** Per-request bounds: more files, or more bytes of content in all, is 400 with nothing imported. */
@@ -38,8 +38,6 @@ export interface VaultImage {
 export interface SortedVault {
   readonly notes: VaultNote[];
   readonly images: VaultImage[];
-  /** Every directory holding a note, parents before children: `Projects`, `Projects/2026`. */
-  readonly directories: string[];
   readonly errors: string[];
 }
 
@@ -72,7 +70,6 @@ export function sortVault(files: readonly VaultFile[]): SortedVault {
   const images: VaultImage[] = [];
   const errors: string[] = [];
   const seen = new Set<string>();
-  const directories = new Set<string>();
   for (const file of files) {
     const problem = pathProblem(file.path);
     const label = JSON.stringify(file.path.slice(0, 200));
@@ -100,7 +97,6 @@ export function sortVault(files: readonly VaultFile[]): SortedVault {
       }
       const directory = posix.dirname(path) === "." ? "" : posix.dirname(path);
       notes.push({ path, directory, name: posix.basename(path).slice(0, -".md".length), markdown: file.content.normalize("NFC") });
-      for (let parent = directory; parent !== ""; parent = posix.dirname(parent) === "." ? "" : posix.dirname(parent)) directories.add(parent);
     } else if (IMAGE_EXTENSIONS.has(extension)) {
       const bytes = decodeImage(file.content);
       if (!bytes) {
@@ -116,8 +112,7 @@ export function sortVault(files: readonly VaultFile[]): SortedVault {
       errors.push(`${label}: skipped: only notes (.md) and images (png, jpg, jpeg, gif, webp) are imported`);
     }
   }
-  const sortedDirectories = [...directories].sort((a, b) => a.split("/").length - b.split("/").length || a.localeCompare(b));
-  return { notes, images, directories: sortedDirectories, errors };
+  return { notes, images, errors };
 }
 
 /** The bytes of content a request sends (UTF-8, base64 counted as sent), for the 50 MB bound. */

@@ -7,8 +7,10 @@ import type { Nodes, Root } from "mdast";
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { frontmatterFromMarkdown } from "mdast-util-frontmatter";
 import { frontmatter } from "micromark-extension-frontmatter";
-import { parseDocument } from "yaml";
 import { escapeMarkdownText } from "../images/image.resource.ts";
+import { readFrontmatter } from "./note-frontmatter.ts";
+import { applyReplacements, type Replacement } from "./replacements.ts";
+import { maskWikilinks, unmaskWikilinks, WIKILINK } from "./wikilinks.ts";
 
 export interface NoteResolver {
   /** The URL of the page a note target names (`Note`, `folder/Note`, `Note.md`), or null. */
@@ -29,13 +31,6 @@ export interface RewrittenNote {
   readonly problems: string[];
 }
 
-interface Replacement {
-  readonly start: number;
-  readonly end: number;
-  readonly text: string;
-}
-
-const WIKILINK = /(!?)\[\[([^[\]\n]+?)\]\]/g;
 const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|\/\/|#)/i;
 const IMAGE_FILE = /\.(png|jpe?g|gif|webp)$/i;
 
@@ -48,29 +43,8 @@ export function headingSlug(heading: string): string {
     .replace(/\s+/g, "-");
 }
 
-function stringField(value: unknown): string | null {
-  return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
-}
-
-/** Title, icon or emoji out of the frontmatter; what else it holds is written back as frontmatter. */
-function readFrontmatter(source: string, problems: string[]): { title: string | null; icon: string | null; block: string | null } {
-  const document = parseDocument(source);
-  if (document.errors.length > 0) {
-    problems.push("its frontmatter is not valid YAML and was kept as text");
-    return { title: null, icon: null, block: `---\n${source}\n---` };
-  }
-  const data: unknown = document.toJS();
-  if (data === null || typeof data !== "object" || Array.isArray(data)) return { title: null, icon: null, block: source.trim() === "" ? null : `---\n${source}\n---` };
-  const fields = new Map(Object.entries(data));
-  const title = stringField(fields.get("title"));
-  const icon = stringField(fields.get("icon")) ?? stringField(fields.get("emoji"));
-  for (const key of ["title", "icon", "emoji"]) document.delete(key);
-  const rest = document.contents && "items" in document.contents && document.contents.items.length > 0 ? document.toString().trimEnd() : null;
-  return { title, icon, block: rest === null ? null : `---\n${rest}\n---` };
-}
-
 function parse(markdown: string): Root {
-  return fromMarkdown(markdown, { extensions: [frontmatter(["yaml"])], mdastExtensions: [frontmatterFromMarkdown(["yaml"])] });
+  return fromMarkdown(maskWikilinks(markdown) ?? markdown, { extensions: [frontmatter(["yaml"])], mdastExtensions: [frontmatterFromMarkdown(["yaml"])] });
 }
 
 function offsets(node: Nodes): { start: number; end: number } | null {
@@ -131,8 +105,9 @@ export function rewriteNote(markdown: string, resolver: NoteResolver): Rewritten
         return; // code and raw HTML keep what they hold, links included
       case "yaml": {
         if (!at) return;
-        const read = readFrontmatter(node.value, problems);
+        const read = readFrontmatter(unmaskWikilinks(node.value));
         ({ title, icon } = read);
+        if (read.problem) problems.push(read.problem);
         replacements.push({ start: at.start, end: at.end, text: read.block ?? "" });
         return;
       }
@@ -143,13 +118,14 @@ export function rewriteNote(markdown: string, resolver: NoteResolver): Rewritten
         return;
       }
       case "image": {
-        if (!at || EXTERNAL.test(node.url)) return;
-        const image = resolver.image(safeDecode(node.url), node.alt ?? "", true);
+        const url = unmaskWikilinks(node.url);
+        if (!at || EXTERNAL.test(url)) return;
+        const image = resolver.image(safeDecode(url), unmaskWikilinks(node.alt ?? ""), true);
         if (image) {
           images.add(image.path);
           replacements.push({ start: at.start, end: at.end, text: image.markdown });
         } else {
-          problems.push(`image ${JSON.stringify(node.url)} names no imported image`);
+          problems.push(`image ${JSON.stringify(url)} names no imported image`);
         }
         return;
       }
@@ -158,14 +134,15 @@ export function rewriteNote(markdown: string, resolver: NoteResolver): Rewritten
         const last = node.children.at(-1);
         const from = first ? offsets(first) : null;
         const to = last ? offsets(last) : null;
-        if (at && from && to && !EXTERNAL.test(node.url) && /\.md$/i.test(safeDecode(node.url))) {
-          const url = resolver.page(safeDecode(node.url));
+        const target = unmaskWikilinks(node.url);
+        if (at && from && to && !EXTERNAL.test(target) && /\.md$/i.test(safeDecode(target))) {
+          const url = resolver.page(safeDecode(target));
           if (url) {
             replacements.push({ start: at.start, end: at.end, text: `[${markdown.slice(from.start, to.end)}](${url})` });
             backlinks += 1;
             return;
           }
-          problems.push(`link to ${JSON.stringify(node.url)} names no imported note`);
+          problems.push(`link to ${JSON.stringify(target)} names no imported note`);
         }
         break;
       }
@@ -176,8 +153,7 @@ export function rewriteNote(markdown: string, resolver: NoteResolver): Rewritten
   };
   visit(parse(markdown));
 
-  let rewritten = markdown;
-  for (const { start, end, text } of replacements.sort((a, b) => b.start - a.start)) rewritten = rewritten.slice(0, start) + text + rewritten.slice(end);
+  let rewritten = applyReplacements(markdown, replacements);
   // A frontmatter block that is now empty leaves the line break after it.
   if (rewritten.startsWith("\n") && markdown.startsWith("---")) rewritten = rewritten.replace(/^\n+/, "");
   return { title, icon, markdown: rewritten, backlinks, images: [...images], problems };

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { derivedId } from "../../shared/imports/import-ids.ts";
 import { VaultIndex } from "../../shared/imports/link-resolution.ts";
 import { sortVault } from "../../shared/imports/vault-files.ts";
+import { planFolders } from "../../shared/imports/vault-folders.ts";
+import { aliasBomb } from "../support/yaml-bomb.ts";
 import { headingSlug, rewriteNote, type NoteResolver } from "../../shared/imports/vault-note.ts";
 
 const pages: NoteResolver = {
@@ -10,7 +12,7 @@ const pages: NoteResolver = {
 };
 
 describe("sorting a vault's files", () => {
-  it("keeps notes and images, collects the notes' directories parents first, and reports the rest", () => {
+  it("keeps notes and images, and reports the rest", () => {
     const sorted = sortVault([
       { path: "a/b/Deep.md", content: "x" },
       { path: "a/Top.md", content: "x" },
@@ -25,9 +27,31 @@ describe("sorting a vault's files", () => {
       ["a/Top.md", "a", "Top"],
       ["Caf\u00e9.md", "", "Caf\u00e9"],
     ]);
-    expect(sorted.directories).toEqual(["a", "a/b"]);
+    expect(planFolders(sorted.notes, () => null).directories).toEqual(["a", "a/b"]);
     expect(sorted.images.map((image) => image.path)).toEqual(["img/p.png"]);
     expect(sorted.errors).toHaveLength(3);
+  });
+});
+
+describe("planning a vault's folders", () => {
+  const note = (path: string) => ({ path, directory: path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "", name: "n", markdown: "" });
+  const noTilde = (name: string) => (name.includes("~") ? "must not hold '~'" : null);
+
+  it("makes directories that differ only in case one folder, spelled as the first note names it", () => {
+    const plan = planFolders([note("Dir/a.md"), note("dir/b.md"), note("DIR/Sub/c.md"), note("dir/sub/d.md")], noTilde);
+    expect(plan.directories).toEqual(["Dir", "Dir/Sub"]);
+    expect(plan.notes.map((kept) => kept.directory)).toEqual(["Dir", "Dir", "Dir/Sub", "Dir/Sub"]);
+    expect(plan.errors).toEqual([]);
+  });
+
+  it("makes no folder of a directory whose name the rule refuses, and reports every note below it", () => {
+    const plan = planFolders([note("ok/a.md"), note("ok/b~/c.md"), note("ok/b~/deep/d.md"), note("top.md")], noTilde);
+    expect(plan.directories).toEqual(["ok"]);
+    expect(plan.notes.map((kept) => kept.path)).toEqual(["ok/a.md", "top.md"]);
+    expect(plan.errors).toEqual([
+      '"ok/b~/c.md": skipped: the folder "b~" cannot be made: must not hold \'~\'',
+      '"ok/b~/deep/d.md": skipped: the folder "b~" cannot be made: must not hold \'~\'',
+    ]);
   });
 });
 
@@ -69,6 +93,24 @@ describe("rewriting a note", () => {
     const broken = rewriteNote("---\ntitle: [unclosed\n---\nBody", pages);
     expect(broken.title).toBeNull();
     expect(broken.problems).toEqual(["its frontmatter is not valid YAML and was kept as text"]);
+  });
+  it("keeps an alias bomb or an oversized frontmatter as text and reports it", () => {
+    const bomb = `---\n${aliasBomb()}title: Boom\n---\nBody`;
+    const read = rewriteNote(bomb, pages);
+    expect(read.title).toBeNull();
+    expect(read.markdown).toBe(bomb);
+    expect(read.problems).toEqual([expect.stringMatching(/frontmatter could not be read .* kept as text/)]);
+    const huge = `---\nnote: ${"x".repeat(70_000)}\n---\nBody`;
+    expect(rewriteNote(huge, pages).problems).toEqual([expect.stringMatching(/frontmatter is over 65536 characters and was kept as text/)]);
+  });
+  it("rewrites wikilinks written in frontmatter, alt text or link URLs only where they are links, keeping the rest as written", () => {
+    const note = rewriteNote("---\nup: \"[[A]]\"\n---\n![see [[A]]](p.png) [x](<[[A]].md>) [[A]]", pages);
+    expect(note.markdown).toBe('---\nup: "[[A]]"\n---\n![see [[A]]](/i/p.png) [x](/p/[[A]].md) [A](/p/A)');
+  });
+  it("rewrites tens of thousands of wikilinks in one paragraph", () => {
+    const note = rewriteNote(Array.from({ length: 45_000 }, () => "[[A]]").join(" "), pages);
+    expect(note.backlinks).toBe(45_000);
+    expect(note.markdown).toBe(Array.from({ length: 45_000 }, () => "[A](/p/A)").join(" "));
   });
   it("slugs headings as renderers do", () => {
     expect(headingSlug(" Next Steps: Q4! ")).toBe("next-steps-q4");

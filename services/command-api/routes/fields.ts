@@ -36,6 +36,8 @@ export function visibleTextField(options: { max: number; multiLine?: boolean; tr
 
 export const iconField = visibleTextField({ max: 256 });
 export const titleField = visibleTextField({ max: 200 });
+/** A folder's name, in POST and PATCH /folders and for the folders an import makes. */
+export const folderNameField = visibleTextField({ max: 200 }).refine((name) => !name.includes("/"), "must not contain '/', which separates folders in folderPath");
 export const MARKDOWN_MAX_CHARS = 500_000;
 /** Markdown keeps its indentation and line breaks; control characters other than tab and line breaks are refused. */
 export const markdownField = textField({ max: MARKDOWN_MAX_CHARS, multiLine: true, trim: false });

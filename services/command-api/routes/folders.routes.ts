@@ -11,17 +11,16 @@ import type { Principal } from "../../../shared/auth/principal.ts";
 import type { CommandApiPorts } from "../command-api.ts";
 import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 import { idempotentWrite } from "../idempotent-write.ts";
-import { iconField, visibleTextField } from "./fields.ts";
+import { folderNameField, iconField } from "./fields.ts";
 
-const folderName = visibleTextField({ max: 200 }).refine((name) => !name.includes("/"), "must not contain '/', which separates folders in folderPath");
 const createFolderBody = z.object({
-  name: folderName,
+  name: folderNameField,
   parentId: folderIdSchema.nullable().default(null),
   icon: iconField.nullable().default(null),
 });
 
 const updateFolderBody = z
-  .strictObject({ name: folderName.optional(), icon: iconField.nullable().optional() })
+  .strictObject({ name: folderNameField.optional(), icon: iconField.nullable().optional() })
   .refine((body) => body.name !== undefined || body.icon !== undefined, "send name and/or icon");
 const moveBody = z.strictObject({ parentId: folderIdSchema.nullable() });
 const folderParams = z.object({ folderId: folderIdSchema });

@@ -1,0 +1,225 @@
+// One vault import: its notes and images become folders, pages and uploaded images under the caller's root,
+// with wikilinks and embeds rewritten to what was imported. What fails for one file (its content, a rule the
+// page or folder fields refuse) is reported in `errors` and the rest goes on; what fails in the stores ends the
+// request, and since every id derives from the import's scope and a file's path, a retry with the same
+// Idempotency-Key finds what was written and writes only the rest. The loop is yielded between files, so a
+// large import does not hold other requests back.
+import { createHash } from "node:crypto";
+import { setImmediate as yieldToLoop } from "node:timers/promises";
+import type { z } from "zod";
+import { blobKeySchema } from "../../../shared/blobs/blob-store.port.ts";
+import type { Actor } from "../../../shared/commands/guarded-command.ts";
+import { AppError } from "../../../shared/errors/app-error.ts";
+import { folderCommands } from "../../../shared/folders/folder.commands.ts";
+import { imageCommands } from "../../../shared/images/image.commands.ts";
+import { imageMarkdown, imageUrl } from "../../../shared/images/image.resource.ts";
+import { inspectImage, type InspectedImage } from "../../../shared/images/inspect-image.ts";
+import { imageBlobKey } from "../../../shared/images/orphan-blobs.ts";
+import { derivedId } from "../../../shared/imports/import-ids.ts";
+import { VaultIndex } from "../../../shared/imports/link-resolution.ts";
+import { sortVault, type VaultFile, type VaultImage, type VaultNote } from "../../../shared/imports/vault-files.ts";
+import { planFolders } from "../../../shared/imports/vault-folders.ts";
+import { rewriteNote, type RewrittenNote } from "../../../shared/imports/vault-note.ts";
+import { folderIdSchema, imageIdSchema, pageIdSchema, userIdSchema, type FolderId, type ImageId, type PageId, type UserId } from "../../../shared/kernel/ids.ts";
+import { pageCommands } from "../../../shared/pages/page.commands.ts";
+import type { CommandApiPorts } from "../command-api.ts";
+import type { ImportResult } from "./import-result.ts";
+import { folderNameField, iconField, MARKDOWN_MAX_CHARS, titleField } from "../routes/fields.ts";
+import { ownFoldersByPath } from "./own-folders.ts";
+
+const PROGRESS_EVERY = 100;
+
+interface CheckedImage {
+  readonly image: VaultImage;
+  readonly inspected: InspectedImage;
+  readonly sha256: string;
+}
+
+interface NoteContext {
+  readonly folders: Map<string, FolderId>;
+  readonly images: Map<string, CheckedImage>;
+  readonly notes: VaultIndex;
+  readonly imageIndex: VaultIndex;
+  readonly embedded: Set<string>;
+}
+
+/** POST /folders's rule for a name, as the reason it refuses one. */
+function folderNameProblem(name: string): string | null {
+  const parsed = folderNameField.safeParse(name);
+  return parsed.success ? null : parsed.error.issues.map((issue) => issue.message).join("; ");
+}
+
+export class VaultImport {
+  private readonly result: ImportResult = { foldersCreated: 0, pagesCreated: 0, imagesUploaded: 0, backlinksCreated: 0, errors: [] };
+  private position: number | null = null;
+  private readonly owner: UserId;
+
+  constructor(
+    private readonly ports: CommandApiPorts,
+    private readonly actor: Actor,
+    /** The caller and the Idempotency-Key (or a fresh id): what derived ids are made from. */
+    private readonly scope: string,
+  ) {
+    this.owner = userIdSchema.parse(actor.context.actorId);
+  }
+
+  private record(position: number | null): void {
+    if (position !== null) this.position = Math.max(this.position ?? 0, position);
+  }
+
+  async run(files: readonly VaultFile[]): Promise<{ result: ImportResult; position: number | null }> {
+    const vault = sortVault(files);
+    const tree = planFolders(vault.notes, folderNameProblem);
+    this.result.errors.push(...vault.errors, ...tree.errors);
+    const log = this.ports.logger;
+    const correlationId = this.actor.context.correlationId;
+    log.info({ event: "import.started", correlationId, notes: tree.notes.length, images: vault.images.length, folders: tree.directories.length });
+
+    const folders = await this.createFolders(tree.directories);
+    const images = await this.checkImages(vault.images);
+    const context: NoteContext = {
+      folders,
+      images,
+      notes: new VaultIndex(tree.notes.map((note) => note.path), ".md"),
+      imageIndex: new VaultIndex([...images.keys()], null),
+      embedded: new Set<string>(),
+    };
+    for (const [index, note] of tree.notes.entries()) {
+      await yieldToLoop();
+      await this.importNote(note, context);
+      if ((index + 1) % PROGRESS_EVERY === 0) log.info({ event: "import.progress", correlationId, notes: index + 1, of: tree.notes.length });
+    }
+    for (const path of images.keys()) if (!context.embedded.has(path)) this.result.errors.push(`${JSON.stringify(path)}: skipped: no imported note embeds this image`);
+    log.info({ event: "import.finished", correlationId, ...this.result, errors: this.result.errors.length });
+    return { result: this.result, position: this.position };
+  }
+
+  /** Runs one file's writes: a refusal of the domain's (an AppError) is that file's, anything else the request's. */
+  private async reported(label: string, write: () => Promise<void>): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      this.result.errors.push(`${label}: skipped: ${error.message}`);
+    }
+  }
+
+  private async createFolders(directories: readonly string[]): Promise<Map<string, FolderId>> {
+    const byPath = await ownFoldersByPath(this.ports.views.folders, this.owner);
+    for (const directory of directories) {
+      await yieldToLoop();
+      if (byPath.has(directory.toLowerCase())) continue;
+      const slash = directory.lastIndexOf("/");
+      const parentId = slash === -1 ? null : (byPath.get(directory.slice(0, slash).toLowerCase()) ?? null);
+      const folderId = folderIdSchema.parse(derivedId(this.scope, "folder", directory));
+      byPath.set(directory.toLowerCase(), folderId);
+      if ((await folderCommands.load(this.ports.eventStore, folderId)).status !== "absent") continue;
+      const command = { type: "CreateFolder" as const, folderId, ownerId: this.owner, parentId, name: directory.slice(slash + 1), icon: null };
+      const { position } = await folderCommands.handle(this.ports.eventStore, folderId, command, this.actor.context);
+      this.record(position);
+      this.result.foldersCreated += 1;
+    }
+    return byPath;
+  }
+
+  private async checkImages(images: readonly VaultImage[]): Promise<Map<string, CheckedImage>> {
+    const checked = new Map<string, CheckedImage>();
+    for (const image of images) {
+      await yieldToLoop();
+      try {
+        const inspected = await inspectImage(image.bytes);
+        checked.set(image.path, { image, inspected, sha256: createHash("sha256").update(image.bytes).digest("hex") });
+      } catch (error) {
+        const why = error instanceof AppError ? error.message.replace(/^file: /, "") : "it could not be read";
+        this.result.errors.push(`${JSON.stringify(image.path)}: skipped: ${why}`);
+      }
+    }
+    return checked;
+  }
+
+  private imageIdFor(note: VaultNote, imagePath: string): ImageId {
+    return imageIdSchema.parse(derivedId(this.scope, "image", `${note.path}\n${imagePath}`));
+  }
+
+  /** The note's page content, links rewritten; pure, so whatever it throws is this note's problem. */
+  private rewrite(note: VaultNote, context: NoteContext): RewrittenNote {
+    return rewriteNote(note.markdown, {
+      page: (target) => {
+        const path = context.notes.resolve(target);
+        return path === null ? null : `/api/v1/pages/${derivedId(this.scope, "page", path)}`;
+      },
+      image: (target, alt, relative) => {
+        const path = relative ? context.imageIndex.resolveRelative(note.directory, target) : context.imageIndex.resolve(target);
+        const checked = path === null ? undefined : context.images.get(path);
+        if (!path || !checked) return null;
+        return { path, markdown: imageMarkdown(alt, imageUrl(this.imageIdFor(note, path))) };
+      },
+    });
+  }
+
+  private async importNote(note: VaultNote, context: NoteContext): Promise<void> {
+    const label = JSON.stringify(note.path);
+    let rewritten: RewrittenNote;
+    try {
+      rewritten = this.rewrite(note, context);
+    } catch {
+      this.result.errors.push(`${label}: skipped: it could not be read as markdown`);
+      return;
+    }
+    if (rewritten.markdown.length > MARKDOWN_MAX_CHARS) {
+      this.result.errors.push(`${label}: skipped: with its links rewritten it is ${rewritten.markdown.length} characters; a page holds at most ${MARKDOWN_MAX_CHARS}`);
+      return;
+    }
+    for (const problem of rewritten.problems) this.result.errors.push(`${label}: ${problem}`);
+    const title = this.field(titleField, rewritten.title, label, "title") ?? this.field(titleField, note.name.slice(0, 200), label, "file name") ?? "Untitled";
+    const icon = this.field(iconField, rewritten.icon, label, "icon");
+    const pageId = pageIdSchema.parse(derivedId(this.scope, "page", note.path));
+
+    await this.reported(label, async () => {
+      for (const imagePath of rewritten.images) {
+        const checked = context.images.get(imagePath);
+        if (!checked) continue;
+        context.embedded.add(imagePath);
+        await this.uploadImage(checked, this.imageIdFor(note, imagePath), pageId);
+      }
+      if ((await pageCommands.load(this.ports.eventStore, pageId)).status !== "absent") return;
+      const parentId = note.directory === "" ? null : (context.folders.get(note.directory.toLowerCase()) ?? null);
+      const command = { type: "CreatePage" as const, pageId, ownerId: this.owner, parentId, title, icon, markdown: rewritten.markdown };
+      const { position } = await pageCommands.handle(this.ports.eventStore, pageId, command, this.actor.context);
+      this.record(position);
+      this.result.pagesCreated += 1;
+      this.result.backlinksCreated += rewritten.backlinks;
+    });
+  }
+
+  /** A frontmatter or file-name value as a page field, or null (reported) when the field's rules refuse it. */
+  private field(schema: z.ZodType<string, string>, value: string | null, label: string, what: string): string | null {
+    if (value === null) return null;
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    this.result.errors.push(`${label}: its ${what} was not used: ${parsed.error.issues.map((issue) => issue.message).join("; ")}`);
+    return null;
+  }
+
+  private async uploadImage(checked: CheckedImage, imageId: ImageId, pageId: PageId): Promise<void> {
+    if ((await imageCommands.load(this.ports.eventStore, imageId)).exists) return;
+    const filename = imageBlobKey(imageId, checked.inspected.extension);
+    await this.ports.blobs.put(blobKeySchema.parse(filename), checked.image.bytes);
+    const image = {
+      imageId,
+      pageId,
+      uploaderId: this.owner,
+      filename,
+      originalName: checked.image.path.slice(checked.image.path.lastIndexOf("/") + 1),
+      mimeType: checked.inspected.mimeType,
+      size: checked.image.bytes.length,
+      width: checked.inspected.width,
+      height: checked.inspected.height,
+      alt: "",
+      sha256: checked.sha256,
+    };
+    const { position } = await imageCommands.handle(this.ports.eventStore, imageId, { type: "RecordImageUpload", image }, this.actor.context);
+    this.record(position);
+    this.result.imagesUploaded += 1;
+  }
+}
