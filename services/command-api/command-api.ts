@@ -12,6 +12,7 @@ import { folderCommandRoutes } from "./routes/folders.routes.ts";
 import { internalRoutes } from "./routes/internal.routes.ts";
 import { invitationCommandRoutes } from "./routes/invitations.routes.ts";
 import { pageCommandRoutes } from "./routes/pages.routes.ts";
+import { pageDuplicateRoutes } from "./routes/page-duplicates.routes.ts";
 import { shareCommandRoutes } from "./routes/shares.routes.ts";
 import { tokenCommandRoutes } from "./routes/tokens.routes.ts";
 
@@ -32,6 +33,7 @@ export async function registerCommandApi(app: App, ports: CommandApiPorts): Prom
       tokenCommandRoutes(api, ports);
       folderCommandRoutes(api, ports);
       pageCommandRoutes(api, ports);
+      pageDuplicateRoutes(api, ports);
       commentCommandRoutes(api, ports);
       shareCommandRoutes(api, ports);
       invitationCommandRoutes(api, ports);

@@ -13,7 +13,15 @@ const contentChangeSchema = z.object({ sizeBefore: z.number().int(), sizeAfter: 
 const nullableText = z.string().nullable();
 
 export const changeSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("created"), title: z.string(), icon: nullableText, parentId: nullableText, size: z.number().int() }),
+  z.object({
+    kind: z.literal("created"),
+    title: z.string(),
+    icon: nullableText,
+    parentId: nullableText,
+    size: z.number().int(),
+    /** A duplicate's first entry: the id of the page it was copied from. */
+    duplicatedFrom: z.string().optional(),
+  }),
   z.object({ kind: z.literal("title"), from: nullableText, to: z.string() }),
   z.object({ kind: z.literal("icon"), from: nullableText, to: nullableText }),
   z.object({ kind: z.literal("content"), ...contentChangeSchema.shape }),
@@ -72,9 +80,10 @@ function describeOne(entry: HistoryEntry, fold: Fold, userRef: (id: string) => U
   const { event } = entry;
   switch (event.type) {
     case "PageCreated": {
-      const { title, icon, parentId, markdown } = event.data;
+      const { title, icon, parentId, markdown, duplicatedFrom } = event.data;
       Object.assign(fold, { title, icon, markdown, parentId });
-      return { changes: { kind: "created", title, icon, parentId, size: size(markdown) }, sharing: false };
+      const copied = duplicatedFrom === undefined ? {} : { duplicatedFrom };
+      return { changes: { kind: "created", title, icon, parentId, size: size(markdown), ...copied }, sharing: false };
     }
     case "FolderCreated": {
       const { name, icon, parentId } = event.data;

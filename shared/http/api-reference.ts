@@ -83,6 +83,11 @@ const operations: Record<string, Operation> = {
     errors: ["precondition_failed"],
     example: { append: "\n- 09:30 deploy finished" },
   },
+  "POST /api/v1/pages/{pageId}/duplicate": {
+    summary: "Duplicate a page: same markdown and icon, its images copied, no comments, history starting at the copy",
+    errors: IDEMPOTENT,
+    example: { title: "Release checklist (v3)", parentId: null },
+  },
   "GET /api/v1/pages/{pageId}/comments": { summary: "List a page's comment threads" },
   "POST /api/v1/pages/{pageId}/comments": {
     summary: "Open a comment thread on a quote",

@@ -14,6 +14,8 @@ export const pageEventSchemas = [
       title: z.string(),
       icon: z.string().nullable(),
       markdown: z.string(),
+      /** A copy made by POST /pages/{id}/duplicate names the page it was copied from (absent otherwise). */
+      duplicatedFrom: pageIdSchema.optional(),
     }),
   }),
   /**
@@ -34,7 +36,7 @@ export const pageEventSchemas = [
 export type PageEvent = z.infer<(typeof pageEventSchemas)[number]>;
 
 export type PageCommand =
-  | { type: "CreatePage"; pageId: PageId; ownerId: UserId; parentId: FolderId | null; title: string; icon: string | null; markdown: string }
+  | { type: "CreatePage"; pageId: PageId; ownerId: UserId; parentId: FolderId | null; title: string; icon: string | null; markdown: string; duplicatedFrom?: PageId }
   | { type: "UpdatePage"; pageId: PageId; title?: string | undefined; icon?: string | null | undefined }
   | { type: "ReplaceContent"; pageId: PageId; markdown: string; ifMatchRevision: number }
   /**
