@@ -16,6 +16,7 @@ import { ChangeFeedHub } from "../../shared/history/change-feed.ts";
 import { changeFeedRoutes } from "./routes/changes.routes.ts";
 import { historyQueryRoutes } from "./routes/history.routes.ts";
 import { pageQueryRoutes } from "./routes/pages.routes.ts";
+import { backlinkQueryRoutes } from "./routes/backlinks.routes.ts";
 import { searchQueryRoutes } from "./routes/search.routes.ts";
 import { shareQueryRoutes } from "./routes/shares.routes.ts";
 import { tokenQueryRoutes } from "./routes/tokens.routes.ts";
@@ -57,6 +58,7 @@ export async function registerQueryApi(app: App, ports: QueryApiPorts): Promise<
       tokenQueryRoutes(api, ports.views);
       folderQueryRoutes(api, ports.views);
       pageQueryRoutes(api, ports.views, ports);
+      backlinkQueryRoutes(api, ports.views);
       historyQueryRoutes(api, ports.views);
       const hub = new ChangeFeedHub(ports.views, ports.projection, { maxPerUser: ports.changeFeed.maxPerUser });
       changeFeedRoutes(api, { hub, writeSide: ports.writeSide, heartbeatMs: ports.changeFeed.heartbeatMs });

@@ -88,6 +88,7 @@ const operations: Record<string, Operation> = {
     errors: IDEMPOTENT,
     example: { title: "Release checklist (v3)", parentId: null },
   },
+  "GET /api/v1/pages/{pageId}/backlinks": { summary: "The pages the caller can view whose markdown links to this page, newest link first" },
   "GET /api/v1/pages/{pageId}/comments": { summary: "List a page's comment threads" },
   "POST /api/v1/pages/{pageId}/comments": {
     summary: "Open a comment thread on a quote",

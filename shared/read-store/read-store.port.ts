@@ -7,6 +7,7 @@ import type { ThreadsView, ThreadsWriter } from "../comments/threads.view.ts";
 import type { FoldersView, FoldersWriter } from "../folders/folders.view.ts";
 import type { ImagesView, ImagesWriter } from "../images/images.view.ts";
 import type { HistoryView, HistoryWriter } from "../history/history.view.ts";
+import type { LinksView, LinksWriter } from "../links/links.view.ts";
 import type { PagesView, PagesWriter } from "../pages/pages.view.ts";
 import type { InvitationsView, InvitationsWriter } from "../sharing/invitations.view.ts";
 import type { TokensView, TokensWriter } from "../tokens/tokens.view.ts";
@@ -23,6 +24,7 @@ export interface ReadModels {
   readonly invitations: InvitationsView;
   readonly images: ImagesView;
   readonly history: HistoryView;
+  readonly links: LinksView;
 }
 
 /** A read-only connection to the read models. */
@@ -45,6 +47,7 @@ export interface ProjectionWriters<Tx> {
   readonly invitations: InvitationsWriter<Tx>;
   readonly images: ImagesWriter<Tx>;
   readonly history: HistoryWriter<Tx>;
+  readonly links: LinksWriter<Tx>;
 }
 
 /** The projector's connection: the only one that writes read models. */

@@ -6,6 +6,7 @@ import { projectThread } from "./comments.projection.ts";
 import { projectAccess } from "./access.projection.ts";
 import { projectImage } from "./images.projection.ts";
 import { projectHistory } from "./history.projection.ts";
+import { projectLinks } from "./links.projection.ts";
 import { projectFolder } from "./folders.projection.ts";
 import { projectInvitation } from "./invitations.projection.ts";
 import { projectPage } from "./pages.projection.ts";
@@ -18,6 +19,7 @@ function narrow<E extends DomainEvent>(stored: StoredEvent, event: E): StoredEve
 
 export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
   await projectHistory(stored, writers, tx);
+  await projectLinks(stored, writers, tx);
   const event = stored.event;
   switch (event.type) {
     case "UserRegistered":

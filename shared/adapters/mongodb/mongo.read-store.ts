@@ -14,6 +14,7 @@ import { MongoAccessView, MongoAccessWriter, accessModel } from "./access.view.m
 import { MongoFoldersView, MongoFoldersWriter, foldersModel } from "./folders.view.mongo.ts";
 import { MongoHistoryView, MongoHistoryWriter, historyModel } from "./history.view.mongo.ts";
 import { MongoImagesView, MongoImagesWriter, imagesModel } from "./images.view.mongo.ts";
+import { MongoLinksView, MongoLinksWriter, linksModel } from "./links.view.mongo.ts";
 import { MongoInvitationsView, MongoInvitationsWriter, invitationsModel } from "./invitations.view.mongo.ts";
 import { Generation, MongoBatch, type GenerationRef, type MongoIndex, type MongoModel } from "./mongo-batch.ts";
 import { MongoPagesView, MongoPagesWriter, pagesModel } from "./pages.view.mongo.ts";
@@ -22,7 +23,7 @@ import { MongoTokensView, MongoTokensWriter, tokensModel } from "./tokens.view.m
 import { MongoUsersView, MongoUsersWriter, usersModel } from "./users.view.mongo.ts";
 
 /** Bump whenever a read-model document or index changes shape: the projector then builds a new generation. */
-export const MONGO_READ_MODEL_VERSION = 1;
+export const MONGO_READ_MODEL_VERSION = 2;
 
 const META = "read_model_meta";
 const CHECKPOINT = "checkpoint";
@@ -33,7 +34,7 @@ type MetaDoc = { _id: string; generation: number; version: number };
 type CheckpointDoc = { _id: string; position: number };
 
 const checkpointModel: MongoModel = { collections: [CHECKPOINT], indexes: [] };
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel];
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, linksModel];
 
 /** Every index the read models create at start, with the query it serves (listed in docs/operations.md). */
 export const mongoIndexes: readonly MongoIndex[] = models.flatMap((model) => model.indexes);
@@ -89,6 +90,7 @@ export class MongoReadStore implements ReadStore {
   readonly invitations;
   readonly images;
   readonly history;
+  readonly links;
   private readonly refresher: NodeJS.Timeout;
 
   private constructor(
@@ -106,6 +108,7 @@ export class MongoReadStore implements ReadStore {
     this.invitations = new MongoInvitationsView(holder);
     this.images = new MongoImagesView(holder);
     this.history = new MongoHistoryView(holder);
+    this.links = new MongoLinksView(holder);
     this.refresher = setInterval(() => void this.refresh().catch(() => undefined), GENERATION_REFRESH_MS);
     this.refresher.unref();
   }
@@ -163,6 +166,7 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
       invitations: new MongoInvitationsWriter(holder),
       images: new MongoImagesWriter(holder),
       history: new MongoHistoryWriter(holder),
+      links: new MongoLinksWriter(holder),
     };
   }
 

@@ -5,6 +5,7 @@ import type { ProjectionStore, ProjectionWriters, ReadStore } from "../../read-s
 import { accessModel, SqliteAccessView, SqliteAccessWriter } from "./access.view.sqlite.ts";
 import { imagesModel, SqliteImagesView, SqliteImagesWriter } from "./images.view.sqlite.ts";
 import { historyModel, SqliteHistoryView, SqliteHistoryWriter } from "./history.view.sqlite.ts";
+import { linksModel, SqliteLinksView, SqliteLinksWriter } from "./links.view.sqlite.ts";
 import { foldersModel, SqliteFoldersView, SqliteFoldersWriter } from "./folders.view.sqlite.ts";
 import { invitationsModel, SqliteInvitationsView, SqliteInvitationsWriter } from "./invitations.view.sqlite.ts";
 import { openDatabase } from "./open-database.ts";
@@ -17,7 +18,7 @@ import { SqliteUsersView, SqliteUsersWriter, usersModel } from "./users.view.sql
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
 
 /** Bump whenever a read-model table changes shape. */
-const READ_MODEL_VERSION = 14;
+const READ_MODEL_VERSION = 15;
 
 const checkpointModel: SqliteModel = {
   schema: `
@@ -30,7 +31,7 @@ INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`,
   queryIndexes: [],
 };
 
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel];
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, linksModel];
 const schemas = models.map((model) => model.schema).join("\n");
 
 /**
@@ -64,6 +65,7 @@ export class SqliteReadStore implements ReadStore {
   readonly invitations;
   readonly images;
   readonly history;
+  readonly links;
   private readonly db: Database.Database;
   private readonly checkpointStatement;
 
@@ -78,6 +80,7 @@ export class SqliteReadStore implements ReadStore {
     this.invitations = new SqliteInvitationsView(this.db);
     this.images = new SqliteImagesView(this.db);
     this.history = new SqliteHistoryView(this.db);
+    this.links = new SqliteLinksView(this.db);
     this.checkpointStatement = readCheckpoint(this.db);
   }
 
@@ -112,6 +115,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
       invitations: new SqliteInvitationsWriter(this.db),
       images: new SqliteImagesWriter(this.db),
       history: new SqliteHistoryWriter(this.db),
+      links: new SqliteLinksWriter(this.db),
     };
     this.statements = {
       checkpoint: readCheckpoint(this.db),
