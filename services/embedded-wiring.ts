@@ -66,6 +66,7 @@ export function commandApiPorts(
     clock,
     logger,
     consistencyWaitMs: config.CONSISTENCY_WAIT_MS,
+    trashRetentionDays: config.TRASH_RETENTION_DAYS,
   };
 }
 
@@ -99,6 +100,7 @@ export function queryApiPorts(
     clock,
     consistencyWaitMs: config.CONSISTENCY_WAIT_MS,
     changeFeed: { heartbeatMs: config.CHANGE_FEED_HEARTBEAT_MS, maxPerUser: config.CHANGE_FEED_MAX_PER_USER },
+    trashRetentionDays: config.TRASH_RETENTION_DAYS,
   };
 }
 

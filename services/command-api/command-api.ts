@@ -13,6 +13,8 @@ import { internalRoutes } from "./routes/internal.routes.ts";
 import { invitationCommandRoutes } from "./routes/invitations.routes.ts";
 import { pageCommandRoutes } from "./routes/pages.routes.ts";
 import { pageDuplicateRoutes } from "./routes/page-duplicates.routes.ts";
+import { trashCommandRoutes } from "./routes/trash.routes.ts";
+import { startTrashPurge } from "../../shared/trash/purge.ts";
 import { shareCommandRoutes } from "./routes/shares.routes.ts";
 import { tokenCommandRoutes } from "./routes/tokens.routes.ts";
 
@@ -25,6 +27,8 @@ export interface CommandApiPorts extends WritePorts {
   readonly consistencyWaitMs: number;
   /** Where uploaded images' bytes go. */
   readonly blobs: BlobStore;
+  /** TRASH_RETENTION_DAYS: deleted pages older than this are purged. */
+  readonly trashRetentionDays: number;
 }
 
 export async function registerCommandApi(app: App, ports: CommandApiPorts): Promise<void> {
@@ -34,6 +38,7 @@ export async function registerCommandApi(app: App, ports: CommandApiPorts): Prom
       folderCommandRoutes(api, ports);
       pageCommandRoutes(api, ports);
       pageDuplicateRoutes(api, ports);
+      trashCommandRoutes(api, ports);
       commentCommandRoutes(api, ports);
       shareCommandRoutes(api, ports);
       invitationCommandRoutes(api, ports);
@@ -45,10 +50,14 @@ export async function registerCommandApi(app: App, ports: CommandApiPorts): Prom
   internalRoutes(app, ports);
   // Bytes an interrupted upload left without a record: swept once the server is up, then hourly.
   let sweep: { stop(): Promise<void> } | null = null;
+  // Deleted pages past the trash's retention: purged once the server is up, then hourly.
+  let purge: { stop(): Promise<void> } | null = null;
   app.addHook("onReady", async () => {
     sweep = startOrphanImageSweep(ports);
+    purge = startTrashPurge(ports);
   });
   app.addHook("onClose", async () => {
     await sweep?.stop();
+    await purge?.stop();
   });
 }

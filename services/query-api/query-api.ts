@@ -17,6 +17,7 @@ import { changeFeedRoutes } from "./routes/changes.routes.ts";
 import { historyQueryRoutes } from "./routes/history.routes.ts";
 import { pageQueryRoutes } from "./routes/pages.routes.ts";
 import { backlinkQueryRoutes } from "./routes/backlinks.routes.ts";
+import { trashQueryRoutes } from "./routes/trash.routes.ts";
 import { searchQueryRoutes } from "./routes/search.routes.ts";
 import { shareQueryRoutes } from "./routes/shares.routes.ts";
 import { tokenQueryRoutes } from "./routes/tokens.routes.ts";
@@ -31,6 +32,8 @@ export interface QueryApiPorts {
   readonly clock: () => Date;
   readonly consistencyWaitMs: number;
   readonly changeFeed: { readonly heartbeatMs: number; readonly maxPerUser: number };
+  /** TRASH_RETENTION_DAYS: when the trash's items are purged. */
+  readonly trashRetentionDays: number;
 }
 
 async function awaitConsistencyToken(ports: QueryApiPorts, header: string | string[] | undefined): Promise<void> {
@@ -59,6 +62,7 @@ export async function registerQueryApi(app: App, ports: QueryApiPorts): Promise<
       folderQueryRoutes(api, ports.views);
       pageQueryRoutes(api, ports.views, ports);
       backlinkQueryRoutes(api, ports.views);
+      trashQueryRoutes(api, ports);
       historyQueryRoutes(api, ports.views);
       const hub = new ChangeFeedHub(ports.views, ports.projection, { maxPerUser: ports.changeFeed.maxPerUser });
       changeFeedRoutes(api, { hub, writeSide: ports.writeSide, heartbeatMs: ports.changeFeed.heartbeatMs });

@@ -30,6 +30,8 @@ export const configSchema = z.object({
   CHANGE_FEED_HEARTBEAT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
   /** Change feeds one user may hold open at once on one query process; the next is refused with 429. */
   CHANGE_FEED_MAX_PER_USER: z.coerce.number().int().min(1).max(1_000).default(5),
+  /** Days a deleted page stays in the trash before it is purged from every read model. */
+  TRASH_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** Where the projector and the notifier, which have no HTTP port, serve GET /metrics; not served when unset. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 });

@@ -26,6 +26,8 @@ export const changeSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("icon"), from: nullableText, to: nullableText }),
   z.object({ kind: z.literal("content"), ...contentChangeSchema.shape }),
   z.object({ kind: z.literal("deleted") }),
+  /** Back from the trash, into `parentId`. */
+  z.object({ kind: z.literal("undeleted"), parentId: nullableText }),
   z.object({ kind: z.literal("moved"), from: nullableText, to: nullableText }),
   z.object({
     kind: z.literal("restored"),
@@ -108,6 +110,9 @@ function describeOne(entry: HistoryEntry, fold: Fold, userRef: (id: string) => U
     case "PageDeleted":
     case "FolderDeleted":
       return { changes: { kind: "deleted" }, sharing: false };
+    case "PageUndeleted":
+      fold.parentId = event.data.parentId;
+      return { changes: { kind: "undeleted", parentId: event.data.parentId }, sharing: false };
     case "FolderRenamed": {
       const from = fold.title;
       fold.title = event.data.name;

@@ -89,6 +89,8 @@ const operations: Record<string, Operation> = {
     example: { title: "Release checklist (v3)", parentId: null },
   },
   "GET /api/v1/pages/{pageId}/backlinks": { summary: "The pages the caller can view whose markdown links to this page, newest link first" },
+  "GET /api/v1/trash": { summary: "Deleted pages the caller could edit, newest deletion first, with when each is purged" },
+  "POST /api/v1/trash/{type}/{id}/restore": { summary: "Bring a deleted page back from the trash, into its folder or (when that is gone) its owner's root" },
   "GET /api/v1/pages/{pageId}/comments": { summary: "List a page's comment threads" },
   "POST /api/v1/pages/{pageId}/comments": {
     summary: "Open a comment thread on a quote",

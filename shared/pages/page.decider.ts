@@ -25,7 +25,29 @@ export const pageEventSchemas = [
   z.object({ type: z.literal("PageRenamed"), data: z.object({ pageId: pageIdSchema, title: z.string(), previousTitle: z.string().nullable() }) }),
   z.object({ type: z.literal("PageIconChanged"), data: z.object({ pageId: pageIdSchema, icon: z.string().nullable() }) }),
   z.object({ type: z.literal("PageContentReplaced"), data: z.object({ pageId: pageIdSchema, markdown: z.string() }) }),
-  z.object({ type: z.literal("PageDeleted"), data: z.object({ pageId: pageIdSchema }) }),
+  /**
+   * Since the trash: the owner, folder and title the page had when deleted, which the trash lists (absent on
+   * deletions recorded before it; such pages are not in the trash).
+   */
+  z.object({
+    type: z.literal("PageDeleted"),
+    data: z.object({ pageId: pageIdSchema, ownerId: userIdSchema.optional(), parentId: folderIdSchema.nullable().optional(), title: z.string().optional() }),
+  }),
+  /** Back from the trash, whole (so the read models rebuild it as on creation), into `parentId`. */
+  z.object({
+    type: z.literal("PageUndeleted"),
+    data: z.object({
+      pageId: pageIdSchema,
+      ownerId: userIdSchema,
+      parentId: folderIdSchema.nullable(),
+      title: z.string(),
+      icon: z.string().nullable(),
+      markdown: z.string(),
+      createdAt: z.string(),
+    }),
+  }),
+  /** Past the trash's retention: removed from the read models for good (the log keeps its events). */
+  z.object({ type: z.literal("PagePurged"), data: z.object({ pageId: pageIdSchema }) }),
   /** Title, icon and content made those the page had at an earlier position of its history: a new change. */
   z.object({
     type: z.literal("PageRestored"),
@@ -46,18 +68,22 @@ export type PageCommand =
    */
   | { type: "AddContent"; pageId: PageId; text: string; at: "end" | "start"; ifMatchRevision: number | null; maxChars: number }
   | { type: "DeletePage"; pageId: PageId }
+  /** From the trash into `parentId` (the caller checked it still exists); `createdAt` is the page's first event's. */
+  | { type: "UndeletePage"; pageId: PageId; parentId: FolderId | null; createdAt: string }
+  | { type: "PurgePage"; pageId: PageId }
   | { type: "RestorePage"; pageId: PageId; title: string; icon: string | null; markdown: string; restoredFrom: number; ifMatchRevision: number }
   | { type: "MovePage"; pageId: PageId; parentId: FolderId | null };
 
 interface PageFields {
   revision: number;
+  ownerId: UserId;
   parentId: FolderId | null;
   title: string;
   icon: string | null;
   markdown: string;
 }
 type LivePage = PageFields & { status: "live" };
-export type PageState = { status: "absent" } | LivePage | (PageFields & { status: "deleted" });
+export type PageState = { status: "absent" } | LivePage | (PageFields & { status: "deleted" | "purged" });
 
 export const pageStream = (pageId: string): string => `page-${pageId}`;
 
@@ -108,9 +134,17 @@ export const pageDecider: Decider<PageCommand, PageState, PageEvent> = {
         }
         return [{ type: "PageContentReplaced", data: { pageId: command.pageId, markdown } }];
       }
-      case "DeletePage":
-        live(state);
-        return [{ type: "PageDeleted", data: { pageId: command.pageId } }];
+      case "DeletePage": {
+        const page = live(state);
+        return [{ type: "PageDeleted", data: { pageId: command.pageId, ownerId: page.ownerId, parentId: page.parentId, title: page.title } }];
+      }
+      case "UndeletePage": {
+        if (state.status !== "deleted") throw new AppError("not_found", "page not found in the trash");
+        const { ownerId, title, icon, markdown } = state;
+        return [{ type: "PageUndeleted", data: { pageId: command.pageId, ownerId, parentId: command.parentId, title, icon, markdown, createdAt: command.createdAt } }];
+      }
+      case "PurgePage":
+        return state.status === "deleted" ? [{ type: "PagePurged", data: { pageId: command.pageId } }] : [];
       case "RestorePage": {
         const page = live(state);
         if (page.revision !== command.ifMatchRevision) {
@@ -129,7 +163,7 @@ export const pageDecider: Decider<PageCommand, PageState, PageEvent> = {
   },
   evolve(state, event) {
     if (event.type === "PageCreated") {
-      return { status: "live", revision: 0, parentId: event.data.parentId, title: event.data.title, icon: event.data.icon, markdown: event.data.markdown };
+      return { status: "live", revision: 0, ownerId: event.data.ownerId, parentId: event.data.parentId, title: event.data.title, icon: event.data.icon, markdown: event.data.markdown };
     }
     if (state.status === "absent") return state;
     const next = { ...state, revision: state.revision + 1 };
@@ -146,6 +180,10 @@ export const pageDecider: Decider<PageCommand, PageState, PageEvent> = {
         return { ...next, title: event.data.title, icon: event.data.icon, markdown: event.data.markdown };
       case "PageMoved":
         return { ...next, parentId: event.data.parentId };
+      case "PageUndeleted":
+        return { ...next, status: "live", parentId: event.data.parentId };
+      case "PagePurged":
+        return { ...next, status: "purged" };
     }
   },
 };

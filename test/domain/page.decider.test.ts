@@ -42,6 +42,21 @@ describe("page decider", () => {
     given([created, edited]).when({ ...add, text: "", at: "end" }).then([]);
   });
 
+  it("a deletion records where the page was; only a deleted page comes back from the trash, whole, and only until purged", () => {
+    const deleted: PageEvent = { type: "PageDeleted", data: { pageId, ownerId, parentId: null, title: "Plan" } };
+    given([created]).when({ type: "DeletePage", pageId }).then([deleted]);
+    const undelete = { type: "UndeletePage" as const, pageId, parentId: null, createdAt: "2026-01-01T00:00:00.000Z" };
+    given([created, deleted])
+      .when(undelete)
+      .then([{ type: "PageUndeleted", data: { pageId, ownerId, parentId: null, title: "Plan", icon: null, markdown: "v1", createdAt: "2026-01-01T00:00:00.000Z" } }]);
+    given([created]).when(undelete).thenRefuses("not_found");
+    given([created, deleted]).when({ type: "PurgePage", pageId }).then([{ type: "PagePurged", data: { pageId } }]);
+    const purged: PageEvent = { type: "PagePurged", data: { pageId } };
+    given([created, deleted, purged]).when(undelete).thenRefuses("not_found");
+    given([created, deleted, purged]).when({ type: "PurgePage", pageId }).then([]);
+    given([created]).when({ type: "PurgePage", pageId }).then([]);
+  });
+
   it("a deleted page refuses every change as not found", () => {
     const deleted: PageEvent = { type: "PageDeleted", data: { pageId } };
     given([created, deleted]).when({ type: "UpdatePage", pageId, title: "x" }).thenRefuses("not_found");

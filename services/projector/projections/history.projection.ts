@@ -16,6 +16,8 @@ function subjectOf(event: DomainEvent): Subject {
     case "PageDeleted":
     case "PageRestored":
     case "PageMoved":
+    case "PageUndeleted":
+    case "PagePurged":
       return { kind: "page", id: event.data.pageId, access: { kind: "page", id: event.data.pageId } };
     case "FolderCreated":
     case "FolderRenamed":

@@ -1,6 +1,6 @@
 // Page links (the backlinks read model): the links of a page's markdown, found when its content is recorded,
-// and dropped when the page is deleted. Moves and renames change no link: who may see a linking page is
-// judged when backlinks are read.
+// dropped when the page is deleted, and found again when it comes back from the trash. Moves and renames
+// change no link: who may see a linking page is judged when backlinks are read.
 import type { StoredEvent } from "../../../shared/events.ts";
 import { linkedPageIds } from "../../../shared/links/page-links.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
@@ -10,6 +10,7 @@ export async function projectLinks<Tx>({ event, position }: StoredEvent, writers
     case "PageCreated":
     case "PageContentReplaced":
     case "PageRestored":
+    case "PageUndeleted":
       return writers.links.setLinks(tx, event.data.pageId, linkedPageIds(event.data.markdown, event.data.pageId), position);
     case "PageDeleted":
       return writers.links.removeSource(tx, event.data.pageId);

@@ -7,6 +7,7 @@ import { projectAccess } from "./access.projection.ts";
 import { projectImage } from "./images.projection.ts";
 import { projectHistory } from "./history.projection.ts";
 import { projectLinks } from "./links.projection.ts";
+import { projectTrash } from "./trash.projection.ts";
 import { projectFolder } from "./folders.projection.ts";
 import { projectInvitation } from "./invitations.projection.ts";
 import { projectPage } from "./pages.projection.ts";
@@ -20,6 +21,7 @@ function narrow<E extends DomainEvent>(stored: StoredEvent, event: E): StoredEve
 export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
   await projectHistory(stored, writers, tx);
   await projectLinks(stored, writers, tx);
+  await projectTrash(stored, writers, tx);
   const event = stored.event;
   switch (event.type) {
     case "UserRegistered":
@@ -49,6 +51,8 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
     case "PageDeleted":
     case "PageRestored":
     case "PageMoved":
+    case "PageUndeleted":
+    case "PagePurged":
       return projectPage(narrow(stored, event), writers, tx);
     case "ThreadOpened":
     case "CommentAdded":

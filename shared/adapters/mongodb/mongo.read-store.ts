@@ -15,6 +15,7 @@ import { MongoFoldersView, MongoFoldersWriter, foldersModel } from "./folders.vi
 import { MongoHistoryView, MongoHistoryWriter, historyModel } from "./history.view.mongo.ts";
 import { MongoImagesView, MongoImagesWriter, imagesModel } from "./images.view.mongo.ts";
 import { MongoLinksView, MongoLinksWriter, linksModel } from "./links.view.mongo.ts";
+import { MongoTrashView, MongoTrashWriter, trashModel } from "./trash.view.mongo.ts";
 import { MongoInvitationsView, MongoInvitationsWriter, invitationsModel } from "./invitations.view.mongo.ts";
 import { Generation, MongoBatch, type GenerationRef, type MongoIndex, type MongoModel } from "./mongo-batch.ts";
 import { MongoPagesView, MongoPagesWriter, pagesModel } from "./pages.view.mongo.ts";
@@ -34,7 +35,7 @@ type MetaDoc = { _id: string; generation: number; version: number };
 type CheckpointDoc = { _id: string; position: number };
 
 const checkpointModel: MongoModel = { collections: [CHECKPOINT], indexes: [] };
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, linksModel];
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, linksModel, trashModel];
 
 /** Every index the read models create at start, with the query it serves (listed in docs/operations.md). */
 export const mongoIndexes: readonly MongoIndex[] = models.flatMap((model) => model.indexes);
@@ -91,6 +92,7 @@ export class MongoReadStore implements ReadStore {
   readonly images;
   readonly history;
   readonly links;
+  readonly trash;
   private readonly refresher: NodeJS.Timeout;
 
   private constructor(
@@ -109,6 +111,7 @@ export class MongoReadStore implements ReadStore {
     this.images = new MongoImagesView(holder);
     this.history = new MongoHistoryView(holder);
     this.links = new MongoLinksView(holder);
+    this.trash = new MongoTrashView(holder);
     this.refresher = setInterval(() => void this.refresh().catch(() => undefined), GENERATION_REFRESH_MS);
     this.refresher.unref();
   }
@@ -167,6 +170,7 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
       images: new MongoImagesWriter(holder),
       history: new MongoHistoryWriter(holder),
       links: new MongoLinksWriter(holder),
+      trash: new MongoTrashWriter(holder),
     };
   }
 

@@ -6,6 +6,7 @@ import { accessModel, SqliteAccessView, SqliteAccessWriter } from "./access.view
 import { imagesModel, SqliteImagesView, SqliteImagesWriter } from "./images.view.sqlite.ts";
 import { historyModel, SqliteHistoryView, SqliteHistoryWriter } from "./history.view.sqlite.ts";
 import { linksModel, SqliteLinksView, SqliteLinksWriter } from "./links.view.sqlite.ts";
+import { SqliteTrashView, SqliteTrashWriter, trashModel } from "./trash.view.sqlite.ts";
 import { foldersModel, SqliteFoldersView, SqliteFoldersWriter } from "./folders.view.sqlite.ts";
 import { invitationsModel, SqliteInvitationsView, SqliteInvitationsWriter } from "./invitations.view.sqlite.ts";
 import { openDatabase } from "./open-database.ts";
@@ -18,7 +19,7 @@ import { SqliteUsersView, SqliteUsersWriter, usersModel } from "./users.view.sql
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
 
 /** Bump whenever a read-model table changes shape. */
-const READ_MODEL_VERSION = 15;
+const READ_MODEL_VERSION = 16;
 
 const checkpointModel: SqliteModel = {
   schema: `
@@ -31,7 +32,7 @@ INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`,
   queryIndexes: [],
 };
 
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, linksModel];
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, linksModel, trashModel];
 const schemas = models.map((model) => model.schema).join("\n");
 
 /**
@@ -66,6 +67,7 @@ export class SqliteReadStore implements ReadStore {
   readonly images;
   readonly history;
   readonly links;
+  readonly trash;
   private readonly db: Database.Database;
   private readonly checkpointStatement;
 
@@ -81,6 +83,7 @@ export class SqliteReadStore implements ReadStore {
     this.images = new SqliteImagesView(this.db);
     this.history = new SqliteHistoryView(this.db);
     this.links = new SqliteLinksView(this.db);
+    this.trash = new SqliteTrashView(this.db);
     this.checkpointStatement = readCheckpoint(this.db);
   }
 
@@ -116,6 +119,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
       images: new SqliteImagesWriter(this.db),
       history: new SqliteHistoryWriter(this.db),
       links: new SqliteLinksWriter(this.db),
+      trash: new SqliteTrashWriter(this.db),
     };
     this.statements = {
       checkpoint: readCheckpoint(this.db),

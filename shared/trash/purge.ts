@@ -1,0 +1,48 @@
+// Purging the trash: items deleted longer ago than the retention period are purged (PagePurged), which takes
+// them out of every read model for good. The command API sweeps when it starts and every hour after, so an
+// item stays restorable for the retention period and at most one sweep interval longer.
+import type { Logger } from "pino";
+import type { WritePorts } from "../commands/write-ports.ts";
+import { pageIdSchema, userIdSchema } from "../kernel/ids.ts";
+import { pageCommands } from "../pages/page.commands.ts";
+import { purgeBefore } from "./trash.ts";
+
+export const TRASH_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+/** Items purged per sweep: a backlog longer than this is worked through over the next sweeps. */
+export const PURGE_PER_SWEEP = 1_000;
+
+/** Purges every item past the retention period; returns how many it purged. */
+export async function purgeExpiredTrash(ports: WritePorts, now: Date, retentionDays: number): Promise<number> {
+  let purged = 0;
+  for (const item of await ports.views.trash.expired(purgeBefore(now, retentionDays), PURGE_PER_SWEEP)) {
+    if (item.type !== "page") continue;
+    const pageId = pageIdSchema.parse(item.id);
+    // Recorded as the one who deleted it: the purge follows from that deletion.
+    const context = { actorId: userIdSchema.parse(item.deletedBy), correlationId: `trash-purge-${now.toISOString()}`, now };
+    // Deciding on the page's stream makes a purge already recorded (a sweep racing another) record nothing.
+    const { position } = await pageCommands.handle(ports.eventStore, pageId, { type: "PurgePage", pageId }, context);
+    if (position !== null) purged += 1;
+  }
+  return purged;
+}
+
+export function startTrashPurge(ports: WritePorts & { logger: Logger; clock: () => Date; trashRetentionDays: number }): { stop(): Promise<void> } {
+  let running: Promise<void> = Promise.resolve();
+  const sweep = () => {
+    running = purgeExpiredTrash(ports, ports.clock(), ports.trashRetentionDays).then(
+      (purged) => {
+        if (purged > 0) ports.logger.info({ event: "trash.purged", purged });
+      },
+      (error: unknown) => ports.logger.warn({ event: "trash.purge_failed", err: error }),
+    );
+  };
+  sweep();
+  const timer = setInterval(sweep, TRASH_SWEEP_INTERVAL_MS);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
