@@ -111,6 +111,7 @@ function describeOne(entry: HistoryEntry, fold: Fold, userRef: (id: string) => U
     case "FolderDeleted":
       return { changes: { kind: "deleted" }, sharing: false };
     case "PageUndeleted":
+    case "FolderUndeleted":
       fold.parentId = event.data.parentId;
       return { changes: { kind: "undeleted", parentId: event.data.parentId }, sharing: false };
     case "FolderRenamed": {

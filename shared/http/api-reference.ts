@@ -89,8 +89,8 @@ const operations: Record<string, Operation> = {
     example: { title: "Release checklist (v3)", parentId: null },
   },
   "GET /api/v1/pages/{pageId}/backlinks": { summary: "The pages the caller can view whose markdown links to this page, newest link first" },
-  "GET /api/v1/trash": { summary: "Deleted pages the caller could edit, newest deletion first, with when each is purged" },
-  "POST /api/v1/trash/{type}/{id}/restore": { summary: "Bring a deleted page back from the trash, into its folder or (when that is gone) its owner's root" },
+  "GET /api/v1/trash": { summary: "Deleted pages and folders the caller could edit, newest deletion first, with when each is purged" },
+  "POST /api/v1/trash/{type}/{id}/restore": { summary: "Bring a deleted page or folder (with what was deleted with it) back, into its folder or its owner's root" },
   "GET /api/v1/pages/{pageId}/comments": { summary: "List a page's comment threads" },
   "POST /api/v1/pages/{pageId}/comments": {
     summary: "Open a comment thread on a quote",
@@ -105,7 +105,7 @@ const operations: Record<string, Operation> = {
   "GET /api/v1/folders/{folderId}": { summary: "Read a folder's record" },
   "PATCH /api/v1/folders/{folderId}": { summary: "Rename a folder and/or change its icon", example: { name: "Runbooks (old)" } },
   "POST /api/v1/folders/{folderId}/move": { summary: "Move a folder within its workspace (never into itself or below itself)", example: { parentId: null } },
-  "DELETE /api/v1/folders/{folderId}": { summary: "Delete an empty folder" },
+  "DELETE /api/v1/folders/{folderId}": { summary: "Delete an empty folder, or with ?recursive=true the folder and everything below it, to the trash" },
   "POST /api/v1/folders": { summary: "Create a folder", errors: IDEMPOTENT, example: { name: "Runbooks", parentId: null } },
   "GET /api/v1/shares/workspace": { summary: "Workspace sharing: members, pending invitations, workspaces joined" },
   "POST /api/v1/shares/workspace/members": {

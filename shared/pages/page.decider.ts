@@ -31,7 +31,14 @@ export const pageEventSchemas = [
    */
   z.object({
     type: z.literal("PageDeleted"),
-    data: z.object({ pageId: pageIdSchema, ownerId: userIdSchema.optional(), parentId: folderIdSchema.nullable().optional(), title: z.string().optional() }),
+    data: z.object({
+      pageId: pageIdSchema,
+      ownerId: userIdSchema.optional(),
+      parentId: folderIdSchema.nullable().optional(),
+      title: z.string().optional(),
+      /** The folder whose recursive deletion took the page along (absent or null: deleted itself). */
+      deletedWith: folderIdSchema.nullable().optional(),
+    }),
   }),
   /** Back from the trash, whole (so the read models rebuild it as on creation), into `parentId`. */
   z.object({
@@ -67,7 +74,7 @@ export type PageCommand =
    * `maxChars`.
    */
   | { type: "AddContent"; pageId: PageId; text: string; at: "end" | "start"; ifMatchRevision: number | null; maxChars: number }
-  | { type: "DeletePage"; pageId: PageId }
+  | { type: "DeletePage"; pageId: PageId; deletedWith?: FolderId }
   /** From the trash into `parentId` (the caller checked it still exists); `createdAt` is the page's first event's. */
   | { type: "UndeletePage"; pageId: PageId; parentId: FolderId | null; createdAt: string }
   | { type: "PurgePage"; pageId: PageId }
@@ -136,7 +143,8 @@ export const pageDecider: Decider<PageCommand, PageState, PageEvent> = {
       }
       case "DeletePage": {
         const page = live(state);
-        return [{ type: "PageDeleted", data: { pageId: command.pageId, ownerId: page.ownerId, parentId: page.parentId, title: page.title } }];
+        const alongWith = command.deletedWith === undefined ? {} : { deletedWith: command.deletedWith };
+        return [{ type: "PageDeleted", data: { pageId: command.pageId, ownerId: page.ownerId, parentId: page.parentId, title: page.title, ...alongWith } }];
       }
       case "UndeletePage": {
         if (state.status !== "deleted") throw new AppError("not_found", "page not found in the trash");

@@ -1,9 +1,10 @@
-// Purging the trash: items deleted longer ago than the retention period are purged (PagePurged), which takes
-// them out of every read model for good. The command API sweeps when it starts and every hour after, so an
-// item stays restorable for the retention period and at most one sweep interval longer.
+// Purging the trash: items deleted longer ago than the retention period are purged (PagePurged, FolderPurged),
+// which takes them out of the trash for good. The command API sweeps when it starts and every hour after, so
+// an item stays restorable for the retention period and at most one sweep interval longer.
 import type { Logger } from "pino";
 import type { WritePorts } from "../commands/write-ports.ts";
-import { pageIdSchema, userIdSchema } from "../kernel/ids.ts";
+import { folderCommands } from "../folders/folder.commands.ts";
+import { folderIdSchema, pageIdSchema, userIdSchema } from "../kernel/ids.ts";
 import { pageCommands } from "../pages/page.commands.ts";
 import { purgeBefore } from "./trash.ts";
 
@@ -15,12 +16,13 @@ export const PURGE_PER_SWEEP = 1_000;
 export async function purgeExpiredTrash(ports: WritePorts, now: Date, retentionDays: number): Promise<number> {
   let purged = 0;
   for (const item of await ports.views.trash.expired(purgeBefore(now, retentionDays), PURGE_PER_SWEEP)) {
-    if (item.type !== "page") continue;
-    const pageId = pageIdSchema.parse(item.id);
     // Recorded as the one who deleted it: the purge follows from that deletion.
     const context = { actorId: userIdSchema.parse(item.deletedBy), correlationId: `trash-purge-${now.toISOString()}`, now };
-    // Deciding on the page's stream makes a purge already recorded (a sweep racing another) record nothing.
-    const { position } = await pageCommands.handle(ports.eventStore, pageId, { type: "PurgePage", pageId }, context);
+    // Deciding on the item's stream makes a purge already recorded (a sweep racing another) record nothing.
+    const { position } =
+      item.type === "page"
+        ? await pageCommands.handle(ports.eventStore, pageIdSchema.parse(item.id), { type: "PurgePage", pageId: pageIdSchema.parse(item.id) }, context)
+        : await folderCommands.handle(ports.eventStore, folderIdSchema.parse(item.id), { type: "PurgeFolder", folderId: folderIdSchema.parse(item.id) }, context);
     if (position !== null) purged += 1;
   }
   return purged;

@@ -16,6 +16,7 @@ import { pageStream } from "../pages/page.decider.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import { pageOf, type Page } from "../read-store/pagination.ts";
 import type { TrashItem, TrashType } from "./trash.view.ts";
+import { restoreFolderTree } from "./folder-trash.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Trash rows read per step while looking for a page of items the caller may edit. */
@@ -83,21 +84,25 @@ export async function listTrash(views: ReadModels, principal: Principal, query: 
   return { data: rows.map((row) => row.entry), nextCursor };
 }
 
-/** Brings a page back from the trash into its folder, or its owner's root when that folder is gone. */
-export async function restoreFromTrash(ports: WritePorts, actor: Actor, type: TrashType, id: string): Promise<{ pageId: string; position: number | null }> {
-  const item = type === "page" ? await ports.views.trash.get(type, id) : null;
-  if (!item) throw new AppError("not_found", `${type} not found in the trash`);
+/**
+ * Brings an item back from the trash into its folder, or its owner's root when that folder is gone; a folder
+ * brings back what was deleted with it. Only what was deleted itself is restored by its id.
+ */
+export async function restoreFromTrash(ports: WritePorts, actor: Actor, type: TrashType, id: string): Promise<{ id: string; position: number | null }> {
+  const item = await ports.views.trash.get(type, id);
+  if (!item || item.deletedWith !== null) throw new AppError("not_found", `${type} not found in the trash`);
   const context = await ports.views.access.contextFor(actor.principal.user.id);
   const place = await placed(ports.views, item);
   const permission = permissionOn(context, place);
   if (!permission) throw new AppError("not_found", `${type} not found in the trash`);
   requirePermission(permission, "edit", type);
+  const parentId = place.parentId === null ? null : folderIdSchema.parse(place.parentId);
+  if (type === "folder") return { id: item.id, ...(await restoreFolderTree(ports, actor, item, parentId)) };
   const pageId = pageIdSchema.parse(item.id);
   const { events } = await ports.eventStore.read(pageStream(pageId));
   const first = events[0];
   if (first === undefined) throw new AppError("not_found", `${type} not found in the trash`);
   const createdAt = parseRecorded(first).metadata.occurredAt;
-  const parentId = place.parentId === null ? null : folderIdSchema.parse(place.parentId);
   const { position } = await pageCommands.handle(ports.eventStore, pageId, { type: "UndeletePage", pageId, parentId, createdAt }, actor.context);
-  return { pageId, position };
+  return { id: pageId, position };
 }

@@ -12,14 +12,18 @@ export interface TrashItem {
   readonly parentId: string | null;
   readonly deletedAt: string;
   readonly deletedBy: string;
+  /** The folder whose recursive deletion took this item along (it comes back with it); null: deleted itself. */
+  readonly deletedWith: string | null;
   /** Global position of the deletion: the list's order and cursor. */
   readonly position: number;
 }
 
 export interface TrashView {
   get(type: TrashType, id: string): Promise<TrashItem | null>;
-  /** Items of these owners' workspaces, newest deletion first, strictly before `before` when given. */
+  /** Items deleted themselves (not along with a folder) of these owners' workspaces, newest first, before `before`. */
   list(ownerIds: readonly string[], before: number | null, limit: number): Promise<TrashItem[]>;
+  /** What the recursive deletion of `folderId` took along. */
+  deletedWith(folderId: string): Promise<TrashItem[]>;
   /** Items deleted before `deletedBefore` (an ISO instant), oldest first: those due for purging. */
   expired(deletedBefore: string, limit: number): Promise<TrashItem[]>;
 }

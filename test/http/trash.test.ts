@@ -90,21 +90,102 @@ describe("the trash", () => {
     expect((await trashOf(ann)).find((entry) => entry.id === pageId)).toMatchObject({ deletedBy: bea.id });
     expect((await bea.post(`/trash/page/${pageId}/restore`)).status).toBe(200);
   });
+});
 
-  it("purges a page past the retention period: it leaves the trash and cannot come back", async () => {
+describe("folders in the trash", () => {
+  it("deletes a folder with everything below it in one request; without recursive a non-empty folder is still 409", async () => {
+    const ann = await server.registered("ann");
+    const top = await createFolder(ann, { name: "Top" });
+    const inner = await createFolder(ann, { name: "Inner", parentId: top });
+    const page = await createPage(ann, { title: "Deep", parentId: inner });
+    const beside = await createPage(ann, { title: "Beside", parentId: top });
+    expect((await ann.delete(`/folders/${top}`)).status).toBe(409);
+    expect((await ann.delete(`/folders/${top}?recursive=true`)).status).toBe(204);
+    for (const path of [`/folders/${top}`, `/folders/${inner}`, `/pages/${page}`, `/pages/${beside}`]) expect((await ann.get(path)).status).toBe(404);
+    // One entry for the whole deletion: what went with the folder comes back with it.
+    expect((await trashOf(ann)).filter((entry) => [top, inner, page, beside].includes(entry.id))).toEqual([
+      expect.objectContaining({ type: "folder", id: top, title: "Top", parentId: null, folderPath: "" }),
+    ]);
+    expect((await ann.post(`/trash/page/${page}/restore`)).status).toBe(404);
+  });
+
+  it("restoring a folder brings back what was deleted with it, not what had been deleted before", async () => {
+    const ann = await server.registered("ann");
+    const parent = await createFolder(ann, { name: "Parent" });
+    const top = await createFolder(ann, { name: "Top", parentId: parent });
+    const inner = await createFolder(ann, { name: "Inner", parentId: top });
+    const kept = await createPage(ann, { title: "Kept", parentId: inner, markdown: "kept words" });
+    const earlier = await createPage(ann, { title: "Earlier", parentId: top });
+    await ann.delete(`/pages/${earlier}`);
+    expect((await ann.delete(`/folders/${top}?recursive=true`)).status).toBe(204);
+
+    const restored = await ann.post(`/trash/folder/${top}/restore`);
+    expect(restored.status).toBe(200);
+    expect(restored.body).toMatchObject({ id: top, name: "Top", parentId: parent, permission: "owner" });
+    expect((await ann.get(`/folders/${inner}`)).body).toMatchObject({ parentId: top });
+    const page = await ann.get(`/pages/resolve?title=Kept`);
+    expect(page.body.data).toEqual([expect.objectContaining({ id: kept, parentId: inner, folderPath: "Parent/Top/Inner" })]);
+    expect(body((await ann.get(`/pages/${kept}/content`)).text)).toBe("kept words");
+    expect((await ann.get(`/pages/${earlier}`)).status).toBe(404);
+    expect((await trashOf(ann)).map((entry) => entry.id)).toEqual([earlier]);
+  });
+
+  it("restores a folder to the root when its folder is gone, and it can be moved and used again", async () => {
+    const ann = await server.registered("ann");
+    const parent = await createFolder(ann, { name: "Parent" });
+    const child = await createFolder(ann, { name: "Child", parentId: parent });
+    const elsewhere = await createFolder(ann, { name: "Elsewhere" });
+    expect((await ann.delete(`/folders/${parent}?recursive=true`)).status).toBe(204);
+    // The child was deleted along with its parent: only the parent is in the trash, and it restores in place.
+    expect((await trashOf(ann)).map((entry) => entry.id)).toEqual([parent]);
+    expect((await ann.post(`/trash/folder/${parent}/restore`)).status).toBe(200);
+    // Now the child alone, then its parent for good: the child returns to the root.
+    expect((await ann.delete(`/folders/${child}`)).status).toBe(204);
+    expect((await ann.delete(`/folders/${parent}`)).status).toBe(204);
+    const restored = await ann.post(`/trash/folder/${child}/restore`);
+    expect(restored.body).toMatchObject({ id: child, parentId: null });
+    expect((await ann.post(`/folders/${child}/move`, { parentId: elsewhere })).status).toBe(200);
+    expect((await ann.post(`/folders/${elsewhere}/move`, { parentId: child })).status).toBe(409);
+  });
+
+  it("a folder in the trash the caller cannot see is 404 as a missing one; its recursive deletion needs edit", async () => {
+    const ann = await server.registered("ann");
+    const viewer = await server.registered("viewer");
+    const stranger = await server.registered("stranger");
+    const folderId = await createFolder(ann);
+    await createPage(ann, { parentId: folderId });
+    await share(ann, "folder", folderId, viewer.email, "view");
+    expect((await viewer.delete(`/folders/${folderId}?recursive=true`)).status).toBe(403);
+    expect((await stranger.delete(`/folders/${folderId}?recursive=true`)).status).toBe(404);
+    expect((await ann.delete(`/folders/${folderId}?recursive=true`)).status).toBe(204);
+    const invisible = await stranger.post(`/trash/folder/${folderId}/restore`);
+    const missing = await stranger.post("/trash/folder/00000000-0000-4000-8000-000000000000/restore");
+    expect(invisible.status).toBe(404);
+    expect(invisible.text).toBe(missing.text);
+    expect((await viewer.post(`/trash/folder/${folderId}/restore`)).status).toBe(403);
+  });
+});
+
+// Last: it moves the server's clock past the retention period for good.
+describe("purging the trash", () => {
+  it("purges pages and folders past the retention period: they leave the trash and cannot come back", async () => {
     const ann = await server.registered("ann");
     const pageId = await createPage(ann);
+    const folderId = await createFolder(ann);
+    await createPage(ann, { parentId: folderId });
     await ann.delete(`/pages/${pageId}`);
-    expect((await trashOf(ann)).map((entry) => entry.id)).toContain(pageId);
+    await ann.delete(`/folders/${folderId}?recursive=true`);
+    expect((await trashOf(ann)).map((entry) => entry.id)).toEqual([folderId, pageId]);
     ahead = 31 * DAY;
     // The purge runs when the command API starts, then hourly.
     await server.restart();
     const deadline = Date.now() + 10_000;
-    while ((await trashOf(ann)).some((entry) => entry.id === pageId)) {
+    while ((await trashOf(ann)).length > 0) {
       if (Date.now() > deadline) throw new Error("the page was not purged");
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect((await ann.post(`/trash/page/${pageId}/restore`)).status).toBe(404);
+    expect((await ann.post(`/trash/folder/${folderId}/restore`)).status).toBe(404);
     expect((await ann.get(`/pages/${pageId}`)).status).toBe(404);
   });
 });

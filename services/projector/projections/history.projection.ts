@@ -24,6 +24,8 @@ function subjectOf(event: DomainEvent): Subject {
     case "FolderIconChanged":
     case "FolderDeleted":
     case "FolderMoved":
+    case "FolderUndeleted":
+    case "FolderPurged":
       return { kind: "folder", id: event.data.folderId, access: { kind: "folder", id: event.data.folderId } };
     case "AccessGranted":
     case "AccessRevoked": {

@@ -43,6 +43,8 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
     case "FolderIconChanged":
     case "FolderDeleted":
     case "FolderMoved":
+    case "FolderUndeleted":
+    case "FolderPurged":
       return projectFolder(narrow(stored, event), writers, tx);
     case "PageCreated":
     case "PageRenamed":

@@ -13,6 +13,7 @@ const trashSchema = z.object({
   parentId: z.string().nullable(),
   deletedAt: z.string(),
   deletedBy: z.string(),
+  deletedWith: z.string().nullable(),
   position: z.number(),
 });
 type TrashDoc = z.infer<typeof trashSchema>;
@@ -20,7 +21,8 @@ type TrashDoc = z.infer<typeof trashSchema>;
 export const trashModel: MongoModel = {
   collections: ["trash"],
   indexes: [
-    { collection: "trash", name: "trash_owner", keys: { ownerId: 1, position: -1 }, serves: "GET /trash: the deleted items of the caller's workspaces, newest first" },
+    { collection: "trash", name: "trash_owner", keys: { ownerId: 1, deletedWith: 1, position: -1 }, serves: "GET /trash: the deleted items of the caller's workspaces, newest first" },
+    { collection: "trash", name: "trash_with", keys: { deletedWith: 1 }, serves: "restoring a folder: what its recursive deletion took along" },
     { collection: "trash", name: "trash_deleted_at", keys: { deletedAt: 1 }, serves: "the purge: items past the retention period, oldest first" },
   ],
 };
@@ -54,8 +56,13 @@ export class MongoTrashView implements TrashView {
 
   async list(ownerIds: readonly string[], before: number | null, limit: number): Promise<TrashItem[]> {
     if (ownerIds.length === 0) return [];
-    const filter = before === null ? { ownerId: { $in: [...ownerIds] } } : { ownerId: { $in: [...ownerIds] }, position: { $lt: before } };
+    const owners = { ownerId: { $in: [...ownerIds] }, deletedWith: null };
+    const filter = before === null ? owners : { ...owners, position: { $lt: before } };
     return (await trash(this.ref).find(filter).sort({ position: -1 }).limit(limit).toArray()).map(toItem);
+  }
+
+  async deletedWith(folderId: string): Promise<TrashItem[]> {
+    return (await trash(this.ref).find({ deletedWith: folderId }).toArray()).map(toItem);
   }
 
   async expired(deletedBefore: string, limit: number): Promise<TrashItem[]> {
