@@ -2,13 +2,32 @@
 import type { LoadFigures } from "./http-load.ts";
 import { fmt, type Row } from "./report.ts";
 
-export function historyRows(figures: { ceiling: LoadFigures; readAt: LoadFigures; feed: { p50Ms: number; p99Ms: number; deliveries: number; expected: number } }): Row[] {
-  const { ceiling, readAt, feed } = figures;
+/** `historyPage`, when measured: GET /pages/{id}/history?limit=1 of the same page (only `bench:history` runs it). */
+export function historyRows(figures: {
+  ceiling: LoadFigures;
+  readAt: LoadFigures;
+  feed: { p50Ms: number; p99Ms: number; deliveries: number; expected: number };
+  historyPage?: LoadFigures;
+}): Row[] {
+  const { ceiling, readAt, feed, historyPage } = figures;
   const failed = readAt.non2xx + readAt.errors;
+  const pageRows: Row[] = historyPage
+    ? [
+        {
+          figure: "GET /pages/{id}/history?limit=1 (1,000 revisions)",
+          value: `${fmt(historyPage.requestsPerSecond)} req/s, p99 ${fmt(historyPage.p99Ms)} ms${historyPage.non2xx + historyPage.errors ? `, ${historyPage.non2xx + historyPage.errors} failed` : ""}`,
+          reference: `ceiling ${fmt(ceiling.requestsPerSecond)} req/s`,
+          ratio: `${fmt(historyPage.requestsPerSecond / ceiling.requestsPerSecond, 2)}×`,
+          target: "report",
+          verdict: "report",
+        },
+      ]
+    : [];
   return [
+    ...pageRows,
     {
       figure: "GET /pages/{id}?at= (1,000 revisions)",
-      value: `${fmt(readAt.requestsPerSecond)} req/s, p99 ${fmt(readAt.p99Ms)} ms${failed ? `, ${failed} failed` : ""}`,
+      value: `${fmt(readAt.requestsPerSecond)} req/s, p99 ${fmt(readAt.p99Ms)} ms, ${fmt(failed)} failed`,
       reference: `ceiling ${fmt(ceiling.requestsPerSecond)} req/s`,
       ratio: `${fmt(readAt.requestsPerSecond / ceiling.requestsPerSecond, 2)}×`,
       target: "report",

@@ -1,5 +1,6 @@
 // `npm run bench:history [-- --duration S] [--seconds S]`: the history figures on their own, beside the HTTP
-// ceiling measured in the same run: GET /pages/{id}?at= of a page with 1,000 revisions, and the change feed's
+// ceiling measured in the same run: GET /pages/{id}?at= and GET /pages/{id}/history?limit=1 of a page with 1,000
+// revisions, and the change feed's
 // delivery latency at 1,000 writes/s to 100 open feeds. Writes bench/results/<date>-history.json.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -41,14 +42,16 @@ try {
   await ceilingServer.stop();
   log(`load: GET /pages/{id}?at= for ${options.duration} s`);
   const readAt = await load({ url: `${server.url}/api/v1/pages/${pageId}?at=${midPosition}`, connections: options.connections, durationSeconds: options.duration, headers: { cookie } });
+  log(`load: GET /pages/{id}/history?limit=1 for ${options.duration} s`);
+  const historyPage = await load({ url: `${server.url}/api/v1/pages/${pageId}/history?limit=1`, connections: options.connections, durationSeconds: options.duration, headers: { cookie } });
   await server.stop();
   log(`change feed: 1,000 writes/s for ${options.seconds} s to 100 feeds`);
   const feed = await benchChangeFeed(workDir, 1_000, options.seconds, 100);
-  const rows = historyRows({ ceiling, readAt, feed });
+  const rows = historyRows({ ceiling, readAt, feed, historyPage });
   process.stdout.write(`\n${machine.cores} cores, Node ${machine.node}\n\n${renderTable(rows)}\n`);
   mkdirSync("bench/results", { recursive: true });
   const file = join("bench/results", `${new Date().toISOString().replaceAll(":", "-").slice(0, 19)}-history.json`);
-  writeFileSync(file, `${JSON.stringify({ machine, options, ceiling, readAt, feed, rows }, null, 2)}\n`);
+  writeFileSync(file, `${JSON.stringify({ machine, options, ceiling, readAt, historyPage, feed, rows }, null, 2)}\n`);
   log(`results written to ${file}`);
 } finally {
   await rm(workDir, { recursive: true, force: true });

@@ -52,13 +52,14 @@ export async function benchChangeFeed(dir: string, writesPerSecond: number, seco
   const projector = new Projector({ eventStore, store: projectionStore, logger: silent, watcher });
   await projector.start();
   const ownerId = userIdSchema.parse(randomUUID());
-  const hub = new ChangeFeedHub(readStore, watcher, { maxPerUser: feeds });
+  const hub = new ChangeFeedHub(readStore, watcher, { maxPerUser: feeds, clock: () => new Date() });
   const appendedAt = new Map<number, number>();
   const latencies: number[] = [];
   const open: Feed[] = [];
   for (let i = 0; i < feeds; i += 1) {
     const feed: Feed = {
       userId: ownerId,
+      credential: { tokenId: null, expiresAt: null },
       cursor: await watcher.current(),
       deliver: (entries) => {
         const now = performance.now();

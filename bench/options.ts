@@ -1,5 +1,5 @@
 // Benchmark options: --quick (under two minutes) or the full run (under fifteen), each size overridable;
-// --no-peer leaves out the Emmett appends peer.
+// --no-peer leaves out the Emmett appends peer; --only loop runs the event-loop row alone.
 import { parseArgs } from "node:util";
 import { z } from "zod";
 
@@ -14,6 +14,8 @@ const optionsSchema = z.object({
   replayEvents: z.coerce.number().int().min(1_000),
   appendEvents: z.coerce.number().int().min(1_000),
   lagSeconds: z.coerce.number().int().min(1).max(120),
+  /** One row alone instead of the whole table. */
+  only: z.enum(["loop"]).optional(),
 });
 export type BenchOptions = z.infer<typeof optionsSchema>;
 
@@ -30,6 +32,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
       "replay-events": { type: "string" },
       "append-events": { type: "string" },
       "lag-seconds": { type: "string" },
+      only: { type: "string" },
     },
   });
   const quick = values.quick ?? false;
@@ -43,5 +46,6 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     replayEvents: values["replay-events"] ?? (quick ? 100_000 : 1_000_000),
     appendEvents: values["append-events"] ?? (quick ? 5_000 : 50_000),
     lagSeconds: values["lag-seconds"] ?? (quick ? 3 : 10),
+    only: values.only,
   });
 }

@@ -4,6 +4,10 @@ export interface Row {
   readonly value: string;
   readonly reference: string;
   readonly ratio: string;
+  /** The same-bytes ceiling of an HTTP row and the row's ratio to it (issue 28). */
+  readonly sameBytes?: string;
+  /** The in-process limit of a read (the raw query without HTTP) and the row's ratio to it. */
+  readonly inProcess?: string;
   readonly target: string;
   readonly verdict: "met" | "MISSED" | "report" | "not built";
 }
@@ -15,8 +19,8 @@ export function verdict(ok: boolean): Row["verdict"] {
 }
 
 export function renderTable(rows: readonly Row[]): string {
-  const headers = ["figure", "value", "reference (same run)", "ratio", "target", "verdict"];
-  const cells = rows.map((r) => [r.figure, r.value, r.reference, r.ratio, r.target, r.verdict]);
+  const headers = ["figure", "value", "reference (same run)", "ratio", "same-bytes ceiling", "in-process limit", "target", "verdict"];
+  const cells = rows.map((r) => [r.figure, r.value, r.reference, r.ratio, r.sameBytes ?? "—", r.inProcess ?? "—", r.target, r.verdict]);
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] ?? "").length)));
   const line = (values: string[]) => `| ${values.map((v, i) => v.padEnd(widths[i] ?? 0)).join(" | ")} |`;
   return [line(headers), line(widths.map((w) => "-".repeat(w))), ...cells.map(line)].join("\n");

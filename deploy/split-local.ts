@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gatewayConfig } from "./nginx/gateway-config.ts";
 import { freePort } from "./free-port.ts";
+import { loadConfig } from "../shared/config/config.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const dataDir = resolve(process.env.DATA_DIR ?? join(root, "data", "split"));
@@ -54,7 +55,8 @@ async function main(): Promise<void> {
   if (spawnSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" }).status !== 0) throw new Error("the build failed");
   mkdirSync(dataDir, { recursive: true });
 
-  const shared: Record<string, string> = {};
+  // nginx, on this machine, names each client in X-Forwarded-For: per-address rate limits count real clients.
+  const shared: Record<string, string> = { TRUST_PROXY: "loopback" };
   const nats = binary("nats-server");
   if (nats) {
     const port = await freePort();
@@ -72,7 +74,11 @@ async function main(): Promise<void> {
   service("notifier", { PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${gatewayPort}` });
 
   const config = join(scratch, "nginx.conf");
-  writeFileSync(config, await gatewayConfig({ port: gatewayPort, commandApi: `127.0.0.1:${commandPort}`, queryApis: queryPorts.map((port) => `127.0.0.1:${port}`), runDir: scratch }));
+  const { BODY_LIMIT_BYTES: bodyLimitBytes } = loadConfig();
+  writeFileSync(
+    config,
+    await gatewayConfig({ port: gatewayPort, commandApi: `127.0.0.1:${commandPort}`, queryApis: queryPorts.map((port) => `127.0.0.1:${port}`), runDir: scratch, bodyLimitBytes }),
+  );
   run("nginx", nginx, ["-c", config, "-p", scratch, "-e", "stderr"]);
   await answers(`http://127.0.0.1:${gatewayPort}/healthz`);
   process.stderr.write(

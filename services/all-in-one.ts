@@ -4,7 +4,6 @@ import type { Logger } from "pino";
 import { PrometheusMetrics } from "../shared/adapters/prometheus/prometheus.metrics.ts";
 import type { EventStore } from "../shared/event-store/event-store.port.ts";
 import type { ReadStore } from "../shared/read-store/read-store.port.ts";
-import { toBusMessage } from "../shared/bus/integration-events.ts";
 import { loadConfig, type Config } from "../shared/config/config.ts";
 import { registerApiReference } from "../shared/http/api-reference.ts";
 import { closeApp, createApp } from "../shared/http/create-app.ts";
@@ -14,11 +13,13 @@ import { metricsRoute } from "../shared/http/metrics.routes.ts";
 import { createLogger } from "../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../shared/read-store/checkpoint-watcher.ts";
 import { registerCommandApi } from "./command-api/command-api.ts";
-import { openBlobStore, openEventStore, openProjectionStore, openReadStore, projectorFor, type RunningProjector } from "./embedded-stores.ts";
-import { appendingStore, authenticatorFor, busFor, commandApiPorts, inProcessWriteSide, mailerFor, publicBaseUrl, queryApiPorts, type Clock } from "./embedded-wiring.ts";
+import { openBlobStore, openEventStore, openLiveProjectionStore, openReadStore, projectorFor, type RunningProjector } from "./embedded-stores.ts";
+import { appendingStore, authenticatorFor, busFor, commandApiPorts, inProcessWriteSide, mailerFor, publicBaseUrl, queryApiPorts, rateLimitsFor, type Clock } from "./embedded-wiring.ts";
 import { runUntilSignalled } from "./lifecycle.ts";
 import { Notifier } from "./notifier/notifier.ts";
+import { Publisher } from "./projector/publisher.ts";
 import { registerQueryApi } from "./query-api/query-api.ts";
+import { listenOn } from "../shared/http/listen.ts";
 
 export interface RunningServer {
   readonly url: string;
@@ -39,32 +40,29 @@ export async function startAllInOne(
   const eventStore = openEventStore(config);
   const readStore = await openReadStore(config, metrics);
   const watcher = new CheckpointWatcher(readStore);
-  const projectionStore = await openProjectionStore(config);
+  const projectionStore = await openLiveProjectionStore(config, { eventStore, logger });
   const blobs = await openBlobStore(config);
-  const bus = await busFor(config, "all-in-one");
+  const bus = await busFor(config, "all-in-one", { logger, metrics });
   const mailer = mailerFor(config);
   const notifier = new Notifier({ bus, eventStore: appendingStore(eventStore, metrics), readModels: readStore, mailer, logger, clock, publicBaseUrl: publicBaseUrl(config), metrics });
   await notifier.start();
-  const projector = projectorFor(projectionStore, {
-    eventStore,
-    logger,
-    watcher,
-    publish: (events) => bus.publish(events.map(toBusMessage)),
-    metrics,
-  });
+  const projector = projectorFor(projectionStore, { eventStore, logger, watcher, metrics });
   await projector.start();
+  const publisher = new Publisher({ eventStore, bus, projection: watcher, logger, metrics });
+  await publisher.start();
   void notifier.recover().catch((error: unknown) => logger.warn({ event: "notifier.recovery_failed", err: error }));
 
   // One process, so the query side's write side is the command side's, called in memory.
   const writeSide = inProcessWriteSide({ eventStore, readStore }, logger, clock, metrics);
-  const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, metrics });
+  const rateLimits = await { ...(await rateLimitsFor(config, "all-in-one")), now: () => clock().getTime() };
+  const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, metrics, rateLimits, ...(config.TRUST_PROXY ? { trustProxy: config.TRUST_PROXY } : {}) });
   installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: true, metrics }));
   await registerApiReference(app);
-  healthRoutes(app, { eventStore, readStore });
+  healthRoutes(app, { eventStore, readStore, projector });
   metricsRoute(app, metrics);
   await registerCommandApi(app, commandApiPorts(config, { eventStore, readStore, blobs }, watcher, logger, clock, metrics));
   await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs }, watcher, writeSide, clock, metrics));
-  const url = await app.listen({ port: config.PORT, host: config.HOST });
+  const url = await listenOn(app, config.PORT, config.HOST);
   logger.info({ event: "server.started", url, dataDir: config.DATA_DIR, mode: "all-in-one" });
 
   return {
@@ -76,6 +74,8 @@ export async function startAllInOne(
     projector,
     async close() {
       await closeApp(app);
+      await publisher.stop();
+      await rateLimits.counters.close();
       await projector.stop();
       await notifier.stop();
       await bus.close();

@@ -15,7 +15,9 @@ import type { BlobReader, BlobStore } from "../shared/blobs/blob-store.port.ts";
 import type { EventStore } from "../shared/event-store/event-store.port.ts";
 import type { Metrics } from "../shared/metrics/metrics.port.ts";
 import type { ProjectionStore, ReadStore } from "../shared/read-store/read-store.port.ts";
-import { Projector, type ProjectorOptions } from "./projector/projector.ts";
+import { Projector, type ProjectorOptions, type ProjectionStall } from "./projector/projector.ts";
+import { replayAndSwitch } from "./projector/rebuild.ts";
+import type { Logger } from "pino";
 import { connectMongo, MongoProjectionStore, MongoReadStore } from "../shared/adapters/mongodb/mongo.read-store.ts";
 
 const PRIVATE_FILE = 0o600;
@@ -108,6 +110,24 @@ export async function openProjectionStore(config: Config): Promise<AnyProjection
   return MongoProjectionStore.open(await connectMongo(config.MONGODB_URL), { ownsClient: true });
 }
 
+/**
+ * The live projector's store. On MongoDB, when the active read models were laid out by another
+ * MONGO_READ_MODEL_VERSION (a release changed a document's shape), the history is first replayed into the next
+ * generation beside them, which keep serving, and readers switch once it has caught up (replayAndSwitch), so a
+ * layout change never leaves query nodes on empty read models.
+ */
+export async function openLiveProjectionStore(config: Config, replay: { eventStore: EventStore; logger: Logger }): Promise<AnyProjectionStore> {
+  if (!config.MONGODB_URL) return openEmbeddedProjectionStore(config);
+  const db = await connectMongo(config.MONGODB_URL);
+  const outdated = await MongoProjectionStore.activeLayoutOutdated(db);
+  if (outdated) {
+    replay.logger.warn({ event: "read_models.layout_changed", from: outdated.version, generation: outdated.generation }, "replaying the history into new read models beside the live ones");
+    const next = await MongoProjectionStore.openNextGeneration(db);
+    await replayAndSwitch({ eventStore: replay.eventStore, store: next, logger: replay.logger });
+  }
+  return MongoProjectionStore.open(db, { ownsClient: true });
+}
+
 /** Runs `use` on the store with its batch type known, whichever adapter it is. */
 export function onProjectionStore<R>(store: AnyProjectionStore, use: <Tx>(store: ProjectionStore<Tx>) => R): R {
   return store instanceof MongoProjectionStore ? use(store) : use(store);
@@ -117,6 +137,7 @@ export function onProjectionStore<R>(store: AnyProjectionStore, use: <Tx>(store:
 export interface RunningProjector {
   readonly checkpoint: number;
   readonly healthy: boolean;
+  readonly stall: ProjectionStall | null;
   start(): Promise<void>;
   stop(): Promise<void>;
 }

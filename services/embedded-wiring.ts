@@ -3,7 +3,9 @@
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { InProcessBus } from "../shared/adapters/in-process/in-process.bus.ts";
-import { NatsBus } from "../shared/adapters/nats/nats.bus.ts";
+import { NatsBus, type NatsBusOptions } from "../shared/adapters/nats/nats.bus.ts";
+import { InMemoryRateLimitCounters } from "../shared/adapters/in-process/in-memory.rate-limit-counters.ts";
+import { NatsRateLimitCounters } from "../shared/adapters/nats/nats-kv.rate-limit-counters.ts";
 import { OutboxMailer } from "../shared/adapters/outbox/outbox.mailer.ts";
 import type { BlobReader, BlobStore } from "../shared/blobs/blob-store.port.ts";
 import type { Bus } from "../shared/bus/bus.port.ts";
@@ -14,10 +16,12 @@ import { Authenticator } from "../shared/auth/authenticator.ts";
 import { sessionKeyFor } from "../shared/auth/session-key.ts";
 import { SessionVerifier } from "../shared/auth/session-verifier.ts";
 import type { WriteSide } from "../shared/auth/write-side.port.ts";
-import type { Config } from "../shared/config/config.ts";
+import { rateLimitPolicies, type Config } from "../shared/config/config.ts";
 import { countedAppends } from "../shared/event-store/counted-appends.ts";
 import type { EventStore } from "../shared/event-store/event-store.port.ts";
 import { serveMetrics } from "../shared/http/metrics.routes.ts";
+import type { RateLimits } from "../shared/http/rate-limit.ts";
+import { ImageInspector } from "../shared/images/inspect-image.ts";
 import type { Metrics } from "../shared/metrics/metrics.port.ts";
 import { timedProgress } from "../shared/read-store/timed-progress.ts";
 import type { ProjectionProgress } from "../shared/read-store/checkpoint-watcher.ts";
@@ -67,12 +71,29 @@ export function commandApiPorts(
     logger,
     consistencyWaitMs: config.CONSISTENCY_WAIT_MS,
     trashRetentionDays: config.TRASH_RETENTION_DAYS,
+    images: new ImageInspector({ concurrency: config.IMAGE_DECODE_CONCURRENCY, queue: config.IMAGE_DECODE_QUEUE }),
   };
 }
 
 /** The bus: NATS JetStream when NATS_URL is set, otherwise in this process only. */
-export async function busFor(config: Config, name: string): Promise<Bus> {
-  return config.NATS_URL ? NatsBus.connect(config.NATS_URL, { name }) : new InProcessBus();
+export async function busFor(config: Config, name: string, report: { logger?: Logger; metrics?: Metrics } = {}): Promise<Bus> {
+  return config.NATS_URL ? NatsBus.connect(config.NATS_URL, natsOptions(config, name, report)) : new InProcessBus();
+}
+
+/** The NATS bus's settings from the configuration: the stream's retention limits. */
+export function natsOptions(config: Config, name: string, report: { logger?: Logger; metrics?: Metrics } = {}): NatsBusOptions {
+  return { name, maxAgeMs: config.NATS_STREAM_MAX_AGE_HOURS * 60 * 60_000, maxBytes: config.NATS_STREAM_MAX_BYTES, ...report };
+}
+
+/**
+ * Rate limits: counters in NATS KV when NATS_URL is set, so every node of a split deployment counts against
+ * one budget; otherwise in this process. The caller closes `counters` after the app.
+ */
+export async function rateLimitsFor(config: Config, name: string): Promise<RateLimits> {
+  const policies = rateLimitPolicies(config);
+  const windows = Object.values(policies).flatMap((policy) => (policy ? [policy.windowSeconds] : []));
+  const counters = config.NATS_URL ? await NatsRateLimitCounters.connect(config.NATS_URL, { maxWindowSeconds: Math.max(1, ...windows), name }) : new InMemoryRateLimitCounters();
+  return { counters, policies };
 }
 
 /** The mailer: SMTP when SMTP_URL is set, otherwise .eml files in DATA_DIR/outbox. */

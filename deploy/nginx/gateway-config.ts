@@ -1,6 +1,6 @@
 // Renders the gateway's nginx configuration from gateway.conf.template, as envsubst would: ${NAME}
 // placeholders are filled in, nginx's own $variables are left alone. Used by `npm run split` and the tests.
-import { readFile } from "node:fs/promises";
+import { chmod, readFile } from "node:fs/promises";
 import { join } from "node:path";
 
 export interface GatewaySettings {
@@ -11,6 +11,8 @@ export interface GatewaySettings {
   readonly queryApis: readonly string[];
   /** A writable directory for nginx's pid file and temporary files. */
   readonly runDir: string;
+  /** The services' BODY_LIMIT_BYTES (default 1 MiB): the gateway refuses an ordinary API body over it. */
+  readonly bodyLimitBytes?: number;
   /** nginx directives for `location = /metrics`; by default the gateway answers it 404. */
   readonly metricsLocation?: string;
 }
@@ -27,7 +29,13 @@ export function renderTemplate(template: string, values: Record<string, string>)
   });
 }
 
+/**
+ * The configuration for `settings`. Also opens `runDir` for traversal (0711): nginx started as root runs its
+ * workers as another user, who must reach the client_body directory to buffer a body larger than memory (a
+ * mkdtemp directory is 0700, and the workers' writes there failed with 500).
+ */
 export async function gatewayConfig(settings: GatewaySettings): Promise<string> {
+  await chmod(settings.runDir, 0o711);
   const template = await readFile(join(import.meta.dirname, "gateway.conf.template"), "utf8");
   return renderTemplate(template, {
     GATEWAY_ADDRESS: "127.0.0.1",
@@ -35,6 +43,7 @@ export async function gatewayConfig(settings: GatewaySettings): Promise<string> 
     COMMAND_API: settings.commandApi,
     QUERY_API_SERVERS: settings.queryApis.map((host) => `server ${host} max_fails=1 fail_timeout=5s;`).join("\n    "),
     NGINX_RUN_DIR: settings.runDir,
+    BODY_LIMIT: `${Math.ceil((settings.bodyLimitBytes ?? 1024 * 1024) / 1024)}k`,
     METRICS_LOCATION: settings.metricsLocation ?? METRICS_NOT_PUBLIC,
   });
 }

@@ -5,6 +5,7 @@ import type { WritePorts } from "../../shared/commands/write-ports.ts";
 import type { App } from "../../shared/http/create-app.ts";
 import type { ProjectionProgress } from "../../shared/read-store/checkpoint-watcher.ts";
 import { commentCommandRoutes } from "./routes/comments.routes.ts";
+import type { ImageInspector } from "../../shared/images/inspect-image.ts";
 import { startOrphanImageSweep } from "../../shared/images/orphan-blobs.ts";
 import { imageCommandRoutes } from "./routes/images.routes.ts";
 import { importCommandRoutes } from "./routes/imports.routes.ts";
@@ -29,6 +30,8 @@ export interface CommandApiPorts extends WritePorts {
   readonly blobs: BlobStore;
   /** TRASH_RETENTION_DAYS: deleted pages older than this are purged. */
   readonly trashRetentionDays: number;
+  /** Checks uploaded and imported images, a bounded number at a time. */
+  readonly images: ImageInspector;
 }
 
 export async function registerCommandApi(app: App, ports: CommandApiPorts): Promise<void> {

@@ -10,9 +10,10 @@ import { metricsRoute } from "../../shared/http/metrics.routes.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
 import { openBlobStore, openEventStore, openReadStore } from "../embedded-stores.ts";
-import { authenticatorFor, commandApiPorts, inProcessWriteSide } from "../embedded-wiring.ts";
+import { authenticatorFor, commandApiPorts, inProcessWriteSide, rateLimitsFor } from "../embedded-wiring.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { registerCommandApi } from "./command-api.ts";
+import { listenOn } from "../../shared/http/listen.ts";
 
 await runUntilSignalled("command-api", async () => {
   const config = loadConfig();
@@ -24,17 +25,19 @@ await runUntilSignalled("command-api", async () => {
   const watcher = new CheckpointWatcher(readStore);
   const blobs = await openBlobStore(config);
   const writeSide = inProcessWriteSide({ eventStore, readStore }, logger, clock, metrics);
-  const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, metrics });
+  const rateLimits = await rateLimitsFor(config, "command-api");
+  const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, metrics, rateLimits, ...(config.TRUST_PROXY ? { trustProxy: config.TRUST_PROXY } : {}) });
   installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: true, metrics }));
   await registerApiReference(app);
   healthRoutes(app, { eventStore, readStore });
   metricsRoute(app, metrics);
   await registerCommandApi(app, commandApiPorts(config, { eventStore, readStore, blobs }, watcher, logger, clock, metrics));
-  const url = await app.listen({ port: config.PORT, host: config.HOST });
+  const url = await listenOn(app, config.PORT, config.HOST);
   logger.info({ event: "server.started", url, mode: "command-api" });
   return {
     async close() {
       await closeApp(app);
+      await rateLimits.counters.close();
       watcher.close();
       await blobs.close();
       await readStore.close();

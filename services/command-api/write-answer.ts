@@ -21,14 +21,23 @@ export interface WriteAnswer extends Presented {
   readonly consistencyToken: string;
 }
 
+/** 202 of a write not yet visible: the id of what it wrote, absent when it names no one thing (a deletion, a grant). */
 export const recordedReply = z.object({
-  id: z.string().nullable(),
+  id: z.string().optional(),
   status: z.literal("recorded"),
   message: z.string(),
 });
 
-/** The response schemas of a write: its own, 202 when not yet visible, and the errors. */
-export const writeResponses = <T extends Record<number, z.ZodType>>(own: T) => ({ 202: recordedReply, ...own, "4xx": errorBody, "5xx": errorBody });
+/** 202 of a creation not yet visible: the new id is always known, so a client can read it once it is visible. */
+export const createdRecordedReply = recordedReply.extend({ id: z.string() });
+
+/** The response schemas of a write: its own, 202 when not yet visible (with the id when it creates), and the errors. */
+export const writeResponses = <T extends Record<number, z.ZodType>>(own: T) => ({
+  202: 201 in own ? createdRecordedReply : recordedReply,
+  ...own,
+  "4xx": errorBody,
+  "5xx": errorBody,
+});
 
 export function actorOf(request: FastifyRequest, clock: () => Date): Actor {
   const principal = principalOf(request);
@@ -48,7 +57,7 @@ export async function settleWrite(
   }
   ports.logger.warn({ event: "projection.wait_timeout", position: target });
   const message = "the change is recorded but not visible yet; send this response's X-Consistency-Token with your next read";
-  return { status: 202, body: { id: outcome.id, status: "recorded", message }, consistencyToken };
+  return { status: 202, body: { ...(outcome.id === null ? {} : { id: outcome.id }), status: "recorded", message }, consistencyToken };
 }
 
 export function sendWrite(reply: FastifyReply, answer: WriteAnswer) {

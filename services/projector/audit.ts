@@ -3,7 +3,7 @@
 // changed, described as the history API describes it.
 import type { EventStore } from "../../shared/event-store/event-store.port.ts";
 import { parseRecorded, type StoredEvent } from "../../shared/events.ts";
-import { describeHistory, usersNamedBy } from "../../shared/history/describe-history.ts";
+import { describeChange, summariseAll, usersNamedBy } from "../../shared/history/describe-history.ts";
 import type { HistoryEntityKind, HistoryEntry } from "../../shared/history/history.view.ts";
 import type { UsersView } from "../../shared/users/users.view.ts";
 
@@ -32,14 +32,15 @@ export async function auditTrail(eventStore: EventStore, users: UsersView, entit
     correlationId: stored.metadata.correlationId,
     event: stored.event,
   }));
-  const named = await users.getMany(usersNamedBy(entries));
+  const changes = summariseAll(entries);
+  const named = await users.getMany(usersNamedBy(changes));
   const names = new Map([...named].map(([id, user]) => [id, user.name]));
-  const described = describeHistory(entries, names);
+  const described = changes.map((change) => describeChange(change, names));
   if (described.length === 0) return [`entity ${entityId}: no events`];
   return [
     `entity ${entityId}: ${described.length} events`,
     ...described.map(({ entry, actor, changes }) =>
-      [`#${entry.position}`, entry.occurredAt, entry.event.type, `by ${actor.name} (${actor.id})`, `correlation ${entry.correlationId}`, JSON.stringify(changes)].join("  "),
+      [`#${entry.position}`, entry.occurredAt, entry.type, `by ${actor.name} (${actor.id})`, `correlation ${entry.correlationId}`, JSON.stringify(changes)].join("  "),
     ),
   ];
 }

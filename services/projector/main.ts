@@ -1,31 +1,37 @@
 // The projector on its own: follows the event store (DATA_DIR, or EVENTSTORE_URL) and keeps the read models
-// (DATA_DIR, or MONGODB_URL) up to date;
-// with NATS_URL it publishes every event to NATS JetStream inside each batch.
+// (DATA_DIR, or MONGODB_URL) up to date; with NATS_URL its publisher, beside it, publishes every event to NATS
+// JetStream from a position of its own, so an outage of NATS never holds the read models back.
 import { PrometheusMetrics } from "../../shared/adapters/prometheus/prometheus.metrics.ts";
 import { NatsBus } from "../../shared/adapters/nats/nats.bus.ts";
-import { toBusMessage } from "../../shared/bus/integration-events.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
-import { openEventStore, openProjectionStore, projectorFor } from "../embedded-stores.ts";
-import { metricsServerFor } from "../embedded-wiring.ts";
+import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
+import { openEventStore, openLiveProjectionStore, projectorFor } from "../embedded-stores.ts";
+import { metricsServerFor, natsOptions } from "../embedded-wiring.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
+import { Publisher } from "./publisher.ts";
 
 await runUntilSignalled("projector", async () => {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, "projector");
   const metrics = new PrometheusMetrics();
   const eventStore = openEventStore(config);
-  const store = await openProjectionStore(config);
-  const bus = config.NATS_URL ? await NatsBus.connect(config.NATS_URL, { name: "projector" }) : null;
-  const projector = projectorFor(store, { eventStore, logger, metrics, ...(bus ? { publish: (events) => bus.publish(events.map(toBusMessage)) } : {}) });
+  const store = await openLiveProjectionStore(config, { eventStore, logger });
+  const watcher = new CheckpointWatcher(store);
+  const projector = projectorFor(store, { eventStore, logger, metrics, watcher });
   await projector.start();
+  const bus = config.NATS_URL ? await NatsBus.connect(config.NATS_URL, natsOptions(config, "projector", { logger, metrics })) : null;
+  const publisher = bus ? new Publisher({ eventStore, bus, projection: watcher, logger, metrics }) : null;
+  await publisher?.start();
   const metricsServer = await metricsServerFor(config, metrics, logger);
   logger.info({ event: "projector.started", checkpoint: projector.checkpoint, bus: bus ? "nats" : "none", metrics: metricsServer?.url ?? null });
   return {
     async close() {
       await metricsServer?.close();
+      await publisher?.stop();
       await projector.stop();
       await bus?.close();
+      watcher.close();
       await store.close();
       await eventStore.close();
     },

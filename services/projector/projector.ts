@@ -2,10 +2,11 @@
 // together with the new checkpoint, so a crash at any point neither loses nor doubles an effect.
 import type { Logger } from "pino";
 import type { EventStore, RecordedEvent, Subscription } from "../../shared/event-store/event-store.port.ts";
-import { parseRecorded, type StoredEvent } from "../../shared/events.ts";
+import { parseRecorded } from "../../shared/events.ts";
 import type { ProjectionMetrics } from "../../shared/metrics/metrics.port.ts";
 import type { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
 import type { ProjectionStore } from "../../shared/read-store/read-store.port.ts";
+import { HistoryFolds } from "../../shared/history/history-folds.ts";
 import { project } from "./projections/project.ts";
 
 export interface ProjectorOptions<Tx> {
@@ -14,13 +15,20 @@ export interface ProjectorOptions<Tx> {
   readonly logger: Logger;
   readonly watcher?: CheckpointWatcher;
   readonly batchSize?: number;
-  /**
-   * Publishes a batch's integration events to the bus, inside the batch: when it fails, the batch is rolled
-   * back and retried, so no event is lost for the bus; a republished event is recognised by its id.
-   */
-  readonly publish?: (events: readonly StoredEvent[]) => Promise<void>;
+  /** First wait after a failed batch; doubled at each failure in a row, up to maxRetryDelayMs. */
   readonly retryDelayMs?: number;
+  readonly maxRetryDelayMs?: number;
+  /** Failures in a row of the same batch after which the projector reports itself stalled (default 5). */
+  readonly stallAfter?: number;
   readonly metrics?: ProjectionMetrics;
+}
+
+/** A batch that keeps failing: every later event waits behind it. */
+export interface ProjectionStall {
+  /** The checkpoint the failing batch starts after. */
+  readonly position: number;
+  readonly attempts: number;
+  readonly since: string;
 }
 
 export class Projector<Tx> {
@@ -28,6 +36,7 @@ export class Projector<Tx> {
   private stopped = true;
   private position = 0;
   private failures = 0;
+  private failingSince: string | null = null;
 
   constructor(private readonly options: ProjectorOptions<Tx>) {}
 
@@ -38,6 +47,16 @@ export class Projector<Tx> {
 
   get healthy(): boolean {
     return !this.stopped && this.failures === 0;
+  }
+
+  /**
+   * Set once the same batch failed `stallAfter` times in a row (a poison batch: a read model refuses an event,
+   * a store limit is hit); /readyz then answers 503 and `projector_stalled` is 1. The projector keeps retrying
+   * with backoff, and clears it when the batch commits.
+   */
+  get stall(): ProjectionStall | null {
+    if (this.failures < (this.options.stallAfter ?? 5) || this.failingSince === null) return null;
+    return { position: this.position, attempts: this.failures, since: this.failingSince };
   }
 
   async start(): Promise<void> {
@@ -57,8 +76,16 @@ export class Projector<Tx> {
       () => undefined,
       (error: unknown) => {
         this.failures += 1;
-        this.options.logger.error({ event: "projection.failed", err: error, position: this.position }, "projection batch failed");
-        const timer = setTimeout(() => void this.resume(), this.options.retryDelayMs ?? 1_000);
+        this.failingSince ??= new Date().toISOString();
+        const first = this.options.retryDelayMs ?? 1_000;
+        const delay = Math.min(first * 2 ** Math.min(this.failures - 1, 16), this.options.maxRetryDelayMs ?? 60_000);
+        const stall = this.stall;
+        this.options.metrics?.batchFailed(stall !== null);
+        this.options.logger.error(
+          { event: stall ? "projection.stalled" : "projection.failed", err: error, position: this.position, attempts: this.failures, retryInMs: delay },
+          stall ? "the same projection batch keeps failing; every later event waits behind it (docs/operations.md: a stalled projector)" : "projection batch failed",
+        );
+        const timer = setTimeout(() => void this.resume(), delay);
         timer.unref();
       },
     );
@@ -85,11 +112,13 @@ export class Projector<Tx> {
     const stored = batch.map(parseRecorded);
     const { store } = this.options;
     await store.applyBatch(last.position, async (tx) => {
-      for (const event of stored) await project(event, store.writers, tx);
-      await this.options.publish?.(stored);
+      const folds = new HistoryFolds(store.writers.history, tx);
+      for (const event of stored) await project(event, store.writers, tx, folds);
+      await folds.flush();
     });
     this.position = last.position;
     this.failures = 0;
+    this.failingSince = null;
     this.options.watcher?.announce(last.position);
     const ms = performance.now() - started;
     this.options.metrics?.batchProjected({ position: last.position, count: batch.length, lastOccurredAt: last.metadata.occurredAt, seconds: ms / 1000 });

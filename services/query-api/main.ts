@@ -11,9 +11,10 @@ import { metricsRoute } from "../../shared/http/metrics.routes.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
 import { openBlobReader, openReadStore } from "../embedded-stores.ts";
-import { authenticatorFor, queryApiPorts } from "../embedded-wiring.ts";
+import { authenticatorFor, queryApiPorts, rateLimitsFor } from "../embedded-wiring.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { registerQueryApi } from "./query-api.ts";
+import { listenOn } from "../../shared/http/listen.ts";
 
 await runUntilSignalled("query-api", async () => {
   const config = loadConfig();
@@ -25,17 +26,19 @@ await runUntilSignalled("query-api", async () => {
   const watcher = new CheckpointWatcher(readStore);
   const blobs = await openBlobReader(config);
   const writeSide = new CommandApiWriteSide(config.COMMAND_API_URL);
-  const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, metrics });
+  const rateLimits = await rateLimitsFor(config, "query-api");
+  const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, metrics, rateLimits, ...(config.TRUST_PROXY ? { trustProxy: config.TRUST_PROXY } : {}) });
   installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: false, metrics }));
   await registerApiReference(app, { peerDocumentUrl: new URL("/api/v1/openapi.json", config.COMMAND_API_URL).toString() });
   healthRoutes(app, { readStore });
   metricsRoute(app, metrics);
   await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs }, watcher, writeSide, clock, metrics));
-  const url = await app.listen({ port: config.PORT, host: config.HOST });
+  const url = await listenOn(app, config.PORT, config.HOST);
   logger.info({ event: "server.started", url, mode: "query-api" });
   return {
     async close() {
       await closeApp(app);
+      await rateLimits.counters.close();
       watcher.close();
       await blobs.close();
       await readStore.close();

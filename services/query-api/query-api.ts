@@ -64,7 +64,7 @@ export async function registerQueryApi(app: App, ports: QueryApiPorts): Promise<
       backlinkQueryRoutes(api, ports.views);
       trashQueryRoutes(api, ports);
       historyQueryRoutes(api, ports.views);
-      const hub = new ChangeFeedHub(ports.views, ports.projection, { maxPerUser: ports.changeFeed.maxPerUser });
+      const hub = new ChangeFeedHub(ports.views, ports.projection, { maxPerUser: ports.changeFeed.maxPerUser, clock: ports.clock });
       changeFeedRoutes(api, { hub, writeSide: ports.writeSide, heartbeatMs: ports.changeFeed.heartbeatMs });
       searchQueryRoutes(api, ports.views);
       commentQueryRoutes(api, ports.views);

@@ -73,7 +73,7 @@ export class Authenticator {
     const claims = await this.ports.sessions.verify(session);
     if (!claims) throw unauthenticated("the session is invalid or has expired");
     const user = await this.sessionUser(session, claims, correlationId);
-    return { user, authentication: "session", scopes: null, tokenId: null };
+    return { user, authentication: "session", scopes: null, tokenId: null, expiresAt: claims.exp * 1000 };
   }
 
   private async fromToken(secret: string, correlationId: string): Promise<Principal> {
@@ -92,7 +92,7 @@ export class Authenticator {
         .recordTokenUse({ secret, tokenId: token.id, userId: user.id }, correlationId)
         .catch((error: unknown) => this.ports.logger.warn({ event: "token.use_not_recorded", tokenId: token.id, err: error }));
     }
-    return { user, authentication: "token", scopes: token.scopes, tokenId: token.id };
+    return { user, authentication: "token", scopes: token.scopes, tokenId: token.id, expiresAt: token.expiresAt === null ? null : Date.parse(token.expiresAt) };
   }
 
   /**

@@ -8,4 +8,6 @@ export interface Principal {
   /** The token's scopes; null for a session, which no scope restricts. */
   readonly scopes: Scope[] | null;
   readonly tokenId: string | null;
+  /** When the credential stops working (ms since the epoch): the token's expiresAt, the session's exp; null: never. */
+  readonly expiresAt: number | null;
 }

@@ -31,5 +31,12 @@ export interface Bus {
    *   of its subjects.
    */
   subscribe(options: { subjects: readonly string[]; group: string; handler: BusHandler }): Promise<BusSubscription>;
+  /**
+   * The publisher's place in the global log (the position of the last event it published), kept with the bus
+   * for as long as the bus lives, so that publishing resumes there after a restart or an outage of the bus:
+   * null until one is saved.
+   */
+  publishedPosition(): Promise<number | null>;
+  savePublishedPosition(position: number): Promise<void>;
   close(): Promise<void>;
 }

@@ -3,10 +3,12 @@ import { randomUUID } from "node:crypto";
 import type { NewEvent } from "../event-store/event-store.port.ts";
 import { domainEventSchema, type DomainEvent } from "../events.ts";
 import { schemaVersionOf } from "../event-store/upcasters.ts";
+import { assertAppendSize } from "../event-store/append-size.ts";
 import type { CommandContext } from "./command-context.ts";
 
+/** Throws AppendTooLargeError (413) when the events exceed what every store takes in one append. */
 export function toNewEvents(events: readonly DomainEvent[], context: CommandContext): NewEvent[] {
-  return events.map((event) => ({
+  const recorded = events.map((event) => ({
     id: randomUUID(),
     type: event.type,
     data: domainEventSchema.parse(event).data,
@@ -18,4 +20,6 @@ export function toNewEvents(events: readonly DomainEvent[], context: CommandCont
       schemaVersion: schemaVersionOf(event.type),
     },
   }));
+  assertAppendSize(recorded);
+  return recorded;
 }

@@ -1,7 +1,19 @@
 // The one place that reads process.env: every variable is parsed by one zod schema at start-up.
+import { isIP } from "node:net";
+import { availableParallelism } from "node:os";
 import { z } from "zod";
+import { rateLimitSpecSchema, type RateLimitPolicies } from "../rate-limit/rate-limit-policy.ts";
 
 const optionalUrl = z.string().url().optional();
+
+/** One entry of TRUST_PROXY as fastify (proxy-addr) reads it: a name, an address, or an address/prefix. */
+function trustedProxy(entry: string): boolean {
+  if (["loopback", "linklocal", "uniquelocal"].includes(entry)) return true;
+  const [address = "", prefix, extra] = entry.split("/");
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
 
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -16,6 +28,10 @@ export const configSchema = z.object({
   /** MongoDB (`mongodb://host:27017/workspace?replicaSet=rs0`): the read models and image bytes (GridFS) instead of DATA_DIR. */
   MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, "must be a mongodb:// or mongodb+srv:// connection string").optional(),
   NATS_URL: z.string().min(1).optional(),
+  /** How long the NATS stream keeps an integration event; a consumer away longer misses what expired. */
+  NATS_STREAM_MAX_AGE_HOURS: z.coerce.number().min(1).max(24 * 365).default(7 * 24),
+  /** How large the NATS stream may grow; past it the oldest messages are dropped. */
+  NATS_STREAM_MAX_BYTES: z.coerce.number().int().min(1024 * 1024).default(1024 * 1024 * 1024),
   SMTP_URL: optionalUrl,
   /** The address users reach the service at, for links in emails; the server's own URL when unset. */
   PUBLIC_BASE_URL: optionalUrl,
@@ -32,11 +48,41 @@ export const configSchema = z.object({
   CHANGE_FEED_MAX_PER_USER: z.coerce.number().int().min(1).max(1_000).default(5),
   /** Days a deleted page stays in the trash before it is purged from every read model. */
   TRASH_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /**
+   * Per-caller budgets, one variable per class: `<quota>/<window>` (window in s, m, h or d) or `off`. Counted
+   * per API token, else per user, else per client address; shared through NATS KV when NATS_URL is set.
+   */
+  RATE_LIMIT_READ: rateLimitSpecSchema.prefault("12000/1m"),
+  RATE_LIMIT_WRITE: rateLimitSpecSchema.prefault("3000/1m"),
+  RATE_LIMIT_SEARCH: rateLimitSpecSchema.prefault("1200/1m"),
+  RATE_LIMIT_UPLOAD: rateLimitSpecSchema.prefault("300/1m"),
+  RATE_LIMIT_IMPORT: rateLimitSpecSchema.prefault("60/1m"),
+  /** Proxies trusted to name the client in X-Forwarded-For (`loopback`, `10.0.0.0/8`, comma-separated); none when unset. */
+  TRUST_PROXY: z
+    .string()
+    .min(1)
+    .refine((list) => list.split(",").every((entry) => trustedProxy(entry.trim())), "addresses, CIDR ranges or loopback, linklocal, uniquelocal, comma-separated")
+    .optional(),
+  /** Image decodes (upload and import checks) running at once in one command process: each takes a core. By
+   * default one fewer than the cores, so the event loop always has one to itself. */
+  IMAGE_DECODE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(Math.max(1, availableParallelism() - 1)),
+  /** Uploads that may wait for a decode; one more is refused with 503 and Retry-After (imports always wait). */
+  IMAGE_DECODE_QUEUE: z.coerce.number().int().min(0).max(1_000).default(16),
   /** Where the projector and the notifier, which have no HTTP port, serve GET /metrics; not served when unset. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;
+
+export function rateLimitPolicies(config: Config): RateLimitPolicies {
+  return {
+    read: config.RATE_LIMIT_READ,
+    write: config.RATE_LIMIT_WRITE,
+    search: config.RATE_LIMIT_SEARCH,
+    upload: config.RATE_LIMIT_UPLOAD,
+    import: config.RATE_LIMIT_IMPORT,
+  };
+}
 
 /** DATA_DIR and the directories in it are the service user's alone (its files are created 0600). */
 export const PRIVATE_DIRECTORY = 0o700;

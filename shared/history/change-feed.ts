@@ -1,29 +1,38 @@
 // The change feed's hub, one per query process: it follows the history change log as the read models advance,
-// describes each new entry once (against a cache of each entity's fold), and hands every open feed the
-// entries its owner may see now (today's permission, read after the batch that changed it: a revoked grant
+// names each new entry's stored summary once, and hands every open feed the entries its owner may see now (today's permission, read after the batch that changed it: a revoked grant
 // stops an entity's changes from the next batch on). A feed resuming from an earlier position catches up from
-// the log on its own, then joins the live delivery without a gap or a repeat.
+// the log on its own, then joins the live delivery without a gap or a repeat. A feed lives no longer than the
+// credential that opened it: it ends when its API token's revocation reaches the read models (checked after
+// every batch, as permissions are) and at the instant its token or session expires.
 import { effectivePermission, type AccessTarget } from "../access/effective-permission.ts";
 import { AppError } from "../errors/app-error.ts";
 import { atLeast } from "../kernel/permissions.ts";
 import type { ProjectionProgress } from "../read-store/checkpoint-watcher.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
-import { describeEntry, describeHistory, emptyFold, usersNamedBy, type DescribedEntry, type Fold } from "./describe-history.ts";
-import type { HistoryEntry } from "./history.view.ts";
-import { accessTargetOf } from "./read-history.ts";
+import type { DescribedEntry } from "./describe-history.ts";
+import { accessTargetOf, describeFor } from "./read-history.ts";
 
 const BATCH = 500;
-/** Entities whose fold the hub keeps between batches; past it the oldest are dropped and reloaded on need. */
-const FOLD_CACHE = 5_000;
 const IDLE_WAIT_MS = 1_000;
 
 export interface FeedOptions {
   /** Open feeds one user may hold on this process; one more is refused with 429. */
   readonly maxPerUser: number;
+  readonly clock: () => Date;
 }
+
+/** What opened a feed: the API token (null for a session) and when the credential expires (ms; null: never). */
+export interface FeedCredential {
+  readonly tokenId: string | null;
+  readonly expiresAt: number | null;
+}
+
+/** setTimeout's longest delay; a later expiry is waited for in steps. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 export interface Feed {
   readonly userId: string;
+  readonly credential: FeedCredential;
   /** Position of the last entry this feed has dealt with (delivered or not visible to it). */
   cursor: number;
   /** Receives the entries visible to the feed's user, oldest first. */
@@ -42,7 +51,7 @@ export class ChangeFeedHub {
   private readonly feeds = new Set<Feed>();
   private readonly live = new Set<Feed>();
   private readonly openPerUser = new Map<string, number>();
-  private readonly folds = new Map<string, Fold>();
+  private readonly expiries = new Map<Feed, NodeJS.Timeout>();
   private scanned = 0;
   private following: Promise<void> | null = null;
   private closed = false;
@@ -66,6 +75,7 @@ export class ChangeFeedHub {
     }
     this.openPerUser.set(feed.userId, open + 1);
     this.feeds.add(feed);
+    this.endAtExpiry(feed);
   }
 
   /** Catches an admitted feed up from its cursor, then delivers to it live until it is closed. */
@@ -77,12 +87,16 @@ export class ChangeFeedHub {
         this.startFollowing();
       }
     }
+    // A revocation projected between the request's authentication and now would otherwise wait for a next batch.
+    await this.endRevoked([feed]);
     await this.catchUp(feed);
   }
 
   close(feed: Feed): void {
     if (!this.feeds.delete(feed)) return;
     this.live.delete(feed);
+    clearTimeout(this.expiries.get(feed));
+    this.expiries.delete(feed);
     const open = (this.openPerUser.get(feed.userId) ?? 1) - 1;
     if (open <= 0) this.openPerUser.delete(feed.userId);
     else this.openPerUser.set(feed.userId, open);
@@ -101,20 +115,10 @@ export class ChangeFeedHub {
   private async catchUp(feed: Feed): Promise<void> {
     while (this.feeds.has(feed) && feed.cursor < this.scanned) {
       const until = this.scanned;
-      const entries = (await this.views.history.entriesAfter(feed.cursor, BATCH)).filter((entry) => entry.position <= until);
-      const last = entries[entries.length - 1];
-      const upTo = entries.length === BATCH && last ? last.position : until;
-      // Each entity is described against its entries before the range, read from the log once per range.
-      const folds = new Map<string, Fold>();
-      for (const entityId of new Set(entries.map((entry) => entry.entityId))) {
-        const first = entries.find((entry) => entry.entityId === entityId);
-        const before = first ? await this.views.history.entriesOf(entityId, first.position - 1) : [];
-        const fold = emptyFold();
-        describeHistory(before, new Map(), new Map([[entityId, fold]]));
-        folds.set(entityId, fold);
-      }
-      const names = await this.namesOf(entries);
-      await this.deliverTo(feed, { described: describeHistory(entries, names, folds), upTo, targets: new Map() });
+      const changes = (await this.views.history.changesAfter(feed.cursor, BATCH)).filter((change) => change.position <= until);
+      const last = changes[changes.length - 1];
+      const upTo = changes.length === BATCH && last ? last.position : until;
+      await this.deliverTo(feed, { described: await describeFor(this.views, changes), upTo, targets: new Map() });
     }
     if (this.feeds.has(feed)) this.live.add(feed);
   }
@@ -126,10 +130,11 @@ export class ChangeFeedHub {
         await this.progress.waitFor(this.scanned + 1, IDLE_WAIT_MS);
         continue;
       }
-      const entries = (await this.views.history.entriesAfter(this.scanned, BATCH)).filter((entry) => entry.position <= head);
-      const last = entries[entries.length - 1];
-      const upTo = entries.length === BATCH && last ? last.position : head;
-      const batch: Batch = { described: await this.describeLive(entries), upTo, targets: new Map() };
+      await this.endRevoked([...this.feeds]);
+      const changes = (await this.views.history.changesAfter(this.scanned, BATCH)).filter((change) => change.position <= head);
+      const last = changes[changes.length - 1];
+      const upTo = changes.length === BATCH && last ? last.position : head;
+      const batch: Batch = { described: await describeFor(this.views, changes), upTo, targets: new Map() };
       await Promise.all([...this.live].map((feed) => this.deliverTo(feed, batch)));
       this.scanned = upTo;
       // A feed that went live while this batch was in hand missed it: it catches up from the log again.
@@ -153,35 +158,31 @@ export class ChangeFeedHub {
   }
 
   private end(feed: Feed): void {
+    if (!this.feeds.has(feed)) return;
     this.close(feed);
     feed.end();
   }
 
-  private async describeLive(entries: readonly HistoryEntry[]): Promise<DescribedEntry[]> {
-    const names = await this.namesOf(entries);
-    const described: DescribedEntry[] = [];
-    for (const entry of entries) {
-      let fold = this.folds.get(entry.entityId);
-      if (fold) {
-        this.folds.delete(entry.entityId);
-      } else {
-        fold = emptyFold();
-        describeHistory(await this.views.history.entriesOf(entry.entityId, entry.position - 1), new Map(), new Map([[entry.entityId, fold]]));
-      }
-      this.folds.set(entry.entityId, fold);
-      const one = describeEntry(entry, fold, names);
-      if (one) described.push(one);
-    }
-    for (const key of this.folds.keys()) {
-      if (this.folds.size <= FOLD_CACHE) break;
-      this.folds.delete(key);
-    }
-    return described;
+  private endAtExpiry(feed: Feed): void {
+    const { expiresAt } = feed.credential;
+    if (expiresAt === null || !this.feeds.has(feed)) return;
+    const wait = expiresAt - this.options.clock().getTime();
+    const timer = setTimeout(() => (wait > MAX_TIMER_MS ? this.endAtExpiry(feed) : this.end(feed)), Math.max(0, Math.min(wait, MAX_TIMER_MS)));
+    // The timer alone must not keep a closing process alive.
+    timer.unref();
+    this.expiries.set(feed, timer);
   }
 
-  private async namesOf(entries: readonly HistoryEntry[]): Promise<Map<string, string>> {
-    const users = await this.views.users.getMany(usersNamedBy(entries));
-    return new Map([...users].map(([id, user]) => [id, user.name]));
+  /** Ends the feeds whose API token the read models now show revoked (or gone). */
+  private async endRevoked(feeds: readonly Feed[]): Promise<void> {
+    const tokenIds = new Set(feeds.flatMap((feed) => (feed.credential.tokenId === null ? [] : [feed.credential.tokenId])));
+    if (tokenIds.size === 0) return;
+    const revoked = new Set<string>();
+    for (const tokenId of tokenIds) {
+      const token = await this.views.tokens.get(tokenId);
+      if (!token || token.revokedAt !== null) revoked.add(tokenId);
+    }
+    for (const feed of feeds) if (feed.credential.tokenId !== null && revoked.has(feed.credential.tokenId)) this.end(feed);
   }
 
   /** The batch's entries this feed's user may see now, past the feed's cursor; then the cursor moves on. */
@@ -198,7 +199,7 @@ export class ChangeFeedHub {
       }
       const resolved = await target;
       const permission = context && resolved ? effectivePermission(context, resolved) : null;
-      if (permission && (!described.sharing || atLeast(permission, "admin"))) visible.push(described);
+      if (permission && (!described.entry.sharing || atLeast(permission, "admin"))) visible.push(described);
     }
     if (!this.feeds.has(feed)) return;
     if (visible.length > 0) feed.deliver(visible);

@@ -1,9 +1,10 @@
 // What each history entry changed, in terms a client can show: old and new title, a content change with its
-// size and line summary, a grant. Pure: entries are folded oldest first so every change knows what it
-// replaced; users are named through the map the caller loads. No entry carries an email, a secret or a hash.
+// size and line summary, a grant. Summarised once, when the projector records the entry (against the entity's
+// fold: what its entries so far leave it as), and stored; named when read, since a user's name may change
+// after the fact. Pure. No summary carries an email, a secret or a hash.
 import { z } from "zod";
 import type { GrantablePermission } from "../kernel/permissions.ts";
-import type { HistoryEntry } from "./history.view.ts";
+import type { HistoryChange, HistoryEntry } from "./history.view.ts";
 import { summariseLines } from "./line-diff.ts";
 
 export const userRefSchema = z.object({ id: z.string(), name: z.string() });
@@ -12,7 +13,8 @@ type UserRef = z.infer<typeof userRefSchema>;
 const contentChangeSchema = z.object({ sizeBefore: z.number().int(), sizeAfter: z.number().int(), linesAdded: z.number().int(), linesRemoved: z.number().int() });
 const nullableText = z.string().nullable();
 
-export const changeSchema = z.discriminatedUnion("kind", [
+/** The changes that name no user: stored and shown alike. */
+const plainChanges = [
   z.object({
     kind: z.literal("created"),
     title: z.string(),
@@ -36,21 +38,42 @@ export const changeSchema = z.discriminatedUnion("kind", [
     icon: z.object({ from: nullableText, to: nullableText }),
     content: contentChangeSchema,
   }),
-  z.object({ kind: z.literal("grant"), user: userRefSchema, permission: z.string(), previousPermission: nullableText, viaInvitation: z.boolean() }),
-  z.object({ kind: z.literal("revoke"), user: userRefSchema, previousPermission: nullableText }),
   z.object({ kind: z.literal("thread"), threadId: z.string(), action: z.enum(["opened", "comment_added", "comment_edited", "comment_deleted", "resolved", "reopened"]), commentId: nullableText }),
+] as const;
+
+const grantShape = { kind: z.literal("grant"), permission: z.string(), previousPermission: nullableText, viaInvitation: z.boolean() };
+const revokeShape = { kind: z.literal("revoke"), previousPermission: nullableText };
+
+/** A change as the history read model keeps it: a grantee by id only. */
+export const storedChangeSchema = z.discriminatedUnion("kind", [
+  ...plainChanges,
+  z.object({ ...grantShape, userId: z.string() }),
+  z.object({ ...revokeShape, userId: z.string() }),
+]);
+export type StoredChange = z.infer<typeof storedChangeSchema>;
+
+/** A change as a client sees it: a grantee with their name. */
+export const changeSchema = z.discriminatedUnion("kind", [
+  ...plainChanges,
+  z.object({ ...grantShape, user: userRefSchema }),
+  z.object({ ...revokeShape, user: userRefSchema }),
 ]);
 export type Change = z.infer<typeof changeSchema>;
 
-export interface DescribedEntry {
-  readonly entry: HistoryEntry;
-  readonly actor: UserRef;
-  readonly changes: Change;
+/** What the projector stores beside an entry. */
+export interface Summary {
+  readonly change: StoredChange;
   /** A grant or revocation: shown only to those who may share the entity. */
   readonly sharing: boolean;
 }
 
-/** What an entity's entries so far leave it as: what the next change is described against. */
+export interface DescribedEntry {
+  readonly entry: HistoryChange;
+  readonly actor: UserRef;
+  readonly changes: Change;
+}
+
+/** What an entity's entries so far leave it as: what the next change is summarised against. */
 export interface Fold {
   title: string | null;
   icon: string | null;
@@ -62,77 +85,79 @@ export interface Fold {
 
 export const emptyFold = (): Fold => ({ title: null, icon: null, markdown: null, parentId: null, grants: new Map() });
 
-const size = (text: string): number => new TextEncoder().encode(text).length;
+const size = (text: string): number => Buffer.byteLength(text, "utf8");
 
 function contentChange(before: string | null, after: string) {
   return { sizeBefore: before === null ? 0 : size(before), sizeAfter: size(after), ...summariseLines(before ?? "", after) };
 }
 
-/** The users an entry names (its actor, a grantee), to be loaded before describing it. */
-export function usersNamedBy(entries: readonly HistoryEntry[]): string[] {
+/** The users a change names (its actor, a grantee), to be loaded before naming it. */
+export function usersNamedBy(changes: readonly Pick<HistoryChange, "actorId" | "change">[]): string[] {
   const ids = new Set<string>();
-  for (const { actorId, event } of entries) {
+  for (const { actorId, change } of changes) {
     ids.add(actorId);
-    if (event.type === "AccessGranted" || event.type === "AccessRevoked") ids.add(event.data.userId);
+    if (change.kind === "grant" || change.kind === "revoke") ids.add(change.userId);
   }
   return [...ids];
 }
 
-function describeOne(entry: HistoryEntry, fold: Fold, userRef: (id: string) => UserRef): { changes: Change; sharing: boolean } | null {
+const plain = (change: StoredChange): Summary => ({ change, sharing: false });
+
+/**
+ * What one entry changed, against its entity's fold (which it then advances). Every event type the history
+ * projection records has a case; any other is a programming error.
+ */
+export function summarise(entry: HistoryEntry, fold: Fold): Summary {
   const { event } = entry;
   switch (event.type) {
     case "PageCreated": {
       const { title, icon, parentId, markdown, duplicatedFrom } = event.data;
       Object.assign(fold, { title, icon, markdown, parentId });
       const copied = duplicatedFrom === undefined ? {} : { duplicatedFrom };
-      return { changes: { kind: "created", title, icon, parentId, size: size(markdown), ...copied }, sharing: false };
+      return plain({ kind: "created", title, icon, parentId, size: size(markdown), ...copied });
     }
     case "FolderCreated": {
       const { name, icon, parentId } = event.data;
       Object.assign(fold, { title: name, icon, parentId });
-      return { changes: { kind: "created", title: name, icon, parentId, size: 0 }, sharing: false };
+      return plain({ kind: "created", title: name, icon, parentId, size: 0 });
     }
     case "PageRenamed": {
       const from = event.data.previousTitle ?? fold.title;
       fold.title = event.data.title;
-      return { changes: { kind: "title", from, to: event.data.title }, sharing: false };
+      return plain({ kind: "title", from, to: event.data.title });
     }
-    case "PageIconChanged": {
-      const from = fold.icon;
-      fold.icon = event.data.icon;
-      return { changes: { kind: "icon", from, to: event.data.icon }, sharing: false };
-    }
-    case "PageContentReplaced": {
-      const changes: Change = { kind: "content", ...contentChange(fold.markdown, event.data.markdown) };
-      fold.markdown = event.data.markdown;
-      return { changes, sharing: false };
-    }
-    case "PageDeleted":
-    case "FolderDeleted":
-      return { changes: { kind: "deleted" }, sharing: false };
-    case "PageUndeleted":
-    case "FolderUndeleted":
-      fold.parentId = event.data.parentId;
-      return { changes: { kind: "undeleted", parentId: event.data.parentId }, sharing: false };
-    case "FolderRenamed": {
-      const from = fold.title;
-      fold.title = event.data.name;
-      return { changes: { kind: "title", from, to: event.data.name }, sharing: false };
-    }
+    case "PageIconChanged":
     case "FolderIconChanged": {
       const from = fold.icon;
       fold.icon = event.data.icon;
-      return { changes: { kind: "icon", from, to: event.data.icon }, sharing: false };
+      return plain({ kind: "icon", from, to: event.data.icon });
+    }
+    case "PageContentReplaced": {
+      const change = contentChange(fold.markdown, event.data.markdown);
+      fold.markdown = event.data.markdown;
+      return plain({ kind: "content", ...change });
+    }
+    case "PageDeleted":
+    case "FolderDeleted":
+      return plain({ kind: "deleted" });
+    case "PageUndeleted":
+    case "FolderUndeleted":
+      fold.parentId = event.data.parentId;
+      return plain({ kind: "undeleted", parentId: event.data.parentId });
+    case "FolderRenamed": {
+      const from = fold.title;
+      fold.title = event.data.name;
+      return plain({ kind: "title", from, to: event.data.name });
     }
     case "PageMoved":
     case "FolderMoved": {
       const from = fold.parentId;
       fold.parentId = event.data.parentId;
-      return { changes: { kind: "moved", from, to: event.data.parentId }, sharing: false };
+      return plain({ kind: "moved", from, to: event.data.parentId });
     }
     case "PageRestored": {
       const { title, icon, markdown, restoredFrom } = event.data;
-      const changes: Change = {
+      const change: StoredChange = {
         kind: "restored",
         restoredFrom: String(restoredFrom),
         title: { from: fold.title, to: title },
@@ -140,57 +165,69 @@ function describeOne(entry: HistoryEntry, fold: Fold, userRef: (id: string) => U
         content: contentChange(fold.markdown, markdown),
       };
       Object.assign(fold, { title, icon, markdown });
-      return { changes, sharing: false };
+      return plain(change);
     }
     case "AccessGranted": {
       const { userId, permission, invitationId } = event.data;
       const previousPermission = fold.grants.get(userId) ?? null;
       fold.grants.set(userId, permission);
-      return { changes: { kind: "grant", user: userRef(userId), permission, previousPermission, viaInvitation: invitationId !== null }, sharing: true };
+      return { change: { kind: "grant", userId, permission, previousPermission, viaInvitation: invitationId !== null }, sharing: true };
     }
     case "AccessRevoked": {
       const { userId } = event.data;
       const previousPermission = fold.grants.get(userId) ?? null;
       fold.grants.delete(userId);
-      return { changes: { kind: "revoke", user: userRef(userId), previousPermission }, sharing: true };
+      return { change: { kind: "revoke", userId, previousPermission }, sharing: true };
     }
     case "ThreadOpened":
-      return { changes: { kind: "thread", threadId: event.data.threadId, action: "opened", commentId: null }, sharing: false };
+      return plain({ kind: "thread", threadId: event.data.threadId, action: "opened", commentId: null });
     case "CommentAdded":
-      return { changes: { kind: "thread", threadId: event.data.threadId, action: "comment_added", commentId: event.data.commentId }, sharing: false };
+      return plain({ kind: "thread", threadId: event.data.threadId, action: "comment_added", commentId: event.data.commentId });
     case "CommentEdited":
-      return { changes: { kind: "thread", threadId: event.data.threadId, action: "comment_edited", commentId: event.data.commentId }, sharing: false };
+      return plain({ kind: "thread", threadId: event.data.threadId, action: "comment_edited", commentId: event.data.commentId });
     case "CommentDeleted":
-      return { changes: { kind: "thread", threadId: event.data.threadId, action: "comment_deleted", commentId: event.data.commentId }, sharing: false };
+      return plain({ kind: "thread", threadId: event.data.threadId, action: "comment_deleted", commentId: event.data.commentId });
     case "ThreadResolved":
-      return { changes: { kind: "thread", threadId: event.data.threadId, action: "resolved", commentId: null }, sharing: false };
+      return plain({ kind: "thread", threadId: event.data.threadId, action: "resolved", commentId: null });
     case "ThreadReopened":
-      return { changes: { kind: "thread", threadId: event.data.threadId, action: "reopened", commentId: null }, sharing: false };
+      return plain({ kind: "thread", threadId: event.data.threadId, action: "reopened", commentId: null });
     default:
-      // Only events the history projection records reach here; a type it starts recording needs a case above.
-      return null;
+      throw new Error(`history: ${event.type} is recorded in no entity's history`);
   }
 }
 
-/**
- * Describes one entry against its entity's fold (which it then advances); null for an entry with nothing to
- * show. Described against an empty fold, what the change replaced reads as null or empty.
- */
-export function describeEntry(entry: HistoryEntry, fold: Fold, names: ReadonlyMap<string, string>): DescribedEntry | null {
+/** A stored change as a client sees it: users named through `names` (loaded once per page of changes). */
+export function describeChange(entry: HistoryChange, names: ReadonlyMap<string, string>): DescribedEntry {
   const userRef = (id: string): UserRef => ({ id, name: names.get(id) ?? "Unknown user" });
-  const described = describeOne(entry, fold, userRef);
-  return described ? { entry, actor: userRef(entry.actorId), ...described } : null;
+  const { change } = entry;
+  let changes: Change;
+  if (change.kind === "grant") {
+    const { userId, ...rest } = change;
+    changes = { ...rest, user: userRef(userId) };
+  } else if (change.kind === "revoke") {
+    const { userId, ...rest } = change;
+    changes = { ...rest, user: userRef(userId) };
+  } else {
+    changes = change;
+  }
+  return { entry, actor: userRef(entry.actorId), changes };
 }
 
-/** Describes entries oldest first, each entity's changes against the entries of it before. */
-export function describeHistory(entries: readonly HistoryEntry[], names: ReadonlyMap<string, string>, folds = new Map<string, Fold>()): DescribedEntry[] {
-  return entries.flatMap((entry) => {
+/** An entry with its summary: what the history read model stores for it. */
+export function changeOf(entry: HistoryEntry, summary: Summary): HistoryChange {
+  const { position, entityKind, entityId, access, occurredAt, actorId, correlationId, event } = entry;
+  return { position, entityKind, entityId, access, occurredAt, actorId, correlationId, type: event.type, ...summary };
+}
+
+/** Summarises entries oldest first, each entity's against its entries before (the audit trail's reading). */
+export function summariseAll(entries: readonly HistoryEntry[]): HistoryChange[] {
+  const folds = new Map<string, Fold>();
+  return entries.map((entry) => {
     let fold = folds.get(entry.entityId);
     if (!fold) {
       fold = emptyFold();
       folds.set(entry.entityId, fold);
     }
-    const described = describeEntry(entry, fold, names);
-    return described ? [described] : [];
+    return changeOf(entry, summarise(entry, fold));
   });
 }

@@ -1,14 +1,15 @@
 // Reading history for a caller: whose entries they may see (today's permission on the entity, a deleted
-// page judged where it last stood), the entries described, and a page rebuilt as of an instant.
+// page judged where it last stood), decided before any history row is read, so a stranger's request costs the
+// same whatever the page's history; then one page of stored changes, named, and a page rebuilt as of an instant.
 import type { Principal } from "../auth/principal.ts";
-import { effectivePermission, type AccessTarget } from "../access/effective-permission.ts";
+import { effectivePermission, type AccessContext, type AccessTarget } from "../access/effective-permission.ts";
 import { seenBy, type Seen } from "../access/seen-by.ts";
 import { AppError } from "../errors/app-error.ts";
 import { atLeast, type Permission } from "../kernel/permissions.ts";
 import type { PageRecord } from "../pages/pages.view.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
-import { describeHistory, usersNamedBy, type DescribedEntry } from "./describe-history.ts";
-import type { HistoryAccess, HistoryEntry } from "./history.view.ts";
+import { describeChange, usersNamedBy, type DescribedEntry } from "./describe-history.ts";
+import type { HistoryAccess, HistoryChange } from "./history.view.ts";
 import type { Instant } from "./instant.ts";
 import { pageAsOf } from "./page-as-of.ts";
 
@@ -19,30 +20,53 @@ interface Located {
   readonly folderPath: string;
 }
 
-export interface PageHistory {
-  readonly permission: Permission;
-  readonly entries: HistoryEntry[];
-  readonly location: Located;
+/** One page of history as the route asks for it: `from` an exclusive position cursor in `order`. */
+export interface HistoryPageQuery {
+  readonly order: "asc" | "desc";
+  readonly from: number | null;
+  readonly limit: number;
 }
 
-async function locationOf(views: ReadModels, live: PageRecord | null, entries: readonly HistoryEntry[]): Promise<Located | null> {
+export interface HistoryPage {
+  readonly data: DescribedEntry[];
+  /** Position of the last entry returned, when more follow. */
+  readonly next: number | null;
+}
+
+/**
+ * Where a page stands: its listing row, or for a deleted page (which keeps no listing row) its one
+ * PageCreated entry, since pages are judged where they were created (a deleted page cannot have moved since).
+ */
+async function locationOf(views: ReadModels, pageId: string): Promise<Located | null> {
+  const live = await views.pages.get(pageId);
   if (live) return live;
-  // A deleted page keeps no listing row for queries: it is judged where it was created (pages do not move).
-  const created = entries.find((entry) => entry.event.type === "PageCreated");
+  const created = await views.history.firstEntryOf(pageId);
   if (!created || created.event.type !== "PageCreated") return null;
   const { ownerId, parentId } = created.event.data;
   const parent = parentId ? await views.folders.get(parentId) : null;
   return { ownerId, parentId, ancestorIds: parent ? [parent.id, ...parent.ancestorIds] : [], folderPath: parent?.path ?? "" };
 }
 
-/** The page's entries, if the caller can view it today (404 otherwise, deleted or not). */
-export async function pageHistoryFor(views: ReadModels, principal: Principal, pageId: string): Promise<PageHistory> {
-  const [live, entries] = await Promise.all([views.pages.get(pageId), views.history.entriesOf(pageId)]);
-  const location = await locationOf(views, live, entries);
-  const context = location ? await views.access.contextFor(principal.user.id) : null;
-  const permission = location && context ? effectivePermission(context, { kind: "page", id: pageId, ...location }) : null;
+/** The caller's permission on the page today (deleted or not), or 404 the same way whether it exists or not. */
+async function pagePermission(views: ReadModels, principal: Principal, pageId: string): Promise<{ permission: Permission; location: Located; context: AccessContext }> {
+  const [location, context] = await Promise.all([locationOf(views, pageId), views.access.contextFor(principal.user.id)]);
+  const permission = location ? effectivePermission(context, { kind: "page", id: pageId, ...location }) : null;
   if (!location || !permission) throw new AppError("not_found", "page not found");
-  return { permission, entries, location };
+  return { permission, location, context };
+}
+
+/** One page of an entity's stored changes, named: grants and revocations only for those who may share. */
+export async function historyPageOf(views: ReadModels, entityId: string, permission: Permission, query: HistoryPageQuery): Promise<HistoryPage> {
+  const rows = await views.history.changesOf(entityId, { ...query, limit: query.limit + 1, withSharing: atLeast(permission, "admin") });
+  const kept = rows.slice(0, query.limit);
+  const last = kept[kept.length - 1];
+  return { data: await describeFor(views, kept), next: rows.length > query.limit && last ? last.position : null };
+}
+
+/** The page's history, if the caller can view it today (404 otherwise, deleted or not). */
+export async function pageHistoryFor(views: ReadModels, principal: Principal, pageId: string, query: HistoryPageQuery): Promise<HistoryPage> {
+  const { permission } = await pagePermission(views, principal, pageId);
+  return historyPageOf(views, pageId, permission, query);
 }
 
 /**
@@ -50,11 +74,8 @@ export async function pageHistoryFor(views: ReadModels, principal: Principal, pa
  * page judged where it stood); 404 before it existed and once it was deleted.
  */
 export async function pageRecordAt(views: ReadModels, principal: Principal, pageId: string, instant: Instant): Promise<{ shown: Seen<PageRecord>; markdown: string; permission: Permission }> {
-  const [live, state] = await Promise.all([views.pages.get(pageId), views.history.pageStateAt(pageId, instant)]);
-  const location = await locationOf(views, live, state.entries);
-  const context = location ? await views.access.contextFor(principal.user.id) : null;
-  const permission = location && context ? effectivePermission(context, { kind: "page", id: pageId, ...location }) : null;
-  if (!location || !context || !permission) throw new AppError("not_found", "page not found");
+  const { permission, location, context } = await pagePermission(views, principal, pageId);
+  const state = await views.history.pageStateAt(pageId, instant);
   const then = pageAsOf(state.entries, instant, state.count);
   if (!then) throw new AppError("not_found", "page not found at that instant");
   const { title, icon, markdown, revision, createdAt, updatedAt, updatedPosition } = then;
@@ -63,12 +84,11 @@ export async function pageRecordAt(views: ReadModels, principal: Principal, page
   return { shown: seenBy(context, page), markdown, permission };
 }
 
-/** Entries described for a caller holding `permission`: grants and revocations only for those who may share. */
-export async function describeFor(views: ReadModels, entries: readonly HistoryEntry[], permission: Permission): Promise<DescribedEntry[]> {
-  const users = await views.users.getMany(usersNamedBy(entries));
+/** Stored changes as a client sees them, with the users they name loaded once. */
+export async function describeFor(views: ReadModels, changes: readonly HistoryChange[]): Promise<DescribedEntry[]> {
+  const users = await views.users.getMany(usersNamedBy(changes));
   const names = new Map([...users].map(([id, user]) => [id, user.name]));
-  const mayShare = atLeast(permission, "admin");
-  return describeHistory(entries, names).filter((described) => mayShare || !described.sharing);
+  return changes.map((change) => describeChange(change, names));
 }
 
 /** Whose permission governs entries under `access` today: a deleted page where it last stood; null when unknown. */
@@ -77,7 +97,6 @@ export async function accessTargetOf(views: ReadModels, access: HistoryAccess): 
     const folder = await views.folders.get(access.id);
     return folder ? { kind: "folder", ...folder } : null;
   }
-  const live = await views.pages.get(access.id);
-  const location = await locationOf(views, live, live ? [] : await views.history.entriesOf(access.id));
+  const location = await locationOf(views, access.id);
   return location ? { kind: "page", id: access.id, ...location } : null;
 }

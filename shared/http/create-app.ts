@@ -8,6 +8,7 @@ import { hasZodFastifySchemaValidationErrors, validatorCompiler, type ZodTypePro
 import type { Logger } from "pino";
 import { AppError, errorCatalogue, type ErrorCode } from "../errors/app-error.ts";
 import type { RequestMetrics } from "../metrics/metrics.port.ts";
+import { installRateLimits, type RateLimits } from "./rate-limit.ts";
 import { serializerCompiler } from "./response-serializer.ts";
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -83,7 +84,16 @@ function methodsByPath(app: FastifyInstance) {
   return (path: string): string[] => [...new Set(routes.filter((route) => route.pattern.test(path)).flatMap((route) => [...route.methods]))].sort();
 }
 
-export function createApp(options: { logger: Logger; bodyLimit: number; requestTimeoutMs?: number; metrics?: RequestMetrics }): App {
+export function createApp(options: {
+  logger: Logger;
+  bodyLimit: number;
+  requestTimeoutMs?: number;
+  metrics?: RequestMetrics;
+  /** Per-caller budgets (none when absent: the metrics-only servers). */
+  rateLimits?: RateLimits;
+  /** Proxies whose X-Forwarded-For names the client (addresses, CIDR ranges or proxy-addr's names). */
+  trustProxy?: string;
+}): App {
   const logger: FastifyBaseLogger = options.logger;
   const app = Fastify({
     loggerInstance: logger,
@@ -96,6 +106,7 @@ export function createApp(options: { logger: Logger; bodyLimit: number; requestT
     // No child logger per request (costly at these rates): our log lines carry reqId themselves.
     childLoggerFactory: (parent) => parent,
     clientErrorHandler: answerClientError,
+    ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
     // Refusals the router makes before any route or error handler runs (a bad URL, a too-long parameter).
     frameworkErrors: (error, _request, reply) => {
       if (error.code === "FST_ERR_MAX_PARAM_LENGTH") return sendError(reply, new AppError("uri_too_long", "a path parameter is too long"));
@@ -118,6 +129,7 @@ export function createApp(options: { logger: Logger; bodyLimit: number; requestT
     reply.header("x-request-id", request.id);
     done();
   });
+  if (options.rateLimits) installRateLimits(app, options.rateLimits, logger);
   app.addHook("onResponse", (request, reply, done) => {
     const route = request.routeOptions.url ?? "(unmatched)";
     options.metrics?.request(request.method, route, reply.statusCode, reply.elapsedTime / 1000);

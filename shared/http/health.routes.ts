@@ -17,9 +17,23 @@ async function eventsBehind(eventStore: Pick<EventStore, "readAll">, checkpoint:
  * A process with an event store (command API, projector, all-in-one) checks the projection against the log; a
  * query node has no event store and is ready when its read models answer.
  */
-export function healthRoutes(app: App, stores: { eventStore?: Pick<EventStore, "readAll">; readStore: { checkpoint(): Promise<number>; ping(): Promise<boolean> } }): void {
+export function healthRoutes(
+  app: App,
+  stores: {
+    eventStore?: Pick<EventStore, "readAll">;
+    readStore: { checkpoint(): Promise<number>; ping(): Promise<boolean> };
+    /** The process's own projector, when it runs one: a stalled projector makes the process not ready. */
+    projector?: { readonly stall: { readonly position: number; readonly attempts: number; readonly since: string } | null };
+  },
+): void {
   app.get("/healthz", async () => ({ status: "ok" }));
   app.get("/readyz", async (_request, reply) => {
+    const stall = stores.projector?.stall ?? null;
+    if (stall) {
+      // The batch's error stays in the projector's log (projection.stalled): this route answers without credentials.
+      const reason = `the projection batch after position ${stall.position} has failed ${stall.attempts} times since ${stall.since}; every later event waits behind it (see the log's projection.stalled and docs/operations.md)`;
+      return reply.code(503).send({ status: "stalled", checkpoint: String(stall.position), reason });
+    }
     try {
       const reachable = await stores.readStore.ping();
       const checkpoint = await stores.readStore.checkpoint();

@@ -8,6 +8,8 @@ export const IMPORT_MAX_TOTAL_BYTES = 50 * 1024 * 1024;
 export const IMPORT_MAX_PATH_CHARS = 1_000;
 /** One file's content: a note as a page's markdown, an image as an upload. */
 export const IMPORT_MAX_NOTE_CHARS = 500_000;
+/** A note becomes one page's event: below MAX_APPEND_BYTES with room for its title, path and metadata. */
+export const IMPORT_MAX_NOTE_BYTES = 900_000;
 export const IMPORT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
 const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
@@ -89,6 +91,10 @@ export function sortVault(files: readonly VaultFile[]): SortedVault {
     if (extension === "md") {
       if (file.content.length > IMPORT_MAX_NOTE_CHARS) {
         errors.push(`${label}: skipped: a note is at most ${IMPORT_MAX_NOTE_CHARS} characters`);
+        continue;
+      }
+      if (Buffer.byteLength(file.content) > IMPORT_MAX_NOTE_BYTES) {
+        errors.push(`${label}: skipped: a note is at most ${IMPORT_MAX_NOTE_BYTES} bytes in UTF-8 (what one event may hold)`);
         continue;
       }
       if (LONE_SURROGATE.test(file.content) || /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/.test(file.content)) {

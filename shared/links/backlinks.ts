@@ -37,6 +37,7 @@ export async function backlinksOf(views: ReadModels, principal: Principal, pageI
     if (found.length > query.limit || links.length < step || last === undefined) break;
     before = last.position;
   }
-  const { rows, nextCursor } = pageOf(found, query.limit, (link) => link.position);
+  // One link per source and target, each recorded by its own event: positions are unique within one target.
+  const { rows, nextCursor } = pageOf(found, query.limit, (link) => ({ position: link.position, id: "" }));
   return { data: rows, nextCursor };
 }

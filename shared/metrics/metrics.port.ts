@@ -31,6 +31,8 @@ export interface ConsistencyWaitMetrics {
 export interface ProjectionMetrics {
   /** A batch was committed with its checkpoint; `lastOccurredAt` is the occurredAt of its last event. */
   batchProjected(batch: { readonly position: number; readonly count: number; readonly lastOccurredAt: string; readonly seconds: number }): void;
+  /** A batch failed (it is retried); `stalled`: the same batch has failed again and again. A commit clears it. */
+  batchFailed(stalled: boolean): void;
 }
 
 /** What became of one delivery of a message: `started_before` means an earlier delivery owns the attempt. */
@@ -40,8 +42,20 @@ export interface DeliveryMetrics {
   delivery(outcome: DeliveryOutcome): void;
 }
 
+export interface BusMetrics {
+  /** A message a consumer group could not read (not JSON, not a bus message): acknowledged and passed over. */
+  malformedMessage(group: string): void;
+}
+
+export interface PublisherMetrics {
+  /** The bus acknowledged the events up to this global log position. */
+  published(position: number): void;
+  /** An attempt to publish failed (it is retried with backoff). */
+  publishFailed(): void;
+}
+
 /** Every port above, plus the text a scraper reads: one per process. */
-export interface Metrics extends RequestMetrics, AppendMetrics, ConsistencyWaitMetrics, ProjectionMetrics, DeliveryMetrics {
+export interface Metrics extends RequestMetrics, AppendMetrics, ConsistencyWaitMetrics, ProjectionMetrics, DeliveryMetrics, BusMetrics, PublisherMetrics {
   cache(name: CacheName): CacheMetrics;
   exposition(): Promise<{ readonly contentType: string; readonly body: string }>;
 }

@@ -80,7 +80,8 @@ export async function listTrash(views: ReadModels, principal: Principal, query: 
     if (found.length > query.limit || items.length < step || last === undefined) break;
     before = last.position;
   }
-  const { rows, nextCursor } = pageOf(found, query.limit, (row) => row.position);
+  // Every deletion is an event of its own (a recursive one too, item by item): positions are unique.
+  const { rows, nextCursor } = pageOf(found, query.limit, (row) => ({ position: row.position, id: "" }));
   return { data: rows.map((row) => row.entry), nextCursor };
 }
 

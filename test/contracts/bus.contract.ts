@@ -40,6 +40,14 @@ export function busContract(name: string, factory: () => Promise<{ bus: Bus; cle
       expect(got).toEqual([{ n: 1 }, { n: 3 }, { n: 4 }]);
     });
 
+    it("keeps the publisher's position: the last one saved is the one read back", async () => {
+      const start = Math.floor(Math.random() * 1_000_000) + 1;
+      await bus.savePublishedPosition(start);
+      expect(await bus.publishedPosition()).toBe(start);
+      await bus.savePublishedPosition(start + 7);
+      expect(await bus.publishedPosition()).toBe(start + 7);
+    });
+
     it("delivers a message published twice with the same id once to each group", async () => {
       const first: number[] = [];
       const second: number[] = [];

@@ -4,9 +4,11 @@ import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { FolderRecord } from "../../shared/folders/folders.view.ts";
 import type { PageRecord } from "../../shared/pages/pages.view.ts";
-import type { HistoryAccess, HistoryEntry } from "../../shared/history/history.view.ts";
+import { changeOf, type Summary } from "../../shared/history/describe-history.ts";
+import type { HistoryAccess, HistoryEntry, StoredFold } from "../../shared/history/history.view.ts";
 import type { PageId, ThreadId, UserId } from "../../shared/kernel/ids.ts";
 import type { ProjectionStore, ReadStore } from "../../shared/read-store/read-store.port.ts";
+import type { ListKey, VisibleTo } from "../../shared/read-store/list-query.ts";
 
 export type ReadStoreFactory<Tx> = () => Promise<{ projection: ProjectionStore<Tx>; reader: ReadStore; cleanup: () => Promise<void> }>;
 
@@ -80,14 +82,14 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
       expected.push(granted.id);
       const visibleTo = { ownerIds: [me], pageIds: [granted.id], folderIds: [top.id] };
       const seen: string[] = [];
-      let before: number | null = null;
+      let before: ListKey | null = null;
       for (;;) {
         const rows = await reader.pages.list({ visibleTo, before, limit: 4, parentId: null });
         const kept = rows.slice(0, 4);
         seen.push(...kept.map((row) => row.id));
         const last = kept[kept.length - 1];
         if (rows.length <= 4 || !last) break;
-        before = last.updatedPosition;
+        before = { position: last.updatedPosition, id: last.id };
       }
       expect(seen).toEqual([...expected].reverse());
       const inFolder = await reader.pages.list({ visibleTo, before: null, limit: 50, parentId: inner.id });
@@ -244,6 +246,41 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
       expect(await reader.folders.get(c.id)).toMatchObject({ path: "Z/B/C" });
     });
 
+    it("pages through items sharing one position (a folder move) one by one, by id, through every source", async () => {
+      const owner = randomUUID();
+      const destination = { ...folder(owner), name: "D", path: "D" };
+      const moving = { ...folder(owner), name: "M", path: "M" };
+      const records = Array.from({ length: 11 }, () => page(owner, moving));
+      await batch(async (tx) => {
+        for (const f of [destination, moving]) await w().folders.put(tx, f);
+        for (const record of records) await w().pages.create(tx, record, "");
+      });
+      const moved = at();
+      const placed: FolderRecord = { ...moving, parentId: destination.id, ancestorIds: [destination.id], path: "D/M", ...moved };
+      await batch(async (tx) => {
+        await w().folders.place(tx, placed, moved);
+        await w().pages.placeBelow(tx, placed, moved);
+      });
+      const walk = async (visibleTo: VisibleTo, parentId: string | null): Promise<string[]> => {
+        const seen: string[] = [];
+        for (let before: ListKey | null = null; ; ) {
+          const rows = await reader.pages.list({ visibleTo, before, limit: 4, parentId });
+          const kept = rows.slice(0, 4);
+          seen.push(...kept.map((row) => row.id));
+          const last = kept[kept.length - 1];
+          if (rows.length <= 4 || !last) return seen;
+          before = { position: last.updatedPosition, id: last.id };
+        }
+      };
+      const expected = records.map((r) => r.id).sort().reverse();
+      const throughDestination = { ownerIds: [randomUUID()], pageIds: [], folderIds: [destination.id] };
+      const throughPages = { ownerIds: [randomUUID()], pageIds: records.map((r) => r.id), folderIds: [] };
+      for (const visibleTo of [everyone(owner), throughDestination, throughPages]) {
+        expect(await walk(visibleTo, null)).toEqual(expected);
+        expect(await walk(visibleTo, moving.id)).toEqual(expected);
+      }
+    });
+
     it("moves a page: its place, its visibility through folder grants and its position in lists", async () => {
       const owner = randomUUID();
       const shared = { ...folder(owner), name: "S", path: "S" };
@@ -337,37 +374,98 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
       expect((await reader.pages.findByTitleKey("rebuilt", everyone(owner), 10)).map((p) => p.id)).toEqual([record.id]);
     });
   
-    it("keeps history entries per entity in position order, resolves a thread's page inside the batch, and follows all entries after a position", async () => {
+    it("keeps every comment of a thread longer than one MongoDB document could hold, edits and deletions included", async () => {
+      const threadId = randomUUID();
+      const pageId = randomUUID();
+      const ownerId = randomUUID();
+      const opened = at();
+      await batch(async (tx) => {
+        await w().threads.open(tx, { id: threadId, pageId, anchor: { quote: "q", prefix: "", suffix: "" }, status: "open", createdBy: ownerId, createdAt: opened.updatedAt, updatedAt: opened.updatedAt, resolvedBy: null, resolvedAt: null, createdPosition: opened.updatedPosition });
+      });
+      // 600 comments of 10,000 CJK characters: 18 MB of UTF-8, over MongoDB's 16 MiB document limit.
+      const body = "漢".repeat(10_000);
+      const ids: string[] = [];
+      for (let start = 0; start < 600; start += 100) {
+        await batch(async (tx) => {
+          for (let n = start; n < start + 100; n += 1) {
+            const when = at();
+            const id = randomUUID();
+            ids.push(id);
+            await w().threads.addComment(tx, { id, threadId, authorId: ownerId, body, createdAt: when.updatedAt, updatedAt: when.updatedAt, deletedAt: null, createdPosition: when.updatedPosition });
+          }
+        });
+      }
+      const [first, second] = ids;
+      if (!first || !second) throw new Error("no comments");
+      const edited = at().updatedAt;
+      await batch(async (tx) => {
+        await w().threads.editComment(tx, first, "short now", edited);
+        await w().threads.deleteComment(tx, second, edited);
+      });
+      const thread = await reader.threads.get(threadId);
+      expect(thread?.comments.map((comment) => comment.id)).toEqual(ids);
+      expect(thread?.comments[0]).toMatchObject({ body: "short now", updatedAt: edited, deletedAt: null });
+      expect(thread?.comments[1]).toMatchObject({ body: "", deletedAt: edited });
+      expect(thread?.comments[2]?.body).toBe(body);
+      expect(thread?.updatedAt).toBe(edited);
+      expect(await reader.threads.locateComment(ids[599] ?? "")).toEqual({ threadId, pageId });
+      const [listed] = await reader.threads.list({ pageId, status: "open", limit: 10, before: null });
+      expect(listed?.comments).toHaveLength(600);
+    });
+
+    it("keeps history entries per entity in position order with their summaries, resolves a thread's page inside the batch, and follows all changes after a position", async () => {
       const pageId = randomUUID();
       const threadId = randomUUID();
       const ownerId = randomUUID();
+      const annId = randomUUID();
       const entry = (event: HistoryEntry["event"], entity: Pick<HistoryEntry, "entityKind" | "entityId">, access: HistoryAccess): HistoryEntry => {
         const when = at();
         return { position: when.updatedPosition, occurredAt: when.updatedAt, ...entity, access, actorId: ownerId, correlationId: randomUUID(), event };
       };
       const onPage = { kind: "page" as const, id: pageId };
-      const created = entry({ type: "PageCreated", data: { pageId: pageId as PageId, ownerId: ownerId as UserId, parentId: null, title: "T", icon: null, markdown: "" } }, { entityKind: "page", entityId: pageId }, onPage);
+      const created = entry({ type: "PageCreated", data: { pageId: pageId as PageId, ownerId: ownerId as UserId, parentId: null, title: "T", icon: null, markdown: "first" } }, { entityKind: "page", entityId: pageId }, onPage);
       const opened = entry({ type: "ThreadOpened", data: { threadId: threadId as ThreadId, pageId: pageId as PageId, anchor: { quote: "q", prefix: "", suffix: "" }, createdBy: ownerId as UserId } }, { entityKind: "thread", entityId: threadId }, onPage);
       const renamed = entry({ type: "PageRenamed", data: { pageId: pageId as PageId, title: "U", previousTitle: "T" } }, { entityKind: "page", entityId: pageId }, onPage);
+      const granted = entry({ type: "AccessGranted", data: { entityType: "page", entityId: pageId, userId: annId as UserId, permission: "view", grantedBy: ownerId as UserId, invitationId: null } }, { entityKind: "page", entityId: pageId }, onPage);
+      const createdSummary: Summary = { change: { kind: "created", title: "T", icon: null, parentId: null, size: 5 }, sharing: false };
+      const openedSummary: Summary = { change: { kind: "thread", threadId, action: "opened", commentId: null }, sharing: false };
+      const renamedSummary: Summary = { change: { kind: "title", from: "T", to: "U" }, sharing: false };
+      const grantedSummary: Summary = { change: { kind: "grant", userId: annId, permission: "view", previousPermission: null, viaInvitation: false }, sharing: true };
+      const [c, o, r, g] = [changeOf(created, createdSummary), changeOf(opened, openedSummary), changeOf(renamed, renamedSummary), changeOf(granted, grantedSummary)];
+      const fold: StoredFold = { title: "U", icon: null, parentId: null, grants: { [annId]: "view" }, contentAt: created.position, upTo: granted.position };
       await batch(async (tx) => {
-        await w().history.record(tx, created);
-        await w().history.record(tx, opened);
+        await w().history.record(tx, created, createdSummary);
+        await w().history.record(tx, opened, openedSummary);
         expect(await w().history.accessOf(tx, threadId)).toEqual(onPage);
         expect(await w().history.accessOf(tx, randomUUID())).toBeNull();
-        await w().history.record(tx, renamed);
+        expect(await w().history.markdownAt(tx, created.position)).toBe("first");
+        expect(await w().history.markdownAt(tx, opened.position)).toBeNull();
+        await w().history.record(tx, renamed, renamedSummary);
+        await w().history.record(tx, granted, grantedSummary);
+        expect(await w().history.foldOf(tx, pageId)).toBeNull();
+        await w().history.putFolds(tx, new Map([[pageId, fold]]));
+        expect(await w().history.foldOf(tx, pageId)).toEqual(fold);
       });
-      expect(await reader.history.entriesOf(pageId)).toEqual([created, renamed]);
+      const all = { order: "asc" as const, from: null, limit: 10, withSharing: true };
+      expect(await reader.history.changesOf(pageId, all)).toEqual([c, r, g]);
+      expect(await reader.history.changesOf(pageId, { ...all, withSharing: false })).toEqual([c, r]);
+      expect(await reader.history.changesOf(pageId, { ...all, order: "desc", limit: 2 })).toEqual([g, r]);
+      expect(await reader.history.changesOf(pageId, { ...all, order: "desc", from: renamed.position, limit: 1 })).toEqual([c]);
+      expect(await reader.history.changesOf(pageId, { ...all, from: created.position, withSharing: false })).toEqual([r]);
+      expect(await reader.history.firstEntryOf(pageId)).toEqual(created);
+      expect(await reader.history.firstEntryOf(randomUUID())).toBeNull();
       expect(await reader.history.pageStateAt(pageId, { kind: "position", position: renamed.position })).toEqual({ entries: [created, renamed], count: 2 });
       expect(await reader.history.pageStateAt(pageId, { kind: "position", position: created.position - 1 })).toEqual({ entries: [], count: 0 });
       expect(await reader.history.pageStateAt(pageId, { kind: "time", ms: Date.parse(created.occurredAt) })).toEqual({ entries: [created], count: 1 });
-      expect(await reader.history.entriesOf(pageId, created.position)).toEqual([created]);
-      expect(await reader.history.entriesAfter(created.position, 1)).toEqual([opened]);
-      expect(await reader.history.entriesAfter(created.position - 1, 10)).toEqual([created, opened, renamed]);
+      expect(await reader.history.changesAfter(created.position, 1)).toEqual([o]);
+      expect(await reader.history.changesAfter(created.position - 1, 10)).toEqual([c, o, r, g]);
       await expect(batch(async (tx) => {
-        await w().history.record(tx, { ...renamed, position: at().updatedPosition });
+        await w().history.record(tx, { ...renamed, position: at().updatedPosition }, renamedSummary);
+        await w().history.putFolds(tx, new Map([[pageId, { ...fold, title: "lost" }]]));
         throw new Error("projection failed");
       })).rejects.toThrow("projection failed");
-      expect(await reader.history.entriesOf(pageId)).toHaveLength(2);
+      expect(await reader.history.changesOf(pageId, all)).toHaveLength(3);
+      await batch(async (tx) => expect(await w().history.foldOf(tx, pageId)).toEqual(fold));
     });
 
     it("keeps each page's links: a kept link keeps its position, a dropped one goes, a deleted source takes its links", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeHistory } from "../../shared/history/describe-history.ts";
+import { describeChange, summariseAll } from "../../shared/history/describe-history.ts";
 import type { HistoryEntry } from "../../shared/history/history.view.ts";
 import { instantSchema } from "../../shared/history/instant.ts";
 import { summariseLines } from "../../shared/history/line-diff.ts";
@@ -85,12 +85,15 @@ describe("a line summary", () => {
   });
 });
 
+/** Entries summarised oldest first, as the projector stores them, then named as a reader sees them. */
+const describeHistory = (log: HistoryEntry[], names: Map<string, string>) => summariseAll(log).map((change) => describeChange(change, names));
+
 describe("describing history", () => {
   it("says what each change replaced and marks grants as sharing", () => {
     const grant: DomainEvent = { type: "AccessGranted", data: { entityType: "page", entityId: pageId, userId: annId, permission: "edit", grantedBy: ownerId, invitationId: null } };
     const revoke: DomainEvent = { type: "AccessRevoked", data: { entityType: "page", entityId: pageId, userId: annId, revokedBy: ownerId } };
     const described = describeHistory(entries(created, renamed, edited, grant, revoke), new Map([[ownerId, "Olive"], [annId, "Ann"]]));
-    expect(described.map((d) => [d.changes, d.sharing, d.actor.name])).toEqual([
+    expect(described.map((d) => [d.changes, d.entry.sharing, d.actor.name])).toEqual([
       [{ kind: "created", title: "Draft", icon: null, parentId: null, size: 3 }, false, "Olive"],
       [{ kind: "title", from: "Draft", to: "Plan" }, false, "Olive"],
       [{ kind: "content", sizeBefore: 3, sizeAfter: 5, linesAdded: 2, linesRemoved: 1 }, false, "Olive"],

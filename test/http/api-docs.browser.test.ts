@@ -5,7 +5,8 @@ import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestServer } from "../support/server.ts";
+import { mintSession, SESSION_COOKIE } from "../../shared/auth/session-verifier.ts";
+import { TEST_SESSION_SECRET, TestServer } from "../support/server.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 
@@ -50,4 +51,27 @@ describe.skipIf(unavailable !== null)("the API reference page in a browser", () 
     await page.screenshot({ path: "test-artifacts/api-docs.png", fullPage: true });
     expect(failures).toEqual([]);
   }, 60_000);
+
+  it("explains how to get a token, and tries a call once the browser is signed in", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      // Signed in as the page's introduction says: the session cookie set in this browser.
+      const session = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "reader@example.com", name: "Reader" });
+      await context.addCookies([{ name: SESSION_COOKIE, value: session, url: server.url }]);
+      const page = await context.newPage();
+      await page.goto(`${server.url}/docs`);
+      const intro = page.locator(".information-container .description");
+      await expect.poll(() => intro.textContent(), { timeout: 20_000 }).toContain("npm run -s session");
+      expect(await intro.textContent()).toContain("/api/v1/tokens");
+      const operation = page.locator("#operations-me-getMe");
+      await operation.locator(".opblock-summary").click();
+      await operation.getByRole("button", { name: "Try it out" }).click();
+      await operation.getByRole("button", { name: "Execute" }).click();
+      const body = operation.locator(".responses-wrapper .live-responses-table .response-col_description pre").first();
+      await expect.poll(() => body.textContent(), { timeout: 20_000 }).toContain("reader@example.com");
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 });
+

@@ -140,3 +140,46 @@ describe("the change feed", () => {
     expect((await SseStream.open(`${server.url}/api/v1/changes`, writeOnly.credentials)).status).toBe(403);
   });
 });
+
+describe("a change feed's credential", () => {
+  const open = async (credentials: { bearer: string } | { cookie: string }) => {
+    const stream = await SseStream.open(`${server.url}/api/v1/changes`, credentials);
+    streams.push(stream);
+    return stream;
+  };
+
+  it("ends the feed when its API token is revoked, while the owner's session feed goes on", async () => {
+    const owner = await server.registered("owner");
+    const created = await owner.post("/tokens", { name: "feed", scopes: ["pages:read"] });
+    const bearer = String(created.body.token);
+    const byToken = await open({ bearer });
+    const bySession = await feed(owner);
+    expect(byToken.status).toBe(200);
+    const pageId = await createPage(owner, { title: "before" });
+    await byToken.until(() => byToken.changes().length >= 1);
+    expect((await owner.delete(`/tokens/${String(created.body.id)}`)).status).toBe(204);
+    await byToken.until(() => byToken.isEnded);
+    await rename(owner, pageId, "after");
+    await bySession.until(() => bySession.changes().length >= 2);
+    expect(byToken.changes().map((change) => change.type)).toEqual(["PageCreated"]);
+    expect((await SseStream.open(`${server.url}/api/v1/changes`, { bearer })).status).toBe(401);
+  });
+
+  it("ends the feed when the session that opened it expires", async () => {
+    const user = await server.signIn("brief", { expiresInSeconds: 2 });
+    expect((await user.get("/me")).status).toBe(200);
+    const stream = await feed(user);
+    expect(stream.status).toBe(200);
+    await stream.until(() => stream.isEnded, 10_000);
+    expect((await SseStream.open(`${server.url}/api/v1/changes`, user.credentials)).status).toBe(401);
+  });
+
+  it("ends the feed when the API token that opened it expires", async () => {
+    const owner = await server.registered("owner");
+    const created = await owner.post("/tokens", { name: "short", scopes: ["pages:read"], expiresAt: new Date(Date.now() + 2_000).toISOString() });
+    expect(created.status).toBe(201);
+    const stream = await open({ bearer: String(created.body.token) });
+    expect(stream.status).toBe(200);
+    await stream.until(() => stream.isEnded, 10_000);
+  });
+});

@@ -85,4 +85,35 @@ describe.skipIf(unavailable !== null)("the nginx gateway in front of the split s
     expect(((await through.json()) as { error: { code: string } }).error.code).toBe("not_found");
     expect((await fetch(`${gateway.url}/metrics?format=text`)).status).toBe(404);
   });
+
+  it("takes a page of about 1 MB (buffered to disk by nginx) and refuses a 30 MB body with 413 in the API's error shape", async () => {
+    const cookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "big@example.com", name: "Big" });
+    const user = new Client(gateway.url, { cookie });
+    // 499,000 two-byte characters: under the 500,000-character limit, about 1 MB on the wire.
+    const page = await user.post("/pages", { title: "Large", markdown: "é".repeat(499_000) });
+    expect(page.status).toBe(201);
+    const huge = await user.call("POST", "/pages", { body: JSON.stringify({ title: "Huge", markdown: "x".repeat(30 * 1024 * 1024) }), headers: { "content-type": "application/json" } });
+    expect(huge.status).toBe(413);
+    expect(huge.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(huge.body.error?.code).toBe("payload_too_large");
+  });
+
+  it("answers its own errors in the API's error shape: an unknown path, and no upstream to reach", async () => {
+    const unknown = await fetch(`${gateway.url}/no-such-place`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await unknown.json()).toEqual({ error: { code: "not_found", message: expect.any(String) } });
+    const nowhere = "http://127.0.0.1:9";
+    const orphan = await startGateway({ commandApi: nowhere, queryApis: [nowhere] });
+    try {
+      for (const [method, path] of [["GET", "/api/v1/pages"], ["POST", "/api/v1/pages"]] as const) {
+        const answer = await fetch(`${orphan.url}${path}`, { method, ...(method === "POST" ? { body: "{}", headers: { "content-type": "application/json" } } : {}) });
+        expect(answer.status, `${method} ${path}`).toBe(502);
+        expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
+        expect(await answer.json()).toEqual({ error: { code: "unavailable", message: expect.any(String) } });
+      }
+    } finally {
+      await orphan.stop();
+    }
+  });
 });

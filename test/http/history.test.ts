@@ -74,6 +74,21 @@ describe("page history", () => {
     expect((await server.anonymous().get(`/pages/${pageId}/history`)).status).toBe(401);
   });
 
+  it("answers a stranger exactly as for a page that never existed, however long the page's history, deleted or not", async () => {
+    const owner = await server.registered("owner");
+    const stranger = await server.registered("stranger");
+    const pageId = await createPage(owner);
+    for (let i = 0; i < 20; i += 1) expect((await owner.patch(`/pages/${pageId}`, { title: `v${i}` })).status).toBe(200);
+    const missing = await stranger.get(`/pages/${randomUUID()}/history?limit=1`);
+    const existing = await stranger.get(`/pages/${pageId}/history?limit=1`);
+    expect(missing.status).toBe(404);
+    expect([existing.status, existing.body]).toEqual([missing.status, missing.body]);
+    expect((await owner.delete(`/pages/${pageId}`)).status).toBe(204);
+    const deleted = await stranger.get(`/pages/${pageId}/history?limit=1`);
+    expect([deleted.status, deleted.body]).toEqual([missing.status, missing.body]);
+    expect((await owner.get(`/pages/${pageId}/history?limit=1`)).body.data).toHaveLength(1);
+  });
+
   it("shows grants to those who may share, never to a viewer, and names users without their email", async () => {
     const owner = await server.registered("owner");
     const viewer = await server.registered("viewer", { name: "Vera Viewer" });

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { imageStream } from "../../shared/images/image.decider.ts";
-import { makeImage, pngOfExactly, upload, type ImageKind } from "../support/images.ts";
+import { gifWithCorruptLastFrame, makeImage, pngOfExactly, upload, worstCasePng, type ImageKind } from "../support/images.ts";
 import { TestServer, type Client, type TestUser } from "../support/server.ts";
 import { createPage, share } from "../support/workspace-builders.ts";
 
@@ -95,6 +95,32 @@ describe("POST /pages/{pageId}/images", () => {
       expect(reply.body.error?.message).toMatch(/truncated or corrupt|not an image/);
     }
   });
+
+  it("decodes every frame of an animated GIF: a damaged last frame is refused with 415", async () => {
+    const { owner, pageId } = await ownerWithPage();
+    const reply = await upload(owner, pageId, { file: { bytes: await gifWithCorruptLastFrame(), name: "anim.gif" }, alt: "x" });
+    expect(reply.status, reply.text).toBe(415);
+    expect(reply.body.error).toEqual({ code: "unsupported_media_type", message: expect.stringMatching(/truncated or corrupt/) });
+  });
+
+  it("accepts an intact animated GIF and records the size of one frame", async () => {
+    const { owner, pageId } = await ownerWithPage();
+    const frames = await Promise.all([20, 200].map((red) => sharp({ create: { width: 40, height: 30, channels: 3, background: { r: red, g: 0, b: 0 } } }).png().toBuffer()));
+    const gif = await sharp(frames, { join: { animated: true } }).gif().toBuffer();
+    const reply = await upload(owner, pageId, { file: { bytes: gif, name: "anim.gif" }, alt: "x" });
+    expect(reply.status, reply.text).toBe(201);
+    expect(reply.body).toMatchObject({ mimeType: "image/gif", width: 40, height: 30 });
+  });
+
+  it("answers each of 8 concurrent uploads of 100 megapixels (10000×9999 RGBA, about 400 KB)", async () => {
+    const { owner, pageId } = await ownerWithPage();
+    const png = await worstCasePng();
+    const replies = await Promise.all(Array.from({ length: 8 }, (_, index) => upload(owner, pageId, { file: { bytes: png, name: `big-${index}.png` }, alt: "big" })));
+    for (const reply of replies) {
+      expect(reply.status, reply.text).toBe(201);
+      expect(reply.body).toMatchObject({ mimeType: "image/png", width: 10_000, height: 9_999, size: png.length });
+    }
+  }, 180_000);
 
   it("accepts exactly 10 MB and refuses one byte more with 413", async () => {
     const { owner, pageId } = await ownerWithPage();

@@ -32,18 +32,34 @@ const specRoutes = [
 ];
 
 
+interface HeaderObject {
+  description?: string;
+  schema: object;
+}
 interface OperationObject {
+  operationId?: string;
   summary?: string;
   tags?: string[];
   security?: Array<Record<string, string[]>>;
-  parameters?: Array<{ in: string; name: string; schema: object }>;
+  parameters?: Array<{ in: string; name: string; required?: boolean; schema: object }>;
   requestBody?: { content: Record<string, { schema: object }> };
-  responses: Record<string, { description: string; content?: Record<string, { schema: object }> }>;
+  responses: Record<string, { description: string; headers?: Record<string, HeaderObject>; content?: Record<string, { schema: object }> }>;
+}
+interface JsonSchemaObject {
+  $ref?: string;
+  type?: string | string[];
+  required?: string[];
+  properties?: Record<string, JsonSchemaObject>;
 }
 interface OpenApiDocument {
   openapi: string;
-  info: { title: string; version: string };
-  components: { securitySchemes: Record<string, Record<string, string>> };
+  info: { title: string; version: string; description: string };
+  servers?: Array<{ url: string }>;
+  tags: Array<{ name: string }>;
+  components: {
+    securitySchemes: Record<string, { type: string; scheme?: string; in?: string; name?: string; flows?: { clientCredentials?: { scopes: Record<string, string> } } }>;
+    schemas: Record<string, JsonSchemaObject>;
+  };
   paths: Record<string, Record<string, OperationObject>>;
 }
 
@@ -82,10 +98,12 @@ const isInternal = (url: string) => url.startsWith("/internal/");
 const apiRoutes = () => registered.filter(({ method, url }) => method !== "HEAD" && !isDocsAsset(url) && !isInternal(url));
 
 describe("the OpenAPI document", () => {
-  it("is OpenAPI 3.1 with the two security schemes of the spec", () => {
+  it("is OpenAPI 3.1 with the security schemes of the spec, the token's scopes on an OAuth2 scheme", () => {
     expect(document.openapi).toMatch(/^3\.1\.\d+$/);
     expect(document.info).toEqual(expect.objectContaining({ title: expect.any(String), version: expect.any(String) }));
+    expect(document.servers).toEqual([expect.objectContaining({ url: "/" })]);
     expect(document.components.securitySchemes.bearerToken).toEqual(expect.objectContaining({ type: "http", scheme: "bearer" }));
+    expect(Object.keys(document.components.securitySchemes.apiToken?.flows?.clientCredentials?.scopes ?? {})).toEqual(["pages:read", "pages:comment", "pages:write"]);
     expect(document.components.securitySchemes.browserSession).toEqual(expect.objectContaining({ type: "apiKey", in: "cookie", name: "app-auth.session_token" }));
   });
 
@@ -117,17 +135,17 @@ describe("the OpenAPI document", () => {
     }
   });
 
-  it("states the scope of every API operation, in the bearer token's requirement beside the browser session", () => {
+  it("states the scope of every API operation, in the API token's requirement beside the browser session", () => {
     for (const route of specRoutes) {
       const [method = "", path = ""] = route.split(" ");
       const security = operation(method, `/api/v1${path}`)?.security;
       if (route === "POST /tokens") expect(security, route).toEqual([{ browserSession: [] }]);
       else if (route === "GET /me") expect(security, route).toEqual([{ bearerToken: [] }, { browserSession: [] }]);
-      else expect(security, route).toEqual([{ bearerToken: [expect.stringMatching(/^pages:(read|comment|write)$/)] }, { browserSession: [] }]);
+      else expect(security, route).toEqual([{ apiToken: [expect.stringMatching(/^pages:(read|comment|write)$/)] }, { browserSession: [] }]);
     }
-    expect(operation("GET", "/api/v1/pages/resolve")?.security?.[0]).toEqual({ bearerToken: ["pages:read"] });
-    expect(operation("PATCH", "/api/v1/pages/{pageId}/comments/{commentId}")?.security?.[0]).toEqual({ bearerToken: ["pages:comment"] });
-    expect(operation("POST", "/api/v1/shares/workspace/members")?.security?.[0]).toEqual({ bearerToken: ["pages:write"] });
+    expect(operation("GET", "/api/v1/pages/resolve")?.security?.[0]).toEqual({ apiToken: ["pages:read"] });
+    expect(operation("PATCH", "/api/v1/pages/{pageId}/comments/{commentId}")?.security?.[0]).toEqual({ apiToken: ["pages:comment"] });
+    expect(operation("POST", "/api/v1/shares/workspace/members")?.security?.[0]).toEqual({ apiToken: ["pages:write"] });
   });
 
   it("declares the health checks public, under the operations tag", () => {
@@ -143,8 +161,7 @@ describe("the OpenAPI document", () => {
       const errors = Object.entries(responses).filter(([status]) => /^4\d\d$/.test(status));
       expect(errors.length, `${method} ${url}`).toBeGreaterThan(0);
       for (const [status, response] of errors) {
-        const schema = response.content?.["application/json"]?.schema as { properties?: { error?: { required?: string[] } } };
-        expect(schema.properties?.error?.required, `${method} ${url} ${status}`).toEqual(["code", "message"]);
+        expect(response.content?.["application/json"]?.schema, `${method} ${url} ${status}`).toEqual({ $ref: "#/components/schemas/Error" });
         expect(response.description, `${method} ${url} ${status}`).toMatch(/`[a-z_]+`/);
       }
       expect(responses["401"]?.description, `${method} ${url}`).toContain("unauthenticated");
@@ -153,6 +170,14 @@ describe("the OpenAPI document", () => {
     expect(operation("POST", "/api/v1/tokens")?.responses["403"]?.description).toContain("forbidden");
     expect(operation("PATCH", "/api/v1/pages/{pageId}")?.responses["404"]?.description).toContain("not_found");
     expect(operation("PUT", "/api/v1/pages/{pageId}/content")?.responses["412"]?.description).toContain("precondition_failed");
+    expect(document.components.schemas.Error?.properties?.error?.required).toEqual(["code", "message"]);
+  });
+
+  it("documents 429 rate_limited on every API operation, and on no health check", () => {
+    for (const { method, url } of apiRoutes().filter(({ url }) => url.startsWith("/api/v1/"))) {
+      expect(operation(method, openApiPath(url))?.responses["429"]?.description, `${method} ${url}`).toContain("rate_limited");
+    }
+    for (const path of ["/healthz", "/readyz", "/metrics"]) expect(operation("GET", path)?.responses["429"], path).toBeUndefined();
   });
 
   it("shows an example request body where the spec describes one", () => {
@@ -164,13 +189,14 @@ describe("the OpenAPI document", () => {
 
   it("derives its schemas from the zod schemas the routes validate with", () => {
     const resolveQuery = operation("GET", "/api/v1/pages/resolve")?.parameters ?? [];
-    expect(resolveQuery.map((parameter) => `${parameter.in} ${parameter.name}`).sort()).toEqual(["query folderPath", "query title"]);
+    expect(resolveQuery.map((parameter) => `${parameter.in} ${parameter.name}`).sort()).toEqual(["header X-Consistency-Token", "query folderPath", "query title"]);
     const tokenBody = operation("POST", "/api/v1/tokens")?.requestBody?.content["application/json"]?.schema as { properties: Record<string, { items?: { enum?: string[] } }> };
     expect(tokenBody.properties.scopes?.items?.enum).toEqual(["pages:read", "pages:comment", "pages:write"]);
   });
 
   it("holds only schemas that compile as JSON Schema 2020-12", () => {
     const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    ajv.addSchema(document.components.schemas.Error ?? {}, "#/components/schemas/Error");
     for (const [path, methods] of Object.entries(document.paths)) {
       for (const [method, found] of Object.entries(methods)) {
         const schemas = [
@@ -181,5 +207,44 @@ describe("the OpenAPI document", () => {
         for (const schema of schemas) expect(() => ajv.compile(schema), `${method} ${path}`).not.toThrow();
       }
     }
+  });
+
+  it("names every operation with a unique operationId and declares every tag it uses", () => {
+    const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods));
+    const ids = operations.map((found) => found.operationId);
+    expect(ids.every((id) => typeof id === "string" && /^[a-z][A-Za-z]+$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    const declared = document.tags.map((tag) => tag.name);
+    expect(operations.flatMap((found) => found.tags ?? []).filter((tag) => !declared.includes(tag))).toEqual([]);
+  });
+
+  it("gives each body the media type the server reads or answers: markdown, image bytes, an event stream", () => {
+    expect(Object.keys(operation("GET", "/api/v1/pages/{pageId}/content")?.responses["200"]?.content ?? {})).toEqual(["text/markdown"]);
+    expect(Object.keys(operation("PUT", "/api/v1/pages/{pageId}/content")?.requestBody?.content ?? {})).toEqual(["text/markdown", "text/plain", "application/json"]);
+    expect(Object.keys(operation("GET", "/api/v1/images/{imageId}")?.responses["200"]?.content ?? {})).toEqual(["image/jpeg", "image/png", "image/gif", "image/webp"]);
+    expect(Object.keys(operation("GET", "/api/v1/changes")?.responses["200"]?.content ?? {})).toEqual(["text/event-stream"]);
+    expect(operation("GET", "/api/v1/changes")?.responses["200"]?.description).toContain("`change`");
+  });
+
+  it("documents the headers a call sends and answers", () => {
+    const headerParameters = (method: string, path: string) =>
+      (operation(method, path)?.parameters ?? []).filter((parameter) => parameter.in === "header").map((parameter) => `${parameter.name}${parameter.required ? " (required)" : ""}`);
+    expect(headerParameters("PUT", "/api/v1/pages/{pageId}/content")).toEqual(["If-Match (required)"]);
+    expect(headerParameters("GET", "/api/v1/pages/{pageId}/content")).toEqual(["If-None-Match", "X-Consistency-Token"]);
+    expect(headerParameters("POST", "/api/v1/pages")).toEqual(["Idempotency-Key"]);
+    expect(headerParameters("GET", "/api/v1/changes")).toEqual(["Last-Event-ID"]);
+    const responseHeaders = (method: string, path: string, status: string) => Object.keys(operation(method, path)?.responses[status]?.headers ?? {});
+    expect(responseHeaders("GET", "/api/v1/pages/{pageId}/content", "200")).toEqual(["ETag"]);
+    expect(responseHeaders("PUT", "/api/v1/pages/{pageId}/content", "200")).toEqual(["ETag", "X-Consistency-Token"]);
+    expect(responseHeaders("POST", "/api/v1/pages", "201")).toEqual(["X-Consistency-Token", "Idempotent-Replayed"]);
+    expect(responseHeaders("POST", "/api/v1/pages", "5XX")).toEqual(["Retry-After"]);
+  });
+
+  it("types limit as an integer, and gives the id in a creation's 202", () => {
+    const limit = operation("GET", "/api/v1/pages")?.parameters?.find((parameter) => parameter.name === "limit")?.schema;
+    expect(limit).toEqual(expect.objectContaining({ type: "integer", minimum: 1, maximum: 100 }));
+    const accepted = operation("POST", "/api/v1/pages")?.responses["202"]?.content?.["application/json"]?.schema as JsonSchemaObject | undefined;
+    expect(accepted?.properties?.id?.type).toBe("string");
+    expect(accepted?.required).toContain("id");
   });
 });

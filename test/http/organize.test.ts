@@ -261,7 +261,7 @@ describe("moving a folder", () => {
     });
     const user = await readStore.users.get(ann.id);
     if (!user) throw new Error("ann is not registered");
-    const actor = { principal: { user, authentication: "session" as const, scopes: null, tokenId: null }, context: { actorId: userIdSchema.parse(ann.id), correlationId: randomUUID(), now: new Date() } };
+    const actor = { principal: { user, authentication: "session" as const, scopes: null, tokenId: null, expiresAt: null }, context: { actorId: userIdSchema.parse(ann.id), correlationId: randomUUID(), now: new Date() } };
     const ports = { eventStore: gated, views: readStore };
     const outcomes = await Promise.allSettled([moveFolderCommand(ports, actor, a, b), moveFolderCommand(ports, actor, b, a)]);
     expect(treeReads).toBe(2);

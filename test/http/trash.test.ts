@@ -15,7 +15,7 @@ afterAll(async () => {
 type Entry = { type: string; id: string; title: string; deletedAt: string; deletedBy: string; purgeAt: string; parentId: string | null; folderPath: string };
 const trashOf = async (user: TestUser): Promise<Entry[]> => {
   const reply = await user.get("/trash?limit=100");
-  expect(reply.status).toBe(200);
+  expect(reply.status, reply.text).toBe(200);
   return reply.body.data as Entry[];
 };
 const body = (document: string): string => document.replace(/^---\n[\s\S]*?\n---\n/, "");

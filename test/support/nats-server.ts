@@ -22,6 +22,9 @@ export interface NatsServer {
   readonly url: string;
   /** Stops the server (SIGTERM) and starts it again on the same port and store. */
   restart(): Promise<void>;
+  /** Stops the server, keeping its port and store for resume(): an outage. */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -62,6 +65,12 @@ export async function startNatsServer(): Promise<NatsServer> {
     url: `nats://127.0.0.1:${port}`,
     async restart() {
       await halt(child);
+      child = await launch();
+    },
+    async pause() {
+      await halt(child);
+    },
+    async resume() {
       child = await launch();
     },
     async stop() {

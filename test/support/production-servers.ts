@@ -21,7 +21,11 @@ export async function eventStoreDbServer(): Promise<ServerTarget> {
   const missing = containerRuntimeMissing();
   if (missing) return { skip: `EVENTSTORE_URL is unset and ${missing}` };
   const { KurrentDbContainer } = await import("@testcontainers/kurrentdb");
-  const container = await new KurrentDbContainer(process.env.EVENTSTORE_IMAGE ?? "eventstore/eventstore:24.10").start();
+  // The module configures a node through KURRENTDB_* variables only; EventStoreDB 24.10 (the image compose and CI
+  // run) reads EVENTSTORE_* and would otherwise start secure without certificates, so the suite would time out.
+  const container = await new KurrentDbContainer(process.env.EVENTSTORE_IMAGE ?? "eventstore/eventstore:24.10")
+    .withEnvironment({ EVENTSTORE_CLUSTER_SIZE: "1", EVENTSTORE_RUN_PROJECTIONS: "None", EVENTSTORE_INSECURE: "true" })
+    .start();
   return { url: container.getConnectionString(), stop: async () => void (await container.stop()) };
 }
 

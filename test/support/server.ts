@@ -125,11 +125,11 @@ export class TestServer {
   }
 
   /** A signed-in browser user; registered on its first request. */
-  async signIn(label: string, options: { email?: string; name?: string; id?: string; picture?: string } = {}): Promise<TestUser> {
+  async signIn(label: string, options: { email?: string; name?: string; id?: string; picture?: string; expiresInSeconds?: number } = {}): Promise<TestUser> {
     const id = options.id ?? randomUUID();
     const email = options.email ?? `${label}-${id.slice(0, 8)}@example.com`;
     const name = options.name ?? label;
-    const cookie = await mintSession(TEST_SESSION_SECRET, { sub: id, email, name, ...(options.picture ? { picture: options.picture } : {}) });
+    const cookie = await mintSession(TEST_SESSION_SECRET, { sub: id, email, name, ...(options.picture ? { picture: options.picture } : {}) }, options.expiresInSeconds);
     return Object.assign(new Client(this.url, { cookie }), { id, email, name });
   }
 

@@ -3,6 +3,7 @@
 // differ only in case are one folder, and so is an existing folder spelled otherwise.
 import type { FoldersView } from "../../../shared/folders/folders.view.ts";
 import { folderIdSchema, type FolderId } from "../../../shared/kernel/ids.ts";
+import type { ListKey } from "../../../shared/read-store/list-query.ts";
 
 const PAGE = 1_000;
 
@@ -10,7 +11,7 @@ const PAGE = 1_000;
 export async function ownFoldersByPath(folders: FoldersView, ownerId: string): Promise<Map<string, FolderId>> {
   const byPath = new Map<string, FolderId>();
   const visibleTo = { ownerIds: [ownerId], pageIds: [], folderIds: [] };
-  for (let before: number | null = null; ; ) {
+  for (let before: ListKey | null = null; ; ) {
     const rows = await folders.list({ visibleTo, before, limit: PAGE });
     for (const folder of rows.slice(0, PAGE)) {
       const key = folder.path.toLowerCase();
@@ -18,6 +19,6 @@ export async function ownFoldersByPath(folders: FoldersView, ownerId: string): P
     }
     const last = rows.at(Math.min(rows.length, PAGE) - 1);
     if (rows.length <= PAGE || !last) return byPath;
-    before = last.updatedPosition;
+    before = { position: last.updatedPosition, id: last.id };
   }
 }

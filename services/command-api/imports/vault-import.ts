@@ -13,7 +13,7 @@ import { AppError } from "../../../shared/errors/app-error.ts";
 import { folderCommands } from "../../../shared/folders/folder.commands.ts";
 import { imageCommands } from "../../../shared/images/image.commands.ts";
 import { imageMarkdown, imageUrl } from "../../../shared/images/image.resource.ts";
-import { inspectImage, type InspectedImage } from "../../../shared/images/inspect-image.ts";
+import type { InspectedImage } from "../../../shared/images/inspect-image.ts";
 import { imageBlobKey } from "../../../shared/images/orphan-blobs.ts";
 import { derivedId } from "../../../shared/imports/import-ids.ts";
 import { VaultIndex } from "../../../shared/imports/link-resolution.ts";
@@ -53,6 +53,7 @@ export class VaultImport {
   private readonly result: ImportResult = { foldersCreated: 0, pagesCreated: 0, imagesUploaded: 0, backlinksCreated: 0, errors: [] };
   private position: number | null = null;
   private readonly owner: UserId;
+  private readonly pageIds = new Map<string, string>();
 
   constructor(
     private readonly ports: CommandApiPorts,
@@ -127,7 +128,7 @@ export class VaultImport {
     for (const image of images) {
       await yieldToLoop();
       try {
-        const inspected = await inspectImage(image.bytes);
+        const inspected = await this.ports.images.inspect(image.bytes, "wait");
         checked.set(image.path, { image, inspected, sha256: createHash("sha256").update(image.bytes).digest("hex") });
       } catch (error) {
         const why = error instanceof AppError ? error.message.replace(/^file: /, "") : "it could not be read";
@@ -135,6 +136,16 @@ export class VaultImport {
       }
     }
     return checked;
+  }
+
+  /** A note's page id, hashed once per import: a note may link to the same page tens of thousands of times. */
+  private pageIdFor(path: string): string {
+    let id = this.pageIds.get(path);
+    if (id === undefined) {
+      id = derivedId(this.scope, "page", path);
+      this.pageIds.set(path, id);
+    }
+    return id;
   }
 
   private imageIdFor(note: VaultNote, imagePath: string): ImageId {
@@ -146,7 +157,7 @@ export class VaultImport {
     return rewriteNote(note.markdown, {
       page: (target) => {
         const path = context.notes.resolve(target);
-        return path === null ? null : `/api/v1/pages/${derivedId(this.scope, "page", path)}`;
+        return path === null ? null : `/api/v1/pages/${this.pageIdFor(path)}`;
       },
       image: (target, alt, relative) => {
         const path = relative ? context.imageIndex.resolveRelative(note.directory, target) : context.imageIndex.resolve(target);

@@ -12,7 +12,6 @@ import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { imageCommands } from "../../../shared/images/image.commands.ts";
 import { imageResource, imageUploadForm, toImageResource } from "../../../shared/images/image.resource.ts";
-import { inspectImage } from "../../../shared/images/inspect-image.ts";
 import { imageBlobKey } from "../../../shared/images/orphan-blobs.ts";
 import { imageIdSchema, pageIdSchema, userIdSchema, type PageId } from "../../../shared/kernel/ids.ts";
 import type { CommandApiPorts } from "../command-api.ts";
@@ -123,7 +122,7 @@ export async function imageCommandRoutes(app: App, ports: CommandApiPorts): Prom
           }
           throw error;
         });
-        const inspected = await inspectImage(form.bytes);
+        const inspected = await ports.images.inspect(form.bytes, "refuse");
         const sha256 = createHash("sha256").update(form.bytes).digest("hex");
         const fingerprintBody = { alt: form.alt, originalName: form.originalName, sha256 };
         const answer = await idempotentWrite(ports, request, actor, async () => {

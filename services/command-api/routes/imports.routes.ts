@@ -11,7 +11,7 @@ import type { CommandApiPorts } from "../command-api.ts";
 import { importResult } from "../imports/import-result.ts";
 import { VaultImport } from "../imports/vault-import.ts";
 import { idempotentWrite } from "../idempotent-write.ts";
-import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
+import { actorOf, recordedReply, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 
 /** What the JSON of 50 MB of content can take, with paths and base64 around it. */
 const IMPORT_BODY_LIMIT_BYTES = 72 * 1024 * 1024;
@@ -29,7 +29,7 @@ export function importCommandRoutes(app: App, ports: CommandApiPorts): void {
     {
       bodyLimit: IMPORT_BODY_LIMIT_BYTES,
       config: { access: { scope: "pages:write" } },
-      schema: { body: importBody, response: writeResponses({ 201: importResult }) },
+      schema: { body: importBody, response: writeResponses({ 201: importResult, 202: recordedReply }) },
     },
     async (request, reply) => {
       const actor = actorOf(request, ports.clock);

@@ -9,7 +9,7 @@ import { scopeSchema } from "../../../shared/kernel/scopes.ts";
 import { tokenCommands } from "../../../shared/tokens/token.commands.ts";
 import { createdTokenResource, toTokenResource } from "../../../shared/tokens/token.resource.ts";
 import type { CommandApiPorts } from "../command-api.ts";
-import { actorOf, recordedReply, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
+import { actorOf, createdRecordedReply, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 import { visibleTextField } from "./fields.ts";
 
 const createTokenBody = z.object({
@@ -29,7 +29,7 @@ export function tokenCommandRoutes(app: App, ports: CommandApiPorts): void {
   // 202 with it too, since no later read could show it again.
   app.post(
     "/tokens",
-    { config, schema: { body: createTokenBody, response: writeResponses({ 201: createdTokenResource, 202: recordedReply.extend({ token: z.string() }) }) } },
+    { config, schema: { body: createTokenBody, response: writeResponses({ 201: createdTokenResource, 202: createdRecordedReply.extend({ token: z.string() }) }) } },
     async (request, reply) => {
       const { context } = actorOf(request, ports.clock);
       const { name, scopes, expiresAt } = request.body;

@@ -2,7 +2,8 @@
 // change log, alongside whatever other projection the event has. The switch is exhaustive: a new event type
 // does not compile until it is placed in some entity's history or explicitly left out.
 import type { DomainEvent, StoredEvent } from "../../../shared/events.ts";
-import type { HistoryAccess, HistoryEntityKind } from "../../../shared/history/history.view.ts";
+import type { HistoryFolds } from "../../../shared/history/history-folds.ts";
+import type { HistoryAccess, HistoryEntityKind, HistoryEntry } from "../../../shared/history/history.view.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
 
 type Subject = { kind: HistoryEntityKind; id: string; access: HistoryAccess | "recorded" } | null;
@@ -17,7 +18,6 @@ function subjectOf(event: DomainEvent): Subject {
     case "PageRestored":
     case "PageMoved":
     case "PageUndeleted":
-    case "PagePurged":
       return { kind: "page", id: event.data.pageId, access: { kind: "page", id: event.data.pageId } };
     case "FolderCreated":
     case "FolderRenamed":
@@ -25,7 +25,6 @@ function subjectOf(event: DomainEvent): Subject {
     case "FolderDeleted":
     case "FolderMoved":
     case "FolderUndeleted":
-    case "FolderPurged":
       return { kind: "folder", id: event.data.folderId, access: { kind: "folder", id: event.data.folderId } };
     case "AccessGranted":
     case "AccessRevoked": {
@@ -40,6 +39,9 @@ function subjectOf(event: DomainEvent): Subject {
     case "ThreadResolved":
     case "ThreadReopened":
       return { kind: "thread", id: event.data.threadId, access: "recorded" };
+    // A purge happens to an item nobody can read any more: there is no history left to show it in.
+    case "PagePurged":
+    case "FolderPurged":
     case "UserRegistered":
     case "UserProfileChanged":
     case "EmailReserved":
@@ -73,12 +75,13 @@ function subjectOf(event: DomainEvent): Subject {
   }
 }
 
-export async function projectHistory<Tx>(stored: StoredEvent, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
+/** Records the event's entry with its summary, computed here once (against the batch's folds) and stored. */
+export async function projectHistory<Tx>(stored: StoredEvent, writers: ProjectionWriters<Tx>, tx: Tx, folds: HistoryFolds<Tx>): Promise<void> {
   const subject = subjectOf(stored.event);
   if (!subject) return;
   const access = subject.access === "recorded" ? await writers.history.accessOf(tx, subject.id) : subject.access;
   if (!access) throw new Error(`history: ${stored.event.type} at ${stored.position} names ${subject.kind} ${subject.id}, which has no recorded entry`);
-  await writers.history.record(tx, {
+  const entry: HistoryEntry = {
     position: stored.position,
     entityKind: subject.kind,
     entityId: subject.id,
@@ -87,5 +90,7 @@ export async function projectHistory<Tx>(stored: StoredEvent, writers: Projectio
     actorId: stored.metadata.actorId,
     correlationId: stored.metadata.correlationId,
     event: stored.event,
-  });
+  };
+  const summary = await folds.summarise(entry);
+  if (summary) await writers.history.record(tx, entry, summary);
 }

@@ -5,6 +5,7 @@ import type { ProjectionWriters } from "../../../shared/read-store/read-store.po
 import { projectThread } from "./comments.projection.ts";
 import { projectAccess } from "./access.projection.ts";
 import { projectImage } from "./images.projection.ts";
+import type { HistoryFolds } from "../../../shared/history/history-folds.ts";
 import { projectHistory } from "./history.projection.ts";
 import { projectLinks } from "./links.projection.ts";
 import { projectTrash } from "./trash.projection.ts";
@@ -18,8 +19,9 @@ function narrow<E extends DomainEvent>(stored: StoredEvent, event: E): StoredEve
   return { ...stored, event };
 }
 
-export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
-  await projectHistory(stored, writers, tx);
+/** `folds` is the batch's history memory: one per batch, flushed after its last event. */
+export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriters<Tx>, tx: Tx, folds: HistoryFolds<Tx>): Promise<void> {
+  await projectHistory(stored, writers, tx, folds);
   await projectLinks(stored, writers, tx);
   await projectTrash(stored, writers, tx);
   const event = stored.event;

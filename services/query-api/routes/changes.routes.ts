@@ -58,8 +58,10 @@ export function changeFeedRoutes(app: App, ports: ChangeFeedPorts): void {
         if (cursor > (await ports.writeSide.headPosition())) throw new AppError("validation_failed", "Last-Event-ID: names a position no change has reached");
       }
       const raw = reply.raw;
+      const principal = principalOf(request);
       const feed: Feed = {
-        userId: principalOf(request).user.id,
+        userId: principal.user.id,
+        credential: { tokenId: principal.tokenId, expiresAt: principal.expiresAt },
         cursor,
         deliver: (entries) => {
           raw.write(entries.map(frameOf).join(""));

@@ -29,7 +29,7 @@ export function commentQueryRoutes(app: App, views: ReadModels): void {
       requirePermission(permission, "comment", "page");
       const { status, cursor, limit } = request.query;
       const rows = await views.threads.list({ pageId, status, before: decodeCursor(cursor), limit });
-      const { rows: kept, nextCursor } = pageOf(rows, limit, (thread) => thread.createdPosition);
+      const { rows: kept, nextCursor } = pageOf(rows, limit, (thread) => ({ position: thread.createdPosition, id: thread.id }));
       return { data: await presentThreads(views.users, kept), nextCursor };
     },
   );

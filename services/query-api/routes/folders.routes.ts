@@ -8,7 +8,7 @@ import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
 import { principalOf } from "../../../shared/http/guard.ts";
 import { errorBody, listOf, paginationQuery } from "../../../shared/http/schemas.ts";
 import { folderIdSchema } from "../../../shared/kernel/ids.ts";
-import { decodeCursor, pageOf } from "../../../shared/read-store/pagination.ts";
+import { decodeListCursor, pageOf } from "../../../shared/read-store/pagination.ts";
 
 export function folderQueryRoutes(app: App, views: ReadModels): void {
   app.get(
@@ -21,8 +21,8 @@ export function folderQueryRoutes(app: App, views: ReadModels): void {
       const principal = principalOf(request);
       const context = await views.access.contextFor(principal.user.id);
       const { limit, cursor } = request.query;
-      const rows = await views.folders.list({ visibleTo: visibilityFilter(context), before: decodeCursor(cursor), limit });
-      const { rows: kept, nextCursor } = pageOf(rows, limit, (folder) => folder.updatedPosition);
+      const rows = await views.folders.list({ visibleTo: visibilityFilter(context), before: decodeListCursor(cursor), limit });
+      const { rows: kept, nextCursor } = pageOf(rows, limit, (folder) => ({ position: folder.updatedPosition, id: folder.id }));
       return { data: presentVisible(context, "folder", kept, toFolderResource), nextCursor };
     },
   );

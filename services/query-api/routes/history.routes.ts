@@ -6,7 +6,7 @@ import type { App } from "../../../shared/http/create-app.ts";
 import { principalOf } from "../../../shared/http/guard.ts";
 import { errorBody, listOf, paginationQuery } from "../../../shared/http/schemas.ts";
 import { changeSchema, userRefSchema, type DescribedEntry } from "../../../shared/history/describe-history.ts";
-import { describeFor, pageHistoryFor } from "../../../shared/history/read-history.ts";
+import { historyPageOf, pageHistoryFor, type HistoryPage, type HistoryPageQuery } from "../../../shared/history/read-history.ts";
 import { folderIdSchema, pageIdSchema } from "../../../shared/kernel/ids.ts";
 import { decodeCursor, encodeCursor } from "../../../shared/read-store/pagination.ts";
 import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
@@ -25,20 +25,16 @@ type HistoryQuery = z.infer<typeof historyQuery>;
 
 export const toHistoryItem = ({ entry, actor, changes }: DescribedEntry): HistoryItem => ({
   position: String(entry.position),
-  type: entry.event.type,
+  type: entry.type,
   occurredAt: entry.occurredAt,
   actor,
   changes,
 });
 
-/** One page of described entries in the asked order, keyed by position (exclusive cursor). */
-function pageOfHistory(described: readonly DescribedEntry[], query: HistoryQuery): { data: HistoryItem[]; nextCursor: string | null } {
-  const from = decodeCursor(query.cursor);
-  const ordered = query.order === "asc" ? described : [...described].reverse();
-  const rest = from === null ? ordered : ordered.filter(({ entry }) => (query.order === "asc" ? entry.position > from : entry.position < from));
-  const kept = rest.slice(0, query.limit);
-  const last = kept[kept.length - 1];
-  return { data: kept.map(toHistoryItem), nextCursor: rest.length > query.limit && last ? encodeCursor(last.entry.position) : null };
+const pageQueryOf = (query: HistoryQuery): HistoryPageQuery => ({ order: query.order, from: decodeCursor(query.cursor), limit: query.limit });
+
+function listOfPage(page: HistoryPage): { data: HistoryItem[]; nextCursor: string | null } {
+  return { data: page.data.map(toHistoryItem), nextCursor: page.next === null ? null : encodeCursor(page.next) };
 }
 
 const read = { access: { scope: "pages:read" as const } };
@@ -46,13 +42,11 @@ const response = { 200: listOf(historyItem), "4xx": errorBody };
 
 export function historyQueryRoutes(app: App, views: ReadModels): void {
   app.get("/pages/:pageId/history", { config: read, schema: { params: z.object({ pageId: pageIdSchema }), querystring: historyQuery, response } }, async (request) => {
-    const history = await pageHistoryFor(views, principalOf(request), request.params.pageId);
-    return pageOfHistory(await describeFor(views, history.entries, history.permission), request.query);
+    return listOfPage(await pageHistoryFor(views, principalOf(request), request.params.pageId, pageQueryOf(request.query)));
   });
 
   app.get("/folders/:folderId/history", { config: read, schema: { params: z.object({ folderId: folderIdSchema }), querystring: historyQuery, response } }, async (request) => {
     const { folder, permission } = await visibleFolder(views, principalOf(request), request.params.folderId);
-    const entries = await views.history.entriesOf(folder.id);
-    return pageOfHistory(await describeFor(views, entries, permission), request.query);
+    return listOfPage(await historyPageOf(views, folder.id, permission, pageQueryOf(request.query)));
   });
 }

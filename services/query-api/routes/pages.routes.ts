@@ -12,7 +12,7 @@ import { folderIdSchema, pageIdSchema } from "../../../shared/kernel/ids.ts";
 import { etagOf, renderPageDocument } from "../../../shared/pages/page-document.ts";
 import { pageResource, resolvedPageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
 import { titleKey } from "../../../shared/pages/pages.view.ts";
-import { decodeCursor, pageOf } from "../../../shared/read-store/pagination.ts";
+import { decodeListCursor, pageOf } from "../../../shared/read-store/pagination.ts";
 import { instantSchema, refuseFuture, type Instant } from "../../../shared/history/instant.ts";
 import { pageRecordAt } from "../../../shared/history/read-history.ts";
 import type { Principal } from "../../../shared/auth/principal.ts";
@@ -69,11 +69,11 @@ export function pageQueryRoutes(app: App, views: ReadModels, asOf: AsOfPorts): v
       if (parentId !== undefined && !(await folderVisibleTo(views, context, parentId))) return { data: [], nextCursor: null };
       const rows = await views.pages.list({
         visibleTo: visibilityFilter(context),
-        before: decodeCursor(cursor),
+        before: decodeListCursor(cursor),
         limit,
         parentId: parentId ?? null,
       });
-      const { rows: kept, nextCursor } = pageOf(rows, limit, (page) => page.updatedPosition);
+      const { rows: kept, nextCursor } = pageOf(rows, limit, (page) => ({ position: page.updatedPosition, id: page.id }));
       return { data: presentVisible(context, "page", kept, toPageResource), nextCursor };
     },
   );

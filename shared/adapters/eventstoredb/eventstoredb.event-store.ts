@@ -27,11 +27,14 @@ import {
   START,
   StreamNotFoundError,
   WrongExpectedVersionError,
+  MaxAppendSizeExceededError,
+  AppendRecordSizeExceededError,
   type AllStreamResolvedEvent,
   type AppendStreamState,
   type ResolvedEvent,
 } from "@kurrent/kurrentdb-client";
 import { z } from "zod";
+import { AppendTooLargeError } from "../../event-store/append-size.ts";
 import { catchUpSubscription, type WakeSource } from "../../event-store/catch-up-subscription.ts";
 import {
   eventMetadataSchema,
@@ -153,6 +156,8 @@ export class EventStoreDbEventStore implements EventStore {
         const actual = typeof error.actualState === "bigint" ? Number(error.actualState) : -1;
         throw new StreamConflictError(stream, expectedRevision, actual);
       }
+      // A server configured below the application's limit (MAX_APPEND_BYTES) refuses what the domain let through.
+      if (error instanceof MaxAppendSizeExceededError || error instanceof AppendRecordSizeExceededError) throw new AppendTooLargeError(null);
       throw error;
     }
   }

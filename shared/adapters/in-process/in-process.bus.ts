@@ -66,7 +66,17 @@ export class InProcessBus implements Bus {
   private readonly groups = new Map<string, Group>();
   private readonly seen = new Set<string>();
 
+  private published: number | null = null;
+
   constructor(private readonly retryDelayMs = 50) {}
+
+  async publishedPosition(): Promise<number | null> {
+    return this.published;
+  }
+
+  async savePublishedPosition(position: number): Promise<void> {
+    this.published = position;
+  }
 
   async publish(messages: readonly BusMessage[]): Promise<void> {
     for (const message of messages) {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { after, NEWEST_FIRST } from "./list-order.mongo.ts";
 import type { ListQuery } from "../../read-store/list-query.ts";
 import type { Changed, FolderRecord, FoldersView, FoldersWriter } from "../../folders/folders.view.ts";
 import { accessKeysOf, visibleKeys } from "./access-keys.ts";
@@ -23,7 +24,7 @@ type FolderDoc = z.infer<typeof folderSchema>;
 export const foldersModel: MongoModel = {
   collections: ["folders"],
   indexes: [
-    { collection: "folders", name: "folders_visible", keys: { accessKeys: 1, updatedPosition: -1 }, serves: "GET /folders: the caller's visible folders, newest change first, in one query" },
+    { collection: "folders", name: "folders_visible", keys: { accessKeys: 1, updatedPosition: -1, _id: -1 }, serves: "GET /folders: the caller's visible folders, newest change first, in one query" },
     { collection: "folders", name: "folders_parent", keys: { parentId: 1 }, serves: "whether a folder holds a folder (deletion)" },
     { collection: "folders", name: "folders_ancestors", keys: { ancestorIds: 1 }, serves: "the folders below a moved or renamed folder" },
   ],
@@ -78,8 +79,8 @@ export class MongoFoldersView implements FoldersView {
   }
 
   async list(query: ListQuery): Promise<FolderRecord[]> {
-    const filter = { accessKeys: { $in: visibleKeys(query.visibleTo) }, updatedPosition: { $lt: query.before ?? Number.MAX_SAFE_INTEGER } };
-    const docs = await folders(this.ref).find(filter).sort({ updatedPosition: -1 }).limit(query.limit + 1).toArray();
+    const filter = after<FolderDoc>({ accessKeys: { $in: visibleKeys(query.visibleTo) } }, query.before);
+    const docs = await folders(this.ref).find(filter).sort(NEWEST_FIRST).limit(query.limit + 1).toArray();
     return docs.map(toRecord);
   }
 

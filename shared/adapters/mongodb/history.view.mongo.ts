@@ -1,9 +1,12 @@
 // The history change log in MongoDB: one document per entry, its _id the global position (so writing an entry
-// again replaces it); the event is kept as JSON text and validated against the event union when read back.
+// again replaces it); the event is kept as JSON text and validated against the event union when read back, the
+// summary as a subdocument. History pages and the feed project the event out, so they never read markdown.
+// Each entity's fold (without markdown) is one document of history_fold.
 import { z } from "zod";
 import { domainEventSchema } from "../../events.ts";
 import { pageEventSchemas } from "../../pages/page.decider.ts";
-import type { HistoryAccess, HistoryEntry, HistoryView, HistoryWriter } from "../../history/history.view.ts";
+import { storedChangeSchema, type Summary } from "../../history/describe-history.ts";
+import { storedFoldSchema, type ChangesPage, type HistoryAccess, type HistoryChange, type HistoryEntry, type HistoryView, type HistoryWriter, type StoredFold } from "../../history/history.view.ts";
 import type { Instant } from "../../history/instant.ts";
 import type { GenerationRef, MongoBatch, MongoModel } from "./mongo-batch.ts";
 
@@ -18,14 +21,21 @@ const entrySchema = z.object({
   actorId: z.string(),
   correlationId: z.string(),
   type: z.string(),
+  sharing: z.boolean(),
+  change: storedChangeSchema,
   event: z.string(),
 });
 type EntryDoc = z.infer<typeof entrySchema>;
+// The event and its time in ms are left out of a change as read (zod drops keys it does not name).
+const changeDocSchema = entrySchema.omit({ event: true, occurredMs: true });
+const foldDocSchema = storedFoldSchema.extend({ _id: z.string() });
+type FoldDoc = z.infer<typeof foldDocSchema>;
 
 export const historyModel: MongoModel = {
-  collections: ["history"],
+  collections: ["history", "history_fold"],
   indexes: [
-    { collection: "history", name: "history_entity", keys: { entityId: 1, _id: 1 }, serves: "GET /pages|folders/{id}/history; a thread's page for its entries" },
+    { collection: "history", name: "history_entity", keys: { entityId: 1, _id: 1 }, serves: "GET /pages|folders/{id}/history for those who may share; a thread's page for its entries" },
+    { collection: "history", name: "history_entity_shown", keys: { entityId: 1, sharing: 1, _id: 1 }, serves: "GET /pages|folders/{id}/history without grants (viewers, commenters, editors)" },
     { collection: "history", name: "history_entity_type", keys: { entityId: 1, type: 1, _id: -1 }, serves: "a page as of an instant (?at=): the latest entry of each page event type" },
   ],
 };
@@ -33,6 +43,11 @@ export const historyModel: MongoModel = {
 const PAGE_EVENT_TYPES = pageEventSchemas.map((schema) => schema.shape.type.value);
 
 const history = (ref: GenerationRef) => ref.current().collection<EntryDoc>("history");
+const folds = (ref: GenerationRef) => ref.current().collection<FoldDoc>("history_fold");
+const toChange = (doc: unknown): HistoryChange => {
+  const { _id, ...row } = changeDocSchema.parse(doc);
+  return { position: _id, ...row };
+};
 const toEntry = (doc: unknown): HistoryEntry => {
   const row = entrySchema.parse(doc);
   return {
@@ -50,7 +65,7 @@ const toEntry = (doc: unknown): HistoryEntry => {
 export class MongoHistoryWriter implements HistoryWriter<MongoBatch> {
   constructor(private readonly ref: GenerationRef) {}
 
-  async record(tx: MongoBatch, entry: HistoryEntry): Promise<void> {
+  async record(tx: MongoBatch, entry: HistoryEntry, summary: Summary): Promise<void> {
     const doc: Omit<EntryDoc, "_id"> = {
       entityKind: entry.entityKind,
       entityId: entry.entityId,
@@ -60,6 +75,8 @@ export class MongoHistoryWriter implements HistoryWriter<MongoBatch> {
       actorId: entry.actorId,
       correlationId: entry.correlationId,
       type: entry.event.type,
+      sharing: summary.sharing,
+      change: summary.change,
       event: JSON.stringify(entry.event),
     };
     await history(this.ref).replaceOne({ _id: entry.position }, doc, { upsert: true, ...tx.options });
@@ -68,6 +85,26 @@ export class MongoHistoryWriter implements HistoryWriter<MongoBatch> {
   async accessOf(tx: MongoBatch, entityId: string): Promise<HistoryAccess | null> {
     const doc = await history(this.ref).findOne({ entityId }, { sort: { _id: 1 }, projection: { access: 1 }, ...tx.options });
     return doc ? accessSchema.parse(doc.access) : null;
+  }
+
+  async foldOf(tx: MongoBatch, entityId: string): Promise<StoredFold | null> {
+    const doc = await folds(this.ref).findOne({ _id: entityId }, tx.options);
+    if (!doc) return null;
+    const { _id, ...fold } = foldDocSchema.parse(doc);
+    return fold;
+  }
+
+  async putFolds(tx: MongoBatch, changed: ReadonlyMap<string, StoredFold>): Promise<void> {
+    if (changed.size === 0) return;
+    const operations = [...changed].map(([entityId, fold]) => ({ replaceOne: { filter: { _id: entityId }, replacement: fold, upsert: true } }));
+    await folds(this.ref).bulkWrite(operations, { ordered: false, ...tx.options });
+  }
+
+  async markdownAt(tx: MongoBatch, position: number): Promise<string | null> {
+    const doc = await history(this.ref).findOne({ _id: position }, { projection: { event: 1 }, ...tx.options });
+    if (!doc) return null;
+    const event = domainEventSchema.parse(JSON.parse(z.object({ event: z.string() }).parse(doc).event));
+    return event.type === "PageCreated" || event.type === "PageContentReplaced" || event.type === "PageRestored" ? event.data.markdown : null;
   }
 }
 
@@ -87,11 +124,21 @@ export class MongoHistoryView implements HistoryView {
     return { entries, count };
   }
 
-  async entriesOf(entityId: string, untilPosition = Number.MAX_SAFE_INTEGER): Promise<HistoryEntry[]> {
-    return (await history(this.ref).find({ entityId, _id: { $lte: untilPosition } }).sort({ _id: 1 }).toArray()).map(toEntry);
+  async changesOf(entityId: string, page: ChangesPage): Promise<HistoryChange[]> {
+    const direction = page.order === "asc" ? 1 : -1;
+    const position = page.from === null ? {} : { _id: page.order === "asc" ? { $gt: page.from } : { $lt: page.from } };
+    const filter = { entityId, ...(page.withSharing ? {} : { sharing: false }), ...position };
+    const docs = await history(this.ref).find(filter, { projection: { event: 0 } }).sort({ _id: direction }).limit(page.limit).toArray();
+    return docs.map(toChange);
   }
 
-  async entriesAfter(afterPosition: number, limit: number): Promise<HistoryEntry[]> {
-    return (await history(this.ref).find({ _id: { $gt: afterPosition } }).sort({ _id: 1 }).limit(limit).toArray()).map(toEntry);
+  async firstEntryOf(entityId: string): Promise<HistoryEntry | null> {
+    const doc = await history(this.ref).findOne({ entityId }, { sort: { _id: 1 } });
+    return doc ? toEntry(doc) : null;
+  }
+
+  async changesAfter(afterPosition: number, limit: number): Promise<HistoryChange[]> {
+    const docs = await history(this.ref).find({ _id: { $gt: afterPosition } }, { projection: { event: 0 } }).sort({ _id: 1 }).limit(limit).toArray();
+    return docs.map(toChange);
   }
 }

@@ -7,7 +7,7 @@
 //
 // Collections belong to a generation (`rm<n>_pages`); the `read_model_meta` document names the active one. A
 // replay builds the next generation beside it and switches over once caught up (see ReadModelReplay).
-import { MongoClient, type Db } from "mongodb";
+import { MongoClient, ReadPreference, type Db } from "mongodb";
 import type { ProjectionStore, ProjectionWriters, ReadStore } from "../../read-store/read-store.port.ts";
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
 import { MongoAccessView, MongoAccessWriter, accessModel } from "./access.view.mongo.ts";
@@ -24,14 +24,14 @@ import { MongoTokensView, MongoTokensWriter, tokensModel } from "./tokens.view.m
 import { MongoUsersView, MongoUsersWriter, usersModel } from "./users.view.mongo.ts";
 
 /** Bump whenever a read-model document or index changes shape: the projector then builds a new generation. */
-export const MONGO_READ_MODEL_VERSION = 2;
+export const MONGO_READ_MODEL_VERSION = 5;
 
 const META = "read_model_meta";
 const CHECKPOINT = "checkpoint";
 /** How often a reader looks whether a replay switched the read models to a new generation. */
 const GENERATION_REFRESH_MS = 1_000;
 
-type MetaDoc = { _id: string; generation: number; version: number };
+type MetaDoc = { _id: string; generation: number; version: number; batches?: number };
 type CheckpointDoc = { _id: string; position: number };
 
 const checkpointModel: MongoModel = { collections: [CHECKPOINT], indexes: [] };
@@ -194,6 +194,12 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
     return new MongoProjectionStore(db, new GenerationHolder(generation), await supportsTransactions(db), false, options.ownsClient ?? false);
   }
 
+  /** The active generation when it was laid out by another MONGO_READ_MODEL_VERSION; null when current or absent. */
+  static async activeLayoutOutdated(db: Db): Promise<{ generation: number; version: number } | null> {
+    const active = await activeMeta(db);
+    return active && active.version !== MONGO_READ_MODEL_VERSION ? { generation: active.generation, version: active.version } : null;
+  }
+
   /** A replay's store: the next generation, emptied and indexed, not active until activate(). */
   static async openNextGeneration(db: Db, options: { ownsClient?: boolean } = {}): Promise<MongoProjectionStore> {
     const active = await activeMeta(db);
@@ -238,9 +244,23 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
       await checkpoints.updateOne({ _id: CHECKPOINT }, { $set: { position } }, { upsert: true });
       return;
     }
-    const session = this.db.client.startSession();
+    // Primary reads and majority writes whatever MONGODB_URL says: a transaction refuses any other read
+    // preference, and a batch must not be acknowledged before it is durable.
+    const session = this.db.client.startSession({ defaultTransactionOptions: { readPreference: ReadPreference.primary, readConcern: { level: "snapshot" }, writeConcern: { w: "majority" } } });
     try {
-      session.startTransaction({ readConcern: { level: "snapshot" }, writeConcern: { w: "majority" } });
+      session.startTransaction({ readPreference: ReadPreference.primary, readConcern: { level: "snapshot" }, writeConcern: { w: "majority" } });
+      if (!this.building) {
+        // The fence: inside the transaction, the batch touches the active meta document only while it still names
+        // this generation. A switch (activate) committed first leaves nothing to match, and one racing this batch
+        // conflicts with it, so a batch never commits into a generation that was switched away from (and is
+        // dropped 5 s later) and never re-creates its collections.
+        const fenced = await meta(this.db).updateOne({ _id: "active", generation: this.generation }, { $inc: { batches: 1 } }, { session });
+        if (fenced.matchedCount === 0) {
+          const active = await activeMeta(this.db);
+          if (active) this.holder.generation = new Generation(this.db, active.generation);
+          throw new ReadModelsSwitchedError(active?.generation ?? this.generation);
+        }
+      }
       await work(new MongoBatch(session));
       await checkpoints.updateOne({ _id: CHECKPOINT }, { $set: { position } }, { upsert: true, session });
       await session.commitTransaction();

@@ -11,14 +11,15 @@ import { reRooted } from "../../folders/folder-place.ts";
 import type { GenerationRef, MongoBatch, MongoModel } from "./mongo-batch.ts";
 import { foldedText, searchPages, wordsOfFolded } from "./page-search.mongo.ts";
 import { toPageRecord, type PageDoc } from "./page-doc.mongo.ts";
+import { after, NEWEST_FIRST } from "./list-order.mongo.ts";
 
 const LIVE = { deleted: false } as const;
 
 export const pagesModel: MongoModel = {
   collections: ["pages"],
   indexes: [
-    { collection: "pages", name: "pages_visible", keys: { accessKeys: 1, updatedPosition: -1 }, partial: LIVE, serves: "GET /pages: the caller's visible pages, newest change first, in one query" },
-    { collection: "pages", name: "pages_parent", keys: { parentId: 1, updatedPosition: -1 }, partial: LIVE, serves: "GET /pages?parentId=: one folder's pages; whether a folder holds a page" },
+    { collection: "pages", name: "pages_visible", keys: { accessKeys: 1, updatedPosition: -1, _id: -1 }, partial: LIVE, serves: "GET /pages: the caller's visible pages, newest change first, in one query" },
+    { collection: "pages", name: "pages_parent", keys: { parentId: 1, updatedPosition: -1, _id: -1 }, partial: LIVE, serves: "GET /pages?parentId=: one folder's pages; whether a folder holds a page" },
     { collection: "pages", name: "pages_title", keys: { titleKey: 1, updatedPosition: -1 }, partial: LIVE, serves: "[[wiki links]] and resolve: pages by title" },
     { collection: "pages", name: "pages_ancestors", keys: { ancestorIds: 1 }, partial: LIVE, serves: "the pages below a moved or renamed folder" },
     { collection: "pages", name: "pages_words", keys: { words: 1 }, partial: LIVE, serves: "GET /search: pages holding a word or a word with a prefix" },
@@ -114,13 +115,12 @@ export class MongoPagesView implements PagesView {
   }
 
   async list(query: ListQuery & { parentId: string | null }): Promise<PageRecord[]> {
-    const filter = {
+    const base = {
       ...LIVE,
       ...(query.parentId === null ? {} : { parentId: query.parentId }),
       accessKeys: { $in: visibleKeys(query.visibleTo) },
-      updatedPosition: { $lt: query.before ?? Number.MAX_SAFE_INTEGER },
     };
-    const docs = await pages(this.ref).find(filter, { projection: LISTING }).sort({ updatedPosition: -1 }).limit(query.limit + 1).toArray();
+    const docs = await pages(this.ref).find(after<PageDoc>(base, query.before), { projection: LISTING }).sort(NEWEST_FIRST).limit(query.limit + 1).toArray();
     return docs.map(toPageRecord);
   }
 

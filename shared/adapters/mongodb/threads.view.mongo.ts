@@ -1,12 +1,14 @@
-// Comment threads as one document each, their comments embedded oldest first: a thread and its comments are
-// read and written together, so a reader never sees one without the other.
+// Comment threads: one document per thread (`threads`) and one per comment (`thread_comments`, keyed by its id and
+// indexed by thread), so no document grows with a thread's length: a thread of any number of comments stays far
+// from MongoDB's 16 MiB document limit, which a thread embedding its comments reached at about 1,650 long ASCII
+// comments (560 CJK ones) and then refused every later batch. A batch writes both in its transaction.
 import { z } from "zod";
 import { anchorSchema, threadStatusSchema } from "../../comments/thread.decider.ts";
 import type { CommentLocation, CommentRecord, ThreadRecord, ThreadsQuery, ThreadsView, ThreadsWriter, ThreadStatusChange } from "../../comments/threads.view.ts";
 import type { GenerationRef, MongoBatch, MongoModel } from "./mongo-batch.ts";
 
 const commentSchema = z.object({
-  id: z.string(),
+  _id: z.string(),
   threadId: z.string(),
   authorId: z.string(),
   body: z.string(),
@@ -26,23 +28,28 @@ const threadSchema = z.object({
   resolvedBy: z.string().nullable(),
   resolvedAt: z.string().nullable(),
   createdPosition: z.number(),
-  comments: z.array(commentSchema),
 });
 type ThreadDoc = z.infer<typeof threadSchema>;
+type CommentDoc = z.infer<typeof commentSchema>;
 
 export const threadsModel: MongoModel = {
-  collections: ["threads"],
+  collections: ["threads", "thread_comments"],
   indexes: [
     { collection: "threads", name: "threads_page", keys: { pageId: 1, createdPosition: -1 }, serves: "GET /pages/{id}/threads?status=all, newest thread first" },
     { collection: "threads", name: "threads_page_status", keys: { pageId: 1, status: 1, createdPosition: -1 }, serves: "GET /pages/{id}/threads?status=open|resolved" },
-    { collection: "threads", name: "threads_comment", keys: { "comments.id": 1 }, serves: "the thread a comment belongs to (edits and deletions by comment id)" },
+    { collection: "thread_comments", name: "thread_comments_thread", keys: { threadId: 1, createdPosition: 1 }, serves: "a thread's comments, oldest first (one query for a page of threads)" },
   ],
 };
 
 const threads = (ref: GenerationRef) => ref.current().collection<ThreadDoc>("threads");
-const toRecord = (doc: unknown): ThreadRecord => {
-  const { _id, comments, ...rest } = threadSchema.parse(doc);
-  return { id: _id, ...rest, comments: [...comments].sort((a, b) => a.createdPosition - b.createdPosition) };
+const comments = (ref: GenerationRef) => ref.current().collection<CommentDoc>("thread_comments");
+const toComment = (doc: unknown): CommentRecord => {
+  const { _id, ...rest } = commentSchema.parse(doc);
+  return { id: _id, ...rest };
+};
+const toRecord = (doc: unknown, its: readonly CommentRecord[]): ThreadRecord => {
+  const { _id, ...rest } = threadSchema.parse(doc);
+  return { id: _id, ...rest, comments: [...its].sort((a, b) => a.createdPosition - b.createdPosition) };
 };
 
 export class MongoThreadsWriter implements ThreadsWriter<MongoBatch> {
@@ -50,30 +57,27 @@ export class MongoThreadsWriter implements ThreadsWriter<MongoBatch> {
 
   async open(tx: MongoBatch, thread: Omit<ThreadRecord, "comments">): Promise<void> {
     const { id, ...rest } = thread;
-    // A thread opened again (a batch applied twice) keeps the comments it already has.
-    await threads(this.ref).updateOne({ _id: id }, { $set: rest, $setOnInsert: { comments: [] } }, { upsert: true, ...tx.options });
+    await threads(this.ref).updateOne({ _id: id }, { $set: rest }, { upsert: true, ...tx.options });
   }
 
   async addComment(tx: MongoBatch, comment: CommentRecord): Promise<void> {
-    const collection = threads(this.ref);
-    await collection.updateOne({ _id: comment.threadId }, { $pull: { comments: { id: comment.id } } }, tx.options);
-    await collection.updateOne({ _id: comment.threadId }, { $push: { comments: comment }, $set: { updatedAt: comment.createdAt } }, tx.options);
+    const { id, ...rest } = comment;
+    // Keyed by the comment's id: a batch applied twice writes the same document.
+    await comments(this.ref).replaceOne({ _id: id }, rest, { upsert: true, ...tx.options });
+    await threads(this.ref).updateOne({ _id: comment.threadId }, { $set: { updatedAt: comment.createdAt } }, tx.options);
   }
 
   async editComment(tx: MongoBatch, commentId: string, body: string, at: string): Promise<void> {
-    await threads(this.ref).updateOne(
-      { "comments.id": commentId },
-      { $set: { "comments.$.body": body, "comments.$.updatedAt": at, updatedAt: at } },
-      tx.options,
-    );
+    await this.changeComment(tx, commentId, { body, updatedAt: at }, at);
   }
 
   async deleteComment(tx: MongoBatch, commentId: string, at: string): Promise<void> {
-    await threads(this.ref).updateOne(
-      { "comments.id": commentId },
-      { $set: { "comments.$.body": "", "comments.$.updatedAt": at, "comments.$.deletedAt": at, updatedAt: at } },
-      tx.options,
-    );
+    await this.changeComment(tx, commentId, { body: "", updatedAt: at, deletedAt: at }, at);
+  }
+
+  private async changeComment(tx: MongoBatch, commentId: string, change: Partial<CommentDoc>, at: string): Promise<void> {
+    const changed = await comments(this.ref).findOneAndUpdate({ _id: commentId }, { $set: change }, { projection: { threadId: 1 }, ...tx.options });
+    if (changed) await threads(this.ref).updateOne({ _id: changed.threadId }, { $set: { updatedAt: at } }, tx.options);
   }
 
   async setStatus(tx: MongoBatch, threadId: string, change: ThreadStatusChange): Promise<void> {
@@ -84,14 +88,28 @@ export class MongoThreadsWriter implements ThreadsWriter<MongoBatch> {
 export class MongoThreadsView implements ThreadsView {
   constructor(private readonly ref: GenerationRef) {}
 
+  /** The comments of these threads, in one query through thread_comments_thread. */
+  private async commentsOf(threadIds: readonly string[]): Promise<Map<string, CommentRecord[]>> {
+    const byThread = new Map<string, CommentRecord[]>(threadIds.map((id) => [id, []]));
+    if (threadIds.length === 0) return byThread;
+    const docs = await comments(this.ref).find({ threadId: { $in: [...threadIds] } }).sort({ threadId: 1, createdPosition: 1 }).toArray();
+    for (const doc of docs) {
+      const comment = toComment(doc);
+      byThread.get(comment.threadId)?.push(comment);
+    }
+    return byThread;
+  }
+
   async get(threadId: string): Promise<ThreadRecord | null> {
     const doc = await threads(this.ref).findOne({ _id: threadId });
-    return doc ? toRecord(doc) : null;
+    return doc ? toRecord(doc, (await this.commentsOf([threadId])).get(threadId) ?? []) : null;
   }
 
   async locateComment(commentId: string): Promise<CommentLocation | null> {
-    const doc = await threads(this.ref).findOne({ "comments.id": commentId }, { projection: { _id: 1, pageId: 1 } });
-    return doc ? { threadId: doc._id, pageId: doc.pageId } : null;
+    const comment = await comments(this.ref).findOne({ _id: commentId }, { projection: { threadId: 1 } });
+    if (!comment) return null;
+    const thread = await threads(this.ref).findOne({ _id: comment.threadId }, { projection: { _id: 1, pageId: 1 } });
+    return thread ? { threadId: thread._id, pageId: thread.pageId } : null;
   }
 
   async list(query: ThreadsQuery): Promise<ThreadRecord[]> {
@@ -101,6 +119,7 @@ export class MongoThreadsView implements ThreadsView {
       ...(query.status === "all" ? {} : { status: query.status }),
     };
     const docs = await threads(this.ref).find(filter).sort({ createdPosition: -1 }).limit(query.limit + 1).toArray();
-    return docs.map(toRecord);
+    const byThread = await this.commentsOf(docs.map((doc) => doc._id));
+    return docs.map((doc) => toRecord(doc, byThread.get(doc._id) ?? []));
   }
 }

@@ -17,6 +17,11 @@ export class PrometheusMetrics implements Metrics {
   private readonly projectorBatches;
   private readonly waits;
   private readonly deliveries;
+  private readonly malformed;
+  private readonly projectorStalled;
+  private readonly projectorFailures;
+  private readonly publishedPosition;
+  private readonly publishFailures;
   private readonly hits;
   private readonly misses;
   private readonly now: () => number;
@@ -49,6 +54,12 @@ export class PrometheusMetrics implements Metrics {
       registers,
     });
     this.deliveries = new Counter({ name: "notifier_deliveries_total", help: "Invitation messages the notifier handled, by outcome", labelNames: ["outcome"] as const, registers });
+    this.malformed = new Counter({ name: "bus_malformed_messages_total", help: "Bus messages a consumer group could not read, acknowledged and passed over, by group", labelNames: ["group"] as const, registers });
+    this.publishedPosition = new Gauge({ name: "bus_published_position", help: "Global log position of the last event the bus acknowledged from this process's publisher", registers });
+    this.publishFailures = new Counter({ name: "bus_publish_failures_total", help: "Failed attempts to publish to the bus (each retried with backoff)", registers });
+    this.projectorStalled = new Gauge({ name: "projector_stalled", help: "1 while the same batch has failed again and again (a poison batch holding back every later event), else 0", registers });
+    this.projectorFailures = new Counter({ name: "projector_batch_failures_total", help: "Projection batches that failed (each retried with backoff)", registers });
+    this.projectorStalled.set(0);
     this.hits = new Counter({ name: "cache_hits_total", help: "Lookups answered from a cache", labelNames: ["cache"] as const, registers });
     this.misses = new Counter({ name: "cache_misses_total", help: "Lookups a cache could not answer", labelNames: ["cache"] as const, registers });
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
@@ -69,6 +80,12 @@ export class PrometheusMetrics implements Metrics {
     this.projectorCommitted.set(now / 1000);
     this.projectorEvents.inc(batch.count);
     this.projectorBatches.observe(batch.seconds);
+    this.projectorStalled.set(0);
+  }
+
+  batchFailed(stalled: boolean): void {
+    this.projectorFailures.inc();
+    this.projectorStalled.set(stalled ? 1 : 0);
   }
 
   consistencyWait(kind: ConsistencyWaitKind, seconds: number, reached: boolean): void {
@@ -77,6 +94,18 @@ export class PrometheusMetrics implements Metrics {
 
   delivery(outcome: DeliveryOutcome): void {
     this.deliveries.inc({ outcome });
+  }
+
+  malformedMessage(group: string): void {
+    this.malformed.inc({ group });
+  }
+
+  published(position: number): void {
+    this.publishedPosition.set(position);
+  }
+
+  publishFailed(): void {
+    this.publishFailures.inc();
   }
 
   cache(name: CacheName): CacheMetrics {

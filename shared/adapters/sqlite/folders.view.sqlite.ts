@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { decodeIds, encodeIds } from "./id-list.ts";
-import type { ListQuery } from "../../read-store/list-query.ts";
+import { LIST_START, type ListQuery } from "../../read-store/list-query.ts";
 import type { Changed, FolderRecord, FoldersView, FoldersWriter } from "../../folders/folders.view.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 import { reRooted } from "../../folders/folder-place.ts";
@@ -19,7 +19,7 @@ CREATE TABLE IF NOT EXISTS folders (
   updated_pos INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS folders_updated ON folders (updated_pos);
-CREATE INDEX IF NOT EXISTS folders_owner ON folders (owner_id, updated_pos);
+CREATE INDEX IF NOT EXISTS folders_owner ON folders (owner_id, updated_pos, id);
 CREATE INDEX IF NOT EXISTS folders_parent ON folders (parent_id);
 CREATE TABLE IF NOT EXISTS folder_ancestors (
   folder_id TEXT NOT NULL,
@@ -36,17 +36,17 @@ export const foldersModel: SqliteModel = { schema, tables: ["folders", "folder_a
 export const LIST_VISIBLE_FOLDERS = `
 SELECT * FROM (
   SELECT * FROM (SELECT f.* FROM folders f
-    WHERE f.owner_id IN (SELECT value FROM json_each(@owners)) AND f.updated_pos < @before
-    ORDER BY f.updated_pos DESC LIMIT CAST(@limit AS INTEGER))
+    WHERE f.owner_id IN (SELECT value FROM json_each(@owners)) AND (f.updated_pos, f.id) < (@before, @beforeId)
+    ORDER BY f.updated_pos DESC, f.id DESC LIMIT CAST(@limit AS INTEGER))
   UNION
   SELECT * FROM (SELECT f.* FROM folders f
-    WHERE f.id IN (SELECT value FROM json_each(@folders)) AND f.updated_pos < @before
-    ORDER BY f.updated_pos DESC LIMIT CAST(@limit AS INTEGER))
+    WHERE f.id IN (SELECT value FROM json_each(@folders)) AND (f.updated_pos, f.id) < (@before, @beforeId)
+    ORDER BY f.updated_pos DESC, f.id DESC LIMIT CAST(@limit AS INTEGER))
   UNION
   SELECT * FROM (SELECT DISTINCT f.* FROM folder_ancestors a JOIN folders f ON f.id = a.folder_id
-    WHERE a.ancestor_id IN (SELECT value FROM json_each(@folders)) AND f.updated_pos < @before
-    ORDER BY f.updated_pos DESC LIMIT CAST(@limit AS INTEGER))
-) ORDER BY updated_pos DESC LIMIT CAST(@limit AS INTEGER)`;
+    WHERE a.ancestor_id IN (SELECT value FROM json_each(@folders)) AND (f.updated_pos, f.id) < (@before, @beforeId)
+    ORDER BY f.updated_pos DESC, f.id DESC LIMIT CAST(@limit AS INTEGER))
+) ORDER BY updated_pos DESC, id DESC LIMIT CAST(@limit AS INTEGER)`;
 
 type Row = {
   id: string;
@@ -132,7 +132,7 @@ export class SqliteFoldersView implements FoldersView {
   constructor(db: Database.Database) {
     this.statements = {
       get: db.prepare<[string], Row>(GET_FOLDER),
-      list: db.prepare<[{ before: number; owners: string; folders: string; limit: number }], Row>(LIST_VISIBLE_FOLDERS),
+      list: db.prepare<[{ before: number; beforeId: string; owners: string; folders: string; limit: number }], Row>(LIST_VISIBLE_FOLDERS),
       holdsAnything: db
         .prepare<[{ id: string }], number>(
           "SELECT EXISTS (SELECT 1 FROM folders WHERE parent_id = @id) OR EXISTS (SELECT 1 FROM pages WHERE parent_id = @id AND deleted = 0)",
@@ -160,7 +160,8 @@ export class SqliteFoldersView implements FoldersView {
 
   async list(query: ListQuery): Promise<FolderRecord[]> {
     const rows = this.statements.list.all({
-      before: query.before ?? Number.MAX_SAFE_INTEGER,
+      before: (query.before ?? LIST_START).position,
+      beforeId: (query.before ?? LIST_START).id,
       owners: JSON.stringify(query.visibleTo.ownerIds),
       folders: JSON.stringify(query.visibleTo.folderIds),
       limit: query.limit + 1,

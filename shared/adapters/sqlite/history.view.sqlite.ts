@@ -1,10 +1,12 @@
-// The history change log in SQLite: one row per entry, keyed by global position; the event is kept as JSON and
-// validated against the event union when read back.
+// The history change log in SQLite: one row per entry, keyed by global position; the event and its summary are
+// kept as JSON and validated when read back. History pages and the feed select the summary columns only, so
+// they never read an event's markdown; each entity's fold (without markdown) is one row of history_fold.
 import type Database from "better-sqlite3";
 import { z } from "zod";
 import { domainEventSchema } from "../../events.ts";
 import { pageEventSchemas } from "../../pages/page.decider.ts";
-import type { HistoryAccess, HistoryEntry, HistoryView, HistoryWriter } from "../../history/history.view.ts";
+import { storedChangeSchema, type Summary } from "../../history/describe-history.ts";
+import { storedFoldSchema, type ChangesPage, type HistoryAccess, type HistoryChange, type HistoryEntry, type HistoryView, type HistoryWriter, type StoredFold } from "../../history/history.view.ts";
 import type { Instant } from "../../history/instant.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 
@@ -20,12 +22,19 @@ CREATE TABLE IF NOT EXISTS history (
   correlation_id TEXT NOT NULL,
   type TEXT NOT NULL,
   occurred_ms INTEGER NOT NULL,
+  sharing INTEGER NOT NULL,
+  change TEXT NOT NULL,
   event TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS history_entity ON history (entity_id, position);
-CREATE INDEX IF NOT EXISTS history_entity_type ON history (entity_id, type, position, occurred_ms);`;
-// The index stays during a rebuild: the writer looks a thread's page up through it.
-export const historyModel: SqliteModel = { schema, tables: ["history"], queryIndexes: ["history_entity_type"] };
+CREATE INDEX IF NOT EXISTS history_entity_type ON history (entity_id, type, position, occurred_ms);
+CREATE INDEX IF NOT EXISTS history_entity_shown ON history (entity_id, sharing, position);
+CREATE TABLE IF NOT EXISTS history_fold (
+  entity_id TEXT PRIMARY KEY,
+  fold TEXT NOT NULL
+);`;
+// history_entity stays during a rebuild: the writer looks a thread's page up through it.
+export const historyModel: SqliteModel = { schema, tables: ["history", "history_fold"], queryIndexes: ["history_entity_type", "history_entity_shown"] };
 
 const PAGE_EVENT_TYPES = pageEventSchemas.map((schema) => schema.shape.type.value);
 const latestOf = (type: string) =>
@@ -33,7 +42,7 @@ const latestOf = (type: string) =>
 
 type Bounds = { id: string; position: number; ms: number };
 
-type Row = {
+type ChangeRow = {
   position: number;
   entity_kind: string;
   entity_id: string;
@@ -42,8 +51,13 @@ type Row = {
   occurred_at: string;
   actor_id: string;
   correlation_id: string;
-  event: string;
+  type: string;
+  sharing: number;
+  change: string;
 };
+type Row = Omit<ChangeRow, "type" | "sharing" | "change"> & { event: string };
+
+const CHANGE_COLUMNS = "position, entity_kind, entity_id, access_kind, access_id, occurred_at, actor_id, correlation_id, type, sharing, change";
 
 const accessSchema = z.object({ kind: z.enum(["page", "folder"]), id: z.string() });
 const entityKindSchema = z.enum(["page", "folder", "thread"]);
@@ -59,22 +73,43 @@ const toEntry = (row: Row): HistoryEntry => ({
   event: domainEventSchema.parse(JSON.parse(row.event)),
 });
 
+const toChange = (row: ChangeRow): HistoryChange => ({
+  position: row.position,
+  entityKind: entityKindSchema.parse(row.entity_kind),
+  entityId: row.entity_id,
+  access: accessSchema.parse({ kind: row.access_kind, id: row.access_id }),
+  occurredAt: row.occurred_at,
+  actorId: row.actor_id,
+  correlationId: row.correlation_id,
+  type: row.type,
+  change: storedChangeSchema.parse(JSON.parse(row.change)),
+  sharing: row.sharing === 1,
+});
+
+const markdownOf = (eventJson: string): string | null => {
+  const event = domainEventSchema.parse(JSON.parse(eventJson));
+  return event.type === "PageCreated" || event.type === "PageContentReplaced" || event.type === "PageRestored" ? event.data.markdown : null;
+};
+
 export class SqliteHistoryWriter implements HistoryWriter<SqliteBatch> {
   private readonly statements;
 
   constructor(db: Database.Database) {
     this.statements = {
       insert: db.prepare(
-        `INSERT OR REPLACE INTO history (position, entity_kind, entity_id, access_kind, access_id, occurred_at, actor_id, correlation_id, type, occurred_ms, event)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT OR REPLACE INTO history (position, entity_kind, entity_id, access_kind, access_id, occurred_at, actor_id, correlation_id, type, occurred_ms, sharing, change, event)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
+      foldOf: db.prepare<[string], string>("SELECT fold FROM history_fold WHERE entity_id = ?").pluck(),
+      putFold: db.prepare<[string, string]>("INSERT OR REPLACE INTO history_fold (entity_id, fold) VALUES (?, ?)"),
+      eventAt: db.prepare<[number], string>("SELECT event FROM history WHERE position = ?").pluck(),
       accessOf: db.prepare<[string], Pick<Row, "access_kind" | "access_id">>(
         "SELECT access_kind, access_id FROM history WHERE entity_id = ? ORDER BY position LIMIT 1",
       ),
     };
   }
 
-  async record(_tx: SqliteBatch, entry: HistoryEntry): Promise<void> {
+  async record(_tx: SqliteBatch, entry: HistoryEntry, summary: Summary): Promise<void> {
     this.statements.insert.run(
       entry.position,
       entry.entityKind,
@@ -86,8 +121,24 @@ export class SqliteHistoryWriter implements HistoryWriter<SqliteBatch> {
       entry.correlationId,
       entry.event.type,
       Date.parse(entry.occurredAt),
+      summary.sharing ? 1 : 0,
+      JSON.stringify(summary.change),
       JSON.stringify(entry.event),
     );
+  }
+
+  async foldOf(_tx: SqliteBatch, entityId: string): Promise<StoredFold | null> {
+    const fold = this.statements.foldOf.get(entityId);
+    return fold === undefined ? null : storedFoldSchema.parse(JSON.parse(fold));
+  }
+
+  async putFolds(_tx: SqliteBatch, folds: ReadonlyMap<string, StoredFold>): Promise<void> {
+    for (const [entityId, fold] of folds) this.statements.putFold.run(entityId, JSON.stringify(fold));
+  }
+
+  async markdownAt(_tx: SqliteBatch, position: number): Promise<string | null> {
+    const event = this.statements.eventAt.get(position);
+    return event === undefined ? null : markdownOf(event);
   }
 
   async accessOf(_tx: SqliteBatch, entityId: string): Promise<HistoryAccess | null> {
@@ -101,8 +152,17 @@ export class SqliteHistoryView implements HistoryView {
 
   constructor(db: Database.Database) {
     this.statements = {
-      of: db.prepare<[string, number], Row>("SELECT * FROM history WHERE entity_id = ? AND position <= ? ORDER BY position"),
-      after: db.prepare<[number, number], Row>("SELECT * FROM history WHERE position > ? ORDER BY position LIMIT CAST(? AS INTEGER)"),
+      first: db.prepare<[string], Row>("SELECT * FROM history WHERE entity_id = ? ORDER BY position LIMIT 1"),
+      // One statement per order and audience, so each walks its index in order and stops after `limit` rows.
+      ascending: db.prepare<[string, number, number], ChangeRow>(`SELECT ${CHANGE_COLUMNS} FROM history WHERE entity_id = ? AND position > ? ORDER BY position LIMIT CAST(? AS INTEGER)`),
+      descending: db.prepare<[string, number, number], ChangeRow>(`SELECT ${CHANGE_COLUMNS} FROM history WHERE entity_id = ? AND position < ? ORDER BY position DESC LIMIT CAST(? AS INTEGER)`),
+      ascendingShown: db.prepare<[string, number, number], ChangeRow>(
+        `SELECT ${CHANGE_COLUMNS} FROM history WHERE entity_id = ? AND sharing = 0 AND position > ? ORDER BY position LIMIT CAST(? AS INTEGER)`,
+      ),
+      descendingShown: db.prepare<[string, number, number], ChangeRow>(
+        `SELECT ${CHANGE_COLUMNS} FROM history WHERE entity_id = ? AND sharing = 0 AND position < ? ORDER BY position DESC LIMIT CAST(? AS INTEGER)`,
+      ),
+      after: db.prepare<[number, number], ChangeRow>(`SELECT ${CHANGE_COLUMNS} FROM history WHERE position > ? ORDER BY position LIMIT CAST(? AS INTEGER)`),
       pageState: db.prepare<[Bounds], Row>(`${PAGE_EVENT_TYPES.map(latestOf).join(" UNION ALL ")} ORDER BY position`),
       pageCount: db
         .prepare<[Bounds], number>(
@@ -121,11 +181,19 @@ export class SqliteHistoryView implements HistoryView {
     return { entries: this.statements.pageState.all(bounds).map(toEntry), count: this.statements.pageCount.get(bounds) ?? 0 };
   }
 
-  async entriesOf(entityId: string, untilPosition = Number.MAX_SAFE_INTEGER): Promise<HistoryEntry[]> {
-    return this.statements.of.all(entityId, untilPosition).map(toEntry);
+  async changesOf(entityId: string, page: ChangesPage): Promise<HistoryChange[]> {
+    const { ascending, descending, ascendingShown, descendingShown } = this.statements;
+    const statement = page.order === "asc" ? (page.withSharing ? ascending : ascendingShown) : page.withSharing ? descending : descendingShown;
+    const from = page.from ?? (page.order === "asc" ? 0 : Number.MAX_SAFE_INTEGER);
+    return statement.all(entityId, from, page.limit).map(toChange);
   }
 
-  async entriesAfter(afterPosition: number, limit: number): Promise<HistoryEntry[]> {
-    return this.statements.after.all(afterPosition, limit).map(toEntry);
+  async firstEntryOf(entityId: string): Promise<HistoryEntry | null> {
+    const row = this.statements.first.get(entityId);
+    return row ? toEntry(row) : null;
+  }
+
+  async changesAfter(afterPosition: number, limit: number): Promise<HistoryChange[]> {
+    return this.statements.after.all(afterPosition, limit).map(toChange);
   }
 }

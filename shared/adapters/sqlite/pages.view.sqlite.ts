@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { decodeIds, encodeIds } from "./id-list.ts";
-import type { ListQuery } from "../../read-store/list-query.ts";
+import { LIST_START, type ListKey, type ListQuery } from "../../read-store/list-query.ts";
 import { newestOfSources, type FirstRound, type Ranked, type RankedSource } from "../../read-store/newest-of-sources.ts";
 import type { Changed, FolderPlace } from "../../folders/folders.view.ts";
 import { titleKey, type PageChange, type PageContent, type PageRecord, type PagesView, type PagesWriter } from "../../pages/pages.view.ts";
@@ -26,7 +26,7 @@ CREATE TABLE IF NOT EXISTS pages (
   revision INTEGER NOT NULL,
   deleted INTEGER NOT NULL DEFAULT 0
 );
-CREATE INDEX IF NOT EXISTS pages_parent ON pages (parent_id, updated_pos) WHERE deleted = 0;
+CREATE INDEX IF NOT EXISTS pages_parent ON pages (parent_id, updated_pos, id) WHERE deleted = 0;
 CREATE INDEX IF NOT EXISTS pages_title ON pages (title_key, updated_pos) WHERE deleted = 0;
 CREATE INDEX IF NOT EXISTS pages_owner ON pages (owner_id, updated_pos, id) WHERE deleted = 0;
 CREATE TABLE IF NOT EXISTS page_ancestors (
@@ -35,7 +35,7 @@ CREATE TABLE IF NOT EXISTS page_ancestors (
   updated_pos INTEGER NOT NULL,
   PRIMARY KEY (page_id, folder_id)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS page_ancestors_folder ON page_ancestors (folder_id, updated_pos);
+CREATE INDEX IF NOT EXISTS page_ancestors_folder ON page_ancestors (folder_id, updated_pos, page_id);
 CREATE TABLE IF NOT EXISTS page_contents (
   page_id TEXT PRIMARY KEY,
   markdown TEXT NOT NULL
@@ -90,12 +90,12 @@ const VISIBLE_IN_ID_LISTS = `(instr(@owners, p.owner_id) > 0 OR instr(@pages, p.
  * The three sources of a visible list. Each yields (id, updated_pos) newest first straight from a covering index,
  * so gathering candidates never touches page rows; only the winners are read in full (see list()).
  */
-export const PAGES_OF_OWNER = `SELECT id, updated_pos FROM pages WHERE owner_id = ? AND deleted = 0 AND updated_pos < ?
-  ORDER BY updated_pos DESC LIMIT CAST(? AS INTEGER)`;
-export const PAGES_BELOW_FOLDER = `SELECT page_id AS id, updated_pos FROM page_ancestors WHERE folder_id = ? AND updated_pos < ?
-  ORDER BY updated_pos DESC LIMIT CAST(? AS INTEGER)`;
-export const PAGES_BY_ID = `SELECT id, updated_pos FROM pages WHERE id IN (SELECT value FROM json_each(?)) AND deleted = 0 AND updated_pos < ?
-  ORDER BY updated_pos DESC LIMIT CAST(? AS INTEGER)`;
+export const PAGES_OF_OWNER = `SELECT id, updated_pos FROM pages WHERE owner_id = ? AND deleted = 0 AND (updated_pos, id) < (?, ?)
+  ORDER BY updated_pos DESC, id DESC LIMIT CAST(? AS INTEGER)`;
+export const PAGES_BELOW_FOLDER = `SELECT page_id AS id, updated_pos FROM page_ancestors WHERE folder_id = ? AND (updated_pos, page_id) < (?, ?)
+  ORDER BY updated_pos DESC, page_id DESC LIMIT CAST(? AS INTEGER)`;
+export const PAGES_BY_ID = `SELECT id, updated_pos FROM pages WHERE id IN (SELECT value FROM json_each(?)) AND deleted = 0 AND (updated_pos, id) < (?, ?)
+  ORDER BY updated_pos DESC, id DESC LIMIT CAST(? AS INTEGER)`;
 const PAGES_IN = "SELECT * FROM pages WHERE id IN (SELECT value FROM json_each(?)) AND deleted = 0";
 
 type Candidate = { id: string; updated_pos: number };
@@ -118,7 +118,7 @@ type PendingRow = {
 };
 
 type TitleParams = { key: string; owners: string; pages: string; folders: string; limit: number };
-type ListParams = { before: number; owners: string; pages: string; folders: string; limit: number; parent: string };
+type ListParams = { before: number; beforeId: string; owners: string; pages: string; folders: string; limit: number; parent: string };
 
 /** Page records kept in memory for lists; an entry is used only while its updated_pos is the current one. */
 const RECORD_CACHE_LIMIT = 50_000;
@@ -257,13 +257,13 @@ export class SqlitePagesView implements PagesView {
       getContent: db.prepare<[string], Row & { markdown: string }>(
         "SELECT p.*, c.markdown FROM pages p JOIN page_contents c ON c.page_id = p.id WHERE p.id = ? AND p.deleted = 0",
       ),
-      byOwner: db.prepare<[string, number, number], Candidate>(PAGES_OF_OWNER),
-      byAncestor: db.prepare<[string, number, number], Candidate>(PAGES_BELOW_FOLDER),
-      byIds: db.prepare<[string, number, number], Candidate>(PAGES_BY_ID),
+      byOwner: db.prepare<[string, number, string, number], Candidate>(PAGES_OF_OWNER),
+      byAncestor: db.prepare<[string, number, string, number], Candidate>(PAGES_BELOW_FOLDER),
+      byIds: db.prepare<[string, number, string, number], Candidate>(PAGES_BY_ID),
       pagesIn: db.prepare<[string], Row>(PAGES_IN),
       listInFolder: db.prepare<[ListParams], Row>(
-        `SELECT p.* FROM pages p WHERE p.deleted = 0 AND p.parent_id = @parent AND p.updated_pos < @before AND ${VISIBLE}
-         ORDER BY p.updated_pos DESC LIMIT CAST(@limit AS INTEGER)`,
+        `SELECT p.* FROM pages p WHERE p.deleted = 0 AND p.parent_id = @parent AND (p.updated_pos, p.id) < (@before, @beforeId) AND ${VISIBLE}
+         ORDER BY p.updated_pos DESC, p.id DESC LIMIT CAST(@limit AS INTEGER)`,
       ),
       byTitle: db.prepare<[TitleParams], Row>(
         `SELECT p.* FROM pages p WHERE p.title_key = @key AND p.deleted = 0 AND ${VISIBLE_IN_ID_LISTS}
@@ -288,12 +288,13 @@ export class SqlitePagesView implements PagesView {
    * of grants and the page size, never with the number of pages in the store.
    */
   async list(query: ListQuery & { parentId: string | null }): Promise<PageRecord[]> {
-    const before = query.before ?? Number.MAX_SAFE_INTEGER;
+    const before = query.before ?? LIST_START;
     const take = query.limit + 1;
     const { ownerIds, folderIds, pageIds } = query.visibleTo;
     if (query.parentId !== null) {
       const params: ListParams = {
-        before,
+        before: before.position,
+        beforeId: before.id,
         owners: JSON.stringify(ownerIds),
         pages: JSON.stringify(pageIds),
         folders: JSON.stringify(folderIds),
@@ -305,9 +306,9 @@ export class SqlitePagesView implements PagesView {
     const ranked = (rows: Candidate[]) => rows.map((row) => ({ id: row.id, position: row.updated_pos }));
     const grantedPages = JSON.stringify(pageIds);
     const sources: RankedSource[] = [
-      ...ownerIds.map((owner): RankedSource => (upTo, limit) => ranked(this.statements.byOwner.all(owner, upTo, limit))),
-      ...folderIds.map((folder): RankedSource => (upTo, limit) => ranked(this.statements.byAncestor.all(folder, upTo, limit))),
-      ...(pageIds.length > 0 ? [(upTo: number, limit: number) => ranked(this.statements.byIds.all(grantedPages, upTo, limit))] : []),
+      ...ownerIds.map((owner): RankedSource => (upTo, limit) => ranked(this.statements.byOwner.all(owner, upTo.position, upTo.id, limit))),
+      ...folderIds.map((folder): RankedSource => (upTo, limit) => ranked(this.statements.byAncestor.all(folder, upTo.position, upTo.id, limit))),
+      ...(pageIds.length > 0 ? [(upTo: ListKey, limit: number) => ranked(this.statements.byIds.all(grantedPages, upTo.position, upTo.id, limit))] : []),
     ];
     const keys = [...ownerIds.map((id) => ["owner", id] as const), ...folderIds.map((id) => ["folder", id] as const), ...(pageIds.length > 0 ? [["pages", grantedPages] as const] : [])];
     const firstRound: FirstRound | undefined = keys.length <= MAX_COMPOUND_SOURCES ? (upTo, limit) => this.firstRound(keys, upTo, limit) : undefined;
@@ -318,7 +319,7 @@ export class SqlitePagesView implements PagesView {
    * The first chunk of every source in one compound statement (one per shape of sources, kept): a single
    * round trip into SQLite instead of one per grant.
    */
-  private firstRound(keys: ReadonlyArray<readonly [SourceKind, string]>, before: number, limit: number): Ranked[][] {
+  private firstRound(keys: ReadonlyArray<readonly [SourceKind, string]>, before: ListKey, limit: number): Ranked[][] {
     const shape = keys.map(([kind]) => kind[0]).join("");
     let statement = this.compounds.get(shape);
     if (!statement) {
@@ -328,7 +329,7 @@ export class SqlitePagesView implements PagesView {
       this.compounds.set(shape, statement);
     }
     const chunks: Ranked[][] = keys.map(() => []);
-    for (const row of statement.all(...keys.flatMap(([, key]) => [key, before, limit]))) {
+    for (const row of statement.all(...keys.flatMap(([, key]) => [key, before.position, before.id, limit]))) {
       chunks[row.source]?.push({ id: row.id, position: row.updated_pos });
     }
     return chunks;

@@ -10,6 +10,7 @@ import { SqliteTrashView, SqliteTrashWriter, trashModel } from "./trash.view.sql
 import { foldersModel, SqliteFoldersView, SqliteFoldersWriter } from "./folders.view.sqlite.ts";
 import { invitationsModel, SqliteInvitationsView, SqliteInvitationsWriter } from "./invitations.view.sqlite.ts";
 import { openDatabase } from "./open-database.ts";
+import { IdleIndexMerge } from "./idle-index-merge.ts";
 import { pagesModel, SqlitePagesView, SqlitePagesWriter } from "./pages.view.sqlite.ts";
 import { pageSearchModel } from "./page-search.sqlite.ts";
 import { SqliteBatch, type SqliteModel } from "./sqlite-batch.ts";
@@ -104,6 +105,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
   readonly writers: ProjectionWriters<SqliteBatch>;
   private readonly db: Database.Database;
   private readonly statements;
+  private readonly indexMerge: IdleIndexMerge;
 
   /** `searchIndex: false` keeps the full-text index empty: only for measuring what the index costs. */
   constructor(filename: string, options: { searchIndex?: boolean } = {}) {
@@ -125,6 +127,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
       checkpoint: readCheckpoint(this.db),
       setCheckpoint: this.db.prepare<[number]>("UPDATE checkpoint SET position = ? WHERE id = 1"),
     };
+    this.indexMerge = new IdleIndexMerge(this.db);
   }
 
   async checkpoint(): Promise<number> {
@@ -142,6 +145,8 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
     } catch (error) {
       this.db.exec("ROLLBACK");
       throw error;
+    } finally {
+      this.indexMerge.afterBatch();
     }
   }
 
@@ -163,6 +168,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
   }
 
   async close(): Promise<void> {
+    this.indexMerge.close();
     this.db.close();
   }
 }

@@ -1,0 +1,114 @@
+// A batch that can never be projected (here a read model that always refuses one event) must not halt the read
+// side silently: after a few failures in a row the projector reports itself stalled through /readyz (503, with
+// the reason) and the projector_stalled metric, keeps retrying with backoff, and clears both once the batch
+// commits. Real SQLite stores; the refusing projection is injected for one page.
+import { randomUUID } from "node:crypto";
+import { join } from "node:path";
+import { pino } from "pino";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { Projector } from "../../services/projector/projector.ts";
+import { PrometheusMetrics } from "../../shared/adapters/prometheus/prometheus.metrics.ts";
+import { SqliteEventStore } from "../../shared/adapters/sqlite/sqlite.event-store.ts";
+import type { SqliteBatch } from "../../shared/adapters/sqlite/sqlite-batch.ts";
+import { SqliteProjectionStore, SqliteReadStore } from "../../shared/adapters/sqlite/sqlite.read-store.ts";
+import { toNewEvents } from "../../shared/commands/new-events.ts";
+import { createApp, type App } from "../../shared/http/create-app.ts";
+import { healthRoutes } from "../../shared/http/health.routes.ts";
+import { pageIdSchema, userIdSchema, type PageId } from "../../shared/kernel/ids.ts";
+import type { ProjectionStore, ProjectionWriters } from "../../shared/read-store/read-store.port.ts";
+import { tempDir } from "../support/temp-dir.ts";
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let eventStore: SqliteEventStore;
+let projection: SqliteProjectionStore;
+let reader: SqliteReadStore;
+let projector: Projector<SqliteBatch> | null = null;
+let app: App | null = null;
+
+beforeEach(async () => {
+  dir = await tempDir();
+  eventStore = new SqliteEventStore(join(dir.path, "events.sqlite"), 20);
+  projection = new SqliteProjectionStore(join(dir.path, "read.sqlite"));
+  reader = new SqliteReadStore(join(dir.path, "read.sqlite"));
+});
+afterEach(async () => {
+  await app?.close();
+  await projector?.stop();
+  await reader.close();
+  await projection.close();
+  await eventStore.close();
+  await dir.remove();
+});
+
+/** The SQLite projection store, whose pages read model refuses to create `poisoned` while `refusing.on`. */
+function refusingStore(poisoned: PageId, refusing: { on: boolean }): ProjectionStore<SqliteBatch> {
+  const pages: ProjectionWriters<SqliteBatch>["pages"] = new Proxy(projection.writers.pages, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (property !== "create" || typeof value !== "function") return value;
+      return (tx: SqliteBatch, record: { id: string }, ...rest: unknown[]) => {
+        if (refusing.on && record.id === poisoned) throw new Error("this read model refuses the page");
+        return Reflect.apply(value, target, [tx, record, ...rest]);
+      };
+    },
+  });
+  return {
+    writers: { ...projection.writers, pages },
+    checkpoint: () => projection.checkpoint(),
+    applyBatch: (position, work) => projection.applyBatch(position, work),
+    beginRebuild: () => projection.beginRebuild(),
+    endRebuild: () => projection.endRebuild(),
+    close: () => projection.close(),
+  };
+}
+
+async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+it("reports a poison batch through /readyz and the metrics, keeps retrying, and recovers once it commits", async () => {
+  const owner = userIdSchema.parse(randomUUID());
+  const context = { actorId: owner, correlationId: randomUUID(), now: new Date() };
+  const createPage = async (pageId: PageId, title: string) =>
+    eventStore.append(`page-${pageId}`, toNewEvents([{ type: "PageCreated", data: { pageId, ownerId: owner, parentId: null, title, icon: null, markdown: "" } }], context), "no_stream");
+  const healthy = pageIdSchema.parse(randomUUID());
+  const poisoned = pageIdSchema.parse(randomUUID());
+  const later = pageIdSchema.parse(randomUUID());
+  const first = await createPage(healthy, "Before");
+  const refusing = { on: true };
+  const metrics = new PrometheusMetrics({ defaultMetrics: false });
+  projector = new Projector({ eventStore, store: refusingStore(poisoned, refusing), logger: pino({ level: "silent" }), metrics, batchSize: 1, retryDelayMs: 5, maxRetryDelayMs: 20, stallAfter: 3 });
+  app = createApp({ logger: pino({ level: "silent" }), bodyLimit: 1024 * 1024 });
+  healthRoutes(app, { eventStore, readStore: reader, projector });
+  await projector.start();
+  await until(async () => (await reader.checkpoint()) >= first.position, "the first page");
+  await createPage(poisoned, "Poison");
+  const last = await createPage(later, "After");
+
+  const readyz = async () => {
+    const answer = await app?.inject({ method: "GET", url: "/readyz" });
+    return { status: answer?.statusCode, body: answer?.json<{ status: string; reason?: string; checkpoint: string }>() };
+  };
+  await until(async () => (await readyz()).status === 503 && (await readyz()).body?.status === "stalled", "the stall to show");
+  const stalled = await readyz();
+  expect(stalled.body?.checkpoint).toBe(String(first.position));
+  expect(stalled.body?.reason).toMatch(new RegExp(`the projection batch after position ${first.position} has failed \\d+ times`));
+  expect(stalled.body?.reason).not.toContain("refuses");
+  const exposed = (await metrics.exposition()).body;
+  expect(exposed).toMatch(/^projector_stalled 1$/m);
+  expect(exposed).toMatch(/^projector_batch_failures_total [3-9]\d*$/m);
+  // Every later event waits behind the poison batch.
+  expect(await reader.pages.get(later)).toBeNull();
+
+  // The operator's way out (a fix deployed, the store repaired): the same batch commits on a later retry.
+  refusing.on = false;
+  await until(async () => (await reader.checkpoint()) >= last.position, "the batches behind it");
+  expect((await reader.pages.get(later))?.title).toBe("After");
+  expect((await readyz()).status).toBe(200);
+  expect((await metrics.exposition()).body).toMatch(/^projector_stalled 0$/m);
+  expect(projector.stall).toBeNull();
+});
