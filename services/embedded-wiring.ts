@@ -74,6 +74,7 @@ export function commandApiPorts(
     clock,
     logger,
     consistencyWaitMs: config.CONSISTENCY_WAIT_MS,
+    trashRetentionDays: config.TRASH_RETENTION_DAYS,
     images: new ImageInspector({ concurrency: config.IMAGE_DECODE_CONCURRENCY, queue: config.IMAGE_DECODE_QUEUE }),
   };
 }
@@ -124,6 +125,7 @@ export function queryApiPorts(
     clock,
     consistencyWaitMs: config.CONSISTENCY_WAIT_MS,
     changeFeed: { heartbeatMs: config.CHANGE_FEED_HEARTBEAT_MS, maxPerUser: config.CHANGE_FEED_MAX_PER_USER },
+    trashRetentionDays: config.TRASH_RETENTION_DAYS,
   };
 }
 

@@ -13,6 +13,9 @@ import { folderCommandRoutes } from "./routes/folders.routes.ts";
 import { internalRoutes } from "./routes/internal.routes.ts";
 import { invitationCommandRoutes } from "./routes/invitations.routes.ts";
 import { pageCommandRoutes } from "./routes/pages.routes.ts";
+import { pageDuplicateRoutes } from "./routes/page-duplicates.routes.ts";
+import { trashCommandRoutes } from "./routes/trash.routes.ts";
+import { startTrashPurge } from "../../shared/trash/purge.ts";
 import { shareCommandRoutes } from "./routes/shares.routes.ts";
 import { tokenCommandRoutes } from "./routes/tokens.routes.ts";
 import { webhookCommandRoutes, type WebhookPorts } from "./routes/webhooks.routes.ts";
@@ -26,6 +29,8 @@ export interface CommandApiPorts extends WritePorts {
   readonly consistencyWaitMs: number;
   /** Where uploaded images' bytes go. */
   readonly blobs: BlobStore;
+  /** TRASH_RETENTION_DAYS: deleted pages older than this are purged. */
+  readonly trashRetentionDays: number;
   /** Checks uploaded and imported images, a bounded number at a time. */
   readonly images: ImageInspector;
   /** Webhook secrets' sealing and the delivery log (retries and replays are queued there). */
@@ -38,6 +43,8 @@ export async function registerCommandApi(app: App, ports: CommandApiPorts): Prom
       tokenCommandRoutes(api, ports);
       folderCommandRoutes(api, ports);
       pageCommandRoutes(api, ports);
+      pageDuplicateRoutes(api, ports);
+      trashCommandRoutes(api, ports);
       commentCommandRoutes(api, ports);
       shareCommandRoutes(api, ports);
       invitationCommandRoutes(api, ports);
@@ -50,10 +57,14 @@ export async function registerCommandApi(app: App, ports: CommandApiPorts): Prom
   internalRoutes(app, ports);
   // Bytes an interrupted upload left without a record: swept once the server is up, then hourly.
   let sweep: { stop(): Promise<void> } | null = null;
+  // Deleted pages past the trash's retention: purged once the server is up, then hourly.
+  let purge: { stop(): Promise<void> } | null = null;
   app.addHook("onReady", async () => {
     sweep = startOrphanImageSweep(ports);
+    purge = startTrashPurge(ports);
   });
   app.addHook("onClose", async () => {
     await sweep?.stop();
+    await purge?.stop();
   });
 }

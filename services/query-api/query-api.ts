@@ -17,6 +17,8 @@ import { ChangeFeedHub } from "../../shared/history/change-feed.ts";
 import { changeFeedRoutes } from "./routes/changes.routes.ts";
 import { historyQueryRoutes } from "./routes/history.routes.ts";
 import { pageQueryRoutes } from "./routes/pages.routes.ts";
+import { backlinkQueryRoutes } from "./routes/backlinks.routes.ts";
+import { trashQueryRoutes } from "./routes/trash.routes.ts";
 import { searchQueryRoutes } from "./routes/search.routes.ts";
 import { shareQueryRoutes } from "./routes/shares.routes.ts";
 import { tokenQueryRoutes } from "./routes/tokens.routes.ts";
@@ -35,6 +37,8 @@ export interface QueryApiPorts {
   readonly changeFeed: { readonly heartbeatMs: number; readonly maxPerUser: number };
   /** The webhook delivery log, read-only here. */
   readonly webhookDeliveries: Pick<WebhookDeliveries, "list">;
+  /** TRASH_RETENTION_DAYS: when the trash's items are purged. */
+  readonly trashRetentionDays: number;
 }
 
 async function awaitConsistencyToken(ports: QueryApiPorts, header: string | string[] | undefined): Promise<void> {
@@ -63,6 +67,8 @@ export async function registerQueryApi(app: App, ports: QueryApiPorts): Promise<
       webhookQueryRoutes(api, ports.views, ports.webhookDeliveries);
       folderQueryRoutes(api, ports.views);
       pageQueryRoutes(api, ports.views, ports);
+      backlinkQueryRoutes(api, ports.views);
+      trashQueryRoutes(api, ports);
       historyQueryRoutes(api, ports.views);
       const hub = new ChangeFeedHub(ports.views, ports.projection, { maxPerUser: ports.changeFeed.maxPerUser, clock: ports.clock });
       changeFeedRoutes(api, { hub, writeSide: ports.writeSide, heartbeatMs: ports.changeFeed.heartbeatMs });

@@ -31,8 +31,11 @@ export function deciderCommandHandler<Id, C, S, E extends DomainEvent>(options: 
   readonly streamOf: (id: Id) => string;
   /** The zod schemas of the decider's own events: other events in its stream are not folded. */
   readonly eventSchemas: ReadonlyArray<{ shape: { type: { value: string } } }>;
+  /** How many times a lost race is decided again before answering 409 (MAX_ATTEMPTS unless given). */
+  readonly maxAttempts?: number;
 }): CommandHandler<Id, C, S, E> {
   const { decider, streamOf } = options;
+  const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
   const isOwnEvent = eventGuard<E>(options.eventSchemas);
   return {
     streamOf,
@@ -50,7 +53,7 @@ export function deciderCommandHandler<Id, C, S, E extends DomainEvent>(options: 
           return { state: events.reduce(decider.evolve, state), events, position: result.position };
         } catch (error) {
           if (!(error instanceof StreamConflictError)) throw error;
-          if (attempt >= MAX_ATTEMPTS) throw new AppError("conflict", "the resource was changed concurrently; try again");
+          if (attempt >= maxAttempts) throw new AppError("conflict", "the resource was changed concurrently; try again");
         }
       }
     },

@@ -46,6 +46,8 @@ export const configSchema = z.object({
   CHANGE_FEED_HEARTBEAT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
   /** Change feeds one user may hold open at once on one query process; the next is refused with 429. */
   CHANGE_FEED_MAX_PER_USER: z.coerce.number().int().min(1).max(1_000).default(5),
+  /** Days a deleted page stays in the trash before it is purged from every read model. */
+  TRASH_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /**
    * Per-caller budgets, one variable per class: `<quota>/<window>` (window in s, m, h or d) or `off`. Counted
    * per API token, else per user, else per client address; shared through NATS KV when NATS_URL is set.

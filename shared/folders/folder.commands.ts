@@ -82,5 +82,11 @@ export async function moveFolder(ports: WritePorts, actor: Actor, folderId: Fold
 /** Deletes a folder the caller may edit, refused (409) while anything is inside it. */
 export async function deleteFolder(ports: WritePorts, actor: Actor, folderId: FolderId): Promise<{ position: number | null }> {
   const isEmpty = await ports.views.folders.isEmpty(folderId);
-  return editFolder.run(ports, actor, folderId, () => ({ type: "DeleteFolder", folderId, isEmpty }));
+  return editFolder.run(ports, actor, folderId, ({ folder }) => ({
+    type: "DeleteFolder",
+    folderId,
+    isEmpty,
+    parentId: folder.parentId === null ? null : folderIdSchema.parse(folder.parentId),
+    deletedWith: null,
+  }));
 }

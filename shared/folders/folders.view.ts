@@ -21,6 +21,8 @@ export interface FoldersView {
   list(query: ListQuery): Promise<FolderRecord[]>;
   /** Whether no live page and no folder sits directly inside the folder, whoever can see them. */
   isEmpty(id: string): Promise<boolean>;
+  /** Everything below the folder at any depth, whoever can see it: its folders and its live pages' ids. */
+  below(id: string): Promise<{ folders: FolderRecord[]; pageIds: string[] }>;
 }
 
 /** When and at which position an item last changed: what lists order by. */

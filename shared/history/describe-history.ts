@@ -15,11 +15,21 @@ const nullableText = z.string().nullable();
 
 /** The changes that name no user: stored and shown alike. */
 const plainChanges = [
-  z.object({ kind: z.literal("created"), title: z.string(), icon: nullableText, parentId: nullableText, size: z.number().int() }),
+  z.object({
+    kind: z.literal("created"),
+    title: z.string(),
+    icon: nullableText,
+    parentId: nullableText,
+    size: z.number().int(),
+    /** A duplicate's first entry: the id of the page it was copied from. */
+    duplicatedFrom: z.string().optional(),
+  }),
   z.object({ kind: z.literal("title"), from: nullableText, to: z.string() }),
   z.object({ kind: z.literal("icon"), from: nullableText, to: nullableText }),
   z.object({ kind: z.literal("content"), ...contentChangeSchema.shape }),
   z.object({ kind: z.literal("deleted") }),
+  /** Back from the trash, into `parentId`. */
+  z.object({ kind: z.literal("undeleted"), parentId: nullableText }),
   z.object({ kind: z.literal("moved"), from: nullableText, to: nullableText }),
   z.object({
     kind: z.literal("restored"),
@@ -101,9 +111,10 @@ export function summarise(entry: HistoryEntry, fold: Fold): Summary {
   const { event } = entry;
   switch (event.type) {
     case "PageCreated": {
-      const { title, icon, parentId, markdown } = event.data;
+      const { title, icon, parentId, markdown, duplicatedFrom } = event.data;
       Object.assign(fold, { title, icon, markdown, parentId });
-      return plain({ kind: "created", title, icon, parentId, size: size(markdown) });
+      const copied = duplicatedFrom === undefined ? {} : { duplicatedFrom };
+      return plain({ kind: "created", title, icon, parentId, size: size(markdown), ...copied });
     }
     case "FolderCreated": {
       const { name, icon, parentId } = event.data;
@@ -129,6 +140,10 @@ export function summarise(entry: HistoryEntry, fold: Fold): Summary {
     case "PageDeleted":
     case "FolderDeleted":
       return plain({ kind: "deleted" });
+    case "PageUndeleted":
+    case "FolderUndeleted":
+      fold.parentId = event.data.parentId;
+      return plain({ kind: "undeleted", parentId: event.data.parentId });
     case "FolderRenamed": {
       const from = fold.title;
       fold.title = event.data.name;

@@ -14,6 +14,8 @@ export const pageEventSchemas = [
       title: z.string(),
       icon: z.string().nullable(),
       markdown: z.string(),
+      /** A copy made by POST /pages/{id}/duplicate names the page it was copied from (absent otherwise). */
+      duplicatedFrom: pageIdSchema.optional(),
     }),
   }),
   /**
@@ -23,7 +25,36 @@ export const pageEventSchemas = [
   z.object({ type: z.literal("PageRenamed"), data: z.object({ pageId: pageIdSchema, title: z.string(), previousTitle: z.string().nullable() }) }),
   z.object({ type: z.literal("PageIconChanged"), data: z.object({ pageId: pageIdSchema, icon: z.string().nullable() }) }),
   z.object({ type: z.literal("PageContentReplaced"), data: z.object({ pageId: pageIdSchema, markdown: z.string() }) }),
-  z.object({ type: z.literal("PageDeleted"), data: z.object({ pageId: pageIdSchema }) }),
+  /**
+   * Since the trash: the owner, folder and title the page had when deleted, which the trash lists (absent on
+   * deletions recorded before it; such pages are not in the trash).
+   */
+  z.object({
+    type: z.literal("PageDeleted"),
+    data: z.object({
+      pageId: pageIdSchema,
+      ownerId: userIdSchema.optional(),
+      parentId: folderIdSchema.nullable().optional(),
+      title: z.string().optional(),
+      /** The folder whose recursive deletion took the page along (absent or null: deleted itself). */
+      deletedWith: folderIdSchema.nullable().optional(),
+    }),
+  }),
+  /** Back from the trash, whole (so the read models rebuild it as on creation), into `parentId`. */
+  z.object({
+    type: z.literal("PageUndeleted"),
+    data: z.object({
+      pageId: pageIdSchema,
+      ownerId: userIdSchema,
+      parentId: folderIdSchema.nullable(),
+      title: z.string(),
+      icon: z.string().nullable(),
+      markdown: z.string(),
+      createdAt: z.string(),
+    }),
+  }),
+  /** Past the trash's retention: removed from the read models for good (the log keeps its events). */
+  z.object({ type: z.literal("PagePurged"), data: z.object({ pageId: pageIdSchema }) }),
   /** Title, icon and content made those the page had at an earlier position of its history: a new change. */
   z.object({
     type: z.literal("PageRestored"),
@@ -34,22 +65,32 @@ export const pageEventSchemas = [
 export type PageEvent = z.infer<(typeof pageEventSchemas)[number]>;
 
 export type PageCommand =
-  | { type: "CreatePage"; pageId: PageId; ownerId: UserId; parentId: FolderId | null; title: string; icon: string | null; markdown: string }
+  | { type: "CreatePage"; pageId: PageId; ownerId: UserId; parentId: FolderId | null; title: string; icon: string | null; markdown: string; duplicatedFrom?: PageId }
   | { type: "UpdatePage"; pageId: PageId; title?: string | undefined; icon?: string | null | undefined }
   | { type: "ReplaceContent"; pageId: PageId; markdown: string; ifMatchRevision: number }
-  | { type: "DeletePage"; pageId: PageId }
+  /**
+   * Adds text at the end or the start of the markdown as it is when decided (so a retry after a lost race adds
+   * it to the newer content); `ifMatchRevision` only when the caller sent If-Match. The result stays within
+   * `maxChars`.
+   */
+  | { type: "AddContent"; pageId: PageId; text: string; at: "end" | "start"; ifMatchRevision: number | null; maxChars: number }
+  | { type: "DeletePage"; pageId: PageId; deletedWith?: FolderId }
+  /** From the trash into `parentId` (the caller checked it still exists); `createdAt` is the page's first event's. */
+  | { type: "UndeletePage"; pageId: PageId; parentId: FolderId | null; createdAt: string }
+  | { type: "PurgePage"; pageId: PageId }
   | { type: "RestorePage"; pageId: PageId; title: string; icon: string | null; markdown: string; restoredFrom: number; ifMatchRevision: number }
   | { type: "MovePage"; pageId: PageId; parentId: FolderId | null };
 
 interface PageFields {
   revision: number;
+  ownerId: UserId;
   parentId: FolderId | null;
   title: string;
   icon: string | null;
   markdown: string;
 }
 type LivePage = PageFields & { status: "live" };
-export type PageState = { status: "absent" } | LivePage | (PageFields & { status: "deleted" });
+export type PageState = { status: "absent" } | LivePage | (PageFields & { status: "deleted" | "purged" });
 
 export const pageStream = (pageId: string): string => `page-${pageId}`;
 
@@ -86,9 +127,32 @@ export const pageDecider: Decider<PageCommand, PageState, PageEvent> = {
         if (page.markdown === command.markdown) return [];
         return [{ type: "PageContentReplaced", data: { pageId: command.pageId, markdown: command.markdown } }];
       }
-      case "DeletePage":
-        live(state);
-        return [{ type: "PageDeleted", data: { pageId: command.pageId } }];
+      case "AddContent": {
+        const page = live(state);
+        if (command.ifMatchRevision !== null && page.revision !== command.ifMatchRevision) {
+          throw new AppError("precondition_failed", "the page changed since that ETag was read; fetch it again");
+        }
+        if (command.text === "") return [];
+        const joined = command.at === "end" ? page.markdown + command.text : command.text + page.markdown;
+        // Two NFC texts side by side are not always NFC (a combining mark at the seam): the stored body is.
+        const markdown = joined.normalize("NFC");
+        if (markdown.length > command.maxChars) {
+          throw new AppError("validation_failed", `body: the page's markdown would be longer than ${command.maxChars} characters`);
+        }
+        return [{ type: "PageContentReplaced", data: { pageId: command.pageId, markdown } }];
+      }
+      case "DeletePage": {
+        const page = live(state);
+        const alongWith = command.deletedWith === undefined ? {} : { deletedWith: command.deletedWith };
+        return [{ type: "PageDeleted", data: { pageId: command.pageId, ownerId: page.ownerId, parentId: page.parentId, title: page.title, ...alongWith } }];
+      }
+      case "UndeletePage": {
+        if (state.status !== "deleted") throw new AppError("not_found", "page not found in the trash");
+        const { ownerId, title, icon, markdown } = state;
+        return [{ type: "PageUndeleted", data: { pageId: command.pageId, ownerId, parentId: command.parentId, title, icon, markdown, createdAt: command.createdAt } }];
+      }
+      case "PurgePage":
+        return state.status === "deleted" ? [{ type: "PagePurged", data: { pageId: command.pageId } }] : [];
       case "RestorePage": {
         const page = live(state);
         if (page.revision !== command.ifMatchRevision) {
@@ -107,7 +171,7 @@ export const pageDecider: Decider<PageCommand, PageState, PageEvent> = {
   },
   evolve(state, event) {
     if (event.type === "PageCreated") {
-      return { status: "live", revision: 0, parentId: event.data.parentId, title: event.data.title, icon: event.data.icon, markdown: event.data.markdown };
+      return { status: "live", revision: 0, ownerId: event.data.ownerId, parentId: event.data.parentId, title: event.data.title, icon: event.data.icon, markdown: event.data.markdown };
     }
     if (state.status === "absent") return state;
     const next = { ...state, revision: state.revision + 1 };
@@ -124,6 +188,10 @@ export const pageDecider: Decider<PageCommand, PageState, PageEvent> = {
         return { ...next, title: event.data.title, icon: event.data.icon, markdown: event.data.markdown };
       case "PageMoved":
         return { ...next, parentId: event.data.parentId };
+      case "PageUndeleted":
+        return { ...next, status: "live", parentId: event.data.parentId };
+      case "PagePurged":
+        return { ...next, status: "purged" };
     }
   },
 };

@@ -7,6 +7,8 @@ import type { ThreadsView, ThreadsWriter } from "../comments/threads.view.ts";
 import type { FoldersView, FoldersWriter } from "../folders/folders.view.ts";
 import type { ImagesView, ImagesWriter } from "../images/images.view.ts";
 import type { HistoryView, HistoryWriter } from "../history/history.view.ts";
+import type { LinksView, LinksWriter } from "../links/links.view.ts";
+import type { TrashView, TrashWriter } from "../trash/trash.view.ts";
 import type { PagesView, PagesWriter } from "../pages/pages.view.ts";
 import type { InvitationsView, InvitationsWriter } from "../sharing/invitations.view.ts";
 import type { TokensView, TokensWriter } from "../tokens/tokens.view.ts";
@@ -25,6 +27,8 @@ export interface ReadModels {
   readonly images: ImagesView;
   readonly history: HistoryView;
   readonly webhooks: WebhooksView;
+  readonly links: LinksView;
+  readonly trash: TrashView;
 }
 
 /** A read-only connection to the read models. */
@@ -48,6 +52,8 @@ export interface ProjectionWriters<Tx> {
   readonly images: ImagesWriter<Tx>;
   readonly history: HistoryWriter<Tx>;
   readonly webhooks: WebhooksWriter<Tx>;
+  readonly links: LinksWriter<Tx>;
+  readonly trash: TrashWriter<Tx>;
 }
 
 /** The projector's connection: the only one that writes read models. */

@@ -467,5 +467,23 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
       expect(await reader.history.changesOf(pageId, all)).toHaveLength(3);
       await batch(async (tx) => expect(await w().history.foldOf(tx, pageId)).toEqual(fold));
     });
+
+    it("keeps each page's links: a kept link keeps its position, a dropped one goes, a deleted source takes its links", async () => {
+      const [source, other, target, second] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+      await projection.applyBatch(100, async (tx) => w().links.setLinks(tx, source, [target, second], 100));
+      await projection.applyBatch(101, async (tx) => w().links.setLinks(tx, other, [target], 101));
+      await projection.applyBatch(102, async (tx) => w().links.setLinks(tx, source, [target], 102));
+      expect(await reader.links.linksTo(target, null, 10)).toEqual([
+        { sourceId: other, targetId: target, position: 101 },
+        { sourceId: source, targetId: target, position: 100 },
+      ]);
+      expect(await reader.links.linksTo(target, 101, 10)).toEqual([{ sourceId: source, targetId: target, position: 100 }]);
+      expect(await reader.links.linksTo(target, null, 1)).toHaveLength(1);
+      expect(await reader.links.linksTo(second, null, 10)).toEqual([]);
+      await projection.applyBatch(103, async (tx) => w().links.removeSource(tx, other));
+      expect((await reader.links.linksTo(target, null, 10)).map((link) => link.sourceId)).toEqual([source]);
+      await projection.applyBatch(104, async (tx) => w().links.setLinks(tx, source, [], 104));
+      expect(await reader.links.linksTo(target, null, 10)).toEqual([]);
+    });
   });
 }

@@ -26,12 +26,25 @@ describe("folder decider", () => {
   });
 
   it("a folder is deleted only while empty, and a deleted folder refuses every change as not found", () => {
-    const deleted: FolderEvent = { type: "FolderDeleted", data: { folderId: a } };
-    folder.given([created]).when({ type: "DeleteFolder", folderId: a, isEmpty: false }).thenRefuses("conflict");
-    folder.given([created]).when({ type: "DeleteFolder", folderId: a, isEmpty: true }).then([deleted]);
-    folder.given([created, deleted]).when({ type: "DeleteFolder", folderId: a, isEmpty: true }).thenRefuses("not_found");
+    const deleted: FolderEvent = { type: "FolderDeleted", data: { folderId: a, ownerId, parentId: null, name: "Plans", deletedWith: null } };
+    const remove = { type: "DeleteFolder" as const, folderId: a, parentId: null, deletedWith: null };
+    folder.given([created]).when({ ...remove, isEmpty: false }).thenRefuses("conflict");
+    folder.given([created]).when({ ...remove, isEmpty: true }).then([deleted]);
+    folder.given([created, deleted]).when({ ...remove, isEmpty: true }).thenRefuses("not_found");
     folder.given([created, deleted]).when({ type: "UpdateFolder", folderId: a, name: "x" }).thenRefuses("not_found");
     folder.given([]).when({ type: "UpdateFolder", folderId: a, name: "x" }).thenRefuses("not_found");
+  });
+
+  it("only a deleted folder comes back from the trash, whole, into the folder it is given", () => {
+    const deleted: FolderEvent = { type: "FolderDeleted", data: { folderId: a, ownerId, parentId: b, name: "Plans", deletedWith: null } };
+    const undelete = { type: "UndeleteFolder" as const, folderId: a, parentId: null, createdAt: "2026-01-01T00:00:00.000Z" };
+    folder
+      .given([created, deleted])
+      .when(undelete)
+      .then([{ type: "FolderUndeleted", data: { folderId: a, ownerId, parentId: null, name: "Plans", icon: null, createdAt: "2026-01-01T00:00:00.000Z" } }]);
+    folder.given([created]).when(undelete).thenRefuses("not_found");
+    const undeleted: FolderEvent = { type: "FolderUndeleted", data: { folderId: a, ownerId, parentId: null, name: "Plans", icon: null, createdAt: "2026-01-01T00:00:00.000Z" } };
+    folder.given([created, deleted, undeleted]).when({ type: "UpdateFolder", folderId: a, name: "Again" }).then([{ type: "FolderRenamed", data: { folderId: a, name: "Again" } }]);
   });
 });
 

@@ -31,6 +31,32 @@ describe("page decider", () => {
     given([created, renamed]).when({ type: "ReplaceContent", pageId, markdown: "v2", ifMatchRevision: 1 }).then([{ type: "PageContentReplaced", data: { pageId, markdown: "v2" } }]);
   });
 
+  it("an addition lands on the content as decided, checks If-Match only when sent, and keeps within the limit", () => {
+    const edited: PageEvent = { type: "PageContentReplaced", data: { pageId, markdown: "v2" } };
+    const add = { type: "AddContent" as const, pageId, ifMatchRevision: null, maxChars: 6 };
+    given([created, edited]).when({ ...add, text: "+a", at: "end" }).then([{ type: "PageContentReplaced", data: { pageId, markdown: "v2+a" } }]);
+    given([created, edited]).when({ ...add, text: "a+", at: "start" }).then([{ type: "PageContentReplaced", data: { pageId, markdown: "a+v2" } }]);
+    given([created, edited]).when({ ...add, text: "+a", at: "end", ifMatchRevision: 0 }).thenRefuses("precondition_failed");
+    given([created, edited]).when({ ...add, text: "+a", at: "end", ifMatchRevision: 1 }).then([{ type: "PageContentReplaced", data: { pageId, markdown: "v2+a" } }]);
+    given([created, edited]).when({ ...add, text: "+abcd", at: "end" }).thenRefuses("validation_failed");
+    given([created, edited]).when({ ...add, text: "", at: "end" }).then([]);
+  });
+
+  it("a deletion records where the page was; only a deleted page comes back from the trash, whole, and only until purged", () => {
+    const deleted: PageEvent = { type: "PageDeleted", data: { pageId, ownerId, parentId: null, title: "Plan" } };
+    given([created]).when({ type: "DeletePage", pageId }).then([deleted]);
+    const undelete = { type: "UndeletePage" as const, pageId, parentId: null, createdAt: "2026-01-01T00:00:00.000Z" };
+    given([created, deleted])
+      .when(undelete)
+      .then([{ type: "PageUndeleted", data: { pageId, ownerId, parentId: null, title: "Plan", icon: null, markdown: "v1", createdAt: "2026-01-01T00:00:00.000Z" } }]);
+    given([created]).when(undelete).thenRefuses("not_found");
+    given([created, deleted]).when({ type: "PurgePage", pageId }).then([{ type: "PagePurged", data: { pageId } }]);
+    const purged: PageEvent = { type: "PagePurged", data: { pageId } };
+    given([created, deleted, purged]).when(undelete).thenRefuses("not_found");
+    given([created, deleted, purged]).when({ type: "PurgePage", pageId }).then([]);
+    given([created]).when({ type: "PurgePage", pageId }).then([]);
+  });
+
   it("a deleted page refuses every change as not found", () => {
     const deleted: PageEvent = { type: "PageDeleted", data: { pageId } };
     given([created, deleted]).when({ type: "UpdatePage", pageId, title: "x" }).thenRefuses("not_found");

@@ -45,7 +45,7 @@ describe.skipIf(unavailable !== null)("the nginx gateway in front of the split s
     expect(document.status).toBe(200);
     const { paths } = (await document.json()) as { paths: Record<string, Record<string, unknown>> };
     expect(Object.keys(paths["/api/v1/pages"] ?? {}).sort()).toEqual(["get", "post"]);
-    expect(Object.keys(paths["/api/v1/pages/{pageId}/content"] ?? {}).sort()).toEqual(["get", "put"]);
+    expect(Object.keys(paths["/api/v1/pages/{pageId}/content"] ?? {}).sort()).toEqual(["get", "patch", "put"]);
     expect(paths["/api/v1/pages/{pageId}/images"]).toHaveProperty("post");
     expect(paths["/api/v1/images/{imageId}"]).toHaveProperty("get");
     expect(Object.keys(paths).some((path) => path.startsWith("/internal"))).toBe(false);

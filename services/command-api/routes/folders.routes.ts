@@ -1,9 +1,10 @@
 // Folder commands: create (at the root of the caller's workspace or inside a folder they may edit), rename or
-// re-icon, move within the owner's tree, and delete while empty.
+// re-icon, move within the owner's tree, and delete to the trash (while empty, or with everything below it).
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { ownerOfNewItem, visibleFolder } from "../../../shared/access/authorize.ts";
 import { deleteFolder, editFolder, folderCommands, moveFolder } from "../../../shared/folders/folder.commands.ts";
+import { deleteFolderTree } from "../../../shared/trash/folder-trash.ts";
 import { folderResource, toFolderResource } from "../../../shared/folders/folder.resource.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { folderIdSchema, type FolderId } from "../../../shared/kernel/ids.ts";
@@ -12,6 +13,9 @@ import type { CommandApiPorts } from "../command-api.ts";
 import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 import { idempotentWrite } from "../idempotent-write.ts";
 import { folderNameField, iconField } from "./fields.ts";
+
+/** `recursive=true`: the folder and everything below it, in one request (without it, only an empty folder). */
+const deleteFolderQuery = z.strictObject({ recursive: z.enum(["true", "false"]).optional() });
 
 const createFolderBody = z.object({
   name: folderNameField,
@@ -57,10 +61,11 @@ export function folderCommandRoutes(app: App, ports: CommandApiPorts): void {
 
   app.delete(
     "/folders/:folderId",
-    { config: write, schema: { params: folderParams, response: writeResponses({ 204: z.null() }) } },
+    { config: write, schema: { params: folderParams, querystring: deleteFolderQuery, response: writeResponses({ 204: z.null() }) } },
     async (request, reply) => {
       const actor = actorOf(request, ports.clock);
-      const { position } = await deleteFolder(ports, actor, request.params.folderId);
+      const { folderId } = request.params;
+      const { position } = request.query.recursive === "true" ? await deleteFolderTree(ports, actor, folderId) : await deleteFolder(ports, actor, folderId);
       return sendWrite(reply, await settleWrite(ports, position, { status: 204, id: request.params.folderId, present: async () => ({ body: null }) }));
     },
   );

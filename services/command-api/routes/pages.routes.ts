@@ -15,6 +15,7 @@ import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer
 import { idempotentWrite } from "../idempotent-write.ts";
 import { instantSchema } from "../../../shared/history/instant.ts";
 import { restorePage } from "../../../shared/pages/restore-page.ts";
+import { addContent } from "../../../shared/pages/add-content.ts";
 import { iconField, MARKDOWN_MAX_CHARS, markdownField, titleField } from "./fields.ts";
 
 const createPageBody = z.object({
@@ -32,6 +33,8 @@ const pageParams = z.object({ pageId: pageIdSchema });
 const moveBody = z.strictObject({ parentId: folderIdSchema.nullable() });
 /** Checked by the handler with markdownField, after the frontmatter of a text body is stripped. */
 const contentBody = z.union([z.string(), z.object({ markdown: z.string() })]);
+/** Exactly one of the two: text to add at the end, or at the start. */
+const additionBody = z.union([z.strictObject({ append: markdownField }), z.strictObject({ prepend: markdownField })]);
 const write = { access: { scope: "pages:write" as const } };
 
 export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
@@ -115,6 +118,20 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
         markdown,
         ifMatchRevision: revisionFromIfMatch(ifMatch, page),
       }));
+      return sendWrite(reply, await settleWrite(ports, position, { status: 200, id: pageId, present: presentContent(actor.principal, pageId) }));
+    },
+  );
+
+  app.patch(
+    "/pages/:pageId/content",
+    { config: write, schema: { params: pageParams, body: additionBody, response: writeResponses({ 200: z.string() }) } },
+    async (request, reply) => {
+      const actor = actorOf(request, ports.clock);
+      const { pageId } = request.params;
+      const body = request.body;
+      const [text, at] = "append" in body ? [body.append, "end" as const] : [body.prepend, "start" as const];
+      const ifMatch = request.headers["if-match"];
+      const { position } = await addContent(ports, actor, { pageId, text, at, ifMatch, maxChars: MARKDOWN_MAX_CHARS });
       return sendWrite(reply, await settleWrite(ports, position, { status: 200, id: pageId, present: presentContent(actor.principal, pageId) }));
     },
   );

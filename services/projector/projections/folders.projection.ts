@@ -22,6 +22,14 @@ export async function projectFolder<Tx>(
     const place = await placeOf(writers, tx, parentId, name);
     return writers.folders.put(tx, { id: folderId, ownerId, parentId, name, icon, ...place, createdAt: metadata.occurredAt, ...changed });
   }
+  if (event.type === "FolderUndeleted") {
+    // Rebuilt as on creation, where it now returns to (what was deleted with it follows, each in its own event).
+    const { folderId, ownerId, parentId, name, icon, createdAt } = event.data;
+    const place = await placeOf(writers, tx, parentId, name);
+    return writers.folders.put(tx, { id: folderId, ownerId, parentId, name, icon, ...place, createdAt, ...changed });
+  }
+  // Its row left the folders read model when it was deleted; the trash projection forgets it.
+  if (event.type === "FolderPurged") return;
   const folder = await writers.folders.get(tx, event.data.folderId);
   if (!folder) return;
   switch (event.type) {

@@ -17,12 +17,14 @@ function subjectOf(event: DomainEvent): Subject {
     case "PageDeleted":
     case "PageRestored":
     case "PageMoved":
+    case "PageUndeleted":
       return { kind: "page", id: event.data.pageId, access: { kind: "page", id: event.data.pageId } };
     case "FolderCreated":
     case "FolderRenamed":
     case "FolderIconChanged":
     case "FolderDeleted":
     case "FolderMoved":
+    case "FolderUndeleted":
       return { kind: "folder", id: event.data.folderId, access: { kind: "folder", id: event.data.folderId } };
     case "AccessGranted":
     case "AccessRevoked": {
@@ -37,6 +39,9 @@ function subjectOf(event: DomainEvent): Subject {
     case "ThreadResolved":
     case "ThreadReopened":
       return { kind: "thread", id: event.data.threadId, access: "recorded" };
+    // A purge happens to an item nobody can read any more: there is no history left to show it in.
+    case "PagePurged":
+    case "FolderPurged":
     case "UserRegistered":
     case "UserProfileChanged":
     case "EmailReserved":

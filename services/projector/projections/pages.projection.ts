@@ -38,6 +38,15 @@ export async function projectPage<Tx>({ event, metadata, position, revision }: S
       await writers.pages.change(tx, pageId, { ...changed, kind: "icon", icon });
       return writers.pages.change(tx, pageId, { ...changed, kind: "content", markdown });
     }
+    case "PageUndeleted": {
+      // Rebuilt as on creation, where the page now returns to.
+      const { pageId, ownerId, parentId, title, icon, markdown, createdAt } = event.data;
+      const parent = parentId ? await writers.folders.get(tx, parentId) : null;
+      const place = { parentId, ancestorIds: parent ? [parent.id, ...parent.ancestorIds] : [], folderPath: parent?.path ?? "" };
+      return writers.pages.create(tx, { id: pageId, ownerId, title, icon, ...place, createdAt, ...changed }, markdown);
+    }
+    case "PagePurged":
+      return; // its rows left the page read models when it was deleted; the trash projection forgets it
     case "PageMoved": {
       const parent = event.data.parentId ? await writers.folders.get(tx, event.data.parentId) : null;
       const place = { parentId: event.data.parentId, ancestorIds: parent ? [parent.id, ...parent.ancestorIds] : [], folderPath: parent?.path ?? "" };

@@ -7,6 +7,8 @@ import { projectAccess } from "./access.projection.ts";
 import { projectImage } from "./images.projection.ts";
 import type { HistoryFolds } from "../../../shared/history/history-folds.ts";
 import { projectHistory } from "./history.projection.ts";
+import { projectLinks } from "./links.projection.ts";
+import { projectTrash } from "./trash.projection.ts";
 import { projectFolder } from "./folders.projection.ts";
 import { projectInvitation } from "./invitations.projection.ts";
 import { projectPage } from "./pages.projection.ts";
@@ -21,6 +23,8 @@ function narrow<E extends DomainEvent>(stored: StoredEvent, event: E): StoredEve
 /** `folds` is the batch's history memory: one per batch, flushed after its last event. */
 export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriters<Tx>, tx: Tx, folds: HistoryFolds<Tx>): Promise<void> {
   await projectHistory(stored, writers, tx, folds);
+  await projectLinks(stored, writers, tx);
+  await projectTrash(stored, writers, tx);
   const event = stored.event;
   switch (event.type) {
     case "UserRegistered":
@@ -42,6 +46,8 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
     case "FolderIconChanged":
     case "FolderDeleted":
     case "FolderMoved":
+    case "FolderUndeleted":
+    case "FolderPurged":
       return projectFolder(narrow(stored, event), writers, tx);
     case "PageCreated":
     case "PageRenamed":
@@ -50,6 +56,8 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
     case "PageDeleted":
     case "PageRestored":
     case "PageMoved":
+    case "PageUndeleted":
+    case "PagePurged":
       return projectPage(narrow(stored, event), writers, tx);
     case "ThreadOpened":
     case "CommentAdded":

@@ -84,6 +84,13 @@ export class MongoFoldersView implements FoldersView {
     return docs.map(toRecord);
   }
 
+  async below(id: string): Promise<{ folders: FolderRecord[]; pageIds: string[] }> {
+    const generation = this.ref.current();
+    const folders = await generation.collection<FolderDoc>("folders").find({ ancestorIds: id }).toArray();
+    const pages = await generation.collection<{ _id: string }>("pages").find({ ancestorIds: id, deleted: false }, { projection: { _id: 1 } }).toArray();
+    return { folders: folders.map(toRecord), pageIds: pages.map((page) => page._id) };
+  }
+
   async isEmpty(id: string): Promise<boolean> {
     const generation = this.ref.current();
     const folder = await generation.collection<FolderDoc>("folders").findOne({ parentId: id }, { projection: { _id: 1 } });

@@ -14,6 +14,8 @@ import { MongoAccessView, MongoAccessWriter, accessModel } from "./access.view.m
 import { MongoFoldersView, MongoFoldersWriter, foldersModel } from "./folders.view.mongo.ts";
 import { MongoHistoryView, MongoHistoryWriter, historyModel } from "./history.view.mongo.ts";
 import { MongoImagesView, MongoImagesWriter, imagesModel } from "./images.view.mongo.ts";
+import { MongoLinksView, MongoLinksWriter, linksModel } from "./links.view.mongo.ts";
+import { MongoTrashView, MongoTrashWriter, trashModel } from "./trash.view.mongo.ts";
 import { MongoInvitationsView, MongoInvitationsWriter, invitationsModel } from "./invitations.view.mongo.ts";
 import { Generation, MongoBatch, type GenerationRef, type MongoIndex, type MongoModel } from "./mongo-batch.ts";
 import { MongoPagesView, MongoPagesWriter, pagesModel } from "./pages.view.mongo.ts";
@@ -23,7 +25,7 @@ import { MongoUsersView, MongoUsersWriter, usersModel } from "./users.view.mongo
 import { MongoWebhooksView, MongoWebhooksWriter, webhooksModel } from "./webhooks.view.mongo.ts";
 
 /** Bump whenever a read-model document or index changes shape: the projector then builds a new generation. */
-export const MONGO_READ_MODEL_VERSION = 5;
+export const MONGO_READ_MODEL_VERSION = 6;
 
 const META = "read_model_meta";
 const CHECKPOINT = "checkpoint";
@@ -34,7 +36,7 @@ type MetaDoc = { _id: string; generation: number; version: number; batches?: num
 type CheckpointDoc = { _id: string; position: number };
 
 const checkpointModel: MongoModel = { collections: [CHECKPOINT], indexes: [] };
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel];
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel];
 
 /** Every index the read models create at start, with the query it serves (listed in docs/operations.md). */
 export const mongoIndexes: readonly MongoIndex[] = models.flatMap((model) => model.indexes);
@@ -91,6 +93,8 @@ export class MongoReadStore implements ReadStore {
   readonly images;
   readonly history;
   readonly webhooks;
+  readonly links;
+  readonly trash;
   private readonly refresher: NodeJS.Timeout;
 
   private constructor(
@@ -109,6 +113,8 @@ export class MongoReadStore implements ReadStore {
     this.images = new MongoImagesView(holder);
     this.history = new MongoHistoryView(holder);
     this.webhooks = new MongoWebhooksView(holder);
+    this.links = new MongoLinksView(holder);
+    this.trash = new MongoTrashView(holder);
     this.refresher = setInterval(() => void this.refresh().catch(() => undefined), GENERATION_REFRESH_MS);
     this.refresher.unref();
   }
@@ -167,6 +173,8 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
       images: new MongoImagesWriter(holder),
       history: new MongoHistoryWriter(holder),
       webhooks: new MongoWebhooksWriter(holder),
+      links: new MongoLinksWriter(holder),
+      trash: new MongoTrashWriter(holder),
     };
   }
 

@@ -138,7 +138,15 @@ export class SqliteFoldersView implements FoldersView {
           "SELECT EXISTS (SELECT 1 FROM folders WHERE parent_id = @id) OR EXISTS (SELECT 1 FROM pages WHERE parent_id = @id AND deleted = 0)",
         )
         .pluck(),
+      foldersBelow: db.prepare<[string], Row>("SELECT f.* FROM folder_ancestors a JOIN folders f ON f.id = a.folder_id WHERE a.ancestor_id = ?"),
+      pagesBelow: db
+        .prepare<[string], string>("SELECT a.page_id FROM page_ancestors a JOIN pages p ON p.id = a.page_id WHERE a.folder_id = ? AND p.deleted = 0")
+        .pluck(),
     };
+  }
+
+  async below(id: string): Promise<{ folders: FolderRecord[]; pageIds: string[] }> {
+    return { folders: this.statements.foldersBelow.all(id).map(toRecord), pageIds: this.statements.pagesBelow.all(id) };
   }
 
   async isEmpty(id: string): Promise<boolean> {

@@ -5,6 +5,8 @@ import type { ProjectionStore, ProjectionWriters, ReadStore } from "../../read-s
 import { accessModel, SqliteAccessView, SqliteAccessWriter } from "./access.view.sqlite.ts";
 import { imagesModel, SqliteImagesView, SqliteImagesWriter } from "./images.view.sqlite.ts";
 import { historyModel, SqliteHistoryView, SqliteHistoryWriter } from "./history.view.sqlite.ts";
+import { linksModel, SqliteLinksView, SqliteLinksWriter } from "./links.view.sqlite.ts";
+import { SqliteTrashView, SqliteTrashWriter, trashModel } from "./trash.view.sqlite.ts";
 import { foldersModel, SqliteFoldersView, SqliteFoldersWriter } from "./folders.view.sqlite.ts";
 import { invitationsModel, SqliteInvitationsView, SqliteInvitationsWriter } from "./invitations.view.sqlite.ts";
 import { openDatabase } from "./open-database.ts";
@@ -19,7 +21,7 @@ import { SqliteWebhooksView, SqliteWebhooksWriter, webhooksModel } from "./webho
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
 
 /** Bump whenever a read-model table changes shape. */
-const READ_MODEL_VERSION = 17;
+const READ_MODEL_VERSION = 18;
 
 const checkpointModel: SqliteModel = {
   schema: `
@@ -32,7 +34,7 @@ INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`,
   queryIndexes: [],
 };
 
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel];
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel];
 const schemas = models.map((model) => model.schema).join("\n");
 
 /**
@@ -67,6 +69,8 @@ export class SqliteReadStore implements ReadStore {
   readonly images;
   readonly history;
   readonly webhooks;
+  readonly links;
+  readonly trash;
   private readonly db: Database.Database;
   private readonly checkpointStatement;
 
@@ -82,6 +86,8 @@ export class SqliteReadStore implements ReadStore {
     this.images = new SqliteImagesView(this.db);
     this.history = new SqliteHistoryView(this.db);
     this.webhooks = new SqliteWebhooksView(this.db);
+    this.links = new SqliteLinksView(this.db);
+    this.trash = new SqliteTrashView(this.db);
     this.checkpointStatement = readCheckpoint(this.db);
   }
 
@@ -118,6 +124,8 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
       images: new SqliteImagesWriter(this.db),
       history: new SqliteHistoryWriter(this.db),
       webhooks: new SqliteWebhooksWriter(this.db),
+      links: new SqliteLinksWriter(this.db),
+      trash: new SqliteTrashWriter(this.db),
     };
     this.statements = {
       checkpoint: readCheckpoint(this.db),

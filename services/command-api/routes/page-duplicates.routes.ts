@@ -1,0 +1,36 @@
+// POST /pages/{pageId}/duplicate: a copy of a page the caller can view, created where they may create pages.
+import { z } from "zod";
+import { visiblePage } from "../../../shared/access/authorize.ts";
+import type { App } from "../../../shared/http/create-app.ts";
+import { folderIdSchema, pageIdSchema } from "../../../shared/kernel/ids.ts";
+import { duplicatePage } from "../../../shared/pages/duplicate-page.ts";
+import { pageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
+import type { CommandApiPorts } from "../command-api.ts";
+import { idempotentWrite } from "../idempotent-write.ts";
+import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
+import { titleField } from "./fields.ts";
+
+const duplicateBody = z.strictObject({ title: titleField.optional(), parentId: folderIdSchema.nullable().optional() }).default({});
+
+export function pageDuplicateRoutes(app: App, ports: CommandApiPorts): void {
+  app.post(
+    "/pages/:pageId/duplicate",
+    {
+      config: { access: { scope: "pages:write" } },
+      schema: { params: z.object({ pageId: pageIdSchema }), body: duplicateBody, response: writeResponses({ 201: pageResource }) },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request, ports.clock);
+      const { title, parentId } = request.body;
+      const answer = await idempotentWrite(ports, request, actor, async () => {
+        const { pageId, position } = await duplicatePage(ports, actor, { sourceId: request.params.pageId, title, parentId });
+        const present = async () => {
+          const { shown, permission } = await visiblePage(ports.views, actor.principal, pageId);
+          return { body: toPageResource(shown, permission) };
+        };
+        return settleWrite(ports, position, { status: 201, id: pageId, present });
+      });
+      return sendWrite(reply, answer);
+    },
+  );
+}

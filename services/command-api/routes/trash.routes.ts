@@ -1,0 +1,33 @@
+// POST /trash/{type}/{id}/restore: a deleted page or folder back where it was (or at its owner's root), answered
+// with its record; a folder brings back what was deleted with it.
+import { z } from "zod";
+import { visibleFolder, visiblePage } from "../../../shared/access/authorize.ts";
+import { folderResource, toFolderResource } from "../../../shared/folders/folder.resource.ts";
+import type { App } from "../../../shared/http/create-app.ts";
+import { pageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
+import { restoreFromTrash } from "../../../shared/trash/trash.ts";
+import type { CommandApiPorts } from "../command-api.ts";
+import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
+
+const restoreParams = z.object({ type: z.enum(["page", "folder"]), id: z.uuid() });
+
+export function trashCommandRoutes(app: App, ports: CommandApiPorts): void {
+  app.post(
+    "/trash/:type/:id/restore",
+    { config: { access: { scope: "pages:write" } }, schema: { params: restoreParams, response: writeResponses({ 200: z.union([pageResource, folderResource]) }) } },
+    async (request, reply) => {
+      const actor = actorOf(request, ports.clock);
+      const { type, id } = request.params;
+      const { position } = await restoreFromTrash(ports, actor, type, id);
+      const present = async () => {
+        if (type === "folder") {
+          const { shown, permission } = await visibleFolder(ports.views, actor.principal, id);
+          return { body: toFolderResource(shown, permission) };
+        }
+        const { shown, permission } = await visiblePage(ports.views, actor.principal, id);
+        return { body: toPageResource(shown, permission) };
+      };
+      return sendWrite(reply, await settleWrite(ports, position, { status: 200, id, present }));
+    },
+  );
+}

@@ -1,0 +1,29 @@
+// The trash: a page or folder deleted (with the owner, folder and title its deletion records) enters it; coming
+// back or being purged takes it out. Deletions recorded before the trash existed carry no title and stay out of it.
+import type { StoredEvent } from "../../../shared/events.ts";
+import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
+
+export async function projectTrash<Tx>({ event, metadata, position }: StoredEvent, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
+  switch (event.type) {
+    case "PageDeleted": {
+      const { pageId, ownerId, parentId, title, deletedWith } = event.data;
+      if (ownerId === undefined || parentId === undefined || title === undefined) return;
+      const deleted = { deletedAt: metadata.occurredAt, deletedBy: metadata.actorId, deletedWith: deletedWith ?? null, position };
+      return writers.trash.put(tx, { type: "page", id: pageId, ownerId, title, parentId, ...deleted });
+    }
+    case "FolderDeleted": {
+      const { folderId, ownerId, parentId, name, deletedWith } = event.data;
+      if (ownerId === undefined || parentId === undefined || name === undefined) return;
+      const deleted = { deletedAt: metadata.occurredAt, deletedBy: metadata.actorId, deletedWith: deletedWith ?? null, position };
+      return writers.trash.put(tx, { type: "folder", id: folderId, ownerId, title: name, parentId, ...deleted });
+    }
+    case "PageUndeleted":
+    case "PagePurged":
+      return writers.trash.remove(tx, "page", event.data.pageId);
+    case "FolderUndeleted":
+    case "FolderPurged":
+      return writers.trash.remove(tx, "folder", event.data.folderId);
+    default:
+      return;
+  }
+}

@@ -1,0 +1,109 @@
+// The trash as a caller sees it, and bringing a page back. An item is judged where it would return: its folder
+// when that folder still exists (and is not itself deleted), otherwise its owner's root; the caller needs edit
+// there, as for any change to it (404 when they could not even view it, exactly as for a missing item).
+import type { Principal } from "../auth/principal.ts";
+import type { Actor } from "../commands/guarded-command.ts";
+import type { WritePorts } from "../commands/write-ports.ts";
+import { effectivePermission, type AccessContext } from "../access/effective-permission.ts";
+import { requirePermission } from "../access/authorize.ts";
+import { seenBy } from "../access/seen-by.ts";
+import { AppError } from "../errors/app-error.ts";
+import { parseRecorded } from "../events.ts";
+import { folderIdSchema, pageIdSchema } from "../kernel/ids.ts";
+import { atLeast, type Permission } from "../kernel/permissions.ts";
+import { pageCommands } from "../pages/page.commands.ts";
+import { pageStream } from "../pages/page.decider.ts";
+import type { ReadModels } from "../read-store/read-store.port.ts";
+import { pageOf, type Page } from "../read-store/pagination.ts";
+import type { TrashItem, TrashType } from "./trash.view.ts";
+import { restoreFolderTree } from "./folder-trash.ts";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Trash rows read per step while looking for a page of items the caller may edit. */
+const STEP = 100;
+
+export const purgeAtOf = (item: Pick<TrashItem, "deletedAt">, retentionDays: number): string => new Date(Date.parse(item.deletedAt) + retentionDays * DAY_MS).toISOString();
+
+/** The instant before which deleted items are due for purging. */
+export const purgeBefore = (now: Date, retentionDays: number): string => new Date(now.getTime() - retentionDays * DAY_MS).toISOString();
+
+export interface TrashEntry {
+  readonly type: TrashType;
+  readonly id: string;
+  readonly title: string;
+  readonly deletedAt: string;
+  readonly deletedBy: string;
+  readonly purgeAt: string;
+  readonly parentId: string | null;
+  readonly folderPath: string;
+}
+
+interface Placed {
+  readonly item: TrashItem;
+  readonly parentId: string | null;
+  readonly ancestorIds: readonly string[];
+  readonly folderPath: string;
+}
+
+/** Where the item would return: its folder if that still exists, else the root of its owner's workspace. */
+async function placed(views: ReadModels, item: TrashItem): Promise<Placed> {
+  const folder = item.parentId === null ? null : await views.folders.get(item.parentId);
+  return folder ? { item, parentId: folder.id, ancestorIds: [folder.id, ...folder.ancestorIds], folderPath: folder.path } : { item, parentId: null, ancestorIds: [], folderPath: "" };
+}
+
+const permissionOn = (context: AccessContext, place: Placed): Permission | null =>
+  effectivePermission(context, { kind: place.item.type, id: place.item.id, ownerId: place.item.ownerId, ancestorIds: place.ancestorIds });
+
+function entryOf(context: AccessContext, place: Placed, retentionDays: number): TrashEntry {
+  const { item } = place;
+  const shown = seenBy(context, { ownerId: item.ownerId, parentId: place.parentId, ancestorIds: place.ancestorIds, folderPath: place.folderPath });
+  const { type, id, title, deletedAt, deletedBy } = item;
+  return { type, id, title, deletedAt, deletedBy, purgeAt: purgeAtOf(item, retentionDays), parentId: shown.parentId, folderPath: shown.folderPath ?? "" };
+}
+
+/** The caller's trash, newest deletion first: items of the workspaces they own or belong to that they may edit. */
+export async function listTrash(views: ReadModels, principal: Principal, query: { before: number | null; limit: number; retentionDays: number }): Promise<Page<TrashEntry>> {
+  const context = await views.access.contextFor(principal.user.id);
+  const owners = [context.userId, ...context.workspaceRoles.keys()];
+  const found: Array<{ entry: TrashEntry; position: number }> = [];
+  const step = Math.max(STEP, query.limit + 1);
+  let before = query.before;
+  for (;;) {
+    const items = await views.trash.list(owners, before, step);
+    for (const item of items) {
+      const place = await placed(views, item);
+      const permission = permissionOn(context, place);
+      if (permission && atLeast(permission, "edit")) found.push({ entry: entryOf(context, place, query.retentionDays), position: item.position });
+      if (found.length > query.limit) break;
+    }
+    const last = items.at(-1);
+    if (found.length > query.limit || items.length < step || last === undefined) break;
+    before = last.position;
+  }
+  // Every deletion is an event of its own (a recursive one too, item by item): positions are unique.
+  const { rows, nextCursor } = pageOf(found, query.limit, (row) => ({ position: row.position, id: "" }));
+  return { data: rows.map((row) => row.entry), nextCursor };
+}
+
+/**
+ * Brings an item back from the trash into its folder, or its owner's root when that folder is gone; a folder
+ * brings back what was deleted with it. Only what was deleted itself is restored by its id.
+ */
+export async function restoreFromTrash(ports: WritePorts, actor: Actor, type: TrashType, id: string): Promise<{ id: string; position: number | null }> {
+  const item = await ports.views.trash.get(type, id);
+  if (!item || item.deletedWith !== null) throw new AppError("not_found", `${type} not found in the trash`);
+  const context = await ports.views.access.contextFor(actor.principal.user.id);
+  const place = await placed(ports.views, item);
+  const permission = permissionOn(context, place);
+  if (!permission) throw new AppError("not_found", `${type} not found in the trash`);
+  requirePermission(permission, "edit", type);
+  const parentId = place.parentId === null ? null : folderIdSchema.parse(place.parentId);
+  if (type === "folder") return { id: item.id, ...(await restoreFolderTree(ports, actor, item, parentId)) };
+  const pageId = pageIdSchema.parse(item.id);
+  const { events } = await ports.eventStore.read(pageStream(pageId));
+  const first = events[0];
+  if (first === undefined) throw new AppError("not_found", `${type} not found in the trash`);
+  const createdAt = parseRecorded(first).metadata.occurredAt;
+  const { position } = await pageCommands.handle(ports.eventStore, pageId, { type: "UndeletePage", pageId, parentId, createdAt }, actor.context);
+  return { id: pageId, position };
+}

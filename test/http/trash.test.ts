@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TestServer, type TestUser } from "../support/server.ts";
+import { addMember, createFolder, createPage, share } from "../support/workspace-builders.ts";
+
+let server: TestServer;
+/** How far the server's clock runs ahead of real time: the purge test moves it past the retention period. */
+let ahead = 0;
+beforeAll(async () => {
+  server = await TestServer.start({ clock: () => new Date(Date.now() + ahead) });
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+type Entry = { type: string; id: string; title: string; deletedAt: string; deletedBy: string; purgeAt: string; parentId: string | null; folderPath: string };
+const trashOf = async (user: TestUser): Promise<Entry[]> => {
+  const reply = await user.get("/trash?limit=100");
+  expect(reply.status, reply.text).toBe(200);
+  return reply.body.data as Entry[];
+};
+const body = (document: string): string => document.replace(/^---\n[\s\S]*?\n---\n/, "");
+const DAY = 24 * 60 * 60 * 1000;
+
+describe("the trash", () => {
+  it("keeps a deleted page, lists it with when it will be purged, and restores it where it was with its content", async () => {
+    const ann = await server.registered("ann");
+    const folderId = await createFolder(ann, { name: "Projects" });
+    const pageId = await createPage(ann, { title: "Plan", markdown: "# Goals", parentId: folderId });
+    const linking = await createPage(ann, { markdown: `[plan](/api/v1/pages/${pageId})` });
+    expect((await ann.delete(`/pages/${pageId}`)).status).toBe(204);
+    expect((await ann.get(`/pages/${pageId}`)).status).toBe(404);
+
+    const [entry] = await trashOf(ann);
+    expect(entry).toEqual({ type: "page", id: pageId, title: "Plan", deletedAt: expect.any(String), deletedBy: ann.id, purgeAt: expect.any(String), parentId: folderId, folderPath: "Projects" });
+    expect(Date.parse(entry?.purgeAt ?? "") - Date.parse(entry?.deletedAt ?? "")).toBe(30 * DAY);
+
+    const restored = await ann.post(`/trash/page/${pageId}/restore`);
+    expect(restored.status).toBe(200);
+    expect(restored.body).toMatchObject({ id: pageId, title: "Plan", parentId: folderId, permission: "owner" });
+    expect(body((await ann.get(`/pages/${pageId}/content`)).text)).toBe("# Goals");
+    expect(((await ann.get(`/pages?parentId=${folderId}`)).body.data as Entry[]).map((page) => page.id)).toEqual([pageId]);
+    expect(((await ann.get(`/pages/${pageId}/backlinks`)).body.data as Entry[]).map((page) => page.id)).toEqual([linking]);
+    expect(await trashOf(ann)).toEqual([]);
+    expect((await ann.post(`/trash/page/${pageId}/restore`)).status).toBe(404);
+    const history = (await ann.get(`/pages/${pageId}/history?limit=1`)).body.data as Array<{ changes: unknown }>;
+    expect(history[0]?.changes).toEqual({ kind: "undeleted", parentId: folderId });
+  });
+
+  it("restores to the root when the page's folder is gone", async () => {
+    const ann = await server.registered("ann");
+    const folderId = await createFolder(ann);
+    const pageId = await createPage(ann, { parentId: folderId });
+    await ann.delete(`/pages/${pageId}`);
+    expect((await ann.delete(`/folders/${folderId}`)).status).toBe(204);
+    expect((await trashOf(ann)).find((entry) => entry.id === pageId)).toMatchObject({ parentId: null, folderPath: "" });
+    const restored = await ann.post(`/trash/page/${pageId}/restore`);
+    expect(restored.body).toMatchObject({ id: pageId, parentId: null });
+  });
+
+  it("shows an editor of the workspace its trash; an item the caller cannot see is 404 exactly as a missing one, one they may only view 403", async () => {
+    const ann = await server.registered("ann");
+    const editor = await server.registered("editor");
+    const viewer = await server.registered("viewer");
+    const stranger = await server.registered("stranger");
+    await addMember(ann, editor.email, "editor");
+    await addMember(ann, viewer.email, "viewer");
+    const pageId = await createPage(ann, { title: "Secret plan" });
+    await ann.delete(`/pages/${pageId}`);
+
+    expect((await trashOf(editor)).map((entry) => entry.id)).toContain(pageId);
+    expect((await trashOf(viewer)).map((entry) => entry.id)).not.toContain(pageId);
+    expect((await trashOf(stranger)).map((entry) => entry.id)).not.toContain(pageId);
+
+    const invisible = await stranger.post(`/trash/page/${pageId}/restore`);
+    const missing = await stranger.post("/trash/page/00000000-0000-4000-8000-000000000000/restore");
+    expect(invisible.status).toBe(404);
+    expect(invisible.text).toBe(missing.text);
+    expect((await viewer.post(`/trash/page/${pageId}/restore`)).status).toBe(403);
+    expect((await editor.post(`/trash/page/${pageId}/restore`)).status).toBe(200);
+    expect((await ann.get(`/pages/${pageId}`)).status).toBe(200);
+  });
+
+  it("lists a page shared for editing to its grantee too, once deleted", async () => {
+    const ann = await server.registered("ann");
+    const bea = await server.registered("bea");
+    const folderId = await createFolder(ann);
+    await share(ann, "folder", folderId, bea.email, "edit");
+    const pageId = await createPage(ann, { parentId: folderId });
+    await bea.delete(`/pages/${pageId}`);
+    expect((await trashOf(ann)).find((entry) => entry.id === pageId)).toMatchObject({ deletedBy: bea.id });
+    expect((await bea.post(`/trash/page/${pageId}/restore`)).status).toBe(200);
+  });
+});
+
+describe("folders in the trash", () => {
+  it("deletes a folder with everything below it in one request; without recursive a non-empty folder is still 409", async () => {
+    const ann = await server.registered("ann");
+    const top = await createFolder(ann, { name: "Top" });
+    const inner = await createFolder(ann, { name: "Inner", parentId: top });
+    const page = await createPage(ann, { title: "Deep", parentId: inner });
+    const beside = await createPage(ann, { title: "Beside", parentId: top });
+    expect((await ann.delete(`/folders/${top}`)).status).toBe(409);
+    expect((await ann.delete(`/folders/${top}?recursive=true`)).status).toBe(204);
+    for (const path of [`/folders/${top}`, `/folders/${inner}`, `/pages/${page}`, `/pages/${beside}`]) expect((await ann.get(path)).status).toBe(404);
+    // One entry for the whole deletion: what went with the folder comes back with it.
+    expect((await trashOf(ann)).filter((entry) => [top, inner, page, beside].includes(entry.id))).toEqual([
+      expect.objectContaining({ type: "folder", id: top, title: "Top", parentId: null, folderPath: "" }),
+    ]);
+    expect((await ann.post(`/trash/page/${page}/restore`)).status).toBe(404);
+  });
+
+  it("restoring a folder brings back what was deleted with it, not what had been deleted before", async () => {
+    const ann = await server.registered("ann");
+    const parent = await createFolder(ann, { name: "Parent" });
+    const top = await createFolder(ann, { name: "Top", parentId: parent });
+    const inner = await createFolder(ann, { name: "Inner", parentId: top });
+    const kept = await createPage(ann, { title: "Kept", parentId: inner, markdown: "kept words" });
+    const earlier = await createPage(ann, { title: "Earlier", parentId: top });
+    await ann.delete(`/pages/${earlier}`);
+    expect((await ann.delete(`/folders/${top}?recursive=true`)).status).toBe(204);
+
+    const restored = await ann.post(`/trash/folder/${top}/restore`);
+    expect(restored.status).toBe(200);
+    expect(restored.body).toMatchObject({ id: top, name: "Top", parentId: parent, permission: "owner" });
+    expect((await ann.get(`/folders/${inner}`)).body).toMatchObject({ parentId: top });
+    const page = await ann.get(`/pages/resolve?title=Kept`);
+    expect(page.body.data).toEqual([expect.objectContaining({ id: kept, parentId: inner, folderPath: "Parent/Top/Inner" })]);
+    expect(body((await ann.get(`/pages/${kept}/content`)).text)).toBe("kept words");
+    expect((await ann.get(`/pages/${earlier}`)).status).toBe(404);
+    expect((await trashOf(ann)).map((entry) => entry.id)).toEqual([earlier]);
+  });
+
+  it("restores a folder to the root when its folder is gone, and it can be moved and used again", async () => {
+    const ann = await server.registered("ann");
+    const parent = await createFolder(ann, { name: "Parent" });
+    const child = await createFolder(ann, { name: "Child", parentId: parent });
+    const elsewhere = await createFolder(ann, { name: "Elsewhere" });
+    expect((await ann.delete(`/folders/${parent}?recursive=true`)).status).toBe(204);
+    // The child was deleted along with its parent: only the parent is in the trash, and it restores in place.
+    expect((await trashOf(ann)).map((entry) => entry.id)).toEqual([parent]);
+    expect((await ann.post(`/trash/folder/${parent}/restore`)).status).toBe(200);
+    // Now the child alone, then its parent for good: the child returns to the root.
+    expect((await ann.delete(`/folders/${child}`)).status).toBe(204);
+    expect((await ann.delete(`/folders/${parent}`)).status).toBe(204);
+    const restored = await ann.post(`/trash/folder/${child}/restore`);
+    expect(restored.body).toMatchObject({ id: child, parentId: null });
+    expect((await ann.post(`/folders/${child}/move`, { parentId: elsewhere })).status).toBe(200);
+    expect((await ann.post(`/folders/${elsewhere}/move`, { parentId: child })).status).toBe(409);
+  });
+
+  it("a folder in the trash the caller cannot see is 404 as a missing one; its recursive deletion needs edit", async () => {
+    const ann = await server.registered("ann");
+    const viewer = await server.registered("viewer");
+    const stranger = await server.registered("stranger");
+    const folderId = await createFolder(ann);
+    await createPage(ann, { parentId: folderId });
+    await share(ann, "folder", folderId, viewer.email, "view");
+    expect((await viewer.delete(`/folders/${folderId}?recursive=true`)).status).toBe(403);
+    expect((await stranger.delete(`/folders/${folderId}?recursive=true`)).status).toBe(404);
+    expect((await ann.delete(`/folders/${folderId}?recursive=true`)).status).toBe(204);
+    const invisible = await stranger.post(`/trash/folder/${folderId}/restore`);
+    const missing = await stranger.post("/trash/folder/00000000-0000-4000-8000-000000000000/restore");
+    expect(invisible.status).toBe(404);
+    expect(invisible.text).toBe(missing.text);
+    expect((await viewer.post(`/trash/folder/${folderId}/restore`)).status).toBe(403);
+  });
+});
+
+// Last: it moves the server's clock past the retention period for good.
+describe("purging the trash", () => {
+  it("purges pages and folders past the retention period: they leave the trash and cannot come back", async () => {
+    const ann = await server.registered("ann");
+    const pageId = await createPage(ann);
+    const folderId = await createFolder(ann);
+    await createPage(ann, { parentId: folderId });
+    await ann.delete(`/pages/${pageId}`);
+    await ann.delete(`/folders/${folderId}?recursive=true`);
+    expect((await trashOf(ann)).map((entry) => entry.id)).toEqual([folderId, pageId]);
+    ahead = 31 * DAY;
+    // The purge runs when the command API starts, then hourly.
+    await server.restart();
+    const deadline = Date.now() + 10_000;
+    while ((await trashOf(ann)).length > 0) {
+      if (Date.now() > deadline) throw new Error("the page was not purged");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect((await ann.post(`/trash/page/${pageId}/restore`)).status).toBe(404);
+    expect((await ann.post(`/trash/folder/${folderId}/restore`)).status).toBe(404);
+    expect((await ann.get(`/pages/${pageId}`)).status).toBe(404);
+  });
+});
