@@ -26,8 +26,14 @@ export const WEBHOOK_EVENT_NAMES = [
 export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
 
 export const webhookEventNameSchema = z.enum(WEBHOOK_EVENT_NAMES);
-/** A subscription: a non-empty list of names, or `["*"]` for every one of them. */
-export const webhookEventsSchema = z.union([z.tuple([z.literal("*")]), z.array(webhookEventNameSchema).min(1)]);
+/**
+ * A subscription: a non-empty list of names, or `["*"]` for every one of them. One array schema (not a union with
+ * a one-item tuple) so that the OpenAPI document gives the array its `items`, as generated clients need.
+ */
+export const webhookEventsSchema = z
+  .array(z.union([z.literal("*"), webhookEventNameSchema]))
+  .min(1)
+  .refine((names) => !names.includes("*") || names.length === 1, '"*" stands alone: ["*"] or a list of event names');
 
 /** The webhook name of a domain event, or null when webhooks do not carry it. */
 export function webhookEventNameOf(event: DomainEvent): WebhookEventName | null {

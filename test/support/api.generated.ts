@@ -8184,9 +8184,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             url: string;
-                            events: [
-                                "*"
-                            ] | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded")[];
+                            events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded"))[];
                             description: string | null;
                             folderId: string | null;
                             active: boolean;
@@ -8292,9 +8290,7 @@ export interface operations {
                  */
                 "application/json": {
                     url: string;
-                    events: [
-                        "*"
-                    ] | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded")[];
+                    events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded"))[];
                     description?: string | null;
                     /** @default null */
                     folderId?: string | null;
@@ -8314,9 +8310,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        events: [
-                            "*"
-                        ] | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded")[];
+                        events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded"))[];
                         description: string | null;
                         folderId: string | null;
                         active: boolean;
@@ -8502,9 +8496,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        events: [
-                            "*"
-                        ] | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded")[];
+                        events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded"))[];
                         description: string | null;
                         folderId: string | null;
                         active: boolean;
@@ -8769,9 +8761,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    events?: [
-                        "*"
-                    ] | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded")[];
+                    events?: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded"))[];
                     description?: string | null;
                     active?: boolean;
                 };
@@ -8790,9 +8780,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        events: [
-                            "*"
-                        ] | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded")[];
+                        events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded"))[];
                         description: string | null;
                         folderId: string | null;
                         active: boolean;
