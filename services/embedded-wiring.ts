@@ -22,6 +22,7 @@ import type { EventStore } from "../shared/event-store/event-store.port.ts";
 import { serveMetrics } from "../shared/http/metrics.routes.ts";
 import type { RateLimits } from "../shared/http/rate-limit.ts";
 import { ImageInspector } from "../shared/images/inspect-image.ts";
+import { NoteRewriter } from "../shared/imports/note-rewriter.ts";
 import type { Metrics, WebhookMetrics } from "../shared/metrics/metrics.port.ts";
 import { timedProgress } from "../shared/read-store/timed-progress.ts";
 import type { ProjectionProgress } from "../shared/read-store/checkpoint-watcher.ts";
@@ -76,6 +77,7 @@ export function commandApiPorts(
     consistencyWaitMs: config.CONSISTENCY_WAIT_MS,
     trashRetentionDays: config.TRASH_RETENTION_DAYS,
     images: new ImageInspector({ concurrency: config.IMAGE_DECODE_CONCURRENCY, queue: config.IMAGE_DECODE_QUEUE }),
+    notes: new NoteRewriter({ workers: config.IMPORT_WORKERS, noteTimeLimitMs: config.IMPORT_NOTE_TIME_LIMIT_MS }),
   };
 }
 

@@ -6,6 +6,7 @@ import type { App } from "../../shared/http/create-app.ts";
 import type { ProjectionProgress } from "../../shared/read-store/checkpoint-watcher.ts";
 import { commentCommandRoutes } from "./routes/comments.routes.ts";
 import type { ImageInspector } from "../../shared/images/inspect-image.ts";
+import type { NoteRewriter } from "../../shared/imports/note-rewriter.ts";
 import { startOrphanImageSweep } from "../../shared/images/orphan-blobs.ts";
 import { imageCommandRoutes } from "./routes/images.routes.ts";
 import { importCommandRoutes } from "./routes/imports.routes.ts";
@@ -35,6 +36,8 @@ export interface CommandApiPorts extends WritePorts {
   readonly images: ImageInspector;
   /** Webhook secrets' sealing and the delivery log (retries and replays are queued there). */
   readonly webhooks: WebhookPorts;
+  /** Parses imported notes and rewrites their links off the event loop; closed with the server. */
+  readonly notes: NoteRewriter;
 }
 
 export async function registerCommandApi(app: App, ports: CommandApiPorts): Promise<void> {
@@ -66,5 +69,6 @@ export async function registerCommandApi(app: App, ports: CommandApiPorts): Prom
   app.addHook("onClose", async () => {
     await sweep?.stop();
     await purge?.stop();
+    await ports.notes.close();
   });
 }

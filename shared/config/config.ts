@@ -68,6 +68,11 @@ export const configSchema = z.object({
   IMAGE_DECODE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(Math.max(1, availableParallelism() - 1)),
   /** Uploads that may wait for a decode; one more is refused with 503 and Retry-After (imports always wait). */
   IMAGE_DECODE_QUEUE: z.coerce.number().int().min(0).max(1_000).default(16),
+  /** How long one note of a vault import may take to parse and rewrite (in a worker thread); past it the note
+   * is skipped and reported as too complex to read. */
+  IMPORT_NOTE_TIME_LIMIT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** Worker threads that parse imported notes, shared by the imports of one command process. */
+  IMPORT_WORKERS: z.coerce.number().int().min(1).max(64).default(Math.max(1, availableParallelism() - 1)),
   /** Where the projector and the notifier, which have no HTTP port, serve GET /metrics; not served when unset. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** Webhooks may call private, loopback and link-local addresses (local development and tests only). */

@@ -456,3 +456,43 @@ describe("constructs of real vaults", () => {
     expect(put.text.match(/^---$/gm)).toHaveLength(2);
   });
 });
+
+describe("a note too complex to read", () => {
+  let limited: TestServer;
+  beforeAll(async () => {
+    // A limit far above what an ordinary note takes and far below what 40,000 bare brackets take to parse.
+    limited = await TestServer.start({ settings: { IMPORT_NOTE_TIME_LIMIT_MS: "2000" } });
+  });
+  afterAll(async () => {
+    await limited.stop();
+  });
+
+  it("is reported in errors after the time limit while the other notes import and /healthz keeps answering", async () => {
+    const gil = await limited.registered("gil");
+    const importing = importVault(gil, [
+      // First in the import's order, so the notes after it go to a fresh worker.
+      { path: "A hard note.md", content: "[x] ".repeat(40_000) },
+      { path: "Easy.md", content: "Links to [[Other]]." },
+      { path: "Other.md", content: "Plain." },
+    ]);
+    let settled = false;
+    void importing.finally(() => {
+      settled = true;
+    });
+    // The loop stays free while the note is parsed: /healthz is answered again and again before the import is.
+    let healthy = 0;
+    while (!settled) {
+      const health = await fetch(`${limited.url}/healthz`);
+      expect(health.status).toBe(200);
+      if (!settled) healthy += 1;
+    }
+    expect(healthy).toBeGreaterThanOrEqual(20);
+
+    const reply = await importing;
+    expect(reply.status, reply.text).toBe(201);
+    expect(reply.body).toMatchObject({ pagesCreated: 2, backlinksCreated: 1 });
+    expect(reply.body.errors).toEqual([expect.stringMatching(/^"A hard note\.md": skipped: too complex to read/)]);
+    expect(await resolve(gil, "A hard note")).toEqual([]);
+    expect(await contentOf(gil, "Easy")).toMatch(/^Links to \[Other\]\(\/api\/v1\/pages\/[0-9a-f-]{36}\)\.$/);
+  });
+});

@@ -2,8 +2,9 @@
 // with wikilinks and embeds rewritten to what was imported. What fails for one file (its content, a rule the
 // page or folder fields refuse) is reported in `errors` and the rest goes on; what fails in the stores ends the
 // request, and since every id derives from the import's scope and a file's path, a retry with the same
-// Idempotency-Key finds what was written and writes only the rest. The loop is yielded between files, so a
-// large import does not hold other requests back.
+// Idempotency-Key finds what was written and writes only the rest. Notes are parsed and rewritten in a worker
+// thread (shared/imports/note-rewriter.ts) and the loop is yielded between files, so a large import, or one
+// note the parser finds hard, does not hold other requests back.
 import { createHash } from "node:crypto";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { z } from "zod";
@@ -12,14 +13,13 @@ import type { Actor } from "../../../shared/commands/guarded-command.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import { folderCommands } from "../../../shared/folders/folder.commands.ts";
 import { imageCommands } from "../../../shared/images/image.commands.ts";
-import { imageUrl } from "../../../shared/images/image.resource.ts";
 import type { InspectedImage } from "../../../shared/images/inspect-image.ts";
 import { imageBlobKey } from "../../../shared/images/orphan-blobs.ts";
 import { derivedId } from "../../../shared/imports/import-ids.ts";
-import { VaultIndex } from "../../../shared/imports/link-resolution.ts";
+import type { NoteRewriteSession } from "../../../shared/imports/note-rewriter.ts";
+import { importedImageId, importedPageId } from "../../../shared/imports/vault-resolver.ts";
 import { sortVault, type VaultFile, type VaultImage, type VaultNote } from "../../../shared/imports/vault-files.ts";
 import { planFolders } from "../../../shared/imports/vault-folders.ts";
-import { rewriteNote, type RewrittenNote } from "../../../shared/imports/vault-note.ts";
 import { folderIdSchema, imageIdSchema, pageIdSchema, userIdSchema, type FolderId, type ImageId, type PageId, type UserId } from "../../../shared/kernel/ids.ts";
 import { pageCommands } from "../../../shared/pages/page.commands.ts";
 import type { CommandApiPorts } from "../command-api.ts";
@@ -38,8 +38,7 @@ interface CheckedImage {
 interface NoteContext {
   readonly folders: Map<string, FolderId>;
   readonly images: Map<string, CheckedImage>;
-  readonly notes: VaultIndex;
-  readonly imageIndex: VaultIndex;
+  readonly rewriter: NoteRewriteSession;
   readonly embedded: Set<string>;
 }
 
@@ -53,7 +52,6 @@ export class VaultImport {
   private readonly result: ImportResult = { foldersCreated: 0, pagesCreated: 0, imagesUploaded: 0, backlinksCreated: 0, errors: [] };
   private position: number | null = null;
   private readonly owner: UserId;
-  private readonly pageIds = new Map<string, string>();
 
   constructor(
     private readonly ports: CommandApiPorts,
@@ -78,17 +76,16 @@ export class VaultImport {
 
     const folders = await this.createFolders(tree.directories);
     const images = await this.checkImages(vault.images);
-    const context: NoteContext = {
-      folders,
-      images,
-      notes: new VaultIndex(tree.notes.map((note) => note.path), ".md"),
-      imageIndex: new VaultIndex([...images.keys()], null),
-      embedded: new Set<string>(),
-    };
-    for (const [index, note] of tree.notes.entries()) {
-      await yieldToLoop();
-      await this.importNote(note, context);
-      if ((index + 1) % PROGRESS_EVERY === 0) log.info({ event: "import.progress", correlationId, notes: index + 1, of: tree.notes.length });
+    const rewriter = this.ports.notes.session({ scope: this.scope, notePaths: tree.notes.map((note) => note.path), imagePaths: [...images.keys()] });
+    const context: NoteContext = { folders, images, rewriter, embedded: new Set<string>() };
+    try {
+      for (const [index, note] of tree.notes.entries()) {
+        await yieldToLoop();
+        await this.importNote(note, context);
+        if ((index + 1) % PROGRESS_EVERY === 0) log.info({ event: "import.progress", correlationId, notes: index + 1, of: tree.notes.length });
+      }
+    } finally {
+      rewriter.close();
     }
     for (const path of images.keys()) if (!context.embedded.has(path)) this.result.errors.push(`${JSON.stringify(path)}: skipped: no imported note embeds this image`);
     log.info({ event: "import.finished", correlationId, ...this.result, errors: this.result.errors.length });
@@ -138,45 +135,24 @@ export class VaultImport {
     return checked;
   }
 
-  /** A note's page id, hashed once per import: a note may link to the same page tens of thousands of times. */
-  private pageIdFor(path: string): string {
-    let id = this.pageIds.get(path);
-    if (id === undefined) {
-      id = derivedId(this.scope, "page", path);
-      this.pageIds.set(path, id);
-    }
-    return id;
-  }
-
   private imageIdFor(note: VaultNote, imagePath: string): ImageId {
-    return imageIdSchema.parse(derivedId(this.scope, "image", `${note.path}\n${imagePath}`));
-  }
-
-  /** The note's page content, links rewritten; pure, so whatever it throws is this note's problem. */
-  private rewrite(note: VaultNote, context: NoteContext): RewrittenNote {
-    return rewriteNote(note.markdown, {
-      page: (target) => {
-        const path = context.notes.resolve(target);
-        return path === null ? null : `/api/v1/pages/${this.pageIdFor(path)}`;
-      },
-      image: (target, relative) => {
-        const path = relative ? context.imageIndex.resolveRelative(note.directory, target) : context.imageIndex.resolve(target);
-        const checked = path === null ? undefined : context.images.get(path);
-        if (!path || !checked) return null;
-        return { path, url: imageUrl(this.imageIdFor(note, path)) };
-      },
-    });
+    return imageIdSchema.parse(importedImageId(this.scope, note.path, imagePath));
   }
 
   private async importNote(note: VaultNote, context: NoteContext): Promise<void> {
     const label = JSON.stringify(note.path);
-    let rewritten: RewrittenNote;
-    try {
-      rewritten = this.rewrite(note, context);
-    } catch {
+    const outcome = await context.rewriter.rewrite({ path: note.path, directory: note.directory, markdown: note.markdown });
+    if (outcome.kind === "unreadable") {
       this.result.errors.push(`${label}: skipped: it could not be read as markdown`);
       return;
     }
+    if (outcome.kind === "too_complex") {
+      this.result.errors.push(`${label}: skipped: too complex to read (its markdown took longer to parse than an import allows one note)`);
+      return;
+    }
+    const rewritten = outcome.note;
+    // Receiving a large note from the worker takes the loop a while: other requests go first.
+    await yieldToLoop();
     if (rewritten.markdown.length > MARKDOWN_MAX_CHARS) {
       this.result.errors.push(`${label}: skipped: with its links rewritten it is ${rewritten.markdown.length} characters; a page holds at most ${MARKDOWN_MAX_CHARS}`);
       return;
@@ -184,7 +160,7 @@ export class VaultImport {
     for (const problem of rewritten.problems) this.result.errors.push(`${label}: ${problem}`);
     const title = this.field(titleField, rewritten.title, label, "title") ?? this.field(titleField, note.name.slice(0, 200), label, "file name") ?? "Untitled";
     const icon = this.field(iconField, rewritten.icon, label, "icon");
-    const pageId = pageIdSchema.parse(derivedId(this.scope, "page", note.path));
+    const pageId = pageIdSchema.parse(importedPageId(this.scope, note.path));
 
     await this.reported(label, async () => {
       for (const imagePath of rewritten.images) {
