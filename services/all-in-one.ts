@@ -38,7 +38,7 @@ export async function startAllInOne(
   const metrics = new PrometheusMetrics();
   const eventStore = openEventStore(config);
   const readStore = await openReadStore(config, metrics);
-  const watcher = new CheckpointWatcher(readStore);
+  const watcher = new CheckpointWatcher(readStore, { projectorInProcess: true });
   const projectionStore = await openProjectionStore(config);
   const blobs = await openBlobStore(config);
   const bus = await busFor(config, "all-in-one");

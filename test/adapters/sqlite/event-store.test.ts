@@ -19,4 +19,22 @@ describe("the SQLite event store", () => {
     expect((await store.read(a)).events).toHaveLength(1);
     await cleanup();
   });
+
+  it("refuses a reused event id in a group commit without failing the appends beside it", async () => {
+    const { store, cleanup } = await sqliteEventStoreFactory();
+    const [a, b, c] = [`page-${randomUUID()}`, `page-${randomUUID()}`, `page-${randomUUID()}`];
+    const stored = newEvent();
+    await store.append(a, [stored], "no_stream");
+    const outcomes = await Promise.allSettled([
+      store.append(b, [newEvent()], "no_stream"),
+      store.append(c, [newEvent(), stored], "no_stream"),
+      store.append(a, [stored], "no_stream"),
+      store.append(b, [newEvent()], 0),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled", "fulfilled"]);
+    expect(outcomes[1]?.status === "rejected" && outcomes[1].reason).toBeInstanceOf(StreamConflictError);
+    expect(await store.read(c)).toEqual({ revision: -1, events: [] });
+    expect((await store.read(b)).revision).toBe(1);
+    await cleanup();
+  });
 });
