@@ -4,7 +4,8 @@ import { StreamConflictError } from "../../../shared/event-store/event-store.por
 import { eventStoreContract, newEvent } from "../../contracts/event-store.contract.ts";
 import { sqliteEventStoreFactory } from "../../support/stores.ts";
 
-eventStoreContract("SQLite", sqliteEventStoreFactory);
+eventStoreContract("SQLite", () => sqliteEventStoreFactory());
+eventStoreContract("SQLite with group commit", () => sqliteEventStoreFactory({ groupCommit: true }));
 
 // Beyond the contract: event ids are unique across the whole SQLite log (EventStoreDB checks them per stream
 // only, and the application never reuses one), so a batch that repeats a stored id elsewhere is refused whole.
@@ -21,7 +22,7 @@ describe("the SQLite event store", () => {
   });
 
   it("refuses a reused event id in a group commit without failing the appends beside it", async () => {
-    const { store, cleanup } = await sqliteEventStoreFactory();
+    const { store, cleanup } = await sqliteEventStoreFactory({ groupCommit: true });
     const [a, b, c] = [`page-${randomUUID()}`, `page-${randomUUID()}`, `page-${randomUUID()}`];
     const stored = newEvent();
     await store.append(a, [stored], "no_stream");
