@@ -105,9 +105,14 @@ export class SqliteHistoryWriter implements HistoryWriter<SqliteBatch> {
       putFold: db.prepare<[string, string]>("INSERT OR REPLACE INTO history_fold (entity_id, fold) VALUES (?, ?)"),
       eventAt: db.prepare<[number], string>("SELECT event FROM history WHERE position = ?").pluck(),
       // Only threads have their access recorded rather than named by their events (see history.projection.ts),
-      // and a thread's access is its page, kept by the threads model in this file and batch.
-      accessOf: db.prepare<[string], Pick<Row, "access_kind" | "access_id">>(
+      // and a thread's access is its page, which the threads model (this file, this batch) holds from the
+      // ThreadOpened on: the projector always finds it there. The history's first entry answers otherwise
+      // (the writer used on its own), through history_entity outside a rebuild.
+      threadPage: db.prepare<[string], Pick<Row, "access_kind" | "access_id">>(
         "SELECT 'page' AS access_kind, page_id AS access_id FROM comment_threads WHERE id = ?",
+      ),
+      accessOf: db.prepare<[string], Pick<Row, "access_kind" | "access_id">>(
+        "SELECT access_kind, access_id FROM history WHERE entity_id = ? ORDER BY position LIMIT 1",
       ),
     };
   }
@@ -145,7 +150,7 @@ export class SqliteHistoryWriter implements HistoryWriter<SqliteBatch> {
   }
 
   async accessOf(_tx: SqliteBatch, entityId: string): Promise<HistoryAccess | null> {
-    const row = this.statements.accessOf.get(entityId);
+    const row = this.statements.threadPage.get(entityId) ?? this.statements.accessOf.get(entityId);
     return row ? accessSchema.parse({ kind: row.access_kind, id: row.access_id }) : null;
   }
 }
