@@ -39,7 +39,7 @@ export async function startAllInOne(
   const metrics = new PrometheusMetrics();
   const eventStore = openEventStore(config);
   const readStore = await openReadStore(config, metrics);
-  const watcher = new CheckpointWatcher(readStore);
+  const watcher = new CheckpointWatcher(readStore, { projectorInProcess: true });
   const projectionStore = await openLiveProjectionStore(config, { eventStore, logger });
   const blobs = await openBlobStore(config);
   const bus = await busFor(config, "all-in-one", { logger, metrics });

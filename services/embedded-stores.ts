@@ -44,10 +44,13 @@ export function secureDataDir(config: Config): void {
   }
 }
 
-/** The command side's store; opening it secures DATA_DIR first (see secureDataDir). */
+/**
+ * The command side's store; opening it secures DATA_DIR first (see secureDataDir). Group commit: the services'
+ * appends come from concurrent requests.
+ */
 export function openEmbeddedEventStore(config: Config): SqliteEventStore {
   secureDataDir(config);
-  return new SqliteEventStore(join(config.DATA_DIR, "events.sqlite"));
+  return new SqliteEventStore(join(config.DATA_DIR, "events.sqlite"), { groupCommit: true });
 }
 
 const readModelsFile = (config: Config): string => {

@@ -98,6 +98,7 @@ export class Projector<Tx> {
   private async resume(): Promise<void> {
     try {
       this.position = await this.options.store.checkpoint();
+      this.options.watcher?.announce(this.position);
     } catch (error) {
       this.options.logger.warn({ event: "projection.checkpoint_unreadable", err: error }, "checkpoint unreadable; retrying from the last known position");
     }

@@ -1,5 +1,6 @@
 // Read-your-writes (docs/architecture.md): wait, bounded, until the read models reach a position. An in-process
-// projector announces each batch; without one (split mode) the watcher polls the read store's checkpoint.
+// projector announces each batch and wakes the waiters itself; without one (split mode) the watcher polls the
+// read store's checkpoint.
 import type { ReadStore } from "./read-store.port.ts";
 
 /** How far the read models have got, as the APIs wait on it (read-your-writes). */
@@ -20,10 +21,20 @@ export class CheckpointWatcher implements ProjectionProgress {
   private waiters: Waiter[] = [];
   private poller: NodeJS.Timeout | null = null;
 
+  private readonly pollMs: number;
+  private readonly projectorInProcess: boolean;
+
+  /**
+   * `projectorInProcess`: the process's own projector announces every batch it commits (and where it resumes),
+   * so a wait neither reads the checkpoint nor polls it: it is woken by the announcement.
+   */
   constructor(
     private readonly readStore: Pick<ReadStore, "checkpoint">,
-    private readonly pollMs = 20,
-  ) {}
+    options: { pollMs?: number; projectorInProcess?: boolean } = {},
+  ) {
+    this.pollMs = options.pollMs ?? 20;
+    this.projectorInProcess = options.projectorInProcess ?? false;
+  }
 
   /** Called by an in-process projector after each committed batch. */
   announce(position: number): void {
@@ -45,8 +56,10 @@ export class CheckpointWatcher implements ProjectionProgress {
 
   async waitFor(position: number, timeoutMs: number): Promise<boolean> {
     if (position <= this.reached) return true;
-    this.announce(await this.readStore.checkpoint());
-    if (position <= this.reached) return true;
+    if (!this.projectorInProcess) {
+      this.announce(await this.readStore.checkpoint());
+      if (position <= this.reached) return true;
+    }
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== waiter);
@@ -65,7 +78,7 @@ export class CheckpointWatcher implements ProjectionProgress {
   }
 
   private startPolling(): void {
-    if (this.poller) return;
+    if (this.poller || this.projectorInProcess) return;
     this.poller = setInterval(() => {
       this.readStore.checkpoint().then((position) => this.announce(position), () => undefined);
     }, this.pollMs);

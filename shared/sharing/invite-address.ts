@@ -40,7 +40,9 @@ export async function inviteAddress(
     const state = await invitationSlotCommands.load(eventStore, slot);
     if (state.holder !== null) {
       const held = await invitationCommands.load(eventStore, state.holder);
-      if (held.status === "pending" && !isExpired(held, now) && held.email === email) return invite(state.holder);
+      // An absent holder is one whose request took the slot and has not queued it yet (a concurrent first
+      // invitation): it is this address's pending invitation too, and whichever request gets there first queues it.
+      if (held.status === "absent" || (held.status === "pending" && !isExpired(held, now) && held.email === email)) return invite(state.holder);
     }
     const invitationId = invitationIdSchema.parse(randomUUID());
     try {

@@ -100,6 +100,50 @@ export function eventStoreContract(name: string, factory: () => Promise<{ store:
       expect((await store.read(s)).events).toHaveLength(2);
     });
 
+    it("appends concurrent batches to different streams, each whole and in one place of the global log", async () => {
+      const head = await store.headPosition();
+      const streams = Array.from({ length: 8 }, (_, i) => stream(`many-${i}`));
+      const results = await Promise.all(streams.map((s) => store.append(s, [newEvent(), newEvent()], "no_stream")));
+      expect(results.map((r) => r.nextRevision)).toEqual(streams.map(() => 1));
+      expect(new Set(results.map((r) => r.position)).size).toBe(streams.length);
+      const all = (await store.readAll(head, 1_000)).filter((e) => streams.includes(e.stream));
+      expect(all).toHaveLength(16);
+      for (const [index, s] of streams.entries()) {
+        const ours = all.filter((e) => e.stream === s);
+        expect(ours.map((e) => e.revision)).toEqual([0, 1]);
+        // A batch is contiguous in the global log, and the append reports its last event's position.
+        const at = all.indexOf(ours[0] as RecordedEvent);
+        expect(all[at + 1]).toBe(ours[1]);
+        expect(ours[1]?.position).toBe(results[index]?.position);
+      }
+    });
+
+    it("checks concurrent appends to one stream each against its own expected revision", async () => {
+      const s = stream("same");
+      await store.append(s, [newEvent()], "no_stream");
+      const others = [stream("beside"), stream("beside")];
+      const outcomes = await Promise.allSettled([
+        store.append(others[0] ?? "", [newEvent()], "no_stream"),
+        store.append(s, [newEvent()], 0),
+        store.append(s, [newEvent(), newEvent()], 0),
+        store.append(s, [newEvent()], "no_stream"),
+        store.append(s, [newEvent()], "any"),
+        store.append(others[1] ?? "", [newEvent()], "no_stream"),
+      ]);
+      // Of the two writers expecting revision 0 exactly one wins; "no_stream" on an existing stream fails; a
+      // failing append takes nothing else down with it.
+      const [besideA, zeroA, zeroB, missing, any, besideB] = outcomes.map((o) => o.status);
+      expect([besideA, any, besideB]).toEqual(["fulfilled", "fulfilled", "fulfilled"]);
+      expect([zeroA, zeroB].sort()).toEqual(["fulfilled", "rejected"]);
+      expect(missing).toBe("rejected");
+      for (const outcome of outcomes) if (outcome.status === "rejected") expect(outcome.reason).toBeInstanceOf(StreamConflictError);
+      const winnerSize = zeroA === "fulfilled" ? 1 : 2;
+      const { revision, events } = await store.read(s);
+      expect(revision).toBe(1 + winnerSize);
+      expect(events.map((e) => e.revision)).toEqual(Array.from({ length: 2 + winnerSize }, (_, i) => i));
+      for (const other of others) expect((await store.read(other)).revision).toBe(0);
+    });
+
     it("keeps one global order across streams", async () => {
       const head = await store.headPosition();
       const a = stream("a");

@@ -52,7 +52,7 @@ const closers: Array<() => Promise<void>> = [];
 
 beforeEach(async () => {
   dir = await tempDir();
-  eventStore = new SqliteEventStore(join(dir.path, "events.sqlite"), 50);
+  eventStore = new SqliteEventStore(join(dir.path, "events.sqlite"), { pollMs: 50 });
   readStore = new SqliteReadStore(join(dir.path, "read-models.sqlite"));
   mailer = new RecordingMailer();
 });
@@ -79,7 +79,7 @@ function notifier(options: { store?: SqliteEventStore; bus?: InProcessBus; clock
 }
 
 function secondConnection(): SqliteEventStore {
-  const store = new SqliteEventStore(join(dir.path, "events.sqlite"), 50);
+  const store = new SqliteEventStore(join(dir.path, "events.sqlite"), { pollMs: 50 });
   closers.push(() => store.close());
   return store;
 }

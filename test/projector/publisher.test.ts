@@ -27,7 +27,7 @@ let watcher: CheckpointWatcher | null = null;
 
 beforeEach(async () => {
   dir = await tempDir();
-  eventStore = new SqliteEventStore(join(dir.path, "events.sqlite"), 20);
+  eventStore = new SqliteEventStore(join(dir.path, "events.sqlite"), { pollMs: 20 });
   projection = new SqliteProjectionStore(join(dir.path, "read.sqlite"));
   reader = new SqliteReadStore(join(dir.path, "read.sqlite"));
 });

@@ -68,7 +68,7 @@ const refusal = async (work: Promise<unknown>): Promise<unknown> => {
 
 beforeAll(async () => {
   dir = await tempDir();
-  const eventStore = new SqliteEventStore(join(dir.path, "events.sqlite"), 50);
+  const eventStore = new SqliteEventStore(join(dir.path, "events.sqlite"), { pollMs: 50 });
   const store = new SqliteProjectionStore(join(dir.path, "read.sqlite"));
   const projector = new Projector({ eventStore, store, logger: pino({ level: "silent" }) });
   const events: DomainEvent[] = [

@@ -4,9 +4,10 @@ import { SqliteEventStore } from "../../shared/adapters/sqlite/sqlite.event-stor
 import type { EventStore } from "../../shared/event-store/event-store.port.ts";
 import { tempDir } from "./temp-dir.ts";
 
-export async function sqliteEventStoreFactory(): Promise<{ store: EventStore; cleanup: () => Promise<void> }> {
+/** `groupCommit`: as the services open it (concurrent appends share a transaction). */
+export async function sqliteEventStoreFactory(options: { groupCommit?: boolean } = {}): Promise<{ store: EventStore; cleanup: () => Promise<void> }> {
   const dir = await tempDir();
-  const store = new SqliteEventStore(join(dir.path, "events.sqlite"), 50);
+  const store = new SqliteEventStore(join(dir.path, "events.sqlite"), { pollMs: 50, ...options });
   return {
     store,
     cleanup: async () => {
@@ -20,5 +21,5 @@ export async function sqliteEventStoreFactory(): Promise<{ store: EventStore; cl
 export async function sqliteEventStoreFile(): Promise<{ open: () => EventStore; remove: () => Promise<void> }> {
   const dir = await tempDir();
   const filename = join(dir.path, "events.sqlite");
-  return { open: () => new SqliteEventStore(filename, 50), remove: dir.remove };
+  return { open: () => new SqliteEventStore(filename, { pollMs: 50 }), remove: dir.remove };
 }

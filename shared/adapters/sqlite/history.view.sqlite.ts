@@ -33,8 +33,9 @@ CREATE TABLE IF NOT EXISTS history_fold (
   entity_id TEXT PRIMARY KEY,
   fold TEXT NOT NULL
 );`;
-// history_entity stays during a rebuild: the writer looks a thread's page up through it.
-export const historyModel: SqliteModel = { schema, tables: ["history", "history_fold"], queryIndexes: ["history_entity_type", "history_entity_shown"] };
+// Every index is a query index, dropped during a rebuild: the writer reads the history by position only, and
+// looks a thread's page up in comment_threads (random inserts into history_entity were a tenth of a replay).
+export const historyModel: SqliteModel = { schema, tables: ["history", "history_fold"], queryIndexes: ["history_entity", "history_entity_type", "history_entity_shown"] };
 
 const PAGE_EVENT_TYPES = pageEventSchemas.map((schema) => schema.shape.type.value);
 const latestOf = (type: string) =>
@@ -103,6 +104,13 @@ export class SqliteHistoryWriter implements HistoryWriter<SqliteBatch> {
       foldOf: db.prepare<[string], string>("SELECT fold FROM history_fold WHERE entity_id = ?").pluck(),
       putFold: db.prepare<[string, string]>("INSERT OR REPLACE INTO history_fold (entity_id, fold) VALUES (?, ?)"),
       eventAt: db.prepare<[number], string>("SELECT event FROM history WHERE position = ?").pluck(),
+      // Only threads have their access recorded rather than named by their events (see history.projection.ts),
+      // and a thread's access is its page, which the threads model (this file, this batch) holds from the
+      // ThreadOpened on: the projector always finds it there. The history's first entry answers otherwise
+      // (the writer used on its own), through history_entity outside a rebuild.
+      threadPage: db.prepare<[string], Pick<Row, "access_kind" | "access_id">>(
+        "SELECT 'page' AS access_kind, page_id AS access_id FROM comment_threads WHERE id = ?",
+      ),
       accessOf: db.prepare<[string], Pick<Row, "access_kind" | "access_id">>(
         "SELECT access_kind, access_id FROM history WHERE entity_id = ? ORDER BY position LIMIT 1",
       ),
@@ -142,7 +150,7 @@ export class SqliteHistoryWriter implements HistoryWriter<SqliteBatch> {
   }
 
   async accessOf(_tx: SqliteBatch, entityId: string): Promise<HistoryAccess | null> {
-    const row = this.statements.accessOf.get(entityId);
+    const row = this.statements.threadPage.get(entityId) ?? this.statements.accessOf.get(entityId);
     return row ? accessSchema.parse({ kind: row.access_kind, id: row.access_id }) : null;
   }
 }

@@ -125,12 +125,14 @@ const RECORD_CACHE_LIMIT = 50_000;
 
 /**
  * Page changes within a batch are held back and written once per page just before the batch commits: a batch
- * replaying a page's many renames and edits writes its row once instead of once per event. The held-back
- * rows belong to the batch handle, so a rolled-back batch takes them with it.
+ * replaying a page's many renames and edits writes its row once instead of once per event. The search index,
+ * which rewrites and re-tokenises a page's whole markdown on each write, is written last, once per page the
+ * batch touched, from the rows as the batch leaves them. The held-back rows belong to the batch handle, so a
+ * rolled-back batch takes them with it.
  */
 export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
   private readonly statements;
-  private readonly pendingByBatch = new WeakMap<SqliteBatch, Map<string, PendingRow>>();
+  private readonly pendingByBatch = new WeakMap<SqliteBatch, { rows: Map<string, PendingRow>; unindexed: Set<string> }>();
   private readonly index: SqlitePageIndexer;
 
   /** `searchIndex: false` leaves the full-text index empty (for measuring what keeping it costs). */
@@ -168,18 +170,20 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
   }
 
   async move(tx: SqliteBatch, id: string, place: { parentId: string | null; ancestorIds: readonly string[]; folderPath: string }, changed: Changed & { revision: number }): Promise<void> {
-    this.flush(this.pendingOf(tx));
+    const pending = this.pendingOf(tx);
+    this.flush(pending);
     this.statements.setParent.run(place.parentId, id);
     this.statements.setPlace.run({ id, ancestorIds: encodeIds(place.ancestorIds), folderPath: place.folderPath });
     this.statements.touch.run({ id, updatedAt: changed.updatedAt, updatedPosition: changed.updatedPosition });
     this.statements.setRevision.run(changed.revision, id);
     this.statements.removeAncestors.run(id);
     for (const folderId of place.ancestorIds) this.statements.ancestor.run(id, folderId, changed.updatedPosition);
-    this.index.reindex(id);
+    pending.unindexed.add(id);
   }
 
   async placeBelow(tx: SqliteBatch, folder: FolderPlace, changed: Changed | null): Promise<void> {
-    this.flush(this.pendingOf(tx));
+    const pending = this.pendingOf(tx);
+    this.flush(pending);
     for (const row of this.statements.below.all(folder.id)) {
       const { ancestorIds, path: folderPath } = reRooted({ ancestorIds: decodeIds(row.ancestor_ids), path: row.folder_path }, folder);
       this.statements.setPlace.run({ id: row.id, ancestorIds: encodeIds(ancestorIds), folderPath });
@@ -188,42 +192,47 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
       this.statements.removeAncestors.run(row.id);
       for (const folderId of ancestorIds) this.statements.ancestor.run(row.id, folderId, position);
       // The index holds each page's ancestors (its scope): they change on a move, not on a rename.
-      if (changed) this.index.reindex(row.id);
+      if (changed) pending.unindexed.add(row.id);
     }
   }
 
-  private pendingOf(tx: SqliteBatch): Map<string, PendingRow> {
+  private pendingOf(tx: SqliteBatch): { rows: Map<string, PendingRow>; unindexed: Set<string> } {
     let pending = this.pendingByBatch.get(tx);
     if (!pending) {
-      const rows = new Map<string, PendingRow>();
-      tx.onBeforeCommit(() => this.flush(rows));
-      this.pendingByBatch.set(tx, rows);
-      pending = rows;
+      const held = { rows: new Map<string, PendingRow>(), unindexed: new Set<string>() };
+      tx.onBeforeCommit(() => {
+        this.flush(held);
+        for (const id of held.unindexed) this.index.reindex(id);
+        held.unindexed.clear();
+      });
+      this.pendingByBatch.set(tx, held);
+      pending = held;
     }
     return pending;
   }
 
-  private flush(pending: Map<string, PendingRow>): void {
-    for (const row of pending.values()) {
+  private flush(pending: { rows: Map<string, PendingRow>; unindexed: Set<string> }): void {
+    for (const row of pending.rows.values()) {
       const { markdown, ...fields } = row;
       this.statements.flush.run(fields);
       this.statements.touchAncestors.run(row.updatedPosition, row.id);
       if (markdown !== null) this.statements.content.run(row.id, markdown);
-      if (markdown !== null || row.title !== null) this.index.reindex(row.id);
+      if (markdown !== null || row.title !== null) pending.unindexed.add(row.id);
     }
-    pending.clear();
+    pending.rows.clear();
   }
 
   async create(tx: SqliteBatch, page: PageRecord, markdown: string): Promise<void> {
-    this.flush(this.pendingOf(tx));
+    const pending = this.pendingOf(tx);
+    this.flush(pending);
     this.statements.insert.run({ ...page, titleKey: titleKey(page.title), ancestorIds: encodeIds(page.ancestorIds) });
     for (const folderId of page.ancestorIds) this.statements.ancestor.run(page.id, folderId, page.updatedPosition);
     this.statements.content.run(page.id, markdown);
-    this.index.reindex(page.id);
+    pending.unindexed.add(page.id);
   }
 
   async change(tx: SqliteBatch, id: string, change: PageChange): Promise<void> {
-    const pending = this.pendingOf(tx);
+    const pending = this.pendingOf(tx).rows;
     const row: PendingRow = pending.get(id) ?? { id, title: null, titleKey: null, iconChanged: 0, icon: null, markdown: null, updatedAt: "", updatedPosition: 0, revision: 0 };
     if (change.kind === "title") Object.assign(row, { title: change.title, titleKey: titleKey(change.title) });
     if (change.kind === "icon") Object.assign(row, { iconChanged: 1, icon: change.icon });
@@ -233,11 +242,12 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
   }
 
   async remove(tx: SqliteBatch, id: string): Promise<void> {
-    this.flush(this.pendingOf(tx));
+    const pending = this.pendingOf(tx);
+    this.flush(pending);
     this.statements.remove.run(id);
     this.statements.removeContent.run(id);
     this.statements.removeAncestors.run(id);
-    this.index.reindex(id);
+    pending.unindexed.add(id);
   }
 }
 

@@ -4,7 +4,8 @@ import { StreamConflictError } from "../../../shared/event-store/event-store.por
 import { eventStoreContract, newEvent } from "../../contracts/event-store.contract.ts";
 import { sqliteEventStoreFactory } from "../../support/stores.ts";
 
-eventStoreContract("SQLite", sqliteEventStoreFactory);
+eventStoreContract("SQLite", () => sqliteEventStoreFactory());
+eventStoreContract("SQLite with group commit", () => sqliteEventStoreFactory({ groupCommit: true }));
 
 // Beyond the contract: event ids are unique across the whole SQLite log (EventStoreDB checks them per stream
 // only, and the application never reuses one), so a batch that repeats a stored id elsewhere is refused whole.
@@ -17,6 +18,24 @@ describe("the SQLite event store", () => {
     await expect(store.append(b, [newEvent(), stored], "no_stream")).rejects.toBeInstanceOf(StreamConflictError);
     expect(await store.read(b)).toEqual({ revision: -1, events: [] });
     expect((await store.read(a)).events).toHaveLength(1);
+    await cleanup();
+  });
+
+  it("refuses a reused event id in a group commit without failing the appends beside it", async () => {
+    const { store, cleanup } = await sqliteEventStoreFactory({ groupCommit: true });
+    const [a, b, c] = [`page-${randomUUID()}`, `page-${randomUUID()}`, `page-${randomUUID()}`];
+    const stored = newEvent();
+    await store.append(a, [stored], "no_stream");
+    const outcomes = await Promise.allSettled([
+      store.append(b, [newEvent()], "no_stream"),
+      store.append(c, [newEvent(), stored], "no_stream"),
+      store.append(a, [stored], "no_stream"),
+      store.append(b, [newEvent()], 0),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled", "fulfilled"]);
+    expect(outcomes[1]?.status === "rejected" && outcomes[1].reason).toBeInstanceOf(StreamConflictError);
+    expect(await store.read(c)).toEqual({ revision: -1, events: [] });
+    expect((await store.read(b)).revision).toBe(1);
     await cleanup();
   });
 });
