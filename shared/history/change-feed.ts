@@ -1,6 +1,7 @@
 // The change feed's hub, one per query process: it follows the history change log as the read models advance,
-// names each new entry's stored summary once, and hands every open feed the entries its owner may see now (today's permission, read after the batch that changed it: a revoked grant
-// stops an entity's changes from the next batch on). A feed resuming from an earlier position catches up from
+// names each new entry's stored summary once, and hands every open feed the entries its owner may see now
+// (today's permission, read after the batch that changed it: a revoked grant stops an entity's changes from the
+// next batch on), each naming only the folders that owner can view. A feed resuming from an earlier position catches up from
 // the log on its own, then joins the live delivery without a gap or a repeat. A feed lives no longer than the
 // credential that opened it: it ends when its API token's revocation reaches the read models (checked after
 // every batch, as permissions are) and at the instant its token or session expires.
@@ -10,7 +11,8 @@ import { atLeast } from "../kernel/permissions.ts";
 import type { ProjectionProgress } from "../read-store/checkpoint-watcher.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import type { DescribedEntry } from "./describe-history.ts";
-import { accessTargetOf, describeFor } from "./read-history.ts";
+import { entriesSeenBy, foldersNamedBy, type FolderStanding } from "./history-seen-by.ts";
+import { accessTargetOf, describeFor, folderStandingsOf } from "./read-history.ts";
 
 const BATCH = 500;
 const IDLE_WAIT_MS = 1_000;
@@ -45,6 +47,8 @@ interface Batch {
   readonly described: readonly DescribedEntry[];
   readonly upTo: number;
   readonly targets: Map<string, Promise<AccessTarget | null>>;
+  /** The folders the batch's changes name, looked up once for all its feeds. */
+  readonly folders: Map<string, Promise<FolderStanding | null>>;
 }
 
 export class ChangeFeedHub {
@@ -118,7 +122,7 @@ export class ChangeFeedHub {
       const changes = (await this.views.history.changesAfter(feed.cursor, BATCH)).filter((change) => change.position <= until);
       const last = changes[changes.length - 1];
       const upTo = changes.length === BATCH && last ? last.position : until;
-      await this.deliverTo(feed, { described: await describeFor(this.views, changes), upTo, targets: new Map() });
+      await this.deliverTo(feed, { described: await describeFor(this.views, changes), upTo, targets: new Map(), folders: new Map() });
     }
     if (this.feeds.has(feed)) this.live.add(feed);
   }
@@ -134,7 +138,7 @@ export class ChangeFeedHub {
       const changes = (await this.views.history.changesAfter(this.scanned, BATCH)).filter((change) => change.position <= head);
       const last = changes[changes.length - 1];
       const upTo = changes.length === BATCH && last ? last.position : head;
-      const batch: Batch = { described: await describeFor(this.views, changes), upTo, targets: new Map() };
+      const batch: Batch = { described: await describeFor(this.views, changes), upTo, targets: new Map(), folders: new Map() };
       await Promise.all([...this.live].map((feed) => this.deliverTo(feed, batch)));
       this.scanned = upTo;
       // A feed that went live while this batch was in hand missed it: it catches up from the log again.
@@ -201,8 +205,10 @@ export class ChangeFeedHub {
       const permission = context && resolved ? effectivePermission(context, resolved) : null;
       if (permission && (!described.entry.sharing || atLeast(permission, "admin"))) visible.push(described);
     }
+    // Described once for every feed; each feed's user is then shown only the folders they can view.
+    const seen = context && visible.length > 0 ? entriesSeenBy(context, visible, await folderStandingsOf(this.views, foldersNamedBy(visible), batch.folders)) : [];
     if (!this.feeds.has(feed)) return;
-    if (visible.length > 0) feed.deliver(visible);
+    if (seen.length > 0) feed.deliver(seen);
     feed.cursor = Math.max(feed.cursor, batch.upTo);
   }
 }

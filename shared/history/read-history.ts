@@ -9,6 +9,7 @@ import { atLeast, type Permission } from "../kernel/permissions.ts";
 import type { PageRecord } from "../pages/pages.view.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import { describeChange, usersNamedBy, type DescribedEntry } from "./describe-history.ts";
+import { entriesSeenBy, foldersNamedBy, type FolderStanding } from "./history-seen-by.ts";
 import type { HistoryAccess, HistoryChange } from "./history.view.ts";
 import type { Instant } from "./instant.ts";
 import { pageAsOf } from "./page-as-of.ts";
@@ -55,18 +56,23 @@ async function pagePermission(views: ReadModels, principal: Principal, pageId: s
   return { permission, location, context };
 }
 
-/** One page of an entity's stored changes, named: grants and revocations only for those who may share. */
-export async function historyPageOf(views: ReadModels, entityId: string, permission: Permission, query: HistoryPageQuery): Promise<HistoryPage> {
-  const rows = await views.history.changesOf(entityId, { ...query, limit: query.limit + 1, withSharing: atLeast(permission, "admin") });
+/**
+ * One page of an entity's stored changes, named and shaped for the caller: grants and revocations only for
+ * those who may share, folders they cannot view as null.
+ */
+export async function historyPageOf(views: ReadModels, entityId: string, caller: { permission: Permission; context: AccessContext }, query: HistoryPageQuery): Promise<HistoryPage> {
+  const rows = await views.history.changesOf(entityId, { ...query, limit: query.limit + 1, withSharing: atLeast(caller.permission, "admin") });
   const kept = rows.slice(0, query.limit);
   const last = kept[kept.length - 1];
-  return { data: await describeFor(views, kept), next: rows.length > query.limit && last ? last.position : null };
+  const described = await describeFor(views, kept);
+  const standings = await folderStandingsOf(views, foldersNamedBy(described));
+  return { data: entriesSeenBy(caller.context, described, standings), next: rows.length > query.limit && last ? last.position : null };
 }
 
 /** The page's history, if the caller can view it today (404 otherwise, deleted or not). */
 export async function pageHistoryFor(views: ReadModels, principal: Principal, pageId: string, query: HistoryPageQuery): Promise<HistoryPage> {
-  const { permission } = await pagePermission(views, principal, pageId);
-  return historyPageOf(views, pageId, permission, query);
+  const { permission, context } = await pagePermission(views, principal, pageId);
+  return historyPageOf(views, pageId, { permission, context }, query);
 }
 
 /**
@@ -89,6 +95,33 @@ export async function describeFor(views: ReadModels, changes: readonly HistoryCh
   const users = await views.users.getMany(usersNamedBy(changes));
   const names = new Map([...users].map(([id, user]) => [id, user.name]));
   return changes.map((change) => describeChange(change, names));
+}
+
+/**
+ * Where each folder stands, for deciding who may see it named: its record, or its trash entry once deleted;
+ * null when neither remains. One lookup per distinct id: `known` carries them across a batch's readers.
+ */
+export async function folderStandingsOf(
+  views: ReadModels,
+  ids: readonly string[],
+  known: Map<string, Promise<FolderStanding | null>> = new Map(),
+): Promise<Map<string, FolderStanding | null>> {
+  const standings = ids.map(async (id): Promise<[string, FolderStanding | null]> => {
+    let standing = known.get(id);
+    if (!standing) {
+      standing = folderStandingOf(views, id);
+      known.set(id, standing);
+    }
+    return [id, await standing];
+  });
+  return new Map(await Promise.all(standings));
+}
+
+async function folderStandingOf(views: ReadModels, id: string): Promise<FolderStanding | null> {
+  const folder = await views.folders.get(id);
+  if (folder) return { ownerId: folder.ownerId, ancestorIds: folder.ancestorIds, inTrash: false };
+  const trashed = await views.trash.get("folder", id);
+  return trashed ? { ownerId: trashed.ownerId, ancestorIds: [], inTrash: true } : null;
 }
 
 /** Whose permission governs entries under `access` today: a deleted page where it last stood; null when unknown. */

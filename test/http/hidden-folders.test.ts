@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestServer, type Client, type Reply, type TestUser } from "../support/server.ts";
+import { SseStream } from "../support/sse.ts";
 import { createFolder, createPage, share } from "../support/workspace-builders.ts";
 
 let server: TestServer;
@@ -185,5 +186,85 @@ describe("a caller granted a folder below the top", () => {
     expect((await bob.get(`/folders/${lower}`)).body.parentId).toBe(middle);
     expect((await bob.get(`/folders/${middle}`)).body.parentId).toBeNull();
     expect(content.text).not.toContain(top);
+  });
+});
+
+describe("history and the change feed name only folders the caller can view", () => {
+  type Described = { type: string; entity?: { id: string }; changes: Record<string, unknown> };
+
+  /** Ann's page starts in one hidden folder and moves to another; Bob may view the page alone. */
+  async function movedBetweenHidden() {
+    const ann = await server.registered("ann");
+    const bob = await server.registered("bob");
+    const first = await createFolder(ann, { name: SECRET });
+    const second = await createFolder(ann, { name: "Top Secret too" });
+    const page = await createPage(ann, { parentId: first });
+    expect((await share(ann, "page", page, bob.email, "view")).status).toBe(200);
+    expect((await ann.post(`/pages/${page}/move`, { parentId: second })).status).toBe(200);
+    return { ann, bob, first, second, page };
+  }
+
+  const changesOf = (items: Described[], type: string) => items.filter((item) => item.type === type).map((item) => item.changes);
+  const expectNoId = (text: string, ids: string[], what: string) => {
+    for (const id of ids) expect(text, what).not.toContain(id);
+  };
+
+  it("GET /pages/{id}/history shows a hidden folder as null (the root), the owner sees its id", async () => {
+    const { ann, bob, first, second, page } = await movedBetweenHidden();
+    const history = await bob.get(`/pages/${page}/history?order=asc`);
+    expect(history.status).toBe(200);
+    const items = history.body.data as Described[];
+    expect(changesOf(items, "PageCreated")).toEqual([expect.objectContaining({ kind: "created", parentId: null })]);
+    expect(changesOf(items, "PageMoved")).toEqual([{ kind: "moved", from: null, to: null }]);
+    expectNoId(history.text, [first, second], "GET /pages/{id}/history");
+
+    const owners = (await ann.get(`/pages/${page}/history?order=asc`)).body.data as Described[];
+    expect(changesOf(owners, "PageCreated")).toEqual([expect.objectContaining({ parentId: first })]);
+    expect(changesOf(owners, "PageMoved")).toEqual([{ kind: "moved", from: first, to: second }]);
+  });
+
+  it("a move into a folder they can view shows that folder, and GET /folders/{id}/history hides the one above", async () => {
+    const { ann, bob, second, page } = await movedBetweenHidden();
+    const deals = await createFolder(ann, { name: "Deals", parentId: second });
+    expect((await share(ann, "folder", deals, bob.email, "view")).status).toBe(200);
+    expect((await ann.post(`/pages/${page}/move`, { parentId: deals })).status).toBe(200);
+    const history = await bob.get(`/pages/${page}/history?order=asc`);
+    expect(changesOf(history.body.data as Described[], "PageMoved")).toEqual([
+      { kind: "moved", from: null, to: null },
+      { kind: "moved", from: null, to: deals },
+    ]);
+    expectNoId(history.text, [second], "GET /pages/{id}/history");
+
+    const folderHistory = await bob.get(`/folders/${deals}/history?order=asc`);
+    expect(folderHistory.status).toBe(200);
+    expect(changesOf(folderHistory.body.data as Described[], "FolderCreated")).toEqual([expect.objectContaining({ kind: "created", parentId: null })]);
+    expectNoId(folderHistory.text, [second], "GET /folders/{id}/history");
+  });
+
+  it("GET /changes shows them as null too, caught up and live, while the owner's feed names them", async () => {
+    const { ann, bob, first, second, page } = await movedBetweenHidden();
+    const bobs = await SseStream.open(`${server.url}/api/v1/changes?after=0`, bob.credentials);
+    const anns = await SseStream.open(`${server.url}/api/v1/changes?after=0`, ann.credentials);
+    try {
+      const ofPage = (stream: SseStream) => stream.changes().filter((change) => change.entity.id === page) as Described[];
+      await bobs.until(() => ofPage(bobs).some((change) => change.type === "PageMoved"));
+      expect((await ann.post(`/pages/${page}/move`, { parentId: first })).status).toBe(200);
+      await bobs.until(() => changesOf(ofPage(bobs), "PageMoved").length === 2);
+      await anns.until(() => changesOf(ofPage(anns), "PageMoved").length === 2);
+
+      expect(changesOf(ofPage(bobs), "PageCreated")).toEqual([expect.objectContaining({ kind: "created", parentId: null })]);
+      expect(changesOf(ofPage(bobs), "PageMoved")).toEqual([
+        { kind: "moved", from: null, to: null },
+        { kind: "moved", from: null, to: null },
+      ]);
+      expectNoId(bobs.events.map((event) => event.data).join("\n"), [first, second], "GET /changes");
+      expect(changesOf(ofPage(anns), "PageMoved")).toEqual([
+        { kind: "moved", from: first, to: second },
+        { kind: "moved", from: second, to: first },
+      ]);
+    } finally {
+      bobs.close();
+      anns.close();
+    }
   });
 });

@@ -46,7 +46,9 @@ export function historyQueryRoutes(app: App, views: ReadModels): void {
   });
 
   app.get("/folders/:folderId/history", { config: read, schema: { params: z.object({ folderId: folderIdSchema }), querystring: historyQuery, response } }, async (request) => {
-    const { folder, permission } = await visibleFolder(views, principalOf(request), request.params.folderId);
-    return listOfPage(await historyPageOf(views, folder.id, permission, pageQueryOf(request.query)));
+    const principal = principalOf(request);
+    const { folder, permission } = await visibleFolder(views, principal, request.params.folderId);
+    const context = await views.access.contextFor(principal.user.id);
+    return listOfPage(await historyPageOf(views, folder.id, { permission, context }, pageQueryOf(request.query)));
   });
 }
