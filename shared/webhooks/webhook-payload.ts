@@ -9,7 +9,11 @@ import { tokenOfPosition } from "../position.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import type { WebhookEventName } from "./webhook-event-names.ts";
 
-const ID_FIELDS = ["pageId", "folderId", "parentId", "threadId", "commentId", "imageId", "entityType", "entityId", "userId"] as const;
+/**
+ * Ids a payload names. Never `parentId`: the folder an item sits in may be one the webhook's owner cannot view, and
+ * hidden folders stay hidden (a consumer reads the item with its own token, which shows only folders it can view).
+ */
+const ID_FIELDS = ["pageId", "folderId", "threadId", "commentId", "imageId", "entityType", "entityId", "userId"] as const;
 
 /** The page or folder whose permission decides who may see the event (a thread's page); null when gone. */
 export async function scopeOf(views: ReadModels, stored: StoredEvent): Promise<HistoryAccess | null> {

@@ -189,6 +189,22 @@ describe("delivering webhooks", () => {
     expect(next?.json.data.pageId).toBe(marker);
   });
 
+  it("names no folder its owner cannot view: a page moved between two hidden folders is delivered without their ids", async () => {
+    const ann = await server.registered("ann");
+    const bob = await server.registered("bob");
+    const hidden = await createFolder(ann, { name: "Top Secret M&A Project" });
+    const otherHidden = await createFolder(ann, { name: "Board only" });
+    const page = await createPage(ann, { parentId: hidden });
+    await share(ann, "page", page, bob.email, "view");
+    const endpoint = await receiver();
+    await webhook(bob, endpoint.url, { events: ["page.moved"] });
+    expect((await ann.post(`/pages/${page}/move`, { parentId: otherHidden })).status).toBeLessThan(300);
+    const [moved] = await endpoint.waitFor(1);
+    expect(moved?.json.data.pageId).toBe(page);
+    expect(moved?.body).not.toContain(hidden);
+    expect(moved?.body).not.toContain(otherHidden);
+  });
+
   it("tells of an uploaded image by its ids, without its name or alt text", async () => {
     const ann = await server.registered("ann");
     const endpoint = await receiver();
