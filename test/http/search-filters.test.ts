@@ -162,7 +162,7 @@ describe("search filters", () => {
   it("refuses bad filters with 400 validation_failed", async () => {
     const ann = await registered("ann");
     const w = word();
-    for (const filters of [
+    const bad: Record<string, string>[] = [
       { updatedAfter: "yesterday" },
       { updatedAfter: "2024-13-01T00:00:00Z" },
       { updatedBefore: "2024-01-01T00:00:00" },
@@ -170,7 +170,8 @@ describe("search filters", () => {
       { in: "body" },
       { folderId: "not-a-uuid" },
       { ownerId: "42" },
-    ]) {
+    ];
+    for (const filters of bad) {
       const answer = await search(ann, w, filters);
       expect(answer.status, JSON.stringify(filters)).toBe(400);
       expect(answer.code, JSON.stringify(filters)).toBe("validation_failed");
