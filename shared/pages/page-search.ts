@@ -10,9 +10,27 @@ export type SearchTerm =
   | { readonly kind: "word"; readonly text: string; readonly prefix: boolean }
   | { readonly kind: "phrase"; readonly words: readonly string[] };
 
+/**
+ * Narrowing a search, applied by the store inside the same index query as the terms and the visibility (never
+ * to the hits afterwards), so that a filter changes neither what an invisible page costs nor what it shows.
+ */
+export interface SearchFilters {
+  /** Pages in this folder or any folder below it. The caller must be able to see the folder (the route checks). */
+  readonly folderId?: string;
+  /** Pages of this workspace owner. */
+  readonly ownerId?: string;
+  /** Pages last changed strictly after this instant (ISO-8601 in UTC, as `updatedAt` is stored). */
+  readonly updatedAfter?: string;
+  /** Pages last changed strictly before this instant. */
+  readonly updatedBefore?: string;
+  /** Every term must match the title; the markdown is not searched. */
+  readonly titleOnly?: boolean;
+}
+
 export interface SearchQuery {
   readonly terms: readonly SearchTerm[];
   readonly visibleTo: VisibleTo;
+  readonly filters?: SearchFilters;
   /** Hits to skip (the cursor), then how many to return; adapters return up to limit + 1. */
   readonly offset: number;
   readonly limit: number;
@@ -80,17 +98,19 @@ export function renderSnippet(parts: readonly SnippetPart[]): string {
 /** Search cursors: an offset into the ranked hits, tied to the query they came from. */
 const searchCursorSchema = z.object({ o: z.number().int().min(1).max(SEARCH_MAX_OFFSET), q: z.string() });
 
-const queryKey = (terms: readonly SearchTerm[]): string => JSON.stringify(terms);
+/** The query a cursor belongs to: its terms and, when any is set, its filters (a cursor of other filters is refused). */
+const queryKey = (terms: readonly SearchTerm[], filters: SearchFilters = {}): string =>
+  Object.keys(filters).length === 0 ? JSON.stringify(terms) : JSON.stringify([terms, filters]);
 
-export function encodeSearchCursor(offset: number, terms: readonly SearchTerm[]): string {
-  return Buffer.from(JSON.stringify({ o: offset, q: queryKey(terms) })).toString("base64url");
+export function encodeSearchCursor(offset: number, terms: readonly SearchTerm[], filters?: SearchFilters): string {
+  return Buffer.from(JSON.stringify({ o: offset, q: queryKey(terms, filters) })).toString("base64url");
 }
 
-export function decodeSearchCursor(cursor: string | undefined, terms: readonly SearchTerm[]): number {
+export function decodeSearchCursor(cursor: string | undefined, terms: readonly SearchTerm[], filters?: SearchFilters): number {
   if (cursor === undefined) return 0;
   try {
     const decoded = searchCursorSchema.parse(JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
-    if (decoded.q === queryKey(terms)) return decoded.o;
+    if (decoded.q === queryKey(terms, filters)) return decoded.o;
   } catch {
     // answered below, like a cursor of another query
   }

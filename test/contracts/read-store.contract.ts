@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { FolderRecord } from "../../shared/folders/folders.view.ts";
 import type { PageRecord } from "../../shared/pages/pages.view.ts";
+import type { SearchFilters } from "../../shared/pages/page-search.ts";
 import { changeOf, type Summary } from "../../shared/history/describe-history.ts";
 import type { HistoryAccess, HistoryEntry, StoredFold } from "../../shared/history/history.view.ts";
 import type { PageId, ThreadId, UserId } from "../../shared/kernel/ids.ts";
@@ -360,6 +361,34 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
       const moved = at();
       await batch(async (tx) => w().pages.move(tx, throughFolder.id, { parentId: null, ancestorIds: [], folderPath: "" }, { ...moved, revision: 1 }));
       expect((await reader.pages.search({ terms: [word("shared")], visibleTo, offset: 0, limit: 10 }))).toEqual([]);
+    });
+
+    it("narrows a search by folder (and below), owner, updated range and title inside the same query", async () => {
+      const me = randomUUID();
+      const other = randomUUID();
+      const top = folder(me);
+      const inner = folder(me, top);
+      const shared = folder(other);
+      const atRoot = page(me, null, "Budget");
+      const inTop = page(me, top, "Top");
+      const inInner = page(me, inner, "Inner budget");
+      const theirs = page(other, shared, "Their budget");
+      await batch(async (tx) => {
+        for (const item of [top, inner, shared]) await w().folders.put(tx, item);
+        for (const item of [atRoot, inTop, inInner, theirs]) await w().pages.create(tx, item, "the budget");
+      });
+      const visibleTo = { ownerIds: [me], pageIds: [], folderIds: [shared.id] };
+      const found = async (filters: SearchFilters) =>
+        (await reader.pages.search({ terms: [{ kind: "word", text: "budget", prefix: false }], visibleTo, filters, offset: 0, limit: 10 })).map((hit) => hit.page.id).sort();
+      const sorted = (...items: PageRecord[]) => items.map((item) => item.id).sort();
+      expect(await found({})).toEqual(sorted(atRoot, inTop, inInner, theirs));
+      expect(await found({ folderId: top.id })).toEqual(sorted(inTop, inInner));
+      expect(await found({ ownerId: other })).toEqual(sorted(theirs));
+      expect(await found({ ownerId: randomUUID() })).toEqual([]);
+      expect(await found({ updatedAfter: inTop.updatedAt })).toEqual(sorted(inInner, theirs));
+      expect(await found({ updatedBefore: inTop.updatedAt })).toEqual(sorted(atRoot));
+      expect(await found({ titleOnly: true })).toEqual(sorted(atRoot, inInner, theirs));
+      expect(await found({ folderId: top.id, titleOnly: true, updatedBefore: theirs.updatedAt })).toEqual(sorted(inInner));
     });
 
     it("empties every read model for a rebuild and answers queries again after it", async () => {

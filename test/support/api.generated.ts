@@ -10399,6 +10399,16 @@ export interface operations {
                 /** @description How many items to answer at most (50 when absent) */
                 limit?: number;
                 q: string;
+                /** @description only pages in this folder or below it (a folder the caller cannot see holds nothing) */
+                folderId?: string;
+                /** @description only pages of this workspace owner */
+                ownerId?: string;
+                /** @description ISO-8601 time with an offset; compared with updatedAt, bound excluded */
+                updatedAfter?: string;
+                /** @description ISO-8601 time with an offset; compared with updatedAt, bound excluded */
+                updatedBefore?: string;
+                /** @description title: every term must match the title */
+                in?: "title";
             };
             header?: {
                 /** @description The X-Consistency-Token of an earlier write: the read waits (bounded) until that write is visible here */

@@ -40,7 +40,7 @@ const folderPathKey = (path: string): string =>
     .filter((part) => part.length > 0)
     .join("/");
 
-async function folderVisibleTo(views: ReadModels, context: AccessContext, folderId: string): Promise<boolean> {
+export async function folderVisibleTo(views: ReadModels, context: AccessContext, folderId: string): Promise<boolean> {
   const folder = await views.folders.get(folderId);
   return folder !== null && effectivePermission(context, { kind: "folder", ...folder }) !== null;
 }

@@ -5,10 +5,12 @@
 // occur (in the title ten times the weight of the body, as SQLite's bm25 weights them), then by page id;
 // snippets are cut from the markdown of the page of hits alone. Case and diacritics fold as in SQLite.
 // Only the first SEARCH_TEXT_LIMIT characters of a page's folded text are searched, which keeps a page's
-// document well inside MongoDB's 16 MB.
+// document well inside MongoDB's 16 MB. Filters are conditions of the same $match: a folder or an owner is one
+// more access key the page must carry, an updated range a condition on updatedAt, `in=title` each term
+// matched in the padded title text too.
 import type { Collection } from "mongodb";
 import { z } from "zod";
-import { foldWord, SEARCH_WORD, searchText, snippetOf, type SearchHit, type SearchQuery, type SearchTerm } from "../../pages/page-search.ts";
+import { foldWord, SEARCH_WORD, searchText, snippetOf, type SearchFilters, type SearchHit, type SearchQuery, type SearchTerm } from "../../pages/page-search.ts";
 import { visibleKeys } from "./access-keys.ts";
 import { toPageRecord, type PageDoc } from "./page-doc.mongo.ts";
 
@@ -42,10 +44,25 @@ export function textPattern(term: FoldedTerm): string {
 const TITLE_WEIGHT = 10;
 const occurrences = (field: string, regex: string) => ({ $size: { $regexFindAll: { input: field, regex } } });
 
-function termFilter(term: FoldedTerm): Record<string, unknown> {
-  if (term.kind === "word") return { words: term.prefix ? { $regex: `^${escapeRegex(term.word)}` } : term.word };
+function termFilter(term: FoldedTerm, titleOnly: boolean): Record<string, unknown> {
   const pattern = textPattern(term);
-  return { words: { $all: term.words }, $or: [{ titleText: { $regex: pattern } }, { bodyText: { $regex: pattern } }] };
+  // The words index still chooses the candidates; the title pattern only tests them.
+  const inTitle = titleOnly ? { titleText: { $regex: pattern } } : {};
+  if (term.kind === "word") return { words: term.prefix ? { $regex: `^${escapeRegex(term.word)}` } : term.word, ...inTitle };
+  return { words: { $all: term.words }, ...(titleOnly ? inTitle : { $or: [{ titleText: { $regex: pattern } }, { bodyText: { $regex: pattern } }] }) };
+}
+
+/** The filters as conditions of the search's $match; the caller's visibility is the first access-key condition. */
+function filterConditions(filters: SearchFilters): Record<string, unknown>[] {
+  const updated = {
+    ...(filters.updatedAfter !== undefined ? { $gt: filters.updatedAfter } : {}),
+    ...(filters.updatedBefore !== undefined ? { $lt: filters.updatedBefore } : {}),
+  };
+  return [
+    ...(filters.folderId !== undefined ? [{ accessKeys: `f:${filters.folderId}` }] : []),
+    ...(filters.ownerId !== undefined ? [{ ownerId: filters.ownerId }] : []),
+    ...(Object.keys(updated).length > 0 ? [{ updatedAt: updated }] : []),
+  ];
 }
 
 const hitSchema = z.object({ inTitle: z.boolean(), markdown: z.string(), title: z.string() });
@@ -53,7 +70,9 @@ const hitSchema = z.object({ inTitle: z.boolean(), markdown: z.string(), title: 
 export async function searchPages(pages: Collection<PageDoc>, query: SearchQuery): Promise<SearchHit[]> {
   const terms = query.terms.map(fold);
   if (terms.some((term) => (term.kind === "word" ? term.word === "" : term.words.some((word) => word === "")))) return [];
-  const match = { deleted: false, accessKeys: { $in: visibleKeys(query.visibleTo) }, $and: terms.map(termFilter) };
+  const filters = query.filters ?? {};
+  const titleOnly = filters.titleOnly === true;
+  const match = { deleted: false, accessKeys: { $in: visibleKeys(query.visibleTo) }, $and: [...terms.map((term) => termFilter(term, titleOnly)), ...filterConditions(filters)] };
   const inTitle = { $and: terms.map((term) => ({ $regexMatch: { input: "$titleText", regex: textPattern(term) } })) };
   const score = {
     $add: terms.flatMap((term) => [{ $multiply: [TITLE_WEIGHT, occurrences("$titleText", textPattern(term))] }, occurrences("$bodyText", textPattern(term))]),
@@ -70,7 +89,7 @@ export async function searchPages(pages: Collection<PageDoc>, query: SearchQuery
     .toArray();
   return docs.map((doc) => {
     const hit = hitSchema.parse(doc);
-    const snippet = snippetOf(hit.markdown, query.terms) ?? snippetOf(hit.title, query.terms) ?? [{ text: hit.title, marked: false }];
+    const snippet = (titleOnly ? null : snippetOf(hit.markdown, query.terms)) ?? snippetOf(hit.title, query.terms) ?? [{ text: hit.title, marked: false }];
     return { page: toPageRecord(doc), inTitle: hit.inTitle, snippet };
   });
 }

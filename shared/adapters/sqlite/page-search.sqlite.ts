@@ -6,6 +6,9 @@
 // workspace's key as a prefix (`q<12 hex of the owner>word`), and a query asks only for the keys of workspaces
 // the caller can reach at all: the words of other workspaces are other tokens, so how often a word occurs
 // there costs the query nothing (no timing difference between such a hit and a miss).
+// Filters narrow the same statement: a folder or an owner is one more scope token in the MATCH (the tokens
+// every page already carries), `in=title` the column filter, an updated range a condition on the page's row,
+// tested only on the rows the visible MATCH returns.
 import type Database from "better-sqlite3";
 import { SEARCH_WORD, searchText, snippetOf, type SearchHit, type SearchQuery, type SearchTerm } from "../../pages/page-search.ts";
 import type { PageRecord } from "../../pages/pages.view.ts";
@@ -114,9 +117,11 @@ export class SqlitePageSearch {
     this.statements = {
       folderOwners: db.prepare<[string], string>("SELECT DISTINCT owner_id FROM folders WHERE id IN (SELECT value FROM json_each(?))").pluck(),
       pageOwners: db.prepare<[string], string>("SELECT DISTINCT owner_id FROM pages WHERE id IN (SELECT value FROM json_each(?))").pluck(),
-      ranked: db.prepare<[{ match: string; titleMatch: string; limit: number; offset: number }], Ranked>(
+      ranked: db.prepare<[{ match: string; titleMatch: string; after: string | null; before: string | null; limit: number; offset: number }], Ranked>(
         `SELECT rowid AS doc, rowid IN (SELECT rowid FROM page_search WHERE page_search MATCH @titleMatch) AS in_title
          FROM page_search WHERE page_search MATCH @match
+           AND (@after IS NULL AND @before IS NULL OR EXISTS (SELECT 1 FROM page_search_docs d JOIN pages p ON p.id = d.page_id
+             WHERE d.doc = page_search.rowid AND p.updated_at > coalesce(@after, '') AND p.updated_at < coalesce(@before, '~')))
          ORDER BY in_title DESC, bm25(page_search, 0.0, 10.0, 1.0), rowid LIMIT CAST(@limit AS INTEGER) OFFSET CAST(@offset AS INTEGER)`,
       ),
       pages: db.prepare<[string], PageRow & { doc: number; markdown: string }>(
@@ -128,24 +133,32 @@ export class SqlitePageSearch {
 
   search(query: SearchQuery): SearchHit[] {
     const { ownerIds, folderIds, pageIds } = query.visibleTo;
+    const filters = query.filters ?? {};
     const visible = visibleExpression(query.visibleTo);
     return this.snapshot(() => {
       // The workspaces the caller can reach at all: their own, those they are a member of, and the owners of
       // the folders and pages granted to them. Only these workspaces' keyed words are asked for.
       const owners = [...ownerIds, ...this.statements.folderOwners.all(JSON.stringify(folderIds)), ...this.statements.pageOwners.all(JSON.stringify(pageIds))];
+      // An owner the caller cannot reach holds nothing for them, as an unknown one: neither is looked up.
+      if (filters.ownerId !== undefined && !owners.includes(filters.ownerId)) return [];
       const keys = [...new Set(owners.map(keyOf))];
       const terms = query.terms.map((term) => termExpression(term, keys)).join(" AND ");
-      const match = `{title body} : (${terms}) AND ${visible}`;
+      const narrowed = [
+        ...(filters.folderId !== undefined ? [`scope : ${token("f", filters.folderId)}`] : []),
+        ...(filters.ownerId !== undefined ? [`scope : ${token("o", filters.ownerId)}`] : []),
+      ];
+      const match = [`${filters.titleOnly === true ? "title" : "{title body}"} : (${terms})`, visible, ...narrowed].join(" AND ");
       // Only a flag on rows the visible MATCH already chose: the scope need not be tested again.
       const titleMatch = `title : (${terms})`;
-      const ranked = this.statements.ranked.all({ match, titleMatch, limit: query.limit + 1, offset: query.offset });
+      const range = { after: filters.updatedAfter ?? null, before: filters.updatedBefore ?? null };
+      const ranked = this.statements.ranked.all({ match, titleMatch, ...range, limit: query.limit + 1, offset: query.offset });
       if (ranked.length === 0) return [];
       const rows = new Map(this.statements.pages.all(JSON.stringify(ranked.map((hit) => hit.doc))).map((row) => [row.doc, row]));
       return ranked.flatMap((hit): SearchHit[] => {
         const row = rows.get(hit.doc);
         if (!row) return [];
-        // The snippet is cut from the stored markdown (the index keeps no text): the body's best match, else the title.
-        const snippet = snippetOf(row.markdown, query.terms) ?? snippetOf(row.title, query.terms) ?? [{ text: row.title, marked: false }];
+        // The snippet is cut from the stored markdown (the index keeps no text): the body's best match, else the title (the title alone under in=title).
+        const snippet = (filters.titleOnly === true ? null : snippetOf(row.markdown, query.terms)) ?? snippetOf(row.title, query.terms) ?? [{ text: row.title, marked: false }];
         return [{ page: this.toRecord(row), inTitle: hit.in_title === 1, snippet }];
       });
     });
