@@ -63,7 +63,8 @@ const CHANGE_COLUMNS = "position, entity_kind, entity_id, access_kind, access_id
 const accessSchema = z.object({ kind: z.enum(["page", "folder"]), id: z.string() });
 const entityKindSchema = z.enum(["page", "folder", "thread"]);
 
-const toEntry = (row: Row): HistoryEntry => ({
+/** What an entry and a change both say of a row: where it stands, whose access covers it, who and when. */
+const headOf = (row: Row | ChangeRow) => ({
   position: row.position,
   entityKind: entityKindSchema.parse(row.entity_kind),
   entityId: row.entity_id,
@@ -71,17 +72,12 @@ const toEntry = (row: Row): HistoryEntry => ({
   occurredAt: row.occurred_at,
   actorId: row.actor_id,
   correlationId: row.correlation_id,
-  event: domainEventSchema.parse(JSON.parse(row.event)),
 });
 
+const toEntry = (row: Row): HistoryEntry => ({ ...headOf(row), event: domainEventSchema.parse(JSON.parse(row.event)) });
+
 const toChange = (row: ChangeRow): HistoryChange => ({
-  position: row.position,
-  entityKind: entityKindSchema.parse(row.entity_kind),
-  entityId: row.entity_id,
-  access: accessSchema.parse({ kind: row.access_kind, id: row.access_id }),
-  occurredAt: row.occurred_at,
-  actorId: row.actor_id,
-  correlationId: row.correlation_id,
+  ...headOf(row),
   type: row.type,
   change: storedChangeSchema.parse(JSON.parse(row.change)),
   sharing: row.sharing === 1,
