@@ -1,0 +1,136 @@
+// What each operation of the API reference says beyond its zod schemas: its operationId, a summary, the error
+// codes its shape does not imply, example bodies, media types and the conditional headers it takes. One entry a
+// route, keyed by method and OpenAPI path; shared/http/api-reference.ts turns them into the document.
+import type { ErrorCode } from "../errors/app-error.ts";
+
+export interface Operation {
+  /** The operationId: what a generated client names the call. */
+  readonly id: string;
+  readonly summary: string;
+  /** Codes beyond those the route's shape implies (see `errorCodes` in api-reference.ts). */
+  readonly errors?: readonly ErrorCode[];
+  /** An example request body, shown in the reference. */
+  readonly example?: unknown;
+  /** The media types of the success answer when it is not JSON (the bytes of a page or an image, a stream). */
+  readonly produces?: readonly string[];
+  /** The media types the request body may have when JSON is not the only one. */
+  readonly consumes?: readonly string[];
+  /** Needs If-Match with the page's ETag (412 when it moved on, 428 without it). */
+  readonly ifMatch?: true;
+  /** Answers an ETag, and 304 to an If-None-Match that holds it. */
+  readonly conditional?: true;
+  /** Takes a Last-Event-ID to resume from. */
+  readonly resumable?: true;
+}
+
+const IDEMPOTENT: readonly ErrorCode[] = ["idempotency_key_mismatch"];
+
+/** Keyed by method and OpenAPI path; the test fails when a registered route has no entry. */
+export const operations: Record<string, Operation> = {
+  "GET /healthz": { id: "getHealth", summary: "The process answers" },
+  "GET /readyz": { id: "getReadiness", summary: "Stores reachable and the read models caught up (503 otherwise)" },
+  "GET /metrics": { id: "getMetrics", summary: "Prometheus metrics (not served through the gateway)", produces: ["text/plain"] },
+  "POST /api/v1/tokens": { id: "createToken",
+    summary: "Create an API token (its secret appears only in this answer)",
+    example: { name: "CI publisher", scopes: ["pages:read", "pages:write"], expiresAt: null },
+  },
+  "GET /api/v1/tokens": { id: "listTokens", summary: "List the caller's API tokens" },
+  "DELETE /api/v1/tokens/{tokenId}": { id: "revokeToken", summary: "Revoke an API token" },
+  "POST /api/v1/webhooks": { id: "createWebhook",
+    summary: "Create a webhook (its signing secret appears only in this answer)",
+    example: { url: "https://hooks.example.com/workspace", events: ["page.created", "page.updated"], description: "search indexer", folderId: null },
+  },
+  "GET /api/v1/webhooks": { id: "listWebhooks", summary: "List the caller's webhooks, newest first" },
+  "GET /api/v1/webhooks/{webhookId}": { id: "getWebhook", summary: "Read a webhook (active, or why it was disabled)" },
+  "PATCH /api/v1/webhooks/{webhookId}": { id: "updateWebhook", summary: "Change a webhook's URL, events, description or whether it is active" },
+  "DELETE /api/v1/webhooks/{webhookId}": { id: "deleteWebhook", summary: "Delete a webhook" },
+  "GET /api/v1/webhooks/{webhookId}/deliveries": { id: "listWebhookDeliveries", summary: "A webhook's delivery log, newest first (kept 7 days by default)" },
+  "POST /api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry": { id: "retryWebhookDelivery", summary: "Send a delivery again, with the same webhook-id" },
+  "POST /api/v1/webhooks/{webhookId}/replay": { id: "replayWebhook", summary: "Deliver again every matching event after a position (a consistency token)", example: { after: "1042" } },
+  "GET /api/v1/me": { id: "getMe", summary: "The current user and how they authenticated" },
+  "GET /api/v1/pages": { id: "listPages", summary: "List the pages the caller can see, most recently updated first" },
+  "POST /api/v1/pages": { id: "createPage",
+    summary: "Create a page",
+    errors: IDEMPOTENT,
+    example: { title: "Release checklist", markdown: "# Release checklist\n\n- [ ] tag the build", parentId: null },
+  },
+  "GET /api/v1/search": { id: "searchPages", summary: "Full-text search of the pages the caller can see: title matches first, with a marked snippet" },
+  "GET /api/v1/pages/resolve": { id: "resolvePages", summary: "Find pages by exact title (case-insensitive)" },
+  "GET /api/v1/pages/{pageId}": { id: "getPage", summary: "Read a page's record (as of an earlier instant with ?at=)" },
+  "GET /api/v1/pages/{pageId}/history": { id: "getPageHistory", summary: "A page's changes, with who made them (sharing changes only for those who may share)" },
+  "POST /api/v1/pages/{pageId}/restore": { id: "restorePage", summary: "Restore a page's title, icon and content to an earlier instant (If-Match)", errors: ["precondition_failed", "precondition_required"], ifMatch: true, produces: ["text/markdown"], example: { at: "2026-11-01T09:30:00Z" } },
+  "GET /api/v1/changes": { id: "streamChanges", summary: "Live change feed (Server-Sent Events) of the pages, folders and threads the caller can see; resume with Last-Event-ID", produces: ["text/event-stream"], resumable: true },
+  "GET /api/v1/folders/{folderId}/history": { id: "getFolderHistory", summary: "A folder's changes, with who made them (sharing changes only for those who may share)" },
+  "PATCH /api/v1/pages/{pageId}": { id: "updatePage", summary: "Rename a page and/or change its icon", example: { title: "Release checklist (v2)" } },
+  "DELETE /api/v1/pages/{pageId}": { id: "deletePage", summary: "Delete a page" },
+  "POST /api/v1/pages/{pageId}/images": { id: "uploadImage",
+    summary: "Upload an image to a page (JPEG, PNG, GIF or WebP, at most 10 MB); answers its record and markdown",
+    errors: [...IDEMPOTENT, "payload_too_large", "unsupported_media_type"],
+  },
+  "POST /api/v1/imports/obsidian": { id: "importObsidianVault",
+    summary: "Import an Obsidian vault: notes become pages in folders, wikilinks and embedded images are rewritten",
+    errors: IDEMPOTENT,
+    example: { files: [{ path: "Projects/Plan.md", content: "---\ntitle: The plan\n---\nSee [[Budget]] and ![[chart.png]]" }, { path: "Projects/Budget.md", content: "Numbers" }] },
+  },
+  "GET /api/v1/exports/obsidian": { id: "exportObsidianVault", summary: "Export the caller's workspace, or one folder, as an Obsidian vault: a zip of notes and attachments, streamed", produces: ["application/zip"] },
+  "GET /api/v1/images/{imageId}": { id: "getImage", summary: "An uploaded image's bytes, for whoever may view its page (ETag, If-None-Match)", produces: ["image/jpeg", "image/png", "image/gif", "image/webp"], conditional: true },
+  "GET /api/v1/pages/{pageId}/content": { id: "getPageContent", summary: "Read a page's markdown, with its ETag (as of an earlier instant with ?at=)", produces: ["text/markdown"], conditional: true },
+  "POST /api/v1/pages/{pageId}/move": { id: "movePage", summary: "Move a page into a folder of its workspace, or to its root (null)", example: { parentId: null } },
+  "PUT /api/v1/pages/{pageId}/content": { id: "replacePageContent",
+    summary: "Replace a page's markdown (If-Match with the ETag read)", ifMatch: true, produces: ["text/markdown"], consumes: ["text/markdown", "text/plain", "application/json"],
+    errors: ["precondition_failed", "precondition_required"],
+    example: { markdown: "# Release checklist\n\n- [x] tag the build" },
+  },
+  "PATCH /api/v1/pages/{pageId}/content": {
+    id: "appendPageContent",
+    summary: "Append or prepend to a page's markdown without reading it first (If-Match optional); answers the new content and ETag",
+    errors: ["precondition_failed"],
+    example: { append: "\n- 09:30 deploy finished" },
+  },
+  "POST /api/v1/pages/{pageId}/duplicate": {
+    id: "duplicatePage",
+    summary: "Duplicate a page: same markdown and icon, its images copied, no comments, history starting at the copy",
+    errors: IDEMPOTENT,
+    example: { title: "Release checklist (v3)", parentId: null },
+  },
+  "GET /api/v1/pages/{pageId}/backlinks": { id: "listBacklinks", summary: "The pages the caller can view whose markdown links to this page, newest link first" },
+  "GET /api/v1/trash": { id: "listTrash", summary: "Deleted pages and folders the caller could edit, newest deletion first, with when each is purged" },
+  "POST /api/v1/trash/{type}/{id}/restore": {
+    id: "restoreFromTrash",
+    summary: "Bring a deleted page or folder (with what was deleted with it) back, into its folder or its owner's root",
+  },
+  "GET /api/v1/pages/{pageId}/comments": { id: "listCommentThreads", summary: "List a page's comment threads" },
+  "POST /api/v1/pages/{pageId}/comments": { id: "createCommentThread",
+    summary: "Open a comment thread on a quote",
+    errors: IDEMPOTENT,
+    example: { body: "Should this step come first?", anchor: { quote: "tag the build", prefix: "- [ ] ", suffix: "" } },
+  },
+  "POST /api/v1/pages/{pageId}/comments/{threadId}/replies": { id: "replyToCommentThread", summary: "Reply in a comment thread", errors: IDEMPOTENT, example: { body: "Yes, moved it." } },
+  "PATCH /api/v1/pages/{pageId}/comments/{threadId}/status": { id: "setCommentThreadStatus", summary: "Resolve or reopen a comment thread", example: { status: "resolved" } },
+  "PATCH /api/v1/pages/{pageId}/comments/{commentId}": { id: "editComment", summary: "Edit one's own comment", example: { body: "Should this step come first? (edited)" } },
+  "DELETE /api/v1/pages/{pageId}/comments/{commentId}": { id: "deleteComment", summary: "Delete one's own comment" },
+  "GET /api/v1/folders": { id: "listFolders", summary: "List the folders the caller can see" },
+  "GET /api/v1/folders/{folderId}": { id: "getFolder", summary: "Read a folder's record" },
+  "PATCH /api/v1/folders/{folderId}": { id: "updateFolder", summary: "Rename a folder and/or change its icon", example: { name: "Runbooks (old)" } },
+  "POST /api/v1/folders/{folderId}/move": { id: "moveFolder", summary: "Move a folder within its workspace (never into itself or below itself)", example: { parentId: null } },
+  "DELETE /api/v1/folders/{folderId}": { id: "deleteFolder", summary: "Delete an empty folder, or with ?recursive=true the folder and everything below it, to the trash" },
+  "POST /api/v1/folders": { id: "createFolder", summary: "Create a folder", errors: IDEMPOTENT, example: { name: "Runbooks", parentId: null } },
+  "GET /api/v1/shares/workspace": { id: "getWorkspaceSharing", summary: "Workspace sharing: members, pending invitations, workspaces joined" },
+  "POST /api/v1/shares/workspace/members": { id: "addWorkspaceMember",
+    summary: "Add a member to the caller's workspace, or invite an address without an account (202)",
+    errors: IDEMPOTENT,
+    example: { email: "ada@example.com", role: "viewer" },
+  },
+  "DELETE /api/v1/shares/workspace/members/{memberId}": { id: "removeWorkspaceMember", summary: "Remove a member from the caller's workspace" },
+  "GET /api/v1/shares/entity/{entityType}/{entityId}": { id: "getEntitySharing", summary: "Who has access to a page or folder" },
+  "POST /api/v1/shares/entity/{entityType}/{entityId}/grants": { id: "grantEntityAccess",
+    summary: "Share a page or folder by email, or invite an address without an account (202)",
+    errors: IDEMPOTENT,
+    example: { email: "ada@example.com", permission: "view" },
+  },
+  "DELETE /api/v1/shares/entity/{entityType}/{entityId}/grants/{userId}": { id: "revokeEntityAccess", summary: "Revoke a user's access to a page or folder" },
+  "POST /api/v1/shares/workspace/invitations/by-email/{email}/resend": { id: "resendWorkspaceInvitation", summary: "Resend a pending workspace invitation" },
+  "POST /api/v1/shares/entity/{entityType}/{entityId}/invitations/by-email/{email}/resend": { id: "resendEntityInvitation", summary: "Resend a pending page or folder invitation" },
+  "POST /api/v1/shares/invitations/{invitationId}/resend": { id: "resendInvitation", summary: "Resend an invitation by its id" },
+  "DELETE /api/v1/shares/invitations/{invitationId}": { id: "cancelInvitation", summary: "Cancel a pending invitation" },
+};
