@@ -1,7 +1,7 @@
 // Importing the constructs real vaults hold: headings and blocks, pipes, embeds, attachments, frontmatter.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeImage } from "../support/images.ts";
-import { TestServer, type TestUser } from "../support/server.ts";
+import { TestServer } from "../support/server.ts";
 import { contentOf, importVault, resolve, type ImportResult } from "../support/vault-import.ts";
 
 let server: TestServer;
@@ -12,13 +12,9 @@ afterAll(async () => {
   await server.stop();
 });
 
-async function newUser(label: string): Promise<TestUser> {
-  return server.registered(label);
-}
-
 describe("constructs of real vaults", () => {
   it("links same-note headings, escaped pipes, empty parts, suffixed embeds, image links and note embeds; names unsupported attachments by type", async () => {
-    const eve = await newUser("eve");
+    const eve = await server.registered("eve");
     const png = (await makeImage("png")).toString("base64");
     const reply = await importVault(eve, [
       {
@@ -78,7 +74,7 @@ describe("constructs of real vaults", () => {
   });
 
   it("shows a note's own frontmatter merged into the page's one block, the service's fields winning; PUT keeps the note's keys", async () => {
-    const fay = await newUser("fay");
+    const fay = await server.registered("fay");
     const reply = await importVault(fay, [{ path: "Tagged.md", content: "---\ntags: [a, b]\nid: not-the-page-id\nstatus: draft\n---\nBody\n" }]);
     expect(reply.status, reply.text).toBe(201);
     const [page] = await resolve(fay, "Tagged");

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { derivedId } from "../../shared/imports/import-ids.ts";
 import { pageStream } from "../../shared/pages/page.decider.ts";
 import { aliasBomb } from "../support/yaml-bomb.ts";
-import { TestServer, type TestUser } from "../support/server.ts";
+import { TestServer } from "../support/server.ts";
 import { contentOf, importVault, resolve } from "../support/vault-import.ts";
 
 let server: TestServer;
@@ -15,13 +15,9 @@ afterAll(async () => {
   await server.stop();
 });
 
-async function newUser(label: string): Promise<TestUser> {
-  return server.registered(label);
-}
-
 describe("bounded imports", () => {
   it("rewrites a note of 45,000 links in one pass, and skips it when the rewritten page would exceed 500,000 characters", async () => {
-    const lee = await newUser("lee");
+    const lee = await server.registered("lee");
     const links = Array.from({ length: 45_000 }, () => "[[T]]").join(" ");
     const reply = await importVault(lee, [
       { path: "T.md", content: "target" },
@@ -36,7 +32,7 @@ describe("bounded imports", () => {
   });
 
   it("answers /healthz while a large import runs", async () => {
-    const max = await newUser("max");
+    const max = await server.registered("max");
     const key = randomUUID();
     const files = Array.from({ length: 400 }, (_, index) => ({ path: `n${index}.md`, content: `note ${index} links [[n${(index + 1) % 400}]]` }));
     let finished = false;
@@ -59,7 +55,7 @@ describe("bounded imports", () => {
 
 describe("an import never half-fails", () => {
   it("reports a note whose frontmatter is an alias bomb, keeps it as text, and imports the others", async () => {
-    const ned = await newUser("ned");
+    const ned = await server.registered("ned");
     const bomb = `---\n${aliasBomb()}title: Boom\n---\nBody of the bomb`;
     const reply = await importVault(ned, [
       { path: "Before.md", content: "before" },
@@ -76,7 +72,7 @@ describe("an import never half-fails", () => {
 
 describe("folders from import paths", () => {
   it("obey POST /folders's rules: a refused directory name makes no folder and the notes below it are reported", async () => {
-    const ora = await newUser("ora");
+    const ora = await server.registered("ora");
     const long = "L".repeat(250);
     const reply = await importVault(ora, [
       { path: `${long}/Long.md`, content: "x" },
@@ -98,7 +94,7 @@ describe("folders from import paths", () => {
   });
 
   it("make directories that differ only in case one folder", async () => {
-    const pat = await newUser("pat");
+    const pat = await server.registered("pat");
     const reply = await importVault(pat, [
       { path: "Dir/One.md", content: "x" },
       { path: "dir/Two.md", content: "x" },

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pageStream } from "../../shared/pages/page.decider.ts";
 import { makeImage } from "../support/images.ts";
-import { TestServer, type TestUser } from "../support/server.ts";
+import { TestServer } from "../support/server.ts";
 import { contentOf, importVault, resolve, type ImportResult } from "../support/vault-import.ts";
 
 let server: TestServer;
@@ -16,13 +16,9 @@ afterAll(async () => {
   await server.stop();
 });
 
-async function newUser(label: string): Promise<TestUser> {
-  return server.registered(label);
-}
-
 describe("POST /imports/obsidian", () => {
   it("makes every directory a folder and every note a page under the caller's root, titled by file name or frontmatter", async () => {
-    const ann = await newUser("ann");
+    const ann = await server.registered("ann");
     const reply = await importVault(ann, [
       { path: "Welcome.md", content: "# Hello\n\nFirst note." },
       { path: "Projects/Plan.md", content: "---\ntitle: The Plan\nemoji: 🗺️\ntags: [work, q4]\nstatus: draft\n---\nPlan body.\n" },
@@ -47,7 +43,7 @@ describe("POST /imports/obsidian", () => {
   });
 
   it("reuses a folder the caller already has at the same path", async () => {
-    const bob = await newUser("bob");
+    const bob = await server.registered("bob");
     const existing = await bob.post("/folders", { name: "Notes" });
     const first = await importVault(bob, [{ path: "Notes/One.md", content: "one" }]);
     expect(first.body).toMatchObject({ foldersCreated: 0, pagesCreated: 1 });
@@ -60,7 +56,7 @@ describe("POST /imports/obsidian", () => {
   });
 
   it("turns wikilinks into links to the imported pages and counts them; unresolved ones stay as text and are reported", async () => {
-    const cy = await newUser("cy");
+    const cy = await server.registered("cy");
     const reply = await importVault(cy, [
       { path: "Index.md", content: "See [[Target]], [[Target|the target]], [[deep/Other]] and [[Target#Next Steps]].\nAlso [[Missing note]].\n\n`[[Target]]` in code.\n\n```\n[[Target]] in a block\n```\n" },
       { path: "Target.md", content: "## Next Steps\n" },
@@ -80,7 +76,7 @@ describe("POST /imports/obsidian", () => {
   });
 
   it("picks the note with the shortest path when a name is ambiguous, as Obsidian does", async () => {
-    const dee = await newUser("dee");
+    const dee = await server.registered("dee");
     await importVault(dee, [
       { path: "a/b/Meeting.md", content: "deep" },
       { path: "x/Meeting.md", content: "shallow" },
@@ -93,7 +89,7 @@ describe("POST /imports/obsidian", () => {
   });
 
   it("uploads embedded images, as base64 or data: URLs, and writes their markdown into the page", async () => {
-    const eve = await newUser("eve");
+    const eve = await server.registered("eve");
     const png = await makeImage("png", 20, 10);
     const jpeg = await makeImage("jpeg", 30, 15);
     const reply = await importVault(eve, [
@@ -116,7 +112,7 @@ describe("POST /imports/obsidian", () => {
   });
 
   it("skips and reports paths that are absolute, climb out, have empty segments or controls, or repeat another", async () => {
-    const fay = await newUser("fay");
+    const fay = await server.registered("fay");
     const reply = await importVault(fay, [
       { path: "/etc/Passwd.md", content: "x" },
       { path: "../Up.md", content: "x" },
@@ -136,7 +132,7 @@ describe("POST /imports/obsidian", () => {
   });
 
   it("refuses a request over its bounds or not of its shape with 400 and imports nothing", async () => {
-    const gus = await newUser("gus");
+    const gus = await server.registered("gus");
     const tooMany = Array.from({ length: 5_001 }, (_, index) => ({ path: `n${index}.md`, content: "x" }));
     expect((await importVault(gus, tooMany)).status).toBe(400);
     const tooLarge = Array.from({ length: 11 }, (_, index) => ({ path: `big${index}.md`, content: "x".repeat(5 * 1024 * 1024) }));
@@ -152,7 +148,7 @@ describe("POST /imports/obsidian", () => {
   });
 
   it("records every event of one import under one correlation id", async () => {
-    const hal = await newUser("hal");
+    const hal = await server.registered("hal");
     await importVault(hal, [
       { path: "One.md", content: "x" },
       { path: "Dir/Two.md", content: "y" },
@@ -166,7 +162,7 @@ describe("POST /imports/obsidian", () => {
 
 describe("Idempotency-Key on import", () => {
   it("replays a completed import, and a retry of a failed one creates only what is missing", async () => {
-    const ivy = await newUser("ivy");
+    const ivy = await server.registered("ivy");
     const key = randomUUID();
     const files = [
       { path: "First.md", content: "no images" },
@@ -201,7 +197,7 @@ describe("Idempotency-Key on import", () => {
 
 describe("a realistic vault", () => {
   it("imports it whole: every count, every error, the tree through the query API and every page's content", async () => {
-    const kim = await newUser("kim");
+    const kim = await server.registered("kim");
     const png = (await makeImage("png", 12, 12)).toString("base64");
     const files = [
       { path: "Home.md", content: "---\ntitle: Start here\nemoji: 🏠\ncssclass: wide\n---\nSee [[Roadmap|the roadmap]], [[Work/Notes/Meeting#Actions]] and [[Ghost]].\n\n```md\n[[Roadmap]] is code\n```\n" },

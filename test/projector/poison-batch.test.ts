@@ -3,22 +3,21 @@
 // the reason) and the projector_stalled metric, keeps retrying with backoff, and clears both once the batch
 // commits. Real SQLite stores; the refusing projection is injected for one page.
 import { randomUUID } from "node:crypto";
-import { join } from "node:path";
 import { pino } from "pino";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { Projector } from "../../services/projector/projector.ts";
 import { PrometheusMetrics } from "../../shared/adapters/prometheus/prometheus.metrics.ts";
-import { SqliteEventStore } from "../../shared/adapters/sqlite/sqlite.event-store.ts";
+import type { SqliteEventStore } from "../../shared/adapters/sqlite/sqlite.event-store.ts";
 import type { SqliteBatch } from "../../shared/adapters/sqlite/sqlite-batch.ts";
-import { SqliteProjectionStore, SqliteReadStore } from "../../shared/adapters/sqlite/sqlite.read-store.ts";
+import type { SqliteProjectionStore, SqliteReadStore } from "../../shared/adapters/sqlite/sqlite.read-store.ts";
 import { toNewEvents } from "../../shared/commands/new-events.ts";
 import { createApp, type App } from "../../shared/http/create-app.ts";
 import { healthRoutes } from "../../shared/http/health.routes.ts";
 import { pageIdSchema, userIdSchema, type PageId } from "../../shared/kernel/ids.ts";
 import type { ProjectionStore, ProjectionWriters } from "../../shared/read-store/read-store.port.ts";
-import { tempDir } from "../support/temp-dir.ts";
+import { projectorStores, until, type ProjectorStores } from "../support/projector-stores.ts";
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
+let stores: ProjectorStores;
 let eventStore: SqliteEventStore;
 let projection: SqliteProjectionStore;
 let reader: SqliteReadStore;
@@ -26,18 +25,13 @@ let projector: Projector<SqliteBatch> | null = null;
 let app: App | null = null;
 
 beforeEach(async () => {
-  dir = await tempDir();
-  eventStore = new SqliteEventStore(join(dir.path, "events.sqlite"), { pollMs: 20 });
-  projection = new SqliteProjectionStore(join(dir.path, "read.sqlite"));
-  reader = new SqliteReadStore(join(dir.path, "read.sqlite"));
+  stores = await projectorStores();
+  ({ eventStore, projection, reader } = stores);
 });
 afterEach(async () => {
   await app?.close();
   await projector?.stop();
-  await reader.close();
-  await projection.close();
-  await eventStore.close();
-  await dir.remove();
+  await stores.close();
 });
 
 /** The SQLite projection store, whose pages read model refuses to create `poisoned` while `refusing.on`. */
@@ -60,14 +54,6 @@ function refusingStore(poisoned: PageId, refusing: { on: boolean }): ProjectionS
     endRebuild: () => projection.endRebuild(),
     close: () => projection.close(),
   };
-}
-
-async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 it("reports a poison batch through /readyz and the metrics, keeps retrying, and recovers once it commits", async () => {

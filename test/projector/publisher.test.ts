@@ -2,12 +2,11 @@
 // publisher retries from its own position and, once the bus takes messages again, publishes what it missed, in
 // order, with ids only.
 import { randomUUID } from "node:crypto";
-import { join } from "node:path";
 import { pino } from "pino";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { Projector } from "../../services/projector/projector.ts";
-import { SqliteEventStore } from "../../shared/adapters/sqlite/sqlite.event-store.ts";
-import { SqliteProjectionStore, SqliteReadStore } from "../../shared/adapters/sqlite/sqlite.read-store.ts";
+import type { SqliteEventStore } from "../../shared/adapters/sqlite/sqlite.event-store.ts";
+import type { SqliteProjectionStore, SqliteReadStore } from "../../shared/adapters/sqlite/sqlite.read-store.ts";
 import type { SqliteBatch } from "../../shared/adapters/sqlite/sqlite-batch.ts";
 import { toNewEvents } from "../../shared/commands/new-events.ts";
 import { InProcessBus } from "../../shared/adapters/in-process/in-process.bus.ts";
@@ -15,9 +14,9 @@ import type { BusMessage } from "../../shared/bus/bus.port.ts";
 import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
 import { Publisher } from "../../services/projector/publisher.ts";
 import { pageIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
-import { tempDir } from "../support/temp-dir.ts";
+import { projectorStores, until, type ProjectorStores } from "../support/projector-stores.ts";
 
-let dir: { path: string; remove: () => Promise<void> };
+let stores: ProjectorStores;
 let eventStore: SqliteEventStore;
 let projection: SqliteProjectionStore;
 let reader: SqliteReadStore;
@@ -26,19 +25,14 @@ let publisher: Publisher | null = null;
 let watcher: CheckpointWatcher | null = null;
 
 beforeEach(async () => {
-  dir = await tempDir();
-  eventStore = new SqliteEventStore(join(dir.path, "events.sqlite"), { pollMs: 20 });
-  projection = new SqliteProjectionStore(join(dir.path, "read.sqlite"));
-  reader = new SqliteReadStore(join(dir.path, "read.sqlite"));
+  stores = await projectorStores();
+  ({ eventStore, projection, reader } = stores);
 });
 afterEach(async () => {
   await publisher?.stop();
   await projector?.stop();
   watcher?.close();
-  await reader.close();
-  await projection.close();
-  await eventStore.close();
-  await dir.remove();
+  await stores.close();
 });
 
 /** The in-process bus, made unreachable at will, as NATS is while it is down. */
@@ -51,14 +45,6 @@ class FlakyBus extends InProcessBus {
   override async savePublishedPosition(position: number): Promise<void> {
     if (this.down) throw new Error("bus unreachable");
     return super.savePublishedPosition(position);
-  }
-}
-
-async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 

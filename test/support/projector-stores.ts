@@ -1,0 +1,40 @@
+// The stores a projector test runs against: a real SQLite event store and read-model file in a temporary
+// directory, the projection's writer and a reader over the same file, closed together.
+import { join } from "node:path";
+import { SqliteEventStore } from "../../shared/adapters/sqlite/sqlite.event-store.ts";
+import { SqliteProjectionStore, SqliteReadStore } from "../../shared/adapters/sqlite/sqlite.read-store.ts";
+import { tempDir } from "./temp-dir.ts";
+
+export interface ProjectorStores {
+  readonly eventStore: SqliteEventStore;
+  readonly projection: SqliteProjectionStore;
+  readonly reader: SqliteReadStore;
+  close(): Promise<void>;
+}
+
+export async function projectorStores(): Promise<ProjectorStores> {
+  const dir = await tempDir();
+  const eventStore = new SqliteEventStore(join(dir.path, "events.sqlite"), { pollMs: 20 });
+  const projection = new SqliteProjectionStore(join(dir.path, "read.sqlite"));
+  const reader = new SqliteReadStore(join(dir.path, "read.sqlite"));
+  return {
+    eventStore,
+    projection,
+    reader,
+    async close() {
+      await reader.close();
+      await projection.close();
+      await eventStore.close();
+      await dir.remove();
+    },
+  };
+}
+
+/** Polls until the condition holds, failing with what was awaited after ten seconds. */
+export async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
