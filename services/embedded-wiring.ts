@@ -77,7 +77,7 @@ export function commandApiPorts(
     consistencyWaitMs: config.CONSISTENCY_WAIT_MS,
     trashRetentionDays: config.TRASH_RETENTION_DAYS,
     images: new ImageInspector({ concurrency: config.IMAGE_DECODE_CONCURRENCY, queue: config.IMAGE_DECODE_QUEUE }),
-    notes: new NoteRewriter({ workers: config.IMPORT_WORKERS, noteTimeLimitMs: config.IMPORT_NOTE_TIME_LIMIT_MS }),
+    notes: new NoteRewriter({ workers: config.IMPORT_WORKERS, noteTimeLimitMs: config.IMPORT_NOTE_TIME_LIMIT_MS, workerMemoryMb: config.IMPORT_WORKER_MEMORY_MB }),
   };
 }
 

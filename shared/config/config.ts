@@ -71,6 +71,8 @@ export const configSchema = z.object({
   /** How long one note of a vault import may take to parse and rewrite (in a worker thread); past it the note
    * is skipped and reported as too complex to read. */
   IMPORT_NOTE_TIME_LIMIT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** The heap (MB) each note-parsing worker may grow to; a note needing more is skipped and reported too large. */
+  IMPORT_WORKER_MEMORY_MB: z.coerce.number().int().min(16).max(16_384).default(1_024),
   /** Worker threads that parse imported notes, shared by the imports of one command process. */
   IMPORT_WORKERS: z.coerce.number().int().min(1).max(64).default(Math.max(1, availableParallelism() - 1)),
   /** Where the projector and the notifier, which have no HTTP port, serve GET /metrics; not served when unset. */

@@ -7,11 +7,16 @@ import { createRequire } from "node:module";
 import { extname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
+import { AppError } from "../errors/app-error.ts";
 import { fromWorker, type ToWorker } from "./note-rewrite.protocol.ts";
 import type { RewrittenNote } from "./vault-note.ts";
 import type { VaultLinks } from "./vault-resolver.ts";
 
-export type RewriteOutcome = { readonly kind: "rewritten"; readonly note: RewrittenNote } | { readonly kind: "unreadable" } | { readonly kind: "too_complex" };
+export type RewriteOutcome =
+  | { readonly kind: "rewritten"; readonly note: RewrittenNote }
+  | { readonly kind: "unreadable" }
+  | { readonly kind: "too_complex" }
+  | { readonly kind: "too_large" };
 
 export interface NoteToRewrite {
   readonly path: string;
@@ -30,6 +35,8 @@ export interface NoteRewriterLimits {
   readonly workers: number;
   /** A note's parse and rewrite may take this long; past it, the note is reported too complex. */
   readonly noteTimeLimitMs: number;
+  /** A worker's heap may grow to this many MB; a note whose parse needs more is reported too large to read. */
+  readonly workerMemoryMb: number;
 }
 
 interface Job {
@@ -52,12 +59,18 @@ interface Slot {
 // benchmarks). Node 20 does not apply the loader hooks of `--import tsx` to a worker's entry module, so a `.ts`
 // worker is started by a bootstrap that imports it through tsx's API.
 const workerUrl = new URL(`./note-rewrite.worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
-function startWorker(): Worker {
-  if (!workerUrl.pathname.endsWith(".ts")) return new Worker(workerUrl);
+function startWorker(memoryMb: number): Worker {
+  const resourceLimits = { maxOldGenerationSizeMb: memoryMb };
+  if (!workerUrl.pathname.endsWith(".ts")) return new Worker(workerUrl, { resourceLimits });
   const tsxApi = new URL("dist/esm/api/index.mjs", pathToFileURL(createRequire(import.meta.url).resolve("tsx/package.json"))).href;
   const bootstrap = `import(${JSON.stringify(tsxApi)}).then(({ tsImport }) => tsImport(${JSON.stringify(workerUrl.href)}, ${JSON.stringify(import.meta.url)}))`;
-  return new Worker(bootstrap, { eval: true });
+  return new Worker(bootstrap, { eval: true, resourceLimits });
 }
+
+/** The import answers 503: nothing was wrong with its notes, and the same request may work a moment later. */
+const cannotParse = (): AppError => new AppError("unavailable", "the import's note parser could not start; retry shortly", { "retry-after": "5" });
+
+const outOfMemory = (error: unknown): boolean => error instanceof Error && "code" in error && error.code === "ERR_WORKER_OUT_OF_MEMORY";
 
 export class NoteRewriter {
   private readonly slots: Slot[] = [];
@@ -99,7 +112,13 @@ export class NoteRewriter {
   }
 
   private spawn(): void {
-    const worker = startWorker();
+    let worker: Worker;
+    try {
+      worker = startWorker(this.limits.workerMemoryMb);
+    } catch {
+      for (const job of this.queue.splice(0)) job.reject(cannotParse());
+      return;
+    }
     const slot: Slot = { worker, ready: false, imports: new Set(), job: null };
     this.slots.push(slot);
     worker.on("message", (data: unknown) => {
@@ -116,8 +135,9 @@ export class NoteRewriter {
       running.job.resolve(message.data.type === "rewritten" ? { kind: "rewritten", note: message.data.note } : { kind: "unreadable" });
       this.pump();
     });
-    // A worker that fails (out of memory, a bug) loses only the note it was on, reported unreadable.
-    worker.on("error", () => void this.end(slot, null));
+    // A worker that fails loses only the note it was on: reported too large when it ran out of its heap, else
+    // unreadable (a bug).
+    worker.on("error", (error) => void this.end(slot, null, outOfMemory(error) ? { kind: "too_large" } : { kind: "unreadable" }));
     worker.on("exit", () => void this.end(slot, null));
   }
 
@@ -139,20 +159,20 @@ export class NoteRewriter {
     slot.worker.postMessage(message);
   }
 
-  /** Removes the worker from the pool and terminates it; its note, if any, fails with `error` or as unreadable. */
-  private async end(slot: Slot, error: Error | null): Promise<void> {
+  /** Removes the worker from the pool and terminates it; its note, if any, fails with `error` or `outcome`. */
+  private async end(slot: Slot, error: Error | null, outcome: RewriteOutcome = { kind: "unreadable" }): Promise<void> {
     const index = this.slots.indexOf(slot);
     if (index === -1) return;
     this.slots.splice(index, 1);
     if (slot.job) {
       clearTimeout(slot.job.timer);
       if (error) slot.job.job.reject(error);
-      else slot.job.job.resolve({ kind: "unreadable" });
+      else slot.job.job.resolve(outcome);
       slot.job = null;
     }
     if (!slot.ready) {
       // A worker that cannot even start would fail again: the notes waiting fail their imports instead.
-      for (const job of this.queue.splice(0)) job.reject(error ?? new Error("the note rewriter's worker did not start"));
+      for (const job of this.queue.splice(0)) job.reject(error ?? cannotParse());
     } else if (!this.closed) {
       this.pump();
     }

@@ -150,3 +150,27 @@ describe("a note too complex to read", () => {
     expect(await contentOf(gil, "Easy")).toMatch(/^Links to \[Other\]\(\/api\/v1\/pages\/[0-9a-f-]{36}\)\.$/);
   });
 });
+
+describe("a note too large to parse", () => {
+  let small: TestServer;
+  beforeAll(async () => {
+    small = await TestServer.start({ settings: { IMPORT_WORKER_MEMORY_MB: "32" } });
+  });
+  afterAll(async () => {
+    await small.stop();
+  });
+
+  it("is reported in errors when its parse outgrows the worker's heap, and the other notes import", async () => {
+    const hu = await small.registered("hu");
+    const reply = await importVault(hu, [
+      { path: "Huge.md", content: "*a* ".repeat(50_000) },
+      { path: "Fine.md", content: "Links to [[Huge]] and [[Other]]." },
+      { path: "Other.md", content: "Plain." },
+    ]);
+    expect(reply.status, reply.text).toBe(201);
+    expect(reply.body).toMatchObject({ pagesCreated: 2 });
+    expect(reply.body.errors).toContain('"Huge.md": skipped: too large to read (parsing its markdown needed more memory than an import allows one note)');
+    expect(await resolve(hu, "Huge")).toEqual([]);
+    expect(await resolve(hu, "Other")).toHaveLength(1);
+  });
+});

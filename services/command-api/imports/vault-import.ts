@@ -150,6 +150,10 @@ export class VaultImport {
       this.result.errors.push(`${label}: skipped: too complex to read (its markdown took longer to parse than an import allows one note)`);
       return;
     }
+    if (outcome.kind === "too_large") {
+      this.result.errors.push(`${label}: skipped: too large to read (parsing its markdown needed more memory than an import allows one note)`);
+      return;
+    }
     const rewritten = outcome.note;
     // Receiving a large note from the worker takes the loop a while: other requests go first.
     await yieldToLoop();
