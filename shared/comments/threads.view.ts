@@ -66,4 +66,6 @@ export interface ThreadsWriter<Tx> {
   editComment(tx: Tx, commentId: string, body: string, at: string): Promise<void>;
   deleteComment(tx: Tx, commentId: string, at: string): Promise<void>;
   setStatus(tx: Tx, threadId: string, change: ThreadStatusChange): Promise<void>;
+  /** The page was purged: its threads and their comments go; returns the ids of the threads removed. */
+  removePage(tx: Tx, pageId: string): Promise<string[]>;
 }

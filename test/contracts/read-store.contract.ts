@@ -514,5 +514,60 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
       await projection.applyBatch(104, async (tx) => w().links.setLinks(tx, source, [], 104));
       expect(await reader.links.linksTo(target, null, 10)).toEqual([]);
     });
+
+    it("forgets a purged page everywhere: its row, threads and comments, history and folds, grants, images, links both ways", async () => {
+      const ownerId = randomUUID();
+      const userId = randomUUID();
+      const record = page(ownerId, null, "Purged");
+      const [linking, linked, threadId, commentId, imageId] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+      const onPage = { kind: "page" as const, id: record.id };
+      const created: HistoryEntry = {
+        position: record.updatedPosition, occurredAt: record.updatedAt, entityKind: "page", entityId: record.id, access: onPage, actorId: ownerId, correlationId: randomUUID(),
+        event: { type: "PageCreated", data: { pageId: record.id as PageId, ownerId: ownerId as UserId, parentId: null, title: "Purged", icon: null, markdown: "x" } },
+      };
+      const when = at();
+      const opened: HistoryEntry = {
+        position: when.updatedPosition, occurredAt: when.updatedAt, entityKind: "thread", entityId: threadId, access: onPage, actorId: ownerId, correlationId: randomUUID(),
+        event: { type: "ThreadOpened", data: { threadId: threadId as ThreadId, pageId: record.id as PageId, anchor: { quote: "q", prefix: "", suffix: "" }, createdBy: ownerId as UserId } },
+      };
+      const fold: StoredFold = { title: "Purged", icon: null, parentId: null, grants: {}, contentAt: created.position, upTo: created.position };
+      await batch(async (tx) => {
+        await w().pages.create(tx, record, "x");
+        await w().history.record(tx, created, { change: { kind: "created", title: "Purged", icon: null, parentId: null, size: 1 }, sharing: false });
+        await w().threads.open(tx, { id: threadId, pageId: record.id, anchor: { quote: "q", prefix: "", suffix: "" }, status: "open", createdBy: ownerId, createdAt: when.updatedAt, updatedAt: when.updatedAt, resolvedBy: null, resolvedAt: null, createdPosition: when.updatedPosition });
+        await w().threads.addComment(tx, { id: commentId, threadId, authorId: ownerId, body: "b", createdAt: when.updatedAt, updatedAt: when.updatedAt, deletedAt: null, createdPosition: when.updatedPosition });
+        await w().history.record(tx, opened, { change: { kind: "thread", threadId, action: "opened", commentId: null }, sharing: false });
+        await w().history.putFolds(tx, new Map([[record.id, fold]]));
+        await w().access.putGrant(tx, { entityType: "page", entityId: record.id, userId, permission: "edit", grantedBy: ownerId, createdAt: when.updatedAt, updatedAt: when.updatedAt }, when.updatedPosition);
+        const image = { id: imageId, pageId: record.id, uploaderId: ownerId, filename: "f.png", originalName: "f.png", mimeType: "image/png" as const, size: 1, width: 1, height: 1, alt: "", sha256: "a".repeat(64), createdAt: when.updatedAt };
+        await w().images.put(tx, image);
+        await w().links.setLinks(tx, record.id, [linked], when.updatedPosition);
+        await w().links.setLinks(tx, linking, [record.id], when.updatedPosition);
+      });
+      expect([...(await reader.access.contextFor(userId)).pageGrants]).toEqual([[record.id, "edit"]]);
+      const purgedAt = at().updatedPosition;
+      await batch(async (tx) => {
+        await w().pages.remove(tx, record.id);
+        expect(await w().threads.removePage(tx, record.id)).toEqual([threadId]);
+        await w().history.forget(tx, [record.id, threadId]);
+        expect(await w().history.foldOf(tx, record.id)).toBeNull();
+        await w().pages.purge(tx, record.id);
+        await w().links.removeSource(tx, record.id);
+        await w().links.removeTarget(tx, record.id);
+        await w().access.removeEntity(tx, "page", record.id, purgedAt);
+        await w().images.removePage(tx, record.id);
+      });
+      expect(await reader.pages.get(record.id)).toBeNull();
+      expect(await reader.threads.get(threadId)).toBeNull();
+      expect(await reader.threads.locateComment(commentId)).toBeNull();
+      expect(await reader.history.firstEntryOf(record.id)).toBeNull();
+      expect(await reader.history.changesOf(threadId, { order: "asc", from: null, limit: 10, withSharing: true })).toEqual([]);
+      expect((await reader.history.changesAfter(created.position - 1, 100)).filter((change) => [record.id, threadId].includes(change.entityId))).toEqual([]);
+      expect(await reader.access.grantsOn("page", record.id)).toEqual([]);
+      expect((await reader.access.contextFor(userId)).pageGrants.size).toBe(0);
+      expect(await reader.images.get(imageId)).toBeNull();
+      expect(await reader.links.linksTo(record.id, null, 10)).toEqual([]);
+      expect(await reader.links.linksTo(linked, null, 10)).toEqual([]);
+    });
   });
 }

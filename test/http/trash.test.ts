@@ -1,6 +1,11 @@
+import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { anchor } from "../support/comments.ts";
+import { makeImage, upload } from "../support/images.ts";
 import { TestServer, type TestUser } from "../support/server.ts";
-import { addMember, createFolder, createPage, share } from "../support/workspace-builders.ts";
+import { SseStream } from "../support/sse.ts";
+import { addMember, createFolder, createPage, share, unknownAddress } from "../support/workspace-builders.ts";
 
 let server: TestServer;
 /** How far the server's clock runs ahead of real time: the purge test moves it past the retention period. */
@@ -18,6 +23,28 @@ const trashOf = async (user: TestUser): Promise<Entry[]> => {
   expect(reply.status, reply.text).toBe(200);
   return reply.body.data as Entry[];
 };
+/**
+ * What an operator erasing data would look for in the read-model file: rows holding any of `ids` in a column of
+ * their own, and rows holding any of `words` anywhere in a text column (the search index's own tables are
+ * binary and asked through GET /search instead). Answers `table: count` for each table that has any.
+ */
+function readModelRowsOf(server: TestServer, ids: readonly string[], words: readonly string[]): Record<string, number> {
+  const db = new Database(join(server.dataDir, "read-models.sqlite"), { readonly: true });
+  try {
+    const found: Record<string, number> = {};
+    const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND (name NOT LIKE 'page_search%' OR name = 'page_search_docs')").all();
+    for (const { name } of tables) {
+      const columns = db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${name}')`).all().map((column) => column.name);
+      const held = [...ids.flatMap((id) => columns.map((column) => `"${column}" = '${id}'`)), ...words.flatMap((word) => columns.map((column) => `instr("${column}", '${word}') > 0`))];
+      const count = db.prepare<[], number>(`SELECT count(*) FROM "${name}" WHERE ${held.join(" OR ")}`).pluck().get() ?? 0;
+      if (count > 0) found[name] = count;
+    }
+    return found;
+  } finally {
+    db.close();
+  }
+}
+
 const body = (document: string): string => document.replace(/^---\n[\s\S]*?\n---\n/, "");
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -187,5 +214,66 @@ describe("purging the trash", () => {
     expect((await ann.post(`/trash/page/${pageId}/restore`)).status).toBe(404);
     expect((await ann.post(`/trash/folder/${folderId}/restore`)).status).toBe(404);
     expect((await ann.get(`/pages/${pageId}`)).status).toBe(404);
+  });
+
+  it("takes a purged page and folder out of every read model and every route, and a rebuild does not bring them back", async () => {
+    const ann = await server.registered("ann");
+    const bea = await server.registered("bea");
+    const folderId = await createFolder(ann, { name: "Erasedfolder" });
+    const other = await createPage(ann, { title: "Other" });
+    const pageId = await createPage(ann, { title: "Erasedtitle", parentId: folderId, markdown: `erasedword [other](/api/v1/pages/${other})` });
+    const linking = await createPage(ann, { title: "Linking", markdown: `[gone](/api/v1/pages/${pageId})` });
+    expect((await ann.patch(`/pages/${pageId}/content`, { append: "\n\nerasedword again" })).status).toBe(200);
+    expect((await share(ann, "page", pageId, bea.email, "edit")).status).toBeLessThan(300);
+    expect((await share(ann, "folder", folderId, bea.email, "view")).status).toBeLessThan(300);
+    expect((await share(ann, "page", pageId, unknownAddress(), "view")).status).toBeLessThan(300);
+    const thread = await ann.post(`/pages/${pageId}/comments`, { body: "erasedcomment", anchor });
+    expect(thread.status).toBe(201);
+    const threadId = String(thread.body.id);
+    const image = await upload(ann, pageId, { file: { bytes: await makeImage("png"), name: "erased.png" }, alt: "erasedalt" });
+    expect(image.status).toBe(201);
+    const imageId = String(image.body.id);
+    expect((await ann.delete(`/folders/${folderId}?recursive=true`)).status).toBe(204);
+    const ids = [pageId, folderId, threadId, imageId];
+    const words = ["Erasedtitle", "erasedword", "erasedcomment", "erasedalt", "Erasedfolder"];
+    // Deleted, not purged: the trash and the history still hold them.
+    expect(Object.keys(readModelRowsOf(server, ids, words)).length).toBeGreaterThan(0);
+
+    ahead += 31 * DAY;
+    await server.restart();
+    const deadline = Date.now() + 10_000;
+    while ((await trashOf(ann)).some((entry) => entry.id === folderId)) {
+      if (Date.now() > deadline) throw new Error("the folder was not purged");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    for (const path of [
+      `/pages/${pageId}`,
+      `/pages/${pageId}/content`,
+      `/pages/${pageId}/history`,
+      `/pages/${pageId}/comments`,
+      `/pages/${pageId}/backlinks`,
+      `/shares/entity/page/${pageId}`,
+      `/folders/${folderId}`,
+      `/folders/${folderId}/history`,
+      `/shares/entity/folder/${folderId}`,
+      `/images/${imageId}`,
+    ]) {
+      expect((await ann.get(path)).status, path).toBe(404);
+    }
+    expect((await ann.get("/search?q=erasedword")).body.data).toEqual([]);
+    expect(((await ann.get(`/pages/${other}/backlinks`)).body.data as Entry[]).map((page) => page.id)).toEqual([]);
+    // The change feed from the start: the purged items' changes are gone from it, and the purge shows nothing.
+    const feed = await SseStream.open(`${server.url}/api/v1/changes?after=0`, ann.credentials);
+    try {
+      await feed.until(() => feed.changes().some((change) => change.entity.id === linking));
+      expect(feed.changes().filter((change) => ids.includes(change.entity.id))).toEqual([]);
+    } finally {
+      feed.close();
+    }
+    expect(readModelRowsOf(server, ids, words)).toEqual({});
+
+    await server.rebuildReadModels();
+    expect(readModelRowsOf(server, ids, words)).toEqual({});
+    expect((await ann.get(`/pages/${linking}`)).status).toBe(200);
   });
 });

@@ -28,7 +28,7 @@ export async function projectFolder<Tx>(
     const place = await placeOf(writers, tx, parentId, name);
     return writers.folders.put(tx, { id: folderId, ownerId, parentId, name, icon, ...place, createdAt, ...changed });
   }
-  // Its row left the folders read model when it was deleted; the trash projection forgets it.
+  // Its row left the folders read model when it was deleted; the purge projection takes the rest out.
   if (event.type === "FolderPurged") return;
   const folder = await writers.folders.get(tx, event.data.folderId);
   if (!folder) return;

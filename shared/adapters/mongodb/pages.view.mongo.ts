@@ -79,6 +79,10 @@ export class MongoPagesWriter implements PagesWriter<MongoBatch> {
     await pages(this.ref).updateOne({ _id: id }, { $set: gone }, tx.options);
   }
 
+  async purge(tx: MongoBatch, id: string): Promise<void> {
+    await pages(this.ref).deleteOne({ _id: id }, tx.options);
+  }
+
   async move(tx: MongoBatch, id: string, place: Place, changed: Changed & { revision: number }): Promise<void> {
     const collection = pages(this.ref);
     const current = await collection.findOne({ _id: id }, { projection: { ownerId: 1 }, ...tx.options });

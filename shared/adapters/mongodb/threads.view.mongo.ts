@@ -83,6 +83,15 @@ export class MongoThreadsWriter implements ThreadsWriter<MongoBatch> {
   async setStatus(tx: MongoBatch, threadId: string, change: ThreadStatusChange): Promise<void> {
     await threads(this.ref).updateOne({ _id: threadId }, { $set: { ...change } }, tx.options);
   }
+
+  async removePage(tx: MongoBatch, pageId: string): Promise<string[]> {
+    const threadIds = (await threads(this.ref).find({ pageId }, { projection: { _id: 1 }, ...tx.options }).toArray()).map((doc) => doc._id);
+    if (threadIds.length === 0) return [];
+    // Comments first: a batch applied again after a crash between the two still finds the threads to go by.
+    await comments(this.ref).deleteMany({ threadId: { $in: threadIds } }, tx.options);
+    await threads(this.ref).deleteMany({ pageId }, tx.options);
+    return threadIds;
+  }
 }
 
 export class MongoThreadsView implements ThreadsView {

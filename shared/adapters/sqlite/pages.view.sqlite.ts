@@ -155,6 +155,7 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
       ),
       remove: db.prepare("UPDATE pages SET deleted = 1 WHERE id = ?"),
       removeContent: db.prepare("DELETE FROM page_contents WHERE page_id = ?"),
+      purge: db.prepare<[string]>("DELETE FROM pages WHERE id = ?"),
       below: db.prepare<[string], Pick<Row, "id" | "ancestor_ids" | "folder_path" | "updated_pos">>(
         "SELECT p.id, p.ancestor_ids, p.folder_path, p.updated_pos FROM page_ancestors a JOIN pages p ON p.id = a.page_id WHERE a.folder_id = ?",
       ),
@@ -248,6 +249,11 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
     this.statements.removeContent.run(id);
     this.statements.removeAncestors.run(id);
     pending.unindexed.add(id);
+  }
+
+  async purge(tx: SqliteBatch, id: string): Promise<void> {
+    await this.remove(tx, id);
+    this.statements.purge.run(id);
   }
 }
 
