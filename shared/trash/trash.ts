@@ -61,15 +61,20 @@ function entryOf(context: AccessContext, place: Placed, retentionDays: number): 
   return { type, id, title, deletedAt, deletedBy, purgeAt: purgeAtOf(item, retentionDays), parentId: shown.parentId, folderPath: shown.folderPath ?? "" };
 }
 
-/** The caller's trash, newest deletion first: items of the workspaces they own or belong to that they may edit. */
+const editable = (grants: ReadonlyMap<string, Permission>): string[] => [...grants].flatMap(([id, permission]) => (atLeast(permission, "edit") ? [id] : []));
+
+/**
+ * The caller's trash, newest deletion first: what they may edit, found through the workspaces they own or belong
+ * to and through their edit grants (on the item itself, or on a folder above where it was deleted from).
+ */
 export async function listTrash(views: ReadModels, principal: Principal, query: { before: number | null; limit: number; retentionDays: number }): Promise<Page<TrashEntry>> {
   const context = await views.access.contextFor(principal.user.id);
-  const owners = [context.userId, ...context.workspaceRoles.keys()];
+  const sources = { ownerIds: [context.userId, ...context.workspaceRoles.keys()], folderIds: editable(context.folderGrants), pageIds: editable(context.pageGrants) };
   const found: Array<{ entry: TrashEntry; position: number }> = [];
   const step = Math.max(STEP, query.limit + 1);
   let before = query.before;
   for (;;) {
-    const items = await views.trash.list(owners, before, step);
+    const items = await views.trash.list(sources, before, step);
     for (const item of items) {
       const place = await placed(views, item);
       const permission = permissionOn(context, place);

@@ -515,6 +515,38 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
       expect(await reader.links.linksTo(target, null, 10)).toEqual([]);
     });
 
+    it("lists the trash through owners, folders above an item and granted items, newest first, each source limited, and follows folder moves", async () => {
+      const [owner, other, top, inner, moved] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+      const item = (type: "page" | "folder", ownerId: string, ancestorIds: string[], deletedWith: string | null = null) => {
+        const when = at();
+        return { type, id: randomUUID(), ownerId, title: "t", parentId: ancestorIds[0] ?? null, ancestorIds, deletedAt: when.updatedAt, deletedBy: ownerId, deletedWith, position: when.updatedPosition };
+      };
+      const own = item("page", owner, []);
+      const deep = item("page", other, [inner, top]);
+      const granted = item("folder", other, []);
+      const along = item("page", other, [inner, top], granted.id);
+      const unrelated = item("page", other, [moved]);
+      await batch(async (tx) => {
+        for (const entry of [own, deep, granted, along, unrelated]) await w().trash.put(tx, entry);
+      });
+      const sources = { ownerIds: [owner], folderIds: [top], pageIds: [] };
+      const ids = (items: { id: string }[]) => items.map((entry) => entry.id);
+      expect(ids(await reader.trash.list({ ...sources, pageIds: [granted.id] }, null, 10))).toEqual([deep.id, own.id]);
+      expect(ids(await reader.trash.list({ ...sources, folderIds: [top, granted.id] }, null, 10))).toEqual([granted.id, deep.id, own.id]);
+      expect(ids(await reader.trash.list({ ...sources, folderIds: [top, granted.id] }, null, 1))).toEqual([granted.id]);
+      expect(ids(await reader.trash.list({ ...sources, folderIds: [top, granted.id] }, granted.position, 1))).toEqual([deep.id]);
+      expect(await reader.trash.list({ ownerIds: [], folderIds: [], pageIds: [] }, null, 10)).toEqual([]);
+      expect((await reader.trash.get("page", deep.id))?.ancestorIds).toEqual([inner, top]);
+      // `moved` now stands below `top`; `inner` left it for the root.
+      await batch(async (tx) => {
+        await w().trash.placeBelow(tx, { id: moved, ancestorIds: [top] });
+        await w().trash.placeBelow(tx, { id: inner, ancestorIds: [] });
+      });
+      expect(ids(await reader.trash.list({ ownerIds: [], folderIds: [top], pageIds: [] }, null, 10))).toEqual([unrelated.id]);
+      expect((await reader.trash.get("page", unrelated.id))?.ancestorIds).toEqual([moved, top]);
+      expect((await reader.trash.get("page", deep.id))?.ancestorIds).toEqual([inner]);
+    });
+
     it("forgets a purged page everywhere: its row, threads and comments, history and folds, grants, images, links both ways", async () => {
       const ownerId = randomUUID();
       const userId = randomUUID();

@@ -119,6 +119,55 @@ describe("the trash", () => {
   });
 });
 
+describe("the trash of a grantee outside the workspace", () => {
+  const walk = async (user: TestUser, limit: number): Promise<string[]> => {
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const reply = await user.get(`/trash?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      expect(reply.status, reply.text).toBe(200);
+      ids.push(...(reply.body.data as Entry[]).map((entry) => entry.id));
+      cursor = (reply.body.nextCursor as string | null) ?? null;
+    } while (cursor);
+    return ids;
+  };
+
+  it("lists what an edit grant on the item or a folder above it lets them restore, and nothing they could not edit or see", async () => {
+    const ann = await server.registered("ann");
+    const bea = await server.registered("bea");
+    const viewer = await server.registered("viewer");
+    const stranger = await server.registered("stranger");
+    const shared = await createFolder(ann, { name: "Shared" });
+    const inner = await createFolder(ann, { name: "Inner", parentId: shared });
+    const elsewhere = await createFolder(ann, { name: "Elsewhere" });
+    await share(ann, "folder", shared, bea.email, "edit");
+    await share(ann, "folder", shared, viewer.email, "view");
+    const deep = await createPage(ann, { title: "Deep", parentId: inner });
+    const direct = await createPage(ann, { title: "Direct" });
+    await share(ann, "page", direct, bea.email, "edit");
+    const viewed = await createPage(ann, { title: "Viewed only" });
+    await share(ann, "page", viewed, bea.email, "view");
+    const notShared = await createPage(ann, { title: "Not shared" });
+    const later = await createPage(ann, { title: "Moved in later", parentId: elsewhere });
+    const innerFolder = await createFolder(ann, { name: "Gone folder", parentId: shared });
+    for (const id of [deep, direct, viewed, notShared, later]) expect((await ann.delete(`/pages/${id}`)).status).toBe(204);
+    expect((await ann.delete(`/folders/${innerFolder}`)).status).toBe(204);
+
+    expect(await walk(bea, 100)).toEqual([innerFolder, direct, deep]);
+    expect(await walk(bea, 1)).toEqual([innerFolder, direct, deep]);
+    expect(await trashOf(viewer)).toEqual([]);
+    expect(await trashOf(stranger)).toEqual([]);
+    expect((await trashOf(bea)).find((entry) => entry.id === deep)).toMatchObject({ parentId: inner, folderPath: "Shared/Inner" });
+
+    // Folders move after the deletion: what now lies below the granted folder is listed, what left it is not.
+    expect((await ann.post(`/folders/${elsewhere}/move`, { parentId: shared })).status).toBe(200);
+    expect((await ann.post(`/folders/${inner}/move`, { parentId: null })).status).toBe(200);
+    expect(await walk(bea, 2)).toEqual([innerFolder, later, direct]);
+    expect((await bea.post(`/trash/page/${later}/restore`)).status).toBe(200);
+    expect((await bea.post(`/trash/page/${deep}/restore`)).status).toBe(404);
+  });
+});
+
 describe("folders in the trash", () => {
   it("deletes a folder with everything below it in one request; without recursive a non-empty folder is still 409", async () => {
     const ann = await server.registered("ann");

@@ -45,6 +45,7 @@ export async function projectFolder<Tx>(
     case "FolderMoved": {
       const moved = { ...folder, parentId: event.data.parentId, ...(await placeOf(writers, tx, event.data.parentId, folder.name)), ...changed };
       await writers.folders.place(tx, moved, changed);
+      await writers.trash.placeBelow(tx, moved);
       return writers.pages.placeBelow(tx, moved, changed);
     }
   }

@@ -3,18 +3,24 @@
 import type { StoredEvent } from "../../../shared/events.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
 
+/** The folders above an item deleted from `parentId`, as the folders read model has them at its deletion. */
+async function ancestorsFrom<Tx>(writers: ProjectionWriters<Tx>, tx: Tx, parentId: string | null): Promise<string[]> {
+  const parent = parentId === null ? null : await writers.folders.get(tx, parentId);
+  return parent ? [parent.id, ...parent.ancestorIds] : [];
+}
+
 export async function projectTrash<Tx>({ event, metadata, position }: StoredEvent, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
   switch (event.type) {
     case "PageDeleted": {
       const { pageId, ownerId, parentId, title, deletedWith } = event.data;
       if (ownerId === undefined || parentId === undefined || title === undefined) return;
-      const deleted = { deletedAt: metadata.occurredAt, deletedBy: metadata.actorId, deletedWith: deletedWith ?? null, position };
+      const deleted = { deletedAt: metadata.occurredAt, deletedBy: metadata.actorId, deletedWith: deletedWith ?? null, position, ancestorIds: await ancestorsFrom(writers, tx, parentId) };
       return writers.trash.put(tx, { type: "page", id: pageId, ownerId, title, parentId, ...deleted });
     }
     case "FolderDeleted": {
       const { folderId, ownerId, parentId, name, deletedWith } = event.data;
       if (ownerId === undefined || parentId === undefined || name === undefined) return;
-      const deleted = { deletedAt: metadata.occurredAt, deletedBy: metadata.actorId, deletedWith: deletedWith ?? null, position };
+      const deleted = { deletedAt: metadata.occurredAt, deletedBy: metadata.actorId, deletedWith: deletedWith ?? null, position, ancestorIds: await ancestorsFrom(writers, tx, parentId) };
       return writers.trash.put(tx, { type: "folder", id: folderId, ownerId, title: name, parentId, ...deleted });
     }
     case "PageUndeleted":
