@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { folderCommands } from "../../shared/folders/folder.commands.ts";
+import { folderIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
 import { anchor } from "../support/comments.ts";
 import { makeImage, upload } from "../support/images.ts";
 import { TestServer, type TestUser } from "../support/server.ts";
@@ -204,6 +206,43 @@ describe("folders in the trash", () => {
     expect(body((await ann.get(`/pages/${kept}/content`)).text)).toBe("kept words");
     expect((await ann.get(`/pages/${earlier}`)).status).toBe(404);
     expect((await trashOf(ann)).map((entry) => entry.id)).toEqual([earlier]);
+  });
+
+  it("finishes a restore interrupted midway when it is sent again: what the deletion took along and the restore had not reached comes back", async () => {
+    const ann = await server.registered("ann");
+    const stranger = await server.registered("stranger");
+    const top = await createFolder(ann, { name: "Top" });
+    const inner = await createFolder(ann, { name: "Inner", parentId: top });
+    const lower = await createFolder(ann, { name: "Lower", parentId: inner });
+    const deep = await createPage(ann, { title: "Deep", parentId: lower });
+    const beside = await createPage(ann, { title: "Beside", parentId: top });
+    expect((await ann.delete(`/folders/${top}?recursive=true`)).status).toBe(204);
+    // The restore crashed after bringing back the folder and one folder below it, as recorded in the event store.
+    const context = { actorId: userIdSchema.parse(ann.id), correlationId: "crashed-restore", now: new Date() };
+    for (const [id, parentId] of [[top, null], [inner, top]] as const) {
+      const folderId = folderIdSchema.parse(id);
+      const command = { type: "UndeleteFolder" as const, folderId, parentId: parentId === null ? null : folderIdSchema.parse(parentId), createdAt: new Date().toISOString() };
+      await folderCommands.handle(server.internals.eventStore, folderId, command, context);
+    }
+    const deadline = Date.now() + 10_000;
+    while ((await ann.get(`/folders/${inner}`)).status !== 200) {
+      if (Date.now() > deadline) throw new Error("the partial restore was not projected");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect((await ann.get(`/pages/${deep}`)).status).toBe(404);
+
+    const invisible = await stranger.post(`/trash/folder/${top}/restore`);
+    expect(invisible.status).toBe(404);
+    expect(invisible.text).toBe((await stranger.post("/trash/folder/00000000-0000-4000-8000-000000000000/restore")).text);
+    const again = await ann.post(`/trash/folder/${top}/restore`);
+    expect(again.status, again.text).toBe(200);
+    expect(again.body).toMatchObject({ id: top, name: "Top", parentId: null, permission: "owner" });
+    expect((await ann.get(`/folders/${lower}`)).body).toMatchObject({ parentId: inner });
+    expect((await ann.get(`/pages/${deep}`)).body).toMatchObject({ parentId: lower });
+    expect((await ann.get(`/pages/${beside}`)).body).toMatchObject({ parentId: top });
+    expect((await trashOf(ann)).filter((entry) => [top, inner, lower, deep, beside].includes(entry.id))).toEqual([]);
+    // Nothing left to finish: as for any folder not in the trash.
+    expect((await ann.post(`/trash/folder/${top}/restore`)).status).toBe(404);
   });
 
   it("restores a folder to the root when its folder is gone, and it can be moved and used again", async () => {
