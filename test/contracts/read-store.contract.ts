@@ -164,12 +164,23 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
     it("lets a projection read, inside its batch, what the same batch wrote before", async () => {
       const owner = randomUUID();
       const parent = folder(owner);
+      const record = page(owner, parent, "Before");
+      const renamed = at();
       let seen: FolderRecord | null = null;
+      let seenPage: PageRecord | null = null;
       await batch(async (tx) => {
         await w().folders.put(tx, parent);
         seen = await w().folders.get(tx, parent.id);
+        await w().pages.create(tx, record, "x");
+        await w().pages.change(tx, record.id, { kind: "title", title: "After", revision: 1, ...renamed });
+        seenPage = await w().pages.get(tx, record.id);
       });
       expect(seen).toEqual(parent);
+      expect(seenPage).toEqual({ ...record, title: "After", revision: 1, ...renamed });
+      await batch(async (tx) => {
+        await w().pages.remove(tx, record.id);
+        expect(await w().pages.get(tx, record.id)).toBeNull();
+      });
     });
 
     it("finds pages by title only among those the caller can see, however many foreign pages share the title", async () => {

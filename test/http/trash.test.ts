@@ -1,8 +1,11 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toNewEvents } from "../../shared/commands/new-events.ts";
 import { folderCommands } from "../../shared/folders/folder.commands.ts";
-import { folderIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
+import { folderStream } from "../../shared/folders/folder.decider.ts";
+import { folderIdSchema, pageIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
+import { pageStream } from "../../shared/pages/page.decider.ts";
 import { anchor } from "../support/comments.ts";
 import { makeImage, upload } from "../support/images.ts";
 import { TestServer, type TestUser } from "../support/server.ts";
@@ -118,6 +121,32 @@ describe("the trash", () => {
     await bea.delete(`/pages/${pageId}`);
     expect((await trashOf(ann)).find((entry) => entry.id === pageId)).toMatchObject({ deletedBy: bea.id });
     expect((await bea.post(`/trash/page/${pageId}/restore`)).status).toBe(200);
+  });
+});
+
+describe("deletions recorded before the trash existed", () => {
+  it("puts them in the trash from the rows they had, restorable like any other", async () => {
+    const ann = await server.registered("ann");
+    const folderId = await createFolder(ann, { name: "Old folder" });
+    const emptied = await createFolder(ann, { name: "Emptied", parentId: folderId });
+    const pageId = await createPage(ann, { title: "Old page", markdown: "old words", parentId: folderId });
+    // As the service recorded deletions then: the id alone.
+    const context = { actorId: userIdSchema.parse(ann.id), correlationId: "before-the-trash", now: new Date() };
+    await server.internals.eventStore.append(pageStream(pageId), toNewEvents([{ type: "PageDeleted", data: { pageId: pageIdSchema.parse(pageId) } }], context), "any");
+    await server.internals.eventStore.append(folderStream(emptied), toNewEvents([{ type: "FolderDeleted", data: { folderId: folderIdSchema.parse(emptied) } }], context), "any");
+    const deadline = Date.now() + 10_000;
+    while ((await ann.get(`/folders/${emptied}`)).status !== 404) {
+      if (Date.now() > deadline) throw new Error("the deletions were not projected");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const listed = (await trashOf(ann)).filter((entry) => [pageId, emptied].includes(entry.id));
+    expect(listed).toEqual([
+      expect.objectContaining({ type: "folder", id: emptied, title: "Emptied", deletedBy: ann.id, parentId: folderId, folderPath: "Old folder" }),
+      expect.objectContaining({ type: "page", id: pageId, title: "Old page", deletedBy: ann.id, parentId: folderId, folderPath: "Old folder" }),
+    ]);
+    expect((await ann.post(`/trash/page/${pageId}/restore`)).body).toMatchObject({ id: pageId, title: "Old page", parentId: folderId });
+    expect(body((await ann.get(`/pages/${pageId}/content`)).text)).toBe("old words");
+    expect((await ann.post(`/trash/folder/${emptied}/restore`)).body).toMatchObject({ id: emptied, name: "Emptied", parentId: folderId });
   });
 });
 

@@ -42,6 +42,11 @@ type Place = { parentId: string | null; ancestorIds: readonly string[]; folderPa
 export class MongoPagesWriter implements PagesWriter<MongoBatch> {
   constructor(private readonly ref: GenerationRef) {}
 
+  async get(tx: MongoBatch, id: string): Promise<PageRecord | null> {
+    const doc = await pages(this.ref).findOne({ _id: id, ...LIVE }, { projection: LISTING, ...tx.options });
+    return doc ? toPageRecord(doc) : null;
+  }
+
   async create(tx: MongoBatch, page: PageRecord, markdown: string): Promise<void> {
     const { id, ...rest } = page;
     const doc: Omit<PageDoc, "_id"> = {

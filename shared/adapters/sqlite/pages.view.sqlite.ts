@@ -156,6 +156,7 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
       remove: db.prepare("UPDATE pages SET deleted = 1 WHERE id = ?"),
       removeContent: db.prepare("DELETE FROM page_contents WHERE page_id = ?"),
       purge: db.prepare<[string]>("DELETE FROM pages WHERE id = ?"),
+      get: db.prepare<[string], Row>("SELECT * FROM pages WHERE id = ? AND deleted = 0"),
       below: db.prepare<[string], Pick<Row, "id" | "ancestor_ids" | "folder_path" | "updated_pos">>(
         "SELECT p.id, p.ancestor_ids, p.folder_path, p.updated_pos FROM page_ancestors a JOIN pages p ON p.id = a.page_id WHERE a.folder_id = ?",
       ),
@@ -221,6 +222,12 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
       if (markdown !== null || row.title !== null) pending.unindexed.add(row.id);
     }
     pending.rows.clear();
+  }
+
+  async get(tx: SqliteBatch, id: string): Promise<PageRecord | null> {
+    this.flush(this.pendingOf(tx));
+    const row = this.statements.get.get(id);
+    return row ? toRecord(row) : null;
   }
 
   async create(tx: SqliteBatch, page: PageRecord, markdown: string): Promise<void> {
