@@ -591,7 +591,8 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
       const purgedAt = at().updatedPosition;
       await batch(async (tx) => {
         await w().pages.remove(tx, record.id);
-        expect(await w().threads.removePage(tx, record.id)).toEqual([threadId]);
+        expect(await w().threads.threadIdsOf(tx, record.id)).toEqual([threadId]);
+        await w().threads.removePage(tx, record.id);
         await w().history.forget(tx, [record.id, threadId]);
         expect(await w().history.foldOf(tx, record.id)).toBeNull();
         await w().pages.purge(tx, record.id);

@@ -11,10 +11,12 @@ export async function projectPurge<Tx>({ event, position }: StoredEvent, writers
   switch (event.type) {
     case "PagePurged": {
       const { pageId } = event.data;
-      const threadIds = await writers.threads.removePage(tx, pageId);
-      const forgotten = [pageId, ...threadIds];
+      // The threads go after their history: applied again after a crash (MongoDB without a transaction), the
+      // batch still finds the threads whose entries are to go.
+      const forgotten = [pageId, ...(await writers.threads.threadIdsOf(tx, pageId))];
       folds.forget(forgotten);
       await writers.history.forget(tx, forgotten);
+      await writers.threads.removePage(tx, pageId);
       await writers.pages.purge(tx, pageId);
       await writers.links.removeSource(tx, pageId);
       await writers.links.removeTarget(tx, pageId);

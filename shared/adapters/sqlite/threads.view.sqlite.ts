@@ -136,11 +136,13 @@ export class SqliteThreadsWriter implements ThreadsWriter<SqliteBatch> {
     this.statements.setStatus.run({ id: threadId, ...change });
   }
 
-  async removePage(_tx: SqliteBatch, pageId: string): Promise<string[]> {
-    const threadIds = this.statements.threadsOf.all(pageId);
-    for (const threadId of threadIds) this.statements.removeComments.run(threadId);
+  async threadIdsOf(_tx: SqliteBatch, pageId: string): Promise<string[]> {
+    return this.statements.threadsOf.all(pageId);
+  }
+
+  async removePage(_tx: SqliteBatch, pageId: string): Promise<void> {
+    for (const threadId of this.statements.threadsOf.all(pageId)) this.statements.removeComments.run(threadId);
     this.statements.removeThreads.run(pageId);
-    return threadIds;
   }
 }
 
