@@ -42,4 +42,6 @@ export interface AccessWriter<Tx> {
   putMember(tx: Tx, member: MemberRecord, position: number): Promise<void>;
   changeRole(tx: Tx, ownerId: string, memberId: string, role: WorkspaceRole, position: number): Promise<void>;
   removeMember(tx: Tx, ownerId: string, memberId: string, position: number): Promise<void>;
+  /** The entity was purged: every grant on it goes, each grantee's access changing at `position`. */
+  removeEntity(tx: Tx, entityType: EntityType, entityId: string, position: number): Promise<void>;
 }

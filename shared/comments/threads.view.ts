@@ -66,4 +66,8 @@ export interface ThreadsWriter<Tx> {
   editComment(tx: Tx, commentId: string, body: string, at: string): Promise<void>;
   deleteComment(tx: Tx, commentId: string, at: string): Promise<void>;
   setStatus(tx: Tx, threadId: string, change: ThreadStatusChange): Promise<void>;
+  /** The ids of the page's threads, as the batch sees them. */
+  threadIdsOf(tx: Tx, pageId: string): Promise<string[]>;
+  /** The page was purged: its threads and their comments go. */
+  removePage(tx: Tx, pageId: string): Promise<void>;
 }

@@ -54,6 +54,15 @@ export class HistoryFolds<Tx> {
     return summary;
   }
 
+  /** These entities were purged: their folds are not written back at the end of the batch. */
+  forget(entityIds: readonly string[]): void {
+    for (const entityId of entityIds) {
+      const held = this.held.get(entityId);
+      if (held?.markdownHeld && held.fold.markdown !== null) this.heldChars -= held.fold.markdown.length;
+      this.held.delete(entityId);
+    }
+  }
+
   /** Writes every fold the batch changed; called once, after the batch's last event. */
   async flush(): Promise<void> {
     if (this.held.size === 0) return;

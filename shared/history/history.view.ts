@@ -96,4 +96,6 @@ export interface HistoryWriter<Tx> {
   putFolds(tx: Tx, folds: ReadonlyMap<string, StoredFold>): Promise<void>;
   /** The markdown an entry recorded (PageCreated, PageContentReplaced, PageRestored), as the batch sees it. */
   markdownAt(tx: Tx, position: number): Promise<string | null>;
+  /** These entities were purged: their entries and folds go (the change feed no longer shows them either). */
+  forget(tx: Tx, entityIds: readonly string[]): Promise<void>;
 }

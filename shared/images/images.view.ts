@@ -22,4 +22,6 @@ export interface ImagesView {
 
 export interface ImagesWriter<Tx> {
   put(tx: Tx, image: ImageRecord): Promise<void>;
+  /** The page was purged: the records of the images uploaded to it go (their bytes stay in the blob store). */
+  removePage(tx: Tx, pageId: string): Promise<void>;
 }

@@ -21,4 +21,6 @@ export interface LinksWriter<Tx> {
   setLinks(tx: Tx, sourceId: string, targetIds: readonly string[], position: number): Promise<void>;
   /** The source page is gone (deleted): none of its links count any more. */
   removeSource(tx: Tx, sourceId: string): Promise<void>;
+  /** The page was purged: the links to it go too (a later change of a page still linking to it records it again). */
+  removeTarget(tx: Tx, targetId: string): Promise<void>;
 }

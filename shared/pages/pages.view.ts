@@ -53,9 +53,13 @@ export interface PagesView {
 }
 
 export interface PagesWriter<Tx> {
+  /** A live page's listing record as the batch sees it (with the batch's own changes), or null. */
+  get(tx: Tx, id: string): Promise<PageRecord | null>;
   create(tx: Tx, page: PageRecord, markdown: string): Promise<void>;
   change(tx: Tx, id: string, change: PageChange): Promise<void>;
   remove(tx: Tx, id: string): Promise<void>;
+  /** The page was purged: nothing of it stays (remove() leaves its listing row behind, marked deleted). */
+  purge(tx: Tx, id: string): Promise<void>;
   /** The page now sits in `place` (null: at the root). */
   move(tx: Tx, id: string, place: { parentId: string | null; ancestorIds: readonly string[]; folderPath: string }, changed: Changed & { revision: number }): Promise<void>;
   /**

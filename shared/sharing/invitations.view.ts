@@ -38,4 +38,6 @@ export interface InvitationsWriter<Tx> {
   /** How the notifier's attempt at the latest queued delivery ended. */
   setDeliveryStatus(tx: Tx, id: string, status: Exclude<DeliveryStatus, "pending">): Promise<void>;
   settle(tx: Tx, id: string, status: Exclude<InvitationStatus, "pending">): Promise<void>;
+  /** The page or folder was purged: invitations to it go. */
+  removeTarget(tx: Tx, targetType: InvitationTargetType, targetId: string): Promise<void>;
 }

@@ -77,21 +77,32 @@ export async function restoreFolderTree(ports: WritePorts, actor: Actor, item: T
   }
   const createdAt = await createdAtOf(ports, folderStream(folderId));
   along((await folderCommands.handle(ports.eventStore, folderId, { type: "UndeleteFolder", folderId, parentId, createdAt }, actor.context)).position);
+  along((await restoreTakenAlong(ports, actor, await ports.views.trash.deletedWith(folderId))).position);
+  return { position };
+}
 
-  const taken = await ports.views.trash.deletedWith(folderId);
-  const back = new Set<string>([folderId]);
+/**
+ * Brings back what a folder's recursive deletion took along and is still in the trash (`taken`): all of it
+ * after the folder itself, or what an interrupted restore had not reached yet when it is sent again.
+ */
+export async function restoreTakenAlong(ports: WritePorts, actor: Actor, taken: readonly TrashItem[]): Promise<{ position: number | null }> {
+  let position: number | null = null;
+  const along = (next: number | null) => {
+    if (next !== null) position = next;
+  };
   let folders = taken.filter((entry) => entry.type === "folder");
-  // Top down: a folder returns once the folder it was in is back.
+  // Top down: a folder returns once the folder it was in is no longer waiting in the trash itself.
   while (folders.length > 0) {
-    const ready = folders.filter((entry) => entry.parentId !== null && back.has(entry.parentId));
+    const waiting = new Set(folders.map((entry) => entry.id));
+    const ready = folders.filter((entry) => entry.parentId === null || !waiting.has(entry.parentId));
     if (ready.length === 0) break;
     for (const entry of ready) {
       const id = folderIdSchema.parse(entry.id);
       const at = await createdAtOf(ports, folderStream(id));
       along(await unlessGone(() => folderCommands.handle(ports.eventStore, id, { type: "UndeleteFolder", folderId: id, parentId: parentOf(entry.parentId), createdAt: at }, actor.context)));
-      back.add(entry.id);
     }
-    folders = folders.filter((entry) => !back.has(entry.id));
+    const done = new Set(ready.map((entry) => entry.id));
+    folders = folders.filter((entry) => !done.has(entry.id));
   }
   for (const entry of taken.filter((candidate) => candidate.type === "page")) {
     const pageId = pageIdSchema.parse(entry.id);

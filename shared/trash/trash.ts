@@ -16,7 +16,7 @@ import { pageStream } from "../pages/page.decider.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import { pageOf, type Page } from "../read-store/pagination.ts";
 import type { TrashItem, TrashType } from "./trash.view.ts";
-import { restoreFolderTree } from "./folder-trash.ts";
+import { restoreFolderTree, restoreTakenAlong } from "./folder-trash.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Trash rows read per step while looking for a page of items the caller may edit. */
@@ -61,15 +61,20 @@ function entryOf(context: AccessContext, place: Placed, retentionDays: number): 
   return { type, id, title, deletedAt, deletedBy, purgeAt: purgeAtOf(item, retentionDays), parentId: shown.parentId, folderPath: shown.folderPath ?? "" };
 }
 
-/** The caller's trash, newest deletion first: items of the workspaces they own or belong to that they may edit. */
+const editable = (grants: ReadonlyMap<string, Permission>): string[] => [...grants].flatMap(([id, permission]) => (atLeast(permission, "edit") ? [id] : []));
+
+/**
+ * The caller's trash, newest deletion first: what they may edit, found through the workspaces they own or belong
+ * to and through their edit grants (on the item itself, or on a folder above where it was deleted from).
+ */
 export async function listTrash(views: ReadModels, principal: Principal, query: { before: number | null; limit: number; retentionDays: number }): Promise<Page<TrashEntry>> {
   const context = await views.access.contextFor(principal.user.id);
-  const owners = [context.userId, ...context.workspaceRoles.keys()];
+  const sources = { ownerIds: [context.userId, ...context.workspaceRoles.keys()], folderIds: editable(context.folderGrants), pageIds: editable(context.pageGrants) };
   const found: Array<{ entry: TrashEntry; position: number }> = [];
   const step = Math.max(STEP, query.limit + 1);
   let before = query.before;
   for (;;) {
-    const items = await views.trash.list(owners, before, step);
+    const items = await views.trash.list(sources, before, step);
     for (const item of items) {
       const place = await placed(views, item);
       const permission = permissionOn(context, place);
@@ -86,11 +91,25 @@ export async function listTrash(views: ReadModels, principal: Principal, query: 
 }
 
 /**
+ * A folder already back whose restore was interrupted (a crash) before it brought back all its deletion took
+ * along: sending the restore again brings back the rest, judged on the folder as it stands now.
+ */
+async function finishFolderRestore(ports: WritePorts, actor: Actor, id: string): Promise<{ position: number | null }> {
+  const [folder, taken] = await Promise.all([ports.views.folders.get(id), ports.views.trash.deletedWith(id)]);
+  const context = folder && taken.length > 0 ? await ports.views.access.contextFor(actor.principal.user.id) : null;
+  const permission = folder && context ? effectivePermission(context, { kind: "folder", ...folder }) : null;
+  if (!permission) throw new AppError("not_found", "folder not found in the trash");
+  requirePermission(permission, "edit", "folder");
+  return restoreTakenAlong(ports, actor, taken);
+}
+
+/**
  * Brings an item back from the trash into its folder, or its owner's root when that folder is gone; a folder
  * brings back what was deleted with it. Only what was deleted itself is restored by its id.
  */
 export async function restoreFromTrash(ports: WritePorts, actor: Actor, type: TrashType, id: string): Promise<{ id: string; position: number | null }> {
   const item = await ports.views.trash.get(type, id);
+  if (!item && type === "folder") return { id, ...(await finishFolderRestore(ports, actor, id)) };
   if (!item || item.deletedWith !== null) throw new AppError("not_found", `${type} not found in the trash`);
   const context = await ports.views.access.contextFor(actor.principal.user.id);
   const place = await placed(ports.views, item);

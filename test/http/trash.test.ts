@@ -1,6 +1,16 @@
+import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toNewEvents } from "../../shared/commands/new-events.ts";
+import { folderCommands } from "../../shared/folders/folder.commands.ts";
+import { folderStream } from "../../shared/folders/folder.decider.ts";
+import { folderIdSchema, pageIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
+import { pageStream } from "../../shared/pages/page.decider.ts";
+import { anchor } from "../support/comments.ts";
+import { makeImage, upload } from "../support/images.ts";
 import { TestServer, type TestUser } from "../support/server.ts";
-import { addMember, createFolder, createPage, share } from "../support/workspace-builders.ts";
+import { SseStream } from "../support/sse.ts";
+import { addMember, createFolder, createPage, share, unknownAddress } from "../support/workspace-builders.ts";
 
 let server: TestServer;
 /** How far the server's clock runs ahead of real time: the purge test moves it past the retention period. */
@@ -18,6 +28,28 @@ const trashOf = async (user: TestUser): Promise<Entry[]> => {
   expect(reply.status, reply.text).toBe(200);
   return reply.body.data as Entry[];
 };
+/**
+ * What an operator erasing data would look for in the read-model file: rows holding any of `ids` in a column of
+ * their own, and rows holding any of `words` anywhere in a text column (the search index's own tables are
+ * binary and asked through GET /search instead). Answers `table: count` for each table that has any.
+ */
+function readModelRowsOf(server: TestServer, ids: readonly string[], words: readonly string[]): Record<string, number> {
+  const db = new Database(join(server.dataDir, "read-models.sqlite"), { readonly: true });
+  try {
+    const found: Record<string, number> = {};
+    const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND (name NOT LIKE 'page_search%' OR name = 'page_search_docs')").all();
+    for (const { name } of tables) {
+      const columns = db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${name}')`).all().map((column) => column.name);
+      const held = [...ids.flatMap((id) => columns.map((column) => `"${column}" = '${id}'`)), ...words.flatMap((word) => columns.map((column) => `instr("${column}", '${word}') > 0`))];
+      const count = db.prepare<[], number>(`SELECT count(*) FROM "${name}" WHERE ${held.join(" OR ")}`).pluck().get() ?? 0;
+      if (count > 0) found[name] = count;
+    }
+    return found;
+  } finally {
+    db.close();
+  }
+}
+
 const body = (document: string): string => document.replace(/^---\n[\s\S]*?\n---\n/, "");
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -92,6 +124,81 @@ describe("the trash", () => {
   });
 });
 
+describe("deletions recorded before the trash existed", () => {
+  it("puts them in the trash from the rows they had, restorable like any other", async () => {
+    const ann = await server.registered("ann");
+    const folderId = await createFolder(ann, { name: "Old folder" });
+    const emptied = await createFolder(ann, { name: "Emptied", parentId: folderId });
+    const pageId = await createPage(ann, { title: "Old page", markdown: "old words", parentId: folderId });
+    // As the service recorded deletions then: the id alone.
+    const context = { actorId: userIdSchema.parse(ann.id), correlationId: "before-the-trash", now: new Date() };
+    await server.internals.eventStore.append(pageStream(pageId), toNewEvents([{ type: "PageDeleted", data: { pageId: pageIdSchema.parse(pageId) } }], context), "any");
+    await server.internals.eventStore.append(folderStream(emptied), toNewEvents([{ type: "FolderDeleted", data: { folderId: folderIdSchema.parse(emptied) } }], context), "any");
+    const deadline = Date.now() + 10_000;
+    while ((await ann.get(`/folders/${emptied}`)).status !== 404) {
+      if (Date.now() > deadline) throw new Error("the deletions were not projected");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const listed = (await trashOf(ann)).filter((entry) => [pageId, emptied].includes(entry.id));
+    expect(listed).toEqual([
+      expect.objectContaining({ type: "folder", id: emptied, title: "Emptied", deletedBy: ann.id, parentId: folderId, folderPath: "Old folder" }),
+      expect.objectContaining({ type: "page", id: pageId, title: "Old page", deletedBy: ann.id, parentId: folderId, folderPath: "Old folder" }),
+    ]);
+    expect((await ann.post(`/trash/page/${pageId}/restore`)).body).toMatchObject({ id: pageId, title: "Old page", parentId: folderId });
+    expect(body((await ann.get(`/pages/${pageId}/content`)).text)).toBe("old words");
+    expect((await ann.post(`/trash/folder/${emptied}/restore`)).body).toMatchObject({ id: emptied, name: "Emptied", parentId: folderId });
+  });
+});
+
+describe("the trash of a grantee outside the workspace", () => {
+  const walk = async (user: TestUser, limit: number): Promise<string[]> => {
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const reply = await user.get(`/trash?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      expect(reply.status, reply.text).toBe(200);
+      ids.push(...(reply.body.data as Entry[]).map((entry) => entry.id));
+      cursor = (reply.body.nextCursor as string | null) ?? null;
+    } while (cursor);
+    return ids;
+  };
+
+  it("lists what an edit grant on the item or a folder above it lets them restore, and nothing they could not edit or see", async () => {
+    const ann = await server.registered("ann");
+    const bea = await server.registered("bea");
+    const viewer = await server.registered("viewer");
+    const stranger = await server.registered("stranger");
+    const shared = await createFolder(ann, { name: "Shared" });
+    const inner = await createFolder(ann, { name: "Inner", parentId: shared });
+    const elsewhere = await createFolder(ann, { name: "Elsewhere" });
+    await share(ann, "folder", shared, bea.email, "edit");
+    await share(ann, "folder", shared, viewer.email, "view");
+    const deep = await createPage(ann, { title: "Deep", parentId: inner });
+    const direct = await createPage(ann, { title: "Direct" });
+    await share(ann, "page", direct, bea.email, "edit");
+    const viewed = await createPage(ann, { title: "Viewed only" });
+    await share(ann, "page", viewed, bea.email, "view");
+    const notShared = await createPage(ann, { title: "Not shared" });
+    const later = await createPage(ann, { title: "Moved in later", parentId: elsewhere });
+    const innerFolder = await createFolder(ann, { name: "Gone folder", parentId: shared });
+    for (const id of [deep, direct, viewed, notShared, later]) expect((await ann.delete(`/pages/${id}`)).status).toBe(204);
+    expect((await ann.delete(`/folders/${innerFolder}`)).status).toBe(204);
+
+    expect(await walk(bea, 100)).toEqual([innerFolder, direct, deep]);
+    expect(await walk(bea, 1)).toEqual([innerFolder, direct, deep]);
+    expect(await trashOf(viewer)).toEqual([]);
+    expect(await trashOf(stranger)).toEqual([]);
+    expect((await trashOf(bea)).find((entry) => entry.id === deep)).toMatchObject({ parentId: inner, folderPath: "Shared/Inner" });
+
+    // Folders move after the deletion: what now lies below the granted folder is listed, what left it is not.
+    expect((await ann.post(`/folders/${elsewhere}/move`, { parentId: shared })).status).toBe(200);
+    expect((await ann.post(`/folders/${inner}/move`, { parentId: null })).status).toBe(200);
+    expect(await walk(bea, 2)).toEqual([innerFolder, later, direct]);
+    expect((await bea.post(`/trash/page/${later}/restore`)).status).toBe(200);
+    expect((await bea.post(`/trash/page/${deep}/restore`)).status).toBe(404);
+  });
+});
+
 describe("folders in the trash", () => {
   it("deletes a folder with everything below it in one request; without recursive a non-empty folder is still 409", async () => {
     const ann = await server.registered("ann");
@@ -128,6 +235,43 @@ describe("folders in the trash", () => {
     expect(body((await ann.get(`/pages/${kept}/content`)).text)).toBe("kept words");
     expect((await ann.get(`/pages/${earlier}`)).status).toBe(404);
     expect((await trashOf(ann)).map((entry) => entry.id)).toEqual([earlier]);
+  });
+
+  it("finishes a restore interrupted midway when it is sent again: what the deletion took along and the restore had not reached comes back", async () => {
+    const ann = await server.registered("ann");
+    const stranger = await server.registered("stranger");
+    const top = await createFolder(ann, { name: "Top" });
+    const inner = await createFolder(ann, { name: "Inner", parentId: top });
+    const lower = await createFolder(ann, { name: "Lower", parentId: inner });
+    const deep = await createPage(ann, { title: "Deep", parentId: lower });
+    const beside = await createPage(ann, { title: "Beside", parentId: top });
+    expect((await ann.delete(`/folders/${top}?recursive=true`)).status).toBe(204);
+    // The restore crashed after bringing back the folder and one folder below it, as recorded in the event store.
+    const context = { actorId: userIdSchema.parse(ann.id), correlationId: "crashed-restore", now: new Date() };
+    for (const [id, parentId] of [[top, null], [inner, top]] as const) {
+      const folderId = folderIdSchema.parse(id);
+      const command = { type: "UndeleteFolder" as const, folderId, parentId: parentId === null ? null : folderIdSchema.parse(parentId), createdAt: new Date().toISOString() };
+      await folderCommands.handle(server.internals.eventStore, folderId, command, context);
+    }
+    const deadline = Date.now() + 10_000;
+    while ((await ann.get(`/folders/${inner}`)).status !== 200) {
+      if (Date.now() > deadline) throw new Error("the partial restore was not projected");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect((await ann.get(`/pages/${deep}`)).status).toBe(404);
+
+    const invisible = await stranger.post(`/trash/folder/${top}/restore`);
+    expect(invisible.status).toBe(404);
+    expect(invisible.text).toBe((await stranger.post("/trash/folder/00000000-0000-4000-8000-000000000000/restore")).text);
+    const again = await ann.post(`/trash/folder/${top}/restore`);
+    expect(again.status, again.text).toBe(200);
+    expect(again.body).toMatchObject({ id: top, name: "Top", parentId: null, permission: "owner" });
+    expect((await ann.get(`/folders/${lower}`)).body).toMatchObject({ parentId: inner });
+    expect((await ann.get(`/pages/${deep}`)).body).toMatchObject({ parentId: lower });
+    expect((await ann.get(`/pages/${beside}`)).body).toMatchObject({ parentId: top });
+    expect((await trashOf(ann)).filter((entry) => [top, inner, lower, deep, beside].includes(entry.id))).toEqual([]);
+    // Nothing left to finish: as for any folder not in the trash.
+    expect((await ann.post(`/trash/folder/${top}/restore`)).status).toBe(404);
   });
 
   it("restores a folder to the root when its folder is gone, and it can be moved and used again", async () => {
@@ -187,5 +331,66 @@ describe("purging the trash", () => {
     expect((await ann.post(`/trash/page/${pageId}/restore`)).status).toBe(404);
     expect((await ann.post(`/trash/folder/${folderId}/restore`)).status).toBe(404);
     expect((await ann.get(`/pages/${pageId}`)).status).toBe(404);
+  });
+
+  it("takes a purged page and folder out of every read model and every route, and a rebuild does not bring them back", async () => {
+    const ann = await server.registered("ann");
+    const bea = await server.registered("bea");
+    const folderId = await createFolder(ann, { name: "Erasedfolder" });
+    const other = await createPage(ann, { title: "Other" });
+    const pageId = await createPage(ann, { title: "Erasedtitle", parentId: folderId, markdown: `erasedword [other](/api/v1/pages/${other})` });
+    const linking = await createPage(ann, { title: "Linking", markdown: `[gone](/api/v1/pages/${pageId})` });
+    expect((await ann.patch(`/pages/${pageId}/content`, { append: "\n\nerasedword again" })).status).toBe(200);
+    expect((await share(ann, "page", pageId, bea.email, "edit")).status).toBeLessThan(300);
+    expect((await share(ann, "folder", folderId, bea.email, "view")).status).toBeLessThan(300);
+    expect((await share(ann, "page", pageId, unknownAddress(), "view")).status).toBeLessThan(300);
+    const thread = await ann.post(`/pages/${pageId}/comments`, { body: "erasedcomment", anchor });
+    expect(thread.status).toBe(201);
+    const threadId = String(thread.body.id);
+    const image = await upload(ann, pageId, { file: { bytes: await makeImage("png"), name: "erased.png" }, alt: "erasedalt" });
+    expect(image.status).toBe(201);
+    const imageId = String(image.body.id);
+    expect((await ann.delete(`/folders/${folderId}?recursive=true`)).status).toBe(204);
+    const ids = [pageId, folderId, threadId, imageId];
+    const words = ["Erasedtitle", "erasedword", "erasedcomment", "erasedalt", "Erasedfolder"];
+    // Deleted, not purged: the trash and the history still hold them.
+    expect(Object.keys(readModelRowsOf(server, ids, words)).length).toBeGreaterThan(0);
+
+    ahead += 31 * DAY;
+    await server.restart();
+    const deadline = Date.now() + 10_000;
+    while ((await trashOf(ann)).some((entry) => entry.id === folderId)) {
+      if (Date.now() > deadline) throw new Error("the folder was not purged");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    for (const path of [
+      `/pages/${pageId}`,
+      `/pages/${pageId}/content`,
+      `/pages/${pageId}/history`,
+      `/pages/${pageId}/comments`,
+      `/pages/${pageId}/backlinks`,
+      `/shares/entity/page/${pageId}`,
+      `/folders/${folderId}`,
+      `/folders/${folderId}/history`,
+      `/shares/entity/folder/${folderId}`,
+      `/images/${imageId}`,
+    ]) {
+      expect((await ann.get(path)).status, path).toBe(404);
+    }
+    expect((await ann.get("/search?q=erasedword")).body.data).toEqual([]);
+    expect(((await ann.get(`/pages/${other}/backlinks`)).body.data as Entry[]).map((page) => page.id)).toEqual([]);
+    // The change feed from the start: the purged items' changes are gone from it, and the purge shows nothing.
+    const feed = await SseStream.open(`${server.url}/api/v1/changes?after=0`, ann.credentials);
+    try {
+      await feed.until(() => feed.changes().some((change) => change.entity.id === linking));
+      expect(feed.changes().filter((change) => ids.includes(change.entity.id))).toEqual([]);
+    } finally {
+      feed.close();
+    }
+    expect(readModelRowsOf(server, ids, words)).toEqual({});
+
+    await server.rebuildReadModels();
+    expect(readModelRowsOf(server, ids, words)).toEqual({});
+    expect((await ann.get(`/pages/${linking}`)).status).toBe(200);
   });
 });

@@ -28,7 +28,7 @@ export async function projectFolder<Tx>(
     const place = await placeOf(writers, tx, parentId, name);
     return writers.folders.put(tx, { id: folderId, ownerId, parentId, name, icon, ...place, createdAt, ...changed });
   }
-  // Its row left the folders read model when it was deleted; the trash projection forgets it.
+  // Its row left the folders read model when it was deleted; the purge projection takes the rest out.
   if (event.type === "FolderPurged") return;
   const folder = await writers.folders.get(tx, event.data.folderId);
   if (!folder) return;
@@ -45,6 +45,7 @@ export async function projectFolder<Tx>(
     case "FolderMoved": {
       const moved = { ...folder, parentId: event.data.parentId, ...(await placeOf(writers, tx, event.data.parentId, folder.name)), ...changed };
       await writers.folders.place(tx, moved, changed);
+      await writers.trash.placeBelow(tx, moved);
       return writers.pages.placeBelow(tx, moved, changed);
     }
   }

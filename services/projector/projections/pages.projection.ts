@@ -46,7 +46,7 @@ export async function projectPage<Tx>({ event, metadata, position, revision }: S
       return writers.pages.create(tx, { id: pageId, ownerId, title, icon, ...place, createdAt, ...changed }, markdown);
     }
     case "PagePurged":
-      return; // its rows left the page read models when it was deleted; the trash projection forgets it
+      return; // the purge projection takes every row of it out
     case "PageMoved": {
       const parent = event.data.parentId ? await writers.folders.get(tx, event.data.parentId) : null;
       const place = { parentId: event.data.parentId, ancestorIds: parent ? [parent.id, ...parent.ancestorIds] : [], folderPath: parent?.path ?? "" };

@@ -9,6 +9,7 @@ import type { HistoryFolds } from "../../../shared/history/history-folds.ts";
 import { projectHistory } from "./history.projection.ts";
 import { projectLinks } from "./links.projection.ts";
 import { projectTrash } from "./trash.projection.ts";
+import { projectPurge } from "./purge.projection.ts";
 import { projectFolder } from "./folders.projection.ts";
 import { projectInvitation } from "./invitations.projection.ts";
 import { projectPage } from "./pages.projection.ts";
@@ -25,6 +26,7 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
   await projectHistory(stored, writers, tx, folds);
   await projectLinks(stored, writers, tx);
   await projectTrash(stored, writers, tx);
+  await projectPurge(stored, writers, tx, folds);
   const event = stored.event;
   switch (event.type) {
     case "UserRegistered":

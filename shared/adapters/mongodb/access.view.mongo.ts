@@ -74,6 +74,14 @@ export class MongoAccessWriter implements AccessWriter<MongoBatch> {
     await this.changed(tx, userId, position);
   }
 
+  async removeEntity(tx: MongoBatch, entityType: EntityType, entityId: string, position: number): Promise<void> {
+    const grants = await collections(this.ref).grants.find({ entityType, entityId }, { projection: { userId: 1 }, ...tx.options }).toArray();
+    if (grants.length === 0) return;
+    // Access changes first: applied again after a crash, the batch still finds the grants whose users to mark.
+    for (const { userId } of grants) await this.changed(tx, userId, position);
+    await collections(this.ref).grants.deleteMany({ entityType, entityId }, tx.options);
+  }
+
   async putMember(tx: MongoBatch, member: MemberRecord, position: number): Promise<void> {
     const { role, ...rest } = member;
     const _id = memberKey(member.ownerId, member.memberId);

@@ -100,6 +100,12 @@ export class MongoHistoryWriter implements HistoryWriter<MongoBatch> {
     await folds(this.ref).bulkWrite(operations, { ordered: false, ...tx.options });
   }
 
+  async forget(tx: MongoBatch, entityIds: readonly string[]): Promise<void> {
+    if (entityIds.length === 0) return;
+    await history(this.ref).deleteMany({ entityId: { $in: [...entityIds] } }, tx.options);
+    await folds(this.ref).deleteMany({ _id: { $in: [...entityIds] } }, tx.options);
+  }
+
   async markdownAt(tx: MongoBatch, position: number): Promise<string | null> {
     const doc = await history(this.ref).findOne({ _id: position }, { projection: { event: 1 }, ...tx.options });
     if (!doc) return null;

@@ -19,7 +19,10 @@ const imageSchema = z.object({
 });
 type ImageDoc = z.infer<typeof imageSchema>;
 
-export const imagesModel: MongoModel = { collections: ["images"], indexes: [] };
+export const imagesModel: MongoModel = {
+  collections: ["images"],
+  indexes: [{ collection: "images", name: "images_page", keys: { pageId: 1 }, serves: "the images of a purged page, whose records go with it" }],
+};
 
 const images = (ref: GenerationRef) => ref.current().collection<ImageDoc>("images");
 
@@ -29,6 +32,10 @@ export class MongoImagesWriter implements ImagesWriter<MongoBatch> {
   async put(tx: MongoBatch, image: ImageRecord): Promise<void> {
     const { id, ...rest } = image;
     await images(this.ref).replaceOne({ _id: id }, rest, { upsert: true, ...tx.options });
+  }
+
+  async removePage(tx: MongoBatch, pageId: string): Promise<void> {
+    await images(this.ref).deleteMany({ pageId }, tx.options);
   }
 }
 

@@ -58,6 +58,10 @@ export class MongoInvitationsWriter implements InvitationsWriter<MongoBatch> {
   async settle(tx: MongoBatch, id: string, status: Exclude<InvitationStatus, "pending">): Promise<void> {
     await invitations(this.ref).updateOne({ _id: id }, { $set: { status } }, tx.options);
   }
+
+  async removeTarget(tx: MongoBatch, targetType: InvitationTargetType, targetId: string): Promise<void> {
+    await invitations(this.ref).deleteMany({ "access.targetType": targetType, "access.targetId": targetId }, tx.options);
+  }
 }
 
 export class MongoInvitationsView implements InvitationsView {

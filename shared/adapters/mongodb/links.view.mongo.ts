@@ -36,6 +36,10 @@ export class MongoLinksWriter implements LinksWriter<MongoBatch> {
   async removeSource(tx: MongoBatch, sourceId: string): Promise<void> {
     await links(this.ref).deleteMany({ sourceId }, tx.options);
   }
+
+  async removeTarget(tx: MongoBatch, targetId: string): Promise<void> {
+    await links(this.ref).deleteMany({ targetId }, tx.options);
+  }
 }
 
 export class MongoLinksView implements LinksView {

@@ -42,6 +42,11 @@ type Place = { parentId: string | null; ancestorIds: readonly string[]; folderPa
 export class MongoPagesWriter implements PagesWriter<MongoBatch> {
   constructor(private readonly ref: GenerationRef) {}
 
+  async get(tx: MongoBatch, id: string): Promise<PageRecord | null> {
+    const doc = await pages(this.ref).findOne({ _id: id, ...LIVE }, { projection: LISTING, ...tx.options });
+    return doc ? toPageRecord(doc) : null;
+  }
+
   async create(tx: MongoBatch, page: PageRecord, markdown: string): Promise<void> {
     const { id, ...rest } = page;
     const doc: Omit<PageDoc, "_id"> = {
@@ -77,6 +82,10 @@ export class MongoPagesWriter implements PagesWriter<MongoBatch> {
   async remove(tx: MongoBatch, id: string): Promise<void> {
     const gone = { deleted: true, markdown: "", titleText: "", bodyText: "", words: [], accessKeys: [] };
     await pages(this.ref).updateOne({ _id: id }, { $set: gone }, tx.options);
+  }
+
+  async purge(tx: MongoBatch, id: string): Promise<void> {
+    await pages(this.ref).deleteOne({ _id: id }, tx.options);
   }
 
   async move(tx: MongoBatch, id: string, place: Place, changed: Changed & { revision: number }): Promise<void> {

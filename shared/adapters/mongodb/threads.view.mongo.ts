@@ -83,6 +83,18 @@ export class MongoThreadsWriter implements ThreadsWriter<MongoBatch> {
   async setStatus(tx: MongoBatch, threadId: string, change: ThreadStatusChange): Promise<void> {
     await threads(this.ref).updateOne({ _id: threadId }, { $set: { ...change } }, tx.options);
   }
+
+  async threadIdsOf(tx: MongoBatch, pageId: string): Promise<string[]> {
+    return (await threads(this.ref).find({ pageId }, { projection: { _id: 1 }, ...tx.options }).toArray()).map((doc) => doc._id);
+  }
+
+  async removePage(tx: MongoBatch, pageId: string): Promise<void> {
+    const threadIds = await this.threadIdsOf(tx, pageId);
+    if (threadIds.length === 0) return;
+    // Comments first: a batch applied again after a crash between the two still finds the threads to go by.
+    await comments(this.ref).deleteMany({ threadId: { $in: threadIds } }, tx.options);
+    await threads(this.ref).deleteMany({ pageId }, tx.options);
+  }
 }
 
 export class MongoThreadsView implements ThreadsView {

@@ -81,6 +81,7 @@ export class SqliteAccessWriter implements AccessWriter<SqliteBatch> {
       ),
       changeRole: db.prepare("UPDATE workspace_members SET role = ? WHERE owner_id = ? AND member_id = ?"),
       removeMember: db.prepare("DELETE FROM workspace_members WHERE owner_id = ? AND member_id = ?"),
+      removeEntity: db.prepare<[string, string], string>("DELETE FROM grants WHERE entity_type = ? AND entity_id = ? RETURNING user_id").pluck(),
     };
   }
 
@@ -92,6 +93,10 @@ export class SqliteAccessWriter implements AccessWriter<SqliteBatch> {
   async removeGrant(_tx: SqliteBatch, entityType: EntityType, entityId: string, userId: string, position: number): Promise<void> {
     this.statements.removeGrant.run(entityType, entityId, userId);
     this.statements.changed.run(userId, position);
+  }
+
+  async removeEntity(_tx: SqliteBatch, entityType: EntityType, entityId: string, position: number): Promise<void> {
+    for (const userId of this.statements.removeEntity.all(entityType, entityId)) this.statements.changed.run(userId, position);
   }
 
   async putMember(_tx: SqliteBatch, member: MemberRecord, position: number): Promise<void> {

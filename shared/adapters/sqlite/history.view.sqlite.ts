@@ -110,6 +110,9 @@ export class SqliteHistoryWriter implements HistoryWriter<SqliteBatch> {
       accessOf: db.prepare<[string], Pick<Row, "access_kind" | "access_id">>(
         "SELECT access_kind, access_id FROM history WHERE entity_id = ? ORDER BY position LIMIT 1",
       ),
+      // Through history_entity; during a rebuild (its query indexes set aside) a purge scans the table instead.
+      forget: db.prepare<[string]>("DELETE FROM history WHERE entity_id = ?"),
+      forgetFold: db.prepare<[string]>("DELETE FROM history_fold WHERE entity_id = ?"),
     };
   }
 
@@ -143,6 +146,13 @@ export class SqliteHistoryWriter implements HistoryWriter<SqliteBatch> {
   async markdownAt(_tx: SqliteBatch, position: number): Promise<string | null> {
     const event = this.statements.eventAt.get(position);
     return event === undefined ? null : markdownOf(event);
+  }
+
+  async forget(_tx: SqliteBatch, entityIds: readonly string[]): Promise<void> {
+    for (const entityId of entityIds) {
+      this.statements.forget.run(entityId);
+      this.statements.forgetFold.run(entityId);
+    }
   }
 
   async accessOf(_tx: SqliteBatch, entityId: string): Promise<HistoryAccess | null> {

@@ -17,7 +17,8 @@ CREATE TABLE IF NOT EXISTS images (
   alt TEXT NOT NULL,
   sha256 TEXT NOT NULL,
   created_at TEXT NOT NULL
-);`;
+);
+CREATE INDEX IF NOT EXISTS images_page ON images (page_id);`;
 export const imagesModel: SqliteModel = { schema, tables: ["images"], queryIndexes: [] };
 
 type Row = {
@@ -52,16 +53,22 @@ const toRecord = (row: Row): ImageRecord => ({
 
 export class SqliteImagesWriter implements ImagesWriter<SqliteBatch> {
   private readonly statement;
+  private readonly removeStatement;
 
   constructor(db: Database.Database) {
     this.statement = db.prepare(
       `INSERT OR REPLACE INTO images (id, page_id, uploader_id, filename, original_name, mime_type, size, width, height, alt, sha256, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    this.removeStatement = db.prepare<[string]>("DELETE FROM images WHERE page_id = ?");
   }
 
   async put(_tx: SqliteBatch, i: ImageRecord): Promise<void> {
     this.statement.run(i.id, i.pageId, i.uploaderId, i.filename, i.originalName, i.mimeType, i.size, i.width, i.height, i.alt, i.sha256, i.createdAt);
+  }
+
+  async removePage(_tx: SqliteBatch, pageId: string): Promise<void> {
+    this.removeStatement.run(pageId);
   }
 }
 

@@ -67,6 +67,7 @@ export class SqliteInvitationsWriter implements InvitationsWriter<SqliteBatch> {
       resent: db.prepare("UPDATE invitations SET last_resent_at = ?, delivery_status = 'pending' WHERE id = ?"),
       deliveryStatus: db.prepare<[string, string]>("UPDATE invitations SET delivery_status = ? WHERE id = ?"),
       settle: db.prepare("UPDATE invitations SET status = ? WHERE id = ?"),
+      removeTarget: db.prepare<[string, string]>("DELETE FROM invitations WHERE target_type = ? AND target_id = ?"),
     };
   }
 
@@ -90,6 +91,10 @@ export class SqliteInvitationsWriter implements InvitationsWriter<SqliteBatch> {
   async settle(_tx: SqliteBatch, id: string, status: Exclude<InvitationStatus, "pending">): Promise<void> {
     this.statements.settle.run(status, id);
   }
+  async removeTarget(_tx: SqliteBatch, targetType: InvitationTargetType, targetId: string): Promise<void> {
+    this.statements.removeTarget.run(targetType, targetId);
+  }
+
 }
 
 export class SqliteInvitationsView implements InvitationsView {

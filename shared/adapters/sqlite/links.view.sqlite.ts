@@ -26,6 +26,7 @@ export class SqliteLinksWriter implements LinksWriter<SqliteBatch> {
       insert: db.prepare<[string, string, number]>("INSERT OR IGNORE INTO page_links (source_id, target_id, position) VALUES (?, ?, ?)"),
       delete: db.prepare<[string, string]>("DELETE FROM page_links WHERE source_id = ? AND target_id = ?"),
       deleteSource: db.prepare<[string]>("DELETE FROM page_links WHERE source_id = ?"),
+      deleteTarget: db.prepare<[string]>("DELETE FROM page_links WHERE target_id = ?"),
     };
   }
 
@@ -37,6 +38,10 @@ export class SqliteLinksWriter implements LinksWriter<SqliteBatch> {
 
   async removeSource(_tx: SqliteBatch, sourceId: string): Promise<void> {
     this.statements.deleteSource.run(sourceId);
+  }
+
+  async removeTarget(_tx: SqliteBatch, targetId: string): Promise<void> {
+    this.statements.deleteTarget.run(targetId);
   }
 }
 

@@ -155,6 +155,8 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
       ),
       remove: db.prepare("UPDATE pages SET deleted = 1 WHERE id = ?"),
       removeContent: db.prepare("DELETE FROM page_contents WHERE page_id = ?"),
+      purge: db.prepare<[string]>("DELETE FROM pages WHERE id = ?"),
+      get: db.prepare<[string], Row>("SELECT * FROM pages WHERE id = ? AND deleted = 0"),
       below: db.prepare<[string], Pick<Row, "id" | "ancestor_ids" | "folder_path" | "updated_pos">>(
         "SELECT p.id, p.ancestor_ids, p.folder_path, p.updated_pos FROM page_ancestors a JOIN pages p ON p.id = a.page_id WHERE a.folder_id = ?",
       ),
@@ -222,6 +224,12 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
     pending.rows.clear();
   }
 
+  async get(tx: SqliteBatch, id: string): Promise<PageRecord | null> {
+    this.flush(this.pendingOf(tx));
+    const row = this.statements.get.get(id);
+    return row ? toRecord(row) : null;
+  }
+
   async create(tx: SqliteBatch, page: PageRecord, markdown: string): Promise<void> {
     const pending = this.pendingOf(tx);
     this.flush(pending);
@@ -248,6 +256,11 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
     this.statements.removeContent.run(id);
     this.statements.removeAncestors.run(id);
     pending.unindexed.add(id);
+  }
+
+  async purge(tx: SqliteBatch, id: string): Promise<void> {
+    await this.remove(tx, id);
+    this.statements.purge.run(id);
   }
 }
 

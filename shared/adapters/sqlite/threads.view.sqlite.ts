@@ -107,6 +107,9 @@ export class SqliteThreadsWriter implements ThreadsWriter<SqliteBatch> {
       setStatus: db.prepare(
         "UPDATE comment_threads SET status = @status, resolved_by = @resolvedBy, resolved_at = @resolvedAt, updated_at = @updatedAt WHERE id = @id",
       ),
+      threadsOf: db.prepare<[string], string>("SELECT id FROM comment_threads WHERE page_id = ?").pluck(),
+      removeComments: db.prepare<[string]>("DELETE FROM thread_comments WHERE thread_id = ?"),
+      removeThreads: db.prepare<[string]>("DELETE FROM comment_threads WHERE page_id = ?"),
     };
   }
 
@@ -131,6 +134,15 @@ export class SqliteThreadsWriter implements ThreadsWriter<SqliteBatch> {
 
   async setStatus(_tx: SqliteBatch, threadId: string, change: ThreadStatusChange): Promise<void> {
     this.statements.setStatus.run({ id: threadId, ...change });
+  }
+
+  async threadIdsOf(_tx: SqliteBatch, pageId: string): Promise<string[]> {
+    return this.statements.threadsOf.all(pageId);
+  }
+
+  async removePage(_tx: SqliteBatch, pageId: string): Promise<void> {
+    for (const threadId of this.statements.threadsOf.all(pageId)) this.statements.removeComments.run(threadId);
+    this.statements.removeThreads.run(pageId);
   }
 }
 
