@@ -1,6 +1,6 @@
 // The split deployment behind the project's nginx gateway: reads reach the query nodes, writes the command API,
-// a dead query node does not stop reads, and the command API's internal routes and every service's metrics stay
-// inside.
+// a created resource's Location stays a path, a client's keep-alive connection lasts, a dead query node does not
+// stop reads, and the command API's internal routes and every service's metrics stay inside.
 import { Agent, get as httpGet } from "node:http";
 import type { Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -30,6 +30,13 @@ describe.skipIf(unavailable !== null)("the nginx gateway in front of the split s
     expect((await user.get("/me")).status).toBe(200);
     const folder = await user.post("/folders", { name: "Through the gateway" });
     expect(folder.status).toBe(201);
+    // The new folder's Location passes through as the service sent it: a path, resolved against the gateway,
+    // never rewritten to name a service behind it.
+    const location = folder.headers.get("location");
+    expect(location).toBe(`/api/v1/folders/${String(folder.body.id)}`);
+    const located = await user.get(location ?? "/", { "x-consistency-token": folder.headers.get("x-consistency-token") ?? "" });
+    expect(located.status).toBe(200);
+    expect(located.body.name).toBe("Through the gateway");
     for (let step = 0; step < 6; step += 1) {
       const page = await user.post("/pages", { title: `Step ${step}`, parentId: folder.body.id, markdown: "body" });
       expect(page.status).toBe(201);
