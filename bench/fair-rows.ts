@@ -1,7 +1,7 @@
 // The HTTP rows with all three references (issue 28): the old bare-route ceiling (kept so figures stay
 // comparable), the same-bytes ceiling, and the in-process limit where the read has one; verdicts by the
 // issue's targets.
-import type { LoadFigures } from "./http-load.ts";
+import { failedText, type LoadFigures } from "./http-load.ts";
 import type { SameBytes } from "./fair-ceilings.ts";
 import { fmt, verdict, type Row } from "./report.ts";
 
@@ -32,7 +32,7 @@ export function fairRow(figure: string, f: LoadFigures, refs: { ceiling: LoadFig
   ].filter((part) => part !== null);
   return {
     figure,
-    value: `${fmt(f.requestsPerSecond)} req/s, p99 ${fmt(f.p99Ms)} ms, ${fmt(failed)} failed`,
+    value: `${fmt(f.requestsPerSecond)} req/s, p99 ${fmt(f.p99Ms)} ms, ${failedText(f)}`,
     reference: `ceiling ${fmt(refs.ceiling.requestsPerSecond)} req/s`,
     ratio: `${fmt(ceilingRatio, 2)}×`,
     ...(refs.sameBytes && sameRatio !== null

@@ -1,5 +1,5 @@
 // The history figures as table rows, shared by `npm run bench` and `npm run bench:history`.
-import type { LoadFigures } from "./http-load.ts";
+import { failedText, type LoadFigures } from "./http-load.ts";
 import { fmt, type Row } from "./report.ts";
 
 /** `historyPage`, when measured: GET /pages/{id}/history?limit=1 of the same page (only `bench:history` runs it). */
@@ -10,12 +10,11 @@ export function historyRows(figures: {
   historyPage?: LoadFigures;
 }): Row[] {
   const { ceiling, readAt, feed, historyPage } = figures;
-  const failed = readAt.non2xx + readAt.errors;
   const pageRows: Row[] = historyPage
     ? [
         {
           figure: "GET /pages/{id}/history?limit=1 (1,000 revisions)",
-          value: `${fmt(historyPage.requestsPerSecond)} req/s, p99 ${fmt(historyPage.p99Ms)} ms${historyPage.non2xx + historyPage.errors ? `, ${historyPage.non2xx + historyPage.errors} failed` : ""}`,
+          value: `${fmt(historyPage.requestsPerSecond)} req/s, p99 ${fmt(historyPage.p99Ms)} ms, ${failedText(historyPage)}`,
           reference: `ceiling ${fmt(ceiling.requestsPerSecond)} req/s`,
           ratio: `${fmt(historyPage.requestsPerSecond / ceiling.requestsPerSecond, 2)}×`,
           target: "report",
@@ -27,7 +26,7 @@ export function historyRows(figures: {
     ...pageRows,
     {
       figure: "GET /pages/{id}?at= (1,000 revisions)",
-      value: `${fmt(readAt.requestsPerSecond)} req/s, p99 ${fmt(readAt.p99Ms)} ms, ${fmt(failed)} failed`,
+      value: `${fmt(readAt.requestsPerSecond)} req/s, p99 ${fmt(readAt.p99Ms)} ms, ${failedText(readAt)}`,
       reference: `ceiling ${fmt(ceiling.requestsPerSecond)} req/s`,
       ratio: `${fmt(readAt.requestsPerSecond / ceiling.requestsPerSecond, 2)}×`,
       target: "report",

@@ -16,7 +16,7 @@ import { benchExport } from "./export.ts";
 import { benchChangeFeed, seedRevisedPage } from "./history.ts";
 import { historyRows } from "./history-rows.ts";
 import { userIdSchema } from "../shared/kernel/ids.ts";
-import { load, type LoadFigures } from "./http-load.ts";
+import { failedText, load, type LoadFigures } from "./http-load.ts";
 import { parseBenchOptions } from "./options.ts";
 import { startChild } from "./processes.ts";
 import { benchProjectionLag, benchReplay } from "./projection.ts";
@@ -154,7 +154,7 @@ try {
   rows.push(fairRow("GET /search phrase", searchPhrase, refs("searchPhrase", inProcess.searchPhrase), { sameBytes: 0.3, inProcess: 0.5, ...searchP99 }));
   rows.push({
     figure: "GET /search: invisible hit against a miss",
-    value: `${fmt(searchInvisible.requestsPerSecond)} req/s, p99 ${fmt(searchInvisible.p99Ms)} ms, ${fmt(searchInvisible.non2xx + searchInvisible.errors)} failed (${SEARCH_WORDS.onlyInvisible}: ${fmt(options.pages / 30)} pages, none visible)`,
+    value: `${fmt(searchInvisible.requestsPerSecond)} req/s, p99 ${fmt(searchInvisible.p99Ms)} ms, ${failedText(searchInvisible)} (${SEARCH_WORDS.onlyInvisible}: ${fmt(options.pages / 30)} pages, none visible)`,
     reference: `miss ${fmt(searchMiss.requestsPerSecond)} req/s, p99 ${fmt(searchMiss.p99Ms)} ms`,
     ratio: `${fmt(searchInvisible.requestsPerSecond / searchMiss.requestsPerSecond, 2)}× miss`,
     target: "report",
@@ -162,7 +162,7 @@ try {
   });
   const splitRow = (figure: string, f: LoadFigures, allInOne: LoadFigures): Row => ({
     figure,
-    value: `${fmt(f.requestsPerSecond)} req/s, p99 ${fmt(f.p99Ms)} ms, ${fmt(f.non2xx + f.errors)} failed`,
+    value: `${fmt(f.requestsPerSecond)} req/s, p99 ${fmt(f.p99Ms)} ms, ${failedText(f)}`,
     reference: `all-in-one ${fmt(allInOne.requestsPerSecond)}; ceiling ${fmt(ceil)}`,
     ratio: `${fmt(f.requestsPerSecond / allInOne.requestsPerSecond, 2)}× all-in-one`,
     target: "report",
@@ -227,7 +227,7 @@ try {
   raw.imageUpload = uploads;
   rows.push({
     figure: `image upload, 1 MB JPEG (${fmt(uploads.imageBytes / 1e6, 2)} MB), ${uploads.connections} connections`,
-    value: `${fmt(uploads.requestsPerSecond)} uploads/s, p99 ${fmt(uploads.p99Ms)} ms, ${fmt(uploads.non2xx + uploads.errors)} failed`,
+    value: `${fmt(uploads.requestsPerSecond)} uploads/s, p99 ${fmt(uploads.p99Ms)} ms, ${failedText(uploads)}`,
     reference: `server peak RSS ${fmt(uploads.peakMb)} MB (idle ${fmt(uploads.idleMb)} MB)`,
     ratio: "—",
     target: "report",

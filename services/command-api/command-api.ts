@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { BlobStore } from "../../shared/blobs/blob-store.port.ts";
 import type { WritePorts } from "../../shared/commands/write-ports.ts";
 import type { App } from "../../shared/http/create-app.ts";
+import { API_PREFIX } from "../../shared/http/locations.ts";
 import type { ProjectionProgress } from "../../shared/read-store/checkpoint-watcher.ts";
 import { commentCommandRoutes } from "./routes/comments.routes.ts";
 import type { ImageInspector } from "../../shared/images/inspect-image.ts";
@@ -55,7 +56,7 @@ export async function registerCommandApi(app: App, ports: CommandApiPorts): Prom
       importCommandRoutes(api, ports);
       webhookCommandRoutes(api, ports, ports.webhooks);
     },
-    { prefix: "/api/v1" },
+    { prefix: API_PREFIX },
   );
   internalRoutes(app, ports);
   // Bytes an interrupted upload left without a record: swept once the server is up, then hourly.

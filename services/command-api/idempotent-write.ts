@@ -34,5 +34,6 @@ export async function idempotentWrite(
     body: response.body,
     consistencyToken: response.consistencyToken ?? "0",
     headers: response.replayed ? { "idempotent-replayed": "true" } : {},
+    ...(response.location === undefined ? {} : { location: response.location }),
   };
 }

@@ -19,6 +19,8 @@ export interface Presented {
 export interface WriteAnswer extends Presented {
   readonly status: number;
   readonly consistencyToken: string;
+  /** The path of the resource the write created (the Location header); see shared/http/locations.ts. */
+  readonly location?: string;
 }
 
 /** 202 of a write not yet visible: the id of what it wrote, absent when it names no one thing (a deletion, a grant). */
@@ -47,20 +49,23 @@ export function actorOf(request: FastifyRequest, clock: () => Date): Actor {
 export async function settleWrite(
   ports: Pick<CommandApiPorts, "projection" | "consistencyWaitMs" | "logger">,
   position: number | null,
-  outcome: { readonly status: number; readonly id: string | null; present(): Promise<Presented> },
+  /** `location`: the path of what the write creates, answered as Location whether it is visible yet or not. */
+  outcome: { readonly status: number; readonly id: string | null; readonly location?: string; present(): Promise<Presented> },
 ): Promise<WriteAnswer> {
   // A command that changed nothing appended nothing: its answer is the read models as they are.
   const target = position ?? (await ports.projection.current());
   const consistencyToken = tokenOfPosition(target);
+  const located = outcome.location === undefined ? {} : { location: outcome.location };
   if (await ports.projection.waitFor(target, ports.consistencyWaitMs)) {
-    return { status: outcome.status, ...(await outcome.present()), consistencyToken };
+    return { status: outcome.status, ...(await outcome.present()), consistencyToken, ...located };
   }
   ports.logger.warn({ event: "projection.wait_timeout", position: target });
   const message = "the change is recorded but not visible yet; send this response's X-Consistency-Token with your next read";
-  return { status: 202, body: { ...(outcome.id === null ? {} : { id: outcome.id }), status: "recorded", message }, consistencyToken };
+  return { status: 202, body: { ...(outcome.id === null ? {} : { id: outcome.id }), status: "recorded", message }, consistencyToken, ...located };
 }
 
 export function sendWrite(reply: FastifyReply, answer: WriteAnswer) {
   for (const [name, value] of Object.entries(answer.headers ?? {})) reply.header(name, value);
+  if (answer.location !== undefined) reply.header("location", answer.location);
   return reply.header(CONSISTENCY_HEADER, answer.consistencyToken).code(answer.status).send(answer.body);
 }

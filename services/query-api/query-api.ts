@@ -5,6 +5,7 @@ import type { BlobReader } from "../../shared/blobs/blob-store.port.ts";
 import type { WriteSide } from "../../shared/auth/write-side.port.ts";
 import { AppError } from "../../shared/errors/app-error.ts";
 import type { App } from "../../shared/http/create-app.ts";
+import { API_PREFIX } from "../../shared/http/locations.ts";
 import { CONSISTENCY_HEADER, positionOfToken, positionTokenSchema } from "../../shared/position.ts";
 import type { ProjectionProgress } from "../../shared/read-store/checkpoint-watcher.ts";
 import type { ReadModels } from "../../shared/read-store/read-store.port.ts";
@@ -78,6 +79,6 @@ export async function registerQueryApi(app: App, ports: QueryApiPorts): Promise<
       imageQueryRoutes(api, ports);
       exportQueryRoutes(api, ports);
     },
-    { prefix: "/api/v1" },
+    { prefix: API_PREFIX },
   );
 }

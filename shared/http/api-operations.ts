@@ -21,6 +21,8 @@ export interface Operation {
   readonly conditional?: true;
   /** Takes a Last-Event-ID to resume from. */
   readonly resumable?: true;
+  /** What the Location header of its 201 (and of a 202 that creates) names, and its path (shared/http/locations.ts). */
+  readonly location?: string;
 }
 
 const IDEMPOTENT: readonly ErrorCode[] = ["idempotency_key_mismatch"];
@@ -32,12 +34,14 @@ export const operations: Record<string, Operation> = {
   "GET /metrics": { id: "getMetrics", summary: "Prometheus metrics (not served through the gateway)", produces: ["text/plain"] },
   "POST /api/v1/tokens": { id: "createToken",
     summary: "Create an API token (its secret appears only in this answer)",
+    location: "The new token: `/api/v1/tokens/{tokenId}` (revoked there with DELETE; listed by GET /api/v1/tokens)",
     example: { name: "CI publisher", scopes: ["pages:read", "pages:write"], expiresAt: null },
   },
   "GET /api/v1/tokens": { id: "listTokens", summary: "List the caller's API tokens" },
   "DELETE /api/v1/tokens/{tokenId}": { id: "revokeToken", summary: "Revoke an API token" },
   "POST /api/v1/webhooks": { id: "createWebhook",
     summary: "Create a webhook (its signing secret appears only in this answer)",
+    location: "The new webhook: `/api/v1/webhooks/{webhookId}`",
     example: { url: "https://hooks.example.com/workspace", events: ["page.created", "page.updated"], description: "search indexer", folderId: null },
   },
   "GET /api/v1/webhooks": { id: "listWebhooks", summary: "List the caller's webhooks, newest first" },
@@ -52,6 +56,7 @@ export const operations: Record<string, Operation> = {
   "POST /api/v1/pages": { id: "createPage",
     summary: "Create a page",
     errors: IDEMPOTENT,
+    location: "The new page: `/api/v1/pages/{pageId}`",
     example: { title: "Release checklist", markdown: "# Release checklist\n\n- [ ] tag the build", parentId: null },
   },
   "GET /api/v1/search": { id: "searchPages", summary: "Full-text search of the pages the caller can see: title matches first, with a marked snippet" },
@@ -66,6 +71,7 @@ export const operations: Record<string, Operation> = {
   "POST /api/v1/pages/{pageId}/images": { id: "uploadImage",
     summary: "Upload an image to a page (JPEG, PNG, GIF or WebP, at most 10 MB); answers its record and markdown",
     errors: [...IDEMPOTENT, "payload_too_large", "unsupported_media_type"],
+    location: "The new image's bytes: `/api/v1/images/{imageId}`",
   },
   "POST /api/v1/imports/obsidian": { id: "importObsidianVault",
     summary: "Import an Obsidian vault: notes become pages in folders, wikilinks and embedded images are rewritten",
@@ -91,6 +97,7 @@ export const operations: Record<string, Operation> = {
     id: "duplicatePage",
     summary: "Duplicate a page: same markdown and icon, its images copied, no comments, history starting at the copy",
     errors: IDEMPOTENT,
+    location: "The copy: `/api/v1/pages/{pageId}`",
     example: { title: "Release checklist (v3)", parentId: null },
   },
   "GET /api/v1/pages/{pageId}/backlinks": { id: "listBacklinks", summary: "The pages the caller can view whose markdown links to this page, newest link first" },
@@ -103,9 +110,16 @@ export const operations: Record<string, Operation> = {
   "POST /api/v1/pages/{pageId}/comments": { id: "createCommentThread",
     summary: "Open a comment thread on a quote",
     errors: IDEMPOTENT,
+    location: "The thread's first comment: `/api/v1/pages/{pageId}/comments/{commentId}` (edited and deleted there; read with the page's threads)",
     example: { body: "Should this step come first?", anchor: { quote: "tag the build", prefix: "- [ ] ", suffix: "" } },
   },
-  "POST /api/v1/pages/{pageId}/comments/{threadId}/replies": { id: "replyToCommentThread", summary: "Reply in a comment thread", errors: IDEMPOTENT, example: { body: "Yes, moved it." } },
+  "POST /api/v1/pages/{pageId}/comments/{threadId}/replies": {
+    id: "replyToCommentThread",
+    summary: "Reply in a comment thread",
+    errors: IDEMPOTENT,
+    location: "The new reply: `/api/v1/pages/{pageId}/comments/{commentId}` (edited and deleted there; read with the page's threads)",
+    example: { body: "Yes, moved it." },
+  },
   "PATCH /api/v1/pages/{pageId}/comments/{threadId}/status": { id: "setCommentThreadStatus", summary: "Resolve or reopen a comment thread", example: { status: "resolved" } },
   "PATCH /api/v1/pages/{pageId}/comments/{commentId}": { id: "editComment", summary: "Edit one's own comment", example: { body: "Should this step come first? (edited)" } },
   "DELETE /api/v1/pages/{pageId}/comments/{commentId}": { id: "deleteComment", summary: "Delete one's own comment" },
@@ -114,11 +128,18 @@ export const operations: Record<string, Operation> = {
   "PATCH /api/v1/folders/{folderId}": { id: "updateFolder", summary: "Rename a folder and/or change its icon", example: { name: "Runbooks (old)" } },
   "POST /api/v1/folders/{folderId}/move": { id: "moveFolder", summary: "Move a folder within its workspace (never into itself or below itself)", example: { parentId: null } },
   "DELETE /api/v1/folders/{folderId}": { id: "deleteFolder", summary: "Delete an empty folder, or with ?recursive=true the folder and everything below it, to the trash" },
-  "POST /api/v1/folders": { id: "createFolder", summary: "Create a folder", errors: IDEMPOTENT, example: { name: "Runbooks", parentId: null } },
+  "POST /api/v1/folders": {
+    id: "createFolder",
+    summary: "Create a folder",
+    errors: IDEMPOTENT,
+    location: "The new folder: `/api/v1/folders/{folderId}`",
+    example: { name: "Runbooks", parentId: null },
+  },
   "GET /api/v1/shares/workspace": { id: "getWorkspaceSharing", summary: "Workspace sharing: members, pending invitations, workspaces joined" },
   "POST /api/v1/shares/workspace/members": { id: "addWorkspaceMember",
     summary: "Add a member to the caller's workspace, or invite an address without an account (202)",
     errors: IDEMPOTENT,
+    location: "On the 202 of an invitation, the invitation: `/api/v1/shares/invitations/{invitationId}` (cancelled there with DELETE)",
     example: { email: "ada@example.com", role: "viewer" },
   },
   "DELETE /api/v1/shares/workspace/members/{memberId}": { id: "removeWorkspaceMember", summary: "Remove a member from the caller's workspace" },
@@ -126,6 +147,7 @@ export const operations: Record<string, Operation> = {
   "POST /api/v1/shares/entity/{entityType}/{entityId}/grants": { id: "grantEntityAccess",
     summary: "Share a page or folder by email, or invite an address without an account (202)",
     errors: IDEMPOTENT,
+    location: "On the 202 of an invitation, the invitation: `/api/v1/shares/invitations/{invitationId}` (cancelled there with DELETE)",
     example: { email: "ada@example.com", permission: "view" },
   },
   "DELETE /api/v1/shares/entity/{entityType}/{entityId}/grants/{userId}": { id: "revokeEntityAccess", summary: "Revoke a user's access to a page or folder" },

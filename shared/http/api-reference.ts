@@ -146,6 +146,7 @@ const responseHeaders = {
   consistency: header("The log position of this write: send it as X-Consistency-Token on a later read to see the write there"),
   replayed: header("`true` when this answer replays the first one sent with the same Idempotency-Key", { type: "string", enum: ["true"] }),
   retryAfter: header("Seconds to wait before trying again", { type: "string", pattern: "^[0-9]+$" }),
+  location: (what: string) => header(`${what}. A path, relative to the server (or gateway) called`, { type: "string", format: "uri-reference" }),
 };
 
 const requestHeader = (name: string, description: string, required = false, schema: JsonSchema = { type: "string" }): JsonSchema => ({
@@ -239,6 +240,7 @@ function finishDocument(document: JsonSchema): JsonSchema {
           answers["X-Consistency-Token"] = responseHeaders.consistency;
           if (operation.errors?.includes("idempotency_key_mismatch")) answers["Idempotent-Replayed"] = responseHeaders.replayed;
         }
+        if ((status === "201" || status === "202") && operation.location) answers.Location = responseHeaders.location(operation.location);
         if (status === "429" || status === "503" || status === "5XX") answers["Retry-After"] = responseHeaders.retryAfter;
         if (Object.keys(answers).length > 0) response.headers = answers;
       }

@@ -17,6 +17,8 @@ export const recordedResponseSchema = z.object({
   status: z.number().int().min(100).max(599),
   body: z.json(),
   consistencyToken: z.string().nullable(),
+  /** The Location answered (the path of what the request created); absent from responses recorded before it was kept. */
+  location: z.string().optional(),
 });
 export type RecordedResponse = z.infer<typeof recordedResponseSchema>;
 
@@ -89,6 +91,7 @@ export const idempotencyDecider: Decider<IdempotencyCommand, IdempotencyState, I
               status: command.status,
               body: command.body,
               consistencyToken: command.consistencyToken,
+              ...(command.location === undefined ? {} : { location: command.location }),
               completedAt: command.now,
             },
           },
@@ -103,8 +106,8 @@ export const idempotencyDecider: Decider<IdempotencyCommand, IdempotencyState, I
       case "IdempotencyKeyClaimed":
         return { status: "claimed", fingerprint: event.data.fingerprint, claimedAt: event.data.claimedAt };
       case "IdempotentRequestCompleted": {
-        const { fingerprint, completedAt, status, body, consistencyToken } = event.data;
-        return { status: "completed", fingerprint, completedAt, response: { status, body, consistencyToken } };
+        const { fingerprint, completedAt, status, body, consistencyToken, location } = event.data;
+        return { status: "completed", fingerprint, completedAt, response: { status, body, consistencyToken, ...(location === undefined ? {} : { location }) } };
       }
       case "IdempotencyKeyReleased":
         return { status: "free" };

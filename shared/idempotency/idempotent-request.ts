@@ -37,6 +37,8 @@ export interface WorkResult {
   /** Recorded as JSON: what JSON.stringify makes of it is what a replay returns (undefined becomes null). */
   readonly body: unknown;
   readonly consistencyToken: string | null;
+  /** The Location header, replayed with the rest. */
+  readonly location?: string;
 }
 
 export type IdempotentResponse = RecordedResponse & { readonly replayed: boolean };
@@ -123,5 +125,5 @@ async function appendAfterClaim(
 function asRecorded(result: WorkResult): RecordedResponse {
   const wire = JSON.stringify(result.body);
   const body: unknown = wire === undefined ? null : JSON.parse(wire);
-  return recordedResponseSchema.parse({ status: result.status, body, consistencyToken: result.consistencyToken });
+  return recordedResponseSchema.parse({ status: result.status, body, consistencyToken: result.consistencyToken, ...(result.location === undefined ? {} : { location: result.location }) });
 }

@@ -63,6 +63,14 @@ describe("idempotency key", () => {
     given([claimed(), completed()]).when({ type: "CompleteRequest", keyHash, fingerprint, ...response, now: start }).thenRefuses("conflict");
   });
 
+  it("records and replays the Location of a response that has one; one recorded before Location was kept replays without", () => {
+    const located = { ...response, location: "/api/v1/pages/p1" };
+    const completedWithLocation: IdempotencyEvent = { type: "IdempotentRequestCompleted", data: { keyHash, fingerprint, ...located, completedAt: start } };
+    given([claimed()]).when({ type: "CompleteRequest", keyHash, fingerprint, ...located, now: start }).then([completedWithLocation]);
+    expect(fold(idempotencyDecider, [claimed(), completedWithLocation])).toEqual({ status: "completed", fingerprint, completedAt: start, response: located });
+    expect(fold(idempotencyDecider, [claimed(), completed()])).toEqual({ status: "completed", fingerprint, completedAt: start, response });
+  });
+
   it("is released when the work of the request that holds it failed", () => {
     given([claimed()]).when({ type: "ReleaseKey", keyHash, fingerprint, now: start }).then([released()]);
   });

@@ -1,6 +1,8 @@
 // The split deployment behind the project's nginx gateway: reads reach the query nodes, writes the command API,
-// a dead query node does not stop reads, and the command API's internal routes and every service's metrics stay
-// inside.
+// a created resource's Location stays a path, a client's keep-alive connection lasts, a dead query node does not
+// stop reads, and the command API's internal routes and every service's metrics stay inside.
+import { Agent, get as httpGet } from "node:http";
+import type { Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintSession } from "../../shared/auth/session-verifier.ts";
 import { gatewayUnavailable, startGateway, type Gateway } from "../support/gateway.ts";
@@ -28,6 +30,13 @@ describe.skipIf(unavailable !== null)("the nginx gateway in front of the split s
     expect((await user.get("/me")).status).toBe(200);
     const folder = await user.post("/folders", { name: "Through the gateway" });
     expect(folder.status).toBe(201);
+    // The new folder's Location passes through as the service sent it: a path, resolved against the gateway,
+    // never rewritten to name a service behind it.
+    const location = folder.headers.get("location");
+    expect(location).toBe(`/api/v1/folders/${String(folder.body.id)}`);
+    const located = await user.get(location ?? "/", { "x-consistency-token": folder.headers.get("x-consistency-token") ?? "" });
+    expect(located.status).toBe(200);
+    expect(located.body.name).toBe("Through the gateway");
     for (let step = 0; step < 6; step += 1) {
       const page = await user.post("/pages", { title: `Step ${step}`, parentId: folder.body.id, markdown: "body" });
       expect(page.status).toBe(201);
@@ -54,6 +63,32 @@ describe.skipIf(unavailable !== null)("the nginx gateway in front of the split s
     expect(await page.text()).toContain("swagger");
     const shown = (await (await fetch(`${gateway.url}/docs/json`)).json()) as { paths: Record<string, Record<string, unknown>> };
     expect(shown.paths["/api/v1/pages"]).toHaveProperty("post");
+  });
+
+  it("keeps a client's keep-alive connection open past nginx's default 1,000 requests", async () => {
+    // nginx closes a client connection after keepalive_requests answers (1,000 by default); a client that writes
+    // its next request before it reads that close (as the benchmark's autocannon does) gets a reset.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<Socket>();
+    const closing: number[] = [];
+    try {
+      for (let request = 1; request <= 1_001; request += 1) {
+        const answer = await new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+          const sent = httpGet(`${gateway.url}/healthz`, { agent }, (response) => {
+            response.resume();
+            response.on("end", () => resolve({ status: response.statusCode ?? 0, connection: response.headers.connection }));
+          });
+          sent.on("socket", (socket) => sockets.add(socket));
+          sent.on("error", reject);
+        });
+        expect(answer.status).toBe(200);
+        if (answer.connection === "close") closing.push(request);
+      }
+    } finally {
+      agent.destroy();
+    }
+    expect(closing).toEqual([]);
+    expect(sockets.size).toBe(1);
   });
 
   it("keeps serving reads when a query node dies", async () => {

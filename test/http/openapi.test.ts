@@ -236,8 +236,40 @@ describe("the OpenAPI document", () => {
     const responseHeaders = (method: string, path: string, status: string) => Object.keys(operation(method, path)?.responses[status]?.headers ?? {});
     expect(responseHeaders("GET", "/api/v1/pages/{pageId}/content", "200")).toEqual(["ETag"]);
     expect(responseHeaders("PUT", "/api/v1/pages/{pageId}/content", "200")).toEqual(["ETag", "X-Consistency-Token"]);
-    expect(responseHeaders("POST", "/api/v1/pages", "201")).toEqual(["X-Consistency-Token", "Idempotent-Replayed"]);
+    expect(responseHeaders("POST", "/api/v1/pages", "201")).toEqual(["X-Consistency-Token", "Idempotent-Replayed", "Location"]);
     expect(responseHeaders("POST", "/api/v1/pages", "5XX")).toEqual(["Retry-After"]);
+  });
+
+  it("declares Location on every 201 but the vault import's (it makes no one resource), on their 202, and on an invitation's 202", () => {
+    const located: string[] = [];
+    const created: string[] = [];
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, found] of Object.entries(item)) {
+        const route = `${method.toUpperCase()} ${path}`;
+        if (found.responses["201"]) created.push(route);
+        if (found.responses["201"]?.headers?.Location) located.push(route);
+        if (found.responses["201"]) expect(Boolean(found.responses["202"]?.headers?.Location), `${route} 202`).toBe(Boolean(found.responses["201"].headers?.Location));
+      }
+    }
+    expect(created.filter((route) => !located.includes(route))).toEqual(["POST /api/v1/imports/obsidian"]);
+    expect(located.sort()).toEqual([
+      "POST /api/v1/folders",
+      "POST /api/v1/pages",
+      "POST /api/v1/pages/{pageId}/comments",
+      "POST /api/v1/pages/{pageId}/comments/{threadId}/replies",
+      "POST /api/v1/pages/{pageId}/duplicate",
+      "POST /api/v1/pages/{pageId}/images",
+      "POST /api/v1/tokens",
+      "POST /api/v1/webhooks",
+    ]);
+    for (const path of ["/api/v1/shares/workspace/members", "/api/v1/shares/entity/{entityType}/{entityId}/grants"]) {
+      expect(operation("POST", path)?.responses["202"]?.headers?.Location?.description, path).toContain("/api/v1/shares/invitations/{invitationId}");
+      expect(operation("POST", path)?.responses["200"]?.headers?.Location, path).toBeUndefined();
+    }
+    expect(operation("POST", "/api/v1/pages")?.responses["201"]?.headers?.Location).toEqual({
+      description: expect.stringContaining("`/api/v1/pages/{pageId}`"),
+      schema: { type: "string", format: "uri-reference" },
+    });
   });
 
   it("types limit as an integer, and gives the id in a creation's 202", () => {

@@ -1,6 +1,7 @@
 // A client generated from the API reference (openapi-typescript) and driven with openapi-fetch, as a user of
 // the API would: the README's walkthrough, reading markdown, a conditional replace with If-Match, an
-// Idempotency-Key replay and an image upload, all type-checked against the generated types with no casts.
+// Idempotency-Key replay with the new page's Location and an image upload, all type-checked against the
+// generated types with no casts.
 import { readFile } from "node:fs/promises";
 import createClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -50,6 +51,13 @@ describe("a client generated from the API reference", () => {
     expect(again.response.status).toBe(201);
     expect(again.data?.id).toBe(pageId);
     expect(again.response.headers.get("idempotent-replayed")).toBe("true");
+    // The 201's Location, a header the document declares (so the generated types name it), is the new page's
+    // path, on the replay too; the page reads there.
+    const location: paths["/api/v1/pages"]["post"]["responses"][201]["headers"]["Location"] = first.response.headers.get("location") ?? undefined;
+    expect(location).toBe(`/api/v1/pages/${pageId}`);
+    expect(again.response.headers.get("location")).toBe(location);
+    const located = await fetch(new URL(location ?? "/", server.url), { headers: { authorization: `Bearer ${token}` } });
+    expect(await located.json()).toMatchObject({ id: pageId, title: "Q4 plan" });
 
     const resolved = await api.GET("/api/v1/pages/resolve", { params: { query: { title: "q4 plan" } } });
     expect(resolved.data?.data.map((page) => page.id)).toEqual([pageId]);

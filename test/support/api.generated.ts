@@ -1191,6 +1191,8 @@ export interface operations {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
+                    /** @description The new token: `/api/v1/tokens/{tokenId}` (revoked there with DELETE; listed by GET /api/v1/tokens). A path, relative to the server (or gateway) called */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1211,6 +1213,8 @@ export interface operations {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
+                    /** @description The new token: `/api/v1/tokens/{tokenId}` (revoked there with DELETE; listed by GET /api/v1/tokens). A path, relative to the server (or gateway) called */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2360,6 +2364,8 @@ export interface operations {
                     "X-Consistency-Token"?: string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The new folder: `/api/v1/folders/{folderId}`. A path, relative to the server (or gateway) called */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2385,6 +2391,8 @@ export interface operations {
                     "X-Consistency-Token"?: string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The new folder: `/api/v1/folders/{folderId}`. A path, relative to the server (or gateway) called */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2703,6 +2711,8 @@ export interface operations {
                     "X-Consistency-Token"?: string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The new page: `/api/v1/pages/{pageId}`. A path, relative to the server (or gateway) called */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2735,6 +2745,8 @@ export interface operations {
                     "X-Consistency-Token"?: string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The new page: `/api/v1/pages/{pageId}`. A path, relative to the server (or gateway) called */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4483,6 +4495,8 @@ export interface operations {
                     "X-Consistency-Token"?: string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The copy: `/api/v1/pages/{pageId}`. A path, relative to the server (or gateway) called */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4515,6 +4529,8 @@ export interface operations {
                     "X-Consistency-Token"?: string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The copy: `/api/v1/pages/{pageId}`. A path, relative to the server (or gateway) called */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5075,6 +5091,8 @@ export interface operations {
                     "X-Consistency-Token"?: string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The thread's first comment: `/api/v1/pages/{pageId}/comments/{commentId}` (edited and deleted there; read with the page's threads). A path, relative to the server (or gateway) called */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5122,6 +5140,8 @@ export interface operations {
                     "X-Consistency-Token"?: string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The thread's first comment: `/api/v1/pages/{pageId}/comments/{commentId}` (edited and deleted there; read with the page's threads). A path, relative to the server (or gateway) called */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5334,6 +5354,8 @@ export interface operations {
                     "X-Consistency-Token"?: string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The new reply: `/api/v1/pages/{pageId}/comments/{commentId}` (edited and deleted there; read with the page's threads). A path, relative to the server (or gateway) called */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5381,6 +5403,8 @@ export interface operations {
                     "X-Consistency-Token"?: string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The new reply: `/api/v1/pages/{pageId}/comments/{commentId}` (edited and deleted there; read with the page's threads). A path, relative to the server (or gateway) called */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6273,6 +6297,8 @@ export interface operations {
                     "X-Consistency-Token"?: string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description On the 202 of an invitation, the invitation: `/api/v1/shares/invitations/{invitationId}` (cancelled there with DELETE). A path, relative to the server (or gateway) called */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6691,6 +6717,8 @@ export interface operations {
                     "X-Consistency-Token"?: string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description On the 202 of an invitation, the invitation: `/api/v1/shares/invitations/{invitationId}` (cancelled there with DELETE). A path, relative to the server (or gateway) called */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7730,6 +7758,8 @@ export interface operations {
                     "X-Consistency-Token"?: string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The new image's bytes: `/api/v1/images/{imageId}`. A path, relative to the server (or gateway) called */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7755,6 +7785,8 @@ export interface operations {
                     "X-Consistency-Token"?: string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The new image's bytes: `/api/v1/images/{imageId}`. A path, relative to the server (or gateway) called */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8303,6 +8335,8 @@ export interface operations {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
+                    /** @description The new webhook: `/api/v1/webhooks/{webhookId}`. A path, relative to the server (or gateway) called */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8326,6 +8360,8 @@ export interface operations {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
+                    /** @description The new webhook: `/api/v1/webhooks/{webhookId}`. A path, relative to the server (or gateway) called */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -10,6 +10,7 @@ import { presentThreads, threadReply } from "../../../shared/comments/thread.res
 import type { Actor } from "../../../shared/commands/guarded-command.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
+import { locationOf } from "../../../shared/http/locations.ts";
 import { commentIdSchema, pageIdSchema, threadIdSchema, type CommentId, type PageId, type ThreadId } from "../../../shared/kernel/ids.ts";
 import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
 import type { CommandApiPorts } from "../command-api.ts";
@@ -53,12 +54,16 @@ async function threadOfComment(views: ReadModels, principal: Principal, pageId: 
 export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
   const config = { access: { scope: "pages:comment" as const } };
 
-  /** Runs the command behind the page's comment guard and answers with the thread as a client will read it. */
-  async function decideThread(actor: Actor, target: ThreadOnPage, status: 200 | 201, command: ThreadCommand): Promise<WriteAnswer> {
+  /**
+   * Runs the command behind the page's comment guard and answers with the thread as a client will read it;
+   * `created`, the comment it adds, is the answer's Location.
+   */
+  async function decideThread(actor: Actor, target: ThreadOnPage, command: ThreadCommand, created?: CommentId): Promise<WriteAnswer> {
     const { position } = await commentOnThread.run(ports, actor, target, () => command);
     return settleWrite(ports, position, {
-      status,
+      status: created === undefined ? 200 : 201,
       id: target.threadId,
+      ...(created === undefined ? {} : { location: locationOf.comment(target.pageId, created) }),
       present: async () => {
         const thread = await ports.views.threads.get(target.threadId);
         const [presented] = thread ? await presentThreads(ports.views.users, [thread]) : [];
@@ -77,8 +82,9 @@ export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
       const { anchor, body } = request.body;
       const answer = await idempotentWrite(ports, request, actor, () => {
         const threadId = threadIdSchema.parse(randomUUID());
-        const command: ThreadCommand = { type: "OpenThread", threadId, pageId, anchor, commentId: commentIdSchema.parse(randomUUID()), authorId: actor.context.actorId, body };
-        return decideThread(actor, { pageId, threadId }, 201, command);
+        const commentId = commentIdSchema.parse(randomUUID());
+        const command: ThreadCommand = { type: "OpenThread", threadId, pageId, anchor, commentId, authorId: actor.context.actorId, body };
+        return decideThread(actor, { pageId, threadId }, command, commentId);
       });
       return sendWrite(reply, answer);
     },
@@ -91,8 +97,9 @@ export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
       const actor = actorOf(request, ports.clock);
       const { pageId, threadId } = request.params;
       const answer = await idempotentWrite(ports, request, actor, () => {
-        const command: ThreadCommand = { type: "AddReply", threadId, pageId, commentId: commentIdSchema.parse(randomUUID()), authorId: actor.context.actorId, body: request.body.body };
-        return decideThread(actor, { pageId, threadId }, 201, command);
+        const commentId = commentIdSchema.parse(randomUUID());
+        const command: ThreadCommand = { type: "AddReply", threadId, pageId, commentId, authorId: actor.context.actorId, body: request.body.body };
+        return decideThread(actor, { pageId, threadId }, command, commentId);
       });
       return sendWrite(reply, answer);
     },
@@ -105,7 +112,7 @@ export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
       const actor = actorOf(request, ports.clock);
       const { pageId, threadId } = request.params;
       const command: ThreadCommand = { type: "SetThreadStatus", threadId, pageId, status: request.body.status, actorId: actor.context.actorId };
-      return sendWrite(reply, await decideThread(actor, { pageId, threadId }, 200, command));
+      return sendWrite(reply, await decideThread(actor, { pageId, threadId }, command));
     },
   );
 
@@ -117,7 +124,7 @@ export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
       const { pageId, commentId } = request.params;
       const threadId = await threadOfComment(ports.views, actor.principal, pageId, commentId);
       const command: ThreadCommand = { type: "EditComment", threadId, pageId, commentId, actorId: actor.context.actorId, body: request.body.body };
-      return sendWrite(reply, await decideThread(actor, { pageId, threadId }, 200, command));
+      return sendWrite(reply, await decideThread(actor, { pageId, threadId }, command));
     },
   );
 
@@ -129,7 +136,7 @@ export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
       const { pageId, commentId } = request.params;
       const threadId = await threadOfComment(ports.views, actor.principal, pageId, commentId);
       const command: ThreadCommand = { type: "DeleteComment", threadId, pageId, commentId, actorId: actor.context.actorId };
-      return sendWrite(reply, await decideThread(actor, { pageId, threadId }, 200, command));
+      return sendWrite(reply, await decideThread(actor, { pageId, threadId }, command));
     },
   );
 }

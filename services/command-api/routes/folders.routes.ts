@@ -7,6 +7,7 @@ import { deleteFolder, editFolder, folderCommands, moveFolder } from "../../../s
 import { deleteFolderTree } from "../../../shared/trash/folder-trash.ts";
 import { folderResource, toFolderResource } from "../../../shared/folders/folder.resource.ts";
 import type { App } from "../../../shared/http/create-app.ts";
+import { locationOf } from "../../../shared/http/locations.ts";
 import { folderIdSchema, type FolderId } from "../../../shared/kernel/ids.ts";
 import type { Principal } from "../../../shared/auth/principal.ts";
 import type { CommandApiPorts } from "../command-api.ts";
@@ -81,7 +82,7 @@ export function folderCommandRoutes(app: App, ports: CommandApiPorts): void {
         const folderId = folderIdSchema.parse(randomUUID());
         const command = { type: "CreateFolder" as const, folderId, ownerId, parentId, name, icon };
         const { position } = await folderCommands.handle(ports.eventStore, folderId, command, actor.context);
-        return settleWrite(ports, position, { status: 201, id: folderId, present: presentFolder(actor.principal, folderId) });
+        return settleWrite(ports, position, { status: 201, id: folderId, location: locationOf.folder(folderId), present: presentFolder(actor.principal, folderId) });
       });
       return sendWrite(reply, answer);
     },

@@ -10,6 +10,7 @@ import { pageAccess } from "../../../shared/access/authorize.ts";
 import { blobKeySchema } from "../../../shared/blobs/blob-store.port.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
+import { locationOf } from "../../../shared/http/locations.ts";
 import { imageCommands } from "../../../shared/images/image.commands.ts";
 import { imageResource, imageUploadForm, toImageResource } from "../../../shared/images/image.resource.ts";
 import { imageBlobKey } from "../../../shared/images/orphan-blobs.ts";
@@ -143,7 +144,7 @@ export async function imageCommandRoutes(app: App, ports: CommandApiPorts): Prom
             sha256,
           };
           const { position } = await imageCommands.handle(ports.eventStore, imageId, { type: "RecordImageUpload", image }, actor.context);
-          return settleWrite(ports, position, { status: 201, id: imageId, present: presentImage(ports, imageId, pageId) });
+          return settleWrite(ports, position, { status: 201, id: imageId, location: locationOf.image(imageId), present: presentImage(ports, imageId, pageId) });
         }, fingerprintBody);
         return sendWrite(reply, answer);
       },

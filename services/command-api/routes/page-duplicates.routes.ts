@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { visiblePage } from "../../../shared/access/authorize.ts";
 import type { App } from "../../../shared/http/create-app.ts";
+import { locationOf } from "../../../shared/http/locations.ts";
 import { folderIdSchema, pageIdSchema } from "../../../shared/kernel/ids.ts";
 import { duplicatePage } from "../../../shared/pages/duplicate-page.ts";
 import { pageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
@@ -28,7 +29,7 @@ export function pageDuplicateRoutes(app: App, ports: CommandApiPorts): void {
           const { shown, permission } = await visiblePage(ports.views, actor.principal, pageId);
           return { body: toPageResource(shown, permission) };
         };
-        return settleWrite(ports, position, { status: 201, id: pageId, present });
+        return settleWrite(ports, position, { status: 201, id: pageId, location: locationOf.page(pageId), present });
       });
       return sendWrite(reply, answer);
     },

@@ -5,6 +5,7 @@ import { ownerOfNewItem, visiblePage } from "../../../shared/access/authorize.ts
 import { seenBy } from "../../../shared/access/seen-by.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
+import { locationOf } from "../../../shared/http/locations.ts";
 import { folderIdSchema, pageIdSchema, type PageId } from "../../../shared/kernel/ids.ts";
 import { editPage, movePage, pageCommands } from "../../../shared/pages/page.commands.ts";
 import { etagOf, renderPageDocument, revisionFromIfMatch, stripFrontmatter } from "../../../shared/pages/page-document.ts";
@@ -62,7 +63,7 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
         const pageId = pageIdSchema.parse(randomUUID());
         const command = { type: "CreatePage" as const, pageId, ownerId, parentId, title, icon, markdown };
         const { position } = await pageCommands.handle(ports.eventStore, pageId, command, actor.context);
-        return settleWrite(ports, position, { status: 201, id: pageId, present: presentPage(actor.principal, pageId) });
+        return settleWrite(ports, position, { status: 201, id: pageId, location: locationOf.page(pageId), present: presentPage(actor.principal, pageId) });
       });
       return sendWrite(reply, answer);
     },

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
+import { locationOf } from "../../../shared/http/locations.ts";
 import { userIdSchema } from "../../../shared/kernel/ids.ts";
 import { grantablePermissionSchema, workspaceRoleSchema } from "../../../shared/kernel/permissions.ts";
 import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
@@ -57,7 +58,7 @@ export function shareCommandRoutes(app: App, ports: CommandApiPorts): void {
         const present = async () => ({
           body: { ok: true, message: `${email} has no account yet; an invitation is queued`, invitation: await recordedInvitation(ports.views, outcome.invitationId) },
         });
-        return settleWrite(ports, outcome.position, { status: 202, id: outcome.invitationId, present });
+        return settleWrite(ports, outcome.position, { status: 202, id: outcome.invitationId, location: locationOf.invitation(outcome.invitationId), present });
       });
       return sendWrite(reply, answer);
     },
@@ -98,7 +99,7 @@ export function shareCommandRoutes(app: App, ports: CommandApiPorts): void {
         const present = async () => ({
           body: { ok: true, memberId: null, name: null, invitation: await recordedInvitation(ports.views, outcome.invitationId), message: `${email} has no account yet; an invitation is queued` },
         });
-        return settleWrite(ports, outcome.position, { status: 202, id: outcome.invitationId, present });
+        return settleWrite(ports, outcome.position, { status: 202, id: outcome.invitationId, location: locationOf.invitation(outcome.invitationId), present });
       });
       return sendWrite(reply, answer);
     },

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { hashTokenSecret, newTokenSecret } from "../../../shared/auth/api-token-secret.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
+import { locationOf } from "../../../shared/http/locations.ts";
 import { tokenIdSchema } from "../../../shared/kernel/ids.ts";
 import { scopeSchema } from "../../../shared/kernel/scopes.ts";
 import { tokenCommands } from "../../../shared/tokens/token.commands.ts";
@@ -51,6 +52,7 @@ export function tokenCommandRoutes(app: App, ports: CommandApiPorts): void {
       const answer = await settleWrite(ports, position, {
         status: 201,
         id: tokenId,
+        location: locationOf.token(tokenId),
         present: async () => {
           const token = await ports.views.tokens.get(tokenId);
           if (!token) throw new AppError("internal", "token was not recorded");

@@ -6,6 +6,7 @@ import { effectivePermission } from "../../../shared/access/effective-permission
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { errorBody } from "../../../shared/http/schemas.ts";
+import { locationOf } from "../../../shared/http/locations.ts";
 import { folderIdSchema } from "../../../shared/kernel/ids.ts";
 import { positionTokenSchema, positionOfToken } from "../../../shared/position.ts";
 import type { WebhookDeliveries } from "../../../shared/webhooks/webhook-deliveries.port.ts";
@@ -70,6 +71,7 @@ export function webhookCommandRoutes(app: App, ports: CommandApiPorts, webhooks:
       const answer = await settleWrite(ports, position, {
         status: 201,
         id: webhookId,
+        location: locationOf.webhook(webhookId),
         present: async () => ({ body: { ...(await present(webhookId)()).body, secret } }),
       });
       // The secret is never shown again, so a creation not yet visible answers 202 with it too.
