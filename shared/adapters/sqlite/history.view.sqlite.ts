@@ -46,8 +46,10 @@ export const historyModel: SqliteModel = { schema, tables: ["history", "history_
 
 const PAGE_EVENT_TYPES = pageEventSchemas.map((schema) => schema.shape.type.value);
 const pageEventTypes: ReadonlySet<string> = new Set(PAGE_EVENT_TYPES);
+// Only what an entry is made of: a summary's JSON is not read back for a fold.
+const ENTRY_COLUMNS = "position, entity_kind, entity_id, access_kind, access_id, occurred_at, actor_id, correlation_id, event, page_events";
 const latestOf = (type: string) =>
-  `SELECT * FROM (SELECT * FROM history WHERE entity_id = @id AND type = '${type}' AND position <= @position AND occurred_ms <= @ms ORDER BY position DESC LIMIT 1)`;
+  `SELECT * FROM (SELECT ${ENTRY_COLUMNS} FROM history WHERE entity_id = @id AND type = '${type}' AND position <= @position AND occurred_ms <= @ms ORDER BY position DESC LIMIT 1)`;
 
 type Bounds = { id: string; position: number; ms: number };
 
