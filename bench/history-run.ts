@@ -1,7 +1,8 @@
-// `npm run bench:history [-- --duration S] [--seconds S]`: the history figures on their own, beside the HTTP
+// `npm run bench:history [-- --duration S] [--seconds S] [--profile]`: the history figures on their own, beside the HTTP
 // ceiling measured in the same run: GET /pages/{id}?at= and GET /pages/{id}/history?limit=1 of a page with 1,000
 // revisions, and the change feed's
-// delivery latency at 1,000 writes/s to 100 open feeds. Writes bench/results/<date>-history.json.
+// delivery latency at 1,000 writes/s to 100 open feeds. Writes bench/results/<date>-history.json; `--profile`
+// starts the server under `--cpu-prof` and leaves its profile in bench/profiles/.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { cpus, tmpdir } from "node:os";
@@ -18,7 +19,7 @@ import { historyRows } from "./history-rows.ts";
 import { renderTable } from "./report.ts";
 
 const SECRET = "benchmark-session-secret-long-enough-for-hs256";
-const { values } = parseArgs({ args: process.argv.slice(2), options: { duration: { type: "string" }, seconds: { type: "string" }, connections: { type: "string" } } });
+const { values } = parseArgs({ args: process.argv.slice(2), options: { duration: { type: "string" }, seconds: { type: "string" }, connections: { type: "string" }, profile: { type: "boolean" } } });
 const options = z
   .object({ duration: z.coerce.number().int().min(1).max(120), seconds: z.coerce.number().int().min(1).max(120), connections: z.coerce.number().int().min(1).max(500) })
   .parse({ duration: values.duration ?? 10, seconds: values.seconds ?? 10, connections: values.connections ?? 50 });
@@ -32,7 +33,8 @@ try {
   const seedStore = new SqliteEventStore(join(dataDir, "events.sqlite"));
   const { pageId, midPosition } = await seedRevisedPage(seedStore, ownerId, 1_000);
   await seedStore.close();
-  const server = await startChild("services/all-in-one.ts", { DATA_DIR: dataDir, AUTH_SESSION_SECRET: SECRET, LOG_LEVEL: "warn" }, "/readyz");
+  const profileArgs = values.profile === true ? ["--cpu-prof", "--cpu-prof-dir=bench/profiles"] : [];
+  const server = await startChild("services/all-in-one.ts", { DATA_DIR: dataDir, AUTH_SESSION_SECRET: SECRET, LOG_LEVEL: "warn" }, "/readyz", profileArgs);
   const ceilingServer = await startChild("bench/ceiling-server.ts", {}, "/constant");
   const cookie = `app-auth.session_token=${await mintSession(SECRET, { sub: ownerId, email: "bench-owner@example.com", name: "Bench owner" })}`;
   const warm = await fetch(`${server.url}/api/v1/pages/${pageId}?at=${midPosition}`, { headers: { cookie } });

@@ -26,7 +26,7 @@ export class CheckpointWatcher implements ProjectionProgress {
 
   /**
    * `projectorInProcess`: the process's own projector announces every batch it commits (and where it resumes),
-   * so a wait neither reads the checkpoint nor polls it: it is woken by the announcement.
+   * so neither a wait nor `current()` reads the checkpoint: the announcements say how far it got.
    */
   constructor(
     private readonly readStore: Pick<ReadStore, "checkpoint">,
@@ -50,7 +50,10 @@ export class CheckpointWatcher implements ProjectionProgress {
   }
 
   async current(): Promise<number> {
-    this.announce(await this.readStore.checkpoint());
+    // An in-process projector has announced every batch it committed (and where it started or resumed), so
+    // what it announced is the checkpoint: reading it again cost every `?at=` and token-carrying read a
+    // statement of its own (docs/benchmarks.md).
+    if (!this.projectorInProcess) this.announce(await this.readStore.checkpoint());
     return this.reached;
   }
 

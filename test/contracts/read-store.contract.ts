@@ -508,6 +508,38 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
       await batch(async (tx) => expect(await w().history.foldOf(tx, pageId)).toEqual(fold));
     });
 
+    it("counts a page's events across batches for its state at an instant, leaving grants and other pages out", async () => {
+      const pageId = randomUUID();
+      const otherId = randomUUID();
+      const ownerId = randomUUID();
+      const entry = (event: HistoryEntry["event"], entityId = pageId): HistoryEntry => {
+        const when = at();
+        return { position: when.updatedPosition, occurredAt: when.updatedAt, entityKind: "page", entityId, access: { kind: "page", id: entityId }, actorId: ownerId, correlationId: randomUUID(), event };
+      };
+      const created = entry({ type: "PageCreated", data: { pageId: pageId as PageId, ownerId: ownerId as UserId, parentId: null, title: "T", icon: null, markdown: "first" } });
+      const other = entry({ type: "PageCreated", data: { pageId: otherId as PageId, ownerId: ownerId as UserId, parentId: null, title: "O", icon: null, markdown: "" } }, otherId);
+      const renamed = entry({ type: "PageRenamed", data: { pageId: pageId as PageId, title: "U", previousTitle: "T" } });
+      const granted = entry({ type: "AccessGranted", data: { entityType: "page", entityId: pageId, userId: randomUUID() as UserId, permission: "view", grantedBy: ownerId as UserId, invitationId: null } });
+      const replaced = entry({ type: "PageContentReplaced", data: { pageId: pageId as PageId, markdown: "second" } });
+      const summary: Summary = { change: { kind: "title", from: "T", to: "U" }, sharing: false };
+      await batch(async (tx) => {
+        await w().history.record(tx, created, summary);
+        await w().history.record(tx, other, summary);
+      });
+      await batch(async (tx) => {
+        await w().history.record(tx, renamed, summary);
+        await w().history.record(tx, granted, { ...summary, sharing: true });
+      });
+      await expect(batch(async (tx) => {
+        await w().history.record(tx, { ...replaced, position: at().updatedPosition }, summary);
+        throw new Error("projection failed");
+      })).rejects.toThrow("projection failed");
+      await batch(async (tx) => w().history.record(tx, replaced, summary));
+      expect(await reader.history.pageStateAt(pageId, { kind: "position", position: granted.position })).toEqual({ entries: [created, renamed], count: 2 });
+      expect(await reader.history.pageStateAt(pageId, { kind: "position", position: replaced.position })).toEqual({ entries: [created, renamed, replaced], count: 3 });
+      expect(await reader.history.pageStateAt(otherId, { kind: "time", ms: Date.parse(replaced.occurredAt) })).toEqual({ entries: [other], count: 1 });
+    });
+
     it("keeps each page's links: a kept link keeps its position, a dropped one goes, a deleted source takes its links", async () => {
       const [source, other, target, second] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
       await projection.applyBatch(100, async (tx) => w().links.setLinks(tx, source, [target, second], 100));

@@ -30,6 +30,27 @@ describe("CheckpointWatcher", () => {
     watcher.close();
   });
 
+  it("with the projector in process, says how far the read models got from its announcements, without reading the checkpoint", async () => {
+    const store = countingCheckpoint(() => 0);
+    const watcher = new CheckpointWatcher(store, { projectorInProcess: true });
+    watcher.announce(5);
+    expect(await watcher.current()).toBe(5);
+    watcher.announce(9);
+    expect(await watcher.current()).toBe(9);
+    expect(store.reads).toBe(0);
+    watcher.close();
+  });
+
+  it("without a projector in process, reads the checkpoint for how far the read models got", async () => {
+    let checkpoint = 3;
+    const store = countingCheckpoint(() => checkpoint);
+    const watcher = new CheckpointWatcher(store);
+    expect(await watcher.current()).toBe(3);
+    checkpoint = 8;
+    expect(await watcher.current()).toBe(8);
+    watcher.close();
+  });
+
   it("without a projector in process, polls the read store until the checkpoint reaches the position", async () => {
     let checkpoint = 0;
     const store = countingCheckpoint(() => checkpoint);

@@ -1,7 +1,9 @@
 // The history change log in MongoDB: one document per entry, its _id the global position (so writing an entry
 // again replaces it); the event is kept as JSON text and validated against the event union when read back, the
 // summary as a subdocument. History pages and the feed project the event out, so they never read markdown.
-// Each entity's fold (without markdown) is one document of history_fold.
+// Each entity's fold (without markdown) is one document of history_fold. A page event's entry also keeps how
+// many page events the page had by then (`pageEvents`), so a read as of an instant takes the page's revision
+// from one entry instead of counting its history.
 import { z } from "zod";
 import { domainEventSchema } from "../../events.ts";
 import { pageEventSchemas } from "../../pages/page.decider.ts";
@@ -24,23 +26,32 @@ const entrySchema = z.object({
   sharing: z.boolean(),
   change: storedChangeSchema,
   event: z.string(),
+  /** Set on a page event's entry only. */
+  pageEvents: z.number().int().positive().optional(),
 });
 type EntryDoc = z.infer<typeof entrySchema>;
-// The event and its time in ms are left out of a change as read (zod drops keys it does not name).
-const changeDocSchema = entrySchema.omit({ event: true, occurredMs: true });
+// The event, its time in ms and the page's count are left out of a change as read (zod drops keys it does not name).
+const changeDocSchema = entrySchema.omit({ event: true, occurredMs: true, pageEvents: true });
+const pageEventsDocSchema = z.object({ pageEvents: z.number().int().positive() });
 const foldDocSchema = storedFoldSchema.extend({ _id: z.string() });
 type FoldDoc = z.infer<typeof foldDocSchema>;
 
 export const historyModel: MongoModel = {
   collections: ["history", "history_fold"],
   indexes: [
-    { collection: "history", name: "history_entity", keys: { entityId: 1, _id: 1 }, serves: "GET /pages|folders/{id}/history for those who may share; a thread's page for its entries" },
+    {
+      collection: "history",
+      name: "history_entity",
+      keys: { entityId: 1, _id: 1 },
+      serves: "GET /pages|folders/{id}/history for those who may share; a thread's page for its entries; a page's count of events before a batch's first entry of it",
+    },
     { collection: "history", name: "history_entity_shown", keys: { entityId: 1, sharing: 1, _id: 1 }, serves: "GET /pages|folders/{id}/history without grants (viewers, commenters, editors)" },
     { collection: "history", name: "history_entity_type", keys: { entityId: 1, type: 1, _id: -1 }, serves: "a page as of an instant (?at=): the latest entry of each page event type" },
   ],
 };
 
 const PAGE_EVENT_TYPES = pageEventSchemas.map((schema) => schema.shape.type.value);
+const pageEventTypes: ReadonlySet<string> = new Set(PAGE_EVENT_TYPES);
 
 const history = (ref: GenerationRef) => ref.current().collection<EntryDoc>("history");
 const folds = (ref: GenerationRef) => ref.current().collection<FoldDoc>("history_fold");
@@ -63,9 +74,13 @@ const toEntry = (doc: unknown): HistoryEntry => {
 };
 
 export class MongoHistoryWriter implements HistoryWriter<MongoBatch> {
+  /** Each batch's page event counts so far, per page: looked up once per page per batch. */
+  private readonly pageEvents = new WeakMap<MongoBatch, Map<string, number>>();
+
   constructor(private readonly ref: GenerationRef) {}
 
   async record(tx: MongoBatch, entry: HistoryEntry, summary: Summary): Promise<void> {
+    const pageEvents = await this.pageEventsWith(tx, entry);
     const doc: Omit<EntryDoc, "_id"> = {
       entityKind: entry.entityKind,
       entityId: entry.entityId,
@@ -78,8 +93,33 @@ export class MongoHistoryWriter implements HistoryWriter<MongoBatch> {
       sharing: summary.sharing,
       change: summary.change,
       event: JSON.stringify(entry.event),
+      ...(pageEvents === null ? {} : { pageEvents }),
     };
     await history(this.ref).replaceOne({ _id: entry.position }, doc, { upsert: true, ...tx.options });
+  }
+
+  /**
+   * How many page events the page has had once this entry is in; null for any other entry. Counted in memory
+   * for the batch from the page's latest earlier entry (history_entity), which is the same whether or not a
+   * batch applied again after a crash wrote its entries before: the count converges with the entries.
+   */
+  private async pageEventsWith(tx: MongoBatch, entry: HistoryEntry): Promise<number | null> {
+    if (entry.entityKind !== "page" || !pageEventTypes.has(entry.event.type)) return null;
+    let counts = this.pageEvents.get(tx);
+    if (!counts) {
+      counts = new Map();
+      this.pageEvents.set(tx, counts);
+    }
+    let before = counts.get(entry.entityId);
+    if (before === undefined) {
+      const previous = await history(this.ref).findOne(
+        { entityId: entry.entityId, _id: { $lt: entry.position }, pageEvents: { $exists: true } },
+        { sort: { _id: -1 }, projection: { pageEvents: 1 }, ...tx.options },
+      );
+      before = previous ? pageEventsDocSchema.parse(previous).pageEvents : 0;
+    }
+    counts.set(entry.entityId, before + 1);
+    return before + 1;
   }
 
   async accessOf(tx: MongoBatch, entityId: string): Promise<HistoryAccess | null> {
@@ -125,9 +165,10 @@ export class MongoHistoryView implements HistoryView {
     };
     const collection = history(this.ref);
     const latest = await Promise.all(PAGE_EVENT_TYPES.map((type) => collection.findOne({ ...bounds, type }, { sort: { _id: -1 } })));
-    const entries = latest.flatMap((doc) => (doc ? [toEntry(doc)] : [])).sort((a, b) => a.position - b.position);
-    const count = await collection.countDocuments({ ...bounds, type: { $in: PAGE_EVENT_TYPES } });
-    return { entries, count };
+    const docs = latest.flatMap((doc) => (doc ? [doc] : [])).sort((a, b) => a._id - b._id);
+    // The latest page entry up to the instant counts the page's events up to it.
+    const newest = docs[docs.length - 1];
+    return { entries: docs.map(toEntry), count: newest ? pageEventsDocSchema.parse(newest).pageEvents : 0 };
   }
 
   async changesOf(entityId: string, page: ChangesPage): Promise<HistoryChange[]> {

@@ -1,6 +1,8 @@
 // The history change log in SQLite: one row per entry, keyed by global position; the event and its summary are
 // kept as JSON and validated when read back. History pages and the feed select the summary columns only, so
-// they never read an event's markdown; each entity's fold (without markdown) is one row of history_fold.
+// they never read an event's markdown; each entity's fold (without markdown) is one row of history_fold. A
+// page event's row also keeps how many page events the page had by then (`page_events`), so a read as of an
+// instant takes the page's revision from one row instead of counting its history.
 import type Database from "better-sqlite3";
 import { z } from "zod";
 import { domainEventSchema } from "../../events.ts";
@@ -24,7 +26,8 @@ CREATE TABLE IF NOT EXISTS history (
   occurred_ms INTEGER NOT NULL,
   sharing INTEGER NOT NULL,
   change TEXT NOT NULL,
-  event TEXT NOT NULL
+  event TEXT NOT NULL,
+  page_events INTEGER
 );
 CREATE INDEX IF NOT EXISTS history_entity ON history (entity_id, position);
 CREATE INDEX IF NOT EXISTS history_entity_type ON history (entity_id, type, position, occurred_ms);
@@ -32,14 +35,21 @@ CREATE INDEX IF NOT EXISTS history_entity_shown ON history (entity_id, sharing, 
 CREATE TABLE IF NOT EXISTS history_fold (
   entity_id TEXT PRIMARY KEY,
   fold TEXT NOT NULL
-);`;
+);
+CREATE TABLE IF NOT EXISTS history_page_events (
+  entity_id TEXT PRIMARY KEY,
+  page_events INTEGER NOT NULL
+) WITHOUT ROWID;`;
 // Every index is a query index, dropped during a rebuild: the writer reads the history by position only, and
 // looks a thread's page up in comment_threads (random inserts into history_entity were a tenth of a replay).
-export const historyModel: SqliteModel = { schema, tables: ["history", "history_fold"], queryIndexes: ["history_entity", "history_entity_type", "history_entity_shown"] };
+export const historyModel: SqliteModel = { schema, tables: ["history", "history_fold", "history_page_events"], queryIndexes: ["history_entity", "history_entity_type", "history_entity_shown"] };
 
 const PAGE_EVENT_TYPES = pageEventSchemas.map((schema) => schema.shape.type.value);
+const pageEventTypes: ReadonlySet<string> = new Set(PAGE_EVENT_TYPES);
+// Only what an entry is made of: a summary's JSON is not read back for a fold.
+const ENTRY_COLUMNS = "position, entity_kind, entity_id, access_kind, access_id, occurred_at, actor_id, correlation_id, event, page_events";
 const latestOf = (type: string) =>
-  `SELECT * FROM (SELECT * FROM history WHERE entity_id = @id AND type = '${type}' AND position <= @position AND occurred_ms <= @ms ORDER BY position DESC LIMIT 1)`;
+  `SELECT * FROM (SELECT ${ENTRY_COLUMNS} FROM history WHERE entity_id = @id AND type = '${type}' AND position <= @position AND occurred_ms <= @ms ORDER BY position DESC LIMIT 1)`;
 
 type Bounds = { id: string; position: number; ms: number };
 
@@ -56,7 +66,7 @@ type ChangeRow = {
   sharing: number;
   change: string;
 };
-type Row = Omit<ChangeRow, "type" | "sharing" | "change"> & { event: string };
+type Row = Omit<ChangeRow, "type" | "sharing" | "change"> & { event: string; page_events: number | null };
 
 const CHANGE_COLUMNS = "position, entity_kind, entity_id, access_kind, access_id, occurred_at, actor_id, correlation_id, type, sharing, change";
 
@@ -83,6 +93,9 @@ const toChange = (row: ChangeRow): HistoryChange => ({
   sharing: row.sharing === 1,
 });
 
+/** A page event's row always has its count (the writer sets it); any other row has none. */
+const pageEventsSchema = z.number().int().positive();
+
 const markdownOf = (eventJson: string): string | null => {
   const event = domainEventSchema.parse(JSON.parse(eventJson));
   return event.type === "PageCreated" || event.type === "PageContentReplaced" || event.type === "PageRestored" ? event.data.markdown : null;
@@ -90,13 +103,17 @@ const markdownOf = (eventJson: string): string | null => {
 
 export class SqliteHistoryWriter implements HistoryWriter<SqliteBatch> {
   private readonly statements;
+  /** Each batch's page event counts so far, per page: read once per page per batch, stored when it commits. */
+  private readonly pageEvents = new WeakMap<SqliteBatch, Map<string, number>>();
 
   constructor(db: Database.Database) {
     this.statements = {
       insert: db.prepare(
-        `INSERT OR REPLACE INTO history (position, entity_kind, entity_id, access_kind, access_id, occurred_at, actor_id, correlation_id, type, occurred_ms, sharing, change, event)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT OR REPLACE INTO history (position, entity_kind, entity_id, access_kind, access_id, occurred_at, actor_id, correlation_id, type, occurred_ms, sharing, change, event, page_events)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
+      pageEventsOf: db.prepare<[string], number>("SELECT page_events FROM history_page_events WHERE entity_id = ?").pluck(),
+      putPageEvents: db.prepare<[string, number]>("INSERT OR REPLACE INTO history_page_events (entity_id, page_events) VALUES (?, ?)"),
       foldOf: db.prepare<[string], string>("SELECT fold FROM history_fold WHERE entity_id = ?").pluck(),
       putFold: db.prepare<[string, string]>("INSERT OR REPLACE INTO history_fold (entity_id, fold) VALUES (?, ?)"),
       eventAt: db.prepare<[number], string>("SELECT event FROM history WHERE position = ?").pluck(),
@@ -116,7 +133,7 @@ export class SqliteHistoryWriter implements HistoryWriter<SqliteBatch> {
     };
   }
 
-  async record(_tx: SqliteBatch, entry: HistoryEntry, summary: Summary): Promise<void> {
+  async record(tx: SqliteBatch, entry: HistoryEntry, summary: Summary): Promise<void> {
     this.statements.insert.run(
       entry.position,
       entry.entityKind,
@@ -131,7 +148,29 @@ export class SqliteHistoryWriter implements HistoryWriter<SqliteBatch> {
       summary.sharing ? 1 : 0,
       JSON.stringify(summary.change),
       JSON.stringify(entry.event),
+      this.pageEventsWith(tx, entry),
     );
+  }
+
+  /**
+   * How many page events the page has had once this entry is in; null for any other entry. Counted in memory
+   * for the batch, from the stored count of the page's earlier batches (a lookup by key: a rebuild drops the
+   * history's indexes, so counting the page's rows would scan the table), and stored when the batch commits.
+   */
+  private pageEventsWith(tx: SqliteBatch, entry: HistoryEntry): number | null {
+    if (entry.entityKind !== "page" || !pageEventTypes.has(entry.event.type)) return null;
+    let counts = this.pageEvents.get(tx);
+    if (!counts) {
+      const batchCounts = new Map<string, number>();
+      tx.onBeforeCommit(() => {
+        for (const [pageId, count] of batchCounts) this.statements.putPageEvents.run(pageId, count);
+      });
+      this.pageEvents.set(tx, batchCounts);
+      counts = batchCounts;
+    }
+    const count = (counts.get(entry.entityId) ?? this.statements.pageEventsOf.get(entry.entityId) ?? 0) + 1;
+    counts.set(entry.entityId, count);
+    return count;
   }
 
   async foldOf(_tx: SqliteBatch, entityId: string): Promise<StoredFold | null> {
@@ -178,11 +217,6 @@ export class SqliteHistoryView implements HistoryView {
       ),
       after: db.prepare<[number, number], ChangeRow>(`SELECT ${CHANGE_COLUMNS} FROM history WHERE position > ? ORDER BY position LIMIT CAST(? AS INTEGER)`),
       pageState: db.prepare<[Bounds], Row>(`${PAGE_EVENT_TYPES.map(latestOf).join(" UNION ALL ")} ORDER BY position`),
-      pageCount: db
-        .prepare<[Bounds], number>(
-          `SELECT count(*) FROM history WHERE entity_id = @id AND type IN (${PAGE_EVENT_TYPES.map((t) => `'${t}'`).join(", ")}) AND position <= @position AND occurred_ms <= @ms`,
-        )
-        .pluck(),
     };
   }
 
@@ -192,7 +226,10 @@ export class SqliteHistoryView implements HistoryView {
       position: instant.kind === "position" ? Math.min(instant.position, Number.MAX_SAFE_INTEGER) : Number.MAX_SAFE_INTEGER,
       ms: instant.kind === "time" ? instant.ms : Number.MAX_SAFE_INTEGER,
     };
-    return { entries: this.statements.pageState.all(bounds).map(toEntry), count: this.statements.pageCount.get(bounds) ?? 0 };
+    const rows = this.statements.pageState.all(bounds);
+    // The latest page entry up to the instant counts the page's events up to it (the rows come oldest first).
+    const latest = rows[rows.length - 1];
+    return { entries: rows.map(toEntry), count: latest ? pageEventsSchema.parse(latest.page_events) : 0 };
   }
 
   async changesOf(entityId: string, page: ChangesPage): Promise<HistoryChange[]> {
