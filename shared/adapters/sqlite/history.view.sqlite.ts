@@ -130,6 +130,7 @@ export class SqliteHistoryWriter implements HistoryWriter<SqliteBatch> {
       // Through history_entity; during a rebuild (its query indexes set aside) a purge scans the table instead.
       forget: db.prepare<[string]>("DELETE FROM history WHERE entity_id = ?"),
       forgetFold: db.prepare<[string]>("DELETE FROM history_fold WHERE entity_id = ?"),
+      forgetPageEvents: db.prepare<[string]>("DELETE FROM history_page_events WHERE entity_id = ?"),
     };
   }
 
@@ -187,10 +188,14 @@ export class SqliteHistoryWriter implements HistoryWriter<SqliteBatch> {
     return event === undefined ? null : markdownOf(event);
   }
 
-  async forget(_tx: SqliteBatch, entityIds: readonly string[]): Promise<void> {
+  async forget(tx: SqliteBatch, entityIds: readonly string[]): Promise<void> {
+    const counts = this.pageEvents.get(tx);
     for (const entityId of entityIds) {
       this.statements.forget.run(entityId);
       this.statements.forgetFold.run(entityId);
+      this.statements.forgetPageEvents.run(entityId);
+      // Its count, held for this batch's commit, must not write the row back.
+      counts?.delete(entityId);
     }
   }
 
