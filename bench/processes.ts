@@ -18,10 +18,17 @@ export interface Child {
  */
 const UNREACHED_RATE_LIMITS = Object.fromEntries(["READ", "WRITE", "SEARCH", "UPLOAD", "IMPORT"].map((rateClass) => [`RATE_LIMIT_${rateClass}`, "999999999/1m"]));
 
+/**
+ * The heap budget `npm start` and the image give the services (package.json, Dockerfile): without it V8 sizes its
+ * heap for the machine's memory and lets it grow to about four times what is live before collecting
+ * (docs/benchmarks.md, "Peak RSS: what the profile showed"), so the benchmark runs its servers the same way.
+ */
+export const SERVICE_NODE_ARGS = ["--max-old-space-size=1024"];
+
 /** Starts a TypeScript entry with PORT set and waits until `readyPath` answers 200. */
 export async function startChild(entry: string, env: Record<string, string>, readyPath: string, nodeArgs: string[] = [], timeoutMs = 600_000, args: string[] = []): Promise<Child> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", entry, ...args], {
+  const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, ...nodeArgs, "--import", "tsx", entry, ...args], {
     env: { ...process.env, ...UNREACHED_RATE_LIMITS, ...env, PORT: String(port), HOST: "127.0.0.1" },
     stdio: ["ignore", "ignore", "inherit"],
   });

@@ -261,8 +261,8 @@ try {
     value: `${fmt(memory.peakMb)} MB (now ${fmt(memory.currentMb)} MB)`,
     reference: "—",
     ratio: "—",
-    target: "≤ 400 MB",
-    verdict: verdict(memory.peakMb <= 400),
+    target: "≤ 300 MB",
+    verdict: verdict(memory.peakMb <= 300),
   });
 
   const table = renderTable(rows);

@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     run("nats-server", nats, ["-js", "-a", "127.0.0.1", "-p", String(port), "-sd", join(scratch, "nats")]);
     shared.NATS_URL = `nats://127.0.0.1:${port}`;
   }
-  const service = (name: string, env: Record<string, string> = {}) => run(name, process.execPath, [`dist/services/${name.replace(/-\d$/, "")}/main.js`], { ...shared, ...env });
+  const service = (name: string, env: Record<string, string> = {}) => run(name, process.execPath, ["--max-old-space-size=1024", `dist/services/${name.replace(/-\d$/, "")}/main.js`], { ...shared, ...env });
   const commandPort = await freePort();
   service("projector");
   service("command-api", { PORT: String(commandPort) });

@@ -37,7 +37,7 @@ export async function startAllInOne(
   clock: Clock = () => new Date(),
 ): Promise<RunningServer> {
   const metrics = new PrometheusMetrics();
-  const eventStore = openEventStore(config);
+  const eventStore = await openEventStore(config);
   const readStore = await openReadStore(config, metrics);
   const watcher = new CheckpointWatcher(readStore, { projectorInProcess: true });
   const projectionStore = await openLiveProjectionStore(config, { eventStore, logger });

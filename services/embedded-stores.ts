@@ -1,6 +1,8 @@
 // The stores each process opens: the embedded default (event store and read models as SQLite files in
 // DATA_DIR, image bytes as files under it) or, where EVENTSTORE_URL / MONGODB_URL are set, EventStoreDB for the
-// event store and MongoDB for the read models and (in GridFS) the image bytes.
+// event store and MongoDB for the read models and (in GridFS) the image bytes. The clients of EventStoreDB and
+// MongoDB are loaded only when their URL is set: together they hold about 13 MB of live heap and 40 MB of
+// resident memory that an embedded process would carry for nothing (docs/benchmarks.md, "Peak RSS").
 import { chmodSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { PRIVATE_DIRECTORY } from "../shared/config/config.ts";
 import { join } from "node:path";
@@ -8,9 +10,6 @@ import type { Config } from "../shared/config/config.ts";
 import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
 import { SqliteProjectionStore, SqliteReadStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";
 import { FilesBlobReader, FilesBlobStore } from "../shared/adapters/files/files.blob-store.ts";
-import { MongoClient } from "mongodb";
-import { EventStoreDbEventStore } from "../shared/adapters/eventstoredb/eventstoredb.event-store.ts";
-import { GridFsBlobStore } from "../shared/adapters/mongodb/gridfs.blob-store.ts";
 import type { BlobReader, BlobStore } from "../shared/blobs/blob-store.port.ts";
 import type { EventStore } from "../shared/event-store/event-store.port.ts";
 import type { Metrics } from "../shared/metrics/metrics.port.ts";
@@ -18,9 +17,8 @@ import type { ProjectionStore, ReadStore } from "../shared/read-store/read-store
 import { Projector, type ProjectorOptions, type ProjectionStall } from "./projector/projector.ts";
 import { replayAndSwitch } from "./projector/rebuild.ts";
 import type { Logger } from "pino";
-import { connectMongo, MongoProjectionStore, MongoReadStore } from "../shared/adapters/mongodb/mongo.read-store.ts";
+import type { MongoProjectionStore } from "../shared/adapters/mongodb/mongo.read-store.ts";
 import { SqliteWebhookDeliveries } from "../shared/adapters/sqlite/webhook-deliveries.sqlite.ts";
-import { MongoWebhookDeliveries } from "../shared/adapters/mongodb/webhook-deliveries.mongo.ts";
 import type { WebhookDeliveries } from "../shared/webhooks/webhook-deliveries.port.ts";
 
 const PRIVATE_FILE = 0o600;
@@ -80,16 +78,20 @@ export function openEmbeddedBlobReader(config: Config): FilesBlobReader {
   return new FilesBlobReader(blobsDirectory(config));
 }
 
+const mongo = () => import("../shared/adapters/mongodb/mongo.read-store.ts");
+
 /** EventStoreDB when EVENTSTORE_URL is set, otherwise the SQLite file in DATA_DIR. */
-export function openEventStore(config: Config): EventStore {
+export async function openEventStore(config: Config): Promise<EventStore> {
   secureDataDir(config);
   if (!config.EVENTSTORE_URL) return openEmbeddedEventStore(config);
+  const { EventStoreDbEventStore } = await import("../shared/adapters/eventstoredb/eventstoredb.event-store.ts");
   return EventStoreDbEventStore.connect(config.EVENTSTORE_URL, config.EVENTSTORE_NAMESPACE ? { namespace: config.EVENTSTORE_NAMESPACE } : {});
 }
 
 /** Image bytes: GridFS in MONGODB_URL's database when it is set, otherwise files in DATA_DIR/blobs. */
 export async function openBlobStore(config: Config): Promise<BlobStore> {
   if (!config.MONGODB_URL) return openEmbeddedBlobStore(config);
+  const [{ MongoClient }, { GridFsBlobStore }] = await Promise.all([import("mongodb"), import("../shared/adapters/mongodb/gridfs.blob-store.ts")]);
   const client = await MongoClient.connect(config.MONGODB_URL);
   return new GridFsBlobStore(client.db(), client);
 }
@@ -97,6 +99,7 @@ export async function openBlobStore(config: Config): Promise<BlobStore> {
 /** What a query node reads image bytes from; it never writes them. */
 export async function openBlobReader(config: Config): Promise<BlobReader & { close(): Promise<void> }> {
   if (!config.MONGODB_URL) return Object.assign(openEmbeddedBlobReader(config), { close: async () => undefined });
+  const [{ MongoClient }, { GridFsBlobStore }] = await Promise.all([import("mongodb"), import("../shared/adapters/mongodb/gridfs.blob-store.ts")]);
   const client = await MongoClient.connect(config.MONGODB_URL);
   return new GridFsBlobStore(client.db(), client);
 }
@@ -105,6 +108,7 @@ export async function openBlobReader(config: Config): Promise<BlobReader & { clo
 export async function openReadStore(config: Config, metrics?: Pick<Metrics, "cache">): Promise<ReadStore> {
   if (!config.MONGODB_URL) return openEmbeddedReadStore(config, metrics);
   const options = metrics ? { accessContextCache: metrics.cache("access_context") } : {};
+  const { connectMongo, MongoReadStore } = await mongo();
   return MongoReadStore.open(await connectMongo(config.MONGODB_URL), { ownsClient: true, ...options });
 }
 
@@ -113,6 +117,7 @@ export type AnyProjectionStore = SqliteProjectionStore | MongoProjectionStore;
 /** The projector's store: MongoDB when MONGODB_URL is set, otherwise the SQLite file in DATA_DIR. */
 export async function openProjectionStore(config: Config): Promise<AnyProjectionStore> {
   if (!config.MONGODB_URL) return openEmbeddedProjectionStore(config);
+  const { connectMongo, MongoProjectionStore } = await mongo();
   return MongoProjectionStore.open(await connectMongo(config.MONGODB_URL), { ownsClient: true });
 }
 
@@ -124,6 +129,7 @@ export async function openProjectionStore(config: Config): Promise<AnyProjection
  */
 export async function openLiveProjectionStore(config: Config, replay: { eventStore: EventStore; logger: Logger }): Promise<AnyProjectionStore> {
   if (!config.MONGODB_URL) return openEmbeddedProjectionStore(config);
+  const { connectMongo, MongoProjectionStore } = await mongo();
   const db = await connectMongo(config.MONGODB_URL);
   const outdated = await MongoProjectionStore.activeLayoutOutdated(db);
   if (outdated) {
@@ -136,7 +142,7 @@ export async function openLiveProjectionStore(config: Config, replay: { eventSto
 
 /** Runs `use` on the store with its batch type known, whichever adapter it is. */
 export function onProjectionStore<R>(store: AnyProjectionStore, use: <Tx>(store: ProjectionStore<Tx>) => R): R {
-  return store instanceof MongoProjectionStore ? use(store) : use(store);
+  return store instanceof SqliteProjectionStore ? use(store) : use(store);
 }
 
 /** What a process does with its projector, whichever store it writes. */
@@ -158,5 +164,6 @@ export async function openWebhookDeliveries(config: Config): Promise<WebhookDeli
     mkdirSync(config.DATA_DIR, { recursive: true, mode: PRIVATE_DIRECTORY });
     return new SqliteWebhookDeliveries(join(config.DATA_DIR, "webhooks.sqlite"));
   }
+  const [{ connectMongo }, { MongoWebhookDeliveries }] = await Promise.all([mongo(), import("../shared/adapters/mongodb/webhook-deliveries.mongo.ts")]);
   return MongoWebhookDeliveries.open(await connectMongo(config.MONGODB_URL), { ownsClient: true });
 }

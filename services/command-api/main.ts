@@ -20,7 +20,7 @@ await runUntilSignalled("command-api", async () => {
   const logger = createLogger(config.LOG_LEVEL, "command-api");
   const clock = () => new Date();
   const metrics = new PrometheusMetrics();
-  const eventStore = openEventStore(config);
+  const eventStore = await openEventStore(config);
   const readStore = await openReadStore(config, metrics);
   const watcher = new CheckpointWatcher(readStore);
   const blobs = await openBlobStore(config);

@@ -13,7 +13,7 @@ try {
   process.exit(2);
 }
 const config = loadConfig();
-const eventStore = openEventStore(config);
+const eventStore = await openEventStore(config);
 const readStore = await openReadStore(config);
 process.stdout.write(`${(await auditTrail(eventStore, readStore.users, entity)).join("\n")}\n`);
 await readStore.close();

@@ -23,7 +23,7 @@ try {
   process.exit(2);
 }
 const config = loadConfig();
-const eventStore = openEventStore(config);
+const eventStore = await openEventStore(config);
 const label = (until: Instant): string => (until.kind === "position" ? `position-${until.position}` : `time-${new Date(until.ms).toISOString().replace(/[:.]/g, "-")}`);
 const auditFile = args.until ? (args.out ?? join(config.DATA_DIR, "audit", `read-models-until-${label(args.until)}.sqlite`)) : null;
 if (auditFile) mkdirSync(dirname(auditFile), { recursive: true, mode: PRIVATE_DIRECTORY });

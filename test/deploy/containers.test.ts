@@ -72,6 +72,16 @@ describe("Dockerfile and gateway script", () => {
     expect(dockerfile).toMatch(/^CMD \["node", "dist\/services\/all-in-one\.js"\]$/m);
   });
 
+  it("runs every service with the same heap budget in the image as under npm start", () => {
+    const budget = (text: string) => [...text.matchAll(/--max-old-space-size=(\d+)/g)].map((match) => match[1]);
+    const image = budget(readFileSync("Dockerfile", "utf8"));
+    expect(image).toEqual(["1024"]);
+    const scripts = z.object({ scripts: z.record(z.string(), z.string()) }).parse(JSON.parse(readFileSync("package.json", "utf8"))).scripts;
+    const starts = Object.entries(scripts).filter(([name]) => name === "start" || name.startsWith("start:"));
+    expect(starts.length).toBeGreaterThan(1);
+    for (const [name, command] of starts) expect(budget(command), name).toEqual(image);
+  });
+
   it("fills in every variable of the nginx template", () => {
     const template = readFileSync("deploy/nginx/gateway.conf.template", "utf8");
     const script = readFileSync("deploy/docker/gateway.sh", "utf8");

@@ -25,7 +25,7 @@ describe("an interrupted acceptance", () => {
     const id = randomUUID();
     // The process stopped right after the account was recorded, before its invitations were accepted.
     await server.restart(async () => {
-      const store = openEventStore(server.internals.config);
+      const store = await openEventStore(server.internals.config);
       const userId = userIdSchema.parse(id);
       const context = { actorId: userId, correlationId: randomUUID(), now: new Date() };
       await store.append(`email-${email}`, toNewEvents([{ type: "EmailReserved", data: { email, userId } }], context), "no_stream");

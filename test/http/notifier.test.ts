@@ -90,7 +90,7 @@ describe("after a crash", () => {
     await server.restart(async () => {
       // Queued and projected while no notifier ran: the bus message is gone, only the read models know.
       const { config } = server.internals;
-      const eventStore = openEventStore(config);
+      const eventStore = await openEventStore(config);
       const context = { actorId: userIdSchema.parse(owner.id), correlationId: randomUUID(), now: new Date() };
       const access = { targetType: "page" as const, targetId: pageId, permission: "view" as const };
       const queued = { invitationId, email, access, invitedBy: userIdSchema.parse(owner.id), expiresAt: new Date(Date.now() + 86_400_000).toISOString() };

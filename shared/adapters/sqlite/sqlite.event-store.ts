@@ -1,6 +1,6 @@
 // EventStore on one SQLite file (better-sqlite3, WAL): one events table, global autoincrement position.
 import Database from "better-sqlite3";
-import { openDatabase } from "./open-database.ts";
+import { openDatabase, PAGE_CACHE_MB } from "./open-database.ts";
 import { catchUpSubscription } from "../../event-store/catch-up-subscription.ts";
 import {
   eventMetadataSchema,
@@ -68,7 +68,7 @@ export class SqliteEventStore implements EventStore {
   constructor(filename: string, options: { pollMs?: number; groupCommit?: boolean } = {}) {
     this.pollMs = options.pollMs ?? 250;
     this.groupCommit = options.groupCommit ?? false;
-    this.db = openDatabase(filename);
+    this.db = openDatabase(filename, { cacheMb: PAGE_CACHE_MB.log });
     this.db.exec(SCHEMA);
     this.statements = {
       revision: this.db.prepare<[string], { revision: number | null }>(

@@ -9,7 +9,7 @@ import { linksModel, SqliteLinksView, SqliteLinksWriter } from "./links.view.sql
 import { SqliteTrashView, SqliteTrashWriter, trashModel } from "./trash.view.sqlite.ts";
 import { foldersModel, SqliteFoldersView, SqliteFoldersWriter } from "./folders.view.sqlite.ts";
 import { invitationsModel, SqliteInvitationsView, SqliteInvitationsWriter } from "./invitations.view.sqlite.ts";
-import { openDatabase } from "./open-database.ts";
+import { openDatabase, PAGE_CACHE_MB } from "./open-database.ts";
 import { IdleIndexMerge } from "./idle-index-merge.ts";
 import { pagesModel, SqlitePagesView, SqlitePagesWriter } from "./pages.view.sqlite.ts";
 import { pageSearchModel } from "./page-search.sqlite.ts";
@@ -42,7 +42,7 @@ const schemas = models.map((model) => model.schema).join("\n");
  * the checkpoint starts at zero, so the projector rebuilds them from the event history.
  */
 function openReadModels(filename: string): Database.Database {
-  const db = openDatabase(filename);
+  const db = openDatabase(filename, { cacheMb: PAGE_CACHE_MB.readModels });
   if (db.pragma("user_version", { simple: true }) !== READ_MODEL_VERSION) {
     const old = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all();
     db.transaction(() => {

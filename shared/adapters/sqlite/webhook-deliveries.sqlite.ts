@@ -4,7 +4,7 @@
 import type Database from "better-sqlite3";
 import { z } from "zod";
 import type { AttemptOutcome, DeliveryRecord, NewDelivery, ReplayJob, WebhookDeliveries } from "../../webhooks/webhook-deliveries.port.ts";
-import { openDatabase } from "./open-database.ts";
+import { openDatabase, PAGE_CACHE_MB } from "./open-database.ts";
 
 const schema = `
 CREATE TABLE IF NOT EXISTS webhook_deliveries (
@@ -85,7 +85,7 @@ export class SqliteWebhookDeliveries implements WebhookDeliveries {
   private readonly statements;
 
   constructor(filename: string) {
-    this.db = openDatabase(filename);
+    this.db = openDatabase(filename, { cacheMb: PAGE_CACHE_MB.log });
     this.db.exec(schema);
     this.statements = {
       checkpoint: this.db.prepare<[], number>("SELECT position FROM webhook_follower WHERE id = 1").pluck(),
