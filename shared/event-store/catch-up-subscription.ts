@@ -48,6 +48,9 @@ export function catchUpSubscription(options: {
         await options.handler(batch);
         const last = batch[batch.length - 1];
         if (last) position = last.position;
+        // The handler and the reads can be synchronous underneath (SQLite): without a turn of the event loop
+        // between batches a long catch-up would hold the whole process, its HTTP server included.
+        await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } finally {
       unregister();
