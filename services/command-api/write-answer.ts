@@ -47,13 +47,15 @@ export function actorOf(request: FastifyRequest, clock: () => Date): Actor {
 }
 
 export async function settleWrite(
-  ports: Pick<CommandApiPorts, "projection" | "consistencyWaitMs" | "logger">,
+  ports: Pick<CommandApiPorts, "projection" | "consistencyWaitMs" | "logger" | "eventStore">,
   position: number | null,
   /** `location`: the path of what the write creates, answered as Location whether it is visible yet or not. */
   outcome: { readonly status: number; readonly id: string | null; readonly location?: string; present(): Promise<Presented> },
 ): Promise<WriteAnswer> {
-  // A command that changed nothing appended nothing: its answer is the read models as they are.
-  const target = position ?? (await ports.projection.current());
+  // A command that changed nothing appended nothing, but it decided on what the log held, which may include a
+  // concurrent request's events not projected yet (ten concurrent first invitations of one address: nine find
+  // the first one's invitation and change nothing): its answer waits for the log as it is now.
+  const target = position ?? (await ports.eventStore.headPosition());
   const consistencyToken = tokenOfPosition(target);
   const located = outcome.location === undefined ? {} : { location: outcome.location };
   if (await ports.projection.waitFor(target, ports.consistencyWaitMs)) {
