@@ -31,7 +31,7 @@ const trashOf = async (user: TestUser): Promise<Entry[]> => {
 /**
  * What an operator erasing data would look for in the read-model file: rows holding any of `ids` in a column of
  * their own, and rows holding any of `words` anywhere in a text column (the search index's own tables are
- * binary and asked through GET /search instead). Answers `table: count` for each table that has any.
+ * binary and asked through GET /search instead). Answers `table: count` for each table holding at least one.
  */
 function readModelRowsOf(server: TestServer, ids: readonly string[], words: readonly string[]): Record<string, number> {
   const db = new Database(join(server.dataDir, "read-models.sqlite"), { readonly: true });

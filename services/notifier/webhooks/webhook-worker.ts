@@ -110,7 +110,7 @@ export class WebhookWorker {
     for (const sleeper of [...this.sleepers]) sleeper();
   }
 
-  /** Matches the next stretch of the log; answers whether there was any. */
+  /** Matches the next stretch of the log; answers whether the log held more events. */
   async followOnce(): Promise<boolean> {
     const { deliveries, readStore } = this.options;
     const head = await readStore.checkpoint();
