@@ -80,6 +80,13 @@ export function openEmbeddedBlobReader(config: Config): FilesBlobReader {
 
 const mongo = () => import("../shared/adapters/mongodb/mongo.read-store.ts");
 
+/** GridFS in the database MONGODB_URL names, on a client of its own that the store closes. */
+async function openGridFs(url: string): Promise<BlobStore & BlobReader & { close(): Promise<void> }> {
+  const [{ MongoClient }, { GridFsBlobStore }] = await Promise.all([import("mongodb"), import("../shared/adapters/mongodb/gridfs.blob-store.ts")]);
+  const client = await MongoClient.connect(url);
+  return new GridFsBlobStore(client.db(), client);
+}
+
 /** EventStoreDB when EVENTSTORE_URL is set, otherwise the SQLite file in DATA_DIR. */
 export async function openEventStore(config: Config): Promise<EventStore> {
   secureDataDir(config);
@@ -91,17 +98,13 @@ export async function openEventStore(config: Config): Promise<EventStore> {
 /** Image bytes: GridFS in MONGODB_URL's database when it is set, otherwise files in DATA_DIR/blobs. */
 export async function openBlobStore(config: Config): Promise<BlobStore> {
   if (!config.MONGODB_URL) return openEmbeddedBlobStore(config);
-  const [{ MongoClient }, { GridFsBlobStore }] = await Promise.all([import("mongodb"), import("../shared/adapters/mongodb/gridfs.blob-store.ts")]);
-  const client = await MongoClient.connect(config.MONGODB_URL);
-  return new GridFsBlobStore(client.db(), client);
+  return openGridFs(config.MONGODB_URL);
 }
 
 /** What a query node reads image bytes from; it never writes them. */
 export async function openBlobReader(config: Config): Promise<BlobReader & { close(): Promise<void> }> {
   if (!config.MONGODB_URL) return Object.assign(openEmbeddedBlobReader(config), { close: async () => undefined });
-  const [{ MongoClient }, { GridFsBlobStore }] = await Promise.all([import("mongodb"), import("../shared/adapters/mongodb/gridfs.blob-store.ts")]);
-  const client = await MongoClient.connect(config.MONGODB_URL);
-  return new GridFsBlobStore(client.db(), client);
+  return openGridFs(config.MONGODB_URL);
 }
 
 /** The read models a process reads: MongoDB when MONGODB_URL is set, otherwise the SQLite file in DATA_DIR. */

@@ -6,6 +6,7 @@
 import type { DomainEvent } from "../events.ts";
 import { z } from "zod";
 import { grantablePermissionSchema } from "../kernel/permissions.ts";
+import { pageEventSchemas } from "../pages/page.decider.ts";
 import type { StoredChange, Summary } from "./describe-history.ts";
 import type { Instant } from "./instant.ts";
 
@@ -69,6 +70,13 @@ export const storedFoldSchema = z.object({
   upTo: z.number().int(),
 });
 export type StoredFold = z.infer<typeof storedFoldSchema>;
+
+/** The page's own event types: a page as of an instant is folded from the latest entry of each. */
+export const PAGE_EVENT_TYPES = pageEventSchemas.map((schema) => schema.shape.type.value);
+const pageEventTypes: ReadonlySet<string> = new Set(PAGE_EVENT_TYPES);
+
+/** Whether the entry is one of its page's own events: the entries whose stored count says how many the page had. */
+export const countsPageEvents = (entry: HistoryEntry): boolean => entry.entityKind === "page" && pageEventTypes.has(entry.event.type);
 
 export interface HistoryView {
   /** Up to `limit` of one entity's changes in the asked order, past the cursor: reads only those rows. */

@@ -6,9 +6,8 @@
 // from one entry instead of counting its history.
 import { z } from "zod";
 import { domainEventSchema } from "../../events.ts";
-import { pageEventSchemas } from "../../pages/page.decider.ts";
 import { storedChangeSchema, type Summary } from "../../history/describe-history.ts";
-import { storedFoldSchema, type ChangesPage, type HistoryAccess, type HistoryChange, type HistoryEntry, type HistoryView, type HistoryWriter, type StoredFold } from "../../history/history.view.ts";
+import { countsPageEvents, PAGE_EVENT_TYPES, storedFoldSchema, type ChangesPage, type HistoryAccess, type HistoryChange, type HistoryEntry, type HistoryView, type HistoryWriter, type StoredFold } from "../../history/history.view.ts";
 import type { Instant } from "../../history/instant.ts";
 import type { GenerationRef, MongoBatch, MongoModel } from "./mongo-batch.ts";
 
@@ -50,8 +49,6 @@ export const historyModel: MongoModel = {
   ],
 };
 
-const PAGE_EVENT_TYPES = pageEventSchemas.map((schema) => schema.shape.type.value);
-const pageEventTypes: ReadonlySet<string> = new Set(PAGE_EVENT_TYPES);
 
 const history = (ref: GenerationRef) => ref.current().collection<EntryDoc>("history");
 const folds = (ref: GenerationRef) => ref.current().collection<FoldDoc>("history_fold");
@@ -104,7 +101,7 @@ export class MongoHistoryWriter implements HistoryWriter<MongoBatch> {
    * batch applied again after a crash wrote its entries before: the count converges with the entries.
    */
   private async pageEventsWith(tx: MongoBatch, entry: HistoryEntry): Promise<number | null> {
-    if (entry.entityKind !== "page" || !pageEventTypes.has(entry.event.type)) return null;
+    if (!countsPageEvents(entry)) return null;
     let counts = this.pageEvents.get(tx);
     if (!counts) {
       counts = new Map();

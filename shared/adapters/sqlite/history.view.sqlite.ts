@@ -6,9 +6,8 @@
 import type Database from "better-sqlite3";
 import { z } from "zod";
 import { domainEventSchema } from "../../events.ts";
-import { pageEventSchemas } from "../../pages/page.decider.ts";
 import { storedChangeSchema, type Summary } from "../../history/describe-history.ts";
-import { storedFoldSchema, type ChangesPage, type HistoryAccess, type HistoryChange, type HistoryEntry, type HistoryView, type HistoryWriter, type StoredFold } from "../../history/history.view.ts";
+import { countsPageEvents, PAGE_EVENT_TYPES, storedFoldSchema, type ChangesPage, type HistoryAccess, type HistoryChange, type HistoryEntry, type HistoryView, type HistoryWriter, type StoredFold } from "../../history/history.view.ts";
 import type { Instant } from "../../history/instant.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 
@@ -44,8 +43,6 @@ CREATE TABLE IF NOT EXISTS history_page_events (
 // looks a thread's page up in comment_threads (random inserts into history_entity were a tenth of a replay).
 export const historyModel: SqliteModel = { schema, tables: ["history", "history_fold", "history_page_events"], queryIndexes: ["history_entity", "history_entity_type", "history_entity_shown"] };
 
-const PAGE_EVENT_TYPES = pageEventSchemas.map((schema) => schema.shape.type.value);
-const pageEventTypes: ReadonlySet<string> = new Set(PAGE_EVENT_TYPES);
 // Only what an entry is made of: a summary's JSON is not read back for a fold.
 const ENTRY_COLUMNS = "position, entity_kind, entity_id, access_kind, access_id, occurred_at, actor_id, correlation_id, event, page_events";
 const latestOf = (type: string) =>
@@ -159,7 +156,7 @@ export class SqliteHistoryWriter implements HistoryWriter<SqliteBatch> {
    * history's indexes, so counting the page's rows would scan the table), and stored when the batch commits.
    */
   private pageEventsWith(tx: SqliteBatch, entry: HistoryEntry): number | null {
-    if (entry.entityKind !== "page" || !pageEventTypes.has(entry.event.type)) return null;
+    if (!countsPageEvents(entry)) return null;
     let counts = this.pageEvents.get(tx);
     if (!counts) {
       const batchCounts = new Map<string, number>();
