@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [--profile] [--no-peer] [--only loop] [--pages N] [--duration S] [--connections C] [--replay-events N] [--append-events N]`
+// `npm run bench [-- --quick] [--profile] [--no-peer] [--only loop|worst] [--pages N] [--duration S] [--connections C] [--replay-events N] [--append-events N]`
 // Seeds a fresh DATA_DIR, starts the all-in-one server as its own process, drives it with autocannon from
 // this process, measures the store, projection and replay figures in process, prints a table and writes
 // bench/results/<date>.json. Every figure is set beside a reference measured in the same run.
@@ -13,6 +13,7 @@ import { benchEventLoop, benchEventLoopOnly, eventLoopRows } from "./event-loop.
 import { benchImageUpload } from "./images.ts";
 import { benchVaultImport } from "./import.ts";
 import { benchExport } from "./export.ts";
+import { benchWorst } from "./worst/worst-table.ts";
 import { benchChangeFeed, seedRevisedPage } from "./history.ts";
 import { historyRows } from "./history-rows.ts";
 import { userIdSchema } from "../shared/kernel/ids.ts";
@@ -36,6 +37,10 @@ const machine = { cores: cpus().length, cpu: cpus()[0]?.model ?? "unknown", node
 log(`${machine.cores} cores (${machine.cpu}), Node ${machine.node}; ${JSON.stringify(options)}`);
 if (options.only === "loop") {
   await benchEventLoopOnly({ secret: SECRET, quick: options.quick, log });
+  process.exit(0);
+}
+if (options.only === "worst") {
+  await benchWorst({ secret: SECRET, quick: options.quick, log });
   process.exit(0);
 }
 

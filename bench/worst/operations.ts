@@ -1,0 +1,237 @@
+// One worst case per operation of the API reference: the most expensive request within the documented limits,
+// against the fixture of fixture.ts. `prepare` makes what one iteration consumes (a page to delete, a token to
+// revoke) before the timed part, so every timed request is the operation itself.
+import { randomUUID } from "node:crypto";
+import { costliestMarkdown, jsonHeaders, largestPng, multipart, PAGE_MAX_CHARS, type Caller, type Worst } from "./fixture.ts";
+
+export interface WorstRequest {
+  readonly method: string;
+  /** From the server's root: `/api/v1/...`. */
+  readonly path: string;
+  readonly headers?: Record<string, string>;
+  readonly body?: string | Uint8Array<ArrayBuffer>;
+  /** An endless answer (an event stream): read for this long, then hang up. */
+  readonly readForMs?: number;
+}
+
+export interface WorstCase {
+  /** What makes this input the worst within the limits. */
+  readonly input: string;
+  /** Makes what `iterations` requests consume; its result is handed to `request`. */
+  readonly prepare?: (w: Worst, iterations: number) => Promise<string[]>;
+  readonly request: (w: Worst, prepared: string, iteration: number) => Promise<WorstRequest> | WorstRequest;
+  /** Fewer iterations for the operations that are minutes at their worst. */
+  readonly maxIterations?: number;
+}
+
+const api = (path: string): string => `/api/v1${path}`;
+const get = (caller: Caller, path: string): WorstRequest => ({ method: "GET", path: api(path), headers: { cookie: caller.cookie } });
+const send = (caller: Caller, method: string, path: string, body?: unknown): WorstRequest => ({
+  method,
+  path: api(path),
+  headers: body === undefined ? { cookie: caller.cookie } : jsonHeaders(caller),
+  ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+});
+
+async function json(w: Worst, caller: Caller, method: string, path: string, body?: unknown): Promise<{ body: Record<string, unknown>; headers: Headers }> {
+  const reply = await fetch(`${w.api}${path}`, { method, headers: body === undefined ? { cookie: caller.cookie } : jsonHeaders(caller), ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const text = await reply.text();
+  if (reply.status >= 400) throw new Error(`${method} ${path} answered ${reply.status}: ${text.slice(0, 200)}`);
+  return { body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, headers: reply.headers };
+}
+const idOf = (body: Record<string, unknown>): string => {
+  const nested = ["thread", "invitation", "member"].map((k) => body[k]).find((v): v is Record<string, unknown> => typeof v === "object" && v !== null);
+  const id = body.id ?? nested?.id;
+  if (typeof id !== "string") throw new Error(`no id in ${JSON.stringify(body).slice(0, 200)}`);
+  return id;
+};
+const many = async (n: number, make: (i: number) => Promise<string>): Promise<string[]> => {
+  const made: string[] = [];
+  for (let i = 0; i < n; i += 1) made.push(await make(i));
+  return made;
+};
+const etagOf = async (w: Worst, pageId: string): Promise<string> => (await fetch(`${w.api}/pages/${pageId}/content`, { headers: { cookie: w.owner.cookie } })).headers.get("etag") ?? "";
+/** A folder holding `pages` pages, made through one import. */
+async function folderWithPages(w: Worst, pages: number): Promise<string> {
+  const name = `Bulk ${randomUUID().slice(0, 8)}`;
+  await json(w, w.owner, "POST", "/imports/obsidian", { files: Array.from({ length: pages }, (_, i) => ({ path: `${name}/Note ${i}.md`, content: `# Note ${i}\n\n${"Text of the note. ".repeat(50)}` })) });
+  const folders = await json(w, w.owner, "GET", `/folders?limit=100`);
+  const found = (folders.body.data as Array<{ id: string; name: string }>).find((f) => f.name === name);
+  if (!found) throw new Error(`folder ${name} not found after its import`);
+  return found.id;
+}
+const newEmail = (): string => `invitee-${randomUUID().slice(0, 8)}@worst.example`;
+
+/** A vault at the import's limits of shape: 1,000 notes of 10 KB, each with 50 wikilinks and an embed. */
+const heavyVault = () =>
+  Array.from({ length: 1_000 }, (_, i) => ({
+    path: `Vault ${i % 20}/Note ${i}.md`,
+    content: `---\ntags: [a, b]\naliases: [N${i}]\n---\n# Note ${i}\n\n${Array.from({ length: 50 }, (_, j) => `[[Note ${(i + j) % 1_000}#Heading|alias ${j}]]`).join(" ")}\n\n${"Body text. ".repeat(800)}`,
+  }));
+
+export const WORST_CASES: Record<string, WorstCase> = {
+  "GET /healthz": { input: "no work", request: () => ({ method: "GET", path: "/healthz" }) },
+  "GET /readyz": { input: "stores pinged, lag counted", request: () => ({ method: "GET", path: "/readyz" }) },
+  "GET /metrics": { input: "every metric of a busy process", request: () => ({ method: "GET", path: "/metrics" }) },
+  "GET /api/v1/me": { input: "a session", request: (w) => get(w.owner, "/me") },
+  "POST /api/v1/tokens": { input: "every scope", request: (w) => send(w.stranger, "POST", "/tokens", { name: `t-${randomUUID()}`, scopes: ["pages:read", "pages:comment", "pages:write"] }) },
+  "GET /api/v1/tokens": { input: "the caller's tokens", request: (w) => get(w.owner, "/tokens") },
+  "DELETE /api/v1/tokens/{tokenId}": {
+    input: "revoke a token",
+    prepare: (w, n) => many(n, async () => idOf((await json(w, w.stranger, "POST", "/tokens", { name: `r-${randomUUID()}`, scopes: ["pages:read"] })).body)),
+    request: (w, id) => send(w.stranger, "DELETE", `/tokens/${id}`),
+  },
+  "POST /api/v1/webhooks": { input: "every event, a folder filter", request: (w) => send(w.stranger, "POST", "/webhooks", { url: `http://127.0.0.1:9/${randomUUID()}`, events: ["page.created", "page.updated", "page.deleted"] }) },
+  "GET /api/v1/webhooks": { input: "50 webhooks (the quota)", request: (w) => get(w.owner, "/webhooks?limit=100") },
+  "GET /api/v1/webhooks/{webhookId}": { input: "a webhook", request: (w) => get(w.owner, `/webhooks/${w.webhookId}`) },
+  "PATCH /api/v1/webhooks/{webhookId}": { input: "change events and description", request: (w, _p, i) => send(w.owner, "PATCH", `/webhooks/${w.webhookId}`, { description: `changed ${i}` }) },
+  "DELETE /api/v1/webhooks/{webhookId}": {
+    input: "delete a webhook",
+    prepare: (w, n) => many(n, async () => idOf((await json(w, w.stranger, "POST", "/webhooks", { url: `http://127.0.0.1:9/${randomUUID()}`, events: ["page.created"] })).body)),
+    request: (w, id) => send(w.stranger, "DELETE", `/webhooks/${id}`),
+  },
+  "GET /api/v1/webhooks/{webhookId}/deliveries": { input: "a webhook failing every delivery", request: (w) => get(w.owner, `/webhooks/${w.webhookId}/deliveries?limit=100`) },
+  "POST /api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry": {
+    input: "retry a failed delivery",
+    prepare: async (w, n) => {
+      const list = await json(w, w.owner, "GET", `/webhooks/${w.webhookId}/deliveries?limit=100`);
+      const ids = (list.body.data as Array<{ id: string }>).map((d) => d.id);
+      return Array.from({ length: n }, (_, i) => ids[i % Math.max(1, ids.length)] ?? randomUUID());
+    },
+    request: (w, id) => send(w.owner, "POST", `/webhooks/${w.webhookId}/deliveries/${id}/retry`),
+  },
+  "POST /api/v1/webhooks/{webhookId}/replay": { input: "the whole log after position 0", maxIterations: 3, request: (w) => send(w.owner, "POST", `/webhooks/${w.webhookId}/replay`, { after: "0" }) },
+  "GET /api/v1/pages": { input: "the largest workspace, grants received, limit 100", request: (w) => get(w.owner, "/pages?limit=100") },
+  "POST /api/v1/pages": { input: `${PAGE_MAX_CHARS} characters of unclosed link brackets`, request: (w) => send(w.owner, "POST", "/pages", { title: `Largest ${randomUUID()}`, markdown: costliestMarkdown(w.sizes.bigPageChars) }) },
+  "GET /api/v1/search": { input: "a word in every page, grants received, limit 50", request: (w) => get(w.owner, "/search?q=quarterly%20plan&limit=50") },
+  "GET /api/v1/pages/resolve": { input: "a title among the largest workspace", request: (w) => get(w.owner, `/pages/resolve?title=${encodeURIComponent(w.sampleTitle)}`) },
+  "GET /api/v1/pages/{pageId}": { input: "?at= the middle of the longest history", request: (w) => get(w.owner, `/pages/${w.historyPageId}?at=${w.midRevision}`) },
+  "GET /api/v1/pages/{pageId}/history": { input: "the longest history, limit 100", request: (w) => get(w.owner, `/pages/${w.historyPageId}/history?limit=100`) },
+  "POST /api/v1/pages/{pageId}/restore": {
+    input: "restore the longest history's middle",
+    request: async (w) => ({ ...send(w.owner, "POST", `/pages/${w.historyPageId}/restore`, { at: w.midRevision }), headers: { ...jsonHeaders(w.owner), "if-match": await etagOf(w, w.historyPageId) } }),
+  },
+  "GET /api/v1/changes": { input: "catch-up from position 0 over the whole log (read for 3 s)", maxIterations: 2, request: (w) => ({ ...get(w.owner, "/changes?after=0"), readForMs: 3_000 }) },
+  "GET /api/v1/folders/{folderId}/history": { input: "a folder's changes", request: (w) => get(w.owner, `/folders/${w.folderId}/history?limit=100`) },
+  "PATCH /api/v1/pages/{pageId}": { input: "rename the largest page", request: (w, _p, i) => send(w.owner, "PATCH", `/pages/${w.bigPageId}`, { title: `Largest page ${i} ${"x".repeat(150)}` }) },
+  "DELETE /api/v1/pages/{pageId}": {
+    input: "delete a page of the largest size",
+    prepare: (w, n) => many(n, async (i) => idOf((await json(w, w.owner, "POST", "/pages", { title: `Doomed ${i}`, markdown: costliestMarkdown(w.sizes.bigPageChars) })).body)),
+    request: (w, id) => send(w.owner, "DELETE", `/pages/${id}`),
+  },
+  "POST /api/v1/pages/{pageId}/images": {
+    input: "a 10000×9999 RGBA PNG (the most pixels)",
+    maxIterations: 3,
+    request: async (w) => {
+      const boundary = `worst${randomUUID().replaceAll("-", "")}`;
+      return { method: "POST", path: api(`/pages/${w.bigPageId}/images`), headers: { cookie: w.owner.cookie, "content-type": `multipart/form-data; boundary=${boundary}` }, body: Uint8Array.from(multipart(boundary, "largest.png", "image/png", await largestPng())) };
+    },
+  },
+  "POST /api/v1/imports/obsidian": { input: "1,000 notes of 10 KB, 50 wikilinks each", maxIterations: 2, request: (w) => send(w.owner, "POST", "/imports/obsidian", { files: heavyVault() }) },
+  "GET /api/v1/exports/obsidian": { input: "the whole largest workspace, with the largest page", maxIterations: 2, request: (w) => get(w.owner, "/exports/obsidian") },
+  "GET /api/v1/images/{imageId}": { input: "the largest image's bytes", request: (w) => get(w.owner, `/images/${w.imageId}`) },
+  "GET /api/v1/pages/{pageId}/content": { input: "the largest page", request: (w) => get(w.owner, `/pages/${w.bigPageId}/content`) },
+  "POST /api/v1/pages/{pageId}/move": { input: "the largest page, in and out of a folder", request: (w, _p, i) => send(w.owner, "POST", `/pages/${w.bigPageId}/move`, { parentId: i % 2 === 0 ? null : w.folderId }) },
+  "PUT /api/v1/pages/{pageId}/content": {
+    input: "replace the largest page with another of the costliest markdown",
+    request: async (w, _p, i) => ({
+      method: "PUT",
+      path: api(`/pages/${w.bigPageId}/content`),
+      headers: { ...jsonHeaders(w.owner), "if-match": await etagOf(w, w.bigPageId) },
+      body: JSON.stringify({ markdown: `${costliestMarkdown(w.sizes.bigPageChars - 10)}${i}` }),
+    }),
+  },
+  "PATCH /api/v1/pages/{pageId}/content": { input: "append to the longest history's page", request: (w, _p, i) => send(w.owner, "PATCH", `/pages/${w.historyPageId}/content`, { append: `\nappended ${i}` }) },
+  "POST /api/v1/pages/{pageId}/duplicate": { input: "the largest page with its images", maxIterations: 3, request: (w, _p, i) => send(w.owner, "POST", `/pages/${w.bigPageId}/duplicate`, { title: `Copy ${i}` }) },
+  "GET /api/v1/pages/{pageId}/backlinks": { input: "a page linked from thousands of pages the caller cannot see", request: (w) => get(w.owner, `/pages/${w.linkedPageId}/backlinks?limit=100`) },
+  "GET /api/v1/trash": { input: "the trash after the deletions above", request: (w) => get(w.owner, "/trash?limit=100") },
+  "POST /api/v1/trash/{type}/{id}/restore": {
+    input: "restore a folder of 200 pages",
+    maxIterations: 3,
+    prepare: (w, n) =>
+      many(n, async () => {
+        const folderId = await folderWithPages(w, 200);
+        await json(w, w.owner, "DELETE", `/folders/${folderId}?recursive=true`);
+        return folderId;
+      }),
+    request: (w, id) => send(w.owner, "POST", `/trash/folder/${id}/restore`),
+  },
+  "GET /api/v1/pages/{pageId}/comments": { input: "every thread of the largest page", request: (w) => get(w.owner, `/pages/${w.bigPageId}/comments?limit=100`) },
+  "POST /api/v1/pages/{pageId}/comments": { input: "a quote anchored in the largest page", request: (w, _p, i) => send(w.owner, "POST", `/pages/${w.bigPageId}/comments`, { body: `Question ${i} ${"why? ".repeat(1_900)}`, anchor: { quote: "[x]".repeat(600), prefix: "[x]".repeat(160), suffix: "" } }) },
+  "POST /api/v1/pages/{pageId}/comments/{threadId}/replies": { input: "a reply of the longest body", request: (w) => send(w.owner, "POST", `/pages/${w.bigPageId}/comments/${w.threadId}/replies`, { body: "r".repeat(10_000) }) },
+  "PATCH /api/v1/pages/{pageId}/comments/{threadId}/status": { input: "resolve and reopen", request: (w, _p, i) => send(w.owner, "PATCH", `/pages/${w.bigPageId}/comments/${w.threadId}/status`, { status: i % 2 === 0 ? "resolved" : "open" }) },
+  "PATCH /api/v1/pages/{pageId}/comments/{commentId}": { input: "edit to the longest body", request: (w, _p, i) => send(w.owner, "PATCH", `/pages/${w.bigPageId}/comments/${w.commentId}`, { body: `${i}${"e".repeat(9_990)}` }) },
+  "DELETE /api/v1/pages/{pageId}/comments/{commentId}": {
+    input: "delete a reply",
+    prepare: (w, n) => many(n, async () => {
+      const reply = await json(w, w.owner, "POST", `/pages/${w.bigPageId}/comments/${w.threadId}/replies`, { body: "to delete" });
+      const comments = (reply.body.thread as { comments: Array<{ id: string }> }).comments;
+      return comments.at(-1)?.id ?? "";
+    }),
+    request: (w, id) => send(w.owner, "DELETE", `/pages/${w.bigPageId}/comments/${id}`),
+  },
+  "GET /api/v1/folders": { input: "the largest workspace's folders, limit 100", request: (w) => get(w.owner, "/folders?limit=100") },
+  "GET /api/v1/folders/{folderId}": { input: "a folder", request: (w) => get(w.owner, `/folders/${w.folderId}`) },
+  "PATCH /api/v1/folders/{folderId}": { input: "rename a folder", request: (w, _p, i) => send(w.owner, "PATCH", `/folders/${w.folderId}`, { name: `Worst case ${i}` }) },
+  "POST /api/v1/folders/{folderId}/move": {
+    input: "move a folder of 200 pages",
+    maxIterations: 3,
+    prepare: (w, n) => many(n, () => folderWithPages(w, 200)),
+    request: (w, id) => send(w.owner, "POST", `/folders/${id}/move`, { parentId: w.folderId }),
+  },
+  "DELETE /api/v1/folders/{folderId}": {
+    input: "delete a folder of 200 pages, recursively",
+    maxIterations: 3,
+    prepare: (w, n) => many(n, () => folderWithPages(w, 200)),
+    request: (w, id) => send(w.owner, "DELETE", `/folders/${id}?recursive=true`),
+  },
+  "POST /api/v1/folders": { input: "a folder with the longest name", request: (w, _p, i) => send(w.owner, "POST", "/folders", { name: `${i} ${"f".repeat(190)}`, parentId: w.folderId }) },
+  "GET /api/v1/shares/workspace": { input: "members, invitations, workspaces joined", request: (w) => get(w.owner, "/shares/workspace") },
+  "POST /api/v1/shares/workspace/members": { input: "invite an address without an account", request: (w) => send(w.owner, "POST", "/shares/workspace/members", { email: newEmail(), role: "viewer" }) },
+  "DELETE /api/v1/shares/workspace/members/{memberId}": {
+    input: "remove a member",
+    prepare: (w, n) => many(n, async () => {
+      await json(w, w.stranger, "POST", "/shares/workspace/members", { email: w.owner.email, role: "viewer" });
+      return w.owner.id;
+    }),
+    request: (w, id) => send(w.stranger, "DELETE", `/shares/workspace/members/${id}`),
+  },
+  "GET /api/v1/shares/entity/{entityType}/{entityId}": { input: "a page's grants", request: (w) => get(w.stranger, `/shares/entity/page/${w.strangerPageId}`) },
+  "POST /api/v1/shares/entity/{entityType}/{entityId}/grants": { input: "invite an address to a page", request: (w) => send(w.owner, "POST", `/shares/entity/page/${w.bigPageId}/grants`, { email: newEmail(), permission: "view" }) },
+  "DELETE /api/v1/shares/entity/{entityType}/{entityId}/grants/{userId}": {
+    input: "revoke a grant",
+    prepare: (w, n) => many(n, async () => {
+      await json(w, w.stranger, "POST", `/shares/entity/page/${w.strangerPageId}/grants`, { email: w.owner.email, permission: "view" });
+      return w.owner.id;
+    }),
+    request: (w, id) => send(w.stranger, "DELETE", `/shares/entity/page/${w.strangerPageId}/grants/${id}`),
+  },
+  "POST /api/v1/shares/workspace/invitations/by-email/{email}/resend": {
+    input: "resend a pending invitation",
+    prepare: (w, n) => many(n, async () => {
+      const email = newEmail();
+      await json(w, w.owner, "POST", "/shares/workspace/members", { email, role: "viewer" });
+      return email;
+    }),
+    request: (w, email) => send(w.owner, "POST", `/shares/workspace/invitations/by-email/${encodeURIComponent(email)}/resend`),
+  },
+  "POST /api/v1/shares/entity/{entityType}/{entityId}/invitations/by-email/{email}/resend": {
+    input: "resend a pending page invitation",
+    prepare: (w, n) => many(n, async () => {
+      const email = newEmail();
+      await json(w, w.owner, "POST", `/shares/entity/page/${w.bigPageId}/grants`, { email, permission: "view" });
+      return email;
+    }),
+    request: (w, email) => send(w.owner, "POST", `/shares/entity/page/${w.bigPageId}/invitations/by-email/${encodeURIComponent(email)}/resend`),
+  },
+  "POST /api/v1/shares/invitations/{invitationId}/resend": {
+    input: "resend an invitation by id",
+    prepare: (w, n) => many(n, async () => idOf((await json(w, w.owner, "POST", "/shares/workspace/members", { email: newEmail(), role: "viewer" })).body)),
+    request: (w, id) => send(w.owner, "POST", `/shares/invitations/${id}/resend`),
+  },
+  "DELETE /api/v1/shares/invitations/{invitationId}": {
+    input: "cancel an invitation",
+    prepare: (w, n) => many(n, async () => idOf((await json(w, w.owner, "POST", "/shares/workspace/members", { email: newEmail(), role: "viewer" })).body)),
+    request: (w, id) => send(w.owner, "DELETE", `/shares/invitations/${id}`),
+  },
+};
