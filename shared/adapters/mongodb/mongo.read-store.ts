@@ -10,6 +10,7 @@
 import { MongoClient, ReadPreference, type Db } from "mongodb";
 import type { ProjectionStore, ProjectionWriters, ReadStore } from "../../read-store/read-store.port.ts";
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
+import { batchRefusalOf } from "./batch-refusal.mongo.ts";
 import { MongoAccessView, MongoAccessWriter, accessModel } from "./access.view.mongo.ts";
 import { MongoFoldersView, MongoFoldersWriter, foldersModel } from "./folders.view.mongo.ts";
 import { MongoHistoryView, MongoHistoryWriter, historyModel } from "./history.view.mongo.ts";
@@ -250,6 +251,7 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
     }
     // Primary reads and majority writes whatever MONGODB_URL says: a transaction refuses any other read
     // preference, and a batch must not be acknowledged before it is durable.
+    const started = performance.now();
     const session = this.db.client.startSession({ defaultTransactionOptions: { readPreference: ReadPreference.primary, readConcern: { level: "snapshot" }, writeConcern: { w: "majority" } } });
     try {
       session.startTransaction({ readPreference: ReadPreference.primary, readConcern: { level: "snapshot" }, writeConcern: { w: "majority" } });
@@ -270,7 +272,7 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
       await session.commitTransaction();
     } catch (error) {
       if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
-      throw error;
+      throw batchRefusalOf(error, performance.now() - started) ?? error;
     } finally {
       await session.endSession();
     }
