@@ -7,6 +7,7 @@ import type { ProjectionMetrics } from "../../shared/metrics/metrics.port.ts";
 import type { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
 import type { ProjectionStore } from "../../shared/read-store/read-store.port.ts";
 import { BatchRefusedError } from "../../shared/read-store/batch-refused.ts";
+import { ReadModelLayoutChangedError } from "../../shared/read-store/layout-changed.ts";
 import { HistoryFolds } from "../../shared/history/history-folds.ts";
 import { chunkByBytes, DEFAULT_BATCH_BYTES } from "./batch-bytes.ts";
 import { project } from "./projections/project.ts";
@@ -54,6 +55,8 @@ export class Projector<Tx> {
   private failingSince: string | null = null;
   /** Set when a single event failed alone (PoisonEventError): the stall shows at once, without waiting for stallAfter. */
   private poisoned = false;
+  /** Set when the read models turned out laid out by another release: this projector stopped for good. */
+  private superseded = false;
 
   constructor(private readonly options: ProjectorOptions<Tx>) {}
 
@@ -70,10 +73,11 @@ export class Projector<Tx> {
    * Set once the same batch failed `stallAfter` times in a row (a poison batch: a read model refuses an event,
    * a store limit is hit); /readyz then answers 503 and `projector_stalled` is 1. The projector keeps retrying
    * with backoff, and clears it when the batch commits. A single event the store refuses even alone stalls at
-   * once: splitting cannot get past it.
+   * once: splitting cannot get past it. So do read models laid out by another release
+   * (ReadModelLayoutChangedError): the projector then stops, since writing its own layout there would mix two.
    */
   get stall(): ProjectionStall | null {
-    if ((!this.poisoned && this.failures < (this.options.stallAfter ?? 5)) || this.failingSince === null) return null;
+    if ((!this.poisoned && !this.superseded && this.failures < (this.options.stallAfter ?? 5)) || this.failingSince === null) return null;
     return { position: this.position, attempts: this.failures, since: this.failingSince };
   }
 
@@ -95,6 +99,7 @@ export class Projector<Tx> {
       (error: unknown) => {
         this.failures += 1;
         this.failingSince ??= new Date().toISOString();
+        if (error instanceof ReadModelLayoutChangedError) return this.stopSuperseded(error);
         this.poisoned = error instanceof PoisonEventError;
         const first = this.options.retryDelayMs ?? 1_000;
         const delay = Math.min(first * 2 ** Math.min(this.failures - 1, 16), this.options.maxRetryDelayMs ?? 60_000);
@@ -107,6 +112,18 @@ export class Projector<Tx> {
         const timer = setTimeout(() => void this.resume(), delay);
         timer.unref();
       },
+    );
+  }
+
+  /** Read models of another layout: stops for good and alerts (stalled), without retrying. */
+  private stopSuperseded(error: ReadModelLayoutChangedError): void {
+    this.superseded = true;
+    this.stopped = true;
+    this.subscription = null;
+    this.options.metrics?.batchFailed(true);
+    this.options.logger.error(
+      { event: "projection.layout_changed", err: error, found: error.found, expected: error.expected, position: this.position },
+      "the read models are laid out by another release; this projector stopped (docs/operations.md: upgrading the read models)",
     );
   }
 
