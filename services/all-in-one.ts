@@ -46,7 +46,7 @@ export async function startAllInOne(
   const mailer = mailerFor(config);
   const notifier = new Notifier({ bus, eventStore: appendingStore(eventStore, metrics), readModels: readStore, mailer, logger, clock, publicBaseUrl: publicBaseUrl(config), metrics });
   await notifier.start();
-  const projector = projectorFor(projectionStore, { eventStore, logger, watcher, metrics });
+  const projector = projectorFor(projectionStore, { eventStore, logger, watcher, metrics, batchBytes: config.PROJECTION_BATCH_BYTES });
   await projector.start();
   const publisher = new Publisher({ eventStore, bus, projection: watcher, logger, metrics });
   await publisher.start();

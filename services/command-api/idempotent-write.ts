@@ -9,6 +9,25 @@ import { requestFingerprint } from "../../shared/idempotency/request-fingerprint
 import type { CommandApiPorts } from "./command-api.ts";
 import type { WriteAnswer } from "./write-answer.ts";
 
+/**
+ * The largest answer body kept for a replay, well inside the largest change (MAX_APPEND_BYTES), since the
+ * answer is recorded as one event. Routes bound their answers below it (an import lists at most 256 KiB of
+ * reasons); one over it would otherwise fail to complete the key after its work committed.
+ */
+export const RECORDED_ANSWER_MAX_BYTES = 512 * 1024;
+
+/**
+ * What is recorded for a replay: the answer, or, when its body is over RECORDED_ANSWER_MAX_BYTES, the 202 a
+ * write answers before it is visible (the id, taken from the Location, and how to read it), so the key always
+ * completes and a replay never runs the work again.
+ */
+export function recordable(answer: WriteAnswer): WriteAnswer {
+  if (Buffer.byteLength(JSON.stringify(answer.body) ?? "") <= RECORDED_ANSWER_MAX_BYTES) return answer;
+  const id = answer.location?.split("/").pop();
+  const message = "the request completed; its answer was too large to keep for a replay: read what it wrote with this response's X-Consistency-Token";
+  return { ...answer, status: 202, body: { ...(id ? { id } : {}), status: "recorded", message } };
+}
+
 /** The header as the draft sends it (a structured-field string, quoted) or bare. */
 function keyOf(header: string | string[] | undefined): string | null {
   if (header === undefined) return null;
@@ -28,10 +47,16 @@ export async function idempotentWrite(
   const key = keyOf(request.headers["idempotency-key"]);
   if (key === null) return write();
   const fingerprint = requestFingerprint({ method: request.method, path: request.url.split("?")[0] ?? request.url, body });
-  const response = await runIdempotently(ports.eventStore, { callerId: actor.context.actorId, key, fingerprint }, actor.context, write);
+  const worked: { answer?: WriteAnswer } = {};
+  const response = await runIdempotently(ports.eventStore, { callerId: actor.context.actorId, key, fingerprint }, actor.context, async () => {
+    worked.answer = await write();
+    return recordable(worked.answer);
+  });
+  // The request that did the work answers in full, whatever was kept for its replays.
+  const answered = !response.replayed && worked.answer ? worked.answer : response;
   return {
-    status: response.status,
-    body: response.body,
+    status: answered.status,
+    body: answered.body,
     consistencyToken: response.consistencyToken ?? "0",
     headers: response.replayed ? { "idempotent-replayed": "true" } : {},
     ...(response.location === undefined ? {} : { location: response.location }),

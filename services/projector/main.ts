@@ -18,7 +18,7 @@ await runUntilSignalled("projector", async () => {
   const eventStore = await openEventStore(config);
   const store = await openLiveProjectionStore(config, { eventStore, logger });
   const watcher = new CheckpointWatcher(store);
-  const projector = projectorFor(store, { eventStore, logger, metrics, watcher });
+  const projector = projectorFor(store, { eventStore, logger, metrics, watcher, batchBytes: config.PROJECTION_BATCH_BYTES });
   await projector.start();
   const bus = config.NATS_URL ? await NatsBus.connect(config.NATS_URL, natsOptions(config, "projector", { logger, metrics })) : null;
   const publisher = bus ? new Publisher({ eventStore, bus, projection: watcher, logger, metrics }) : null;

@@ -6,7 +6,10 @@ import { parseRecorded } from "../../shared/events.ts";
 import type { ProjectionMetrics } from "../../shared/metrics/metrics.port.ts";
 import type { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
 import type { ProjectionStore } from "../../shared/read-store/read-store.port.ts";
+import { BatchRefusedError } from "../../shared/read-store/batch-refused.ts";
+import { ReadModelLayoutChangedError } from "../../shared/read-store/layout-changed.ts";
 import { HistoryFolds } from "../../shared/history/history-folds.ts";
+import { chunkByBytes, DEFAULT_BATCH_BYTES } from "./batch-bytes.ts";
 import { project } from "./projections/project.ts";
 
 export interface ProjectorOptions<Tx> {
@@ -15,12 +18,25 @@ export interface ProjectorOptions<Tx> {
   readonly logger: Logger;
   readonly watcher?: CheckpointWatcher;
   readonly batchSize?: number;
+  /** Bytes of events one batch holds at most (DEFAULT_BATCH_BYTES); a single larger event goes alone. */
+  readonly batchBytes?: number;
   /** First wait after a failed batch; doubled at each failure in a row, up to maxRetryDelayMs. */
   readonly retryDelayMs?: number;
   readonly maxRetryDelayMs?: number;
   /** Failures in a row of the same batch after which the projector reports itself stalled (default 5). */
   readonly stallAfter?: number;
   readonly metrics?: ProjectionMetrics;
+}
+
+/** One event the read store refuses even alone: the batches were split down to it, and it cannot be split further. */
+export class PoisonEventError extends Error {
+  constructor(
+    readonly position: number,
+    options: { cause: BatchRefusedError },
+  ) {
+    super(`the read store refuses the event at position ${position} even alone (${options.cause.refusal})`, options);
+    this.name = "PoisonEventError";
+  }
 }
 
 /** A batch that keeps failing: every later event waits behind it. */
@@ -37,6 +53,10 @@ export class Projector<Tx> {
   private position = 0;
   private failures = 0;
   private failingSince: string | null = null;
+  /** Set when a single event failed alone (PoisonEventError): the stall shows at once, without waiting for stallAfter. */
+  private poisoned = false;
+  /** Set when the read models turned out laid out by another release: this projector stopped for good. */
+  private superseded = false;
 
   constructor(private readonly options: ProjectorOptions<Tx>) {}
 
@@ -52,10 +72,12 @@ export class Projector<Tx> {
   /**
    * Set once the same batch failed `stallAfter` times in a row (a poison batch: a read model refuses an event,
    * a store limit is hit); /readyz then answers 503 and `projector_stalled` is 1. The projector keeps retrying
-   * with backoff, and clears it when the batch commits.
+   * with backoff, and clears it when the batch commits. A single event the store refuses even alone stalls at
+   * once: splitting cannot get past it. So do read models laid out by another release
+   * (ReadModelLayoutChangedError): the projector then stops, since writing its own layout there would mix two.
    */
   get stall(): ProjectionStall | null {
-    if (this.failures < (this.options.stallAfter ?? 5) || this.failingSince === null) return null;
+    if ((!this.poisoned && !this.superseded && this.failures < (this.options.stallAfter ?? 5)) || this.failingSince === null) return null;
     return { position: this.position, attempts: this.failures, since: this.failingSince };
   }
 
@@ -77,6 +99,8 @@ export class Projector<Tx> {
       (error: unknown) => {
         this.failures += 1;
         this.failingSince ??= new Date().toISOString();
+        if (error instanceof ReadModelLayoutChangedError) return this.stopSuperseded(error);
+        this.poisoned = error instanceof PoisonEventError;
         const first = this.options.retryDelayMs ?? 1_000;
         const delay = Math.min(first * 2 ** Math.min(this.failures - 1, 16), this.options.maxRetryDelayMs ?? 60_000);
         const stall = this.stall;
@@ -88,6 +112,18 @@ export class Projector<Tx> {
         const timer = setTimeout(() => void this.resume(), delay);
         timer.unref();
       },
+    );
+  }
+
+  /** Read models of another layout: stops for good and alerts (stalled), without retrying. */
+  private stopSuperseded(error: ReadModelLayoutChangedError): void {
+    this.superseded = true;
+    this.stopped = true;
+    this.subscription = null;
+    this.options.metrics?.batchFailed(true);
+    this.options.logger.error(
+      { event: "projection.layout_changed", err: error, found: error.found, expected: error.expected, position: this.position },
+      "the read models are laid out by another release; this projector stopped (docs/operations.md: upgrading the read models)",
     );
   }
 
@@ -105,8 +141,33 @@ export class Projector<Tx> {
     this.follow();
   }
 
-  /** Applies one batch of the global log atomically with its checkpoint. */
+  /**
+   * Applies a run of the global log: in batches of at most `batchBytes`, each committed atomically with its
+   * checkpoint. A batch the store refuses as too large or too long is split in two and each half applied in
+   * turn, down to single events; only an event refused alone fails the run (PoisonEventError), after every
+   * event before it was committed.
+   */
   async applyBatch(batch: readonly RecordedEvent[]): Promise<void> {
+    for (const chunk of chunkByBytes(batch, this.options.batchBytes ?? DEFAULT_BATCH_BYTES)) await this.applySplitting(chunk);
+  }
+
+  private async applySplitting(events: readonly RecordedEvent[]): Promise<void> {
+    try {
+      await this.commit(events);
+    } catch (error) {
+      if (!(error instanceof BatchRefusedError)) throw error;
+      const [first] = events;
+      if (!first) return;
+      if (events.length === 1) throw new PoisonEventError(first.position, { cause: error });
+      const half = Math.ceil(events.length / 2);
+      this.options.logger.warn({ event: "projection.batch_split", refusal: error.refusal, count: events.length, from: first.position, into: [half, events.length - half] });
+      await this.applySplitting(events.slice(0, half));
+      await this.applySplitting(events.slice(half));
+    }
+  }
+
+  /** Commits one batch with its checkpoint, all or nothing. */
+  private async commit(batch: readonly RecordedEvent[]): Promise<void> {
     const last = batch[batch.length - 1];
     if (!last) return;
     const started = performance.now();
@@ -120,6 +181,7 @@ export class Projector<Tx> {
     this.position = last.position;
     this.failures = 0;
     this.failingSince = null;
+    this.poisoned = false;
     this.options.watcher?.announce(last.position);
     const ms = performance.now() - started;
     this.options.metrics?.batchProjected({ position: last.position, count: batch.length, lastOccurredAt: last.metadata.occurredAt, seconds: ms / 1000 });

@@ -17,6 +17,8 @@ export async function rebuildReadModels<Tx>(options: {
   store: ProjectionStore<Tx>;
   logger: Logger;
   batchSize?: number;
+  /** Bytes of events one batch holds at most (the projector's default when absent). */
+  batchBytes?: number;
   onProgress?: (progress: RebuildProgress) => void;
   /**
    * Replay only the log up to this instant: a position, or a time (the log is read in commit order and ends
@@ -27,7 +29,7 @@ export async function rebuildReadModels<Tx>(options: {
   const started = performance.now();
   await options.store.beginRebuild();
   const head = await options.eventStore.headPosition();
-  const projector = new Projector({ eventStore: options.eventStore, store: options.store, logger: options.logger });
+  const projector = new Projector({ eventStore: options.eventStore, store: options.store, logger: options.logger, ...(options.batchBytes ? { batchBytes: options.batchBytes } : {}) });
   const batchSize = options.batchSize ?? 1_000;
   let position = 0;
   let applied = 0;
@@ -67,12 +69,13 @@ export async function replayAndSwitch<Tx>(options: {
   eventStore: EventStore;
   store: SwitchableStore<Tx>;
   logger: Logger;
+  batchBytes?: number;
   onProgress?: (progress: RebuildProgress) => void;
   graceMs?: number;
 }): Promise<{ applied: number; seconds: number; position: number; replaced: number | null }> {
   const started = performance.now();
   const rebuilt = await rebuildReadModels(options);
-  const projector = new Projector({ eventStore: options.eventStore, store: options.store, logger: options.logger });
+  const projector = new Projector({ eventStore: options.eventStore, store: options.store, logger: options.logger, ...(options.batchBytes ? { batchBytes: options.batchBytes } : {}) });
   let { applied, position } = rebuilt;
   for (;;) {
     const batch = await options.eventStore.readAll(position, 1_000);

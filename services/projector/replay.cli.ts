@@ -40,13 +40,13 @@ if (!auditFile && config.MONGODB_URL) {
   const mongo = await MongoProjectionStore.openNextGeneration(await connectMongo(config.MONGODB_URL), { ownsClient: true });
   store = mongo;
   process.stderr.write(`replaying into read-model generation ${mongo.generation}; the live one keeps serving until the switch\n`);
-  const switched = await replayAndSwitch({ eventStore, store: mongo, logger, onProgress });
+  const switched = await replayAndSwitch({ eventStore, store: mongo, logger, batchBytes: config.PROJECTION_BATCH_BYTES, onProgress });
   process.stderr.write(`\nswitched to generation ${mongo.generation} at position ${switched.position}${switched.replaced === null ? "" : `; generation ${switched.replaced} dropped`}`);
   result = switched;
 } else {
   const sqlite = auditFile ? new SqliteProjectionStore(auditFile) : openEmbeddedProjectionStore(config);
   store = sqlite;
-  result = await rebuildReadModels({ eventStore, store: sqlite, logger, ...(args.until ? { until: args.until } : {}), onProgress });
+  result = await rebuildReadModels({ eventStore, store: sqlite, logger, batchBytes: config.PROJECTION_BATCH_BYTES, ...(args.until ? { until: args.until } : {}), onProgress });
 }
 process.stderr.write("\n");
 process.stdout.write(`replayed ${result.applied.toLocaleString()} events in ${result.seconds.toFixed(1)} s (${Math.round(result.applied / Math.max(result.seconds, 1e-9)).toLocaleString()} events/s)\n`);

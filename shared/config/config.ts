@@ -41,6 +41,11 @@ export const configSchema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
   /** A request not fully received in this time (headers and body) is answered 408 and its connection closed. */
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(300_000),
+  /**
+   * Bytes of events one projection batch holds at most (as well as at most 500 events live, 1,000 in a replay),
+   * so one transaction of the read store stays small; a single larger event goes alone.
+   */
+  PROJECTION_BATCH_BYTES: z.coerce.number().int().min(1024).max(256 * 1024 * 1024).default(4 * 1024 * 1024),
   CONSISTENCY_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   /** How often an idle change feed (GET /changes) sends a comment line, so proxies keep it open. */
   CHANGE_FEED_HEARTBEAT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),

@@ -37,15 +37,26 @@ async function collect(store: EventStore, afterPosition: number, stream: string,
   return seen;
 }
 
-export function eventStoreContract(name: string, factory: () => Promise<{ store: EventStore; cleanup: () => Promise<void> }>): void {
+/**
+ * What an adapter's test gives the contract: the store, and, where the store can delete a stream for good (an
+ * EventStoreDB tombstone; the application never does, an operator may), how to do it behind the store's back.
+ */
+export interface EventStoreUnderTest {
+  readonly store: EventStore;
+  readonly cleanup: () => Promise<void>;
+  readonly tombstone?: (stream: string) => Promise<void>;
+}
+
+export function eventStoreContract(name: string, factory: () => Promise<EventStoreUnderTest>): void {
   describe(`EventStore contract: ${name}`, () => {
     let store: EventStore;
     let cleanup: () => Promise<void>;
+    let tombstone: ((stream: string) => Promise<void>) | undefined;
     // Streams are unique per test so the suite also runs against a shared, non-empty server.
     const stream = (label: string) => `${label}-${randomUUID()}`;
 
     beforeEach(async () => {
-      ({ store, cleanup } = await factory());
+      ({ store, cleanup, tombstone } = await factory());
     });
     afterEach(async () => {
       await cleanup();
@@ -206,6 +217,25 @@ export function eventStoreContract(name: string, factory: () => Promise<{ store:
       const ids = [...firstRun, ...secondRun].map((e) => e.id);
       expect(new Set(ids).size).toBe(4);
       expect(ids).toEqual((await store.read(s)).events.map((e) => e.id));
+    });
+
+    it("leaves a deleted stream's tombstone out of the global log and follows on past it", async (context) => {
+      if (!tombstone) return context.skip();
+      const deleted = stream("deleted");
+      const kept = stream("kept");
+      const start = await store.headPosition();
+      await store.append(deleted, [newEvent()], "no_stream");
+      await tombstone(deleted);
+      // The tombstone is the newest record of the log: the head is still the newest event of ours.
+      const head = await store.headPosition();
+      expect(head).toBeGreaterThan(start);
+      const after = await store.append(kept, [newEvent("AfterTheTombstone")], "no_stream");
+      const read = await store.readAll(start, 100);
+      expect(read.every((event) => !event.type.startsWith("$"))).toBe(true);
+      expect(read.filter((event) => event.stream === kept).map((event) => event.type)).toEqual(["AfterTheTombstone"]);
+      const seen = await collect(store, start, kept, 1);
+      expect(seen.every((event) => !event.type.startsWith("$"))).toBe(true);
+      expect(seen.some((event) => event.position === after.position)).toBe(true);
     });
   });
 }

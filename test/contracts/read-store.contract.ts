@@ -8,6 +8,7 @@ import type { FolderRecord } from "../../shared/folders/folders.view.ts";
 import type { PageRecord } from "../../shared/pages/pages.view.ts";
 import { at, everyone, folder, page, position, contractStores, type ReadStoreFactory } from "./read-store/stores.ts";
 import { historyCases } from "./read-store/history.contract.ts";
+import { layoutCases } from "./read-store/layout.contract.ts";
 import { pageListCases } from "./read-store/page-lists.contract.ts";
 import { searchCases } from "./read-store/search.contract.ts";
 import { trashCases } from "./read-store/trash.contract.ts";
@@ -128,5 +129,6 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
     searchCases(s);
     historyCases(s);
     trashCases(s);
+    layoutCases(s);
   });
 }

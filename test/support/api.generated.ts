@@ -8017,6 +8017,7 @@ export interface operations {
                         imagesUploaded: number;
                         backlinksCreated: number;
                         errors: string[];
+                        errorsOmitted?: number;
                     };
                 };
             };

@@ -9,18 +9,22 @@ export interface ProjectorStores {
   readonly eventStore: SqliteEventStore;
   readonly projection: SqliteProjectionStore;
   readonly reader: SqliteReadStore;
+  /** The read models' file, for what a test does to it behind the stores' back. */
+  readonly readModelsFile: string;
   close(): Promise<void>;
 }
 
 export async function projectorStores(): Promise<ProjectorStores> {
   const dir = await tempDir();
   const eventStore = new SqliteEventStore(join(dir.path, "events.sqlite"), { pollMs: 20 });
-  const projection = new SqliteProjectionStore(join(dir.path, "read.sqlite"));
-  const reader = new SqliteReadStore(join(dir.path, "read.sqlite"));
+  const readModelsFile = join(dir.path, "read.sqlite");
+  const projection = new SqliteProjectionStore(readModelsFile);
+  const reader = new SqliteReadStore(readModelsFile);
   return {
     eventStore,
     projection,
     reader,
+    readModelsFile,
     async close() {
       await reader.close();
       await projection.close();

@@ -39,6 +39,13 @@ export const titleField = visibleTextField({ max: 200 });
 /** A folder's name, in POST and PATCH /folders and for the folders an import makes. */
 export const folderNameField = visibleTextField({ max: 200 }).refine((name) => !name.includes("/"), "must not contain '/', which separates folders in folderPath");
 export const MARKDOWN_MAX_CHARS = 500_000;
+/**
+ * The body limit of the routes that carry a page's markdown, from the page limit in its worst encoding: JSON may
+ * write any character as `\uXXXX`, 6 bytes for each of the 500,000 UTF-16 units the limit counts (CJK sent by a
+ * client that escapes everything outside ASCII, as Python's json.dumps does by default), plus room for the title,
+ * the icon and the rest of the body. The gateway's limit on these routes (deploy/nginx) is at least this.
+ */
+export const PAGE_BODY_LIMIT_BYTES = MARKDOWN_MAX_CHARS * 6 + 64 * 1024;
 /** Markdown keeps its indentation and line breaks; control characters other than tab and line breaks are refused. */
 export const markdownField = textField({ max: MARKDOWN_MAX_CHARS, multiLine: true, trim: false });
 /** An address to share with: trimmed, validated, and lower-cased so comparisons ignore case. */

@@ -8,7 +8,7 @@ import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { contentBytes, IMPORT_MAX_FILES, IMPORT_MAX_TOTAL_BYTES } from "../../../shared/imports/vault-files.ts";
 import type { CommandApiPorts } from "../command-api.ts";
-import { importResult } from "../imports/import-result.ts";
+import { boundedImportResult, importResult } from "../imports/import-result.ts";
 import { VaultImport } from "../imports/vault-import.ts";
 import { idempotentWrite } from "../idempotent-write.ts";
 import { actorOf, recordedReply, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
@@ -42,7 +42,7 @@ export function importCommandRoutes(app: App, ports: CommandApiPorts): void {
       const scope = `${actor.context.actorId}\n${typeof key === "string" ? key : randomUUID()}`;
       const answer = await idempotentWrite(ports, request, actor, async () => {
         const { result, position } = await new VaultImport(ports, actor, scope).run(files);
-        return settleWrite(ports, position, { status: 201, id: null, present: async () => ({ body: result }) });
+        return settleWrite(ports, position, { status: 201, id: null, present: async () => ({ body: boundedImportResult(result) }) });
       });
       return sendWrite(reply, answer);
     },

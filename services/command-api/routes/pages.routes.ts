@@ -17,7 +17,7 @@ import { idempotentWrite } from "../idempotent-write.ts";
 import { instantSchema } from "../../../shared/history/instant.ts";
 import { restorePage } from "../../../shared/pages/restore-page.ts";
 import { addContent } from "../../../shared/pages/add-content.ts";
-import { iconField, MARKDOWN_MAX_CHARS, markdownField, titleField } from "./fields.ts";
+import { iconField, MARKDOWN_MAX_CHARS, markdownField, PAGE_BODY_LIMIT_BYTES, titleField } from "./fields.ts";
 
 const createPageBody = z.object({
   title: titleField,
@@ -54,7 +54,7 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
 
   app.post(
     "/pages",
-    { config: write, schema: { body: createPageBody, response: writeResponses({ 201: pageResource }) } },
+    { bodyLimit: PAGE_BODY_LIMIT_BYTES, config: write, schema: { body: createPageBody, response: writeResponses({ 201: pageResource }) } },
     async (request, reply) => {
       const actor = actorOf(request, ports.clock);
       const { title, markdown, parentId, icon } = request.body;
@@ -98,7 +98,7 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
 
   app.put(
     "/pages/:pageId/content",
-    { config: { ...write, textBody: true }, schema: { params: pageParams, body: contentBody, response: writeResponses({ 200: z.string() }) } },
+    { bodyLimit: PAGE_BODY_LIMIT_BYTES, config: { ...write, textBody: true }, schema: { params: pageParams, body: contentBody, response: writeResponses({ 200: z.string() }) } },
     async (request, reply) => {
       const actor = actorOf(request, ports.clock);
       const { pageId } = request.params;
@@ -125,7 +125,7 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
 
   app.patch(
     "/pages/:pageId/content",
-    { config: write, schema: { params: pageParams, body: additionBody, response: writeResponses({ 200: z.string() }) } },
+    { bodyLimit: PAGE_BODY_LIMIT_BYTES, config: write, schema: { params: pageParams, body: additionBody, response: writeResponses({ 200: z.string() }) } },
     async (request, reply) => {
       const actor = actorOf(request, ports.clock);
       const { pageId } = request.params;

@@ -6,7 +6,8 @@
 //   Our event ids are the server's event ids, so a repeated append of the same events is idempotent.
 // - Positions are commit positions (byte offsets into the log: ordered, not dense), kept as numbers and refused
 //   beyond Number.MAX_SAFE_INTEGER (8 PiB of log) rather than rounded.
-// - The global log is $all read with the server-side filter that drops system events ($-prefixed types).
+// - The global log is $all read with the server-side filter that drops system events ($-prefixed types), and
+//   what is read is checked again (isApplicationEvent): a namespace's filter passes its streams' system events.
 // - subscribe() catches up from a stored commit position by reading $all in batches and resuming after the last
 //   event it handled, and a live, filtered subscription to $all wakes it as events are committed. A dropped live
 //   subscription is opened again after a pause; reading always resumes after the last handled position, so a
@@ -34,6 +35,7 @@ import {
   type ResolvedEvent,
 } from "@kurrent/kurrentdb-client";
 import { z } from "zod";
+import { isApplicationEvent } from "./own-events.ts";
 import { AppendTooLargeError } from "../../event-store/append-size.ts";
 import { catchUpSubscription, type WakeSource } from "../../event-store/catch-up-subscription.ts";
 import {
@@ -52,6 +54,10 @@ import {
 const POLL_MS = 500;
 const RESUBSCRIBE_MS = 1_000;
 const DEFAULT_BATCH = 500;
+/** Events read at a time backwards from the end when looking for the head past system events. */
+const HEAD_PAGE = 10;
+
+type ReadPosition = typeof END | { commit: bigint; prepare: bigint };
 /** What a stored event's data must be to be ours: a JSON object. */
 const jsonObject = z.record(z.string(), z.unknown());
 
@@ -183,23 +189,42 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   async readAll(afterPosition: number, limit: number): Promise<RecordedEvent[]> {
-    const from = afterPosition === 0 ? START : { commit: BigInt(afterPosition), prepare: BigInt(afterPosition) };
     const events: RecordedEvent[] = [];
-    // Reading from a position includes the event there: one more than asked, and skip what is not after it.
-    for await (const resolved of this.client.readAll({ fromPosition: from, maxCount: limit + 1, direction: FORWARDS, filter: this.names.filter() })) {
-      const recorded = toRecorded(this.names, resolved);
-      if (recorded.position <= afterPosition) continue;
-      events.push(recorded);
-      if (events.length === limit) break;
+    let after = afterPosition;
+    // System events skipped here still count against the server's maxCount: read on until `limit` events are
+    // found or the log ends, so a run of them (tombstones of many deleted streams) never reads as the end.
+    for (;;) {
+      const from = after === 0 ? START : { commit: BigInt(after), prepare: BigInt(after) };
+      let read = 0;
+      // Reading from a position includes the event there: one more than asked, and skip what is not after it.
+      for await (const resolved of this.client.readAll({ fromPosition: from, maxCount: limit + 1, direction: FORWARDS, filter: this.names.filter() })) {
+        read += 1;
+        const position = positionOf(resolved.event?.position?.commit ?? resolved.commitPosition, "an event of $all");
+        if (position <= after) continue;
+        after = position;
+        if (!isApplicationEvent(resolved)) continue;
+        events.push(toRecorded(this.names, resolved));
+        if (events.length === limit) return events;
+      }
+      if (read < limit + 1) return events;
     }
-    return events;
   }
 
   async headPosition(): Promise<number> {
-    for await (const resolved of this.client.readAll({ fromPosition: END, maxCount: 1, direction: BACKWARDS, filter: this.names.filter() })) {
-      return toRecorded(this.names, resolved).position;
+    // Backwards from the end, past any system events (a tombstone last in the log), to the newest of ours.
+    let before: bigint | null = null;
+    for (;;) {
+      const fromPosition: ReadPosition = before === null ? END : { commit: before, prepare: before };
+      let read = 0;
+      for await (const resolved of this.client.readAll({ fromPosition, maxCount: HEAD_PAGE, direction: BACKWARDS, filter: this.names.filter() })) {
+        read += 1;
+        const commit: bigint | undefined = resolved.event?.position?.commit ?? resolved.commitPosition;
+        if (commit === undefined || (before !== null && commit >= before)) continue;
+        if (isApplicationEvent(resolved)) return toRecorded(this.names, resolved).position;
+        before = commit;
+      }
+      if (read < HEAD_PAGE) return 0;
     }
-    return 0;
   }
 
   subscribe(afterPosition: number, handler: BatchHandler, options: { batchSize?: number } = {}): Subscription {

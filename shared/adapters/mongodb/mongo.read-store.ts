@@ -10,6 +10,8 @@
 import { MongoClient, ReadPreference, type Db } from "mongodb";
 import type { ProjectionStore, ProjectionWriters, ReadStore } from "../../read-store/read-store.port.ts";
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
+import { ReadModelLayoutChangedError } from "../../read-store/layout-changed.ts";
+import { batchRefusalOf } from "./batch-refusal.mongo.ts";
 import { MongoAccessView, MongoAccessWriter, accessModel } from "./access.view.mongo.ts";
 import { MongoFoldersView, MongoFoldersWriter, foldersModel } from "./folders.view.mongo.ts";
 import { MongoHistoryView, MongoHistoryWriter, historyModel } from "./history.view.mongo.ts";
@@ -179,29 +181,27 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
   }
 
   /**
-   * The live projector's store: the active generation, created with its indexes when there is none or when it
-   * was laid out by another MONGO_READ_MODEL_VERSION (then the projector rebuilds from the first event into a
-   * new generation and the old one is dropped).
+   * The live projector's store: the active generation, created with its indexes when there is none. Read models
+   * laid out by another MONGO_READ_MODEL_VERSION are never dropped or overwritten here: an older layout is
+   * replayed into the next generation first (openLiveProjectionStore), and a newer one belongs to a newer
+   * release, so both refuse with ReadModelLayoutChangedError.
    */
   static async open(db: Db, options: { ownsClient?: boolean } = {}): Promise<MongoProjectionStore> {
     const active = await activeMeta(db);
-    let generation = new Generation(db, active?.generation ?? 1);
-    if (!active || active.version !== MONGO_READ_MODEL_VERSION) {
-      if (active) generation = new Generation(db, active.generation + 1);
-      await dropGeneration(generation);
-      await createIndexes(generation);
-      await meta(db).updateOne({ _id: "active" }, { $set: { generation: generation.number, version: MONGO_READ_MODEL_VERSION } }, { upsert: true });
-      if (active) await dropGeneration(new Generation(db, active.generation));
-    } else {
-      await createIndexes(generation);
-    }
+    if (active && active.version !== MONGO_READ_MODEL_VERSION) throw new ReadModelLayoutChangedError(active.version, MONGO_READ_MODEL_VERSION);
+    const generation = new Generation(db, active?.generation ?? 1);
+    await createIndexes(generation);
+    if (!active) await meta(db).updateOne({ _id: "active" }, { $setOnInsert: { generation: generation.number, version: MONGO_READ_MODEL_VERSION } }, { upsert: true });
     return new MongoProjectionStore(db, new GenerationHolder(generation), await supportsTransactions(db), false, options.ownsClient ?? false);
   }
 
-  /** The active generation when it was laid out by another MONGO_READ_MODEL_VERSION; null when current or absent. */
+  /**
+   * The active generation when it was laid out by an older MONGO_READ_MODEL_VERSION (to replay before opening);
+   * null when current, newer (open() then refuses) or absent.
+   */
   static async activeLayoutOutdated(db: Db): Promise<{ generation: number; version: number } | null> {
     const active = await activeMeta(db);
-    return active && active.version !== MONGO_READ_MODEL_VERSION ? { generation: active.generation, version: active.version } : null;
+    return active && active.version < MONGO_READ_MODEL_VERSION ? { generation: active.generation, version: active.version } : null;
   }
 
   /** A replay's store: the next generation, emptied and indexed, not active until activate(). */
@@ -220,6 +220,8 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
   /** Makes this store's generation the one readers and the projector use; returns the generation it replaced. */
   async activate(): Promise<number | null> {
     const previous = await activeMeta(this.db);
+    // An older release's replay never takes read models over from a newer layout.
+    if (previous && previous.version > MONGO_READ_MODEL_VERSION) throw new ReadModelLayoutChangedError(previous.version, MONGO_READ_MODEL_VERSION);
     await meta(this.db).updateOne({ _id: "active" }, { $set: { generation: this.generation, version: MONGO_READ_MODEL_VERSION } }, { upsert: true, writeConcern: { w: "majority" } });
     return previous ? previous.generation : null;
   }
@@ -237,6 +239,7 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
   async applyBatch(position: number, work: (tx: MongoBatch) => Promise<void>): Promise<void> {
     if (!this.building) {
       const active = await activeMeta(this.db);
+      if (active && active.version !== MONGO_READ_MODEL_VERSION) throw new ReadModelLayoutChangedError(active.version, MONGO_READ_MODEL_VERSION);
       if (active && active.generation !== this.generation) {
         this.holder.generation = new Generation(this.db, active.generation);
         throw new ReadModelsSwitchedError(active.generation);
@@ -250,17 +253,20 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
     }
     // Primary reads and majority writes whatever MONGODB_URL says: a transaction refuses any other read
     // preference, and a batch must not be acknowledged before it is durable.
+    const started = performance.now();
     const session = this.db.client.startSession({ defaultTransactionOptions: { readPreference: ReadPreference.primary, readConcern: { level: "snapshot" }, writeConcern: { w: "majority" } } });
     try {
       session.startTransaction({ readPreference: ReadPreference.primary, readConcern: { level: "snapshot" }, writeConcern: { w: "majority" } });
       if (!this.building) {
         // The fence: inside the transaction, the batch touches the active meta document only while it still names
-        // this generation. A switch (activate) committed first leaves nothing to match, and one racing this batch
-        // conflicts with it, so a batch never commits into a generation that was switched away from (and is
-        // dropped 5 s later) and never re-creates its collections.
-        const fenced = await meta(this.db).updateOne({ _id: "active", generation: this.generation }, { $inc: { batches: 1 } }, { session });
+        // this generation and this release's layout. A switch (activate) committed first leaves nothing to match,
+        // and one racing this batch conflicts with it, so a batch never commits into a generation that was
+        // switched away from (and is dropped 5 s later), never re-creates its collections, and never writes this
+        // layout into a generation a newer release's replay laid out (this projector then stops instead).
+        const fenced = await meta(this.db).updateOne({ _id: "active", generation: this.generation, version: MONGO_READ_MODEL_VERSION }, { $inc: { batches: 1 } }, { session });
         if (fenced.matchedCount === 0) {
           const active = await activeMeta(this.db);
+          if (active && active.version !== MONGO_READ_MODEL_VERSION) throw new ReadModelLayoutChangedError(active.version, MONGO_READ_MODEL_VERSION);
           if (active) this.holder.generation = new Generation(this.db, active.generation);
           throw new ReadModelsSwitchedError(active?.generation ?? this.generation);
         }
@@ -270,7 +276,7 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
       await session.commitTransaction();
     } catch (error) {
       if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
-      throw error;
+      throw batchRefusalOf(error, performance.now() - started) ?? error;
     } finally {
       await session.endSession();
     }

@@ -4,11 +4,15 @@
 // the padded title or body text. Hits whose title holds every term come first, then by how often the terms
 // occur (in the title ten times the weight of the body, as SQLite's bm25 weights them), then by page id;
 // snippets are cut from the markdown of the page of hits alone. Case and diacritics fold as in SQLite.
+// A search ranks at most SEARCH_CANDIDATES matching pages (the most recently updated), counts occurrences in
+// the first SCORE_BODY_CHARS of each body, and runs under SEARCH_MAX_TIME_MS (maxTimeMS), so no query scores
+// every matching page in full.
 // Only the first SEARCH_TEXT_LIMIT characters of a page's folded text are searched, which keeps a page's
 // document well inside MongoDB's 16 MB. Filters are conditions of the same $match: a folder or an owner is one
 // more access key the page must carry, an updated range a condition on updatedAt, `in=title` each term
 // matched in the padded title text too.
-import type { Collection } from "mongodb";
+import { MongoServerError, type Collection, type Document } from "mongodb";
+import { AppError } from "../../errors/app-error.ts";
 import { z } from "zod";
 import { foldWord, SEARCH_WORD, searchText, snippetOf, type SearchFilters, type SearchHit, type SearchQuery, type SearchTerm } from "../../pages/page-search.ts";
 import { visibleKeys } from "./access-keys.ts";
@@ -42,7 +46,7 @@ export function textPattern(term: FoldedTerm): string {
 }
 
 const TITLE_WEIGHT = 10;
-const occurrences = (field: string, regex: string) => ({ $size: { $regexFindAll: { input: field, regex } } });
+const occurrences = (field: unknown, regex: string) => ({ $size: { $regexFindAll: { input: field, regex } } });
 
 function termFilter(term: FoldedTerm, titleOnly: boolean): Record<string, unknown> {
   const pattern = textPattern(term);
@@ -65,31 +69,75 @@ function filterConditions(filters: SearchFilters): Record<string, unknown>[] {
   ];
 }
 
-const hitSchema = z.object({ inTitle: z.boolean(), markdown: z.string(), title: z.string() });
+const hitSchema = z.object({ markdown: z.string(), title: z.string() });
+const rankedIdSchema = z.object({ _id: z.string(), inTitle: z.boolean() });
+type RankedId = z.infer<typeof rankedIdSchema>;
 
-export async function searchPages(pages: Collection<PageDoc>, query: SearchQuery): Promise<SearchHit[]> {
+/**
+ * Pages a search ranks at most: of the pages matching every term, the most recently updated. Scoring counts
+ * occurrences with regular expressions, so its cost grows with the pages scored and their text; a common
+ * word matching a hundred thousand pages scores these alone, in a top-k sort that holds only them.
+ */
+export const SEARCH_CANDIDATES = 1_000;
+/** Characters of a page's body text in which its occurrences are counted for the score (a page matches on all of it). */
+export const SCORE_BODY_CHARS = 20_000;
+/** A search still running after this is stopped by the server and answered 503. */
+export const SEARCH_MAX_TIME_MS = 5_000;
+
+/**
+ * The two aggregations of a search. The first finds the candidates through the words index and keeps only their
+ * ids (so its top-k sort holds ids and dates, not whole pages); the second scores those alone and pages them,
+ * again keeping ids and scores only; the pages of the answer are then read by id.
+ */
+export function searchPipelines(query: SearchQuery): { candidates: Document[]; ranking: (ids: readonly string[]) => Document[] } | null {
   const terms = query.terms.map(fold);
-  if (terms.some((term) => (term.kind === "word" ? term.word === "" : term.words.some((word) => word === "")))) return [];
+  if (terms.some((term) => (term.kind === "word" ? term.word === "" : term.words.some((word) => word === "")))) return null;
   const filters = query.filters ?? {};
   const titleOnly = filters.titleOnly === true;
   const match = { deleted: false, accessKeys: { $in: visibleKeys(query.visibleTo) }, $and: [...terms.map((term) => termFilter(term, titleOnly)), ...filterConditions(filters)] };
   const inTitle = { $and: terms.map((term) => ({ $regexMatch: { input: "$titleText", regex: textPattern(term) } })) };
+  const scoredBody = { $substrCP: ["$bodyText", 0, SCORE_BODY_CHARS] };
   const score = {
-    $add: terms.flatMap((term) => [{ $multiply: [TITLE_WEIGHT, occurrences("$titleText", textPattern(term))] }, occurrences("$bodyText", textPattern(term))]),
+    $add: terms.flatMap((term) => [{ $multiply: [TITLE_WEIGHT, occurrences("$titleText", textPattern(term))] }, occurrences(scoredBody, textPattern(term))]),
   };
-  const docs = await pages
-    .aggregate([
-      { $match: match },
-      { $addFields: { inTitle, score } },
+  return {
+    candidates: [{ $match: match }, { $project: { _id: 1, updatedAt: 1 } }, { $sort: { updatedAt: -1, _id: 1 } }, { $limit: SEARCH_CANDIDATES }, { $project: { _id: 1 } }],
+    ranking: (ids) => [
+      { $match: { _id: { $in: [...ids] } } },
+      { $project: { _id: 1, inTitle, score } },
       { $sort: { inTitle: -1, score: -1, _id: 1 } },
       { $skip: query.offset },
       { $limit: query.limit + 1 },
-      { $project: { titleText: 0, bodyText: 0, words: 0, accessKeys: 0, score: 0 } },
-    ], { allowDiskUse: true })
-    .toArray();
-  return docs.map((doc) => {
+    ],
+  };
+}
+
+const isTimeLimit = (error: unknown): boolean => error instanceof MongoServerError && (error.codeName === "MaxTimeMSExpired" || error.code === 50);
+
+export async function searchPages(pages: Collection<PageDoc>, query: SearchQuery): Promise<SearchHit[]> {
+  const pipelines = searchPipelines(query);
+  if (pipelines === null) return [];
+  const titleOnly = query.filters?.titleOnly === true;
+  let ranked: RankedId[];
+  let docs: Document[];
+  try {
+    const started = Date.now();
+    const left = () => Math.max(1, SEARCH_MAX_TIME_MS - (Date.now() - started));
+    const candidates = await pages.aggregate<{ _id: string }>(pipelines.candidates, { maxTimeMS: left() }).toArray();
+    if (candidates.length === 0) return [];
+    ranked = (await pages.aggregate(pipelines.ranking(candidates.map((candidate) => candidate._id)), { maxTimeMS: left() }).toArray()).map((doc) => rankedIdSchema.parse(doc));
+    docs = await pages.find({ _id: { $in: ranked.map((hit) => hit._id) }, deleted: false }, { projection: { titleText: 0, bodyText: 0, words: 0, accessKeys: 0 }, maxTimeMS: left() }).toArray();
+  } catch (error) {
+    if (isTimeLimit(error)) throw new AppError("unavailable", "the search took too long; narrow it with more or longer words, or a folder", { "retry-after": "5" });
+    throw error;
+  }
+  const byId = new Map(docs.map((doc) => [String(doc._id), doc]));
+  return ranked.flatMap(({ _id, inTitle }) => {
+    const doc = byId.get(_id);
+    // A page deleted between the reads is left out, as if the search had run a moment later.
+    if (!doc) return [];
     const hit = hitSchema.parse(doc);
     const snippet = (titleOnly ? null : snippetOf(hit.markdown, query.terms)) ?? snippetOf(hit.title, query.terms) ?? [{ text: hit.title, marked: false }];
-    return { page: toPageRecord(doc), inTitle: hit.inTitle, snippet };
+    return [{ page: toPageRecord(doc), inTitle, snippet }];
   });
 }

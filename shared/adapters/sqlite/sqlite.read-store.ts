@@ -19,6 +19,7 @@ import { SqliteTokensView, SqliteTokensWriter, tokensModel } from "./tokens.view
 import { SqliteUsersView, SqliteUsersWriter, usersModel } from "./users.view.sqlite.ts";
 import { SqliteWebhooksView, SqliteWebhooksWriter, webhooksModel } from "./webhooks.view.sqlite.ts";
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
+import { ReadModelLayoutChangedError } from "../../read-store/layout-changed.ts";
 
 /** Bump whenever a read-model table changes shape. */
 const READ_MODEL_VERSION = 20;
@@ -37,13 +38,21 @@ INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`,
 const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel];
 const schemas = models.map((model) => model.schema).join("\n");
 
+const layoutOf = (db: Database.Database): number => Number(db.pragma("user_version", { simple: true }));
+
 /**
  * Read models are disposable: when their layout changes (READ_MODEL_VERSION), the old tables are dropped and
- * the checkpoint starts at zero, so the projector rebuilds them from the event history.
+ * the checkpoint starts at zero, so the projector rebuilds them from the event history. Read models of a newer
+ * layout belong to a newer release: they are refused (ReadModelLayoutChangedError), never dropped.
  */
 function openReadModels(filename: string): Database.Database {
   const db = openDatabase(filename, { cacheMb: PAGE_CACHE_MB.readModels });
-  if (db.pragma("user_version", { simple: true }) !== READ_MODEL_VERSION) {
+  const layout = layoutOf(db);
+  if (layout > READ_MODEL_VERSION) {
+    db.close();
+    throw new ReadModelLayoutChangedError(layout, READ_MODEL_VERSION);
+  }
+  if (layout !== READ_MODEL_VERSION) {
     const old = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all();
     db.transaction(() => {
       for (const { name } of old) db.exec(`DROP TABLE IF EXISTS "${name}"`);
@@ -141,6 +150,9 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
   async applyBatch(position: number, work: (tx: SqliteBatch) => Promise<void>): Promise<void> {
     this.db.exec("BEGIN IMMEDIATE");
     try {
+      // Inside the write transaction, so no other writer lays the file out anew between the check and the commit.
+      const layout = layoutOf(this.db);
+      if (layout !== READ_MODEL_VERSION) throw new ReadModelLayoutChangedError(layout, READ_MODEL_VERSION);
       const tx = new SqliteBatch();
       await work(tx);
       tx.settle();

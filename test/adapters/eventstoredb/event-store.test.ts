@@ -2,7 +2,8 @@
 // and inside a namespace; and what a namespace keeps apart on one server.
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { EventStoreDbEventStore } from "../../../shared/adapters/eventstoredb/eventstoredb.event-store.ts";
+import { KurrentDBClient } from "@kurrent/kurrentdb-client";
+import { EventStoreDbEventStore, StreamNames } from "../../../shared/adapters/eventstoredb/eventstoredb.event-store.ts";
 import { eventStoreContract, newEvent } from "../../contracts/event-store.contract.ts";
 import { eventStoreDbServer, reportSkip } from "../../support/production-servers.ts";
 
@@ -15,14 +16,20 @@ afterAll(async () => {
 describe.skipIf(skipped)("EventStoreDB", () => {
   if ("skip" in server) return;
   // Streams in the contract are random per test, so one server serves every test.
+  // A tombstone made with the client directly, as an operator's tool would: the port has no deletion.
+  const tombstoner = KurrentDBClient.connectionString(server.url);
+  afterAll(() => tombstoner.dispose());
+
   eventStoreContract("EventStoreDB", async () => {
     const store = EventStoreDbEventStore.connect(server.url);
-    return { store, cleanup: () => store.close() };
+    return { store, cleanup: () => store.close(), tombstone: async (stream) => void (await tombstoner.tombstoneStream(stream)) };
   });
 
   eventStoreContract("EventStoreDB in a namespace", async () => {
-    const store = EventStoreDbEventStore.connect(server.url, { namespace: `ns-${randomUUID()}` });
-    return { store, cleanup: () => store.close() };
+    const namespace = `ns-${randomUUID()}`;
+    const store = EventStoreDbEventStore.connect(server.url, { namespace });
+    const names = new StreamNames(namespace);
+    return { store, cleanup: () => store.close(), tombstone: async (stream) => void (await tombstoner.tombstoneStream(names.stored(stream))) };
   });
 
   it("shows each namespace its own streams only, in its global log and by name", async () => {

@@ -8,7 +8,7 @@ import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { replayAndSwitch } from "../../../services/projector/rebuild.ts";
 import { Projector } from "../../../services/projector/projector.ts";
-import { mongoIndexes, MongoProjectionStore, MongoReadStore, supportsTransactions } from "../../../shared/adapters/mongodb/mongo.read-store.ts";
+import { MONGO_READ_MODEL_VERSION, mongoIndexes, MongoProjectionStore, MongoReadStore, supportsTransactions } from "../../../shared/adapters/mongodb/mongo.read-store.ts";
 import { SqliteEventStore } from "../../../shared/adapters/sqlite/sqlite.event-store.ts";
 import { toNewEvents } from "../../../shared/commands/new-events.ts";
 import { pageIdSchema, userIdSchema } from "../../../shared/kernel/ids.ts";
@@ -57,7 +57,12 @@ describe.skipIf(skipped)("MongoDB read models", () => {
       await projection.close();
       await db.dropDatabase();
     };
-    return { projection, reader, cleanup };
+    const newerRelease = {
+      // What a newer release's replay leaves: the active generation laid out by a higher version.
+      layOut: async () => void (await db.collection<{ _id: string; version: number }>("read_model_meta").updateOne({ _id: "active" }, { $set: { version: MONGO_READ_MODEL_VERSION + 1 } })),
+      openProjection: () => MongoProjectionStore.open(db),
+    };
+    return { projection, reader, cleanup, newerRelease };
   });
 
   it("creates every listed index at start, and again without error on the next start", async () => {

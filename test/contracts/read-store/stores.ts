@@ -6,7 +6,16 @@ import type { FolderRecord } from "../../../shared/folders/folders.view.ts";
 import type { PageRecord } from "../../../shared/pages/pages.view.ts";
 import type { ProjectionStore, ReadStore } from "../../../shared/read-store/read-store.port.ts";
 
-export type ReadStoreFactory<Tx> = () => Promise<{ projection: ProjectionStore<Tx>; reader: ReadStore; cleanup: () => Promise<void> }>;
+/**
+ * What a newer release does to the same storage, for the layout cases: lays the read models out in its own
+ * (newer) layout, as its replay does when it switches over; and opening this release's projection store again.
+ */
+export interface NewerRelease<Tx> {
+  layOut(): Promise<void>;
+  openProjection(): Promise<ProjectionStore<Tx>>;
+}
+
+export type ReadStoreFactory<Tx> = () => Promise<{ projection: ProjectionStore<Tx>; reader: ReadStore; cleanup: () => Promise<void>; newerRelease: NewerRelease<Tx> }>;
 
 /** The last position handed out; read live by the cases. */
 export let position = 0;
@@ -34,6 +43,7 @@ export interface ContractStores<Tx> {
   /** Applies one batch at the position after the last one handed out. */
   batch(work: (tx: Tx) => Promise<void>): Promise<void>;
   w(): ProjectionStore<Tx>["writers"];
+  newerRelease(): NewerRelease<Tx>;
 }
 
 /** Registers the hooks that open fresh stores before each case and close them after it. */
@@ -59,5 +69,6 @@ export function contractStores<Tx>(factory: ReadStoreFactory<Tx>): ContractStore
     },
     batch: (work) => current().projection.applyBatch(position + 1, work),
     w: () => current().projection.writers,
+    newerRelease: () => current().newerRelease,
   };
 }
