@@ -33,6 +33,7 @@ import type { QueryApiPorts } from "./query-api/query-api.ts";
 import type { WebhookDeliveries } from "../shared/webhooks/webhook-deliveries.port.ts";
 import { WebhookSecretSealer } from "../shared/webhooks/webhook-secret.ts";
 import { WebhookWorker } from "./notifier/webhooks/webhook-worker.ts";
+import { WorkerPool } from "../shared/workers/worker-pool.ts";
 
 export type Clock = () => Date;
 
@@ -128,7 +129,14 @@ export function queryApiPorts(
     consistencyWaitMs: config.CONSISTENCY_WAIT_MS,
     changeFeed: { heartbeatMs: config.CHANGE_FEED_HEARTBEAT_MS, maxPerUser: config.CHANGE_FEED_MAX_PER_USER },
     trashRetentionDays: config.TRASH_RETENTION_DAYS,
+    pool: workerPoolFor(config),
+    exports: { maxPerUser: config.EXPORT_MAX_PER_USER, maxConcurrent: config.EXPORT_MAX_CONCURRENT },
   };
+}
+
+/** The process's worker pool for CPU-heavy work on users' data; its threads start when a task needs one. */
+export function workerPoolFor(config: Config): WorkerPool {
+  return new WorkerPool({ threads: config.WORKER_THREADS, taskTimeLimitMs: config.WORKER_TASK_TIME_LIMIT_MS, memoryMb: config.WORKER_MEMORY_MB, queue: config.WORKER_QUEUE });
 }
 
 /** GET /metrics on METRICS_PORT, for a process without an HTTP port of its own; null when it is not set. */

@@ -75,6 +75,19 @@ export const configSchema = z.object({
   IMPORT_WORKER_MEMORY_MB: z.coerce.number().int().min(16).max(16_384).default(1_024),
   /** Worker threads that parse imported notes, shared by the imports of one command process. */
   IMPORT_WORKERS: z.coerce.number().int().min(1).max(64).default(Math.max(1, availableParallelism() - 1)),
+  /** Threads of the process's worker pool for CPU-heavy work on users' data (export parsing and compression,
+   * diffs); by default one fewer than the cores, so the event loop always has one to itself. */
+  WORKER_THREADS: z.coerce.number().int().min(1).max(64).default(Math.max(1, availableParallelism() - 1)),
+  /** How long one task of the worker pool may run before its thread is terminated. */
+  WORKER_TASK_TIME_LIMIT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** The heap (MB) each thread of the worker pool may grow to. */
+  WORKER_MEMORY_MB: z.coerce.number().int().min(16).max(16_384).default(512),
+  /** Tasks that may wait for a thread of the worker pool; one more is refused with 503 and Retry-After. */
+  WORKER_QUEUE: z.coerce.number().int().min(0).max(10_000).default(64),
+  /** Vault exports one user may run at once on a query process; one more is refused with 429. */
+  EXPORT_MAX_PER_USER: z.coerce.number().int().min(1).max(100).default(1),
+  /** Vault exports a query process runs at once; one more is refused with 503 and Retry-After. */
+  EXPORT_MAX_CONCURRENT: z.coerce.number().int().min(1).max(1_000).default(4),
   /** Where the projector and the notifier, which have no HTTP port, serve GET /metrics; not served when unset. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** Webhooks may call private, loopback and link-local addresses (local development and tests only). */
