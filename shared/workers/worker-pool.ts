@@ -52,6 +52,8 @@ const outOfMemory = (error: unknown): boolean => error instanceof Error && "code
 export class WorkerPool {
   private readonly piscina: Piscina;
   private readonly waiting: Waiting[] = [];
+  /** The tasks handed to piscina that no thread has begun yet: what a thread failing to start fails. */
+  private readonly unbegun = new Set<(error: AppError) => void>();
   private running = 0;
   private finished = 0;
   private closed = false;
@@ -67,6 +69,11 @@ export class WorkerPool {
       resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb },
       ...(execArgv.length > 0 ? { execArgv } : {}),
     });
+    // A thread that fails outside a task (it could not even load its modules within its heap) would otherwise
+    // be an unhandled 'error' event. The tasks waiting for a thread fail at once rather than at the start limit.
+    this.piscina.on("error", () => {
+      for (const fail of [...this.unbegun]) fail(unavailable("no worker thread could start"));
+    });
   }
 
   /** Runs `task` on a thread of the pool; its output is checked against the task's schema on arrival. */
@@ -81,8 +88,10 @@ export class WorkerPool {
     // The time limit counts from the thread's word that it began: a thread replaced after a time-out starts
     // afresh first, and that start is not the task's doing. A thread that never begins is given up on.
     let timer = setTimeout(() => abort(unavailable("no worker thread could start")), STARTUP_LIMIT_MS);
+    this.unbegun.add(abort);
     const { port1: begun, port2: begin } = new MessageChannel();
     begun.once("message", () => {
+      this.unbegun.delete(abort);
       clearTimeout(timer);
       timer = setTimeout(() => abort(new AppError("too_complex", `the work took longer than its limit of ${this.limits.taskTimeLimitMs} ms`)), this.limits.taskTimeLimitMs);
     });
@@ -96,6 +105,7 @@ export class WorkerPool {
       if (this.closed) throw unavailable("the server is shutting down");
       throw error;
     } finally {
+      this.unbegun.delete(abort);
       clearTimeout(timer);
       begun.close();
       this.finished += 1;
@@ -110,6 +120,7 @@ export class WorkerPool {
 
   /** Refuses the waiting tasks and terminates the threads. */
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
     for (const waiting of this.waiting.splice(0)) waiting.refuse(unavailable("the server is shutting down"));
     await this.piscina.close({ force: true });

@@ -66,3 +66,9 @@ it("refuses a task with 503 and Retry-After when every thread is busy and the qu
   await busy;
   expect(await queued).toEqual({ linesAdded: 1, linesRemoved: 0 });
 });
+
+it("fails a task with 503 and Retry-After when no thread can start", async () => {
+  // A heap too small to load the thread's modules: the thread dies before it begins any task.
+  const failure = await failureOf(started({ memoryMb: 4 }).run("lineDiff", { before: "", after: "x" }));
+  expect(failure).toMatchObject({ code: "unavailable", status: 503, headers: { "retry-after": "5" } });
+});
