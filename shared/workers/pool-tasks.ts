@@ -23,6 +23,18 @@ const vaultNote = z.object({
   icon: z.string().nullable(),
 });
 
+/** What a vault import's note links may name (shared/imports/vault-resolver.ts). */
+const vaultLinks = z.object({ scope: z.string(), notePaths: z.array(z.string()), imagePaths: z.array(z.string()) });
+
+const rewrittenNote = z.object({
+  title: z.string().nullable(),
+  icon: z.string().nullable(),
+  markdown: z.string(),
+  backlinks: z.number().int(),
+  images: z.array(z.string()),
+  problems: z.array(z.string()),
+});
+
 /** A zip entry deflated in the worker: the raw deflate stream, the CRC-32 and the size of what it holds. */
 const deflatedEntry = z.object({ deflated: z.instanceof(Uint8Array), crc: z.number().int(), size: z.number().int().nonnegative() });
 
@@ -36,6 +48,20 @@ export const poolTasks = {
   findVaultLinks: {
     input: z.object({ markdowns: z.array(z.string()) }),
     output: z.object({ links: z.array(z.array(foundLink)) }),
+  },
+  /**
+   * An imported note parsed and its links rewritten (shared/imports/vault-note.ts). A thread keeps the resolver
+   * of the last few imports it served: `links` is sent only when the thread answers `needsLinks`.
+   */
+  rewriteNote: {
+    input: z.object({ importId: z.string(), links: vaultLinks.nullable(), path: z.string(), directory: z.string(), markdown: z.string() }),
+    output: z.discriminatedUnion("kind", [
+      z.object({ kind: z.literal("rewritten"), note: rewrittenNote }),
+      /** The parser threw on the note. */
+      z.object({ kind: z.literal("unreadable") }),
+      /** This thread holds no resolver for the import: the task is sent again with its links. */
+      z.object({ kind: z.literal("needsLinks") }),
+    ]),
   },
   /** Each note written for a vault (wikilinks, frontmatter) and deflated as a zip entry. */
   vaultEntries: {

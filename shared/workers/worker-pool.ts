@@ -76,8 +76,12 @@ export class WorkerPool {
     });
   }
 
-  /** Runs `task` on a thread of the pool; its output is checked against the task's schema on arrival. */
-  async run<K extends PoolTaskName>(task: K, input: PoolTaskInput<K>): Promise<PoolTaskOutput<K>> {
+  /**
+   * Runs `task` on a thread of the pool; its output is checked against the task's schema on arrival. A caller
+   * with a limit of its own (the import's per-note limit) passes `timeLimitMs`.
+   */
+  async run<K extends PoolTaskName>(task: K, input: PoolTaskInput<K>, options: { timeLimitMs?: number } = {}): Promise<PoolTaskOutput<K>> {
+    const timeLimitMs = options.timeLimitMs ?? this.limits.taskTimeLimitMs;
     await this.admit();
     const controller = new AbortController();
     let failure: AppError | null = null;
@@ -93,7 +97,7 @@ export class WorkerPool {
     begun.once("message", () => {
       this.unbegun.delete(abort);
       clearTimeout(timer);
-      timer = setTimeout(() => abort(new AppError("too_complex", `the work took longer than its limit of ${this.limits.taskTimeLimitMs} ms`)), this.limits.taskTimeLimitMs);
+      timer = setTimeout(() => abort(new AppError("too_complex", `the work took longer than its limit of ${timeLimitMs} ms`)), timeLimitMs);
     });
     try {
       const request: PoolRequest = { task, input, begin };
