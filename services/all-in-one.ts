@@ -14,7 +14,7 @@ import { createLogger } from "../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../shared/read-store/checkpoint-watcher.ts";
 import { registerCommandApi } from "./command-api/command-api.ts";
 import { openBlobStore, openEventStore, openLiveProjectionStore, openReadStore, openWebhookDeliveries, projectorFor, type RunningProjector } from "./embedded-stores.ts";
-import { appendingStore, authenticatorFor, busFor, commandApiPorts, inProcessWriteSide, mailerFor, publicBaseUrl, queryApiPorts, rateLimitsFor, webhookWorkerFor, type Clock } from "./embedded-wiring.ts";
+import { appendingStore, authenticatorFor, busFor, commandApiPorts, inProcessWriteSide, mailerFor, publicBaseUrl, queryApiPorts, rateLimitsFor, webhookWorkerFor, workerPoolFor, type Clock } from "./embedded-wiring.ts";
 import { runUntilSignalled } from "./lifecycle.ts";
 import { Notifier } from "./notifier/notifier.ts";
 import { Publisher } from "./projector/publisher.ts";
@@ -63,8 +63,10 @@ export async function startAllInOne(
   await registerApiReference(app);
   healthRoutes(app, { eventStore, readStore, projector });
   metricsRoute(app, metrics);
-  await registerCommandApi(app, commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries }, watcher, logger, clock, metrics));
-  await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs, webhookDeliveries }, watcher, writeSide, clock, metrics));
+  // One worker pool for the process, shared by the import (command side) and the export (query side).
+  const pool = workerPoolFor(config);
+  await registerCommandApi(app, commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries }, watcher, logger, clock, metrics, pool));
+  await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs, webhookDeliveries }, watcher, writeSide, clock, metrics, pool));
   const url = await listenOn(app, config.PORT, config.HOST);
   logger.info({ event: "server.started", url, dataDir: config.DATA_DIR, mode: "all-in-one" });
 

@@ -33,6 +33,7 @@ import type { QueryApiPorts } from "./query-api/query-api.ts";
 import type { WebhookDeliveries } from "../shared/webhooks/webhook-deliveries.port.ts";
 import { WebhookSecretSealer } from "../shared/webhooks/webhook-secret.ts";
 import { WebhookWorker } from "./notifier/webhooks/webhook-worker.ts";
+import { WorkerPool } from "../shared/workers/worker-pool.ts";
 
 export type Clock = () => Date;
 
@@ -65,6 +66,7 @@ export function commandApiPorts(
   logger: Logger,
   clock: Clock,
   metrics?: Metrics,
+  pool: WorkerPool = workerPoolFor(config),
 ): CommandApiPorts {
   return {
     webhooks: { sealer: webhookSealerFor(config), deliveries: stores.webhookDeliveries },
@@ -77,7 +79,7 @@ export function commandApiPorts(
     consistencyWaitMs: config.CONSISTENCY_WAIT_MS,
     trashRetentionDays: config.TRASH_RETENTION_DAYS,
     images: new ImageInspector({ concurrency: config.IMAGE_DECODE_CONCURRENCY, queue: config.IMAGE_DECODE_QUEUE }),
-    notes: new NoteRewriter({ workers: config.IMPORT_WORKERS, noteTimeLimitMs: config.IMPORT_NOTE_TIME_LIMIT_MS, workerMemoryMb: config.IMPORT_WORKER_MEMORY_MB }),
+    notes: new NoteRewriter(pool, { noteTimeLimitMs: config.IMPORT_NOTE_TIME_LIMIT_MS }),
   };
 }
 
@@ -119,6 +121,7 @@ export function queryApiPorts(
   writeSide: WriteSide,
   clock: Clock,
   metrics?: Metrics,
+  pool: WorkerPool = workerPoolFor(config),
 ): QueryApiPorts {
   return {
     ...stores,
@@ -128,7 +131,17 @@ export function queryApiPorts(
     consistencyWaitMs: config.CONSISTENCY_WAIT_MS,
     changeFeed: { heartbeatMs: config.CHANGE_FEED_HEARTBEAT_MS, maxPerUser: config.CHANGE_FEED_MAX_PER_USER },
     trashRetentionDays: config.TRASH_RETENTION_DAYS,
+    pool,
+    exports: { maxPerUser: config.EXPORT_MAX_PER_USER, maxConcurrent: config.EXPORT_MAX_CONCURRENT },
   };
+}
+
+/**
+ * The process's worker pool for CPU-heavy work on users' data; its threads start when a task needs one. A process
+ * that serves both sides passes one pool to both (services/all-in-one.ts).
+ */
+export function workerPoolFor(config: Config): WorkerPool {
+  return new WorkerPool({ threads: config.WORKER_THREADS, taskTimeLimitMs: config.WORKER_TASK_TIME_LIMIT_MS, memoryMb: config.WORKER_MEMORY_MB, queue: config.WORKER_QUEUE });
 }
 
 /** GET /metrics on METRICS_PORT, for a process without an HTTP port of its own; null when it is not set. */

@@ -1,6 +1,8 @@
 // Rebuilds every read model from the full history into an emptied read store, batch by batch, reporting
 // progress. This is how history is replayed for audit or after a read-model change.
+import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { Logger } from "pino";
+import { readAllBounded } from "../../shared/event-store/bounded-read.ts";
 import type { EventStore, RecordedEvent } from "../../shared/event-store/event-store.port.ts";
 import { happenedBy, type Instant } from "../../shared/history/instant.ts";
 import type { ProjectionStore } from "../../shared/read-store/read-store.port.ts";
@@ -12,12 +14,15 @@ export interface RebuildProgress {
   readonly head: number;
 }
 
+/** Event data a rebuild batch holds at most (about: see bounded-read.ts). */
+const BATCH_BYTES = 32 * 1024 * 1024;
+
 export async function rebuildReadModels<Tx>(options: {
   eventStore: EventStore;
   store: ProjectionStore<Tx>;
   logger: Logger;
   batchSize?: number;
-  /** Bytes of events one batch holds at most (the projector's default when absent). */
+  /** Event data (bytes, about) one batch reads and the projector commits at most; 32 MB to read by default. */
   batchBytes?: number;
   onProgress?: (progress: RebuildProgress) => void;
   /**
@@ -30,13 +35,13 @@ export async function rebuildReadModels<Tx>(options: {
   await options.store.beginRebuild();
   const head = await options.eventStore.headPosition();
   const projector = new Projector({ eventStore: options.eventStore, store: options.store, logger: options.logger, ...(options.batchBytes ? { batchBytes: options.batchBytes } : {}) });
-  const batchSize = options.batchSize ?? 1_000;
+  const bounds = { maxEvents: options.batchSize ?? 1_000, maxBytes: options.batchBytes ?? BATCH_BYTES };
   let position = 0;
   let applied = 0;
   const { until } = options;
   const included = (event: RecordedEvent): boolean => until === undefined || happenedBy(until, { position: event.position, occurredAt: event.metadata.occurredAt });
   while (position < head) {
-    const read = await options.eventStore.readAll(position, batchSize);
+    const read = await readAllBounded(options.eventStore, position, bounds);
     const firstLater = read.findIndex((event) => !included(event));
     const batch = firstLater === -1 ? read : read.slice(0, firstLater);
     const last = batch[batch.length - 1];
@@ -47,6 +52,8 @@ export async function rebuildReadModels<Tx>(options: {
       options.onProgress?.({ applied, position, head });
     }
     if (!last || firstLater !== -1) break;
+    // Reads and writes can be synchronous underneath (SQLite): a turn between batches lets the process breathe.
+    await yieldToLoop();
   }
   await options.store.endRebuild();
   return { applied, seconds: (performance.now() - started) / 1000, position };
@@ -78,13 +85,14 @@ export async function replayAndSwitch<Tx>(options: {
   const projector = new Projector({ eventStore: options.eventStore, store: options.store, logger: options.logger, ...(options.batchBytes ? { batchBytes: options.batchBytes } : {}) });
   let { applied, position } = rebuilt;
   for (;;) {
-    const batch = await options.eventStore.readAll(position, 1_000);
+    const batch = await readAllBounded(options.eventStore, position, { maxEvents: 1_000, maxBytes: BATCH_BYTES });
     const last = batch[batch.length - 1];
     if (!last) break;
     await projector.applyBatch(batch);
     applied += batch.length;
     position = last.position;
     options.onProgress?.({ applied, position, head: Math.max(position, await options.eventStore.headPosition()) });
+    await yieldToLoop();
   }
   const replaced = await options.store.activate();
   options.logger.info({ event: "replay.switched", position, replaced });

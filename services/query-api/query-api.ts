@@ -25,6 +25,8 @@ import { shareQueryRoutes } from "./routes/shares.routes.ts";
 import { tokenQueryRoutes } from "./routes/tokens.routes.ts";
 import { webhookQueryRoutes } from "./routes/webhooks.routes.ts";
 import type { WebhookDeliveries } from "../../shared/webhooks/webhook-deliveries.port.ts";
+import type { WorkerPool } from "../../shared/workers/worker-pool.ts";
+import type { ExportLimits } from "./exports/export-slots.ts";
 
 export interface QueryApiPorts {
   readonly views: ReadModels;
@@ -40,6 +42,10 @@ export interface QueryApiPorts {
   readonly webhookDeliveries: Pick<WebhookDeliveries, "list">;
   /** TRASH_RETENTION_DAYS: when the trash's items are purged. */
   readonly trashRetentionDays: number;
+  /** The process's worker pool for CPU-heavy work (closed with the app). */
+  readonly pool: WorkerPool;
+  /** EXPORT_MAX_PER_USER and EXPORT_MAX_CONCURRENT: vault exports at once. */
+  readonly exports: ExportLimits;
 }
 
 async function awaitConsistencyToken(ports: QueryApiPorts, header: string | string[] | undefined): Promise<void> {
@@ -57,6 +63,7 @@ async function awaitConsistencyToken(ports: QueryApiPorts, header: string | stri
 }
 
 export async function registerQueryApi(app: App, ports: QueryApiPorts): Promise<void> {
+  app.addHook("onClose", async () => ports.pool.close());
   await app.register(
     async (api: App) => {
       // preHandler runs after the authentication hook (onRequest) and validation: a stranger is refused at once.

@@ -73,13 +73,23 @@ export const configSchema = z.object({
   IMAGE_DECODE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(Math.max(1, availableParallelism() - 1)),
   /** Uploads that may wait for a decode; one more is refused with 503 and Retry-After (imports always wait). */
   IMAGE_DECODE_QUEUE: z.coerce.number().int().min(0).max(1_000).default(16),
-  /** How long one note of a vault import may take to parse and rewrite (in a worker thread); past it the note
-   * is skipped and reported as too complex to read. */
+  /** How long one note of a vault import may take to parse and rewrite (a task of the worker pool); past it the
+   * note is skipped and reported as too complex to read. */
   IMPORT_NOTE_TIME_LIMIT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
-  /** The heap (MB) each note-parsing worker may grow to; a note needing more is skipped and reported too large. */
-  IMPORT_WORKER_MEMORY_MB: z.coerce.number().int().min(16).max(16_384).default(1_024),
-  /** Worker threads that parse imported notes, shared by the imports of one command process. */
-  IMPORT_WORKERS: z.coerce.number().int().min(1).max(64).default(Math.max(1, availableParallelism() - 1)),
+  /** Threads of the process's worker pool for CPU-heavy work on users' data (import and export parsing, export
+   * compression, diffs); by default one fewer than the cores, so the event loop always has one to itself. */
+  WORKER_THREADS: z.coerce.number().int().min(1).max(64).default(Math.max(1, availableParallelism() - 1)),
+  /** How long one task of the worker pool may run before its thread is terminated (the import's notes have
+   * IMPORT_NOTE_TIME_LIMIT_MS). */
+  WORKER_TASK_TIME_LIMIT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** The heap (MB) each thread of the worker pool may grow to; a task needing more fails as too large. */
+  WORKER_MEMORY_MB: z.coerce.number().int().min(16).max(16_384).default(1_024),
+  /** Tasks that may wait for a thread of the worker pool; one more is refused with 503 and Retry-After. */
+  WORKER_QUEUE: z.coerce.number().int().min(0).max(10_000).default(64),
+  /** Vault exports one user may run at once on a query process; one more is refused with 429. */
+  EXPORT_MAX_PER_USER: z.coerce.number().int().min(1).max(100).default(1),
+  /** Vault exports a query process runs at once; one more is refused with 503 and Retry-After. */
+  EXPORT_MAX_CONCURRENT: z.coerce.number().int().min(1).max(1_000).default(4),
   /** Where the projector and the notifier, which have no HTTP port, serve GET /metrics; not served when unset. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** Webhooks may call private, loopback and link-local addresses (local development and tests only). */

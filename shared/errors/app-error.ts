@@ -11,9 +11,13 @@ export const errorCatalogue = {
   conflict: 409,
   precondition_failed: 412,
   payload_too_large: 413,
+  /** Work on the caller's data needed more memory than a worker may hold (shared/workers/worker-pool.ts). */
+  too_large: 413,
   uri_too_long: 414,
   unsupported_media_type: 415,
   idempotency_key_mismatch: 422,
+  /** Work on the caller's data ran past its time limit (shared/workers/worker-pool.ts). */
+  too_complex: 422,
   precondition_required: 428,
   rate_limited: 429,
   headers_too_large: 431,

@@ -5,6 +5,7 @@
 // the log on its own, then joins the live delivery without a gap or a repeat. A feed lives no longer than the
 // credential that opened it: it ends when its API token's revocation reaches the read models (checked after
 // every batch, as permissions are) and at the instant its token or session expires.
+import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { effectivePermission, type AccessTarget } from "../access/effective-permission.ts";
 import { AppError } from "../errors/app-error.ts";
 import { atLeast } from "../kernel/permissions.ts";
@@ -14,6 +15,11 @@ import type { DescribedEntry } from "./describe-history.ts";
 import { entriesSeenBy, foldersNamedBy, type FolderStanding } from "./history-seen-by.ts";
 import { accessTargetOf, describeFor, folderStandingsOf } from "./read-history.ts";
 
+/**
+ * Entries read per batch. An entry read is its stored summary (bounded: titles, sizes, line counts), never an
+ * event's markdown, so a batch's bytes are bounded with its count. Between batches the hub yields to the event
+ * loop: a feed catching up over a long log shares the process with every other request.
+ */
 const BATCH = 500;
 const IDLE_WAIT_MS = 1_000;
 
@@ -123,6 +129,7 @@ export class ChangeFeedHub {
       const last = changes[changes.length - 1];
       const upTo = changes.length === BATCH && last ? last.position : until;
       await this.deliverTo(feed, { described: await describeFor(this.views, changes), upTo, targets: new Map(), folders: new Map() });
+      await yieldToLoop();
     }
     if (this.feeds.has(feed)) this.live.add(feed);
   }
@@ -148,6 +155,7 @@ export class ChangeFeedHub {
           this.catchUp(feed).catch(() => this.end(feed));
         }
       }
+      await yieldToLoop();
     }
   }
 

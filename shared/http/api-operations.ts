@@ -78,7 +78,7 @@ export const operations: Record<string, Operation> = {
     errors: IDEMPOTENT,
     example: { files: [{ path: "Projects/Plan.md", content: "---\ntitle: The plan\n---\nSee [[Budget]] and ![[chart.png]]" }, { path: "Projects/Budget.md", content: "Numbers" }] },
   },
-  "GET /api/v1/exports/obsidian": { id: "exportObsidianVault", summary: "Export the caller's workspace, or one folder, as an Obsidian vault: a zip of notes and attachments, streamed", produces: ["application/zip"] },
+  "GET /api/v1/exports/obsidian": { id: "exportObsidianVault", summary: "Export the caller's workspace, or one folder, as an Obsidian vault: a zip of notes and attachments, streamed", produces: ["application/zip"], errors: ["rate_limited"] },
   "GET /api/v1/images/{imageId}": { id: "getImage", summary: "An uploaded image's bytes, for whoever may view its page (ETag, If-None-Match)", produces: ["image/jpeg", "image/png", "image/gif", "image/webp"], conditional: true },
   "GET /api/v1/pages/{pageId}/content": { id: "getPageContent", summary: "Read a page's markdown, with its ETag (as of an earlier instant with ?at=)", produces: ["text/markdown"], conditional: true },
   "POST /api/v1/pages/{pageId}/move": { id: "movePage", summary: "Move a page into a folder of its workspace, or to its root (null)", example: { parentId: null } },

@@ -83,6 +83,26 @@ describe("GET /exports/obsidian", () => {
   });
 });
 
+describe("folders of one name", () => {
+  it("stay distinct directories (the older keeps the name), and import back as two folders that export the same", async () => {
+    const gus = await server.registered("gus");
+    for (const body of ["first roadmap", "second roadmap"]) {
+      const folder = await gus.post("/folders", { name: "Integration" });
+      expect(folder.status).toBe(201);
+      expect((await gus.post("/pages", { title: "Roadmap", markdown: body, parentId: folder.body.id })).status).toBe(201);
+    }
+    const exported = await exportVault(gus);
+    expect([...exported.files.keys()].sort()).toEqual(["Integration (2)/Roadmap.md", "Integration/Roadmap.md"]);
+    expect(text(exported.files, "Integration/Roadmap.md")).toBe("first roadmap");
+    expect(text(exported.files, "Integration (2)/Roadmap.md")).toBe("second roadmap");
+    const hal = await server.registered("hal");
+    await importVault(hal, asImportFiles(exported.files));
+    const folders = (await hal.get("/folders")).body.data as Array<{ name: string }>;
+    expect(folders.map((folder) => folder.name).sort()).toEqual(["Integration", "Integration (2)"]);
+    expect(fileDigest((await exportVault(hal)).files)).toEqual(fileDigest(exported.files));
+  });
+});
+
 describe("the round trip of a realistic vault", () => {
   it("imports its export into an empty workspace as the same pages, and exports that as the same files", async () => {
     const dee = await server.registered("dee");

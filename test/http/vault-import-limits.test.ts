@@ -154,7 +154,7 @@ describe("a note too complex to read", () => {
 describe("a note too large to parse", () => {
   let small: TestServer;
   beforeAll(async () => {
-    small = await TestServer.start({ settings: { IMPORT_WORKER_MEMORY_MB: "32" } });
+    small = await TestServer.start({ settings: { WORKER_MEMORY_MB: "32" } });
   });
   afterAll(async () => {
     await small.stop();

@@ -1,9 +1,10 @@
-// The worker threads that parse imported notes have a bounded heap: a note whose parse needs more is reported
-// too large and the pool goes on with a fresh worker; a worker that cannot start at all fails the import with
-// 503 (nothing was wrong with the notes) rather than an internal error.
+// Imported notes are parsed in the worker pool, whose threads have a bounded heap: a note whose parse needs more
+// is reported too large and the pool goes on with a fresh thread; a thread that cannot start at all fails the
+// import with 503 (nothing was wrong with the notes) rather than an internal error.
 import { afterEach, expect, it } from "vitest";
 import { AppError } from "../../shared/errors/app-error.ts";
 import { NoteRewriter } from "../../shared/imports/note-rewriter.ts";
+import { WorkerPool } from "../../shared/workers/worker-pool.ts";
 
 const links = { scope: "vault", notePaths: ["a.md", "b.md"], imagePaths: [] };
 let rewriter: NoteRewriter | null = null;
@@ -13,7 +14,7 @@ afterEach(async () => {
 });
 
 it("reports a note whose parse outgrows the worker's heap as too large, then rewrites the next note", async () => {
-  rewriter = new NoteRewriter({ workers: 1, noteTimeLimitMs: 60_000, workerMemoryMb: 32 });
+  rewriter = new NoteRewriter(new WorkerPool({ threads: 1, taskTimeLimitMs: 60_000, memoryMb: 32, queue: 8 }), { noteTimeLimitMs: 60_000 });
   const session = rewriter.session(links);
   // 200,000 characters of emphasis: about 50,000 inline nodes, far beyond a 32 MB heap once parsed.
   expect(await session.rewrite({ path: "a.md", directory: "", markdown: "*a* ".repeat(50_000) })).toEqual({ kind: "too_large" });
@@ -22,8 +23,8 @@ it("reports a note whose parse outgrows the worker's heap as too large, then rew
 });
 
 it("fails a rewrite with 503 unavailable when its worker cannot start", async () => {
-  // A heap too small to load the parser's modules: the worker dies before it is ready.
-  rewriter = new NoteRewriter({ workers: 1, noteTimeLimitMs: 60_000, workerMemoryMb: 4 });
+  // A heap too small to load the parser's modules: the thread dies before it is ready.
+  rewriter = new NoteRewriter(new WorkerPool({ threads: 1, taskTimeLimitMs: 60_000, memoryMb: 4, queue: 8 }), { noteTimeLimitMs: 60_000 });
   const failure = await rewriter
     .session(links)
     .rewrite({ path: "a.md", directory: "", markdown: "Plain." })

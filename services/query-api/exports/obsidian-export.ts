@@ -1,21 +1,32 @@
 // GET /exports/obsidian: the pages a caller can view below a folder (or their whole workspace) as an Obsidian
-// vault. Two passes over the read models, each in cursor pages: the first lists the pages (ids, titles, places:
-// a few hundred bytes each) and gives every one a file name; the second reads one page's content at a time,
-// writes its note and the images it shows into the zip, and lets go of it. Only the listing and the names of
-// images already written are held, never the contents. Reads the read models and the blob reader only.
+// vault. Two passes over the read models, each in batches with a turn of the event loop between them: the first
+// lists the pages (ids, titles, places: a few hundred bytes each) and gives every folder and page a file name;
+// the second reads the pages' contents in batches bounded by count and bytes, has the worker pool find their
+// links, writes the images they show, has the pool write and deflate their notes, adds those to the zip as the
+// reader takes them, and lets go of the batch. Only the listing and the names of images already written are held
+// beyond a batch. No markdown is parsed, and nothing compressed, on the event loop. Reads the read models and the
+// blob reader only.
+import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { effectivePermission, type AccessContext } from "../../../shared/access/effective-permission.ts";
 import { blobKeySchema, type BlobReader } from "../../../shared/blobs/blob-store.port.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import { DirectoryNames, safeFileName } from "../../../shared/exports/vault-file-names.ts";
 import { withVaultFrontmatter } from "../../../shared/exports/vault-frontmatter.ts";
-import { findLinks, toVaultMarkdown } from "../../../shared/exports/vault-links.ts";
+import type { FoundLink } from "../../../shared/exports/vault-links.ts";
 import type { ImageMimeType } from "../../../shared/images/image.decider.ts";
 import type { ListKey, VisibleTo } from "../../../shared/read-store/list-query.ts";
 import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
+import type { DeflatedEntry } from "../../../shared/workers/pool-tasks.ts";
+import type { WorkerPool } from "../../../shared/workers/worker-pool.ts";
+import { eachOrAlone } from "./pooled-batch.ts";
 import type { ZipStream } from "./zip-stream.ts";
 
 /** Rows read per listing query. */
 const LIST_PAGE = 500;
+/** Pages whose contents are read, parsed and written as one batch: at most this many, */
+const NOTE_BATCH = 64;
+/** and no more once their markdown reaches this many characters. */
+const NOTE_BATCH_CHARACTERS = 4_000_000;
 /** Where images go, at the vault's root. */
 export const ATTACHMENTS = "attachments";
 
@@ -30,10 +41,24 @@ interface ListedPage {
   readonly id: string;
   readonly title: string;
   readonly icon: string | null;
-  /** The directory in the vault, each folder's name made safe: `Projects/2026`, or `` at the root. */
-  readonly directory: string;
+  /** The folder the page sits in, or null at the vault's root. */
+  readonly folderId: string | null;
   readonly createdAt: string;
   readonly updatedAt: string;
+}
+
+/** A folder of the vault: its name and the folder it sits in (null at the vault's root). */
+interface ListedFolder {
+  readonly id: string;
+  readonly name: string;
+  readonly parentId: string | null;
+  readonly depth: number;
+  readonly createdAt: string;
+}
+
+interface ReadNote {
+  readonly note: PlannedNote;
+  readonly markdown: string;
 }
 
 interface PlannedNote {
@@ -65,12 +90,13 @@ export class ObsidianExport {
   private constructor(
     private readonly views: ReadModels,
     private readonly blobs: BlobReader,
+    private readonly pool: WorkerPool,
     private readonly scope: ExportScope,
   ) {}
 
   /** The first pass: every page listed and named. A folder the caller cannot view is 404, as an unknown one. */
-  static async plan(views: ReadModels, blobs: BlobReader, scope: ExportScope): Promise<ObsidianExport> {
-    const planned = new ObsidianExport(views, blobs, scope);
+  static async plan(ports: { views: ReadModels; blobs: BlobReader; pool: WorkerPool }, scope: ExportScope): Promise<ObsidianExport> {
+    const planned = new ObsidianExport(ports.views, ports.blobs, ports.pool, scope);
     await planned.listPages();
     return planned;
   }
@@ -87,52 +113,107 @@ export class ObsidianExport {
     }
     const visibleTo: VisibleTo = folderId === null ? { ownerIds: [context.userId], pageIds: [], folderIds: [] } : { ownerIds: [], pageIds: [], folderIds: [folderId] };
     const listed: ListedPage[] = [];
+    const folders = new Map<string, ListedFolder | null>();
     for (let before: ListKey | null = null; ; ) {
       const rows = await this.views.pages.list({ visibleTo, before, limit: LIST_PAGE, parentId: null });
       for (const page of rows.slice(0, LIST_PAGE)) {
         if (!effectivePermission(context, { kind: "page", ...page })) continue;
-        // Below the exported folder: the page's nearest folders up to it; in the workspace: its whole path.
+        // Below the exported folder: the page's nearest folders up to it (nearest first); in the workspace: all.
         const depth = folderId === null ? page.ancestorIds.length : page.ancestorIds.indexOf(folderId);
         if (depth < 0) continue;
-        const segments = page.folderPath === "" ? [] : page.folderPath.split("/");
-        const directory = segments.slice(segments.length - depth).map(safeFileName).join("/");
-        listed.push({ id: page.id, title: page.title, icon: page.icon, directory, createdAt: page.createdAt, updatedAt: page.updatedAt });
+        const inVault = page.ancestorIds.slice(0, depth);
+        for (const [index, id] of inVault.entries()) if (!folders.has(id)) folders.set(id, await this.folderOf(id, inVault[index + 1] ?? null, depth - index));
+        listed.push({ id: page.id, title: page.title, icon: page.icon, folderId: inVault[0] ?? null, createdAt: page.createdAt, updatedAt: page.updatedAt });
       }
       const last = rows.at(Math.min(rows.length, LIST_PAGE) - 1);
       if (rows.length <= LIST_PAGE || !last) break;
       before = { position: last.updatedPosition, id: last.id };
+      await yieldToLoop();
     }
+    const directoryOf = this.directories([...folders.values()].flatMap((folder) => (folder ? [folder] : [])));
     // Names are handed out oldest page first, so a page keeps its name when newer pages of the same title come.
     listed.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || (a.title < b.title ? -1 : a.title > b.title ? 1 : 0) || a.id.localeCompare(b.id));
-    const directories = new Map<string, DirectoryNames>();
+    const names = new Map<string, DirectoryNames>();
     for (const page of listed) {
-      const key = page.directory.toLowerCase();
-      const names = directories.get(key) ?? new DirectoryNames();
-      directories.set(key, names);
-      const name = names.claim(page.title, ".md");
-      const path = page.directory === "" ? name : `${page.directory}/${name}`;
+      const directory = page.folderId === null ? "" : (directoryOf.get(page.folderId) ?? "");
+      const inDirectory = names.get(directory) ?? new DirectoryNames();
+      names.set(directory, inDirectory);
+      const name = inDirectory.claim(page.title, ".md");
+      const path = directory === "" ? name : `${directory}/${name}`;
       this.notes.push({ id: page.id, path, title: name === page.title ? null : page.title, icon: page.icon, updatedAt: page.updatedAt });
       this.pathOf.set(page.id, path);
     }
     this.notes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
-  /** The second pass: each note, and the images it shows before it, into the zip. */
-  async write(zip: ZipStream, onNote: () => void = () => undefined): Promise<void> {
-    for (const note of this.notes) {
-      const content = await this.views.pages.getContent(note.id);
-      if (!content) continue; // deleted since the listing
-      const links = findLinks(content.markdown);
-      for (const link of links) if (link.kind !== "page") await this.exportImage(zip, link.id);
-      const markdown = toVaultMarkdown(content.markdown, links, {
-        page: (id) => this.pathOf.get(id) ?? null,
-        image: (id) => this.images.get(id) ?? null,
-        origin: this.scope.origin,
-      });
-      await zip.addText(`${note.path}.md`, withVaultFrontmatter(markdown, { title: note.title, icon: note.icon }), new Date(note.updatedAt));
-      onNote();
+  private async folderOf(id: string, parentId: string | null, depth: number): Promise<ListedFolder | null> {
+    const folder = await this.views.folders.get(id);
+    return folder ? { id, name: folder.name, parentId, depth, createdAt: folder.createdAt } : null;
+  }
+
+  /**
+   * Each folder's directory in the vault. Two folders of one name in one place stay two directories (`Plans`,
+   * `Plans (2)`), as notes do: names are handed out within each directory, oldest folder first, so a folder
+   * keeps its name when a newer one of the same name comes.
+   */
+  private directories(folders: readonly ListedFolder[]): Map<string, string> {
+    const ordered = [...folders].sort((a, b) => a.depth - b.depth || a.createdAt.localeCompare(b.createdAt) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || a.id.localeCompare(b.id));
+    const directoryOf = new Map<string, string>();
+    const names = new Map<string, DirectoryNames>();
+    for (const folder of ordered) {
+      const parent = folder.parentId === null ? "" : (directoryOf.get(folder.parentId) ?? "");
+      const inParent = names.get(parent) ?? new DirectoryNames();
+      names.set(parent, inParent);
+      const name = inParent.claim(folder.name, "");
+      directoryOf.set(folder.id, parent === "" ? name : `${parent}/${name}`);
+    }
+    return directoryOf;
+  }
+
+  /** The second pass: the notes in batches, each note after the images it shows, into the zip. */
+  async write(zip: ZipStream): Promise<void> {
+    for (let next = 0; next < this.notes.length; ) {
+      const batch: ReadNote[] = [];
+      for (let characters = 0; next < this.notes.length && batch.length < NOTE_BATCH && characters < NOTE_BATCH_CHARACTERS; ) {
+        const note = this.notes[next++];
+        const content = note ? await this.views.pages.getContent(note.id) : null;
+        if (!note || !content) continue; // deleted since the listing
+        batch.push({ note, markdown: content.markdown });
+        characters += content.markdown.length;
+      }
+      await this.writeBatch(zip, batch);
+      await yieldToLoop();
     }
     zip.end();
+  }
+
+  private async writeBatch(zip: ZipStream, batch: readonly ReadNote[]): Promise<void> {
+    // Parsing is most of an export's work: a page that names no page or image of this service skips it.
+    const parsed = batch.filter(({ markdown }) => markdown.includes("/api/v1/"));
+    const found = await eachOrAlone(parsed, async (notes) => (await this.pool.run("findVaultLinks", { markdowns: notes.map(({ markdown }) => markdown) })).links);
+    const linksOf = new Map<ReadNote, FoundLink[] | null>(parsed.map((note, index) => [note, found[index] ?? null]));
+    const written = batch.map((read) => ({ read, links: linksOf.has(read) ? (linksOf.get(read) ?? null) : [] }));
+    for (const { links } of written) for (const link of links ?? []) if (link.kind !== "page") await this.exportImage(zip, link.id);
+    // A note too complex to parse within the pool's limits is written as it is: its links stay as they are.
+    const writable = written.flatMap(({ read, links }) => (links === null ? [] : [{ read, links }]));
+    const entries = await eachOrAlone(writable, async (notes) => (await this.pool.run("vaultEntries", { notes: notes.map(({ read, links }) => this.noteTask(read, links)) })).entries);
+    const entryOf = new Map<ReadNote, DeflatedEntry | null>(writable.map(({ read }, index) => [read, entries[index] ?? null]));
+    for (const read of batch) {
+      const modifiedAt = new Date(read.note.updatedAt);
+      const entry = entryOf.get(read);
+      if (entry) await zip.addDeflated(`${read.note.path}.md`, entry, modifiedAt);
+      else await zip.addStored(`${read.note.path}.md`, Buffer.from(read.markdown, "utf8"), modifiedAt);
+    }
+  }
+
+  private noteTask(read: ReadNote, links: readonly FoundLink[]) {
+    const pages: Record<string, string | null> = {};
+    const images: Record<string, string | null> = {};
+    for (const link of links) {
+      if (link.kind === "page") pages[link.id] = this.pathOf.get(link.id) ?? null;
+      else images[link.id] = this.images.get(link.id) ?? null;
+    }
+    return { markdown: read.markdown, links: [...links], pages, images, origin: this.scope.origin, title: read.note.title, icon: read.note.icon };
   }
 
   private async exportImage(zip: ZipStream, imageId: string): Promise<void> {

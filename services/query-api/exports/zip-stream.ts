@@ -1,8 +1,13 @@
 // A zip archive written as a stream with fflate: entries are added one after the other and the archive's bytes
 // flow out as they are made. Every add waits while the reader is behind (the output's buffer is full), so memory
-// holds at most one buffer of output plus the entry being written, whatever the archive's size.
+// holds at most one buffer of output plus the entry being written, whatever the archive's size. Nothing is
+// compressed here: notes come deflated from the worker pool, images are stored as they are.
 import { PassThrough, type Readable } from "node:stream";
-import { Zip, ZipDeflate, ZipPassThrough } from "fflate";
+import { Zip, ZipPassThrough, type ZipInputFile } from "fflate";
+import type { DeflatedEntry } from "../../../shared/workers/pool-tasks.ts";
+
+/** APPNOTE.txt 4.4.5: the entry's data is a raw deflate stream. */
+const DEFLATE = 8;
 
 export class ZipStream {
   readonly output = new PassThrough();
@@ -16,12 +21,20 @@ export class ZipStream {
     if (final) this.output.end();
   });
 
-  /** A text entry, deflated. */
-  async addText(name: string, text: string, modifiedAt: Date): Promise<void> {
-    const entry = new ZipDeflate(name, { level: 6 });
+  /** An entry deflated already (by the worker pool): its bytes are copied into the archive as they are. */
+  async addDeflated(name: string, entry: DeflatedEntry, modifiedAt: Date): Promise<void> {
+    const file: ZipInputFile = { filename: name, size: entry.size, crc: entry.crc, compression: DEFLATE, mtime: modifiedAt, terminate: () => undefined };
+    this.zip.add(file);
+    file.ondata?.(null, entry.deflated, true);
+    await this.drained();
+  }
+
+  /** An entry stored uncompressed. */
+  async addStored(name: string, bytes: Uint8Array, modifiedAt: Date): Promise<void> {
+    const entry = new ZipPassThrough(name);
     entry.mtime = modifiedAt;
     this.zip.add(entry);
-    entry.push(Buffer.from(text, "utf8"), true);
+    entry.push(bytes, true);
     await this.drained();
   }
 

@@ -4,28 +4,35 @@ import type { App } from "../../../shared/http/create-app.ts";
 import { principalOf } from "../../../shared/http/guard.ts";
 import { errorBody } from "../../../shared/http/schemas.ts";
 import { folderIdSchema } from "../../../shared/kernel/ids.ts";
+import { ExportSlots } from "../exports/export-slots.ts";
 import { ObsidianExport } from "../exports/obsidian-export.ts";
 import { ZipStream } from "../exports/zip-stream.ts";
 import type { QueryApiPorts } from "../query-api.ts";
 
-export function exportQueryRoutes(app: App, ports: Pick<QueryApiPorts, "views" | "blobs">): void {
+export function exportQueryRoutes(app: App, ports: Pick<QueryApiPorts, "views" | "blobs" | "pool" | "exports">): void {
+  const slots = new ExportSlots(ports.exports);
   app.get(
     "/exports/obsidian",
     {
       config: { access: { scope: "pages:read" } },
       schema: {
         querystring: z.object({ folderId: folderIdSchema.optional().describe("the folder to export (its contents are the vault's root); the caller's whole workspace when left out") }),
-        response: { 200: z.unknown().describe("a zip archive: the vault (application/zip)"), "4xx": errorBody },
+        response: { 200: z.unknown().describe("a zip archive: the vault (application/zip)"), "4xx": errorBody, "5xx": errorBody },
       },
     },
     async (request, reply) => {
-      const context = await ports.views.access.contextFor(principalOf(request).user.id);
-      const vault = await ObsidianExport.plan(ports.views, ports.blobs, {
-        context,
-        folderId: request.query.folderId ?? null,
-        origin: `${request.protocol}://${request.host}`,
-      });
+      const userId = principalOf(request).user.id;
+      const release = slots.take(userId);
+      let vault: ObsidianExport;
+      try {
+        const context = await ports.views.access.contextFor(userId);
+        vault = await ObsidianExport.plan(ports, { context, folderId: request.query.folderId ?? null, origin: `${request.protocol}://${request.host}` });
+      } catch (error) {
+        release();
+        throw error;
+      }
       const zip = new ZipStream();
+      zip.output.once("close", release);
       // The answer's headers are sent before the notes are read: a failure from here on cuts the download short.
       vault.write(zip).catch((error: unknown) => {
         request.log.error({ event: "export.failed", err: error }, "export failed");

@@ -3,7 +3,7 @@
 // crash leaves at most a partial file, which is removed when the store next opens after an hour.
 import { randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { chmod, mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
+import { chmod, mkdir, open, opendir, readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { blobKeySchema, type BlobKey, type BlobListing, type BlobReader, type BlobStore, type StoredBlob } from "../../blobs/blob-store.port.ts";
 
@@ -89,7 +89,8 @@ export class FilesBlobStore extends FilesBlobReader implements BlobStore {
   }
 
   async *list(): AsyncIterable<BlobListing> {
-    for (const entry of await readdir(this.directory, { withFileTypes: true })) {
+    // Read in chunks as the sweep goes, not as one array of every name: the store may hold millions.
+    for await (const entry of await opendir(this.directory)) {
       const key = blobKeySchema.safeParse(entry.name);
       if (!entry.isFile() || !key.success) continue;
       const info = await stat(join(this.directory, entry.name)).catch((error: unknown) => {
