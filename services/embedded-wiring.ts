@@ -78,6 +78,12 @@ export function commandApiPorts(
     trashRetentionDays: config.TRASH_RETENTION_DAYS,
     images: new ImageInspector({ concurrency: config.IMAGE_DECODE_CONCURRENCY, queue: config.IMAGE_DECODE_QUEUE }),
     notes: new NoteRewriter({ workers: config.IMPORT_WORKERS, noteTimeLimitMs: config.IMPORT_NOTE_TIME_LIMIT_MS, workerMemoryMb: config.IMPORT_WORKER_MEMORY_MB }),
+    vaultZips: {
+      maxZipBytes: config.IMPORT_ZIP_MAX_BYTES,
+      maxUncompressedBytes: config.IMPORT_ZIP_MAX_UNCOMPRESSED_BYTES,
+      maxRatio: config.IMPORT_ZIP_MAX_RATIO,
+      spoolDirectory: join(config.DATA_DIR, "spool"),
+    },
   };
 }
 

@@ -75,6 +75,12 @@ export const configSchema = z.object({
   IMPORT_WORKER_MEMORY_MB: z.coerce.number().int().min(16).max(16_384).default(1_024),
   /** Worker threads that parse imported notes, shared by the imports of one command process. */
   IMPORT_WORKERS: z.coerce.number().int().min(1).max(64).default(Math.max(1, availableParallelism() - 1)),
+  /** The largest zip POST /imports/obsidian takes, as sent (it is spooled to DATA_DIR/spool, not held in memory). */
+  IMPORT_ZIP_MAX_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024 * 1024).default(200 * 1024 * 1024),
+  /** What the notes and images of one zip may expand to in all: what the import reads into memory. */
+  IMPORT_ZIP_MAX_UNCOMPRESSED_BYTES: z.coerce.number().int().min(1024).max(4 * 1024 * 1024 * 1024).default(50 * 1024 * 1024),
+  /** How many times its compressed size an entry of a zip may expand to (past 1 MB): more is refused as a zip bomb. */
+  IMPORT_ZIP_MAX_RATIO: z.coerce.number().min(1).max(10_000).default(100),
   /** Where the projector and the notifier, which have no HTTP port, serve GET /metrics; not served when unset. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** Webhooks may call private, loopback and link-local addresses (local development and tests only). */
