@@ -151,6 +151,12 @@ describe("an archive unsafe to read is refused whole", () => {
     await expectRefused(zipSync({ "Fine.md": Buffer.from("fine"), "passwd.md": link }), 400, "validation_failed", /^body: entry "passwd\.md" is a symbolic link/);
   });
 
+  it("more files than an import takes (5,000), as the JSON form: 400", async () => {
+    const entries: Entries = {};
+    for (let index = 0; index <= 5_000; index += 1) entries[`n${index}.md`] = Buffer.from("x");
+    await expectRefused(zipSync(entries), 400, "validation_failed", /^body: the archive holds 5001 files; an import takes at most 5000$/);
+  });
+
   it("a body that is not a zip: 400", async () => {
     await expectRefused(Buffer.from("not a zip at all"), 400, "validation_failed", /not a zip archive/);
   });

@@ -26,9 +26,9 @@ export interface VaultZipSettings extends VaultZipLimits {
 }
 
 /** Entries a central directory may list: a vault's files with room for the hidden ones (`.obsidian/`) beside them. */
-export const ZIP_MAX_ENTRIES = 4 * IMPORT_MAX_FILES;
+const ZIP_MAX_ENTRIES = 4 * IMPORT_MAX_FILES;
 /** Entries smaller than this are not held to the ratio: a short note of one repeated line compresses far, harmlessly. */
-export const RATIO_FLOOR_BYTES = 1024 * 1024;
+const RATIO_FLOOR_BYTES = 1024 * 1024;
 
 const UNIX_HOSTS = new Set([3, 19]); // Unix, macOS: the mode is in the external attributes' high 16 bits
 const FILE_TYPE_MASK = 0o170000;
