@@ -80,6 +80,12 @@ export function commandApiPorts(
     trashRetentionDays: config.TRASH_RETENTION_DAYS,
     images: new ImageInspector({ concurrency: config.IMAGE_DECODE_CONCURRENCY, queue: config.IMAGE_DECODE_QUEUE }),
     notes: new NoteRewriter(pool, { noteTimeLimitMs: config.IMPORT_NOTE_TIME_LIMIT_MS }),
+    vaultZips: {
+      maxZipBytes: config.IMPORT_ZIP_MAX_BYTES,
+      maxUncompressedBytes: config.IMPORT_ZIP_MAX_UNCOMPRESSED_BYTES,
+      maxRatio: config.IMPORT_ZIP_MAX_RATIO,
+      spoolDirectory: join(config.DATA_DIR, "spool"),
+    },
   };
 }
 

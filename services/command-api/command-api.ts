@@ -11,6 +11,7 @@ import type { NoteRewriter } from "../../shared/imports/note-rewriter.ts";
 import { startOrphanImageSweep } from "../../shared/images/orphan-blobs.ts";
 import { imageCommandRoutes } from "./routes/images.routes.ts";
 import { importCommandRoutes } from "./routes/imports.routes.ts";
+import type { VaultZipSettings } from "./imports/vault-zip.ts";
 import { folderCommandRoutes } from "./routes/folders.routes.ts";
 import { internalRoutes } from "./routes/internal.routes.ts";
 import { invitationCommandRoutes } from "./routes/invitations.routes.ts";
@@ -39,6 +40,8 @@ export interface CommandApiPorts extends WritePorts {
   readonly webhooks: WebhookPorts;
   /** Parses imported notes and rewrites their links off the event loop; closed with the server. */
   readonly notes: NoteRewriter;
+  /** How a vault sent as a zip is received and bounded. */
+  readonly vaultZips: VaultZipSettings;
 }
 
 export async function registerCommandApi(app: App, ports: CommandApiPorts): Promise<void> {
@@ -53,7 +56,7 @@ export async function registerCommandApi(app: App, ports: CommandApiPorts): Prom
       shareCommandRoutes(api, ports);
       invitationCommandRoutes(api, ports);
       await imageCommandRoutes(api, ports);
-      importCommandRoutes(api, ports);
+      await importCommandRoutes(api, ports);
       webhookCommandRoutes(api, ports, ports.webhooks);
     },
     { prefix: API_PREFIX },

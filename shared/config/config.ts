@@ -90,6 +90,12 @@ export const configSchema = z.object({
   EXPORT_MAX_PER_USER: z.coerce.number().int().min(1).max(100).default(1),
   /** Vault exports a query process runs at once; one more is refused with 503 and Retry-After. */
   EXPORT_MAX_CONCURRENT: z.coerce.number().int().min(1).max(1_000).default(4),
+  /** The largest zip POST /imports/obsidian takes, as sent (it is spooled to DATA_DIR/spool, not held in memory). */
+  IMPORT_ZIP_MAX_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024 * 1024).default(200 * 1024 * 1024),
+  /** What the notes and images of one zip may expand to in all: what the import reads into memory. */
+  IMPORT_ZIP_MAX_UNCOMPRESSED_BYTES: z.coerce.number().int().min(1024).max(4 * 1024 * 1024 * 1024).default(50 * 1024 * 1024),
+  /** How many times its compressed size an entry of a zip may expand to (past 1 MB): more is refused as a zip bomb. */
+  IMPORT_ZIP_MAX_RATIO: z.coerce.number().min(1).max(10_000).default(100),
   /** Where the projector and the notifier, which have no HTTP port, serve GET /metrics; not served when unset. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** Webhooks may call private, loopback and link-local addresses (local development and tests only). */

@@ -174,6 +174,9 @@ function requestHeadersOf(method: string, path: string, operation: Operation): J
 
 const isRecord = (value: unknown): value is JsonSchema => value !== null && typeof value === "object" && !Array.isArray(value);
 
+/** A request body that is not JSON: text, or bytes of a type (a zip). */
+const bodyOf = (type: string): JsonSchema => (type.startsWith("text/") ? { type: "string" } : { type: "string", contentMediaType: type });
+
 /** Media types for a success answer that is not JSON: the text or bytes themselves. */
 function mediaOf(types: readonly string[]): JsonSchema {
   return Object.fromEntries(types.map((type) => [type, { schema: type.startsWith("image/") ? { type: "string", contentMediaType: type } : { type: "string" } }]));
@@ -201,7 +204,7 @@ function finishDocument(document: JsonSchema): JsonSchema {
         const schema = isRecord(json.schema) ? json.schema : {};
         const objectBranch = Array.isArray(schema.anyOf) ? schema.anyOf.find((branch) => isRecord(branch) && branch.type === "object") : schema;
         found.requestBody.content = Object.fromEntries(
-          operation.consumes.map((type) => [type, type === "application/json" ? { ...json, schema: objectBranch ?? schema } : { schema: { type: "string" } }]),
+          operation.consumes.map((type) => [type, type === "application/json" ? { ...json, schema: objectBranch ?? schema } : { schema: bodyOf(type) }]),
         );
       }
       const responses = isRecord(found.responses) ? found.responses : {};

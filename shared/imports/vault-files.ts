@@ -1,5 +1,5 @@
-// The files of an Obsidian vault as sent to POST /imports/obsidian, checked and sorted into notes and images.
-// Pure: a file that breaks a rule is reported in `errors` and skipped, never written.
+// The files of an Obsidian vault as sent to POST /imports/obsidian (as JSON, or read from a zip), checked and
+// sorted into notes and images. Pure: a file that breaks a rule is reported in `errors` and skipped, never written.
 import { posix } from "node:path";
 import { attachmentProblem } from "./attachment-types.ts";
 
@@ -21,7 +21,11 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 export interface VaultFile {
   readonly path: string;
-  readonly content: string;
+  /**
+   * As the JSON form sends it (a note's text, an image's base64), or the file's bytes as a zip holds them; null
+   * for a file of a kind the import does not take, whose bytes the zip form leaves unread (it is reported by name).
+   */
+  readonly content: string | Uint8Array | null;
 }
 
 export interface VaultNote {
@@ -68,6 +72,28 @@ function decodeImage(content: string): Buffer | null {
 
 const extensionOf = (path: string): string => posix.extname(path).slice(1).toLowerCase();
 
+/** Whether the import reads a file of this name: a note or an accepted image; any other is reported by its name. */
+export function importsContentOf(path: string): boolean {
+  const extension = extensionOf(path);
+  return extension === "md" || IMAGE_EXTENSIONS.has(extension);
+}
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** A note's text: as sent, or its bytes read as UTF-8 (a byte-order mark dropped); null when they are not UTF-8. */
+function noteText(content: string | Uint8Array): string | null {
+  if (typeof content === "string") return content;
+  try {
+    return UTF8.decode(content);
+  } catch {
+    return null;
+  }
+}
+
+/** An image's bytes: as read from a zip, or decoded from the JSON form's base64. */
+const imageBytes = (content: string | Uint8Array): Buffer | null =>
+  typeof content === "string" ? decodeImage(content) : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+
 export function sortVault(files: readonly VaultFile[]): SortedVault {
   const notes: VaultNote[] = [];
   const images: VaultImage[] = [];
@@ -89,23 +115,30 @@ export function sortVault(files: readonly VaultFile[]): SortedVault {
     }
     seen.add(key);
     const extension = extensionOf(path);
-    if (extension === "md") {
-      if (file.content.length > IMPORT_MAX_NOTE_CHARS) {
+    if (file.content === null) {
+      errors.push(`${label}: skipped: ${attachmentProblem(path) ?? "only notes (.md) and images (png, jpg, jpeg, gif, webp) are imported"}`);
+    } else if (extension === "md") {
+      const content = noteText(file.content);
+      if (content === null) {
+        errors.push(`${label}: skipped: the note is not UTF-8 text`);
+        continue;
+      }
+      if (content.length > IMPORT_MAX_NOTE_CHARS) {
         errors.push(`${label}: skipped: a note is at most ${IMPORT_MAX_NOTE_CHARS} characters`);
         continue;
       }
-      if (Buffer.byteLength(file.content) > IMPORT_MAX_NOTE_BYTES) {
+      if (Buffer.byteLength(content) > IMPORT_MAX_NOTE_BYTES) {
         errors.push(`${label}: skipped: a note is at most ${IMPORT_MAX_NOTE_BYTES} bytes in UTF-8 (what one event may hold)`);
         continue;
       }
-      if (LONE_SURROGATE.test(file.content) || /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/.test(file.content)) {
+      if (LONE_SURROGATE.test(content) || /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/.test(content)) {
         errors.push(`${label}: skipped: the note holds control characters or a lone surrogate`);
         continue;
       }
       const directory = posix.dirname(path) === "." ? "" : posix.dirname(path);
-      notes.push({ path, directory, name: posix.basename(path).slice(0, -".md".length), markdown: file.content.normalize("NFC") });
+      notes.push({ path, directory, name: posix.basename(path).slice(0, -".md".length), markdown: content.normalize("NFC") });
     } else if (IMAGE_EXTENSIONS.has(extension)) {
-      const bytes = decodeImage(file.content);
+      const bytes = imageBytes(file.content);
       if (!bytes) {
         errors.push(`${label}: skipped: an image's content must be base64 or a base64 data: URL`);
         continue;
@@ -124,5 +157,5 @@ export function sortVault(files: readonly VaultFile[]): SortedVault {
 
 /** The bytes of content a request sends (UTF-8, base64 counted as sent), for the 50 MB bound. */
 export function contentBytes(files: readonly VaultFile[]): number {
-  return files.reduce((total, file) => total + Buffer.byteLength(file.content, "utf8"), 0);
+  return files.reduce((total, file) => total + (file.content === null ? 0 : typeof file.content === "string" ? Buffer.byteLength(file.content, "utf8") : file.content.byteLength), 0);
 }

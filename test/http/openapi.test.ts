@@ -221,6 +221,10 @@ describe("the OpenAPI document", () => {
   it("gives each body the media type the server reads or answers: markdown, image bytes, an event stream", () => {
     expect(Object.keys(operation("GET", "/api/v1/pages/{pageId}/content")?.responses["200"]?.content ?? {})).toEqual(["text/markdown"]);
     expect(Object.keys(operation("PUT", "/api/v1/pages/{pageId}/content")?.requestBody?.content ?? {})).toEqual(["text/markdown", "text/plain", "application/json"]);
+    expect(operation("POST", "/api/v1/imports/obsidian")?.requestBody?.content).toEqual({
+      "application/json": expect.objectContaining({ schema: expect.objectContaining({ required: ["files"] }) }),
+      "application/zip": { schema: { type: "string", contentMediaType: "application/zip" } },
+    });
     expect(Object.keys(operation("GET", "/api/v1/images/{imageId}")?.responses["200"]?.content ?? {})).toEqual(["image/jpeg", "image/png", "image/gif", "image/webp"]);
     expect(Object.keys(operation("GET", "/api/v1/changes")?.responses["200"]?.content ?? {})).toEqual(["text/event-stream"]);
     expect(operation("GET", "/api/v1/changes")?.responses["200"]?.description).toContain("`change`");

@@ -614,7 +614,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Import an Obsidian vault: notes become pages in folders, wikilinks and embedded images are rewritten
+         * Import an Obsidian vault, as JSON files or a zip (the export as it is, or a zipped vault): notes become pages in folders, wikilinks and embedded images are rewritten
          * @description Needs an API token with the `pages:write` scope, or a browser session.
          */
         post: operations["importObsidianVault"];
@@ -7998,6 +7998,7 @@ export interface operations {
                         content: string;
                     }[];
                 };
+                "application/zip": string;
             };
         };
         responses: {
@@ -11062,6 +11063,17 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `internal`, `consistency_timeout` or `unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };

@@ -49,7 +49,7 @@ export class Client {
     readonly credentials: Credentials,
   ) {}
 
-  async call(method: string, path: string, options: { json?: unknown; body?: string | FormData; headers?: Record<string, string> } = {}): Promise<Reply> {
+  async call(method: string, path: string, options: { json?: unknown; body?: string | FormData | Uint8Array<ArrayBuffer>; headers?: Record<string, string> } = {}): Promise<Reply> {
     const headers: Record<string, string> = { ...options.headers };
     if (this.credentials && "cookie" in this.credentials) headers.cookie = `${SESSION_COOKIE}=${this.credentials.cookie}`;
     if (this.credentials && "bearer" in this.credentials) headers.authorization = `Bearer ${this.credentials.bearer}`;

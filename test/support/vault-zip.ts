@@ -1,29 +1,33 @@
-// A vault as the export answers it (a zip, read with fflate) and as the import takes it (`{files}`), and a
-// workspace as a user sees it, with ids replaced by what they name, so two workspaces can be compared.
+// A vault as the export answers it (a zip, read with fflate) and as the import takes it (`{files}`, or a zip), and
+// a workspace as a user sees it, with ids replaced by what they name, so two workspaces can be compared.
 import { createHash } from "node:crypto";
 import { unzipSync } from "fflate";
 import { expect } from "vitest";
-import type { Client } from "./server.ts";
+import type { Client, Reply } from "./server.ts";
 
 const SESSION_COOKIE = "app-auth.session_token";
 const IMAGE = /\.(png|jpe?g|gif|webp)$/i;
 
-/** GET /exports/obsidian as raw bytes: its status, headers and the archive's files. */
-export async function exportVault(client: Client, folderId?: string): Promise<{ status: number; headers: Headers; files: Map<string, Uint8Array>; text: string }> {
+/** GET /exports/obsidian: its status, headers, the archive as it came and the archive's files. */
+export async function exportVault(client: Client, folderId?: string): Promise<{ status: number; headers: Headers; bytes: Uint8Array; files: Map<string, Uint8Array>; text: string }> {
   const headers: Record<string, string> = {};
   if (client.credentials && "cookie" in client.credentials) headers.cookie = `${SESSION_COOKIE}=${client.credentials.cookie}`;
   if (client.credentials && "bearer" in client.credentials) headers.authorization = `Bearer ${client.credentials.bearer}`;
   const query = folderId === undefined ? "" : `?folderId=${folderId}`;
   const response = await fetch(`${client.baseUrl}/api/v1/exports/obsidian${query}`, { headers });
   const bytes = new Uint8Array(await response.arrayBuffer());
-  if (response.status !== 200) return { status: response.status, headers: response.headers, files: new Map(), text: Buffer.from(bytes).toString("utf8") };
-  return { status: response.status, headers: response.headers, files: new Map(Object.entries(unzipSync(bytes))), text: "" };
+  if (response.status !== 200) return { status: response.status, headers: response.headers, bytes, files: new Map(), text: Buffer.from(bytes).toString("utf8") };
+  return { status: response.status, headers: response.headers, bytes, files: new Map(Object.entries(unzipSync(bytes))), text: "" };
 }
 
 /** An exported vault's files as POST /imports/obsidian takes them: notes as text, images as base64. */
 export function asImportFiles(files: ReadonlyMap<string, Uint8Array>): Array<{ path: string; content: string }> {
   return [...files].map(([path, bytes]) => ({ path, content: IMAGE.test(path) ? Buffer.from(bytes).toString("base64") : Buffer.from(bytes).toString("utf8") }));
 }
+
+/** POST /imports/obsidian with a zip as its body. */
+export const importZip = (client: Client, zip: Uint8Array, headers: Record<string, string> = {}): Promise<Reply> =>
+  client.call("POST", "/imports/obsidian", { body: new Uint8Array(zip), headers: { "content-type": "application/zip", ...headers } });
 
 /** Each file's text (notes) or SHA-256 (images), by path: what two exports are compared on. */
 export function fileDigest(files: ReadonlyMap<string, Uint8Array>): Record<string, string> {

@@ -1,20 +1,29 @@
 // POST /imports/obsidian: a vault's notes and images become folders, pages and uploaded images under the
-// caller's root (services/command-api/imports/vault-import.ts does the work). One request is one logical
-// operation: every event carries the request's correlation id, ids derive from the Idempotency-Key (when sent)
-// so a retry after a failure creates only what is missing, and progress is logged as it goes.
+// caller's root (services/command-api/imports/vault-import.ts does the work). The vault comes as JSON
+// (`{files: [{path, content}]}`) or as a zip (`application/zip`: an export as it is, or a vault zipped by hand),
+// spooled to disk and read entry by entry (services/command-api/imports/vault-zip.ts); both forms give the same
+// files to the same import. One request is one logical operation: every event carries the request's correlation
+// id, ids derive from the Idempotency-Key (when sent) so a retry after a failure creates only what is missing, and
+// progress is logged as it goes.
 import { randomUUID } from "node:crypto";
+import { Readable } from "node:stream";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
-import { contentBytes, IMPORT_MAX_FILES, IMPORT_MAX_TOTAL_BYTES } from "../../../shared/imports/vault-files.ts";
+import { contentBytes, IMPORT_MAX_FILES, IMPORT_MAX_TOTAL_BYTES, type VaultFile } from "../../../shared/imports/vault-files.ts";
 import type { CommandApiPorts } from "../command-api.ts";
 import { boundedImportResult, importResult } from "../imports/import-result.ts";
 import { VaultImport } from "../imports/vault-import.ts";
+import { readVaultZip } from "../imports/vault-zip.ts";
+import { spoolZip, zipTooLarge } from "../imports/zip-spool.ts";
 import { idempotentWrite } from "../idempotent-write.ts";
 import { actorOf, recordedReply, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 
 /** What the JSON of 50 MB of content can take, with paths and base64 around it. */
 const IMPORT_BODY_LIMIT_BYTES = 72 * 1024 * 1024;
+/** `application/x-zip-compressed` is what Windows names a .zip file, and so what its browsers send. */
+const ZIP_TYPES = ["application/zip", "application/x-zip-compressed"];
 
 const importBody = z.object({
   files: z
@@ -23,28 +32,71 @@ const importBody = z.object({
     .max(IMPORT_MAX_FILES, `at most ${IMPORT_MAX_FILES} files per import`),
 });
 
-export function importCommandRoutes(app: App, ports: CommandApiPorts): void {
-  app.post(
-    "/imports/obsidian",
-    {
-      bodyLimit: IMPORT_BODY_LIMIT_BYTES,
-      config: { access: { scope: "pages:write" } },
-      schema: { body: importBody, response: writeResponses({ 201: importResult, 202: recordedReply }) },
-    },
-    async (request, reply) => {
-      const actor = actorOf(request, ports.clock);
-      const { files } = request.body;
-      const bytes = contentBytes(files);
-      if (bytes > IMPORT_MAX_TOTAL_BYTES) {
-        throw new AppError("validation_failed", `body.files: ${bytes} bytes of content; an import takes at most ${IMPORT_MAX_TOTAL_BYTES} (50 MB)`);
-      }
-      const key = request.headers["idempotency-key"];
-      const scope = `${actor.context.actorId}\n${typeof key === "string" ? key : randomUUID()}`;
-      const answer = await idempotentWrite(ports, request, actor, async () => {
-        const { result, position } = await new VaultImport(ports, actor, scope).run(files);
-        return settleWrite(ports, position, { status: 201, id: null, present: async () => ({ body: boundedImportResult(result) }) });
-      });
-      return sendWrite(reply, answer);
-    },
-  );
+/** The vault a request sends, and what stands for it in an Idempotency-Key's fingerprint. */
+interface SentVault {
+  readonly files: readonly VaultFile[];
+  readonly fingerprintBody: unknown;
+}
+
+/** A zip body: spooled (never past IMPORT_ZIP_MAX_BYTES), then its entries read; the spool is closed either way. */
+async function zipVault(ports: CommandApiPorts, request: FastifyRequest, reply: FastifyReply, body: Readable): Promise<SentVault> {
+  const { maxZipBytes, spoolDirectory } = ports.vaultZips;
+  try {
+    const declared = Number(request.headers["content-length"]);
+    if (Number.isFinite(declared) && declared > maxZipBytes) throw zipTooLarge(maxZipBytes);
+    const spooled = await spoolZip(body, { directory: spoolDirectory, maxBytes: maxZipBytes });
+    try {
+      return { files: await readVaultZip(spooled.file, spooled.size, ports.vaultZips), fingerprintBody: { zipSha256: spooled.sha256 } };
+    } finally {
+      await spooled.file.close();
+    }
+  } catch (error) {
+    // The rest of an oversized body is never read: once the 413 is out, a client that neither sends nor hangs up
+    // gets five quiet seconds, then the connection is closed (it would otherwise hold shutdown).
+    if (error instanceof AppError && error.code === "payload_too_large" && error.headers.connection === "close") {
+      reply.raw.once("finish", () => request.raw.socket.setTimeout(5_000, () => request.raw.socket.destroy()));
+    }
+    throw error;
+  }
+}
+
+export async function importCommandRoutes(app: App, ports: CommandApiPorts): Promise<void> {
+  // In a scope of its own: only this route takes zip bodies.
+  await app.register(async (zipScope: App) => {
+    // The body stays a stream: the handler spools it, counting its bytes as they come.
+    zipScope.addContentTypeParser(ZIP_TYPES, (_request, payload, done) => done(null, payload));
+    zipScope.post(
+      "/imports/obsidian",
+      {
+        bodyLimit: IMPORT_BODY_LIMIT_BYTES,
+        // A zip's body is a stream the JSON schema refuses: the handler raises the refusal for JSON bodies only.
+        attachValidation: true,
+        config: { access: { scope: "pages:write" } },
+        schema: { body: importBody, response: writeResponses({ 201: importResult, 202: recordedReply }) },
+      },
+      async (request, reply) => {
+        const actor = actorOf(request, ports.clock);
+        const sent: unknown = request.body;
+        let vault: SentVault;
+        if (sent instanceof Readable) {
+          vault = await zipVault(ports, request, reply, sent);
+        } else {
+          if (request.validationError) throw request.validationError;
+          const { files } = request.body;
+          const bytes = contentBytes(files);
+          if (bytes > IMPORT_MAX_TOTAL_BYTES) {
+            throw new AppError("validation_failed", `body.files: ${bytes} bytes of content; an import takes at most ${IMPORT_MAX_TOTAL_BYTES} (50 MB)`);
+          }
+          vault = { files, fingerprintBody: request.body };
+        }
+        const key = request.headers["idempotency-key"];
+        const scope = `${actor.context.actorId}\n${typeof key === "string" ? key : randomUUID()}`;
+        const answer = await idempotentWrite(ports, request, actor, async () => {
+          const { result, position } = await new VaultImport(ports, actor, scope).run(vault.files);
+          return settleWrite(ports, position, { status: 201, id: null, present: async () => ({ body: boundedImportResult(result) }) });
+        }, vault.fingerprintBody);
+        return sendWrite(reply, answer);
+      },
+    );
+  });
 }
