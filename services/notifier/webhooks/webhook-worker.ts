@@ -266,7 +266,6 @@ export class WebhookWorker {
     }
     let moved = false;
     for (const job of await deliveries.replays(REPLAYS_PER_STEP)) {
-      if (this.stopped) break;
       if (await this.replayBatch(job)) moved = true;
       await nextTurn();
     }
