@@ -8425,7 +8425,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `{error: {code, message}}` with code `conflict` */
+            /** @description `{error: {code, message}}` with code `conflict` or `quota_exceeded` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9242,7 +9242,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `{error: {code, message}}` with code `conflict` */
+            /** @description `{error: {code, message}}` with code `conflict` or `quota_exceeded` */
             409: {
                 headers: {
                     [name: string]: unknown;
