@@ -43,6 +43,14 @@ describe("webhook quotas", () => {
     expect((await ann.post("/webhooks", { url: "https://hooks.example.com/again", events: ["*"] })).status).toBe(201);
   });
 
+  it("concurrent creations of one user cannot pass the quota together", async () => {
+    const cy = await server.registered("cy");
+    const replies = await Promise.all(Array.from({ length: 8 }, (_, index) => cy.post("/webhooks", { url: `https://93.184.216.34/burst-${index}`, events: ["*"] })));
+    expect(replies.filter((reply) => reply.status === 201)).toHaveLength(3);
+    expect(replies.filter((reply) => reply.status === 409 && reply.body.error?.code === "quota_exceeded")).toHaveLength(5);
+    expect(((await cy.get("/webhooks")).body.data as unknown[]).length).toBe(3);
+  });
+
   it("a second replay of a webhook while one is still queued answers 409 quota_exceeded", async () => {
     const ann = await server.registered("ann");
     // The endpoint fails every attempt, so deliveries stay pending and the replay waits for room.

@@ -17,6 +17,7 @@ import { privateTargetOf, resolveHost, type ResolveHost } from "../../../shared/
 import { webhookCommands } from "../../../shared/webhooks/webhook.commands.ts";
 import { webhookIdSchema } from "../../../shared/webhooks/webhook.decider.ts";
 import type { CommandApiPorts } from "../command-api.ts";
+import { OneAtATime } from "../one-at-a-time.ts";
 import { actorOf, recordedReply, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 import { visibleTextField } from "./fields.ts";
 
@@ -54,6 +55,7 @@ const accepted = z.object({ status: z.literal("accepted"), message: z.string() }
 
 export function webhookCommandRoutes(app: App, ports: CommandApiPorts, webhooks: WebhookPorts): void {
   const config = { access: { sessionOnly: true as const } };
+  const creations = new OneAtATime();
   const present = (webhookId: string) => async () => {
     const webhook = await ports.views.webhooks.get(webhookId);
     if (!webhook) throw new AppError("not_found", "webhook not found");
@@ -80,10 +82,6 @@ export function webhookCommandRoutes(app: App, ports: CommandApiPorts, webhooks:
       if (!webhooks.sealer) throw new AppError("unavailable", "webhooks need WEBHOOK_SECRET_KEY on this server");
       const { url, events, description, folderId } = request.body;
       await checkTarget(url);
-      const { perUser } = webhooks.limits;
-      if ((await ports.views.webhooks.listForOwner(context.actorId, null, perUser)).length >= perUser) {
-        throw new AppError("quota_exceeded", `at most ${perUser} webhooks per user: delete one before creating another`);
-      }
       if (folderId !== null) {
         const folder = await ports.views.folders.get(folderId);
         if (!folder || !effectivePermission(await ports.views.access.contextFor(context.actorId), { kind: "folder", ...folder })) throw new AppError("not_found", "folder not found");
@@ -91,12 +89,20 @@ export function webhookCommandRoutes(app: App, ports: CommandApiPorts, webhooks:
       const webhookId = webhookIdSchema.parse(randomUUID());
       const secret = newWebhookSecret();
       const command = { type: "CreateWebhook" as const, webhookId, ownerId: context.actorId, folderId, settings: { url, events, description }, sealedSecret: webhooks.sealer.seal(webhookId, secret) };
-      const { position } = await webhookCommands.handle(ports.eventStore, webhookId, command, context);
-      const answer = await settleWrite(ports, position, {
-        status: 201,
-        id: webhookId,
-        location: locationOf.webhook(webhookId),
-        present: async () => ({ body: { ...(await present(webhookId)()).body, secret } }),
+      // The count and the creation it allows run one at a time per user, and the creation waits for the read
+      // models, so concurrent requests of one user cannot pass the quota together.
+      const answer = await creations.run(context.actorId, async () => {
+        const { perUser } = webhooks.limits;
+        if ((await ports.views.webhooks.listForOwner(context.actorId, null, perUser)).length >= perUser) {
+          throw new AppError("quota_exceeded", `at most ${perUser} webhooks per user: delete one before creating another`);
+        }
+        const { position } = await webhookCommands.handle(ports.eventStore, webhookId, command, context);
+        return settleWrite(ports, position, {
+          status: 201,
+          id: webhookId,
+          location: locationOf.webhook(webhookId),
+          present: async () => ({ body: { ...(await present(webhookId)()).body, secret } }),
+        });
       });
       // The secret is never shown again, so a creation not yet visible answers 202 with it too.
       return sendWrite(reply, answer.status === 202 && typeof answer.body === "object" ? { ...answer, body: { ...answer.body, secret } } : answer);
