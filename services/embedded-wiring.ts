@@ -69,7 +69,12 @@ export function commandApiPorts(
   pool: WorkerPool = workerPoolFor(config),
 ): CommandApiPorts {
   return {
-    webhooks: { sealer: webhookSealerFor(config), deliveries: stores.webhookDeliveries },
+    webhooks: {
+      sealer: webhookSealerFor(config),
+      deliveries: stores.webhookDeliveries,
+      allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      limits: { perUser: config.WEBHOOKS_PER_USER, replaysPerWebhook: config.WEBHOOK_REPLAYS_PER_WEBHOOK },
+    },
     eventStore: appendingStore(stores.eventStore, metrics),
     views: stores.readStore,
     blobs: stores.blobs,
@@ -192,6 +197,8 @@ export function webhookWorkerFor(
     retentionMs: config.WEBHOOK_DELIVERY_RETENTION_DAYS * 24 * 60 * 60_000,
     leaseMs: config.WEBHOOK_LEASE_MS,
     retry: { firstRetryMs: config.WEBHOOK_FIRST_RETRY_MS },
+    ownerInFlight: config.WEBHOOK_OWNER_IN_FLIGHT,
+    replayQueue: config.WEBHOOK_REPLAY_QUEUE,
     ...(metrics ? { metrics } : {}),
   });
 }

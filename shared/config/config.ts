@@ -108,6 +108,14 @@ export const configSchema = z.object({
   WEBHOOK_FIRST_RETRY_MS: z.coerce.number().int().min(10).max(10_000).default(10_000),
   /** How long a notifier holds a delivery it is sending before another may send it again. */
   WEBHOOK_LEASE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
+  /** Webhooks one user may have at once; one more answers 409 quota_exceeded. */
+  WEBHOOKS_PER_USER: z.coerce.number().int().min(1).max(10_000).default(50),
+  /** Replays of one webhook queued or under way at once; one more answers 409 quota_exceeded. */
+  WEBHOOK_REPLAYS_PER_WEBHOOK: z.coerce.number().int().min(1).max(100).default(1),
+  /** Undelivered deliveries a replay lets one webhook have queued; the rest are matched from the log as these go. */
+  WEBHOOK_REPLAY_QUEUE: z.coerce.number().int().min(1).max(10_000).default(100),
+  /** Deliveries of one owner's webhooks in flight at once across notifiers: one user's slow endpoints cannot take every slot. */
+  WEBHOOK_OWNER_IN_FLIGHT: z.coerce.number().int().min(1).max(1_000).default(4),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -9,6 +9,7 @@ export const errorCatalogue = {
   method_not_allowed: 405,
   request_timeout: 408,
   conflict: 409,
+  quota_exceeded: 409,
   precondition_failed: 412,
   payload_too_large: 413,
   /** Work on the caller's data needed more memory than a worker may hold (shared/workers/worker-pool.ts). */

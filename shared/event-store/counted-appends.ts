@@ -11,7 +11,7 @@ export function countedAppends(store: EventStore, metrics: AppendMetrics): Event
       return result;
     },
     read: (stream) => store.read(stream),
-    readAll: (after, limit) => store.readAll(after, limit),
+    readAll: (after, limit, maxBytes) => store.readAll(after, limit, maxBytes),
     headPosition: () => store.headPosition(),
     subscribe: (after, handler, options) => store.subscribe(after, handler, options),
     close: () => store.close(),

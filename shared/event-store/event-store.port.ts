@@ -66,8 +66,11 @@ export interface EventStore {
    * Events after `afterPosition` in global order, at most `limit` of them. The global log leaves out system
    * events (types beginning with `$`: the store's own bookkeeping, such as EventStoreDB's stream metadata);
    * `read` of their stream still returns them. The application never writes such types.
+   * `maxBytes`, when given, also bounds the events' data and metadata in bytes (at least one event is returned):
+   * a loop over the log holds a bounded amount whatever the events weigh. A store that cannot tell sizes before
+   * loading ignores it.
    */
-  readAll(afterPosition: number, limit: number): Promise<RecordedEvent[]>;
+  readAll(afterPosition: number, limit: number, maxBytes?: number): Promise<RecordedEvent[]>;
   /** Global position of the newest event of the global log, 0 when the store is empty. */
   headPosition(): Promise<number>;
   /** Delivers every event of the global log after `afterPosition` in order, then follows new ones as they are committed. */

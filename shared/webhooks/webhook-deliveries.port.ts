@@ -4,11 +4,15 @@
 // reader. The store also keeps the follower's checkpoint in the history log and the replays asked for, so a
 // restarted notifier resumes where it stopped. Claims carry a lease: a row is sent by one notifier at a time,
 // and a notifier that dies mid-send leaves a lease that runs out, after which the row is sent again (same id).
+// Claims are fair: one row in flight per webhook, at most a few per owner, and webhooks served least recently
+// first, so one user's many slow endpoints cannot hold every sending slot.
 export type DeliveryStatus = "pending" | "delivered" | "failed";
 
 export interface DeliveryRecord {
   readonly id: string;
   readonly webhookId: string;
+  /** The webhook's owner: claims share sending slots fairly between owners. */
+  readonly ownerId: string;
   readonly eventId: string;
   /** The webhook event name (`page.created`). */
   readonly type: string;
@@ -22,7 +26,7 @@ export interface DeliveryRecord {
   readonly createdAt: string;
   readonly deliveredAt: string | null;
   readonly nextAttemptAt: string | null;
-  /** Insertion order, for the newest-first list's cursor. */
+  /** Insertion order, increasing across notifiers: the newest-first list's order and cursor. */
   readonly seq: number;
 }
 
@@ -54,9 +58,11 @@ export interface WebhookDeliveries {
   enqueue(rows: readonly NewDelivery[], checkpoint?: number): Promise<void>;
   /**
    * Leases due pending rows until `leaseUntil`: at most `limit`, at most one per webhook, none of a webhook that
-   * has a leased row already (a slow endpoint holds only its own webhook's queue).
+   * has a leased row already (a slow endpoint holds only its own webhook's queue), at most `perOwner` leased at
+   * once per owner (counting leases other notifiers hold), the webhooks served least recently first. Each row is
+   * the webhook's earliest due. The work is bounded by the webhooks looked at, never by the rows queued.
    */
-  claimDue(now: string, leaseUntil: string, limit: number): Promise<DeliveryRecord[]>;
+  claimDue(now: string, leaseUntil: string, limit: number, perOwner: number): Promise<DeliveryRecord[]>;
   /** Records an attempt's outcome and releases the lease. */
   record(id: string, outcome: AttemptOutcome): Promise<void>;
   get(webhookId: string, id: string): Promise<DeliveryRecord | null>;
@@ -67,9 +73,12 @@ export interface WebhookDeliveries {
    * a row being sent is not sent twice at once (its attempt's outcome then decides).
    */
   retry(webhookId: string, id: string, now: string): Promise<boolean>;
-  addReplay(job: ReplayJob): Promise<void>;
-  /** The oldest unfinished replay. */
-  nextReplay(): Promise<ReplayJob | null>;
+  /** Adds a replay unless its webhook has `atMost` unfinished replays already; answers whether it was added. */
+  addReplay(job: ReplayJob, atMost: number): Promise<boolean>;
+  /** The oldest unfinished replays, at most `limit`. */
+  replays(limit: number): Promise<ReplayJob[]>;
+  /** The webhook's pending rows, counted up to `atMost`. */
+  undelivered(webhookId: string, atMost: number): Promise<number>;
   /** Adds a replay's rows and moves its cursor; a cursor at upTo ends it. */
   advanceReplay(jobId: string, rows: readonly NewDelivery[], cursor: number): Promise<void>;
   /** Deletes rows created before `before`; answers how many. */

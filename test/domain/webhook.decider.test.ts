@@ -77,4 +77,34 @@ describe("addresses", () => {
     }
     for (const address of ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946"]) expect(isPublicAddress(address), address).toBe(true);
   });
+
+  it("an IPv6 address carrying an IPv4 address is judged by the IPv4 address, in every spelling a URL allows", () => {
+    const loopbackSpellings = [
+      "[::127.0.0.1]",
+      "[::7f00:1]",
+      "[::ffff:0:127.0.0.1]",
+      "[::ffff:0:7f00:1]",
+      "[0:0:0:0:0:ffff:7f00:0001]",
+      "[::ffff:127.0.0.1]",
+      "[64:ff9b::127.0.0.1]",
+      "[2002:7f00:1::]",
+      "[::10.0.0.1]",
+      "[::ffff:0:192.168.1.1]",
+      "[::ffff:169.254.169.254]",
+      "[64:ff9b::a9fe:a9fe]",
+      "[2002:c0a8:101::1]",
+      "[64:ff9b:1::1]",
+      "[2001:0:4136:e378:8000:63bf:3fff:fdd2]",
+      "[::]",
+      "[::1]",
+      "[fec0::1]",
+    ];
+    for (const spelled of loopbackSpellings) {
+      const host = new URL(`http://${spelled}:8080/`).hostname.replace(/^\[(.*)\]$/, "$1");
+      expect(isPublicAddress(host), spelled).toBe(false);
+    }
+    for (const address of ["::93.184.216.34", "::ffff:0:93.184.216.34", "::ffff:93.184.216.34", "64:ff9b::93.184.216.34", "2002:5db8:d822::1"]) {
+      expect(isPublicAddress(address), address).toBe(true);
+    }
+  });
 });

@@ -8427,7 +8427,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `{error: {code, message}}` with code `conflict` */
+            /** @description `{error: {code, message}}` with code `conflict` or `quota_exceeded` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9244,7 +9244,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `{error: {code, message}}` with code `conflict` */
+            /** @description `{error: {code, message}}` with code `conflict` or `quota_exceeded` */
             409: {
                 headers: {
                     [name: string]: unknown;

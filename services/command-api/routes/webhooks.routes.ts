@@ -13,9 +13,11 @@ import type { WebhookDeliveries } from "../../../shared/webhooks/webhook-deliver
 import { webhookEventsSchema } from "../../../shared/webhooks/webhook-event-names.ts";
 import { createdWebhookResource, toWebhookResource, webhookResource } from "../../../shared/webhooks/webhook.resource.ts";
 import { newWebhookSecret, type WebhookSecretSealer } from "../../../shared/webhooks/webhook-secret.ts";
+import { privateTargetOf, resolveHost, type ResolveHost } from "../../../shared/webhooks/registration-target.ts";
 import { webhookCommands } from "../../../shared/webhooks/webhook.commands.ts";
 import { webhookIdSchema } from "../../../shared/webhooks/webhook.decider.ts";
 import type { CommandApiPorts } from "../command-api.ts";
+import { OneAtATime } from "../one-at-a-time.ts";
 import { actorOf, recordedReply, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 import { visibleTextField } from "./fields.ts";
 
@@ -23,6 +25,18 @@ export interface WebhookPorts {
   /** Null when the server has no key to seal secrets with (AUTH_JWKS_URL without WEBHOOK_SECRET_KEY). */
   readonly sealer: WebhookSecretSealer | null;
   readonly deliveries: WebhookDeliveries;
+  /** WEBHOOK_ALLOW_PRIVATE_NETWORKS: URLs to private addresses are accepted (local development and tests). */
+  readonly allowPrivateNetworks: boolean;
+  readonly limits: WebhookLimits;
+  /** How a URL's host name is resolved at registration (node's resolver when absent). */
+  readonly resolveHost?: ResolveHost;
+}
+
+export interface WebhookLimits {
+  /** WEBHOOKS_PER_USER */
+  readonly perUser: number;
+  /** WEBHOOK_REPLAYS_PER_WEBHOOK */
+  readonly replaysPerWebhook: number;
 }
 
 const urlField = z
@@ -41,10 +55,17 @@ const accepted = z.object({ status: z.literal("accepted"), message: z.string() }
 
 export function webhookCommandRoutes(app: App, ports: CommandApiPorts, webhooks: WebhookPorts): void {
   const config = { access: { sessionOnly: true as const } };
+  const creations = new OneAtATime();
   const present = (webhookId: string) => async () => {
     const webhook = await ports.views.webhooks.get(webhookId);
     if (!webhook) throw new AppError("not_found", "webhook not found");
     return { body: toWebhookResource(webhook) };
+  };
+  /** Refuses a URL the notifier would never call: a private address, unless the operator allows those. */
+  const checkTarget = async (url: string) => {
+    if (webhooks.allowPrivateNetworks) return;
+    const refused = await privateTargetOf(url, webhooks.resolveHost ?? resolveHost);
+    if (refused) throw new AppError("validation_failed", `body.url: ${refused}; webhooks call public addresses only, unless the server sets WEBHOOK_ALLOW_PRIVATE_NETWORKS=true`);
   };
   /** The caller's own webhook, or 404 as for one that does not exist. */
   const owned = async (webhookId: string, userId: string) => {
@@ -60,6 +81,7 @@ export function webhookCommandRoutes(app: App, ports: CommandApiPorts, webhooks:
       const { context } = actorOf(request, ports.clock);
       if (!webhooks.sealer) throw new AppError("unavailable", "webhooks need WEBHOOK_SECRET_KEY on this server");
       const { url, events, description, folderId } = request.body;
+      await checkTarget(url);
       if (folderId !== null) {
         const folder = await ports.views.folders.get(folderId);
         if (!folder || !effectivePermission(await ports.views.access.contextFor(context.actorId), { kind: "folder", ...folder })) throw new AppError("not_found", "folder not found");
@@ -67,12 +89,20 @@ export function webhookCommandRoutes(app: App, ports: CommandApiPorts, webhooks:
       const webhookId = webhookIdSchema.parse(randomUUID());
       const secret = newWebhookSecret();
       const command = { type: "CreateWebhook" as const, webhookId, ownerId: context.actorId, folderId, settings: { url, events, description }, sealedSecret: webhooks.sealer.seal(webhookId, secret) };
-      const { position } = await webhookCommands.handle(ports.eventStore, webhookId, command, context);
-      const answer = await settleWrite(ports, position, {
-        status: 201,
-        id: webhookId,
-        location: locationOf.webhook(webhookId),
-        present: async () => ({ body: { ...(await present(webhookId)()).body, secret } }),
+      // The count and the creation it allows run one at a time per user, and the creation waits for the read
+      // models, so concurrent requests of one user cannot pass the quota together.
+      const answer = await creations.run(context.actorId, async () => {
+        const { perUser } = webhooks.limits;
+        if ((await ports.views.webhooks.listForOwner(context.actorId, null, perUser)).length >= perUser) {
+          throw new AppError("quota_exceeded", `at most ${perUser} webhooks per user: delete one before creating another`);
+        }
+        const { position } = await webhookCommands.handle(ports.eventStore, webhookId, command, context);
+        return settleWrite(ports, position, {
+          status: 201,
+          id: webhookId,
+          location: locationOf.webhook(webhookId),
+          present: async () => ({ body: { ...(await present(webhookId)()).body, secret } }),
+        });
       });
       // The secret is never shown again, so a creation not yet visible answers 202 with it too.
       return sendWrite(reply, answer.status === 202 && typeof answer.body === "object" ? { ...answer, body: { ...answer.body, secret } } : answer);
@@ -85,6 +115,7 @@ export function webhookCommandRoutes(app: App, ports: CommandApiPorts, webhooks:
     async (request, reply) => {
       const { context } = actorOf(request, ports.clock);
       const { webhookId } = request.params;
+      if (request.body.url !== undefined) await checkTarget(request.body.url);
       const { position } = await webhookCommands.handle(ports.eventStore, webhookId, { type: "UpdateWebhook", webhookId, ownerId: context.actorId, changes: request.body }, context);
       return sendWrite(reply, await settleWrite(ports, position, { status: 200, id: webhookId, present: present(webhookId) }));
     },
@@ -122,7 +153,10 @@ export function webhookCommandRoutes(app: App, ports: CommandApiPorts, webhooks:
       await owned(webhookId, context.actorId);
       const after = positionOfToken(request.body.after);
       const upTo = await ports.projection.current();
-      if (after < upTo) await webhooks.deliveries.addReplay({ id: randomUUID(), webhookId, cursor: after, upTo, createdAt: context.now.toISOString() });
+      const job = { id: randomUUID(), webhookId, cursor: after, upTo, createdAt: context.now.toISOString() };
+      if (after < upTo && !(await webhooks.deliveries.addReplay(job, webhooks.limits.replaysPerWebhook))) {
+        throw new AppError("quota_exceeded", `this webhook already has ${webhooks.limits.replaysPerWebhook === 1 ? "a replay" : `${webhooks.limits.replaysPerWebhook} replays`} under way: ask again when it has been queued`);
+      }
       return reply.code(202).send({ status: "accepted", message: "every matching event after that position is queued to be delivered again, each with a new webhook-id" });
     },
   );

@@ -6,9 +6,13 @@
 // - dispatch: leases due rows (one per webhook at a time), checks the owner's access again, signs, sends, and
 //   records the outcome; a notifier that dies mid-send leaves a lease that runs out, and the row is sent again
 //   with the same webhook-id.
-// - replays and retention: works through replays asked for, and deletes records past their retention.
-// Several notifiers may run these at once: follow is idempotent, claims are exclusive.
+// - replays and retention: works through replays asked for, a batch of each at a time, and only while the
+//   webhook has fewer than `replayQueue` deliveries waiting (a replay never floods its receiver: the rest is
+//   matched from the log as those go); deletes records past their retention.
+// Every loop reads the log in batches bounded by events and bytes and yields to the event loop between batches.
+// Several notifiers may run these at once: follow is idempotent, claims are exclusive and fair between owners.
 import { randomUUID } from "node:crypto";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Logger } from "pino";
 import { effectivePermission, type AccessTarget } from "../../../shared/access/effective-permission.ts";
 import type { EventStore } from "../../../shared/event-store/event-store.port.ts";
@@ -24,13 +28,17 @@ import { subscribesTo, webhookEventNameOf } from "../../../shared/webhooks/webho
 import { deliveryIdOf, scopeOf, scopeOfPayload, webhookPayload } from "../../../shared/webhooks/webhook-payload.ts";
 import type { WebhookSecretSealer } from "../../../shared/webhooks/webhook-secret.ts";
 import { signWebhook } from "../../../shared/webhooks/webhook-signature.ts";
-import type { DeliveryRecord, NewDelivery, WebhookDeliveries } from "../../../shared/webhooks/webhook-deliveries.port.ts";
+import type { DeliveryRecord, NewDelivery, ReplayJob, WebhookDeliveries } from "../../../shared/webhooks/webhook-deliveries.port.ts";
 import { webhookCommands } from "../../../shared/webhooks/webhook.commands.ts";
 import { webhookIdSchema } from "../../../shared/webhooks/webhook.decider.ts";
 import type { WebhookRecord } from "../../../shared/webhooks/webhooks.view.ts";
 import { sendWebhook } from "./webhook-sender.ts";
 
 const BATCH = 500;
+/** Bytes of events one batch of the log holds at most (events weigh up to about 1 MB each). */
+const BATCH_BYTES = 4 * 1024 * 1024;
+/** Replays a maintenance step moves by one batch each. */
+const REPLAYS_PER_STEP = 16;
 const IDLE_MS = 250;
 const PURGE_EVERY_MS = 60 * 60_000;
 const BACKLOG_EVERY_MS = 5_000;
@@ -49,6 +57,10 @@ export interface WebhookWorkerOptions {
   readonly timeoutMs?: number;
   /** Deliveries sent at once by this worker (each to a different webhook). */
   readonly concurrency?: number;
+  /** Deliveries of one owner's webhooks in flight at once, across notifiers (WEBHOOK_OWNER_IN_FLIGHT). */
+  readonly ownerInFlight?: number;
+  /** Undelivered deliveries a replay lets one webhook have (WEBHOOK_REPLAY_QUEUE). */
+  readonly replayQueue?: number;
   readonly metrics?: WebhookMetrics;
   readonly random?: () => number;
 }
@@ -90,6 +102,8 @@ export class WebhookWorker {
         this.options.logger.warn({ event: "webhooks.loop_failed", loop: name, err: error });
       }
       if (!busy && !this.stopped) await this.idle();
+      // Stores that answer synchronously (SQLite) would otherwise keep a busy loop on the event loop's turn.
+      else await nextTurn();
     }
   }
 
@@ -124,9 +138,9 @@ export class WebhookWorker {
       return true;
     }
     from = Math.max(from, oldest);
-    const recorded = (await this.options.eventStore.readAll(from, BATCH)).filter((event) => event.position <= head);
+    const recorded = (await this.options.eventStore.readAll(from, BATCH, BATCH_BYTES)).filter((event) => event.position <= head);
     const last = recorded.at(-1);
-    const upTo = recorded.length === BATCH && last ? last.position : head;
+    const upTo = last && last.position < head ? last.position : head;
     const rows = await this.match(recorded.map(parseRecorded), webhooks, "live");
     await deliveries.enqueue(rows, upTo);
     if (rows.length > 0) this.wakeUp();
@@ -149,6 +163,7 @@ export class WebhookWorker {
         rows.push({
           id: deliveryIdOf(webhook.id, stored.id, origin),
           webhookId: webhook.id,
+          ownerId: webhook.ownerId,
           eventId: stored.id,
           type,
           position: stored.position,
@@ -184,7 +199,8 @@ export class WebhookWorker {
       return true;
     }
     const now = this.options.clock();
-    const claimed = await this.options.deliveries.claimDue(now.toISOString(), new Date(now.getTime() + this.options.leaseMs).toISOString(), free);
+    const leaseUntil = new Date(now.getTime() + this.options.leaseMs).toISOString();
+    const claimed = await this.options.deliveries.claimDue(now.toISOString(), leaseUntil, free, this.options.ownerInFlight ?? 4);
     for (const delivery of claimed) {
       const sending: Promise<void> = this.deliver(delivery)
         .catch((error: unknown) => this.options.logger.warn({ event: "webhooks.delivery_failed", deliveryId: delivery.id, err: error }))
@@ -234,7 +250,7 @@ export class WebhookWorker {
     this.options.logger.warn({ event: "webhooks.disabled", webhookId: webhook.id, reason });
   }
 
-  /** One step of a replay, then retention and the queue metric; answers whether a replay is under way. */
+  /** Retention, the queue metric, and one batch of each replay that has room; answers whether a replay moved. */
   async maintainOnce(): Promise<boolean> {
     const { deliveries, readStore } = this.options;
     const now = this.options.clock();
@@ -248,17 +264,32 @@ export class WebhookWorker {
       const backlog = await deliveries.backlog();
       this.options.metrics.webhookQueue(backlog.pending, backlog.oldestCreatedAt ? Math.max(0, (now.getTime() - Date.parse(backlog.oldestCreatedAt)) / 1000) : 0);
     }
-    const job = await deliveries.nextReplay();
-    if (!job) return false;
+    let moved = false;
+    for (const job of await deliveries.replays(REPLAYS_PER_STEP)) {
+      if (await this.replayBatch(job)) moved = true;
+      await nextTurn();
+    }
+    return moved;
+  }
+
+  /** Matches the replay's next batch of the log, no more rows than the webhook has room for; false when it has none. */
+  private async replayBatch(job: ReplayJob): Promise<boolean> {
+    const { deliveries, readStore } = this.options;
     const webhook = await readStore.webhooks.get(job.webhookId);
     if (!webhook) {
       await deliveries.advanceReplay(job.id, [], job.upTo);
       return true;
     }
-    const recorded = (await this.options.eventStore.readAll(job.cursor, BATCH)).filter((event) => event.position <= job.upTo);
+    const bound = this.options.replayQueue ?? 100;
+    const room = bound - (await deliveries.undelivered(webhook.id, bound));
+    if (room <= 0) return false;
+    const recorded = (await this.options.eventStore.readAll(job.cursor, BATCH, BATCH_BYTES)).filter((event) => event.position <= job.upTo);
     const last = recorded.at(-1);
-    const cursor = recorded.length === BATCH && last ? last.position : job.upTo;
-    const rows = await this.match(recorded.map(parseRecorded), [webhook], `replay:${job.id}`, true);
+    const matched = await this.match(recorded.map(parseRecorded), [webhook], `replay:${job.id}`, true);
+    // One row per event for a single webhook, in log order: the rows beyond the room are matched again later.
+    const rows = matched.slice(0, room);
+    const lastRow = rows.at(-1);
+    const cursor = matched.length > room && lastRow ? lastRow.position : last && last.position < job.upTo ? last.position : job.upTo;
     await deliveries.advanceReplay(job.id, rows, cursor);
     if (rows.length > 0) this.wakeUp();
     return true;

@@ -1,15 +1,32 @@
 // The webhook delivery log in MongoDB: plain collections beside the read models (not in a read-model generation,
-// since a replay of the read models must not lose it). Claims are findOneAndUpdate on a due, unleased row, so
-// two notifiers never hold one row at once; rows and the follower's checkpoint are written row by row with
-// upserts that keep an existing row, and the checkpoint last, so a crash between them only repeats matching.
-import type { Collection, Db } from "mongodb";
+// since a replay of the read models must not lose it). The guarantees are SQLite's:
+// - order: `seq` comes from a counter document incremented atomically, a block per write, so it increases
+//   across notifiers (a clock-based value does not);
+// - one row in flight per webhook: `webhook_queues` holds one document per webhook, and a claim takes the
+//   webhook's document with one findOneAndUpdate on "not leased" before it leases the row, so two notifiers
+//   never hold two rows of one webhook;
+// - a bounded claim: it looks at a window of webhooks (least recently served first, owners at their in-flight
+//   cap left out), never at every due row;
+// - fairness: at most `perOwner` of one owner's webhooks in flight (counted from the leases of every notifier
+//   when the claim starts; two notifiers claiming at the same instant may pass it by one each).
+// Rows are written with upserts that keep an existing row, and the follower's checkpoint last, so a crash
+// between them only repeats matching.
+import { MongoServerError, type Collection, type Db } from "mongodb";
 import { z } from "zod";
 import type { AttemptOutcome, DeliveryRecord, NewDelivery, ReplayJob, WebhookDeliveries } from "../../webhooks/webhook-deliveries.port.ts";
+
+/** Webhooks a claim looks at (owners at their cap excluded in the query). */
+const CLAIM_WINDOW = 256;
+/** `dueAt` of a webhook with nothing pending: after every timestamp, so `$min` lowers it and `$lte: now` skips it. */
+const NOTHING_DUE = "9999-12-31T23:59:59.999Z";
+/** `leasedUntil` of a webhook with nothing in flight: before every timestamp. */
+const NOT_LEASED = "";
 
 const deliverySchema = z.object({
   _id: z.string(),
   seq: z.number(),
   webhookId: z.string(),
+  ownerId: z.string().optional(),
   eventId: z.string(),
   type: z.string(),
   position: z.number(),
@@ -24,17 +41,21 @@ const deliverySchema = z.object({
   leaseUntil: z.string().nullable(),
 });
 type DeliveryDoc = z.infer<typeof deliverySchema>;
-type ReplayDoc = { _id: string; webhookId: string; cursor: number; upTo: number; createdAt: string };
-type StateDoc = { _id: string; position: number };
+type QueueDoc = { _id: string; ownerId: string; dueAt: string; leasedUntil: string; servedAt: string };
+type ReplayDoc = { _id: string; webhookId: string; slot: string; cursor: number; upTo: number; createdAt: string };
+type StateDoc = { _id: string; position?: number; value?: number };
 
 const toRecord = (doc: unknown): DeliveryRecord => {
-  const { _id, leaseUntil: _lease, ...rest } = deliverySchema.parse(doc);
-  return { id: _id, ...rest };
+  const { _id, leaseUntil: _lease, ownerId, ...rest } = deliverySchema.parse(doc);
+  return { id: _id, ownerId: ownerId ?? rest.webhookId, ...rest };
 };
+
+const isDuplicateKey = (error: unknown): boolean => error instanceof MongoServerError && error.code === 11000;
 
 export class MongoWebhookDeliveries implements WebhookDeliveries {
   private readonly deliveries: Collection<DeliveryDoc>;
-  private readonly replays: Collection<ReplayDoc>;
+  private readonly queues: Collection<QueueDoc>;
+  private readonly replayJobs: Collection<ReplayDoc>;
   private readonly state: Collection<StateDoc>;
 
   private constructor(
@@ -42,15 +63,28 @@ export class MongoWebhookDeliveries implements WebhookDeliveries {
     private readonly ownsClient: boolean,
   ) {
     this.deliveries = db.collection<DeliveryDoc>("webhook_deliveries");
-    this.replays = db.collection<ReplayDoc>("webhook_replays");
+    this.queues = db.collection<QueueDoc>("webhook_queues");
+    this.replayJobs = db.collection<ReplayDoc>("webhook_replays");
     this.state = db.collection<StateDoc>("webhook_state");
   }
 
   static async open(db: Db, options: { ownsClient?: boolean } = {}): Promise<MongoWebhookDeliveries> {
     const store = new MongoWebhookDeliveries(db, options.ownsClient ?? false);
     await store.deliveries.createIndex({ webhookId: 1, seq: -1 }, { name: "webhook_deliveries_list" });
-    await store.deliveries.createIndex({ status: 1, nextAttemptAt: 1 }, { name: "webhook_deliveries_due" });
+    await store.deliveries.createIndex({ webhookId: 1, status: 1, nextAttemptAt: 1, seq: 1 }, { name: "webhook_deliveries_pending" });
     await store.deliveries.createIndex({ createdAt: 1 }, { name: "webhook_deliveries_created" });
+    await store.queues.createIndex({ servedAt: 1, _id: 1 }, { name: "webhook_queues_served" });
+    await store.queues.createIndex({ leasedUntil: 1 }, { name: "webhook_queues_leased" });
+    await store.replayJobs.createIndex({ slot: 1 }, { name: "webhook_replays_slot", unique: true, partialFilterExpression: { slot: { $exists: true } } });
+    await store.replayJobs.createIndex({ createdAt: 1, _id: 1 }, { name: "webhook_replays_order" });
+    // A log written before queues existed: give each webhook with pending rows its queue.
+    if ((await store.queues.estimatedDocumentCount()) === 0) {
+      const pending = store.deliveries.aggregate<{ _id: string; ownerId: string | null; dueAt: string | null }>([
+        { $match: { status: "pending" } },
+        { $group: { _id: "$webhookId", ownerId: { $max: "$ownerId" }, dueAt: { $min: "$nextAttemptAt" } } },
+      ]);
+      for await (const queue of pending) await store.queueDue(queue._id, queue.ownerId ?? queue._id, queue.dueAt ?? NOTHING_DUE);
+    }
     return store;
   }
 
@@ -58,16 +92,31 @@ export class MongoWebhookDeliveries implements WebhookDeliveries {
     return (await this.state.findOne({ _id: "follower" }))?.position ?? 0;
   }
 
+  /** The webhook's queue is due no later than `at` (created when missing). */
+  private async queueDue(webhookId: string, ownerId: string, at: string): Promise<void> {
+    await this.queues.updateOne({ _id: webhookId }, { $min: { dueAt: at }, $setOnInsert: { ownerId, leasedUntil: NOT_LEASED, servedAt: "" } }, { upsert: true });
+  }
+
+  /** Sets the queue's due time from its pending rows, then lowers it for a row added meanwhile (`$min` only lowers). */
+  private async refreshQueue(webhookId: string, release: boolean): Promise<void> {
+    const earliest = async () => (await this.deliveries.find({ webhookId, status: "pending" }).sort({ nextAttemptAt: 1, seq: 1 }).limit(1).next())?.nextAttemptAt ?? NOTHING_DUE;
+    await this.queues.updateOne({ _id: webhookId }, { $set: { dueAt: await earliest(), ...(release ? { leasedUntil: NOT_LEASED } : {}) } });
+    await this.queues.updateOne({ _id: webhookId }, { $min: { dueAt: await earliest() } });
+  }
+
   private async insert(rows: readonly NewDelivery[]): Promise<void> {
+    if (rows.length === 0) return;
+    const counter = await this.state.findOneAndUpdate({ _id: "seq" }, { $inc: { value: rows.length } }, { upsert: true, returnDocument: "after" });
+    let seq = (counter?.value ?? rows.length) - rows.length;
     for (const row of rows) {
+      seq += 1;
       const { id, ...rest } = row;
-      // seq orders the newest-first list; a time-based value keeps it increasing across notifiers.
-      const seq = Date.now() * 1000 + Math.floor(Math.random() * 1000);
-      await this.deliveries.updateOne(
+      const written = await this.deliveries.updateOne(
         { _id: id },
         { $setOnInsert: { ...rest, seq, status: "pending", attempts: 0, lastResponseStatus: null, lastError: null, deliveredAt: null, leaseUntil: null } },
         { upsert: true },
       );
+      if (written.upsertedCount > 0) await this.queueDue(row.webhookId, row.ownerId, row.nextAttemptAt);
     }
   }
 
@@ -76,24 +125,40 @@ export class MongoWebhookDeliveries implements WebhookDeliveries {
     if (checkpoint !== undefined) await this.state.updateOne({ _id: "follower" }, { $max: { position: checkpoint } }, { upsert: true });
   }
 
-  async claimDue(now: string, leaseUntil: string, limit: number): Promise<DeliveryRecord[]> {
+  async claimDue(now: string, leaseUntil: string, limit: number, perOwner: number): Promise<DeliveryRecord[]> {
+    const leased = await this.queues.aggregate<{ _id: string; n: number }>([{ $match: { leasedUntil: { $gt: now } } }, { $group: { _id: "$ownerId", n: { $sum: 1 } } }]).toArray();
+    const inFlight = new Map(leased.map((entry) => [entry._id, entry.n]));
+    const capped = [...inFlight].filter(([, n]) => n >= perOwner).map(([owner]) => owner);
+    const candidates = await this.queues
+      .find({ dueAt: { $lte: now }, leasedUntil: { $lte: now }, ownerId: { $nin: capped } })
+      .sort({ servedAt: 1, _id: 1 })
+      .limit(CLAIM_WINDOW)
+      .toArray();
     const claimed: DeliveryRecord[] = [];
-    const busy = new Set((await this.deliveries.distinct("webhookId", { status: "pending", leaseUntil: { $gt: now } })).map(String));
-    while (claimed.length < limit) {
-      const doc = await this.deliveries.findOneAndUpdate(
-        { status: "pending", nextAttemptAt: { $lte: now }, webhookId: { $nin: [...busy] }, $or: [{ leaseUntil: null }, { leaseUntil: { $lte: now } }] },
+    for (const candidate of candidates) {
+      if (claimed.length >= limit) break;
+      const held = inFlight.get(candidate.ownerId) ?? 0;
+      if (held >= perOwner) continue;
+      const taken = await this.queues.findOneAndUpdate({ _id: candidate._id, leasedUntil: { $lte: now } }, { $set: { leasedUntil: leaseUntil, servedAt: now } });
+      if (!taken) continue;
+      const head = await this.deliveries.findOneAndUpdate(
+        { webhookId: candidate._id, status: "pending", nextAttemptAt: { $lte: now } },
         { $set: { leaseUntil } },
-        { sort: { seq: 1 }, returnDocument: "after" },
+        { sort: { nextAttemptAt: 1, seq: 1 }, returnDocument: "after" },
       );
-      if (!doc) break;
-      busy.add(doc.webhookId);
-      claimed.push(toRecord(doc));
+      if (!head) {
+        await this.refreshQueue(candidate._id, true);
+        continue;
+      }
+      inFlight.set(candidate.ownerId, held + 1);
+      claimed.push(toRecord(head));
     }
     return claimed;
   }
 
   async record(id: string, outcome: AttemptOutcome): Promise<void> {
-    await this.deliveries.updateOne({ _id: id }, { $set: { ...outcome, leaseUntil: null } });
+    const row = await this.deliveries.findOneAndUpdate({ _id: id }, { $set: { ...outcome, leaseUntil: null } });
+    if (row) await this.refreshQueue(row.webhookId, true);
   }
 
   async get(webhookId: string, id: string): Promise<DeliveryRecord | null> {
@@ -107,28 +172,47 @@ export class MongoWebhookDeliveries implements WebhookDeliveries {
   }
 
   async retry(webhookId: string, id: string, now: string): Promise<boolean> {
-    const result = await this.deliveries.updateOne({ _id: id, webhookId }, { $set: { status: "pending", nextAttemptAt: now } });
-    return result.matchedCount > 0;
+    const row = await this.deliveries.findOneAndUpdate({ _id: id, webhookId }, { $set: { status: "pending", nextAttemptAt: now } });
+    if (!row) return false;
+    await this.queueDue(webhookId, row.ownerId ?? webhookId, now);
+    return true;
   }
 
-  async addReplay(job: ReplayJob): Promise<void> {
+  async addReplay(job: ReplayJob, atMost: number): Promise<boolean> {
     const { id, ...rest } = job;
-    await this.replays.updateOne({ _id: id }, { $setOnInsert: rest }, { upsert: true });
+    // One document per slot of the webhook: a unique index makes taking a slot atomic across API processes.
+    for (let slot = 0; slot < atMost; slot += 1) {
+      try {
+        await this.replayJobs.insertOne({ _id: id, slot: `${job.webhookId}:${slot}`, ...rest });
+        return true;
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+      }
+    }
+    return false;
   }
 
-  async nextReplay(): Promise<ReplayJob | null> {
-    const doc = await this.replays.find({}).sort({ createdAt: 1, _id: 1 }).limit(1).next();
-    return doc ? { id: doc._id, webhookId: doc.webhookId, cursor: doc.cursor, upTo: doc.upTo, createdAt: doc.createdAt } : null;
+  async replays(limit: number): Promise<ReplayJob[]> {
+    const docs = await this.replayJobs.find({}).sort({ createdAt: 1, _id: 1 }).limit(limit).toArray();
+    return docs.map((doc) => ({ id: doc._id, webhookId: doc.webhookId, cursor: doc.cursor, upTo: doc.upTo, createdAt: doc.createdAt }));
+  }
+
+  async undelivered(webhookId: string, atMost: number): Promise<number> {
+    return this.deliveries.countDocuments({ webhookId, status: "pending" }, { limit: atMost });
   }
 
   async advanceReplay(jobId: string, rows: readonly NewDelivery[], cursor: number): Promise<void> {
     await this.insert(rows);
-    await this.replays.updateOne({ _id: jobId }, { $max: { cursor } });
-    await this.replays.deleteOne({ _id: jobId, $expr: { $gte: ["$cursor", "$upTo"] } });
+    await this.replayJobs.updateOne({ _id: jobId }, { $max: { cursor } });
+    await this.replayJobs.deleteOne({ _id: jobId, $expr: { $gte: ["$cursor", "$upTo"] } });
   }
 
   async purge(before: string): Promise<number> {
-    return (await this.deliveries.deleteMany({ createdAt: { $lt: before } })).deletedCount;
+    const purged = (await this.deliveries.deleteMany({ createdAt: { $lt: before } })).deletedCount;
+    if (purged > 0) {
+      for await (const queue of this.queues.find({ dueAt: { $lt: NOTHING_DUE } }, { projection: { _id: 1 } })) await this.refreshQueue(queue._id, false);
+    }
+    return purged;
   }
 
   async backlog(): Promise<{ pending: number; oldestCreatedAt: string | null }> {

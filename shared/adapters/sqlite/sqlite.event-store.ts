@@ -82,6 +82,9 @@ export class SqliteEventStore implements EventStore {
       ),
       stream: this.db.prepare<[string], Row>(`SELECT ${COLUMNS} FROM events WHERE stream = ? ORDER BY revision`).raw(),
       all: this.db.prepare<[number, number], Row>(`SELECT ${COLUMNS} FROM events WHERE position > ? AND ${NOT_SYSTEM} ORDER BY position LIMIT CAST(? AS INTEGER)`).raw(),
+      // Sizes first, without loading the events: octet_length reads the length of a value, not its content.
+      sizes: this.db.prepare<[number, number], [number, number]>(`SELECT position, octet_length(data) + octet_length(metadata) FROM events WHERE position > ? AND ${NOT_SYSTEM} ORDER BY position LIMIT CAST(? AS INTEGER)`).raw(),
+      range: this.db.prepare<[number, number], Row>(`SELECT ${COLUMNS} FROM events WHERE position > ? AND position <= ? AND ${NOT_SYSTEM} ORDER BY position`).raw(),
       head: this.db.prepare<[], { head: number | null }>(`SELECT position AS head FROM events WHERE ${NOT_SYSTEM} ORDER BY position DESC LIMIT 1`),
     };
     // Called inside the group's transaction, so better-sqlite3 runs each append in a savepoint of its own: a
@@ -192,8 +195,16 @@ export class SqliteEventStore implements EventStore {
     return { revision: events.at(-1)?.revision ?? -1, events };
   }
 
-  async readAll(afterPosition: number, limit: number): Promise<RecordedEvent[]> {
-    return this.statements.all.all(afterPosition, limit).map(toRecorded);
+  async readAll(afterPosition: number, limit: number, maxBytes?: number): Promise<RecordedEvent[]> {
+    if (maxBytes === undefined) return this.statements.all.all(afterPosition, limit).map(toRecorded);
+    let last = afterPosition;
+    let bytes = 0;
+    for (const [position, size] of this.statements.sizes.all(afterPosition, limit)) {
+      if (last !== afterPosition && bytes + size > maxBytes) break;
+      bytes += size;
+      last = position;
+    }
+    return last === afterPosition ? [] : this.statements.range.all(afterPosition, last).map(toRecorded);
   }
 
   async headPosition(): Promise<number> {

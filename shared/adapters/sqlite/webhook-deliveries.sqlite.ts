@@ -1,16 +1,23 @@
 // The webhook delivery log in its own SQLite file (DATA_DIR/webhooks.sqlite): not a read model, since it is not
 // rebuilt from the event log, so it must survive the read models' rebuilds. Every notifier process and the APIs
-// open it; WAL lets them read while one writes, and claims are single UPDATE ... RETURNING statements.
+// open it; WAL lets them read while one writes, and a claim is one IMMEDIATE transaction.
+// Beside the rows, `webhook_queues` keeps one row per webhook that ever had a delivery: when its earliest
+// pending row is due, the lease of the row it has in flight, and when it was last served. Claims read that
+// table, so their cost follows the number of webhooks looked at, never the number of rows queued.
 import type Database from "better-sqlite3";
 import { z } from "zod";
 import type { AttemptOutcome, DeliveryRecord, NewDelivery, ReplayJob, WebhookDeliveries } from "../../webhooks/webhook-deliveries.port.ts";
 import { openDatabase, PAGE_CACHE_MB } from "./open-database.ts";
+
+/** Webhooks a claim looks at beyond those of owners at their in-flight cap (skipped by the index). */
+const CLAIM_WINDOW = 256;
 
 const schema = `
 CREATE TABLE IF NOT EXISTS webhook_deliveries (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   id TEXT NOT NULL UNIQUE,
   webhook_id TEXT NOT NULL,
+  owner_id TEXT,
   event_id TEXT NOT NULL,
   type TEXT NOT NULL,
   position INTEGER NOT NULL,
@@ -25,9 +32,19 @@ CREATE TABLE IF NOT EXISTS webhook_deliveries (
   lease_until TEXT
 );
 CREATE INDEX IF NOT EXISTS webhook_deliveries_list ON webhook_deliveries (webhook_id, seq);
-CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (next_attempt_at, seq) WHERE status = 'pending';
-CREATE INDEX IF NOT EXISTS webhook_deliveries_leased ON webhook_deliveries (webhook_id, lease_until) WHERE status = 'pending';
+CREATE INDEX IF NOT EXISTS webhook_deliveries_pending ON webhook_deliveries (webhook_id, next_attempt_at, seq) WHERE status = 'pending';
 CREATE INDEX IF NOT EXISTS webhook_deliveries_created ON webhook_deliveries (created_at);
+DROP INDEX IF EXISTS webhook_deliveries_due;
+DROP INDEX IF EXISTS webhook_deliveries_leased;
+CREATE TABLE IF NOT EXISTS webhook_queues (
+  webhook_id TEXT PRIMARY KEY,
+  owner_id TEXT NOT NULL,
+  due_at TEXT,
+  leased_until TEXT,
+  served_at TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS webhook_queues_served ON webhook_queues (served_at, webhook_id) WHERE due_at IS NOT NULL;
+CREATE INDEX IF NOT EXISTS webhook_queues_leased ON webhook_queues (leased_until) WHERE leased_until IS NOT NULL;
 CREATE TABLE IF NOT EXISTS webhook_replays (
   id TEXT PRIMARY KEY,
   webhook_id TEXT NOT NULL,
@@ -35,6 +52,7 @@ CREATE TABLE IF NOT EXISTS webhook_replays (
   up_to INTEGER NOT NULL,
   created_at TEXT NOT NULL
 );
+CREATE INDEX IF NOT EXISTS webhook_replays_webhook ON webhook_replays (webhook_id);
 CREATE TABLE IF NOT EXISTS webhook_follower (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   position INTEGER NOT NULL
@@ -45,6 +63,7 @@ const rowSchema = z.object({
   seq: z.number(),
   id: z.string(),
   webhook_id: z.string(),
+  owner_id: z.string().nullable(),
   event_id: z.string(),
   type: z.string(),
   position: z.number(),
@@ -64,6 +83,7 @@ const toRecord = (row: unknown): DeliveryRecord => {
     seq: r.seq,
     id: r.id,
     webhookId: r.webhook_id,
+    ownerId: r.owner_id ?? r.webhook_id,
     eventId: r.event_id,
     type: r.type,
     position: r.position,
@@ -79,67 +99,129 @@ const toRecord = (row: unknown): DeliveryRecord => {
 };
 
 const replaySchema = z.object({ id: z.string(), webhook_id: z.string(), cursor: z.number(), up_to: z.number(), created_at: z.string() });
+const candidateSchema = z.object({ webhook_id: z.string(), owner_id: z.string() });
+const inFlightSchema = z.object({ owner_id: z.string(), n: z.number() });
+
+/** A file from before owners were recorded: add the column, and the queues of the rows it holds. */
+function migrate(db: Database.Database): void {
+  const columns = z.array(z.object({ name: z.string() })).parse(db.prepare("PRAGMA table_info(webhook_deliveries)").all());
+  if (!columns.some((column) => column.name === "owner_id")) db.exec("ALTER TABLE webhook_deliveries ADD COLUMN owner_id TEXT");
+  db.exec(`INSERT OR IGNORE INTO webhook_queues (webhook_id, owner_id, due_at, leased_until)
+    SELECT webhook_id, COALESCE(MAX(owner_id), webhook_id), MIN(next_attempt_at), MAX(lease_until) FROM webhook_deliveries WHERE status = 'pending' GROUP BY webhook_id`);
+}
 
 export class SqliteWebhookDeliveries implements WebhookDeliveries {
   private readonly db: Database.Database;
   private readonly statements;
+  private readonly claimTx;
 
   constructor(filename: string) {
     this.db = openDatabase(filename, { cacheMb: PAGE_CACHE_MB.log });
     this.db.exec(schema);
+    migrate(this.db);
+    const earliestDue = "(SELECT MIN(next_attempt_at) FROM webhook_deliveries WHERE webhook_id = webhook_queues.webhook_id AND status = 'pending')";
     this.statements = {
       checkpoint: this.db.prepare<[], number>("SELECT position FROM webhook_follower WHERE id = 1").pluck(),
       setCheckpoint: this.db.prepare<[number]>("UPDATE webhook_follower SET position = MAX(position, ?) WHERE id = 1"),
       insert: this.db.prepare(
-        `INSERT OR IGNORE INTO webhook_deliveries (id, webhook_id, event_id, type, position, payload, status, attempts, created_at, next_attempt_at)
-         VALUES (@id, @webhookId, @eventId, @type, @position, @payload, 'pending', 0, @createdAt, @nextAttemptAt)`,
+        `INSERT OR IGNORE INTO webhook_deliveries (id, webhook_id, owner_id, event_id, type, position, payload, status, attempts, created_at, next_attempt_at)
+         VALUES (@id, @webhookId, @ownerId, @eventId, @type, @position, @payload, 'pending', 0, @createdAt, @nextAttemptAt)`,
       ),
-      // One row per webhook (its earliest due among the first due rows), skipping webhooks with a live lease: a
-      // slow endpoint holds one slot. The inner LIMIT bounds the scan when many rows are due at once.
-      claim: this.db.prepare<[{ leaseUntil: string; now: string; limit: number }]>(
-        `UPDATE webhook_deliveries SET lease_until = @leaseUntil
-         WHERE seq IN (
-           SELECT MIN(seq) FROM (
-             SELECT seq, webhook_id FROM webhook_deliveries d
-             WHERE status = 'pending' AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
-               AND NOT EXISTS (SELECT 1 FROM webhook_deliveries o WHERE o.webhook_id = d.webhook_id AND o.status = 'pending' AND o.lease_until > @now)
-             ORDER BY next_attempt_at, seq LIMIT 1000)
-           GROUP BY webhook_id LIMIT CAST(@limit AS INTEGER))
+      // The queue of a row made pending: due at the earlier of what it had and the row's time.
+      queueRow: this.db.prepare<[string]>(
+        `INSERT INTO webhook_queues (webhook_id, owner_id, due_at)
+           SELECT webhook_id, COALESCE(owner_id, webhook_id), next_attempt_at FROM webhook_deliveries WHERE id = ?
+         ON CONFLICT (webhook_id) DO UPDATE SET due_at = CASE WHEN due_at IS NULL OR excluded.due_at < due_at THEN excluded.due_at ELSE due_at END`,
+      ),
+      inFlight: this.db.prepare<[string]>("SELECT owner_id, COUNT(*) AS n FROM webhook_queues WHERE leased_until > ? GROUP BY owner_id"),
+      // Owners at their cap are left out in the query, so their webhooks do not fill the window.
+      candidates: this.db.prepare<[{ now: string; capped: string; window: number }]>(
+        `SELECT webhook_id, owner_id FROM webhook_queues
+         WHERE due_at IS NOT NULL AND due_at <= @now AND (leased_until IS NULL OR leased_until <= @now)
+           AND owner_id NOT IN (SELECT value FROM json_each(@capped))
+         ORDER BY served_at, webhook_id LIMIT CAST(@window AS INTEGER)`,
+      ),
+      leaseHead: this.db.prepare<[{ webhookId: string; now: string; leaseUntil: string }]>(
+        `UPDATE webhook_deliveries SET lease_until = @leaseUntil WHERE seq = (
+           SELECT seq FROM webhook_deliveries WHERE webhook_id = @webhookId AND status = 'pending' AND next_attempt_at <= @now
+           ORDER BY next_attempt_at, seq LIMIT 1)
          RETURNING *`,
       ),
+      leaseQueue: this.db.prepare<[{ webhookId: string; now: string; leaseUntil: string }]>(
+        "UPDATE webhook_queues SET leased_until = @leaseUntil, served_at = @now WHERE webhook_id = @webhookId",
+      ),
+      refreshQueue: this.db.prepare<[string]>(`UPDATE webhook_queues SET due_at = ${earliestDue} WHERE webhook_id = ?`),
       record: this.db.prepare(
         `UPDATE webhook_deliveries SET status = @status, attempts = @attempts, last_response_status = @lastResponseStatus, last_error = @lastError,
-           delivered_at = @deliveredAt, next_attempt_at = @nextAttemptAt, lease_until = NULL WHERE id = @id`,
+           delivered_at = @deliveredAt, next_attempt_at = @nextAttemptAt, lease_until = NULL WHERE id = @id RETURNING webhook_id`,
       ),
+      release: this.db.prepare<[string]>(`UPDATE webhook_queues SET leased_until = NULL, due_at = ${earliestDue} WHERE webhook_id = ?`),
       get: this.db.prepare<[string, string]>("SELECT * FROM webhook_deliveries WHERE webhook_id = ? AND id = ?"),
       list: this.db.prepare<[string, number, number]>("SELECT * FROM webhook_deliveries WHERE webhook_id = ? AND seq < ? ORDER BY seq DESC LIMIT CAST(? AS INTEGER)"),
       retry: this.db.prepare<[string, string, string]>("UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ? WHERE webhook_id = ? AND id = ?"),
-      addReplay: this.db.prepare("INSERT OR IGNORE INTO webhook_replays (id, webhook_id, cursor, up_to, created_at) VALUES (@id, @webhookId, @cursor, @upTo, @createdAt)"),
-      nextReplay: this.db.prepare("SELECT * FROM webhook_replays ORDER BY created_at, id LIMIT 1"),
+      addReplay: this.db.prepare(
+        `INSERT OR IGNORE INTO webhook_replays (id, webhook_id, cursor, up_to, created_at)
+         SELECT @id, @webhookId, @cursor, @upTo, @createdAt WHERE (SELECT COUNT(*) FROM webhook_replays WHERE webhook_id = @webhookId) < @atMost`,
+      ),
+      replays: this.db.prepare<[number]>("SELECT * FROM webhook_replays ORDER BY created_at, id LIMIT CAST(? AS INTEGER)"),
+      undelivered: this.db.prepare<[string, number], number>(
+        "SELECT COUNT(*) FROM (SELECT 1 FROM webhook_deliveries WHERE webhook_id = ? AND status = 'pending' LIMIT CAST(? AS INTEGER))",
+      ).pluck(),
       moveReplay: this.db.prepare<[number, string]>("UPDATE webhook_replays SET cursor = ? WHERE id = ?"),
       endReplay: this.db.prepare<[string]>("DELETE FROM webhook_replays WHERE id = ? AND cursor >= up_to"),
       purge: this.db.prepare<[string]>("DELETE FROM webhook_deliveries WHERE created_at < ?"),
+      refreshQueues: this.db.prepare(`UPDATE webhook_queues SET due_at = ${earliestDue}`),
       backlog: this.db.prepare<[], { pending: number; oldest: string | null }>("SELECT COUNT(*) AS pending, MIN(created_at) AS oldest FROM webhook_deliveries WHERE status = 'pending'"),
     };
+    this.claimTx = this.db.transaction((now: string, leaseUntil: string, limit: number, perOwner: number): DeliveryRecord[] => {
+      const inFlight = new Map(this.statements.inFlight.all(now).map((row) => inFlightSchema.parse(row)).map((row) => [row.owner_id, row.n]));
+      const capped = [...inFlight].filter(([, n]) => n >= perOwner).map(([owner]) => owner);
+      const claimed: DeliveryRecord[] = [];
+      for (const row of this.statements.candidates.all({ now, capped: JSON.stringify(capped), window: CLAIM_WINDOW })) {
+        if (claimed.length >= limit) break;
+        const candidate = candidateSchema.parse(row);
+        const held = inFlight.get(candidate.owner_id) ?? 0;
+        if (held >= perOwner) continue;
+        const [head] = this.statements.leaseHead.all({ webhookId: candidate.webhook_id, now, leaseUntil });
+        if (!head) {
+          this.statements.refreshQueue.run(candidate.webhook_id);
+          continue;
+        }
+        this.statements.leaseQueue.run({ webhookId: candidate.webhook_id, now, leaseUntil });
+        inFlight.set(candidate.owner_id, held + 1);
+        claimed.push(toRecord(head));
+      }
+      return claimed;
+    });
   }
 
   async followerCheckpoint(): Promise<number> {
     return this.statements.checkpoint.get() ?? 0;
   }
 
+  private insertRows(rows: readonly NewDelivery[]): void {
+    for (const row of rows) {
+      if (this.statements.insert.run(row).changes > 0) this.statements.queueRow.run(row.id);
+    }
+  }
+
   async enqueue(rows: readonly NewDelivery[], checkpoint?: number): Promise<void> {
     this.db.transaction(() => {
-      for (const row of rows) this.statements.insert.run(row);
+      this.insertRows(rows);
       if (checkpoint !== undefined) this.statements.setCheckpoint.run(checkpoint);
     })();
   }
 
-  async claimDue(now: string, leaseUntil: string, limit: number): Promise<DeliveryRecord[]> {
-    return this.statements.claim.all({ leaseUntil, now, limit }).map(toRecord);
+  async claimDue(now: string, leaseUntil: string, limit: number, perOwner: number): Promise<DeliveryRecord[]> {
+    return this.claimTx.immediate(now, leaseUntil, limit, perOwner);
   }
 
   async record(id: string, outcome: AttemptOutcome): Promise<void> {
-    this.statements.record.run({ id, ...outcome });
+    this.db.transaction(() => {
+      const [row] = this.statements.record.all({ id, ...outcome });
+      const webhookId = z.object({ webhook_id: z.string() }).optional().parse(row)?.webhook_id;
+      if (webhookId !== undefined) this.statements.release.run(webhookId);
+    })();
   }
 
   async get(webhookId: string, id: string): Promise<DeliveryRecord | null> {
@@ -152,30 +234,42 @@ export class SqliteWebhookDeliveries implements WebhookDeliveries {
   }
 
   async retry(webhookId: string, id: string, now: string): Promise<boolean> {
-    return this.statements.retry.run(now, webhookId, id).changes > 0;
+    return this.db.transaction(() => {
+      if (this.statements.retry.run(now, webhookId, id).changes === 0) return false;
+      this.statements.queueRow.run(id);
+      return true;
+    })();
   }
 
-  async addReplay(job: ReplayJob): Promise<void> {
-    this.statements.addReplay.run(job);
+  async addReplay(job: ReplayJob, atMost: number): Promise<boolean> {
+    return this.statements.addReplay.run({ ...job, atMost }).changes > 0;
   }
 
-  async nextReplay(): Promise<ReplayJob | null> {
-    const row = this.statements.nextReplay.get();
-    if (!row) return null;
-    const r = replaySchema.parse(row);
-    return { id: r.id, webhookId: r.webhook_id, cursor: r.cursor, upTo: r.up_to, createdAt: r.created_at };
+  async replays(limit: number): Promise<ReplayJob[]> {
+    return this.statements.replays.all(limit).map((row) => {
+      const r = replaySchema.parse(row);
+      return { id: r.id, webhookId: r.webhook_id, cursor: r.cursor, upTo: r.up_to, createdAt: r.created_at };
+    });
+  }
+
+  async undelivered(webhookId: string, atMost: number): Promise<number> {
+    return this.statements.undelivered.get(webhookId, atMost) ?? 0;
   }
 
   async advanceReplay(jobId: string, rows: readonly NewDelivery[], cursor: number): Promise<void> {
     this.db.transaction(() => {
-      for (const row of rows) this.statements.insert.run(row);
+      this.insertRows(rows);
       this.statements.moveReplay.run(cursor, jobId);
       this.statements.endReplay.run(jobId);
     })();
   }
 
   async purge(before: string): Promise<number> {
-    return this.statements.purge.run(before).changes;
+    return this.db.transaction(() => {
+      const purged = this.statements.purge.run(before).changes;
+      if (purged > 0) this.statements.refreshQueues.run();
+      return purged;
+    })();
   }
 
   async backlog(): Promise<{ pending: number; oldestCreatedAt: string | null }> {

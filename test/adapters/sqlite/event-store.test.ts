@@ -10,6 +10,18 @@ eventStoreContract("SQLite with group commit", () => sqliteEventStoreFactory({ g
 // Beyond the contract: event ids are unique across the whole SQLite log (EventStoreDB checks them per stream
 // only, and the application never reuses one), so a batch that repeats a stored id elsewhere is refused whole.
 describe("the SQLite event store", () => {
+  it("reads the global log bounded by bytes when asked, always at least one event, never loading the rest", async () => {
+    const { store, cleanup } = await sqliteEventStoreFactory();
+    const stream = `page-${randomUUID()}`;
+    await store.append(stream, Array.from({ length: 5 }, (_, index) => newEvent("ThingHappened", { n: index, text: "x".repeat(100_000) })), "no_stream");
+    const all = await store.readAll(0, 10);
+    expect((await store.readAll(0, 10, 250_000)).map((event) => event.id)).toEqual(all.slice(0, 2).map((event) => event.id));
+    expect(await store.readAll(0, 10, 1)).toHaveLength(1);
+    expect(await store.readAll(0, 3, 10_000_000)).toHaveLength(3);
+    expect(await store.readAll(all.at(-1)?.position ?? 0, 10, 1)).toEqual([]);
+    await cleanup();
+  });
+
   it("refuses a batch that reuses an event id stored in another stream, and appends none of it", async () => {
     const { store, cleanup } = await sqliteEventStoreFactory();
     const [a, b] = [`page-${randomUUID()}`, `page-${randomUUID()}`];
