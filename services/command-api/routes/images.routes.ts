@@ -9,6 +9,7 @@ import { z } from "zod";
 import { pageAccess } from "../../../shared/access/authorize.ts";
 import { blobKeySchema } from "../../../shared/blobs/blob-store.port.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
+import { nameProblem } from "../../../shared/kernel/name-rules.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { locationOf } from "../../../shared/http/locations.ts";
 import { imageCommands } from "../../../shared/images/image.commands.ts";
@@ -30,7 +31,8 @@ const ORIGINAL_NAME_MAX_CHARS = 255;
 const FIELD_MAX_BYTES = 16 * 1024;
 
 const altField = textField({ max: ALT_MAX_CHARS });
-const originalNameField = textField({ max: ORIGINAL_NAME_MAX_CHARS });
+/** A file name is a name: no bidirectional controls either (shared/kernel/name-rules.ts). */
+const originalNameField = textField({ max: ORIGINAL_NAME_MAX_CHARS }).refine((name) => nameProblem(name) === null, "must not hold control characters or bidirectional override or isolate characters");
 
 interface UploadForm {
   readonly bytes: Buffer;

@@ -11,10 +11,10 @@ import { tokenCommands } from "../../../shared/tokens/token.commands.ts";
 import { createdTokenResource, toTokenResource } from "../../../shared/tokens/token.resource.ts";
 import type { CommandApiPorts } from "../command-api.ts";
 import { actorOf, createdRecordedReply, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
-import { visibleTextField } from "./fields.ts";
+import { nameField } from "./fields.ts";
 
 const createTokenBody = z.object({
-  name: visibleTextField({ max: 100 }),
+  name: nameField({ max: 100 }),
   scopes: z
     .array(scopeSchema)
     .min(1)
