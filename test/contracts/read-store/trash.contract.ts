@@ -48,6 +48,20 @@ export function trashCases<Tx>(s: ContractStores<Tx>): void {
     expect(await sources({ ownerIds: [], folderIds: [], pageIds: [] })).toEqual(new Set());
   });
 
+  it("sums the image bytes of an owner's live pages: other owners' and deleted pages' images are not counted", async () => {
+    const [ann, bob] = [randomUUID(), randomUUID()];
+    const [first, second, deleted, others] = [page(ann), page(ann), page(ann), page(bob)];
+    const image = (pageId: string, size: number) => ({ id: randomUUID(), pageId, uploaderId: ann, filename: "f.png", originalName: "f.png", mimeType: "image/png" as const, size, width: 1, height: 1, alt: "", sha256: "a".repeat(64), createdAt: at().updatedAt });
+    expect(await s.reader.images.bytesOwnedBy(ann)).toBe(0);
+    await batch(async (tx) => {
+      for (const made of [first, second, deleted, others]) await w().pages.create(tx, made, "x");
+      for (const [pageId, size] of [[first.id, 100], [first.id, 20], [second.id, 3], [deleted.id, 4000], [others.id, 50000]] as const) await w().images.put(tx, image(pageId, size));
+    });
+    await batch(async (tx) => w().pages.remove(tx, deleted.id));
+    expect(await s.reader.images.bytesOwnedBy(ann)).toBe(123);
+    expect(await s.reader.images.bytesOwnedBy(bob)).toBe(50000);
+  });
+
   it("lists the trash through owners, folders above an item and granted items, newest first, each source limited, and follows folder moves", async () => {
     const [owner, other, top, inner, moved] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
     const item = (type: "page" | "folder", ownerId: string, ancestorIds: string[], deletedWith: string | null = null) => {
