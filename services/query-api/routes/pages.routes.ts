@@ -125,17 +125,18 @@ export function pageQueryRoutes(app: App, views: ReadModels, asOf: AsOfPorts): v
       const { at } = request.query;
       const principal = principalOf(request);
       const pageId = request.params.pageId;
-      // Access is decided on the listing row (or the page's first history entry) before the markdown, whose size
-      // grows with the page, is read: a page the caller cannot see costs what a missing one costs.
+      // Access is decided on the listing row (or, as of an instant, on where the page stands today) before the
+      // markdown, whose size grows with the page, is read: a page the caller cannot see costs what a missing one costs.
       const found = at ? await pageAt(principal, pageId, at) : await visiblePage(views, principal, pageId);
+      const notModified = (shown: Seen<PageRecord>) => ifNoneMatchHits(request.headers["if-none-match"], etagOf(shown));
       const send = (shown: Seen<PageRecord>, markdown: string) => {
         reply.header("etag", etagOf(shown)).header("cache-control", "private, no-cache");
-        if (ifNoneMatchHits(request.headers["if-none-match"], etagOf(shown))) return reply.code(304).send(null);
+        if (notModified(shown)) return reply.code(304).send(null);
         return reply.type("text/markdown; charset=utf-8").send(renderPageDocument(shown, markdown));
       };
       if ("markdown" in found) return send(found.shown, found.markdown);
       // An unchanged page is answered from the listing row alone.
-      if (ifNoneMatchHits(request.headers["if-none-match"], etagOf(found.shown))) return send(found.shown, "");
+      if (notModified(found.shown)) return reply.header("etag", etagOf(found.shown)).header("cache-control", "private, no-cache").code(304).send(null);
       const content = await views.pages.getContent(pageId);
       if (!content) throw new AppError("not_found", "page not found");
       return send(seenBy(await views.access.contextFor(principal.user.id), content.page), content.markdown);
