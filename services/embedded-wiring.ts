@@ -16,6 +16,7 @@ import { Authenticator } from "../shared/auth/authenticator.ts";
 import { sessionKeyFor } from "../shared/auth/session-key.ts";
 import { SessionVerifier } from "../shared/auth/session-verifier.ts";
 import type { WriteSide } from "../shared/auth/write-side.port.ts";
+import { quotasFor } from "../shared/quotas/quotas.ts";
 import { rateLimitPolicies, type Config } from "../shared/config/config.ts";
 import { countedAppends } from "../shared/event-store/counted-appends.ts";
 import type { EventStore } from "../shared/event-store/event-store.port.ts";
@@ -78,6 +79,7 @@ export function commandApiPorts(
     eventStore: appendingStore(stores.eventStore, metrics),
     views: stores.readStore,
     blobs: stores.blobs,
+    quotas: quotasFor({ tokensPerUser: config.QUOTA_TOKENS_PER_USER, blobBytesPerOwner: config.QUOTA_BLOB_BYTES_PER_OWNER }, stores.readStore, clock),
     projection: metrics ? timedProgress(projection, "write", metrics) : projection,
     clock,
     logger,
@@ -112,7 +114,7 @@ export async function rateLimitsFor(config: Config, name: string): Promise<RateL
   const policies = rateLimitPolicies(config);
   const windows = Object.values(policies).flatMap((policy) => (policy ? [policy.windowSeconds] : []));
   const counters = config.NATS_URL ? await NatsRateLimitCounters.connect(config.NATS_URL, { maxWindowSeconds: Math.max(1, ...windows), name }) : new InMemoryRateLimitCounters();
-  return { counters, policies };
+  return { counters, policies, userFactor: config.RATE_LIMIT_USER_FACTOR };
 }
 
 /** The mailer: SMTP when SMTP_URL is set, otherwise .eml files in DATA_DIR/outbox. */

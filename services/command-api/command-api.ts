@@ -1,6 +1,7 @@
 // The command API: every POST, PATCH, PUT and DELETE of /api/v1. Appends events; answers once projected.
 import type { Logger } from "pino";
 import type { BlobStore } from "../../shared/blobs/blob-store.port.ts";
+import type { Quotas } from "../../shared/quotas/quotas.ts";
 import type { WritePorts } from "../../shared/commands/write-ports.ts";
 import type { App } from "../../shared/http/create-app.ts";
 import { API_PREFIX } from "../../shared/http/locations.ts";
@@ -32,6 +33,8 @@ export interface CommandApiPorts extends WritePorts {
   readonly consistencyWaitMs: number;
   /** Where uploaded images' bytes go. */
   readonly blobs: BlobStore;
+  /** Per-user quotas: active API tokens, stored blob bytes per workspace owner. */
+  readonly quotas: Quotas;
   /** TRASH_RETENTION_DAYS: deleted pages older than this are purged. */
   readonly trashRetentionDays: number;
   /** Checks uploaded and imported images, a bounded number at a time. */

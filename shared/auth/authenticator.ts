@@ -4,6 +4,7 @@
 // appends an event itself.
 import type { Logger } from "pino";
 import { AppError } from "../errors/app-error.ts";
+import { nameProblem } from "../kernel/name-rules.ts";
 import { unmeasuredCache, type CacheMetrics } from "../metrics/metrics.port.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import { TOKEN_USE_GRANULARITY_MS } from "../tokens/token.decider.ts";
@@ -72,6 +73,9 @@ export class Authenticator {
     if (!session) throw unauthenticated("sign in or send an API token");
     const claims = await this.ports.sessions.verify(session);
     if (!claims) throw unauthenticated("the session is invalid or has expired");
+    // The name reaches other users' screens and mail: refused as a request field would be, before it is recorded.
+    const nameRefused = nameProblem(claims.name);
+    if (nameRefused) throw new AppError("validation_failed", `the session's name ${nameRefused}`);
     const user = await this.sessionUser(session, claims, correlationId);
     return { user, authentication: "session", scopes: null, tokenId: null, expiresAt: claims.exp * 1000 };
   }

@@ -62,6 +62,14 @@ export const configSchema = z.object({
   RATE_LIMIT_SEARCH: rateLimitSpecSchema.prefault("1200/1m"),
   RATE_LIMIT_UPLOAD: rateLimitSpecSchema.prefault("300/1m"),
   RATE_LIMIT_IMPORT: rateLimitSpecSchema.prefault("60/1m"),
+  /** Adding workspace members and granting access, counted per user (their tokens and sessions together). */
+  RATE_LIMIT_SHARING: rateLimitSpecSchema.prefault("60/1h"),
+  /** What all the tokens and sessions of one user may spend together in a class: this many times one caller's quota. */
+  RATE_LIMIT_USER_FACTOR: z.coerce.number().int().min(1).max(1_000).default(2),
+  /** Active (not revoked, not expired) API tokens one user may hold; one more is refused 409 quota_exceeded. */
+  QUOTA_TOKENS_PER_USER: z.coerce.number().int().min(1).max(100_000).default(100),
+  /** Bytes of images (uploads, duplicates' copies, imports) one workspace may store on its live pages. */
+  QUOTA_BLOB_BYTES_PER_OWNER: z.coerce.number().int().min(1024 * 1024).max(Number.MAX_SAFE_INTEGER).default(5 * 1024 * 1024 * 1024),
   /** Proxies trusted to name the client in X-Forwarded-For (`loopback`, `10.0.0.0/8`, comma-separated); none when unset. */
   TRUST_PROXY: z
     .string()
@@ -127,6 +135,7 @@ export function rateLimitPolicies(config: Config): RateLimitPolicies {
     search: config.RATE_LIMIT_SEARCH,
     upload: config.RATE_LIMIT_UPLOAD,
     import: config.RATE_LIMIT_IMPORT,
+    sharing: config.RATE_LIMIT_SHARING,
   };
 }
 

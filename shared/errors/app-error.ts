@@ -9,6 +9,7 @@ export const errorCatalogue = {
   method_not_allowed: 405,
   request_timeout: 408,
   conflict: 409,
+  /** A per-user quota (tokens, webhooks, stored bytes) would be passed: the request is refused, nothing is stored. */
   quota_exceeded: 409,
   precondition_failed: 412,
   payload_too_large: 413,

@@ -2,9 +2,13 @@
 // links, stable (the same pages get the same names on every export) and unique within their directory, compared
 // as the systems vaults live on compare them (without case, in NFC). The real title travels in frontmatter
 // whenever the file name cannot carry it.
+import { withoutZeroWidth } from "../kernel/name-rules.ts";
 
-/** Refused by Windows (`/ \ : * ? " < > |`, controls), or by Obsidian in a link (`# ^ [ ]`). */
-const UNSAFE = /[/\\:*?"<>|#^[\]\u0000-\u001F\u007F-\u009F]/g;
+/**
+ * Refused by Windows (`/ \ : * ? " < > |`, controls), or by Obsidian in a link (`# ^ [ ]`), and bidirectional
+ * controls, which make a name read as another (titles written before names refused them may hold some).
+ */
+const UNSAFE = /[/\\:*?"<>|#^[\]\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
 /** Windows' reserved device names, with or without an extension. */
 const RESERVED = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(?:\..*)?$/i;
 /** Bytes of UTF-8 a name keeps before its counter and extension: file systems allow 255. */
@@ -21,9 +25,9 @@ function truncatedToBytes(name: string, max: number): string {
   return kept;
 }
 
-/** `name` as a file or directory name: unsafe characters as `_`, no leading dot, no trailing dot or space. */
+/** `name` as a file or directory name: unsafe characters as `_`, no zero-width characters, no leading dot, no trailing dot or space. */
 export function safeFileName(name: string): string {
-  let safe = truncatedToBytes(name.normalize("NFC").replace(UNSAFE, "_").trim(), MAX_NAME_BYTES)
+  let safe = truncatedToBytes(withoutZeroWidth(name).normalize("NFC").replace(UNSAFE, "_").trim(), MAX_NAME_BYTES)
     .replace(/[. ]+$/, "")
     .trim();
   // A leading dot hides the file in Obsidian and in shells.

@@ -35,15 +35,16 @@ export interface HistoryPage {
 }
 
 /**
- * Where a page stands: its listing row, or for a deleted page (which keeps no listing row) its one
- * PageCreated entry, since pages are judged where they were created (a deleted page cannot have moved since).
+ * Where a page stands: its listing row, or for a deleted page (which keeps no listing row) its trash entry, where
+ * it stood when deleted (a deleted page cannot move). Both are fixed-size records: nothing that grows with the
+ * page (its markdown, its history) is read before access is decided.
  */
 async function locationOf(views: ReadModels, pageId: string): Promise<Located | null> {
   const live = await views.pages.get(pageId);
   if (live) return live;
-  const created = await views.history.firstEntryOf(pageId);
-  if (!created || created.event.type !== "PageCreated") return null;
-  const { ownerId, parentId } = created.event.data;
+  const trashed = await views.trash.get("page", pageId);
+  if (!trashed) return null;
+  const { ownerId, parentId } = trashed;
   const parent = parentId ? await views.folders.get(parentId) : null;
   return { ownerId, parentId, ancestorIds: parent ? [parent.id, ...parent.ancestorIds] : [], folderPath: parent?.path ?? "" };
 }

@@ -1,46 +1,85 @@
 // Rate limits as one hook: after authentication (so a caller is its API token, else its user, else its
-// address) and before the body is read, the request spends one unit of its class's budget (request-class.ts).
+// address) and before the body is read, the request spends one unit of its class's budget (request-class.ts),
+// and a signed-in user's request one unit of the budget all that user's tokens and sessions share.
 // Every counted answer says the policy and what is left (RateLimit-Policy, RateLimit); past the quota the
 // answer is 429 rate_limited with Retry-After. When the counter store cannot be reached the request goes
 // through: a limiter outage must not become an API outage.
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from "fastify";
 import { AppError } from "../errors/app-error.ts";
 import type { RateLimitCounters } from "../rate-limit/rate-limit-counters.port.ts";
-import { rateLimitFields, verdictFor, windowAt, type RateLimitPolicies } from "../rate-limit/rate-limit-policy.ts";
+import {
+  PER_USER_CLASSES,
+  rateLimitFields,
+  userPolicy,
+  verdictFor,
+  windowAt,
+  type RateLimitClass,
+  type RateLimitPolicies,
+  type RateLimitPolicy,
+  type RateLimitVerdict,
+} from "../rate-limit/rate-limit-policy.ts";
 import { rateLimitClassOf } from "../rate-limit/request-class.ts";
 
 export interface RateLimits {
   readonly counters: RateLimitCounters;
   readonly policies: RateLimitPolicies;
+  /** All of one user's tokens and sessions together may spend this many times one caller's quota (default 1). */
+  readonly userFactor?: number;
   /** Milliseconds since the epoch; windows are aligned on it. */
   readonly now?: () => number;
 }
 
-function callerOf(request: FastifyRequest): string {
+/** One budget a request spends: the name its fields carry, the policy, and whose counter. */
+interface Budget {
+  readonly name: string;
+  readonly policy: RateLimitPolicy;
+  readonly caller: string;
+}
+
+/**
+ * The budgets a request spends in its class: its caller's (the API token, else the user, else the address), and
+ * for a signed-in user also the budget all their tokens and sessions share, so that making more tokens buys no
+ * more. Per-user classes (sharing) are counted for the user alone, whatever the credential.
+ */
+function budgetsOf(request: FastifyRequest, rateClass: RateLimitClass, policy: RateLimitPolicy, userFactor: number): Budget[] {
   const principal = request.principal;
-  if (principal?.tokenId) return `token:${principal.tokenId}`;
-  if (principal) return `user:${principal.user.id}`;
-  return `address:${request.ip}`;
+  if (!principal) return [{ name: rateClass, policy, caller: `address:${request.ip}` }];
+  const user = `user:${principal.user.id}`;
+  if (PER_USER_CLASSES.has(rateClass)) return [{ name: rateClass, policy, caller: user }];
+  const own: Budget = { name: rateClass, policy, caller: principal.tokenId ? `token:${principal.tokenId}` : user };
+  return [own, { name: `${rateClass}-user`, policy: userPolicy(policy, userFactor), caller: `all-of:${user}` }];
 }
 
 export function installRateLimits(app: FastifyInstance, limits: RateLimits, logger: FastifyBaseLogger): void {
   const now = limits.now ?? Date.now;
+  const userFactor = limits.userFactor ?? 1;
   app.addHook("preParsing", async (request, reply) => {
     const rateClass = rateLimitClassOf(request.method, request.routeOptions.url ?? (request.url.split("?")[0] ?? ""));
     const policy = rateClass ? limits.policies[rateClass] : null;
     if (!rateClass || !policy) return;
-    const window = windowAt(rateClass, callerOf(request), policy, now());
-    let count: number;
+    const at = now();
+    let spent: Array<{ budget: Budget; verdict: RateLimitVerdict }>;
     try {
-      count = await limits.counters.increment(window.key, policy.windowSeconds);
+      spent = await Promise.all(
+        budgetsOf(request, rateClass, policy, userFactor).map(async (budget) => {
+          const window = windowAt(rateClass, budget.caller, budget.policy, at);
+          const count = await limits.counters.increment(window.key, budget.policy.windowSeconds);
+          return { budget, verdict: verdictFor(budget.policy, window, count) };
+        }),
+      );
     } catch (error) {
       logger.warn({ event: "rate_limit.unavailable", reqId: request.id, err: error });
       return;
     }
-    const verdict = verdictFor(policy, window, count);
-    const fields = rateLimitFields(rateClass, policy, verdict);
+    // The answer names the budget that binds: the one refused (the shared one when both are: a fresh token would
+    // not help), else the one with the least left.
+    const binding = spent.filter(({ verdict }) => !verdict.allowed).at(-1) ?? [...spent].sort((a, b) => a.verdict.remaining - b.verdict.remaining)[0];
+    if (!binding) return;
+    const { budget, verdict } = binding;
+    const fields = rateLimitFields(budget.name, budget.policy, verdict);
     if (!verdict.allowed) {
-      throw new AppError("rate_limited", `too many ${rateClass} requests; retry in ${verdict.resetSeconds} s`, { ...fields, "retry-after": String(verdict.resetSeconds) });
+      const whose = budget.name === rateClass ? "" : " across all your tokens and sessions";
+      throw new AppError("rate_limited", `too many ${rateClass} requests${whose}; retry in ${verdict.resetSeconds} s`, { ...fields, "retry-after": String(verdict.resetSeconds) });
     }
     reply.headers(fields);
   });

@@ -18,6 +18,8 @@ export interface ImageRecord {
 
 export interface ImagesView {
   get(id: string): Promise<ImageRecord | null>;
+  /** Bytes of the images on the live pages of `ownerId`'s workspace: what the blob quota counts. */
+  bytesOwnedBy(ownerId: string): Promise<number>;
 }
 
 export interface ImagesWriter<Tx> {

@@ -13,6 +13,8 @@ import { imageBlobKey } from "../images/orphan-blobs.ts";
 import { folderIdSchema, imageIdSchema, pageIdSchema, userIdSchema, type FolderId, type ImageId, type PageId } from "../kernel/ids.ts";
 import { effectivePermission } from "../access/effective-permission.ts";
 import { pageCommands } from "./page.commands.ts";
+import type { ImageRecord } from "../images/images.view.ts";
+import type { Quotas } from "../quotas/quotas.ts";
 
 /** How image references look in markdown the service writes (`![alt](/api/v1/images/{id})`), with or without a host. */
 const IMAGE_REFERENCE = /\/api\/v1\/images\/([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})/g;
@@ -39,19 +41,24 @@ async function readAll(blobs: BlobStore, key: string): Promise<Buffer | null> {
   return Buffer.concat(chunks);
 }
 
-/**
- * The images of `markdown` the caller may view (those of the source page, or of any other page they can see),
- * each copied to `pageId` under a new id: bytes first, record second, as an upload does. Returns old id → new id.
- */
-async function copyImages(ports: WritePorts & { blobs: BlobStore }, actor: Actor, markdown: string, pageId: PageId): Promise<Map<string, ImageId>> {
+/** The images `markdown` shows that the caller may view (those of the source page, or of any other page they can see). */
+async function imagesToCopy(ports: WritePorts, actor: Actor, markdown: string): Promise<ImageRecord[]> {
   const referenced = new Set([...markdown.matchAll(IMAGE_REFERENCE)].map((match) => (match[1] ?? "").toLowerCase()));
   if (referenced.size > DUPLICATE_MAX_IMAGES) throw new AppError("conflict", `the page shows more than ${DUPLICATE_MAX_IMAGES} images; it cannot be duplicated`);
   const context = await ports.views.access.contextFor(actor.principal.user.id);
-  const copies = new Map<string, ImageId>();
+  const copied: ImageRecord[] = [];
   for (const imageId of referenced) {
     const image = await ports.views.images.get(imageId);
     const page = image ? await ports.views.pages.get(image.pageId) : null;
-    if (!image || !page || !effectivePermission(context, { kind: "page", ...page })) continue;
+    if (image && page && effectivePermission(context, { kind: "page", ...page })) copied.push(image);
+  }
+  return copied;
+}
+
+/** Each image copied to `pageId` under a new id: bytes first, record second, as an upload does. Returns old id → new id. */
+async function copyImages(ports: WritePorts & { blobs: BlobStore }, actor: Actor, images: readonly ImageRecord[], pageId: PageId): Promise<Map<string, ImageId>> {
+  const copies = new Map<string, ImageId>();
+  for (const image of images) {
     const bytes = await readAll(ports.blobs, image.filename);
     if (!bytes) continue;
     const copyId = imageIdSchema.parse(randomUUID());
@@ -60,25 +67,38 @@ async function copyImages(ports: WritePorts & { blobs: BlobStore }, actor: Actor
     const { id: _id, pageId: _page, uploaderId: _uploader, filename: _filename, createdAt: _createdAt, ...kept } = image;
     const copy = { ...kept, imageId: copyId, pageId, uploaderId: userIdSchema.parse(actor.context.actorId), filename };
     await imageCommands.handle(ports.eventStore, copyId, { type: "RecordImageUpload", image: copy }, actor.context);
-    copies.set(imageId, copyId);
+    copies.set(image.id, copyId);
   }
   return copies;
 }
 
-export async function duplicatePage(ports: WritePorts & { blobs: BlobStore }, actor: Actor, duplication: Duplication): Promise<{ pageId: PageId; position: number | null }> {
+/**
+ * The copy, with its images' bytes counted against the quota of the workspace it is made in (`blobBytes`), held
+ * until `settle` (the answer, once the read models show the copy) is done.
+ */
+export async function duplicatePage<T>(
+  ports: WritePorts & { blobs: BlobStore; quotas: Pick<Quotas, "blobBytes"> },
+  actor: Actor,
+  duplication: Duplication,
+  settle: (made: { pageId: PageId; position: number | null }) => Promise<T>,
+): Promise<T> {
   const { shown } = await visiblePage(ports.views, actor.principal, duplication.sourceId);
   const source = await pageCommands.load(ports.eventStore, duplication.sourceId);
   if (source.status !== "live") throw new AppError("not_found", "page not found");
   const parentId = duplication.parentId === undefined ? folderIdSchema.nullable().parse(shown.parentId) : duplication.parentId;
   const ownerId = await ownerOfNewItem(ports.views, actor.principal, parentId);
-  const pageId = pageIdSchema.parse(randomUUID());
-  const copies = await copyImages(ports, actor, source.markdown, pageId);
-  const markdown = source.markdown.replace(IMAGE_REFERENCE, (reference: string, id: string) => {
-    const copy = copies.get(id.toLowerCase());
-    return copy === undefined ? reference : `/api/v1/images/${copy}`;
+  const images = await imagesToCopy(ports, actor, source.markdown);
+  const bytes = images.reduce((total, image) => total + image.size, 0);
+  return ports.quotas.blobBytes.withReserved(ownerId, bytes, async () => {
+    const pageId = pageIdSchema.parse(randomUUID());
+    const copies = await copyImages(ports, actor, images, pageId);
+    const markdown = source.markdown.replace(IMAGE_REFERENCE, (reference: string, id: string) => {
+      const copy = copies.get(id.toLowerCase());
+      return copy === undefined ? reference : `/api/v1/images/${copy}`;
+    });
+    const title = duplication.title ?? copyTitle(source.title);
+    const command = { type: "CreatePage" as const, pageId, ownerId, parentId, title, icon: source.icon, markdown, duplicatedFrom: duplication.sourceId };
+    const { position } = await pageCommands.handle(ports.eventStore, pageId, command, actor.context);
+    return settle({ pageId, position });
   });
-  const title = duplication.title ?? copyTitle(source.title);
-  const command = { type: "CreatePage" as const, pageId, ownerId, parentId, title, icon: source.icon, markdown, duplicatedFrom: duplication.sourceId };
-  const { position } = await pageCommands.handle(ports.eventStore, pageId, command, actor.context);
-  return { pageId, position };
 }

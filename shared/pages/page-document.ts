@@ -2,7 +2,7 @@
 import { AppError } from "../errors/app-error.ts";
 import type { Seen } from "../access/seen-by.ts";
 import type { PageRecord } from "./pages.view.ts";
-import { keysBesideService, splitFrontmatter } from "./page-frontmatter.ts";
+import { keysBesideService, readServiceBlock, splitFrontmatter } from "./page-frontmatter.ts";
 
 const yamlScalar = (value: string | null): string => (value === null ? "null" : JSON.stringify(value));
 
@@ -32,13 +32,16 @@ export function renderPageDocument(page: Seen<PageRecord>, markdown: string): st
 
 /**
  * The body a client sent back: the service's fields leave the leading frontmatter block, the page's other keys
- * stay as its own frontmatter; a block that is not readable YAML is dropped whole (it was the service's).
+ * stay as its own frontmatter. A leading block that cannot be read (not a YAML mapping, over the bounds: an alias
+ * bomb, a deep nesting) is refused by name rather than dropped or half-read: sent as JSON `{markdown}`, the text
+ * is stored as written.
  */
 export function stripFrontmatter(document: string): string {
   const sent = splitFrontmatter(document);
   if (!sent) return document;
-  const kept = keysBesideService(sent.yaml);
-  return kept ? `---\n${kept}\n---\n${sent.body}` : sent.body;
+  const read = readServiceBlock(sent.yaml);
+  if ("problem" in read) throw new AppError("validation_failed", `body: ${read.problem}; send the markdown as JSON {"markdown": "..."} to store it as written`);
+  return read.kept ? `---\n${read.kept}\n---\n${sent.body}` : sent.body;
 }
 
 export function etagOf(page: Pick<PageRecord, "id" | "revision">): string {

@@ -22,21 +22,28 @@ export function splitFrontmatter(markdown: string): SplitDocument | null {
   return match ? { yaml: match[1] ?? "", body: markdown.slice(match[0].length) } : null;
 }
 
+/** The block's keys other than the service's (empty when none are left), or why the block cannot be read. */
+export function readServiceBlock(yaml: string): { kept: string } | { problem: string } {
+  if (yaml.length > MAX_CHARS) return { problem: `its frontmatter is over ${MAX_CHARS} characters` };
+  try {
+    const document = parseDocument(yaml);
+    if (document.errors.length > 0) return { problem: "its frontmatter is not valid YAML" };
+    const data: unknown = document.toJS({ maxAliasCount: MAX_ALIASES });
+    if (data === null || typeof data !== "object" || Array.isArray(data)) return { problem: "its frontmatter is not a YAML mapping" };
+    for (const key of SERVICE_FIELDS) document.delete(key);
+    const contents = document.contents;
+    return { kept: contents && "items" in contents && contents.items.length > 0 ? document.toString().trimEnd() : "" };
+  } catch {
+    // The parser throws on what it refuses to expand (too many aliases) and on nesting deeper than it recurses.
+    return { problem: `its frontmatter could not be read (over ${MAX_ALIASES} aliases or too deeply nested)` };
+  }
+}
+
 /**
  * The block's keys other than the service's, as YAML (empty when none are left); null when the block is not a
  * YAML mapping that can be read within the bounds.
  */
 export function keysBesideService(yaml: string): string | null {
-  if (yaml.length > MAX_CHARS) return null;
-  try {
-    const document = parseDocument(yaml);
-    if (document.errors.length > 0) return null;
-    const data: unknown = document.toJS({ maxAliasCount: MAX_ALIASES });
-    if (data === null || typeof data !== "object" || Array.isArray(data)) return null;
-    for (const key of SERVICE_FIELDS) document.delete(key);
-    const contents = document.contents;
-    return contents && "items" in contents && contents.items.length > 0 ? document.toString().trimEnd() : "";
-  } catch {
-    return null;
-  }
+  const read = readServiceBlock(yaml);
+  return "kept" in read ? read.kept : null;
 }

@@ -2,6 +2,7 @@
 import type { Changed, FolderPlace } from "../folders/folders.view.ts";
 import type { ListQuery, VisibleTo } from "../read-store/list-query.ts";
 import type { SearchHit, SearchQuery } from "./page-search.ts";
+import { withoutZeroWidth } from "../kernel/name-rules.ts";
 
 export interface PageRecord {
   readonly id: string;
@@ -40,7 +41,7 @@ export interface PagesView {
   getContent(id: string): Promise<PageContent | null>;
   list(query: ListQuery & { parentId: string | null }): Promise<PageRecord[]>;
   /**
-   * Live pages the caller can see whose title, trimmed and lower-cased, equals titleKey; newest first. The
+   * Live pages the caller can see whose title, without zero-width characters, trimmed and lower-cased, equals titleKey; newest first. The
    * visibility filter is part of the query, so pages of other workspaces can neither crowd out nor hide these.
    */
   findByTitleKey(titleKey: string, visibleTo: VisibleTo, limit: number): Promise<PageRecord[]>;
@@ -69,4 +70,5 @@ export interface PagesWriter<Tx> {
   placeBelow(tx: Tx, folder: FolderPlace, changed: Changed | null): Promise<void>;
 }
 
-export const titleKey = (title: string): string => title.trim().toLowerCase();
+/** Titles that read the same compare the same: zero-width characters are left out of the key. */
+export const titleKey = (title: string): string => withoutZeroWidth(title).trim().toLowerCase();

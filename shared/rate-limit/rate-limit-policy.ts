@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 
-export const RATE_LIMIT_CLASSES = ["read", "write", "search", "upload", "import"] as const;
+export const RATE_LIMIT_CLASSES = ["read", "write", "search", "upload", "import", "sharing"] as const;
 export type RateLimitClass = (typeof RATE_LIMIT_CLASSES)[number];
 
 export interface RateLimitPolicy {
@@ -57,15 +57,21 @@ export interface RateLimitVerdict {
   readonly resetSeconds: number;
 }
 
+/** Classes counted per user whatever credential is used: every token and session of one user spends one budget. */
+export const PER_USER_CLASSES: ReadonlySet<RateLimitClass> = new Set(["sharing"]);
+
+/** The budget all of one user's tokens and sessions share in a class: `factor` times one caller's. */
+export const userPolicy = (policy: RateLimitPolicy, factor: number): RateLimitPolicy => ({ quota: policy.quota * factor, windowSeconds: policy.windowSeconds });
+
 /** `count` is this request's place in its window (1 for the first). */
 export function verdictFor(policy: RateLimitPolicy, window: FixedWindow, count: number): RateLimitVerdict {
   return { allowed: count <= policy.quota, remaining: Math.max(0, policy.quota - count), resetSeconds: window.resetSeconds };
 }
 
 /** The response fields that describe the policy and where the caller stands in it. */
-export function rateLimitFields(rateClass: RateLimitClass, policy: RateLimitPolicy, verdict: RateLimitVerdict): Record<string, string> {
+export function rateLimitFields(name: string, policy: RateLimitPolicy, verdict: RateLimitVerdict): Record<string, string> {
   return {
-    "ratelimit-policy": `"${rateClass}";q=${policy.quota};w=${policy.windowSeconds}`,
-    ratelimit: `"${rateClass}";r=${verdict.remaining};t=${verdict.resetSeconds}`,
+    "ratelimit-policy": `"${name}";q=${policy.quota};w=${policy.windowSeconds}`,
+    ratelimit: `"${name}";r=${verdict.remaining};t=${verdict.resetSeconds}`,
   };
 }

@@ -11,5 +11,7 @@ export function rateLimitClassOf(method: string, route: string): RateLimitClass 
   if (method === "GET" || method === "HEAD" || method === "OPTIONS") return route === `${API}/search` ? "search" : "read";
   if (method === "POST" && route === `${API}/imports/obsidian`) return "import";
   if (method === "POST" && route === `${API}/pages/:pageId/images`) return "upload";
+  // Each answers whether an address has an account, and each grant adds to another user's costs.
+  if (method === "POST" && (route === `${API}/shares/workspace/members` || route === `${API}/shares/entity/:entityType/:entityId/grants`)) return "sharing";
   return "write";
 }

@@ -4,13 +4,14 @@ import { rateLimitFields, verdictFor, windowAt } from "../../shared/rate-limit/r
 import { rateLimitClassOf } from "../../shared/rate-limit/request-class.ts";
 
 describe("rate-limit configuration", () => {
-  it("has generous defaults for every class", () => {
+  it("has generous defaults for every class, and a tight one for sharing, where each request may probe an address", () => {
     expect(rateLimitPolicies(loadConfig({}))).toEqual({
       read: { quota: 12_000, windowSeconds: 60 },
       write: { quota: 3_000, windowSeconds: 60 },
       search: { quota: 1_200, windowSeconds: 60 },
       upload: { quota: 300, windowSeconds: 60 },
       import: { quota: 60, windowSeconds: 60 },
+      sharing: { quota: 60, windowSeconds: 3_600 },
     });
   });
 

@@ -17,6 +17,11 @@ describe("exported file names", () => {
     expect(safeFileName("...")).toBe("Untitled");
     expect(Buffer.byteLength(safeFileName("é".repeat(200)))).toBeLessThanOrEqual(180);
   });
+  it("show what the title shows: no zero-width characters, no bidirectional controls that reverse a name", () => {
+    expect(safeFileName("Pl\u200Ban\u00AD")).toBe("Plan");
+    expect(safeFileName("\u202Egpj.exe")).toBe("_gpj.exe");
+    expect(safeFileName("a\u2066b\u2069")).toBe("a_b_");
+  });
   it("collide within a directory without case and are numbered in the order asked", () => {
     const names = new DirectoryNames();
     expect([names.claim("Plan", ".md"), names.claim("plan", ".md"), names.claim("Plan (2)", ".md"), names.claim("Plan", ".png")]).toEqual(["Plan", "plan (2)", "Plan (2) (2)", "Plan"]);

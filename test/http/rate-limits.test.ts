@@ -52,7 +52,10 @@ describe("rate limits", () => {
 
     const byToken = await createFolder(token);
     expect(byToken.status).toBe(201);
-    expect(byToken.headers.get("ratelimit")).toBe('"write";r=2;t=30');
+    // The token's own budget has 2 left, the one all of Bea's credentials share (twice a quota) only 1: the
+    // answer names the one that binds.
+    expect(byToken.headers.get("ratelimit")).toBe('"write-user";r=1;t=30');
+    expect(byToken.headers.get("ratelimit-policy")).toBe('"write-user";q=6;w=60');
     const cal = await server.registered("cal");
     expect((await createFolder(cal)).status).toBe(201);
   });
@@ -107,7 +110,7 @@ describe("rate limits without their counter store", () => {
     const app = createApp({
       logger: createLogger("silent"),
       bodyLimit: 1024,
-      rateLimits: { counters: unreachable, policies: { read: oneEach, write: oneEach, search: oneEach, upload: oneEach, import: oneEach } },
+      rateLimits: { counters: unreachable, policies: { read: oneEach, write: oneEach, search: oneEach, upload: oneEach, import: oneEach, sharing: oneEach } },
     });
     app.get("/api/v1/pages", async () => ({ data: [] }));
     const answers = [];

@@ -1278,7 +1278,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `{error: {code, message}}` with code `conflict` */
+            /** @description `{error: {code, message}}` with code `conflict` or `quota_exceeded` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4610,7 +4610,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `{error: {code, message}}` with code `conflict` */
+            /** @description `{error: {code, message}}` with code `conflict` or `quota_exceeded` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7866,7 +7866,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `{error: {code, message}}` with code `conflict` */
+            /** @description `{error: {code, message}}` with code `conflict` or `quota_exceeded` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8091,7 +8091,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `{error: {code, message}}` with code `conflict` */
+            /** @description `{error: {code, message}}` with code `conflict` or `quota_exceeded` */
             409: {
                 headers: {
                     [name: string]: unknown;

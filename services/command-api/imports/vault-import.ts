@@ -74,20 +74,25 @@ export class VaultImport {
     const correlationId = this.actor.context.correlationId;
     log.info({ event: "import.started", correlationId, notes: tree.notes.length, images: vault.images.length, folders: tree.directories.length });
 
-    const folders = await this.createFolders(tree.directories);
     const images = await this.checkImages(vault.images);
-    const rewriter = this.ports.notes.session({ scope: this.scope, notePaths: tree.notes.map((note) => note.path), imagePaths: [...images.keys()] });
-    const context: NoteContext = { folders, images, rewriter, embedded: new Set<string>() };
-    try {
-      for (const [index, note] of tree.notes.entries()) {
-        await yieldToLoop();
-        await this.importNote(note, context);
-        if ((index + 1) % PROGRESS_EVERY === 0) log.info({ event: "import.progress", correlationId, notes: index + 1, of: tree.notes.length });
+    // The images count against the workspace's blob quota together, before anything is made: a vault that does
+    // not fit is refused whole (409 quota_exceeded), and one count serves the whole import.
+    const imageBytes = [...images.values()].reduce((total, checked) => total + checked.image.bytes.length, 0);
+    await this.ports.quotas.blobBytes.withReserved(this.owner, imageBytes, async () => {
+      const folders = await this.createFolders(tree.directories);
+      const rewriter = this.ports.notes.session({ scope: this.scope, notePaths: tree.notes.map((note) => note.path), imagePaths: [...images.keys()] });
+      const context: NoteContext = { folders, images, rewriter, embedded: new Set<string>() };
+      try {
+        for (const [index, note] of tree.notes.entries()) {
+          await yieldToLoop();
+          await this.importNote(note, context);
+          if ((index + 1) % PROGRESS_EVERY === 0) log.info({ event: "import.progress", correlationId, notes: index + 1, of: tree.notes.length });
+        }
+      } finally {
+        rewriter.close();
       }
-    } finally {
-      rewriter.close();
-    }
-    for (const path of images.keys()) if (!context.embedded.has(path)) this.result.errors.push(`${JSON.stringify(path)}: skipped: no imported note embeds this image`);
+      for (const path of images.keys()) if (!context.embedded.has(path)) this.result.errors.push(`${JSON.stringify(path)}: skipped: no imported note embeds this image`);
+    });
     log.info({ event: "import.finished", correlationId, ...this.result, errors: this.result.errors.length });
     return { result: this.result, position: this.position };
   }

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { normalizeEmail } from "../../../shared/users/user.decider.ts";
 import { emailAddress } from "../../../shared/kernel/email.ts";
+import { nameProblem } from "../../../shared/kernel/name-rules.ts";
 
 /** C0 and C1 controls; multi-line text keeps tab, line feed and carriage return. */
 const CONTROL_SINGLE_LINE = /[\u0000-\u001F\u007F-\u009F]/;
@@ -34,10 +35,18 @@ export function visibleTextField(options: { max: number; multiLine?: boolean; tr
   return textField(options).pipe(z.string().refine((text) => !INVISIBLE_ONLY.test(text), "must not be empty or only invisible characters"));
 }
 
-export const iconField = visibleTextField({ max: 256 });
-export const titleField = visibleTextField({ max: 200 });
+/** A name or title (shared/kernel/name-rules.ts): visible text without bidirectional controls either. */
+export function nameField(options: { max: number }) {
+  return visibleTextField(options).superRefine((name, context) => {
+    const problem = nameProblem(name);
+    if (problem) context.addIssue({ code: "custom", message: problem });
+  });
+}
+
+export const iconField = nameField({ max: 256 });
+export const titleField = nameField({ max: 200 });
 /** A folder's name, in POST and PATCH /folders and for the folders an import makes. */
-export const folderNameField = visibleTextField({ max: 200 }).refine((name) => !name.includes("/"), "must not contain '/', which separates folders in folderPath");
+export const folderNameField = nameField({ max: 200 }).refine((name) => !name.includes("/"), "must not contain '/', which separates folders in folderPath");
 export const MARKDOWN_MAX_CHARS = 500_000;
 /**
  * The body limit of the routes that carry a page's markdown, from the page limit in its worst encoding: JSON may

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { pageAccess } from "../../../shared/access/authorize.ts";
 import { blobKeySchema } from "../../../shared/blobs/blob-store.port.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
+import { nameProblem } from "../../../shared/kernel/name-rules.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { locationOf } from "../../../shared/http/locations.ts";
 import { imageCommands } from "../../../shared/images/image.commands.ts";
@@ -30,7 +31,8 @@ const ORIGINAL_NAME_MAX_CHARS = 255;
 const FIELD_MAX_BYTES = 16 * 1024;
 
 const altField = textField({ max: ALT_MAX_CHARS });
-const originalNameField = textField({ max: ORIGINAL_NAME_MAX_CHARS });
+/** A file name is a name: no bidirectional controls either (shared/kernel/name-rules.ts). */
+const originalNameField = textField({ max: ORIGINAL_NAME_MAX_CHARS }).refine((name) => nameProblem(name) === null, "must not hold control characters or bidirectional override or isolate characters");
 
 interface UploadForm {
   readonly bytes: Buffer;
@@ -114,7 +116,7 @@ export async function imageCommandRoutes(app: App, ports: CommandApiPorts): Prom
         const actor = actorOf(request, ports.clock);
         const { pageId } = request.params;
         // Permission first: a caller who may not upload here is not made to send 10 MB to learn it.
-        await pageAccess("edit")(ports.views, actor.principal, pageId);
+        const { page } = await pageAccess("edit")(ports.views, actor.principal, pageId);
         const form = await readUploadForm(request).catch((error: unknown) => {
           // The rest of an oversized body is never read: once the 413 is out, a client that neither sends nor
           // hangs up gets five quiet seconds, then the connection is closed (it would otherwise hold shutdown).
@@ -126,7 +128,7 @@ export async function imageCommandRoutes(app: App, ports: CommandApiPorts): Prom
         const inspected = await ports.images.inspect(form.bytes, "refuse");
         const sha256 = createHash("sha256").update(form.bytes).digest("hex");
         const fingerprintBody = { alt: form.alt, originalName: form.originalName, sha256 };
-        const answer = await idempotentWrite(ports, request, actor, async () => {
+        const store = async () => {
           const imageId = imageIdSchema.parse(randomUUID());
           const filename = imageBlobKey(imageId, inspected.extension);
           await ports.blobs.put(blobKeySchema.parse(filename), form.bytes);
@@ -145,7 +147,9 @@ export async function imageCommandRoutes(app: App, ports: CommandApiPorts): Prom
           };
           const { position } = await imageCommands.handle(ports.eventStore, imageId, { type: "RecordImageUpload", image }, actor.context);
           return settleWrite(ports, position, { status: 201, id: imageId, location: locationOf.image(imageId), present: presentImage(ports, imageId, pageId) });
-        }, fingerprintBody);
+        };
+        // The bytes count against the workspace's quota from before they are stored until the answer.
+        const answer = await idempotentWrite(ports, request, actor, () => ports.quotas.blobBytes.withReserved(page.ownerId, form.bytes.length, store), fingerprintBody);
         return sendWrite(reply, answer);
       },
     );

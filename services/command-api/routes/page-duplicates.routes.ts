@@ -24,12 +24,13 @@ export function pageDuplicateRoutes(app: App, ports: CommandApiPorts): void {
       const actor = actorOf(request, ports.clock);
       const { title, parentId } = request.body;
       const answer = await idempotentWrite(ports, request, actor, async () => {
-        const { pageId, position } = await duplicatePage(ports, actor, { sourceId: request.params.pageId, title, parentId });
-        const present = async () => {
-          const { shown, permission } = await visiblePage(ports.views, actor.principal, pageId);
-          return { body: toPageResource(shown, permission) };
-        };
-        return settleWrite(ports, position, { status: 201, id: pageId, location: locationOf.page(pageId), present });
+        return duplicatePage(ports, actor, { sourceId: request.params.pageId, title, parentId }, ({ pageId, position }) => {
+          const present = async () => {
+            const { shown, permission } = await visiblePage(ports.views, actor.principal, pageId);
+            return { body: toPageResource(shown, permission) };
+          };
+          return settleWrite(ports, position, { status: 201, id: pageId, location: locationOf.page(pageId), present });
+        });
       });
       return sendWrite(reply, answer);
     },

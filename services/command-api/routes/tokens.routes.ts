@@ -11,10 +11,10 @@ import { tokenCommands } from "../../../shared/tokens/token.commands.ts";
 import { createdTokenResource, toTokenResource } from "../../../shared/tokens/token.resource.ts";
 import type { CommandApiPorts } from "../command-api.ts";
 import { actorOf, createdRecordedReply, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
-import { visibleTextField } from "./fields.ts";
+import { nameField } from "./fields.ts";
 
 const createTokenBody = z.object({
-  name: visibleTextField({ max: 100 }),
+  name: nameField({ max: 100 }),
   scopes: z
     .array(scopeSchema)
     .min(1)
@@ -48,16 +48,19 @@ export function tokenCommandRoutes(app: App, ports: CommandApiPorts): void {
         expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString(),
         secretHash: hashTokenSecret(secret),
       };
-      const { position } = await tokenCommands.handle(ports.eventStore, tokenId, command, context);
-      const answer = await settleWrite(ports, position, {
-        status: 201,
-        id: tokenId,
-        location: locationOf.token(tokenId),
-        present: async () => {
-          const token = await ports.views.tokens.get(tokenId);
-          if (!token) throw new AppError("internal", "token was not recorded");
-          return { body: { ...toTokenResource(token), token: secret } };
-        },
+      // The token counts against the quota from before it is recorded until its answer, when the read models show it.
+      const answer = await ports.quotas.tokens.withReserved(context.actorId, 1, async () => {
+        const { position } = await tokenCommands.handle(ports.eventStore, tokenId, command, context);
+        return settleWrite(ports, position, {
+          status: 201,
+          id: tokenId,
+          location: locationOf.token(tokenId),
+          present: async () => {
+            const token = await ports.views.tokens.get(tokenId);
+            if (!token) throw new AppError("internal", "token was not recorded");
+            return { body: { ...toTokenResource(token), token: secret } };
+          },
+        });
       });
       return sendWrite(reply, answer.status === 202 && typeof answer.body === "object" ? { ...answer, body: { ...answer.body, token: secret } } : answer);
     },

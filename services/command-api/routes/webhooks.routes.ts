@@ -19,7 +19,7 @@ import { webhookIdSchema } from "../../../shared/webhooks/webhook.decider.ts";
 import type { CommandApiPorts } from "../command-api.ts";
 import { OneAtATime } from "../one-at-a-time.ts";
 import { actorOf, recordedReply, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
-import { visibleTextField } from "./fields.ts";
+import { nameField } from "./fields.ts";
 
 export interface WebhookPorts {
   /** Null when the server has no key to seal secrets with (AUTH_JWKS_URL without WEBHOOK_SECRET_KEY). */
@@ -43,7 +43,7 @@ const urlField = z
   .string()
   .max(2048)
   .refine((value) => URL.canParse(value) && ["http:", "https:"].includes(new URL(value).protocol) && new URL(value).username === "" && new URL(value).password === "", "must be an http or https URL without credentials");
-const descriptionField = visibleTextField({ max: 500 }).nullable();
+const descriptionField = nameField({ max: 500 }).nullable();
 
 const createBody = z.object({ url: urlField, events: webhookEventsSchema, description: descriptionField.default(null), folderId: folderIdSchema.nullable().default(null) });
 const updateBody = z

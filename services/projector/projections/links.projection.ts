@@ -8,10 +8,11 @@ import type { ProjectionWriters } from "../../../shared/read-store/read-store.po
 export async function projectLinks<Tx>({ event, position }: StoredEvent, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
   switch (event.type) {
     case "PageCreated":
+      return writers.links.setLinks(tx, { id: event.data.pageId, ownerId: event.data.ownerId }, linkedPageIds(event.data.markdown, event.data.pageId), position);
     case "PageContentReplaced":
     case "PageRestored":
     case "PageUndeleted":
-      return writers.links.setLinks(tx, event.data.pageId, linkedPageIds(event.data.markdown, event.data.pageId), position);
+      return writers.links.setLinks(tx, { id: event.data.pageId, ownerId: null }, linkedPageIds(event.data.markdown, event.data.pageId), position);
     case "PageDeleted":
       return writers.links.removeSource(tx, event.data.pageId);
     default:

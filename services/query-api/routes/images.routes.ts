@@ -7,19 +7,13 @@ import { blobKeySchema } from "../../../shared/blobs/blob-store.port.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { principalOf } from "../../../shared/http/guard.ts";
+import { ifNoneMatchHits } from "../../../shared/http/if-none-match.ts";
 import { errorBody } from "../../../shared/http/schemas.ts";
 import { imageIdSchema } from "../../../shared/kernel/ids.ts";
 import type { QueryApiPorts } from "../query-api.ts";
 
 /** The bytes behind an id never change, so a browser may keep them a year; `private`: never in a shared cache. */
 const CACHE_CONTROL = "private, max-age=31536000, immutable";
-
-/** If-None-Match holds a list of entity tags, or `*`; weak tags compare by their opaque part (RFC 9110 §13.1.2). */
-function matchesAny(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  if (header.trim() === "*") return true;
-  return header.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === etag);
-}
 
 export function imageQueryRoutes(app: App, ports: Pick<QueryApiPorts, "views" | "blobs">): void {
   app.get(
@@ -39,7 +33,7 @@ export function imageQueryRoutes(app: App, ports: Pick<QueryApiPorts, "views" | 
       });
       const etag = `"${image.sha256}"`;
       reply.header("etag", etag).header("cache-control", CACHE_CONTROL).header("x-content-type-options", "nosniff");
-      if (matchesAny(request.headers["if-none-match"], etag)) return reply.code(304).send(null);
+      if (ifNoneMatchHits(request.headers["if-none-match"], etag)) return reply.code(304).send(null);
       const blob = await ports.blobs.open(blobKeySchema.parse(image.filename));
       if (!blob) throw new AppError("internal", "the image's bytes are missing");
       return reply

@@ -2,16 +2,17 @@
 import { z } from "zod";
 import { visiblePage } from "../../../shared/access/authorize.ts";
 import { effectivePermission, presentVisible, visibilityFilter, type AccessContext } from "../../../shared/access/effective-permission.ts";
-import { seenBy } from "../../../shared/access/seen-by.ts";
+import { seenBy, type Seen } from "../../../shared/access/seen-by.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
 import { principalOf } from "../../../shared/http/guard.ts";
+import { ifNoneMatchHits } from "../../../shared/http/if-none-match.ts";
 import { errorBody, listOf, paginationQuery } from "../../../shared/http/schemas.ts";
 import { folderIdSchema, pageIdSchema } from "../../../shared/kernel/ids.ts";
 import { etagOf, renderPageDocument } from "../../../shared/pages/page-document.ts";
 import { pageResource, resolvedPageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
-import { titleKey } from "../../../shared/pages/pages.view.ts";
+import { titleKey, type PageRecord } from "../../../shared/pages/pages.view.ts";
 import { decodeListCursor, pageOf } from "../../../shared/read-store/pagination.ts";
 import { instantSchema, refuseFuture, type Instant } from "../../../shared/history/instant.ts";
 import { pageRecordAt } from "../../../shared/history/read-history.ts";
@@ -122,18 +123,23 @@ export function pageQueryRoutes(app: App, views: ReadModels, asOf: AsOfPorts): v
     },
     async (request, reply) => {
       const { at } = request.query;
-      if (at) {
-        const { shown, markdown } = await pageAt(principalOf(request), request.params.pageId, at);
+      const principal = principalOf(request);
+      const pageId = request.params.pageId;
+      // Access is decided on the listing row (or, as of an instant, on where the page stands today) before the
+      // markdown, whose size grows with the page, is read: a page the caller cannot see costs what a missing one costs.
+      const found = at ? await pageAt(principal, pageId, at) : await visiblePage(views, principal, pageId);
+      const notModified = (shown: Seen<PageRecord>) => ifNoneMatchHits(request.headers["if-none-match"], etagOf(shown));
+      const send = (shown: Seen<PageRecord>, markdown: string) => {
         reply.header("etag", etagOf(shown)).header("cache-control", "private, no-cache");
+        if (notModified(shown)) return reply.code(304).send(null);
         return reply.type("text/markdown; charset=utf-8").send(renderPageDocument(shown, markdown));
-      }
-      const content = await views.pages.getContent(request.params.pageId);
-      const context = await views.access.contextFor(principalOf(request).user.id);
-      if (!content || !effectivePermission(context, { kind: "page", ...content.page })) throw new AppError("not_found", "page not found");
-      const etag = etagOf(content.page);
-      reply.header("etag", etag).header("cache-control", "private, no-cache");
-      if (request.headers["if-none-match"] === etag) return reply.code(304).send(null);
-      return reply.type("text/markdown; charset=utf-8").send(renderPageDocument(seenBy(context, content.page), content.markdown));
+      };
+      if ("markdown" in found) return send(found.shown, found.markdown);
+      // An unchanged page is answered from the listing row alone.
+      if (notModified(found.shown)) return reply.header("etag", etagOf(found.shown)).header("cache-control", "private, no-cache").code(304).send(null);
+      const content = await views.pages.getContent(pageId);
+      if (!content) throw new AppError("not_found", "page not found");
+      return send(seenBy(await views.access.contextFor(principal.user.id), content.page), content.markdown);
     },
   );
 }

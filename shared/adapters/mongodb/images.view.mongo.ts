@@ -46,4 +46,14 @@ export class MongoImagesView implements ImagesView {
     const doc = await images(this.ref).findOne({ _id: id });
     return doc ? recordOf(imageSchema, doc) : null;
   }
+
+  async bytesOwnedBy(ownerId: string): Promise<number> {
+    // The owner's live pages through pages_visible (the owner's access key), then one sum over their images.
+    const pageIds = (await this.ref.current().collection<{ _id: string }>("pages").find({ accessKeys: `o:${ownerId}`, deleted: false }, { projection: { _id: 1 } }).toArray()).map((page) => page._id);
+    if (pageIds.length === 0) return 0;
+    const [total] = await images(this.ref)
+      .aggregate<{ bytes: number }>([{ $match: { pageId: { $in: pageIds } } }, { $group: { _id: null, bytes: { $sum: "$size" } } }])
+      .toArray();
+    return total?.bytes ?? 0;
+  }
 }

@@ -74,9 +74,18 @@ export class SqliteImagesWriter implements ImagesWriter<SqliteBatch> {
 
 export class SqliteImagesView implements ImagesView {
   private readonly statement;
+  private readonly bytesStatement;
 
   constructor(db: Database.Database) {
     this.statement = db.prepare<[string], Row>("SELECT * FROM images WHERE id = ?");
+    // The owner's live pages through their index, then each page's images through theirs.
+    this.bytesStatement = db
+      .prepare<[string], number>("SELECT coalesce(sum(i.size), 0) FROM pages p JOIN images i ON i.page_id = p.id WHERE p.owner_id = ? AND p.deleted = 0")
+      .pluck();
+  }
+
+  async bytesOwnedBy(ownerId: string): Promise<number> {
+    return this.bytesStatement.get(ownerId) ?? 0;
   }
 
   async get(id: string): Promise<ImageRecord | null> {

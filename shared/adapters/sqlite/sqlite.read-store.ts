@@ -22,7 +22,7 @@ import type { CacheMetrics } from "../../metrics/metrics.port.ts";
 import { ReadModelLayoutChangedError } from "../../read-store/layout-changed.ts";
 
 /** Bump whenever a read-model table changes shape. */
-const READ_MODEL_VERSION = 20;
+const READ_MODEL_VERSION = 21;
 
 const checkpointModel: SqliteModel = {
   schema: `

@@ -4,26 +4,62 @@ import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
 import type { HistoryEntry, StoredFold } from "../../../shared/history/history.view.ts";
 import type { PageId, ThreadId, UserId } from "../../../shared/kernel/ids.ts";
-import { at, folder, page, position, type ContractStores } from "./stores.ts";
+import { at, everyone, folder, page, position, type ContractStores } from "./stores.ts";
 
 export function trashCases<Tx>(s: ContractStores<Tx>): void {
   const { batch, w } = s;
   it("keeps each page's links: a kept link keeps its position, a dropped one goes, a deleted source takes its links", async () => {
-    const [source, other, target, second] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
-    await s.projection.applyBatch(100, async (tx) => w().links.setLinks(tx, source, [target, second], 100));
-    await s.projection.applyBatch(101, async (tx) => w().links.setLinks(tx, other, [target], 101));
-    await s.projection.applyBatch(102, async (tx) => w().links.setLinks(tx, source, [target], 102));
-    expect(await s.reader.links.linksTo(target, null, 10)).toEqual([
+    const [source, other, target, second, owner] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const of = (id: string) => ({ id, ownerId: owner });
+    const seen = everyone(owner);
+    await s.projection.applyBatch(100, async (tx) => w().links.setLinks(tx, of(source), [target, second], 100));
+    await s.projection.applyBatch(101, async (tx) => w().links.setLinks(tx, of(other), [target], 101));
+    await s.projection.applyBatch(102, async (tx) => w().links.setLinks(tx, of(source), [target], 102));
+    expect(await s.reader.links.linksTo(target, seen, null, 10)).toEqual([
       { sourceId: other, targetId: target, position: 101 },
       { sourceId: source, targetId: target, position: 100 },
     ]);
-    expect(await s.reader.links.linksTo(target, 101, 10)).toEqual([{ sourceId: source, targetId: target, position: 100 }]);
-    expect(await s.reader.links.linksTo(target, null, 1)).toHaveLength(1);
-    expect(await s.reader.links.linksTo(second, null, 10)).toEqual([]);
+    expect(await s.reader.links.linksTo(target, seen, 101, 10)).toEqual([{ sourceId: source, targetId: target, position: 100 }]);
+    expect(await s.reader.links.linksTo(target, seen, null, 1)).toHaveLength(1);
+    expect(await s.reader.links.linksTo(second, seen, null, 10)).toEqual([]);
     await s.projection.applyBatch(103, async (tx) => w().links.removeSource(tx, other));
-    expect((await s.reader.links.linksTo(target, null, 10)).map((link) => link.sourceId)).toEqual([source]);
-    await s.projection.applyBatch(104, async (tx) => w().links.setLinks(tx, source, [], 104));
-    expect(await s.reader.links.linksTo(target, null, 10)).toEqual([]);
+    expect((await s.reader.links.linksTo(target, seen, null, 10)).map((link) => link.sourceId)).toEqual([source]);
+    await s.projection.applyBatch(104, async (tx) => w().links.setLinks(tx, of(source), [], 104));
+    expect(await s.reader.links.linksTo(target, seen, null, 10)).toEqual([]);
+  });
+
+  it("reads links only from pages the caller can see: their workspaces, pages below granted folders, granted pages", async () => {
+    const [ann, bob, target] = [randomUUID(), randomUUID(), randomUUID()];
+    const shared = folder(bob);
+    const [own, below, granted, hidden] = [page(ann), page(bob, shared), page(bob), page(bob)];
+    await batch(async (tx) => {
+      await w().folders.put(tx, shared);
+      for (const made of [own, below, granted, hidden]) await w().pages.create(tx, made, `links to ${target}`);
+    });
+    // The owner comes from the pages model unless the page is created by the same event.
+    await batch(async (tx) => {
+      for (const made of [own, below, granted, hidden]) await w().links.setLinks(tx, { id: made.id, ownerId: made === own ? ann : null }, [target], made.updatedPosition);
+    });
+    const sources = async (visibleTo: { ownerIds: string[]; folderIds: string[]; pageIds: string[] }) =>
+      new Set((await s.reader.links.linksTo(target, visibleTo, null, 10)).map((link) => link.sourceId));
+    expect(await sources({ ownerIds: [ann], folderIds: [shared.id], pageIds: [granted.id] })).toEqual(new Set([own.id, below.id, granted.id]));
+    expect(await sources({ ownerIds: [ann], folderIds: [], pageIds: [] })).toEqual(new Set([own.id]));
+    expect(await sources({ ownerIds: [bob], folderIds: [], pageIds: [] })).toEqual(new Set([below.id, granted.id, hidden.id]));
+    expect(await sources({ ownerIds: [], folderIds: [], pageIds: [] })).toEqual(new Set());
+  });
+
+  it("sums the image bytes of an owner's live pages: other owners' and deleted pages' images are not counted", async () => {
+    const [ann, bob] = [randomUUID(), randomUUID()];
+    const [first, second, deleted, others] = [page(ann), page(ann), page(ann), page(bob)];
+    const image = (pageId: string, size: number) => ({ id: randomUUID(), pageId, uploaderId: ann, filename: "f.png", originalName: "f.png", mimeType: "image/png" as const, size, width: 1, height: 1, alt: "", sha256: "a".repeat(64), createdAt: at().updatedAt });
+    expect(await s.reader.images.bytesOwnedBy(ann)).toBe(0);
+    await batch(async (tx) => {
+      for (const made of [first, second, deleted, others]) await w().pages.create(tx, made, "x");
+      for (const [pageId, size] of [[first.id, 100], [first.id, 20], [second.id, 3], [deleted.id, 4000], [others.id, 50000]] as const) await w().images.put(tx, image(pageId, size));
+    });
+    await batch(async (tx) => w().pages.remove(tx, deleted.id));
+    expect(await s.reader.images.bytesOwnedBy(ann)).toBe(123);
+    expect(await s.reader.images.bytesOwnedBy(bob)).toBe(50000);
   });
 
   it("lists the trash through owners, folders above an item and granted items, newest first, each source limited, and follows folder moves", async () => {
@@ -84,8 +120,8 @@ export function trashCases<Tx>(s: ContractStores<Tx>): void {
       await w().access.putGrant(tx, { entityType: "page", entityId: record.id, userId, permission: "edit", grantedBy: ownerId, createdAt: when.updatedAt, updatedAt: when.updatedAt }, when.updatedPosition);
       const image = { id: imageId, pageId: record.id, uploaderId: ownerId, filename: "f.png", originalName: "f.png", mimeType: "image/png" as const, size: 1, width: 1, height: 1, alt: "", sha256: "a".repeat(64), createdAt: when.updatedAt };
       await w().images.put(tx, image);
-      await w().links.setLinks(tx, record.id, [linked], when.updatedPosition);
-      await w().links.setLinks(tx, linking, [record.id], when.updatedPosition);
+      await w().links.setLinks(tx, { id: record.id, ownerId }, [linked], when.updatedPosition);
+      await w().links.setLinks(tx, { id: linking, ownerId }, [record.id], when.updatedPosition);
     });
     expect([...(await s.reader.access.contextFor(userId)).pageGrants]).toEqual([[record.id, "edit"]]);
     const purgedAt = at().updatedPosition;
@@ -110,7 +146,7 @@ export function trashCases<Tx>(s: ContractStores<Tx>): void {
     expect(await s.reader.access.grantsOn("page", record.id)).toEqual([]);
     expect((await s.reader.access.contextFor(userId)).pageGrants.size).toBe(0);
     expect(await s.reader.images.get(imageId)).toBeNull();
-    expect(await s.reader.links.linksTo(record.id, null, 10)).toEqual([]);
-    expect(await s.reader.links.linksTo(linked, null, 10)).toEqual([]);
+    expect(await s.reader.links.linksTo(record.id, everyone(ownerId), null, 10)).toEqual([]);
+    expect(await s.reader.links.linksTo(linked, everyone(ownerId), null, 10)).toEqual([]);
   });
 }

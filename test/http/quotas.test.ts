@@ -1,0 +1,104 @@
+// Per-user quotas, as a client meets them: active API tokens per user and stored image bytes per workspace
+// owner (uploads, duplicates' copies, imports), each refused with 409 quota_exceeded past its limit, and held
+// under concurrent requests. Small limits here; the defaults are in docs/features.md.
+import { readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../shared/config/config.ts";
+import { pngOfExactly, upload } from "../support/images.ts";
+import { TestServer, type TestUser } from "../support/server.ts";
+import { importVault } from "../support/vault-import.ts";
+
+const MiB = 1024 * 1024;
+const IMAGE = 300 * 1024;
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await TestServer.start({ settings: { QUOTA_TOKENS_PER_USER: "3", QUOTA_BLOB_BYTES_PER_OWNER: String(MiB) } });
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+const createToken = (user: TestUser) => user.post("/tokens", { name: "t", scopes: ["pages:read"] });
+
+/** Bytes in the blob store: what the quota protects. */
+async function storedBytes(): Promise<number> {
+  const dir = join(server.dataDir, "blobs");
+  const names = (await readdir(dir, { withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name);
+  const sizes = await Promise.all(names.map(async (name) => (await stat(join(dir, name))).size));
+  return sizes.reduce((total, size) => total + size, 0);
+}
+
+function expectQuotaExceeded(reply: { status: number; body: { error?: { code: string; message: string } } }, what: RegExp): void {
+  expect(reply.status).toBe(409);
+  expect(reply.body.error?.code).toBe("quota_exceeded");
+  expect(reply.body.error?.message).toMatch(what);
+}
+
+describe("API tokens per user", () => {
+  it("are at most 100 active by default", () => {
+    expect(loadConfig({}).QUOTA_TOKENS_PER_USER).toBe(100);
+  });
+
+  it("refuses one more active token with 409 quota_exceeded, and takes one again once a token is revoked", async () => {
+    const ann = await server.registered("ann");
+    const made = [await createToken(ann), await createToken(ann), await createToken(ann)];
+    expect(made.map((reply) => reply.status)).toEqual([201, 201, 201]);
+    expectQuotaExceeded(await createToken(ann), /3 active API tokens/);
+    expect(((await ann.get("/tokens")).body.data as unknown[]).length).toBe(3);
+    expect((await ann.delete(`/tokens/${String(made[0]?.body.id)}`)).status).toBe(204);
+    expect((await createToken(ann)).status).toBe(201);
+    // Another user's quota is their own.
+    expect((await createToken(await server.registered("bea"))).status).toBe(201);
+  });
+
+  it("holds under concurrent creations: no more than the quota is made", async () => {
+    const cal = await server.registered("cal");
+    const replies = await Promise.all(Array.from({ length: 8 }, () => createToken(cal)));
+    expect(replies.filter((reply) => reply.status === 201)).toHaveLength(3);
+    for (const reply of replies.filter((answer) => answer.status !== 201)) expectQuotaExceeded(reply, /API tokens/);
+    expect(((await cal.get("/tokens")).body.data as unknown[]).length).toBe(3);
+  });
+});
+
+describe("stored image bytes per workspace owner", () => {
+  it("refuses an upload, a duplicate or an import that would pass the quota, storing nothing", async () => {
+    const dan = await server.registered("dan");
+    const pageId = String((await dan.post("/pages", { title: "Pictures", markdown: "" })).body.id);
+    const ids: string[] = [];
+    for (let index = 0; index < 2; index++) {
+      const uploaded = await upload(dan, pageId, { file: { bytes: await pngOfExactly(IMAGE), name: "a.png" }, alt: "a" });
+      expect(uploaded.status, uploaded.text).toBe(201);
+      ids.push(String(uploaded.body.id));
+    }
+    const markdown = ids.map((id) => `![a](/api/v1/images/${id})`).join("\n");
+    expect((await dan.call("PUT", `/pages/${pageId}/content`, { json: { markdown }, headers: { "if-match": "*" } })).status).toBe(200);
+    const before = await storedBytes();
+
+    // 600 KB stored: a copy of both images would make 1,200 KB.
+    expectQuotaExceeded(await dan.post(`/pages/${pageId}/duplicate`, {}), /more than 1 MB/);
+    // A third image fits (900 KB); a fourth does not.
+    expect((await upload(dan, pageId, { file: { bytes: await pngOfExactly(IMAGE), name: "c.png" }, alt: "c" })).status).toBe(201);
+    expectQuotaExceeded(await upload(dan, pageId, { file: { bytes: await pngOfExactly(IMAGE), name: "d.png" }, alt: "d" }), /more than 1 MB/);
+    const png = (await pngOfExactly(IMAGE)).toString("base64");
+    expectQuotaExceeded(await importVault(dan, [{ path: "note.md", content: "![[e.png]]" }, { path: "e.png", content: png }]), /more than 1 MB/);
+    expect(await storedBytes()).toBe(before + IMAGE);
+    expect(((await dan.get("/pages?limit=100")).body.data as unknown[]).length).toBe(1);
+  });
+
+  it("holds under concurrent duplicates: the copies that fit are made, the rest refused", async () => {
+    const eve = await server.registered("eve");
+    const pageId = String((await eve.post("/pages", { title: "One picture", markdown: "" })).body.id);
+    const uploaded = await upload(eve, pageId, { file: { bytes: await pngOfExactly(IMAGE), name: "a.png" }, alt: "a" });
+    expect(uploaded.status).toBe(201);
+    await eve.call("PUT", `/pages/${pageId}/content`, { json: { markdown: `![a](/api/v1/images/${String(uploaded.body.id)})` }, headers: { "if-match": "*" } });
+    const before = await storedBytes();
+    const replies = await Promise.all(Array.from({ length: 4 }, () => eve.post(`/pages/${pageId}/duplicate`, {})));
+    const made = replies.filter((reply) => reply.status === 201).length;
+    // 300 KB stored, 300 KB a copy, 1 MiB allowed: two copies fit, never three.
+    expect(made).toBe(2);
+    for (const reply of replies.filter((answer) => answer.status !== 201)) expectQuotaExceeded(reply, /more than 1 MB/);
+    expect(await storedBytes()).toBe(before + made * IMAGE);
+  });
+});
