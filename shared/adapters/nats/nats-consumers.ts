@@ -1,8 +1,7 @@
 // A consumer group's durable JetStream consumer, made to match what this release asks of it each time a member
 // subscribes: created when missing, and updated when its subject filter, delivery cap or ack wait changed (a
-// group that starts consuming a new subject must receive it). nats-server 2.9 cannot change a consumer's
-// filter in place: the consumer is then made again from where the old one stood (the first message it had not
-// acknowledged), so nothing is skipped and what it had acknowledged does not come back.
+// group that starts consuming a new subject must receive it). A changed filter makes the consumer again from
+// where the old one stood, so nothing is skipped and what it had acknowledged does not come back.
 import { AckPolicy, DeliverPolicy, type ConsumerConfig, type ConsumerInfo, type JetStreamManager } from "@nats-io/jetstream";
 import { nanos } from "@nats-io/transport-node";
 import type { Logger } from "pino";
@@ -41,18 +40,20 @@ export async function ensureConsumer(manager: JetStreamManager, wanted: WantedCo
   }
   if (!changed(info, wanted)) return;
   const before = { filterSubject: info.config.filter_subject ?? null, maxDeliver: info.config.max_deliver ?? null };
-  try {
+  const after = { filterSubject: wanted.filterSubject, maxDeliver: wanted.maxDeliver };
+  if (info.config.filter_subject === wanted.filterSubject) {
     await manager.consumers.update(wanted.stream, wanted.name, settings);
-    logger?.info({ event: "bus.consumer_updated", consumer: wanted.name, before, after: { filterSubject: wanted.filterSubject, maxDeliver: wanted.maxDeliver } });
+    logger?.info({ event: "bus.consumer_updated", consumer: wanted.name, before, after });
     return;
-  } catch (error) {
-    if (info.config.filter_subject === wanted.filterSubject) throw error;
   }
-  // The server refused to change the filter in place: made again from the old consumer's place.
-  const from = info.ack_floor.stream_seq + 1;
+  // A new filter: nats-server 2.9 takes it in place but moves the consumer past every message then pending,
+  // delivering none of them. So the consumer is made again from the old one's place: after the last message
+  // delivered when none awaits an acknowledgement, else after the acknowledgement floor (a message
+  // delivered but not acknowledged comes again, as at-least-once allows).
+  const from = info.num_ack_pending === 0 ? info.delivered.stream_seq + 1 : info.ack_floor.stream_seq + 1;
   await manager.consumers.delete(wanted.stream, wanted.name);
   await manager.consumers.add(wanted.stream, { ...base, deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from }).catch(async (error: unknown) => {
     if (!(await infoOf(manager, wanted.stream, wanted.name))) throw error;
   });
-  logger?.info({ event: "bus.consumer_recreated", consumer: wanted.name, from, before, after: { filterSubject: wanted.filterSubject, maxDeliver: wanted.maxDeliver } });
+  logger?.info({ event: "bus.consumer_recreated", consumer: wanted.name, from, before, after });
 }
