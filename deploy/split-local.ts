@@ -1,7 +1,12 @@
 // `npm run split`: the split deployment on one machine, from the compiled build. A projector, the command API,
-// two query nodes and a notifier run as separate processes over DATA_DIR (default ./data/split), behind the
-// project's nginx gateway on PORT (default 3000); with nats-server installed, they talk over a NATS JetStream
-// server of their own. Ctrl-C stops everything gracefully.
+// query nodes (two unless --query-nodes says) and a notifier run as separate processes over DATA_DIR (default
+// ./data/split), behind the project's nginx gateway on PORT (default 3000); with nats-server installed, they
+// talk over a NATS JetStream server of their own. The internal ports are free ones unless pinned:
+//
+//   npm run split -- --query-nodes 3 --command-api-port 3101 --query-api-ports 3111,3112,3113 --nats-port 4222
+//
+// Ctrl-C, or SIGTERM to npm's process (the script is exec'd, so npm's signal reaches this one), stops every
+// process it started gracefully.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -9,11 +14,13 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gatewayConfig } from "./nginx/gateway-config.ts";
 import { freePort } from "./free-port.ts";
+import { splitArguments } from "./split-arguments.ts";
 import { loadConfig } from "../shared/config/config.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const dataDir = resolve(process.env.DATA_DIR ?? join(root, "data", "split"));
 const gatewayPort = Number(process.env.PORT ?? 3000);
+const options = splitArguments(process.argv.slice(2));
 const children: Array<{ name: string; child: ChildProcess }> = [];
 const scratch = mkdtempSync(join(tmpdir(), "workspace-split-"));
 
@@ -43,7 +50,10 @@ async function stop(): Promise<void> {
   for (const { child } of children.reverse()) {
     if (child.exitCode !== null || child.signalCode !== null) continue;
     child.kill("SIGTERM");
+    // A process that does not stop within 15 s is killed: stopping never hangs.
+    const killer = setTimeout(() => child.kill("SIGKILL"), 15_000);
     await once(child, "exit");
+    clearTimeout(killer);
   }
   rmSync(scratch, { recursive: true, force: true });
 }
@@ -59,16 +69,17 @@ async function main(): Promise<void> {
   const shared: Record<string, string> = { TRUST_PROXY: "loopback" };
   const nats = binary("nats-server");
   if (nats) {
-    const port = await freePort();
+    const port = options.natsPort ?? (await freePort());
     run("nats-server", nats, ["-js", "-a", "127.0.0.1", "-p", String(port), "-sd", join(scratch, "nats")]);
     shared.NATS_URL = `nats://127.0.0.1:${port}`;
   }
   const service = (name: string, env: Record<string, string> = {}) => run(name, process.execPath, ["--max-old-space-size=1024", `dist/services/${name.replace(/-\d$/, "")}/main.js`], { ...shared, ...env });
-  const commandPort = await freePort();
+  const commandPort = options.commandApiPort ?? (await freePort());
   service("projector");
   service("command-api", { PORT: String(commandPort) });
   await answers(`http://127.0.0.1:${commandPort}/healthz`);
-  const queryPorts = [await freePort(), await freePort()];
+  const queryPorts: number[] = [];
+  for (let node = 0; node < options.queryNodes; node += 1) queryPorts.push(options.queryApiPorts[node] ?? (await freePort()));
   queryPorts.forEach((port, index) => service(`query-api-${index + 1}`, { PORT: String(port), COMMAND_API_URL: `http://127.0.0.1:${commandPort}` }));
   for (const port of queryPorts) await answers(`http://127.0.0.1:${port}/healthz`);
   service("notifier", { PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${gatewayPort}` });
