@@ -96,9 +96,17 @@ export function commandApiPorts(
   };
 }
 
-/** The bus: NATS JetStream when NATS_URL is set, otherwise in this process only. */
-export async function busFor(config: Config, name: string, report: { logger?: Logger; metrics?: Metrics } = {}): Promise<Bus> {
-  return config.NATS_URL ? NatsBus.connect(config.NATS_URL, natsOptions(config, name, report)) : new InProcessBus();
+/**
+ * The bus: NATS JetStream when NATS_URL is set, otherwise in this process only. A NATS bus is returned at once,
+ * connecting in the background: the process starts and serves while NATS is away.
+ */
+export function busFor(config: Config, name: string, report: { logger?: Logger; metrics?: Metrics } = {}): Bus {
+  return config.NATS_URL ? NatsBus.open(config.NATS_URL, natsOptions(config, name, report)) : new InProcessBus();
+}
+
+/** Whether the bus is reachable, for /readyz: null for the in-process bus, which cannot be away. */
+export function busReachability(bus: Bus): { readonly up: boolean } | null {
+  return bus instanceof NatsBus ? bus : null;
 }
 
 /** The NATS bus's settings from the configuration: the stream's retention limits. */
@@ -108,13 +116,15 @@ export function natsOptions(config: Config, name: string, report: { logger?: Log
 
 /**
  * Rate limits: counters in NATS KV when NATS_URL is set, so every node of a split deployment counts against
- * one budget; otherwise in this process. The caller closes `counters` after the app.
+ * one budget; otherwise in this process. Returned at once: while NATS is away each node counts on its own.
+ * `bus` says whether the shared counters are in use (for /readyz); the caller closes `counters` after the app.
  */
-export async function rateLimitsFor(config: Config, name: string): Promise<RateLimits> {
+export function rateLimitsFor(config: Config, name: string, report: { logger?: Logger; metrics?: Metrics } = {}): RateLimits & { readonly bus: { readonly up: boolean } | null } {
   const policies = rateLimitPolicies(config);
   const windows = Object.values(policies).flatMap((policy) => (policy ? [policy.windowSeconds] : []));
-  const counters = config.NATS_URL ? await NatsRateLimitCounters.connect(config.NATS_URL, { maxWindowSeconds: Math.max(1, ...windows), name }) : new InMemoryRateLimitCounters();
-  return { counters, policies, userFactor: config.RATE_LIMIT_USER_FACTOR };
+  if (!config.NATS_URL) return { counters: new InMemoryRateLimitCounters(), policies, userFactor: config.RATE_LIMIT_USER_FACTOR, bus: null };
+  const counters = NatsRateLimitCounters.open(config.NATS_URL, { maxWindowSeconds: Math.max(1, ...windows), name, ...report });
+  return { counters, policies, userFactor: config.RATE_LIMIT_USER_FACTOR, bus: counters };
 }
 
 /** The mailer: SMTP when SMTP_URL is set, otherwise .eml files in DATA_DIR/outbox. */

@@ -7,6 +7,13 @@ mkdir -p "$NGINX_RUN_DIR"
 export GATEWAY_ADDRESS="${GATEWAY_ADDRESS:-0.0.0.0}"
 # As the services' BODY_LIMIT_BYTES (1 MiB unless set).
 export BODY_LIMIT="${BODY_LIMIT:-1m}"
-envsubst '${GATEWAY_ADDRESS} ${GATEWAY_PORT} ${COMMAND_API} ${QUERY_API_SERVERS} ${NGINX_RUN_DIR} ${BODY_LIMIT} ${METRICS_LOCATION}' \
+# Service names are resolved while nginx runs, through the container's DNS server (compose's, 127.0.0.11): a
+# recreated container's new address and a scaled-up service's new nodes get traffic within seconds. The same
+# values as deploy/nginx/gateway-config.ts's resolver mode (checked with nginx -t by test/deploy/gateway-resolve.test.ts).
+export QUERY_API="${QUERY_API:-query-api:3000}"
+export COMMAND_API="${COMMAND_API:-command-api:3000}"
+export UPSTREAMS=""
+export RESOLVER="resolver ${DNS_RESOLVER:-$(awk '/^nameserver/ { print $2; exit }' /etc/resolv.conf)} valid=5s ipv6=off;"
+envsubst '${GATEWAY_ADDRESS} ${GATEWAY_PORT} ${UPSTREAMS} ${RESOLVER} ${QUERY_API} ${COMMAND_API} ${NGINX_RUN_DIR} ${BODY_LIMIT} ${METRICS_LOCATION}' \
   < /etc/gateway/gateway.conf.template > "$NGINX_RUN_DIR/nginx.conf"
 exec nginx -c "$NGINX_RUN_DIR/nginx.conf"

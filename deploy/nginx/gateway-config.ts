@@ -5,10 +5,16 @@ import { join } from "node:path";
 
 export interface GatewaySettings {
   readonly port: number;
-  /** host:port of the command API. */
+  /** host:port of the command API (with `resolver`: a name the resolver answers, and a port). */
   readonly commandApi: string;
-  /** host:port of each query node. */
+  /** host:port of each query node (with `resolver`: one name, whose records are every query node). */
   readonly queryApis: readonly string[];
+  /**
+   * The DNS server (host or host:port) through which service names are resolved while nginx runs (compose's is
+   * 127.0.0.11): a recreated container's new address, or a scaled-up service's new nodes, get traffic within
+   * seconds. Without it, the addresses are fixed at start (the local split, on 127.0.0.1 ports).
+   */
+  readonly resolver?: string;
   /** A writable directory for nginx's pid file and temporary files. */
   readonly runDir: string;
   /** The services' BODY_LIMIT_BYTES (default 1 MiB): the gateway refuses an ordinary API body over it. */
@@ -21,12 +27,43 @@ export interface GatewaySettings {
 export const METRICS_NOT_PUBLIC = `default_type application/json;
       return 404 '{"error":{"code":"not_found","message":"no such route"}}';`;
 
+/** How long nginx trusts a name's records before it asks again. */
+const RESOLVE_VALID_SECONDS = 5;
+
+// Idle connections kept open to the services, per worker. Fewer than the clients a node serves at once made
+// nginx open and close a new upstream connection for the excess on nearly every request (a thousand sockets in
+// TIME_WAIT after 15 s at 50 clients), a connect's cost each time. 256 covers the benchmark's and a busy node's
+// concurrency. Below the services' keep-alive timeout (72 s), so nginx never reuses a connection a service is
+// closing. (Names resolved while running go without these pools: nginx before 1.27.3 keeps none for them.)
+function upstreams(commandApi: string, queryApis: readonly string[]): string {
+  const servers = queryApis.map((host) => `server ${host} max_fails=1 fail_timeout=5s;`).join("\n    ");
+  return `upstream query_api {
+    ${servers}
+    keepalive 256;
+    keepalive_timeout 60s;
+    keepalive_requests 100000;
+  }
+
+  upstream command_api {
+    server ${commandApi};
+    keepalive 64;
+    keepalive_timeout 60s;
+    keepalive_requests 100000;
+  }`;
+}
+
 export function renderTemplate(template: string, values: Record<string, string>): string {
   return template.replace(/\$\{([A-Z_]+)\}/g, (_match, name: string) => {
     const value = values[name];
     if (value === undefined) throw new Error(`no value for \${${name}} in the gateway template`);
     return value;
   });
+}
+
+function onlyName(queryApis: readonly string[]): string {
+  const [name, ...more] = queryApis;
+  if (!name || more.length > 0) throw new Error("with a resolver, the query nodes are one name (its records are the nodes)");
+  return name;
 }
 
 /**
@@ -40,8 +77,14 @@ export async function gatewayConfig(settings: GatewaySettings): Promise<string> 
   return renderTemplate(template, {
     GATEWAY_ADDRESS: "127.0.0.1",
     GATEWAY_PORT: String(settings.port),
-    COMMAND_API: settings.commandApi,
-    QUERY_API_SERVERS: settings.queryApis.map((host) => `server ${host} max_fails=1 fail_timeout=5s;`).join("\n    "),
+    ...(settings.resolver
+      ? {
+          UPSTREAMS: "",
+          RESOLVER: `resolver ${settings.resolver} valid=${RESOLVE_VALID_SECONDS}s ipv6=off;`,
+          QUERY_API: onlyName(settings.queryApis),
+          COMMAND_API: settings.commandApi,
+        }
+      : { UPSTREAMS: upstreams(settings.commandApi, settings.queryApis), RESOLVER: "", QUERY_API: "query_api", COMMAND_API: "command_api" }),
     NGINX_RUN_DIR: settings.runDir,
     BODY_LIMIT: `${Math.ceil((settings.bodyLimitBytes ?? 1024 * 1024) / 1024)}k`,
     METRICS_LOCATION: settings.metricsLocation ?? METRICS_NOT_PUBLIC,

@@ -26,11 +26,11 @@ await runUntilSignalled("command-api", async () => {
   const blobs = await openBlobStore(config);
   const webhookDeliveries = await openWebhookDeliveries(config);
   const writeSide = inProcessWriteSide({ eventStore, readStore }, logger, clock, metrics);
-  const rateLimits = await rateLimitsFor(config, "command-api");
+  const rateLimits = rateLimitsFor(config, "command-api", { logger, metrics });
   const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, metrics, rateLimits, ...(config.TRUST_PROXY ? { trustProxy: config.TRUST_PROXY } : {}) });
   installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: true, metrics }));
   await registerApiReference(app);
-  healthRoutes(app, { eventStore, readStore });
+  healthRoutes(app, { eventStore, readStore, dependencies: { bus: rateLimits.bus } });
   metricsRoute(app, metrics);
   await registerCommandApi(app, commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries }, watcher, logger, clock, metrics));
   const url = await listenOn(app, config.PORT, config.HOST);

@@ -17,7 +17,7 @@ await runUntilSignalled("notifier", async () => {
   const metrics = new PrometheusMetrics();
   const eventStore = await openEventStore(config);
   const readStore = await openReadStore(config, metrics);
-  const bus = await busFor(config, "notifier", { logger, metrics });
+  const bus = busFor(config, "notifier", { logger, metrics });
   const mailer = mailerFor(config);
   const notifier = new Notifier({ bus, eventStore: appendingStore(eventStore, metrics), readModels: readStore, mailer, logger, clock: () => new Date(), publicBaseUrl: publicBaseUrl(config), metrics });
   await notifier.start();

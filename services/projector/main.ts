@@ -20,7 +20,9 @@ await runUntilSignalled("projector", async () => {
   const watcher = new CheckpointWatcher(store);
   const projector = projectorFor(store, { eventStore, logger, metrics, watcher, batchBytes: config.PROJECTION_BATCH_BYTES });
   await projector.start();
-  const bus = config.NATS_URL ? await NatsBus.connect(config.NATS_URL, natsOptions(config, "projector", { logger, metrics })) : null;
+  // Opened at once, connecting in the background: with NATS away the read models go on, and the publisher
+  // retries from its position until NATS answers.
+  const bus = config.NATS_URL ? NatsBus.open(config.NATS_URL, natsOptions(config, "projector", { logger, metrics })) : null;
   const publisher = bus ? new Publisher({ eventStore, bus, projection: watcher, logger, metrics }) : null;
   await publisher?.start();
   const metricsServer = await metricsServerFor(config, metrics, logger);

@@ -4,6 +4,7 @@
 // answers, catches up from its position. It never runs ahead of the read models (it waits for them to reach a
 // batch before publishing it), so a consumer that looks up what a message names finds it.
 import type { Logger } from "pino";
+import { BusUnavailableError } from "../../shared/bus/bus-unavailable.ts";
 import type { Bus } from "../../shared/bus/bus.port.ts";
 import { toBusMessage } from "../../shared/bus/integration-events.ts";
 import type { EventStore, RecordedEvent, Subscription } from "../../shared/event-store/event-store.port.ts";
@@ -28,6 +29,8 @@ export class Publisher {
   private subscription: Subscription | null = null;
   private stopped = true;
   private position = 0;
+  /** Where to start when the bus keeps no position: the read models' checkpoint when this publisher started. */
+  private fallback: number | null = null;
   private failures = 0;
   private timer: NodeJS.Timeout | null = null;
 
@@ -45,13 +48,16 @@ export class Publisher {
 
   /**
    * Starts at the position kept with the bus; a bus that has none (a new deployment, or one moving from
-   * publishing inside the projector's batches) starts at the read models' checkpoint: what they hold was
-   * published before, or is history no consumer waits for.
+   * publishing inside the projector's batches) starts at the read models' checkpoint as it was when this
+   * publisher started: what they held then was published before, or is history no consumer waits for.
    */
   async start(): Promise<void> {
     this.stopped = false;
     try {
-      this.position = (await this.options.bus.publishedPosition()) ?? (await this.options.projection.current());
+      // Taken at the first try, before the bus is asked: a deployment whose bus is away from the start
+      // publishes what was written meanwhile once it answers, not only what follows.
+      this.fallback ??= await this.options.projection.current();
+      this.position = (await this.options.bus.publishedPosition()) ?? this.fallback;
     } catch (error) {
       this.fail(error);
       return;
@@ -73,8 +79,11 @@ export class Publisher {
     this.failures += 1;
     this.options.metrics?.publishFailed();
     const first = this.options.retryDelayMs ?? 1_000;
-    const delay = Math.min(first * 2 ** Math.min(this.failures - 1, 16), this.options.maxRetryDelayMs ?? 30_000);
-    this.options.logger.warn({ event: "publisher.failed", err: error, position: this.position, failures: this.failures, retryInMs: delay }, "publishing to the bus failed; the read models go on");
+    // A bus that is away refuses at once, without a round trip: polled at the first delay, so publishing
+    // resumes within a second of its return, and said once, not at every poll.
+    const away = error instanceof BusUnavailableError;
+    const delay = away ? first : Math.min(first * 2 ** Math.min(this.failures - 1, 16), this.options.maxRetryDelayMs ?? 30_000);
+    if (!away || this.failures === 1) this.options.logger.warn({ event: "publisher.failed", err: error, position: this.position, failures: this.failures, retryInMs: delay }, "publishing to the bus failed; the read models go on");
     this.timer = setTimeout(() => {
       this.timer = null;
       if (this.stopped) return;

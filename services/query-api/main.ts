@@ -27,11 +27,11 @@ await runUntilSignalled("query-api", async () => {
   const blobs = await openBlobReader(config);
   const webhookDeliveries = await openWebhookDeliveries(config);
   const writeSide = new CommandApiWriteSide(config.COMMAND_API_URL);
-  const rateLimits = await rateLimitsFor(config, "query-api");
+  const rateLimits = rateLimitsFor(config, "query-api", { logger, metrics });
   const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, metrics, rateLimits, ...(config.TRUST_PROXY ? { trustProxy: config.TRUST_PROXY } : {}) });
   installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: false, metrics }));
   await registerApiReference(app, { peerDocumentUrl: new URL("/api/v1/openapi.json", config.COMMAND_API_URL).toString() });
-  healthRoutes(app, { readStore });
+  healthRoutes(app, { readStore, dependencies: { bus: rateLimits.bus } });
   metricsRoute(app, metrics);
   await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs, webhookDeliveries }, watcher, writeSide, clock, metrics));
   const url = await listenOn(app, config.PORT, config.HOST);

@@ -20,7 +20,9 @@ export interface Bus {
   publish(messages: readonly BusMessage[]): Promise<void>;
   /**
    * Joins `group` as a member consuming these subjects. Resolves once the subscription is in place (a JetStream
-   * adapter creates its durable consumer first): every message published after that reaches the group.
+   * adapter creates its durable consumer first): every message published after that reaches the group. While
+   * the broker is away it resolves at once, and the group is joined once the broker answers, from the moment it
+   * asked (a process starts without its broker).
    *
    * - Durable: a group resumes where it left off. Messages published while it has no live member are kept and
    *   delivered once a member of that group subscribes again, for as long as the bus lives (the bus object for

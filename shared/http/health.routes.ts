@@ -15,7 +15,9 @@ async function eventsBehind(eventStore: Pick<EventStore, "readAll">, checkpoint:
 
 /**
  * A process with an event store (command API, projector, all-in-one) checks the projection against the log; a
- * query node has no event store and is ready when its read models answer.
+ * query node has no event store and is ready when its read models answer. The dependencies a process serves
+ * without (the bus: NATS, for integration events and shared rate-limit counters) are named in the answer,
+ * `dependencies: {bus: "up" | "down"}`, and do not make it unready: a process without them still serves.
  */
 export function healthRoutes(
   app: App,
@@ -24,15 +26,19 @@ export function healthRoutes(
     readStore: { checkpoint(): Promise<number>; ping(): Promise<boolean> };
     /** The process's own projector, when it runs one: a stalled projector makes the process not ready. */
     projector?: { readonly stall: { readonly position: number; readonly attempts: number; readonly since: string } | null };
+    /** The process's optional dependencies, when it has any. */
+    dependencies?: { readonly bus?: { readonly up: boolean } | null };
   },
 ): void {
+  const bus = stores.dependencies?.bus ?? null;
+  const dependencies = () => (bus ? { dependencies: { bus: bus.up ? "up" : "down" } } : {});
   app.get("/healthz", async () => ({ status: "ok" }));
   app.get("/readyz", async (_request, reply) => {
     const stall = stores.projector?.stall ?? null;
     if (stall) {
       // The batch's error stays in the projector's log (projection.stalled): this route answers without credentials.
       const reason = `the projection batch after position ${stall.position} has failed ${stall.attempts} times since ${stall.since}; every later event waits behind it (see the log's projection.stalled and docs/operations.md)`;
-      return reply.code(503).send({ status: "stalled", checkpoint: String(stall.position), reason });
+      return reply.code(503).send({ status: "stalled", checkpoint: String(stall.position), reason, ...dependencies() });
     }
     try {
       const reachable = await stores.readStore.ping();
@@ -40,9 +46,9 @@ export function healthRoutes(
       const behind = stores.eventStore ? await eventsBehind(stores.eventStore, checkpoint) : null;
       const ready = reachable && (behind === null || behind <= READY_MAX_LAG);
       const lag = behind === null ? null : behind > READY_MAX_LAG ? `more than ${READY_MAX_LAG} events` : `${behind} events`;
-      return reply.code(ready ? 200 : 503).send({ status: ready ? "ready" : "catching_up", checkpoint: String(checkpoint), lag });
+      return reply.code(ready ? 200 : 503).send({ status: ready ? "ready" : "catching_up", checkpoint: String(checkpoint), lag, ...dependencies() });
     } catch {
-      return reply.code(503).send({ status: "unavailable" });
+      return reply.code(503).send({ status: "unavailable", ...dependencies() });
     }
   });
 }

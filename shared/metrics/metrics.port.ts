@@ -42,9 +42,18 @@ export interface DeliveryMetrics {
   delivery(outcome: DeliveryOutcome): void;
 }
 
-export interface BusMetrics {
+/** The services a process depends on but serves without (the bus): 1 while reachable, else 0. */
+export interface DependencyMetrics {
+  dependency(name: "bus", up: boolean): void;
+}
+
+export interface BusMetrics extends DependencyMetrics {
   /** A message a consumer group could not read (not JSON, not a bus message): acknowledged and passed over. */
   malformedMessage(group: string): void;
+  /** A consumer group's handler failed a message (it comes back later, up to the delivery cap). */
+  handlerFailed(group: string): void;
+  /** A message failed at every delivery up to the cap and was parked: an alert. */
+  messageParked(group: string): void;
 }
 
 export interface PublisherMetrics {

@@ -48,5 +48,10 @@ export function rateLimitCountersContract(name: string, factory: () => Promise<C
       expect([...seen].sort((a, b) => a - b)).toEqual(range(20));
       expect(await subject.peer.increment(key, 60)).toBe(21);
     });
+
+    it("counts a burst of 200 concurrent increments of one key, from two handles, each once", async () => {
+      const seen = await Promise.all(range(200).map((n) => (n % 4 === 0 ? subject.peer : subject.counters).increment(key, 60)));
+      expect([...seen].sort((a, b) => a - b)).toEqual(range(200));
+    });
   });
 }

@@ -21,6 +21,14 @@ describe.skipIf(unavailable !== null)("rate limits across query nodes", () => {
     // The services believe X-Forwarded-For only from the gateway's own address.
     split = await startSplitServices({ queryNodes: 2, env: { NATS_URL: nats.url, RATE_LIMIT_READ: "4/1d", TRUST_PROXY: "127.0.0.1" } });
     gateway = await startGateway({ commandApi: split.commandApi.url, queryApis: split.queryApis.map((node) => node.url) });
+    // A node counts in its own memory until its connection to NATS is up (it starts without waiting for it).
+    for (const node of split.queryApis) {
+      const deadline = Date.now() + 30_000;
+      while (((await (await fetch(`${node.url}/readyz`)).json()) as { dependencies?: { bus?: string } }).dependencies?.bus !== "up") {
+        if (Date.now() > deadline) throw new Error(`${node.url} never reached NATS`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
   }, 120_000);
   afterAll(async () => {
     await gateway?.stop();

@@ -25,12 +25,13 @@ export interface Gateway {
   stop(): Promise<void>;
 }
 
-export async function startGateway(options: { commandApi: string; queryApis: readonly string[] }): Promise<Gateway> {
+/** With `resolver`, the URLs name services that DNS server resolves while nginx runs (as in the containers). */
+export async function startGateway(options: { commandApi: string; queryApis: readonly string[]; resolver?: string }): Promise<Gateway> {
   if (!NGINX) throw new Error("nginx is not installed");
   const dir = await tempDir();
   const port = await freePort();
   const hostOf = (url: string) => new URL(url).host;
-  const config = await gatewayConfig({ port, commandApi: hostOf(options.commandApi), queryApis: options.queryApis.map(hostOf), runDir: dir.path });
+  const config = await gatewayConfig({ port, commandApi: hostOf(options.commandApi), queryApis: options.queryApis.map(hostOf), runDir: dir.path, ...(options.resolver ? { resolver: options.resolver } : {}) });
   const file = join(dir.path, "nginx.conf");
   await writeFile(file, config);
   const child = spawn(NGINX, ["-c", file, "-p", dir.path, "-e", "stderr"], { stdio: ["ignore", "ignore", "pipe"] });

@@ -3,13 +3,21 @@
 // event type; the message id is the JetStream message id, so the server drops a republish within its
 // duplicate window. Each group is a durable pull consumer: it resumes where it left off, its members share
 // the work, a message is acknowledged only once the handler resolved, and a failing handler's message comes
-// back after a delay.
-import { AckPolicy, DeliverPolicy, DiscardPolicy, RetentionPolicy, jetstream, jetstreamManager, StorageType, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from "@nats-io/jetstream";
-import { connect, nanos, type NatsConnection } from "@nats-io/transport-node";
+// back after a delay, up to a cap of deliveries; past it the message is parked (terminated, kept in the stream,
+// logged and counted as an alert).
+//
+// The process does not wait for NATS: the bus connects in the background (nats-link.ts). While NATS is away a
+// publish fails at once (the outbox publisher retries from its position), and a group that subscribes is
+// joined once NATS answers, from the moment it asked.
+import { DiscardPolicy, RetentionPolicy, jetstream, jetstreamManager, StorageType, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from "@nats-io/jetstream";
+import { nanos, type NatsConnection } from "@nats-io/transport-node";
 import type { Logger } from "pino";
 import { z } from "zod";
 import type { BusMetrics } from "../../metrics/metrics.port.ts";
 import type { Bus, BusHandler, BusMessage, BusSubscription } from "../../bus/bus.port.ts";
+import { BusUnavailableError } from "../../bus/bus-unavailable.ts";
+import { ensureConsumer } from "./nats-consumers.ts";
+import { NatsLink } from "./nats-link.ts";
 
 export interface NatsBusOptions {
   /** The stream holding every integration event. */
@@ -22,14 +30,16 @@ export interface NatsBusOptions {
   readonly ackWaitMs?: number;
   /** How long a failed message waits before it comes back (default 1 s). */
   readonly retryDelayMs?: number;
+  /** Deliveries of one message to a group at most (default 10): a message still failing then is parked. */
+  readonly maxDeliver?: number;
   /** How long the stream keeps a message (default 7 days): consumers away longer miss what expired. */
   readonly maxAgeMs?: number;
   /** How many bytes the stream holds at most (default 1 GiB); past that the oldest messages go first. */
   readonly maxBytes?: number;
   /** Name of this connection, as the server shows it. */
   readonly name?: string;
-  /** Where a malformed message is reported (it is acknowledged and passed over). */
-  readonly logger?: Pick<Logger, "warn">;
+  /** Where malformed, failing and parked messages and the connection's ups and downs are reported. */
+  readonly logger?: Pick<Logger, "info" | "warn" | "error">;
   readonly metrics?: BusMetrics;
 }
 
@@ -51,52 +61,120 @@ function decode(bytes: Uint8Array): { readonly message: BusMessage } | { readonl
   return parsed.success ? { message: parsed.data } : { malformed: `not a bus message: ${parsed.error.issues.map((issue) => issue.path.join(".") || "(root)").join(", ")}` };
 }
 
+type Ready = { readonly manager: JetStreamManager; readonly client: JetStreamClient };
+type Settings = Required<Omit<NatsBusOptions, "name" | "logger" | "metrics">>;
+type Subscribing = { readonly subjects: readonly string[]; readonly group: string; readonly handler: BusHandler };
+
+
+const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ").slice(0, 300);
+
 export class NatsBus implements Bus {
   private readonly subscriptions = new Set<ConsumerMessages>();
+  /** Groups that subscribed while NATS was away, joined once it answers. */
+  private readonly pending = new Map<Subscribing, Date>();
+  /** Tells a subscription handed out before its group was joined which consumer it got. */
+  private readonly joined = new Map<Subscribing, (messages: ConsumerMessages) => void>();
+  private ready: Ready | null = null;
+  private preparing: Promise<void> | null = null;
+  private retry: NodeJS.Timeout | null = null;
+  private closed = false;
 
   private constructor(
-    private readonly connection: NatsConnection,
-    private readonly manager: JetStreamManager,
-    private readonly client: JetStreamClient,
-    private readonly settings: Required<Omit<NatsBusOptions, "name" | "logger" | "metrics">>,
+    private readonly link: NatsLink,
+    private readonly settings: Settings,
     private readonly reporting: Pick<NatsBusOptions, "logger" | "metrics">,
   ) {}
 
-  /** Connects (reconnecting for ever after a lost connection) and creates or updates the stream. */
-  static async connect(url: string, options: NatsBusOptions = {}): Promise<NatsBus> {
-    const settings = {
+  /** Returns at once; connects in the background and creates or updates the streams once NATS answers. */
+  static open(url: string, options: NatsBusOptions = {}): NatsBus {
+    const settings: Settings = {
       stream: options.stream ?? "WORKSPACE_EVENTS",
       subjectPrefix: options.subjectPrefix ?? "workspace.events",
       duplicateWindowMs: options.duplicateWindowMs ?? 2 * 60 * 60_000,
       ackWaitMs: options.ackWaitMs ?? 60_000,
       retryDelayMs: options.retryDelayMs ?? 1_000,
+      maxDeliver: options.maxDeliver ?? 10,
       maxAgeMs: options.maxAgeMs ?? 7 * 24 * 60 * 60_000,
       maxBytes: options.maxBytes ?? 1024 * 1024 * 1024,
     };
-    const connection = await connect({ servers: url, name: options.name ?? "workspace", maxReconnectAttempts: -1, reconnectTimeWait: 250 });
-    try {
-      const manager = await jetstreamManager(connection);
-      // Bounded by age and size (limits retention, oldest discarded first), so a stream nobody reads cannot fill
-      // JetStream's storage. The duplicate window cannot exceed the age limit.
-      const limits = {
-        subjects: [`${settings.subjectPrefix}.>`],
-        duplicate_window: nanos(Math.min(settings.duplicateWindowMs, settings.maxAgeMs)),
-        max_age: nanos(settings.maxAgeMs),
-        max_bytes: settings.maxBytes,
-        discard: DiscardPolicy.Old,
-      };
-      const exists = await manager.streams.info(settings.stream).then(() => true, () => false);
-      if (exists) await manager.streams.update(settings.stream, limits);
-      else await manager.streams.add({ name: settings.stream, storage: StorageType.File, retention: RetentionPolicy.Limits, ...limits });
-      // The publisher's position: one message per subject, kept without an age limit, in a stream of its own.
-      const positions = { subjects: [positionSubject(settings.stream)], max_msgs_per_subject: 1, discard: DiscardPolicy.Old };
-      const positionsKnown = await manager.streams.info(positionStream(settings.stream)).then(() => true, () => false);
-      if (!positionsKnown) await manager.streams.add({ name: positionStream(settings.stream), storage: StorageType.File, retention: RetentionPolicy.Limits, ...positions });
-      return new NatsBus(connection, manager, jetstream(connection), settings, { ...(options.logger ? { logger: options.logger } : {}), ...(options.metrics ? { metrics: options.metrics } : {}) });
-    } catch (error) {
-      await connection.close();
-      throw error;
-    }
+    const { logger, metrics } = options;
+    const link = NatsLink.open(url, { name: options.name ?? "workspace", ...(logger ? { logger } : {}), onChange: (up) => metrics?.dependency("bus", up) });
+    metrics?.dependency("bus", false);
+    const bus = new NatsBus(link, settings, { ...(logger ? { logger } : {}), ...(metrics ? { metrics } : {}) });
+    link.onUp((connection) => void bus.prepare(connection));
+    return bus;
+  }
+
+  /** Opens the bus and waits until it is ready (NATS answered and the streams are in place). */
+  static async connect(url: string, options: NatsBusOptions = {}): Promise<NatsBus> {
+    const bus = NatsBus.open(url, options);
+    await bus.whenReady();
+    return bus;
+  }
+
+  /** Whether NATS answers now and the streams are in place. */
+  get up(): boolean {
+    return this.link.up && this.ready !== null;
+  }
+
+  private async whenReady(): Promise<void> {
+    while (!this.up) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+
+  private prepare(connection: NatsConnection): Promise<void> {
+    if (this.ready || this.preparing) return this.preparing ?? Promise.resolve();
+    this.preparing = this.createStreams(connection)
+      .then((ready) => {
+        this.ready = ready;
+        for (const [request, since] of this.pending) this.join(request, since).catch(() => undefined);
+        this.pending.clear();
+      })
+      .catch((error: unknown) => {
+        // JetStream may not answer yet right after the server starts: tried again while the link is up.
+        this.reporting.logger?.warn({ event: "bus.setup_failed", reason: reasonOf(error) });
+        this.prepareLater();
+      })
+      .finally(() => {
+        this.preparing = null;
+      });
+    return this.preparing;
+  }
+
+  private prepareLater(): void {
+    if (this.retry || this.closed) return;
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      const current = this.link.connection();
+      if (!this.closed && current && this.link.up) void this.prepare(current);
+    }, 500);
+  }
+
+  private async createStreams(connection: NatsConnection): Promise<Ready> {
+    const settings = this.settings;
+    const manager = await jetstreamManager(connection);
+    // Bounded by age and size (limits retention, oldest discarded first), so a stream nobody reads cannot fill
+    // JetStream's storage. The duplicate window cannot exceed the age limit.
+    const limits = {
+      subjects: [`${settings.subjectPrefix}.>`],
+      duplicate_window: nanos(Math.min(settings.duplicateWindowMs, settings.maxAgeMs)),
+      max_age: nanos(settings.maxAgeMs),
+      max_bytes: settings.maxBytes,
+      discard: DiscardPolicy.Old,
+    };
+    const exists = await manager.streams.info(settings.stream).then(() => true, () => false);
+    if (exists) await manager.streams.update(settings.stream, limits);
+    else await manager.streams.add({ name: settings.stream, storage: StorageType.File, retention: RetentionPolicy.Limits, ...limits });
+    // The publisher's position: one message per subject, kept without an age limit, in a stream of its own.
+    const positions = { subjects: [positionSubject(settings.stream)], max_msgs_per_subject: 1, discard: DiscardPolicy.Old };
+    const positionsKnown = await manager.streams.info(positionStream(settings.stream)).then(() => true, () => false);
+    if (!positionsKnown) await manager.streams.add({ name: positionStream(settings.stream), storage: StorageType.File, retention: RetentionPolicy.Limits, ...positions });
+    return { manager, client: jetstream(connection) };
+  }
+
+  /** The JetStream handles, or a BusUnavailableError at once while NATS is away. */
+  private available(): Ready {
+    if (!this.ready || !this.link.up) throw new BusUnavailableError("the bus (NATS)");
+    return this.ready;
   }
 
   private subjectOf(type: string): string {
@@ -106,45 +184,64 @@ export class NatsBus implements Bus {
   async publish(messages: readonly BusMessage[]): Promise<void> {
     // One at a time, each waiting for the server's ack: the order of a batch is the order in the stream.
     for (const message of messages) {
-      await this.client.publish(this.subjectOf(message.subject), encode(message), { msgID: message.id });
+      await this.available().client.publish(this.subjectOf(message.subject), encode(message), { msgID: message.id });
     }
   }
 
-  async subscribe(options: { subjects: readonly string[]; group: string; handler: BusHandler }): Promise<BusSubscription> {
-    const name = consumerName(options.group);
-    const wanted = new Set(options.subjects);
-    // nats-server 2.9 filters a consumer by one subject: a group of several subjects reads the whole stream
-    // and passes over what it did not ask for.
-    const [only] = options.subjects;
-    const filter_subject = options.subjects.length === 1 && only !== undefined ? this.subjectOf(only) : `${this.settings.subjectPrefix}.>`;
-    const known = await this.manager.consumers.info(this.settings.stream, name).then(() => true, () => false);
-    if (!known) {
-      await this.manager.consumers
-        .add(this.settings.stream, {
-          durable_name: name,
-          ack_policy: AckPolicy.Explicit,
-          deliver_policy: DeliverPolicy.New,
-          filter_subject,
-          ack_wait: nanos(this.settings.ackWaitMs),
-          max_deliver: -1,
-        })
-        // Another member may have created it meanwhile: the same group, the same consumer.
-        .catch(async (error: unknown) => {
-          if (!(await this.manager.consumers.info(this.settings.stream, name).then(() => true, () => false))) throw error;
-        });
+  async subscribe(options: Subscribing): Promise<BusSubscription> {
+    const request: Subscribing = { ...options };
+    let messages: ConsumerMessages | null = null;
+    let stopped = false;
+    if (this.up) messages = await this.join(request, null);
+    else {
+      // Joined once NATS answers, from now: what is published meanwhile reaches the group.
+      this.pending.set(request, new Date());
+      this.reporting.logger?.warn({ event: "bus.subscribe_deferred", group: options.group }, "NATS is away: the group is joined once it answers");
     }
-    const consumer = await this.client.consumers.get(this.settings.stream, name);
-    const messages = await consumer.consume({ max_messages: 16 });
-    this.subscriptions.add(messages);
-    void (async () => {
-      for await (const delivered of messages) await this.handle(delivered, options.group, wanted, options.handler);
-    })();
+    this.joined.set(request, (joined) => {
+      messages = joined;
+      if (stopped) void joined.close();
+    });
     return {
       stop: async () => {
-        this.subscriptions.delete(messages);
-        await messages.close();
+        stopped = true;
+        this.pending.delete(request);
+        this.joined.delete(request);
+        if (messages) {
+          this.subscriptions.delete(messages);
+          await messages.close();
+        }
       },
     };
+  }
+
+  private async join(request: Subscribing, since: Date | null): Promise<ConsumerMessages> {
+    const { manager, client } = this.available();
+    const name = consumerName(request.group);
+    const wanted = new Set(request.subjects);
+    // nats-server 2.9 filters a consumer by one subject: a group of several subjects reads the whole stream
+    // and passes over what it did not ask for.
+    const [only] = request.subjects;
+    const filterSubject = request.subjects.length === 1 && only !== undefined ? this.subjectOf(only) : `${this.settings.subjectPrefix}.>`;
+    try {
+      await ensureConsumer(manager, { stream: this.settings.stream, name, filterSubject, ackWaitMs: this.settings.ackWaitMs, maxDeliver: this.settings.maxDeliver, since }, this.reporting.logger);
+      const consumer = await client.consumers.get(this.settings.stream, name);
+      const messages = await consumer.consume({ max_messages: 16 });
+      this.subscriptions.add(messages);
+      this.joined.get(request)?.(messages);
+      void (async () => {
+        for await (const delivered of messages) await this.handle(delivered, request.group, wanted, request.handler);
+      })();
+      return messages;
+    } catch (error) {
+      if (since === null) throw error;
+      // A deferred join that failed (NATS went away again): tried again at the next connection.
+      this.reporting.logger?.warn({ event: "bus.subscribe_failed", group: request.group, reason: reasonOf(error) });
+      this.pending.set(request, since);
+      this.ready = null;
+      this.prepareLater();
+      throw error;
+    }
   }
 
   private async handle(delivered: JsMsg, group: string, wanted: ReadonlySet<string>, handler: BusHandler): Promise<void> {
@@ -161,13 +258,25 @@ export class NatsBus implements Bus {
     try {
       await handler(decoded.message);
       delivered.ack();
-    } catch {
-      delivered.nak(this.settings.retryDelayMs);
+    } catch (error) {
+      const deliveries = delivered.info.deliveryCount;
+      const where = { group, subject: decoded.message.subject, id: decoded.message.id, streamSequence: delivered.seq, deliveries, maxDeliver: this.settings.maxDeliver, reason: reasonOf(error) };
+      this.reporting.metrics?.handlerFailed(group);
+      if (deliveries < this.settings.maxDeliver) {
+        this.reporting.logger?.warn({ event: "bus.handler_failed", ...where }, "a consumer failed a message; it comes back later");
+        return delivered.nak(this.settings.retryDelayMs);
+      }
+      // Past the cap: parked. Terminated so it is not delivered again; it stays in the stream (by its sequence)
+      // for as long as the stream keeps messages, for an operator to look at.
+      this.reporting.logger?.error({ event: "bus.message_parked", ...where }, "a message failed at every delivery and is parked: this group will not handle it");
+      this.reporting.metrics?.messageParked(group);
+      delivered.term(`failed ${deliveries} deliveries`);
     }
   }
 
   async publishedPosition(): Promise<number | null> {
-    const stored = await this.manager.streams.getMessage(positionStream(this.settings.stream), { last_by_subj: positionSubject(this.settings.stream) }).catch((error: unknown) => {
+    const { manager } = this.available();
+    const stored = await manager.streams.getMessage(positionStream(this.settings.stream), { last_by_subj: positionSubject(this.settings.stream) }).catch((error: unknown) => {
       // No message on the subject yet is an error of the API (404), not an outage.
       if (error instanceof Error && /no message found/i.test(error.message)) return null;
       throw error;
@@ -177,12 +286,16 @@ export class NatsBus implements Bus {
   }
 
   async savePublishedPosition(position: number): Promise<void> {
-    await this.client.publish(positionSubject(this.settings.stream), encode({ position }));
+    await this.available().client.publish(positionSubject(this.settings.stream), encode({ position }));
   }
 
   async close(): Promise<void> {
-    for (const messages of this.subscriptions) await messages.close();
+    this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
+    this.pending.clear();
+    this.joined.clear();
+    for (const messages of this.subscriptions) await messages.close().catch(() => undefined);
     this.subscriptions.clear();
-    await this.connection.drain();
+    await this.link.close();
   }
 }

@@ -18,6 +18,9 @@ export class PrometheusMetrics implements Metrics {
   private readonly waits;
   private readonly deliveries;
   private readonly malformed;
+  private readonly handlerFailures;
+  private readonly parked;
+  private readonly dependencyUp;
   private readonly projectorStalled;
   private readonly projectorFailures;
   private readonly publishedPosition;
@@ -58,6 +61,9 @@ export class PrometheusMetrics implements Metrics {
     });
     this.deliveries = new Counter({ name: "notifier_deliveries_total", help: "Invitation messages the notifier handled, by outcome", labelNames: ["outcome"] as const, registers });
     this.malformed = new Counter({ name: "bus_malformed_messages_total", help: "Bus messages a consumer group could not read, acknowledged and passed over, by group", labelNames: ["group"] as const, registers });
+    this.handlerFailures = new Counter({ name: "bus_handler_failures_total", help: "Bus messages a consumer group's handler failed (each delivered again later, up to the cap), by group", labelNames: ["group"] as const, registers });
+    this.parked = new Counter({ name: "bus_parked_messages_total", help: "Bus messages that failed at every delivery up to the cap and were parked (alert on any increase), by group", labelNames: ["group"] as const, registers });
+    this.dependencyUp = new Gauge({ name: "dependency_up", help: "1 while a dependency the process serves without (bus: NATS) is reachable, else 0", labelNames: ["dependency"] as const, registers });
     this.publishedPosition = new Gauge({ name: "bus_published_position", help: "Global log position of the last event the bus acknowledged from this process's publisher", registers });
     this.publishFailures = new Counter({ name: "bus_publish_failures_total", help: "Failed attempts to publish to the bus (each retried with backoff)", registers });
     this.projectorStalled = new Gauge({ name: "projector_stalled", help: "1 while the same batch has failed again and again (a poison batch holding back every later event), else 0", registers });
@@ -104,6 +110,18 @@ export class PrometheusMetrics implements Metrics {
 
   malformedMessage(group: string): void {
     this.malformed.inc({ group });
+  }
+
+  handlerFailed(group: string): void {
+    this.handlerFailures.inc({ group });
+  }
+
+  messageParked(group: string): void {
+    this.parked.inc({ group });
+  }
+
+  dependency(name: "bus", up: boolean): void {
+    this.dependencyUp.set({ dependency: name }, up ? 1 : 0);
   }
 
   published(position: number): void {

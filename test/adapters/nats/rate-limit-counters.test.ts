@@ -34,11 +34,11 @@ describe.skipIf(unavailable !== null)("NATS KV rate-limit counters", () => {
 
   it("keeps counts across a restart of the server, and lengthens the bucket's TTL when a window grows", async () => {
     const first = await NatsRateLimitCounters.connect(server.url, { bucket: "ttl-test", maxWindowSeconds: 60 });
-    await first.increment("write.x.1");
+    await first.increment("write.x.1", 60);
     await first.close();
     await server.restart();
     const second = await NatsRateLimitCounters.connect(server.url, { bucket: "ttl-test", maxWindowSeconds: 3_600 });
-    expect(await second.increment("write.x.1")).toBe(2);
+    expect(await second.increment("write.x.1", 60)).toBe(2);
     await second.close();
     const connection = await connect({ servers: server.url });
     const stream = await (await jetstreamManager(connection)).streams.info("KV_ttl-test");
