@@ -14,6 +14,7 @@ export const errorCatalogue = {
   uri_too_long: 414,
   unsupported_media_type: 415,
   idempotency_key_mismatch: 422,
+  diff_too_large: 422,
   precondition_required: 428,
   rate_limited: 429,
   headers_too_large: 431,
