@@ -25,7 +25,7 @@ import { MongoUsersView, MongoUsersWriter, usersModel } from "./users.view.mongo
 import { MongoWebhooksView, MongoWebhooksWriter, webhooksModel } from "./webhooks.view.mongo.ts";
 
 /** Bump whenever a read-model document or index changes shape: the projector then builds a new generation. */
-export const MONGO_READ_MODEL_VERSION = 8;
+export const MONGO_READ_MODEL_VERSION = 9;
 
 const META = "read_model_meta";
 const CHECKPOINT = "checkpoint";

@@ -21,7 +21,7 @@ import { SqliteWebhooksView, SqliteWebhooksWriter, webhooksModel } from "./webho
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
 
 /** Bump whenever a read-model table changes shape. */
-const READ_MODEL_VERSION = 20;
+const READ_MODEL_VERSION = 21;
 
 const checkpointModel: SqliteModel = {
   schema: `
