@@ -120,8 +120,10 @@ describe("the MCP server", () => {
     expect([...first.resources, ...second.resources].map((resource) => resource.uri).sort()).toEqual(pageIds.map((id) => `workspace://pages/${id}`).sort());
     const read = await agent.client.readResource({ uri: `workspace://pages/${pageIds[0]}` });
     expect(read.contents[0]).toMatchObject({ mimeType: "text/markdown" });
-    expect(String(read.contents[0]?.text)).toContain("title: \"Note 0\"");
-    expect(String(read.contents[0]?.text)).toContain("body 0");
+    const [content] = read.contents;
+    const text = content && "text" in content ? content.text : "";
+    expect(text).toContain('title: "Note 0"');
+    expect(text).toContain("body 0");
     await agent.close();
   });
 
