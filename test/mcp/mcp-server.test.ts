@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestServer, type TestUser } from "../support/server.ts";
 import { createFolder, createPage } from "../support/workspace-builders.ts";
@@ -164,6 +165,21 @@ describe("the MCP server", () => {
     expect((await agent.call("resolve_page", { title: "Once" })).pages).toHaveLength(1);
     expect((await agent.refused("create_page", { title: "Twice", idempotencyKey: "k-1" })).code).toBe("idempotency_key_mismatch");
     await agent.close();
+  });
+
+  it("connects as the README's desktop-client configuration says", async () => {
+    const owner = await server.registered("owner");
+    const section = /## Connecting an agent \(MCP\)[\s\S]*?```json\n([\s\S]*?)```/.exec(readFileSync("README.md", "utf8"))?.[1] ?? "";
+    const secret = (await tokenOf(owner, ["pages:read", "pages:comment"])).secret;
+    const config = JSON.parse(section) as { mcpServers: Record<string, { type: string; url: string; headers: Record<string, string> }> };
+    const entry = config.mcpServers.workspace;
+    expect(entry?.type).toBe("http");
+    const url = new URL(new URL(entry?.url ?? "").pathname, server.url);
+    const headers = Object.fromEntries(Object.entries(entry?.headers ?? {}).map(([name, value]) => [name, value.replace("pat_...", secret)]));
+    const client = new Client({ name: "desktop", version: "1" });
+    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([...READING, ...COMMENTING].sort());
+    await client.close();
   });
 
   it("lets a session cookie connect too", async () => {
