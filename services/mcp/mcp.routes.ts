@@ -44,6 +44,18 @@ function rpcError(reply: FastifyReply, status: number, message: string) {
   return reply.code(status).type("application/json").send({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
 }
 
+/** Hands the request to a session's transport, which answers on node's response; fastify no longer does. */
+async function handOver(transport: StreamableHTTPServerTransport, request: FastifyRequest, reply: FastifyReply, raw: FastifyRequest["raw"], logger: McpPorts["logger"]): Promise<void> {
+  reply.hijack();
+  try {
+    await transport.handleRequest(raw, reply.raw, request.body);
+  } catch (error) {
+    logger.error({ event: "mcp.transport_failed", reqId: request.id, err: error });
+    if (!reply.raw.headersSent) reply.raw.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: "internal", message: `internal error; quote request id ${request.id}` } }));
+    else reply.raw.end();
+  }
+}
+
 export function registerMcp(app: App, ports: McpPorts): void {
   const tools = allTools(ports);
   const sessions = new McpSessions(ports.views, ports.projection, { clock: ports.clock, logger: ports.logger, limits: ports.sessionLimits ?? DEFAULT_SESSION_LIMITS });
@@ -91,8 +103,7 @@ export function registerMcp(app: App, ports: McpPorts): void {
         const session = sessions.find(sessionHeader, principal);
         // Another credential's session answers as an unknown one: the client starts a session of its own.
         if (!session) return rpcError(reply, 404, "Session not found");
-        reply.hijack();
-        await session.transport.handleRequest(raw, reply.raw, request.body);
+        await handOver(session.transport, request, reply, raw, ports.logger);
         return reply;
       }
       if (request.method !== "POST" || !isInitializeRequest(request.body)) {
@@ -107,8 +118,7 @@ export function registerMcp(app: App, ports: McpPorts): void {
         return { transport, server: buildMcpServer({ views: ports.views, clock: ports.clock, logger: ports.logger, ...(ports.rateLimits ? { rateLimits: ports.rateLimits } : {}) }, state, tools) };
       });
       await session.server.connect(session.transport);
-      reply.hijack();
-      await session.transport.handleRequest(raw, reply.raw, request.body);
+      await handOver(session.transport, request, reply, raw, ports.logger);
       // An initialize the transport refused named no session: nothing may stay open for it.
       if (session.id === null) await sessions.close(session);
       return reply;
