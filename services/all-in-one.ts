@@ -13,6 +13,7 @@ import { metricsRoute } from "../shared/http/metrics.routes.ts";
 import { createLogger } from "../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../shared/read-store/checkpoint-watcher.ts";
 import { registerCommandApi } from "./command-api/command-api.ts";
+import { registerMcp } from "./mcp/mcp.routes.ts";
 import { openBlobStore, openEventStore, openLiveProjectionStore, openReadStore, openWebhookDeliveries, projectorFor, type RunningProjector } from "./embedded-stores.ts";
 import { appendingStore, authenticatorFor, busFor, busReachability, commandApiPorts, inProcessWriteSide, mailerFor, publicBaseUrl, queryApiPorts, rateLimitsFor, webhookWorkerFor, workerPoolFor, type Clock } from "./embedded-wiring.ts";
 import { runUntilSignalled } from "./lifecycle.ts";
@@ -59,13 +60,16 @@ export async function startAllInOne(
   const writeSide = inProcessWriteSide({ eventStore, readStore }, logger, clock, metrics);
   const rateLimits = { ...rateLimitsFor(config, "all-in-one", { logger, metrics }), now: () => clock().getTime() };
   const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, metrics, rateLimits, ...(config.TRUST_PROXY ? { trustProxy: config.TRUST_PROXY } : {}) });
-  installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: true, metrics }));
+  const authenticator = authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: true, metrics });
+  installAuthentication(app, authenticator);
   await registerApiReference(app);
   healthRoutes(app, { eventStore, readStore, projector, dependencies: { bus: busReachability(bus) } });
   metricsRoute(app, metrics);
   // One worker pool for the process, shared by the import (command side) and the export (query side).
   const pool = workerPoolFor(config);
-  await registerCommandApi(app, commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries }, watcher, logger, clock, metrics, pool));
+  const commandPorts = commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries }, watcher, logger, clock, metrics, pool);
+  await registerCommandApi(app, commandPorts);
+  registerMcp(app, { ...commandPorts, authenticator, rateLimits, publicBaseUrl: config.PUBLIC_BASE_URL ?? null });
   await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs, webhookDeliveries }, watcher, writeSide, clock, metrics, pool));
   const url = await listenOn(app, config.PORT, config.HOST);
   logger.info({ event: "server.started", url, dataDir: config.DATA_DIR, mode: "all-in-one" });

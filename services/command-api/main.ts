@@ -13,6 +13,7 @@ import { openBlobStore, openEventStore, openReadStore, openWebhookDeliveries } f
 import { authenticatorFor, commandApiPorts, inProcessWriteSide, rateLimitsFor } from "../embedded-wiring.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { registerCommandApi } from "./command-api.ts";
+import { registerMcp } from "../mcp/mcp.routes.ts";
 import { listenOn } from "../../shared/http/listen.ts";
 
 await runUntilSignalled("command-api", async () => {
@@ -28,11 +29,14 @@ await runUntilSignalled("command-api", async () => {
   const writeSide = inProcessWriteSide({ eventStore, readStore }, logger, clock, metrics);
   const rateLimits = rateLimitsFor(config, "command-api", { logger, metrics });
   const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, metrics, rateLimits, ...(config.TRUST_PROXY ? { trustProxy: config.TRUST_PROXY } : {}) });
-  installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: true, metrics }));
+  const authenticator = authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: true, metrics });
+  installAuthentication(app, authenticator);
   await registerApiReference(app);
   healthRoutes(app, { eventStore, readStore, dependencies: { bus: rateLimits.bus } });
   metricsRoute(app, metrics);
-  await registerCommandApi(app, commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries }, watcher, logger, clock, metrics));
+  const commandPorts = commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries }, watcher, logger, clock, metrics);
+  await registerCommandApi(app, commandPorts);
+  registerMcp(app, { ...commandPorts, authenticator, rateLimits, publicBaseUrl: config.PUBLIC_BASE_URL ?? null });
   const url = await listenOn(app, config.PORT, config.HOST);
   logger.info({ event: "server.started", url, mode: "command-api" });
   return {

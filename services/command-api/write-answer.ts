@@ -43,7 +43,7 @@ export const writeResponses = <T extends Record<number, z.ZodType>>(own: T) => (
 
 export function actorOf(request: FastifyRequest, clock: () => Date): Actor {
   const principal = principalOf(request);
-  return { principal, context: { actorId: userIdSchema.parse(principal.user.id), correlationId: request.id, now: clock() } };
+  return { principal, context: { actorId: userIdSchema.parse(principal.user.id), tokenId: principal.tokenId, correlationId: request.id, now: clock() } };
 }
 
 export async function settleWrite(

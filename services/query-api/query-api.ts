@@ -17,6 +17,7 @@ import { meRoutes } from "./routes/me.routes.ts";
 import { ChangeFeedHub } from "../../shared/history/change-feed.ts";
 import { changeFeedRoutes } from "./routes/changes.routes.ts";
 import { historyQueryRoutes } from "./routes/history.routes.ts";
+import { diffQueryRoutes } from "./routes/diff.routes.ts";
 import { pageQueryRoutes } from "./routes/pages.routes.ts";
 import { backlinkQueryRoutes } from "./routes/backlinks.routes.ts";
 import { trashQueryRoutes } from "./routes/trash.routes.ts";
@@ -78,6 +79,7 @@ export async function registerQueryApi(app: App, ports: QueryApiPorts): Promise<
       backlinkQueryRoutes(api, ports.views);
       trashQueryRoutes(api, ports);
       historyQueryRoutes(api, ports.views);
+      diffQueryRoutes(api, ports);
       const hub = new ChangeFeedHub(ports.views, ports.projection, { maxPerUser: ports.changeFeed.maxPerUser, clock: ports.clock });
       changeFeedRoutes(api, { hub, writeSide: ports.writeSide, heartbeatMs: ports.changeFeed.heartbeatMs });
       searchQueryRoutes(api, ports.views);

@@ -4,6 +4,8 @@ import type { UserId } from "../kernel/ids.ts";
 export interface CommandContext {
   readonly actorId: UserId;
   readonly correlationId: string;
+  /** The API token the actor acts through (null or absent: a browser session, or the service itself). */
+  readonly tokenId?: string | null;
   readonly causationId?: string | null;
   readonly now: Date;
 }

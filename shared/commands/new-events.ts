@@ -15,6 +15,7 @@ export function toNewEvents(events: readonly DomainEvent[], context: CommandCont
     metadata: {
       actorId: context.actorId,
       correlationId: context.correlationId,
+      ...(context.tokenId ? { tokenId: context.tokenId } : {}),
       causationId: context.causationId ?? null,
       occurredAt: context.now.toISOString(),
       schemaVersion: schemaVersionOf(event.type),

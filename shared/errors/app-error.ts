@@ -20,6 +20,8 @@ export const errorCatalogue = {
   idempotency_key_mismatch: 422,
   /** Work on the caller's data ran past its time limit (shared/workers/worker-pool.ts). */
   too_complex: 422,
+  /** Two versions of a page differ by more than a diff may compute (shared/history/page-diff.ts). */
+  diff_too_large: 422,
   precondition_required: 428,
   rate_limited: 429,
   headers_too_large: 431,

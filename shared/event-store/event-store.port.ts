@@ -4,6 +4,8 @@ import { z } from "zod";
 export const eventMetadataSchema = z.object({
   actorId: z.string().min(1),
   correlationId: z.string().min(1),
+  /** The API token the actor acted through; absent for a browser session and for events written before it was recorded. */
+  tokenId: z.string().min(1).nullable().optional(),
   causationId: z.string().min(1).nullable(),
   occurredAt: z.string().datetime({ offset: true }),
   schemaVersion: z.number().int().positive(),

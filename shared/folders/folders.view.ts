@@ -18,7 +18,8 @@ export interface FolderRecord {
 
 export interface FoldersView {
   get(id: string): Promise<FolderRecord | null>;
-  list(query: ListQuery): Promise<FolderRecord[]>;
+  /** Visible folders, newest changed first; with `parentId`, only those directly inside that folder. */
+  list(query: ListQuery & { parentId?: string }): Promise<FolderRecord[]>;
   /** Whether no live page and no folder sits directly inside the folder, whoever can see them. */
   isEmpty(id: string): Promise<boolean>;
   /** Everything below the folder at any depth, whoever can see it: its folders and its live pages' ids. */

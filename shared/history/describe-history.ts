@@ -9,6 +9,9 @@ import { summariseLines } from "./line-diff.ts";
 
 export const userRefSchema = z.object({ id: z.string(), name: z.string() });
 type UserRef = z.infer<typeof userRefSchema>;
+/** Who made a change: the user, and the API token they acted through when it was one (absent for a browser session). */
+export const actorRefSchema = userRefSchema.extend({ token: z.object({ id: z.string(), name: z.string() }).optional() });
+export type ActorRef = z.infer<typeof actorRefSchema>;
 
 const contentChangeSchema = z.object({ sizeBefore: z.number().int(), sizeAfter: z.number().int(), linesAdded: z.number().int(), linesRemoved: z.number().int() });
 const nullableText = z.string().nullable();
@@ -69,7 +72,7 @@ export interface Summary {
 
 export interface DescribedEntry {
   readonly entry: HistoryChange;
-  readonly actor: UserRef;
+  readonly actor: ActorRef;
   readonly changes: Change;
 }
 
@@ -197,7 +200,7 @@ export function summarise(entry: HistoryEntry, fold: Fold): Summary {
 }
 
 /** A stored change as a client sees it: users named through `names` (loaded once per page of changes). */
-export function describeChange(entry: HistoryChange, names: ReadonlyMap<string, string>): DescribedEntry {
+export function describeChange(entry: HistoryChange, names: ReadonlyMap<string, string>, tokenNames: ReadonlyMap<string, string> = new Map()): DescribedEntry {
   const userRef = (id: string): UserRef => ({ id, name: names.get(id) ?? "Unknown user" });
   const { change } = entry;
   let changes: Change;
@@ -210,13 +213,14 @@ export function describeChange(entry: HistoryChange, names: ReadonlyMap<string, 
   } else {
     changes = change;
   }
-  return { entry, actor: userRef(entry.actorId), changes };
+  const token = entry.tokenId ? { id: entry.tokenId, name: tokenNames.get(entry.tokenId) ?? "Unknown token" } : null;
+  return { entry, actor: token ? { ...userRef(entry.actorId), token } : userRef(entry.actorId), changes };
 }
 
 /** An entry with its summary: what the history read model stores for it. */
 export function changeOf(entry: HistoryEntry, summary: Summary): HistoryChange {
-  const { position, entityKind, entityId, access, occurredAt, actorId, correlationId, event } = entry;
-  return { position, entityKind, entityId, access, occurredAt, actorId, correlationId, type: event.type, ...summary };
+  const { position, entityKind, entityId, access, occurredAt, actorId, tokenId, correlationId, event } = entry;
+  return { position, entityKind, entityId, access, occurredAt, actorId, tokenId, correlationId, type: event.type, ...summary };
 }
 
 /** Summarises entries oldest first, each entity's against its entries before (the audit trail's reading). */

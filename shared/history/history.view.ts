@@ -26,6 +26,8 @@ export interface HistoryEntry {
   readonly access: HistoryAccess;
   readonly occurredAt: string;
   readonly actorId: string;
+  /** The API token the actor acted through; null for a browser session (or an event recorded before tokens were). */
+  readonly tokenId?: string | null;
   readonly correlationId: string;
   readonly event: DomainEvent;
 }
@@ -38,6 +40,8 @@ export interface HistoryChange {
   readonly access: HistoryAccess;
   readonly occurredAt: string;
   readonly actorId: string;
+  /** The API token the actor acted through; null for a browser session (or an event recorded before tokens were). */
+  readonly tokenId?: string | null;
   readonly correlationId: string;
   /** The event's type. */
   readonly type: string;

@@ -95,7 +95,11 @@ export async function pageRecordAt(views: ReadModels, principal: Principal, page
 export async function describeFor(views: ReadModels, changes: readonly HistoryChange[]): Promise<DescribedEntry[]> {
   const users = await views.users.getMany(usersNamedBy(changes));
   const names = new Map([...users].map(([id, user]) => [id, user.name]));
-  return changes.map((change) => describeChange(change, names));
+  // Changes made through API tokens name them: a page of history holds few distinct tokens, looked up once each.
+  const tokenIds = [...new Set(changes.flatMap((change) => (change.tokenId ? [change.tokenId] : [])))];
+  const tokens = await Promise.all(tokenIds.map((id) => views.tokens.get(id)));
+  const tokenNames = new Map(tokens.flatMap((token) => (token ? [[token.id, token.name] as const] : [])));
+  return changes.map((change) => describeChange(change, names, tokenNames));
 }
 
 /**

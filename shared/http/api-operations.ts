@@ -65,6 +65,7 @@ export const operations: Record<string, Operation> = {
   "GET /api/v1/pages/resolve": { id: "resolvePages", summary: "Find pages by exact title (case-insensitive)" },
   "GET /api/v1/pages/{pageId}": { id: "getPage", summary: "Read a page's record (as of an earlier instant with ?at=)" },
   "GET /api/v1/pages/{pageId}/history": { id: "getPageHistory", summary: "A page's changes, with who made them (sharing changes only for those who may share)" },
+  "GET /api/v1/pages/{pageId}/diff": { id: "getPageDiff", summary: "The change between two instants of a page: a unified diff (text/x-diff), or JSON hunks with Accept: application/json; title and icon changes too", errors: ["diff_too_large"], produces: ["text/x-diff", "application/json"] },
   "POST /api/v1/pages/{pageId}/restore": { id: "restorePage", summary: "Restore a page's title, icon and content to an earlier instant (If-Match)", errors: ["precondition_failed", "precondition_required"], ifMatch: true, produces: ["text/markdown"], example: { at: "2026-11-01T09:30:00Z" } },
   "GET /api/v1/changes": { id: "streamChanges", summary: "Live change feed (Server-Sent Events) of the pages, folders and threads the caller can see; resume with Last-Event-ID", produces: ["text/event-stream"], resumable: true },
   "GET /api/v1/folders/{folderId}/history": { id: "getFolderHistory", summary: "A folder's changes, with who made them (sharing changes only for those who may share)" },

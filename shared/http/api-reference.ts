@@ -334,7 +334,10 @@ export async function registerApiReference(app: App, options: { peerDocumentUrl?
     },
     transform: (input) => {
       const { route, url } = input;
-      if (url.startsWith("/internal/") || url === OPENAPI_PATH || url.startsWith(DOCS_PREFIX)) return { schema: { ...route.schema, hide: true }, url };
+      // The MCP server speaks JSON-RPC as the MCP specification describes it, not this API: it and its RFC 9728
+      // metadata are not operations of the reference (docs/features.md describes them).
+      const mcp = url === "/mcp" || url.startsWith("/.well-known/");
+      if (url.startsWith("/internal/") || url === OPENAPI_PATH || url.startsWith(DOCS_PREFIX) || mcp) return { schema: { ...route.schema, hide: true }, url };
       const { schema: transformed } = jsonSchemaTransform(input);
       const schema: JsonSchema = { ...transformed };
       const access = route.config?.access;

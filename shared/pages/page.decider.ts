@@ -1,5 +1,6 @@
 // A page: title, icon and markdown body; renamed, re-iconed, rewritten, moved and soft-deleted through its stream.
 import { z } from "zod";
+import { applySpanEdits, type SpanEdit } from "./page-edits.ts";
 import { AppError } from "../errors/app-error.ts";
 import type { Decider } from "../kernel/decider.ts";
 import { folderIdSchema, pageIdSchema, userIdSchema, type FolderId, type PageId, type UserId } from "../kernel/ids.ts";
@@ -74,6 +75,8 @@ export type PageCommand =
    * `maxChars`.
    */
   | { type: "AddContent"; pageId: PageId; text: string; at: "end" | "start"; ifMatchRevision: number | null; maxChars: number }
+  /** Exact-span replacements on the markdown at `ifMatchRevision`, all or none (page-edits.ts). */
+  | { type: "EditContent"; pageId: PageId; edits: readonly SpanEdit[]; ifMatchRevision: number; maxChars: number }
   | { type: "DeletePage"; pageId: PageId; deletedWith?: FolderId }
   /** From the trash into `parentId` (the caller checked it still exists); `createdAt` is the page's first event's. */
   | { type: "UndeletePage"; pageId: PageId; parentId: FolderId | null; createdAt: string }
@@ -139,6 +142,15 @@ export const pageDecider: Decider<PageCommand, PageState, PageEvent> = {
         if (markdown.length > command.maxChars) {
           throw new AppError("validation_failed", `body: the page's markdown would be longer than ${command.maxChars} characters`);
         }
+        return [{ type: "PageContentReplaced", data: { pageId: command.pageId, markdown } }];
+      }
+      case "EditContent": {
+        const page = live(state);
+        if (page.revision !== command.ifMatchRevision) {
+          throw new AppError("precondition_failed", "the page changed since that ETag was read; fetch it again");
+        }
+        const markdown = applySpanEdits(page.markdown, command.edits, command.maxChars);
+        if (markdown === page.markdown) return [];
         return [{ type: "PageContentReplaced", data: { pageId: command.pageId, markdown } }];
       }
       case "DeletePage": {

@@ -1,9 +1,10 @@
 // The one place that says which budget a request spends, from its method and route, so route files need not
-// say it: health, readiness, metrics and the services' internal calls spend none.
+// say it: health, readiness, metrics and the services' internal calls spend none, nor do the MCP server's
+// requests, whose tool calls spend the budget of the route each stands for (services/mcp/tool-budget.ts).
 import type { RateLimitClass } from "./rate-limit-policy.ts";
 
 const API = "/api/v1";
-const UNLIMITED = /^\/(healthz|readyz|metrics|internal)(\/|$)/;
+const UNLIMITED = /^\/(healthz|readyz|metrics|internal|mcp)(\/|$)/;
 
 /** `route` is the matched route's pattern (`/api/v1/pages/:pageId`), or the raw path when none matched. */
 export function rateLimitClassOf(method: string, route: string): RateLimitClass | null {

@@ -31,6 +31,19 @@ describe("page decider", () => {
     given([created, renamed]).when({ type: "ReplaceContent", pageId, markdown: "v2", ifMatchRevision: 1 }).then([{ type: "PageContentReplaced", data: { pageId, markdown: "v2" } }]);
   });
 
+  it("span edits apply in order, all or none, at the ETag's revision; a span found zero or several times refuses them all", () => {
+    const text: PageEvent = { type: "PageContentReplaced", data: { pageId, markdown: "One fish. Two fish. Red fish." } };
+    const edit = { type: "EditContent" as const, pageId, ifMatchRevision: 1, maxChars: 100 };
+    given([created, text])
+      .when({ ...edit, edits: [{ oldText: "One fish.", newText: "1 fish." }, { oldText: "1 fish. Two", newText: "1 fish. 2" }] })
+      .then([{ type: "PageContentReplaced", data: { pageId, markdown: "1 fish. 2 fish. Red fish." } }]);
+    given([created, text]).when({ ...edit, edits: [{ oldText: "One", newText: "1" }, { oldText: "Blue", newText: "2" }] }).thenRefuses("validation_failed");
+    given([created, text]).when({ ...edit, edits: [{ oldText: "fish", newText: "cat" }] }).thenRefuses("validation_failed");
+    given([created, text]).when({ ...edit, ifMatchRevision: 0, edits: [{ oldText: "One", newText: "1" }] }).thenRefuses("precondition_failed");
+    given([created, text]).when({ ...edit, maxChars: 29, edits: [{ oldText: "One", newText: "Three" }] }).thenRefuses("validation_failed");
+    given([created, text]).when({ ...edit, edits: [{ oldText: "One", newText: "One" }] }).then([]);
+  });
+
   it("an addition lands on the content as decided, checks If-Match only when sent, and keeps within the limit", () => {
     const edited: PageEvent = { type: "PageContentReplaced", data: { pageId, markdown: "v2" } };
     const add = { type: "AddContent" as const, pageId, ifMatchRevision: null, maxChars: 6 };

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestServer, type Client, type TestUser } from "../support/server.ts";
+import { Client, TestServer, type TestUser } from "../support/server.ts";
 import { createFolder, createPage, share } from "../support/workspace-builders.ts";
 
 let server: TestServer;
@@ -49,6 +49,17 @@ describe("page history", () => {
     expect(items[1]?.changes).toEqual({ kind: "title", from: "Draft", to: "Plan" });
     expect(items[2]?.changes).toEqual({ kind: "content", sizeBefore: 8, sizeAfter: 15, linesAdded: 2, linesRemoved: 1 });
     expect(reply.body.nextCursor).toBeNull();
+  });
+
+  it("names the API token a change was made through, and no token for a browser session's change", async () => {
+    const owner = await server.registered("owner", { name: "Olive Owner" });
+    const pageId = await createPage(owner, { title: "Draft" });
+    const created = await owner.post("/tokens", { name: "research agent", scopes: ["pages:read", "pages:write"] });
+    const agent = new Client(server.url, { bearer: String(created.body.token) });
+    expect((await agent.patch(`/pages/${pageId}`, { title: "Plan" })).status).toBe(200);
+    const items = itemsOf((await owner.get(`/pages/${pageId}/history?order=asc`)).body);
+    expect(items[0]?.actor).toEqual({ id: owner.id, name: "Olive Owner" });
+    expect(items[1]?.actor).toEqual({ id: owner.id, name: "Olive Owner", token: { id: created.body.id, name: "research agent" } });
   });
 
   it("is newest first by default and pages with a cursor without repeating or skipping", async () => {

@@ -95,7 +95,9 @@ const operation = (method: string, path: string): OperationObject | undefined =>
 const isDocsAsset = (url: string) => url === "/docs" || url.startsWith("/docs/") || url === "/api/v1/openapi.json";
 /** The command API's routes for query nodes: not exposed through the gateway, so not in the reference. */
 const isInternal = (url: string) => url.startsWith("/internal/");
-const apiRoutes = () => registered.filter(({ method, url }) => method !== "HEAD" && !isDocsAsset(url) && !isInternal(url));
+/** The MCP server and its RFC 9728 metadata: JSON-RPC as the MCP specification describes it, not API operations. */
+const isMcp = (url: string) => url === "/mcp" || url.startsWith("/.well-known/");
+const apiRoutes = () => registered.filter(({ method, url }) => method !== "HEAD" && !isDocsAsset(url) && !isInternal(url) && !isMcp(url));
 
 describe("the OpenAPI document", () => {
   it("is OpenAPI 3.1 with the security schemes of the spec, the token's scopes on an OAuth2 scheme", () => {

@@ -10,7 +10,7 @@ describe("visible lists", () => {
     const db = new Database(":memory:");
     db.exec(pagesModel.schema);
     db.exec(foldersModel.schema);
-    const params = { before: 1, beforeId: "", owners: "[]", pages: "[]", folders: "[]", limit: 3 };
+    const params = { before: 1, beforeId: "", owners: "[]", pages: "[]", folders: "[]", limit: 3, parent: null };
     const folderPlan = db.prepare<[typeof params], { detail: string }>(`EXPLAIN QUERY PLAN ${LIST_VISIBLE_FOLDERS}`).all(params).map((step) => step.detail);
     // Each read of the table must start from an owner or an id: a range over updated_pos alone walks everything.
     expect(folderPlan.filter((step) => /^(SCAN|SEARCH) f\b/.test(step) && !/\((owner_id|id)=\?/.test(step))).toEqual([]);

@@ -856,6 +856,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/pages/{pageId}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The change between two instants of a page: a unified diff (text/x-diff), or JSON hunks with Accept: application/json; title and icon changes too
+         * @description Needs an API token with the `pages:read` scope, or a browser session.
+         */
+        get: operations["getPageDiff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/changes": {
         parameters: {
             query?: never;
@@ -9945,6 +9965,10 @@ export interface operations {
                             actor: {
                                 id: string;
                                 name: string;
+                                token?: {
+                                    id: string;
+                                    name: string;
+                                };
                             };
                             changes: {
                                 /** @enum {string} */
@@ -10154,6 +10178,10 @@ export interface operations {
                             actor: {
                                 id: string;
                                 name: string;
+                                token?: {
+                                    id: string;
+                                    name: string;
+                                };
                             };
                             changes: {
                                 /** @enum {string} */
@@ -10302,6 +10330,141 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "not_found",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPageDiff: {
+        parameters: {
+            query: {
+                /** @description a position from the history or an ISO-8601 time with an offset, as ?at= takes it */
+                from: string;
+                /** @description as `from`; now when absent */
+                to?: string;
+            };
+            header?: {
+                /** @description The X-Consistency-Token of an earlier write: the read waits (bounded) until that write is visible here */
+                "X-Consistency-Token"?: string;
+            };
+            path: {
+                pageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/x-diff": string;
+                    "application/json": string;
+                };
+            };
+            /** @description `{error: {code, message}}` with code `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `insufficient_scope` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "insufficient_scope",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `diff_too_large` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "diff_too_large",
                      *         "message": "what went wrong, in words"
                      *       }
                      *     }

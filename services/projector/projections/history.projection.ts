@@ -93,6 +93,7 @@ export async function projectHistory<Tx>(stored: StoredEvent, writers: Projectio
     access,
     occurredAt: stored.metadata.occurredAt,
     actorId: stored.metadata.actorId,
+    tokenId: stored.metadata.tokenId ?? null,
     correlationId: stored.metadata.correlationId,
     event: stored.event,
   };

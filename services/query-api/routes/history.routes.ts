@@ -5,7 +5,7 @@ import { visibleFolder } from "../../../shared/access/authorize.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { principalOf } from "../../../shared/http/guard.ts";
 import { errorBody, listOf, paginationQuery } from "../../../shared/http/schemas.ts";
-import { changeSchema, userRefSchema, type DescribedEntry } from "../../../shared/history/describe-history.ts";
+import { actorRefSchema, changeSchema, type DescribedEntry } from "../../../shared/history/describe-history.ts";
 import { historyPageOf, pageHistoryFor, type HistoryPage, type HistoryPageQuery } from "../../../shared/history/read-history.ts";
 import { folderIdSchema, pageIdSchema } from "../../../shared/kernel/ids.ts";
 import { decodeCursor, encodeCursor } from "../../../shared/read-store/pagination.ts";
@@ -15,7 +15,7 @@ export const historyItem = z.object({
   position: z.string(),
   type: z.string(),
   occurredAt: z.string(),
-  actor: userRefSchema,
+  actor: actorRefSchema,
   changes: changeSchema,
 });
 type HistoryItem = z.infer<typeof historyItem>;

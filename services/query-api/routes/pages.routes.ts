@@ -16,6 +16,8 @@ import { titleKey, type PageRecord } from "../../../shared/pages/pages.view.ts";
 import { decodeListCursor, pageOf } from "../../../shared/read-store/pagination.ts";
 import { instantSchema, refuseFuture, type Instant } from "../../../shared/history/instant.ts";
 import { pageRecordAt } from "../../../shared/history/read-history.ts";
+import { listPages } from "../../../shared/pages/list-pages.ts";
+import { resolvePages } from "../../../shared/pages/resolve-pages.ts";
 import type { Principal } from "../../../shared/auth/principal.ts";
 import type { ProjectionProgress } from "../../../shared/read-store/checkpoint-watcher.ts";
 
@@ -26,25 +28,6 @@ export interface AsOfPorts {
 }
 
 const atQuery = z.object({ at: instantSchema.optional() });
-
-/** Exact-title lookups answer at most this many pages (no cursor, per the spec). */
-export const RESOLVE_LIMIT = 100;
-/** Visible same-titled pages considered before the folderPath filter. */
-const RESOLVE_CANDIDATES = 1_000;
-
-/** Folder names are stored in NFC: the path asked for is compared in NFC too, part by part, ignoring case. */
-const folderPathKey = (path: string): string =>
-  path
-    .normalize("NFC")
-    .split("/")
-    .map((part) => part.trim().toLowerCase())
-    .filter((part) => part.length > 0)
-    .join("/");
-
-export async function folderVisibleTo(views: ReadModels, context: AccessContext, folderId: string): Promise<boolean> {
-  const folder = await views.folders.get(folderId);
-  return folder !== null && effectivePermission(context, { kind: "folder", ...folder }) !== null;
-}
 
 export function pageQueryRoutes(app: App, views: ReadModels, asOf: AsOfPorts): void {
   /** The page as it was at the instant, checked with today's permission: built from its history. */
@@ -62,21 +45,7 @@ export function pageQueryRoutes(app: App, views: ReadModels, asOf: AsOfPorts): v
         response: { 200: listOf(pageResource), "4xx": errorBody },
       },
     },
-    async (request) => {
-      const principal = principalOf(request);
-      const context = await views.access.contextFor(principal.user.id);
-      const { limit, cursor, parentId } = request.query;
-      // A folder the caller cannot view holds nothing for them, as an unknown one.
-      if (parentId !== undefined && !(await folderVisibleTo(views, context, parentId))) return { data: [], nextCursor: null };
-      const rows = await views.pages.list({
-        visibleTo: visibilityFilter(context),
-        before: decodeListCursor(cursor),
-        limit,
-        parentId: parentId ?? null,
-      });
-      const { rows: kept, nextCursor } = pageOf(rows, limit, (page) => ({ position: page.updatedPosition, id: page.id }));
-      return { data: presentVisible(context, "page", kept, toPageResource), nextCursor };
-    },
+    async (request) => listPages(views, principalOf(request), request.query),
   );
 
   app.get(
@@ -88,18 +57,7 @@ export function pageQueryRoutes(app: App, views: ReadModels, asOf: AsOfPorts): v
         response: { 200: z.object({ data: z.array(resolvedPageResource) }), "4xx": errorBody },
       },
     },
-    async (request) => {
-      const principal = principalOf(request);
-      const context = await views.access.contextFor(principal.user.id);
-      const wantedPath = request.query.folderPath === undefined ? null : folderPathKey(request.query.folderPath);
-      // Only pages the caller can see are candidates (the filter is inside the query), so a folderPath filter
-      // applied here can be hidden by nothing but the caller's own same-titled pages.
-      const candidates = await views.pages.findByTitleKey(titleKey(request.query.title), visibilityFilter(context), RESOLVE_CANDIDATES);
-      // The path compared is the one the caller is shown, so a hidden folder's name matches nothing.
-      const inPath = candidates.filter((page) => wantedPath === null || folderPathKey(seenBy(context, page).folderPath) === wantedPath);
-      const data = presentVisible(context, "page", inPath, (page, permission) => ({ ...toPageResource(page, permission), folderPath: page.folderPath }));
-      return { data: data.slice(0, RESOLVE_LIMIT) };
-    },
+    async (request) => ({ data: await resolvePages(views, principalOf(request), request.query) }),
   );
 
   app.get(

@@ -78,8 +78,9 @@ export class MongoFoldersView implements FoldersView {
     return doc ? toRecord(doc) : null;
   }
 
-  async list(query: ListQuery): Promise<FolderRecord[]> {
-    const filter = after<FolderDoc>({ accessKeys: { $in: visibleKeys(query.visibleTo) } }, query.before);
+  async list(query: ListQuery & { parentId?: string }): Promise<FolderRecord[]> {
+    const inParent = query.parentId === undefined ? {} : { parentId: query.parentId };
+    const filter = after<FolderDoc>({ accessKeys: { $in: visibleKeys(query.visibleTo) }, ...inParent }, query.before);
     const docs = await folders(this.ref).find(filter).sort(NEWEST_FIRST).limit(query.limit + 1).toArray();
     return docs.map(toRecord);
   }

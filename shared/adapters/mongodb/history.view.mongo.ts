@@ -20,6 +20,7 @@ const entrySchema = z.object({
   occurredAt: z.string(),
   occurredMs: z.number(),
   actorId: z.string(),
+  tokenId: z.string().nullable().default(null),
   correlationId: z.string(),
   type: z.string(),
   sharing: z.boolean(),
@@ -53,8 +54,9 @@ export const historyModel: MongoModel = {
 const history = (ref: GenerationRef) => ref.current().collection<EntryDoc>("history");
 const folds = (ref: GenerationRef) => ref.current().collection<FoldDoc>("history_fold");
 const toChange = (doc: unknown): HistoryChange => {
-  const { _id, ...row } = changeDocSchema.parse(doc);
-  return { position: _id, ...row };
+  const { _id, tokenId, ...row } = changeDocSchema.parse(doc);
+  // Absent rather than null for a session's change, as in every adapter.
+  return { position: _id, ...row, ...(tokenId === null ? {} : { tokenId }) };
 };
 const toEntry = (doc: unknown): HistoryEntry => {
   const row = entrySchema.parse(doc);
@@ -65,6 +67,7 @@ const toEntry = (doc: unknown): HistoryEntry => {
     access: row.access,
     occurredAt: row.occurredAt,
     actorId: row.actorId,
+    ...(row.tokenId === null ? {} : { tokenId: row.tokenId }),
     correlationId: row.correlationId,
     event: domainEventSchema.parse(JSON.parse(row.event)),
   };
@@ -85,6 +88,7 @@ export class MongoHistoryWriter implements HistoryWriter<MongoBatch> {
       occurredAt: entry.occurredAt,
       occurredMs: Date.parse(entry.occurredAt),
       actorId: entry.actorId,
+      tokenId: entry.tokenId ?? null,
       correlationId: entry.correlationId,
       type: entry.event.type,
       sharing: summary.sharing,

@@ -36,15 +36,15 @@ export const foldersModel: SqliteModel = { schema, tables: ["folders", "folder_a
 export const LIST_VISIBLE_FOLDERS = `
 SELECT * FROM (
   SELECT * FROM (SELECT f.* FROM folders f
-    WHERE f.owner_id IN (SELECT value FROM json_each(@owners)) AND (f.updated_pos, f.id) < (@before, @beforeId)
+    WHERE f.owner_id IN (SELECT value FROM json_each(@owners)) AND (@parent IS NULL OR f.parent_id = @parent) AND (f.updated_pos, f.id) < (@before, @beforeId)
     ORDER BY f.updated_pos DESC, f.id DESC LIMIT CAST(@limit AS INTEGER))
   UNION
   SELECT * FROM (SELECT f.* FROM folders f
-    WHERE f.id IN (SELECT value FROM json_each(@folders)) AND (f.updated_pos, f.id) < (@before, @beforeId)
+    WHERE f.id IN (SELECT value FROM json_each(@folders)) AND (@parent IS NULL OR f.parent_id = @parent) AND (f.updated_pos, f.id) < (@before, @beforeId)
     ORDER BY f.updated_pos DESC, f.id DESC LIMIT CAST(@limit AS INTEGER))
   UNION
   SELECT * FROM (SELECT DISTINCT f.* FROM folder_ancestors a JOIN folders f ON f.id = a.folder_id
-    WHERE a.ancestor_id IN (SELECT value FROM json_each(@folders)) AND (f.updated_pos, f.id) < (@before, @beforeId)
+    WHERE a.ancestor_id IN (SELECT value FROM json_each(@folders)) AND (@parent IS NULL OR f.parent_id = @parent) AND (f.updated_pos, f.id) < (@before, @beforeId)
     ORDER BY f.updated_pos DESC, f.id DESC LIMIT CAST(@limit AS INTEGER))
 ) ORDER BY updated_pos DESC, id DESC LIMIT CAST(@limit AS INTEGER)`;
 
@@ -132,7 +132,7 @@ export class SqliteFoldersView implements FoldersView {
   constructor(db: Database.Database) {
     this.statements = {
       get: db.prepare<[string], Row>(GET_FOLDER),
-      list: db.prepare<[{ before: number; beforeId: string; owners: string; folders: string; limit: number }], Row>(LIST_VISIBLE_FOLDERS),
+      list: db.prepare<[{ before: number; beforeId: string; owners: string; folders: string; limit: number; parent: string | null }], Row>(LIST_VISIBLE_FOLDERS),
       holdsAnything: db
         .prepare<[{ id: string }], number>(
           "SELECT EXISTS (SELECT 1 FROM folders WHERE parent_id = @id) OR EXISTS (SELECT 1 FROM pages WHERE parent_id = @id AND deleted = 0)",
@@ -158,8 +158,9 @@ export class SqliteFoldersView implements FoldersView {
     return row ? toRecord(row) : null;
   }
 
-  async list(query: ListQuery): Promise<FolderRecord[]> {
+  async list(query: ListQuery & { parentId?: string }): Promise<FolderRecord[]> {
     const rows = this.statements.list.all({
+      parent: query.parentId ?? null,
       before: (query.before ?? LIST_START).position,
       beforeId: (query.before ?? LIST_START).id,
       owners: JSON.stringify(query.visibleTo.ownerIds),

@@ -21,6 +21,7 @@ CREATE TABLE IF NOT EXISTS history (
   occurred_at TEXT NOT NULL,
   actor_id TEXT NOT NULL,
   correlation_id TEXT NOT NULL,
+  token_id TEXT,
   type TEXT NOT NULL,
   occurred_ms INTEGER NOT NULL,
   sharing INTEGER NOT NULL,
@@ -44,7 +45,7 @@ CREATE TABLE IF NOT EXISTS history_page_events (
 export const historyModel: SqliteModel = { schema, tables: ["history", "history_fold", "history_page_events"], queryIndexes: ["history_entity", "history_entity_type", "history_entity_shown"] };
 
 // Only what an entry is made of: a summary's JSON is not read back for a fold.
-const ENTRY_COLUMNS = "position, entity_kind, entity_id, access_kind, access_id, occurred_at, actor_id, correlation_id, event, page_events";
+const ENTRY_COLUMNS = "position, entity_kind, entity_id, access_kind, access_id, occurred_at, actor_id, correlation_id, token_id, event, page_events";
 const latestOf = (type: string) =>
   `SELECT * FROM (SELECT ${ENTRY_COLUMNS} FROM history WHERE entity_id = @id AND type = '${type}' AND position <= @position AND occurred_ms <= @ms ORDER BY position DESC LIMIT 1)`;
 
@@ -59,13 +60,14 @@ type ChangeRow = {
   occurred_at: string;
   actor_id: string;
   correlation_id: string;
+  token_id: string | null;
   type: string;
   sharing: number;
   change: string;
 };
 type Row = Omit<ChangeRow, "type" | "sharing" | "change"> & { event: string; page_events: number | null };
 
-const CHANGE_COLUMNS = "position, entity_kind, entity_id, access_kind, access_id, occurred_at, actor_id, correlation_id, type, sharing, change";
+const CHANGE_COLUMNS = "position, entity_kind, entity_id, access_kind, access_id, occurred_at, actor_id, correlation_id, token_id, type, sharing, change";
 
 const accessSchema = z.object({ kind: z.enum(["page", "folder"]), id: z.string() });
 const entityKindSchema = z.enum(["page", "folder", "thread"]);
@@ -78,6 +80,8 @@ const headOf = (row: Row | ChangeRow) => ({
   access: accessSchema.parse({ kind: row.access_kind, id: row.access_id }),
   occurredAt: row.occurred_at,
   actorId: row.actor_id,
+  // Absent rather than null for a session's change: entries recorded before tokens were named read the same.
+  ...(row.token_id === null ? {} : { tokenId: row.token_id }),
   correlationId: row.correlation_id,
 });
 
@@ -106,8 +110,8 @@ export class SqliteHistoryWriter implements HistoryWriter<SqliteBatch> {
   constructor(db: Database.Database) {
     this.statements = {
       insert: db.prepare(
-        `INSERT OR REPLACE INTO history (position, entity_kind, entity_id, access_kind, access_id, occurred_at, actor_id, correlation_id, type, occurred_ms, sharing, change, event, page_events)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT OR REPLACE INTO history (position, entity_kind, entity_id, access_kind, access_id, occurred_at, actor_id, correlation_id, token_id, type, occurred_ms, sharing, change, event, page_events)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       pageEventsOf: db.prepare<[string], number>("SELECT page_events FROM history_page_events WHERE entity_id = ?").pluck(),
       putPageEvents: db.prepare<[string, number]>("INSERT OR REPLACE INTO history_page_events (entity_id, page_events) VALUES (?, ?)"),
@@ -141,6 +145,7 @@ export class SqliteHistoryWriter implements HistoryWriter<SqliteBatch> {
       entry.occurredAt,
       entry.actorId,
       entry.correlationId,
+      entry.tokenId ?? null,
       entry.event.type,
       Date.parse(entry.occurredAt),
       summary.sharing ? 1 : 0,

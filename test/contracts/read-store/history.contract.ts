@@ -60,7 +60,8 @@ export function historyCases<Tx>(s: ContractStores<Tx>): void {
     const onPage = { kind: "page" as const, id: pageId };
     const created = entry({ type: "PageCreated", data: { pageId: pageId as PageId, ownerId: ownerId as UserId, parentId: null, title: "T", icon: null, markdown: "first" } }, { entityKind: "page", entityId: pageId }, onPage);
     const opened = entry({ type: "ThreadOpened", data: { threadId: threadId as ThreadId, pageId: pageId as PageId, anchor: { quote: "q", prefix: "", suffix: "" }, createdBy: ownerId as UserId } }, { entityKind: "thread", entityId: threadId }, onPage);
-    const renamed = entry({ type: "PageRenamed", data: { pageId: pageId as PageId, title: "U", previousTitle: "T" } }, { entityKind: "page", entityId: pageId }, onPage);
+    // Made through an API token: the entry names it.
+    const renamed = { ...entry({ type: "PageRenamed", data: { pageId: pageId as PageId, title: "U", previousTitle: "T" } }, { entityKind: "page", entityId: pageId }, onPage), tokenId: randomUUID() };
     const granted = entry({ type: "AccessGranted", data: { entityType: "page", entityId: pageId, userId: annId as UserId, permission: "view", grantedBy: ownerId as UserId, invitationId: null } }, { entityKind: "page", entityId: pageId }, onPage);
     const createdSummary: Summary = { change: { kind: "created", title: "T", icon: null, parentId: null, size: 5 }, sharing: false };
     const openedSummary: Summary = { change: { kind: "thread", threadId, action: "opened", commentId: null }, sharing: false };

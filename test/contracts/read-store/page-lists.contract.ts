@@ -117,6 +117,8 @@ export function pageListCases<Tx>(s: ContractStores<Tx>): void {
     const throughA = { ownerIds: [stranger], pageIds: [], folderIds: [a.id] };
     expect((await s.reader.pages.list({ visibleTo: throughA, before: null, limit: 10, parentId: null })).map((p) => p.id)).toEqual([inside.id]);
     expect((await s.reader.folders.list({ visibleTo: throughA, before: null, limit: 10 })).map((f) => f.id).sort()).toEqual([a.id, b.id, c.id].sort());
+    expect((await s.reader.folders.list({ visibleTo: throughA, before: null, limit: 10, parentId: a.id })).map((f) => f.id)).toEqual([b.id]);
+    expect((await s.reader.folders.list({ visibleTo: throughA, before: null, limit: 10, parentId: b.id })).map((f) => f.id)).toEqual([c.id]);
 
     const renamedA: FolderRecord = { ...a, name: "Z", path: "Z", ...at() };
     await batch(async (tx) => {

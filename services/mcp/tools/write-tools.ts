@@ -1,0 +1,226 @@
+// The writing tools (pages:write): create, add to, edit, replace, rename, move, delete and restore pages, create
+// folders, and bring items back from the trash. Each calls the command function its HTTP route calls (access
+// guard, decider, expected revision), so every change is an event whose actor is the caller and whose token is
+// named in its metadata; creating tools take an optional idempotencyKey.
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { ownerOfNewItem, visibleFolder, visiblePage } from "../../../shared/access/authorize.ts";
+import type { Actor } from "../../../shared/commands/guarded-command.ts";
+import { folderCommands } from "../../../shared/folders/folder.commands.ts";
+import { folderResource, toFolderResource } from "../../../shared/folders/folder.resource.ts";
+import { instantSchema } from "../../../shared/history/instant.ts";
+import { folderIdSchema, pageIdSchema, type FolderId, type PageId } from "../../../shared/kernel/ids.ts";
+import { addContent } from "../../../shared/pages/add-content.ts";
+import { editContent } from "../../../shared/pages/edit-content.ts";
+import { etagOf, revisionFromIfMatch } from "../../../shared/pages/page-document.ts";
+import { editPage, movePage, pageCommands } from "../../../shared/pages/page.commands.ts";
+import { pageResource, resolvedPageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
+import { restorePage } from "../../../shared/pages/restore-page.ts";
+import { restoreFromTrash } from "../../../shared/trash/trash.ts";
+import type { CommandApiPorts } from "../../command-api/command-api.ts";
+import { folderNameField, iconField, MARKDOWN_MAX_CHARS, markdownField, titleField } from "../../command-api/routes/fields.ts";
+import { ADDITIVE, defineTool, DESTRUCTIVE, IDEMPOTENT_CHANGE, type McpTool } from "../mcp-tool.ts";
+import { idempotentTool, settleTool, writeOutput } from "../write-outcome.ts";
+
+const idempotencyKeyField = z.string().min(1).max(255).optional().describe("a key of your choosing: the same call with the same key within 24 hours is made once, and answers the first result again");
+const etagField = z.string().min(1).max(200).describe("the ETag read_page answered for the version you changed");
+
+const pageOutput = writeOutput({ page: resolvedPageResource, etag: z.string() });
+const folderOutput = writeOutput({ folder: folderResource });
+const deletedOutput = writeOutput({});
+const restoredOutput = writeOutput({ page: pageResource.optional(), folder: folderResource.optional() });
+
+export function writeTools(ports: CommandApiPorts): McpTool[] {
+  /** The page as the caller now sees it, with the ETag of the version the change made. */
+  const presentPage = (actor: Actor, pageId: PageId) => async () => {
+    const { shown, permission, page } = await visiblePage(ports.views, actor.principal, pageId);
+    return { page: { ...toPageResource(shown, permission), folderPath: shown.folderPath }, etag: etagOf(page) };
+  };
+  const presentFolder = (actor: Actor, folderId: FolderId) => async () => {
+    const { shown, permission } = await visibleFolder(ports.views, actor.principal, folderId);
+    return { folder: toFolderResource(shown, permission) };
+  };
+  const pageChange = async (actor: Actor, pageId: PageId, position: number | null) => pageOutput.parse(await settleTool(ports, position, { id: pageId, present: presentPage(actor, pageId) }));
+
+  return [
+    defineTool({
+      name: "create_page",
+      title: "Create a page",
+      description: "A new page with a title and markdown, at the root of your workspace or in a folder you may edit.",
+      scope: "pages:write",
+      budget: "write",
+      input: z.object({ title: titleField, markdown: markdownField.default(""), folderId: folderIdSchema.nullable().default(null), icon: iconField.nullable().default(null), idempotencyKey: idempotencyKeyField }),
+      output: pageOutput,
+      annotations: { ...ADDITIVE, title: "Create a page" },
+      async run(args, caller) {
+        const actor = caller.actor();
+        const { idempotencyKey, ...fields } = args;
+        return idempotentTool(ports, actor, { tool: "create_page", key: idempotencyKey, args: fields, output: pageOutput }, async () => {
+          const ownerId = await ownerOfNewItem(ports.views, actor.principal, fields.folderId);
+          const pageId = pageIdSchema.parse(randomUUID());
+          const command = { type: "CreatePage" as const, pageId, ownerId, parentId: fields.folderId, title: fields.title, icon: fields.icon, markdown: fields.markdown };
+          const { position } = await pageCommands.handle(ports.eventStore, pageId, command, actor.context);
+          return settleTool(ports, position, { id: pageId, present: presentPage(actor, pageId) });
+        });
+      },
+    }),
+    defineTool({
+      name: "append_to_page",
+      title: "Add text to a page",
+      description: "Adds markdown at the end (or, with position \"start\", at the beginning) of a page as it is when the change is made; with etag, only if the page is still that version.",
+      scope: "pages:write",
+      budget: "write",
+      input: z.object({ pageId: pageIdSchema, text: markdownField, position: z.enum(["end", "start"]).default("end"), etag: etagField.optional() }),
+      output: pageOutput,
+      annotations: { ...ADDITIVE, title: "Add to a page" },
+      async run(args, caller) {
+        const actor = caller.actor();
+        const { position } = await addContent(ports, actor, { pageId: args.pageId, text: args.text, at: args.position, ifMatch: args.etag, maxChars: MARKDOWN_MAX_CHARS });
+        return pageChange(actor, args.pageId, position);
+      },
+    }),
+    defineTool({
+      name: "edit_page",
+      title: "Edit exact passages of a page",
+      description:
+        "Replaces exact passages of a page's markdown. Each oldText must occur exactly once (quote enough of the text around it); edits apply in order, all or none, and only to the version the etag names. Read the page again when the etag is refused.",
+      scope: "pages:write",
+      budget: "write",
+      input: z.object({
+        pageId: pageIdSchema,
+        etag: etagField,
+        edits: z.array(z.object({ oldText: z.string().min(1).max(MARKDOWN_MAX_CHARS), newText: markdownField })).min(1).max(100),
+      }),
+      output: pageOutput,
+      annotations: { ...ADDITIVE, title: "Edit a page" },
+      async run(args, caller) {
+        const actor = caller.actor();
+        const { position } = await editContent(ports, actor, { pageId: args.pageId, edits: args.edits, etag: args.etag, maxChars: MARKDOWN_MAX_CHARS });
+        return pageChange(actor, args.pageId, position);
+      },
+    }),
+    defineTool({
+      name: "replace_page_content",
+      title: "Replace a page's markdown",
+      description: "Replaces the whole markdown of a page, if it is still the version the etag names.",
+      scope: "pages:write",
+      budget: "write",
+      input: z.object({ pageId: pageIdSchema, etag: etagField, markdown: markdownField }),
+      output: pageOutput,
+      annotations: { ...IDEMPOTENT_CHANGE, title: "Replace a page's content" },
+      async run(args, caller) {
+        const actor = caller.actor();
+        const { pageId, markdown, etag } = args;
+        const { position } = await editPage.run(ports, actor, pageId, ({ page }) => ({ type: "ReplaceContent", pageId, markdown, ifMatchRevision: revisionFromIfMatch(etag, page) }));
+        return pageChange(actor, pageId, position);
+      },
+    }),
+    defineTool({
+      name: "rename_page",
+      title: "Rename a page",
+      description: "Changes a page's title and/or icon.",
+      scope: "pages:write",
+      budget: "write",
+      input: z.object({ pageId: pageIdSchema, title: titleField.optional(), icon: iconField.nullable().optional() }),
+      output: pageOutput,
+      annotations: { ...IDEMPOTENT_CHANGE, title: "Rename a page" },
+      async run(args, caller) {
+        const actor = caller.actor();
+        const { pageId, title, icon } = args;
+        const { position } = await editPage.run(ports, actor, pageId, () => ({ type: "UpdatePage", pageId, title, icon }));
+        return pageChange(actor, pageId, position);
+      },
+    }),
+    defineTool({
+      name: "move_page",
+      title: "Move a page",
+      description: "Moves a page into a folder of its workspace, or to the workspace's root (folderId null).",
+      scope: "pages:write",
+      budget: "write",
+      input: z.object({ pageId: pageIdSchema, folderId: folderIdSchema.nullable() }),
+      output: pageOutput,
+      annotations: { ...IDEMPOTENT_CHANGE, title: "Move a page" },
+      async run(args, caller) {
+        const actor = caller.actor();
+        const { position } = await movePage(ports, actor, args.pageId, args.folderId);
+        return pageChange(actor, args.pageId, position);
+      },
+    }),
+    defineTool({
+      name: "create_folder",
+      title: "Create a folder",
+      description: "A new folder at the root of your workspace or inside a folder you may edit.",
+      scope: "pages:write",
+      budget: "write",
+      input: z.object({ name: folderNameField, parentId: folderIdSchema.nullable().default(null), icon: iconField.nullable().default(null), idempotencyKey: idempotencyKeyField }),
+      output: folderOutput,
+      annotations: { ...ADDITIVE, title: "Create a folder" },
+      async run(args, caller) {
+        const actor = caller.actor();
+        const { idempotencyKey, ...fields } = args;
+        return idempotentTool(ports, actor, { tool: "create_folder", key: idempotencyKey, args: fields, output: folderOutput }, async () => {
+          const ownerId = await ownerOfNewItem(ports.views, actor.principal, fields.parentId);
+          const folderId = folderIdSchema.parse(randomUUID());
+          const command = { type: "CreateFolder" as const, folderId, ownerId, parentId: fields.parentId, name: fields.name, icon: fields.icon };
+          const { position } = await folderCommands.handle(ports.eventStore, folderId, command, actor.context);
+          return settleTool(ports, position, { id: folderId, present: presentFolder(actor, folderId) });
+        });
+      },
+    }),
+    defineTool({
+      name: "restore_page_version",
+      title: "Restore an earlier version of a page",
+      description: "Makes a page's title, icon and markdown those it had at an instant (a position from page_history or an ISO-8601 time), as a new change: nothing is lost, and the restore can itself be undone.",
+      scope: "pages:write",
+      budget: "write",
+      input: z.object({ pageId: pageIdSchema, at: z.string().describe("a position from page_history, or an ISO-8601 time with an offset").pipe(instantSchema), etag: etagField }),
+      output: pageOutput,
+      annotations: { ...IDEMPOTENT_CHANGE, title: "Restore a version" },
+      async run(args, caller) {
+        const actor = caller.actor();
+        const { position } = await restorePage(ports, actor, { pageId: args.pageId, at: args.at, ifMatch: args.etag });
+        return pageChange(actor, args.pageId, position);
+      },
+    }),
+    defineTool({
+      name: "delete_page",
+      title: "Move a page to the trash",
+      description: "Deletes a page to the trash, from which restore_from_trash brings it back until it is purged.",
+      scope: "pages:write",
+      budget: "write",
+      input: z.object({ pageId: pageIdSchema }),
+      output: deletedOutput,
+      annotations: { ...DESTRUCTIVE, title: "Delete a page" },
+      async run(args, caller) {
+        const actor = caller.actor();
+        const { pageId } = args;
+        const { position } = await editPage.run(ports, actor, pageId, () => ({ type: "DeletePage", pageId }));
+        return deletedOutput.parse(await settleTool(ports, position, { id: pageId, present: async () => ({}) }));
+      },
+    }),
+    defineTool({
+      name: "restore_from_trash",
+      title: "Bring a page or folder back from the trash",
+      description: "Restores a deleted page or folder where it was (or at its owner's root); a folder brings back what was deleted with it.",
+      scope: "pages:write",
+      budget: "write",
+      input: z.object({ type: z.enum(["page", "folder"]), id: z.uuid() }),
+      output: restoredOutput,
+      annotations: { ...IDEMPOTENT_CHANGE, title: "Restore from the trash" },
+      async run(args, caller) {
+        const actor = caller.actor();
+        const { type, id } = args;
+        const { position } = await restoreFromTrash(ports, actor, type, id);
+        const present = async () => {
+          if (type === "folder") {
+            const { shown, permission } = await visibleFolder(ports.views, actor.principal, id);
+            return { folder: toFolderResource(shown, permission) };
+          }
+          const { shown, permission } = await visiblePage(ports.views, actor.principal, id);
+          return { page: toPageResource(shown, permission) };
+        };
+        return restoredOutput.parse(await settleTool(ports, position, { id, present }));
+      },
+    }),
+  ];
+}

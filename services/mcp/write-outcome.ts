@@ -1,0 +1,53 @@
+// How a writing tool answers: once its events are stored it never reports failure. When the read models show
+// the change within the wait, the tool's own result (status "done"); when not yet, status "recorded" with the
+// consistency token a later read can wait for, as the HTTP API's 202. Creating tools run under an optional
+// idempotency key, recorded and replayed as the HTTP API's Idempotency-Key.
+import { z } from "zod";
+import { settleWrite, type Presented } from "../command-api/write-answer.ts";
+import type { CommandApiPorts } from "../command-api/command-api.ts";
+import { runIdempotently } from "../../shared/idempotency/idempotent-request.ts";
+import { requestFingerprint } from "../../shared/idempotency/request-fingerprint.ts";
+import type { Actor } from "../../shared/commands/guarded-command.ts";
+
+export type WriteOutcomePorts = Pick<CommandApiPorts, "projection" | "consistencyWaitMs" | "logger" | "eventStore">;
+
+/** The result schema of a writing tool: its own fields, present once the change is visible. */
+export const writeOutput = <T extends z.ZodRawShape>(shape: T) =>
+  z.object({
+    status: z.enum(["done", "recorded"]).describe("done: the change is visible; recorded: stored but not visible yet (reads may lag briefly)"),
+    id: z.string().nullable().describe("what the change is about"),
+    consistencyToken: z.string().describe("the X-Consistency-Token a later HTTP read can wait for"),
+    ...z.object(shape).partial().shape,
+  });
+
+export async function settleTool(
+  ports: WriteOutcomePorts,
+  position: number | null,
+  outcome: { readonly id: string | null; present(): Promise<Record<string, unknown>> },
+): Promise<Record<string, unknown>> {
+  const answer = await settleWrite(ports, position, {
+    status: 200,
+    id: outcome.id,
+    present: async (): Promise<Presented> => ({ body: await outcome.present() }),
+  });
+  const body: unknown = answer.body;
+  const fields = answer.status === 202 || typeof body !== "object" || body === null ? {} : body;
+  return { status: answer.status === 202 ? "recorded" : "done", id: outcome.id, consistencyToken: answer.consistencyToken, ...fields };
+}
+
+/** Runs a creating tool once per idempotency key and arguments; a retry with the same key replays its result. */
+export async function idempotentTool<T extends z.ZodType>(
+  ports: Pick<CommandApiPorts, "eventStore">,
+  actor: Actor,
+  call: { readonly tool: string; readonly key: string | undefined; readonly args: unknown; readonly output: T },
+  work: () => Promise<Record<string, unknown>>,
+): Promise<z.output<T>> {
+  if (call.key === undefined) return call.output.parse(await work());
+  const fingerprint = requestFingerprint({ method: "MCP", path: `tools/${call.tool}`, body: call.args });
+  const response = await runIdempotently(ports.eventStore, { callerId: actor.context.actorId, key: call.key, fingerprint }, actor.context, async () => {
+    const result = await work();
+    return { status: 200, body: result, consistencyToken: typeof result.consistencyToken === "string" ? result.consistencyToken : null };
+  });
+  // A replay is the recorded JSON: read back through the tool's result schema like any stored input.
+  return call.output.parse(response.body);
+}
