@@ -22,6 +22,9 @@ export const WEBHOOK_EVENT_NAMES = [
   "share.granted",
   "share.revoked",
   "image.uploaded",
+  "share_link.created",
+  "share_link.updated",
+  "share_link.revoked",
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
 
@@ -75,6 +78,12 @@ export function webhookEventNameOf(event: DomainEvent): WebhookEventName | null 
       return "share.revoked";
     case "ImageUploaded":
       return "image.uploaded";
+    case "ShareLinkCreated":
+      return "share_link.created";
+    case "ShareLinkChanged":
+      return "share_link.updated";
+    case "ShareLinkRevoked":
+      return "share_link.revoked";
     default:
       return null;
   }
