@@ -20,6 +20,7 @@ import { Notifier } from "./notifier/notifier.ts";
 import { Publisher } from "./projector/publisher.ts";
 import { registerQueryApi } from "./query-api/query-api.ts";
 import { listenOn } from "../shared/http/listen.ts";
+import { InProcessShareLinkViews } from "../shared/adapters/in-process/in-process.share-link-views.ts";
 
 export interface RunningServer {
   readonly url: string;
@@ -64,7 +65,8 @@ export async function startAllInOne(
   healthRoutes(app, { eventStore, readStore, projector });
   metricsRoute(app, metrics);
   await registerCommandApi(app, commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries }, watcher, logger, clock, metrics));
-  await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs, webhookDeliveries }, watcher, writeSide, clock, metrics));
+  const shareLinkViews = new InProcessShareLinkViews({ eventStore: appendingStore(eventStore, metrics), views: readStore, clock });
+  await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs, webhookDeliveries }, watcher, writeSide, clock, { views: shareLinkViews, guessCounters: rateLimits.counters, logger }, metrics));
   const url = await listenOn(app, config.PORT, config.HOST);
   logger.info({ event: "server.started", url, dataDir: config.DATA_DIR, mode: "all-in-one" });
 

@@ -33,6 +33,9 @@ import type { QueryApiPorts } from "./query-api/query-api.ts";
 import type { WebhookDeliveries } from "../shared/webhooks/webhook-deliveries.port.ts";
 import { WebhookSecretSealer } from "../shared/webhooks/webhook-secret.ts";
 import { WebhookWorker } from "./notifier/webhooks/webhook-worker.ts";
+import type { RateLimitCounters } from "../shared/rate-limit/rate-limit-counters.port.ts";
+import type { ShareLinkViewRecorder } from "../shared/share-links/share-link-views.port.ts";
+import { ShareLinkViewCounter } from "../shared/share-links/view-counter.ts";
 
 export type Clock = () => Date;
 
@@ -78,6 +81,7 @@ export function commandApiPorts(
     trashRetentionDays: config.TRASH_RETENTION_DAYS,
     images: new ImageInspector({ concurrency: config.IMAGE_DECODE_CONCURRENCY, queue: config.IMAGE_DECODE_QUEUE }),
     notes: new NoteRewriter({ workers: config.IMPORT_WORKERS, noteTimeLimitMs: config.IMPORT_NOTE_TIME_LIMIT_MS, workerMemoryMb: config.IMPORT_WORKER_MEMORY_MB }),
+    publicBaseUrl: config.PUBLIC_BASE_URL ?? null,
   };
 }
 
@@ -118,6 +122,7 @@ export function queryApiPorts(
   projection: ProjectionProgress,
   writeSide: WriteSide,
   clock: Clock,
+  publicPages: { readonly views: ShareLinkViewRecorder; readonly guessCounters: RateLimitCounters; readonly logger?: Logger },
   metrics?: Metrics,
 ): QueryApiPorts {
   return {
@@ -128,6 +133,10 @@ export function queryApiPorts(
     consistencyWaitMs: config.CONSISTENCY_WAIT_MS,
     changeFeed: { heartbeatMs: config.CHANGE_FEED_HEARTBEAT_MS, maxPerUser: config.CHANGE_FEED_MAX_PER_USER },
     trashRetentionDays: config.TRASH_RETENTION_DAYS,
+    publicPages: {
+      viewCounter: new ShareLinkViewCounter(publicPages.views, { flushMs: config.SHARE_LINK_VIEW_FLUSH_MS, clock, ...(publicPages.logger ? { logger: publicPages.logger } : {}) }),
+      guessCounters: publicPages.guessCounters,
+    },
   };
 }
 

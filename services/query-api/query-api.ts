@@ -25,6 +25,8 @@ import { shareQueryRoutes } from "./routes/shares.routes.ts";
 import { tokenQueryRoutes } from "./routes/tokens.routes.ts";
 import { webhookQueryRoutes } from "./routes/webhooks.routes.ts";
 import type { WebhookDeliveries } from "../../shared/webhooks/webhook-deliveries.port.ts";
+import { shareLinkQueryRoutes } from "./routes/share-links.routes.ts";
+import { sharedPageRoutes, type SharedPagePorts } from "./routes/shared-pages.routes.ts";
 
 export interface QueryApiPorts {
   readonly views: ReadModels;
@@ -40,6 +42,8 @@ export interface QueryApiPorts {
   readonly webhookDeliveries: Pick<WebhookDeliveries, "list">;
   /** TRASH_RETENTION_DAYS: when the trash's items are purged. */
   readonly trashRetentionDays: number;
+  /** The public pages of share links: where their views are counted and password attempts bounded. */
+  readonly publicPages: Pick<SharedPagePorts, "viewCounter" | "guessCounters">;
 }
 
 async function awaitConsistencyToken(ports: QueryApiPorts, header: string | string[] | undefined): Promise<void> {
@@ -78,7 +82,12 @@ export async function registerQueryApi(app: App, ports: QueryApiPorts): Promise<
       shareQueryRoutes(api, ports.views, ports.clock);
       imageQueryRoutes(api, ports);
       exportQueryRoutes(api, ports);
+      shareLinkQueryRoutes(api, ports.views);
     },
     { prefix: API_PREFIX },
   );
+  sharedPageRoutes(app, { ...ports, ...ports.publicPages });
+  app.addHook("onClose", async () => {
+    await ports.publicPages.viewCounter.flush();
+  });
 }

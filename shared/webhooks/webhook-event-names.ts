@@ -22,9 +22,9 @@ export const WEBHOOK_EVENT_NAMES = [
   "share.granted",
   "share.revoked",
   "image.uploaded",
-  "share_link.created",
-  "share_link.updated",
-  "share_link.revoked",
+  "share.link_created",
+  "share.link_updated",
+  "share.link_revoked",
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
 
@@ -79,11 +79,11 @@ export function webhookEventNameOf(event: DomainEvent): WebhookEventName | null 
     case "ImageUploaded":
       return "image.uploaded";
     case "ShareLinkCreated":
-      return "share_link.created";
+      return "share.link_created";
     case "ShareLinkChanged":
-      return "share_link.updated";
+      return "share.link_updated";
     case "ShareLinkRevoked":
-      return "share_link.revoked";
+      return "share.link_revoked";
     default:
       return null;
   }
