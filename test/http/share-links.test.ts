@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestServer, type TestUser } from "../support/server.ts";
 import { createFolder, createPage, share } from "../support/workspace-builders.ts";
 import { createShareLink, publicRequest, unlock } from "../support/share-links.ts";
+import { sharedPagesRendered } from "../../shared/share-links/render/render-shared-page.ts";
 
 let server: TestServer;
 let offsetMs = 0;
@@ -105,6 +106,14 @@ describe("the public page", () => {
     const markdown = await view(link.path, { accept: "text/markdown" });
     expect(markdown.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
     expect(markdown.text).toBe("Hello **world**\n\n- one\n- two");
+  });
+
+  it("renders the markdown in a worker thread, not on the server's event loop", async () => {
+    const owner = await registered("owner");
+    const link = await createShareLink(owner, "page", await createPage(owner, { markdown: "rendered *elsewhere*" }));
+    const before = sharedPagesRendered();
+    expect((await view(link.path)).text).toContain("<em>elsewhere</em>");
+    expect(sharedPagesRendered()).toBe(before + 1);
   });
 
   it("a link that allows indexing drops X-Robots-Tag", async () => {
