@@ -56,13 +56,22 @@ export function placeInLink(opened: OpenedLink, page: PageRecord): string {
   return page.folderPath === root ? "" : page.folderPath.startsWith(`${root}/`) ? page.folderPath.slice(root.length + 1) : "";
 }
 
+/** A cookie's value as sent; a malformed escape is kept as it is (it then matches nothing). */
+function cookieValue(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
 /** Whether the request holds a valid unlock cookie for this link (always true for a link without password). */
 export function isUnlocked(opened: OpenedLink, cookieHeader: string | undefined, nowSeconds: number): boolean {
   const hash = opened.link.passwordHash;
   if (hash === null) return true;
   for (const part of (cookieHeader ?? "").split(";")) {
     const [name, ...value] = part.trim().split("=");
-    if (name === UNLOCK_COOKIE && unlockTokenValid(decodeURIComponent(value.join("=")), hash, opened.link.id, nowSeconds)) return true;
+    if (name === UNLOCK_COOKIE && unlockTokenValid(cookieValue(value.join("=")), hash, opened.link.id, nowSeconds)) return true;
   }
   return false;
 }

@@ -198,6 +198,8 @@ describe("a password-protected link", () => {
     // A new password makes the earlier cookie worthless.
     expect((await owner.patch(`/share-links/${link.id}`, { password: "another one" })).status).toBe(200);
     expect((await view(link.path, { cookie: cookie.split(";")[0] ?? "" })).status).toBe(401);
+    expect((await view(link.path, { cookie: "share_unlock=%E0%A4%A" })).status).toBe(401);
+    expect((await view(link.path, { cookie: "share_unlock=9999999999.forged" })).status).toBe(401);
   });
 
   it("bounds guessing per link: 429 with Retry-After", async () => {
