@@ -22,7 +22,7 @@ export function publicHeaders(allowIndexing: boolean): Record<string, string> {
   };
 }
 
-const escapeHtml = (text: string): string =>
+export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 
 function documentOf(title: string, body: string): string {

@@ -9,3 +9,4 @@ parentPort?.on("message", (job: { id: number; markdown: string; options: RenderO
     parentPort?.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) });
   }
 });
+parentPort?.postMessage({ ready: true });
