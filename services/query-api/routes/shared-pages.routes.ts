@@ -60,7 +60,8 @@ export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
     const pages = await pagesOfLink(ports.views, opened);
     const page = pageId === null ? (opened.kind === "page" ? opened.page : null) : await pageOfLink(ports.views, opened, pageId);
     if (pageId !== null && !page) return notFound(reply);
-    ports.viewCounter.count(opened.link.id, opened.secret);
+    // A HEAD (a link preview, a checker) reads no page: not a view.
+    if (request.method === "GET") ports.viewCounter.count(opened.link.id, opened.secret);
     const pageHref = (id: string) => (opened.kind === "page" ? base(opened) : `${base(opened)}/pages/${id}`);
     const titled = (p: (typeof pages)[number]) => [placeInLink(opened, p), p.title].filter(Boolean).join("/");
     const content = page ? await ports.views.pages.getContent(page.id) : null;
