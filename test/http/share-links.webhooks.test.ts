@@ -1,7 +1,8 @@
-// Share links in the page's history, its webhooks and its change feed's source: seen by those who may share the
-// page, never with the link's secret or password.
+// Share links in the page's history, its webhooks and the change feed: seen by those who may share the page,
+// never with the link's secret or password.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestServer } from "../support/server.ts";
+import { SseStream } from "../support/sse.ts";
 import { WebhookReceiver } from "../support/webhook-receiver.ts";
 import { createPage, share } from "../support/workspace-builders.ts";
 
@@ -50,5 +51,29 @@ describe("share-link events for webhooks and history", () => {
     const stream = await server.internals.eventStore.read(`share-link-${linkId}`);
     expect(JSON.stringify(stream.events)).not.toContain(secret);
     expect(JSON.stringify(stream.events)).not.toContain("swordfish");
+  });
+
+  it("streams a link's creation to the page's admins on the change feed, and not to its viewers", async () => {
+    const owner = await server.registered("owner");
+    const viewer = await server.registered("viewer");
+    const pageId = await createPage(owner);
+    await share(owner, "page", pageId, viewer.email, "view");
+    const ownerFeed = await SseStream.open(`${server.url}/api/v1/changes`, owner.credentials);
+    const viewerFeed = await SseStream.open(`${server.url}/api/v1/changes`, viewer.credentials);
+    try {
+      const created = await owner.post(`/pages/${pageId}/share-links`, { password: "swordfish" });
+      const linkId = String(created.body.id);
+      // A rename after it: once the viewer sees the rename, they would have seen the link before it.
+      expect((await owner.patch(`/pages/${pageId}`, { title: "Renamed" })).status).toBe(200);
+      await ownerFeed.until(() => ownerFeed.changes().some((change) => change.type === "PageRenamed"));
+      await viewerFeed.until(() => viewerFeed.changes().some((change) => change.type === "PageRenamed"));
+      expect(ownerFeed.changes()).toEqual(expect.arrayContaining([expect.objectContaining({ type: "ShareLinkCreated", changes: expect.objectContaining({ kind: "share_link", action: "created", linkId }) })]));
+      expect(viewerFeed.changes().map((change) => change.type)).not.toContain("ShareLinkCreated");
+      const secret = String(created.body.url).split("/s/")[1] ?? "";
+      for (const event of ownerFeed.events) for (const hidden of [secret, "swordfish", "scrypt"]) expect(event.data).not.toContain(hidden);
+    } finally {
+      ownerFeed.close();
+      viewerFeed.close();
+    }
   });
 });
