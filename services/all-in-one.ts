@@ -21,6 +21,7 @@ import { Notifier } from "./notifier/notifier.ts";
 import { Publisher } from "./projector/publisher.ts";
 import { registerQueryApi } from "./query-api/query-api.ts";
 import { listenOn } from "../shared/http/listen.ts";
+import { InProcessShareLinkViews } from "../shared/adapters/in-process/in-process.share-link-views.ts";
 
 export interface RunningServer {
   readonly url: string;
@@ -70,7 +71,8 @@ export async function startAllInOne(
   const commandPorts = commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries }, watcher, logger, clock, metrics, pool);
   await registerCommandApi(app, commandPorts);
   registerMcp(app, { ...commandPorts, authenticator, rateLimits, publicBaseUrl: config.PUBLIC_BASE_URL ?? null });
-  await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs, webhookDeliveries }, watcher, writeSide, clock, metrics, pool));
+  const shareLinkViews = new InProcessShareLinkViews({ eventStore: appendingStore(eventStore, metrics), views: readStore, clock });
+  await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs, webhookDeliveries }, watcher, writeSide, clock, { views: shareLinkViews, guessCounters: rateLimits.counters, logger }, metrics, pool));
   const url = await listenOn(app, config.PORT, config.HOST);
   logger.info({ event: "server.started", url, dataDir: config.DATA_DIR, mode: "all-in-one" });
 

@@ -35,6 +35,9 @@ import type { WebhookDeliveries } from "../shared/webhooks/webhook-deliveries.po
 import { WebhookSecretSealer } from "../shared/webhooks/webhook-secret.ts";
 import { WebhookWorker } from "./notifier/webhooks/webhook-worker.ts";
 import { WorkerPool } from "../shared/workers/worker-pool.ts";
+import type { RateLimitCounters } from "../shared/rate-limit/rate-limit-counters.port.ts";
+import type { ShareLinkViewRecorder } from "../shared/share-links/share-link-views.port.ts";
+import { ShareLinkViewCounter } from "../shared/share-links/view-counter.ts";
 
 export type Clock = () => Date;
 
@@ -93,6 +96,7 @@ export function commandApiPorts(
       maxRatio: config.IMPORT_ZIP_MAX_RATIO,
       spoolDirectory: join(config.DATA_DIR, "spool"),
     },
+    publicBaseUrl: config.PUBLIC_BASE_URL ?? null,
   };
 }
 
@@ -143,6 +147,7 @@ export function queryApiPorts(
   projection: ProjectionProgress,
   writeSide: WriteSide,
   clock: Clock,
+  publicPages: { readonly views: ShareLinkViewRecorder; readonly guessCounters: RateLimitCounters; readonly logger?: Logger },
   metrics?: Metrics,
   pool: WorkerPool = workerPoolFor(config),
 ): QueryApiPorts {
@@ -156,6 +161,10 @@ export function queryApiPorts(
     trashRetentionDays: config.TRASH_RETENTION_DAYS,
     pool,
     exports: { maxPerUser: config.EXPORT_MAX_PER_USER, maxConcurrent: config.EXPORT_MAX_CONCURRENT },
+    publicPages: {
+      viewCounter: new ShareLinkViewCounter(publicPages.views, { flushMs: config.SHARE_LINK_VIEW_FLUSH_MS, clock, ...(publicPages.logger ? { logger: publicPages.logger } : {}) }),
+      guessCounters: publicPages.guessCounters,
+    },
   };
 }
 

@@ -234,4 +234,50 @@ export const WORST_CASES: Record<string, WorstCase> = {
     prepare: (w, n) => many(n, async () => idOf((await json(w, w.owner, "POST", "/shares/workspace/members", { email: newEmail(), role: "viewer" })).body)),
     request: (w, id) => send(w.owner, "DELETE", `/shares/invitations/${id}`),
   },
+  "POST /api/v1/pages/{pageId}/share-links": { input: "a 200-character password (scrypt)", request: (w) => send(w.owner, "POST", `/pages/${w.bigPageId}/share-links`, { password: "p".repeat(200) }) },
+  "POST /api/v1/folders/{folderId}/share-links": { input: "a 200-character password (scrypt)", request: (w) => send(w.owner, "POST", `/folders/${w.folderId}/share-links`, { password: "p".repeat(200) }) },
+  "GET /api/v1/share-links": { input: "the caller's links, limit 100", request: (w) => get(w.owner, "/share-links?limit=100") },
+  "GET /api/v1/share-links/{linkId}": {
+    input: "a link",
+    prepare: async (w, n) => repeated(n, idOf((await json(w, w.owner, "POST", `/pages/${w.bigPageId}/share-links`, {})).body)),
+    request: (w, id) => get(w.owner, `/share-links/${id}`),
+  },
+  "PATCH /api/v1/share-links/{linkId}": {
+    input: "a new 200-character password (scrypt)",
+    prepare: async (w, n) => repeated(n, idOf((await json(w, w.owner, "POST", `/pages/${w.bigPageId}/share-links`, {})).body)),
+    request: (w, id, i) => send(w.owner, "PATCH", `/share-links/${id}`, { password: `${"p".repeat(190)}${i}` }),
+  },
+  "DELETE /api/v1/share-links/{linkId}": {
+    input: "revoke a link",
+    prepare: (w, n) => many(n, async () => idOf((await json(w, w.owner, "POST", `/pages/${w.bigPageId}/share-links`, {})).body)),
+    request: (w, id) => send(w.owner, "DELETE", `/share-links/${id}`),
+  },
+  "GET /s/{secret}": {
+    input: `the largest page (${PAGE_MAX_CHARS} characters of unclosed link brackets) rendered to HTML`,
+    maxIterations: 3,
+    prepare: async (w, n) => repeated(n, publicPath((await json(w, w.owner, "POST", `/pages/${w.bigPageId}/share-links`, {})).body)),
+    request: (_w, path) => ({ method: "GET", path }),
+  },
+  "POST /s/{secret}": {
+    input: "a wrong 200-character password (scrypt)",
+    prepare: (w, n) => many(n, async () => publicPath((await json(w, w.owner, "POST", `/pages/${w.bigPageId}/share-links`, { password: "right" })).body)),
+    request: (_w, path) => ({ method: "POST", path, headers: { "content-type": "application/x-www-form-urlencoded" }, body: `password=${"p".repeat(200)}` }),
+  },
+  "GET /s/{secret}/pages/{pageId}": {
+    input: "the largest page through a folder link, the folder's pages listed beside it",
+    prepare: async (w, n) => repeated(n, publicPath((await json(w, w.owner, "POST", `/folders/${w.folderId}/share-links`, {})).body)),
+    request: (w, path) => ({ method: "GET", path: `${path}/pages/${w.bigPageId}` }),
+  },
+  "GET /s/{secret}/images/{imageId}": {
+    input: "the largest image through a page link",
+    prepare: async (w, n) => repeated(n, publicPath((await json(w, w.owner, "POST", `/pages/${w.bigPageId}/share-links`, {})).body)),
+    request: (w, path) => ({ method: "GET", path: `${path}/images/${w.imageId}` }),
+  },
 };
+
+const repeated = (n: number, value: string): string[] => Array.from({ length: n }, () => value);
+
+/** A created share link's public path, from the url in its creation answer. */
+function publicPath(body: Record<string, unknown>): string {
+  return new URL(String(body.url), "http://bench.invalid").pathname;
+}

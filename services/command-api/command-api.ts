@@ -23,6 +23,7 @@ import { startTrashPurge } from "../../shared/trash/purge.ts";
 import { shareCommandRoutes } from "./routes/shares.routes.ts";
 import { tokenCommandRoutes } from "./routes/tokens.routes.ts";
 import { webhookCommandRoutes, type WebhookPorts } from "./routes/webhooks.routes.ts";
+import { shareLinkCommandRoutes } from "./routes/share-links.routes.ts";
 
 /** What the command API's routes use: the write ports, the projection to wait on, and the time. */
 export interface CommandApiPorts extends WritePorts {
@@ -45,6 +46,8 @@ export interface CommandApiPorts extends WritePorts {
   readonly notes: NoteRewriter;
   /** How a vault sent as a zip is received and bounded. */
   readonly vaultZips: VaultZipSettings;
+  /** PUBLIC_BASE_URL: what a share link's url starts with (its path alone when unset). */
+  readonly publicBaseUrl: string | null;
 }
 
 export async function registerCommandApi(app: App, ports: CommandApiPorts): Promise<void> {
@@ -61,6 +64,7 @@ export async function registerCommandApi(app: App, ports: CommandApiPorts): Prom
       await imageCommandRoutes(api, ports);
       await importCommandRoutes(api, ports);
       webhookCommandRoutes(api, ports, ports.webhooks);
+      shareLinkCommandRoutes(api, ports);
     },
     { prefix: API_PREFIX },
   );

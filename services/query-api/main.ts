@@ -15,6 +15,7 @@ import { authenticatorFor, queryApiPorts, rateLimitsFor } from "../embedded-wiri
 import { runUntilSignalled } from "../lifecycle.ts";
 import { registerQueryApi } from "./query-api.ts";
 import { listenOn } from "../../shared/http/listen.ts";
+import { CommandApiShareLinkViews } from "../../shared/adapters/http/command-api.share-link-views.ts";
 
 await runUntilSignalled("query-api", async () => {
   const config = loadConfig();
@@ -33,7 +34,8 @@ await runUntilSignalled("query-api", async () => {
   await registerApiReference(app, { peerDocumentUrl: new URL("/api/v1/openapi.json", config.COMMAND_API_URL).toString() });
   healthRoutes(app, { readStore, dependencies: { bus: rateLimits.bus } });
   metricsRoute(app, metrics);
-  await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs, webhookDeliveries }, watcher, writeSide, clock, metrics));
+  const shareLinkViews = new CommandApiShareLinkViews(config.COMMAND_API_URL);
+  await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs, webhookDeliveries }, watcher, writeSide, clock, { views: shareLinkViews, guessCounters: rateLimits.counters, logger }, metrics));
   const url = await listenOn(app, config.PORT, config.HOST);
   logger.info({ event: "server.started", url, mode: "query-api" });
   return {

@@ -28,6 +28,8 @@ import { webhookQueryRoutes } from "./routes/webhooks.routes.ts";
 import type { WebhookDeliveries } from "../../shared/webhooks/webhook-deliveries.port.ts";
 import type { WorkerPool } from "../../shared/workers/worker-pool.ts";
 import type { ExportLimits } from "./exports/export-slots.ts";
+import { shareLinkQueryRoutes } from "./routes/share-links.routes.ts";
+import { sharedPageRoutes, type SharedPagePorts } from "./routes/shared-pages.routes.ts";
 
 export interface QueryApiPorts {
   readonly views: ReadModels;
@@ -47,6 +49,8 @@ export interface QueryApiPorts {
   readonly pool: WorkerPool;
   /** EXPORT_MAX_PER_USER and EXPORT_MAX_CONCURRENT: vault exports at once. */
   readonly exports: ExportLimits;
+  /** The public pages of share links: where their views are counted and password attempts bounded. */
+  readonly publicPages: Pick<SharedPagePorts, "viewCounter" | "guessCounters">;
 }
 
 async function awaitConsistencyToken(ports: QueryApiPorts, header: string | string[] | undefined): Promise<void> {
@@ -87,7 +91,12 @@ export async function registerQueryApi(app: App, ports: QueryApiPorts): Promise<
       shareQueryRoutes(api, ports.views, ports.clock);
       imageQueryRoutes(api, ports);
       exportQueryRoutes(api, ports);
+      shareLinkQueryRoutes(api, ports.views);
     },
     { prefix: API_PREFIX },
   );
+  sharedPageRoutes(app, { ...ports, ...ports.publicPages });
+  app.addHook("onClose", async () => {
+    await ports.publicPages.viewCounter.flush();
+  });
 }

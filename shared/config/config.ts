@@ -110,6 +110,8 @@ export const configSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(["true", "false"]).default("false").transform((value) => value === "true"),
   /** Key material webhook secrets are sealed with; the session secret when unset (required with AUTH_JWKS_URL alone). */
   WEBHOOK_SECRET_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+  /** How often a query process reports the share-link views it counted to the write side (one event per link and report). */
+  SHARE_LINK_VIEW_FLUSH_MS: z.coerce.number().int().min(10).max(600_000).default(10_000),
   /** How long delivery records are kept. */
   WEBHOOK_DELIVERY_RETENTION_DAYS: z.coerce.number().min(1).max(365).default(7),
   /** The longest wait before the first retry of a delivery; each later wait doubles, up to a day. */

@@ -41,6 +41,16 @@ const plainChanges = [
     icon: z.object({ from: nullableText, to: nullableText }),
     content: contentChangeSchema,
   }),
+  /** A public share link created, changed or revoked: its settings, never its secret or password. */
+  z.object({
+    kind: z.literal("share_link"),
+    action: z.enum(["created", "changed"]),
+    linkId: z.string(),
+    expiresAt: nullableText,
+    passwordProtected: z.boolean(),
+    allowIndexing: z.boolean(),
+  }),
+  z.object({ kind: z.literal("share_link_revoked"), linkId: z.string() }),
   z.object({ kind: z.literal("thread"), threadId: z.string(), action: z.enum(["opened", "comment_added", "comment_edited", "comment_deleted", "resolved", "reopened"]), commentId: nullableText }),
 ] as const;
 
@@ -182,6 +192,14 @@ export function summarise(entry: HistoryEntry, fold: Fold): Summary {
       fold.grants.delete(userId);
       return { change: { kind: "revoke", userId, previousPermission }, sharing: true };
     }
+    case "ShareLinkCreated":
+    case "ShareLinkChanged": {
+      const { linkId, expiresAt, passwordHash, allowIndexing } = event.data;
+      const action = event.type === "ShareLinkCreated" ? "created" : "changed";
+      return { change: { kind: "share_link", action, linkId, expiresAt, passwordProtected: passwordHash !== null, allowIndexing }, sharing: true };
+    }
+    case "ShareLinkRevoked":
+      return { change: { kind: "share_link_revoked", linkId: event.data.linkId }, sharing: true };
     case "ThreadOpened":
       return plain({ kind: "thread", threadId: event.data.threadId, action: "opened", commentId: null });
     case "CommentAdded":

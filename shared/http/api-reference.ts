@@ -39,6 +39,8 @@ const TAGS = [
   { name: "changes", description: "The live change feed (Server-Sent Events)" },
   { name: "shares", description: "Workspace members, page and folder grants, invitations" },
   { name: "tokens", description: "API tokens (created by a browser session)" },
+  { name: "share-links", description: "Public share links of pages and folders: expiry, password, revocation, views" },
+  { name: "public", description: "The public pages of share links, outside /api/v1 and without authentication" },
   { name: "webhooks", description: "Signed webhooks and their delivery log (managed by a browser session)" },
   { name: "me", description: "The current user" },
   { name: OPERATIONS_TAG, description: "Health checks and metrics for operators; /internal routes are not listed" },
@@ -257,7 +259,8 @@ function finishDocument(document: JsonSchema): JsonSchema {
   };
 }
 
-const tagOf = (path: string): string => (path.startsWith("/api/v1/") ? (path.split("/")[3] ?? "api") : OPERATIONS_TAG);
+const tagOf = (path: string): string =>
+  path.endsWith("/share-links") ? "share-links" : path.startsWith("/api/v1/") ? (path.split("/")[3] ?? "api") : path.startsWith("/s/") ? "public" : OPERATIONS_TAG;
 
 const peerDocumentSchema = z.looseObject({
   paths: z.record(z.string(), z.record(z.string(), z.unknown())),

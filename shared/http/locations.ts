@@ -13,4 +13,5 @@ export const locationOf = {
   token: (tokenId: string) => `${API_PREFIX}/tokens/${tokenId}`,
   webhook: (webhookId: string) => `${API_PREFIX}/webhooks/${webhookId}`,
   invitation: (invitationId: string) => `${API_PREFIX}/shares/invitations/${invitationId}`,
+  shareLink: (linkId: string) => `${API_PREFIX}/share-links/${linkId}`,
 } as const;

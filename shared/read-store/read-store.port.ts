@@ -12,6 +12,7 @@ import type { TrashView, TrashWriter } from "../trash/trash.view.ts";
 import type { PagesView, PagesWriter } from "../pages/pages.view.ts";
 import type { InvitationsView, InvitationsWriter } from "../sharing/invitations.view.ts";
 import type { TokensView, TokensWriter } from "../tokens/tokens.view.ts";
+import type { ShareLinksView, ShareLinksWriter } from "../share-links/share-links.view.ts";
 import type { UsersView, UsersWriter } from "../users/users.view.ts";
 import type { WebhooksView, WebhooksWriter } from "../webhooks/webhooks.view.ts";
 
@@ -29,6 +30,7 @@ export interface ReadModels {
   readonly webhooks: WebhooksView;
   readonly links: LinksView;
   readonly trash: TrashView;
+  readonly shareLinks: ShareLinksView;
 }
 
 /** A read-only connection to the read models. */
@@ -54,6 +56,7 @@ export interface ProjectionWriters<Tx> {
   readonly webhooks: WebhooksWriter<Tx>;
   readonly links: LinksWriter<Tx>;
   readonly trash: TrashWriter<Tx>;
+  readonly shareLinks: ShareLinksWriter<Tx>;
 }
 
 /** The projector's connection: the only one that writes read models. */

@@ -22,6 +22,9 @@ export const WEBHOOK_EVENT_NAMES = [
   "share.granted",
   "share.revoked",
   "image.uploaded",
+  "share.link_created",
+  "share.link_updated",
+  "share.link_revoked",
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
 
@@ -75,6 +78,12 @@ export function webhookEventNameOf(event: DomainEvent): WebhookEventName | null 
       return "share.revoked";
     case "ImageUploaded":
       return "image.uploaded";
+    case "ShareLinkCreated":
+      return "share.link_created";
+    case "ShareLinkChanged":
+      return "share.link_updated";
+    case "ShareLinkRevoked":
+      return "share.link_revoked";
     default:
       return null;
   }

@@ -41,7 +41,7 @@ describe.skipIf(unavailable !== null)("the split deployment behind nginx", () =>
         for (const notifier of split.notifiers) notifier.child.kill("SIGKILL");
       },
     });
-    split = await startSplitServices({ compiled, queryNodes: 2, notifiers: 2, env: { NATS_URL: nats.url, SMTP_URL: smtp.url, PUBLIC_BASE_URL: "https://workspace.example.com" } });
+    split = await startSplitServices({ compiled, queryNodes: 2, notifiers: 2, env: { NATS_URL: nats.url, SMTP_URL: smtp.url, PUBLIC_BASE_URL: "https://workspace.example.com", SHARE_LINK_VIEW_FLUSH_MS: "100" } });
     gateway = await startGateway({ commandApi: split.commandApi.url, queryApis: split.queryApis.map((node) => node.url) });
   }, 180_000);
   afterAll(async () => {
@@ -116,6 +116,40 @@ describe.skipIf(unavailable !== null)("the split deployment behind nginx", () =>
     const tooLarge = await upload(painter, String(page.body.id), { file: { bytes: await pngOfExactly(10 * 1024 * 1024 + 1), name: "big.png" }, alt: "big" });
     expect(tooLarge.status).toBe(413);
     expect(tooLarge.body.error?.code).toBe("payload_too_large");
+  });
+
+  it("serves a share link's public page through the gateway from the query nodes, its password form too, and counts its views", async () => {
+    const cookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "sharer@example.com", name: "Sam" });
+    const sharer = new Client(gateway.url, { cookie });
+    const page = await sharer.post("/pages", { title: "Press kit", markdown: "Logos and **photos**." });
+    expect(page.status).toBe(201);
+    const created = await sharer.post(`/pages/${String(page.body.id)}/share-links`, { password: "press only" });
+    expect(created.status, created.text).toBe(201);
+    const url = String(created.body.url);
+    expect(url.startsWith("https://workspace.example.com/s/sl_")).toBe(true);
+    const path = new URL(url).pathname;
+    const open = (headers: Record<string, string> = {}) => fetch(`${gateway.url}${path}`, { headers, redirect: "manual" });
+    const locked = await until(() => open(), (response) => response.status === 401, "the link on the query nodes");
+    expect(await locked.text()).toContain('name="password"');
+    const form = (password: string) =>
+      fetch(`${gateway.url}${path}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ password }).toString(), redirect: "manual" });
+    expect((await form("wrong")).status).toBe(401);
+    const unlocked = await form("press only");
+    expect(unlocked.status).toBe(303);
+    const pass = (unlocked.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    for (let read = 0; read < 3; read += 1) {
+      const shown = await open({ cookie: pass });
+      expect(shown.status).toBe(200);
+      expect(shown.headers.get("content-security-policy")).toMatch(/default-src 'none'/);
+      expect(await shown.text()).toContain("Logos and <strong>photos</strong>.");
+    }
+    const counted = await until(async () => (await sharer.get(`/share-links/${String(created.body.id)}`)).body.views, (views) => views === 3, "the views, reported by the query nodes");
+    expect(counted).toBe(3);
+    expect((await fetch(`${gateway.url}/internal/v1/share-link-views`, { method: "POST" })).status).toBe(404);
+    expect((await sharer.delete(`/share-links/${String(created.body.id)}`)).status).toBe(204);
+    const gone = await until(() => open({ cookie: pass }), (response) => response.status === 404, "the revoked link");
+    const never = await fetch(`${gateway.url}/s/sl_${"A".repeat(43)}`);
+    expect(await gone.text()).toBe(await never.text());
   });
 
   it("keeps serving reads through the gateway when a query node is killed", async () => {

@@ -260,11 +260,13 @@ describe("the OpenAPI document", () => {
     expect(created.filter((route) => !located.includes(route))).toEqual(["POST /api/v1/imports/obsidian"]);
     expect(located.sort()).toEqual([
       "POST /api/v1/folders",
+      "POST /api/v1/folders/{folderId}/share-links",
       "POST /api/v1/pages",
       "POST /api/v1/pages/{pageId}/comments",
       "POST /api/v1/pages/{pageId}/comments/{threadId}/replies",
       "POST /api/v1/pages/{pageId}/duplicate",
       "POST /api/v1/pages/{pageId}/images",
+      "POST /api/v1/pages/{pageId}/share-links",
       "POST /api/v1/tokens",
       "POST /api/v1/webhooks",
     ]);

@@ -716,6 +716,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/pages/{pageId}/share-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a public share link of a page (its url, with the secret, appears only in this answer)
+         * @description Needs an API token with the `pages:write` scope, or a browser session.
+         */
+        post: operations["createPageShareLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/folders/{folderId}/share-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a public share link of a folder: its pages and sub-folders as they are now (the url appears only in this answer)
+         * @description Needs an API token with the `pages:write` scope, or a browser session.
+         */
+        post: operations["createFolderShareLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/share-links/{linkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A share link's record: settings, views and last view (never its secret)
+         * @description Needs an API token with the `pages:read` scope, or a browser session.
+         */
+        get: operations["getShareLink"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a share link: its public address answers 404 at once
+         * @description Needs an API token with the `pages:write` scope, or a browser session.
+         */
+        delete: operations["revokeShareLink"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a share link's expiry, password (null removes it) or indexing
+         * @description Needs an API token with the `pages:write` scope, or a browser session.
+         */
+        patch: operations["changeShareLink"];
+        trace?: never;
+    };
     "/api/v1/me": {
         parameters: {
             query?: never;
@@ -988,6 +1056,90 @@ export interface paths {
          * @description Needs an API token with the `pages:read` scope, or a browser session.
          */
         get: operations["exportObsidianVault"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/share-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's share links, or with entityType and entityId those of a page or folder the caller may share
+         * @description Needs an API token with the `pages:read` scope, or a browser session.
+         */
+        get: operations["listShareLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/s/{secret}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public page of a share link (HTML, or the markdown with Accept: text/markdown); 401 with a password form when protected
+         * @description Public: no authentication.
+         */
+        get: operations["viewSharedPage"];
+        put?: never;
+        /**
+         * The password form of a protected share link: sets a cookie for the link and redirects (303)
+         * @description Public: no authentication.
+         */
+        post: operations["unlockSharedPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/s/{secret}/pages/{pageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of a folder's share link
+         * @description Public: no authentication.
+         */
+        get: operations["viewSharedFolderPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/s/{secret}/images/{imageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An image of a page a share link shows
+         * @description Public: no authentication.
+         */
+        get: operations["getSharedImage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -8238,7 +8390,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             url: string;
-                            events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded"))[];
+                            events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked"))[];
                             description: string | null;
                             folderId: string | null;
                             active: boolean;
@@ -8344,7 +8496,7 @@ export interface operations {
                  */
                 "application/json": {
                     url: string;
-                    events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded"))[];
+                    events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked"))[];
                     description?: string | null;
                     /** @default null */
                     folderId?: string | null;
@@ -8366,7 +8518,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded"))[];
+                        events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked"))[];
                         description: string | null;
                         folderId: string | null;
                         active: boolean;
@@ -8554,7 +8706,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded"))[];
+                        events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked"))[];
                         description: string | null;
                         folderId: string | null;
                         active: boolean;
@@ -8819,7 +8971,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    events?: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded"))[];
+                    events?: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked"))[];
                     description?: string | null;
                     active?: boolean;
                 };
@@ -8838,7 +8990,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded"))[];
+                        events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked"))[];
                         description: string | null;
                         folderId: string | null;
                         active: boolean;
@@ -9265,6 +9417,970 @@ export interface operations {
                 };
             };
             /** @description `{error: {code, message}}` with code `conflict` or `quota_exceeded` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `internal`, `consistency_timeout` or `unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPageShareLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                pageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expiresAt": "2026-12-31T23:59:59Z",
+                 *       "password": "correct horse battery staple",
+                 *       "allowIndexing": false
+                 *     }
+                 */
+                "application/json": {
+                    /** @default null */
+                    expiresAt?: string | null;
+                    /** @default null */
+                    password?: string | null;
+                    /** @default false */
+                    allowIndexing?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
+                    "X-Consistency-Token"?: string;
+                    /** @description The new link: `/api/v1/share-links/{linkId}` (changed with PATCH, revoked with DELETE). A path, relative to the server (or gateway) called */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description the public address, with the secret: only in the creation answer (null afterwards) */
+                        url: string | null;
+                        /** @enum {string} */
+                        entityType: "page" | "folder";
+                        /** Format: uuid */
+                        entityId: string;
+                        expiresAt: string | null;
+                        passwordProtected: boolean;
+                        allowIndexing: boolean;
+                        /** Format: uuid */
+                        createdBy: string;
+                        createdAt: string;
+                        revokedAt: string | null;
+                        views: number;
+                        lastViewedAt: string | null;
+                    };
+                };
+            };
+            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            202: {
+                headers: {
+                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
+                    "X-Consistency-Token"?: string;
+                    /** @description The new link: `/api/v1/share-links/{linkId}` (changed with PATCH, revoked with DELETE). A path, relative to the server (or gateway) called */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        status: "recorded";
+                        message: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description `{error: {code, message}}` with code `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `insufficient_scope` or `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "insufficient_scope",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `internal`, `consistency_timeout` or `unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createFolderShareLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                folderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expiresAt": null,
+                 *       "password": null,
+                 *       "allowIndexing": false
+                 *     }
+                 */
+                "application/json": {
+                    /** @default null */
+                    expiresAt?: string | null;
+                    /** @default null */
+                    password?: string | null;
+                    /** @default false */
+                    allowIndexing?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
+                    "X-Consistency-Token"?: string;
+                    /** @description The new link: `/api/v1/share-links/{linkId}` (changed with PATCH, revoked with DELETE). A path, relative to the server (or gateway) called */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description the public address, with the secret: only in the creation answer (null afterwards) */
+                        url: string | null;
+                        /** @enum {string} */
+                        entityType: "page" | "folder";
+                        /** Format: uuid */
+                        entityId: string;
+                        expiresAt: string | null;
+                        passwordProtected: boolean;
+                        allowIndexing: boolean;
+                        /** Format: uuid */
+                        createdBy: string;
+                        createdAt: string;
+                        revokedAt: string | null;
+                        views: number;
+                        lastViewedAt: string | null;
+                    };
+                };
+            };
+            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            202: {
+                headers: {
+                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
+                    "X-Consistency-Token"?: string;
+                    /** @description The new link: `/api/v1/share-links/{linkId}` (changed with PATCH, revoked with DELETE). A path, relative to the server (or gateway) called */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        status: "recorded";
+                        message: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description `{error: {code, message}}` with code `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `insufficient_scope` or `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "insufficient_scope",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `internal`, `consistency_timeout` or `unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getShareLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The X-Consistency-Token of an earlier write: the read waits (bounded) until that write is visible here */
+                "X-Consistency-Token"?: string;
+            };
+            path: {
+                linkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description the public address, with the secret: only in the creation answer (null afterwards) */
+                        url: string | null;
+                        /** @enum {string} */
+                        entityType: "page" | "folder";
+                        /** Format: uuid */
+                        entityId: string;
+                        expiresAt: string | null;
+                        passwordProtected: boolean;
+                        allowIndexing: boolean;
+                        /** Format: uuid */
+                        createdBy: string;
+                        createdAt: string;
+                        revokedAt: string | null;
+                        views: number;
+                        lastViewedAt: string | null;
+                    };
+                };
+            };
+            /** @description `{error: {code, message}}` with code `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `insufficient_scope` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "insufficient_scope",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeShareLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                linkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            202: {
+                headers: {
+                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
+                    "X-Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id?: string;
+                        /** @enum {string} */
+                        status: "recorded";
+                        message: string;
+                    };
+                };
+            };
+            /** @description No content */
+            204: {
+                headers: {
+                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
+                    "X-Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `{error: {code, message}}` with code `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `insufficient_scope` or `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "insufficient_scope",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `internal`, `consistency_timeout` or `unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    changeShareLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                linkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expiresAt": null,
+                 *       "password": null
+                 *     }
+                 */
+                "application/json": {
+                    expiresAt?: string | null;
+                    password?: string | null;
+                    allowIndexing?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
+                    "X-Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description the public address, with the secret: only in the creation answer (null afterwards) */
+                        url: string | null;
+                        /** @enum {string} */
+                        entityType: "page" | "folder";
+                        /** Format: uuid */
+                        entityId: string;
+                        expiresAt: string | null;
+                        passwordProtected: boolean;
+                        allowIndexing: boolean;
+                        /** Format: uuid */
+                        createdBy: string;
+                        createdAt: string;
+                        revokedAt: string | null;
+                        views: number;
+                        lastViewedAt: string | null;
+                    };
+                };
+            };
+            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            202: {
+                headers: {
+                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
+                    "X-Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id?: string;
+                        /** @enum {string} */
+                        status: "recorded";
+                        message: string;
+                    };
+                };
+            };
+            /** @description `{error: {code, message}}` with code `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `insufficient_scope` or `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "insufficient_scope",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `conflict` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10027,6 +11143,19 @@ export interface operations {
                                 };
                             } | {
                                 /** @enum {string} */
+                                kind: "share_link";
+                                /** @enum {string} */
+                                action: "created" | "changed";
+                                linkId: string;
+                                expiresAt: string | null;
+                                passwordProtected: boolean;
+                                allowIndexing: boolean;
+                            } | {
+                                /** @enum {string} */
+                                kind: "share_link_revoked";
+                                linkId: string;
+                            } | {
+                                /** @enum {string} */
                                 kind: "thread";
                                 threadId: string;
                                 /** @enum {string} */
@@ -10238,6 +11367,19 @@ export interface operations {
                                     linesAdded: number;
                                     linesRemoved: number;
                                 };
+                            } | {
+                                /** @enum {string} */
+                                kind: "share_link";
+                                /** @enum {string} */
+                                action: "created" | "changed";
+                                linkId: string;
+                                expiresAt: string | null;
+                                passwordProtected: boolean;
+                                allowIndexing: boolean;
+                            } | {
+                                /** @enum {string} */
+                                kind: "share_link_revoked";
+                                linkId: string;
                             } | {
                                 /** @enum {string} */
                                 kind: "thread";
@@ -11238,6 +12380,324 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listShareLinks: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                /** @description How many items to answer at most (50 when absent) */
+                limit?: number;
+                entityType?: "page" | "folder";
+                entityId?: string;
+            };
+            header?: {
+                /** @description The X-Consistency-Token of an earlier write: the read waits (bounded) until that write is visible here */
+                "X-Consistency-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description the public address, with the secret: only in the creation answer (null afterwards) */
+                            url: string | null;
+                            /** @enum {string} */
+                            entityType: "page" | "folder";
+                            /** Format: uuid */
+                            entityId: string;
+                            expiresAt: string | null;
+                            passwordProtected: boolean;
+                            allowIndexing: boolean;
+                            /** Format: uuid */
+                            createdBy: string;
+                            createdAt: string;
+                            revokedAt: string | null;
+                            views: number;
+                            lastViewedAt: string | null;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `{error: {code, message}}` with code `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `insufficient_scope` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "insufficient_scope",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    viewSharedPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                secret: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "text/markdown": string;
+                };
+            };
+            /** @description an HTML document */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description an HTML document */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description an HTML document */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    unlockSharedPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                secret: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description an HTML document */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description an HTML document */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description an HTML document */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    viewSharedFolderPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                secret: string;
+                pageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "text/markdown": string;
+                };
+            };
+            /** @description an HTML document */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description an HTML document */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description an HTML document */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    getSharedImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                secret: string;
+                imageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/gif": string;
+                    "image/webp": string;
+                };
+            };
+            /** @description an HTML document */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description an HTML document */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
                 };
             };
         };

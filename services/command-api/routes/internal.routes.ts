@@ -3,6 +3,8 @@
 // answer is a position the query node waits for before it answers its client.
 import { z } from "zod";
 import { HEAD_PATH, SIGHTINGS_PATH } from "../../../shared/adapters/http/command-api.write-side.ts";
+import { SHARE_LINK_VIEWS_PATH, shareLinkViewReportsBody } from "../../../shared/adapters/http/command-api.share-link-views.ts";
+import { recordShareLinkViews } from "../../../shared/share-links/record-share-link-views.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { errorBody } from "../../../shared/http/schemas.ts";
 import { tokenOfPosition } from "../../../shared/position.ts";
@@ -10,9 +12,14 @@ import type { CommandApiPorts } from "../command-api.ts";
 
 const positionReply = { 200: z.object({ position: z.string() }), "4xx": errorBody };
 
-export function internalRoutes(app: App, ports: Pick<CommandApiPorts, "eventStore">): void {
+export function internalRoutes(app: App, ports: Pick<CommandApiPorts, "eventStore" | "views" | "clock">): void {
   app.post(SIGHTINGS_PATH, { config: { access: { anyCaller: true } }, schema: { response: positionReply } }, async () => ({
     position: tokenOfPosition(await ports.eventStore.headPosition()),
   }));
+  // A query node's batch of share-link views: each count carries its link's secret, checked here again.
+  app.post(SHARE_LINK_VIEWS_PATH, { schema: { body: shareLinkViewReportsBody, response: { 204: z.null(), "4xx": errorBody } } }, async (request, reply) => {
+    await recordShareLinkViews(ports, request.body.reports, request.id);
+    return reply.code(204).send(null);
+  });
   app.get(HEAD_PATH, { schema: { response: positionReply } }, async () => ({ position: tokenOfPosition(await ports.eventStore.headPosition()) }));
 }

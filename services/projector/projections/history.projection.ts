@@ -31,6 +31,12 @@ function subjectOf(event: DomainEvent): Subject {
       const { entityType, entityId } = event.data;
       return { kind: entityType, id: entityId, access: { kind: entityType, id: entityId } };
     }
+    case "ShareLinkCreated":
+    case "ShareLinkChanged":
+    case "ShareLinkRevoked": {
+      const { entityType, entityId } = event.data;
+      return { kind: entityType, id: entityId, access: { kind: entityType, id: entityId } };
+    }
     case "ThreadOpened":
       return { kind: "thread", id: event.data.threadId, access: { kind: "page", id: event.data.pageId } };
     case "CommentAdded":
@@ -72,6 +78,8 @@ function subjectOf(event: DomainEvent): Subject {
     case "WebhookDisabled":
     case "WebhookDeleted":
       return null; // a webhook's settings are its owner's, not a page's or folder's history
+    case "ShareLinkViewed":
+      return null; // a count, not a change: it shows in the link's record (views, lastViewedAt)
 
     default: {
       const unhandled: never = event;

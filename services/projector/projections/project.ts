@@ -16,6 +16,7 @@ import { projectPage } from "./pages.projection.ts";
 import { projectToken } from "./tokens.projection.ts";
 import { projectUser } from "./users.projection.ts";
 import { projectWebhook } from "./webhooks.projection.ts";
+import { projectShareLink } from "./share-links.projection.ts";
 
 function narrow<E extends DomainEvent>(stored: StoredEvent, event: E): StoredEvent<E> {
   return { ...stored, event };
@@ -91,6 +92,11 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
     case "WebhookDisabled":
     case "WebhookDeleted":
       return projectWebhook(narrow(stored, event), writers, tx);
+    case "ShareLinkCreated":
+    case "ShareLinkChanged":
+    case "ShareLinkRevoked":
+    case "ShareLinkViewed":
+      return projectShareLink(narrow(stored, event), writers, tx);
     default: {
       const unhandled: never = event;
       throw new Error(`no projection for ${JSON.stringify(unhandled)}`);

@@ -23,6 +23,7 @@ import { Generation, MongoBatch, type GenerationRef, type MongoIndex, type Mongo
 import { MongoPagesView, MongoPagesWriter, pagesModel } from "./pages.view.mongo.ts";
 import { MongoThreadsView, MongoThreadsWriter, threadsModel } from "./threads.view.mongo.ts";
 import { MongoTokensView, MongoTokensWriter, tokensModel } from "./tokens.view.mongo.ts";
+import { MongoShareLinksView, MongoShareLinksWriter, shareLinksModel } from "./share-links.view.mongo.ts";
 import { MongoUsersView, MongoUsersWriter, usersModel } from "./users.view.mongo.ts";
 import { MongoWebhooksView, MongoWebhooksWriter, webhooksModel } from "./webhooks.view.mongo.ts";
 
@@ -38,7 +39,7 @@ type MetaDoc = { _id: string; generation: number; version: number; batches?: num
 type CheckpointDoc = { _id: string; position: number };
 
 const checkpointModel: MongoModel = { collections: [CHECKPOINT], indexes: [] };
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel];
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel];
 
 /** Every index the read models create at start, with the query it serves (listed in docs/operations.md). */
 export const mongoIndexes: readonly MongoIndex[] = models.flatMap((model) => model.indexes);
@@ -97,6 +98,7 @@ export class MongoReadStore implements ReadStore {
   readonly webhooks;
   readonly links;
   readonly trash;
+  readonly shareLinks;
   private readonly refresher: NodeJS.Timeout;
 
   private constructor(
@@ -117,6 +119,7 @@ export class MongoReadStore implements ReadStore {
     this.webhooks = new MongoWebhooksView(holder);
     this.links = new MongoLinksView(holder);
     this.trash = new MongoTrashView(holder);
+    this.shareLinks = new MongoShareLinksView(holder);
     this.refresher = setInterval(() => void this.refresh().catch(() => undefined), GENERATION_REFRESH_MS);
     this.refresher.unref();
   }
@@ -177,6 +180,7 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
       webhooks: new MongoWebhooksWriter(holder),
       links: new MongoLinksWriter(holder),
       trash: new MongoTrashWriter(holder),
+      shareLinks: new MongoShareLinksWriter(holder),
     };
   }
 

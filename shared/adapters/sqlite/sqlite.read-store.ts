@@ -16,6 +16,7 @@ import { pageSearchModel } from "./page-search.sqlite.ts";
 import { SqliteBatch, type SqliteModel } from "./sqlite-batch.ts";
 import { SqliteThreadsView, SqliteThreadsWriter, threadsModel } from "./threads.view.sqlite.ts";
 import { SqliteTokensView, SqliteTokensWriter, tokensModel } from "./tokens.view.sqlite.ts";
+import { shareLinksModel, SqliteShareLinksView, SqliteShareLinksWriter } from "./share-links.view.sqlite.ts";
 import { SqliteUsersView, SqliteUsersWriter, usersModel } from "./users.view.sqlite.ts";
 import { SqliteWebhooksView, SqliteWebhooksWriter, webhooksModel } from "./webhooks.view.sqlite.ts";
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
@@ -35,7 +36,7 @@ INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`,
   queryIndexes: [],
 };
 
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel];
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel];
 const schemas = models.map((model) => model.schema).join("\n");
 
 const layoutOf = (db: Database.Database): number => Number(db.pragma("user_version", { simple: true }));
@@ -80,6 +81,7 @@ export class SqliteReadStore implements ReadStore {
   readonly webhooks;
   readonly links;
   readonly trash;
+  readonly shareLinks;
   private readonly db: Database.Database;
   private readonly checkpointStatement;
 
@@ -97,6 +99,7 @@ export class SqliteReadStore implements ReadStore {
     this.webhooks = new SqliteWebhooksView(this.db);
     this.links = new SqliteLinksView(this.db);
     this.trash = new SqliteTrashView(this.db);
+    this.shareLinks = new SqliteShareLinksView(this.db);
     this.checkpointStatement = readCheckpoint(this.db);
   }
 
@@ -135,6 +138,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
       webhooks: new SqliteWebhooksWriter(this.db),
       links: new SqliteLinksWriter(this.db),
       trash: new SqliteTrashWriter(this.db),
+      shareLinks: new SqliteShareLinksWriter(this.db),
     };
     this.statements = {
       checkpoint: readCheckpoint(this.db),

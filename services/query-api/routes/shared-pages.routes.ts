@@ -1,0 +1,158 @@
+// The public page of a share link, outside /api/v1 and without authentication: GET /s/{secret} (the page, or a
+// folder's index), GET /s/{secret}/pages/{pageId} (a page of a folder link), GET /s/{secret}/images/{imageId}
+// (an image of a page the link shows) and POST /s/{secret} (the password form). Every answer that shows nothing
+// is the same 404 page, byte for byte, whatever the reason; every answer carries the strict headers of
+// public-page-html.ts. The markdown is rendered in a worker thread (renderSharedPage).
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import { blobKeySchema } from "../../../shared/blobs/blob-store.port.ts";
+import type { App } from "../../../shared/http/create-app.ts";
+import type { RateLimitCounters } from "../../../shared/rate-limit/rate-limit-counters.port.ts";
+import { isUnlocked, openShareLink, pageOfLink, pagesOfLink, placeInLink, UNLOCK_COOKIE, type OpenedLink } from "../../../shared/share-links/open-share-link.ts";
+import { NOT_FOUND_HTML, pageDocument, passwordDocument, publicHeaders, TOO_MANY_HTML } from "../../../shared/share-links/public-page-html.ts";
+import { renderSharedPage } from "../../../shared/share-links/render/render-shared-page.ts";
+import { passwordMatches, UNLOCK_SECONDS, unlockToken } from "../../../shared/share-links/share-link-password.ts";
+import type { ShareLinkViewCounter } from "../../../shared/share-links/view-counter.ts";
+import type { QueryApiPorts } from "../query-api.ts";
+
+export interface SharedPagePorts extends Pick<QueryApiPorts, "views" | "blobs" | "clock"> {
+  readonly viewCounter: ShareLinkViewCounter;
+  /** Where password attempts are counted (the rate limits' counters: shared by every node through NATS KV). */
+  readonly guessCounters: RateLimitCounters;
+}
+
+/** Password attempts allowed per window, per link and per client address. */
+export const PASSWORD_ATTEMPTS = { perLink: 20, perAddress: 50, windowSeconds: 15 * 60 } as const;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const html = z.string().describe("an HTML document");
+const secretParams = z.object({ secret: z.string() });
+const pageParams = secretParams.extend({ pageId: z.string() });
+const imageParams = secretParams.extend({ imageId: z.string() });
+const passwordForm = z.object({ password: z.string().max(200) });
+
+const wantsMarkdown = (request: FastifyRequest): boolean => /\btext\/markdown\b/.test(request.headers.accept ?? "");
+
+function notFound(reply: FastifyReply) {
+  return reply.code(404).headers(publicHeaders(false)).type("text/html; charset=utf-8").send(NOT_FOUND_HTML);
+}
+
+export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
+  const base = (opened: OpenedLink) => `/s/${opened.secret}`;
+  const nowSeconds = () => Math.floor(ports.clock().getTime() / 1000);
+
+  /** The link, when it shows anything and the request has given its password; otherwise the answer is sent. */
+  async function open(request: FastifyRequest, secret: string, reply: FastifyReply): Promise<OpenedLink | null> {
+    const opened = await openShareLink(ports.views, secret, ports.clock());
+    if (!opened) {
+      await notFound(reply);
+      return null;
+    }
+    if (!isUnlocked(opened, request.headers.cookie, nowSeconds())) {
+      await reply.code(401).headers(publicHeaders(false)).type("text/html; charset=utf-8").send(passwordDocument(base(opened), false));
+      return null;
+    }
+    return opened;
+  }
+
+  async function show(reply: FastifyReply, request: FastifyRequest, opened: OpenedLink, pageId: string | null) {
+    const headers = publicHeaders(opened.link.allowIndexing);
+    const pages = await pagesOfLink(ports.views, opened);
+    const page = pageId === null ? (opened.kind === "page" ? opened.page : null) : await pageOfLink(ports.views, opened, pageId);
+    if (pageId !== null && !page) return notFound(reply);
+    // A HEAD (a link preview, a checker) reads no page: not a view.
+    if (request.method === "GET") ports.viewCounter.count(opened.link.id, opened.secret);
+    const pageHref = (id: string) => (opened.kind === "page" ? base(opened) : `${base(opened)}/pages/${id}`);
+    const titled = (p: (typeof pages)[number]) => [placeInLink(opened, p), p.title].filter(Boolean).join("/");
+    const content = page ? await ports.views.pages.getContent(page.id) : null;
+    if (page && !content) return notFound(reply);
+    if (wantsMarkdown(request)) {
+      const markdown = content ? content.markdown : `# ${opened.kind === "folder" ? opened.folder.name : ""}\n\n${pages.map((p) => `- [${titled(p)}](${pageHref(p.id)})`).join("\n")}\n`;
+      return reply.code(200).headers(headers).type("text/markdown; charset=utf-8").send(markdown);
+    }
+    const body = content
+      ? await renderSharedPage(content.markdown, {
+          linkBase: base(opened),
+          rootPageId: opened.kind === "page" ? opened.page.id : null,
+          pages: Object.fromEntries(pages.map((p) => [p.id, { title: p.title }])),
+        })
+      : "";
+    const nav =
+      opened.kind === "folder"
+        ? { folder: opened.folder.name, rootHref: base(opened), items: pages.map((p) => ({ href: pageHref(p.id), title: titled(p), current: p.id === page?.id })) }
+        : null;
+    const title = page ? page.title : opened.kind === "folder" ? opened.folder.name : "";
+    return reply.code(200).headers(headers).type("text/html; charset=utf-8").send(pageDocument({ title, html: body, nav }));
+  }
+
+  const documented = { 200: html, 401: html, 404: html, 429: html };
+
+  app.get("/s/:secret", { schema: { params: secretParams, response: documented } }, async (request, reply) => {
+    const opened = await open(request, request.params.secret, reply);
+    return opened ? show(reply, request, opened, null) : reply;
+  });
+
+  app.get("/s/:secret/pages/:pageId", { schema: { params: pageParams, response: documented } }, async (request, reply) => {
+    if (!UUID.test(request.params.pageId)) return notFound(reply);
+    const opened = await open(request, request.params.secret, reply);
+    return opened ? show(reply, request, opened, request.params.pageId) : reply;
+  });
+
+  app.get("/s/:secret/images/:imageId", { schema: { params: imageParams, response: { 200: z.unknown().describe("the image's bytes"), 401: html, 404: html } } }, async (request, reply) => {
+    if (!UUID.test(request.params.imageId)) return notFound(reply);
+    const opened = await open(request, request.params.secret, reply);
+    if (!opened) return reply;
+    const image = await ports.views.images.get(request.params.imageId.toLowerCase());
+    if (!image || !(await pageOfLink(ports.views, opened, image.pageId))) return notFound(reply);
+    const blob = await ports.blobs.open(blobKeySchema.parse(image.filename));
+    if (!blob) return notFound(reply);
+    return reply
+      .code(200)
+      .headers({ ...publicHeaders(opened.link.allowIndexing), "content-security-policy": "default-src 'none'; sandbox" })
+      .type(image.mimeType)
+      .header("content-length", String(blob.size))
+      .send(blob.stream);
+  });
+
+  // The password form's answer: application/x-www-form-urlencoded, parsed here only (no other route takes it).
+  app.register(async (form: App) => {
+    form.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 4096 }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(typeof body === "string" ? body : body.toString("utf8"))));
+    });
+    form.post("/s/:secret", { schema: { params: secretParams, response: { 303: z.null(), 401: html, 404: html, 429: html } } }, async (request, reply) => {
+      const opened = await openShareLink(ports.views, request.params.secret, ports.clock());
+      if (!opened) return notFound(reply);
+      const hash = opened.link.passwordHash;
+      if (hash === null) return reply.code(303).header("location", base(opened)).headers(publicHeaders(false)).send(null);
+      const retryAfter = await overGuessLimit(ports, opened.link.id, request.ip);
+      if (retryAfter !== null) {
+        return reply.code(429).headers(publicHeaders(false)).header("retry-after", String(retryAfter)).type("text/html; charset=utf-8").send(TOO_MANY_HTML);
+      }
+      const given = passwordForm.safeParse(request.body);
+      if (!given.success || !(await passwordMatches(given.data.password, hash))) {
+        return reply.code(401).headers(publicHeaders(false)).type("text/html; charset=utf-8").send(passwordDocument(base(opened), true));
+      }
+      const expires = nowSeconds() + UNLOCK_SECONDS;
+      const cookie = `${UNLOCK_COOKIE}=${encodeURIComponent(unlockToken(hash, opened.link.id, expires))}; Path=${base(opened)}; Max-Age=${UNLOCK_SECONDS}; HttpOnly; SameSite=Strict${request.protocol === "https" ? "; Secure" : ""}`;
+      return reply.code(303).headers(publicHeaders(false)).header("set-cookie", cookie).header("location", base(opened)).send(null);
+    });
+  });
+}
+
+/** Counts the attempt against the link and the address; the seconds to wait when either is over its bound. */
+async function overGuessLimit(ports: SharedPagePorts, linkId: string, address: string): Promise<number | null> {
+  const { perLink, perAddress, windowSeconds } = PASSWORD_ATTEMPTS;
+  const now = ports.clock().getTime() / 1000;
+  const window = Math.floor(now / windowSeconds);
+  const retryAfter = Math.max(1, Math.ceil((window + 1) * windowSeconds - now));
+  try {
+    const [forLink, forAddress] = await Promise.all([
+      ports.guessCounters.increment(`share-password:link:${linkId}:${window}`, windowSeconds),
+      ports.guessCounters.increment(`share-password:address:${address}:${window}`, windowSeconds),
+    ]);
+    return forLink > perLink || forAddress > perAddress ? retryAfter : null;
+  } catch {
+    // As for the rate limits: an unreachable counter store does not lock every viewer out.
+    return null;
+  }
+}
