@@ -119,7 +119,7 @@ describe.skipIf(unavailable !== null)("the split deployment behind nginx", () =>
   });
 
   it("serves a share link's public page through the gateway from the query nodes, its password form too, and counts its views", async () => {
-    const cookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "sharer@example.com", name: "Sam" });
+    const cookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "publisher@example.com", name: "Pat" });
     const sharer = new Client(gateway.url, { cookie });
     const page = await sharer.post("/pages", { title: "Press kit", markdown: "Logos and **photos**." });
     expect(page.status).toBe(201);
