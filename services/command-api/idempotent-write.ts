@@ -28,12 +28,14 @@ export async function idempotentWrite(
   const key = keyOf(request.headers["idempotency-key"]);
   if (key === null) return write();
   const fingerprint = requestFingerprint({ method: request.method, path: request.url.split("?")[0] ?? request.url, body });
-  const response = await runIdempotently(ports.eventStore, { callerId: actor.context.actorId, key, fingerprint }, actor.context, write);
+  // The answer as sent the first time keeps its own headers (X-Read-Side); a replay has what was recorded.
+  const live: { answer?: WriteAnswer } = {};
+  const response = await runIdempotently(ports.eventStore, { callerId: actor.context.actorId, key, fingerprint }, actor.context, async () => (live.answer = await write()));
   return {
     status: response.status,
     body: response.body,
     consistencyToken: response.consistencyToken ?? "0",
-    headers: response.replayed ? { "idempotent-replayed": "true" } : {},
+    headers: response.replayed ? { "idempotent-replayed": "true" } : { ...live.answer?.headers },
     ...(response.location === undefined ? {} : { location: response.location }),
   };
 }

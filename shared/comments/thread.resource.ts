@@ -16,7 +16,7 @@ export const commentResource = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   deletedAt: z.string().nullable(),
-});
+}).meta({ id: "Comment", description: "One comment of a thread" });
 export type CommentResource = z.infer<typeof commentResource>;
 
 export const threadResource = z.object({
@@ -30,11 +30,11 @@ export const threadResource = z.object({
   resolvedBy: z.uuid().nullable(),
   resolvedAt: z.string().nullable(),
   comments: z.array(commentResource),
-});
+}).meta({ id: "CommentThread", description: "A comment thread on a quote of a page, with its comments" });
 export type ThreadResource = z.infer<typeof threadResource>;
 
 /** The body of every single-thread answer. */
-export const threadReply = z.object({ thread: threadResource });
+export const threadReply = z.object({ thread: threadResource }).meta({ id: "CommentThreadAnswer", description: "The answer of a write to a thread: the whole thread" });
 
 function toCommentResource(comment: CommentRecord, author: UserRecord | undefined): CommentResource {
   return {

@@ -980,6 +980,424 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description One comment of a thread */
+        Comment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            threadId: string;
+            /** Format: uuid */
+            authorId: string;
+            authorName: string;
+            authorImage: string | null;
+            body: string;
+            createdAt: string;
+            updatedAt: string;
+            deletedAt: string | null;
+        };
+        /** @description A comment thread on a quote of a page, with its comments */
+        CommentThread: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            pageId: string;
+            anchor: {
+                quote: string;
+                prefix: string;
+                suffix: string;
+            };
+            /** @enum {string} */
+            status: "open" | "resolved";
+            /** Format: uuid */
+            createdBy: string;
+            createdAt: string;
+            updatedAt: string;
+            resolvedBy: string | null;
+            resolvedAt: string | null;
+            comments: components["schemas"]["Comment"][];
+        };
+        /** @description The answer of a write to a thread: the whole thread */
+        CommentThreadAnswer: {
+            thread: components["schemas"]["CommentThread"];
+        };
+        /** @description An uploaded image's record, with the markdown that shows it */
+        Image: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            markdown: string;
+            filename: string;
+            originalName: string;
+            /** @enum {string} */
+            mimeType: "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+            size: number;
+            width: number;
+            height: number;
+        };
+        /** @description What a vault import created, and every file it reported */
+        ImportResult: {
+            foldersCreated: number;
+            pagesCreated: number;
+            imagesUploaded: number;
+            backlinksCreated: number;
+            errors: string[];
+        };
+        /** @description A page's record (its markdown is read from /content) */
+        Page: {
+            /** Format: uuid */
+            id: string;
+            parentId: string | null;
+            title: string;
+            icon: string | null;
+            cover: {
+                type: string;
+                value: string;
+            } | null;
+            properties: {
+                [key: string]: unknown;
+            };
+            /** Format: uuid */
+            ownerId: string;
+            /** @enum {string} */
+            permission: "view" | "comment" | "edit" | "admin" | "owner";
+            createdAt: string;
+            updatedAt: string;
+        };
+        /** @description A page's record with the path of the folder it is in */
+        PageWithPath: {
+            /** Format: uuid */
+            id: string;
+            parentId: string | null;
+            title: string;
+            icon: string | null;
+            cover: {
+                type: string;
+                value: string;
+            } | null;
+            properties: {
+                [key: string]: unknown;
+            };
+            /** Format: uuid */
+            ownerId: string;
+            /** @enum {string} */
+            permission: "view" | "comment" | "edit" | "admin" | "owner";
+            createdAt: string;
+            updatedAt: string;
+            /** @description The folder names from the root down, joined by `/` (`""` at the root) */
+            folderPath: string;
+        };
+        /** @description A folder's record */
+        Folder: {
+            /** Format: uuid */
+            id: string;
+            parentId: string | null;
+            name: string;
+            icon: string | null;
+            /** Format: uuid */
+            ownerId: string;
+            /** @enum {string} */
+            permission: "view" | "comment" | "edit" | "admin" | "owner";
+            createdAt: string;
+            updatedAt: string;
+        };
+        /** @description An invitation of an address without an account */
+        Invitation: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            targetType: "page" | "folder" | "workspace";
+            /** Format: uuid */
+            targetId: string;
+            email: string;
+            permission: ("view" | "comment" | "edit" | "admin") | ("viewer" | "commenter" | "editor" | "admin");
+            canManage: boolean;
+            /** @enum {string} */
+            deliveryStatus: "pending" | "sent" | "failed";
+            expiresAt: string;
+            createdAt: string;
+        };
+        /** @description The invitation queued for delivery again */
+        ResentInvitation: {
+            invitation: components["schemas"]["Invitation"];
+            message: string;
+        };
+        /** @description Access given (`invitation` null), or an invitation queued for an address without an account */
+        GrantAnswer: {
+            ok: boolean;
+            message: string;
+            invitation: components["schemas"]["Invitation"] | null;
+        };
+        /** @description A member added (`invitation` null), or an invitation queued for an address without an account */
+        MemberAnswer: {
+            ok: boolean;
+            message: string;
+            invitation: components["schemas"]["Invitation"] | null;
+            memberId: string | null;
+            name: string | null;
+        };
+        /** @description An API token's record, without its secret */
+        ApiToken: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            scopes: ("pages:read" | "pages:comment" | "pages:write")[];
+            expiresAt: string | null;
+            lastUsedAt: string | null;
+            createdAt: string;
+        };
+        /** @description A new API token's record with its secret */
+        CreatedApiToken: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            scopes: ("pages:read" | "pages:comment" | "pages:write")[];
+            expiresAt: string | null;
+            lastUsedAt: string | null;
+            createdAt: string;
+            /** @description The secret, shown in this answer only */
+            token: string;
+        };
+        /** @description A webhook's record, without its signing secret */
+        Webhook: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded"))[];
+            description: string | null;
+            folderId: string | null;
+            active: boolean;
+            disabledReason: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        /** @description A new webhook's record with its signing secret */
+        CreatedWebhook: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded"))[];
+            description: string | null;
+            folderId: string | null;
+            active: boolean;
+            disabledReason: string | null;
+            createdAt: string;
+            updatedAt: string;
+            /** @description The signing secret, shown in this answer only */
+            secret: string;
+        };
+        /** @description One delivery of an event to a webhook */
+        WebhookDelivery: {
+            /** Format: uuid */
+            id: string;
+            eventId: string;
+            type: string;
+            position: string;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            attempts: number;
+            lastResponseStatus: number | null;
+            lastError: string | null;
+            createdAt: string;
+            deliveredAt: string | null;
+            nextAttemptAt: string | null;
+        };
+        /** @description The caller, and how they authenticated */
+        CurrentUser: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            email: string;
+            image: string | null;
+            /** @enum {string} */
+            authentication: "session" | "token";
+            scopes: ("pages:read" | "pages:comment" | "pages:write")[] | null;
+        };
+        /** @description One change of a page or folder, with who made it */
+        HistoryEntry: {
+            position: string;
+            type: string;
+            occurredAt: string;
+            actor: {
+                id: string;
+                name: string;
+            };
+            changes: {
+                /** @constant */
+                kind: "created";
+                title: string;
+                icon: string | null;
+                parentId: string | null;
+                size: number;
+                duplicatedFrom?: string;
+            } | {
+                /** @constant */
+                kind: "title";
+                from: string | null;
+                to: string;
+            } | {
+                /** @constant */
+                kind: "icon";
+                from: string | null;
+                to: string | null;
+            } | {
+                /** @constant */
+                kind: "content";
+                sizeBefore: number;
+                sizeAfter: number;
+                linesAdded: number;
+                linesRemoved: number;
+            } | {
+                /** @constant */
+                kind: "deleted";
+            } | {
+                /** @constant */
+                kind: "undeleted";
+                parentId: string | null;
+            } | {
+                /** @constant */
+                kind: "moved";
+                from: string | null;
+                to: string | null;
+            } | {
+                /** @constant */
+                kind: "restored";
+                restoredFrom: string;
+                title: {
+                    from: string | null;
+                    to: string;
+                };
+                icon: {
+                    from: string | null;
+                    to: string | null;
+                };
+                content: {
+                    sizeBefore: number;
+                    sizeAfter: number;
+                    linesAdded: number;
+                    linesRemoved: number;
+                };
+            } | {
+                /** @constant */
+                kind: "thread";
+                threadId: string;
+                /** @enum {string} */
+                action: "opened" | "comment_added" | "comment_edited" | "comment_deleted" | "resolved" | "reopened";
+                commentId: string | null;
+            } | {
+                /** @constant */
+                kind: "grant";
+                permission: string;
+                previousPermission: string | null;
+                viaInvitation: boolean;
+                user: {
+                    id: string;
+                    name: string;
+                };
+            } | {
+                /** @constant */
+                kind: "revoke";
+                previousPermission: string | null;
+                user: {
+                    id: string;
+                    name: string;
+                };
+            };
+        };
+        /** @description A deleted page or folder, with when it is purged */
+        TrashItem: {
+            /** @enum {string} */
+            type: "page" | "folder";
+            id: string;
+            title: string;
+            deletedAt: string;
+            deletedBy: string;
+            purgeAt: string;
+            parentId: string | null;
+            folderPath: string;
+        };
+        /** @description A page that matches, with a marked snippet */
+        SearchHit: {
+            /** Format: uuid */
+            id: string;
+            parentId: string | null;
+            title: string;
+            icon: string | null;
+            cover: {
+                type: string;
+                value: string;
+            } | null;
+            properties: {
+                [key: string]: unknown;
+            };
+            /** Format: uuid */
+            ownerId: string;
+            /** @enum {string} */
+            permission: "view" | "comment" | "edit" | "admin" | "owner";
+            createdAt: string;
+            updatedAt: string;
+            /** @description The folder names from the root down, joined by `/` (`""` at the root) */
+            folderPath: string;
+            /** @description HTML-escaped, matched words marked with <mark> */
+            snippet: string;
+        };
+        /** @description A user's direct grant on a page or folder */
+        Grant: {
+            /** Format: uuid */
+            userId: string;
+            name: string;
+            email: string;
+            image: string | null;
+            /** @enum {string} */
+            permission: "view" | "comment" | "edit" | "admin";
+            /** Format: uuid */
+            grantedBy: string;
+            createdAt: string;
+            updatedAt: string;
+        };
+        /** @description Who has access to a page or folder */
+        EntitySharing: {
+            /** @enum {string} */
+            entityType: "page" | "folder";
+            /** Format: uuid */
+            entityId: string;
+            /** Format: uuid */
+            ownerId: string;
+            grants: components["schemas"]["Grant"][];
+            pendingInvitations: components["schemas"]["Invitation"][];
+        };
+        /** @description A member of the caller's workspace */
+        WorkspaceMember: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            workspaceOwnerId: string;
+            /** Format: uuid */
+            memberId: string;
+            memberName: string;
+            memberEmail: string;
+            memberAvatarUrl: string | null;
+            /** @enum {string} */
+            role: "viewer" | "commenter" | "editor" | "admin";
+            createdAt: string;
+        };
+        /** @description A workspace the caller joined */
+        Membership: {
+            /** Format: uuid */
+            ownerId: string;
+            ownerName: string;
+            /** @enum {string} */
+            role: "viewer" | "commenter" | "editor" | "admin";
+            joinedAt: string;
+        };
+        /** @description The caller's workspace: members, pending invitations, and the workspaces they joined */
+        WorkspaceSharing: {
+            /** Format: uuid */
+            ownerId: string;
+            ownerName: string;
+            members: components["schemas"]["WorkspaceMember"][];
+            memberships: components["schemas"]["Membership"][];
+            pendingInvitations: components["schemas"]["Invitation"][];
+        };
         /** @description Every error: a stable snake_case `code` and a `message` in words */
         Error: {
             error: {
@@ -1069,15 +1487,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            scopes: ("pages:read" | "pages:comment" | "pages:write")[];
-                            expiresAt: string | null;
-                            lastUsedAt: string | null;
-                            createdAt: string;
-                        }[];
+                        data: components["schemas"]["ApiToken"][];
                     };
                 };
             };
@@ -1196,21 +1606,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        name: string;
-                        scopes: ("pages:read" | "pages:comment" | "pages:write")[];
-                        expiresAt: string | null;
-                        lastUsedAt: string | null;
-                        createdAt: string;
-                        token: string;
-                    };
+                    "application/json": components["schemas"]["CreatedApiToken"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     /** @description The new token: `/api/v1/tokens/{tokenId}` (revoked there with DELETE; listed by GET /api/v1/tokens). A path, relative to the server (or gateway) called */
@@ -1218,13 +1621,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                        token: string;
-                    };
+                    "application/json": components["schemas"]["CreatedApiToken"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -1372,21 +1769,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
-                };
+                content?: never;
             };
             /** @description No content */
             204: {
@@ -1534,19 +1926,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        parentId: string | null;
-                        name: string;
-                        icon: string | null;
-                        /** Format: uuid */
-                        ownerId: string;
-                        /** @enum {string} */
-                        permission: "view" | "comment" | "edit" | "admin" | "owner";
-                        createdAt: string;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Folder"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -1651,21 +2031,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
-                };
+                content?: never;
             };
             /** @description No content */
             204: {
@@ -1824,35 +2199,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        parentId: string | null;
-                        name: string;
-                        icon: string | null;
-                        /** Format: uuid */
-                        ownerId: string;
-                        /** @enum {string} */
-                        permission: "view" | "comment" | "edit" | "admin" | "owner";
-                        createdAt: string;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Folder"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Folder"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -2036,35 +2396,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        parentId: string | null;
-                        name: string;
-                        icon: string | null;
-                        /** Format: uuid */
-                        ownerId: string;
-                        /** @enum {string} */
-                        permission: "view" | "comment" | "edit" | "admin" | "owner";
-                        createdAt: string;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Folder"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Folder"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -2241,19 +2586,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            parentId: string | null;
-                            name: string;
-                            icon: string | null;
-                            /** Format: uuid */
-                            ownerId: string;
-                            /** @enum {string} */
-                            permission: "view" | "comment" | "edit" | "admin" | "owner";
-                            createdAt: string;
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["Folder"][];
                         nextCursor: string | null;
                     };
                 };
@@ -2369,24 +2702,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        parentId: string | null;
-                        name: string;
-                        icon: string | null;
-                        /** Format: uuid */
-                        ownerId: string;
-                        /** @enum {string} */
-                        permission: "view" | "comment" | "edit" | "admin" | "owner";
-                        createdAt: string;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Folder"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
@@ -2396,12 +2719,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Folder"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -2579,26 +2897,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            parentId: string | null;
-                            title: string;
-                            icon: string | null;
-                            cover: {
-                                type: string;
-                                value: string;
-                            } | null;
-                            properties: {
-                                [key: string]: unknown;
-                            };
-                            /** Format: uuid */
-                            ownerId: string;
-                            /** @enum {string} */
-                            permission: "view" | "comment" | "edit" | "admin" | "owner";
-                            createdAt: string;
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["Page"][];
                         nextCursor: string | null;
                     };
                 };
@@ -2716,31 +3015,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        parentId: string | null;
-                        title: string;
-                        icon: string | null;
-                        cover: {
-                            type: string;
-                            value: string;
-                        } | null;
-                        properties: {
-                            [key: string]: unknown;
-                        };
-                        /** Format: uuid */
-                        ownerId: string;
-                        /** @enum {string} */
-                        permission: "view" | "comment" | "edit" | "admin" | "owner";
-                        createdAt: string;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Page"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
@@ -2750,12 +3032,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Page"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -2931,26 +3208,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        parentId: string | null;
-                        title: string;
-                        icon: string | null;
-                        cover: {
-                            type: string;
-                            value: string;
-                        } | null;
-                        properties: {
-                            [key: string]: unknown;
-                        };
-                        /** Format: uuid */
-                        ownerId: string;
-                        /** @enum {string} */
-                        permission: "view" | "comment" | "edit" | "admin" | "owner";
-                        createdAt: string;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Page"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -3053,21 +3311,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
-                };
+                content?: never;
             };
             /** @description No content */
             204: {
@@ -3226,42 +3479,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        parentId: string | null;
-                        title: string;
-                        icon: string | null;
-                        cover: {
-                            type: string;
-                            value: string;
-                        } | null;
-                        properties: {
-                            [key: string]: unknown;
-                        };
-                        /** Format: uuid */
-                        ownerId: string;
-                        /** @enum {string} */
-                        permission: "view" | "comment" | "edit" | "admin" | "owner";
-                        createdAt: string;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Page"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Page"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -3445,43 +3676,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        parentId: string | null;
-                        title: string;
-                        icon: string | null;
-                        cover: {
-                            type: string;
-                            value: string;
-                        } | null;
-                        properties: {
-                            [key: string]: unknown;
-                        };
-                        /** Format: uuid */
-                        ownerId: string;
-                        /** @enum {string} */
-                        permission: "view" | "comment" | "edit" | "admin" | "owner";
-                        createdAt: string;
-                        updatedAt: string;
-                        folderPath: string;
-                    };
+                    "application/json": components["schemas"]["PageWithPath"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["PageWithPath"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -3802,20 +4010,19 @@ export interface operations {
                     "text/markdown": string;
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
+                    ETag?: string;
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "text/markdown": string;
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -4006,7 +4213,10 @@ export interface operations {
     appendPageContent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the page as last read (GET /pages/{pageId}/content); `*` writes over any version. Optional: without it the write applies to whatever version is current */
+                "If-Match"?: string;
+            };
             path: {
                 pageId: string;
             };
@@ -4030,28 +4240,29 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
+                    ETag?: string;
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/markdown": string;
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
+                    ETag?: string;
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "text/markdown": string;
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -4260,20 +4471,19 @@ export interface operations {
                     "text/markdown": string;
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
+                    ETag?: string;
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "text/markdown": string;
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -4500,31 +4710,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        parentId: string | null;
-                        title: string;
-                        icon: string | null;
-                        cover: {
-                            type: string;
-                            value: string;
-                        } | null;
-                        properties: {
-                            [key: string]: unknown;
-                        };
-                        /** Format: uuid */
-                        ownerId: string;
-                        /** @enum {string} */
-                        permission: "view" | "comment" | "edit" | "admin" | "owner";
-                        createdAt: string;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Page"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
@@ -4534,12 +4727,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Page"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -4730,54 +4918,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        parentId: string | null;
-                        title: string;
-                        icon: string | null;
-                        cover: {
-                            type: string;
-                            value: string;
-                        } | null;
-                        properties: {
-                            [key: string]: unknown;
-                        };
-                        /** Format: uuid */
-                        ownerId: string;
-                        /** @enum {string} */
-                        permission: "view" | "comment" | "edit" | "admin" | "owner";
-                        createdAt: string;
-                        updatedAt: string;
-                    } | {
-                        /** Format: uuid */
-                        id: string;
-                        parentId: string | null;
-                        name: string;
-                        icon: string | null;
-                        /** Format: uuid */
-                        ownerId: string;
-                        /** @enum {string} */
-                        permission: "view" | "comment" | "edit" | "admin" | "owner";
-                        createdAt: string;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Page"] | components["schemas"]["Folder"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Page"] | components["schemas"]["Folder"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -4923,39 +5077,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            pageId: string;
-                            anchor: {
-                                quote: string;
-                                prefix: string;
-                                suffix: string;
-                            };
-                            /** @enum {string} */
-                            status: "open" | "resolved";
-                            /** Format: uuid */
-                            createdBy: string;
-                            createdAt: string;
-                            updatedAt: string;
-                            resolvedBy: string | null;
-                            resolvedAt: string | null;
-                            comments: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                threadId: string;
-                                /** Format: uuid */
-                                authorId: string;
-                                authorName: string;
-                                authorImage: string | null;
-                                body: string;
-                                createdAt: string;
-                                updatedAt: string;
-                                deletedAt: string | null;
-                            }[];
-                        }[];
+                        data: components["schemas"]["CommentThread"][];
                         nextCursor: string | null;
                     };
                 };
@@ -5096,46 +5218,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        thread: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            pageId: string;
-                            anchor: {
-                                quote: string;
-                                prefix: string;
-                                suffix: string;
-                            };
-                            /** @enum {string} */
-                            status: "open" | "resolved";
-                            /** Format: uuid */
-                            createdBy: string;
-                            createdAt: string;
-                            updatedAt: string;
-                            resolvedBy: string | null;
-                            resolvedAt: string | null;
-                            comments: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                threadId: string;
-                                /** Format: uuid */
-                                authorId: string;
-                                authorName: string;
-                                authorImage: string | null;
-                                body: string;
-                                createdAt: string;
-                                updatedAt: string;
-                                deletedAt: string | null;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["CommentThreadAnswer"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
@@ -5145,12 +5235,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["CommentThreadAnswer"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -5359,46 +5444,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        thread: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            pageId: string;
-                            anchor: {
-                                quote: string;
-                                prefix: string;
-                                suffix: string;
-                            };
-                            /** @enum {string} */
-                            status: "open" | "resolved";
-                            /** Format: uuid */
-                            createdBy: string;
-                            createdAt: string;
-                            updatedAt: string;
-                            resolvedBy: string | null;
-                            resolvedAt: string | null;
-                            comments: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                threadId: string;
-                                /** Format: uuid */
-                                authorId: string;
-                                authorName: string;
-                                authorImage: string | null;
-                                body: string;
-                                createdAt: string;
-                                updatedAt: string;
-                                deletedAt: string | null;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["CommentThreadAnswer"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
@@ -5408,12 +5461,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["CommentThreadAnswer"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -5616,57 +5664,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        thread: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            pageId: string;
-                            anchor: {
-                                quote: string;
-                                prefix: string;
-                                suffix: string;
-                            };
-                            /** @enum {string} */
-                            status: "open" | "resolved";
-                            /** Format: uuid */
-                            createdBy: string;
-                            createdAt: string;
-                            updatedAt: string;
-                            resolvedBy: string | null;
-                            resolvedAt: string | null;
-                            comments: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                threadId: string;
-                                /** Format: uuid */
-                                authorId: string;
-                                authorName: string;
-                                authorImage: string | null;
-                                body: string;
-                                createdAt: string;
-                                updatedAt: string;
-                                deletedAt: string | null;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["CommentThreadAnswer"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["CommentThreadAnswer"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -5840,57 +5851,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        thread: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            pageId: string;
-                            anchor: {
-                                quote: string;
-                                prefix: string;
-                                suffix: string;
-                            };
-                            /** @enum {string} */
-                            status: "open" | "resolved";
-                            /** Format: uuid */
-                            createdBy: string;
-                            createdAt: string;
-                            updatedAt: string;
-                            resolvedBy: string | null;
-                            resolvedAt: string | null;
-                            comments: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                threadId: string;
-                                /** Format: uuid */
-                                authorId: string;
-                                authorName: string;
-                                authorImage: string | null;
-                                body: string;
-                                createdAt: string;
-                                updatedAt: string;
-                                deletedAt: string | null;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["CommentThreadAnswer"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["CommentThreadAnswer"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -6041,57 +6015,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        thread: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            pageId: string;
-                            anchor: {
-                                quote: string;
-                                prefix: string;
-                                suffix: string;
-                            };
-                            /** @enum {string} */
-                            status: "open" | "resolved";
-                            /** Format: uuid */
-                            createdBy: string;
-                            createdAt: string;
-                            updatedAt: string;
-                            resolvedBy: string | null;
-                            resolvedAt: string | null;
-                            comments: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                threadId: string;
-                                /** Format: uuid */
-                                authorId: string;
-                                authorName: string;
-                                authorImage: string | null;
-                                body: string;
-                                createdAt: string;
-                                updatedAt: string;
-                                deletedAt: string | null;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["CommentThreadAnswer"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["CommentThreadAnswer"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -6284,15 +6221,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        ok: boolean;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["GrantAnswer"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
@@ -6302,30 +6238,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        ok: boolean;
-                        message: string;
-                        invitation: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            targetType: "page" | "folder" | "workspace";
-                            /** Format: uuid */
-                            targetId: string;
-                            email: string;
-                            permission: ("view" | "comment" | "edit" | "admin") | ("viewer" | "commenter" | "editor" | "admin");
-                            canManage: boolean;
-                            /** @enum {string} */
-                            deliveryStatus: "pending" | "sent" | "failed";
-                            expiresAt: string;
-                            createdAt: string;
-                        };
-                    } | {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["GrantAnswer"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -6509,21 +6422,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
-                };
+                content?: never;
             };
             /** @description No content */
             204: {
@@ -6687,32 +6595,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        ok: boolean;
-                        message: string;
-                        memberId: string | null;
-                        name: string | null;
-                        invitation: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            targetType: "page" | "folder" | "workspace";
-                            /** Format: uuid */
-                            targetId: string;
-                            email: string;
-                            permission: ("view" | "comment" | "edit" | "admin") | ("viewer" | "commenter" | "editor" | "admin");
-                            canManage: boolean;
-                            /** @enum {string} */
-                            deliveryStatus: "pending" | "sent" | "failed";
-                            expiresAt: string;
-                            createdAt: string;
-                        } | null;
-                    };
+                    "application/json": components["schemas"]["MemberAnswer"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
@@ -6722,32 +6612,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        ok: boolean;
-                        message: string;
-                        memberId: string | null;
-                        name: string | null;
-                        invitation: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            targetType: "page" | "folder" | "workspace";
-                            /** Format: uuid */
-                            targetId: string;
-                            email: string;
-                            permission: ("view" | "comment" | "edit" | "admin") | ("viewer" | "commenter" | "editor" | "admin");
-                            canManage: boolean;
-                            /** @enum {string} */
-                            deliveryStatus: "pending" | "sent" | "failed";
-                            expiresAt: string;
-                            createdAt: string;
-                        } | null;
-                    } | {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["MemberAnswer"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -6912,21 +6777,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
-                };
+                content?: never;
             };
             /** @description No content */
             204: {
@@ -7073,40 +6933,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        invitation: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            targetType: "page" | "folder" | "workspace";
-                            /** Format: uuid */
-                            targetId: string;
-                            email: string;
-                            permission: ("view" | "comment" | "edit" | "admin") | ("viewer" | "commenter" | "editor" | "admin");
-                            canManage: boolean;
-                            /** @enum {string} */
-                            deliveryStatus: "pending" | "sent" | "failed";
-                            expiresAt: string;
-                            createdAt: string;
-                        };
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ResentInvitation"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ResentInvitation"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -7247,40 +7087,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        invitation: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            targetType: "page" | "folder" | "workspace";
-                            /** Format: uuid */
-                            targetId: string;
-                            email: string;
-                            permission: ("view" | "comment" | "edit" | "admin") | ("viewer" | "commenter" | "editor" | "admin");
-                            canManage: boolean;
-                            /** @enum {string} */
-                            deliveryStatus: "pending" | "sent" | "failed";
-                            expiresAt: string;
-                            createdAt: string;
-                        };
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ResentInvitation"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ResentInvitation"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -7419,40 +7239,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        invitation: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            targetType: "page" | "folder" | "workspace";
-                            /** Format: uuid */
-                            targetId: string;
-                            email: string;
-                            permission: ("view" | "comment" | "edit" | "admin") | ("viewer" | "commenter" | "editor" | "admin");
-                            canManage: boolean;
-                            /** @enum {string} */
-                            deliveryStatus: "pending" | "sent" | "failed";
-                            expiresAt: string;
-                            createdAt: string;
-                        };
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ResentInvitation"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ResentInvitation"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -7583,21 +7383,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
-                };
+                content?: never;
             };
             /** @description No content */
             204: {
@@ -7763,24 +7558,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        url: string;
-                        markdown: string;
-                        filename: string;
-                        originalName: string;
-                        /** @enum {string} */
-                        mimeType: "image/jpeg" | "image/png" | "image/gif" | "image/webp";
-                        size: number;
-                        width: number;
-                        height: number;
-                    };
+                    "application/json": components["schemas"]["Image"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
@@ -7790,12 +7575,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Image"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -8011,18 +7791,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        foldersCreated: number;
-                        pagesCreated: number;
-                        imagesUploaded: number;
-                        backlinksCreated: number;
-                        errors: string[];
-                    };
+                    "application/json": components["schemas"]["ImportResult"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
@@ -8030,12 +7806,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ImportResult"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -8212,18 +7983,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            url: string;
-                            events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded"))[];
-                            description: string | null;
-                            folderId: string | null;
-                            active: boolean;
-                            disabledReason: string | null;
-                            createdAt: string;
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["Webhook"][];
                         nextCursor: string | null;
                     };
                 };
@@ -8340,24 +8100,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        url: string;
-                        events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded"))[];
-                        description: string | null;
-                        folderId: string | null;
-                        active: boolean;
-                        disabledReason: string | null;
-                        createdAt: string;
-                        updatedAt: string;
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["CreatedWebhook"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     /** @description The new webhook: `/api/v1/webhooks/{webhookId}`. A path, relative to the server (or gateway) called */
@@ -8365,13 +8115,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["CreatedWebhook"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -8528,18 +8272,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        url: string;
-                        events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded"))[];
-                        description: string | null;
-                        folderId: string | null;
-                        active: boolean;
-                        disabledReason: string | null;
-                        createdAt: string;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -8642,21 +8375,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
-                };
+                content?: never;
             };
             /** @description No content */
             204: {
@@ -8812,34 +8540,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        url: string;
-                        events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded"))[];
-                        description: string | null;
-                        folderId: string | null;
-                        active: boolean;
-                        disabledReason: string | null;
-                        createdAt: string;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -9005,7 +8719,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
@@ -9159,7 +8873,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
@@ -9343,16 +9057,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        name: string;
-                        email: string;
-                        image: string | null;
-                        /** @enum {string} */
-                        authentication: "session" | "token";
-                        scopes: ("pages:read" | "pages:comment" | "pages:write")[] | null;
-                    };
+                    "application/json": components["schemas"]["CurrentUser"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -9435,21 +9140,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            eventId: string;
-                            type: string;
-                            position: string;
-                            /** @enum {string} */
-                            status: "pending" | "delivered" | "failed";
-                            attempts: number;
-                            lastResponseStatus: number | null;
-                            lastError: string | null;
-                            createdAt: string;
-                            deliveredAt: string | null;
-                            nextAttemptAt: string | null;
-                        }[];
+                        data: components["schemas"]["WebhookDelivery"][];
                         nextCursor: string | null;
                     };
                 };
@@ -9565,27 +9256,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            parentId: string | null;
-                            title: string;
-                            icon: string | null;
-                            cover: {
-                                type: string;
-                                value: string;
-                            } | null;
-                            properties: {
-                                [key: string]: unknown;
-                            };
-                            /** Format: uuid */
-                            ownerId: string;
-                            /** @enum {string} */
-                            permission: "view" | "comment" | "edit" | "admin" | "owner";
-                            createdAt: string;
-                            updatedAt: string;
-                            folderPath: string;
-                        }[];
+                        data: components["schemas"]["PageWithPath"][];
                     };
                 };
             };
@@ -9686,27 +9357,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            parentId: string | null;
-                            title: string;
-                            icon: string | null;
-                            cover: {
-                                type: string;
-                                value: string;
-                            } | null;
-                            properties: {
-                                [key: string]: unknown;
-                            };
-                            /** Format: uuid */
-                            ownerId: string;
-                            /** @enum {string} */
-                            permission: "view" | "comment" | "edit" | "admin" | "owner";
-                            createdAt: string;
-                            updatedAt: string;
-                            folderPath: string;
-                        }[];
+                        data: components["schemas"]["PageWithPath"][];
                         nextCursor: string | null;
                     };
                 };
@@ -9823,17 +9474,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @enum {string} */
-                            type: "page" | "folder";
-                            id: string;
-                            title: string;
-                            deletedAt: string;
-                            deletedBy: string;
-                            purgeAt: string;
-                            parentId: string | null;
-                            folderPath: string;
-                        }[];
+                        data: components["schemas"]["TrashItem"][];
                         nextCursor: string | null;
                     };
                 };
@@ -9936,96 +9577,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            position: string;
-                            type: string;
-                            occurredAt: string;
-                            actor: {
-                                id: string;
-                                name: string;
-                            };
-                            changes: {
-                                /** @enum {string} */
-                                kind: "created";
-                                title: string;
-                                icon: string | null;
-                                parentId: string | null;
-                                size: number;
-                                duplicatedFrom?: string;
-                            } | {
-                                /** @enum {string} */
-                                kind: "title";
-                                from: string | null;
-                                to: string;
-                            } | {
-                                /** @enum {string} */
-                                kind: "icon";
-                                from: string | null;
-                                to: string | null;
-                            } | {
-                                /** @enum {string} */
-                                kind: "content";
-                                sizeBefore: number;
-                                sizeAfter: number;
-                                linesAdded: number;
-                                linesRemoved: number;
-                            } | {
-                                /** @enum {string} */
-                                kind: "deleted";
-                            } | {
-                                /** @enum {string} */
-                                kind: "undeleted";
-                                parentId: string | null;
-                            } | {
-                                /** @enum {string} */
-                                kind: "moved";
-                                from: string | null;
-                                to: string | null;
-                            } | {
-                                /** @enum {string} */
-                                kind: "restored";
-                                restoredFrom: string;
-                                title: {
-                                    from: string | null;
-                                    to: string;
-                                };
-                                icon: {
-                                    from: string | null;
-                                    to: string | null;
-                                };
-                                content: {
-                                    sizeBefore: number;
-                                    sizeAfter: number;
-                                    linesAdded: number;
-                                    linesRemoved: number;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                kind: "thread";
-                                threadId: string;
-                                /** @enum {string} */
-                                action: "opened" | "comment_added" | "comment_edited" | "comment_deleted" | "resolved" | "reopened";
-                                commentId: string | null;
-                            } | {
-                                /** @enum {string} */
-                                kind: "grant";
-                                permission: string;
-                                previousPermission: string | null;
-                                viaInvitation: boolean;
-                                user: {
-                                    id: string;
-                                    name: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                kind: "revoke";
-                                previousPermission: string | null;
-                                user: {
-                                    id: string;
-                                    name: string;
-                                };
-                            };
-                        }[];
+                        data: components["schemas"]["HistoryEntry"][];
                         nextCursor: string | null;
                     };
                 };
@@ -10145,96 +9697,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            position: string;
-                            type: string;
-                            occurredAt: string;
-                            actor: {
-                                id: string;
-                                name: string;
-                            };
-                            changes: {
-                                /** @enum {string} */
-                                kind: "created";
-                                title: string;
-                                icon: string | null;
-                                parentId: string | null;
-                                size: number;
-                                duplicatedFrom?: string;
-                            } | {
-                                /** @enum {string} */
-                                kind: "title";
-                                from: string | null;
-                                to: string;
-                            } | {
-                                /** @enum {string} */
-                                kind: "icon";
-                                from: string | null;
-                                to: string | null;
-                            } | {
-                                /** @enum {string} */
-                                kind: "content";
-                                sizeBefore: number;
-                                sizeAfter: number;
-                                linesAdded: number;
-                                linesRemoved: number;
-                            } | {
-                                /** @enum {string} */
-                                kind: "deleted";
-                            } | {
-                                /** @enum {string} */
-                                kind: "undeleted";
-                                parentId: string | null;
-                            } | {
-                                /** @enum {string} */
-                                kind: "moved";
-                                from: string | null;
-                                to: string | null;
-                            } | {
-                                /** @enum {string} */
-                                kind: "restored";
-                                restoredFrom: string;
-                                title: {
-                                    from: string | null;
-                                    to: string;
-                                };
-                                icon: {
-                                    from: string | null;
-                                    to: string | null;
-                                };
-                                content: {
-                                    sizeBefore: number;
-                                    sizeAfter: number;
-                                    linesAdded: number;
-                                    linesRemoved: number;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                kind: "thread";
-                                threadId: string;
-                                /** @enum {string} */
-                                action: "opened" | "comment_added" | "comment_edited" | "comment_deleted" | "resolved" | "reopened";
-                                commentId: string | null;
-                            } | {
-                                /** @enum {string} */
-                                kind: "grant";
-                                permission: string;
-                                previousPermission: string | null;
-                                viaInvitation: boolean;
-                                user: {
-                                    id: string;
-                                    name: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                kind: "revoke";
-                                previousPermission: string | null;
-                                user: {
-                                    id: string;
-                                    name: string;
-                                };
-                            };
-                        }[];
+                        data: components["schemas"]["HistoryEntry"][];
                         nextCursor: string | null;
                     };
                 };
@@ -10342,7 +9805,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A stream of Server-Sent Events that stays open. Each change the caller may see is one event named `change`, its `id` the change's position (send the last one as Last-Event-ID to resume) and its `data` one JSON object: `position`, `type`, `occurredAt`, `actor` {id, name, email}, `changes` (as in a page's history) and `entity` {kind: page | folder | thread, id}. Comment lines (`:`) keep idle connections open. */
+            /** @description A stream of Server-Sent Events that stays open. Each change the caller may see is one event named `change`, its `id` the change's position (send the last one as Last-Event-ID to resume) and its `data` one JSON object: `position`, `type`, `occurredAt`, `actor` {id, name}, `changes` (an object, as in a page's history) and `entity` {kind: page | folder | thread, id}. Comment lines (`:`) keep idle connections open. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10351,7 +9814,7 @@ export interface operations {
                     /**
                      * @example id: 42
                      *     event: change
-                     *     data: {"position":"42","type":"PageRenamed","occurredAt":"2026-11-01T09:30:00.000Z","actor":{"id":"…","name":"Ann","email":"ann@example.com"},"changes":[],"entity":{"kind":"page","id":"…"}}
+                     *     data: {"position":"42","type":"PageRenamed","occurredAt":"2026-11-01T09:30:00.000Z","actor":{"id":"…","name":"Ann"},"changes":{"kind":"title","from":"Plan","to":"Q4 plan"},"entity":{"kind":"page","id":"…"}}
                      */
                     "text/event-stream": string;
                 };
@@ -10462,28 +9925,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            parentId: string | null;
-                            title: string;
-                            icon: string | null;
-                            cover: {
-                                type: string;
-                                value: string;
-                            } | null;
-                            properties: {
-                                [key: string]: unknown;
-                            };
-                            /** Format: uuid */
-                            ownerId: string;
-                            /** @enum {string} */
-                            permission: "view" | "comment" | "edit" | "admin" | "owner";
-                            createdAt: string;
-                            updatedAt: string;
-                            folderPath: string;
-                            snippet: string;
-                        }[];
+                        data: components["schemas"]["SearchHit"][];
                         nextCursor: string | null;
                     };
                 };
@@ -10578,48 +10020,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        ownerId: string;
-                        ownerName: string;
-                        members: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            workspaceOwnerId: string;
-                            /** Format: uuid */
-                            memberId: string;
-                            memberName: string;
-                            memberEmail: string;
-                            memberAvatarUrl: string | null;
-                            /** @enum {string} */
-                            role: "viewer" | "commenter" | "editor" | "admin";
-                            createdAt: string;
-                        }[];
-                        memberships: {
-                            /** Format: uuid */
-                            ownerId: string;
-                            ownerName: string;
-                            /** @enum {string} */
-                            role: "viewer" | "commenter" | "editor" | "admin";
-                            joinedAt: string;
-                        }[];
-                        pendingInvitations: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            targetType: "page" | "folder" | "workspace";
-                            /** Format: uuid */
-                            targetId: string;
-                            email: string;
-                            permission: ("view" | "comment" | "edit" | "admin") | ("viewer" | "commenter" | "editor" | "admin");
-                            canManage: boolean;
-                            /** @enum {string} */
-                            deliveryStatus: "pending" | "sent" | "failed";
-                            expiresAt: string;
-                            createdAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WorkspaceSharing"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -10715,42 +10116,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        entityType: "page" | "folder";
-                        /** Format: uuid */
-                        entityId: string;
-                        /** Format: uuid */
-                        ownerId: string;
-                        grants: {
-                            /** Format: uuid */
-                            userId: string;
-                            name: string;
-                            email: string;
-                            image: string | null;
-                            /** @enum {string} */
-                            permission: "view" | "comment" | "edit" | "admin";
-                            /** Format: uuid */
-                            grantedBy: string;
-                            createdAt: string;
-                            updatedAt: string;
-                        }[];
-                        pendingInvitations: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            targetType: "page" | "folder" | "workspace";
-                            /** Format: uuid */
-                            targetId: string;
-                            email: string;
-                            permission: ("view" | "comment" | "edit" | "admin") | ("viewer" | "commenter" | "editor" | "admin");
-                            canManage: boolean;
-                            /** @enum {string} */
-                            deliveryStatus: "pending" | "sent" | "failed";
-                            expiresAt: string;
-                            createdAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["EntitySharing"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */

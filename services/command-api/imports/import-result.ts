@@ -7,5 +7,5 @@ export const importResult = z.object({
   imagesUploaded: z.number().int(),
   backlinksCreated: z.number().int(),
   errors: z.array(z.string()),
-});
+}).meta({ id: "ImportResult", description: "What a vault import created, and every file it reported" });
 export type ImportResult = z.infer<typeof importResult>;

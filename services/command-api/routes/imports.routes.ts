@@ -11,7 +11,7 @@ import type { CommandApiPorts } from "../command-api.ts";
 import { importResult } from "../imports/import-result.ts";
 import { VaultImport } from "../imports/vault-import.ts";
 import { idempotentWrite } from "../idempotent-write.ts";
-import { actorOf, recordedReply, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
+import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 
 /** What the JSON of 50 MB of content can take, with paths and base64 around it. */
 const IMPORT_BODY_LIMIT_BYTES = 72 * 1024 * 1024;
@@ -29,7 +29,7 @@ export function importCommandRoutes(app: App, ports: CommandApiPorts): void {
     {
       bodyLimit: IMPORT_BODY_LIMIT_BYTES,
       config: { access: { scope: "pages:write" } },
-      schema: { body: importBody, response: writeResponses({ 201: importResult, 202: recordedReply }) },
+      schema: { body: importBody, response: writeResponses({ 201: importResult }) },
     },
     async (request, reply) => {
       const actor = actorOf(request, ports.clock);
@@ -42,7 +42,8 @@ export function importCommandRoutes(app: App, ports: CommandApiPorts): void {
       const scope = `${actor.context.actorId}\n${typeof key === "string" ? key : randomUUID()}`;
       const answer = await idempotentWrite(ports, request, actor, async () => {
         const { result, position } = await new VaultImport(ports, actor, scope).run(files);
-        return settleWrite(ports, position, { status: 201, id: null, present: async () => ({ body: result }) });
+        // The counts are the write side's own: the same whether the read models show the import yet or not.
+        return settleWrite(ports, position, { status: 201, present: async () => ({ body: result }), assemble: async () => ({ body: result }) });
       });
       return sendWrite(reply, answer);
     },

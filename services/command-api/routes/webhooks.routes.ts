@@ -16,7 +16,7 @@ import { newWebhookSecret, type WebhookSecretSealer } from "../../../shared/webh
 import { webhookCommands } from "../../../shared/webhooks/webhook.commands.ts";
 import { webhookIdSchema } from "../../../shared/webhooks/webhook.decider.ts";
 import type { CommandApiPorts } from "../command-api.ts";
-import { actorOf, recordedReply, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
+import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 import { visibleTextField } from "./fields.ts";
 
 export interface WebhookPorts {
@@ -55,7 +55,7 @@ export function webhookCommandRoutes(app: App, ports: CommandApiPorts, webhooks:
 
   app.post(
     "/webhooks",
-    { config, schema: { body: createBody, response: writeResponses({ 201: createdWebhookResource, 202: recordedReply.extend({ secret: z.string() }) }) } },
+    { config, schema: { body: createBody, response: writeResponses({ 201: createdWebhookResource }) } },
     async (request, reply) => {
       const { context } = actorOf(request, ports.clock);
       if (!webhooks.sealer) throw new AppError("unavailable", "webhooks need WEBHOOK_SECRET_KEY on this server");
@@ -68,14 +68,16 @@ export function webhookCommandRoutes(app: App, ports: CommandApiPorts, webhooks:
       const secret = newWebhookSecret();
       const command = { type: "CreateWebhook" as const, webhookId, ownerId: context.actorId, folderId, settings: { url, events, description }, sealedSecret: webhooks.sealer.seal(webhookId, secret) };
       const { position } = await webhookCommands.handle(ports.eventStore, webhookId, command, context);
+      const now = context.now.toISOString();
+      const created = { id: webhookId, url, events, description, folderId, active: true, disabledReason: null, createdAt: now, updatedAt: now, secret };
       const answer = await settleWrite(ports, position, {
         status: 201,
-        id: webhookId,
         location: locationOf.webhook(webhookId),
         present: async () => ({ body: { ...(await present(webhookId)()).body, secret } }),
+        // The secret is never shown again, so a creation not yet visible answers it too, with the record as created.
+        assemble: async () => ({ body: created }),
       });
-      // The secret is never shown again, so a creation not yet visible answers 202 with it too.
-      return sendWrite(reply, answer.status === 202 && typeof answer.body === "object" ? { ...answer, body: { ...answer.body, secret } } : answer);
+      return sendWrite(reply, answer);
     },
   );
 
@@ -85,8 +87,14 @@ export function webhookCommandRoutes(app: App, ports: CommandApiPorts, webhooks:
     async (request, reply) => {
       const { context } = actorOf(request, ports.clock);
       const { webhookId } = request.params;
-      const { position } = await webhookCommands.handle(ports.eventStore, webhookId, { type: "UpdateWebhook", webhookId, ownerId: context.actorId, changes: request.body }, context);
-      return sendWrite(reply, await settleWrite(ports, position, { status: 200, id: webhookId, present: present(webhookId) }));
+      const { position, state } = await webhookCommands.handle(ports.eventStore, webhookId, { type: "UpdateWebhook", webhookId, ownerId: context.actorId, changes: request.body }, context);
+      const assemble = async () => {
+        const before = await ports.views.webhooks.get(webhookId);
+        if (!state.exists || !before) throw new AppError("not_found", "webhook not found");
+        const disabledReason = state.active ? null : before.disabledReason;
+        return { body: { ...toWebhookResource(before), ...state.settings, active: state.active, disabledReason, updatedAt: context.now.toISOString() } };
+      };
+      return sendWrite(reply, await settleWrite(ports, position, { status: 200, present: present(webhookId), assemble }));
     },
   );
 
@@ -97,7 +105,7 @@ export function webhookCommandRoutes(app: App, ports: CommandApiPorts, webhooks:
       const { context } = actorOf(request, ports.clock);
       const { webhookId } = request.params;
       const { position } = await webhookCommands.handle(ports.eventStore, webhookId, { type: "DeleteWebhook", webhookId, ownerId: context.actorId }, context);
-      return sendWrite(reply, await settleWrite(ports, position, { status: 204, id: webhookId, present: async () => ({ body: null }) }));
+      return sendWrite(reply, await settleWrite(ports, position, { status: 204, present: async () => ({ body: null }) }));
     },
   );
 

@@ -10,7 +10,9 @@ import { resolvedPageResource, toPageResource } from "../../../shared/pages/page
 import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
 import { folderVisibleTo } from "./pages.routes.ts";
 
-export const searchResult = resolvedPageResource.extend({ snippet: z.string() });
+export const searchResult = resolvedPageResource
+  .extend({ snippet: z.string().meta({ description: "HTML-escaped, matched words marked with <mark>" }) })
+  .meta({ id: "SearchHit", description: "A page that matches, with a marked snippet" });
 
 /** An instant with its offset, compared as `updatedAt` is stored: ISO-8601 in UTC with milliseconds. */
 const updatedInstant = z.iso
