@@ -50,7 +50,7 @@ export const operations: Record<string, Operation> = {
   },
   "GET /api/v1/webhooks": { id: "listWebhooks", summary: "List the caller's webhooks, newest first" },
   "GET /api/v1/webhooks/{webhookId}": { id: "getWebhook", summary: "Read a webhook (active, or why it was disabled)" },
-  "PATCH /api/v1/webhooks/{webhookId}": { id: "updateWebhook", summary: "Change a webhook's URL, events, description or whether it is active" },
+  "PATCH /api/v1/webhooks/{webhookId}": { id: "updateWebhook", summary: "Change a webhook's URL, events, description or whether it is active", example: { active: false } },
   "DELETE /api/v1/webhooks/{webhookId}": { id: "deleteWebhook", summary: "Delete a webhook" },
   "GET /api/v1/webhooks/{webhookId}/deliveries": { id: "listWebhookDeliveries", summary: "A webhook's delivery log, newest first (kept 7 days by default)" },
   "POST /api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry": { id: "retryWebhookDelivery", summary: "Send a delivery again, with the same webhook-id", accepted: true },

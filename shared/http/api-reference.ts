@@ -264,12 +264,15 @@ function finishDocument(document: JsonSchema): JsonSchema {
         if ((status === "200" || status === "304") && operation.conditional) answers.ETag = responseHeaders.etag;
         if ((status === "200" || status === "202") && answersDocument) answers.ETag = responseHeaders.etag;
         if (status === "202" && writes && !operation.accepted) answers["X-Read-Side"] = responseHeaders.readSide;
-        if (/^2/.test(status) && writes) {
+        if (/^2/.test(status) && writes && !operation.accepted) {
           answers["X-Consistency-Token"] = responseHeaders.consistency;
           if (operation.errors?.includes("idempotency_key_mismatch")) answers["Idempotent-Replayed"] = responseHeaders.replayed;
         }
         if ((status === "201" || status === "202") && operation.location) answers.Location = responseHeaders.location(operation.location);
         if (status === "429" || status === "503" || status === "5XX") answers["Retry-After"] = responseHeaders.retryAfter;
+        // Sent on every answer of this status (test/http/api-conformance.test.ts checks it): a client may rely on them.
+        const always = ["X-Consistency-Token", "ETag", "Location", ...(status === "429" ? ["Retry-After"] : [])];
+        for (const name of always) if (isRecord(answers[name])) answers[name] = { ...answers[name], required: true };
         if (Object.keys(answers).length > 0) response.headers = answers;
       }
     }

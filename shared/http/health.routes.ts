@@ -1,4 +1,5 @@
 // GET /healthz (the process answers) and GET /readyz (stores reachable, projection caught up within bounds).
+import { z } from "zod";
 import type { EventStore } from "../event-store/event-store.port.ts";
 import type { App } from "./create-app.ts";
 
@@ -13,6 +14,14 @@ async function eventsBehind(eventStore: Pick<EventStore, "readAll">, checkpoint:
   return (await eventStore.readAll(checkpoint, READY_MAX_LAG + 1)).length;
 }
 
+const healthReply = z.object({ status: z.literal("ok") });
+const readinessReply = z.object({
+  status: z.enum(["ready", "catching_up", "stalled", "unavailable"]),
+  checkpoint: z.string().optional().describe("The last position the read models reflect"),
+  lag: z.string().nullable().optional().describe("How far behind the log they are, in events"),
+  reason: z.string().optional().describe("Why the projection is stalled"),
+});
+
 /**
  * A process with an event store (command API, projector, all-in-one) checks the projection against the log; a
  * query node has no event store and is ready when its read models answer.
@@ -26,8 +35,8 @@ export function healthRoutes(
     projector?: { readonly stall: { readonly position: number; readonly attempts: number; readonly since: string } | null };
   },
 ): void {
-  app.get("/healthz", async () => ({ status: "ok" }));
-  app.get("/readyz", async (_request, reply) => {
+  app.get("/healthz", { schema: { response: { 200: healthReply } } }, async () => ({ status: "ok" as const }));
+  app.get("/readyz", { schema: { response: { 200: readinessReply, 503: readinessReply } } }, async (_request, reply) => {
     const stall = stores.projector?.stall ?? null;
     if (stall) {
       // The batch's error stays in the projector's log (projection.stalled): this route answers without credentials.

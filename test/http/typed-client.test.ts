@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import createClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintSession, SESSION_COOKIE } from "../../shared/auth/session-verifier.ts";
-import type { paths } from "../support/api.generated.ts";
+import type { paths } from "../../client/index.ts";
 import { API_TYPES_FILE, generateApiTypes } from "../support/api-types.ts";
 import { makeImage } from "../support/images.ts";
 import { TEST_SESSION_SECRET, TestServer } from "../support/server.ts";
