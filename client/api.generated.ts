@@ -1423,12 +1423,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
+                };
             };
         };
     };
@@ -1441,12 +1446,43 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ready" | "catching_up" | "stalled" | "unavailable";
+                        /** @description The last position the read models reflect */
+                        checkpoint?: string;
+                        /** @description How far behind the log they are, in events */
+                        lag?: string | null;
+                        /** @description Why the projection is stalled */
+                        reason?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ready" | "catching_up" | "stalled" | "unavailable";
+                        /** @description The last position the read models reflect */
+                        checkpoint?: string;
+                        /** @description How far behind the log they are, in events */
+                        lag?: string | null;
+                        /** @description Why the projection is stalled */
+                        reason?: string;
+                    };
+                };
             };
         };
     };
@@ -1459,12 +1495,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/plain": string;
+                };
             };
         };
     };
@@ -1546,7 +1584,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1600,9 +1638,9 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description The new token: `/api/v1/tokens/{tokenId}` (revoked there with DELETE; listed by GET /api/v1/tokens). A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1615,9 +1653,9 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description The new token: `/api/v1/tokens/{tokenId}` (revoked there with DELETE; listed by GET /api/v1/tokens). A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1730,7 +1768,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1775,7 +1813,7 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1784,7 +1822,7 @@ export interface operations {
             204: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1878,7 +1916,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2001,7 +2039,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2037,7 +2075,7 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2046,7 +2084,7 @@ export interface operations {
             204: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2140,7 +2178,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2195,7 +2233,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2208,7 +2246,7 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2338,7 +2376,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2392,7 +2430,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2405,7 +2443,7 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2535,7 +2573,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2646,7 +2684,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2694,11 +2732,11 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description The new folder: `/api/v1/folders/{folderId}`. A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2711,11 +2749,11 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description The new folder: `/api/v1/folders/{folderId}`. A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2845,7 +2883,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2957,7 +2995,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3007,11 +3045,11 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description The new page: `/api/v1/pages/{pageId}`. A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3024,11 +3062,11 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description The new page: `/api/v1/pages/{pageId}`. A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3158,7 +3196,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3283,7 +3321,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3317,7 +3355,7 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3326,7 +3364,7 @@ export interface operations {
             204: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3420,7 +3458,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3475,7 +3513,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3488,7 +3526,7 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3618,7 +3656,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3672,7 +3710,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3685,7 +3723,7 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3815,7 +3853,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3865,7 +3903,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
-                    ETag?: string;
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3876,7 +3914,7 @@ export interface operations {
             304: {
                 headers: {
                     /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
-                    ETag?: string;
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3953,7 +3991,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4001,9 +4039,9 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
-                    ETag?: string;
+                    ETag: string;
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4014,11 +4052,11 @@ export interface operations {
             202: {
                 headers: {
                     /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
-                    ETag?: string;
+                    ETag: string;
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4182,7 +4220,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4241,9 +4279,9 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
-                    ETag?: string;
+                    ETag: string;
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4254,11 +4292,11 @@ export interface operations {
             202: {
                 headers: {
                     /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
-                    ETag?: string;
+                    ETag: string;
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4405,7 +4443,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4462,9 +4500,9 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
-                    ETag?: string;
+                    ETag: string;
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4475,11 +4513,11 @@ export interface operations {
             202: {
                 headers: {
                     /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
-                    ETag?: string;
+                    ETag: string;
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4643,7 +4681,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4702,11 +4740,11 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description The copy: `/api/v1/pages/{pageId}`. A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4719,11 +4757,11 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description The copy: `/api/v1/pages/{pageId}`. A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4870,7 +4908,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4914,7 +4952,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4927,7 +4965,7 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5023,7 +5061,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5154,7 +5192,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5210,11 +5248,11 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description The thread's first comment: `/api/v1/pages/{pageId}/comments/{commentId}` (edited and deleted there; read with the page's threads). A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5227,11 +5265,11 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description The thread's first comment: `/api/v1/pages/{pageId}/comments/{commentId}` (edited and deleted there; read with the page's threads). A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5378,7 +5416,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5436,11 +5474,11 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description The new reply: `/api/v1/pages/{pageId}/comments/{commentId}` (edited and deleted there; read with the page's threads). A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5453,11 +5491,11 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description The new reply: `/api/v1/pages/{pageId}/comments/{commentId}` (edited and deleted there; read with the page's threads). A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5604,7 +5642,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5660,7 +5698,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5673,7 +5711,7 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5803,7 +5841,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5847,7 +5885,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5860,7 +5898,7 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5956,7 +5994,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6011,7 +6049,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6024,7 +6062,7 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6154,7 +6192,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6215,7 +6253,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -6230,11 +6268,11 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description On the 202 of an invitation, the invitation: `/api/v1/shares/invitations/{invitationId}` (cancelled there with DELETE). A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6381,7 +6419,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6428,7 +6466,7 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6437,7 +6475,7 @@ export interface operations {
             204: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6531,7 +6569,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6589,7 +6627,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -6604,11 +6642,11 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description On the 202 of an invitation, the invitation: `/api/v1/shares/invitations/{invitationId}` (cancelled there with DELETE). A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6738,7 +6776,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6783,7 +6821,7 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6792,7 +6830,7 @@ export interface operations {
             204: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6886,7 +6924,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6929,7 +6967,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6942,7 +6980,7 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7038,7 +7076,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7083,7 +7121,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7096,7 +7134,7 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7192,7 +7230,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7235,7 +7273,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7248,7 +7286,7 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7344,7 +7382,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7389,7 +7427,7 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7398,7 +7436,7 @@ export interface operations {
             204: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7492,7 +7530,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7550,11 +7588,11 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description The new image's bytes: `/api/v1/images/{imageId}`. A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7567,11 +7605,11 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description The new image's bytes: `/api/v1/images/{imageId}`. A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7718,7 +7756,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7785,7 +7823,7 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -7800,7 +7838,7 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -7932,7 +7970,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8043,7 +8081,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8094,9 +8132,9 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description The new webhook: `/api/v1/webhooks/{webhookId}`. A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8109,9 +8147,9 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description The new webhook: `/api/v1/webhooks/{webhookId}`. A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8224,7 +8262,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8347,7 +8385,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8381,7 +8419,7 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8390,7 +8428,7 @@ export interface operations {
             204: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8484,7 +8522,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8523,6 +8561,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "active": false
+                 *     }
+                 */
                 "application/json": {
                     url?: string;
                     events?: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded"))[];
@@ -8536,7 +8579,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8549,7 +8592,7 @@ export interface operations {
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8679,7 +8722,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8722,8 +8765,6 @@ export interface operations {
             /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
-                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8823,7 +8864,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8876,8 +8917,6 @@ export interface operations {
             /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
-                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9011,7 +9050,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9098,7 +9137,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9217,7 +9256,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9315,7 +9354,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9434,7 +9473,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9534,7 +9573,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9654,7 +9693,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9774,7 +9813,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9874,7 +9913,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9985,7 +10024,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10078,7 +10117,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10191,7 +10230,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10228,7 +10267,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
-                    ETag?: string;
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10242,7 +10281,7 @@ export interface operations {
             304: {
                 headers: {
                     /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
-                    ETag?: string;
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10319,7 +10358,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10415,7 +10454,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {

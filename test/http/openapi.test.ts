@@ -283,6 +283,7 @@ describe("the OpenAPI document", () => {
     expect(operation("POST", "/api/v1/pages")?.responses["201"]?.headers?.Location).toEqual({
       description: expect.stringContaining("`/api/v1/pages/{pageId}`"),
       schema: { type: "string", format: "uri-reference" },
+      required: true,
     });
   });
 
