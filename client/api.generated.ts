@@ -1005,6 +1005,8 @@ export interface components {
                 quote: string;
                 prefix: string;
                 suffix: string;
+                /** @description Whether the page's markdown contains the quote now: false when it never did, or was edited away */
+                found: boolean;
             };
             /** @enum {string} */
             status: "open" | "resolved";

@@ -22,7 +22,12 @@ export type CommentResource = z.infer<typeof commentResource>;
 export const threadResource = z.object({
   id: z.uuid(),
   pageId: z.uuid(),
-  anchor: z.object({ quote: z.string(), prefix: z.string(), suffix: z.string() }),
+  anchor: z.object({
+    quote: z.string(),
+    prefix: z.string(),
+    suffix: z.string(),
+    found: z.boolean().meta({ description: "Whether the page's markdown contains the quote now: false when it never did, or was edited away" }),
+  }),
   status: threadStatusSchema,
   createdBy: z.uuid(),
   createdAt: z.string(),
@@ -50,11 +55,12 @@ function toCommentResource(comment: CommentRecord, author: UserRecord | undefine
   };
 }
 
-export function toThreadResource(thread: ThreadRecord, authors: ReadonlyMap<string, UserRecord>): ThreadResource {
+/** `markdown`: the page's markdown as of the answer, which the anchor's quote is looked for in. */
+export function toThreadResource(thread: ThreadRecord, authors: ReadonlyMap<string, UserRecord>, markdown: string): ThreadResource {
   return {
     id: thread.id,
     pageId: thread.pageId,
-    anchor: thread.anchor,
+    anchor: { ...thread.anchor, found: markdown.includes(thread.anchor.quote) },
     status: thread.status,
     createdBy: thread.createdBy,
     createdAt: thread.createdAt,
@@ -65,8 +71,8 @@ export function toThreadResource(thread: ThreadRecord, authors: ReadonlyMap<stri
   };
 }
 
-/** Threads as resources, with every author's profile fetched in one lookup. */
-export async function presentThreads(users: UsersView, threads: readonly ThreadRecord[]): Promise<ThreadResource[]> {
+/** Threads of one page as resources, with every author's profile fetched in one lookup; `markdown` is the page's. */
+export async function presentThreads(users: UsersView, threads: readonly ThreadRecord[], markdown: string): Promise<ThreadResource[]> {
   const authors = await users.getMany(threads.flatMap((thread) => thread.comments.map((comment) => comment.authorId)));
-  return threads.map((thread) => toThreadResource(thread, authors));
+  return threads.map((thread) => toThreadResource(thread, authors, markdown));
 }

@@ -98,7 +98,7 @@ describe("a write stored but not yet visible", () => {
     expect(folder.status).toBe(202);
     expect(folder.body).toMatchObject({ name: "Later", parentId: null, permission: "owner", ownerId: ann.id });
     expect(thread.status).toBe(202);
-    expect(thread.body.thread).toMatchObject({ pageId: page.body.id, status: "open", anchor: { quote: "words", prefix: "", suffix: "" } });
+    expect(thread.body.thread).toMatchObject({ pageId: page.body.id, status: "open", anchor: { quote: "words", prefix: "", suffix: "", found: true } });
     const token = thread.headers.get("x-consistency-token") ?? "";
     const threads = await ann.get(`/pages/${String(page.body.id)}/comments`, { "x-consistency-token": token });
     expect(threads.body.data).toEqual([thread.body.thread]);

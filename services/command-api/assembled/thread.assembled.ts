@@ -6,7 +6,8 @@ import type { CommentRecord, ThreadRecord } from "../../../shared/comments/threa
 import type { EventStore } from "../../../shared/event-store/event-store.port.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import { parseRecorded, type StoredEvent } from "../../../shared/events.ts";
-import type { ThreadId } from "../../../shared/kernel/ids.ts";
+import { pageIdSchema, type ThreadId } from "../../../shared/kernel/ids.ts";
+import { pageCommands } from "../../../shared/pages/page.commands.ts";
 import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
 
 type Folded = Omit<ThreadRecord, "comments"> & { comments: CommentRecord[] };
@@ -42,7 +43,9 @@ function fold(thread: Folded | null, { event, metadata, position }: StoredEvent)
 export async function assembleThread(ports: { eventStore: EventStore; views: ReadModels }, threadId: ThreadId): Promise<ThreadResource> {
   const { events } = await ports.eventStore.read(threadStream(threadId));
   const thread = events.map(parseRecorded).reduce<Folded | null>(fold, null);
-  const [presented] = thread ? await presentThreads(ports.views.users, [thread]) : [];
+  const page = thread ? await pageCommands.load(ports.eventStore, pageIdSchema.parse(thread.pageId)) : null;
+  const markdown = page && page.status === "live" ? page.markdown : "";
+  const [presented] = thread ? await presentThreads(ports.views.users, [thread], markdown) : [];
   if (!presented) throw new AppError("internal", "thread was not recorded");
   return presented;
 }

@@ -66,7 +66,8 @@ export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
       ...(created === undefined ? {} : { location: locationOf.comment(target.pageId, created) }),
       present: async () => {
         const thread = await ports.views.threads.get(target.threadId);
-        const [presented] = thread ? await presentThreads(ports.views.users, [thread]) : [];
+        const content = await ports.views.pages.getContent(target.pageId);
+        const [presented] = thread ? await presentThreads(ports.views.users, [thread], content?.markdown ?? "") : [];
         if (!presented) throw new AppError("internal", "thread was not recorded");
         return { body: { thread: presented } };
       },
