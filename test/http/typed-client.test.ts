@@ -2,7 +2,9 @@
 // document the server serves, driven with openapi-fetch as a user of the API would. The script of every operation
 // (test/support/every-operation.ts) compiles alone with `tsc --strict` against types generated from the served
 // document, with no `as`, no `!` and no `any`; test/http/api-conformance.test.ts runs it against the server.
+import { execFile } from "node:child_process";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { promisify } from "node:util";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,6 +15,19 @@ import { makeImage } from "../support/images.ts";
 import { TEST_SESSION_SECRET, TestServer } from "../support/server.ts";
 
 const SCRIPT = "test/support/every-operation.ts";
+
+const COMPILER_OPTIONS: ts.CompilerOptions = {
+  strict: true,
+  noEmit: true,
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  allowImportingTsExtensions: true,
+  skipLibCheck: true,
+  types: ["node"],
+};
+
+const compileErrors = (program: ts.Program): string[] => ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
 
 /** What the script may not contain: casts, non-null assertions, `any`. */
 function shortcutsIn(source: ts.SourceFile): string[] {
@@ -50,21 +65,31 @@ describe("a client generated from the API reference", () => {
       await cp("client/index.ts", join(dir, "client/index.ts"));
       await writeFile(join(dir, "client/api.generated.ts"), await generateApiTypes(reply.text));
       await cp(SCRIPT, join(dir, SCRIPT));
-      const program = ts.createProgram([join(dir, SCRIPT)], {
-        strict: true,
-        noEmit: true,
-        target: ts.ScriptTarget.ES2022,
-        module: ts.ModuleKind.NodeNext,
-        moduleResolution: ts.ModuleResolutionKind.NodeNext,
-        allowImportingTsExtensions: true,
-        skipLibCheck: true,
-        types: ["node"],
-      });
-      const problems = ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
-      expect(problems).toEqual([]);
+      const program = ts.createProgram([join(dir, SCRIPT)], COMPILER_OPTIONS);
+      expect(compileErrors(program)).toEqual([]);
       const script = program.getSourceFile(join(dir, SCRIPT));
       if (!script) throw new Error("the script was not compiled");
       expect(shortcutsIn(script)).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("runs the README's example of the typed client, compiled with tsc --strict", async () => {
+    const readme = await readFile("README.md", "utf8");
+    const example = /## Typed client[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+    if (!example) throw new Error("no TypeScript example under README's Typed client");
+    const dir = await mkdtemp(join(process.cwd(), ".typed-client-"));
+    try {
+      const file = join(dir, "example.ts");
+      // The package's name resolves to its built files; here the example runs against the sources.
+      await writeFile(file, example.replace('"workspace-backend/client"', JSON.stringify(join(process.cwd(), "client/index.ts"))).replace("http://127.0.0.1:3000", server.url));
+      expect(compileErrors(ts.createProgram([file], COMPILER_OPTIONS))).toEqual([]);
+      const owner = await server.registered("readme");
+      const token = String((await owner.post("/tokens", { name: "readme", scopes: ["pages:read", "pages:write"] })).body.token);
+      const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", file], { env: { ...process.env, TOKEN: token } });
+      expect(stdout).toContain("Q4 plan ---\nid: ");
+      expect(stdout).toContain("# Goals");
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
