@@ -89,6 +89,20 @@ describe("a write stored but not yet visible", () => {
     expect(written.text.endsWith("\ntwo")).toBe(true);
   });
 
+  it("answers a token and a webhook created while the read side is behind with their records, secret and id included", async () => {
+    const [token, webhook] = await withProjectorPaused(async () => [
+      await ann.post("/tokens", { name: "while behind", scopes: ["pages:read"] }),
+      await ann.post("/webhooks", { url: "https://hooks.example.com/in", events: ["*"] }),
+    ]);
+    expect(token.status).toBe(202);
+    expect(token.body).toEqual({ id: expect.any(String), name: "while behind", scopes: ["pages:read"], expiresAt: null, lastUsedAt: null, createdAt: expect.any(String), token: expect.any(String) });
+    expect(webhook.status).toBe(202);
+    expect(webhook.body).toMatchObject({ id: expect.any(String), url: "https://hooks.example.com/in", active: true, secret: expect.stringMatching(/^whsec_/) });
+    const read = await ann.get(`/webhooks/${String(webhook.body.id)}`, { "x-consistency-token": webhook.headers.get("x-consistency-token") ?? "" });
+    const { secret: _secret, ...record } = webhook.body;
+    expect(read.body).toEqual(record);
+  });
+
   it("answers a folder and a comment thread created while the read side is behind with their records", async () => {
     const page = await ann.post("/pages", { title: "Commented", markdown: "some words here" });
     const [folder, thread] = await withProjectorPaused(async () => [
