@@ -47,18 +47,18 @@ export async function idempotentWrite(
   const key = keyOf(request.headers["idempotency-key"]);
   if (key === null) return write();
   const fingerprint = requestFingerprint({ method: request.method, path: request.url.split("?")[0] ?? request.url, body });
-  const worked: { answer?: WriteAnswer } = {};
+  const live: { answer?: WriteAnswer } = {};
   const response = await runIdempotently(ports.eventStore, { callerId: actor.context.actorId, key, fingerprint }, actor.context, async () => {
-    worked.answer = await write();
-    return recordable(worked.answer);
+    live.answer = await write();
+    return recordable(live.answer);
   });
-  // The request that did the work answers in full, whatever was kept for its replays.
-  const answered = !response.replayed && worked.answer ? worked.answer : response;
+  // The request that did the work answers in full, with its own headers (X-Read-Side); a replay has what was recorded.
+  const answered = !response.replayed && live.answer ? live.answer : response;
   return {
     status: answered.status,
     body: answered.body,
     consistencyToken: response.consistencyToken ?? "0",
-    headers: response.replayed ? { "idempotent-replayed": "true" } : {},
+    headers: response.replayed ? { "idempotent-replayed": "true" } : { ...live.answer?.headers },
     ...(response.location === undefined ? {} : { location: response.location }),
   };
 }

@@ -1,6 +1,7 @@
 // How a write answers. Once its events are stored it is never reported as failed: when the read models show it
-// within the wait, the route's own answer; when they do not yet, 202 with the id and what to read it with.
-// Either way the X-Consistency-Token names the position a later read can wait for.
+// within the wait, the route's own answer, read from them; when they do not yet, 202 with the same body assembled
+// by the write side from what it just decided, and X-Read-Side: behind. Either way one body type per operation
+// (a generated client needs no narrowing), and the X-Consistency-Token names the position a later read can wait for.
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { Actor } from "../../shared/commands/guarded-command.ts";
@@ -23,34 +24,41 @@ export interface WriteAnswer extends Presented {
   readonly location?: string;
 }
 
-/** 202 of a write not yet visible: the id of what it wrote, absent when it names no one thing (a deletion, a grant). */
-export const recordedReply = z.object({
-  id: z.string().optional(),
-  status: z.literal("recorded"),
-  message: z.string(),
-});
+/** The header of a 202: the read side has not caught up with this write yet; its value is always `behind`. */
+export const READ_SIDE_HEADER = "x-read-side";
 
-/** 202 of a creation not yet visible: the new id is always known, so a client can read it once it is visible. */
-export const createdRecordedReply = recordedReply.extend({ id: z.string() });
-
-/** The response schemas of a write: its own, 202 when not yet visible (with the id when it creates), and the errors. */
-export const writeResponses = <T extends Record<number, z.ZodType>>(own: T) => ({
-  202: 201 in own ? createdRecordedReply : recordedReply,
-  ...own,
-  "4xx": errorBody,
-  "5xx": errorBody,
-});
+/**
+ * The response schemas of a write: its own, the same body again for 202 (the read side behind), and the errors.
+ * A write answering 204 answers 202 with no body.
+ */
+export const writeResponses = <T extends Record<number, z.ZodType>>(own: T) => {
+  const body = Object.entries(own).find(([status]) => status !== "204")?.[1];
+  return { 202: body ?? z.null(), ...own, "4xx": errorBody, "5xx": errorBody };
+};
 
 export function actorOf(request: FastifyRequest, clock: () => Date): Actor {
   const principal = principalOf(request);
   return { principal, context: { actorId: userIdSchema.parse(principal.user.id), tokenId: principal.tokenId, correlationId: request.id, now: clock() } };
 }
 
+/** What a write answers once visible, and how the write side assembles the same answer while the read side is behind. */
+export type WriteOutcome = {
+  readonly status: number;
+  /** `location`: the path of what the write creates, answered as Location whether it is visible yet or not. */
+  readonly location?: string;
+  present(): Promise<Presented>;
+} & (
+  | { readonly status: 204 }
+  | {
+      /** The same answer as `present`, from the write side's own state: the events just appended, the command, the decider's state. */
+      assemble(): Promise<Presented>;
+    }
+);
+
 export async function settleWrite(
   ports: Pick<CommandApiPorts, "projection" | "consistencyWaitMs" | "logger" | "eventStore">,
   position: number | null,
-  /** `location`: the path of what the write creates, answered as Location whether it is visible yet or not. */
-  outcome: { readonly status: number; readonly id: string | null; readonly location?: string; present(): Promise<Presented> },
+  outcome: WriteOutcome,
 ): Promise<WriteAnswer> {
   // A command that changed nothing appended nothing, but it decided on what the log held, which may include a
   // concurrent request's events not projected yet (ten concurrent first invitations of one address: nine find
@@ -62,8 +70,8 @@ export async function settleWrite(
     return { status: outcome.status, ...(await outcome.present()), consistencyToken, ...located };
   }
   ports.logger.warn({ event: "projection.wait_timeout", position: target });
-  const message = "the change is recorded but not visible yet; send this response's X-Consistency-Token with your next read";
-  return { status: 202, body: { ...(outcome.id === null ? {} : { id: outcome.id }), status: "recorded", message }, consistencyToken, ...located };
+  const assembled = "assemble" in outcome ? await outcome.assemble() : { body: undefined };
+  return { status: 202, body: assembled.body, headers: { ...assembled.headers, [READ_SIDE_HEADER]: "behind" }, consistencyToken, ...located };
 }
 
 export function sendWrite(reply: FastifyReply, answer: WriteAnswer) {

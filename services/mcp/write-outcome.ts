@@ -27,8 +27,9 @@ export async function settleTool(
 ): Promise<Record<string, unknown>> {
   const answer = await settleWrite(ports, position, {
     status: 200,
-    id: outcome.id,
     present: async (): Promise<Presented> => ({ body: await outcome.present() }),
+    // A tool's result before the read side shows the write: its status, id and consistency token only.
+    assemble: async (): Promise<Presented> => ({ body: null }),
   });
   const body: unknown = answer.body;
   const fields = answer.status === 202 || typeof body !== "object" || body === null ? {} : body;

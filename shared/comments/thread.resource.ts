@@ -16,13 +16,18 @@ export const commentResource = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   deletedAt: z.string().nullable(),
-});
+}).meta({ id: "Comment", description: "One comment of a thread" });
 export type CommentResource = z.infer<typeof commentResource>;
 
 export const threadResource = z.object({
   id: z.uuid(),
   pageId: z.uuid(),
-  anchor: z.object({ quote: z.string(), prefix: z.string(), suffix: z.string() }),
+  anchor: z.object({
+    quote: z.string(),
+    prefix: z.string(),
+    suffix: z.string(),
+    found: z.boolean().meta({ description: "Whether the page's markdown contains the quote now: false when it never did, or was edited away" }),
+  }),
   status: threadStatusSchema,
   createdBy: z.uuid(),
   createdAt: z.string(),
@@ -30,11 +35,11 @@ export const threadResource = z.object({
   resolvedBy: z.uuid().nullable(),
   resolvedAt: z.string().nullable(),
   comments: z.array(commentResource),
-});
+}).meta({ id: "CommentThread", description: "A comment thread on a quote of a page, with its comments" });
 export type ThreadResource = z.infer<typeof threadResource>;
 
 /** The body of every single-thread answer. */
-export const threadReply = z.object({ thread: threadResource });
+export const threadReply = z.object({ thread: threadResource }).meta({ id: "CommentThreadAnswer", description: "The answer of a write to a thread: the whole thread" });
 
 function toCommentResource(comment: CommentRecord, author: UserRecord | undefined): CommentResource {
   return {
@@ -50,11 +55,12 @@ function toCommentResource(comment: CommentRecord, author: UserRecord | undefine
   };
 }
 
-export function toThreadResource(thread: ThreadRecord, authors: ReadonlyMap<string, UserRecord>): ThreadResource {
+/** `markdown`: the page's markdown as of the answer, which the anchor's quote is looked for in. */
+export function toThreadResource(thread: ThreadRecord, authors: ReadonlyMap<string, UserRecord>, markdown: string): ThreadResource {
   return {
     id: thread.id,
     pageId: thread.pageId,
-    anchor: thread.anchor,
+    anchor: { ...thread.anchor, found: markdown.includes(thread.anchor.quote) },
     status: thread.status,
     createdBy: thread.createdBy,
     createdAt: thread.createdAt,
@@ -65,8 +71,8 @@ export function toThreadResource(thread: ThreadRecord, authors: ReadonlyMap<stri
   };
 }
 
-/** Threads as resources, with every author's profile fetched in one lookup. */
-export async function presentThreads(users: UsersView, threads: readonly ThreadRecord[]): Promise<ThreadResource[]> {
+/** Threads of one page as resources, with every author's profile fetched in one lookup; `markdown` is the page's. */
+export async function presentThreads(users: UsersView, threads: readonly ThreadRecord[], markdown: string): Promise<ThreadResource[]> {
   const authors = await users.getMany(threads.flatMap((thread) => thread.comments.map((comment) => comment.authorId)));
-  return threads.map((thread) => toThreadResource(thread, authors));
+  return threads.map((thread) => toThreadResource(thread, authors, markdown));
 }

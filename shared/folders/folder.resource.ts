@@ -14,7 +14,7 @@ export const folderResource = z.object({
   permission: permissionValue,
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: "Folder", description: "A folder's record" });
 export type FolderResource = z.infer<typeof folderResource>;
 
 /** Only from a record shaped for the caller (seenBy): parentId never names a folder they cannot view. */

@@ -15,8 +15,12 @@ export interface Operation {
   readonly produces?: readonly string[];
   /** The media types the request body may have when JSON is not the only one. */
   readonly consumes?: readonly string[];
-  /** Needs If-Match with the page's ETag (412 when it moved on, 428 without it). */
-  readonly ifMatch?: true;
+  /** Takes If-Match with the page's ETag (412 when it moved on); `required`: 428 without it. */
+  readonly ifMatch?: "required" | "optional";
+  /** A multipart body's file parts and the media types each takes (its `encoding`). */
+  readonly parts?: Readonly<Record<string, string>>;
+  /** Answers 202 `accepted` for work queued, not a write's 202 with its record (no X-Read-Side). */
+  readonly accepted?: true;
   /** Answers an ETag, and 304 to an If-None-Match that holds it. */
   readonly conditional?: true;
   /** Takes a Last-Event-ID to resume from. */
@@ -48,11 +52,11 @@ export const operations: Record<string, Operation> = {
   },
   "GET /api/v1/webhooks": { id: "listWebhooks", summary: "List the caller's webhooks, newest first" },
   "GET /api/v1/webhooks/{webhookId}": { id: "getWebhook", summary: "Read a webhook (active, or why it was disabled)" },
-  "PATCH /api/v1/webhooks/{webhookId}": { id: "updateWebhook", summary: "Change a webhook's URL, events, description or whether it is active" },
+  "PATCH /api/v1/webhooks/{webhookId}": { id: "updateWebhook", summary: "Change a webhook's URL, events, description or whether it is active", example: { active: false } },
   "DELETE /api/v1/webhooks/{webhookId}": { id: "deleteWebhook", summary: "Delete a webhook" },
   "GET /api/v1/webhooks/{webhookId}/deliveries": { id: "listWebhookDeliveries", summary: "A webhook's delivery log, newest first (kept 7 days by default)" },
-  "POST /api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry": { id: "retryWebhookDelivery", summary: "Send a delivery again, with the same webhook-id" },
-  "POST /api/v1/webhooks/{webhookId}/replay": { id: "replayWebhook", summary: "Deliver again every matching event after a position (a consistency token)", example: { after: "1042" }, errors: ["quota_exceeded"] },
+  "POST /api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry": { id: "retryWebhookDelivery", summary: "Send a delivery again, with the same webhook-id", accepted: true },
+  "POST /api/v1/webhooks/{webhookId}/replay": { id: "replayWebhook", summary: "Deliver again every matching event after a position (a consistency token)", example: { after: "1042" }, accepted: true, errors: ["quota_exceeded"] },
   "GET /api/v1/me": { id: "getMe", summary: "The current user and how they authenticated" },
   "GET /api/v1/pages": { id: "listPages", summary: "List the pages the caller can see, most recently updated first" },
   "POST /api/v1/pages": { id: "createPage",
@@ -66,7 +70,7 @@ export const operations: Record<string, Operation> = {
   "GET /api/v1/pages/{pageId}": { id: "getPage", summary: "Read a page's record (as of an earlier instant with ?at=)" },
   "GET /api/v1/pages/{pageId}/history": { id: "getPageHistory", summary: "A page's changes, with who made them (sharing changes only for those who may share)" },
   "GET /api/v1/pages/{pageId}/diff": { id: "getPageDiff", summary: "The change between two instants of a page: a unified diff (text/x-diff), or JSON hunks with Accept: application/json; title and icon changes too", errors: ["diff_too_large"], produces: ["text/x-diff", "application/json"] },
-  "POST /api/v1/pages/{pageId}/restore": { id: "restorePage", summary: "Restore a page's title, icon and content to an earlier instant (If-Match)", errors: ["precondition_failed", "precondition_required"], ifMatch: true, produces: ["text/markdown"], example: { at: "2026-11-01T09:30:00Z" } },
+  "POST /api/v1/pages/{pageId}/restore": { id: "restorePage", summary: "Restore a page's title, icon and content to an earlier instant (If-Match)", errors: ["precondition_failed", "precondition_required"], ifMatch: "required", produces: ["text/markdown"], example: { at: "2026-11-01T09:30:00Z" } },
   "GET /api/v1/changes": { id: "streamChanges", summary: "Live change feed (Server-Sent Events) of the pages, folders and threads the caller can see; resume with Last-Event-ID", produces: ["text/event-stream"], resumable: true },
   "GET /api/v1/folders/{folderId}/history": { id: "getFolderHistory", summary: "A folder's changes, with who made them (sharing changes only for those who may share)" },
   "PATCH /api/v1/pages/{pageId}": { id: "updatePage", summary: "Rename a page and/or change its icon", example: { title: "Release checklist (v2)" } },
@@ -74,6 +78,7 @@ export const operations: Record<string, Operation> = {
   "POST /api/v1/pages/{pageId}/images": { id: "uploadImage",
     summary: "Upload an image to a page (JPEG, PNG, GIF or WebP, at most 10 MB); answers its record and markdown",
     errors: [...IDEMPOTENT, "payload_too_large", "unsupported_media_type", "quota_exceeded"],
+    parts: { file: "image/jpeg, image/png, image/gif, image/webp" },
     location: "The new image's bytes: `/api/v1/images/{imageId}`",
   },
   "POST /api/v1/imports/obsidian": { id: "importObsidianVault",
@@ -87,7 +92,7 @@ export const operations: Record<string, Operation> = {
   "GET /api/v1/pages/{pageId}/content": { id: "getPageContent", summary: "Read a page's markdown, with its ETag (as of an earlier instant with ?at=)", produces: ["text/markdown"], conditional: true },
   "POST /api/v1/pages/{pageId}/move": { id: "movePage", summary: "Move a page into a folder of its workspace, or to its root (null)", example: { parentId: null } },
   "PUT /api/v1/pages/{pageId}/content": { id: "replacePageContent",
-    summary: "Replace a page's markdown (If-Match with the ETag read)", ifMatch: true, produces: ["text/markdown"], consumes: ["text/markdown", "text/plain", "application/json"],
+    summary: "Replace a page's markdown (If-Match with the ETag read)", ifMatch: "required", produces: ["text/markdown"], consumes: ["text/markdown", "text/plain", "application/json"],
     errors: ["precondition_failed", "precondition_required"],
     example: { markdown: "# Release checklist\n\n- [x] tag the build" },
   },
@@ -95,6 +100,8 @@ export const operations: Record<string, Operation> = {
     id: "appendPageContent",
     summary: "Append or prepend to a page's markdown without reading it first (If-Match optional); answers the new content and ETag",
     errors: ["precondition_failed"],
+    ifMatch: "optional",
+    produces: ["text/markdown"],
     example: { append: "\n- 09:30 deploy finished" },
   },
   "POST /api/v1/pages/{pageId}/duplicate": {

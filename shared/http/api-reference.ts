@@ -15,6 +15,7 @@ import type { Scope } from "../kernel/scopes.ts";
 import type { Requirement } from "./guard.ts";
 import { operations, type Operation } from "./api-operations.ts";
 import { errorBody } from "./schemas.ts";
+import { mergeDocuments, PeerDocument } from "./peer-document.ts";
 
 export const OPENAPI_PATH = "/api/v1/openapi.json";
 export const DOCS_PREFIX = "/docs";
@@ -27,6 +28,12 @@ const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   "pages:comment": "Read, and open, answer, edit and resolve comment threads",
   "pages:write": "Read, and create, change, move, share and delete pages and folders; upload images; import vaults",
 };
+
+const BEARER_DESCRIPTION = [
+  "An API token, sent as `Authorization: Bearer <API_TOKEN>`; a signed-in session creates one with POST /api/v1/tokens, naming its scopes.",
+  "An operation that needs a scope lists it in its security requirement; a token without it is refused with 403 `insufficient_scope`. The scopes:",
+  ...Object.entries(SCOPE_DESCRIPTIONS).map(([scope, description]) => `- \`${scope}\`: ${description}`),
+].join("\n");
 
 const TAGS = [
   { name: "pages", description: "Markdown pages: records, content (text/markdown, under If-Match), moves, history, comments" },
@@ -75,12 +82,15 @@ function methodOf(route: RouteOptions): string {
   return String(method).toUpperCase();
 }
 
-/** The security requirement of a route: a bearer token (with the scope it needs) or a browser session. */
+/**
+ * The security requirement of a route: an API token or a browser session. Every token operation names the one
+ * bearer scheme, so a token entered once in /docs' "Authorize" goes out on each of them; the scope a route needs
+ * is the requirement's role list, which OpenAPI 3.1 allows for any scheme (docs/api-decisions.md#api-reference).
+ */
 function securityOf(access: Requirement | undefined): Array<Record<string, string[]>> {
   if (!access) return [];
   if ("sessionOnly" in access) return [{ browserSession: [] }];
-  // A scope is a requirement only an OAuth2 scheme can state (docs/api-decisions.md#api-reference).
-  if ("scope" in access) return [{ apiToken: [access.scope] }, { browserSession: [] }];
+  if ("scope" in access) return [{ bearerToken: [access.scope] }, { browserSession: [] }];
   return [{ bearerToken: [] }, { browserSession: [] }];
 }
 
@@ -128,7 +138,9 @@ function errorResponses(errorSchema: JsonSchema, codes: readonly ErrorCode[]): R
 const successDescriptions: Record<string, string> = {
   "200": "OK",
   "201": "Created",
-  "202": "Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued",
+  "202":
+    "Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up " +
+    "(X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued",
   "204": "No content",
   "304": "Not modified since the ETag in If-None-Match",
 };
@@ -148,6 +160,11 @@ const responseHeaders = {
   consistency: header("The log position of this write: send it as X-Consistency-Token on a later read to see the write there"),
   replayed: header("`true` when this answer replays the first one sent with the same Idempotency-Key", { type: "string", enum: ["true"] }),
   retryAfter: header("Seconds to wait before trying again", { type: "string", pattern: "^[0-9]+$" }),
+  readSide: header(
+    "`behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. " +
+      "Send the X-Consistency-Token on the next read to see the write there",
+    { type: "string", enum: ["behind"] },
+  ),
   location: (what: string) => header(`${what}. A path, relative to the server (or gateway) called`, { type: "string", format: "uri-reference" }),
 };
 
@@ -162,7 +179,10 @@ const requestHeader = (name: string, description: string, required = false, sche
 /** The request headers an operation reads, from what the table says of it and what every read or write takes. */
 function requestHeadersOf(method: string, path: string, operation: Operation): JsonSchema[] {
   const headers: JsonSchema[] = [];
-  if (operation.ifMatch) headers.push(requestHeader("If-Match", "The ETag of the page as last read (GET /pages/{pageId}/content); `*` writes over any version", true));
+  if (operation.ifMatch) {
+    const required = operation.ifMatch === "required";
+    headers.push(requestHeader("If-Match", `The ETag of the page as last read (GET /pages/{pageId}/content); \`*\` writes over any version${required ? "" : ". Optional: without it the write applies to whatever version is current"}`, required));
+  }
   if (operation.conditional) headers.push(requestHeader("If-None-Match", "An ETag already held: 304 with no body when it is still current"));
   if (operation.errors?.includes("idempotency_key_mismatch")) {
     headers.push(requestHeader("Idempotency-Key", "A key of the caller's choosing: the same key with the same request replays the first answer for 24 hours; with another request, 422 `idempotency_key_mismatch`"));
@@ -209,6 +229,9 @@ function finishDocument(document: JsonSchema): JsonSchema {
           operation.consumes.map((type) => [type, type === "application/json" ? { ...json, schema: objectBranch ?? schema } : { schema: bodyOf(type) }]),
         );
       }
+      if (operation.parts && isRecord(found.requestBody) && isRecord(found.requestBody.content)) {
+        found.requestBody.content = withPartEncodings(found.requestBody.content, operation.parts);
+      }
       const responses = isRecord(found.responses) ? found.responses : {};
       if (responses["5xx"]) {
         responses["5XX"] = responses["5xx"];
@@ -219,12 +242,12 @@ function finishDocument(document: JsonSchema): JsonSchema {
           description:
             "A stream of Server-Sent Events that stays open. Each change the caller may see is one event named `change`, its `id` the " +
             "change's position (send the last one as Last-Event-ID to resume) and its `data` one JSON object: `position`, `type`, " +
-            "`occurredAt`, `actor` {id, name, email}, `changes` (as in a page's history) and `entity` {kind: page | folder | thread, id}. " +
+            "`occurredAt`, `actor` {id, name}, `changes` (an object, as in a page's history) and `entity` {kind: page | folder | thread, id}. " +
             "Comment lines (`:`) keep idle connections open.",
           content: {
             "text/event-stream": {
               schema: { type: "string" },
-              example: 'id: 42\nevent: change\ndata: {"position":"42","type":"PageRenamed","occurredAt":"2026-11-01T09:30:00.000Z","actor":{"id":"…","name":"Ann","email":"ann@example.com"},"changes":[],"entity":{"kind":"page","id":"…"}}\n\n',
+              example: 'id: 42\nevent: change\ndata: {"position":"42","type":"PageRenamed","occurredAt":"2026-11-01T09:30:00.000Z","actor":{"id":"…","name":"Ann"},"changes":{"kind":"title","from":"Plan","to":"Q4 plan"},"entity":{"kind":"page","id":"…"}}\n\n',
             },
           },
         };
@@ -239,14 +262,23 @@ function finishDocument(document: JsonSchema): JsonSchema {
           response.content = { "application/json": { ...media, schema: errorRef } };
         }
         const answers: JsonSchema = {};
-        if (/^2/.test(status) && operation.produces && json && status !== "202") response.content = mediaOf(operation.produces);
-        if ((status === "200" || status === "304") && (operation.conditional || (operation.ifMatch && status === "200"))) answers.ETag = responseHeaders.etag;
-        if (/^2/.test(status) && method !== "get" && path.startsWith("/api/v1/")) {
+        const writes = method !== "get" && path.startsWith("/api/v1/");
+        // A write answering nothing (204) answers 202 with nothing too.
+        if (status === "202" && writes && json && isRecord(json.schema) && json.schema.type === "null") delete response.content;
+        if (/^2/.test(status) && operation.produces && json) response.content = mediaOf(operation.produces);
+        const answersDocument = operation.produces?.includes("text/markdown") === true;
+        if ((status === "200" || status === "304") && operation.conditional) answers.ETag = responseHeaders.etag;
+        if ((status === "200" || status === "202") && answersDocument) answers.ETag = responseHeaders.etag;
+        if (status === "202" && writes && !operation.accepted) answers["X-Read-Side"] = responseHeaders.readSide;
+        if (/^2/.test(status) && writes && !operation.accepted) {
           answers["X-Consistency-Token"] = responseHeaders.consistency;
           if (operation.errors?.includes("idempotency_key_mismatch")) answers["Idempotent-Replayed"] = responseHeaders.replayed;
         }
         if ((status === "201" || status === "202") && operation.location) answers.Location = responseHeaders.location(operation.location);
         if (status === "429" || status === "503" || status === "5XX") answers["Retry-After"] = responseHeaders.retryAfter;
+        // Sent on every answer of this status (test/http/api-conformance.test.ts checks it): a client may rely on them.
+        const always = ["X-Consistency-Token", "ETag", "Location", ...(status === "429" ? ["Retry-After"] : [])];
+        for (const name of always) if (isRecord(answers[name])) answers[name] = { ...answers[name], required: true };
         if (Object.keys(answers).length > 0) response.headers = answers;
       }
     }
@@ -255,58 +287,41 @@ function finishDocument(document: JsonSchema): JsonSchema {
   const schemas = isRecord(components.schemas) ? components.schemas : {};
   return {
     ...document,
-    components: { ...components, schemas: { ...schemas, [ERROR_SCHEMA]: errorJsonSchema() } },
+    components: { ...components, schemas: { ...withoutUnusedInputs(document, schemas), [ERROR_SCHEMA]: errorJsonSchema() } },
   };
 }
 
 const tagOf = (path: string): string =>
   path.endsWith("/share-links") ? "share-links" : path.startsWith("/api/v1/") ? (path.split("/")[3] ?? "api") : path.startsWith("/s/") ? "public" : OPERATIONS_TAG;
 
-const peerDocumentSchema = z.looseObject({
-  paths: z.record(z.string(), z.record(z.string(), z.unknown())),
-  components: z.looseObject({ schemas: z.record(z.string(), z.unknown()).optional() }).optional(),
-  tags: z.array(z.looseObject({ name: z.string() })).optional(),
-});
-type OpenApiDocument = z.infer<typeof peerDocumentSchema>;
+/**
+ * The named schemas, less the request-side twins (`PageInput`) that fastify-type-provider-zod makes of every
+ * named schema and no request body refers to.
+ */
+function withoutUnusedInputs(document: JsonSchema, schemas: JsonSchema): JsonSchema {
+  const text = JSON.stringify({ ...document, components: { ...(isRecord(document.components) ? document.components : {}), schemas: {} } });
+  const used = (name: string) => text.includes(`"#/components/schemas/${name}"`);
+  return Object.fromEntries(
+    Object.entries(schemas)
+      .filter(([name]) => !(name.endsWith("Input") && name.slice(0, -"Input".length) in schemas && !used(name)))
+      // The dialect is the document's (jsonSchemaDialect) and the name is the component's key: a `$id` of a
+      // fragment is not a valid schema id, and `$schema` inside a component is noise.
+      .map(([name, schema]) => [name, isRecord(schema) ? withoutKeys(schema, ["$id", "$schema"]) : schema]),
+  );
+}
+
+const withoutKeys = (schema: JsonSchema, keys: readonly string[]): JsonSchema => Object.fromEntries(Object.entries(schema).filter(([key]) => !keys.includes(key)));
 
 /**
- * The other half of the API's document, for a query node, which registers only the reads: fetched from the
- * command API once it answers, and kept. Until then the node's document holds its own routes only.
+ * A multipart body's binary parts: `format: binary` (a generated client types it as a Blob: see the client's
+ * generator) with the media types each takes, so a client sends the bytes as a file part.
  */
-class PeerDocument {
-  private document: OpenApiDocument | null = null;
-
-  constructor(private readonly url: string) {}
-
-  latest(): OpenApiDocument | null {
-    return this.document;
-  }
-
-  async get(): Promise<OpenApiDocument | null> {
-    if (this.document) return this.document;
-    try {
-      const response = await fetch(this.url, { signal: AbortSignal.timeout(2_000) });
-      const parsed = peerDocumentSchema.safeParse(response.ok ? await response.json() : null);
-      if (parsed.success) this.document = parsed.data;
-    } catch {
-      // The command API is not up yet: the next request asks again.
-    }
-    return this.document;
-  }
+function withPartEncodings(content: JsonSchema, accepted: Record<string, string>): JsonSchema {
+  const form = content["multipart/form-data"];
+  if (!isRecord(form)) return content;
+  return { ...content, "multipart/form-data": { ...form, encoding: Object.fromEntries(Object.entries(accepted).map(([part, contentType]) => [part, { contentType }])) } };
 }
 
-/** The union of two services' documents: every path with the operations of both, schemas and tags merged. */
-function mergeDocuments(own: unknown, peer: OpenApiDocument | null): OpenApiDocument {
-  const mine = peerDocumentSchema.parse(own);
-  if (!peer) return mine;
-  const paths: Record<string, Record<string, unknown>> = { ...peer.paths };
-  for (const [path, operations] of Object.entries(mine.paths)) paths[path] = { ...paths[path], ...operations };
-  const sortedPaths = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)));
-  const tags = [...(mine.tags ?? [])];
-  for (const tag of peer.tags ?? []) if (!tags.some((known) => known.name === tag.name)) tags.push(tag);
-  const schemas = { ...peer.components?.schemas, ...mine.components?.schemas };
-  return { ...mine, paths: sortedPaths, tags, components: { ...peer.components, ...mine.components, schemas } };
-}
 
 /**
  * Serves the API's OpenAPI document at /api/v1/openapi.json and the reference page at /docs. `peerDocumentUrl`
@@ -322,14 +337,7 @@ export async function registerApiReference(app: App, options: { peerDocumentUrl?
       servers: [{ url: "/", description: "The server (or gateway) that serves this document" }],
       components: {
         securitySchemes: {
-          apiToken: {
-            type: "oauth2",
-            description:
-              "An API token with the scopes the operation lists, sent as `Authorization: Bearer <API_TOKEN>`. Tokens are not issued by an " +
-              "OAuth exchange: a signed-in session creates one with POST /api/v1/tokens, naming its scopes.",
-            flows: { clientCredentials: { tokenUrl: "/api/v1/tokens", scopes: SCOPE_DESCRIPTIONS } },
-          },
-          bearerToken: { type: "http", scheme: "bearer", description: "An API token of any scope (`Authorization: Bearer <API_TOKEN>`), created with POST /api/v1/tokens" },
+          bearerToken: { type: "http", scheme: "bearer", description: BEARER_DESCRIPTION },
           browserSession: { type: "apiKey", in: "cookie", name: SESSION_COOKIE, description: "The session cookie of a signed-in browser" },
         },
       },

@@ -1,4 +1,5 @@
 // GET /healthz (the process answers) and GET /readyz (stores reachable, projection caught up within bounds).
+import { z } from "zod";
 import type { EventStore } from "../event-store/event-store.port.ts";
 import type { App } from "./create-app.ts";
 
@@ -12,6 +13,15 @@ export const READY_MAX_LAG = 1_000;
 async function eventsBehind(eventStore: Pick<EventStore, "readAll">, checkpoint: number): Promise<number> {
   return (await eventStore.readAll(checkpoint, READY_MAX_LAG + 1)).length;
 }
+
+const healthReply = z.object({ status: z.literal("ok") });
+const readinessReply = z.object({
+  status: z.enum(["ready", "catching_up", "stalled", "unavailable"]),
+  checkpoint: z.string().optional().describe("The last position the read models reflect"),
+  lag: z.string().nullable().optional().describe("How far behind the log they are, in events"),
+  reason: z.string().optional().describe("Why the projection is stalled"),
+  dependencies: z.object({ bus: z.enum(["up", "down"]) }).optional().describe("The services this process uses besides its stores, when it has any: a bus that is down is caught up later and does not make the process unready"),
+});
 
 /**
  * A process with an event store (command API, projector, all-in-one) checks the projection against the log; a
@@ -31,9 +41,9 @@ export function healthRoutes(
   },
 ): void {
   const bus = stores.dependencies?.bus ?? null;
-  const dependencies = () => (bus ? { dependencies: { bus: bus.up ? "up" : "down" } } : {});
-  app.get("/healthz", async () => ({ status: "ok" }));
-  app.get("/readyz", async (_request, reply) => {
+  const dependencies = () => (bus ? { dependencies: { bus: bus.up ? ("up" as const) : ("down" as const) } } : {});
+  app.get("/healthz", { schema: { response: { 200: healthReply } } }, async () => ({ status: "ok" as const }));
+  app.get("/readyz", { schema: { response: { 200: readinessReply, 503: readinessReply } } }, async (_request, reply) => {
     const stall = stores.projector?.stall ?? null;
     if (stall) {
       // The batch's error stays in the projector's log (projection.stalled): this route answers without credentials.

@@ -1,11 +1,12 @@
 // GET /metrics in Prometheus text format, on a service's own port or, for a service without one (projector,
 // notifier), on METRICS_PORT. Not for the public gateway, which answers it 404.
 import type { Logger } from "pino";
+import { z } from "zod";
 import type { Metrics } from "../metrics/metrics.port.ts";
 import { createApp, type App } from "./create-app.ts";
 
 export function metricsRoute(app: App, metrics: Pick<Metrics, "exposition">): void {
-  app.get("/metrics", async (_request, reply) => {
+  app.get("/metrics", { schema: { response: { 200: z.string().describe("Prometheus text format") } } }, async (_request, reply) => {
     const { contentType, body } = await metrics.exposition();
     return reply.type(contentType).send(body);
   });

@@ -13,7 +13,7 @@ export const imageResource = z.object({
   size: z.number().int(),
   width: z.number().int(),
   height: z.number().int(),
-});
+}).meta({ id: "Image", description: "An uploaded image's record, with the markdown that shows it" });
 export type ImageResource = z.infer<typeof imageResource>;
 
 /** The upload form as the reference shows it; the route reads the parts as they stream and checks them itself. */

@@ -17,10 +17,12 @@ export const pageResource = z.object({
   permission: permissionValue,
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: "Page", description: "A page's record (its markdown is read from /content)" });
 export type PageResource = z.infer<typeof pageResource>;
 
-export const resolvedPageResource = pageResource.extend({ folderPath: z.string() });
+export const resolvedPageResource = pageResource
+  .extend({ folderPath: z.string().meta({ description: "The folder names from the root down, joined by `/` (`\"\"` at the root)" }) })
+  .meta({ id: "PageWithPath", description: "A page's record with the path of the folder it is in" });
 
 /** Only from a record shaped for the caller (seenBy): parentId never names a folder they cannot view. */
 export function toPageResource(page: Seen<PageRecord>, permission: Permission): PageResource {

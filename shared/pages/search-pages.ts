@@ -8,7 +8,9 @@ import { folderVisibleTo } from "../folders/folder-visible-to.ts";
 import { decodeSearchCursor, encodeSearchCursor, parseSearch, renderSnippet, SEARCH_MAX_OFFSET, type SearchFilters } from "./page-search.ts";
 import { resolvedPageResource, toPageResource } from "./page.resource.ts";
 
-export const searchResult = resolvedPageResource.extend({ snippet: z.string() });
+export const searchResult = resolvedPageResource
+  .extend({ snippet: z.string().meta({ description: "HTML-escaped, matched words marked with <mark>" }) })
+  .meta({ id: "SearchHit", description: "A page that matches, with a marked snippet" });
 export type SearchResult = z.infer<typeof searchResult>;
 
 export interface SearchPagesQuery {

@@ -18,7 +18,7 @@ export const grantResource = z.object({
   grantedBy: z.uuid(),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: "Grant", description: "A user's direct grant on a page or folder" });
 
 export const entitySharesResource = z.object({
   entityType: entityTypeSchema,
@@ -26,7 +26,7 @@ export const entitySharesResource = z.object({
   ownerId: z.uuid(),
   grants: z.array(grantResource),
   pendingInvitations: z.array(invitationResource),
-});
+}).meta({ id: "EntitySharing", description: "Who has access to a page or folder" });
 export type EntitySharesResource = z.infer<typeof entitySharesResource>;
 
 export function toEntityShares(

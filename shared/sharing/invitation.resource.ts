@@ -14,7 +14,7 @@ export const invitationResource = z.object({
   deliveryStatus: z.enum(["pending", "sent", "failed"]),
   expiresAt: z.string(),
   createdAt: z.string(),
-});
+}).meta({ id: "Invitation", description: "An invitation of an address without an account" });
 export type InvitationResource = z.infer<typeof invitationResource>;
 
 export function toInvitationResource(invitation: InvitationRecord, canManage: boolean): InvitationResource {

@@ -16,9 +16,11 @@ export const workspaceMemberResource = z.object({
   memberAvatarUrl: z.string().nullable(),
   role: workspaceRoleSchema,
   createdAt: z.string(),
-});
+}).meta({ id: "WorkspaceMember", description: "A member of the caller's workspace" });
 
-export const membershipResource = z.object({ ownerId: z.uuid(), ownerName: z.string(), role: workspaceRoleSchema, joinedAt: z.string() });
+export const membershipResource = z
+  .object({ ownerId: z.uuid(), ownerName: z.string(), role: workspaceRoleSchema, joinedAt: z.string() })
+  .meta({ id: "Membership", description: "A workspace the caller joined" });
 
 export const workspaceSharesResource = z.object({
   ownerId: z.uuid(),
@@ -26,7 +28,7 @@ export const workspaceSharesResource = z.object({
   members: z.array(workspaceMemberResource),
   memberships: z.array(membershipResource),
   pendingInvitations: z.array(invitationResource),
-});
+}).meta({ id: "WorkspaceSharing", description: "The caller's workspace: members, pending invitations, and the workspaces they joined" });
 export type WorkspaceSharesResource = z.infer<typeof workspaceSharesResource>;
 
 export function toWorkspaceShares(

@@ -15,8 +15,10 @@ export const webhookResource = z.object({
   disabledReason: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
-export const createdWebhookResource = webhookResource.extend({ secret: z.string() });
+}).meta({ id: "Webhook", description: "A webhook's record, without its signing secret" });
+export const createdWebhookResource = webhookResource
+  .extend({ secret: z.string().meta({ description: "The signing secret, shown in this answer only" }) })
+  .meta({ id: "CreatedWebhook", description: "A new webhook's record with its signing secret" });
 
 export function toWebhookResource(webhook: WebhookRecord): z.infer<typeof webhookResource> {
   const { id, url, events, description, folderId, active, disabledReason, createdAt, updatedAt } = webhook;
@@ -35,7 +37,7 @@ export const deliveryResource = z.object({
   createdAt: z.string(),
   deliveredAt: z.string().nullable(),
   nextAttemptAt: z.string().nullable(),
-});
+}).meta({ id: "WebhookDelivery", description: "One delivery of an event to a webhook" });
 
 export function toDeliveryResource(delivery: DeliveryRecord): z.infer<typeof deliveryResource> {
   const { id, eventId, type, position, status, attempts, lastResponseStatus, lastError, createdAt, deliveredAt, nextAttemptAt } = delivery;

@@ -73,5 +73,36 @@ describe.skipIf(unavailable !== null)("the API reference page in a browser", () 
       await context.close();
     }
   }, 60_000);
+
+  it("signs in with an API token entered once in the Authorize dialog, and lists pages with it", async () => {
+    const owner = await server.registered("owner");
+    await owner.post("/pages", { title: "Seen through the docs" });
+    const created = await owner.post("/tokens", { name: "docs", scopes: ["pages:read"] });
+    const secret = String(created.body.token);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      // No session cookie here: the token typed into the dialog is the only credential.
+      const page = await context.newPage();
+      await page.goto(`${server.url}/docs`);
+      await page.getByRole("button", { name: "Authorize" }).first().click();
+      const dialog = page.locator(".modal-ux");
+      // One scheme takes a token; no dialog asks for a client id or secret.
+      await expect.poll(() => dialog.locator("input").count(), { timeout: 20_000 }).toBeGreaterThan(0);
+      expect(await dialog.getByText("client_id").count()).toBe(0);
+      const bearer = dialog.locator(".auth-container").filter({ hasText: "bearerToken" });
+      await bearer.locator("input").fill(secret);
+      await bearer.locator("button.authorize").click();
+      await bearer.locator("button.btn-done").click();
+
+      const operation = page.locator("#operations-pages-listPages");
+      await operation.locator(".opblock-summary").click();
+      await operation.getByRole("button", { name: "Try it out" }).click();
+      await operation.getByRole("button", { name: "Execute" }).click();
+      const body = operation.locator(".responses-wrapper .live-responses-table .response-col_description pre").first();
+      await expect.poll(() => body.textContent(), { timeout: 20_000 }).toContain("Seen through the docs");
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 });
 

@@ -31,7 +31,7 @@ describe("POST /pages/{pageId}/comments", () => {
     expect(thread).toEqual({
       id: expect.any(String),
       pageId,
-      anchor,
+      anchor: { ...anchor, found: true },
       status: "open",
       createdBy: ann.id,
       createdAt: expect.stringMatching(iso),
@@ -58,8 +58,20 @@ describe("POST /pages/{pageId}/comments", () => {
   it("defaults an anchor's prefix and suffix to empty strings, and authorImage to null without a picture", async () => {
     const bea = await server.signIn("bea");
     const thread = await openThread(bea, await newPage(bea), "note", { quote: "words" });
-    expect(thread.anchor).toEqual({ quote: "words", prefix: "", suffix: "" });
+    expect(thread.anchor).toEqual({ quote: "words", prefix: "", suffix: "", found: true });
     expect(thread.comments[0]?.authorImage).toBeNull();
+  });
+
+  it("keeps a thread on text the page does not contain, saying so in anchor.found, and says so once its text is edited away", async () => {
+    const { ann, pageId } = await pageWithAuthor();
+    const missing = await ann.post(`/pages/${pageId}/comments`, { body: "Where is this?", anchor: { quote: "words that are not there" } });
+    expect(missing.status).toBe(201);
+    expect(threadOf(missing).anchor.found).toBe(false);
+    const present = threadOf(await ann.post(`/pages/${pageId}/comments`, { body: "Here", anchor: { quote: "quoted words" } }));
+    expect(present.anchor.found).toBe(true);
+    expect((await ann.call("PUT", `/pages/${pageId}/content`, { json: { markdown: "All new text." }, headers: { "if-match": "*" } })).status).toBe(200);
+    const threads = (await listThreads(ann, pageId)).data;
+    expect(threads.map((thread) => thread.anchor.found)).toEqual([false, false]);
   });
 
   it("validates the body and the anchor", async () => {

@@ -4,6 +4,7 @@ import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { changeEvent } from "../../services/query-api/routes/changes.routes.ts";
 import { TestServer } from "../support/server.ts";
 
 /** Section 4 of the spec, method and path as the spec writes them. */
@@ -100,13 +101,27 @@ const isMcp = (url: string) => url === "/mcp" || url.startsWith("/.well-known/")
 const apiRoutes = () => registered.filter(({ method, url }) => method !== "HEAD" && !isDocsAsset(url) && !isInternal(url) && !isMcp(url));
 
 describe("the OpenAPI document", () => {
-  it("is OpenAPI 3.1 with the security schemes of the spec, the token's scopes on an OAuth2 scheme", () => {
+  it("is OpenAPI 3.1 with two security schemes, an API token and a browser session, and none that cannot be used", () => {
     expect(document.openapi).toMatch(/^3\.1\.\d+$/);
     expect(document.info).toEqual(expect.objectContaining({ title: expect.any(String), version: expect.any(String) }));
     expect(document.servers).toEqual([expect.objectContaining({ url: "/" })]);
+    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(["bearerToken", "browserSession"]);
     expect(document.components.securitySchemes.bearerToken).toEqual(expect.objectContaining({ type: "http", scheme: "bearer" }));
-    expect(Object.keys(document.components.securitySchemes.apiToken?.flows?.clientCredentials?.scopes ?? {})).toEqual(["pages:read", "pages:comment", "pages:write"]);
     expect(document.components.securitySchemes.browserSession).toEqual(expect.objectContaining({ type: "apiKey", in: "cookie", name: "app-auth.session_token" }));
+  });
+
+  it("names a declared scheme, and a scope that exists, in every security requirement", () => {
+    const scopes = ["pages:read", "pages:comment", "pages:write"];
+    for (const [path, methods] of Object.entries(document.paths)) {
+      for (const [method, found] of Object.entries(methods)) {
+        for (const requirement of found.security ?? []) {
+          for (const [scheme, roles] of Object.entries(requirement)) {
+            expect(Object.keys(document.components.securitySchemes), `${method} ${path}`).toContain(scheme);
+            for (const role of roles) expect(scopes, `${method} ${path}`).toContain(role);
+          }
+        }
+      }
+    }
   });
 
   it("lists every route of the spec's section 4", () => {
@@ -137,17 +152,17 @@ describe("the OpenAPI document", () => {
     }
   });
 
-  it("states the scope of every API operation, in the API token's requirement beside the browser session", () => {
+  it("states the scope of every API operation on the one bearer scheme, beside the browser session", () => {
     for (const route of specRoutes) {
       const [method = "", path = ""] = route.split(" ");
       const security = operation(method, `/api/v1${path}`)?.security;
       if (route === "POST /tokens") expect(security, route).toEqual([{ browserSession: [] }]);
       else if (route === "GET /me") expect(security, route).toEqual([{ bearerToken: [] }, { browserSession: [] }]);
-      else expect(security, route).toEqual([{ apiToken: [expect.stringMatching(/^pages:(read|comment|write)$/)] }, { browserSession: [] }]);
+      else expect(security, route).toEqual([{ bearerToken: [expect.stringMatching(/^pages:(read|comment|write)$/)] }, { browserSession: [] }]);
     }
-    expect(operation("GET", "/api/v1/pages/resolve")?.security?.[0]).toEqual({ apiToken: ["pages:read"] });
-    expect(operation("PATCH", "/api/v1/pages/{pageId}/comments/{commentId}")?.security?.[0]).toEqual({ apiToken: ["pages:comment"] });
-    expect(operation("POST", "/api/v1/shares/workspace/members")?.security?.[0]).toEqual({ apiToken: ["pages:write"] });
+    expect(operation("GET", "/api/v1/pages/resolve")?.security?.[0]).toEqual({ bearerToken: ["pages:read"] });
+    expect(operation("PATCH", "/api/v1/pages/{pageId}/comments/{commentId}")?.security?.[0]).toEqual({ bearerToken: ["pages:comment"] });
+    expect(operation("POST", "/api/v1/shares/workspace/members")?.security?.[0]).toEqual({ bearerToken: ["pages:write"] });
   });
 
   it("declares the health checks public, under the operations tag", () => {
@@ -198,7 +213,7 @@ describe("the OpenAPI document", () => {
 
   it("holds only schemas that compile as JSON Schema 2020-12", () => {
     const ajv = new Ajv2020({ strict: false, validateFormats: false });
-    ajv.addSchema(document.components.schemas.Error ?? {}, "#/components/schemas/Error");
+    for (const [name, schema] of Object.entries(document.components.schemas)) ajv.addSchema(schema, `#/components/schemas/${name}`);
     for (const [path, methods] of Object.entries(document.paths)) {
       for (const [method, found] of Object.entries(methods)) {
         const schemas = [
@@ -277,14 +292,45 @@ describe("the OpenAPI document", () => {
     expect(operation("POST", "/api/v1/pages")?.responses["201"]?.headers?.Location).toEqual({
       description: expect.stringContaining("`/api/v1/pages/{pageId}`"),
       schema: { type: "string", format: "uri-reference" },
+      required: true,
     });
   });
 
-  it("types limit as an integer, and gives the id in a creation's 202", () => {
+  it("types limit as an integer, and answers a write's 202 with the same body as its other success answer", () => {
     const limit = operation("GET", "/api/v1/pages")?.parameters?.find((parameter) => parameter.name === "limit")?.schema;
     expect(limit).toEqual(expect.objectContaining({ type: "integer", minimum: 1, maximum: 100 }));
-    const accepted = operation("POST", "/api/v1/pages")?.responses["202"]?.content?.["application/json"]?.schema as JsonSchemaObject | undefined;
-    expect(accepted?.properties?.id?.type).toBe("string");
-    expect(accepted?.required).toContain("id");
+    const bodyOf = (method: string, path: string, status: string) => operation(method, path)?.responses[status]?.content;
+    expect(bodyOf("POST", "/api/v1/pages", "202")).toEqual({ "application/json": { schema: { $ref: "#/components/schemas/Page" } } });
+    expect(bodyOf("POST", "/api/v1/pages", "202")).toEqual(bodyOf("POST", "/api/v1/pages", "201"));
+    expect(bodyOf("POST", "/api/v1/webhooks", "202")).toEqual(bodyOf("POST", "/api/v1/webhooks", "201"));
+    expect(bodyOf("PUT", "/api/v1/pages/{pageId}/content", "202")).toEqual(bodyOf("PUT", "/api/v1/pages/{pageId}/content", "200"));
+    expect(bodyOf("DELETE", "/api/v1/pages/{pageId}", "202")).toBeUndefined();
+    expect(operation("POST", "/api/v1/pages")?.responses["202"]?.headers?.["X-Read-Side"]?.schema).toEqual({ type: "string", enum: ["behind"] });
+    for (const [path, methods] of Object.entries(document.paths)) {
+      for (const [method, found] of Object.entries(methods)) {
+        const successes = Object.entries(found.responses).filter(([status]) => /^2\d\d$/.test(status) && status !== "204");
+        // The schema's own description is the status's ("OK", "Accepted: ..."): the type is the rest.
+        const typeOf = (content: Record<string, { schema: object }> | undefined) =>
+          JSON.stringify(Object.entries(content ?? {}).map(([media, { schema }]) => [media, { ...schema, description: undefined }]));
+        const bodies = new Set(successes.map(([, response]) => typeOf(response.content)));
+        expect(bodies.size, `${method} ${path}: one body type for ${successes.map(([status]) => status).join(", ")}`).toBeLessThanOrEqual(1);
+      }
+    }
+  });
+
+  it("shows the change feed's events as the feed sends them: no email, changes an object", () => {
+    const stream = operation("GET", "/api/v1/changes")?.responses["200"]?.content?.["text/event-stream"] as { example?: string } | undefined;
+    const data = /^data: (.*)$/m.exec(stream?.example ?? "")?.[1] ?? "";
+    const event: unknown = JSON.parse(data);
+    // Parsing keeps only what an event has: anything else in the example (an email) makes the two differ.
+    expect(changeEvent.parse(event)).toEqual(event);
+  });
+
+  it("names the records it answers in components.schemas, and refers to them", () => {
+    const named = ["Page", "PageWithPath", "Folder", "CommentThread", "Comment", "Invitation", "WorkspaceMember", "Image", "ImportResult", "ApiToken", "Webhook", "WebhookDelivery", "HistoryEntry", "TrashItem", "SearchHit", "CurrentUser", "Error"];
+    for (const name of named) expect(Object.keys(document.components.schemas), name).toContain(name);
+    expect(Object.keys(document.components.schemas).filter((name) => name.endsWith("Input"))).toEqual([]);
+    const text = JSON.stringify(document);
+    for (const name of named) expect(text, name).toContain(`"#/components/schemas/${name}"`);
   });
 });

@@ -20,7 +20,7 @@ describe("sharing a page or folder with an existing account", () => {
     expect((await ann.get(`/pages/${pageId}`)).status).toBe(404);
     const reply = await share(owner, "page", pageId, ann.email, "comment");
     expect(reply.status).toBe(200);
-    expect(reply.body).toEqual({ ok: true, message: expect.any(String) });
+    expect(reply.body).toEqual({ ok: true, message: expect.any(String), invitation: null });
     const page = await ann.get(`/pages/${pageId}`);
     expect(page.status).toBe(200);
     expect(page.body.permission).toBe("comment");

@@ -34,7 +34,7 @@ async function titlesOf(user: TestUser): Promise<string[]> {
 }
 
 describe("a write stored but not yet visible", () => {
-  it("answers 202 with the new id and a consistency token instead of an error, and a retry with the key makes no second page", async () => {
+  it("answers 202 with the page's record, assembled by the write side, and a consistency token instead of an error; a retry with the key makes no second page", async () => {
     const key = randomUUID();
     const [first, retry] = await withProjectorPaused(async () => {
       const created = await ann.call("POST", "/pages", { json: { title: "Slow to show" }, headers: withKey(key) });
@@ -42,7 +42,19 @@ describe("a write stored but not yet visible", () => {
       return [created, again];
     });
     expect(first.status).toBe(202);
-    expect(first.body).toEqual({ id: expect.any(String), status: "recorded", message: expect.stringContaining("not visible yet") });
+    expect(first.headers.get("x-read-side")).toBe("behind");
+    expect(first.body).toEqual({
+      id: expect.any(String),
+      parentId: null,
+      title: "Slow to show",
+      icon: null,
+      cover: null,
+      properties: {},
+      ownerId: ann.id,
+      permission: "owner",
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
     const token = first.headers.get("x-consistency-token") ?? "";
     expect(token).toMatch(/^\d+$/);
     expect(retry.status).toBe(202);
@@ -50,7 +62,7 @@ describe("a write stored but not yet visible", () => {
     expect(retry.headers.get("idempotent-replayed")).toBe("true");
     const read = await ann.get(`/pages/${String(first.body.id)}`, { "x-consistency-token": token });
     expect(read.status).toBe(200);
-    expect(read.body.title).toBe("Slow to show");
+    expect(read.body).toEqual(first.body);
     expect((await titlesOf(ann)).filter((title) => title === "Slow to show")).toHaveLength(1);
   });
 
@@ -58,9 +70,53 @@ describe("a write stored but not yet visible", () => {
     const page = await ann.post("/pages", { title: "Before" });
     const renamed = await withProjectorPaused(() => ann.patch(`/pages/${String(page.body.id)}`, { title: "After" }));
     expect(renamed.status).toBe(202);
-    expect(renamed.body).toMatchObject({ id: page.body.id, status: "recorded" });
+    expect(renamed.headers.get("x-read-side")).toBe("behind");
+    expect(renamed.body).toMatchObject({ id: page.body.id, title: "After", createdAt: page.body.createdAt });
     const read = await ann.get(`/pages/${String(page.body.id)}`, { "x-consistency-token": renamed.headers.get("x-consistency-token") ?? "" });
-    expect(read.body.title).toBe("After");
+    expect(read.body).toEqual(renamed.body);
+  });
+
+  it("answers a content write 202 with the new document and its ETag, the ones a read shows once caught up", async () => {
+    const page = await ann.post("/pages", { title: "Doc", markdown: "one" });
+    const written = await withProjectorPaused(() =>
+      ann.call("PUT", `/pages/${String(page.body.id)}/content`, { json: { markdown: "two" }, headers: { "if-match": "*" } }),
+    );
+    expect(written.status).toBe(202);
+    expect(written.headers.get("content-type")).toMatch(/^text\/markdown/);
+    const read = await ann.get(`/pages/${String(page.body.id)}/content`, { "x-consistency-token": written.headers.get("x-consistency-token") ?? "" });
+    expect(written.headers.get("etag")).toBe(read.headers.get("etag"));
+    expect(written.text.replace(/^updatedAt: .*$/m, "")).toBe(read.text.replace(/^updatedAt: .*$/m, ""));
+    expect(written.text.endsWith("\ntwo")).toBe(true);
+  });
+
+  it("answers a token and a webhook created while the read side is behind with their records, secret and id included", async () => {
+    const [token, webhook] = await withProjectorPaused(async () => [
+      await ann.post("/tokens", { name: "while behind", scopes: ["pages:read"] }),
+      await ann.post("/webhooks", { url: "https://hooks.example.com/in", events: ["*"] }),
+    ]);
+    expect(token.status).toBe(202);
+    expect(token.body).toEqual({ id: expect.any(String), name: "while behind", scopes: ["pages:read"], expiresAt: null, lastUsedAt: null, createdAt: expect.any(String), token: expect.any(String) });
+    expect(webhook.status).toBe(202);
+    expect(webhook.body).toMatchObject({ id: expect.any(String), url: "https://hooks.example.com/in", active: true, secret: expect.stringMatching(/^whsec_/) });
+    const read = await ann.get(`/webhooks/${String(webhook.body.id)}`, { "x-consistency-token": webhook.headers.get("x-consistency-token") ?? "" });
+    const { secret: _secret, ...record } = webhook.body;
+    expect(read.body).toEqual(record);
+  });
+
+  it("answers a folder and a comment thread created while the read side is behind with their records", async () => {
+    const page = await ann.post("/pages", { title: "Commented", markdown: "some words here" });
+    const [folder, thread] = await withProjectorPaused(async () => [
+      await ann.post("/folders", { name: "Later" }),
+      await ann.post(`/pages/${String(page.body.id)}/comments`, { body: "first", anchor: { quote: "words" } }),
+    ]);
+    expect(folder.status).toBe(202);
+    expect(folder.body).toMatchObject({ name: "Later", parentId: null, permission: "owner", ownerId: ann.id });
+    expect(thread.status).toBe(202);
+    expect(thread.body.thread).toMatchObject({ pageId: page.body.id, status: "open", anchor: { quote: "words", prefix: "", suffix: "", found: true } });
+    const token = thread.headers.get("x-consistency-token") ?? "";
+    const threads = await ann.get(`/pages/${String(page.body.id)}/comments`, { "x-consistency-token": token });
+    expect(threads.body.data).toEqual([thread.body.thread]);
+    expect((await ann.get(`/folders/${String(folder.body.id)}`, { "x-consistency-token": token })).body).toEqual(folder.body);
   });
 });
 

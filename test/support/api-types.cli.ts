@@ -1,4 +1,4 @@
-// `npm run api-types`: rewrites test/support/api.generated.ts from the document a fresh test server serves.
+// `npm run api-types`: rewrites client/api.generated.ts from the document a fresh test server serves.
 import { writeFile } from "node:fs/promises";
 import { API_TYPES_FILE, generateApiTypes } from "./api-types.ts";
 import { TestServer } from "./server.ts";

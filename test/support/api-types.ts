@@ -1,9 +1,10 @@
-// The typed client's types, generated from the API reference by openapi-typescript (its programmatic API), as
-// any client of the API would generate them. A file upload's binary part is typed as a Blob.
+// The typed client's types (client/api.generated.ts), generated from the API reference by openapi-typescript's
+// programmatic API, as any client of the API can generate them. A multipart body's binary part (`format: binary`)
+// is typed as a Blob, which openapi-typescript leaves to a transform (docs/api-decisions.md#api-reference).
 import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
 
-export const API_TYPES_FILE = "test/support/api.generated.ts";
+export const API_TYPES_FILE = "client/api.generated.ts";
 
 export async function generateApiTypes(document: string): Promise<string> {
   const ast = await openapiTS(document, {

@@ -17,7 +17,7 @@ export const importResult = z.object({
   errors: z.array(z.string()),
   /** How many further lines `errors` leaves out; absent when it lists them all. */
   errorsOmitted: z.number().int().positive().optional(),
-});
+}).meta({ id: "ImportResult", description: "What a vault import created, and every file it reported" });
 export type ImportResult = z.infer<typeof importResult>;
 
 /** The answer with its `errors` cut to IMPORT_ERRORS_SHOWN lines and IMPORT_ERRORS_MAX_BYTES, counting those left out. */

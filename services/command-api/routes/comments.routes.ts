@@ -15,6 +15,7 @@ import { commentIdSchema, pageIdSchema, threadIdSchema, type CommentId, type Pag
 import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
 import type { CommandApiPorts } from "../command-api.ts";
 import { idempotentWrite } from "../idempotent-write.ts";
+import { assembleThread } from "../assembled/thread.assembled.ts";
 import { actorOf, sendWrite, settleWrite, writeResponses, type WriteAnswer } from "../write-answer.ts";
 import { textField, visibleTextField } from "./fields.ts";
 
@@ -62,14 +63,15 @@ export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
     const { position } = await commentOnThread.run(ports, actor, target, () => command);
     return settleWrite(ports, position, {
       status: created === undefined ? 200 : 201,
-      id: target.threadId,
       ...(created === undefined ? {} : { location: locationOf.comment(target.pageId, created) }),
       present: async () => {
         const thread = await ports.views.threads.get(target.threadId);
-        const [presented] = thread ? await presentThreads(ports.views.users, [thread]) : [];
+        const content = await ports.views.pages.getContent(target.pageId);
+        const [presented] = thread ? await presentThreads(ports.views.users, [thread], content?.markdown ?? "") : [];
         if (!presented) throw new AppError("internal", "thread was not recorded");
         return { body: { thread: presented } };
       },
+      assemble: async () => ({ body: { thread: await assembleThread(ports, target.threadId) } }),
     });
   }
 

@@ -11,6 +11,7 @@ import { locationOf } from "../../../shared/http/locations.ts";
 import { folderIdSchema, type FolderId } from "../../../shared/kernel/ids.ts";
 import type { Principal } from "../../../shared/auth/principal.ts";
 import type { CommandApiPorts } from "../command-api.ts";
+import { assembleFolder } from "../assembled/folder.assembled.ts";
 import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 import { idempotentWrite } from "../idempotent-write.ts";
 import { folderNameField, iconField } from "./fields.ts";
@@ -45,7 +46,8 @@ export function folderCommandRoutes(app: App, ports: CommandApiPorts): void {
       const { folderId } = request.params;
       const { name, icon } = request.body;
       const { position } = await editFolder.run(ports, actor, folderId, () => ({ type: "UpdateFolder", folderId, name, icon }));
-      return sendWrite(reply, await settleWrite(ports, position, { status: 200, id: folderId, present: presentFolder(actor.principal, folderId) }));
+      const assemble = () => assembleFolder(ports, actor.principal, folderId, actor.context.now);
+      return sendWrite(reply, await settleWrite(ports, position, { status: 200, present: presentFolder(actor.principal, folderId), assemble }));
     },
   );
 
@@ -56,7 +58,8 @@ export function folderCommandRoutes(app: App, ports: CommandApiPorts): void {
       const actor = actorOf(request, ports.clock);
       const { folderId } = request.params;
       const { position } = await moveFolder(ports, actor, folderId, request.body.parentId);
-      return sendWrite(reply, await settleWrite(ports, position, { status: 200, id: folderId, present: presentFolder(actor.principal, folderId) }));
+      const assemble = () => assembleFolder(ports, actor.principal, folderId, actor.context.now, request.body.parentId);
+      return sendWrite(reply, await settleWrite(ports, position, { status: 200, present: presentFolder(actor.principal, folderId), assemble }));
     },
   );
 
@@ -67,7 +70,7 @@ export function folderCommandRoutes(app: App, ports: CommandApiPorts): void {
       const actor = actorOf(request, ports.clock);
       const { folderId } = request.params;
       const { position } = request.query.recursive === "true" ? await deleteFolderTree(ports, actor, folderId) : await deleteFolder(ports, actor, folderId);
-      return sendWrite(reply, await settleWrite(ports, position, { status: 204, id: request.params.folderId, present: async () => ({ body: null }) }));
+      return sendWrite(reply, await settleWrite(ports, position, { status: 204, present: async () => ({ body: null }) }));
     },
   );
 
@@ -82,7 +85,8 @@ export function folderCommandRoutes(app: App, ports: CommandApiPorts): void {
         const folderId = folderIdSchema.parse(randomUUID());
         const command = { type: "CreateFolder" as const, folderId, ownerId, parentId, name, icon };
         const { position } = await folderCommands.handle(ports.eventStore, folderId, command, actor.context);
-        return settleWrite(ports, position, { status: 201, id: folderId, location: locationOf.folder(folderId), present: presentFolder(actor.principal, folderId) });
+        const assemble = () => assembleFolder(ports, actor.principal, folderId, actor.context.now, parentId);
+        return settleWrite(ports, position, { status: 201, location: locationOf.folder(folderId), present: presentFolder(actor.principal, folderId), assemble });
       });
       return sendWrite(reply, answer);
     },

@@ -146,7 +146,9 @@ export async function imageCommandRoutes(app: App, ports: CommandApiPorts): Prom
             sha256,
           };
           const { position } = await imageCommands.handle(ports.eventStore, imageId, { type: "RecordImageUpload", image }, actor.context);
-          return settleWrite(ports, position, { status: 201, id: imageId, location: locationOf.image(imageId), present: presentImage(ports, imageId, pageId) });
+          const { imageId: id, ...recorded } = image;
+          const assemble = async () => ({ body: toImageResource({ id, ...recorded, createdAt: actor.context.now.toISOString() }) });
+          return settleWrite(ports, position, { status: 201, location: locationOf.image(imageId), present: presentImage(ports, imageId, pageId), assemble });
         };
         // The bytes count against the workspace's quota from before they are stored until the answer.
         const answer = await idempotentWrite(ports, request, actor, () => ports.quotas.blobBytes.withReserved(page.ownerId, form.bytes.length, store), fingerprintBody);

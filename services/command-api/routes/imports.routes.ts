@@ -18,7 +18,7 @@ import { VaultImport } from "../imports/vault-import.ts";
 import { readVaultZip } from "../imports/vault-zip.ts";
 import { spoolZip, zipTooLarge } from "../imports/zip-spool.ts";
 import { idempotentWrite } from "../idempotent-write.ts";
-import { actorOf, recordedReply, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
+import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 
 /** What the JSON of 50 MB of content can take, with paths and base64 around it. */
 const IMPORT_BODY_LIMIT_BYTES = 72 * 1024 * 1024;
@@ -72,7 +72,7 @@ export async function importCommandRoutes(app: App, ports: CommandApiPorts): Pro
         // A zip's body is a stream the JSON schema refuses: the handler raises the refusal for JSON bodies only.
         attachValidation: true,
         config: { access: { scope: "pages:write" } },
-        schema: { body: importBody, response: writeResponses({ 201: importResult, 202: recordedReply }) },
+        schema: { body: importBody, response: writeResponses({ 201: importResult }) },
       },
       async (request, reply) => {
         const actor = actorOf(request, ports.clock);
@@ -93,7 +93,9 @@ export async function importCommandRoutes(app: App, ports: CommandApiPorts): Pro
         const scope = `${actor.context.actorId}\n${typeof key === "string" ? key : randomUUID()}`;
         const answer = await idempotentWrite(ports, request, actor, async () => {
           const { result, position } = await new VaultImport(ports, actor, scope).run(vault.files);
-          return settleWrite(ports, position, { status: 201, id: null, present: async () => ({ body: boundedImportResult(result) }) });
+          // The counts are the write side's own: the same whether the read models show the import yet or not.
+          const answer = boundedImportResult(result);
+          return settleWrite(ports, position, { status: 201, present: async () => ({ body: answer }), assemble: async () => ({ body: answer }) });
         }, vault.fingerprintBody);
         return sendWrite(reply, answer);
       },

@@ -11,24 +11,33 @@ import type { InvitationRecord } from "../../../shared/sharing/invitations.view.
 import { cancelInvitation, resendInvitation } from "../../../shared/sharing/manage-invitation.ts";
 import { visibleEntity } from "../../../shared/sharing/shared-entity.ts";
 import type { CommandApiPorts } from "../command-api.ts";
+import { assembleInvitation } from "../assembled/invitation.assembled.ts";
 import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 import { emailField } from "./fields.ts";
 
-const resentReply = z.object({ invitation: invitationResource, message: z.string() });
+const resentReply = z
+  .object({ invitation: invitationResource, message: z.string() })
+  .meta({ id: "ResentInvitation", description: "The invitation queued for delivery again" });
 const resendResponse = writeResponses({ 200: resentReply });
 
 export function invitationCommandRoutes(app: App, ports: CommandApiPorts): void {
   const config = { access: { scope: "pages:write" as const } };
 
   async function resend(request: FastifyRequest, reply: FastifyReply, invitation: InvitationRecord | null) {
-    const position = await resendInvitation(ports, actorOf(request, ports.clock).context, invitation);
+    const { context } = actorOf(request, ports.clock);
+    const position = await resendInvitation(ports, context, invitation);
     const present = async () => {
       const resent = invitation ? await ports.views.invitations.get(invitation.id) : null;
       if (!resent) throw new AppError("internal", "the invitation was not recorded");
       // The resend succeeded, so the caller manages this invitation.
       return { body: { invitation: toInvitationResource(resent, true), message: `the invitation to ${resent.email} is queued for delivery again` } };
     };
-    return sendWrite(reply, await settleWrite(ports, position, { status: 200, id: invitation?.id ?? null, present }));
+    const assemble = async () => {
+      if (!invitation) throw new AppError("internal", "the invitation was not recorded");
+      const resent = await assembleInvitation(ports, invitationIdSchema.parse(invitation.id), context.now);
+      return { body: { invitation: resent, message: `the invitation to ${resent.email} is queued for delivery again` } };
+    };
+    return sendWrite(reply, await settleWrite(ports, position, { status: 200, present, assemble }));
   }
 
   app.post(
@@ -62,7 +71,7 @@ export function invitationCommandRoutes(app: App, ports: CommandApiPorts): void 
     async (request, reply) => {
       const invitation = await ports.views.invitations.get(request.params.invitationId);
       const position = await cancelInvitation(ports, actorOf(request, ports.clock).context, invitation);
-      return sendWrite(reply, await settleWrite(ports, position, { status: 204, id: invitation?.id ?? null, present: async () => ({ body: null }) }));
+      return sendWrite(reply, await settleWrite(ports, position, { status: 204, present: async () => ({ body: null }) }));
     },
   );
 }

@@ -8,6 +8,7 @@ import { duplicatePage } from "../../../shared/pages/duplicate-page.ts";
 import { pageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
 import type { CommandApiPorts } from "../command-api.ts";
 import { idempotentWrite } from "../idempotent-write.ts";
+import { assembledPage } from "../assembled/page.assembled.ts";
 import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 import { titleField } from "./fields.ts";
 
@@ -29,7 +30,8 @@ export function pageDuplicateRoutes(app: App, ports: CommandApiPorts): void {
             const { shown, permission } = await visiblePage(ports.views, actor.principal, pageId);
             return { body: toPageResource(shown, permission) };
           };
-          return settleWrite(ports, position, { status: 201, id: pageId, location: locationOf.page(pageId), present });
+          const assemble = assembledPage(ports, actor.principal, pageId, actor.context.now).record;
+          return settleWrite(ports, position, { status: 201, location: locationOf.page(pageId), present, assemble });
         });
       });
       return sendWrite(reply, answer);

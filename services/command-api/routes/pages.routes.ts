@@ -14,6 +14,7 @@ import type { Principal } from "../../../shared/auth/principal.ts";
 import type { CommandApiPorts } from "../command-api.ts";
 import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 import { idempotentWrite } from "../idempotent-write.ts";
+import { assembledPage } from "../assembled/page.assembled.ts";
 import { instantSchema } from "../../../shared/history/instant.ts";
 import { restorePage } from "../../../shared/pages/restore-page.ts";
 import { addContent } from "../../../shared/pages/add-content.ts";
@@ -63,7 +64,8 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
         const pageId = pageIdSchema.parse(randomUUID());
         const command = { type: "CreatePage" as const, pageId, ownerId, parentId, title, icon, markdown };
         const { position } = await pageCommands.handle(ports.eventStore, pageId, command, actor.context);
-        return settleWrite(ports, position, { status: 201, id: pageId, location: locationOf.page(pageId), present: presentPage(actor.principal, pageId) });
+        const assemble = assembledPage(ports, actor.principal, pageId, actor.context.now).record;
+        return settleWrite(ports, position, { status: 201, location: locationOf.page(pageId), present: presentPage(actor.principal, pageId), assemble });
       });
       return sendWrite(reply, answer);
     },
@@ -77,7 +79,7 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
       const { pageId } = request.params;
       const { title, icon } = request.body;
       const { position } = await editPage.run(ports, actor, pageId, () => ({ type: "UpdatePage", pageId, title, icon }));
-      return sendWrite(reply, await settleWrite(ports, position, { status: 200, id: pageId, present: presentPage(actor.principal, pageId) }));
+      return sendWrite(reply, await settleWrite(ports, position, { status: 200, present: presentPage(actor.principal, pageId), assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).record }));
     },
   );
 
@@ -92,7 +94,7 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
         const { shown, permission } = await visiblePage(ports.views, actor.principal, pageId);
         return { body: { ...toPageResource(shown, permission), folderPath: shown.folderPath } };
       };
-      return sendWrite(reply, await settleWrite(ports, position, { status: 200, id: pageId, present }));
+      return sendWrite(reply, await settleWrite(ports, position, { status: 200, present, assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).placed }));
     },
   );
 
@@ -119,7 +121,7 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
         markdown,
         ifMatchRevision: revisionFromIfMatch(ifMatch, page),
       }));
-      return sendWrite(reply, await settleWrite(ports, position, { status: 200, id: pageId, present: presentContent(actor.principal, pageId) }));
+      return sendWrite(reply, await settleWrite(ports, position, { status: 200, present: presentContent(actor.principal, pageId), assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).document }));
     },
   );
 
@@ -133,7 +135,7 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
       const [text, at] = "append" in body ? [body.append, "end" as const] : [body.prepend, "start" as const];
       const ifMatch = request.headers["if-match"];
       const { position } = await addContent(ports, actor, { pageId, text, at, ifMatch, maxChars: MARKDOWN_MAX_CHARS });
-      return sendWrite(reply, await settleWrite(ports, position, { status: 200, id: pageId, present: presentContent(actor.principal, pageId) }));
+      return sendWrite(reply, await settleWrite(ports, position, { status: 200, present: presentContent(actor.principal, pageId), assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).document }));
     },
   );
 
@@ -144,7 +146,7 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
       const actor = actorOf(request, ports.clock);
       const { pageId } = request.params;
       const { position } = await restorePage(ports, actor, { pageId, at: request.body.at, ifMatch: request.headers["if-match"] });
-      return sendWrite(reply, await settleWrite(ports, position, { status: 200, id: pageId, present: presentContent(actor.principal, pageId) }));
+      return sendWrite(reply, await settleWrite(ports, position, { status: 200, present: presentContent(actor.principal, pageId), assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).document }));
     },
   );
 
@@ -155,7 +157,7 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
       const actor = actorOf(request, ports.clock);
       const { pageId } = request.params;
       const { position } = await editPage.run(ports, actor, pageId, () => ({ type: "DeletePage", pageId }));
-      return sendWrite(reply, await settleWrite(ports, position, { status: 204, id: pageId, present: async () => ({ body: null }) }));
+      return sendWrite(reply, await settleWrite(ports, position, { status: 204, present: async () => ({ body: null }) }));
     },
   );
 }

@@ -17,7 +17,7 @@ import type { PasswordChange, ShareLinkEntityType } from "../../../shared/share-
 import { shareLinkResource, toShareLinkResource } from "../../../shared/share-links/share-link.resource.ts";
 import { visibleEntity } from "../../../shared/sharing/shared-entity.ts";
 import type { CommandApiPorts } from "../command-api.ts";
-import { actorOf, createdRecordedReply, recordedReply, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
+import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 
 const expiresAtField = z.iso.datetime({ offset: true }).nullable();
 const passwordField = z.string().min(1).max(200).nullable();
@@ -66,11 +66,24 @@ export function shareLinkCommandRoutes(app: App, ports: CommandApiPorts & { read
     };
     const { position } = await shareLinkCommands.handle(ports.eventStore, linkId, command, context);
     const url = shareLinkUrl(ports.publicBaseUrl, secret);
-    const answer = await settleWrite(ports, position, { status: 201, id: linkId, location: locationOf.shareLink(linkId), present: present(linkId, url) });
-    // The secret is never shown again, so a creation not yet visible answers 202 with its url too.
-    return answer.status === 202 && typeof answer.body === "object" ? { ...answer, body: { ...answer.body, url } } : answer;
+    // The secret is never shown again, so a creation not yet visible answers its url too, with the link as created.
+    const created = {
+      id: linkId,
+      url,
+      entityType,
+      entityId,
+      expiresAt,
+      passwordProtected: command.passwordHash !== null,
+      allowIndexing: body.allowIndexing,
+      createdBy: context.actorId,
+      createdAt: context.now.toISOString(),
+      revokedAt: null,
+      views: 0,
+      lastViewedAt: null,
+    };
+    return settleWrite(ports, position, { status: 201, location: locationOf.shareLink(linkId), present: present(linkId, url), assemble: async () => ({ body: created }) });
   };
-  const responses = writeResponses({ 201: shareLinkResource, 202: createdRecordedReply.extend({ url: z.string() }) });
+  const responses = writeResponses({ 201: shareLinkResource });
 
   app.post("/pages/:pageId/share-links", { config, schema: { params: z.object({ pageId: pageIdSchema }), body: createBody, response: responses } }, async (request, reply) =>
     sendWrite(reply, await create(actorOf(request, ports.clock), "page", request.params.pageId, request.body)),
@@ -81,7 +94,7 @@ export function shareLinkCommandRoutes(app: App, ports: CommandApiPorts & { read
 
   app.patch(
     "/share-links/:linkId",
-    { config, schema: { params: linkParams, body: changeBody, response: writeResponses({ 200: shareLinkResource, 202: recordedReply }) } },
+    { config, schema: { params: linkParams, body: changeBody, response: writeResponses({ 200: shareLinkResource }) } },
     async (request, reply) => {
       const { principal, context } = actorOf(request, ports.clock);
       const { linkId } = request.params;
@@ -96,8 +109,13 @@ export function shareLinkCommandRoutes(app: App, ports: CommandApiPorts & { read
         ...(expiresAt === undefined ? {} : { expiresAt: futureExpiry(expiresAt, context.now) }),
         ...(allowIndexing === undefined ? {} : { allowIndexing }),
       };
-      const { position } = await shareLinkCommands.handle(ports.eventStore, linkId, command, context);
-      return sendWrite(reply, await settleWrite(ports, position, { status: 200, id: linkId, present: present(linkId) }));
+      const { position, state } = await shareLinkCommands.handle(ports.eventStore, linkId, command, context);
+      // The link as it was read, with the settings the write side now holds.
+      const assemble = async () => {
+        if (!state.exists) throw new AppError("not_found", "share link not found");
+        return { body: { ...toShareLinkResource(link), expiresAt: state.expiresAt, passwordProtected: state.passwordHash !== null, allowIndexing: state.allowIndexing } };
+      };
+      return sendWrite(reply, await settleWrite(ports, position, { status: 200, present: present(linkId), assemble }));
     },
   );
 
@@ -106,6 +124,6 @@ export function shareLinkCommandRoutes(app: App, ports: CommandApiPorts & { read
     const { linkId } = request.params;
     await managedShareLink(ports.views, principal, linkId, "revoke");
     const { position } = await shareLinkCommands.handle(ports.eventStore, linkId, { type: "RevokeShareLink", linkId }, context);
-    return sendWrite(reply, await settleWrite(ports, position, { status: 204, id: linkId, present: async () => ({ body: null }) }));
+    return sendWrite(reply, await settleWrite(ports, position, { status: 204, present: async () => ({ body: null }) }));
   });
 }

@@ -14,15 +14,20 @@ import { shareEntity } from "../../../shared/sharing/share-entity.ts";
 import { visibleEntity } from "../../../shared/sharing/shared-entity.ts";
 import { entityAccessCommands, workspaceCommands } from "../../../shared/sharing/sharing.commands.ts";
 import type { CommandApiPorts } from "../command-api.ts";
-import { actorOf, recordedReply, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
+import { assembleInvitation } from "../assembled/invitation.assembled.ts";
+import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 import { idempotentWrite } from "../idempotent-write.ts";
 import { emailField } from "./fields.ts";
 
 const entityParams = z.object({ entityType: entityTypeSchema, entityId: z.uuid() });
-const grantedReply = z.object({ ok: z.boolean(), message: z.string() });
-const invitedReply = grantedReply.extend({ invitation: invitationResource });
+/** Both answers of a grant: access given to an account (200, `invitation` null), or an address invited (202). */
+const grantReply = z
+  .object({ ok: z.boolean(), message: z.string(), invitation: invitationResource.nullable() })
+  .meta({ id: "GrantAnswer", description: "Access given (`invitation` null), or an invitation queued for an address without an account" });
 /** The spec gives both answers of POST /shares/workspace/members the same five fields; the one that does not apply is null. */
-const memberReply = grantedReply.extend({ memberId: z.uuid().nullable(), name: z.string().nullable(), invitation: invitationResource.nullable() });
+const memberReply = grantReply
+  .extend({ memberId: z.uuid().nullable(), name: z.string().nullable() })
+  .meta({ id: "MemberAnswer", description: "A member added (`invitation` null), or an invitation queued for an address without an account" });
 
 async function recordedInvitation(views: ReadModels, invitationId: string) {
   const invitation = await views.invitations.get(invitationId);
@@ -41,7 +46,7 @@ export function shareCommandRoutes(app: App, ports: CommandApiPorts): void {
       schema: {
         params: entityParams,
         body: z.object({ email: emailField, permission: grantablePermissionSchema }),
-        response: writeResponses({ 200: grantedReply, 202: z.union([invitedReply, recordedReply]) }),
+        response: writeResponses({ 200: grantReply, 202: grantReply }),
       },
     },
     async (request, reply) => {
@@ -53,12 +58,13 @@ export function shareCommandRoutes(app: App, ports: CommandApiPorts): void {
         const outcome = await shareEntity(ports, actor.context, { entity, actorPermission, email, permission });
         if (outcome.kind === "granted") {
           const message = `${outcome.user.email} has ${permission} access to this ${entityType}`;
-          return settleWrite(ports, outcome.position, { status: 200, id: null, present: async () => ({ body: { ok: true, message } }) });
+          const granted = async () => ({ body: { ok: true, message, invitation: null } });
+          return settleWrite(ports, outcome.position, { status: 200, present: granted, assemble: granted });
         }
-        const present = async () => ({
-          body: { ok: true, message: `${email} has no account yet; an invitation is queued`, invitation: await recordedInvitation(ports.views, outcome.invitationId) },
-        });
-        return settleWrite(ports, outcome.position, { status: 202, id: outcome.invitationId, location: locationOf.invitation(outcome.invitationId), present });
+        const message = `${email} has no account yet; an invitation is queued`;
+        const present = async () => ({ body: { ok: true, message, invitation: await recordedInvitation(ports.views, outcome.invitationId) } });
+        const assemble = async () => ({ body: { ok: true, message, invitation: await assembleInvitation(ports, outcome.invitationId, actor.context.now) } });
+        return settleWrite(ports, outcome.position, { status: 202, location: locationOf.invitation(outcome.invitationId), present, assemble });
       });
       return sendWrite(reply, answer);
     },
@@ -73,7 +79,7 @@ export function shareCommandRoutes(app: App, ports: CommandApiPorts): void {
       const { entity, permission } = await visibleEntity(ports.views, actor.principal, entityType, entityId);
       const command = { type: "RevokeAccess" as const, entity, userId, actor: { id: actor.context.actorId, permission } };
       const { position } = await entityAccessCommands.handle(ports.eventStore, entity, command, actor.context);
-      return sendWrite(reply, await settleWrite(ports, position, { status: 204, id: null, present: async () => ({ body: null }) }));
+      return sendWrite(reply, await settleWrite(ports, position, { status: 204, present: async () => ({ body: null }) }));
     },
   );
 
@@ -83,7 +89,7 @@ export function shareCommandRoutes(app: App, ports: CommandApiPorts): void {
       config,
       schema: {
         body: z.object({ email: emailField, role: workspaceRoleSchema }),
-        response: writeResponses({ 200: memberReply, 202: z.union([memberReply, recordedReply]) }),
+        response: writeResponses({ 200: memberReply, 202: memberReply }),
       },
     },
     async (request, reply) => {
@@ -94,12 +100,12 @@ export function shareCommandRoutes(app: App, ports: CommandApiPorts): void {
         if (outcome.kind === "added") {
           const { user } = outcome;
           const body = { ok: true, memberId: user.id, name: user.name, invitation: null, message: `${user.name} is a ${role} of your workspace` };
-          return settleWrite(ports, outcome.position, { status: 200, id: user.id, present: async () => ({ body }) });
+          return settleWrite(ports, outcome.position, { status: 200, present: async () => ({ body }), assemble: async () => ({ body }) });
         }
-        const present = async () => ({
-          body: { ok: true, memberId: null, name: null, invitation: await recordedInvitation(ports.views, outcome.invitationId), message: `${email} has no account yet; an invitation is queued` },
-        });
-        return settleWrite(ports, outcome.position, { status: 202, id: outcome.invitationId, location: locationOf.invitation(outcome.invitationId), present });
+        const message = `${email} has no account yet; an invitation is queued`;
+        const present = async () => ({ body: { ok: true, memberId: null, name: null, invitation: await recordedInvitation(ports.views, outcome.invitationId), message } });
+        const assemble = async () => ({ body: { ok: true, memberId: null, name: null, invitation: await assembleInvitation(ports, outcome.invitationId, actor.context.now), message } });
+        return settleWrite(ports, outcome.position, { status: 202, location: locationOf.invitation(outcome.invitationId), present, assemble });
       });
       return sendWrite(reply, answer);
     },
@@ -112,7 +118,7 @@ export function shareCommandRoutes(app: App, ports: CommandApiPorts): void {
       const { context } = actorOf(request, ports.clock);
       const command = { type: "RemoveMember" as const, ownerId: context.actorId, memberId: request.params.memberId, actorId: context.actorId };
       const { position } = await workspaceCommands.handle(ports.eventStore, context.actorId, command, context);
-      return sendWrite(reply, await settleWrite(ports, position, { status: 204, id: null, present: async () => ({ body: null }) }));
+      return sendWrite(reply, await settleWrite(ports, position, { status: 204, present: async () => ({ body: null }) }));
     },
   );
 }

@@ -10,7 +10,7 @@ import { scopeSchema } from "../../../shared/kernel/scopes.ts";
 import { tokenCommands } from "../../../shared/tokens/token.commands.ts";
 import { createdTokenResource, toTokenResource } from "../../../shared/tokens/token.resource.ts";
 import type { CommandApiPorts } from "../command-api.ts";
-import { actorOf, createdRecordedReply, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
+import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 import { nameField } from "./fields.ts";
 
 const createTokenBody = z.object({
@@ -26,11 +26,10 @@ const createTokenBody = z.object({
 export function tokenCommandRoutes(app: App, ports: CommandApiPorts): void {
   const config = { access: { sessionOnly: true as const } };
 
-  // The secret is shown once, here, and stored nowhere but as its hash: a creation not yet visible answers
-  // 202 with it too, since no later read could show it again.
+  // The secret is shown once, here, and stored nowhere but as its hash.
   app.post(
     "/tokens",
-    { config, schema: { body: createTokenBody, response: writeResponses({ 201: createdTokenResource, 202: createdRecordedReply.extend({ token: z.string() }) }) } },
+    { config, schema: { body: createTokenBody, response: writeResponses({ 201: createdTokenResource }) } },
     async (request, reply) => {
       const { context } = actorOf(request, ports.clock);
       const { name, scopes, expiresAt } = request.body;
@@ -51,18 +50,20 @@ export function tokenCommandRoutes(app: App, ports: CommandApiPorts): void {
       // The token counts against the quota from before it is recorded until its answer, when the read models show it.
       const answer = await ports.quotas.tokens.withReserved(context.actorId, 1, async () => {
         const { position } = await tokenCommands.handle(ports.eventStore, tokenId, command, context);
+        const created = { id: tokenId, name, scopes, expiresAt: command.expiresAt, lastUsedAt: null, createdAt: context.now.toISOString(), token: secret };
         return settleWrite(ports, position, {
           status: 201,
-          id: tokenId,
           location: locationOf.token(tokenId),
           present: async () => {
             const token = await ports.views.tokens.get(tokenId);
             if (!token) throw new AppError("internal", "token was not recorded");
             return { body: { ...toTokenResource(token), token: secret } };
           },
+          // The secret is shown once, here: a creation not yet visible answers it too, with the record as created.
+          assemble: async () => ({ body: created }),
         });
       });
-      return sendWrite(reply, answer.status === 202 && typeof answer.body === "object" ? { ...answer, body: { ...answer.body, token: secret } } : answer);
+      return sendWrite(reply, answer);
     },
   );
 
@@ -73,7 +74,7 @@ export function tokenCommandRoutes(app: App, ports: CommandApiPorts): void {
       const { context } = actorOf(request, ports.clock);
       const { tokenId } = request.params;
       const { position } = await tokenCommands.handle(ports.eventStore, tokenId, { type: "RevokeToken", tokenId, userId: context.actorId }, context);
-      return sendWrite(reply, await settleWrite(ports, position, { status: 204, id: tokenId, present: async () => ({ body: null }) }));
+      return sendWrite(reply, await settleWrite(ports, position, { status: 204, present: async () => ({ body: null }) }));
     },
   );
 }

@@ -7,6 +7,9 @@ import type { App } from "../../../shared/http/create-app.ts";
 import { pageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
 import { restoreFromTrash } from "../../../shared/trash/trash.ts";
 import type { CommandApiPorts } from "../command-api.ts";
+import { assembleFolder } from "../assembled/folder.assembled.ts";
+import { assembledPage } from "../assembled/page.assembled.ts";
+import { folderIdSchema, pageIdSchema } from "../../../shared/kernel/ids.ts";
 import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 
 const restoreParams = z.object({ type: z.enum(["page", "folder"]), id: z.uuid() });
@@ -27,7 +30,11 @@ export function trashCommandRoutes(app: App, ports: CommandApiPorts): void {
         const { shown, permission } = await visiblePage(ports.views, actor.principal, id);
         return { body: toPageResource(shown, permission) };
       };
-      return sendWrite(reply, await settleWrite(ports, position, { status: 200, id, present }));
+      const assemble = async () =>
+        type === "folder"
+          ? assembleFolder(ports, actor.principal, folderIdSchema.parse(id), actor.context.now)
+          : assembledPage(ports, actor.principal, pageIdSchema.parse(id), actor.context.now).record();
+      return sendWrite(reply, await settleWrite(ports, position, { status: 200, present, assemble }));
     },
   );
 }

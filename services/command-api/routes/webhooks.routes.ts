@@ -18,7 +18,7 @@ import { webhookCommands } from "../../../shared/webhooks/webhook.commands.ts";
 import { webhookIdSchema } from "../../../shared/webhooks/webhook.decider.ts";
 import type { CommandApiPorts } from "../command-api.ts";
 import { OneAtATime } from "../one-at-a-time.ts";
-import { actorOf, recordedReply, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
+import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 import { nameField } from "./fields.ts";
 
 export interface WebhookPorts {
@@ -76,7 +76,7 @@ export function webhookCommandRoutes(app: App, ports: CommandApiPorts, webhooks:
 
   app.post(
     "/webhooks",
-    { config, schema: { body: createBody, response: writeResponses({ 201: createdWebhookResource, 202: recordedReply.extend({ secret: z.string() }) }) } },
+    { config, schema: { body: createBody, response: writeResponses({ 201: createdWebhookResource }) } },
     async (request, reply) => {
       const { context } = actorOf(request, ports.clock);
       if (!webhooks.sealer) throw new AppError("unavailable", "webhooks need WEBHOOK_SECRET_KEY on this server");
@@ -97,15 +97,17 @@ export function webhookCommandRoutes(app: App, ports: CommandApiPorts, webhooks:
           throw new AppError("quota_exceeded", `at most ${perUser} webhooks per user: delete one before creating another`);
         }
         const { position } = await webhookCommands.handle(ports.eventStore, webhookId, command, context);
+        const now = context.now.toISOString();
+        const created = { id: webhookId, url, events, description, folderId, active: true, disabledReason: null, createdAt: now, updatedAt: now, secret };
         return settleWrite(ports, position, {
           status: 201,
-          id: webhookId,
           location: locationOf.webhook(webhookId),
           present: async () => ({ body: { ...(await present(webhookId)()).body, secret } }),
+          // The secret is never shown again, so a creation not yet visible answers it too, with the record as created.
+          assemble: async () => ({ body: created }),
         });
       });
-      // The secret is never shown again, so a creation not yet visible answers 202 with it too.
-      return sendWrite(reply, answer.status === 202 && typeof answer.body === "object" ? { ...answer, body: { ...answer.body, secret } } : answer);
+      return sendWrite(reply, answer);
     },
   );
 
@@ -116,8 +118,14 @@ export function webhookCommandRoutes(app: App, ports: CommandApiPorts, webhooks:
       const { context } = actorOf(request, ports.clock);
       const { webhookId } = request.params;
       if (request.body.url !== undefined) await checkTarget(request.body.url);
-      const { position } = await webhookCommands.handle(ports.eventStore, webhookId, { type: "UpdateWebhook", webhookId, ownerId: context.actorId, changes: request.body }, context);
-      return sendWrite(reply, await settleWrite(ports, position, { status: 200, id: webhookId, present: present(webhookId) }));
+      const { position, state } = await webhookCommands.handle(ports.eventStore, webhookId, { type: "UpdateWebhook", webhookId, ownerId: context.actorId, changes: request.body }, context);
+      const assemble = async () => {
+        const before = await ports.views.webhooks.get(webhookId);
+        if (!state.exists || !before) throw new AppError("not_found", "webhook not found");
+        const disabledReason = state.active ? null : before.disabledReason;
+        return { body: { ...toWebhookResource(before), ...state.settings, active: state.active, disabledReason, updatedAt: context.now.toISOString() } };
+      };
+      return sendWrite(reply, await settleWrite(ports, position, { status: 200, present: present(webhookId), assemble }));
     },
   );
 
@@ -128,7 +136,7 @@ export function webhookCommandRoutes(app: App, ports: CommandApiPorts, webhooks:
       const { context } = actorOf(request, ports.clock);
       const { webhookId } = request.params;
       const { position } = await webhookCommands.handle(ports.eventStore, webhookId, { type: "DeleteWebhook", webhookId, ownerId: context.actorId }, context);
-      return sendWrite(reply, await settleWrite(ports, position, { status: 204, id: webhookId, present: async () => ({ body: null }) }));
+      return sendWrite(reply, await settleWrite(ports, position, { status: 204, present: async () => ({ body: null }) }));
     },
   );
 

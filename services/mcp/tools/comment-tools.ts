@@ -24,7 +24,8 @@ export function commentTools(ports: CommandApiPorts): McpTool[] {
       id: target.threadId,
       present: async () => {
         const thread = await ports.views.threads.get(target.threadId);
-        const [presented] = thread ? await presentThreads(ports.views.users, [thread]) : [];
+        const content = await ports.views.pages.getContent(target.pageId);
+        const [presented] = thread ? await presentThreads(ports.views.users, [thread], content?.markdown ?? "") : [];
         if (!presented) throw new AppError("internal", "thread was not recorded");
         return { thread: presented };
       },
@@ -97,7 +98,8 @@ export function commentTools(ports: CommandApiPorts): McpTool[] {
         requirePermission(permission, "comment", "page");
         const rows = await ports.views.threads.list({ pageId, status, before: decodeCursor(cursor), limit });
         const { rows: kept, nextCursor } = pageOf(rows, limit, (thread) => ({ position: thread.createdPosition, id: thread.id }));
-        return { threads: await presentThreads(ports.views.users, kept), nextCursor };
+        const content = await ports.views.pages.getContent(pageId);
+        return { threads: await presentThreads(ports.views.users, kept, content?.markdown ?? ""), nextCursor };
       },
     }),
   ];

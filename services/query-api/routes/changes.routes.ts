@@ -11,7 +11,7 @@ import { errorBody } from "../../../shared/http/schemas.ts";
 import type { ChangeFeedHub, Feed } from "../../../shared/history/change-feed.ts";
 import type { DescribedEntry } from "../../../shared/history/describe-history.ts";
 import { positionOfToken, positionTokenSchema } from "../../../shared/position.ts";
-import { toHistoryItem } from "./history.routes.ts";
+import { historyItem, toHistoryItem } from "./history.routes.ts";
 
 export interface ChangeFeedPorts {
   readonly hub: ChangeFeedHub;
@@ -19,9 +19,13 @@ export interface ChangeFeedPorts {
   readonly heartbeatMs: number;
 }
 
+/** The `data` of each `change` event: a history entry and the entity it changed (the reference's example is checked against it). */
+export const changeEvent = historyItem.extend({ entity: z.object({ kind: z.enum(["page", "folder", "thread"]), id: z.string() }) });
+
 const frameOf = (described: DescribedEntry): string => {
   const { entry } = described;
-  const data = JSON.stringify({ ...toHistoryItem(described), entity: { kind: entry.entityKind, id: entry.entityId } });
+  const event: z.infer<typeof changeEvent> = { ...toHistoryItem(described), entity: { kind: entry.entityKind, id: entry.entityId } };
+  const data = JSON.stringify(event);
   return `id: ${entry.position}\nevent: change\ndata: ${data}\n\n`;
 };
 

@@ -30,7 +30,8 @@ export function commentQueryRoutes(app: App, views: ReadModels): void {
       const { status, cursor, limit } = request.query;
       const rows = await views.threads.list({ pageId, status, before: decodeCursor(cursor), limit });
       const { rows: kept, nextCursor } = pageOf(rows, limit, (thread) => ({ position: thread.createdPosition, id: thread.id }));
-      return { data: await presentThreads(views.users, kept), nextCursor };
+      const content = await views.pages.getContent(pageId);
+      return { data: await presentThreads(views.users, kept, content?.markdown ?? ""), nextCursor };
     },
   );
 }

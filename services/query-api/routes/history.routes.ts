@@ -17,7 +17,7 @@ export const historyItem = z.object({
   occurredAt: z.string(),
   actor: actorRefSchema,
   changes: changeSchema,
-});
+}).meta({ id: "HistoryEntry", description: "One change of a page or folder, with who made it" });
 type HistoryItem = z.infer<typeof historyItem>;
 
 const historyQuery = paginationQuery.extend({ order: z.enum(["asc", "desc"]).default("desc") });

@@ -13,7 +13,7 @@ const currentUser = z.object({
   image: z.string().nullable(),
   authentication: z.enum(["session", "token"]),
   scopes: z.array(scopeSchema).nullable(),
-});
+}).meta({ id: "CurrentUser", description: "The caller, and how they authenticated" });
 
 export function meRoutes(app: App, views: ReadModels): void {
   app.get(

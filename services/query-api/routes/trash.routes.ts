@@ -16,7 +16,7 @@ export const trashEntry = z.object({
   purgeAt: z.string(),
   parentId: z.string().nullable(),
   folderPath: z.string(),
-});
+}).meta({ id: "TrashItem", description: "A deleted page or folder, with when it is purged" });
 
 export function trashQueryRoutes(app: App, ports: Pick<QueryApiPorts, "views" | "trashRetentionDays">): void {
   app.get(

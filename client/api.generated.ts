@@ -1152,6 +1152,444 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description One comment of a thread */
+        Comment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            threadId: string;
+            /** Format: uuid */
+            authorId: string;
+            authorName: string;
+            authorImage: string | null;
+            body: string;
+            createdAt: string;
+            updatedAt: string;
+            deletedAt: string | null;
+        };
+        /** @description A comment thread on a quote of a page, with its comments */
+        CommentThread: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            pageId: string;
+            anchor: {
+                quote: string;
+                prefix: string;
+                suffix: string;
+                /** @description Whether the page's markdown contains the quote now: false when it never did, or was edited away */
+                found: boolean;
+            };
+            /** @enum {string} */
+            status: "open" | "resolved";
+            /** Format: uuid */
+            createdBy: string;
+            createdAt: string;
+            updatedAt: string;
+            resolvedBy: string | null;
+            resolvedAt: string | null;
+            comments: components["schemas"]["Comment"][];
+        };
+        /** @description The answer of a write to a thread: the whole thread */
+        CommentThreadAnswer: {
+            thread: components["schemas"]["CommentThread"];
+        };
+        /** @description An uploaded image's record, with the markdown that shows it */
+        Image: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            markdown: string;
+            filename: string;
+            originalName: string;
+            /** @enum {string} */
+            mimeType: "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+            size: number;
+            width: number;
+            height: number;
+        };
+        /** @description What a vault import created, and every file it reported */
+        ImportResult: {
+            foldersCreated: number;
+            pagesCreated: number;
+            imagesUploaded: number;
+            backlinksCreated: number;
+            errors: string[];
+            errorsOmitted?: number;
+        };
+        /** @description A page's record (its markdown is read from /content) */
+        Page: {
+            /** Format: uuid */
+            id: string;
+            parentId: string | null;
+            title: string;
+            icon: string | null;
+            cover: {
+                type: string;
+                value: string;
+            } | null;
+            properties: {
+                [key: string]: unknown;
+            };
+            /** Format: uuid */
+            ownerId: string;
+            /** @enum {string} */
+            permission: "view" | "comment" | "edit" | "admin" | "owner";
+            createdAt: string;
+            updatedAt: string;
+        };
+        /** @description A page's record with the path of the folder it is in */
+        PageWithPath: {
+            /** Format: uuid */
+            id: string;
+            parentId: string | null;
+            title: string;
+            icon: string | null;
+            cover: {
+                type: string;
+                value: string;
+            } | null;
+            properties: {
+                [key: string]: unknown;
+            };
+            /** Format: uuid */
+            ownerId: string;
+            /** @enum {string} */
+            permission: "view" | "comment" | "edit" | "admin" | "owner";
+            createdAt: string;
+            updatedAt: string;
+            /** @description The folder names from the root down, joined by `/` (`""` at the root) */
+            folderPath: string;
+        };
+        /** @description A folder's record */
+        Folder: {
+            /** Format: uuid */
+            id: string;
+            parentId: string | null;
+            name: string;
+            icon: string | null;
+            /** Format: uuid */
+            ownerId: string;
+            /** @enum {string} */
+            permission: "view" | "comment" | "edit" | "admin" | "owner";
+            createdAt: string;
+            updatedAt: string;
+        };
+        /** @description An invitation of an address without an account */
+        Invitation: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            targetType: "page" | "folder" | "workspace";
+            /** Format: uuid */
+            targetId: string;
+            email: string;
+            permission: ("view" | "comment" | "edit" | "admin") | ("viewer" | "commenter" | "editor" | "admin");
+            canManage: boolean;
+            /** @enum {string} */
+            deliveryStatus: "pending" | "sent" | "failed";
+            expiresAt: string;
+            createdAt: string;
+        };
+        /** @description The invitation queued for delivery again */
+        ResentInvitation: {
+            invitation: components["schemas"]["Invitation"];
+            message: string;
+        };
+        /** @description Access given (`invitation` null), or an invitation queued for an address without an account */
+        GrantAnswer: {
+            ok: boolean;
+            message: string;
+            invitation: components["schemas"]["Invitation"] | null;
+        };
+        /** @description A member added (`invitation` null), or an invitation queued for an address without an account */
+        MemberAnswer: {
+            ok: boolean;
+            message: string;
+            invitation: components["schemas"]["Invitation"] | null;
+            memberId: string | null;
+            name: string | null;
+        };
+        /** @description An API token's record, without its secret */
+        ApiToken: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            scopes: ("pages:read" | "pages:comment" | "pages:write")[];
+            expiresAt: string | null;
+            lastUsedAt: string | null;
+            createdAt: string;
+        };
+        /** @description A new API token's record with its secret */
+        CreatedApiToken: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            scopes: ("pages:read" | "pages:comment" | "pages:write")[];
+            expiresAt: string | null;
+            lastUsedAt: string | null;
+            createdAt: string;
+            /** @description The secret, shown in this answer only */
+            token: string;
+        };
+        /** @description A webhook's record, without its signing secret */
+        Webhook: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked"))[];
+            description: string | null;
+            folderId: string | null;
+            active: boolean;
+            disabledReason: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        /** @description A new webhook's record with its signing secret */
+        CreatedWebhook: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked"))[];
+            description: string | null;
+            folderId: string | null;
+            active: boolean;
+            disabledReason: string | null;
+            createdAt: string;
+            updatedAt: string;
+            /** @description The signing secret, shown in this answer only */
+            secret: string;
+        };
+        /** @description One delivery of an event to a webhook */
+        WebhookDelivery: {
+            /** Format: uuid */
+            id: string;
+            eventId: string;
+            type: string;
+            position: string;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            attempts: number;
+            lastResponseStatus: number | null;
+            lastError: string | null;
+            createdAt: string;
+            deliveredAt: string | null;
+            nextAttemptAt: string | null;
+        };
+        /** @description A page that matches, with a marked snippet */
+        SearchHit: {
+            /** Format: uuid */
+            id: string;
+            parentId: string | null;
+            title: string;
+            icon: string | null;
+            cover: {
+                type: string;
+                value: string;
+            } | null;
+            properties: {
+                [key: string]: unknown;
+            };
+            /** Format: uuid */
+            ownerId: string;
+            /** @enum {string} */
+            permission: "view" | "comment" | "edit" | "admin" | "owner";
+            createdAt: string;
+            updatedAt: string;
+            /** @description The folder names from the root down, joined by `/` (`""` at the root) */
+            folderPath: string;
+            /** @description HTML-escaped, matched words marked with <mark> */
+            snippet: string;
+        };
+        /** @description The caller, and how they authenticated */
+        CurrentUser: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            email: string;
+            image: string | null;
+            /** @enum {string} */
+            authentication: "session" | "token";
+            scopes: ("pages:read" | "pages:comment" | "pages:write")[] | null;
+        };
+        /** @description One change of a page or folder, with who made it */
+        HistoryEntry: {
+            position: string;
+            type: string;
+            occurredAt: string;
+            actor: {
+                id: string;
+                name: string;
+                token?: {
+                    id: string;
+                    name: string;
+                };
+            };
+            changes: {
+                /** @constant */
+                kind: "created";
+                title: string;
+                icon: string | null;
+                parentId: string | null;
+                size: number;
+                duplicatedFrom?: string;
+            } | {
+                /** @constant */
+                kind: "title";
+                from: string | null;
+                to: string;
+            } | {
+                /** @constant */
+                kind: "icon";
+                from: string | null;
+                to: string | null;
+            } | {
+                /** @constant */
+                kind: "content";
+                sizeBefore: number;
+                sizeAfter: number;
+                linesAdded: number;
+                linesRemoved: number;
+            } | {
+                /** @constant */
+                kind: "deleted";
+            } | {
+                /** @constant */
+                kind: "undeleted";
+                parentId: string | null;
+            } | {
+                /** @constant */
+                kind: "moved";
+                from: string | null;
+                to: string | null;
+            } | {
+                /** @constant */
+                kind: "restored";
+                restoredFrom: string;
+                title: {
+                    from: string | null;
+                    to: string;
+                };
+                icon: {
+                    from: string | null;
+                    to: string | null;
+                };
+                content: {
+                    sizeBefore: number;
+                    sizeAfter: number;
+                    linesAdded: number;
+                    linesRemoved: number;
+                };
+            } | {
+                /** @constant */
+                kind: "share_link";
+                /** @enum {string} */
+                action: "created" | "changed";
+                linkId: string;
+                expiresAt: string | null;
+                passwordProtected: boolean;
+                allowIndexing: boolean;
+            } | {
+                /** @constant */
+                kind: "share_link_revoked";
+                linkId: string;
+            } | {
+                /** @constant */
+                kind: "thread";
+                threadId: string;
+                /** @enum {string} */
+                action: "opened" | "comment_added" | "comment_edited" | "comment_deleted" | "resolved" | "reopened";
+                commentId: string | null;
+            } | {
+                /** @constant */
+                kind: "grant";
+                permission: string;
+                previousPermission: string | null;
+                viaInvitation: boolean;
+                user: {
+                    id: string;
+                    name: string;
+                };
+            } | {
+                /** @constant */
+                kind: "revoke";
+                previousPermission: string | null;
+                user: {
+                    id: string;
+                    name: string;
+                };
+            };
+        };
+        /** @description A deleted page or folder, with when it is purged */
+        TrashItem: {
+            /** @enum {string} */
+            type: "page" | "folder";
+            id: string;
+            title: string;
+            deletedAt: string;
+            deletedBy: string;
+            purgeAt: string;
+            parentId: string | null;
+            folderPath: string;
+        };
+        /** @description A user's direct grant on a page or folder */
+        Grant: {
+            /** Format: uuid */
+            userId: string;
+            name: string;
+            email: string;
+            image: string | null;
+            /** @enum {string} */
+            permission: "view" | "comment" | "edit" | "admin";
+            /** Format: uuid */
+            grantedBy: string;
+            createdAt: string;
+            updatedAt: string;
+        };
+        /** @description Who has access to a page or folder */
+        EntitySharing: {
+            /** @enum {string} */
+            entityType: "page" | "folder";
+            /** Format: uuid */
+            entityId: string;
+            /** Format: uuid */
+            ownerId: string;
+            grants: components["schemas"]["Grant"][];
+            pendingInvitations: components["schemas"]["Invitation"][];
+        };
+        /** @description A member of the caller's workspace */
+        WorkspaceMember: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            workspaceOwnerId: string;
+            /** Format: uuid */
+            memberId: string;
+            memberName: string;
+            memberEmail: string;
+            memberAvatarUrl: string | null;
+            /** @enum {string} */
+            role: "viewer" | "commenter" | "editor" | "admin";
+            createdAt: string;
+        };
+        /** @description A workspace the caller joined */
+        Membership: {
+            /** Format: uuid */
+            ownerId: string;
+            ownerName: string;
+            /** @enum {string} */
+            role: "viewer" | "commenter" | "editor" | "admin";
+            joinedAt: string;
+        };
+        /** @description The caller's workspace: members, pending invitations, and the workspaces they joined */
+        WorkspaceSharing: {
+            /** Format: uuid */
+            ownerId: string;
+            ownerName: string;
+            members: components["schemas"]["WorkspaceMember"][];
+            memberships: components["schemas"]["Membership"][];
+            pendingInvitations: components["schemas"]["Invitation"][];
+        };
         /** @description Every error: a stable snake_case `code` and a `message` in words */
         Error: {
             error: {
@@ -1177,12 +1615,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
+                };
             };
         };
     };
@@ -1195,12 +1638,53 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ready" | "catching_up" | "stalled" | "unavailable";
+                        /** @description The last position the read models reflect */
+                        checkpoint?: string;
+                        /** @description How far behind the log they are, in events */
+                        lag?: string | null;
+                        /** @description Why the projection is stalled */
+                        reason?: string;
+                        /** @description The services this process uses besides its stores, when it has any: a bus that is down is caught up later and does not make the process unready */
+                        dependencies?: {
+                            /** @enum {string} */
+                            bus: "up" | "down";
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ready" | "catching_up" | "stalled" | "unavailable";
+                        /** @description The last position the read models reflect */
+                        checkpoint?: string;
+                        /** @description How far behind the log they are, in events */
+                        lag?: string | null;
+                        /** @description Why the projection is stalled */
+                        reason?: string;
+                        /** @description The services this process uses besides its stores, when it has any: a bus that is down is caught up later and does not make the process unready */
+                        dependencies?: {
+                            /** @enum {string} */
+                            bus: "up" | "down";
+                        };
+                    };
+                };
             };
         };
     };
@@ -1213,12 +1697,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/plain": string;
+                };
             };
         };
     };
@@ -1241,15 +1727,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            scopes: ("pages:read" | "pages:comment" | "pages:write")[];
-                            expiresAt: string | null;
-                            lastUsedAt: string | null;
-                            createdAt: string;
-                        }[];
+                        data: components["schemas"]["ApiToken"][];
                     };
                 };
             };
@@ -1308,7 +1786,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1362,41 +1840,28 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description The new token: `/api/v1/tokens/{tokenId}` (revoked there with DELETE; listed by GET /api/v1/tokens). A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        name: string;
-                        scopes: ("pages:read" | "pages:comment" | "pages:write")[];
-                        expiresAt: string | null;
-                        lastUsedAt: string | null;
-                        createdAt: string;
-                        token: string;
-                    };
+                    "application/json": components["schemas"]["CreatedApiToken"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description The new token: `/api/v1/tokens/{tokenId}` (revoked there with DELETE; listed by GET /api/v1/tokens). A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                        token: string;
-                    };
+                    "application/json": components["schemas"]["CreatedApiToken"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -1505,7 +1970,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1544,27 +2009,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
-                };
+                content?: never;
             };
             /** @description No content */
             204: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1658,7 +2118,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1706,19 +2166,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        parentId: string | null;
-                        name: string;
-                        icon: string | null;
-                        /** Format: uuid */
-                        ownerId: string;
-                        /** @enum {string} */
-                        permission: "view" | "comment" | "edit" | "admin" | "owner";
-                        createdAt: string;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Folder"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -1793,7 +2241,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1823,27 +2271,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
-                };
+                content?: never;
             };
             /** @description No content */
             204: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1937,7 +2380,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1992,39 +2435,24 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        parentId: string | null;
-                        name: string;
-                        icon: string | null;
-                        /** Format: uuid */
-                        ownerId: string;
-                        /** @enum {string} */
-                        permission: "view" | "comment" | "edit" | "admin" | "owner";
-                        createdAt: string;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Folder"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Folder"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -2150,7 +2578,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2204,39 +2632,24 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        parentId: string | null;
-                        name: string;
-                        icon: string | null;
-                        /** Format: uuid */
-                        ownerId: string;
-                        /** @enum {string} */
-                        permission: "view" | "comment" | "edit" | "admin" | "owner";
-                        createdAt: string;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Folder"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Folder"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -2362,7 +2775,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2413,19 +2826,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            parentId: string | null;
-                            name: string;
-                            icon: string | null;
-                            /** Format: uuid */
-                            ownerId: string;
-                            /** @enum {string} */
-                            permission: "view" | "comment" | "edit" | "admin" | "owner";
-                            createdAt: string;
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["Folder"][];
                         nextCursor: string | null;
                     };
                 };
@@ -2485,7 +2886,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2533,47 +2934,32 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description The new folder: `/api/v1/folders/{folderId}`. A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        parentId: string | null;
-                        name: string;
-                        icon: string | null;
-                        /** Format: uuid */
-                        ownerId: string;
-                        /** @enum {string} */
-                        permission: "view" | "comment" | "edit" | "admin" | "owner";
-                        createdAt: string;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Folder"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description The new folder: `/api/v1/folders/{folderId}`. A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Folder"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -2699,7 +3085,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2751,26 +3137,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            parentId: string | null;
-                            title: string;
-                            icon: string | null;
-                            cover: {
-                                type: string;
-                                value: string;
-                            } | null;
-                            properties: {
-                                [key: string]: unknown;
-                            };
-                            /** Format: uuid */
-                            ownerId: string;
-                            /** @enum {string} */
-                            permission: "view" | "comment" | "edit" | "admin" | "owner";
-                            createdAt: string;
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["Page"][];
                         nextCursor: string | null;
                     };
                 };
@@ -2830,7 +3197,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2880,54 +3247,32 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description The new page: `/api/v1/pages/{pageId}`. A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        parentId: string | null;
-                        title: string;
-                        icon: string | null;
-                        cover: {
-                            type: string;
-                            value: string;
-                        } | null;
-                        properties: {
-                            [key: string]: unknown;
-                        };
-                        /** Format: uuid */
-                        ownerId: string;
-                        /** @enum {string} */
-                        permission: "view" | "comment" | "edit" | "admin" | "owner";
-                        createdAt: string;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Page"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description The new page: `/api/v1/pages/{pageId}`. A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Page"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -3053,7 +3398,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3103,26 +3448,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        parentId: string | null;
-                        title: string;
-                        icon: string | null;
-                        cover: {
-                            type: string;
-                            value: string;
-                        } | null;
-                        properties: {
-                            [key: string]: unknown;
-                        };
-                        /** Format: uuid */
-                        ownerId: string;
-                        /** @enum {string} */
-                        permission: "view" | "comment" | "edit" | "admin" | "owner";
-                        createdAt: string;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Page"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -3197,7 +3523,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3225,27 +3551,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
-                };
+                content?: never;
             };
             /** @description No content */
             204: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3339,7 +3660,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3394,46 +3715,24 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        parentId: string | null;
-                        title: string;
-                        icon: string | null;
-                        cover: {
-                            type: string;
-                            value: string;
-                        } | null;
-                        properties: {
-                            [key: string]: unknown;
-                        };
-                        /** Format: uuid */
-                        ownerId: string;
-                        /** @enum {string} */
-                        permission: "view" | "comment" | "edit" | "admin" | "owner";
-                        createdAt: string;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Page"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Page"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -3559,7 +3858,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3613,47 +3912,24 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        parentId: string | null;
-                        title: string;
-                        icon: string | null;
-                        cover: {
-                            type: string;
-                            value: string;
-                        } | null;
-                        properties: {
-                            [key: string]: unknown;
-                        };
-                        /** Format: uuid */
-                        ownerId: string;
-                        /** @enum {string} */
-                        permission: "view" | "comment" | "edit" | "admin" | "owner";
-                        createdAt: string;
-                        updatedAt: string;
-                        folderPath: string;
-                    };
+                    "application/json": components["schemas"]["PageWithPath"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["PageWithPath"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -3779,7 +4055,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3829,7 +4105,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
-                    ETag?: string;
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3840,7 +4116,7 @@ export interface operations {
             304: {
                 headers: {
                     /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
-                    ETag?: string;
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3917,7 +4193,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3965,29 +4241,28 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
-                    ETag?: string;
+                    ETag: string;
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "text/markdown": string;
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
+                    ETag: string;
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "text/markdown": string;
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -4147,7 +4422,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4178,7 +4453,10 @@ export interface operations {
     appendPageContent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the page as last read (GET /pages/{pageId}/content); `*` writes over any version. Optional: without it the write applies to whatever version is current */
+                "If-Match"?: string;
+            };
             path: {
                 pageId: string;
             };
@@ -4202,28 +4480,29 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
+                    ETag: string;
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/markdown": string;
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
+                    ETag: string;
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "text/markdown": string;
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -4366,7 +4645,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4423,29 +4702,28 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
-                    ETag?: string;
+                    ETag: string;
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "text/markdown": string;
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
+                    ETag: string;
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "text/markdown": string;
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -4605,7 +4883,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4664,54 +4942,32 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description The copy: `/api/v1/pages/{pageId}`. A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        parentId: string | null;
-                        title: string;
-                        icon: string | null;
-                        cover: {
-                            type: string;
-                            value: string;
-                        } | null;
-                        properties: {
-                            [key: string]: unknown;
-                        };
-                        /** Format: uuid */
-                        ownerId: string;
-                        /** @enum {string} */
-                        permission: "view" | "comment" | "edit" | "admin" | "owner";
-                        createdAt: string;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Page"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description The copy: `/api/v1/pages/{pageId}`. A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Page"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -4854,7 +5110,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4898,58 +5154,24 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        parentId: string | null;
-                        title: string;
-                        icon: string | null;
-                        cover: {
-                            type: string;
-                            value: string;
-                        } | null;
-                        properties: {
-                            [key: string]: unknown;
-                        };
-                        /** Format: uuid */
-                        ownerId: string;
-                        /** @enum {string} */
-                        permission: "view" | "comment" | "edit" | "admin" | "owner";
-                        createdAt: string;
-                        updatedAt: string;
-                    } | {
-                        /** Format: uuid */
-                        id: string;
-                        parentId: string | null;
-                        name: string;
-                        icon: string | null;
-                        /** Format: uuid */
-                        ownerId: string;
-                        /** @enum {string} */
-                        permission: "view" | "comment" | "edit" | "admin" | "owner";
-                        createdAt: string;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Page"] | components["schemas"]["Folder"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Page"] | components["schemas"]["Folder"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -5041,7 +5263,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5095,39 +5317,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            pageId: string;
-                            anchor: {
-                                quote: string;
-                                prefix: string;
-                                suffix: string;
-                            };
-                            /** @enum {string} */
-                            status: "open" | "resolved";
-                            /** Format: uuid */
-                            createdBy: string;
-                            createdAt: string;
-                            updatedAt: string;
-                            resolvedBy: string | null;
-                            resolvedAt: string | null;
-                            comments: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                threadId: string;
-                                /** Format: uuid */
-                                authorId: string;
-                                authorName: string;
-                                authorImage: string | null;
-                                body: string;
-                                createdAt: string;
-                                updatedAt: string;
-                                deletedAt: string | null;
-                            }[];
-                        }[];
+                        data: components["schemas"]["CommentThread"][];
                         nextCursor: string | null;
                     };
                 };
@@ -5204,7 +5394,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5260,69 +5450,32 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description The thread's first comment: `/api/v1/pages/{pageId}/comments/{commentId}` (edited and deleted there; read with the page's threads). A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        thread: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            pageId: string;
-                            anchor: {
-                                quote: string;
-                                prefix: string;
-                                suffix: string;
-                            };
-                            /** @enum {string} */
-                            status: "open" | "resolved";
-                            /** Format: uuid */
-                            createdBy: string;
-                            createdAt: string;
-                            updatedAt: string;
-                            resolvedBy: string | null;
-                            resolvedAt: string | null;
-                            comments: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                threadId: string;
-                                /** Format: uuid */
-                                authorId: string;
-                                authorName: string;
-                                authorImage: string | null;
-                                body: string;
-                                createdAt: string;
-                                updatedAt: string;
-                                deletedAt: string | null;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["CommentThreadAnswer"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description The thread's first comment: `/api/v1/pages/{pageId}/comments/{commentId}` (edited and deleted there; read with the page's threads). A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["CommentThreadAnswer"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -5465,7 +5618,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5523,69 +5676,32 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description The new reply: `/api/v1/pages/{pageId}/comments/{commentId}` (edited and deleted there; read with the page's threads). A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        thread: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            pageId: string;
-                            anchor: {
-                                quote: string;
-                                prefix: string;
-                                suffix: string;
-                            };
-                            /** @enum {string} */
-                            status: "open" | "resolved";
-                            /** Format: uuid */
-                            createdBy: string;
-                            createdAt: string;
-                            updatedAt: string;
-                            resolvedBy: string | null;
-                            resolvedAt: string | null;
-                            comments: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                threadId: string;
-                                /** Format: uuid */
-                                authorId: string;
-                                authorName: string;
-                                authorImage: string | null;
-                                body: string;
-                                createdAt: string;
-                                updatedAt: string;
-                                deletedAt: string | null;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["CommentThreadAnswer"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description The new reply: `/api/v1/pages/{pageId}/comments/{commentId}` (edited and deleted there; read with the page's threads). A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["CommentThreadAnswer"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -5728,7 +5844,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5784,61 +5900,24 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        thread: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            pageId: string;
-                            anchor: {
-                                quote: string;
-                                prefix: string;
-                                suffix: string;
-                            };
-                            /** @enum {string} */
-                            status: "open" | "resolved";
-                            /** Format: uuid */
-                            createdBy: string;
-                            createdAt: string;
-                            updatedAt: string;
-                            resolvedBy: string | null;
-                            resolvedAt: string | null;
-                            comments: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                threadId: string;
-                                /** Format: uuid */
-                                authorId: string;
-                                authorName: string;
-                                authorImage: string | null;
-                                body: string;
-                                createdAt: string;
-                                updatedAt: string;
-                                deletedAt: string | null;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["CommentThreadAnswer"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["CommentThreadAnswer"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -5964,7 +6043,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6008,61 +6087,24 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        thread: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            pageId: string;
-                            anchor: {
-                                quote: string;
-                                prefix: string;
-                                suffix: string;
-                            };
-                            /** @enum {string} */
-                            status: "open" | "resolved";
-                            /** Format: uuid */
-                            createdBy: string;
-                            createdAt: string;
-                            updatedAt: string;
-                            resolvedBy: string | null;
-                            resolvedAt: string | null;
-                            comments: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                threadId: string;
-                                /** Format: uuid */
-                                authorId: string;
-                                authorName: string;
-                                authorImage: string | null;
-                                body: string;
-                                createdAt: string;
-                                updatedAt: string;
-                                deletedAt: string | null;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["CommentThreadAnswer"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["CommentThreadAnswer"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -6154,7 +6196,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6209,61 +6251,24 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        thread: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            pageId: string;
-                            anchor: {
-                                quote: string;
-                                prefix: string;
-                                suffix: string;
-                            };
-                            /** @enum {string} */
-                            status: "open" | "resolved";
-                            /** Format: uuid */
-                            createdBy: string;
-                            createdAt: string;
-                            updatedAt: string;
-                            resolvedBy: string | null;
-                            resolvedAt: string | null;
-                            comments: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                threadId: string;
-                                /** Format: uuid */
-                                authorId: string;
-                                authorName: string;
-                                authorImage: string | null;
-                                body: string;
-                                createdAt: string;
-                                updatedAt: string;
-                                deletedAt: string | null;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["CommentThreadAnswer"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["CommentThreadAnswer"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -6389,7 +6394,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6450,54 +6455,30 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        ok: boolean;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["GrantAnswer"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description On the 202 of an invitation, the invitation: `/api/v1/shares/invitations/{invitationId}` (cancelled there with DELETE). A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        ok: boolean;
-                        message: string;
-                        invitation: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            targetType: "page" | "folder" | "workspace";
-                            /** Format: uuid */
-                            targetId: string;
-                            email: string;
-                            permission: ("view" | "comment" | "edit" | "admin") | ("viewer" | "commenter" | "editor" | "admin");
-                            canManage: boolean;
-                            /** @enum {string} */
-                            deliveryStatus: "pending" | "sent" | "failed";
-                            expiresAt: string;
-                            createdAt: string;
-                        };
-                    } | {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["GrantAnswer"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -6640,7 +6621,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6681,27 +6662,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
-                };
+                content?: never;
             };
             /** @description No content */
             204: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6795,7 +6771,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6853,73 +6829,30 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        ok: boolean;
-                        message: string;
-                        memberId: string | null;
-                        name: string | null;
-                        invitation: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            targetType: "page" | "folder" | "workspace";
-                            /** Format: uuid */
-                            targetId: string;
-                            email: string;
-                            permission: ("view" | "comment" | "edit" | "admin") | ("viewer" | "commenter" | "editor" | "admin");
-                            canManage: boolean;
-                            /** @enum {string} */
-                            deliveryStatus: "pending" | "sent" | "failed";
-                            expiresAt: string;
-                            createdAt: string;
-                        } | null;
-                    };
+                    "application/json": components["schemas"]["MemberAnswer"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description On the 202 of an invitation, the invitation: `/api/v1/shares/invitations/{invitationId}` (cancelled there with DELETE). A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        ok: boolean;
-                        message: string;
-                        memberId: string | null;
-                        name: string | null;
-                        invitation: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            targetType: "page" | "folder" | "workspace";
-                            /** Format: uuid */
-                            targetId: string;
-                            email: string;
-                            permission: ("view" | "comment" | "edit" | "admin") | ("viewer" | "commenter" | "editor" | "admin");
-                            canManage: boolean;
-                            /** @enum {string} */
-                            deliveryStatus: "pending" | "sent" | "failed";
-                            expiresAt: string;
-                            createdAt: string;
-                        } | null;
-                    } | {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["MemberAnswer"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -7045,7 +6978,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7084,27 +7017,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
-                };
+                content?: never;
             };
             /** @description No content */
             204: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7198,7 +7126,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7241,44 +7169,24 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        invitation: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            targetType: "page" | "folder" | "workspace";
-                            /** Format: uuid */
-                            targetId: string;
-                            email: string;
-                            permission: ("view" | "comment" | "edit" | "admin") | ("viewer" | "commenter" | "editor" | "admin");
-                            canManage: boolean;
-                            /** @enum {string} */
-                            deliveryStatus: "pending" | "sent" | "failed";
-                            expiresAt: string;
-                            createdAt: string;
-                        };
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ResentInvitation"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ResentInvitation"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -7370,7 +7278,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7415,44 +7323,24 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        invitation: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            targetType: "page" | "folder" | "workspace";
-                            /** Format: uuid */
-                            targetId: string;
-                            email: string;
-                            permission: ("view" | "comment" | "edit" | "admin") | ("viewer" | "commenter" | "editor" | "admin");
-                            canManage: boolean;
-                            /** @enum {string} */
-                            deliveryStatus: "pending" | "sent" | "failed";
-                            expiresAt: string;
-                            createdAt: string;
-                        };
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ResentInvitation"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ResentInvitation"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -7544,7 +7432,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7587,44 +7475,24 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        invitation: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            targetType: "page" | "folder" | "workspace";
-                            /** Format: uuid */
-                            targetId: string;
-                            email: string;
-                            permission: ("view" | "comment" | "edit" | "admin") | ("viewer" | "commenter" | "editor" | "admin");
-                            canManage: boolean;
-                            /** @enum {string} */
-                            deliveryStatus: "pending" | "sent" | "failed";
-                            expiresAt: string;
-                            createdAt: string;
-                        };
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ResentInvitation"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ResentInvitation"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -7716,7 +7584,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7755,27 +7623,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
-                };
+                content?: never;
             };
             /** @description No content */
             204: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7869,7 +7732,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7927,47 +7790,32 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description The new image's bytes: `/api/v1/images/{imageId}`. A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        url: string;
-                        markdown: string;
-                        filename: string;
-                        originalName: string;
-                        /** @enum {string} */
-                        mimeType: "image/jpeg" | "image/png" | "image/gif" | "image/webp";
-                        size: number;
-                        width: number;
-                        height: number;
-                    };
+                    "application/json": components["schemas"]["Image"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description The new image's bytes: `/api/v1/images/{imageId}`. A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Image"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -8110,7 +7958,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8178,38 +8026,28 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        foldersCreated: number;
-                        pagesCreated: number;
-                        imagesUploaded: number;
-                        backlinksCreated: number;
-                        errors: string[];
-                        errorsOmitted?: number;
-                    };
+                    "application/json": components["schemas"]["ImportResult"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ImportResult"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -8335,7 +8173,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8386,18 +8224,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            url: string;
-                            events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked"))[];
-                            description: string | null;
-                            folderId: string | null;
-                            active: boolean;
-                            disabledReason: string | null;
-                            createdAt: string;
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["Webhook"][];
                         nextCursor: string | null;
                     };
                 };
@@ -8457,7 +8284,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8508,44 +8335,28 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description The new webhook: `/api/v1/webhooks/{webhookId}`. A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        url: string;
-                        events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked"))[];
-                        description: string | null;
-                        folderId: string | null;
-                        active: boolean;
-                        disabledReason: string | null;
-                        createdAt: string;
-                        updatedAt: string;
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["CreatedWebhook"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description The new webhook: `/api/v1/webhooks/{webhookId}`. A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["CreatedWebhook"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -8654,7 +8465,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8702,18 +8513,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        url: string;
-                        events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked"))[];
-                        description: string | null;
-                        folderId: string | null;
-                        active: boolean;
-                        disabledReason: string | null;
-                        createdAt: string;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -8788,7 +8588,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8816,27 +8616,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
-                };
+                content?: never;
             };
             /** @description No content */
             204: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8930,7 +8725,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8969,6 +8764,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "active": false
+                 *     }
+                 */
                 "application/json": {
                     url?: string;
                     events?: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked"))[];
@@ -8982,38 +8782,24 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        url: string;
-                        events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked"))[];
-                        description: string | null;
-                        folderId: string | null;
-                        active: boolean;
-                        disabledReason: string | null;
-                        createdAt: string;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -9139,7 +8925,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9179,11 +8965,9 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
-                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9283,7 +9067,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9333,11 +9117,9 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
-                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9471,7 +9253,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9532,9 +9314,9 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description The new link: `/api/v1/share-links/{linkId}` (changed with PATCH, revoked with DELETE). A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9559,22 +9341,36 @@ export interface operations {
                     };
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description The new link: `/api/v1/share-links/{linkId}` (changed with PATCH, revoked with DELETE). A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** Format: uuid */
                         id: string;
+                        /** @description the public address, with the secret: only in the creation answer (null afterwards) */
+                        url: string | null;
                         /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                        url: string;
+                        entityType: "page" | "folder";
+                        /** Format: uuid */
+                        entityId: string;
+                        expiresAt: string | null;
+                        passwordProtected: boolean;
+                        allowIndexing: boolean;
+                        /** Format: uuid */
+                        createdBy: string;
+                        createdAt: string;
+                        revokedAt: string | null;
+                        views: number;
+                        lastViewedAt: string | null;
                     };
                 };
             };
@@ -9701,7 +9497,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9762,9 +9558,9 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description The new link: `/api/v1/share-links/{linkId}` (changed with PATCH, revoked with DELETE). A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9789,22 +9585,36 @@ export interface operations {
                     };
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     /** @description The new link: `/api/v1/share-links/{linkId}` (changed with PATCH, revoked with DELETE). A path, relative to the server (or gateway) called */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** Format: uuid */
                         id: string;
+                        /** @description the public address, with the secret: only in the creation answer (null afterwards) */
+                        url: string | null;
                         /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                        url: string;
+                        entityType: "page" | "folder";
+                        /** Format: uuid */
+                        entityId: string;
+                        expiresAt: string | null;
+                        passwordProtected: boolean;
+                        allowIndexing: boolean;
+                        /** Format: uuid */
+                        createdBy: string;
+                        createdAt: string;
+                        revokedAt: string | null;
+                        views: number;
+                        lastViewedAt: string | null;
                     };
                 };
             };
@@ -9931,7 +9741,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10072,7 +9882,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10100,27 +9910,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": {
-                        id?: string;
-                        /** @enum {string} */
-                        status: "recorded";
-                        message: string;
-                    };
-                };
+                content?: never;
             };
             /** @description No content */
             204: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10214,7 +10019,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10271,7 +10076,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10296,19 +10101,34 @@ export interface operations {
                     };
                 };
             };
-            /** @description Accepted: recorded but not readable yet (send the X-Consistency-Token on the next read), or an invitation queued */
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
             202: {
                 headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
-                    "X-Consistency-Token"?: string;
+                    "X-Consistency-Token": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        id?: string;
+                        /** Format: uuid */
+                        id: string;
+                        /** @description the public address, with the secret: only in the creation answer (null afterwards) */
+                        url: string | null;
                         /** @enum {string} */
-                        status: "recorded";
-                        message: string;
+                        entityType: "page" | "folder";
+                        /** Format: uuid */
+                        entityId: string;
+                        expiresAt: string | null;
+                        passwordProtected: boolean;
+                        allowIndexing: boolean;
+                        /** Format: uuid */
+                        createdBy: string;
+                        createdAt: string;
+                        revokedAt: string | null;
+                        views: number;
+                        lastViewedAt: string | null;
                     };
                 };
             };
@@ -10435,7 +10255,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10481,16 +10301,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        name: string;
-                        email: string;
-                        image: string | null;
-                        /** @enum {string} */
-                        authentication: "session" | "token";
-                        scopes: ("pages:read" | "pages:comment" | "pages:write")[] | null;
-                    };
+                    "application/json": components["schemas"]["CurrentUser"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -10531,7 +10342,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10573,21 +10384,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            eventId: string;
-                            type: string;
-                            position: string;
-                            /** @enum {string} */
-                            status: "pending" | "delivered" | "failed";
-                            attempts: number;
-                            lastResponseStatus: number | null;
-                            lastError: string | null;
-                            createdAt: string;
-                            deliveredAt: string | null;
-                            nextAttemptAt: string | null;
-                        }[];
+                        data: components["schemas"]["WebhookDelivery"][];
                         nextCursor: string | null;
                     };
                 };
@@ -10664,7 +10461,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10703,27 +10500,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            parentId: string | null;
-                            title: string;
-                            icon: string | null;
-                            cover: {
-                                type: string;
-                                value: string;
-                            } | null;
-                            properties: {
-                                [key: string]: unknown;
-                            };
-                            /** Format: uuid */
-                            ownerId: string;
-                            /** @enum {string} */
-                            permission: "view" | "comment" | "edit" | "admin" | "owner";
-                            createdAt: string;
-                            updatedAt: string;
-                            folderPath: string;
-                        }[];
+                        data: components["schemas"]["PageWithPath"][];
                     };
                 };
             };
@@ -10782,7 +10559,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10824,27 +10601,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            parentId: string | null;
-                            title: string;
-                            icon: string | null;
-                            cover: {
-                                type: string;
-                                value: string;
-                            } | null;
-                            properties: {
-                                [key: string]: unknown;
-                            };
-                            /** Format: uuid */
-                            ownerId: string;
-                            /** @enum {string} */
-                            permission: "view" | "comment" | "edit" | "admin" | "owner";
-                            createdAt: string;
-                            updatedAt: string;
-                            folderPath: string;
-                        }[];
+                        data: components["schemas"]["PageWithPath"][];
                         nextCursor: string | null;
                     };
                 };
@@ -10921,7 +10678,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10961,17 +10718,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @enum {string} */
-                            type: "page" | "folder";
-                            id: string;
-                            title: string;
-                            deletedAt: string;
-                            deletedBy: string;
-                            purgeAt: string;
-                            parentId: string | null;
-                            folderPath: string;
-                        }[];
+                        data: components["schemas"]["TrashItem"][];
                         nextCursor: string | null;
                     };
                 };
@@ -11031,7 +10778,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11074,113 +10821,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            position: string;
-                            type: string;
-                            occurredAt: string;
-                            actor: {
-                                id: string;
-                                name: string;
-                                token?: {
-                                    id: string;
-                                    name: string;
-                                };
-                            };
-                            changes: {
-                                /** @enum {string} */
-                                kind: "created";
-                                title: string;
-                                icon: string | null;
-                                parentId: string | null;
-                                size: number;
-                                duplicatedFrom?: string;
-                            } | {
-                                /** @enum {string} */
-                                kind: "title";
-                                from: string | null;
-                                to: string;
-                            } | {
-                                /** @enum {string} */
-                                kind: "icon";
-                                from: string | null;
-                                to: string | null;
-                            } | {
-                                /** @enum {string} */
-                                kind: "content";
-                                sizeBefore: number;
-                                sizeAfter: number;
-                                linesAdded: number;
-                                linesRemoved: number;
-                            } | {
-                                /** @enum {string} */
-                                kind: "deleted";
-                            } | {
-                                /** @enum {string} */
-                                kind: "undeleted";
-                                parentId: string | null;
-                            } | {
-                                /** @enum {string} */
-                                kind: "moved";
-                                from: string | null;
-                                to: string | null;
-                            } | {
-                                /** @enum {string} */
-                                kind: "restored";
-                                restoredFrom: string;
-                                title: {
-                                    from: string | null;
-                                    to: string;
-                                };
-                                icon: {
-                                    from: string | null;
-                                    to: string | null;
-                                };
-                                content: {
-                                    sizeBefore: number;
-                                    sizeAfter: number;
-                                    linesAdded: number;
-                                    linesRemoved: number;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                kind: "share_link";
-                                /** @enum {string} */
-                                action: "created" | "changed";
-                                linkId: string;
-                                expiresAt: string | null;
-                                passwordProtected: boolean;
-                                allowIndexing: boolean;
-                            } | {
-                                /** @enum {string} */
-                                kind: "share_link_revoked";
-                                linkId: string;
-                            } | {
-                                /** @enum {string} */
-                                kind: "thread";
-                                threadId: string;
-                                /** @enum {string} */
-                                action: "opened" | "comment_added" | "comment_edited" | "comment_deleted" | "resolved" | "reopened";
-                                commentId: string | null;
-                            } | {
-                                /** @enum {string} */
-                                kind: "grant";
-                                permission: string;
-                                previousPermission: string | null;
-                                viaInvitation: boolean;
-                                user: {
-                                    id: string;
-                                    name: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                kind: "revoke";
-                                previousPermission: string | null;
-                                user: {
-                                    id: string;
-                                    name: string;
-                                };
-                            };
-                        }[];
+                        data: components["schemas"]["HistoryEntry"][];
                         nextCursor: string | null;
                     };
                 };
@@ -11257,7 +10898,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11300,113 +10941,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            position: string;
-                            type: string;
-                            occurredAt: string;
-                            actor: {
-                                id: string;
-                                name: string;
-                                token?: {
-                                    id: string;
-                                    name: string;
-                                };
-                            };
-                            changes: {
-                                /** @enum {string} */
-                                kind: "created";
-                                title: string;
-                                icon: string | null;
-                                parentId: string | null;
-                                size: number;
-                                duplicatedFrom?: string;
-                            } | {
-                                /** @enum {string} */
-                                kind: "title";
-                                from: string | null;
-                                to: string;
-                            } | {
-                                /** @enum {string} */
-                                kind: "icon";
-                                from: string | null;
-                                to: string | null;
-                            } | {
-                                /** @enum {string} */
-                                kind: "content";
-                                sizeBefore: number;
-                                sizeAfter: number;
-                                linesAdded: number;
-                                linesRemoved: number;
-                            } | {
-                                /** @enum {string} */
-                                kind: "deleted";
-                            } | {
-                                /** @enum {string} */
-                                kind: "undeleted";
-                                parentId: string | null;
-                            } | {
-                                /** @enum {string} */
-                                kind: "moved";
-                                from: string | null;
-                                to: string | null;
-                            } | {
-                                /** @enum {string} */
-                                kind: "restored";
-                                restoredFrom: string;
-                                title: {
-                                    from: string | null;
-                                    to: string;
-                                };
-                                icon: {
-                                    from: string | null;
-                                    to: string | null;
-                                };
-                                content: {
-                                    sizeBefore: number;
-                                    sizeAfter: number;
-                                    linesAdded: number;
-                                    linesRemoved: number;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                kind: "share_link";
-                                /** @enum {string} */
-                                action: "created" | "changed";
-                                linkId: string;
-                                expiresAt: string | null;
-                                passwordProtected: boolean;
-                                allowIndexing: boolean;
-                            } | {
-                                /** @enum {string} */
-                                kind: "share_link_revoked";
-                                linkId: string;
-                            } | {
-                                /** @enum {string} */
-                                kind: "thread";
-                                threadId: string;
-                                /** @enum {string} */
-                                action: "opened" | "comment_added" | "comment_edited" | "comment_deleted" | "resolved" | "reopened";
-                                commentId: string | null;
-                            } | {
-                                /** @enum {string} */
-                                kind: "grant";
-                                permission: string;
-                                previousPermission: string | null;
-                                viaInvitation: boolean;
-                                user: {
-                                    id: string;
-                                    name: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                kind: "revoke";
-                                previousPermission: string | null;
-                                user: {
-                                    id: string;
-                                    name: string;
-                                };
-                            };
-                        }[];
+                        data: components["schemas"]["HistoryEntry"][];
                         nextCursor: string | null;
                     };
                 };
@@ -11483,7 +11018,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11618,7 +11153,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11649,7 +11184,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A stream of Server-Sent Events that stays open. Each change the caller may see is one event named `change`, its `id` the change's position (send the last one as Last-Event-ID to resume) and its `data` one JSON object: `position`, `type`, `occurredAt`, `actor` {id, name, email}, `changes` (as in a page's history) and `entity` {kind: page | folder | thread, id}. Comment lines (`:`) keep idle connections open. */
+            /** @description A stream of Server-Sent Events that stays open. Each change the caller may see is one event named `change`, its `id` the change's position (send the last one as Last-Event-ID to resume) and its `data` one JSON object: `position`, `type`, `occurredAt`, `actor` {id, name}, `changes` (an object, as in a page's history) and `entity` {kind: page | folder | thread, id}. Comment lines (`:`) keep idle connections open. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11658,7 +11193,7 @@ export interface operations {
                     /**
                      * @example id: 42
                      *     event: change
-                     *     data: {"position":"42","type":"PageRenamed","occurredAt":"2026-11-01T09:30:00.000Z","actor":{"id":"…","name":"Ann","email":"ann@example.com"},"changes":[],"entity":{"kind":"page","id":"…"}}
+                     *     data: {"position":"42","type":"PageRenamed","occurredAt":"2026-11-01T09:30:00.000Z","actor":{"id":"…","name":"Ann"},"changes":{"kind":"title","from":"Plan","to":"Q4 plan"},"entity":{"kind":"page","id":"…"}}
                      */
                     "text/event-stream": string;
                 };
@@ -11718,7 +11253,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11769,28 +11304,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            parentId: string | null;
-                            title: string;
-                            icon: string | null;
-                            cover: {
-                                type: string;
-                                value: string;
-                            } | null;
-                            properties: {
-                                [key: string]: unknown;
-                            };
-                            /** Format: uuid */
-                            ownerId: string;
-                            /** @enum {string} */
-                            permission: "view" | "comment" | "edit" | "admin" | "owner";
-                            createdAt: string;
-                            updatedAt: string;
-                            folderPath: string;
-                            snippet: string;
-                        }[];
+                        data: components["schemas"]["SearchHit"][];
                         nextCursor: string | null;
                     };
                 };
@@ -11850,7 +11364,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11885,48 +11399,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        ownerId: string;
-                        ownerName: string;
-                        members: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            workspaceOwnerId: string;
-                            /** Format: uuid */
-                            memberId: string;
-                            memberName: string;
-                            memberEmail: string;
-                            memberAvatarUrl: string | null;
-                            /** @enum {string} */
-                            role: "viewer" | "commenter" | "editor" | "admin";
-                            createdAt: string;
-                        }[];
-                        memberships: {
-                            /** Format: uuid */
-                            ownerId: string;
-                            ownerName: string;
-                            /** @enum {string} */
-                            role: "viewer" | "commenter" | "editor" | "admin";
-                            joinedAt: string;
-                        }[];
-                        pendingInvitations: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            targetType: "page" | "folder" | "workspace";
-                            /** Format: uuid */
-                            targetId: string;
-                            email: string;
-                            permission: ("view" | "comment" | "edit" | "admin") | ("viewer" | "commenter" | "editor" | "admin");
-                            canManage: boolean;
-                            /** @enum {string} */
-                            deliveryStatus: "pending" | "sent" | "failed";
-                            expiresAt: string;
-                            createdAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WorkspaceSharing"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -11984,7 +11457,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12022,42 +11495,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        entityType: "page" | "folder";
-                        /** Format: uuid */
-                        entityId: string;
-                        /** Format: uuid */
-                        ownerId: string;
-                        grants: {
-                            /** Format: uuid */
-                            userId: string;
-                            name: string;
-                            email: string;
-                            image: string | null;
-                            /** @enum {string} */
-                            permission: "view" | "comment" | "edit" | "admin";
-                            /** Format: uuid */
-                            grantedBy: string;
-                            createdAt: string;
-                            updatedAt: string;
-                        }[];
-                        pendingInvitations: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            targetType: "page" | "folder" | "workspace";
-                            /** Format: uuid */
-                            targetId: string;
-                            email: string;
-                            permission: ("view" | "comment" | "edit" | "admin") | ("viewer" | "commenter" | "editor" | "admin");
-                            canManage: boolean;
-                            /** @enum {string} */
-                            deliveryStatus: "pending" | "sent" | "failed";
-                            expiresAt: string;
-                            createdAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["EntitySharing"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -12132,7 +11570,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12169,7 +11607,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
-                    ETag?: string;
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12183,7 +11621,7 @@ export interface operations {
             304: {
                 headers: {
                     /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
-                    ETag?: string;
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12260,7 +11698,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12356,7 +11794,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12487,7 +11925,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12518,6 +11956,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12547,7 +11987,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12596,7 +12036,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12620,6 +12060,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12649,7 +12091,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: string;
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {

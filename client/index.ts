@@ -1,0 +1,46 @@
+// The typed client of the Workspace API: openapi-fetch over the types openapi-typescript generates from the
+// API reference (client/api.generated.ts, checked against the served document by test/http/typed-client.test.ts).
+//
+//   import { createWorkspaceClient } from "workspace-backend/client";
+//   const api = createWorkspaceClient({ baseUrl: "http://127.0.0.1:3000", token: process.env.API_TOKEN });
+//   const { data, error } = await api.POST("/api/v1/pages", { body: { title: "Q4 plan", markdown: "# Goals" } });
+//   if (error) throw new Error(error.error.message);
+//   console.log(data.id, data.title);
+import createClient, { type Client, type ClientOptions } from "openapi-fetch";
+import type { components, paths } from "./api.generated.ts";
+
+export type { components, operations, paths } from "./api.generated.ts";
+/** The API's named records: `Schemas["Page"]`, `Schemas["Folder"]`, `Schemas["CommentThread"]`, ... */
+export type Schemas = components["schemas"];
+export type WorkspaceClient = Client<paths>;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+
+/**
+ * How a request body goes out: an object with a Blob part (an image upload) as multipart/form-data, a string (a
+ * page's markdown, sent with `content-type: text/markdown`) as it is, anything else as JSON.
+ */
+export function serializeBody(body: unknown): string | FormData {
+  if (typeof body === "string") return body;
+  if (isRecord(body) && Object.values(body).some((value) => value instanceof Blob)) {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(body)) {
+      if (value instanceof Blob) form.append(name, value, value instanceof File ? value.name : name);
+      else if (value !== undefined) form.append(name, String(value));
+    }
+    return form;
+  }
+  return JSON.stringify(body);
+}
+
+export interface WorkspaceClientOptions extends Omit<ClientOptions, "bodySerializer"> {
+  /** The server (or gateway) address, without /api/v1. */
+  readonly baseUrl: string;
+  /** An API token: sent as `Authorization: Bearer <token>`. */
+  readonly token?: string;
+}
+
+export function createWorkspaceClient({ token, headers, ...options }: WorkspaceClientOptions): WorkspaceClient {
+  const authorization = token === undefined ? {} : { authorization: `Bearer ${token}` };
+  return createClient<paths>({ ...options, headers: { ...authorization, ...headers }, bodySerializer: serializeBody });
+}

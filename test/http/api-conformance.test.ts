@@ -1,0 +1,161 @@
+// The API reference and the server agree: every operation of the served document is called (through the typed
+// client, and with the requests that provoke its common errors), and every answer's status, content type,
+// headers and body are checked against the document by openapi-backend's response validator. An operation added
+// to the server without a call here fails "calls every operation", naming it.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Document } from "openapi-backend";
+import { mintSession, SESSION_COOKIE } from "../../shared/auth/session-verifier.ts";
+import { createWorkspaceClient, type WorkspaceClient } from "../../client/index.ts";
+import { callEveryOperation } from "../support/every-operation.ts";
+import { makeImage } from "../support/images.ts";
+import { ResponseConformance } from "../support/openapi-conformance.ts";
+import { TEST_SESSION_SECRET, TestServer } from "../support/server.ts";
+import { WebhookReceiver } from "../support/webhook-receiver.ts";
+
+let server: TestServer;
+let receiver: WebhookReceiver;
+let conformance: ResponseConformance;
+let document: Document;
+
+beforeAll(async () => {
+  // A short consistency wait, so a paused projector makes writes answer 202 quickly.
+  server = await TestServer.start({ settings: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", CONSISTENCY_WAIT_MS: "300" } });
+  receiver = await WebhookReceiver.start();
+  const reply = await server.anonymous().get("/api/v1/openapi.json");
+  document = JSON.parse(reply.text);
+  conformance = await ResponseConformance.of(document);
+}, 30_000);
+afterAll(async () => {
+  await receiver.stop();
+  await server.stop();
+});
+
+async function sessionOf(name: string): Promise<{ cookie: string; client: WorkspaceClient }> {
+  const cookie = `${SESSION_COOKIE}=${await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: `${name}-${crypto.randomUUID()}@example.com`, name })}`;
+  return { cookie, client: checked(createWorkspaceClient({ baseUrl: server.url, headers: { cookie } })) };
+}
+
+function checked(client: WorkspaceClient): WorkspaceClient {
+  client.use(conformance.middleware());
+  return client;
+}
+
+/** Raw requests that provoke an operation's common errors, each answer checked against the document too. */
+async function probe(method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}): Promise<number> {
+  const headers = { ...(init.body === undefined ? {} : { "content-type": "application/json" }), ...init.headers };
+  const response = await fetch(new URL(path, server.url), { method, headers, ...(init.body === undefined ? {} : { body: init.body }) });
+  await conformance.check(method, response.url, response);
+  return response.status;
+}
+
+interface DocumentedOperation {
+  readonly operationId: string;
+  readonly method: string;
+  readonly path: string;
+  readonly statuses: string[];
+  readonly scope: string | null;
+  readonly secured: boolean;
+  readonly sessionOnly: boolean;
+  readonly example: unknown;
+}
+
+const documentedOperations = (): DocumentedOperation[] =>
+  conformance.operations().map((operation) => {
+    const security = operation.security ?? [];
+    const bearer = security.find((requirement) => "bearerToken" in requirement)?.bearerToken ?? null;
+    const body = operation.requestBody && "content" in operation.requestBody ? operation.requestBody.content["application/json"] : undefined;
+    const example = body && "example" in body ? body.example : undefined;
+    return {
+      operationId: operation.operationId ?? "",
+      method: operation.method.toUpperCase(),
+      path: operation.path,
+      statuses: Object.keys(operation.responses ?? {}),
+      scope: bearer?.[0] ?? null,
+      secured: security.length > 0,
+      sessionOnly: security.length > 0 && bearer === null,
+      example,
+    };
+  });
+
+/** A path with its parameters filled: a fresh UUID for ids (so nothing is found), a valid value for the rest. */
+const filled = (path: string, id: () => string = () => crypto.randomUUID()) =>
+  path.replace(/\{([A-Za-z]+)\}/g, (_match, name: string) => (name === "entityType" ? "page" : name === "type" ? "page" : name === "email" ? "nobody@example.com" : id()));
+
+describe("the API reference and the server", () => {
+  it("agree on every answer of every operation a script of the typed client calls", async () => {
+    const ann = await sessionOf("ann");
+    const bob = await sessionOf("bob");
+    const png = new Blob([new Uint8Array(await makeImage("png"))], { type: "image/png" });
+    await callEveryOperation({
+      browser: ann.client,
+      bob: bob.client,
+      withToken: (token) => checked(createWorkspaceClient({ baseUrl: server.url, token })),
+      receiverUrl: receiver.url,
+      png,
+    });
+    expect(conformance.problems).toEqual([]);
+  }, 90_000);
+
+  it("agree on the 202 of writes the read side has not caught up with: the same body, and X-Read-Side", async () => {
+    const ann = await sessionOf("ann");
+    const token = (await ann.client.POST("/api/v1/tokens", { body: { name: "lagging", scopes: ["pages:read", "pages:comment", "pages:write"] } })).data?.token ?? "";
+    const api = checked(createWorkspaceClient({ baseUrl: server.url, token }));
+    const page = (await api.POST("/api/v1/pages", { body: { title: "Before", markdown: "some words" } })).data;
+    const folder = (await api.POST("/api/v1/folders", { body: { name: "Before" } })).data;
+    if (!page || !folder) throw new Error("setup failed");
+    await server.internals.projector.stop();
+    try {
+      const created = await api.POST("/api/v1/pages", { body: { title: "Lagging" } });
+      expect(created.response.status).toBe(202);
+      expect(created.data?.title).toBe("Lagging");
+      expect(created.response.headers.get("x-read-side")).toBe("behind");
+      expect((await api.PATCH("/api/v1/folders/{folderId}", { params: { path: { folderId: folder.id } }, body: { name: "After" } })).data?.name).toBe("After");
+      const written = await api.PUT("/api/v1/pages/{pageId}/content", { params: { path: { pageId: page.id }, header: { "If-Match": "*" } }, body: { markdown: "new words" }, parseAs: "text" });
+      expect(written.response.status).toBe(202);
+      expect(written.data?.endsWith("new words")).toBe(true);
+      expect((await api.POST("/api/v1/pages/{pageId}/comments", { params: { path: { pageId: page.id } }, body: { body: "why?", anchor: { quote: "words" } } })).response.status).toBe(202);
+      expect((await api.DELETE("/api/v1/folders/{folderId}", { params: { path: { folderId: folder.id } } })).response.status).toBe(202);
+    } finally {
+      await server.internals.projector.start();
+    }
+    expect(conformance.problems).toEqual([]);
+  }, 60_000);
+
+  it("agree on the errors every operation answers: 401 without credentials, 400 for a malformed request, 403 without the scope, 404 for what is not there", async () => {
+    const ann = await sessionOf("ann");
+    const readOnly = (await ann.client.POST("/api/v1/tokens", { body: { name: "read only", scopes: ["pages:read"] } })).data?.token ?? "";
+    const session = { cookie: ann.cookie };
+    for (const operation of documentedOperations().filter(({ secured }) => secured)) {
+      const { method, path, example } = operation;
+      const body = method === "GET" || method === "DELETE" ? undefined : JSON.stringify(example ?? {});
+      await probe(method, filled(path), { ...(body === undefined ? {} : { body }) });
+      if (path.includes("{")) await probe(method, path.replace(/\{[A-Za-z]+\}/g, "not-an-id"), { headers: session, ...(body === undefined ? {} : { body }) });
+      else if (method === "GET") await probe(method, path, { headers: { ...session, "x-consistency-token": "not-a-position" } });
+      else await probe(method, path, { headers: session, body: "[]" });
+      if (operation.sessionOnly || (operation.scope !== null && operation.scope !== "pages:read")) {
+        await probe(method, filled(path), { headers: { authorization: `Bearer ${readOnly}` }, ...(body === undefined ? {} : { body }) });
+      }
+      if (/\{[A-Za-z]*[iI]d\}/.test(path)) await probe(method, filled(path), { headers: session, ...(body === undefined ? {} : { body }) });
+    }
+    expect(conformance.problems).toEqual([]);
+  }, 90_000);
+
+  it("calls every operation of the document, with each answer a test can provoke", () => {
+    const seen = new Set(conformance.answered.map(({ operationId, status }) => `${operationId} ${status}`));
+    const missing: string[] = [];
+    for (const operation of documentedOperations()) {
+      const { operationId, statuses } = operation;
+      const successes = statuses.filter((status) => /^(200|201|204)$/.test(status));
+      const expected = [
+        ...(successes.length > 0 ? successes : statuses.filter((status) => status === "202")),
+        ...(operation.secured ? ["400", "401"] : []),
+        ...(operation.sessionOnly || (operation.scope !== null && operation.scope !== "pages:read") ? ["403"] : []),
+        ...(/\{[A-Za-z]*[iI]d\}/.test(operation.path) ? ["404"] : []),
+      ].filter((status) => statuses.includes(status));
+      for (const status of expected) if (!seen.has(`${operationId} ${status}`)) missing.push(`${operationId} (${operation.method} ${operation.path}) never answered ${status}`);
+    }
+    // An operation listed here has no case: call it in test/support/every-operation.ts (its success answers) and,
+    // if its errors need more than the probes above, add the requests that provoke them.
+    expect(missing).toEqual([]);
+  });
+});

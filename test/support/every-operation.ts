@@ -1,0 +1,196 @@
+// Every operation of the API reference called through the typed client (openapi-fetch over the generated types),
+// as a user's script would: no casts, no non-null assertions, no `any` (test/http/typed-client.test.ts compiles it
+// alone with `tsc --strict` and checks). Each step names the answer it expects; test/http/api-conformance.test.ts
+// checks every answer against the document and that every operation was called.
+import type { WorkspaceClient } from "../../client/index.ts";
+
+export interface EveryOperationInput {
+  /** Ann's browser session: tokens and webhooks are managed by a session. */
+  readonly browser: WorkspaceClient;
+  /** Bob's browser session: an existing account to share with. */
+  readonly bob: WorkspaceClient;
+  /** Makes a client that sends an API token. */
+  readonly withToken: (token: string) => WorkspaceClient;
+  /** A webhook receiver's address. */
+  readonly receiverUrl: string;
+  /** A PNG image. */
+  readonly png: Blob;
+}
+
+/** A value the previous answer must have carried: a missing one stops the script with what was answered. */
+function must<T>(value: T | undefined | null, what: string): T {
+  if (value === undefined || value === null) throw new Error(`expected ${what}`);
+  return value;
+}
+
+function expectStatus(response: Response, status: number, what: string): void {
+  if (response.status !== status) throw new Error(`${what}: expected ${status}, got ${response.status}`);
+}
+
+async function eventually<T>(read: () => Promise<T | undefined>, what: string): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const unknownAddress = (label: string) => `${label}-${crypto.randomUUID()}@example.com`;
+
+export async function callEveryOperation({ browser, bob, withToken, receiverUrl, png }: EveryOperationInput): Promise<void> {
+  // Operations: health, readiness, metrics.
+  expectStatus((await browser.GET("/healthz")).response, 200, "getHealth");
+  expectStatus((await browser.GET("/readyz")).response, 200, "getReadiness");
+  const metrics = await browser.GET("/metrics", { parseAs: "text" });
+  expectStatus(metrics.response, 200, "getMetrics");
+
+  // Who am I, and an API token (only a session can make one).
+  const me = await browser.GET("/api/v1/me");
+  const annId = must(me.data, "getMe").id;
+  const bobId = must((await bob.GET("/api/v1/me")).data, "bob's getMe").id;
+  const created = await browser.POST("/api/v1/tokens", { body: { name: "every operation", scopes: ["pages:read", "pages:comment", "pages:write"], expiresAt: null } });
+  const api = withToken(must(created.data, "createToken").token);
+  expectStatus((await browser.GET("/api/v1/tokens")).response, 200, "listTokens");
+  const spare = must((await browser.POST("/api/v1/tokens", { body: { name: "spare" } })).data, "a second token");
+  expectStatus((await browser.DELETE("/api/v1/tokens/{tokenId}", { params: { path: { tokenId: spare.id } } })).response, 204, "revokeToken");
+
+  // Folders.
+  const projects = must((await api.POST("/api/v1/folders", { body: { name: "Projects" } })).data, "createFolder");
+  const archive = must((await api.POST("/api/v1/folders", { body: { name: "Archive", parentId: null, icon: null } })).data, "a second folder");
+  expectStatus((await api.GET("/api/v1/folders", { params: { query: { limit: 10 } } })).response, 200, "listFolders");
+  const folder = must((await api.GET("/api/v1/folders/{folderId}", { params: { path: { folderId: projects.id } } })).data, "getFolder");
+  const renamedFolder = must((await api.PATCH("/api/v1/folders/{folderId}", { params: { path: { folderId: folder.id } }, body: { name: "Projects 2026" } })).data, "updateFolder");
+  if (renamedFolder.name !== "Projects 2026") throw new Error("updateFolder did not rename");
+  expectStatus((await api.POST("/api/v1/folders/{folderId}/move", { params: { path: { folderId: archive.id } }, body: { parentId: projects.id } })).response, 200, "moveFolder");
+  expectStatus((await api.GET("/api/v1/folders/{folderId}/history", { params: { path: { folderId: projects.id } } })).response, 200, "getFolderHistory");
+
+  // Pages: the record is typed as one answer, so its fields read without narrowing.
+  const page = must((await api.POST("/api/v1/pages", { body: { title: "Q4 plan", markdown: "# Goals\n\nShip it.", parentId: projects.id } })).data, "createPage");
+  const title: string = page.title;
+  const other = must((await api.POST("/api/v1/pages", { body: { title: "Budget", markdown: `See [Q4](/api/v1/pages/${page.id})` } })).data, "a second page");
+  expectStatus((await api.GET("/api/v1/pages", { params: { query: { limit: 10 } } })).response, 200, "listPages");
+  expectStatus((await api.GET("/api/v1/pages/{pageId}", { params: { path: { pageId: page.id } } })).response, 200, "getPage");
+  expectStatus((await api.GET("/api/v1/pages/resolve", { params: { query: { title } } })).response, 200, "resolvePages");
+  expectStatus((await api.GET("/api/v1/search", { params: { query: { q: "goals" } } })).response, 200, "searchPages");
+  expectStatus((await api.GET("/api/v1/pages/{pageId}/backlinks", { params: { path: { pageId: page.id } } })).response, 200, "listBacklinks");
+  const renamed = must((await api.PATCH("/api/v1/pages/{pageId}", { params: { path: { pageId: page.id } }, body: { title: "Q4 plan (v2)" } })).data, "updatePage");
+  if (renamed.title !== "Q4 plan (v2)") throw new Error("updatePage did not rename");
+  const moved = must((await api.POST("/api/v1/pages/{pageId}/move", { params: { path: { pageId: other.id } }, body: { parentId: projects.id } })).data, "movePage");
+  if (moved.folderPath !== "Projects 2026") throw new Error(`movePage: folderPath ${moved.folderPath}`);
+
+  // Markdown is text: read as text, with its ETag; the same ETag again is 304.
+  const content = await api.GET("/api/v1/pages/{pageId}/content", { params: { path: { pageId: page.id } }, parseAs: "text" });
+  const etag = must(content.response.headers.get("etag"), "an ETag");
+  const notModified = await api.GET("/api/v1/pages/{pageId}/content", { params: { path: { pageId: page.id }, header: { "If-None-Match": etag } }, parseAs: "text" });
+  expectStatus(notModified.response, 304, "getPageContent with If-None-Match");
+  // A replacement as JSON, then as markdown text (sent as it is, with its media type).
+  const replaced = await api.PUT("/api/v1/pages/{pageId}/content", {
+    params: { path: { pageId: page.id }, header: { "If-Match": etag } },
+    body: { markdown: "# Goals\n\nShip it twice." },
+    parseAs: "text",
+  });
+  const replacedTag = must(replaced.response.headers.get("etag"), "the replacement's ETag");
+  const asText = await api.PUT("/api/v1/pages/{pageId}/content", {
+    params: { path: { pageId: page.id }, header: { "If-Match": replacedTag } },
+    body: "# Goals\n\nShip it three times.",
+    headers: { "content-type": "text/markdown" },
+    parseAs: "text",
+  });
+  if (!must(asText.data, "replacePageContent as text").endsWith("Ship it three times.")) throw new Error("replacePageContent as text did not replace");
+  const stale = await api.PUT("/api/v1/pages/{pageId}/content", { params: { path: { pageId: page.id }, header: { "If-Match": etag } }, body: { markdown: "lost update" }, parseAs: "text" });
+  expectStatus(stale.response, 412, "replacePageContent with a stale ETag");
+  const appended = await api.PATCH("/api/v1/pages/{pageId}/content", { params: { path: { pageId: page.id } }, body: { append: "\n- 09:30 deploy finished" }, parseAs: "text" });
+  if (!must(appended.data, "appendPageContent").includes("deploy finished")) throw new Error("appendPageContent did not append");
+  const history = must((await api.GET("/api/v1/pages/{pageId}/history", { params: { path: { pageId: page.id }, query: { order: "asc" } } })).data, "getPageHistory");
+  const firstChange = must(history.data[0], "a first change").position;
+  const current = must(appended.response.headers.get("etag"), "the append's ETag");
+  const restored = await api.POST("/api/v1/pages/{pageId}/restore", { params: { path: { pageId: page.id }, header: { "If-Match": current } }, body: { at: firstChange }, parseAs: "text" });
+  if (!must(restored.data, "restorePage").endsWith("Ship it.")) throw new Error("restorePage did not restore");
+  const copy = must((await api.POST("/api/v1/pages/{pageId}/duplicate", { params: { path: { pageId: page.id } }, body: { title: "Q4 plan (copy)" } })).data, "duplicatePage");
+
+  // Images: the file part is a Blob.
+  const image = must((await api.POST("/api/v1/pages/{pageId}/images", { params: { path: { pageId: page.id } }, body: { file: png, alt: "a chart" } })).data, "uploadImage");
+  const bytes = await api.GET("/api/v1/images/{imageId}", { params: { path: { imageId: image.id } }, parseAs: "arrayBuffer" });
+  if (must(bytes.data, "getImage").byteLength !== png.size) throw new Error("getImage answered other bytes");
+
+  // Comments.
+  const opened = must((await api.POST("/api/v1/pages/{pageId}/comments", { params: { path: { pageId: other.id } }, body: { body: "Which quarter?", anchor: { quote: "Q4" } } })).data, "createCommentThread");
+  const threadId = opened.thread.id;
+  const firstComment = must(opened.thread.comments[0], "the thread's first comment");
+  expectStatus((await api.GET("/api/v1/pages/{pageId}/comments", { params: { path: { pageId: other.id } } })).response, 200, "listCommentThreads");
+  const replied = must((await api.POST("/api/v1/pages/{pageId}/comments/{threadId}/replies", { params: { path: { pageId: other.id, threadId } }, body: { body: "The fourth." } })).data, "replyToCommentThread");
+  const reply = must(replied.thread.comments[1], "the reply");
+  expectStatus((await api.PATCH("/api/v1/pages/{pageId}/comments/{commentId}", { params: { path: { pageId: other.id, commentId: firstComment.id } }, body: { body: "Which quarter, again?" } })).response, 200, "editComment");
+  expectStatus((await api.DELETE("/api/v1/pages/{pageId}/comments/{commentId}", { params: { path: { pageId: other.id, commentId: reply.id } } })).response, 200, "deleteComment");
+  const resolved = must((await api.PATCH("/api/v1/pages/{pageId}/comments/{threadId}/status", { params: { path: { pageId: other.id, threadId } }, body: { status: "resolved" } })).data, "setCommentThreadStatus");
+  if (resolved.thread.status !== "resolved") throw new Error("setCommentThreadStatus did not resolve");
+
+  // Sharing: an existing account gets access at once (200); an address without one, an invitation (202).
+  const entityType: "page" | "folder" = "page";
+  const pagePath = { entityType, entityId: page.id };
+  const bobEmail = must((await bob.GET("/api/v1/me")).data, "bob").email;
+  const granted = must((await api.POST("/api/v1/shares/entity/{entityType}/{entityId}/grants", { params: { path: pagePath }, body: { email: bobEmail, permission: "view" } })).data, "grantEntityAccess");
+  if (granted.invitation !== null) throw new Error("grantEntityAccess invited an existing account");
+  const invitedAddress = unknownAddress("invited");
+  const invited = await api.POST("/api/v1/shares/entity/{entityType}/{entityId}/grants", { params: { path: pagePath }, body: { email: invitedAddress, permission: "comment" } });
+  expectStatus(invited.response, 202, "grantEntityAccess to an address without an account");
+  const invitation = must(invited.data?.invitation, "the invitation");
+  const secondAddress = unknownAddress("second");
+  expectStatus((await api.POST("/api/v1/shares/entity/{entityType}/{entityId}/grants", { params: { path: pagePath }, body: { email: secondAddress, permission: "view" } })).response, 202, "a second invitation");
+  expectStatus((await api.GET("/api/v1/shares/entity/{entityType}/{entityId}", { params: { path: pagePath } })).response, 200, "getEntitySharing");
+  expectStatus((await api.POST("/api/v1/shares/invitations/{invitationId}/resend", { params: { path: { invitationId: invitation.id } } })).response, 200, "resendInvitation");
+  expectStatus(
+    (await api.POST("/api/v1/shares/entity/{entityType}/{entityId}/invitations/by-email/{email}/resend", { params: { path: { ...pagePath, email: secondAddress } } })).response,
+    200,
+    "resendEntityInvitation",
+  );
+  expectStatus((await api.DELETE("/api/v1/shares/invitations/{invitationId}", { params: { path: { invitationId: invitation.id } } })).response, 204, "cancelInvitation");
+  expectStatus((await api.DELETE("/api/v1/shares/entity/{entityType}/{entityId}/grants/{userId}", { params: { path: { ...pagePath, userId: bobId } } })).response, 204, "revokeEntityAccess");
+  const member = must((await api.POST("/api/v1/shares/workspace/members", { body: { email: bobEmail, role: "viewer" } })).data, "addWorkspaceMember");
+  if (member.memberId !== bobId) throw new Error("addWorkspaceMember did not add bob");
+  const workspaceAddress = unknownAddress("member");
+  expectStatus((await api.POST("/api/v1/shares/workspace/members", { body: { email: workspaceAddress, role: "editor" } })).response, 202, "addWorkspaceMember of an address without an account");
+  expectStatus((await api.POST("/api/v1/shares/workspace/invitations/by-email/{email}/resend", { params: { path: { email: workspaceAddress } } })).response, 200, "resendWorkspaceInvitation");
+  expectStatus((await api.GET("/api/v1/shares/workspace")).response, 200, "getWorkspaceSharing");
+  expectStatus((await api.DELETE("/api/v1/shares/workspace/members/{memberId}", { params: { path: { memberId: bobId } } })).response, 204, "removeWorkspaceMember");
+
+  // Import and export.
+  const imported = must(
+    (await api.POST("/api/v1/imports/obsidian", { body: { files: [{ path: "Vault/Plan.md", content: "See [[Budget]]" }, { path: "Vault/Budget.md", content: "Numbers" }] } })).data,
+    "importObsidianVault",
+  );
+  if (imported.pagesCreated !== 2) throw new Error(`importObsidianVault created ${imported.pagesCreated} pages`);
+  const vault = await api.GET("/api/v1/exports/obsidian", { params: { query: { folderId: projects.id } }, parseAs: "arrayBuffer" });
+  if (must(vault.data, "exportObsidianVault").byteLength === 0) throw new Error("exportObsidianVault answered nothing");
+
+  // The change feed: a stream, opened and closed.
+  const feed = await api.GET("/api/v1/changes", { parseAs: "stream" });
+  expectStatus(feed.response, 200, "streamChanges");
+  await feed.response.body?.cancel();
+
+  // Webhooks, managed by a session.
+  const webhook = must((await browser.POST("/api/v1/webhooks", { body: { url: receiverUrl, events: ["*"] } })).data, "createWebhook");
+  if (webhook.secret.length === 0) throw new Error("createWebhook answered no secret");
+  expectStatus((await browser.GET("/api/v1/webhooks")).response, 200, "listWebhooks");
+  expectStatus((await browser.GET("/api/v1/webhooks/{webhookId}", { params: { path: { webhookId: webhook.id } } })).response, 200, "getWebhook");
+  const updated = must((await browser.PATCH("/api/v1/webhooks/{webhookId}", { params: { path: { webhookId: webhook.id } }, body: { description: "every operation" } })).data, "updateWebhook");
+  if (updated.description !== "every operation") throw new Error("updateWebhook did not update");
+  expectStatus((await api.PATCH("/api/v1/pages/{pageId}", { params: { path: { pageId: copy.id } }, body: { icon: "📈" } })).response, 200, "a change to deliver");
+  const delivery = await eventually(async () => {
+    const deliveries = await browser.GET("/api/v1/webhooks/{webhookId}/deliveries", { params: { path: { webhookId: webhook.id } } });
+    return must(deliveries.data, "listWebhookDeliveries").data[0];
+  }, "a delivery");
+  expectStatus((await browser.POST("/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry", { params: { path: { webhookId: webhook.id, deliveryId: delivery.id } } })).response, 202, "retryWebhookDelivery");
+  expectStatus((await browser.POST("/api/v1/webhooks/{webhookId}/replay", { params: { path: { webhookId: webhook.id } }, body: { after: "0" } })).response, 202, "replayWebhook");
+  expectStatus((await browser.DELETE("/api/v1/webhooks/{webhookId}", { params: { path: { webhookId: webhook.id } } })).response, 204, "deleteWebhook");
+
+  // Deletion to the trash, listed there, and back.
+  expectStatus((await api.DELETE("/api/v1/pages/{pageId}", { params: { path: { pageId: copy.id } } })).response, 204, "deletePage");
+  expectStatus((await api.DELETE("/api/v1/folders/{folderId}", { params: { path: { folderId: archive.id }, query: { recursive: "true" } } })).response, 204, "deleteFolder");
+  const trash = must((await api.GET("/api/v1/trash")).data, "listTrash");
+  if (!trash.data.some((item) => item.id === copy.id)) throw new Error("the deleted page is not in the trash");
+  const back = must((await api.POST("/api/v1/trash/{type}/{id}/restore", { params: { path: { type: "page", id: copy.id } } })).data, "restoreFromTrash");
+  if (back.id !== copy.id || annId.length === 0) throw new Error("restoreFromTrash restored another item");
+}
