@@ -1520,6 +1520,34 @@ export interface components {
                 };
             };
         };
+        /** @description The change between two versions of a page: title, icon and the markdown's line hunks */
+        PageDiff: {
+            /** Format: uuid */
+            pageId: string;
+            /** @description the history position of the version compared at `from` */
+            fromPosition: string;
+            /** @description the history position of the version compared at `to` */
+            toPosition: string;
+            /** @description the title before and after, or null when it did not change */
+            title: {
+                from: string | null;
+                to: string | null;
+            } | null;
+            /** @description the icon before and after, or null when it did not change */
+            icon: {
+                from: string | null;
+                to: string | null;
+            } | null;
+            hunks: {
+                oldStart: number;
+                oldLines: number;
+                newStart: number;
+                newLines: number;
+                lines: string[];
+            }[];
+            linesAdded: number;
+            linesRemoved: number;
+        };
         /** @description A deleted page or folder, with when it is purged */
         TrashItem: {
             /** @enum {string} */
@@ -11061,7 +11089,7 @@ export interface operations {
                 };
                 content: {
                     "text/x-diff": string;
-                    "application/json": string;
+                    "application/json": components["schemas"]["PageDiff"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -11956,8 +11984,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
-                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11971,7 +11997,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/html": string;
                 };
             };
             /** @description an HTML document */
@@ -11980,7 +12006,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/html": string;
                 };
             };
             /** @description an HTML document */
@@ -11991,7 +12017,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/html": string;
                 };
             };
         };
@@ -12020,7 +12046,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/html": string;
                 };
             };
             /** @description an HTML document */
@@ -12029,7 +12055,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/html": string;
                 };
             };
             /** @description an HTML document */
@@ -12040,7 +12066,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/html": string;
                 };
             };
         };
@@ -12060,8 +12086,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
-                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12075,7 +12099,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/html": string;
                 };
             };
             /** @description an HTML document */
@@ -12084,7 +12108,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/html": string;
                 };
             };
             /** @description an HTML document */
@@ -12095,7 +12119,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/html": string;
                 };
             };
         };
@@ -12130,7 +12154,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/html": string;
                 };
             };
             /** @description an HTML document */
@@ -12139,7 +12163,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/html": string;
                 };
             };
         };

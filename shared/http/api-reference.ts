@@ -200,6 +200,15 @@ const isRecord = (value: unknown): value is JsonSchema => value !== null && type
 const bodyOf = (type: string): JsonSchema => (type.startsWith("text/") ? { type: "string" } : { type: "string", contentMediaType: type });
 
 /** Media types for a success answer that is not JSON: the text or bytes themselves. */
+/** The object (or named schema) a JSON answer's schema is, or holds among its alternatives; null when none. */
+function objectMemberOf(schema: unknown): JsonSchema | null {
+  if (!isRecord(schema)) return null;
+  if (schema.type === "object" || typeof schema.$ref === "string") return schema;
+  const members = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : [];
+  const found: unknown = members.find((member: unknown) => isRecord(member) && (member.type === "object" || typeof member.$ref === "string"));
+  return isRecord(found) ? found : null;
+}
+
 function mediaOf(types: readonly string[]): JsonSchema {
   return Object.fromEntries(types.map((type) => [type, { schema: type.startsWith("image/") ? { type: "string", contentMediaType: type } : { type: "string" } }]));
 }
@@ -261,12 +270,21 @@ function finishDocument(document: JsonSchema): JsonSchema {
           const { schema: _inline, ...media } = json;
           response.content = { "application/json": { ...media, schema: errorRef } };
         }
+        // A share link's public pages answer their refusals as HTML pages (a browser shows them), not JSON.
+        if (isError && path.startsWith("/s/")) response.content = { "text/html": { schema: { type: "string" } } };
         const answers: JsonSchema = {};
         const writes = method !== "get" && path.startsWith("/api/v1/");
         // A write answering nothing (204) answers 202 with nothing too.
         if (status === "202" && writes && json && isRecord(json.schema) && json.schema.type === "null") delete response.content;
-        if (/^2/.test(status) && operation.produces && json) response.content = mediaOf(operation.produces);
-        const answersDocument = operation.produces?.includes("text/markdown") === true;
+        if (/^2/.test(status) && operation.produces && json) {
+          // A route answering JSON besides other media types (a diff: text, or hunks on Accept: application/json)
+          // keeps its JSON schema for application/json; the other types are strings.
+          const record = operation.produces.includes("application/json") ? objectMemberOf(json.schema) : null;
+          const others = operation.produces.filter((type) => type !== "application/json" || record === null);
+          response.content = { ...mediaOf(others), ...(record ? { "application/json": { schema: record } } : {}) };
+        }
+        // A page's markdown under /api/v1 answers its ETag (a share link's public page does not).
+        const answersDocument = operation.produces?.includes("text/markdown") === true && path.startsWith("/api/v1/");
         if ((status === "200" || status === "304") && operation.conditional) answers.ETag = responseHeaders.etag;
         if ((status === "200" || status === "202") && answersDocument) answers.ETag = responseHeaders.etag;
         if (status === "202" && writes && !operation.accepted) answers["X-Read-Side"] = responseHeaders.readSide;

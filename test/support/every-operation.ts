@@ -115,6 +115,34 @@ export async function callEveryOperation({ browser, bob, withToken, receiverUrl,
   const bytes = await api.GET("/api/v1/images/{imageId}", { params: { path: { imageId: image.id } }, parseAs: "arrayBuffer" });
   if (must(bytes.data, "getImage").byteLength !== png.size) throw new Error("getImage answered other bytes");
 
+  // The change between two instants: a unified diff, or hunks as JSON; a page that is not there is 404.
+  // Between the page's creation and its append: the restore since then brought the first version back.
+  const range = { from: firstChange, to: must(appended.response.headers.get("x-consistency-token"), "the append's position") };
+  const diff = await api.GET("/api/v1/pages/{pageId}/diff", { params: { path: { pageId: page.id }, query: range }, headers: { accept: "application/json" } });
+  const hunks = must(diff.data, "getPageDiff");
+  if (typeof hunks === "string" || hunks.linesAdded === 0) throw new Error("getPageDiff as JSON did not show the change");
+  const unified = await api.GET("/api/v1/pages/{pageId}/diff", { params: { path: { pageId: page.id }, query: range }, parseAs: "text" });
+  if (!must(unified.data, "getPageDiff as text").includes("+- 09:30 deploy finished")) throw new Error("getPageDiff as text did not show the change");
+  const noDiff = await api.GET("/api/v1/pages/{pageId}/diff", { params: { path: { pageId: crypto.randomUUID() }, query: { from: firstChange } }, parseAs: "text" });
+  expectStatus(noDiff.response, 404, "getPageDiff of a page that is not there");
+
+  // Public share links: the secret is in the creation answer's url alone; the public pages need no credentials.
+  const pageLink = must((await api.POST("/api/v1/pages/{pageId}/share-links", { params: { path: { pageId: page.id } }, body: {} })).data, "createPageShareLink");
+  const folderLink = must((await api.POST("/api/v1/folders/{folderId}/share-links", { params: { path: { folderId: projects.id } }, body: { allowIndexing: true } })).data, "createFolderShareLink");
+  const secretOf = (url: string | null, what: string) => must(must(url, what).split("/").pop(), `the secret of ${what}`);
+  const pageSecret = secretOf(pageLink.url, "the page link's url");
+  const folderSecret = secretOf(folderLink.url, "the folder link's url");
+  expectStatus((await api.GET("/api/v1/share-links")).response, 200, "listShareLinks");
+  expectStatus((await api.GET("/api/v1/share-links/{linkId}", { params: { path: { linkId: pageLink.id } } })).response, 200, "getShareLink");
+  const changedLink = must((await api.PATCH("/api/v1/share-links/{linkId}", { params: { path: { linkId: folderLink.id } }, body: { allowIndexing: false } })).data, "changeShareLink");
+  if (changedLink.allowIndexing) throw new Error("changeShareLink did not change");
+  expectStatus((await api.GET("/s/{secret}", { params: { path: { secret: pageSecret } }, parseAs: "text" })).response, 200, "viewSharedPage");
+  expectStatus((await api.GET("/s/{secret}/pages/{pageId}", { params: { path: { secret: folderSecret, pageId: page.id } }, parseAs: "text" })).response, 200, "viewSharedFolderPage");
+  expectStatus((await api.GET("/s/{secret}/pages/{pageId}", { params: { path: { secret: folderSecret, pageId: crypto.randomUUID() } }, parseAs: "text" })).response, 404, "viewSharedFolderPage of a page outside the link");
+  expectStatus((await api.GET("/s/{secret}/images/{imageId}", { params: { path: { secret: pageSecret, imageId: image.id } }, parseAs: "arrayBuffer" })).response, 200, "getSharedImage");
+  expectStatus((await api.GET("/s/{secret}/images/{imageId}", { params: { path: { secret: pageSecret, imageId: crypto.randomUUID() } }, parseAs: "arrayBuffer" })).response, 404, "getSharedImage of an image not on the page");
+  expectStatus((await api.DELETE("/api/v1/share-links/{linkId}", { params: { path: { linkId: pageLink.id } } })).response, 204, "revokeShareLink");
+
   // Comments.
   const opened = must((await api.POST("/api/v1/pages/{pageId}/comments", { params: { path: { pageId: other.id } }, body: { body: "Which quarter?", anchor: { quote: "Q4" } } })).data, "createCommentThread");
   const threadId = opened.thread.id;

@@ -20,7 +20,7 @@ export const pageDiffResource = z.object({
   hunks: z.array(diffHunkSchema),
   linesAdded: z.number().int(),
   linesRemoved: z.number().int(),
-});
+}).meta({ id: "PageDiff", description: "The change between two versions of a page: title, icon and the markdown's line hunks" });
 
 const diffQuery = z.object({
   from: instantSchema.describe("a position from the history or an ISO-8601 time with an offset, as ?at= takes it"),
