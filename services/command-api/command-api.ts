@@ -10,6 +10,7 @@ import type { ImageInspector } from "../../shared/images/inspect-image.ts";
 import type { NoteRewriter } from "../../shared/imports/note-rewriter.ts";
 import { startOrphanImageSweep } from "../../shared/images/orphan-blobs.ts";
 import { imageCommandRoutes } from "./routes/images.routes.ts";
+import { attachmentCommandRoutes } from "./routes/attachments.routes.ts";
 import { importCommandRoutes } from "./routes/imports.routes.ts";
 import type { VaultZipSettings } from "./imports/vault-zip.ts";
 import { folderCommandRoutes } from "./routes/folders.routes.ts";
@@ -32,6 +33,8 @@ export interface CommandApiPorts extends WritePorts {
   readonly consistencyWaitMs: number;
   /** Where uploaded images' bytes go. */
   readonly blobs: BlobStore;
+  /** ATTACHMENT_MAX_BYTES: the largest attached file. */
+  readonly attachmentMaxBytes: number;
   /** TRASH_RETENTION_DAYS: deleted pages older than this are purged. */
   readonly trashRetentionDays: number;
   /** Checks uploaded and imported images, a bounded number at a time. */
@@ -56,6 +59,7 @@ export async function registerCommandApi(app: App, ports: CommandApiPorts): Prom
       shareCommandRoutes(api, ports);
       invitationCommandRoutes(api, ports);
       await imageCommandRoutes(api, ports);
+      await attachmentCommandRoutes(api, ports);
       await importCommandRoutes(api, ports);
       webhookCommandRoutes(api, ports, ports.webhooks);
     },

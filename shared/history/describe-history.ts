@@ -38,6 +38,7 @@ const plainChanges = [
     icon: z.object({ from: nullableText, to: nullableText }),
     content: contentChangeSchema,
   }),
+  z.object({ kind: z.literal("attachment"), attachmentId: z.string(), action: z.enum(["uploaded", "deleted"]), filename: z.string() }),
   z.object({ kind: z.literal("thread"), threadId: z.string(), action: z.enum(["opened", "comment_added", "comment_edited", "comment_deleted", "resolved", "reopened"]), commentId: nullableText }),
 ] as const;
 
@@ -179,6 +180,10 @@ export function summarise(entry: HistoryEntry, fold: Fold): Summary {
       fold.grants.delete(userId);
       return { change: { kind: "revoke", userId, previousPermission }, sharing: true };
     }
+    case "AttachmentUploaded":
+      return plain({ kind: "attachment", attachmentId: event.data.attachmentId, action: "uploaded", filename: event.data.filename });
+    case "AttachmentDeleted":
+      return plain({ kind: "attachment", attachmentId: event.data.attachmentId, action: "deleted", filename: event.data.filename });
     case "ThreadOpened":
       return plain({ kind: "thread", threadId: event.data.threadId, action: "opened", commentId: null });
     case "CommentAdded":

@@ -23,15 +23,16 @@ export const DOCS_PREFIX = "/docs";
 const OPERATIONS_TAG = "operations";
 
 const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
-  "pages:read": "Read pages, folders, comments, history, images, search and the change feed",
+  "pages:read": "Read pages, folders, comments, history, images, attachments, search and the change feed",
   "pages:comment": "Read, and open, answer, edit and resolve comment threads",
-  "pages:write": "Read, and create, change, move, share and delete pages and folders; upload images; import vaults",
+  "pages:write": "Read, and create, change, move, share and delete pages and folders; upload images and attachments; import vaults",
 };
 
 const TAGS = [
   { name: "pages", description: "Markdown pages: records, content (text/markdown, under If-Match), moves, history, comments" },
   { name: "folders", description: "Folders of pages" },
   { name: "images", description: "Image bytes uploaded to pages" },
+  { name: "attachments", description: "Files of any type attached to pages, served safely (a download unless a browser only shows them)" },
   { name: "imports", description: "Obsidian vault import" },
   { name: "exports", description: "Obsidian vault export" },
   { name: "search", description: "Full-text search" },

@@ -9,6 +9,7 @@ export const commentIdSchema = z.uuid().brand<"CommentId">();
 export const tokenIdSchema = z.uuid().brand<"TokenId">();
 export const invitationIdSchema = z.uuid().brand<"InvitationId">();
 export const imageIdSchema = z.uuid().brand<"ImageId">();
+export const attachmentIdSchema = z.uuid().brand<"AttachmentId">();
 
 export type UserId = z.infer<typeof userIdSchema>;
 export type PageId = z.infer<typeof pageIdSchema>;
@@ -18,3 +19,4 @@ export type CommentId = z.infer<typeof commentIdSchema>;
 export type TokenId = z.infer<typeof tokenIdSchema>;
 export type InvitationId = z.infer<typeof invitationIdSchema>;
 export type ImageId = z.infer<typeof imageIdSchema>;
+export type AttachmentId = z.infer<typeof attachmentIdSchema>;

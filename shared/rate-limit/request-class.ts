@@ -11,5 +11,6 @@ export function rateLimitClassOf(method: string, route: string): RateLimitClass 
   if (method === "GET" || method === "HEAD" || method === "OPTIONS") return route === `${API}/search` ? "search" : "read";
   if (method === "POST" && route === `${API}/imports/obsidian`) return "import";
   if (method === "POST" && route === `${API}/pages/:pageId/images`) return "upload";
+  if (method === "POST" && route === `${API}/pages/:pageId/attachments`) return "upload";
   return "write";
 }

@@ -259,6 +259,7 @@ describe("the OpenAPI document", () => {
     expect(located.sort()).toEqual([
       "POST /api/v1/folders",
       "POST /api/v1/pages",
+      "POST /api/v1/pages/{pageId}/attachments",
       "POST /api/v1/pages/{pageId}/comments",
       "POST /api/v1/pages/{pageId}/comments/{threadId}/replies",
       "POST /api/v1/pages/{pageId}/duplicate",

@@ -16,6 +16,7 @@ import { MongoAccessView, MongoAccessWriter, accessModel } from "./access.view.m
 import { MongoFoldersView, MongoFoldersWriter, foldersModel } from "./folders.view.mongo.ts";
 import { MongoHistoryView, MongoHistoryWriter, historyModel } from "./history.view.mongo.ts";
 import { MongoImagesView, MongoImagesWriter, imagesModel } from "./images.view.mongo.ts";
+import { MongoAttachmentsView, MongoAttachmentsWriter, attachmentsModel } from "./attachments.view.mongo.ts";
 import { MongoLinksView, MongoLinksWriter, linksModel } from "./links.view.mongo.ts";
 import { MongoTrashView, MongoTrashWriter, trashModel } from "./trash.view.mongo.ts";
 import { MongoInvitationsView, MongoInvitationsWriter, invitationsModel } from "./invitations.view.mongo.ts";
@@ -27,7 +28,7 @@ import { MongoUsersView, MongoUsersWriter, usersModel } from "./users.view.mongo
 import { MongoWebhooksView, MongoWebhooksWriter, webhooksModel } from "./webhooks.view.mongo.ts";
 
 /** Bump whenever a read-model document or index changes shape: the projector then builds a new generation. */
-export const MONGO_READ_MODEL_VERSION = 8;
+export const MONGO_READ_MODEL_VERSION = 9;
 
 const META = "read_model_meta";
 const CHECKPOINT = "checkpoint";
@@ -38,7 +39,7 @@ type MetaDoc = { _id: string; generation: number; version: number; batches?: num
 type CheckpointDoc = { _id: string; position: number };
 
 const checkpointModel: MongoModel = { collections: [CHECKPOINT], indexes: [] };
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel];
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, attachmentsModel, historyModel, webhooksModel, linksModel, trashModel];
 
 /** Every index the read models create at start, with the query it serves (listed in docs/operations.md). */
 export const mongoIndexes: readonly MongoIndex[] = models.flatMap((model) => model.indexes);
@@ -93,6 +94,7 @@ export class MongoReadStore implements ReadStore {
   readonly threads;
   readonly invitations;
   readonly images;
+  readonly attachments;
   readonly history;
   readonly webhooks;
   readonly links;
@@ -113,6 +115,7 @@ export class MongoReadStore implements ReadStore {
     this.threads = new MongoThreadsView(holder);
     this.invitations = new MongoInvitationsView(holder);
     this.images = new MongoImagesView(holder);
+    this.attachments = new MongoAttachmentsView(holder);
     this.history = new MongoHistoryView(holder);
     this.webhooks = new MongoWebhooksView(holder);
     this.links = new MongoLinksView(holder);
@@ -173,6 +176,7 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
       threads: new MongoThreadsWriter(holder),
       invitations: new MongoInvitationsWriter(holder),
       images: new MongoImagesWriter(holder),
+      attachments: new MongoAttachmentsWriter(holder),
       history: new MongoHistoryWriter(holder),
       webhooks: new MongoWebhooksWriter(holder),
       links: new MongoLinksWriter(holder),
