@@ -12,6 +12,7 @@ import { layoutCases } from "./read-store/layout.contract.ts";
 import { pageListCases } from "./read-store/page-lists.contract.ts";
 import { searchCases } from "./read-store/search.contract.ts";
 import { trashCases } from "./read-store/trash.contract.ts";
+import { attachmentCases } from "./read-store/attachments.contract.ts";
 
 export type { ReadStoreFactory } from "./read-store/stores.ts";
 
@@ -129,6 +130,7 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
     searchCases(s);
     historyCases(s);
     trashCases(s);
+    attachmentCases(s);
     layoutCases(s);
   });
 }

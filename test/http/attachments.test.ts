@@ -24,7 +24,7 @@ async function ownerWithPage(): Promise<{ owner: TestUser; pageId: string }> {
 }
 
 async function download(client: Client, url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
-  const response = await fetch(`${server.url}${url}`, { headers: { ...authHeaders(client), ...headers } });
+  const response = await fetch(`${client.baseUrl.replace(/\/api\/v1$/, "")}${url}`, { headers: { ...authHeaders(client), ...headers } });
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
@@ -312,5 +312,37 @@ describe("who may see attachments", () => {
     const second = await owner.get(`/pages/${pageId}/attachments?limit=2&cursor=${String(first.body.nextCursor)}`);
     expect((second.body.data as Array<{ id: string }>).map((item) => item.id)).toEqual([ids[0]]);
     expect(second.body.nextCursor).toBeNull();
+  });
+});
+
+describe("purging a page", () => {
+  it("removes its attachments' records and bytes, deleted ones included", async () => {
+    let ahead = 0;
+    const purging = await TestServer.start({ clock: () => new Date(Date.now() + ahead) });
+    try {
+      const owner = await purging.registered("owner");
+      const pageId = await createPage(owner);
+      const keptId = String((await attach(owner, pageId, { bytes: PDF, name: "kept.pdf" })).body.id);
+      const removedId = String((await attach(owner, pageId, { bytes: MP3, name: "removed.mp3" })).body.id);
+      expect((await owner.delete(`/pages/${pageId}/attachments/${removedId}`)).status).toBe(204);
+      // Another page's attachment stays.
+      const otherPage = await createPage(owner);
+      const otherId = String((await attach(owner, otherPage, { bytes: PDF, name: "other.pdf" })).body.id);
+      // A deletion keeps the bytes: the page may still be restored to a state that links them.
+      expect((await attachmentBlobs(purging.dataDir)).sort()).toEqual([`${keptId}.attachment`, `${otherId}.attachment`, `${removedId}.attachment`].sort());
+      expect((await owner.delete(`/pages/${pageId}`)).status).toBe(204);
+      ahead = 31 * 24 * 60 * 60 * 1000;
+      await purging.restart();
+      const deadline = Date.now() + 10_000;
+      while ((await attachmentBlobs(purging.dataDir)).length > 1) {
+        if (Date.now() > deadline) throw new Error("the attachments' bytes were not removed");
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(await attachmentBlobs(purging.dataDir)).toEqual([`${otherId}.attachment`]);
+      expect((await download(owner, `/api/v1/attachments/${keptId}`)).status).toBe(404);
+      expect((await download(owner, `/api/v1/attachments/${otherId}`)).status).toBe(200);
+    } finally {
+      await purging.stop();
+    }
   });
 });
