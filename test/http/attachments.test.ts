@@ -346,3 +346,31 @@ describe("purging a page", () => {
     }
   });
 });
+
+describe("duplicating a page", () => {
+  it("copies its live attachments to the copy, with links in its markdown pointing at the copies", async () => {
+    const { owner, pageId } = await ownerWithPage();
+    const kept = await attach(owner, pageId, { bytes: PDF, name: "plan.pdf" });
+    const removed = await attach(owner, pageId, { bytes: MP3, name: "old.mp3" });
+    await owner.delete(`/pages/${pageId}/attachments/${String(removed.body.id)}`);
+    const content = await owner.get(`/pages/${pageId}/content`);
+    const markdown = `See ${String(kept.body.markdown)}.`;
+    expect((await owner.call("PUT", `/pages/${pageId}/content`, { json: { markdown }, headers: { "if-match": String(content.headers.get("etag")) } })).status).toBe(200);
+
+    const copy = await owner.post(`/pages/${pageId}/duplicate`, {});
+    expect(copy.status, copy.text).toBe(201);
+    const copyId = String(copy.body.id);
+    const listed = (await owner.get(`/pages/${copyId}/attachments`)).body.data as Array<{ id: string; url: string; filename: string; sha256: string }>;
+    expect(listed.map((item) => item.filename)).toEqual(["plan.pdf"]);
+    const [copied] = listed;
+    expect(copied?.id).not.toBe(kept.body.id);
+    expect(copied?.sha256).toBe(kept.body.sha256);
+    const copiedContent = await owner.get(`/pages/${copyId}/content`);
+    expect(copiedContent.text).toContain(`See [plan.pdf](${String(copied?.url)}).`);
+    const bytes = await download(owner, String(copied?.url));
+    expect(bytes.bytes.equals(PDF)).toBe(true);
+    // The copy's history starts with its creation, then the attachment.
+    const history = (await owner.get(`/pages/${copyId}/history`)).body.data as Array<{ changes: { kind: string } }>;
+    expect(history.map((entry) => entry.changes.kind)).toEqual(["attachment", "created"]);
+  });
+});
