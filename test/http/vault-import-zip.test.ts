@@ -24,15 +24,15 @@ afterAll(async () => {
   await server.stop();
 });
 
-const IMAGE = /\.(png|jpe?g|gif|webp|svg|pdf)$/i;
+const BINARY = /^(?!.*\.md$)/i;
 const bytesOf = (path: string, content: string): Uint8Array =>
-  IMAGE.test(path) ? Buffer.from(content.replace(/^data:[^,]*,/, ""), "base64") : Buffer.from(content, "utf8");
+  BINARY.test(path) ? Buffer.from(content.replace(/^data:[^,]*,/, ""), "base64") : Buffer.from(content, "utf8");
 
 type Entries = Record<string, Uint8Array | [Uint8Array, ZipOptions]>;
 
 describe("a vault as a zip", () => {
   it("zipped by hand from outside its folder, with Obsidian's hidden files and macOS's additions, imports as its files sent as JSON", async () => {
-    const files = [...(await realisticVault()), { path: "attachments/report.pdf", content: Buffer.from("%PDF-1.7\n%%EOF\n").toString("base64") }];
+    const files = [...(await realisticVault()), { path: "attachments/unlinked.pdf", content: Buffer.from("%PDF-1.7\n%%EOF\n").toString("base64") }];
     const entries: Entries = {
       "My Vault/": new Uint8Array(0),
       "My Vault/.obsidian/app.json": Buffer.from('{"attachmentFolderPath":"attachments"}'),
@@ -53,9 +53,10 @@ describe("a vault as a zip", () => {
     const { errors: zipErrors, ...zipCounts } = byZip.body;
     const { errors: jsonErrors, ...jsonCounts } = byJson.body;
     expect(zipCounts).toEqual(jsonCounts);
-    expect(zipCounts).toMatchObject({ pagesCreated: 8, imagesUploaded: 4 });
+    // The PDF and the SVG linked from one note each, the MP3 from two: one attachment per note that links a file.
+    expect(zipCounts).toMatchObject({ pagesCreated: 8, imagesUploaded: 4, attachmentsUploaded: 4 });
     expect(zipErrors).toEqual(jsonErrors);
-    expect(zipErrors).toContain('"attachments/report.pdf": skipped: PDF files are not imported');
+    expect(zipErrors).toContain('"attachments/unlinked.pdf": skipped: no imported note links this file');
     expect(await workspaceSnapshot(fromZip)).toEqual(await workspaceSnapshot(fromJson));
   });
 

@@ -8610,6 +8610,7 @@ export interface operations {
                         foldersCreated: number;
                         pagesCreated: number;
                         imagesUploaded: number;
+                        attachmentsUploaded: number;
                         backlinksCreated: number;
                         errors: string[];
                         errorsOmitted?: number;

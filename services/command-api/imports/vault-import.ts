@@ -1,5 +1,6 @@
-// One vault import: its notes and images become folders, pages and uploaded images under the caller's root,
-// with wikilinks and embeds rewritten to what was imported. What fails for one file (its content, a rule the
+// One vault import: its notes and images become folders, pages and uploaded images under the caller's root, and
+// its other files attachments of the notes that link them, with wikilinks and embeds rewritten to what was
+// imported. What fails for one file (its content, a rule the
 // page or folder fields refuse) is reported in `errors` and the rest goes on; what fails in the stores ends the
 // request, and since every id derives from the import's scope and a file's path, a retry with the same
 // Idempotency-Key finds what was written and writes only the rest. Notes are parsed and rewritten in a worker
@@ -8,6 +9,9 @@
 import { createHash } from "node:crypto";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { z } from "zod";
+import { attachmentBlobKey } from "../../../shared/attachments/attachment-blobs.ts";
+import { attachmentCommands } from "../../../shared/attachments/attachment.commands.ts";
+import { fileTypeOf, SNIFF_BYTES } from "../../../shared/attachments/file-type.ts";
 import { blobKeySchema } from "../../../shared/blobs/blob-store.port.ts";
 import type { Actor } from "../../../shared/commands/guarded-command.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
@@ -17,10 +21,10 @@ import type { InspectedImage } from "../../../shared/images/inspect-image.ts";
 import { imageBlobKey } from "../../../shared/images/orphan-blobs.ts";
 import { derivedId } from "../../../shared/imports/import-ids.ts";
 import type { NoteRewriteSession } from "../../../shared/imports/note-rewriter.ts";
-import { importedImageId, importedPageId } from "../../../shared/imports/vault-resolver.ts";
-import { sortVault, type VaultFile, type VaultImage, type VaultNote } from "../../../shared/imports/vault-files.ts";
+import { importedAttachmentId, importedImageId, importedPageId } from "../../../shared/imports/vault-resolver.ts";
+import { sortVault, type VaultAttachment, type VaultFile, type VaultImage, type VaultNote } from "../../../shared/imports/vault-files.ts";
 import { planFolders } from "../../../shared/imports/vault-folders.ts";
-import { folderIdSchema, imageIdSchema, pageIdSchema, userIdSchema, type FolderId, type ImageId, type PageId, type UserId } from "../../../shared/kernel/ids.ts";
+import { attachmentIdSchema, folderIdSchema, imageIdSchema, pageIdSchema, userIdSchema, type FolderId, type ImageId, type PageId, type UserId } from "../../../shared/kernel/ids.ts";
 import { pageCommands } from "../../../shared/pages/page.commands.ts";
 import type { CommandApiPorts } from "../command-api.ts";
 import type { ImportResult } from "./import-result.ts";
@@ -38,6 +42,7 @@ interface CheckedImage {
 interface NoteContext {
   readonly folders: Map<string, FolderId>;
   readonly images: Map<string, CheckedImage>;
+  readonly attachments: Map<string, VaultAttachment>;
   readonly rewriter: NoteRewriteSession;
   readonly embedded: Set<string>;
 }
@@ -49,7 +54,7 @@ function folderNameProblem(name: string): string | null {
 }
 
 export class VaultImport {
-  private readonly result: ImportResult = { foldersCreated: 0, pagesCreated: 0, imagesUploaded: 0, backlinksCreated: 0, errors: [] };
+  private readonly result: ImportResult = { foldersCreated: 0, pagesCreated: 0, imagesUploaded: 0, attachmentsUploaded: 0, backlinksCreated: 0, errors: [] };
   private position: number | null = null;
   private readonly owner: UserId;
 
@@ -76,8 +81,9 @@ export class VaultImport {
 
     const folders = await this.createFolders(tree.directories);
     const images = await this.checkImages(vault.images);
-    const rewriter = this.ports.notes.session({ scope: this.scope, notePaths: tree.notes.map((note) => note.path), imagePaths: [...images.keys()] });
-    const context: NoteContext = { folders, images, rewriter, embedded: new Set<string>() };
+    const attachments = this.checkAttachments(vault.attachments);
+    const rewriter = this.ports.notes.session({ scope: this.scope, notePaths: tree.notes.map((note) => note.path), imagePaths: [...images.keys()], attachmentPaths: [...attachments.keys()] });
+    const context: NoteContext = { folders, images, attachments, rewriter, embedded: new Set<string>() };
     try {
       for (const [index, note] of tree.notes.entries()) {
         await yieldToLoop();
@@ -88,6 +94,7 @@ export class VaultImport {
       rewriter.close();
     }
     for (const path of images.keys()) if (!context.embedded.has(path)) this.result.errors.push(`${JSON.stringify(path)}: skipped: no imported note embeds this image`);
+    for (const path of attachments.keys()) if (!context.embedded.has(path)) this.result.errors.push(`${JSON.stringify(path)}: skipped: no imported note links this file`);
     log.info({ event: "import.finished", correlationId, ...this.result, errors: this.result.errors.length });
     return { result: this.result, position: this.position };
   }
@@ -135,6 +142,19 @@ export class VaultImport {
     return checked;
   }
 
+  /** Files over ATTACHMENT_MAX_BYTES are reported and left out, as an upload of them would be refused. */
+  private checkAttachments(attachments: readonly VaultAttachment[]): Map<string, VaultAttachment> {
+    const checked = new Map<string, VaultAttachment>();
+    for (const attachment of attachments) {
+      if (attachment.bytes.length > this.ports.attachmentMaxBytes) {
+        this.result.errors.push(`${JSON.stringify(attachment.path)}: skipped: larger than ${this.ports.attachmentMaxBytes} bytes (ATTACHMENT_MAX_BYTES)`);
+      } else {
+        checked.set(attachment.path, attachment);
+      }
+    }
+    return checked;
+  }
+
   private imageIdFor(note: VaultNote, imagePath: string): ImageId {
     return imageIdSchema.parse(importedImageId(this.scope, note.path, imagePath));
   }
@@ -173,13 +193,21 @@ export class VaultImport {
         context.embedded.add(imagePath);
         await this.uploadImage(checked, this.imageIdFor(note, imagePath), pageId);
       }
-      if ((await pageCommands.load(this.ports.eventStore, pageId)).status !== "absent") return;
-      const parentId = note.directory === "" ? null : (context.folders.get(note.directory.toLowerCase()) ?? null);
-      const command = { type: "CreatePage" as const, pageId, ownerId: this.owner, parentId, title, icon, markdown: rewritten.markdown };
-      const { position } = await pageCommands.handle(this.ports.eventStore, pageId, command, this.actor.context);
-      this.record(position);
-      this.result.pagesCreated += 1;
-      this.result.backlinksCreated += rewritten.backlinks;
+      const linked = rewritten.attachments.flatMap((path) => context.attachments.get(path) ?? []);
+      // Bytes first, records after the page exists, so the page's history starts with its creation.
+      for (const file of linked) {
+        context.embedded.add(file.path);
+        await this.ports.blobs.put(blobKeySchema.parse(attachmentBlobKey(this.attachmentIdFor(note, file.path))), file.bytes);
+      }
+      if ((await pageCommands.load(this.ports.eventStore, pageId)).status === "absent") {
+        const parentId = note.directory === "" ? null : (context.folders.get(note.directory.toLowerCase()) ?? null);
+        const command = { type: "CreatePage" as const, pageId, ownerId: this.owner, parentId, title, icon, markdown: rewritten.markdown };
+        const { position } = await pageCommands.handle(this.ports.eventStore, pageId, command, this.actor.context);
+        this.record(position);
+        this.result.pagesCreated += 1;
+        this.result.backlinksCreated += rewritten.backlinks;
+      }
+      for (const file of linked) await this.recordAttachment(file, this.attachmentIdFor(note, file.path), pageId);
     });
   }
 
@@ -190,6 +218,29 @@ export class VaultImport {
     if (parsed.success) return parsed.data;
     this.result.errors.push(`${label}: its ${what} was not used: ${parsed.error.issues.map((issue) => issue.message).join("; ")}`);
     return null;
+  }
+
+  private attachmentIdFor(note: VaultNote, filePath: string) {
+    return attachmentIdSchema.parse(importedAttachmentId(this.scope, note.path, filePath));
+  }
+
+  /** Records an attachment whose bytes are stored; one already recorded (a retried import) is left as it is. */
+  private async recordAttachment(file: VaultAttachment, attachmentId: ReturnType<VaultImport["attachmentIdFor"]>, pageId: PageId): Promise<void> {
+    if ((await attachmentCommands.load(this.ports.eventStore, attachmentId)).status !== "absent") return;
+    const name = file.path.slice(file.path.lastIndexOf("/") + 1);
+    const attachment = {
+      attachmentId,
+      pageId,
+      uploaderId: this.owner,
+      filename: name,
+      originalName: name,
+      mimeType: fileTypeOf(file.bytes.subarray(0, SNIFF_BYTES), name),
+      size: file.bytes.length,
+      sha256: createHash("sha256").update(file.bytes).digest("hex"),
+    };
+    const { position } = await attachmentCommands.handle(this.ports.eventStore, attachmentId, { type: "RecordAttachmentUpload", attachment }, this.actor.context);
+    this.record(position);
+    this.result.attachmentsUploaded += 1;
   }
 
   private async uploadImage(checked: CheckedImage, imageId: ImageId, pageId: PageId): Promise<void> {

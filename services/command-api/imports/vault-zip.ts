@@ -1,19 +1,19 @@
 // The zip form of POST /imports/obsidian: a spooled archive's entries as the vault's files, whether the zip is an
 // export of this service or an Obsidian vault zipped by hand. Read with yauzl from the file, entry by entry, so
-// memory holds the central directory's listing and the notes and images read, never the archive. Everything is
+// memory holds the central directory's listing and the files read (notes, images, attachments), never the archive. Everything is
 // judged from the central directory before any entry is inflated: a name that is absolute or climbs out with
 // `..`, a symbolic link, an encrypted entry or one compressed otherwise than stored or deflated refuses the
 // archive (400), as does an entry that expands more than IMPORT_ZIP_MAX_RATIO times its compressed size (a zip
-// bomb); notes and images expanding to more than IMPORT_ZIP_MAX_UNCOMPRESSED_BYTES in all refuse it with 413.
+// bomb); files (hidden ones aside) expanding to more than IMPORT_ZIP_MAX_UNCOMPRESSED_BYTES in all refuse it with 413.
 // yauzl also checks, while inflating, that no entry yields more bytes than the directory declared.
 import type { FileHandle } from "node:fs/promises";
 import { Readable } from "node:stream";
 import yauzl, { type Entry, type ZipFile } from "yauzl";
 import { AppError } from "../../../shared/errors/app-error.ts";
-import { IMPORT_MAX_FILES, importsContentOf, type VaultFile } from "../../../shared/imports/vault-files.ts";
+import { IMPORT_MAX_FILES, type VaultFile } from "../../../shared/imports/vault-files.ts";
 
 export interface VaultZipLimits {
-  /** What the notes and images of one archive may expand to in all. */
+  /** What the files of one archive may expand to in all. */
   readonly maxUncompressedBytes: number;
   /** How many times its compressed size an entry may expand to, once past RATIO_FLOOR_BYTES. */
   readonly maxRatio: number;
@@ -139,7 +139,7 @@ async function readEntry(zip: ZipFile, entry: Entry, label: string): Promise<Uin
   }
 }
 
-/** The archive's files as POST /imports/obsidian's JSON form gives them, notes and images read, other kinds named. */
+/** The archive's files as POST /imports/obsidian's JSON form gives them, every one read. */
 export async function readVaultZip(file: FileHandle, size: number, limits: VaultZipLimits): Promise<VaultFile[]> {
   const zip = await yauzl
     .fromRandomAccessReaderPromise(new SpoolReader(file), size, { lazyEntries: true, decodeStrings: false, validateEntrySizes: true, autoClose: false, strictFileNames: false })
@@ -155,15 +155,13 @@ export async function readVaultZip(file: FileHandle, size: number, limits: Vault
     const files = listed.filter(({ path }) => path.startsWith(root) && !path.endsWith("/") && !hidden(path.slice(root.length)));
     if (files.length === 0) throw refused("the archive holds no files");
     if (files.length > IMPORT_MAX_FILES) throw refused(`the archive holds ${files.length} files; an import takes at most ${IMPORT_MAX_FILES}`);
-    const read = files.filter(({ path }) => importsContentOf(path));
-    const total = read.reduce((sum, { entry }) => sum + entry.uncompressedSize, 0);
+    const total = files.reduce((sum, { entry }) => sum + entry.uncompressedSize, 0);
     if (total > limits.maxUncompressedBytes) {
-      throw new AppError("payload_too_large", `body: the archive's notes and images expand to ${total} bytes; an import reads at most ${limits.maxUncompressedBytes} (IMPORT_ZIP_MAX_UNCOMPRESSED_BYTES)`);
+      throw new AppError("payload_too_large", `body: the archive's files expand to ${total} bytes; an import reads at most ${limits.maxUncompressedBytes} (IMPORT_ZIP_MAX_UNCOMPRESSED_BYTES)`);
     }
     const vault: VaultFile[] = [];
     for (const { entry, path } of files) {
-      const content = importsContentOf(path) ? await readEntry(zip, entry, JSON.stringify(path.slice(0, 200))) : null;
-      vault.push({ path: path.slice(root.length), content });
+      vault.push({ path: path.slice(root.length), content: await readEntry(zip, entry, JSON.stringify(path.slice(0, 200))) });
     }
     return vault;
   } finally {
