@@ -1,5 +1,6 @@
 // The command API: every POST, PATCH, PUT and DELETE of /api/v1. Appends events; answers once projected.
 import type { Logger } from "pino";
+import type { StoredBytesQuota } from "../../shared/attachments/stored-bytes-quota.ts";
 import type { BlobStore } from "../../shared/blobs/blob-store.port.ts";
 import type { WritePorts } from "../../shared/commands/write-ports.ts";
 import type { App } from "../../shared/http/create-app.ts";
@@ -35,6 +36,8 @@ export interface CommandApiPorts extends WritePorts {
   readonly blobs: BlobStore;
   /** ATTACHMENT_MAX_BYTES: the largest attached file. */
   readonly attachmentMaxBytes: number;
+  /** The stored-bytes quota attachment uploads count against, when one is configured. */
+  readonly storedBytesQuota?: StoredBytesQuota;
   /** TRASH_RETENTION_DAYS: deleted pages older than this are purged. */
   readonly trashRetentionDays: number;
   /** Checks uploaded and imported images, a bounded number at a time. */

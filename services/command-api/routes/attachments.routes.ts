@@ -37,7 +37,7 @@ export async function attachmentCommandRoutes(app: App, ports: CommandApiPorts):
         const actor = actorOf(request, ports.clock);
         const { pageId } = request.params;
         // Permission first: a caller who may not attach here is not made to send 50 MB to learn it.
-        await pageAccess("edit")(ports.views, actor.principal, pageId);
+        const { page } = await pageAccess("edit")(ports.views, actor.principal, pageId);
         const attachmentId = attachmentIdSchema.parse(randomUUID());
         const key = attachmentBlobKey(attachmentId);
         const upload = await storeUploadForm(request, ports.blobs, key, ports.attachmentMaxBytes).catch((error: unknown) => {
@@ -52,6 +52,7 @@ export async function attachmentCommandRoutes(app: App, ports: CommandApiPorts):
         const fingerprintBody = { name: filename, originalName: upload.originalName, sha256: upload.sha256 };
         let recorded = false;
         try {
+          await ports.storedBytesQuota?.admit(page.ownerId, upload.size);
           const answer = await idempotentWrite(ports, request, actor, async () => {
             const attachment = {
               attachmentId,
