@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { readdir } from "node:fs/promises";
+import { readdir, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { attach, attachmentForm, authHeaders, generatedBlock, streamedAttachment } from "../support/attachments.ts";
@@ -372,5 +372,29 @@ describe("duplicating a page", () => {
     // The copy's history starts with its creation, then the attachment.
     const history = (await owner.get(`/pages/${copyId}/history`)).body.data as Array<{ changes: { kind: string } }>;
     expect(history.map((entry) => entry.changes.kind)).toEqual(["attachment", "created"]);
+  });
+});
+
+describe("bytes without a record", () => {
+  it("are removed when the server starts once they are an hour old; recorded attachments keep theirs", async () => {
+    const { owner, pageId } = await ownerWithPage();
+    const created = await attach(owner, pageId, { bytes: PDF, name: "kept.pdf" });
+    const kept = `${String(created.body.id)}.attachment`;
+    const orphan = `${randomUUID()}.attachment`;
+    const recentOrphan = `${randomUUID()}.attachment`;
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    await server.restart(async () => {
+      const directory = join(server.dataDir, "blobs");
+      // What a crash between storing the bytes and recording the upload leaves behind.
+      await writeFile(join(directory, orphan), PDF);
+      await writeFile(join(directory, recentOrphan), PDF);
+      await utimes(join(directory, orphan), twoHoursAgo, twoHoursAgo);
+      await utimes(join(directory, kept), twoHoursAgo, twoHoursAgo);
+    });
+    await expect.poll(() => attachmentBlobs(server.dataDir), { timeout: 5_000 }).not.toContain(orphan);
+    const files = await attachmentBlobs(server.dataDir);
+    expect(files).toContain(kept);
+    expect(files).toContain(recentOrphan);
+    expect((await download(owner, String(created.body.url))).status).toBe(200);
   });
 });
