@@ -21,6 +21,8 @@ export interface Operation {
   readonly conditional?: true;
   /** Takes a Last-Event-ID to resume from. */
   readonly resumable?: true;
+  /** Takes one byte range (Range, If-Range) and answers 206 with Content-Range. */
+  readonly ranged?: true;
   /** What the Location header of its 201 (and of a 202 that creates) names, and its path (shared/http/locations.ts). */
   readonly location?: string;
 }
@@ -85,6 +87,7 @@ export const operations: Record<string, Operation> = {
     summary: "An attachment's bytes, for whoever may view its page: PDFs, audio, video and raster images inline, anything a browser could run (HTML, SVG, XML, scripts, unknown types) as application/octet-stream to download; nosniff and a sandboxing CSP always; one Range answered 206 (416 past the end); ETag from the SHA-256, If-None-Match",
     produces: ["application/octet-stream"],
     conditional: true,
+    ranged: true,
     errors: ["range_not_satisfiable"],
   },
   "POST /api/v1/imports/obsidian": { id: "importObsidianVault",

@@ -148,6 +148,7 @@ const responseHeaders = {
   replayed: header("`true` when this answer replays the first one sent with the same Idempotency-Key", { type: "string", enum: ["true"] }),
   retryAfter: header("Seconds to wait before trying again", { type: "string", pattern: "^[0-9]+$" }),
   location: (what: string) => header(`${what}. A path, relative to the server (or gateway) called`, { type: "string", format: "uri-reference" }),
+  contentRange: header("The bytes sent and the file's size (`bytes 0-99/5000`), or the size alone on 416 (`bytes */5000`)"),
 };
 
 const requestHeader = (name: string, description: string, required = false, schema: JsonSchema = { type: "string" }): JsonSchema => ({
@@ -165,6 +166,10 @@ function requestHeadersOf(method: string, path: string, operation: Operation): J
   if (operation.conditional) headers.push(requestHeader("If-None-Match", "An ETag already held: 304 with no body when it is still current"));
   if (operation.errors?.includes("idempotency_key_mismatch")) {
     headers.push(requestHeader("Idempotency-Key", "A key of the caller's choosing: the same key with the same request replays the first answer for 24 hours; with another request, 422 `idempotency_key_mismatch`"));
+  }
+  if (operation.ranged) {
+    headers.push(requestHeader("Range", "One range of bytes (`bytes=0-99`, `bytes=100-`, `bytes=-500`): 206 with those bytes; several ranges are answered with the whole file"));
+    headers.push(requestHeader("If-Range", "The ETag held: the range is sent only while it is current, otherwise the whole file"));
   }
   if (operation.resumable) headers.push(requestHeader("Last-Event-ID", "The id of the last event received: the feed resumes after it, without a gap or a repeat", false, { type: "string", pattern: "^(0|[1-9][0-9]{0,19})$" }));
   if (method === "get" && path.startsWith("/api/v1/") && !operation.resumable) {
@@ -244,6 +249,7 @@ function finishDocument(document: JsonSchema): JsonSchema {
           answers["X-Consistency-Token"] = responseHeaders.consistency;
           if (operation.errors?.includes("idempotency_key_mismatch")) answers["Idempotent-Replayed"] = responseHeaders.replayed;
         }
+        if ((status === "206" || status === "416") && operation.ranged) answers["Content-Range"] = responseHeaders.contentRange;
         if ((status === "201" || status === "202") && operation.location) answers.Location = responseHeaders.location(operation.location);
         if (status === "429" || status === "503" || status === "5XX") answers["Retry-After"] = responseHeaders.retryAfter;
         if (Object.keys(answers).length > 0) response.headers = answers;

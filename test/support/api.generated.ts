@@ -11587,6 +11587,10 @@ export interface operations {
             header?: {
                 /** @description An ETag already held: 304 with no body when it is still current */
                 "If-None-Match"?: string;
+                /** @description One range of bytes (`bytes=0-99`, `bytes=100-`, `bytes=-500`): 206 with those bytes; several ranges are answered with the whole file */
+                Range?: string;
+                /** @description The ETag held: the range is sent only while it is current, otherwise the whole file */
+                "If-Range"?: string;
                 /** @description The X-Consistency-Token of an earlier write: the read waits (bounded) until that write is visible here */
                 "X-Consistency-Token"?: string;
             };
@@ -11611,6 +11615,8 @@ export interface operations {
             /** @description the bytes of the one range asked for */
             206: {
                 headers: {
+                    /** @description The bytes sent and the file's size (`bytes 0-99/5000`), or the size alone on 416 (`bytes *\/5000`) */
+                    "Content-Range"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11697,6 +11703,8 @@ export interface operations {
             /** @description `{error: {code, message}}` with code `range_not_satisfiable` */
             416: {
                 headers: {
+                    /** @description The bytes sent and the file's size (`bytes 0-99/5000`), or the size alone on 416 (`bytes *\/5000`) */
+                    "Content-Range"?: string;
                     [name: string]: unknown;
                 };
                 content: {
