@@ -306,7 +306,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Duplicate a page: same markdown and icon, its images copied, no comments, history starting at the copy
+         * Duplicate a page: same markdown and icon, its images and attachments copied, no comments, history starting at the copy
          * @description Needs an API token with the `pages:write` scope, or a browser session.
          */
         post: operations["duplicatePage"];
@@ -658,7 +658,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Import an Obsidian vault, as JSON files or a zip (the export as it is, or a zipped vault): notes become pages in folders, wikilinks and embedded images are rewritten
+         * Import an Obsidian vault, as JSON files or a zip (the export as it is, or a zipped vault): notes become pages in folders, other files attachments of the notes linking them, wikilinks and embeds are rewritten
          * @description Needs an API token with the `pages:write` scope, or a browser session.
          */
         post: operations["importObsidianVault"];
@@ -1028,7 +1028,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export the caller's workspace, or one folder, as an Obsidian vault: a zip of notes and attachments, streamed
+         * Export the caller's workspace, or one folder, as an Obsidian vault: a zip of notes, images and attached files, streamed
          * @description Needs an API token with the `pages:read` scope, or a browser session.
          */
         get: operations["exportObsidianVault"];
