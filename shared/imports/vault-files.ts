@@ -19,13 +19,21 @@ const IMAGE_EXTENSIONS = new Set(["png", "jpg", "jpeg", "gif", "webp"]);
 const DATA_URL = /^data:([a-z]+\/[a-z0-9.+-]+)?(;[a-z0-9-]+=[^;,]*)*;base64,/i;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
+/** A file's bytes read only when wanted, a chunk at a time: a zip entry inflated as it streams. */
+export interface FileSource {
+  /** The file's size as its container declares it (a zip's directory, checked while inflating). */
+  readonly size: number;
+  open(): Promise<AsyncIterable<Uint8Array> | Iterable<Uint8Array>>;
+}
+
 export interface VaultFile {
   readonly path: string;
   /**
-   * As the JSON form sends it (a note's text, any other file's base64), or the file's bytes as a zip holds
-   * them; null for a file whose bytes were left unread (it is reported by name).
+   * As the JSON form sends it (a note's text, any other file's base64), the bytes of a zip's note or image, or
+   * the source of a zip's other file (read only if a note links it); null for a file whose bytes were left
+   * unread (it is reported by name).
    */
-  readonly content: string | Uint8Array | null;
+  readonly content: string | Uint8Array | FileSource | null;
 }
 
 export interface VaultNote {
@@ -45,8 +53,13 @@ export interface VaultImage {
 /** Any other file: it becomes an attachment of each note that links or embeds it. */
 export interface VaultAttachment {
   readonly path: string;
-  readonly bytes: Buffer;
+  readonly source: FileSource;
 }
+
+const isSource = (content: string | Uint8Array | FileSource): content is FileSource => typeof content === "object" && "open" in content;
+
+/** Bytes in hand as a source. */
+const sourceOf = (bytes: Uint8Array): FileSource => ({ size: bytes.byteLength, open: async () => [bytes] });
 
 export interface SortedVault {
   readonly notes: VaultNote[];
@@ -79,11 +92,18 @@ function decodeBase64(content: string): Buffer | null {
 
 const extensionOf = (path: string): string => posix.extname(path).slice(1).toLowerCase();
 
+/** Whether an import reads a file of this name whole before it starts (a note, an image); any other is read only if linked. */
+export function readWhole(path: string): boolean {
+  const extension = extensionOf(path);
+  return extension === "md" || IMAGE_EXTENSIONS.has(extension);
+}
+
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /** A note's text: as sent, or its bytes read as UTF-8 (a byte-order mark dropped); null when they are not UTF-8. */
-function noteText(content: string | Uint8Array): string | null {
+function noteText(content: string | Uint8Array | FileSource): string | null {
   if (typeof content === "string") return content;
+  if (isSource(content)) return null;
   try {
     return UTF8.decode(content);
   } catch {
@@ -92,8 +112,10 @@ function noteText(content: string | Uint8Array): string | null {
 }
 
 /** An image's or attachment's bytes: as read from a zip, or decoded from the JSON form's base64. */
-const fileBytes = (content: string | Uint8Array): Buffer | null =>
-  typeof content === "string" ? decodeBase64(content) : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+function fileBytes(content: string | Uint8Array | FileSource): Buffer | null {
+  if (typeof content === "string") return decodeBase64(content);
+  return isSource(content) ? null : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+}
 
 export function sortVault(files: readonly VaultFile[]): SortedVault {
   const notes: VaultNote[] = [];
@@ -150,13 +172,15 @@ export function sortVault(files: readonly VaultFile[]): SortedVault {
         continue;
       }
       images.push({ path, bytes });
+    } else if (isSource(file.content)) {
+      attachments.push({ path, source: file.content });
     } else {
       const bytes = fileBytes(file.content);
       if (!bytes) {
         errors.push(`${label}: skipped: a file's content must be base64 or a base64 data: URL`);
         continue;
       }
-      attachments.push({ path, bytes });
+      attachments.push({ path, source: sourceOf(bytes) });
     }
   }
   return { notes, images, attachments, errors };
@@ -164,5 +188,10 @@ export function sortVault(files: readonly VaultFile[]): SortedVault {
 
 /** The bytes of content a request sends (UTF-8, base64 counted as sent), for the 50 MB bound. */
 export function contentBytes(files: readonly VaultFile[]): number {
-  return files.reduce((total, file) => total + (file.content === null ? 0 : typeof file.content === "string" ? Buffer.byteLength(file.content, "utf8") : file.content.byteLength), 0);
+  const bytesOf = (content: VaultFile["content"]): number => {
+    if (content === null) return 0;
+    if (typeof content === "string") return Buffer.byteLength(content, "utf8");
+    return isSource(content) ? content.size : content.byteLength;
+  };
+  return files.reduce((total, file) => total + bytesOf(file.content), 0);
 }

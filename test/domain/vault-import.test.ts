@@ -13,7 +13,7 @@ const pages: NoteResolver = {
 };
 
 describe("sorting a vault's files", () => {
-  it("keeps notes and images, makes every other file an attachment, and reports what it cannot read", () => {
+  it("keeps notes and images, makes every other file an attachment, and reports what it cannot read", async () => {
     const sorted = sortVault([
       { path: "a/b/Deep.md", content: "x" },
       { path: "a/Top.md", content: "x" },
@@ -33,7 +33,12 @@ describe("sorting a vault's files", () => {
     ]);
     expect(planFolders(sorted.notes, () => null).directories).toEqual(["a", "a/b"]);
     expect(sorted.images.map((image) => image.path)).toEqual(["img/p.png"]);
-    expect(sorted.attachments.map((file) => [file.path, file.bytes.toString("latin1")])).toEqual([
+    const read = async (source: (typeof sorted.attachments)[number]["source"]) => {
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of await source.open()) chunks.push(chunk);
+      return Buffer.concat(chunks).toString("latin1");
+    };
+    expect(await Promise.all(sorted.attachments.map(async (file) => [file.path, await read(file.source)]))).toEqual([
       ["icons/i.svg", "<svg>"],
       ["talk.mp3", "ID3"],
     ]);

@@ -1,7 +1,7 @@
 // POST /imports/obsidian with a zip: a vault zipped by hand imports as its files sent as JSON do, an
 // Idempotency-Key behaves as with JSON, and an archive that is unsafe to read (a zip bomb, too much to expand, too
 // large, paths that escape, links) is refused whole with a 4xx, nothing imported and nothing left on disk.
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { zipSync, type ZipOptions } from "fflate";
@@ -58,6 +58,29 @@ describe("a vault as a zip", () => {
     expect(zipErrors).toEqual(jsonErrors);
     expect(zipErrors).toContain('"attachments/unlinked.pdf": skipped: no imported note links this file');
     expect(await workspaceSnapshot(fromZip)).toEqual(await workspaceSnapshot(fromJson));
+  });
+
+  it("inflates a file other than a note or image only when a note links it, streaming it into the attachment", async () => {
+    // Random bytes stored as they are: 3 MB each, more than the notes and images of one zip may expand to.
+    const recording = Buffer.concat([Buffer.from("ID3"), Buffer.from([4, 0, 0, 0, 0, 0, 0]), randomBytes(3 * 1024 * 1024)]);
+    const unlinked = randomBytes(3 * 1024 * 1024);
+    const zip = zipSync({ "Talk.md": Buffer.from("Listen: ![[talk.mp3]]"), "files/talk.mp3": [recording, { level: 0 }], "files/old.bin": [unlinked, { level: 0 }] });
+    expect(zip.length).toBeLessThan(MAX_ZIP_BYTES * 2);
+    const bigger = await TestServer.start({ settings: { IMPORT_ZIP_MAX_BYTES: String(16 * 1024 * 1024), IMPORT_ZIP_MAX_UNCOMPRESSED_BYTES: String(MAX_UNCOMPRESSED_BYTES) } });
+    try {
+      const user = await bigger.registered("ivy");
+      const reply = await importZip(user, zip);
+      expect(reply.status, reply.text).toBe(201);
+      expect(reply.body).toMatchObject({ pagesCreated: 1, attachmentsUploaded: 1, errors: ['"files/old.bin": skipped: no imported note links this file'] });
+      const [page] = (await user.get("/pages?limit=10")).body.data as Array<{ id: string }>;
+      const [attachment] = (await user.get(`/pages/${page?.id ?? ""}/attachments`)).body.data as Array<{ url: string; size: number; mimeType: string; sha256: string }>;
+      expect(attachment).toMatchObject({ size: recording.length, mimeType: "audio/mpeg", sha256: createHash("sha256").update(recording).digest("hex") });
+      const cookie = user.credentials && "cookie" in user.credentials ? user.credentials.cookie : "";
+      const served = await fetch(`${bigger.url}${attachment?.url ?? ""}`, { headers: { cookie: `app-auth.session_token=${cookie}` } });
+      expect(Buffer.from(await served.arrayBuffer()).equals(recording)).toBe(true);
+    } finally {
+      await bigger.stop();
+    }
   });
 
   it("reads names as zip tools write them: Windows' backslashes, macOS's decomposed accents", async () => {

@@ -24,7 +24,7 @@ import type { NoteRewriteSession } from "../../../shared/imports/note-rewriter.t
 import { importedAttachmentId, importedImageId, importedPageId } from "../../../shared/imports/vault-resolver.ts";
 import { sortVault, type VaultAttachment, type VaultFile, type VaultImage, type VaultNote } from "../../../shared/imports/vault-files.ts";
 import { planFolders } from "../../../shared/imports/vault-folders.ts";
-import { attachmentIdSchema, folderIdSchema, imageIdSchema, pageIdSchema, userIdSchema, type FolderId, type ImageId, type PageId, type UserId } from "../../../shared/kernel/ids.ts";
+import { attachmentIdSchema, type AttachmentId, folderIdSchema, imageIdSchema, pageIdSchema, userIdSchema, type FolderId, type ImageId, type PageId, type UserId } from "../../../shared/kernel/ids.ts";
 import { pageCommands } from "../../../shared/pages/page.commands.ts";
 import type { CommandApiPorts } from "../command-api.ts";
 import type { ImportResult } from "./import-result.ts";
@@ -36,6 +36,16 @@ const PROGRESS_EVERY = 100;
 interface CheckedImage {
   readonly image: VaultImage;
   readonly inspected: InspectedImage;
+  readonly sha256: string;
+}
+
+/** A linked file's bytes, stored under its attachment's id, waiting for the page to exist to be recorded. */
+interface StoredAttachment {
+  readonly file: VaultAttachment;
+  readonly attachmentId: AttachmentId;
+  readonly name: string;
+  readonly mimeType: string;
+  readonly size: number;
   readonly sha256: string;
 }
 
@@ -146,7 +156,7 @@ export class VaultImport {
   private checkAttachments(attachments: readonly VaultAttachment[]): Map<string, VaultAttachment> {
     const checked = new Map<string, VaultAttachment>();
     for (const attachment of attachments) {
-      if (attachment.bytes.length > this.ports.attachmentMaxBytes) {
+      if (attachment.source.size > this.ports.attachmentMaxBytes) {
         this.result.errors.push(`${JSON.stringify(attachment.path)}: skipped: larger than ${this.ports.attachmentMaxBytes} bytes (ATTACHMENT_MAX_BYTES)`);
       } else {
         checked.set(attachment.path, attachment);
@@ -195,9 +205,12 @@ export class VaultImport {
       }
       const linked = rewritten.attachments.flatMap((path) => context.attachments.get(path) ?? []);
       // Bytes first, records after the page exists, so the page's history starts with its creation.
+      const stored: StoredAttachment[] = [];
       for (const file of linked) {
         context.embedded.add(file.path);
-        await this.ports.blobs.put(blobKeySchema.parse(attachmentBlobKey(this.attachmentIdFor(note, file.path))), file.bytes);
+        const attachmentId = this.attachmentIdFor(note, file.path);
+        if ((await attachmentCommands.load(this.ports.eventStore, attachmentId)).status !== "absent") continue;
+        stored.push({ file, attachmentId, ...(await this.storeAttachment(file, attachmentId)) });
       }
       if ((await pageCommands.load(this.ports.eventStore, pageId)).status === "absent") {
         const parentId = note.directory === "" ? null : (context.folders.get(note.directory.toLowerCase()) ?? null);
@@ -207,7 +220,7 @@ export class VaultImport {
         this.result.pagesCreated += 1;
         this.result.backlinksCreated += rewritten.backlinks;
       }
-      for (const file of linked) await this.recordAttachment(file, this.attachmentIdFor(note, file.path), pageId);
+      for (const attachment of stored) await this.recordAttachment(attachment, pageId);
     });
   }
 
@@ -220,24 +233,35 @@ export class VaultImport {
     return null;
   }
 
-  private attachmentIdFor(note: VaultNote, filePath: string) {
+  private attachmentIdFor(note: VaultNote, filePath: string): AttachmentId {
     return attachmentIdSchema.parse(importedAttachmentId(this.scope, note.path, filePath));
   }
 
-  /** Records an attachment whose bytes are stored; one already recorded (a retried import) is left as it is. */
-  private async recordAttachment(file: VaultAttachment, attachmentId: ReturnType<VaultImport["attachmentIdFor"]>, pageId: PageId): Promise<void> {
-    if ((await attachmentCommands.load(this.ports.eventStore, attachmentId)).status !== "absent") return;
+  /** Streams a linked file into the blob store (a zip entry inflates as it goes), measuring it on the way. */
+  private async storeAttachment(file: VaultAttachment, attachmentId: AttachmentId): Promise<Omit<StoredAttachment, "file" | "attachmentId">> {
     const name = file.path.slice(file.path.lastIndexOf("/") + 1);
-    const attachment = {
-      attachmentId,
-      pageId,
-      uploaderId: this.owner,
-      filename: name,
-      originalName: name,
-      mimeType: fileTypeOf(file.bytes.subarray(0, SNIFF_BYTES), name),
-      size: file.bytes.length,
-      sha256: createHash("sha256").update(file.bytes).digest("hex"),
+    const hash = createHash("sha256");
+    let head = Buffer.alloc(0);
+    const measured = async function* () {
+      try {
+        for await (const chunk of await file.source.open()) {
+          hash.update(chunk);
+          if (head.length < SNIFF_BYTES) head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES - head.length)]);
+          yield chunk;
+        }
+      } catch (error) {
+        // The file's own fault (a damaged entry): reported as that file's, not the request's.
+        throw error instanceof AppError ? error : new AppError("validation_failed", `${JSON.stringify(file.path)} could not be read`);
+      }
     };
+    const size = await this.ports.blobs.putStream(blobKeySchema.parse(attachmentBlobKey(attachmentId)), measured());
+    return { size, sha256: hash.digest("hex"), mimeType: fileTypeOf(head, name), name };
+  }
+
+  /** Records an attachment whose bytes are stored. */
+  private async recordAttachment(stored: StoredAttachment, pageId: PageId): Promise<void> {
+    const { attachmentId, name, mimeType, size, sha256 } = stored;
+    const attachment = { attachmentId, pageId, uploaderId: this.owner, filename: name, originalName: name, mimeType, size, sha256 };
     const { position } = await attachmentCommands.handle(this.ports.eventStore, attachmentId, { type: "RecordAttachmentUpload", attachment }, this.actor.context);
     this.record(position);
     this.result.attachmentsUploaded += 1;
