@@ -1,11 +1,11 @@
 // One vault import: its notes and images become folders, pages and uploaded images under the caller's root, and
 // its other files attachments of the notes that link them, with wikilinks and embeds rewritten to what was
-// imported. What fails for one file (its content, a rule the
-// page or folder fields refuse) is reported in `errors` and the rest goes on; what fails in the stores ends the
-// request, and since every id derives from the import's scope and a file's path, a retry with the same
-// Idempotency-Key finds what was written and writes only the rest. Notes are parsed and rewritten in a worker
-// thread (shared/imports/note-rewriter.ts) and the loop is yielded between files, so a large import, or one
-// note the parser finds hard, does not hold other requests back.
+// imported. What fails for one file (its content, a rule the page or folder fields refuse) is reported in
+// `errors` and the rest goes on; what fails in the stores ends the request, and since every id derives from the
+// import's scope and a file's path, a retry with the same Idempotency-Key finds what was written and writes
+// only the rest. Notes are parsed and rewritten in a worker thread (shared/imports/note-rewriter.ts) and the
+// loop is yielded between files, so a large import, or one note the parser finds hard, does not hold other
+// requests back.
 import { createHash } from "node:crypto";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { z } from "zod";
