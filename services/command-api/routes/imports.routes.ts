@@ -1,5 +1,5 @@
-// POST /imports/obsidian: a vault's notes, images and other files become folders, pages, images and attachments under the
-// caller's root (services/command-api/imports/vault-import.ts does the work). The vault comes as JSON
+// POST /imports/obsidian: a vault's notes, images and other files become folders, pages, images and attachments
+// under the caller's root (services/command-api/imports/vault-import.ts does the work). The vault comes as JSON
 // (`{files: [{path, content}]}`) or as a zip (`application/zip`: an export as it is, or a vault zipped by hand),
 // spooled to disk and read entry by entry (services/command-api/imports/vault-zip.ts); both forms give the same
 // files to the same import. One request is one logical operation: every event carries the request's correlation
