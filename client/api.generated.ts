@@ -306,7 +306,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Duplicate a page: same markdown and icon, its images copied, no comments, history starting at the copy
+         * Duplicate a page: same markdown and icon, its images and attachments copied, no comments, history starting at the copy
          * @description Needs an API token with the `pages:write` scope, or a browser session.
          */
         post: operations["duplicatePage"];
@@ -604,6 +604,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/pages/{pageId}/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page's attachments, newest first, for whoever may view the page
+         * @description Needs an API token with the `pages:read` scope, or a browser session.
+         */
+        get: operations["listAttachments"];
+        put?: never;
+        /**
+         * Attach a file of any type to a page (at most ATTACHMENT_MAX_BYTES, 50 MB by default; streamed, 413 as soon as it passes the limit); answers its record and the markdown link to insert
+         * @description Needs an API token with the `pages:write` scope, or a browser session.
+         */
+        post: operations["uploadAttachment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pages/{pageId}/attachments/{attachmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an attachment from a page (recorded in the page's history; its bytes go when the page is purged)
+         * @description Needs an API token with the `pages:write` scope, or a browser session.
+         */
+        delete: operations["deleteAttachment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/imports/obsidian": {
         parameters: {
             query?: never;
@@ -614,7 +658,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Import an Obsidian vault, as JSON files or a zip (the export as it is, or a zipped vault): notes become pages in folders, wikilinks and embedded images are rewritten
+         * Import an Obsidian vault, as JSON files or a zip (the export as it is, or a zipped vault): notes become pages in folders, other files attachments of the notes linking them, wikilinks and embeds are rewritten
          * @description Needs an API token with the `pages:write` scope, or a browser session.
          */
         post: operations["importObsidianVault"];
@@ -1044,6 +1088,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/attachments/{attachmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An attachment's bytes, for whoever may view its page: PDFs, audio, video and raster images inline, anything a browser could run (HTML, SVG, XML, scripts, unknown types) as application/octet-stream to download; nosniff and a sandboxing CSP always; one Range answered 206 (416 past the end); ETag from the SHA-256, If-None-Match
+         * @description Needs an API token with the `pages:read` scope, or a browser session.
+         */
+        get: operations["getAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/exports/obsidian": {
         parameters: {
             query?: never;
@@ -1052,7 +1116,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export the caller's workspace, or one folder, as an Obsidian vault: a zip of notes and attachments, streamed
+         * Export the caller's workspace, or one folder, as an Obsidian vault: a zip of notes, images and attached files, streamed
          * @description Needs an API token with the `pages:read` scope, or a browser session.
          */
         get: operations["exportObsidianVault"];
@@ -1213,6 +1277,7 @@ export interface components {
             foldersCreated: number;
             pagesCreated: number;
             imagesUploaded: number;
+            attachmentsUploaded: number;
             backlinksCreated: number;
             errors: string[];
             errorsOmitted?: number;
@@ -1493,6 +1558,13 @@ export interface components {
                 /** @constant */
                 kind: "share_link_revoked";
                 linkId: string;
+            } | {
+                /** @constant */
+                kind: "attachment";
+                attachmentId: string;
+                /** @enum {string} */
+                action: "uploaded" | "deleted";
+                filename: string;
             } | {
                 /** @constant */
                 kind: "thread";
@@ -8014,6 +8086,542 @@ export interface operations {
             };
         };
     };
+    listAttachments: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                /** @description How many items to answer at most (50 when absent) */
+                limit?: number;
+            };
+            header?: {
+                /** @description The X-Consistency-Token of an earlier write: the read waits (bounded) until that write is visible here */
+                "X-Consistency-Token"?: string;
+            };
+            path: {
+                pageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            pageId: string;
+                            url: string;
+                            markdown: string;
+                            filename: string;
+                            originalName: string;
+                            mimeType: string;
+                            size: number;
+                            sha256: string;
+                            createdBy: string;
+                            createdAt: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `{error: {code, message}}` with code `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `insufficient_scope` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "insufficient_scope",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    uploadAttachment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the caller's choosing: the same key with the same request replays the first answer for 24 hours; with another request, 422 `idempotency_key_mismatch` */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                pageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description the file, of any type, at most ATTACHMENT_MAX_BYTES (50 MB by default); its type is read from its bytes where the format has a signature, else from its name
+                     */
+                    file: Blob;
+                    /** @description the name it is shown and downloaded under; the file's own name when absent */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
+                    "X-Consistency-Token": string;
+                    /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The new attachment's bytes: `/api/v1/attachments/{attachmentId}`. A path, relative to the server (or gateway) called */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        pageId: string;
+                        url: string;
+                        markdown: string;
+                        filename: string;
+                        originalName: string;
+                        mimeType: string;
+                        size: number;
+                        sha256: string;
+                        createdBy: string;
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
+            202: {
+                headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
+                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
+                    "X-Consistency-Token": string;
+                    /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The new attachment's bytes: `/api/v1/attachments/{attachmentId}`. A path, relative to the server (or gateway) called */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        pageId: string;
+                        url: string;
+                        markdown: string;
+                        filename: string;
+                        originalName: string;
+                        mimeType: string;
+                        size: number;
+                        sha256: string;
+                        createdBy: string;
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description `{error: {code, message}}` with code `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `insufficient_scope` or `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "insufficient_scope",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `idempotency_key_mismatch` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_mismatch",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `internal`, `consistency_timeout` or `unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                pageId: string;
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
+            202: {
+                headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
+                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
+                    "X-Consistency-Token": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No content */
+            204: {
+                headers: {
+                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
+                    "X-Consistency-Token": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `{error: {code, message}}` with code `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `insufficient_scope` or `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "insufficient_scope",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `internal`, `consistency_timeout` or `unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     importObsidianVault: {
         parameters: {
             query?: never;
@@ -11715,6 +12323,165 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "not_found",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAttachment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag already held: 304 with no body when it is still current */
+                "If-None-Match"?: string;
+                /** @description One range of bytes (`bytes=0-99`, `bytes=100-`, `bytes=-500`): 206 with those bytes; several ranges are answered with the whole file */
+                Range?: string;
+                /** @description The ETag held: the range is sent only while it is current, otherwise the whole file */
+                "If-Range"?: string;
+                /** @description The X-Consistency-Token of an earlier write: the read waits (bounded) until that write is visible here */
+                "X-Consistency-Token"?: string;
+            };
+            path: {
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description the bytes of the one range asked for */
+            206: {
+                headers: {
+                    /** @description The bytes sent and the file's size (`bytes 0-99/5000`), or the size alone on 416 (`bytes *\/5000`) */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Not modified since the ETag in If-None-Match */
+            304: {
+                headers: {
+                    /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `{error: {code, message}}` with code `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `insufficient_scope` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "insufficient_scope",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `range_not_satisfiable` */
+            416: {
+                headers: {
+                    /** @description The bytes sent and the file's size (`bytes 0-99/5000`), or the size alone on 416 (`bytes *\/5000`) */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "range_not_satisfiable",
                      *         "message": "what went wrong, in words"
                      *       }
                      *     }

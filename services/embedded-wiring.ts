@@ -72,6 +72,7 @@ export function commandApiPorts(
   metrics?: Metrics,
   pool: WorkerPool = workerPoolFor(config),
 ): CommandApiPorts {
+  const quotas = quotasFor({ tokensPerUser: config.QUOTA_TOKENS_PER_USER, blobBytesPerOwner: config.QUOTA_BLOB_BYTES_PER_OWNER }, stores.readStore, clock);
   return {
     webhooks: {
       sealer: webhookSealerFor(config),
@@ -82,12 +83,16 @@ export function commandApiPorts(
     eventStore: appendingStore(stores.eventStore, metrics),
     views: stores.readStore,
     blobs: stores.blobs,
-    quotas: quotasFor({ tokensPerUser: config.QUOTA_TOKENS_PER_USER, blobBytesPerOwner: config.QUOTA_BLOB_BYTES_PER_OWNER }, stores.readStore, clock),
+    quotas,
+    // An attachment's bytes are admitted against the same per-owner quota as images (checked once the upload's size
+    // is known); the stored attachments themselves are not yet counted in what an owner uses.
+    storedBytesQuota: { admit: (ownerId, bytes) => quotas.blobBytes.withReserved(ownerId, bytes, async () => undefined) },
     projection: metrics ? timedProgress(projection, "write", metrics) : projection,
     clock,
     logger,
     consistencyWaitMs: config.CONSISTENCY_WAIT_MS,
     trashRetentionDays: config.TRASH_RETENTION_DAYS,
+    attachmentMaxBytes: config.ATTACHMENT_MAX_BYTES,
     images: new ImageInspector({ concurrency: config.IMAGE_DECODE_CONCURRENCY, queue: config.IMAGE_DECODE_QUEUE }),
     notes: new NoteRewriter(pool, { noteTimeLimitMs: config.IMPORT_NOTE_TIME_LIMIT_MS }),
     vaultZips: {

@@ -5,6 +5,7 @@ import type { EventMetadata, RecordedEvent } from "./event-store/event-store.por
 import { schemaVersionOf, upcast } from "./event-store/upcasters.ts";
 import { folderEventSchemas } from "./folders/folder.decider.ts";
 import { imageEventSchemas } from "./images/image.decider.ts";
+import { attachmentEventSchemas } from "./attachments/attachment.decider.ts";
 import { folderTreeEventSchemas } from "./folders/folder-tree.decider.ts";
 import { idempotencyEventSchemas } from "./idempotency/idempotency.decider.ts";
 import { invitationSlotEventSchemas } from "./sharing/invitation-slot.decider.ts";
@@ -31,6 +32,7 @@ export const domainEventSchema = z.discriminatedUnion("type", [
   ...invitationSlotEventSchemas,
   ...idempotencyEventSchemas,
   ...imageEventSchemas,
+  ...attachmentEventSchemas,
   ...webhookEventSchemas,
   ...shareLinkEventSchemas,
 ]);

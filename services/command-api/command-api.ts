@@ -1,5 +1,6 @@
 // The command API: every POST, PATCH, PUT and DELETE of /api/v1. Appends events; answers once projected.
 import type { Logger } from "pino";
+import type { StoredBytesQuota } from "../../shared/attachments/stored-bytes-quota.ts";
 import type { BlobStore } from "../../shared/blobs/blob-store.port.ts";
 import type { Quotas } from "../../shared/quotas/quotas.ts";
 import type { WritePorts } from "../../shared/commands/write-ports.ts";
@@ -11,6 +12,7 @@ import type { ImageInspector } from "../../shared/images/inspect-image.ts";
 import type { NoteRewriter } from "../../shared/imports/note-rewriter.ts";
 import { startOrphanImageSweep } from "../../shared/images/orphan-blobs.ts";
 import { imageCommandRoutes } from "./routes/images.routes.ts";
+import { attachmentCommandRoutes } from "./routes/attachments.routes.ts";
 import { importCommandRoutes } from "./routes/imports.routes.ts";
 import type { VaultZipSettings } from "./imports/vault-zip.ts";
 import { folderCommandRoutes } from "./routes/folders.routes.ts";
@@ -36,6 +38,10 @@ export interface CommandApiPorts extends WritePorts {
   readonly blobs: BlobStore;
   /** Per-user quotas: active API tokens, stored blob bytes per workspace owner. */
   readonly quotas: Quotas;
+  /** ATTACHMENT_MAX_BYTES: the largest attached file. */
+  readonly attachmentMaxBytes: number;
+  /** The stored-bytes quota attachment uploads count against, when one is configured. */
+  readonly storedBytesQuota?: StoredBytesQuota;
   /** TRASH_RETENTION_DAYS: deleted pages older than this are purged. */
   readonly trashRetentionDays: number;
   /** Checks uploaded and imported images, a bounded number at a time. */
@@ -62,6 +68,7 @@ export async function registerCommandApi(app: App, ports: CommandApiPorts): Prom
       shareCommandRoutes(api, ports);
       invitationCommandRoutes(api, ports);
       await imageCommandRoutes(api, ports);
+      await attachmentCommandRoutes(api, ports);
       await importCommandRoutes(api, ports);
       webhookCommandRoutes(api, ports, ports.webhooks);
       shareLinkCommandRoutes(api, ports);

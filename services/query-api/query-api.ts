@@ -13,6 +13,7 @@ import { commentQueryRoutes } from "./routes/comments.routes.ts";
 import { exportQueryRoutes } from "./routes/exports.routes.ts";
 import { folderQueryRoutes } from "./routes/folders.routes.ts";
 import { imageQueryRoutes } from "./routes/images.routes.ts";
+import { attachmentQueryRoutes } from "./routes/attachments.routes.ts";
 import { meRoutes } from "./routes/me.routes.ts";
 import { ChangeFeedHub } from "../../shared/history/change-feed.ts";
 import { changeFeedRoutes } from "./routes/changes.routes.ts";
@@ -90,6 +91,7 @@ export async function registerQueryApi(app: App, ports: QueryApiPorts): Promise<
       commentQueryRoutes(api, ports.views);
       shareQueryRoutes(api, ports.views, ports.clock);
       imageQueryRoutes(api, ports);
+      attachmentQueryRoutes(api, ports);
       exportQueryRoutes(api, ports);
       shareLinkQueryRoutes(api, ports.views);
     },

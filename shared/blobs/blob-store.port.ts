@@ -13,9 +13,18 @@ export interface StoredBlob {
   readonly stream: Readable;
 }
 
+/** Bytes `start` to `end` of a blob, both included (as an HTTP Range names them). */
+export interface ByteRange {
+  readonly start: number;
+  readonly end: number;
+}
+
 export interface BlobReader {
-  /** The blob under `key`, or null when there is none. Never a partly written blob. */
-  open(key: BlobKey): Promise<StoredBlob | null>;
+  /**
+   * The blob under `key`, or null when there is none. Never a partly written blob. With `range`, the stream
+   * holds only those bytes (`size` stays the whole blob's); the range must lie inside the blob.
+   */
+  open(key: BlobKey, range?: ByteRange): Promise<StoredBlob | null>;
 }
 
 export interface BlobListing {
@@ -30,6 +39,12 @@ export interface BlobStore extends BlobReader {
    * either the whole blob or none (a crash midway leaves no blob under the key).
    */
   put(key: BlobKey, bytes: Uint8Array): Promise<void>;
+  /**
+   * Stores what `source` yields under `key`, as `put` does, holding only a chunk at a time. When `source`
+   * fails (a client hung up, a limit was passed) nothing is stored under the key and the error is thrown.
+   * Returns the number of bytes stored.
+   */
+  putStream(key: BlobKey, source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<number>;
   /** Removes the blob; removing one that is not there is no error. */
   delete(key: BlobKey): Promise<void>;
   /** Every stored blob, in no particular order. */

@@ -81,6 +81,8 @@ export const configSchema = z.object({
   IMAGE_DECODE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(Math.max(1, availableParallelism() - 1)),
   /** Uploads that may wait for a decode; one more is refused with 503 and Retry-After (imports always wait). */
   IMAGE_DECODE_QUEUE: z.coerce.number().int().min(0).max(1_000).default(16),
+  /** The largest file attached to a page (POST /pages/{pageId}/attachments, and each attachment of a vault import). */
+  ATTACHMENT_MAX_BYTES: z.coerce.number().int().min(1).max(4 * 1024 * 1024 * 1024).default(50 * 1024 * 1024),
   /** How long one note of a vault import may take to parse and rewrite (a task of the worker pool); past it the
    * note is skipped and reported as too complex to read. */
   IMPORT_NOTE_TIME_LIMIT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),

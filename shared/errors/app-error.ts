@@ -17,6 +17,8 @@ export const errorCatalogue = {
   too_large: 413,
   uri_too_long: 414,
   unsupported_media_type: 415,
+  /** A Range header naming no byte of the file (GET of an attachment). */
+  range_not_satisfiable: 416,
   idempotency_key_mismatch: 422,
   /** Work on the caller's data ran past its time limit (shared/workers/worker-pool.ts). */
   too_complex: 422,

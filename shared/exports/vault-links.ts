@@ -1,5 +1,6 @@
 // A page's markdown written back for a vault: links to exported pages become wikilinks (`[[path#anchor|text]]`),
-// images exported as attachments become embeds (`![[name]]`), links to what is not exported become absolute
+// images exported as attachments become embeds (`![[name]]`), links to attached files wikilinks to the files
+// (`[[report.pdf]]`, `[[report.pdf|text]]`), links to what is not exported become absolute
 // URLs. Written so that the import reads each back to the same markdown: a link text or alt the wikilink form
 // cannot carry exactly falls back to a markdown link to the file, which the import rewrites too. Pure.
 import type { Nodes } from "mdast";
@@ -10,14 +11,16 @@ import { unmaskWikilinks } from "../imports/wikilinks.ts";
 
 const PAGE_URL = /^\/api\/v1\/pages\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:#(.*))?$/;
 const IMAGE_URL = /^\/api\/v1\/images\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+const ATTACHMENT_URL = /^\/api\/v1\/attachments\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 const ESCAPED = /\\([\\[\]`*_~<&!|])/g;
 
 export type FoundLink =
   | { readonly kind: "page"; readonly id: string; readonly anchor: string | null; readonly start: number; readonly end: number; readonly text: string }
   | { readonly kind: "image"; readonly id: string; readonly start: number; readonly end: number; readonly alt: string }
-  | { readonly kind: "imageLink"; readonly id: string; readonly start: number; readonly end: number; readonly text: string };
+  | { readonly kind: "imageLink"; readonly id: string; readonly start: number; readonly end: number; readonly text: string }
+  | { readonly kind: "attachment"; readonly id: string; readonly start: number; readonly end: number; readonly text: string };
 
-/** The links to pages and images of this service a page's markdown holds, outside code and raw HTML. */
+/** The links to pages, images and attachments of this service a page's markdown holds, outside code and raw HTML. */
 export function findLinks(markdown: string): FoundLink[] {
   const found: FoundLink[] = [];
   // Parsing is most of an export's work: a page that names no page or image of this service skips it.
@@ -52,6 +55,11 @@ export function findLinks(markdown: string): FoundLink[] {
           found.push({ kind: "imageLink", id: image[1], start, end, text });
           return;
         }
+        const attachment = ATTACHMENT_URL.exec(url);
+        if (attachment?.[1]) {
+          found.push({ kind: "attachment", id: attachment[1], start, end, text });
+          return;
+        }
         break;
       }
       default:
@@ -68,6 +76,8 @@ export interface VaultTargets {
   page(id: string): string | null;
   /** The vault path of an exported image (`attachments/photo.png`); null when it is not exported. */
   image(id: string): string | null;
+  /** The vault path of an exported attachment (`attachments/report.pdf`); null when it is not exported. */
+  attachment(id: string): string | null;
   /** The service's origin (`https://host`), for links to what the export does not hold. */
   readonly origin: string;
 }
@@ -122,6 +132,14 @@ export function toVaultMarkdown(markdown: string, links: readonly FoundLink[], t
       case "imageLink": {
         const path = targets.image(link.id);
         if (path === null) return replace(`[${link.text}](${targets.origin}/api/v1/images/${link.id})`);
+        const name = baseName(path);
+        const text = literal(link.text);
+        if (text !== null && fitsAlias(text) && fitsTarget(name)) return replace(`[[${name}${text === name ? "" : `${pipe}${text}`}]]`);
+        return replace(`[${link.text}](${destination(path)})`);
+      }
+      case "attachment": {
+        const path = targets.attachment(link.id);
+        if (path === null) return replace(`[${link.text}](${targets.origin}/api/v1/attachments/${link.id})`);
         const name = baseName(path);
         const text = literal(link.text);
         if (text !== null && fitsAlias(text) && fitsTarget(name)) return replace(`[[${name}${text === name ? "" : `${pipe}${text}`}]]`);

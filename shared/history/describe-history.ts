@@ -51,6 +51,7 @@ const plainChanges = [
     allowIndexing: z.boolean(),
   }),
   z.object({ kind: z.literal("share_link_revoked"), linkId: z.string() }),
+  z.object({ kind: z.literal("attachment"), attachmentId: z.string(), action: z.enum(["uploaded", "deleted"]), filename: z.string() }),
   z.object({ kind: z.literal("thread"), threadId: z.string(), action: z.enum(["opened", "comment_added", "comment_edited", "comment_deleted", "resolved", "reopened"]), commentId: nullableText }),
 ] as const;
 
@@ -200,6 +201,10 @@ export function summarise(entry: HistoryEntry, fold: Fold): Summary {
     }
     case "ShareLinkRevoked":
       return { change: { kind: "share_link_revoked", linkId: event.data.linkId }, sharing: true };
+    case "AttachmentUploaded":
+      return plain({ kind: "attachment", attachmentId: event.data.attachmentId, action: "uploaded", filename: event.data.filename });
+    case "AttachmentDeleted":
+      return plain({ kind: "attachment", attachmentId: event.data.attachmentId, action: "deleted", filename: event.data.filename });
     case "ThreadOpened":
       return plain({ kind: "thread", threadId: event.data.threadId, action: "opened", commentId: null });
     case "CommentAdded":

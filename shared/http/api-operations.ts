@@ -25,6 +25,8 @@ export interface Operation {
   readonly conditional?: true;
   /** Takes a Last-Event-ID to resume from. */
   readonly resumable?: true;
+  /** Takes one byte range (Range, If-Range) and answers 206 with Content-Range. */
+  readonly ranged?: true;
   /** What the Location header of its 201 (and of a 202 that creates) names, and its path (shared/http/locations.ts). */
   readonly location?: string;
 }
@@ -81,13 +83,27 @@ export const operations: Record<string, Operation> = {
     parts: { file: "image/jpeg, image/png, image/gif, image/webp" },
     location: "The new image's bytes: `/api/v1/images/{imageId}`",
   },
+  "POST /api/v1/pages/{pageId}/attachments": { id: "uploadAttachment",
+    summary: "Attach a file of any type to a page (at most ATTACHMENT_MAX_BYTES, 50 MB by default; streamed, 413 as soon as it passes the limit); answers its record and the markdown link to insert",
+    errors: [...IDEMPOTENT, "payload_too_large", "unsupported_media_type"],
+    location: "The new attachment's bytes: `/api/v1/attachments/{attachmentId}`",
+  },
+  "GET /api/v1/pages/{pageId}/attachments": { id: "listAttachments", summary: "A page's attachments, newest first, for whoever may view the page" },
+  "DELETE /api/v1/pages/{pageId}/attachments/{attachmentId}": { id: "deleteAttachment", summary: "Remove an attachment from a page (recorded in the page's history; its bytes go when the page is purged)" },
+  "GET /api/v1/attachments/{attachmentId}": { id: "getAttachment",
+    summary: "An attachment's bytes, for whoever may view its page: PDFs, audio, video and raster images inline, anything a browser could run (HTML, SVG, XML, scripts, unknown types) as application/octet-stream to download; nosniff and a sandboxing CSP always; one Range answered 206 (416 past the end); ETag from the SHA-256, If-None-Match",
+    produces: ["application/octet-stream"],
+    conditional: true,
+    ranged: true,
+    errors: ["range_not_satisfiable"],
+  },
   "POST /api/v1/imports/obsidian": { id: "importObsidianVault",
-    summary: "Import an Obsidian vault, as JSON files or a zip (the export as it is, or a zipped vault): notes become pages in folders, wikilinks and embedded images are rewritten",
+    summary: "Import an Obsidian vault, as JSON files or a zip (the export as it is, or a zipped vault): notes become pages in folders, other files attachments of the notes linking them, wikilinks and embeds are rewritten",
     errors: [...IDEMPOTENT, "quota_exceeded"],
     consumes: ["application/json", "application/zip"],
     example: { files: [{ path: "Projects/Plan.md", content: "---\ntitle: The plan\n---\nSee [[Budget]] and ![[chart.png]]" }, { path: "Projects/Budget.md", content: "Numbers" }] },
   },
-  "GET /api/v1/exports/obsidian": { id: "exportObsidianVault", summary: "Export the caller's workspace, or one folder, as an Obsidian vault: a zip of notes and attachments, streamed", produces: ["application/zip"], errors: ["rate_limited"] },
+  "GET /api/v1/exports/obsidian": { id: "exportObsidianVault", summary: "Export the caller's workspace, or one folder, as an Obsidian vault: a zip of notes, images and attached files, streamed", produces: ["application/zip"], errors: ["rate_limited"] },
   "GET /api/v1/images/{imageId}": { id: "getImage", summary: "An uploaded image's bytes, for whoever may view its page (ETag, If-None-Match)", produces: ["image/jpeg", "image/png", "image/gif", "image/webp"], conditional: true },
   "GET /api/v1/pages/{pageId}/content": { id: "getPageContent", summary: "Read a page's markdown, with its ETag (as of an earlier instant with ?at=)", produces: ["text/markdown"], conditional: true },
   "POST /api/v1/pages/{pageId}/move": { id: "movePage", summary: "Move a page into a folder of its workspace, or to its root (null)", example: { parentId: null } },
@@ -106,7 +122,7 @@ export const operations: Record<string, Operation> = {
   },
   "POST /api/v1/pages/{pageId}/duplicate": {
     id: "duplicatePage",
-    summary: "Duplicate a page: same markdown and icon, its images copied, no comments, history starting at the copy",
+    summary: "Duplicate a page: same markdown and icon, its images and attachments copied, no comments, history starting at the copy",
     errors: [...IDEMPOTENT, "quota_exceeded"],
     location: "The copy: `/api/v1/pages/{pageId}`",
     example: { title: "Release checklist (v3)", parentId: null },

@@ -24,9 +24,9 @@ export const DOCS_PREFIX = "/docs";
 const OPERATIONS_TAG = "operations";
 
 const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
-  "pages:read": "Read pages, folders, comments, history, images, search and the change feed",
+  "pages:read": "Read pages, folders, comments, history, images, attachments, search and the change feed",
   "pages:comment": "Read, and open, answer, edit and resolve comment threads",
-  "pages:write": "Read, and create, change, move, share and delete pages and folders; upload images; import vaults",
+  "pages:write": "Read, and create, change, move, share and delete pages and folders; upload images and attachments; import vaults",
 };
 
 const BEARER_DESCRIPTION = [
@@ -39,6 +39,7 @@ const TAGS = [
   { name: "pages", description: "Markdown pages: records, content (text/markdown, under If-Match), moves, history, comments" },
   { name: "folders", description: "Folders of pages" },
   { name: "images", description: "Image bytes uploaded to pages" },
+  { name: "attachments", description: "Files of any type attached to pages, served safely (a download unless a browser only shows them)" },
   { name: "imports", description: "Obsidian vault import" },
   { name: "exports", description: "Obsidian vault export" },
   { name: "search", description: "Full-text search" },
@@ -166,6 +167,7 @@ const responseHeaders = {
     { type: "string", enum: ["behind"] },
   ),
   location: (what: string) => header(`${what}. A path, relative to the server (or gateway) called`, { type: "string", format: "uri-reference" }),
+  contentRange: header("The bytes sent and the file's size (`bytes 0-99/5000`), or the size alone on 416 (`bytes */5000`)"),
 };
 
 const requestHeader = (name: string, description: string, required = false, schema: JsonSchema = { type: "string" }): JsonSchema => ({
@@ -186,6 +188,10 @@ function requestHeadersOf(method: string, path: string, operation: Operation): J
   if (operation.conditional) headers.push(requestHeader("If-None-Match", "An ETag already held: 304 with no body when it is still current"));
   if (operation.errors?.includes("idempotency_key_mismatch")) {
     headers.push(requestHeader("Idempotency-Key", "A key of the caller's choosing: the same key with the same request replays the first answer for 24 hours; with another request, 422 `idempotency_key_mismatch`"));
+  }
+  if (operation.ranged) {
+    headers.push(requestHeader("Range", "One range of bytes (`bytes=0-99`, `bytes=100-`, `bytes=-500`): 206 with those bytes; several ranges are answered with the whole file"));
+    headers.push(requestHeader("If-Range", "The ETag held: the range is sent only while it is current, otherwise the whole file"));
   }
   if (operation.resumable) headers.push(requestHeader("Last-Event-ID", "The id of the last event received: the feed resumes after it, without a gap or a repeat", false, { type: "string", pattern: "^(0|[1-9][0-9]{0,19})$" }));
   if (method === "get" && path.startsWith("/api/v1/") && !operation.resumable) {
@@ -292,6 +298,7 @@ function finishDocument(document: JsonSchema): JsonSchema {
           answers["X-Consistency-Token"] = responseHeaders.consistency;
           if (operation.errors?.includes("idempotency_key_mismatch")) answers["Idempotent-Replayed"] = responseHeaders.replayed;
         }
+        if ((status === "206" || status === "416") && operation.ranged) answers["Content-Range"] = responseHeaders.contentRange;
         if ((status === "201" || status === "202") && operation.location) answers.Location = responseHeaders.location(operation.location);
         if (status === "429" || status === "503" || status === "5XX") answers["Retry-After"] = responseHeaders.retryAfter;
         // Sent on every answer of this status (test/http/api-conformance.test.ts checks it): a client may rely on them.

@@ -8,6 +8,7 @@ export const locationOf = {
   page: (pageId: string) => `${API_PREFIX}/pages/${pageId}`,
   folder: (folderId: string) => `${API_PREFIX}/folders/${folderId}`,
   image: (imageId: string) => `${API_PREFIX}/images/${imageId}`,
+  attachment: (attachmentId: string) => `${API_PREFIX}/attachments/${attachmentId}`,
   /** A comment is edited and deleted there; its thread is listed with the page's (GET /pages/{pageId}/comments). */
   comment: (pageId: string, commentId: string) => `${API_PREFIX}/pages/${pageId}/comments/${commentId}`,
   token: (tokenId: string) => `${API_PREFIX}/tokens/${tokenId}`,

@@ -2,7 +2,10 @@
 // (or a failed append) in between leaves bytes without a record. The command API sweeps them when it starts
 // and every hour after: a blob older than the grace period whose image stream holds no ImageUploaded is removed.
 // The event store is asked, not the read models, so a record not projected yet still protects its bytes.
+// Attachments' bytes (`<attachmentId>.attachment`) are swept the same way, against AttachmentUploaded.
 import type { Logger } from "pino";
+import { attachmentIdOfBlob } from "../attachments/attachment-blobs.ts";
+import { attachmentStream } from "../attachments/attachment.decider.ts";
 import type { BlobStore } from "../blobs/blob-store.port.ts";
 import type { EventStore } from "../event-store/event-store.port.ts";
 import { imageStream } from "./image.decider.ts";
@@ -21,9 +24,11 @@ export async function sweepOrphanImageBlobs(ports: { blobs: BlobStore; eventStor
   let kept = 0;
   for await (const { key, storedAt } of ports.blobs.list()) {
     const imageId = IMAGE_BLOB.exec(key)?.[1];
-    if (imageId === undefined || now.getTime() - storedAt.getTime() < ORPHAN_GRACE_MS) continue;
-    const { events } = await ports.eventStore.read(imageStream(imageId));
-    if (events.some((event) => event.type === "ImageUploaded")) {
+    const attachmentId = attachmentIdOfBlob(key);
+    const owner = imageId !== undefined ? { stream: imageStream(imageId), recorded: "ImageUploaded" } : attachmentId !== null ? { stream: attachmentStream(attachmentId), recorded: "AttachmentUploaded" } : null;
+    if (owner === null || now.getTime() - storedAt.getTime() < ORPHAN_GRACE_MS) continue;
+    const { events } = await ports.eventStore.read(owner.stream);
+    if (events.some((event) => event.type === owner.recorded)) {
       kept += 1;
     } else {
       await ports.blobs.delete(key);

@@ -40,7 +40,12 @@ export class NoteRewriter {
 
   session(links: VaultLinks): NoteRewriteSession {
     const importId = randomUUID();
-    let held: { scope: string; notePaths: string[]; imagePaths: string[] } | null = { scope: links.scope, notePaths: [...links.notePaths], imagePaths: [...links.imagePaths] };
+    let held: { scope: string; notePaths: string[]; imagePaths: string[]; attachmentPaths: string[] } | null = {
+      scope: links.scope,
+      notePaths: [...links.notePaths],
+      imagePaths: [...links.imagePaths],
+      attachmentPaths: [...links.attachmentPaths],
+    };
     const options = { timeLimitMs: this.limits.noteTimeLimitMs };
     return {
       rewrite: async (note) => {

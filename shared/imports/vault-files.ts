@@ -1,13 +1,13 @@
 // The files of an Obsidian vault as sent to POST /imports/obsidian (as JSON, or read from a zip), checked and
-// sorted into notes and images. Pure: a file that breaks a rule is reported in `errors` and skipped, never written.
+// sorted into notes, images and attachments (every other file: PDFs, audio, video, office files, archives,
+// other image types). Pure: a file that breaks a rule is reported in `errors` and skipped, never written.
 import { posix } from "node:path";
-import { attachmentProblem } from "./attachment-types.ts";
 
 /** Per-request bounds: more files, or more bytes of content in all, is 400 with nothing imported. */
 export const IMPORT_MAX_FILES = 5_000;
 export const IMPORT_MAX_TOTAL_BYTES = 50 * 1024 * 1024;
 export const IMPORT_MAX_PATH_CHARS = 1_000;
-/** One file's content: a note as a page's markdown, an image as an upload. */
+/** One file's content: a note as a page's markdown, an image or an attachment as an upload. */
 export const IMPORT_MAX_NOTE_CHARS = 500_000;
 /** A note becomes one page's event: below MAX_APPEND_BYTES with room for its title, path and metadata. */
 export const IMPORT_MAX_NOTE_BYTES = 900_000;
@@ -19,13 +19,21 @@ const IMAGE_EXTENSIONS = new Set(["png", "jpg", "jpeg", "gif", "webp"]);
 const DATA_URL = /^data:([a-z]+\/[a-z0-9.+-]+)?(;[a-z0-9-]+=[^;,]*)*;base64,/i;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
+/** A file's bytes read only when wanted, a chunk at a time: a zip entry inflated as it streams. */
+export interface FileSource {
+  /** The file's size as its container declares it (a zip's directory, checked while inflating). */
+  readonly size: number;
+  open(): Promise<AsyncIterable<Uint8Array> | Iterable<Uint8Array>>;
+}
+
 export interface VaultFile {
   readonly path: string;
   /**
-   * As the JSON form sends it (a note's text, an image's base64), or the file's bytes as a zip holds them; null
-   * for a file of a kind the import does not take, whose bytes the zip form leaves unread (it is reported by name).
+   * As the JSON form sends it (a note's text, any other file's base64), the bytes of a zip's note or image, or
+   * the source of a zip's other file (read only if a note links it); null for a file whose bytes were left
+   * unread (it is reported by name).
    */
-  readonly content: string | Uint8Array | null;
+  readonly content: string | Uint8Array | FileSource | null;
 }
 
 export interface VaultNote {
@@ -42,9 +50,21 @@ export interface VaultImage {
   readonly bytes: Buffer;
 }
 
+/** Any other file: it becomes an attachment of each note that links or embeds it. */
+export interface VaultAttachment {
+  readonly path: string;
+  readonly source: FileSource;
+}
+
+const isSource = (content: string | Uint8Array | FileSource): content is FileSource => typeof content === "object" && "open" in content;
+
+/** Bytes in hand as a source. */
+const sourceOf = (bytes: Uint8Array): FileSource => ({ size: bytes.byteLength, open: async () => [bytes] });
+
 export interface SortedVault {
   readonly notes: VaultNote[];
   readonly images: VaultImage[];
+  readonly attachments: VaultAttachment[];
   readonly errors: string[];
 }
 
@@ -64,7 +84,7 @@ function pathProblem(path: string): string | null {
 }
 
 /** Base64 or a base64 `data:` URL to bytes; null when it is neither. */
-function decodeImage(content: string): Buffer | null {
+function decodeBase64(content: string): Buffer | null {
   const payload = content.replace(DATA_URL, "").replace(/\s+/g, "");
   if (payload.length === 0 || payload.length % 4 === 1 || !BASE64.test(payload)) return null;
   return Buffer.from(payload, "base64");
@@ -72,8 +92,8 @@ function decodeImage(content: string): Buffer | null {
 
 const extensionOf = (path: string): string => posix.extname(path).slice(1).toLowerCase();
 
-/** Whether the import reads a file of this name: a note or an accepted image; any other is reported by its name. */
-export function importsContentOf(path: string): boolean {
+/** Whether an import reads a file of this name whole before it starts (a note, an image); any other is read only if linked. */
+export function readWhole(path: string): boolean {
   const extension = extensionOf(path);
   return extension === "md" || IMAGE_EXTENSIONS.has(extension);
 }
@@ -81,8 +101,9 @@ export function importsContentOf(path: string): boolean {
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /** A note's text: as sent, or its bytes read as UTF-8 (a byte-order mark dropped); null when they are not UTF-8. */
-function noteText(content: string | Uint8Array): string | null {
+function noteText(content: string | Uint8Array | FileSource): string | null {
   if (typeof content === "string") return content;
+  if (isSource(content)) return null;
   try {
     return UTF8.decode(content);
   } catch {
@@ -90,13 +111,16 @@ function noteText(content: string | Uint8Array): string | null {
   }
 }
 
-/** An image's bytes: as read from a zip, or decoded from the JSON form's base64. */
-const imageBytes = (content: string | Uint8Array): Buffer | null =>
-  typeof content === "string" ? decodeImage(content) : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+/** An image's or attachment's bytes: as read from a zip, or decoded from the JSON form's base64. */
+function fileBytes(content: string | Uint8Array | FileSource): Buffer | null {
+  if (typeof content === "string") return decodeBase64(content);
+  return isSource(content) ? null : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+}
 
 export function sortVault(files: readonly VaultFile[]): SortedVault {
   const notes: VaultNote[] = [];
   const images: VaultImage[] = [];
+  const attachments: VaultAttachment[] = [];
   const errors: string[] = [];
   const seen = new Set<string>();
   for (const file of files) {
@@ -116,7 +140,7 @@ export function sortVault(files: readonly VaultFile[]): SortedVault {
     seen.add(key);
     const extension = extensionOf(path);
     if (file.content === null) {
-      errors.push(`${label}: skipped: ${attachmentProblem(path) ?? "only notes (.md) and images (png, jpg, jpeg, gif, webp) are imported"}`);
+      errors.push(`${label}: skipped: its content was not read`);
     } else if (extension === "md") {
       const content = noteText(file.content);
       if (content === null) {
@@ -138,7 +162,7 @@ export function sortVault(files: readonly VaultFile[]): SortedVault {
       const directory = posix.dirname(path) === "." ? "" : posix.dirname(path);
       notes.push({ path, directory, name: posix.basename(path).slice(0, -".md".length), markdown: content.normalize("NFC") });
     } else if (IMAGE_EXTENSIONS.has(extension)) {
-      const bytes = imageBytes(file.content);
+      const bytes = fileBytes(file.content);
       if (!bytes) {
         errors.push(`${label}: skipped: an image's content must be base64 or a base64 data: URL`);
         continue;
@@ -148,14 +172,26 @@ export function sortVault(files: readonly VaultFile[]): SortedVault {
         continue;
       }
       images.push({ path, bytes });
+    } else if (isSource(file.content)) {
+      attachments.push({ path, source: file.content });
     } else {
-      errors.push(`${label}: skipped: ${attachmentProblem(path) ?? "only notes (.md) and images (png, jpg, jpeg, gif, webp) are imported"}`);
+      const bytes = fileBytes(file.content);
+      if (!bytes) {
+        errors.push(`${label}: skipped: a file's content must be base64 or a base64 data: URL`);
+        continue;
+      }
+      attachments.push({ path, source: sourceOf(bytes) });
     }
   }
-  return { notes, images, errors };
+  return { notes, images, attachments, errors };
 }
 
 /** The bytes of content a request sends (UTF-8, base64 counted as sent), for the 50 MB bound. */
 export function contentBytes(files: readonly VaultFile[]): number {
-  return files.reduce((total, file) => total + (file.content === null ? 0 : typeof file.content === "string" ? Buffer.byteLength(file.content, "utf8") : file.content.byteLength), 0);
+  const bytesOf = (content: VaultFile["content"]): number => {
+    if (content === null) return 0;
+    if (typeof content === "string") return Buffer.byteLength(content, "utf8");
+    return isSource(content) ? content.size : content.byteLength;
+  };
+  return files.reduce((total, file) => total + bytesOf(file.content), 0);
 }

@@ -1,14 +1,14 @@
 // One note of a vault made into a page: its frontmatter read with a YAML parser (title, icon or emoji become
 // page fields, the rest stays in the markdown) and its links found by a markdown parser, so that a link inside
 // a code block or code span stays text. Wikilinks to notes become markdown links to the imported pages, embedded
-// images become the uploaded images' markdown; a link that names nothing imported stays as written and is
-// reported. Pure: the resolver decides what each target is.
+// images become the uploaded images' markdown, links and embeds of any other file (`[[paper.pdf]]`,
+// `![[talk.mp3]]`, `[the paper](paper.pdf)`) links to the attachment the file becomes; a link that names nothing
+// imported stays as written and is reported. Pure: the resolver decides what each target is.
 import type { Nodes, Root } from "mdast";
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { frontmatterFromMarkdown } from "mdast-util-frontmatter";
 import { frontmatter } from "micromark-extension-frontmatter";
 import { escapeMarkdownText, imageMarkdown } from "../images/image.resource.ts";
-import { attachmentProblem } from "./attachment-types.ts";
 import { readFrontmatter } from "./note-frontmatter.ts";
 import { applyReplacements, type Replacement } from "./replacements.ts";
 import { maskWikilinks, unmaskWikilinks, WIKILINK } from "./wikilinks.ts";
@@ -18,6 +18,8 @@ export interface NoteResolver {
   page(target: string): string | null;
   /** The imported image a target names (its path in the vault and the URL it is served at), or null. */
   image(target: string, relative: boolean): { path: string; url: string } | null;
+  /** The imported file (neither note nor image) a target names, and the URL its attachment is served at, or null. */
+  attachment(target: string, relative: boolean): { path: string; url: string } | null;
 }
 
 export interface RewrittenNote {
@@ -28,12 +30,16 @@ export interface RewrittenNote {
   readonly backlinks: number;
   /** Paths of the imported images this note embeds, each once. */
   readonly images: string[];
+  /** Paths of the other files this note links or embeds, each once: they become its attachments. */
+  readonly attachments: string[];
   /** Problems worth telling the user, without the note's path. */
   readonly problems: string[];
 }
 
 const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|\/\/|#)/i;
 const IMAGE_FILE = /\.(png|jpe?g|gif|webp)$/i;
+/** A name with an extension other than a note's: a file, which only an attachment can stand for. */
+const OTHER_FILE = /\.(?!md$)[A-Za-z0-9]+$/i;
 /** An embed's display size (`|100` or `|100x145`): markdown has no width, so it is dropped. */
 const DISPLAY_SIZE = /^\d+(?:x\d+)?$/;
 
@@ -83,6 +89,7 @@ export function rewriteNote(markdown: string, resolver: NoteResolver): Rewritten
   const problems: string[] = [];
   const replacements: Replacement[] = [];
   const images = new Set<string>();
+  const attachments = new Set<string>();
   let backlinks = 0;
   let title: string | null = null;
   let icon: string | null = null;
@@ -114,15 +121,18 @@ export function rewriteNote(markdown: string, resolver: NoteResolver): Rewritten
       else replace(`[${escapeMarkdownText(alias || name)}](${image.url})`);
       return;
     }
-    const unsupported = attachmentProblem(name);
-    if (unsupported) {
-      problems.push(`${kind} ${whole} was not imported: ${unsupported}`);
+    // A file of that exact name first (`report.pdf`), then a note (`v1.2` may name `v1.2.md`), as Obsidian does.
+    const file = OTHER_FILE.test(name) ? resolver.attachment(name, false) : null;
+    if (file) {
+      attachments.add(file.path);
+      // Embedded or linked, a file becomes a link to its attachment, named by its alias or its file name.
+      replace(`[${escapeMarkdownText(alias && !DISPLAY_SIZE.test(alias) ? alias : name.replace(/^.*\//, ""))}](${file.url})`);
       return;
     }
     // A note embedded (`![[Other note]]`) becomes a link to its page, as a link to it would.
     const url = resolver.page(name);
     if (!url) {
-      problems.push(`link ${whole} names no imported note`);
+      problems.push(OTHER_FILE.test(name) ? `${kind} ${whole} names no imported file` : `link ${whole} names no imported note`);
       return;
     }
     const anchor = heading && !block ? `#${headingSlug(heading)}` : "";
@@ -155,15 +165,17 @@ export function rewriteNote(markdown: string, resolver: NoteResolver): Rewritten
       case "image": {
         const url = unmaskWikilinks(node.url);
         if (!at || EXTERNAL.test(url)) return;
-        const unsupported = attachmentProblem(safeDecode(url));
-        const image = unsupported ? null : resolver.image(safeDecode(url), true);
+        const target = safeDecode(url);
+        const file = IMAGE_FILE.test(target) ? null : resolver.attachment(target, true);
+        const image = file ? null : resolver.image(target, true);
         if (image) {
           images.add(image.path);
           replacements.push({ start: at.start, end: at.end, text: imageMarkdown(unmaskWikilinks(node.alt ?? ""), image.url) });
-        } else if (unsupported) {
-          problems.push(`image ${JSON.stringify(url)} was not imported: ${unsupported}`);
+        } else if (file) {
+          attachments.add(file.path);
+          replacements.push({ start: at.start, end: at.end, text: `[${escapeMarkdownText(unmaskWikilinks(node.alt ?? ""))}](${file.url})` });
         } else {
-          problems.push(`image ${JSON.stringify(url)} names no imported image`);
+          problems.push(`image ${JSON.stringify(url)} names no imported ${IMAGE_FILE.test(target) ? "image" : "file"}`);
         }
         return;
       }
@@ -181,6 +193,15 @@ export function rewriteNote(markdown: string, resolver: NoteResolver): Rewritten
             return;
           }
           problems.push(`link to ${JSON.stringify(target)} names no imported image`);
+        }
+        if (at && from && to && !EXTERNAL.test(target) && OTHER_FILE.test(safeDecode(target)) && !IMAGE_FILE.test(safeDecode(target))) {
+          const file = resolver.attachment(safeDecode(target), true);
+          if (file) {
+            attachments.add(file.path);
+            replacements.push({ start: at.start, end: at.end, text: `[${markdown.slice(from.start, to.end)}](${file.url})` });
+            return;
+          }
+          problems.push(`link to ${JSON.stringify(target)} names no imported file`);
         }
         if (at && from && to && !EXTERNAL.test(target) && /\.md$/i.test(safeDecode(target))) {
           const url = resolver.page(safeDecode(target));
@@ -204,5 +225,5 @@ export function rewriteNote(markdown: string, resolver: NoteResolver): Rewritten
   let rewritten = applyReplacements(markdown, replacements);
   // A frontmatter block that is now empty leaves the line break after it.
   if (rewritten.startsWith("\n") && markdown.startsWith("---")) rewritten = rewritten.replace(/^\n+/, "");
-  return { title, icon, markdown: rewritten, backlinks, images: [...images], problems };
+  return { title, icon, markdown: rewritten, backlinks, images: [...images], attachments: [...attachments], problems };
 }

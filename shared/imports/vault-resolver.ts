@@ -2,6 +2,7 @@
 // their check, the import's scope) so that it can be rebuilt in a worker thread once per import: wikilinks and
 // embeds resolve with Obsidian's rules to the pages and images the import creates, whose ids derive from the
 // scope and the paths (import-ids.ts).
+import { attachmentUrl } from "../attachments/attachment.resource.ts";
 import { imageUrl } from "../images/image.resource.ts";
 import { derivedId } from "./import-ids.ts";
 import { VaultIndex } from "./link-resolution.ts";
@@ -13,6 +14,8 @@ export interface VaultLinks {
   readonly notePaths: readonly string[];
   /** Paths of the images whose bytes passed the check: only those can be embedded. */
   readonly imagePaths: readonly string[];
+  /** Paths of every other file (PDFs, audio, ...): a note that links or embeds one gets it as an attachment. */
+  readonly attachmentPaths: readonly string[];
 }
 
 /** A page's id as the import derives it from the note's path. */
@@ -21,15 +24,20 @@ export const importedPageId = (scope: string, notePath: string): string => deriv
 /** An image's id as the import derives it: one upload per note that embeds it, so each page owns its images. */
 export const importedImageId = (scope: string, notePath: string, imagePath: string): string => derivedId(scope, "image", `${notePath}\n${imagePath}`);
 
+/** An attachment's id as the import derives it: one per note that links it, as for images. */
+export const importedAttachmentId = (scope: string, notePath: string, filePath: string): string => derivedId(scope, "attachment", `${notePath}\n${filePath}`);
+
 export class VaultResolver {
   private readonly notes: VaultIndex;
   private readonly images: VaultIndex;
+  private readonly attachments: VaultIndex;
   /** Hashed once per import: a note may link to the same page tens of thousands of times. */
   private readonly pageUrls = new Map<string, string>();
 
   constructor(private readonly links: VaultLinks) {
     this.notes = new VaultIndex(links.notePaths, ".md");
     this.images = new VaultIndex(links.imagePaths, null);
+    this.attachments = new VaultIndex(links.attachmentPaths, null);
   }
 
   /** What the links of the note at `notePath` (in `directory`) name. */
@@ -42,6 +50,10 @@ export class VaultResolver {
       image: (target, relative) => {
         const path = relative ? this.images.resolveRelative(directory, target) : this.images.resolve(target);
         return path === null ? null : { path, url: imageUrl(importedImageId(this.links.scope, notePath, path)) };
+      },
+      attachment: (target, relative) => {
+        const path = relative ? this.attachments.resolveRelative(directory, target) : this.attachments.resolve(target);
+        return path === null ? null : { path, url: attachmentUrl(importedAttachmentId(this.links.scope, notePath, path)) };
       },
     };
   }

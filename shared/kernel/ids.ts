@@ -10,6 +10,7 @@ export const tokenIdSchema = z.uuid().brand<"TokenId">();
 export const invitationIdSchema = z.uuid().brand<"InvitationId">();
 export const imageIdSchema = z.uuid().brand<"ImageId">();
 export const shareLinkIdSchema = z.uuid().brand<"ShareLinkId">();
+export const attachmentIdSchema = z.uuid().brand<"AttachmentId">();
 
 export type UserId = z.infer<typeof userIdSchema>;
 export type PageId = z.infer<typeof pageIdSchema>;
@@ -20,3 +21,4 @@ export type TokenId = z.infer<typeof tokenIdSchema>;
 export type InvitationId = z.infer<typeof invitationIdSchema>;
 export type ImageId = z.infer<typeof imageIdSchema>;
 export type ShareLinkId = z.infer<typeof shareLinkIdSchema>;
+export type AttachmentId = z.infer<typeof attachmentIdSchema>;

@@ -1,8 +1,10 @@
 // A copy of a page: the same markdown and icon as the page is now, a new stream of its own (its history starts
 // with the copy, which names the source), no comments. The images its markdown shows are copied to the new page
 // (new ids, bytes copied, references rewritten), since an image is read with its page's permission: the copy's
-// readers can see them without any access to the source.
+// readers can see them without any access to the source. Its attachments are copied the same way
+// (shared/attachments/copy-attachments.ts).
 import { randomUUID } from "node:crypto";
+import { copyAttachments } from "../attachments/copy-attachments.ts";
 import { ownerOfNewItem, visiblePage } from "../access/authorize.ts";
 import { blobKeySchema, type BlobStore } from "../blobs/blob-store.port.ts";
 import type { Actor } from "../commands/guarded-command.ts";
@@ -92,13 +94,16 @@ export async function duplicatePage<T>(
   return ports.quotas.blobBytes.withReserved(ownerId, bytes, async () => {
     const pageId = pageIdSchema.parse(randomUUID());
     const copies = await copyImages(ports, actor, images, pageId);
-    const markdown = source.markdown.replace(IMAGE_REFERENCE, (reference: string, id: string) => {
+    const attachments = await copyAttachments(ports, actor, duplication.sourceId, pageId);
+    const markdown = attachments.rewrite(source.markdown).replace(IMAGE_REFERENCE, (reference: string, id: string) => {
       const copy = copies.get(id.toLowerCase());
       return copy === undefined ? reference : `/api/v1/images/${copy}`;
     });
     const title = duplication.title ?? copyTitle(source.title);
     const command = { type: "CreatePage" as const, pageId, ownerId, parentId, title, icon: source.icon, markdown, duplicatedFrom: duplication.sourceId };
-    const { position } = await pageCommands.handle(ports.eventStore, pageId, command, actor.context);
-    return settle({ pageId, position });
+    const created = await pageCommands.handle(ports.eventStore, pageId, command, actor.context);
+    // The answer waits for the attachments too: the copy is shown with them.
+    const recorded = await attachments.record();
+    return settle({ pageId, position: recorded ?? created.position });
   });
 }

@@ -14,5 +14,6 @@ export function rateLimitClassOf(method: string, route: string): RateLimitClass 
   if (method === "POST" && route === `${API}/pages/:pageId/images`) return "upload";
   // Each answers whether an address has an account, and each grant adds to another user's costs.
   if (method === "POST" && (route === `${API}/shares/workspace/members` || route === `${API}/shares/entity/:entityType/:entityId/grants`)) return "sharing";
+  if (method === "POST" && route === `${API}/pages/:pageId/attachments`) return "upload";
   return "write";
 }

@@ -6,6 +6,7 @@ import type { AccessView, AccessWriter } from "../access/access.view.ts";
 import type { ThreadsView, ThreadsWriter } from "../comments/threads.view.ts";
 import type { FoldersView, FoldersWriter } from "../folders/folders.view.ts";
 import type { ImagesView, ImagesWriter } from "../images/images.view.ts";
+import type { AttachmentsView, AttachmentsWriter } from "../attachments/attachments.view.ts";
 import type { HistoryView, HistoryWriter } from "../history/history.view.ts";
 import type { LinksView, LinksWriter } from "../links/links.view.ts";
 import type { TrashView, TrashWriter } from "../trash/trash.view.ts";
@@ -26,6 +27,7 @@ export interface ReadModels {
   readonly threads: ThreadsView;
   readonly invitations: InvitationsView;
   readonly images: ImagesView;
+  readonly attachments: AttachmentsView;
   readonly history: HistoryView;
   readonly webhooks: WebhooksView;
   readonly links: LinksView;
@@ -52,6 +54,7 @@ export interface ProjectionWriters<Tx> {
   readonly threads: ThreadsWriter<Tx>;
   readonly invitations: InvitationsWriter<Tx>;
   readonly images: ImagesWriter<Tx>;
+  readonly attachments: AttachmentsWriter<Tx>;
   readonly history: HistoryWriter<Tx>;
   readonly webhooks: WebhooksWriter<Tx>;
   readonly links: LinksWriter<Tx>;

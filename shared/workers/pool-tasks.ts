@@ -8,6 +8,7 @@ const foundLink = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("page"), id: z.string(), anchor: z.string().nullable(), start: z.number().int(), end: z.number().int(), text: z.string() }),
   z.object({ kind: z.literal("image"), id: z.string(), start: z.number().int(), end: z.number().int(), alt: z.string() }),
   z.object({ kind: z.literal("imageLink"), id: z.string(), start: z.number().int(), end: z.number().int(), text: z.string() }),
+  z.object({ kind: z.literal("attachment"), id: z.string(), start: z.number().int(), end: z.number().int(), text: z.string() }),
 ]);
 
 /** One note of a vault export, its links resolved by the process: what the worker needs to write its entry. */
@@ -18,13 +19,15 @@ const vaultNote = z.object({
   pages: z.record(z.string(), z.string().nullable()),
   /** Image id to its vault path, null when it is not exported; only the ids the links name. */
   images: z.record(z.string(), z.string().nullable()),
+  /** Attachment id to its vault path, null when it is not exported; only the ids the links name. */
+  attachments: z.record(z.string(), z.string().nullable()),
   origin: z.string(),
   title: z.string().nullable(),
   icon: z.string().nullable(),
 });
 
 /** What a vault import's note links may name (shared/imports/vault-resolver.ts). */
-const vaultLinks = z.object({ scope: z.string(), notePaths: z.array(z.string()), imagePaths: z.array(z.string()) });
+const vaultLinks = z.object({ scope: z.string(), notePaths: z.array(z.string()), imagePaths: z.array(z.string()), attachmentPaths: z.array(z.string()) });
 
 const rewrittenNote = z.object({
   title: z.string().nullable(),
@@ -32,6 +35,7 @@ const rewrittenNote = z.object({
   markdown: z.string(),
   backlinks: z.number().int(),
   images: z.array(z.string()),
+  attachments: z.array(z.string()),
   problems: z.array(z.string()),
 });
 

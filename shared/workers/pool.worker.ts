@@ -15,6 +15,7 @@ function vaultEntry(note: VaultNoteTask): DeflatedEntry {
   const markdown = toVaultMarkdown(note.markdown, note.links, {
     page: (id) => note.pages[id] ?? null,
     image: (id) => note.images[id] ?? null,
+    attachment: (id) => note.attachments[id] ?? null,
     origin: note.origin,
   });
   const bytes = Buffer.from(withVaultFrontmatter(markdown, { title: note.title, icon: note.icon }), "utf8");

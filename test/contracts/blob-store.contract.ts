@@ -1,6 +1,6 @@
 // The BlobStore contract: every adapter (files under DATA_DIR, GridFS, ...) must pass these. Each test gets a
 // store of its own from the factory; keys are random so a shared server's leftovers cannot interfere.
-import { randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { buffer } from "node:stream/consumers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { BlobKey, BlobStore } from "../../shared/blobs/blob-store.port.ts";
@@ -85,6 +85,67 @@ export function blobStoreContract(name: string, factory: BlobStoreFactory): void
       await Promise.all(blobs.map(({ key, bytes }) => store.put(key, bytes)));
       for (const { key, bytes } of blobs) expect((await readAll(store, key))?.equals(bytes)).toBe(true);
       expect(await keysOf(store)).toEqual(expect.arrayContaining(blobs.map(({ key }) => key)));
+    });
+
+    it("stores a stream of chunks as one blob and says how many bytes it stored", async () => {
+      const key = newKey();
+      const chunks = Array.from({ length: 40 }, () => randomBytes(7_000));
+      const stored = await store.putStream(key, (async function* () {
+        yield* chunks;
+      })());
+      expect(stored).toBe(280_000);
+      expect((await readAll(store, key))?.equals(Buffer.concat(chunks))).toBe(true);
+    });
+
+    it("stores nothing under the key when the stream fails midway", async () => {
+      const key = newKey();
+      const failing = (async function* () {
+        yield randomBytes(100_000);
+        throw new Error("the client hung up");
+      })();
+      await expect(store.putStream(key, failing)).rejects.toThrow("the client hung up");
+      expect(await store.open(key)).toBeNull();
+      expect(await keysOf(store)).not.toContain(key);
+    });
+
+    it("streams a blob larger than 16 MB in and out (more than one document's worth), and reads a range of it", async () => {
+      const key = newKey();
+      const MB = 1024 * 1024;
+      // 17 MB made of a repeated 1 MB block whose first bytes name its index: cheap to make, easy to check.
+      const block = (index: number) => {
+        const bytes = Buffer.alloc(MB, index % 251);
+        bytes.writeUInt32BE(index, 0);
+        return bytes;
+      };
+      const stored = await store.putStream(key, (async function* () {
+        for (let index = 0; index < 17; index += 1) yield block(index);
+      })());
+      expect(stored).toBe(17 * MB);
+      const blob = await store.open(key);
+      expect(blob?.size).toBe(17 * MB);
+      let seen = 0;
+      const hash = createHash("sha256");
+      for await (const chunk of blob?.stream ?? []) {
+        const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+        hash.update(bytes);
+        seen += bytes.length;
+      }
+      expect(seen).toBe(17 * MB);
+      const expected = createHash("sha256");
+      for (let index = 0; index < 17; index += 1) expected.update(block(index));
+      expect(hash.digest("hex")).toBe(expected.digest("hex"));
+      const ranged = await store.open(key, { start: 16 * MB - 2, end: 16 * MB + 5 });
+      const part = ranged ? await buffer(ranged.stream) : Buffer.alloc(0);
+      expect(part).toEqual(Buffer.concat([block(15).subarray(MB - 2), block(16).subarray(0, 6)]));
+    });
+
+    it("reads a range of a blob, both ends included", async () => {
+      const key = newKey();
+      const bytes = randomBytes(5_000);
+      await store.put(key, bytes);
+      const blob = await store.open(key, { start: 10, end: 19 });
+      expect(blob?.size).toBe(5_000);
+      expect(blob ? (await buffer(blob.stream)).equals(bytes.subarray(10, 20)) : false).toBe(true);
     });
 
     it("refuses a key that is not a plain name", async () => {

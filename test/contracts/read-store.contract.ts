@@ -13,6 +13,7 @@ import { pageListCases } from "./read-store/page-lists.contract.ts";
 import { searchCases } from "./read-store/search.contract.ts";
 import { trashCases } from "./read-store/trash.contract.ts";
 import { shareLinkCases } from "./read-store/share-links.contract.ts";
+import { attachmentCases } from "./read-store/attachments.contract.ts";
 
 export type { ReadStoreFactory } from "./read-store/stores.ts";
 
@@ -131,6 +132,7 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
     historyCases(s);
     trashCases(s);
     shareLinkCases(s);
+    attachmentCases(s);
     layoutCases(s);
   });
 }

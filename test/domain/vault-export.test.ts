@@ -6,6 +6,7 @@ import { findLinks, toVaultMarkdown } from "../../shared/exports/vault-links.ts"
 const PAGE = "11111111-1111-4111-8111-111111111111";
 const OTHER = "22222222-2222-4222-8222-222222222222";
 const IMAGE = "33333333-3333-4333-8333-333333333333";
+const FILE = "44444444-4444-4444-8444-444444444444";
 
 describe("exported file names", () => {
   it("are valid on Windows, macOS, Linux and in Obsidian's links", () => {
@@ -29,7 +30,7 @@ describe("exported file names", () => {
 });
 
 describe("a page written back as a note", () => {
-  const targets = { page: (id: string) => (id === PAGE ? "Projects/Plan" : null), image: (id: string) => (id === IMAGE ? "attachments/pic.png" : null), origin: "https://ws.example" };
+  const targets = { page: (id: string) => (id === PAGE ? "Projects/Plan" : null), image: (id: string) => (id === IMAGE ? "attachments/pic.png" : null), attachment: (id: string) => (id === FILE ? "attachments/Q3 report.pdf" : null), origin: "https://ws.example" };
   const write = (markdown: string) => toVaultMarkdown(markdown, findLinks(markdown), targets);
 
   it("writes links to exported pages as wikilinks, others as absolute URLs, and leaves code alone", () => {
@@ -44,6 +45,11 @@ describe("a page written back as a note", () => {
   });
   it("embeds exported images by name, with their alt text when it is not the name", () => {
     expect(write(`![pic](/api/v1/images/${IMAGE}) ![a pic](/api/v1/images/${IMAGE}) [see](/api/v1/images/${IMAGE})`)).toBe("![[pic.png]] ![a pic](attachments/pic.png) [[pic.png|see]]");
+  });
+  it("writes links to exported attachments as wikilinks to the file, with the text when it is not the name", () => {
+    expect(write(`[Q3 report.pdf](/api/v1/attachments/${FILE}) [the report](/api/v1/attachments/${FILE}) [*bold*](/api/v1/attachments/${FILE}) [gone](/api/v1/attachments/${OTHER})`)).toBe(
+      `[[Q3 report.pdf]] [[Q3 report.pdf|the report]] [*bold*](attachments/Q3%20report.pdf) [gone](https://ws.example/api/v1/attachments/${OTHER})`,
+    );
   });
   it("puts title and icon first in the page's own frontmatter, or in a block of their own", () => {
     expect(withVaultFrontmatter("---\ntags: [a]\n---\nBody", { title: "a/b", icon: "🌱" })).toBe('---\ntitle: "a/b"\nicon: "🌱"\ntags: [a]\n---\nBody');

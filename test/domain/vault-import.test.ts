@@ -7,12 +7,13 @@ import { aliasBomb } from "../support/yaml-bomb.ts";
 import { headingSlug, rewriteNote, type NoteResolver } from "../../shared/imports/vault-note.ts";
 
 const pages: NoteResolver = {
-  page: (target) => (target === "Missing" ? null : `/p/${target}`),
+  page: (target) => (target === "Missing" || target.startsWith("gone") ? null : `/p/${target}`),
   image: (target) => (target.endsWith("gone.png") ? null : { path: target, url: `/i/${target}` }),
+  attachment: (target) => (/\.(pdf|mp3|svg)$/.test(target) && !target.startsWith("gone") ? { path: `files/${target}`, url: `/a/${target}` } : null),
 };
 
 describe("sorting a vault's files", () => {
-  it("keeps notes and images, and reports the rest", () => {
+  it("keeps notes and images, makes every other file an attachment, and reports what it cannot read", async () => {
     const sorted = sortVault([
       { path: "a/b/Deep.md", content: "x" },
       { path: "a/Top.md", content: "x" },
@@ -22,6 +23,8 @@ describe("sorting a vault's files", () => {
       { path: "x.pdf", content: "x" },
       { path: "icons/i.svg", content: "PHN2Zz4=" },
       { path: "bad.png", content: "not base64!" },
+      { path: "talk.mp3", content: "data:audio/mpeg;base64,SUQz" },
+      { path: "notes.txt", content: "plain text, not base64!" },
     ]);
     expect(sorted.notes.map((note) => [note.path, note.directory, note.name])).toEqual([
       ["a/b/Deep.md", "a/b", "Deep"],
@@ -30,11 +33,20 @@ describe("sorting a vault's files", () => {
     ]);
     expect(planFolders(sorted.notes, () => null).directories).toEqual(["a", "a/b"]);
     expect(sorted.images.map((image) => image.path)).toEqual(["img/p.png"]);
+    const read = async (source: (typeof sorted.attachments)[number]["source"]) => {
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of await source.open()) chunks.push(chunk);
+      return Buffer.concat(chunks).toString("latin1");
+    };
+    expect(await Promise.all(sorted.attachments.map(async (file) => [file.path, await read(file.source)]))).toEqual([
+      ["icons/i.svg", "<svg>"],
+      ["talk.mp3", "ID3"],
+    ]);
     expect(sorted.errors).toEqual([
       '"café.md": skipped: repeats the path of an earlier file',
-      '"x.pdf": skipped: PDF files are not imported',
-      '"icons/i.svg": skipped: SVG is not an accepted image type',
+      '"x.pdf": skipped: a file\'s content must be base64 or a base64 data: URL',
       '"bad.png": skipped: an image\'s content must be base64 or a base64 data: URL',
+      '"notes.txt": skipped: a file\'s content must be base64 or a base64 data: URL',
     ]);
   });
 });
@@ -147,17 +159,14 @@ describe("rewriting a note", () => {
   it("rewrites a markdown link to a note's heading", () => {
     expect(rewriteNote("[go](Plan.md#Next%20Steps)", pages).markdown).toBe("[go](/p/Plan.md#next-steps)");
   });
-  it("reports SVG and other attachments by their type, not as missing notes", () => {
-    const note = rewriteNote("![[icon.svg]] ![[talk.mp3]] ![[clip.mp4]] ![[paper.pdf]] [[paper.pdf|the paper]] ![x](logo.svg)", pages);
-    expect(note.markdown).toBe("![[icon.svg]] ![[talk.mp3]] ![[clip.mp4]] ![[paper.pdf]] [[paper.pdf|the paper]] ![x](logo.svg)");
-    expect(note.problems).toEqual([
-      "embed ![[icon.svg]] was not imported: SVG is not an accepted image type",
-      "embed ![[talk.mp3]] was not imported: audio files are not imported",
-      "embed ![[clip.mp4]] was not imported: video files are not imported",
-      "embed ![[paper.pdf]] was not imported: PDF files are not imported",
-      "link [[paper.pdf|the paper]] was not imported: PDF files are not imported",
-      'image "logo.svg" was not imported: SVG is not an accepted image type',
-    ]);
+  it("makes links and embeds of other files links to their attachments, and reports a file not imported", () => {
+    const note = rewriteNote("![[icon.svg]] ![[talk.mp3|100]] [[paper.pdf|the paper]] ![x](logo.svg) [read](docs/paper%20v2.pdf) [[gone.pdf]]", pages);
+    expect(note.markdown).toBe("[icon.svg](/a/icon.svg) [talk.mp3](/a/talk.mp3) [the paper](/a/paper.pdf) [x](/a/logo.svg) [read](/a/docs/paper v2.pdf) [[gone.pdf]]");
+    expect(note.attachments).toEqual(["files/icon.svg", "files/talk.mp3", "files/paper.pdf", "files/logo.svg", "files/docs/paper v2.pdf"]);
+    expect(note.problems).toEqual(["link [[gone.pdf]] names no imported file"]);
+  });
+  it("reads a dotted name no file has as a note's, as Obsidian does", () => {
+    expect(rewriteNote("[[Plan v1.2]] [[Plan v1.2|the plan]]", pages).markdown).toBe("[Plan v1.2](/p/Plan v1.2) [the plan](/p/Plan v1.2)");
   });
   it("reads a wikilink before the emphasis, code or HTML its characters would open", () => {
     const note = rewriteNote("[[a_b_. c|_x_]] [[x*y|*z* `q` <b> &amp;]] [[folder/x_ .ü#h_i]]", pages);

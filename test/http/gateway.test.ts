@@ -5,6 +5,7 @@ import { Agent, get as httpGet } from "node:http";
 import type { Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintSession } from "../../shared/auth/session-verifier.ts";
+import { attach, authHeaders } from "../support/attachments.ts";
 import { gatewayUnavailable, startGateway, type Gateway } from "../support/gateway.ts";
 import { Client, TEST_SESSION_SECRET } from "../support/server.ts";
 import { startSplitServices, type SplitServices } from "../support/split-services.ts";
@@ -131,6 +132,20 @@ describe.skipIf(unavailable !== null)("the nginx gateway in front of the split s
     expect(huge.status).toBe(413);
     expect(huge.headers.get("content-type")).toMatch(/^application\/json/);
     expect(huge.body.error?.code).toBe("payload_too_large");
+  });
+
+  it("passes an attachment larger than the ordinary body limit to the command API, and serves a range of it from a query node", async () => {
+    const cookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "files@example.com", name: "Files" });
+    const user = new Client(gateway.url, { cookie });
+    const page = await user.post("/pages", { title: "With a file", markdown: "see the file" });
+    expect(page.status).toBe(201);
+    const bytes = Buffer.alloc(3 * 1024 * 1024, 7);
+    bytes.write("%PDF-1.7", 0, "latin1");
+    const uploaded = await attach(user, String(page.body.id), { bytes, name: "scan.pdf" });
+    expect(uploaded.status, uploaded.text).toBe(201);
+    const response = await fetch(`${gateway.url}${String(uploaded.body.url)}`, { headers: { ...authHeaders(user), range: "bytes=0-7", "x-consistency-token": String(uploaded.headers.get("x-consistency-token")) } });
+    expect(response.status).toBe(206);
+    expect(Buffer.from(await response.arrayBuffer()).toString("latin1")).toBe("%PDF-1.7");
   });
 
   it("answers its own errors in the API's error shape: an unknown path, and no upstream to reach", async () => {

@@ -16,7 +16,7 @@ afterAll(async () => {
 
 it("an import reporting thousands of skipped files completes its key: the answer lists the first ones with a count of the rest, and the same key replays it", async () => {
   const ann = await server.registered("ann");
-  // 4,000 files of a type an import skips, each with a long path: their reasons weigh about 3.5 MB together.
+  // 4,000 files no note links (an import skips them), each with a long path: their reasons weigh about 3.5 MB together.
   const directory = "attachments-".padEnd(800, "x");
   const skipped = Array.from({ length: 4_000 }, (_, index) => ({ path: `${directory}/file-${index}.txt`, content: "text" }));
   const files = [{ path: "Kept.md", content: "The one note." }, ...skipped];
@@ -28,7 +28,7 @@ it("an import reporting thousands of skipped files completes its key: the answer
   expect(answer.pagesCreated).toBe(1);
   expect(answer.errors.length).toBeGreaterThan(0);
   expect(answer.errors.length).toBeLessThanOrEqual(IMPORT_ERRORS_SHOWN);
-  expect(answer.errors[0]).toContain("skipped: only notes (.md) and images");
+  expect(answer.errors[0]).toContain("skipped: no imported note links this file");
   expect(answer.errors.length + (answer.errorsOmitted ?? 0)).toBe(4_000);
 
   const replayed = await importVault(ann, files, headers);

@@ -1,10 +1,11 @@
 // An invisible thing answers exactly as a missing one: for every route nested under a page or folder (comments,
-// threads, shares, invitations, images, history), an outsider naming a real child of an invisible entity gets
-// the same status and the same bytes as one naming random ids.
+// threads, shares, invitations, images, attachments, history), an outsider naming a real child of an invisible
+// entity gets the same status and the same bytes as one naming random ids.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestServer, type Client, type Reply } from "../support/server.ts";
 import { anchor, grantOnPage, openThread } from "../support/comments.ts";
+import { attach } from "../support/attachments.ts";
 import { makeImage, upload } from "../support/images.ts";
 import { createFolder, createPage, share, unknownAddress } from "../support/workspace-builders.ts";
 
@@ -29,6 +30,8 @@ async function annsThings() {
   expect(invitation.status).toBe(202);
   const image = await upload(ann, pageId, { file: { bytes: await makeImage("png"), name: "a.png" }, alt: "a" });
   expect(image.status).toBe(201);
+  const attachment = await attach(ann, pageId, { bytes: Buffer.from("%PDF-1.7\n"), name: "a.pdf" });
+  expect(attachment.status).toBe(201);
   return {
     ann,
     pageId,
@@ -39,6 +42,7 @@ async function annsThings() {
     invited,
     invitationId: String((invitation.body.invitation as { id: string }).id),
     imageId: String(image.body.id),
+    attachmentId: String(attachment.body.id),
   };
 }
 type Things = Awaited<ReturnType<typeof annsThings>>;
@@ -46,7 +50,7 @@ type Ids = Omit<Things, "ann" | "invited"> & { invited: string };
 
 /** Every nested route, naming these ids. */
 function everyRoute(client: Client, ids: Ids): Record<string, () => Promise<Reply>> {
-  const { pageId, folderId, threadId, commentId, granteeId, invited, invitationId, imageId } = ids;
+  const { pageId, folderId, threadId, commentId, granteeId, invited, invitationId, imageId, attachmentId } = ids;
   return {
     "GET comments": () => client.get(`/pages/${pageId}/comments`),
     "POST comments": () => client.post(`/pages/${pageId}/comments`, { body: "hi", anchor }),
@@ -62,6 +66,10 @@ function everyRoute(client: Client, ids: Ids): Record<string, () => Promise<Repl
     "resend invitation": () => client.post(`/shares/invitations/${invitationId}/resend`),
     "cancel invitation": () => client.delete(`/shares/invitations/${invitationId}`),
     "GET image": () => client.get(`/images/${imageId}`),
+    "GET attachments": () => client.get(`/pages/${pageId}/attachments`),
+    "GET attachment": () => client.get(`/attachments/${attachmentId}`),
+    "GET attachment range": () => client.get(`/attachments/${attachmentId}`, { range: "bytes=0-1" }),
+    "DELETE attachment": () => client.delete(`/pages/${pageId}/attachments/${attachmentId}`),
     "GET page history": () => client.get(`/pages/${pageId}/history`),
     "GET folder history": () => client.get(`/folders/${folderId}/history`),
   };
@@ -76,6 +84,7 @@ const randomIds = (): Ids => ({
   invited: unknownAddress(),
   invitationId: randomUUID(),
   imageId: randomUUID(),
+  attachmentId: randomUUID(),
 });
 
 async function answers(client: Client, ids: Ids): Promise<Record<string, string>> {
@@ -107,6 +116,10 @@ describe("an outsider", () => {
     const hidden = await upload(outsider, pageId, { file: { bytes, name: "a.png" }, alt: "a" });
     const missing = await upload(outsider, randomUUID(), { file: { bytes, name: "a.png" }, alt: "a" });
     expect([hidden.status, hidden.text]).toEqual([missing.status, missing.text]);
+    const hiddenFile = await attach(outsider, pageId, { bytes: Buffer.from("%PDF-1.7\n"), name: "a.pdf" });
+    const missingFile = await attach(outsider, randomUUID(), { bytes: Buffer.from("%PDF-1.7\n"), name: "a.pdf" });
+    expect([hiddenFile.status, hiddenFile.text]).toEqual([missingFile.status, missingFile.text]);
+    expect(hiddenFile.status).toBe(404);
   });
 });
 

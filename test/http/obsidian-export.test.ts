@@ -21,7 +21,7 @@ const text = (files: Map<string, Uint8Array>, path: string): string => {
 async function importVault(user: Client, files: Array<{ path: string; content: string }>) {
   const reply = await user.call("POST", "/imports/obsidian", { json: { files } });
   expect(reply.status, reply.text).toBe(201);
-  return reply.body as unknown as { pagesCreated: number; imagesUploaded: number; errors: string[] };
+  return reply.body as unknown as { pagesCreated: number; imagesUploaded: number; attachmentsUploaded: number; errors: string[] };
 }
 
 describe("GET /exports/obsidian", () => {
@@ -107,14 +107,15 @@ describe("the round trip of a realistic vault", () => {
   it("imports its export into an empty workspace as the same pages, and exports that as the same files", async () => {
     const dee = await server.registered("dee");
     const first = await importVault(dee, await realisticVault());
-    expect(first.errors).toEqual([
-      '"attachments/logo.svg": skipped: SVG is not an accepted image type',
-      '"Home.md": link [[Ghost note]] names no imported note',
-      '"Home.md": embed ![[logo.svg]] was not imported: SVG is not an accepted image type',
-      '"Home.md": embed ![[talk.mp3]] was not imported: audio files are not imported',
-    ]);
+    expect(first.errors).toEqual(['"Home.md": link [[Ghost note]] names no imported note', '"Home.md": link [[minutes.pdf]] names no imported file']);
+    // The PDF and the SVG linked from Home, the MP3 from Home and Meeting notes: one attachment per linking note.
+    expect(first.attachmentsUploaded).toBe(4);
     const exported = await exportVault(dee);
     expect(exported.status).toBe(200);
+    // Each file once under attachments/, whichever notes link it; links written back as wikilinks.
+    expect([...exported.files.keys()].filter((path) => /\.(pdf|mp3|svg)$/.test(path)).sort()).toEqual(["attachments/logo.svg", "attachments/report.pdf", "attachments/talk.mp3"]);
+    expect(text(exported.files, "Home.md")).toContain("An icon [[logo.svg]] and a talk [[talk.mp3]].\nThe [[report.pdf|Q3 report]], [[report.pdf]] again, [[report.pdf|the report as a link]] and a missing [[minutes.pdf]].");
+    expect(text(exported.files, "Meeting notes.md")).toContain("- [ ] listen to [[talk.mp3]]");
     const eli = await server.registered("eli");
     const second = await importVault(eli, asImportFiles(exported.files));
     expect(second.pagesCreated).toBe(first.pagesCreated);

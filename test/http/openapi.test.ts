@@ -277,6 +277,7 @@ describe("the OpenAPI document", () => {
       "POST /api/v1/folders",
       "POST /api/v1/folders/{folderId}/share-links",
       "POST /api/v1/pages",
+      "POST /api/v1/pages/{pageId}/attachments",
       "POST /api/v1/pages/{pageId}/comments",
       "POST /api/v1/pages/{pageId}/comments/{threadId}/replies",
       "POST /api/v1/pages/{pageId}/duplicate",

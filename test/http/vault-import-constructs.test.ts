@@ -13,7 +13,7 @@ afterAll(async () => {
 });
 
 describe("constructs of real vaults", () => {
-  it("links same-note headings, escaped pipes, empty parts, suffixed embeds, image links and note embeds; names unsupported attachments by type", async () => {
+  it("links same-note headings, escaped pipes, empty parts, suffixed embeds, image links and note embeds; other files become attachments, files not in the vault are reported", async () => {
     const eve = await server.registered("eve");
     const png = (await makeImage("png")).toString("base64");
     const reply = await importVault(eve, [
@@ -41,18 +41,19 @@ describe("constructs of real vaults", () => {
     ]);
     expect(reply.status, reply.text).toBe(201);
     const result = reply.body as unknown as ImportResult;
-    expect(result).toMatchObject({ pagesCreated: 2, imagesUploaded: 1, backlinksCreated: 5 });
+    // The SVG is not an image an upload takes, so it becomes an attachment (served as a download); the other
+    // files are not in the vault.
+    expect(result).toMatchObject({ pagesCreated: 2, imagesUploaded: 1, attachmentsUploaded: 1, backlinksCreated: 5 });
     expect(result.errors).toEqual([
-      '"img/icon.svg": skipped: SVG is not an accepted image type',
-      '"Guide.md": embed ![[icon.svg]] was not imported: SVG is not an accepted image type',
-      '"Guide.md": embed ![[talk.mp3]] was not imported: audio files are not imported',
-      '"Guide.md": embed ![[clip.mp4]] was not imported: video files are not imported',
-      '"Guide.md": embed ![[paper.pdf]] was not imported: PDF files are not imported',
+      '"Guide.md": embed ![[talk.mp3]] names no imported file',
+      '"Guide.md": embed ![[clip.mp4]] names no imported file',
+      '"Guide.md": embed ![[paper.pdf]] names no imported file',
     ]);
     const [other] = await resolve(eve, "Other");
     const page = `/api/v1/pages/${other?.id ?? ""}`;
     const guide = await contentOf(eve, "Guide");
     const image = /\/api\/v1\/images\/[0-9a-f-]{36}/.exec(guide)?.[0] ?? "no image";
+    const svg = /\/api\/v1\/attachments\/[0-9a-f-]{36}/.exec(guide)?.[0] ?? "no attachment";
     expect(guide).toBe(
       [
         "# Setup",
@@ -64,7 +65,7 @@ describe("constructs of real vaults", () => {
         "",
         `![shot](${image}) ![shot](${image}) [see screenshot](${image})`,
         `[Other](${page}) [Other > Part two](${page}#part-two)`,
-        "![[icon.svg]] ![[talk.mp3]] ![[clip.mp4]] ![[paper.pdf]]",
+        `[icon.svg](${svg}) ![[talk.mp3]] ![[clip.mp4]] ![[paper.pdf]]`,
         "",
         "## Usage",
         "Do it. ^step-1",

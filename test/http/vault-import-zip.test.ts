@@ -1,7 +1,7 @@
 // POST /imports/obsidian with a zip: a vault zipped by hand imports as its files sent as JSON do, an
 // Idempotency-Key behaves as with JSON, and an archive that is unsafe to read (a zip bomb, too much to expand, too
 // large, paths that escape, links) is refused whole with a 4xx, nothing imported and nothing left on disk.
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { zipSync, type ZipOptions } from "fflate";
@@ -24,15 +24,15 @@ afterAll(async () => {
   await server.stop();
 });
 
-const IMAGE = /\.(png|jpe?g|gif|webp|svg|pdf)$/i;
+const BINARY = /^(?!.*\.md$)/i;
 const bytesOf = (path: string, content: string): Uint8Array =>
-  IMAGE.test(path) ? Buffer.from(content.replace(/^data:[^,]*,/, ""), "base64") : Buffer.from(content, "utf8");
+  BINARY.test(path) ? Buffer.from(content.replace(/^data:[^,]*,/, ""), "base64") : Buffer.from(content, "utf8");
 
 type Entries = Record<string, Uint8Array | [Uint8Array, ZipOptions]>;
 
 describe("a vault as a zip", () => {
   it("zipped by hand from outside its folder, with Obsidian's hidden files and macOS's additions, imports as its files sent as JSON", async () => {
-    const files = [...(await realisticVault()), { path: "attachments/report.pdf", content: Buffer.from("%PDF-1.7\n%%EOF\n").toString("base64") }];
+    const files = [...(await realisticVault()), { path: "attachments/unlinked.pdf", content: Buffer.from("%PDF-1.7\n%%EOF\n").toString("base64") }];
     const entries: Entries = {
       "My Vault/": new Uint8Array(0),
       "My Vault/.obsidian/app.json": Buffer.from('{"attachmentFolderPath":"attachments"}'),
@@ -53,10 +53,34 @@ describe("a vault as a zip", () => {
     const { errors: zipErrors, ...zipCounts } = byZip.body;
     const { errors: jsonErrors, ...jsonCounts } = byJson.body;
     expect(zipCounts).toEqual(jsonCounts);
-    expect(zipCounts).toMatchObject({ pagesCreated: 8, imagesUploaded: 4 });
+    // The PDF and the SVG linked from one note each, the MP3 from two: one attachment per note that links a file.
+    expect(zipCounts).toMatchObject({ pagesCreated: 8, imagesUploaded: 4, attachmentsUploaded: 4 });
     expect(zipErrors).toEqual(jsonErrors);
-    expect(zipErrors).toContain('"attachments/report.pdf": skipped: PDF files are not imported');
+    expect(zipErrors).toContain('"attachments/unlinked.pdf": skipped: no imported note links this file');
     expect(await workspaceSnapshot(fromZip)).toEqual(await workspaceSnapshot(fromJson));
+  });
+
+  it("inflates a file other than a note or image only when a note links it, streaming it into the attachment", async () => {
+    // Random bytes stored as they are: 3 MB each, more than the notes and images of one zip may expand to.
+    const recording = Buffer.concat([Buffer.from("ID3"), Buffer.from([4, 0, 0, 0, 0, 0, 0]), randomBytes(3 * 1024 * 1024)]);
+    const unlinked = randomBytes(3 * 1024 * 1024);
+    const zip = zipSync({ "Talk.md": Buffer.from("Listen: ![[talk.mp3]]"), "files/talk.mp3": [recording, { level: 0 }], "files/old.bin": [unlinked, { level: 0 }] });
+    expect(zip.length).toBeLessThan(MAX_ZIP_BYTES * 2);
+    const bigger = await TestServer.start({ settings: { IMPORT_ZIP_MAX_BYTES: String(16 * 1024 * 1024), IMPORT_ZIP_MAX_UNCOMPRESSED_BYTES: String(MAX_UNCOMPRESSED_BYTES) } });
+    try {
+      const user = await bigger.registered("ivy");
+      const reply = await importZip(user, zip);
+      expect(reply.status, reply.text).toBe(201);
+      expect(reply.body).toMatchObject({ pagesCreated: 1, attachmentsUploaded: 1, errors: ['"files/old.bin": skipped: no imported note links this file'] });
+      const [page] = (await user.get("/pages?limit=10")).body.data as Array<{ id: string }>;
+      const [attachment] = (await user.get(`/pages/${page?.id ?? ""}/attachments`)).body.data as Array<{ url: string; size: number; mimeType: string; sha256: string }>;
+      expect(attachment).toMatchObject({ size: recording.length, mimeType: "audio/mpeg", sha256: createHash("sha256").update(recording).digest("hex") });
+      const cookie = user.credentials && "cookie" in user.credentials ? user.credentials.cookie : "";
+      const served = await fetch(`${bigger.url}${attachment?.url ?? ""}`, { headers: { cookie: `app-auth.session_token=${cookie}` } });
+      expect(Buffer.from(await served.arrayBuffer()).equals(recording)).toBe(true);
+    } finally {
+      await bigger.stop();
+    }
   });
 
   it("reads names as zip tools write them: Windows' backslashes, macOS's decomposed accents", async () => {

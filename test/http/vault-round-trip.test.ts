@@ -1,6 +1,6 @@
 // The property that ties import and export: a generated vault imported, exported, and that export imported as it
 // is (the zip, over HTTP) into an empty workspace gives the same pages (tree, titles, icons, contents up to ids,
-// image bytes), and exporting that again gives the same files. Few runs (each one is two imports and three
+// image and attachment bytes), and exporting that again gives the same files. Few runs (each one is two imports and three
 // exports over HTTP).
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +10,11 @@ import { exportVault, fileDigest, importZip, workspaceSnapshot } from "../suppor
 
 let server: TestServer;
 let images: Array<{ name: string; base64: string }>;
+/** Files of other kinds: they become attachments of the notes that link them. */
+const files = [
+  { name: "report.pdf", base64: Buffer.from("%PDF-1.7\n%%EOF\n").toString("base64") },
+  { name: "talk.mp3", base64: Buffer.concat([Buffer.from("ID3"), Buffer.alloc(600, 7)]).toString("base64") },
+];
 beforeAll(async () => {
   server = await TestServer.start();
   images = [
@@ -46,12 +51,12 @@ const note: fc.Arbitrary<GeneratedNote> = fc.record({
   title: fc.option(title, { nil: null }),
   icon: fc.option(fc.constantFrom(...ICONS), { nil: null }),
   tags: fc.boolean(),
-  // [form, which note or image, an alias, a heading]
-  pieces: fc.array(fc.tuple(fc.nat(13), fc.nat(9), aliasText, heading), { maxLength: 6 }),
+  // [form, which note, image or file, an alias, a heading]
+  pieces: fc.array(fc.tuple(fc.nat(17), fc.nat(9), aliasText, heading), { maxLength: 6 }),
 });
 
-/** One piece of a note's body in the form `form` names, pointing at note `target` (by file stem) or an image. */
-function piece(form: number, target: string, image: string, alias: string, heading: string): string {
+/** One piece of a note's body in the form `form` names, pointing at note `target` (by file stem), an image or a file. */
+function piece(form: number, target: string, image: string, file: string, alias: string, heading: string): string {
   switch (form) {
     case 0: return `[[${target}]]`;
     case 1: return `[[${target}|${alias}]]`;
@@ -66,12 +71,16 @@ function piece(form: number, target: string, image: string, alias: string, headi
     case 10: return `![${alias}](attachments/${image})`;
     case 11: return `[${alias}](${encodeURI(`${target}.md`)}#${encodeURI(heading)})`;
     case 12: return "`[[not a link]]` and [[Nobody here]]";
+    case 14: return `[[${file}]]`;
+    case 15: return `[[${file}|${alias}]]`;
+    case 16: return `![[${file}]]`;
+    case 17: return `[${alias}](attachments/${file})`;
     default: return `[[${target}#|${alias}]] [[${target}#${heading}|]]`;
   }
 }
 
 function vaultOf(notes: readonly GeneratedNote[]): Array<{ path: string; content: string }> {
-  const files = notes.map((generated, index) => {
+  const notesOf = notes.map((generated, index) => {
     const frontmatter = [
       ...(generated.title === null ? [] : [`title: ${JSON.stringify(generated.title)}`]),
       ...(generated.icon === null ? [] : [`icon: ${generated.icon}`]),
@@ -81,14 +90,15 @@ function vaultOf(notes: readonly GeneratedNote[]): Array<{ path: string; content
       .map(([form, which, alias, heading]) => {
         const target = notes.length === 0 ? "" : `Note ${which % notes.length}`;
         const image = images[which % images.length]?.name ?? "diagram.png";
-        return piece(form, target, image, alias, heading);
+        const file = files[which % files.length]?.name ?? "report.pdf";
+        return piece(form, target, image, file, alias, heading);
       })
       .join(" ");
     const markdown = `# Intro\n\nText of note ${index}. ${body}\n\n## Next steps\n\nMore. ^block-1\n`;
     const path = `${generated.directory === "" ? "" : `${generated.directory}/`}Note ${index}.md`;
     return { path, content: frontmatter.length > 0 ? `---\n${frontmatter.join("\n")}\n---\n${markdown}` : markdown };
   });
-  return [...files, ...images.map((image) => ({ path: `attachments/${image.name}`, content: image.base64 }))];
+  return [...notesOf, ...[...images, ...files].map((file) => ({ path: `attachments/${file.name}`, content: file.base64 }))];
 }
 
 async function imported(user: Client, files: Array<{ path: string; content: string }>): Promise<void> {

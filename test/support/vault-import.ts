@@ -6,6 +6,7 @@ export interface ImportResult {
   foldersCreated: number;
   pagesCreated: number;
   imagesUploaded: number;
+  attachmentsUploaded: number;
   backlinksCreated: number;
   errors: string[];
 }

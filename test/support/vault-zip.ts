@@ -6,7 +6,8 @@ import { expect } from "vitest";
 import type { Client, Reply } from "./server.ts";
 
 const SESSION_COOKIE = "app-auth.session_token";
-const IMAGE = /\.(png|jpe?g|gif|webp)$/i;
+/** Every file but a note is bytes: images and attachments alike. */
+const BINARY = /^(?!.*\.md$)/i;
 
 /** GET /exports/obsidian: its status, headers, the archive as it came and the archive's files. */
 export async function exportVault(client: Client, folderId?: string): Promise<{ status: number; headers: Headers; bytes: Uint8Array; files: Map<string, Uint8Array>; text: string }> {
@@ -20,18 +21,18 @@ export async function exportVault(client: Client, folderId?: string): Promise<{ 
   return { status: response.status, headers: response.headers, bytes, files: new Map(Object.entries(unzipSync(bytes))), text: "" };
 }
 
-/** An exported vault's files as POST /imports/obsidian takes them: notes as text, images as base64. */
+/** An exported vault's files as POST /imports/obsidian takes them: notes as text, other files as base64. */
 export function asImportFiles(files: ReadonlyMap<string, Uint8Array>): Array<{ path: string; content: string }> {
-  return [...files].map(([path, bytes]) => ({ path, content: IMAGE.test(path) ? Buffer.from(bytes).toString("base64") : Buffer.from(bytes).toString("utf8") }));
+  return [...files].map(([path, bytes]) => ({ path, content: BINARY.test(path) ? Buffer.from(bytes).toString("base64") : Buffer.from(bytes).toString("utf8") }));
 }
 
 /** POST /imports/obsidian with a zip as its body. */
 export const importZip = (client: Client, zip: Uint8Array, headers: Record<string, string> = {}): Promise<Reply> =>
   client.call("POST", "/imports/obsidian", { body: new Uint8Array(zip), headers: { "content-type": "application/zip", ...headers } });
 
-/** Each file's text (notes) or SHA-256 (images), by path: what two exports are compared on. */
+/** Each file's text (notes) or SHA-256 (other files), by path: what two exports are compared on. */
 export function fileDigest(files: ReadonlyMap<string, Uint8Array>): Record<string, string> {
-  return Object.fromEntries([...files].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, bytes]) => [path, IMAGE.test(path) ? createHash("sha256").update(bytes).digest("hex") : Buffer.from(bytes).toString("utf8")]));
+  return Object.fromEntries([...files].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, bytes]) => [path, BINARY.test(path) ? createHash("sha256").update(bytes).digest("hex") : Buffer.from(bytes).toString("utf8")]));
 }
 
 interface ListedPage {
@@ -77,6 +78,13 @@ export async function workspaceSnapshot(user: Client): Promise<Array<{ place: st
       }
     }
     content = content.replace(/\/api\/v1\/images\/([0-9a-f-]{36})/g, (_url, imageId: string) => `image:${imageDigests.get(imageId) ?? "?"}`);
+    for (const [url, attachmentId = ""] of content.matchAll(/\/api\/v1\/attachments\/([0-9a-f-]{36})/g)) {
+      if (!imageDigests.has(attachmentId)) {
+        const response = await fetch(`${user.baseUrl}${url}`, { headers: user.credentials && "cookie" in user.credentials ? { cookie: `${SESSION_COOKIE}=${user.credentials.cookie}` } : {} });
+        imageDigests.set(attachmentId, createHash("sha256").update(new Uint8Array(await response.arrayBuffer())).digest("hex"));
+      }
+    }
+    content = content.replace(/\/api\/v1\/attachments\/([0-9a-f-]{36})/g, (_url, attachmentId: string) => `attachment:${imageDigests.get(attachmentId) ?? "?"}`);
     snapshot.push({ place: places.get(id) ?? "?", icon: document.icon, content });
   }
   return snapshot.sort((a, b) => (a.place < b.place ? -1 : a.place > b.place ? 1 : 0));

@@ -12,6 +12,8 @@ export const importResult = z.object({
   foldersCreated: z.number().int(),
   pagesCreated: z.number().int(),
   imagesUploaded: z.number().int(),
+  /** Files other than notes and images that became attachments of the notes linking them (one per note). */
+  attachmentsUploaded: z.number().int(),
   backlinksCreated: z.number().int(),
   /** One line per file skipped or changed, in the order met; the first ones when there are too many. */
   errors: z.array(z.string()),

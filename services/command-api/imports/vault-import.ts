@@ -1,13 +1,17 @@
-// One vault import: its notes and images become folders, pages and uploaded images under the caller's root,
-// with wikilinks and embeds rewritten to what was imported. What fails for one file (its content, a rule the
-// page or folder fields refuse) is reported in `errors` and the rest goes on; what fails in the stores ends the
-// request, and since every id derives from the import's scope and a file's path, a retry with the same
-// Idempotency-Key finds what was written and writes only the rest. Notes are parsed and rewritten in a worker
-// thread (shared/imports/note-rewriter.ts) and the loop is yielded between files, so a large import, or one
-// note the parser finds hard, does not hold other requests back.
+// One vault import: its notes and images become folders, pages and uploaded images under the caller's root, and
+// its other files attachments of the notes that link them, with wikilinks and embeds rewritten to what was
+// imported. What fails for one file (its content, a rule the page or folder fields refuse) is reported in
+// `errors` and the rest goes on; what fails in the stores ends the request, and since every id derives from the
+// import's scope and a file's path, a retry with the same Idempotency-Key finds what was written and writes
+// only the rest. Notes are parsed and rewritten in a worker thread (shared/imports/note-rewriter.ts) and the
+// loop is yielded between files, so a large import, or one note the parser finds hard, does not hold other
+// requests back.
 import { createHash } from "node:crypto";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { z } from "zod";
+import { attachmentBlobKey } from "../../../shared/attachments/attachment-blobs.ts";
+import { attachmentCommands } from "../../../shared/attachments/attachment.commands.ts";
+import { fileTypeOf, SNIFF_BYTES } from "../../../shared/attachments/file-type.ts";
 import { blobKeySchema } from "../../../shared/blobs/blob-store.port.ts";
 import type { Actor } from "../../../shared/commands/guarded-command.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
@@ -17,10 +21,10 @@ import type { InspectedImage } from "../../../shared/images/inspect-image.ts";
 import { imageBlobKey } from "../../../shared/images/orphan-blobs.ts";
 import { derivedId } from "../../../shared/imports/import-ids.ts";
 import type { NoteRewriteSession } from "../../../shared/imports/note-rewriter.ts";
-import { importedImageId, importedPageId } from "../../../shared/imports/vault-resolver.ts";
-import { sortVault, type VaultFile, type VaultImage, type VaultNote } from "../../../shared/imports/vault-files.ts";
+import { importedAttachmentId, importedImageId, importedPageId } from "../../../shared/imports/vault-resolver.ts";
+import { sortVault, type VaultAttachment, type VaultFile, type VaultImage, type VaultNote } from "../../../shared/imports/vault-files.ts";
 import { planFolders } from "../../../shared/imports/vault-folders.ts";
-import { folderIdSchema, imageIdSchema, pageIdSchema, userIdSchema, type FolderId, type ImageId, type PageId, type UserId } from "../../../shared/kernel/ids.ts";
+import { attachmentIdSchema, type AttachmentId, folderIdSchema, imageIdSchema, pageIdSchema, userIdSchema, type FolderId, type ImageId, type PageId, type UserId } from "../../../shared/kernel/ids.ts";
 import { pageCommands } from "../../../shared/pages/page.commands.ts";
 import type { CommandApiPorts } from "../command-api.ts";
 import type { ImportResult } from "./import-result.ts";
@@ -35,9 +39,20 @@ interface CheckedImage {
   readonly sha256: string;
 }
 
+/** A linked file's bytes, stored under its attachment's id, waiting for the page to exist to be recorded. */
+interface StoredAttachment {
+  readonly file: VaultAttachment;
+  readonly attachmentId: AttachmentId;
+  readonly name: string;
+  readonly mimeType: string;
+  readonly size: number;
+  readonly sha256: string;
+}
+
 interface NoteContext {
   readonly folders: Map<string, FolderId>;
   readonly images: Map<string, CheckedImage>;
+  readonly attachments: Map<string, VaultAttachment>;
   readonly rewriter: NoteRewriteSession;
   readonly embedded: Set<string>;
 }
@@ -49,7 +64,7 @@ function folderNameProblem(name: string): string | null {
 }
 
 export class VaultImport {
-  private readonly result: ImportResult = { foldersCreated: 0, pagesCreated: 0, imagesUploaded: 0, backlinksCreated: 0, errors: [] };
+  private readonly result: ImportResult = { foldersCreated: 0, pagesCreated: 0, imagesUploaded: 0, attachmentsUploaded: 0, backlinksCreated: 0, errors: [] };
   private position: number | null = null;
   private readonly owner: UserId;
 
@@ -75,13 +90,14 @@ export class VaultImport {
     log.info({ event: "import.started", correlationId, notes: tree.notes.length, images: vault.images.length, folders: tree.directories.length });
 
     const images = await this.checkImages(vault.images);
+    const attachments = this.checkAttachments(vault.attachments);
     // The images count against the workspace's blob quota together, before anything is made: a vault that does
     // not fit is refused whole (409 quota_exceeded), and one count serves the whole import.
     const imageBytes = [...images.values()].reduce((total, checked) => total + checked.image.bytes.length, 0);
     await this.ports.quotas.blobBytes.withReserved(this.owner, imageBytes, async () => {
       const folders = await this.createFolders(tree.directories);
-      const rewriter = this.ports.notes.session({ scope: this.scope, notePaths: tree.notes.map((note) => note.path), imagePaths: [...images.keys()] });
-      const context: NoteContext = { folders, images, rewriter, embedded: new Set<string>() };
+      const rewriter = this.ports.notes.session({ scope: this.scope, notePaths: tree.notes.map((note) => note.path), imagePaths: [...images.keys()], attachmentPaths: [...attachments.keys()] });
+      const context: NoteContext = { folders, images, attachments, rewriter, embedded: new Set<string>() };
       try {
         for (const [index, note] of tree.notes.entries()) {
           await yieldToLoop();
@@ -92,6 +108,7 @@ export class VaultImport {
         rewriter.close();
       }
       for (const path of images.keys()) if (!context.embedded.has(path)) this.result.errors.push(`${JSON.stringify(path)}: skipped: no imported note embeds this image`);
+      for (const path of attachments.keys()) if (!context.embedded.has(path)) this.result.errors.push(`${JSON.stringify(path)}: skipped: no imported note links this file`);
     });
     log.info({ event: "import.finished", correlationId, ...this.result, errors: this.result.errors.length });
     return { result: this.result, position: this.position };
@@ -140,6 +157,19 @@ export class VaultImport {
     return checked;
   }
 
+  /** Files over ATTACHMENT_MAX_BYTES are reported and left out, as an upload of them would be refused. */
+  private checkAttachments(attachments: readonly VaultAttachment[]): Map<string, VaultAttachment> {
+    const checked = new Map<string, VaultAttachment>();
+    for (const attachment of attachments) {
+      if (attachment.source.size > this.ports.attachmentMaxBytes) {
+        this.result.errors.push(`${JSON.stringify(attachment.path)}: skipped: larger than ${this.ports.attachmentMaxBytes} bytes (ATTACHMENT_MAX_BYTES)`);
+      } else {
+        checked.set(attachment.path, attachment);
+      }
+    }
+    return checked;
+  }
+
   private imageIdFor(note: VaultNote, imagePath: string): ImageId {
     return imageIdSchema.parse(importedImageId(this.scope, note.path, imagePath));
   }
@@ -178,13 +208,24 @@ export class VaultImport {
         context.embedded.add(imagePath);
         await this.uploadImage(checked, this.imageIdFor(note, imagePath), pageId);
       }
-      if ((await pageCommands.load(this.ports.eventStore, pageId)).status !== "absent") return;
-      const parentId = note.directory === "" ? null : (context.folders.get(note.directory.toLowerCase()) ?? null);
-      const command = { type: "CreatePage" as const, pageId, ownerId: this.owner, parentId, title, icon, markdown: rewritten.markdown };
-      const { position } = await pageCommands.handle(this.ports.eventStore, pageId, command, this.actor.context);
-      this.record(position);
-      this.result.pagesCreated += 1;
-      this.result.backlinksCreated += rewritten.backlinks;
+      const linked = rewritten.attachments.flatMap((path) => context.attachments.get(path) ?? []);
+      // Bytes first, records after the page exists, so the page's history starts with its creation.
+      const stored: StoredAttachment[] = [];
+      for (const file of linked) {
+        context.embedded.add(file.path);
+        const attachmentId = this.attachmentIdFor(note, file.path);
+        if ((await attachmentCommands.load(this.ports.eventStore, attachmentId)).status !== "absent") continue;
+        stored.push({ file, attachmentId, ...(await this.storeAttachment(file, attachmentId)) });
+      }
+      if ((await pageCommands.load(this.ports.eventStore, pageId)).status === "absent") {
+        const parentId = note.directory === "" ? null : (context.folders.get(note.directory.toLowerCase()) ?? null);
+        const command = { type: "CreatePage" as const, pageId, ownerId: this.owner, parentId, title, icon, markdown: rewritten.markdown };
+        const { position } = await pageCommands.handle(this.ports.eventStore, pageId, command, this.actor.context);
+        this.record(position);
+        this.result.pagesCreated += 1;
+        this.result.backlinksCreated += rewritten.backlinks;
+      }
+      for (const attachment of stored) await this.recordAttachment(attachment, pageId);
     });
   }
 
@@ -195,6 +236,40 @@ export class VaultImport {
     if (parsed.success) return parsed.data;
     this.result.errors.push(`${label}: its ${what} was not used: ${parsed.error.issues.map((issue) => issue.message).join("; ")}`);
     return null;
+  }
+
+  private attachmentIdFor(note: VaultNote, filePath: string): AttachmentId {
+    return attachmentIdSchema.parse(importedAttachmentId(this.scope, note.path, filePath));
+  }
+
+  /** Streams a linked file into the blob store (a zip entry inflates as it goes), measuring it on the way. */
+  private async storeAttachment(file: VaultAttachment, attachmentId: AttachmentId): Promise<Omit<StoredAttachment, "file" | "attachmentId">> {
+    const name = file.path.slice(file.path.lastIndexOf("/") + 1);
+    const hash = createHash("sha256");
+    let head = Buffer.alloc(0);
+    const measured = async function* () {
+      try {
+        for await (const chunk of await file.source.open()) {
+          hash.update(chunk);
+          if (head.length < SNIFF_BYTES) head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES - head.length)]);
+          yield chunk;
+        }
+      } catch (error) {
+        // The file's own fault (a damaged entry): reported as that file's, not the request's.
+        throw error instanceof AppError ? error : new AppError("validation_failed", `${JSON.stringify(file.path)} could not be read`);
+      }
+    };
+    const size = await this.ports.blobs.putStream(blobKeySchema.parse(attachmentBlobKey(attachmentId)), measured());
+    return { size, sha256: hash.digest("hex"), mimeType: fileTypeOf(head, name), name };
+  }
+
+  /** Records an attachment whose bytes are stored. */
+  private async recordAttachment(stored: StoredAttachment, pageId: PageId): Promise<void> {
+    const { attachmentId, name, mimeType, size, sha256 } = stored;
+    const attachment = { attachmentId, pageId, uploaderId: this.owner, filename: name, originalName: name, mimeType, size, sha256 };
+    const { position } = await attachmentCommands.handle(this.ports.eventStore, attachmentId, { type: "RecordAttachmentUpload", attachment }, this.actor.context);
+    this.record(position);
+    this.result.attachmentsUploaded += 1;
   }
 
   private async uploadImage(checked: CheckedImage, imageId: ImageId, pageId: PageId): Promise<void> {

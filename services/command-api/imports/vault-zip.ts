@@ -1,6 +1,7 @@
 // The zip form of POST /imports/obsidian: a spooled archive's entries as the vault's files, whether the zip is an
 // export of this service or an Obsidian vault zipped by hand. Read with yauzl from the file, entry by entry, so
-// memory holds the central directory's listing and the notes and images read, never the archive. Everything is
+// memory holds the central directory's listing and the notes and images read, never the archive; any other file
+// is inflated only when a note links it, streamed from the archive into the blob store. Everything is
 // judged from the central directory before any entry is inflated: a name that is absolute or climbs out with
 // `..`, a symbolic link, an encrypted entry or one compressed otherwise than stored or deflated refuses the
 // archive (400), as does an entry that expands more than IMPORT_ZIP_MAX_RATIO times its compressed size (a zip
@@ -10,7 +11,7 @@ import type { FileHandle } from "node:fs/promises";
 import { Readable } from "node:stream";
 import yauzl, { type Entry, type ZipFile } from "yauzl";
 import { AppError } from "../../../shared/errors/app-error.ts";
-import { IMPORT_MAX_FILES, importsContentOf, type VaultFile } from "../../../shared/imports/vault-files.ts";
+import { IMPORT_MAX_FILES, readWhole, type FileSource, type VaultFile } from "../../../shared/imports/vault-files.ts";
 
 export interface VaultZipLimits {
   /** What the notes and images of one archive may expand to in all. */
@@ -139,8 +140,31 @@ async function readEntry(zip: ZipFile, entry: Entry, label: string): Promise<Uin
   }
 }
 
-/** The archive's files as POST /imports/obsidian's JSON form gives them, notes and images read, other kinds named. */
-export async function readVaultZip(file: FileHandle, size: number, limits: VaultZipLimits): Promise<VaultFile[]> {
+/** An entry read when asked, as it inflates: a linked attachment's bytes. */
+function entrySource(zip: ZipFile, entry: Entry, label: string): FileSource {
+  return {
+    size: entry.uncompressedSize,
+    open: async () => {
+      try {
+        return await zip.openReadStreamPromise(entry);
+      } catch {
+        throw refused(`entry ${label} could not be read (a damaged archive)`);
+      }
+    },
+  };
+}
+
+/** An opened archive's files; the archive stays open for their sources until closed. */
+export interface OpenedVaultZip {
+  readonly files: VaultFile[];
+  close(): void;
+}
+
+/**
+ * The archive's files as POST /imports/obsidian's JSON form gives them: notes and images read, any other file a
+ * source to read when a note links it. The caller closes it once the import is done (and the spool after it).
+ */
+export async function readVaultZip(file: FileHandle, size: number, limits: VaultZipLimits): Promise<OpenedVaultZip> {
   const zip = await yauzl
     .fromRandomAccessReaderPromise(new SpoolReader(file), size, { lazyEntries: true, decodeStrings: false, validateEntrySizes: true, autoClose: false, strictFileNames: false })
     .catch(() => {
@@ -155,18 +179,19 @@ export async function readVaultZip(file: FileHandle, size: number, limits: Vault
     const files = listed.filter(({ path }) => path.startsWith(root) && !path.endsWith("/") && !hidden(path.slice(root.length)));
     if (files.length === 0) throw refused("the archive holds no files");
     if (files.length > IMPORT_MAX_FILES) throw refused(`the archive holds ${files.length} files; an import takes at most ${IMPORT_MAX_FILES}`);
-    const read = files.filter(({ path }) => importsContentOf(path));
+    const read = files.filter(({ path }) => readWhole(path));
     const total = read.reduce((sum, { entry }) => sum + entry.uncompressedSize, 0);
     if (total > limits.maxUncompressedBytes) {
       throw new AppError("payload_too_large", `body: the archive's notes and images expand to ${total} bytes; an import reads at most ${limits.maxUncompressedBytes} (IMPORT_ZIP_MAX_UNCOMPRESSED_BYTES)`);
     }
     const vault: VaultFile[] = [];
     for (const { entry, path } of files) {
-      const content = importsContentOf(path) ? await readEntry(zip, entry, JSON.stringify(path.slice(0, 200))) : null;
-      vault.push({ path: path.slice(root.length), content });
+      const label = JSON.stringify(path.slice(0, 200));
+      vault.push({ path: path.slice(root.length), content: readWhole(path) ? await readEntry(zip, entry, label) : entrySource(zip, entry, label) });
     }
-    return vault;
-  } finally {
+    return { files: vault, close: () => zip.close() };
+  } catch (error) {
     zip.close();
+    throw error;
   }
 }

@@ -1,5 +1,5 @@
-// POST /imports/obsidian: a vault's notes and images become folders, pages and uploaded images under the
-// caller's root (services/command-api/imports/vault-import.ts does the work). The vault comes as JSON
+// POST /imports/obsidian: a vault's notes, images and other files become folders, pages, images and attachments
+// under the caller's root (services/command-api/imports/vault-import.ts does the work). The vault comes as JSON
 // (`{files: [{path, content}]}`) or as a zip (`application/zip`: an export as it is, or a vault zipped by hand),
 // spooled to disk and read entry by entry (services/command-api/imports/vault-zip.ts); both forms give the same
 // files to the same import. One request is one logical operation: every event carries the request's correlation
@@ -32,13 +32,18 @@ const importBody = z.object({
     .max(IMPORT_MAX_FILES, `at most ${IMPORT_MAX_FILES} files per import`),
 });
 
-/** The vault a request sends, and what stands for it in an Idempotency-Key's fingerprint. */
+/** The vault a request sends, what stands for it in an Idempotency-Key's fingerprint, and what to close after. */
 interface SentVault {
   readonly files: readonly VaultFile[];
   readonly fingerprintBody: unknown;
+  /** Closes what the files' sources read from (a zip's spool), once the import is done. */
+  close(): Promise<void>;
 }
 
-/** A zip body: spooled (never past IMPORT_ZIP_MAX_BYTES), then its entries read; the spool is closed either way. */
+/**
+ * A zip body: spooled (never past IMPORT_ZIP_MAX_BYTES), then its entries listed and its notes and images read.
+ * The spool stays open for the other files, read only when linked, until the caller closes the vault.
+ */
 async function zipVault(ports: CommandApiPorts, request: FastifyRequest, reply: FastifyReply, body: Readable): Promise<SentVault> {
   const { maxZipBytes, spoolDirectory } = ports.vaultZips;
   try {
@@ -46,9 +51,15 @@ async function zipVault(ports: CommandApiPorts, request: FastifyRequest, reply: 
     if (Number.isFinite(declared) && declared > maxZipBytes) throw zipTooLarge(maxZipBytes);
     const spooled = await spoolZip(body, { directory: spoolDirectory, maxBytes: maxZipBytes });
     try {
-      return { files: await readVaultZip(spooled.file, spooled.size, ports.vaultZips), fingerprintBody: { zipSha256: spooled.sha256 } };
-    } finally {
+      const zip = await readVaultZip(spooled.file, spooled.size, ports.vaultZips);
+      const close = async () => {
+        zip.close();
+        await spooled.file.close();
+      };
+      return { files: zip.files, fingerprintBody: { zipSha256: spooled.sha256 }, close };
+    } catch (error) {
       await spooled.file.close();
+      throw error;
     }
   } catch (error) {
     // The rest of an oversized body is never read: once the 413 is out, a client that neither sends nor hangs up
@@ -87,17 +98,21 @@ export async function importCommandRoutes(app: App, ports: CommandApiPorts): Pro
           if (bytes > IMPORT_MAX_TOTAL_BYTES) {
             throw new AppError("validation_failed", `body.files: ${bytes} bytes of content; an import takes at most ${IMPORT_MAX_TOTAL_BYTES} (50 MB)`);
           }
-          vault = { files, fingerprintBody: request.body };
+          vault = { files, fingerprintBody: request.body, close: async () => undefined };
         }
         const key = request.headers["idempotency-key"];
         const scope = `${actor.context.actorId}\n${typeof key === "string" ? key : randomUUID()}`;
-        const answer = await idempotentWrite(ports, request, actor, async () => {
-          const { result, position } = await new VaultImport(ports, actor, scope).run(vault.files);
-          // The counts are the write side's own: the same whether the read models show the import yet or not.
-          const answer = boundedImportResult(result);
-          return settleWrite(ports, position, { status: 201, present: async () => ({ body: answer }), assemble: async () => ({ body: answer }) });
-        }, vault.fingerprintBody);
-        return sendWrite(reply, answer);
+        try {
+          const answer = await idempotentWrite(ports, request, actor, async () => {
+            const { result, position } = await new VaultImport(ports, actor, scope).run(vault.files);
+            // The counts are the write side's own: the same whether the read models show the import yet or not.
+            const answer = boundedImportResult(result);
+            return settleWrite(ports, position, { status: 201, present: async () => ({ body: answer }), assemble: async () => ({ body: answer }) });
+          }, vault.fingerprintBody);
+          return sendWrite(reply, answer);
+        } finally {
+          await vault.close();
+        }
       },
     );
   });

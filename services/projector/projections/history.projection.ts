@@ -19,6 +19,10 @@ function subjectOf(event: DomainEvent): Subject {
     case "PageMoved":
     case "PageUndeleted":
       return { kind: "page", id: event.data.pageId, access: { kind: "page", id: event.data.pageId } };
+    // A file attached to or removed from a page is a change of that page, read with its permission.
+    case "AttachmentUploaded":
+    case "AttachmentDeleted":
+      return { kind: "page", id: event.data.pageId, access: { kind: "page", id: event.data.pageId } };
     case "FolderCreated":
     case "FolderRenamed":
     case "FolderIconChanged":

@@ -5,6 +5,7 @@ import type { ProjectionWriters } from "../../../shared/read-store/read-store.po
 import { projectThread } from "./comments.projection.ts";
 import { projectAccess } from "./access.projection.ts";
 import { projectImage } from "./images.projection.ts";
+import { projectAttachment } from "./attachments.projection.ts";
 import type { HistoryFolds } from "../../../shared/history/history-folds.ts";
 import { projectHistory } from "./history.projection.ts";
 import { projectLinks } from "./links.projection.ts";
@@ -87,6 +88,9 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
       return projectInvitation(narrow(stored, event), writers, tx);
     case "ImageUploaded":
       return projectImage(narrow(stored, event), writers, tx);
+    case "AttachmentUploaded":
+    case "AttachmentDeleted":
+      return projectAttachment(narrow(stored, event), writers, tx);
     case "WebhookCreated":
     case "WebhookUpdated":
     case "WebhookDisabled":

@@ -1,6 +1,6 @@
 // A purge takes the item out of every read model: after PagePurged nothing keyed by the page's id is left (its
 // listing row, content, search row, links from and to it, comment threads and comments, history entries and
-// those of its threads, grants, invitations, image records), and after FolderPurged nothing of the folder (its
+// those of its threads, grants, invitations, image and attachment records), and after FolderPurged nothing of the folder (its
 // row left when it was deleted; its history, grants and invitations go now). A replay projects the purge the
 // same way, so a rebuilt read model holds no more of it than the live one. The event log keeps every event.
 import type { StoredEvent } from "../../../shared/events.ts";
@@ -22,6 +22,7 @@ export async function projectPurge<Tx>({ event, position }: StoredEvent, writers
       await writers.links.removeTarget(tx, pageId);
       await writers.access.removeEntity(tx, "page", pageId, position);
       await writers.invitations.removeTarget(tx, "page", pageId);
+      await writers.attachments.removePage(tx, pageId);
       return writers.images.removePage(tx, pageId);
     }
     case "FolderPurged": {

@@ -2,12 +2,13 @@
 // vault. Two passes over the read models, each in batches with a turn of the event loop between them: the first
 // lists the pages (ids, titles, places: a few hundred bytes each) and gives every folder and page a file name;
 // the second reads the pages' contents in batches bounded by count and bytes, has the worker pool find their
-// links, writes the images they show, has the pool write and deflate their notes, adds those to the zip as the
+// links, writes the images they show and the files they link (each once, under attachments/), has the pool write and deflate their notes, adds those to the zip as the
 // reader takes them, and lets go of the batch. Only the listing and the names of images already written are held
 // beyond a batch. No markdown is parsed, and nothing compressed, on the event loop. Reads the read models and the
 // blob reader only.
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { effectivePermission, type AccessContext } from "../../../shared/access/effective-permission.ts";
+import { attachmentBlobKey } from "../../../shared/attachments/attachment-blobs.ts";
 import { blobKeySchema, type BlobReader } from "../../../shared/blobs/blob-store.port.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import { DirectoryNames, safeFileName } from "../../../shared/exports/vault-file-names.ts";
@@ -27,7 +28,7 @@ const LIST_PAGE = 500;
 const NOTE_BATCH = 64;
 /** and no more once their markdown reaches this many characters. */
 const NOTE_BATCH_CHARACTERS = 4_000_000;
-/** Where images go, at the vault's root. */
+/** Where images and attached files go, at the vault's root. */
 export const ATTACHMENTS = "attachments";
 
 const EXTENSIONS: Record<ImageMimeType, readonly string[]> = {
@@ -83,7 +84,9 @@ export class ObsidianExport {
   private readonly pathOf = new Map<string, string>();
   /** Image id to its vault path, or null when it is not exported (not visible, or missing). */
   private readonly images = new Map<string, string | null>();
-  /** An image's bytes (by SHA-256) are written once, whichever pages show them. */
+  /** Attachment id to its vault path, or null when it is not exported. */
+  private readonly attachments = new Map<string, string | null>();
+  /** An image's or attachment's bytes (by SHA-256) are written once, whichever pages show them. */
   private readonly written = new Map<string, string>();
   private readonly attachmentNames = new DirectoryNames();
 
@@ -193,7 +196,12 @@ export class ObsidianExport {
     const found = await eachOrAlone(parsed, async (notes) => (await this.pool.run("findVaultLinks", { markdowns: notes.map(({ markdown }) => markdown) })).links);
     const linksOf = new Map<ReadNote, FoundLink[] | null>(parsed.map((note, index) => [note, found[index] ?? null]));
     const written = batch.map((read) => ({ read, links: linksOf.has(read) ? (linksOf.get(read) ?? null) : [] }));
-    for (const { links } of written) for (const link of links ?? []) if (link.kind !== "page") await this.exportImage(zip, link.id);
+    for (const { links } of written) {
+      for (const link of links ?? []) {
+        if (link.kind === "attachment") await this.exportAttachment(zip, link.id);
+        else if (link.kind !== "page") await this.exportImage(zip, link.id);
+      }
+    }
     // A note too complex to parse within the pool's limits is written as it is: its links stay as they are.
     const writable = written.flatMap(({ read, links }) => (links === null ? [] : [{ read, links }]));
     const entries = await eachOrAlone(writable, async (notes) => (await this.pool.run("vaultEntries", { notes: notes.map(({ read, links }) => this.noteTask(read, links)) })).entries);
@@ -209,11 +217,13 @@ export class ObsidianExport {
   private noteTask(read: ReadNote, links: readonly FoundLink[]) {
     const pages: Record<string, string | null> = {};
     const images: Record<string, string | null> = {};
+    const attachments: Record<string, string | null> = {};
     for (const link of links) {
       if (link.kind === "page") pages[link.id] = this.pathOf.get(link.id) ?? null;
+      else if (link.kind === "attachment") attachments[link.id] = this.attachments.get(link.id) ?? null;
       else images[link.id] = this.images.get(link.id) ?? null;
     }
-    return { markdown: read.markdown, links: [...links], pages, images, origin: this.scope.origin, title: read.note.title, icon: read.note.icon };
+    return { markdown: read.markdown, links: [...links], pages, images, attachments, origin: this.scope.origin, title: read.note.title, icon: read.note.icon };
   }
 
   private async exportImage(zip: ZipStream, imageId: string): Promise<void> {
@@ -244,5 +254,32 @@ export class ObsidianExport {
     await zip.addStream(path, blob.stream, new Date(image.createdAt));
     this.written.set(image.sha256, path);
     this.images.set(imageId, path);
+  }
+
+  /** A live attachment of a page the caller can view, written once under attachments/ by its own name. */
+  private async exportAttachment(zip: ZipStream, attachmentId: string): Promise<void> {
+    if (this.attachments.has(attachmentId)) return;
+    const attachment = await this.views.attachments.get(attachmentId);
+    const page = attachment && attachment.deletedAt === null ? await this.views.pages.get(attachment.pageId) : null;
+    if (!attachment || !page || !effectivePermission(this.scope.context, { kind: "page", ...page })) {
+      this.attachments.set(attachmentId, null);
+      return;
+    }
+    const held = this.written.get(attachment.sha256);
+    if (held !== undefined) {
+      this.attachments.set(attachmentId, held);
+      return;
+    }
+    const blob = await this.blobs.open(blobKeySchema.parse(attachmentBlobKey(attachment.id)));
+    if (!blob) {
+      this.attachments.set(attachmentId, null);
+      return;
+    }
+    const extension = /\.[A-Za-z0-9]{1,12}$/.exec(attachment.filename)?.[0] ?? "";
+    const stem = attachment.filename.slice(0, attachment.filename.length - extension.length);
+    const path = `${ATTACHMENTS}/${this.attachmentNames.claim(stem, extension.toLowerCase())}${extension}`;
+    await zip.addStream(path, blob.stream, new Date(attachment.createdAt));
+    this.written.set(attachment.sha256, path);
+    this.attachments.set(attachmentId, path);
   }
 }

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { chmod, mkdir, open, opendir, readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { blobKeySchema, type BlobKey, type BlobListing, type BlobReader, type BlobStore, type StoredBlob } from "../../blobs/blob-store.port.ts";
+import { blobKeySchema, type BlobKey, type BlobListing, type BlobReader, type BlobStore, type ByteRange, type StoredBlob } from "../../blobs/blob-store.port.ts";
 
 const PRIVATE_DIRECTORY = 0o700;
 const PRIVATE_FILE = 0o600;
@@ -22,12 +22,13 @@ export class FilesBlobReader implements BlobReader {
     return join(this.directory, blobKeySchema.parse(key));
   }
 
-  async open(key: BlobKey): Promise<StoredBlob | null> {
+  async open(key: BlobKey, range?: ByteRange): Promise<StoredBlob | null> {
     const path = this.pathOf(key);
     try {
       const file = await open(path, "r");
       const { size } = await file.stat();
-      return { size, stream: createReadStream(path, { fd: file, autoClose: true }) };
+      const bounds = range ? { start: range.start, end: range.end } : {};
+      return { size, stream: createReadStream(path, { fd: file, autoClose: true, ...bounds }) };
     } catch (error) {
       if (isMissing(error)) return null;
       throw error;
@@ -58,11 +59,20 @@ export class FilesBlobStore extends FilesBlobReader implements BlobStore {
   }
 
   async put(key: BlobKey, bytes: Uint8Array): Promise<void> {
+    await this.putStream(key, [bytes]);
+  }
+
+  async putStream(key: BlobKey, source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<number> {
     const target = this.pathOf(key);
     const partial = join(this.partials, `${key}.${randomUUID()}`);
     const file = await open(partial, "wx", PRIVATE_FILE);
+    let size = 0;
     try {
-      await file.writeFile(bytes);
+      // One chunk in hand at a time: each is written before the next is asked for.
+      for await (const chunk of source) {
+        await file.write(chunk);
+        size += chunk.byteLength;
+      }
       await file.sync();
     } catch (error) {
       await file.close();
@@ -72,6 +82,7 @@ export class FilesBlobStore extends FilesBlobReader implements BlobStore {
     await file.close();
     await rename(partial, target);
     await this.syncDirectory();
+    return size;
   }
 
   /** The rename is durable only once the directory entry is. */

@@ -3,8 +3,10 @@
 // key again uploads a new file and then removes the older ones of that name; a reader always takes the newest.
 // Writes wait for a majority of the replica set. Chunks an interrupted upload left behind belong to no files
 // document and are never read; the orphan sweep of images removes whole blobs without a record.
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { GridFSBucket, type Db, type MongoClient, type ObjectId } from "mongodb";
-import { blobKeySchema, type BlobKey, type BlobListing, type BlobStore, type StoredBlob } from "../../blobs/blob-store.port.ts";
+import { blobKeySchema, type BlobKey, type BlobListing, type BlobStore, type ByteRange, type StoredBlob } from "../../blobs/blob-store.port.ts";
 
 const BUCKET = "blobs";
 
@@ -31,22 +33,39 @@ export class GridFsBlobStore implements BlobStore {
   }
 
   async put(key: BlobKey, bytes: Uint8Array): Promise<void> {
+    await this.putStream(key, [bytes]);
+  }
+
+  async putStream(key: BlobKey, source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<number> {
     const filename = blobKeySchema.parse(key);
     const upload = this.bucket.openUploadStream(filename);
-    await new Promise<void>((resolve, reject) => {
-      upload.once("finish", () => resolve());
-      upload.once("error", reject);
-      upload.end(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-    });
+    let size = 0;
+    const counted = async function* () {
+      for await (const chunk of source) {
+        size += chunk.byteLength;
+        yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      }
+    };
+    try {
+      // The upload stream writes a chunk document per 255 KiB as it fills, with backpressure to the source.
+      await pipeline(Readable.from(counted()), upload);
+    } catch (error) {
+      // The files document is written last, so an aborted upload is never read; its chunks go now.
+      await upload.abort().catch(() => undefined);
+      throw error;
+    }
     for (const older of (await this.versions(filename)).filter((file) => !file._id.equals(upload.id))) {
       await this.bucket.delete(older._id).catch(() => undefined);
     }
+    return size;
   }
 
-  async open(key: BlobKey): Promise<StoredBlob | null> {
+  async open(key: BlobKey, range?: ByteRange): Promise<StoredBlob | null> {
     const [newest] = await this.versions(key);
     if (!newest) return null;
-    return { size: newest.length, stream: this.bucket.openDownloadStream(newest._id) };
+    // GridFS's end is exclusive; the port's is inclusive, as HTTP's is.
+    const bounds = range ? { start: range.start, end: range.end + 1 } : {};
+    return { size: newest.length, stream: this.bucket.openDownloadStream(newest._id, bounds) };
   }
 
   async delete(key: BlobKey): Promise<void> {

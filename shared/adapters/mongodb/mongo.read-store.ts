@@ -16,6 +16,7 @@ import { MongoAccessView, MongoAccessWriter, accessModel } from "./access.view.m
 import { MongoFoldersView, MongoFoldersWriter, foldersModel } from "./folders.view.mongo.ts";
 import { MongoHistoryView, MongoHistoryWriter, historyModel } from "./history.view.mongo.ts";
 import { MongoImagesView, MongoImagesWriter, imagesModel } from "./images.view.mongo.ts";
+import { MongoAttachmentsView, MongoAttachmentsWriter, attachmentsModel } from "./attachments.view.mongo.ts";
 import { MongoLinksView, MongoLinksWriter, linksModel } from "./links.view.mongo.ts";
 import { MongoTrashView, MongoTrashWriter, trashModel } from "./trash.view.mongo.ts";
 import { MongoInvitationsView, MongoInvitationsWriter, invitationsModel } from "./invitations.view.mongo.ts";
@@ -39,7 +40,7 @@ type MetaDoc = { _id: string; generation: number; version: number; batches?: num
 type CheckpointDoc = { _id: string; position: number };
 
 const checkpointModel: MongoModel = { collections: [CHECKPOINT], indexes: [] };
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel];
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel];
 
 /** Every index the read models create at start, with the query it serves (listed in docs/operations.md). */
 export const mongoIndexes: readonly MongoIndex[] = models.flatMap((model) => model.indexes);
@@ -94,6 +95,7 @@ export class MongoReadStore implements ReadStore {
   readonly threads;
   readonly invitations;
   readonly images;
+  readonly attachments;
   readonly history;
   readonly webhooks;
   readonly links;
@@ -115,6 +117,7 @@ export class MongoReadStore implements ReadStore {
     this.threads = new MongoThreadsView(holder);
     this.invitations = new MongoInvitationsView(holder);
     this.images = new MongoImagesView(holder);
+    this.attachments = new MongoAttachmentsView(holder);
     this.history = new MongoHistoryView(holder);
     this.webhooks = new MongoWebhooksView(holder);
     this.links = new MongoLinksView(holder);
@@ -176,6 +179,7 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
       threads: new MongoThreadsWriter(holder),
       invitations: new MongoInvitationsWriter(holder),
       images: new MongoImagesWriter(holder),
+      attachments: new MongoAttachmentsWriter(holder),
       history: new MongoHistoryWriter(holder),
       webhooks: new MongoWebhooksWriter(holder),
       links: new MongoLinksWriter(holder),

@@ -4,6 +4,7 @@ import type Database from "better-sqlite3";
 import type { ProjectionStore, ProjectionWriters, ReadStore } from "../../read-store/read-store.port.ts";
 import { accessModel, SqliteAccessView, SqliteAccessWriter } from "./access.view.sqlite.ts";
 import { imagesModel, SqliteImagesView, SqliteImagesWriter } from "./images.view.sqlite.ts";
+import { attachmentsModel, SqliteAttachmentsView, SqliteAttachmentsWriter } from "./attachments.view.sqlite.ts";
 import { historyModel, SqliteHistoryView, SqliteHistoryWriter } from "./history.view.sqlite.ts";
 import { linksModel, SqliteLinksView, SqliteLinksWriter } from "./links.view.sqlite.ts";
 import { SqliteTrashView, SqliteTrashWriter, trashModel } from "./trash.view.sqlite.ts";
@@ -36,7 +37,7 @@ INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`,
   queryIndexes: [],
 };
 
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel];
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel];
 const schemas = models.map((model) => model.schema).join("\n");
 
 const layoutOf = (db: Database.Database): number => Number(db.pragma("user_version", { simple: true }));
@@ -77,6 +78,7 @@ export class SqliteReadStore implements ReadStore {
   readonly threads;
   readonly invitations;
   readonly images;
+  readonly attachments;
   readonly history;
   readonly webhooks;
   readonly links;
@@ -95,6 +97,7 @@ export class SqliteReadStore implements ReadStore {
     this.threads = new SqliteThreadsView(this.db);
     this.invitations = new SqliteInvitationsView(this.db);
     this.images = new SqliteImagesView(this.db);
+    this.attachments = new SqliteAttachmentsView(this.db);
     this.history = new SqliteHistoryView(this.db);
     this.webhooks = new SqliteWebhooksView(this.db);
     this.links = new SqliteLinksView(this.db);
@@ -134,6 +137,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
       threads: new SqliteThreadsWriter(this.db),
       invitations: new SqliteInvitationsWriter(this.db),
       images: new SqliteImagesWriter(this.db),
+      attachments: new SqliteAttachmentsWriter(this.db),
       history: new SqliteHistoryWriter(this.db),
       webhooks: new SqliteWebhooksWriter(this.db),
       links: new SqliteLinksWriter(this.db),

@@ -1,0 +1,104 @@
+// Attachments of a page: POST uploads a file of any type (multipart/form-data, `file` and an optional `name`),
+// streamed into the blob store within ATTACHMENT_MAX_BYTES; DELETE records its removal in the page's history
+// (the bytes go when the page is purged). Both need pages:write and edit permission on the page. The bytes are
+// stored first and AttachmentUploaded recorded after, so no record points at missing bytes.
+import { randomUUID } from "node:crypto";
+import multipart from "@fastify/multipart";
+import { z } from "zod";
+import { pageAccess } from "../../../shared/access/authorize.ts";
+import { attachmentBlobKey } from "../../../shared/attachments/attachment-blobs.ts";
+import { attachmentCommands } from "../../../shared/attachments/attachment.commands.ts";
+import { attachmentResource, attachmentUploadForm, toAttachmentResource } from "../../../shared/attachments/attachment.resource.ts";
+import { blobKeySchema } from "../../../shared/blobs/blob-store.port.ts";
+import { AppError } from "../../../shared/errors/app-error.ts";
+import type { App } from "../../../shared/http/create-app.ts";
+import { locationOf } from "../../../shared/http/locations.ts";
+import { attachmentIdSchema, pageIdSchema, userIdSchema, type PageId } from "../../../shared/kernel/ids.ts";
+import type { CommandApiPorts } from "../command-api.ts";
+import { idempotentWrite } from "../idempotent-write.ts";
+import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
+import { storeUploadForm } from "./attachment-form.ts";
+
+/** When a file has no name at all, it is shown under this one. */
+const UNNAMED = "attachment";
+
+export async function attachmentCommandRoutes(app: App, ports: CommandApiPorts): Promise<void> {
+  // In a scope of its own: only this route (and the image upload, in its own) takes multipart bodies.
+  await app.register(async (scope: App) => {
+    // The limit is counted by the route, chunk by chunk, rather than by the plugin.
+    await scope.register(multipart, { throwFileSizeLimit: false });
+    scope.post(
+      "/pages/:pageId/attachments",
+      {
+        config: { access: { scope: "pages:write" }, form: attachmentUploadForm },
+        schema: { params: z.object({ pageId: pageIdSchema }), consumes: ["multipart/form-data"], response: writeResponses({ 201: attachmentResource }) },
+      },
+      async (request, reply) => {
+        const actor = actorOf(request, ports.clock);
+        const { pageId } = request.params;
+        // Permission first: a caller who may not attach here is not made to send 50 MB to learn it.
+        const { page } = await pageAccess("edit")(ports.views, actor.principal, pageId);
+        const attachmentId = attachmentIdSchema.parse(randomUUID());
+        const key = attachmentBlobKey(attachmentId);
+        const upload = await storeUploadForm(request, ports.blobs, key, ports.attachmentMaxBytes).catch((error: unknown) => {
+          // The rest of an oversized body is never read: once the 413 is out, a client that neither sends nor
+          // hangs up gets five quiet seconds, then the connection is closed (it would otherwise hold shutdown).
+          if (error instanceof AppError && error.code === "payload_too_large") {
+            reply.raw.once("finish", () => request.raw.socket.setTimeout(5_000, () => request.raw.socket.destroy()));
+          }
+          throw error;
+        });
+        const filename = upload.name ?? (upload.originalName || UNNAMED);
+        const fingerprintBody = { name: filename, originalName: upload.originalName, sha256: upload.sha256 };
+        let recorded = false;
+        try {
+          await ports.storedBytesQuota?.admit(page.ownerId, upload.size);
+          const answer = await idempotentWrite(ports, request, actor, async () => {
+            const attachment = {
+              attachmentId,
+              pageId: pageIdSchema.parse(pageId),
+              uploaderId: userIdSchema.parse(actor.context.actorId),
+              filename,
+              originalName: upload.originalName,
+              mimeType: upload.mimeType,
+              size: upload.size,
+              sha256: upload.sha256,
+            };
+            const { position } = await attachmentCommands.handle(ports.eventStore, attachmentId, { type: "RecordAttachmentUpload", attachment }, actor.context);
+            recorded = true;
+            const { attachmentId: id, ...fields } = attachment;
+            const assemble = async () => ({ body: toAttachmentResource({ id, ...fields, createdAt: actor.context.now.toISOString(), position: position ?? 0, deletedAt: null }) });
+            return settleWrite(ports, position, { status: 201, location: locationOf.attachment(attachmentId), present: presentAttachment(ports, attachmentId, pageId), assemble });
+          }, fingerprintBody);
+          return sendWrite(reply, answer);
+        } finally {
+          // A replayed key (or a refused one) answers without this upload: its bytes belong to no record.
+          if (!recorded) await ports.blobs.delete(blobKeySchema.parse(key));
+        }
+      },
+    );
+  });
+
+  app.delete(
+    "/pages/:pageId/attachments/:attachmentId",
+    {
+      config: { access: { scope: "pages:write" } },
+      schema: { params: z.object({ pageId: pageIdSchema, attachmentId: attachmentIdSchema }), response: writeResponses({ 204: z.null() }) },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request, ports.clock);
+      const { pageId, attachmentId } = request.params;
+      await pageAccess("edit")(ports.views, actor.principal, pageId);
+      const { position } = await attachmentCommands.handle(ports.eventStore, attachmentId, { type: "DeleteAttachment", pageId }, actor.context);
+      return sendWrite(reply, await settleWrite(ports, position, { status: 204, present: async () => ({ body: null }) }));
+    },
+  );
+}
+
+function presentAttachment(ports: CommandApiPorts, attachmentId: string, pageId: PageId) {
+  return async () => {
+    const attachment = await ports.views.attachments.get(attachmentId);
+    if (!attachment || attachment.pageId !== pageId) throw new AppError("internal", "attachment was not recorded");
+    return { body: toAttachmentResource(attachment) };
+  };
+}
