@@ -92,7 +92,8 @@ export const operations: Record<string, Operation> = {
   "DELETE /api/v1/pages/{pageId}/attachments/{attachmentId}": { id: "deleteAttachment", summary: "Remove an attachment from a page (recorded in the page's history; its bytes go when the page is purged)" },
   "GET /api/v1/attachments/{attachmentId}": { id: "getAttachment",
     summary: "An attachment's bytes, for whoever may view its page: PDFs, audio, video and raster images inline, anything a browser could run (HTML, SVG, XML, scripts, unknown types) as application/octet-stream to download; nosniff and a sandboxing CSP always; one Range answered 206 (416 past the end); ETag from the SHA-256, If-None-Match",
-    produces: ["application/octet-stream"],
+    // The type sniffed from the bytes (or the name), whatever it is: any media type may answer.
+    produces: ["*/*"],
     conditional: true,
     ranged: true,
     errors: ["range_not_satisfiable"],

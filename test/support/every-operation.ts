@@ -115,6 +115,15 @@ export async function callEveryOperation({ browser, bob, withToken, receiverUrl,
   const bytes = await api.GET("/api/v1/images/{imageId}", { params: { path: { imageId: image.id } }, parseAs: "arrayBuffer" });
   if (must(bytes.data, "getImage").byteLength !== png.size) throw new Error("getImage answered other bytes");
 
+  // Attachments: any file, as a Blob part; its bytes, listed, and removed.
+  const pdf = new Blob([new TextEncoder().encode("%PDF-1.4\n%every operation\n")], { type: "application/pdf" });
+  const attached = must((await api.POST("/api/v1/pages/{pageId}/attachments", { params: { path: { pageId: page.id } }, body: { file: pdf, name: "brief.pdf" } })).data, "uploadAttachment");
+  expectStatus((await api.GET("/api/v1/pages/{pageId}/attachments", { params: { path: { pageId: page.id } } })).response, 200, "listAttachments");
+  const attachedBytes = await api.GET("/api/v1/attachments/{attachmentId}", { params: { path: { attachmentId: attached.id } }, parseAs: "arrayBuffer" });
+  if (must(attachedBytes.data, "getAttachment").byteLength !== pdf.size) throw new Error("getAttachment answered other bytes");
+  expectStatus((await api.GET("/api/v1/attachments/{attachmentId}", { params: { path: { attachmentId: crypto.randomUUID() } }, parseAs: "arrayBuffer" })).response, 404, "getAttachment of a file that is not there");
+  expectStatus((await api.DELETE("/api/v1/pages/{pageId}/attachments/{attachmentId}", { params: { path: { pageId: page.id, attachmentId: attached.id } } })).response, 204, "deleteAttachment");
+
   // The change between two instants: a unified diff, or hunks as JSON; a page that is not there is 404.
   // Between the page's creation and its append: the restore since then brought the first version back.
   const range = { from: firstChange, to: must(appended.response.headers.get("x-consistency-token"), "the append's position") };

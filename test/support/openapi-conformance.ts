@@ -81,7 +81,7 @@ export class ResponseConformance {
       if (text !== "") this.problems.push(`${where}: a body where the document says none`);
       return;
     }
-    if (!(mediaType in content)) {
+    if (!documentsMedia(content, mediaType)) {
       this.problems.push(`${where}: answered ${mediaType || "a body"}, the document says ${Object.keys(content).join(" or ") || "no body"}`);
       return;
     }
@@ -101,4 +101,10 @@ export class ResponseConformance {
       },
     };
   }
+}
+
+// Whether the documented media types take `mediaType`: by name, or by a media type range (any type, or `image/` any) as OpenAPI allows.
+function documentsMedia(content: Record<string, unknown>, mediaType: string): boolean {
+  const [type] = mediaType.split("/");
+  return mediaType in content || "*/*" in content || `${type ?? ""}/*` in content;
 }
