@@ -15,6 +15,7 @@ import { workspaceEventSchemas } from "./sharing/workspace.decider.ts";
 import { tokenEventSchemas } from "./tokens/token.decider.ts";
 import { emailReservationEventSchemas, userEventSchemas } from "./users/user.decider.ts";
 import { webhookEventSchemas } from "./webhooks/webhook.decider.ts";
+import { keyStoreBindingEventSchemas } from "./erasure/key-store-binding.ts";
 
 export const domainEventSchema = z.discriminatedUnion("type", [
   ...userEventSchemas,
@@ -31,6 +32,7 @@ export const domainEventSchema = z.discriminatedUnion("type", [
   ...idempotencyEventSchemas,
   ...imageEventSchemas,
   ...webhookEventSchemas,
+  ...keyStoreBindingEventSchemas,
 ]);
 export type DomainEvent = z.infer<typeof domainEventSchema>;
 export type DomainEventType = DomainEvent["type"];
