@@ -13,7 +13,7 @@ import { metricsRoute } from "../shared/http/metrics.routes.ts";
 import { createLogger } from "../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../shared/read-store/checkpoint-watcher.ts";
 import { registerCommandApi } from "./command-api/command-api.ts";
-import { openBlobStore, openEventStore, openLiveProjectionStore, openReadStore, openWebhookDeliveries, projectorFor, type RunningProjector } from "./embedded-stores.ts";
+import { openBlobStore, openSealedEventStore, openLiveProjectionStore, openReadStore, openWebhookDeliveries, projectorFor, type RunningProjector } from "./embedded-stores.ts";
 import { appendingStore, authenticatorFor, busFor, commandApiPorts, inProcessWriteSide, mailerFor, publicBaseUrl, queryApiPorts, rateLimitsFor, webhookWorkerFor, workerPoolFor, type Clock } from "./embedded-wiring.ts";
 import { runUntilSignalled } from "./lifecycle.ts";
 import { Notifier } from "./notifier/notifier.ts";
@@ -37,7 +37,7 @@ export async function startAllInOne(
   clock: Clock = () => new Date(),
 ): Promise<RunningServer> {
   const metrics = new PrometheusMetrics();
-  const eventStore = await openEventStore(config);
+  const { eventStore, erasure } = await openSealedEventStore(config);
   const readStore = await openReadStore(config, metrics);
   const watcher = new CheckpointWatcher(readStore, { projectorInProcess: true });
   const projectionStore = await openLiveProjectionStore(config, { eventStore, logger });
@@ -65,7 +65,7 @@ export async function startAllInOne(
   metricsRoute(app, metrics);
   // One worker pool for the process, shared by the import (command side) and the export (query side).
   const pool = workerPoolFor(config);
-  await registerCommandApi(app, commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries }, watcher, logger, clock, metrics, pool));
+  await registerCommandApi(app, commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries, erasure }, watcher, logger, clock, metrics, pool));
   await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs, webhookDeliveries }, watcher, writeSide, clock, metrics, pool));
   const url = await listenOn(app, config.PORT, config.HOST);
   logger.info({ event: "server.started", url, dataDir: config.DATA_DIR, mode: "all-in-one" });

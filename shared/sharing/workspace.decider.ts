@@ -68,7 +68,8 @@ export const workspaceDecider: Decider<WorkspaceCommand, WorkspaceState, Workspa
         return [{ type: "WorkspaceMemberAdded", data }];
       }
       case "RemoveMember":
-        requireOwner(ownerId, command.actorId);
+        // A member may leave (an erased account leaves every workspace); anyone else's removal is the owner's.
+        if (command.memberId !== command.actorId) requireOwner(ownerId, command.actorId);
         if (current === null) throw new AppError("not_found", "that user is not a member of your workspace");
         return [{ type: "WorkspaceMemberRemoved", data: { ownerId, memberId, removedBy: command.actorId } }];
     }

@@ -69,7 +69,7 @@ export async function recordSession(ports: SessionPorts, claims: SessionClaims, 
   } else {
     const email = normalizeEmail(claims.email);
     await reserveEmail(ports.eventStore, email, context);
-    const result = await userCommands.handle(ports.eventStore, userId, { type: "RegisterUser", userId, email, name: claims.name, image }, context);
+    const result = await userCommands.handle(ports.eventStore, userId, { type: "RegisterUser", userId, email, name: claims.name, image, sessionIssuedAt: claims.iat === undefined ? null : claims.iat * 1000 }, context);
     position = result.position;
     user = { id: userId, email, name: claims.name, image, createdAt: context.now.toISOString() };
   }

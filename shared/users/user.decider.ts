@@ -19,12 +19,14 @@ export const userEventSchemas = [
 export type UserEvent = z.infer<(typeof userEventSchemas)[number]>;
 
 export type UserCommand =
-  | { type: "RegisterUser"; userId: UserId; email: string; name: string; image: string | null }
+  /** `sessionIssuedAt`: the session's `iat` (ms), null when it has none. */
+  | { type: "RegisterUser"; userId: UserId; email: string; name: string; image: string | null; sessionIssuedAt: number | null }
   | { type: "ChangeProfile"; userId: UserId; name: string; image: string | null }
   | { type: "EraseUser"; userId: UserId; now: string };
 
+/** `erasedAt`: when the account under this id was last erased, if ever. */
 export type UserState =
-  | { registered: false }
+  | { registered: false; erasedAt?: string }
   | { registered: true; email: string; name: string; image: string | null };
 
 export const userStream = (userId: string): string => `user-${userId}`;
@@ -35,6 +37,11 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
     switch (command.type) {
       case "RegisterUser":
         if (state.registered) return [];
+        // A session from before the erasure (the browser that asked for it, a copy of its cookie) must not bring
+        // the account back at its next request: only a session issued after it registers afresh.
+        if (state.erasedAt !== undefined && (command.sessionIssuedAt === null || command.sessionIssuedAt <= Date.parse(state.erasedAt))) {
+          throw new AppError("unauthenticated", "this session was issued before its account was erased: sign in again");
+        }
         return [{ type: "UserRegistered", data: { userId: command.userId, email: command.email, name: command.name, image: command.image } }];
       case "ChangeProfile":
         if (!state.registered) throw new AppError("not_found", "user not found");
@@ -52,7 +59,7 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
       case "UserProfileChanged":
         return state.registered ? { ...state, name: event.data.name, image: event.data.image } : state;
       case "UserErased":
-        return { registered: false };
+        return { registered: false, erasedAt: event.data.erasedAt };
     }
   },
 };
