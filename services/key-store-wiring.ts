@@ -5,27 +5,36 @@ import { join } from "node:path";
 import { SqliteKeyStore } from "../shared/adapters/sqlite/sqlite.key-store.ts";
 import { PRIVATE_DIRECTORY, type Config } from "../shared/config/config.ts";
 import { CachedKeyStore } from "../shared/erasure/cached-key-store.ts";
-import { keyEncryptionKeyFor, type KeyEncryptionKey } from "../shared/erasure/key-encryption-key.ts";
-import { bindKeyStore } from "../shared/erasure/key-store-binding.ts";
-import type { KeyStore } from "../shared/erasure/key-store.port.ts";
+import { KEK_FILE, keyEncryptionKeyFor, type KeyEncryptionKey } from "../shared/erasure/key-encryption-key.ts";
+import { bindKeyStore, KEY_STORE_STREAM } from "../shared/erasure/key-store-binding.ts";
+import { KeyStoreError, type KeyStore } from "../shared/erasure/key-store.port.ts";
 import { SealingEventStore } from "../shared/erasure/sealing-event-store.ts";
 import type { EventStore } from "../shared/event-store/event-store.port.ts";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 
 /** Keys a process keeps unwrapped in memory at most (32 bytes each, plus their names). */
 export const KEY_CACHE_ENTRIES = 10_000;
 export const KEY_STORE_FILE = "keys.sqlite";
 
-async function openKeyStore(config: Config, kek: KeyEncryptionKey): Promise<{ keys: KeyStore; where: string }> {
+async function openKeyStore(config: Config, kek: () => KeyEncryptionKey, log: EventStore): Promise<{ keys: KeyStore; where: string }> {
   if (config.MONGODB_URL) {
     const [{ MongoClient }, { MongoKeyStore }] = await Promise.all([import("mongodb"), import("../shared/adapters/mongodb/mongo.key-store.ts")]);
     const client = await MongoClient.connect(config.MONGODB_URL);
     const db = client.db();
-    return { keys: await MongoKeyStore.open(db, kek, { close: () => client.close() }), where: `MongoDB ${db.databaseName}.erasure_keys` };
+    try {
+      return { keys: await MongoKeyStore.open(db, kek(), { close: () => client.close() }), where: `MongoDB ${db.databaseName}.erasure_keys` };
+    } catch (error) {
+      await client.close();
+      throw error;
+    }
   }
   mkdirSync(config.DATA_DIR, { recursive: true, mode: PRIVATE_DIRECTORY });
   const file = join(config.DATA_DIR, KEY_STORE_FILE);
-  return { keys: new SqliteKeyStore(file, kek), where: file };
+  // A log that names a key store while the file is missing: say so before a new, empty file takes its place.
+  if (!existsSync(file) && (await log.read(KEY_STORE_STREAM)).revision >= 0) {
+    throw new KeyStoreError(`the key store ${file} is missing while the event log was written with one: restore it (and ${KEK_FILE}, unless ERASURE_KEK is set) from the backup taken with the event log`);
+  }
+  return { keys: new SqliteKeyStore(file, kek()), where: file };
 }
 
 /** What a process needs to seal and to erase: the key store (cached) and the key-encryption key. */
@@ -40,8 +49,10 @@ export interface Erasure {
  * key or the key store is not the one the log was written with.
  */
 export async function sealedEventStore(config: Config, inner: EventStore): Promise<{ eventStore: EventStore; erasure: Erasure }> {
-  const kek = keyEncryptionKeyFor(config, { createInDataDir: !config.MONGODB_URL && !config.EVENTSTORE_URL });
-  const { keys: store, where } = await openKeyStore(config, kek);
+  // A new key-encryption key is made only for a new embedded key store: never beside keys it could not open.
+  const embedded = !config.MONGODB_URL && !config.EVENTSTORE_URL;
+  const kek = keyEncryptionKeyFor(config, { createInDataDir: embedded && !existsSync(join(config.DATA_DIR, KEY_STORE_FILE)) });
+  const { keys: store, where } = await openKeyStore(config, () => kek, inner);
   const keys = new CachedKeyStore(store, { maxEntries: KEY_CACHE_ENTRIES, ttlMs: config.ERASURE_KEY_CACHE_MS });
   try {
     await bindKeyStore(inner, keys, where);

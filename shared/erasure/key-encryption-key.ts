@@ -82,7 +82,9 @@ export function keyEncryptionKeyFor(config: Config, options: { createInDataDir: 
   } catch (error) {
     if (error instanceof KeyStoreError) throw error;
   }
-  if (!options.createInDataDir) throw new KeyStoreError("set ERASURE_KEK: the key-encryption key of the key store (at least 32 characters)");
+  if (!options.createInDataDir) {
+    throw new KeyStoreError(`set ERASURE_KEK, or restore ${file}: the key-encryption key the key store was created with (at least 32 characters)`);
+  }
   mkdirSync(config.DATA_DIR, { recursive: true, mode: PRIVATE_DIRECTORY });
   const material = randomBytes(48).toString("base64url");
   writeFileSync(file, `${material}\n`, { mode: 0o600, flag: "wx" });

@@ -80,7 +80,7 @@ export async function eraseUser(ports: ErasurePorts, userId: UserId, context: Co
   const access = await ports.views.access.contextFor(userId);
   for (const ownerId of access.workspaceRoles.keys()) {
     const owner = userIdSchema.parse(ownerId);
-    along(await unlessGone(() => workspaceCommands.handle(ports.eventStore, owner, { type: "RemoveMember", ownerId: owner, memberId: userId, actorId: userId }, context)));
+    along(await unlessGone(() => workspaceCommands.handle(ports.eventStore, owner, { type: "LeaveWorkspace", ownerId: owner, memberId: userId }, context)));
   }
   const grants = [...[...access.folderGrants.keys()].map((id) => ({ type: "folder" as const, id })), ...[...access.pageGrants.keys()].map((id) => ({ type: "page" as const, id }))];
   for (const entity of grants) {
