@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runToExit } from "../support/processes.ts";
-import { TEST_SESSION_SECRET, TestServer } from "../support/server.ts";
+import { productionStack, TEST_SESSION_SECRET, TestServer } from "../support/server.ts";
 import { createPage } from "../support/workspace-builders.ts";
 
 let server: TestServer;
@@ -14,7 +14,7 @@ afterAll(async () => {
   await server.stop();
 });
 
-const erase = (args: string[]) => runToExit("services/command-api/erase.cli.ts", { DATA_DIR: server.dataDir, AUTH_SESSION_SECRET: TEST_SESSION_SECRET, LOG_LEVEL: "silent" }, args);
+const erase = (args: string[]) => runToExit("services/command-api/erase.cli.ts", { DATA_DIR: server.dataDir, AUTH_SESSION_SECRET: TEST_SESSION_SECRET, LOG_LEVEL: "silent", ...productionStack(server.dataDir) }, args);
 
 function holding(dir: string, needle: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -27,7 +27,8 @@ async function serverWithAUser(settings: Record<string, string> = {}): Promise<{
 const start = (dataDir: string, settings: Record<string, string> = {}) =>
   startAllInOne(loadConfig({ DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "silent", AUTH_SESSION_SECRET: TEST_SESSION_SECRET, ...settings }));
 
-describe("the key store at start", () => {
+// These lose and swap the embedded key store's files; the production stack keeps its keys in MongoDB.
+describe.skipIf(process.env.WORKSPACE_TEST_STACK === "production")("the key store at start", () => {
   it("a lost key store stops the server with an error that says to restore it", async () => {
     const { dataDir } = await serverWithAUser();
     for (const suffix of ["", "-wal", "-shm"]) rmSync(join(dataDir, `keys.sqlite${suffix}`), { force: true });
