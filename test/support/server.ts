@@ -20,7 +20,7 @@ export function productionStack(dataDir: string): Record<string, string> {
   const own = `workspace-test-${createHash("sha256").update(dataDir).digest("hex").slice(0, 16)}`;
   const mongo = MONGODB_URL?.replace(/^(mongodb(?:\+srv)?:\/\/[^/?]+)(\/[^?]*)?/, `$1/${own}`);
   // The production stores keep no key-encryption key of their own in DATA_DIR: the services must be given one.
-  const kek = EVENTSTORE_URL || mongo ? { ERASURE_KEK: TEST_ERASURE_KEK } : {};
+  const kek: Record<string, string> = EVENTSTORE_URL || mongo ? { ERASURE_KEK: TEST_ERASURE_KEK } : {};
   return { ...(EVENTSTORE_URL ? { EVENTSTORE_URL, EVENTSTORE_NAMESPACE: own } : {}), ...(mongo ? { MONGODB_URL: mongo } : {}), ...kek };
 }
 
