@@ -97,21 +97,24 @@ async function connectEventStoreDb(url: string, namespace: string | undefined): 
  * EventStoreDB when EVENTSTORE_URL is set, otherwise the SQLite file in DATA_DIR; sealing personal data on its
  * way in and opening it on its way out, with the key store beside it (services/key-store-wiring.ts).
  */
-export async function openSealedEventStore(config: Config): Promise<{ eventStore: EventStore; erasure: Erasure }> {
+export async function openSealedEventStore(config: Config, options: { recordBinding: boolean } = { recordBinding: true }): Promise<{ eventStore: EventStore; erasure: Erasure }> {
   secureDataDir(config);
   const url = config.EVENTSTORE_URL;
   const inner = url ? await connectEventStoreDb(url, config.EVENTSTORE_NAMESPACE) : openEmbeddedEventStore(config);
   try {
-    return await sealedEventStore(config, inner);
+    return await sealedEventStore(config, inner, options);
   } catch (error) {
     await inner.close();
     throw error;
   }
 }
 
-/** The event store of a process that erases nothing itself (see openSealedEventStore). */
-export async function openEventStore(config: Config): Promise<EventStore> {
-  return (await openSealedEventStore(config)).eventStore;
+/**
+ * The event store of a process that erases nothing itself (see openSealedEventStore). `recordBinding` for the
+ * notifier, which writes the log; the projector and the operator tools only check the key store against it.
+ */
+export async function openEventStore(config: Config, options: { recordBinding: boolean } = { recordBinding: false }): Promise<EventStore> {
+  return (await openSealedEventStore(config, options)).eventStore;
 }
 
 /** Image bytes: GridFS in MONGODB_URL's database when it is set, otherwise files in DATA_DIR/blobs. */

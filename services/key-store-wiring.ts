@@ -45,17 +45,17 @@ export interface Erasure {
 
 /**
  * The event store as every writer and reader of the process uses it: sealing personal data on the way in and
- * opening it on the way out. Throws KeyStoreError (a clear message, the process stops) when the key-encryption
+ * opening it on the way out. `recordBinding`: a process that writes the log records which key store it uses. Throws KeyStoreError (a clear message, the process stops) when the key-encryption
  * key or the key store is not the one the log was written with.
  */
-export async function sealedEventStore(config: Config, inner: EventStore): Promise<{ eventStore: EventStore; erasure: Erasure }> {
+export async function sealedEventStore(config: Config, inner: EventStore, options: { recordBinding: boolean }): Promise<{ eventStore: EventStore; erasure: Erasure }> {
   // A new key-encryption key is made only for a new embedded key store: never beside keys it could not open.
   const embedded = !config.MONGODB_URL && !config.EVENTSTORE_URL;
   const kek = keyEncryptionKeyFor(config, { createInDataDir: embedded && !existsSync(join(config.DATA_DIR, KEY_STORE_FILE)) });
   const { keys: store, where } = await openKeyStore(config, () => kek, inner);
   const keys = new CachedKeyStore(store, { maxEntries: KEY_CACHE_ENTRIES, ttlMs: config.ERASURE_KEY_CACHE_MS });
   try {
-    await bindKeyStore(inner, keys, where);
+    await bindKeyStore(inner, keys, where, { record: options.recordBinding });
   } catch (error) {
     await keys.close();
     throw error;

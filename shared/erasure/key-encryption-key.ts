@@ -87,6 +87,12 @@ export function keyEncryptionKeyFor(config: Config, options: { createInDataDir: 
   }
   mkdirSync(config.DATA_DIR, { recursive: true, mode: PRIVATE_DIRECTORY });
   const material = randomBytes(48).toString("base64url");
-  writeFileSync(file, `${material}\n`, { mode: 0o600, flag: "wx" });
+  try {
+    writeFileSync(file, `${material}\n`, { mode: 0o600, flag: "wx" });
+  } catch (error) {
+    // Another process of the same DATA_DIR created it first: use theirs.
+    if (error instanceof Error && "code" in error && error.code === "EEXIST") return new KeyEncryptionKey(readFileSync(file, "utf8").trim());
+    throw error;
+  }
   return new KeyEncryptionKey(material);
 }

@@ -18,8 +18,12 @@ const boundId = (data: unknown): string | null => {
   return parsed.success ? parsed.data.storeId : null;
 };
 
-/** Records the key store's id in a log that names none yet; throws KeyStoreError when the log names another. */
-export async function bindKeyStore(eventStore: EventStore, keys: KeyStore, where: string, now: () => Date = () => new Date()): Promise<void> {
+/**
+ * Throws KeyStoreError when the log names another key store. `record`: a log that names none yet gets this
+ * one's id (a process that writes the log does it; a reader, such as the projector, only checks).
+ */
+export async function bindKeyStore(eventStore: EventStore, keys: KeyStore, where: string, options: { record: boolean; now?: () => Date }): Promise<void> {
+  const now = options.now ?? (() => new Date());
   const storeId = await keys.storeId();
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const { events } = await eventStore.read(KEY_STORE_STREAM);
@@ -32,6 +36,7 @@ export async function bindKeyStore(eventStore: EventStore, keys: KeyStore, where
           `A new key store would read every sealed field (users' emails and names) as erased.`,
       );
     }
+    if (!options.record) return;
     const metadata = { actorId: "system", correlationId: `key-store-${storeId}`, causationId: null, occurredAt: now().toISOString(), schemaVersion: schemaVersionOf("KeyStoreBound") };
     try {
       await eventStore.append(KEY_STORE_STREAM, [{ id: randomUUID(), type: "KeyStoreBound", data: { storeId }, metadata }], "no_stream");
