@@ -80,6 +80,21 @@ describe("the sealing event store", () => {
     expect(read && parseRecorded(read).event.type).toBe("UserRegistered");
   });
 
+  it("seals the answer recorded for an Idempotency-Key under its caller's key, as JSON, erased to null", async () => {
+    const { sealed, raw, keys } = await stores();
+    const keyHash = "a".repeat(64);
+    const body = { ok: true, memberId: null, message: "invitee@example.com has no account yet" };
+    const completed = toNewEvents(
+      [{ type: "IdempotentRequestCompleted", data: { keyHash, fingerprint: "f", completedAt: "2026-11-01T10:00:00.000Z", status: 202, body, consistencyToken: "7" } }],
+      context,
+    );
+    await sealed.append(`idempotency-${keyHash}`, completed, "any");
+    expect(JSON.stringify((await raw.read(`idempotency-${keyHash}`)).events[0]?.data)).not.toContain("invitee");
+    expect((await sealed.read(`idempotency-${keyHash}`)).events[0]?.data).toMatchObject({ status: 202, body });
+    await keys.destroy(subjects.user(userId));
+    expect((await sealed.read(`idempotency-${keyHash}`)).events[0]?.data).toMatchObject({ status: 202, body: null });
+  });
+
   it("reads events written before sealing existed as they were, and keeps using a stream named by a plain address", async () => {
     const { sealed, raw } = await stores();
     const address = "legacy@example.com";
