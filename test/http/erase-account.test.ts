@@ -1,7 +1,7 @@
 // DELETE /me erases an account: afterwards no file under DATA_DIR holds the person's email or name (WAL files,
 // key store and mail outbox included), before and after the read models are rebuilt from the log, and the API
 // answers as for someone it never saw; another person's data stays as it was.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintSession } from "../../shared/auth/session-verifier.ts";
@@ -17,8 +17,9 @@ afterAll(async () => {
   await server.stop();
 });
 
-/** Every file under `dir`, recursively. */
+/** Every file under `dir`, recursively (none while it does not exist). */
 function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     return statSync(path).isDirectory() ? filesUnder(path) : [path];
@@ -56,8 +57,13 @@ describe("DELETE /me", () => {
   it("leaves the email and name nowhere under DATA_DIR, before or after a replay, and the API as if they never came", async () => {
     const email = "Zelda.Quarantine-7f3a@Example.com";
     const name = "Zeldaqx Vormundine";
-    const zelda = await server.registered("zelda", { email, name, picture: "https://pictures.example.com/zeldaqx.png" });
     const bob = await server.registered("bob", { name: "Bob Keeper" });
+    // Bob invites her address before she has an account; her registration accepts it.
+    const sharedFolder = await createFolder(bob, { name: "Shared before" });
+    expect((await share(bob, "folder", sharedFolder, email, "view")).status).toBe(202);
+    await until(async () => filesHolding(join(server.dataDir, "outbox"), [email]).length > 0, "the invitation mail to her address");
+    const zelda = await server.registered("zelda", { email, name, picture: "https://pictures.example.com/zeldaqx.png" });
+    expect((await zelda.get(`/folders/${sharedFolder}`)).status).toBe(200);
 
     // Zelda's own workspace, with a comment of Bob's on her page.
     const folderId = await createFolder(zelda, { name: "Plans" });
@@ -95,6 +101,9 @@ describe("DELETE /me", () => {
     expect(shown?.comments[0]).toMatchObject({ authorId: zelda.id, authorName: "Erased user", authorImage: null, body: "A comment by her on Bob's plan" });
     const bobsShares = await bob.get("/shares/workspace");
     expect(JSON.stringify(bobsShares.body)).not.toContain(zelda.id);
+    const folderShares = await bob.get(`/shares/entity/folder/${sharedFolder}`);
+    expect(folderShares.text).not.toContain(zelda.id);
+    expect(folderShares.text.toLowerCase()).not.toContain(email.toLowerCase());
     expect((await bob.get(`/pages/${bobsPage}/content`)).text).toContain("quoted words");
 
     // Raw bytes of every file, with the server stopped (WAL files checkpointed), then after a rebuild from the log.
