@@ -14,7 +14,7 @@ import { createLogger } from "../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../shared/read-store/checkpoint-watcher.ts";
 import { registerCommandApi } from "./command-api/command-api.ts";
 import { registerMcp } from "./mcp/mcp.routes.ts";
-import { openBlobStore, openEventStore, openLiveProjectionStore, openReadStore, openWebhookDeliveries, projectorFor, type RunningProjector } from "./embedded-stores.ts";
+import { openBlobStore, openSealedEventStore, openLiveProjectionStore, openReadStore, openWebhookDeliveries, projectorFor, type RunningProjector } from "./embedded-stores.ts";
 import { appendingStore, authenticatorFor, busFor, busReachability, commandApiPorts, inProcessWriteSide, mailerFor, publicBaseUrl, queryApiPorts, rateLimitsFor, webhookWorkerFor, workerPoolFor, type Clock } from "./embedded-wiring.ts";
 import { runUntilSignalled } from "./lifecycle.ts";
 import { Notifier } from "./notifier/notifier.ts";
@@ -39,7 +39,7 @@ export async function startAllInOne(
   clock: Clock = () => new Date(),
 ): Promise<RunningServer> {
   const metrics = new PrometheusMetrics();
-  const eventStore = await openEventStore(config);
+  const { eventStore, erasure } = await openSealedEventStore(config);
   const readStore = await openReadStore(config, metrics);
   const watcher = new CheckpointWatcher(readStore, { projectorInProcess: true });
   const projectionStore = await openLiveProjectionStore(config, { eventStore, logger });
@@ -68,7 +68,7 @@ export async function startAllInOne(
   metricsRoute(app, metrics);
   // One worker pool for the process, shared by the import (command side) and the export (query side).
   const pool = workerPoolFor(config);
-  const commandPorts = commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries }, watcher, logger, clock, metrics, pool);
+  const commandPorts = commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries, erasure }, watcher, logger, clock, metrics, pool);
   await registerCommandApi(app, commandPorts);
   registerMcp(app, { ...commandPorts, authenticator, rateLimits, publicBaseUrl: config.PUBLIC_BASE_URL ?? null });
   const shareLinkViews = new InProcessShareLinkViews({ eventStore: appendingStore(eventStore, metrics), views: readStore, clock });

@@ -20,6 +20,7 @@ import type { Logger } from "pino";
 import type { MongoProjectionStore } from "../shared/adapters/mongodb/mongo.read-store.ts";
 import { SqliteWebhookDeliveries } from "../shared/adapters/sqlite/webhook-deliveries.sqlite.ts";
 import type { WebhookDeliveries } from "../shared/webhooks/webhook-deliveries.port.ts";
+import { sealedEventStore, type Erasure } from "./key-store-wiring.ts";
 
 const PRIVATE_FILE = 0o600;
 
@@ -87,12 +88,33 @@ async function openGridFs(url: string): Promise<BlobStore & BlobReader & { close
   return new GridFsBlobStore(client.db(), client);
 }
 
-/** EventStoreDB when EVENTSTORE_URL is set, otherwise the SQLite file in DATA_DIR. */
-export async function openEventStore(config: Config): Promise<EventStore> {
-  secureDataDir(config);
-  if (!config.EVENTSTORE_URL) return openEmbeddedEventStore(config);
+async function connectEventStoreDb(url: string, namespace: string | undefined): Promise<EventStore> {
   const { EventStoreDbEventStore } = await import("../shared/adapters/eventstoredb/eventstoredb.event-store.ts");
-  return EventStoreDbEventStore.connect(config.EVENTSTORE_URL, config.EVENTSTORE_NAMESPACE ? { namespace: config.EVENTSTORE_NAMESPACE } : {});
+  return EventStoreDbEventStore.connect(url, namespace ? { namespace } : {});
+}
+
+/**
+ * EventStoreDB when EVENTSTORE_URL is set, otherwise the SQLite file in DATA_DIR; sealing personal data on its
+ * way in and opening it on its way out, with the key store beside it (services/key-store-wiring.ts).
+ */
+export async function openSealedEventStore(config: Config, options: { recordBinding: boolean } = { recordBinding: true }): Promise<{ eventStore: EventStore; erasure: Erasure }> {
+  secureDataDir(config);
+  const url = config.EVENTSTORE_URL;
+  const inner = url ? await connectEventStoreDb(url, config.EVENTSTORE_NAMESPACE) : openEmbeddedEventStore(config);
+  try {
+    return await sealedEventStore(config, inner, options);
+  } catch (error) {
+    await inner.close();
+    throw error;
+  }
+}
+
+/**
+ * The event store of a process that erases nothing itself (see openSealedEventStore). `recordBinding` for the
+ * notifier, which writes the log; the projector and the operator tools only check the key store against it.
+ */
+export async function openEventStore(config: Config, options: { recordBinding: boolean } = { recordBinding: false }): Promise<EventStore> {
+  return (await openSealedEventStore(config, options)).eventStore;
 }
 
 /** Image bytes: GridFS in MONGODB_URL's database when it is set, otherwise files in DATA_DIR/blobs. */

@@ -7,6 +7,9 @@ import { NatsBus, type NatsBusOptions } from "../shared/adapters/nats/nats.bus.t
 import { InMemoryRateLimitCounters } from "../shared/adapters/in-process/in-memory.rate-limit-counters.ts";
 import { NatsRateLimitCounters } from "../shared/adapters/nats/nats-kv.rate-limit-counters.ts";
 import { OutboxMailer } from "../shared/adapters/outbox/outbox.mailer.ts";
+import { OutboxSentMail } from "../shared/adapters/outbox/outbox.sent-mail.ts";
+import type { SentMail } from "../shared/mail/sent-mail.port.ts";
+import type { Erasure } from "./key-store-wiring.ts";
 import type { BlobReader, BlobStore } from "../shared/blobs/blob-store.port.ts";
 import type { Bus } from "../shared/bus/bus.port.ts";
 import { SmtpMailer } from "../shared/adapters/smtp/smtp.mailer.ts";
@@ -65,7 +68,7 @@ export function authenticatorFor(
 
 export function commandApiPorts(
   config: Config,
-  stores: { eventStore: EventStore; readStore: ReadStore; blobs: BlobStore; webhookDeliveries: WebhookDeliveries },
+  stores: { eventStore: EventStore; readStore: ReadStore; blobs: BlobStore; webhookDeliveries: WebhookDeliveries; erasure: Erasure },
   projection: ProjectionProgress,
   logger: Logger,
   clock: Clock,
@@ -73,7 +76,9 @@ export function commandApiPorts(
   pool: WorkerPool = workerPoolFor(config),
 ): CommandApiPorts {
   const quotas = quotasFor({ tokensPerUser: config.QUOTA_TOKENS_PER_USER, blobBytesPerOwner: config.QUOTA_BLOB_BYTES_PER_OWNER }, stores.readStore, clock);
+  const { keys, kek } = stores.erasure;
   return {
+    erasure: { keys, addressHash: (address) => kek.addressHash(address), sentMail: sentMailFor(config) },
     webhooks: {
       sealer: webhookSealerFor(config),
       deliveries: stores.webhookDeliveries,
@@ -139,6 +144,11 @@ export function rateLimitsFor(config: Config, name: string, report: { logger?: L
 /** The mailer: SMTP when SMTP_URL is set, otherwise .eml files in DATA_DIR/outbox. */
 export function mailerFor(config: Config): Mailer {
   return config.SMTP_URL ? SmtpMailer.fromUrl(config.SMTP_URL) : new OutboxMailer(join(config.DATA_DIR, "outbox"));
+}
+
+/** Kept copies of sent mail: the outbox's files, or none when mail goes out by SMTP. */
+export function sentMailFor(config: Config): SentMail | null {
+  return config.SMTP_URL ? null : new OutboxSentMail(join(config.DATA_DIR, "outbox"));
 }
 
 /** Where links in emails point: PUBLIC_BASE_URL, or the server's own address when its port is fixed. */

@@ -17,6 +17,7 @@ import { tokenEventSchemas } from "./tokens/token.decider.ts";
 import { emailReservationEventSchemas, userEventSchemas } from "./users/user.decider.ts";
 import { webhookEventSchemas } from "./webhooks/webhook.decider.ts";
 import { shareLinkEventSchemas } from "./share-links/share-link.decider.ts";
+import { keyStoreBindingEventSchemas } from "./erasure/key-store-binding.ts";
 
 export const domainEventSchema = z.discriminatedUnion("type", [
   ...userEventSchemas,
@@ -35,6 +36,7 @@ export const domainEventSchema = z.discriminatedUnion("type", [
   ...attachmentEventSchemas,
   ...webhookEventSchemas,
   ...shareLinkEventSchemas,
+  ...keyStoreBindingEventSchemas,
 ]);
 export type DomainEvent = z.infer<typeof domainEventSchema>;
 export type DomainEventType = DomainEvent["type"];

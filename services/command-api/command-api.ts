@@ -1,4 +1,6 @@
 // The command API: every POST, PATCH, PUT and DELETE of /api/v1. Appends events; answers once projected.
+import type { ErasurePorts } from "../../shared/users/erase-user.ts";
+import { meCommandRoutes } from "./routes/me.routes.ts";
 import type { Logger } from "pino";
 import type { StoredBytesQuota } from "../../shared/attachments/stored-bytes-quota.ts";
 import type { BlobStore } from "../../shared/blobs/blob-store.port.ts";
@@ -54,12 +56,15 @@ export interface CommandApiPorts extends WritePorts {
   readonly vaultZips: VaultZipSettings;
   /** PUBLIC_BASE_URL: what a share link's url starts with (its path alone when unset). */
   readonly publicBaseUrl: string | null;
+  /** The key store and what else an erasure reaches (DELETE /me). */
+  readonly erasure: Pick<ErasurePorts, "keys" | "addressHash" | "sentMail">;
 }
 
 export async function registerCommandApi(app: App, ports: CommandApiPorts): Promise<void> {
   await app.register(
     async (api: App) => {
       tokenCommandRoutes(api, ports);
+      meCommandRoutes(api, ports);
       folderCommandRoutes(api, ports);
       pageCommandRoutes(api, ports);
       pageDuplicateRoutes(api, ports);

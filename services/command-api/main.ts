@@ -9,7 +9,7 @@ import { healthRoutes } from "../../shared/http/health.routes.ts";
 import { metricsRoute } from "../../shared/http/metrics.routes.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
-import { openBlobStore, openEventStore, openReadStore, openWebhookDeliveries } from "../embedded-stores.ts";
+import { openBlobStore, openSealedEventStore, openReadStore, openWebhookDeliveries } from "../embedded-stores.ts";
 import { authenticatorFor, commandApiPorts, inProcessWriteSide, rateLimitsFor } from "../embedded-wiring.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { registerCommandApi } from "./command-api.ts";
@@ -21,7 +21,7 @@ await runUntilSignalled("command-api", async () => {
   const logger = createLogger(config.LOG_LEVEL, "command-api");
   const clock = () => new Date();
   const metrics = new PrometheusMetrics();
-  const eventStore = await openEventStore(config);
+  const { eventStore, erasure } = await openSealedEventStore(config);
   const readStore = await openReadStore(config, metrics);
   const watcher = new CheckpointWatcher(readStore);
   const blobs = await openBlobStore(config);
@@ -34,7 +34,7 @@ await runUntilSignalled("command-api", async () => {
   await registerApiReference(app);
   healthRoutes(app, { eventStore, readStore, dependencies: { bus: rateLimits.bus } });
   metricsRoute(app, metrics);
-  const commandPorts = commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries }, watcher, logger, clock, metrics);
+  const commandPorts = commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries, erasure }, watcher, logger, clock, metrics);
   await registerCommandApi(app, commandPorts);
   registerMcp(app, { ...commandPorts, authenticator, rateLimits, publicBaseUrl: config.PUBLIC_BASE_URL ?? null });
   const url = await listenOn(app, config.PORT, config.HOST);

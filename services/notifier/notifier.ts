@@ -8,6 +8,7 @@
 // is recorded with the reason. A notifier that stops mid-attempt leaves it started without an
 // outcome: once its lease has run out, any notifier's sweep records it failed ("outcome unknown"), so no
 // attempt stays pending for ever. The inviter's resend starts a new attempt.
+import { ERASED_EMAIL } from "../../shared/erasure/sealed-fields.ts";
 import type { Logger } from "pino";
 import { z } from "zod";
 import type { Bus, BusMessage, BusSubscription } from "../../shared/bus/bus.port.ts";
@@ -117,7 +118,8 @@ export class Notifier {
   private async attempt(message: BusMessage): Promise<DeliveryOutcome> {
     const { invitationId } = messageDataSchema.parse(message.data);
     const state = await invitationCommands.load(this.options.eventStore, invitationId);
-    if (!owesDelivery(state)) return "not_owed";
+    // An address erased since the invitation was queued reads as erased: there is nobody to write to.
+    if (!owesDelivery(state) || state.email === ERASED_EMAIL) return "not_owed";
     if (attemptStartedAt(state, message.id) !== null) return "started_before";
     const context = this.contextFor(message, state.invitedBy);
     // Appended at the stream's expected revision: of two notifiers, the loser conflicts, reloads, and finds

@@ -41,3 +41,13 @@ export function parseReplayArgs(argv: readonly string[]): ReplayArgs {
 export function parseAuditArgs(argv: readonly string[]): { readonly entity: string } {
   return parse(z.strictObject({ entity: z.uuid("must be the id of a page, folder or thread") }), argv);
 }
+
+export type EraseArgs = { readonly user: string } | { readonly email: string };
+
+/** `--user ID` or `--email ADDRESS`, exactly one. */
+export function parseEraseArgs(argv: readonly string[]): EraseArgs {
+  const args = parse(z.strictObject({ user: z.uuid("must be a user id").optional(), email: z.string().min(3).optional() }), argv);
+  if (args.user !== undefined && args.email === undefined) return { user: args.user };
+  if (args.email !== undefined && args.user === undefined) return { email: args.email };
+  throw new Error("give one of --user ID or --email ADDRESS");
+}

@@ -108,7 +108,9 @@ export class Authenticator {
     const image = claims.picture ?? null;
     const cached = this.seen.get(claims.sub);
     const seenCache = this.ports.seenCache ?? unmeasuredCache;
-    if (cached && cached.name === claims.name && cached.image === image && cached.email === normalizeEmail(claims.email)) {
+    // The record is read even on a hit: an account erased meanwhile (by this process or another) must not go on
+    // answering from memory.
+    if (cached && cached.name === claims.name && cached.image === image && cached.email === normalizeEmail(claims.email) && (await this.ports.views.users.get(claims.sub))) {
       seenCache.hit();
       return cached;
     }

@@ -13,6 +13,8 @@ export const sessionClaimsSchema = z.object({
   name: z.string().trim().min(1).max(200),
   picture: z.string().max(2048).optional(),
   exp: z.number().int(),
+  /** When the session was issued (s): a session from before its account's erasure does not register it again. */
+  iat: z.number().int().optional(),
 });
 export type SessionClaims = z.infer<typeof sessionClaimsSchema>;
 

@@ -1,5 +1,6 @@
 // The comment thread and comment records clients see (docs/api-decisions.md, Records). Author names and images are looked up in the
 // users read model when a thread is read, so a profile change shows on every comment at once.
+import { ERASED_USER_NAME } from "../erasure/sealed-fields.ts";
 import { z } from "zod";
 import type { UserRecord, UsersView } from "../users/users.view.ts";
 import { threadStatusSchema } from "./thread.decider.ts";
@@ -46,7 +47,8 @@ function toCommentResource(comment: CommentRecord, author: UserRecord | undefine
     id: comment.id,
     threadId: comment.threadId,
     authorId: comment.authorId,
-    authorName: author?.name ?? "",
+    // Every author registered once: one with no record was erased.
+    authorName: author?.name ?? ERASED_USER_NAME,
     authorImage: author?.image ?? null,
     body: comment.deletedAt === null ? comment.body : "",
     createdAt: comment.createdAt,

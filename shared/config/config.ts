@@ -114,6 +114,15 @@ export const configSchema = z.object({
   WEBHOOK_SECRET_KEY: z.string().min(32, "must be at least 32 characters").optional(),
   /** How often a query process reports the share-link views it counted to the write side (one event per link and report). */
   SHARE_LINK_VIEW_FLUSH_MS: z.coerce.number().int().min(10).max(600_000).default(10_000),
+  /**
+   * The key-encryption key that wraps every data key of the key store (personal data is sealed under those), at
+   * least 32 characters; the embedded default keeps one in DATA_DIR/erasure-kek. Required with EVENTSTORE_URL or
+   * MONGODB_URL. Losing it loses every sealed field: back it up apart from the data.
+   */
+  ERASURE_KEK: z.string().min(32, "must be at least 32 characters").optional(),
+  /** How long a process keeps a data key it has read (bounded in count too); a key destroyed elsewhere is still
+   * used by a process that cached it for at most this long. */
+  ERASURE_KEY_CACHE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   /** How long delivery records are kept. */
   WEBHOOK_DELIVERY_RETENTION_DAYS: z.coerce.number().min(1).max(365).default(7),
   /** The longest wait before the first retry of a delivery; each later wait doubles, up to a day. */

@@ -2,6 +2,7 @@
 // size and line summary, a grant. Summarised once, when the projector records the entry (against the entity's
 // fold: what its entries so far leave it as), and stored; named when read, since a user's name may change
 // after the fact. Pure. No summary carries an email, a secret or a hash.
+import { ERASED_USER_NAME } from "../erasure/sealed-fields.ts";
 import { z } from "zod";
 import type { GrantablePermission } from "../kernel/permissions.ts";
 import type { HistoryChange, HistoryEntry } from "./history.view.ts";
@@ -224,7 +225,7 @@ export function summarise(entry: HistoryEntry, fold: Fold): Summary {
 
 /** A stored change as a client sees it: users named through `names` (loaded once per page of changes). */
 export function describeChange(entry: HistoryChange, names: ReadonlyMap<string, string>, tokenNames: ReadonlyMap<string, string> = new Map()): DescribedEntry {
-  const userRef = (id: string): UserRef => ({ id, name: names.get(id) ?? "Unknown user" });
+  const userRef = (id: string): UserRef => ({ id, name: names.get(id) ?? ERASED_USER_NAME });
   const { change } = entry;
   let changes: Change;
   if (change.kind === "grant") {

@@ -40,4 +40,6 @@ export interface InvitationsWriter<Tx> {
   settle(tx: Tx, id: string, status: Exclude<InvitationStatus, "pending">): Promise<void>;
   /** The page or folder was purged: invitations to it go. */
   removeTarget(tx: Tx, targetType: InvitationTargetType, targetId: string): Promise<void>;
+  /** The address's owner was erased: invitations sent to it keep their place but no longer name it. */
+  forgetAddress(tx: Tx, email: string): Promise<void>;
 }

@@ -33,7 +33,9 @@ export type WorkspaceEvent = z.infer<(typeof workspaceEventSchemas)[number]>;
 export type WorkspaceCommand =
   | { type: "AddMember"; ownerId: UserId; memberId: UserId; membershipId: string; role: WorkspaceRole; actorId: UserId }
   | { type: "AddInvitedMember"; ownerId: UserId; memberId: UserId; membershipId: string; role: WorkspaceRole; invitedBy: UserId; invitationId: InvitationId }
-  | { type: "RemoveMember"; ownerId: UserId; memberId: UserId; actorId: UserId };
+  | { type: "RemoveMember"; ownerId: UserId; memberId: UserId; actorId: UserId }
+  /** A member leaves on their own: an erased account leaves every workspace it belonged to. */
+  | { type: "LeaveWorkspace"; ownerId: UserId; memberId: UserId };
 
 export interface WorkspaceState {
   /** member id → role */
@@ -71,6 +73,8 @@ export const workspaceDecider: Decider<WorkspaceCommand, WorkspaceState, Workspa
         requireOwner(ownerId, command.actorId);
         if (current === null) throw new AppError("not_found", "that user is not a member of your workspace");
         return [{ type: "WorkspaceMemberRemoved", data: { ownerId, memberId, removedBy: command.actorId } }];
+      case "LeaveWorkspace":
+        return current === null ? [] : [{ type: "WorkspaceMemberRemoved", data: { ownerId, memberId, removedBy: memberId } }];
     }
   },
   evolve(state, event) {

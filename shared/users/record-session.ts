@@ -6,11 +6,11 @@ import type { CommandContext } from "../commands/command-context.ts";
 import { toNewEvents } from "../commands/new-events.ts";
 import { AppError } from "../errors/app-error.ts";
 import { StreamConflictError, type EventStore } from "../event-store/event-store.port.ts";
-import { parseRecorded } from "../events.ts";
+import { eventGuard, parseRecorded } from "../events.ts";
 import { userIdSchema } from "../kernel/ids.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import { userCommands } from "./user.commands.ts";
-import { emailReservationStream, normalizeEmail } from "./user.decider.ts";
+import { emailReservationEventSchemas, emailReservationStream, normalizeEmail, reservationHolder, type EmailReservationEvent } from "./user.decider.ts";
 import type { UserRecord } from "./users.view.ts";
 
 /**
@@ -26,17 +26,25 @@ export interface SessionPorts {
   readonly registrationHooks: readonly RegistrationHook[];
 }
 
+const isReservationEvent = eventGuard<EmailReservationEvent>(emailReservationEventSchemas);
+const addressTaken = () => new AppError("conflict", "this email address already belongs to another account");
+
+/** Takes the address for the acting user unless another account holds it (an erased account's is free again). */
 async function reserveEmail(eventStore: EventStore, email: string, context: CommandContext): Promise<void> {
   const stream = emailReservationStream(email);
-  try {
-    await eventStore.append(stream, toNewEvents([{ type: "EmailReserved", data: { email, userId: context.actorId } }], context), "no_stream");
-  } catch (error) {
-    if (!(error instanceof StreamConflictError)) throw error;
-    const [first] = (await eventStore.read(stream)).events;
-    const reservation = first ? parseRecorded(first).event : null;
-    if (reservation?.type === "EmailReserved" && reservation.data.userId === context.actorId) return;
-    throw new AppError("conflict", "this email address already belongs to another account");
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    const { revision, events } = await eventStore.read(stream);
+    const holder = reservationHolder(events.map((recorded) => parseRecorded(recorded).event).filter(isReservationEvent));
+    if (holder === context.actorId) return;
+    if (holder !== null) throw addressTaken();
+    try {
+      await eventStore.append(stream, toNewEvents([{ type: "EmailReserved", data: { email, userId: context.actorId } }], context), revision < 0 ? "no_stream" : revision);
+      return;
+    } catch (error) {
+      if (!(error instanceof StreamConflictError)) throw error;
+    }
   }
+  throw addressTaken();
 }
 
 const later = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.max(a, b));
@@ -61,7 +69,7 @@ export async function recordSession(ports: SessionPorts, claims: SessionClaims, 
   } else {
     const email = normalizeEmail(claims.email);
     await reserveEmail(ports.eventStore, email, context);
-    const result = await userCommands.handle(ports.eventStore, userId, { type: "RegisterUser", userId, email, name: claims.name, image }, context);
+    const result = await userCommands.handle(ports.eventStore, userId, { type: "RegisterUser", userId, email, name: claims.name, image, sessionIssuedAt: claims.iat === undefined ? null : claims.iat * 1000 }, context);
     position = result.position;
     user = { id: userId, email, name: claims.name, image, createdAt: context.now.toISOString() };
   }

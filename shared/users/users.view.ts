@@ -17,4 +17,6 @@ export interface UsersView {
 export interface UsersWriter<Tx> {
   put(tx: Tx, user: UserRecord): Promise<void>;
   changeProfile(tx: Tx, id: string, name: string, image: string | null): Promise<void>;
+  /** The user was erased: their record goes; answers the address it held (to erase elsewhere), or null. */
+  erase(tx: Tx, id: string): Promise<string | null>;
 }

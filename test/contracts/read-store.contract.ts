@@ -36,6 +36,40 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
       expect(await s.reader.users.getByEmail(user.email)).toEqual(user);
     });
 
+    it("erases a user: the record goes, its address is answered once, and invitations sent to it no longer name it", async () => {
+      const email = `${randomUUID()}@example.com`;
+      const user = { id: randomUUID(), email, name: "Erasable", image: null, createdAt: at().updatedAt };
+      const invitation = {
+        id: randomUUID(),
+        email,
+        access: { targetType: "page" as const, targetId: randomUUID(), permission: "view" as const },
+        invitedBy: randomUUID(),
+        status: "accepted" as const,
+        deliveryStatus: "sent" as const,
+        expiresAt: at().updatedAt,
+        createdAt: at().updatedAt,
+        createdPosition: position,
+        lastResentAt: null,
+      };
+      await batch(async (tx) => {
+        await w().users.put(tx, user);
+        await w().invitations.put(tx, invitation);
+      });
+      let erased: string | null = null;
+      await batch(async (tx) => {
+        erased = await w().users.erase(tx, user.id);
+        await w().invitations.forgetAddress(tx, email);
+      });
+      expect(erased).toBe(email);
+      expect(await s.reader.users.get(user.id)).toBeNull();
+      expect(await s.reader.users.getByEmail(email)).toBeNull();
+      expect(await s.reader.invitations.get(invitation.id)).toMatchObject({ id: invitation.id, email: "" });
+      expect(await s.reader.invitations.pendingForEmail(email)).toEqual([]);
+      await batch(async (tx) => {
+        expect(await w().users.erase(tx, user.id)).toBeNull();
+      });
+    });
+
     it("answers an access context from grants and memberships, and forgets revoked ones", async () => {
       const user = randomUUID();
       const owner = randomUUID();

@@ -46,6 +46,7 @@ describe("docker-compose.yml", () => {
     for (const name of app) {
       const environment = services[name]?.environment ?? {};
       expect(environment["AUTH_SESSION_SECRET"], name).toMatch(/^\$\{AUTH_SESSION_SECRET:\?/);
+      expect(environment["ERASURE_KEK"], name).toMatch(/^\$\{ERASURE_KEK:\?/);
       for (const variable of ["EVENTSTORE_URL", "MONGODB_URL", "NATS_URL", "LOG_LEVEL"]) expect(String(environment[variable]), `${name} ${variable}`).toMatch(new RegExp(`^\\$\\{${variable}:-`));
       // No SQLite file or blob directory is shared between services: state lives in the servers.
       expect(services[name]?.volumes ?? [], name).toEqual(name === "notifier" ? ["mail-outbox:/data"] : []);
@@ -58,7 +59,7 @@ describe("docker-compose.yml", () => {
       console.warn("docker compose config skipped: the Docker Compose plugin is not installed here");
       context.skip();
     }
-    const checked = spawnSync("docker", ["compose", "config", "--quiet"], { encoding: "utf8", env: { ...process.env, AUTH_SESSION_SECRET: "x".repeat(32) } });
+    const checked = spawnSync("docker", ["compose", "config", "--quiet"], { encoding: "utf8", env: { ...process.env, AUTH_SESSION_SECRET: "x".repeat(32), ERASURE_KEK: "k".repeat(32) } });
     expect(checked.status, checked.stderr).toBe(0);
   });
 });

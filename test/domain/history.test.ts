@@ -106,6 +106,6 @@ describe("describing history", () => {
     const oldRename: DomainEvent = { type: "PageRenamed", data: { pageId, title: "Plan", previousTitle: null } };
     const [, rename] = describeHistory(entries(created, oldRename), new Map());
     expect(rename?.changes).toEqual({ kind: "title", from: "Draft", to: "Plan" });
-    expect(rename?.actor).toEqual({ id: ownerId, name: "Unknown user" });
+    expect(rename?.actor).toEqual({ id: ownerId, name: "Erased user" });
   });
 });

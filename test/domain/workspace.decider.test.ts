@@ -42,6 +42,12 @@ describe("workspace members", () => {
     spec.given([added("commenter"), removed]).when({ type: "RemoveMember", ownerId: owner, memberId: ann, actorId: owner }).thenRefuses("not_found");
   });
 
+  it("a member leaves on their own, once; leaving a workspace one is not in records nothing", () => {
+    const left: WorkspaceEvent = { type: "WorkspaceMemberRemoved", data: { ownerId: owner, memberId: ann, removedBy: ann } };
+    spec.given([added("editor")]).when({ type: "LeaveWorkspace", ownerId: owner, memberId: ann }).then([left]);
+    spec.given([added("editor"), left]).when({ type: "LeaveWorkspace", ownerId: owner, memberId: ann }).then([]);
+  });
+
   it("a member cannot remove another member", () => {
     spec.given([added("admin")]).when({ type: "RemoveMember", ownerId: owner, memberId: ann, actorId: ann }).thenRefuses("forbidden");
   });

@@ -19,7 +19,9 @@ export function productionStack(dataDir: string): Record<string, string> {
   // database of its own in MongoDB: it starts on an empty workspace, as it does on the embedded stores.
   const own = `workspace-test-${createHash("sha256").update(dataDir).digest("hex").slice(0, 16)}`;
   const mongo = MONGODB_URL?.replace(/^(mongodb(?:\+srv)?:\/\/[^/?]+)(\/[^?]*)?/, `$1/${own}`);
-  return { ...(EVENTSTORE_URL ? { EVENTSTORE_URL, EVENTSTORE_NAMESPACE: own } : {}), ...(mongo ? { MONGODB_URL: mongo } : {}) };
+  // The production stores keep no key-encryption key of their own in DATA_DIR: the services must be given one.
+  const kek: Record<string, string> = EVENTSTORE_URL || mongo ? { ERASURE_KEK: TEST_ERASURE_KEK } : {};
+  return { ...(EVENTSTORE_URL ? { EVENTSTORE_URL, EVENTSTORE_NAMESPACE: own } : {}), ...(mongo ? { MONGODB_URL: mongo } : {}), ...kek };
 }
 
 /**
@@ -32,6 +34,7 @@ export function inheritedEnv(): NodeJS.ProcessEnv {
 }
 
 export const TEST_SESSION_SECRET = "test-secret-that-is-long-enough-for-hs256-signing";
+export const TEST_ERASURE_KEK = "test-key-encryption-key-long-enough-for-hkdf";
 
 export interface Reply {
   readonly status: number;

@@ -54,7 +54,10 @@ function subjectOf(event: DomainEvent): Subject {
     case "FolderPurged":
     case "UserRegistered":
     case "UserProfileChanged":
+    case "UserErased":
     case "EmailReserved":
+    case "EmailReleased":
+    case "KeyStoreBound":
     case "InvitationSlotTaken":
     case "IdempotencyKeyClaimed":
     case "IdempotentRequestCompleted":

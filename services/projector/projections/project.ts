@@ -33,8 +33,12 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
   switch (event.type) {
     case "UserRegistered":
     case "UserProfileChanged":
+    case "UserErased":
     case "EmailReserved":
+    case "EmailReleased":
       return projectUser(narrow(stored, event), writers, tx);
+    case "KeyStoreBound":
+      return; // which key store the log was written with: checked at start, shown nowhere
     case "InvitationSlotTaken":
       return; // bookkeeping for the command side only: no read model shows it
     case "IdempotencyKeyClaimed":

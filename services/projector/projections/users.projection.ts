@@ -1,15 +1,25 @@
-// UserRegistered and UserProfileChanged into the users read model.
+// UserRegistered and UserProfileChanged into the users read model; UserErased takes the user out of it and their
+// address out of the invitations sent to it.
 import type { StoredEvent } from "../../../shared/events.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
+import { ERASED_EMAIL } from "../../../shared/erasure/sealed-fields.ts";
 import type { EmailReservationEvent, UserEvent } from "../../../shared/users/user.decider.ts";
 
 export async function projectUser<Tx>({ event, metadata }: StoredEvent<UserEvent | EmailReservationEvent>, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
   switch (event.type) {
     case "UserRegistered":
+      // Registered under a key since destroyed (a replay after an erasure): nobody to show.
+      if (event.data.email === ERASED_EMAIL) return;
       return writers.users.put(tx, { id: event.data.userId, email: event.data.email, name: event.data.name, image: event.data.image, createdAt: metadata.occurredAt });
     case "UserProfileChanged":
       return writers.users.changeProfile(tx, event.data.userId, event.data.name, event.data.image);
+    case "UserErased": {
+      const email = await writers.users.erase(tx, event.data.userId);
+      if (email !== null && email !== ERASED_EMAIL) await writers.invitations.forgetAddress(tx, email);
+      return;
+    }
     case "EmailReserved":
+    case "EmailReleased":
       return;
   }
 }

@@ -62,6 +62,10 @@ export class MongoInvitationsWriter implements InvitationsWriter<MongoBatch> {
   async removeTarget(tx: MongoBatch, targetType: InvitationTargetType, targetId: string): Promise<void> {
     await invitations(this.ref).deleteMany({ "access.targetType": targetType, "access.targetId": targetId }, tx.options);
   }
+
+  async forgetAddress(tx: MongoBatch, email: string): Promise<void> {
+    await invitations(this.ref).updateMany({ email }, { $set: { email: "" } }, tx.options);
+  }
 }
 
 export class MongoInvitationsView implements InvitationsView {

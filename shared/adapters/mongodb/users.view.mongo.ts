@@ -25,6 +25,11 @@ export class MongoUsersWriter implements UsersWriter<MongoBatch> {
   async changeProfile(tx: MongoBatch, id: string, name: string, image: string | null): Promise<void> {
     await users(this.ref).updateOne({ _id: id }, { $set: { name, image } }, tx.options);
   }
+
+  async erase(tx: MongoBatch, id: string): Promise<string | null> {
+    const removed = await users(this.ref).findOneAndDelete({ _id: id }, tx.options);
+    return removed ? toRecord(removed).email : null;
+  }
 }
 
 export class MongoUsersView implements UsersView {

@@ -68,6 +68,7 @@ export class SqliteInvitationsWriter implements InvitationsWriter<SqliteBatch> {
       deliveryStatus: db.prepare<[string, string]>("UPDATE invitations SET delivery_status = ? WHERE id = ?"),
       settle: db.prepare("UPDATE invitations SET status = ? WHERE id = ?"),
       removeTarget: db.prepare<[string, string]>("DELETE FROM invitations WHERE target_type = ? AND target_id = ?"),
+      forgetAddress: db.prepare<[string]>("UPDATE invitations SET email = '' WHERE email = ?"),
     };
   }
 
@@ -93,6 +94,10 @@ export class SqliteInvitationsWriter implements InvitationsWriter<SqliteBatch> {
   }
   async removeTarget(_tx: SqliteBatch, targetType: InvitationTargetType, targetId: string): Promise<void> {
     this.statements.removeTarget.run(targetType, targetId);
+  }
+
+  async forgetAddress(_tx: SqliteBatch, email: string): Promise<void> {
+    this.statements.forgetAddress.run(email);
   }
 
 }

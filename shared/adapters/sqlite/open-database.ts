@@ -1,6 +1,6 @@
 // Opens a SQLite file the way every embedded store uses it: WAL (readers never block the writer), NORMAL
 // sync (durable at checkpoints; a crash loses no committed transaction in WAL mode, only a power cut may),
-// a busy timeout for other processes, and a bounded page cache.
+// a busy timeout for other processes, a bounded page cache, and deleted content overwritten (secure_delete).
 import { closeSync, openSync } from "node:fs";
 import Database from "better-sqlite3";
 
@@ -27,5 +27,8 @@ export function openDatabase(filename: string, options: { cacheMb?: number } = {
   // A negative cache_size is a budget in KiB, whatever the page size.
   db.pragma(`cache_size = ${-Math.round((options.cacheMb ?? PAGE_CACHE_MB.readModels) * 1024)}`);
   db.pragma("temp_store = memory");
+  // What a row held is overwritten when the row goes (an erased user's record, a purged page's content), rather
+  // than left in free space where a copy of the file would keep it.
+  db.pragma("secure_delete = ON");
   return db;
 }

@@ -22,6 +22,7 @@ export class SqliteUsersWriter implements UsersWriter<SqliteBatch> {
     this.statements = {
       put: db.prepare("INSERT OR REPLACE INTO users (id, email, name, image, created_at) VALUES (?, ?, ?, ?, ?)"),
       profile: db.prepare("UPDATE users SET name = ?, image = ? WHERE id = ?"),
+      erase: db.prepare<[string], { email: string }>("DELETE FROM users WHERE id = ? RETURNING email"),
     };
   }
 
@@ -31,6 +32,10 @@ export class SqliteUsersWriter implements UsersWriter<SqliteBatch> {
 
   async changeProfile(_tx: SqliteBatch, id: string, name: string, image: string | null): Promise<void> {
     this.statements.profile.run(name, image, id);
+  }
+
+  async erase(_tx: SqliteBatch, id: string): Promise<string | null> {
+    return this.statements.erase.get(id)?.email ?? null;
   }
 }
 

@@ -1,0 +1,78 @@
+// The key store of the production stack: collections of their own (`erasure_keys`, `erasure_key_store`) beside
+// the read models but outside their generations, since the log cannot rebuild them: a replay never drops them,
+// and they are backed up like the event store. Keys are stored wrapped by the key-encryption key. A destroyed
+// key's document is deleted; WiredTiger may keep its bytes in free space until the collection is compacted
+// (docs/operations.md, "Erasure"), which the wrapping makes useless without the key-encryption key.
+import { randomBytes, randomUUID } from "node:crypto";
+import { Binary, MongoServerError, type Collection, type Db } from "mongodb";
+import { z } from "zod";
+import type { KeyEncryptionKey } from "../../erasure/key-encryption-key.ts";
+import { checkSubject, KeyStoreError, type DataKey, type KeyStore } from "../../erasure/key-store.port.ts";
+
+type KeyDoc = { _id: string; keyId: string; wrapped: Binary };
+type StoreDoc = { _id: "store"; storeId: string; kekCheck: Binary };
+
+const keyDoc = z.object({ keyId: z.string(), wrapped: z.instanceof(Binary) });
+const storeDoc = z.object({ storeId: z.string(), kekCheck: z.instanceof(Binary) });
+
+const isDuplicateKey = (error: unknown): boolean => error instanceof MongoServerError && error.code === 11000;
+
+export class MongoKeyStore implements KeyStore {
+  private constructor(
+    private readonly keys: Collection<KeyDoc>,
+    private readonly kek: KeyEncryptionKey,
+    private readonly id: string,
+    private readonly closeClient: () => Promise<void>,
+  ) {}
+
+  /** Throws KeyStoreError when the collections were created with another key-encryption key. */
+  static async open(db: Db, kek: KeyEncryptionKey, options: { close?: () => Promise<void> } = {}): Promise<MongoKeyStore> {
+    const meta = db.collection<StoreDoc>("erasure_key_store");
+    await meta.updateOne({ _id: "store" }, { $setOnInsert: { storeId: randomUUID(), kekCheck: new Binary(kek.checkValue()) } }, { upsert: true }).catch((error: unknown) => {
+      if (!isDuplicateKey(error)) throw error;
+    });
+    const stored = storeDoc.parse(await meta.findOne({ _id: "store" }));
+    kek.verify(Buffer.from(stored.kekCheck.buffer), `in ${db.databaseName}.erasure_key_store`);
+    return new MongoKeyStore(db.collection<KeyDoc>("erasure_keys"), kek, stored.storeId, options.close ?? (async () => undefined));
+  }
+
+  private async read(subject: string): Promise<DataKey | null> {
+    const found = await this.keys.findOne({ _id: subject });
+    if (!found) return null;
+    const { keyId, wrapped } = keyDoc.parse(found);
+    return { subject, keyId, material: this.kek.unwrap(subject, keyId, Buffer.from(wrapped.buffer)) };
+  }
+
+  async activeKey(subject: string): Promise<DataKey> {
+    checkSubject(subject);
+    const existing = await this.read(subject);
+    if (existing) return existing;
+    const keyId = randomBytes(9).toString("base64url");
+    // Two processes creating the subject's key at once: the first insert wins, and both read it.
+    await this.keys.insertOne({ _id: subject, keyId, wrapped: new Binary(this.kek.wrap(subject, keyId, randomBytes(32))) }).catch((error: unknown) => {
+      if (!isDuplicateKey(error)) throw error;
+    });
+    const created = await this.read(subject);
+    if (!created) throw new KeyStoreError(`the key of ${subject} vanished as it was created`);
+    return created;
+  }
+
+  async key(subject: string, keyId: string): Promise<DataKey | null> {
+    checkSubject(subject);
+    const found = await this.read(subject);
+    return found && found.keyId === keyId ? found : null;
+  }
+
+  async destroy(subject: string): Promise<void> {
+    checkSubject(subject);
+    await this.keys.deleteOne({ _id: subject });
+  }
+
+  async storeId(): Promise<string> {
+    return this.id;
+  }
+
+  async close(): Promise<void> {
+    await this.closeClient();
+  }
+}

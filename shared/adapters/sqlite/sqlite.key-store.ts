@@ -1,0 +1,102 @@
+// The key store of the embedded default: its own SQLite file (DATA_DIR/keys.sqlite), never a read model, since
+// the log cannot rebuild it: back it up like the event store. Keys are stored wrapped by the key-encryption key.
+// `secure_delete` overwrites a destroyed key's bytes in the file's pages, and a TRUNCATE checkpoint after each
+// destruction empties the WAL, so no copy of the wrapped key stays in either file.
+import { randomBytes, randomUUID } from "node:crypto";
+import type Database from "better-sqlite3";
+import { z } from "zod";
+import type { KeyEncryptionKey } from "../../erasure/key-encryption-key.ts";
+import { checkSubject, KeyStoreError, type DataKey, type KeyStore } from "../../erasure/key-store.port.ts";
+import { openDatabase, PAGE_CACHE_MB } from "./open-database.ts";
+
+const schema = `
+CREATE TABLE IF NOT EXISTS key_store (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  store_id TEXT NOT NULL,
+  kek_check BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS data_keys (
+  subject TEXT PRIMARY KEY,
+  key_id TEXT NOT NULL,
+  wrapped BLOB NOT NULL
+) WITHOUT ROWID;`;
+
+const metaRow = z.object({ store_id: z.string(), kek_check: z.instanceof(Buffer) });
+const keyRow = z.object({ key_id: z.string(), wrapped: z.instanceof(Buffer) });
+
+export class SqliteKeyStore implements KeyStore {
+  private readonly db: Database.Database;
+  private readonly id: string;
+  private readonly statements;
+
+  /** Throws KeyStoreError when the file was created with another key-encryption key. */
+  constructor(
+    private readonly filename: string,
+    private readonly kek: KeyEncryptionKey,
+  ) {
+    this.db = openDatabase(filename, { cacheMb: PAGE_CACHE_MB.log });
+    this.db.pragma("secure_delete = ON");
+    this.db.exec(schema);
+    this.db.prepare("INSERT OR IGNORE INTO key_store (id, store_id, kek_check) VALUES (1, ?, ?)").run(randomUUID(), kek.checkValue());
+    const meta = metaRow.parse(this.db.prepare("SELECT store_id, kek_check FROM key_store WHERE id = 1").get());
+    try {
+      kek.verify(meta.kek_check, filename);
+    } catch (error) {
+      this.db.close();
+      throw error;
+    }
+    this.id = meta.store_id;
+    this.statements = {
+      insert: this.db.prepare("INSERT OR IGNORE INTO data_keys (subject, key_id, wrapped) VALUES (?, ?, ?)"),
+      select: this.db.prepare("SELECT key_id, wrapped FROM data_keys WHERE subject = ?"),
+      remove: this.db.prepare("DELETE FROM data_keys WHERE subject = ?"),
+    };
+  }
+
+  private read(subject: string): DataKey | null {
+    const row = this.statements.select.get(subject);
+    if (row === undefined) return null;
+    const { key_id: keyId, wrapped } = keyRow.parse(row);
+    return { subject, keyId, material: this.kek.unwrap(subject, keyId, wrapped) };
+  }
+
+  async activeKey(subject: string): Promise<DataKey> {
+    checkSubject(subject);
+    const existing = this.read(subject);
+    if (existing) return existing;
+    const keyId = randomBytes(9).toString("base64url");
+    // Another process may create the subject's key at the same instant: the first insert wins, and both read it.
+    this.statements.insert.run(subject, keyId, this.kek.wrap(subject, keyId, randomBytes(32)));
+    const created = this.read(subject);
+    if (!created) throw new KeyStoreError(`the key of ${subject} vanished as it was created`);
+    return created;
+  }
+
+  async key(subject: string, keyId: string): Promise<DataKey | null> {
+    checkSubject(subject);
+    const found = this.read(subject);
+    return found && found.keyId === keyId ? found : null;
+  }
+
+  async destroy(subject: string): Promise<void> {
+    checkSubject(subject);
+    if (this.statements.remove.run(subject).changes === 0) return;
+    // Copies the pages (already overwritten by secure_delete) into the file and empties the WAL. A reader of
+    // another process holding an older snapshot can make it stop short; the next destruction completes it.
+    this.db.pragma("wal_checkpoint(TRUNCATE)");
+  }
+
+  async storeId(): Promise<string> {
+    return this.id;
+  }
+
+  async close(): Promise<void> {
+    if (!this.db.open) return;
+    this.db.pragma("wal_checkpoint(TRUNCATE)");
+    this.db.close();
+  }
+
+  toString(): string {
+    return `SqliteKeyStore(${this.filename})`;
+  }
+}

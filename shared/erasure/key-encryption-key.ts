@@ -1,0 +1,98 @@
+// The key-encryption key: every data key is stored wrapped by it (AES-256-GCM, bound to the key's subject and
+// id), and stream names that must find an address use a keyed hash derived from it. It comes from ERASURE_KEK,
+// or, for the embedded default only, from a random value created once in DATA_DIR/erasure-kek (like the session
+// secret), so `npm start` needs no setup. Both derived keys come from it by HKDF-SHA256.
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { PRIVATE_DIRECTORY, type Config } from "../config/config.ts";
+import { KeyStoreError } from "./key-store.port.ts";
+
+export const KEK_FILE = "erasure-kek";
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+/** What a store keeps, wrapped, to tell at open whether it is given the key it was created with. */
+const CHECK_SUBJECT = "kek-check";
+const CHECK_PLAINTEXT = Buffer.from("workspace key-encryption key check v1");
+
+const derive = (material: string, purpose: string): Buffer => Buffer.from(hkdfSync("sha256", material, "workspace-erasure", purpose, 32));
+
+export class KeyEncryptionKey {
+  private readonly wrapping: Buffer;
+  private readonly hashing: Buffer;
+
+  constructor(material: string) {
+    if (material.length < 32) throw new KeyStoreError("the key-encryption key must be at least 32 characters");
+    this.wrapping = derive(material, "data key wrapping v1");
+    this.hashing = derive(material, "address hashing v1");
+  }
+
+  wrap(subject: string, keyId: string, material: Buffer): Buffer {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv("aes-256-gcm", this.wrapping, iv);
+    cipher.setAAD(Buffer.from(`${subject}|${keyId}`));
+    return Buffer.concat([iv, cipher.update(material), cipher.final(), cipher.getAuthTag()]);
+  }
+
+  /** Throws KeyStoreError when the bytes were not wrapped by this key for this subject and id. */
+  unwrap(subject: string, keyId: string, wrapped: Buffer): Buffer {
+    try {
+      const decipher = createDecipheriv("aes-256-gcm", this.wrapping, wrapped.subarray(0, IV_BYTES));
+      decipher.setAAD(Buffer.from(`${subject}|${keyId}`));
+      decipher.setAuthTag(wrapped.subarray(wrapped.length - TAG_BYTES));
+      return Buffer.concat([decipher.update(wrapped.subarray(IV_BYTES, wrapped.length - TAG_BYTES)), decipher.final()]);
+    } catch {
+      throw new KeyStoreError(`the key of ${subject} does not unwrap with this key-encryption key`);
+    }
+  }
+
+  /** A value a new store records; `verify` of it fails under any other key-encryption key. */
+  checkValue(): Buffer {
+    return this.wrap(CHECK_SUBJECT, CHECK_SUBJECT, CHECK_PLAINTEXT);
+  }
+
+  verify(check: Buffer, where: string): void {
+    try {
+      if (this.unwrap(CHECK_SUBJECT, CHECK_SUBJECT, check).equals(CHECK_PLAINTEXT)) return;
+    } catch {
+      // answered below
+    }
+    throw new KeyStoreError(
+      `the key store ${where} was created with another key-encryption key: set ERASURE_KEK to the one it was created with (or restore ${KEK_FILE} in DATA_DIR)`,
+    );
+  }
+
+  /** A keyed hash of an email address (already normalised): 64 hex digits, the same in every process. */
+  addressHash(address: string): string {
+    return createHmac("sha256", this.hashing).update(address, "utf8").digest("hex");
+  }
+}
+
+/**
+ * ERASURE_KEK, else DATA_DIR/erasure-kek (created when `createInDataDir` and absent). A process of the production
+ * stack (EventStoreDB or MongoDB) must be given ERASURE_KEK: a key made up on one container would be lost with it.
+ */
+export function keyEncryptionKeyFor(config: Config, options: { createInDataDir: boolean }): KeyEncryptionKey {
+  if (config.ERASURE_KEK) return new KeyEncryptionKey(config.ERASURE_KEK);
+  const file = join(config.DATA_DIR, KEK_FILE);
+  try {
+    const stored = readFileSync(file, "utf8").trim();
+    if (stored.length >= 32) return new KeyEncryptionKey(stored);
+    throw new KeyStoreError(`${file} holds no key-encryption key (fewer than 32 characters): restore it from its backup`);
+  } catch (error) {
+    if (error instanceof KeyStoreError) throw error;
+  }
+  if (!options.createInDataDir) {
+    throw new KeyStoreError(`set ERASURE_KEK, or restore ${file}: the key-encryption key the key store was created with (at least 32 characters)`);
+  }
+  mkdirSync(config.DATA_DIR, { recursive: true, mode: PRIVATE_DIRECTORY });
+  const material = randomBytes(48).toString("base64url");
+  try {
+    writeFileSync(file, `${material}\n`, { mode: 0o600, flag: "wx" });
+  } catch (error) {
+    // Another process of the same DATA_DIR created it first: use theirs.
+    if (error instanceof Error && "code" in error && error.code === "EEXIST") return new KeyEncryptionKey(readFileSync(file, "utf8").trim());
+    throw error;
+  }
+  return new KeyEncryptionKey(material);
+}

@@ -1,0 +1,39 @@
+// The key store port: one data key per data subject (`user:<id>`, `address:<keyed hash>`, `page:<id>`), held
+// outside the event log. What must be erasable is written to the log sealed under its subject's key; destroying
+// the key is the erasure. Adapters keep keys wrapped by the key-encryption key and pass
+// test/contracts/key-store.contract.ts.
+
+/** A subject's data key: 32 bytes for AES-256-GCM, named by a random id that sealed fields carry. */
+export interface DataKey {
+  readonly subject: string;
+  readonly keyId: string;
+  readonly material: Buffer;
+}
+
+export interface KeyStore {
+  /** The subject's key, created when it has none (also after its key was destroyed: a new key, a new id). */
+  activeKey(subject: string): Promise<DataKey>;
+  /** The subject's key of that id, or null when it was destroyed or never existed. */
+  key(subject: string, keyId: string): Promise<DataKey | null>;
+  /** Destroys every key of the subject; what was sealed under them stays unreadable for good. */
+  destroy(subject: string): Promise<void>;
+  /** A random id made when the store was created, so a process can tell a lost store from its own. */
+  storeId(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** A key store that cannot be used as it is: wrong key-encryption key, unreadable file, another store. */
+export class KeyStoreError extends Error {}
+
+/** What a subject names. */
+export const subjects = {
+  user: (userId: string): string => `user:${userId}`,
+  address: (addressHash: string): string => `address:${addressHash}`,
+} as const;
+
+/** Subjects are short, printable names: the adapters store them as keys. */
+export const SUBJECT_PATTERN = /^[a-z]+:[A-Za-z0-9_-]{1,128}$/;
+
+export function checkSubject(subject: string): void {
+  if (!SUBJECT_PATTERN.test(subject)) throw new KeyStoreError(`not a key subject: ${JSON.stringify(subject.slice(0, 40))}`);
+}

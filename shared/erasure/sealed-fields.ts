@@ -1,0 +1,62 @@
+// Which fields of which events hold personal data, and whose key seals them: a user's email, name and picture
+// under the user's key; an invitation's address under the address's own key (an address may have no account);
+// the answer recorded for an Idempotency-Key under its caller's key. What a field reads as once its key is
+// destroyed is an explicit "erased" value of the field's own type, so every schema still holds. Pure.
+import type { EventMetadata } from "../event-store/event-store.port.ts";
+import { subjects } from "./key-store.port.ts";
+
+/** The name an erased user is shown by. */
+export const ERASED_USER_NAME = "Erased user";
+/** An erased email address: empty, which no real address is. */
+export const ERASED_EMAIL = "";
+
+export interface SealedField {
+  readonly field: string;
+  /** `text` seals a string as it is; `json` seals any JSON value as its JSON text. */
+  readonly kind: "text" | "json";
+  readonly erased: unknown;
+}
+
+export interface SealingRule {
+  /** The subject whose key seals the event's fields; `addressHash` gives an address's keyed hash. */
+  subject(data: Readonly<Record<string, unknown>>, metadata: EventMetadata, addressHash: (address: string) => string): string | null;
+  readonly fields: readonly SealedField[];
+}
+
+const text = (field: string, erased: unknown): SealedField => ({ field, kind: "text", erased });
+const stringField = (data: Readonly<Record<string, unknown>>, field: string): string | null => {
+  const value = data[field];
+  return typeof value === "string" && value.length > 0 ? value : null;
+};
+const userSubject = (data: Readonly<Record<string, unknown>>): string | null => {
+  const userId = stringField(data, "userId");
+  return userId === null ? null : subjects.user(userId);
+};
+
+export const sealingRules: Readonly<Record<string, SealingRule>> = {
+  UserRegistered: { subject: userSubject, fields: [text("email", ERASED_EMAIL), text("name", ERASED_USER_NAME), text("image", null)] },
+  UserProfileChanged: { subject: userSubject, fields: [text("name", ERASED_USER_NAME), text("image", null)] },
+  EmailReserved: { subject: userSubject, fields: [text("email", ERASED_EMAIL)] },
+  InvitationQueued: {
+    subject: (data, _metadata, addressHash) => {
+      const email = stringField(data, "email");
+      return email === null ? null : subjects.address(addressHash(email));
+    },
+    fields: [text("email", ERASED_EMAIL)],
+  },
+  // A recorded answer may name addresses (a share's invitee) or the caller's own profile.
+  IdempotentRequestCompleted: { subject: (_data, metadata) => subjects.user(metadata.actorId), fields: [{ field: "body", kind: "json", erased: null }] },
+};
+
+/**
+ * Stream names that would hold an address: `email-<address>` (one account per address) and
+ * `invitation-slot-<target type>-<target id>-<address>`. Each is stored under the address's keyed hash instead.
+ * Answers the stored name, or null when the name holds no address.
+ */
+export function hashedStreamName(stream: string, addressHash: (address: string) => string): string | null {
+  const reservation = /^email-(.+@.+)$/.exec(stream);
+  if (reservation?.[1]) return `email-${addressHash(reservation[1])}`;
+  const slot = /^(invitation-slot-[a-z]+-[0-9a-f-]{36})-(.+@.+)$/.exec(stream);
+  if (slot?.[1] && slot[2]) return `${slot[1]}-${addressHash(slot[2])}`;
+  return null;
+}

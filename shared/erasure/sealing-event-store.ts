@@ -1,0 +1,115 @@
+// An event store that keeps personal data out of the log in the clear, for every adapter: on append it seals
+// the fields `sealingRules` names under their subject's key and stores address-bearing streams under the
+// address's keyed hash; on read it opens what it sealed, so deciders, projections and tools see plaintext. A
+// field whose key was destroyed reads as its erased value. Events written before sealing existed hold
+// plaintext, which passes through as it is, and an address stream stored under its plain name before hashing
+// existed keeps being used under that name (until the copy-and-transform migration renames it).
+import type { AppendResult, EventStore, ExpectedRevision, NewEvent, RecordedEvent, StreamRead, Subscription, BatchHandler } from "../event-store/event-store.port.ts";
+import { envelopeHeader, open, seal } from "./envelope.ts";
+import type { KeyEncryptionKey } from "./key-encryption-key.ts";
+import type { KeyStore } from "./key-store.port.ts";
+import { hashedStreamName, sealingRules, type SealedField } from "./sealed-fields.ts";
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** A sealed field that would not open under its own key: altered in the store, never shown as anything. */
+export class SealedFieldError extends Error {}
+
+export class SealingEventStore implements EventStore {
+  private readonly addressHash: (address: string) => string;
+
+  constructor(
+    private readonly inner: EventStore,
+    private readonly keys: KeyStore,
+    kek: KeyEncryptionKey,
+    private readonly options: { closeKeys?: boolean } = {},
+  ) {
+    this.addressHash = (address) => kek.addressHash(address);
+  }
+
+  /** Where an address stream is stored: its hashed name, or its plain name while only that exists. */
+  private async storedName(stream: string): Promise<{ name: string; read: StreamRead | null }> {
+    const hashed = hashedStreamName(stream, this.addressHash);
+    if (hashed === null) return { name: stream, read: null };
+    const current = await this.inner.read(hashed);
+    if (current.revision >= 0) return { name: hashed, read: current };
+    const legacy = await this.inner.read(stream);
+    return legacy.revision >= 0 ? { name: stream, read: legacy } : { name: hashed, read: current };
+  }
+
+  private async sealEvent(event: NewEvent): Promise<NewEvent> {
+    const rule = sealingRules[event.type];
+    if (!rule || !isRecord(event.data)) return event;
+    const subject = rule.subject(event.data, event.metadata, this.addressHash);
+    if (subject === null) return event;
+    const key = await this.keys.activeKey(subject);
+    const data = { ...event.data };
+    for (const { field, kind } of rule.fields) {
+      const value = data[field];
+      if (value === undefined || value === null) continue;
+      if (kind === "text" && typeof value !== "string") continue;
+      data[field] = seal(key, kind === "json" ? JSON.stringify(value) : String(value));
+    }
+    return { ...event, data };
+  }
+
+  private async openField(recorded: RecordedEvent, { kind, erased }: SealedField, value: string): Promise<unknown> {
+    const header = envelopeHeader(value);
+    if (header === null) return value;
+    const key = await this.keys.key(header.subject, header.keyId);
+    if (key === null) return erased;
+    try {
+      const plaintext = open(key, value);
+      return kind === "json" ? JSON.parse(plaintext) : plaintext;
+    } catch {
+      throw new SealedFieldError(`a sealed field of event ${recorded.id} (${recorded.type}) at position ${recorded.position} does not open under its key`);
+    }
+  }
+
+  private async openEvent(recorded: RecordedEvent): Promise<RecordedEvent> {
+    const rule = sealingRules[recorded.type];
+    if (!rule || !isRecord(recorded.data)) return recorded;
+    const data = { ...recorded.data };
+    for (const field of rule.fields) {
+      const value = data[field.field];
+      if (typeof value === "string") data[field.field] = await this.openField(recorded, field, value);
+    }
+    return { ...recorded, data };
+  }
+
+  private async openAll(events: readonly RecordedEvent[]): Promise<RecordedEvent[]> {
+    const opened: RecordedEvent[] = [];
+    for (const event of events) opened.push(sealingRules[event.type] ? await this.openEvent(event) : event);
+    return opened;
+  }
+
+  async append(stream: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+    const { name } = await this.storedName(stream);
+    const sealed: NewEvent[] = [];
+    for (const event of events) sealed.push(await this.sealEvent(event));
+    return this.inner.append(name, sealed, expectedRevision);
+  }
+
+  async read(stream: string): Promise<StreamRead> {
+    const { name, read } = await this.storedName(stream);
+    const found = read ?? (await this.inner.read(name));
+    return { revision: found.revision, events: await this.openAll(found.events) };
+  }
+
+  async readAll(afterPosition: number, limit: number, maxBytes?: number): Promise<RecordedEvent[]> {
+    return this.openAll(await this.inner.readAll(afterPosition, limit, maxBytes));
+  }
+
+  headPosition(): Promise<number> {
+    return this.inner.headPosition();
+  }
+
+  subscribe(afterPosition: number, handler: BatchHandler, options?: { batchSize?: number }): Subscription {
+    return this.inner.subscribe(afterPosition, async (events) => handler(await this.openAll(events)), options);
+  }
+
+  async close(): Promise<void> {
+    await this.inner.close();
+    if (this.options.closeKeys) await this.keys.close();
+  }
+}

@@ -1,0 +1,69 @@
+// The key cache in front of the SQLite key store: bounded in count and time, and a destroyed key is gone at once
+// in the process that destroyed it.
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { SqliteKeyStore } from "../../../shared/adapters/sqlite/sqlite.key-store.ts";
+import { CachedKeyStore } from "../../../shared/erasure/cached-key-store.ts";
+import { KeyEncryptionKey } from "../../../shared/erasure/key-encryption-key.ts";
+import type { KeyStore } from "../../../shared/erasure/key-store.port.ts";
+import { tempDir } from "../../support/temp-dir.ts";
+
+const kek = new KeyEncryptionKey("k".repeat(40));
+let cleanup: () => Promise<void> = async () => undefined;
+afterEach(async () => cleanup());
+
+/** The real store, counting the reads that reach it. */
+async function countedStore(): Promise<{ store: KeyStore; reads: () => number; second: SqliteKeyStore }> {
+  const dir = await tempDir();
+  const file = join(dir.path, "keys.sqlite");
+  const inner = new SqliteKeyStore(file, kek);
+  const second = new SqliteKeyStore(file, kek);
+  let reads = 0;
+  const store: KeyStore = {
+    activeKey: (subject) => ((reads += 1), inner.activeKey(subject)),
+    key: (subject, keyId) => ((reads += 1), inner.key(subject, keyId)),
+    destroy: (subject) => inner.destroy(subject),
+    storeId: () => inner.storeId(),
+    close: () => inner.close(),
+  };
+  cleanup = async () => {
+    await inner.close();
+    await second.close();
+    await dir.remove();
+  };
+  return { store, reads: () => reads, second };
+}
+
+describe("the key cache", () => {
+  it("reads a key from the store once while it is fresh, and again once its time is up", async () => {
+    let now = 0;
+    const { store, reads } = await countedStore();
+    const cache = new CachedKeyStore(store, { maxEntries: 10, ttlMs: 1_000, now: () => now });
+    const key = await cache.activeKey("user:ann");
+    for (let i = 0; i < 5; i += 1) expect(await cache.key("user:ann", key.keyId)).toEqual(key);
+    expect(reads()).toBe(1);
+    now = 1_001;
+    await cache.key("user:ann", key.keyId);
+    expect(reads()).toBe(2);
+  });
+
+  it("holds at most maxEntries keys", async () => {
+    const { store } = await countedStore();
+    const cache = new CachedKeyStore(store, { maxEntries: 8, ttlMs: 60_000 });
+    for (let i = 0; i < 50; i += 1) await cache.activeKey(`user:u${i}`);
+    expect(cache.size).toBeLessThanOrEqual(8);
+  });
+
+  it("answers a key it destroyed as missing at once, and a key destroyed by another process once its time is up", async () => {
+    let now = 0;
+    const { store, second } = await countedStore();
+    const cache = new CachedKeyStore(store, { maxEntries: 10, ttlMs: 1_000, now: () => now });
+    const ann = await cache.activeKey("user:ann");
+    await cache.destroy("user:ann");
+    expect(await cache.key("user:ann", ann.keyId)).toBeNull();
+    const bob = await cache.activeKey("user:bob");
+    await second.destroy("user:bob");
+    now = 1_001;
+    expect(await cache.key("user:bob", bob.keyId)).toBeNull();
+  });
+});

@@ -1,0 +1,93 @@
+// The key store's contract: what every adapter (SQLite, MongoDB) must do the same way. `open(kek)` opens the
+// same store again (another process), with the key-encryption key given.
+import { afterEach, describe, expect, it } from "vitest";
+import { KeyEncryptionKey } from "../../shared/erasure/key-encryption-key.ts";
+import { KeyStoreError, type KeyStore } from "../../shared/erasure/key-store.port.ts";
+
+export type KeyStoreFactory = () => Promise<{ open: (kek: KeyEncryptionKey) => Promise<KeyStore>; cleanup: () => Promise<void> }>;
+
+const KEK = new KeyEncryptionKey("k".repeat(40));
+
+export function keyStoreContract(name: string, factory: KeyStoreFactory): void {
+  describe(`${name} key store`, () => {
+    const opened: KeyStore[] = [];
+    let cleanup: () => Promise<void> = async () => undefined;
+    afterEach(async () => {
+      for (const store of opened.splice(0)) await store.close();
+      await cleanup();
+    });
+    const setUp = async () => {
+      const made = await factory();
+      cleanup = made.cleanup;
+      const open = async (kek: KeyEncryptionKey = KEK) => {
+        const store = await made.open(kek);
+        opened.push(store);
+        return store;
+      };
+      return { open };
+    };
+
+    it("gives a subject one 32-byte key, the same on every call and from every connection", async () => {
+      const { open } = await setUp();
+      const store = await open();
+      const first = await store.activeKey("user:ann");
+      expect(first.material).toHaveLength(32);
+      expect(await store.activeKey("user:ann")).toEqual(first);
+      expect(await (await open()).activeKey("user:ann")).toEqual(first);
+      expect(await store.key("user:ann", first.keyId)).toEqual(first);
+      expect((await store.activeKey("user:bob")).material.equals(first.material)).toBe(false);
+    });
+
+    it("agrees on one key when two connections create a subject's key at once", async () => {
+      const { open } = await setUp();
+      const [one, two] = [await open(), await open()];
+      const keys = await Promise.all([one.activeKey("user:race"), two.activeKey("user:race"), one.activeKey("user:race")]);
+      expect(new Set(keys.map((key) => key.keyId)).size).toBe(1);
+    });
+
+    it("answers null for a key id it never made", async () => {
+      const { open } = await setUp();
+      const store = await open();
+      await store.activeKey("user:ann");
+      expect(await store.key("user:ann", "not-a-key")).toBeNull();
+      expect(await store.key("user:nobody", "not-a-key")).toBeNull();
+    });
+
+    it("destroys a subject's key for every connection, leaves other subjects alone, and makes a new key after", async () => {
+      const { open } = await setUp();
+      const store = await open();
+      const ann = await store.activeKey("user:ann");
+      const bob = await store.activeKey("user:bob");
+      await store.destroy("user:ann");
+      await store.destroy("user:ann");
+      expect(await store.key("user:ann", ann.keyId)).toBeNull();
+      expect(await (await open()).key("user:ann", ann.keyId)).toBeNull();
+      expect(await store.key("user:bob", bob.keyId)).toEqual(bob);
+      const again = await store.activeKey("user:ann");
+      expect(again.keyId).not.toBe(ann.keyId);
+      expect(again.material.equals(ann.material)).toBe(false);
+    });
+
+    it("keeps its id across connections", async () => {
+      const { open } = await setUp();
+      const id = await (await open()).storeId();
+      expect(id).toMatch(/\S{8,}/);
+      expect(await (await open()).storeId()).toBe(id);
+    });
+
+    it("refuses to open with another key-encryption key, naming ERASURE_KEK, rather than answer garbage", async () => {
+      const { open } = await setUp();
+      await (await open()).activeKey("user:ann");
+      const wrong = new KeyEncryptionKey("w".repeat(40));
+      await expect(open(wrong)).rejects.toThrow(KeyStoreError);
+      await expect(open(wrong)).rejects.toThrow(/ERASURE_KEK/);
+    });
+
+    it("refuses a subject that is not a short printable name", async () => {
+      const { open } = await setUp();
+      const store = await open();
+      await expect(store.activeKey("user:a.b")).rejects.toThrow(KeyStoreError);
+      await expect(store.activeKey("no-kind")).rejects.toThrow(KeyStoreError);
+    });
+  });
+}

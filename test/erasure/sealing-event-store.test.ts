@@ -1,0 +1,126 @@
+// The sealing event store over the real SQLite event store and key store: personal data leaves the process
+// only sealed, addresses never name a stream, old plaintext events stay readable, and a destroyed key reads as
+// erased, never as garbage.
+import { randomUUID } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { SqliteEventStore } from "../../shared/adapters/sqlite/sqlite.event-store.ts";
+import { SqliteKeyStore } from "../../shared/adapters/sqlite/sqlite.key-store.ts";
+import { toNewEvents } from "../../shared/commands/new-events.ts";
+import { KeyEncryptionKey } from "../../shared/erasure/key-encryption-key.ts";
+import { subjects } from "../../shared/erasure/key-store.port.ts";
+import { SealedFieldError, SealingEventStore } from "../../shared/erasure/sealing-event-store.ts";
+import { parseRecorded } from "../../shared/events.ts";
+import { invitationIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
+import { invitationSlotStream } from "../../shared/sharing/invitation-slot.decider.ts";
+import { emailReservationStream, userStream } from "../../shared/users/user.decider.ts";
+import { tempDir } from "../support/temp-dir.ts";
+
+const kek = new KeyEncryptionKey("k".repeat(40));
+let cleanup: () => Promise<void> = async () => undefined;
+afterEach(async () => cleanup());
+
+async function stores() {
+  const dir = await tempDir();
+  const raw = new SqliteEventStore(join(dir.path, "events.sqlite"));
+  const keys = new SqliteKeyStore(join(dir.path, "keys.sqlite"), kek);
+  const sealed = new SealingEventStore(raw, keys, kek);
+  cleanup = async () => {
+    await raw.close();
+    await keys.close();
+    await dir.remove();
+  };
+  const rawBytes = () =>
+    readdirSync(dir.path)
+      .map((name) => readFileSync(join(dir.path, name)).toString("latin1").toLowerCase())
+      .join("\n");
+  return { raw, keys, sealed, rawBytes };
+}
+
+const userId = userIdSchema.parse(randomUUID());
+const context = { actorId: userId, correlationId: "test", now: new Date("2026-11-01T10:00:00Z") };
+const registration = (email: string, name: string) => toNewEvents([{ type: "UserRegistered", data: { userId, email, name, image: "https://pictures.example.com/me.png" } }], context);
+
+describe("the sealing event store", () => {
+  it("stores a user's email, name and picture sealed, and reads them back in the clear", async () => {
+    const { sealed, raw, rawBytes } = await stores();
+    await sealed.append(userStream(userId), registration("quill@example.com", "Quillon Marsh"), "no_stream");
+    const [stored] = (await raw.read(userStream(userId))).events;
+    expect(JSON.stringify(stored?.data)).not.toMatch(/quill|marsh|pictures/i);
+    expect(rawBytes()).not.toMatch(/quill|marsh|pictures\.example/);
+    const [read] = (await sealed.read(userStream(userId))).events;
+    expect(read?.data).toEqual({ userId, email: "quill@example.com", name: "Quillon Marsh", image: "https://pictures.example.com/me.png" });
+    const [fromLog] = await sealed.readAll(0, 10);
+    expect(fromLog?.data).toEqual(read?.data);
+  });
+
+  it("names address streams by the address's keyed hash, finding them by the address", async () => {
+    const { sealed, raw } = await stores();
+    const address = "slot.holder@example.com";
+    const invitationId = invitationIdSchema.parse(randomUUID());
+    const reservation = toNewEvents([{ type: "EmailReserved", data: { email: address, userId } }], context);
+    await sealed.append(emailReservationStream(address), reservation, "no_stream");
+    const slot = toNewEvents([{ type: "InvitationSlotTaken", data: { invitationId, previous: null } }], context);
+    await sealed.append(invitationSlotStream("page", randomUUID(), address), slot, "no_stream");
+    const streams = (await raw.readAll(0, 10)).map((event) => event.stream);
+    expect(streams).toHaveLength(2);
+    for (const stream of streams) expect(stream).not.toContain("@");
+    expect(streams[0]).toBe(`email-${kek.addressHash(address)}`);
+    expect((await sealed.read(emailReservationStream(address))).revision).toBe(0);
+  });
+
+  it("reads what a destroyed key sealed as erased: no email, the erased name, no picture", async () => {
+    const { sealed, keys } = await stores();
+    await sealed.append(userStream(userId), registration("quill@example.com", "Quillon Marsh"), "no_stream");
+    await keys.destroy(subjects.user(userId));
+    const [read] = (await sealed.read(userStream(userId))).events;
+    expect(read?.data).toEqual({ userId, email: "", name: "Erased user", image: null });
+    expect(read && parseRecorded(read).event.type).toBe("UserRegistered");
+  });
+
+  it("seals the answer recorded for an Idempotency-Key under its caller's key, as JSON, erased to null", async () => {
+    const { sealed, raw, keys } = await stores();
+    const keyHash = "a".repeat(64);
+    const body = { ok: true, memberId: null, message: "invitee@example.com has no account yet" };
+    const completed = toNewEvents(
+      [{ type: "IdempotentRequestCompleted", data: { keyHash, fingerprint: "f", completedAt: "2026-11-01T10:00:00.000Z", status: 202, body, consistencyToken: "7" } }],
+      context,
+    );
+    await sealed.append(`idempotency-${keyHash}`, completed, "any");
+    expect(JSON.stringify((await raw.read(`idempotency-${keyHash}`)).events[0]?.data)).not.toContain("invitee");
+    expect((await sealed.read(`idempotency-${keyHash}`)).events[0]?.data).toMatchObject({ status: 202, body });
+    await keys.destroy(subjects.user(userId));
+    expect((await sealed.read(`idempotency-${keyHash}`)).events[0]?.data).toMatchObject({ status: 202, body: null });
+  });
+
+  it("reads events written before sealing existed as they were, and keeps using a stream named by a plain address", async () => {
+    const { sealed, raw } = await stores();
+    const address = "legacy@example.com";
+    await raw.append(userStream(userId), registration(address, "Legacy Lee"), "no_stream");
+    await raw.append(`email-${address}`, toNewEvents([{ type: "EmailReserved", data: { email: address, userId } }], context), "no_stream");
+    const [read] = (await sealed.read(userStream(userId))).events;
+    expect(read?.data).toMatchObject({ email: address, name: "Legacy Lee" });
+    const reservation = await sealed.read(emailReservationStream(address));
+    expect(reservation.revision).toBe(0);
+    expect(reservation.events[0]?.stream).toBe(`email-${address}`);
+    await sealed.append(emailReservationStream(address), toNewEvents([{ type: "EmailReleased", data: { userId } }], context), 0);
+    expect((await raw.read(`email-${address}`)).revision).toBe(1);
+  });
+
+  it("refuses to read a sealed field that was altered, rather than show anything", async () => {
+    const { sealed, raw, keys } = await stores();
+    await sealed.append(userStream(userId), registration("quill@example.com", "Quillon Marsh"), "no_stream");
+    const [stored] = (await raw.read(userStream(userId))).events;
+    if (!stored) throw new Error("nothing stored");
+    const data = z.record(z.string(), z.string().nullable()).parse(stored.data);
+    const name = data.name ?? "";
+    const tampered = { ...data, name: name.slice(0, -3) + (name.endsWith("AAA") ? "BBB" : "AAA") };
+    const other = userIdSchema.parse(randomUUID());
+    // The same sealed value, altered, under a stream the reader takes as the user's.
+    await raw.append(userStream(other), [{ id: randomUUID(), type: "UserRegistered", data: tampered, metadata: stored.metadata }], "no_stream");
+    await expect(sealed.read(userStream(other))).rejects.toThrow(SealedFieldError);
+    expect(await keys.activeKey(subjects.user(userId))).toBeDefined();
+  });
+});

@@ -1,0 +1,140 @@
+// DELETE /me erases an account: afterwards no file under DATA_DIR holds the person's email or name (WAL files,
+// key store and mail outbox included), before and after the read models are rebuilt from the log, and the API
+// answers as for someone it never saw; another person's data stays as it was.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mintSession } from "../../shared/auth/session-verifier.ts";
+import { Client, TEST_SESSION_SECRET, TestServer, type TestUser } from "../support/server.ts";
+import { anchor, listThreads, openThread } from "../support/comments.ts";
+import { addMember, createFolder, createPage, share, unknownAddress } from "../support/workspace-builders.ts";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await TestServer.start();
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+/** Every file under `dir`, recursively (none while it does not exist). */
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+/** The files under DATA_DIR whose raw bytes hold one of `needles`, compared case-insensitively. */
+function filesHolding(dataDir: string, needles: readonly string[]): string[] {
+  const lower = needles.map((needle) => needle.toLowerCase());
+  return filesUnder(dataDir).filter((file) => {
+    const text = readFileSync(file).toString("latin1").toLowerCase();
+    return lower.some((needle) => text.includes(needle));
+  });
+}
+
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe("DELETE /me", () => {
+  it("answers 400 unless the body repeats the account's email, and 403 to an API token", async () => {
+    const ann = await server.registered("ann");
+    expect((await ann.call("DELETE", "/me", { json: { confirm: "someone-else@example.com" } })).status).toBe(400);
+    expect((await ann.call("DELETE", "/me", { json: {} })).status).toBe(400);
+    const token = await server.tokenClient(ann, ["pages:write"]);
+    expect((await token.call("DELETE", "/me", { json: { confirm: ann.email } })).status).toBe(403);
+    expect((await server.anonymous().call("DELETE", "/me", { json: { confirm: ann.email } })).status).toBe(401);
+    expect((await ann.get("/me")).status).toBe(200);
+  });
+
+  it("leaves the email and name nowhere under DATA_DIR, before or after a replay, and the API as if they never came", async () => {
+    const email = "Zelda.Quarantine-7f3a@Example.com";
+    const name = "Zeldaqx Vormundine";
+    const bob = await server.registered("bob", { name: "Bob Keeper" });
+    // Bob invites her address before she has an account; her registration accepts it.
+    const sharedFolder = await createFolder(bob, { name: "Shared before" });
+    expect((await share(bob, "folder", sharedFolder, email, "view")).status).toBe(202);
+    await until(async () => filesHolding(join(server.dataDir, "outbox"), [email]).length > 0, "the invitation mail to her address");
+    const zelda = await server.registered("zelda", { email, name, picture: "https://pictures.example.com/zeldaqx.png" });
+    expect((await zelda.get(`/folders/${sharedFolder}`)).status).toBe(200);
+
+    // Zelda's own workspace, with a comment of Bob's on her page.
+    const folderId = await createFolder(zelda, { name: "Plans" });
+    const herPage = await createPage(zelda, { title: "Her notes", markdown: "text before the quoted words text after", parentId: folderId });
+    expect((await share(zelda, "page", herPage, bob.email, "comment")).status).toBe(200);
+    await openThread(bob, herPage, "Bob's remark on her notes", anchor);
+    // Bob's workspace, where Zelda is a member and comments; an invitation Bob sent her address before.
+    const bobsPage = await createPage(bob, { title: "Bob's plan", markdown: "text before the quoted words text after" });
+    expect((await addMember(bob, zelda.email, "commenter")).status).toBeLessThan(300);
+    const herComment = await openThread(zelda, bobsPage, "A comment by her on Bob's plan", anchor);
+    const invitedFolder = await createFolder(bob);
+    const laterAddress = unknownAddress("later");
+    expect((await share(bob, "folder", invitedFolder, laterAddress, "view")).status).toBe(202);
+    // Zelda invites an address without an account (its mail names her) and keeps a token and an Idempotency-Key answer.
+    expect((await share(zelda, "page", herPage, unknownAddress("friend"), "view")).status).toBe(202);
+    const token = await server.tokenClient(zelda, ["pages:read"]);
+    const keyed = await zelda.call("POST", "/shares/workspace/members", { json: { email: bob.email, role: "viewer" }, headers: { "idempotency-key": "zelda-adds-bob" } });
+    expect(keyed.status).toBeLessThan(300);
+    await until(async () => filesHolding(join(server.dataDir, "outbox"), [name]).length > 0, "the invitation mail naming her");
+    expect(filesHolding(server.dataDir, [email, name]).length).toBeGreaterThan(0);
+
+    const erased = await zelda.call("DELETE", "/me", { json: { confirm: email.toLowerCase() } });
+    expect(erased.status, erased.text).toBe(204);
+
+    // The log itself: what her events held reads as erased, through the server's own key store.
+    const { events } = await server.internals.eventStore.read(`user-${zelda.id}`);
+    expect(events[0]?.data).toMatchObject({ userId: zelda.id, email: "", name: "Erased user", image: null });
+
+    // The API: her session and token no longer work, her workspace is gone, her comment elsewhere is an erased user's.
+    expect((await zelda.get("/me")).status).toBe(401);
+    expect((await token.get("/me")).status).toBe(401);
+    expect((await bob.get(`/pages/${herPage}`)).status).toBe(404);
+    const threads = await listThreads(bob, bobsPage);
+    const shown = threads.data.find((thread) => thread.id === herComment.id);
+    expect(shown?.comments[0]).toMatchObject({ authorId: zelda.id, authorName: "Erased user", authorImage: null, body: "A comment by her on Bob's plan" });
+    const bobsShares = await bob.get("/shares/workspace");
+    expect(JSON.stringify(bobsShares.body)).not.toContain(zelda.id);
+    const folderShares = await bob.get(`/shares/entity/folder/${sharedFolder}`);
+    expect(folderShares.text).not.toContain(zelda.id);
+    expect(folderShares.text.toLowerCase()).not.toContain(email.toLowerCase());
+    expect((await bob.get(`/pages/${bobsPage}/content`)).text).toContain("quoted words");
+
+    // Raw bytes of every file, with the server stopped (WAL files checkpointed), then after a rebuild from the log.
+    await server.restart(async () => {
+      expect(filesHolding(server.dataDir, [email, name])).toEqual([]);
+    });
+    await server.rebuildReadModels();
+    await server.restart(async () => {
+      expect(filesHolding(server.dataDir, [email, name])).toEqual([]);
+    });
+
+    // As for an address never seen: sharing with it invites; Bob's own data is intact.
+    const again = await share(bob, "page", bobsPage, email, "view");
+    expect(again.status, again.text).toBe(202);
+    expect((await bob.get("/me")).body).toMatchObject({ email: bob.email, name: "Bob Keeper" });
+    expect((await bob.get(`/pages/${bobsPage}`)).body).toMatchObject({ title: "Bob's plan" });
+  });
+
+  it("lets the same identity sign in afresh with a new session, to an empty account, but not with a session from before", async () => {
+    const ann = await server.registered("ann", { name: "Annika Before" });
+    await createPage(ann, { title: "Annika's page" });
+    expect((await ann.call("DELETE", "/me", { json: { confirm: ann.email } })).status).toBe(204);
+    expect((await ann.get("/me")).status).toBe(401);
+    await new Promise((resolve) => setTimeout(resolve, 1_100)); // a session's issue time counts whole seconds
+    const cookie = await mintSession(TEST_SESSION_SECRET, { sub: ann.id, email: ann.email, name: "Annika After" });
+    const fresh = new Client(server.url, { cookie });
+    const me = await fresh.get("/me");
+    expect(me.status, me.text).toBe(200);
+    expect(me.body).toMatchObject({ id: ann.id, email: ann.email, name: "Annika After" });
+    expect((await fresh.get("/pages")).body.data).toEqual([]);
+  });
+});
+
+export type { TestUser };
