@@ -41,6 +41,7 @@ import { WorkerPool } from "../shared/workers/worker-pool.ts";
 import type { RateLimitCounters } from "../shared/rate-limit/rate-limit-counters.port.ts";
 import type { ShareLinkViewRecorder } from "../shared/share-links/share-link-views.port.ts";
 import { ShareLinkViewCounter } from "../shared/share-links/view-counter.ts";
+import { SharedPageRenderer } from "../shared/share-links/render/render-shared-page.ts";
 
 export type Clock = () => Date;
 
@@ -99,6 +100,7 @@ export function commandApiPorts(
     trashRetentionDays: config.TRASH_RETENTION_DAYS,
     attachmentMaxBytes: config.ATTACHMENT_MAX_BYTES,
     images: new ImageInspector({ concurrency: config.IMAGE_DECODE_CONCURRENCY, queue: config.IMAGE_DECODE_QUEUE }),
+    pool,
     notes: new NoteRewriter(pool, { noteTimeLimitMs: config.IMPORT_NOTE_TIME_LIMIT_MS }),
     vaultZips: {
       maxZipBytes: config.IMPORT_ZIP_MAX_BYTES,
@@ -179,6 +181,7 @@ export function queryApiPorts(
     publicPages: {
       viewCounter: new ShareLinkViewCounter(publicPages.views, { flushMs: config.SHARE_LINK_VIEW_FLUSH_MS, clock, ...(publicPages.logger ? { logger: publicPages.logger } : {}) }),
       guessCounters: publicPages.guessCounters,
+      renderer: new SharedPageRenderer(pool),
     },
   };
 }

@@ -1,4 +1,5 @@
 // The command API: every POST, PATCH, PUT and DELETE of /api/v1. Appends events; answers once projected.
+import type { WorkerPool } from "../../shared/workers/worker-pool.ts";
 import type { ErasurePorts } from "../../shared/users/erase-user.ts";
 import { meCommandRoutes } from "./routes/me.routes.ts";
 import type { Logger } from "pino";
@@ -50,6 +51,8 @@ export interface CommandApiPorts extends WritePorts {
   readonly images: ImageInspector;
   /** Webhook secrets' sealing and the delivery log (retries and replays are queued there). */
   readonly webhooks: WebhookPorts;
+  /** The process's worker pool for CPU-heavy work (diffs; the import's notes go through `notes`). */
+  readonly pool: WorkerPool;
   /** Parses imported notes and rewrites their links off the event loop; closed with the server. */
   readonly notes: NoteRewriter;
   /** How a vault sent as a zip is received and bounded. */

@@ -51,7 +51,7 @@ export interface QueryApiPorts {
   /** EXPORT_MAX_PER_USER and EXPORT_MAX_CONCURRENT: vault exports at once. */
   readonly exports: ExportLimits;
   /** The public pages of share links: where their views are counted and password attempts bounded. */
-  readonly publicPages: Pick<SharedPagePorts, "viewCounter" | "guessCounters">;
+  readonly publicPages: Pick<SharedPagePorts, "viewCounter" | "guessCounters" | "renderer">;
 }
 
 async function awaitConsistencyToken(ports: QueryApiPorts, header: string | string[] | undefined): Promise<void> {

@@ -7,12 +7,15 @@ import { refuseFuture, type Instant } from "./instant.ts";
 import type { PageDiff } from "./page-diff.compute.ts";
 import { diffPageVersions, type DiffLimits } from "./page-diff.ts";
 import { pageRecordAt } from "./read-history.ts";
+import type { WorkerPool } from "../workers/worker-pool.ts";
 
 export interface DiffPorts {
   readonly views: ReadModels;
   readonly clock: () => Date;
   /** How far the read models reach: `to` when it is not given. */
   readonly projection: { current(): Promise<number> };
+  /** The process's worker pool, where the diff is computed. */
+  readonly pool: Pick<WorkerPool, "run">;
   readonly diffLimits?: DiffLimits;
 }
 
@@ -36,6 +39,6 @@ export async function pageDiffBetween(ports: DiffPorts, principal: Principal, pa
   const before = await pageRecordAt(ports.views, principal, pageId, range.from);
   const after = await pageRecordAt(ports.views, principal, pageId, to);
   const version = (label: string, read: typeof before) => ({ label, title: read.shown.title, icon: read.shown.icon, markdown: read.markdown });
-  const { diff, unified } = await diffPageVersions(version(labelOf(range.from), before), version(range.to === undefined ? "now" : labelOf(to), after), ports.diffLimits);
+  const { diff, unified } = await diffPageVersions(ports.pool, version(labelOf(range.from), before), version(range.to === undefined ? "now" : labelOf(to), after), ports.diffLimits);
   return { pageId, fromPosition: String(before.shown.updatedPosition), toPosition: String(after.shown.updatedPosition), ...diff, unified };
 }

@@ -3,6 +3,7 @@
 // outside the thread. The implementations live in pool.worker.ts, which only the worker threads load.
 import { MessagePort } from "node:worker_threads";
 import { z } from "zod";
+import { diffOutcomeSchema, diffTaskSchema } from "../history/page-diff.compute.ts";
 
 const foundLink = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("page"), id: z.string(), anchor: z.string().nullable(), start: z.number().int(), end: z.number().int(), text: z.string() }),
@@ -42,7 +43,14 @@ const rewrittenNote = z.object({
 /** A zip entry deflated in the worker: the raw deflate stream, the CRC-32 and the size of what it holds. */
 const deflatedEntry = z.object({ deflated: z.instanceof(Uint8Array), crc: z.number().int(), size: z.number().int().nonnegative() });
 
+/** What a shared page's links may reach (shared/share-links/render/markdown-to-safe-html.ts). */
+const renderOptions = z.object({ linkBase: z.string(), pages: z.record(z.string(), z.object({ title: z.string() })), rootPageId: z.string().nullable() });
+
 export const poolTasks = {
+  /** A share link's page: its markdown as sanitised HTML, links kept within the link. */
+  renderSharedPage: { input: z.object({ markdown: z.string(), options: renderOptions }), output: z.object({ html: z.string() }) },
+  /** The change between two versions of a page, as hunks and a unified diff (shared/history/page-diff.compute.ts). */
+  pageDiff: { input: diffTaskSchema, output: diffOutcomeSchema },
   /** Lines added and removed between two texts (shared/history/line-diff.ts). */
   lineDiff: {
     input: z.object({ before: z.string(), after: z.string() }),

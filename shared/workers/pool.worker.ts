@@ -4,6 +4,8 @@ import { crc32, deflateRawSync } from "node:zlib";
 import { withVaultFrontmatter } from "../exports/vault-frontmatter.ts";
 import { findLinks, toVaultMarkdown } from "../exports/vault-links.ts";
 import { summariseLines } from "../history/line-diff.ts";
+import { computePageDiff } from "../history/page-diff.compute.ts";
+import { markdownToSafeHtml } from "../share-links/render/markdown-to-safe-html.ts";
 import { rewriteNote } from "../imports/vault-note.ts";
 import { VaultResolver } from "../imports/vault-resolver.ts";
 import { poolRequest, poolTasks, type DeflatedEntry, type PoolTaskName, type PoolTaskOutput, type VaultNoteTask } from "./pool-tasks.ts";
@@ -42,6 +44,12 @@ function resolverFor(importId: string, links: ConstructorParameters<typeof Vault
 function run<K extends PoolTaskName>(task: K, raw: unknown): PoolTaskOutput<K>;
 function run(task: PoolTaskName, raw: unknown): PoolTaskOutput<PoolTaskName> {
   switch (task) {
+    case "renderSharedPage": {
+      const input = poolTasks.renderSharedPage.input.parse(raw);
+      return { html: markdownToSafeHtml(input.markdown, input.options) };
+    }
+    case "pageDiff":
+      return computePageDiff(poolTasks.pageDiff.input.parse(raw));
     case "lineDiff": {
       const input = poolTasks.lineDiff.input.parse(raw);
       return summariseLines(input.before, input.after);

@@ -2,7 +2,7 @@
 // folder's index), GET /s/{secret}/pages/{pageId} (a page of a folder link), GET /s/{secret}/images/{imageId}
 // (an image of a page the link shows) and POST /s/{secret} (the password form). Every answer that shows nothing
 // is the same 404 page, byte for byte, whatever the reason; every answer carries the strict headers of
-// public-page-html.ts. The markdown is rendered in a worker thread (renderSharedPage).
+// public-page-html.ts. The markdown is rendered in the worker pool (SharedPageRenderer).
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { blobKeySchema } from "../../../shared/blobs/blob-store.port.ts";
@@ -10,7 +10,7 @@ import type { App } from "../../../shared/http/create-app.ts";
 import type { RateLimitCounters } from "../../../shared/rate-limit/rate-limit-counters.port.ts";
 import { isUnlocked, openShareLink, pageOfLink, pagesOfLink, placeInLink, UNLOCK_COOKIE, type OpenedLink } from "../../../shared/share-links/open-share-link.ts";
 import { NOT_FOUND_HTML, pageDocument, passwordDocument, publicHeaders, TOO_MANY_HTML } from "../../../shared/share-links/public-page-html.ts";
-import { renderSharedPage } from "../../../shared/share-links/render/render-shared-page.ts";
+import type { SharedPageRenderer } from "../../../shared/share-links/render/render-shared-page.ts";
 import { passwordMatches, UNLOCK_SECONDS, unlockToken } from "../../../shared/share-links/share-link-password.ts";
 import type { ShareLinkViewCounter } from "../../../shared/share-links/view-counter.ts";
 import type { QueryApiPorts } from "../query-api.ts";
@@ -19,6 +19,8 @@ export interface SharedPagePorts extends Pick<QueryApiPorts, "views" | "blobs" |
   readonly viewCounter: ShareLinkViewCounter;
   /** Where password attempts are counted (the rate limits' counters: shared by every node through NATS KV). */
   readonly guessCounters: RateLimitCounters;
+  /** Renders a page's markdown in the worker pool. */
+  readonly renderer: SharedPageRenderer;
 }
 
 /** Password attempts allowed per window, per link and per client address. */
@@ -71,7 +73,7 @@ export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
       return reply.code(200).headers(headers).type("text/markdown; charset=utf-8").send(markdown);
     }
     const body = content
-      ? await renderSharedPage(content.markdown, {
+      ? await ports.renderer.render(content.markdown, {
           linkBase: base(opened),
           rootPageId: opened.kind === "page" ? opened.page.id : null,
           pages: Object.fromEntries(pages.map((p) => [p.id, { title: p.title }])),
