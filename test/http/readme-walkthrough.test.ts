@@ -32,4 +32,6 @@ it("runs the README's walkthrough on a fresh data directory and reads the page's
   expect(stdout).toContain('"folderPath":"Projects"');
   expect(stdout).toContain('title: "Q4 plan"');
   expect(stdout).toContain("# Goals\n\nShip it.");
+  // The walkthrough's token may comment: the thread is opened on the quoted sentence.
+  expect(stdout).toContain('"quote":"Ship it."');
 }, 90_000);
