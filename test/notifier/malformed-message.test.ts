@@ -10,6 +10,7 @@ import { natsUnavailable, startNatsServer, type NatsServer } from "../support/na
 import { scrapeUntil } from "../support/metrics.ts";
 import { startServiceProcess, type ServiceProcess } from "../support/processes.ts";
 import { TEST_SESSION_SECRET } from "../support/server.ts";
+import { until } from "../support/projector-stores.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
 const unavailable = natsUnavailable();
@@ -35,6 +36,13 @@ describe.skipIf(unavailable !== null)("the notifier on NATS", () => {
       AUTH_SESSION_SECRET: TEST_SESSION_SECRET,
     });
     connection = await connect({ servers: server.url });
+    // The notifier joins the bus in the background (it starts without it): publish once its consumer exists, or
+    // the messages would come before it (a new consumer starts from when it asked).
+    const manager = await jetstreamManager(connection);
+    await until(async () => {
+      const consumers = await manager.consumers.list("WORKSPACE_EVENTS").next().catch(() => []);
+      return consumers.length > 0;
+    }, "the notifier's consumer on the bus");
   });
   afterAll(async () => {
     await connection?.close();
