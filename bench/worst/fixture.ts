@@ -41,6 +41,8 @@ export interface Caller {
 
 export interface Worst {
   readonly server: Child;
+  /** The server's session secret: rows that need fresh users sign them in. */
+  readonly secret: string;
   readonly api: string;
   readonly owner: Caller;
   readonly stranger: Caller;
@@ -91,9 +93,9 @@ const threadOf = (body: unknown): { id: string; comments: unknown[] } => {
   return thread;
 };
 
-async function callerOf(api: string, secret: string, label: string): Promise<Caller> {
+export async function callerOf(api: string, secret: string, label: string): Promise<Caller> {
   const id = randomUUID();
-  const email = `${label}@worst.example`;
+  const email = `${label}-${id.slice(0, 8)}@worst.example`;
   const cookie = `app-auth.session_token=${await mintSession(secret, { sub: id, email, name: label })}`;
   await call(api, "/me", { headers: { cookie } });
   const created = await call(api, "/tokens", { method: "POST", headers: { cookie, "content-type": "application/json" }, body: { name: `${label} all scopes`, scopes: ["pages:read", "pages:comment", "pages:write"] } });
@@ -177,7 +179,7 @@ export async function buildWorst(server: Child, secret: string, sizes: WorstSize
     const created = await post(owner, "/webhooks", { url: `http://127.0.0.1:9/hook-${i}`, events: ["page.created", "page.updated"] });
     webhookId = field(created.body, "id");
   }
-  return { server, api, owner, stranger, sizes, folderId, bigPageId, historyPageId, midRevision, linkedPageId, threadId, commentId, imageId, webhookId, strangerPageId, sampleTitle };
+  return { server, secret, api, owner, stranger, sizes, folderId, bigPageId, historyPageId, midRevision, linkedPageId, threadId, commentId, imageId, webhookId, strangerPageId, sampleTitle };
 }
 
 /** A 10000×9999 RGBA PNG of one colour: the most pixels the upload takes, in about 400 KB. */

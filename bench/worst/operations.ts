@@ -1,8 +1,9 @@
 // One worst case per operation of the API reference: the most expensive request within the documented limits,
 // against the fixture of fixture.ts. `prepare` makes what one iteration consumes (a page to delete, a token to
 // revoke) before the timed part, so every timed request is the operation itself.
-import { randomUUID } from "node:crypto";
-import { costliestMarkdown, jsonHeaders, largestPng, multipart, PAGE_MAX_CHARS, type Caller, type Worst } from "./fixture.ts";
+import { randomBytes, randomUUID } from "node:crypto";
+import { z } from "zod";
+import { callerOf, costliestMarkdown, jsonHeaders, largestPng, multipart, PAGE_MAX_CHARS, type Caller, type Worst } from "./fixture.ts";
 
 export interface WorstRequest {
   readonly method: string;
@@ -252,6 +253,29 @@ export const WORST_CASES: Record<string, WorstCase> = {
     prepare: (w, n) => many(n, async () => idOf((await json(w, w.owner, "POST", `/pages/${w.bigPageId}/share-links`, {})).body)),
     request: (w, id) => send(w.owner, "DELETE", `/share-links/${id}`),
   },
+  "GET /api/v1/pages/{pageId}/diff": { input: "half the longest history: 2,000 lines, every one changed", request: (w) => get(w.owner, `/pages/${w.historyPageId}/diff?from=${w.midRevision}`) },
+  "POST /api/v1/pages/{pageId}/attachments": { input: "50 MB (ATTACHMENT_MAX_BYTES), incompressible", maxIterations: 3, request: (w) => attachmentUpload(w, ATTACHMENT_BYTES) },
+  "GET /api/v1/pages/{pageId}/attachments": { input: "the largest page's attachments, limit 100", request: (w) => get(w.owner, `/pages/${w.bigPageId}/attachments?limit=100`) },
+  "GET /api/v1/attachments/{attachmentId}": {
+    input: "a 50 MB attachment's bytes",
+    maxIterations: 3,
+    prepare: async (w, n) => repeated(n, await uploadedAttachment(w, ATTACHMENT_BYTES)),
+    request: (w, id) => get(w.owner, `/attachments/${id}`),
+  },
+  "DELETE /api/v1/pages/{pageId}/attachments/{attachmentId}": {
+    input: "remove an attachment",
+    prepare: (w, n) => many(n, () => uploadedAttachment(w, 1024)),
+    request: (w, id) => send(w.owner, "DELETE", `/pages/${w.bigPageId}/attachments/${id}`),
+  },
+  "DELETE /api/v1/me": {
+    input: "erase an account whose workspace holds 200 pages",
+    maxIterations: 2,
+    prepare: (w, n) => many(n, () => userToErase(w)),
+    request: (_w, prepared) => {
+      const user = erasable.parse(JSON.parse(prepared));
+      return { method: "DELETE", path: api("/me"), headers: { cookie: user.cookie, "content-type": "application/json" }, body: JSON.stringify({ confirm: user.email }) };
+    },
+  },
   "GET /s/{secret}": {
     input: `the largest page (${PAGE_MAX_CHARS} characters of unclosed link brackets) rendered to HTML`,
     maxIterations: 3,
@@ -276,6 +300,29 @@ export const WORST_CASES: Record<string, WorstCase> = {
 };
 
 const repeated = (n: number, value: string): string[] => Array.from({ length: n }, () => value);
+
+/** The largest attachment an upload takes by default (ATTACHMENT_MAX_BYTES): 50 MB of bytes that do not compress. */
+const ATTACHMENT_BYTES = 50 * 1024 * 1024;
+const attachmentBody = (boundary: string, bytes: number): Uint8Array<ArrayBuffer> =>
+  Uint8Array.from(Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="large.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`), randomBytes(bytes), Buffer.from(`\r\n--${boundary}--\r\n`)]));
+function attachmentUpload(w: Worst, bytes: number): WorstRequest {
+  const boundary = `worst${randomUUID().replaceAll("-", "")}`;
+  return { method: "POST", path: api(`/pages/${w.bigPageId}/attachments`), headers: { cookie: w.owner.cookie, "content-type": `multipart/form-data; boundary=${boundary}` }, body: attachmentBody(boundary, bytes) };
+}
+async function uploadedAttachment(w: Worst, bytes: number): Promise<string> {
+  const request = attachmentUpload(w, bytes);
+  const reply = await fetch(`${w.server.url}${request.path}`, { method: "POST", headers: request.headers ?? {}, ...(request.body === undefined ? {} : { body: request.body }) });
+  const body = (await reply.json()) as Record<string, unknown>;
+  if (reply.status >= 400) throw new Error(`attachment upload answered ${reply.status}: ${JSON.stringify(body).slice(0, 200)}`);
+  return idOf(body);
+}
+/** A user with a workspace of 200 pages, signed in: what erasing an account purges. */
+async function userToErase(w: Worst): Promise<string> {
+  const user = await callerOf(w.api, w.secret, "erased");
+  await json(w, user, "POST", "/imports/obsidian", { files: Array.from({ length: 200 }, (_, i) => ({ path: `Mine/Note ${i}.md`, content: `# Note ${i}\n\n${"Private words. ".repeat(100)}` })) });
+  return JSON.stringify({ cookie: user.cookie, email: user.email });
+}
+const erasable = z.object({ cookie: z.string(), email: z.string() });
 
 /** A created share link's public path, from the url in its creation answer. */
 function publicPath(body: Record<string, unknown>): string {
