@@ -1,4 +1,4 @@
-// Fair ceilings for the HTTP rows (issue 28): a bare fastify route answering the measured route's typical
+// Fair ceilings for the HTTP rows: a bare fastify route answering the measured route's typical
 // response (same bytes, same content type, same status) in its own process, driven the same way. A bare route
 // answering a few bytes is not the limit for a 50-record list; one answering the same 30 KB is.
 import { writeFileSync } from "node:fs";

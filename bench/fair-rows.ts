@@ -1,4 +1,4 @@
-// The HTTP rows with all three references (issue 28): the old bare-route ceiling (kept so figures stay
+// The HTTP rows with all three references: the old bare-route ceiling (kept so figures stay
 // comparable), the same-bytes ceiling, and the in-process limit where the read has one; verdicts by the
 // issue's targets.
 import { failedText, type LoadFigures } from "./http-load.ts";

@@ -1,4 +1,4 @@
-// The in-process limit of each read (issue 28): the raw SQLite query producing the same answer as the route,
+// The in-process limit of each read: the raw SQLite query producing the same answer as the route,
 // run in this process over the seeded read models without HTTP, authentication or serialisation. For search,
 // the read model's own FTS5 match and ranking (the rows and snippets of the hits included), without HTTP.
 import Database from "better-sqlite3";

@@ -4,7 +4,7 @@ export interface Row {
   readonly value: string;
   readonly reference: string;
   readonly ratio: string;
-  /** The same-bytes ceiling of an HTTP row and the row's ratio to it (issue 28). */
+  /** The same-bytes ceiling of an HTTP row and the row's ratio to it. */
   readonly sameBytes?: string;
   /** The in-process limit of a read (the raw query without HTTP) and the row's ratio to it. */
   readonly inProcess?: string;

@@ -1,4 +1,4 @@
-// Smaller rules found when the service was tried as an adversary would (issue 27): email length limits, the
+// Smaller rules found when the service was tried as an adversary would: email length limits, the
 // shape of a content body, and moves to where an item already is.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Issue 29 item 2: a folder move gives every page below it the same position, so list cursors must order by
+// A folder move gives every page below it the same position, so list cursors must order by
 // position and then id, or the pages sharing the position at a page boundary are never returned.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestServer, type Client } from "../support/server.ts";

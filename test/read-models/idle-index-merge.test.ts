@@ -1,4 +1,4 @@
-// The search index is merged into one segment once the projector is idle (issue 28), and answers as before.
+// The search index is merged into one segment once the projector is idle, and answers as before.
 import Database from "better-sqlite3";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
