@@ -37,6 +37,8 @@ import { sendWebhook } from "./webhook-sender.ts";
 const BATCH = 500;
 /** Bytes of events one batch of the log holds at most (events weigh up to about 1 MB each). */
 const BATCH_BYTES = 4 * 1024 * 1024;
+/** Deliveries one step of the live follower may queue at most (events per step times matching webhooks). */
+const DELIVERIES_PER_STEP = 2_000;
 /** Replays a maintenance step moves by one batch each. */
 const REPLAYS_PER_STEP = 16;
 const IDLE_MS = 250;
@@ -138,7 +140,10 @@ export class WebhookWorker {
       return true;
     }
     from = Math.max(from, oldest);
-    const recorded = (await this.options.eventStore.readAll(from, BATCH, BATCH_BYTES)).filter((event) => event.position <= head);
+    // Each event may make a delivery for every webhook: fewer events a step when there are many webhooks, so a
+    // step's matching and its one write stay short whatever the number of webhooks.
+    const events = Math.max(1, Math.min(BATCH, Math.floor(DELIVERIES_PER_STEP / webhooks.length)));
+    const recorded = (await this.options.eventStore.readAll(from, events, BATCH_BYTES)).filter((event) => event.position <= head);
     const last = recorded.at(-1);
     const upTo = last && last.position < head ? last.position : head;
     const rows = await this.match(recorded.map(parseRecorded), webhooks, "live");
