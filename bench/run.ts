@@ -40,7 +40,7 @@ if (options.only === "loop") {
   process.exit(0);
 }
 if (options.only === "worst") {
-  await benchWorst({ secret: SECRET, quick: options.quick, log });
+  await benchWorst({ secret: SECRET, quick: options.quick, profile: options.profile, log });
   process.exit(0);
 }
 

@@ -100,11 +100,12 @@ function rowOf(figures: WorstFigures, quiet: LoopFigures): Row {
   };
 }
 
-export async function benchWorst(options: { secret: string; quick: boolean; log: (line: string) => void; sizes?: WorstSizes; iterations?: number }): Promise<void> {
+export async function benchWorst(options: { secret: string; quick: boolean; profile?: boolean; log: (line: string) => void; sizes?: WorstSizes; iterations?: number }): Promise<void> {
   const { log } = options;
   const started = Date.now();
   const dataDir = await mkdtemp(join(tmpdir(), "workspace-bench-worst-"));
-  const server = await startChild("services/all-in-one.ts", { DATA_DIR: dataDir, AUTH_SESSION_SECRET: options.secret, LOG_LEVEL: "warn", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" }, "/readyz");
+  const profileArgs = options.profile ? ["--cpu-prof", "--cpu-prof-dir=bench/profiles"] : [];
+  const server = await startChild("services/all-in-one.ts", { DATA_DIR: dataDir, AUTH_SESSION_SECRET: options.secret, LOG_LEVEL: "warn", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" }, "/readyz", profileArgs);
   try {
     const sizes = options.sizes ?? (options.quick ? QUICK_SIZES : FULL_SIZES);
     const w = await buildWorst(server, options.secret, sizes, log);

@@ -30,6 +30,9 @@ export interface DeliveryRecord {
   readonly seq: number;
 }
 
+/** The most pending rows the queue metric counts: past it, `webhook_deliveries_pending` reads this number. */
+export const BACKLOG_COUNT_MAX = 10_000;
+
 export type NewDelivery = Omit<DeliveryRecord, "status" | "attempts" | "lastResponseStatus" | "lastError" | "deliveredAt" | "seq"> & { readonly nextAttemptAt: string };
 
 export interface AttemptOutcome {
@@ -83,7 +86,10 @@ export interface WebhookDeliveries {
   advanceReplay(jobId: string, rows: readonly NewDelivery[], cursor: number): Promise<void>;
   /** Deletes rows created before `before`; answers how many. */
   purge(before: string): Promise<number>;
-  /** Pending rows and when the oldest of them was created (for the queue-age metric). */
+  /**
+   * Pending rows, counted up to BACKLOG_COUNT_MAX so the count costs a bounded time however long the queue, and
+   * when the oldest of them was created (for the queue metrics).
+   */
   backlog(): Promise<{ pending: number; oldestCreatedAt: string | null }>;
   close(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 // The webhook delivery log's contract: what every adapter (SQLite, MongoDB) must do the same way.
 import { afterEach, describe, expect, it } from "vitest";
-import type { NewDelivery, WebhookDeliveries } from "../../shared/webhooks/webhook-deliveries.port.ts";
+import { BACKLOG_COUNT_MAX, type NewDelivery, type WebhookDeliveries } from "../../shared/webhooks/webhook-deliveries.port.ts";
 
 export type DeliveriesFactory = () => Promise<{ store: WebhookDeliveries; second: () => Promise<WebhookDeliveries>; cleanup: () => Promise<void> }>;
 
@@ -26,6 +26,13 @@ export function webhookDeliveriesContract(name: string, factory: DeliveriesFacto
       cleanup = made.cleanup;
       return made;
     };
+
+    it("counts pending rows for the queue metric up to its bound, and finds the oldest", async () => {
+      const { store } = await open();
+      const many = Array.from({ length: BACKLOG_COUNT_MAX + 50 }, (_, index) => ({ ...row(`m${index}`, `w${index % 40}`, index + 1), createdAt: at(index % 50) }));
+      await store.enqueue(many, BACKLOG_COUNT_MAX + 50);
+      expect(await store.backlog()).toEqual({ pending: BACKLOG_COUNT_MAX, oldestCreatedAt: at(0) });
+    });
 
     it("adds a row once however often it is enqueued, and moves the follower's checkpoint forward only", async () => {
       const { store } = await open();

@@ -13,7 +13,7 @@
 // between them only repeats matching.
 import { MongoServerError, type Collection, type Db } from "mongodb";
 import { z } from "zod";
-import type { AttemptOutcome, DeliveryRecord, NewDelivery, ReplayJob, WebhookDeliveries } from "../../webhooks/webhook-deliveries.port.ts";
+import { BACKLOG_COUNT_MAX, type AttemptOutcome, type DeliveryRecord, type NewDelivery, type ReplayJob, type WebhookDeliveries } from "../../webhooks/webhook-deliveries.port.ts";
 
 /** Webhooks a claim looks at (owners at their cap excluded in the query). */
 const CLAIM_WINDOW = 256;
@@ -216,7 +216,7 @@ export class MongoWebhookDeliveries implements WebhookDeliveries {
   }
 
   async backlog(): Promise<{ pending: number; oldestCreatedAt: string | null }> {
-    const pending = await this.deliveries.countDocuments({ status: "pending" });
+    const pending = await this.deliveries.countDocuments({ status: "pending" }, { limit: BACKLOG_COUNT_MAX });
     const oldest = await this.deliveries.find({ status: "pending" }).sort({ createdAt: 1 }).limit(1).next();
     return { pending, oldestCreatedAt: oldest?.createdAt ?? null };
   }

@@ -6,7 +6,7 @@
 // table, so their cost follows the number of webhooks looked at, never the number of rows queued.
 import type Database from "better-sqlite3";
 import { z } from "zod";
-import type { AttemptOutcome, DeliveryRecord, NewDelivery, ReplayJob, WebhookDeliveries } from "../../webhooks/webhook-deliveries.port.ts";
+import { BACKLOG_COUNT_MAX, type AttemptOutcome, type DeliveryRecord, type NewDelivery, type ReplayJob, type WebhookDeliveries } from "../../webhooks/webhook-deliveries.port.ts";
 import { openDatabase, PAGE_CACHE_MB } from "./open-database.ts";
 
 /** Webhooks a claim looks at beyond those of owners at their in-flight cap (skipped by the index). */
@@ -34,6 +34,7 @@ CREATE TABLE IF NOT EXISTS webhook_deliveries (
 CREATE INDEX IF NOT EXISTS webhook_deliveries_list ON webhook_deliveries (webhook_id, seq);
 CREATE INDEX IF NOT EXISTS webhook_deliveries_pending ON webhook_deliveries (webhook_id, next_attempt_at, seq) WHERE status = 'pending';
 CREATE INDEX IF NOT EXISTS webhook_deliveries_created ON webhook_deliveries (created_at);
+CREATE INDEX IF NOT EXISTS webhook_deliveries_pending_age ON webhook_deliveries (created_at) WHERE status = 'pending';
 DROP INDEX IF EXISTS webhook_deliveries_due;
 DROP INDEX IF EXISTS webhook_deliveries_leased;
 CREATE TABLE IF NOT EXISTS webhook_queues (
@@ -171,7 +172,11 @@ export class SqliteWebhookDeliveries implements WebhookDeliveries {
       endReplay: this.db.prepare<[string]>("DELETE FROM webhook_replays WHERE id = ? AND cursor >= up_to"),
       purge: this.db.prepare<[string]>("DELETE FROM webhook_deliveries WHERE created_at < ?"),
       refreshQueues: this.db.prepare(`UPDATE webhook_queues SET due_at = ${earliestDue}`),
-      backlog: this.db.prepare<[], { pending: number; oldest: string | null }>("SELECT COUNT(*) AS pending, MIN(created_at) AS oldest FROM webhook_deliveries WHERE status = 'pending'"),
+      // Both read only the pending rows' partial index, the count at most BACKLOG_COUNT_MAX entries of it.
+      backlog: this.db.prepare<[], { pending: number; oldest: string | null }>(
+        `SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM webhook_deliveries WHERE status = 'pending' LIMIT ${BACKLOG_COUNT_MAX})) AS pending,
+                (SELECT created_at FROM webhook_deliveries WHERE status = 'pending' ORDER BY created_at LIMIT 1) AS oldest`,
+      ),
     };
     this.claimTx = this.db.transaction((now: string, leaseUntil: string, limit: number, perOwner: number): DeliveryRecord[] => {
       const inFlight = new Map(this.statements.inFlight.all(now).map((row) => inFlightSchema.parse(row)).map((row) => [row.owner_id, row.n]));
