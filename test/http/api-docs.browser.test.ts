@@ -1,21 +1,12 @@
 // The interactive reference at /docs, opened in a real headless Chromium: it loads the generated document and
 // renders the operations. A screenshot is kept in test-artifacts/ for a human to look at. Without Debian's
 // chromium the test skips, saying why; with CI=true a missing chromium is a failure.
-import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromiumUnavailable, launchChromium } from "../support/chromium.ts";
 import { mintSession, SESSION_COOKIE } from "../../shared/auth/session-verifier.ts";
 import { TEST_SESSION_SECRET, TestServer } from "../support/server.ts";
-
-const CHROMIUM = "/usr/bin/chromium";
-
-function chromiumUnavailable(): string | null {
-  if (existsSync(CHROMIUM)) return null;
-  const reason = `${CHROMIUM} is missing (apt-get install -y chromium)`;
-  if (process.env.CI === "true") throw new Error(`${reason}: CI must run the browser tests`);
-  return reason;
-}
 
 const unavailable = chromiumUnavailable();
 if (unavailable) console.warn(`API docs browser test skipped: ${unavailable}`);
@@ -26,7 +17,7 @@ describe.skipIf(unavailable !== null)("the API reference page in a browser", () 
   beforeAll(async () => {
     server = await TestServer.start();
     // Chromium's sandbox refuses to run as root, which is how CI runs.
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: process.getuid?.() === 0 ? ["--no-sandbox"] : [] });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

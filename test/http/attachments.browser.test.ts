@@ -1,22 +1,13 @@
 // Attachments a browser could run (HTML, SVG), opened in a real headless Chromium by someone allowed to see
 // them: Chromium downloads them and renders nothing, so no script they hold runs on the API's origin. A PDF is
 // shown in place. Without Debian's chromium the test skips, saying why; with CI=true a missing chromium fails.
-import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromiumUnavailable, launchChromium } from "../support/chromium.ts";
 import { SESSION_COOKIE } from "../../shared/auth/session-verifier.ts";
 import { attach } from "../support/attachments.ts";
 import { TestServer, type TestUser } from "../support/server.ts";
 import { createPage } from "../support/workspace-builders.ts";
-
-const CHROMIUM = "/usr/bin/chromium";
-
-function chromiumUnavailable(): string | null {
-  if (existsSync(CHROMIUM)) return null;
-  const reason = `${CHROMIUM} is missing (apt-get install -y chromium)`;
-  if (process.env.CI === "true") throw new Error(`${reason}: CI must run the browser tests`);
-  return reason;
-}
 
 const unavailable = chromiumUnavailable();
 if (unavailable) console.warn(`Attachment browser test skipped: ${unavailable}`);
@@ -30,7 +21,7 @@ describe.skipIf(unavailable !== null)("attachments opened in a browser", () => {
     server = await TestServer.start();
     owner = await server.registered("owner");
     pageId = await createPage(owner);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: process.getuid?.() === 0 ? ["--no-sandbox"] : [] });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -1,24 +1,15 @@
 // Share links opened in a real headless Chromium, as a visitor without an account: the page with its image, the
 // password form, a folder link's navigation, and a page full of script payloads that must not run. Without
 // Debian's chromium the test skips, saying why; with CI=true a missing chromium is a failure.
-import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromiumUnavailable, launchChromium } from "../support/chromium.ts";
 import { makeImage, upload } from "../support/images.ts";
 import { TestServer, type TestUser } from "../support/server.ts";
 import { createShareLink } from "../support/share-links.ts";
 import { createFolder, createPage } from "../support/workspace-builders.ts";
-
-const CHROMIUM = "/usr/bin/chromium";
-
-function chromiumUnavailable(): string | null {
-  if (existsSync(CHROMIUM)) return null;
-  const reason = `${CHROMIUM} is missing (apt-get install -y chromium)`;
-  if (process.env.CI === "true") throw new Error(`${reason}: CI must run the browser tests`);
-  return reason;
-}
 
 const unavailable = chromiumUnavailable();
 if (unavailable) console.warn(`share-link browser test skipped: ${unavailable}`);
@@ -41,7 +32,7 @@ describe.skipIf(unavailable !== null)("a share link in a browser", () => {
     });
     await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
     probeUrl = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: process.getuid?.() === 0 ? ["--no-sandbox"] : [] });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
