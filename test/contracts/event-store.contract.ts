@@ -220,7 +220,7 @@ export function eventStoreContract(name: string, factory: () => Promise<EventSto
     });
 
     it("leaves a deleted stream's tombstone out of the global log and follows on past it", async (context) => {
-      if (!tombstone) return context.skip();
+      if (!tombstone) return context.skip("this store cannot tombstone a stream (only EventStoreDB can)");
       const deleted = stream("deleted");
       const kept = stream("kept");
       const start = await store.headPosition();
