@@ -1,7 +1,8 @@
-// A webhook replay over a large log costs a bounded amount at a time: it reads the log in batches bounded by
-// bytes, queues no more undelivered deliveries than its bound (the rest follows as those go), and lets the event
-// loop turn between batches. Real SQLite stores; the event store is wrapped only to record what each read
-// returned.
+// The webhook worker over a large log costs a bounded amount at a time. A replay reads the log in batches bounded
+// by bytes, queues no more undelivered deliveries than its bound (the rest follows as those go), and lets the
+// event loop turn between batches; the live follower reads fewer events a step when many webhooks match each, so
+// a step's matching and its write stay bounded. Real SQLite stores; the event store is wrapped only to record
+// what each read returned.
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
@@ -31,6 +32,8 @@ let readStore: SqliteReadStore;
 let deliveries: SqliteWebhookDeliveries;
 /** Bytes of event data each readAll of the log returned, in call order. */
 let reads: number[];
+/** Events each readAll of the log returned, in call order. */
+let readEvents: number[];
 let recording: EventStore;
 
 beforeEach(async () => {
@@ -38,12 +41,14 @@ beforeEach(async () => {
   eventStore = new SqliteEventStore(join(dir.path, "events.sqlite"));
   deliveries = new SqliteWebhookDeliveries(join(dir.path, "webhooks.sqlite"));
   reads = [];
+  readEvents = [];
   recording = {
     append: (stream, events, expected) => eventStore.append(stream, events, expected),
     read: (stream) => eventStore.read(stream),
     async readAll(after, limit, maxBytes) {
       const events = await eventStore.readAll(after, limit, maxBytes);
       reads.push(events.reduce((sum, event) => sum + Buffer.byteLength(JSON.stringify(event.data)), 0));
+      readEvents.push(events.length);
       return events;
     },
     headPosition: () => eventStore.headPosition(),
@@ -58,19 +63,33 @@ afterEach(async () => {
   await dir.remove();
 });
 
-/** `count` pages of `size` characters of markdown, then a webhook of their owner for page.created. */
-async function pagesThenWebhook(count: number, size: number): Promise<string> {
+async function createPages(count: number, size: number): Promise<void> {
   for (let index = 0; index < count; index += 1) {
     const pageId = pageIdSchema.parse(randomUUID());
     await pageCommands.handle(eventStore, pageId, { type: "CreatePage", pageId, ownerId: owner, parentId: null, title: `page ${index}`, icon: null, markdown: "x".repeat(size) }, context());
   }
+}
+
+async function createWebhook(url = "https://hooks.example.com/in"): Promise<string> {
   const webhookId = webhookIdSchema.parse(randomUUID());
-  const settings = { url: "https://hooks.example.com/in", events: ["page.created" as const], description: null };
+  const settings = { url, events: ["page.created" as const], description: null };
   await webhookCommands.handle(eventStore, webhookId, { type: "CreateWebhook", webhookId, ownerId: owner, folderId: null, settings, sealedSecret: sealer.seal(webhookId, newWebhookSecret()) }, context());
+  return webhookId;
+}
+
+/** The read models built from the log as it stands. */
+async function project(): Promise<void> {
   const projection = new SqliteProjectionStore(join(dir.path, "read-models.sqlite"));
   await rebuildReadModels({ eventStore, store: projection, logger });
   await projection.close();
   readStore = new SqliteReadStore(join(dir.path, "read-models.sqlite"));
+}
+
+/** `count` pages of `size` characters of markdown, then a webhook of their owner for page.created. */
+async function pagesThenWebhook(count: number, size: number): Promise<string> {
+  await createPages(count, size);
+  const webhookId = await createWebhook();
+  await project();
   return webhookId;
 }
 
@@ -134,4 +153,23 @@ describe("webhook replays", () => {
     expect(await deliveries.undelivered(webhookId, 10_000)).toBe(1_600);
     expect(Math.max(...perTurn)).toBeLessThanOrEqual(1);
   });
+});
+
+describe("the live webhook follower", () => {
+  it("queues a bounded number of deliveries a step, however many webhooks match each event", async () => {
+    const webhooks = 50;
+    for (let index = 0; index < webhooks; index += 1) await createWebhook(`https://hooks.example.com/${index}`);
+    const pages = 200;
+    await createPages(pages, 5);
+    await project();
+    const follower = worker(100);
+    while (await follower.followOnce()) {
+      // One step after another, as the worker runs them with a turn of the event loop between.
+    }
+    let queued = 0;
+    for (const webhook of await readStore.webhooks.active()) queued += await deliveries.undelivered(webhook.id, 1_000);
+    // Every page made a delivery for every webhook; no step read more events than 2,000 deliveries need.
+    expect(queued).toBe(webhooks * pages);
+    expect(Math.max(...readEvents) * webhooks).toBeLessThanOrEqual(2_000);
+  }, 60_000);
 });
