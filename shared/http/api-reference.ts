@@ -15,6 +15,7 @@ import type { Scope } from "../kernel/scopes.ts";
 import type { Requirement } from "./guard.ts";
 import { operations, type Operation } from "./api-operations.ts";
 import { errorBody } from "./schemas.ts";
+import { bodyOf, isRecord, mediaOf, objectMemberOf, withoutUnusedInputs, withPartEncodings, type JsonSchema } from "./api-schema-shapes.ts";
 import { mergeDocuments, PeerDocument } from "./peer-document.ts";
 
 export const OPENAPI_PATH = "/api/v1/openapi.json";
@@ -118,8 +119,6 @@ function errorCodes(route: RouteOptions, access: Requirement | undefined, extra:
   return [...codes].sort((a, b) => errorCatalogue[a] - errorCatalogue[b]);
 }
 
-type JsonSchema = Record<string, unknown>;
-
 /** One response per error status, each the route's own error schema, described by the codes it can carry. */
 function errorResponses(errorSchema: JsonSchema, codes: readonly ErrorCode[]): Record<string, JsonSchema> {
   const byStatus = new Map<number, ErrorCode[]>();
@@ -198,25 +197,6 @@ function requestHeadersOf(method: string, path: string, operation: Operation): J
     headers.push(requestHeader("X-Consistency-Token", "The X-Consistency-Token of an earlier write: the read waits (bounded) until that write is visible here"));
   }
   return headers;
-}
-
-const isRecord = (value: unknown): value is JsonSchema => value !== null && typeof value === "object" && !Array.isArray(value);
-
-/** A request body that is not JSON: text, or bytes of a type (a zip). */
-const bodyOf = (type: string): JsonSchema => (type.startsWith("text/") ? { type: "string" } : { type: "string", contentMediaType: type });
-
-/** Media types for a success answer that is not JSON: the text or bytes themselves. */
-/** The object (or named schema) a JSON answer's schema is, or holds among its alternatives; null when none. */
-function objectMemberOf(schema: unknown): JsonSchema | null {
-  if (!isRecord(schema)) return null;
-  if (schema.type === "object" || typeof schema.$ref === "string") return schema;
-  const members = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : [];
-  const found: unknown = members.find((member: unknown) => isRecord(member) && (member.type === "object" || typeof member.$ref === "string"));
-  return isRecord(found) ? found : null;
-}
-
-function mediaOf(types: readonly string[]): JsonSchema {
-  return Object.fromEntries(types.map((type) => [type, { schema: type.startsWith("image/") ? { type: "string", contentMediaType: type } : { type: "string" } }]));
 }
 
 /**
@@ -318,35 +298,6 @@ function finishDocument(document: JsonSchema): JsonSchema {
 
 const tagOf = (path: string): string =>
   path.endsWith("/share-links") ? "share-links" : path.startsWith("/api/v1/") ? (path.split("/")[3] ?? "api") : path.startsWith("/s/") ? "public" : OPERATIONS_TAG;
-
-/**
- * The named schemas, less the request-side twins (`PageInput`) that fastify-type-provider-zod makes of every
- * named schema and no request body refers to.
- */
-function withoutUnusedInputs(document: JsonSchema, schemas: JsonSchema): JsonSchema {
-  const text = JSON.stringify({ ...document, components: { ...(isRecord(document.components) ? document.components : {}), schemas: {} } });
-  const used = (name: string) => text.includes(`"#/components/schemas/${name}"`);
-  return Object.fromEntries(
-    Object.entries(schemas)
-      .filter(([name]) => !(name.endsWith("Input") && name.slice(0, -"Input".length) in schemas && !used(name)))
-      // The dialect is the document's (jsonSchemaDialect) and the name is the component's key: a `$id` of a
-      // fragment is not a valid schema id, and `$schema` inside a component is noise.
-      .map(([name, schema]) => [name, isRecord(schema) ? withoutKeys(schema, ["$id", "$schema"]) : schema]),
-  );
-}
-
-const withoutKeys = (schema: JsonSchema, keys: readonly string[]): JsonSchema => Object.fromEntries(Object.entries(schema).filter(([key]) => !keys.includes(key)));
-
-/**
- * A multipart body's binary parts: `format: binary` (a generated client types it as a Blob: see the client's
- * generator) with the media types each takes, so a client sends the bytes as a file part.
- */
-function withPartEncodings(content: JsonSchema, accepted: Record<string, string>): JsonSchema {
-  const form = content["multipart/form-data"];
-  if (!isRecord(form)) return content;
-  return { ...content, "multipart/form-data": { ...form, encoding: Object.fromEntries(Object.entries(accepted).map(([part, contentType]) => [part, { contentType }])) } };
-}
-
 
 /**
  * Serves the API's OpenAPI document at /api/v1/openapi.json and the reference page at /docs. `peerDocumentUrl`
