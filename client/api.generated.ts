@@ -642,7 +642,7 @@ export interface paths {
         get: operations["listAttachments"];
         put?: never;
         /**
-         * Attach a file of any type to a page (at most ATTACHMENT_MAX_BYTES, 50 MB by default; streamed, 413 as soon as it passes the limit); answers its record and the markdown link to insert
+         * Attach a file of any type to a page (at most ATTACHMENT_MAX_BYTES, 50 MB by default; streamed, 413 as soon as it passes the limit; counted in the page owner's stored bytes, QUOTA_BLOB_BYTES_PER_OWNER, 409 quota_exceeded past it); answers its record and the markdown link to insert
          * @description Needs an API token with the `pages:write` scope, or a browser session.
          */
         post: operations["uploadAttachment"];
@@ -1208,6 +1208,26 @@ export interface paths {
          * @description Public: no authentication.
          */
         get: operations["getSharedImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/s/{secret}/attachments/{attachmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An attached file of a page a share link shows, served as GET /api/v1/attachments/{attachmentId} serves it (anything a browser could run as a download; nosniff and a sandboxing CSP; one Range answered 206, 416 past the end; ETag, If-None-Match), never cached (no-store); the same 404 as the link's for an attachment of a page it does not show
+         * @description Public: no authentication.
+         */
+        get: operations["getSharedAttachment"];
         put?: never;
         post?: never;
         delete?: never;
@@ -8627,7 +8647,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `{error: {code, message}}` with code `conflict` */
+            /** @description `{error: {code, message}}` with code `conflict` or `quota_exceeded` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13105,6 +13125,87 @@ export interface operations {
             /** @description an HTML document */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    getSharedAttachment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag already held: 304 with no body when it is still current */
+                "If-None-Match"?: string;
+                /** @description One range of bytes (`bytes=0-99`, `bytes=100-`, `bytes=-500`): 206 with those bytes; several ranges are answered with the whole file */
+                Range?: string;
+                /** @description The ETag held: the range is sent only while it is current, otherwise the whole file */
+                "If-Range"?: string;
+            };
+            path: {
+                secret: string;
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description the bytes of the one range asked for */
+            206: {
+                headers: {
+                    /** @description The bytes sent and the file's size (`bytes 0-99/5000`), or the size alone on 416 (`bytes *\/5000`) */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description Not modified since the ETag in If-None-Match */
+            304: {
+                headers: {
+                    /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description an HTML document */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description an HTML document */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description an HTML document */
+            416: {
+                headers: {
+                    /** @description The bytes sent and the file's size (`bytes 0-99/5000`), or the size alone on 416 (`bytes *\/5000`) */
+                    "Content-Range"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -90,9 +90,6 @@ export function commandApiPorts(
     views: stores.readStore,
     blobs: stores.blobs,
     quotas,
-    // An attachment's bytes are admitted against the same per-owner quota as images (checked once the upload's size
-    // is known); the stored attachments themselves are not yet counted in what an owner uses.
-    storedBytesQuota: { admit: (ownerId, bytes) => quotas.blobBytes.withReserved(ownerId, bytes, async () => undefined) },
     projection: metrics ? timedProgress(projection, "write", metrics) : projection,
     clock,
     logger,

@@ -310,6 +310,15 @@ export const WORST_CASES: Record<string, WorstCase> = {
     prepare: async (w, n) => repeated(n, publicPath((await json(w, w.owner, "POST", `/pages/${w.bigPageId}/share-links`, {})).body)),
     request: (w, path) => ({ method: "GET", path: `${path}/images/${w.imageId}` }),
   },
+  "GET /s/{secret}/attachments/{attachmentId}": {
+    input: "a 50 MB attachment's bytes through a page link",
+    maxIterations: 3,
+    prepare: async (w, n) => {
+      const attachmentId = await uploadedAttachment(w, ATTACHMENT_BYTES);
+      return repeated(n, `${publicPath((await json(w, w.owner, "POST", `/pages/${w.bigPageId}/share-links`, {})).body)}/attachments/${attachmentId}`);
+    },
+    request: (_w, path) => ({ method: "GET", path }),
+  },
 };
 
 const repeated = (n: number, value: string): string[] => Array.from({ length: n }, () => value);

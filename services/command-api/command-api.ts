@@ -3,7 +3,6 @@ import type { WorkerPool } from "../../shared/workers/worker-pool.ts";
 import type { ErasurePorts } from "../../shared/users/erase-user.ts";
 import { meCommandRoutes } from "./routes/me.routes.ts";
 import type { Logger } from "pino";
-import type { StoredBytesQuota } from "../../shared/attachments/stored-bytes-quota.ts";
 import type { BlobStore } from "../../shared/blobs/blob-store.port.ts";
 import type { Quotas } from "../../shared/quotas/quotas.ts";
 import type { WritePorts } from "../../shared/commands/write-ports.ts";
@@ -39,12 +38,10 @@ export interface CommandApiPorts extends WritePorts {
   readonly consistencyWaitMs: number;
   /** Where uploaded images' bytes go. */
   readonly blobs: BlobStore;
-  /** Per-user quotas: active API tokens, stored blob bytes per workspace owner. */
+  /** Per-user quotas: active API tokens, stored blob bytes (images and attachments) per workspace owner. */
   readonly quotas: Quotas;
   /** ATTACHMENT_MAX_BYTES: the largest attached file. */
   readonly attachmentMaxBytes: number;
-  /** The stored-bytes quota attachment uploads count against, when one is configured. */
-  readonly storedBytesQuota?: StoredBytesQuota;
   /** TRASH_RETENTION_DAYS: deleted pages older than this are purged. */
   readonly trashRetentionDays: number;
   /** Checks uploaded and imported images, a bounded number at a time. */

@@ -25,6 +25,11 @@ export interface AttachmentsView {
   list(query: { pageId: string; before: ListKey | null; limit: number }): Promise<AttachmentRecord[]>;
   /** Every attachment ever uploaded to the page, deleted ones too, in id order after `afterId`: what a purge removes. */
   allOfPage(pageId: string, afterId: string | null, limit: number): Promise<AttachmentRecord[]>;
+  /**
+   * Bytes of the attachments on the live pages of `ownerId`'s workspace, deleted ones too (their bytes are kept
+   * until the page is purged): what the blob quota counts beside images.
+   */
+  bytesOwnedBy(ownerId: string): Promise<number>;
 }
 
 export interface AttachmentsWriter<Tx> {

@@ -11,6 +11,7 @@ import { attachmentIdSchema, pageIdSchema, userIdSchema, type AttachmentId } fro
 import { attachmentBlobKey } from "./attachment-blobs.ts";
 import { attachmentCommands } from "./attachment.commands.ts";
 import type { UploadedAttachment } from "./attachment.decider.ts";
+import type { AttachmentRecord } from "./attachments.view.ts";
 import { ATTACHMENT_REFERENCE, attachmentUrl } from "./attachment.resource.ts";
 
 /** A page with more attachments than this is refused a duplicate: each one is a copy of up to ATTACHMENT_MAX_BYTES. */
@@ -23,11 +24,16 @@ export interface AttachmentCopies {
   record(): Promise<number | null>;
 }
 
-export async function copyAttachments(ports: WritePorts & { blobs: BlobStore }, actor: Actor, sourceId: string, pageId: string): Promise<AttachmentCopies> {
-  const live = await ports.views.attachments.list({ pageId: sourceId, before: null, limit: DUPLICATE_MAX_ATTACHMENTS });
+/** The source's live attachments, oldest first: what a duplicate copies (and counts against the quota first). */
+export async function attachmentsToCopy(views: WritePorts["views"], sourceId: string): Promise<AttachmentRecord[]> {
+  const live = await views.attachments.list({ pageId: sourceId, before: null, limit: DUPLICATE_MAX_ATTACHMENTS });
   if (live.length > DUPLICATE_MAX_ATTACHMENTS) throw new AppError("conflict", `the page has more than ${DUPLICATE_MAX_ATTACHMENTS} attachments; it cannot be duplicated`);
+  return [...live].reverse();
+}
+
+export async function copyAttachments(ports: WritePorts & { blobs: BlobStore }, actor: Actor, live: readonly AttachmentRecord[], pageId: string): Promise<AttachmentCopies> {
   const copies = new Map<string, UploadedAttachment>();
-  for (const source of [...live].reverse()) {
+  for (const source of live) {
     const blob = await ports.blobs.open(blobKeySchema.parse(attachmentBlobKey(source.id)));
     if (!blob) continue;
     const copyId: AttachmentId = attachmentIdSchema.parse(randomUUID());

@@ -4,7 +4,7 @@
 // readers can see them without any access to the source. Its attachments are copied the same way
 // (shared/attachments/copy-attachments.ts).
 import { randomUUID } from "node:crypto";
-import { copyAttachments } from "../attachments/copy-attachments.ts";
+import { attachmentsToCopy, copyAttachments } from "../attachments/copy-attachments.ts";
 import { ownerOfNewItem, visiblePage } from "../access/authorize.ts";
 import { blobKeySchema, type BlobStore } from "../blobs/blob-store.port.ts";
 import type { Actor } from "../commands/guarded-command.ts";
@@ -75,7 +75,7 @@ async function copyImages(ports: WritePorts & { blobs: BlobStore }, actor: Actor
 }
 
 /**
- * The copy, with its images' bytes counted against the quota of the workspace it is made in (`blobBytes`), held
+ * The copy, with its images' and attachments' bytes counted against the quota of the workspace it is made in (`blobBytes`), held
  * until `settle` (the answer, once the read models show the copy) is done.
  */
 export async function duplicatePage<T>(
@@ -90,11 +90,12 @@ export async function duplicatePage<T>(
   const parentId = duplication.parentId === undefined ? folderIdSchema.nullable().parse(shown.parentId) : duplication.parentId;
   const ownerId = await ownerOfNewItem(ports.views, actor.principal, parentId);
   const images = await imagesToCopy(ports, actor, source.markdown);
-  const bytes = images.reduce((total, image) => total + image.size, 0);
+  const files = await attachmentsToCopy(ports.views, duplication.sourceId);
+  const bytes = [...images, ...files].reduce((total, file) => total + file.size, 0);
   return ports.quotas.blobBytes.withReserved(ownerId, bytes, async () => {
     const pageId = pageIdSchema.parse(randomUUID());
     const copies = await copyImages(ports, actor, images, pageId);
-    const attachments = await copyAttachments(ports, actor, duplication.sourceId, pageId);
+    const attachments = await copyAttachments(ports, actor, files, pageId);
     const markdown = attachments.rewrite(source.markdown).replace(IMAGE_REFERENCE, (reference: string, id: string) => {
       const copy = copies.get(id.toLowerCase());
       return copy === undefined ? reference : `/api/v1/images/${copy}`;

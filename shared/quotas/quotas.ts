@@ -1,6 +1,6 @@
 // The per-user quotas a command process enforces, bound to the read models that count what each key holds:
-// active API tokens per user, and blob bytes stored per workspace owner (every image uploaded, copied by a
-// duplicate or imported into the workspace, while its page is live).
+// active API tokens per user, and blob bytes stored per workspace owner (every image and attached file uploaded,
+// copied by a duplicate or imported into the workspace, while its page is live).
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import { Quota } from "./quota.ts";
 
@@ -16,7 +16,7 @@ export interface QuotaLimits {
 
 const megabytes = (bytes: number): string => `${Math.floor(bytes / (1024 * 1024)).toLocaleString("en")} MB`;
 
-export function quotasFor(limits: QuotaLimits, views: Pick<ReadModels, "tokens" | "images">, clock: () => Date): Quotas {
+export function quotasFor(limits: QuotaLimits, views: Pick<ReadModels, "tokens" | "images" | "attachments">, clock: () => Date): Quotas {
   return {
     tokens: new Quota({
       limit: limits.tokensPerUser,
@@ -28,8 +28,11 @@ export function quotasFor(limits: QuotaLimits, views: Pick<ReadModels, "tokens" 
     }),
     blobBytes: new Quota({
       limit: limits.blobBytesPerOwner,
-      used: (ownerId) => views.images.bytesOwnedBy(ownerId),
-      refusal: (limit) => `the workspace would store more than ${megabytes(limit)} of files; delete pages with images first`,
+      used: async (ownerId) => {
+        const [images, attachments] = await Promise.all([views.images.bytesOwnedBy(ownerId), views.attachments.bytesOwnedBy(ownerId)]);
+        return images + attachments;
+      },
+      refusal: (limit) => `the workspace would store more than ${megabytes(limit)} of images and files; delete pages holding them first`,
     }),
   };
 }

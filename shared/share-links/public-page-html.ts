@@ -31,6 +31,8 @@ function documentOf(title: string, body: string): string {
 
 export const NOT_FOUND_HTML = documentOf("Not found", "<h1>Not found</h1><p>This link does not exist or no longer works.</p>");
 
+export const RANGE_NOT_SATISFIABLE_HTML = documentOf("Range not satisfiable", "<h1>Range not satisfiable</h1><p>The file has no bytes in the range asked for.</p>");
+
 export const TOO_MANY_HTML = documentOf("Too many attempts", "<h1>Too many attempts</h1><p>Wait a while before trying this password again.</p>");
 
 export interface NavItem {

@@ -35,6 +35,13 @@ describe("a shared page's markdown as HTML", () => {
     expect(render(`![pic](/api/v1/images/${image}) ![far](https://elsewhere.example/x.png)`)).toBe(`<p><img src="/s/sl_test/images/${image}" alt="pic"> far</p>`);
   });
 
+  it("serves the page's attachments through the link: links (with or without a host) and embeds", () => {
+    const file = "44444444-4444-4444-8444-444444444444";
+    expect(render(`[brief.pdf](/api/v1/attachments/${file}) [abs](https://host.example/api/v1/attachments/${file.toUpperCase()}) ![scan](/api/v1/attachments/${file})`)).toBe(
+      `<p><a href="/s/sl_test/attachments/${file}">brief.pdf</a> <a href="/s/sl_test/attachments/${file}">abs</a> <img src="/s/sl_test/attachments/${file}" alt="scan"></p>`,
+    );
+  });
+
   it("keeps external links, with rel noopener noreferrer nofollow", () => {
     expect(render("[site](https://example.com/)")).toBe('<p><a href="https://example.com/" rel="noopener noreferrer nofollow">site</a></p>');
   });

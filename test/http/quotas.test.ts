@@ -1,10 +1,11 @@
-// Per-user quotas, as a client meets them: active API tokens per user and stored image bytes per workspace
-// owner (uploads, duplicates' copies, imports), each refused with 409 quota_exceeded past its limit, and held
+// Per-user quotas, as a client meets them: active API tokens per user and stored image and attachment bytes per
+// workspace owner (uploads, duplicates' copies, imports), each refused with 409 quota_exceeded past its limit, and held
 // under concurrent requests. Small limits here; the defaults are in docs/features.md.
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../shared/config/config.ts";
+import { attach } from "../support/attachments.ts";
 import { pngOfExactly, upload } from "../support/images.ts";
 import { TestServer, type TestUser } from "../support/server.ts";
 import { importVault } from "../support/vault-import.ts";
@@ -100,5 +101,52 @@ describe("stored image bytes per workspace owner", () => {
     expect(made).toBe(2);
     for (const reply of replies.filter((answer) => answer.status !== 201)) expectQuotaExceeded(reply, /more than 1 MB/);
     expect(await storedBytes()).toBe(before + made * IMAGE);
+  });
+});
+
+describe("stored attachment bytes per workspace owner", () => {
+  const KiB = 1024;
+  const file = (kib: number) => Buffer.alloc(kib * KiB, kib);
+  const newPage = async (user: TestUser) => String((await user.post("/pages", { title: "Files", markdown: "" })).body.id);
+
+  it("count with images: once attachments fill the quota, the next attachment or image upload, a duplicate and an import are refused, storing nothing", async () => {
+    const fay = await server.registered("fay");
+    const pageId = await newPage(fay);
+    for (const kib of [400, 400]) expect((await attach(fay, pageId, { bytes: file(kib), name: `${kib}.bin` })).status).toBe(201);
+    const before = await storedBytes();
+    // 800 KiB stored of 1 MiB.
+    expectQuotaExceeded(await attach(fay, pageId, { bytes: file(300), name: "more.bin" }), /more than 1 MB of images and files/);
+    expectQuotaExceeded(await upload(fay, pageId, { file: { bytes: await pngOfExactly(IMAGE), name: "a.png" }, alt: "a" }), /more than 1 MB/);
+    expectQuotaExceeded(await fay.post(`/pages/${pageId}/duplicate`, {}), /more than 1 MB/);
+    expectQuotaExceeded(await importVault(fay, [{ path: "note.md", content: "[[paper.pdf]]" }, { path: "paper.pdf", content: file(300).toString("base64") }]), /more than 1 MB/);
+    expect(await storedBytes()).toBe(before);
+    expect(((await fay.get(`/pages/${pageId}/attachments`)).body.data as unknown[]).length).toBe(2);
+    // What is left still fits.
+    expect((await attach(fay, pageId, { bytes: file(200), name: "fits.bin" })).status).toBe(201);
+  });
+
+  it("keeps counting a deleted attachment (its bytes stay until the page is purged); the trash frees its page's files, a restore counts them again", async () => {
+    const gus = await server.registered("gus");
+    const [full, other] = [await newPage(gus), await newPage(gus)];
+    const big = await attach(gus, full, { bytes: file(900), name: "big.bin" });
+    expect(big.status).toBe(201);
+    expectQuotaExceeded(await attach(gus, other, { bytes: file(300), name: "a.bin" }), /more than 1 MB/);
+    expect((await gus.delete(`/pages/${full}/attachments/${String(big.body.id)}`)).status).toBe(204);
+    expectQuotaExceeded(await attach(gus, other, { bytes: file(300), name: "a.bin" }), /more than 1 MB/);
+    expect((await gus.delete(`/pages/${full}`)).status).toBeLessThan(300);
+    expect((await attach(gus, other, { bytes: file(300), name: "a.bin" })).status).toBe(201);
+    expect((await gus.post(`/trash/page/${full}/restore`, {})).status).toBeLessThan(300);
+    expectQuotaExceeded(await attach(gus, other, { bytes: file(1), name: "b.bin" }), /more than 1 MB/);
+  });
+
+  it("holds under concurrent uploads: the files that fit are kept, the rest refused", async () => {
+    const hal = await server.registered("hal");
+    const pageId = await newPage(hal);
+    const before = await storedBytes();
+    const replies = await Promise.all(Array.from({ length: 4 }, (_, index) => attach(hal, pageId, { bytes: file(400), name: `${index}.bin` })));
+    // 400 KiB a file, 1 MiB allowed: two fit, never three.
+    expect(replies.filter((reply) => reply.status === 201)).toHaveLength(2);
+    for (const reply of replies.filter((answer) => answer.status !== 201)) expectQuotaExceeded(reply, /more than 1 MB/);
+    expect(await storedBytes()).toBe(before + 2 * 400 * KiB);
   });
 });

@@ -150,6 +150,10 @@ export async function callEveryOperation({ browser, bob, withToken, receiverUrl,
   expectStatus((await api.GET("/s/{secret}/pages/{pageId}", { params: { path: { secret: folderSecret, pageId: crypto.randomUUID() } }, parseAs: "text" })).response, 404, "viewSharedFolderPage of a page outside the link");
   expectStatus((await api.GET("/s/{secret}/images/{imageId}", { params: { path: { secret: pageSecret, imageId: image.id } }, parseAs: "arrayBuffer" })).response, 200, "getSharedImage");
   expectStatus((await api.GET("/s/{secret}/images/{imageId}", { params: { path: { secret: pageSecret, imageId: crypto.randomUUID() } }, parseAs: "arrayBuffer" })).response, 404, "getSharedImage of an image not on the page");
+  const sharedFile = must((await api.POST("/api/v1/pages/{pageId}/attachments", { params: { path: { pageId: page.id } }, body: { file: pdf, name: "shared.pdf" } })).data, "uploadAttachment to share");
+  const sharedBytes = await api.GET("/s/{secret}/attachments/{attachmentId}", { params: { path: { secret: pageSecret, attachmentId: sharedFile.id } }, parseAs: "arrayBuffer" });
+  if (must(sharedBytes.data, "getSharedAttachment").byteLength !== pdf.size) throw new Error("getSharedAttachment answered other bytes");
+  expectStatus((await api.GET("/s/{secret}/attachments/{attachmentId}", { params: { path: { secret: pageSecret, attachmentId: crypto.randomUUID() } }, parseAs: "arrayBuffer" })).response, 404, "getSharedAttachment of a file not on the page");
   expectStatus((await api.DELETE("/api/v1/share-links/{linkId}", { params: { path: { linkId: pageLink.id } } })).response, 204, "revokeShareLink");
 
   // Comments.

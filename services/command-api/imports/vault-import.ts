@@ -91,10 +91,11 @@ export class VaultImport {
 
     const images = await this.checkImages(vault.images);
     const attachments = this.checkAttachments(vault.attachments);
-    // The images count against the workspace's blob quota together, before anything is made: a vault that does
-    // not fit is refused whole (409 quota_exceeded), and one count serves the whole import.
+    // The images and files count against the workspace's blob quota together (each file once), before anything is
+    // made: a vault that does not fit is refused whole (409 quota_exceeded), and one count serves the whole import.
     const imageBytes = [...images.values()].reduce((total, checked) => total + checked.image.bytes.length, 0);
-    await this.ports.quotas.blobBytes.withReserved(this.owner, imageBytes, async () => {
+    const fileBytes = [...attachments.values()].reduce((total, file) => total + file.source.size, 0);
+    await this.ports.quotas.blobBytes.withReserved(this.owner, imageBytes + fileBytes, async () => {
       const folders = await this.createFolders(tree.directories);
       const rewriter = this.ports.notes.session({ scope: this.scope, notePaths: tree.notes.map((note) => note.path), imagePaths: [...images.keys()], attachmentPaths: [...attachments.keys()] });
       const context: NoteContext = { folders, images, attachments, rewriter, embedded: new Set<string>() };

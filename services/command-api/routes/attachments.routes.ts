@@ -1,7 +1,8 @@
 // Attachments of a page: POST uploads a file of any type (multipart/form-data, `file` and an optional `name`),
 // streamed into the blob store within ATTACHMENT_MAX_BYTES; DELETE records its removal in the page's history
 // (the bytes go when the page is purged). Both need pages:write and edit permission on the page. The bytes are
-// stored first and AttachmentUploaded recorded after, so no record points at missing bytes.
+// stored first and AttachmentUploaded recorded after, so no record points at missing bytes; the upload holds its
+// size of the page owner's stored-bytes quota from then until it answers.
 import { randomUUID } from "node:crypto";
 import multipart from "@fastify/multipart";
 import { z } from "zod";
@@ -52,8 +53,7 @@ export async function attachmentCommandRoutes(app: App, ports: CommandApiPorts):
         const fingerprintBody = { name: filename, originalName: upload.originalName, sha256: upload.sha256 };
         let recorded = false;
         try {
-          await ports.storedBytesQuota?.admit(page.ownerId, upload.size);
-          const answer = await idempotentWrite(ports, request, actor, async () => {
+          const answer = await ports.quotas.blobBytes.withReserved(page.ownerId, upload.size, () => idempotentWrite(ports, request, actor, async () => {
             const attachment = {
               attachmentId,
               pageId: pageIdSchema.parse(pageId),
@@ -69,7 +69,7 @@ export async function attachmentCommandRoutes(app: App, ports: CommandApiPorts):
             const { attachmentId: id, ...fields } = attachment;
             const assemble = async () => ({ body: toAttachmentResource({ id, ...fields, createdAt: actor.context.now.toISOString(), position: position ?? 0, deletedAt: null }) });
             return settleWrite(ports, position, { status: 201, location: locationOf.attachment(attachmentId), present: presentAttachment(ports, attachmentId, pageId), assemble });
-          }, fingerprintBody);
+          }, fingerprintBody));
           return sendWrite(reply, answer);
         } finally {
           // A replayed key (or a refused one) answers without this upload: its bytes belong to no record.

@@ -18,12 +18,22 @@ const CACHE_CONTROL = "private, max-age=31536000, immutable";
 /** Nothing the file holds may load, run or reach anything: a sandboxed document with no sources. */
 export const ATTACHMENT_CSP = "default-src 'none'; sandbox";
 
-export async function serveAttachment(request: FastifyRequest, reply: FastifyReply, blobs: BlobReader, attachment: AttachmentRecord): Promise<FastifyReply> {
+/**
+ * `cacheControl`: how long a browser may keep the bytes; a share link's route passes `no-store`, so a revoked
+ * link's files leave with it.
+ */
+export async function serveAttachment(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  blobs: BlobReader,
+  attachment: AttachmentRecord,
+  cacheControl: string = CACHE_CONTROL,
+): Promise<FastifyReply> {
   const etag = `"${attachment.sha256}"`;
   const { contentType, disposition } = servingOf(attachment.mimeType);
   reply
     .header("etag", etag)
-    .header("cache-control", CACHE_CONTROL)
+    .header("cache-control", cacheControl)
     .header("x-content-type-options", "nosniff")
     .header("content-security-policy", ATTACHMENT_CSP)
     .header("accept-ranges", "bytes");

@@ -1,18 +1,21 @@
 // The public page of a share link, outside /api/v1 and without authentication: GET /s/{secret} (the page, or a
 // folder's index), GET /s/{secret}/pages/{pageId} (a page of a folder link), GET /s/{secret}/images/{imageId}
-// (an image of a page the link shows) and POST /s/{secret} (the password form). Every answer that shows nothing
+// (an image of a page the link shows), GET /s/{secret}/attachments/{attachmentId} (an attached file of such a
+// page, served as serve-attachment.ts serves it) and POST /s/{secret} (the password form). Every answer that shows nothing
 // is the same 404 page, byte for byte, whatever the reason; every answer carries the strict headers of
 // public-page-html.ts. The markdown is rendered in the worker pool (SharedPageRenderer).
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { blobKeySchema } from "../../../shared/blobs/blob-store.port.ts";
+import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import type { RateLimitCounters } from "../../../shared/rate-limit/rate-limit-counters.port.ts";
 import { isUnlocked, openShareLink, pageOfLink, pagesOfLink, placeInLink, UNLOCK_COOKIE, type OpenedLink } from "../../../shared/share-links/open-share-link.ts";
-import { NOT_FOUND_HTML, pageDocument, passwordDocument, publicHeaders, TOO_MANY_HTML } from "../../../shared/share-links/public-page-html.ts";
+import { NOT_FOUND_HTML, pageDocument, passwordDocument, publicHeaders, RANGE_NOT_SATISFIABLE_HTML, TOO_MANY_HTML } from "../../../shared/share-links/public-page-html.ts";
 import type { SharedPageRenderer } from "../../../shared/share-links/render/render-shared-page.ts";
 import { passwordMatches, UNLOCK_SECONDS, unlockToken } from "../../../shared/share-links/share-link-password.ts";
 import type { ShareLinkViewCounter } from "../../../shared/share-links/view-counter.ts";
+import { serveAttachment } from "../attachments/serve-attachment.ts";
 import type { QueryApiPorts } from "../query-api.ts";
 
 export interface SharedPagePorts extends Pick<QueryApiPorts, "views" | "blobs" | "clock"> {
@@ -31,6 +34,7 @@ const html = z.string().describe("an HTML document");
 const secretParams = z.object({ secret: z.string() });
 const pageParams = secretParams.extend({ pageId: z.string() });
 const imageParams = secretParams.extend({ imageId: z.string() });
+const attachmentParams = secretParams.extend({ attachmentId: z.string() });
 const passwordForm = z.object({ password: z.string().max(200) });
 
 const wantsMarkdown = (request: FastifyRequest): boolean => /\btext\/markdown\b/.test(request.headers.accept ?? "");
@@ -115,6 +119,32 @@ export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
       .header("content-length", String(blob.size))
       .send(blob.stream);
   });
+
+  app.get(
+    "/s/:secret/attachments/:attachmentId",
+    {
+      schema: {
+        params: attachmentParams,
+        response: { 200: z.unknown().describe("the file's bytes"), 206: z.unknown().describe("the bytes of the one range asked for"), 304: z.null(), 401: html, 404: html, 416: html },
+      },
+    },
+    async (request, reply) => {
+      if (!UUID.test(request.params.attachmentId)) return notFound(reply);
+      const opened = await open(request, request.params.secret, reply);
+      if (!opened) return reply;
+      const attachment = await ports.views.attachments.get(request.params.attachmentId.toLowerCase());
+      if (!attachment || attachment.deletedAt !== null || !(await pageOfLink(ports.views, opened, attachment.pageId))) return notFound(reply);
+      // The public headers first; serveAttachment then sets the file's own CSP, and no-store keeps the bytes only
+      // as long as the link lives.
+      reply.headers(publicHeaders(opened.link.allowIndexing));
+      try {
+        return await serveAttachment(request, reply, ports.blobs, attachment, "no-store");
+      } catch (error) {
+        if (!(error instanceof AppError && error.code === "range_not_satisfiable")) throw error;
+        return reply.code(416).header("content-range", `bytes */${attachment.size}`).type("text/html; charset=utf-8").send(RANGE_NOT_SATISFIABLE_HTML);
+      }
+    },
+  );
 
   // The password form's answer: application/x-www-form-urlencoded, parsed here only (no other route takes it).
   app.register(async (form: App) => {

@@ -64,6 +64,17 @@ export class MongoAttachmentsView implements AttachmentsView {
     return docs.map((doc) => recordOf(attachmentSchema, doc));
   }
 
+  async bytesOwnedBy(ownerId: string): Promise<number> {
+    // As for images: the owner's live pages through pages_visible (the owner's access key), then one sum over
+    // their attachments through attachments_page.
+    const pageIds = (await this.ref.current().collection<{ _id: string }>("pages").find({ accessKeys: `o:${ownerId}`, deleted: false }, { projection: { _id: 1 } }).toArray()).map((page) => page._id);
+    if (pageIds.length === 0) return 0;
+    const [total] = await attachments(this.ref)
+      .aggregate<{ bytes: number }>([{ $match: { pageId: { $in: pageIds } } }, { $group: { _id: null, bytes: { $sum: "$size" } } }])
+      .toArray();
+    return total?.bytes ?? 0;
+  }
+
   async allOfPage(pageId: string, afterId: string | null, limit: number): Promise<AttachmentRecord[]> {
     const docs = await attachments(this.ref)
       .find({ pageId, ...(afterId === null ? {} : { _id: { $gt: afterId } }) })

@@ -88,7 +88,15 @@ export class SqliteAttachmentsView implements AttachmentsView {
          ORDER BY position DESC, id DESC LIMIT :limit`,
       ),
       all: db.prepare<[string, string, number], Row>("SELECT * FROM attachments WHERE page_id = ? AND id > ? ORDER BY id LIMIT ?"),
+      // The owner's live pages through their index, then each page's attachments through attachments_page.
+      bytes: db
+        .prepare<[string], number>("SELECT coalesce(sum(a.size), 0) FROM pages p JOIN attachments a ON a.page_id = p.id WHERE p.owner_id = ? AND p.deleted = 0")
+        .pluck(),
     };
+  }
+
+  async bytesOwnedBy(ownerId: string): Promise<number> {
+    return this.statements.bytes.get(ownerId) ?? 0;
   }
 
   async get(id: string): Promise<AttachmentRecord | null> {

@@ -26,6 +26,8 @@ const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-
 /** The forms the service writes: `/api/v1/pages/<id>` with or without a host before it and `#heading` after. */
 const PAGE_HREF = new RegExp(`^(?:https?://[^/]+)?/api/v1/pages/(${UUID})(?:/?)(#[^\\s]*)?$`);
 const IMAGE_SRC = new RegExp(`^(?:https?://[^/]+)?/api/v1/images/(${UUID})$`);
+/** An attachment's url as its upload's `markdown` gives it (`/api/v1/attachments/<id>`), with or without a host. */
+const ATTACHMENT_HREF = new RegExp(`^(?:https?://[^/]+)?/api/v1/attachments/(${UUID})$`);
 const WIKILINK = /\[\[([^\][|#]+)(#[^\][|]*)?(?:\|([^\][]*))?\]\]/g;
 
 const schema: Schema = {
@@ -63,12 +65,26 @@ function expandWikilinks(tree: MdastRoot, options: RenderOptions): void {
   });
 }
 
-/** Links to pages of the link go through it; links to other pages of the service become their text; images go through the link. */
+/** The path an attachment's url takes through the link, or null when `url` names no attachment. */
+function attachmentThroughLink(url: string, options: RenderOptions): string | null {
+  const attachment = ATTACHMENT_HREF.exec(url);
+  return attachment ? `${options.linkBase}/attachments/${(attachment[1] ?? "").toLowerCase()}` : null;
+}
+
+/**
+ * Links to pages of the link go through it; links to other pages of the service become their text; images and
+ * attachments go through the link (whose route serves only those of pages the link shows).
+ */
 function rewriteReferences(tree: HastRoot, options: RenderOptions): void {
   visit(tree, "element", (node: Element, index, parent) => {
     if (node.tagName === "a" && typeof node.properties.href === "string") {
       const href = node.properties.href;
       if (href.startsWith(`${options.linkBase}/pages/`) || href === options.linkBase || href.startsWith(`${options.linkBase}#`)) return;
+      const attachment = attachmentThroughLink(href, options);
+      if (attachment) {
+        node.properties.href = attachment;
+        return undefined;
+      }
       const page = PAGE_HREF.exec(href);
       const internal = href.startsWith("/") || page !== null;
       const target = page ? pageHref(page[1] ?? "", options, page[2] ?? "") : null;
@@ -85,8 +101,11 @@ function rewriteReferences(tree: HastRoot, options: RenderOptions): void {
     if (node.tagName === "img") {
       const src = typeof node.properties.src === "string" ? node.properties.src : "";
       const image = IMAGE_SRC.exec(src);
+      const attachment = attachmentThroughLink(src, options);
       if (image && parent && index !== undefined) {
         node.properties.src = `${options.linkBase}/images/${(image[1] ?? "").toLowerCase()}`;
+      } else if (attachment) {
+        node.properties.src = attachment;
       } else if (parent && index !== undefined) {
         // Images from elsewhere are not loaded (the page's CSP allows only its own): their alt text stays.
         const alt = typeof node.properties.alt === "string" ? node.properties.alt : "";

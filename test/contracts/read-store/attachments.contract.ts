@@ -1,9 +1,10 @@
 // Part of the read-store contract (read-store.contract.ts). Attachments: listed newest first per page and paged,
-// a deleted one kept (for the purge) but not listed, and a purged page's records gone.
+// a deleted one kept (for the purge) but not listed, a purged page's records gone, and the bytes an owner's live
+// pages hold summed for the quota.
 import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
 import type { AttachmentRecord } from "../../../shared/attachments/attachments.view.ts";
-import { at, type ContractStores } from "./stores.ts";
+import { at, page, type ContractStores } from "./stores.ts";
 
 function attachmentOf(pageId: string): AttachmentRecord {
   const when = at();
@@ -41,5 +42,25 @@ export function attachmentCases<Tx>(s: ContractStores<Tx>): void {
     expect(await s.reader.attachments.get(first.id)).toBeNull();
     expect(await s.reader.attachments.allOfPage(pageId, null, 10)).toEqual([]);
     expect(await s.reader.attachments.get(other.id)).toEqual(other);
+  });
+
+  it("sums the attachment bytes of an owner's live pages, deleted attachments too: other owners' and deleted pages' are not counted", async () => {
+    const [ann, bob] = [randomUUID(), randomUUID()];
+    const [first, second, trashed, others] = [page(ann), page(ann), page(ann), page(bob)];
+    const sized = (pageId: string, size: number) => ({ ...attachmentOf(pageId), size });
+    expect(await s.reader.attachments.bytesOwnedBy(ann)).toBe(0);
+    const removed = sized(second.id, 3);
+    await batch(async (tx) => {
+      for (const made of [first, second, trashed, others]) await w().pages.create(tx, made, "x");
+      for (const attachment of [sized(first.id, 100), sized(first.id, 20), removed, sized(trashed.id, 4000), sized(others.id, 50000)]) await w().attachments.put(tx, attachment);
+    });
+    await batch(async (tx) => {
+      await w().attachments.markDeleted(tx, removed.id, at().updatedAt);
+      await w().pages.remove(tx, trashed.id);
+    });
+    expect(await s.reader.attachments.bytesOwnedBy(ann)).toBe(123);
+    expect(await s.reader.attachments.bytesOwnedBy(bob)).toBe(50000);
+    await batch(async (tx) => w().attachments.removePage(tx, first.id));
+    expect(await s.reader.attachments.bytesOwnedBy(ann)).toBe(3);
   });
 }
