@@ -134,7 +134,7 @@ describe.skipIf(unavailable !== null)("the nginx gateway in front of the split s
     expect(huge.body.error?.code).toBe("payload_too_large");
   });
 
-  it("passes an attachment larger than the ordinary body limit to the command API, and serves a range of it from a query node", async () => {
+  it("passes an attachment larger than the ordinary body limit to the command API, and serves a range of it from a query node, through a share link too", async () => {
     const cookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "files@example.com", name: "Files" });
     const user = new Client(gateway.url, { cookie });
     const page = await user.post("/pages", { title: "With a file", markdown: "see the file" });
@@ -146,6 +146,12 @@ describe.skipIf(unavailable !== null)("the nginx gateway in front of the split s
     const response = await fetch(`${gateway.url}${String(uploaded.body.url)}`, { headers: { ...authHeaders(user), range: "bytes=0-7", "x-consistency-token": String(uploaded.headers.get("x-consistency-token")) } });
     expect(response.status).toBe(206);
     expect(Buffer.from(await response.arrayBuffer()).toString("latin1")).toBe("%PDF-1.7");
+    // Through a share link too: /s/ goes to the query nodes, which serve the file without credentials.
+    const link = await user.post(`/pages/${String(page.body.id)}/share-links`, {});
+    expect(link.status).toBe(201);
+    const shared = await fetch(`${gateway.url}${new URL(String(link.body.url), gateway.url).pathname}/attachments/${String(uploaded.body.id)}`, { headers: { range: "bytes=0-7" } });
+    expect(shared.status).toBe(206);
+    expect(Buffer.from(await shared.arrayBuffer()).toString("latin1")).toBe("%PDF-1.7");
   });
 
   it("answers its own errors in the API's error shape: an unknown path, and no upstream to reach", async () => {
