@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [--profile] [--no-peer] [--only loop|worst] [--pages N] [--duration S] [--connections C] [--replay-events N] [--append-events N]`
+// `npm run bench [-- --quick] [--profile] [--no-peer] [--only loop|worst|attachments] [--pages N] [--duration S] [--connections C] [--replay-events N] [--append-events N]`
 // Seeds a fresh DATA_DIR, starts the all-in-one server as its own process, drives it with autocannon from
 // this process, measures the store, projection and replay figures in process, prints a table and writes
 // bench/results/<date>.json. Every figure is set beside a reference measured in the same run.
@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { mintSession } from "../shared/auth/session-verifier.ts";
 import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
 import { benchAppends } from "./append.ts";
+import { attachmentRows, benchAttachmentTransfer } from "./attachments.ts";
 import { benchEventLoop, benchEventLoopOnly, eventLoopRows } from "./event-loop.ts";
 import { benchImageUpload } from "./images.ts";
 import { benchVaultImport } from "./import.ts";
@@ -37,6 +38,16 @@ const machine = { cores: cpus().length, cpu: cpus()[0]?.model ?? "unknown", node
 log(`${machine.cores} cores (${machine.cpu}), Node ${machine.node}; ${JSON.stringify(options)}`);
 if (options.only === "loop") {
   await benchEventLoopOnly({ secret: SECRET, quick: options.quick, log });
+  process.exit(0);
+}
+if (options.only === "attachments") {
+  const figures = await benchAttachmentTransfer({ secret: SECRET, log });
+  const rows = attachmentRows(figures);
+  process.stdout.write(`\nattachment rows alone in ${fmt((Date.now() - started) / 1000)} s\n\n${renderTable(rows)}\n`);
+  mkdirSync("bench/results", { recursive: true });
+  const file = join("bench/results", `${new Date().toISOString().replaceAll(":", "-").slice(0, 19)}-attachments.json`);
+  writeFileSync(file, `${JSON.stringify({ machine, attachments: figures, rows }, null, 2)}\n`);
+  log(`results written to ${file}`);
   process.exit(0);
 }
 if (options.only === "worst") {
@@ -248,6 +259,9 @@ try {
     target: "report",
     verdict: "report",
   });
+  const attachments = await benchAttachmentTransfer({ secret: SECRET, log });
+  raw.attachments = attachments;
+  rows.push(...attachmentRows(attachments));
   const eventLoop = await benchEventLoop({ secret: SECRET, quick: options.quick, log });
   raw.eventLoop = eventLoop;
   rows.push(...eventLoopRows(eventLoop));
