@@ -9,7 +9,7 @@ import { principalOf } from "../../shared/http/guard.ts";
 import { errorBody } from "../../shared/http/schemas.ts";
 import { userIdSchema } from "../../shared/kernel/ids.ts";
 import { CONSISTENCY_HEADER, tokenOfPosition } from "../../shared/position.ts";
-import type { CommandApiPorts } from "./command-api.ts";
+import type { CommandApiPorts } from "./command-api-ports.ts";
 
 /** A route's answer once its write is visible: the body, and headers such as an ETag or the content type. */
 export interface Presented {

@@ -14,7 +14,7 @@ import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { locationOf } from "../../../shared/http/locations.ts";
 import { attachmentIdSchema, pageIdSchema, userIdSchema, type PageId } from "../../../shared/kernel/ids.ts";
-import type { CommandApiPorts } from "../command-api.ts";
+import type { CommandApiPorts } from "../command-api-ports.ts";
 import { idempotentWrite } from "../idempotent-write.ts";
 import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 import { storeUploadForm } from "./attachment-form.ts";

@@ -13,7 +13,7 @@ import type { App } from "../../../shared/http/create-app.ts";
 import { locationOf } from "../../../shared/http/locations.ts";
 import { commentIdSchema, pageIdSchema, threadIdSchema, type CommentId, type PageId, type ThreadId } from "../../../shared/kernel/ids.ts";
 import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
-import type { CommandApiPorts } from "../command-api.ts";
+import type { CommandApiPorts } from "../command-api-ports.ts";
 import { idempotentWrite } from "../idempotent-write.ts";
 import { assembleThread } from "../assembled/thread.assembled.ts";
 import { actorOf, sendWrite, settleWrite, writeResponses, type WriteAnswer } from "../write-answer.ts";

@@ -10,7 +10,7 @@ import type { App } from "../../../shared/http/create-app.ts";
 import { locationOf } from "../../../shared/http/locations.ts";
 import { folderIdSchema, type FolderId } from "../../../shared/kernel/ids.ts";
 import type { Principal } from "../../../shared/auth/principal.ts";
-import type { CommandApiPorts } from "../command-api.ts";
+import type { CommandApiPorts } from "../command-api-ports.ts";
 import { assembleFolder } from "../assembled/folder.assembled.ts";
 import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 import { idempotentWrite } from "../idempotent-write.ts";

@@ -12,7 +12,7 @@ import { z } from "zod";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { contentBytes, IMPORT_MAX_FILES, IMPORT_MAX_TOTAL_BYTES, type VaultFile } from "../../../shared/imports/vault-files.ts";
-import type { CommandApiPorts } from "../command-api.ts";
+import type { CommandApiPorts } from "../command-api-ports.ts";
 import { boundedImportResult, importResult } from "../imports/import-result.ts";
 import { VaultImport } from "../imports/vault-import.ts";
 import { readVaultZip } from "../imports/vault-zip.ts";

@@ -10,7 +10,7 @@ import { invitationResource, toInvitationResource } from "../../../shared/sharin
 import type { InvitationRecord } from "../../../shared/sharing/invitations.view.ts";
 import { cancelInvitation, resendInvitation } from "../../../shared/sharing/manage-invitation.ts";
 import { visibleEntity } from "../../../shared/sharing/shared-entity.ts";
-import type { CommandApiPorts } from "../command-api.ts";
+import type { CommandApiPorts } from "../command-api-ports.ts";
 import { assembleInvitation } from "../assembled/invitation.assembled.ts";
 import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 import { emailField } from "./fields.ts";

@@ -6,7 +6,7 @@ import type { App } from "../../../shared/http/create-app.ts";
 import { principalOf } from "../../../shared/http/guard.ts";
 import { eraseUser } from "../../../shared/users/erase-user.ts";
 import { normalizeEmail } from "../../../shared/users/user.decider.ts";
-import type { CommandApiPorts } from "../command-api.ts";
+import type { CommandApiPorts } from "../command-api-ports.ts";
 import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 
 const eraseAccountBody = z.object({

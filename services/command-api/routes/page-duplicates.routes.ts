@@ -6,7 +6,7 @@ import { locationOf } from "../../../shared/http/locations.ts";
 import { folderIdSchema, pageIdSchema } from "../../../shared/kernel/ids.ts";
 import { duplicatePage } from "../../../shared/pages/duplicate-page.ts";
 import { pageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
-import type { CommandApiPorts } from "../command-api.ts";
+import type { CommandApiPorts } from "../command-api-ports.ts";
 import { idempotentWrite } from "../idempotent-write.ts";
 import { assembledPage } from "../assembled/page.assembled.ts";
 import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";

@@ -11,7 +11,7 @@ import { editPage, movePage, pageCommands } from "../../../shared/pages/page.com
 import { etagOf, renderPageDocument, revisionFromIfMatch, stripFrontmatter } from "../../../shared/pages/page-document.ts";
 import { pageResource, resolvedPageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
 import type { Principal } from "../../../shared/auth/principal.ts";
-import type { CommandApiPorts } from "../command-api.ts";
+import type { CommandApiPorts } from "../command-api-ports.ts";
 import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 import { idempotentWrite } from "../idempotent-write.ts";
 import { assembledPage } from "../assembled/page.assembled.ts";

@@ -16,7 +16,7 @@ import { shareLinkCommands } from "../../../shared/share-links/share-link.comman
 import type { PasswordChange, ShareLinkEntityType } from "../../../shared/share-links/share-link.decider.ts";
 import { shareLinkResource, toShareLinkResource } from "../../../shared/share-links/share-link.resource.ts";
 import { visibleEntity } from "../../../shared/sharing/shared-entity.ts";
-import type { CommandApiPorts } from "../command-api.ts";
+import type { CommandApiPorts } from "../command-api-ports.ts";
 import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 
 const expiresAtField = z.iso.datetime({ offset: true }).nullable();

@@ -13,7 +13,7 @@ import { invitationResource, toInvitationResource } from "../../../shared/sharin
 import { shareEntity } from "../../../shared/sharing/share-entity.ts";
 import { visibleEntity } from "../../../shared/sharing/shared-entity.ts";
 import { entityAccessCommands, workspaceCommands } from "../../../shared/sharing/sharing.commands.ts";
-import type { CommandApiPorts } from "../command-api.ts";
+import type { CommandApiPorts } from "../command-api-ports.ts";
 import { assembleInvitation } from "../assembled/invitation.assembled.ts";
 import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 import { idempotentWrite } from "../idempotent-write.ts";

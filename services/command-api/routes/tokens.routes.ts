@@ -9,7 +9,7 @@ import { tokenIdSchema } from "../../../shared/kernel/ids.ts";
 import { scopeSchema } from "../../../shared/kernel/scopes.ts";
 import { tokenCommands } from "../../../shared/tokens/token.commands.ts";
 import { createdTokenResource, toTokenResource } from "../../../shared/tokens/token.resource.ts";
-import type { CommandApiPorts } from "../command-api.ts";
+import type { CommandApiPorts } from "../command-api-ports.ts";
 import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 import { nameField } from "./fields.ts";
 

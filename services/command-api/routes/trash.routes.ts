@@ -6,7 +6,7 @@ import { folderResource, toFolderResource } from "../../../shared/folders/folder
 import type { App } from "../../../shared/http/create-app.ts";
 import { pageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
 import { restoreFromTrash } from "../../../shared/trash/trash.ts";
-import type { CommandApiPorts } from "../command-api.ts";
+import type { CommandApiPorts } from "../command-api-ports.ts";
 import { assembleFolder } from "../assembled/folder.assembled.ts";
 import { assembledPage } from "../assembled/page.assembled.ts";
 import { folderIdSchema, pageIdSchema } from "../../../shared/kernel/ids.ts";

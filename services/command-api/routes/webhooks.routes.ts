@@ -9,35 +9,16 @@ import { errorBody } from "../../../shared/http/schemas.ts";
 import { locationOf } from "../../../shared/http/locations.ts";
 import { folderIdSchema } from "../../../shared/kernel/ids.ts";
 import { positionTokenSchema, positionOfToken } from "../../../shared/position.ts";
-import type { WebhookDeliveries } from "../../../shared/webhooks/webhook-deliveries.port.ts";
 import { webhookEventsSchema } from "../../../shared/webhooks/webhook-event-names.ts";
 import { createdWebhookResource, toWebhookResource, webhookResource } from "../../../shared/webhooks/webhook.resource.ts";
-import { newWebhookSecret, type WebhookSecretSealer } from "../../../shared/webhooks/webhook-secret.ts";
-import { privateTargetOf, resolveHost, type ResolveHost } from "../../../shared/webhooks/registration-target.ts";
+import { newWebhookSecret } from "../../../shared/webhooks/webhook-secret.ts";
+import { privateTargetOf, resolveHost } from "../../../shared/webhooks/registration-target.ts";
 import { webhookCommands } from "../../../shared/webhooks/webhook.commands.ts";
 import { webhookIdSchema } from "../../../shared/webhooks/webhook.decider.ts";
-import type { CommandApiPorts } from "../command-api.ts";
+import type { CommandApiPorts, WebhookPorts } from "../command-api-ports.ts";
 import { OneAtATime } from "../one-at-a-time.ts";
 import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
 import { nameField } from "./fields.ts";
-
-export interface WebhookPorts {
-  /** Null when the server has no key to seal secrets with (AUTH_JWKS_URL without WEBHOOK_SECRET_KEY). */
-  readonly sealer: WebhookSecretSealer | null;
-  readonly deliveries: WebhookDeliveries;
-  /** WEBHOOK_ALLOW_PRIVATE_NETWORKS: URLs to private addresses are accepted (local development and tests). */
-  readonly allowPrivateNetworks: boolean;
-  readonly limits: WebhookLimits;
-  /** How a URL's host name is resolved at registration (node's resolver when absent). */
-  readonly resolveHost?: ResolveHost;
-}
-
-export interface WebhookLimits {
-  /** WEBHOOKS_PER_USER */
-  readonly perUser: number;
-  /** WEBHOOK_REPLAYS_PER_WEBHOOK */
-  readonly replaysPerWebhook: number;
-}
 
 const urlField = z
   .string()
