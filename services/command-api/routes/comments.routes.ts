@@ -80,65 +80,56 @@ export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
   app.post(
     "/pages/:pageId/comments",
     { config, schema: { params: pageParams, body: z.object({ body: commentBody, anchor: anchorField }), response: createdThread } },
-    async (request, reply) =>
-      answer(request, reply, ({ actor, once }) =>
-        once(() => {
-          const { pageId } = request.params;
-          const { anchor, body } = request.body;
-          const threadId = threadIdSchema.parse(randomUUID());
-          const commentId = commentIdSchema.parse(randomUUID());
-          const command: ThreadCommand = { type: "OpenThread", threadId, pageId, anchor, commentId, authorId: actor.context.actorId, body };
-          return decideThread(actor, { pageId, threadId }, command, commentId);
-        }),
-      ),
+    async (request, reply) => answer(request, reply, ({ actor, once }) => once(() => {
+      const { pageId } = request.params;
+      const { anchor, body } = request.body;
+      const threadId = threadIdSchema.parse(randomUUID());
+      const commentId = commentIdSchema.parse(randomUUID());
+      const command: ThreadCommand = { type: "OpenThread", threadId, pageId, anchor, commentId, authorId: actor.context.actorId, body };
+      return decideThread(actor, { pageId, threadId }, command, commentId);
+    })),
   );
 
   app.post(
     "/pages/:pageId/comments/:threadId/replies",
     { config, schema: { params: threadParams, body: bodyOnly, response: createdThread } },
-    async (request, reply) =>
-      answer(request, reply, ({ actor, once }) =>
-        once(() => {
-          const { pageId, threadId } = request.params;
-          const commentId = commentIdSchema.parse(randomUUID());
-          const command: ThreadCommand = { type: "AddReply", threadId, pageId, commentId, authorId: actor.context.actorId, body: request.body.body };
-          return decideThread(actor, { pageId, threadId }, command, commentId);
-        }),
-      ),
+    async (request, reply) => answer(request, reply, ({ actor, once }) => once(() => {
+      const { pageId, threadId } = request.params;
+      const commentId = commentIdSchema.parse(randomUUID());
+      const command: ThreadCommand = { type: "AddReply", threadId, pageId, commentId, authorId: actor.context.actorId, body: request.body.body };
+      return decideThread(actor, { pageId, threadId }, command, commentId);
+    })),
   );
 
   app.patch(
     "/pages/:pageId/comments/:threadId/status",
     { config, schema: { params: threadParams, body: z.object({ status: threadStatusSchema }), response: changedThread } },
-    async (request, reply) =>
-      answer(request, reply, ({ actor }) => {
-        const { pageId, threadId } = request.params;
-        const command: ThreadCommand = { type: "SetThreadStatus", threadId, pageId, status: request.body.status, actorId: actor.context.actorId };
-        return decideThread(actor, { pageId, threadId }, command);
-      }),
+    async (request, reply) => answer(request, reply, ({ actor }) => {
+      const { pageId, threadId } = request.params;
+      const command: ThreadCommand = { type: "SetThreadStatus", threadId, pageId, status: request.body.status, actorId: actor.context.actorId };
+      return decideThread(actor, { pageId, threadId }, command);
+    }),
   );
 
   app.patch(
     "/pages/:pageId/comments/:commentId",
     { config, schema: { params: commentParams, body: bodyOnly, response: changedThread } },
-    async (request, reply) =>
-      answer(request, reply, async ({ actor }) => {
-        const { pageId, commentId } = request.params;
-        const threadId = await threadOfComment(ports.views, actor.principal, pageId, commentId);
-        const command: ThreadCommand = { type: "EditComment", threadId, pageId, commentId, actorId: actor.context.actorId, body: request.body.body };
-        return decideThread(actor, { pageId, threadId }, command);
-      }),
+    async (request, reply) => answer(request, reply, async ({ actor }) => {
+      const { pageId, commentId } = request.params;
+      const threadId = await threadOfComment(ports.views, actor.principal, pageId, commentId);
+      const command: ThreadCommand = { type: "EditComment", threadId, pageId, commentId, actorId: actor.context.actorId, body: request.body.body };
+      return decideThread(actor, { pageId, threadId }, command);
+    }),
   );
 
   app.delete(
     "/pages/:pageId/comments/:commentId",
     { config, schema: { params: commentParams, response: changedThread } },
-    async (request, reply) =>
-      answer(request, reply, async ({ actor }) => {
-        const { pageId, commentId } = request.params;
-        const threadId = await threadOfComment(ports.views, actor.principal, pageId, commentId);
-        const command: ThreadCommand = { type: "DeleteComment", threadId, pageId, commentId, actorId: actor.context.actorId };
-        return decideThread(actor, { pageId, threadId }, command);
-      }),
+    async (request, reply) => answer(request, reply, async ({ actor }) => {
+      const { pageId, commentId } = request.params;
+      const threadId = await threadOfComment(ports.views, actor.principal, pageId, commentId);
+      const command: ThreadCommand = { type: "DeleteComment", threadId, pageId, commentId, actorId: actor.context.actorId };
+      return decideThread(actor, { pageId, threadId }, command);
+    }),
   );
 }

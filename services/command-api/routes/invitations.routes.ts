@@ -50,12 +50,11 @@ export function invitationCommandRoutes(app: App, ports: CommandApiPorts): void 
   app.post(
     "/shares/entity/:entityType/:entityId/invitations/by-email/:email/resend",
     { config, schema: { params: z.object({ entityType: entityTypeSchema, entityId: z.uuid(), email: emailField }), response: resendResponse } },
-    async (request, reply) =>
-      answer(request, reply, async ({ actor }) => {
-        const { entityType, entityId, email } = request.params;
-        await visibleEntity(ports.views, actor.principal, entityType, entityId);
-        return resend(actor, await ports.views.invitations.latestFor(entityType, entityId, email));
-      }),
+    async (request, reply) => answer(request, reply, async ({ actor }) => {
+      const { entityType, entityId, email } = request.params;
+      await visibleEntity(ports.views, actor.principal, entityType, entityId);
+      return resend(actor, await ports.views.invitations.latestFor(entityType, entityId, email));
+    }),
   );
 
   app.post(
@@ -68,10 +67,9 @@ export function invitationCommandRoutes(app: App, ports: CommandApiPorts): void 
   app.delete(
     "/shares/invitations/:invitationId",
     { config, schema: { params: z.object({ invitationId: invitationIdSchema }), response: writeResponses({ 204: z.null() }) } },
-    async (request, reply) =>
-      answer(request, reply, async ({ actor }) => {
-        const invitation = await ports.views.invitations.get(request.params.invitationId);
-        return { position: await cancelInvitation(ports, actor.context, invitation), status: 204 };
-      }),
+    async (request, reply) => answer(request, reply, async ({ actor }) => {
+      const invitation = await ports.views.invitations.get(request.params.invitationId);
+      return { position: await cancelInvitation(ports, actor.context, invitation), status: 204 };
+    }),
   );
 }

@@ -19,14 +19,13 @@ export function meCommandRoutes(app: App, ports: CommandApiPorts): void {
   app.delete(
     "/me",
     { config: { access: { sessionOnly: true as const } }, schema: { body: eraseAccountBody, response: writeResponses({ 204: z.null() }) } },
-    async (request, reply) =>
-      answer(request, reply, async ({ actor: { principal, context } }) => {
-        if (normalizeEmail(request.body.confirm) !== normalizeEmail(principal.user.email)) {
-          throw new AppError("validation_failed", "body.confirm: must be this account's email address");
-        }
-        const { position } = await eraseUser({ ...ports, ...ports.erasure }, context.actorId, context);
-        ports.logger.info({ event: "user.erased", userId: context.actorId });
-        return { position, status: 204 };
-      }),
+    async (request, reply) => answer(request, reply, async ({ actor: { principal, context } }) => {
+      if (normalizeEmail(request.body.confirm) !== normalizeEmail(principal.user.email)) {
+        throw new AppError("validation_failed", "body.confirm: must be this account's email address");
+      }
+      const { position } = await eraseUser({ ...ports, ...ports.erasure }, context.actorId, context);
+      ports.logger.info({ event: "user.erased", userId: context.actorId });
+      return { position, status: 204 };
+    }),
   );
 }

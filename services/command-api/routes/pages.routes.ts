@@ -57,107 +57,98 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
   app.post(
     "/pages",
     { bodyLimit: PAGE_BODY_LIMIT_BYTES, config: write, schema: { body: createPageBody, response: writeResponses({ 201: pageResource }) } },
-    async (request, reply) =>
-      answer(request, reply, ({ actor, once }) =>
-        once(async () => {
-          const { title, markdown, parentId, icon } = request.body;
-          const ownerId = await ownerOfNewItem(ports.views, actor.principal, parentId);
-          const pageId = pageIdSchema.parse(randomUUID());
-          const command = { type: "CreatePage" as const, pageId, ownerId, parentId, title, icon, markdown };
-          const { position } = await pageCommands.handle(ports.eventStore, pageId, command, actor.context);
-          const assemble = assembledPage(ports, actor.principal, pageId, actor.context.now).record;
-          return { position, status: 201, location: locationOf.page(pageId), present: presentPage(actor.principal, pageId), assemble };
-        }),
-      ),
+    async (request, reply) => answer(request, reply, ({ actor, once }) => once(async () => {
+      const { title, markdown, parentId, icon } = request.body;
+      const ownerId = await ownerOfNewItem(ports.views, actor.principal, parentId);
+      const pageId = pageIdSchema.parse(randomUUID());
+      const command = { type: "CreatePage" as const, pageId, ownerId, parentId, title, icon, markdown };
+      const { position } = await pageCommands.handle(ports.eventStore, pageId, command, actor.context);
+      const assemble = assembledPage(ports, actor.principal, pageId, actor.context.now).record;
+      return { position, status: 201, location: locationOf.page(pageId), present: presentPage(actor.principal, pageId), assemble };
+    })),
   );
 
   app.patch(
     "/pages/:pageId",
     { config: write, schema: { params: pageParams, body: updatePageBody, response: writeResponses({ 200: pageResource }) } },
-    async (request, reply) =>
-      answer(request, reply, async ({ actor }) => {
-        const { pageId } = request.params;
-        const { title, icon } = request.body;
-        const { position } = await editPage.run(ports, actor, pageId, () => ({ type: "UpdatePage", pageId, title, icon }));
-        return { position, status: 200, present: presentPage(actor.principal, pageId), assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).record };
-      }),
+    async (request, reply) => answer(request, reply, async ({ actor }) => {
+      const { pageId } = request.params;
+      const { title, icon } = request.body;
+      const { position } = await editPage.run(ports, actor, pageId, () => ({ type: "UpdatePage", pageId, title, icon }));
+      return { position, status: 200, present: presentPage(actor.principal, pageId), assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).record };
+    }),
   );
 
   app.post(
     "/pages/:pageId/move",
     { config: write, schema: { params: pageParams, body: moveBody, response: writeResponses({ 200: resolvedPageResource }) } },
-    async (request, reply) =>
-      answer(request, reply, async ({ actor }) => {
-        const { pageId } = request.params;
-        const { position } = await movePage(ports, actor, pageId, request.body.parentId);
-        const present = async () => {
-          const { shown, permission } = await visiblePage(ports.views, actor.principal, pageId);
-          return { body: { ...toPageResource(shown, permission), folderPath: shown.folderPath } };
-        };
-        return { position, status: 200, present, assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).placed };
-      }),
+    async (request, reply) => answer(request, reply, async ({ actor }) => {
+      const { pageId } = request.params;
+      const { position } = await movePage(ports, actor, pageId, request.body.parentId);
+      const present = async () => {
+        const { shown, permission } = await visiblePage(ports.views, actor.principal, pageId);
+        return { body: { ...toPageResource(shown, permission), folderPath: shown.folderPath } };
+      };
+      return { position, status: 200, present, assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).placed };
+    }),
   );
 
   app.put(
     "/pages/:pageId/content",
     { bodyLimit: PAGE_BODY_LIMIT_BYTES, config: { ...write, textBody: true }, schema: { params: pageParams, body: contentBody, response: writeResponses({ 200: z.string() }) } },
-    async (request, reply) =>
-      answer(request, reply, async ({ actor }) => {
-        const { pageId } = request.params;
-        // A string body is markdown only when sent as text: JSON must be an object, as on every other route.
-        const asText = /^text\/(markdown|plain)\b/i.test(request.headers["content-type"] ?? "");
-        if (typeof request.body === "string" && !asText) throw new AppError("validation_failed", 'body: a JSON body must be an object {"markdown": "..."}');
-        const sent = typeof request.body === "string" ? stripFrontmatter(request.body) : request.body.markdown;
-        const checked = markdownField.safeParse(sent);
-        if (!checked.success) {
-          const tooLong = sent.length > MARKDOWN_MAX_CHARS;
-          throw new AppError("validation_failed", `body.markdown: ${tooLong ? `longer than ${MARKDOWN_MAX_CHARS} characters` : checked.error.issues.map((issue) => issue.message).join("; ")}`);
-        }
-        const markdown = checked.data;
-        const ifMatch = request.headers["if-match"];
-        const { position } = await editPage.run(ports, actor, pageId, ({ page }) => ({
-          type: "ReplaceContent",
-          pageId,
-          markdown,
-          ifMatchRevision: revisionFromIfMatch(ifMatch, page),
-        }));
-        return { position, status: 200, present: presentContent(actor.principal, pageId), assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).document };
-      }),
+    async (request, reply) => answer(request, reply, async ({ actor }) => {
+      const { pageId } = request.params;
+      // A string body is markdown only when sent as text: JSON must be an object, as on every other route.
+      const asText = /^text\/(markdown|plain)\b/i.test(request.headers["content-type"] ?? "");
+      if (typeof request.body === "string" && !asText) throw new AppError("validation_failed", 'body: a JSON body must be an object {"markdown": "..."}');
+      const sent = typeof request.body === "string" ? stripFrontmatter(request.body) : request.body.markdown;
+      const checked = markdownField.safeParse(sent);
+      if (!checked.success) {
+        const tooLong = sent.length > MARKDOWN_MAX_CHARS;
+        throw new AppError("validation_failed", `body.markdown: ${tooLong ? `longer than ${MARKDOWN_MAX_CHARS} characters` : checked.error.issues.map((issue) => issue.message).join("; ")}`);
+      }
+      const markdown = checked.data;
+      const ifMatch = request.headers["if-match"];
+      const { position } = await editPage.run(ports, actor, pageId, ({ page }) => ({
+        type: "ReplaceContent",
+        pageId,
+        markdown,
+        ifMatchRevision: revisionFromIfMatch(ifMatch, page),
+      }));
+      return { position, status: 200, present: presentContent(actor.principal, pageId), assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).document };
+    }),
   );
 
   app.patch(
     "/pages/:pageId/content",
     { bodyLimit: PAGE_BODY_LIMIT_BYTES, config: write, schema: { params: pageParams, body: additionBody, response: writeResponses({ 200: z.string() }) } },
-    async (request, reply) =>
-      answer(request, reply, async ({ actor }) => {
-        const { pageId } = request.params;
-        const body = request.body;
-        const [text, at] = "append" in body ? [body.append, "end" as const] : [body.prepend, "start" as const];
-        const ifMatch = request.headers["if-match"];
-        const { position } = await addContent(ports, actor, { pageId, text, at, ifMatch, maxChars: MARKDOWN_MAX_CHARS });
-        return { position, status: 200, present: presentContent(actor.principal, pageId), assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).document };
-      }),
+    async (request, reply) => answer(request, reply, async ({ actor }) => {
+      const { pageId } = request.params;
+      const body = request.body;
+      const [text, at] = "append" in body ? [body.append, "end" as const] : [body.prepend, "start" as const];
+      const ifMatch = request.headers["if-match"];
+      const { position } = await addContent(ports, actor, { pageId, text, at, ifMatch, maxChars: MARKDOWN_MAX_CHARS });
+      return { position, status: 200, present: presentContent(actor.principal, pageId), assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).document };
+    }),
   );
 
   app.post(
     "/pages/:pageId/restore",
     { config: write, schema: { params: pageParams, body: z.strictObject({ at: instantSchema }), response: writeResponses({ 200: z.string() }) } },
-    async (request, reply) =>
-      answer(request, reply, async ({ actor }) => {
-        const { pageId } = request.params;
-        const { position } = await restorePage(ports, actor, { pageId, at: request.body.at, ifMatch: request.headers["if-match"] });
-        return { position, status: 200, present: presentContent(actor.principal, pageId), assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).document };
-      }),
+    async (request, reply) => answer(request, reply, async ({ actor }) => {
+      const { pageId } = request.params;
+      const { position } = await restorePage(ports, actor, { pageId, at: request.body.at, ifMatch: request.headers["if-match"] });
+      return { position, status: 200, present: presentContent(actor.principal, pageId), assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).document };
+    }),
   );
 
   app.delete(
     "/pages/:pageId",
     { config: write, schema: { params: pageParams, response: writeResponses({ 204: z.null() }) } },
-    async (request, reply) =>
-      answer(request, reply, async ({ actor }) => {
-        const { pageId } = request.params;
-        const { position } = await editPage.run(ports, actor, pageId, () => ({ type: "DeletePage", pageId }));
-        return { position, status: 204 };
-      }),
+    async (request, reply) => answer(request, reply, async ({ actor }) => {
+      const { pageId } = request.params;
+      const { position } = await editPage.run(ports, actor, pageId, () => ({ type: "DeletePage", pageId }));
+      return { position, status: 204 };
+    }),
   );
 }

@@ -98,28 +98,27 @@ export function shareLinkCommandRoutes(app: App, ports: CommandApiPorts & { read
   app.patch(
     "/share-links/:linkId",
     { config, schema: { params: linkParams, body: changeBody, response: writeResponses({ 200: shareLinkResource }) } },
-    async (request, reply) =>
-      answer(request, reply, async ({ actor: { principal, context } }) => {
-        const { linkId } = request.params;
-        const link = await managedShareLink(ports.views, principal, linkId, "change");
-        if (link.revokedAt !== null) throw new AppError("not_found", "share link not found");
-        const { expiresAt, password, allowIndexing } = request.body;
-        const passwordChange: PasswordChange = password === undefined ? { kind: "keep" } : password === null ? { kind: "remove" } : { kind: "set", hash: await hashSharePassword(password) };
-        const command = {
-          type: "ChangeShareLink" as const,
-          linkId,
-          password: passwordChange,
-          ...(expiresAt === undefined ? {} : { expiresAt: futureExpiry(expiresAt, context.now) }),
-          ...(allowIndexing === undefined ? {} : { allowIndexing }),
-        };
-        const { position, state } = await shareLinkCommands.handle(ports.eventStore, linkId, command, context);
-        // The link as it was read, with the settings the write side now holds.
-        const assemble = async () => {
-          if (!state.exists) throw new AppError("not_found", "share link not found");
-          return { body: { ...toShareLinkResource(link), expiresAt: state.expiresAt, passwordProtected: state.passwordHash !== null, allowIndexing: state.allowIndexing } };
-        };
-        return { position, status: 200, present: present(linkId), assemble };
-      }),
+    async (request, reply) => answer(request, reply, async ({ actor: { principal, context } }) => {
+      const { linkId } = request.params;
+      const link = await managedShareLink(ports.views, principal, linkId, "change");
+      if (link.revokedAt !== null) throw new AppError("not_found", "share link not found");
+      const { expiresAt, password, allowIndexing } = request.body;
+      const passwordChange: PasswordChange = password === undefined ? { kind: "keep" } : password === null ? { kind: "remove" } : { kind: "set", hash: await hashSharePassword(password) };
+      const command = {
+        type: "ChangeShareLink" as const,
+        linkId,
+        password: passwordChange,
+        ...(expiresAt === undefined ? {} : { expiresAt: futureExpiry(expiresAt, context.now) }),
+        ...(allowIndexing === undefined ? {} : { allowIndexing }),
+      };
+      const { position, state } = await shareLinkCommands.handle(ports.eventStore, linkId, command, context);
+      // The link as it was read, with the settings the write side now holds.
+      const assemble = async () => {
+        if (!state.exists) throw new AppError("not_found", "share link not found");
+        return { body: { ...toShareLinkResource(link), expiresAt: state.expiresAt, passwordProtected: state.passwordHash !== null, allowIndexing: state.allowIndexing } };
+      };
+      return { position, status: 200, present: present(linkId), assemble };
+    }),
   );
 
   app.delete("/share-links/:linkId", { config, schema: { params: linkParams, response: writeResponses({ 204: z.null() }) } }, async (request, reply) =>

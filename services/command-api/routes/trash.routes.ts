@@ -20,23 +20,22 @@ export function trashCommandRoutes(app: App, ports: CommandApiPorts): void {
   app.post(
     "/trash/:type/:id/restore",
     { config: { access: { scope: "pages:write" } }, schema: { params: restoreParams, response: writeResponses({ 200: z.union([pageResource, folderResource]) }) } },
-    async (request, reply) =>
-      answer(request, reply, async ({ actor }) => {
-        const { type, id } = request.params;
-        const { position } = await restoreFromTrash(ports, actor, type, id);
-        const present = async () => {
-          if (type === "folder") {
-            const { shown, permission } = await visibleFolder(ports.views, actor.principal, id);
-            return { body: toFolderResource(shown, permission) };
-          }
-          const { shown, permission } = await visiblePage(ports.views, actor.principal, id);
-          return { body: toPageResource(shown, permission) };
-        };
-        const assemble = async () =>
-          type === "folder"
-            ? assembleFolder(ports, actor.principal, folderIdSchema.parse(id), actor.context.now)
-            : assembledPage(ports, actor.principal, pageIdSchema.parse(id), actor.context.now).record();
-        return { position, status: 200, present, assemble };
-      }),
+    async (request, reply) => answer(request, reply, async ({ actor }) => {
+      const { type, id } = request.params;
+      const { position } = await restoreFromTrash(ports, actor, type, id);
+      const present = async () => {
+        if (type === "folder") {
+          const { shown, permission } = await visibleFolder(ports.views, actor.principal, id);
+          return { body: toFolderResource(shown, permission) };
+        }
+        const { shown, permission } = await visiblePage(ports.views, actor.principal, id);
+        return { body: toPageResource(shown, permission) };
+      };
+      const assemble = async () =>
+        type === "folder"
+          ? assembleFolder(ports, actor.principal, folderIdSchema.parse(id), actor.context.now)
+          : assembledPage(ports, actor.principal, pageIdSchema.parse(id), actor.context.now).record();
+      return { position, status: 200, present, assemble };
+    }),
   );
 }

@@ -60,67 +60,64 @@ export function webhookCommandRoutes(app: App, ports: CommandApiPorts, webhooks:
   app.post(
     "/webhooks",
     { config, schema: { body: createBody, response: writeResponses({ 201: createdWebhookResource }) } },
-    async (request, reply) =>
-      answer(request, reply, async ({ actor: { context }, settle }) => {
-        if (!webhooks.sealer) throw new AppError("unavailable", "webhooks need WEBHOOK_SECRET_KEY on this server");
-        const { url, events, description, folderId } = request.body;
-        await checkTarget(url);
-        if (folderId !== null) {
-          const folder = await ports.views.folders.get(folderId);
-          if (!folder || !effectivePermission(await ports.views.access.contextFor(context.actorId), { kind: "folder", ...folder })) throw new AppError("not_found", "folder not found");
+    async (request, reply) => answer(request, reply, async ({ actor: { context }, settle }) => {
+      if (!webhooks.sealer) throw new AppError("unavailable", "webhooks need WEBHOOK_SECRET_KEY on this server");
+      const { url, events, description, folderId } = request.body;
+      await checkTarget(url);
+      if (folderId !== null) {
+        const folder = await ports.views.folders.get(folderId);
+        if (!folder || !effectivePermission(await ports.views.access.contextFor(context.actorId), { kind: "folder", ...folder })) throw new AppError("not_found", "folder not found");
+      }
+      const webhookId = webhookIdSchema.parse(randomUUID());
+      const secret = newWebhookSecret();
+      const command = { type: "CreateWebhook" as const, webhookId, ownerId: context.actorId, folderId, settings: { url, events, description }, sealedSecret: webhooks.sealer.seal(webhookId, secret) };
+      // The count and the creation it allows run one at a time per user, and the creation waits for the read
+      // models, so concurrent requests of one user cannot pass the quota together.
+      return creations.run(context.actorId, async () => {
+        const { perUser } = webhooks.limits;
+        if ((await ports.views.webhooks.listForOwner(context.actorId, null, perUser)).length >= perUser) {
+          throw new AppError("quota_exceeded", `at most ${perUser} webhooks per user: delete one before creating another`);
         }
-        const webhookId = webhookIdSchema.parse(randomUUID());
-        const secret = newWebhookSecret();
-        const command = { type: "CreateWebhook" as const, webhookId, ownerId: context.actorId, folderId, settings: { url, events, description }, sealedSecret: webhooks.sealer.seal(webhookId, secret) };
-        // The count and the creation it allows run one at a time per user, and the creation waits for the read
-        // models, so concurrent requests of one user cannot pass the quota together.
-        return creations.run(context.actorId, async () => {
-          const { perUser } = webhooks.limits;
-          if ((await ports.views.webhooks.listForOwner(context.actorId, null, perUser)).length >= perUser) {
-            throw new AppError("quota_exceeded", `at most ${perUser} webhooks per user: delete one before creating another`);
-          }
-          const { position } = await webhookCommands.handle(ports.eventStore, webhookId, command, context);
-          const now = context.now.toISOString();
-          const created = { id: webhookId, url, events, description, folderId, active: true, disabledReason: null, createdAt: now, updatedAt: now, secret };
-          return settle({
-            position,
-            status: 201,
-            location: locationOf.webhook(webhookId),
-            present: async () => ({ body: { ...(await present(webhookId)()).body, secret } }),
-            // The secret is never shown again, so a creation not yet visible answers it too, with the record as created.
-            assemble: async () => ({ body: created }),
-          });
+        const { position } = await webhookCommands.handle(ports.eventStore, webhookId, command, context);
+        const now = context.now.toISOString();
+        const created = { id: webhookId, url, events, description, folderId, active: true, disabledReason: null, createdAt: now, updatedAt: now, secret };
+        return settle({
+          position,
+          status: 201,
+          location: locationOf.webhook(webhookId),
+          present: async () => ({ body: { ...(await present(webhookId)()).body, secret } }),
+          // The secret is never shown again, so a creation not yet visible answers it too, with the record as created.
+          assemble: async () => ({ body: created }),
         });
-      }),
+      });
+    }),
   );
 
   app.patch(
     "/webhooks/:webhookId",
     { config, schema: { params: webhookParams, body: updateBody, response: writeResponses({ 200: webhookResource }) } },
-    async (request, reply) =>
-      answer(request, reply, async ({ actor: { context } }) => {
-        const { webhookId } = request.params;
-        if (request.body.url !== undefined) await checkTarget(request.body.url);
-        const { position, state } = await webhookCommands.handle(ports.eventStore, webhookId, { type: "UpdateWebhook", webhookId, ownerId: context.actorId, changes: request.body }, context);
-        const assemble = async () => {
-          const before = await ports.views.webhooks.get(webhookId);
-          if (!state.exists || !before) throw new AppError("not_found", "webhook not found");
-          const disabledReason = state.active ? null : before.disabledReason;
-          return { body: { ...toWebhookResource(before), ...state.settings, active: state.active, disabledReason, updatedAt: context.now.toISOString() } };
-        };
-        return { position, status: 200, present: present(webhookId), assemble };
-      }),
+    async (request, reply) => answer(request, reply, async ({ actor: { context } }) => {
+      const { webhookId } = request.params;
+      if (request.body.url !== undefined) await checkTarget(request.body.url);
+      const { position, state } = await webhookCommands.handle(ports.eventStore, webhookId, { type: "UpdateWebhook", webhookId, ownerId: context.actorId, changes: request.body }, context);
+      const assemble = async () => {
+        const before = await ports.views.webhooks.get(webhookId);
+        if (!state.exists || !before) throw new AppError("not_found", "webhook not found");
+        const disabledReason = state.active ? null : before.disabledReason;
+        return { body: { ...toWebhookResource(before), ...state.settings, active: state.active, disabledReason, updatedAt: context.now.toISOString() } };
+      };
+      return { position, status: 200, present: present(webhookId), assemble };
+    }),
   );
 
   app.delete(
     "/webhooks/:webhookId",
     { config, schema: { params: webhookParams, response: writeResponses({ 204: z.null() }) } },
-    async (request, reply) =>
-      answer(request, reply, async ({ actor: { context } }) => {
-        const { webhookId } = request.params;
-        const { position } = await webhookCommands.handle(ports.eventStore, webhookId, { type: "DeleteWebhook", webhookId, ownerId: context.actorId }, context);
-        return { position, status: 204 };
-      }),
+    async (request, reply) => answer(request, reply, async ({ actor: { context } }) => {
+      const { webhookId } = request.params;
+      const { position } = await webhookCommands.handle(ports.eventStore, webhookId, { type: "DeleteWebhook", webhookId, ownerId: context.actorId }, context);
+      return { position, status: 204 };
+    }),
   );
 
   app.post(
