@@ -6,7 +6,7 @@ import type { Actor } from "../../shared/commands/guarded-command.ts";
 import { AppError } from "../../shared/errors/app-error.ts";
 import { runIdempotently } from "../../shared/idempotency/idempotent-request.ts";
 import { requestFingerprint } from "../../shared/idempotency/request-fingerprint.ts";
-import type { CommandApiPorts } from "./command-api.ts";
+import type { CommandApiPorts } from "./command-api-ports.ts";
 import type { WriteAnswer } from "./write-answer.ts";
 
 /**

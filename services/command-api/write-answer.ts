@@ -9,7 +9,7 @@ import { principalOf } from "../../shared/http/guard.ts";
 import { errorBody } from "../../shared/http/schemas.ts";
 import { userIdSchema } from "../../shared/kernel/ids.ts";
 import { CONSISTENCY_HEADER, tokenOfPosition } from "../../shared/position.ts";
-import type { CommandApiPorts } from "./command-api.ts";
+import type { CommandApiPorts } from "./command-api-ports.ts";
 
 /** A route's answer once its write is visible: the body, and headers such as an ETag or the content type. */
 export interface Presented {
@@ -41,19 +41,20 @@ export function actorOf(request: FastifyRequest, clock: () => Date): Actor {
   return { principal, context: { actorId: userIdSchema.parse(principal.user.id), tokenId: principal.tokenId, correlationId: request.id, now: clock() } };
 }
 
-/** What a write answers once visible, and how the write side assembles the same answer while the read side is behind. */
-export type WriteOutcome = {
-  readonly status: number;
-  /** `location`: the path of what the write creates, answered as Location whether it is visible yet or not. */
-  readonly location?: string;
-  present(): Promise<Presented>;
-} & (
+/**
+ * What a write answers once visible, and how the write side assembles the same answer while the read side is
+ * behind. A 204 has neither: nothing to present, and its 202 has no body.
+ */
+export type WriteOutcome =
   | { readonly status: 204 }
   | {
+      readonly status: number;
+      /** The path of what the write creates, answered as Location whether it is visible yet or not. */
+      readonly location?: string;
+      present(): Promise<Presented>;
       /** The same answer as `present`, from the write side's own state: the events just appended, the command, the decider's state. */
       assemble(): Promise<Presented>;
-    }
-);
+    };
 
 export async function settleWrite(
   ports: Pick<CommandApiPorts, "projection" | "consistencyWaitMs" | "logger" | "eventStore">,
@@ -65,9 +66,9 @@ export async function settleWrite(
   // the first one's invitation and change nothing): its answer waits for the log as it is now.
   const target = position ?? (await ports.eventStore.headPosition());
   const consistencyToken = tokenOfPosition(target);
-  const located = outcome.location === undefined ? {} : { location: outcome.location };
+  const located = "location" in outcome && outcome.location !== undefined ? { location: outcome.location } : {};
   if (await ports.projection.waitFor(target, ports.consistencyWaitMs)) {
-    return { status: outcome.status, ...(await outcome.present()), consistencyToken, ...located };
+    return { status: outcome.status, ...("present" in outcome ? await outcome.present() : { body: null }), consistencyToken, ...located };
   }
   ports.logger.warn({ event: "projection.wait_timeout", position: target });
   const assembled = "assemble" in outcome ? await outcome.assemble() : { body: undefined };

@@ -13,7 +13,7 @@ import { AppError } from "../../shared/errors/app-error.ts";
 import { sendError, type App } from "../../shared/http/create-app.ts";
 import type { RateLimits } from "../../shared/http/rate-limit.ts";
 import { scopeSchema } from "../../shared/kernel/scopes.ts";
-import type { CommandApiPorts } from "../command-api/command-api.ts";
+import type { CommandApiPorts } from "../command-api/command-api-ports.ts";
 import { buildMcpServer } from "./mcp-server.ts";
 import { DEFAULT_SESSION_LIMITS, McpSessions, type McpSessionLimits } from "./mcp-sessions.ts";
 import type { McpTool } from "./mcp-tool.ts";

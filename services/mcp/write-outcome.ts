@@ -4,7 +4,7 @@
 // idempotency key, recorded and replayed as the HTTP API's Idempotency-Key.
 import { z } from "zod";
 import { settleWrite, type Presented } from "../command-api/write-answer.ts";
-import type { CommandApiPorts } from "../command-api/command-api.ts";
+import type { CommandApiPorts } from "../command-api/command-api-ports.ts";
 import { runIdempotently } from "../../shared/idempotency/idempotent-request.ts";
 import { requestFingerprint } from "../../shared/idempotency/request-fingerprint.ts";
 import type { Actor } from "../../shared/commands/guarded-command.ts";

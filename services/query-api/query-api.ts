@@ -1,14 +1,10 @@
 // The query API: every GET of /api/v1, served from the read models only; it holds no event store. A request
 // carrying X-Consistency-Token is authenticated first, then waits (bounded) until the read models have
 // reached that position; a token beyond the event log's head is refused at once.
-import type { BlobReader } from "../../shared/blobs/blob-store.port.ts";
-import type { WriteSide } from "../../shared/auth/write-side.port.ts";
 import { AppError } from "../../shared/errors/app-error.ts";
 import type { App } from "../../shared/http/create-app.ts";
 import { API_PREFIX } from "../../shared/http/locations.ts";
 import { CONSISTENCY_HEADER, positionOfToken, positionTokenSchema } from "../../shared/position.ts";
-import type { ProjectionProgress } from "../../shared/read-store/checkpoint-watcher.ts";
-import type { ReadModels } from "../../shared/read-store/read-store.port.ts";
 import { commentQueryRoutes } from "./routes/comments.routes.ts";
 import { exportQueryRoutes } from "./routes/exports.routes.ts";
 import { folderQueryRoutes } from "./routes/folders.routes.ts";
@@ -26,33 +22,9 @@ import { searchQueryRoutes } from "./routes/search.routes.ts";
 import { shareQueryRoutes } from "./routes/shares.routes.ts";
 import { tokenQueryRoutes } from "./routes/tokens.routes.ts";
 import { webhookQueryRoutes } from "./routes/webhooks.routes.ts";
-import type { WebhookDeliveries } from "../../shared/webhooks/webhook-deliveries.port.ts";
-import type { WorkerPool } from "../../shared/workers/worker-pool.ts";
-import type { ExportLimits } from "./exports/export-slots.ts";
 import { shareLinkQueryRoutes } from "./routes/share-links.routes.ts";
-import { sharedPageRoutes, type SharedPagePorts } from "./routes/shared-pages.routes.ts";
-
-export interface QueryApiPorts {
-  readonly views: ReadModels;
-  /** Uploaded images' bytes, read-only. */
-  readonly blobs: BlobReader;
-  readonly projection: ProjectionProgress;
-  /** Only asked how far the log reaches, for a consistency token beyond the read models. */
-  readonly writeSide: Pick<WriteSide, "headPosition">;
-  readonly clock: () => Date;
-  readonly consistencyWaitMs: number;
-  readonly changeFeed: { readonly heartbeatMs: number; readonly maxPerUser: number };
-  /** The webhook delivery log, read-only here. */
-  readonly webhookDeliveries: Pick<WebhookDeliveries, "list">;
-  /** TRASH_RETENTION_DAYS: when the trash's items are purged. */
-  readonly trashRetentionDays: number;
-  /** The process's worker pool for CPU-heavy work (closed with the app). */
-  readonly pool: WorkerPool;
-  /** EXPORT_MAX_PER_USER and EXPORT_MAX_CONCURRENT: vault exports at once. */
-  readonly exports: ExportLimits;
-  /** The public pages of share links: where their views are counted and password attempts bounded. */
-  readonly publicPages: Pick<SharedPagePorts, "viewCounter" | "guessCounters" | "renderer">;
-}
+import { sharedPageRoutes } from "./routes/shared-pages.routes.ts";
+import type { QueryApiPorts } from "./query-api-ports.ts";
 
 async function awaitConsistencyToken(ports: QueryApiPorts, header: string | string[] | undefined): Promise<void> {
   if (header === undefined) return;

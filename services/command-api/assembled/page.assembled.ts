@@ -51,7 +51,7 @@ export async function assemblePage(ports: { eventStore: EventStore; views: ReadM
   return { shown, resource: toPageResource(shown, permission), markdown: state.markdown };
 }
 
-/** The bindings a page route hands to settleWrite as `assemble`: the record, with its folder path, or the document. */
+/** What a page route answers as `assemble` while the read side is behind: the record, with its folder path, or the document. */
 export const assembledPage = (ports: { eventStore: EventStore; views: ReadModels }, principal: Principal, pageId: PageId, now: Date) => ({
   record: async (): Promise<Presented> => ({ body: (await assemblePage(ports, principal, pageId, now)).resource }),
   placed: async (): Promise<Presented> => {

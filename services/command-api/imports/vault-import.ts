@@ -26,7 +26,7 @@ import { sortVault, type VaultAttachment, type VaultFile, type VaultImage, type 
 import { planFolders } from "../../../shared/imports/vault-folders.ts";
 import { attachmentIdSchema, type AttachmentId, folderIdSchema, imageIdSchema, pageIdSchema, userIdSchema, type FolderId, type ImageId, type PageId, type UserId } from "../../../shared/kernel/ids.ts";
 import { pageCommands } from "../../../shared/pages/page.commands.ts";
-import type { CommandApiPorts } from "../command-api.ts";
+import type { CommandApiPorts } from "../command-api-ports.ts";
 import type { ImportResult } from "./import-result.ts";
 import { folderNameField, iconField, MARKDOWN_MAX_CHARS, titleField } from "../routes/fields.ts";
 import { ownFoldersByPath } from "./own-folders.ts";

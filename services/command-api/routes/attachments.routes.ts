@@ -15,15 +15,16 @@ import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { locationOf } from "../../../shared/http/locations.ts";
 import { attachmentIdSchema, pageIdSchema, userIdSchema, type PageId } from "../../../shared/kernel/ids.ts";
-import type { CommandApiPorts } from "../command-api.ts";
-import { idempotentWrite } from "../idempotent-write.ts";
-import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
+import type { CommandApiPorts } from "../command-api-ports.ts";
+import { writeResponses } from "../write-answer.ts";
+import { answerWrites } from "../write-route.ts";
 import { storeUploadForm } from "./attachment-form.ts";
 
 /** When a file has no name at all, it is shown under this one. */
 const UNNAMED = "attachment";
 
 export async function attachmentCommandRoutes(app: App, ports: CommandApiPorts): Promise<void> {
+  const answer = answerWrites(ports);
   // In a scope of its own: only this route (and the image upload, in its own) takes multipart bodies.
   await app.register(async (scope: App) => {
     // The limit is counted by the route, chunk by chunk, rather than by the plugin.
@@ -34,8 +35,7 @@ export async function attachmentCommandRoutes(app: App, ports: CommandApiPorts):
         config: { access: { scope: "pages:write" }, form: attachmentUploadForm },
         schema: { params: z.object({ pageId: pageIdSchema }), consumes: ["multipart/form-data"], response: writeResponses({ 201: attachmentResource }) },
       },
-      async (request, reply) => {
-        const actor = actorOf(request, ports.clock);
+      async (request, reply) => answer(request, reply, async ({ actor, once }) => {
         const { pageId } = request.params;
         // Permission first: a caller who may not attach here is not made to send 50 MB to learn it.
         const { page } = await pageAccess("edit")(ports.views, actor.principal, pageId);
@@ -53,7 +53,8 @@ export async function attachmentCommandRoutes(app: App, ports: CommandApiPorts):
         const fingerprintBody = { name: filename, originalName: upload.originalName, sha256: upload.sha256 };
         let recorded = false;
         try {
-          const answer = await ports.quotas.blobBytes.withReserved(page.ownerId, upload.size, () => idempotentWrite(ports, request, actor, async () => {
+          // The bytes count against the workspace's quota from before they are recorded until the answer.
+          return await ports.quotas.blobBytes.withReserved(page.ownerId, upload.size, () => once(async () => {
             const attachment = {
               attachmentId,
               pageId: pageIdSchema.parse(pageId),
@@ -68,14 +69,13 @@ export async function attachmentCommandRoutes(app: App, ports: CommandApiPorts):
             recorded = true;
             const { attachmentId: id, ...fields } = attachment;
             const assemble = async () => ({ body: toAttachmentResource({ id, ...fields, createdAt: actor.context.now.toISOString(), position: position ?? 0, deletedAt: null }) });
-            return settleWrite(ports, position, { status: 201, location: locationOf.attachment(attachmentId), present: presentAttachment(ports, attachmentId, pageId), assemble });
+            return { position, status: 201, location: locationOf.attachment(attachmentId), present: presentAttachment(ports, attachmentId, pageId), assemble };
           }, fingerprintBody));
-          return sendWrite(reply, answer);
         } finally {
           // A replayed key (or a refused one) answers without this upload: its bytes belong to no record.
           if (!recorded) await ports.blobs.delete(blobKeySchema.parse(key));
         }
-      },
+      }),
     );
   });
 
@@ -85,13 +85,12 @@ export async function attachmentCommandRoutes(app: App, ports: CommandApiPorts):
       config: { access: { scope: "pages:write" } },
       schema: { params: z.object({ pageId: pageIdSchema, attachmentId: attachmentIdSchema }), response: writeResponses({ 204: z.null() }) },
     },
-    async (request, reply) => {
-      const actor = actorOf(request, ports.clock);
+    async (request, reply) => answer(request, reply, async ({ actor }) => {
       const { pageId, attachmentId } = request.params;
       await pageAccess("edit")(ports.views, actor.principal, pageId);
       const { position } = await attachmentCommands.handle(ports.eventStore, attachmentId, { type: "DeleteAttachment", pageId }, actor.context);
-      return sendWrite(reply, await settleWrite(ports, position, { status: 204, present: async () => ({ body: null }) }));
-    },
+      return { position, status: 204 };
+    }),
   );
 }
 

@@ -13,10 +13,10 @@ import type { App } from "../../../shared/http/create-app.ts";
 import { locationOf } from "../../../shared/http/locations.ts";
 import { commentIdSchema, pageIdSchema, threadIdSchema, type CommentId, type PageId, type ThreadId } from "../../../shared/kernel/ids.ts";
 import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
-import type { CommandApiPorts } from "../command-api.ts";
-import { idempotentWrite } from "../idempotent-write.ts";
+import type { CommandApiPorts } from "../command-api-ports.ts";
 import { assembleThread } from "../assembled/thread.assembled.ts";
-import { actorOf, sendWrite, settleWrite, writeResponses, type WriteAnswer } from "../write-answer.ts";
+import { writeResponses } from "../write-answer.ts";
+import { answerWrites, type Written } from "../write-route.ts";
 import { textField, visibleTextField } from "./fields.ts";
 
 const COMMENT_BODY_MAX_CHARS = 10_000;
@@ -54,14 +54,16 @@ async function threadOfComment(views: ReadModels, principal: Principal, pageId: 
 
 export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
   const config = { access: { scope: "pages:comment" as const } };
+  const answer = answerWrites(ports);
 
   /**
    * Runs the command behind the page's comment guard and answers with the thread as a client will read it;
    * `created`, the comment it adds, is the answer's Location.
    */
-  async function decideThread(actor: Actor, target: ThreadOnPage, command: ThreadCommand, created?: CommentId): Promise<WriteAnswer> {
+  async function decideThread(actor: Actor, target: ThreadOnPage, command: ThreadCommand, created?: CommentId): Promise<Written> {
     const { position } = await commentOnThread.run(ports, actor, target, () => command);
-    return settleWrite(ports, position, {
+    return {
+      position,
       status: created === undefined ? 200 : 201,
       ...(created === undefined ? {} : { location: locationOf.comment(target.pageId, created) }),
       present: async () => {
@@ -72,73 +74,62 @@ export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
         return { body: { thread: presented } };
       },
       assemble: async () => ({ body: { thread: await assembleThread(ports, target.threadId) } }),
-    });
+    };
   }
 
   app.post(
     "/pages/:pageId/comments",
     { config, schema: { params: pageParams, body: z.object({ body: commentBody, anchor: anchorField }), response: createdThread } },
-    async (request, reply) => {
-      const actor = actorOf(request, ports.clock);
+    async (request, reply) => answer(request, reply, ({ actor, once }) => once(() => {
       const { pageId } = request.params;
       const { anchor, body } = request.body;
-      const answer = await idempotentWrite(ports, request, actor, () => {
-        const threadId = threadIdSchema.parse(randomUUID());
-        const commentId = commentIdSchema.parse(randomUUID());
-        const command: ThreadCommand = { type: "OpenThread", threadId, pageId, anchor, commentId, authorId: actor.context.actorId, body };
-        return decideThread(actor, { pageId, threadId }, command, commentId);
-      });
-      return sendWrite(reply, answer);
-    },
+      const threadId = threadIdSchema.parse(randomUUID());
+      const commentId = commentIdSchema.parse(randomUUID());
+      const command: ThreadCommand = { type: "OpenThread", threadId, pageId, anchor, commentId, authorId: actor.context.actorId, body };
+      return decideThread(actor, { pageId, threadId }, command, commentId);
+    })),
   );
 
   app.post(
     "/pages/:pageId/comments/:threadId/replies",
     { config, schema: { params: threadParams, body: bodyOnly, response: createdThread } },
-    async (request, reply) => {
-      const actor = actorOf(request, ports.clock);
+    async (request, reply) => answer(request, reply, ({ actor, once }) => once(() => {
       const { pageId, threadId } = request.params;
-      const answer = await idempotentWrite(ports, request, actor, () => {
-        const commentId = commentIdSchema.parse(randomUUID());
-        const command: ThreadCommand = { type: "AddReply", threadId, pageId, commentId, authorId: actor.context.actorId, body: request.body.body };
-        return decideThread(actor, { pageId, threadId }, command, commentId);
-      });
-      return sendWrite(reply, answer);
-    },
+      const commentId = commentIdSchema.parse(randomUUID());
+      const command: ThreadCommand = { type: "AddReply", threadId, pageId, commentId, authorId: actor.context.actorId, body: request.body.body };
+      return decideThread(actor, { pageId, threadId }, command, commentId);
+    })),
   );
 
   app.patch(
     "/pages/:pageId/comments/:threadId/status",
     { config, schema: { params: threadParams, body: z.object({ status: threadStatusSchema }), response: changedThread } },
-    async (request, reply) => {
-      const actor = actorOf(request, ports.clock);
+    async (request, reply) => answer(request, reply, ({ actor }) => {
       const { pageId, threadId } = request.params;
       const command: ThreadCommand = { type: "SetThreadStatus", threadId, pageId, status: request.body.status, actorId: actor.context.actorId };
-      return sendWrite(reply, await decideThread(actor, { pageId, threadId }, command));
-    },
+      return decideThread(actor, { pageId, threadId }, command);
+    }),
   );
 
   app.patch(
     "/pages/:pageId/comments/:commentId",
     { config, schema: { params: commentParams, body: bodyOnly, response: changedThread } },
-    async (request, reply) => {
-      const actor = actorOf(request, ports.clock);
+    async (request, reply) => answer(request, reply, async ({ actor }) => {
       const { pageId, commentId } = request.params;
       const threadId = await threadOfComment(ports.views, actor.principal, pageId, commentId);
       const command: ThreadCommand = { type: "EditComment", threadId, pageId, commentId, actorId: actor.context.actorId, body: request.body.body };
-      return sendWrite(reply, await decideThread(actor, { pageId, threadId }, command));
-    },
+      return decideThread(actor, { pageId, threadId }, command);
+    }),
   );
 
   app.delete(
     "/pages/:pageId/comments/:commentId",
     { config, schema: { params: commentParams, response: changedThread } },
-    async (request, reply) => {
-      const actor = actorOf(request, ports.clock);
+    async (request, reply) => answer(request, reply, async ({ actor }) => {
       const { pageId, commentId } = request.params;
       const threadId = await threadOfComment(ports.views, actor.principal, pageId, commentId);
       const command: ThreadCommand = { type: "DeleteComment", threadId, pageId, commentId, actorId: actor.context.actorId };
-      return sendWrite(reply, await decideThread(actor, { pageId, threadId }, command));
-    },
+      return decideThread(actor, { pageId, threadId }, command);
+    }),
   );
 }

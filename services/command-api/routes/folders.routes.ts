@@ -10,10 +10,10 @@ import type { App } from "../../../shared/http/create-app.ts";
 import { locationOf } from "../../../shared/http/locations.ts";
 import { folderIdSchema, type FolderId } from "../../../shared/kernel/ids.ts";
 import type { Principal } from "../../../shared/auth/principal.ts";
-import type { CommandApiPorts } from "../command-api.ts";
+import type { CommandApiPorts } from "../command-api-ports.ts";
 import { assembleFolder } from "../assembled/folder.assembled.ts";
-import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
-import { idempotentWrite } from "../idempotent-write.ts";
+import { writeResponses } from "../write-answer.ts";
+import { answerWrites } from "../write-route.ts";
 import { folderNameField, iconField } from "./fields.ts";
 
 /** `recursive=true`: the folder and everything below it, in one request (without it, only an empty folder). */
@@ -33,6 +33,7 @@ const folderParams = z.object({ folderId: folderIdSchema });
 const write = { access: { scope: "pages:write" as const } };
 
 export function folderCommandRoutes(app: App, ports: CommandApiPorts): void {
+  const answer = answerWrites(ports);
   const presentFolder = (principal: Principal, folderId: FolderId) => async () => {
     const { shown, permission } = await visibleFolder(ports.views, principal, folderId);
     return { body: toFolderResource(shown, permission) };
@@ -41,54 +42,47 @@ export function folderCommandRoutes(app: App, ports: CommandApiPorts): void {
   app.patch(
     "/folders/:folderId",
     { config: write, schema: { params: folderParams, body: updateFolderBody, response: writeResponses({ 200: folderResource }) } },
-    async (request, reply) => {
-      const actor = actorOf(request, ports.clock);
+    async (request, reply) => answer(request, reply, async ({ actor }) => {
       const { folderId } = request.params;
       const { name, icon } = request.body;
       const { position } = await editFolder.run(ports, actor, folderId, () => ({ type: "UpdateFolder", folderId, name, icon }));
       const assemble = () => assembleFolder(ports, actor.principal, folderId, actor.context.now);
-      return sendWrite(reply, await settleWrite(ports, position, { status: 200, present: presentFolder(actor.principal, folderId), assemble }));
-    },
+      return { position, status: 200, present: presentFolder(actor.principal, folderId), assemble };
+    }),
   );
 
   app.post(
     "/folders/:folderId/move",
     { config: write, schema: { params: folderParams, body: moveBody, response: writeResponses({ 200: folderResource }) } },
-    async (request, reply) => {
-      const actor = actorOf(request, ports.clock);
+    async (request, reply) => answer(request, reply, async ({ actor }) => {
       const { folderId } = request.params;
       const { position } = await moveFolder(ports, actor, folderId, request.body.parentId);
       const assemble = () => assembleFolder(ports, actor.principal, folderId, actor.context.now, request.body.parentId);
-      return sendWrite(reply, await settleWrite(ports, position, { status: 200, present: presentFolder(actor.principal, folderId), assemble }));
-    },
+      return { position, status: 200, present: presentFolder(actor.principal, folderId), assemble };
+    }),
   );
 
   app.delete(
     "/folders/:folderId",
     { config: write, schema: { params: folderParams, querystring: deleteFolderQuery, response: writeResponses({ 204: z.null() }) } },
-    async (request, reply) => {
-      const actor = actorOf(request, ports.clock);
+    async (request, reply) => answer(request, reply, async ({ actor }) => {
       const { folderId } = request.params;
       const { position } = request.query.recursive === "true" ? await deleteFolderTree(ports, actor, folderId) : await deleteFolder(ports, actor, folderId);
-      return sendWrite(reply, await settleWrite(ports, position, { status: 204, present: async () => ({ body: null }) }));
-    },
+      return { position, status: 204 };
+    }),
   );
 
   app.post(
     "/folders",
     { config: { access: { scope: "pages:write" } }, schema: { body: createFolderBody, response: writeResponses({ 201: folderResource }) } },
-    async (request, reply) => {
-      const actor = actorOf(request, ports.clock);
+    async (request, reply) => answer(request, reply, ({ actor, once }) => once(async () => {
       const { name, parentId, icon } = request.body;
-      const answer = await idempotentWrite(ports, request, actor, async () => {
-        const ownerId = await ownerOfNewItem(ports.views, actor.principal, parentId);
-        const folderId = folderIdSchema.parse(randomUUID());
-        const command = { type: "CreateFolder" as const, folderId, ownerId, parentId, name, icon };
-        const { position } = await folderCommands.handle(ports.eventStore, folderId, command, actor.context);
-        const assemble = () => assembleFolder(ports, actor.principal, folderId, actor.context.now, parentId);
-        return settleWrite(ports, position, { status: 201, location: locationOf.folder(folderId), present: presentFolder(actor.principal, folderId), assemble });
-      });
-      return sendWrite(reply, answer);
-    },
+      const ownerId = await ownerOfNewItem(ports.views, actor.principal, parentId);
+      const folderId = folderIdSchema.parse(randomUUID());
+      const command = { type: "CreateFolder" as const, folderId, ownerId, parentId, name, icon };
+      const { position } = await folderCommands.handle(ports.eventStore, folderId, command, actor.context);
+      const assemble = () => assembleFolder(ports, actor.principal, folderId, actor.context.now, parentId);
+      return { position, status: 201, location: locationOf.folder(folderId), present: presentFolder(actor.principal, folderId), assemble };
+    })),
   );
 }

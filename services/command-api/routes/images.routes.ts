@@ -16,9 +16,9 @@ import { imageCommands } from "../../../shared/images/image.commands.ts";
 import { imageResource, imageUploadForm, toImageResource } from "../../../shared/images/image.resource.ts";
 import { imageBlobKey } from "../../../shared/images/orphan-blobs.ts";
 import { imageIdSchema, pageIdSchema, userIdSchema, type PageId } from "../../../shared/kernel/ids.ts";
-import type { CommandApiPorts } from "../command-api.ts";
-import { idempotentWrite } from "../idempotent-write.ts";
-import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
+import type { CommandApiPorts } from "../command-api-ports.ts";
+import { writeResponses } from "../write-answer.ts";
+import { answerWrites } from "../write-route.ts";
 import { textField } from "./fields.ts";
 
 /** 10 MB as 10 × 2^20 bytes: a file of exactly this size is accepted, one byte more is 413. */
@@ -102,6 +102,7 @@ async function readUploadForm(request: FastifyRequest): Promise<UploadForm> {
 }
 
 export async function imageCommandRoutes(app: App, ports: CommandApiPorts): Promise<void> {
+  const answer = answerWrites(ports);
   // In a scope of its own: only this route takes multipart bodies.
   await app.register(async (scope: App) => {
     // The limit is counted here, chunk by chunk, rather than by the plugin.
@@ -112,8 +113,7 @@ export async function imageCommandRoutes(app: App, ports: CommandApiPorts): Prom
         config: { access: { scope: "pages:write" }, form: imageUploadForm },
         schema: { params: z.object({ pageId: pageIdSchema }), consumes: ["multipart/form-data"], response: writeResponses({ 201: imageResource }) },
       },
-      async (request, reply) => {
-        const actor = actorOf(request, ports.clock);
+      async (request, reply) => answer(request, reply, async ({ actor, once, settle }) => {
         const { pageId } = request.params;
         // Permission first: a caller who may not upload here is not made to send 10 MB to learn it.
         const { page } = await pageAccess("edit")(ports.views, actor.principal, pageId);
@@ -148,12 +148,11 @@ export async function imageCommandRoutes(app: App, ports: CommandApiPorts): Prom
           const { position } = await imageCommands.handle(ports.eventStore, imageId, { type: "RecordImageUpload", image }, actor.context);
           const { imageId: id, ...recorded } = image;
           const assemble = async () => ({ body: toImageResource({ id, ...recorded, createdAt: actor.context.now.toISOString() }) });
-          return settleWrite(ports, position, { status: 201, location: locationOf.image(imageId), present: presentImage(ports, imageId, pageId), assemble });
+          return settle({ position, status: 201, location: locationOf.image(imageId), present: presentImage(ports, imageId, pageId), assemble });
         };
         // The bytes count against the workspace's quota from before they are stored until the answer.
-        const answer = await idempotentWrite(ports, request, actor, () => ports.quotas.blobBytes.withReserved(page.ownerId, form.bytes.length, store), fingerprintBody);
-        return sendWrite(reply, answer);
-      },
+        return once(() => ports.quotas.blobBytes.withReserved(page.ownerId, form.bytes.length, store), fingerprintBody);
+      }),
     );
   });
 }

@@ -12,13 +12,13 @@ import { z } from "zod";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { contentBytes, IMPORT_MAX_FILES, IMPORT_MAX_TOTAL_BYTES, type VaultFile } from "../../../shared/imports/vault-files.ts";
-import type { CommandApiPorts } from "../command-api.ts";
+import type { CommandApiPorts } from "../command-api-ports.ts";
 import { boundedImportResult, importResult } from "../imports/import-result.ts";
 import { VaultImport } from "../imports/vault-import.ts";
 import { readVaultZip } from "../imports/vault-zip.ts";
 import { spoolZip, zipTooLarge } from "../imports/zip-spool.ts";
-import { idempotentWrite } from "../idempotent-write.ts";
-import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
+import { writeResponses } from "../write-answer.ts";
+import { answerWrites } from "../write-route.ts";
 
 /** What the JSON of 50 MB of content can take, with paths and base64 around it. */
 const IMPORT_BODY_LIMIT_BYTES = 72 * 1024 * 1024;
@@ -72,6 +72,7 @@ async function zipVault(ports: CommandApiPorts, request: FastifyRequest, reply: 
 }
 
 export async function importCommandRoutes(app: App, ports: CommandApiPorts): Promise<void> {
+  const answer = answerWrites(ports);
   // In a scope of its own: only this route takes zip bodies.
   await app.register(async (zipScope: App) => {
     // The body stays a stream: the handler spools it, counting its bytes as they come.
@@ -85,8 +86,7 @@ export async function importCommandRoutes(app: App, ports: CommandApiPorts): Pro
         config: { access: { scope: "pages:write" } },
         schema: { body: importBody, response: writeResponses({ 201: importResult }) },
       },
-      async (request, reply) => {
-        const actor = actorOf(request, ports.clock);
+      async (request, reply) => answer(request, reply, async ({ actor, once }) => {
         const sent: unknown = request.body;
         let vault: SentVault;
         if (sent instanceof Readable) {
@@ -103,17 +103,16 @@ export async function importCommandRoutes(app: App, ports: CommandApiPorts): Pro
         const key = request.headers["idempotency-key"];
         const scope = `${actor.context.actorId}\n${typeof key === "string" ? key : randomUUID()}`;
         try {
-          const answer = await idempotentWrite(ports, request, actor, async () => {
+          return await once(async () => {
             const { result, position } = await new VaultImport(ports, actor, scope).run(vault.files);
             // The counts are the write side's own: the same whether the read models show the import yet or not.
-            const answer = boundedImportResult(result);
-            return settleWrite(ports, position, { status: 201, present: async () => ({ body: answer }), assemble: async () => ({ body: answer }) });
+            const counted = boundedImportResult(result);
+            return { position, status: 201, present: async () => ({ body: counted }), assemble: async () => ({ body: counted }) };
           }, vault.fingerprintBody);
-          return sendWrite(reply, answer);
         } finally {
           await vault.close();
         }
-      },
+      }),
     );
   });
 }

@@ -8,7 +8,7 @@ import { recordShareLinkViews } from "../../../shared/share-links/record-share-l
 import type { App } from "../../../shared/http/create-app.ts";
 import { errorBody } from "../../../shared/http/schemas.ts";
 import { tokenOfPosition } from "../../../shared/position.ts";
-import type { CommandApiPorts } from "../command-api.ts";
+import type { CommandApiPorts } from "../command-api-ports.ts";
 
 const positionReply = { 200: z.object({ position: z.string() }), "4xx": errorBody };
 

@@ -1,6 +1,5 @@
 // Invitation commands: the three resend routes (by id, by entity and address, by workspace address) and
 // cancelling by id. Each finds the invitation, then the invitation decider applies the rules.
-import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
@@ -10,9 +9,11 @@ import { invitationResource, toInvitationResource } from "../../../shared/sharin
 import type { InvitationRecord } from "../../../shared/sharing/invitations.view.ts";
 import { cancelInvitation, resendInvitation } from "../../../shared/sharing/manage-invitation.ts";
 import { visibleEntity } from "../../../shared/sharing/shared-entity.ts";
-import type { CommandApiPorts } from "../command-api.ts";
+import type { CommandApiPorts } from "../command-api-ports.ts";
 import { assembleInvitation } from "../assembled/invitation.assembled.ts";
-import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
+import type { Actor } from "../../../shared/commands/guarded-command.ts";
+import { writeResponses } from "../write-answer.ts";
+import { answerWrites, type Written } from "../write-route.ts";
 import { emailField } from "./fields.ts";
 
 const resentReply = z
@@ -22,9 +23,9 @@ const resendResponse = writeResponses({ 200: resentReply });
 
 export function invitationCommandRoutes(app: App, ports: CommandApiPorts): void {
   const config = { access: { scope: "pages:write" as const } };
+  const answer = answerWrites(ports);
 
-  async function resend(request: FastifyRequest, reply: FastifyReply, invitation: InvitationRecord | null) {
-    const { context } = actorOf(request, ports.clock);
+  async function resend({ context }: Actor, invitation: InvitationRecord | null): Promise<Written> {
     const position = await resendInvitation(ports, context, invitation);
     const present = async () => {
       const resent = invitation ? await ports.views.invitations.get(invitation.id) : null;
@@ -37,41 +38,38 @@ export function invitationCommandRoutes(app: App, ports: CommandApiPorts): void 
       const resent = await assembleInvitation(ports, invitationIdSchema.parse(invitation.id), context.now);
       return { body: { invitation: resent, message: `the invitation to ${resent.email} is queued for delivery again` } };
     };
-    return sendWrite(reply, await settleWrite(ports, position, { status: 200, present, assemble }));
+    return { position, status: 200, present, assemble };
   }
 
   app.post(
     "/shares/invitations/:invitationId/resend",
     { config, schema: { params: z.object({ invitationId: invitationIdSchema }), response: resendResponse } },
-    async (request, reply) => resend(request, reply, await ports.views.invitations.get(request.params.invitationId)),
+    async (request, reply) => answer(request, reply, async ({ actor }) => resend(actor, await ports.views.invitations.get(request.params.invitationId))),
   );
 
   app.post(
     "/shares/entity/:entityType/:entityId/invitations/by-email/:email/resend",
     { config, schema: { params: z.object({ entityType: entityTypeSchema, entityId: z.uuid(), email: emailField }), response: resendResponse } },
-    async (request, reply) => {
+    async (request, reply) => answer(request, reply, async ({ actor }) => {
       const { entityType, entityId, email } = request.params;
-      await visibleEntity(ports.views, actorOf(request, ports.clock).principal, entityType, entityId);
-      return resend(request, reply, await ports.views.invitations.latestFor(entityType, entityId, email));
-    },
+      await visibleEntity(ports.views, actor.principal, entityType, entityId);
+      return resend(actor, await ports.views.invitations.latestFor(entityType, entityId, email));
+    }),
   );
 
   app.post(
     "/shares/workspace/invitations/by-email/:email/resend",
     { config, schema: { params: z.object({ email: emailField }), response: resendResponse } },
-    async (request, reply) => {
-      const ownerId = actorOf(request, ports.clock).principal.user.id;
-      return resend(request, reply, await ports.views.invitations.latestFor("workspace", ownerId, request.params.email));
-    },
+    async (request, reply) =>
+      answer(request, reply, async ({ actor }) => resend(actor, await ports.views.invitations.latestFor("workspace", actor.principal.user.id, request.params.email))),
   );
 
   app.delete(
     "/shares/invitations/:invitationId",
     { config, schema: { params: z.object({ invitationId: invitationIdSchema }), response: writeResponses({ 204: z.null() }) } },
-    async (request, reply) => {
+    async (request, reply) => answer(request, reply, async ({ actor }) => {
       const invitation = await ports.views.invitations.get(request.params.invitationId);
-      const position = await cancelInvitation(ports, actorOf(request, ports.clock).context, invitation);
-      return sendWrite(reply, await settleWrite(ports, position, { status: 204, present: async () => ({ body: null }) }));
-    },
+      return { position: await cancelInvitation(ports, actor.context, invitation), status: 204 };
+    }),
   );
 }

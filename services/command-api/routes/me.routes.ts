@@ -3,11 +3,11 @@
 import { z } from "zod";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
-import { principalOf } from "../../../shared/http/guard.ts";
 import { eraseUser } from "../../../shared/users/erase-user.ts";
 import { normalizeEmail } from "../../../shared/users/user.decider.ts";
-import type { CommandApiPorts } from "../command-api.ts";
-import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
+import type { CommandApiPorts } from "../command-api-ports.ts";
+import { writeResponses } from "../write-answer.ts";
+import { answerWrites } from "../write-route.ts";
 
 const eraseAccountBody = z.object({
   /** The account's email address, as a confirmation. */
@@ -15,18 +15,17 @@ const eraseAccountBody = z.object({
 });
 
 export function meCommandRoutes(app: App, ports: CommandApiPorts): void {
+  const answer = answerWrites(ports);
   app.delete(
     "/me",
     { config: { access: { sessionOnly: true as const } }, schema: { body: eraseAccountBody, response: writeResponses({ 204: z.null() }) } },
-    async (request, reply) => {
-      const { user } = principalOf(request);
-      const { context } = actorOf(request, ports.clock);
-      if (normalizeEmail(request.body.confirm) !== normalizeEmail(user.email)) {
+    async (request, reply) => answer(request, reply, async ({ actor: { principal, context } }) => {
+      if (normalizeEmail(request.body.confirm) !== normalizeEmail(principal.user.email)) {
         throw new AppError("validation_failed", "body.confirm: must be this account's email address");
       }
       const { position } = await eraseUser({ ...ports, ...ports.erasure }, context.actorId, context);
       ports.logger.info({ event: "user.erased", userId: context.actorId });
-      return sendWrite(reply, await settleWrite(ports, position, { status: 204, present: async () => ({ body: null }) }));
-    },
+      return { position, status: 204 };
+    }),
   );
 }

@@ -6,35 +6,33 @@ import { locationOf } from "../../../shared/http/locations.ts";
 import { folderIdSchema, pageIdSchema } from "../../../shared/kernel/ids.ts";
 import { duplicatePage } from "../../../shared/pages/duplicate-page.ts";
 import { pageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
-import type { CommandApiPorts } from "../command-api.ts";
-import { idempotentWrite } from "../idempotent-write.ts";
+import type { CommandApiPorts } from "../command-api-ports.ts";
 import { assembledPage } from "../assembled/page.assembled.ts";
-import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
+import { writeResponses } from "../write-answer.ts";
+import { answerWrites } from "../write-route.ts";
 import { titleField } from "./fields.ts";
 
 const duplicateBody = z.strictObject({ title: titleField.optional(), parentId: folderIdSchema.nullable().optional() }).default({});
 
 export function pageDuplicateRoutes(app: App, ports: CommandApiPorts): void {
+  const answer = answerWrites(ports);
   app.post(
     "/pages/:pageId/duplicate",
     {
       config: { access: { scope: "pages:write" } },
       schema: { params: z.object({ pageId: pageIdSchema }), body: duplicateBody, response: writeResponses({ 201: pageResource }) },
     },
-    async (request, reply) => {
-      const actor = actorOf(request, ports.clock);
+    async (request, reply) => answer(request, reply, ({ actor, once, settle }) => once(async () => {
       const { title, parentId } = request.body;
-      const answer = await idempotentWrite(ports, request, actor, async () => {
-        return duplicatePage(ports, actor, { sourceId: request.params.pageId, title, parentId }, ({ pageId, position }) => {
-          const present = async () => {
-            const { shown, permission } = await visiblePage(ports.views, actor.principal, pageId);
-            return { body: toPageResource(shown, permission) };
-          };
-          const assemble = assembledPage(ports, actor.principal, pageId, actor.context.now).record;
-          return settleWrite(ports, position, { status: 201, location: locationOf.page(pageId), present, assemble });
-        });
+      // The copies' bytes count against the quota until the answer: settled inside the duplication.
+      return duplicatePage(ports, actor, { sourceId: request.params.pageId, title, parentId }, ({ pageId, position }) => {
+        const present = async () => {
+          const { shown, permission } = await visiblePage(ports.views, actor.principal, pageId);
+          return { body: toPageResource(shown, permission) };
+        };
+        const assemble = assembledPage(ports, actor.principal, pageId, actor.context.now).record;
+        return settle({ position, status: 201, location: locationOf.page(pageId), present, assemble });
       });
-      return sendWrite(reply, answer);
-    },
+    })),
   );
 }

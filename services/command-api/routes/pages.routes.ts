@@ -11,9 +11,9 @@ import { editPage, movePage, pageCommands } from "../../../shared/pages/page.com
 import { etagOf, renderPageDocument, revisionFromIfMatch, stripFrontmatter } from "../../../shared/pages/page-document.ts";
 import { pageResource, resolvedPageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
 import type { Principal } from "../../../shared/auth/principal.ts";
-import type { CommandApiPorts } from "../command-api.ts";
-import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
-import { idempotentWrite } from "../idempotent-write.ts";
+import type { CommandApiPorts } from "../command-api-ports.ts";
+import { writeResponses } from "../write-answer.ts";
+import { answerWrites } from "../write-route.ts";
 import { assembledPage } from "../assembled/page.assembled.ts";
 import { instantSchema } from "../../../shared/history/instant.ts";
 import { restorePage } from "../../../shared/pages/restore-page.ts";
@@ -40,6 +40,7 @@ const additionBody = z.union([z.strictObject({ append: markdownField }), z.stric
 const write = { access: { scope: "pages:write" as const } };
 
 export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
+  const answer = answerWrites(ports);
   const presentPage = (principal: Principal, pageId: PageId) => async () => {
     const { shown, permission } = await visiblePage(ports.views, principal, pageId);
     return { body: toPageResource(shown, permission) };
@@ -56,53 +57,46 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
   app.post(
     "/pages",
     { bodyLimit: PAGE_BODY_LIMIT_BYTES, config: write, schema: { body: createPageBody, response: writeResponses({ 201: pageResource }) } },
-    async (request, reply) => {
-      const actor = actorOf(request, ports.clock);
+    async (request, reply) => answer(request, reply, ({ actor, once }) => once(async () => {
       const { title, markdown, parentId, icon } = request.body;
-      const answer = await idempotentWrite(ports, request, actor, async () => {
-        const ownerId = await ownerOfNewItem(ports.views, actor.principal, parentId);
-        const pageId = pageIdSchema.parse(randomUUID());
-        const command = { type: "CreatePage" as const, pageId, ownerId, parentId, title, icon, markdown };
-        const { position } = await pageCommands.handle(ports.eventStore, pageId, command, actor.context);
-        const assemble = assembledPage(ports, actor.principal, pageId, actor.context.now).record;
-        return settleWrite(ports, position, { status: 201, location: locationOf.page(pageId), present: presentPage(actor.principal, pageId), assemble });
-      });
-      return sendWrite(reply, answer);
-    },
+      const ownerId = await ownerOfNewItem(ports.views, actor.principal, parentId);
+      const pageId = pageIdSchema.parse(randomUUID());
+      const command = { type: "CreatePage" as const, pageId, ownerId, parentId, title, icon, markdown };
+      const { position } = await pageCommands.handle(ports.eventStore, pageId, command, actor.context);
+      const assemble = assembledPage(ports, actor.principal, pageId, actor.context.now).record;
+      return { position, status: 201, location: locationOf.page(pageId), present: presentPage(actor.principal, pageId), assemble };
+    })),
   );
 
   app.patch(
     "/pages/:pageId",
     { config: write, schema: { params: pageParams, body: updatePageBody, response: writeResponses({ 200: pageResource }) } },
-    async (request, reply) => {
-      const actor = actorOf(request, ports.clock);
+    async (request, reply) => answer(request, reply, async ({ actor }) => {
       const { pageId } = request.params;
       const { title, icon } = request.body;
       const { position } = await editPage.run(ports, actor, pageId, () => ({ type: "UpdatePage", pageId, title, icon }));
-      return sendWrite(reply, await settleWrite(ports, position, { status: 200, present: presentPage(actor.principal, pageId), assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).record }));
-    },
+      return { position, status: 200, present: presentPage(actor.principal, pageId), assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).record };
+    }),
   );
 
   app.post(
     "/pages/:pageId/move",
     { config: write, schema: { params: pageParams, body: moveBody, response: writeResponses({ 200: resolvedPageResource }) } },
-    async (request, reply) => {
-      const actor = actorOf(request, ports.clock);
+    async (request, reply) => answer(request, reply, async ({ actor }) => {
       const { pageId } = request.params;
       const { position } = await movePage(ports, actor, pageId, request.body.parentId);
       const present = async () => {
         const { shown, permission } = await visiblePage(ports.views, actor.principal, pageId);
         return { body: { ...toPageResource(shown, permission), folderPath: shown.folderPath } };
       };
-      return sendWrite(reply, await settleWrite(ports, position, { status: 200, present, assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).placed }));
-    },
+      return { position, status: 200, present, assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).placed };
+    }),
   );
 
   app.put(
     "/pages/:pageId/content",
     { bodyLimit: PAGE_BODY_LIMIT_BYTES, config: { ...write, textBody: true }, schema: { params: pageParams, body: contentBody, response: writeResponses({ 200: z.string() }) } },
-    async (request, reply) => {
-      const actor = actorOf(request, ports.clock);
+    async (request, reply) => answer(request, reply, async ({ actor }) => {
       const { pageId } = request.params;
       // A string body is markdown only when sent as text: JSON must be an object, as on every other route.
       const asText = /^text\/(markdown|plain)\b/i.test(request.headers["content-type"] ?? "");
@@ -121,43 +115,40 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
         markdown,
         ifMatchRevision: revisionFromIfMatch(ifMatch, page),
       }));
-      return sendWrite(reply, await settleWrite(ports, position, { status: 200, present: presentContent(actor.principal, pageId), assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).document }));
-    },
+      return { position, status: 200, present: presentContent(actor.principal, pageId), assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).document };
+    }),
   );
 
   app.patch(
     "/pages/:pageId/content",
     { bodyLimit: PAGE_BODY_LIMIT_BYTES, config: write, schema: { params: pageParams, body: additionBody, response: writeResponses({ 200: z.string() }) } },
-    async (request, reply) => {
-      const actor = actorOf(request, ports.clock);
+    async (request, reply) => answer(request, reply, async ({ actor }) => {
       const { pageId } = request.params;
       const body = request.body;
       const [text, at] = "append" in body ? [body.append, "end" as const] : [body.prepend, "start" as const];
       const ifMatch = request.headers["if-match"];
       const { position } = await addContent(ports, actor, { pageId, text, at, ifMatch, maxChars: MARKDOWN_MAX_CHARS });
-      return sendWrite(reply, await settleWrite(ports, position, { status: 200, present: presentContent(actor.principal, pageId), assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).document }));
-    },
+      return { position, status: 200, present: presentContent(actor.principal, pageId), assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).document };
+    }),
   );
 
   app.post(
     "/pages/:pageId/restore",
     { config: write, schema: { params: pageParams, body: z.strictObject({ at: instantSchema }), response: writeResponses({ 200: z.string() }) } },
-    async (request, reply) => {
-      const actor = actorOf(request, ports.clock);
+    async (request, reply) => answer(request, reply, async ({ actor }) => {
       const { pageId } = request.params;
       const { position } = await restorePage(ports, actor, { pageId, at: request.body.at, ifMatch: request.headers["if-match"] });
-      return sendWrite(reply, await settleWrite(ports, position, { status: 200, present: presentContent(actor.principal, pageId), assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).document }));
-    },
+      return { position, status: 200, present: presentContent(actor.principal, pageId), assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).document };
+    }),
   );
 
   app.delete(
     "/pages/:pageId",
     { config: write, schema: { params: pageParams, response: writeResponses({ 204: z.null() }) } },
-    async (request, reply) => {
-      const actor = actorOf(request, ports.clock);
+    async (request, reply) => answer(request, reply, async ({ actor }) => {
       const { pageId } = request.params;
       const { position } = await editPage.run(ports, actor, pageId, () => ({ type: "DeletePage", pageId }));
-      return sendWrite(reply, await settleWrite(ports, position, { status: 204, present: async () => ({ body: null }) }));
-    },
+      return { position, status: 204 };
+    }),
   );
 }

@@ -16,8 +16,10 @@ import { shareLinkCommands } from "../../../shared/share-links/share-link.comman
 import type { PasswordChange, ShareLinkEntityType } from "../../../shared/share-links/share-link.decider.ts";
 import { shareLinkResource, toShareLinkResource } from "../../../shared/share-links/share-link.resource.ts";
 import { visibleEntity } from "../../../shared/sharing/shared-entity.ts";
-import type { CommandApiPorts } from "../command-api.ts";
-import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
+import type { CommandApiPorts } from "../command-api-ports.ts";
+import type { Actor } from "../../../shared/commands/guarded-command.ts";
+import { writeResponses } from "../write-answer.ts";
+import { answerWrites, type Written } from "../write-route.ts";
 
 const expiresAtField = z.iso.datetime({ offset: true }).nullable();
 const passwordField = z.string().min(1).max(200).nullable();
@@ -41,13 +43,14 @@ function futureExpiry(expiresAt: string | null, now: Date): string | null {
 
 export function shareLinkCommandRoutes(app: App, ports: CommandApiPorts & { readonly publicBaseUrl: string | null }): void {
   const config = { access: { scope: "pages:write" as const } };
+  const answer = answerWrites(ports);
   const present = (linkId: string, url: string | null = null) => async () => {
     const link = await ports.views.shareLinks.get(linkId);
     if (!link) throw new AppError("internal", "share link was not recorded");
     return { body: toShareLinkResource(link, url) };
   };
 
-  const create = async ({ principal, context }: ReturnType<typeof actorOf>, entityType: ShareLinkEntityType, entityId: string, body: z.infer<typeof createBody>) => {
+  const create = async ({ principal, context }: Actor, entityType: ShareLinkEntityType, entityId: string, body: z.infer<typeof createBody>): Promise<Written> => {
     const { permission } = await visibleEntity(ports.views, principal, entityType, entityId);
     if (!atLeast(permission, "admin")) throw new AppError("forbidden", `you may not share this ${entityType}`);
     const expiresAt = futureExpiry(body.expiresAt, context.now);
@@ -81,22 +84,21 @@ export function shareLinkCommandRoutes(app: App, ports: CommandApiPorts & { read
       views: 0,
       lastViewedAt: null,
     };
-    return settleWrite(ports, position, { status: 201, location: locationOf.shareLink(linkId), present: present(linkId, url), assemble: async () => ({ body: created }) });
+    return { position, status: 201, location: locationOf.shareLink(linkId), present: present(linkId, url), assemble: async () => ({ body: created }) };
   };
   const responses = writeResponses({ 201: shareLinkResource });
 
   app.post("/pages/:pageId/share-links", { config, schema: { params: z.object({ pageId: pageIdSchema }), body: createBody, response: responses } }, async (request, reply) =>
-    sendWrite(reply, await create(actorOf(request, ports.clock), "page", request.params.pageId, request.body)),
+    answer(request, reply, ({ actor }) => create(actor, "page", request.params.pageId, request.body)),
   );
   app.post("/folders/:folderId/share-links", { config, schema: { params: z.object({ folderId: folderIdSchema }), body: createBody, response: responses } }, async (request, reply) =>
-    sendWrite(reply, await create(actorOf(request, ports.clock), "folder", request.params.folderId, request.body)),
+    answer(request, reply, ({ actor }) => create(actor, "folder", request.params.folderId, request.body)),
   );
 
   app.patch(
     "/share-links/:linkId",
     { config, schema: { params: linkParams, body: changeBody, response: writeResponses({ 200: shareLinkResource }) } },
-    async (request, reply) => {
-      const { principal, context } = actorOf(request, ports.clock);
+    async (request, reply) => answer(request, reply, async ({ actor: { principal, context } }) => {
       const { linkId } = request.params;
       const link = await managedShareLink(ports.views, principal, linkId, "change");
       if (link.revokedAt !== null) throw new AppError("not_found", "share link not found");
@@ -115,15 +117,16 @@ export function shareLinkCommandRoutes(app: App, ports: CommandApiPorts & { read
         if (!state.exists) throw new AppError("not_found", "share link not found");
         return { body: { ...toShareLinkResource(link), expiresAt: state.expiresAt, passwordProtected: state.passwordHash !== null, allowIndexing: state.allowIndexing } };
       };
-      return sendWrite(reply, await settleWrite(ports, position, { status: 200, present: present(linkId), assemble }));
-    },
+      return { position, status: 200, present: present(linkId), assemble };
+    }),
   );
 
-  app.delete("/share-links/:linkId", { config, schema: { params: linkParams, response: writeResponses({ 204: z.null() }) } }, async (request, reply) => {
-    const { principal, context } = actorOf(request, ports.clock);
-    const { linkId } = request.params;
-    await managedShareLink(ports.views, principal, linkId, "revoke");
-    const { position } = await shareLinkCommands.handle(ports.eventStore, linkId, { type: "RevokeShareLink", linkId }, context);
-    return sendWrite(reply, await settleWrite(ports, position, { status: 204, present: async () => ({ body: null }) }));
-  });
+  app.delete("/share-links/:linkId", { config, schema: { params: linkParams, response: writeResponses({ 204: z.null() }) } }, async (request, reply) =>
+    answer(request, reply, async ({ actor: { principal, context } }) => {
+      const { linkId } = request.params;
+      await managedShareLink(ports.views, principal, linkId, "revoke");
+      const { position } = await shareLinkCommands.handle(ports.eventStore, linkId, { type: "RevokeShareLink", linkId }, context);
+      return { position, status: 204 };
+    }),
+  );
 }

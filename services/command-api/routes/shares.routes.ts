@@ -13,10 +13,10 @@ import { invitationResource, toInvitationResource } from "../../../shared/sharin
 import { shareEntity } from "../../../shared/sharing/share-entity.ts";
 import { visibleEntity } from "../../../shared/sharing/shared-entity.ts";
 import { entityAccessCommands, workspaceCommands } from "../../../shared/sharing/sharing.commands.ts";
-import type { CommandApiPorts } from "../command-api.ts";
+import type { CommandApiPorts } from "../command-api-ports.ts";
 import { assembleInvitation } from "../assembled/invitation.assembled.ts";
-import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
-import { idempotentWrite } from "../idempotent-write.ts";
+import { writeResponses } from "../write-answer.ts";
+import { answerWrites } from "../write-route.ts";
 import { emailField } from "./fields.ts";
 
 const entityParams = z.object({ entityType: entityTypeSchema, entityId: z.uuid() });
@@ -38,6 +38,7 @@ async function recordedInvitation(views: ReadModels, invitationId: string) {
 
 export function shareCommandRoutes(app: App, ports: CommandApiPorts): void {
   const config = { access: { scope: "pages:write" as const } };
+  const answer = answerWrites(ports);
 
   app.post(
     "/shares/entity/:entityType/:entityId/grants",
@@ -49,38 +50,33 @@ export function shareCommandRoutes(app: App, ports: CommandApiPorts): void {
         response: writeResponses({ 200: grantReply, 202: grantReply }),
       },
     },
-    async (request, reply) => {
-      const actor = actorOf(request, ports.clock);
+    async (request, reply) => answer(request, reply, ({ actor, once }) => once(async () => {
       const { entityType, entityId } = request.params;
       const { email, permission } = request.body;
-      const answer = await idempotentWrite(ports, request, actor, async () => {
-        const { entity, permission: actorPermission } = await visibleEntity(ports.views, actor.principal, entityType, entityId);
-        const outcome = await shareEntity(ports, actor.context, { entity, actorPermission, email, permission });
-        if (outcome.kind === "granted") {
-          const message = `${outcome.user.email} has ${permission} access to this ${entityType}`;
-          const granted = async () => ({ body: { ok: true, message, invitation: null } });
-          return settleWrite(ports, outcome.position, { status: 200, present: granted, assemble: granted });
-        }
-        const message = `${email} has no account yet; an invitation is queued`;
-        const present = async () => ({ body: { ok: true, message, invitation: await recordedInvitation(ports.views, outcome.invitationId) } });
-        const assemble = async () => ({ body: { ok: true, message, invitation: await assembleInvitation(ports, outcome.invitationId, actor.context.now) } });
-        return settleWrite(ports, outcome.position, { status: 202, location: locationOf.invitation(outcome.invitationId), present, assemble });
-      });
-      return sendWrite(reply, answer);
-    },
+      const { entity, permission: actorPermission } = await visibleEntity(ports.views, actor.principal, entityType, entityId);
+      const outcome = await shareEntity(ports, actor.context, { entity, actorPermission, email, permission });
+      if (outcome.kind === "granted") {
+        const message = `${outcome.user.email} has ${permission} access to this ${entityType}`;
+        const granted = async () => ({ body: { ok: true, message, invitation: null } });
+        return { position: outcome.position, status: 200, present: granted, assemble: granted };
+      }
+      const message = `${email} has no account yet; an invitation is queued`;
+      const present = async () => ({ body: { ok: true, message, invitation: await recordedInvitation(ports.views, outcome.invitationId) } });
+      const assemble = async () => ({ body: { ok: true, message, invitation: await assembleInvitation(ports, outcome.invitationId, actor.context.now) } });
+      return { position: outcome.position, status: 202, location: locationOf.invitation(outcome.invitationId), present, assemble };
+    })),
   );
 
   app.delete(
     "/shares/entity/:entityType/:entityId/grants/:userId",
     { config, schema: { params: entityParams.extend({ userId: userIdSchema }), response: writeResponses({ 204: z.null() }) } },
-    async (request, reply) => {
-      const actor = actorOf(request, ports.clock);
+    async (request, reply) => answer(request, reply, async ({ actor }) => {
       const { entityType, entityId, userId } = request.params;
       const { entity, permission } = await visibleEntity(ports.views, actor.principal, entityType, entityId);
       const command = { type: "RevokeAccess" as const, entity, userId, actor: { id: actor.context.actorId, permission } };
       const { position } = await entityAccessCommands.handle(ports.eventStore, entity, command, actor.context);
-      return sendWrite(reply, await settleWrite(ports, position, { status: 204, present: async () => ({ body: null }) }));
-    },
+      return { position, status: 204 };
+    }),
   );
 
   app.post(
@@ -92,33 +88,28 @@ export function shareCommandRoutes(app: App, ports: CommandApiPorts): void {
         response: writeResponses({ 200: memberReply, 202: memberReply }),
       },
     },
-    async (request, reply) => {
-      const actor = actorOf(request, ports.clock);
+    async (request, reply) => answer(request, reply, ({ actor, once }) => once(async () => {
       const { email, role } = request.body;
-      const answer = await idempotentWrite(ports, request, actor, async () => {
-        const outcome = await addWorkspaceMember(ports, actor.context, { email, role });
-        if (outcome.kind === "added") {
-          const { user } = outcome;
-          const body = { ok: true, memberId: user.id, name: user.name, invitation: null, message: `${user.name} is a ${role} of your workspace` };
-          return settleWrite(ports, outcome.position, { status: 200, present: async () => ({ body }), assemble: async () => ({ body }) });
-        }
-        const message = `${email} has no account yet; an invitation is queued`;
-        const present = async () => ({ body: { ok: true, memberId: null, name: null, invitation: await recordedInvitation(ports.views, outcome.invitationId), message } });
-        const assemble = async () => ({ body: { ok: true, memberId: null, name: null, invitation: await assembleInvitation(ports, outcome.invitationId, actor.context.now), message } });
-        return settleWrite(ports, outcome.position, { status: 202, location: locationOf.invitation(outcome.invitationId), present, assemble });
-      });
-      return sendWrite(reply, answer);
-    },
+      const outcome = await addWorkspaceMember(ports, actor.context, { email, role });
+      if (outcome.kind === "added") {
+        const { user } = outcome;
+        const body = { ok: true, memberId: user.id, name: user.name, invitation: null, message: `${user.name} is a ${role} of your workspace` };
+        return { position: outcome.position, status: 200, present: async () => ({ body }), assemble: async () => ({ body }) };
+      }
+      const message = `${email} has no account yet; an invitation is queued`;
+      const present = async () => ({ body: { ok: true, memberId: null, name: null, invitation: await recordedInvitation(ports.views, outcome.invitationId), message } });
+      const assemble = async () => ({ body: { ok: true, memberId: null, name: null, invitation: await assembleInvitation(ports, outcome.invitationId, actor.context.now), message } });
+      return { position: outcome.position, status: 202, location: locationOf.invitation(outcome.invitationId), present, assemble };
+    })),
   );
 
   app.delete(
     "/shares/workspace/members/:memberId",
     { config, schema: { params: z.object({ memberId: userIdSchema }), response: writeResponses({ 204: z.null() }) } },
-    async (request, reply) => {
-      const { context } = actorOf(request, ports.clock);
+    async (request, reply) => answer(request, reply, async ({ actor: { context } }) => {
       const command = { type: "RemoveMember" as const, ownerId: context.actorId, memberId: request.params.memberId, actorId: context.actorId };
       const { position } = await workspaceCommands.handle(ports.eventStore, context.actorId, command, context);
-      return sendWrite(reply, await settleWrite(ports, position, { status: 204, present: async () => ({ body: null }) }));
-    },
+      return { position, status: 204 };
+    }),
   );
 }

@@ -9,8 +9,9 @@ import { tokenIdSchema } from "../../../shared/kernel/ids.ts";
 import { scopeSchema } from "../../../shared/kernel/scopes.ts";
 import { tokenCommands } from "../../../shared/tokens/token.commands.ts";
 import { createdTokenResource, toTokenResource } from "../../../shared/tokens/token.resource.ts";
-import type { CommandApiPorts } from "../command-api.ts";
-import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
+import type { CommandApiPorts } from "../command-api-ports.ts";
+import { writeResponses } from "../write-answer.ts";
+import { answerWrites } from "../write-route.ts";
 import { nameField } from "./fields.ts";
 
 const createTokenBody = z.object({
@@ -25,13 +26,13 @@ const createTokenBody = z.object({
 
 export function tokenCommandRoutes(app: App, ports: CommandApiPorts): void {
   const config = { access: { sessionOnly: true as const } };
+  const answer = answerWrites(ports);
 
   // The secret is shown once, here, and stored nowhere but as its hash.
   app.post(
     "/tokens",
     { config, schema: { body: createTokenBody, response: writeResponses({ 201: createdTokenResource }) } },
-    async (request, reply) => {
-      const { context } = actorOf(request, ports.clock);
+    async (request, reply) => answer(request, reply, async ({ actor: { context }, settle }) => {
       const { name, scopes, expiresAt } = request.body;
       if (expiresAt !== null && Date.parse(expiresAt) <= context.now.getTime()) {
         throw new AppError("validation_failed", "body.expiresAt: must be in the future");
@@ -48,10 +49,11 @@ export function tokenCommandRoutes(app: App, ports: CommandApiPorts): void {
         secretHash: hashTokenSecret(secret),
       };
       // The token counts against the quota from before it is recorded until its answer, when the read models show it.
-      const answer = await ports.quotas.tokens.withReserved(context.actorId, 1, async () => {
+      return ports.quotas.tokens.withReserved(context.actorId, 1, async () => {
         const { position } = await tokenCommands.handle(ports.eventStore, tokenId, command, context);
         const created = { id: tokenId, name, scopes, expiresAt: command.expiresAt, lastUsedAt: null, createdAt: context.now.toISOString(), token: secret };
-        return settleWrite(ports, position, {
+        return settle({
+          position,
           status: 201,
           location: locationOf.token(tokenId),
           present: async () => {
@@ -63,18 +65,16 @@ export function tokenCommandRoutes(app: App, ports: CommandApiPorts): void {
           assemble: async () => ({ body: created }),
         });
       });
-      return sendWrite(reply, answer);
-    },
+    }),
   );
 
   app.delete(
     "/tokens/:tokenId",
     { config, schema: { params: z.object({ tokenId: tokenIdSchema }), response: writeResponses({ 204: z.null() }) } },
-    async (request, reply) => {
-      const { context } = actorOf(request, ports.clock);
+    async (request, reply) => answer(request, reply, async ({ actor: { context } }) => {
       const { tokenId } = request.params;
       const { position } = await tokenCommands.handle(ports.eventStore, tokenId, { type: "RevokeToken", tokenId, userId: context.actorId }, context);
-      return sendWrite(reply, await settleWrite(ports, position, { status: 204, present: async () => ({ body: null }) }));
-    },
+      return { position, status: 204 };
+    }),
   );
 }

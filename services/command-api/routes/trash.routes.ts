@@ -6,20 +6,21 @@ import { folderResource, toFolderResource } from "../../../shared/folders/folder
 import type { App } from "../../../shared/http/create-app.ts";
 import { pageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
 import { restoreFromTrash } from "../../../shared/trash/trash.ts";
-import type { CommandApiPorts } from "../command-api.ts";
+import type { CommandApiPorts } from "../command-api-ports.ts";
 import { assembleFolder } from "../assembled/folder.assembled.ts";
 import { assembledPage } from "../assembled/page.assembled.ts";
 import { folderIdSchema, pageIdSchema } from "../../../shared/kernel/ids.ts";
-import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
+import { writeResponses } from "../write-answer.ts";
+import { answerWrites } from "../write-route.ts";
 
 const restoreParams = z.object({ type: z.enum(["page", "folder"]), id: z.uuid() });
 
 export function trashCommandRoutes(app: App, ports: CommandApiPorts): void {
+  const answer = answerWrites(ports);
   app.post(
     "/trash/:type/:id/restore",
     { config: { access: { scope: "pages:write" } }, schema: { params: restoreParams, response: writeResponses({ 200: z.union([pageResource, folderResource]) }) } },
-    async (request, reply) => {
-      const actor = actorOf(request, ports.clock);
+    async (request, reply) => answer(request, reply, async ({ actor }) => {
       const { type, id } = request.params;
       const { position } = await restoreFromTrash(ports, actor, type, id);
       const present = async () => {
@@ -34,7 +35,7 @@ export function trashCommandRoutes(app: App, ports: CommandApiPorts): void {
         type === "folder"
           ? assembleFolder(ports, actor.principal, folderIdSchema.parse(id), actor.context.now)
           : assembledPage(ports, actor.principal, pageIdSchema.parse(id), actor.context.now).record();
-      return sendWrite(reply, await settleWrite(ports, position, { status: 200, present, assemble }));
-    },
+      return { position, status: 200, present, assemble };
+    }),
   );
 }

@@ -9,35 +9,17 @@ import { errorBody } from "../../../shared/http/schemas.ts";
 import { locationOf } from "../../../shared/http/locations.ts";
 import { folderIdSchema } from "../../../shared/kernel/ids.ts";
 import { positionTokenSchema, positionOfToken } from "../../../shared/position.ts";
-import type { WebhookDeliveries } from "../../../shared/webhooks/webhook-deliveries.port.ts";
 import { webhookEventsSchema } from "../../../shared/webhooks/webhook-event-names.ts";
 import { createdWebhookResource, toWebhookResource, webhookResource } from "../../../shared/webhooks/webhook.resource.ts";
-import { newWebhookSecret, type WebhookSecretSealer } from "../../../shared/webhooks/webhook-secret.ts";
-import { privateTargetOf, resolveHost, type ResolveHost } from "../../../shared/webhooks/registration-target.ts";
+import { newWebhookSecret } from "../../../shared/webhooks/webhook-secret.ts";
+import { privateTargetOf, resolveHost } from "../../../shared/webhooks/registration-target.ts";
 import { webhookCommands } from "../../../shared/webhooks/webhook.commands.ts";
 import { webhookIdSchema } from "../../../shared/webhooks/webhook.decider.ts";
-import type { CommandApiPorts } from "../command-api.ts";
+import type { CommandApiPorts, WebhookPorts } from "../command-api-ports.ts";
 import { OneAtATime } from "../one-at-a-time.ts";
-import { actorOf, sendWrite, settleWrite, writeResponses } from "../write-answer.ts";
+import { actorOf, writeResponses } from "../write-answer.ts";
+import { answerWrites } from "../write-route.ts";
 import { nameField } from "./fields.ts";
-
-export interface WebhookPorts {
-  /** Null when the server has no key to seal secrets with (AUTH_JWKS_URL without WEBHOOK_SECRET_KEY). */
-  readonly sealer: WebhookSecretSealer | null;
-  readonly deliveries: WebhookDeliveries;
-  /** WEBHOOK_ALLOW_PRIVATE_NETWORKS: URLs to private addresses are accepted (local development and tests). */
-  readonly allowPrivateNetworks: boolean;
-  readonly limits: WebhookLimits;
-  /** How a URL's host name is resolved at registration (node's resolver when absent). */
-  readonly resolveHost?: ResolveHost;
-}
-
-export interface WebhookLimits {
-  /** WEBHOOKS_PER_USER */
-  readonly perUser: number;
-  /** WEBHOOK_REPLAYS_PER_WEBHOOK */
-  readonly replaysPerWebhook: number;
-}
 
 const urlField = z
   .string()
@@ -56,6 +38,7 @@ const accepted = z.object({ status: z.literal("accepted"), message: z.string() }
 export function webhookCommandRoutes(app: App, ports: CommandApiPorts, webhooks: WebhookPorts): void {
   const config = { access: { sessionOnly: true as const } };
   const creations = new OneAtATime();
+  const answer = answerWrites(ports);
   const present = (webhookId: string) => async () => {
     const webhook = await ports.views.webhooks.get(webhookId);
     if (!webhook) throw new AppError("not_found", "webhook not found");
@@ -77,8 +60,7 @@ export function webhookCommandRoutes(app: App, ports: CommandApiPorts, webhooks:
   app.post(
     "/webhooks",
     { config, schema: { body: createBody, response: writeResponses({ 201: createdWebhookResource }) } },
-    async (request, reply) => {
-      const { context } = actorOf(request, ports.clock);
+    async (request, reply) => answer(request, reply, async ({ actor: { context }, settle }) => {
       if (!webhooks.sealer) throw new AppError("unavailable", "webhooks need WEBHOOK_SECRET_KEY on this server");
       const { url, events, description, folderId } = request.body;
       await checkTarget(url);
@@ -91,7 +73,7 @@ export function webhookCommandRoutes(app: App, ports: CommandApiPorts, webhooks:
       const command = { type: "CreateWebhook" as const, webhookId, ownerId: context.actorId, folderId, settings: { url, events, description }, sealedSecret: webhooks.sealer.seal(webhookId, secret) };
       // The count and the creation it allows run one at a time per user, and the creation waits for the read
       // models, so concurrent requests of one user cannot pass the quota together.
-      const answer = await creations.run(context.actorId, async () => {
+      return creations.run(context.actorId, async () => {
         const { perUser } = webhooks.limits;
         if ((await ports.views.webhooks.listForOwner(context.actorId, null, perUser)).length >= perUser) {
           throw new AppError("quota_exceeded", `at most ${perUser} webhooks per user: delete one before creating another`);
@@ -99,7 +81,8 @@ export function webhookCommandRoutes(app: App, ports: CommandApiPorts, webhooks:
         const { position } = await webhookCommands.handle(ports.eventStore, webhookId, command, context);
         const now = context.now.toISOString();
         const created = { id: webhookId, url, events, description, folderId, active: true, disabledReason: null, createdAt: now, updatedAt: now, secret };
-        return settleWrite(ports, position, {
+        return settle({
+          position,
           status: 201,
           location: locationOf.webhook(webhookId),
           present: async () => ({ body: { ...(await present(webhookId)()).body, secret } }),
@@ -107,15 +90,13 @@ export function webhookCommandRoutes(app: App, ports: CommandApiPorts, webhooks:
           assemble: async () => ({ body: created }),
         });
       });
-      return sendWrite(reply, answer);
-    },
+    }),
   );
 
   app.patch(
     "/webhooks/:webhookId",
     { config, schema: { params: webhookParams, body: updateBody, response: writeResponses({ 200: webhookResource }) } },
-    async (request, reply) => {
-      const { context } = actorOf(request, ports.clock);
+    async (request, reply) => answer(request, reply, async ({ actor: { context } }) => {
       const { webhookId } = request.params;
       if (request.body.url !== undefined) await checkTarget(request.body.url);
       const { position, state } = await webhookCommands.handle(ports.eventStore, webhookId, { type: "UpdateWebhook", webhookId, ownerId: context.actorId, changes: request.body }, context);
@@ -125,19 +106,18 @@ export function webhookCommandRoutes(app: App, ports: CommandApiPorts, webhooks:
         const disabledReason = state.active ? null : before.disabledReason;
         return { body: { ...toWebhookResource(before), ...state.settings, active: state.active, disabledReason, updatedAt: context.now.toISOString() } };
       };
-      return sendWrite(reply, await settleWrite(ports, position, { status: 200, present: present(webhookId), assemble }));
-    },
+      return { position, status: 200, present: present(webhookId), assemble };
+    }),
   );
 
   app.delete(
     "/webhooks/:webhookId",
     { config, schema: { params: webhookParams, response: writeResponses({ 204: z.null() }) } },
-    async (request, reply) => {
-      const { context } = actorOf(request, ports.clock);
+    async (request, reply) => answer(request, reply, async ({ actor: { context } }) => {
       const { webhookId } = request.params;
       const { position } = await webhookCommands.handle(ports.eventStore, webhookId, { type: "DeleteWebhook", webhookId, ownerId: context.actorId }, context);
-      return sendWrite(reply, await settleWrite(ports, position, { status: 204, present: async () => ({ body: null }) }));
-    },
+      return { position, status: 204 };
+    }),
   );
 
   app.post(

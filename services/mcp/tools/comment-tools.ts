@@ -10,7 +10,7 @@ import type { Actor } from "../../../shared/commands/guarded-command.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import { commentIdSchema, pageIdSchema, threadIdSchema, type PageId, type ThreadId } from "../../../shared/kernel/ids.ts";
 import { decodeCursor, pageOf } from "../../../shared/read-store/pagination.ts";
-import type { CommandApiPorts } from "../../command-api/command-api.ts";
+import type { CommandApiPorts } from "../../command-api/command-api-ports.ts";
 import { anchorField, commentBody } from "../../command-api/routes/comments.routes.ts";
 import { ADDITIVE, defineTool, IDEMPOTENT_CHANGE, READ_ONLY, type McpTool } from "../mcp-tool.ts";
 import { idempotentTool, settleTool, writeOutput } from "../write-outcome.ts";

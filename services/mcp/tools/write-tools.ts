@@ -17,7 +17,7 @@ import { editPage, movePage, pageCommands } from "../../../shared/pages/page.com
 import { pageResource, resolvedPageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
 import { restorePage } from "../../../shared/pages/restore-page.ts";
 import { restoreFromTrash } from "../../../shared/trash/trash.ts";
-import type { CommandApiPorts } from "../../command-api/command-api.ts";
+import type { CommandApiPorts } from "../../command-api/command-api-ports.ts";
 import { folderNameField, iconField, MARKDOWN_MAX_CHARS, markdownField, titleField } from "../../command-api/routes/fields.ts";
 import { ADDITIVE, defineTool, DESTRUCTIVE, IDEMPOTENT_CHANGE, type McpTool } from "../mcp-tool.ts";
 import { idempotentTool, settleTool, writeOutput } from "../write-outcome.ts";

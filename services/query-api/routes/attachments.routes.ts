@@ -14,7 +14,7 @@ import { attachmentIdSchema, pageIdSchema } from "../../../shared/kernel/ids.ts"
 import { decodeListCursor, pageOf } from "../../../shared/read-store/pagination.ts";
 import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
 import { serveAttachment } from "../attachments/serve-attachment.ts";
-import type { QueryApiPorts } from "../query-api.ts";
+import type { QueryApiPorts } from "../query-api-ports.ts";
 
 /** The live attachment, if the caller may view its page; otherwise 404, the same as for an id never used. */
 export async function readableAttachment(views: ReadModels, principal: Principal, attachmentId: string): Promise<AttachmentRecord> {

@@ -7,7 +7,7 @@ import { folderIdSchema } from "../../../shared/kernel/ids.ts";
 import { ExportSlots } from "../exports/export-slots.ts";
 import { ObsidianExport } from "../exports/obsidian-export.ts";
 import { ZipStream } from "../exports/zip-stream.ts";
-import type { QueryApiPorts } from "../query-api.ts";
+import type { QueryApiPorts } from "../query-api-ports.ts";
 
 export function exportQueryRoutes(app: App, ports: Pick<QueryApiPorts, "views" | "blobs" | "pool" | "exports">): void {
   const slots = new ExportSlots(ports.exports);

@@ -10,7 +10,7 @@ import { principalOf } from "../../../shared/http/guard.ts";
 import { ifNoneMatchHits } from "../../../shared/http/if-none-match.ts";
 import { errorBody } from "../../../shared/http/schemas.ts";
 import { imageIdSchema } from "../../../shared/kernel/ids.ts";
-import type { QueryApiPorts } from "../query-api.ts";
+import type { QueryApiPorts } from "../query-api-ports.ts";
 
 /** The bytes behind an id never change, so a browser may keep them a year; `private`: never in a shared cache. */
 const CACHE_CONTROL = "private, max-age=31536000, immutable";

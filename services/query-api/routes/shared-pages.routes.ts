@@ -9,22 +9,13 @@ import { z } from "zod";
 import { blobKeySchema } from "../../../shared/blobs/blob-store.port.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
-import type { RateLimitCounters } from "../../../shared/rate-limit/rate-limit-counters.port.ts";
 import { isUnlocked, openShareLink, pageOfLink, pagesOfLink, placeInLink, UNLOCK_COOKIE, type OpenedLink } from "../../../shared/share-links/open-share-link.ts";
 import { NOT_FOUND_HTML, pageDocument, passwordDocument, publicHeaders, RANGE_NOT_SATISFIABLE_HTML, TOO_MANY_HTML } from "../../../shared/share-links/public-page-html.ts";
-import type { SharedPageRenderer } from "../../../shared/share-links/render/render-shared-page.ts";
 import { passwordMatches, UNLOCK_SECONDS, unlockToken } from "../../../shared/share-links/share-link-password.ts";
-import type { ShareLinkViewCounter } from "../../../shared/share-links/view-counter.ts";
 import { serveAttachment } from "../attachments/serve-attachment.ts";
-import type { QueryApiPorts } from "../query-api.ts";
+import type { PublicPagePorts, QueryApiPorts } from "../query-api-ports.ts";
 
-export interface SharedPagePorts extends Pick<QueryApiPorts, "views" | "blobs" | "clock"> {
-  readonly viewCounter: ShareLinkViewCounter;
-  /** Where password attempts are counted (the rate limits' counters: shared by every node through NATS KV). */
-  readonly guessCounters: RateLimitCounters;
-  /** Renders a page's markdown in the worker pool. */
-  readonly renderer: SharedPageRenderer;
-}
+export interface SharedPagePorts extends Pick<QueryApiPorts, "views" | "blobs" | "clock">, PublicPagePorts {}
 
 /** Password attempts allowed per window, per link and per client address. */
 export const PASSWORD_ATTEMPTS = { perLink: 20, perAddress: 50, windowSeconds: 15 * 60 } as const;

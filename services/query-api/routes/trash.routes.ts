@@ -5,7 +5,7 @@ import { principalOf } from "../../../shared/http/guard.ts";
 import { errorBody, listOf, paginationQuery } from "../../../shared/http/schemas.ts";
 import { decodeCursor } from "../../../shared/read-store/pagination.ts";
 import { listTrash } from "../../../shared/trash/trash.ts";
-import type { QueryApiPorts } from "../query-api.ts";
+import type { QueryApiPorts } from "../query-api-ports.ts";
 
 export const trashEntry = z.object({
   type: z.enum(["page", "folder"]),

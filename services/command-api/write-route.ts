@@ -1,0 +1,49 @@
+// The one binding of a write route. The route says what differs: what it decides, and how it answers (the status,
+// the Location, how to present the record once visible and how the write side assembles it meanwhile); the
+// binding does the rest, the same for every write: the caller (actorOf), the answer settled against the read
+// models (settleWrite: 202 when they lag) and sent with its headers (sendWrite).
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Actor } from "../../shared/commands/guarded-command.ts";
+import type { CommandApiPorts } from "./command-api-ports.ts";
+import { idempotentWrite } from "./idempotent-write.ts";
+import { actorOf, sendWrite, settleWrite, type WriteAnswer, type WriteOutcome } from "./write-answer.ts";
+
+/** What a route decided: the position its events reached (null when it appended nothing), and how it answers. */
+export type Written = WriteOutcome & { readonly position: number | null };
+
+/** What a route's decision is given: the caller, and the two steps a route may need to hold something across. */
+export interface WriteScope {
+  readonly actor: Actor;
+  /**
+   * Settles now: for a route that holds something until its answer is settled (a quota reservation, one
+   * creation at a time per user), and so returns the settled answer instead of what it decided.
+   */
+  settle(written: Written): Promise<WriteAnswer>;
+  /**
+   * A creating POST's work, run once per Idempotency-Key (idempotent-write.ts); `fingerprintBody` stands for a
+   * body that is not JSON (an upload's file is its SHA-256).
+   */
+  once(work: () => Promise<Written | WriteAnswer>, fingerprintBody?: unknown): Promise<WriteAnswer>;
+}
+
+export type WriteDecision = (write: WriteScope) => Promise<Written | WriteAnswer>;
+
+/** A write route's handler body: `answer(request, reply, async ({ actor }) => ({ position, status: 200, present, assemble }))`. */
+export type AnswerWrite = (request: FastifyRequest, reply: FastifyReply, decide: WriteDecision) => Promise<FastifyReply>;
+
+const settled = (result: Written | WriteAnswer): result is WriteAnswer => "consistencyToken" in result;
+
+/** Binds the ports once per route file. */
+export function answerWrites(ports: Pick<CommandApiPorts, "clock" | "projection" | "consistencyWaitMs" | "logger" | "eventStore">): AnswerWrite {
+  const settle = async (result: Written | WriteAnswer): Promise<WriteAnswer> => {
+    if (settled(result)) return result;
+    const { position, ...outcome } = result;
+    return settleWrite(ports, position, outcome);
+  };
+  return async (request, reply, decide) => {
+    const actor = actorOf(request, ports.clock);
+    const once = (work: () => Promise<Written | WriteAnswer>, fingerprintBody: unknown = request.body) =>
+      idempotentWrite(ports, request, actor, async () => settle(await work()), fingerprintBody);
+    return sendWrite(reply, await settle(await decide({ actor, settle, once })));
+  };
+}

@@ -1,0 +1,43 @@
+// What the query API's routes and its registration use: the ports, in a file of their own so that routes and
+// registration both import it and neither imports the other.
+import type { WriteSide } from "../../shared/auth/write-side.port.ts";
+import type { BlobReader } from "../../shared/blobs/blob-store.port.ts";
+import type { RateLimitCounters } from "../../shared/rate-limit/rate-limit-counters.port.ts";
+import type { ProjectionProgress } from "../../shared/read-store/checkpoint-watcher.ts";
+import type { ReadModels } from "../../shared/read-store/read-store.port.ts";
+import type { SharedPageRenderer } from "../../shared/share-links/render/render-shared-page.ts";
+import type { ShareLinkViewCounter } from "../../shared/share-links/view-counter.ts";
+import type { WebhookDeliveries } from "../../shared/webhooks/webhook-deliveries.port.ts";
+import type { WorkerPool } from "../../shared/workers/worker-pool.ts";
+import type { ExportLimits } from "./exports/export-slots.ts";
+
+export interface QueryApiPorts {
+  readonly views: ReadModels;
+  /** Uploaded images' bytes, read-only. */
+  readonly blobs: BlobReader;
+  readonly projection: ProjectionProgress;
+  /** Only asked how far the log reaches, for a consistency token beyond the read models. */
+  readonly writeSide: Pick<WriteSide, "headPosition">;
+  readonly clock: () => Date;
+  readonly consistencyWaitMs: number;
+  readonly changeFeed: { readonly heartbeatMs: number; readonly maxPerUser: number };
+  /** The webhook delivery log, read-only here. */
+  readonly webhookDeliveries: Pick<WebhookDeliveries, "list">;
+  /** TRASH_RETENTION_DAYS: when the trash's items are purged. */
+  readonly trashRetentionDays: number;
+  /** The process's worker pool for CPU-heavy work (closed with the app). */
+  readonly pool: WorkerPool;
+  /** EXPORT_MAX_PER_USER and EXPORT_MAX_CONCURRENT: vault exports at once. */
+  readonly exports: ExportLimits;
+  /** The public pages of share links: where their views are counted and password attempts bounded. */
+  readonly publicPages: PublicPagePorts;
+}
+
+/** What the public pages of share links use besides the read models and blobs. */
+export interface PublicPagePorts {
+  readonly viewCounter: ShareLinkViewCounter;
+  /** Where password attempts are counted (the rate limits' counters: shared by every node through NATS KV). */
+  readonly guessCounters: RateLimitCounters;
+  /** Renders a page's markdown in the worker pool. */
+  readonly renderer: SharedPageRenderer;
+}
