@@ -107,13 +107,13 @@ describe("page and folder content under the item's key", () => {
   it("seals an answer recorded for an Idempotency-Key under the page it wrote, and any other under the caller's key", async () => {
     const { sealed, raw } = await stores();
     const pageId = pageIdSchema.parse(randomUUID());
-    const completed = (location: string | undefined, body: unknown): DomainEvent => ({
+    const completed = (location: string | undefined, body: Record<string, string>): DomainEvent => ({
       type: "IdempotentRequestCompleted",
       data: { keyHash: "a".repeat(64), fingerprint: "f", status: 201, body, consistencyToken: "1", completedAt: context.now.toISOString(), ...(location === undefined ? {} : { location }) },
     });
     const answers = [
       completed(`/api/v1/pages/${pageId}`, { id: pageId, title: "Kerfuffle" }),
-      completed(`/api/v1/pages/${pageId}/comments/${randomUUID()}`, { thread: { body: "Kerfuffle" } }),
+      completed(`/api/v1/pages/${pageId}/comments/${randomUUID()}`, { body: "Kerfuffle" }),
       completed(`/api/v1/attachments/${randomUUID()}`, { pageId, filename: "kerfuffle.pdf" }),
       completed(`/api/v1/shares/invitations/${randomUUID()}`, { email: "someone@example.com" }),
     ];
