@@ -1,20 +1,23 @@
-// `npm run erase -- --user ID | --email ADDRESS`: erases an account as DELETE /me does (shared/users/erase-user.ts),
-// for an operator answering an erasure request. Runs beside the services or while they are stopped; a running
-// process may keep using a key it cached for up to ERASURE_KEY_CACHE_MS. Erasing a single page or folder's
-// content (`--page`, `--folder`) is not available yet: it needs page content sealed under page keys.
+// `npm run erase -- --user ID | --email ADDRESS | --page ID | --folder ID`: erases an account as DELETE /me does
+// (shared/users/erase-user.ts), or one page's or folder's content, live or in the trash, as a purge from the
+// trash does (shared/trash/erase-item.ts), for an operator answering an erasure request. Runs beside the
+// services or while they are stopped; a running process may keep using a key it cached for up to
+// ERASURE_KEY_CACHE_MS.
 import { randomUUID } from "node:crypto";
 import { loadConfig } from "../../shared/config/config.ts";
 import { userIdSchema } from "../../shared/kernel/ids.ts";
+import { eraseItem } from "../../shared/trash/erase-item.ts";
 import { eraseUser } from "../../shared/users/erase-user.ts";
 import { normalizeEmail } from "../../shared/users/user.decider.ts";
-import { openReadStore, openSealedEventStore } from "../embedded-stores.ts";
+import { openBlobStore, openReadStore, openSealedEventStore } from "../embedded-stores.ts";
 import { sentMailFor } from "../embedded-wiring.ts";
 import { parseEraseArgs, type EraseArgs } from "../projector/operator-args.ts";
 
-const USAGE = `usage: npm run erase -- --user ID | --email ADDRESS
-  Erases the account: its keys are destroyed (its email, name and picture unreadable in the log and its
-  backups), its tokens revoked, its own pages and folders purged, its kept mail deleted.
-  (--page ID and --folder ID, erasing one item's content, are not available yet.)`;
+const USAGE = `usage: npm run erase -- --user ID | --email ADDRESS | --page ID | --folder ID
+  --user, --email: erases the account: its keys are destroyed (its email, name and picture unreadable in the log
+    and its backups), its tokens revoked, its own pages and folders purged, its kept mail deleted.
+  --page, --folder: erases the item's content (a folder's with everything below it), live or in the trash: it is
+    deleted if live, purged, and its key destroyed (title, markdown, comments, names unreadable in the log).`;
 
 let args: EraseArgs;
 try {
@@ -26,19 +29,36 @@ try {
 const config = loadConfig();
 const { eventStore, erasure } = await openSealedEventStore(config);
 const readStore = await openReadStore(config);
+// A purged page's attachments lose their bytes, as on a purge from the trash.
+const blobs = await openBlobStore(config);
+const correlationId = `erase-${randomUUID()}`;
+const at = (position: number | null) => (position === null ? "" : ` (log position ${position})`);
 try {
-  const user = "user" in args ? await readStore.users.get(args.user) : await readStore.users.getByEmail(normalizeEmail(args.email));
-  if (!user) {
-    process.stderr.write("erase: no such account (erased already, or never registered)\n");
-    process.exitCode = 1;
+  if ("page" in args || "folder" in args) {
+    const [type, id] = "page" in args ? (["page", args.page] as const) : (["folder", args.folder] as const);
+    const ports = { eventStore, views: readStore, keys: erasure.keys, blobs };
+    const outcome = await eraseItem(ports, type, id, (ownerId) => ({ actorId: userIdSchema.parse(ownerId), correlationId, now: new Date() }));
+    if (!outcome.found) {
+      process.stderr.write(`erase: no such ${type}\n`);
+      process.exitCode = 1;
+    } else {
+      process.stdout.write(`erased ${type} ${id}${at(outcome.position)}\n`);
+    }
   } else {
-    const userId = userIdSchema.parse(user.id);
-    const context = { actorId: userId, correlationId: `erase-${randomUUID()}`, now: new Date() };
-    const ports = { eventStore, views: readStore, keys: erasure.keys, addressHash: (address: string) => erasure.kek.addressHash(address), sentMail: sentMailFor(config) };
-    const { position } = await eraseUser(ports, userId, context);
-    process.stdout.write(`erased user ${userId}${position === null ? "" : ` (log position ${position})`}\n`);
+    const user = "user" in args ? await readStore.users.get(args.user) : await readStore.users.getByEmail(normalizeEmail(args.email));
+    if (!user) {
+      process.stderr.write("erase: no such account (erased already, or never registered)\n");
+      process.exitCode = 1;
+    } else {
+      const userId = userIdSchema.parse(user.id);
+      const context = { actorId: userId, correlationId, now: new Date() };
+      const ports = { eventStore, views: readStore, keys: erasure.keys, blobs, addressHash: (address: string) => erasure.kek.addressHash(address), sentMail: sentMailFor(config) };
+      const { position } = await eraseUser(ports, userId, context);
+      process.stdout.write(`erased user ${userId}${at(position)}\n`);
+    }
   }
 } finally {
+  await blobs.close();
   await readStore.close();
   await eventStore.close();
 }

@@ -42,12 +42,26 @@ export function parseAuditArgs(argv: readonly string[]): { readonly entity: stri
   return parse(z.strictObject({ entity: z.uuid("must be the id of a page, folder or thread") }), argv);
 }
 
-export type EraseArgs = { readonly user: string } | { readonly email: string };
+export type EraseArgs = { readonly user: string } | { readonly email: string } | { readonly page: string } | { readonly folder: string };
 
-/** `--user ID` or `--email ADDRESS`, exactly one. */
+/** `--user ID`, `--email ADDRESS`, `--page ID` or `--folder ID`, exactly one. */
 export function parseEraseArgs(argv: readonly string[]): EraseArgs {
-  const args = parse(z.strictObject({ user: z.uuid("must be a user id").optional(), email: z.string().min(3).optional() }), argv);
-  if (args.user !== undefined && args.email === undefined) return { user: args.user };
-  if (args.email !== undefined && args.user === undefined) return { email: args.email };
-  throw new Error("give one of --user ID or --email ADDRESS");
+  const args = parse(
+    z.strictObject({
+      user: z.uuid("must be a user id").optional(),
+      email: z.string().min(3).optional(),
+      page: z.uuid("must be a page id").optional(),
+      folder: z.uuid("must be a folder id").optional(),
+    }),
+    argv,
+  );
+  const given = [
+    args.user === undefined ? null : { user: args.user },
+    args.email === undefined ? null : { email: args.email },
+    args.page === undefined ? null : { page: args.page },
+    args.folder === undefined ? null : { folder: args.folder },
+  ].filter((one) => one !== null);
+  const [only] = given;
+  if (given.length === 1 && only) return only;
+  throw new Error("give one of --user ID, --email ADDRESS, --page ID or --folder ID");
 }

@@ -17,11 +17,15 @@ export const threadEventSchemas = [
     type: z.literal("ThreadOpened"),
     data: z.object({ threadId: threadIdSchema, pageId: pageIdSchema, anchor: anchorSchema, createdBy: userIdSchema }),
   }),
+  /**
+   * `pageId`: the page whose key seals the body (shared/erasure/sealed-fields.ts), so purging the page erases
+   * its comments in the log; absent on comments recorded before bodies were sealed.
+   */
   z.object({
     type: z.literal("CommentAdded"),
-    data: z.object({ threadId: threadIdSchema, commentId: commentIdSchema, authorId: userIdSchema, body: z.string() }),
+    data: z.object({ threadId: threadIdSchema, commentId: commentIdSchema, authorId: userIdSchema, body: z.string(), pageId: pageIdSchema.optional() }),
   }),
-  z.object({ type: z.literal("CommentEdited"), data: z.object({ threadId: threadIdSchema, commentId: commentIdSchema, body: z.string() }) }),
+  z.object({ type: z.literal("CommentEdited"), data: z.object({ threadId: threadIdSchema, commentId: commentIdSchema, body: z.string(), pageId: pageIdSchema.optional() }) }),
   z.object({ type: z.literal("CommentDeleted"), data: z.object({ threadId: threadIdSchema, commentId: commentIdSchema }) }),
   z.object({ type: z.literal("ThreadResolved"), data: z.object({ threadId: threadIdSchema, resolvedBy: userIdSchema }) }),
   z.object({ type: z.literal("ThreadReopened"), data: z.object({ threadId: threadIdSchema, reopenedBy: userIdSchema }) }),
@@ -75,19 +79,19 @@ export const threadDecider: Decider<ThreadCommand, ThreadState, ThreadEvent> = {
         const { pageId, anchor, authorId, body } = command;
         return [
           { type: "ThreadOpened", data: { threadId, pageId, anchor, createdBy: authorId } },
-          { type: "CommentAdded", data: { threadId, commentId: command.commentId, authorId, body } },
+          { type: "CommentAdded", data: { threadId, commentId: command.commentId, authorId, body, pageId } },
         ];
       }
       case "AddReply": {
         const thread = onPage(state, command.pageId);
         if (thread.comments[command.commentId]) throw new AppError("conflict", "comment already exists");
-        return [{ type: "CommentAdded", data: { threadId, commentId: command.commentId, authorId: command.authorId, body: command.body } }];
+        return [{ type: "CommentAdded", data: { threadId, commentId: command.commentId, authorId: command.authorId, body: command.body, pageId: command.pageId } }];
       }
       case "EditComment": {
         const comment = ownComment(onPage(state, command.pageId), command.commentId, command.actorId, "edit");
         if (comment.deleted) throw new AppError("conflict", "a deleted comment cannot be edited");
         if (comment.body === command.body) return [];
-        return [{ type: "CommentEdited", data: { threadId, commentId: command.commentId, body: command.body } }];
+        return [{ type: "CommentEdited", data: { threadId, commentId: command.commentId, body: command.body, pageId: command.pageId } }];
       }
       case "DeleteComment": {
         const comment = ownComment(onPage(state, command.pageId), command.commentId, command.actorId, "delete");

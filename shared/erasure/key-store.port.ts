@@ -1,4 +1,5 @@
-// The key store port: one data key per data subject (`user:<id>`, `address:<keyed hash>`, `page:<id>`), held
+// The key store port: one data key per data subject (`user:<id>`, `address:<keyed hash>`, `page:<id>`,
+// `folder:<id>`), held
 // outside the event log. What must be erasable is written to the log sealed under its subject's key; destroying
 // the key is the erasure. Adapters keep keys wrapped by the key-encryption key and pass
 // test/contracts/key-store.contract.ts.
@@ -29,6 +30,9 @@ export class KeyStoreError extends Error {}
 export const subjects = {
   user: (userId: string): string => `user:${userId}`,
   address: (addressHash: string): string => `address:${addressHash}`,
+  // Ids are uuids, compared case-insensitively everywhere: one page has one subject however its id was written.
+  page: (pageId: string): string => `page:${pageId.toLowerCase()}`,
+  folder: (folderId: string): string => `folder:${folderId.toLowerCase()}`,
 } as const;
 
 /** Subjects are short, printable names: the adapters store them as keys. */

@@ -1,8 +1,9 @@
 // An erased user's own workspace goes with them: every page and folder they own, live or in the trash, is
-// deleted and purged at once (PageDeleted, PagePurged; FolderDeleted, FolderPurged), which takes it out of every
-// read model with its history, comments (other people's too) and invitations; its members are removed and its
-// pending invitations cancelled. The read models list what to
-// purge; the deciders make a purge already recorded record nothing, so running it twice is harmless.
+// deleted and purged at once (PageDeleted, PagePurged; FolderDeleted, FolderPurged), its content erased with
+// its key (trash/purge-item.ts), which takes it out of every read model with its history, comments (other
+// people's too) and invitations; its members are removed and its pending invitations cancelled. The read
+// models list what to purge; the deciders make a purge already recorded record nothing, so running it twice
+// is harmless.
 import type { CommandContext } from "../commands/command-context.ts";
 import type { WritePorts } from "../commands/write-ports.ts";
 import { AppError } from "../errors/app-error.ts";
@@ -11,6 +12,7 @@ import type { FolderRecord } from "../folders/folders.view.ts";
 import { folderIdSchema, invitationIdSchema, pageIdSchema, userIdSchema, type FolderId } from "../kernel/ids.ts";
 import { invitationCommands, workspaceCommands } from "../sharing/sharing.commands.ts";
 import { pageCommands } from "../pages/page.commands.ts";
+import { purgeDeletedFolder, purgeDeletedPage, type PurgePorts } from "../trash/purge-item.ts";
 import type { ListKey, VisibleTo } from "../read-store/list-query.ts";
 import type { TrashItem } from "../trash/trash.view.ts";
 
@@ -55,7 +57,7 @@ async function trashOf(ports: WritePorts, ownerId: string): Promise<TrashItem[]>
 }
 
 /** Deletes and purges everything `ownerId` owns; answers the position of the last event appended, or null. */
-export async function purgeWorkspace(ports: WritePorts, ownerId: string, context: CommandContext): Promise<number | null> {
+export async function purgeWorkspace(ports: PurgePorts, ownerId: string, context: CommandContext): Promise<number | null> {
   let position: number | null = null;
   const along = (next: number | null) => {
     if (next !== null) position = next;
@@ -63,14 +65,14 @@ export async function purgeWorkspace(ports: WritePorts, ownerId: string, context
   const purgePage = async (id: string) => {
     const pageId = pageIdSchema.parse(id);
     along(await unlessGone(() => pageCommands.handle(ports.eventStore, pageId, { type: "DeletePage", pageId }, context)));
-    along(await unlessGone(() => pageCommands.handle(ports.eventStore, pageId, { type: "PurgePage", pageId }, context)));
+    along((await purgeDeletedPage(ports, pageId, context)).position);
   };
   const purgeFolder = async (id: string, parentId: FolderId | null) => {
     const folderId = folderIdSchema.parse(id);
     // Everything below was purged first, so the folder is empty.
     const deletion = { type: "DeleteFolder" as const, folderId, isEmpty: true, parentId, deletedWith: null };
     along(await unlessGone(() => folderCommands.handle(ports.eventStore, folderId, deletion, context)));
-    along(await unlessGone(() => folderCommands.handle(ports.eventStore, folderId, { type: "PurgeFolder", folderId }, context)));
+    along((await purgeDeletedFolder(ports, folderId, context)).position);
   };
 
   const visibleTo: VisibleTo = { ownerIds: [ownerId], pageIds: [], folderIds: [] };

@@ -1,9 +1,11 @@
 // Which fields of which events hold personal data, and whose key seals them: a user's email, name and picture
 // under the user's key; an invitation's address under the address's own key (an address may have no account);
-// the answer recorded for an Idempotency-Key under its caller's key. What a field reads as once its key is
+// the answer recorded for an Idempotency-Key under its caller's key (or the page's it wrote); a page's and a
+// folder's content under the item's own key (sealed-content.ts). What a field reads as once its key is
 // destroyed is an explicit "erased" value of the field's own type, so every schema still holds. Pure.
 import type { EventMetadata } from "../event-store/event-store.port.ts";
 import { subjects } from "./key-store.port.ts";
+import { contentSealingRules, idempotentAnswerSubject } from "./sealed-content.ts";
 
 /** The name an erased user is shown by. */
 export const ERASED_USER_NAME = "Erased user";
@@ -44,8 +46,10 @@ export const sealingRules: Readonly<Record<string, SealingRule>> = {
     },
     fields: [text("email", ERASED_EMAIL)],
   },
-  // A recorded answer may name addresses (a share's invitee) or the caller's own profile.
-  IdempotentRequestCompleted: { subject: (_data, metadata) => subjects.user(metadata.actorId), fields: [{ field: "body", kind: "json", erased: null }] },
+  // A recorded answer may name addresses (a share's invitee) or the caller's own profile: under the caller's key,
+  // unless it holds a page's or folder's content (sealed-content.ts).
+  IdempotentRequestCompleted: { subject: (data, metadata) => idempotentAnswerSubject(data, metadata), fields: [{ field: "body", kind: "json", erased: null }] },
+  ...contentSealingRules,
 };
 
 /**

@@ -138,6 +138,10 @@ export const operations: Record<string, Operation> = {
     id: "restoreFromTrash",
     summary: "Bring a deleted page or folder (with what was deleted with it) back, into its folder or its owner's root",
   },
+  "DELETE /api/v1/trash/{type}/{id}": {
+    id: "purgeFromTrash",
+    summary: "Purge a deleted page or folder (with what was deleted with it) at once, its owner only: its content is erased for good, from the log too",
+  },
   "GET /api/v1/pages/{pageId}/comments": { id: "listCommentThreads", summary: "List a page's comment threads" },
   "POST /api/v1/pages/{pageId}/comments": { id: "createCommentThread",
     summary: "Open a comment thread on a quote",

@@ -44,7 +44,7 @@ const TAGS = [
   { name: "imports", description: "Obsidian vault import" },
   { name: "exports", description: "Obsidian vault export" },
   { name: "search", description: "Full-text search" },
-  { name: "trash", description: "Deleted pages and folders: listed, restored, purged after the retention period" },
+  { name: "trash", description: "Deleted pages and folders: listed, restored, purged (erased) by their owner or after the retention period" },
   { name: "changes", description: "The live change feed (Server-Sent Events)" },
   { name: "shares", description: "Workspace members, page and folder grants, invitations" },
   { name: "tokens", description: "API tokens (created by a browser session)" },

@@ -61,6 +61,12 @@ function entryOf(context: AccessContext, place: Placed, retentionDays: number): 
   return { type, id, title, deletedAt, deletedBy, purgeAt: purgeAtOf(item, retentionDays), parentId: shown.parentId, folderPath: shown.folderPath ?? "" };
 }
 
+/** The caller's permission on a trash item, judged where it would return; null when they cannot see it. */
+export async function trashPermission(views: ReadModels, principal: Principal, item: TrashItem): Promise<Permission | null> {
+  const context = await views.access.contextFor(principal.user.id);
+  return permissionOn(context, await placed(views, item));
+}
+
 const editable = (grants: ReadonlyMap<string, Permission>): string[] => [...grants].flatMap(([id, permission]) => (atLeast(permission, "edit") ? [id] : []));
 
 /**

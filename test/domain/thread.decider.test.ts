@@ -17,7 +17,7 @@ const anchor = { quote: "the quoted words", prefix: "before ", suffix: " after" 
 
 const opened: ThreadEvent[] = [
   { type: "ThreadOpened", data: { threadId, pageId, anchor, createdBy: ann } },
-  { type: "CommentAdded", data: { threadId, commentId: firstId, authorId: ann, body: "first" } },
+  { type: "CommentAdded", data: { threadId, commentId: firstId, authorId: ann, body: "first", pageId } },
 ];
 const resolved: ThreadEvent = { type: "ThreadResolved", data: { threadId, resolvedBy: bob } };
 const firstDeleted: ThreadEvent = { type: "CommentDeleted", data: { threadId, commentId: firstId } };
@@ -48,7 +48,7 @@ describe("thread decider", () => {
   });
 
   it("anyone who may comment can reply, also on a resolved thread", () => {
-    const added: ThreadEvent = { type: "CommentAdded", data: { threadId, commentId: replyId, authorId: bob, body: "an answer" } };
+    const added: ThreadEvent = { type: "CommentAdded", data: { threadId, commentId: replyId, authorId: bob, body: "an answer", pageId } };
     given(opened).when(reply()).then([added]);
     given([...opened, resolved]).when(reply()).then([added]);
   });
@@ -61,7 +61,7 @@ describe("thread decider", () => {
   });
 
   it("the author edits a comment; the same body again records nothing", () => {
-    given(opened).when(edit()).then([{ type: "CommentEdited", data: { threadId, commentId: firstId, body: "changed" } }]);
+    given(opened).when(edit()).then([{ type: "CommentEdited", data: { threadId, commentId: firstId, body: "changed", pageId } }]);
     given(opened).when(edit(ann, "first")).then([]);
   });
 

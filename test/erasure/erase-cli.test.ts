@@ -1,10 +1,12 @@
-// `npm run erase` erases an account for an operator, by id or by address, as DELETE /me does.
+// `npm run erase` erases an account for an operator, by id or by address, as DELETE /me does, or one page's or
+// folder's content, live or in the trash, as a purge from the trash does.
+import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runToExit } from "../support/processes.ts";
 import { productionStack, TEST_SESSION_SECRET, TestServer } from "../support/server.ts";
-import { createPage } from "../support/workspace-builders.ts";
+import { createFolder, createPage } from "../support/workspace-builders.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -48,7 +50,7 @@ describe("npm run erase", () => {
     });
   });
 
-  it("by id; an unknown account exits 1; --page and --folder are refused with the usage, which says they are not available yet", async () => {
+  it("by id; an unknown account exits 1; no argument, or two, is refused with the usage", async () => {
     const ann = await server.registered("ann");
     let byId: Awaited<ReturnType<typeof erase>> | null = null;
     let again: Awaited<ReturnType<typeof erase>> | null = null;
@@ -60,10 +62,41 @@ describe("npm run erase", () => {
       again = await erase(["--user", ann.id]);
     });
     expect(again).toMatchObject({ code: 1, stderr: expect.stringContaining("no such account") });
-    const page = await erase(["--page", ann.id]);
-    expect(page.code).toBe(2);
-    expect(page.stderr).toContain("--page ID and --folder ID");
-    expect(page.stderr).toContain("not available yet");
-    expect((await erase([])).code).toBe(2);
+    for (const args of [[], ["--page", ann.id, "--folder", ann.id], ["--page", "not-an-id"]]) {
+      const refused = await erase(args);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain("--page ID | --folder ID");
+    }
+  });
+
+  it("--page and --folder erase a live item's content (a folder's with everything below it) and one in the trash; another's page stays", async () => {
+    const words = ["Bramblequaff", "Cindermoth", "Dovetailia", "Ellipsoidal"];
+    const ann = await server.registered("ann");
+    const bob = await server.registered("bob");
+    const livePage = await createPage(ann, { title: "Bramblequaff memo", markdown: "Cindermoth" });
+    const folderId = await createFolder(ann, { name: "Dovetailia" });
+    const inside = await createPage(ann, { title: "Inside", markdown: "Ellipsoidal", parentId: folderId });
+    const trashed = await createPage(ann, { title: "Trashed", markdown: "Ellipsoidal too" });
+    expect((await ann.delete(`/pages/${trashed}`)).status).toBe(204);
+    const bobsPage = await createPage(bob, { title: "Bob's page", markdown: "Bob's words" });
+    const results: Array<Awaited<ReturnType<typeof erase>>> = [];
+    await server.restart(async () => {
+      results.push(await erase(["--page", livePage]), await erase(["--folder", folderId]), await erase(["--page", trashed]), await erase(["--page", randomUUID()]));
+    });
+    expect(results.map((result) => result.code)).toEqual([0, 0, 0, 1]);
+    expect(results[0]?.stdout).toContain(`erased page ${livePage}`);
+    expect(results[3]?.stderr).toContain("no such page");
+    for (const path of [`/pages/${livePage}`, `/folders/${folderId}`, `/pages/${inside}`, `/pages/${trashed}`]) {
+      const deadline = Date.now() + 20_000;
+      while ((await ann.get(path)).status !== 404) {
+        if (Date.now() > deadline) throw new Error(`${path} is still there`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    expect((await ann.get("/trash")).body.data).toEqual([]);
+    expect((await bob.get(`/pages/${bobsPage}/content`)).text).toContain("Bob's words");
+    await server.restart(async () => {
+      for (const word of words) expect(holding(server.dataDir, word)).toEqual([]);
+    });
   });
 });

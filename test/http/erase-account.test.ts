@@ -1,12 +1,12 @@
-// DELETE /me erases an account: afterwards no file under DATA_DIR holds the person's email or name (WAL files,
-// key store and mail outbox included), before and after the read models are rebuilt from the log, and the API
+// DELETE /me erases an account: afterwards no file under DATA_DIR holds the person's email or name, nor the
+// words of their own pages, folders and the comments on them (WAL files, key store and mail outbox included), before and after the read models are rebuilt from the log, and the API
 // answers as for someone it never saw; another person's data stays as it was.
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintSession } from "../../shared/auth/session-verifier.ts";
 import { Client, TEST_SESSION_SECRET, TestServer, type TestUser } from "../support/server.ts";
 import { anchor, listThreads, openThread } from "../support/comments.ts";
+import { filesHolding } from "../support/raw-scan.ts";
 import { addMember, createFolder, createPage, share, unknownAddress } from "../support/workspace-builders.ts";
 
 let server: TestServer;
@@ -16,24 +16,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.stop();
 });
-
-/** Every file under `dir`, recursively (none while it does not exist). */
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
-}
-
-/** The files under DATA_DIR whose raw bytes hold one of `needles`, compared case-insensitively. */
-function filesHolding(dataDir: string, needles: readonly string[]): string[] {
-  const lower = needles.map((needle) => needle.toLowerCase());
-  return filesUnder(dataDir).filter((file) => {
-    const text = readFileSync(file).toString("latin1").toLowerCase();
-    return lower.some((needle) => text.includes(needle));
-  });
-}
 
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + 20_000;
@@ -66,10 +48,15 @@ describe("DELETE /me", () => {
     expect((await zelda.get(`/folders/${sharedFolder}`)).status).toBe(200);
 
     // Zelda's own workspace, with a comment of Bob's on her page.
-    const folderId = await createFolder(zelda, { name: "Plans" });
-    const herPage = await createPage(zelda, { title: "Her notes", markdown: "text before the quoted words text after", parentId: folderId });
+    // Her own content carries words found nowhere else: her folder's name, her page's title and markdown, the
+    // quote a thread anchors to, a comment of Bob's on it, and an answer her Idempotency-Key recorded.
+    const herWords = ["Zorbulanth", "Quillimorph", "Grindlewhisk", "Vorpalmoss", "Snickerbrack"];
+    const folderId = await createFolder(zelda, { name: "Zorbulanth plans" });
+    const herPage = await createPage(zelda, { title: "Her Quillimorph notes", markdown: "text before the quoted words text after, Grindlewhisk", parentId: folderId });
     expect((await share(zelda, "page", herPage, bob.email, "comment")).status).toBe(200);
-    await openThread(bob, herPage, "Bob's remark on her notes", anchor);
+    await openThread(bob, herPage, "Bob's Vorpalmoss remark on her notes", anchor);
+    const keyedPage = await zelda.call("POST", "/pages", { json: { title: "Snickerbrack drafts", markdown: "" }, headers: { "idempotency-key": "zelda-drafts" } });
+    expect(keyedPage.status, keyedPage.text).toBe(201);
     // Bob's workspace, where Zelda is a member and comments; an invitation Bob sent her address before.
     const bobsPage = await createPage(bob, { title: "Bob's plan", markdown: "text before the quoted words text after" });
     expect((await addMember(bob, zelda.email, "commenter")).status).toBeLessThan(300);
@@ -84,6 +71,7 @@ describe("DELETE /me", () => {
     expect(keyed.status).toBeLessThan(300);
     await until(async () => filesHolding(join(server.dataDir, "outbox"), [name]).length > 0, "the invitation mail naming her");
     expect(filesHolding(server.dataDir, [email, name]).length).toBeGreaterThan(0);
+    expect(filesHolding(server.dataDir, herWords).length).toBeGreaterThan(0);
 
     const erased = await zelda.call("DELETE", "/me", { json: { confirm: email.toLowerCase() } });
     expect(erased.status, erased.text).toBe(204);
@@ -108,11 +96,11 @@ describe("DELETE /me", () => {
 
     // Raw bytes of every file, with the server stopped (WAL files checkpointed), then after a rebuild from the log.
     await server.restart(async () => {
-      expect(filesHolding(server.dataDir, [email, name])).toEqual([]);
+      expect(filesHolding(server.dataDir, [email, name, ...herWords])).toEqual([]);
     });
     await server.rebuildReadModels();
     await server.restart(async () => {
-      expect(filesHolding(server.dataDir, [email, name])).toEqual([]);
+      expect(filesHolding(server.dataDir, [email, name, ...herWords])).toEqual([]);
     });
 
     // As for an address never seen: sharing with it invites; Bob's own data is intact.

@@ -234,6 +234,9 @@ export async function callEveryOperation({ browser, bob, withToken, receiverUrl,
   if (!trash.data.some((item) => item.id === copy.id)) throw new Error("the deleted page is not in the trash");
   const back = must((await api.POST("/api/v1/trash/{type}/{id}/restore", { params: { path: { type: "page", id: copy.id } } })).data, "restoreFromTrash");
   if (back.id !== copy.id || annId.length === 0) throw new Error("restoreFromTrash restored another item");
+  const doomed = must((await api.POST("/api/v1/pages", { body: { title: "To be purged" } })).data, "a page to purge");
+  expectStatus((await api.DELETE("/api/v1/pages/{pageId}", { params: { path: { pageId: doomed.id } } })).response, 204, "deletePage before a purge");
+  expectStatus((await api.DELETE("/api/v1/trash/{type}/{id}", { params: { path: { type: "page", id: doomed.id } } })).response, 204, "purgeFromTrash");
 
   // Last: bob erases his account (a session, and his address to confirm it).
   expectStatus((await bob.DELETE("/api/v1/me", { body: { confirm: bobEmail } })).response, 204, "eraseAccount");

@@ -1,11 +1,13 @@
 // POST /trash/{type}/{id}/restore: a deleted page or folder back where it was (or at its owner's root), answered
-// with its record; a folder brings back what was deleted with it.
+// with its record; a folder brings back what was deleted with it. DELETE /trash/{type}/{id}: its owner purges
+// it at once, which erases its content (shared/trash/purge-item.ts).
 import { z } from "zod";
 import { visibleFolder, visiblePage } from "../../../shared/access/authorize.ts";
 import { folderResource, toFolderResource } from "../../../shared/folders/folder.resource.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { pageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
 import { restoreFromTrash } from "../../../shared/trash/trash.ts";
+import { purgeFromTrash } from "../../../shared/trash/purge-item.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
 import { assembleFolder } from "../assembled/folder.assembled.ts";
 import { assembledPage } from "../assembled/page.assembled.ts";
@@ -17,6 +19,15 @@ const restoreParams = z.object({ type: z.enum(["page", "folder"]), id: z.uuid() 
 
 export function trashCommandRoutes(app: App, ports: CommandApiPorts): void {
   const answer = answerWrites(ports);
+  app.delete(
+    "/trash/:type/:id",
+    { config: { access: { scope: "pages:write" } }, schema: { params: restoreParams, response: writeResponses({ 204: z.null() }) } },
+    async (request, reply) => answer(request, reply, async ({ actor }) => {
+      const { position } = await purgeFromTrash({ ...ports, keys: ports.erasure.keys }, actor, request.params.type, request.params.id);
+      return { position, status: 204 };
+    }),
+  );
+
   app.post(
     "/trash/:type/:id/restore",
     { config: { access: { scope: "pages:write" } }, schema: { params: restoreParams, response: writeResponses({ 200: z.union([pageResource, folderResource]) }) } },

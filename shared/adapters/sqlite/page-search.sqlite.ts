@@ -72,6 +72,8 @@ export class SqlitePageIndexer {
   constructor(
     db: Database.Database,
     private readonly enabled: boolean,
+    /** Called when a page's entry leaves the index: its words stay in the segments until a merge (idle-index-merge.ts). */
+    private readonly onRemoved: () => void = () => undefined,
   ) {
     this.statements = {
       docOf: db.prepare<[string], number>("SELECT doc FROM page_search_docs WHERE page_id = ?").pluck(),
@@ -92,6 +94,7 @@ export class SqlitePageIndexer {
     if (doc !== undefined) this.statements.remove.run(doc);
     const row = this.statements.source.get(pageId);
     if (!row) {
+      if (doc !== undefined) this.onRemoved();
       this.statements.dropDoc.run(pageId);
       return;
     }

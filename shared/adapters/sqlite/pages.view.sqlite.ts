@@ -136,8 +136,8 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
   private readonly index: SqlitePageIndexer;
 
   /** `searchIndex: false` leaves the full-text index empty (for measuring what keeping it costs). */
-  constructor(db: Database.Database, options: { searchIndex?: boolean } = {}) {
-    this.index = new SqlitePageIndexer(db, options.searchIndex ?? true);
+  constructor(db: Database.Database, options: { searchIndex?: boolean; onSearchEntryRemoved?: () => void } = {}) {
+    this.index = new SqlitePageIndexer(db, options.searchIndex ?? true, options.onSearchEntryRemoved);
     this.statements = {
       insert: db.prepare(
         `INSERT OR REPLACE INTO pages (id, owner_id, parent_id, title, title_key, icon, ancestor_ids, folder_path, created_at, updated_at, updated_pos, revision)

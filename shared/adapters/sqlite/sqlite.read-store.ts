@@ -124,15 +124,27 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
   private readonly db: Database.Database;
   private readonly statements;
   private readonly indexMerge: IdleIndexMerge;
+  /** Whether the batch under way took a page's entry out of the search index. */
+  private searchEntryRemoved = false;
+  /** A rebuild ends with the index optimized (pageSearchModel.afterRebuild): no merge is started before. */
+  private rebuilding = false;
 
   /** `searchIndex: false` keeps the full-text index empty: only for measuring what the index costs. */
   constructor(filename: string, options: { searchIndex?: boolean } = {}) {
     this.db = openReadModels(filename);
+    this.indexMerge = new IdleIndexMerge(this.db);
+    // A merge an earlier process owed when it stopped (a crash) is finished now.
+    this.indexMerge.afterBatch(true);
     this.writers = {
       users: new SqliteUsersWriter(this.db),
       tokens: new SqliteTokensWriter(this.db),
       folders: new SqliteFoldersWriter(this.db),
-      pages: new SqlitePagesWriter(this.db, options),
+      pages: new SqlitePagesWriter(this.db, {
+        ...options,
+        onSearchEntryRemoved: () => {
+          this.searchEntryRemoved = true;
+        },
+      }),
       access: new SqliteAccessWriter(this.db),
       threads: new SqliteThreadsWriter(this.db),
       invitations: new SqliteInvitationsWriter(this.db),
@@ -148,7 +160,6 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
       checkpoint: readCheckpoint(this.db),
       setCheckpoint: this.db.prepare<[number]>("UPDATE checkpoint SET position = ? WHERE id = 1"),
     };
-    this.indexMerge = new IdleIndexMerge(this.db);
   }
 
   async checkpoint(): Promise<number> {
@@ -170,11 +181,13 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
       this.db.exec("ROLLBACK");
       throw error;
     } finally {
-      this.indexMerge.afterBatch();
+      this.indexMerge.afterBatch(this.searchEntryRemoved && !this.rebuilding);
+      this.searchEntryRemoved = false;
     }
   }
 
   async beginRebuild(): Promise<void> {
+    this.rebuilding = true;
     this.db.transaction(() => {
       for (const model of models) {
         for (const table of model.tables) this.db.exec(`DELETE FROM ${table}`);
@@ -189,6 +202,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
     // which doubles the cost of the small indexed reads the lists are made of.
     this.db.exec(schemas);
     for (const model of models) if (model.afterRebuild) this.db.exec(model.afterRebuild);
+    this.rebuilding = false;
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,155 @@
+// Purging from the trash erases the item's content: afterwards no file under DATA_DIR holds a word of its title,
+// markdown, comments or folder name (event log, read models and their search index, WAL files, key store,
+// webhook log), before and after the read models are rebuilt from the log; the API answers 404 as for an id
+// never seen, a webhook replay carries none of it, and other people's pages keep theirs.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { anchor, openThread } from "../support/comments.ts";
+import { filesHolding } from "../support/raw-scan.ts";
+import { TestServer, type TestUser } from "../support/server.ts";
+import { SseStream } from "../support/sse.ts";
+import { eventually, WebhookReceiver } from "../support/webhook-receiver.ts";
+import { addMember, createFolder, createPage, share } from "../support/workspace-builders.ts";
+
+let server: TestServer;
+let endpoint: WebhookReceiver;
+beforeAll(async () => {
+  server = await TestServer.start({ settings: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOK_FIRST_RETRY_MS: "20" } });
+  endpoint = await WebhookReceiver.start();
+});
+afterAll(async () => {
+  await endpoint?.stop();
+  await server?.stop();
+});
+
+async function toTrash(owner: TestUser, type: "page" | "folder", id: string): Promise<void> {
+  const deleted = await owner.delete(type === "page" ? `/pages/${id}` : `/folders/${id}?recursive=true`);
+  expect(deleted.status, deleted.text).toBe(204);
+}
+
+/** Raw bytes with the server stopped (WAL files checkpointed), then again after a rebuild of the read models from the log. */
+async function expectNowhere(words: readonly string[]): Promise<void> {
+  await server.restart(async () => {
+    expect(filesHolding(server.dataDir, words)).toEqual([]);
+  });
+  await server.rebuildReadModels();
+  await server.restart(async () => {
+    expect(filesHolding(server.dataDir, words)).toEqual([]);
+  });
+}
+
+describe("DELETE /trash/{type}/{id}", () => {
+  it("erases a purged page's title, markdown, comments and recorded answers everywhere, replay included, and leaves another's page as it was", async () => {
+    const words = ["Quorblefinch", "Zanthoxyloid", "Mirthquench", "Plumbaginous", "Frumentaceous", "Wyvernspire"];
+    const ann = await server.registered("ann");
+    const bob = await server.registered("bob");
+    const hook = await ann.post("/webhooks", { url: endpoint.url, events: ["*"] });
+    expect(hook.status, hook.text).toBe(201);
+
+    // Ann's page: created with an Idempotency-Key (its answer holds the title), renamed, rewritten; Bob comments on it.
+    const created = await ann.call("POST", "/pages", {
+      json: { title: "Quorblefinch notes", markdown: "before the quoted words after, Zanthoxyloid" },
+      headers: { "idempotency-key": "ann-creates-her-page" },
+    });
+    expect(created.status, created.text).toBe(201);
+    const pageId = String(created.body.id);
+    expect((await ann.patch(`/pages/${pageId}`, { title: "Mirthquench notes" })).status).toBe(200);
+    expect((await share(ann, "page", pageId, bob.email, "comment")).status).toBe(200);
+    const quote = { quote: "Zanthoxyloid", prefix: "after, ", suffix: "" };
+    await openThread(bob, pageId, "Bob's Plumbaginous remark", quote);
+    const annsReply = await ann.call("POST", `/pages/${pageId}/comments`, {
+      json: { body: "Ann's Frumentaceous answer", anchor },
+      headers: { "idempotency-key": "ann-comments" },
+    });
+    expect(annsReply.status, annsReply.text).toBe(201);
+    // Ann's other page and Bob's own page, which stay.
+    const annsOtherPage = await createPage(ann, { title: "Another page of Ann's" });
+    const bobsPage = await createPage(bob, { title: "Bob's Wyvernless page", markdown: "Bob keeps these words" });
+    await ann.patch(`/pages/${pageId}`, { icon: "🐉" });
+    await endpoint.waitFor(4);
+    expect(filesHolding(server.dataDir, words).length).toBeGreaterThan(0);
+    expect((await ann.get(`/search?q=Zanthoxyloid`)).body.data).toHaveLength(1);
+
+    await toTrash(ann, "page", pageId);
+    const purged = await ann.delete(`/trash/page/${pageId}`);
+    expect(purged.status, purged.text).toBe(204);
+    // At once: the search index's segments were merged as soon as the purge was projected.
+    await server.restart(async () => {
+      expect(filesHolding(server.dataDir, words)).toEqual([]);
+    });
+
+    // The log itself reads the page as erased, through the server's own key store.
+    const { events } = await server.internals.eventStore.read(`page-${pageId}`);
+    expect(events[0]?.data).toMatchObject({ pageId, title: "Erased page", markdown: "", icon: null });
+    // The API, for the owner and for Bob: as an id never seen.
+    for (const reader of [ann, bob]) {
+      for (const path of [`/pages/${pageId}`, `/pages/${pageId}/content`, `/pages/${pageId}/history`, `/pages/${pageId}/comments`, `/pages/${pageId}?at=${new Date().toISOString()}`]) {
+        expect((await reader.get(path)).status, path).toBe(404);
+      }
+    }
+    expect((await ann.get("/search?q=Zanthoxyloid")).body.data).toEqual([]);
+    expect((await ann.get("/trash")).text).not.toContain(pageId);
+    const retried = await ann.call("POST", "/pages", {
+      json: { title: "Quorblefinch notes", markdown: "before the quoted words after, Zanthoxyloid" },
+      headers: { "idempotency-key": "ann-creates-her-page" },
+    });
+    expect(retried.text.toLowerCase()).not.toContain("quorblefinch");
+    expect((await bob.get(`/pages/${bobsPage}/content`)).text).toContain("Bob keeps these words");
+
+    // A webhook replay from the start of the log, and the change feed from its start, carry none of it.
+    const before = endpoint.received.length;
+    const replay = await ann.post(`/webhooks/${String(hook.body.id)}/replay`, { after: "0" });
+    expect(replay.status, replay.text).toBe(202);
+    const feed = await SseStream.open(`${server.url}/api/v1/changes?after=0`, ann.credentials);
+    try {
+      await feed.until(() => feed.changes().length > 0);
+      for (const event of feed.events) for (const word of words) expect(event.data.toLowerCase()).not.toContain(word.toLowerCase());
+    } finally {
+      feed.close();
+    }
+    // The replay reaches Ann's other page's creation, after which the purged page's events would have come.
+    await eventually(async () => endpoint.received.slice(before).map((delivery) => delivery.body).join("\n"), (bodies) => bodies.includes(annsOtherPage));
+    expect(endpoint.received.length).toBeGreaterThan(before);
+    for (const delivery of endpoint.received.slice(before)) for (const word of words) expect(delivery.body.toLowerCase()).not.toContain(word.toLowerCase());
+
+    await expectNowhere(words);
+    expect((await ann.get(`/pages/${pageId}`)).status).toBe(404);
+    expect((await bob.get(`/pages/${bobsPage}`)).body).toMatchObject({ title: "Bob's Wyvernless page" });
+  });
+
+  it("purging a folder erases its name and every page its deletion took along", async () => {
+    const words = ["Galumphright", "Snozzcumber", "Tintinnabulous"];
+    const ann = await server.registered("ann");
+    const folderId = await createFolder(ann, { name: "Galumphright archive" });
+    const inner = await createFolder(ann, { name: "Snozzcumber drawer", parentId: folderId });
+    const pageId = await createPage(ann, { title: "Deep page", markdown: "Tintinnabulous content", parentId: inner });
+    await toTrash(ann, "folder", folderId);
+    // What went with the folder is purged with it, not on its own.
+    expect((await ann.delete(`/trash/page/${pageId}`)).status).toBe(404);
+    expect((await ann.delete(`/trash/folder/${folderId}`)).status).toBe(204);
+    for (const path of [`/folders/${folderId}`, `/folders/${inner}`, `/pages/${pageId}`]) expect((await ann.get(path)).status, path).toBe(404);
+    expect((await ann.post(`/trash/folder/${folderId}/restore`)).status).toBe(404);
+    await expectNowhere(words);
+  });
+
+  it("is its owner's alone: an editor of the workspace is refused, an outsider and a live page are not found", async () => {
+    const ann = await server.registered("ann");
+    const editor = await server.registered("editor");
+    const outsider = await server.registered("outsider");
+    expect((await addMember(ann, editor.email, "editor")).status).toBeLessThan(300);
+    const pageId = await createPage(ann, { title: "Kept page" });
+    expect((await ann.delete(`/trash/page/${pageId}`)).status).toBe(404);
+    await toTrash(ann, "page", pageId);
+    const refused = await editor.delete(`/trash/page/${pageId}`);
+    expect(refused.status, refused.text).toBe(403);
+    expect(refused.body.error?.code).toBe("forbidden");
+    const hidden = await outsider.delete(`/trash/page/${pageId}`);
+    expect(hidden.status).toBe(404);
+    expect(hidden.body.error?.code).toBe("not_found");
+    const token = await server.tokenClient(ann, ["pages:read"]);
+    expect((await token.delete(`/trash/page/${pageId}`)).status).toBe(403);
+    // Still in the trash, whole: its owner brings it back.
+    const back = await ann.post(`/trash/page/${pageId}/restore`);
+    expect(back.status, back.text).toBe(200);
+    expect(back.body).toMatchObject({ title: "Kept page" });
+  });
+});
