@@ -20,10 +20,12 @@ export interface ImagesView {
   get(id: string): Promise<ImageRecord | null>;
   /** Bytes of the images on the live pages of `ownerId`'s workspace: what the blob quota counts. */
   bytesOwnedBy(ownerId: string): Promise<number>;
+  /** Every image of a page in id order, after `afterId`: what a purge removes the bytes of. */
+  allOfPage(pageId: string, afterId: string | null, limit: number): Promise<ImageRecord[]>;
 }
 
 export interface ImagesWriter<Tx> {
   put(tx: Tx, image: ImageRecord): Promise<void>;
-  /** The page was purged: the records of the images uploaded to it go (their bytes stay in the blob store). */
+  /** The page was purged: the records of the images uploaded to it go (the purge removes their bytes). */
   removePage(tx: Tx, pageId: string): Promise<void>;
 }

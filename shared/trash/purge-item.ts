@@ -7,7 +7,7 @@
 import type { Actor } from "../commands/guarded-command.ts";
 import type { CommandContext } from "../commands/command-context.ts";
 import type { WritePorts } from "../commands/write-ports.ts";
-import { attachmentKeysOfPage, removeBlobs } from "../attachments/attachment-purge.ts";
+import { blobKeysOfPage, removeBlobs } from "./page-blobs.ts";
 import type { BlobStore } from "../blobs/blob-store.port.ts";
 import { subjects, type KeyStore } from "../erasure/key-store.port.ts";
 import { AppError } from "../errors/app-error.ts";
@@ -19,7 +19,7 @@ import type { TrashItem, TrashType } from "./trash.view.ts";
 
 export interface PurgePorts extends WritePorts {
   readonly keys: Pick<KeyStore, "destroy">;
-  /** Where a page's attachments' bytes are removed from; absent where the caller has no blob store at hand. */
+  /** Where a page's images' and attachments' bytes are removed from; absent where the caller has no blob store at hand. */
   readonly blobs?: BlobStore | null;
 }
 
@@ -36,10 +36,10 @@ export async function purgeDeletedPage(ports: PurgePorts, id: string, context: C
   const state = await pageCommands.load(ports.eventStore, pageId);
   if (state.status !== "deleted" && state.status !== "purged") return { erased: false, position: null };
   // Listed before the purge is recorded: its projection takes the records that name the bytes.
-  const attachmentKeys = ports.blobs ? await attachmentKeysOfPage(ports.views, pageId) : [];
+  const blobKeys = ports.blobs ? await blobKeysOfPage(ports.views, pageId) : [];
   await ports.keys.destroy(subjects.page(pageId));
   const { position } = await pageCommands.handle(ports.eventStore, pageId, { type: "PurgePage", pageId }, context);
-  if (ports.blobs) await removeBlobs(ports.blobs, attachmentKeys);
+  if (ports.blobs) await removeBlobs(ports.blobs, blobKeys);
   return { erased: true, position };
 }
 

@@ -2,7 +2,11 @@
 // markdown, comments or folder name (event log, read models and their search index, WAL files, key store,
 // webhook log), before and after the read models are rebuilt from the log; the API answers 404 as for an id
 // never seen, a webhook replay carries none of it, and other people's pages keep theirs.
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { attach } from "../support/attachments.ts";
+import { makeImage, upload } from "../support/images.ts";
 import { anchor, openThread } from "../support/comments.ts";
 import { filesHolding } from "../support/raw-scan.ts";
 import { TestServer, type TestUser } from "../support/server.ts";
@@ -114,6 +118,33 @@ describe("DELETE /trash/{type}/{id}", () => {
     await expectNowhere(words);
     expect((await ann.get(`/pages/${pageId}`)).status).toBe(404);
     expect((await bob.get(`/pages/${bobsPage}`)).body).toMatchObject({ title: "Bob's Wyvernless page" });
+  });
+
+  it("removes the bytes of the page's images and attachments, deleted ones too, and leaves another page's files", async () => {
+    const word = "Blobquintessence";
+    const ann = await server.registered("ann");
+    const pageId = await createPage(ann, { title: "Files" });
+    const otherPage = await createPage(ann, { title: "Other files" });
+    const image = await upload(ann, pageId, { file: { bytes: await makeImage("png"), name: "chart.png" }, alt: "chart" });
+    expect(image.status, image.text).toBe(201);
+    const kept = await upload(ann, otherPage, { file: { bytes: await makeImage("png"), name: "kept.png" }, alt: "kept" });
+    expect(kept.status, kept.text).toBe(201);
+    const note = await attach(ann, pageId, { bytes: Buffer.from(`a ${word} of a file`), name: "note.txt", type: "text/plain" });
+    expect(note.status, note.text).toBe(201);
+    const removed = await attach(ann, pageId, { bytes: Buffer.from(`another ${word}`), name: "old.txt", type: "text/plain" });
+    expect((await ann.delete(`/pages/${pageId}/attachments/${String(removed.body.id)}`)).status).toBe(204);
+    const blobFiles = async () => (await readdir(join(server.dataDir, "blobs"), { withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name);
+    const keptFiles = (await blobFiles()).filter((name) => name.startsWith(String(kept.body.id)));
+    expect(keptFiles).toHaveLength(1);
+    expect((await blobFiles()).filter((name) => name.startsWith(String(image.body.id)))).toHaveLength(1);
+
+    await toTrash(ann, "page", pageId);
+    expect((await ann.delete(`/trash/page/${pageId}`)).status).toBe(204);
+    const left = await blobFiles();
+    for (const id of [image.body.id, note.body.id, removed.body.id]) expect(left.filter((name) => name.startsWith(String(id)))).toEqual([]);
+    expect(left).toEqual(expect.arrayContaining(keptFiles));
+    expect((await ann.get(String(kept.body.url))).status).toBe(200);
+    await expectNowhere([word]);
   });
 
   it("purging a folder erases its name and every page its deletion took along", async () => {

@@ -21,7 +21,7 @@ type ImageDoc = z.infer<typeof imageSchema>;
 
 export const imagesModel: MongoModel = {
   collections: ["images"],
-  indexes: [{ collection: "images", name: "images_page", keys: { pageId: 1 }, serves: "the images of a purged page, whose records go with it" }],
+  indexes: [{ collection: "images", name: "images_page", keys: { pageId: 1 }, serves: "the images of a purged page, whose bytes and records go with it" }],
 };
 
 const images = (ref: GenerationRef) => ref.current().collection<ImageDoc>("images");
@@ -55,5 +55,14 @@ export class MongoImagesView implements ImagesView {
       .aggregate<{ bytes: number }>([{ $match: { pageId: { $in: pageIds } } }, { $group: { _id: null, bytes: { $sum: "$size" } } }])
       .toArray();
     return total?.bytes ?? 0;
+  }
+
+  async allOfPage(pageId: string, afterId: string | null, limit: number): Promise<ImageRecord[]> {
+    const docs = await images(this.ref)
+      .find({ pageId, ...(afterId === null ? {} : { _id: { $gt: afterId } }) })
+      .sort({ _id: 1 })
+      .limit(limit)
+      .toArray();
+    return docs.map((doc) => recordOf(imageSchema, doc));
   }
 }

@@ -75,6 +75,7 @@ export class SqliteImagesWriter implements ImagesWriter<SqliteBatch> {
 export class SqliteImagesView implements ImagesView {
   private readonly statement;
   private readonly bytesStatement;
+  private readonly allOfPageStatement;
 
   constructor(db: Database.Database) {
     this.statement = db.prepare<[string], Row>("SELECT * FROM images WHERE id = ?");
@@ -82,6 +83,11 @@ export class SqliteImagesView implements ImagesView {
     this.bytesStatement = db
       .prepare<[string], number>("SELECT coalesce(sum(i.size), 0) FROM pages p JOIN images i ON i.page_id = p.id WHERE p.owner_id = ? AND p.deleted = 0")
       .pluck();
+    this.allOfPageStatement = db.prepare<[string, string, number], Row>("SELECT * FROM images WHERE page_id = ? AND id > ? ORDER BY id LIMIT ?");
+  }
+
+  async allOfPage(pageId: string, afterId: string | null, limit: number): Promise<ImageRecord[]> {
+    return this.allOfPageStatement.all(pageId, afterId ?? "", limit).map(toRecord);
   }
 
   async bytesOwnedBy(ownerId: string): Promise<number> {

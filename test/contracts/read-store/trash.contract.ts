@@ -62,6 +62,20 @@ export function trashCases<Tx>(s: ContractStores<Tx>): void {
     expect(await s.reader.images.bytesOwnedBy(bob)).toBe(50000);
   });
 
+  it("lists every image of a page in id order, paged, for the purge that removes their bytes", async () => {
+    const [pageId, otherPage] = [randomUUID(), randomUUID()];
+    const image = (onPage: string) => ({ id: randomUUID(), pageId: onPage, uploaderId: randomUUID(), filename: "f.png", originalName: "f.png", mimeType: "image/png" as const, size: 1, width: 1, height: 1, alt: "", sha256: "a".repeat(64), createdAt: at().updatedAt });
+    const mine = [image(pageId), image(pageId), image(pageId)];
+    await batch(async (tx) => {
+      for (const made of [...mine, image(otherPage)]) await w().images.put(tx, made);
+    });
+    const first = await s.reader.images.allOfPage(pageId, null, 2);
+    const rest = await s.reader.images.allOfPage(pageId, first.at(-1)?.id ?? null, 10);
+    expect([...first, ...rest]).toEqual([...mine].sort((a, b) => (a.id < b.id ? -1 : 1)));
+    await batch(async (tx) => w().images.removePage(tx, pageId));
+    expect(await s.reader.images.allOfPage(pageId, null, 10)).toEqual([]);
+  });
+
   it("lists the trash through owners, folders above an item and granted items, newest first, each source limited, and follows folder moves", async () => {
     const [owner, other, top, inner, moved] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
     const item = (type: "page" | "folder", ownerId: string, ancestorIds: string[], deletedWith: string | null = null) => {
