@@ -1,6 +1,7 @@
 // Benchmark options: --quick (under two minutes) or the full run (under fifteen), each size overridable;
 // --no-peer leaves out the Emmett appends peer; --only loop runs the event-loop row alone, --only worst the
-// worst-case table of every operation, --only attachments the 40 MB attachment rows.
+// worst-case table of every operation, --only attachments the 40 MB attachment rows, --only erasure the rows of
+// the cost of sealing.
 import { parseArgs } from "node:util";
 import { z } from "zod";
 
@@ -16,7 +17,7 @@ const optionsSchema = z.object({
   appendEvents: z.coerce.number().int().min(1_000),
   lagSeconds: z.coerce.number().int().min(1).max(120),
   /** One row alone instead of the whole table. */
-  only: z.enum(["loop", "worst", "attachments"]).optional(),
+  only: z.enum(["loop", "worst", "attachments", "erasure"]).optional(),
 });
 export type BenchOptions = z.infer<typeof optionsSchema>;
 

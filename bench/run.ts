@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [--profile] [--no-peer] [--only loop|worst|attachments] [--pages N] [--duration S] [--connections C] [--replay-events N] [--append-events N]`
+// `npm run bench [-- --quick] [--profile] [--no-peer] [--only loop|worst|attachments|erasure] [--pages N] [--duration S] [--connections C] [--replay-events N] [--append-events N]`
 // Seeds a fresh DATA_DIR, starts the all-in-one server as its own process, drives it with autocannon from
 // this process, measures the store, projection and replay figures in process, prints a table and writes
 // bench/results/<date>.json. Every figure is set beside a reference measured in the same run.
@@ -10,6 +10,7 @@ import { mintSession } from "../shared/auth/session-verifier.ts";
 import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
 import { benchAppends } from "./append.ts";
 import { attachmentRows, benchAttachmentTransfer } from "./attachments.ts";
+import { benchErasureCost, benchErasureCostOnly, erasureCostRows, erasureCostSizes } from "./erasure-cost.ts";
 import { benchEventLoop, benchEventLoopOnly, eventLoopRows } from "./event-loop.ts";
 import { benchImageUpload } from "./images.ts";
 import { benchVaultImport } from "./import.ts";
@@ -48,6 +49,10 @@ if (options.only === "attachments") {
   const file = join("bench/results", `${new Date().toISOString().replaceAll(":", "-").slice(0, 19)}-attachments.json`);
   writeFileSync(file, `${JSON.stringify({ machine, attachments: figures, rows }, null, 2)}\n`);
   log(`results written to ${file}`);
+  process.exit(0);
+}
+if (options.only === "erasure") {
+  await benchErasureCostOnly({ ...options, log });
   process.exit(0);
 }
 if (options.only === "worst") {
@@ -239,6 +244,10 @@ try {
     target: "≥ 100,000 events/s",
     verdict: verdict(replay.eventsPerSecond >= 100_000),
   });
+  log("the cost of sealing: writes, replay and reads, plain against sealed");
+  const erasureCost = await benchErasureCost(workDir, erasureCostSizes(options), log);
+  raw.erasureCost = erasureCost;
+  rows.push(...erasureCostRows(erasureCost));
   const uploads = await benchImageUpload({ secret: SECRET, durationSeconds: options.duration, connections: 10, log });
   raw.imageUpload = uploads;
   rows.push({

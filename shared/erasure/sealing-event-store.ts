@@ -3,7 +3,8 @@
 // address's keyed hash; on read it opens what it sealed, so deciders, projections and tools see plaintext. A
 // field whose key was destroyed reads as its erased value. Events written before sealing existed hold
 // plaintext, which passes through as it is, and an address stream stored under its plain name before hashing
-// existed keeps being used under that name (until the copy-and-transform migration renames it).
+// existed keeps being used under that name (until the copy-and-transform migration renames it:
+// shared/erasure/log-migration.ts).
 import type { AppendResult, EventStore, ExpectedRevision, NewEvent, RecordedEvent, StreamRead, Subscription, BatchHandler } from "../event-store/event-store.port.ts";
 import { envelopeHeader, open, seal } from "./envelope.ts";
 import type { KeyEncryptionKey } from "./key-encryption-key.ts";
@@ -22,7 +23,11 @@ export class SealingEventStore implements EventStore {
     private readonly inner: EventStore,
     private readonly keys: KeyStore,
     kek: KeyEncryptionKey,
-    private readonly options: { closeKeys?: boolean } = {},
+    /**
+     * `keepSealed`: a field that is already an envelope is stored as it is, not sealed again (the log migration
+     * copies events sealed since sealing existed beside plaintext ones written before).
+     */
+    private readonly options: { closeKeys?: boolean; keepSealed?: boolean } = {},
   ) {
     this.addressHash = (address) => kek.addressHash(address);
   }
@@ -48,6 +53,7 @@ export class SealingEventStore implements EventStore {
       const value = data[field];
       if (value === undefined || value === null) continue;
       if (kind === "text" && typeof value !== "string") continue;
+      if (this.options.keepSealed && typeof value === "string" && envelopeHeader(value) !== null) continue;
       data[field] = seal(key, kind === "json" ? JSON.stringify(value) : String(value));
     }
     return { ...event, data };
