@@ -15,14 +15,15 @@ export interface ErasureLookup {
   readonly addressHash: (address: string) => string;
 }
 
+const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> => typeof value === "object" && value !== null && !Array.isArray(value);
+
 const idIn = (data: unknown, field: string): string | null => {
-  if (typeof data !== "object" || data === null) return null;
-  const value: unknown = (data as Record<string, unknown>)[field];
+  const value = isRecord(data) ? data[field] : undefined;
   return typeof value === "string" && value.length > 0 ? value : null;
 };
 
 /** An item's subject as the key store names it (`page:<id>`, `folder:<id>`). */
-const itemSubject = (kind: "page" | "folder", id: string | null): string[] => (id === null ? [] : [`${kind}:${id}`]);
+const itemSubject = (kind: "page" | "folder", id: string | null): string[] => (id === null ? [] : [subjects[kind](id)]);
 
 /**
  * The account's key, and the key of every address it registered with in plaintext (an address sealed already

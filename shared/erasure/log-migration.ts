@@ -1,7 +1,8 @@
 // Copy-and-transform of an event log written before sealing: every event of the source's global log, in order,
 // appended through the sealing store to a new log with the same id, type, data, metadata and stream revision,
 // its personal data and content sealed and its address streams renamed to their keyed hashes. Fields sealed
-// already (events written since sealing existed) are copied as they are. Batches are bounded by bytes, so the
+// already (events written since sealing existed) are copied as they are; a comment recorded before comments
+// named their page is given its thread's page (thread-pages.ts), so it is sealed under that page's key. Batches are bounded by bytes, so the
 // log is never held in memory. Resumable: the part of the target already written is first read beside the
 // source and checked event by event (same ids, in the same order), and the copy continues after it, so a run
 // cut short and run again doubles nothing, and a target that is not a copy of this source is refused.
@@ -10,6 +11,7 @@ import { readAllBounded, type BatchBounds } from "../event-store/bounded-read.ts
 import type { EventStore, NewEvent, RecordedEvent } from "../event-store/event-store.port.ts";
 import { erasesKeys, subjectsErasedBy, type ErasureLookup } from "./erasures-repeated.ts";
 import type { KeyStore } from "./key-store.port.ts";
+import { ThreadPages } from "./thread-pages.ts";
 
 /** What the migration refuses to do, said to the operator as it is. */
 export class LogMigrationError extends Error {}
@@ -116,6 +118,7 @@ export async function migrateLog(ports: MigrationPorts, options: MigrationOption
   const source = new LogCursor(ports.source, options.bounds);
   const alreadyCopied = await checkCopiedPrefix(source, new LogCursor(ports.target, options.bounds));
   const lookup: ErasureLookup = { readSource: async (stream) => (await ports.source.read(stream)).events, addressHash: ports.addressHash };
+  const threadPages = new ThreadPages(lookup.readSource);
   const limit = options.stopAfter ?? Number.POSITIVE_INFINITY;
   let copied = alreadyCopied;
   let erasures = 0;
@@ -127,7 +130,8 @@ export async function migrateLog(ports: MigrationPorts, options: MigrationOption
     if (!first) return;
     const expected = first.revision === 0 ? "no_stream" : first.revision - 1;
     try {
-      await ports.sealedTarget.append(first.stream, group.map(toNew), expected);
+      const upcast = await Promise.all(group.map((event) => threadPages.withPage(event)));
+      await ports.sealedTarget.append(first.stream, upcast.map(toNew), expected);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       throw new LogMigrationError(`copying ${first.stream} from revision ${first.revision} (event ${first.id}) failed: ${reason}`);

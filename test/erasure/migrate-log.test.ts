@@ -15,7 +15,7 @@ import { keyEncryptionKeyFor } from "../../shared/erasure/key-encryption-key.ts"
 import { SealingEventStore } from "../../shared/erasure/sealing-event-store.ts";
 import type { EventStore, RecordedEvent } from "../../shared/event-store/event-store.port.ts";
 import type { DomainEvent } from "../../shared/events.ts";
-import { invitationIdSchema, pageIdSchema, userIdSchema, type UserId } from "../../shared/kernel/ids.ts";
+import { commentIdSchema, invitationIdSchema, pageIdSchema, threadIdSchema, userIdSchema, type UserId } from "../../shared/kernel/ids.ts";
 import { runToExit } from "../support/processes.ts";
 import { TEST_SESSION_SECRET, TestServer, type TestUser } from "../support/server.ts";
 import { tempDir } from "../support/temp-dir.ts";
@@ -29,6 +29,9 @@ const eve = person("eve", "Evangelina Thistlecombe");
 const invitee = `carol.invitee-${randomUUID().slice(0, 6)}@example.com`;
 const pageId = pageIdSchema.parse(randomUUID());
 const invitationId = invitationIdSchema.parse(randomUUID());
+const threadId = threadIdSchema.parse(randomUUID());
+/** A word of Bob's comment on Ann's page, recorded as comments were before they named their page. */
+const commentWord = "Vellichorine";
 
 let root: { path: string; remove: () => Promise<void> };
 let dataDir: string;
@@ -44,6 +47,8 @@ async function writePlaintextLog(file: string): Promise<void> {
     await append(`user-${user.id}`, [{ type: "UserRegistered", data: { userId: user.id, email: user.email, name: user.name, image: null } }], user.id);
   }
   await append(`page-${pageId}`, [{ type: "PageCreated", data: { pageId, ownerId: ann.id, parentId: null, title: "Quarterly plan", icon: null, markdown: "# Quarterly plan\n\nHiring first." } }], ann.id);
+  await append(`thread-${threadId}`, [{ type: "ThreadOpened", data: { threadId, pageId, anchor: { quote: "Hiring", prefix: "", suffix: " first." }, createdBy: bob.id } }], bob.id);
+  await append(`thread-${threadId}`, [{ type: "CommentAdded", data: { threadId, commentId: commentIdSchema.parse(randomUUID()), authorId: bob.id, body: `${commentWord} hiring plan` } }], bob.id);
   await append(`invitation-slot-page-${pageId}-${invitee}`, [{ type: "InvitationSlotTaken", data: { invitationId, previous: null } }], ann.id);
   const access = { targetType: "page" as const, targetId: pageId, permission: "view" as const };
   const expiresAt = new Date(Date.now() + 6 * 24 * 3600 * 1000).toISOString();
@@ -131,7 +136,8 @@ describe("npm run migrate-log (SQLite)", () => {
     expect(copied.map(shape)).toEqual(source.map(shape));
     for (const event of copied) expect(event.stream).not.toContain("@");
     const stored = bytesOf(logFiles(newLog()));
-    for (const secret of [ann.email, ann.name, bob.email, bob.name, dora.email, dora.name, eve.email, eve.name, invitee]) expect(stored).not.toContain(secret.toLowerCase());
+    // A comment recorded before comments named their page is sealed under its thread's page's key.
+    for (const secret of [ann.email, ann.name, bob.email, bob.name, dora.email, dora.name, eve.email, eve.name, invitee, commentWord, "Quarterly plan"]) expect(stored).not.toContain(secret.toLowerCase());
 
     // Through the sealing store, with the key store the services use: the same events as the old log reads
     // (Eve's, sealed there already, copied as they were), but Dora stays erased.
@@ -142,7 +148,9 @@ describe("npm run migrate-log (SQLite)", () => {
     const opened = await allEvents(new SealingEventStore(new SqliteEventStore(newLog()), keys, kek, { closeKeys: true }));
     expect(JSON.stringify(original)).toContain(eve.name);
     const erased = (event: RecordedEvent) => JSON.stringify(event.data).includes(dora.id);
-    expect(opened.filter((event) => !erased(event)).map((event) => event.data)).toEqual(original.filter((event) => !erased(event)).map((event) => event.data));
+    // The one change to what an event says: the old comment now names its thread's page.
+    const asCopied = (event: RecordedEvent) => (event.type === "CommentAdded" && typeof event.data === "object" ? { ...event.data, pageId } : event.data);
+    expect(opened.filter((event) => !erased(event)).map((event) => event.data)).toEqual(original.filter((event) => !erased(event)).map(asCopied));
     const doraRegistered = opened.find((event) => event.type === "UserRegistered" && erased(event));
     expect(doraRegistered?.data).toEqual({ userId: dora.id, email: "", name: "Erased user", image: null });
     expect(JSON.stringify(opened)).not.toContain(dora.email);
@@ -165,7 +173,8 @@ describe("npm run migrate-log (SQLite)", () => {
       await server.stop();
     }
     const everything = bytesOf([dataDir]);
-    for (const secret of [ann.email, ann.name, dora.email, dora.name]) expect(everything).not.toContain(secret.toLowerCase());
+    // Ann's erasure purged her page, and Bob's comment on it went with it.
+    for (const secret of [ann.email, ann.name, dora.email, dora.name, "Quarterly plan", commentWord]) expect(everything).not.toContain(secret.toLowerCase());
     rmSync(retired, { recursive: true });
   }, 180_000);
 });
