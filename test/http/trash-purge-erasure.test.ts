@@ -1,12 +1,13 @@
 // Purging from the trash erases the item's content: afterwards no file under DATA_DIR holds a word of its title,
 // markdown, comments or folder name (event log, read models and their search index, WAL files, key store,
 // webhook log), before and after the read models are rebuilt from the log; the API answers 404 as for an id
-// never seen, a webhook replay carries none of it, and other people's pages keep theirs.
+// never seen, a webhook replay and the vault export carry none of it, and other people's pages keep theirs.
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { attach } from "../support/attachments.ts";
 import { makeImage, upload } from "../support/images.ts";
+import { exportVault } from "../support/vault-zip.ts";
 import { anchor, openThread } from "../support/comments.ts";
 import { filesHolding } from "../support/raw-scan.ts";
 import { TestServer, type TestUser } from "../support/server.ts";
@@ -28,6 +29,13 @@ afterAll(async () => {
 async function toTrash(owner: TestUser, type: "page" | "folder", id: string): Promise<void> {
   const deleted = await owner.delete(type === "page" ? `/pages/${id}` : `/folders/${id}?recursive=true`);
   expect(deleted.status, deleted.text).toBe(204);
+}
+
+/** The vault export as one text: every file's path and content, lower-cased. */
+async function exportedText(owner: TestUser): Promise<string> {
+  const vault = await exportVault(owner);
+  expect(vault.status, vault.text).toBe(200);
+  return [...vault.files].map(([path, bytes]) => `${path}\n${Buffer.from(bytes).toString("utf8")}`).join("\n").toLowerCase();
 }
 
 /** Raw bytes with the server stopped (WAL files checkpointed), then again after a rebuild of the read models from the log. */
@@ -73,6 +81,7 @@ describe("DELETE /trash/{type}/{id}", () => {
     expect(filesHolding(server.dataDir, words).length).toBeGreaterThan(0);
     expect((await ann.get(`/search?q=Zanthoxyloid`)).body.data).toHaveLength(1);
 
+    expect(await exportedText(ann)).toContain("mirthquench");
     await toTrash(ann, "page", pageId);
     const purged = await ann.delete(`/trash/page/${pageId}`);
     expect(purged.status, purged.text).toBe(204);
@@ -91,6 +100,8 @@ describe("DELETE /trash/{type}/{id}", () => {
       }
     }
     expect((await ann.get("/search?q=Zanthoxyloid")).body.data).toEqual([]);
+    const exported = await exportedText(ann);
+    for (const word of words) expect(exported).not.toContain(word.toLowerCase());
     expect((await ann.get("/trash")).text).not.toContain(pageId);
     const retried = await ann.call("POST", "/pages", {
       json: { title: "Quorblefinch notes", markdown: "before the quoted words after, Zanthoxyloid" },
