@@ -3,6 +3,7 @@ import type Database from "better-sqlite3";
 import type { AttachmentRecord, AttachmentsView, AttachmentsWriter } from "../../attachments/attachments.view.ts";
 import { LIST_START, type ListKey } from "../../read-store/list-query.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
+import { uploadedFileOf, type UploadedFileRow } from "./uploaded-file-row.ts";
 
 const schema = `
 CREATE TABLE IF NOT EXISTS attachments (
@@ -21,33 +22,9 @@ CREATE TABLE IF NOT EXISTS attachments (
 CREATE INDEX IF NOT EXISTS attachments_page ON attachments (page_id, position DESC, id DESC);`;
 export const attachmentsModel: SqliteModel = { schema, tables: ["attachments"], queryIndexes: [] };
 
-type Row = {
-  id: string;
-  page_id: string;
-  uploader_id: string;
-  filename: string;
-  original_name: string;
-  mime_type: string;
-  size: number;
-  sha256: string;
-  created_at: string;
-  position: number;
-  deleted_at: string | null;
-};
+type Row = UploadedFileRow & { position: number; deleted_at: string | null };
 
-const toRecord = (row: Row): AttachmentRecord => ({
-  id: row.id,
-  pageId: row.page_id,
-  uploaderId: row.uploader_id,
-  filename: row.filename,
-  originalName: row.original_name,
-  mimeType: row.mime_type,
-  size: row.size,
-  sha256: row.sha256,
-  createdAt: row.created_at,
-  position: row.position,
-  deletedAt: row.deleted_at,
-});
+const toRecord = (row: Row): AttachmentRecord => ({ ...uploadedFileOf(row), mimeType: row.mime_type, position: row.position, deletedAt: row.deleted_at });
 
 export class SqliteAttachmentsWriter implements AttachmentsWriter<SqliteBatch> {
   private readonly statements;

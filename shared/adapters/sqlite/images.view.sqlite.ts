@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import { imageMimeTypeSchema } from "../../images/image.decider.ts";
 import type { ImageRecord, ImagesView, ImagesWriter } from "../../images/images.view.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
+import { uploadedFileOf, type UploadedFileRow } from "./uploaded-file-row.ts";
 
 const schema = `
 CREATE TABLE IF NOT EXISTS images (
@@ -21,34 +22,14 @@ CREATE TABLE IF NOT EXISTS images (
 CREATE INDEX IF NOT EXISTS images_page ON images (page_id);`;
 export const imagesModel: SqliteModel = { schema, tables: ["images"], queryIndexes: [] };
 
-type Row = {
-  id: string;
-  page_id: string;
-  uploader_id: string;
-  filename: string;
-  original_name: string;
-  mime_type: string;
-  size: number;
-  width: number;
-  height: number;
-  alt: string;
-  sha256: string;
-  created_at: string;
-};
+type Row = UploadedFileRow & { width: number; height: number; alt: string };
 
 const toRecord = (row: Row): ImageRecord => ({
-  id: row.id,
-  pageId: row.page_id,
-  uploaderId: row.uploader_id,
-  filename: row.filename,
-  originalName: row.original_name,
+  ...uploadedFileOf(row),
   mimeType: imageMimeTypeSchema.parse(row.mime_type),
-  size: row.size,
   width: row.width,
   height: row.height,
   alt: row.alt,
-  sha256: row.sha256,
-  createdAt: row.created_at,
 });
 
 export class SqliteImagesWriter implements ImagesWriter<SqliteBatch> {
