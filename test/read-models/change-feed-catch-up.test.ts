@@ -1,60 +1,28 @@
 // A change feed resuming from the start of a long log catches up in bounded batches and gives the event loop a
 // turn between them, so other requests are served while it reads: every entry arrives once, in order.
 import { randomUUID } from "node:crypto";
-import { join } from "node:path";
-import pino from "pino";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { SqliteEventStore } from "../../shared/adapters/sqlite/sqlite.event-store.ts";
-import { SqliteProjectionStore, SqliteReadStore } from "../../shared/adapters/sqlite/sqlite.read-store.ts";
-import type { RecordedEvent } from "../../shared/event-store/event-store.port.ts";
-import { schemaVersionOf } from "../../shared/event-store/upcasters.ts";
 import type { DomainEvent } from "../../shared/events.ts";
 import { ChangeFeedHub, type Feed } from "../../shared/history/change-feed.ts";
 import type { DescribedEntry } from "../../shared/history/describe-history.ts";
 import { pageIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
 import type { ReadModels } from "../../shared/read-store/read-store.port.ts";
-import { Projector } from "../../services/projector/projector.ts";
-import { tempDir } from "../support/temp-dir.ts";
+import { projectedLog, type ProjectedLog } from "../support/projected-log.ts";
 
 const REVISIONS = 1_200;
 const ownerId = userIdSchema.parse(randomUUID());
 const pageId = pageIdSchema.parse(randomUUID());
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
-let reader: SqliteReadStore;
-let close: () => Promise<void>;
+let log: ProjectedLog;
 
 beforeAll(async () => {
-  dir = await tempDir();
-  const eventStore = new SqliteEventStore(join(dir.path, "events.sqlite"), { pollMs: 50 });
-  const store = new SqliteProjectionStore(join(dir.path, "read.sqlite"));
-  const projector = new Projector({ eventStore, store, logger: pino({ level: "silent" }) });
-  const events: DomainEvent[] = [
+  log = await projectedLog(`page-${pageId}`, ownerId, [
     { type: "PageCreated", data: { pageId, ownerId, parentId: null, title: "Busy", icon: null, markdown: "revision 0" } },
     ...Array.from({ length: REVISIONS }, (_, i): DomainEvent => ({ type: "PageContentReplaced", data: { pageId, markdown: `revision ${i + 1}` } })),
-  ];
-  const recorded = events.map((event, revision): RecordedEvent => ({
-    id: randomUUID(),
-    type: event.type,
-    stream: `page-${pageId}`,
-    revision,
-    position: revision + 1,
-    data: event.data,
-    metadata: { actorId: ownerId, correlationId: randomUUID(), causationId: null, occurredAt: new Date(Date.UTC(2026, 0, 1, 0, 0, revision)).toISOString(), schemaVersion: schemaVersionOf(event.type) },
-  }));
-  for (let from = 0; from < recorded.length; from += 500) await projector.applyBatch(recorded.slice(from, from + 500));
-  reader = new SqliteReadStore(join(dir.path, "read.sqlite"));
-  close = async () => {
-    await reader.close();
-    await store.close();
-    await eventStore.close();
-  };
+  ], 500);
 });
 
-afterAll(async () => {
-  await close();
-  await dir.remove();
-});
+afterAll(() => log.stores.close());
 
 /** The views, recording for each read of the log its limit and whether the event loop turned since the last one. */
 function watched(views: ReadModels): { views: ReadModels; reads: Array<{ limit: number; turnedBefore: boolean }> } {
@@ -73,7 +41,7 @@ function watched(views: ReadModels): { views: ReadModels; reads: Array<{ limit: 
 }
 
 it("catches a feed up from position 0 in bounded batches, with a turn of the event loop between them", async () => {
-  const { views, reads } = watched(reader);
+  const { views, reads } = watched(log.stores.reader);
   const head = REVISIONS + 1;
   const hub = new ChangeFeedHub(views, { current: async () => head, waitFor: (_position, ms) => new Promise((resolve) => setTimeout(() => resolve(false), Math.min(ms, 20))) }, { maxPerUser: 1, clock: () => new Date() });
   const delivered: DescribedEntry[] = [];

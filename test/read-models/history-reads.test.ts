@@ -1,32 +1,23 @@
 // History reads cost what they return: summaries are computed when projected and stored, a page of history
 // reads only its rows, and a caller who may not see a page is refused before any history row is read.
 import { randomUUID } from "node:crypto";
-import { join } from "node:path";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SqliteEventStore } from "../../shared/adapters/sqlite/sqlite.event-store.ts";
-import { SqliteProjectionStore, SqliteReadStore } from "../../shared/adapters/sqlite/sqlite.read-store.ts";
 import type { Principal } from "../../shared/auth/principal.ts";
 import { AppError } from "../../shared/errors/app-error.ts";
-import type { RecordedEvent } from "../../shared/event-store/event-store.port.ts";
-import { schemaVersionOf } from "../../shared/event-store/upcasters.ts";
 import type { DomainEvent } from "../../shared/events.ts";
 import type { HistoryView } from "../../shared/history/history.view.ts";
 import { pageIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
 import { pageHistoryFor } from "../../shared/history/read-history.ts";
 import type { ReadModels } from "../../shared/read-store/read-store.port.ts";
-import { Projector } from "../../services/projector/projector.ts";
-import { tempDir } from "../support/temp-dir.ts";
+import { projectedLog, type ProjectedLog } from "../support/projected-log.ts";
 
 const REVISIONS = 40;
 const ownerId = userIdSchema.parse(randomUUID());
 const pageId = pageIdSchema.parse(randomUUID());
 const lines = (revision: number) => Array.from({ length: 200 }, (_, i) => (i % 10 === revision % 10 ? `line ${i} of revision ${revision}` : `line ${i}`)).join("\n");
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
-let reader: SqliteReadStore;
-let close: () => Promise<void>;
-let reapplySecondBatch: () => Promise<void>;
+let log: ProjectedLog;
+let reader: ReadModels;
 
 /** Wraps the history view, counting the rows each read hands back. */
 function counted(views: ReadModels): { views: ReadModels; rows: () => number } {
@@ -67,38 +58,15 @@ const refusal = async (work: Promise<unknown>): Promise<unknown> => {
 };
 
 beforeAll(async () => {
-  dir = await tempDir();
-  const eventStore = new SqliteEventStore(join(dir.path, "events.sqlite"), { pollMs: 50 });
-  const store = new SqliteProjectionStore(join(dir.path, "read.sqlite"));
-  const projector = new Projector({ eventStore, store, logger: pino({ level: "silent" }) });
-  const events: DomainEvent[] = [
+  // Projected in several batches, so summaries are computed against folds both held in a batch and stored before it.
+  log = await projectedLog(`page-${pageId}`, ownerId, [
     { type: "PageCreated", data: { pageId, ownerId, parentId: null, title: "Long", icon: null, markdown: lines(0) } },
     ...Array.from({ length: REVISIONS }, (_, i): DomainEvent => ({ type: "PageContentReplaced", data: { pageId, markdown: lines(i + 1) } })),
-  ];
-  const recorded = events.map((event, revision): RecordedEvent => ({
-    id: randomUUID(),
-    type: event.type,
-    stream: `page-${pageId}`,
-    revision,
-    position: revision + 1,
-    data: event.data,
-    metadata: { actorId: ownerId, correlationId: randomUUID(), causationId: null, occurredAt: new Date(Date.UTC(2026, 0, 1, 0, revision)).toISOString(), schemaVersion: schemaVersionOf(event.type) },
-  }));
-  // Projected in several batches, so summaries are computed against folds both held in a batch and stored before it.
-  for (let from = 0; from < recorded.length; from += 7) await projector.applyBatch(recorded.slice(from, from + 7));
-  reapplySecondBatch = () => projector.applyBatch(recorded.slice(7, 14));
-  reader = new SqliteReadStore(join(dir.path, "read.sqlite"));
-  close = async () => {
-    await reader.close();
-    await store.close();
-    await eventStore.close();
-  };
+  ], 7);
+  reader = log.stores.reader;
 });
 
-afterAll(async () => {
-  await close();
-  await dir.remove();
-});
+afterAll(() => log.stores.close());
 
 describe("reading a page's history", () => {
   it("reads one row for limit=1 and gets the change's summary as computed when it was projected", async () => {
@@ -132,7 +100,7 @@ describe("reading a page's history", () => {
   it("keeps the summaries first recorded when a batch is applied again, as after a crash without a transaction", async () => {
     const query = { order: "asc" as const, from: 7, limit: 7 };
     const before = await pageHistoryFor(reader, principal(ownerId), pageId, query);
-    await reapplySecondBatch();
+    await log.projector.applyBatch(log.recorded.slice(7, 14));
     const after = await pageHistoryFor(reader, principal(ownerId), pageId, query);
     expect(after.data.map((item) => item.changes)).toEqual(before.data.map((item) => item.changes));
     expect(after.data[0]?.changes).toEqual({ kind: "content", sizeBefore: lines(6).length, sizeAfter: lines(7).length, linesAdded: 40, linesRemoved: 40 });
