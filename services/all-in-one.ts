@@ -6,7 +6,7 @@ import type { EventStore } from "../shared/event-store/event-store.port.ts";
 import type { ReadStore } from "../shared/read-store/read-store.port.ts";
 import { loadConfig, type Config } from "../shared/config/config.ts";
 import { registerApiReference } from "../shared/http/api-reference.ts";
-import { closeApp, createApp } from "../shared/http/create-app.ts";
+import { closeApp } from "../shared/http/create-app.ts";
 import { installAuthentication } from "../shared/http/guard.ts";
 import { healthRoutes } from "../shared/http/health.routes.ts";
 import { metricsRoute } from "../shared/http/metrics.routes.ts";
@@ -15,7 +15,7 @@ import { CheckpointWatcher } from "../shared/read-store/checkpoint-watcher.ts";
 import { registerCommandApi } from "./command-api/command-api.ts";
 import { registerMcp } from "./mcp/mcp.routes.ts";
 import { openBlobStore, openSealedEventStore, openLiveProjectionStore, openReadStore, openWebhookDeliveries, projectorFor, type RunningProjector } from "./embedded-stores.ts";
-import { appendingStore, authenticatorFor, busFor, busReachability, commandApiPorts, inProcessWriteSide, mailerFor, publicBaseUrl, queryApiPorts, rateLimitsFor, webhookWorkerFor, workerPoolFor, type Clock } from "./embedded-wiring.ts";
+import { apiAppFor, appendingStore, authenticatorFor, busFor, busReachability, commandApiPorts, inProcessWriteSide, mailerFor, publicBaseUrl, queryApiPorts, rateLimitsFor, webhookWorkerFor, workerPoolFor, type Clock } from "./embedded-wiring.ts";
 import { runUntilSignalled } from "./lifecycle.ts";
 import { Notifier } from "./notifier/notifier.ts";
 import { Publisher } from "./projector/publisher.ts";
@@ -60,7 +60,7 @@ export async function startAllInOne(
   // One process, so the query side's write side is the command side's, called in memory.
   const writeSide = inProcessWriteSide({ eventStore, readStore }, logger, clock, metrics);
   const rateLimits = { ...rateLimitsFor(config, "all-in-one", { logger, metrics }), now: () => clock().getTime() };
-  const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, metrics, rateLimits, ...(config.TRUST_PROXY ? { trustProxy: config.TRUST_PROXY } : {}) });
+  const app = apiAppFor(config, { logger, metrics, rateLimits });
   const authenticator = authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: true, metrics });
   installAuthentication(app, authenticator);
   await registerApiReference(app);

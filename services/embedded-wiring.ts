@@ -23,6 +23,7 @@ import { quotasFor } from "../shared/quotas/quotas.ts";
 import { rateLimitPolicies, type Config } from "../shared/config/config.ts";
 import { countedAppends } from "../shared/event-store/counted-appends.ts";
 import type { EventStore } from "../shared/event-store/event-store.port.ts";
+import { createApp, type App } from "../shared/http/create-app.ts";
 import { serveMetrics } from "../shared/http/metrics.routes.ts";
 import type { RateLimits } from "../shared/http/rate-limit.ts";
 import { ImageInspector } from "../shared/images/inspect-image.ts";
@@ -138,6 +139,16 @@ export function rateLimitsFor(config: Config, name: string, report: { logger?: L
   if (!config.NATS_URL) return { counters: new InMemoryRateLimitCounters(), policies, userFactor: config.RATE_LIMIT_USER_FACTOR, bus: null };
   const counters = NatsRateLimitCounters.open(config.NATS_URL, { maxWindowSeconds: Math.max(1, ...windows), name, ...report });
   return { counters, policies, userFactor: config.RATE_LIMIT_USER_FACTOR, bus: counters };
+}
+
+/** An API process's HTTP server, with the body limit, request timeout and trusted proxies the config sets. */
+export function apiAppFor(config: Config, parts: { logger: Logger; metrics: Metrics; rateLimits: RateLimits }): App {
+  return createApp({
+    ...parts,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+    ...(config.TRUST_PROXY ? { trustProxy: config.TRUST_PROXY } : {}),
+  });
 }
 
 /** The mailer: SMTP when SMTP_URL is set, otherwise .eml files in DATA_DIR/outbox. */

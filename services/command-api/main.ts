@@ -3,14 +3,14 @@
 import { PrometheusMetrics } from "../../shared/adapters/prometheus/prometheus.metrics.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { registerApiReference } from "../../shared/http/api-reference.ts";
-import { closeApp, createApp } from "../../shared/http/create-app.ts";
+import { closeApp } from "../../shared/http/create-app.ts";
 import { installAuthentication } from "../../shared/http/guard.ts";
 import { healthRoutes } from "../../shared/http/health.routes.ts";
 import { metricsRoute } from "../../shared/http/metrics.routes.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
 import { openBlobStore, openSealedEventStore, openReadStore, openWebhookDeliveries } from "../embedded-stores.ts";
-import { authenticatorFor, commandApiPorts, inProcessWriteSide, rateLimitsFor } from "../embedded-wiring.ts";
+import { apiAppFor, authenticatorFor, commandApiPorts, inProcessWriteSide, rateLimitsFor } from "../embedded-wiring.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { registerCommandApi } from "./command-api.ts";
 import { registerMcp } from "../mcp/mcp.routes.ts";
@@ -28,7 +28,7 @@ await runUntilSignalled("command-api", async () => {
   const webhookDeliveries = await openWebhookDeliveries(config);
   const writeSide = inProcessWriteSide({ eventStore, readStore }, logger, clock, metrics);
   const rateLimits = rateLimitsFor(config, "command-api", { logger, metrics });
-  const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, metrics, rateLimits, ...(config.TRUST_PROXY ? { trustProxy: config.TRUST_PROXY } : {}) });
+  const app = apiAppFor(config, { logger, metrics, rateLimits });
   const authenticator = authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: true, metrics });
   installAuthentication(app, authenticator);
   await registerApiReference(app);

@@ -4,14 +4,14 @@ import { PrometheusMetrics } from "../../shared/adapters/prometheus/prometheus.m
 import { CommandApiWriteSide } from "../../shared/adapters/http/command-api.write-side.ts";
 import { ConfigError, loadConfig } from "../../shared/config/config.ts";
 import { registerApiReference } from "../../shared/http/api-reference.ts";
-import { closeApp, createApp } from "../../shared/http/create-app.ts";
+import { closeApp } from "../../shared/http/create-app.ts";
 import { installAuthentication } from "../../shared/http/guard.ts";
 import { healthRoutes } from "../../shared/http/health.routes.ts";
 import { metricsRoute } from "../../shared/http/metrics.routes.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
 import { openBlobReader, openReadStore, openWebhookDeliveries } from "../embedded-stores.ts";
-import { authenticatorFor, queryApiPorts, rateLimitsFor } from "../embedded-wiring.ts";
+import { apiAppFor, authenticatorFor, queryApiPorts, rateLimitsFor } from "../embedded-wiring.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { registerQueryApi } from "./query-api.ts";
 import { listenOn } from "../../shared/http/listen.ts";
@@ -29,7 +29,7 @@ await runUntilSignalled("query-api", async () => {
   const webhookDeliveries = await openWebhookDeliveries(config);
   const writeSide = new CommandApiWriteSide(config.COMMAND_API_URL);
   const rateLimits = rateLimitsFor(config, "query-api", { logger, metrics });
-  const app = createApp({ logger, bodyLimit: config.BODY_LIMIT_BYTES, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, metrics, rateLimits, ...(config.TRUST_PROXY ? { trustProxy: config.TRUST_PROXY } : {}) });
+  const app = apiAppFor(config, { logger, metrics, rateLimits });
   installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: false, metrics }));
   await registerApiReference(app, { peerDocumentUrl: new URL("/api/v1/openapi.json", config.COMMAND_API_URL).toString() });
   healthRoutes(app, { readStore, dependencies: { bus: rateLimits.bus } });
