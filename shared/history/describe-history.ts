@@ -118,6 +118,13 @@ export function usersNamedBy(changes: readonly Pick<HistoryChange, "actorId" | "
 
 const plain = (change: StoredChange): Summary => ({ change, sharing: false });
 
+/** Sets one of the fold's fields to what an entry says, answering what it held before. */
+function advance<K extends "title" | "icon" | "parentId">(fold: Fold, key: K, value: Fold[K]): Fold[K] {
+  const before = fold[key];
+  fold[key] = value;
+  return before;
+}
+
 /**
  * What one entry changed, against its entity's fold (which it then advances). Every event type the history
  * projection records has a case; any other is a programming error.
@@ -137,16 +144,12 @@ export function summarise(entry: HistoryEntry, fold: Fold): Summary {
       return plain({ kind: "created", title: name, icon, parentId, size: 0 });
     }
     case "PageRenamed": {
-      const from = event.data.previousTitle ?? fold.title;
-      fold.title = event.data.title;
-      return plain({ kind: "title", from, to: event.data.title });
+      const before = advance(fold, "title", event.data.title);
+      return plain({ kind: "title", from: event.data.previousTitle ?? before, to: event.data.title });
     }
     case "PageIconChanged":
-    case "FolderIconChanged": {
-      const from = fold.icon;
-      fold.icon = event.data.icon;
-      return plain({ kind: "icon", from, to: event.data.icon });
-    }
+    case "FolderIconChanged":
+      return plain({ kind: "icon", from: advance(fold, "icon", event.data.icon), to: event.data.icon });
     case "PageContentReplaced": {
       const change = contentChange(fold.markdown, event.data.markdown);
       fold.markdown = event.data.markdown;
@@ -159,17 +162,11 @@ export function summarise(entry: HistoryEntry, fold: Fold): Summary {
     case "FolderUndeleted":
       fold.parentId = event.data.parentId;
       return plain({ kind: "undeleted", parentId: event.data.parentId });
-    case "FolderRenamed": {
-      const from = fold.title;
-      fold.title = event.data.name;
-      return plain({ kind: "title", from, to: event.data.name });
-    }
+    case "FolderRenamed":
+      return plain({ kind: "title", from: advance(fold, "title", event.data.name), to: event.data.name });
     case "PageMoved":
-    case "FolderMoved": {
-      const from = fold.parentId;
-      fold.parentId = event.data.parentId;
-      return plain({ kind: "moved", from, to: event.data.parentId });
-    }
+    case "FolderMoved":
+      return plain({ kind: "moved", from: advance(fold, "parentId", event.data.parentId), to: event.data.parentId });
     case "PageRestored": {
       const { title, icon, markdown, restoredFrom } = event.data;
       const change: StoredChange = {
