@@ -18,7 +18,8 @@ export interface HistoryAccess {
   readonly id: string;
 }
 
-export interface HistoryEntry {
+/** What every entry of the history says besides its content: where it stands, whose it is, who did it. */
+interface HistoryFacts {
   /** Global position of the event: the entry's id, its cursor and an instant for `?at=`. */
   readonly position: number;
   readonly entityKind: HistoryEntityKind;
@@ -29,20 +30,14 @@ export interface HistoryEntry {
   /** The API token the actor acted through; null for a browser session (or an event recorded before tokens were). */
   readonly tokenId?: string | null;
   readonly correlationId: string;
+}
+
+export interface HistoryEntry extends HistoryFacts {
   readonly event: DomainEvent;
 }
 
 /** An entry as history pages and the change feed read it: its summary instead of its event. */
-export interface HistoryChange {
-  readonly position: number;
-  readonly entityKind: HistoryEntityKind;
-  readonly entityId: string;
-  readonly access: HistoryAccess;
-  readonly occurredAt: string;
-  readonly actorId: string;
-  /** The API token the actor acted through; null for a browser session (or an event recorded before tokens were). */
-  readonly tokenId?: string | null;
-  readonly correlationId: string;
+export interface HistoryChange extends HistoryFacts {
   /** The event's type. */
   readonly type: string;
   readonly change: StoredChange;
