@@ -2,18 +2,10 @@
 // fair share of the sending slots, so a user whose endpoints never answer delays only their own webhooks.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestServer, type TestUser } from "../support/server.ts";
-import { eventually, WebhookReceiver, type Responder } from "../support/webhook-receiver.ts";
+import { eventually, receiversForFile } from "../support/webhook-receiver.ts";
 import { createPage } from "../support/workspace-builders.ts";
 
-const receivers: WebhookReceiver[] = [];
-afterAll(async () => {
-  for (const receiver of receivers) await receiver.stop();
-});
-async function receiver(responder?: Responder): Promise<WebhookReceiver> {
-  const started = await WebhookReceiver.start(responder);
-  receivers.push(started);
-  return started;
-}
+const receiver = receiversForFile();
 
 async function webhook(user: TestUser, url: string, events: string[] = ["page.created"]): Promise<string> {
   const created = await user.post("/webhooks", { url, events });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestServer, type TestUser } from "../support/server.ts";
-import { eventually, verifyStandardWebhook, WebhookReceiver, type Responder } from "../support/webhook-receiver.ts";
+import { eventually, receiversForFile, verifyStandardWebhook } from "../support/webhook-receiver.ts";
 import { createFolder, createPage, share } from "../support/workspace-builders.ts";
 import { makeImage, upload } from "../support/images.ts";
 
@@ -12,16 +12,7 @@ afterAll(async () => {
   await server.stop();
 });
 
-const receivers: WebhookReceiver[] = [];
-afterAll(async () => {
-  for (const receiver of receivers) await receiver.stop();
-});
-
-async function receiver(responder?: Responder): Promise<WebhookReceiver> {
-  const started = await WebhookReceiver.start(responder);
-  receivers.push(started);
-  return started;
-}
+const receiver = receiversForFile();
 
 async function webhook(user: TestUser, url: string, body: Record<string, unknown> = {}): Promise<{ id: string; secret: string }> {
   const created = await user.post("/webhooks", { url, events: ["*"], ...body });

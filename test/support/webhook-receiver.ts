@@ -4,6 +4,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll } from "vitest";
 
 export interface Received {
   readonly headers: IncomingHttpHeaders;
@@ -65,6 +66,19 @@ export class WebhookReceiver {
 }
 
 /** Standard Webhooks verification: HMAC-SHA256 over `id.timestamp.body` keyed with the base64 after `whsec_`. */
+/** Starts receivers for a test file as its tests ask for them, and stops them all after its last test. */
+export function receiversForFile(): (responder?: Responder) => Promise<WebhookReceiver> {
+  const started: WebhookReceiver[] = [];
+  afterAll(async () => {
+    for (const receiver of started) await receiver.stop();
+  });
+  return async (responder) => {
+    const receiver = await WebhookReceiver.start(responder);
+    started.push(receiver);
+    return receiver;
+  };
+}
+
 export function verifyStandardWebhook(secret: string, headers: IncomingHttpHeaders, body: string, nowSeconds = Math.floor(Date.now() / 1000)): boolean {
   const id = headers["webhook-id"];
   const timestamp = headers["webhook-timestamp"];
