@@ -1,21 +1,18 @@
 // Conditional reads and hostile frontmatter on page content, as a client sees them: If-None-Match is compared
 // weakly (RFC 9110 §13.1.2: `W/` ignored, a list, `*`) wherever an ETag is served, and a text/markdown PUT whose
 // leading frontmatter cannot be read is refused naming the problem, not silently dropped.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { makeImage, upload } from "../support/images.ts";
-import { TestServer, type TestUser } from "../support/server.ts";
+import type { TestUser } from "../support/server.ts";
+import { serverForFile } from "../support/server-for-file.ts";
 import { aliasBomb } from "../support/yaml-bomb.ts";
 
-let server: TestServer;
+const file = serverForFile();
 let ann: TestUser;
 let pageId: string;
 beforeAll(async () => {
-  server = await TestServer.start();
-  ann = await server.registered("ann");
+  ann = await file.server.registered("ann");
   pageId = String((await ann.post("/pages", { title: "Conditions", markdown: "first" })).body.id);
-});
-afterAll(async () => {
-  await server.stop();
 });
 
 /** If-None-Match values that match `etag` by weak comparison, and some that do not. */

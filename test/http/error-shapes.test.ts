@@ -2,17 +2,14 @@
 // parameter, oversized headers, a body of an unsupported type, an empty JSON body, a method the path lacks.
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { TestServer, type TestUser } from "../support/server.ts";
+import { serverForFile } from "../support/server-for-file.ts";
 
-let server: TestServer;
+const file = serverForFile();
 let ann: TestUser;
 beforeAll(async () => {
-  server = await TestServer.start();
-  ann = await server.registered("ann");
-});
-afterAll(async () => {
-  await server.stop();
+  ann = await file.server.registered("ann");
 });
 
 const errorShape = (code: string) => ({ error: { code, message: expect.any(String) } });
@@ -25,7 +22,7 @@ it("answers a too-long path parameter with 414 in the error shape", async () => 
 });
 
 it("answers oversized headers with 431 in the error shape", async () => {
-  const url = new URL(`${server.url}/api/v1/me`);
+  const url = new URL(`${file.server.url}/api/v1/me`);
   const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
     const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, headers: { "x-big": "a".repeat(20_000) } }, (res) => {
       let text = "";

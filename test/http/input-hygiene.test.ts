@@ -1,18 +1,15 @@
 // Text users send is stored as one well-formed NFC string the event and the read model agree on: control
 // characters, text made only of invisible characters and lone surrogates are refused with 400.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestServer, type TestUser } from "../support/server.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { TestUser } from "../support/server.ts";
+import { serverForFile } from "../support/server-for-file.ts";
 
-let server: TestServer;
+const file = serverForFile();
 let ann: TestUser;
 let pageId: string;
 beforeAll(async () => {
-  server = await TestServer.start();
-  ann = await server.registered("ann");
+  ann = await file.server.registered("ann");
   pageId = String((await ann.post("/pages", { title: "Hygiene", markdown: "quoted text" })).body.id);
-});
-afterAll(async () => {
-  await server.stop();
 });
 
 // JSON.stringify writes a lone surrogate as the escape \udXXX, so it reaches the server as sent.

@@ -1,20 +1,17 @@
 // Names and titles are shown to other people (lists, mail, exports): a control character or a bidirectional
 // override or isolate control in one is refused with 400 wherever a name comes in, and titles that read the
 // same are found by the same resolve, whatever zero-width characters they hold.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { importVault, resolve } from "../support/vault-import.ts";
-import { TestServer, type TestUser } from "../support/server.ts";
+import type { TestUser } from "../support/server.ts";
+import { serverForFile } from "../support/server-for-file.ts";
 
-let server: TestServer;
+const file = serverForFile();
 let ann: TestUser;
 let pageId: string;
 beforeAll(async () => {
-  server = await TestServer.start();
-  ann = await server.registered("ann");
+  ann = await file.server.registered("ann");
   pageId = String((await ann.post("/pages", { title: "Names", markdown: "text" })).body.id);
-});
-afterAll(async () => {
-  await server.stop();
 });
 
 const bidi = ["\u202A", "\u202B", "\u202C", "\u202D", "\u202E", "\u2066", "\u2067", "\u2068", "\u2069"];
@@ -52,12 +49,12 @@ describe("names and titles", () => {
 
   it("refuse a session whose name holds a line break or a bidirectional control with 400, recording no account", async () => {
     for (const name of ["Mal\r\nBcc: victim@example.com", "Mal\u0085lory", "\u202Eyrollam"]) {
-      const mallory = await server.signIn("mallory", { name });
+      const mallory = await file.server.signIn("mallory", { name });
       const reply = await mallory.get("/me");
       expect(reply.status, JSON.stringify(name)).toBe(400);
       expect(reply.body.error?.code).toBe("validation_failed");
       // The same account with a plain name is then registered afresh: nothing was recorded under the bad one.
-      const plain = await server.signIn("mallory", { id: mallory.id, email: mallory.email, name: "Mallory" });
+      const plain = await file.server.signIn("mallory", { id: mallory.id, email: mallory.email, name: "Mallory" });
       const me = await plain.get("/me");
       expect(me.status).toBe(200);
       expect(me.body.name).toBe("Mallory");
@@ -76,7 +73,7 @@ describe("names and titles", () => {
 
 describe("resolve", () => {
   it("finds titles that read the same whatever zero-width characters they hold, and asks for them the same way", async () => {
-    const bob = await server.registered("bob");
+    const bob = await file.server.registered("bob");
     const titles = ["Plan", "Pl\u200Ban", "P\u00ADlan", "\uFEFFPlan\u200D"];
     const ids = new Set<string>();
     for (const title of titles) {

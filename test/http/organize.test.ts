@@ -1,20 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestServer, type Client, type TestUser } from "../support/server.ts";
+import { describe, expect, it } from "vitest";
+import type { Client, TestUser } from "../support/server.ts";
+import { serverForFile } from "../support/server-for-file.ts";
 import { addMember, createFolder, createPage, share } from "../support/workspace-builders.ts";
 import type { EventStore } from "../../shared/event-store/event-store.port.ts";
 import { moveFolder as moveFolderCommand } from "../../shared/folders/folder.commands.ts";
 import { folderIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await TestServer.start();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const file = serverForFile();
 
-const registered = (label: string): Promise<TestUser> => server.registered(label);
+const registered = (label: string): Promise<TestUser> => file.server.registered(label);
 const unique = (label: string): string => `${label} ${randomUUID().slice(0, 8)}`;
 type Item = { id: string; parentId: string | null; name?: string; title?: string; folderPath?: string; permission: string };
 
@@ -142,7 +137,7 @@ describe("moving a page", () => {
   it("a token needs pages:write", async () => {
     const ann = await registered("ann");
     const pageId = await createPage(ann);
-    const reader = await server.tokenClient(ann, ["pages:read"]);
+    const reader = await file.server.tokenClient(ann, ["pages:read"]);
     expect((await movePage(reader, pageId, null)).status).toBe(403);
     expect((await movePage(reader, pageId, null)).body.error?.code).toBe("insufficient_scope");
   });
@@ -239,7 +234,7 @@ describe("moving a folder", () => {
     const ann = await registered("ann");
     const a = folderIdSchema.parse(await createFolder(ann, { name: "A" }));
     const b = folderIdSchema.parse(await createFolder(ann, { name: "B" }));
-    const { eventStore, readStore } = server.internals;
+    const { eventStore, readStore } = file.server.internals;
     // A barrier on the tree stream's read: neither move goes on until both have read the tree as it was.
     let waiting: Array<() => void> = [];
     let treeReads = 0;
@@ -346,7 +341,7 @@ describe("replay", () => {
     await ann.patch(`/folders/${a}`, { name: "Gamma" });
     const gone = await createFolder(ann);
     await ann.delete(`/folders/${gone}`);
-    await server.rebuildReadModels();
+    await file.server.rebuildReadModels();
     expect(await resolved(ann, title)).toEqual([expect.objectContaining({ id: pageId, folderPath: "Gamma/Beta" })]);
     expect((await ann.get(`/folders/${gone}`)).status).toBe(404);
     expect((await ann.get(`/folders/${b}`)).body.parentId).toBe(a);

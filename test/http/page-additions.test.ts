@@ -1,15 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestServer, type TestUser } from "../support/server.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { TestUser } from "../support/server.ts";
+import { serverForFile } from "../support/server-for-file.ts";
 import { createPage, share } from "../support/workspace-builders.ts";
 
-let server: TestServer;
+const file = serverForFile();
 let ann: TestUser;
 beforeAll(async () => {
-  server = await TestServer.start();
-  ann = await server.registered("ann");
-});
-afterAll(async () => {
-  await server.stop();
+  ann = await file.server.registered("ann");
 });
 
 const body = (document: string): string => document.replace(/^---\n[\s\S]*?\n---\n/, "");
@@ -69,8 +66,8 @@ describe("appending and prepending to a page", () => {
   });
 
   it("needs edit: a viewer gets 403, a stranger 404 as for a missing page", async () => {
-    const viewer = await server.registered("viewer");
-    const stranger = await server.registered("stranger");
+    const viewer = await file.server.registered("viewer");
+    const stranger = await file.server.registered("stranger");
     const pageId = await createPage(ann, { markdown: "kept" });
     await share(ann, "page", pageId, viewer.email, "view");
     expect((await add(viewer, pageId, { append: "x" })).status).toBe(403);

@@ -1,17 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestServer, type Client, type TestUser } from "../support/server.ts";
+import { describe, expect, it } from "vitest";
+import type { Client, TestUser } from "../support/server.ts";
+import { serverForFile } from "../support/server-for-file.ts";
 import { addMember, createFolder, createPage, share } from "../support/workspace-builders.ts";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await TestServer.start();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const file = serverForFile();
 
-const registered = (label: string): Promise<TestUser> => server.registered(label);
+const registered = (label: string): Promise<TestUser> => file.server.registered(label);
 /** A word no other test uses, so each test sees only its own pages (letters only: one token). */
 const word = (): string => `w${randomUUID().replace(/[^a-f]/g, "").slice(0, 10)}x`;
 type Hit = { id: string; title: string; snippet: string; updatedAt: string };

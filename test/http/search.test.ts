@@ -1,17 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestServer, type Client, type TestUser } from "../support/server.ts";
+import { describe, expect, it } from "vitest";
+import type { Client, TestUser } from "../support/server.ts";
+import { serverForFile } from "../support/server-for-file.ts";
 import { createFolder, createPage, share } from "../support/workspace-builders.ts";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await TestServer.start();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const file = serverForFile();
 
-const registered = (label: string): Promise<TestUser> => server.registered(label);
+const registered = (label: string): Promise<TestUser> => file.server.registered(label);
 /** A word no other test uses, so each test sees only its own pages (letters only: one token). */
 const word = (): string => `w${randomUUID().replace(/[^a-f]/g, "").slice(0, 10)}x`;
 type Hit = { id: string; title: string; folderPath: string; snippet: string; permission: string; parentId: string | null };
@@ -143,8 +138,8 @@ describe("full-text search", () => {
     const ann = await registered("ann");
     const w = word();
     const pageId = await createPage(ann, { markdown: w });
-    expect(ids((await search(await server.tokenClient(ann, ["pages:read"]), w)).hits)).toEqual([pageId]);
-    expect((await search(await server.tokenClient(ann, ["pages:write"]), w)).code).toBe("insufficient_scope");
+    expect(ids((await search(await file.server.tokenClient(ann, ["pages:read"]), w)).hits)).toEqual([pageId]);
+    expect((await search(await file.server.tokenClient(ann, ["pages:write"]), w)).code).toBe("insufficient_scope");
   });
 });
 
@@ -199,7 +194,7 @@ describe("search and access", () => {
     const pageId = await createPage(owner, { markdown: `team ${w}` });
     await owner.post("/shares/workspace/members", { email: member.email, role: "viewer" });
     expect(ids((await search(member, w)).hits)).toEqual([pageId]);
-    await server.rebuildReadModels();
+    await file.server.rebuildReadModels();
     expect(ids((await search(member, w)).hits)).toEqual([pageId]);
     expect(ids((await search(owner, `te*  ${w}`)).hits)).toEqual([pageId]);
   });

@@ -1,26 +1,22 @@
 // Share links in the page's history, its webhooks and the change feed: seen by those who may share the page,
 // never with the link's secret or password.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestServer } from "../support/server.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { serverForFile } from "../support/server-for-file.ts";
 import { SseStream } from "../support/sse.ts";
-import { WebhookReceiver } from "../support/webhook-receiver.ts";
+import { receiversForFile, type WebhookReceiver } from "../support/webhook-receiver.ts";
 import { createPage, share } from "../support/workspace-builders.ts";
 
-let server: TestServer;
+const file = serverForFile({ settings: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOK_FIRST_RETRY_MS: "20" } });
+const receiver = receiversForFile();
 let endpoint: WebhookReceiver;
 beforeAll(async () => {
-  server = await TestServer.start({ settings: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOK_FIRST_RETRY_MS: "20" } });
-  endpoint = await WebhookReceiver.start();
-});
-afterAll(async () => {
-  await endpoint?.stop();
-  await server?.stop();
+  endpoint = await receiver();
 });
 
 describe("share-link events for webhooks and history", () => {
   it("tells the page's admins of a link's creation, change and revocation by ids only; a viewer hears and sees none of it", async () => {
-    const owner = await server.registered("owner");
-    const viewer = await server.registered("viewer");
+    const owner = await file.server.registered("owner");
+    const viewer = await file.server.registered("viewer");
     const pageId = await createPage(owner);
     await share(owner, "page", pageId, viewer.email, "view");
     const hooked = await owner.post("/webhooks", { url: endpoint.url, events: ["share.link_created", "share.link_updated", "share.link_revoked"] });
@@ -48,18 +44,18 @@ describe("share-link events for webhooks and history", () => {
     expect(viewerHistory.text).not.toContain(linkId);
     const ownerHistory = await owner.get(`/pages/${pageId}/history`);
     expect(ownerHistory.text).toContain(linkId);
-    const stream = await server.internals.eventStore.read(`share-link-${linkId}`);
+    const stream = await file.server.internals.eventStore.read(`share-link-${linkId}`);
     expect(JSON.stringify(stream.events)).not.toContain(secret);
     expect(JSON.stringify(stream.events)).not.toContain("swordfish");
   });
 
   it("streams a link's creation to the page's admins on the change feed, and not to its viewers", async () => {
-    const owner = await server.registered("owner");
-    const viewer = await server.registered("viewer");
+    const owner = await file.server.registered("owner");
+    const viewer = await file.server.registered("viewer");
     const pageId = await createPage(owner);
     await share(owner, "page", pageId, viewer.email, "view");
-    const ownerFeed = await SseStream.open(`${server.url}/api/v1/changes`, owner.credentials);
-    const viewerFeed = await SseStream.open(`${server.url}/api/v1/changes`, viewer.credentials);
+    const ownerFeed = await SseStream.open(`${file.server.url}/api/v1/changes`, owner.credentials);
+    const viewerFeed = await SseStream.open(`${file.server.url}/api/v1/changes`, viewer.credentials);
     try {
       const created = await owner.post(`/pages/${pageId}/share-links`, { password: "swordfish" });
       const linkId = String(created.body.id);

@@ -4,26 +4,23 @@
 // never seen, a webhook replay and the vault export carry none of it, and other people's pages keep theirs.
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { attach } from "../support/attachments.ts";
 import { makeImage, upload } from "../support/images.ts";
 import { exportVault } from "../support/vault-zip.ts";
 import { anchor, openThread } from "../support/comments.ts";
 import { filesHolding } from "../support/raw-scan.ts";
-import { TestServer, type TestUser } from "../support/server.ts";
+import type { TestUser } from "../support/server.ts";
+import { serverForFile } from "../support/server-for-file.ts";
 import { SseStream } from "../support/sse.ts";
-import { eventually, WebhookReceiver } from "../support/webhook-receiver.ts";
+import { eventually, receiversForFile, type WebhookReceiver } from "../support/webhook-receiver.ts";
 import { addMember, createFolder, createPage, share } from "../support/workspace-builders.ts";
 
-let server: TestServer;
+const file = serverForFile({ settings: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOK_FIRST_RETRY_MS: "20" } });
+const receiver = receiversForFile();
 let endpoint: WebhookReceiver;
 beforeAll(async () => {
-  server = await TestServer.start({ settings: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOK_FIRST_RETRY_MS: "20" } });
-  endpoint = await WebhookReceiver.start();
-});
-afterAll(async () => {
-  await endpoint?.stop();
-  await server?.stop();
+  endpoint = await receiver();
 });
 
 async function toTrash(owner: TestUser, type: "page" | "folder", id: string): Promise<void> {
@@ -40,20 +37,20 @@ async function exportedText(owner: TestUser): Promise<string> {
 
 /** Raw bytes with the server stopped (WAL files checkpointed), then again after a rebuild of the read models from the log. */
 async function expectNowhere(words: readonly string[]): Promise<void> {
-  await server.restart(async () => {
-    expect(filesHolding(server.dataDir, words)).toEqual([]);
+  await file.server.restart(async () => {
+    expect(filesHolding(file.server.dataDir, words)).toEqual([]);
   });
-  await server.rebuildReadModels();
-  await server.restart(async () => {
-    expect(filesHolding(server.dataDir, words)).toEqual([]);
+  await file.server.rebuildReadModels();
+  await file.server.restart(async () => {
+    expect(filesHolding(file.server.dataDir, words)).toEqual([]);
   });
 }
 
 describe("DELETE /trash/{type}/{id}", () => {
   it("erases a purged page's title, markdown, comments and recorded answers everywhere, replay included, and leaves another's page as it was", async () => {
     const words = ["Quorblefinch", "Zanthoxyloid", "Mirthquench", "Plumbaginous", "Frumentaceous", "Wyvernspire"];
-    const ann = await server.registered("ann");
-    const bob = await server.registered("bob");
+    const ann = await file.server.registered("ann");
+    const bob = await file.server.registered("bob");
     const hook = await ann.post("/webhooks", { url: endpoint.url, events: ["*"] });
     expect(hook.status, hook.text).toBe(201);
 
@@ -78,7 +75,7 @@ describe("DELETE /trash/{type}/{id}", () => {
     const bobsPage = await createPage(bob, { title: "Bob's Wyvernless page", markdown: "Bob keeps these words" });
     await ann.patch(`/pages/${pageId}`, { icon: "🐉" });
     await endpoint.waitFor(4);
-    expect(filesHolding(server.dataDir, words).length).toBeGreaterThan(0);
+    expect(filesHolding(file.server.dataDir, words).length).toBeGreaterThan(0);
     expect((await ann.get(`/search?q=Zanthoxyloid`)).body.data).toHaveLength(1);
 
     expect(await exportedText(ann)).toContain("mirthquench");
@@ -86,12 +83,12 @@ describe("DELETE /trash/{type}/{id}", () => {
     const purged = await ann.delete(`/trash/page/${pageId}`);
     expect(purged.status, purged.text).toBe(204);
     // At once: the search index's segments were merged as soon as the purge was projected.
-    await server.restart(async () => {
-      expect(filesHolding(server.dataDir, words)).toEqual([]);
+    await file.server.restart(async () => {
+      expect(filesHolding(file.server.dataDir, words)).toEqual([]);
     });
 
     // The log itself reads the page as erased, through the server's own key store.
-    const { events } = await server.internals.eventStore.read(`page-${pageId}`);
+    const { events } = await file.server.internals.eventStore.read(`page-${pageId}`);
     expect(events[0]?.data).toMatchObject({ pageId, title: "Erased page", markdown: "", icon: null });
     // The API, for the owner and for Bob: as an id never seen.
     for (const reader of [ann, bob]) {
@@ -114,7 +111,7 @@ describe("DELETE /trash/{type}/{id}", () => {
     const before = endpoint.received.length;
     const replay = await ann.post(`/webhooks/${String(hook.body.id)}/replay`, { after: "0" });
     expect(replay.status, replay.text).toBe(202);
-    const feed = await SseStream.open(`${server.url}/api/v1/changes?after=0`, ann.credentials);
+    const feed = await SseStream.open(`${file.server.url}/api/v1/changes?after=0`, ann.credentials);
     try {
       await feed.until(() => feed.changes().length > 0);
       for (const event of feed.events) for (const word of words) expect(event.data.toLowerCase()).not.toContain(word.toLowerCase());
@@ -133,7 +130,7 @@ describe("DELETE /trash/{type}/{id}", () => {
 
   it("removes the bytes of the page's images and attachments, deleted ones too, and leaves another page's files", async () => {
     const word = "Blobquintessence";
-    const ann = await server.registered("ann");
+    const ann = await file.server.registered("ann");
     const pageId = await createPage(ann, { title: "Files" });
     const otherPage = await createPage(ann, { title: "Other files" });
     const image = await upload(ann, pageId, { file: { bytes: await makeImage("png"), name: "chart.png" }, alt: "chart" });
@@ -144,7 +141,7 @@ describe("DELETE /trash/{type}/{id}", () => {
     expect(note.status, note.text).toBe(201);
     const removed = await attach(ann, pageId, { bytes: Buffer.from(`another ${word}`), name: "old.txt", type: "text/plain" });
     expect((await ann.delete(`/pages/${pageId}/attachments/${String(removed.body.id)}`)).status).toBe(204);
-    const blobFiles = async () => (await readdir(join(server.dataDir, "blobs"), { withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name);
+    const blobFiles = async () => (await readdir(join(file.server.dataDir, "blobs"), { withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name);
     const keptFiles = (await blobFiles()).filter((name) => name.startsWith(String(kept.body.id)));
     expect(keptFiles).toHaveLength(1);
     expect((await blobFiles()).filter((name) => name.startsWith(String(image.body.id)))).toHaveLength(1);
@@ -160,7 +157,7 @@ describe("DELETE /trash/{type}/{id}", () => {
 
   it("purging a folder erases its name and every page its deletion took along", async () => {
     const words = ["Galumphright", "Snozzcumber", "Tintinnabulous"];
-    const ann = await server.registered("ann");
+    const ann = await file.server.registered("ann");
     const folderId = await createFolder(ann, { name: "Galumphright archive" });
     const inner = await createFolder(ann, { name: "Snozzcumber drawer", parentId: folderId });
     const pageId = await createPage(ann, { title: "Deep page", markdown: "Tintinnabulous content", parentId: inner });
@@ -174,9 +171,9 @@ describe("DELETE /trash/{type}/{id}", () => {
   });
 
   it("is its owner's alone: an editor of the workspace is refused, an outsider and a live page are not found", async () => {
-    const ann = await server.registered("ann");
-    const editor = await server.registered("editor");
-    const outsider = await server.registered("outsider");
+    const ann = await file.server.registered("ann");
+    const editor = await file.server.registered("editor");
+    const outsider = await file.server.registered("outsider");
     expect((await addMember(ann, editor.email, "editor")).status).toBeLessThan(300);
     const pageId = await createPage(ann, { title: "Kept page" });
     expect((await ann.delete(`/trash/page/${pageId}`)).status).toBe(404);
@@ -187,7 +184,7 @@ describe("DELETE /trash/{type}/{id}", () => {
     const hidden = await outsider.delete(`/trash/page/${pageId}`);
     expect(hidden.status).toBe(404);
     expect(hidden.body.error?.code).toBe("not_found");
-    const token = await server.tokenClient(ann, ["pages:read"]);
+    const token = await file.server.tokenClient(ann, ["pages:read"]);
     expect((await token.delete(`/trash/page/${pageId}`)).status).toBe(403);
     // Still in the trash, whole: its owner brings it back.
     const back = await ann.post(`/trash/page/${pageId}/restore`);
