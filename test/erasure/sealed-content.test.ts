@@ -4,41 +4,18 @@
 // against its schema; another page's content is untouched, and an answer recorded for an Idempotency-Key is
 // sealed under the key of the page it wrote.
 import { randomUUID } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { SqliteEventStore } from "../../shared/adapters/sqlite/sqlite.event-store.ts";
-import { SqliteKeyStore } from "../../shared/adapters/sqlite/sqlite.key-store.ts";
+import { describe, expect, it } from "vitest";
 import { toNewEvents } from "../../shared/commands/new-events.ts";
 import { envelopeHeader } from "../../shared/erasure/envelope.ts";
 import { KeyEncryptionKey } from "../../shared/erasure/key-encryption-key.ts";
 import { subjects } from "../../shared/erasure/key-store.port.ts";
 import { ERASED_ANCHOR, ERASED_PAGE_TITLE } from "../../shared/erasure/sealed-content.ts";
-import { SealingEventStore } from "../../shared/erasure/sealing-event-store.ts";
 import { parseRecorded, type DomainEvent } from "../../shared/events.ts";
 import { commentIdSchema, folderIdSchema, pageIdSchema, threadIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
-import { tempDir } from "../support/temp-dir.ts";
+import { sealingStoresPerTest } from "../support/sealing-stores.ts";
 
 const kek = new KeyEncryptionKey("k".repeat(40));
-let cleanup: () => Promise<void> = async () => undefined;
-afterEach(async () => cleanup());
-
-async function stores() {
-  const dir = await tempDir();
-  const raw = new SqliteEventStore(join(dir.path, "events.sqlite"));
-  const keys = new SqliteKeyStore(join(dir.path, "keys.sqlite"), kek);
-  const sealed = new SealingEventStore(raw, keys, kek);
-  cleanup = async () => {
-    await raw.close();
-    await keys.close();
-    await dir.remove();
-  };
-  const rawBytes = () =>
-    readdirSync(dir.path)
-      .map((name) => readFileSync(join(dir.path, name)).toString("latin1").toLowerCase())
-      .join("\n");
-  return { raw, keys, sealed, rawBytes };
-}
+const stores = sealingStoresPerTest(kek);
 
 const ann = userIdSchema.parse(randomUUID());
 const context = { actorId: ann, correlationId: "test", now: new Date("2026-11-01T10:00:00Z") };

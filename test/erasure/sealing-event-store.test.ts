@@ -2,42 +2,20 @@
 // only sealed, addresses never name a stream, old plaintext events stay readable, and a destroyed key reads as
 // erased, never as garbage.
 import { randomUUID } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { SqliteEventStore } from "../../shared/adapters/sqlite/sqlite.event-store.ts";
-import { SqliteKeyStore } from "../../shared/adapters/sqlite/sqlite.key-store.ts";
 import { toNewEvents } from "../../shared/commands/new-events.ts";
 import { KeyEncryptionKey } from "../../shared/erasure/key-encryption-key.ts";
 import { subjects } from "../../shared/erasure/key-store.port.ts";
-import { SealedFieldError, SealingEventStore } from "../../shared/erasure/sealing-event-store.ts";
+import { SealedFieldError } from "../../shared/erasure/sealing-event-store.ts";
 import { parseRecorded } from "../../shared/events.ts";
 import { invitationIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
 import { invitationSlotStream } from "../../shared/sharing/invitation-slot.decider.ts";
 import { emailReservationStream, userStream } from "../../shared/users/user.decider.ts";
-import { tempDir } from "../support/temp-dir.ts";
+import { sealingStoresPerTest } from "../support/sealing-stores.ts";
 
 const kek = new KeyEncryptionKey("k".repeat(40));
-let cleanup: () => Promise<void> = async () => undefined;
-afterEach(async () => cleanup());
-
-async function stores() {
-  const dir = await tempDir();
-  const raw = new SqliteEventStore(join(dir.path, "events.sqlite"));
-  const keys = new SqliteKeyStore(join(dir.path, "keys.sqlite"), kek);
-  const sealed = new SealingEventStore(raw, keys, kek);
-  cleanup = async () => {
-    await raw.close();
-    await keys.close();
-    await dir.remove();
-  };
-  const rawBytes = () =>
-    readdirSync(dir.path)
-      .map((name) => readFileSync(join(dir.path, name)).toString("latin1").toLowerCase())
-      .join("\n");
-  return { raw, keys, sealed, rawBytes };
-}
+const stores = sealingStoresPerTest(kek);
 
 const userId = userIdSchema.parse(randomUUID());
 const context = { actorId: userId, correlationId: "test", now: new Date("2026-11-01T10:00:00Z") };
