@@ -10,6 +10,7 @@ import sharp from "sharp";
 import { withOwnServer } from "./images.ts";
 import type { Child } from "./processes.ts";
 import { fmt, renderTable, verdict, type Row } from "./report.ts";
+import { scrapeLoopDelay } from "./worst/probe.ts";
 
 /** The issue's target for every workload: the loop never waits 50 ms at the 99th percentile. */
 const TARGET_P99_MS = 50;
@@ -33,17 +34,6 @@ export interface EventLoopFigures {
 }
 
 const json = (cookie: string) => ({ cookie, "content-type": "application/json" });
-
-/** The gauges prom-client sets from its monitorEventLoopDelay histogram, which it resets at every scrape. */
-async function scrapeLoopDelay(server: Child): Promise<{ p99Ms: number; maxMs: number }> {
-  const text = await (await fetch(`${server.url}/metrics`)).text();
-  const gauge = (name: string): number => {
-    const match = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.eE+-]+)$`, "m").exec(text);
-    if (!match?.[1]) throw new Error(`/metrics has no ${name}`);
-    return Number(match[1]) * 1000;
-  };
-  return { p99Ms: gauge("nodejs_eventloop_lag_p99_seconds"), maxMs: gauge("nodejs_eventloop_lag_max_seconds") };
-}
 
 /**
  * The loop's delay while `work` runs: one scrape resets the histogram, the next reads what `work` caused. The
