@@ -3,18 +3,13 @@
 // feed hub in one process, as in the all-in-one arrangement; the feeds are the hub's, without HTTP framing).
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { pino } from "pino";
-import { Projector } from "../services/projector/projector.ts";
-import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
-import { SqliteProjectionStore, SqliteReadStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";
 import { toNewEvents } from "../shared/commands/new-events.ts";
 import type { EventStore } from "../shared/event-store/event-store.port.ts";
 import type { DomainEvent } from "../shared/events.ts";
 import { ChangeFeedHub, type Feed } from "../shared/history/change-feed.ts";
 import { pageIdSchema, userIdSchema, type PageId, type UserId } from "../shared/kernel/ids.ts";
-import { CheckpointWatcher } from "../shared/read-store/checkpoint-watcher.ts";
+import { startLiveProjection } from "./live-projection.ts";
 
-const silent = pino({ level: "silent" });
 const context = (actorId: UserId) => ({ actorId, correlationId: randomUUID(), now: new Date() });
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -45,12 +40,7 @@ export async function seedRevisedPage(store: EventStore, ownerId: UserId, revisi
 
 /** Appends page changes at `writesPerSecond` for `seconds`; each delivery to each of `feeds` feeds is timed from its append. */
 export async function benchChangeFeed(dir: string, writesPerSecond: number, seconds: number, feeds: number): Promise<{ p50Ms: number; p99Ms: number; deliveries: number; expected: number }> {
-  const eventStore = new SqliteEventStore(join(dir, "feed-events.sqlite"));
-  const readStore = new SqliteReadStore(join(dir, "feed-read.sqlite"));
-  const projectionStore = new SqliteProjectionStore(join(dir, "feed-read.sqlite"));
-  const watcher = new CheckpointWatcher(readStore);
-  const projector = new Projector({ eventStore, store: projectionStore, logger: silent, watcher });
-  await projector.start();
+  const { eventStore, readStore, watcher, stop } = await startLiveProjection(dir, "feed");
   const ownerId = userIdSchema.parse(randomUUID());
   const hub = new ChangeFeedHub(readStore, watcher, { maxPerUser: feeds, clock: () => new Date() });
   const appendedAt = new Map<number, number>();
@@ -101,9 +91,7 @@ export async function benchChangeFeed(dir: string, writesPerSecond: number, seco
   while (latencies.length < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
   for (const feed of open) hub.close(feed);
   await hub.stop();
-  await projector.stop();
-  watcher.close();
-  await Promise.all([projectionStore.close(), readStore.close(), eventStore.close()]);
+  await stop();
   const sorted = [...latencies].sort((a, b) => a - b);
   return { p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), deliveries: latencies.length, expected };
 }

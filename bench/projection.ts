@@ -4,14 +4,13 @@ import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { pino } from "pino";
-import { Projector } from "../services/projector/projector.ts";
 import { rebuildReadModels } from "../services/projector/rebuild.ts";
 import { toNewEvents } from "../shared/commands/new-events.ts";
 import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
 import type { DomainEvent } from "../shared/events.ts";
 import { pageIdSchema, userIdSchema } from "../shared/kernel/ids.ts";
-import { CheckpointWatcher } from "../shared/read-store/checkpoint-watcher.ts";
-import { SqliteProjectionStore, SqliteReadStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";
+import { SqliteProjectionStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";
+import { startLiveProjection } from "./live-projection.ts";
 
 const silent = pino({ level: "silent" });
 const actorId = userIdSchema.parse(randomUUID());
@@ -22,12 +21,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 export async function benchProjectionLag(dir: string, writesPerSecond: number, seconds: number): Promise<{ p50Ms: number; p99Ms: number; writes: number }> {
-  const eventStore = new SqliteEventStore(join(dir, "lag-events.sqlite"));
-  const readStore = new SqliteReadStore(join(dir, "lag-read.sqlite"));
-  const projectionStore = new SqliteProjectionStore(join(dir, "lag-read.sqlite"));
-  const watcher = new CheckpointWatcher(readStore);
-  const projector = new Projector({ eventStore, store: projectionStore, logger: silent, watcher });
-  await projector.start();
+  const { eventStore, watcher, stop } = await startLiveProjection(dir, "lag");
   const lags: number[] = [];
   const pending: Array<Promise<void>> = [];
   const total = writesPerSecond * seconds;
@@ -43,9 +37,7 @@ export async function benchProjectionLag(dir: string, writesPerSecond: number, s
     pending.push(watcher.waitFor(position, 10_000).then(() => void lags.push(performance.now() - appended)));
   }
   await Promise.all(pending);
-  await projector.stop();
-  watcher.close();
-  await Promise.all([projectionStore.close(), readStore.close(), eventStore.close()]);
+  await stop();
   lags.sort((a, b) => a - b);
   return { p50Ms: percentile(lags, 50), p99Ms: percentile(lags, 99), writes: lags.length };
 }
