@@ -11,7 +11,8 @@ import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.t
 import { mintSession } from "../shared/auth/session-verifier.ts";
 import { toNewEvents } from "../shared/commands/new-events.ts";
 import type { DomainEvent } from "../shared/events.ts";
-import { folderIdSchema, pageIdSchema, userIdSchema, type FolderId } from "../shared/kernel/ids.ts";
+import { pageIdSchema, userIdSchema } from "../shared/kernel/ids.ts";
+import { appendFolderTree } from "./folder-tree.ts";
 import { startChild } from "./processes.ts";
 
 export interface ExportFigures {
@@ -32,22 +33,7 @@ async function seed(dataDir: string, pages: number, owner: { id: string; email: 
   const append = (stream: string, events: DomainEvent[]) => store.append(stream, toNewEvents(events, { actorId, correlationId: randomUUID(), now: new Date() }), "no_stream");
   await append(`email-${owner.email}`, [{ type: "EmailReserved", data: { email: owner.email, userId: actorId } }]);
   await append(`user-${owner.id}`, [{ type: "UserRegistered", data: { userId: actorId, email: owner.email, name: "Exporter", image: null } }]);
-  const folders: FolderId[] = [];
-  for (let top = 0; top < 3; top += 1) {
-    let parents: Array<FolderId | null> = [null];
-    for (let depth = 0; depth < 4; depth += 1) {
-      const level: FolderId[] = [];
-      for (const parentId of parents) {
-        for (let branch = 0; branch < (depth === 0 ? 1 : 2); branch += 1) {
-          const folderId = folderIdSchema.parse(randomUUID());
-          await append(`folder-${folderId}`, [{ type: "FolderCreated", data: { folderId, ownerId: actorId, parentId, name: `Area ${top}.${depth}.${branch}`, icon: null } }]);
-          level.push(folderId);
-          folders.push(folderId);
-        }
-      }
-      parents = level;
-    }
-  }
+  const folders = (await appendFolderTree(actorId, (folderId, event) => append(`folder-${folderId}`, [event]))).map((folder) => folder.folderId);
   const ids = Array.from({ length: pages }, () => pageIdSchema.parse(randomUUID()));
   for (const [index, pageId] of ids.entries()) {
     const title = `Quarterly plan ${index}`;

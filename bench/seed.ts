@@ -4,7 +4,8 @@ import { randomUUID } from "node:crypto";
 import { toNewEvents } from "../shared/commands/new-events.ts";
 import type { EventStore } from "../shared/event-store/event-store.port.ts";
 import type { DomainEvent } from "../shared/events.ts";
-import { folderIdSchema, pageIdSchema, userIdSchema, type FolderId, type UserId } from "../shared/kernel/ids.ts";
+import { pageIdSchema, userIdSchema, type FolderId, type UserId } from "../shared/kernel/ids.ts";
+import { appendFolderTree } from "./folder-tree.ts";
 
 export interface SeedUser {
   readonly id: UserId;
@@ -62,24 +63,9 @@ export async function seedWorkspace(store: EventStore, pageCount: number, onProg
   const foldersByOwner = new Map<UserId, FolderId[]>();
   const sharedFolders: Seeded["sharedFolders"] = [];
   for (const owner of owners) {
-    const all: FolderId[] = [];
-    for (let top = 0; top < 3; top += 1) {
-      let parents: Array<FolderId | null> = [null];
-      for (let depth = 0; depth < 4; depth += 1) {
-        const level: FolderId[] = [];
-        for (const parentId of parents) {
-          for (let branch = 0; branch < (depth === 0 ? 1 : 2); branch += 1) {
-            const folderId = folderIdSchema.parse(randomUUID());
-            await append(`folder-${folderId}`, [{ type: "FolderCreated", data: { folderId, ownerId: owner.id, parentId, name: `Area ${top}.${depth}.${branch}`, icon: null } }], owner.id);
-            level.push(folderId);
-            all.push(folderId);
-            if (depth === 0 && top === 0) sharedFolders.push({ ownerId: owner.id, folderId });
-          }
-        }
-        parents = level;
-      }
-    }
-    foldersByOwner.set(owner.id, all);
+    const tree = await appendFolderTree(owner.id, (folderId, event) => append(`folder-${folderId}`, [event], owner.id));
+    foldersByOwner.set(owner.id, tree.map((folder) => folder.folderId));
+    for (const { folderId, top, depth } of tree) if (depth === 0 && top === 0) sharedFolders.push({ ownerId: owner.id, folderId });
   }
 
   const sampleTitle = "Quarterly plan 7";
