@@ -4,14 +4,8 @@ import { describe, expect, it } from "vitest";
 import type { AccessContext } from "../../shared/access/effective-permission.ts";
 import { describeChange, type Change, type DescribedEntry, type StoredChange } from "../../shared/history/describe-history.ts";
 import { entriesSeenBy, foldersNamedBy, type FolderStanding } from "../../shared/history/history-seen-by.ts";
+import { accessContext } from "../support/access-context.ts";
 
-const context = (over: Partial<AccessContext> = {}): AccessContext => ({
-  userId: "me",
-  workspaceRoles: new Map(),
-  folderGrants: new Map(),
-  pageGrants: new Map(),
-  ...over,
-});
 
 const described = (change: StoredChange): DescribedEntry =>
   describeChange(
@@ -27,9 +21,9 @@ const standings = new Map<string, FolderStanding | null>([
   ["binned", { ownerId: "owner", ancestorIds: [], inTrash: true }],
   ["gone", null],
 ]);
-const grantee = context({ folderGrants: new Map([["granted", "view"]]) });
-const member = context({ workspaceRoles: new Map([["owner", "viewer"]]) });
-const owner = context({ userId: "owner" });
+const grantee = accessContext({ folderGrants: new Map([["granted", "view"]]) });
+const member = accessContext({ workspaceRoles: new Map([["owner", "viewer"]]) });
+const owner = accessContext({ userId: "owner" });
 
 const shownTo = (caller: AccessContext, changes: StoredChange): Change | undefined => entriesSeenBy(caller, [described(changes)], standings)[0]?.changes;
 
@@ -56,7 +50,7 @@ describe("history seen by a caller", () => {
     const back: StoredChange = { kind: "undeleted", parentId: "binned" };
     expect(shownTo(owner, back)).toEqual(back);
     expect(shownTo(member, back)).toEqual(back);
-    expect(shownTo(context({ folderGrants: new Map([["binned", "edit"]]) }), back)).toEqual({ kind: "undeleted", parentId: null });
+    expect(shownTo(accessContext({ folderGrants: new Map([["binned", "edit"]]) }), back)).toEqual({ kind: "undeleted", parentId: null });
     expect(shownTo(owner, { kind: "moved", from: "gone", to: "never-looked-up" })).toEqual({ kind: "moved", from: null, to: null });
   });
 

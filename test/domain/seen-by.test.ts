@@ -1,28 +1,22 @@
 // What a caller is shown of an item's place agrees with the access rule: an ancestor is shown exactly when
 // the caller could view that folder itself.
 import { describe, expect, it } from "vitest";
-import { effectivePermission, type AccessContext } from "../../shared/access/effective-permission.ts";
+import { effectivePermission } from "../../shared/access/effective-permission.ts";
 import { seenBy, visibleAncestorCount } from "../../shared/access/seen-by.ts";
+import { accessContext } from "../support/access-context.ts";
 
-const context = (over: Partial<AccessContext> = {}): AccessContext => ({
-  userId: "me",
-  workspaceRoles: new Map(),
-  folderGrants: new Map(),
-  pageGrants: new Map(),
-  ...over,
-});
 // Folders f0 (nearest) .. f3 (at the root) above a page in "A/B/C/D".
 const page = { id: "p", ownerId: "owner", parentId: "f0", ancestorIds: ["f0", "f1", "f2", "f3"], folderPath: "A/B/C/D" };
 
 describe("visible ancestors", () => {
   it("an ancestor is counted exactly when the caller could view that folder", () => {
     const contexts = [
-      context(),
-      context({ pageGrants: new Map([["p", "view"]]) }),
-      context({ folderGrants: new Map([["f1", "view"]]) }),
-      context({ folderGrants: new Map([["f0", "edit"], ["f2", "view"]]) }),
-      context({ workspaceRoles: new Map([["owner", "viewer"]]) }),
-      context({ userId: "owner" }),
+      accessContext(),
+      accessContext({ pageGrants: new Map([["p", "view"]]) }),
+      accessContext({ folderGrants: new Map([["f1", "view"]]) }),
+      accessContext({ folderGrants: new Map([["f0", "edit"], ["f2", "view"]]) }),
+      accessContext({ workspaceRoles: new Map([["owner", "viewer"]]) }),
+      accessContext({ userId: "owner" }),
     ];
     for (const caller of contexts) {
       const visible = page.ancestorIds.filter((id, index) =>
@@ -33,20 +27,20 @@ describe("visible ancestors", () => {
   });
 
   it("a page whose folder is hidden is shown at the root; one below a granted folder from that folder down", () => {
-    const onlyPage = seenBy(context({ pageGrants: new Map([["p", "view"]]) }), page);
+    const onlyPage = seenBy(accessContext({ pageGrants: new Map([["p", "view"]]) }), page);
     expect([onlyPage.parentId, onlyPage.folderPath, onlyPage.ancestorIds]).toEqual([null, "", []]);
-    const fromB = seenBy(context({ folderGrants: new Map([["f2", "view"]]) }), page);
+    const fromB = seenBy(accessContext({ folderGrants: new Map([["f2", "view"]]) }), page);
     expect([fromB.parentId, fromB.folderPath, fromB.ancestorIds]).toEqual(["f0", "B/C/D", ["f0", "f1", "f2"]]);
   });
 
   it("a folder's own path keeps its name", () => {
     const folder = { id: "f0", ownerId: "owner", parentId: "f1", ancestorIds: ["f1", "f2", "f3"], path: "A/B/C/D" };
-    const shown = seenBy(context({ folderGrants: new Map([["f0", "view"]]) }), folder);
+    const shown = seenBy(accessContext({ folderGrants: new Map([["f0", "view"]]) }), folder);
     expect([shown.parentId, shown.path]).toEqual([null, "D"]);
   });
 
   it("leaves the permission unchanged", () => {
-    const caller = context({ folderGrants: new Map([["f1", "comment"]]), pageGrants: new Map([["p", "view"]]) });
+    const caller = accessContext({ folderGrants: new Map([["f1", "comment"]]), pageGrants: new Map([["p", "view"]]) });
     expect(effectivePermission(caller, { kind: "page", ...seenBy(caller, page) })).toBe(effectivePermission(caller, { kind: "page", ...page }));
   });
 });
