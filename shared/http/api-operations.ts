@@ -32,6 +32,8 @@ export interface Operation {
 }
 
 const IDEMPOTENT: readonly ErrorCode[] = ["idempotency_key_mismatch"];
+/** Where a share that became an invitation (the address has no account yet) can be followed. */
+const INVITATION_LOCATION = "On the 202 of an invitation, the invitation: `/api/v1/shares/invitations/{invitationId}` (cancelled there with DELETE)";
 
 /** Keyed by method and OpenAPI path; the test fails when a registered route has no entry. */
 export const operations: Record<string, Operation> = {
@@ -175,7 +177,7 @@ export const operations: Record<string, Operation> = {
   "POST /api/v1/shares/workspace/members": { id: "addWorkspaceMember",
     summary: "Add a member to the caller's workspace, or invite an address without an account (202)",
     errors: IDEMPOTENT,
-    location: "On the 202 of an invitation, the invitation: `/api/v1/shares/invitations/{invitationId}` (cancelled there with DELETE)",
+    location: INVITATION_LOCATION,
     example: { email: "ada@example.com", role: "viewer" },
   },
   "DELETE /api/v1/shares/workspace/members/{memberId}": { id: "removeWorkspaceMember", summary: "Remove a member from the caller's workspace" },
@@ -183,7 +185,7 @@ export const operations: Record<string, Operation> = {
   "POST /api/v1/shares/entity/{entityType}/{entityId}/grants": { id: "grantEntityAccess",
     summary: "Share a page or folder by email, or invite an address without an account (202)",
     errors: IDEMPOTENT,
-    location: "On the 202 of an invitation, the invitation: `/api/v1/shares/invitations/{invitationId}` (cancelled there with DELETE)",
+    location: INVITATION_LOCATION,
     example: { email: "ada@example.com", permission: "view" },
   },
   "DELETE /api/v1/shares/entity/{entityType}/{entityId}/grants/{userId}": { id: "revokeEntityAccess", summary: "Revoke a user's access to a page or folder" },
