@@ -48,10 +48,16 @@ export class MongoKeyStore implements KeyStore {
     const existing = await this.read(subject);
     if (existing) return existing;
     const keyId = randomBytes(9).toString("base64url");
-    // Two processes creating the subject's key at once: the first insert wins, and both read it.
-    await this.keys.insertOne({ _id: subject, keyId, wrapped: new Binary(this.kek.wrap(subject, keyId, randomBytes(32))) }).catch((error: unknown) => {
-      if (!isDuplicateKey(error)) throw error;
-    });
+    const material = randomBytes(32);
+    // Two processes creating the subject's key at once: the first insert wins, and the loser reads the winner's.
+    const inserted = await this.keys.insertOne({ _id: subject, keyId, wrapped: new Binary(this.kek.wrap(subject, keyId, material)) }).then(
+      () => true,
+      (error: unknown) => {
+        if (!isDuplicateKey(error)) throw error;
+        return false;
+      },
+    );
+    if (inserted) return { subject, keyId, material };
     const created = await this.read(subject);
     if (!created) throw new KeyStoreError(`the key of ${subject} vanished as it was created`);
     return created;

@@ -65,8 +65,10 @@ export class SqliteKeyStore implements KeyStore {
     const existing = this.read(subject);
     if (existing) return existing;
     const keyId = randomBytes(9).toString("base64url");
-    // Another process may create the subject's key at the same instant: the first insert wins, and both read it.
-    this.statements.insert.run(subject, keyId, this.kek.wrap(subject, keyId, randomBytes(32)));
+    const material = randomBytes(32);
+    // Another process may create the subject's key at the same instant: the first insert wins, and the loser
+    // reads the winner's.
+    if (this.statements.insert.run(subject, keyId, this.kek.wrap(subject, keyId, material)).changes === 1) return { subject, keyId, material };
     const created = this.read(subject);
     if (!created) throw new KeyStoreError(`the key of ${subject} vanished as it was created`);
     return created;
