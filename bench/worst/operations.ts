@@ -164,6 +164,17 @@ export const WORST_CASES: Record<string, WorstCase> = {
       }),
     request: (w, id) => send(w.owner, "POST", `/trash/folder/${id}/restore`),
   },
+  "DELETE /api/v1/trash/{type}/{id}": {
+    input: "purge a folder of 200 pages (each key destroyed, each page purged)",
+    maxIterations: 3,
+    prepare: (w, n) =>
+      many(n, async () => {
+        const folderId = await folderWithPages(w, 200);
+        await json(w, w.owner, "DELETE", `/folders/${folderId}?recursive=true`);
+        return folderId;
+      }),
+    request: (w, id) => send(w.owner, "DELETE", `/trash/folder/${id}`),
+  },
   "GET /api/v1/pages/{pageId}/comments": { input: "every thread of the largest page", request: (w) => get(w.owner, `/pages/${w.bigPageId}/comments?limit=100`) },
   "POST /api/v1/pages/{pageId}/comments": { input: "a quote anchored in the largest page", request: (w, _p, i) => send(w.owner, "POST", `/pages/${w.bigPageId}/comments`, { body: `Question ${i} ${"why? ".repeat(1_900)}`, anchor: { quote: "[x]".repeat(600), prefix: "[x]".repeat(160), suffix: "" } }) },
   "POST /api/v1/pages/{pageId}/comments/{threadId}/replies": { input: "a reply of the longest body", request: (w) => send(w.owner, "POST", `/pages/${w.bigPageId}/comments/${w.threadId}/replies`, { body: "r".repeat(10_000) }) },
