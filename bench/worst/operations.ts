@@ -72,6 +72,13 @@ const heavyVault = () =>
     content: `---\ntags: [a, b]\naliases: [N${i}]\n---\n# Note ${i}\n\n${Array.from({ length: 50 }, (_, j) => `[[Note ${(i + j) % 1_000}#Heading|alias ${j}]]`).join(" ")}\n\n${"Body text. ".repeat(800)}`,
   }));
 
+/** A folder of `pages` pages, deleted recursively: in the trash with everything it holds. */
+async function trashedFolderWithPages(w: Worst, pages: number): Promise<string> {
+  const folderId = await folderWithPages(w, pages);
+  await json(w, w.owner, "DELETE", `/folders/${folderId}?recursive=true`);
+  return folderId;
+}
+
 export const WORST_CASES: Record<string, WorstCase> = {
   "GET /healthz": { input: "no work", request: () => ({ method: "GET", path: "/healthz" }) },
   "GET /readyz": { input: "stores pinged, lag counted", request: () => ({ method: "GET", path: "/readyz" }) },
@@ -156,23 +163,13 @@ export const WORST_CASES: Record<string, WorstCase> = {
   "POST /api/v1/trash/{type}/{id}/restore": {
     input: "restore a folder of 200 pages",
     maxIterations: 3,
-    prepare: (w, n) =>
-      many(n, async () => {
-        const folderId = await folderWithPages(w, 200);
-        await json(w, w.owner, "DELETE", `/folders/${folderId}?recursive=true`);
-        return folderId;
-      }),
+    prepare: (w, n) => many(n, () => trashedFolderWithPages(w, 200)),
     request: (w, id) => send(w.owner, "POST", `/trash/folder/${id}/restore`),
   },
   "DELETE /api/v1/trash/{type}/{id}": {
     input: "purge a folder of 200 pages (each key destroyed, each page purged)",
     maxIterations: 3,
-    prepare: (w, n) =>
-      many(n, async () => {
-        const folderId = await folderWithPages(w, 200);
-        await json(w, w.owner, "DELETE", `/folders/${folderId}?recursive=true`);
-        return folderId;
-      }),
+    prepare: (w, n) => many(n, () => trashedFolderWithPages(w, 200)),
     request: (w, id) => send(w.owner, "DELETE", `/trash/folder/${id}`),
   },
   "GET /api/v1/pages/{pageId}/comments": { input: "every thread of the largest page", request: (w) => get(w.owner, `/pages/${w.bigPageId}/comments?limit=100`) },
