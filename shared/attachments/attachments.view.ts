@@ -26,8 +26,8 @@ export interface AttachmentsView {
   /** Every attachment ever uploaded to the page, deleted ones too, in id order after `afterId`: what a purge removes. */
   allOfPage(pageId: string, afterId: string | null, limit: number): Promise<AttachmentRecord[]>;
   /**
-   * Bytes of the attachments on the live pages of `ownerId`'s workspace, deleted ones too (their bytes are kept
-   * until the page is purged): what the blob quota counts beside images.
+   * Bytes of the attachments on the pages of `ownerId`'s workspace until they are purged (live or in the trash),
+   * deleted ones too: their bytes are kept until the purge. What the blob quota counts beside images.
    */
   bytesOwnedBy(ownerId: string): Promise<number>;
 }

@@ -18,7 +18,7 @@ export interface ImageRecord {
 
 export interface ImagesView {
   get(id: string): Promise<ImageRecord | null>;
-  /** Bytes of the images on the live pages of `ownerId`'s workspace: what the blob quota counts. */
+  /** Bytes of the images on the pages of `ownerId`'s workspace until they are purged (live or in the trash): what the blob quota counts. */
   bytesOwnedBy(ownerId: string): Promise<number>;
   /** Every image of a page in id order, after `afterId`: what a purge removes the bytes of. */
   allOfPage(pageId: string, afterId: string | null, limit: number): Promise<ImageRecord[]>;

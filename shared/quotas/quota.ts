@@ -21,19 +21,35 @@ export class Quota {
     return this.options.limit;
   }
 
-  /** Runs `work` holding `amount` of `key`'s quota; refuses before running it when that would pass the limit. */
-  async withReserved<T>(key: string, amount: number, work: () => Promise<T>): Promise<T> {
-    const used = await this.options.used(key);
+  /**
+   * Holds `amount` of `key`'s quota until the answered release is called; refuses (409) when that would pass the
+   * limit. For work whose holdings grow as it goes (an import storing a file once more for each note linking it):
+   * `counted` is what the work itself stored under reservations it still holds and the read models already show,
+   * so it is not counted twice.
+   */
+  async reserve(key: string, amount: number, counted = 0): Promise<() => void> {
+    const used = (await this.options.used(key)) - counted;
     // Nothing runs between the count above and the reservation below: the check and the reservation are one step.
     const pending = this.reserved.get(key) ?? 0;
     if (used + pending + amount > this.options.limit) throw new AppError("quota_exceeded", this.options.refusal(this.options.limit));
     this.reserved.set(key, pending + amount);
-    try {
-      return await work();
-    } finally {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
       const left = (this.reserved.get(key) ?? amount) - amount;
       if (left > 0) this.reserved.set(key, left);
       else this.reserved.delete(key);
+    };
+  }
+
+  /** Runs `work` holding `amount` of `key`'s quota; refuses before running it when that would pass the limit. */
+  async withReserved<T>(key: string, amount: number, work: () => Promise<T>): Promise<T> {
+    const release = await this.reserve(key, amount);
+    try {
+      return await work();
+    } finally {
+      release();
     }
   }
 }

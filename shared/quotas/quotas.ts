@@ -1,6 +1,6 @@
 // The per-user quotas a command process enforces, bound to the read models that count what each key holds:
 // active API tokens per user, and blob bytes stored per workspace owner (every image and attached file uploaded,
-// copied by a duplicate or imported into the workspace, while its page is live).
+// copied by a duplicate or imported into the workspace, until its page is purged).
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import { Quota } from "./quota.ts";
 

@@ -5,10 +5,10 @@ import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../shared/config/config.ts";
-import { attach } from "../support/attachments.ts";
+import { ATTACHMENT_BOUNDARY, attach, streamedAttachment } from "../support/attachments.ts";
 import { pngOfExactly, upload } from "../support/images.ts";
 import { TestServer, type TestUser } from "../support/server.ts";
-import { importVault } from "../support/vault-import.ts";
+import { importVault, type ImportResult } from "../support/vault-import.ts";
 
 const MiB = 1024 * 1024;
 const IMAGE = 300 * 1024;
@@ -125,7 +125,7 @@ describe("stored attachment bytes per workspace owner", () => {
     expect((await attach(fay, pageId, { bytes: file(200), name: "fits.bin" })).status).toBe(201);
   });
 
-  it("keeps counting a deleted attachment (its bytes stay until the page is purged); the trash frees its page's files, a restore counts them again", async () => {
+  it("keeps counting a deleted attachment and a trashed page's files until the page is purged from the trash", async () => {
     const gus = await server.registered("gus");
     const [full, other] = [await newPage(gus), await newPage(gus)];
     const big = await attach(gus, full, { bytes: file(900), name: "big.bin" });
@@ -133,10 +133,47 @@ describe("stored attachment bytes per workspace owner", () => {
     expectQuotaExceeded(await attach(gus, other, { bytes: file(300), name: "a.bin" }), /more than 1 MB/);
     expect((await gus.delete(`/pages/${full}/attachments/${String(big.body.id)}`)).status).toBe(204);
     expectQuotaExceeded(await attach(gus, other, { bytes: file(300), name: "a.bin" }), /more than 1 MB/);
+    // In the trash its bytes are still stored: trashing and uploading again cannot store without bound.
     expect((await gus.delete(`/pages/${full}`)).status).toBeLessThan(300);
+    expectQuotaExceeded(await attach(gus, other, { bytes: file(300), name: "a.bin" }), /more than 1 MB/);
+    const before = await storedBytes();
+    expect((await gus.delete(`/trash/page/${full}`)).status).toBe(204);
+    await expect.poll(storedBytes).toBe(before - 900 * KiB);
     expect((await attach(gus, other, { bytes: file(300), name: "a.bin" })).status).toBe(201);
-    expect((await gus.post(`/trash/page/${full}/restore`, {})).status).toBeLessThan(300);
-    expectQuotaExceeded(await attach(gus, other, { bytes: file(1), name: "b.bin" }), /more than 1 MB/);
+  });
+
+  it("refuses an upload whose declared size cannot fit with 409 before its bytes are read", async () => {
+    const ivy = await server.registered("ivy");
+    const pageId = await newPage(ivy);
+    expect((await attach(ivy, pageId, { bytes: file(800), name: "most.bin" })).status).toBe(201);
+    const before = await storedBytes();
+    // 800 KiB stored of 1 MiB: 9 blocks of 100 KiB declared, one sent, the rest never.
+    const blocks = 9;
+    const blockSize = 100 * KiB;
+    const head = `--${ATTACHMENT_BOUNDARY}\r\ncontent-disposition: form-data; name="file"; filename="big.bin"\r\ncontent-type: application/octet-stream\r\n\r\n`;
+    const length = Buffer.byteLength(head) + blocks * blockSize + Buffer.byteLength(`\r\n--${ATTACHMENT_BOUNDARY}--\r\n`);
+    const answer = await streamedAttachment(server.url, ivy, pageId, { blocks, blockSize, name: "big.bin", stopAfter: 1, headers: { "content-length": String(length) } });
+    expect(answer.status, answer.body).toBe(409);
+    expect(answer.bodyEnded).toBe(false);
+    expect((JSON.parse(answer.body) as { error: { code: string } }).error.code).toBe("quota_exceeded");
+    expect(await storedBytes()).toBe(before);
+    // Room for what is left is still there.
+    expect((await attach(ivy, pageId, { bytes: file(200), name: "fits.bin" })).status).toBe(201);
+  });
+
+  it("counts a file once more for each imported note that links it: the notes whose copies do not fit are skipped", async () => {
+    const jon = await server.registered("jon");
+    const before = await storedBytes();
+    const pdf = Buffer.concat([Buffer.from("%PDF-1.7\n"), file(400)]);
+    const notes = Array.from({ length: 5 }, (_, index) => ({ path: `note ${index + 1}.md`, content: `See [[paper.pdf]] (${index + 1}).` }));
+    const reply = await importVault(jon, [...notes, { path: "paper.pdf", content: pdf.toString("base64") }]);
+    expect(reply.status, reply.text).toBe(201);
+    const result = reply.body as unknown as ImportResult;
+    // 1 MiB allowed: two copies of the 400 KiB file fit, a third does not.
+    expect(result.attachmentsUploaded).toBe(2);
+    expect(result.pagesCreated).toBe(2);
+    expect(result.errors.filter((line) => /skipped: the workspace would store more than 1 MB/.test(line))).toHaveLength(3);
+    expect(await storedBytes()).toBe(before + 2 * pdf.length);
   });
 
   it("holds under concurrent uploads: the files that fit are kept, the rest refused", async () => {

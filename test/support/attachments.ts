@@ -27,7 +27,7 @@ export function generatedBlock(index: number, size = 1024 * 1024): Buffer {
   return Buffer.alloc(size, block);
 }
 
-const BOUNDARY = "----attachment-test-boundary";
+export const ATTACHMENT_BOUNDARY = "----attachment-test-boundary";
 
 /**
  * POSTs a multipart body written chunk by chunk: the part head, `blocks` generated blocks, the closing
@@ -49,7 +49,7 @@ export function streamedAttachment(
       port,
       method: "POST",
       path: `/api/v1/pages/${pageId}/attachments`,
-      headers: { ...authHeaders(client), ...options.headers, "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
+      headers: { ...authHeaders(client), ...options.headers, "content-type": `multipart/form-data; boundary=${ATTACHMENT_BOUNDARY}` },
     });
     sent.on("response", (response) => {
       let body = "";
@@ -63,12 +63,12 @@ export function streamedAttachment(
       // A server that refused the body may close while we write: the answer, if any, is what counts.
       if (!sent.destroyed) reject(error);
     });
-    sent.write(`--${BOUNDARY}\r\ncontent-disposition: form-data; name="file"; filename="${options.name}"\r\ncontent-type: application/octet-stream\r\n\r\n`);
+    sent.write(`--${ATTACHMENT_BOUNDARY}\r\ncontent-disposition: form-data; name="file"; filename="${options.name}"\r\ncontent-type: application/octet-stream\r\n\r\n`);
     const writeNext = (): void => {
       if (options.stopAfter !== undefined && sentBlocks >= options.stopAfter) return;
       if (sentBlocks === options.blocks) {
         bodyEnded = true;
-        sent.end(`\r\n--${BOUNDARY}--\r\n`);
+        sent.end(`\r\n--${ATTACHMENT_BOUNDARY}--\r\n`);
         return;
       }
       const ok = sent.write(generatedBlock(sentBlocks, options.blockSize));

@@ -54,8 +54,12 @@ interface NoteContext {
   readonly images: Map<string, CheckedImage>;
   readonly attachments: Map<string, VaultAttachment>;
   readonly rewriter: NoteRewriteSession;
+  /** The images and files some note already stored a copy of: each further note linking one stores another. */
   readonly embedded: Set<string>;
-}
+  /** Quota held for those further copies until the import ends. */
+  readonly held: (() => void)[];
+  /** Bytes of the copies recorded so far (under the import's reservations). */
+  }
 
 /** POST /folders's rule for a name, as the reason it refuses one. */
 function folderNameProblem(name: string): string | null {
@@ -66,6 +70,8 @@ function folderNameProblem(name: string): string | null {
 export class VaultImport {
   private readonly result: ImportResult = { foldersCreated: 0, pagesCreated: 0, imagesUploaded: 0, attachmentsUploaded: 0, backlinksCreated: 0, errors: [] };
   private position: number | null = null;
+  /** Bytes of the images and files this import recorded: what its reservations hold that the read models show once they catch up. */
+  private storedBytes = 0;
   private readonly owner: UserId;
 
   constructor(
@@ -91,14 +97,17 @@ export class VaultImport {
 
     const images = await this.checkImages(vault.images);
     const attachments = this.checkAttachments(vault.attachments);
-    // The images and files count against the workspace's blob quota together (each file once), before anything is
-    // made: a vault that does not fit is refused whole (409 quota_exceeded), and one count serves the whole import.
+    // The images and files count against the workspace's blob quota together before anything is made: a vault
+    // whose files do not fit even once is refused whole (409 quota_exceeded). Each note linking a file stores a
+    // copy of its own, so a file linked by a second note holds its bytes again when that note is imported
+    // (`holdCopies`), and a note that does not fit then is skipped with the quota's refusal.
     const imageBytes = [...images.values()].reduce((total, checked) => total + checked.image.bytes.length, 0);
     const fileBytes = [...attachments.values()].reduce((total, file) => total + file.source.size, 0);
-    await this.ports.quotas.blobBytes.withReserved(this.owner, imageBytes + fileBytes, async () => {
+    const held = [await this.ports.quotas.blobBytes.reserve(this.owner, imageBytes + fileBytes)];
+    try {
       const folders = await this.createFolders(tree.directories);
       const rewriter = this.ports.notes.session({ scope: this.scope, notePaths: tree.notes.map((note) => note.path), imagePaths: [...images.keys()], attachmentPaths: [...attachments.keys()] });
-      const context: NoteContext = { folders, images, attachments, rewriter, embedded: new Set<string>() };
+      const context: NoteContext = { folders, images, attachments, rewriter, embedded: new Set<string>(), held };
       try {
         for (const [index, note] of tree.notes.entries()) {
           await yieldToLoop();
@@ -110,7 +119,9 @@ export class VaultImport {
       }
       for (const path of images.keys()) if (!context.embedded.has(path)) this.result.errors.push(`${JSON.stringify(path)}: skipped: no imported note embeds this image`);
       for (const path of attachments.keys()) if (!context.embedded.has(path)) this.result.errors.push(`${JSON.stringify(path)}: skipped: no imported note links this file`);
-    });
+    } finally {
+      for (const release of held) release();
+    }
     log.info({ event: "import.finished", correlationId, ...this.result, errors: this.result.errors.length });
     return { result: this.result, position: this.position };
   }
@@ -203,6 +214,10 @@ export class VaultImport {
     const pageId = pageIdSchema.parse(importedPageId(this.scope, note.path));
 
     await this.reported(label, async () => {
+      await this.holdCopies(context, [
+        ...rewritten.images.flatMap((path) => { const checked = context.images.get(path); return checked ? [{ path, bytes: checked.image.bytes.length }] : []; }),
+        ...rewritten.attachments.flatMap((path) => { const file = context.attachments.get(path); return file ? [{ path, bytes: file.source.size }] : []; }),
+      ]);
       for (const imagePath of rewritten.images) {
         const checked = context.images.get(imagePath);
         if (!checked) continue;
@@ -228,6 +243,20 @@ export class VaultImport {
       }
       for (const attachment of stored) await this.recordAttachment(attachment, pageId);
     });
+  }
+
+  /**
+   * Holds the quota for the copies a note stores of images and files an earlier note stored already (the first
+   * copy of each is in the import's up-front reservation); refuses the note (409's message) when they do not fit.
+   */
+  private async holdCopies(context: NoteContext, files: readonly { path: string; bytes: number }[]): Promise<void> {
+    let again = 0;
+    for (const { path, bytes } of new Map(files.map((file) => [file.path, file])).values()) if (context.embedded.has(path)) again += bytes;
+    if (again === 0) return;
+    // Once the read models show the copies recorded so far, they are counted there and not again as held; if the
+    // projection is late, they count twice, which can only refuse sooner.
+    const shown = this.position === null || (await this.ports.projection.waitFor(this.position, this.ports.consistencyWaitMs));
+    context.held.push(await this.ports.quotas.blobBytes.reserve(this.owner, again, shown ? this.storedBytes : 0));
   }
 
   /** A frontmatter or file-name value as a page field, or null (reported) when the field's rules refuse it. */
@@ -271,6 +300,7 @@ export class VaultImport {
     const { position } = await attachmentCommands.handle(this.ports.eventStore, attachmentId, { type: "RecordAttachmentUpload", attachment }, this.actor.context);
     this.record(position);
     this.result.attachmentsUploaded += 1;
+    this.storedBytes += size;
   }
 
   private async uploadImage(checked: CheckedImage, imageId: ImageId, pageId: PageId): Promise<void> {
@@ -293,5 +323,6 @@ export class VaultImport {
     const { position } = await imageCommands.handle(this.ports.eventStore, imageId, { type: "RecordImageUpload", image }, this.actor.context);
     this.record(position);
     this.result.imagesUploaded += 1;
+    this.storedBytes += image.size;
   }
 }

@@ -28,6 +28,16 @@ export interface StoredUpload {
   readonly sha256: string;
 }
 
+/**
+ * The file's size as far as the declared Content-Length tells it (the form around it may take up to
+ * FORM_OVERHEAD_BYTES), at most `maxBytes`; 0 when no length is declared. What an upload holds of the storage
+ * quota while it streams, so uploads that cannot fit are refused before their bytes are read.
+ */
+export function declaredFileBytes(request: FastifyRequest, maxBytes: number): number {
+  const declared = Number(request.headers["content-length"]);
+  return Number.isFinite(declared) ? Math.min(maxBytes, Math.max(0, declared - FORM_OVERHEAD_BYTES)) : 0;
+}
+
 /** Closing the connection is how the rest of an oversized body goes unread. */
 export const tooLarge = (maxBytes: number): AppError =>
   new AppError("payload_too_large", `file: larger than ${maxBytes} bytes (ATTACHMENT_MAX_BYTES)`, { connection: "close" });

@@ -2,9 +2,10 @@
 // streamed into the blob store within ATTACHMENT_MAX_BYTES; DELETE records its removal in the page's history
 // (the bytes go when the page is purged). Both need pages:write and edit permission on the page. The bytes are
 // stored first and AttachmentUploaded recorded after, so no record points at missing bytes; the upload holds its
-// size of the page owner's stored-bytes quota from then until it answers.
+// size of the page owner's stored-bytes quota from then until it answers, and its declared size while it streams.
 import { randomUUID } from "node:crypto";
 import multipart from "@fastify/multipart";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { pageAccess } from "../../../shared/access/authorize.ts";
 import { attachmentBlobKey } from "../../../shared/attachments/attachment-blobs.ts";
@@ -18,10 +19,20 @@ import { attachmentIdSchema, pageIdSchema, userIdSchema, type PageId } from "../
 import type { CommandApiPorts } from "../command-api-ports.ts";
 import { writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
-import { storeUploadForm } from "./attachment-form.ts";
+import { declaredFileBytes, storeUploadForm } from "./attachment-form.ts";
 
 /** When a file has no name at all, it is shown under this one. */
 const UNNAMED = "attachment";
+
+/**
+ * A refusal answered before the body was read: the rest of it never is. Once the answer is out, a client that
+ * neither sends nor hangs up gets five quiet seconds, then the connection is closed (it would otherwise hold
+ * shutdown).
+ */
+function closingAfter(request: FastifyRequest, reply: FastifyReply, error: AppError): AppError {
+  reply.raw.once("finish", () => request.raw.socket.setTimeout(5_000, () => request.raw.socket.destroy()));
+  return error;
+}
 
 export async function attachmentCommandRoutes(app: App, ports: CommandApiPorts): Promise<void> {
   const answer = answerWrites(ports);
@@ -41,14 +52,15 @@ export async function attachmentCommandRoutes(app: App, ports: CommandApiPorts):
         const { page } = await pageAccess("edit")(ports.views, actor.principal, pageId);
         const attachmentId = attachmentIdSchema.parse(randomUUID());
         const key = attachmentBlobKey(attachmentId);
-        const upload = await storeUploadForm(request, ports.blobs, key, ports.attachmentMaxBytes).catch((error: unknown) => {
-          // The rest of an oversized body is never read: once the 413 is out, a client that neither sends nor
-          // hangs up gets five quiet seconds, then the connection is closed (it would otherwise hold shutdown).
-          if (error instanceof AppError && error.code === "payload_too_large") {
-            reply.raw.once("finish", () => request.raw.socket.setTimeout(5_000, () => request.raw.socket.destroy()));
-          }
-          throw error;
+        // The declared size holds quota while the file streams: one that cannot fit is refused before it is read.
+        const streaming = await ports.quotas.blobBytes.reserve(page.ownerId, declaredFileBytes(request, ports.attachmentMaxBytes)).catch((error: unknown) => {
+          throw error instanceof AppError ? closingAfter(request, reply, new AppError(error.code, error.message, { connection: "close" })) : error;
         });
+        const upload = await storeUploadForm(request, ports.blobs, key, ports.attachmentMaxBytes)
+          .catch((error: unknown) => {
+            throw error instanceof AppError && error.code === "payload_too_large" ? closingAfter(request, reply, error) : error;
+          })
+          .finally(streaming);
         const filename = upload.name ?? (upload.originalName || UNNAMED);
         const fingerprintBody = { name: filename, originalName: upload.originalName, sha256: upload.sha256 };
         let recorded = false;

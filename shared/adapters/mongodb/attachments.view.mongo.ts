@@ -1,4 +1,5 @@
 // The attachments read model in MongoDB: one document per upload, a deleted one marked until its page is purged.
+import { pageIdsHeldBy } from "./pages.view.mongo.ts";
 import { z } from "zod";
 import type { AttachmentRecord, AttachmentsView, AttachmentsWriter } from "../../attachments/attachments.view.ts";
 import type { ListKey } from "../../read-store/list-query.ts";
@@ -65,9 +66,8 @@ export class MongoAttachmentsView implements AttachmentsView {
   }
 
   async bytesOwnedBy(ownerId: string): Promise<number> {
-    // As for images: the owner's live pages through pages_visible (the owner's access key), then one sum over
-    // their attachments through attachments_page.
-    const pageIds = (await this.ref.current().collection<{ _id: string }>("pages").find({ accessKeys: `o:${ownerId}`, deleted: false }, { projection: { _id: 1 } }).toArray()).map((page) => page._id);
+    // The owner's pages until purged, then one sum over their attachments through attachments_page.
+    const pageIds = await pageIdsHeldBy(this.ref, ownerId);
     if (pageIds.length === 0) return 0;
     const [total] = await attachments(this.ref)
       .aggregate<{ bytes: number }>([{ $match: { pageId: { $in: pageIds } } }, { $group: { _id: null, bytes: { $sum: "$size" } } }])

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageIdsHeldBy } from "./pages.view.mongo.ts";
 import { imageMimeTypeSchema } from "../../images/image.decider.ts";
 import type { ImageRecord, ImagesView, ImagesWriter } from "../../images/images.view.ts";
 import { recordOf, type GenerationRef, type MongoBatch, type MongoModel } from "./mongo-batch.ts";
@@ -48,8 +49,8 @@ export class MongoImagesView implements ImagesView {
   }
 
   async bytesOwnedBy(ownerId: string): Promise<number> {
-    // The owner's live pages through pages_visible (the owner's access key), then one sum over their images.
-    const pageIds = (await this.ref.current().collection<{ _id: string }>("pages").find({ accessKeys: `o:${ownerId}`, deleted: false }, { projection: { _id: 1 } }).toArray()).map((page) => page._id);
+    // The owner's pages until purged, then one sum over their images through images_page.
+    const pageIds = await pageIdsHeldBy(this.ref, ownerId);
     if (pageIds.length === 0) return 0;
     const [total] = await images(this.ref)
       .aggregate<{ bytes: number }>([{ $match: { pageId: { $in: pageIds } } }, { $group: { _id: null, bytes: { $sum: "$size" } } }])

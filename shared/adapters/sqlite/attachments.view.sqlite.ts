@@ -1,4 +1,5 @@
 // The attachments read model in SQLite: one row per upload, a deleted one marked until its page is purged.
+import { PAGES_HELD_BY_OWNER } from "./pages.view.sqlite.ts";
 import type Database from "better-sqlite3";
 import type { AttachmentRecord, AttachmentsView, AttachmentsWriter } from "../../attachments/attachments.view.ts";
 import { LIST_START, type ListKey } from "../../read-store/list-query.ts";
@@ -65,15 +66,15 @@ export class SqliteAttachmentsView implements AttachmentsView {
          ORDER BY position DESC, id DESC LIMIT :limit`,
       ),
       all: db.prepare<[string, string, number], Row>("SELECT * FROM attachments WHERE page_id = ? AND id > ? ORDER BY id LIMIT ?"),
-      // The owner's live pages through their index, then each page's attachments through attachments_page.
+      // The owner's pages until purged (live and trashed, each through its index), then each page's attachments.
       bytes: db
-        .prepare<[string], number>("SELECT coalesce(sum(a.size), 0) FROM pages p JOIN attachments a ON a.page_id = p.id WHERE p.owner_id = ? AND p.deleted = 0")
+        .prepare<{ ownerId: string }, number>(`SELECT coalesce(sum(a.size), 0) FROM (${PAGES_HELD_BY_OWNER}) p JOIN attachments a ON a.page_id = p.id`)
         .pluck(),
     };
   }
 
   async bytesOwnedBy(ownerId: string): Promise<number> {
-    return this.statements.bytes.get(ownerId) ?? 0;
+    return this.statements.bytes.get({ ownerId }) ?? 0;
   }
 
   async get(id: string): Promise<AttachmentRecord | null> {

@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { PAGES_HELD_BY_OWNER } from "./pages.view.sqlite.ts";
 import { imageMimeTypeSchema } from "../../images/image.decider.ts";
 import type { ImageRecord, ImagesView, ImagesWriter } from "../../images/images.view.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
@@ -60,9 +61,9 @@ export class SqliteImagesView implements ImagesView {
 
   constructor(db: Database.Database) {
     this.statement = db.prepare<[string], Row>("SELECT * FROM images WHERE id = ?");
-    // The owner's live pages through their index, then each page's images through theirs.
+    // The owner's pages until purged (live and trashed, each through its index), then each page's images.
     this.bytesStatement = db
-      .prepare<[string], number>("SELECT coalesce(sum(i.size), 0) FROM pages p JOIN images i ON i.page_id = p.id WHERE p.owner_id = ? AND p.deleted = 0")
+      .prepare<{ ownerId: string }, number>(`SELECT coalesce(sum(i.size), 0) FROM (${PAGES_HELD_BY_OWNER}) p JOIN images i ON i.page_id = p.id`)
       .pluck();
     this.allOfPageStatement = db.prepare<[string, string, number], Row>("SELECT * FROM images WHERE page_id = ? AND id > ? ORDER BY id LIMIT ?");
   }
@@ -72,7 +73,7 @@ export class SqliteImagesView implements ImagesView {
   }
 
   async bytesOwnedBy(ownerId: string): Promise<number> {
-    return this.bytesStatement.get(ownerId) ?? 0;
+    return this.bytesStatement.get({ ownerId }) ?? 0;
   }
 
   async get(id: string): Promise<ImageRecord | null> {

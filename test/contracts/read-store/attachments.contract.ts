@@ -44,7 +44,7 @@ export function attachmentCases<Tx>(s: ContractStores<Tx>): void {
     expect(await s.reader.attachments.get(other.id)).toEqual(other);
   });
 
-  it("sums the attachment bytes of an owner's live pages, deleted attachments too: other owners' and deleted pages' are not counted", async () => {
+  it("sums the attachment bytes of an owner's pages until they are purged, deleted attachments and trashed pages too: other owners' are not counted", async () => {
     const [ann, bob] = [randomUUID(), randomUUID()];
     const [first, second, trashed, others] = [page(ann), page(ann), page(ann), page(bob)];
     const sized = (pageId: string, size: number) => ({ ...attachmentOf(pageId), size });
@@ -58,9 +58,13 @@ export function attachmentCases<Tx>(s: ContractStores<Tx>): void {
       await w().attachments.markDeleted(tx, removed.id, at().updatedAt);
       await w().pages.remove(tx, trashed.id);
     });
-    expect(await s.reader.attachments.bytesOwnedBy(ann)).toBe(123);
+    expect(await s.reader.attachments.bytesOwnedBy(ann)).toBe(4123);
     expect(await s.reader.attachments.bytesOwnedBy(bob)).toBe(50000);
-    await batch(async (tx) => w().attachments.removePage(tx, first.id));
+    await batch(async (tx) => {
+      await w().attachments.removePage(tx, first.id);
+      await w().attachments.removePage(tx, trashed.id);
+      await w().pages.purge(tx, trashed.id);
+    });
     expect(await s.reader.attachments.bytesOwnedBy(ann)).toBe(3);
   });
 }

@@ -48,7 +48,7 @@ export function trashCases<Tx>(s: ContractStores<Tx>): void {
     expect(await sources({ ownerIds: [], folderIds: [], pageIds: [] })).toEqual(new Set());
   });
 
-  it("sums the image bytes of an owner's live pages: other owners' and deleted pages' images are not counted", async () => {
+  it("sums the image bytes of an owner's pages until they are purged, trashed pages too: other owners' images are not counted", async () => {
     const [ann, bob] = [randomUUID(), randomUUID()];
     const [first, second, deleted, others] = [page(ann), page(ann), page(ann), page(bob)];
     const image = (pageId: string, size: number) => ({ id: randomUUID(), pageId, uploaderId: ann, filename: "f.png", originalName: "f.png", mimeType: "image/png" as const, size, width: 1, height: 1, alt: "", sha256: "a".repeat(64), createdAt: at().updatedAt });
@@ -58,8 +58,13 @@ export function trashCases<Tx>(s: ContractStores<Tx>): void {
       for (const [pageId, size] of [[first.id, 100], [first.id, 20], [second.id, 3], [deleted.id, 4000], [others.id, 50000]] as const) await w().images.put(tx, image(pageId, size));
     });
     await batch(async (tx) => w().pages.remove(tx, deleted.id));
-    expect(await s.reader.images.bytesOwnedBy(ann)).toBe(123);
+    expect(await s.reader.images.bytesOwnedBy(ann)).toBe(4123);
     expect(await s.reader.images.bytesOwnedBy(bob)).toBe(50000);
+    await batch(async (tx) => {
+      await w().images.removePage(tx, deleted.id);
+      await w().pages.purge(tx, deleted.id);
+    });
+    expect(await s.reader.images.bytesOwnedBy(ann)).toBe(123);
   });
 
   it("lists every image of a page in id order, paged, for the purge that removes their bytes", async () => {
