@@ -177,6 +177,21 @@ describe("the size limit", () => {
     expect(await attachmentBlobs(small.dataDir)).toHaveLength(1);
     expect((await owner.get(`/pages/${pageId}/attachments`)).body.data).toEqual([]);
   });
+
+  it("leaves a vault's file over the limit out of an import, reported, and keeps the note and the files that fit", async () => {
+    const owner = await small.registered("owner");
+    const files = [
+      { path: "Notes.md", content: "[[fits.pdf]] and [[huge.pdf]]" },
+      { path: "fits.pdf", content: Buffer.concat([PDF, Buffer.alloc(LIMIT - PDF.length, 32)]).toString("base64") },
+      { path: "huge.pdf", content: Buffer.concat([PDF, Buffer.alloc(LIMIT + 1 - PDF.length, 32)]).toString("base64") },
+    ];
+    const reply = await owner.call("POST", "/imports/obsidian", { json: { files } });
+    expect(reply.status, reply.text).toBe(201);
+    expect(reply.body).toMatchObject({ pagesCreated: 1, attachmentsUploaded: 1, errors: [`"huge.pdf": skipped: larger than ${LIMIT} bytes (ATTACHMENT_MAX_BYTES)`, '"Notes.md": link [[huge.pdf]] names no imported file'] });
+    const [page] = (await owner.get("/pages")).body.data as Array<{ id: string }>;
+    const listed = (await owner.get(`/pages/${String(page?.id)}/attachments`)).body.data as Array<{ filename: string; size: number }>;
+    expect(listed.map(({ filename, size }) => ({ filename, size }))).toEqual([{ filename: "fits.pdf", size: LIMIT }]);
+  });
 });
 
 describe("GET /attachments/{attachmentId}", () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { realisticVault } from "../fixtures/realistic-vault.ts";
+import { attach } from "../support/attachments.ts";
 import { makeImage } from "../support/images.ts";
 import { TestServer, type Client } from "../support/server.ts";
 import { asImportFiles, exportVault, fileDigest, workspaceSnapshot } from "../support/vault-zip.ts";
@@ -40,6 +41,28 @@ describe("GET /exports/obsidian", () => {
     expect(Buffer.from(exported.files.get("attachments/pic.png") ?? []).toString("base64")).toBe(png);
     expect(text(exported.files, "Projects/Plan.md")).toBe("---\nicon: \"🗺️\"\ntags: [ a ]\n---\n# Plan\n\n## Next steps\nSee [[Notes|my notes]] and [[Notes#part-two|Notes > Part two]].\n![[pic.png]]\n");
     expect(text(exported.files, "Notes.md")).toBe("## Part two\n[[Projects/Plan|Plan]] ![[pic.png]] [[pic.png|the picture]]\n");
+  });
+
+  it("holds every live attachment of an exported page, linked or not, and none deleted; an import of it reports the unlinked file", async () => {
+    const dee = await server.registered("dee");
+    const pageId = String((await dee.post("/pages", { title: "Files", markdown: "" })).body.id);
+    const pdf = Buffer.from("%PDF-1.7\nlinked\n%%EOF\n");
+    const linked = await attach(dee, pageId, { bytes: pdf, name: "linked.pdf" });
+    const loose = await attach(dee, pageId, { bytes: Buffer.from("a,b\n1,2\n"), name: "loose.csv" });
+    const gone = await attach(dee, pageId, { bytes: Buffer.from("old"), name: "gone.txt" });
+    for (const reply of [linked, loose, gone]) expect(reply.status, reply.text).toBe(201);
+    expect((await dee.delete(`/pages/${pageId}/attachments/${String(gone.body.id)}`)).status).toBe(204);
+    expect((await dee.call("PUT", `/pages/${pageId}/content`, { json: { markdown: `Report: ${String(linked.body.markdown)}` }, headers: { "if-match": "*" } })).status).toBe(200);
+
+    const exported = await exportVault(dee);
+    expect(exported.status, exported.text).toBe(200);
+    expect([...exported.files.keys()].sort()).toEqual(["Files.md", "attachments/linked.pdf", "attachments/loose.csv"]);
+    expect(text(exported.files, "attachments/loose.csv")).toBe("a,b\n1,2\n");
+    expect(text(exported.files, "Files.md")).toBe("Report: [[linked.pdf]]");
+
+    const result = await importVault(await server.registered("eli"), asImportFiles(exported.files));
+    expect(result.attachmentsUploaded).toBe(1);
+    expect(result.errors).toEqual(['"attachments/loose.csv": skipped: no imported note links this file']);
   });
 
   it("gives titles no file system accepts, and titles that collide, safe and stable names with the real title in frontmatter", async () => {

@@ -2,8 +2,8 @@
 // vault. Two passes over the read models, each in batches with a turn of the event loop between them: the first
 // lists the pages (ids, titles, places: a few hundred bytes each) and gives every folder and page a file name;
 // the second reads the pages' contents in batches bounded by count and bytes, has the worker pool find their
-// links, writes the images they show and the files they link (each once, under attachments/), has the pool write and deflate their notes, adds those to the zip as the
-// reader takes them, and lets go of the batch. Only the listing and the names of images already written are held
+// links, writes the images they show and their files, linked or not (each once, under attachments/), has the
+// pool write and deflate their notes, adds those to the zip as the reader takes them, and lets go of the batch. Only the listing and the names of images already written are held
 // beyond a batch. No markdown is parsed, and nothing compressed, on the event loop. Reads the read models and the
 // blob reader only.
 import { setImmediate as yieldToLoop } from "node:timers/promises";
@@ -30,6 +30,8 @@ const NOTE_BATCH = 64;
 const NOTE_BATCH_CHARACTERS = 4_000_000;
 /** Where images and attached files go, at the vault's root. */
 export const ATTACHMENTS = "attachments";
+/** A page's attachments are listed this many at a time. */
+const ATTACHMENT_PAGE = 100;
 
 const EXTENSIONS: Record<ImageMimeType, readonly string[]> = {
   "image/png": [".png"],
@@ -202,6 +204,8 @@ export class ObsidianExport {
         else if (link.kind !== "page") await this.exportImage(zip, link.id);
       }
     }
+    // Files attached to a page but linked from no note still go in: the archive holds every file of the pages.
+    for (const read of batch) await this.exportUnlinkedAttachments(zip, read.note.id);
     // A note too complex to parse within the pool's limits is written as it is: its links stay as they are.
     const writable = written.flatMap(({ read, links }) => (links === null ? [] : [{ read, links }]));
     const entries = await eachOrAlone(writable, async (notes) => (await this.pool.run("vaultEntries", { notes: notes.map(({ read, links }) => this.noteTask(read, links)) })).entries);
@@ -254,6 +258,21 @@ export class ObsidianExport {
     await zip.addStream(path, blob.stream, new Date(image.createdAt));
     this.written.set(image.sha256, path);
     this.images.set(imageId, path);
+  }
+
+  /**
+   * The page's live attachments its markdown does not link, under attachments/ beside the rest (a vault ties a
+   * file to a note only by a link, so importing the archive reports them as linked by no note).
+   */
+  private async exportUnlinkedAttachments(zip: ZipStream, pageId: string): Promise<void> {
+    for (let before: ListKey | null = null; ; ) {
+      const rows = await this.views.attachments.list({ pageId, before, limit: ATTACHMENT_PAGE });
+      for (const attachment of rows.slice(0, ATTACHMENT_PAGE)) await this.exportAttachment(zip, attachment.id);
+      const last = rows[ATTACHMENT_PAGE - 1];
+      if (rows.length <= ATTACHMENT_PAGE || !last) return;
+      before = { position: last.position, id: last.id };
+      await yieldToLoop();
+    }
   }
 
   /** A live attachment of a page the caller can view, written once under attachments/ by its own name. */
