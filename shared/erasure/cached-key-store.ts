@@ -17,6 +17,8 @@ export interface KeyCacheOptions {
 
 export class CachedKeyStore implements KeyStore {
   private readonly entries = new Map<string, Entry>();
+  /** The name last moved to the end of `entries`. */
+  private lastName: string | null = null;
   private readonly now: () => number;
 
   constructor(
@@ -34,6 +36,7 @@ export class CachedKeyStore implements KeyStore {
   private remember(name: string, key: DataKey | null): void {
     this.entries.delete(name);
     this.entries.set(name, { key, until: key ? this.now() + this.options.ttlMs : Number.POSITIVE_INFINITY });
+    this.lastName = name;
     for (const oldest of this.entries.keys()) {
       if (this.entries.size <= this.options.maxEntries) break;
       this.entries.delete(oldest);
@@ -43,9 +46,16 @@ export class CachedKeyStore implements KeyStore {
   private recall(name: string): Entry | undefined {
     const entry = this.entries.get(name);
     if (!entry) return undefined;
-    this.entries.delete(name);
-    if (entry.until <= this.now()) return undefined;
-    this.entries.set(name, entry);
+    if (entry.until <= this.now()) {
+      this.entries.delete(name);
+      return undefined;
+    }
+    // Most recently used goes last; a key used again at once (every field of a page's events) is already there.
+    if (this.lastName !== name) {
+      this.entries.delete(name);
+      this.entries.set(name, entry);
+      this.lastName = name;
+    }
     return entry;
   }
 
@@ -56,6 +66,10 @@ export class CachedKeyStore implements KeyStore {
     this.remember(`active ${subject}`, key);
     this.remember(`${subject} ${key.keyId}`, key);
     return key;
+  }
+
+  knownKey(subject: string, keyId: string): DataKey | null | undefined {
+    return this.recall(`${subject} ${keyId}`)?.key;
   }
 
   async key(subject: string, keyId: string): Promise<DataKey | null> {

@@ -6,6 +6,7 @@ import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } f
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PRIVATE_DIRECTORY, type Config } from "../config/config.ts";
+import { pooledRandomBytes } from "./random-pool.ts";
 import { KeyStoreError } from "./key-store.port.ts";
 
 export const KEK_FILE = "erasure-kek";
@@ -28,7 +29,7 @@ export class KeyEncryptionKey {
   }
 
   wrap(subject: string, keyId: string, material: Buffer): Buffer {
-    const iv = randomBytes(IV_BYTES);
+    const iv = pooledRandomBytes(IV_BYTES);
     const cipher = createCipheriv("aes-256-gcm", this.wrapping, iv);
     cipher.setAAD(Buffer.from(`${subject}|${keyId}`));
     return Buffer.concat([iv, cipher.update(material), cipher.final(), cipher.getAuthTag()]);

@@ -16,6 +16,11 @@ export interface KeyStore {
   activeKey(subject: string): Promise<DataKey>;
   /** The subject's key of that id, or null when it was destroyed or never existed. */
   key(subject: string, keyId: string): Promise<DataKey | null>;
+  /**
+   * The key as `key` would answer it when that answer is at hand without I/O (a cache holds it), else undefined:
+   * lets a reader open a batch of events without a turn of the event loop per field.
+   */
+  knownKey?(subject: string, keyId: string): DataKey | null | undefined;
   /** Destroys every key of the subject; what was sealed under them stays unreadable for good. */
   destroy(subject: string): Promise<void>;
   /** A random id made when the store was created, so a process can tell a lost store from its own. */

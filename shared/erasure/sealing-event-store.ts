@@ -6,9 +6,9 @@
 // existed keeps being used under that name (until the copy-and-transform migration renames it:
 // shared/erasure/log-migration.ts).
 import type { AppendResult, EventStore, ExpectedRevision, NewEvent, RecordedEvent, StreamRead, Subscription, BatchHandler } from "../event-store/event-store.port.ts";
-import { envelopeHeader, open, seal } from "./envelope.ts";
+import { envelopeHeader, open, parseEnvelope, seal, type ParsedEnvelope } from "./envelope.ts";
 import type { KeyEncryptionKey } from "./key-encryption-key.ts";
-import type { KeyStore } from "./key-store.port.ts";
+import type { DataKey, KeyStore } from "./key-store.port.ts";
 import { hashedStreamName, sealingRules, type SealedField } from "./sealed-fields.ts";
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -59,33 +59,40 @@ export class SealingEventStore implements EventStore {
     return { ...event, data };
   }
 
-  private async openField(recorded: RecordedEvent, { kind, erased }: SealedField, value: string): Promise<unknown> {
-    const header = envelopeHeader(value);
-    if (header === null) return value;
-    const key = await this.keys.key(header.subject, header.keyId);
+  /** A sealed field's value: its plaintext, or its erased value once its key is destroyed. */
+  private opened(recorded: RecordedEvent, { kind, erased }: SealedField, envelope: ParsedEnvelope, key: DataKey | null): unknown {
     if (key === null) return erased;
     try {
-      const plaintext = open(key, value);
+      const plaintext = open(key, envelope);
       return kind === "json" ? JSON.parse(plaintext) : plaintext;
     } catch {
       throw new SealedFieldError(`a sealed field of event ${recorded.id} (${recorded.type}) at position ${recorded.position} does not open under its key`);
     }
   }
 
-  private async openEvent(recorded: RecordedEvent): Promise<RecordedEvent> {
-    const rule = sealingRules[recorded.type];
-    if (!rule || !isRecord(recorded.data)) return recorded;
-    const data = { ...recorded.data };
-    for (const field of rule.fields) {
-      const value = data[field.field];
-      if (typeof value === "string") data[field.field] = await this.openField(recorded, field, value);
-    }
-    return { ...recorded, data };
-  }
-
+  /**
+   * Opens the events' sealed fields. Keys the key store holds at hand are used at once, so a batch whose keys are
+   * cached opens without a turn of the event loop; only a field whose key must be fetched waits for it.
+   */
   private async openAll(events: readonly RecordedEvent[]): Promise<RecordedEvent[]> {
     const opened: RecordedEvent[] = [];
-    for (const event of events) opened.push(sealingRules[event.type] ? await this.openEvent(event) : event);
+    for (const recorded of events) {
+      const rule = sealingRules[recorded.type];
+      if (!rule || !isRecord(recorded.data)) {
+        opened.push(recorded);
+        continue;
+      }
+      const data = { ...recorded.data };
+      for (const field of rule.fields) {
+        const value = data[field.field];
+        const envelope = typeof value === "string" ? parseEnvelope(value) : null;
+        if (envelope === null) continue;
+        const known = this.keys.knownKey?.(envelope.subject, envelope.keyId);
+        const key = known === undefined ? await this.keys.key(envelope.subject, envelope.keyId) : known;
+        data[field.field] = this.opened(recorded, field, envelope, key);
+      }
+      opened.push({ ...recorded, data });
+    }
     return opened;
   }
 

@@ -2,11 +2,12 @@
 // the log cannot rebuild it: back it up like the event store. Keys are stored wrapped by the key-encryption key.
 // `secure_delete` overwrites a destroyed key's bytes in the file's pages, and a TRUNCATE checkpoint after each
 // destruction empties the WAL, so no copy of the wrapped key stays in either file.
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
 import { z } from "zod";
 import type { KeyEncryptionKey } from "../../erasure/key-encryption-key.ts";
 import { checkSubject, KeyStoreError, type DataKey, type KeyStore } from "../../erasure/key-store.port.ts";
+import { pooledRandomBytes } from "../../erasure/random-pool.ts";
 import { openDatabase, PAGE_CACHE_MB } from "./open-database.ts";
 
 const schema = `
@@ -64,8 +65,8 @@ export class SqliteKeyStore implements KeyStore {
     checkSubject(subject);
     const existing = this.read(subject);
     if (existing) return existing;
-    const keyId = randomBytes(9).toString("base64url");
-    const material = randomBytes(32);
+    const keyId = pooledRandomBytes(9).toString("base64url");
+    const material = pooledRandomBytes(32);
     // Another process may create the subject's key at the same instant: the first insert wins, and the loser
     // reads the winner's.
     if (this.statements.insert.run(subject, keyId, this.kek.wrap(subject, keyId, material)).changes === 1) return { subject, keyId, material };
