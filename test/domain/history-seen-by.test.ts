@@ -1,7 +1,7 @@
 // History as one caller may be told it: each folder a change names is shown exactly when the caller could view
 // that folder itself, otherwise as null (the root); the rest of the change is left as it is.
 import { describe, expect, it } from "vitest";
-import type { AccessContext } from "../../shared/access/effective-permission.ts";
+import type { AccessContext } from "../../shared/access/access-context.ts";
 import { describeChange, type Change, type DescribedEntry, type StoredChange } from "../../shared/history/describe-history.ts";
 import { entriesSeenBy, foldersNamedBy, type FolderStanding } from "../../shared/history/history-seen-by.ts";
 import { accessContext } from "../support/access-context.ts";

@@ -1,7 +1,8 @@
 // Page queries: the access-filtered list, one page, exact-title lookup with folderPath, and the markdown.
 import { z } from "zod";
 import { visiblePage } from "../../../shared/access/authorize.ts";
-import { effectivePermission, presentVisible, visibilityFilter, type AccessContext } from "../../../shared/access/effective-permission.ts";
+import { effectivePermission, presentVisible, visibilityFilter } from "../../../shared/access/effective-permission.ts";
+import type { AccessContext } from "../../../shared/access/access-context.ts";
 import { seenBy, type Seen } from "../../../shared/access/seen-by.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
