@@ -4,7 +4,8 @@
 // Pure: the folders' standings are loaded once per distinct id by the caller of these functions.
 import { effectivePermission } from "../access/effective-permission.ts";
 import type { AccessContext } from "../access/access-context.ts";
-import type { Change, DescribedEntry } from "./describe-history.ts";
+import type { DescribedEntry } from "./describe-history.ts";
+import type { Change } from "./change-summary.ts";
 
 /** What decides whether a caller can view a folder a change names: where it stands now. */
 export interface FolderStanding {
