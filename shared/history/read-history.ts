@@ -7,7 +7,7 @@ import type { AccessContext } from "../access/access-context.ts";
 import { seenBy, type Seen } from "../access/seen-by.ts";
 import { AppError } from "../errors/app-error.ts";
 import { atLeast, type Permission } from "../kernel/permissions.ts";
-import type { PageRecord } from "../pages/pages.view.ts";
+import type { PageRecord } from "../pages/page-record.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import { describeChange, usersNamedBy, type DescribedEntry } from "./describe-history.ts";
 import { entriesSeenBy, foldersNamedBy, type FolderStanding } from "./history-seen-by.ts";

@@ -13,7 +13,8 @@ import { errorBody, listOf, paginationQuery } from "../../../shared/http/schemas
 import { folderIdSchema, pageIdSchema } from "../../../shared/kernel/ids.ts";
 import { etagOf, renderPageDocument } from "../../../shared/pages/page-document.ts";
 import { pageResource, resolvedPageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
-import { titleKey, type PageRecord } from "../../../shared/pages/pages.view.ts";
+import { titleKey } from "../../../shared/pages/pages.view.ts";
+import type { PageRecord } from "../../../shared/pages/page-record.ts";
 import { decodeListCursor, pageOf } from "../../../shared/read-store/pagination.ts";
 import { instantSchema, refuseFuture, type Instant } from "../../../shared/history/instant.ts";
 import { pageRecordAt } from "../../../shared/history/read-history.ts";
