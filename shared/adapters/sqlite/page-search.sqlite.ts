@@ -26,7 +26,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS page_search USING fts5(scope, title, body, co
 /**
  * Every batch adds a segment to the FTS5 index and FTS5 merges them by levels, so a store written batch by batch
  * holds a dozen or more segments, and each term of a query is looked up in each. A rebuild ends with the index
- * merged into one (three to five times faster queries, measured in docs/benchmarks.md).
+ * merged into one (three to five times faster queries in the benchmark's search rows).
  */
 export const pageSearchModel: SqliteModel = {
   schema,
