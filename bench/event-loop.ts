@@ -12,7 +12,7 @@ import type { Child } from "./processes.ts";
 import { fmt, renderTable, verdict, type Row } from "./report.ts";
 import { scrapeLoopDelay } from "./worst/probe.ts";
 
-/** The target for every workload: the loop never waits 50 ms at the 99th percentile. */
+/** The target of every event-loop row (docs/benchmarks.md): the loop never waits 50 ms at the 99th percentile. */
 const TARGET_P99_MS = 50;
 /** Several ticks of prom-client's 10 ms sampling timer. */
 const SETTLE_MS = 200;

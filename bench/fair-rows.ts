@@ -1,6 +1,6 @@
-// The HTTP rows with all three references: the old bare-route ceiling (kept so figures stay
-// comparable), the same-bytes ceiling, and the in-process limit where the read has one; verdicts by the
-// issue's targets.
+// The HTTP rows with all three references: the bare-route ceiling (every run measures it, so runs compare),
+// the same-bytes ceiling, and the in-process limit where the read has one; verdicts by the targets of
+// docs/benchmarks.md ("What each row is compared with").
 import { failedText, type LoadFigures } from "./http-load.ts";
 import type { SameBytes } from "./fair-ceilings.ts";
 import { fmt, verdict, type Row } from "./report.ts";

@@ -1,6 +1,6 @@
 // Read model of who was given access: grants on pages and folders, and workspace memberships.
 import type { GrantablePermission, WorkspaceRole } from "../kernel/permissions.ts";
-import type { AccessContext } from "./effective-permission.ts";
+import type { AccessContext } from "./access-context.ts";
 
 export type EntityType = "page" | "folder";
 

@@ -5,7 +5,7 @@ import { AppError } from "../errors/app-error.ts";
 import type { FolderRecord } from "../folders/folders.view.ts";
 import { userIdSchema, type UserId } from "../kernel/ids.ts";
 import { atLeast, type Permission } from "../kernel/permissions.ts";
-import type { PageRecord } from "../pages/pages.view.ts";
+import type { PageRecord } from "../pages/page-record.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import { effectivePermission } from "./effective-permission.ts";
 import { seenBy, type Seen } from "./seen-by.ts";

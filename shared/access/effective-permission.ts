@@ -1,17 +1,8 @@
 // Effective permission (docs/architecture.md): the highest of ownership, a direct grant, an ancestor folder's grant
 // and the caller's role in the owner's workspace. Pure: the caller's AccessContext is loaded once per request.
-import { highest, roleToPermission, type GrantablePermission, type Permission, type WorkspaceRole } from "../kernel/permissions.ts";
+import { highest, roleToPermission, type Permission } from "../kernel/permissions.ts";
+import type { AccessContext } from "./access-context.ts";
 import { seenBy, type Placed, type Seen } from "./seen-by.ts";
-
-export interface AccessContext {
-  readonly userId: string;
-  /** workspace owner id → the caller's role there */
-  readonly workspaceRoles: ReadonlyMap<string, WorkspaceRole>;
-  /** folder id → permission granted to the caller directly on that folder */
-  readonly folderGrants: ReadonlyMap<string, GrantablePermission>;
-  /** page id → permission granted to the caller directly on that page */
-  readonly pageGrants: ReadonlyMap<string, GrantablePermission>;
-}
 
 export interface AccessTarget {
   readonly kind: "page" | "folder";

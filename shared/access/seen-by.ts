@@ -1,7 +1,7 @@
 // Where a page or folder sits, as a caller may be told: only the folders they can view. A folder they cannot
 // view is as missing as it is to GET /folders/{id}, so its id and name never appear in parentId or folderPath;
 // what lies below it appears at the caller's root. Pure: computed from the record and the cached context.
-import type { AccessContext } from "./effective-permission.ts";
+import type { AccessContext } from "./access-context.ts";
 
 /** The fields that say where an item sits: a page's `folderPath`, or a folder's own `path` (its name last). */
 export interface Placed {

@@ -5,7 +5,7 @@
 // and icon. Each reads, once its key is destroyed, as an erased value of the field's own type. Pure.
 import type { EventMetadata } from "../event-store/event-store.port.ts";
 import { subjects } from "./key-store.port.ts";
-import type { SealedField, SealingRule } from "./sealed-fields.ts";
+import type { SealedField, SealingRule } from "./sealing-rule.ts";
 
 /** The title an erased page (and the name an erased folder) reads as. */
 export const ERASED_PAGE_TITLE = "Erased page";

@@ -3,27 +3,16 @@
 // the answer recorded for an Idempotency-Key under its caller's key (or the page's it wrote); a page's and a
 // folder's content under the item's own key (sealed-content.ts). What a field reads as once its key is
 // destroyed is an explicit "erased" value of the field's own type, so every schema still holds. Pure.
-import type { EventMetadata } from "../event-store/event-store.port.ts";
 import { subjects } from "./key-store.port.ts";
 import { contentSealingRules, idempotentAnswerSubject } from "./sealed-content.ts";
+import type { SealedField, SealingRule } from "./sealing-rule.ts";
+
+export type { SealedField } from "./sealing-rule.ts";
 
 /** The name an erased user is shown by. */
 export const ERASED_USER_NAME = "Erased user";
 /** An erased email address: empty, which no real address is. */
 export const ERASED_EMAIL = "";
-
-export interface SealedField {
-  readonly field: string;
-  /** `text` seals a string as it is; `json` seals any JSON value as its JSON text. */
-  readonly kind: "text" | "json";
-  readonly erased: unknown;
-}
-
-export interface SealingRule {
-  /** The subject whose key seals the event's fields; `addressHash` gives an address's keyed hash. */
-  subject(data: Readonly<Record<string, unknown>>, metadata: EventMetadata, addressHash: (address: string) => string): string | null;
-  readonly fields: readonly SealedField[];
-}
 
 const text = (field: string, erased: unknown): SealedField => ({ field, kind: "text", erased });
 const stringField = (data: Readonly<Record<string, unknown>>, field: string): string | null => {

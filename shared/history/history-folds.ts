@@ -4,7 +4,8 @@
 // markdown it replaced: kept here while the batch lasts (within a bound), else read from the entry that
 // recorded it.
 import type { DomainEvent } from "../events.ts";
-import { emptyFold, summarise, type Fold, type Summary } from "./describe-history.ts";
+import { emptyFold, summarise, type Fold } from "./describe-history.ts";
+import type { Summary } from "./change-summary.ts";
 import type { HistoryEntry, HistoryWriter, StoredFold } from "./history.view.ts";
 
 /** Markdown held in memory per batch, in characters; past it, held texts are dropped and read again on need. */

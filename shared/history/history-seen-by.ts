@@ -2,8 +2,10 @@
 // brought back into) that the caller cannot view is shown as null, the root, exactly as seenBy places records.
 // The stored summary keeps the real id; this shaping happens per reader, after the entries are described once.
 // Pure: the folders' standings are loaded once per distinct id by the caller of these functions.
-import { effectivePermission, type AccessContext } from "../access/effective-permission.ts";
-import type { Change, DescribedEntry } from "./describe-history.ts";
+import { effectivePermission } from "../access/effective-permission.ts";
+import type { AccessContext } from "../access/access-context.ts";
+import type { DescribedEntry } from "./describe-history.ts";
+import type { Change } from "./change-summary.ts";
 
 /** What decides whether a caller can view a folder a change names: where it stands now. */
 export interface FolderStanding {

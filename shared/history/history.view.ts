@@ -7,7 +7,7 @@ import type { DomainEvent } from "../events.ts";
 import { z } from "zod";
 import { grantablePermissionSchema } from "../kernel/permissions.ts";
 import { pageEventSchemas } from "../pages/page.decider.ts";
-import type { StoredChange, Summary } from "./describe-history.ts";
+import type { StoredChange, Summary } from "./change-summary.ts";
 import type { Instant } from "./instant.ts";
 
 export type HistoryEntityKind = "page" | "folder" | "thread";

@@ -2,11 +2,12 @@
 // page judged where it last stood), decided before any history row is read, so a stranger's request costs the
 // same whatever the page's history; then one page of stored changes, named, and a page rebuilt as of an instant.
 import type { Principal } from "../auth/principal.ts";
-import { effectivePermission, type AccessContext, type AccessTarget } from "../access/effective-permission.ts";
+import { effectivePermission, type AccessTarget } from "../access/effective-permission.ts";
+import type { AccessContext } from "../access/access-context.ts";
 import { seenBy, type Seen } from "../access/seen-by.ts";
 import { AppError } from "../errors/app-error.ts";
 import { atLeast, type Permission } from "../kernel/permissions.ts";
-import type { PageRecord } from "../pages/pages.view.ts";
+import type { PageRecord } from "../pages/page-record.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import { describeChange, usersNamedBy, type DescribedEntry } from "./describe-history.ts";
 import { entriesSeenBy, foldersNamedBy, type FolderStanding } from "./history-seen-by.ts";

@@ -6,7 +6,7 @@ import { visiblePage } from "../access/authorize.ts";
 import { effectivePermission, visibilityFilter } from "../access/effective-permission.ts";
 import { seenBy, type Seen } from "../access/seen-by.ts";
 import type { Permission } from "../kernel/permissions.ts";
-import type { PageRecord } from "../pages/pages.view.ts";
+import type { PageRecord } from "../pages/page-record.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import { pageOf, type Page } from "../read-store/pagination.ts";
 

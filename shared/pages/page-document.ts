@@ -1,7 +1,7 @@
 // The markdown document a page is read as: YAML frontmatter, then the authored body; and its strong ETag.
 import { AppError } from "../errors/app-error.ts";
 import type { Seen } from "../access/seen-by.ts";
-import type { PageRecord } from "./pages.view.ts";
+import type { PageRecord } from "./page-record.ts";
 import { keysBesideService, readServiceBlock, splitFrontmatter } from "./page-frontmatter.ts";
 
 const yamlScalar = (value: string | null): string => (value === null ? "null" : JSON.stringify(value));

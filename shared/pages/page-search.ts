@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { AppError } from "../errors/app-error.ts";
 import type { VisibleTo } from "../read-store/list-query.ts";
-import type { PageRecord } from "./pages.view.ts";
+import type { PageRecord } from "./page-record.ts";
 
 export type SearchTerm =
   | { readonly kind: "word"; readonly text: string; readonly prefix: boolean }

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { Permission } from "../kernel/permissions.ts";
 import type { Seen } from "../access/seen-by.ts";
-import type { PageRecord } from "./pages.view.ts";
+import type { PageRecord } from "./page-record.ts";
 
 export const permissionValue = z.enum(["view", "comment", "edit", "admin", "owner"]);
 

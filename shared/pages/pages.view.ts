@@ -1,24 +1,9 @@
-// Read models of pages: the listing row (access fields, titleKey, ancestors, folderPath) and the content.
+// Read models of pages: the listing row (page-record.ts; kept with its titleKey) and the content.
 import type { Changed, FolderPlace } from "../folders/folders.view.ts";
 import type { ListQuery, VisibleTo } from "../read-store/list-query.ts";
 import type { SearchHit, SearchQuery } from "./page-search.ts";
 import { withoutZeroWidth } from "../kernel/name-rules.ts";
-
-export interface PageRecord {
-  readonly id: string;
-  readonly ownerId: string;
-  readonly parentId: string | null;
-  readonly title: string;
-  readonly icon: string | null;
-  /** Folders above the page, nearest first. */
-  readonly ancestorIds: string[];
-  readonly folderPath: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly updatedPosition: number;
-  /** Stream revision of the page's latest event: what ETags are made of. */
-  readonly revision: number;
-}
+import type { PageRecord } from "./page-record.ts";
 
 export interface PageContent {
   readonly page: PageRecord;

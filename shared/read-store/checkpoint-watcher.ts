@@ -51,8 +51,8 @@ export class CheckpointWatcher implements ProjectionProgress {
 
   async current(): Promise<number> {
     // An in-process projector has announced every batch it committed (and where it started or resumed), so
-    // what it announced is the checkpoint: reading it again cost every `?at=` and token-carrying read a
-    // statement of its own (docs/benchmarks.md).
+    // what it announced is the checkpoint: reading it again would cost every `?at=` and token-carrying
+    // read a statement of its own.
     if (!this.projectorInProcess) this.announce(await this.readStore.checkpoint());
     return this.reached;
   }

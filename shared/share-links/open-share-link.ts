@@ -4,7 +4,7 @@
 // link shows the pages below the folder as they are now: a page moved out of it is no longer reached.
 import type { FolderRecord } from "../folders/folders.view.ts";
 import { atLeast } from "../kernel/permissions.ts";
-import type { PageRecord } from "../pages/pages.view.ts";
+import type { PageRecord } from "../pages/page-record.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import { permissionOn } from "../sharing/shared-entity.ts";
 import { unlockTokenValid } from "./share-link-password.ts";

@@ -4,7 +4,8 @@
 import type { Principal } from "../auth/principal.ts";
 import type { Actor } from "../commands/guarded-command.ts";
 import type { WritePorts } from "../commands/write-ports.ts";
-import { effectivePermission, type AccessContext } from "../access/effective-permission.ts";
+import { effectivePermission } from "../access/effective-permission.ts";
+import type { AccessContext } from "../access/access-context.ts";
 import { requirePermission } from "../access/authorize.ts";
 import { seenBy } from "../access/seen-by.ts";
 import { AppError } from "../errors/app-error.ts";

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { FolderRecord } from "../../shared/folders/folders.view.ts";
-import type { PageRecord } from "../../shared/pages/pages.view.ts";
+import type { PageRecord } from "../../shared/pages/page-record.ts";
 import { at, everyone, folder, page, position, contractStores, type ReadStoreFactory } from "./read-store/stores.ts";
 import { historyCases } from "./read-store/history.contract.ts";
 import { layoutCases } from "./read-store/layout.contract.ts";

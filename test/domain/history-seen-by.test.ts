@@ -1,8 +1,9 @@
 // History as one caller may be told it: each folder a change names is shown exactly when the caller could view
 // that folder itself, otherwise as null (the root); the rest of the change is left as it is.
 import { describe, expect, it } from "vitest";
-import type { AccessContext } from "../../shared/access/effective-permission.ts";
-import { describeChange, type Change, type DescribedEntry, type StoredChange } from "../../shared/history/describe-history.ts";
+import type { AccessContext } from "../../shared/access/access-context.ts";
+import { describeChange, type DescribedEntry } from "../../shared/history/describe-history.ts";
+import type { Change, StoredChange } from "../../shared/history/change-summary.ts";
 import { entriesSeenBy, foldersNamedBy, type FolderStanding } from "../../shared/history/history-seen-by.ts";
 import { accessContext } from "../support/access-context.ts";
 

@@ -1,4 +1,4 @@
-// The API reference documents every route the spec names and every route the server registers, each with the
+// The API reference documents every core route and every route the server registers, each with the
 // scope it needs and its error answers, as an OpenAPI 3.1 document whose schemas are valid JSON Schema 2020-12.
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changeEvent } from "../../services/query-api/routes/changes.routes.ts";
 import { TestServer } from "../support/server.ts";
 
-/** Section 4 of the spec, method and path as the spec writes them. */
-const specRoutes = [
+/** The core routes (tokens, pages, comments, folders, sharing, import), method and path below /api/v1. */
+const coreRoutes = [
   "POST /tokens",
   "GET /me",
   "GET /pages",
@@ -124,8 +124,8 @@ describe("the OpenAPI document", () => {
     }
   });
 
-  it("lists every route of the spec's section 4", () => {
-    const missing = specRoutes.filter((route) => {
+  it("lists every core route", () => {
+    const missing = coreRoutes.filter((route) => {
       const [method = "", path = ""] = route.split(" ");
       return !operation(method, `/api/v1${path}`);
     });
@@ -153,7 +153,7 @@ describe("the OpenAPI document", () => {
   });
 
   it("states the scope of every API operation on the one bearer scheme, beside the browser session", () => {
-    for (const route of specRoutes) {
+    for (const route of coreRoutes) {
       const [method = "", path = ""] = route.split(" ");
       const security = operation(method, `/api/v1${path}`)?.security;
       if (route === "POST /tokens") expect(security, route).toEqual([{ browserSession: [] }]);
@@ -197,7 +197,7 @@ describe("the OpenAPI document", () => {
     for (const path of ["/healthz", "/readyz", "/metrics"]) expect(operation("GET", path)?.responses["429"], path).toBeUndefined();
   });
 
-  it("shows an example request body where the spec describes one", () => {
+  it("shows an example request body for creating a page, a token and a member", () => {
     const example = (method: string, path: string) => operation(method, path)?.requestBody?.content["application/json"] as { example?: unknown } | undefined;
     expect(example("POST", "/api/v1/pages")?.example).toEqual(expect.objectContaining({ title: expect.any(String) }));
     expect(example("POST", "/api/v1/tokens")?.example).toEqual(expect.objectContaining({ scopes: expect.any(Array) }));

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SqliteProjectionStore, SqliteReadStore } from "../../shared/adapters/sqlite/sqlite.read-store.ts";
 import { parseSearch } from "../../shared/pages/page-search.ts";
-import type { PageRecord } from "../../shared/pages/pages.view.ts";
+import type { PageRecord } from "../../shared/pages/page-record.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
 /**

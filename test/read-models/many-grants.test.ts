@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { PageRecord } from "../../shared/pages/pages.view.ts";
+import type { PageRecord } from "../../shared/pages/page-record.ts";
 import { SqliteProjectionStore, SqliteReadStore } from "../../shared/adapters/sqlite/sqlite.read-store.ts";
 import { tempDir } from "../support/temp-dir.ts";
 

@@ -4,12 +4,14 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
 
-/** Each .ts file under `root` (relative to `base`), with the project files it imports. */
-export function importGraph(base: string, root: string): Map<string, string[]> {
+/** Each .ts file under the `roots` (relative to `base`), with the project files it imports: one graph, so a cycle through two roots is in it. */
+export function importGraph(base: string, ...roots: string[]): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  const files = readdirSync(join(base, root), { recursive: true, encoding: "utf8" })
-    .filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts"))
-    .map((file) => join(root, file));
+  const files = roots.flatMap((root) =>
+    readdirSync(join(base, root), { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts"))
+      .map((file) => join(root, file)),
+  );
   for (const file of files) {
     const { importedFiles } = ts.preProcessFile(readFileSync(join(base, file), "utf8"), true, true);
     const imported = importedFiles

@@ -9,7 +9,7 @@ import type { PageId } from "../../../shared/kernel/ids.ts";
 import { etagOf, renderPageDocument } from "../../../shared/pages/page-document.ts";
 import { pageCommands } from "../../../shared/pages/page.commands.ts";
 import { toPageResource, type PageResource } from "../../../shared/pages/page.resource.ts";
-import type { PageRecord } from "../../../shared/pages/pages.view.ts";
+import type { PageRecord } from "../../../shared/pages/page-record.ts";
 import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
 import type { Presented } from "../write-answer.ts";
 

@@ -24,7 +24,7 @@ const entityParams = z.object({ entityType: entityTypeSchema, entityId: z.uuid()
 const grantReply = z
   .object({ ok: z.boolean(), message: z.string(), invitation: invitationResource.nullable() })
   .meta({ id: "GrantAnswer", description: "Access given (`invitation` null), or an invitation queued for an address without an account" });
-/** The spec gives both answers of POST /shares/workspace/members the same five fields; the one that does not apply is null. */
+/** Both answers of POST /shares/workspace/members carry the same five fields; those that do not apply are null. */
 const memberReply = grantReply
   .extend({ memberId: z.uuid().nullable(), name: z.string().nullable() })
   .meta({ id: "MemberAnswer", description: "A member added (`invitation` null), or an invitation queued for an address without an account" });

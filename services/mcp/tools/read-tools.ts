@@ -6,7 +6,7 @@ import { seenBy } from "../../../shared/access/seen-by.ts";
 import { effectivePermission } from "../../../shared/access/effective-permission.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import { folderResource } from "../../../shared/folders/folder.resource.ts";
-import { actorRefSchema, changeSchema } from "../../../shared/history/describe-history.ts";
+import { actorRefSchema, changeSchema } from "../../../shared/history/change-summary.ts";
 import { instantSchema, refuseFuture } from "../../../shared/history/instant.ts";
 import { diffHunkSchema } from "../../../shared/history/page-diff.compute.ts";
 import { pageDiffBetween, type DiffPorts } from "../../../shared/history/page-diff-between.ts";

@@ -7,7 +7,8 @@
 // beyond a batch. No markdown is parsed, and nothing compressed, on the event loop. Reads the read models and the
 // blob reader only.
 import { setImmediate as yieldToLoop } from "node:timers/promises";
-import { effectivePermission, type AccessContext } from "../../../shared/access/effective-permission.ts";
+import { effectivePermission } from "../../../shared/access/effective-permission.ts";
+import type { AccessContext } from "../../../shared/access/access-context.ts";
 import { attachmentBlobKey } from "../../../shared/attachments/attachment-blobs.ts";
 import { blobKeySchema, type BlobReader } from "../../../shared/blobs/blob-store.port.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";

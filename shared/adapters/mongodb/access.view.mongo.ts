@@ -1,7 +1,7 @@
 // Grants, workspace memberships and, per user, the position of the last change to their access: a query node
 // keeps each user's access context until that position moves (as the SQLite adapter does).
 import { z } from "zod";
-import type { AccessContext } from "../../access/effective-permission.ts";
+import type { AccessContext } from "../../access/access-context.ts";
 import type { AccessView, AccessWriter, EntityType, GrantRecord, MemberRecord } from "../../access/access.view.ts";
 import { grantablePermissionSchema, workspaceRoleSchema, type WorkspaceRole } from "../../kernel/permissions.ts";
 import { unmeasuredCache, type CacheMetrics } from "../../metrics/metrics.port.ts";

@@ -6,7 +6,7 @@
 // from one entry instead of counting its history.
 import { z } from "zod";
 import { domainEventSchema } from "../../events.ts";
-import { storedChangeSchema, type Summary } from "../../history/describe-history.ts";
+import { storedChangeSchema, type Summary } from "../../history/change-summary.ts";
 import { countsPageEvents, PAGE_EVENT_TYPES, storedFoldSchema, type ChangesPage, type HistoryAccess, type HistoryChange, type HistoryEntry, type HistoryView, type HistoryWriter, type StoredFold } from "../../history/history.view.ts";
 import type { Instant } from "../../history/instant.ts";
 import type { GenerationRef, MongoBatch, MongoModel } from "./mongo-batch.ts";

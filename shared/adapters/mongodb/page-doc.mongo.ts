@@ -1,6 +1,6 @@
 // A page as the MongoDB read models store it: the listing fields, the markdown, and what search needs.
 import { z } from "zod";
-import type { PageRecord } from "../../pages/pages.view.ts";
+import type { PageRecord } from "../../pages/page-record.ts";
 import { recordOf } from "./mongo-batch.ts";
 
 const pageSchema = z.object({

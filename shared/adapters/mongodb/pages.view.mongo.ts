@@ -4,7 +4,8 @@
 import { z } from "zod";
 import type { Changed, FolderPlace } from "../../folders/folders.view.ts";
 import type { ListQuery, VisibleTo } from "../../read-store/list-query.ts";
-import { titleKey, type PageChange, type PageContent, type PageRecord, type PagesView, type PagesWriter } from "../../pages/pages.view.ts";
+import { titleKey, type PageChange, type PageContent, type PagesView, type PagesWriter } from "../../pages/pages.view.ts";
+import type { PageRecord } from "../../pages/page-record.ts";
 import type { SearchHit, SearchQuery } from "../../pages/page-search.ts";
 import { accessKeysOf, visibleKeys } from "./access-keys.ts";
 import { reRooted } from "../../folders/folder-place.ts";

@@ -1,6 +1,6 @@
 // Every projector batch adds a segment to the FTS5 index, and a query looks each term up in every segment:
-// an index written batch by batch holds 10–20 of them and answers 3–5 times slower than a merged one
-// (docs/benchmarks.md). When the projector has been idle for a moment, this merges the index in small steps,
+// an index written batch by batch holds 10–20 of them and answers 3–5 times slower than a merged one (the
+// benchmark's search rows). When the projector has been idle for a moment, this merges the index in small steps,
 // each its own short write transaction, yielding to the event loop between steps and stopping at the next
 // batch, so a busy projector is never held up and an idle one ends with the index in one segment.
 // A page's entry taken out of the index (deleted, purged) stays in its segment's leaves, only marked deleted,

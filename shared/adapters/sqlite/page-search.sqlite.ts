@@ -11,10 +11,9 @@
 // tested only on the rows the visible MATCH returns.
 import type Database from "better-sqlite3";
 import { SEARCH_WORD, searchText, snippetOf, type SearchHit, type SearchQuery, type SearchTerm } from "../../pages/page-search.ts";
-import type { PageRecord } from "../../pages/pages.view.ts";
 import type { VisibleTo } from "../../read-store/list-query.ts";
 import { decodeIds } from "./id-list.ts";
-import type { PageRow } from "./pages.view.sqlite.ts";
+import { toPageRecord, type PageRow } from "./page-row.ts";
 import type { SqliteModel } from "./sqlite-batch.ts";
 
 const schema = `
@@ -27,7 +26,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS page_search USING fts5(scope, title, body, co
 /**
  * Every batch adds a segment to the FTS5 index and FTS5 merges them by levels, so a store written batch by batch
  * holds a dozen or more segments, and each term of a query is looked up in each. A rebuild ends with the index
- * merged into one (three to five times faster queries, measured in docs/benchmarks.md).
+ * merged into one (three to five times faster queries in the benchmark's search rows).
  */
 export const pageSearchModel: SqliteModel = {
   schema,
@@ -112,10 +111,7 @@ export class SqlitePageSearch {
   private readonly statements;
   private readonly snapshot: <T>(read: () => T) => T;
 
-  constructor(
-    db: Database.Database,
-    private readonly toRecord: (row: PageRow) => PageRecord,
-  ) {
+  constructor(db: Database.Database) {
     this.snapshot = <T>(read: () => T): T => db.transaction(read)();
     this.statements = {
       folderOwners: db.prepare<[string], string>("SELECT DISTINCT owner_id FROM folders WHERE id IN (SELECT value FROM json_each(?))").pluck(),
@@ -162,7 +158,7 @@ export class SqlitePageSearch {
         if (!row) return [];
         // The snippet is cut from the stored markdown (the index keeps no text): the body's best match, else the title (the title alone under in=title).
         const snippet = (filters.titleOnly === true ? null : snippetOf(row.markdown, query.terms)) ?? snippetOf(row.title, query.terms) ?? [{ text: row.title, marked: false }];
-        return [{ page: this.toRecord(row), inTitle: hit.in_title === 1, snippet }];
+        return [{ page: toPageRecord(row), inTitle: hit.in_title === 1, snippet }];
       });
     });
   }

@@ -3,7 +3,9 @@ import { decodeIds, encodeIds } from "./id-list.ts";
 import { LIST_START, type ListKey, type ListQuery } from "../../read-store/list-query.ts";
 import { newestOfSources, type FirstRound, type Ranked, type RankedSource } from "../../read-store/newest-of-sources.ts";
 import type { Changed, FolderPlace } from "../../folders/folders.view.ts";
-import { titleKey, type PageChange, type PageContent, type PageRecord, type PagesView, type PagesWriter } from "../../pages/pages.view.ts";
+import { titleKey, type PageChange, type PageContent, type PagesView, type PagesWriter } from "../../pages/pages.view.ts";
+import type { PageRecord } from "../../pages/page-record.ts";
+import { toPageRecord, type PageRow } from "./page-row.ts";
 import type { VisibleTo } from "../../read-store/list-query.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 import { reRooted } from "../../folders/folder-place.ts";
@@ -46,34 +48,6 @@ export const pagesModel: SqliteModel = {
   tables: ["pages", "page_ancestors", "page_contents"],
   queryIndexes: ["pages_parent", "pages_title", "pages_owner", "pages_owner_trashed", "page_ancestors_folder"],
 };
-
-export type PageRow = {
-  id: string;
-  owner_id: string;
-  parent_id: string | null;
-  title: string;
-  icon: string | null;
-  ancestor_ids: string;
-  folder_path: string;
-  created_at: string;
-  updated_at: string;
-  updated_pos: number;
-  revision: number;
-};
-type Row = PageRow;
-const toRecord = (row: Row): PageRecord => ({
-  id: row.id,
-  ownerId: row.owner_id,
-  parentId: row.parent_id,
-  title: row.title,
-  icon: row.icon,
-  ancestorIds: decodeIds(row.ancestor_ids),
-  folderPath: row.folder_path,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  updatedPosition: row.updated_pos,
-  revision: row.revision,
-});
 
 const VISIBLE = `(p.owner_id IN (SELECT value FROM json_each(@owners))
   OR p.id IN (SELECT value FROM json_each(@pages))
@@ -163,8 +137,8 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
       remove: db.prepare("UPDATE pages SET deleted = 1 WHERE id = ?"),
       removeContent: db.prepare("DELETE FROM page_contents WHERE page_id = ?"),
       purge: db.prepare<[string]>("DELETE FROM pages WHERE id = ?"),
-      get: db.prepare<[string], Row>("SELECT * FROM pages WHERE id = ? AND deleted = 0"),
-      below: db.prepare<[string], Pick<Row, "id" | "ancestor_ids" | "folder_path" | "updated_pos">>(
+      get: db.prepare<[string], PageRow>("SELECT * FROM pages WHERE id = ? AND deleted = 0"),
+      below: db.prepare<[string], Pick<PageRow, "id" | "ancestor_ids" | "folder_path" | "updated_pos">>(
         "SELECT p.id, p.ancestor_ids, p.folder_path, p.updated_pos FROM page_ancestors a JOIN pages p ON p.id = a.page_id WHERE a.folder_id = ?",
       ),
       setPlace: db.prepare<[{ id: string; ancestorIds: string; folderPath: string }]>(
@@ -234,7 +208,7 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
   async get(tx: SqliteBatch, id: string): Promise<PageRecord | null> {
     this.flush(this.pendingOf(tx));
     const row = this.statements.get.get(id);
-    return row ? toRecord(row) : null;
+    return row ? toPageRecord(row) : null;
   }
 
   async create(tx: SqliteBatch, page: PageRecord, markdown: string): Promise<void> {
@@ -279,23 +253,23 @@ export class SqlitePagesView implements PagesView {
   private readonly searcher: SqlitePageSearch;
 
   constructor(private readonly db: Database.Database) {
-    this.searcher = new SqlitePageSearch(db, toRecord);
+    this.searcher = new SqlitePageSearch(db);
     // A list reads several statements; one read transaction makes them all see the same committed batch.
     this.snapshot = <T>(read: () => T): T => db.transaction(read)();
     this.statements = {
-      get: db.prepare<[string], Row>("SELECT * FROM pages WHERE id = ? AND deleted = 0"),
-      getContent: db.prepare<[string], Row & { markdown: string }>(
+      get: db.prepare<[string], PageRow>("SELECT * FROM pages WHERE id = ? AND deleted = 0"),
+      getContent: db.prepare<[string], PageRow & { markdown: string }>(
         "SELECT p.*, c.markdown FROM pages p JOIN page_contents c ON c.page_id = p.id WHERE p.id = ? AND p.deleted = 0",
       ),
       byOwner: db.prepare<[string, number, string, number], Candidate>(PAGES_OF_OWNER),
       byAncestor: db.prepare<[string, number, string, number], Candidate>(PAGES_BELOW_FOLDER),
       byIds: db.prepare<[string, number, string, number], Candidate>(PAGES_BY_ID),
-      pagesIn: db.prepare<[string], Row>(PAGES_IN),
-      listInFolder: db.prepare<[ListParams], Row>(
+      pagesIn: db.prepare<[string], PageRow>(PAGES_IN),
+      listInFolder: db.prepare<[ListParams], PageRow>(
         `SELECT p.* FROM pages p WHERE p.deleted = 0 AND p.parent_id = @parent AND (p.updated_pos, p.id) < (@before, @beforeId) AND ${VISIBLE}
          ORDER BY p.updated_pos DESC, p.id DESC LIMIT CAST(@limit AS INTEGER)`,
       ),
-      byTitle: db.prepare<[TitleParams], Row>(
+      byTitle: db.prepare<[TitleParams], PageRow>(
         `SELECT p.* FROM pages p WHERE p.title_key = @key AND p.deleted = 0 AND ${VISIBLE_IN_ID_LISTS}
          ORDER BY p.updated_pos DESC LIMIT CAST(@limit AS INTEGER)`,
       ),
@@ -304,12 +278,12 @@ export class SqlitePagesView implements PagesView {
 
   async get(id: string): Promise<PageRecord | null> {
     const row = this.statements.get.get(id);
-    return row ? toRecord(row) : null;
+    return row ? toPageRecord(row) : null;
   }
 
   async getContent(id: string): Promise<PageContent | null> {
     const row = this.statements.getContent.get(id);
-    return row ? { page: toRecord(row), markdown: row.markdown } : null;
+    return row ? { page: toPageRecord(row), markdown: row.markdown } : null;
   }
 
   /**
@@ -331,7 +305,7 @@ export class SqlitePagesView implements PagesView {
         limit: take,
         parent: query.parentId,
       };
-      return this.statements.listInFolder.all(params).map(toRecord);
+      return this.statements.listInFolder.all(params).map(toPageRecord);
     }
     const ranked = (rows: Candidate[]) => rows.map((row) => ({ id: row.id, position: row.updated_pos }));
     const grantedPages = JSON.stringify(pageIds);
@@ -370,7 +344,7 @@ export class SqlitePagesView implements PagesView {
     const missing = winners.filter((w) => this.records.get(w.id)?.updatedPosition !== w.position).map((w) => w.id);
     if (missing.length > 0) {
       if (this.records.size + missing.length > RECORD_CACHE_LIMIT) this.records.clear();
-      for (const row of this.statements.pagesIn.all(JSON.stringify(missing))) this.records.set(row.id, toRecord(row));
+      for (const row of this.statements.pagesIn.all(JSON.stringify(missing))) this.records.set(row.id, toPageRecord(row));
     }
     return winners.flatMap((w) => {
       const record = this.records.get(w.id);
@@ -386,7 +360,7 @@ export class SqlitePagesView implements PagesView {
       folders: encodeIds(visibleTo.folderIds),
       limit,
     };
-    return this.statements.byTitle.all(params).map(toRecord);
+    return this.statements.byTitle.all(params).map(toPageRecord);
   }
 
   async search(query: SearchQuery): Promise<SearchHit[]> {

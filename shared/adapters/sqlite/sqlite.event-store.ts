@@ -60,7 +60,7 @@ export class SqliteEventStore implements EventStore {
   /**
    * `groupCommit`: an append waits for the next turn of the event loop, and the appends queued by then (a
    * server's concurrent requests) share one transaction. A lone writer awaiting each append pays that turn
-   * every time (about half its rate, docs/benchmarks.md), so only the servers' stores ask for it.
+   * every time (about half its rate in the benchmark's append row), so only the servers' stores ask for it.
    */
   private readonly groupCommit: boolean;
   private readonly pollMs: number;

@@ -2,7 +2,8 @@
 // order with their summaries, a page as of an instant.
 import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
-import { changeOf, type Summary } from "../../../shared/history/describe-history.ts";
+import { changeOf } from "../../../shared/history/describe-history.ts";
+import type { Summary } from "../../../shared/history/change-summary.ts";
 import type { HistoryAccess, HistoryEntry, StoredFold } from "../../../shared/history/history.view.ts";
 import type { PageId, ThreadId, UserId } from "../../../shared/kernel/ids.ts";
 import { at, page, position, type ContractStores } from "./stores.ts";

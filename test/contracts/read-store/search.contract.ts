@@ -2,7 +2,7 @@
 // inside the visibility of the caller.
 import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
-import type { PageRecord } from "../../../shared/pages/pages.view.ts";
+import type { PageRecord } from "../../../shared/pages/page-record.ts";
 import type { SearchFilters } from "../../../shared/pages/page-search.ts";
 import { at, folder, page, type ContractStores } from "./stores.ts";
 

@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach } from "vitest";
 import type { FolderRecord } from "../../../shared/folders/folders.view.ts";
-import type { PageRecord } from "../../../shared/pages/pages.view.ts";
+import type { PageRecord } from "../../../shared/pages/page-record.ts";
 import type { ProjectionStore, ReadStore } from "../../../shared/read-store/read-store.port.ts";
 
 /**
