@@ -14,7 +14,10 @@ export interface DataKey {
 export interface KeyStore {
   /** The subject's key, created when it has none (also after its key was destroyed: a new key, a new id). */
   activeKey(subject: string): Promise<DataKey>;
-  /** The subject's key of that id, or null when it was destroyed or never existed. */
+  /**
+   * The subject's key of that id, or null when it was destroyed. Throws KeyStoreError for a key the store never
+   * held (a store older than the log, restored from an earlier backup, or another store): never an erased value.
+   */
   key(subject: string, keyId: string): Promise<DataKey | null>;
   /**
    * The key as `key` would answer it when that answer is at hand without I/O (a cache holds it), else undefined:
@@ -30,6 +33,12 @@ export interface KeyStore {
 
 /** A key store that cannot be used as it is: wrong key-encryption key, unreadable file, another store. */
 export class KeyStoreError extends Error {}
+
+/** A key that a sealed field names and the store neither holds nor destroyed. */
+export const missingKey = (subject: string, where: string): KeyStoreError =>
+  new KeyStoreError(
+    `the key store ${where} holds no key of ${subject} that the event log names, and never destroyed it: it is older than the log (restored from an earlier backup?) or another store; restore the key store backed up with the log`,
+  );
 
 /** What a subject names. */
 export const subjects = {

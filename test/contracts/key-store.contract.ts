@@ -45,12 +45,12 @@ export function keyStoreContract(name: string, factory: KeyStoreFactory): void {
       expect(new Set(keys.map((key) => key.keyId)).size).toBe(1);
     });
 
-    it("answers null for a key id it never made", async () => {
+    it("refuses a key it never held with an error naming an older store, never reading it as erased", async () => {
       const { open } = await setUp();
       const store = await open();
       await store.activeKey("user:ann");
-      expect(await store.key("user:ann", "not-a-key")).toBeNull();
-      expect(await store.key("user:nobody", "not-a-key")).toBeNull();
+      await expect(store.key("user:ann", "not-a-key")).rejects.toThrow(KeyStoreError);
+      await expect(store.key("user:nobody", "not-a-key")).rejects.toThrow(/older than the log/);
     });
 
     it("destroys a subject's key for every connection, leaves other subjects alone, and makes a new key after", async () => {
@@ -66,6 +66,12 @@ export function keyStoreContract(name: string, factory: KeyStoreFactory): void {
       const again = await store.activeKey("user:ann");
       expect(again.keyId).not.toBe(ann.keyId);
       expect(again.material.equals(ann.material)).toBe(false);
+      // The first key stays destroyed, the new one is at hand, and a third destruction leaves both erased.
+      expect(await store.key("user:ann", ann.keyId)).toBeNull();
+      expect(await store.key("user:ann", again.keyId)).toEqual(again);
+      await store.destroy("user:ann");
+      expect(await (await open()).key("user:ann", again.keyId)).toBeNull();
+      expect(await store.key("user:ann", ann.keyId)).toBeNull();
     });
 
     it("keeps its id across connections", async () => {

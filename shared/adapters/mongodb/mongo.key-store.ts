@@ -1,39 +1,51 @@
 // The key store of the production stack: collections of their own (`erasure_keys`, `erasure_key_store`) beside
 // the read models but outside their generations, since the log cannot rebuild them: a replay never drops them,
 // and they are backed up like the event store. Keys are stored wrapped by the key-encryption key. A destroyed
-// key's document is deleted; WiredTiger may keep its bytes in free space until the collection is compacted
-// (docs/operations.md, "Erasure"), which the wrapping makes useless without the key-encryption key.
+// key's document is deleted, leaving a tombstone (subject and key id) in `erasure_destroyed_keys`; WiredTiger
+// may keep its bytes in free space until the collection is compacted (docs/operations.md, "Erasure"), which the
+// wrapping makes useless without the key-encryption key.
 import { randomBytes, randomUUID } from "node:crypto";
 import { Binary, MongoServerError, type Collection, type Db } from "mongodb";
 import { z } from "zod";
 import type { KeyEncryptionKey } from "../../erasure/key-encryption-key.ts";
-import { checkSubject, KeyStoreError, type DataKey, type KeyStore } from "../../erasure/key-store.port.ts";
+import { checkSubject, KeyStoreError, missingKey, type DataKey, type KeyStore } from "../../erasure/key-store.port.ts";
 
 type KeyDoc = { _id: string; keyId: string; wrapped: Binary };
-type StoreDoc = { _id: "store"; storeId: string; kekCheck: Binary };
+/** A destroyed key's tombstone: its subject and id, no key. */
+type TombstoneDoc = { _id: { subject: string; keyId: string }; destroyed: true };
+/** `missingIsAnError`: set in a store created with tombstones (one created before has none for its old erasures). */
+type StoreDoc = { _id: "store"; storeId: string; kekCheck: Binary; missingIsAnError?: boolean };
 
 const keyDoc = z.object({ keyId: z.string(), wrapped: z.instanceof(Binary) });
-const storeDoc = z.object({ storeId: z.string(), kekCheck: z.instanceof(Binary) });
+const storeDoc = z.object({ storeId: z.string(), kekCheck: z.instanceof(Binary), missingIsAnError: z.boolean().optional() });
 
 const isDuplicateKey = (error: unknown): boolean => error instanceof MongoServerError && error.code === 11000;
 
 export class MongoKeyStore implements KeyStore {
   private constructor(
     private readonly keys: Collection<KeyDoc>,
+    private readonly tombstones: Collection<TombstoneDoc>,
     private readonly kek: KeyEncryptionKey,
-    private readonly id: string,
+    private readonly stored: { readonly id: string; readonly missingIsAnError: boolean; readonly where: string },
     private readonly closeClient: () => Promise<void>,
   ) {}
 
   /** Throws KeyStoreError when the collections were created with another key-encryption key. */
   static async open(db: Db, kek: KeyEncryptionKey, options: { close?: () => Promise<void> } = {}): Promise<MongoKeyStore> {
     const meta = db.collection<StoreDoc>("erasure_key_store");
-    await meta.updateOne({ _id: "store" }, { $setOnInsert: { storeId: randomUUID(), kekCheck: new Binary(kek.checkValue()) } }, { upsert: true }).catch((error: unknown) => {
+    await meta.updateOne({ _id: "store" }, { $setOnInsert: { storeId: randomUUID(), kekCheck: new Binary(kek.checkValue()), missingIsAnError: true } }, { upsert: true }).catch((error: unknown) => {
       if (!isDuplicateKey(error)) throw error;
     });
     const stored = storeDoc.parse(await meta.findOne({ _id: "store" }));
+    const where = `${db.databaseName}.erasure_keys`;
     kek.verify(Buffer.from(stored.kekCheck.buffer), `in ${db.databaseName}.erasure_key_store`);
-    return new MongoKeyStore(db.collection<KeyDoc>("erasure_keys"), kek, stored.storeId, options.close ?? (async () => undefined));
+    return new MongoKeyStore(
+      db.collection<KeyDoc>("erasure_keys"),
+      db.collection<TombstoneDoc>("erasure_destroyed_keys"),
+      kek,
+      { id: stored.storeId, missingIsAnError: stored.missingIsAnError === true, where },
+      options.close ?? (async () => undefined),
+    );
   }
 
   private async read(subject: string): Promise<DataKey | null> {
@@ -66,16 +78,22 @@ export class MongoKeyStore implements KeyStore {
   async key(subject: string, keyId: string): Promise<DataKey | null> {
     checkSubject(subject);
     const found = await this.read(subject);
-    return found && found.keyId === keyId ? found : null;
+    if (found && found.keyId === keyId) return found;
+    if (!this.stored.missingIsAnError || (await this.tombstones.countDocuments({ _id: { subject, keyId } }, { limit: 1 })) > 0) return null;
+    throw missingKey(subject, this.stored.where);
   }
 
   async destroy(subject: string): Promise<void> {
     checkSubject(subject);
-    await this.keys.deleteOne({ _id: subject });
+    const found = await this.keys.findOne({ _id: subject }, { projection: { keyId: 1 } });
+    if (!found) return;
+    // The tombstone first: a reader never finds the key gone without it.
+    await this.tombstones.updateOne({ _id: { subject, keyId: found.keyId } }, { $setOnInsert: { destroyed: true } }, { upsert: true });
+    await this.keys.deleteOne({ _id: subject, keyId: found.keyId });
   }
 
   async storeId(): Promise<string> {
-    return this.id;
+    return this.stored.id;
   }
 
   async close(): Promise<void> {

@@ -42,4 +42,26 @@ describe("SQLite key store files", () => {
       await dir.remove();
     }
   });
+
+  it("made before tombstones existed, reads a key it does not hold as erased, as it always did; a new store refuses it", async () => {
+    const dir = await tempDir();
+    try {
+      const kek = new KeyEncryptionKey("k".repeat(40));
+      const file = join(dir.path, "keys.sqlite");
+      const made = new SqliteKeyStore(file, kek);
+      const ann = await made.activeKey("user:ann");
+      await made.close();
+      await expect(new SqliteKeyStore(file, kek).key("user:gone", "k1")).rejects.toThrow(/older than the log/);
+      // A file of the schema before: no rules table, so no rule that a missing key is an error.
+      const raw = new Database(file);
+      raw.exec("DROP TABLE key_store_rules");
+      raw.close();
+      const old = new SqliteKeyStore(file, kek);
+      expect(await old.key("user:gone", "k1")).toBeNull();
+      expect(await old.key("user:ann", ann.keyId)).toEqual(ann);
+      await old.close();
+    } finally {
+      await dir.remove();
+    }
+  });
 });
