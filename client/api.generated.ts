@@ -1316,6 +1316,22 @@ export interface components {
             width: number;
             height: number;
         };
+        /** @description A file attached to a page: its record, with the markdown link that shows it */
+        Attachment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            pageId: string;
+            url: string;
+            markdown: string;
+            filename: string;
+            originalName: string;
+            mimeType: string;
+            size: number;
+            sha256: string;
+            createdBy: string;
+            createdAt: string;
+        };
         /** @description What a vault import created, and every file it reported */
         ImportResult: {
             foldersCreated: number;
@@ -1484,6 +1500,26 @@ export interface components {
             createdAt: string;
             deliveredAt: string | null;
             nextAttemptAt: string | null;
+        };
+        /** @description A public share link of a page or folder: its settings, views and last view (its url only in the creation answer) */
+        ShareLink: {
+            /** Format: uuid */
+            id: string;
+            /** @description the public address, with the secret: only in the creation answer (null afterwards) */
+            url: string | null;
+            /** @enum {string} */
+            entityType: "page" | "folder";
+            /** Format: uuid */
+            entityId: string;
+            expiresAt: string | null;
+            passwordProtected: boolean;
+            allowIndexing: boolean;
+            /** Format: uuid */
+            createdBy: string;
+            createdAt: string;
+            revokedAt: string | null;
+            views: number;
+            lastViewedAt: string | null;
         };
         /** @description A page that matches, with a marked snippet */
         SearchHit: {
@@ -8554,21 +8590,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            pageId: string;
-                            url: string;
-                            markdown: string;
-                            filename: string;
-                            originalName: string;
-                            mimeType: string;
-                            size: number;
-                            sha256: string;
-                            createdBy: string;
-                            createdAt: string;
-                        }[];
+                        data: components["schemas"]["Attachment"][];
                         nextCursor: string | null;
                     };
                 };
@@ -8700,21 +8722,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        pageId: string;
-                        url: string;
-                        markdown: string;
-                        filename: string;
-                        originalName: string;
-                        mimeType: string;
-                        size: number;
-                        sha256: string;
-                        createdBy: string;
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Attachment"];
                 };
             };
             /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
@@ -8731,21 +8739,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        pageId: string;
-                        url: string;
-                        markdown: string;
-                        filename: string;
-                        originalName: string;
-                        mimeType: string;
-                        size: number;
-                        sha256: string;
-                        createdBy: string;
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Attachment"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -10399,25 +10393,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @description the public address, with the secret: only in the creation answer (null afterwards) */
-                        url: string | null;
-                        /** @enum {string} */
-                        entityType: "page" | "folder";
-                        /** Format: uuid */
-                        entityId: string;
-                        expiresAt: string | null;
-                        passwordProtected: boolean;
-                        allowIndexing: boolean;
-                        /** Format: uuid */
-                        createdBy: string;
-                        createdAt: string;
-                        revokedAt: string | null;
-                        views: number;
-                        lastViewedAt: string | null;
-                    };
+                    "application/json": components["schemas"]["ShareLink"];
                 };
             };
             /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
@@ -10432,25 +10408,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @description the public address, with the secret: only in the creation answer (null afterwards) */
-                        url: string | null;
-                        /** @enum {string} */
-                        entityType: "page" | "folder";
-                        /** Format: uuid */
-                        entityId: string;
-                        expiresAt: string | null;
-                        passwordProtected: boolean;
-                        allowIndexing: boolean;
-                        /** Format: uuid */
-                        createdBy: string;
-                        createdAt: string;
-                        revokedAt: string | null;
-                        views: number;
-                        lastViewedAt: string | null;
-                    };
+                    "application/json": components["schemas"]["ShareLink"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -10643,25 +10601,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @description the public address, with the secret: only in the creation answer (null afterwards) */
-                        url: string | null;
-                        /** @enum {string} */
-                        entityType: "page" | "folder";
-                        /** Format: uuid */
-                        entityId: string;
-                        expiresAt: string | null;
-                        passwordProtected: boolean;
-                        allowIndexing: boolean;
-                        /** Format: uuid */
-                        createdBy: string;
-                        createdAt: string;
-                        revokedAt: string | null;
-                        views: number;
-                        lastViewedAt: string | null;
-                    };
+                    "application/json": components["schemas"]["ShareLink"];
                 };
             };
             /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
@@ -10676,25 +10616,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @description the public address, with the secret: only in the creation answer (null afterwards) */
-                        url: string | null;
-                        /** @enum {string} */
-                        entityType: "page" | "folder";
-                        /** Format: uuid */
-                        entityId: string;
-                        expiresAt: string | null;
-                        passwordProtected: boolean;
-                        allowIndexing: boolean;
-                        /** Format: uuid */
-                        createdBy: string;
-                        createdAt: string;
-                        revokedAt: string | null;
-                        views: number;
-                        lastViewedAt: string | null;
-                    };
+                    "application/json": components["schemas"]["ShareLink"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -10868,25 +10790,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @description the public address, with the secret: only in the creation answer (null afterwards) */
-                        url: string | null;
-                        /** @enum {string} */
-                        entityType: "page" | "folder";
-                        /** Format: uuid */
-                        entityId: string;
-                        expiresAt: string | null;
-                        passwordProtected: boolean;
-                        allowIndexing: boolean;
-                        /** Format: uuid */
-                        createdBy: string;
-                        createdAt: string;
-                        revokedAt: string | null;
-                        views: number;
-                        lastViewedAt: string | null;
-                    };
+                    "application/json": components["schemas"]["ShareLink"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -11159,25 +11063,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @description the public address, with the secret: only in the creation answer (null afterwards) */
-                        url: string | null;
-                        /** @enum {string} */
-                        entityType: "page" | "folder";
-                        /** Format: uuid */
-                        entityId: string;
-                        expiresAt: string | null;
-                        passwordProtected: boolean;
-                        allowIndexing: boolean;
-                        /** Format: uuid */
-                        createdBy: string;
-                        createdAt: string;
-                        revokedAt: string | null;
-                        views: number;
-                        lastViewedAt: string | null;
-                    };
+                    "application/json": components["schemas"]["ShareLink"];
                 };
             };
             /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
@@ -11190,25 +11076,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @description the public address, with the secret: only in the creation answer (null afterwards) */
-                        url: string | null;
-                        /** @enum {string} */
-                        entityType: "page" | "folder";
-                        /** Format: uuid */
-                        entityId: string;
-                        expiresAt: string | null;
-                        passwordProtected: boolean;
-                        allowIndexing: boolean;
-                        /** Format: uuid */
-                        createdBy: string;
-                        createdAt: string;
-                        revokedAt: string | null;
-                        views: number;
-                        lastViewedAt: string | null;
-                    };
+                    "application/json": components["schemas"]["ShareLink"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -13009,25 +12877,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description the public address, with the secret: only in the creation answer (null afterwards) */
-                            url: string | null;
-                            /** @enum {string} */
-                            entityType: "page" | "folder";
-                            /** Format: uuid */
-                            entityId: string;
-                            expiresAt: string | null;
-                            passwordProtected: boolean;
-                            allowIndexing: boolean;
-                            /** Format: uuid */
-                            createdBy: string;
-                            createdAt: string;
-                            revokedAt: string | null;
-                            views: number;
-                            lastViewedAt: string | null;
-                        }[];
+                        data: components["schemas"]["ShareLink"][];
                         nextCursor: string | null;
                     };
                 };

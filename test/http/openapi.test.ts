@@ -328,7 +328,7 @@ describe("the OpenAPI document", () => {
   });
 
   it("names the records it answers in components.schemas, and refers to them", () => {
-    const named = ["Page", "PageWithPath", "Folder", "CommentThread", "Comment", "Invitation", "WorkspaceMember", "Image", "ImportResult", "ApiToken", "Webhook", "WebhookDelivery", "HistoryEntry", "TrashItem", "SearchHit", "CurrentUser", "Error"];
+    const named = ["Page", "PageWithPath", "Folder", "CommentThread", "Comment", "Invitation", "WorkspaceMember", "Image", "ImportResult", "ApiToken", "Webhook", "WebhookDelivery", "HistoryEntry", "TrashItem", "SearchHit", "CurrentUser", "Attachment", "ShareLink", "Error"];
     for (const name of named) expect(Object.keys(document.components.schemas), name).toContain(name);
     expect(Object.keys(document.components.schemas).filter((name) => name.endsWith("Input"))).toEqual([]);
     const text = JSON.stringify(document);
