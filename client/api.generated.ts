@@ -1186,7 +1186,7 @@ export interface paths {
         get: operations["viewSharedPage"];
         put?: never;
         /**
-         * The password form of a protected share link: sets a cookie for the link and redirects (303)
+         * The password form of a protected share link (a form, or JSON): with the right password, a cookie that unlocks the link for 12 hours and a redirect (303) to its page
          * @description Public: no authentication.
          */
         post: operations["unlockSharedPage"];
@@ -12993,7 +12993,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description an HTML document */
+            /** @description `{error: {code, message}}` with code `rate_limited`: past the rate limit (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -13001,7 +13001,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": string;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -13015,16 +13015,40 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description the link's password (a longer one is refused as a wrong one) */
+                    password: string;
+                };
+                "application/json": {
+                    /** @description the link's password (a longer one is refused as a wrong one) */
+                    password: string;
+                };
+            };
+        };
         responses: {
-            /** @description Default Response */
+            /** @description See Other: the link's page, unlocked for this browser (no body) */
             303: {
                 headers: {
+                    /** @description The link's page, `/s/{secret}`. A path, relative to the server (or gateway) called */
+                    Location: string;
+                    /** @description `share_unlock`, scoped to the link's path, HttpOnly, SameSite=Strict, for 12 hours: sent when the password matched, not for a link without one */
+                    "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description an HTML document */
+            /** @description `{error: {code, message}}` with code `validation_failed`: a JSON body that does not parse */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the password form again, saying the password was wrong (or missing) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13033,7 +13057,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description an HTML document */
+            /** @description no such link (unknown, expired or revoked): the same page whatever the reason */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13042,7 +13066,25 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description an HTML document */
+            /** @description `{error: {code, message}}` with code `payload_too_large`: a form over 4 KiB, or a JSON body over the server's body limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unsupported_media_type`: a body neither a form nor JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many password attempts for this link or from this address: a page saying so; past the rate limit of all requests, `{error: {code, message}}` with code `rate_limited` */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -13051,6 +13093,7 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -13095,7 +13138,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description an HTML document */
+            /** @description `{error: {code, message}}` with code `rate_limited`: past the rate limit (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -13103,7 +13146,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": string;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -13148,6 +13191,17 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited`: past the rate limit (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -13229,6 +13283,17 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited`: past the rate limit (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

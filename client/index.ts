@@ -16,11 +16,15 @@ export type WorkspaceClient = Client<paths>;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
 
+const FORM = "application/x-www-form-urlencoded";
+
 /**
  * How a request body goes out: an object with a Blob part (an image upload) as multipart/form-data, a string (a
- * page's markdown, sent with `content-type: text/markdown`) as it is, anything else as JSON.
+ * page's markdown, sent with `content-type: text/markdown`) as it is, an object sent with
+ * `content-type: application/x-www-form-urlencoded` (a share link's password form) as that form, anything else as
+ * JSON. `headers` are the request's, which openapi-fetch passes along.
  */
-export function serializeBody(body: unknown): string | FormData {
+export function serializeBody(body: unknown, headers?: Headers): string | FormData {
   if (typeof body === "string") return body;
   if (isRecord(body) && Object.values(body).some((value) => value instanceof Blob)) {
     const form = new FormData();
@@ -29,6 +33,9 @@ export function serializeBody(body: unknown): string | FormData {
       else if (value !== undefined) form.append(name, String(value));
     }
     return form;
+  }
+  if (isRecord(body) && headers?.get("content-type")?.split(";")[0]?.trim() === FORM) {
+    return new URLSearchParams(Object.entries(body).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]]))).toString();
   }
   return JSON.stringify(body);
 }

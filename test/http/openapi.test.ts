@@ -261,6 +261,24 @@ describe("the OpenAPI document", () => {
     expect(responseHeaders("POST", "/api/v1/pages", "5XX")).toEqual(["Retry-After"]);
   });
 
+  it("documents the share link's password form: a form body, a 303 with Location and Set-Cookie and no body, and its refusals", () => {
+    const unlock = operation("POST", "/s/{secret}");
+    const form = { type: "object", properties: { password: expect.objectContaining({ type: "string" }) }, required: ["password"] };
+    expect(unlock?.requestBody?.content["application/x-www-form-urlencoded"]?.schema).toEqual(expect.objectContaining(form));
+    expect(unlock?.requestBody?.content["application/json"]?.schema).toEqual(expect.objectContaining(form));
+    const seeOther = unlock?.responses["303"];
+    expect(seeOther?.content).toBeUndefined();
+    expect(Object.keys(seeOther?.headers ?? {})).toEqual(["Location", "Set-Cookie"]);
+    expect(seeOther?.headers?.Location).toEqual(expect.objectContaining({ required: true }));
+    expect(Object.keys(unlock?.responses ?? {}).sort()).toEqual(["303", "400", "401", "404", "413", "415", "429"]);
+    for (const status of ["401", "404"]) expect(Object.keys(unlock?.responses[status]?.content ?? {}), status).toEqual(["text/html"]);
+    for (const status of ["400", "413", "415"]) expect(unlock?.responses[status]?.content, status).toEqual({ "application/json": { schema: { $ref: "#/components/schemas/Error" } } });
+    // Too many password guesses: the form's page again; too many requests of any kind: the API's error.
+    expect(unlock?.responses["429"]?.content).toEqual({ "text/html": { schema: { type: "string" } }, "application/json": { schema: { $ref: "#/components/schemas/Error" } } });
+    // The public pages' reads count no guesses: past the rate limit they answer the API's error.
+    expect(operation("GET", "/s/{secret}")?.responses["429"]?.content).toEqual({ "application/json": { schema: { $ref: "#/components/schemas/Error" } } });
+  });
+
   it("declares Location on every 201 but the vault import's (it makes no one resource), on their 202, and on an invitation's 202", () => {
     const located: string[] = [];
     const created: string[] = [];
