@@ -85,7 +85,7 @@ export async function callEveryOperation({ browser, bob, withToken, receiverUrl,
   const etag = must(content.response.headers.get("etag"), "an ETag");
   const notModified = await api.GET("/api/v1/pages/{pageId}/content", { params: { path: { pageId: page.id }, header: { "If-None-Match": etag } }, parseAs: "text" });
   expectStatus(notModified.response, 304, "getPageContent with If-None-Match");
-  // A replacement as JSON, then as markdown text (sent as it is, with its media type).
+  // A replacement as JSON, then as markdown text (a string body goes out as text/markdown, no header needed).
   const replaced = await api.PUT("/api/v1/pages/{pageId}/content", {
     params: { path: { pageId: page.id }, header: { "If-Match": etag } },
     body: { markdown: "# Goals\n\nShip it twice." },
@@ -95,7 +95,6 @@ export async function callEveryOperation({ browser, bob, withToken, receiverUrl,
   const asText = await api.PUT("/api/v1/pages/{pageId}/content", {
     params: { path: { pageId: page.id }, header: { "If-Match": replacedTag } },
     body: "# Goals\n\nShip it three times.",
-    headers: { "content-type": "text/markdown" },
     parseAs: "text",
   });
   if (!must(asText.data, "replacePageContent as text").endsWith("Ship it three times.")) throw new Error("replacePageContent as text did not replace");
