@@ -66,8 +66,9 @@ const API_DESCRIPTION = [
     `\`document.cookie = "${SESSION_COOKIE}=<SESSION>; path=/"\`; "Try it out" then calls the API as that user.`,
   "",
   "**Answers.** Every error has the body `{error: {code, message}}`. Any route may also answer 405 `method_not_allowed`, 414 `uri_too_long` " +
-    "or 431 `headers_too_large` before it runs. Writes answer 202 with `status: recorded` when their effect is not readable yet; send the " +
-    "`X-Consistency-Token` they return on the next read.",
+    "or 431 `headers_too_large` before it runs. Every write answers an `X-Consistency-Token`: send it on a later read to see the write there. " +
+    "A write the read side has not caught up with within a short wait answers 202 instead of its 200 or 201, with the same body, assembled " +
+    "by the write side from what it recorded, and `X-Read-Side: behind` (a write that answers 204 answers 202 with no body).",
 ].join("\n");
 
 declare module "fastify" {

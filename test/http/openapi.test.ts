@@ -110,6 +110,14 @@ describe("the OpenAPI document", () => {
     expect(document.components.securitySchemes.browserSession).toEqual(expect.objectContaining({ type: "apiKey", in: "cookie", name: "app-auth.session_token" }));
   });
 
+  it("says in its introduction how a write answers before the read side has caught up: the same record, X-Read-Side", () => {
+    const answers = /\*\*Answers\.\*\*([\s\S]*)/.exec(document.info.description)?.[1] ?? "";
+    expect(answers).toContain("202");
+    expect(answers).toContain("X-Read-Side: behind");
+    expect(answers).toContain("X-Consistency-Token");
+    expect(answers).not.toContain("status: recorded");
+  });
+
   it("names a declared scheme, and a scope that exists, in every security requirement", () => {
     const scopes = ["pages:read", "pages:comment", "pages:write"];
     for (const [path, methods] of Object.entries(document.paths)) {
