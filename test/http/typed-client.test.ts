@@ -75,10 +75,11 @@ describe("a client generated from the API reference", () => {
     }
   }, 120_000);
 
-  it("runs the README's example of the typed client, compiled with tsc --strict", async () => {
+  it("runs the README's example of the typed client, five lines compiled with tsc --strict", async () => {
     const readme = await readFile("README.md", "utf8");
     const example = /## Typed client[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
     if (!example) throw new Error("no TypeScript example under README's Typed client");
+    expect(example.trimEnd().split("\n")).toHaveLength(5);
     const dir = await mkdtemp(join(process.cwd(), ".typed-client-"));
     try {
       const file = join(dir, "example.ts");
