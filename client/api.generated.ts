@@ -1186,7 +1186,7 @@ export interface paths {
         get: operations["viewSharedPage"];
         put?: never;
         /**
-         * The password form of a protected share link: sets a cookie for the link and redirects (303)
+         * The password form of a protected share link (a form, or JSON): with the right password, a cookie that unlocks the link for 12 hours and a redirect (303) to its page
          * @description Public: no authentication.
          */
         post: operations["unlockSharedPage"];
@@ -1315,6 +1315,22 @@ export interface components {
             size: number;
             width: number;
             height: number;
+        };
+        /** @description A file attached to a page: its record, with the markdown link that shows it */
+        Attachment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            pageId: string;
+            url: string;
+            markdown: string;
+            filename: string;
+            originalName: string;
+            mimeType: string;
+            size: number;
+            sha256: string;
+            createdBy: string;
+            createdAt: string;
         };
         /** @description What a vault import created, and every file it reported */
         ImportResult: {
@@ -1484,6 +1500,26 @@ export interface components {
             createdAt: string;
             deliveredAt: string | null;
             nextAttemptAt: string | null;
+        };
+        /** @description A public share link of a page or folder: its settings, views and last view (its url only in the creation answer) */
+        ShareLink: {
+            /** Format: uuid */
+            id: string;
+            /** @description the public address, with the secret: only in the creation answer (null afterwards) */
+            url: string | null;
+            /** @enum {string} */
+            entityType: "page" | "folder";
+            /** Format: uuid */
+            entityId: string;
+            expiresAt: string | null;
+            passwordProtected: boolean;
+            allowIndexing: boolean;
+            /** Format: uuid */
+            createdBy: string;
+            createdAt: string;
+            revokedAt: string | null;
+            views: number;
+            lastViewedAt: string | null;
         };
         /** @description A page that matches, with a marked snippet */
         SearchHit: {
@@ -8554,21 +8590,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            pageId: string;
-                            url: string;
-                            markdown: string;
-                            filename: string;
-                            originalName: string;
-                            mimeType: string;
-                            size: number;
-                            sha256: string;
-                            createdBy: string;
-                            createdAt: string;
-                        }[];
+                        data: components["schemas"]["Attachment"][];
                         nextCursor: string | null;
                     };
                 };
@@ -8700,21 +8722,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        pageId: string;
-                        url: string;
-                        markdown: string;
-                        filename: string;
-                        originalName: string;
-                        mimeType: string;
-                        size: number;
-                        sha256: string;
-                        createdBy: string;
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Attachment"];
                 };
             };
             /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
@@ -8731,21 +8739,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        pageId: string;
-                        url: string;
-                        markdown: string;
-                        filename: string;
-                        originalName: string;
-                        mimeType: string;
-                        size: number;
-                        sha256: string;
-                        createdBy: string;
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Attachment"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -10399,25 +10393,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @description the public address, with the secret: only in the creation answer (null afterwards) */
-                        url: string | null;
-                        /** @enum {string} */
-                        entityType: "page" | "folder";
-                        /** Format: uuid */
-                        entityId: string;
-                        expiresAt: string | null;
-                        passwordProtected: boolean;
-                        allowIndexing: boolean;
-                        /** Format: uuid */
-                        createdBy: string;
-                        createdAt: string;
-                        revokedAt: string | null;
-                        views: number;
-                        lastViewedAt: string | null;
-                    };
+                    "application/json": components["schemas"]["ShareLink"];
                 };
             };
             /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
@@ -10432,25 +10408,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @description the public address, with the secret: only in the creation answer (null afterwards) */
-                        url: string | null;
-                        /** @enum {string} */
-                        entityType: "page" | "folder";
-                        /** Format: uuid */
-                        entityId: string;
-                        expiresAt: string | null;
-                        passwordProtected: boolean;
-                        allowIndexing: boolean;
-                        /** Format: uuid */
-                        createdBy: string;
-                        createdAt: string;
-                        revokedAt: string | null;
-                        views: number;
-                        lastViewedAt: string | null;
-                    };
+                    "application/json": components["schemas"]["ShareLink"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -10643,25 +10601,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @description the public address, with the secret: only in the creation answer (null afterwards) */
-                        url: string | null;
-                        /** @enum {string} */
-                        entityType: "page" | "folder";
-                        /** Format: uuid */
-                        entityId: string;
-                        expiresAt: string | null;
-                        passwordProtected: boolean;
-                        allowIndexing: boolean;
-                        /** Format: uuid */
-                        createdBy: string;
-                        createdAt: string;
-                        revokedAt: string | null;
-                        views: number;
-                        lastViewedAt: string | null;
-                    };
+                    "application/json": components["schemas"]["ShareLink"];
                 };
             };
             /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
@@ -10676,25 +10616,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @description the public address, with the secret: only in the creation answer (null afterwards) */
-                        url: string | null;
-                        /** @enum {string} */
-                        entityType: "page" | "folder";
-                        /** Format: uuid */
-                        entityId: string;
-                        expiresAt: string | null;
-                        passwordProtected: boolean;
-                        allowIndexing: boolean;
-                        /** Format: uuid */
-                        createdBy: string;
-                        createdAt: string;
-                        revokedAt: string | null;
-                        views: number;
-                        lastViewedAt: string | null;
-                    };
+                    "application/json": components["schemas"]["ShareLink"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -10868,25 +10790,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @description the public address, with the secret: only in the creation answer (null afterwards) */
-                        url: string | null;
-                        /** @enum {string} */
-                        entityType: "page" | "folder";
-                        /** Format: uuid */
-                        entityId: string;
-                        expiresAt: string | null;
-                        passwordProtected: boolean;
-                        allowIndexing: boolean;
-                        /** Format: uuid */
-                        createdBy: string;
-                        createdAt: string;
-                        revokedAt: string | null;
-                        views: number;
-                        lastViewedAt: string | null;
-                    };
+                    "application/json": components["schemas"]["ShareLink"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -11159,25 +11063,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @description the public address, with the secret: only in the creation answer (null afterwards) */
-                        url: string | null;
-                        /** @enum {string} */
-                        entityType: "page" | "folder";
-                        /** Format: uuid */
-                        entityId: string;
-                        expiresAt: string | null;
-                        passwordProtected: boolean;
-                        allowIndexing: boolean;
-                        /** Format: uuid */
-                        createdBy: string;
-                        createdAt: string;
-                        revokedAt: string | null;
-                        views: number;
-                        lastViewedAt: string | null;
-                    };
+                    "application/json": components["schemas"]["ShareLink"];
                 };
             };
             /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
@@ -11190,25 +11076,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @description the public address, with the secret: only in the creation answer (null afterwards) */
-                        url: string | null;
-                        /** @enum {string} */
-                        entityType: "page" | "folder";
-                        /** Format: uuid */
-                        entityId: string;
-                        expiresAt: string | null;
-                        passwordProtected: boolean;
-                        allowIndexing: boolean;
-                        /** Format: uuid */
-                        createdBy: string;
-                        createdAt: string;
-                        revokedAt: string | null;
-                        views: number;
-                        lastViewedAt: string | null;
-                    };
+                    "application/json": components["schemas"]["ShareLink"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -13009,25 +12877,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description the public address, with the secret: only in the creation answer (null afterwards) */
-                            url: string | null;
-                            /** @enum {string} */
-                            entityType: "page" | "folder";
-                            /** Format: uuid */
-                            entityId: string;
-                            expiresAt: string | null;
-                            passwordProtected: boolean;
-                            allowIndexing: boolean;
-                            /** Format: uuid */
-                            createdBy: string;
-                            createdAt: string;
-                            revokedAt: string | null;
-                            views: number;
-                            lastViewedAt: string | null;
-                        }[];
+                        data: components["schemas"]["ShareLink"][];
                         nextCursor: string | null;
                     };
                 };
@@ -13143,7 +12993,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description an HTML document */
+            /** @description `{error: {code, message}}` with code `rate_limited`: past the rate limit (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -13151,7 +13001,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": string;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -13165,16 +13015,40 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description the link's password (a longer one is refused as a wrong one) */
+                    password: string;
+                };
+                "application/json": {
+                    /** @description the link's password (a longer one is refused as a wrong one) */
+                    password: string;
+                };
+            };
+        };
         responses: {
-            /** @description Default Response */
+            /** @description See Other: the link's page, unlocked for this browser (no body) */
             303: {
                 headers: {
+                    /** @description The link's page, `/s/{secret}`. A path, relative to the server (or gateway) called */
+                    Location: string;
+                    /** @description `share_unlock`, scoped to the link's path, HttpOnly, SameSite=Strict, for 12 hours: sent when the password matched, not for a link without one */
+                    "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description an HTML document */
+            /** @description `{error: {code, message}}` with code `validation_failed`: a JSON body that does not parse */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the password form again, saying the password was wrong (or missing) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13183,7 +13057,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description an HTML document */
+            /** @description no such link (unknown, expired or revoked): the same page whatever the reason */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13192,7 +13066,25 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description an HTML document */
+            /** @description `{error: {code, message}}` with code `payload_too_large`: a form over 4 KiB, or a JSON body over the server's body limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unsupported_media_type`: a body neither a form nor JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many password attempts for this link or from this address: a page saying so; past the rate limit of all requests, `{error: {code, message}}` with code `rate_limited` */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -13201,6 +13093,7 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -13245,7 +13138,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description an HTML document */
+            /** @description `{error: {code, message}}` with code `rate_limited`: past the rate limit (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -13253,7 +13146,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": string;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -13298,6 +13191,17 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited`: past the rate limit (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -13379,6 +13283,17 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited`: past the rate limit (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

@@ -16,12 +16,20 @@ export type WorkspaceClient = Client<paths>;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
 
+const FORM = "application/x-www-form-urlencoded";
+const MARKDOWN = "text/markdown";
+
+/** A string body (a page's markdown): its text, marked so that the request goes out as text/markdown. */
+class TextBody extends Blob {}
+
 /**
  * How a request body goes out: an object with a Blob part (an image upload) as multipart/form-data, a string (a
- * page's markdown, sent with `content-type: text/markdown`) as it is, anything else as JSON.
+ * page's markdown) as it is, with `content-type: text/markdown` unless the call names another type, an object
+ * sent with `content-type: application/x-www-form-urlencoded` (a share link's password form) as that form,
+ * anything else as JSON. `headers` are the request's, which openapi-fetch passes along.
  */
-export function serializeBody(body: unknown): string | FormData {
-  if (typeof body === "string") return body;
+export function serializeBody(body: unknown, headers?: Headers): Blob | string | FormData {
+  if (typeof body === "string") return new TextBody([body], { type: MARKDOWN });
   if (isRecord(body) && Object.values(body).some((value) => value instanceof Blob)) {
     const form = new FormData();
     for (const [name, value] of Object.entries(body)) {
@@ -30,17 +38,36 @@ export function serializeBody(body: unknown): string | FormData {
     }
     return form;
   }
+  if (isRecord(body) && headers?.get("content-type")?.split(";")[0]?.trim() === FORM) {
+    return new URLSearchParams(Object.entries(body).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]]))).toString();
+  }
   return JSON.stringify(body);
 }
 
-export interface WorkspaceClientOptions extends Omit<ClientOptions, "bodySerializer"> {
+export interface WorkspaceClientOptions extends Omit<ClientOptions, "bodySerializer" | "Request"> {
   /** The server (or gateway) address, without /api/v1. */
   readonly baseUrl: string;
   /** An API token: sent as `Authorization: Bearer <token>`. */
   readonly token?: string;
 }
 
+/**
+ * openapi-fetch labels every body but FormData `application/json` unless the call names a type: a string body
+ * is markdown, so it goes out as `text/markdown` instead (a type the call names, `text/plain`, is kept).
+ */
+class WorkspaceRequest extends Request {
+  constructor(input: RequestInfo | URL, init?: RequestInit) {
+    if (!(init?.body instanceof TextBody)) {
+      super(input, init);
+      return;
+    }
+    const headers = new Headers(init.headers);
+    if (headers.get("content-type") === "application/json") headers.set("content-type", init.body.type);
+    super(input, { ...init, headers });
+  }
+}
+
 export function createWorkspaceClient({ token, headers, ...options }: WorkspaceClientOptions): WorkspaceClient {
   const authorization = token === undefined ? {} : { authorization: `Bearer ${token}` };
-  return createClient<paths>({ ...options, headers: { ...authorization, ...headers }, bodySerializer: serializeBody });
+  return createClient<paths>({ ...options, headers: { ...authorization, ...headers }, bodySerializer: serializeBody, Request: WorkspaceRequest });
 }

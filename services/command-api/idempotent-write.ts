@@ -4,28 +4,29 @@
 import type { FastifyRequest } from "fastify";
 import type { Actor } from "../../shared/commands/guarded-command.ts";
 import { AppError } from "../../shared/errors/app-error.ts";
-import { runIdempotently } from "../../shared/idempotency/idempotent-request.ts";
+import type { RecordedResponse } from "../../shared/idempotency/idempotency.decider.ts";
+import { runIdempotently, type WorkResult } from "../../shared/idempotency/idempotent-request.ts";
 import { requestFingerprint } from "../../shared/idempotency/request-fingerprint.ts";
 import type { CommandApiPorts } from "./command-api-ports.ts";
 import type { WriteAnswer } from "./write-answer.ts";
 
 /**
  * The largest answer body kept for a replay, well inside the largest change (MAX_APPEND_BYTES), since the
- * answer is recorded as one event. Routes bound their answers below it (an import lists at most 256 KiB of
- * reasons); one over it would otherwise fail to complete the key after its work committed.
+ * answer is recorded as one event.
  */
 export const RECORDED_ANSWER_MAX_BYTES = 512 * 1024;
 
 /**
- * What is recorded for a replay: the answer, or, when its body is over RECORDED_ANSWER_MAX_BYTES, the 202 a
- * write answers before it is visible (the id, taken from the Location, and how to read it), so the key always
- * completes and a replay never runs the work again.
+ * What is recorded for a replay: the answer, or, when its body is over RECORDED_ANSWER_MAX_BYTES and the route
+ * can present its record again (`presentsAgain`), the answer without its body, so the key always completes and a
+ * replay never runs the work again. A route that cannot present again bounds its answer by its input (an import
+ * lists at most 256 KiB of reasons) and is kept whole.
  */
-export function recordable(answer: WriteAnswer): WriteAnswer {
-  if (Buffer.byteLength(JSON.stringify(answer.body) ?? "") <= RECORDED_ANSWER_MAX_BYTES) return answer;
-  const id = answer.location?.split("/").pop();
-  const message = "the request completed; its answer was too large to keep for a replay: read what it wrote with this response's X-Consistency-Token";
-  return { ...answer, status: 202, body: { ...(id ? { id } : {}), status: "recorded", message } };
+export function recordable(answer: WriteAnswer, presentsAgain: boolean): WorkResult {
+  const { status, body, consistencyToken, location } = answer;
+  const kept = { status, body, consistencyToken, ...(location === undefined ? {} : { location }) };
+  if (!presentsAgain || Buffer.byteLength(JSON.stringify(body) ?? "") <= RECORDED_ANSWER_MAX_BYTES) return kept;
+  return { ...kept, body: null, presentAgain: true };
 }
 
 /** The header as the draft sends it (a structured-field string, quoted) or bare. */
@@ -36,29 +37,39 @@ function keyOf(header: string | string[] | undefined): string | null {
   return quoted?.[1] ?? header;
 }
 
+export interface IdempotentWriteOptions {
+  /** What stands for the body in the fingerprint when it is not JSON (an upload's file is its SHA-256). */
+  readonly fingerprintBody?: unknown;
+  /**
+   * The route's answer presented again, as of now and at least as of the recorded write, without running the
+   * work: for a replay whose first answer was too large to record.
+   */
+  readonly again?: (recorded: RecordedResponse) => Promise<WriteAnswer>;
+}
+
 export async function idempotentWrite(
   ports: Pick<CommandApiPorts, "eventStore">,
   request: FastifyRequest,
   actor: Actor,
   write: () => Promise<WriteAnswer>,
-  /** What stands for the body in the fingerprint when it is not JSON (an upload's file is its SHA-256). */
-  body: unknown = request.body,
+  { fingerprintBody = request.body, again }: IdempotentWriteOptions = {},
 ): Promise<WriteAnswer> {
   const key = keyOf(request.headers["idempotency-key"]);
   if (key === null) return write();
-  const fingerprint = requestFingerprint({ method: request.method, path: request.url.split("?")[0] ?? request.url, body });
+  const fingerprint = requestFingerprint({ method: request.method, path: request.url.split("?")[0] ?? request.url, body: fingerprintBody });
   const live: { answer?: WriteAnswer } = {};
   const response = await runIdempotently(ports.eventStore, { callerId: actor.context.actorId, key, fingerprint }, actor.context, async () => {
     live.answer = await write();
-    return recordable(live.answer);
+    return recordable(live.answer, again !== undefined);
   });
-  // The request that did the work answers in full, with its own headers (X-Read-Side); a replay has what was recorded.
-  const answered = !response.replayed && live.answer ? live.answer : response;
-  return {
-    status: answered.status,
-    body: answered.body,
-    consistencyToken: response.consistencyToken ?? "0",
-    headers: response.replayed ? { "idempotent-replayed": "true" } : { ...live.answer?.headers },
-    ...(response.location === undefined ? {} : { location: response.location }),
-  };
+  // The request that did the work answers in full, with its own headers (X-Read-Side).
+  if (!response.replayed && live.answer) return { ...live.answer, consistencyToken: response.consistencyToken ?? "0" };
+  const replayed = { "idempotent-replayed": "true" };
+  const location = response.location === undefined ? {} : { location: response.location };
+  if (response.presentAgain) {
+    if (!again) throw new Error(`the answer recorded for ${request.method} ${request.url} was not kept, and the route cannot present it again`);
+    const presented = await again(response);
+    return { ...presented, consistencyToken: response.consistencyToken ?? presented.consistencyToken, headers: { ...presented.headers, ...replayed }, ...location };
+  }
+  return { status: response.status, body: response.body, consistencyToken: response.consistencyToken ?? "0", headers: replayed, ...location };
 }

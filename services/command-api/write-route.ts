@@ -6,6 +6,8 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Actor } from "../../shared/commands/guarded-command.ts";
 import type { CommandApiPorts } from "./command-api-ports.ts";
 import { idempotentWrite } from "./idempotent-write.ts";
+import type { RecordedResponse } from "../../shared/idempotency/idempotency.decider.ts";
+import { positionOfToken } from "../../shared/position.ts";
 import { actorOf, sendWrite, settleWrite, type WriteAnswer, type WriteOutcome } from "./write-answer.ts";
 
 /** What a route decided: the position its events reached (null when it appended nothing), and how it answers. */
@@ -19,11 +21,20 @@ export interface WriteScope {
    * creation at a time per user), and so returns the settled answer instead of what it decided.
    */
   settle(written: Written): Promise<WriteAnswer>;
+  /** A creating POST's work, run once per Idempotency-Key (idempotent-write.ts). */
+  once(work: () => Promise<Written | WriteAnswer>, options?: OnceOptions): Promise<WriteAnswer>;
+}
+
+export interface OnceOptions {
+  /** What stands for the body in the fingerprint when it is not JSON (an upload's file is its SHA-256). */
+  readonly fingerprintBody?: unknown;
   /**
-   * A creating POST's work, run once per Idempotency-Key (idempotent-write.ts); `fingerprintBody` stands for a
-   * body that is not JSON (an upload's file is its SHA-256).
+   * How the route answers without running its work (its status, present and assemble, after checking the caller
+   * may still see the record), for a replay whose first answer was too large to record: settled again at the
+   * recorded position. A route whose answer can outgrow the record gives it (a reply answers its whole thread);
+   * the others bound their answers by their input.
    */
-  once(work: () => Promise<Written | WriteAnswer>, fingerprintBody?: unknown): Promise<WriteAnswer>;
+  readonly again?: () => Promise<WriteOutcome>;
 }
 
 export type WriteDecision = (write: WriteScope) => Promise<Written | WriteAnswer>;
@@ -42,8 +53,11 @@ export function answerWrites(ports: Pick<CommandApiPorts, "clock" | "projection"
   };
   return async (request, reply, decide) => {
     const actor = actorOf(request, ports.clock);
-    const once = (work: () => Promise<Written | WriteAnswer>, fingerprintBody: unknown = request.body) =>
-      idempotentWrite(ports, request, actor, async () => settle(await work()), fingerprintBody);
+    const once = (work: () => Promise<Written | WriteAnswer>, { fingerprintBody = request.body, again }: OnceOptions = {}) =>
+      idempotentWrite(ports, request, actor, async () => settle(await work()), {
+        fingerprintBody,
+        ...(again ? { again: async ({ consistencyToken }: RecordedResponse) => settleWrite(ports, consistencyToken === null ? null : positionOfToken(consistencyToken), await again()) } : {}),
+      });
     return sendWrite(reply, await settle(await decide({ actor, settle, once })));
   };
 }

@@ -1,7 +1,8 @@
 // How a writing tool answers: once its events are stored it never reports failure. When the read models show
-// the change within the wait, the tool's own result (status "done"); when not yet, status "recorded" with the
-// consistency token a later read can wait for, as the HTTP API's 202. Creating tools run under an optional
-// idempotency key, recorded and replayed as the HTTP API's Idempotency-Key.
+// the change within the wait, the tool's own result (status "done"); when not yet, status "recorded" with the id
+// and the consistency token a later read can wait for, and no record (where the HTTP API's 202 carries the
+// record the write side assembled, with X-Read-Side: behind). Creating tools run under an optional idempotency
+// key, recorded and replayed as the HTTP API's Idempotency-Key.
 import { z } from "zod";
 import { settleWrite, type Presented } from "../command-api/write-answer.ts";
 import type { CommandApiPorts } from "../command-api/command-api-ports.ts";

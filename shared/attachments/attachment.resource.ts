@@ -16,7 +16,7 @@ export const attachmentResource = z.object({
   sha256: z.string(),
   createdBy: z.string(),
   createdAt: z.string(),
-});
+}).meta({ id: "Attachment", description: "A file attached to a page: its record, with the markdown link that shows it" });
 export type AttachmentResource = z.infer<typeof attachmentResource>;
 
 /** The upload form as the reference shows it; the route reads the parts as they stream and checks them itself. */

@@ -27,6 +27,8 @@ export interface Operation {
   readonly resumable?: true;
   /** Takes one byte range (Range, If-Range) and answers 206 with Content-Range. */
   readonly ranged?: true;
+  /** Answers 303 See Other: what its Location names, and the cookie it may set. */
+  readonly seeOther?: { readonly location: string; readonly cookie: string };
   /** What the Location header of its 201 (and of a 202 that creates) names, and its path (shared/http/locations.ts). */
   readonly location?: string;
 }
@@ -208,7 +210,13 @@ export const operations: Record<string, Operation> = {
   "PATCH /api/v1/share-links/{linkId}": { id: "changeShareLink", summary: "Change a share link's expiry, password (null removes it) or indexing", example: { expiresAt: null, password: null } },
   "DELETE /api/v1/share-links/{linkId}": { id: "revokeShareLink", summary: "Revoke a share link: its public address answers 404 at once" },
   "GET /s/{secret}": { id: "viewSharedPage", summary: "The public page of a share link (HTML, or the markdown with Accept: text/markdown); 401 with a password form when protected", produces: ["text/html", "text/markdown"] },
-  "POST /s/{secret}": { id: "unlockSharedPage", summary: "The password form of a protected share link: sets a cookie for the link and redirects (303)", consumes: ["application/x-www-form-urlencoded"] },
+  "POST /s/{secret}": { id: "unlockSharedPage",
+    summary: "The password form of a protected share link (a form, or JSON): with the right password, a cookie that unlocks the link for 12 hours and a redirect (303) to its page",
+    seeOther: {
+      location: "The link's page, `/s/{secret}`",
+      cookie: "`share_unlock`, scoped to the link's path, HttpOnly, SameSite=Strict, for 12 hours: sent when the password matched, not for a link without one",
+    },
+  },
   "GET /s/{secret}/pages/{pageId}": { id: "viewSharedFolderPage", summary: "A page of a folder's share link", produces: ["text/html", "text/markdown"] },
   "GET /s/{secret}/images/{imageId}": { id: "getSharedImage", summary: "An image of a page a share link shows", produces: ["image/jpeg", "image/png", "image/gif", "image/webp"] },
   "GET /s/{secret}/attachments/{attachmentId}": { id: "getSharedAttachment",

@@ -66,8 +66,9 @@ const API_DESCRIPTION = [
     `\`document.cookie = "${SESSION_COOKIE}=<SESSION>; path=/"\`; "Try it out" then calls the API as that user.`,
   "",
   "**Answers.** Every error has the body `{error: {code, message}}`. Any route may also answer 405 `method_not_allowed`, 414 `uri_too_long` " +
-    "or 431 `headers_too_large` before it runs. Writes answer 202 with `status: recorded` when their effect is not readable yet; send the " +
-    "`X-Consistency-Token` they return on the next read.",
+    "or 431 `headers_too_large` before it runs. Every write answers an `X-Consistency-Token`: send it on a later read to see the write there. " +
+    "A write the read side has not caught up with within a short wait answers 202 instead of its 200 or 201, with the same body, assembled " +
+    "by the write side from what it recorded, and `X-Read-Side: behind` (a write that answers 204 answers 202 with no body).",
 ].join("\n");
 
 declare module "fastify" {
@@ -256,8 +257,13 @@ function finishDocument(document: JsonSchema): JsonSchema {
           const { schema: _inline, ...media } = json;
           response.content = { "application/json": { ...media, schema: errorRef } };
         }
-        // A share link's public pages answer their refusals as HTML pages (a browser shows them), not JSON.
-        if (isError && path.startsWith("/s/")) response.content = { "text/html": { schema: { type: "string" } } };
+        if (isError && path.startsWith("/s/")) {
+          // A share link's public pages answer their refusals as HTML pages (a browser shows them); what is refused
+          // before the route runs (a body it cannot read, the rate limit) is answered as anywhere else, as JSON.
+          const page = json !== null && isRecord(json.schema) && json.schema.type === "string" ? { "text/html": { schema: { type: "string" } } } : {};
+          if (status === "429") response.content = { ...page, "application/json": { schema: errorRef } };
+          else if (json && isRecord(json.schema) && json.schema.type === "string") response.content = page;
+        }
         const answers: JsonSchema = {};
         const writes = method !== "get" && path.startsWith("/api/v1/");
         // A write answering nothing (204) answers 202 with nothing too.
@@ -280,6 +286,10 @@ function finishDocument(document: JsonSchema): JsonSchema {
         }
         if ((status === "206" || status === "416") && operation.ranged) answers["Content-Range"] = responseHeaders.contentRange;
         if ((status === "201" || status === "202") && operation.location) answers.Location = responseHeaders.location(operation.location);
+        if (status === "303" && operation.seeOther) {
+          answers.Location = responseHeaders.location(operation.seeOther.location);
+          answers["Set-Cookie"] = header(operation.seeOther.cookie);
+        }
         if (status === "429" || status === "503" || status === "5XX") answers["Retry-After"] = responseHeaders.retryAfter;
         // Sent on every answer of this status (test/http/api-conformance.test.ts checks it): a client may rely on them.
         const always = ["X-Consistency-Token", "ETag", "Location", ...(status === "429" ? ["Retry-After"] : [])];

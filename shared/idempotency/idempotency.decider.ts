@@ -19,6 +19,8 @@ export const recordedResponseSchema = z.object({
   consistencyToken: z.string().nullable(),
   /** The Location answered (the path of what the request created); absent from responses recorded before it was kept. */
   location: z.string().optional(),
+  /** The body was too large to keep (its `body` is null): a replay presents the record again instead. */
+  presentAgain: z.literal(true).optional(),
 });
 export type RecordedResponse = z.infer<typeof recordedResponseSchema>;
 
@@ -92,6 +94,7 @@ export const idempotencyDecider: Decider<IdempotencyCommand, IdempotencyState, I
               body: command.body,
               consistencyToken: command.consistencyToken,
               ...(command.location === undefined ? {} : { location: command.location }),
+              ...(command.presentAgain ? { presentAgain: command.presentAgain } : {}),
               completedAt: command.now,
             },
           },
@@ -106,8 +109,9 @@ export const idempotencyDecider: Decider<IdempotencyCommand, IdempotencyState, I
       case "IdempotencyKeyClaimed":
         return { status: "claimed", fingerprint: event.data.fingerprint, claimedAt: event.data.claimedAt };
       case "IdempotentRequestCompleted": {
-        const { fingerprint, completedAt, status, body, consistencyToken, location } = event.data;
-        return { status: "completed", fingerprint, completedAt, response: { status, body, consistencyToken, ...(location === undefined ? {} : { location }) } };
+        const { fingerprint, completedAt, status, body, consistencyToken, location, presentAgain } = event.data;
+        const response = { status, body, consistencyToken, ...(location === undefined ? {} : { location }), ...(presentAgain ? { presentAgain } : {}) };
+        return { status: "completed", fingerprint, completedAt, response };
       }
       case "IdempotencyKeyReleased":
         return { status: "free" };

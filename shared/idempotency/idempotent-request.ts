@@ -39,6 +39,8 @@ export interface WorkResult {
   readonly consistencyToken: string | null;
   /** The Location header, replayed with the rest. */
   readonly location?: string;
+  /** The body is not kept (null): a replay presents the record again. */
+  readonly presentAgain?: true;
 }
 
 export type IdempotentResponse = RecordedResponse & { readonly replayed: boolean };
@@ -125,5 +127,11 @@ async function appendAfterClaim(
 function asRecorded(result: WorkResult): RecordedResponse {
   const wire = JSON.stringify(result.body);
   const body: unknown = wire === undefined ? null : JSON.parse(wire);
-  return recordedResponseSchema.parse({ status: result.status, body, consistencyToken: result.consistencyToken, ...(result.location === undefined ? {} : { location: result.location }) });
+  return recordedResponseSchema.parse({
+    status: result.status,
+    body,
+    consistencyToken: result.consistencyToken,
+    ...(result.location === undefined ? {} : { location: result.location }),
+    ...(result.presentAgain ? { presentAgain: result.presentAgain } : {}),
+  });
 }

@@ -17,7 +17,7 @@ export const shareLinkResource = z.object({
   revokedAt: z.string().nullable(),
   views: z.number().int(),
   lastViewedAt: z.string().nullable(),
-});
+}).meta({ id: "ShareLink", description: "A public share link of a page or folder: its settings, views and last view (its url only in the creation answer)" });
 export type ShareLinkResource = z.infer<typeof shareLinkResource>;
 
 export function toShareLinkResource(link: ShareLinkRecord, url: string | null = null): ShareLinkResource {

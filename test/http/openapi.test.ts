@@ -110,6 +110,14 @@ describe("the OpenAPI document", () => {
     expect(document.components.securitySchemes.browserSession).toEqual(expect.objectContaining({ type: "apiKey", in: "cookie", name: "app-auth.session_token" }));
   });
 
+  it("says in its introduction how a write answers before the read side has caught up: the same record, X-Read-Side", () => {
+    const answers = /\*\*Answers\.\*\*([\s\S]*)/.exec(document.info.description)?.[1] ?? "";
+    expect(answers).toContain("202");
+    expect(answers).toContain("X-Read-Side: behind");
+    expect(answers).toContain("X-Consistency-Token");
+    expect(answers).not.toContain("status: recorded");
+  });
+
   it("names a declared scheme, and a scope that exists, in every security requirement", () => {
     const scopes = ["pages:read", "pages:comment", "pages:write"];
     for (const [path, methods] of Object.entries(document.paths)) {
@@ -261,6 +269,24 @@ describe("the OpenAPI document", () => {
     expect(responseHeaders("POST", "/api/v1/pages", "5XX")).toEqual(["Retry-After"]);
   });
 
+  it("documents the share link's password form: a form body, a 303 with Location and Set-Cookie and no body, and its refusals", () => {
+    const unlock = operation("POST", "/s/{secret}");
+    const form = { type: "object", properties: { password: expect.objectContaining({ type: "string" }) }, required: ["password"] };
+    expect(unlock?.requestBody?.content["application/x-www-form-urlencoded"]?.schema).toEqual(expect.objectContaining(form));
+    expect(unlock?.requestBody?.content["application/json"]?.schema).toEqual(expect.objectContaining(form));
+    const seeOther = unlock?.responses["303"];
+    expect(seeOther?.content).toBeUndefined();
+    expect(Object.keys(seeOther?.headers ?? {})).toEqual(["Location", "Set-Cookie"]);
+    expect(seeOther?.headers?.Location).toEqual(expect.objectContaining({ required: true }));
+    expect(Object.keys(unlock?.responses ?? {}).sort()).toEqual(["303", "400", "401", "404", "413", "415", "429"]);
+    for (const status of ["401", "404"]) expect(Object.keys(unlock?.responses[status]?.content ?? {}), status).toEqual(["text/html"]);
+    for (const status of ["400", "413", "415"]) expect(unlock?.responses[status]?.content, status).toEqual({ "application/json": { schema: { $ref: "#/components/schemas/Error" } } });
+    // Too many password guesses: the form's page again; too many requests of any kind: the API's error.
+    expect(unlock?.responses["429"]?.content).toEqual({ "text/html": { schema: { type: "string" } }, "application/json": { schema: { $ref: "#/components/schemas/Error" } } });
+    // The public pages' reads count no guesses: past the rate limit they answer the API's error.
+    expect(operation("GET", "/s/{secret}")?.responses["429"]?.content).toEqual({ "application/json": { schema: { $ref: "#/components/schemas/Error" } } });
+  });
+
   it("declares Location on every 201 but the vault import's (it makes no one resource), on their 202, and on an invitation's 202", () => {
     const located: string[] = [];
     const created: string[] = [];
@@ -328,7 +354,7 @@ describe("the OpenAPI document", () => {
   });
 
   it("names the records it answers in components.schemas, and refers to them", () => {
-    const named = ["Page", "PageWithPath", "Folder", "CommentThread", "Comment", "Invitation", "WorkspaceMember", "Image", "ImportResult", "ApiToken", "Webhook", "WebhookDelivery", "HistoryEntry", "TrashItem", "SearchHit", "CurrentUser", "Error"];
+    const named = ["Page", "PageWithPath", "Folder", "CommentThread", "Comment", "Invitation", "WorkspaceMember", "Image", "ImportResult", "ApiToken", "Webhook", "WebhookDelivery", "HistoryEntry", "TrashItem", "SearchHit", "CurrentUser", "Attachment", "ShareLink", "Error"];
     for (const name of named) expect(Object.keys(document.components.schemas), name).toContain(name);
     expect(Object.keys(document.components.schemas).filter((name) => name.endsWith("Input"))).toEqual([]);
     const text = JSON.stringify(document);

@@ -75,10 +75,11 @@ describe("a client generated from the API reference", () => {
     }
   }, 120_000);
 
-  it("runs the README's example of the typed client, compiled with tsc --strict", async () => {
+  it("runs the README's example of the typed client, five lines compiled with tsc --strict", async () => {
     const readme = await readFile("README.md", "utf8");
     const example = /## Typed client[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
     if (!example) throw new Error("no TypeScript example under README's Typed client");
+    expect(example.trimEnd().split("\n")).toHaveLength(5);
     const dir = await mkdtemp(join(process.cwd(), ".typed-client-"));
     try {
       const file = join(dir, "example.ts");
@@ -94,6 +95,31 @@ describe("a client generated from the API reference", () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it("sends a page's markdown given as a string as text/markdown, with no header named", async () => {
+    const owner = await server.registered("texter");
+    const token = String((await owner.post("/tokens", { name: "text", scopes: ["pages:read", "pages:write"] })).body.token);
+    const api = createWorkspaceClient({ baseUrl: server.url, token });
+    const sent: string[] = [];
+    api.use({ onRequest: ({ request }) => void sent.push(`${request.method} ${request.headers.get("content-type")}`) });
+    const page = await api.POST("/api/v1/pages", { body: { title: "Notes", markdown: "# Notes" } });
+    const pageId = page.data?.id;
+    if (!pageId) throw new Error(`no page: ${JSON.stringify(page.error)}`);
+
+    // Markdown that reads as a JSON object is still markdown.
+    const markdown = '{"markdown": "not this"}\n\n# Notes, again';
+    const replaced = await api.PUT("/api/v1/pages/{pageId}/content", { params: { path: { pageId }, header: { "If-Match": "*" } }, body: markdown, parseAs: "text" });
+    expect(replaced.response.status).toBe(200);
+    expect(replaced.data?.endsWith(markdown)).toBe(true);
+    const read = await api.GET("/api/v1/pages/{pageId}/content", { params: { path: { pageId } }, parseAs: "text" });
+    expect(read.data?.endsWith(markdown)).toBe(true);
+    // A type the call names is kept; an object body is JSON.
+    const plain = await api.PUT("/api/v1/pages/{pageId}/content", { params: { path: { pageId }, header: { "If-Match": "*" } }, body: "plain words", headers: { "content-type": "text/plain" }, parseAs: "text" });
+    expect(plain.response.status).toBe(200);
+    const json = await api.PUT("/api/v1/pages/{pageId}/content", { params: { path: { pageId }, header: { "If-Match": "*" } }, body: { markdown: "# As JSON" }, parseAs: "text" });
+    expect(json.data?.endsWith("# As JSON")).toBe(true);
+    expect(sent).toEqual(["POST application/json", "PUT text/markdown", "GET null", "PUT text/plain", "PUT application/json"]);
+  }, 30_000);
 
   it("runs the README's walkthrough through openapi-fetch", async () => {
     const session = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "ann@example.com", name: "Ann" });

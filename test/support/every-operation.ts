@@ -85,7 +85,7 @@ export async function callEveryOperation({ browser, bob, withToken, receiverUrl,
   const etag = must(content.response.headers.get("etag"), "an ETag");
   const notModified = await api.GET("/api/v1/pages/{pageId}/content", { params: { path: { pageId: page.id }, header: { "If-None-Match": etag } }, parseAs: "text" });
   expectStatus(notModified.response, 304, "getPageContent with If-None-Match");
-  // A replacement as JSON, then as markdown text (sent as it is, with its media type).
+  // A replacement as JSON, then as markdown text (a string body goes out as text/markdown, no header needed).
   const replaced = await api.PUT("/api/v1/pages/{pageId}/content", {
     params: { path: { pageId: page.id }, header: { "If-Match": etag } },
     body: { markdown: "# Goals\n\nShip it twice." },
@@ -95,7 +95,6 @@ export async function callEveryOperation({ browser, bob, withToken, receiverUrl,
   const asText = await api.PUT("/api/v1/pages/{pageId}/content", {
     params: { path: { pageId: page.id }, header: { "If-Match": replacedTag } },
     body: "# Goals\n\nShip it three times.",
-    headers: { "content-type": "text/markdown" },
     parseAs: "text",
   });
   if (!must(asText.data, "replacePageContent as text").endsWith("Ship it three times.")) throw new Error("replacePageContent as text did not replace");
@@ -154,6 +153,19 @@ export async function callEveryOperation({ browser, bob, withToken, receiverUrl,
   const sharedBytes = await api.GET("/s/{secret}/attachments/{attachmentId}", { params: { path: { secret: pageSecret, attachmentId: sharedFile.id } }, parseAs: "arrayBuffer" });
   if (must(sharedBytes.data, "getSharedAttachment").byteLength !== pdf.size) throw new Error("getSharedAttachment answered other bytes");
   expectStatus((await api.GET("/s/{secret}/attachments/{attachmentId}", { params: { path: { secret: pageSecret, attachmentId: crypto.randomUUID() } }, parseAs: "arrayBuffer" })).response, 404, "getSharedAttachment of a file not on the page");
+  // A protected link: its page asks for the password; the form (as a browser posts it, or as JSON) answers 303 to
+  // the page with the cookie that unlocks it.
+  const locked = must((await api.POST("/api/v1/pages/{pageId}/share-links", { params: { path: { pageId: page.id } }, body: { password: "correct horse" } })).data, "a protected link");
+  const lockedPath = { secret: secretOf(locked.url, "the protected link's url") };
+  expectStatus((await api.GET("/s/{secret}", { params: { path: lockedPath }, parseAs: "text" })).response, 401, "viewSharedPage of a protected link");
+  const wrong = await api.POST("/s/{secret}", { params: { path: lockedPath }, body: { password: "wrong horse" }, redirect: "manual", parseAs: "text" });
+  expectStatus(wrong.response, 401, "unlockSharedPage with a wrong password");
+  const form = { "content-type": "application/x-www-form-urlencoded" };
+  const unlocked = await api.POST("/s/{secret}", { params: { path: lockedPath }, body: { password: "correct horse" }, headers: form, redirect: "manual", parseAs: "text" });
+  expectStatus(unlocked.response, 303, "unlockSharedPage");
+  if (unlocked.response.headers.get("location") !== `/s/${lockedPath.secret}`) throw new Error("unlockSharedPage did not send to the link's page");
+  const cookie = must(must(unlocked.response.headers.get("set-cookie"), "the unlocking cookie").split(";")[0], "the cookie's value");
+  expectStatus((await api.GET("/s/{secret}", { params: { path: lockedPath }, headers: { cookie }, parseAs: "text" })).response, 200, "viewSharedPage unlocked");
   expectStatus((await api.DELETE("/api/v1/share-links/{linkId}", { params: { path: { linkId: pageLink.id } } })).response, 204, "revokeShareLink");
 
   // Comments.

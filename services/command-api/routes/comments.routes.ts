@@ -15,7 +15,7 @@ import { commentIdSchema, pageIdSchema, threadIdSchema, type CommentId, type Pag
 import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
 import { assembleThread } from "../assembled/thread.assembled.ts";
-import { writeResponses } from "../write-answer.ts";
+import { writeResponses, type WriteOutcome } from "../write-answer.ts";
 import { answerWrites, type Written } from "../write-route.ts";
 import { textField, visibleTextField } from "./fields.ts";
 
@@ -56,16 +56,10 @@ export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
   const config = { access: { scope: "pages:comment" as const } };
   const answer = answerWrites(ports);
 
-  /**
-   * Runs the command behind the page's comment guard and answers with the thread as a client will read it;
-   * `created`, the comment it adds, is the answer's Location.
-   */
-  async function decideThread(actor: Actor, target: ThreadOnPage, command: ThreadCommand, created?: CommentId): Promise<Written> {
-    const { position } = await commentOnThread.run(ports, actor, target, () => command);
+  /** The answer of a write to a thread: the whole thread as a client will read it, or as the write side has it. */
+  function threadAnswer(target: ThreadOnPage, status: 200 | 201): WriteOutcome {
     return {
-      position,
-      status: created === undefined ? 200 : 201,
-      ...(created === undefined ? {} : { location: locationOf.comment(target.pageId, created) }),
+      status,
       present: async () => {
         const thread = await ports.views.threads.get(target.threadId);
         const content = await ports.views.pages.getContent(target.pageId);
@@ -75,6 +69,16 @@ export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
       },
       assemble: async () => ({ body: { thread: await assembleThread(ports, target.threadId) } }),
     };
+  }
+
+  /**
+   * Runs the command behind the page's comment guard and answers with the thread; `created`, the comment it
+   * adds, is the answer's Location.
+   */
+  async function decideThread(actor: Actor, target: ThreadOnPage, command: ThreadCommand, created?: CommentId): Promise<Written> {
+    const { position } = await commentOnThread.run(ports, actor, target, () => command);
+    const located = created === undefined ? {} : { location: locationOf.comment(target.pageId, created) };
+    return { ...threadAnswer(target, created === undefined ? 200 : 201), ...located, position };
   }
 
   app.post(
@@ -93,12 +97,20 @@ export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
   app.post(
     "/pages/:pageId/comments/:threadId/replies",
     { config, schema: { params: threadParams, body: bodyOnly, response: createdThread } },
-    async (request, reply) => answer(request, reply, ({ actor, once }) => once(() => {
+    async (request, reply) => {
       const { pageId, threadId } = request.params;
-      const commentId = commentIdSchema.parse(randomUUID());
-      const command: ThreadCommand = { type: "AddReply", threadId, pageId, commentId, authorId: actor.context.actorId, body: request.body.body };
-      return decideThread(actor, { pageId, threadId }, command, commentId);
-    })),
+      // The answer is the whole thread, which grows without bound: a replay may present it again, as it is now, to
+      // a caller who may still comment on the page.
+      const again = (actor: Actor) => async () => {
+        await commentOnPage(ports.views, actor.principal, pageId);
+        return threadAnswer({ pageId, threadId }, 201);
+      };
+      return answer(request, reply, ({ actor, once }) => once(() => {
+        const commentId = commentIdSchema.parse(randomUUID());
+        const command: ThreadCommand = { type: "AddReply", threadId, pageId, commentId, authorId: actor.context.actorId, body: request.body.body };
+        return decideThread(actor, { pageId, threadId }, command, commentId);
+      }, { again: again(actor) }));
+    },
   );
 
   app.patch(

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { blobKeySchema } from "../../../shared/blobs/blob-store.port.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
+import { errorBody } from "../../../shared/http/schemas.ts";
 import { isUnlocked, openShareLink, pageOfLink, pagesOfLink, placeInLink, UNLOCK_COOKIE, type OpenedLink } from "../../../shared/share-links/open-share-link.ts";
 import { NOT_FOUND_HTML, pageDocument, passwordDocument, publicHeaders, RANGE_NOT_SATISFIABLE_HTML, TOO_MANY_HTML } from "../../../shared/share-links/public-page-html.ts";
 import { passwordMatches, UNLOCK_SECONDS, unlockToken } from "../../../shared/share-links/share-link-password.ts";
@@ -26,7 +27,10 @@ const secretParams = z.object({ secret: z.string() });
 const pageParams = secretParams.extend({ pageId: z.string() });
 const imageParams = secretParams.extend({ imageId: z.string() });
 const attachmentParams = secretParams.extend({ attachmentId: z.string() });
-const passwordForm = z.object({ password: z.string().max(200) });
+const passwordForm = z.object({ password: z.string().max(200).meta({ description: "the link's password (a longer one is refused as a wrong one)" }) });
+/** The refusals made before the form is read, as every API answers them (not pages: no form was shown yet). */
+const refused = (code: string, why: string) => errorBody.describe(`\`{error: {code, message}}\` with code \`${code}\`: ${why}`);
+const rateLimited = refused("rate_limited", "past the rate limit (Retry-After)");
 
 const wantsMarkdown = (request: FastifyRequest): boolean => /\btext\/markdown\b/.test(request.headers.accept ?? "");
 
@@ -82,7 +86,7 @@ export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
     return reply.code(200).headers(headers).type("text/html; charset=utf-8").send(pageDocument({ title, html: body, nav }));
   }
 
-  const documented = { 200: html, 401: html, 404: html, 429: html };
+  const documented = { 200: html, 401: html, 404: html, 429: rateLimited };
 
   app.get("/s/:secret", { schema: { params: secretParams, response: documented } }, async (request, reply) => {
     const opened = await open(request, request.params.secret, reply);
@@ -95,7 +99,7 @@ export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
     return opened ? show(reply, request, opened, request.params.pageId) : reply;
   });
 
-  app.get("/s/:secret/images/:imageId", { schema: { params: imageParams, response: { 200: z.unknown().describe("the image's bytes"), 401: html, 404: html } } }, async (request, reply) => {
+  app.get("/s/:secret/images/:imageId", { schema: { params: imageParams, response: { 200: z.unknown().describe("the image's bytes"), 401: html, 404: html, 429: rateLimited } } }, async (request, reply) => {
     if (!UUID.test(request.params.imageId)) return notFound(reply);
     const opened = await open(request, request.params.secret, reply);
     if (!opened) return reply;
@@ -116,7 +120,7 @@ export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
     {
       schema: {
         params: attachmentParams,
-        response: { 200: z.unknown().describe("the file's bytes"), 206: z.unknown().describe("the bytes of the one range asked for"), 304: z.null(), 401: html, 404: html, 416: html },
+        response: { 200: z.unknown().describe("the file's bytes"), 206: z.unknown().describe("the bytes of the one range asked for"), 304: z.null(), 401: html, 404: html, 416: html, 429: rateLimited },
       },
     },
     async (request, reply) => {
@@ -137,16 +141,27 @@ export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
     },
   );
 
-  // The password form's answer: application/x-www-form-urlencoded, parsed here only (no other route takes it).
+  // The password form: application/x-www-form-urlencoded, parsed in this scope only (no other route takes it), or JSON.
   app.register(async (form: App) => {
     form.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 4096 }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(typeof body === "string" ? body : body.toString("utf8"))));
     });
-    form.post("/s/:secret", { schema: { params: secretParams, response: { 303: z.null(), 401: html, 404: html, 429: html } } }, async (request, reply) => {
+    const response = {
+      303: z.undefined().describe("See Other: the link's page, unlocked for this browser (no body)"),
+      400: refused("validation_failed", "a JSON body that does not parse"),
+      401: html.describe("the password form again, saying the password was wrong (or missing)"),
+      404: html.describe("no such link (unknown, expired or revoked): the same page whatever the reason"),
+      413: refused("payload_too_large", "a form over 4 KiB, or a JSON body over the server's body limit"),
+      415: refused("unsupported_media_type", "a body neither a form nor JSON"),
+      429: html.describe("too many password attempts for this link or from this address: a page saying so; past the rate limit of all requests, `{error: {code, message}}` with code `rate_limited`"),
+    };
+    const schema = { params: secretParams, consumes: ["application/x-www-form-urlencoded", "application/json"], response };
+    // The form's fields are read and checked by the handler (a wrong one shows the form again); `form` documents them.
+    form.post("/s/:secret", { config: { form: passwordForm }, schema }, async (request, reply) => {
       const opened = await openShareLink(ports.views, request.params.secret, ports.clock());
       if (!opened) return notFound(reply);
       const hash = opened.link.passwordHash;
-      if (hash === null) return reply.code(303).header("location", base(opened)).headers(publicHeaders(false)).send(null);
+      if (hash === null) return reply.headers(publicHeaders(false)).header("location", base(opened)).code(303).send();
       const retryAfter = await overGuessLimit(ports, opened.link.id, request.ip);
       if (retryAfter !== null) {
         return reply.code(429).headers(publicHeaders(false)).header("retry-after", String(retryAfter)).type("text/html; charset=utf-8").send(TOO_MANY_HTML);
@@ -157,7 +172,7 @@ export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
       }
       const expires = nowSeconds() + UNLOCK_SECONDS;
       const cookie = `${UNLOCK_COOKIE}=${encodeURIComponent(unlockToken(hash, opened.link.id, expires))}; Path=${base(opened)}; Max-Age=${UNLOCK_SECONDS}; HttpOnly; SameSite=Strict${request.protocol === "https" ? "; Secure" : ""}`;
-      return reply.code(303).headers(publicHeaders(false)).header("set-cookie", cookie).header("location", base(opened)).send(null);
+      return reply.headers(publicHeaders(false)).header("set-cookie", cookie).header("location", base(opened)).code(303).send();
     });
   });
 }
