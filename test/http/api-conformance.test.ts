@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Document } from "openapi-backend";
 import { mintSession, SESSION_COOKIE } from "../../shared/auth/session-verifier.ts";
 import { createWorkspaceClient, type WorkspaceClient } from "../../client/index.ts";
+import { documentedOperations, filled } from "../support/conformance/documented.ts";
+import { Prober } from "../support/conformance/probe.ts";
 import { callEveryOperation } from "../support/every-operation.ts";
 import { makeImage } from "../support/images.ts";
 import { ResponseConformance } from "../support/openapi-conformance.ts";
@@ -16,6 +18,7 @@ let server: TestServer;
 let receiver: WebhookReceiver;
 let conformance: ResponseConformance;
 let document: Document;
+let prober: Prober;
 
 beforeAll(async () => {
   // A short consistency wait, so a paused projector makes writes answer 202 quickly.
@@ -24,6 +27,7 @@ beforeAll(async () => {
   const reply = await server.anonymous().get("/api/v1/openapi.json");
   document = JSON.parse(reply.text);
   conformance = await ResponseConformance.of(document);
+  prober = new Prober(server.url, conformance);
 }, 30_000);
 afterAll(async () => {
   await receiver.stop();
@@ -39,47 +43,6 @@ function checked(client: WorkspaceClient): WorkspaceClient {
   client.use(conformance.middleware());
   return client;
 }
-
-/** Raw requests that provoke an operation's common errors, each answer checked against the document too. */
-async function probe(method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}): Promise<number> {
-  const headers = { ...(init.body === undefined ? {} : { "content-type": "application/json" }), ...init.headers };
-  const response = await fetch(new URL(path, server.url), { method, headers, ...(init.body === undefined ? {} : { body: init.body }) });
-  await conformance.check(method, response.url, response);
-  return response.status;
-}
-
-interface DocumentedOperation {
-  readonly operationId: string;
-  readonly method: string;
-  readonly path: string;
-  readonly statuses: string[];
-  readonly scope: string | null;
-  readonly secured: boolean;
-  readonly sessionOnly: boolean;
-  readonly example: unknown;
-}
-
-const documentedOperations = (): DocumentedOperation[] =>
-  conformance.operations().map((operation) => {
-    const security = operation.security ?? [];
-    const bearer = security.find((requirement) => "bearerToken" in requirement)?.bearerToken ?? null;
-    const body = operation.requestBody && "content" in operation.requestBody ? operation.requestBody.content["application/json"] : undefined;
-    const example = body && "example" in body ? body.example : undefined;
-    return {
-      operationId: operation.operationId ?? "",
-      method: operation.method.toUpperCase(),
-      path: operation.path,
-      statuses: Object.keys(operation.responses ?? {}),
-      scope: bearer?.[0] ?? null,
-      secured: security.length > 0,
-      sessionOnly: security.length > 0 && bearer === null,
-      example,
-    };
-  });
-
-/** A path with its parameters filled: a fresh UUID for ids (so nothing is found), a valid value for the rest. */
-const filled = (path: string, id: () => string = () => crypto.randomUUID()) =>
-  path.replace(/\{([A-Za-z]+)\}/g, (_match, name: string) => (name === "entityType" ? "page" : name === "type" ? "page" : name === "email" ? "nobody@example.com" : id()));
 
 describe("the API reference and the server", () => {
   it("agree on every answer of every operation a script of the typed client calls", async () => {
@@ -124,18 +87,23 @@ describe("the API reference and the server", () => {
   it("agree on the errors every operation answers: 401 without credentials, 400 for a malformed request, 403 without the scope, 404 for what is not there", async () => {
     const ann = await sessionOf("ann");
     const readOnly = (await ann.client.POST("/api/v1/tokens", { body: { name: "read only", scopes: ["pages:read"] } })).data?.token ?? "";
+    // No scope implies another: a token that may comment cannot read, one that may read cannot comment or write.
+    const commentOnly = (await ann.client.POST("/api/v1/tokens", { body: { name: "comment only", scopes: ["pages:comment"] } })).data?.token ?? "";
     const session = { cookie: ann.cookie };
-    for (const operation of documentedOperations().filter(({ secured }) => secured)) {
+    const probe = (method: string, path: string, sent: { headers?: Record<string, string>; body?: string }) =>
+      prober.send(method, path, { headers: { ...(sent.body === undefined ? {} : { "content-type": "application/json" }), ...sent.headers }, ...(sent.body === undefined ? {} : { body: sent.body }) });
+    for (const operation of documentedOperations(conformance).filter(({ secured }) => secured)) {
       const { method, path, example } = operation;
       const body = method === "GET" || method === "DELETE" ? undefined : JSON.stringify(example ?? {});
-      await probe(method, filled(path), { ...(body === undefined ? {} : { body }) });
+      await probe(method, filled(operation), { ...(body === undefined ? {} : { body }) });
       if (path.includes("{")) await probe(method, path.replace(/\{[A-Za-z]+\}/g, "not-an-id"), { headers: session, ...(body === undefined ? {} : { body }) });
       else if (method === "GET") await probe(method, path, { headers: { ...session, "x-consistency-token": "not-a-position" } });
       else await probe(method, path, { headers: session, body: "[]" });
-      if (operation.sessionOnly || (operation.scope !== null && operation.scope !== "pages:read")) {
-        await probe(method, filled(path), { headers: { authorization: `Bearer ${readOnly}` }, ...(body === undefined ? {} : { body }) });
+      if (operation.sessionOnly || operation.scope !== null) {
+        const lacking = operation.scope === "pages:read" ? commentOnly : readOnly;
+        await probe(method, filled(operation), { headers: { authorization: `Bearer ${lacking}` }, ...(body === undefined ? {} : { body }) });
       }
-      if (/\{[A-Za-z]*[iI]d\}/.test(path)) await probe(method, filled(path), { headers: session, ...(body === undefined ? {} : { body }) });
+      if (/\{([A-Za-z]*[iI]d|email)\}/.test(path)) await probe(method, filled(operation), { headers: session, ...(body === undefined ? {} : { body }) });
     }
     expect(conformance.problems).toEqual([]);
   }, 90_000);
@@ -143,14 +111,14 @@ describe("the API reference and the server", () => {
   it("calls every operation of the document, with each answer a test can provoke", () => {
     const seen = new Set(conformance.answered.map(({ operationId, status }) => `${operationId} ${status}`));
     const missing: string[] = [];
-    for (const operation of documentedOperations()) {
+    for (const operation of documentedOperations(conformance)) {
       const { operationId, statuses } = operation;
       const successes = statuses.filter((status) => /^(200|201|204)$/.test(status));
       const expected = [
         ...(successes.length > 0 ? successes : statuses.filter((status) => status === "202")),
         ...(operation.secured ? ["400", "401"] : []),
-        ...(operation.sessionOnly || (operation.scope !== null && operation.scope !== "pages:read") ? ["403"] : []),
-        ...(/\{[A-Za-z]*[iI]d\}/.test(operation.path) ? ["404"] : []),
+        ...(operation.sessionOnly || operation.scope !== null ? ["403"] : []),
+        ...(/\{([A-Za-z]*[iI]d|email)\}/.test(operation.path) ? ["404"] : []),
       ].filter((status) => statuses.includes(status));
       for (const status of expected) if (!seen.has(`${operationId} ${status}`)) missing.push(`${operationId} (${operation.method} ${operation.path}) never answered ${status}`);
     }
