@@ -66,8 +66,10 @@ const API_DESCRIPTION = [
     `\`document.cookie = "${SESSION_COOKIE}=<SESSION>; path=/"\`; "Try it out" then calls the API as that user.`,
   "",
   "**Answers.** Every error has the body `{error: {code, message}}`. Any route may also answer 405 `method_not_allowed`, 414 `uri_too_long` " +
-    "or 431 `headers_too_large` before it runs. Writes answer 202 with `status: recorded` when their effect is not readable yet; send the " +
-    "`X-Consistency-Token` they return on the next read.",
+    "or 431 `headers_too_large` before it runs. Writes answer 202 with the same body and `X-Read-Side: behind` when their effect is not readable yet; send the " +
+    "`X-Consistency-Token` they return on the next read. A read sent with that token, and a browser session's requests until its account " +
+    "is readable, answer 503 `consistency_timeout` (with Retry-After) when the read side has not caught up in time; a session whose " +
+    "address is not its account's answers 409 `conflict` on every operation.",
 ].join("\n");
 
 declare module "fastify" {
@@ -103,8 +105,11 @@ function accessNote(access: Requirement | undefined): string {
   return "Any authenticated caller: an API token of any scope or a browser session.";
 }
 
-/** The error codes a route can answer, from its shape: what it authenticates, validates, addresses and writes. */
-function errorCodes(route: RouteOptions, access: Requirement | undefined, extra: readonly ErrorCode[]): ErrorCode[] {
+/**
+ * The error codes a route can answer, from its shape: what it authenticates, validates, addresses and writes.
+ * `serverErrors`: the route documents its 5XX answers itself (a write's), so 503 is not listed apart.
+ */
+function errorCodes(route: RouteOptions, access: Requirement | undefined, extra: readonly ErrorCode[], serverErrors: boolean): ErrorCode[] {
   const codes = new Set<ErrorCode>();
   const writes = methodOf(route) !== "GET";
   const hasParams = /:[A-Za-z0-9_]+/.test(route.url);
@@ -112,7 +117,12 @@ function errorCodes(route: RouteOptions, access: Requirement | undefined, extra:
   if (access && "scope" in access) codes.add("insufficient_scope");
   if (access && ("sessionOnly" in access || writes)) codes.add("forbidden");
   if (hasParams) codes.add("not_found");
-  if (access && writes) codes.add("conflict");
+  // A session is checked against its account on every request, reads too: an address that is not the account's
+  // is 409 conflict (docs/api-decisions.md, Authentication and tokens).
+  if (access) codes.add("conflict");
+  // A read waits for the read models to reach its X-Consistency-Token, and a session's requests for them to show
+  // its account: past CONSISTENCY_WAIT_MS, 503 consistency_timeout.
+  if (access && !serverErrors) codes.add("consistency_timeout");
   if (route.schema?.body) codes.add("payload_too_large").add("unsupported_media_type");
   if (rateLimitClassOf(methodOf(route), route.url)) codes.add("rate_limited");
   for (const code of extra) codes.add(code);
@@ -333,7 +343,7 @@ export async function registerApiReference(app: App, options: { peerDocumentUrl?
       const responses = { ...(schema.response as Record<string, JsonSchema> | undefined) };
       const errorSchema = responses["4xx"];
       delete responses["4xx"];
-      if (errorSchema) Object.assign(responses, errorResponses(errorSchema, errorCodes(route, access, operation?.errors ?? [])));
+      if (errorSchema) Object.assign(responses, errorResponses(errorSchema, errorCodes(route, access, operation?.errors ?? [], "5xx" in responses)));
       for (const [status, description] of Object.entries(successDescriptions)) {
         const response = responses[status];
         if (response) responses[status] = { ...response, description };

@@ -7,6 +7,7 @@ import type { Document } from "openapi-backend";
 import { mintSession, SESSION_COOKIE } from "../../shared/auth/session-verifier.ts";
 import { createWorkspaceClient, type WorkspaceClient } from "../../client/index.ts";
 import { documentedOperations, filled } from "../support/conformance/documented.ts";
+import { whileTheReadSideLags } from "../support/conformance/lagging-read-side.ts";
 import { Prober } from "../support/conformance/probe.ts";
 import { callEveryOperation } from "../support/every-operation.ts";
 import { makeImage } from "../support/images.ts";
@@ -107,6 +108,11 @@ describe("the API reference and the server", () => {
     }
     expect(conformance.problems).toEqual([]);
   }, 90_000);
+
+  it("agree on what every operation answers while the read side lags: 202 behind for writes, 503 for a read waiting and for a session not yet readable", async () => {
+    await whileTheReadSideLags({ server, prober, conformance, receiverUrl: receiver.url });
+    expect(conformance.problems).toEqual([]);
+  }, 60_000);
 
   it("calls every operation of the document, with each answer a test can provoke", () => {
     const seen = new Set(conformance.answered.map(({ operationId, status }) => `${operationId} ${status}`));
