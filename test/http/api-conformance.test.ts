@@ -6,14 +6,26 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Document } from "openapi-backend";
 import { mintSession, SESSION_COOKIE } from "../../shared/auth/session-verifier.ts";
 import { createWorkspaceClient, type WorkspaceClient } from "../../client/index.ts";
+import { conflicts } from "../support/conformance/conflicts.ts";
 import { documentedOperations, filled } from "../support/conformance/documented.ts";
 import { whileTheReadSideLags } from "../support/conformance/lagging-read-side.ts";
 import { Prober } from "../support/conformance/probe.ts";
+import { refusedBodies } from "../support/conformance/refused-bodies.ts";
 import { callEveryOperation } from "../support/every-operation.ts";
 import { makeImage } from "../support/images.ts";
 import { ResponseConformance } from "../support/openapi-conformance.ts";
 import { TEST_SESSION_SECRET, TestServer } from "../support/server.ts";
 import { WebhookReceiver } from "../support/webhook-receiver.ts";
+
+/** The limits of the server under test, low enough that a probe reaches each in a few small requests. */
+const LIMITS = {
+  BODY_LIMIT_BYTES: 16 * 1024,
+  ATTACHMENT_MAX_BYTES: 640 * 1024,
+  IMPORT_ZIP_MAX_BYTES: 64 * 1024,
+  QUOTA_BLOB_BYTES_PER_OWNER: 1024 * 1024,
+  QUOTA_TOKENS_PER_USER: 5,
+  WEBHOOKS_PER_USER: 3,
+};
 
 let server: TestServer;
 let receiver: WebhookReceiver;
@@ -22,8 +34,9 @@ let document: Document;
 let prober: Prober;
 
 beforeAll(async () => {
-  // A short consistency wait, so a paused projector makes writes answer 202 quickly.
-  server = await TestServer.start({ settings: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", CONSISTENCY_WAIT_MS: "300" } });
+  // A short consistency wait, so a paused projector makes writes answer 202 quickly; limits low enough to reach.
+  const settings = Object.fromEntries(Object.entries(LIMITS).map(([name, value]) => [name, String(value)]));
+  server = await TestServer.start({ settings: { ...settings, WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", CONSISTENCY_WAIT_MS: "300" } });
   receiver = await WebhookReceiver.start();
   const reply = await server.anonymous().get("/api/v1/openapi.json");
   document = JSON.parse(reply.text);
@@ -111,6 +124,16 @@ describe("the API reference and the server", () => {
 
   it("agree on what every operation answers while the read side lags: 202 behind for writes, 503 for a read waiting and for a session not yet readable", async () => {
     await whileTheReadSideLags({ server, prober, conformance, receiverUrl: receiver.url });
+    expect(conformance.problems).toEqual([]);
+  }, 60_000);
+
+  it("agree on the refusal of a body over its limit (413) and of a media type an operation does not read (415)", async () => {
+    await refusedBodies({ prober, conformance, limits: LIMITS });
+    expect(conformance.problems).toEqual([]);
+  }, 60_000);
+
+  it("agree on conflicts (409: a changed session address, quotas, folder and comment rules) and on requests that cannot be processed (422)", async () => {
+    await conflicts({ prober, conformance, limits: LIMITS, receiverUrl: receiver.url });
     expect(conformance.problems).toEqual([]);
   }, 60_000);
 
