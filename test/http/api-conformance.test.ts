@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Document } from "openapi-backend";
 import { mintSession, SESSION_COOKIE } from "../../shared/auth/session-verifier.ts";
 import { createWorkspaceClient, type WorkspaceClient } from "../../client/index.ts";
+import { conditionalRequests } from "../support/conformance/conditional-requests.ts";
 import { conflicts } from "../support/conformance/conflicts.ts";
 import { documentedOperations, filled } from "../support/conformance/documented.ts";
 import { whileTheReadSideLags } from "../support/conformance/lagging-read-side.ts";
@@ -136,6 +137,11 @@ describe("the API reference and the server", () => {
     await conflicts({ prober, conformance, limits: LIMITS, receiverUrl: receiver.url });
     expect(conformance.problems).toEqual([]);
   }, 60_000);
+
+  it("agree on conditional and ranged requests: 428 and 412 for writes, 304 for bytes held, 206 and 416 for ranges", async () => {
+    await conditionalRequests(prober);
+    expect(conformance.problems).toEqual([]);
+  }, 30_000);
 
   it("calls every operation of the document, with each answer a test can provoke", () => {
     const seen = new Set(conformance.answered.map(({ operationId, status }) => `${operationId} ${status}`));
