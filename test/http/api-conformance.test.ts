@@ -11,6 +11,7 @@ import { conflicts } from "../support/conformance/conflicts.ts";
 import { documentedOperations, filled } from "../support/conformance/documented.ts";
 import { whileTheReadSideLags } from "../support/conformance/lagging-read-side.ts";
 import { Prober } from "../support/conformance/probe.ts";
+import { publicPages } from "../support/conformance/public-pages.ts";
 import { refusedBodies } from "../support/conformance/refused-bodies.ts";
 import { callEveryOperation } from "../support/every-operation.ts";
 import { makeImage } from "../support/images.ts";
@@ -140,6 +141,11 @@ describe("the API reference and the server", () => {
 
   it("agree on conditional and ranged requests: 428 and 412 for writes, 304 for bytes held, 206 and 416 for ranges", async () => {
     await conditionalRequests(prober);
+    expect(conformance.problems).toEqual([]);
+  }, 30_000);
+
+  it("agree on the public pages of a share link: its password asked (401), given (303) or refused, and no link (404)", async () => {
+    await publicPages(prober);
     expect(conformance.problems).toEqual([]);
   }, 30_000);
 

@@ -146,7 +146,8 @@ export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
       const opened = await openShareLink(ports.views, request.params.secret, ports.clock());
       if (!opened) return notFound(reply);
       const hash = opened.link.passwordHash;
-      if (hash === null) return reply.code(303).header("location", base(opened)).headers(publicHeaders(false)).send(null);
+      // A redirect has no body: a 303 says where to go, and nothing else.
+      if (hash === null) return reply.headers(publicHeaders(false)).redirect(base(opened), 303);
       const retryAfter = await overGuessLimit(ports, opened.link.id, request.ip);
       if (retryAfter !== null) {
         return reply.code(429).headers(publicHeaders(false)).header("retry-after", String(retryAfter)).type("text/html; charset=utf-8").send(TOO_MANY_HTML);
@@ -157,7 +158,7 @@ export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
       }
       const expires = nowSeconds() + UNLOCK_SECONDS;
       const cookie = `${UNLOCK_COOKIE}=${encodeURIComponent(unlockToken(hash, opened.link.id, expires))}; Path=${base(opened)}; Max-Age=${UNLOCK_SECONDS}; HttpOnly; SameSite=Strict${request.protocol === "https" ? "; Secure" : ""}`;
-      return reply.code(303).headers(publicHeaders(false)).header("set-cookie", cookie).header("location", base(opened)).send(null);
+      return reply.headers(publicHeaders(false)).header("set-cookie", cookie).redirect(base(opened), 303);
     });
   });
 }
