@@ -14253,6 +14253,17 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description an HTML document */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
         };
     };
     getSharedAttachment: {
@@ -14328,6 +14339,17 @@ export interface operations {
                 headers: {
                     /** @description The bytes sent and the file's size (`bytes 0-99/5000`), or the size alone on 416 (`bytes *\/5000`) */
                     "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description an HTML document */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -12,6 +12,8 @@ import { documentedOperations, filled } from "../support/conformance/documented.
 import { whileTheReadSideLags } from "../support/conformance/lagging-read-side.ts";
 import { Prober } from "../support/conformance/probe.ts";
 import { publicPages } from "../support/conformance/public-pages.ts";
+import { ONE_AN_HOUR, rateLimited } from "../support/conformance/rate-limits.ts";
+import { readinessWithTheReadStoreDown } from "../support/conformance/store-down.ts";
 import { refusedBodies } from "../support/conformance/refused-bodies.ts";
 import { callEveryOperation } from "../support/every-operation.ts";
 import { makeImage } from "../support/images.ts";
@@ -148,6 +150,18 @@ describe("the API reference and the server", () => {
     await publicPages(prober);
     expect(conformance.problems).toEqual([]);
   }, 30_000);
+
+  it("agree on 429 once a budget is spent, and on /readyz with the read store down, on a server that allows one request an hour", async () => {
+    const limited = await TestServer.start({ settings: ONE_AN_HOUR });
+    try {
+      const limitedProber = new Prober(limited.url, conformance);
+      await rateLimited({ prober: limitedProber, conformance });
+      await readinessWithTheReadStoreDown({ server: limited, prober: limitedProber });
+    } finally {
+      await limited.stop();
+    }
+    expect(conformance.problems).toEqual([]);
+  }, 60_000);
 
   it("calls every operation of the document, with each answer a test can provoke", () => {
     const seen = new Set(conformance.answered.map(({ operationId, status }) => `${operationId} ${status}`));

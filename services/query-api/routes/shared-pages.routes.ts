@@ -4,13 +4,13 @@
 // page, served as serve-attachment.ts serves it) and POST /s/{secret} (the password form). Every answer that shows nothing
 // is the same 404 page, byte for byte, whatever the reason; every answer carries the strict headers of
 // public-page-html.ts. The markdown is rendered in the worker pool (SharedPageRenderer).
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { blobKeySchema } from "../../../shared/blobs/blob-store.port.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { isUnlocked, openShareLink, pageOfLink, pagesOfLink, placeInLink, UNLOCK_COOKIE, type OpenedLink } from "../../../shared/share-links/open-share-link.ts";
-import { NOT_FOUND_HTML, pageDocument, passwordDocument, publicHeaders, RANGE_NOT_SATISFIABLE_HTML, TOO_MANY_HTML } from "../../../shared/share-links/public-page-html.ts";
+import { NOT_FOUND_HTML, pageDocument, passwordDocument, publicHeaders, RANGE_NOT_SATISFIABLE_HTML, RATE_LIMITED_HTML, TOO_MANY_HTML } from "../../../shared/share-links/public-page-html.ts";
 import { passwordMatches, UNLOCK_SECONDS, unlockToken } from "../../../shared/share-links/share-link-password.ts";
 import { serveAttachment } from "../attachments/serve-attachment.ts";
 import type { PublicPagePorts, QueryApiPorts } from "../query-api-ports.ts";
@@ -95,7 +95,7 @@ export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
     return opened ? show(reply, request, opened, request.params.pageId) : reply;
   });
 
-  app.get("/s/:secret/images/:imageId", { schema: { params: imageParams, response: { 200: z.unknown().describe("the image's bytes"), 401: html, 404: html } } }, async (request, reply) => {
+  app.get("/s/:secret/images/:imageId", { schema: { params: imageParams, response: { 200: z.unknown().describe("the image's bytes"), 401: html, 404: html, 429: html } } }, async (request, reply) => {
     if (!UUID.test(request.params.imageId)) return notFound(reply);
     const opened = await open(request, request.params.secret, reply);
     if (!opened) return reply;
@@ -116,7 +116,7 @@ export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
     {
       schema: {
         params: attachmentParams,
-        response: { 200: z.unknown().describe("the file's bytes"), 206: z.unknown().describe("the bytes of the one range asked for"), 304: z.null(), 401: html, 404: html, 416: html },
+        response: { 200: z.unknown().describe("the file's bytes"), 206: z.unknown().describe("the bytes of the one range asked for"), 304: z.null(), 401: html, 404: html, 416: html, 429: html },
       },
     },
     async (request, reply) => {
@@ -179,4 +179,14 @@ async function overGuessLimit(ports: SharedPagePorts, linkId: string, address: s
     // As for the rate limits: an unreachable counter store does not lock every viewer out.
     return null;
   }
+}
+
+/**
+ * The error handler of the public pages: a budget spent is a page a browser shows, with the headers of every public
+ * answer (the rate limit refuses before any route runs, in the API's JSON shape elsewhere); any other error is the
+ * API's.
+ */
+export function publicPageErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  if (!(error instanceof AppError && error.code === "rate_limited")) throw error;
+  return reply.code(429).headers({ ...error.headers, ...publicHeaders(false) }).type("text/html; charset=utf-8").send(RATE_LIMITED_HTML);
 }
