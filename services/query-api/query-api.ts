@@ -23,7 +23,7 @@ import { shareQueryRoutes } from "./routes/shares.routes.ts";
 import { tokenQueryRoutes } from "./routes/tokens.routes.ts";
 import { webhookQueryRoutes } from "./routes/webhooks.routes.ts";
 import { shareLinkQueryRoutes } from "./routes/share-links.routes.ts";
-import { sharedPageRoutes } from "./routes/shared-pages.routes.ts";
+import { publicPageErrors, sharedPageRoutes } from "./routes/shared-pages.routes.ts";
 import type { QueryApiPorts } from "./query-api-ports.ts";
 
 async function awaitConsistencyToken(ports: QueryApiPorts, header: string | string[] | undefined): Promise<void> {
@@ -69,7 +69,10 @@ export async function registerQueryApi(app: App, ports: QueryApiPorts): Promise<
     },
     { prefix: API_PREFIX },
   );
-  sharedPageRoutes(app, { ...ports, ...ports.publicPages });
+  await app.register(async (publicPages: App) => {
+    publicPages.setErrorHandler(publicPageErrors);
+    sharedPageRoutes(publicPages, { ...ports, ...ports.publicPages });
+  });
   app.addHook("onClose", async () => {
     await ports.publicPages.viewCounter.flush();
   });

@@ -68,7 +68,10 @@ const API_DESCRIPTION = [
   "**Answers.** Every error has the body `{error: {code, message}}`. Any route may also answer 405 `method_not_allowed`, 414 `uri_too_long` " +
     "or 431 `headers_too_large` before it runs. Every write answers an `X-Consistency-Token`: send it on a later read to see the write there. " +
     "A write the read side has not caught up with within a short wait answers 202 instead of its 200 or 201, with the same body, assembled " +
-    "by the write side from what it recorded, and `X-Read-Side: behind` (a write that answers 204 answers 202 with no body).",
+    "by the write side from what it recorded, and `X-Read-Side: behind` (a write that answers 204 answers 202 with no body). " +
+    "A read sent with that token, and a browser session's requests until its account is readable, answer 503 `consistency_timeout` " +
+    "(with Retry-After) when the read side has not caught up in time; a session whose address is not its account's answers 409 `conflict` " +
+    "on every operation.",
 ].join("\n");
 
 declare module "fastify" {
@@ -104,8 +107,11 @@ function accessNote(access: Requirement | undefined): string {
   return "Any authenticated caller: an API token of any scope or a browser session.";
 }
 
-/** The error codes a route can answer, from its shape: what it authenticates, validates, addresses and writes. */
-function errorCodes(route: RouteOptions, access: Requirement | undefined, extra: readonly ErrorCode[]): ErrorCode[] {
+/**
+ * The error codes a route can answer, from its shape: what it authenticates, validates, addresses and writes.
+ * `serverErrors`: the route documents its 5XX answers itself (a write's), so 503 is not listed apart.
+ */
+function errorCodes(route: RouteOptions, access: Requirement | undefined, extra: readonly ErrorCode[], serverErrors: boolean): ErrorCode[] {
   const codes = new Set<ErrorCode>();
   const writes = methodOf(route) !== "GET";
   const hasParams = /:[A-Za-z0-9_]+/.test(route.url);
@@ -113,7 +119,12 @@ function errorCodes(route: RouteOptions, access: Requirement | undefined, extra:
   if (access && "scope" in access) codes.add("insufficient_scope");
   if (access && ("sessionOnly" in access || writes)) codes.add("forbidden");
   if (hasParams) codes.add("not_found");
-  if (access && writes) codes.add("conflict");
+  // A session is checked against its account on every request, reads too: an address that is not the account's
+  // is 409 conflict (docs/api-decisions.md, Authentication and tokens).
+  if (access) codes.add("conflict");
+  // A read waits for the read models to reach its X-Consistency-Token, and a session's requests for them to show
+  // its account: past CONSISTENCY_WAIT_MS, 503 consistency_timeout.
+  if (access && !serverErrors) codes.add("consistency_timeout");
   if (route.schema?.body) codes.add("payload_too_large").add("unsupported_media_type");
   if (rateLimitClassOf(methodOf(route), route.url)) codes.add("rate_limited");
   for (const code of extra) codes.add(code);
@@ -258,11 +269,9 @@ function finishDocument(document: JsonSchema): JsonSchema {
           response.content = { "application/json": { ...media, schema: errorRef } };
         }
         if (isError && path.startsWith("/s/")) {
-          // A share link's public pages answer their refusals as HTML pages (a browser shows them); what is refused
-          // before the route runs (a body it cannot read, the rate limit) is answered as anywhere else, as JSON.
-          const page = json !== null && isRecord(json.schema) && json.schema.type === "string" ? { "text/html": { schema: { type: "string" } } } : {};
-          if (status === "429") response.content = { ...page, "application/json": { schema: errorRef } };
-          else if (json && isRecord(json.schema) && json.schema.type === "string") response.content = page;
+          // A share link's public pages answer their refusals as HTML pages (a browser shows them), the rate limit's
+          // too; what is refused before the route runs (a body it cannot read) is answered as anywhere else, as JSON.
+          if (json && isRecord(json.schema) && json.schema.type === "string") response.content = { "text/html": { schema: { type: "string" } } };
         }
         const answers: JsonSchema = {};
         const writes = method !== "get" && path.startsWith("/api/v1/");
@@ -343,7 +352,7 @@ export async function registerApiReference(app: App, options: { peerDocumentUrl?
       const responses = { ...(schema.response as Record<string, JsonSchema> | undefined) };
       const errorSchema = responses["4xx"];
       delete responses["4xx"];
-      if (errorSchema) Object.assign(responses, errorResponses(errorSchema, errorCodes(route, access, operation?.errors ?? [])));
+      if (errorSchema) Object.assign(responses, errorResponses(errorSchema, errorCodes(route, access, operation?.errors ?? [], "5xx" in responses)));
       for (const [status, description] of Object.entries(successDescriptions)) {
         const response = responses[status];
         if (response) responses[status] = { ...response, description };

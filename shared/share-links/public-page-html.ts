@@ -1,4 +1,4 @@
-// The public page's HTML documents and headers: the page, the password form, and one 404 that is the same bytes
+// The public page's HTML documents and headers: the page, the password form, the refusals, and one 404 that is the same bytes
 // for every link that shows nothing (never existed, revoked, expired, deleted, out of the folder). Pure.
 import { createHash } from "node:crypto";
 
@@ -34,6 +34,8 @@ export const NOT_FOUND_HTML = documentOf("Not found", "<h1>Not found</h1><p>This
 export const RANGE_NOT_SATISFIABLE_HTML = documentOf("Range not satisfiable", "<h1>Range not satisfiable</h1><p>The file has no bytes in the range asked for.</p>");
 
 export const TOO_MANY_HTML = documentOf("Too many attempts", "<h1>Too many attempts</h1><p>Wait a while before trying this password again.</p>");
+
+export const RATE_LIMITED_HTML = documentOf("Too many requests", "<h1>Too many requests</h1><p>Wait a while before opening this link again.</p>");
 
 export interface NavItem {
   readonly href: string;

@@ -281,10 +281,9 @@ describe("the OpenAPI document", () => {
     expect(Object.keys(unlock?.responses ?? {}).sort()).toEqual(["303", "400", "401", "404", "413", "415", "429"]);
     for (const status of ["401", "404"]) expect(Object.keys(unlock?.responses[status]?.content ?? {}), status).toEqual(["text/html"]);
     for (const status of ["400", "413", "415"]) expect(unlock?.responses[status]?.content, status).toEqual({ "application/json": { schema: { $ref: "#/components/schemas/Error" } } });
-    // Too many password guesses: the form's page again; too many requests of any kind: the API's error.
-    expect(unlock?.responses["429"]?.content).toEqual({ "text/html": { schema: { type: "string" } }, "application/json": { schema: { $ref: "#/components/schemas/Error" } } });
-    // The public pages' reads count no guesses: past the rate limit they answer the API's error.
-    expect(operation("GET", "/s/{secret}")?.responses["429"]?.content).toEqual({ "application/json": { schema: { $ref: "#/components/schemas/Error" } } });
+    // Too many password guesses, or too many requests of any kind: a page saying so, as every public page answers.
+    expect(unlock?.responses["429"]?.content).toEqual({ "text/html": { schema: { type: "string" } } });
+    expect(operation("GET", "/s/{secret}")?.responses["429"]?.content).toEqual({ "text/html": { schema: { type: "string" } } });
   });
 
   it("declares Location on every 201 but the vault import's (it makes no one resource), on their 202, and on an invitation's 202", () => {

@@ -10,6 +10,8 @@ import type { Middleware } from "openapi-fetch";
 export interface Answered {
   readonly operationId: string;
   readonly status: number;
+  /** The key of the documented response the answer was checked against (`409`, `5XX`), or null when none is. */
+  readonly documentedAs: string | null;
 }
 
 interface ResponseObject {
@@ -19,11 +21,12 @@ interface ResponseObject {
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
 
-/** The documented response for a status: its own, its range (`5XX`), or `default`. */
-function documentedResponse(operation: Operation, status: number): ResponseObject | null {
+/** The documented response for a status and its key: its own, its range (`5XX`), or `default`. */
+function documentedResponse(operation: Operation, status: number): { key: string; response: ResponseObject } | null {
   const responses: Record<string, unknown> = isRecord(operation.responses) ? operation.responses : {};
-  const found = responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default;
-  return isRecord(found) ? found : null;
+  const key = [String(status), `${String(status)[0]}XX`, "default"].find((candidate) => isRecord(responses[candidate]));
+  const found = key === undefined ? undefined : responses[key];
+  return key !== undefined && isRecord(found) ? { key, response: found } : null;
 }
 
 export class ResponseConformance {
@@ -56,12 +59,13 @@ export class ResponseConformance {
       this.problems.push(`${where}: no operation of the document`);
       return;
     }
-    this.answered.push({ operationId: operation.operationId ?? "", status: response.status });
-    const documented = documentedResponse(operation, response.status);
-    if (!documented) {
+    const found = documentedResponse(operation, response.status);
+    this.answered.push({ operationId: operation.operationId ?? "", status: response.status, documentedAs: found?.key ?? null });
+    if (!found) {
       this.problems.push(`${where} (${operation.operationId}): status not documented`);
       return;
     }
+    const documented = found.response;
     const headers = Object.fromEntries([...response.headers].map(([name, value]) => [name.toLowerCase(), value]));
     for (const [name, header] of Object.entries(documented.headers ?? {})) {
       if (header.required && headers[name.toLowerCase()] === undefined) this.problems.push(`${where}: header ${name} missing`);

@@ -4,14 +4,14 @@
 // page, served as serve-attachment.ts serves it) and POST /s/{secret} (the password form). Every answer that shows nothing
 // is the same 404 page, byte for byte, whatever the reason; every answer carries the strict headers of
 // public-page-html.ts. The markdown is rendered in the worker pool (SharedPageRenderer).
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { blobKeySchema } from "../../../shared/blobs/blob-store.port.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { errorBody } from "../../../shared/http/schemas.ts";
 import { isUnlocked, openShareLink, pageOfLink, pagesOfLink, placeInLink, UNLOCK_COOKIE, type OpenedLink } from "../../../shared/share-links/open-share-link.ts";
-import { NOT_FOUND_HTML, pageDocument, passwordDocument, publicHeaders, RANGE_NOT_SATISFIABLE_HTML, TOO_MANY_HTML } from "../../../shared/share-links/public-page-html.ts";
+import { NOT_FOUND_HTML, pageDocument, passwordDocument, publicHeaders, RANGE_NOT_SATISFIABLE_HTML, RATE_LIMITED_HTML, TOO_MANY_HTML } from "../../../shared/share-links/public-page-html.ts";
 import { passwordMatches, UNLOCK_SECONDS, unlockToken } from "../../../shared/share-links/share-link-password.ts";
 import { serveAttachment } from "../attachments/serve-attachment.ts";
 import type { PublicPagePorts, QueryApiPorts } from "../query-api-ports.ts";
@@ -30,7 +30,6 @@ const attachmentParams = secretParams.extend({ attachmentId: z.string() });
 const passwordForm = z.object({ password: z.string().max(200).meta({ description: "the link's password (a longer one is refused as a wrong one)" }) });
 /** The refusals made before the form is read, as every API answers them (not pages: no form was shown yet). */
 const refused = (code: string, why: string) => errorBody.describe(`\`{error: {code, message}}\` with code \`${code}\`: ${why}`);
-const rateLimited = refused("rate_limited", "past the rate limit (Retry-After)");
 
 const wantsMarkdown = (request: FastifyRequest): boolean => /\btext\/markdown\b/.test(request.headers.accept ?? "");
 
@@ -86,7 +85,7 @@ export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
     return reply.code(200).headers(headers).type("text/html; charset=utf-8").send(pageDocument({ title, html: body, nav }));
   }
 
-  const documented = { 200: html, 401: html, 404: html, 429: rateLimited };
+  const documented = { 200: html, 401: html, 404: html, 429: html };
 
   app.get("/s/:secret", { schema: { params: secretParams, response: documented } }, async (request, reply) => {
     const opened = await open(request, request.params.secret, reply);
@@ -99,7 +98,7 @@ export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
     return opened ? show(reply, request, opened, request.params.pageId) : reply;
   });
 
-  app.get("/s/:secret/images/:imageId", { schema: { params: imageParams, response: { 200: z.unknown().describe("the image's bytes"), 401: html, 404: html, 429: rateLimited } } }, async (request, reply) => {
+  app.get("/s/:secret/images/:imageId", { schema: { params: imageParams, response: { 200: z.unknown().describe("the image's bytes"), 401: html, 404: html, 429: html } } }, async (request, reply) => {
     if (!UUID.test(request.params.imageId)) return notFound(reply);
     const opened = await open(request, request.params.secret, reply);
     if (!opened) return reply;
@@ -120,7 +119,7 @@ export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
     {
       schema: {
         params: attachmentParams,
-        response: { 200: z.unknown().describe("the file's bytes"), 206: z.unknown().describe("the bytes of the one range asked for"), 304: z.null(), 401: html, 404: html, 416: html, 429: rateLimited },
+        response: { 200: z.unknown().describe("the file's bytes"), 206: z.unknown().describe("the bytes of the one range asked for"), 304: z.null(), 401: html, 404: html, 416: html, 429: html },
       },
     },
     async (request, reply) => {
@@ -153,7 +152,7 @@ export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
       404: html.describe("no such link (unknown, expired or revoked): the same page whatever the reason"),
       413: refused("payload_too_large", "a form over 4 KiB, or a JSON body over the server's body limit"),
       415: refused("unsupported_media_type", "a body neither a form nor JSON"),
-      429: html.describe("too many password attempts for this link or from this address: a page saying so; past the rate limit of all requests, `{error: {code, message}}` with code `rate_limited`"),
+      429: html.describe("too many password attempts for this link or from this address, or past the rate limit of all requests: a page saying so (Retry-After)"),
     };
     const schema = { params: secretParams, consumes: ["application/x-www-form-urlencoded", "application/json"], response };
     // The form's fields are read and checked by the handler (a wrong one shows the form again); `form` documents them.
@@ -161,7 +160,8 @@ export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
       const opened = await openShareLink(ports.views, request.params.secret, ports.clock());
       if (!opened) return notFound(reply);
       const hash = opened.link.passwordHash;
-      if (hash === null) return reply.headers(publicHeaders(false)).header("location", base(opened)).code(303).send();
+      // A redirect has no body: a 303 says where to go, and nothing else.
+      if (hash === null) return reply.headers(publicHeaders(false)).redirect(base(opened), 303);
       const retryAfter = await overGuessLimit(ports, opened.link.id, request.ip);
       if (retryAfter !== null) {
         return reply.code(429).headers(publicHeaders(false)).header("retry-after", String(retryAfter)).type("text/html; charset=utf-8").send(TOO_MANY_HTML);
@@ -172,7 +172,7 @@ export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
       }
       const expires = nowSeconds() + UNLOCK_SECONDS;
       const cookie = `${UNLOCK_COOKIE}=${encodeURIComponent(unlockToken(hash, opened.link.id, expires))}; Path=${base(opened)}; Max-Age=${UNLOCK_SECONDS}; HttpOnly; SameSite=Strict${request.protocol === "https" ? "; Secure" : ""}`;
-      return reply.headers(publicHeaders(false)).header("set-cookie", cookie).header("location", base(opened)).code(303).send();
+      return reply.headers(publicHeaders(false)).header("set-cookie", cookie).redirect(base(opened), 303);
     });
   });
 }
@@ -193,4 +193,14 @@ async function overGuessLimit(ports: SharedPagePorts, linkId: string, address: s
     // As for the rate limits: an unreachable counter store does not lock every viewer out.
     return null;
   }
+}
+
+/**
+ * The error handler of the public pages: a budget spent is a page a browser shows, with the headers of every public
+ * answer (the rate limit refuses before any route runs, in the API's JSON shape elsewhere); any other error is the
+ * API's.
+ */
+export function publicPageErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  if (!(error instanceof AppError && error.code === "rate_limited")) throw error;
+  return reply.code(429).headers({ ...error.headers, ...publicHeaders(false) }).type("text/html; charset=utf-8").send(RATE_LIMITED_HTML);
 }
