@@ -4,6 +4,7 @@
 import type { FastifyRequest } from "fastify";
 import type { Actor } from "../../shared/commands/guarded-command.ts";
 import { AppError } from "../../shared/errors/app-error.ts";
+import type { PageId } from "../../shared/kernel/ids.ts";
 import { runIdempotently } from "../../shared/idempotency/idempotent-request.ts";
 import { requestFingerprint } from "../../shared/idempotency/request-fingerprint.ts";
 import type { CommandApiPorts } from "./command-api-ports.ts";
@@ -41,14 +42,18 @@ export async function idempotentWrite(
   request: FastifyRequest,
   actor: Actor,
   write: () => Promise<WriteAnswer>,
-  /** What stands for the body in the fingerprint when it is not JSON (an upload's file is its SHA-256). */
-  body: unknown = request.body,
+  /**
+   * `body`: what stands for the body in the fingerprint when it is not JSON (an upload's file is its SHA-256);
+   * `pageId`: the page the answer tells of when its Location does not name it (runIdempotently).
+   */
+  about: { readonly body: unknown; readonly pageId?: PageId } = { body: request.body },
 ): Promise<WriteAnswer> {
   const key = keyOf(request.headers["idempotency-key"]);
   if (key === null) return write();
-  const fingerprint = requestFingerprint({ method: request.method, path: request.url.split("?")[0] ?? request.url, body });
+  const fingerprint = requestFingerprint({ method: request.method, path: request.url.split("?")[0] ?? request.url, body: about.body });
   const live: { answer?: WriteAnswer } = {};
-  const response = await runIdempotently(ports.eventStore, { callerId: actor.context.actorId, key, fingerprint }, actor.context, async () => {
+  const idempotent = { callerId: actor.context.actorId, key, fingerprint, ...(about.pageId === undefined ? {} : { pageId: about.pageId }) };
+  const response = await runIdempotently(ports.eventStore, idempotent, actor.context, async () => {
     live.answer = await write();
     return recordable(live.answer);
   });

@@ -4,6 +4,7 @@
 // models (settleWrite: 202 when they lag) and sent with its headers (sendWrite).
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Actor } from "../../shared/commands/guarded-command.ts";
+import type { PageId } from "../../shared/kernel/ids.ts";
 import type { CommandApiPorts } from "./command-api-ports.ts";
 import { idempotentWrite } from "./idempotent-write.ts";
 import { actorOf, sendWrite, settleWrite, type WriteAnswer, type WriteOutcome } from "./write-answer.ts";
@@ -19,11 +20,16 @@ export interface WriteScope {
    * creation at a time per user), and so returns the settled answer instead of what it decided.
    */
   settle(written: Written): Promise<WriteAnswer>;
-  /**
-   * A creating POST's work, run once per Idempotency-Key (idempotent-write.ts); `fingerprintBody` stands for a
-   * body that is not JSON (an upload's file is its SHA-256).
-   */
-  once(work: () => Promise<Written | WriteAnswer>, fingerprintBody?: unknown): Promise<WriteAnswer>;
+  /** A creating POST's work, run once per Idempotency-Key (idempotent-write.ts). */
+  once(work: () => Promise<Written | WriteAnswer>, about?: OnceAbout): Promise<WriteAnswer>;
+}
+
+/** What `once` is told of a request beyond its JSON body. */
+export interface OnceAbout {
+  /** Stands for a body that is not JSON in the fingerprint (an upload's file is its SHA-256). */
+  readonly fingerprintBody?: unknown;
+  /** The page written to, when the answer's Location does not name it: the answer is erased with the page. */
+  readonly pageId?: PageId;
 }
 
 export type WriteDecision = (write: WriteScope) => Promise<Written | WriteAnswer>;
@@ -42,8 +48,8 @@ export function answerWrites(ports: Pick<CommandApiPorts, "clock" | "projection"
   };
   return async (request, reply, decide) => {
     const actor = actorOf(request, ports.clock);
-    const once = (work: () => Promise<Written | WriteAnswer>, fingerprintBody: unknown = request.body) =>
-      idempotentWrite(ports, request, actor, async () => settle(await work()), fingerprintBody);
+    const once = (work: () => Promise<Written | WriteAnswer>, { fingerprintBody = request.body, pageId }: OnceAbout = {}) =>
+      idempotentWrite(ports, request, actor, async () => settle(await work()), { body: fingerprintBody, ...(pageId === undefined ? {} : { pageId }) });
     return sendWrite(reply, await settle(await decide({ actor, settle, once })));
   };
 }

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { AppError } from "../errors/app-error.ts";
 import type { Decider } from "../kernel/decider.ts";
+import { pageIdSchema, type PageId } from "../kernel/ids.ts";
 
 /** A completed request's response replays for this long; after it the key may be used afresh. */
 export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -29,8 +30,10 @@ export const idempotencyEventSchemas = [
   }),
   z.object({
     type: z.literal("IdempotentRequestCompleted"),
-    // The fingerprint is repeated so that a completion reads on its own, without the claim before it.
-    data: recordedResponseSchema.extend({ keyHash: keyHashSchema, fingerprint: fingerprintSchema, completedAt: z.iso.datetime() }),
+    // The fingerprint is repeated so that a completion reads on its own, without the claim before it. `pageId`
+    // names the page the answer tells of when its Location does not (an image upload's), so that the answer is
+    // sealed, and erased, with that page (shared/erasure/sealed-content.ts); it is never replayed.
+    data: recordedResponseSchema.extend({ keyHash: keyHashSchema, fingerprint: fingerprintSchema, completedAt: z.iso.datetime(), pageId: pageIdSchema.optional() }),
   }),
   z.object({ type: z.literal("IdempotencyKeyReleased"), data: z.object({ keyHash: keyHashSchema, releasedAt: z.iso.datetime() }) }),
 ] as const;
@@ -39,7 +42,7 @@ export type IdempotencyEvent = z.infer<(typeof idempotencyEventSchemas)[number]>
 /** `now` is an ISO date-time: the time the request arrived, given by the caller so that decide stays pure. */
 export type IdempotencyCommand =
   | { type: "ClaimKey"; keyHash: string; fingerprint: string; now: string }
-  | ({ type: "CompleteRequest"; keyHash: string; fingerprint: string; now: string } & RecordedResponse)
+  | ({ type: "CompleteRequest"; keyHash: string; fingerprint: string; now: string; pageId?: PageId } & RecordedResponse)
   | { type: "ReleaseKey"; keyHash: string; fingerprint: string; now: string };
 
 export type IdempotencyState =
@@ -93,6 +96,7 @@ export const idempotencyDecider: Decider<IdempotencyCommand, IdempotencyState, I
               consistencyToken: command.consistencyToken,
               ...(command.location === undefined ? {} : { location: command.location }),
               completedAt: command.now,
+              ...(command.pageId === undefined ? {} : { pageId: command.pageId }),
             },
           },
         ];

@@ -108,7 +108,7 @@ export async function importCommandRoutes(app: App, ports: CommandApiPorts): Pro
             // The counts are the write side's own: the same whether the read models show the import yet or not.
             const counted = boundedImportResult(result);
             return { position, status: 201, present: async () => ({ body: counted }), assemble: async () => ({ body: counted }) };
-          }, vault.fingerprintBody);
+          }, { fingerprintBody: vault.fingerprintBody });
         } finally {
           await vault.close();
         }
