@@ -7,11 +7,13 @@ import { mintSession } from "../../shared/auth/session-verifier.ts";
 import { Client, TEST_SESSION_SECRET, TestServer, type TestUser } from "../support/server.ts";
 import { anchor, listThreads, openThread } from "../support/comments.ts";
 import { filesHolding } from "../support/raw-scan.ts";
+import { eventually, receiversForFile } from "../support/webhook-receiver.ts";
 import { addMember, createFolder, createPage, share, unknownAddress } from "../support/workspace-builders.ts";
 
+const receiver = receiversForFile();
 let server: TestServer;
 beforeAll(async () => {
-  server = await TestServer.start();
+  server = await TestServer.start({ settings: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOK_FIRST_RETRY_MS: "20" } });
 });
 afterAll(async () => {
   await server.stop();
@@ -40,6 +42,9 @@ describe("DELETE /me", () => {
     const email = "Zelda.Quarantine-7f3a@Example.com";
     const name = "Zeldaqx Vormundine";
     const bob = await server.registered("bob", { name: "Bob Keeper" });
+    const bobsEndpoint = await receiver();
+    const bobsHook = await bob.post("/webhooks", { url: bobsEndpoint.url, events: ["*"] });
+    expect(bobsHook.status, bobsHook.text).toBe(201);
     // Bob invites her address before she has an account; her registration accepts it.
     const sharedFolder = await createFolder(bob, { name: "Shared before" });
     expect((await share(bob, "folder", sharedFolder, email, "view")).status).toBe(202);
@@ -67,11 +72,19 @@ describe("DELETE /me", () => {
     // Zelda invites an address without an account (its mail names her) and keeps a token and an Idempotency-Key answer.
     expect((await share(zelda, "page", herPage, unknownAddress("friend"), "view")).status).toBe(202);
     const token = await server.tokenClient(zelda, ["pages:read"]);
+    // What she typed into records of her own: a token's name, a webhook's URL and description.
+    const herRecords = ["Wobblecrantz", "Snorkelvane", "Fennimorph"];
+    const namedToken = await zelda.post("/tokens", { name: "Wobblecrantz laptop", scopes: ["pages:read"] });
+    expect(namedToken.status, namedToken.text).toBe(201);
+    const hersEndpoint = await receiver();
+    const herHook = await zelda.post("/webhooks", { url: `${hersEndpoint.url}/Snorkelvane`, events: ["*"], description: "Fennimorph alerts" });
+    expect(herHook.status, herHook.text).toBe(201);
     const keyed = await zelda.call("POST", "/shares/workspace/members", { json: { email: bob.email, role: "viewer" }, headers: { "idempotency-key": "zelda-adds-bob" } });
     expect(keyed.status).toBeLessThan(300);
     await until(async () => filesHolding(join(server.dataDir, "outbox"), [name]).length > 0, "the invitation mail naming her");
     expect(filesHolding(server.dataDir, [email, name]).length).toBeGreaterThan(0);
     expect(filesHolding(server.dataDir, herWords).length).toBeGreaterThan(0);
+    expect(filesHolding(server.dataDir, herRecords).length).toBeGreaterThan(0);
 
     const erased = await zelda.call("DELETE", "/me", { json: { confirm: email.toLowerCase() } });
     expect(erased.status, erased.text).toBe(204);
@@ -79,6 +92,8 @@ describe("DELETE /me", () => {
     // The log itself: what her events held reads as erased, through the server's own key store.
     const { events } = await server.internals.eventStore.read(`user-${zelda.id}`);
     expect(events[0]?.data).toMatchObject({ userId: zelda.id, email: "", name: "Erased user", image: null });
+    const logged = JSON.stringify([(await server.internals.eventStore.read(`token-${String(namedToken.body.id)}`)).events, (await server.internals.eventStore.read(`webhook-${String(herHook.body.id)}`)).events]);
+    for (const word of herRecords) expect(logged.toLowerCase()).not.toContain(word.toLowerCase());
 
     // The API: her session and token no longer work, her workspace is gone, her comment elsewhere is an erased user's.
     expect((await zelda.get("/me")).status).toBe(401);
@@ -94,13 +109,22 @@ describe("DELETE /me", () => {
     expect(folderShares.text.toLowerCase()).not.toContain(email.toLowerCase());
     expect((await bob.get(`/pages/${bobsPage}/content`)).text).toContain("quoted words");
 
+    // A replay of Bob's webhook from the start of the log carries nothing of hers.
+    const delivered = bobsEndpoint.received.length;
+    const replay = await bob.post(`/webhooks/${String(bobsHook.body.id)}/replay`, { after: "0" });
+    expect(replay.status, replay.text).toBe(202);
+    await eventually(async () => bobsEndpoint.received.slice(delivered).map((delivery) => delivery.body).join("\n"), (bodies) => bodies.includes(bobsPage));
+    const replayed = bobsEndpoint.received.slice(delivered).map((delivery) => delivery.body.toLowerCase()).join("\n");
+    for (const word of [email, name, ...herWords, ...herRecords]) expect(replayed).not.toContain(word.toLowerCase());
+
     // Raw bytes of every file, with the server stopped (WAL files checkpointed), then after a rebuild from the log.
+    const erasedWords = [email, name, ...herWords, ...herRecords];
     await server.restart(async () => {
-      expect(filesHolding(server.dataDir, [email, name, ...herWords])).toEqual([]);
+      expect(filesHolding(server.dataDir, erasedWords)).toEqual([]);
     });
     await server.rebuildReadModels();
     await server.restart(async () => {
-      expect(filesHolding(server.dataDir, [email, name, ...herWords])).toEqual([]);
+      expect(filesHolding(server.dataDir, erasedWords)).toEqual([]);
     });
 
     // As for an address never seen: sharing with it invites; Bob's own data is intact.

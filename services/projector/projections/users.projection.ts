@@ -1,5 +1,5 @@
-// UserRegistered and UserProfileChanged into the users read model; UserErased takes the user out of it and their
-// address out of the invitations sent to it.
+// UserRegistered and UserProfileChanged into the users read model; UserErased takes the user out of it, their
+// tokens and webhooks out of theirs, and their address out of the invitations sent to it.
 import type { StoredEvent } from "../../../shared/events.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
 import { ERASED_EMAIL } from "../../../shared/erasure/sealed-fields.ts";
@@ -14,6 +14,9 @@ export async function projectUser<Tx>({ event, metadata }: StoredEvent<UserEvent
     case "UserProfileChanged":
       return writers.users.changeProfile(tx, event.data.userId, event.data.name, event.data.image);
     case "UserErased": {
+      // Their tokens and webhooks go with them: the names, URLs and descriptions they typed.
+      await writers.tokens.removeForUser(tx, event.data.userId);
+      await writers.webhooks.removeForOwner(tx, event.data.userId);
       const email = await writers.users.erase(tx, event.data.userId);
       if (email !== null && email !== ERASED_EMAIL) await writers.invitations.forgetAddress(tx, email);
       return;
