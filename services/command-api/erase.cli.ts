@@ -1,11 +1,12 @@
 // `npm run erase -- --user ID | --email ADDRESS | --page ID | --folder ID`: erases an account as DELETE /me does
-// (shared/users/erase-user.ts), or one page's or folder's content, live or in the trash, as a purge from the
+// (shared/users/erase-user.ts), an address only ever invited (shared/sharing/erase-address.ts), or one page's or folder's content, live or in the trash, as a purge from the
 // trash does (shared/trash/erase-item.ts), for an operator answering an erasure request. Runs beside the
 // services or while they are stopped; a running process may keep using a key it cached for up to
 // ERASURE_KEY_CACHE_MS.
 import { randomUUID } from "node:crypto";
 import { loadConfig } from "../../shared/config/config.ts";
 import { userIdSchema } from "../../shared/kernel/ids.ts";
+import { eraseAddress } from "../../shared/sharing/erase-address.ts";
 import { eraseItem } from "../../shared/trash/erase-item.ts";
 import { eraseUser } from "../../shared/users/erase-user.ts";
 import { normalizeEmail } from "../../shared/users/user.decider.ts";
@@ -16,6 +17,8 @@ import { parseEraseArgs, type EraseArgs } from "../projector/operator-args.ts";
 const USAGE = `usage: npm run erase -- --user ID | --email ADDRESS | --page ID | --folder ID
   --user, --email: erases the account: its keys are destroyed (its email, name and picture unreadable in the log
     and its backups), its tokens revoked, its own pages and folders purged, its kept mail deleted.
+    --email of an address without an account erases the address: its invitations are cancelled and no longer
+    name it, its key is destroyed, its kept mail deleted.
   --page, --folder: erases the item's content (a folder's with everything below it), live or in the trash: it is
     deleted if live, purged, and its key destroyed (title, markdown, comments, names unreadable in the log).`;
 
@@ -46,7 +49,12 @@ try {
     }
   } else {
     const user = "user" in args ? await readStore.users.get(args.user) : await readStore.users.getByEmail(normalizeEmail(args.email));
-    if (!user) {
+    if (!user && "email" in args) {
+      // An address without an account may still be named by invitations, their mail and its key.
+      const ports = { eventStore, views: readStore, keys: erasure.keys, addressHash: (address: string) => erasure.kek.addressHash(address), sentMail: sentMailFor(config) };
+      const { invitations, position } = await eraseAddress(ports, normalizeEmail(args.email), (invitedBy) => ({ actorId: invitedBy, correlationId, now: new Date() }));
+      process.stdout.write(`erased an address without an account: ${invitations} invitation${invitations === 1 ? "" : "s"}${at(position)}\n`);
+    } else if (!user) {
       process.stderr.write("erase: no such account (erased already, or never registered)\n");
       process.exitCode = 1;
     } else {

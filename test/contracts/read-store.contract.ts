@@ -70,6 +70,31 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
       });
     });
 
+    it("lists every invitation naming an address, whatever its status, and forgets the address of one", async () => {
+      const email = `${randomUUID()}@example.com`;
+      const invitation = (status: "pending" | "cancelled", createdPosition: number) => ({
+        id: randomUUID(),
+        email,
+        access: { targetType: "page" as const, targetId: randomUUID(), permission: "view" as const },
+        invitedBy: randomUUID(),
+        status,
+        deliveryStatus: "sent" as const,
+        expiresAt: at().updatedAt,
+        createdAt: at().updatedAt,
+        createdPosition,
+        lastResentAt: null,
+      });
+      const [first, second] = [invitation("cancelled", 1), invitation("pending", 2)];
+      await batch(async (tx) => {
+        await w().invitations.put(tx, second);
+        await w().invitations.put(tx, first);
+      });
+      expect((await s.reader.invitations.toAddress(email)).map((found) => found.id)).toEqual([first.id, second.id]);
+      await batch(async (tx) => w().invitations.forgetAddressOf(tx, first.id));
+      expect(await s.reader.invitations.get(first.id)).toMatchObject({ email: "", status: "cancelled" });
+      expect((await s.reader.invitations.toAddress(email)).map((found) => found.id)).toEqual([second.id]);
+    });
+
     it("takes an erased user's tokens, revoked ones too, and webhooks out, and leaves another user's", async () => {
       const [erased, other] = [randomUUID(), randomUUID()];
       const when = at().updatedAt;

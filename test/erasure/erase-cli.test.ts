@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runToExit } from "../support/processes.ts";
 import { productionStack, TEST_SESSION_SECRET, TestServer } from "../support/server.ts";
-import { createFolder, createPage } from "../support/workspace-builders.ts";
+import { createFolder, createPage, share } from "../support/workspace-builders.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -48,6 +48,39 @@ describe("npm run erase", () => {
       expect(holding(server.dataDir, "Vexillia Gonewright")).toEqual([]);
       expect(holding(server.dataDir, email)).toEqual([]);
     });
+  });
+
+  it("erases an address that was only invited: its invitations are cancelled and name it no more, nothing under DATA_DIR holds it", async () => {
+    const email = "Invited.Only-5d1e@example.com";
+    const bob = await server.registered("bob");
+    const pageId = await createPage(bob);
+    const folderId = await createFolder(bob);
+    expect((await share(bob, "page", pageId, email, "view")).status).toBe(202);
+    expect((await share(bob, "folder", folderId, email, "edit")).status).toBe(202);
+    const deadline = Date.now() + 20_000;
+    while (holding(join(server.dataDir, "outbox"), email).length < 2) {
+      if (Date.now() > deadline) throw new Error("the invitation mails were not written");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    let result: Awaited<ReturnType<typeof erase>> | null = null;
+    await server.restart(async () => {
+      result = await erase(["--email", email.toUpperCase()]);
+    });
+    expect(result).toMatchObject({ code: 0, stdout: expect.stringContaining("erased an address without an account: 2 invitations") });
+    const pending = async () => (await bob.get(`/shares/entity/page/${pageId}`)).text + (await bob.get(`/shares/entity/folder/${folderId}`)).text;
+    while ((await pending()).toLowerCase().includes(email.toLowerCase())) {
+      if (Date.now() > deadline) throw new Error("the invitations still name the address");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await server.restart(async () => {
+      expect(holding(server.dataDir, email)).toEqual([]);
+    });
+    await server.rebuildReadModels();
+    await server.restart(async () => {
+      expect(holding(server.dataDir, email)).toEqual([]);
+    });
+    // As an address never seen: sharing with it invites it afresh.
+    expect((await share(bob, "page", pageId, email, "view")).status).toBe(202);
   });
 
   it("by id; an unknown account exits 1; no argument, or two, is refused with the usage", async () => {

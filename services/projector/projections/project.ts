@@ -89,6 +89,7 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
     case "InvitationDelivered":
     case "InvitationDeliveryStarted":
     case "InvitationDeliveryFailed":
+    case "InvitationAddressErased":
       return projectInvitation(narrow(stored, event), writers, tx);
     case "ImageUploaded":
       return projectImage(narrow(stored, event), writers, tx);
