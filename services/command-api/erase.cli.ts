@@ -5,10 +5,11 @@
 // ERASURE_KEY_CACHE_MS.
 import { randomUUID } from "node:crypto";
 import { loadConfig } from "../../shared/config/config.ts";
-import { userIdSchema } from "../../shared/kernel/ids.ts";
+import { userIdSchema, type UserId } from "../../shared/kernel/ids.ts";
 import { eraseAddress } from "../../shared/sharing/erase-address.ts";
 import { eraseItem } from "../../shared/trash/erase-item.ts";
-import { eraseUser } from "../../shared/users/erase-user.ts";
+import { accountHolding, eraseUser } from "../../shared/users/erase-user.ts";
+import { userCommands } from "../../shared/users/user.commands.ts";
 import { normalizeEmail } from "../../shared/users/user.decider.ts";
 import { openBlobStore, openReadStore, openSealedEventStore } from "../embedded-stores.ts";
 import { sentMailFor } from "../embedded-wiring.ts";
@@ -35,6 +36,7 @@ const readStore = await openReadStore(config);
 // A purged page's attachments lose their bytes, as on a purge from the trash.
 const blobs = await openBlobStore(config);
 const correlationId = `erase-${randomUUID()}`;
+const registered = async (userId: UserId): Promise<UserId | null> => ((await userCommands.load(eventStore, userId)).registered ? userId : null);
 const at = (position: number | null) => (position === null ? "" : ` (log position ${position})`);
 try {
   if ("page" in args || "folder" in args) {
@@ -48,17 +50,17 @@ try {
       process.stdout.write(`erased ${type} ${id}${at(outcome.position)}\n`);
     }
   } else {
-    const user = "user" in args ? await readStore.users.get(args.user) : await readStore.users.getByEmail(normalizeEmail(args.email));
-    if (!user && "email" in args) {
+    // From the log, not the read models: an account whose erasure was cut short is gone from those already.
+    const userId = "user" in args ? await registered(userIdSchema.parse(args.user)) : await accountHolding(eventStore, normalizeEmail(args.email));
+    if (userId === null && "email" in args) {
       // An address without an account may still be named by invitations, their mail and its key.
       const ports = { eventStore, views: readStore, keys: erasure.keys, addressHash: (address: string) => erasure.kek.addressHash(address), sentMail: sentMailFor(config) };
       const { invitations, position } = await eraseAddress(ports, normalizeEmail(args.email), (invitedBy) => ({ actorId: invitedBy, correlationId, now: new Date() }));
       process.stdout.write(`erased an address without an account: ${invitations} invitation${invitations === 1 ? "" : "s"}${at(position)}\n`);
-    } else if (!user) {
+    } else if (userId === null) {
       process.stderr.write("erase: no such account (erased already, or never registered)\n");
       process.exitCode = 1;
     } else {
-      const userId = userIdSchema.parse(user.id);
       const context = { actorId: userId, correlationId, now: new Date() };
       const ports = { eventStore, views: readStore, keys: erasure.keys, blobs, addressHash: (address: string) => erasure.kek.addressHash(address), sentMail: sentMailFor(config) };
       const { position } = await eraseUser(ports, userId, context);

@@ -54,6 +54,7 @@ function subjectOf(event: DomainEvent): Subject {
     case "FolderPurged":
     case "UserRegistered":
     case "UserProfileChanged":
+    case "UserErasureStarted":
     case "UserErased":
     case "EmailReserved":
     case "EmailReleased":

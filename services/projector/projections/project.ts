@@ -33,6 +33,7 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
   switch (event.type) {
     case "UserRegistered":
     case "UserProfileChanged":
+    case "UserErasureStarted":
     case "UserErased":
     case "EmailReserved":
     case "EmailReleased":
