@@ -42,7 +42,7 @@ export interface CommandApiPorts extends WritePorts {
   /** PUBLIC_BASE_URL: what a share link's url starts with (its path alone when unset). */
   readonly publicBaseUrl: string | null;
   /** The key store and what else an erasure reaches (DELETE /me). */
-  readonly erasure: Pick<ErasurePorts, "keys" | "addressHash" | "sentMail">;
+  readonly erasure: Pick<ErasurePorts, "keys" | "addressHash" | "sentMail" | "readModelCopies">;
 }
 
 export interface WebhookPorts {

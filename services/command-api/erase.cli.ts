@@ -12,7 +12,7 @@ import { accountHolding, eraseUser } from "../../shared/users/erase-user.ts";
 import { userCommands } from "../../shared/users/user.commands.ts";
 import { normalizeEmail } from "../../shared/users/user.decider.ts";
 import { openBlobStore, openReadStore, openSealedEventStore } from "../embedded-stores.ts";
-import { sentMailFor } from "../embedded-wiring.ts";
+import { readModelCopiesFor, sentMailFor } from "../embedded-wiring.ts";
 import { parseEraseArgs, type EraseArgs } from "../projector/operator-args.ts";
 
 const USAGE = `usage: npm run erase -- --user ID | --email ADDRESS | --page ID | --folder ID
@@ -36,12 +36,21 @@ const readStore = await openReadStore(config);
 // A purged page's attachments lose their bytes, as on a purge from the trash.
 const blobs = await openBlobStore(config);
 const correlationId = `erase-${randomUUID()}`;
+// What every erasure reaches: the log and its keys, the read models, blobs, kept mail and audit copies.
+const ports = {
+  eventStore,
+  views: readStore,
+  keys: erasure.keys,
+  blobs,
+  addressHash: (address: string) => erasure.kek.addressHash(address),
+  sentMail: sentMailFor(config),
+  readModelCopies: readModelCopiesFor(config),
+};
 const registered = async (userId: UserId): Promise<UserId | null> => ((await userCommands.load(eventStore, userId)).registered ? userId : null);
 const at = (position: number | null) => (position === null ? "" : ` (log position ${position})`);
 try {
   if ("page" in args || "folder" in args) {
     const [type, id] = "page" in args ? (["page", args.page] as const) : (["folder", args.folder] as const);
-    const ports = { eventStore, views: readStore, keys: erasure.keys, blobs };
     const outcome = await eraseItem(ports, type, id, (ownerId) => ({ actorId: userIdSchema.parse(ownerId), correlationId, now: new Date() }));
     if (!outcome.found) {
       process.stderr.write(`erase: no such ${type}\n`);
@@ -54,7 +63,6 @@ try {
     const userId = "user" in args ? await registered(userIdSchema.parse(args.user)) : await accountHolding(eventStore, normalizeEmail(args.email));
     if (userId === null && "email" in args) {
       // An address without an account may still be named by invitations, their mail and its key.
-      const ports = { eventStore, views: readStore, keys: erasure.keys, addressHash: (address: string) => erasure.kek.addressHash(address), sentMail: sentMailFor(config) };
       const { invitations, position } = await eraseAddress(ports, normalizeEmail(args.email), (invitedBy) => ({ actorId: invitedBy, correlationId, now: new Date() }));
       process.stdout.write(`erased an address without an account: ${invitations} invitation${invitations === 1 ? "" : "s"}${at(position)}\n`);
     } else if (userId === null) {
@@ -62,7 +70,6 @@ try {
       process.exitCode = 1;
     } else {
       const context = { actorId: userId, correlationId, now: new Date() };
-      const ports = { eventStore, views: readStore, keys: erasure.keys, blobs, addressHash: (address: string) => erasure.kek.addressHash(address), sentMail: sentMailFor(config) };
       const { position } = await eraseUser(ports, userId, context);
       process.stdout.write(`erased user ${userId}${at(position)}\n`);
     }

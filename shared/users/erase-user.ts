@@ -8,7 +8,7 @@
 //    grants on other people's pages and folders;
 // 3. their own workspace (pages, folders, live or in the trash) is deleted and purged, with everything on it;
 // 4. their address is freed for another account (EmailReleased);
-// 5. mail kept in the outbox that names them is deleted;
+// 5. mail kept in the outbox that names them, and audit copies of the read models that mention them, are deleted;
 // 6. the keys their address as invitations named it, and their email, name, picture, tokens' names, webhooks'
 //    URLs and what their Idempotency-Keys recorded were sealed under are destroyed: every copy in the log, its
 //    replays and backups of the log is unreadable from then on;
@@ -26,6 +26,7 @@ import { tokenIdSchema, userIdSchema, type UserId } from "../kernel/ids.ts";
 import { entityAccessCommands, workspaceCommands } from "../sharing/sharing.commands.ts";
 import { webhookIdSchema } from "../webhooks/webhook.decider.ts";
 import type { SentMail } from "../mail/sent-mail.port.ts";
+import type { ReadModelCopies } from "../erasure/read-model-copies.port.ts";
 import { tokenCommands } from "../tokens/token.commands.ts";
 import { webhookCommands } from "../webhooks/webhook.commands.ts";
 import { ERASED_EMAIL, ERASED_USER_NAME } from "../erasure/sealed-fields.ts";
@@ -38,6 +39,8 @@ export interface ErasurePorts extends WritePorts {
   readonly addressHash: (address: string) => string;
   /** Kept copies of sent mail, when the deployment keeps any. */
   readonly sentMail: SentMail | null;
+  /** The audit copies of the read models, deleted when they mention the account; null where there are none. */
+  readonly readModelCopies: ReadModelCopies | null;
   /**
    * Waits, within a bound, until the read models show the log up to `position` (the command API's projection
    * watch); absent where nothing can wait (the operator's tool), where the account is refused as soon as the
@@ -117,6 +120,9 @@ export async function eraseUser(ports: ErasurePorts, userId: UserId, context: Co
   const needles = [...(email === null ? [] : [email]), ...(account.name === ERASED_USER_NAME || account.name === "" ? [] : [account.name])];
   if (email !== null) along(await releaseAddress(ports, email, userId, context));
   if (needles.length > 0) await ports.sentMail?.eraseNaming(needles);
+  // A copy that holds anything of theirs, their own workspace included, holds their id (or, invited before they
+  // registered, their address).
+  await ports.readModelCopies?.eraseMentioning([userId, ...(email === null ? [] : [email])]);
   if (email !== null) await ports.keys.destroy(subjects.address(ports.addressHash(email)));
   await ports.keys.destroy(subjects.user(userId));
   along((await userCommands.handle(ports.eventStore, userId, { type: "EraseUser", userId, now: context.now.toISOString() }, context)).position);

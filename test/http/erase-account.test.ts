@@ -1,10 +1,12 @@
 // DELETE /me erases an account: afterwards no file under DATA_DIR holds the person's email or name, nor the
 // words of their own pages, folders and the comments on them (WAL files, key store and mail outbox included), before and after the read models are rebuilt from the log, and the API
 // answers as for someone it never saw; another person's data stays as it was.
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintSession } from "../../shared/auth/session-verifier.ts";
-import { Client, TEST_SESSION_SECRET, TestServer, type TestUser } from "../support/server.ts";
+import { runToExit } from "../support/processes.ts";
+import { Client, productionStack, TEST_SESSION_SECRET, TestServer, type TestUser } from "../support/server.ts";
 import { anchor, listThreads, openThread } from "../support/comments.ts";
 import { filesHolding } from "../support/raw-scan.ts";
 import { eventually, receiversForFile } from "../support/webhook-receiver.ts";
@@ -132,6 +134,35 @@ describe("DELETE /me", () => {
     expect(again.status, again.text).toBe(202);
     expect((await bob.get("/me")).body).toMatchObject({ email: bob.email, name: "Bob Keeper" });
     expect((await bob.get(`/pages/${bobsPage}`)).body).toMatchObject({ title: "Bob's plan" });
+  });
+
+  it("deletes the audit copies of the read models that mention the account, and `npm run replay` run after the server stopped brings nothing of it back", async () => {
+    const replay = (args: string[]) => runToExit("services/projector/replay.cli.ts", { DATA_DIR: server.dataDir, AUTH_SESSION_SECRET: TEST_SESSION_SECRET, LOG_LEVEL: "silent", ...productionStack(server.dataDir) }, args);
+    const copyOf = (result: { stdout: string }): string => /written to (\S+)/.exec(result.stdout)?.[1] ?? "no copy written";
+    const bob = await server.registered("bob");
+    const bobsPage = await createPage(bob, { title: "Bob's audited page" });
+    const before = await replay(["--until", new Date().toISOString()]);
+    expect(before.code, before.stderr).toBe(0);
+    const name = "Xanthippe Auditwright";
+    const word = "Quodlibetarian";
+    const xan = await server.registered("xan", { name });
+    await createPage(xan, { title: `${word} notes` });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const withHer = await replay(["--until", new Date().toISOString()]);
+    expect(withHer.code, withHer.stderr).toBe(0);
+    expect(filesHolding(join(server.dataDir, "audit"), [name, word])).toEqual([copyOf(withHer)]);
+
+    expect((await xan.call("DELETE", "/me", { json: { confirm: xan.email } })).status).toBe(204);
+    expect(existsSync(copyOf(withHer))).toBe(false);
+    expect(existsSync(copyOf(before))).toBe(true);
+    // Stopped, then rebuilt by the operator's own command, as a child process.
+    await server.restart(async () => {
+      const rebuilt = await replay([]);
+      expect(rebuilt.code, rebuilt.stderr).toBe(0);
+      expect(filesHolding(server.dataDir, [name, word, xan.email])).toEqual([]);
+    });
+    expect((await xan.get("/me")).status).toBe(401);
+    expect((await bob.get(`/pages/${bobsPage}`)).body).toMatchObject({ title: "Bob's audited page" });
   });
 
   it("lets the same identity sign in afresh with a new session, to an empty account, but not with a session from before", async () => {

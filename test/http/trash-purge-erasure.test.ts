@@ -10,7 +10,8 @@ import { makeImage, upload } from "../support/images.ts";
 import { exportVault } from "../support/vault-zip.ts";
 import { anchor, openThread } from "../support/comments.ts";
 import { filesHolding } from "../support/raw-scan.ts";
-import type { TestUser } from "../support/server.ts";
+import { runToExit } from "../support/processes.ts";
+import { productionStack, TEST_SESSION_SECRET, type TestUser } from "../support/server.ts";
 import { serverForFile } from "../support/server-for-file.ts";
 import { SseStream } from "../support/sse.ts";
 import { eventually, receiversForFile, type WebhookReceiver } from "../support/webhook-receiver.ts";
@@ -166,12 +167,19 @@ describe("DELETE /trash/{type}/{id}", () => {
     const folderId = await createFolder(ann, { name: "Galumphright archive" });
     const inner = await createFolder(ann, { name: "Snozzcumber drawer", parentId: folderId });
     const pageId = await createPage(ann, { title: "Deep page", markdown: "Tintinnabulous content", parentId: inner });
+    // An audit copy of the read models as they are now holds the folder's words.
+    const env = { DATA_DIR: file.server.dataDir, AUTH_SESSION_SECRET: TEST_SESSION_SECRET, LOG_LEVEL: "silent", ...productionStack(file.server.dataDir) };
+    const audit = await runToExit("services/projector/replay.cli.ts", env, ["--until", new Date().toISOString()]);
+    expect(audit.code, audit.stderr).toBe(0);
+    expect(filesHolding(join(file.server.dataDir, "audit"), words)).toHaveLength(1);
     await toTrash(ann, "folder", folderId);
     // What went with the folder is purged with it, not on its own.
     expect((await ann.delete(`/trash/page/${pageId}`)).status).toBe(404);
     expect((await ann.delete(`/trash/folder/${folderId}`)).status).toBe(204);
     for (const path of [`/folders/${folderId}`, `/folders/${inner}`, `/pages/${pageId}`]) expect((await ann.get(path)).status, path).toBe(404);
     expect((await ann.post(`/trash/folder/${folderId}/restore`)).status).toBe(404);
+    // The purge deleted the audit copy that mentioned what it erased.
+    expect(filesHolding(join(file.server.dataDir, "audit"), words)).toEqual([]);
     await expectNowhere(words);
   });
 
