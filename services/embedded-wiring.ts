@@ -83,6 +83,7 @@ export function commandApiPorts(
   const { keys, kek } = stores.erasure;
   return {
     erasure: { keys, addressHash: (address) => kek.addressHash(address), sentMail: sentMailFor(config), readModelCopies: readModelCopiesFor(config) },
+    keyedHashes: { requestFingerprint: (canonical) => kek.fingerprintHash(canonical), importScope: (scope) => kek.importScopeHash(scope) },
     webhooks: {
       sealer: webhookSealerFor(config),
       deliveries: stores.webhookDeliveries,

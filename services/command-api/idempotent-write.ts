@@ -6,7 +6,7 @@ import type { Actor } from "../../shared/commands/guarded-command.ts";
 import { AppError } from "../../shared/errors/app-error.ts";
 import type { PageId } from "../../shared/kernel/ids.ts";
 import { runIdempotently } from "../../shared/idempotency/idempotent-request.ts";
-import { requestFingerprint } from "../../shared/idempotency/request-fingerprint.ts";
+import { requestFingerprint, unkeyedRequestFingerprint } from "../../shared/idempotency/request-fingerprint.ts";
 import type { CommandApiPorts } from "./command-api-ports.ts";
 import type { WriteAnswer } from "./write-answer.ts";
 
@@ -38,7 +38,7 @@ function keyOf(header: string | string[] | undefined): string | null {
 }
 
 export async function idempotentWrite(
-  ports: Pick<CommandApiPorts, "eventStore">,
+  ports: Pick<CommandApiPorts, "eventStore" | "keyedHashes">,
   request: FastifyRequest,
   actor: Actor,
   write: () => Promise<WriteAnswer>,
@@ -50,9 +50,16 @@ export async function idempotentWrite(
 ): Promise<WriteAnswer> {
   const key = keyOf(request.headers["idempotency-key"]);
   if (key === null) return write();
-  const fingerprint = requestFingerprint({ method: request.method, path: request.url.split("?")[0] ?? request.url, body: about.body });
+  const fingerprinted = { method: request.method, path: request.url.split("?")[0] ?? request.url, body: about.body };
+  const fingerprint = requestFingerprint(fingerprinted, ports.keyedHashes.requestFingerprint);
   const live: { answer?: WriteAnswer } = {};
-  const idempotent = { callerId: actor.context.actorId, key, fingerprint, ...(about.pageId === undefined ? {} : { pageId: about.pageId }) };
+  const idempotent = {
+    callerId: actor.context.actorId,
+    key,
+    fingerprint,
+    unkeyedFingerprint: unkeyedRequestFingerprint(fingerprinted),
+    ...(about.pageId === undefined ? {} : { pageId: about.pageId }),
+  };
   const response = await runIdempotently(ports.eventStore, idempotent, actor.context, async () => {
     live.answer = await write();
     return recordable(live.answer);

@@ -40,7 +40,7 @@ export type AnswerWrite = (request: FastifyRequest, reply: FastifyReply, decide:
 const settled = (result: Written | WriteAnswer): result is WriteAnswer => "consistencyToken" in result;
 
 /** Binds the ports once per route file. */
-export function answerWrites(ports: Pick<CommandApiPorts, "clock" | "projection" | "consistencyWaitMs" | "logger" | "eventStore">): AnswerWrite {
+export function answerWrites(ports: Pick<CommandApiPorts, "clock" | "projection" | "consistencyWaitMs" | "logger" | "eventStore" | "keyedHashes">): AnswerWrite {
   const settle = async (result: Written | WriteAnswer): Promise<WriteAnswer> => {
     if (settled(result)) return result;
     const { position, ...outcome } = result;

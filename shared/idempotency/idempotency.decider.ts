@@ -41,7 +41,8 @@ export type IdempotencyEvent = z.infer<(typeof idempotencyEventSchemas)[number]>
 
 /** `now` is an ISO date-time: the time the request arrived, given by the caller so that decide stays pure. */
 export type IdempotencyCommand =
-  | { type: "ClaimKey"; keyHash: string; fingerprint: string; now: string }
+  /** `unkeyedFingerprint`: the same request's fingerprint as recorded before fingerprints were keyed. */
+  | { type: "ClaimKey"; keyHash: string; fingerprint: string; unkeyedFingerprint?: string; now: string }
   | ({ type: "CompleteRequest"; keyHash: string; fingerprint: string; now: string; pageId?: PageId } & RecordedResponse)
   | { type: "ReleaseKey"; keyHash: string; fingerprint: string; now: string };
 
@@ -65,16 +66,17 @@ export const idempotencyDecider: Decider<IdempotencyCommand, IdempotencyState, I
     switch (command.type) {
       case "ClaimKey": {
         const claim: IdempotencyEvent = { type: "IdempotencyKeyClaimed", data: { keyHash: command.keyHash, fingerprint: command.fingerprint, claimedAt: command.now } };
+        const sameRequest = (recorded: string) => recorded === command.fingerprint || recorded === command.unkeyedFingerprint;
         switch (state.status) {
           case "free":
             return [claim];
           case "claimed":
             if (elapsed(state.claimedAt, command.now) >= CLAIM_EXPIRY_MS) return [claim];
-            if (state.fingerprint !== command.fingerprint) refuseMismatch();
+            if (!sameRequest(state.fingerprint)) refuseMismatch();
             throw new AppError("conflict", "a request with this Idempotency-Key is still in progress; retry later");
           case "completed":
             if (elapsed(state.completedAt, command.now) >= REPLAY_WINDOW_MS) return [claim];
-            if (state.fingerprint !== command.fingerprint) refuseMismatch();
+            if (!sameRequest(state.fingerprint)) refuseMismatch();
             // No event: the recorded response replays, and the work is not run again.
             return [];
         }

@@ -30,6 +30,8 @@ export interface IdempotentRequest {
   readonly key: string;
   /** From requestFingerprint: the same key with another fingerprint is refused. */
   readonly fingerprint: string;
+  /** From unkeyedRequestFingerprint: matched too, against a key claimed before fingerprints were keyed. */
+  readonly unkeyedFingerprint?: string;
   /**
    * The page the request writes to, when its answer's Location does not name it (an image upload's): the answer
    * is recorded with it, sealed under that page's key, so purging the page erases the answer too.
@@ -72,7 +74,8 @@ export async function runIdempotently(
   const keyHash = idempotencyKeyHash(request.callerId, parseIdempotencyKey(request.key));
   const stream = idempotencyStream(keyHash);
   const held = { keyHash, fingerprint: request.fingerprint, now: context.now.toISOString() };
-  const claim = await claimKey(store, stream, { type: "ClaimKey", ...held }, context);
+  const unkeyed = request.unkeyedFingerprint === undefined ? {} : { unkeyedFingerprint: request.unkeyedFingerprint };
+  const claim = await claimKey(store, stream, { type: "ClaimKey", ...held, ...unkeyed }, context);
   if (claim.kind === "replay") return { ...claim.response, replayed: true };
 
   let response: RecordedResponse;
