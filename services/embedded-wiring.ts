@@ -8,6 +8,8 @@ import { InMemoryRateLimitCounters } from "../shared/adapters/in-process/in-memo
 import { NatsRateLimitCounters } from "../shared/adapters/nats/nats-kv.rate-limit-counters.ts";
 import { OutboxMailer } from "../shared/adapters/outbox/outbox.mailer.ts";
 import { OutboxSentMail } from "../shared/adapters/outbox/outbox.sent-mail.ts";
+import { AUDIT_DIRECTORY, AuditReadModelCopies } from "../shared/adapters/files/audit-read-model-copies.ts";
+import type { ReadModelCopies } from "../shared/erasure/read-model-copies.port.ts";
 import type { SentMail } from "../shared/mail/sent-mail.port.ts";
 import type { Erasure } from "./key-store-wiring.ts";
 import type { BlobReader, BlobStore } from "../shared/blobs/blob-store.port.ts";
@@ -80,7 +82,8 @@ export function commandApiPorts(
   const quotas = quotasFor({ tokensPerUser: config.QUOTA_TOKENS_PER_USER, blobBytesPerOwner: config.QUOTA_BLOB_BYTES_PER_OWNER }, stores.readStore, clock);
   const { keys, kek } = stores.erasure;
   return {
-    erasure: { keys, addressHash: (address) => kek.addressHash(address), sentMail: sentMailFor(config) },
+    erasure: { keys, addressHash: (address) => kek.addressHash(address), sentMail: sentMailFor(config), readModelCopies: readModelCopiesFor(config) },
+    keyedHashes: { requestFingerprint: (canonical) => kek.fingerprintHash(canonical), importScope: (scope) => kek.importScopeHash(scope) },
     webhooks: {
       sealer: webhookSealerFor(config),
       deliveries: stores.webhookDeliveries,
@@ -159,6 +162,11 @@ export function mailerFor(config: Config): Mailer {
 /** Kept copies of sent mail: the outbox's files, or none when mail goes out by SMTP. */
 export function sentMailFor(config: Config): SentMail | null {
   return config.SMTP_URL ? null : new OutboxSentMail(join(config.DATA_DIR, "outbox"));
+}
+
+/** The audit copies `npm run replay -- --until` writes (services/projector/replay.cli.ts), which erasures reach. */
+export function readModelCopiesFor(config: Config): ReadModelCopies {
+  return new AuditReadModelCopies(join(config.DATA_DIR, AUDIT_DIRECTORY));
 }
 
 /** Where links in emails point: PUBLIC_BASE_URL, or the server's own address when its port is fixed. */

@@ -41,8 +41,18 @@ export interface CommandApiPorts extends WritePorts {
   readonly vaultZips: VaultZipSettings;
   /** PUBLIC_BASE_URL: what a share link's url starts with (its path alone when unset). */
   readonly publicBaseUrl: string | null;
+  /**
+   * Keyed hashes (under keys derived from the key-encryption key) of what the log keeps to compare, not to read:
+   * request fingerprints and import scopes, so that a guessed value cannot be confirmed from the log.
+   */
+  readonly keyedHashes: KeyedHashes;
   /** The key store and what else an erasure reaches (DELETE /me). */
-  readonly erasure: Pick<ErasurePorts, "keys" | "addressHash" | "sentMail">;
+  readonly erasure: Pick<ErasurePorts, "keys" | "addressHash" | "sentMail" | "readModelCopies">;
+}
+
+export interface KeyedHashes {
+  readonly requestFingerprint: (canonical: string) => string;
+  readonly importScope: (scope: string) => string;
 }
 
 export interface WebhookPorts {

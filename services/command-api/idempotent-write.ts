@@ -6,7 +6,8 @@ import type { Actor } from "../../shared/commands/guarded-command.ts";
 import { AppError } from "../../shared/errors/app-error.ts";
 import type { RecordedResponse } from "../../shared/idempotency/idempotency.decider.ts";
 import { runIdempotently, type WorkResult } from "../../shared/idempotency/idempotent-request.ts";
-import { requestFingerprint } from "../../shared/idempotency/request-fingerprint.ts";
+import { requestFingerprint, unkeyedRequestFingerprint } from "../../shared/idempotency/request-fingerprint.ts";
+import type { PageId } from "../../shared/kernel/ids.ts";
 import type { CommandApiPorts } from "./command-api-ports.ts";
 import type { WriteAnswer } from "./write-answer.ts";
 
@@ -45,20 +46,30 @@ export interface IdempotentWriteOptions {
    * work: for a replay whose first answer was too large to record.
    */
   readonly again?: (recorded: RecordedResponse) => Promise<WriteAnswer>;
+  /** The page the answer tells of when its Location does not name it: the answer is sealed under its key. */
+  readonly pageId?: PageId;
 }
 
 export async function idempotentWrite(
-  ports: Pick<CommandApiPorts, "eventStore">,
+  ports: Pick<CommandApiPorts, "eventStore" | "keyedHashes">,
   request: FastifyRequest,
   actor: Actor,
   write: () => Promise<WriteAnswer>,
-  { fingerprintBody = request.body, again }: IdempotentWriteOptions = {},
+  { fingerprintBody = request.body, again, pageId }: IdempotentWriteOptions = {},
 ): Promise<WriteAnswer> {
   const key = keyOf(request.headers["idempotency-key"]);
   if (key === null) return write();
-  const fingerprint = requestFingerprint({ method: request.method, path: request.url.split("?")[0] ?? request.url, body: fingerprintBody });
+  const fingerprinted = { method: request.method, path: request.url.split("?")[0] ?? request.url, body: fingerprintBody };
+  const fingerprint = requestFingerprint(fingerprinted, ports.keyedHashes.requestFingerprint);
   const live: { answer?: WriteAnswer } = {};
-  const response = await runIdempotently(ports.eventStore, { callerId: actor.context.actorId, key, fingerprint }, actor.context, async () => {
+  const idempotent = {
+    callerId: actor.context.actorId,
+    key,
+    fingerprint,
+    unkeyedFingerprint: unkeyedRequestFingerprint(fingerprinted),
+    ...(pageId === undefined ? {} : { pageId }),
+  };
+  const response = await runIdempotently(ports.eventStore, idempotent, actor.context, async () => {
     live.answer = await write();
     return recordable(live.answer, again !== undefined);
   });

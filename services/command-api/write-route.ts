@@ -4,6 +4,7 @@
 // models (settleWrite: 202 when they lag) and sent with its headers (sendWrite).
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Actor } from "../../shared/commands/guarded-command.ts";
+import type { PageId } from "../../shared/kernel/ids.ts";
 import type { CommandApiPorts } from "./command-api-ports.ts";
 import { idempotentWrite } from "./idempotent-write.ts";
 import type { RecordedResponse } from "../../shared/idempotency/idempotency.decider.ts";
@@ -35,6 +36,8 @@ export interface OnceOptions {
    * the others bound their answers by their input.
    */
   readonly again?: () => Promise<WriteOutcome>;
+  /** The page written to, when the answer's Location does not name it: the answer is erased with the page. */
+  readonly pageId?: PageId;
 }
 
 export type WriteDecision = (write: WriteScope) => Promise<Written | WriteAnswer>;
@@ -45,7 +48,7 @@ export type AnswerWrite = (request: FastifyRequest, reply: FastifyReply, decide:
 const settled = (result: Written | WriteAnswer): result is WriteAnswer => "consistencyToken" in result;
 
 /** Binds the ports once per route file. */
-export function answerWrites(ports: Pick<CommandApiPorts, "clock" | "projection" | "consistencyWaitMs" | "logger" | "eventStore">): AnswerWrite {
+export function answerWrites(ports: Pick<CommandApiPorts, "clock" | "projection" | "consistencyWaitMs" | "logger" | "eventStore" | "keyedHashes">): AnswerWrite {
   const settle = async (result: Written | WriteAnswer): Promise<WriteAnswer> => {
     if (settled(result)) return result;
     const { position, ...outcome } = result;
@@ -53,9 +56,10 @@ export function answerWrites(ports: Pick<CommandApiPorts, "clock" | "projection"
   };
   return async (request, reply, decide) => {
     const actor = actorOf(request, ports.clock);
-    const once = (work: () => Promise<Written | WriteAnswer>, { fingerprintBody = request.body, again }: OnceOptions = {}) =>
+    const once = (work: () => Promise<Written | WriteAnswer>, { fingerprintBody = request.body, again, pageId }: OnceOptions = {}) =>
       idempotentWrite(ports, request, actor, async () => settle(await work()), {
         fingerprintBody,
+        ...(pageId === undefined ? {} : { pageId }),
         ...(again ? { again: async ({ consistencyToken }: RecordedResponse) => settleWrite(ports, consistencyToken === null ? null : positionOfToken(consistencyToken), await again()) } : {}),
       });
     return sendWrite(reply, await settle(await decide({ actor, settle, once })));

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { settleWrite, type Presented } from "../command-api/write-answer.ts";
 import type { CommandApiPorts } from "../command-api/command-api-ports.ts";
 import { runIdempotently } from "../../shared/idempotency/idempotent-request.ts";
-import { requestFingerprint } from "../../shared/idempotency/request-fingerprint.ts";
+import { requestFingerprint, unkeyedRequestFingerprint } from "../../shared/idempotency/request-fingerprint.ts";
 import type { Actor } from "../../shared/commands/guarded-command.ts";
 
 export type WriteOutcomePorts = Pick<CommandApiPorts, "projection" | "consistencyWaitMs" | "logger" | "eventStore">;
@@ -39,14 +39,16 @@ export async function settleTool(
 
 /** Runs a creating tool once per idempotency key and arguments; a retry with the same key replays its result. */
 export async function idempotentTool<T extends z.ZodType>(
-  ports: Pick<CommandApiPorts, "eventStore">,
+  ports: Pick<CommandApiPorts, "eventStore" | "keyedHashes">,
   actor: Actor,
   call: { readonly tool: string; readonly key: string | undefined; readonly args: unknown; readonly output: T },
   work: () => Promise<Record<string, unknown>>,
 ): Promise<z.output<T>> {
   if (call.key === undefined) return call.output.parse(await work());
-  const fingerprint = requestFingerprint({ method: "MCP", path: `tools/${call.tool}`, body: call.args });
-  const response = await runIdempotently(ports.eventStore, { callerId: actor.context.actorId, key: call.key, fingerprint }, actor.context, async () => {
+  const fingerprinted = { method: "MCP", path: `tools/${call.tool}`, body: call.args };
+  const fingerprint = requestFingerprint(fingerprinted, ports.keyedHashes.requestFingerprint);
+  const request = { callerId: actor.context.actorId, key: call.key, fingerprint, unkeyedFingerprint: unkeyedRequestFingerprint(fingerprinted) };
+  const response = await runIdempotently(ports.eventStore, request, actor.context, async () => {
     const result = await work();
     return { status: 200, body: result, consistencyToken: typeof result.consistencyToken === "string" ? result.consistencyToken : null };
   });

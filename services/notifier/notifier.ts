@@ -22,6 +22,7 @@ import type { DeliveryMetrics, DeliveryOutcome } from "../../shared/metrics/metr
 import type { ReadModels } from "../../shared/read-store/read-store.port.ts";
 import { attemptStartedAt, invitationStream, owesDelivery, type InvitationCommand } from "../../shared/sharing/invitation.decider.ts";
 import { invitationCommands } from "../../shared/sharing/sharing.commands.ts";
+import { failureReason } from "./failure-reason.ts";
 import { invitationMail } from "./invitation-mail.ts";
 
 export const NOTIFIER_SUBJECTS = ["InvitationQueued", "InvitationResent"] as const;
@@ -54,8 +55,6 @@ export interface NotifierOptions {
 export const DEFAULT_RETRY: RetryPolicy = { tries: 4, firstDelayMs: 2_000 };
 /** Longer than the retries of one attempt take (2 + 8 + 32 s), with room for a slow mail server. */
 export const DEFAULT_LEASE_MS = 5 * 60_000;
-
-const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ").slice(0, 500);
 
 export class Notifier {
   private subscription: BusSubscription | null = null;
@@ -128,7 +127,7 @@ export class Notifier {
     if (started === 0) return (owesDelivery(await invitationCommands.load(this.options.eventStore, invitationId)) ? "started_before" : "not_owed");
     const inviter = await this.options.readModels.users.get(state.invitedBy);
     const mail = invitationMail({ messageId: message.id, invitation: state, inviterName: inviter?.name ?? "Someone", publicBaseUrl: this.options.publicBaseUrl ?? null });
-    const failure = await this.sendWithRetries(invitationId, message.id, () => this.options.mailer.send(mail));
+    const failure = await this.sendWithRetries(invitationId, message.id, state.email, () => this.options.mailer.send(mail));
     if (failure === null) {
       await this.decide(invitationId, { type: "RecordDelivery", invitationId, attemptId: message.id, now: context().now.toISOString() }, context);
       this.options.logger.info({ event: "invitation.delivered", invitationId, attemptId: message.id });
@@ -139,15 +138,15 @@ export class Notifier {
     return "failed";
   }
 
-  /** null once a send succeeded; otherwise the reason the last try failed. */
-  private async sendWithRetries(invitationId: InvitationId, attemptId: string, send: () => Promise<void>): Promise<string | null> {
+  /** null once a send succeeded; otherwise the reason the last try failed, without the address (failure-reason.ts). */
+  private async sendWithRetries(invitationId: InvitationId, attemptId: string, address: string, send: () => Promise<void>): Promise<string | null> {
     let delay = this.retry.firstDelayMs;
     for (let tryNumber = 1; ; tryNumber += 1) {
       try {
         await send();
         return null;
       } catch (error) {
-        const reason = reasonOf(error);
+        const reason = failureReason(error, address);
         this.options.logger.warn({ event: "invitation.send_failed", invitationId, attemptId, try: tryNumber, reason });
         // Only a mail that certainly did not leave is tried again: a second send of one that may have left
         // could be a second email for this attempt.

@@ -3,9 +3,11 @@
 // rebuilt. On MongoDB (MONGODB_URL) the services keep running: the history is replayed into a new generation
 // of collections beside the live one, which switches over only once it has caught up (one replay at a time).
 // `npm run replay -- --until <position or ISO time> [--out FILE]` replays the history only up to that instant
-// into a separate read store (DATA_DIR/audit/… unless --out), for audit; the server may keep running.
+// into a separate read store (DATA_DIR/audit/… unless --out), for audit; the server may keep running. An erasure
+// deletes the copies in DATA_DIR/audit that mention what it erases.
 import { mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { AUDIT_DIRECTORY } from "../../shared/adapters/files/audit-read-model-copies.ts";
 import { SqliteProjectionStore } from "../../shared/adapters/sqlite/sqlite.read-store.ts";
 import { loadConfig, PRIVATE_DIRECTORY } from "../../shared/config/config.ts";
 import type { Instant } from "../../shared/history/instant.ts";
@@ -25,8 +27,13 @@ try {
 const config = loadConfig();
 const eventStore = await openEventStore(config);
 const label = (until: Instant): string => (until.kind === "position" ? `position-${until.position}` : `time-${new Date(until.ms).toISOString().replace(/[:.]/g, "-")}`);
-const auditFile = args.until ? (args.out ?? join(config.DATA_DIR, "audit", `read-models-until-${label(args.until)}.sqlite`)) : null;
+const auditDirectory = join(config.DATA_DIR, AUDIT_DIRECTORY);
+const auditFile = args.until ? (args.out ?? join(auditDirectory, `read-models-until-${label(args.until)}.sqlite`)) : null;
 if (auditFile) mkdirSync(dirname(auditFile), { recursive: true, mode: PRIVATE_DIRECTORY });
+// An erasure deletes the copies in DATA_DIR/audit that mention what it erases; it never sees a file elsewhere.
+if (auditFile && resolve(dirname(auditFile)) !== resolve(auditDirectory)) {
+  process.stderr.write(`replay: ${auditFile} is outside ${auditDirectory}: erasures will not reach it; delete it once the audit is done\n`);
+}
 const width = 30;
 const onProgress = ({ applied, head }: RebuildProgress) => {
   const share = head === 0 ? 1 : Math.min(applied / head, 1);

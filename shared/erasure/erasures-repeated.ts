@@ -1,7 +1,8 @@
 // The erasures the log migration repeats. A log written before sealing holds its personal data and content in
-// plaintext, and an erasure recorded in it (an account erased, a page or folder purged) could destroy no key of
-// what came before it. The migration seals those earlier events under their subject's key as it copies them,
-// so at the copy of the erasing event it destroys the keys the erasure would have destroyed had they existed:
+// plaintext, and an erasure recorded in it (an account or an invited address erased, a page or folder purged)
+// could destroy no key of what came before it. The migration seals those earlier events under their subject's
+// key as it copies them, so at the copy of the erasing event it destroys the keys the erasure would have
+// destroyed had they existed:
 // what the erasure took out of the read models is then unreadable in the new log too, and only what the log
 // records after it (the same identity signing in again) is sealed under a new key. Keys are destroyed before
 // the erasing event is appended, so a copy cut short in between repeats the destruction when resumed.
@@ -40,8 +41,18 @@ async function accountSubjects(data: unknown, lookup: ErasureLookup): Promise<st
   return [subjects.user(userId), ...[...addresses].map((address) => subjects.address(lookup.addressHash(address)))];
 }
 
+/** The key of the address an invitation named in plaintext (one sealed already was erased with its key). */
+async function invitedAddressSubjects(data: unknown, lookup: ErasureLookup): Promise<string[]> {
+  const invitationId = idIn(data, "invitationId");
+  if (invitationId === null) return [];
+  const queued = (await lookup.readSource(`invitation-${invitationId}`)).find((event) => event.type === "InvitationQueued");
+  const email = queued ? idIn(queued.data, "email") : null;
+  return email === null || envelopeHeader(email) !== null ? [] : [subjects.address(lookup.addressHash(email.trim().toLowerCase()))];
+}
+
 const erasing: Readonly<Record<string, (data: unknown, lookup: ErasureLookup) => Promise<string[]>>> = {
   UserErased: accountSubjects,
+  InvitationAddressErased: invitedAddressSubjects,
   PagePurged: async (data) => itemSubject("page", idIn(data, "pageId")),
   FolderPurged: async (data) => itemSubject("folder", idIn(data, "folderId")),
 };

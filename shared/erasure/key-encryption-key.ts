@@ -1,7 +1,9 @@
 // The key-encryption key: every data key is stored wrapped by it (AES-256-GCM, bound to the key's subject and
 // id), and stream names that must find an address use a keyed hash derived from it. It comes from ERASURE_KEK,
 // or, for the embedded default only, from a random value created once in DATA_DIR/erasure-kek (like the session
-// secret), so `npm start` needs no setup. Both derived keys come from it by HKDF-SHA256.
+// secret), so `npm start` needs no setup. Its derived keys come from it by HKDF-SHA256: one wraps data keys, the
+// others key the hashes the log keeps of what must compare equal yet confirm no guess (an address, a request's
+// fingerprint, an import's scope).
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -21,11 +23,15 @@ const derive = (material: string, purpose: string): Buffer => Buffer.from(hkdfSy
 export class KeyEncryptionKey {
   private readonly wrapping: Buffer;
   private readonly hashing: Buffer;
+  private readonly fingerprinting: Buffer;
+  private readonly scoping: Buffer;
 
   constructor(material: string) {
     if (material.length < 32) throw new KeyStoreError("the key-encryption key must be at least 32 characters");
     this.wrapping = derive(material, "data key wrapping v1");
     this.hashing = derive(material, "address hashing v1");
+    this.fingerprinting = derive(material, "request fingerprints v1");
+    this.scoping = derive(material, "import scopes v1");
   }
 
   wrap(subject: string, keyId: string, material: Buffer): Buffer {
@@ -66,6 +72,16 @@ export class KeyEncryptionKey {
   /** A keyed hash of an email address (already normalised): 64 hex digits, the same in every process. */
   addressHash(address: string): string {
     return createHmac("sha256", this.hashing).update(address, "utf8").digest("hex");
+  }
+
+  /** A keyed hash of a request's canonical form (shared/idempotency/request-fingerprint.ts): 64 hex digits. */
+  fingerprintHash(canonical: string): string {
+    return createHmac("sha256", this.fingerprinting).update(canonical, "utf8").digest("hex");
+  }
+
+  /** A keyed hash of an import's caller and Idempotency-Key (shared/imports/import-ids.ts): 64 hex digits. */
+  importScopeHash(scope: string): string {
+    return createHmac("sha256", this.scoping).update(scope, "utf8").digest("hex");
   }
 }
 

@@ -71,9 +71,9 @@ const FOLDER_LOCATION = /\/folders\/([0-9a-f-]{36})$/i;
 
 /**
  * Whose key seals the answer recorded for an Idempotency-Key: the page's or folder's the request wrote (its
- * Location names it: a page created or duplicated, a comment on a page; an attachment's answer names its page),
- * so purging that item makes its answer unreadable too; the caller's otherwise (a share names an address, an
- * import many pages, an image upload only its own id).
+ * Location names it: a page created or duplicated, a comment on a page; else the page the completion records,
+ * an image upload's and an attachment's; else the page an older attachment answer names), so purging that item
+ * makes its answer unreadable too; the caller's otherwise (a share names an address, an import many notes).
  */
 export function idempotentAnswerSubject(data: Data, metadata: EventMetadata): string {
   const location = idOf(data, "location");
@@ -81,7 +81,7 @@ export function idempotentAnswerSubject(data: Data, metadata: EventMetadata): st
   if (onPage) return subjects.page(onPage);
   const onFolder = location === null ? null : FOLDER_LOCATION.exec(location)?.[1];
   if (onFolder) return subjects.folder(onFolder);
-  const pageId = isRecord(data.body) ? idOf(data.body, "pageId") : null;
+  const pageId = idOf(data, "pageId") ?? (isRecord(data.body) ? idOf(data.body, "pageId") : null);
   if (pageId !== null && /^[0-9a-f-]{36}$/i.test(pageId)) return subjects.page(pageId);
   return subjects.user(metadata.actorId);
 }

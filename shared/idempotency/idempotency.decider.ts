@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { AppError } from "../errors/app-error.ts";
 import type { Decider } from "../kernel/decider.ts";
+import { pageIdSchema, type PageId } from "../kernel/ids.ts";
 
 /** A completed request's response replays for this long; after it the key may be used afresh. */
 export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -31,8 +32,10 @@ export const idempotencyEventSchemas = [
   }),
   z.object({
     type: z.literal("IdempotentRequestCompleted"),
-    // The fingerprint is repeated so that a completion reads on its own, without the claim before it.
-    data: recordedResponseSchema.extend({ keyHash: keyHashSchema, fingerprint: fingerprintSchema, completedAt: z.iso.datetime() }),
+    // The fingerprint is repeated so that a completion reads on its own, without the claim before it. `pageId`
+    // names the page the answer tells of when its Location does not (an image upload's), so that the answer is
+    // sealed, and erased, with that page (shared/erasure/sealed-content.ts); it is never replayed.
+    data: recordedResponseSchema.extend({ keyHash: keyHashSchema, fingerprint: fingerprintSchema, completedAt: z.iso.datetime(), pageId: pageIdSchema.optional() }),
   }),
   z.object({ type: z.literal("IdempotencyKeyReleased"), data: z.object({ keyHash: keyHashSchema, releasedAt: z.iso.datetime() }) }),
 ] as const;
@@ -40,8 +43,9 @@ export type IdempotencyEvent = z.infer<(typeof idempotencyEventSchemas)[number]>
 
 /** `now` is an ISO date-time: the time the request arrived, given by the caller so that decide stays pure. */
 export type IdempotencyCommand =
-  | { type: "ClaimKey"; keyHash: string; fingerprint: string; now: string }
-  | ({ type: "CompleteRequest"; keyHash: string; fingerprint: string; now: string } & RecordedResponse)
+  /** `unkeyedFingerprint`: the same request's fingerprint as recorded before fingerprints were keyed. */
+  | { type: "ClaimKey"; keyHash: string; fingerprint: string; unkeyedFingerprint?: string; now: string }
+  | ({ type: "CompleteRequest"; keyHash: string; fingerprint: string; now: string; pageId?: PageId } & RecordedResponse)
   | { type: "ReleaseKey"; keyHash: string; fingerprint: string; now: string };
 
 export type IdempotencyState =
@@ -64,16 +68,17 @@ export const idempotencyDecider: Decider<IdempotencyCommand, IdempotencyState, I
     switch (command.type) {
       case "ClaimKey": {
         const claim: IdempotencyEvent = { type: "IdempotencyKeyClaimed", data: { keyHash: command.keyHash, fingerprint: command.fingerprint, claimedAt: command.now } };
+        const sameRequest = (recorded: string) => recorded === command.fingerprint || recorded === command.unkeyedFingerprint;
         switch (state.status) {
           case "free":
             return [claim];
           case "claimed":
             if (elapsed(state.claimedAt, command.now) >= CLAIM_EXPIRY_MS) return [claim];
-            if (state.fingerprint !== command.fingerprint) refuseMismatch();
+            if (!sameRequest(state.fingerprint)) refuseMismatch();
             throw new AppError("conflict", "a request with this Idempotency-Key is still in progress; retry later");
           case "completed":
             if (elapsed(state.completedAt, command.now) >= REPLAY_WINDOW_MS) return [claim];
-            if (state.fingerprint !== command.fingerprint) refuseMismatch();
+            if (!sameRequest(state.fingerprint)) refuseMismatch();
             // No event: the recorded response replays, and the work is not run again.
             return [];
         }
@@ -96,6 +101,7 @@ export const idempotencyDecider: Decider<IdempotencyCommand, IdempotencyState, I
               ...(command.location === undefined ? {} : { location: command.location }),
               ...(command.presentAgain ? { presentAgain: command.presentAgain } : {}),
               completedAt: command.now,
+              ...(command.pageId === undefined ? {} : { pageId: command.pageId }),
             },
           },
         ];

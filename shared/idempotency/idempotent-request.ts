@@ -7,7 +7,7 @@ import { toNewEvents } from "../commands/new-events.ts";
 import { AppError } from "../errors/app-error.ts";
 import { StreamConflictError, type EventStore } from "../event-store/event-store.port.ts";
 import { eventGuard } from "../events.ts";
-import type { UserId } from "../kernel/ids.ts";
+import type { PageId, UserId } from "../kernel/ids.ts";
 import {
   idempotencyDecider,
   idempotencyEventSchemas,
@@ -30,6 +30,13 @@ export interface IdempotentRequest {
   readonly key: string;
   /** From requestFingerprint: the same key with another fingerprint is refused. */
   readonly fingerprint: string;
+  /** From unkeyedRequestFingerprint: matched too, against a key claimed before fingerprints were keyed. */
+  readonly unkeyedFingerprint?: string;
+  /**
+   * The page the request writes to, when its answer's Location does not name it (an image upload's): the answer
+   * is recorded with it, sealed under that page's key, so purging the page erases the answer too.
+   */
+  readonly pageId?: PageId;
 }
 
 export interface WorkResult {
@@ -69,7 +76,8 @@ export async function runIdempotently(
   const keyHash = idempotencyKeyHash(request.callerId, parseIdempotencyKey(request.key));
   const stream = idempotencyStream(keyHash);
   const held = { keyHash, fingerprint: request.fingerprint, now: context.now.toISOString() };
-  const claim = await claimKey(store, stream, { type: "ClaimKey", ...held }, context);
+  const unkeyed = request.unkeyedFingerprint === undefined ? {} : { unkeyedFingerprint: request.unkeyedFingerprint };
+  const claim = await claimKey(store, stream, { type: "ClaimKey", ...held, ...unkeyed }, context);
   if (claim.kind === "replay") return { ...claim.response, replayed: true };
 
   let response: RecordedResponse;
@@ -80,7 +88,8 @@ export async function runIdempotently(
     await appendAfterClaim(store, stream, claim, { type: "ReleaseKey", ...held }, context).catch(() => undefined);
     throw error;
   }
-  await appendAfterClaim(store, stream, claim, { type: "CompleteRequest", ...held, ...response }, context);
+  const about = request.pageId === undefined ? {} : { pageId: request.pageId };
+  await appendAfterClaim(store, stream, claim, { type: "CompleteRequest", ...held, ...response, ...about }, context);
   return { ...response, replayed: false };
 }
 

@@ -9,6 +9,7 @@ import { invitationIdSchema, userIdSchema, type InvitationId, type UserId } from
 import { grantablePermissionSchema, workspaceRoleSchema } from "../kernel/permissions.ts";
 import { entityTypeSchema } from "./entity-access.decider.ts";
 import { assertMayShare, type Actor } from "./share-rules.ts";
+import { ERASED_EMAIL } from "../erasure/sealed-fields.ts";
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const RESEND_INTERVAL_MS = 60 * 1000;
@@ -41,6 +42,9 @@ export const invitationEventSchemas = [
     /** `reason` says what went wrong (the mail server's answer, a time-out); it never holds the mail's body. */
     data: z.object({ invitationId: invitationIdSchema, attemptId: z.uuid(), reason: z.string().max(500), failedAt: z.string() }),
   }),
+  // The address was erased (an operator's `npm run erase -- --email` for an address without an account): the
+  // invitation no longer names it, and its key is destroyed, so InvitationQueued reads it as erased too.
+  z.object({ type: z.literal("InvitationAddressErased"), data: z.object({ invitationId: invitationIdSchema }) }),
 ] as const;
 export type InvitationEvent = z.infer<(typeof invitationEventSchemas)[number]>;
 
@@ -52,7 +56,8 @@ export type InvitationCommand =
   | { type: "CancelInvitation"; invitationId: InvitationId; canManage: boolean }
   | { type: "StartDelivery"; invitationId: InvitationId; attemptId: string; now: string }
   | { type: "RecordDelivery"; invitationId: InvitationId; attemptId: string; now: string }
-  | { type: "RecordDeliveryFailure"; invitationId: InvitationId; attemptId: string; reason: string; now: string };
+  | { type: "RecordDeliveryFailure"; invitationId: InvitationId; attemptId: string; reason: string; now: string }
+  | { type: "EraseAddress"; invitationId: InvitationId };
 
 /** How the latest delivery attempt (first send or resend) ended, as clients see it in `deliveryStatus`. */
 export type DeliveryStatus = "pending" | "sent" | "failed";
@@ -72,6 +77,8 @@ export type InvitationState =
       readonly delivery: DeliveryStatus;
       /** The delivery attempts (ids of the queuing and resend events) a notifier has started, with when. */
       readonly startedAttempts: ReadonlyArray<{ readonly attemptId: string; readonly startedAt: string }>;
+      /** InvitationAddressErased was recorded. */
+      readonly addressErased: boolean;
     };
 type KnownInvitation = Exclude<InvitationState, { status: "absent" }>;
 
@@ -165,12 +172,18 @@ export const invitationDecider: Decider<InvitationCommand, InvitationState, Invi
       case "RecordDeliveryFailure":
         if (!owesDelivery(state) || !attemptStarted(state, command.attemptId)) return [];
         return [{ type: "InvitationDeliveryFailed", data: { invitationId: command.invitationId, attemptId: command.attemptId, reason: command.reason.slice(0, 500), failedAt: command.now } }];
+      // A pending invitation is cancelled first: nobody is to receive or accept it.
+      case "EraseAddress": {
+        if (state.status === "absent" || state.addressErased) return [];
+        const erased: InvitationEvent = { type: "InvitationAddressErased", data: { invitationId: command.invitationId } };
+        return state.status === "pending" ? [{ type: "InvitationCancelled", data: { invitationId: command.invitationId } }, erased] : [erased];
+      }
     }
   },
   evolve(state, event) {
     if (event.type === "InvitationQueued") {
       const { email, access, invitedBy, expiresAt } = event.data;
-      return { status: "pending", email, access, invitedBy, expiresAt, lastResentAt: null, delivery: "pending", startedAttempts: [] };
+      return { status: "pending", email, access, invitedBy, expiresAt, lastResentAt: null, delivery: "pending", startedAttempts: [], addressErased: false };
     }
     if (state.status === "absent") return state;
     switch (event.type) {
@@ -190,6 +203,8 @@ export const invitationDecider: Decider<InvitationCommand, InvitationState, Invi
         return { ...state, status: "expired" };
       case "InvitationCancelled":
         return { ...state, status: "cancelled" };
+      case "InvitationAddressErased":
+        return { ...state, email: ERASED_EMAIL, addressErased: true };
     }
   },
 };

@@ -26,6 +26,8 @@ export interface InvitationsView {
   latestFor(targetType: InvitationTargetType, targetId: string, email: string): Promise<InvitationRecord | null>;
   /** Every pending invitation of an address, expired or not: what its registration settles. */
   pendingForEmail(email: string): Promise<InvitationRecord[]>;
+  /** Every invitation that names an address, whatever its status: what erasing the address reaches. */
+  toAddress(email: string): Promise<InvitationRecord[]>;
   /** Pending invitations whose latest queued delivery has not gone out, oldest first. */
   undelivered(): Promise<InvitationRecord[]>;
 }
@@ -42,4 +44,6 @@ export interface InvitationsWriter<Tx> {
   removeTarget(tx: Tx, targetType: InvitationTargetType, targetId: string): Promise<void>;
   /** The address's owner was erased: invitations sent to it keep their place but no longer name it. */
   forgetAddress(tx: Tx, email: string): Promise<void>;
+  /** The invitation's address was erased: the invitation keeps its place but no longer names it. */
+  forgetAddressOf(tx: Tx, id: string): Promise<void>;
 }

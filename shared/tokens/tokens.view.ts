@@ -24,4 +24,6 @@ export interface TokensWriter<Tx> {
   put(tx: Tx, token: TokenRecord): Promise<void>;
   markUsed(tx: Tx, id: string, usedAt: string): Promise<void>;
   markRevoked(tx: Tx, id: string, revokedAt: string): Promise<void>;
+  /** The user was erased: every token of theirs goes, revoked or not, with the name they gave it. */
+  removeForUser(tx: Tx, userId: string): Promise<void>;
 }

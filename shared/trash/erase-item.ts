@@ -14,22 +14,32 @@ export type EraseItemOutcome = { readonly found: false } | { readonly found: tru
 
 /** `context.actorId` is recorded as who deleted and purged it; the item's owner is the natural choice. */
 export async function eraseItem(ports: PurgePorts, type: TrashType, id: string, context: (ownerId: string) => CommandContext): Promise<EraseItemOutcome> {
-  if (type === "page") {
-    const pageId = pageIdSchema.parse(id);
-    const state = await pageCommands.load(ports.eventStore, pageId);
-    if (state.status === "absent") return { found: false };
-    const acting = context(state.ownerId);
-    let position: number | null = null;
-    if (state.status === "live") position = (await pageCommands.handle(ports.eventStore, pageId, { type: "DeletePage", pageId }, acting)).position;
-    return { found: true, position: (await purgeDeletedPage(ports, pageId, acting)).position ?? position };
-  }
+  const erased = type === "page" ? await erasePage(ports, id, context) : await eraseFolder(ports, id, context);
+  if (erased === null) return { found: false };
+  await ports.readModelCopies?.eraseMentioning(erased.purged);
+  return { found: true, position: erased.position };
+}
+
+type Erased = { readonly position: number | null; readonly purged: string[] } | null;
+
+async function erasePage(ports: PurgePorts, id: string, context: (ownerId: string) => CommandContext): Promise<Erased> {
+  const pageId = pageIdSchema.parse(id);
+  const state = await pageCommands.load(ports.eventStore, pageId);
+  if (state.status === "absent") return null;
+  const acting = context(state.ownerId);
+  let position: number | null = null;
+  if (state.status === "live") position = (await pageCommands.handle(ports.eventStore, pageId, { type: "DeletePage", pageId }, acting)).position;
+  return { position: (await purgeDeletedPage(ports, pageId, acting)).position ?? position, purged: [pageId] };
+}
+
+async function eraseFolder(ports: PurgePorts, id: string, context: (ownerId: string) => CommandContext): Promise<Erased> {
   const folderId = folderIdSchema.parse(id);
   const state = await folderCommands.load(ports.eventStore, folderId);
-  if (state.status === "absent") return { found: false };
+  if (state.status === "absent") return null;
   const acting = context(state.ownerId);
-  if (state.status !== "live") return { found: true, position: await purgeFolderTree(ports, folderId, acting) };
+  if (state.status !== "live") return purgeFolderTree(ports, folderId, acting);
   const owner = await ports.views.users.get(state.ownerId);
-  if (!owner) return { found: false };
+  if (!owner) return null;
   // What lies below is listed before the deletion: the trash read model may not show it yet (services stopped).
   const below = await ports.views.folders.below(folderId);
   const principal = { user: owner, authentication: "session" as const, scopes: null, tokenId: null, expiresAt: null };
@@ -37,8 +47,9 @@ export async function eraseItem(ports: PurgePorts, type: TrashType, id: string, 
   const along = (purged: { position: number | null }) => {
     position = purged.position ?? position;
   };
+  const folders = [...below.folders].sort((a, b) => b.ancestorIds.length - a.ancestorIds.length);
   for (const pageId of below.pageIds) along(await purgeDeletedPage(ports, pageId, acting));
-  for (const folder of [...below.folders].sort((a, b) => b.ancestorIds.length - a.ancestorIds.length)) along(await purgeDeletedFolder(ports, folder.id, acting));
+  for (const folder of folders) along(await purgeDeletedFolder(ports, folder.id, acting));
   along(await purgeDeletedFolder(ports, folderId, acting));
-  return { found: true, position };
+  return { position, purged: [...below.pageIds, ...folders.map((folder) => folder.id), folderId] };
 }

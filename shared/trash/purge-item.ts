@@ -10,6 +10,7 @@ import type { WritePorts } from "../commands/write-ports.ts";
 import { blobKeysOfPage, removeBlobs } from "./page-blobs.ts";
 import type { BlobStore } from "../blobs/blob-store.port.ts";
 import { subjects, type KeyStore } from "../erasure/key-store.port.ts";
+import type { ReadModelCopies } from "../erasure/read-model-copies.port.ts";
 import { AppError } from "../errors/app-error.ts";
 import { folderCommands } from "../folders/folder.commands.ts";
 import { folderIdSchema, pageIdSchema } from "../kernel/ids.ts";
@@ -21,6 +22,8 @@ export interface PurgePorts extends WritePorts {
   readonly keys: Pick<KeyStore, "destroy">;
   /** Where a page's images' and attachments' bytes are removed from; absent where the caller has no blob store at hand. */
   readonly blobs?: BlobStore | null;
+  /** The audit copies of the read models, deleted when they mention a purged item; null where there are none. */
+  readonly readModelCopies: ReadModelCopies | null;
 }
 
 export interface Purged {
@@ -62,15 +65,14 @@ export function purgeDeleted(ports: PurgePorts, item: Pick<TrashItem, "type" | "
  * folder last), so an interruption leaves the folder in the trash, where purging it again finishes the rest.
  * A folder taken along by another's deletion takes what lies below it in that deletion.
  */
-export async function purgeFolderTree(ports: PurgePorts, folderId: string, context: CommandContext): Promise<number | null> {
+export async function purgeFolderTree(ports: PurgePorts, folderId: string, context: CommandContext): Promise<{ position: number | null; purged: string[] }> {
   let position: number | null = null;
   const top = (await ports.views.trash.get("folder", folderId))?.deletedWith ?? folderId;
   const taken = (await ports.views.trash.deletedWith(top)).filter((item) => top === folderId || item.ancestorIds.includes(folderId));
   const folders = taken.filter((item) => item.type === "folder").sort((a, b) => b.ancestorIds.length - a.ancestorIds.length);
-  for (const item of [...taken.filter((item) => item.type === "page"), ...folders, { type: "folder" as const, id: folderId }]) {
-    position = (await purgeDeleted(ports, item, context)).position ?? position;
-  }
-  return position;
+  const items = [...taken.filter((item) => item.type === "page"), ...folders, { type: "folder" as const, id: folderId }];
+  for (const item of items) position = (await purgeDeleted(ports, item, context)).position ?? position;
+  return { position, purged: items.map((item) => item.id) };
 }
 
 /**
@@ -85,6 +87,7 @@ export async function purgeFromTrash(ports: PurgePorts, actor: Actor, type: Tras
     if ((await trashPermission(ports.views, actor.principal, item)) === null) throw new AppError("not_found", `${type} not found in the trash`);
     throw new AppError("forbidden", `only its owner may purge a ${type} from the trash`);
   }
-  if (type === "folder") return { position: await purgeFolderTree(ports, item.id, actor.context) };
-  return { position: (await purgeDeletedPage(ports, item.id, actor.context)).position };
+  const { position, purged } = type === "folder" ? await purgeFolderTree(ports, item.id, actor.context) : { position: (await purgeDeletedPage(ports, item.id, actor.context)).position, purged: [item.id] };
+  await ports.readModelCopies?.eraseMentioning(purged);
+  return { position };
 }

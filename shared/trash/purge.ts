@@ -7,7 +7,8 @@ import type { BlobStore } from "../blobs/blob-store.port.ts";
 import type { WritePorts } from "../commands/write-ports.ts";
 import type { KeyStore } from "../erasure/key-store.port.ts";
 import { userIdSchema } from "../kernel/ids.ts";
-import { purgeDeleted } from "./purge-item.ts";
+import type { ReadModelCopies } from "../erasure/read-model-copies.port.ts";
+import { purgeDeleted, type PurgePorts } from "./purge-item.ts";
 import { purgeBefore } from "./trash.ts";
 
 export const TRASH_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
@@ -15,24 +16,26 @@ export const TRASH_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 export const PURGE_PER_SWEEP = 1_000;
 
 /** Purges (and so erases) every item past the retention period; returns how many it purged. */
-export async function purgeExpiredTrash(ports: WritePorts & { blobs: BlobStore; keys: Pick<KeyStore, "destroy"> }, now: Date, retentionDays: number): Promise<number> {
-  let purged = 0;
+export async function purgeExpiredTrash(ports: PurgePorts & { blobs: BlobStore }, now: Date, retentionDays: number): Promise<number> {
+  const purged: string[] = [];
   for (const item of await ports.views.trash.expired(purgeBefore(now, retentionDays), PURGE_PER_SWEEP)) {
     // Recorded as the one who deleted it: the purge follows from that deletion.
     const context = { actorId: userIdSchema.parse(item.deletedBy), correlationId: `trash-purge-${now.toISOString()}`, now };
     // Deciding on the item's stream makes a purge already recorded (a sweep racing another) record nothing.
     const { position } = await purgeDeleted(ports, item, context);
-    if (position !== null) purged += 1;
+    if (position !== null) purged.push(item.id);
   }
-  return purged;
+  // Once a sweep: each audit copy is read once for all the items it purged.
+  if (purged.length > 0) await ports.readModelCopies?.eraseMentioning(purged);
+  return purged.length;
 }
 
 export function startTrashPurge(
-  ports: WritePorts & { blobs: BlobStore; logger: Logger; clock: () => Date; trashRetentionDays: number; erasure: { keys: Pick<KeyStore, "destroy"> } },
+  ports: WritePorts & { blobs: BlobStore; logger: Logger; clock: () => Date; trashRetentionDays: number; erasure: { keys: Pick<KeyStore, "destroy">; readModelCopies: ReadModelCopies | null } },
 ): { stop(): Promise<void> } {
   let running: Promise<void> = Promise.resolve();
   const sweep = () => {
-    running = purgeExpiredTrash({ ...ports, keys: ports.erasure.keys }, ports.clock(), ports.trashRetentionDays).then(
+    running = purgeExpiredTrash({ ...ports, ...ports.erasure }, ports.clock(), ports.trashRetentionDays).then(
       (purged) => {
         if (purged > 0) ports.logger.info({ event: "trash.purged", purged });
       },

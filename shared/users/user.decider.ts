@@ -1,5 +1,7 @@
 // A user account: registered on the first sight of a valid session; its profile follows the session's claims;
-// erased at the user's request (UserErased), after which the same identity signing in again registers afresh.
+// erased at the user's request: UserErasureStarted first, after which the account's profile changes and
+// sessions are refused while the erasure runs, then UserErased, after which the same identity signing in again
+// registers afresh.
 // The email, name and picture of these events are sealed under the user's key in the log (shared/erasure).
 import { z } from "zod";
 import { AppError } from "../errors/app-error.ts";
@@ -14,6 +16,7 @@ const profile = {
 export const userEventSchemas = [
   z.object({ type: z.literal("UserRegistered"), data: z.object({ userId: userIdSchema, email: z.string(), ...profile }) }),
   z.object({ type: z.literal("UserProfileChanged"), data: z.object({ userId: userIdSchema, ...profile }) }),
+  z.object({ type: z.literal("UserErasureStarted"), data: z.object({ userId: userIdSchema, startedAt: z.string() }) }),
   z.object({ type: z.literal("UserErased"), data: z.object({ userId: userIdSchema, erasedAt: z.string() }) }),
 ] as const;
 export type UserEvent = z.infer<(typeof userEventSchemas)[number]>;
@@ -22,12 +25,15 @@ export type UserCommand =
   /** `sessionIssuedAt`: the session's `iat` (ms), null when it has none. */
   | { type: "RegisterUser"; userId: UserId; email: string; name: string; image: string | null; sessionIssuedAt: number | null }
   | { type: "ChangeProfile"; userId: UserId; name: string; image: string | null }
+  | { type: "StartErasure"; userId: UserId; now: string }
   | { type: "EraseUser"; userId: UserId; now: string };
 
-/** `erasedAt`: when the account under this id was last erased, if ever. */
+/** `erasedAt`: when the account under this id was last erased, if ever; `erasing`: its erasure has started. */
 export type UserState =
   | { registered: false; erasedAt?: string }
-  | { registered: true; email: string; name: string; image: string | null };
+  | { registered: true; email: string; name: string; image: string | null; erasing: boolean };
+
+const beingErased = () => new AppError("unauthenticated", "this account is being erased");
 
 export const userStream = (userId: string): string => `user-${userId}`;
 
@@ -36,6 +42,7 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
   decide(command, state) {
     switch (command.type) {
       case "RegisterUser":
+        if (state.registered && state.erasing) throw beingErased();
         if (state.registered) return [];
         // A session from before the erasure (the browser that asked for it, a copy of its cookie) must not bring
         // the account back at its next request: only a session issued after it registers afresh.
@@ -45,8 +52,12 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         return [{ type: "UserRegistered", data: { userId: command.userId, email: command.email, name: command.name, image: command.image } }];
       case "ChangeProfile":
         if (!state.registered) throw new AppError("not_found", "user not found");
+        if (state.erasing) throw beingErased();
         if (state.name === command.name && state.image === command.image) return [];
         return [{ type: "UserProfileChanged", data: { userId: command.userId, name: command.name, image: command.image } }];
+      case "StartErasure":
+        if (!state.registered || state.erasing) return [];
+        return [{ type: "UserErasureStarted", data: { userId: command.userId, startedAt: command.now } }];
       case "EraseUser":
         if (!state.registered) return [];
         return [{ type: "UserErased", data: { userId: command.userId, erasedAt: command.now } }];
@@ -55,9 +66,11 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
   evolve(state, event) {
     switch (event.type) {
       case "UserRegistered":
-        return { registered: true, email: event.data.email, name: event.data.name, image: event.data.image };
+        return { registered: true, email: event.data.email, name: event.data.name, image: event.data.image, erasing: false };
       case "UserProfileChanged":
         return state.registered ? { ...state, name: event.data.name, image: event.data.image } : state;
+      case "UserErasureStarted":
+        return state.registered ? { ...state, erasing: true } : state;
       case "UserErased":
         return { registered: false, erasedAt: event.data.erasedAt };
     }

@@ -70,6 +70,55 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
       });
     });
 
+    it("lists every invitation naming an address, whatever its status, and forgets the address of one", async () => {
+      const email = `${randomUUID()}@example.com`;
+      const invitation = (status: "pending" | "cancelled", createdPosition: number) => ({
+        id: randomUUID(),
+        email,
+        access: { targetType: "page" as const, targetId: randomUUID(), permission: "view" as const },
+        invitedBy: randomUUID(),
+        status,
+        deliveryStatus: "sent" as const,
+        expiresAt: at().updatedAt,
+        createdAt: at().updatedAt,
+        createdPosition,
+        lastResentAt: null,
+      });
+      const [first, second] = [invitation("cancelled", 1), invitation("pending", 2)];
+      await batch(async (tx) => {
+        await w().invitations.put(tx, second);
+        await w().invitations.put(tx, first);
+      });
+      expect((await s.reader.invitations.toAddress(email)).map((found) => found.id)).toEqual([first.id, second.id]);
+      await batch(async (tx) => w().invitations.forgetAddressOf(tx, first.id));
+      expect(await s.reader.invitations.get(first.id)).toMatchObject({ email: "", status: "cancelled" });
+      expect((await s.reader.invitations.toAddress(email)).map((found) => found.id)).toEqual([second.id]);
+    });
+
+    it("takes an erased user's tokens, revoked ones too, and webhooks out, and leaves another user's", async () => {
+      const [erased, other] = [randomUUID(), randomUUID()];
+      const when = at().updatedAt;
+      const token = (userId: string) => ({ id: randomUUID(), userId, name: "laptop", scopes: ["pages:read" as const], expiresAt: null, lastUsedAt: null, createdAt: when, revokedAt: null, secretHash: randomUUID().replaceAll("-", "").repeat(2) });
+      const webhook = (ownerId: string) => ({ id: randomUUID(), ownerId, url: "https://hooks.example.com/a", events: ["*" as const], description: "alerts", folderId: null, active: true, disabledReason: null, createdAt: when, updatedAt: when, position, sealedSecret: "v1.x" });
+      const [revoked, live, kept] = [token(erased), token(erased), token(other)];
+      const [hook, keptHook] = [webhook(erased), webhook(other)];
+      await batch(async (tx) => {
+        for (const t of [revoked, live, kept]) await w().tokens.put(tx, t);
+        await w().tokens.markRevoked(tx, revoked.id, when);
+        await w().webhooks.put(tx, hook);
+        await w().webhooks.put(tx, keptHook);
+      });
+      await batch(async (tx) => {
+        await w().tokens.removeForUser(tx, erased);
+        await w().webhooks.removeForOwner(tx, erased);
+      });
+      expect(await s.reader.tokens.get(revoked.id)).toBeNull();
+      expect(await s.reader.tokens.get(live.id)).toBeNull();
+      expect(await s.reader.tokens.get(kept.id)).toMatchObject({ id: kept.id });
+      expect(await s.reader.webhooks.get(hook.id)).toBeNull();
+      expect(await s.reader.webhooks.listForOwner(other, null, 10)).toMatchObject([{ id: keptHook.id }]);
+    });
+
     it("answers an access context from grants and memberships, and forgets revoked ones", async () => {
       const user = randomUUID();
       const owner = randomUUID();

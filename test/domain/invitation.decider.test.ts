@@ -223,3 +223,24 @@ describe("recording how a delivery attempt ended", () => {
     spec.given([]).when(deliver(SECOND)).then([]);
   });
 });
+
+describe("erasing an invitation's address", () => {
+  const eraseAddress = { type: "EraseAddress" as const, invitationId };
+  const addressErased: InvitationEvent = { type: "InvitationAddressErased", data: { invitationId } };
+
+  it("cancels a pending invitation and records that it names the address no more", () => {
+    spec.given([queued()]).when(eraseAddress).then([cancelled, addressErased]);
+  });
+
+  it("records only the erasure for a settled invitation, and nothing the second time or for an unknown one", () => {
+    spec.given([queued(), expired]).when(eraseAddress).then([addressErased]);
+    spec.given([queued(), cancelled]).when(eraseAddress).then([addressErased]);
+    spec.given([queued(), addressErased]).when(eraseAddress).then([]);
+    spec.given([queued(), cancelled, addressErased]).when(eraseAddress).then([]);
+    spec.given([]).when(eraseAddress).then([]);
+  });
+
+  it("is not accepted by the address registering afterwards", () => {
+    spec.given([queued(), cancelled, addressErased]).when({ type: "AcceptInvitation", invitationId, email, userId: owner, now: at(SECOND) }).then([]);
+  });
+});

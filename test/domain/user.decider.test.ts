@@ -9,6 +9,7 @@ const userId = userIdSchema.parse(randomUUID());
 const erasedAt = "2026-11-01T10:00:00.000Z";
 const registered: UserEvent = { type: "UserRegistered", data: { userId, email: "ann@example.com", name: "Ann", image: null } };
 const erased: UserEvent = { type: "UserErased", data: { userId, erasedAt } };
+const started: UserEvent = { type: "UserErasureStarted", data: { userId, startedAt: erasedAt } };
 const register = (sessionIssuedAt: number | null) => ({ type: "RegisterUser" as const, userId, email: "ann@example.com", name: "Ann", image: null, sessionIssuedAt });
 
 describe("erasing an account", () => {
@@ -22,6 +23,18 @@ describe("erasing an account", () => {
     spec.given([registered, erased]).when(register(Date.parse(erasedAt) + 1_000)).then([registered]);
     spec.given([registered, erased]).when(register(Date.parse(erasedAt) - 1_000)).thenRefuses("unauthenticated");
     spec.given([registered, erased]).when(register(null)).thenRefuses("unauthenticated");
+  });
+
+  it("records the erasure's start first, once, and the erasure after it", () => {
+    spec.given([registered]).when({ type: "StartErasure", userId, now: erasedAt }).then([started]);
+    spec.given([registered, started]).when({ type: "StartErasure", userId, now: erasedAt }).then([]);
+    spec.given([]).when({ type: "StartErasure", userId, now: erasedAt }).then([]);
+    spec.given([registered, started]).when({ type: "EraseUser", userId, now: erasedAt }).then([erased]);
+  });
+
+  it("refuses a profile change, and a session's registration, once the erasure has started", () => {
+    spec.given([registered, started]).when({ type: "ChangeProfile", userId, name: "Ann Later", image: null }).thenRefuses("unauthenticated");
+    spec.given([registered, started]).when(register(Date.parse(erasedAt) + 1_000)).thenRefuses("unauthenticated");
   });
 
   it("takes a profile change of an erased account as of an unknown user", () => {

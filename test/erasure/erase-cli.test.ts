@@ -4,9 +4,11 @@ import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toNewEvents } from "../../shared/commands/new-events.ts";
+import { userIdSchema } from "../../shared/kernel/ids.ts";
 import { runToExit } from "../support/processes.ts";
 import { productionStack, TEST_SESSION_SECRET, TestServer } from "../support/server.ts";
-import { createFolder, createPage } from "../support/workspace-builders.ts";
+import { createFolder, createPage, share } from "../support/workspace-builders.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -47,6 +49,66 @@ describe("npm run erase", () => {
     await server.restart(async () => {
       expect(holding(server.dataDir, "Vexillia Gonewright")).toEqual([]);
       expect(holding(server.dataDir, email)).toEqual([]);
+    });
+  });
+
+  it("erases an address that was only invited: its invitations are cancelled and name it no more, nothing under DATA_DIR holds it", async () => {
+    const email = "Invited.Only-5d1e@example.com";
+    const bob = await server.registered("bob");
+    const pageId = await createPage(bob);
+    const folderId = await createFolder(bob);
+    expect((await share(bob, "page", pageId, email, "view")).status).toBe(202);
+    expect((await share(bob, "folder", folderId, email, "edit")).status).toBe(202);
+    const deadline = Date.now() + 20_000;
+    while (holding(join(server.dataDir, "outbox"), email).length < 2) {
+      if (Date.now() > deadline) throw new Error("the invitation mails were not written");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    let result: Awaited<ReturnType<typeof erase>> | null = null;
+    await server.restart(async () => {
+      result = await erase(["--email", email.toUpperCase()]);
+    });
+    expect(result).toMatchObject({ code: 0, stdout: expect.stringContaining("erased an address without an account: 2 invitations") });
+    const pending = async () => (await bob.get(`/shares/entity/page/${pageId}`)).text + (await bob.get(`/shares/entity/folder/${folderId}`)).text;
+    while ((await pending()).toLowerCase().includes(email.toLowerCase())) {
+      if (Date.now() > deadline) throw new Error("the invitations still name the address");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await server.restart(async () => {
+      expect(holding(server.dataDir, email)).toEqual([]);
+    });
+    await server.rebuildReadModels();
+    await server.restart(async () => {
+      expect(holding(server.dataDir, email)).toEqual([]);
+    });
+    // As an address never seen: sharing with it invites it afresh.
+    expect((await share(bob, "page", pageId, email, "view")).status).toBe(202);
+  });
+
+  it("an erasure cut short after its start refuses the account's every request (a new name, a new page), and the tool completes it", async () => {
+    const name = "Ophelia Startwright";
+    const ann = await server.registered("ann", { name });
+    const token = await server.tokenClient(ann, ["pages:write"]);
+    // The erasure's first step, as a crash right after it would leave it.
+    const started = [{ type: "UserErasureStarted" as const, data: { userId: userIdSchema.parse(ann.id), startedAt: new Date().toISOString() } }];
+    await server.internals.eventStore.append(`user-${ann.id}`, toNewEvents(started, { actorId: userIdSchema.parse(ann.id), correlationId: "erase", now: new Date() }), "any");
+    const deadline = Date.now() + 20_000;
+    while ((await ann.get("/me")).status !== 401) {
+      if (Date.now() > deadline) throw new Error("the account is still served");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const renamed = await server.signIn("ann", { id: ann.id, email: ann.email, name: "Ophelia Renamedwright" });
+    expect((await renamed.get("/me")).status).toBe(401);
+    expect((await ann.post("/pages", { title: "Zanzibarite plans", markdown: "" })).status).toBe(401);
+    expect((await token.post("/pages", { title: "Zanzibarite plans", markdown: "" })).status).toBe(401);
+
+    let result: Awaited<ReturnType<typeof erase>> | null = null;
+    await server.restart(async () => {
+      result = await erase(["--user", ann.id]);
+    });
+    expect(result).toMatchObject({ code: 0, stdout: expect.stringContaining(`erased user ${ann.id}`) });
+    await server.restart(async () => {
+      for (const word of [name, "Renamedwright", "Zanzibarite", ann.email]) expect(holding(server.dataDir, word)).toEqual([]);
     });
   });
 

@@ -84,14 +84,16 @@ describe("page and folder content under the item's key", () => {
   it("seals an answer recorded for an Idempotency-Key under the page it wrote, and any other under the caller's key", async () => {
     const { sealed, raw } = await stores();
     const pageId = pageIdSchema.parse(randomUUID());
-    const completed = (location: string | undefined, body: Record<string, string>): DomainEvent => ({
+    const completed = (location: string | undefined, body: Record<string, string>, about: { pageId?: typeof pageId } = {}): DomainEvent => ({
       type: "IdempotentRequestCompleted",
-      data: { keyHash: "a".repeat(64), fingerprint: "f", status: 201, body, consistencyToken: "1", completedAt: context.now.toISOString(), ...(location === undefined ? {} : { location }) },
+      data: { keyHash: "a".repeat(64), fingerprint: "f", status: 201, body, consistencyToken: "1", completedAt: context.now.toISOString(), ...(location === undefined ? {} : { location }), ...about },
     });
     const answers = [
       completed(`/api/v1/pages/${pageId}`, { id: pageId, title: "Kerfuffle" }),
       completed(`/api/v1/pages/${pageId}/comments/${randomUUID()}`, { body: "Kerfuffle" }),
       completed(`/api/v1/attachments/${randomUUID()}`, { pageId, filename: "kerfuffle.pdf" }),
+      // An image's answer names only the image; its completion records the page it was uploaded to.
+      completed(`/api/v1/images/${randomUUID()}`, { originalName: "kerfuffle.png" }, { pageId }),
       completed(`/api/v1/shares/invitations/${randomUUID()}`, { email: "someone@example.com" }),
     ];
     const subjectsOf: string[] = [];
@@ -101,6 +103,6 @@ describe("page and folder content under the item's key", () => {
       const [stored] = (await raw.read(stream)).events;
       subjectsOf.push(envelopeHeader(String((stored?.data as { body?: unknown }).body))?.subject ?? "none");
     }
-    expect(subjectsOf).toEqual([subjects.page(pageId), subjects.page(pageId), subjects.page(pageId), subjects.user(ann)]);
+    expect(subjectsOf).toEqual([subjects.page(pageId), subjects.page(pageId), subjects.page(pageId), subjects.page(pageId), subjects.user(ann)]);
   });
 });

@@ -1,5 +1,5 @@
-// The sealing event store over the real SQLite event store and key store: personal data leaves the process
-// only sealed, addresses never name a stream, old plaintext events stay readable, and a destroyed key reads as
+// The sealing event store over the real SQLite event store and key store: personal data (a user's profile,
+// what they typed into their tokens and webhooks) leaves the process only sealed, addresses never name a stream, old plaintext events stay readable, and a destroyed key reads as
 // erased, never as garbage.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
@@ -8,8 +8,9 @@ import { toNewEvents } from "../../shared/commands/new-events.ts";
 import { KeyEncryptionKey } from "../../shared/erasure/key-encryption-key.ts";
 import { subjects } from "../../shared/erasure/key-store.port.ts";
 import { SealedFieldError } from "../../shared/erasure/sealing-event-store.ts";
-import { parseRecorded } from "../../shared/events.ts";
-import { invitationIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
+import { parseRecorded, type DomainEvent } from "../../shared/events.ts";
+import { invitationIdSchema, tokenIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
+import { webhookIdSchema } from "../../shared/webhooks/webhook.decider.ts";
 import { invitationSlotStream } from "../../shared/sharing/invitation-slot.decider.ts";
 import { emailReservationStream, userStream } from "../../shared/users/user.decider.ts";
 import { sealingStoresPerTest } from "../support/sealing-stores.ts";
@@ -56,6 +57,33 @@ describe("the sealing event store", () => {
     const [read] = (await sealed.read(userStream(userId))).events;
     expect(read?.data).toEqual({ userId, email: "", name: "Erased user", image: null });
     expect(read && parseRecorded(read).event.type).toBe("UserRegistered");
+  });
+
+  it("seals what a user typed into their tokens and webhooks under their key; erased, each event still holds to its schema", async () => {
+    const { sealed, raw, keys, rawBytes } = await stores();
+    const tokenId = tokenIdSchema.parse(randomUUID());
+    const webhookId = webhookIdSchema.parse(randomUUID());
+    const settings = { url: "https://hooks.example.com/Marshwhistle", events: ["*" as const], description: "Marshwhistle alerts" };
+    await sealed.append(`token-${tokenId}`, toNewEvents([{ type: "TokenCreated", data: { tokenId, userId, name: "Marshwhistle laptop", scopes: ["pages:read"], expiresAt: null, secretHash: "b".repeat(64) } }], context), "no_stream");
+    const webhook: DomainEvent[] = [
+      { type: "WebhookCreated", data: { webhookId, ownerId: userId, folderId: null, ...settings, sealedSecret: "v1.secret" } },
+      { type: "WebhookUpdated", data: { webhookId, ...settings, description: "Marshwhistle again", active: true } },
+      { type: "WebhookDisabled", data: { webhookId, reason: "getaddrinfo ENOTFOUND marshwhistle.example.com" } },
+    ];
+    await sealed.append(`webhook-${webhookId}`, toNewEvents(webhook, context), "no_stream");
+    expect(rawBytes()).not.toContain("marshwhistle");
+    expect((await raw.read(`webhook-${webhookId}`)).events.map((event) => JSON.stringify(event.data)).join()).not.toMatch(/marshwhistle/i);
+    expect((await sealed.read(`webhook-${webhookId}`)).events.map((recorded) => parseRecorded(recorded).event)).toEqual(webhook);
+
+    await keys.destroy(subjects.user(userId));
+    const [token] = (await sealed.read(`token-${tokenId}`)).events.map((recorded) => parseRecorded(recorded).event.data);
+    expect(token).toMatchObject({ tokenId, name: "Erased token" });
+    const erased = (await sealed.read(`webhook-${webhookId}`)).events.map((recorded) => parseRecorded(recorded).event.data);
+    expect(erased).toEqual([
+      { webhookId, ownerId: userId, folderId: null, url: "https://erased.invalid/", events: ["*"], description: null, sealedSecret: "v1.secret" },
+      { webhookId, url: "https://erased.invalid/", events: ["*"], description: null, active: true },
+      { webhookId, reason: "" },
+    ]);
   });
 
   it("seals the answer recorded for an Idempotency-Key under its caller's key, as JSON, erased to null", async () => {

@@ -1,17 +1,21 @@
 // DELETE /me erases an account: afterwards no file under DATA_DIR holds the person's email or name, nor the
 // words of their own pages, folders and the comments on them (WAL files, key store and mail outbox included), before and after the read models are rebuilt from the log, and the API
 // answers as for someone it never saw; another person's data stays as it was.
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintSession } from "../../shared/auth/session-verifier.ts";
-import { Client, TEST_SESSION_SECRET, TestServer, type TestUser } from "../support/server.ts";
+import { runToExit } from "../support/processes.ts";
+import { Client, productionStack, TEST_SESSION_SECRET, TestServer, type TestUser } from "../support/server.ts";
 import { anchor, listThreads, openThread } from "../support/comments.ts";
 import { filesHolding } from "../support/raw-scan.ts";
+import { eventually, receiversForFile } from "../support/webhook-receiver.ts";
 import { addMember, createFolder, createPage, share, unknownAddress } from "../support/workspace-builders.ts";
 
+const receiver = receiversForFile();
 let server: TestServer;
 beforeAll(async () => {
-  server = await TestServer.start();
+  server = await TestServer.start({ settings: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOK_FIRST_RETRY_MS: "20" } });
 });
 afterAll(async () => {
   await server.stop();
@@ -40,6 +44,9 @@ describe("DELETE /me", () => {
     const email = "Zelda.Quarantine-7f3a@Example.com";
     const name = "Zeldaqx Vormundine";
     const bob = await server.registered("bob", { name: "Bob Keeper" });
+    const bobsEndpoint = await receiver();
+    const bobsHook = await bob.post("/webhooks", { url: bobsEndpoint.url, events: ["*"] });
+    expect(bobsHook.status, bobsHook.text).toBe(201);
     // Bob invites her address before she has an account; her registration accepts it.
     const sharedFolder = await createFolder(bob, { name: "Shared before" });
     expect((await share(bob, "folder", sharedFolder, email, "view")).status).toBe(202);
@@ -67,11 +74,19 @@ describe("DELETE /me", () => {
     // Zelda invites an address without an account (its mail names her) and keeps a token and an Idempotency-Key answer.
     expect((await share(zelda, "page", herPage, unknownAddress("friend"), "view")).status).toBe(202);
     const token = await server.tokenClient(zelda, ["pages:read"]);
+    // What she typed into records of her own: a token's name, a webhook's URL and description.
+    const herRecords = ["Wobblecrantz", "Snorkelvane", "Fennimorph"];
+    const namedToken = await zelda.post("/tokens", { name: "Wobblecrantz laptop", scopes: ["pages:read"] });
+    expect(namedToken.status, namedToken.text).toBe(201);
+    const hersEndpoint = await receiver();
+    const herHook = await zelda.post("/webhooks", { url: `${hersEndpoint.url}/Snorkelvane`, events: ["*"], description: "Fennimorph alerts" });
+    expect(herHook.status, herHook.text).toBe(201);
     const keyed = await zelda.call("POST", "/shares/workspace/members", { json: { email: bob.email, role: "viewer" }, headers: { "idempotency-key": "zelda-adds-bob" } });
     expect(keyed.status).toBeLessThan(300);
     await until(async () => filesHolding(join(server.dataDir, "outbox"), [name]).length > 0, "the invitation mail naming her");
     expect(filesHolding(server.dataDir, [email, name]).length).toBeGreaterThan(0);
     expect(filesHolding(server.dataDir, herWords).length).toBeGreaterThan(0);
+    expect(filesHolding(server.dataDir, herRecords).length).toBeGreaterThan(0);
 
     const erased = await zelda.call("DELETE", "/me", { json: { confirm: email.toLowerCase() } });
     expect(erased.status, erased.text).toBe(204);
@@ -79,6 +94,8 @@ describe("DELETE /me", () => {
     // The log itself: what her events held reads as erased, through the server's own key store.
     const { events } = await server.internals.eventStore.read(`user-${zelda.id}`);
     expect(events[0]?.data).toMatchObject({ userId: zelda.id, email: "", name: "Erased user", image: null });
+    const logged = JSON.stringify([(await server.internals.eventStore.read(`token-${String(namedToken.body.id)}`)).events, (await server.internals.eventStore.read(`webhook-${String(herHook.body.id)}`)).events]);
+    for (const word of herRecords) expect(logged.toLowerCase()).not.toContain(word.toLowerCase());
 
     // The API: her session and token no longer work, her workspace is gone, her comment elsewhere is an erased user's.
     expect((await zelda.get("/me")).status).toBe(401);
@@ -94,13 +111,22 @@ describe("DELETE /me", () => {
     expect(folderShares.text.toLowerCase()).not.toContain(email.toLowerCase());
     expect((await bob.get(`/pages/${bobsPage}/content`)).text).toContain("quoted words");
 
+    // A replay of Bob's webhook from the start of the log carries nothing of hers.
+    const delivered = bobsEndpoint.received.length;
+    const replay = await bob.post(`/webhooks/${String(bobsHook.body.id)}/replay`, { after: "0" });
+    expect(replay.status, replay.text).toBe(202);
+    await eventually(async () => bobsEndpoint.received.slice(delivered).map((delivery) => delivery.body).join("\n"), (bodies) => bodies.includes(bobsPage));
+    const replayed = bobsEndpoint.received.slice(delivered).map((delivery) => delivery.body.toLowerCase()).join("\n");
+    for (const word of [email, name, ...herWords, ...herRecords]) expect(replayed).not.toContain(word.toLowerCase());
+
     // Raw bytes of every file, with the server stopped (WAL files checkpointed), then after a rebuild from the log.
+    const erasedWords = [email, name, ...herWords, ...herRecords];
     await server.restart(async () => {
-      expect(filesHolding(server.dataDir, [email, name, ...herWords])).toEqual([]);
+      expect(filesHolding(server.dataDir, erasedWords)).toEqual([]);
     });
     await server.rebuildReadModels();
     await server.restart(async () => {
-      expect(filesHolding(server.dataDir, [email, name, ...herWords])).toEqual([]);
+      expect(filesHolding(server.dataDir, erasedWords)).toEqual([]);
     });
 
     // As for an address never seen: sharing with it invites; Bob's own data is intact.
@@ -108,6 +134,35 @@ describe("DELETE /me", () => {
     expect(again.status, again.text).toBe(202);
     expect((await bob.get("/me")).body).toMatchObject({ email: bob.email, name: "Bob Keeper" });
     expect((await bob.get(`/pages/${bobsPage}`)).body).toMatchObject({ title: "Bob's plan" });
+  });
+
+  it("deletes the audit copies of the read models that mention the account, and `npm run replay` run after the server stopped brings nothing of it back", async () => {
+    const replay = (args: string[]) => runToExit("services/projector/replay.cli.ts", { DATA_DIR: server.dataDir, AUTH_SESSION_SECRET: TEST_SESSION_SECRET, LOG_LEVEL: "silent", ...productionStack(server.dataDir) }, args);
+    const copyOf = (result: { stdout: string }): string => /written to (\S+)/.exec(result.stdout)?.[1] ?? "no copy written";
+    const bob = await server.registered("bob");
+    const bobsPage = await createPage(bob, { title: "Bob's audited page" });
+    const before = await replay(["--until", new Date().toISOString()]);
+    expect(before.code, before.stderr).toBe(0);
+    const name = "Xanthippe Auditwright";
+    const word = "Quodlibetarian";
+    const xan = await server.registered("xan", { name });
+    await createPage(xan, { title: `${word} notes` });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const withHer = await replay(["--until", new Date().toISOString()]);
+    expect(withHer.code, withHer.stderr).toBe(0);
+    expect(filesHolding(join(server.dataDir, "audit"), [name, word])).toEqual([copyOf(withHer)]);
+
+    expect((await xan.call("DELETE", "/me", { json: { confirm: xan.email } })).status).toBe(204);
+    expect(existsSync(copyOf(withHer))).toBe(false);
+    expect(existsSync(copyOf(before))).toBe(true);
+    // Stopped, then rebuilt by the operator's own command, as a child process.
+    await server.restart(async () => {
+      const rebuilt = await replay([]);
+      expect(rebuilt.code, rebuilt.stderr).toBe(0);
+      expect(filesHolding(server.dataDir, [name, word, xan.email])).toEqual([]);
+    });
+    expect((await xan.get("/me")).status).toBe(401);
+    expect((await bob.get(`/pages/${bobsPage}`)).body).toMatchObject({ title: "Bob's audited page" });
   });
 
   it("lets the same identity sign in afresh with a new session, to an empty account, but not with a session from before", async () => {

@@ -10,7 +10,8 @@ import { makeImage, upload } from "../support/images.ts";
 import { exportVault } from "../support/vault-zip.ts";
 import { anchor, openThread } from "../support/comments.ts";
 import { filesHolding } from "../support/raw-scan.ts";
-import type { TestUser } from "../support/server.ts";
+import { runToExit } from "../support/processes.ts";
+import { productionStack, TEST_SESSION_SECRET, type TestUser } from "../support/server.ts";
 import { serverForFile } from "../support/server-for-file.ts";
 import { SseStream } from "../support/sse.ts";
 import { eventually, receiversForFile, type WebhookReceiver } from "../support/webhook-receiver.ts";
@@ -130,10 +131,12 @@ describe("DELETE /trash/{type}/{id}", () => {
 
   it("removes the bytes of the page's images and attachments, deleted ones too, and leaves another page's files", async () => {
     const word = "Blobquintessence";
+    // Names the uploader gave, recorded also in the answer kept for the upload's Idempotency-Key.
+    const named = ["Xylophagous", "Quixoticmarrow"];
     const ann = await file.server.registered("ann");
     const pageId = await createPage(ann, { title: "Files" });
     const otherPage = await createPage(ann, { title: "Other files" });
-    const image = await upload(ann, pageId, { file: { bytes: await makeImage("png"), name: "chart.png" }, alt: "chart" });
+    const image = await upload(ann, pageId, { file: { bytes: await makeImage("png"), name: "Xylophagous-chart.png" }, alt: "Quixoticmarrow chart" }, { "idempotency-key": "ann-uploads-chart" });
     expect(image.status, image.text).toBe(201);
     const kept = await upload(ann, otherPage, { file: { bytes: await makeImage("png"), name: "kept.png" }, alt: "kept" });
     expect(kept.status, kept.text).toBe(201);
@@ -152,7 +155,10 @@ describe("DELETE /trash/{type}/{id}", () => {
     for (const id of [image.body.id, note.body.id, removed.body.id]) expect(left.filter((name) => name.startsWith(String(id)))).toEqual([]);
     expect(left).toEqual(expect.arrayContaining(keptFiles));
     expect((await ann.get(String(kept.body.url))).status).toBe(200);
-    await expectNowhere([word]);
+    // The log read through the server's own key store: no event, the upload's recorded answer included, names them.
+    const logged = JSON.stringify((await file.server.internals.eventStore.readAll(0, 100_000)).map((event) => event.data)).toLowerCase();
+    for (const name of named) expect(logged).not.toContain(name.toLowerCase());
+    await expectNowhere([word, ...named]);
   });
 
   it("purging a folder erases its name and every page its deletion took along", async () => {
@@ -161,12 +167,19 @@ describe("DELETE /trash/{type}/{id}", () => {
     const folderId = await createFolder(ann, { name: "Galumphright archive" });
     const inner = await createFolder(ann, { name: "Snozzcumber drawer", parentId: folderId });
     const pageId = await createPage(ann, { title: "Deep page", markdown: "Tintinnabulous content", parentId: inner });
+    // An audit copy of the read models as they are now holds the folder's words.
+    const env = { DATA_DIR: file.server.dataDir, AUTH_SESSION_SECRET: TEST_SESSION_SECRET, LOG_LEVEL: "silent", ...productionStack(file.server.dataDir) };
+    const audit = await runToExit("services/projector/replay.cli.ts", env, ["--until", new Date().toISOString()]);
+    expect(audit.code, audit.stderr).toBe(0);
+    expect(filesHolding(join(file.server.dataDir, "audit"), words)).toHaveLength(1);
     await toTrash(ann, "folder", folderId);
     // What went with the folder is purged with it, not on its own.
     expect((await ann.delete(`/trash/page/${pageId}`)).status).toBe(404);
     expect((await ann.delete(`/trash/folder/${folderId}`)).status).toBe(204);
     for (const path of [`/folders/${folderId}`, `/folders/${inner}`, `/pages/${pageId}`]) expect((await ann.get(path)).status, path).toBe(404);
     expect((await ann.post(`/trash/folder/${folderId}/restore`)).status).toBe(404);
+    // The purge deleted the audit copy that mentioned what it erased.
+    expect(filesHolding(join(file.server.dataDir, "audit"), words)).toEqual([]);
     await expectNowhere(words);
   });
 

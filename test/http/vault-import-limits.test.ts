@@ -1,7 +1,8 @@
 // Importing an Obsidian vault within bounds: huge notes, hostile frontmatter, refused folder names, a note too complex to parse.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { derivedId } from "../../shared/imports/import-ids.ts";
+import { keyEncryptionKeyFor } from "../../shared/erasure/key-encryption-key.ts";
+import { derivedId, importScopes } from "../../shared/imports/import-ids.ts";
 import { pageStream } from "../../shared/pages/page.decider.ts";
 import { aliasBomb } from "../support/yaml-bomb.ts";
 import { TestServer } from "../support/server.ts";
@@ -41,7 +42,8 @@ describe("bounded imports", () => {
       return reply;
     });
     // Once the first page is written the import is under way: /healthz must answer before it ends.
-    const firstPage = pageStream(derivedId(`${max.id}\n${key}`, "page", "n0.md"));
+    const kek = keyEncryptionKeyFor(server.internals.config, { createInDataDir: false });
+    const firstPage = pageStream(derivedId(importScopes((scope) => kek.importScopeHash(scope), max.id, key).keyed, "page", "n0.md"));
     const deadline = Date.now() + 60_000;
     while ((await server.internals.eventStore.read(firstPage)).events.length === 0 && !finished && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
     const health = await fetch(`${server.url}/healthz`);

@@ -3,6 +3,9 @@ import { randomUUID } from "node:crypto";
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toNewEvents } from "../../shared/commands/new-events.ts";
+import { derivedId } from "../../shared/imports/import-ids.ts";
+import { pageIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
 import { pageStream } from "../../shared/pages/page.decider.ts";
 import { makeImage } from "../support/images.ts";
 import { TestServer } from "../support/server.ts";
@@ -192,6 +195,23 @@ describe("Idempotency-Key on import", () => {
     expect(replayed.headers.get("idempotent-replayed")).toBe("true");
     expect(((await ivy.get("/pages")).body.data as unknown[]).length).toBe(2);
     expect((await importVault(ivy, files.slice(0, 1), { "idempotency-key": key })).status).toBe(422);
+  });
+});
+
+describe("an import's derived ids", () => {
+  it("are found again by a retry whose first attempt derived them before they were keyed: nothing is made twice", async () => {
+    const joy = await server.registered("joy");
+    const key = randomUUID();
+    const owner = userIdSchema.parse(joy.id);
+    // What a first attempt that failed before the upgrade left: its first page, under the id it derived then.
+    const pageId = pageIdSchema.parse(derivedId(`${joy.id}\n${key}`, "page", "First.md"));
+    const created = { type: "PageCreated" as const, data: { pageId, ownerId: owner, parentId: null, title: "First", icon: null, markdown: "before" } };
+    await server.internals.eventStore.append(pageStream(pageId), toNewEvents([created], { actorId: owner, correlationId: "first-attempt", now: new Date() }), "no_stream");
+    const retried = await importVault(joy, [{ path: "First.md", content: "before" }, { path: "Second.md", content: "after" }], { "idempotency-key": key });
+    expect(retried.status, retried.text).toBe(201);
+    expect(retried.body).toMatchObject({ pagesCreated: 1, errors: [] });
+    expect((await resolve(joy, "First")).map((page) => page.id)).toEqual([pageId]);
+    expect(await resolve(joy, "Second")).toHaveLength(1);
   });
 });
 

@@ -4,10 +4,16 @@ import type { CommandContext } from "../../shared/commands/command-context.ts";
 import type { EventStore } from "../../shared/event-store/event-store.port.ts";
 import { CLAIM_EXPIRY_MS, REPLAY_WINDOW_MS } from "../../shared/idempotency/idempotency.decider.ts";
 import { runIdempotently, type IdempotentRequest, type WorkResult } from "../../shared/idempotency/idempotent-request.ts";
-import { requestFingerprint } from "../../shared/idempotency/request-fingerprint.ts";
+import { KeyEncryptionKey } from "../../shared/erasure/key-encryption-key.ts";
+import { idempotencyStream } from "../../shared/idempotency/idempotency.decider.ts";
+import { idempotencyKeyHash } from "../../shared/idempotency/idempotency-key.ts";
+import { requestFingerprint as fingerprintUnder, unkeyedRequestFingerprint, type FingerprintedRequest } from "../../shared/idempotency/request-fingerprint.ts";
+import { toNewEvents } from "../../shared/commands/new-events.ts";
 import { userIdSchema, type UserId } from "../../shared/kernel/ids.ts";
 import { sqliteEventStoreFile } from "../support/stores.ts";
 
+const kek = new KeyEncryptionKey("k".repeat(40));
+const requestFingerprint = (request: FingerprintedRequest): string => fingerprintUnder(request, (text) => kek.fingerprintHash(text));
 const start = new Date("2026-03-01T09:00:00.000Z");
 const later = (ms: number): Date => new Date(start.getTime() + ms);
 const newCaller = (): UserId => userIdSchema.parse(randomUUID());
@@ -48,6 +54,23 @@ describe("running a request under an Idempotency-Key", () => {
   afterEach(async () => {
     await store.close();
     await file.remove();
+  });
+
+  it("replays to a retry the response recorded before fingerprints were keyed, and refuses another request then as now", async () => {
+    const create = { method: "POST", path: "/pages", body: { title: "Plan" } };
+    const unkeyed = unkeyedRequestFingerprint(create);
+    const keyHash = idempotencyKeyHash(caller, request.key);
+    const recorded = { status: 201, body: { id: "page-before", title: "Plan" }, consistencyToken: "7" };
+    await store.append(idempotencyStream(keyHash), toNewEvents([
+      { type: "IdempotencyKeyClaimed", data: { keyHash, fingerprint: unkeyed, claimedAt: start.toISOString() } },
+      { type: "IdempotentRequestCompleted", data: { keyHash, fingerprint: unkeyed, ...recorded, completedAt: start.toISOString() } },
+    ], at(start)), "no_stream");
+    const work = countingWork();
+    const retry = await runIdempotently(store, { ...request, unkeyedFingerprint: unkeyed }, at(later(1_000)), work.run);
+    expect(retry).toEqual({ ...recorded, replayed: true });
+    expect(work.runs).toBe(0);
+    const other = { ...request, fingerprint: requestFingerprint({ ...create, body: { title: "Other" } }), unkeyedFingerprint: unkeyedRequestFingerprint({ ...create, body: { title: "Other" } }) };
+    await expect(runIdempotently(store, other, at(later(1_000)), work.run)).rejects.toMatchObject({ code: "idempotency_key_mismatch" });
   });
 
   it("replays a completed request's response to its retry without running the work again", async () => {

@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { pino } from "pino";
+import { pino, type Logger } from "pino";
 import { Notifier } from "../../services/notifier/notifier.ts";
 import { rebuildReadModels } from "../../services/projector/rebuild.ts";
 import { InProcessBus } from "../../shared/adapters/in-process/in-process.bus.ts";
@@ -64,13 +64,13 @@ afterEach(async () => {
 });
 
 /** A notifier over its own connection to the shared event store file, as a second process would have. */
-function notifier(options: { store?: SqliteEventStore; bus?: InProcessBus; clock?: () => Date } = {}): Notifier {
+function notifier(options: { store?: SqliteEventStore; bus?: InProcessBus; clock?: () => Date; logger?: Logger } = {}): Notifier {
   return new Notifier({
     bus: options.bus ?? new InProcessBus(),
     eventStore: options.store ?? eventStore,
     readModels: readStore,
     mailer,
-    logger,
+    logger: options.logger ?? logger,
     clock: options.clock ?? (() => new Date()),
     retry: { tries: 3, firstDelayMs: 5 },
     leaseMs: 60_000,
@@ -90,11 +90,11 @@ async function invitationCommand(command: InvitationCommand): Promise<void> {
 }
 
 /** Queues an invitation to the owner's workspace and returns its latest attempt's bus message. */
-async function queueInvitation(): Promise<{ invitationId: InvitationId; message: BusMessage }> {
+async function queueInvitation(email = `${randomUUID()}@example.com`): Promise<{ invitationId: InvitationId; message: BusMessage }> {
   const invitationId = invitationIdSchema.parse(randomUUID());
   const access = { targetType: "workspace" as const, targetId: owner, permission: "viewer" as const };
   const now = new Date().toISOString();
-  await invitationCommand({ type: "InviteAddress", invitationId, email: `${randomUUID()}@example.com`, access, actor: { id: owner, permission: "owner" }, now, ttlMs: INVITATION_TTL_MS });
+  await invitationCommand({ type: "InviteAddress", invitationId, email, access, actor: { id: owner, permission: "owner" }, now, ttlMs: INVITATION_TTL_MS });
   return { invitationId, message: await latestAttempt(invitationId) };
 }
 
@@ -179,6 +179,21 @@ describe("a send that fails", () => {
     expect(mailer.tries).toBe(3);
     expect(await failure(invitationId)).toMatchObject({ attemptId: message.id, reason: "421 mailbox busy" });
     expect(JSON.stringify(await failure(invitationId))).not.toContain("invited you");
+  });
+
+  it("is recorded and logged without the address, however the mail server's answer names it", async () => {
+    const { invitationId, message } = await queueInvitation("zelda.quarrelsome@example.com");
+    const lines: string[] = [];
+    const logged = pino({ level: "info" }, { write: (line: string) => void lines.push(line) });
+    mailer.refusals.push(
+      new MailNotSentError("421 4.7.0 <Zelda.Quarrelsome@Example.com> greylisted, try later", false),
+      new MailNotSentError("450 mailbox zelda.quarrelsome unavailable", false),
+      new MailNotSentError("550 5.1.1 zelda.quarrelsome@example.com: Recipient address rejected (also tried other@example.org)", true),
+    );
+    expect(await notifier({ logger: logged }).deliver(message)).toBe("failed");
+    expect(await failure(invitationId)).toMatchObject({ reason: "550 5.1.1 <address>: Recipient address rejected (also tried <address>)" });
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.join("\n").toLowerCase()).not.toMatch(/quarrelsome|other@example/);
   });
 
   it("is recorded failed at once when the address is refused for good, or when it may have left", async () => {

@@ -19,7 +19,7 @@ import { folderCommands } from "../../../shared/folders/folder.commands.ts";
 import { imageCommands } from "../../../shared/images/image.commands.ts";
 import type { InspectedImage } from "../../../shared/images/inspect-image.ts";
 import { imageBlobKey } from "../../../shared/images/orphan-blobs.ts";
-import { derivedId } from "../../../shared/imports/import-ids.ts";
+import { derivedId, type ImportScopes } from "../../../shared/imports/import-ids.ts";
 import type { NoteRewriteSession } from "../../../shared/imports/note-rewriter.ts";
 import { importedAttachmentId, importedImageId, importedPageId } from "../../../shared/imports/vault-resolver.ts";
 import { sortVault, type VaultAttachment, type VaultFile, type VaultImage, type VaultNote } from "../../../shared/imports/vault-files.ts";
@@ -73,14 +73,31 @@ export class VaultImport {
   /** Bytes of the images and files this import recorded: what its reservations hold that the read models show once they catch up. */
   private storedBytes = 0;
   private readonly owner: UserId;
+  /** What derived ids are made from: one of the scopes, chosen when the import runs. */
+  private scope: string;
 
   constructor(
     private readonly ports: CommandApiPorts,
     private readonly actor: Actor,
-    /** The caller and the Idempotency-Key (or a fresh id): what derived ids are made from. */
-    private readonly scope: string,
+    /** From the caller and the Idempotency-Key (shared/imports/import-ids.ts), or a fresh id. */
+    private readonly scopes: ImportScopes,
   ) {
     this.owner = userIdSchema.parse(actor.context.actorId);
+    this.scope = scopes.keyed;
+  }
+
+  /**
+   * The legacy scope when the first attempt of this key derived its ids before scopes were keyed: what it made
+   * first (the first folder, or the first note's page) exists under the legacy id.
+   */
+  private async chooseScope(directories: readonly string[], notes: readonly VaultNote[]): Promise<string> {
+    const { keyed, legacy } = this.scopes;
+    if (legacy === null) return keyed;
+    const [directory] = directories;
+    if (directory !== undefined && (await folderCommands.load(this.ports.eventStore, folderIdSchema.parse(derivedId(legacy, "folder", directory)))).status !== "absent") return legacy;
+    const [note] = notes;
+    if (note !== undefined && (await pageCommands.load(this.ports.eventStore, pageIdSchema.parse(importedPageId(legacy, note.path)))).status !== "absent") return legacy;
+    return keyed;
   }
 
   private record(position: number | null): void {
@@ -91,6 +108,7 @@ export class VaultImport {
     const vault = sortVault(files);
     const tree = planFolders(vault.notes, folderNameProblem);
     this.result.errors.push(...vault.errors, ...tree.errors);
+    this.scope = await this.chooseScope(tree.directories, tree.notes);
     const log = this.ports.logger;
     const correlationId = this.actor.context.correlationId;
     log.info({ event: "import.started", correlationId, notes: tree.notes.length, images: vault.images.length, folders: tree.directories.length });

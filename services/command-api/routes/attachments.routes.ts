@@ -82,7 +82,7 @@ export async function attachmentCommandRoutes(app: App, ports: CommandApiPorts):
             const { attachmentId: id, ...fields } = attachment;
             const assemble = async () => ({ body: toAttachmentResource({ id, ...fields, createdAt: actor.context.now.toISOString(), position: position ?? 0, deletedAt: null }) });
             return { position, status: 201, location: locationOf.attachment(attachmentId), present: presentAttachment(ports, attachmentId, pageId), assemble };
-          }, { fingerprintBody }));
+          }, { fingerprintBody, pageId }));
         } finally {
           // A replayed key (or a refused one) answers without this upload: its bytes belong to no record.
           if (!recorded) await ports.blobs.delete(blobKeySchema.parse(key));

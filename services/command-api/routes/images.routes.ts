@@ -151,7 +151,8 @@ export async function imageCommandRoutes(app: App, ports: CommandApiPorts): Prom
           return settle({ position, status: 201, location: locationOf.image(imageId), present: presentImage(ports, imageId, pageId), assemble });
         };
         // The bytes count against the workspace's quota from before they are stored until the answer.
-        return once(() => ports.quotas.blobBytes.withReserved(page.ownerId, form.bytes.length, store), { fingerprintBody });
+        // The answer names the image by its own URL: it is recorded with its page, so a purge of the page erases it.
+        return once(() => ports.quotas.blobBytes.withReserved(page.ownerId, form.bytes.length, store), { fingerprintBody, pageId });
       }),
     );
   });

@@ -13,6 +13,7 @@ import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { contentBytes, IMPORT_MAX_FILES, IMPORT_MAX_TOTAL_BYTES, type VaultFile } from "../../../shared/imports/vault-files.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
+import { importScopes } from "../../../shared/imports/import-ids.ts";
 import { boundedImportResult, importResult } from "../imports/import-result.ts";
 import { VaultImport } from "../imports/vault-import.ts";
 import { readVaultZip } from "../imports/vault-zip.ts";
@@ -101,10 +102,11 @@ export async function importCommandRoutes(app: App, ports: CommandApiPorts): Pro
           vault = { files, fingerprintBody: request.body, close: async () => undefined };
         }
         const key = request.headers["idempotency-key"];
-        const scope = `${actor.context.actorId}\n${typeof key === "string" ? key : randomUUID()}`;
+        // Without a key, a fresh scope: nothing to find again, nothing to guess.
+        const scopes = typeof key === "string" ? importScopes(ports.keyedHashes.importScope, actor.context.actorId, key) : { keyed: `${actor.context.actorId}\n${randomUUID()}`, legacy: null };
         try {
           return await once(async () => {
-            const { result, position } = await new VaultImport(ports, actor, scope).run(vault.files);
+            const { result, position } = await new VaultImport(ports, actor, scopes).run(vault.files);
             // The counts are the write side's own: the same whether the read models show the import yet or not.
             const counted = boundedImportResult(result);
             return { position, status: 201, present: async () => ({ body: counted }), assemble: async () => ({ body: counted }) };

@@ -23,7 +23,8 @@ export function meCommandRoutes(app: App, ports: CommandApiPorts): void {
       if (normalizeEmail(request.body.confirm) !== normalizeEmail(principal.user.email)) {
         throw new AppError("validation_failed", "body.confirm: must be this account's email address");
       }
-      const { position } = await eraseUser({ ...ports, ...ports.erasure }, context.actorId, context);
+      const awaitReadModels = (position: number) => ports.projection.waitFor(position, ports.consistencyWaitMs);
+      const { position } = await eraseUser({ ...ports, ...ports.erasure, awaitReadModels }, context.actorId, context);
       ports.logger.info({ event: "user.erased", userId: context.actorId });
       return { position, status: 204 };
     }),

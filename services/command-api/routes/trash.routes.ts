@@ -23,7 +23,7 @@ export function trashCommandRoutes(app: App, ports: CommandApiPorts): void {
     "/trash/:type/:id",
     { config: { access: { scope: "pages:write" } }, schema: { params: restoreParams, response: writeResponses({ 204: z.null() }) } },
     async (request, reply) => answer(request, reply, async ({ actor }) => {
-      const { position } = await purgeFromTrash({ ...ports, keys: ports.erasure.keys }, actor, request.params.type, request.params.id);
+      const { position } = await purgeFromTrash({ ...ports, ...ports.erasure }, actor, request.params.type, request.params.id);
       return { position, status: 204 };
     }),
   );

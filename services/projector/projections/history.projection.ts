@@ -54,6 +54,7 @@ function subjectOf(event: DomainEvent): Subject {
     case "FolderPurged":
     case "UserRegistered":
     case "UserProfileChanged":
+    case "UserErasureStarted":
     case "UserErased":
     case "EmailReserved":
     case "EmailReleased":
@@ -77,6 +78,7 @@ function subjectOf(event: DomainEvent): Subject {
     case "InvitationDelivered":
     case "InvitationDeliveryStarted":
     case "InvitationDeliveryFailed":
+    case "InvitationAddressErased":
       return null; // not the history of a page, folder or thread (an accepted invitation's grant is AccessGranted)
     case "ImageUploaded":
       return null; // an upload changes no page: the page changes when its markdown takes the image in

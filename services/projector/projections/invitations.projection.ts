@@ -36,5 +36,7 @@ export async function projectInvitation<Tx>({ event, metadata, position }: Store
       return writers.invitations.setDeliveryStatus(tx, event.data.invitationId, "failed");
     case "InvitationDelivered":
       return writers.invitations.setDeliveryStatus(tx, event.data.invitationId, "sent");
+    case "InvitationAddressErased":
+      return writers.invitations.forgetAddressOf(tx, event.data.invitationId);
   }
 }

@@ -33,6 +33,7 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
   switch (event.type) {
     case "UserRegistered":
     case "UserProfileChanged":
+    case "UserErasureStarted":
     case "UserErased":
     case "EmailReserved":
     case "EmailReleased":
@@ -89,6 +90,7 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
     case "InvitationDelivered":
     case "InvitationDeliveryStarted":
     case "InvitationDeliveryFailed":
+    case "InvitationAddressErased":
       return projectInvitation(narrow(stored, event), writers, tx);
     case "ImageUploaded":
       return projectImage(narrow(stored, event), writers, tx);

@@ -66,6 +66,10 @@ export class MongoInvitationsWriter implements InvitationsWriter<MongoBatch> {
   async forgetAddress(tx: MongoBatch, email: string): Promise<void> {
     await invitations(this.ref).updateMany({ email }, { $set: { email: "" } }, tx.options);
   }
+
+  async forgetAddressOf(tx: MongoBatch, id: string): Promise<void> {
+    await invitations(this.ref).updateOne({ _id: id }, { $set: { email: "" } }, tx.options);
+  }
 }
 
 export class MongoInvitationsView implements InvitationsView {
@@ -88,6 +92,11 @@ export class MongoInvitationsView implements InvitationsView {
 
   async pendingForEmail(email: string): Promise<InvitationRecord[]> {
     return (await invitations(this.ref).find({ email, status: "pending" }).sort(byAge).toArray()).map(toRecord);
+  }
+
+  /** Served by invitations_email (its first key). */
+  async toAddress(email: string): Promise<InvitationRecord[]> {
+    return (await invitations(this.ref).find({ email }).sort(byAge).toArray()).map(toRecord);
   }
 
   async undelivered(): Promise<InvitationRecord[]> {

@@ -42,6 +42,10 @@ export class MongoTokensWriter implements TokensWriter<MongoBatch> {
   async markRevoked(tx: MongoBatch, id: string, revokedAt: string): Promise<void> {
     await tokens(this.ref).updateOne({ _id: id }, { $set: { revokedAt } }, tx.options);
   }
+
+  async removeForUser(tx: MongoBatch, userId: string): Promise<void> {
+    await tokens(this.ref).deleteMany({ userId }, tx.options);
+  }
 }
 
 export class MongoTokensView implements TokensView {

@@ -46,6 +46,10 @@ export class MongoWebhooksWriter implements WebhooksWriter<MongoBatch> {
   async remove(tx: MongoBatch, id: string): Promise<void> {
     await webhooks(this.ref).deleteOne({ _id: id }, tx.options);
   }
+
+  async removeForOwner(tx: MongoBatch, ownerId: string): Promise<void> {
+    await webhooks(this.ref).deleteMany({ ownerId }, tx.options);
+  }
 }
 
 export class MongoWebhooksView implements WebhooksView {

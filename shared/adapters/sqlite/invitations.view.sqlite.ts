@@ -69,6 +69,7 @@ export class SqliteInvitationsWriter implements InvitationsWriter<SqliteBatch> {
       settle: db.prepare("UPDATE invitations SET status = ? WHERE id = ?"),
       removeTarget: db.prepare<[string, string]>("DELETE FROM invitations WHERE target_type = ? AND target_id = ?"),
       forgetAddress: db.prepare<[string]>("UPDATE invitations SET email = '' WHERE email = ?"),
+      forgetAddressOf: db.prepare<[string]>("UPDATE invitations SET email = '' WHERE id = ?"),
     };
   }
 
@@ -100,6 +101,10 @@ export class SqliteInvitationsWriter implements InvitationsWriter<SqliteBatch> {
     this.statements.forgetAddress.run(email);
   }
 
+  async forgetAddressOf(_tx: SqliteBatch, id: string): Promise<void> {
+    this.statements.forgetAddressOf.run(id);
+  }
+
 }
 
 export class SqliteInvitationsView implements InvitationsView {
@@ -116,6 +121,8 @@ export class SqliteInvitationsView implements InvitationsView {
         "SELECT * FROM invitations WHERE target_type = ? AND target_id = ? AND email = ? ORDER BY created_pos DESC LIMIT 1",
       ),
       pendingForEmail: db.prepare<[string], Row>("SELECT * FROM invitations WHERE email = ? AND status = 'pending' ORDER BY created_pos"),
+      // Scans the table (only pending invitations are indexed by address): an operator's erasure, rare.
+      toAddress: db.prepare<[string], Row>("SELECT * FROM invitations WHERE email = ? ORDER BY created_pos"),
       undelivered: db.prepare<[], Row>("SELECT * FROM invitations WHERE status = 'pending' AND delivery_status = 'pending' ORDER BY created_pos"),
     };
   }
@@ -136,6 +143,10 @@ export class SqliteInvitationsView implements InvitationsView {
 
   async pendingForEmail(email: string): Promise<InvitationRecord[]> {
     return this.statements.pendingForEmail.all(email).map(toRecord);
+  }
+
+  async toAddress(email: string): Promise<InvitationRecord[]> {
+    return this.statements.toAddress.all(email).map(toRecord);
   }
 
   async undelivered(): Promise<InvitationRecord[]> {

@@ -54,6 +54,7 @@ export class SqliteTokensWriter implements TokensWriter<SqliteBatch> {
       ),
       used: db.prepare("UPDATE tokens SET last_used_at = ? WHERE id = ?"),
       revoked: db.prepare("UPDATE tokens SET revoked_at = ? WHERE id = ?"),
+      removeForUser: db.prepare<[string]>("DELETE FROM tokens WHERE user_id = ?"),
     };
   }
 
@@ -67,6 +68,10 @@ export class SqliteTokensWriter implements TokensWriter<SqliteBatch> {
 
   async markRevoked(_tx: SqliteBatch, id: string, revokedAt: string): Promise<void> {
     this.statements.revoked.run(revokedAt, id);
+  }
+
+  async removeForUser(_tx: SqliteBatch, userId: string): Promise<void> {
+    this.statements.removeForUser.run(userId);
   }
 }
 

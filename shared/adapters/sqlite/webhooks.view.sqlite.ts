@@ -67,6 +67,7 @@ export class SqliteWebhooksWriter implements WebhooksWriter<SqliteBatch> {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       remove: db.prepare<[string]>("DELETE FROM webhooks WHERE id = ?"),
+      removeForOwner: db.prepare<[string]>("DELETE FROM webhooks WHERE owner_id = ?"),
     };
   }
 
@@ -87,6 +88,10 @@ export class SqliteWebhooksWriter implements WebhooksWriter<SqliteBatch> {
 
   async remove(_tx: SqliteBatch, id: string): Promise<void> {
     this.statements.remove.run(id);
+  }
+
+  async removeForOwner(_tx: SqliteBatch, ownerId: string): Promise<void> {
+    this.statements.removeForOwner.run(ownerId);
   }
 }
 
