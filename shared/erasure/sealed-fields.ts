@@ -9,7 +9,6 @@ import { subjects } from "./key-store.port.ts";
 import { contentSealingRules, idempotentAnswerSubject } from "./sealed-content.ts";
 import type { SealedField, SealingRule } from "./sealing-rule.ts";
 
-export type { SealedField } from "./sealing-rule.ts";
 
 /** The name an erased user is shown by. */
 export const ERASED_USER_NAME = "Erased user";

@@ -9,7 +9,8 @@ import type { AppendResult, EventStore, ExpectedRevision, NewEvent, RecordedEven
 import { envelopeHeader, open, parseEnvelope, seal, type ParsedEnvelope } from "./envelope.ts";
 import type { KeyEncryptionKey } from "./key-encryption-key.ts";
 import type { DataKey, KeyStore } from "./key-store.port.ts";
-import { hashedStreamName, sealingRules, type SealedField } from "./sealed-fields.ts";
+import { hashedStreamName, sealingRules } from "./sealed-fields.ts";
+import type { SealedField } from "./sealing-rule.ts";
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
