@@ -5,7 +5,8 @@
 // restarted notifier resumes where it stopped. Claims carry a lease: a row is sent by one notifier at a time,
 // and a notifier that dies mid-send leaves a lease that runs out, after which the row is sent again (same id).
 // Claims are fair: one row in flight per webhook, at most a few per owner, and webhooks served least recently
-// first, so one user's many slow endpoints cannot hold every sending slot.
+// first, so one user's many slow endpoints cannot hold every sending slot. An erased owner is forgotten: their
+// rows go, and none of theirs from before the erasure is added afterwards.
 export type DeliveryStatus = "pending" | "delivered" | "failed";
 
 export interface DeliveryRecord {
@@ -54,10 +55,21 @@ export interface ReplayJob {
   readonly createdAt: string;
 }
 
+/** An owner's erasure, as UserErased records it. */
+export interface OwnerErasure {
+  readonly ownerId: string;
+  /** The position of UserErased in the global log. */
+  readonly position: number;
+  readonly erasedAt: string;
+}
+
 export interface WebhookDeliveries {
   /** Position in the history log up to which events were matched against webhooks. */
   followerCheckpoint(): Promise<number>;
-  /** Adds rows (a row whose id exists is kept as it is) and, when given, moves the follower's checkpoint. */
+  /**
+   * Adds rows (a row whose id exists is kept as it is, a row of an erased owner for an event up to their erasure
+   * is left out) and, when given, moves the follower's checkpoint.
+   */
   enqueue(rows: readonly NewDelivery[], checkpoint?: number): Promise<void>;
   /**
    * Leases due pending rows until `leaseUntil`: at most `limit`, at most one per webhook, none of a webhook that
@@ -82,9 +94,20 @@ export interface WebhookDeliveries {
   replays(limit: number): Promise<ReplayJob[]>;
   /** The webhook's pending rows, counted up to `atMost`. */
   undelivered(webhookId: string, atMost: number): Promise<number>;
-  /** Adds a replay's rows and moves its cursor; a cursor at upTo ends it. */
+  /** Adds a replay's rows (as `enqueue` does) and moves its cursor; a cursor at upTo ends it. */
   advanceReplay(jobId: string, rows: readonly NewDelivery[], cursor: number): Promise<void>;
-  /** Deletes rows created before `before`; answers how many. */
+  /**
+   * Forgets what an erased owner had up to their erasure: records that no row of theirs for an event up to it
+   * may be added from now on (a notifier that matched events against read models from before the erasure may
+   * still try), then deletes up to `limit` rows: their deliveries of events up to it, then their replays asked
+   * before it, then their webhooks' queues left empty. Answers how many rows it deleted, 0 once none is left: a
+   * caller repeats it until then, each call costing at most `limit` rows. Safe to repeat and to run from several
+   * notifiers at once. What an account registered afresh under the same id has after the erasure stays (though
+   * a replay it asks for skips events up to the erasure while the record of it is kept: until `purge` is given a
+   * time after `erasedAt`).
+   */
+  forgetOwner(erasure: OwnerErasure, limit: number): Promise<number>;
+  /** Deletes rows created before `before`, and the records of erasures before it; answers how many rows. */
   purge(before: string): Promise<number>;
   /**
    * Pending rows, counted up to BACKLOG_COUNT_MAX so the count costs a bounded time however long the queue, and

@@ -146,6 +146,70 @@ export function webhookDeliveriesContract(name: string, factory: DeliveriesFacto
       expect(served).toEqual(["wx", "wy", "wx", "wy"]);
     });
 
+    it("forgets an erased owner in bounded steps: their deliveries, queues and replays go, another owner's stay, and nothing of theirs from before is added again", async () => {
+      const { store, second } = await open();
+      const other = await second();
+      const job = (id: string, webhookId: string, upTo = 10) => ({ id, webhookId, cursor: 0, upTo, createdAt: at(0) });
+      const theirs = Array.from({ length: 5 }, (_, index) => row(`a${index}`, index % 2 === 0 ? "wa1" : "wa2", index + 1, at(0), "owner-a"));
+      await store.enqueue([...theirs, row("b0", "wb", 10, at(0), "owner-b"), row("b1", "wb", 11, at(0), "owner-b")], 11);
+      expect(await store.addReplay(job("ra", "wa1"), 1)).toBe(true);
+      expect(await store.addReplay(job("rb", "wb"), 1)).toBe(true);
+      // One of theirs is being sent as they are erased; its outcome arrives afterwards.
+      const [sending] = await store.claimDue(at(1), at(60), 1, 4);
+      if (!sending) throw new Error("nothing was claimed");
+      expect(sending.ownerId).toBe("owner-a");
+
+      // Two notifiers forget at once, a step of at most 2 rows at a time each, until a step deletes nothing.
+      const erasure = { ownerId: "owner-a", position: 15, erasedAt: at(10) };
+      const forget = async (on: WebhookDeliveries) => {
+        const steps: number[] = [];
+        for (let step = await on.forgetOwner(erasure, 2); step > 0; step = await on.forgetOwner(erasure, 2)) steps.push(step);
+        return steps;
+      };
+      const steps = (await Promise.all([forget(store), forget(other)])).flat();
+      expect(steps.every((step) => step <= 2)).toBe(true);
+      // Five deliveries, one replay, and the queues of two webhooks.
+      expect(steps.reduce((sum, step) => sum + step, 0)).toBe(8);
+      expect(await store.forgetOwner(erasure, 2)).toBe(0);
+
+      await store.record(sending.id, { status: "failed", attempts: 1, lastResponseStatus: null, lastError: "getaddrinfo ENOTFOUND hooks.example.com", deliveredAt: null, nextAttemptAt: null });
+      expect(await store.get(sending.webhookId, sending.id)).toBeNull();
+      expect(await store.list("wa1", null, 10)).toEqual([]);
+      expect(await store.list("wa2", null, 10)).toEqual([]);
+      expect(await store.retry("wa1", "a0", at(2))).toBe(false);
+      expect(await store.undelivered("wa1", 10)).toBe(0);
+      expect((await store.replays(10)).map((item) => item.id)).toEqual(["rb"]);
+      expect((await store.list("wb", null, 10)).map((item) => item.id)).toEqual(["b1", "b0"]);
+      expect((await store.claimDue(at(61), at(120), 10, 4)).map((item) => item.id)).toEqual(["b0"]);
+      expect(await store.backlog()).toEqual({ pending: 2, oldestCreatedAt: at(0) });
+
+      // A notifier that matched events against read models from before the erasure adds nothing of theirs.
+      await other.enqueue([row("late", "wa1", 12, at(0), "owner-a"), row("b2", "wb", 13, at(0), "owner-b")], 13);
+      expect(await store.addReplay(job("ra2", "wa1"), 1)).toBe(true);
+      await other.advanceReplay("ra2", [row("replayed", "wa1", 3, at(0), "owner-a")], 10);
+      expect(await store.list("wa1", null, 10)).toEqual([]);
+      expect(await store.undelivered("wa1", 10)).toBe(0);
+      expect((await store.list("wb", null, 10)).map((item) => item.id)).toEqual(["b2", "b1", "b0"]);
+      expect(await store.followerCheckpoint()).toBe(13);
+
+      // The same id registered afresh after the erasure: its new webhook's deliveries and replay are kept, also
+      // when a notifier meets the erasure again.
+      await store.enqueue([row("anew", "wa3", 20, at(0), "owner-a")], 20);
+      expect(await store.addReplay(job("ra3", "wa3", 30), 1)).toBe(true);
+      expect(await forget(other)).toEqual([]);
+      expect((await store.list("wa3", null, 10)).map((item) => item.id)).toEqual(["anew"]);
+      expect((await store.replays(10)).map((item) => item.id).sort()).toEqual(["ra3", "rb"]);
+      expect((await store.claimDue(at(121), at(180), 10, 4)).map((item) => item.id).sort()).toEqual(["anew", "b0"]);
+
+      // The record of the erasure goes with the retention that ends after it, not before.
+      await store.purge(at(5));
+      await store.enqueue([{ ...row("still", "wa1", 14, at(20), "owner-a"), createdAt: at(20) }]);
+      expect(await store.list("wa1", null, 10)).toEqual([]);
+      await store.purge(at(11));
+      await store.enqueue([{ ...row("again", "wa1", 14, at(20), "owner-a"), createdAt: at(20) }]);
+      expect((await store.list("wa1", null, 10)).map((item) => item.id)).toEqual(["again"]);
+    });
+
     it("holds at most the given number of replays per webhook, and counts a webhook's undelivered rows", async () => {
       const { store } = await open();
       const job = (id: string, webhookId: string) => ({ id, webhookId, cursor: 0, upTo: 10, createdAt: at(0) });

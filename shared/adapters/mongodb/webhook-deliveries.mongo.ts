@@ -11,9 +11,13 @@
 //   when the claim starts; two notifiers claiming at the same instant may pass it by one each).
 // Rows are written with upserts that keep an existing row, and the follower's checkpoint last, so a crash
 // between them only repeats matching.
+// - forgetting: `webhook_erasures` records an owner's erasure before their rows are deleted; a write leaves out
+//   rows of an erased owner for events up to the erasure, and looks again after writing, deleting what it wrote
+//   that an erasure recorded meanwhile covers. Either the forgetting's deletions come after the write, or the
+//   write's second look comes after the record: no such row stays.
 import { MongoServerError, type Collection, type Db } from "mongodb";
 import { z } from "zod";
-import { BACKLOG_COUNT_MAX, type AttemptOutcome, type DeliveryRecord, type NewDelivery, type ReplayJob, type WebhookDeliveries } from "../../webhooks/webhook-deliveries.port.ts";
+import { BACKLOG_COUNT_MAX, type AttemptOutcome, type DeliveryRecord, type NewDelivery, type OwnerErasure, type ReplayJob, type WebhookDeliveries } from "../../webhooks/webhook-deliveries.port.ts";
 
 /** Webhooks a claim looks at (owners at their cap excluded in the query). */
 const CLAIM_WINDOW = 256;
@@ -44,6 +48,7 @@ type DeliveryDoc = z.infer<typeof deliverySchema>;
 type QueueDoc = { _id: string; ownerId: string; dueAt: string; leasedUntil: string; servedAt: string };
 type ReplayDoc = { _id: string; webhookId: string; slot: string; cursor: number; upTo: number; createdAt: string };
 type StateDoc = { _id: string; position?: number; value?: number };
+type ErasureDoc = { _id: string; position: number; erasedAt: string };
 
 const toRecord = (doc: unknown): DeliveryRecord => {
   const { _id, leaseUntil: _lease, ownerId, ...rest } = deliverySchema.parse(doc);
@@ -57,6 +62,7 @@ export class MongoWebhookDeliveries implements WebhookDeliveries {
   private readonly queues: Collection<QueueDoc>;
   private readonly replayJobs: Collection<ReplayDoc>;
   private readonly state: Collection<StateDoc>;
+  private readonly erasures: Collection<ErasureDoc>;
 
   private constructor(
     private readonly db: Db,
@@ -66,6 +72,7 @@ export class MongoWebhookDeliveries implements WebhookDeliveries {
     this.queues = db.collection<QueueDoc>("webhook_queues");
     this.replayJobs = db.collection<ReplayDoc>("webhook_replays");
     this.state = db.collection<StateDoc>("webhook_state");
+    this.erasures = db.collection<ErasureDoc>("webhook_erasures");
   }
 
   static async open(db: Db, options: { ownsClient?: boolean } = {}): Promise<MongoWebhookDeliveries> {
@@ -73,6 +80,10 @@ export class MongoWebhookDeliveries implements WebhookDeliveries {
     await store.deliveries.createIndex({ webhookId: 1, seq: -1 }, { name: "webhook_deliveries_list" });
     await store.deliveries.createIndex({ webhookId: 1, status: 1, nextAttemptAt: 1, seq: 1 }, { name: "webhook_deliveries_pending" });
     await store.deliveries.createIndex({ createdAt: 1 }, { name: "webhook_deliveries_created" });
+    await store.deliveries.createIndex({ ownerId: 1, position: 1 }, { name: "webhook_deliveries_owner" });
+    await store.queues.createIndex({ ownerId: 1 }, { name: "webhook_queues_owner" });
+    await store.replayJobs.createIndex({ webhookId: 1 }, { name: "webhook_replays_webhook" });
+    await store.erasures.createIndex({ erasedAt: 1 }, { name: "webhook_erasures_at" });
     await store.queues.createIndex({ servedAt: 1, _id: 1 }, { name: "webhook_queues_served" });
     await store.queues.createIndex({ leasedUntil: 1 }, { name: "webhook_queues_leased" });
     await store.replayJobs.createIndex({ slot: 1 }, { name: "webhook_replays_slot", unique: true, partialFilterExpression: { slot: { $exists: true } } });
@@ -104,7 +115,39 @@ export class MongoWebhookDeliveries implements WebhookDeliveries {
     await this.queues.updateOne({ _id: webhookId }, { $min: { dueAt: await earliest() } });
   }
 
-  private async insert(rows: readonly NewDelivery[]): Promise<void> {
+  /** The rows an erasure recorded covers: an erased owner's, for events up to the erasure. */
+  private async erased(rows: readonly NewDelivery[]): Promise<NewDelivery[]> {
+    if (rows.length === 0) return [];
+    const owners = [...new Set(rows.map((row) => row.ownerId))];
+    const erasures = new Map((await this.erasures.find({ _id: { $in: owners } }).toArray()).map((doc) => [doc._id, doc.position]));
+    return rows.filter((row) => row.position <= (erasures.get(row.ownerId) ?? -1));
+  }
+
+  private async insert(all: readonly NewDelivery[]): Promise<void> {
+    const refused = new Set((await this.erased(all)).map((row) => row.id));
+    const rows = all.filter((row) => !refused.has(row.id));
+    await this.insertRows(rows);
+    const covered = await this.erased(rows);
+    if (covered.length === 0) return;
+    await this.deliveries.deleteMany({ _id: { $in: covered.map((row) => row.id) } });
+    for (const webhookId of new Set(covered.map((row) => row.webhookId))) await this.dropIfEmpty(webhookId);
+  }
+
+  /**
+   * Deletes the webhook's queue when no row of it is left. A row added meanwhile (an account registered afresh
+   * under the erased id) queues itself after it is written: either that comes after the deletion, or the look
+   * for a pending row after it finds the row and queues it again.
+   */
+  private async dropIfEmpty(webhookId: string): Promise<number> {
+    if (await this.deliveries.findOne({ webhookId }, { projection: { _id: 1 } })) return 0;
+    const dropped = await this.queues.findOneAndDelete({ _id: webhookId });
+    if (!dropped) return 0;
+    const pending = await this.deliveries.find({ webhookId, status: "pending" }).sort({ nextAttemptAt: 1, seq: 1 }).limit(1).next();
+    if (pending) await this.queueDue(webhookId, dropped.ownerId, pending.nextAttemptAt ?? NOTHING_DUE);
+    return 1;
+  }
+
+  private async insertRows(rows: readonly NewDelivery[]): Promise<void> {
     if (rows.length === 0) return;
     const counter = await this.state.findOneAndUpdate({ _id: "seq" }, { $inc: { value: rows.length } }, { upsert: true, returnDocument: "after" });
     let seq = (counter?.value ?? rows.length) - rows.length;
@@ -207,7 +250,30 @@ export class MongoWebhookDeliveries implements WebhookDeliveries {
     await this.replayJobs.deleteOne({ _id: jobId, $expr: { $gte: ["$cursor", "$upTo"] } });
   }
 
+  async forgetOwner(erasure: OwnerErasure, limit: number): Promise<number> {
+    const { ownerId, position, erasedAt } = erasure;
+    await this.erasures.updateOne({ _id: ownerId }, { $max: { position, erasedAt } }, { upsert: true });
+    let left = limit;
+    const rows = await this.deliveries.find({ ownerId, position: { $lte: position } }, { projection: { _id: 1 } }).limit(left).toArray();
+    if (rows.length > 0) left -= (await this.deliveries.deleteMany({ _id: { $in: rows.map((row) => row._id) }, ownerId })).deletedCount;
+    if (rows.length === limit) return limit - left;
+    // A queue goes after its replays, so a call cut short by its limit finds them through it, and once its
+    // webhook has no row left (the rows of an account registered afresh keep theirs).
+    const queueIds = (await this.queues.find({ ownerId }, { projection: { _id: 1 } }).limit(left).toArray()).map((queue) => queue._id);
+    if (queueIds.length === 0) return limit - left;
+    const replays = await this.replayJobs.find({ webhookId: { $in: queueIds }, upTo: { $lte: position } }, { projection: { _id: 1 } }).limit(left).toArray();
+    const moreReplays = replays.length === left;
+    if (replays.length > 0) left -= (await this.replayJobs.deleteMany({ _id: { $in: replays.map((replay) => replay._id) } })).deletedCount;
+    if (moreReplays) return limit - left;
+    for (const webhookId of queueIds) {
+      if (left <= 0) break;
+      left -= await this.dropIfEmpty(webhookId);
+    }
+    return limit - left;
+  }
+
   async purge(before: string): Promise<number> {
+    await this.erasures.deleteMany({ erasedAt: { $lt: before } });
     const purged = (await this.deliveries.deleteMany({ createdAt: { $lt: before } })).deletedCount;
     if (purged > 0) {
       for await (const queue of this.queues.find({ dueAt: { $lt: NOTHING_DUE } }, { projection: { _id: 1 } })) await this.refreshQueue(queue._id, false);

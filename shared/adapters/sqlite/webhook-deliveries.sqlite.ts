@@ -4,9 +4,12 @@
 // Beside the rows, `webhook_queues` keeps one row per webhook that ever had a delivery: when its earliest
 // pending row is due, the lease of the row it has in flight, and when it was last served. Claims read that
 // table, so their cost follows the number of webhooks looked at, never the number of rows queued.
+// `webhook_erasures` holds the erased owners, whose rows for events up to their erasure are refused (until the
+// retention purges the record). Deleted rows are overwritten (secure_delete) and a forgetting empties the WAL, so
+// nothing of an erased owner's rows stays in the file's free space or its WAL.
 import type Database from "better-sqlite3";
 import { z } from "zod";
-import { BACKLOG_COUNT_MAX, type AttemptOutcome, type DeliveryRecord, type NewDelivery, type ReplayJob, type WebhookDeliveries } from "../../webhooks/webhook-deliveries.port.ts";
+import { BACKLOG_COUNT_MAX, type AttemptOutcome, type DeliveryRecord, type NewDelivery, type OwnerErasure, type ReplayJob, type WebhookDeliveries } from "../../webhooks/webhook-deliveries.port.ts";
 import { openDatabase, PAGE_CACHE_MB } from "./open-database.ts";
 
 /** Webhooks a claim looks at beyond those of owners at their in-flight cap (skipped by the index). */
@@ -54,6 +57,13 @@ CREATE TABLE IF NOT EXISTS webhook_replays (
   created_at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS webhook_replays_webhook ON webhook_replays (webhook_id);
+CREATE TABLE IF NOT EXISTS webhook_erasures (
+  owner_id TEXT PRIMARY KEY,
+  position INTEGER NOT NULL,
+  erased_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS webhook_erasures_at ON webhook_erasures (erased_at);
+CREATE INDEX IF NOT EXISTS webhook_queues_owner ON webhook_queues (owner_id);
 CREATE TABLE IF NOT EXISTS webhook_follower (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   position INTEGER NOT NULL
@@ -103,10 +113,11 @@ const replaySchema = z.object({ id: z.string(), webhook_id: z.string(), cursor: 
 const candidateSchema = z.object({ webhook_id: z.string(), owner_id: z.string() });
 const inFlightSchema = z.object({ owner_id: z.string(), n: z.number() });
 
-/** A file from before owners were recorded: add the column, and the queues of the rows it holds. */
+/** A file from before owners were recorded: add the column (and its index), and the queues of the rows it holds. */
 function migrate(db: Database.Database): void {
   const columns = z.array(z.object({ name: z.string() })).parse(db.prepare("PRAGMA table_info(webhook_deliveries)").all());
   if (!columns.some((column) => column.name === "owner_id")) db.exec("ALTER TABLE webhook_deliveries ADD COLUMN owner_id TEXT");
+  db.exec("CREATE INDEX IF NOT EXISTS webhook_deliveries_owner ON webhook_deliveries (owner_id, position)");
   db.exec(`INSERT OR IGNORE INTO webhook_queues (webhook_id, owner_id, due_at, leased_until)
     SELECT webhook_id, COALESCE(MAX(owner_id), webhook_id), MIN(next_attempt_at), MAX(lease_until) FROM webhook_deliveries WHERE status = 'pending' GROUP BY webhook_id`);
 }
@@ -126,7 +137,8 @@ export class SqliteWebhookDeliveries implements WebhookDeliveries {
       setCheckpoint: this.db.prepare<[number]>("UPDATE webhook_follower SET position = MAX(position, ?) WHERE id = 1"),
       insert: this.db.prepare(
         `INSERT OR IGNORE INTO webhook_deliveries (id, webhook_id, owner_id, event_id, type, position, payload, status, attempts, created_at, next_attempt_at)
-         VALUES (@id, @webhookId, @ownerId, @eventId, @type, @position, @payload, 'pending', 0, @createdAt, @nextAttemptAt)`,
+         SELECT @id, @webhookId, @ownerId, @eventId, @type, @position, @payload, 'pending', 0, @createdAt, @nextAttemptAt
+         WHERE NOT EXISTS (SELECT 1 FROM webhook_erasures WHERE owner_id = @ownerId AND position >= @position)`,
       ),
       // The queue of a row made pending: due at the earlier of what it had and the row's time.
       queueRow: this.db.prepare<[string]>(
@@ -171,6 +183,28 @@ export class SqliteWebhookDeliveries implements WebhookDeliveries {
       moveReplay: this.db.prepare<[number, string]>("UPDATE webhook_replays SET cursor = ? WHERE id = ?"),
       endReplay: this.db.prepare<[string]>("DELETE FROM webhook_replays WHERE id = ? AND cursor >= up_to"),
       purge: this.db.prepare<[string]>("DELETE FROM webhook_deliveries WHERE created_at < ?"),
+      purgeErasures: this.db.prepare<[string]>("DELETE FROM webhook_erasures WHERE erased_at < ?"),
+      recordErasure: this.db.prepare<[OwnerErasure]>(
+        `INSERT INTO webhook_erasures (owner_id, position, erased_at) VALUES (@ownerId, @position, @erasedAt)
+         ON CONFLICT (owner_id) DO UPDATE SET position = MAX(position, excluded.position), erased_at = MAX(erased_at, excluded.erased_at)`,
+      ),
+      forgetDeliveries: this.db.prepare<[OwnerErasure & { limit: number }]>(
+        `DELETE FROM webhook_deliveries WHERE seq IN (
+           SELECT seq FROM webhook_deliveries WHERE owner_id = @ownerId AND position <= @position LIMIT CAST(@limit AS INTEGER))`,
+      ),
+      forgetReplays: this.db.prepare<[OwnerErasure & { limit: number }]>(
+        `DELETE FROM webhook_replays WHERE id IN (
+           SELECT webhook_replays.id FROM webhook_queues JOIN webhook_replays ON webhook_replays.webhook_id = webhook_queues.webhook_id
+           WHERE webhook_queues.owner_id = @ownerId AND webhook_replays.up_to <= @position LIMIT CAST(@limit AS INTEGER))`,
+      ),
+      // A queue goes once its webhook has no row left (the rows of an account registered afresh keep theirs), and
+      // after its replays, so a call cut short by its limit finds them through it.
+      forgetQueues: this.db.prepare<[OwnerErasure & { limit: number }]>(
+        `DELETE FROM webhook_queues WHERE webhook_id IN (
+           SELECT webhook_id FROM webhook_queues WHERE owner_id = @ownerId
+             AND NOT EXISTS (SELECT 1 FROM webhook_deliveries WHERE webhook_deliveries.webhook_id = webhook_queues.webhook_id)
+           LIMIT CAST(@limit AS INTEGER))`,
+      ),
       refreshQueues: this.db.prepare(`UPDATE webhook_queues SET due_at = ${earliestDue}`),
       // Both read only the pending rows' partial index, the count at most BACKLOG_COUNT_MAX entries of it.
       backlog: this.db.prepare<[], { pending: number; oldest: string | null }>(
@@ -269,8 +303,28 @@ export class SqliteWebhookDeliveries implements WebhookDeliveries {
     })();
   }
 
+  async forgetOwner(erasure: OwnerErasure, limit: number): Promise<number> {
+    const { ownerId, position, erasedAt } = erasure;
+    const deleted = this.db
+      .transaction(() => {
+        this.statements.recordErasure.run({ ownerId, position, erasedAt });
+        let left = limit;
+        left -= this.statements.forgetDeliveries.run({ ownerId, position, erasedAt, limit: left }).changes;
+        if (left > 0) left -= this.statements.forgetReplays.run({ ownerId, position, erasedAt, limit: left }).changes;
+        if (left > 0) left -= this.statements.forgetQueues.run({ ownerId, position, erasedAt, limit: left }).changes;
+        return limit - left;
+      })
+      .immediate();
+    // Copies the overwritten pages into the file and empties the WAL, where the rows' earlier pages stayed. A
+    // reader of another process holding an older snapshot can make it stop short; the next call (a caller
+    // repeats until one deletes nothing) completes it.
+    this.db.pragma("wal_checkpoint(TRUNCATE)");
+    return deleted;
+  }
+
   async purge(before: string): Promise<number> {
     return this.db.transaction(() => {
+      this.statements.purgeErasures.run(before);
       const purged = this.statements.purge.run(before).changes;
       if (purged > 0) this.statements.refreshQueues.run();
       return purged;
