@@ -1,14 +1,15 @@
 // DELETE /me erases an account: afterwards no file under DATA_DIR holds the person's email or name, nor the
 // words of their own pages, folders and the comments on them (WAL files, key store and mail outbox included), before and after the read models are rebuilt from the log, and the API
-// answers as for someone it never saw; another person's data stays as it was.
+// answers as for someone it never saw; another person's data stays as it was. The webhook delivery log keeps
+// nothing of their webhooks once the notifier has followed the erasure.
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintSession } from "../../shared/auth/session-verifier.ts";
 import { runToExit } from "../support/processes.ts";
 import { Client, productionStack, TEST_SESSION_SECRET, TestServer, type TestUser } from "../support/server.ts";
 import { anchor, listThreads, openThread } from "../support/comments.ts";
-import { filesHolding } from "../support/raw-scan.ts";
+import { fileHolds, filesHolding, filesUnder } from "../support/raw-scan.ts";
 import { eventually, receiversForFile } from "../support/webhook-receiver.ts";
 import { addMember, createFolder, createPage, share, unknownAddress } from "../support/workspace-builders.ts";
 
@@ -134,6 +135,57 @@ describe("DELETE /me", () => {
     expect(again.status, again.text).toBe(202);
     expect((await bob.get("/me")).body).toMatchObject({ email: bob.email, name: "Bob Keeper" });
     expect((await bob.get(`/pages/${bobsPage}`)).body).toMatchObject({ title: "Bob's plan" });
+  });
+
+  it("leaves nothing of the account's webhook deliveries in the delivery log once the notifier followed the erasure, and keeps another user's", async () => {
+    // Her endpoint's host is a word found nowhere else; it never resolves, so every attempt's error names it.
+    const host = "quibblefrost-erasure.invalid";
+    const bob = await server.registered("bob");
+    const bobsEndpoint = await receiver();
+    const bobsHook = await bob.post("/webhooks", { url: bobsEndpoint.url, events: ["page.created"] });
+    expect(bobsHook.status, bobsHook.text).toBe(201);
+    const yara = await server.registered("yara");
+    const herHook = await yara.post("/webhooks", { url: `http://${host}/hook`, events: ["page.created"] });
+    expect(herHook.status, herHook.text).toBe(201);
+    const herHookId = String(herHook.body.id);
+    await createPage(yara, { title: "Yara's first page" });
+    await createPage(yara, { title: "Yara's second page" });
+    const bobsPage = await createPage(bob, { title: "Bob's page before" });
+    type Delivery = { id: string; status: string; lastError: string | null };
+    const deliveries = async (user: TestUser, webhookId: string): Promise<Delivery[]> => (await user.get(`/webhooks/${webhookId}/deliveries`)).body.data as Delivery[];
+    const hers = await eventually(() => deliveries(yara, herHookId), (rows) => rows.length === 2 && rows.every((row) => row.lastError?.includes(host) === true));
+    await eventually(async () => bobsEndpoint.received.map((delivery) => delivery.body).join("\n"), (bodies) => bodies.includes(bobsPage));
+    const bobsBefore = await deliveries(bob, String(bobsHook.body.id));
+    expect(bobsBefore).toHaveLength(1);
+    const deliveryLog = () => filesUnder(server.dataDir).filter((file) => basename(file).startsWith("webhooks.sqlite"));
+    expect(deliveryLog().length).toBeGreaterThan(0);
+    const herIds = [herHookId, ...hers.map((row) => row.id)];
+    expect(deliveryLog().some((file) => fileHolds(file, [host, ...herIds]))).toBe(true);
+
+    expect((await yara.call("DELETE", "/me", { json: { confirm: yara.email } })).status).toBe(204);
+    // The notifier follows the log in order: a change of Bob's made after the erasure reaching him shows it got past it.
+    const bobsPageAfter = await createPage(bob, { title: "Bob's page after" });
+    await eventually(async () => bobsEndpoint.received.map((delivery) => delivery.body).join("\n"), (bodies) => bodies.includes(bobsPageAfter));
+
+    // The delivery log and its WAL, read as they are while the server runs.
+    expect(deliveryLog().filter((file) => fileHolds(file, [host, ...herIds]))).toEqual([]);
+    expect((await deliveries(bob, String(bobsHook.body.id))).map((row) => row.id)).toEqual(expect.arrayContaining(bobsBefore.map((row) => row.id)));
+    // Every file under DATA_DIR, with the server stopped.
+    await server.restart(async () => {
+      expect(filesHolding(server.dataDir, [host])).toEqual([]);
+      expect(deliveryLog().filter((file) => fileHolds(file, herIds))).toEqual([]);
+    });
+    expect(await deliveries(bob, String(bobsHook.body.id))).toHaveLength(2);
+
+    // The same identity signing in afresh gets a new account, whose new webhook is delivered to.
+    await new Promise((resolve) => setTimeout(resolve, 1_100)); // a session's issue time counts whole seconds
+    const afresh = await server.signIn("yara", { id: yara.id, email: yara.email });
+    expect((await afresh.get("/me")).status).toBe(200);
+    const herNewEndpoint = await receiver();
+    const herNewHook = await afresh.post("/webhooks", { url: herNewEndpoint.url, events: ["page.created"] });
+    expect(herNewHook.status, herNewHook.text).toBe(201);
+    const herNewPage = await createPage(afresh, { title: "Yara's page afresh" });
+    await eventually(async () => herNewEndpoint.received.map((delivery) => delivery.body).join("\n"), (bodies) => bodies.includes(herNewPage));
   });
 
   it("deletes the audit copies of the read models that mention the account, and `npm run replay` run after the server stopped brings nothing of it back", async () => {

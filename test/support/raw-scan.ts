@@ -12,11 +12,13 @@ export function filesUnder(dir: string): string[] {
   });
 }
 
+/** Whether the raw bytes of `file` hold one of `needles`, compared case-insensitively. */
+export function fileHolds(file: string, needles: readonly string[]): boolean {
+  const text = readFileSync(file).toString("latin1").toLowerCase();
+  return needles.some((needle) => text.includes(needle.toLowerCase()));
+}
+
 /** The files under `dir` whose raw bytes hold one of `needles`, compared case-insensitively. */
 export function filesHolding(dir: string, needles: readonly string[]): string[] {
-  const lower = needles.map((needle) => needle.toLowerCase());
-  return filesUnder(dir).filter((file) => {
-    const text = readFileSync(file).toString("latin1").toLowerCase();
-    return lower.some((needle) => text.includes(needle));
-  });
+  return filesUnder(dir).filter((file) => fileHolds(file, needles));
 }

@@ -2,7 +2,10 @@
 // - follow: reads the global event log from its checkpoint in the delivery store, no further than the read
 //   models reach, and writes a pending delivery for each (active webhook, event) that matches: subscribed name,
 //   created before the event, inside the webhook's folder, visible to its owner now. Rows and checkpoint are
-//   written together; delivery ids derive from (webhook, event), so matching a range twice adds nothing.
+//   written together; delivery ids derive from (webhook, event), so matching a range twice adds nothing. On
+//   UserErased it forgets the erased owner's deliveries, queues and replays (a batch at a time) before its
+//   checkpoint passes the event, so a notifier stopped midway forgets them again; the store refuses their rows
+//   for events up to the erasure, so another notifier's step over older read models cannot bring any back.
 // - dispatch: leases due rows (one per webhook at a time), checks the owner's access again, signs, sends, and
 //   records the outcome; a notifier that dies mid-send leaves a lease that runs out, and the row is sent again
 //   with the same webhook-id.
@@ -29,7 +32,7 @@ import { subscribesTo } from "../../../shared/webhooks/webhook-event-names.ts";
 import { deliveryIdOf, scopeOf, scopeOfPayload, webhookPayload } from "../../../shared/webhooks/webhook-payload.ts";
 import type { WebhookSecretSealer } from "../../../shared/webhooks/webhook-secret.ts";
 import { signWebhook } from "../../../shared/webhooks/webhook-signature.ts";
-import type { DeliveryRecord, NewDelivery, ReplayJob, WebhookDeliveries } from "../../../shared/webhooks/webhook-deliveries.port.ts";
+import type { DeliveryRecord, NewDelivery, OwnerErasure, ReplayJob, WebhookDeliveries } from "../../../shared/webhooks/webhook-deliveries.port.ts";
 import { webhookCommands } from "../../../shared/webhooks/webhook.commands.ts";
 import { webhookIdSchema } from "../../../shared/webhooks/webhook.decider.ts";
 import type { WebhookRecord } from "../../../shared/webhooks/webhooks.view.ts";
@@ -44,6 +47,9 @@ const DELIVERIES_PER_STEP = 2_000;
 const REPLAYS_PER_STEP = 16;
 const IDLE_MS = 250;
 const PURGE_EVERY_MS = 60 * 60_000;
+/** Rows one call forgets of an erased owner, and calls a step of the follower makes at most. */
+const FORGET_BATCH = 500;
+const FORGET_BATCHES_PER_STEP = 20;
 const BACKLOG_EVERY_MS = 5_000;
 
 export interface WebhookWorkerOptions {
@@ -131,26 +137,49 @@ export class WebhookWorker {
   async followOnce(): Promise<boolean> {
     const { deliveries, readStore } = this.options;
     const head = await readStore.checkpoint();
-    let from = await deliveries.followerCheckpoint();
-    if (from >= head) return false;
+    const checkpoint = await deliveries.followerCheckpoint();
+    if (checkpoint >= head) return false;
     const webhooks = await readStore.webhooks.active();
-    // Nothing before the oldest webhook can match it: a fresh follower skips that stretch of the log.
-    const oldest = Math.min(...webhooks.map((webhook) => webhook.position));
-    if (webhooks.length === 0 || oldest >= head) {
+    // Nothing before the oldest webhook can match it, and a follower that never moved wrote no row, so it has no
+    // erasure to meet there: a fresh follower skips that stretch of the log (all of it without webhooks). Once
+    // moved, it reads every event, matched or not, so that it meets every erasure.
+    const from = checkpoint === 0 ? Math.min(head, ...webhooks.map((webhook) => webhook.position)) : checkpoint;
+    if (from >= head) {
       await deliveries.enqueue([], head);
       return true;
     }
-    from = Math.max(from, oldest);
     // Each event may make a delivery for every webhook: fewer events a step when there are many webhooks, so a
     // step's matching and its one write stay short whatever the number of webhooks.
-    const events = Math.max(1, Math.min(BATCH, Math.floor(DELIVERIES_PER_STEP / webhooks.length)));
+    const events = Math.max(1, Math.min(BATCH, Math.floor(DELIVERIES_PER_STEP / Math.max(1, webhooks.length))));
     const recorded = (await this.options.eventStore.readAll(from, events, BATCH_BYTES)).filter((event) => event.position <= head);
     const last = recorded.at(-1);
     const upTo = last && last.position < head ? last.position : head;
-    const rows = await this.match(recorded.map(parseRecorded), webhooks, "live");
+    const stored = recorded.map(parseRecorded);
+    // The read models (at `head`, past these erasures) show no webhook of the erased: no row below is theirs.
+    for (const { event, position } of stored) {
+      // Not done within the step's bound: the next step reads the same events and goes on.
+      if (event.type === "UserErased" && !(await this.forgetOwner({ ownerId: event.data.userId, position, erasedAt: event.data.erasedAt }))) return true;
+    }
+    const rows = await this.match(stored, webhooks, "live");
     await deliveries.enqueue(rows, upTo);
     if (rows.length > 0) this.wakeUp();
     return true;
+  }
+
+  /** Forgets an erased owner's rows, a batch at a time with a turn of the event loop between; true once none is left. */
+  private async forgetOwner(erasure: OwnerErasure): Promise<boolean> {
+    let forgotten = 0;
+    for (let batch = 0; batch < FORGET_BATCHES_PER_STEP; batch += 1) {
+      const deleted = await this.options.deliveries.forgetOwner(erasure, FORGET_BATCH);
+      forgotten += deleted;
+      if (deleted === 0) {
+        if (forgotten > 0) this.options.logger.info({ event: "webhooks.owner_forgotten", count: forgotten });
+        return true;
+      }
+      await nextTurn();
+    }
+    this.options.logger.info({ event: "webhooks.owner_forgetting", count: forgotten });
+    return false;
   }
 
   private async match(events: readonly StoredEvent[], webhooks: readonly WebhookRecord[], origin: string, replay = false): Promise<NewDelivery[]> {
