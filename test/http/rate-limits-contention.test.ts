@@ -1,7 +1,8 @@
 // A contended limiter against a real nats-server: a burst of one caller's requests is counted exactly by the
 // shared counters (no more than the quota passes), and with NATS stopped the limiter counts in the process
 // instead (still no more than the quota passes, and every answer says what is left, so none went through
-// uncounted). The day-long window makes a window boundary during the test all but impossible.
+// uncounted, and a caller counted in NATS before it stopped goes on from that count). The day-long window makes a
+// window boundary during the test all but impossible.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { natsUnavailable, startNatsServer, type NatsServer } from "../support/nats-server.ts";
@@ -55,6 +56,19 @@ describe.skipIf(unavailable !== null)("a contended rate limit over NATS KV", () 
       await busIs(server, "down");
       const caller = await server.signIn(`outage-${randomUUID()}`);
       expect(await burst(caller, 200)).toEqual({ passed: QUOTA, refused: 200 - QUOTA, uncounted: 0 });
+    } finally {
+      await nats.resume();
+    }
+    await busIs(server, "up");
+  });
+
+  it("goes on from the shared count when NATS stops mid-window: one node lets no caller past its quota", async () => {
+    const caller = await server.signIn(`midway-${randomUUID()}`);
+    expect(await burst(caller, 30)).toEqual({ passed: 30, refused: 0, uncounted: 0 });
+    await nats.pause();
+    try {
+      await busIs(server, "down");
+      expect(await burst(caller, 200)).toEqual({ passed: QUOTA - 30, refused: 200 - (QUOTA - 30), uncounted: 0 });
     } finally {
       await nats.resume();
     }

@@ -20,6 +20,17 @@ export class InMemoryRateLimitCounters implements RateLimitCounters {
     return count;
   }
 
+  /**
+   * Raises the key's count to `count` unless it is higher already: what another store counted for this key (the
+   * shared counters, which this process falls back from), so counting here goes on from there.
+   */
+  raiseTo(key: string, count: number, ttlSeconds: number): void {
+    const now = this.now();
+    const current = this.counters.get(key);
+    if (current && current.expiresAt > now && current.count >= count) return;
+    this.counters.set(key, { count, expiresAt: now + ttlSeconds * 1_000 });
+  }
+
   /** How many counters are held; for tests of the sweep. */
   get size(): number {
     return this.counters.size;

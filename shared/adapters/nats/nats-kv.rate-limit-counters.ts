@@ -9,8 +9,9 @@
 //
 // Outage: the process starts and serves without NATS (nats-link.ts). While NATS is away, or for a few seconds
 // after a KV request failed (a circuit breaker), increments are counted in this process's memory instead: a
-// request costs no wait, and each node then enforces the quota on its own (so a caller spread over n nodes may
-// get up to n quotas until NATS is back). The bucket's TTL (max_age) is at least the longest window, so a
+// request costs no wait, and each node then enforces the quota on its own, going on from the shared count it last
+// saw for the key (so a caller spread over n nodes may get up to n quotas until NATS is back, one node no more
+// than one). The bucket's TTL (max_age) is at least the longest window, so a
 // counter outlives its window and the server forgets it afterwards.
 import { JetStreamApiCodes, JetStreamApiError, jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { Kvm, type KV } from "@nats-io/kv";
@@ -137,8 +138,14 @@ export class NatsRateLimitCounters implements RateLimitCounters {
             this.options.logger?.warn({ event: "rate_limit.kv_failed", err: error }, "a rate-limit KV request failed; counting in this process for a while");
           }
         }
-        if (before === null) for (const waiter of waiters) waiter.resolve(await this.local.increment(key, waiter.ttlSeconds));
-        else waiters.forEach((waiter, index) => waiter.resolve((before ?? 0) + index + 1));
+        if (before === null) {
+          for (const waiter of waiters) waiter.resolve(await this.local.increment(key, waiter.ttlSeconds));
+        } else {
+          const counted = before;
+          waiters.forEach((waiter, index) => waiter.resolve(counted + index + 1));
+          // Mirrored here, so a fallback to local counting goes on from the shared count, not from zero.
+          this.local.raiseTo(key, counted + waiters.length, Math.max(...waiters.map((waiter) => waiter.ttlSeconds)));
+        }
       }
     } finally {
       this.writing.delete(key);
