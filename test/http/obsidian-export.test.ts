@@ -3,7 +3,7 @@ import { realisticVault } from "../fixtures/realistic-vault.ts";
 import { attach } from "../support/attachments.ts";
 import { makeImage } from "../support/images.ts";
 import { TestServer, type Client } from "../support/server.ts";
-import { asImportFiles, exportVault, fileDigest, workspaceSnapshot } from "../support/vault-zip.ts";
+import { asImportFiles, exportVault, fileDigest, importZip, workspaceSnapshot } from "../support/vault-zip.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -123,6 +123,11 @@ describe("folders of one name", () => {
     const folders = (await hal.get("/folders")).body.data as Array<{ name: string }>;
     expect(folders.map((folder) => folder.name).sort()).toEqual(["Integration", "Integration (2)"]);
     expect(fileDigest((await exportVault(hal)).files)).toEqual(fileDigest(exported.files));
+    // The same through the zip as it is.
+    const ida = await server.registered("ida");
+    expect((await importZip(ida, exported.bytes)).status).toBe(201);
+    expect(((await ida.get("/folders")).body.data as Array<{ name: string }>).map((folder) => folder.name).sort()).toEqual(["Integration", "Integration (2)"]);
+    expect(fileDigest((await exportVault(ida)).files)).toEqual(fileDigest(exported.files));
   });
 });
 
@@ -146,5 +151,13 @@ describe("the round trip of a realistic vault", () => {
     expect(second.errors).toEqual(first.errors.filter((error) => error.startsWith('"Home.md"')));
     expect(await workspaceSnapshot(eli)).toEqual(await workspaceSnapshot(dee));
     expect(fileDigest((await exportVault(eli)).files)).toEqual(fileDigest(exported.files));
+
+    // The export's zip as it is, posted to the import: the same workspace again.
+    const fay = await server.registered("fay");
+    const zipped = await importZip(fay, exported.bytes);
+    expect(zipped.status, zipped.text).toBe(201);
+    expect(zipped.body).toMatchObject({ pagesCreated: first.pagesCreated, attachmentsUploaded: first.attachmentsUploaded, errors: second.errors });
+    expect(await workspaceSnapshot(fay)).toEqual(await workspaceSnapshot(dee));
+    expect(fileDigest((await exportVault(fay)).files)).toEqual(fileDigest(exported.files));
   });
 });
