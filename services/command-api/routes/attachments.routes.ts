@@ -5,7 +5,6 @@
 // size of the page owner's stored-bytes quota from then until it answers, and its declared size while it streams.
 import { randomUUID } from "node:crypto";
 import multipart from "@fastify/multipart";
-import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { pageAccess } from "../../../shared/access/authorize.ts";
 import { attachmentBlobKey } from "../../../shared/attachments/attachment-blobs.ts";
@@ -20,19 +19,10 @@ import type { CommandApiPorts } from "../command-api-ports.ts";
 import { writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
 import { declaredFileBytes, storeUploadForm } from "./attachment-form.ts";
+import { closeAfterAnswer } from "./unread-body.ts";
 
 /** When a file has no name at all, it is shown under this one. */
 const UNNAMED = "attachment";
-
-/**
- * A refusal answered before the body was read: the rest of it never is. Once the answer is out, a client that
- * neither sends nor hangs up gets five quiet seconds, then the connection is closed (it would otherwise hold
- * shutdown).
- */
-function closingAfter(request: FastifyRequest, reply: FastifyReply, error: AppError): AppError {
-  reply.raw.once("finish", () => request.raw.socket.setTimeout(5_000, () => request.raw.socket.destroy()));
-  return error;
-}
 
 export async function attachmentCommandRoutes(app: App, ports: CommandApiPorts): Promise<void> {
   const answer = answerWrites(ports);
@@ -54,11 +44,14 @@ export async function attachmentCommandRoutes(app: App, ports: CommandApiPorts):
         const key = attachmentBlobKey(attachmentId);
         // The declared size holds quota while the file streams: one that cannot fit is refused before it is read.
         const streaming = await ports.quotas.blobBytes.reserve(page.ownerId, declaredFileBytes(request, ports.attachmentMaxBytes)).catch((error: unknown) => {
-          throw error instanceof AppError ? closingAfter(request, reply, new AppError(error.code, error.message, { connection: "close" })) : error;
+          if (!(error instanceof AppError)) throw error;
+          closeAfterAnswer(request, reply);
+          throw new AppError(error.code, error.message, { connection: "close" });
         });
         const upload = await storeUploadForm(request, ports.blobs, key, ports.attachmentMaxBytes)
           .catch((error: unknown) => {
-            throw error instanceof AppError && error.code === "payload_too_large" ? closingAfter(request, reply, error) : error;
+            if (error instanceof AppError && error.code === "payload_too_large") closeAfterAnswer(request, reply);
+            throw error;
           })
           .finally(streaming);
         const filename = upload.name ?? (upload.originalName || UNNAMED);

@@ -20,6 +20,7 @@ import type { CommandApiPorts } from "../command-api-ports.ts";
 import { writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
 import { textField } from "./fields.ts";
+import { closeAfterAnswer } from "./unread-body.ts";
 
 /** 10 MB as 10 × 2^20 bytes: a file of exactly this size is accepted, one byte more is 413. */
 export const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
@@ -118,11 +119,8 @@ export async function imageCommandRoutes(app: App, ports: CommandApiPorts): Prom
         // Permission first: a caller who may not upload here is not made to send 10 MB to learn it.
         const { page } = await pageAccess("edit")(ports.views, actor.principal, pageId);
         const form = await readUploadForm(request).catch((error: unknown) => {
-          // The rest of an oversized body is never read: once the 413 is out, a client that neither sends nor
-          // hangs up gets five quiet seconds, then the connection is closed (it would otherwise hold shutdown).
-          if (error instanceof AppError && error.code === "payload_too_large") {
-            reply.raw.once("finish", () => request.raw.socket.setTimeout(5_000, () => request.raw.socket.destroy()));
-          }
+          // The rest of an oversized body is never read.
+          if (error instanceof AppError && error.code === "payload_too_large") closeAfterAnswer(request, reply);
           throw error;
         });
         const inspected = await ports.images.inspect(form.bytes, "refuse");

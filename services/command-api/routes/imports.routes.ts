@@ -20,6 +20,7 @@ import { readVaultZip } from "../imports/vault-zip.ts";
 import { spoolZip, zipTooLarge } from "../imports/zip-spool.ts";
 import { writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
+import { closeAfterAnswer } from "./unread-body.ts";
 
 /** What the JSON of 50 MB of content can take, with paths and base64 around it. */
 const IMPORT_BODY_LIMIT_BYTES = 72 * 1024 * 1024;
@@ -63,11 +64,8 @@ async function zipVault(ports: CommandApiPorts, request: FastifyRequest, reply: 
       throw error;
     }
   } catch (error) {
-    // The rest of an oversized body is never read: once the 413 is out, a client that neither sends nor hangs up
-    // gets five quiet seconds, then the connection is closed (it would otherwise hold shutdown).
-    if (error instanceof AppError && error.code === "payload_too_large" && error.headers.connection === "close") {
-      reply.raw.once("finish", () => request.raw.socket.setTimeout(5_000, () => request.raw.socket.destroy()));
-    }
+    // The rest of an oversized body is never read.
+    if (error instanceof AppError && error.code === "payload_too_large" && error.headers.connection === "close") closeAfterAnswer(request, reply);
     throw error;
   }
 }
