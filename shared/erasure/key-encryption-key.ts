@@ -18,6 +18,8 @@ const TAG_BYTES = 16;
 const CHECK_SUBJECT = "kek-check";
 const CHECK_PLAINTEXT = Buffer.from("workspace key-encryption key check v1");
 
+/** HMAC-SHA256 of `value` under one of the derived keys: 64 hex digits. */
+const keyedHash = (key: Buffer, value: string): string => createHmac("sha256", key).update(value, "utf8").digest("hex");
 const derive = (material: string, purpose: string): Buffer => Buffer.from(hkdfSync("sha256", material, "workspace-erasure", purpose, 32));
 
 export class KeyEncryptionKey {
@@ -71,17 +73,17 @@ export class KeyEncryptionKey {
 
   /** A keyed hash of an email address (already normalised): 64 hex digits, the same in every process. */
   addressHash(address: string): string {
-    return createHmac("sha256", this.hashing).update(address, "utf8").digest("hex");
+    return keyedHash(this.hashing, address);
   }
 
   /** A keyed hash of a request's canonical form (shared/idempotency/request-fingerprint.ts): 64 hex digits. */
   fingerprintHash(canonical: string): string {
-    return createHmac("sha256", this.fingerprinting).update(canonical, "utf8").digest("hex");
+    return keyedHash(this.fingerprinting, canonical);
   }
 
   /** A keyed hash of an import's caller and Idempotency-Key (shared/imports/import-ids.ts): 64 hex digits. */
   importScopeHash(scope: string): string {
-    return createHmac("sha256", this.scoping).update(scope, "utf8").digest("hex");
+    return keyedHash(this.scoping, scope);
   }
 }
 
