@@ -10,6 +10,7 @@ import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { effectivePermission } from "../../../shared/access/effective-permission.ts";
 import type { AccessContext } from "../../../shared/access/access-context.ts";
 import { attachmentBlobKey } from "../../../shared/attachments/attachment-blobs.ts";
+import type { AttachmentRecord } from "../../../shared/attachments/attachments.view.ts";
 import { blobKeySchema, type BlobReader } from "../../../shared/blobs/blob-store.port.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import { DirectoryNames, safeFileName } from "../../../shared/exports/vault-file-names.ts";
@@ -268,7 +269,8 @@ export class ObsidianExport {
   private async exportUnlinkedAttachments(zip: ZipStream, pageId: string): Promise<void> {
     for (let before: ListKey | null = null; ; ) {
       const rows = await this.views.attachments.list({ pageId, before, limit: ATTACHMENT_PAGE });
-      for (const attachment of rows.slice(0, ATTACHMENT_PAGE)) await this.exportAttachment(zip, attachment.id);
+      // Listed from the exported page itself, which the caller can view: written as they are, not looked up again.
+      for (const attachment of rows.slice(0, ATTACHMENT_PAGE)) if (!this.attachments.has(attachment.id)) await this.writeAttachment(zip, attachment);
       const last = rows[ATTACHMENT_PAGE - 1];
       if (rows.length <= ATTACHMENT_PAGE || !last) return;
       before = { position: last.position, id: last.id };
@@ -285,6 +287,12 @@ export class ObsidianExport {
       this.attachments.set(attachmentId, null);
       return;
     }
+    await this.writeAttachment(zip, attachment);
+  }
+
+  /** A live attachment the caller may view: its bytes once under attachments/, or the path they went to before. */
+  private async writeAttachment(zip: ZipStream, attachment: AttachmentRecord): Promise<void> {
+    const attachmentId = attachment.id;
     const held = this.written.get(attachment.sha256);
     if (held !== undefined) {
       this.attachments.set(attachmentId, held);
