@@ -58,8 +58,7 @@ interface NoteContext {
   readonly embedded: Set<string>;
   /** Quota held for those further copies until the import ends. */
   readonly held: (() => void)[];
-  /** Bytes of the copies recorded so far (under the import's reservations). */
-  }
+}
 
 /** POST /folders's rule for a name, as the reason it refuses one. */
 function folderNameProblem(name: string): string | null {
@@ -70,7 +69,10 @@ function folderNameProblem(name: string): string | null {
 export class VaultImport {
   private readonly result: ImportResult = { foldersCreated: 0, pagesCreated: 0, imagesUploaded: 0, attachmentsUploaded: 0, backlinksCreated: 0, errors: [] };
   private position: number | null = null;
-  /** Bytes of the images and files this import recorded: what its reservations hold that the read models show once they catch up. */
+  /**
+   * Bytes of the images and files this import recorded: what its reservations hold that the read models show
+   * once they catch up.
+   */
   private storedBytes = 0;
   private readonly owner: UserId;
   /** What derived ids are made from: one of the scopes, chosen when the import runs. */
@@ -232,10 +234,7 @@ export class VaultImport {
     const pageId = pageIdSchema.parse(importedPageId(this.scope, note.path));
 
     await this.reported(label, async () => {
-      await this.holdCopies(context, [
-        ...rewritten.images.flatMap((path) => { const checked = context.images.get(path); return checked ? [{ path, bytes: checked.image.bytes.length }] : []; }),
-        ...rewritten.attachments.flatMap((path) => { const file = context.attachments.get(path); return file ? [{ path, bytes: file.source.size }] : []; }),
-      ]);
+      await this.holdCopies(context, rewritten.images, rewritten.attachments);
       for (const imagePath of rewritten.images) {
         const checked = context.images.get(imagePath);
         if (!checked) continue;
@@ -267,9 +266,10 @@ export class VaultImport {
    * Holds the quota for the copies a note stores of images and files an earlier note stored already (the first
    * copy of each is in the import's up-front reservation); refuses the note (409's message) when they do not fit.
    */
-  private async holdCopies(context: NoteContext, files: readonly { path: string; bytes: number }[]): Promise<void> {
+  private async holdCopies(context: NoteContext, imagePaths: readonly string[], filePaths: readonly string[]): Promise<void> {
     let again = 0;
-    for (const { path, bytes } of new Map(files.map((file) => [file.path, file])).values()) if (context.embedded.has(path)) again += bytes;
+    for (const path of new Set(imagePaths)) if (context.embedded.has(path)) again += context.images.get(path)?.image.bytes.length ?? 0;
+    for (const path of new Set(filePaths)) if (context.embedded.has(path)) again += context.attachments.get(path)?.source.size ?? 0;
     if (again === 0) return;
     // Once the read models show the copies recorded so far, they are counted there and not again as held; if the
     // projection is late, they count twice, which can only refuse sooner.
