@@ -1,7 +1,9 @@
 // Attachment uploads for tests: the multipart form made by fetch, and a streamed one written by hand for bodies
 // too large to hold (a generated file, never whole in the test's memory either).
 import { createHash } from "node:crypto";
+import { readdir } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
+import { join } from "node:path";
 import type { Client, Reply } from "./server.ts";
 
 export function attachmentForm(file: { bytes: Uint8Array; name?: string; type?: string } | null, name?: string): FormData {
@@ -79,3 +81,14 @@ export function streamedAttachment(
     writeNext();
   });
 }
+
+/** A small file that sniffs as a PDF. */
+export const PDF = Buffer.from("%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n");
+
+/** The attachment files in a server's blob store, stored and partial: what an upload left behind. */
+export async function attachmentBlobs(dataDir: string): Promise<string[]> {
+  const blobs = join(dataDir, "blobs");
+  const names = [...(await readdir(blobs)), ...(await readdir(join(blobs, ".partial")))];
+  return names.filter((name) => name.endsWith(".attachment") || name.includes(".attachment."));
+}
+
