@@ -13,7 +13,7 @@ RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
 # A heap budget, as `npm start` gives it: without one V8 sizes the heap for the host's memory and lets it grow to
-# about four times what is live before collecting (docs/operations.md, "Memory").
+# about four times what is live before collecting (docs/operations/embedded.md, "Memory").
 ENV NODE_OPTIONS=--max-old-space-size=1024
 WORKDIR /app
 COPY --from=build /app/package.json ./package.json

@@ -21,7 +21,7 @@ const UNREACHED_RATE_LIMITS = Object.fromEntries(["READ", "WRITE", "SEARCH", "UP
 /**
  * The heap budget `npm start` and the image give the services (package.json, Dockerfile): without it V8 sizes its
  * heap for the machine's memory and lets it grow to about four times what is live before collecting
- * (docs/operations.md, "Memory"), so the benchmark runs its servers the same way.
+ * (docs/operations/embedded.md, "Memory"), so the benchmark runs its servers the same way.
  */
 export const SERVICE_NODE_ARGS = ["--max-old-space-size=1024"];
 

@@ -2,7 +2,7 @@
 // DATA_DIR, image bytes as files under it) or, where EVENTSTORE_URL / MONGODB_URL are set, EventStoreDB for the
 // event store and MongoDB for the read models and (in GridFS) the image bytes. The clients of EventStoreDB and
 // MongoDB are loaded only when their URL is set: together they hold about 13 MB of live heap and 40 MB of
-// resident memory that an embedded process would carry for nothing (docs/operations.md, "Memory").
+// resident memory that an embedded process would carry for nothing (docs/operations/embedded.md, "Memory").
 import { chmodSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { PRIVATE_DIRECTORY } from "../shared/config/config.ts";
 import { join } from "node:path";

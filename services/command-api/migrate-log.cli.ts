@@ -2,8 +2,8 @@
 // --from-namespace NS] [--stop-after N] [--batch-bytes N]`: copies an event log written before sealing into a
 // new log, sealing its personal data and content on the way (shared/erasure/log-migration.ts), with a progress
 // bar on stderr. The key store is the one the services use (DATA_DIR/keys.sqlite, or MONGODB_URL's), which must
-// be the one the source was written with. Stop the services that write the source first (docs/operations.md,
-// "Erasure"). Exit codes: 0 copied (or stopped at --stop-after), 1 refused or failed, 2 bad arguments, 3 the
+// be the one the source was written with. Stop the services that write the source first (docs/operations/migrate-log.md,
+// "Switching over"). Exit codes: 0 copied (or stopped at --stop-after), 1 refused or failed, 2 bad arguments, 3 the
 // source was written during the copy (stop its writers and run again: the copy resumes).
 import { loadConfig } from "../../shared/config/config.ts";
 import { LogMigrationError, migrateLog, type MigrationProgress } from "../../shared/erasure/log-migration.ts";
@@ -60,7 +60,7 @@ try {
   else if (result.headAtEnd > result.head) {
     process.stderr.write("migrate-log: the source was written during the copy: stop its writers and run this again to copy the rest\n");
     process.exitCode = 3;
-  } else process.stdout.write("the copy is complete: switch the services to the new log (docs/operations.md, \"Erasure\")\n");
+  } else process.stdout.write("the copy is complete: switch the services to the new log (docs/operations/migrate-log.md, \"Switching over\")\n");
 } catch (error) {
   if (!(error instanceof LogMigrationError || error instanceof KeyStoreError)) throw error;
   process.stderr.write(`\nmigrate-log: ${error.message}\n`);

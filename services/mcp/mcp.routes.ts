@@ -2,7 +2,7 @@
 // session), and the RFC 9728 metadata that tells a client how to authenticate. A request carries an API
 // token (`Authorization: Bearer`) or a browser session; without one it is 401 with a WWW-Authenticate that
 // points at the metadata. The command API serves it: its tools write through the command functions and
-// read the read models, and its sessions live in this process (docs/architecture.md, MCP server).
+// read the read models, and its sessions live in this process (docs/contributing/history-and-mcp.md, MCP server).
 import { randomUUID } from "node:crypto";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";

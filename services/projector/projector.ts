@@ -107,7 +107,7 @@ export class Projector<Tx> {
         this.options.metrics?.batchFailed(stall !== null);
         this.options.logger.error(
           { event: stall ? "projection.stalled" : "projection.failed", err: error, position: this.position, attempts: this.failures, retryInMs: delay },
-          stall ? "the same projection batch keeps failing; every later event waits behind it (docs/operations.md: a stalled projector)" : "projection batch failed",
+          stall ? "the same projection batch keeps failing; every later event waits behind it (docs/operations/troubleshooting.md: a stalled projector)" : "projection batch failed",
         );
         const timer = setTimeout(() => void this.resume(), delay);
         timer.unref();
@@ -123,7 +123,7 @@ export class Projector<Tx> {
     this.options.metrics?.batchFailed(true);
     this.options.logger.error(
       { event: "projection.layout_changed", err: error, found: error.found, expected: error.expected, position: this.position },
-      "the read models are laid out by another release; this projector stopped (docs/operations.md: upgrading the read models)",
+      "the read models are laid out by another release; this projector stopped (docs/operations/mongodb.md: a layout change at start)",
     );
   }
 

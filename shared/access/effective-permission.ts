@@ -1,4 +1,4 @@
-// Effective permission (docs/architecture.md): the highest of ownership, a direct grant, an ancestor folder's grant
+// Effective permission (docs/guide/sharing.md): the highest of ownership, a direct grant, an ancestor folder's grant
 // and the caller's role in the owner's workspace. Pure: the caller's AccessContext is loaded once per request.
 import { highest, roleToPermission, type Permission } from "../kernel/permissions.ts";
 import type { AccessContext } from "./access-context.ts";

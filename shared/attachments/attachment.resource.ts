@@ -1,4 +1,4 @@
-// The attachment record clients see (docs/features.md, Attachments), the link that shows it in markdown, and
+// The attachment record clients see (docs/guide/attachments.md), the link that shows it in markdown, and
 // the Content-Disposition its bytes are served with.
 import { z } from "zod";
 import { escapeMarkdownText } from "../images/image.resource.ts";

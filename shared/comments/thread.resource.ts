@@ -1,4 +1,4 @@
-// The comment thread and comment records clients see (docs/api-decisions.md, Records). Author names and images are looked up in the
+// The comment thread and comment records clients see (docs/guide/requests.md, Records). Author names and images are looked up in the
 // users read model when a thread is read, so a profile change shows on every comment at once.
 import { ERASED_USER_NAME } from "../erasure/sealed-fields.ts";
 import { z } from "zod";

@@ -1,4 +1,4 @@
-// The event store port (docs/architecture.md): streams of facts with optimistic concurrency and one global order.
+// The event store port (docs/contributing/adding-an-event.md): streams of facts with optimistic concurrency and one global order.
 import { z } from "zod";
 
 export const eventMetadataSchema = z.object({

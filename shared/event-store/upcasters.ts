@@ -2,7 +2,7 @@
 // one, applied when events are read back. Stored events are never rewritten: the log keeps what was written,
 // and every reader sees the current shape. To change a shape: add the new schema to the event union, raise
 // the type's entry in `currentSchemaVersion`, and register an upcaster from the old version that validates
-// the old shape with its own zod schema (docs/architecture.md, "Event versioning").
+// the old shape with its own zod schema (docs/contributing/adding-an-event.md, "Event versioning").
 import { z } from "zod";
 
 type Upcaster = (data: unknown) => unknown;

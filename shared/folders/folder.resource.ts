@@ -1,4 +1,4 @@
-// The folder record clients see (docs/api-decisions.md, Records).
+// The folder record clients see (docs/guide/requests.md, Records).
 import { z } from "zod";
 import type { Permission } from "../kernel/permissions.ts";
 import { permissionValue } from "../pages/page.resource.ts";

@@ -91,7 +91,7 @@ function methodOf(route: RouteOptions): string {
 /**
  * The security requirement of a route: an API token or a browser session. Every token operation names the one
  * bearer scheme, so a token entered once in /docs' "Authorize" goes out on each of them; the scope a route needs
- * is the requirement's role list, which OpenAPI 3.1 allows for any scheme (docs/api-decisions.md#api-reference).
+ * is the requirement's role list, which OpenAPI 3.1 allows for any scheme (docs/guide/api-reference.md).
  */
 function securityOf(access: Requirement | undefined): Array<Record<string, string[]>> {
   if (!access) return [];
@@ -120,7 +120,7 @@ function errorCodes(route: RouteOptions, access: Requirement | undefined, extra:
   if (access && ("sessionOnly" in access || writes)) codes.add("forbidden");
   if (hasParams) codes.add("not_found");
   // A session is checked against its account on every request, reads too: an address that is not the account's
-  // is 409 conflict (docs/api-decisions.md, Authentication and tokens).
+  // is 409 conflict (docs/guide/tokens.md).
   if (access) codes.add("conflict");
   // A read waits for the read models to reach its X-Consistency-Token, and a session's requests for them to show
   // its account: past CONSISTENCY_WAIT_MS, 503 consistency_timeout.
@@ -341,7 +341,7 @@ export async function registerApiReference(app: App, options: { peerDocumentUrl?
     transform: (input) => {
       const { route, url } = input;
       // The MCP server speaks JSON-RPC as the MCP specification describes it, not this API: it and its RFC 9728
-      // metadata are not operations of the reference (docs/features.md describes them).
+      // metadata are not operations of the reference (docs/guide/ describes them).
       const mcp = url === "/mcp" || url.startsWith("/.well-known/");
       if (url.startsWith("/internal/") || url === OPENAPI_PATH || url.startsWith(DOCS_PREFIX) || mcp) return { schema: { ...route.schema, hide: true }, url };
       const { schema: transformed } = jsonSchemaTransform(input);

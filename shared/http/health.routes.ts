@@ -47,7 +47,7 @@ export function healthRoutes(
     const stall = stores.projector?.stall ?? null;
     if (stall) {
       // The batch's error stays in the projector's log (projection.stalled): this route answers without credentials.
-      const reason = `the projection batch after position ${stall.position} has failed ${stall.attempts} times since ${stall.since}; every later event waits behind it (see the log's projection.stalled and docs/operations.md)`;
+      const reason = `the projection batch after position ${stall.position} has failed ${stall.attempts} times since ${stall.since}; every later event waits behind it (see the log's projection.stalled and docs/operations/troubleshooting.md)`;
       return reply.code(503).send({ status: "stalled", checkpoint: String(stall.position), reason, ...dependencies() });
     }
     try {

@@ -17,7 +17,7 @@ const KEYED = "k1.";
 const canonicalRequest = (request: FingerprintedRequest): string => canonicalJson([request.method.toUpperCase(), request.path, request.body ?? null]);
 
 /**
- * A keyed hash rather than the request itself: a body may hold what must not be kept (docs/architecture.md),
+ * A keyed hash rather than the request itself: a body may hold what must not be kept (docs/operations/erasure.md, "What stays linkable"),
  * nor be confirmable by a guess. `keyed`: the key-encryption key's fingerprintHash.
  */
 export function requestFingerprint(request: FingerprintedRequest, keyed: (canonical: string) => string): string {

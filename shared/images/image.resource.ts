@@ -1,4 +1,4 @@
-// The image record clients see (docs/features.md, Images), and the markdown that shows it.
+// The image record clients see (docs/guide/images.md), and the markdown that shows it.
 import { z } from "zod";
 import { imageMimeTypeSchema } from "./image.decider.ts";
 import type { ImageRecord } from "./images.view.ts";

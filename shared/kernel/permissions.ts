@@ -1,4 +1,4 @@
-// Permissions on pages and folders, lowest to highest, and how workspace roles map onto them (docs/architecture.md).
+// Permissions on pages and folders, lowest to highest, and how workspace roles map onto them (docs/guide/sharing.md).
 import { z } from "zod";
 
 export const grantablePermissionSchema = z.enum(["view", "comment", "edit", "admin"]);

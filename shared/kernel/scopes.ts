@@ -1,4 +1,4 @@
-// API token scopes (docs/api-decisions.md, Authentication and tokens): none implies another.
+// API token scopes (docs/guide/tokens.md): none implies another.
 import { z } from "zod";
 
 export const scopeSchema = z.enum(["pages:read", "pages:comment", "pages:write"]);

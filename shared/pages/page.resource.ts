@@ -1,4 +1,4 @@
-// The page record clients see (docs/api-decisions.md, Records), built from the read model and the caller's permission.
+// The page record clients see (docs/guide/requests.md, Records), built from the read model and the caller's permission.
 import { z } from "zod";
 import type { Permission } from "../kernel/permissions.ts";
 import type { Seen } from "../access/seen-by.ts";

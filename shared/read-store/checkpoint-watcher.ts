@@ -1,4 +1,4 @@
-// Read-your-writes (docs/architecture.md): wait, bounded, until the read models reach a position. An in-process
+// Read-your-writes (docs/guide/consistency.md): wait, bounded, until the read models reach a position. An in-process
 // projector announces each batch and wakes the waiters itself; without one (split mode) the watcher polls the
 // read store's checkpoint.
 import type { ReadStore } from "./read-store.port.ts";

@@ -1,4 +1,4 @@
-// The share-link record (docs/features.md, Public share links). `url` carries the secret, which is stored only as
+// The share-link record (docs/guide/share-links.md). `url` carries the secret, which is stored only as
 // its hash: it is in the creation answer alone (null in every later read), for the one who created the link.
 import { z } from "zod";
 import { shareLinkEntityTypeSchema } from "./share-link.decider.ts";

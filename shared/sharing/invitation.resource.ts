@@ -1,4 +1,4 @@
-// The invitation record clients see (docs/api-decisions.md, Records), with whether the caller may resend or cancel it.
+// The invitation record clients see (docs/guide/requests.md, Records), with whether the caller may resend or cancel it.
 import { z } from "zod";
 import { grantablePermissionSchema, workspaceRoleSchema } from "../kernel/permissions.ts";
 import type { InvitationRecord } from "./invitations.view.ts";

@@ -1,4 +1,4 @@
-// Who may share what (docs/features.md, Sharing and access): sharing needs admin; only the owner grants admin, and
+// Who may share what (docs/guide/sharing.md): sharing needs admin; only the owner grants admin, and
 // only the owner changes or takes away what an admin holds. Pure: the caller's permission is passed in.
 import { AppError } from "../errors/app-error.ts";
 import type { UserId } from "../kernel/ids.ts";

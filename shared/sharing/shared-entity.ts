@@ -1,5 +1,5 @@
 // The page or folder a sharing route names, with the caller's effective permission on it. What the caller
-// cannot view answers 404, as everywhere else (docs/architecture.md).
+// cannot view answers 404, as everywhere else (docs/guide/access.md).
 import type { EntityType } from "../access/access.view.ts";
 import { visibleFolder, visiblePage } from "../access/authorize.ts";
 import { effectivePermission } from "../access/effective-permission.ts";

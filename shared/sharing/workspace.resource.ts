@@ -1,4 +1,4 @@
-// GET /shares/workspace (docs/api-decisions.md, Records; docs/features.md): the caller's own workspace (members, pending invitations) and the
+// GET /shares/workspace (docs/guide/requests.md, Records; docs/guide/sharing.md): the caller's own workspace (members, pending invitations) and the
 // workspaces the caller joined.
 import { z } from "zod";
 import type { MemberRecord } from "../access/access.view.ts";

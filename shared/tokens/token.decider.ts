@@ -5,7 +5,7 @@ import type { Decider } from "../kernel/decider.ts";
 import { tokenIdSchema, userIdSchema, type TokenId, type UserId } from "../kernel/ids.ts";
 import { scopeSchema, type Scope } from "../kernel/scopes.ts";
 
-/** lastUsedAt moves at most once a minute (docs/architecture.md). */
+/** lastUsedAt moves at most once a minute (docs/guide/tokens.md). */
 export const TOKEN_USE_GRANULARITY_MS = 60_000;
 
 export const tokenEventSchemas = [

@@ -1,4 +1,4 @@
-// The API token record (docs/api-decisions.md, Records); `token`, the secret, appears only in the creation response.
+// The API token record (docs/guide/requests.md, Records); `token`, the secret, appears only in the creation response.
 import { z } from "zod";
 import { scopeSchema } from "../kernel/scopes.ts";
 import type { TokenRecord } from "./tokens.view.ts";

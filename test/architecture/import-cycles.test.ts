@@ -1,5 +1,5 @@
 // No source file imports, through any chain, a file that imports it back, type-only imports included: every
-// folder tsconfig.json type-checks is read as one graph (docs/architecture.md, "Imports").
+// folder tsconfig.json type-checks is read as one graph (docs/contributing/architecture.md, "Imports").
 import { statSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -1,5 +1,5 @@
 // An embedded process (SQLite files in DATA_DIR) never loads the EventStoreDB or MongoDB clients: together they
-// hold about 13 MB of live heap and 40 MB of resident memory (docs/operations.md, "Memory").
+// hold about 13 MB of live heap and 40 MB of resident memory (docs/operations/embedded.md, "Memory").
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 

@@ -1,7 +1,7 @@
 // npm runs a dependency's install scripts only when package.json's `allowScripts` approves it (npm 11 warns about
 // the rest, npm 12 skips them), so that list is reviewed code: every package of the lockfile with an install
 // script must be named there, approved or denied, and the list names nothing else. A dependency update that
-// brings a new install script fails here until someone decides on it (docs/operations.md, "Install scripts").
+// brings a new install script fails here until someone decides on it (docs/operations/embedded.md, "Install scripts").
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";

@@ -157,7 +157,7 @@ describe("npm run migrate-log (SQLite)", () => {
   }, 180_000);
 
   it("after the switch a replay builds the same answers, and an erasure reaches the person in the new log", async () => {
-    // The switch as docs/operations.md describes it: the old log and read models out of DATA_DIR, the copy in.
+    // The switch as docs/operations/migrate-log.md describes it: the old log and read models out of DATA_DIR, the copy in.
     const retired = join(root.path, "retired");
     mkdirSync(retired);
     for (const name of readdirSync(dataDir).filter((entry) => /^(events|read-models)\.sqlite/.test(entry))) renameSync(join(dataDir, name), join(retired, name));

@@ -1,6 +1,6 @@
 // Per-user quotas, as a client meets them: active API tokens per user and stored image and attachment bytes per
 // workspace owner (uploads, duplicates' copies, imports), each refused with 409 quota_exceeded past its limit, and held
-// under concurrent requests. Small limits here; the defaults are in docs/features.md.
+// under concurrent requests. Small limits here; the defaults are in docs/guide/errors-and-limits.md.
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,6 +1,6 @@
 // The typed client's types (client/api.generated.ts), generated from the API reference by openapi-typescript's
 // programmatic API, as any client of the API can generate them. A multipart body's binary part (`format: binary`)
-// is typed as a Blob, which openapi-typescript leaves to a transform (docs/api-decisions.md#api-reference).
+// is typed as a Blob, which openapi-typescript leaves to a transform (docs/guide/api-reference.md).
 import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
 

@@ -1,7 +1,7 @@
 // The MongoDB batch handle: what the projection store hands every writer for one batch. On a replica set it
 // carries the session whose transaction holds the batch and its checkpoint; on a standalone server there is no
 // transaction (`session` is undefined) and each write stands alone, made so that applying the batch again from
-// the old checkpoint after a crash converges on the same documents (docs/architecture.md).
+// the old checkpoint after a crash converges on the same documents (docs/contributing/adding-a-read-model.md).
 import type { ClientSession, Collection, Db, Document } from "mongodb";
 import type { z } from "zod";
 
@@ -21,7 +21,7 @@ export interface MongoIndex {
   readonly keys: Record<string, 1 | -1>;
   readonly unique?: boolean;
   readonly partial?: Record<string, unknown>;
-  /** The query the index serves, as listed in docs/operations.md. */
+  /** The query the index serves, as listed in docs/operations/mongodb.md. */
   readonly serves: string;
 }
 

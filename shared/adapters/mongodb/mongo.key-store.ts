@@ -2,7 +2,7 @@
 // the read models but outside their generations, since the log cannot rebuild them: a replay never drops them,
 // and they are backed up like the event store. Keys are stored wrapped by the key-encryption key. A destroyed
 // key's document is deleted, leaving a tombstone (subject and key id) in `erasure_destroyed_keys`; WiredTiger
-// may keep its bytes in free space until the collection is compacted (docs/operations.md, "Erasure"), which the
+// may keep its bytes in free space until the collection is compacted (docs/operations/keys-and-backups.md), which the
 // wrapping makes useless without the key-encryption key.
 import { randomBytes, randomUUID } from "node:crypto";
 import { Binary, MongoServerError, type Collection, type Db } from "mongodb";

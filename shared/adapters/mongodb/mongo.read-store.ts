@@ -42,7 +42,7 @@ type CheckpointDoc = { _id: string; position: number };
 const checkpointModel: MongoModel = { collections: [CHECKPOINT], indexes: [] };
 const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel];
 
-/** Every index the read models create at start, with the query it serves (listed in docs/operations.md). */
+/** Every index the read models create at start, with the query it serves (listed in docs/operations/mongodb.md). */
 export const mongoIndexes: readonly MongoIndex[] = models.flatMap((model) => model.indexes);
 
 class GenerationHolder implements GenerationRef {

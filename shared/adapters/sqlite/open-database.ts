@@ -12,7 +12,7 @@ import Database from "better-sqlite3";
  * projector's writes jump around the file); a connection that only appends to the end of its file and reads
  * back recent or indexed rows (the event log, the webhook delivery log) gains nothing from more than SQLite's
  * default of 2, and a catch-up that reads the whole log once would otherwise leave 16 MB of it resident
- * (docs/operations.md, "Memory").
+ * (docs/operations/embedded.md, "Memory").
  */
 export const PAGE_CACHE_MB = { readModels: 16, log: 2 } as const;
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase, PAGE_CACHE_MB } from "../../../shared/adapters/sqlite/open-database.ts";
 
 // What each connection may keep of its file in memory is part of the server's resident size
-// (docs/operations.md, "Memory"); an operator reads it back with PRAGMA cache_size.
+// (docs/operations/embedded.md, "Memory"); an operator reads it back with PRAGMA cache_size.
 describe("SQLite page cache budgets", () => {
   let dir = "";
   afterEach(async () => {
