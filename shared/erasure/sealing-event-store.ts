@@ -6,7 +6,7 @@
 // existed keeps being used under that name (until the copy-and-transform migration renames it:
 // shared/erasure/log-migration.ts).
 import { assertAppendSize } from "../event-store/append-size.ts";
-import type { AppendResult, EventStore, ExpectedRevision, NewEvent, RecordedEvent, StreamRead, Subscription, BatchHandler } from "../event-store/event-store.port.ts";
+import type { AppendResult, EventStore, ExpectedRevision, NewEvent, RecordedEvent, StreamRead, Subscription, SubscriptionOptions, BatchHandler } from "../event-store/event-store.port.ts";
 import { envelopeHeader, open, parseEnvelope, seal, type ParsedEnvelope } from "./envelope.ts";
 import type { KeyEncryptionKey } from "./key-encryption-key.ts";
 import type { DataKey, KeyStore } from "./key-store.port.ts";
@@ -121,7 +121,7 @@ export class SealingEventStore implements EventStore {
     return this.inner.headPosition();
   }
 
-  subscribe(afterPosition: number, handler: BatchHandler, options?: { batchSize?: number }): Subscription {
+  subscribe(afterPosition: number, handler: BatchHandler, options?: SubscriptionOptions): Subscription {
     return this.inner.subscribe(afterPosition, async (events) => handler(await this.openAll(events)), options);
   }
 
