@@ -1,5 +1,6 @@
 // The event store port (docs/architecture.md): streams of facts with optimistic concurrency and one global order.
 import { z } from "zod";
+import { AppError } from "../errors/app-error.ts";
 
 export const eventMetadataSchema = z.object({
   actorId: z.string().min(1),
@@ -102,5 +103,15 @@ export class StreamConflictError extends Error {
     readonly actual: number,
   ) {
     super(`stream ${stream} is at revision ${actual}, expected ${String(expected)}`);
+  }
+}
+
+/**
+ * The stream was deleted for good (an EventStoreDB tombstone, by an operator's tool: the application never deletes
+ * a stream): what it held no longer exists, so a command on it answers 404, and it can never be written again.
+ */
+export class StreamDeletedError extends AppError {
+  constructor(readonly stream: string) {
+    super("not_found", "not found: it was deleted");
   }
 }

@@ -1,7 +1,7 @@
 // The EventStore contract: every adapter (SQLite, EventStoreDB, ...) must pass these.
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { StreamConflictError, type EventStore, type NewEvent, type RecordedEvent } from "../../shared/event-store/event-store.port.ts";
+import { StreamConflictError, StreamDeletedError, type EventStore, type NewEvent, type RecordedEvent } from "../../shared/event-store/event-store.port.ts";
 
 export function newEvent(type = "ThingHappened", data: unknown = { n: 1 }): NewEvent {
   return {
@@ -249,6 +249,16 @@ export function eventStoreContract(name: string, factory: () => Promise<EventSto
       const bytes = (batch: readonly RecordedEvent[]) => batch.reduce((sum, e) => sum + Buffer.byteLength(JSON.stringify(e.data)), 0);
       for (const batch of batches) expect(batch.length === 1 || bytes(batch) <= 250_000).toBe(true);
       expect(batches.flat().filter((e) => e.stream === s).map((e) => e.revision)).toEqual([0, 1, 2, 3, 4]);
+    });
+
+    it("reads a stream deleted for good as deleted (404 to a client), and refuses to append to it", async (context) => {
+      if (!tombstone) return context.skip("this store cannot tombstone a stream (only EventStoreDB can)");
+      const deleted = stream("deleted");
+      await store.append(deleted, [newEvent()], "no_stream");
+      await tombstone(deleted);
+      await expect(store.read(deleted)).rejects.toBeInstanceOf(StreamDeletedError);
+      await expect(store.read(deleted)).rejects.toMatchObject({ code: "not_found" });
+      await expect(store.append(deleted, [newEvent()], "any")).rejects.toBeInstanceOf(StreamDeletedError);
     });
 
     it("leaves a deleted stream's tombstone out of the global log and follows on past it", async (context) => {

@@ -27,6 +27,7 @@ import {
   ANY,
   START,
   StreamNotFoundError,
+  StreamDeletedError as ClientStreamDeletedError,
   WrongExpectedVersionError,
   MaxAppendSizeExceededError,
   AppendRecordSizeExceededError,
@@ -42,6 +43,7 @@ import {
   DEFAULT_SUBSCRIPTION_BYTES,
   eventMetadataSchema,
   StreamConflictError,
+  StreamDeletedError,
   type AppendResult,
   type BatchHandler,
   type EventStore,
@@ -170,6 +172,7 @@ export class EventStoreDbEventStore implements EventStore {
         throw new StreamConflictError(stream, expectedRevision, actual);
       }
       // A server configured below the application's limit (MAX_APPEND_BYTES) refuses what the domain let through.
+      if (error instanceof ClientStreamDeletedError) throw new StreamDeletedError(stream);
       if (error instanceof MaxAppendSizeExceededError || error instanceof AppendRecordSizeExceededError) throw new AppendTooLargeError(null);
       throw error;
     }
@@ -190,6 +193,7 @@ export class EventStoreDbEventStore implements EventStore {
       }
     } catch (error) {
       if (error instanceof StreamNotFoundError) return { revision: -1, events: [] };
+      if (error instanceof ClientStreamDeletedError) throw new StreamDeletedError(stream);
       throw error;
     }
     return { revision: events.at(-1)?.revision ?? -1, events };
