@@ -81,7 +81,7 @@ async function trashedFolderWithPages(w: Worst, pages: number): Promise<string> 
 
 export const WORST_CASES: Record<string, WorstCase> = {
   "GET /healthz": { input: "no work", request: () => ({ method: "GET", path: "/healthz" }) },
-  "GET /readyz": { input: "stores pinged, lag counted", request: () => ({ method: "GET", path: "/readyz" }) },
+  "GET /readyz": { input: "stores pinged, lag counted up to 1,000 events or READY_MAX_BYTES of them", request: () => ({ method: "GET", path: "/readyz" }) },
   "GET /metrics": { input: "every metric of a busy process", request: () => ({ method: "GET", path: "/metrics" }) },
   "GET /api/v1/me": { input: "a session", request: (w) => get(w.owner, "/me") },
   "POST /api/v1/tokens": { input: "every scope", request: (w) => send(w.stranger, "POST", "/tokens", { name: `t-${randomUUID()}`, scopes: ["pages:read", "pages:comment", "pages:write"] }) },

@@ -92,6 +92,7 @@ export class Projector<Tx> {
     if (this.stopped) return;
     const subscription = this.options.eventStore.subscribe(this.position, (batch) => this.applyBatch(batch), {
       batchSize: this.options.batchSize ?? 500,
+      maxBytes: this.options.batchBytes ?? DEFAULT_BATCH_BYTES,
     });
     this.subscription = subscription;
     subscription.done.then(

@@ -7,7 +7,7 @@ import type { Logger } from "pino";
 import { BusUnavailableError } from "../../shared/bus/bus-unavailable.ts";
 import type { Bus } from "../../shared/bus/bus.port.ts";
 import { toBusMessage } from "../../shared/bus/integration-events.ts";
-import type { EventStore, RecordedEvent, Subscription } from "../../shared/event-store/event-store.port.ts";
+import { DEFAULT_SUBSCRIPTION_BYTES, type EventStore, type RecordedEvent, type Subscription } from "../../shared/event-store/event-store.port.ts";
 import { parseRecorded } from "../../shared/events.ts";
 import type { PublisherMetrics } from "../../shared/metrics/metrics.port.ts";
 import type { ProjectionProgress } from "../../shared/read-store/checkpoint-watcher.ts";
@@ -20,6 +20,8 @@ export interface PublisherOptions {
   readonly logger: Logger;
   readonly metrics?: PublisherMetrics;
   readonly batchSize?: number;
+  /** Bytes of events read at a time at most (DEFAULT_SUBSCRIPTION_BYTES): messages carry ids, the events do not. */
+  readonly batchBytes?: number;
   /** First wait after a failure; doubled at each failure in a row, up to maxRetryDelayMs. */
   readonly retryDelayMs?: number;
   readonly maxRetryDelayMs?: number;
@@ -67,7 +69,10 @@ export class Publisher {
 
   private follow(): void {
     if (this.stopped) return;
-    const subscription = this.options.eventStore.subscribe(this.position, (batch) => this.publish(batch), { batchSize: this.options.batchSize ?? 500 });
+    const subscription = this.options.eventStore.subscribe(this.position, (batch) => this.publish(batch), {
+      batchSize: this.options.batchSize ?? 500,
+      maxBytes: this.options.batchBytes ?? DEFAULT_SUBSCRIPTION_BYTES,
+    });
     this.subscription = subscription;
     subscription.done.then(
       () => undefined,

@@ -6,7 +6,10 @@ import { schemaVersionOf } from "../event-store/upcasters.ts";
 import { assertAppendSize } from "../event-store/append-size.ts";
 import type { CommandContext } from "./command-context.ts";
 
-/** Throws AppendTooLargeError (413) when the events exceed what every store takes in one append. */
+/**
+ * Throws AppendTooLargeError (413) when the events exceed what every store takes in one append even before
+ * sealing (which the sealing store measures again, at the sealed size).
+ */
 export function toNewEvents(events: readonly DomainEvent[], context: CommandContext): NewEvent[] {
   const recorded = events.map((event) => ({
     id: randomUUID(),

@@ -5,7 +5,8 @@
 // plaintext, which passes through as it is, and an address stream stored under its plain name before hashing
 // existed keeps being used under that name (until the copy-and-transform migration renames it:
 // shared/erasure/log-migration.ts).
-import type { AppendResult, EventStore, ExpectedRevision, NewEvent, RecordedEvent, StreamRead, Subscription, BatchHandler } from "../event-store/event-store.port.ts";
+import { assertAppendSize } from "../event-store/append-size.ts";
+import type { AppendResult, EventStore, ExpectedRevision, NewEvent, RecordedEvent, StreamRead, Subscription, SubscriptionOptions, BatchHandler } from "../event-store/event-store.port.ts";
 import { envelopeHeader, open, parseEnvelope, seal, type ParsedEnvelope } from "./envelope.ts";
 import type { KeyEncryptionKey } from "./key-encryption-key.ts";
 import type { DataKey, KeyStore } from "./key-store.port.ts";
@@ -101,6 +102,8 @@ export class SealingEventStore implements EventStore {
     const { name } = await this.storedName(stream);
     const sealed: NewEvent[] = [];
     for (const event of events) sealed.push(await this.sealEvent(event));
+    // Sealing grows a field by about a third: the size the stores hold to is the sealed one.
+    assertAppendSize(sealed);
     return this.inner.append(name, sealed, expectedRevision);
   }
 
@@ -118,7 +121,7 @@ export class SealingEventStore implements EventStore {
     return this.inner.headPosition();
   }
 
-  subscribe(afterPosition: number, handler: BatchHandler, options?: { batchSize?: number }): Subscription {
+  subscribe(afterPosition: number, handler: BatchHandler, options?: SubscriptionOptions): Subscription {
     return this.inner.subscribe(afterPosition, async (events) => handler(await this.openAll(events)), options);
   }
 

@@ -9,8 +9,10 @@ export interface WakeSource {
 export function catchUpSubscription(options: {
   afterPosition: number;
   batchSize: number;
+  /** Bytes of events one batch holds at most (at least one event). */
+  maxBytes: number;
   pollMs: number;
-  readAll: (afterPosition: number, limit: number) => Promise<RecordedEvent[]>;
+  readAll: (afterPosition: number, limit: number, maxBytes: number) => Promise<RecordedEvent[]>;
   wake: WakeSource;
   handler: BatchHandler;
 }): Subscription {
@@ -39,7 +41,7 @@ export function catchUpSubscription(options: {
     try {
       while (!stopped) {
         pending = false;
-        const batch = await options.readAll(position, options.batchSize);
+        const batch = await options.readAll(position, options.batchSize, options.maxBytes);
         if (stopped) break;
         if (batch.length === 0) {
           await waitForAppend();

@@ -1,5 +1,6 @@
 // The event store port (docs/contributing/adding-an-event.md): streams of facts with optimistic concurrency and one global order.
 import { z } from "zod";
+import { AppError } from "../errors/app-error.ts";
 
 export const eventMetadataSchema = z.object({
   actorId: z.string().min(1),
@@ -53,6 +54,17 @@ export interface StreamRead {
 
 export type BatchHandler = (events: readonly RecordedEvent[]) => Promise<void>;
 
+export interface SubscriptionOptions {
+  readonly batchSize?: number;
+  readonly maxBytes?: number;
+}
+
+/**
+ * What one subscription batch holds at most when its subscriber says nothing: events near the size of one change
+ * go a few at a time, so a subscriber far behind never loads hundreds of them at once.
+ */
+export const DEFAULT_SUBSCRIPTION_BYTES = 4 * 1024 * 1024;
+
 export interface Subscription {
   /** Stops delivering; resolves once the batch in hand (if any) is handled. */
   stop(): Promise<void>;
@@ -69,14 +81,17 @@ export interface EventStore {
    * events (types beginning with `$`: the store's own bookkeeping, such as EventStoreDB's stream metadata);
    * `read` of their stream still returns them. The application never writes such types.
    * `maxBytes`, when given, also bounds the events' data and metadata in bytes (at least one event is returned):
-   * a loop over the log holds a bounded amount whatever the events weigh. A store that cannot tell sizes before
-   * loading ignores it.
+   * a loop over the log holds a bounded amount whatever the events weigh. Every adapter honours it; one that
+   * cannot tell sizes before loading stops reading at the first event that would pass it.
    */
   readAll(afterPosition: number, limit: number, maxBytes?: number): Promise<RecordedEvent[]>;
   /** Global position of the newest event of the global log, 0 when the store is empty. */
   headPosition(): Promise<number>;
-  /** Delivers every event of the global log after `afterPosition` in order, then follows new ones as they are committed. */
-  subscribe(afterPosition: number, handler: BatchHandler, options?: { batchSize?: number }): Subscription;
+  /**
+   * Delivers every event of the global log after `afterPosition` in order, then follows new ones as they are
+   * committed, in batches of at most `batchSize` events and `maxBytes` bytes (DEFAULT_SUBSCRIPTION_BYTES).
+   */
+  subscribe(afterPosition: number, handler: BatchHandler, options?: SubscriptionOptions): Subscription;
   close(): Promise<void>;
 }
 
@@ -88,5 +103,15 @@ export class StreamConflictError extends Error {
     readonly actual: number,
   ) {
     super(`stream ${stream} is at revision ${actual}, expected ${String(expected)}`);
+  }
+}
+
+/**
+ * The stream was deleted for good (an EventStoreDB tombstone, by an operator's tool: the application never deletes
+ * a stream): what it held no longer exists, so a command on it answers 404, and it can never be written again.
+ */
+export class StreamDeletedError extends AppError {
+  constructor(readonly stream: string) {
+    super("not_found", "not found: it was deleted");
   }
 }

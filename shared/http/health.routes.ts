@@ -3,22 +3,30 @@ import { z } from "zod";
 import type { EventStore } from "../event-store/event-store.port.ts";
 import type { App } from "./create-app.ts";
 
-/** Ready while the read models are at most this many events behind the log. */
+/** Ready while the read models are at most this many events behind the log, and at most READY_MAX_BYTES of them. */
 export const READY_MAX_LAG = 1_000;
+/** What one readiness probe reads of the log at most: about one projector batch (a thousand events near the limit of one change would be a gigabyte). */
+export const READY_MAX_BYTES = 4 * 1024 * 1024;
 
 /**
- * How far the read models are behind: counted by reading what follows the checkpoint (positions are not dense,
- * so a difference of positions says nothing), and only up to the bound.
+ * How far the read models are behind, as `lag` says it, or null when beyond the bounds: counted by reading what
+ * follows the checkpoint (positions are not dense, so a difference of positions says nothing), only up to the
+ * bounds, in count and in bytes.
  */
-async function eventsBehind(eventStore: Pick<EventStore, "readAll">, checkpoint: number): Promise<number> {
-  return (await eventStore.readAll(checkpoint, READY_MAX_LAG + 1)).length;
+async function lagBehind(eventStore: Pick<EventStore, "readAll" | "headPosition">, checkpoint: number): Promise<{ lag: string; within: boolean }> {
+  const read = await eventStore.readAll(checkpoint, READY_MAX_LAG + 1, READY_MAX_BYTES);
+  if (read.length > READY_MAX_LAG) return { lag: `more than ${READY_MAX_LAG} events`, within: false };
+  const last = read.at(-1);
+  // Fewer events than asked, yet not the log's end: the byte bound stopped the read.
+  if (last && last.position < (await eventStore.headPosition())) return { lag: `more than ${READY_MAX_BYTES} bytes of events`, within: false };
+  return { lag: `${read.length} events`, within: true };
 }
 
 const healthReply = z.object({ status: z.literal("ok") });
 const readinessReply = z.object({
   status: z.enum(["ready", "catching_up", "stalled", "unavailable"]),
   checkpoint: z.string().optional().describe("The last position the read models reflect"),
-  lag: z.string().nullable().optional().describe("How far behind the log they are, in events"),
+  lag: z.string().nullable().optional().describe("How far behind the log they are, in events (or in bytes of events, past the probe's bound)"),
   reason: z.string().optional().describe("Why the projection is stalled"),
   dependencies: z.object({ bus: z.enum(["up", "down"]) }).optional().describe("The services this process uses besides its stores, when it has any: a bus that is down is caught up later and does not make the process unready"),
 });
@@ -32,7 +40,7 @@ const readinessReply = z.object({
 export function healthRoutes(
   app: App,
   stores: {
-    eventStore?: Pick<EventStore, "readAll">;
+    eventStore?: Pick<EventStore, "readAll" | "headPosition">;
     readStore: { checkpoint(): Promise<number>; ping(): Promise<boolean> };
     /** The process's own projector, when it runs one: a stalled projector makes the process not ready. */
     projector?: { readonly stall: { readonly position: number; readonly attempts: number; readonly since: string } | null };
@@ -53,10 +61,9 @@ export function healthRoutes(
     try {
       const reachable = await stores.readStore.ping();
       const checkpoint = await stores.readStore.checkpoint();
-      const behind = stores.eventStore ? await eventsBehind(stores.eventStore, checkpoint) : null;
-      const ready = reachable && (behind === null || behind <= READY_MAX_LAG);
-      const lag = behind === null ? null : behind > READY_MAX_LAG ? `more than ${READY_MAX_LAG} events` : `${behind} events`;
-      return reply.code(ready ? 200 : 503).send({ status: ready ? "ready" : "catching_up", checkpoint: String(checkpoint), lag, ...dependencies() });
+      const behind = stores.eventStore ? await lagBehind(stores.eventStore, checkpoint) : null;
+      const ready = reachable && (behind === null || behind.within);
+      return reply.code(ready ? 200 : 503).send({ status: ready ? "ready" : "catching_up", checkpoint: String(checkpoint), lag: behind?.lag ?? null, ...dependencies() });
     } catch {
       return reply.code(503).send({ status: "unavailable", ...dependencies() });
     }

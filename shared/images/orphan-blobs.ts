@@ -7,7 +7,7 @@ import type { Logger } from "pino";
 import { attachmentIdOfBlob } from "../attachments/attachment-blobs.ts";
 import { attachmentStream } from "../attachments/attachment.decider.ts";
 import type { BlobStore } from "../blobs/blob-store.port.ts";
-import type { EventStore } from "../event-store/event-store.port.ts";
+import { StreamDeletedError, type EventStore } from "../event-store/event-store.port.ts";
 import { imageStream } from "./image.decider.ts";
 
 /** Longer than any upload takes between storing its bytes and recording them. */
@@ -27,7 +27,11 @@ export async function sweepOrphanImageBlobs(ports: { blobs: BlobStore; eventStor
     const attachmentId = attachmentIdOfBlob(key);
     const owner = imageId !== undefined ? { stream: imageStream(imageId), recorded: "ImageUploaded" } : attachmentId !== null ? { stream: attachmentStream(attachmentId), recorded: "AttachmentUploaded" } : null;
     if (owner === null || now.getTime() - storedAt.getTime() < ORPHAN_GRACE_MS) continue;
-    const { events } = await ports.eventStore.read(owner.stream);
+    // A stream deleted for good holds no upload any more: its blob is an orphan like any other.
+    const { events } = await ports.eventStore.read(owner.stream).catch((error: unknown) => {
+      if (error instanceof StreamDeletedError) return { events: [] };
+      throw error;
+    });
     if (events.some((event) => event.type === owner.recorded)) {
       kept += 1;
     } else {

@@ -2,6 +2,7 @@
 // sorted into notes, images and attachments (every other file: PDFs, audio, video, office files, archives,
 // other image types). Pure: a file that breaks a rule is reported in `errors` and skipped, never written.
 import { posix } from "node:path";
+import { MAX_SEALED_TEXT_BYTES } from "../event-store/append-size.ts";
 
 /** Per-request bounds: more files, or more bytes of content in all, is 400 with nothing imported. */
 export const IMPORT_MAX_FILES = 5_000;
@@ -9,8 +10,8 @@ export const IMPORT_MAX_TOTAL_BYTES = 50 * 1024 * 1024;
 export const IMPORT_MAX_PATH_CHARS = 1_000;
 /** One file's content: a note as a page's markdown, an image or an attachment as an upload. */
 export const IMPORT_MAX_NOTE_CHARS = 500_000;
-/** A note becomes one page's event: below MAX_APPEND_BYTES with room for its title, path and metadata. */
-export const IMPORT_MAX_NOTE_BYTES = 900_000;
+/** A note becomes one page's event, its content sealed: what a sealed field may hold (768,000 bytes). */
+export const IMPORT_MAX_NOTE_BYTES = MAX_SEALED_TEXT_BYTES;
 export const IMPORT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
 const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;

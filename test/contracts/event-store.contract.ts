@@ -1,7 +1,7 @@
 // The EventStore contract: every adapter (SQLite, EventStoreDB, ...) must pass these.
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { StreamConflictError, type EventStore, type NewEvent, type RecordedEvent } from "../../shared/event-store/event-store.port.ts";
+import { StreamConflictError, StreamDeletedError, type EventStore, type NewEvent, type RecordedEvent } from "../../shared/event-store/event-store.port.ts";
 
 export function newEvent(type = "ThingHappened", data: unknown = { n: 1 }): NewEvent {
   return {
@@ -217,6 +217,48 @@ export function eventStoreContract(name: string, factory: () => Promise<EventSto
       const ids = [...firstRun, ...secondRun].map((e) => e.id);
       expect(new Set(ids).size).toBe(4);
       expect(ids).toEqual((await store.read(s)).events.map((e) => e.id));
+    });
+
+    it("reads the global log bounded by bytes when asked, always at least one event, and resumes after the last one read", async () => {
+      const s = stream("large");
+      const head = await store.headPosition();
+      // Five events of about 100 KB: 250,000 bytes hold two of them, never three.
+      await store.append(s, Array.from({ length: 5 }, (_, n) => newEvent("ThingHappened", { n, text: "x".repeat(100_000) })), "no_stream");
+      const ours = (events: readonly RecordedEvent[]) => events.filter((e) => e.stream === s);
+      const first = await store.readAll(head, 100, 250_000);
+      expect(ours(first).map((e) => e.revision)).toEqual([0, 1]);
+      const next = await store.readAll(first.at(-1)?.position ?? head, 100, 250_000);
+      expect(ours(next).map((e) => e.revision)).toEqual([2, 3]);
+      expect(ours(await store.readAll(head, 100, 1))).toHaveLength(1);
+      expect(ours(await store.readAll(head, 100, 10_000_000)).map((e) => e.revision)).toEqual([0, 1, 2, 3, 4]);
+    });
+
+    it("delivers a subscription's batches bounded by bytes as well as by count", async () => {
+      const s = stream("large");
+      const head = await store.headPosition();
+      await store.append(s, Array.from({ length: 5 }, (_, n) => newEvent("ThingHappened", { n, text: "x".repeat(100_000) })), "no_stream");
+      const batches: RecordedEvent[][] = [];
+      let resolveDone: () => void = () => undefined;
+      const enough = new Promise<void>((resolve) => (resolveDone = resolve));
+      const subscription = store.subscribe(head, async (batch) => {
+        batches.push([...batch]);
+        if (batches.flat().filter((e) => e.stream === s).length >= 5) resolveDone();
+      }, { batchSize: 500, maxBytes: 250_000 });
+      await Promise.race([enough, new Promise((_, reject) => setTimeout(() => reject(new Error("the events did not all arrive")), 15_000))]);
+      await subscription.stop();
+      const bytes = (batch: readonly RecordedEvent[]) => batch.reduce((sum, e) => sum + Buffer.byteLength(JSON.stringify(e.data)), 0);
+      for (const batch of batches) expect(batch.length === 1 || bytes(batch) <= 250_000).toBe(true);
+      expect(batches.flat().filter((e) => e.stream === s).map((e) => e.revision)).toEqual([0, 1, 2, 3, 4]);
+    });
+
+    it("reads a stream deleted for good as deleted (404 to a client), and refuses to append to it", async (context) => {
+      if (!tombstone) return context.skip("this store cannot tombstone a stream (only EventStoreDB can)");
+      const deleted = stream("deleted");
+      await store.append(deleted, [newEvent()], "no_stream");
+      await tombstone(deleted);
+      await expect(store.read(deleted)).rejects.toBeInstanceOf(StreamDeletedError);
+      await expect(store.read(deleted)).rejects.toMatchObject({ code: "not_found" });
+      await expect(store.append(deleted, [newEvent()], "any")).rejects.toBeInstanceOf(StreamDeletedError);
     });
 
     it("leaves a deleted stream's tombstone out of the global log and follows on past it", async (context) => {

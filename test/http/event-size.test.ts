@@ -1,5 +1,6 @@
 // One limit on the size of a change, the same on every event store (the smallest store's: EventStoreDB's 1 MiB
-// append), checked before anything is appended: here on SQLite, which alone would take far more.
+// append), measured on the events as stored (sealed fields at their sealed size) and checked before anything is
+// appended: here on SQLite, which alone would take far more.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_APPEND_BYTES } from "../../shared/event-store/append-size.ts";
 import { IMPORT_MAX_NOTE_BYTES, sortVault } from "../../shared/imports/vault-files.ts";
@@ -7,6 +8,8 @@ import { TestServer } from "../support/server.ts";
 
 // Three UTF-8 bytes each: 400,000 of them stay under the 500,000-character markdown limit yet weigh 1.2 MB.
 const cjk = (characters: number) => "漢".repeat(characters);
+// Two UTF-8 bytes each.
+const cyrillic = (characters: number) => "ж".repeat(characters);
 
 describe("the size of one change", () => {
   let server: TestServer;
@@ -27,22 +30,44 @@ describe("the size of one change", () => {
     expect((await ann.get("/pages")).body.data).toEqual([]);
   });
 
-  it("takes a large page under the limit, and refuses replacing its content with one over it", async () => {
+  it("refuses a page of 420,000 Cyrillic characters, whose sealed event EventStoreDB would refuse, naming the 1,048,576-byte limit", async () => {
+    const cyd = await server.registered("cyd");
+    // 840,000 bytes of UTF-8, about 1,120,000 once the content is sealed.
+    const refused = await cyd.post("/pages", { title: "Кириллица", markdown: cyrillic(420_000) });
+    expect(refused.status).toBe(413);
+    expect(refused.body.error?.code).toBe("payload_too_large");
+    expect(MAX_APPEND_BYTES).toBe(1_048_576);
+    expect(refused.body.error?.message).toContain("at most 1048576 bytes");
+    expect((await cyd.get("/pages")).body.data).toEqual([]);
+  });
+
+  it("refuses a page of 270,000 CJK characters, whose sealed event EventStoreDB would refuse, and records nothing", async () => {
+    const dan = await server.registered("dan");
+    const refused = await dan.post("/pages", { title: "漢字", markdown: cjk(270_000) });
+    expect(refused.status).toBe(413);
+    expect(refused.body.error?.code).toBe("payload_too_large");
+    expect(refused.body.error?.message).toContain(`at most ${MAX_APPEND_BYTES} bytes`);
+    expect((await dan.get("/pages")).body.data).toEqual([]);
+  });
+
+  it("takes a large page whose sealed event fits, and refuses replacing its content with one over the limit", async () => {
     const bea = await server.registered("bea");
-    const created = await bea.post("/pages", { title: "Large", markdown: cjk(300_000) });
+    const created = await bea.post("/pages", { title: "Large", markdown: cjk(250_000) });
     expect(created.status).toBe(201);
     const etag = (await bea.get(`/pages/${String(created.body.id)}/content`)).headers.get("etag") ?? "";
     const replaced = await bea.call("PUT", `/pages/${String(created.body.id)}/content`, { json: { markdown: cjk(400_000) }, headers: { "if-match": etag } });
     expect(replaced.status).toBe(413);
     expect(replaced.body.error?.code).toBe("payload_too_large");
     const content = await bea.get(`/pages/${String(created.body.id)}/content`);
-    expect(content.text).toContain(cjk(300_000));
+    expect(content.text).toContain(cjk(250_000));
   });
 
-  it("skips an imported note over the limit in bytes with a reason, though it is under the character limit", () => {
+  it("skips an imported note whose sealed event would be over the limit with a reason, though it is under the character limit", () => {
+    // 270,000 CJK characters (810,000 bytes) were taken before, and sealed to about 1,080,000 bytes.
+    expect(IMPORT_MAX_NOTE_BYTES).toBeLessThan(810_000);
     const sorted = sortVault([
       { path: "small.md", content: "hello" },
-      { path: "large.md", content: cjk(400_000) },
+      { path: "large.md", content: cjk(270_000) },
     ]);
     expect(sorted.notes.map((note) => note.path)).toEqual(["small.md"]);
     expect(sorted.errors).toEqual([`"large.md": skipped: a note is at most ${IMPORT_MAX_NOTE_BYTES} bytes in UTF-8 (what one event may hold)`]);

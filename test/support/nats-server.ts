@@ -25,6 +25,10 @@ export interface NatsServer {
   /** Stops the server, keeping its port and store for resume(): an outage. */
   pause(): Promise<void>;
   resume(): Promise<void>;
+  /** Freezes the server (SIGSTOP): its sockets stay open and nothing answers, a silent outage. */
+  freeze(): void;
+  /** Lets a frozen server go on (SIGCONT). */
+  thaw(): void;
   stop(): Promise<void>;
 }
 
@@ -57,6 +61,8 @@ export async function startNatsServer(): Promise<NatsServer> {
   };
   const halt = async (child: ChildProcess) => {
     if (child.exitCode !== null || child.signalCode !== null) return;
+    // A frozen server takes SIGTERM only once it goes on.
+    child.kill("SIGCONT");
     child.kill("SIGTERM");
     await once(child, "exit");
   };
@@ -72,6 +78,12 @@ export async function startNatsServer(): Promise<NatsServer> {
     },
     async resume() {
       child = await launch();
+    },
+    freeze() {
+      child.kill("SIGSTOP");
+    },
+    thaw() {
+      child.kill("SIGCONT");
     },
     async stop() {
       await halt(child);

@@ -27,6 +27,7 @@ import {
   ANY,
   START,
   StreamNotFoundError,
+  StreamDeletedError as ClientStreamDeletedError,
   WrongExpectedVersionError,
   MaxAppendSizeExceededError,
   AppendRecordSizeExceededError,
@@ -39,8 +40,10 @@ import { isApplicationEvent } from "./own-events.ts";
 import { AppendTooLargeError } from "../../event-store/append-size.ts";
 import { catchUpSubscription, type WakeSource } from "../../event-store/catch-up-subscription.ts";
 import {
+  DEFAULT_SUBSCRIPTION_BYTES,
   eventMetadataSchema,
   StreamConflictError,
+  StreamDeletedError,
   type AppendResult,
   type BatchHandler,
   type EventStore,
@@ -49,6 +52,7 @@ import {
   type RecordedEvent,
   type StreamRead,
   type Subscription,
+  type SubscriptionOptions,
 } from "../../event-store/event-store.port.ts";
 
 const POLL_MS = 500;
@@ -94,6 +98,11 @@ export class StreamNames {
   filter() {
     return this.namespace === null ? excludeSystemEvents() : streamNameFilter({ prefixes: [`${this.namespace}:`] });
   }
+}
+
+/** An event's data and metadata in UTF-8 bytes, as SQLite's octet_length counts them. */
+function storedBytes(event: RecordedEvent): number {
+  return Buffer.byteLength(JSON.stringify(event.data) ?? "") + Buffer.byteLength(JSON.stringify(event.metadata));
 }
 
 /** The client's event, checked at the boundary: JSON data and our metadata. */
@@ -163,6 +172,7 @@ export class EventStoreDbEventStore implements EventStore {
         throw new StreamConflictError(stream, expectedRevision, actual);
       }
       // A server configured below the application's limit (MAX_APPEND_BYTES) refuses what the domain let through.
+      if (error instanceof ClientStreamDeletedError) throw new StreamDeletedError(stream);
       if (error instanceof MaxAppendSizeExceededError || error instanceof AppendRecordSizeExceededError) throw new AppendTooLargeError(null);
       throw error;
     }
@@ -183,13 +193,19 @@ export class EventStoreDbEventStore implements EventStore {
       }
     } catch (error) {
       if (error instanceof StreamNotFoundError) return { revision: -1, events: [] };
+      if (error instanceof ClientStreamDeletedError) throw new StreamDeletedError(stream);
       throw error;
     }
     return { revision: events.at(-1)?.revision ?? -1, events };
   }
 
-  async readAll(afterPosition: number, limit: number): Promise<RecordedEvent[]> {
+  /**
+   * The server tells no sizes before sending: with `maxBytes`, reading stops at the first event that would pass
+   * it (leaving the server's stream there), so at most one event beyond the bound is ever held.
+   */
+  async readAll(afterPosition: number, limit: number, maxBytes?: number): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];
+    let bytes = 0;
     let after = afterPosition;
     // System events skipped here still count against the server's maxCount: read on until `limit` events are
     // found or the log ends, so a run of them (tombstones of many deleted streams) never reads as the end.
@@ -203,7 +219,12 @@ export class EventStoreDbEventStore implements EventStore {
         if (position <= after) continue;
         after = position;
         if (!isApplicationEvent(resolved)) continue;
-        events.push(toRecorded(this.names, resolved));
+        const event = toRecorded(this.names, resolved);
+        if (maxBytes !== undefined) {
+          bytes += storedBytes(event);
+          if (events.length > 0 && bytes > maxBytes) return events;
+        }
+        events.push(event);
         if (events.length === limit) return events;
       }
       if (read < limit + 1) return events;
@@ -227,12 +248,13 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
-  subscribe(afterPosition: number, handler: BatchHandler, options: { batchSize?: number } = {}): Subscription {
+  subscribe(afterPosition: number, handler: BatchHandler, options: SubscriptionOptions = {}): Subscription {
     return catchUpSubscription({
       afterPosition,
       batchSize: options.batchSize ?? DEFAULT_BATCH,
+      maxBytes: options.maxBytes ?? DEFAULT_SUBSCRIPTION_BYTES,
       pollMs: POLL_MS,
-      readAll: (after, limit) => this.readAll(after, limit),
+      readAll: (after, limit, maxBytes) => this.readAll(after, limit, maxBytes),
       wake: this.wakeSource(),
       handler,
     });

@@ -57,6 +57,32 @@ const toRecord = (doc: unknown): DeliveryRecord => {
 
 const isDuplicateKey = (error: unknown): boolean => error instanceof MongoServerError && error.code === 11000;
 
+/** One index of the delivery log's collections, with the query it serves. */
+export interface WebhookDeliveryIndex {
+  readonly collection: "webhook_deliveries" | "webhook_queues" | "webhook_replays" | "webhook_erasures";
+  readonly name: string;
+  readonly keys: Record<string, 1 | -1>;
+  readonly options?: { readonly unique?: boolean; readonly partialFilterExpression?: Record<string, unknown> };
+  readonly serves: string;
+}
+
+export const webhookDeliveryIndexes: readonly WebhookDeliveryIndex[] = [
+  { collection: "webhook_deliveries", name: "webhook_deliveries_list", keys: { webhookId: 1, seq: -1 }, serves: "a webhook's deliveries, newest first" },
+  { collection: "webhook_deliveries", name: "webhook_deliveries_pending", keys: { webhookId: 1, status: 1, nextAttemptAt: 1, seq: 1 }, serves: "a webhook's next due delivery" },
+  { collection: "webhook_deliveries", name: "webhook_deliveries_created", keys: { createdAt: 1 }, serves: "the retention purge" },
+  { collection: "webhook_deliveries", name: "webhook_deliveries_owner", keys: { ownerId: 1, position: 1 }, serves: "an owner's deliveries, for erasure" },
+  // The backlog metric (every few seconds per notifier) counts pending rows and finds the oldest: over pending
+  // rows only, never a scan of every retained delivery.
+  { collection: "webhook_deliveries", name: "webhook_deliveries_backlog", keys: { status: 1, createdAt: 1 }, options: { partialFilterExpression: { status: "pending" } }, serves: "the backlog metric: pending rows, oldest first" },
+  { collection: "webhook_queues", name: "webhook_queues_owner", keys: { ownerId: 1 }, serves: "an owner's queues" },
+  { collection: "webhook_queues", name: "webhook_queues_served", keys: { servedAt: 1, _id: 1 }, serves: "fair scheduling: the queue served longest ago" },
+  { collection: "webhook_queues", name: "webhook_queues_leased", keys: { leasedUntil: 1 }, serves: "expired leases" },
+  { collection: "webhook_replays", name: "webhook_replays_webhook", keys: { webhookId: 1 }, serves: "a webhook's replays" },
+  { collection: "webhook_replays", name: "webhook_replays_slot", keys: { slot: 1 }, options: { unique: true, partialFilterExpression: { slot: { $exists: true } } }, serves: "one running replay per slot" },
+  { collection: "webhook_replays", name: "webhook_replays_order", keys: { createdAt: 1, _id: 1 }, serves: "replays in order" },
+  { collection: "webhook_erasures", name: "webhook_erasures_at", keys: { erasedAt: 1 }, serves: "the erasure records' purge" },
+];
+
 export class MongoWebhookDeliveries implements WebhookDeliveries {
   private readonly deliveries: Collection<DeliveryDoc>;
   private readonly queues: Collection<QueueDoc>;
@@ -77,17 +103,9 @@ export class MongoWebhookDeliveries implements WebhookDeliveries {
 
   static async open(db: Db, options: { ownsClient?: boolean } = {}): Promise<MongoWebhookDeliveries> {
     const store = new MongoWebhookDeliveries(db, options.ownsClient ?? false);
-    await store.deliveries.createIndex({ webhookId: 1, seq: -1 }, { name: "webhook_deliveries_list" });
-    await store.deliveries.createIndex({ webhookId: 1, status: 1, nextAttemptAt: 1, seq: 1 }, { name: "webhook_deliveries_pending" });
-    await store.deliveries.createIndex({ createdAt: 1 }, { name: "webhook_deliveries_created" });
-    await store.deliveries.createIndex({ ownerId: 1, position: 1 }, { name: "webhook_deliveries_owner" });
-    await store.queues.createIndex({ ownerId: 1 }, { name: "webhook_queues_owner" });
-    await store.replayJobs.createIndex({ webhookId: 1 }, { name: "webhook_replays_webhook" });
-    await store.erasures.createIndex({ erasedAt: 1 }, { name: "webhook_erasures_at" });
-    await store.queues.createIndex({ servedAt: 1, _id: 1 }, { name: "webhook_queues_served" });
-    await store.queues.createIndex({ leasedUntil: 1 }, { name: "webhook_queues_leased" });
-    await store.replayJobs.createIndex({ slot: 1 }, { name: "webhook_replays_slot", unique: true, partialFilterExpression: { slot: { $exists: true } } });
-    await store.replayJobs.createIndex({ createdAt: 1, _id: 1 }, { name: "webhook_replays_order" });
+    for (const index of webhookDeliveryIndexes) {
+      await db.collection(index.collection).createIndex(index.keys, { name: index.name, ...index.options });
+    }
     // A log written before queues existed: give each webhook with pending rows its queue.
     if ((await store.queues.estimatedDocumentCount()) === 0) {
       const pending = store.deliveries.aggregate<{ _id: string; ownerId: string | null; dueAt: string | null }>([

@@ -21,6 +21,7 @@ import type { DependencyMetrics } from "../../metrics/metrics.port.ts";
 import type { RateLimitCounters } from "../../rate-limit/rate-limit-counters.port.ts";
 import { InMemoryRateLimitCounters } from "../in-process/in-memory.rate-limit-counters.ts";
 import { NatsLink } from "./nats-link.ts";
+import { jetStreamStateLost } from "./jetstream-state.ts";
 
 export interface NatsRateLimitCountersOptions {
   readonly bucket?: string;
@@ -113,6 +114,22 @@ export class NatsRateLimitCounters implements RateLimitCounters {
     }
   }
 
+  /**
+   * After a failed request, whether the bucket is still there: a request on a deleted bucket times out like one
+   * on a slow server, while asking for the bucket's status says which it is. A deleted bucket is made again,
+   * counting locally (and `up` false) meanwhile.
+   */
+  private async checkBucket(failure: unknown): Promise<void> {
+    const kv = this.kv;
+    if (!kv || !this.link.up) return;
+    const lost = jetStreamStateLost(failure) || (await kv.status().then(() => false, (error: unknown) => jetStreamStateLost(error)));
+    if (!lost || this.kv !== kv) return;
+    this.kv = null;
+    this.options.logger?.warn({ event: "rate_limit.bucket_lost" }, "JetStream lost the rate-limit bucket; making it again");
+    const current = this.link.connection();
+    if (current && this.link.up) void this.openBucket(current);
+  }
+
   increment(key: string, ttlSeconds: number): Promise<number> {
     if (!this.up) return this.local.increment(key, ttlSeconds);
     return new Promise((resolve) => {
@@ -136,6 +153,7 @@ export class NatsRateLimitCounters implements RateLimitCounters {
           if (!(error instanceof KvUnavailable)) {
             this.openUntil = Date.now() + (this.options.breakerOpenMs ?? 5_000);
             this.options.logger?.warn({ event: "rate_limit.kv_failed", err: error }, "a rate-limit KV request failed; counting in this process for a while");
+            void this.checkBucket(error);
           }
         }
         if (before === null) {

@@ -17,6 +17,7 @@ import type { BusMetrics } from "../../metrics/metrics.port.ts";
 import type { Bus, BusHandler, BusMessage, BusSubscription } from "../../bus/bus.port.ts";
 import { BusUnavailableError } from "../../bus/bus-unavailable.ts";
 import { ensureConsumer } from "./nats-consumers.ts";
+import { jetStreamStateLost } from "./jetstream-state.ts";
 import { NatsLink } from "./nats-link.ts";
 
 export interface NatsBusOptions {
@@ -121,13 +122,17 @@ export class NatsBus implements Bus {
     while (!this.up) await new Promise((resolve) => setTimeout(resolve, 20));
   }
 
+  /** Sets up the streams unless they are in place, then joins the groups that subscribed while NATS was away. */
   private prepare(connection: NatsConnection): Promise<void> {
-    if (this.ready || this.preparing) return this.preparing ?? Promise.resolve();
+    if (this.preparing) return this.preparing;
+    if (this.ready) {
+      this.joinPending();
+      return Promise.resolve();
+    }
     this.preparing = this.createStreams(connection)
       .then((ready) => {
         this.ready = ready;
-        for (const [request, since] of this.pending) this.join(request, since).catch(() => undefined);
-        this.pending.clear();
+        this.joinPending();
       })
       .catch((error: unknown) => {
         // JetStream may not answer yet right after the server starts: tried again while the link is up.
@@ -138,6 +143,43 @@ export class NatsBus implements Bus {
         this.preparing = null;
       });
     return this.preparing;
+  }
+
+  private joinPending(): void {
+    const pending = [...this.pending];
+    this.pending.clear();
+    for (const [request, since] of pending) this.join(request, since).catch(() => undefined);
+  }
+
+  /**
+   * The server lost the streams under a running bus (a store volume recreated, an operator's cleanup): they are
+   * made again, and the bus reads as down (in /readyz) until they are. Consumers went with their stream, so the
+   * groups in use are joined again, from now.
+   */
+  private async recreate(error: unknown): Promise<void> {
+    const connection = this.link.connection();
+    if (!connection || this.closed) return;
+    if (this.ready) {
+      this.ready = null;
+      this.reporting.logger?.warn({ event: "bus.state_lost", reason: reasonOf(error) }, "JetStream lost the bus's streams; making them again");
+      const now = new Date();
+      for (const request of this.joined.keys()) this.pending.set(request, now);
+      for (const messages of this.subscriptions) void messages.close().catch(() => undefined);
+      this.subscriptions.clear();
+    }
+    await this.prepare(connection);
+    if (this.ready) this.reporting.logger?.warn({ event: "bus.state_recreated", stream: this.settings.stream });
+  }
+
+  /** Runs a JetStream request; when it fails because the streams are gone, makes them again and tries once more. */
+  private async withState<T>(request: (ready: Ready) => Promise<T>): Promise<T> {
+    try {
+      return await request(this.available());
+    } catch (error) {
+      if (!jetStreamStateLost(error) || !this.link.up) throw error;
+      await this.recreate(error);
+      return request(this.available());
+    }
   }
 
   private prepareLater(): void {
@@ -184,7 +226,7 @@ export class NatsBus implements Bus {
   async publish(messages: readonly BusMessage[]): Promise<void> {
     // One at a time, each waiting for the server's ack: the order of a batch is the order in the stream.
     for (const message of messages) {
-      await this.available().client.publish(this.subjectOf(message.subject), encode(message), { msgID: message.id });
+      await this.withState(({ client }) => client.publish(this.subjectOf(message.subject), encode(message), { msgID: message.id }));
     }
   }
 
@@ -275,18 +317,19 @@ export class NatsBus implements Bus {
   }
 
   async publishedPosition(): Promise<number | null> {
-    const { manager } = this.available();
-    const stored = await manager.streams.getMessage(positionStream(this.settings.stream), { last_by_subj: positionSubject(this.settings.stream) }).catch((error: unknown) => {
-      // No message on the subject yet is an error of the API (404), not an outage.
-      if (error instanceof Error && /no message found/i.test(error.message)) return null;
-      throw error;
-    });
+    const stored = await this.withState(({ manager }) =>
+      manager.streams.getMessage(positionStream(this.settings.stream), { last_by_subj: positionSubject(this.settings.stream) }).catch((error: unknown) => {
+        // No message on the subject yet is an error of the API (404), not an outage.
+        if (error instanceof Error && /no message found/i.test(error.message)) return null;
+        throw error;
+      }),
+    );
     if (!stored) return null;
     return positionSchema.parse(JSON.parse(new TextDecoder().decode(stored.data))).position;
   }
 
   async savePublishedPosition(position: number): Promise<void> {
-    await this.available().client.publish(positionSubject(this.settings.stream), encode({ position }));
+    await this.withState(({ client }) => client.publish(positionSubject(this.settings.stream), encode({ position })));
   }
 
   async close(): Promise<void> {

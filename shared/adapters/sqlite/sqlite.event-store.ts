@@ -6,6 +6,7 @@ import {
   eventMetadataSchema,
   StreamConflictError,
   type AppendResult,
+  DEFAULT_SUBSCRIPTION_BYTES,
   type BatchHandler,
   type EventStore,
   type ExpectedRevision,
@@ -13,6 +14,7 @@ import {
   type RecordedEvent,
   type StreamRead,
   type Subscription,
+  type SubscriptionOptions,
 } from "../../event-store/event-store.port.ts";
 
 /** The events table's columns are all NOT NULL with these types, so rows need no second check. */
@@ -211,12 +213,13 @@ export class SqliteEventStore implements EventStore {
     return this.statements.head.get()?.head ?? 0;
   }
 
-  subscribe(afterPosition: number, handler: BatchHandler, options: { batchSize?: number } = {}): Subscription {
+  subscribe(afterPosition: number, handler: BatchHandler, options: SubscriptionOptions = {}): Subscription {
     return catchUpSubscription({
       afterPosition,
       batchSize: options.batchSize ?? 500,
+      maxBytes: options.maxBytes ?? DEFAULT_SUBSCRIPTION_BYTES,
       pollMs: this.pollMs,
-      readAll: (after, limit) => this.readAll(after, limit),
+      readAll: (after, limit, maxBytes) => this.readAll(after, limit, maxBytes),
       wake: {
         onAppend: (listener) => {
           this.listeners.add(listener);
