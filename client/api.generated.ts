@@ -702,7 +702,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Import an Obsidian vault, as JSON files or a zip (the export as it is, or a zipped vault): notes become pages in folders, other files attachments of the notes linking them, wikilinks and embeds are rewritten
+         * Import an Obsidian vault, as JSON files or a zip (the export as it is, or a zipped vault), into the caller's root or a folder: notes become pages in folders, other files attachments of the notes linking them, wikilinks and embeds are rewritten; the same vault imported into the same place again updates what it made
          * @description Needs an API token with the `pages:write` scope, or a browser session.
          */
         post: operations["importObsidianVault"];
@@ -1332,13 +1332,16 @@ export interface components {
             createdBy: string;
             createdAt: string;
         };
-        /** @description What a vault import created, and every file it reported */
+        /** @description What a vault import created, updated and found unchanged, and every file it reported */
         ImportResult: {
             foldersCreated: number;
             pagesCreated: number;
             imagesUploaded: number;
             attachmentsUploaded: number;
             backlinksCreated: number;
+            created: number;
+            updated: number;
+            unchanged: number;
             errors: string[];
             errorsOmitted?: number;
         };
@@ -1643,7 +1646,7 @@ export interface components {
                 kind: "attachment";
                 attachmentId: string;
                 /** @enum {string} */
-                action: "uploaded" | "deleted";
+                action: "uploaded" | "replaced" | "deleted";
                 filename: string;
             } | {
                 /** @constant */
@@ -9385,7 +9388,10 @@ export interface operations {
     };
     importObsidianVault: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the folder to import into (the vault's root becomes its contents); the caller's root when left out. Importing the same vault into the same place again updates what the earlier import made */
+                folderId?: string;
+            };
             header?: {
                 /** @description A key of the caller's choosing: the same key with the same request replays the first answer for 24 hours; with another request, 422 `idempotency_key_mismatch` */
                 "Idempotency-Key"?: string;
@@ -9491,6 +9497,23 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "insufficient_scope",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
                      *         "message": "what went wrong, in words"
                      *       }
                      *     }

@@ -1,5 +1,6 @@
 // A file attached to a page: recorded once, after its bytes are stored, on stream attachment-<id>; deleting it
-// records AttachmentDeleted (the bytes stay until the page is purged). Reading it needs view permission on
+// records AttachmentDeleted (the bytes stay until the page is purged). A vault import that finds the file it
+// attached before changed stores the new bytes under the same id and records AttachmentReplaced. Reading it needs view permission on
 // its page, changing it edit permission.
 import { z } from "zod";
 import { AppError } from "../errors/app-error.ts";
@@ -24,11 +25,17 @@ export type UploadedAttachment = z.infer<typeof uploadedAttachment>;
 
 export const attachmentEventSchemas = [
   z.object({ type: z.literal("AttachmentUploaded"), data: uploadedAttachment }),
+  /** New bytes under the same id (a vault imported again): the whole record as it now is. */
+  z.object({ type: z.literal("AttachmentReplaced"), data: uploadedAttachment }),
   z.object({ type: z.literal("AttachmentDeleted"), data: z.object({ attachmentId: attachmentIdSchema, pageId: pageIdSchema, filename: z.string() }) }),
 ] as const;
 export type AttachmentEvent = z.infer<(typeof attachmentEventSchemas)[number]>;
 
-export type AttachmentCommand = { type: "RecordAttachmentUpload"; attachment: UploadedAttachment } | { type: "DeleteAttachment"; pageId: string };
+export type AttachmentCommand =
+  | { type: "RecordAttachmentUpload"; attachment: UploadedAttachment }
+  /** The bytes under the attachment's id were replaced: records the new type, size and digest. */
+  | { type: "RecordAttachmentReplacement"; attachment: UploadedAttachment }
+  | { type: "DeleteAttachment"; pageId: string };
 export type AttachmentState = { status: "absent" } | { status: "live" | "deleted"; attachment: UploadedAttachment };
 
 export const attachmentStream = (attachmentId: string): string => `attachment-${attachmentId}`;
@@ -40,6 +47,12 @@ export const attachmentDecider: Decider<AttachmentCommand, AttachmentState, Atta
       case "RecordAttachmentUpload":
         if (state.status !== "absent") throw new AppError("conflict", "attachment already recorded");
         return [{ type: "AttachmentUploaded", data: command.attachment }];
+      case "RecordAttachmentReplacement": {
+        if (state.status !== "live" || state.attachment.pageId !== command.attachment.pageId) throw new AppError("not_found", "attachment not found");
+        const { mimeType, size, sha256 } = state.attachment;
+        if (mimeType === command.attachment.mimeType && size === command.attachment.size && sha256 === command.attachment.sha256) return [];
+        return [{ type: "AttachmentReplaced", data: command.attachment }];
+      }
       case "DeleteAttachment": {
         // Another page's attachment is as missing as one never uploaded: the id alone reveals nothing.
         if (state.status !== "live" || state.attachment.pageId !== command.pageId) throw new AppError("not_found", "attachment not found");
@@ -51,6 +64,7 @@ export const attachmentDecider: Decider<AttachmentCommand, AttachmentState, Atta
   evolve(state, event) {
     switch (event.type) {
       case "AttachmentUploaded":
+      case "AttachmentReplaced":
         return { status: "live", attachment: event.data };
       case "AttachmentDeleted":
         return state.status === "absent" ? state : { status: "deleted", attachment: state.attachment };

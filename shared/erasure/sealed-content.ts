@@ -58,6 +58,7 @@ export const contentSealingRules: Readonly<Record<string, SealingRule>> = {
   // The image's own `filename` is `<id>.<extension>`, its blob's key: only what the uploader named is sealed.
   ImageUploaded: page(originalName, text("alt", "")),
   AttachmentUploaded: page(filename, originalName),
+  AttachmentReplaced: page(filename, originalName),
   AttachmentDeleted: page(filename),
   FolderCreated: folder(name, icon),
   FolderRenamed: folder(name),

@@ -46,7 +46,7 @@ const plainChanges = [
     allowIndexing: z.boolean(),
   }),
   z.object({ kind: z.literal("share_link_revoked"), linkId: z.string() }),
-  z.object({ kind: z.literal("attachment"), attachmentId: z.string(), action: z.enum(["uploaded", "deleted"]), filename: z.string() }),
+  z.object({ kind: z.literal("attachment"), attachmentId: z.string(), action: z.enum(["uploaded", "replaced", "deleted"]), filename: z.string() }),
   z.object({ kind: z.literal("thread"), threadId: z.string(), action: z.enum(["opened", "comment_added", "comment_edited", "comment_deleted", "resolved", "reopened"]), commentId: nullableText }),
 ] as const;
 

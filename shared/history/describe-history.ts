@@ -127,6 +127,8 @@ export function summarise(entry: HistoryEntry, fold: Fold): Summary {
       return { change: { kind: "share_link_revoked", linkId: event.data.linkId }, sharing: true };
     case "AttachmentUploaded":
       return plain({ kind: "attachment", attachmentId: event.data.attachmentId, action: "uploaded", filename: event.data.filename });
+    case "AttachmentReplaced":
+      return plain({ kind: "attachment", attachmentId: event.data.attachmentId, action: "replaced", filename: event.data.filename });
     case "AttachmentDeleted":
       return plain({ kind: "attachment", attachmentId: event.data.attachmentId, action: "deleted", filename: event.data.filename });
     case "ThreadOpened":

@@ -1,22 +1,26 @@
-// Ids an import derives from its scope (a keyed hash of the caller and the Idempotency-Key) and a file's path,
-// so that a retry of a failed import with the same key finds what the first attempt created and does not create
-// it twice. The scope is keyed so that an id in the log confirms no guessed note path to whoever lacks the
-// key-encryption key: the caller's id is in the log, and a key may be guessable.
+// Ids an import derives from its scope and a file's path. The scope is the vault's place: the workspace owner and
+// the target folder (or the root), so that importing a vault again into the same place finds the pages, images
+// and attachments it made before and updates them instead of making them twice, and a retry of a failed import
+// finds what the first attempt made. The scope is keyed so that an id in the log confirms no guessed note path to
+// whoever lacks the key-encryption key: the owner's and folder's ids are in the log.
 import { createHash } from "node:crypto";
 
 /**
- * What an import with an Idempotency-Key derives its ids from: `keyed`, and `legacy`, the caller and the key in
- * the clear, as imports derived them before scopes were keyed (a retry of such an import finds its ids by it).
+ * What an import derives its ids from: `vault`, and the scopes imports with the same Idempotency-Key derived
+ * them from before they derived them from the vault's place (`earlier`: keyed by the key, then the caller and the
+ * key in the clear), so that a retry of such an import finds what its first attempt made.
  */
 export interface ImportScopes {
-  readonly keyed: string;
-  readonly legacy: string | null;
+  readonly vault: string;
+  readonly earlier: readonly string[];
 }
 
-/** `keyedHash`: the key-encryption key's importScopeHash. */
-export function importScopes(keyedHash: (scope: string) => string, callerId: string, idempotencyKey: string): ImportScopes {
-  const legacy = `${callerId}\n${idempotencyKey}`;
-  return { keyed: `k1.${keyedHash(legacy)}`, legacy };
+/** `keyedHash`: the key-encryption key's importScopeHash; `folderId` null for the owner's root. */
+export function importScopes(keyedHash: (scope: string) => string, place: { ownerId: string; folderId: string | null }, retry: { callerId: string; idempotencyKey: string } | null): ImportScopes {
+  const vault = `v1.${keyedHash(`vault\n${place.ownerId}\n${place.folderId ?? "root"}`)}`;
+  if (retry === null) return { vault, earlier: [] };
+  const legacy = `${retry.callerId}\n${retry.idempotencyKey}`;
+  return { vault, earlier: [`k1.${keyedHash(legacy)}`, legacy] };
 }
 
 /** A UUID of version 8 (RFC 9562: custom) from the SHA-256 of its inputs. */

@@ -40,10 +40,10 @@ export class NoteRewriter {
 
   session(links: VaultLinks): NoteRewriteSession {
     const importId = randomUUID();
-    let held: { scope: string; notePaths: string[]; imagePaths: string[]; attachmentPaths: string[] } | null = {
+    let held: { scope: string; notePaths: string[]; images: { path: string; sha256: string }[]; attachmentPaths: string[] } | null = {
       scope: links.scope,
       notePaths: [...links.notePaths],
-      imagePaths: [...links.imagePaths],
+      images: links.images.map((image) => ({ ...image })),
       attachmentPaths: [...links.attachmentPaths],
     };
     const options = { timeLimitMs: this.limits.noteTimeLimitMs };

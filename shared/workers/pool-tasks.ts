@@ -28,7 +28,7 @@ const vaultNote = z.object({
 });
 
 /** What a vault import's note links may name (shared/imports/vault-resolver.ts). */
-const vaultLinks = z.object({ scope: z.string(), notePaths: z.array(z.string()), imagePaths: z.array(z.string()), attachmentPaths: z.array(z.string()) });
+const vaultLinks = z.object({ scope: z.string(), notePaths: z.array(z.string()), images: z.array(z.object({ path: z.string(), sha256: z.string() })), attachmentPaths: z.array(z.string()) });
 
 const rewrittenNote = z.object({
   title: z.string().nullable(),

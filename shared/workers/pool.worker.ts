@@ -63,7 +63,7 @@ function run(task: PoolTaskName, raw: unknown): PoolTaskOutput<PoolTaskName> {
       const resolver = resolverFor(input.importId, input.links);
       if (!resolver) return { kind: "needsLinks" };
       try {
-        return { kind: "rewritten", note: rewriteNote(input.markdown, resolver.forNote(input.path, input.directory)) };
+        return { kind: "rewritten", note: rewriteNote(input.markdown, resolver.forNote(input.directory)) };
       } catch {
         return { kind: "unreadable" };
       }

@@ -28,6 +28,15 @@ describe("attachment decider", () => {
     given([uploaded]).when({ type: "RecordAttachmentUpload", attachment }).thenRefuses("conflict");
   });
 
+  it("records new bytes of a live attachment of its page as AttachmentReplaced; the same bytes record nothing", () => {
+    const replacement = { ...attachment, size: 2048, sha256: "c".repeat(64) };
+    const replaced = { type: "AttachmentReplaced" as const, data: replacement };
+    given([uploaded]).when({ type: "RecordAttachmentReplacement", attachment: replacement }).then([replaced]);
+    given([uploaded, replaced]).when({ type: "RecordAttachmentReplacement", attachment: replacement }).then([]);
+    given([uploaded, deleted]).when({ type: "RecordAttachmentReplacement", attachment: replacement }).thenRefuses("not_found");
+    given([]).when({ type: "RecordAttachmentReplacement", attachment: replacement }).thenRefuses("not_found");
+  });
+
   it("deletes a live attachment of the page named; another page's, a deleted one or none is not found", () => {
     given([uploaded]).when({ type: "DeleteAttachment", pageId }).then([deleted]);
     given([uploaded]).when({ type: "DeleteAttachment", pageId: "11111111-1111-4111-8111-111111111111" }).thenRefuses("not_found");

@@ -161,7 +161,7 @@ describe("stored attachment bytes per workspace owner", () => {
     expect((await attach(ivy, pageId, { bytes: file(200), name: "fits.bin" })).status).toBe(201);
   });
 
-  it("counts a file once more for each imported note that links it: the notes whose copies do not fit are skipped", async () => {
+  it("counts a file linked by several imported notes once, as it is stored once: every note imports", async () => {
     const jon = await server.registered("jon");
     const before = await storedBytes();
     const pdf = Buffer.concat([Buffer.from("%PDF-1.7\n"), file(400)]);
@@ -169,11 +169,12 @@ describe("stored attachment bytes per workspace owner", () => {
     const reply = await importVault(jon, [...notes, { path: "paper.pdf", content: pdf.toString("base64") }]);
     expect(reply.status, reply.text).toBe(201);
     const result = reply.body as unknown as ImportResult;
-    // 1 MiB allowed: two copies of the 400 KiB file fit, a third does not.
-    expect(result.attachmentsUploaded).toBe(2);
-    expect(result.pagesCreated).toBe(2);
-    expect(result.errors.filter((line) => /skipped: the workspace would store more than 1 MB/.test(line))).toHaveLength(3);
-    expect(await storedBytes()).toBe(before + 2 * pdf.length);
+    expect(result).toMatchObject({ attachmentsUploaded: 1, pagesCreated: 5, errors: [] });
+    expect(await storedBytes()).toBe(before + pdf.length);
+    // 1 MiB allowed, 400 KiB held: another 400 KiB fits, and then no more.
+    const pageId = await newPage(jon);
+    expect((await attach(jon, pageId, { bytes: file(400), name: "b.bin" })).status).toBe(201);
+    expectQuotaExceeded(await attach(jon, pageId, { bytes: file(400), name: "c.bin" }), /more than 1 MB/);
   });
 
   it("holds under concurrent uploads: the files that fit are kept, the rest refused", async () => {

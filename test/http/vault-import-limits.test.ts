@@ -43,7 +43,7 @@ describe("bounded imports", () => {
     });
     // Once the first page is written the import is under way: /healthz must answer before it ends.
     const kek = keyEncryptionKeyFor(server.internals.config, { createInDataDir: false });
-    const firstPage = pageStream(derivedId(importScopes((scope) => kek.importScopeHash(scope), max.id, key).keyed, "page", "n0.md"));
+    const firstPage = pageStream(derivedId(importScopes((scope) => kek.importScopeHash(scope), { ownerId: max.id, folderId: null }, null).vault, "page", "n0.md"));
     const deadline = Date.now() + 60_000;
     while ((await server.internals.eventStore.read(firstPage)).events.length === 0 && !finished && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
     const health = await fetch(`${server.url}/healthz`);

@@ -28,7 +28,7 @@ describe("POST /imports/obsidian", () => {
       { path: "Projects/2026/Budget.md", content: "---\nicon: 💶\n---\nNumbers." },
     ]);
     expect(reply.status, reply.text).toBe(201);
-    expect(reply.body).toEqual({ foldersCreated: 2, pagesCreated: 3, imagesUploaded: 0, attachmentsUploaded: 0, backlinksCreated: 0, errors: [] });
+    expect(reply.body).toEqual({ foldersCreated: 2, pagesCreated: 3, imagesUploaded: 0, attachmentsUploaded: 0, backlinksCreated: 0, created: 5, updated: 0, unchanged: 0, errors: [] });
 
     const [welcome] = await resolve(ann, "Welcome");
     expect(welcome).toMatchObject({ parentId: null, folderPath: "", icon: null });
@@ -234,7 +234,7 @@ describe("a realistic vault", () => {
     const reply = await importVault(kim, files);
     expect(reply.status, reply.text).toBe(201);
     const result = reply.body as unknown as ImportResult;
-    expect({ ...result, errors: result.errors.length }).toEqual({ foldersCreated: 5, pagesCreated: 4, imagesUploaded: 2, attachmentsUploaded: 0, backlinksCreated: 4, errors: 5 });
+    expect({ ...result, errors: result.errors.length }).toEqual({ foldersCreated: 5, pagesCreated: 4, imagesUploaded: 2, attachmentsUploaded: 0, backlinksCreated: 4, created: 11, updated: 0, unchanged: 0, errors: 5 });
     expect(result.errors).toEqual([
       expect.stringMatching(/^"\.\.\/escape\.md": skipped: .*'\.\.' segment/),
       expect.stringMatching(/^"\/abs\.md": skipped: .*starts with '\/'/),

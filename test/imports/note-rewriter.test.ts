@@ -6,7 +6,7 @@ import { AppError } from "../../shared/errors/app-error.ts";
 import { NoteRewriter } from "../../shared/imports/note-rewriter.ts";
 import { WorkerPool } from "../../shared/workers/worker-pool.ts";
 
-const links = { scope: "vault", notePaths: ["a.md", "b.md"], imagePaths: [], attachmentPaths: [] };
+const links = { scope: "vault", notePaths: ["a.md", "b.md"], images: [], attachmentPaths: [] };
 let rewriter: NoteRewriter | null = null;
 afterEach(async () => {
   await rewriter?.close();

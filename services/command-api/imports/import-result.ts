@@ -1,4 +1,5 @@
-// What POST /imports/obsidian answers: counts of what this request created, and the files it reported, bounded:
+// What POST /imports/obsidian answers: counts of what this request created, updated and found unchanged, and the
+// files it reported, bounded:
 // the answer is recorded under the request's Idempotency-Key as one event, so it must stay well inside the
 // size of one change whatever the vault holds.
 import { z } from "zod";
@@ -12,14 +13,20 @@ export const importResult = z.object({
   foldersCreated: z.number().int(),
   pagesCreated: z.number().int(),
   imagesUploaded: z.number().int(),
-  /** Files other than notes and images that became attachments of the notes linking them (one per note). */
+  /** Files other than notes and images that became attachments (one per file, of the first note linking it). */
   attachmentsUploaded: z.number().int(),
   backlinksCreated: z.number().int(),
+  /** Folders, pages, images and attachments this import made. */
+  created: z.number().int(),
+  /** Pages and attachments an earlier import into the same place made from the same paths, changed to the vault's. */
+  updated: z.number().int(),
+  /** Folders, pages, images and attachments already as the vault has them. */
+  unchanged: z.number().int(),
   /** One line per file skipped or changed, in the order met; the first ones when there are too many. */
   errors: z.array(z.string()),
   /** How many further lines `errors` leaves out; absent when it lists them all. */
   errorsOmitted: z.number().int().positive().optional(),
-}).meta({ id: "ImportResult", description: "What a vault import created, and every file it reported" });
+}).meta({ id: "ImportResult", description: "What a vault import created, updated and found unchanged, and every file it reported" });
 export type ImportResult = z.infer<typeof importResult>;
 
 /** The answer with its `errors` cut to IMPORT_ERRORS_SHOWN lines and IMPORT_ERRORS_MAX_BYTES, counting those left out. */

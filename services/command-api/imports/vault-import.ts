@@ -1,16 +1,21 @@
-// One vault import: its notes and images become folders, pages and uploaded images under the caller's root, and
-// its other files attachments of the notes that link them, with wikilinks and embeds rewritten to what was
-// imported. What fails for one file (its content, a rule the page or folder fields refuse) is reported in
-// `errors` and the rest goes on; what fails in the stores ends the request, and since every id derives from the
-// import's scope and a file's path, a retry with the same Idempotency-Key finds what was written and writes
-// only the rest. Notes are parsed and rewritten in a worker thread (shared/imports/note-rewriter.ts) and the
-// loop is yielded between files, so a large import, or one note the parser finds hard, does not hold other
-// requests back.
+// One vault import: its notes and images become folders, pages and uploaded images at the import's target (the
+// owner's root, or a folder), and its other files attachments, with wikilinks and embeds rewritten to what was
+// imported. Ids derive from the target and each file's path (shared/imports/import-ids.ts), so importing the
+// same vault into the same place again finds what it made before: a page is updated where it now is (a move by
+// the user stands), an attachment's bytes replaced, an image whose bytes changed uploaded anew; what the user
+// deleted since (a page or folder in the trash or purged, a deleted attachment) stays deleted and is reported.
+// An image or file linked by several notes is stored once, with the first note linking it. What fails for one
+// file (its content, a rule the page or folder fields refuse) is reported in `errors` and the rest goes on; what
+// fails in the stores ends the request, and a retry finds what was written and writes only the rest. Notes are
+// parsed and rewritten in a worker thread (shared/imports/note-rewriter.ts) and the loop is yielded between
+// files, so a large import, or one note the parser finds hard, does not hold other requests back.
 import { createHash } from "node:crypto";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { z } from "zod";
+import { pageAccess } from "../../../shared/access/authorize.ts";
 import { attachmentBlobKey } from "../../../shared/attachments/attachment-blobs.ts";
 import { attachmentCommands } from "../../../shared/attachments/attachment.commands.ts";
+import type { AttachmentState } from "../../../shared/attachments/attachment.decider.ts";
 import { fileTypeOf, SNIFF_BYTES } from "../../../shared/attachments/file-type.ts";
 import { blobKeySchema } from "../../../shared/blobs/blob-store.port.ts";
 import type { Actor } from "../../../shared/commands/guarded-command.ts";
@@ -24,12 +29,13 @@ import type { NoteRewriteSession } from "../../../shared/imports/note-rewriter.t
 import { importedAttachmentId, importedImageId, importedPageId } from "../../../shared/imports/vault-resolver.ts";
 import { sortVault, type VaultAttachment, type VaultFile, type VaultImage, type VaultNote } from "../../../shared/imports/vault-files.ts";
 import { planFolders } from "../../../shared/imports/vault-folders.ts";
-import { attachmentIdSchema, type AttachmentId, folderIdSchema, imageIdSchema, pageIdSchema, userIdSchema, type FolderId, type ImageId, type PageId, type UserId } from "../../../shared/kernel/ids.ts";
+import { attachmentIdSchema, type AttachmentId, folderIdSchema, imageIdSchema, pageIdSchema, type FolderId, type ImageId, type PageId, type UserId } from "../../../shared/kernel/ids.ts";
 import { pageCommands } from "../../../shared/pages/page.commands.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
 import type { ImportResult } from "./import-result.ts";
 import { folderNameField, iconField, MARKDOWN_MAX_CHARS, titleField } from "../routes/fields.ts";
-import { ownFoldersByPath } from "./own-folders.ts";
+import { foldersAtTarget } from "./folders-at-target.ts";
+import type { ImportTarget } from "./import-target.ts";
 
 const PROGRESS_EVERY = 100;
 
@@ -39,25 +45,35 @@ interface CheckedImage {
   readonly sha256: string;
 }
 
-/** A linked file's bytes, stored under its attachment's id, waiting for the page to exist to be recorded. */
+/** A linked file's new bytes, stored under its attachment's id, waiting for its page to exist to be recorded. */
 interface StoredAttachment {
-  readonly file: VaultAttachment;
   readonly attachmentId: AttachmentId;
+  /** The page it is recorded on: the first note linking it, or the page it was attached to before. */
+  readonly pageId: PageId;
+  readonly replaces: boolean;
   readonly name: string;
   readonly mimeType: string;
   readonly size: number;
   readonly sha256: string;
 }
 
+/** What bounds one import's writes, besides the owner's quota. */
+export interface ImportLimits {
+  /** Bytes of notes and images read, and of linked files written (each once), in all. */
+  readonly maxWrittenBytes: number;
+}
+
 interface NoteContext {
   readonly folders: Map<string, FolderId>;
+  /** Directories whose folder from an earlier import the user deleted since, with why their notes are skipped. */
+  readonly unavailable: Map<string, string>;
   readonly images: Map<string, CheckedImage>;
   readonly attachments: Map<string, VaultAttachment>;
   readonly rewriter: NoteRewriteSession;
-  /** The images and files some note already stored a copy of: each further note linking one stores another. */
-  readonly embedded: Set<string>;
-  /** Quota held for those further copies until the import ends. */
-  readonly held: (() => void)[];
+  /** The images and files some note links. */
+  readonly linked: Set<string>;
+  /** The images and files stored (or found stored) already: each is stored once, with the first note linking it. */
+  readonly settled: Set<string>;
 }
 
 /** POST /folders's rule for a name, as the reason it refuses one. */
@@ -66,14 +82,35 @@ function folderNameProblem(name: string): string | null {
   return parsed.success ? null : parsed.error.issues.map((issue) => issue.message).join("; ");
 }
 
+/** A file's read failing (a damaged zip entry) is that file's fault, reported as its own, not the request's. */
+const unreadable = (file: VaultAttachment, error: unknown): AppError => (error instanceof AppError ? error : new AppError("validation_failed", `${JSON.stringify(file.path)} could not be read`));
+
+/** The SHA-256 of a file's bytes, read without storing them: whether an earlier import stored the same. */
+async function sha256Of(file: VaultAttachment): Promise<string> {
+  const hash = createHash("sha256");
+  try {
+    for await (const chunk of await file.source.open()) hash.update(chunk);
+  } catch (error) {
+    throw unreadable(file, error);
+  }
+  return hash.digest("hex");
+}
+
 export class VaultImport {
-  private readonly result: ImportResult = { foldersCreated: 0, pagesCreated: 0, imagesUploaded: 0, attachmentsUploaded: 0, backlinksCreated: 0, errors: [] };
+  private readonly result: ImportResult = {
+    foldersCreated: 0,
+    pagesCreated: 0,
+    imagesUploaded: 0,
+    attachmentsUploaded: 0,
+    backlinksCreated: 0,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    errors: [],
+  };
   private position: number | null = null;
-  /**
-   * Bytes of the images and files this import recorded: what its reservations hold that the read models show
-   * once they catch up.
-   */
-  private storedBytes = 0;
+  /** Bytes read and written so far, against ImportLimits.maxWrittenBytes. */
+  private written = 0;
   private readonly owner: UserId;
   /** What derived ids are made from: one of the scopes, chosen when the import runs. */
   private scope: string;
@@ -81,25 +118,27 @@ export class VaultImport {
   constructor(
     private readonly ports: CommandApiPorts,
     private readonly actor: Actor,
-    /** From the caller and the Idempotency-Key (shared/imports/import-ids.ts), or a fresh id. */
+    private readonly target: ImportTarget,
+    /** From the target (shared/imports/import-ids.ts), and the Idempotency-Key's earlier scopes. */
     private readonly scopes: ImportScopes,
+    private readonly limits: ImportLimits,
   ) {
-    this.owner = userIdSchema.parse(actor.context.actorId);
-    this.scope = scopes.keyed;
+    this.owner = target.ownerId;
+    this.scope = scopes.vault;
   }
 
   /**
-   * The legacy scope when the first attempt of this key derived its ids before scopes were keyed: what it made
-   * first (the first folder, or the first note's page) exists under the legacy id.
+   * An earlier scope when the first attempt of this Idempotency-Key derived its ids from it: what it made first
+   * (the first folder, or the first note's page) exists under that scope's id.
    */
   private async chooseScope(directories: readonly string[], notes: readonly VaultNote[]): Promise<string> {
-    const { keyed, legacy } = this.scopes;
-    if (legacy === null) return keyed;
     const [directory] = directories;
-    if (directory !== undefined && (await folderCommands.load(this.ports.eventStore, folderIdSchema.parse(derivedId(legacy, "folder", directory)))).status !== "absent") return legacy;
     const [note] = notes;
-    if (note !== undefined && (await pageCommands.load(this.ports.eventStore, pageIdSchema.parse(importedPageId(legacy, note.path)))).status !== "absent") return legacy;
-    return keyed;
+    for (const scope of this.scopes.earlier) {
+      if (directory !== undefined && (await folderCommands.load(this.ports.eventStore, folderIdSchema.parse(derivedId(scope, "folder", directory)))).status !== "absent") return scope;
+      if (note !== undefined && (await pageCommands.load(this.ports.eventStore, pageIdSchema.parse(importedPageId(scope, note.path)))).status !== "absent") return scope;
+    }
+    return this.scopes.vault;
   }
 
   private record(position: number | null): void {
@@ -117,17 +156,16 @@ export class VaultImport {
 
     const images = await this.checkImages(vault.images);
     const attachments = this.checkAttachments(vault.attachments);
-    // The images and files count against the workspace's blob quota together before anything is made: a vault
-    // whose files do not fit even once is refused whole (409 quota_exceeded). Each note linking a file stores a
-    // copy of its own, so a file linked by a second note holds its bytes again when that note is imported
-    // (`holdCopies`), and a note that does not fit then is skipped with the quota's refusal.
-    const imageBytes = [...images.values()].reduce((total, checked) => total + checked.image.bytes.length, 0);
-    const fileBytes = [...attachments.values()].reduce((total, file) => total + file.source.size, 0);
-    const held = [await this.ports.quotas.blobBytes.reserve(this.owner, imageBytes + fileBytes)];
+    this.written = tree.notes.reduce((total, note) => total + Buffer.byteLength(note.markdown), 0) + [...images.values()].reduce((total, checked) => total + checked.image.bytes.length, 0);
+    // What the import may store counts against the workspace's blob quota before anything is made: each image and
+    // file once, but not those an earlier import stored already (a vault imported again), and a vault that does
+    // not fit is refused whole (409 quota_exceeded). Each is stored once, however many notes link it.
+    const release = await this.ports.quotas.blobBytes.reserve(this.owner, await this.bytesToStore(images, attachments));
     try {
-      const folders = await this.createFolders(tree.directories);
-      const rewriter = this.ports.notes.session({ scope: this.scope, notePaths: tree.notes.map((note) => note.path), imagePaths: [...images.keys()], attachmentPaths: [...attachments.keys()] });
-      const context: NoteContext = { folders, images, attachments, rewriter, embedded: new Set<string>(), held };
+      const { folders, unavailable } = await this.createFolders(tree.directories);
+      const imageDigests = [...images.values()].map((checked) => ({ path: checked.image.path, sha256: checked.sha256 }));
+      const rewriter = this.ports.notes.session({ scope: this.scope, notePaths: tree.notes.map((note) => note.path), images: imageDigests, attachmentPaths: [...attachments.keys()] });
+      const context: NoteContext = { folders, unavailable, images, attachments, rewriter, linked: new Set<string>(), settled: new Set<string>() };
       try {
         for (const [index, note] of tree.notes.entries()) {
           await yieldToLoop();
@@ -137,13 +175,26 @@ export class VaultImport {
       } finally {
         rewriter.close();
       }
-      for (const path of images.keys()) if (!context.embedded.has(path)) this.result.errors.push(`${JSON.stringify(path)}: skipped: no imported note embeds this image`);
-      for (const path of attachments.keys()) if (!context.embedded.has(path)) this.result.errors.push(`${JSON.stringify(path)}: skipped: no imported note links this file`);
+      for (const path of images.keys()) if (!context.linked.has(path)) this.result.errors.push(`${JSON.stringify(path)}: skipped: no imported note embeds this image`);
+      for (const path of attachments.keys()) if (!context.linked.has(path)) this.result.errors.push(`${JSON.stringify(path)}: skipped: no imported note links this file`);
     } finally {
-      for (const release of held) release();
+      release();
     }
     log.info({ event: "import.finished", correlationId, ...this.result, errors: this.result.errors.length });
     return { result: this.result, position: this.position };
+  }
+
+  /** Bytes of the images not uploaded yet, and of the files not attached yet or attached with another size. */
+  private async bytesToStore(images: ReadonlyMap<string, CheckedImage>, attachments: ReadonlyMap<string, VaultAttachment>): Promise<number> {
+    let total = 0;
+    for (const checked of images.values()) {
+      if (!(await imageCommands.load(this.ports.eventStore, this.imageIdFor(checked))).exists) total += checked.image.bytes.length;
+    }
+    for (const file of attachments.values()) {
+      const state = await attachmentCommands.load(this.ports.eventStore, this.attachmentIdFor(file.path));
+      if (state.status === "absent" || (state.status === "live" && state.attachment.size !== file.source.size)) total += file.source.size;
+    }
+    return total;
   }
 
   /** Runs one file's writes: a refusal of the domain's (an AppError) is that file's, anything else the request's. */
@@ -156,22 +207,43 @@ export class VaultImport {
     }
   }
 
-  private async createFolders(directories: readonly string[]): Promise<Map<string, FolderId>> {
-    const byPath = await ownFoldersByPath(this.ports.views.folders, this.owner);
+  private async createFolders(directories: readonly string[]): Promise<{ folders: Map<string, FolderId>; unavailable: Map<string, string> }> {
+    const byPath = await foldersAtTarget(this.ports.views.folders, this.target);
+    const unavailable = new Map<string, string>();
     for (const directory of directories) {
       await yieldToLoop();
-      if (byPath.has(directory.toLowerCase())) continue;
+      const key = directory.toLowerCase();
       const slash = directory.lastIndexOf("/");
-      const parentId = slash === -1 ? null : (byPath.get(directory.slice(0, slash).toLowerCase()) ?? null);
+      const parentKey = slash === -1 ? null : directory.slice(0, slash).toLowerCase();
+      const parentProblem = parentKey === null ? undefined : unavailable.get(parentKey);
+      if (parentProblem !== undefined) {
+        unavailable.set(key, parentProblem);
+        continue;
+      }
+      if (byPath.has(key)) {
+        this.result.unchanged += 1;
+        continue;
+      }
+      const parentId = parentKey === null ? (this.target.folder?.id ?? null) : (byPath.get(parentKey) ?? null);
       const folderId = folderIdSchema.parse(derivedId(this.scope, "folder", directory));
-      byPath.set(directory.toLowerCase(), folderId);
-      if ((await folderCommands.load(this.ports.eventStore, folderId)).status !== "absent") continue;
+      const state = await folderCommands.load(this.ports.eventStore, folderId);
+      if (state.status === "deleted" || state.status === "purged") {
+        unavailable.set(key, `its folder ${JSON.stringify(directory)} from an earlier import was deleted since; restore it from the trash to import into it again`);
+        continue;
+      }
+      byPath.set(key, folderId);
+      if (state.status === "live") {
+        // Made by an earlier import and moved or renamed by the user since: its notes go where it now is.
+        this.result.unchanged += 1;
+        continue;
+      }
       const command = { type: "CreateFolder" as const, folderId, ownerId: this.owner, parentId, name: directory.slice(slash + 1), icon: null };
       const { position } = await folderCommands.handle(this.ports.eventStore, folderId, command, this.actor.context);
       this.record(position);
       this.result.foldersCreated += 1;
+      this.result.created += 1;
     }
-    return byPath;
+    return { folders: byPath, unavailable };
   }
 
   private async checkImages(images: readonly VaultImage[]): Promise<Map<string, CheckedImage>> {
@@ -202,12 +274,31 @@ export class VaultImport {
     return checked;
   }
 
-  private imageIdFor(note: VaultNote, imagePath: string): ImageId {
-    return imageIdSchema.parse(importedImageId(this.scope, note.path, imagePath));
+  private imageIdFor(checked: CheckedImage): ImageId {
+    return imageIdSchema.parse(importedImageId(this.scope, checked.image.path, checked.sha256));
+  }
+
+  private attachmentIdFor(filePath: string): AttachmentId {
+    return attachmentIdSchema.parse(importedAttachmentId(this.scope, filePath));
   }
 
   private async importNote(note: VaultNote, context: NoteContext): Promise<void> {
     const label = JSON.stringify(note.path);
+    const folderProblem = context.unavailable.get(note.directory.toLowerCase());
+    if (folderProblem !== undefined) {
+      this.result.errors.push(`${label}: skipped: ${folderProblem}`);
+      return;
+    }
+    const pageId = pageIdSchema.parse(importedPageId(this.scope, note.path));
+    const page = await pageCommands.load(this.ports.eventStore, pageId);
+    if (page.status === "deleted") {
+      this.result.errors.push(`${label}: skipped: its page from an earlier import is in the trash; restore it to import the note into it again`);
+      return;
+    }
+    if (page.status === "purged") {
+      this.result.errors.push(`${label}: skipped: its page from an earlier import was deleted for good; import the vault into another folder to have it again`);
+      return;
+    }
     const outcome = await context.rewriter.rewrite({ path: note.path, directory: note.directory, markdown: note.markdown });
     if (outcome.kind === "unreadable") {
       this.result.errors.push(`${label}: skipped: it could not be read as markdown`);
@@ -231,50 +322,46 @@ export class VaultImport {
     for (const problem of rewritten.problems) this.result.errors.push(`${label}: ${problem}`);
     const title = this.field(titleField, rewritten.title, label, "title") ?? this.field(titleField, note.name.slice(0, 200), label, "file name") ?? "Untitled";
     const icon = this.field(iconField, rewritten.icon, label, "icon");
-    const pageId = pageIdSchema.parse(importedPageId(this.scope, note.path));
 
     await this.reported(label, async () => {
-      await this.holdCopies(context, rewritten.images, rewritten.attachments);
+      // An existing page is changed only by a caller who may edit it where it now is.
+      if (page.status === "live") await pageAccess("edit")(this.ports.views, this.actor.principal, pageId);
+      for (const path of [...rewritten.images, ...rewritten.attachments]) context.linked.add(path);
       for (const imagePath of rewritten.images) {
         const checked = context.images.get(imagePath);
-        if (!checked) continue;
-        context.embedded.add(imagePath);
-        await this.uploadImage(checked, this.imageIdFor(note, imagePath), pageId);
+        if (!checked || context.settled.has(imagePath)) continue;
+        await this.uploadImage(checked, pageId);
+        context.settled.add(imagePath);
       }
-      const linked = rewritten.attachments.flatMap((path) => context.attachments.get(path) ?? []);
       // Bytes first, records after the page exists, so the page's history starts with its creation.
       const stored: StoredAttachment[] = [];
-      for (const file of linked) {
-        context.embedded.add(file.path);
-        const attachmentId = this.attachmentIdFor(note, file.path);
-        if ((await attachmentCommands.load(this.ports.eventStore, attachmentId)).status !== "absent") continue;
-        stored.push({ file, attachmentId, ...(await this.storeAttachment(file, attachmentId)) });
+      for (const path of rewritten.attachments) {
+        const file = context.attachments.get(path);
+        if (!file || context.settled.has(path)) continue;
+        const attachment = await this.storeAttachment(file, pageId);
+        if (attachment !== null) stored.push(attachment);
+        context.settled.add(path);
       }
-      if ((await pageCommands.load(this.ports.eventStore, pageId)).status === "absent") {
-        const parentId = note.directory === "" ? null : (context.folders.get(note.directory.toLowerCase()) ?? null);
+      if (page.status === "absent") {
+        const parentId = note.directory === "" ? (this.target.folder?.id ?? null) : (context.folders.get(note.directory.toLowerCase()) ?? null);
         const command = { type: "CreatePage" as const, pageId, ownerId: this.owner, parentId, title, icon, markdown: rewritten.markdown };
         const { position } = await pageCommands.handle(this.ports.eventStore, pageId, command, this.actor.context);
         this.record(position);
         this.result.pagesCreated += 1;
+        this.result.created += 1;
         this.result.backlinksCreated += rewritten.backlinks;
+      } else if (page.title === title && page.icon === icon && page.markdown === rewritten.markdown) {
+        this.result.unchanged += 1;
+      } else {
+        // The vault's version wins; the page's history keeps what it replaces.
+        const renamed = await pageCommands.handle(this.ports.eventStore, pageId, { type: "UpdatePage", pageId, title, icon }, this.actor.context);
+        this.record(renamed.position);
+        const content = await pageCommands.handle(this.ports.eventStore, pageId, { type: "ReplaceContent", pageId, markdown: rewritten.markdown, ifMatchRevision: renamed.state.status === "live" ? renamed.state.revision : page.revision }, this.actor.context);
+        this.record(content.position);
+        this.result.updated += 1;
       }
-      for (const attachment of stored) await this.recordAttachment(attachment, pageId);
+      for (const attachment of stored) await this.recordAttachment(attachment);
     });
-  }
-
-  /**
-   * Holds the quota for the copies a note stores of images and files an earlier note stored already (the first
-   * copy of each is in the import's up-front reservation); refuses the note (409's message) when they do not fit.
-   */
-  private async holdCopies(context: NoteContext, imagePaths: readonly string[], filePaths: readonly string[]): Promise<void> {
-    let again = 0;
-    for (const path of new Set(imagePaths)) if (context.embedded.has(path)) again += context.images.get(path)?.image.bytes.length ?? 0;
-    for (const path of new Set(filePaths)) if (context.embedded.has(path)) again += context.attachments.get(path)?.source.size ?? 0;
-    if (again === 0) return;
-    // Once the read models show the copies recorded so far, they are counted there and not again as held; if the
-    // projection is late, they count twice, which can only refuse sooner.
-    const shown = this.position === null || (await this.ports.projection.waitFor(this.position, this.ports.consistencyWaitMs));
-    context.held.push(await this.ports.quotas.blobBytes.reserve(this.owner, again, shown ? this.storedBytes : 0));
   }
 
   /** A frontmatter or file-name value as a page field, or null (reported) when the field's rules refuse it. */
@@ -286,12 +373,29 @@ export class VaultImport {
     return null;
   }
 
-  private attachmentIdFor(note: VaultNote, filePath: string): AttachmentId {
-    return attachmentIdSchema.parse(importedAttachmentId(this.scope, note.path, filePath));
-  }
-
-  /** Streams a linked file into the blob store (a zip entry inflates as it goes), measuring it on the way. */
-  private async storeAttachment(file: VaultAttachment, attachmentId: AttachmentId): Promise<Omit<StoredAttachment, "file" | "attachmentId">> {
+  /**
+   * Stores a linked file's bytes under its attachment's id unless an earlier import attached the same bytes
+   * (unchanged: null) or the user deleted that attachment since (reported: null). Counts them against the
+   * import's limit before writing.
+   */
+  private async storeAttachment(file: VaultAttachment, pageId: PageId): Promise<StoredAttachment | null> {
+    const attachmentId = this.attachmentIdFor(file.path);
+    const state: AttachmentState = await attachmentCommands.load(this.ports.eventStore, attachmentId);
+    if (state.status === "deleted") {
+      this.result.errors.push(`${JSON.stringify(file.path)}: skipped: its attachment from an earlier import was deleted since`);
+      return null;
+    }
+    if (state.status === "live") {
+      if (state.attachment.size === file.source.size && state.attachment.sha256 === (await sha256Of(file))) {
+        this.result.unchanged += 1;
+        return null;
+      }
+      await pageAccess("edit")(this.ports.views, this.actor.principal, state.attachment.pageId);
+    }
+    if (this.written + file.source.size > this.limits.maxWrittenBytes) {
+      throw new AppError("payload_too_large", `${JSON.stringify(file.path)} would take what this import reads and writes past ${this.limits.maxWrittenBytes} bytes`);
+    }
+    this.written += file.source.size;
     const name = file.path.slice(file.path.lastIndexOf("/") + 1);
     const hash = createHash("sha256");
     let head = Buffer.alloc(0);
@@ -303,32 +407,42 @@ export class VaultImport {
           yield chunk;
         }
       } catch (error) {
-        // The file's own fault (a damaged entry): reported as that file's, not the request's.
-        throw error instanceof AppError ? error : new AppError("validation_failed", `${JSON.stringify(file.path)} could not be read`);
+        throw unreadable(file, error);
       }
     };
     const size = await this.ports.blobs.putStream(blobKeySchema.parse(attachmentBlobKey(attachmentId)), measured());
-    return { size, sha256: hash.digest("hex"), mimeType: fileTypeOf(head, name), name };
+    const attachedTo = state.status === "live" ? state.attachment.pageId : pageId;
+    return { attachmentId, pageId: attachedTo, replaces: state.status === "live", size, sha256: hash.digest("hex"), mimeType: fileTypeOf(head, name), name };
   }
 
-  /** Records an attachment whose bytes are stored. */
-  private async recordAttachment(stored: StoredAttachment, pageId: PageId): Promise<void> {
-    const { attachmentId, name, mimeType, size, sha256 } = stored;
-    const attachment = { attachmentId, pageId, uploaderId: this.owner, filename: name, originalName: name, mimeType, size, sha256 };
-    const { position } = await attachmentCommands.handle(this.ports.eventStore, attachmentId, { type: "RecordAttachmentUpload", attachment }, this.actor.context);
+  /** Records an attachment whose bytes are stored, or the new bytes of one recorded before. */
+  private async recordAttachment(stored: StoredAttachment): Promise<void> {
+    const { attachmentId, pageId, name, mimeType, size, sha256 } = stored;
+    const attachment = { attachmentId, pageId, uploaderId: this.actor.context.actorId, filename: name, originalName: name, mimeType, size, sha256 };
+    const command = stored.replaces ? { type: "RecordAttachmentReplacement" as const, attachment } : { type: "RecordAttachmentUpload" as const, attachment };
+    const { position } = await attachmentCommands.handle(this.ports.eventStore, attachmentId, command, this.actor.context);
     this.record(position);
-    this.result.attachmentsUploaded += 1;
-    this.storedBytes += size;
+    if (stored.replaces) {
+      this.result.updated += 1;
+    } else {
+      this.result.attachmentsUploaded += 1;
+      this.result.created += 1;
+    }
   }
 
-  private async uploadImage(checked: CheckedImage, imageId: ImageId, pageId: PageId): Promise<void> {
-    if ((await imageCommands.load(this.ports.eventStore, imageId)).exists) return;
+  /** Uploads an image with the first note embedding it, unless an earlier import uploaded the same bytes. */
+  private async uploadImage(checked: CheckedImage, pageId: PageId): Promise<void> {
+    const imageId = this.imageIdFor(checked);
+    if ((await imageCommands.load(this.ports.eventStore, imageId)).exists) {
+      this.result.unchanged += 1;
+      return;
+    }
     const filename = imageBlobKey(imageId, checked.inspected.extension);
     await this.ports.blobs.put(blobKeySchema.parse(filename), checked.image.bytes);
     const image = {
       imageId,
       pageId,
-      uploaderId: this.owner,
+      uploaderId: this.actor.context.actorId,
       filename,
       originalName: checked.image.path.slice(checked.image.path.lastIndexOf("/") + 1),
       mimeType: checked.inspected.mimeType,
@@ -341,6 +455,6 @@ export class VaultImport {
     const { position } = await imageCommands.handle(this.ports.eventStore, imageId, { type: "RecordImageUpload", image }, this.actor.context);
     this.record(position);
     this.result.imagesUploaded += 1;
-    this.storedBytes += image.size;
+    this.result.created += 1;
   }
 }

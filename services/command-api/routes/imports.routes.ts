@@ -1,11 +1,11 @@
 // POST /imports/obsidian: a vault's notes, images and other files become folders, pages, images and attachments
-// under the caller's root (services/command-api/imports/vault-import.ts does the work). The vault comes as JSON
+// under the caller's root or in a folder (`?folderId=`, edit needed), and importing it there again updates what
+// the earlier import made (services/command-api/imports/vault-import.ts does the work). The vault comes as JSON
 // (`{files: [{path, content}]}`) or as a zip (`application/zip`: an export as it is, or a vault zipped by hand),
 // spooled to disk and read entry by entry (services/command-api/imports/vault-zip.ts); both forms give the same
 // files to the same import. One request is one logical operation: every event carries the request's correlation
-// id, ids derive from the Idempotency-Key (when sent) so a retry after a failure creates only what is missing, and
-// progress is logged as it goes.
-import { randomUUID } from "node:crypto";
+// id, ids derive from the target and the files' paths so a retry after a failure creates only what is missing,
+// and progress is logged as it goes.
 import { Readable } from "node:stream";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
@@ -14,6 +14,8 @@ import type { App } from "../../../shared/http/create-app.ts";
 import { contentBytes, IMPORT_MAX_FILES, IMPORT_MAX_TOTAL_BYTES, type VaultFile } from "../../../shared/imports/vault-files.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
 import { importScopes } from "../../../shared/imports/import-ids.ts";
+import { folderIdSchema } from "../../../shared/kernel/ids.ts";
+import { importTarget } from "../imports/import-target.ts";
 import { boundedImportResult, importResult } from "../imports/import-result.ts";
 import { VaultImport } from "../imports/vault-import.ts";
 import { readVaultZip } from "../imports/vault-zip.ts";
@@ -83,10 +85,22 @@ export async function importCommandRoutes(app: App, ports: CommandApiPorts): Pro
         // A zip's body is a stream the JSON schema refuses: the handler raises the refusal for JSON bodies only.
         attachValidation: true,
         config: { access: { scope: "pages:write" } },
-        schema: { body: importBody, response: writeResponses({ 201: importResult }) },
+        schema: {
+          querystring: z.object({
+            folderId: folderIdSchema.optional().describe("the folder to import into (the vault's root becomes its contents); the caller's root when left out. Importing the same vault into the same place again updates what the earlier import made"),
+          }),
+          body: importBody,
+          response: writeResponses({ 201: importResult }),
+        },
       },
       async (request, reply) => answer(request, reply, async ({ actor, once }) => {
         const sent: unknown = request.body;
+        const folderId = request.query.folderId ?? null;
+        // Decided before the body is read: an unseen folder costs what a missing one does.
+        const target = await importTarget(ports.views, actor.principal, folderId).catch((error: unknown) => {
+          if (sent instanceof Readable) closeAfterAnswer(request, reply);
+          throw error;
+        });
         let vault: SentVault;
         if (sent instanceof Readable) {
           vault = await zipVault(ports, request, reply, sent);
@@ -100,15 +114,19 @@ export async function importCommandRoutes(app: App, ports: CommandApiPorts): Pro
           vault = { files, fingerprintBody: request.body, close: async () => undefined };
         }
         const key = request.headers["idempotency-key"];
-        // Without a key, a fresh scope: nothing to find again, nothing to guess.
-        const scopes = typeof key === "string" ? importScopes(ports.keyedHashes.importScope, actor.context.actorId, key) : { keyed: `${actor.context.actorId}\n${randomUUID()}`, legacy: null };
+        const retry = typeof key === "string" ? { callerId: actor.context.actorId, idempotencyKey: key } : null;
+        const scopes = importScopes(ports.keyedHashes.importScope, { ownerId: target.ownerId, folderId }, retry);
+        // What the import reads and writes in all: the zip form's uncompressed limit, the JSON form's content limit.
+        const limits = { maxWrittenBytes: sent instanceof Readable ? ports.vaultZips.maxUncompressedBytes : IMPORT_MAX_TOTAL_BYTES };
+        // Without a folder, the fingerprint is what it was before imports took one.
+        const fingerprintBody = folderId === null ? vault.fingerprintBody : { vault: vault.fingerprintBody, folderId };
         try {
           return await once(async () => {
-            const { result, position } = await new VaultImport(ports, actor, scopes).run(vault.files);
+            const { result, position } = await new VaultImport(ports, actor, target, scopes, limits).run(vault.files);
             // The counts are the write side's own: the same whether the read models show the import yet or not.
             const counted = boundedImportResult(result);
             return { position, status: 201, present: async () => ({ body: counted }), assemble: async () => ({ body: counted }) };
-          }, { fingerprintBody: vault.fingerprintBody });
+          }, { fingerprintBody });
         } finally {
           await vault.close();
         }

@@ -21,6 +21,7 @@ function subjectOf(event: DomainEvent): Subject {
       return { kind: "page", id: event.data.pageId, access: { kind: "page", id: event.data.pageId } };
     // A file attached to or removed from a page is a change of that page, read with its permission.
     case "AttachmentUploaded":
+    case "AttachmentReplaced":
     case "AttachmentDeleted":
       return { kind: "page", id: event.data.pageId, access: { kind: "page", id: event.data.pageId } };
     case "FolderCreated":

@@ -95,6 +95,7 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
     case "ImageUploaded":
       return projectImage(narrow(stored, event), writers, tx);
     case "AttachmentUploaded":
+    case "AttachmentReplaced":
     case "AttachmentDeleted":
       return projectAttachment(narrow(stored, event), writers, tx);
     case "WebhookCreated":
