@@ -207,7 +207,14 @@ export function queryApiPorts(
  * that serves both sides passes one pool to both (services/all-in-one.ts).
  */
 export function workerPoolFor(config: Config): WorkerPool {
-  return new WorkerPool({ threads: config.WORKER_THREADS, taskTimeLimitMs: config.WORKER_TASK_TIME_LIMIT_MS, memoryMb: config.WORKER_MEMORY_MB, queue: config.WORKER_QUEUE });
+  return new WorkerPool({
+    threads: config.WORKER_THREADS,
+    taskTimeLimitMs: config.WORKER_TASK_TIME_LIMIT_MS,
+    memoryMb: config.WORKER_MEMORY_MB,
+    queue: config.WORKER_QUEUE,
+    tasksPerCaller: config.WORKER_TASKS_PER_CALLER,
+    ...(config.WORKER_THREADS_PER_CALLER === undefined ? {} : { threadsPerCaller: config.WORKER_THREADS_PER_CALLER }),
+  });
 }
 
 /** GET /metrics on METRICS_PORT, for a process without an HTTP port of its own; null when it is not set. */

@@ -96,6 +96,11 @@ export const configSchema = z.object({
   WORKER_MEMORY_MB: z.coerce.number().int().min(16).max(16_384).default(1_024),
   /** Tasks that may wait for a thread of the worker pool; one more is refused with 503 and Retry-After. */
   WORKER_QUEUE: z.coerce.number().int().min(0).max(10_000).default(64),
+  /** Tasks of the worker pool one caller (a user; a share link's owner for its anonymous readers) may hold,
+   * running and waiting; one more is refused with 429 too_many_tasks and Retry-After. */
+  WORKER_TASKS_PER_CALLER: z.coerce.number().int().min(1).max(10_000).default(4),
+  /** Threads of the worker pool one caller may use at once; by default half of them, at least one. */
+  WORKER_THREADS_PER_CALLER: z.coerce.number().int().min(1).max(64).optional(),
   /** Vault exports one user may run at once on a query process; one more is refused with 429. */
   EXPORT_MAX_PER_USER: z.coerce.number().int().min(1).max(100).default(1),
   /** Vault exports a query process runs at once; one more is refused with 503 and Retry-After. */

@@ -26,6 +26,8 @@ export const errorCatalogue = {
   diff_too_large: 422,
   precondition_required: 428,
   rate_limited: 429,
+  /** The caller already holds as many tasks of the worker pool as one caller may (shared/workers/worker-pool.ts). */
+  too_many_tasks: 429,
   headers_too_large: 431,
   internal: 500,
   consistency_timeout: 503,

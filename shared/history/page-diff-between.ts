@@ -7,6 +7,7 @@ import { refuseFuture, type Instant } from "./instant.ts";
 import type { PageDiff } from "./page-diff.compute.ts";
 import { diffPageVersions, type DiffLimits } from "./page-diff.ts";
 import { pageRecordAt } from "./read-history.ts";
+import { runAsCaller, userCaller } from "../workers/pool-caller.ts";
 import type { WorkerPool } from "../workers/worker-pool.ts";
 
 export interface DiffPorts {
@@ -39,6 +40,7 @@ export async function pageDiffBetween(ports: DiffPorts, principal: Principal, pa
   const before = await pageRecordAt(ports.views, principal, pageId, range.from);
   const after = await pageRecordAt(ports.views, principal, pageId, to);
   const version = (label: string, read: typeof before) => ({ label, title: read.shown.title, icon: read.shown.icon, markdown: read.markdown });
-  const { diff, unified } = await diffPageVersions(ports.pool, version(labelOf(range.from), before), version(range.to === undefined ? "now" : labelOf(to), after), ports.diffLimits);
+  const compared = () => diffPageVersions(ports.pool, version(labelOf(range.from), before), version(range.to === undefined ? "now" : labelOf(to), after), ports.diffLimits);
+  const { diff, unified } = await runAsCaller(userCaller(principal.user.id), compared);
   return { pageId, fromPosition: String(before.shown.updatedPosition), toPosition: String(after.shown.updatedPosition), ...diff, unified };
 }

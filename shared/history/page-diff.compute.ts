@@ -44,7 +44,7 @@ export const diffTaskSchema = z.object({ from: pageVersionSchema, to: pageVersio
 export type DiffTask = z.infer<typeof diffTaskSchema>;
 
 /** Ends with a line break, so a last line without one does not read as changed when a line is added after it. */
-const asLines = (markdown: string): string => (markdown === "" || markdown.endsWith("\n") ? markdown : `${markdown}\n`);
+export const asLines = (markdown: string): string => (markdown === "" || markdown.endsWith("\n") ? markdown : `${markdown}\n`);
 
 export function computePageDiff(task: DiffTask): DiffOutcome {
   const { from, to } = task;

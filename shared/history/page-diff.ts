@@ -1,10 +1,12 @@
 // diffPageVersions: the change between two versions of a page, computed in the process's worker pool
 // (shared/workers/) so that a diff of two large, very different documents never holds the event loop. Past the
 // edit-length bound jsdiff checks as it goes, or past the pool's time or memory limit, the answer is
-// 422 diff_too_large.
+// 422 diff_too_large; two versions whose lines alone show they differ past the bound are refused so before the
+// diff takes a worker (diff-lower-bound.ts).
 import { AppError } from "../errors/app-error.ts";
 import type { WorkerPool } from "../workers/worker-pool.ts";
-import type { PageDiff, PageVersion } from "./page-diff.compute.ts";
+import { editLengthLowerBound } from "./diff-lower-bound.ts";
+import { asLines, type PageDiff, type PageVersion } from "./page-diff.compute.ts";
 
 export interface DiffLimits {
   /** Edit operations (lines added plus removed, roughly) past which the diff is refused. */
@@ -22,6 +24,7 @@ const tooLarge = (): AppError =>
 
 /** The diff between two versions, with its unified text; 422 diff_too_large past the limits. */
 export async function diffPageVersions(pool: Pick<WorkerPool, "run">, from: PageVersion, to: PageVersion, limits: DiffLimits = DEFAULT_DIFF_LIMITS): Promise<{ diff: PageDiff; unified: string }> {
+  if (editLengthLowerBound(asLines(from.markdown), asLines(to.markdown)) > limits.maxEditLength) throw tooLarge();
   const task = { from, to, maxEditLength: limits.maxEditLength, context: limits.context };
   const outcome = await pool.run("pageDiff", task, limits.timeLimitMs === undefined ? {} : { timeLimitMs: limits.timeLimitMs }).catch((error: unknown) => {
     // Past the pool's time or memory limit: the same answer as past the edit-length bound.

@@ -50,6 +50,16 @@ export interface SearchHit {
 }
 
 export const SEARCH_MAX_TERMS = 16;
+/**
+ * The terms whose cost grows with the index rather than the query, bounded before the query runs on the event
+ * loop: a prefix reads the postings of every indexed word it begins (a short one, most of the vocabulary), a
+ * phrase the positions of each of its words. Several of each over a large workspace held the loop for 430 ms.
+ * The bound depends on the query alone, so it costs a visible hit what it costs a miss.
+ */
+export const SEARCH_MAX_PREFIXES = 2;
+export const SEARCH_MIN_PREFIX_LENGTH = 2;
+export const SEARCH_MAX_PHRASES = 3;
+export const SEARCH_MAX_PHRASE_WORDS = 8;
 /** Results a walk can reach: deeper offsets would cost more than any reader needs. */
 export const SEARCH_MAX_OFFSET = 1_000;
 
@@ -85,7 +95,21 @@ export function parseSearch(q: string): SearchTerm[] {
   }
   if (terms.length === 0) throw new AppError("validation_failed", "querystring.q: must hold at least one word");
   if (terms.length > SEARCH_MAX_TERMS) throw new AppError("validation_failed", `querystring.q: at most ${SEARCH_MAX_TERMS} words and phrases`);
+  refuseCostlyTerms(terms);
   return terms;
+}
+
+function refuseCostlyTerms(terms: readonly SearchTerm[]): void {
+  const prefixes = terms.flatMap((term) => (term.kind === "word" && term.prefix ? [term.text] : []));
+  const phrases = terms.flatMap((term) => (term.kind === "phrase" ? [term.words] : []));
+  const refuse = (why: string): never => {
+    throw new AppError("validation_failed", `querystring.q: ${why}`);
+  };
+  if (prefixes.length > SEARCH_MAX_PREFIXES) refuse(`at most ${SEARCH_MAX_PREFIXES} prefix terms (word*)`);
+  const short = prefixes.find((prefix) => [...prefix].length < SEARCH_MIN_PREFIX_LENGTH);
+  if (short !== undefined) refuse(`a prefix term needs at least ${SEARCH_MIN_PREFIX_LENGTH} characters before its * (${short}*)`);
+  if (phrases.length > SEARCH_MAX_PHRASES) refuse(`at most ${SEARCH_MAX_PHRASES} phrases`);
+  if (phrases.some((words) => words.length > SEARCH_MAX_PHRASE_WORDS)) refuse(`a phrase holds at most ${SEARCH_MAX_PHRASE_WORDS} words`);
 }
 
 const escapeHtml = (text: string): string => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");

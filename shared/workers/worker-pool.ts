@@ -1,10 +1,13 @@
 // The process's one pool of worker threads for CPU-heavy work on users' data (markdown parsing, link rewriting,
 // diffs, compression), on piscina, so that no request parses, diffs or compresses on the event loop. Each task
 // has a time limit (its thread is terminated past it, and a fresh one takes its place) and each thread a heap
-// limit; tasks wait in a bounded queue, and one more is refused at once. Failures are errors of the catalogue:
-//   too_complex (422)  the task ran past its time limit
-//   too_large (413)    the task needed more memory than a thread may hold
-//   unavailable (503)  the queue is full, or the pool is closed; Retry-After says when to try again
+// limit; tasks wait in a bounded queue, and one more is refused at once. Tasks wait per caller (pool-caller.ts)
+// and take threads in turns (fair-schedule.ts), so one caller's queue delays another's next task by at most the
+// tasks already running; a caller holds at most a few tasks. Failures are errors of the catalogue:
+//   too_complex (422)     the task ran past its time limit
+//   too_large (413)       the task needed more memory than a thread may hold
+//   too_many_tasks (429)  the caller already holds as many tasks as it may; Retry-After says when to try again
+//   unavailable (503)     the queue is full, or the pool is closed; Retry-After says when to try again
 // A task's time counts from when its thread begins it, not from when it was queued: at most one task per thread
 // is handed to piscina, the rest wait here.
 import { createRequire } from "node:module";
@@ -13,6 +16,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { MessageChannel } from "node:worker_threads";
 import { Piscina } from "piscina";
 import { AppError } from "../errors/app-error.ts";
+import { FairSchedule } from "./fair-schedule.ts";
+import { currentCaller } from "./pool-caller.ts";
 import { poolTasks, type PoolRequest, type PoolTaskInput, type PoolTaskName, type PoolTaskOutput } from "./pool-tasks.ts";
 
 export interface WorkerPoolLimits {
@@ -24,6 +29,10 @@ export interface WorkerPoolLimits {
   readonly memoryMb: number;
   /** Tasks that may wait for a thread; one more is refused with 503. */
   readonly queue: number;
+  /** Tasks one caller may hold, running and waiting; one more is refused with 429 (default: 4). */
+  readonly tasksPerCaller?: number;
+  /** Threads one caller may use at once (default: half the threads, at least one). */
+  readonly threadsPerCaller?: number;
 }
 
 interface Waiting {
@@ -49,17 +58,24 @@ const IDLE_THREAD_MS = 60_000;
 const unavailable = (why: string): AppError => new AppError("unavailable", `${why}; retry shortly`, { "retry-after": "5" });
 const outOfMemory = (error: unknown): boolean => error instanceof Error && "code" in error && error.code === "ERR_WORKER_OUT_OF_MEMORY";
 
+const DEFAULT_TASKS_PER_CALLER = 4;
+
 export class WorkerPool {
   private readonly piscina: Piscina;
-  private readonly waiting: Waiting[] = [];
+  private readonly schedule: FairSchedule<Waiting>;
   /** The tasks handed to piscina that no thread has begun yet: what a thread failing to start fails. */
   private readonly unbegun = new Set<(error: AppError) => void>();
-  private running = 0;
   private finished = 0;
   private closed = false;
 
   constructor(private readonly limits: WorkerPoolLimits) {
     const execArgv = tsxLoader();
+    this.schedule = new FairSchedule({
+      slots: limits.threads,
+      runningPerCaller: limits.threadsPerCaller ?? Math.max(1, Math.ceil(limits.threads / 2)),
+      perCaller: limits.tasksPerCaller ?? DEFAULT_TASKS_PER_CALLER,
+      queue: limits.queue,
+    });
     this.piscina = new Piscina({
       filename: workerFile,
       // Threads start when a task needs one (a process that never exports starts none) and stay a while after.
@@ -82,7 +98,8 @@ export class WorkerPool {
    */
   async run<K extends PoolTaskName>(task: K, input: PoolTaskInput<K>, options: { timeLimitMs?: number } = {}): Promise<PoolTaskOutput<K>> {
     const timeLimitMs = options.timeLimitMs ?? this.limits.taskTimeLimitMs;
-    await this.admit();
+    const caller = currentCaller();
+    await this.admit(caller);
     const controller = new AbortController();
     let failure: AppError | null = null;
     const abort = (error: AppError): void => {
@@ -113,7 +130,7 @@ export class WorkerPool {
       clearTimeout(timer);
       begun.close();
       this.finished += 1;
-      this.release();
+      this.release(caller);
     }
   }
 
@@ -126,23 +143,26 @@ export class WorkerPool {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const waiting of this.waiting.splice(0)) waiting.refuse(unavailable("the server is shutting down"));
+    for (const waiting of this.schedule.drain()) waiting.refuse(unavailable("the server is shutting down"));
     await this.piscina.close({ force: true });
   }
 
-  private admit(): Promise<void> {
+  private admit(caller: string): Promise<void> {
     if (this.closed) return Promise.reject(unavailable("the server is shutting down"));
-    if (this.running < this.limits.threads) {
-      this.running += 1;
-      return Promise.resolve();
-    }
-    if (this.waiting.length >= this.limits.queue) return Promise.reject(unavailable("the server's workers are busy"));
-    return new Promise<void>((start, refuse) => this.waiting.push({ start, refuse }));
+    return new Promise<void>((start, refuse) => {
+      const admission = this.schedule.submit(caller, { start, refuse });
+      if (admission.kind === "start") start();
+      else if (admission.kind === "refused") refuse(admission.reason === "caller_full" ? this.callerFull() : unavailable("the server's workers are busy"));
+    });
   }
 
-  private release(): void {
-    const next = this.waiting.shift();
-    if (next) next.start();
-    else this.running -= 1;
+  private release(caller: string): void {
+    for (const next of this.schedule.finish(caller)) next.start();
+  }
+
+  private callerFull(): AppError {
+    const seconds = Math.max(1, Math.ceil(this.limits.taskTimeLimitMs / 1000));
+    const allowed = this.limits.tasksPerCaller ?? DEFAULT_TASKS_PER_CALLER;
+    return new AppError("too_many_tasks", `you already have ${allowed} tasks running or waiting on the server's workers, as many as one caller may; retry when one ends`, { "retry-after": String(seconds) });
   }
 }

@@ -59,3 +59,12 @@ describe("snippets cut from the text", () => {
     expect(snippetOf("nothing here", parseSearch("absent"))).toBeNull();
   });
 });
+
+describe("a search's cost bounded before it runs", () => {
+  it("refuses more than two prefix terms, a one-character prefix, and more than three phrases", () => {
+    expect(parseSearch("plan* rel* note")).toHaveLength(3);
+    for (const q of ["plan* rel* not*", "a* plan", `"a b" "c d" "e f" "g h"`, `"${"w ".repeat(9)}"`]) {
+      expect(() => parseSearch(q)).toThrow(expect.objectContaining({ code: "validation_failed" }));
+    }
+  });
+});

@@ -3,6 +3,7 @@
 import { afterEach, expect, it } from "vitest";
 import { AppError } from "../../shared/errors/app-error.ts";
 import { summariseLines } from "../../shared/history/line-diff.ts";
+import { runAsCaller } from "../../shared/workers/pool-caller.ts";
 import { WorkerPool, type WorkerPoolLimits } from "../../shared/workers/worker-pool.ts";
 
 let pool: WorkerPool | null = null;
@@ -72,3 +73,24 @@ it("fails a task with 503 and Retry-After when no thread can start", async () =>
   const failure = await failureOf(started({ memoryMb: 4 }).run("lineDiff", { before: "", after: "x" }));
   expect(failure).toMatchObject({ code: "unavailable", status: 503, headers: { "retry-after": "5" } });
 });
+
+it("runs another caller's task next, after only the one running, however many one caller has queued", async () => {
+  const running = started({ taskTimeLimitMs: 500, tasksPerCaller: 8 });
+  await running.run("lineDiff", { before: "", after: "" });
+  // Three tasks that each run to the time limit: queued in order, the victim's would wait for all three.
+  const storms = Array.from({ length: 3 }, () => runAsCaller("user:mallory", () => failureOf(running.run("findVaultLinks", { markdowns: [bracketStorm(80_000)] }))));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(await runAsCaller("user:alice", () => running.run("lineDiff", { before: "a", after: "b" }))).toEqual({ linesAdded: 1, linesRemoved: 1 });
+  // The first task, the storm running when the victim's was queued, and the victim's own.
+  expect(running.completed).toBe(3);
+  expect(await Promise.all(storms)).toMatchObject([{ code: "too_complex" }, { code: "too_complex" }, { code: "too_complex" }]);
+}, 30_000);
+
+it("refuses a caller's task past its share with 429 too_many_tasks and Retry-After, and takes another caller's", async () => {
+  const running = started({ tasksPerCaller: 2, taskTimeLimitMs: 2_000 });
+  const held = [0, 1].map(() => runAsCaller("user:mallory", () => failureOf(running.run("findVaultLinks", { markdowns: [bracketStorm(80_000)] }))));
+  const refused = await runAsCaller("user:mallory", () => failureOf(running.run("lineDiff", { before: "", after: "x" })));
+  expect(refused).toMatchObject({ code: "too_many_tasks", status: 429, headers: { "retry-after": "2" } });
+  expect(await runAsCaller("user:alice", () => running.run("lineDiff", { before: "", after: "x" }))).toEqual({ linesAdded: 1, linesRemoved: 0 });
+  await Promise.all(held);
+}, 30_000);

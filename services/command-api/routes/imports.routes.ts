@@ -18,6 +18,7 @@ import { folderIdSchema } from "../../../shared/kernel/ids.ts";
 import { importTarget } from "../imports/import-target.ts";
 import { boundedImportResult, importResult } from "../imports/import-result.ts";
 import { VaultImport } from "../imports/vault-import.ts";
+import { runAsCaller, userCaller } from "../../../shared/workers/pool-caller.ts";
 import { readVaultZip } from "../imports/vault-zip.ts";
 import { spoolZip, zipTooLarge } from "../imports/zip-spool.ts";
 import { writeResponses } from "../write-answer.ts";
@@ -122,7 +123,10 @@ export async function importCommandRoutes(app: App, ports: CommandApiPorts): Pro
         const fingerprintBody = folderId === null ? vault.fingerprintBody : { vault: vault.fingerprintBody, folderId };
         try {
           return await once(async () => {
-            const { result, position } = await new VaultImport(ports, actor, target, scopes, limits).run(vault.files);
+            // The notes' tasks take the worker pool's turns as this user's.
+            const { result, position } = await runAsCaller(userCaller(actor.context.actorId), () =>
+              new VaultImport(ports, actor, target, scopes, limits).run(vault.files),
+            );
             // The counts are the write side's own: the same whether the read models show the import yet or not.
             const counted = boundedImportResult(result);
             return { position, status: 201, present: async () => ({ body: counted }), assemble: async () => ({ body: counted }) };

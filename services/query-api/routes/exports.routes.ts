@@ -8,6 +8,7 @@ import { ExportSlots } from "../exports/export-slots.ts";
 import { ObsidianExport } from "../exports/obsidian-export.ts";
 import { ZipStream } from "../exports/zip-stream.ts";
 import type { QueryApiPorts } from "../query-api-ports.ts";
+import { runAsCaller, userCaller } from "../../../shared/workers/pool-caller.ts";
 
 export function exportQueryRoutes(app: App, ports: Pick<QueryApiPorts, "views" | "blobs" | "pool" | "exports">): void {
   const slots = new ExportSlots(ports.exports);
@@ -20,7 +21,8 @@ export function exportQueryRoutes(app: App, ports: Pick<QueryApiPorts, "views" |
         response: { 200: z.unknown().describe("a zip archive: the vault (application/zip)"), "4xx": errorBody, "5xx": errorBody },
       },
     },
-    async (request, reply) => {
+    // The export's tasks (parsing, compression) take the worker pool's turns as this user's, to the last batch.
+    (request, reply) => runAsCaller(userCaller(principalOf(request).user.id), async () => {
       const userId = principalOf(request).user.id;
       const release = slots.take(userId);
       let vault: ObsidianExport;
@@ -43,6 +45,6 @@ export function exportQueryRoutes(app: App, ports: Pick<QueryApiPorts, "views" |
         .header("content-disposition", 'attachment; filename="vault.zip"')
         .header("cache-control", "private, no-store")
         .send(zip.output);
-    },
+    }),
   );
 }

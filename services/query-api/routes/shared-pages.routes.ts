@@ -13,6 +13,7 @@ import { errorBody } from "../../../shared/http/schemas.ts";
 import { isUnlocked, openShareLink, pageOfLink, pagesOfLink, placeInLink, UNLOCK_COOKIE, type OpenedLink } from "../../../shared/share-links/open-share-link.ts";
 import { NOT_FOUND_HTML, pageDocument, passwordDocument, publicHeaders, RANGE_NOT_SATISFIABLE_HTML, RATE_LIMITED_HTML, TOO_MANY_HTML } from "../../../shared/share-links/public-page-html.ts";
 import { passwordMatches, UNLOCK_SECONDS, unlockToken } from "../../../shared/share-links/share-link-password.ts";
+import { runAsCaller, userCaller } from "../../../shared/workers/pool-caller.ts";
 import { serveAttachment } from "../attachments/serve-attachment.ts";
 import type { PublicPagePorts, QueryApiPorts } from "../query-api-ports.ts";
 
@@ -70,12 +71,15 @@ export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
       const markdown = content ? content.markdown : `# ${opened.kind === "folder" ? opened.folder.name : ""}\n\n${pages.map((p) => `- [${titled(p)}](${pageHref(p.id)})`).join("\n")}\n`;
       return reply.code(200).headers(headers).type("text/markdown; charset=utf-8").send(markdown);
     }
+    // An anonymous reader's render takes the worker pool's turns as the link owner's.
     const body = content
-      ? await ports.renderer.render(content.markdown, {
-          linkBase: base(opened),
-          rootPageId: opened.kind === "page" ? opened.page.id : null,
-          pages: Object.fromEntries(pages.map((p) => [p.id, { title: p.title }])),
-        })
+      ? await runAsCaller(userCaller(opened.link.createdBy), () =>
+          ports.renderer.render(content.markdown, {
+            linkBase: base(opened),
+            rootPageId: opened.kind === "page" ? opened.page.id : null,
+            pages: Object.fromEntries(pages.map((p) => [p.id, { title: p.title }])),
+          }),
+        )
       : "";
     const nav =
       opened.kind === "folder"
@@ -201,6 +205,6 @@ async function overGuessLimit(ports: SharedPagePorts, linkId: string, address: s
  * API's.
  */
 export function publicPageErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
-  if (!(error instanceof AppError && error.code === "rate_limited")) throw error;
+  if (!(error instanceof AppError && (error.code === "rate_limited" || error.code === "too_many_tasks"))) throw error;
   return reply.code(429).headers({ ...error.headers, ...publicHeaders(false) }).type("text/html; charset=utf-8").send(RATE_LIMITED_HTML);
 }

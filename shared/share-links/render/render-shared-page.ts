@@ -2,12 +2,15 @@
 // pathological page never holds the event loop. A page whose rendering takes longer than the time limit (the
 // markdown parser's bracket matching is quadratic within a paragraph: 500,000 characters of `[x]` take minutes),
 // or needs more memory than a pool thread may hold, is shown as its escaped markdown text instead; the markdown's
-// hash is kept, so the same text is not tried again and cannot hold a thread twice. A pool too busy to take the
-// page answers 503 with Retry-After (the pool's own refusal).
+// hash is kept, so the same text is not tried again and cannot hold a thread twice. A page whose measure predicts
+// a render past the limit (render-cost.ts: its brackets and size) is shown as text without taking a thread at
+// all, whatever it differs by from another. A pool too busy to take the page answers 503 with Retry-After, and a
+// link owner's pages holding as many renders as one caller may answer 429 (the pool's own refusals).
 import { createHash } from "node:crypto";
 import { AppError } from "../../errors/app-error.ts";
 import type { WorkerPool } from "../../workers/worker-pool.ts";
 import { escapeHtml } from "../public-page-html.ts";
+import { renderPastLimit } from "./render-cost.ts";
 import type { RenderOptions } from "./markdown-to-safe-html.ts";
 
 export type { RenderOptions } from "./markdown-to-safe-html.ts";
@@ -29,12 +32,14 @@ export class SharedPageRenderer {
   constructor(
     private readonly pool: Pick<WorkerPool, "run">,
     private readonly timeLimitMs = TIME_LIMIT_MS,
+    /** Whether a page's measure predicts a render past the limit (render-cost.ts). */
+    private readonly pastLimit: (markdown: string, timeLimitMs: number) => boolean = renderPastLimit,
   ) {}
 
   /** The page's markdown as sanitised HTML (an HTML fragment, without the surrounding document). */
   async render(markdown: string, options: RenderOptions): Promise<string> {
     const key = createHash("sha256").update(markdown).digest("hex");
-    if (this.tooSlow.has(key)) return plainText(markdown);
+    if (this.tooSlow.has(key) || this.pastLimit(markdown, this.timeLimitMs)) return plainText(markdown);
     try {
       const { html } = await this.pool.run("renderSharedPage", { markdown, options }, { timeLimitMs: this.timeLimitMs });
       this.rendered += 1;
