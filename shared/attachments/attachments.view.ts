@@ -25,16 +25,13 @@ export interface AttachmentsView {
   list(query: { pageId: string; before: ListKey | null; limit: number }): Promise<AttachmentRecord[]>;
   /** Every attachment ever uploaded to the page, deleted ones too, in id order after `afterId`: what a purge removes. */
   allOfPage(pageId: string, afterId: string | null, limit: number): Promise<AttachmentRecord[]>;
-  /**
-   * Bytes of the attachments on the pages of `ownerId`'s workspace until they are purged (live or in the trash),
-   * deleted ones too: their bytes are kept until the purge. What the blob quota counts beside images.
-   */
-  bytesOwnedBy(ownerId: string): Promise<number>;
 }
 
 export interface AttachmentsWriter<Tx> {
   put(tx: Tx, attachment: AttachmentRecord): Promise<void>;
   markDeleted(tx: Tx, id: string, deletedAt: string): Promise<void>;
+  /** Bytes of every attachment uploaded to the page, deleted ones too, as the batch sees them: what its purge frees. */
+  bytesOfPage(tx: Tx, pageId: string): Promise<number>;
   /** The page was purged: its attachments' records go (the command side removes their bytes). */
   removePage(tx: Tx, pageId: string): Promise<void>;
 }

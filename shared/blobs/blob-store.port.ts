@@ -45,8 +45,17 @@ export interface BlobStore extends BlobReader {
    * Returns the number of bytes stored.
    */
   putStream(key: BlobKey, source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<number>;
-  /** Removes the blob; removing one that is not there is no error. */
+  /**
+   * Removes the blob, every byte of it: resolves once nothing of it is stored (retrying a removal cut short),
+   * throws when that cannot be seen. Removing one that is not there is no error.
+   */
   delete(key: BlobKey): Promise<void>;
+  /**
+   * Removes bytes that belong to no blob (a write or a delete cut short: GridFS chunks without their file
+   * record, partial files) stored before `storedBefore`, so never a write still under way; in bounded batches.
+   * Never touches a blob. Returns how many leftovers were removed.
+   */
+  removeLeftovers(storedBefore: Date): Promise<number>;
   /** Every stored blob, in no particular order. */
   list(): AsyncIterable<BlobListing>;
   close(): Promise<void>;

@@ -18,14 +18,14 @@ export interface ImageRecord {
 
 export interface ImagesView {
   get(id: string): Promise<ImageRecord | null>;
-  /** Bytes of the images on the pages of `ownerId`'s workspace until they are purged (live or in the trash): what the blob quota counts. */
-  bytesOwnedBy(ownerId: string): Promise<number>;
   /** Every image of a page in id order, after `afterId`: what a purge removes the bytes of. */
   allOfPage(pageId: string, afterId: string | null, limit: number): Promise<ImageRecord[]>;
 }
 
 export interface ImagesWriter<Tx> {
   put(tx: Tx, image: ImageRecord): Promise<void>;
+  /** Bytes of the images uploaded to the page, as the batch sees them: what its purge takes off the owner's total. */
+  bytesOfPage(tx: Tx, pageId: string): Promise<number>;
   /** The page was purged: the records of the images uploaded to it go (the purge removes their bytes). */
   removePage(tx: Tx, pageId: string): Promise<void>;
 }

@@ -2,7 +2,8 @@
 // (or a failed append) in between leaves bytes without a record. The command API sweeps them when it starts
 // and every hour after: a blob older than the grace period whose image stream holds no ImageUploaded is removed.
 // The event store is asked, not the read models, so a record not projected yet still protects its bytes.
-// Attachments' bytes (`<attachmentId>.attachment`) are swept the same way, against AttachmentUploaded.
+// Attachments' bytes (`<attachmentId>.attachment`) are swept the same way, against AttachmentUploaded. Then the
+// store removes its own leftovers past the same grace: bytes of no blob at all (BlobStore.removeLeftovers).
 import type { Logger } from "pino";
 import { attachmentIdOfBlob } from "../attachments/attachment-blobs.ts";
 import { attachmentStream } from "../attachments/attachment.decider.ts";
@@ -19,7 +20,7 @@ const IMAGE_BLOB = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 
 export const imageBlobKey = (imageId: string, extension: string): string => `${imageId}.${extension}`;
 
-export async function sweepOrphanImageBlobs(ports: { blobs: BlobStore; eventStore: EventStore }, now: Date): Promise<{ removed: number; kept: number }> {
+export async function sweepOrphanImageBlobs(ports: { blobs: BlobStore; eventStore: EventStore }, now: Date): Promise<{ removed: number; kept: number; leftovers: number }> {
   let removed = 0;
   let kept = 0;
   for await (const { key, storedAt } of ports.blobs.list()) {
@@ -39,7 +40,8 @@ export async function sweepOrphanImageBlobs(ports: { blobs: BlobStore; eventStor
       removed += 1;
     }
   }
-  return { removed, kept };
+  const leftovers = await ports.blobs.removeLeftovers(new Date(now.getTime() - ORPHAN_GRACE_MS));
+  return { removed, kept, leftovers };
 }
 
 /** Sweeps now and then every ORPHAN_SWEEP_INTERVAL_MS until stopped; a failed sweep is logged and retried next time. */
@@ -47,8 +49,8 @@ export function startOrphanImageSweep(ports: { blobs: BlobStore; eventStore: Eve
   let running: Promise<void> = Promise.resolve();
   const sweep = () => {
     running = sweepOrphanImageBlobs(ports, ports.clock()).then(
-      ({ removed, kept }) => {
-        if (removed > 0) ports.logger.info({ event: "images.orphans_removed", removed, kept });
+      ({ removed, kept, leftovers }) => {
+        if (removed > 0 || leftovers > 0) ports.logger.info({ event: "images.orphans_removed", removed, kept, leftovers });
       },
       (error: unknown) => ports.logger.warn({ event: "images.orphan_sweep_failed", err: error }),
     );

@@ -41,6 +41,8 @@ export interface PagesView {
 export interface PagesWriter<Tx> {
   /** A live page's listing record as the batch sees it (with the batch's own changes), or null. */
   get(tx: Tx, id: string): Promise<PageRecord | null>;
+  /** The owner of a page until it is purged, live or in the trash, as the batch sees it; null once purged or never made. */
+  ownerOf(tx: Tx, id: string): Promise<string | null>;
   create(tx: Tx, page: PageRecord, markdown: string): Promise<void>;
   change(tx: Tx, id: string, change: PageChange): Promise<void>;
   remove(tx: Tx, id: string): Promise<void>;

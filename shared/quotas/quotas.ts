@@ -1,6 +1,7 @@
 // The per-user quotas a command process enforces, bound to the read models that count what each key holds:
 // active API tokens per user, and blob bytes stored per workspace owner (every image and attached file uploaded,
-// copied by a duplicate or imported into the workspace, until its page is purged).
+// copied by a duplicate or imported into the workspace, until its page is purged: one running total per owner,
+// kept by the stored-bytes projection).
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import { Quota } from "./quota.ts";
 
@@ -16,7 +17,7 @@ export interface QuotaLimits {
 
 const megabytes = (bytes: number): string => `${Math.floor(bytes / (1024 * 1024)).toLocaleString("en")} MB`;
 
-export function quotasFor(limits: QuotaLimits, views: Pick<ReadModels, "tokens" | "images" | "attachments">, clock: () => Date): Quotas {
+export function quotasFor(limits: QuotaLimits, views: Pick<ReadModels, "tokens" | "storedBytes">, clock: () => Date): Quotas {
   return {
     tokens: new Quota({
       limit: limits.tokensPerUser,
@@ -28,10 +29,7 @@ export function quotasFor(limits: QuotaLimits, views: Pick<ReadModels, "tokens" 
     }),
     blobBytes: new Quota({
       limit: limits.blobBytesPerOwner,
-      used: async (ownerId) => {
-        const [images, attachments] = await Promise.all([views.images.bytesOwnedBy(ownerId), views.attachments.bytesOwnedBy(ownerId)]);
-        return images + attachments;
-      },
+      used: (ownerId) => views.storedBytes.ofOwner(ownerId),
       refusal: (limit) => `the workspace would store more than ${megabytes(limit)} of images and files; delete pages holding them first`,
     }),
   };

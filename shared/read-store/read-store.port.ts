@@ -16,6 +16,7 @@ import type { TokensView, TokensWriter } from "../tokens/tokens.view.ts";
 import type { ShareLinksView, ShareLinksWriter } from "../share-links/share-links.view.ts";
 import type { UsersView, UsersWriter } from "../users/users.view.ts";
 import type { WebhooksView, WebhooksWriter } from "../webhooks/webhooks.view.ts";
+import type { StoredBytesView, StoredBytesWriter } from "../quotas/stored-bytes.view.ts";
 
 /** The query views: what the query API, the command API's checks and the notifier read. */
 export interface ReadModels {
@@ -33,6 +34,7 @@ export interface ReadModels {
   readonly links: LinksView;
   readonly trash: TrashView;
   readonly shareLinks: ShareLinksView;
+  readonly storedBytes: StoredBytesView;
 }
 
 /** A read-only connection to the read models. */
@@ -60,6 +62,7 @@ export interface ProjectionWriters<Tx> {
   readonly links: LinksWriter<Tx>;
   readonly trash: TrashWriter<Tx>;
   readonly shareLinks: ShareLinksWriter<Tx>;
+  readonly storedBytes: StoredBytesWriter<Tx>;
 }
 
 /** The projector's connection: the only one that writes read models. */

@@ -80,6 +80,25 @@ export function blobStoreContract(name: string, factory: BlobStoreFactory): void
       await expect(store.delete(newKey())).resolves.toBeUndefined();
     });
 
+    it("deletes a blob whole: stored again under the same key afterwards, only the new bytes come back", async () => {
+      const key = newKey();
+      await store.putStream(key, [randomBytes(600_000)]);
+      await store.delete(key);
+      expect(await store.open(key)).toBeNull();
+      await store.put(key, Buffer.from("new"));
+      expect((await readAll(store, key))?.toString()).toBe("new");
+      expect((await keysOf(store)).filter((listed) => listed === key)).toHaveLength(1);
+    });
+
+    it("never removes a stored blob when it sweeps its leftovers, however old the blob", async () => {
+      const blobs = [{ key: newKey(), bytes: randomBytes(300_000) }, { key: newKey(), bytes: Buffer.alloc(0) }];
+      for (const { key, bytes } of blobs) await store.put(key, bytes);
+      // A cut-off in the future takes in every byte stored so far: only bytes of no blob may go.
+      expect(await store.removeLeftovers(new Date(Date.now() + 60 * 60 * 1000))).toBe(0);
+      for (const { key, bytes } of blobs) expect((await readAll(store, key))?.equals(bytes)).toBe(true);
+      expect(await keysOf(store)).toEqual(expect.arrayContaining(blobs.map(({ key }) => key)));
+    });
+
     it("keeps concurrent writes to different keys apart", async () => {
       const blobs = Array.from({ length: 20 }, () => ({ key: newKey(), bytes: randomBytes(10_000) }));
       await Promise.all(blobs.map(({ key, bytes }) => store.put(key, bytes)));

@@ -14,6 +14,7 @@ import { searchCases } from "./read-store/search.contract.ts";
 import { trashCases } from "./read-store/trash.contract.ts";
 import { shareLinkCases } from "./read-store/share-links.contract.ts";
 import { attachmentCases } from "./read-store/attachments.contract.ts";
+import { storedBytesCases } from "./read-store/stored-bytes.contract.ts";
 
 export type { ReadStoreFactory } from "./read-store/stores.ts";
 
@@ -216,6 +217,7 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
     trashCases(s);
     shareLinkCases(s);
     attachmentCases(s);
+    storedBytesCases(s);
     layoutCases(s);
   });
 }

@@ -11,6 +11,7 @@ import { projectHistory } from "./history.projection.ts";
 import { projectLinks } from "./links.projection.ts";
 import { projectTrash } from "./trash.projection.ts";
 import { projectPurge } from "./purge.projection.ts";
+import { projectStoredBytes } from "./stored-bytes.projection.ts";
 import { projectFolder } from "./folders.projection.ts";
 import { projectInvitation } from "./invitations.projection.ts";
 import { projectPage } from "./pages.projection.ts";
@@ -26,6 +27,8 @@ function narrow<E extends DomainEvent>(stored: StoredEvent, event: E): StoredEve
 /** `folds` is the batch's history memory: one per batch, flushed after its last event. */
 export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriters<Tx>, tx: Tx, folds: HistoryFolds<Tx>): Promise<void> {
   await projectHistory(stored, writers, tx, folds);
+  // Before the purge projection: a purge's total is taken off while the page and its files' records are there.
+  await projectStoredBytes(stored, writers, tx);
   await projectLinks(stored, writers, tx);
   await projectTrash(stored, writers, tx);
   await projectPurge(stored, writers, tx, folds);

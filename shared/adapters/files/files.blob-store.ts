@@ -3,7 +3,7 @@
 // crash leaves at most a partial file, which is removed when the store next opens after an hour.
 import { randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { chmod, mkdir, open, opendir, readdir, rename, rm, stat } from "node:fs/promises";
+import { chmod, mkdir, open, opendir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { blobKeySchema, type BlobKey, type BlobListing, type BlobReader, type BlobStore, type ByteRange, type StoredBlob } from "../../blobs/blob-store.port.ts";
 
@@ -50,12 +50,22 @@ export class FilesBlobStore extends FilesBlobReader implements BlobStore {
     await mkdir(store.partials, { recursive: true, mode: PRIVATE_DIRECTORY });
     await chmod(directory, PRIVATE_DIRECTORY);
     await chmod(store.partials, PRIVATE_DIRECTORY);
-    for (const name of await readdir(store.partials)) {
-      const path = join(store.partials, name);
-      const info = await stat(path).catch(() => null);
-      if (info && now().getTime() - info.mtimeMs > PARTIAL_GRACE_MS) await rm(path, { force: true });
-    }
+    await store.removeLeftovers(new Date(now().getTime() - PARTIAL_GRACE_MS));
     return store;
+  }
+
+  async removeLeftovers(storedBefore: Date): Promise<number> {
+    let removed = 0;
+    // One name at a time, as list() reads: a crash-prone disk may hold many.
+    for await (const entry of await opendir(this.partials)) {
+      const path = join(this.partials, entry.name);
+      const info = await stat(path).catch(() => null);
+      if (info && info.mtimeMs < storedBefore.getTime()) {
+        await rm(path, { force: true });
+        removed += 1;
+      }
+    }
+    return removed;
   }
 
   async put(key: BlobKey, bytes: Uint8Array): Promise<void> {

@@ -1,5 +1,4 @@
 // The attachments read model in MongoDB: one document per upload, a deleted one marked until its page is purged.
-import { pageIdsHeldBy } from "./pages.view.mongo.ts";
 import { z } from "zod";
 import type { AttachmentRecord, AttachmentsView, AttachmentsWriter } from "../../attachments/attachments.view.ts";
 import type { ListKey } from "../../read-store/list-query.ts";
@@ -41,6 +40,13 @@ export class MongoAttachmentsWriter implements AttachmentsWriter<MongoBatch> {
     await attachments(this.ref).updateOne({ _id: id }, { $set: { deletedAt } }, tx.options);
   }
 
+  async bytesOfPage(tx: MongoBatch, pageId: string): Promise<number> {
+    const [total] = await attachments(this.ref)
+      .aggregate<{ bytes: number }>([{ $match: { pageId } }, { $group: { _id: null, bytes: { $sum: "$size" } } }], tx.options)
+      .toArray();
+    return total?.bytes ?? 0;
+  }
+
   async removePage(tx: MongoBatch, pageId: string): Promise<void> {
     await attachments(this.ref).deleteMany({ pageId }, tx.options);
   }
@@ -63,16 +69,6 @@ export class MongoAttachmentsView implements AttachmentsView {
       .limit(limit + 1)
       .toArray();
     return docs.map((doc) => recordOf(attachmentSchema, doc));
-  }
-
-  async bytesOwnedBy(ownerId: string): Promise<number> {
-    // The owner's pages until purged, then one sum over their attachments through attachments_page.
-    const pageIds = await pageIdsHeldBy(this.ref, ownerId);
-    if (pageIds.length === 0) return 0;
-    const [total] = await attachments(this.ref)
-      .aggregate<{ bytes: number }>([{ $match: { pageId: { $in: pageIds } } }, { $group: { _id: null, bytes: { $sum: "$size" } } }])
-      .toArray();
-    return total?.bytes ?? 0;
   }
 
   async allOfPage(pageId: string, afterId: string | null, limit: number): Promise<AttachmentRecord[]> {

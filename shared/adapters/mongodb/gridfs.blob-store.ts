@@ -1,14 +1,24 @@
 // The blob port in MongoDB GridFS (bucket `blobs`), for image bytes in the production stack. GridFS writes a
 // file's chunks first and its files document last, so a reader finds a blob only once it is whole. Storing a
 // key again uploads a new file and then removes the older ones of that name; a reader always takes the newest.
-// Writes wait for a majority of the replica set. Chunks an interrupted upload left behind belong to no files
-// document and are never read; the orphan sweep of images removes whole blobs without a record.
+// Writes wait for a majority of the replica set. A delete removes the chunks first and the files document last
+// (the driver's own delete does the reverse, and its chunk removal is not a retryable write), so a delete cut
+// short leaves a listed record the next attempt finds again; it is retried until neither is left
+// (verified-delete.ts). Chunks with no files document (an interrupted upload, a delete by an older release or
+// another tool) are never read: removeLeftovers sweeps them once older than the grace period, a batch at a time.
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { GridFSBucket, type Db, type MongoClient, type ObjectId } from "mongodb";
+import { GridFSBucket, ObjectId, type Collection, type Db, type MongoClient } from "mongodb";
+import { deleteVerified, DELETE_RETRY_DELAYS_MS } from "../../blobs/verified-delete.ts";
 import { blobKeySchema, type BlobKey, type BlobListing, type BlobStore, type ByteRange, type StoredBlob } from "../../blobs/blob-store.port.ts";
 
 const BUCKET = "blobs";
+/** Chunk entries read per sweep batch (from the files_id index only: no chunk's bytes are read). */
+const SWEEP_BATCH = 1_000;
+const MAJORITY = { writeConcern: { w: "majority" } } as const;
+
+type ChunkDoc = { _id: ObjectId; files_id: ObjectId; n: number };
+type FileDoc = { _id: ObjectId };
 
 interface FileEntry {
   readonly _id: ObjectId;
@@ -16,15 +26,42 @@ interface FileEntry {
   readonly uploadDate: Date;
 }
 
+export interface GridFsOptions {
+  /** Pauses between attempts of a delete (tests shorten them). */
+  readonly deleteRetryDelaysMs?: readonly number[];
+  /** Chunk entries one sweep batch reads. */
+  readonly sweepBatch?: number;
+}
+
 export class GridFsBlobStore implements BlobStore {
   private readonly bucket: GridFSBucket;
+  private readonly files: Collection<FileDoc>;
+  private readonly chunks: Collection<ChunkDoc>;
 
   /** When `client` is given, close() closes it: the store then owns its connection. */
   constructor(
     db: Db,
     private readonly client: MongoClient | null = null,
+    private readonly options: GridFsOptions = {},
   ) {
     this.bucket = new GridFSBucket(db, { bucketName: BUCKET, writeConcern: { w: "majority" } });
+    this.files = db.collection<FileDoc>(`${BUCKET}.files`);
+    this.chunks = db.collection<ChunkDoc>(`${BUCKET}.chunks`);
+  }
+
+  /** Removes one stored version of a blob, chunks first, until neither its chunks nor its record are left. */
+  private async remove(id: ObjectId, key: string): Promise<void> {
+    await deleteVerified(
+      `blob ${key} (GridFS file ${id.toHexString()})`,
+      {
+        remove: async () => {
+          await this.chunks.deleteMany({ files_id: id }, MAJORITY);
+          await this.files.deleteOne({ _id: id }, MAJORITY);
+        },
+        left: async () => (await this.files.countDocuments({ _id: id }, { limit: 1 })) + (await this.chunks.countDocuments({ files_id: id }, { limit: 1 })),
+      },
+      this.options.deleteRetryDelaysMs ?? DELETE_RETRY_DELAYS_MS,
+    );
   }
 
   private async versions(key: BlobKey): Promise<FileEntry[]> {
@@ -54,8 +91,10 @@ export class GridFsBlobStore implements BlobStore {
       await upload.abort().catch(() => undefined);
       throw error;
     }
+    // The new bytes are stored whatever becomes of the older versions: one left behind is still listed under the
+    // key (a reader takes the newest), so the key's next delete removes it.
     for (const older of (await this.versions(filename)).filter((file) => !file._id.equals(upload.id))) {
-      await this.bucket.delete(older._id).catch(() => undefined);
+      await this.remove(older._id, filename).catch(() => undefined);
     }
     return size;
   }
@@ -69,7 +108,29 @@ export class GridFsBlobStore implements BlobStore {
   }
 
   async delete(key: BlobKey): Promise<void> {
-    for (const file of await this.versions(key)) await this.bucket.delete(file._id).catch(() => undefined);
+    for (const file of await this.versions(key)) await this.remove(file._id, key);
+  }
+
+  async removeLeftovers(storedBefore: Date): Promise<number> {
+    // A chunk's files_id is made when its upload starts, so its time says how old the upload is. The walk goes
+    // up the files_id index (covered: only ids are read), a batch of entries at a time, skipping each file's
+    // further chunks; the files documents of a batch's ids are looked up in one query.
+    const before = ObjectId.createFromTime(Math.floor(storedBefore.getTime() / 1000));
+    const batch = this.options.sweepBatch ?? SWEEP_BATCH;
+    let after: ObjectId | null = null;
+    let removed = 0;
+    for (;;) {
+      const range: { $lt: ObjectId; $gt?: ObjectId } = after === null ? { $lt: before } : { $lt: before, $gt: after };
+      const entries = await this.chunks.find({ files_id: range }, { projection: { _id: 0, files_id: 1 } }).sort({ files_id: 1, n: 1 }).limit(batch).toArray();
+      const ids = [...new Map(entries.map((entry) => [entry.files_id.toHexString(), entry.files_id])).values()];
+      const last = ids.at(-1);
+      if (last === undefined) return removed;
+      const recorded = new Set((await this.files.find({ _id: { $in: ids } }, { projection: { _id: 1 } }).toArray()).map((file) => file._id.toHexString()));
+      const orphans = ids.filter((id) => !recorded.has(id.toHexString()));
+      if (orphans.length > 0) removed += (await this.chunks.deleteMany({ files_id: { $in: orphans } }, MAJORITY)).deletedCount;
+      if (entries.length < batch) return removed;
+      after = last;
+    }
   }
 
   async *list(): AsyncIterable<BlobListing> {

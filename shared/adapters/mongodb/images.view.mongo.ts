@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { pageIdsHeldBy } from "./pages.view.mongo.ts";
 import { imageMimeTypeSchema } from "../../images/image.decider.ts";
 import type { ImageRecord, ImagesView, ImagesWriter } from "../../images/images.view.ts";
 import { recordOf, type GenerationRef, type MongoBatch, type MongoModel } from "./mongo-batch.ts";
@@ -35,6 +34,13 @@ export class MongoImagesWriter implements ImagesWriter<MongoBatch> {
     await images(this.ref).replaceOne({ _id: id }, rest, { upsert: true, ...tx.options });
   }
 
+  async bytesOfPage(tx: MongoBatch, pageId: string): Promise<number> {
+    const [total] = await images(this.ref)
+      .aggregate<{ bytes: number }>([{ $match: { pageId } }, { $group: { _id: null, bytes: { $sum: "$size" } } }], tx.options)
+      .toArray();
+    return total?.bytes ?? 0;
+  }
+
   async removePage(tx: MongoBatch, pageId: string): Promise<void> {
     await images(this.ref).deleteMany({ pageId }, tx.options);
   }
@@ -46,16 +52,6 @@ export class MongoImagesView implements ImagesView {
   async get(id: string): Promise<ImageRecord | null> {
     const doc = await images(this.ref).findOne({ _id: id });
     return doc ? recordOf(imageSchema, doc) : null;
-  }
-
-  async bytesOwnedBy(ownerId: string): Promise<number> {
-    // The owner's pages until purged, then one sum over their images through images_page.
-    const pageIds = await pageIdsHeldBy(this.ref, ownerId);
-    if (pageIds.length === 0) return 0;
-    const [total] = await images(this.ref)
-      .aggregate<{ bytes: number }>([{ $match: { pageId: { $in: pageIds } } }, { $group: { _id: null, bytes: { $sum: "$size" } } }])
-      .toArray();
-    return total?.bytes ?? 0;
   }
 
   async allOfPage(pageId: string, afterId: string | null, limit: number): Promise<ImageRecord[]> {

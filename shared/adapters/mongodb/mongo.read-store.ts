@@ -27,9 +27,10 @@ import { MongoTokensView, MongoTokensWriter, tokensModel } from "./tokens.view.m
 import { MongoShareLinksView, MongoShareLinksWriter, shareLinksModel } from "./share-links.view.mongo.ts";
 import { MongoUsersView, MongoUsersWriter, usersModel } from "./users.view.mongo.ts";
 import { MongoWebhooksView, MongoWebhooksWriter, webhooksModel } from "./webhooks.view.mongo.ts";
+import { MongoStoredBytesView, MongoStoredBytesWriter, storedBytesModel } from "./stored-bytes.view.mongo.ts";
 
 /** Bump whenever a read-model document or index changes shape: the projector then builds a new generation. */
-export const MONGO_READ_MODEL_VERSION = 9;
+export const MONGO_READ_MODEL_VERSION = 10;
 
 const META = "read_model_meta";
 const CHECKPOINT = "checkpoint";
@@ -40,7 +41,7 @@ type MetaDoc = { _id: string; generation: number; version: number; batches?: num
 type CheckpointDoc = { _id: string; position: number };
 
 const checkpointModel: MongoModel = { collections: [CHECKPOINT], indexes: [] };
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel];
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel];
 
 /** Every index the read models create at start, with the query it serves (listed in docs/operations/mongodb.md). */
 export const mongoIndexes: readonly MongoIndex[] = models.flatMap((model) => model.indexes);
@@ -101,6 +102,7 @@ export class MongoReadStore implements ReadStore {
   readonly links;
   readonly trash;
   readonly shareLinks;
+  readonly storedBytes;
   private readonly refresher: NodeJS.Timeout;
 
   private constructor(
@@ -123,6 +125,7 @@ export class MongoReadStore implements ReadStore {
     this.links = new MongoLinksView(holder);
     this.trash = new MongoTrashView(holder);
     this.shareLinks = new MongoShareLinksView(holder);
+    this.storedBytes = new MongoStoredBytesView(holder);
     this.refresher = setInterval(() => void this.refresh().catch(() => undefined), GENERATION_REFRESH_MS);
     this.refresher.unref();
   }
@@ -185,6 +188,7 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
       links: new MongoLinksWriter(holder),
       trash: new MongoTrashWriter(holder),
       shareLinks: new MongoShareLinksWriter(holder),
+      storedBytes: new MongoStoredBytesWriter(holder),
     };
   }
 

@@ -24,23 +24,8 @@ export const pagesModel: MongoModel = {
     { collection: "pages", name: "pages_title", keys: { titleKey: 1, updatedPosition: -1 }, partial: LIVE, serves: "[[wiki links]] and resolve: pages by title" },
     { collection: "pages", name: "pages_ancestors", keys: { ancestorIds: 1 }, partial: LIVE, serves: "the pages below a moved or renamed folder" },
     { collection: "pages", name: "pages_words", keys: { words: 1 }, partial: LIVE, serves: "GET /search: pages holding a word or a word with a prefix" },
-    { collection: "pages", name: "pages_owner_trashed", keys: { ownerId: 1 }, partial: { deleted: true }, serves: "the stored-bytes quota: an owner's pages in the trash, whose files still count" },
   ],
 };
-
-/**
- * The ids of every page of an owner's workspace until it is purged, live (through pages_visible, the owner's
- * access key) or in the trash (through pages_owner_trashed): the pages whose stored files count against the
- * owner's quota.
- */
-export async function pageIdsHeldBy(ref: GenerationRef, ownerId: string): Promise<string[]> {
-  const collection = ref.current().collection<{ _id: string }>("pages");
-  const [live, trashed] = await Promise.all([
-    collection.find({ accessKeys: `o:${ownerId}`, ...LIVE }, { projection: { _id: 1 } }).toArray(),
-    collection.find({ ownerId, deleted: true }, { projection: { _id: 1 } }).toArray(),
-  ]);
-  return [...live, ...trashed].map((page) => page._id);
-}
 
 /** What a listing reads: everything but the markdown and the search fields. */
 export const LISTING = { markdown: 0, titleText: 0, bodyText: 0, words: 0, accessKeys: 0 } as const;
@@ -61,6 +46,11 @@ export class MongoPagesWriter implements PagesWriter<MongoBatch> {
   async get(tx: MongoBatch, id: string): Promise<PageRecord | null> {
     const doc = await pages(this.ref).findOne({ _id: id, ...LIVE }, { projection: LISTING, ...tx.options });
     return doc ? toPageRecord(doc) : null;
+  }
+
+  async ownerOf(tx: MongoBatch, id: string): Promise<string | null> {
+    const doc = await pages(this.ref).findOne({ _id: id }, { projection: { ownerId: 1 }, ...tx.options });
+    return doc ? z.string().parse(doc.ownerId) : null;
   }
 
   async create(tx: MongoBatch, page: PageRecord, markdown: string): Promise<void> {

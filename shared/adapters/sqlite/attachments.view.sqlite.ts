@@ -1,5 +1,4 @@
 // The attachments read model in SQLite: one row per upload, a deleted one marked until its page is purged.
-import { PAGES_HELD_BY_OWNER } from "./pages.view.sqlite.ts";
 import type Database from "better-sqlite3";
 import type { AttachmentRecord, AttachmentsView, AttachmentsWriter } from "../../attachments/attachments.view.ts";
 import { LIST_START, type ListKey } from "../../read-store/list-query.ts";
@@ -38,6 +37,7 @@ export class SqliteAttachmentsWriter implements AttachmentsWriter<SqliteBatch> {
       ),
       markDeleted: db.prepare<[string, string]>("UPDATE attachments SET deleted_at = ? WHERE id = ?"),
       removePage: db.prepare<[string]>("DELETE FROM attachments WHERE page_id = ?"),
+      bytesOfPage: db.prepare<[string], number>("SELECT coalesce(sum(size), 0) FROM attachments WHERE page_id = ?").pluck(),
     };
   }
 
@@ -47,6 +47,10 @@ export class SqliteAttachmentsWriter implements AttachmentsWriter<SqliteBatch> {
 
   async markDeleted(_tx: SqliteBatch, id: string, deletedAt: string): Promise<void> {
     this.statements.markDeleted.run(deletedAt, id);
+  }
+
+  async bytesOfPage(_tx: SqliteBatch, pageId: string): Promise<number> {
+    return this.statements.bytesOfPage.get(pageId) ?? 0;
   }
 
   async removePage(_tx: SqliteBatch, pageId: string): Promise<void> {
@@ -66,15 +70,7 @@ export class SqliteAttachmentsView implements AttachmentsView {
          ORDER BY position DESC, id DESC LIMIT :limit`,
       ),
       all: db.prepare<[string, string, number], Row>("SELECT * FROM attachments WHERE page_id = ? AND id > ? ORDER BY id LIMIT ?"),
-      // The owner's pages until purged (live and trashed, each through its index), then each page's attachments.
-      bytes: db
-        .prepare<{ ownerId: string }, number>(`SELECT coalesce(sum(a.size), 0) FROM (${PAGES_HELD_BY_OWNER}) p JOIN attachments a ON a.page_id = p.id`)
-        .pluck(),
     };
-  }
-
-  async bytesOwnedBy(ownerId: string): Promise<number> {
-    return this.statements.bytes.get({ ownerId }) ?? 0;
   }
 
   async get(id: string): Promise<AttachmentRecord | null> {

@@ -1,5 +1,4 @@
 import type Database from "better-sqlite3";
-import { PAGES_HELD_BY_OWNER } from "./pages.view.sqlite.ts";
 import { imageMimeTypeSchema } from "../../images/image.decider.ts";
 import type { ImageRecord, ImagesView, ImagesWriter } from "../../images/images.view.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
@@ -36,6 +35,7 @@ const toRecord = (row: Row): ImageRecord => ({
 export class SqliteImagesWriter implements ImagesWriter<SqliteBatch> {
   private readonly statement;
   private readonly removeStatement;
+  private readonly bytesStatement;
 
   constructor(db: Database.Database) {
     this.statement = db.prepare(
@@ -43,6 +43,11 @@ export class SqliteImagesWriter implements ImagesWriter<SqliteBatch> {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.removeStatement = db.prepare<[string]>("DELETE FROM images WHERE page_id = ?");
+    this.bytesStatement = db.prepare<[string], number>("SELECT coalesce(sum(size), 0) FROM images WHERE page_id = ?").pluck();
+  }
+
+  async bytesOfPage(_tx: SqliteBatch, pageId: string): Promise<number> {
+    return this.bytesStatement.get(pageId) ?? 0;
   }
 
   async put(_tx: SqliteBatch, i: ImageRecord): Promise<void> {
@@ -56,24 +61,15 @@ export class SqliteImagesWriter implements ImagesWriter<SqliteBatch> {
 
 export class SqliteImagesView implements ImagesView {
   private readonly statement;
-  private readonly bytesStatement;
   private readonly allOfPageStatement;
 
   constructor(db: Database.Database) {
     this.statement = db.prepare<[string], Row>("SELECT * FROM images WHERE id = ?");
-    // The owner's pages until purged (live and trashed, each through its index), then each page's images.
-    this.bytesStatement = db
-      .prepare<{ ownerId: string }, number>(`SELECT coalesce(sum(i.size), 0) FROM (${PAGES_HELD_BY_OWNER}) p JOIN images i ON i.page_id = p.id`)
-      .pluck();
     this.allOfPageStatement = db.prepare<[string, string, number], Row>("SELECT * FROM images WHERE page_id = ? AND id > ? ORDER BY id LIMIT ?");
   }
 
   async allOfPage(pageId: string, afterId: string | null, limit: number): Promise<ImageRecord[]> {
     return this.allOfPageStatement.all(pageId, afterId ?? "", limit).map(toRecord);
-  }
-
-  async bytesOwnedBy(ownerId: string): Promise<number> {
-    return this.bytesStatement.get({ ownerId }) ?? 0;
   }
 
   async get(id: string): Promise<ImageRecord | null> {

@@ -31,7 +31,6 @@ CREATE TABLE IF NOT EXISTS pages (
 CREATE INDEX IF NOT EXISTS pages_parent ON pages (parent_id, updated_pos, id) WHERE deleted = 0;
 CREATE INDEX IF NOT EXISTS pages_title ON pages (title_key, updated_pos) WHERE deleted = 0;
 CREATE INDEX IF NOT EXISTS pages_owner ON pages (owner_id, updated_pos, id) WHERE deleted = 0;
-CREATE INDEX IF NOT EXISTS pages_owner_trashed ON pages (owner_id) WHERE deleted = 1;
 CREATE TABLE IF NOT EXISTS page_ancestors (
   page_id TEXT NOT NULL,
   folder_id TEXT NOT NULL,
@@ -46,7 +45,7 @@ CREATE TABLE IF NOT EXISTS page_contents (
 export const pagesModel: SqliteModel = {
   schema,
   tables: ["pages", "page_ancestors", "page_contents"],
-  queryIndexes: ["pages_parent", "pages_title", "pages_owner", "pages_owner_trashed", "page_ancestors_folder"],
+  queryIndexes: ["pages_parent", "pages_title", "pages_owner", "page_ancestors_folder"],
 };
 
 const VISIBLE = `(p.owner_id IN (SELECT value FROM json_each(@owners))
@@ -65,12 +64,6 @@ const VISIBLE_IN_ID_LISTS = `(instr(@owners, p.owner_id) > 0 OR instr(@pages, p.
  * The three sources of a visible list. Each yields (id, updated_pos) newest first straight from a covering index,
  * so gathering candidates never touches page rows; only the winners are read in full (see list()).
  */
-/**
- * Every page of an owner's workspace until it is purged, live or in the trash, each half through its own partial
- * index: the pages whose stored files count against the owner's quota.
- */
-export const PAGES_HELD_BY_OWNER = "SELECT id FROM pages WHERE owner_id = :ownerId AND deleted = 0 UNION ALL SELECT id FROM pages WHERE owner_id = :ownerId AND deleted = 1";
-
 export const PAGES_OF_OWNER = `SELECT id, updated_pos FROM pages WHERE owner_id = ? AND deleted = 0 AND (updated_pos, id) < (?, ?)
   ORDER BY updated_pos DESC, id DESC LIMIT CAST(? AS INTEGER)`;
 export const PAGES_BELOW_FOLDER = `SELECT page_id AS id, updated_pos FROM page_ancestors WHERE folder_id = ? AND (updated_pos, page_id) < (?, ?)
@@ -138,6 +131,7 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
       removeContent: db.prepare("DELETE FROM page_contents WHERE page_id = ?"),
       purge: db.prepare<[string]>("DELETE FROM pages WHERE id = ?"),
       get: db.prepare<[string], PageRow>("SELECT * FROM pages WHERE id = ? AND deleted = 0"),
+      ownerOf: db.prepare<[string], string>("SELECT owner_id FROM pages WHERE id = ?").pluck(),
       below: db.prepare<[string], Pick<PageRow, "id" | "ancestor_ids" | "folder_path" | "updated_pos">>(
         "SELECT p.id, p.ancestor_ids, p.folder_path, p.updated_pos FROM page_ancestors a JOIN pages p ON p.id = a.page_id WHERE a.folder_id = ?",
       ),
@@ -209,6 +203,11 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
     this.flush(this.pendingOf(tx));
     const row = this.statements.get.get(id);
     return row ? toPageRecord(row) : null;
+  }
+
+  async ownerOf(_tx: SqliteBatch, id: string): Promise<string | null> {
+    // A page's owner never changes, so the changes held back in the batch cannot alter the answer.
+    return this.statements.ownerOf.get(id) ?? null;
   }
 
   async create(tx: SqliteBatch, page: PageRecord, markdown: string): Promise<void> {

@@ -19,12 +19,13 @@ import { SqliteThreadsView, SqliteThreadsWriter, threadsModel } from "./threads.
 import { SqliteTokensView, SqliteTokensWriter, tokensModel } from "./tokens.view.sqlite.ts";
 import { shareLinksModel, SqliteShareLinksView, SqliteShareLinksWriter } from "./share-links.view.sqlite.ts";
 import { SqliteUsersView, SqliteUsersWriter, usersModel } from "./users.view.sqlite.ts";
+import { SqliteStoredBytesView, SqliteStoredBytesWriter, storedBytesModel } from "./stored-bytes.view.sqlite.ts";
 import { SqliteWebhooksView, SqliteWebhooksWriter, webhooksModel } from "./webhooks.view.sqlite.ts";
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
 import { ReadModelLayoutChangedError } from "../../read-store/layout-changed.ts";
 
 /** Bump whenever a read-model table changes shape. */
-const READ_MODEL_VERSION = 21;
+const READ_MODEL_VERSION = 22;
 
 const checkpointModel: SqliteModel = {
   schema: `
@@ -37,7 +38,7 @@ INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`,
   queryIndexes: [],
 };
 
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel];
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel];
 const schemas = models.map((model) => model.schema).join("\n");
 
 const layoutOf = (db: Database.Database): number => Number(db.pragma("user_version", { simple: true }));
@@ -84,6 +85,7 @@ export class SqliteReadStore implements ReadStore {
   readonly links;
   readonly trash;
   readonly shareLinks;
+  readonly storedBytes;
   private readonly db: Database.Database;
   private readonly checkpointStatement;
 
@@ -103,6 +105,7 @@ export class SqliteReadStore implements ReadStore {
     this.links = new SqliteLinksView(this.db);
     this.trash = new SqliteTrashView(this.db);
     this.shareLinks = new SqliteShareLinksView(this.db);
+    this.storedBytes = new SqliteStoredBytesView(this.db);
     this.checkpointStatement = readCheckpoint(this.db);
   }
 
@@ -155,6 +158,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
       links: new SqliteLinksWriter(this.db),
       trash: new SqliteTrashWriter(this.db),
       shareLinks: new SqliteShareLinksWriter(this.db),
+      storedBytes: new SqliteStoredBytesWriter(this.db),
     };
     this.statements = {
       checkpoint: readCheckpoint(this.db),

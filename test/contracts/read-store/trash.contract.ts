@@ -48,23 +48,36 @@ export function trashCases<Tx>(s: ContractStores<Tx>): void {
     expect(await sources({ ownerIds: [], folderIds: [], pageIds: [] })).toEqual(new Set());
   });
 
-  it("sums the image bytes of an owner's pages until they are purged, trashed pages too: other owners' images are not counted", async () => {
-    const [ann, bob] = [randomUUID(), randomUUID()];
-    const [first, second, deleted, others] = [page(ann), page(ann), page(ann), page(bob)];
-    const image = (pageId: string, size: number) => ({ id: randomUUID(), pageId, uploaderId: ann, filename: "f.png", originalName: "f.png", mimeType: "image/png" as const, size, width: 1, height: 1, alt: "", sha256: "a".repeat(64), createdAt: at().updatedAt });
-    expect(await s.reader.images.bytesOwnedBy(ann)).toBe(0);
+  it("sums the image bytes of one page, for the purge that takes them off its owner's total", async () => {
+    const [pageId, other] = [randomUUID(), randomUUID()];
+    const image = (onPage: string, size: number) => ({ id: randomUUID(), pageId: onPage, uploaderId: randomUUID(), filename: "f.png", originalName: "f.png", mimeType: "image/png" as const, size, width: 1, height: 1, alt: "", sha256: "a".repeat(64), createdAt: at().updatedAt });
     await batch(async (tx) => {
-      for (const made of [first, second, deleted, others]) await w().pages.create(tx, made, "x");
-      for (const [pageId, size] of [[first.id, 100], [first.id, 20], [second.id, 3], [deleted.id, 4000], [others.id, 50000]] as const) await w().images.put(tx, image(pageId, size));
+      expect(await w().images.bytesOfPage(tx, pageId)).toBe(0);
+      for (const [onPage, size] of [[pageId, 100], [pageId, 20], [other, 50000]] as const) await w().images.put(tx, image(onPage, size));
+      // The batch sees its own writes.
+      expect(await w().images.bytesOfPage(tx, pageId)).toBe(120);
     });
-    await batch(async (tx) => w().pages.remove(tx, deleted.id));
-    expect(await s.reader.images.bytesOwnedBy(ann)).toBe(4123);
-    expect(await s.reader.images.bytesOwnedBy(bob)).toBe(50000);
     await batch(async (tx) => {
-      await w().images.removePage(tx, deleted.id);
-      await w().pages.purge(tx, deleted.id);
+      await w().images.removePage(tx, pageId);
+      expect(await w().images.bytesOfPage(tx, pageId)).toBe(0);
+      expect(await w().images.bytesOfPage(tx, other)).toBe(50000);
     });
-    expect(await s.reader.images.bytesOwnedBy(ann)).toBe(123);
+  });
+
+  it("names a page's owner until it is purged, in the trash too", async () => {
+    const ann = randomUUID();
+    const made = page(ann);
+    await batch(async (tx) => {
+      expect(await w().pages.ownerOf(tx, made.id)).toBeNull();
+      await w().pages.create(tx, made, "x");
+      expect(await w().pages.ownerOf(tx, made.id)).toBe(ann);
+    });
+    await batch(async (tx) => w().pages.remove(tx, made.id));
+    await batch(async (tx) => {
+      expect(await w().pages.ownerOf(tx, made.id)).toBe(ann);
+      await w().pages.purge(tx, made.id);
+      expect(await w().pages.ownerOf(tx, made.id)).toBeNull();
+    });
   });
 
   it("lists every image of a page in id order, paged, for the purge that removes their bytes", async () => {
