@@ -9415,7 +9415,7 @@ export interface operations {
                         content: string;
                     }[];
                 };
-                "application/zip": string;
+                "application/zip": Blob;
             };
         };
         responses: {
@@ -13310,10 +13310,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/jpeg": string;
-                    "image/png": string;
-                    "image/gif": string;
-                    "image/webp": string;
+                    "image/jpeg": Blob;
+                    "image/png": Blob;
+                    "image/gif": Blob;
+                    "image/webp": Blob;
                 };
             };
             /** @description Not modified since the ETag in If-None-Match */
@@ -13478,7 +13478,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "*/*": string;
+                    "*/*": Blob | string;
                 };
             };
             /** @description the bytes of the one range asked for */
@@ -13489,7 +13489,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "*/*": string;
+                    "*/*": Blob | string;
                 };
             };
             /** @description Not modified since the ETag in If-None-Match */
@@ -13666,7 +13666,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/zip": string;
+                    "application/zip": Blob;
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -14121,10 +14121,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/jpeg": string;
-                    "image/png": string;
-                    "image/gif": string;
-                    "image/webp": string;
+                    "image/jpeg": Blob;
+                    "image/png": Blob;
+                    "image/gif": Blob;
+                    "image/webp": Blob;
                 };
             };
             /** @description an HTML document */
@@ -14185,7 +14185,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "*/*": string;
+                    "*/*": Blob | string;
                 };
             };
             /** @description the bytes of the one range asked for */
@@ -14196,7 +14196,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "*/*": string;
+                    "*/*": Blob | string;
                 };
             };
             /** @description Not modified since the ETag in If-None-Match */
