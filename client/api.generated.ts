@@ -9421,7 +9421,7 @@ export interface operations {
                         content: string;
                     }[];
                 };
-                "application/zip": string;
+                "application/zip": Blob;
             };
         };
         responses: {
@@ -13333,10 +13333,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/jpeg": string;
-                    "image/png": string;
-                    "image/gif": string;
-                    "image/webp": string;
+                    "image/jpeg": Blob;
+                    "image/png": Blob;
+                    "image/gif": Blob;
+                    "image/webp": Blob;
                 };
             };
             /** @description Not modified since the ETag in If-None-Match */
@@ -13501,7 +13501,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "*/*": string;
+                    "*/*": Blob | string;
                 };
             };
             /** @description the bytes of the one range asked for */
@@ -13512,7 +13512,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "*/*": string;
+                    "*/*": Blob | string;
                 };
             };
             /** @description Not modified since the ETag in If-None-Match */
@@ -13689,7 +13689,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/zip": string;
+                    "application/zip": Blob;
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -14144,10 +14144,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/jpeg": string;
-                    "image/png": string;
-                    "image/gif": string;
-                    "image/webp": string;
+                    "image/jpeg": Blob;
+                    "image/png": Blob;
+                    "image/gif": Blob;
+                    "image/webp": Blob;
                 };
             };
             /** @description an HTML document */
@@ -14208,7 +14208,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "*/*": string;
+                    "*/*": Blob | string;
                 };
             };
             /** @description the bytes of the one range asked for */
@@ -14219,7 +14219,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "*/*": string;
+                    "*/*": Blob | string;
                 };
             };
             /** @description Not modified since the ETag in If-None-Match */

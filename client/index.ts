@@ -6,7 +6,10 @@
 //   const { data, error } = await api.POST("/api/v1/pages", { body: { title: "Q4 plan", markdown: "# Goals" } });
 //   if (error) throw new Error(error.error.message);
 //   console.log(data.id, data.title);
-import createClient, { type Client, type ClientOptions } from "openapi-fetch";
+//
+// Every answer is read by its media type with no option: JSON parsed, text (markdown, HTML) as a string, bytes
+// (images, files, zips) as a Blob; `parseAs` still reads an answer another way (a stream, an ArrayBuffer).
+import createClient, { type Client, type ClientOptions, type Middleware } from "openapi-fetch";
 import type { components, paths } from "./api.generated.ts";
 
 export type { components, operations, paths } from "./api.generated.ts";
@@ -67,7 +70,46 @@ class WorkspaceRequest extends Request {
   }
 }
 
+/** A success answer's body, read as its media type says: text (a page's markdown, HTML) as a string, bytes as a Blob. */
+class MediaTypedAnswer extends Response {
+  constructor(
+    private readonly content: ArrayBuffer,
+    private readonly media: string,
+    init: ResponseInit,
+  ) {
+    super(content, init);
+  }
+
+  /** What openapi-fetch's default reading (`parseAs: "json"`) calls: the body as its own media type reads. */
+  override json(): Promise<string | Blob> {
+    return Promise.resolve(this.media.startsWith("text/") ? new TextDecoder().decode(this.content) : new Blob([this.content], { type: this.media }));
+  }
+}
+
+const isJson = (media: string): boolean => media === "application/json" || media.endsWith("+json");
+
+/**
+ * openapi-fetch reads every answer as JSON unless the call says `parseAs`: an answer of another media type (a
+ * page's markdown after its replacement) would throw after the server applied the write. So a success answer
+ * that is not JSON is read by its media type instead; a call naming `parseAs` reads as it asks, and a stream
+ * (text/event-stream) is left to `parseAs: "stream"`.
+ */
+const readByMediaType: Middleware = {
+  async onResponse({ response, options }) {
+    if (options.parseAs !== "json" || !response.ok || response.status === 204 || response.body === null) return undefined;
+    const media = response.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+    if (media === undefined || media === "" || isJson(media) || media === "text/event-stream") return undefined;
+    const bytes = await response.arrayBuffer();
+    // The length of what is read now (fetch has already decoded any content-encoding), so the body is read whole.
+    const headers = new Headers(response.headers);
+    headers.set("content-length", String(bytes.byteLength));
+    return new MediaTypedAnswer(bytes, media, { status: response.status, statusText: response.statusText, headers });
+  },
+};
+
 export function createWorkspaceClient({ token, headers, ...options }: WorkspaceClientOptions): WorkspaceClient {
   const authorization = token === undefined ? {} : { authorization: `Bearer ${token}` };
-  return createClient<paths>({ ...options, headers: { ...authorization, ...headers }, bodySerializer: serializeBody, Request: WorkspaceRequest });
+  const client = createClient<paths>({ ...options, headers: { ...authorization, ...headers }, bodySerializer: serializeBody, Request: WorkspaceRequest });
+  client.use(readByMediaType);
+  return client;
 }

@@ -15,6 +15,7 @@ import { CheckpointWatcher } from "../shared/read-store/checkpoint-watcher.ts";
 import { registerCommandApi } from "./command-api/command-api.ts";
 import { registerMcp } from "./mcp/mcp.routes.ts";
 import { openBlobStore, openSealedEventStore, openLiveProjectionStore, openReadStore, openWebhookDeliveries, projectorFor, type RunningProjector } from "./embedded-stores.ts";
+import type { Erasure } from "./key-store-wiring.ts";
 import { apiAppFor, appendingStore, authenticatorFor, busFor, busReachability, commandApiPorts, inProcessWriteSide, mailerFor, publicBaseUrl, queryApiPorts, rateLimitsFor, webhookWorkerFor, workerPoolFor, type Clock } from "./embedded-wiring.ts";
 import { runUntilSignalled } from "./lifecycle.ts";
 import { Notifier } from "./notifier/notifier.ts";
@@ -29,6 +30,8 @@ export interface RunningServer {
   readonly logger: Logger;
   readonly eventStore: EventStore;
   readonly readStore: ReadStore;
+  /** The key store and the key-encryption key beside the event store. */
+  readonly erasure: Erasure;
   readonly projector: RunningProjector;
   close(): Promise<void>;
 }
@@ -58,7 +61,7 @@ export async function startAllInOne(
   webhooks?.start();
 
   // One process, so the query side's write side is the command side's, called in memory.
-  const writeSide = inProcessWriteSide({ eventStore, readStore }, logger, clock, metrics);
+  const writeSide = inProcessWriteSide({ eventStore, readStore, erasure }, logger, clock, metrics);
   const rateLimits = { ...rateLimitsFor(config, "all-in-one", { logger, metrics }), now: () => clock().getTime() };
   const app = apiAppFor(config, { logger, metrics, rateLimits });
   const authenticator = authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: true, metrics });
@@ -82,6 +85,7 @@ export async function startAllInOne(
     logger,
     eventStore,
     readStore,
+    erasure,
     projector,
     async close() {
       await closeApp(app);

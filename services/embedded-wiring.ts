@@ -10,8 +10,10 @@ import { OutboxMailer } from "../shared/adapters/outbox/outbox.mailer.ts";
 import { OutboxSentMail } from "../shared/adapters/outbox/outbox.sent-mail.ts";
 import { AUDIT_DIRECTORY, AuditReadModelCopies } from "../shared/adapters/files/audit-read-model-copies.ts";
 import type { ReadModelCopies } from "../shared/erasure/read-model-copies.port.ts";
+import type { StoreJournals } from "../shared/erasure/store-journals.port.ts";
+import { SqliteJournals } from "../shared/adapters/sqlite/sqlite.journals.ts";
 import type { SentMail } from "../shared/mail/sent-mail.port.ts";
-import type { Erasure } from "./key-store-wiring.ts";
+import { KEY_STORE_FILE, type Erasure } from "./key-store-wiring.ts";
 import type { BlobReader, BlobStore } from "../shared/blobs/blob-store.port.ts";
 import type { Bus } from "../shared/bus/bus.port.ts";
 import { SmtpMailer } from "../shared/adapters/smtp/smtp.mailer.ts";
@@ -54,10 +56,11 @@ export function appendingStore(eventStore: EventStore, metrics?: Metrics): Event
 }
 
 /** The write side of a process that holds the event store: registration runs its reactions in process. */
-export function inProcessWriteSide(stores: { eventStore: EventStore; readStore: ReadStore }, logger: Logger, clock: Clock, metrics?: Metrics): InProcessWriteSide {
-  const { readStore: views } = stores;
+export function inProcessWriteSide(stores: { eventStore: EventStore; readStore: ReadStore; erasure: Pick<Erasure, "kek"> }, logger: Logger, clock: Clock, metrics?: Metrics): InProcessWriteSide {
+  const { readStore: views, erasure } = stores;
   const eventStore = appendingStore(stores.eventStore, metrics);
-  return new InProcessWriteSide({ eventStore, views, clock, registrationHooks: [acceptInvitationsOnRegistration({ eventStore, views, logger })] });
+  const laterAccountId = (subject: string, erasures: number) => erasure.kek.laterAccountId(subject, erasures);
+  return new InProcessWriteSide({ eventStore, views, clock, laterAccountId, registrationHooks: [acceptInvitationsOnRegistration({ eventStore, views, logger })] });
 }
 
 export function authenticatorFor(
@@ -82,7 +85,7 @@ export function commandApiPorts(
   const quotas = quotasFor({ tokensPerUser: config.QUOTA_TOKENS_PER_USER, blobBytesPerOwner: config.QUOTA_BLOB_BYTES_PER_OWNER }, stores.readStore, clock);
   const { keys, kek } = stores.erasure;
   return {
-    erasure: { keys, addressHash: (address) => kek.addressHash(address), sentMail: sentMailFor(config), readModelCopies: readModelCopiesFor(config) },
+    erasure: { keys, addressHash: (address) => kek.addressHash(address), sentMail: sentMailFor(config), readModelCopies: readModelCopiesFor(config), journals: storeJournalsFor(config) },
     keyedHashes: { requestFingerprint: (canonical) => kek.fingerprintHash(canonical), importScope: (scope) => kek.importScopeHash(scope) },
     webhooks: {
       sealer: webhookSealerFor(config),
@@ -165,6 +168,15 @@ export function sentMailFor(config: Config): SentMail | null {
 }
 
 /** The audit copies `npm run replay -- --until` writes (services/projector/replay.cli.ts), which erasures reach. */
+/** The write-ahead logs of the SQLite files in DATA_DIR: the event store's, the read models' and the key store's, where they are files. */
+export function storeJournalsFor(config: Config): StoreJournals {
+  const files = [
+    ...(config.EVENTSTORE_URL ? [] : ["events.sqlite"]),
+    ...(config.MONGODB_URL ? [] : ["read-models.sqlite", KEY_STORE_FILE]),
+  ];
+  return new SqliteJournals(files.map((file) => join(config.DATA_DIR, file)));
+}
+
 export function readModelCopiesFor(config: Config): ReadModelCopies {
   return new AuditReadModelCopies(join(config.DATA_DIR, AUDIT_DIRECTORY));
 }

@@ -47,7 +47,7 @@ export interface CommandApiPorts extends WritePorts {
    */
   readonly keyedHashes: KeyedHashes;
   /** The key store and what else an erasure reaches (DELETE /me). */
-  readonly erasure: Pick<ErasurePorts, "keys" | "addressHash" | "sentMail" | "readModelCopies">;
+  readonly erasure: Pick<ErasurePorts, "keys" | "addressHash" | "sentMail" | "readModelCopies" | "journals">;
 }
 
 export interface KeyedHashes {

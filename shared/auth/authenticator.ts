@@ -52,7 +52,7 @@ export function readCookie(header: string | undefined, name: string): string | n
 }
 
 /**
- * Users this process has seen, whose profile matched their session's claims: a browser's every request need not
+ * Sessions this process has seen, whose user's profile matched their claims: a browser's every request need not
  * look its user up again. Entries are replaced whenever the claims differ, so they never go stale with respect
  * to what the session says.
  */
@@ -106,24 +106,26 @@ export class Authenticator {
    */
   private async sessionUser(session: string, claims: SessionClaims, correlationId: string): Promise<UserRecord> {
     const image = claims.picture ?? null;
-    const cached = this.seen.get(claims.sub);
+    // By session, not subject: one subject's sessions from before and after an erasure sign in to different accounts.
+    const cached = this.seen.get(session);
     const seenCache = this.ports.seenCache ?? unmeasuredCache;
     // The record is read even on a hit: an account erased meanwhile (by this process or another) must not go on
     // answering from memory.
-    if (cached && cached.name === claims.name && cached.image === image && cached.email === normalizeEmail(claims.email) && (await this.ports.views.users.get(claims.sub))) {
+    if (cached && cached.name === claims.name && cached.image === image && cached.email === normalizeEmail(claims.email) && (await this.ports.views.users.get(cached.id))) {
       seenCache.hit();
       return cached;
     }
     seenCache.miss();
-    const position = await this.ports.writeSide.recordSession({ token: session, claims }, correlationId);
+    // The account the session signs in to: its subject's own, or a new one once that was erased.
+    const { userId, position } = await this.ports.writeSide.recordSession({ token: session, claims }, correlationId);
     const reached = await this.ports.projection.waitFor(position, this.ports.consistencyWaitMs);
-    const user = await this.ports.views.users.get(claims.sub);
+    const user = await this.ports.views.users.get(userId);
     if (!reached || !user) {
       throw new AppError("consistency_timeout", "your account is recorded but not visible yet; retry", { "retry-after": "1" });
     }
     if (this.seen.size >= SEEN_LIMIT) this.seen.clear();
     const current = { ...user, name: claims.name, image };
-    this.seen.set(claims.sub, current);
+    this.seen.set(session, current);
     return current;
   }
 }

@@ -8,6 +8,11 @@ export interface SeenSession {
   readonly claims: SessionClaims;
 }
 
+export interface SessionAccount {
+  readonly userId: string;
+  readonly position: number;
+}
+
 export interface UsedToken {
   /** The token's secret, for a write side that checks it again itself (over HTTP). */
   readonly secret: string;
@@ -18,9 +23,10 @@ export interface UsedToken {
 export interface WriteSide {
   /**
    * Registers the session's user if need be, brings their profile in step with the claims and accepts their
-   * address's pending invitations; answers a position the read models must reach to show all of it.
+   * address's pending invitations; answers the account the session signs in to (its subject's id, or a new
+   * one once that account was erased) and a position the read models must reach to show all of it.
    */
-  recordSession(session: SeenSession, correlationId: string): Promise<number>;
+  recordSession(session: SeenSession, correlationId: string): Promise<SessionAccount>;
   /** Records that the token was used now (at most once a minute is kept). */
   recordTokenUse(token: UsedToken, correlationId: string): Promise<void>;
   /** Position of the newest event in the log (0 when empty). */

@@ -27,6 +27,7 @@ export class KeyEncryptionKey {
   private readonly hashing: Buffer;
   private readonly fingerprinting: Buffer;
   private readonly scoping: Buffer;
+  private readonly accounts: Buffer;
 
   constructor(material: string) {
     if (material.length < 32) throw new KeyStoreError("the key-encryption key must be at least 32 characters");
@@ -34,6 +35,7 @@ export class KeyEncryptionKey {
     this.hashing = derive(material, "address hashing v1");
     this.fingerprinting = derive(material, "request fingerprints v1");
     this.scoping = derive(material, "import scopes v1");
+    this.accounts = derive(material, "later account ids v1");
   }
 
   wrap(subject: string, keyId: string, material: Buffer): Buffer {
@@ -79,6 +81,17 @@ export class KeyEncryptionKey {
   /** A keyed hash of a request's canonical form (shared/idempotency/request-fingerprint.ts): 64 hex digits. */
   fingerprintHash(canonical: string): string {
     return keyedHash(this.fingerprinting, canonical);
+  }
+
+  /**
+   * The id of the account a subject signs in to after `erasures` erasures of its earlier accounts (1 or more): a
+   * uuid (version 4 layout) that only this key links to the subject, so an erased account's id, still shown on the
+   * comments it wrote, does not lead to the new one.
+   */
+  laterAccountId(subject: string, erasures: number): string {
+    const hex = keyedHash(this.accounts, `${subject}\n${erasures}`);
+    const variant = ((Number.parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16);
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
   }
 
   /** A keyed hash of an import's caller and Idempotency-Key (shared/imports/import-ids.ts): 64 hex digits. */

@@ -17,9 +17,13 @@ export function objectMemberOf(schema: unknown): JsonSchema | null {
   return isRecord(found) ? found : null;
 }
 
-/** Media types for a success answer that is not JSON: the text or bytes themselves. */
+/**
+ * Media types for a success answer that is not JSON: text as a string; bytes (any other type, and "any type" on
+ * a route that answers a file as it is) marked with their media type, so that a generated client tells the text
+ * it reads as a string from the bytes it reads as a Blob.
+ */
 export function mediaOf(types: readonly string[]): JsonSchema {
-  return Object.fromEntries(types.map((type) => [type, { schema: type.startsWith("image/") ? { type: "string", contentMediaType: type } : { type: "string" } }]));
+  return Object.fromEntries(types.map((type) => [type, { schema: bodyOf(type) }]));
 }
 
 /**

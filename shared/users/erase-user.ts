@@ -12,7 +12,9 @@
 // 6. the keys their address as invitations named it, and their email, name, picture, tokens' names, webhooks'
 //    URLs and what their Idempotency-Keys recorded were sealed under are destroyed: every copy in the log, its
 //    replays and backups of the log is unreadable from then on;
-// 7. UserErased: the read models drop their tokens and webhooks.
+// 7. UserErased: the read models drop their tokens and webhooks;
+// 8. once the read models show all of it, the stores' journals (SQLite's write-ahead logs) are emptied: when the
+//    erasure answers, no file holds what it erased.
 // Comments they wrote on others' pages stay, shown by an erased user.
 import type { CommandContext } from "../commands/command-context.ts";
 import type { WritePorts } from "../commands/write-ports.ts";
@@ -27,6 +29,7 @@ import { entityAccessCommands, workspaceCommands } from "../sharing/sharing.comm
 import { webhookIdSchema } from "../webhooks/webhook.decider.ts";
 import type { SentMail } from "../mail/sent-mail.port.ts";
 import type { ReadModelCopies } from "../erasure/read-model-copies.port.ts";
+import type { StoreJournals } from "../erasure/store-journals.port.ts";
 import { tokenCommands } from "../tokens/token.commands.ts";
 import { webhookCommands } from "../webhooks/webhook.commands.ts";
 import { ERASED_EMAIL, ERASED_USER_NAME } from "../erasure/sealed-fields.ts";
@@ -47,6 +50,8 @@ export interface ErasurePorts extends WritePorts {
    * running projector, or the next start, projects the erasure's start.
    */
   readonly awaitReadModels?: (position: number) => Promise<unknown>;
+  /** The stores' journals, emptied once the read models show the erasure; absent where nothing keeps one. */
+  readonly journals?: StoreJournals;
 }
 
 const WEBHOOK_BATCH = 100;
@@ -126,5 +131,9 @@ export async function eraseUser(ports: ErasurePorts, userId: UserId, context: Co
   if (email !== null) await ports.keys.destroy(subjects.address(ports.addressHash(email)));
   await ports.keys.destroy(subjects.user(userId));
   along((await userCommands.handle(ports.eventStore, userId, { type: "EraseUser", userId, now: context.now.toISOString() }, context)).position);
+  if (ports.awaitReadModels && ports.journals) {
+    await ports.awaitReadModels(await ports.eventStore.headPosition());
+    await ports.journals.empty();
+  }
   return { position };
 }

@@ -7,10 +7,10 @@ import { toNewEvents } from "../commands/new-events.ts";
 import { AppError } from "../errors/app-error.ts";
 import { StreamConflictError, type EventStore } from "../event-store/event-store.port.ts";
 import { eventGuard, parseRecorded } from "../events.ts";
-import { userIdSchema } from "../kernel/ids.ts";
+import { userIdSchema, type UserId } from "../kernel/ids.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import { userCommands } from "./user.commands.ts";
-import { emailReservationEventSchemas, emailReservationStream, normalizeEmail, reservationHolder, type EmailReservationEvent } from "./user.decider.ts";
+import { emailReservationEventSchemas, emailReservationStream, normalizeEmail, reservationHolder, sessionBeforeErasure, type EmailReservationEvent } from "./user.decider.ts";
 import type { UserRecord } from "./users.view.ts";
 
 /**
@@ -24,6 +24,30 @@ export interface SessionPorts {
   readonly eventStore: EventStore;
   readonly views: Pick<ReadModels, "users">;
   readonly registrationHooks: readonly RegistrationHook[];
+  /** The id of the account a subject signs in to once `erasures` (1 or more) of its accounts were erased. */
+  readonly laterAccountId: (subject: string, erasures: number) => string;
+}
+
+/** The context of a sighting: the acting account is known once the session's subject is resolved to it. */
+export type SightingContext = Omit<CommandContext, "actorId">;
+
+/**
+ * The account a session signs in to: its subject's own id (`sub`, the user id) until that account is erased; after
+ * an erasure, a new account under a new id that owns nothing of before, found from the subject and the number of
+ * its accounts erased (each read from its own stream in the log). A session issued before an erasure it meets
+ * is refused: the browser that asked for the erasure, or a copy of its cookie, must sign in again.
+ */
+async function accountOf(ports: SessionPorts, claims: SessionClaims): Promise<UserId> {
+  const subject = userIdSchema.parse(claims.sub);
+  if (await ports.views.users.get(subject)) return subject;
+  const issuedAt = claims.iat === undefined ? null : claims.iat * 1000;
+  for (let erasures = 0; ; erasures += 1) {
+    const userId = erasures === 0 ? subject : userIdSchema.parse(ports.laterAccountId(claims.sub, erasures));
+    const account = await userCommands.load(ports.eventStore, userId);
+    if (account.registered || account.erasedAt === undefined) return userId;
+    // Checked before anything is reserved: the address may belong to the subject's new account by now.
+    if (issuedAt === null || issuedAt <= Date.parse(account.erasedAt)) throw sessionBeforeErasure();
+  }
 }
 
 const isReservationEvent = eventGuard<EmailReservationEvent>(emailReservationEventSchemas);
@@ -49,9 +73,13 @@ async function reserveEmail(eventStore: EventStore, email: string, context: Comm
 
 const later = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.max(a, b));
 
-/** Registers or updates the session's user and runs the reactions; answers the position of the last event appended, or null. */
-export async function recordSession(ports: SessionPorts, claims: SessionClaims, context: CommandContext): Promise<number | null> {
-  const userId = userIdSchema.parse(claims.sub);
+/**
+ * Registers or updates the session's user and runs the reactions; answers the account's id and the position of
+ * the last event appended, or null.
+ */
+export async function recordSession(ports: SessionPorts, claims: SessionClaims, sighting: SightingContext): Promise<{ userId: UserId; position: number | null }> {
+  const userId = await accountOf(ports, claims);
+  const context: CommandContext = { ...sighting, actorId: userId };
   const image = claims.picture ?? null;
   const known = await ports.views.users.get(userId);
   let position: number | null = null;
@@ -74,5 +102,5 @@ export async function recordSession(ports: SessionPorts, claims: SessionClaims, 
     user = { id: userId, email, name: claims.name, image, createdAt: context.now.toISOString() };
   }
   for (const hook of ports.registrationHooks) position = later(position, await hook(user, context));
-  return position;
+  return { userId, position };
 }

@@ -1,7 +1,7 @@
 // A user account: registered on the first sight of a valid session; its profile follows the session's claims;
 // erased at the user's request: UserErasureStarted first, after which the account's profile changes and
-// sessions are refused while the erasure runs, then UserErased, after which the same identity signing in again
-// registers afresh.
+// sessions are refused while the erasure runs, then UserErased, for good: the same identity signing in again
+// registers a new account under a new id (shared/users/record-session.ts).
 // The email, name and picture of these events are sealed under the user's key in the log (shared/erasure).
 import { z } from "zod";
 import { AppError } from "../errors/app-error.ts";
@@ -34,6 +34,7 @@ export type UserState =
   | { registered: true; email: string; name: string; image: string | null; erasing: boolean };
 
 const beingErased = () => new AppError("unauthenticated", "this account is being erased");
+export const sessionBeforeErasure = () => new AppError("unauthenticated", "this session was issued before its account was erased: sign in again");
 
 export const userStream = (userId: string): string => `user-${userId}`;
 
@@ -47,8 +48,11 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         // A session from before the erasure (the browser that asked for it, a copy of its cookie) must not bring
         // the account back at its next request: only a session issued after it registers afresh.
         if (state.erasedAt !== undefined && (command.sessionIssuedAt === null || command.sessionIssuedAt <= Date.parse(state.erasedAt))) {
-          throw new AppError("unauthenticated", "this session was issued before its account was erased: sign in again");
+          throw sessionBeforeErasure();
         }
+        // An erased account never comes back: a later session of its subject signs in to a new account, under a
+        // new id (shared/users/record-session.ts).
+        if (state.erasedAt !== undefined) throw new AppError("conflict", "this account was erased: its id is not registered again");
         return [{ type: "UserRegistered", data: { userId: command.userId, email: command.email, name: command.name, image: command.image } }];
       case "ChangeProfile":
         if (!state.registered) throw new AppError("not_found", "user not found");

@@ -16,6 +16,8 @@ export interface WriteSideFixture {
   session(claims: Omit<SessionClaims, "exp">): Promise<string>;
   /** An API token of a registered user, made through the command side. */
   token(userSession: string): Promise<{ secret: string; tokenId: string; userId: string }>;
+  /** Erases the session's account through the command side (DELETE /me). */
+  erase(userSession: string, email: string): Promise<void>;
   cleanup(): Promise<void>;
 }
 
@@ -31,7 +33,7 @@ export function writeSideContract(name: string, factory: () => Promise<WriteSide
     const claimsOf = (label: string) => ({ sub: randomUUID(), email: `${label}-${randomUUID().slice(0, 8)}@example.com`, name: label });
     const seen = async (claims: Omit<SessionClaims, "exp">) => {
       const session = { token: await fixture.session(claims), claims: { ...claims, exp: Math.floor(Date.now() / 1000) + 3600 } };
-      return fixture.writeSide.recordSession(session, randomUUID());
+      return (await fixture.writeSide.recordSession(session, randomUUID())).position;
     };
 
     it("registers a session's user and answers a position the read models then show them at", async () => {
@@ -48,6 +50,20 @@ export function writeSideContract(name: string, factory: () => Promise<WriteSide
       await fixture.reach(await seen({ ...claims, name: "Renamed" }));
       expect((await fixture.views.users.get(claims.sub))?.name).toBe("Renamed");
       expect((await fixture.views.users.getByEmail(claims.email))?.id).toBe(claims.sub);
+    });
+
+    it("answers the account a session signs in to: its subject's id, and a new id once that account was erased", async () => {
+      const claims = claimsOf("returning");
+      const first = await fixture.writeSide.recordSession({ token: await fixture.session(claims), claims: { ...claims, iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 3600 } }, randomUUID());
+      expect(first.userId).toBe(claims.sub);
+      await fixture.reach(first.position);
+      await fixture.erase(await fixture.session(claims), claims.email);
+      await new Promise((resolve) => setTimeout(resolve, 1_100)); // a session's issue time counts whole seconds
+      const afresh = await fixture.writeSide.recordSession({ token: await fixture.session(claims), claims: { ...claims, iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 3600 } }, randomUUID());
+      expect(afresh.userId).not.toBe(claims.sub);
+      await fixture.reach(afresh.position);
+      expect(await fixture.views.users.get(afresh.userId)).toMatchObject({ id: afresh.userId, email: claims.email, name: claims.name });
+      expect(await fixture.views.users.get(claims.sub)).toBeNull();
     });
 
     it("refuses a second account for an address that already has one", async () => {

@@ -19,8 +19,8 @@ describe("erasing an account", () => {
     spec.given([]).when({ type: "EraseUser", userId, now: erasedAt }).then([]);
   });
 
-  it("registers the same identity again only with a session issued after the erasure", () => {
-    spec.given([registered, erased]).when(register(Date.parse(erasedAt) + 1_000)).then([registered]);
+  it("never registers an erased account's id again: a session from before is told to sign in again, a later one belongs to a new account", () => {
+    spec.given([registered, erased]).when(register(Date.parse(erasedAt) + 1_000)).thenRefuses("conflict");
     spec.given([registered, erased]).when(register(Date.parse(erasedAt) - 1_000)).thenRefuses("unauthenticated");
     spec.given([registered, erased]).when(register(null)).thenRefuses("unauthenticated");
   });

@@ -137,6 +137,24 @@ describe("DELETE /me", () => {
     expect((await bob.get(`/pages/${bobsPage}`)).body).toMatchObject({ title: "Bob's plan" });
   });
 
+  it("leaves the email, name and page words in no file under DATA_DIR when the erasure answers, WAL files included", async () => {
+    const email = "Erin.Walfrost-5c2e@Example.com";
+    const name = "Erinqua Walbright";
+    const herWords = ["Plumbrigant", "Vexillomire", "Tarnwhistle"];
+    const dave = await server.registered("dave");
+    const erin = await server.registered("erin", { email, name });
+    const folderId = await createFolder(erin, { name: "Plumbrigant archive" });
+    const page = await createPage(erin, { title: "Vexillomire notes", markdown: "# Tarnwhistle\n\ntext before the quoted words text after", parentId: folderId });
+    expect((await share(erin, "page", page, dave.email, "comment")).status).toBe(200);
+    await openThread(dave, page, "Dave's remark", anchor);
+    expect(filesHolding(server.dataDir, [email, name, ...herWords]).length).toBeGreaterThan(0);
+
+    const erased = await erin.call("DELETE", "/me", { json: { confirm: email } });
+    expect(erased.status, erased.text).toBe(204);
+    // Read at once, with the server running: the WAL files of the event store, read models and key store included.
+    expect(filesHolding(server.dataDir, [email, name, ...herWords])).toEqual([]);
+  });
+
   it("leaves nothing of the account's webhook deliveries in the delivery log once the notifier followed the erasure, and keeps another user's", async () => {
     // Her endpoint's host is a word found nowhere else; it never resolves, so every attempt's error names it.
     const host = "quibblefrost-erasure.invalid";
@@ -217,7 +235,7 @@ describe("DELETE /me", () => {
     expect((await bob.get(`/pages/${bobsPage}`)).body).toMatchObject({ title: "Bob's audited page" });
   });
 
-  it("lets the same identity sign in afresh with a new session, to an empty account, but not with a session from before", async () => {
+  it("lets the same identity sign in afresh with a new session, to an empty account under a new id, but not with a session from before", async () => {
     const ann = await server.registered("ann", { name: "Annika Before" });
     await createPage(ann, { title: "Annika's page" });
     expect((await ann.call("DELETE", "/me", { json: { confirm: ann.email } })).status).toBe(204);
@@ -227,7 +245,8 @@ describe("DELETE /me", () => {
     const fresh = new Client(server.url, { cookie });
     const me = await fresh.get("/me");
     expect(me.status, me.text).toBe(200);
-    expect(me.body).toMatchObject({ id: ann.id, email: ann.email, name: "Annika After" });
+    expect(me.body).toMatchObject({ email: ann.email, name: "Annika After" });
+    expect(me.body.id).not.toBe(ann.id);
     expect((await fresh.get("/pages")).body.data).toEqual([]);
   });
 });

@@ -24,6 +24,10 @@ export async function writeSideFixture(adapter: (server: TestServer) => WriteSid
       const me = await new Client(server.url, { cookie: userSession }).get("/me");
       return { secret: String(created.body.token), tokenId: String(created.body.id), userId: String(me.body.id) };
     },
+    async erase(userSession, email) {
+      const erased = await new Client(server.url, { cookie: userSession }).call("DELETE", "/me", { json: { confirm: email } });
+      if (erased.status !== 204) throw new Error(`erasure failed: ${erased.text}`);
+    },
     cleanup: () => server.stop(),
   };
 }

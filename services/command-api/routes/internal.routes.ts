@@ -7,14 +7,18 @@ import { SHARE_LINK_VIEWS_PATH, shareLinkViewReportsBody } from "../../../shared
 import { recordShareLinkViews } from "../../../shared/share-links/record-share-link-views.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { errorBody } from "../../../shared/http/schemas.ts";
+import { principalOf } from "../../../shared/http/guard.ts";
 import { tokenOfPosition } from "../../../shared/position.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
 
 const positionReply = { 200: z.object({ position: z.string() }), "4xx": errorBody };
+// The account the caller's credentials sign in to: a session's subject resolves to a new account once its own was erased.
+const sightingReply = { 200: z.object({ position: z.string(), userId: z.string() }), "4xx": errorBody };
 
 export function internalRoutes(app: App, ports: Pick<CommandApiPorts, "eventStore" | "views" | "clock">): void {
-  app.post(SIGHTINGS_PATH, { config: { access: { anyCaller: true } }, schema: { response: positionReply } }, async () => ({
+  app.post(SIGHTINGS_PATH, { config: { access: { anyCaller: true } }, schema: { response: sightingReply } }, async (request) => ({
     position: tokenOfPosition(await ports.eventStore.headPosition()),
+    userId: principalOf(request).user.id,
   }));
   // A query node's batch of share-link views: each count carries its link's secret, checked here again.
   app.post(SHARE_LINK_VIEWS_PATH, { schema: { body: shareLinkViewReportsBody, response: { 204: z.null(), "4xx": errorBody } } }, async (request, reply) => {

@@ -2,11 +2,13 @@
 // caller's own credentials are forwarded, so the command API checks them itself and nothing new is trusted.
 import { z } from "zod";
 import { SESSION_COOKIE } from "../../auth/session-verifier.ts";
-import type { SeenSession, UsedToken, WriteSide } from "../../auth/write-side.port.ts";
+import type { SeenSession, SessionAccount, UsedToken, WriteSide } from "../../auth/write-side.port.ts";
 import { AppError, errorCatalogue, type ErrorCode } from "../../errors/app-error.ts";
 import { positionOfToken, positionTokenSchema } from "../../position.ts";
 
 const positionReply = z.object({ position: positionTokenSchema });
+/** The answer to a session's sighting: the account it signs in to, besides the position. */
+const sightingReply = positionReply.extend({ userId: z.uuid() });
 const errorReply = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 const isErrorCode = (code: string): code is ErrorCode => code in errorCatalogue;
 
@@ -19,19 +21,20 @@ export class CommandApiWriteSide implements WriteSide {
     private readonly timeoutMs = 10_000,
   ) {}
 
-  recordSession(session: SeenSession, correlationId: string): Promise<number> {
-    return this.call("POST", SIGHTINGS_PATH, { cookie: `${SESSION_COOKIE}=${encodeURIComponent(session.token)}`, "x-request-id": correlationId });
+  async recordSession(session: SeenSession, correlationId: string): Promise<SessionAccount> {
+    const reply = await this.call("POST", SIGHTINGS_PATH, { cookie: `${SESSION_COOKIE}=${encodeURIComponent(session.token)}`, "x-request-id": correlationId }, sightingReply);
+    return { userId: reply.userId, position: positionOfToken(reply.position) };
   }
 
   async recordTokenUse(token: UsedToken, correlationId: string): Promise<void> {
-    await this.call("POST", SIGHTINGS_PATH, { authorization: `Bearer ${token.secret}`, "x-request-id": correlationId });
+    await this.call("POST", SIGHTINGS_PATH, { authorization: `Bearer ${token.secret}`, "x-request-id": correlationId }, positionReply);
   }
 
-  headPosition(): Promise<number> {
-    return this.call("GET", HEAD_PATH, {});
+  async headPosition(): Promise<number> {
+    return positionOfToken((await this.call("GET", HEAD_PATH, {}, positionReply)).position);
   }
 
-  private async call(method: string, path: string, headers: Record<string, string>): Promise<number> {
+  private async call<Reply>(method: string, path: string, headers: Record<string, string>, replySchema: z.ZodType<Reply>): Promise<Reply> {
     let response: Response;
     try {
       response = await fetch(new URL(path, this.baseUrl), { method, headers, signal: AbortSignal.timeout(this.timeoutMs) });
@@ -44,8 +47,8 @@ export class CommandApiWriteSide implements WriteSide {
       if (refused.success && isErrorCode(refused.data.error.code)) throw new AppError(refused.data.error.code, refused.data.error.message);
     }
     if (!response.ok) throw new AppError("unavailable", `the write side answered ${response.status}; retry`, { "retry-after": "1" });
-    const body = positionReply.safeParse(await response.json().catch(() => null));
+    const body = replySchema.safeParse(await response.json().catch(() => null));
     if (!body.success) throw new AppError("unavailable", "the write side answered something unexpected; retry");
-    return positionOfToken(body.data.position);
+    return body.data;
   }
 }

@@ -1,6 +1,6 @@
 // The write side in the same process as the event store (command API, all-in-one): the application functions
 // called directly.
-import type { SeenSession, UsedToken, WriteSide } from "../../auth/write-side.port.ts";
+import type { SeenSession, SessionAccount, UsedToken, WriteSide } from "../../auth/write-side.port.ts";
 import type { EventStore } from "../../event-store/event-store.port.ts";
 import { tokenIdSchema, userIdSchema } from "../../kernel/ids.ts";
 import { recordTokenUse } from "../../tokens/record-token-use.ts";
@@ -9,9 +9,9 @@ import { recordSession, type SessionPorts } from "../../users/record-session.ts"
 export class InProcessWriteSide implements WriteSide {
   constructor(private readonly ports: SessionPorts & { readonly eventStore: EventStore; readonly clock: () => Date }) {}
 
-  async recordSession(session: SeenSession, correlationId: string): Promise<number> {
-    const context = { actorId: userIdSchema.parse(session.claims.sub), correlationId, now: this.ports.clock() };
-    return (await recordSession(this.ports, session.claims, context)) ?? (await this.ports.eventStore.headPosition());
+  async recordSession(session: SeenSession, correlationId: string): Promise<SessionAccount> {
+    const { userId, position } = await recordSession(this.ports, session.claims, { correlationId, now: this.ports.clock() });
+    return { userId, position: position ?? (await this.ports.eventStore.headPosition()) };
   }
 
   async recordTokenUse(token: UsedToken, correlationId: string): Promise<void> {
