@@ -23,6 +23,7 @@ COPY deploy/docker/healthcheck.mjs ./healthcheck.mjs
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000
-# /healthz on PORT; a service without an HTTP port (projector, notifier) sets HEALTHCHECK_URL to its /metrics.
+# /healthz on PORT; a service without an HTTP port sets HEALTHCHECK_URL on its METRICS_PORT (the projector its
+# /readyz, which fails while its projection is stalled; the notifier its /metrics).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 CMD ["node", "healthcheck.mjs"]
 CMD ["node", "dist/services/all-in-one.js"]

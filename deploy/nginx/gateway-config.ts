@@ -1,20 +1,16 @@
-// Renders the gateway's nginx configuration from gateway.conf.template, as envsubst would: ${NAME}
-// placeholders are filled in, nginx's own $variables are left alone. Used by `npm run split` and the tests.
+// Renders the local split's gateway configuration from gateway.conf.template, as envsubst would: ${NAME}
+// placeholders are filled in, nginx's own $variables are left alone, and the services are upstreams of fixed
+// addresses. Used by `npm run split`, the benchmark and the tests. The gateway container renders the same
+// template with its own script (deploy/docker/gateway.sh), which resolves service names while nginx runs.
 import { chmod, readFile } from "node:fs/promises";
 import { join } from "node:path";
 
 export interface GatewaySettings {
   readonly port: number;
-  /** host:port of the command API (with `resolver`: a name the resolver answers, and a port). */
+  /** host:port of the command API. */
   readonly commandApi: string;
-  /** host:port of each query node (with `resolver`: one name, whose records are every query node). */
+  /** host:port of each query node. */
   readonly queryApis: readonly string[];
-  /**
-   * The DNS server (host or host:port) through which service names are resolved while nginx runs (compose's is
-   * 127.0.0.11): a recreated container's new address, or a scaled-up service's new nodes, get traffic within
-   * seconds. Without it, the addresses are fixed at start (the local split, on 127.0.0.1 ports).
-   */
-  readonly resolver?: string;
   /** A writable directory for nginx's pid file and temporary files. */
   readonly runDir: string;
   /** The services' BODY_LIMIT_BYTES (default 1 MiB): the gateway refuses an ordinary API body over it. */
@@ -26,9 +22,6 @@ export interface GatewaySettings {
 /** Metrics are scraped from each service directly, not through the public gateway. */
 export const METRICS_NOT_PUBLIC = `default_type application/json;
       return 404 '{"error":{"code":"not_found","message":"no such route"}}';`;
-
-/** How long nginx trusts a name's records before it asks again. */
-const RESOLVE_VALID_SECONDS = 5;
 
 // Idle connections kept open to the services, per worker. Fewer than the clients a node serves at once made
 // nginx open and close a new upstream connection for the excess on nearly every request (a thousand sockets in
@@ -60,12 +53,6 @@ export function renderTemplate(template: string, values: Record<string, string>)
   });
 }
 
-function onlyName(queryApis: readonly string[]): string {
-  const [name, ...more] = queryApis;
-  if (!name || more.length > 0) throw new Error("with a resolver, the query nodes are one name (its records are the nodes)");
-  return name;
-}
-
 /**
  * The configuration for `settings`. Also opens `runDir` for traversal (0711): nginx started as root runs its
  * workers as another user, who must reach the client_body directory to buffer a body larger than memory (a
@@ -77,14 +64,10 @@ export async function gatewayConfig(settings: GatewaySettings): Promise<string> 
   return renderTemplate(template, {
     GATEWAY_ADDRESS: "127.0.0.1",
     GATEWAY_PORT: String(settings.port),
-    ...(settings.resolver
-      ? {
-          UPSTREAMS: "",
-          RESOLVER: `resolver ${settings.resolver} valid=${RESOLVE_VALID_SECONDS}s ipv6=off;`,
-          QUERY_API: onlyName(settings.queryApis),
-          COMMAND_API: settings.commandApi,
-        }
-      : { UPSTREAMS: upstreams(settings.commandApi, settings.queryApis), RESOLVER: "", QUERY_API: "query_api", COMMAND_API: "command_api" }),
+    UPSTREAMS: upstreams(settings.commandApi, settings.queryApis),
+    RESOLVER: "",
+    QUERY_API: "query_api",
+    COMMAND_API: "command_api",
     NGINX_RUN_DIR: settings.runDir,
     BODY_LIMIT: `${Math.ceil((settings.bodyLimitBytes ?? 1024 * 1024) / 1024)}k`,
     METRICS_LOCATION: settings.metricsLocation ?? METRICS_NOT_PUBLIC,

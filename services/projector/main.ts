@@ -5,6 +5,7 @@ import { PrometheusMetrics } from "../../shared/adapters/prometheus/prometheus.m
 import { NatsBus } from "../../shared/adapters/nats/nats.bus.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
+import { healthRoutes } from "../../shared/http/health.routes.ts";
 import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
 import { openEventStore, openLiveProjectionStore, projectorFor } from "../embedded-stores.ts";
 import { metricsServerFor, natsOptions } from "../embedded-wiring.ts";
@@ -25,7 +26,11 @@ await runUntilSignalled("projector", async () => {
   const bus = config.NATS_URL ? NatsBus.open(config.NATS_URL, natsOptions(config, "projector", { logger, metrics })) : null;
   const publisher = bus ? new Publisher({ eventStore, bus, projection: watcher, logger, metrics }) : null;
   await publisher?.start();
-  const metricsServer = await metricsServerFor(config, metrics, logger);
+  // Beside /metrics, /readyz says whether the projection progresses (503 when stalled or too far behind): the
+  // container's health check asks it (docker-compose.yml, HEALTHCHECK_URL).
+  // The store answers when its checkpoint can be read.
+  const reachable = { checkpoint: () => store.checkpoint(), ping: () => store.checkpoint().then(() => true) };
+  const metricsServer = await metricsServerFor(config, metrics, logger, (app) => healthRoutes(app, { eventStore, readStore: reachable, projector }));
   logger.info({ event: "projector.started", checkpoint: projector.checkpoint, bus: bus ? "nats" : "none", metrics: metricsServer?.url ?? null });
   return {
     async close() {

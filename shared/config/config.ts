@@ -21,8 +21,11 @@ export const configSchema = z.object({
   DATA_DIR: z.string().min(1).default("./data"),
   AUTH_SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   AUTH_JWKS_URL: optionalUrl,
-  /** EventStoreDB / KurrentDB (`esdb://host:2113?tls=false`): the event store instead of DATA_DIR/events.sqlite. */
-  EVENTSTORE_URL: z.string().regex(/^(esdb|esdb\+discover|kurrentdb|kurrentdb\+discover|kdb|kdb\+discover):\/\//, "must be an esdb:// or kurrentdb:// connection string").optional(),
+  /**
+   * EventStoreDB / KurrentDB (`kurrentdb://host:2113?tls=false`): the event store instead of DATA_DIR/events.sqlite.
+   * The older `esdb://` still connects, with a deprecation warning from the client in every process.
+   */
+  EVENTSTORE_URL: z.string().regex(/^(esdb|esdb\+discover|kurrentdb|kurrentdb\+discover|kurrent|kurrent\+discover|kdb|kdb\+discover):\/\//, "must be a kurrentdb:// connection string").optional(),
   /** Streams of this deployment on a shared EventStoreDB: stored as `<namespace>:<stream>`, the rest unseen. */
   EVENTSTORE_NAMESPACE: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, "letters, digits, '_' and '-', at most 64").optional(),
   /** MongoDB (`mongodb://host:27017/workspace?replicaSet=rs0`): the read models and image bytes (GridFS) instead of DATA_DIR. */

@@ -173,11 +173,18 @@ export function createApp(options: {
 }
 
 /**
+ * How long a closing service waits for its open connections (a change feed, an MCP stream, a slow client) before
+ * it cuts them and closes its stores. A container's stop_grace_period must leave it this and the stores' close
+ * (docker-compose.yml).
+ */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
  * Closes the app gracefully: no new connections, in-flight requests finish. A connection still open after
  * `graceMs` (a client that never finishes its request or never reads its answer) is cut, so a shutdown always
  * ends.
  */
-export async function closeApp(app: App, graceMs = 10_000): Promise<void> {
+export async function closeApp(app: App, graceMs = SHUTDOWN_GRACE_MS): Promise<void> {
   const timer = setTimeout(() => app.server.closeAllConnections(), graceMs);
   try {
     await app.close();

@@ -12,10 +12,17 @@ export function metricsRoute(app: App, metrics: Pick<Metrics, "exposition">): vo
   });
 }
 
-/** A server of /metrics alone, for a process that serves nothing else over HTTP. */
-export async function serveMetrics(metrics: Metrics, options: { port: number; host: string; logger: Logger }): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * A server of /metrics, for a process that serves nothing else over HTTP, and of the routes `routes` adds (the
+ * projector's /healthz and /readyz, which its container's health check asks).
+ */
+export async function serveMetrics(
+  metrics: Metrics,
+  options: { port: number; host: string; logger: Logger; routes?: (app: App) => void },
+): Promise<{ url: string; close(): Promise<void> }> {
   const app = createApp({ logger: options.logger, bodyLimit: 1024, metrics });
   metricsRoute(app, metrics);
+  options.routes?.(app);
   const url = await app.listen({ port: options.port, host: options.host });
   return { url, close: () => app.close() };
 }
