@@ -6,6 +6,7 @@ import type { Principal } from "../auth/principal.ts";
 import { effectivePermission } from "../access/effective-permission.ts";
 import type { AccessContext } from "../access/access-context.ts";
 import { seenBy } from "../access/seen-by.ts";
+import { placedIn } from "../folders/folder-place.ts";
 import { atLeast, type Permission } from "../kernel/permissions.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import { pageOf, type Page } from "../read-store/pagination.ts";
@@ -41,7 +42,7 @@ export interface Placed {
 /** Where the item would return: its folder if that still exists, else the root of its owner's workspace. */
 export async function placed(views: ReadModels, item: TrashItem): Promise<Placed> {
   const folder = item.parentId === null ? null : await views.folders.get(item.parentId);
-  return folder ? { item, parentId: folder.id, ancestorIds: [folder.id, ...folder.ancestorIds], folderPath: folder.path } : { item, parentId: null, ancestorIds: [], folderPath: "" };
+  return { item, parentId: folder ? folder.id : null, ...placedIn(folder) };
 }
 
 export const permissionOn = (context: AccessContext, place: Placed): Permission | null =>
