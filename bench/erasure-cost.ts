@@ -19,7 +19,7 @@ import { SqliteProjectionStore, SqliteReadStore } from "../shared/adapters/sqlit
 import { toNewEvents } from "../shared/commands/new-events.ts";
 import { CachedKeyStore } from "../shared/erasure/cached-key-store.ts";
 import { KeyEncryptionKey } from "../shared/erasure/key-encryption-key.ts";
-import { sealingRules } from "../shared/erasure/sealed-fields.ts";
+import { sealingRuleOf } from "../shared/erasure/sealed-fields.ts";
 import { SealingEventStore } from "../shared/erasure/sealing-event-store.ts";
 import type { EventStore, NewEvent } from "../shared/event-store/event-store.port.ts";
 import type { DomainEvent } from "../shared/events.ts";
@@ -85,7 +85,7 @@ function history(events: number): { appends: Append[]; pageIds: string[] } {
   return { appends: appends.slice(0, events), pageIds };
 }
 
-const sealedShareOf = (appends: readonly Append[]): number => appends.filter((append) => append.events.some((event) => event.type in sealingRules)).length / Math.max(1, appends.length);
+const sealedShareOf = (appends: readonly Append[]): number => appends.filter((append) => append.events.some((event) => sealingRuleOf(event.type) !== null)).length / Math.max(1, appends.length);
 
 /** The event store the services open: the sealing store over the log, the key store behind the key cache. */
 function sealedStore(dir: string, name: string): EventStore {

@@ -8,7 +8,7 @@
 // is recorded with the reason. A notifier that stops mid-attempt leaves it started without an
 // outcome: once its lease has run out, any notifier's sweep records it failed ("outcome unknown"), so no
 // attempt stays pending for ever. The inviter's resend starts a new attempt.
-import { ERASED_EMAIL } from "../../shared/erasure/sealed-fields.ts";
+import { ERASED_EMAIL } from "../../shared/erasure/erased-values.ts";
 import type { Logger } from "pino";
 import { z } from "zod";
 import type { Bus, BusMessage, BusSubscription } from "../../shared/bus/bus.port.ts";

@@ -32,6 +32,8 @@ export interface AttachmentsWriter<Tx> {
   markDeleted(tx: Tx, id: string, deletedAt: string): Promise<void>;
   /** Bytes of every attachment uploaded to the page, deleted ones too, as the batch sees them: what its purge frees. */
   bytesOfPage(tx: Tx, pageId: string): Promise<number>;
+  /** Bytes of one attachment as the batch sees it (0 when there is none): what a replacement of its bytes frees. */
+  bytesOf(tx: Tx, id: string): Promise<number>;
   /** The page was purged: its attachments' records go (the command side removes their bytes). */
   removePage(tx: Tx, pageId: string): Promise<void>;
 }

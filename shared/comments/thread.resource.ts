@@ -1,6 +1,6 @@
 // The comment thread and comment records clients see (docs/guide/requests.md, Records). Author names and images are looked up in the
 // users read model when a thread is read, so a profile change shows on every comment at once.
-import { ERASED_USER_NAME } from "../erasure/sealed-fields.ts";
+import { ERASED_USER_NAME } from "../erasure/erased-values.ts";
 import { z } from "zod";
 import type { UserRecord, UsersView } from "../users/users.view.ts";
 import { threadStatusSchema } from "./thread.decider.ts";

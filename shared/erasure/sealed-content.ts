@@ -5,7 +5,7 @@
 // and icon. Each reads, once its key is destroyed, as an erased value of the field's own type. Pure.
 import type { EventMetadata } from "../event-store/event-store.port.ts";
 import { subjects } from "./key-store.port.ts";
-import type { SealedField, SealingRule } from "./sealing-rule.ts";
+import { NO_PERSONAL_DATA, type SealedField, type SealingRule, type SealingRules } from "./sealing-rule.ts";
 
 /** The title an erased page (and the name an erased folder) reads as. */
 export const ERASED_PAGE_TITLE = "Erased page";
@@ -18,18 +18,10 @@ export const ERASED_ANCHOR = { quote: "Erased", prefix: "", suffix: "" } as cons
 type Data = Readonly<Record<string, unknown>>;
 
 const isRecord = (value: unknown): value is Data => typeof value === "object" && value !== null && !Array.isArray(value);
-const text = (field: string, erased: unknown): SealedField => ({ field, kind: "text", erased });
+const text = <const Field extends string, Erased>(field: Field, erased: Erased) => ({ field, kind: "text", erased }) as const;
 const idOf = (data: Data, field: string): string | null => {
   const value = data[field];
   return typeof value === "string" && value.length > 0 ? value : null;
-};
-const ofPage = (data: Data): string | null => {
-  const pageId = idOf(data, "pageId");
-  return pageId === null ? null : subjects.page(pageId);
-};
-const ofFolder = (data: Data): string | null => {
-  const folderId = idOf(data, "folderId");
-  return folderId === null ? null : subjects.folder(folderId);
 };
 
 const title = text("title", ERASED_PAGE_TITLE);
@@ -40,10 +32,10 @@ const name = text("name", ERASED_FOLDER_NAME);
 const filename = text("filename", ERASED_FILE_NAME);
 const originalName = text("originalName", ERASED_FILE_NAME);
 
-const page = (...fields: SealedField[]): SealingRule => ({ subject: ofPage, fields });
-const folder = (...fields: SealedField[]): SealingRule => ({ subject: ofFolder, fields });
+const page = <Data extends { readonly pageId?: unknown }>(...fields: SealedField<Data>[]): SealingRule<Data> => ({ subject: { named: "pageId", by: subjects.page }, fields });
+const folder = <Data extends { readonly folderId: unknown }>(...fields: SealedField<Data>[]): SealingRule<Data> => ({ subject: { named: "folderId", by: subjects.folder }, fields });
 
-export const contentSealingRules: Readonly<Record<string, SealingRule>> = {
+export const contentSealingRules = {
   PageCreated: page(title, icon, markdown),
   PageRenamed: page(title, text("previousTitle", ERASED_PAGE_TITLE)),
   PageIconChanged: page(icon),
@@ -51,10 +43,15 @@ export const contentSealingRules: Readonly<Record<string, SealingRule>> = {
   PageDeleted: page(title),
   PageUndeleted: page(title, icon, markdown),
   PageRestored: page(title, icon, markdown),
+  PageMoved: NO_PERSONAL_DATA,
+  PagePurged: NO_PERSONAL_DATA,
   // The anchor copies the page's words it quotes; comments recorded before bodies were sealed name no page.
   ThreadOpened: page({ field: "anchor", kind: "json", erased: ERASED_ANCHOR }),
   CommentAdded: page(body),
   CommentEdited: page(body),
+  CommentDeleted: NO_PERSONAL_DATA,
+  ThreadResolved: NO_PERSONAL_DATA,
+  ThreadReopened: NO_PERSONAL_DATA,
   // The image's own `filename` is `<id>.<extension>`, its blob's key: only what the uploader named is sealed.
   ImageUploaded: page(originalName, text("alt", "")),
   AttachmentUploaded: page(filename, originalName),
@@ -65,7 +62,9 @@ export const contentSealingRules: Readonly<Record<string, SealingRule>> = {
   FolderIconChanged: folder(icon),
   FolderDeleted: folder(name),
   FolderUndeleted: folder(name, icon),
-};
+  FolderMoved: NO_PERSONAL_DATA,
+  FolderPurged: NO_PERSONAL_DATA,
+} satisfies Partial<SealingRules>;
 
 const PAGE_LOCATION = /\/pages\/([0-9a-f-]{36})(?:\/|$)/i;
 const FOLDER_LOCATION = /\/folders\/([0-9a-f-]{36})$/i;

@@ -3,61 +3,77 @@
 // address's own key (an address may have no account); the answer recorded for an Idempotency-Key under its
 // caller's key (or the page's it wrote); a page's and a folder's content under the item's own key
 // (sealed-content.ts). What a field reads as once its key is destroyed is an explicit "erased" value of the
-// field's own type, so every schema still holds. Pure.
+// field's own type (erased-values.ts), so every schema still holds. Pure.
 import type { EventMetadata } from "../event-store/event-store.port.ts";
+import { ERASED_EMAIL, ERASED_TOKEN_NAME, ERASED_USER_NAME, ERASED_WEBHOOK_URL } from "./erased-values.ts";
 import { subjects } from "./key-store.port.ts";
 import { contentSealingRules, idempotentAnswerSubject } from "./sealed-content.ts";
-import type { SealedField, SealingRule } from "./sealing-rule.ts";
+import { NO_PERSONAL_DATA, type AppliedSealingRule, type SealingRules } from "./sealing-rule.ts";
 
-
-/** The name an erased user is shown by. */
-export const ERASED_USER_NAME = "Erased user";
-/** An erased email address: empty, which no real address is. */
-export const ERASED_EMAIL = "";
-/** What an erased API token's name reads as. */
-export const ERASED_TOKEN_NAME = "Erased token";
-/** An erased webhook's URL: still a URL, on a name that never resolves (RFC 2606), so nothing is sent to it. */
-export const ERASED_WEBHOOK_URL = "https://erased.invalid/";
-
-const text = (field: string, erased: unknown): SealedField => ({ field, kind: "text", erased });
-const stringField = (data: Readonly<Record<string, unknown>>, field: string): string | null => {
-  const value = data[field];
-  return typeof value === "string" && value.length > 0 ? value : null;
-};
-const userSubject = (data: Readonly<Record<string, unknown>>): string | null => {
-  const userId = stringField(data, "userId");
-  return userId === null ? null : subjects.user(userId);
-};
-const ownerSubject = (data: Readonly<Record<string, unknown>>): string | null => {
-  const ownerId = stringField(data, "ownerId");
-  return ownerId === null ? null : subjects.user(ownerId);
-};
+const text = <const Field extends string, Erased>(field: Field, erased: Erased) => ({ field, kind: "text", erased }) as const;
+const ofUser = { named: "userId", by: subjects.user } as const;
+const ofOwner = { named: "ownerId", by: subjects.user } as const;
 /** Only a webhook's owner changes it, and the notifier disables it as its owner: the actor is the owner. */
-const actorSubject = (_data: Readonly<Record<string, unknown>>, metadata: EventMetadata): string => subjects.user(metadata.actorId);
-const webhookSettings = [text("url", ERASED_WEBHOOK_URL), text("description", null)];
+const ofActor = (_data: unknown, metadata: EventMetadata): string => subjects.user(metadata.actorId);
+const webhookSettings = [text("url", ERASED_WEBHOOK_URL), text("description", null)] as const;
 
-export const sealingRules: Readonly<Record<string, SealingRule>> = {
-  UserRegistered: { subject: userSubject, fields: [text("email", ERASED_EMAIL), text("name", ERASED_USER_NAME), text("image", null)] },
-  UserProfileChanged: { subject: userSubject, fields: [text("name", ERASED_USER_NAME), text("image", null)] },
-  EmailReserved: { subject: userSubject, fields: [text("email", ERASED_EMAIL)] },
-  InvitationQueued: {
-    subject: (data, _metadata, addressHash) => {
-      const email = stringField(data, "email");
-      return email === null ? null : subjects.address(addressHash(email));
-    },
-    fields: [text("email", ERASED_EMAIL)],
-  },
+/**
+ * Every event type's decision: a rule, or that it carries no personal data (ids, hashes, permissions, times,
+ * counts). A new event type compiles only once it is added here (or to sealed-content.ts).
+ */
+export const sealingRules: SealingRules = {
+  UserRegistered: { subject: ofUser, fields: [text("email", ERASED_EMAIL), text("name", ERASED_USER_NAME), text("image", null)] },
+  UserProfileChanged: { subject: ofUser, fields: [text("name", ERASED_USER_NAME), text("image", null)] },
+  UserErasureStarted: NO_PERSONAL_DATA,
+  UserErased: NO_PERSONAL_DATA,
+  EmailReserved: { subject: ofUser, fields: [text("email", ERASED_EMAIL)] },
+  EmailReleased: NO_PERSONAL_DATA,
+  InvitationQueued: { subject: { named: "email", by: (email, addressHash) => subjects.address(addressHash(email)) }, fields: [text("email", ERASED_EMAIL)] },
+  InvitationPermissionChanged: NO_PERSONAL_DATA,
+  InvitationResent: NO_PERSONAL_DATA,
+  InvitationAccepted: NO_PERSONAL_DATA,
+  InvitationExpired: NO_PERSONAL_DATA,
+  InvitationCancelled: NO_PERSONAL_DATA,
+  InvitationDelivered: NO_PERSONAL_DATA,
+  InvitationDeliveryStarted: NO_PERSONAL_DATA,
+  InvitationDeliveryFailed: NO_PERSONAL_DATA,
+  InvitationAddressErased: NO_PERSONAL_DATA,
+  InvitationSlotTaken: NO_PERSONAL_DATA,
+  IdempotencyKeyClaimed: NO_PERSONAL_DATA,
   // A recorded answer may name addresses (a share's invitee) or the caller's own profile: under the caller's key,
   // unless it holds a page's or folder's content (sealed-content.ts).
   IdempotentRequestCompleted: { subject: (data, metadata) => idempotentAnswerSubject(data, metadata), fields: [{ field: "body", kind: "json", erased: null }] },
+  IdempotencyKeyReleased: NO_PERSONAL_DATA,
   // What a user typed into records of their own: a token's name; a webhook's URL and description, and why it was
   // disabled (a failed delivery's error names the URL's host).
-  TokenCreated: { subject: userSubject, fields: [text("name", ERASED_TOKEN_NAME)] },
-  WebhookCreated: { subject: ownerSubject, fields: webhookSettings },
-  WebhookUpdated: { subject: actorSubject, fields: webhookSettings },
-  WebhookDisabled: { subject: actorSubject, fields: [text("reason", "")] },
+  TokenCreated: { subject: ofUser, fields: [text("name", ERASED_TOKEN_NAME)] },
+  TokenUsed: NO_PERSONAL_DATA,
+  TokenRevoked: NO_PERSONAL_DATA,
+  WebhookCreated: { subject: ofOwner, fields: webhookSettings },
+  WebhookUpdated: { subject: ofActor, fields: webhookSettings },
+  WebhookDisabled: { subject: ofActor, fields: [text("reason", "")] },
+  WebhookDeleted: NO_PERSONAL_DATA,
+  AccessGranted: NO_PERSONAL_DATA,
+  AccessRevoked: NO_PERSONAL_DATA,
+  WorkspaceMemberAdded: NO_PERSONAL_DATA,
+  WorkspaceMemberRoleChanged: NO_PERSONAL_DATA,
+  WorkspaceMemberRemoved: NO_PERSONAL_DATA,
+  ShareLinkCreated: NO_PERSONAL_DATA,
+  ShareLinkChanged: NO_PERSONAL_DATA,
+  ShareLinkRevoked: NO_PERSONAL_DATA,
+  ShareLinkViewed: NO_PERSONAL_DATA,
+  KeyStoreBound: NO_PERSONAL_DATA,
   ...contentSealingRules,
 };
+
+const applied: ReadonlyMap<string, AppliedSealingRule> = new Map(
+  Object.entries(sealingRules).flatMap(([type, decision]): [string, AppliedSealingRule][] => (decision === NO_PERSONAL_DATA ? [] : [[type, decision]])),
+);
+
+/** The rule an event type declares, as the sealing store applies it; null for one that carries no personal data. */
+export function sealingRuleOf(type: string): AppliedSealingRule | null {
+  return applied.get(type) ?? null;
+}
 
 /**
  * Stream names that would hold an address: `email-<address>` (one account per address) and

@@ -1,17 +1,17 @@
 // An event store that keeps personal data out of the log in the clear, for every adapter: on append it seals
-// the fields `sealingRules` names under their subject's key and stores address-bearing streams under the
-// address's keyed hash; on read it opens what it sealed, so deciders, projections and tools see plaintext. A
-// field whose key was destroyed reads as its erased value. Events written before sealing existed hold
-// plaintext, which passes through as it is, and an address stream stored under its plain name before hashing
-// existed keeps being used under that name (until the copy-and-transform migration renames it:
+// the fields its type's rule names (sealed-fields.ts) under their subject's key and stores address-bearing
+// streams under the address's keyed hash; on read it opens what it sealed, so deciders, projections and tools
+// see plaintext. A field whose key was destroyed reads as its erased value. Events written before sealing
+// existed hold plaintext, which passes through as it is, and an address stream stored under its plain name
+// before hashing existed keeps being used under that name (until the copy-and-transform migration renames it:
 // shared/erasure/log-migration.ts).
 import { assertAppendSize } from "../event-store/append-size.ts";
 import type { AppendResult, EventStore, ExpectedRevision, NewEvent, RecordedEvent, StreamRead, Subscription, SubscriptionOptions, BatchHandler } from "../event-store/event-store.port.ts";
 import { envelopeHeader, open, parseEnvelope, seal, type ParsedEnvelope } from "./envelope.ts";
 import type { KeyEncryptionKey } from "./key-encryption-key.ts";
 import type { DataKey, KeyStore } from "./key-store.port.ts";
-import { hashedStreamName, sealingRules } from "./sealed-fields.ts";
-import type { SealedField } from "./sealing-rule.ts";
+import { hashedStreamName, sealingRuleOf } from "./sealed-fields.ts";
+import { subjectOf, type SealedField } from "./sealing-rule.ts";
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -45,9 +45,9 @@ export class SealingEventStore implements EventStore {
   }
 
   private async sealEvent(event: NewEvent): Promise<NewEvent> {
-    const rule = sealingRules[event.type];
-    if (!rule || !isRecord(event.data)) return event;
-    const subject = rule.subject(event.data, event.metadata, this.addressHash);
+    const rule = sealingRuleOf(event.type);
+    if (rule === null || !isRecord(event.data)) return event;
+    const subject = subjectOf(rule, event.data, event.metadata, this.addressHash);
     if (subject === null) return event;
     const key = await this.keys.activeKey(subject);
     const data = { ...event.data };
@@ -79,8 +79,8 @@ export class SealingEventStore implements EventStore {
   private async openAll(events: readonly RecordedEvent[]): Promise<RecordedEvent[]> {
     const opened: RecordedEvent[] = [];
     for (const recorded of events) {
-      const rule = sealingRules[recorded.type];
-      if (!rule || !isRecord(recorded.data)) {
+      const rule = sealingRuleOf(recorded.type);
+      if (rule === null || !isRecord(recorded.data)) {
         opened.push(recorded);
         continue;
       }

@@ -1,6 +1,17 @@
-// Where an item below a folder sits once that folder was moved or renamed: pure, so every read-model adapter
-// re-roots folders and pages below it the same way.
+// Where an item sits in the folder tree: placed directly in a folder, and re-rooted once a folder above it was
+// moved or renamed. Pure, so every projection, read-model adapter and answer places items the same way.
 import type { FolderPlace } from "./folders.view.ts";
+
+/** Where an item directly in `parent` sits: below it and its ancestors, in its path; at the root without one. */
+export function placedIn(parent: FolderPlace | null | undefined): { ancestorIds: string[]; folderPath: string } {
+  return parent ? { ancestorIds: [parent.id, ...parent.ancestorIds], folderPath: parent.path } : { ancestorIds: [], folderPath: "" };
+}
+
+/** Where a folder named `name` directly in `parent` sits: its ancestors, and its own path. */
+export function folderPlacedIn(parent: FolderPlace | null | undefined, name: string): { ancestorIds: string[]; path: string } {
+  const { ancestorIds, folderPath } = placedIn(parent);
+  return { ancestorIds, path: parent ? `${folderPath}/${name}` : name };
+}
 
 /**
  * The item's ancestors up to `folder`, then the folder's new ones; its path (a folder's own, or a page's folder

@@ -2,7 +2,7 @@
 // size and line summary, a grant. Summarised once, when the projector records the entry (against the entity's
 // fold: what its entries so far leave it as), and stored; named when read, since a user's name may change
 // after the fact. Pure. No summary carries an email, a secret or a hash.
-import { ERASED_USER_NAME } from "../erasure/sealed-fields.ts";
+import { ERASED_USER_NAME } from "../erasure/erased-values.ts";
 import type { GrantablePermission } from "../kernel/permissions.ts";
 import type { ActorRef, Change, StoredChange, Summary, UserRef } from "./change-summary.ts";
 import type { HistoryChange, HistoryEntry } from "./history.view.ts";

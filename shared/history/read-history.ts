@@ -6,6 +6,7 @@ import { effectivePermission, type AccessTarget } from "../access/effective-perm
 import type { AccessContext } from "../access/access-context.ts";
 import { seenBy, type Seen } from "../access/seen-by.ts";
 import { AppError } from "../errors/app-error.ts";
+import { placedIn } from "../folders/folder-place.ts";
 import { atLeast, type Permission } from "../kernel/permissions.ts";
 import type { PageRecord } from "../pages/page-record.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
@@ -47,7 +48,7 @@ async function locationOf(views: ReadModels, pageId: string): Promise<Located | 
   if (!trashed) return null;
   const { ownerId, parentId } = trashed;
   const parent = parentId ? await views.folders.get(parentId) : null;
-  return { ownerId, parentId, ancestorIds: parent ? [parent.id, ...parent.ancestorIds] : [], folderPath: parent?.path ?? "" };
+  return { ownerId, parentId, ...placedIn(parent) };
 }
 
 /** The caller's permission on the page today (deleted or not), or 404 the same way whether it exists or not. */

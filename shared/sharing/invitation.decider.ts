@@ -9,7 +9,7 @@ import { invitationIdSchema, userIdSchema, type InvitationId, type UserId } from
 import { grantablePermissionSchema, workspaceRoleSchema } from "../kernel/permissions.ts";
 import { entityTypeSchema } from "./entity-access.decider.ts";
 import { assertMayShare, type Actor } from "./share-rules.ts";
-import { ERASED_EMAIL } from "../erasure/sealed-fields.ts";
+import { ERASED_EMAIL } from "../erasure/erased-values.ts";
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const RESEND_INTERVAL_MS = 60 * 1000;

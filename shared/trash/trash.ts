@@ -1,23 +1,16 @@
-// The trash as a caller sees it, and bringing a page back. An item is judged where it would return: its folder
-// when that folder still exists (and is not itself deleted), otherwise its owner's root; the caller needs edit
-// there, as for any change to it (404 when they could not even view it, exactly as for a missing item).
+// The trash as a caller sees it (bringing an item back: restore-from-trash.ts). An item is judged where it would
+// return: its folder when that folder still exists (and is not itself deleted), otherwise its owner's root; the
+// caller needs edit there, as for any change to it (404 when they could not even view it, exactly as for a
+// missing item).
 import type { Principal } from "../auth/principal.ts";
-import type { Actor } from "../commands/guarded-command.ts";
-import type { WritePorts } from "../commands/write-ports.ts";
 import { effectivePermission } from "../access/effective-permission.ts";
 import type { AccessContext } from "../access/access-context.ts";
-import { requirePermission } from "../access/authorize.ts";
 import { seenBy } from "../access/seen-by.ts";
-import { AppError } from "../errors/app-error.ts";
-import { parseRecorded } from "../events.ts";
-import { folderIdSchema, pageIdSchema } from "../kernel/ids.ts";
+import { placedIn } from "../folders/folder-place.ts";
 import { atLeast, type Permission } from "../kernel/permissions.ts";
-import { pageCommands } from "../pages/page.commands.ts";
-import { pageStream } from "../pages/page.decider.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import { pageOf, type Page } from "../read-store/pagination.ts";
 import type { TrashItem, TrashType } from "./trash.view.ts";
-import { restoreFolderTree, restoreTakenAlong } from "./folder-trash.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Trash rows read per step while looking for a page of items the caller may edit. */
@@ -39,7 +32,7 @@ export interface TrashEntry {
   readonly folderPath: string;
 }
 
-interface Placed {
+export interface Placed {
   readonly item: TrashItem;
   readonly parentId: string | null;
   readonly ancestorIds: readonly string[];
@@ -47,12 +40,12 @@ interface Placed {
 }
 
 /** Where the item would return: its folder if that still exists, else the root of its owner's workspace. */
-async function placed(views: ReadModels, item: TrashItem): Promise<Placed> {
+export async function placed(views: ReadModels, item: TrashItem): Promise<Placed> {
   const folder = item.parentId === null ? null : await views.folders.get(item.parentId);
-  return folder ? { item, parentId: folder.id, ancestorIds: [folder.id, ...folder.ancestorIds], folderPath: folder.path } : { item, parentId: null, ancestorIds: [], folderPath: "" };
+  return { item, parentId: folder ? folder.id : null, ...placedIn(folder) };
 }
 
-const permissionOn = (context: AccessContext, place: Placed): Permission | null =>
+export const permissionOn = (context: AccessContext, place: Placed): Permission | null =>
   effectivePermission(context, { kind: place.item.type, id: place.item.id, ownerId: place.item.ownerId, ancestorIds: place.ancestorIds });
 
 function entryOf(context: AccessContext, place: Placed, retentionDays: number): TrashEntry {
@@ -95,41 +88,4 @@ export async function listTrash(views: ReadModels, principal: Principal, query: 
   // Every deletion is an event of its own (a recursive one too, item by item): positions are unique.
   const { rows, nextCursor } = pageOf(found, query.limit, (row) => ({ position: row.position, id: "" }));
   return { data: rows.map((row) => row.entry), nextCursor };
-}
-
-/**
- * A folder already back whose restore was interrupted (a crash) before it brought back all its deletion took
- * along: sending the restore again brings back the rest, judged on the folder as it stands now.
- */
-async function finishFolderRestore(ports: WritePorts, actor: Actor, id: string): Promise<{ position: number | null }> {
-  const [folder, taken] = await Promise.all([ports.views.folders.get(id), ports.views.trash.deletedWith(id)]);
-  const context = folder && taken.length > 0 ? await ports.views.access.contextFor(actor.principal.user.id) : null;
-  const permission = folder && context ? effectivePermission(context, { kind: "folder", ...folder }) : null;
-  if (!permission) throw new AppError("not_found", "folder not found in the trash");
-  requirePermission(permission, "edit", "folder");
-  return restoreTakenAlong(ports, actor, taken);
-}
-
-/**
- * Brings an item back from the trash into its folder, or its owner's root when that folder is gone; a folder
- * brings back what was deleted with it. Only what was deleted itself is restored by its id.
- */
-export async function restoreFromTrash(ports: WritePorts, actor: Actor, type: TrashType, id: string): Promise<{ id: string; position: number | null }> {
-  const item = await ports.views.trash.get(type, id);
-  if (!item && type === "folder") return { id, ...(await finishFolderRestore(ports, actor, id)) };
-  if (!item || item.deletedWith !== null) throw new AppError("not_found", `${type} not found in the trash`);
-  const context = await ports.views.access.contextFor(actor.principal.user.id);
-  const place = await placed(ports.views, item);
-  const permission = permissionOn(context, place);
-  if (!permission) throw new AppError("not_found", `${type} not found in the trash`);
-  requirePermission(permission, "edit", type);
-  const parentId = place.parentId === null ? null : folderIdSchema.parse(place.parentId);
-  if (type === "folder") return { id: item.id, ...(await restoreFolderTree(ports, actor, item, parentId)) };
-  const pageId = pageIdSchema.parse(item.id);
-  const { events } = await ports.eventStore.read(pageStream(pageId));
-  const first = events[0];
-  if (first === undefined) throw new AppError("not_found", `${type} not found in the trash`);
-  const createdAt = parseRecorded(first).metadata.occurredAt;
-  const { position } = await pageCommands.handle(ports.eventStore, pageId, { type: "UndeletePage", pageId, parentId, createdAt }, actor.context);
-  return { id: pageId, position };
 }

@@ -32,7 +32,7 @@ import type { ReadModelCopies } from "../erasure/read-model-copies.port.ts";
 import type { StoreJournals } from "../erasure/store-journals.port.ts";
 import { tokenCommands } from "../tokens/token.commands.ts";
 import { webhookCommands } from "../webhooks/webhook.commands.ts";
-import { ERASED_EMAIL, ERASED_USER_NAME } from "../erasure/sealed-fields.ts";
+import { ERASED_EMAIL, ERASED_USER_NAME } from "../erasure/erased-values.ts";
 import { userCommands } from "./user.commands.ts";
 import { emailReservationEventSchemas, emailReservationStream, normalizeEmail, reservationHolder, type EmailReservationEvent } from "./user.decider.ts";
 

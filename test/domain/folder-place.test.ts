@@ -1,6 +1,7 @@
-// Re-rooting what lies below a moved or renamed folder, as every read-model adapter does it.
+// Placing an item in a folder, and re-rooting what lies below a moved or renamed folder, as every projection,
+// read-model adapter and answer does it.
 import { describe, expect, it } from "vitest";
-import { reRooted } from "../../shared/folders/folder-place.ts";
+import { folderPlacedIn, placedIn, reRooted } from "../../shared/folders/folder-place.ts";
 
 describe("reRooted", () => {
   it("keeps the ancestors up to the moved folder and takes the folder's new ones and path above it", () => {
@@ -11,5 +12,15 @@ describe("reRooted", () => {
 
   it("re-roots a page's folder path, which ends at its own folder", () => {
     expect(reRooted({ ancestorIds: ["inner", "moved"], path: "Moved/Inner" }, { id: "moved", ancestorIds: ["top"], path: "Top/Moved" })).toEqual({ ancestorIds: ["inner", "moved", "top"], path: "Top/Moved/Inner" });
+  });
+});
+
+describe("placedIn", () => {
+  it("places an item directly in a folder below it and its ancestors, in its path, and at the root without one", () => {
+    const folder = { id: "inner", ancestorIds: ["top"], path: "Top/Inner" };
+    expect(placedIn(folder)).toEqual({ ancestorIds: ["inner", "top"], folderPath: "Top/Inner" });
+    expect(placedIn(null)).toEqual({ ancestorIds: [], folderPath: "" });
+    expect(folderPlacedIn(folder, "New")).toEqual({ ancestorIds: ["inner", "top"], path: "Top/Inner/New" });
+    expect(folderPlacedIn(undefined, "New")).toEqual({ ancestorIds: [], path: "New" });
   });
 });

@@ -1,10 +1,9 @@
 // The thread decider in given-events / when-command / then-events form.
 import { randomUUID } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { describe, it } from "vitest";
 import { threadDecider, type ThreadCommand, type ThreadEvent } from "../../shared/comments/thread.decider.ts";
-import { AppError, type ErrorCode } from "../../shared/errors/app-error.ts";
-import { fold } from "../../shared/kernel/decider.ts";
 import { commentIdSchema, pageIdSchema, threadIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
+import { deciderSpec } from "../support/decider-spec.ts";
 
 const threadId = threadIdSchema.parse(randomUUID());
 const pageId = pageIdSchema.parse(randomUUID());
@@ -22,16 +21,7 @@ const opened: ThreadEvent[] = [
 const resolved: ThreadEvent = { type: "ThreadResolved", data: { threadId, resolvedBy: bob } };
 const firstDeleted: ThreadEvent = { type: "CommentDeleted", data: { threadId, commentId: firstId } };
 
-function given(history: ThreadEvent[]) {
-  const state = fold(threadDecider, history);
-  return {
-    when: (command: ThreadCommand) => ({
-      then: (expected: ThreadEvent[]) => expect(threadDecider.decide(command, state)).toEqual(expected),
-      thenRefused: (code: ErrorCode) =>
-        expect(() => threadDecider.decide(command, state)).toThrow(expect.objectContaining({ constructor: AppError, code })),
-    }),
-  };
-}
+const { given } = deciderSpec(threadDecider);
 
 const edit = (actorId = ann, body = "changed", onPage = pageId): ThreadCommand => ({ type: "EditComment", threadId, pageId: onPage, commentId: firstId, actorId, body });
 const remove = (actorId = ann): ThreadCommand => ({ type: "DeleteComment", threadId, pageId, commentId: firstId, actorId });
@@ -44,7 +34,7 @@ describe("thread decider", () => {
   });
 
   it("a thread cannot be opened twice", () => {
-    given(opened).when({ type: "OpenThread", threadId, pageId, anchor, commentId: replyId, authorId: ann, body: "again" }).thenRefused("conflict");
+    given(opened).when({ type: "OpenThread", threadId, pageId, anchor, commentId: replyId, authorId: ann, body: "again" }).thenRefuses("conflict");
   });
 
   it("anyone who may comment can reply, also on a resolved thread", () => {
@@ -54,10 +44,10 @@ describe("thread decider", () => {
   });
 
   it("a thread addressed through another page or never opened is not found", () => {
-    given([]).when(reply()).thenRefused("not_found");
-    given(opened).when(reply(otherPageId)).thenRefused("not_found");
-    given(opened).when(edit(ann, "changed", otherPageId)).thenRefused("not_found");
-    given(opened).when(setStatus("resolved", otherPageId)).thenRefused("not_found");
+    given([]).when(reply()).thenRefuses("not_found");
+    given(opened).when(reply(otherPageId)).thenRefuses("not_found");
+    given(opened).when(edit(ann, "changed", otherPageId)).thenRefuses("not_found");
+    given(opened).when(setStatus("resolved", otherPageId)).thenRefuses("not_found");
   });
 
   it("the author edits a comment; the same body again records nothing", () => {
@@ -66,18 +56,18 @@ describe("thread decider", () => {
   });
 
   it("nobody but the author edits or deletes a comment", () => {
-    given(opened).when(edit(bob)).thenRefused("forbidden");
-    given(opened).when(remove(bob)).thenRefused("forbidden");
+    given(opened).when(edit(bob)).thenRefuses("forbidden");
+    given(opened).when(remove(bob)).thenRefuses("forbidden");
   });
 
   it("an unknown comment is not found", () => {
-    given(opened).when({ type: "EditComment", threadId, pageId, commentId: replyId, actorId: ann, body: "x" }).thenRefused("not_found");
+    given(opened).when({ type: "EditComment", threadId, pageId, commentId: replyId, actorId: ann, body: "x" }).thenRefuses("not_found");
   });
 
   it("the author deletes a comment once; deleting again records nothing and editing it is a conflict", () => {
     given(opened).when(remove()).then([firstDeleted]);
     given([...opened, firstDeleted]).when(remove()).then([]);
-    given([...opened, firstDeleted]).when(edit()).thenRefused("conflict");
+    given([...opened, firstDeleted]).when(edit()).thenRefuses("conflict");
   });
 
   it("ThreadResolved on resolving an open thread, ThreadReopened on reopening a resolved one", () => {

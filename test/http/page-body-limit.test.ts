@@ -5,7 +5,8 @@
 // on the wire, above the default BODY_LIMIT_BYTES.
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MARKDOWN_MAX_CHARS, PAGE_BODY_LIMIT_BYTES } from "../../services/command-api/routes/fields.ts";
+import { MARKDOWN_MAX_CHARS } from "../../shared/pages/page.fields.ts";
+import { PAGE_BODY_LIMIT_BYTES } from "../../services/command-api/routes/fields.ts";
 import { MAX_APPEND_BYTES } from "../../shared/event-store/append-size.ts";
 import { gatewayUnavailable, startGateway, type Gateway } from "../support/gateway.ts";
 import { Client, TestServer } from "../support/server.ts";

@@ -56,3 +56,32 @@ export function importCycles(graph: ReadonlyMap<string, readonly string[]>): str
   for (const file of graph.keys()) if (!index.has(file)) visit(file);
   return cycles;
 }
+
+/**
+ * For each file `from` accepts, the shortest chain of imports by which it reaches each file `to` accepts (not
+ * followed further), as `a.ts -> b.ts -> c.ts`; `through` limits the files a chain may pass through.
+ */
+export function importChains(
+  graph: ReadonlyMap<string, readonly string[]>,
+  rule: { from(file: string): boolean; to(file: string): boolean; through?(file: string): boolean },
+): string[] {
+  const chains: string[] = [];
+  for (const start of [...graph.keys()].filter((file) => rule.from(file)).sort()) {
+    const cameFrom = new Map<string, string | null>([[start, null]]);
+    const queue = [start];
+    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+      for (const next of graph.get(file) ?? []) {
+        if (cameFrom.has(next) || !graph.has(next)) continue;
+        cameFrom.set(next, file);
+        if (rule.to(next)) {
+          const chain = [next];
+          for (let step = cameFrom.get(next); step !== null && step !== undefined; step = cameFrom.get(step)) chain.unshift(step);
+          chains.push(chain.join(" -> "));
+        } else if (rule.through?.(next) ?? true) {
+          queue.push(next);
+        }
+      }
+    }
+  }
+  return chains;
+}

@@ -5,6 +5,7 @@ import { seenBy } from "../../../shared/access/seen-by.ts";
 import type { Principal } from "../../../shared/auth/principal.ts";
 import type { EventStore } from "../../../shared/event-store/event-store.port.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
+import { folderPlacedIn } from "../../../shared/folders/folder-place.ts";
 import { folderCommands } from "../../../shared/folders/folder.commands.ts";
 import { toFolderResource } from "../../../shared/folders/folder.resource.ts";
 import type { FolderRecord } from "../../../shared/folders/folders.view.ts";
@@ -34,8 +35,7 @@ export async function assembleFolder(
     parentId: placedIn,
     name: state.name,
     icon: state.icon,
-    ancestorIds: parent ? [parent.id, ...parent.ancestorIds] : [],
-    path: parent ? `${parent.path}/${state.name}` : state.name,
+    ...folderPlacedIn(parent, state.name),
     createdAt: before?.createdAt ?? now.toISOString(),
     updatedAt: now.toISOString(),
     updatedPosition: before?.updatedPosition ?? 0,

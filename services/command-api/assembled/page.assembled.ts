@@ -5,6 +5,7 @@ import { seenBy, type Seen } from "../../../shared/access/seen-by.ts";
 import type { Principal } from "../../../shared/auth/principal.ts";
 import type { EventStore } from "../../../shared/event-store/event-store.port.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
+import { placedIn } from "../../../shared/folders/folder-place.ts";
 import type { PageId } from "../../../shared/kernel/ids.ts";
 import { etagOf, renderPageDocument } from "../../../shared/pages/page-document.ts";
 import { pageCommands } from "../../../shared/pages/page.commands.ts";
@@ -38,8 +39,7 @@ export async function assemblePage(ports: { eventStore: EventStore; views: ReadM
     parentId: state.parentId,
     title: state.title,
     icon: state.icon,
-    ancestorIds: parent ? [parent.id, ...parent.ancestorIds] : [],
-    folderPath: parent?.path ?? "",
+    ...placedIn(parent),
     createdAt: before?.createdAt ?? now.toISOString(),
     updatedAt: now.toISOString(),
     updatedPosition: before?.updatedPosition ?? 0,

@@ -33,7 +33,9 @@ import { attachmentIdSchema, type AttachmentId, folderIdSchema, imageIdSchema, p
 import { pageCommands } from "../../../shared/pages/page.commands.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
 import type { ImportResult } from "./import-result.ts";
-import { folderNameField, iconField, MARKDOWN_MAX_CHARS, titleField } from "../routes/fields.ts";
+import { folderNameField } from "../../../shared/folders/folder.fields.ts";
+import { iconField } from "../../../shared/kernel/text-fields.ts";
+import { MARKDOWN_MAX_CHARS, titleField } from "../../../shared/pages/page.fields.ts";
 import { foldersAtTarget } from "./folders-at-target.ts";
 import type { ImportTarget } from "./import-target.ts";
 

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { SNIFF_BYTES, fileTypeOf } from "../../../shared/attachments/file-type.ts";
 import { blobKeySchema, type BlobStore } from "../../../shared/blobs/blob-store.port.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
-import { textField, visibleTextField } from "./fields.ts";
+import { textField, visibleTextField } from "../../../shared/kernel/text-fields.ts";
 
 /** What a form may add around the file (boundaries, part headers, the name field) in a declared Content-Length. */
 const FORM_OVERHEAD_BYTES = 64 * 1024;

@@ -6,6 +6,7 @@ import { pageAccess } from "../../../shared/access/authorize.ts";
 import type { Principal } from "../../../shared/auth/principal.ts";
 import { commentOnThread, type ThreadOnPage } from "../../../shared/comments/thread.commands.ts";
 import { threadStatusSchema, type ThreadCommand } from "../../../shared/comments/thread.decider.ts";
+import { anchorField, commentBody } from "../../../shared/comments/thread.fields.ts";
 import { presentThreads, threadReply } from "../../../shared/comments/thread.resource.ts";
 import type { Actor } from "../../../shared/commands/guarded-command.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
@@ -17,19 +18,6 @@ import type { CommandApiPorts } from "../command-api-ports.ts";
 import { assembleThread } from "../assembled/thread.assembled.ts";
 import { writeResponses, type WriteOutcome } from "../write-answer.ts";
 import { answerWrites, type Written } from "../write-route.ts";
-import { textField, visibleTextField } from "./fields.ts";
-
-const COMMENT_BODY_MAX_CHARS = 10_000;
-const ANCHOR_QUOTE_MAX_CHARS = 2_000;
-const ANCHOR_CONTEXT_MAX_CHARS = 500;
-
-// Kept as sent (markdown may start with indentation), but a body of only invisible characters says nothing.
-export const commentBody = visibleTextField({ max: COMMENT_BODY_MAX_CHARS, multiLine: true, trim: false });
-export const anchorField = z.object({
-  quote: visibleTextField({ max: ANCHOR_QUOTE_MAX_CHARS, multiLine: true, trim: false }),
-  prefix: textField({ max: ANCHOR_CONTEXT_MAX_CHARS, multiLine: true, trim: false }).default(""),
-  suffix: textField({ max: ANCHOR_CONTEXT_MAX_CHARS, multiLine: true, trim: false }).default(""),
-});
 
 const pageParams = z.object({ pageId: pageIdSchema });
 const threadParams = pageParams.extend({ threadId: threadIdSchema });

@@ -1,53 +1,12 @@
-// Bounds and hygiene of request fields that several routes share. Text is checked for lone surrogates (which
-// the event store and the read model would each store differently) and normalised to NFC, so that what is
-// recorded, stored and looked up is one string; control characters and text made only of invisible characters
-// are refused.
+// Request fields only HTTP routes carry: the body limit of the routes that carry a page's markdown, and an
+// address to share with. The fields every entry point checks are in each capability's fields module
+// (shared/pages/page.fields.ts, shared/folders/folder.fields.ts, shared/comments/thread.fields.ts) and in
+// shared/kernel/text-fields.ts.
 import { z } from "zod";
 import { normalizeEmail } from "../../../shared/users/user.decider.ts";
 import { emailAddress } from "../../../shared/kernel/email.ts";
-import { nameProblem } from "../../../shared/kernel/name-rules.ts";
+import { MARKDOWN_MAX_CHARS } from "../../../shared/pages/page.fields.ts";
 
-/** C0 and C1 controls; multi-line text keeps tab, line feed and carriage return. */
-const CONTROL_SINGLE_LINE = /[\u0000-\u001F\u007F-\u009F]/;
-const CONTROL_MULTI_LINE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
-/** In unicode mode a surrogate range matches only an unpaired half: paired ones read as one code point. */
-const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
-/** Whitespace and the zero-width and formatting characters that show nothing. */
-const INVISIBLE_ONLY = /^[\s\u00AD\u180E\u200B-\u200F\u2028-\u202F\u205F-\u2064\u3000\uFEFF]*$/;
-
-/** Well-formed, NFC text without control characters: `multiLine` keeps tabs and line breaks. */
-export function textField(options: { max: number; multiLine?: boolean; trim?: boolean }) {
-  const control = options.multiLine ? CONTROL_MULTI_LINE : CONTROL_SINGLE_LINE;
-  return z
-    .string()
-    .refine((text) => !LONE_SURROGATE.test(text), "must not hold a lone surrogate")
-    .transform((text) => (options.trim === false ? text.normalize("NFC") : text.normalize("NFC").trim()))
-    .pipe(
-      z
-        .string()
-        .max(options.max)
-        .refine((text) => !control.test(text), "must not hold control characters"),
-    );
-}
-
-/** Like textField, and not empty nor made only of invisible characters. */
-export function visibleTextField(options: { max: number; multiLine?: boolean; trim?: boolean }) {
-  return textField(options).pipe(z.string().refine((text) => !INVISIBLE_ONLY.test(text), "must not be empty or only invisible characters"));
-}
-
-/** A name or title (shared/kernel/name-rules.ts): visible text without bidirectional controls either. */
-export function nameField(options: { max: number }) {
-  return visibleTextField(options).superRefine((name, context) => {
-    const problem = nameProblem(name);
-    if (problem) context.addIssue({ code: "custom", message: problem });
-  });
-}
-
-export const iconField = nameField({ max: 256 });
-export const titleField = nameField({ max: 200 });
-/** A folder's name, in POST and PATCH /folders and for the folders an import makes. */
-export const folderNameField = nameField({ max: 200 }).refine((name) => !name.includes("/"), "must not contain '/', which separates folders in folderPath");
-export const MARKDOWN_MAX_CHARS = 500_000;
 /**
  * The body limit of the routes that carry a page's markdown, from the page limit in its worst encoding: JSON may
  * write any character as `\uXXXX`, 6 bytes for each of the 500,000 UTF-16 units the limit counts (CJK sent by a
@@ -55,7 +14,5 @@ export const MARKDOWN_MAX_CHARS = 500_000;
  * the icon and the rest of the body. The gateway's limit on these routes (deploy/nginx) is at least this.
  */
 export const PAGE_BODY_LIMIT_BYTES = MARKDOWN_MAX_CHARS * 6 + 64 * 1024;
-/** Markdown keeps its indentation and line breaks; control characters other than tab and line breaks are refused. */
-export const markdownField = textField({ max: MARKDOWN_MAX_CHARS, multiLine: true, trim: false });
 /** An address to share with: trimmed, validated, and lower-cased so comparisons ignore case. */
 export const emailField = z.string().trim().pipe(emailAddress).transform(normalizeEmail);

@@ -14,7 +14,8 @@ import type { CommandApiPorts } from "../command-api-ports.ts";
 import { assembleFolder } from "../assembled/folder.assembled.ts";
 import { writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
-import { folderNameField, iconField } from "./fields.ts";
+import { folderNameField } from "../../../shared/folders/folder.fields.ts";
+import { iconField } from "../../../shared/kernel/text-fields.ts";
 
 /** `recursive=true`: the folder and everything below it, in one request (without it, only an empty folder). */
 const deleteFolderQuery = z.strictObject({ recursive: z.enum(["true", "false"]).optional() });

@@ -19,7 +19,7 @@ import { imageIdSchema, pageIdSchema, userIdSchema, type PageId } from "../../..
 import type { CommandApiPorts } from "../command-api-ports.ts";
 import { writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
-import { textField } from "./fields.ts";
+import { textField } from "../../../shared/kernel/text-fields.ts";
 import { closeAfterAnswer } from "./unread-body.ts";
 
 /** 10 MB as 10 × 2^20 bytes: a file of exactly this size is accepted, one byte more is 413. */

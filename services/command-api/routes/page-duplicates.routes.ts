@@ -10,7 +10,7 @@ import type { CommandApiPorts } from "../command-api-ports.ts";
 import { assembledPage } from "../assembled/page.assembled.ts";
 import { writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
-import { titleField } from "./fields.ts";
+import { titleField } from "../../../shared/pages/page.fields.ts";
 
 const duplicateBody = z.strictObject({ title: titleField.optional(), parentId: folderIdSchema.nullable().optional() }).default({});
 

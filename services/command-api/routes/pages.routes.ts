@@ -18,7 +18,9 @@ import { assembledPage } from "../assembled/page.assembled.ts";
 import { instantSchema } from "../../../shared/history/instant.ts";
 import { restorePage } from "../../../shared/pages/restore-page.ts";
 import { addContent } from "../../../shared/pages/add-content.ts";
-import { iconField, MARKDOWN_MAX_CHARS, markdownField, PAGE_BODY_LIMIT_BYTES, titleField } from "./fields.ts";
+import { iconField } from "../../../shared/kernel/text-fields.ts";
+import { MARKDOWN_MAX_CHARS, markdownField, titleField } from "../../../shared/pages/page.fields.ts";
+import { PAGE_BODY_LIMIT_BYTES } from "./fields.ts";
 
 const createPageBody = z.object({
   title: titleField,

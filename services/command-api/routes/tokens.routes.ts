@@ -12,7 +12,7 @@ import { createdTokenResource, toTokenResource } from "../../../shared/tokens/to
 import type { CommandApiPorts } from "../command-api-ports.ts";
 import { writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
-import { nameField } from "./fields.ts";
+import { nameField } from "../../../shared/kernel/text-fields.ts";
 
 const createTokenBody = z.object({
   name: nameField({ max: 100 }),

@@ -6,7 +6,7 @@ import { visibleFolder, visiblePage } from "../../../shared/access/authorize.ts"
 import { folderResource, toFolderResource } from "../../../shared/folders/folder.resource.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { pageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
-import { restoreFromTrash } from "../../../shared/trash/trash.ts";
+import { restoreFromTrash } from "../../../shared/trash/restore-from-trash.ts";
 import { purgeFromTrash } from "../../../shared/trash/purge-item.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
 import { assembleFolder } from "../assembled/folder.assembled.ts";

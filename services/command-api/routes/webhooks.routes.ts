@@ -19,7 +19,7 @@ import type { CommandApiPorts, WebhookPorts } from "../command-api-ports.ts";
 import { OneAtATime } from "../one-at-a-time.ts";
 import { actorOf, writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
-import { nameField } from "./fields.ts";
+import { nameField } from "../../../shared/kernel/text-fields.ts";
 
 const urlField = z
   .string()

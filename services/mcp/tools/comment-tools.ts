@@ -5,13 +5,13 @@ import { z } from "zod";
 import { requirePermission, visiblePage } from "../../../shared/access/authorize.ts";
 import { commentOnThread } from "../../../shared/comments/thread.commands.ts";
 import { threadStatusSchema, type ThreadCommand } from "../../../shared/comments/thread.decider.ts";
+import { anchorField, commentBody } from "../../../shared/comments/thread.fields.ts";
 import { presentThreads, threadResource } from "../../../shared/comments/thread.resource.ts";
 import type { Actor } from "../../../shared/commands/guarded-command.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import { commentIdSchema, pageIdSchema, threadIdSchema, type PageId, type ThreadId } from "../../../shared/kernel/ids.ts";
 import { decodeCursor, pageOf } from "../../../shared/read-store/pagination.ts";
 import type { CommandApiPorts } from "../../command-api/command-api-ports.ts";
-import { anchorField, commentBody } from "../../command-api/routes/comments.routes.ts";
 import { ADDITIVE, defineTool, IDEMPOTENT_CHANGE, READ_ONLY, type McpTool } from "../mcp-tool.ts";
 import { idempotentTool, settleTool, writeOutput } from "../write-outcome.ts";
 

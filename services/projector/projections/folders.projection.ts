@@ -3,12 +3,13 @@
 import type { StoredEvent } from "../../../shared/events.ts";
 import type { FolderEvent } from "../../../shared/folders/folder.decider.ts";
 import type { FolderTreeEvent } from "../../../shared/folders/folder-tree.decider.ts";
+import { folderPlacedIn } from "../../../shared/folders/folder-place.ts";
 import type { FolderRecord } from "../../../shared/folders/folders.view.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
 
 async function placeOf<Tx>(writers: ProjectionWriters<Tx>, tx: Tx, parentId: string | null, name: string): Promise<Pick<FolderRecord, "ancestorIds" | "path">> {
   const parent = parentId ? await writers.folders.get(tx, parentId) : null;
-  return { ancestorIds: parent ? [parent.id, ...parent.ancestorIds] : [], path: parent ? `${parent.path}/${name}` : name };
+  return folderPlacedIn(parent, name);
 }
 
 export async function projectFolder<Tx>(

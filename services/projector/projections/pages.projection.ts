@@ -1,5 +1,6 @@
 // Page events into the page listing and content read models; a move takes the new folder's ancestors and path.
 import type { StoredEvent } from "../../../shared/events.ts";
+import { placedIn } from "../../../shared/folders/folder-place.ts";
 import type { PageEvent } from "../../../shared/pages/page.decider.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
 
@@ -16,8 +17,7 @@ export async function projectPage<Tx>({ event, metadata, position, revision }: S
           parentId,
           title,
           icon,
-          ancestorIds: parent ? [parent.id, ...parent.ancestorIds] : [],
-          folderPath: parent?.path ?? "",
+          ...placedIn(parent),
           createdAt: metadata.occurredAt,
           ...changed,
         },
@@ -42,14 +42,14 @@ export async function projectPage<Tx>({ event, metadata, position, revision }: S
       // Rebuilt as on creation, where the page now returns to.
       const { pageId, ownerId, parentId, title, icon, markdown, createdAt } = event.data;
       const parent = parentId ? await writers.folders.get(tx, parentId) : null;
-      const place = { parentId, ancestorIds: parent ? [parent.id, ...parent.ancestorIds] : [], folderPath: parent?.path ?? "" };
+      const place = { parentId, ...placedIn(parent) };
       return writers.pages.create(tx, { id: pageId, ownerId, title, icon, ...place, createdAt, ...changed }, markdown);
     }
     case "PagePurged":
       return; // the purge projection takes every row of it out
     case "PageMoved": {
       const parent = event.data.parentId ? await writers.folders.get(tx, event.data.parentId) : null;
-      const place = { parentId: event.data.parentId, ancestorIds: parent ? [parent.id, ...parent.ancestorIds] : [], folderPath: parent?.path ?? "" };
+      const place = { parentId: event.data.parentId, ...placedIn(parent) };
       return writers.pages.move(tx, event.data.pageId, place, changed);
     }
   }

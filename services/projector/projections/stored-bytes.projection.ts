@@ -1,7 +1,7 @@
 // The stored-bytes rule: a workspace owner's total is the image and attachment bytes on their pages until each
 // page is purged. An upload adds its size; a purge (an erasure purges too) takes off every file the page held.
 // Deleting an attachment, trashing a page and bringing it back change nothing: the bytes stay stored until the
-// purge (docs/guide/attachments.md). The switch names every event, so a new one that stores or frees bytes
+// purge (docs/guide/attachments.md). New bytes replacing an attachment's move the total by the difference. The switch names every event, so a new one that stores or frees bytes
 // cannot be left out. It runs before the purge projection, which removes the page and its files' records.
 import type { StoredEvent } from "../../../shared/events.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
@@ -14,6 +14,14 @@ export async function projectStoredBytes<Tx>({ event, position }: StoredEvent, w
       const ownerId = await writers.pages.ownerOf(tx, event.data.pageId);
       if (ownerId === null) return;
       return writers.storedBytes.add(tx, ownerId, event.data.size, position);
+    }
+    case "AttachmentReplaced": {
+      // New bytes under the same id: the total moves by the difference (this runs before the attachment's record
+      // takes the new size).
+      const ownerId = await writers.pages.ownerOf(tx, event.data.pageId);
+      if (ownerId === null) return;
+      const before = await writers.attachments.bytesOf(tx, event.data.attachmentId);
+      return writers.storedBytes.add(tx, ownerId, event.data.size - before, position);
     }
     case "PagePurged": {
       const { pageId } = event.data;

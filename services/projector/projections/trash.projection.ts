@@ -2,12 +2,13 @@
 // back or being purged takes it out. A deletion recorded before the trash existed carries none of these: the
 // item's row, which the same event removes from the listing after this projection, tells them instead.
 import type { StoredEvent } from "../../../shared/events.ts";
+import { placedIn } from "../../../shared/folders/folder-place.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
 
 /** The folders above an item deleted from `parentId`, as the folders read model has them at its deletion. */
 async function ancestorsFrom<Tx>(writers: ProjectionWriters<Tx>, tx: Tx, parentId: string | null): Promise<string[]> {
   const parent = parentId === null ? null : await writers.folders.get(tx, parentId);
-  return parent ? [parent.id, ...parent.ancestorIds] : [];
+  return placedIn(parent).ancestorIds;
 }
 
 export async function projectTrash<Tx>({ event, metadata, position }: StoredEvent, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {

@@ -4,7 +4,7 @@
 // tokens and webhooks out of theirs (the erasure revoked and deleted them on the way, by these records).
 import type { StoredEvent } from "../../../shared/events.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
-import { ERASED_EMAIL } from "../../../shared/erasure/sealed-fields.ts";
+import { ERASED_EMAIL } from "../../../shared/erasure/erased-values.ts";
 import type { EmailReservationEvent, UserEvent } from "../../../shared/users/user.decider.ts";
 
 export async function projectUser<Tx>({ event, metadata }: StoredEvent<UserEvent | EmailReservationEvent>, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {

@@ -1,10 +1,11 @@
 // Grants, workspace memberships and, per user, the position of the last change to their access: a query node
-// keeps each user's access context until that position moves (as the SQLite adapter does).
+// keeps each user's access context until that position moves (shared/access/access-context-cache.ts).
 import { z } from "zod";
-import type { AccessContext } from "../../access/access-context.ts";
+import { AccessContextCache } from "../../access/access-context-cache.ts";
+import { accessContextOf, type AccessContext } from "../../access/access-context.ts";
 import type { AccessView, AccessWriter, EntityType, GrantRecord, MemberRecord } from "../../access/access.view.ts";
 import { grantablePermissionSchema, workspaceRoleSchema, type WorkspaceRole } from "../../kernel/permissions.ts";
-import { unmeasuredCache, type CacheMetrics } from "../../metrics/metrics.port.ts";
+import type { CacheMetrics } from "../../metrics/metrics.port.ts";
 import type { GenerationRef, MongoBatch, MongoModel } from "./mongo-batch.ts";
 
 const grantSchema = z.object({
@@ -31,8 +32,6 @@ export const accessModel: MongoModel = {
     { collection: "members", name: "members_owner", keys: { ownerId: 1, createdAt: 1 }, serves: "GET /workspace/members" },
   ],
 };
-
-const CONTEXT_CACHE_LIMIT = 10_000;
 
 const grantKey = (userId: string, entityType: EntityType, entityId: string) => `${userId}|${entityType}|${entityId}`;
 const memberKey = (ownerId: string, memberId: string) => `${ownerId}|${memberId}`;
@@ -101,33 +100,24 @@ export class MongoAccessWriter implements AccessWriter<MongoBatch> {
 }
 
 export class MongoAccessView implements AccessView {
-  private readonly contexts = new Map<string, { generation: number; position: number; context: AccessContext }>();
+  private readonly contexts: AccessContextCache;
 
   constructor(
     private readonly ref: GenerationRef,
-    private readonly cache: CacheMetrics = unmeasuredCache,
-  ) {}
+    cache?: CacheMetrics,
+  ) {
+    this.contexts = new AccessContextCache(cache);
+  }
 
   async contextFor(userId: string): Promise<AccessContext> {
     const generation = this.ref.current().number;
     const { changes, grants, members } = collections(this.ref);
     const position = (await changes.findOne({ _id: userId }))?.position ?? 0;
-    const cached = this.contexts.get(userId);
-    if (cached && cached.position === position && cached.generation === generation) {
-      this.cache.hit();
-      return cached.context;
-    }
-    this.cache.miss();
-    if (this.contexts.size >= CONTEXT_CACHE_LIMIT) this.contexts.clear();
-    const folderGrants = new Map<string, GrantRecord["permission"]>();
-    const pageGrants = new Map<string, GrantRecord["permission"]>();
-    for (const grant of (await grants.find({ userId }).toArray()).map(toGrant)) {
-      (grant.entityType === "folder" ? folderGrants : pageGrants).set(grant.entityId, grant.permission);
-    }
-    const roles = (await members.find({ memberId: userId }).toArray()).map(toMember);
-    const context: AccessContext = { userId, workspaceRoles: new Map(roles.map((member) => [member.ownerId, member.role])), folderGrants, pageGrants };
-    this.contexts.set(userId, { generation, position, context });
-    return context;
+    return this.contexts.contextFor(userId, { position, generation }, async () => {
+      const userGrants = (await grants.find({ userId }).toArray()).map(toGrant);
+      const roles = (await members.find({ memberId: userId }).toArray()).map(toMember);
+      return accessContextOf(userId, userGrants, roles);
+    });
   }
 
   async grantsOn(entityType: EntityType, entityId: string): Promise<GrantRecord[]> {

@@ -47,6 +47,11 @@ export class MongoAttachmentsWriter implements AttachmentsWriter<MongoBatch> {
     return total?.bytes ?? 0;
   }
 
+  async bytesOf(tx: MongoBatch, id: string): Promise<number> {
+    const found = await attachments(this.ref).findOne({ _id: id }, { ...tx.options, projection: { size: 1 } });
+    return found?.size ?? 0;
+  }
+
   async removePage(tx: MongoBatch, pageId: string): Promise<void> {
     await attachments(this.ref).deleteMany({ pageId }, tx.options);
   }

@@ -17,10 +17,9 @@
 //   write's second look comes after the record: no such row stays.
 import { MongoServerError, type Collection, type Db } from "mongodb";
 import { z } from "zod";
+import { CLAIM_WINDOW, FairClaim } from "../../webhooks/fair-claim.ts";
 import { BACKLOG_COUNT_MAX, type AttemptOutcome, type DeliveryRecord, type NewDelivery, type OwnerErasure, type ReplayJob, type WebhookDeliveries } from "../../webhooks/webhook-deliveries.port.ts";
 
-/** Webhooks a claim looks at (owners at their cap excluded in the query). */
-const CLAIM_WINDOW = 256;
 /** `dueAt` of a webhook with nothing pending: after every timestamp, so `$min` lowers it and `$lte: now` skips it. */
 const NOTHING_DUE = "9999-12-31T23:59:59.999Z";
 /** `leasedUntil` of a webhook with nothing in flight: before every timestamp. */
@@ -188,18 +187,13 @@ export class MongoWebhookDeliveries implements WebhookDeliveries {
 
   async claimDue(now: string, leaseUntil: string, limit: number, perOwner: number): Promise<DeliveryRecord[]> {
     const leased = await this.queues.aggregate<{ _id: string; n: number }>([{ $match: { leasedUntil: { $gt: now } } }, { $group: { _id: "$ownerId", n: { $sum: 1 } } }]).toArray();
-    const inFlight = new Map(leased.map((entry) => [entry._id, entry.n]));
-    const capped = [...inFlight].filter(([, n]) => n >= perOwner).map(([owner]) => owner);
-    const candidates = await this.queues
-      .find({ dueAt: { $lte: now }, leasedUntil: { $lte: now }, ownerId: { $nin: capped } })
+    const claim = new FairClaim(leased.map((entry) => [entry._id, entry.n] as const), limit, perOwner);
+    const window = await this.queues
+      .find({ dueAt: { $lte: now }, leasedUntil: { $lte: now }, ownerId: { $nin: claim.cappedOwners() } })
       .sort({ servedAt: 1, _id: 1 })
       .limit(CLAIM_WINDOW)
       .toArray();
-    const claimed: DeliveryRecord[] = [];
-    for (const candidate of candidates) {
-      if (claimed.length >= limit) break;
-      const held = inFlight.get(candidate.ownerId) ?? 0;
-      if (held >= perOwner) continue;
+    for (const candidate of claim.turns(window, (queue) => queue.ownerId)) {
       const taken = await this.queues.findOneAndUpdate({ _id: candidate._id, leasedUntil: { $lte: now } }, { $set: { leasedUntil: leaseUntil, servedAt: now } });
       if (!taken) continue;
       const head = await this.deliveries.findOneAndUpdate(
@@ -211,10 +205,9 @@ export class MongoWebhookDeliveries implements WebhookDeliveries {
         await this.refreshQueue(candidate._id, true);
         continue;
       }
-      inFlight.set(candidate.ownerId, held + 1);
-      claimed.push(toRecord(head));
+      claim.leased(candidate.ownerId, toRecord(head));
     }
-    return claimed;
+    return claim.claimed;
   }
 
   async record(id: string, outcome: AttemptOutcome): Promise<void> {

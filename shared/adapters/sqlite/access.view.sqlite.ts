@@ -1,9 +1,10 @@
 import type Database from "better-sqlite3";
 import { storedPermission, storedRole } from "../../kernel/permissions.ts";
-import type { AccessContext } from "../../access/access-context.ts";
+import { AccessContextCache } from "../../access/access-context-cache.ts";
+import { accessContextOf, type AccessContext } from "../../access/access-context.ts";
 import type { AccessView, AccessWriter, EntityType, GrantRecord, MemberRecord } from "../../access/access.view.ts";
 import type { WorkspaceRole } from "../../kernel/permissions.ts";
-import { unmeasuredCache, type CacheMetrics } from "../../metrics/metrics.port.ts";
+import type { CacheMetrics } from "../../metrics/metrics.port.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 
 const schema = `
@@ -32,13 +33,6 @@ CREATE TABLE IF NOT EXISTS access_changes (
   position INTEGER NOT NULL
 ) WITHOUT ROWID;`;
 export const accessModel: SqliteModel = { schema, tables: ["grants", "workspace_members", "access_changes"], queryIndexes: [] };
-
-/**
- * Access contexts are remembered per user until that user's access changes (their row in access_changes
- * moves to the position of the change). The position, not a counter, is the version: a rebuild replays the
- * same positions to the same contexts, so a context cached before a rebuild is never wrong after it.
- */
-const CONTEXT_CACHE_LIMIT = 10_000;
 
 type GrantRow = { user_id: string; entity_type: string; entity_id: string; permission: string; granted_by: string; created_at: string; updated_at: string };
 type MemberRow = { id: string; owner_id: string; member_id: string; role: string; created_at: string };
@@ -117,12 +111,11 @@ export class SqliteAccessWriter implements AccessWriter<SqliteBatch> {
 
 export class SqliteAccessView implements AccessView {
   private readonly statements;
-  private readonly contexts = new Map<string, { position: number; context: AccessContext }>();
+  private readonly contexts: AccessContextCache;
 
-  constructor(
-    db: Database.Database,
-    private readonly cache: CacheMetrics = unmeasuredCache,
-  ) {
+  /** Contexts are kept until the user's row in access_changes moves (shared/access/access-context-cache.ts). */
+  constructor(db: Database.Database, cache?: CacheMetrics) {
+    this.contexts = new AccessContextCache(cache);
     this.statements = {
       changedAt: db.prepare<[string], number>("SELECT position FROM access_changes WHERE user_id = ?").pluck(),
       grantsOfUser: db.prepare<[string], Pick<GrantRow, "entity_type" | "entity_id" | "permission">>(
@@ -137,26 +130,13 @@ export class SqliteAccessView implements AccessView {
 
   async contextFor(userId: string): Promise<AccessContext> {
     const position = this.statements.changedAt.get(userId) ?? 0;
-    const cached = this.contexts.get(userId);
-    if (cached && cached.position === position) {
-      this.cache.hit();
-      return cached.context;
-    }
-    this.cache.miss();
-    if (this.contexts.size >= CONTEXT_CACHE_LIMIT) this.contexts.clear();
-    const context = this.loadContext(userId);
-    this.contexts.set(userId, { position, context });
-    return context;
+    return this.contexts.contextFor(userId, { position }, () => this.loadContext(userId));
   }
 
   private loadContext(userId: string): AccessContext {
-    const folderGrants = new Map<string, GrantRecord["permission"]>();
-    const pageGrants = new Map<string, GrantRecord["permission"]>();
-    for (const grant of this.statements.grantsOfUser.all(userId)) {
-      (grant.entity_type === "folder" ? folderGrants : pageGrants).set(grant.entity_id, storedPermission(grant.permission));
-    }
-    const workspaceRoles = new Map(this.statements.rolesOfMember.all(userId).map((row) => [row.owner_id, storedRole(row.role)]));
-    return { userId, workspaceRoles, folderGrants, pageGrants };
+    const grants = this.statements.grantsOfUser.all(userId).map((row) => ({ entityType: row.entity_type, entityId: row.entity_id, permission: storedPermission(row.permission) }));
+    const roles = this.statements.rolesOfMember.all(userId).map((row) => ({ ownerId: row.owner_id, role: storedRole(row.role) }));
+    return accessContextOf(userId, grants, roles);
   }
 
   async grantsOn(entityType: EntityType, entityId: string): Promise<GrantRecord[]> {

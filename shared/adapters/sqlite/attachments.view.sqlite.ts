@@ -38,6 +38,7 @@ export class SqliteAttachmentsWriter implements AttachmentsWriter<SqliteBatch> {
       markDeleted: db.prepare<[string, string]>("UPDATE attachments SET deleted_at = ? WHERE id = ?"),
       removePage: db.prepare<[string]>("DELETE FROM attachments WHERE page_id = ?"),
       bytesOfPage: db.prepare<[string], number>("SELECT coalesce(sum(size), 0) FROM attachments WHERE page_id = ?").pluck(),
+      bytesOf: db.prepare<[string], number>("SELECT coalesce(sum(size), 0) FROM attachments WHERE id = ?").pluck(),
     };
   }
 
@@ -51,6 +52,10 @@ export class SqliteAttachmentsWriter implements AttachmentsWriter<SqliteBatch> {
 
   async bytesOfPage(_tx: SqliteBatch, pageId: string): Promise<number> {
     return this.statements.bytesOfPage.get(pageId) ?? 0;
+  }
+
+  async bytesOf(_tx: SqliteBatch, id: string): Promise<number> {
+    return this.statements.bytesOf.get(id) ?? 0;
   }
 
   async removePage(_tx: SqliteBatch, pageId: string): Promise<void> {

@@ -10,10 +10,8 @@
 import type Database from "better-sqlite3";
 import { z } from "zod";
 import { BACKLOG_COUNT_MAX, type AttemptOutcome, type DeliveryRecord, type NewDelivery, type OwnerErasure, type ReplayJob, type WebhookDeliveries } from "../../webhooks/webhook-deliveries.port.ts";
+import { CLAIM_WINDOW, FairClaim } from "../../webhooks/fair-claim.ts";
 import { openDatabase, PAGE_CACHE_MB } from "./open-database.ts";
-
-/** Webhooks a claim looks at beyond those of owners at their in-flight cap (skipped by the index). */
-const CLAIM_WINDOW = 256;
 
 const schema = `
 CREATE TABLE IF NOT EXISTS webhook_deliveries (
@@ -213,24 +211,19 @@ export class SqliteWebhookDeliveries implements WebhookDeliveries {
       ),
     };
     this.claimTx = this.db.transaction((now: string, leaseUntil: string, limit: number, perOwner: number): DeliveryRecord[] => {
-      const inFlight = new Map(this.statements.inFlight.all(now).map((row) => inFlightSchema.parse(row)).map((row) => [row.owner_id, row.n]));
-      const capped = [...inFlight].filter(([, n]) => n >= perOwner).map(([owner]) => owner);
-      const claimed: DeliveryRecord[] = [];
-      for (const row of this.statements.candidates.all({ now, capped: JSON.stringify(capped), window: CLAIM_WINDOW })) {
-        if (claimed.length >= limit) break;
-        const candidate = candidateSchema.parse(row);
-        const held = inFlight.get(candidate.owner_id) ?? 0;
-        if (held >= perOwner) continue;
+      const inFlight = this.statements.inFlight.all(now).map((row) => inFlightSchema.parse(row)).map((row) => [row.owner_id, row.n] as const);
+      const claim = new FairClaim(inFlight, limit, perOwner);
+      const window = this.statements.candidates.all({ now, capped: JSON.stringify(claim.cappedOwners()), window: CLAIM_WINDOW }).map((row) => candidateSchema.parse(row));
+      for (const candidate of claim.turns(window, (row) => row.owner_id)) {
         const [head] = this.statements.leaseHead.all({ webhookId: candidate.webhook_id, now, leaseUntil });
         if (!head) {
           this.statements.refreshQueue.run(candidate.webhook_id);
           continue;
         }
         this.statements.leaseQueue.run({ webhookId: candidate.webhook_id, now, leaseUntil });
-        inFlight.set(candidate.owner_id, held + 1);
-        claimed.push(toRecord(head));
+        claim.leased(candidate.owner_id, toRecord(head));
       }
-      return claimed;
+      return claim.claimed;
     });
   }
 

@@ -30,6 +30,7 @@ const attachment = (pageId: string, uploaderId: string, size: number, attachment
   type: "AttachmentUploaded",
   data: { attachmentId, pageId, uploaderId, filename: "a.pdf", originalName: "a.pdf", mimeType: "application/pdf", size, sha256: SHA },
 });
+const replaced = (pageId: string, uploaderId: string, size: number, attachmentId: string) => ({ ...attachment(pageId, uploaderId, size, attachmentId), type: "AttachmentReplaced" });
 const attachmentDeleted = (pageId: string, attachmentId: string) => ({ type: "AttachmentDeleted", data: { attachmentId, pageId, filename: "a.pdf" } });
 const deleted = (pageId: string, ownerId: string) => ({ type: "PageDeleted", data: { pageId, ownerId, parentId: null, title: "Files" } });
 const undeleted = (pageId: string, ownerId: string) => ({ type: "PageUndeleted", data: { pageId, ownerId, parentId: null, title: "Files", icon: null, markdown: "", createdAt: at().updatedAt } });
@@ -71,6 +72,20 @@ export function storedBytesCases<Tx>(s: ContractStores<Tx>): void {
     await apply(recorded(ann, [deleted(erased, ann), purged(erased)]));
     expect(await total(ann)).toBe(123);
     expect(await total(bob)).toBe(50007);
+  });
+
+  it("moves the total by the difference when an attachment's bytes are replaced, and frees the new size on a purge", async () => {
+    const ann = randomUUID();
+    const [pageId, attachmentId] = [randomUUID(), randomUUID()];
+    await apply(recorded(ann, [created(pageId, ann), attachment(pageId, ann, 300, attachmentId)]));
+    expect(await total(ann)).toBe(300);
+    await apply(recorded(ann, [replaced(pageId, ann, 1000, attachmentId)]));
+    expect(await total(ann)).toBe(1000);
+    // Replaced again in one batch with its upload's successor: each step sees the size before it.
+    await apply(recorded(ann, [replaced(pageId, ann, 10, attachmentId), replaced(pageId, ann, 40, attachmentId)]));
+    expect(await total(ann)).toBe(40);
+    await apply(recorded(ann, [deleted(pageId, ann), purged(pageId)]));
+    expect(await total(ann)).toBe(0);
   });
 
   it("counts a file uploaded and its page purged in the same batch, and nothing for a file recorded after its page's purge", async () => {
