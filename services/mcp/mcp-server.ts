@@ -25,7 +25,7 @@ import { listPages } from "../../shared/pages/list-pages.ts";
 import { renderPageDocument } from "../../shared/pages/page-document.ts";
 import type { ReadModels } from "../../shared/read-store/read-store.port.ts";
 import type { McpTool, ToolCaller } from "./mcp-tool.ts";
-import { spendBudget } from "./tool-budget.ts";
+import { spendToolBudget } from "./tool-budget.ts";
 
 export const SERVER_INFO = { name: "workspace", title: "Workspace", version: "1.0.0" };
 const PAGE_URI = /^workspace:\/\/pages\/([0-9a-f-]{36})$/;
@@ -86,7 +86,7 @@ export function buildMcpServer(ports: McpServerPorts, session: SessionState, too
         try {
           // The session's principal is the one the carrying request authenticated: scopes are checked again.
           if (!allowed(tool.scope)) throw new AppError("insufficient_scope", `this API token lacks the ${tool.scope} scope`);
-          await spendBudget(ports.rateLimits, tool.budget, session.principal, ports.logger);
+          await spendToolBudget(ports.rateLimits, tool.budget, session.principal, ports.logger);
           const result = await tool.run(args, callerFor(requestId));
           return { content: [{ type: "text", text: tool.text ? tool.text(result) : JSON.stringify(result) }], structuredContent: result };
         } catch (error) {
@@ -116,7 +116,7 @@ function registerPageResources(server: McpServer, ports: McpServerPorts, session
   const low = server.server;
   low.setRequestHandler(ListResourcesRequestSchema, async (request) => {
     try {
-      await spendBudget(ports.rateLimits, "read", session.principal, ports.logger);
+      await spendToolBudget(ports.rateLimits, "read", session.principal, ports.logger);
       const listed = await listPages(views, session.principal, { cursor: request.params?.cursor, limit: RESOURCES_PER_PAGE });
       const resources = listed.data.map((page) => ({ uri: pageUri(page.id), name: page.title, title: page.title, mimeType: "text/markdown" }));
       return listed.nextCursor === null ? { resources } : { resources, nextCursor: listed.nextCursor };
@@ -129,7 +129,7 @@ function registerPageResources(server: McpServer, ports: McpServerPorts, session
   }));
   low.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     try {
-      await spendBudget(ports.rateLimits, "read", session.principal, ports.logger);
+      await spendToolBudget(ports.rateLimits, "read", session.principal, ports.logger);
       const pageId = pageIdOf(request.params.uri);
       const content = await views.pages.getContent(pageId);
       const context = await views.access.contextFor(session.principal.user.id);
