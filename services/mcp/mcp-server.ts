@@ -7,6 +7,7 @@ import {
   ErrorCode,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
   SubscribeRequestSchema,
@@ -26,6 +27,7 @@ import { renderPageDocument } from "../../shared/pages/page-document.ts";
 import type { ReadModels } from "../../shared/read-store/read-store.port.ts";
 import type { McpTool, ToolCaller } from "./mcp-tool.ts";
 import { spendToolBudget } from "./tool-budget.ts";
+import { mayCall, type ToolList } from "./tool-list.ts";
 
 export const SERVER_INFO = { name: "workspace", title: "Workspace", version: "1.0.0" };
 const PAGE_URI = /^workspace:\/\/pages\/([0-9a-f-]{36})$/;
@@ -43,6 +45,8 @@ export interface McpServerPorts {
   readonly clock: () => Date;
   readonly logger: Logger;
   readonly rateLimits?: RateLimits;
+  /** The tools/list answers, shared by every session (tool-list.ts). */
+  readonly toolList: ToolList;
 }
 
 const requestIdOf = z.object({ requestId: z.string() });
@@ -64,6 +68,7 @@ export function buildMcpServer(ports: McpServerPorts, session: SessionState, too
   const scopes = session.principal.scopes;
   const allowed = (scope: McpTool["scope"]) => scopes === null || scopes.includes(scope);
   const mayRead = allowed("pages:read");
+  const listed = ports.toolList.for(scopes);
   const server = new McpServer(SERVER_INFO, {
     capabilities: mayRead ? { resources: { subscribe: true, listChanged: false } } : {},
     instructions:
@@ -77,7 +82,7 @@ export function buildMcpServer(ports: McpServerPorts, session: SessionState, too
   });
 
   for (const tool of tools) {
-    if (!allowed(tool.scope)) continue;
+    if (!mayCall(scopes, tool)) continue;
     server.registerTool(
       tool.name,
       { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: tool.annotations },
@@ -95,6 +100,8 @@ export function buildMcpServer(ports: McpServerPorts, session: SessionState, too
       },
     );
   }
+  // The SDK would build the list again for every tools/list: the shared answer replaces its handler.
+  if (listed.tools.length > 0) server.server.setRequestHandler(ListToolsRequestSchema, () => listed);
   if (mayRead) registerPageResources(server, ports, session);
   return server;
 }
