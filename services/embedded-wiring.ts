@@ -212,7 +212,7 @@ export function workerPoolFor(config: Config): WorkerPool {
 
 /** GET /metrics on METRICS_PORT, for a process without an HTTP port of its own; null when it is not set. */
 export async function metricsServerFor(config: Config, metrics: Metrics, logger: Logger): Promise<{ url: string; close(): Promise<void> } | null> {
-  return config.METRICS_PORT === undefined ? null : serveMetrics(metrics, { port: config.METRICS_PORT, host: config.HOST, logger });
+  return config.METRICS_PORT === undefined ? null : serveMetrics(metrics, { port: config.METRICS_PORT, host: config.HOST, logger, access: { token: config.METRICS_TOKEN ?? null } });
 }
 
 /**

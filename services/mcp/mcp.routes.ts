@@ -14,6 +14,8 @@ import type { Principal } from "../../shared/auth/principal.ts";
 import { AppError } from "../../shared/errors/app-error.ts";
 import { sendError, type App } from "../../shared/http/create-app.ts";
 import { spendBudget, type RateLimits } from "../../shared/http/rate-limit.ts";
+import { TrustedHosts } from "../../shared/http/trusted-hosts.ts";
+import { PRIVATE_NO_STORE } from "../../shared/http/guard.ts";
 import { scopeSchema } from "../../shared/kernel/scopes.ts";
 import type { CommandApiPorts } from "../command-api/command-api-ports.ts";
 import { buildMcpServer } from "./mcp-server.ts";
@@ -30,8 +32,10 @@ export const RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
 export interface McpPorts extends CommandApiPorts {
   readonly authenticator: Authenticator;
   readonly rateLimits?: RateLimits;
-  /** PUBLIC_BASE_URL: the address clients reach the service at; else the request's own host. */
+  /** PUBLIC_BASE_URL: the address clients reach the service at; else the request's own (trusted) host. */
   readonly publicBaseUrl: string | null;
+  /** ALLOWED_HOSTS: further names the service answers /mcp by (shared/http/trusted-hosts.ts). */
+  readonly allowedHosts?: readonly string[];
   readonly sessionLimits?: McpSessionLimits;
 }
 
@@ -64,7 +68,14 @@ function protocolUnits(body: unknown, callable: ReadonlySet<string>): number {
   return units;
 }
 
+/** Only ever called once the request's Host is trusted (`refuseUntrusted`). */
 const baseUrlOf = (ports: McpPorts, request: FastifyRequest): string => (ports.publicBaseUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, "");
+
+/** The MCP specification's MUST against DNS rebinding: a Host or a browser's Origin not this service's is refused. */
+function refuseUntrusted(trusted: TrustedHosts, request: FastifyRequest): void {
+  if (!trusted.host(request.headers.host)) throw new AppError("host_not_allowed", "this server does not answer to that Host; see ALLOWED_HOSTS");
+  if (!trusted.origin(request.headers.origin)) throw new AppError("origin_not_allowed", "requests from pages of another origin are refused");
+}
 
 /** A JSON-RPC error outside any session (no request id to answer to). */
 function rpcError(reply: FastifyReply, status: number, message: string) {
@@ -86,6 +97,7 @@ async function handOver(transport: StreamableHTTPServerTransport, request: Fasti
 export function registerMcp(app: App, ports: McpPorts): void {
   const tools = allTools(ports);
   const toolList = new ToolList(tools);
+  const trusted = new TrustedHosts(ports.publicBaseUrl, ports.allowedHosts);
   const sessions = new McpSessions(ports.views, ports.projection, { clock: ports.clock, logger: ports.logger, limits: ports.sessionLimits ?? DEFAULT_SESSION_LIMITS });
   app.addHook("onClose", async () => sessions.closeAll());
 
@@ -103,7 +115,11 @@ export function registerMcp(app: App, ports: McpPorts): void {
     };
   };
   for (const path of [RESOURCE_METADATA_PATH, `${RESOURCE_METADATA_PATH}${MCP_PATH}`]) {
-    app.get(path, { schema: { hide: true } }, async (request, reply) => reply.header("cache-control", "public, max-age=3600").send(await metadata(request)));
+    app.get(path, { schema: { hide: true } }, async (request, reply) => {
+      refuseUntrusted(trusted, request);
+      // Named after the request's Host when PUBLIC_BASE_URL is unset: no shared cache may keep it for others.
+      return reply.header("cache-control", "private, max-age=3600").header("vary", "Host").send(await metadata(request));
+    });
   }
 
   const authenticate = async (request: FastifyRequest, reply: FastifyReply): Promise<Principal | null> => {
@@ -122,8 +138,11 @@ export function registerMcp(app: App, ports: McpPorts): void {
     url: MCP_PATH,
     schema: { hide: true },
     handler: async (request, reply) => {
+      refuseUntrusted(trusted, request);
       const principal = await authenticate(request, reply);
       if (!principal) return reply;
+      // The transport answers on node's response: what it answers is this caller's alone.
+      reply.raw.setHeader("cache-control", PRIVATE_NO_STORE);
       if (Array.isArray(request.body) && request.body.length > MAX_BATCH_MESSAGES) {
         return sendError(reply, new AppError("payload_too_large", `a JSON-RPC batch holds at most ${MAX_BATCH_MESSAGES} messages`));
       }
