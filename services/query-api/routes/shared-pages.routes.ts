@@ -147,11 +147,16 @@ export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
   );
 
   // Anything else under /s/ (a trailing slash, another method, a path no route has) is the one 404 page, with
-  // the headers of every public answer.
-  app.all("/s/*", { schema: { hide: true } }, async (_request, reply) => notFound(reply));
+  // the headers of every public answer, not the API's JSON 404 or 405.
+  app.register(
+    async (scope: App) => {
+      scope.setNotFoundHandler(async (_request, reply) => notFound(reply));
+    },
+    { prefix: "/s" },
+  );
 
   // Browsers ask every site for its icon: an empty answer they keep for a day, not a 404 per page view.
-  app.get("/favicon.ico", { schema: { hide: true } }, async (_request, reply) => reply.code(204).header("cache-control", "public, max-age=86400").send());
+  app.get("/favicon.ico", { schema: { response: { 204: z.null().describe("no icon") } } }, async (_request, reply) => reply.code(204).header("cache-control", "public, max-age=86400").send(null));
 
   // The password form: application/x-www-form-urlencoded, parsed in this scope only (no other route takes it), or JSON.
   app.register(async (form: App) => {
