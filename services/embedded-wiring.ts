@@ -236,7 +236,9 @@ export async function metricsServerFor(
   logger: Logger,
   routes?: (app: App) => void,
 ): Promise<{ url: string; close(): Promise<void> } | null> {
-  return config.METRICS_PORT === undefined ? null : serveMetrics(metrics, { port: config.METRICS_PORT, host: config.HOST, logger, ...(routes ? { routes } : {}) });
+  return config.METRICS_PORT === undefined
+    ? null
+    : serveMetrics(metrics, { port: config.METRICS_PORT, host: config.HOST, logger, access: { token: config.METRICS_TOKEN ?? null }, ...(routes ? { routes } : {}) });
 }
 
 /**

@@ -33,10 +33,10 @@ await runUntilSignalled("command-api", async () => {
   installAuthentication(app, authenticator);
   await registerApiReference(app);
   healthRoutes(app, { eventStore, readStore, dependencies: { bus: rateLimits.bus } });
-  metricsRoute(app, metrics);
+  metricsRoute(app, metrics, { token: config.METRICS_TOKEN ?? null });
   const commandPorts = commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries, erasure }, watcher, logger, clock, metrics);
   await registerCommandApi(app, commandPorts);
-  registerMcp(app, { ...commandPorts, authenticator, rateLimits, publicBaseUrl: config.PUBLIC_BASE_URL ?? null });
+  registerMcp(app, { ...commandPorts, authenticator, rateLimits, publicBaseUrl: config.PUBLIC_BASE_URL ?? null, allowedHosts: config.ALLOWED_HOSTS ?? [] });
   const url = await listenOn(app, config.PORT, config.HOST);
   logger.info({ event: "server.started", url, mode: "command-api" });
   return {

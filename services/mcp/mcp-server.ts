@@ -7,6 +7,7 @@ import {
   ErrorCode,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
   SubscribeRequestSchema,
@@ -25,7 +26,8 @@ import { listPages } from "../../shared/pages/list-pages.ts";
 import { renderPageDocument } from "../../shared/pages/page-document.ts";
 import type { ReadModels } from "../../shared/read-store/read-store.port.ts";
 import type { McpTool, ToolCaller } from "./mcp-tool.ts";
-import { spendBudget } from "./tool-budget.ts";
+import { spendToolBudget } from "./tool-budget.ts";
+import { mayCall, type ToolList } from "./tool-list.ts";
 
 export const SERVER_INFO = { name: "workspace", title: "Workspace", version: "1.0.0" };
 const PAGE_URI = /^workspace:\/\/pages\/([0-9a-f-]{36})$/;
@@ -43,6 +45,8 @@ export interface McpServerPorts {
   readonly clock: () => Date;
   readonly logger: Logger;
   readonly rateLimits?: RateLimits;
+  /** The tools/list answers, shared by every session (tool-list.ts). */
+  readonly toolList: ToolList;
 }
 
 const requestIdOf = z.object({ requestId: z.string() });
@@ -64,6 +68,7 @@ export function buildMcpServer(ports: McpServerPorts, session: SessionState, too
   const scopes = session.principal.scopes;
   const allowed = (scope: McpTool["scope"]) => scopes === null || scopes.includes(scope);
   const mayRead = allowed("pages:read");
+  const listed = ports.toolList.for(scopes);
   const server = new McpServer(SERVER_INFO, {
     capabilities: mayRead ? { resources: { subscribe: true, listChanged: false } } : {},
     instructions:
@@ -77,7 +82,7 @@ export function buildMcpServer(ports: McpServerPorts, session: SessionState, too
   });
 
   for (const tool of tools) {
-    if (!allowed(tool.scope)) continue;
+    if (!mayCall(scopes, tool)) continue;
     server.registerTool(
       tool.name,
       { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: tool.annotations },
@@ -86,7 +91,7 @@ export function buildMcpServer(ports: McpServerPorts, session: SessionState, too
         try {
           // The session's principal is the one the carrying request authenticated: scopes are checked again.
           if (!allowed(tool.scope)) throw new AppError("insufficient_scope", `this API token lacks the ${tool.scope} scope`);
-          await spendBudget(ports.rateLimits, tool.budget, session.principal, ports.logger);
+          await spendToolBudget(ports.rateLimits, tool.budget, session.principal, ports.logger);
           const result = await tool.run(args, callerFor(requestId));
           return { content: [{ type: "text", text: tool.text ? tool.text(result) : JSON.stringify(result) }], structuredContent: result };
         } catch (error) {
@@ -95,6 +100,8 @@ export function buildMcpServer(ports: McpServerPorts, session: SessionState, too
       },
     );
   }
+  // The SDK would build the list again for every tools/list: the shared answer replaces its handler.
+  if (listed.tools.length > 0) server.server.setRequestHandler(ListToolsRequestSchema, () => listed);
   if (mayRead) registerPageResources(server, ports, session);
   return server;
 }
@@ -116,7 +123,7 @@ function registerPageResources(server: McpServer, ports: McpServerPorts, session
   const low = server.server;
   low.setRequestHandler(ListResourcesRequestSchema, async (request) => {
     try {
-      await spendBudget(ports.rateLimits, "read", session.principal, ports.logger);
+      await spendToolBudget(ports.rateLimits, "read", session.principal, ports.logger);
       const listed = await listPages(views, session.principal, { cursor: request.params?.cursor, limit: RESOURCES_PER_PAGE });
       const resources = listed.data.map((page) => ({ uri: pageUri(page.id), name: page.title, title: page.title, mimeType: "text/markdown" }));
       return listed.nextCursor === null ? { resources } : { resources, nextCursor: listed.nextCursor };
@@ -129,7 +136,7 @@ function registerPageResources(server: McpServer, ports: McpServerPorts, session
   }));
   low.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     try {
-      await spendBudget(ports.rateLimits, "read", session.principal, ports.logger);
+      await spendToolBudget(ports.rateLimits, "read", session.principal, ports.logger);
       const pageId = pageIdOf(request.params.uri);
       const content = await views.pages.getContent(pageId);
       const context = await views.access.contextFor(session.principal.user.id);

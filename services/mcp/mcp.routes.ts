@@ -2,21 +2,26 @@
 // session), and the RFC 9728 metadata that tells a client how to authenticate. A request carries an API
 // token (`Authorization: Bearer`) or a browser session; without one it is 401 with a WWW-Authenticate that
 // points at the metadata. The command API serves it: its tools write through the command functions and
-// read the read models, and its sessions live in this process (docs/contributing/history-and-mcp.md, MCP server).
+// read the read models, and its sessions live in this process (docs/contributing/history-and-mcp.md, MCP server). Every
+// request is metered before the SDK sees it: each JSON-RPC message spends the read budget (a batch, each of at most 16).
 import { randomUUID } from "node:crypto";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Authenticator } from "../../shared/auth/authenticator.ts";
 import type { Principal } from "../../shared/auth/principal.ts";
 import { AppError } from "../../shared/errors/app-error.ts";
 import { sendError, type App } from "../../shared/http/create-app.ts";
-import type { RateLimits } from "../../shared/http/rate-limit.ts";
+import { spendBudget, type RateLimits } from "../../shared/http/rate-limit.ts";
+import { TrustedHosts } from "../../shared/http/trusted-hosts.ts";
+import { PRIVATE_NO_STORE } from "../../shared/http/guard.ts";
 import { scopeSchema } from "../../shared/kernel/scopes.ts";
 import type { CommandApiPorts } from "../command-api/command-api-ports.ts";
 import { buildMcpServer } from "./mcp-server.ts";
 import { DEFAULT_SESSION_LIMITS, McpSessions, type McpSessionLimits } from "./mcp-sessions.ts";
 import type { McpTool } from "./mcp-tool.ts";
+import { ToolList } from "./tool-list.ts";
 import { commentTools } from "./tools/comment-tools.ts";
 import { readTools } from "./tools/read-tools.ts";
 import { writeTools } from "./tools/write-tools.ts";
@@ -27,8 +32,10 @@ export const RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
 export interface McpPorts extends CommandApiPorts {
   readonly authenticator: Authenticator;
   readonly rateLimits?: RateLimits;
-  /** PUBLIC_BASE_URL: the address clients reach the service at; else the request's own host. */
+  /** PUBLIC_BASE_URL: the address clients reach the service at; else the request's own (trusted) host. */
   readonly publicBaseUrl: string | null;
+  /** ALLOWED_HOSTS: further names the service answers /mcp by (shared/http/trusted-hosts.ts). */
+  readonly allowedHosts?: readonly string[];
   readonly sessionLimits?: McpSessionLimits;
 }
 
@@ -37,7 +44,38 @@ export function allTools(ports: CommandApiPorts): McpTool[] {
   return [...readTools(ports), ...commentTools(ports), ...writeTools(ports)];
 }
 
+/** Messages one POST may carry: a JSON-RPC batch larger than this is refused before any is handled. */
+export const MAX_BATCH_MESSAGES = 16;
+
+const protocolMessage = z.object({ method: z.string().optional(), params: z.object({ name: z.unknown().optional() }).loose().optional() }).loose();
+
+/**
+ * The read-budget units a request's messages spend: one each (a batch counts each message, a GET or DELETE
+ * counts one), except the messages whose handlers spend the budget of the route they stand for (a tools/call of
+ * a tool the caller may call, resources/list, resources/read), which would otherwise be counted twice.
+ */
+function protocolUnits(body: unknown, callable: ReadonlySet<string>): number {
+  if (body === undefined || body === null) return 1;
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  let units = 0;
+  for (const raw of messages) {
+    const message = protocolMessage.safeParse(raw).data;
+    const method = message?.method;
+    const name = message?.params?.name;
+    const chargedByHandler = (method === "tools/call" && typeof name === "string" && callable.has(name)) || method === "resources/list" || method === "resources/read";
+    if (!chargedByHandler) units += 1;
+  }
+  return units;
+}
+
+/** Only ever called once the request's Host is trusted (`refuseUntrusted`). */
 const baseUrlOf = (ports: McpPorts, request: FastifyRequest): string => (ports.publicBaseUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, "");
+
+/** The MCP specification's MUST against DNS rebinding: a Host or a browser's Origin not this service's is refused. */
+function refuseUntrusted(trusted: TrustedHosts, request: FastifyRequest): void {
+  if (!trusted.host(request.headers.host)) throw new AppError("host_not_allowed", "this server does not answer to that Host; see ALLOWED_HOSTS");
+  if (!trusted.origin(request.headers.origin)) throw new AppError("origin_not_allowed", "requests from pages of another origin are refused");
+}
 
 /** A JSON-RPC error outside any session (no request id to answer to). */
 function rpcError(reply: FastifyReply, status: number, message: string) {
@@ -58,6 +96,8 @@ async function handOver(transport: StreamableHTTPServerTransport, request: Fasti
 
 export function registerMcp(app: App, ports: McpPorts): void {
   const tools = allTools(ports);
+  const toolList = new ToolList(tools);
+  const trusted = new TrustedHosts(ports.publicBaseUrl, ports.allowedHosts);
   const sessions = new McpSessions(ports.views, ports.projection, { clock: ports.clock, logger: ports.logger, limits: ports.sessionLimits ?? DEFAULT_SESSION_LIMITS });
   app.addHook("onClose", async () => sessions.closeAll());
 
@@ -75,7 +115,11 @@ export function registerMcp(app: App, ports: McpPorts): void {
     };
   };
   for (const path of [RESOURCE_METADATA_PATH, `${RESOURCE_METADATA_PATH}${MCP_PATH}`]) {
-    app.get(path, { schema: { hide: true } }, async (request, reply) => reply.header("cache-control", "public, max-age=3600").send(await metadata(request)));
+    app.get(path, { schema: { hide: true } }, async (request, reply) => {
+      refuseUntrusted(trusted, request);
+      // Named after the request's Host when PUBLIC_BASE_URL is unset: no shared cache may keep it for others.
+      return reply.header("cache-control", "private, max-age=3600").header("vary", "Host").send(await metadata(request));
+    });
   }
 
   const authenticate = async (request: FastifyRequest, reply: FastifyReply): Promise<Principal | null> => {
@@ -94,8 +138,20 @@ export function registerMcp(app: App, ports: McpPorts): void {
     url: MCP_PATH,
     schema: { hide: true },
     handler: async (request, reply) => {
+      refuseUntrusted(trusted, request);
       const principal = await authenticate(request, reply);
       if (!principal) return reply;
+      // The transport answers on node's response: what it answers is this caller's alone.
+      reply.raw.setHeader("cache-control", PRIVATE_NO_STORE);
+      if (Array.isArray(request.body) && request.body.length > MAX_BATCH_MESSAGES) {
+        return sendError(reply, new AppError("payload_too_large", `a JSON-RPC batch holds at most ${MAX_BATCH_MESSAGES} messages`));
+      }
+      // Every protocol message spends the read budget as an HTTP request does, before the SDK handles any.
+      if (ports.rateLimits) {
+        const units = protocolUnits(request.body, toolList.callable(principal.scopes));
+        // The transport answers on node's response, so the RateLimit fields go there.
+        if (units > 0) for (const [name, value] of Object.entries(await spendBudget(ports.rateLimits, "read", { principal }, ports.logger, units))) reply.raw.setHeader(name, value);
+      }
       const sessionHeader = request.headers["mcp-session-id"];
       // The tools find the HTTP request that carried their call: its id is the events' correlation id.
       const raw = Object.assign(request.raw, { auth: { token: "", clientId: principal.user.id, scopes: principal.scopes ?? [...scopeSchema.options], extra: { requestId: request.id } } });
@@ -115,7 +171,7 @@ export function registerMcp(app: App, ports: McpPorts): void {
           enableJsonResponse: true,
           onsessioninitialized: (id) => sessions.register(session, id),
         });
-        return { transport, server: buildMcpServer({ views: ports.views, clock: ports.clock, logger: ports.logger, ...(ports.rateLimits ? { rateLimits: ports.rateLimits } : {}) }, state, tools) };
+        return { transport, server: buildMcpServer({ views: ports.views, clock: ports.clock, logger: ports.logger, toolList, ...(ports.rateLimits ? { rateLimits: ports.rateLimits } : {}) }, state, tools) };
       });
       await session.server.connect(session.transport);
       await handOver(session.transport, request, reply, raw, ports.logger);

@@ -33,7 +33,7 @@ await runUntilSignalled("query-api", async () => {
   installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: false, metrics }));
   await registerApiReference(app, { peerDocumentUrl: new URL("/api/v1/openapi.json", config.COMMAND_API_URL).toString() });
   healthRoutes(app, { readStore, dependencies: { bus: rateLimits.bus } });
-  metricsRoute(app, metrics);
+  metricsRoute(app, metrics, { token: config.METRICS_TOKEN ?? null });
   const shareLinkViews = new CommandApiShareLinkViews(config.COMMAND_API_URL);
   await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs, webhookDeliveries }, watcher, writeSide, clock, { views: shareLinkViews, guessCounters: rateLimits.counters, logger }, metrics));
   const url = await listenOn(app, config.PORT, config.HOST);

@@ -38,6 +38,21 @@ export const configSchema = z.object({
   SMTP_URL: optionalUrl,
   /** The address users reach the service at, for links in emails; the server's own URL when unset. */
   PUBLIC_BASE_URL: optionalUrl,
+  /**
+   * Further names clients reach the service by (`host` or `host:port`, comma-separated), beside PUBLIC_BASE_URL's:
+   * /mcp answers only a Host (and a browser's Origin) among them; with neither set, only loopback names
+   * (localhost, 127.0.0.1, [::1]), against DNS rebinding.
+   */
+  ALLOWED_HOSTS: z
+    .string()
+    .transform((list) => list.split(",").map((entry) => entry.trim().toLowerCase()).filter((entry) => entry !== ""))
+    .refine((hosts) => hosts.every((host) => /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/.test(host)), "host names or host:port, comma-separated")
+    .optional(),
+  /**
+   * The bearer token GET /metrics asks for (at least 32 characters); when unset, /metrics answers loopback
+   * clients only.
+   */
+  METRICS_TOKEN: z.string().min(32, "must be at least 32 characters").optional(),
   /** Where a query node started on its own reaches the command API (its internal routes). */
   COMMAND_API_URL: optionalUrl,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

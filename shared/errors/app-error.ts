@@ -3,6 +3,10 @@
 export const errorCatalogue = {
   validation_failed: 400,
   unauthenticated: 401,
+  /** A request to /mcp (or its metadata) naming a Host this service does not answer to (ALLOWED_HOSTS). */
+  host_not_allowed: 403,
+  /** A browser's request to /mcp from a page of another origin (DNS rebinding, cross-site calls). */
+  origin_not_allowed: 403,
   insufficient_scope: 403,
   forbidden: 403,
   not_found: 404,

@@ -40,6 +40,7 @@ const INVITATION_LOCATION = "On the 202 of an invitation, the invitation: `/api/
 /** Keyed by method and OpenAPI path; the test fails when a registered route has no entry. */
 export const operations: Record<string, Operation> = {
   "GET /healthz": { id: "getHealth", summary: "The process answers" },
+  "GET /favicon.ico": { id: "getFavicon", summary: "The site's icon: none, answered 204 with a day's caching, so browsers stop asking" },
   "GET /readyz": { id: "getReadiness", summary: "Stores reachable and the read models caught up (503 otherwise)" },
   "GET /metrics": { id: "getMetrics", summary: "Prometheus metrics (not served through the gateway)", produces: ["text/plain"] },
   "POST /api/v1/tokens": { id: "createToken",

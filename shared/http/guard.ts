@@ -1,6 +1,7 @@
 // Authentication as one hook: a route declares what it needs (`config: { access: { scope: "pages:write" } }`)
 // and the hook authenticates before anything else is looked at (so a stranger gets 401, not 400), then checks
-// the API token's scope (403 insufficient_scope) or the session-only rule.
+// the API token's scope (403 insufficient_scope) or the session-only rule. What it answers a caller it knows
+// is that caller's alone: `Cache-Control: private, no-store` unless the route said otherwise (an ETag's no-cache).
 import type { FastifyRequest } from "fastify";
 import type { Authenticator } from "../auth/authenticator.ts";
 import type { Principal } from "../auth/principal.ts";
@@ -34,7 +35,14 @@ export function installAuthentication(app: App, authenticator: Authenticator): v
     }
     request.principal = principal;
   });
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (request.principal && !reply.hasHeader("cache-control")) reply.header("cache-control", PRIVATE_NO_STORE);
+    return payload;
+  });
 }
+
+/** What no cache but the caller's own may keep, and not even that one. */
+export const PRIVATE_NO_STORE = "private, no-store";
 
 export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw new AppError("unauthenticated", "sign in or send an API token");

@@ -1,6 +1,7 @@
 // The one place that says which budget a request spends, from its method and route, so route files need not
-// say it: health, readiness, metrics and the services' internal calls spend none, nor do the MCP server's
-// requests, whose tool calls spend the budget of the route each stands for (services/mcp/tool-budget.ts).
+// say it: health, readiness, metrics and the services' internal calls spend none. The MCP server's requests are
+// counted by its route instead, once the body is read: each JSON-RPC message one unit of the read budget, a tool
+// call the budget of the route it stands for (services/mcp/mcp.routes.ts, tool-budget.ts).
 import type { RateLimitClass } from "./rate-limit-policy.ts";
 
 const API = "/api/v1";

@@ -44,11 +44,13 @@ const rewrittenNote = z.object({
 const deflatedEntry = z.object({ deflated: z.instanceof(Uint8Array), crc: z.number().int(), size: z.number().int().nonnegative() });
 
 /** What a shared page's links may reach (shared/share-links/render/markdown-to-safe-html.ts). */
-const renderOptions = z.object({ linkBase: z.string(), pages: z.record(z.string(), z.object({ title: z.string() })), rootPageId: z.string().nullable() });
+const renderOptions = z.object({ linkBase: z.string(), pages: z.record(z.string(), z.object({ title: z.string() })), rootPageId: z.string().nullable(), title: z.string().nullable().optional() });
 
 export const poolTasks = {
   /** A share link's page: its markdown as sanitised HTML, links kept within the link. */
   renderSharedPage: { input: z.object({ markdown: z.string(), options: renderOptions }), output: z.object({ html: z.string() }) },
+  /** A share link's page as markdown (Accept: text/markdown), its links kept within the link as the HTML's are. */
+  renderSharedMarkdown: { input: z.object({ markdown: z.string(), options: renderOptions }), output: z.object({ markdown: z.string() }) },
   /** The change between two versions of a page, as hunks and a unified diff (shared/history/page-diff.compute.ts). */
   pageDiff: { input: diffTaskSchema, output: diffOutcomeSchema },
   /** Lines added and removed between two texts (shared/history/line-diff.ts). */

@@ -5,7 +5,7 @@ import { withVaultFrontmatter } from "../exports/vault-frontmatter.ts";
 import { findLinks, toVaultMarkdown } from "../exports/vault-links.ts";
 import { summariseLines } from "../history/line-diff.ts";
 import { computePageDiff } from "../history/page-diff.compute.ts";
-import { markdownToSafeHtml } from "../share-links/render/markdown-to-safe-html.ts";
+import { markdownToSafeHtml, markdownWithinLink } from "../share-links/render/markdown-to-safe-html.ts";
 import { rewriteNote } from "../imports/vault-note.ts";
 import { VaultResolver } from "../imports/vault-resolver.ts";
 import { poolRequest, poolTasks, type DeflatedEntry, type PoolTaskName, type PoolTaskOutput, type VaultNoteTask } from "./pool-tasks.ts";
@@ -47,6 +47,10 @@ function run(task: PoolTaskName, raw: unknown): PoolTaskOutput<PoolTaskName> {
     case "renderSharedPage": {
       const input = poolTasks.renderSharedPage.input.parse(raw);
       return { html: markdownToSafeHtml(input.markdown, input.options) };
+    }
+    case "renderSharedMarkdown": {
+      const input = poolTasks.renderSharedMarkdown.input.parse(raw);
+      return { markdown: markdownWithinLink(input.markdown, input.options) };
     }
     case "pageDiff":
       return computePageDiff(poolTasks.pageDiff.input.parse(raw));

@@ -7,7 +7,8 @@ import { z } from "zod";
 import { SNIFF_BYTES, fileTypeOf } from "../../../shared/attachments/file-type.ts";
 import { blobKeySchema, type BlobStore } from "../../../shared/blobs/blob-store.port.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
-import { textField, visibleTextField } from "../../../shared/kernel/text-fields.ts";
+import { nameProblem } from "../../../shared/kernel/name-rules.ts";
+import { nameField as visibleNameField, textField } from "../../../shared/kernel/text-fields.ts";
 
 /** What a form may add around the file (boundaries, part headers, the name field) in a declared Content-Length. */
 const FORM_OVERHEAD_BYTES = 64 * 1024;
@@ -15,8 +16,9 @@ const NAME_MAX_CHARS = 255;
 /** Bytes a text field may take on the wire: busboy cuts longer values, which are then refused. */
 const FIELD_MAX_BYTES = 16 * 1024;
 
-const nameField = visibleTextField({ max: NAME_MAX_CHARS }).refine((name) => !/[\\/]/.test(name), "must not contain '/' or '\\'");
-const originalNameField = textField({ max: NAME_MAX_CHARS });
+/** An attachment's name is a name as a title is (no bidirectional controls: `a\u202Egnp.exe` would read as `aexe.png`). */
+const nameField = visibleNameField({ max: NAME_MAX_CHARS }).refine((name) => !/[\\/]/.test(name), "must not contain '/' or '\\'");
+const originalNameField = textField({ max: NAME_MAX_CHARS }).refine((name) => nameProblem(name) === null, "must not hold control characters or bidirectional override or isolate characters");
 
 export interface StoredUpload {
   /** The `name` field, when sent. */

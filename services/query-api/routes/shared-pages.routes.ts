@@ -19,8 +19,11 @@ import type { PublicPagePorts, QueryApiPorts } from "../query-api-ports.ts";
 
 export interface SharedPagePorts extends Pick<QueryApiPorts, "views" | "blobs" | "clock">, PublicPagePorts {}
 
-/** Password attempts allowed per window, per link and per client address. */
-export const PASSWORD_ATTEMPTS = { perLink: 20, perAddress: 50, windowSeconds: 15 * 60 } as const;
+/**
+ * Password attempts allowed per window: per client address on one link, and per client address over all links.
+ * Never per link alone: strangers' wrong guesses must not lock out a reader who knows the password.
+ */
+export const PASSWORD_ATTEMPTS = { perLinkAndAddress: 20, perAddress: 50, windowSeconds: 15 * 60 } as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const html = z.string().describe("an HTML document");
@@ -67,20 +70,21 @@ export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
     const titled = (p: (typeof pages)[number]) => [placeInLink(opened, p), p.title].filter(Boolean).join("/");
     const content = page ? await ports.views.pages.getContent(page.id) : null;
     if (page && !content) return notFound(reply);
+    const options = {
+      linkBase: base(opened),
+      rootPageId: opened.kind === "page" ? opened.page.id : null,
+      pages: Object.fromEntries(pages.map((p) => [p.id, { title: p.title }])),
+      title: page ? page.title : null,
+    };
     if (wantsMarkdown(request)) {
-      const markdown = content ? content.markdown : `# ${opened.kind === "folder" ? opened.folder.name : ""}\n\n${pages.map((p) => `- [${titled(p)}](${pageHref(p.id)})`).join("\n")}\n`;
+      // The same rule as the HTML's: nothing outside the link, images and files through it.
+      const markdown = content
+        ? await runAsCaller(userCaller(opened.link.createdBy), () => ports.renderer.markdown(content.markdown, options))
+        : `# ${opened.kind === "folder" ? opened.folder.name : ""}\n\n${pages.map((p) => `- [${titled(p)}](${pageHref(p.id)})`).join("\n")}\n`;
       return reply.code(200).headers(headers).type("text/markdown; charset=utf-8").send(markdown);
     }
     // An anonymous reader's render takes the worker pool's turns as the link owner's.
-    const body = content
-      ? await runAsCaller(userCaller(opened.link.createdBy), () =>
-          ports.renderer.render(content.markdown, {
-            linkBase: base(opened),
-            rootPageId: opened.kind === "page" ? opened.page.id : null,
-            pages: Object.fromEntries(pages.map((p) => [p.id, { title: p.title }])),
-          }),
-        )
-      : "";
+    const body = content ? await runAsCaller(userCaller(opened.link.createdBy), () => ports.renderer.render(content.markdown, options)) : "";
     const nav =
       opened.kind === "folder"
         ? { folder: opened.folder.name, rootHref: base(opened), items: pages.map((p) => ({ href: pageHref(p.id), title: titled(p), current: p.id === page?.id })) }
@@ -144,6 +148,18 @@ export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
     },
   );
 
+  // Anything else under /s/ (a trailing slash, another method, a path no route has) is the one 404 page, with
+  // the headers of every public answer, not the API's JSON 404 or 405.
+  app.register(
+    async (scope: App) => {
+      scope.setNotFoundHandler(async (_request, reply) => notFound(reply));
+    },
+    { prefix: "/s" },
+  );
+
+  // Browsers ask every site for its icon: an empty answer they keep for a day, not a 404 per page view.
+  app.get("/favicon.ico", { schema: { response: { 204: z.null().describe("no icon") } } }, async (_request, reply) => reply.code(204).header("cache-control", "public, max-age=86400").send(null));
+
   // The password form: application/x-www-form-urlencoded, parsed in this scope only (no other route takes it), or JSON.
   app.register(async (form: App) => {
     form.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 4096 }, (_request, body, done) => {
@@ -181,18 +197,18 @@ export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
   });
 }
 
-/** Counts the attempt against the link and the address; the seconds to wait when either is over its bound. */
+/** Counts the attempt against the address on this link and the address; the seconds to wait when either is over its bound. */
 async function overGuessLimit(ports: SharedPagePorts, linkId: string, address: string): Promise<number | null> {
-  const { perLink, perAddress, windowSeconds } = PASSWORD_ATTEMPTS;
+  const { perLinkAndAddress, perAddress, windowSeconds } = PASSWORD_ATTEMPTS;
   const now = ports.clock().getTime() / 1000;
   const window = Math.floor(now / windowSeconds);
   const retryAfter = Math.max(1, Math.ceil((window + 1) * windowSeconds - now));
   try {
     const [forLink, forAddress] = await Promise.all([
-      ports.guessCounters.increment(`share-password:link:${linkId}:${window}`, windowSeconds),
+      ports.guessCounters.increment(`share-password:link-address:${linkId}:${address}:${window}`, windowSeconds),
       ports.guessCounters.increment(`share-password:address:${address}:${window}`, windowSeconds),
     ]);
-    return forLink > perLink || forAddress > perAddress ? retryAfter : null;
+    return forLink > perLinkAndAddress || forAddress > perAddress ? retryAfter : null;
   } catch {
     // As for the rate limits: an unreachable counter store does not lock every viewer out.
     return null;

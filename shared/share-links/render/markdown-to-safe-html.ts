@@ -1,15 +1,18 @@
-// A shared page's markdown as HTML a browser may show to anyone: parsed by micromark (CommonMark and GFM) into
-// mdast, turned into hast with raw HTML dropped (never passed through), its links and images pointed at the share
-// link's own routes, then cleaned by hast-util-sanitize (GitHub's rules: no script, no event handlers, no style,
-// only http, https, mailto and a few other protocols in href, http and https in src) and serialised. Pure and
-// synchronous: it runs in a worker thread (render-shared-page.ts), never on the server's event loop.
+// A shared page's markdown as anyone may read it, in its two forms: parsed by micromark (CommonMark and GFM) into
+// mdast, where one rule keeps it within the link (`keepWithinLink`: raw HTML dropped, reference links resolved,
+// links and images pointed at the share link's own routes, wikilinks and links to anything else turned into their
+// text), then either written back as markdown, or turned into hast, cleaned by hast-util-sanitize (GitHub's
+// rules: no script, no event handlers, no style, only http, https, mailto and a few other protocols in href, http
+// and https in src) and serialised. Pure and synchronous: it runs in a worker thread (render-shared-page.ts),
+// never on the server's event loop.
 import type { Element, ElementContent, Root as HastRoot } from "hast";
 import { defaultSchema, sanitize, type Schema } from "hast-util-sanitize";
 import { toHtml } from "hast-util-to-html";
-import type { PhrasingContent, Root as MdastRoot, Text } from "mdast";
+import type { Definition, Nodes, PhrasingContent, Root as MdastRoot, RootContent, Text } from "mdast";
 import { fromMarkdown } from "mdast-util-from-markdown";
-import { gfmFromMarkdown } from "mdast-util-gfm";
+import { gfmFromMarkdown, gfmToMarkdown } from "mdast-util-gfm";
 import { toHast } from "mdast-util-to-hast";
+import { toMarkdown } from "mdast-util-to-markdown";
 import { gfm } from "micromark-extension-gfm";
 import { SKIP, visit } from "unist-util-visit";
 
@@ -20,6 +23,8 @@ export interface RenderOptions {
   readonly pages: Readonly<Record<string, { readonly title: string }>>;
   /** The page a page link shows (its links to itself go to linkBase); null for a folder link. */
   readonly rootPageId: string | null;
+  /** The title the page is shown under: a first heading saying the same is not shown twice. */
+  readonly title?: string | null;
 }
 
 const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
@@ -71,44 +76,72 @@ function attachmentThroughLink(url: string, options: RenderOptions): string | nu
   return attachment ? `${options.linkBase}/attachments/${(attachment[1] ?? "").toLowerCase()}` : null;
 }
 
+const normalizedLabel = (label: string): string => label.replace(/\s+/g, " ").trim().toLowerCase();
+
+/** `[text][ref]` and `![alt][ref]` as the inline links they stand for; the definitions go (they carry urls). */
+function resolveReferences(tree: MdastRoot): void {
+  const definitions = new Map<string, Definition>();
+  visit(tree, "definition", (node: Definition) => {
+    const key = normalizedLabel(node.identifier);
+    if (!definitions.has(key)) definitions.set(key, node);
+  });
+  visit(tree, (node: Nodes, index, parent) => {
+    if (!parent || index === undefined) return undefined;
+    if (node.type === "definition" || node.type === "html") {
+      parent.children.splice(index, 1);
+      return [SKIP, index];
+    }
+    if (node.type !== "linkReference" && node.type !== "imageReference") return undefined;
+    const definition = definitions.get(normalizedLabel(node.identifier));
+    const replacement: RootContent = definition
+      ? node.type === "linkReference"
+        ? { type: "link", url: definition.url, title: definition.title ?? null, children: node.children }
+        : { type: "image", url: definition.url, title: definition.title ?? null, alt: node.alt ?? "" }
+      : { type: "text", value: node.type === "imageReference" ? (node.alt ?? "") : "" };
+    if (!definition && node.type === "linkReference") {
+      parent.children.splice(index, 1, ...(node.children as RootContent[]));
+      return [SKIP, index];
+    }
+    (parent.children as RootContent[]).splice(index, 1, replacement);
+    return undefined;
+  });
+}
+
 /**
- * Links to pages of the link go through it; links to other pages of the service become their text; images and
- * attachments go through the link (whose route serves only those of pages the link shows).
+ * Links to pages of the link go through it; links to other pages and routes of the service become their text,
+ * so nothing outside the link leaks an id or a path; images and attachments go through the link (whose route
+ * serves only those of pages the link shows); images from elsewhere become their alt text (the page's CSP
+ * would not load them).
  */
-function rewriteReferences(tree: HastRoot, options: RenderOptions): void {
-  visit(tree, "element", (node: Element, index, parent) => {
-    if (node.tagName === "a" && typeof node.properties.href === "string") {
-      const href = node.properties.href;
-      if (href.startsWith(`${options.linkBase}/pages/`) || href === options.linkBase || href.startsWith(`${options.linkBase}#`)) return;
+function rewriteReferences(tree: MdastRoot, options: RenderOptions): void {
+  visit(tree, (node: Nodes, index, parent) => {
+    if (node.type === "link") {
+      const href = node.url;
+      if (href.startsWith(`${options.linkBase}/pages/`) || href === options.linkBase || href.startsWith(`${options.linkBase}#`)) return undefined;
       const attachment = attachmentThroughLink(href, options);
       if (attachment) {
-        node.properties.href = attachment;
+        node.url = attachment;
         return undefined;
       }
       const page = PAGE_HREF.exec(href);
-      const internal = href.startsWith("/") || page !== null;
       const target = page ? pageHref(page[1] ?? "", options, page[2] ?? "") : null;
       if (target) {
-        node.properties.href = target;
-      } else if (internal && parent && index !== undefined) {
-        // Outside the link (another page, another route of the service): plain text, so nothing outside leaks a path.
-        parent.children.splice(index, 1, ...(node.children as ElementContent[]));
+        node.url = target;
+      } else if ((href.startsWith("/") || page !== null || IMAGE_SRC.test(href)) && parent && index !== undefined) {
+        parent.children.splice(index, 1, ...(node.children as RootContent[] as typeof parent.children));
         return [SKIP, index];
-      } else {
-        node.properties.rel = ["noopener", "noreferrer", "nofollow"];
       }
+      return undefined;
     }
-    if (node.tagName === "img") {
-      const src = typeof node.properties.src === "string" ? node.properties.src : "";
-      const image = IMAGE_SRC.exec(src);
-      const attachment = attachmentThroughLink(src, options);
-      if (image && parent && index !== undefined) {
-        node.properties.src = `${options.linkBase}/images/${(image[1] ?? "").toLowerCase()}`;
+    if (node.type === "image") {
+      const image = IMAGE_SRC.exec(node.url);
+      const attachment = attachmentThroughLink(node.url, options);
+      if (image) {
+        node.url = `${options.linkBase}/images/${(image[1] ?? "").toLowerCase()}`;
       } else if (attachment) {
-        node.properties.src = attachment;
+        node.url = attachment;
       } else if (parent && index !== undefined) {
-        // Images from elsewhere are not loaded (the page's CSP allows only its own): their alt text stays.
-        const alt = typeof node.properties.alt === "string" ? node.properties.alt : "";
+        const alt = node.alt ?? "";
         parent.children.splice(index, 1, ...(alt ? [{ type: "text" as const, value: alt }] : []));
         return [SKIP, index];
       }
@@ -117,12 +150,42 @@ function rewriteReferences(tree: HastRoot, options: RenderOptions): void {
   });
 }
 
+/** The first heading, when it says the title the page is shown under. */
+function dropRepeatedTitle(tree: MdastRoot, title: string | null | undefined): void {
+  const first = tree.children[0];
+  if (!title || first?.type !== "heading" || first.depth !== 1) return;
+  const text = (nodes: readonly Nodes[]): string => nodes.map((node) => ("value" in node && typeof node.value === "string" ? node.value : "children" in node ? text(node.children) : "")).join("");
+  if (normalizedLabel(text(first.children)) === normalizedLabel(title)) tree.children.shift();
+}
+
+/** The one rule of what a share link's reader sees of a page's markdown, for both forms. */
+function keepWithinLink(markdown: string, options: RenderOptions): MdastRoot {
+  const tree = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  resolveReferences(tree);
+  expandWikilinks(tree, options);
+  rewriteReferences(tree, options);
+  return tree;
+}
+
+/** External links (all that is left outside the link) open without telling the page where they came from. */
+function markExternal(tree: HastRoot): void {
+  visit(tree, "element", (node: Element) => {
+    if (node.tagName === "a" && typeof node.properties.href === "string" && !node.properties.href.startsWith("/")) node.properties.rel = ["noopener", "noreferrer", "nofollow"];
+  });
+}
+
 export function markdownToSafeHtml(markdown: string, options: RenderOptions): string {
-  const mdast = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
-  expandWikilinks(mdast, options);
-  // allowDangerousHtml is off: raw HTML in the markdown (<script>, <img onerror>, <svg>, <style>) is dropped here.
+  const mdast = keepWithinLink(markdown, options);
+  dropRepeatedTitle(mdast, options.title);
+  // allowDangerousHtml is off: raw HTML in the markdown (<script>, <img onerror>, <svg>, <style>) is dropped here too.
   const hast = toHast(mdast, { allowDangerousHtml: false });
   const root: HastRoot = hast.type === "root" ? hast : { type: "root", children: [hast as ElementContent] };
-  rewriteReferences(root, options);
+  markExternal(root);
   return toHtml(sanitize(root, schema));
+}
+
+/** The markdown form (`Accept: text/markdown`): what the HTML shows, written back in the common forms (`-` lists). */
+export function markdownWithinLink(markdown: string, options: RenderOptions): string {
+  const written = toMarkdown(keepWithinLink(markdown, options), { extensions: [gfmToMarkdown()], bullet: "-", emphasis: "_", rule: "-" });
+  return markdown.endsWith("\n") ? written : written.replace(/\n$/, "");
 }

@@ -19,8 +19,13 @@ const TIME_LIMIT_MS = 10_000;
 /** Markdown texts (by hash) known to take longer than the limit, at most this many remembered. */
 const MAX_TOO_SLOW = 1_000;
 
-/** The page as text when it cannot be rendered in time: escaped, so it is as safe as the rendered page. */
-const plainText = (markdown: string): string => `<pre>${escapeHtml(markdown)}</pre>`;
+/**
+ * The page's text when it cannot be parsed in time, with what could point outside the link taken out (a cheap,
+ * linear scrub: wikilinks become their text, the service's own urls go), so it is as safe as the rendered page.
+ */
+const scrubbed = (markdown: string): string =>
+  markdown.replace(/\[\[([^\][|#\n]*)(?:#[^\][|\n]*)?(?:\|([^\][\n]*))?\]\]/g, (_whole, title: string, alias: string | undefined) => alias ?? title).replace(/(?:https?:\/\/[^\s/()]+)?\/api\/v1\/[^\s)\]>"']*/g, "");
+const plainText = (markdown: string): string => `<pre>${escapeHtml(scrubbed(markdown))}</pre>`;
 
 let renderedInProcess = 0;
 
@@ -37,19 +42,28 @@ export class SharedPageRenderer {
   ) {}
 
   /** The page's markdown as sanitised HTML (an HTML fragment, without the surrounding document). */
-  async render(markdown: string, options: RenderOptions): Promise<string> {
+  render(markdown: string, options: RenderOptions): Promise<string> {
+    return this.inPool(markdown, async () => (await this.pool.run("renderSharedPage", { markdown, options }, { timeLimitMs: this.timeLimitMs })).html, () => plainText(markdown));
+  }
+
+  /** The page's markdown as the link's reader may have it: links kept within the link as the HTML's are. */
+  markdown(markdown: string, options: RenderOptions): Promise<string> {
+    return this.inPool(markdown, async () => (await this.pool.run("renderSharedMarkdown", { markdown, options }, { timeLimitMs: this.timeLimitMs })).markdown, () => scrubbed(markdown));
+  }
+
+  private async inPool(markdown: string, task: () => Promise<string>, fallback: () => string): Promise<string> {
     const key = createHash("sha256").update(markdown).digest("hex");
-    if (this.tooSlow.has(key) || this.pastLimit(markdown, this.timeLimitMs)) return plainText(markdown);
+    if (this.tooSlow.has(key) || this.pastLimit(markdown, this.timeLimitMs)) return fallback();
     try {
-      const { html } = await this.pool.run("renderSharedPage", { markdown, options }, { timeLimitMs: this.timeLimitMs });
+      const done = await task();
       this.rendered += 1;
       renderedInProcess += 1;
-      return html;
+      return done;
     } catch (error) {
       if (!(error instanceof AppError && (error.code === "too_complex" || error.code === "too_large"))) throw error;
       if (this.tooSlow.size >= MAX_TOO_SLOW) this.tooSlow.clear();
       this.tooSlow.add(key);
-      return plainText(markdown);
+      return fallback();
     }
   }
 }
