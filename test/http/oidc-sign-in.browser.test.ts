@@ -9,6 +9,7 @@ import { userIdForSubject } from "../../shared/auth/derived-user-id.ts";
 import { chromiumUnavailable, launchChromium } from "../support/chromium.ts";
 import { TestOpenIdProvider } from "../support/oidc-provider.ts";
 import { TestServer } from "../support/server.ts";
+import { gatewayUnavailable, startGateway, type Gateway } from "../support/gateway.ts";
 import { createPage, share } from "../support/workspace-builders.ts";
 
 const unavailable = chromiumUnavailable();
@@ -26,15 +27,19 @@ describe.skipIf(unavailable !== null)("signing in through an OpenID provider", (
   let provider: TestOpenIdProvider;
   let server: TestServer;
   let browser: Browser;
+  /** The split deployment's nginx gateway in front of the server (as command API and query node), where nginx is installed. */
+  let gateway: Gateway | null = null;
 
   beforeAll(async () => {
     provider = await TestOpenIdProvider.listen();
     server = await TestServer.start({ settings: { OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: provider.clientId, OIDC_CLIENT_SECRET: provider.clientSecret } });
-    provider.serve(`${server.url}/auth/callback`);
+    gateway = gatewayUnavailable() === null ? await startGateway({ commandApi: server.url, queryApis: [server.url] }) : null;
+    provider.serve([`${server.url}/auth/callback`, ...(gateway ? [`${gateway.url}/auth/callback`] : [])]);
     browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
+    await gateway?.stop();
     await server?.stop();
     await provider?.stop();
   });
@@ -71,6 +76,20 @@ describe.skipIf(unavailable !== null)("signing in through an OpenID provider", (
       const loggedOut = await page.evaluate(async () => (await fetch("/auth/logout", { method: "POST" })).status);
       expect(loggedOut).toBe(204);
       expect((await page.goto(`${server.url}/api/v1/me`))?.status()).toBe(401);
+    });
+  }, 60_000);
+
+  it.skipIf(gatewayUnavailable() !== null)("signs a person in and out through the split deployment's gateway, which sends /auth/ to the command API", async () => {
+    const person = nextPerson(provider);
+    const base = gateway?.url ?? "";
+    await inBrowser(async (context) => {
+      const page = await context.newPage();
+      const landed = await page.goto(`${base}/auth/login?returnTo=/api/v1/me`);
+      expect(landed?.status()).toBe(200);
+      expect(page.url()).toBe(`${base}/api/v1/me`);
+      expect(await landed?.json()).toMatchObject({ email: person.email });
+      expect(await page.evaluate(async () => (await fetch("/auth/logout", { method: "POST" })).status)).toBe(204);
+      expect((await page.goto(`${base}/api/v1/me`))?.status()).toBe(401);
     });
   }, 60_000);
 

@@ -51,10 +51,10 @@ export class TestOpenIdProvider {
     return handle;
   }
 
-  /** Registers our client with the redirect URI of the server under test. */
-  serve(redirectUri: string): void {
+  /** Registers our client with the redirect URIs of the server under test (directly, and through a gateway). */
+  serve(redirectUris: readonly string[]): void {
     const provider = new Provider(this.issuer, {
-      clients: [{ client_id: this.clientId, client_secret: this.clientSecret, redirect_uris: [redirectUri], grant_types: ["authorization_code"], response_types: ["code"] }],
+      clients: [{ client_id: this.clientId, client_secret: this.clientSecret, redirect_uris: redirectUris, grant_types: ["authorization_code"], response_types: ["code"] }],
       jwks: { keys: [this.jwk] },
       findAccount: (_context: unknown, id: string) => ({
         accountId: id,
