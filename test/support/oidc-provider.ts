@@ -19,6 +19,8 @@ const KEY_ID = "test-provider-key";
 export class TestOpenIdProvider {
   /** Who the next interaction signs in. */
   person: TestPerson = { sub: "person-1", email: "person-1@example.com", name: "Person One" };
+  /** False: every request is answered 503, as by a provider that is down. */
+  available = true;
   /** Rewrites the claims of the ID token the token endpoint answers next, when set. */
   tamperIdToken: ((claims: JWTPayload) => JWTPayload) | null = null;
   readonly clientId = "workspace";
@@ -78,7 +80,7 @@ export class TestOpenIdProvider {
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    if (!this.provider) {
+    if (!this.provider || !this.available) {
       response.writeHead(503).end();
       return;
     }
@@ -99,6 +101,30 @@ export class TestOpenIdProvider {
     grant.addOIDCScope(String(details.params.scope ?? "openid"));
     const grantId = await grant.save();
     await provider.interactionFinished(request, response, { consent: { grantId } }, { mergeWithLastSubmission: true });
+  }
+
+  /**
+   * The provider's part of a sign-in, followed as a browser would without being one: from the authorization URL
+   * (the Location /auth/login answered) through the interaction to the answer for the server's callback, which is
+   * returned unvisited.
+   */
+  async authorize(authorizationUrl: string): Promise<string> {
+    const jar = new Map<string, string>();
+    let url = authorizationUrl;
+    for (let hop = 0; hop < 12; hop += 1) {
+      if (!url.startsWith(`${this.issuer}/`)) return url;
+      const response = await fetch(url, { redirect: "manual", headers: { cookie: [...jar].map(([name, value]) => `${name}=${value}`).join("; ") } });
+      for (const set of response.headers.getSetCookie()) {
+        const [pair = ""] = set.split(";");
+        const name = pair.slice(0, pair.indexOf("="));
+        if (/expires=Thu, 01 Jan 1970/i.test(set)) jar.delete(name);
+        else jar.set(name, pair.slice(pair.indexOf("=") + 1));
+      }
+      const location = response.headers.get("location");
+      if (location === null) throw new Error(`the provider answered ${response.status} at ${url}: ${await response.text()}`);
+      url = new URL(location, url).href;
+    }
+    throw new Error("the provider redirected too many times");
   }
 
   async stop(): Promise<void> {

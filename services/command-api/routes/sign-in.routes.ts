@@ -2,7 +2,8 @@
 // organisation's OpenID provider, GET /auth/callback takes its answer and sets the session cookie the API reads,
 // GET /auth/link does the same for a one-time link printed by `npm run session -- --link`, and POST
 // /auth/logout clears it. A person is registered on first sight by the authenticator, as any new session is.
-// Served by the command API: a one-time link's use is recorded in the event log.
+// Served by the command API: a one-time link's use is recorded in the event log. The OpenID routes exist where a
+// provider is configured, the link where this server signs sessions (not with AUTH_JWKS_URL).
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { Authenticator } from "../../../shared/auth/authenticator.ts";
@@ -36,7 +37,8 @@ export const SIGNED_IN_SESSION_SECONDS = 7 * 24 * 3600;
 
 const refused = (codes: string, why: string) => errorBody.describe(`\`{error: {code, message}}\` with code ${codes}: ${why}`);
 const redirect = (where: string) => z.undefined().describe(`${where} (no body)`);
-const NOT_CONFIGURED = "sign-in through an OpenID provider is not configured on this server (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET)";
+/** Signing in spends the read budget (a GET) or the write budget (logout) of the caller's address, as any request does. */
+const rateLimited = refused("`rate_limited`", "past the rate limit (Retry-After)");
 
 const loginQuery = z.object({ returnTo: returnToSchema.optional() });
 /** What a provider sends back (RFC 6749 4.1.2, RFC 9207's iss); other parameters are passed on untouched. */
@@ -49,22 +51,51 @@ const callbackQuery = z.looseObject({
 });
 const linkQuery = z.object({ token: z.string().max(4096), returnTo: returnToSchema.optional() });
 
-export function signInRoutes(app: App, ports: SignInPorts): void {
-  const seal = ports.sessionSecret === null ? null : new SignInFlowSeal(ports.sessionSecret);
-  const links = ports.sessionSecret === null ? null : new SignInLinks(ports.sessionSecret);
-  const baseOf = (request: FastifyRequest): string => (ports.publicBaseUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, "");
-  const secure = (request: FastifyRequest): boolean => baseOf(request).startsWith("https:");
-  const attributes = (request: FastifyRequest, path: string, seconds: number) =>
-    `Path=${path}; Max-Age=${seconds}; HttpOnly; SameSite=Lax${secure(request) ? "; Secure" : ""}`;
-  const forgetFlow = (request: FastifyRequest) => `${SIGN_IN_FLOW_COOKIE}=; ${attributes(request, CALLBACK_PATH, 0)}`;
+/** What every route here shares: the server's address as browsers see it, cookies, and the end of a sign-in. */
+class SignInEdge {
+  constructor(private readonly ports: SignInPorts) {}
+
+  baseOf(request: FastifyRequest): string {
+    return (this.ports.publicBaseUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, "");
+  }
+
+  cookie(request: FastifyRequest, name: string, value: string, path: string, seconds: number): string {
+    return `${name}=${value}; Path=${path}; Max-Age=${seconds}; HttpOnly; SameSite=Lax${this.baseOf(request).startsWith("https:") ? "; Secure" : ""}`;
+  }
 
   /** Registers the person on first sight (through the authenticator, as any new session), sets the cookie and sends them on. */
-  async function signedIn(request: FastifyRequest, reply: FastifyReply, person: SignedInPerson, returnTo: string, secret: string) {
+  async signedIn(request: FastifyRequest, reply: FastifyReply, person: SignedInPerson, returnTo: string, secret: string) {
     const session = await mintSession(secret, person, SIGNED_IN_SESSION_SECONDS);
-    await ports.authenticator.authenticate({ authorization: undefined, cookie: `${SESSION_COOKIE}=${session}` }, request.id);
-    const cookie = `${SESSION_COOKIE}=${session}; ${attributes(request, "/", SIGNED_IN_SESSION_SECONDS)}`;
-    return reply.header("cache-control", "no-store").header("set-cookie", cookie).redirect(returnTo, 303);
+    await this.ports.authenticator.authenticate({ authorization: undefined, cookie: `${SESSION_COOKIE}=${session}` }, request.id);
+    return reply.header("cache-control", "no-store").header("set-cookie", this.cookie(request, SESSION_COOKIE, session, "/", SIGNED_IN_SESSION_SECONDS)).redirect(returnTo, 303);
   }
+}
+
+export function signInRoutes(app: App, ports: SignInPorts): void {
+  const edge = new SignInEdge(ports);
+  if (ports.oidc && ports.sessionSecret !== null) oidcRoutes(app, ports, edge, ports.oidc, new SignInFlowSeal(ports.sessionSecret));
+  if (ports.sessionSecret !== null) linkRoute(app, ports, edge, new SignInLinks(ports.sessionSecret));
+
+  app.post(
+    "/auth/logout",
+    {
+      schema: {
+        response: {
+          204: z.undefined().describe("Signed out: the session cookie is cleared"),
+          403: refused("`forbidden`", "a request another site made a browser send (Sec-Fetch-Site or Origin)"),
+          429: rateLimited,
+        },
+      },
+    },
+    async (request, reply) => {
+      if (fromAnotherSite(request, edge.baseOf(request))) throw new AppError("forbidden", "signing out is only accepted from this site's own pages");
+      return reply.header("cache-control", "no-store").header("set-cookie", edge.cookie(request, SESSION_COOKIE, "", "/", 0)).code(204).send();
+    },
+  );
+}
+
+function oidcRoutes(app: App, ports: SignInPorts, edge: SignInEdge, oidc: OidcSignIn, seal: SignInFlowSeal): void {
+  const forgetFlow = (request: FastifyRequest) => edge.cookie(request, SIGN_IN_FLOW_COOKIE, "", CALLBACK_PATH, 0);
 
   app.get(
     "/auth/login",
@@ -74,15 +105,14 @@ export function signInRoutes(app: App, ports: SignInPorts): void {
         response: {
           302: redirect("Found: the OpenID provider's authorization endpoint, with a short-lived cookie that keeps this sign-in's state"),
           400: refused("`validation_failed`", "a returnTo that is not a path on this server"),
-          404: refused("`not_found`", "sign-in through an OpenID provider is not configured"),
+          429: rateLimited,
           503: refused("`unavailable`", "the OpenID provider cannot be reached (Retry-After)"),
         },
       },
     },
     async (request, reply) => {
-      if (!ports.oidc || !seal) throw new AppError("not_found", NOT_CONFIGURED);
-      const { url, flow } = await ports.oidc.start(`${baseOf(request)}${CALLBACK_PATH}`, request.query.returnTo ?? DEFAULT_RETURN_TO);
-      const cookie = `${SIGN_IN_FLOW_COOKIE}=${await seal.seal(flow, ports.clock())}; ${attributes(request, CALLBACK_PATH, SIGN_IN_FLOW_SECONDS)}`;
+      const { url, flow } = await oidc.start(`${edge.baseOf(request)}${CALLBACK_PATH}`, request.query.returnTo ?? DEFAULT_RETURN_TO);
+      const cookie = edge.cookie(request, SIGN_IN_FLOW_COOKIE, await seal.seal(flow, ports.clock()), CALLBACK_PATH, SIGN_IN_FLOW_SECONDS);
       return reply.header("cache-control", "no-store").header("set-cookie", cookie).redirect(url.href, 302);
     },
   );
@@ -99,25 +129,26 @@ export function signInRoutes(app: App, ports: SignInPorts): void {
             "`unauthenticated`",
             "no sign-in under way in this browser (expired, or finished already), a state that is not this browser's, the provider's refusal, or an ID token that fails verification (nonce, audience, issuer, signature, expiry)",
           ),
-          404: refused("`not_found`", "sign-in through an OpenID provider is not configured"),
           409: refused("`conflict`", "the provider's address belongs to another account"),
+          429: rateLimited,
           503: refused("`unavailable` or `consistency_timeout`", "the OpenID provider cannot be reached, or the new account is not readable yet (Retry-After)"),
         },
       },
     },
     async (request, reply) => {
-      if (!ports.oidc || !seal || !ports.sessionSecret) throw new AppError("not_found", NOT_CONFIGURED);
       // The sign-in's cookie is spent whatever happens: an answer is used once.
       reply.header("set-cookie", forgetFlow(request)).header("cache-control", "no-store");
       const sealed = readCookie(request.headers.cookie, SIGN_IN_FLOW_COOKIE);
       const flow = sealed === null ? null : await seal.open(sealed, ports.clock());
       if (!flow) throw new AppError("unauthenticated", "no sign-in is under way in this browser (it expired, or was finished already); start again at /auth/login");
       const query = request.url.indexOf("?");
-      const person = await ports.oidc.finish(new URL(`${CALLBACK_PATH}${query < 0 ? "" : request.url.slice(query)}`, baseOf(request)), flow);
-      return signedIn(request, reply, person, flow.returnTo, ports.sessionSecret);
+      const person = await oidc.finish(new URL(`${CALLBACK_PATH}${query < 0 ? "" : request.url.slice(query)}`, edge.baseOf(request)), flow);
+      return edge.signedIn(request, reply, person, flow.returnTo, seal.secret);
     },
   );
+}
 
+function linkRoute(app: App, ports: SignInPorts, edge: SignInEdge, links: SignInLinks): void {
   app.get(
     SIGN_IN_LINK_PATH,
     {
@@ -127,36 +158,19 @@ export function signInRoutes(app: App, ports: SignInPorts): void {
           303: redirect("See Other: returnTo (the API reference when not given), signed in: the session cookie is set"),
           400: refused("`validation_failed`", "no token, or a returnTo that is not a path on this server"),
           401: refused("`unauthenticated`", "a link that is not this server's, has expired, or was used already"),
-          404: refused("`not_found`", "sessions are not signed by this server (AUTH_JWKS_URL)"),
           409: refused("`conflict`", "the link's address belongs to another account"),
+          429: rateLimited,
           503: refused("`consistency_timeout`", "the new account is not readable yet (Retry-After)"),
         },
       },
     },
     async (request, reply) => {
-      if (!links || !ports.sessionSecret) throw new AppError("not_found", "sign-in links need sessions signed by this server (AUTH_JWKS_URL is set)");
       const now = ports.clock();
       const opened = await links.open(request.query.token, now);
       if (!opened) throw new AppError("unauthenticated", "this sign-in link is not valid or has expired; print a new one");
       const context = { actorId: userIdSchema.parse(opened.person.sub), correlationId: request.id, now };
       await signInLinkCommands.handle(ports.eventStore, opened.linkId, { type: "UseSignInLink", linkId: opened.linkId, now: now.toISOString() }, context);
-      return signedIn(request, reply, opened.person, request.query.returnTo ?? DEFAULT_RETURN_TO, ports.sessionSecret);
-    },
-  );
-
-  app.post(
-    "/auth/logout",
-    {
-      schema: {
-        response: {
-          204: z.undefined().describe("Signed out: the session cookie is cleared"),
-          403: refused("`forbidden`", "a request sent by another site (Sec-Fetch-Site or Origin)"),
-        },
-      },
-    },
-    async (request, reply) => {
-      if (fromAnotherSite(request, baseOf(request))) throw new AppError("forbidden", "signing out is only accepted from this site's own pages");
-      return reply.header("cache-control", "no-store").header("set-cookie", `${SESSION_COOKIE}=; ${attributes(request, "/", 0)}`).code(204).send();
+      return edge.signedIn(request, reply, opened.person, request.query.returnTo ?? DEFAULT_RETURN_TO, links.secret);
     },
   );
 }

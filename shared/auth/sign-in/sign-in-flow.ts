@@ -29,8 +29,9 @@ export const compactJwsSchema = z.string().max(4096).regex(/^[A-Za-z0-9_-]+\.[A-
 export class SignInFlowSeal {
   private readonly key: KeyObject;
 
-  constructor(sessionSecret: string) {
-    this.key = purposeKey(sessionSecret, "sign-in-flow");
+  /** `secret`: the session secret, which sessions started with what this opens are signed with too. */
+  constructor(readonly secret: string) {
+    this.key = purposeKey(secret, "sign-in-flow");
   }
 
   seal(flow: SignInFlow, now: Date): Promise<string> {

@@ -26,8 +26,9 @@ export interface OpenedLink {
 export class SignInLinks {
   private readonly key: KeyObject;
 
-  constructor(sessionSecret: string) {
-    this.key = purposeKey(sessionSecret, "sign-in-link");
+  /** `secret`: the session secret, which sessions started with what this opens are signed with too. */
+  constructor(readonly secret: string) {
+    this.key = purposeKey(secret, "sign-in-link");
   }
 
   /** The link's token for `person`, working from `now` for `seconds`. */
