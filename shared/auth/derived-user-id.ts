@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 
 /** A UUID (version 8 layout) from the SHA-256 of `seed`. */
-export function derivedUserId(seed: string): string {
+function derivedUserId(seed: string): string {
   const hex = createHash("sha256").update(seed).digest("hex").slice(0, 32).split("");
   hex[12] = "8";
   hex[16] = ((Number.parseInt(hex[16] ?? "0", 16) & 0x3) | 0x8).toString(16);

@@ -16,7 +16,7 @@ function trustedProxy(entry: string): boolean {
 }
 
 /** https, or http to this machine itself (local providers and tests). */
-export function isSecureOrLoopback(url: URL): boolean {
+function isSecureOrLoopback(url: URL): boolean {
   return url.protocol === "https:" || (url.protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname));
 }
 

@@ -33,7 +33,7 @@ export interface SignInPorts {
 }
 
 /** How long a session started here lasts, as one minted by `npm run session`. */
-export const SIGNED_IN_SESSION_SECONDS = 7 * 24 * 3600;
+const SIGNED_IN_SESSION_SECONDS = 7 * 24 * 3600;
 
 const refused = (codes: string, why: string) => errorBody.describe(`\`{error: {code, message}}\` with code ${codes}: ${why}`);
 const redirect = (where: string) => z.undefined().describe(`${where} (no body)`);

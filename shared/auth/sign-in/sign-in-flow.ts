@@ -15,7 +15,7 @@ export const SIGN_IN_FLOW_SECONDS = 10 * 60;
 const FLOW_TYPE = "sign-in-flow+jwt";
 
 /** What the callback needs to check the provider's answer; all of it random except where the person returns. */
-export const signInFlowSchema = z.object({
+const signInFlowSchema = z.object({
   state: z.string().min(16).max(128),
   nonce: z.string().min(16).max(128),
   codeVerifier: z.string().min(43).max(128),

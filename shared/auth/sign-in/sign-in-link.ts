@@ -18,7 +18,7 @@ const LINK_TYPE = "sign-in-link+jwt";
 
 const linkClaimsSchema = sessionClaimsSchema.pick({ sub: true, email: true, name: true, picture: true }).extend({ jti: z.uuid() });
 
-export interface OpenedLink {
+export interface OpenedSignInLink {
   readonly linkId: string;
   readonly person: SignedInPerson;
 }
@@ -44,7 +44,7 @@ export class SignInLinks {
   }
 
   /** The link's id and person, or null for a token that is not one of ours, was altered or has expired. */
-  async open(token: string, now: Date): Promise<OpenedLink | null> {
+  async open(token: string, now: Date): Promise<OpenedSignInLink | null> {
     const compact = compactJwsSchema.safeParse(token);
     if (!compact.success) return null;
     try {
