@@ -16,7 +16,8 @@ import { registerCommandApi } from "./command-api/command-api.ts";
 import { registerMcp } from "./mcp/mcp.routes.ts";
 import { openBlobStore, openSealedEventStore, openLiveProjectionStore, openReadStore, openWebhookDeliveries, projectorFor, type RunningProjector } from "./embedded-stores.ts";
 import type { Erasure } from "./key-store-wiring.ts";
-import { apiAppFor, appendingStore, authenticatorFor, busFor, busReachability, commandApiPorts, inProcessWriteSide, mailerFor, publicBaseUrl, queryApiPorts, rateLimitsFor, webhookWorkerFor, workerPoolFor, type Clock } from "./embedded-wiring.ts";
+import { apiAppFor, appendingStore, authenticatorFor, busFor, busReachability, commandApiPorts, inProcessWriteSide, mailerFor, publicBaseUrl, queryApiPorts, rateLimitsFor, signInPortsFor, webhookWorkerFor, workerPoolFor, type Clock } from "./embedded-wiring.ts";
+import { signInRoutes } from "./command-api/routes/sign-in.routes.ts";
 import { runUntilSignalled } from "./lifecycle.ts";
 import { Notifier } from "./notifier/notifier.ts";
 import { Publisher } from "./projector/publisher.ts";
@@ -74,6 +75,7 @@ export async function startAllInOne(
   const commandPorts = commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries, erasure }, watcher, logger, clock, metrics, pool);
   await registerCommandApi(app, commandPorts);
   registerMcp(app, { ...commandPorts, authenticator, rateLimits, publicBaseUrl: config.PUBLIC_BASE_URL ?? null, allowedHosts: config.ALLOWED_HOSTS ?? [] });
+  signInRoutes(app, signInPortsFor(config, { authenticator, eventStore: commandPorts.eventStore, clock }, logger));
   const shareLinkViews = new InProcessShareLinkViews({ eventStore: appendingStore(eventStore, metrics), views: readStore, clock });
   await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs, webhookDeliveries }, watcher, writeSide, clock, { views: shareLinkViews, guessCounters: rateLimits.counters, logger }, metrics, pool));
   const url = await listenOn(app, config.PORT, config.HOST);

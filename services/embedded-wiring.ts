@@ -24,7 +24,9 @@ import { sessionKeyFor } from "../shared/auth/session-key.ts";
 import { SessionVerifier } from "../shared/auth/session-verifier.ts";
 import type { WriteSide } from "../shared/auth/write-side.port.ts";
 import { quotasFor } from "../shared/quotas/quotas.ts";
-import { rateLimitPolicies, type Config } from "../shared/config/config.ts";
+import { oidcSettings, rateLimitPolicies, type Config } from "../shared/config/config.ts";
+import { OidcSignIn } from "../shared/auth/sign-in/oidc-sign-in.ts";
+import type { SignInPorts } from "./command-api/routes/sign-in.routes.ts";
 import { countedAppends } from "../shared/event-store/counted-appends.ts";
 import type { EventStore } from "../shared/event-store/event-store.port.ts";
 import { createApp, type App } from "../shared/http/create-app.ts";
@@ -71,6 +73,18 @@ export function authenticatorFor(
   const { metrics } = options;
   const sessions = new SessionVerifier(sessionKeyFor(config, { createInDataDir: options.createSessionSecret }), Date.now, metrics?.cache("verified_session"));
   return new Authenticator({ ...ports, sessions, consistencyWaitMs: config.CONSISTENCY_WAIT_MS, ...(metrics ? { seenCache: metrics.cache("user_seen") } : {}) });
+}
+
+/** What the sign-in routes use: the OpenID provider when configured, and the secret sessions are signed with. */
+export function signInPortsFor(config: Config, parts: Pick<SignInPorts, "authenticator" | "eventStore" | "clock">, logger: Logger): SignInPorts {
+  const key = sessionKeyFor(config, { createInDataDir: true });
+  const oidc = oidcSettings(config);
+  return {
+    ...parts,
+    oidc: oidc ? new OidcSignIn(oidc, logger) : null,
+    sessionSecret: key.kind === "secret" ? key.secret : null,
+    publicBaseUrl: config.PUBLIC_BASE_URL ?? null,
+  };
 }
 
 export function commandApiPorts(

@@ -18,6 +18,7 @@ import { emailReservationEventSchemas, userEventSchemas } from "./users/user.dec
 import { webhookEventSchemas } from "./webhooks/webhook.decider.ts";
 import { shareLinkEventSchemas } from "./share-links/share-link.decider.ts";
 import { keyStoreBindingEventSchemas } from "./erasure/key-store-binding.ts";
+import { signInLinkEventSchemas } from "./auth/sign-in/sign-in-link.decider.ts";
 
 export const domainEventSchema = z.discriminatedUnion("type", [
   ...userEventSchemas,
@@ -37,6 +38,7 @@ export const domainEventSchema = z.discriminatedUnion("type", [
   ...webhookEventSchemas,
   ...shareLinkEventSchemas,
   ...keyStoreBindingEventSchemas,
+  ...signInLinkEventSchemas,
 ]);
 export type DomainEvent = z.infer<typeof domainEventSchema>;
 export type DomainEventType = DomainEvent["type"];

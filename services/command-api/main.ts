@@ -10,7 +10,8 @@ import { metricsRoute } from "../../shared/http/metrics.routes.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
 import { openBlobStore, openSealedEventStore, openReadStore, openWebhookDeliveries } from "../embedded-stores.ts";
-import { apiAppFor, authenticatorFor, commandApiPorts, inProcessWriteSide, rateLimitsFor } from "../embedded-wiring.ts";
+import { apiAppFor, authenticatorFor, commandApiPorts, inProcessWriteSide, rateLimitsFor, signInPortsFor } from "../embedded-wiring.ts";
+import { signInRoutes } from "./routes/sign-in.routes.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { registerCommandApi } from "./command-api.ts";
 import { registerMcp } from "../mcp/mcp.routes.ts";
@@ -37,6 +38,7 @@ await runUntilSignalled("command-api", async () => {
   const commandPorts = commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries, erasure }, watcher, logger, clock, metrics);
   await registerCommandApi(app, commandPorts);
   registerMcp(app, { ...commandPorts, authenticator, rateLimits, publicBaseUrl: config.PUBLIC_BASE_URL ?? null, allowedHosts: config.ALLOWED_HOSTS ?? [] });
+  signInRoutes(app, signInPortsFor(config, { authenticator, eventStore: commandPorts.eventStore, clock }, logger));
   const url = await listenOn(app, config.PORT, config.HOST);
   logger.info({ event: "server.started", url, mode: "command-api" });
   return {

@@ -1,42 +1,51 @@
-// `npm run session -- --email EMAIL --name NAME [--picture URL] [--days N]`: prints a session cookie value
-// for local use, signed with the same key the embedded server uses. The same email always gets the same user.
-import { createHash } from "node:crypto";
+// `npm run session -- --email EMAIL --name NAME [--picture URL] [--days N] [--link]`: prints a session cookie value
+// for local use, signed with the same key the embedded server uses; with --link, a one-time sign-in link instead
+// (15 minutes, one use) that sets the cookie in a browser. The same email always gets the same user.
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { sessionKeyFor } from "./session-key.ts";
-import { loadConfig } from "../config/config.ts";
+import { loadConfig, type Config } from "../config/config.ts";
 import { mintSession, SESSION_COOKIE } from "./session-verifier.ts";
 import { emailAddress } from "../kernel/email.ts";
-
-/** A stable UUID (version 8 layout) derived from the email address. */
-export function userIdForEmail(email: string): string {
-  const hex = createHash("sha256").update(email.trim().toLowerCase()).digest("hex").slice(0, 32).split("");
-  hex[12] = "8";
-  hex[16] = ((Number.parseInt(hex[16] ?? "0", 16) & 0x3) | 0x8).toString(16);
-  const h = hex.join("");
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
+import { userIdForEmail } from "./derived-user-id.ts";
+import { SIGN_IN_LINK_PATH, SIGN_IN_LINK_SECONDS, SignInLinks } from "./sign-in/sign-in-link.ts";
 
 const argsSchema = z.object({
   email: emailAddress,
   name: z.string().trim().min(1).max(200),
   picture: z.string().url().optional(),
   days: z.coerce.number().positive().max(365).default(7),
+  link: z.boolean().default(false),
 });
+
+const USAGE = "usage: npm run session -- --email EMAIL --name NAME [--picture URL] [--days N] [--link]";
+
+/** Where the server is reached: PUBLIC_BASE_URL, else its HOST and PORT. */
+function serverUrl(config: Config): string {
+  return (config.PUBLIC_BASE_URL ?? `http://${config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST}:${config.PORT}`).replace(/\/+$/, "");
+}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { email: { type: "string" }, name: { type: "string" }, picture: { type: "string" }, days: { type: "string" } },
+    options: { email: { type: "string" }, name: { type: "string" }, picture: { type: "string" }, days: { type: "string" }, link: { type: "boolean" } },
   });
   const parsed = argsSchema.safeParse(values);
   if (!parsed.success) {
-    process.stderr.write(`usage: npm run session -- --email EMAIL --name NAME [--picture URL] [--days N]\n${parsed.error.message}\n`);
+    process.stderr.write(`${USAGE}\n${parsed.error.message}\n`);
     process.exit(2);
   }
-  const key = sessionKeyFor(loadConfig(), { createInDataDir: true });
+  const config = loadConfig();
+  const key = sessionKeyFor(config, { createInDataDir: true });
   if (key.kind !== "secret") throw new Error("sessions are verified with AUTH_JWKS_URL here; mint them with that key's issuer");
-  const { email, name, picture, days } = parsed.data;
-  const token = await mintSession(key.secret, { sub: userIdForEmail(email), email, name, ...(picture ? { picture } : {}) }, Math.round(days * 86_400));
+  const { email, name, picture, days, link } = parsed.data;
+  const person = { sub: userIdForEmail(email), email, name, ...(picture ? { picture } : {}) };
+  if (link) {
+    const token = await new SignInLinks(key.secret).mint(person, new Date());
+    process.stderr.write(`open it in a browser within ${SIGN_IN_LINK_SECONDS / 60} minutes; it works once\n`);
+    process.stdout.write(`${serverUrl(config)}${SIGN_IN_LINK_PATH}?token=${token}\n`);
+    return;
+  }
+  const token = await mintSession(key.secret, person, Math.round(days * 86_400));
   process.stderr.write(`send it as the cookie ${SESSION_COOKIE}, e.g. curl -b "${SESSION_COOKIE}=$SESSION" ...\n`);
   process.stdout.write(`${token}\n`);
 }

@@ -15,12 +15,31 @@ function trustedProxy(entry: string): boolean {
   return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
 }
 
+/** https, or http to this machine itself (local providers and tests). */
+function isSecureOrLoopback(url: URL): boolean {
+  return url.protocol === "https:" || (url.protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname));
+}
+
+const OIDC_SETTINGS = ["OIDC_ISSUER", "OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET"] as const;
+
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default("127.0.0.1"),
   DATA_DIR: z.string().min(1).default("./data"),
   AUTH_SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   AUTH_JWKS_URL: optionalUrl,
+  /**
+   * The organisation's OpenID provider people sign in through (/auth/login): its issuer (discovery at
+   * `<issuer>/.well-known/openid-configuration`; https, or http on a loopback address for local use), and the
+   * client registered there for this server, whose redirect URI is `<PUBLIC_BASE_URL>/auth/callback`. All three
+   * or none; sessions it starts are signed with the session secret, so not with AUTH_JWKS_URL.
+   */
+  OIDC_ISSUER: z
+    .url()
+    .refine((value) => isSecureOrLoopback(new URL(value)), "must be https (http only on a loopback address)")
+    .optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
   /**
    * EventStoreDB / KurrentDB (`kurrentdb://host:2113?tls=false`): the event store instead of DATA_DIR/events.sqlite.
    * The older `esdb://` still connects, with a deprecation warning from the client in every process.
@@ -160,7 +179,28 @@ export const configSchema = z.object({
   WEBHOOK_REPLAY_QUEUE: z.coerce.number().int().min(1).max(10_000).default(100),
   /** Deliveries of one owner's webhooks in flight at once across notifiers: one user's slow endpoints cannot take every slot. */
   WEBHOOK_OWNER_IN_FLIGHT: z.coerce.number().int().min(1).max(1_000).default(4),
+}).superRefine((config, context) => {
+  const given = OIDC_SETTINGS.filter((name) => config[name] !== undefined);
+  if (given.length > 0 && given.length < OIDC_SETTINGS.length) {
+    const missing = OIDC_SETTINGS.filter((name) => config[name] === undefined);
+    context.addIssue({ code: "custom", path: [missing[0] ?? "OIDC_ISSUER"], message: `OpenID Connect sign-in needs ${OIDC_SETTINGS.join(", ")} together; ${missing.join(", ")} missing` });
+  }
+  if (given.length > 0 && config.AUTH_JWKS_URL !== undefined) {
+    context.addIssue({ code: "custom", path: ["OIDC_ISSUER"], message: "OpenID Connect sign-in signs sessions with the session secret; it cannot be used with AUTH_JWKS_URL" });
+  }
 });
+
+/** The OpenID provider people sign in through, when configured. */
+export interface OidcSettings {
+  readonly issuer: URL;
+  readonly clientId: string;
+  readonly clientSecret: string;
+}
+
+export function oidcSettings(config: Config): OidcSettings | null {
+  const { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret } = config;
+  return issuer && clientId && clientSecret ? { issuer: new URL(issuer), clientId, clientSecret } : null;
+}
 
 export type Config = z.infer<typeof configSchema>;
 

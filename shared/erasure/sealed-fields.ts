@@ -63,6 +63,7 @@ export const sealingRules: SealingRules = {
   ShareLinkRevoked: NO_PERSONAL_DATA,
   ShareLinkViewed: NO_PERSONAL_DATA,
   KeyStoreBound: NO_PERSONAL_DATA,
+  SignInLinkUsed: NO_PERSONAL_DATA,
   ...contentSealingRules,
 };
 

@@ -27,8 +27,8 @@ export interface Operation {
   readonly resumable?: true;
   /** Takes one byte range (Range, If-Range) and answers 206 with Content-Range. */
   readonly ranged?: true;
-  /** Answers 303 See Other: what its Location names, and the cookie it may set. */
-  readonly seeOther?: { readonly location: string; readonly cookie: string };
+  /** Answers a redirect (302 Found or 303 See Other): what its Location names, and the cookie it may set. */
+  readonly redirect?: { readonly location: string; readonly cookie: string };
   /** What the Location header of its 201 (and of a 202 that creates) names, and its path (shared/http/locations.ts). */
   readonly location?: string;
 }
@@ -213,11 +213,33 @@ export const operations: Record<string, Operation> = {
   "GET /s/{secret}": { id: "viewSharedPage", summary: "The public page of a share link (HTML, or the markdown with Accept: text/markdown); 401 with a password form when protected", produces: ["text/html", "text/markdown"] },
   "POST /s/{secret}": { id: "unlockSharedPage",
     summary: "The password form of a protected share link (a form, or JSON): with the right password, a cookie that unlocks the link for 12 hours and a redirect (303) to its page",
-    seeOther: {
+    redirect: {
       location: "The link's page, `/s/{secret}`",
       cookie: "`share_unlock`, scoped to the link's path, HttpOnly, SameSite=Strict, for 12 hours: sent when the password matched, not for a link without one",
     },
   },
+  "GET /auth/login": { id: "signIn",
+    summary: "Start signing in through the organisation's OpenID provider (served where OIDC_ISSUER is set): a redirect to it, and back to returnTo once signed in",
+    redirect: {
+      location: "The OpenID provider's authorization endpoint (an absolute URL), asking for a code with PKCE (S256), state and nonce",
+      cookie: "`app-auth.sign_in`: this sign-in's state, nonce and PKCE verifier, signed, sent to /auth/callback only, HttpOnly, SameSite=Lax, for 10 minutes",
+    },
+  },
+  "GET /auth/callback": { id: "finishSignIn",
+    summary: "Where the OpenID provider sends the browser back (the redirect URI registered there): the code is redeemed, the ID token verified, the person registered on first sight",
+    redirect: {
+      location: "The returnTo given to /auth/login (a path on this server; the API reference, `/docs`, when none was given)",
+      cookie: "The session, `app-auth.session_token`, Path=/, HttpOnly, SameSite=Lax, for 7 days; and `app-auth.sign_in` cleared",
+    },
+  },
+  "GET /auth/link": { id: "signInWithLink",
+    summary: "A one-time sign-in link printed by `npm run session -- --email EMAIL --name NAME --link`: works once, for 15 minutes",
+    redirect: {
+      location: "returnTo (a path on this server), or the API reference, `/docs`",
+      cookie: "The session, `app-auth.session_token`, Path=/, HttpOnly, SameSite=Lax, for 7 days",
+    },
+  },
+  "POST /auth/logout": { id: "signOut", summary: "Sign this browser out: the session cookie is cleared (refused when another site sends it)" },
   "GET /s/{secret}/pages/{pageId}": { id: "viewSharedFolderPage", summary: "A page of a folder's share link", produces: ["text/html", "text/markdown"] },
   "GET /s/{secret}/images/{imageId}": { id: "getSharedImage", summary: "An image of a page a share link shows", produces: ["image/jpeg", "image/png", "image/gif", "image/webp"] },
   "GET /s/{secret}/attachments/{attachmentId}": { id: "getSharedAttachment",

@@ -50,6 +50,7 @@ const TAGS = [
   { name: "tokens", description: "API tokens (created by a browser session)" },
   { name: "share-links", description: "Public share links of pages and folders: expiry, password, revocation, views" },
   { name: "public", description: "The public pages of share links, outside /api/v1 and without authentication" },
+  { name: "sign-in", description: "Signing a browser in (through the organisation's OpenID provider, or a one-time link) and out, outside /api/v1" },
   { name: "webhooks", description: "Signed webhooks and their delivery log (managed by a browser session)" },
   { name: "me", description: "The current user" },
   { name: OPERATIONS_TAG, description: "Health checks and metrics for operators; /internal routes are not listed" },
@@ -295,9 +296,10 @@ function finishDocument(document: JsonSchema): JsonSchema {
         }
         if ((status === "206" || status === "416") && operation.ranged) answers["Content-Range"] = responseHeaders.contentRange;
         if ((status === "201" || status === "202") && operation.location) answers.Location = responseHeaders.location(operation.location);
-        if (status === "303" && operation.seeOther) {
-          answers.Location = responseHeaders.location(operation.seeOther.location);
-          answers["Set-Cookie"] = header(operation.seeOther.cookie);
+        if ((status === "302" || status === "303") && operation.redirect) {
+          // A 302 leaves the site (to the OpenID provider): its Location is an absolute URL, not a path of ours.
+          answers.Location = status === "302" ? header(operation.redirect.location, { type: "string", format: "uri" }) : responseHeaders.location(operation.redirect.location);
+          answers["Set-Cookie"] = header(operation.redirect.cookie);
         }
         if (status === "429" || status === "503" || status === "5XX") answers["Retry-After"] = responseHeaders.retryAfter;
         // Sent on every answer of this status (test/http/api-conformance.test.ts checks it): a client may rely on them.
@@ -316,7 +318,7 @@ function finishDocument(document: JsonSchema): JsonSchema {
 }
 
 const tagOf = (path: string): string =>
-  path.endsWith("/share-links") ? "share-links" : path.startsWith("/api/v1/") ? (path.split("/")[3] ?? "api") : path.startsWith("/s/") ? "public" : OPERATIONS_TAG;
+  path.endsWith("/share-links") ? "share-links" : path.startsWith("/api/v1/") ? (path.split("/")[3] ?? "api") : path.startsWith("/s/") ? "public" : path.startsWith("/auth/") ? "sign-in" : OPERATIONS_TAG;
 
 /**
  * Serves the API's OpenAPI document at /api/v1/openapi.json and the reference page at /docs. `peerDocumentUrl`

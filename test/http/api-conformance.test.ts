@@ -22,6 +22,8 @@ import { makeImage } from "../support/images.ts";
 import { ResponseConformance } from "../support/openapi-conformance.ts";
 import { TEST_SESSION_SECRET, TestServer } from "../support/server.ts";
 import { WebhookReceiver } from "../support/webhook-receiver.ts";
+import { TestOpenIdProvider } from "../support/oidc-provider.ts";
+import { signingIn } from "../support/conformance/sign-in.ts";
 
 /** The limits of the server under test, low enough that a probe reaches each in a few small requests. */
 const LIMITS = {
@@ -38,11 +40,16 @@ let receiver: WebhookReceiver;
 let conformance: ResponseConformance;
 let document: Document;
 let prober: Prober;
+/** The OpenID provider people sign in through, so that /auth/login and /auth/callback are served and documented. */
+let provider: TestOpenIdProvider;
 
 beforeAll(async () => {
+  provider = await TestOpenIdProvider.listen();
+  const oidc = { OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: provider.clientId, OIDC_CLIENT_SECRET: provider.clientSecret };
   // A short consistency wait, so a paused projector makes writes answer 202 quickly; limits low enough to reach.
   const settings = Object.fromEntries(Object.entries(LIMITS).map(([name, value]) => [name, String(value)]));
-  server = await TestServer.start({ settings: { ...settings, WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", CONSISTENCY_WAIT_MS: "300" } });
+  server = await TestServer.start({ settings: { ...settings, ...oidc, WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", CONSISTENCY_WAIT_MS: "300" } });
+  provider.serve([`${server.url}/auth/callback`]);
   receiver = await WebhookReceiver.start();
   const reply = await server.anonymous().get("/api/v1/openapi.json");
   document = JSON.parse(reply.text);
@@ -52,6 +59,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await receiver.stop();
   await server.stop();
+  await provider.stop();
 });
 
 async function sessionOf(name: string): Promise<{ cookie: string; client: WorkspaceClient }> {
@@ -78,6 +86,11 @@ describe("the API reference and the server", () => {
     });
     expect(conformance.problems).toEqual([]);
   }, 90_000);
+
+  it("agree on signing in and out: through the OpenID provider (302, 303, 503 while it is down), a one-time link, and their refusals", async () => {
+    await signingIn({ prober, provider, server });
+    expect(conformance.problems).toEqual([]);
+  }, 60_000);
 
   it("agree on the 202 of writes the read side has not caught up with: the same body, and X-Read-Side", async () => {
     const ann = await sessionOf("ann");
@@ -185,7 +198,7 @@ describe("the API reference and the server", () => {
   }, 30_000);
 
   it("agree on 429 once a budget is spent, and on /readyz with the read store down, on a server that allows one request an hour", async () => {
-    const limited = await TestServer.start({ settings: ONE_AN_HOUR });
+    const limited = await TestServer.start({ settings: { ...ONE_AN_HOUR, OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: provider.clientId, OIDC_CLIENT_SECRET: provider.clientSecret } });
     try {
       const limitedProber = new Prober(limited.url, conformance);
       await rateLimited({ prober: limitedProber, conformance });

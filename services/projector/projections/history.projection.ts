@@ -64,6 +64,7 @@ function subjectOf(event: DomainEvent): Subject {
     case "IdempotencyKeyClaimed":
     case "IdempotentRequestCompleted":
     case "IdempotencyKeyReleased":
+    case "SignInLinkUsed":
     case "TokenCreated":
     case "TokenUsed":
     case "TokenRevoked":

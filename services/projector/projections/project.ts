@@ -49,6 +49,8 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
     case "IdempotentRequestCompleted":
     case "IdempotencyKeyReleased":
       return; // the command API's record of Idempotency-Keys: replayed from the event store, never queried
+    case "SignInLinkUsed":
+      return; // a one-time sign-in link's use: read back from its stream by the next attempt, never queried
     case "TokenCreated":
     case "TokenUsed":
     case "TokenRevoked":

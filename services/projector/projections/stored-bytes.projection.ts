@@ -39,6 +39,7 @@ export async function projectStoredBytes<Tx>({ event, position }: StoredEvent, w
     case "EmailReserved":
     case "EmailReleased":
     case "KeyStoreBound":
+    case "SignInLinkUsed":
     case "InvitationSlotTaken":
     case "IdempotencyKeyClaimed":
     case "IdempotentRequestCompleted":
