@@ -261,6 +261,15 @@ export const WORST_CASES: Record<string, WorstCase> = {
     }),
     request: (w, path) => send(w.stranger, "DELETE", `/groups/${path}`),
   },
+  "DELETE /api/v1/shares/workspace/groups/{groupId}": {
+    input: "take a group's workspace role away (every member's access changes in the same batch)",
+    prepare: (w, n) => many(n, async (i) => {
+      const groupId = idOf((await json(w, w.stranger, "POST", "/groups", { name: `Role ${i}` })).body);
+      await json(w, w.stranger, "POST", "/shares/workspace/members", { groupId, role: "viewer" });
+      return groupId;
+    }),
+    request: (w, id) => send(w.stranger, "DELETE", `/shares/workspace/groups/${id}`),
+  },
   "DELETE /api/v1/shares/entity/{entityType}/{entityId}/groups/{groupId}": {
     input: "revoke a group's grant",
     prepare: (w, n) => many(n, async (i) => {

@@ -187,3 +187,36 @@ describe("groups", () => {
     expect((await newcomer.get(`/groups/${groupId}`)).body).toMatchObject({ memberCount: 2 });
   });
 });
+
+describe("a workspace role for a group", () => {
+  it("gives every member the role on the whole workspace, until the owner takes it away", async () => {
+    const { owner, member, groupId } = await team();
+    const folderId = await createFolder(owner);
+    const pageId = await createPage(owner, { parentId: folderId });
+    expect((await member.get(`/pages/${pageId}`)).status).toBe(404);
+    expect((await owner.post("/shares/workspace/members", { groupId, role: "editor" })).status).toBe(200);
+    expect((await member.get(`/pages/${pageId}`)).body.permission).toBe("edit");
+    expect((await owner.delete(`/shares/workspace/groups/${groupId}`)).status).toBe(204);
+    expect((await member.get(`/pages/${pageId}`)).status).toBe(404);
+  });
+
+  it("is given by the workspace owner only, and a group the caller cannot see is not found", async () => {
+    const { owner, outsider, groupId } = await team();
+    const admin = await server.registered("admin");
+    expect((await addMember(owner, admin.email, "admin")).status).toBe(200);
+    expect((await admin.post("/shares/workspace/members", { groupId, role: "editor" })).status).toBe(403);
+    expect((await outsider.post("/shares/workspace/members", { groupId, role: "editor" })).status).toBe(404);
+  });
+});
+
+describe("erasure and groups", () => {
+  it("an erased owner's groups go with the workspace, and their members lose what they gave", async () => {
+    const owner = await server.registered("leaving-owner");
+    const member = await server.registered("staying-member");
+    const groupId = await createGroup(owner);
+    await addToGroup(owner, groupId, member);
+    expect((await owner.call("DELETE", "/me", { json: { confirm: owner.email } })).status).toBeLessThan(300);
+    expect((await member.get(`/groups/${groupId}`)).status).toBe(404);
+    expect((await member.get("/groups")).body.data).toEqual([]);
+  });
+});

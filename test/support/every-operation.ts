@@ -221,6 +221,8 @@ export async function callEveryOperation({ browser, bob, withToken, receiverUrl,
   expectStatus((await api.PATCH("/api/v1/groups/{groupId}", { params: { path: groupPath }, body: { name: "Writers" } })).response, 200, "renameGroup");
   expectStatus((await api.POST("/api/v1/shares/entity/{entityType}/{entityId}/grants", { params: { path: pagePath }, body: { groupId: group.id, permission: "view" } })).response, 200, "grantEntityAccess to a group");
   expectStatus((await api.DELETE("/api/v1/shares/entity/{entityType}/{entityId}/groups/{groupId}", { params: { path: { ...pagePath, groupId: group.id } } })).response, 204, "revokeGroupAccess");
+  expectStatus((await api.POST("/api/v1/shares/workspace/members", { body: { groupId: group.id, role: "editor" } })).response, 200, "addWorkspaceMember: a role for a group");
+  expectStatus((await api.DELETE("/api/v1/shares/workspace/groups/{groupId}", { params: { path: groupPath } })).response, 204, "removeWorkspaceGroupRole");
   expectStatus((await api.DELETE("/api/v1/groups/{groupId}/members/{userId}", { params: { path: { ...groupPath, userId: bobId } } })).response, 204, "removeGroupMember");
   expectStatus((await api.DELETE("/api/v1/groups/{groupId}", { params: { path: groupPath } })).response, 204, "deleteGroup");
 

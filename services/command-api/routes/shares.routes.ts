@@ -5,7 +5,7 @@ import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { locationOf } from "../../../shared/http/locations.ts";
 import { groupIdSchema, userIdSchema } from "../../../shared/kernel/ids.ts";
-import { shareWithGroup } from "../../../shared/groups/share-with-group.ts";
+import { changeGroupRole, shareWithGroup } from "../../../shared/groups/share-with-group.ts";
 import { grantablePermissionSchema, workspaceRoleSchema } from "../../../shared/kernel/permissions.ts";
 import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
 import { addWorkspaceMember } from "../../../shared/sharing/add-workspace-member.ts";
@@ -105,12 +105,20 @@ export function shareCommandRoutes(app: App, ports: CommandApiPorts): void {
     {
       config,
       schema: {
-        body: z.object({ email: emailField, role: workspaceRoleSchema }),
+        // A person by address, or a group of the workspace by id: every member of the group holds the role.
+        body: z.union([z.object({ email: emailField, role: workspaceRoleSchema }), z.object({ groupId: groupIdSchema, role: workspaceRoleSchema })]),
         response: writeResponses({ 200: memberReply, 202: memberReply }),
       },
     },
     async (request, reply) => answer(request, reply, ({ actor, once }) => once(async () => {
-      const { email, role } = request.body;
+      const { body } = request;
+      const { role } = body;
+      if ("groupId" in body) {
+        const { position } = await changeGroupRole(ports, actor.context, body.groupId, role);
+        const answered = { ok: true, memberId: null, name: null, invitation: null, message: `the group's members are ${role}s of your workspace` };
+        return { position, status: 200, present: async () => ({ body: answered }), assemble: async () => ({ body: answered }) };
+      }
+      const { email } = body;
       const outcome = await addWorkspaceMember(ports, actor.context, { email, role });
       if (outcome.kind === "added") {
         const { user } = outcome;
@@ -122,6 +130,15 @@ export function shareCommandRoutes(app: App, ports: CommandApiPorts): void {
       const assemble = async () => ({ body: { ok: true, memberId: null, name: null, invitation: await assembleInvitation(ports, outcome.invitationId, actor.context.now), message } });
       return { position: outcome.position, status: 202, location: locationOf.invitation(outcome.invitationId), present, assemble };
     })),
+  );
+
+  app.delete(
+    "/shares/workspace/groups/:groupId",
+    { config, schema: { params: z.object({ groupId: groupIdSchema }), response: writeResponses({ 204: z.null() }) } },
+    async (request, reply) => answer(request, reply, async ({ actor: { context } }) => {
+      const { position } = await changeGroupRole(ports, context, request.params.groupId, null);
+      return { position, status: 204 };
+    }),
   );
 
   app.delete(

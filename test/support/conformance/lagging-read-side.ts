@@ -66,6 +66,7 @@ export async function whileTheReadSideLags({ server, prober, conformance, receiv
   const [renamedGroup, deletedGroup, sharedGroup] = await Promise.all(["Renamed", "Deleted", "Shared"].map(groupOf));
   expectAnswer(await api.post(`/api/v1/groups/${sharedGroup}/members`, { email: bob.email }), 200, "bob in a group");
   expectAnswer(await api.post(`/api/v1/shares/entity/page/${shared.id}/grants`, { groupId: sharedGroup, permission: "view" }), 200, "a grant to a group");
+  expectAnswer(await api.post("/api/v1/shares/workspace/members", { groupId: renamedGroup, role: "viewer" }), 200, "a role for a group");
   const notes = [{ path: "Vault/Plan.md", content: "See [[Budget]]" }, { path: "Vault/Budget.md", content: "Numbers" }];
   const operations = documentedOperations(conformance);
 
@@ -126,6 +127,7 @@ export async function whileTheReadSideLags({ server, prober, conformance, receiv
       [
         async () => behind(await api.post("/api/v1/groups", { name: "While behind" }), "createGroup"),
         async () => behind(await api.patch(`/api/v1/groups/${renamedGroup}`, { name: "Renamed again" }), "renameGroup"),
+        async () => behind(await api.delete(`/api/v1/shares/workspace/groups/${renamedGroup}`), "removeWorkspaceGroupRole"),
         async () => behind(await api.delete(`/api/v1/groups/${deletedGroup}`), "deleteGroup"),
         async () => behind(await api.delete(`/api/v1/shares/entity/page/${shared.id}/groups/${sharedGroup}`), "revokeGroupAccess"),
         async () => behind(await api.delete(`/api/v1/groups/${sharedGroup}/members/${bob.id}`), "removeGroupMember"),
