@@ -220,3 +220,21 @@ describe("erasure and groups", () => {
     expect((await member.get("/groups")).body.data).toEqual([]);
   });
 });
+
+describe("history of grants to groups", () => {
+  it("names a group's grant and its revocation, by the group's id only, to those who may share the page", async () => {
+    const { owner, member, groupId } = await team();
+    const pageId = await createPage(owner);
+    expect((await grantGroup(owner, "page", pageId, groupId, "edit")).status).toBe(200);
+    expect((await owner.delete(`/shares/entity/page/${pageId}/groups/${groupId}`)).status).toBe(204);
+    const history = await owner.get(`/pages/${pageId}/history`);
+    expect(history.status).toBe(200);
+    const changes = (history.body.data as Array<{ changes: { kind: string } }>).map((entry) => entry.changes);
+    expect(changes).toEqual(expect.arrayContaining([
+      { kind: "group_grant", groupId, permission: "edit", previousPermission: null },
+      { kind: "group_revoke", groupId, previousPermission: "edit" },
+    ]));
+    expect(history.text).not.toContain(member.id);
+    expect(history.text).not.toContain("Editors");
+  });
+});
