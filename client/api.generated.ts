@@ -478,7 +478,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Share a page or folder by email, or invite an address without an account (202)
+         * Share a page or folder by email (or invite an address without an account, 202), or with a group by its id
          * @description Needs an API token with the `pages:write` scope, or a browser session.
          */
         post: operations["grantEntityAccess"];
@@ -508,6 +508,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/shares/entity/{entityType}/{entityId}/groups/{groupId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a group's access to a page or folder: its members lose what it gave at once
+         * @description Needs an API token with the `pages:write` scope, or a browser session.
+         */
+        delete: operations["revokeGroupAccess"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/shares/workspace/members": {
         parameters: {
             query?: never;
@@ -518,11 +538,31 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Add a member to the caller's workspace, or invite an address without an account (202)
+         * Add a member to the caller's workspace (or invite an address without an account, 202), or give one of its groups a role
          * @description Needs an API token with the `pages:write` scope, or a browser session.
          */
         post: operations["addWorkspaceMember"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shares/workspace/groups/{groupId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Take a group's workspace role away: its members keep only their own roles
+         * @description Needs an API token with the `pages:write` scope, or a browser session.
+         */
+        delete: operations["removeWorkspaceGroupRole"];
         options?: never;
         head?: never;
         patch?: never;
@@ -543,6 +583,102 @@ export interface paths {
          * @description Needs an API token with the `pages:write` scope, or a browser session.
          */
         delete: operations["removeWorkspaceMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The groups of the workspaces the caller owns or administers, and the groups they belong to, newest first
+         * @description Needs an API token with the `pages:read` scope, or a browser session.
+         */
+        get: operations["listGroups"];
+        put?: never;
+        /**
+         * Create a group in the caller's workspace
+         * @description Needs an API token with the `pages:write` scope, or a browser session.
+         */
+        post: operations["createGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/groups/{groupId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a group (its workspace's owner and admins, and its members; 404 to anyone else)
+         * @description Needs an API token with the `pages:read` scope, or a browser session.
+         */
+        get: operations["getGroup"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a group: what it was given is taken from its members at once
+         * @description Needs an API token with the `pages:write` scope, or a browser session.
+         */
+        delete: operations["deleteGroup"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a group
+         * @description Needs an API token with the `pages:write` scope, or a browser session.
+         */
+        patch: operations["renameGroup"];
+        trace?: never;
+    };
+    "/api/v1/groups/{groupId}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A group's members, in the order they joined (email shown to the group's managers only)
+         * @description Needs an API token with the `pages:read` scope, or a browser session.
+         */
+        get: operations["listGroupMembers"];
+        put?: never;
+        /**
+         * Add someone to a group by email, or invite an address without an account (202)
+         * @description Needs an API token with the `pages:write` scope, or a browser session.
+         */
+        post: operations["addGroupMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/groups/{groupId}/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member from a group (a member may remove themselves): they lose what it gave at once
+         * @description Needs an API token with the `pages:write` scope, or a browser session.
+         */
+        delete: operations["removeGroupMember"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1448,11 +1584,11 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            targetType: "page" | "folder" | "workspace";
+            targetType: "page" | "folder" | "workspace" | "group";
             /** Format: uuid */
             targetId: string;
             email: string;
-            permission: ("view" | "comment" | "edit" | "admin") | ("viewer" | "commenter" | "editor" | "admin");
+            permission: ("view" | "comment" | "edit" | "admin") | ("viewer" | "commenter" | "editor" | "admin") | "member";
             canManage: boolean;
             /** @enum {string} */
             deliveryStatus: "pending" | "sent" | "failed";
@@ -1477,6 +1613,33 @@ export interface components {
             invitation: components["schemas"]["Invitation"] | null;
             memberId: string | null;
             name: string | null;
+        };
+        /** @description A named set of people of one workspace, to whom pages, folders and a workspace role are given at once */
+        Group: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** Format: uuid */
+            ownerId: string;
+            memberCount: number;
+            createdAt: string;
+            updatedAt: string;
+        };
+        /** @description A member of a group, as its members and managers see them */
+        GroupMember: {
+            /** Format: uuid */
+            userId: string;
+            name: string;
+            email: string | null;
+            image: string | null;
+            addedAt: string;
+        };
+        /** @description A member added (`invitation` null), or an invitation queued for an address without an account */
+        GroupMemberAnswer: {
+            ok: boolean;
+            message: string;
+            memberId: string | null;
+            invitation: components["schemas"]["Invitation"] | null;
         };
         /** @description An API token's record, without its secret */
         ApiToken: {
@@ -1683,6 +1846,17 @@ export interface components {
                 linkId: string;
             } | {
                 /** @constant */
+                kind: "group_grant";
+                groupId: string;
+                permission: string;
+                previousPermission: string | null;
+            } | {
+                /** @constant */
+                kind: "group_revoke";
+                groupId: string;
+                previousPermission: string | null;
+            } | {
+                /** @constant */
                 kind: "attachment";
                 attachmentId: string;
                 /** @enum {string} */
@@ -1769,6 +1943,18 @@ export interface components {
             createdAt: string;
             updatedAt: string;
         };
+        /** @description A group's grant on a page or folder: the group as a whole, never its members */
+        GroupGrant: {
+            /** Format: uuid */
+            groupId: string;
+            name: string | null;
+            /** @enum {string} */
+            permission: "view" | "comment" | "edit" | "admin";
+            /** Format: uuid */
+            grantedBy: string;
+            createdAt: string;
+            updatedAt: string;
+        };
         /** @description Who has access to a page or folder */
         EntitySharing: {
             /** @enum {string} */
@@ -1778,6 +1964,7 @@ export interface components {
             /** Format: uuid */
             ownerId: string;
             grants: components["schemas"]["Grant"][];
+            groupGrants: components["schemas"]["GroupGrant"][];
             pendingInvitations: components["schemas"]["Invitation"][];
         };
         /** @description A member of the caller's workspace */
@@ -1872,7 +2059,7 @@ export interface operations {
                         status: "ready" | "catching_up" | "stalled" | "unavailable";
                         /** @description The last position the read models reflect */
                         checkpoint?: string;
-                        /** @description How far behind the log they are, in events */
+                        /** @description How far behind the log they are, in events (or in bytes of events, past the probe's bound) */
                         lag?: string | null;
                         /** @description Why the projection is stalled */
                         reason?: string;
@@ -1897,7 +2084,7 @@ export interface operations {
                         status: "ready" | "catching_up" | "stalled" | "unavailable";
                         /** @description The last position the read models reflect */
                         checkpoint?: string;
-                        /** @description How far behind the log they are, in events */
+                        /** @description How far behind the log they are, in events (or in bytes of events, past the probe's bound) */
                         lag?: string | null;
                         /** @description Why the projection is stalled */
                         reason?: string;
@@ -7357,6 +7544,11 @@ export interface operations {
                     email: string;
                     /** @enum {string} */
                     permission: "view" | "comment" | "edit" | "admin";
+                } | {
+                    /** Format: uuid */
+                    groupId: string;
+                    /** @enum {string} */
+                    permission: "view" | "comment" | "edit" | "admin";
                 };
             };
         };
@@ -7709,6 +7901,156 @@ export interface operations {
             };
         };
     };
+    revokeGroupAccess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entityType: "page" | "folder";
+                entityId: string;
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
+            202: {
+                headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
+                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
+                    "X-Consistency-Token": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No content */
+            204: {
+                headers: {
+                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
+                    "X-Consistency-Token": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `{error: {code, message}}` with code `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `insufficient_scope` or `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "insufficient_scope",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `internal`, `consistency_timeout` or `unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     addWorkspaceMember: {
         parameters: {
             query?: never;
@@ -7729,6 +8071,11 @@ export interface operations {
                  */
                 "application/json": {
                     email: string;
+                    /** @enum {string} */
+                    role: "viewer" | "commenter" | "editor" | "admin";
+                } | {
+                    /** Format: uuid */
+                    groupId: string;
                     /** @enum {string} */
                     role: "viewer" | "commenter" | "editor" | "admin";
                 };
@@ -7916,12 +8263,1522 @@ export interface operations {
             };
         };
     };
+    removeWorkspaceGroupRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
+            202: {
+                headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
+                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
+                    "X-Consistency-Token": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No content */
+            204: {
+                headers: {
+                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
+                    "X-Consistency-Token": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `{error: {code, message}}` with code `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `insufficient_scope` or `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "insufficient_scope",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `internal`, `consistency_timeout` or `unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     removeWorkspaceMember: {
         parameters: {
             query?: never;
             header?: never;
             path: {
                 memberId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
+            202: {
+                headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
+                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
+                    "X-Consistency-Token": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No content */
+            204: {
+                headers: {
+                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
+                    "X-Consistency-Token": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `{error: {code, message}}` with code `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `insufficient_scope` or `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "insufficient_scope",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `internal`, `consistency_timeout` or `unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listGroups: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                /** @description How many items to answer at most (50 when absent) */
+                limit?: number;
+            };
+            header?: {
+                /** @description The X-Consistency-Token of an earlier write: the read waits (bounded) until that write is visible here */
+                "X-Consistency-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Group"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `{error: {code, message}}` with code `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `insufficient_scope` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "insufficient_scope",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `consistency_timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "consistency_timeout",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the caller's choosing: the same key with the same request replays the first answer for 24 hours; with another request, 422 `idempotency_key_mismatch` */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Editors"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
+                    "X-Consistency-Token": string;
+                    /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The new group: `/api/v1/groups/{groupId}`. A path, relative to the server (or gateway) called */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
+            202: {
+                headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
+                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
+                    "X-Consistency-Token": string;
+                    /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The new group: `/api/v1/groups/{groupId}`. A path, relative to the server (or gateway) called */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `insufficient_scope` or `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "insufficient_scope",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `idempotency_key_mismatch` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_mismatch",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `internal`, `consistency_timeout` or `unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The X-Consistency-Token of an earlier write: the read waits (bounded) until that write is visible here */
+                "X-Consistency-Token"?: string;
+            };
+            path: {
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `insufficient_scope` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "insufficient_scope",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `consistency_timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "consistency_timeout",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
+            202: {
+                headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
+                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
+                    "X-Consistency-Token": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No content */
+            204: {
+                headers: {
+                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
+                    "X-Consistency-Token": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `{error: {code, message}}` with code `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `insufficient_scope` or `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "insufficient_scope",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `internal`, `consistency_timeout` or `unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    renameGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Writers"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
+                    "X-Consistency-Token": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
+            202: {
+                headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
+                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
+                    "X-Consistency-Token": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `insufficient_scope` or `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "insufficient_scope",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `internal`, `consistency_timeout` or `unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listGroupMembers: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                /** @description How many items to answer at most (50 when absent) */
+                limit?: number;
+            };
+            header?: {
+                /** @description The X-Consistency-Token of an earlier write: the read waits (bounded) until that write is visible here */
+                "X-Consistency-Token"?: string;
+            };
+            path: {
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["GroupMember"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `{error: {code, message}}` with code `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `insufficient_scope` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "insufficient_scope",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `consistency_timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "consistency_timeout",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addGroupMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the caller's choosing: the same key with the same request replays the first answer for 24 hours; with another request, 422 `idempotency_key_mismatch` */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com"
+                 *     }
+                 */
+                "application/json": {
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
+                    "X-Consistency-Token": string;
+                    /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupMemberAnswer"];
+                };
+            };
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
+            202: {
+                headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
+                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
+                    "X-Consistency-Token": string;
+                    /** @description `true` when this answer replays the first one sent with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On the 202 of an invitation, the invitation: `/api/v1/shares/invitations/{invitationId}` (cancelled there with DELETE). A path, relative to the server (or gateway) called */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupMemberAnswer"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `insufficient_scope` or `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "insufficient_scope",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `idempotency_key_mismatch` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_mismatch",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `internal`, `consistency_timeout` or `unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeGroupMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                groupId: string;
+                userId: string;
             };
             cookie?: never;
         };

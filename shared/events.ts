@@ -13,6 +13,7 @@ import { pageEventSchemas } from "./pages/page.decider.ts";
 import { entityAccessEventSchemas } from "./sharing/entity-access.decider.ts";
 import { invitationEventSchemas } from "./sharing/invitation.decider.ts";
 import { workspaceEventSchemas } from "./sharing/workspace.decider.ts";
+import { groupEventSchemas } from "./groups/group.decider.ts";
 import { tokenEventSchemas } from "./tokens/token.decider.ts";
 import { emailReservationEventSchemas, userEventSchemas } from "./users/user.decider.ts";
 import { webhookEventSchemas } from "./webhooks/webhook.decider.ts";
@@ -30,6 +31,7 @@ export const domainEventSchema = z.discriminatedUnion("type", [
   ...threadEventSchemas,
   ...entityAccessEventSchemas,
   ...workspaceEventSchemas,
+  ...groupEventSchemas,
   ...invitationEventSchemas,
   ...invitationSlotEventSchemas,
   ...idempotencyEventSchemas,

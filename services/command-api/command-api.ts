@@ -15,6 +15,7 @@ import { pageDuplicateRoutes } from "./routes/page-duplicates.routes.ts";
 import { trashCommandRoutes } from "./routes/trash.routes.ts";
 import { startTrashPurge } from "../../shared/trash/purge.ts";
 import { shareCommandRoutes } from "./routes/shares.routes.ts";
+import { groupCommandRoutes } from "./routes/groups.routes.ts";
 import { tokenCommandRoutes } from "./routes/tokens.routes.ts";
 import { webhookCommandRoutes } from "./routes/webhooks.routes.ts";
 import type { CommandApiPorts } from "./command-api-ports.ts";
@@ -31,6 +32,7 @@ export async function registerCommandApi(app: App, ports: CommandApiPorts): Prom
       trashCommandRoutes(api, ports);
       commentCommandRoutes(api, ports);
       shareCommandRoutes(api, ports);
+      groupCommandRoutes(api, ports);
       invitationCommandRoutes(api, ports);
       await imageCommandRoutes(api, ports);
       await attachmentCommandRoutes(api, ports);

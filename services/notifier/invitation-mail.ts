@@ -11,7 +11,8 @@ const escapeHtml = (value: string): string =>
 export function invitationMail(options: { messageId: string; invitation: PendingInvitation; inviterName: string; publicBaseUrl: string | null }): Mail {
   const { invitation, inviterName, publicBaseUrl } = options;
   const { targetType, permission } = invitation.access;
-  const what = targetType === "workspace" ? `their workspace as ${permission}` : `a ${targetType} with ${permission} access`;
+  // A group is named by nothing: its name is seen only by its members and managers, which the address is not yet.
+  const what = targetType === "workspace" ? `their workspace as ${permission}` : targetType === "group" ? "a group of their workspace" : `a ${targetType} with ${permission} access`;
   const signIn = `Sign in with this address (${invitation.email}) to accept. The invitation expires at ${invitation.expiresAt}.`;
   const text = [`${inviterName} invited you to ${what}.`, "", signIn, ...(publicBaseUrl ? ["", `Open the workspace: ${publicBaseUrl}`] : [])].join("\n");
   const html = [

@@ -20,6 +20,7 @@ import { backlinkQueryRoutes } from "./routes/backlinks.routes.ts";
 import { trashQueryRoutes } from "./routes/trash.routes.ts";
 import { searchQueryRoutes } from "./routes/search.routes.ts";
 import { shareQueryRoutes } from "./routes/shares.routes.ts";
+import { groupQueryRoutes } from "./routes/groups.routes.ts";
 import { tokenQueryRoutes } from "./routes/tokens.routes.ts";
 import { webhookQueryRoutes } from "./routes/webhooks.routes.ts";
 import { shareLinkQueryRoutes } from "./routes/share-links.routes.ts";
@@ -62,6 +63,7 @@ export async function registerQueryApi(app: App, ports: QueryApiPorts): Promise<
       searchQueryRoutes(api, ports.views);
       commentQueryRoutes(api, ports.views);
       shareQueryRoutes(api, ports.views, ports.clock);
+      groupQueryRoutes(api, ports.views);
       imageQueryRoutes(api, ports);
       attachmentQueryRoutes(api, ports);
       exportQueryRoutes(api, ports);

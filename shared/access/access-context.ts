@@ -1,25 +1,16 @@
-// What a caller's permissions are computed from: their workspace roles and their direct grants, loaded once
-// per request (AccessView.contextFor) and read by effectivePermission and seenBy.
+// What a caller's permissions are computed from: their workspace roles and grants, their own and their groups'
+// (each map holds the highest of them), loaded once per request (AccessView.contextFor) and read by
+// effectivePermission, seenBy and every list's visibility filter, so a group's grant counts wherever a grant does.
 import type { GrantablePermission, WorkspaceRole } from "../kernel/permissions.ts";
 
 export interface AccessContext {
   readonly userId: string;
-  /** workspace owner id → the caller's role there */
+  /** workspace owner id → the caller's role there (their own or a group's, the highest) */
   readonly workspaceRoles: ReadonlyMap<string, WorkspaceRole>;
-  /** folder id → permission granted to the caller directly on that folder */
+  /** folder id → permission granted on that folder to the caller or a group of theirs (the highest) */
   readonly folderGrants: ReadonlyMap<string, GrantablePermission>;
-  /** page id → permission granted to the caller directly on that page */
+  /** page id → permission granted on that page to the caller or a group of theirs (the highest) */
   readonly pageGrants: ReadonlyMap<string, GrantablePermission>;
-}
-
-/** A user's context from their direct grants and their workspace memberships, as a store reads them. */
-export function accessContextOf(
-  userId: string,
-  grants: Iterable<{ readonly entityType: string; readonly entityId: string; readonly permission: GrantablePermission }>,
-  roles: Iterable<{ readonly ownerId: string; readonly role: WorkspaceRole }>,
-): AccessContext {
-  const folderGrants = new Map<string, GrantablePermission>();
-  const pageGrants = new Map<string, GrantablePermission>();
-  for (const grant of grants) (grant.entityType === "folder" ? folderGrants : pageGrants).set(grant.entityId, grant.permission);
-  return { userId, workspaceRoles: new Map([...roles].map((member) => [member.ownerId, member.role])), folderGrants, pageGrants };
+  /** The groups the caller is a member of: they may see these groups' names and members. */
+  readonly groupIds: ReadonlySet<string>;
 }

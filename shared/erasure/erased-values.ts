@@ -8,5 +8,7 @@ export const ERASED_USER_NAME = "Erased user";
 export const ERASED_EMAIL = "";
 /** What an erased API token's name reads as. */
 export const ERASED_TOKEN_NAME = "Erased token";
+/** What a group's name reads as once its workspace owner was erased. */
+export const ERASED_GROUP_NAME = "Erased group";
 /** An erased webhook's URL: still a URL, on a name that never resolves (RFC 2606), so nothing is sent to it. */
 export const ERASED_WEBHOOK_URL = "https://erased.invalid/";

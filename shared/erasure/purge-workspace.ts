@@ -9,7 +9,8 @@ import type { WritePorts } from "../commands/write-ports.ts";
 import { AppError } from "../errors/app-error.ts";
 import { folderCommands } from "../folders/folder.commands.ts";
 import type { FolderRecord } from "../folders/folders.view.ts";
-import { folderIdSchema, invitationIdSchema, pageIdSchema, userIdSchema, type FolderId } from "../kernel/ids.ts";
+import { folderIdSchema, groupIdSchema, invitationIdSchema, pageIdSchema, userIdSchema, type FolderId } from "../kernel/ids.ts";
+import { groupCommands } from "../groups/group.commands.ts";
 import { invitationCommands, workspaceCommands } from "../sharing/sharing.commands.ts";
 import { pageCommands } from "../pages/page.commands.ts";
 import { purgeDeletedFolder, purgeDeletedPage, type PurgePorts } from "../trash/purge-item.ts";
@@ -92,6 +93,17 @@ export async function purgeWorkspace(ports: PurgePorts, ownerId: string, context
   for (const member of await ports.views.access.membersOf(ownerId)) {
     const memberId = userIdSchema.parse(member.memberId);
     along(await unlessGone(() => workspaceCommands.handle(ports.eventStore, owner, { type: "RemoveMember", ownerId: owner, memberId, actorId: owner }, context)));
+  }
+  // The workspace's groups go with it: their members lose at once what the groups were given.
+  for (let before: ListKey | null = null; ;) {
+    const groups = await ports.views.groups.list({ ownerIds: [ownerId], groupIds: [], before, limit: BATCH });
+    for (const group of groups) {
+      const groupId = groupIdSchema.parse(group.id);
+      along(await unlessGone(() => groupCommands.handle(ports.eventStore, groupId, { type: "DeleteGroup", groupId, actor: { id: owner, manages: true } }, context)));
+    }
+    const last = groups.at(-1);
+    if (groups.length < BATCH || !last) break;
+    before = { position: last.position, id: last.id };
   }
   for (const invitation of await ports.views.invitations.pendingFor("workspace", ownerId, context.now.toISOString())) {
     const invitationId = invitationIdSchema.parse(invitation.id);

@@ -5,7 +5,7 @@
 // (sealed-content.ts). What a field reads as once its key is destroyed is an explicit "erased" value of the
 // field's own type (erased-values.ts), so every schema still holds. Pure.
 import type { EventMetadata } from "../event-store/event-store.port.ts";
-import { ERASED_EMAIL, ERASED_TOKEN_NAME, ERASED_USER_NAME, ERASED_WEBHOOK_URL } from "./erased-values.ts";
+import { ERASED_EMAIL, ERASED_GROUP_NAME, ERASED_TOKEN_NAME, ERASED_USER_NAME, ERASED_WEBHOOK_URL } from "./erased-values.ts";
 import { subjects } from "./key-store.port.ts";
 import { contentSealingRules, idempotentAnswerSubject } from "./sealed-content.ts";
 import { NO_PERSONAL_DATA, type AppliedSealingRule, type SealingRules } from "./sealing-rule.ts";
@@ -64,6 +64,15 @@ export const sealingRules: SealingRules = {
   ShareLinkViewed: NO_PERSONAL_DATA,
   KeyStoreBound: NO_PERSONAL_DATA,
   SignInLinkUsed: NO_PERSONAL_DATA,
+  // A group's name is what the workspace owner typed: under the owner's key. Member ids are ids, not personal data.
+  GroupCreated: { subject: ofOwner, fields: [text("name", ERASED_GROUP_NAME)] },
+  GroupRenamed: { subject: ofOwner, fields: [text("name", ERASED_GROUP_NAME)] },
+  GroupDeleted: NO_PERSONAL_DATA,
+  GroupMemberAdded: NO_PERSONAL_DATA,
+  GroupMemberRemoved: NO_PERSONAL_DATA,
+  GroupRoleChanged: NO_PERSONAL_DATA,
+  GroupAccessGranted: NO_PERSONAL_DATA,
+  GroupAccessRevoked: NO_PERSONAL_DATA,
   ...contentSealingRules,
 };
 

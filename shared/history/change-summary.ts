@@ -46,6 +46,9 @@ const plainChanges = [
     allowIndexing: z.boolean(),
   }),
   z.object({ kind: z.literal("share_link_revoked"), linkId: z.string() }),
+  /** A grant to a group, or its revocation: the group by id only, never its name or its members. */
+  z.object({ kind: z.literal("group_grant"), groupId: z.string(), permission: z.string(), previousPermission: nullableText }),
+  z.object({ kind: z.literal("group_revoke"), groupId: z.string(), previousPermission: nullableText }),
   z.object({ kind: z.literal("attachment"), attachmentId: z.string(), action: z.enum(["uploaded", "replaced", "deleted"]), filename: z.string() }),
   z.object({ kind: z.literal("thread"), threadId: z.string(), action: z.enum(["opened", "comment_added", "comment_edited", "comment_deleted", "resolved", "reopened"]), commentId: nullableText }),
 ] as const;

@@ -117,6 +117,19 @@ export function summarise(entry: HistoryEntry, fold: Fold): Summary {
       fold.grants.delete(userId);
       return { change: { kind: "revoke", userId, previousPermission }, sharing: true };
     }
+    // A group's grant is folded beside the people's under a key no user id takes.
+    case "GroupAccessGranted": {
+      const { groupId, permission } = event.data;
+      const previousPermission = fold.grants.get(`group:${groupId}`) ?? null;
+      fold.grants.set(`group:${groupId}`, permission);
+      return { change: { kind: "group_grant", groupId, permission, previousPermission }, sharing: true };
+    }
+    case "GroupAccessRevoked": {
+      const { groupId } = event.data;
+      const previousPermission = fold.grants.get(`group:${groupId}`) ?? null;
+      fold.grants.delete(`group:${groupId}`);
+      return { change: { kind: "group_revoke", groupId, previousPermission }, sharing: true };
+    }
     case "ShareLinkCreated":
     case "ShareLinkChanged": {
       const { linkId, expiresAt, passwordHash, allowIndexing } = event.data;

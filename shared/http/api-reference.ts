@@ -47,6 +47,7 @@ const TAGS = [
   { name: "trash", description: "Deleted pages and folders: listed, restored, purged (erased) by their owner or after the retention period" },
   { name: "changes", description: "The live change feed (Server-Sent Events)" },
   { name: "shares", description: "Workspace members, page and folder grants, invitations" },
+  { name: "groups", description: "Groups of a workspace's people: pages, folders and a workspace role given to all of them at once" },
   { name: "tokens", description: "API tokens (created by a browser session)" },
   { name: "share-links", description: "Public share links of pages and folders: expiry, password, revocation, views" },
   { name: "public", description: "The public pages of share links, outside /api/v1 and without authentication" },

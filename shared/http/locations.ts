@@ -13,6 +13,7 @@ export const locationOf = {
   comment: (pageId: string, commentId: string) => `${API_PREFIX}/pages/${pageId}/comments/${commentId}`,
   token: (tokenId: string) => `${API_PREFIX}/tokens/${tokenId}`,
   webhook: (webhookId: string) => `${API_PREFIX}/webhooks/${webhookId}`,
+  group: (groupId: string) => `${API_PREFIX}/groups/${groupId}`,
   invitation: (invitationId: string) => `${API_PREFIX}/shares/invitations/${invitationId}`,
   shareLink: (linkId: string) => `${API_PREFIX}/share-links/${linkId}`,
 } as const;

@@ -11,6 +11,7 @@ export const invitationIdSchema = z.uuid().brand<"InvitationId">();
 export const imageIdSchema = z.uuid().brand<"ImageId">();
 export const shareLinkIdSchema = z.uuid().brand<"ShareLinkId">();
 export const attachmentIdSchema = z.uuid().brand<"AttachmentId">();
+export const groupIdSchema = z.uuid().brand<"GroupId">();
 
 export type UserId = z.infer<typeof userIdSchema>;
 export type PageId = z.infer<typeof pageIdSchema>;
@@ -22,3 +23,4 @@ export type InvitationId = z.infer<typeof invitationIdSchema>;
 export type ImageId = z.infer<typeof imageIdSchema>;
 export type ShareLinkId = z.infer<typeof shareLinkIdSchema>;
 export type AttachmentId = z.infer<typeof attachmentIdSchema>;
+export type GroupId = z.infer<typeof groupIdSchema>;

@@ -10,6 +10,7 @@ import type { ReadModels } from "../read-store/read-store.port.ts";
 import type { RegistrationHook } from "../users/record-session.ts";
 import { normalizeEmail } from "../users/user.decider.ts";
 import { isExpired, type InvitationState } from "./invitation.decider.ts";
+import { groupCommands } from "../groups/group.commands.ts";
 import { entityAccessCommands, invitationCommands, workspaceCommands } from "./sharing.commands.ts";
 
 type PendingInvitation = Exclude<InvitationState, { status: "absent" }>;
@@ -26,6 +27,10 @@ async function applyInvitedAccess(eventStore: EventStore, context: CommandContex
   if (access.targetType === "workspace") {
     const command = { type: "AddInvitedMember" as const, ownerId: access.targetId, memberId: userId, membershipId: randomUUID(), role: access.permission, invitedBy, invitationId };
     return (await workspaceCommands.handle(eventStore, access.targetId, command, context)).position;
+  }
+  if (access.targetType === "group") {
+    const command = { type: "AddInvitedGroupMember" as const, groupId: access.targetId, memberId: userId, invitedBy, invitationId };
+    return (await groupCommands.handle(eventStore, access.targetId, command, context)).position;
   }
   const entity = { type: access.targetType, id: access.targetId };
   const command = { type: "GrantInvitedAccess" as const, entity, userId, permission: access.permission, invitedBy, invitationId };

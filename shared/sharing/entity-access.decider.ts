@@ -1,10 +1,11 @@
 // Grants on one page or folder: who holds which permission there, given by sharing or by an accepted
-// invitation, and taken back by revocation. One stream per entity, so re-sharing updates the one grant.
+// invitation, and taken back by revocation; a group holds a grant the same way, for all its members. One stream
+// per entity, so re-sharing updates the one grant.
 import { z } from "zod";
 import type { EntityType } from "../access/access.view.ts";
 import { AppError } from "../errors/app-error.ts";
 import type { Decider } from "../kernel/decider.ts";
-import { invitationIdSchema, userIdSchema, type InvitationId, type UserId } from "../kernel/ids.ts";
+import { groupIdSchema, invitationIdSchema, userIdSchema, type GroupId, type InvitationId, type UserId } from "../kernel/ids.ts";
 import { atLeast, grantablePermissionSchema, type GrantablePermission } from "../kernel/permissions.ts";
 import { assertMayShare, type Actor } from "./share-rules.ts";
 
@@ -27,6 +28,14 @@ export const entityAccessEventSchemas = [
     type: z.literal("AccessRevoked"),
     data: z.object({ entityType: entityTypeSchema, entityId: z.uuid(), userId: userIdSchema, revokedBy: userIdSchema }),
   }),
+  z.object({
+    type: z.literal("GroupAccessGranted"),
+    data: z.object({ entityType: entityTypeSchema, entityId: z.uuid(), groupId: groupIdSchema, permission: grantablePermissionSchema, grantedBy: userIdSchema }),
+  }),
+  z.object({
+    type: z.literal("GroupAccessRevoked"),
+    data: z.object({ entityType: entityTypeSchema, entityId: z.uuid(), groupId: groupIdSchema, revokedBy: userIdSchema }),
+  }),
 ] as const;
 export type EntityAccessEvent = z.infer<(typeof entityAccessEventSchemas)[number]>;
 
@@ -39,19 +48,42 @@ export interface EntityRef {
 export type EntityAccessCommand =
   | { type: "GrantAccess"; entity: EntityRef & { ownerId: string }; userId: UserId; permission: GrantablePermission; actor: Actor }
   | { type: "GrantInvitedAccess"; entity: EntityRef; userId: UserId; permission: GrantablePermission; invitedBy: UserId; invitationId: InvitationId }
-  | { type: "RevokeAccess"; entity: EntityRef; userId: UserId; actor: Actor };
+  | { type: "RevokeAccess"; entity: EntityRef; userId: UserId; actor: Actor }
+  | { type: "GrantGroupAccess"; entity: EntityRef; groupId: GroupId; permission: GrantablePermission; actor: Actor }
+  | { type: "RevokeGroupAccess"; entity: EntityRef; groupId: GroupId; actor: Actor };
 
 export interface EntityAccessState {
   /** user id → the permission granted directly on this entity */
   readonly grants: Readonly<Record<string, GrantablePermission>>;
+  /** group id → the permission granted to the group on this entity */
+  readonly groupGrants: Readonly<Record<string, GrantablePermission>>;
 }
 
 export const accessStream = (entity: EntityRef): string => `access-${entity.type}-${entity.id}`;
 
+/** A group's grant follows the same sharing rules as a person's; the route has checked the actor may see the group. */
+function decideGroupGrant(
+  command: Extract<EntityAccessCommand, { type: "GrantGroupAccess" | "RevokeGroupAccess" }>,
+  state: EntityAccessState,
+): EntityAccessEvent[] {
+  const { entity, groupId } = command;
+  const current = state.groupGrants[groupId] ?? null;
+  if (command.type === "GrantGroupAccess") {
+    assertMayShare(command.actor.permission, current, command.permission, entity.type);
+    if (current === command.permission) return [];
+    return [{ type: "GroupAccessGranted", data: { entityType: entity.type, entityId: entity.id, groupId, permission: command.permission, grantedBy: command.actor.id } }];
+  }
+  if (current === null) throw new AppError("not_found", `that group has no grant on this ${entity.type}`);
+  assertMayShare(command.actor.permission, current, null, entity.type);
+  return [{ type: "GroupAccessRevoked", data: { entityType: entity.type, entityId: entity.id, groupId, revokedBy: command.actor.id } }];
+}
+
 export const entityAccessDecider: Decider<EntityAccessCommand, EntityAccessState, EntityAccessEvent> = {
-  initialState: { grants: {} },
+  initialState: { grants: {}, groupGrants: {} },
   decide(command, state) {
-    const { entity, userId } = command;
+    const { entity } = command;
+    if (command.type === "GrantGroupAccess" || command.type === "RevokeGroupAccess") return decideGroupGrant(command, state);
+    const { userId } = command;
     const current = state.grants[userId] ?? null;
     switch (command.type) {
       case "GrantAccess": {
@@ -79,10 +111,16 @@ export const entityAccessDecider: Decider<EntityAccessCommand, EntityAccessState
   evolve(state, event) {
     switch (event.type) {
       case "AccessGranted":
-        return { grants: { ...state.grants, [event.data.userId]: event.data.permission } };
+        return { ...state, grants: { ...state.grants, [event.data.userId]: event.data.permission } };
       case "AccessRevoked": {
         const { [event.data.userId]: _removed, ...grants } = state.grants;
-        return { grants };
+        return { ...state, grants };
+      }
+      case "GroupAccessGranted":
+        return { ...state, groupGrants: { ...state.groupGrants, [event.data.groupId]: event.data.permission } };
+      case "GroupAccessRevoked": {
+        const { [event.data.groupId]: _removed, ...groupGrants } = state.groupGrants;
+        return { ...state, groupGrants };
       }
     }
   },

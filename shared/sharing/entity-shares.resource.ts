@@ -1,6 +1,7 @@
-// GET /shares/entity/{entityType}/{entityId}: the direct grants on a page or folder and its pending invitations.
+// GET /shares/entity/{entityType}/{entityId}: the direct grants on a page or folder, its groups' grants (a group
+// as a whole, named only to who may see it) and its pending invitations.
 import { z } from "zod";
-import type { GrantRecord } from "../access/access.view.ts";
+import type { GrantRecord, GroupGrantRecord } from "../access/access.view.ts";
 import { grantablePermissionSchema, type Permission } from "../kernel/permissions.ts";
 import type { UserRecord } from "../users/users.view.ts";
 import { entityTypeSchema } from "./entity-access.decider.ts";
@@ -20,11 +21,22 @@ export const grantResource = z.object({
   updatedAt: z.string(),
 }).meta({ id: "Grant", description: "A user's direct grant on a page or folder" });
 
+export const groupGrantResource = z.object({
+  groupId: z.uuid(),
+  /** The group's name when the caller may see the group (its managers and members); null otherwise. */
+  name: z.string().nullable(),
+  permission: grantablePermissionSchema,
+  grantedBy: z.uuid(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+}).meta({ id: "GroupGrant", description: "A group's grant on a page or folder: the group as a whole, never its members" });
+
 export const entitySharesResource = z.object({
   entityType: entityTypeSchema,
   entityId: z.uuid(),
   ownerId: z.uuid(),
   grants: z.array(grantResource),
+  groupGrants: z.array(groupGrantResource),
   pendingInvitations: z.array(invitationResource),
 }).meta({ id: "EntitySharing", description: "Who has access to a page or folder" });
 export type EntitySharesResource = z.infer<typeof entitySharesResource>;
@@ -35,6 +47,8 @@ export function toEntityShares(
   grants: readonly GrantRecord[],
   invitations: readonly InvitationRecord[],
   users: ReadonlyMap<string, UserRecord>,
+  /** The groups granted here, each with the name the caller may be shown (null: they may not see the group). */
+  groupGrants: ReadonlyArray<{ readonly grant: GroupGrantRecord; readonly name: string | null }>,
 ): EntitySharesResource {
   return {
     entityType: entity.type,
@@ -53,8 +67,18 @@ export function toEntityShares(
         updatedAt: grant.updatedAt,
       };
     }),
+    groupGrants: groupGrants.map(({ grant, name }) => ({
+      groupId: grant.groupId,
+      name,
+      permission: grant.permission,
+      grantedBy: grant.grantedBy,
+      createdAt: grant.createdAt,
+      updatedAt: grant.updatedAt,
+    })),
     pendingInvitations: invitations.flatMap((invitation) =>
-      invitation.access.targetType === "workspace" ? [] : [toInvitationResource(invitation, mayManageEntityInvitation(callerPermission, invitation.access.permission))],
+      invitation.access.targetType === "page" || invitation.access.targetType === "folder"
+        ? [toInvitationResource(invitation, mayManageEntityInvitation(callerPermission, invitation.access.permission))]
+        : [],
     ),
   };
 }

@@ -5,8 +5,8 @@
 import { z } from "zod";
 import { AppError } from "../errors/app-error.ts";
 import type { Decider } from "../kernel/decider.ts";
-import { invitationIdSchema, userIdSchema, type InvitationId, type UserId } from "../kernel/ids.ts";
-import { grantablePermissionSchema, workspaceRoleSchema } from "../kernel/permissions.ts";
+import { groupIdSchema, invitationIdSchema, userIdSchema, type InvitationId, type UserId } from "../kernel/ids.ts";
+import { atLeast, grantablePermissionSchema, workspaceRoleSchema } from "../kernel/permissions.ts";
 import { entityTypeSchema } from "./entity-access.decider.ts";
 import { assertMayShare, type Actor } from "./share-rules.ts";
 import { ERASED_EMAIL } from "../erasure/erased-values.ts";
@@ -14,10 +14,11 @@ import { ERASED_EMAIL } from "../erasure/erased-values.ts";
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const RESEND_INTERVAL_MS = 60 * 1000;
 
-/** What accepting the invitation gives: a permission on a page or folder, or a role in a workspace. */
+/** What accepting the invitation gives: a permission on a page or folder, a role in a workspace, or a group's membership. */
 export const invitedAccessSchema = z.discriminatedUnion("targetType", [
   z.object({ targetType: entityTypeSchema, targetId: z.uuid(), permission: grantablePermissionSchema }),
   z.object({ targetType: z.literal("workspace"), targetId: userIdSchema, permission: workspaceRoleSchema }),
+  z.object({ targetType: z.literal("group"), targetId: groupIdSchema, permission: z.literal("member") }),
 ]);
 export type InvitedAccess = z.infer<typeof invitedAccessSchema>;
 
@@ -98,6 +99,11 @@ export const isExpired = (invitation: Pick<KnownInvitation, "expiresAt">, now: s
 function assertMayInvite(access: InvitedAccess, current: InvitedAccess | null, actor: Actor): void {
   if (access.targetType === "workspace") {
     if (actor.id !== access.targetId) throw new AppError("forbidden", "only the workspace owner invites members");
+    return;
+  }
+  // The route passes "admin" for whoever manages the group's workspace (its owner or an admin of it).
+  if (access.targetType === "group") {
+    if (!atLeast(actor.permission, "admin")) throw new AppError("forbidden", "only the workspace owner and its admins manage groups");
     return;
   }
   const currentPermission = current?.targetType === access.targetType ? current.permission : null;

@@ -5,11 +5,11 @@ import type { InvitationRecord } from "./invitations.view.ts";
 
 export const invitationResource = z.object({
   id: z.uuid(),
-  targetType: z.enum(["page", "folder", "workspace"]),
+  targetType: z.enum(["page", "folder", "workspace", "group"]),
   targetId: z.uuid(),
   email: z.string(),
-  /** A permission for pages and folders, a role for workspaces. */
-  permission: z.union([grantablePermissionSchema, workspaceRoleSchema]),
+  /** A permission for pages and folders, a role for workspaces, `member` for groups. */
+  permission: z.union([grantablePermissionSchema, workspaceRoleSchema, z.literal("member")]),
   canManage: z.boolean(),
   deliveryStatus: z.enum(["pending", "sent", "failed"]),
   expiresAt: z.string(),

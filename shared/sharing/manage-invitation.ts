@@ -1,11 +1,12 @@
 // Resending and cancelling an invitation: allowed to whoever may share what it invites to (the workspace
-// owner for workspace invitations). An invitation to something the caller cannot view is not found.
+// owner for workspace invitations, its owner and admins for a group's). An invitation to something the caller cannot view is not found.
 import type { CommandContext } from "../commands/command-context.ts";
 import type { WritePorts } from "../commands/write-ports.ts";
 import { AppError } from "../errors/app-error.ts";
 import { invitationIdSchema } from "../kernel/ids.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import type { InvitationRecord } from "./invitations.view.ts";
+import { managesWorkspace } from "../groups/visible-group.ts";
 import { mayManageEntityInvitation } from "./share-rules.ts";
 import { permissionOn } from "./shared-entity.ts";
 import { invitationCommands } from "./sharing.commands.ts";
@@ -17,6 +18,12 @@ export async function invitationManagement(models: ReadModels, userId: string, i
     const isOwner = access.targetId === userId;
     const isMember = (await models.access.membershipsOf(userId)).some((membership) => membership.ownerId === access.targetId);
     return { visible: isOwner || isMember, canManage: isOwner };
+  }
+  if (access.targetType === "group") {
+    const group = await models.groups.get(access.targetId);
+    const context = await models.access.contextFor(userId);
+    const manages = group !== null && managesWorkspace(context, group.ownerId);
+    return { visible: manages, canManage: manages };
   }
   const permission = await permissionOn(models, userId, access.targetType, access.targetId);
   return { visible: permission !== null, canManage: mayManageEntityInvitation(permission, access.permission) };

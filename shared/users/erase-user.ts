@@ -24,7 +24,8 @@ import { AppError } from "../errors/app-error.ts";
 import { eventGuard, parseRecorded } from "../events.ts";
 import { StreamConflictError, type EventStore, type RecordedEvent } from "../event-store/event-store.port.ts";
 import { toNewEvents } from "../commands/new-events.ts";
-import { tokenIdSchema, userIdSchema, type UserId } from "../kernel/ids.ts";
+import { groupIdSchema, tokenIdSchema, userIdSchema, type UserId } from "../kernel/ids.ts";
+import { groupCommands } from "../groups/group.commands.ts";
 import { entityAccessCommands, workspaceCommands } from "../sharing/sharing.commands.ts";
 import { webhookIdSchema } from "../webhooks/webhook.decider.ts";
 import type { SentMail } from "../mail/sent-mail.port.ts";
@@ -114,6 +115,10 @@ export async function eraseUser(ports: ErasurePorts, userId: UserId, context: Co
   for (const ownerId of access.workspaceRoles.keys()) {
     const owner = userIdSchema.parse(ownerId);
     along(await unlessGone(() => workspaceCommands.handle(ports.eventStore, owner, { type: "LeaveWorkspace", ownerId: owner, memberId: userId }, context)));
+  }
+  for (const id of access.groupIds) {
+    const groupId = groupIdSchema.parse(id);
+    along(await unlessGone(() => groupCommands.handle(ports.eventStore, groupId, { type: "LeaveGroup", groupId, memberId: userId }, context)));
   }
   const grants = [...[...access.folderGrants.keys()].map((id) => ({ type: "folder" as const, id })), ...[...access.pageGrants.keys()].map((id) => ({ type: "page" as const, id }))];
   for (const entity of grants) {

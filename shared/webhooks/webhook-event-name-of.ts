@@ -38,8 +38,10 @@ export function webhookEventNameOf(event: DomainEvent): WebhookEventName | null 
     case "ThreadReopened":
       return "thread.reopened";
     case "AccessGranted":
+    case "GroupAccessGranted":
       return "share.granted";
     case "AccessRevoked":
+    case "GroupAccessRevoked":
       return "share.revoked";
     case "ImageUploaded":
       return "image.uploaded";

@@ -13,12 +13,12 @@ import type { WebhookEventName } from "./webhook-event-names.ts";
  * Ids a payload names. Never `parentId`: the folder an item sits in may be one the webhook's owner cannot view, and
  * hidden folders stay hidden (a consumer reads the item with its own token, which shows only folders it can view).
  */
-const ID_FIELDS = ["pageId", "folderId", "threadId", "commentId", "imageId", "entityType", "entityId", "userId", "linkId"] as const;
+const ID_FIELDS = ["pageId", "folderId", "threadId", "commentId", "imageId", "entityType", "entityId", "userId", "groupId", "linkId"] as const;
 
 /** The page or folder whose permission decides who may see the event (a thread's page); null when gone. */
 export async function scopeOf(views: ReadModels, stored: StoredEvent): Promise<HistoryAccess | null> {
   const data = stored.event.data as Readonly<Record<string, unknown>>;
-  if (stored.event.type === "AccessGranted" || stored.event.type === "AccessRevoked" || stored.event.type === "ShareLinkCreated" || stored.event.type === "ShareLinkChanged" || stored.event.type === "ShareLinkRevoked") {
+  if (stored.event.type === "AccessGranted" || stored.event.type === "AccessRevoked" || stored.event.type === "GroupAccessGranted" || stored.event.type === "GroupAccessRevoked" || stored.event.type === "ShareLinkCreated" || stored.event.type === "ShareLinkChanged" || stored.event.type === "ShareLinkRevoked") {
     return { kind: stored.event.data.entityType, id: stored.event.data.entityId };
   }
   if (typeof data.threadId === "string") {

@@ -9,7 +9,9 @@ import { KeyEncryptionKey } from "../../shared/erasure/key-encryption-key.ts";
 import { subjects } from "../../shared/erasure/key-store.port.ts";
 import { SealedFieldError } from "../../shared/erasure/sealing-event-store.ts";
 import { parseRecorded, type DomainEvent } from "../../shared/events.ts";
-import { invitationIdSchema, tokenIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
+import { groupIdSchema, invitationIdSchema, tokenIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
+import { groupStream } from "../../shared/groups/group.decider.ts";
+import { ERASED_GROUP_NAME } from "../../shared/erasure/erased-values.ts";
 import { webhookIdSchema } from "../../shared/webhooks/webhook.decider.ts";
 import { invitationSlotStream } from "../../shared/sharing/invitation-slot.decider.ts";
 import { emailReservationStream, userStream } from "../../shared/users/user.decider.ts";
@@ -33,6 +35,22 @@ describe("the sealing event store", () => {
     expect(read?.data).toEqual({ userId, email: "quill@example.com", name: "Quillon Marsh", image: "https://pictures.example.com/me.png" });
     const [fromLog] = await sealed.readAll(0, 10);
     expect(fromLog?.data).toEqual(read?.data);
+  });
+
+  it("stores a group's name sealed under its workspace owner's key, and reads it as erased once that key is destroyed", async () => {
+    const { sealed, raw, rawBytes, keys } = await stores();
+    const groupId = groupIdSchema.parse(randomUUID());
+    const events = toNewEvents([
+      { type: "GroupCreated", data: { groupId, ownerId: userId, name: "Zanzibar Guild", createdBy: userId } },
+      { type: "GroupRenamed", data: { groupId, ownerId: userId, name: "Quokka Circle" } },
+    ], context);
+    await sealed.append(groupStream(groupId), events, "no_stream");
+    expect(JSON.stringify((await raw.read(groupStream(groupId))).events.map((event) => event.data))).not.toMatch(/zanzibar|quokka/i);
+    expect(rawBytes()).not.toMatch(/Zanzibar|Quokka/);
+    const names = async () => (await sealed.read(groupStream(groupId))).events.map((event) => parseRecorded(event).event.data).map((data) => ("name" in data ? data.name : null));
+    expect(await names()).toEqual(["Zanzibar Guild", "Quokka Circle"]);
+    await keys.destroy(subjects.user(userId));
+    expect(await names()).toEqual([ERASED_GROUP_NAME, ERASED_GROUP_NAME]);
   });
 
   it("names address streams by the address's keyed hash, finding them by the address", async () => {

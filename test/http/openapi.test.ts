@@ -301,6 +301,7 @@ describe("the OpenAPI document", () => {
     expect(located.sort()).toEqual([
       "POST /api/v1/folders",
       "POST /api/v1/folders/{folderId}/share-links",
+      "POST /api/v1/groups",
       "POST /api/v1/pages",
       "POST /api/v1/pages/{pageId}/attachments",
       "POST /api/v1/pages/{pageId}/comments",
@@ -311,7 +312,7 @@ describe("the OpenAPI document", () => {
       "POST /api/v1/tokens",
       "POST /api/v1/webhooks",
     ]);
-    for (const path of ["/api/v1/shares/workspace/members", "/api/v1/shares/entity/{entityType}/{entityId}/grants"]) {
+    for (const path of ["/api/v1/shares/workspace/members", "/api/v1/shares/entity/{entityType}/{entityId}/grants", "/api/v1/groups/{groupId}/members"]) {
       expect(operation("POST", path)?.responses["202"]?.headers?.Location?.description, path).toContain("/api/v1/shares/invitations/{invitationId}");
       expect(operation("POST", path)?.responses["200"]?.headers?.Location, path).toBeUndefined();
     }

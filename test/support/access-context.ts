@@ -6,5 +6,6 @@ export const accessContext = (over: Partial<AccessContext> = {}): AccessContext 
   workspaceRoles: new Map(),
   folderGrants: new Map(),
   pageGrants: new Map(),
+  groupIds: new Set(),
   ...over,
 });

@@ -209,6 +209,23 @@ export async function callEveryOperation({ browser, bob, withToken, receiverUrl,
   expectStatus((await api.GET("/api/v1/shares/workspace")).response, 200, "getWorkspaceSharing");
   expectStatus((await api.DELETE("/api/v1/shares/workspace/members/{memberId}", { params: { path: { memberId: bobId } } })).response, 204, "removeWorkspaceMember");
 
+  // Groups: a member by account (200) or an address invited (202); a grant to the group; removal of each.
+  const group = must((await api.POST("/api/v1/groups", { body: { name: "Editors" } })).data, "createGroup");
+  const groupPath = { groupId: group.id };
+  const groupMember = must((await api.POST("/api/v1/groups/{groupId}/members", { params: { path: groupPath }, body: { email: bobEmail } })).data, "addGroupMember");
+  if (groupMember.memberId !== bobId) throw new Error("addGroupMember did not add bob");
+  expectStatus((await api.POST("/api/v1/groups/{groupId}/members", { params: { path: groupPath }, body: { email: unknownAddress("grouped") } })).response, 202, "addGroupMember of an address without an account");
+  expectStatus((await api.GET("/api/v1/groups")).response, 200, "listGroups");
+  expectStatus((await api.GET("/api/v1/groups/{groupId}", { params: { path: groupPath } })).response, 200, "getGroup");
+  expectStatus((await api.GET("/api/v1/groups/{groupId}/members", { params: { path: groupPath } })).response, 200, "listGroupMembers");
+  expectStatus((await api.PATCH("/api/v1/groups/{groupId}", { params: { path: groupPath }, body: { name: "Writers" } })).response, 200, "renameGroup");
+  expectStatus((await api.POST("/api/v1/shares/entity/{entityType}/{entityId}/grants", { params: { path: pagePath }, body: { groupId: group.id, permission: "view" } })).response, 200, "grantEntityAccess to a group");
+  expectStatus((await api.DELETE("/api/v1/shares/entity/{entityType}/{entityId}/groups/{groupId}", { params: { path: { ...pagePath, groupId: group.id } } })).response, 204, "revokeGroupAccess");
+  expectStatus((await api.POST("/api/v1/shares/workspace/members", { body: { groupId: group.id, role: "editor" } })).response, 200, "addWorkspaceMember: a role for a group");
+  expectStatus((await api.DELETE("/api/v1/shares/workspace/groups/{groupId}", { params: { path: groupPath } })).response, 204, "removeWorkspaceGroupRole");
+  expectStatus((await api.DELETE("/api/v1/groups/{groupId}/members/{userId}", { params: { path: { ...groupPath, userId: bobId } } })).response, 204, "removeGroupMember");
+  expectStatus((await api.DELETE("/api/v1/groups/{groupId}", { params: { path: groupPath } })).response, 204, "deleteGroup");
+
   // Import and export.
   const imported = must(
     (await api.POST("/api/v1/imports/obsidian", { body: { files: [{ path: "Vault/Plan.md", content: "See [[Budget]]" }, { path: "Vault/Budget.md", content: "Numbers" }] } })).data,

@@ -4,7 +4,8 @@ import { z } from "zod";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { locationOf } from "../../../shared/http/locations.ts";
-import { userIdSchema } from "../../../shared/kernel/ids.ts";
+import { groupIdSchema, userIdSchema } from "../../../shared/kernel/ids.ts";
+import { changeGroupRole, shareWithGroup } from "../../../shared/groups/share-with-group.ts";
 import { grantablePermissionSchema, workspaceRoleSchema } from "../../../shared/kernel/permissions.ts";
 import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
 import { addWorkspaceMember } from "../../../shared/sharing/add-workspace-member.ts";
@@ -46,14 +47,22 @@ export function shareCommandRoutes(app: App, ports: CommandApiPorts): void {
       config,
       schema: {
         params: entityParams,
-        body: z.object({ email: emailField, permission: grantablePermissionSchema }),
+        // A person by address, or a group by id: a group's grant reaches every member, and only them.
+        body: z.union([z.object({ email: emailField, permission: grantablePermissionSchema }), z.object({ groupId: groupIdSchema, permission: grantablePermissionSchema })]),
         response: writeResponses({ 200: grantReply, 202: grantReply }),
       },
     },
     async (request, reply) => answer(request, reply, ({ actor, once }) => once(async () => {
       const { entityType, entityId } = request.params;
-      const { email, permission } = request.body;
+      const { body } = request;
+      const { permission } = body;
       const { entity, permission: actorPermission } = await visibleEntity(ports.views, actor.principal, entityType, entityId);
+      if ("groupId" in body) {
+        const { position } = await shareWithGroup(ports, actor.context, { entity, actorPermission, groupId: body.groupId, permission });
+        const granted = async () => ({ body: { ok: true, message: `the group has ${permission} access to this ${entityType}`, invitation: null } });
+        return { position, status: 200, present: granted, assemble: granted };
+      }
+      const { email } = body;
       const outcome = await shareEntity(ports, actor.context, { entity, actorPermission, email, permission });
       if (outcome.kind === "granted") {
         const message = `${outcome.user.email} has ${permission} access to this ${entityType}`;
@@ -79,17 +88,37 @@ export function shareCommandRoutes(app: App, ports: CommandApiPorts): void {
     }),
   );
 
+  app.delete(
+    "/shares/entity/:entityType/:entityId/groups/:groupId",
+    { config, schema: { params: entityParams.extend({ groupId: groupIdSchema }), response: writeResponses({ 204: z.null() }) } },
+    async (request, reply) => answer(request, reply, async ({ actor }) => {
+      const { entityType, entityId, groupId } = request.params;
+      const { entity, permission } = await visibleEntity(ports.views, actor.principal, entityType, entityId);
+      const command = { type: "RevokeGroupAccess" as const, entity, groupId, actor: { id: actor.context.actorId, permission } };
+      const { position } = await entityAccessCommands.handle(ports.eventStore, entity, command, actor.context);
+      return { position, status: 204 };
+    }),
+  );
+
   app.post(
     "/shares/workspace/members",
     {
       config,
       schema: {
-        body: z.object({ email: emailField, role: workspaceRoleSchema }),
+        // A person by address, or a group of the workspace by id: every member of the group holds the role.
+        body: z.union([z.object({ email: emailField, role: workspaceRoleSchema }), z.object({ groupId: groupIdSchema, role: workspaceRoleSchema })]),
         response: writeResponses({ 200: memberReply, 202: memberReply }),
       },
     },
     async (request, reply) => answer(request, reply, ({ actor, once }) => once(async () => {
-      const { email, role } = request.body;
+      const { body } = request;
+      const { role } = body;
+      if ("groupId" in body) {
+        const { position } = await changeGroupRole(ports, actor.context, body.groupId, role);
+        const answered = { ok: true, memberId: null, name: null, invitation: null, message: `the group's members are ${role}s of your workspace` };
+        return { position, status: 200, present: async () => ({ body: answered }), assemble: async () => ({ body: answered }) };
+      }
+      const { email } = body;
       const outcome = await addWorkspaceMember(ports, actor.context, { email, role });
       if (outcome.kind === "added") {
         const { user } = outcome;
@@ -101,6 +130,15 @@ export function shareCommandRoutes(app: App, ports: CommandApiPorts): void {
       const assemble = async () => ({ body: { ok: true, memberId: null, name: null, invitation: await assembleInvitation(ports, outcome.invitationId, actor.context.now), message } });
       return { position: outcome.position, status: 202, location: locationOf.invitation(outcome.invitationId), present, assemble };
     })),
+  );
+
+  app.delete(
+    "/shares/workspace/groups/:groupId",
+    { config, schema: { params: z.object({ groupId: groupIdSchema }), response: writeResponses({ 204: z.null() }) } },
+    async (request, reply) => answer(request, reply, async ({ actor: { context } }) => {
+      const { position } = await changeGroupRole(ports, context, request.params.groupId, null);
+      return { position, status: 204 };
+    }),
   );
 
   app.delete(

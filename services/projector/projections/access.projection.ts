@@ -1,4 +1,4 @@
-// AccessGranted, AccessRevoked and workspace membership events into the access read model, which is all an
+// AccessGranted, AccessRevoked, their group forms and workspace membership events into the access read model, which is all an
 // access check reads (contextFor: the caller's grants and roles, two indexed lookups).
 import type { StoredEvent } from "../../../shared/events.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
@@ -23,5 +23,11 @@ export async function projectAccess<Tx>({ event, metadata, position }: StoredEve
     }
     case "WorkspaceMemberRemoved":
       return writers.access.removeMember(tx, event.data.ownerId, event.data.memberId, position);
+    case "GroupAccessGranted": {
+      const { entityType, entityId, groupId, permission, grantedBy } = event.data;
+      return writers.access.putGroupGrant(tx, { entityType, entityId, groupId, permission, grantedBy, createdAt: metadata.occurredAt, updatedAt: metadata.occurredAt }, position);
+    }
+    case "GroupAccessRevoked":
+      return writers.access.removeGroupGrant(tx, event.data.entityType, event.data.entityId, event.data.groupId, position);
   }
 }

@@ -32,7 +32,9 @@ function subjectOf(event: DomainEvent): Subject {
     case "FolderUndeleted":
       return { kind: "folder", id: event.data.folderId, access: { kind: "folder", id: event.data.folderId } };
     case "AccessGranted":
-    case "AccessRevoked": {
+    case "AccessRevoked":
+    case "GroupAccessGranted":
+    case "GroupAccessRevoked": {
       const { entityType, entityId } = event.data;
       return { kind: entityType, id: entityId, access: { kind: entityType, id: entityId } };
     }
@@ -91,6 +93,13 @@ function subjectOf(event: DomainEvent): Subject {
       return null; // a webhook's settings are its owner's, not a page's or folder's history
     case "ShareLinkViewed":
       return null; // a count, not a change: it shows in the link's record (views, lastViewedAt)
+    case "GroupCreated":
+    case "GroupRenamed":
+    case "GroupDeleted":
+    case "GroupMemberAdded":
+    case "GroupMemberRemoved":
+    case "GroupRoleChanged":
+      return null; // a group's own changes are not a page's or folder's history; its grants are (GroupAccessGranted)
 
     default: {
       const unhandled: never = event;

@@ -4,6 +4,7 @@ import type { DomainEvent, StoredEvent } from "../../../shared/events.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
 import { projectThread } from "./comments.projection.ts";
 import { projectAccess } from "./access.projection.ts";
+import { projectGroup } from "./groups.projection.ts";
 import { projectImage } from "./images.projection.ts";
 import { projectAttachment } from "./attachments.projection.ts";
 import type { HistoryFolds } from "../../../shared/history/history-folds.ts";
@@ -85,7 +86,16 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
     case "WorkspaceMemberAdded":
     case "WorkspaceMemberRoleChanged":
     case "WorkspaceMemberRemoved":
+    case "GroupAccessGranted":
+    case "GroupAccessRevoked":
       return projectAccess(narrow(stored, event), writers, tx);
+    case "GroupCreated":
+    case "GroupRenamed":
+    case "GroupDeleted":
+    case "GroupMemberAdded":
+    case "GroupMemberRemoved":
+    case "GroupRoleChanged":
+      return projectGroup(narrow(stored, event), writers, tx);
     case "InvitationQueued":
     case "InvitationPermissionChanged":
     case "InvitationResent":

@@ -70,6 +70,14 @@ export async function projectStoredBytes<Tx>({ event, position }: StoredEvent, w
     case "ThreadReopened":
     case "AccessGranted":
     case "AccessRevoked":
+    case "GroupAccessGranted":
+    case "GroupAccessRevoked":
+    case "GroupCreated":
+    case "GroupRenamed":
+    case "GroupDeleted":
+    case "GroupMemberAdded":
+    case "GroupMemberRemoved":
+    case "GroupRoleChanged":
     case "WorkspaceMemberAdded":
     case "WorkspaceMemberRoleChanged":
     case "WorkspaceMemberRemoved":

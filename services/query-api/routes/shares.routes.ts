@@ -1,5 +1,6 @@
 // Sharing settings: GET /shares/workspace (the caller's members, memberships and pending invitations) and
-// GET /shares/entity/{entityType}/{entityId} (grants and pending invitations; for those who may share it).
+// GET /shares/entity/{entityType}/{entityId} (grants, groups' grants and pending invitations; for those who may
+// share it).
 import { z } from "zod";
 import { requirePermission } from "../../../shared/access/authorize.ts";
 import type { App } from "../../../shared/http/create-app.ts";
@@ -9,6 +10,7 @@ import { errorBody } from "../../../shared/http/schemas.ts";
 import { entitySharesResource, toEntityShares } from "../../../shared/sharing/entity-shares.resource.ts";
 import { entityTypeSchema } from "../../../shared/sharing/entity-access.decider.ts";
 import { visibleEntity } from "../../../shared/sharing/shared-entity.ts";
+import { seesGroup } from "../../../shared/groups/visible-group.ts";
 import { toWorkspaceShares, workspaceSharesResource } from "../../../shared/sharing/workspace.resource.ts";
 
 export function shareQueryRoutes(app: App, views: ReadModels, clock: () => Date): void {
@@ -38,7 +40,12 @@ export function shareQueryRoutes(app: App, views: ReadModels, clock: () => Date)
       const grants = await views.access.grantsOn(entityType, entityId);
       const invitations = await views.invitations.pendingFor(entityType, entityId, clock().toISOString());
       const users = await views.users.getMany(grants.map((grant) => grant.userId));
-      return toEntityShares(entity, permission, grants, invitations, users);
+      const context = await views.access.contextFor(principalOf(request).user.id);
+      const groupGrants = await Promise.all((await views.access.groupGrantsOn(entityType, entityId)).map(async (grant) => {
+        const group = await views.groups.get(grant.groupId);
+        return { grant, name: group && seesGroup(context, group) ? group.name : null };
+      }));
+      return toEntityShares(entity, permission, grants, invitations, users, groupGrants);
     },
   );
 }

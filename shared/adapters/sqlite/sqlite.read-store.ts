@@ -20,12 +20,13 @@ import { SqliteTokensView, SqliteTokensWriter, tokensModel } from "./tokens.view
 import { shareLinksModel, SqliteShareLinksView, SqliteShareLinksWriter } from "./share-links.view.sqlite.ts";
 import { SqliteUsersView, SqliteUsersWriter, usersModel } from "./users.view.sqlite.ts";
 import { SqliteStoredBytesView, SqliteStoredBytesWriter, storedBytesModel } from "./stored-bytes.view.sqlite.ts";
+import { SqliteGroupsView, SqliteGroupsWriter, groupsModel } from "./groups.view.sqlite.ts";
 import { SqliteWebhooksView, SqliteWebhooksWriter, webhooksModel } from "./webhooks.view.sqlite.ts";
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
 import { ReadModelLayoutChangedError } from "../../read-store/layout-changed.ts";
 
 /** Bump whenever a read-model table changes shape. */
-const READ_MODEL_VERSION = 22;
+const READ_MODEL_VERSION = 23;
 
 const checkpointModel: SqliteModel = {
   schema: `
@@ -38,7 +39,7 @@ INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`,
   queryIndexes: [],
 };
 
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel];
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel, groupsModel];
 const schemas = models.map((model) => model.schema).join("\n");
 
 const layoutOf = (db: Database.Database): number => Number(db.pragma("user_version", { simple: true }));
@@ -86,6 +87,7 @@ export class SqliteReadStore implements ReadStore {
   readonly trash;
   readonly shareLinks;
   readonly storedBytes;
+  readonly groups;
   private readonly db: Database.Database;
   private readonly checkpointStatement;
 
@@ -106,6 +108,7 @@ export class SqliteReadStore implements ReadStore {
     this.trash = new SqliteTrashView(this.db);
     this.shareLinks = new SqliteShareLinksView(this.db);
     this.storedBytes = new SqliteStoredBytesView(this.db);
+    this.groups = new SqliteGroupsView(this.db);
     this.checkpointStatement = readCheckpoint(this.db);
   }
 
@@ -159,6 +162,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
       trash: new SqliteTrashWriter(this.db),
       shareLinks: new SqliteShareLinksWriter(this.db),
       storedBytes: new SqliteStoredBytesWriter(this.db),
+      groups: new SqliteGroupsWriter(this.db),
     };
     this.statements = {
       checkpoint: readCheckpoint(this.db),

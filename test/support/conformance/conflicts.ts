@@ -76,7 +76,11 @@ async function keyedCases(owner: Agent): Promise<Record<string, KeyedCase>> {
   const invited = unknownAddress();
   const member = unknownAddress("member");
   const json = (first: unknown, second: unknown) => ({ first: { json: first }, second: { json: second } });
+  const groupId = read(expectAnswer(await owner.post("/api/v1/groups", { name: "Keyed" }), 201, "a group"), "id");
+  const grouped = unknownAddress("grouped");
   return {
+    createGroup: { path: "/api/v1/groups", ...json({ name: "One" }, { name: "Two" }) },
+    addGroupMember: { path: `/api/v1/groups/${groupId}/members`, ...json({ email: grouped }, { email: unknownAddress("other") }) },
     createFolder: { path: "/api/v1/folders", ...json({ name: "One" }, { name: "Two" }) },
     createPage: { path: "/api/v1/pages", ...json({ title: "One" }, { title: "Two" }) },
     duplicatePage: { path: `/api/v1/pages/${pageId}/duplicate`, ...json({ title: "One" }, { title: "Two" }) },

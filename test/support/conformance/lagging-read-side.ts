@@ -62,6 +62,11 @@ export async function whileTheReadSideLags({ server, prober, conformance, receiv
     // The import's worker threads start on its first use: started now, so the import below waits only for the read side.
     api.post("/api/v1/imports/obsidian", { files: [{ path: "Warm/Up.md", content: "warm" }] }).then((imported) => expectAnswer(imported, 201, "a first import")),
   ]);
+  const groupOf = async (name: string) => read(expectAnswer(await api.post("/api/v1/groups", { name }), 201, `the group ${name}`), "id");
+  const [renamedGroup, deletedGroup, sharedGroup] = await Promise.all(["Renamed", "Deleted", "Shared"].map(groupOf));
+  expectAnswer(await api.post(`/api/v1/groups/${sharedGroup}/members`, { email: bob.email }), 200, "bob in a group");
+  expectAnswer(await api.post(`/api/v1/shares/entity/page/${shared.id}/grants`, { groupId: sharedGroup, permission: "view" }), 200, "a grant to a group");
+  expectAnswer(await api.post("/api/v1/shares/workspace/members", { groupId: renamedGroup, role: "viewer" }), 200, "a role for a group");
   const notes = [{ path: "Vault/Plan.md", content: "See [[Budget]]" }, { path: "Vault/Budget.md", content: "Numbers" }];
   const operations = documentedOperations(conformance);
 
@@ -118,6 +123,14 @@ export async function whileTheReadSideLags({ server, prober, conformance, receiv
         async () => behind(await api.post(`/api/v1/folders/${target}/share-links`, {}), "createFolderShareLink"),
         async () => behind(await api.patch(`/api/v1/share-links/${changedLink.id}`, { allowIndexing: true }), "changeShareLink"),
         async () => behind(await api.delete(`/api/v1/share-links/${revokedLink.id}`), "revokeShareLink"),
+      ],
+      [
+        async () => behind(await api.post("/api/v1/groups", { name: "While behind" }), "createGroup"),
+        async () => behind(await api.patch(`/api/v1/groups/${renamedGroup}`, { name: "Renamed again" }), "renameGroup"),
+        async () => behind(await api.delete(`/api/v1/shares/workspace/groups/${renamedGroup}`), "removeWorkspaceGroupRole"),
+        async () => behind(await api.delete(`/api/v1/groups/${deletedGroup}`), "deleteGroup"),
+        async () => behind(await api.delete(`/api/v1/shares/entity/page/${shared.id}/groups/${sharedGroup}`), "revokeGroupAccess"),
+        async () => behind(await api.delete(`/api/v1/groups/${sharedGroup}/members/${bob.id}`), "removeGroupMember"),
       ],
       [async () => behind(await carl.delete("/api/v1/me", { confirm: carl.email }), "eraseAccount")],
       [async () => behind(await api.post("/api/v1/imports/obsidian", { files: notes }), "importObsidianVault")],
