@@ -1,6 +1,7 @@
 // Command-line arguments of `npm run backup`, `npm run restore` and `npm run projections`, parsed by zod: a bad
 // value stops the tool with a message naming the flag.
 import { z } from "zod";
+import { PROJECTION_NAMES, type ProjectionName } from "../../shared/read-store/parked-events.port.ts";
 
 /** `--name value` pairs, and `--name` alone for the flags in `switches`. */
 function flags(argv: readonly string[], switches: readonly string[] = []): Record<string, string | true> {
@@ -52,11 +53,11 @@ export function parseRestoreArgs(argv: readonly string[]): RestoreArgs {
   return { from: args.from ?? null, erasuresFrom: args["erasures-from"] ?? null, kekFrom: args["kek-from"] ?? null };
 }
 
-export type ProjectionsArgs = { readonly action: "list" } | { readonly action: "retry" } | { readonly action: "skip"; readonly eventId: string; readonly projection: string | null };
+export type ProjectionsArgs = { readonly action: "list" } | { readonly action: "retry" } | { readonly action: "skip"; readonly eventId: string; readonly projection: ProjectionName | null };
 
 export function parseProjectionsArgs(argv: readonly string[]): ProjectionsArgs {
   const args = parse(
-    z.strictObject({ list: z.literal(true).optional(), retry: z.literal(true).optional(), skip: z.string().min(1).optional(), projection: z.string().min(1).optional() }),
+    z.strictObject({ list: z.literal(true).optional(), retry: z.literal(true).optional(), skip: z.string().min(1).optional(), projection: z.enum(PROJECTION_NAMES).optional() }),
     argv,
     ["list", "retry"],
   );

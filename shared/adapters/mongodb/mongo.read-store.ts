@@ -28,6 +28,7 @@ import { MongoShareLinksView, MongoShareLinksWriter, shareLinksModel } from "./s
 import { MongoUsersView, MongoUsersWriter, usersModel } from "./users.view.mongo.ts";
 import { MongoWebhooksView, MongoWebhooksWriter, webhooksModel } from "./webhooks.view.mongo.ts";
 import { MongoStoredBytesView, MongoStoredBytesWriter, storedBytesModel } from "./stored-bytes.view.mongo.ts";
+import { MongoParkedEvents, parkedEventsModel } from "./parked-events.mongo.ts";
 
 /** Bump whenever a read-model document or index changes shape: the projector then builds a new generation. */
 export const MONGO_READ_MODEL_VERSION = 10;
@@ -41,7 +42,7 @@ type MetaDoc = { _id: string; generation: number; version: number; batches?: num
 type CheckpointDoc = { _id: string; position: number };
 
 const checkpointModel: MongoModel = { collections: [CHECKPOINT], indexes: [] };
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel];
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel, parkedEventsModel];
 
 /** Every index the read models create at start, with the query it serves (listed in docs/operations/mongodb.md). */
 export const mongoIndexes: readonly MongoIndex[] = models.flatMap((model) => model.indexes);
@@ -150,6 +151,10 @@ export class MongoReadStore implements ReadStore {
     return answer.ok === 1;
   }
 
+  async parkedEvents(): Promise<number> {
+    return new MongoParkedEvents(this.holder).count();
+  }
+
   async close(): Promise<void> {
     clearInterval(this.refresher);
     if (this.ownsClient) await this.db.client.close();
@@ -164,6 +169,7 @@ export class ReadModelsSwitchedError extends Error {
 
 export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
   readonly writers: ProjectionWriters<MongoBatch>;
+  readonly parked: MongoParkedEvents;
 
   private constructor(
     private readonly db: Db,
@@ -190,6 +196,7 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
       shareLinks: new MongoShareLinksWriter(holder),
       storedBytes: new MongoStoredBytesWriter(holder),
     };
+    this.parked = new MongoParkedEvents(holder);
   }
 
   /**
@@ -248,7 +255,7 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
     return readCheckpoint(this.holder.current());
   }
 
-  async applyBatch(position: number, work: (tx: MongoBatch) => Promise<void>): Promise<void> {
+  async applyBatch(position: number | null, work: (tx: MongoBatch) => Promise<void>): Promise<void> {
     if (!this.building) {
       const active = await activeMeta(this.db);
       if (active && active.version !== MONGO_READ_MODEL_VERSION) throw new ReadModelLayoutChangedError(active.version, MONGO_READ_MODEL_VERSION);
@@ -260,7 +267,7 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
     const checkpoints = this.holder.current().collection<CheckpointDoc>(CHECKPOINT);
     if (!this.transactions) {
       await work(new MongoBatch(undefined));
-      await checkpoints.updateOne({ _id: CHECKPOINT }, { $set: { position } }, { upsert: true });
+      if (position !== null) await checkpoints.updateOne({ _id: CHECKPOINT }, { $set: { position } }, { upsert: true });
       return;
     }
     // Primary reads and majority writes whatever MONGODB_URL says: a transaction refuses any other read
@@ -284,7 +291,7 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
         }
       }
       await work(new MongoBatch(session));
-      await checkpoints.updateOne({ _id: CHECKPOINT }, { $set: { position } }, { upsert: true, session });
+      if (position !== null) await checkpoints.updateOne({ _id: CHECKPOINT }, { $set: { position } }, { upsert: true, session });
       await session.commitTransaction();
     } catch (error) {
       if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);

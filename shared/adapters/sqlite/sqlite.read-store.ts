@@ -23,6 +23,7 @@ import { SqliteStoredBytesView, SqliteStoredBytesWriter, storedBytesModel } from
 import { SqliteWebhooksView, SqliteWebhooksWriter, webhooksModel } from "./webhooks.view.sqlite.ts";
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
 import { ReadModelLayoutChangedError } from "../../read-store/layout-changed.ts";
+import { parkedEventsModel, SqliteParkedEvents } from "./parked-events.sqlite.ts";
 
 /** Bump whenever a read-model table changes shape. */
 const READ_MODEL_VERSION = 22;
@@ -38,7 +39,7 @@ INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`,
   queryIndexes: [],
 };
 
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel];
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel, parkedEventsModel];
 const schemas = models.map((model) => model.schema).join("\n");
 
 const layoutOf = (db: Database.Database): number => Number(db.pragma("user_version", { simple: true }));
@@ -117,6 +118,10 @@ export class SqliteReadStore implements ReadStore {
     return this.db.prepare("SELECT 1 AS ok").get() !== undefined;
   }
 
+  async parkedEvents(): Promise<number> {
+    return new SqliteParkedEvents(this.db).count();
+  }
+
   async close(): Promise<void> {
     this.db.close();
   }
@@ -124,6 +129,7 @@ export class SqliteReadStore implements ReadStore {
 
 export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
   readonly writers: ProjectionWriters<SqliteBatch>;
+  readonly parked: SqliteParkedEvents;
   private readonly db: Database.Database;
   private readonly statements;
   private readonly indexMerge: IdleIndexMerge;
@@ -160,6 +166,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
       shareLinks: new SqliteShareLinksWriter(this.db),
       storedBytes: new SqliteStoredBytesWriter(this.db),
     };
+    this.parked = new SqliteParkedEvents(this.db);
     this.statements = {
       checkpoint: readCheckpoint(this.db),
       setCheckpoint: this.db.prepare<[number]>("UPDATE checkpoint SET position = ? WHERE id = 1"),
@@ -170,7 +177,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
     return this.statements.checkpoint.get() ?? 0;
   }
 
-  async applyBatch(position: number, work: (tx: SqliteBatch) => Promise<void>): Promise<void> {
+  async applyBatch(position: number | null, work: (tx: SqliteBatch) => Promise<void>): Promise<void> {
     this.db.exec("BEGIN IMMEDIATE");
     try {
       // Inside the write transaction, so no other writer lays the file out anew between the check and the commit.
@@ -179,7 +186,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
       const tx = new SqliteBatch();
       await work(tx);
       tx.settle();
-      this.statements.setCheckpoint.run(position);
+      if (position !== null) this.statements.setCheckpoint.run(position);
       this.db.exec("COMMIT");
     } catch (error) {
       this.db.exec("ROLLBACK");
