@@ -2056,13 +2056,15 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        status: "ready" | "catching_up" | "stalled" | "unavailable";
+                        status: "ready" | "degraded" | "catching_up" | "stalled" | "unavailable";
                         /** @description The last position the read models reflect */
                         checkpoint?: string;
                         /** @description How far behind the log they are, in events (or in bytes of events, past the probe's bound) */
                         lag?: string | null;
-                        /** @description Why the projection is stalled */
+                        /** @description Why the projection is stalled, or degraded */
                         reason?: string;
+                        /** @description Events a projection could not apply, parked for it (degraded: reads go on, without their effect on that read model) */
+                        parked?: number;
                         /** @description The services this process uses besides its stores, when it has any: a bus that is down is caught up later and does not make the process unready */
                         dependencies?: {
                             /** @enum {string} */
@@ -2081,13 +2083,15 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        status: "ready" | "catching_up" | "stalled" | "unavailable";
+                        status: "ready" | "degraded" | "catching_up" | "stalled" | "unavailable";
                         /** @description The last position the read models reflect */
                         checkpoint?: string;
                         /** @description How far behind the log they are, in events (or in bytes of events, past the probe's bound) */
                         lag?: string | null;
-                        /** @description Why the projection is stalled */
+                        /** @description Why the projection is stalled, or degraded */
                         reason?: string;
+                        /** @description Events a projection could not apply, parked for it (degraded: reads go on, without their effect on that read model) */
+                        parked?: number;
                         /** @description The services this process uses besides its stores, when it has any: a bus that is down is caught up later and does not make the process unready */
                         dependencies?: {
                             /** @enum {string} */

@@ -10,7 +10,10 @@ import { BatchRefusedError } from "../../shared/read-store/batch-refused.ts";
 import { ReadModelLayoutChangedError } from "../../shared/read-store/layout-changed.ts";
 import { HistoryFolds } from "../../shared/history/history-folds.ts";
 import { chunkByBytes, DEFAULT_BATCH_BYTES } from "./batch-bytes.ts";
-import { project } from "./projections/project.ts";
+import { project, type ProjectionGuard } from "./projections/project.ts";
+import { parkedKey, type ParkedEvent, type ProjectionName } from "../../shared/read-store/parked-events.port.ts";
+import { isStoreFault } from "../../shared/read-store/store-fault.ts";
+import type { StoredEvent } from "../../shared/events.ts";
 
 export interface ProjectorOptions<Tx> {
   readonly eventStore: EventStore;
@@ -39,6 +42,67 @@ export class PoisonEventError extends Error {
   }
 }
 
+/** One projection threw on one event, for a reason of its own (not a store fault): the event can be parked for it. */
+export class ProjectionFailedError extends Error {
+  constructor(
+    readonly projection: ProjectionName,
+    readonly event: StoredEvent,
+    options: { cause: unknown },
+  ) {
+    super(`the ${projection} projection failed on event ${event.id} (position ${event.position}): ${options.cause instanceof Error ? options.cause.message : String(options.cause)}`, options);
+    this.name = "ProjectionFailedError";
+  }
+
+  get reason(): string {
+    return this.cause instanceof Error ? `${this.cause.name}: ${this.cause.message}` : String(this.cause);
+  }
+}
+
+/**
+ * The guard of one batch: applies each projection's part of an event, except where that projection has an
+ * earlier event of the stream parked (then parks this one behind it) or was found failing on this very event
+ * (then parks it with the error). `toPark` is what the projector decided to park, by event id.
+ */
+function parkingGuard<Tx>(options: {
+  store: ProjectionStore<Tx>;
+  tx: Tx;
+  event: StoredEvent;
+  blocked: Set<string>;
+  toPark: ReadonlyMap<string, ReadonlyMap<ProjectionName, string>>;
+  parked: ParkedEvent[];
+  now: string;
+}): ProjectionGuard {
+  const { event } = options;
+  return async (projection, apply) => {
+    const key = parkedKey(projection, event.stream);
+    const failure = options.toPark.get(event.id)?.get(projection);
+    const behind = options.blocked.has(key);
+    if (failure === undefined && !behind) {
+      try {
+        await apply();
+      } catch (error) {
+        if (isStoreFault(error) || error instanceof BatchRefusedError) throw error;
+        throw new ProjectionFailedError(projection, event, { cause: error });
+      }
+      return;
+    }
+    const record: ParkedEvent = {
+      eventId: event.id,
+      position: event.position,
+      stream: event.stream,
+      type: event.event.type,
+      projection,
+      cause: failure === undefined ? "behind" : "failed",
+      error: failure ?? `an earlier event of ${event.stream} is parked for this projection`,
+      parkedAt: options.now,
+      attempts: 1,
+    };
+    await options.store.parked.park(options.tx, record);
+    options.blocked.add(key);
+    options.parked.push(record);
+  };
+}
+
 /** A batch that keeps failing: every later event waits behind it. */
 export interface ProjectionStall {
   /** The checkpoint the failing batch starts after. */
@@ -57,6 +121,8 @@ export class Projector<Tx> {
   private poisoned = false;
   /** Set when the read models turned out laid out by another release: this projector stopped for good. */
   private superseded = false;
+  /** Events found failing in one projection when applied alone, to park for it when their batch is applied again. */
+  private readonly toPark = new Map<string, Map<ProjectionName, string>>();
 
   constructor(private readonly options: ProjectorOptions<Tx>) {}
 
@@ -156,12 +222,26 @@ export class Projector<Tx> {
     try {
       await this.commit(events);
     } catch (error) {
-      if (!(error instanceof BatchRefusedError)) throw error;
+      if (!(error instanceof BatchRefusedError) && !(error instanceof ProjectionFailedError)) throw error;
       const [first] = events;
       if (!first) return;
-      if (events.length === 1) throw new PoisonEventError(first.position, { cause: error });
+      if (error instanceof ProjectionFailedError && events.length === 1) {
+        // The event alone fails in this projection: parked for it; the batch is applied again without it.
+        const parking = this.toPark.get(first.id) ?? new Map<ProjectionName, string>();
+        if (parking.has(error.projection)) throw error;
+        parking.set(error.projection, error.reason);
+        this.toPark.set(first.id, parking);
+        this.options.logger.error(
+          { event: "projection.parked", err: error.cause, projection: error.projection, eventId: first.id, position: first.position, stream: first.stream, type: first.type },
+          "a projection cannot apply this event: parked for it, the other projections go on (docs/operations/troubleshooting.md: a parked event)",
+        );
+        await this.applySplitting(events);
+        return;
+      }
+      if (events.length === 1 && error instanceof BatchRefusedError) throw new PoisonEventError(first.position, { cause: error });
       const half = Math.ceil(events.length / 2);
-      this.options.logger.warn({ event: "projection.batch_split", refusal: error.refusal, count: events.length, from: first.position, into: [half, events.length - half] });
+      const why = error instanceof BatchRefusedError ? { refusal: error.refusal } : { projection: error.projection, failedAt: error.event.position };
+      this.options.logger.warn({ event: "projection.batch_split", ...why, count: events.length, from: first.position, into: [half, events.length - half] });
       await this.applySplitting(events.slice(0, half));
       await this.applySplitting(events.slice(half));
     }
@@ -174,11 +254,22 @@ export class Projector<Tx> {
     const started = performance.now();
     const stored = batch.map(parseRecorded);
     const { store } = this.options;
+    const parked: ParkedEvent[] = [];
+    const now = new Date().toISOString();
     await store.applyBatch(last.position, async (tx) => {
+      parked.length = 0;
+      const blocked = await store.parked.blocked(tx, [...new Set(stored.map((event) => event.stream))]);
       const folds = new HistoryFolds(store.writers.history, tx);
-      for (const event of stored) await project(event, store.writers, tx, folds);
+      for (const event of stored) await project(event, store.writers, tx, folds, parkingGuard({ store, tx, event, blocked, toPark: this.toPark, parked, now }));
       await folds.flush();
     });
+    for (const event of stored) this.toPark.delete(event.id);
+    if (parked.length > 0) {
+      this.options.metrics?.eventsParked(parked.length);
+      for (const record of parked.filter((one) => one.cause === "behind")) {
+        this.options.logger.warn({ event: "projection.parked_behind", projection: record.projection, eventId: record.eventId, position: record.position, stream: record.stream }, "parked behind an earlier parked event of its stream");
+      }
+    }
     this.position = last.position;
     this.failures = 0;
     this.failingSince = null;

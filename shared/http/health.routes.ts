@@ -24,10 +24,11 @@ async function lagBehind(eventStore: Pick<EventStore, "readAll" | "headPosition"
 
 const healthReply = z.object({ status: z.literal("ok") });
 const readinessReply = z.object({
-  status: z.enum(["ready", "catching_up", "stalled", "unavailable"]),
+  status: z.enum(["ready", "degraded", "catching_up", "stalled", "unavailable"]),
   checkpoint: z.string().optional().describe("The last position the read models reflect"),
   lag: z.string().nullable().optional().describe("How far behind the log they are, in events (or in bytes of events, past the probe's bound)"),
-  reason: z.string().optional().describe("Why the projection is stalled"),
+  reason: z.string().optional().describe("Why the projection is stalled, or degraded"),
+  parked: z.number().int().optional().describe("Events a projection could not apply, parked for it (degraded: reads go on, without their effect on that read model)"),
   dependencies: z.object({ bus: z.enum(["up", "down"]) }).optional().describe("The services this process uses besides its stores, when it has any: a bus that is down is caught up later and does not make the process unready"),
 });
 
@@ -41,7 +42,7 @@ export function healthRoutes(
   app: App,
   stores: {
     eventStore?: Pick<EventStore, "readAll" | "headPosition">;
-    readStore: { checkpoint(): Promise<number>; ping(): Promise<boolean> };
+    readStore: { checkpoint(): Promise<number>; ping(): Promise<boolean>; parkedEvents?(): Promise<number> };
     /** The process's own projector, when it runs one: a stalled projector makes the process not ready. */
     projector?: { readonly stall: { readonly position: number; readonly attempts: number; readonly since: string } | null };
     /** The process's optional dependencies, when it has any. */
@@ -63,6 +64,11 @@ export function healthRoutes(
       const checkpoint = await stores.readStore.checkpoint();
       const behind = stores.eventStore ? await lagBehind(stores.eventStore, checkpoint) : null;
       const ready = reachable && (behind === null || behind.within);
+      const parked = (await stores.readStore.parkedEvents?.()) ?? 0;
+      if (ready && parked > 0) {
+        const reason = `${parked} event${parked === 1 ? " is" : "s are"} parked: a projection could not apply them and the read models lack their effect (npm run projections -- --list; docs/operations/troubleshooting.md)`;
+        return reply.code(200).send({ status: "degraded", checkpoint: String(checkpoint), lag: behind?.lag ?? null, parked, reason, ...dependencies() });
+      }
       return reply.code(ready ? 200 : 503).send({ status: ready ? "ready" : "catching_up", checkpoint: String(checkpoint), lag: behind?.lag ?? null, ...dependencies() });
     } catch {
       return reply.code(503).send({ status: "unavailable", ...dependencies() });

@@ -33,6 +33,8 @@ export interface ProjectionMetrics {
   batchProjected(batch: { readonly position: number; readonly count: number; readonly lastOccurredAt: string; readonly seconds: number }): void;
   /** A batch failed (it is retried); `stalled`: the same batch has failed again and again. A commit clears it. */
   batchFailed(stalled: boolean): void;
+  /** Events a projection parked (shared/read-store/parked-events.port.ts), each counted once per projection. */
+  eventsParked(count: number): void;
 }
 
 /** What became of one delivery of a message: `started_before` means an earlier delivery owns the attempt. */

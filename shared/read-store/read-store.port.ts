@@ -18,6 +18,7 @@ import type { UsersView, UsersWriter } from "../users/users.view.ts";
 import type { WebhooksView, WebhooksWriter } from "../webhooks/webhooks.view.ts";
 import type { StoredBytesView, StoredBytesWriter } from "../quotas/stored-bytes.view.ts";
 import type { GroupsView, GroupsWriter } from "../groups/groups.view.ts";
+import type { ParkedEventsStore } from "./parked-events.port.ts";
 
 /** The query views: what the query API, the command API's checks and the notifier read. */
 export interface ReadModels {
@@ -45,6 +46,8 @@ export interface ReadStore extends ReadModels {
   checkpoint(): Promise<number>;
   /** Whether the store answers: for /readyz. */
   ping(): Promise<boolean>;
+  /** How many events a projection parked (parked-events.port.ts): for /readyz, which then says degraded. */
+  parkedEvents(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -71,12 +74,15 @@ export interface ProjectionWriters<Tx> {
 /** The projector's connection: the only one that writes read models. */
 export interface ProjectionStore<Tx> {
   readonly writers: ProjectionWriters<Tx>;
+  /** The events a projection could not apply, kept with the read models. */
+  readonly parked: ParkedEventsStore<Tx>;
   checkpoint(): Promise<number>;
   /**
    * Runs `work` with a fresh batch handle and moves the checkpoint to `position`, all or nothing: when `work`
-   * throws, neither its effects nor the checkpoint are kept. Batches run one at a time.
+   * throws, neither its effects nor the checkpoint are kept. Batches run one at a time. `position` null leaves
+   * the checkpoint where it is (an operator's retry of a parked event).
    */
-  applyBatch(position: number, work: (tx: Tx) => Promise<void>): Promise<void>;
+  applyBatch(position: number | null, work: (tx: Tx) => Promise<void>): Promise<void>;
   /**
    * Empties every read model and the checkpoint for a rebuild from the full history. A store may drop what
    * only queries need (secondary indexes) until endRebuild(), since bulk loading is faster without them.

@@ -16,6 +16,7 @@ import { shareLinkCases } from "./read-store/share-links.contract.ts";
 import { attachmentCases } from "./read-store/attachments.contract.ts";
 import { storedBytesCases } from "./read-store/stored-bytes.contract.ts";
 import { groupCases } from "./read-store/groups.contract.ts";
+import { parkedEventsCases } from "./read-store/parked-events.contract.ts";
 
 export type { ReadStoreFactory } from "./read-store/stores.ts";
 
@@ -220,6 +221,7 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
     attachmentCases(s);
     storedBytesCases(s);
     groupCases(s);
+    parkedEventsCases(s);
     layoutCases(s);
   });
 }

@@ -42,8 +42,10 @@ function refusingStore(refusals: Refusals): { store: ProjectionStore<SqliteBatch
   const committed: number[] = [];
   const store: ProjectionStore<SqliteBatch> = {
     writers: projection.writers,
+    parked: projection.parked,
     checkpoint: () => projection.checkpoint(),
     async applyBatch(position, work) {
+      if (position === null) return projection.applyBatch(null, work);
       const from = await projection.checkpoint();
       const count = position - from;
       const refusedInside = [...refusals.positions].some((refused) => refused > from && refused <= position);

@@ -1,8 +1,10 @@
-// A batch that can never be projected (here a read model that always refuses one event) must not halt the read
+// A batch that can never be projected (here a read model that always refuses one event: a store fault, which is
+// retried rather than parked, unlike a projection's own failure: parked-events.test.ts) must not halt the read
 // side silently: after a few failures in a row the projector reports itself stalled through /readyz (503, with
 // the reason) and the projector_stalled metric, keeps retrying with backoff, and clears both once the batch
 // commits. Real SQLite stores; the refusing projection is injected for one page.
 import { randomUUID } from "node:crypto";
+import Database from "better-sqlite3";
 import { pino } from "pino";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { Projector } from "../../services/projector/projector.ts";
@@ -41,13 +43,15 @@ function refusingStore(poisoned: PageId, refusing: { on: boolean }): ProjectionS
       const value: unknown = Reflect.get(target, property, receiver);
       if (property !== "create" || typeof value !== "function") return value;
       return (tx: SqliteBatch, record: { id: string }, ...rest: unknown[]) => {
-        if (refusing.on && record.id === poisoned) throw new Error("this read model refuses the page");
+        // A store fault (a unique index violated by data written by hand, a full disk): retried, never parked.
+        if (refusing.on && record.id === poisoned) throw new Database.SqliteError("this read model refuses the page", "SQLITE_CONSTRAINT_UNIQUE");
         return Reflect.apply(value, target, [tx, record, ...rest]);
       };
     },
   });
   return {
     writers: { ...projection.writers, pages },
+    parked: projection.parked,
     checkpoint: () => projection.checkpoint(),
     applyBatch: (position, work) => projection.applyBatch(position, work),
     beginRebuild: () => projection.beginRebuild(),

@@ -2,6 +2,7 @@
 // type fail to compile until some projection handles it.
 import type { DomainEvent, StoredEvent } from "../../../shared/events.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
+import type { ProjectionName } from "../../../shared/read-store/parked-events.port.ts";
 import { projectThread } from "./comments.projection.ts";
 import { projectAccess } from "./access.projection.ts";
 import { projectGroup } from "./groups.projection.ts";
@@ -25,14 +26,22 @@ function narrow<E extends DomainEvent>(stored: StoredEvent, event: E): StoredEve
   return { ...stored, event };
 }
 
+/**
+ * Runs one projection's part of an event: the projector's guard applies it, parks it (parked-events.port.ts),
+ * or leaves it out, and names the projection in what it throws.
+ */
+export type ProjectionGuard = (projection: ProjectionName, apply: () => Promise<void>) => Promise<void>;
+
+const applyAll: ProjectionGuard = (_projection, apply) => apply();
+
 /** `folds` is the batch's history memory: one per batch, flushed after its last event. */
-export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriters<Tx>, tx: Tx, folds: HistoryFolds<Tx>): Promise<void> {
-  await projectHistory(stored, writers, tx, folds);
+export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriters<Tx>, tx: Tx, folds: HistoryFolds<Tx>, guard: ProjectionGuard = applyAll): Promise<void> {
+  await guard("history", () => projectHistory(stored, writers, tx, folds));
   // Before the purge projection: a purge's total is taken off while the page and its files' records are there.
-  await projectStoredBytes(stored, writers, tx);
-  await projectLinks(stored, writers, tx);
-  await projectTrash(stored, writers, tx);
-  await projectPurge(stored, writers, tx, folds);
+  await guard("storedBytes", () => projectStoredBytes(stored, writers, tx));
+  await guard("links", () => projectLinks(stored, writers, tx));
+  await guard("trash", () => projectTrash(stored, writers, tx));
+  await guard("purge", () => projectPurge(stored, writers, tx, folds));
   const event = stored.event;
   switch (event.type) {
     case "UserRegistered":
@@ -41,7 +50,7 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
     case "UserErased":
     case "EmailReserved":
     case "EmailReleased":
-      return projectUser(narrow(stored, event), writers, tx);
+      return guard("users", () => projectUser(narrow(stored, event), writers, tx));
     case "KeyStoreBound":
       return; // which key store the log was written with: checked at start, shown nowhere
     case "InvitationSlotTaken":
@@ -55,7 +64,7 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
     case "TokenCreated":
     case "TokenUsed":
     case "TokenRevoked":
-      return projectToken(narrow(stored, event), writers, tx);
+      return guard("tokens", () => projectToken(narrow(stored, event), writers, tx));
     case "FolderCreated":
     case "FolderRenamed":
     case "FolderIconChanged":
@@ -63,7 +72,7 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
     case "FolderMoved":
     case "FolderUndeleted":
     case "FolderPurged":
-      return projectFolder(narrow(stored, event), writers, tx);
+      return guard("folders", () => projectFolder(narrow(stored, event), writers, tx));
     case "PageCreated":
     case "PageRenamed":
     case "PageIconChanged":
@@ -73,29 +82,30 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
     case "PageMoved":
     case "PageUndeleted":
     case "PagePurged":
-      return projectPage(narrow(stored, event), writers, tx);
+      return guard("pages", () => projectPage(narrow(stored, event), writers, tx));
     case "ThreadOpened":
     case "CommentAdded":
     case "CommentEdited":
     case "CommentDeleted":
     case "ThreadResolved":
     case "ThreadReopened":
-      return projectThread(narrow(stored, event), writers, tx);
+      return guard("threads", () => projectThread(narrow(stored, event), writers, tx));
     case "AccessGranted":
     case "AccessRevoked":
     case "WorkspaceMemberAdded":
     case "WorkspaceMemberRoleChanged":
     case "WorkspaceMemberRemoved":
+      return guard("access", () => projectAccess(narrow(stored, event), writers, tx));
     case "GroupAccessGranted":
     case "GroupAccessRevoked":
-      return projectAccess(narrow(stored, event), writers, tx);
+      return guard("access", () => projectAccess(narrow(stored, event), writers, tx));
     case "GroupCreated":
     case "GroupRenamed":
     case "GroupDeleted":
     case "GroupMemberAdded":
     case "GroupMemberRemoved":
     case "GroupRoleChanged":
-      return projectGroup(narrow(stored, event), writers, tx);
+      return guard("groups", () => projectGroup(narrow(stored, event), writers, tx));
     case "InvitationQueued":
     case "InvitationPermissionChanged":
     case "InvitationResent":
@@ -106,23 +116,23 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
     case "InvitationDeliveryStarted":
     case "InvitationDeliveryFailed":
     case "InvitationAddressErased":
-      return projectInvitation(narrow(stored, event), writers, tx);
+      return guard("invitations", () => projectInvitation(narrow(stored, event), writers, tx));
     case "ImageUploaded":
-      return projectImage(narrow(stored, event), writers, tx);
+      return guard("images", () => projectImage(narrow(stored, event), writers, tx));
     case "AttachmentUploaded":
     case "AttachmentReplaced":
     case "AttachmentDeleted":
-      return projectAttachment(narrow(stored, event), writers, tx);
+      return guard("attachments", () => projectAttachment(narrow(stored, event), writers, tx));
     case "WebhookCreated":
     case "WebhookUpdated":
     case "WebhookDisabled":
     case "WebhookDeleted":
-      return projectWebhook(narrow(stored, event), writers, tx);
+      return guard("webhooks", () => projectWebhook(narrow(stored, event), writers, tx));
     case "ShareLinkCreated":
     case "ShareLinkChanged":
     case "ShareLinkRevoked":
     case "ShareLinkViewed":
-      return projectShareLink(narrow(stored, event), writers, tx);
+      return guard("shareLinks", () => projectShareLink(narrow(stored, event), writers, tx));
     default: {
       const unhandled: never = event;
       throw new Error(`no projection for ${JSON.stringify(unhandled)}`);

@@ -29,6 +29,7 @@ import { MongoUsersView, MongoUsersWriter, usersModel } from "./users.view.mongo
 import { MongoWebhooksView, MongoWebhooksWriter, webhooksModel } from "./webhooks.view.mongo.ts";
 import { MongoStoredBytesView, MongoStoredBytesWriter, storedBytesModel } from "./stored-bytes.view.mongo.ts";
 import { MongoGroupsView, MongoGroupsWriter, groupsModel } from "./groups.view.mongo.ts";
+import { MongoParkedEvents, parkedEventsModel } from "./parked-events.mongo.ts";
 
 /** Bump whenever a read-model document or index changes shape: the projector then builds a new generation. */
 export const MONGO_READ_MODEL_VERSION = 11;
@@ -42,7 +43,7 @@ type MetaDoc = { _id: string; generation: number; version: number; batches?: num
 type CheckpointDoc = { _id: string; position: number };
 
 const checkpointModel: MongoModel = { collections: [CHECKPOINT], indexes: [] };
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel, groupsModel];
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel, groupsModel, parkedEventsModel];
 
 /** Every index the read models create at start, with the query it serves (listed in docs/operations/mongodb.md). */
 export const mongoIndexes: readonly MongoIndex[] = models.flatMap((model) => model.indexes);
@@ -153,6 +154,10 @@ export class MongoReadStore implements ReadStore {
     return answer.ok === 1;
   }
 
+  async parkedEvents(): Promise<number> {
+    return new MongoParkedEvents(this.holder).count();
+  }
+
   async close(): Promise<void> {
     clearInterval(this.refresher);
     if (this.ownsClient) await this.db.client.close();
@@ -167,6 +172,7 @@ export class ReadModelsSwitchedError extends Error {
 
 export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
   readonly writers: ProjectionWriters<MongoBatch>;
+  readonly parked: MongoParkedEvents;
 
   private constructor(
     private readonly db: Db,
@@ -194,6 +200,7 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
       storedBytes: new MongoStoredBytesWriter(holder),
       groups: new MongoGroupsWriter(holder),
     };
+    this.parked = new MongoParkedEvents(holder);
   }
 
   /**
@@ -252,7 +259,7 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
     return readCheckpoint(this.holder.current());
   }
 
-  async applyBatch(position: number, work: (tx: MongoBatch) => Promise<void>): Promise<void> {
+  async applyBatch(position: number | null, work: (tx: MongoBatch) => Promise<void>): Promise<void> {
     if (!this.building) {
       const active = await activeMeta(this.db);
       if (active && active.version !== MONGO_READ_MODEL_VERSION) throw new ReadModelLayoutChangedError(active.version, MONGO_READ_MODEL_VERSION);
@@ -264,7 +271,7 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
     const checkpoints = this.holder.current().collection<CheckpointDoc>(CHECKPOINT);
     if (!this.transactions) {
       await work(new MongoBatch(undefined));
-      await checkpoints.updateOne({ _id: CHECKPOINT }, { $set: { position } }, { upsert: true });
+      if (position !== null) await checkpoints.updateOne({ _id: CHECKPOINT }, { $set: { position } }, { upsert: true });
       return;
     }
     // Primary reads and majority writes whatever MONGODB_URL says: a transaction refuses any other read
@@ -288,7 +295,7 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
         }
       }
       await work(new MongoBatch(session));
-      await checkpoints.updateOne({ _id: CHECKPOINT }, { $set: { position } }, { upsert: true, session });
+      if (position !== null) await checkpoints.updateOne({ _id: CHECKPOINT }, { $set: { position } }, { upsert: true, session });
       await session.commitTransaction();
     } catch (error) {
       if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);

@@ -23,6 +23,7 @@ export class PrometheusMetrics implements Metrics {
   private readonly dependencyUp;
   private readonly projectorStalled;
   private readonly projectorFailures;
+  private readonly projectorParked;
   private readonly publishedPosition;
   private readonly publishFailures;
   private readonly hits;
@@ -69,6 +70,7 @@ export class PrometheusMetrics implements Metrics {
     this.projectorStalled = new Gauge({ name: "projector_stalled", help: "1 while the same batch has failed again and again (a poison batch holding back every later event), else 0", registers });
     this.projectorFailures = new Counter({ name: "projector_batch_failures_total", help: "Projection batches that failed (each retried with backoff)", registers });
     this.projectorStalled.set(0);
+    this.projectorParked = new Counter({ name: "projector_parked_events_total", help: "Events a projection could not apply and parked (once per projection); the others applied them", registers });
     this.hits = new Counter({ name: "cache_hits_total", help: "Lookups answered from a cache", labelNames: ["cache"] as const, registers });
     this.misses = new Counter({ name: "cache_misses_total", help: "Lookups a cache could not answer", labelNames: ["cache"] as const, registers });
     this.webhookDeliveries = new Counter({ name: "webhook_deliveries_total", help: "Webhook delivery attempts, by outcome (delivered, retrying, failed)", labelNames: ["outcome"] as const, registers });
@@ -98,6 +100,12 @@ export class PrometheusMetrics implements Metrics {
   batchFailed(stalled: boolean): void {
     this.projectorFailures.inc();
     this.projectorStalled.set(stalled ? 1 : 0);
+  }
+
+  eventsParked(count: number): void {
+    this.projectorParked.inc(count);
+    // A batch that parks commits: the projector is moving again.
+    this.projectorStalled.set(0);
   }
 
   consistencyWait(kind: ConsistencyWaitKind, seconds: number, reached: boolean): void {

@@ -24,6 +24,7 @@ import { SqliteGroupsView, SqliteGroupsWriter, groupsModel } from "./groups.view
 import { SqliteWebhooksView, SqliteWebhooksWriter, webhooksModel } from "./webhooks.view.sqlite.ts";
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
 import { ReadModelLayoutChangedError } from "../../read-store/layout-changed.ts";
+import { parkedEventsModel, SqliteParkedEvents } from "./parked-events.sqlite.ts";
 
 /** Bump whenever a read-model table changes shape. */
 const READ_MODEL_VERSION = 23;
@@ -39,7 +40,7 @@ INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`,
   queryIndexes: [],
 };
 
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel, groupsModel];
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel, groupsModel, parkedEventsModel];
 const schemas = models.map((model) => model.schema).join("\n");
 
 const layoutOf = (db: Database.Database): number => Number(db.pragma("user_version", { simple: true }));
@@ -120,6 +121,10 @@ export class SqliteReadStore implements ReadStore {
     return this.db.prepare("SELECT 1 AS ok").get() !== undefined;
   }
 
+  async parkedEvents(): Promise<number> {
+    return new SqliteParkedEvents(this.db).count();
+  }
+
   async close(): Promise<void> {
     this.db.close();
   }
@@ -127,6 +132,7 @@ export class SqliteReadStore implements ReadStore {
 
 export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
   readonly writers: ProjectionWriters<SqliteBatch>;
+  readonly parked: SqliteParkedEvents;
   private readonly db: Database.Database;
   private readonly statements;
   private readonly indexMerge: IdleIndexMerge;
@@ -164,6 +170,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
       storedBytes: new SqliteStoredBytesWriter(this.db),
       groups: new SqliteGroupsWriter(this.db),
     };
+    this.parked = new SqliteParkedEvents(this.db);
     this.statements = {
       checkpoint: readCheckpoint(this.db),
       setCheckpoint: this.db.prepare<[number]>("UPDATE checkpoint SET position = ? WHERE id = 1"),
@@ -174,7 +181,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
     return this.statements.checkpoint.get() ?? 0;
   }
 
-  async applyBatch(position: number, work: (tx: SqliteBatch) => Promise<void>): Promise<void> {
+  async applyBatch(position: number | null, work: (tx: SqliteBatch) => Promise<void>): Promise<void> {
     this.db.exec("BEGIN IMMEDIATE");
     try {
       // Inside the write transaction, so no other writer lays the file out anew between the check and the commit.
@@ -183,7 +190,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
       const tx = new SqliteBatch();
       await work(tx);
       tx.settle();
-      this.statements.setCheckpoint.run(position);
+      if (position !== null) this.statements.setCheckpoint.run(position);
       this.db.exec("COMMIT");
     } catch (error) {
       this.db.exec("ROLLBACK");
