@@ -14,6 +14,7 @@ import { entityAccessEventSchemas } from "./sharing/entity-access.decider.ts";
 import { invitationEventSchemas } from "./sharing/invitation.decider.ts";
 import { workspaceEventSchemas } from "./sharing/workspace.decider.ts";
 import { tokenEventSchemas } from "./tokens/token.decider.ts";
+import { appEventSchemas } from "./apps/app.decider.ts";
 import { emailReservationEventSchemas, userEventSchemas } from "./users/user.decider.ts";
 import { webhookEventSchemas } from "./webhooks/webhook.decider.ts";
 import { shareLinkEventSchemas } from "./share-links/share-link.decider.ts";
@@ -23,6 +24,7 @@ export const domainEventSchema = z.discriminatedUnion("type", [
   ...userEventSchemas,
   ...emailReservationEventSchemas,
   ...tokenEventSchemas,
+  ...appEventSchemas,
   ...folderEventSchemas,
   ...folderTreeEventSchemas,
   ...pageEventSchemas,

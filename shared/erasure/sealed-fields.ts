@@ -16,6 +16,8 @@ export const ERASED_USER_NAME = "Erased user";
 export const ERASED_EMAIL = "";
 /** What an erased API token's name reads as. */
 export const ERASED_TOKEN_NAME = "Erased token";
+/** What an erased authorized app's name reads as. */
+export const ERASED_APP_NAME = "Erased app";
 /** An erased webhook's URL: still a URL, on a name that never resolves (RFC 2606), so nothing is sent to it. */
 export const ERASED_WEBHOOK_URL = "https://erased.invalid/";
 
@@ -53,6 +55,8 @@ export const sealingRules: Readonly<Record<string, SealingRule>> = {
   // What a user typed into records of their own: a token's name; a webhook's URL and description, and why it was
   // disabled (a failed delivery's error names the URL's host).
   TokenCreated: { subject: userSubject, fields: [text("name", ERASED_TOKEN_NAME)] },
+  // Which apps a person authorized: the client's name, home page and redirect host, under the user's key.
+  AppAuthorized: { subject: userSubject, fields: [text("clientName", ERASED_APP_NAME), text("clientUri", null), text("redirectHost", "")] },
   WebhookCreated: { subject: ownerSubject, fields: webhookSettings },
   WebhookUpdated: { subject: actorSubject, fields: webhookSettings },
   WebhookDisabled: { subject: actorSubject, fields: [text("reason", "")] },

@@ -16,6 +16,7 @@ import { projectFolder } from "./folders.projection.ts";
 import { projectInvitation } from "./invitations.projection.ts";
 import { projectPage } from "./pages.projection.ts";
 import { projectToken } from "./tokens.projection.ts";
+import { projectApp } from "./apps.projection.ts";
 import { projectUser } from "./users.projection.ts";
 import { projectWebhook } from "./webhooks.projection.ts";
 import { projectShareLink } from "./share-links.projection.ts";
@@ -53,6 +54,11 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
     case "TokenUsed":
     case "TokenRevoked":
       return projectToken(narrow(stored, event), writers, tx);
+    case "OAuthClientRegistered":
+      return; // the authorization server reads a client's registration from its stream
+    case "AppAuthorized":
+    case "AppRevoked":
+      return projectApp(narrow(stored, event), writers, tx);
     case "FolderCreated":
     case "FolderRenamed":
     case "FolderIconChanged":

@@ -17,6 +17,7 @@ import { pageSearchModel } from "./page-search.sqlite.ts";
 import { SqliteBatch, type SqliteModel } from "./sqlite-batch.ts";
 import { SqliteThreadsView, SqliteThreadsWriter, threadsModel } from "./threads.view.sqlite.ts";
 import { SqliteTokensView, SqliteTokensWriter, tokensModel } from "./tokens.view.sqlite.ts";
+import { SqliteAppsView, SqliteAppsWriter, appsModel } from "./apps.view.sqlite.ts";
 import { shareLinksModel, SqliteShareLinksView, SqliteShareLinksWriter } from "./share-links.view.sqlite.ts";
 import { SqliteUsersView, SqliteUsersWriter, usersModel } from "./users.view.sqlite.ts";
 import { SqliteStoredBytesView, SqliteStoredBytesWriter, storedBytesModel } from "./stored-bytes.view.sqlite.ts";
@@ -38,7 +39,7 @@ INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`,
   queryIndexes: [],
 };
 
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel];
+const models = [checkpointModel, usersModel, tokensModel, appsModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel];
 const schemas = models.map((model) => model.schema).join("\n");
 
 const layoutOf = (db: Database.Database): number => Number(db.pragma("user_version", { simple: true }));
@@ -73,6 +74,7 @@ const readCheckpoint = (db: Database.Database) => db.prepare<[], number>("SELECT
 export class SqliteReadStore implements ReadStore {
   readonly users;
   readonly tokens;
+  readonly apps;
   readonly folders;
   readonly pages;
   readonly access;
@@ -93,6 +95,7 @@ export class SqliteReadStore implements ReadStore {
     this.db = openReadModels(filename);
     this.users = new SqliteUsersView(this.db);
     this.tokens = new SqliteTokensView(this.db);
+    this.apps = new SqliteAppsView(this.db);
     this.folders = new SqliteFoldersView(this.db);
     this.pages = new SqlitePagesView(this.db);
     this.access = new SqliteAccessView(this.db, options.accessContextCache);
@@ -141,6 +144,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
     this.writers = {
       users: new SqliteUsersWriter(this.db),
       tokens: new SqliteTokensWriter(this.db),
+      apps: new SqliteAppsWriter(this.db),
       folders: new SqliteFoldersWriter(this.db),
       pages: new SqlitePagesWriter(this.db, {
         ...options,
