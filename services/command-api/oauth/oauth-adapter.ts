@@ -8,6 +8,7 @@ import { appCommands, oauthClientCommands } from "../../../shared/apps/app.comma
 import type { EventStore } from "../../../shared/event-store/event-store.port.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import { userIdSchema } from "../../../shared/kernel/ids.ts";
+import { redirectUriProblem } from "../../../shared/oauth/redirect-uris.ts";
 import { hashOAuthId, type OAuthStore } from "../../../shared/oauth/oauth-store.port.ts";
 
 /** Who registrations are recorded as: a client registers itself, before anyone signs in. */
@@ -31,6 +32,8 @@ class ClientAdapter implements Adapter {
   async upsert(id: string, payload: AdapterPayload): Promise<void> {
     const client = registeredClientSchema.safeParse(payload);
     if (!client.success || client.data.client_id !== id) throw this.invalidMetadata("this server registers public clients (token_endpoint_auth_method none) using the authorization code flow only");
+    const refused = client.data.redirect_uris.map(redirectUriProblem).find((problem) => problem !== null);
+    if (refused) throw this.invalidMetadata(refused);
     const context = { actorId: ANONYMOUS_ACTOR, correlationId: `oauth-registration-${id}`, now: this.ports.clock() };
     await oauthClientCommands.handle(this.ports.eventStore, id, { type: "RegisterOAuthClient", client: client.data }, context);
   }

@@ -10,6 +10,7 @@ import { resourceOf } from "../../../shared/oauth/access-token.ts";
 import { clientMetadataFetch } from "../../../shared/oauth/client-metadata-fetch.ts";
 import { consentProblemPage } from "../../../shared/oauth/consent-page.ts";
 import type { OAuthKeys } from "../../../shared/oauth/oauth-keys.ts";
+import { redirectUriProblem } from "../../../shared/oauth/redirect-uris.ts";
 
 export const OAUTH_PREFIX = "/oauth";
 export const consentPath = (uid: string): string => `${OAUTH_PREFIX}/consent/${uid}`;
@@ -49,8 +50,13 @@ function configurationFor(issuer: string, options: ProviderOptions): Record<stri
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true },
-      revocation: { enabled: true },
-      clientIdMetadataDocument: { enabled: true, ack: "draft-02" },
+      // A client revokes only its own tokens.
+      revocation: { enabled: true, allowedPolicy: async (_ctx: unknown, client: ClientInfo, token: { clientId?: string }) => token.clientId === client.clientId },
+      clientIdMetadataDocument: {
+        enabled: true,
+        ack: "draft-02",
+        allowClient: async (_ctx: unknown, client: ClientInfo) => client.redirectUris.every((uri) => redirectUriProblem(uri) === null),
+      },
       resourceIndicators: {
         enabled: true,
         defaultResource: async () => resource,

@@ -18,6 +18,7 @@ import { scopeSchema, type Scope } from "../../../shared/kernel/scopes.ts";
 import { resourceOf } from "../../../shared/oauth/access-token.ts";
 import { consentHeaders, consentPage, consentProblemPage } from "../../../shared/oauth/consent-page.ts";
 import type { OAuthKeys } from "../../../shared/oauth/oauth-keys.ts";
+import { redirectTarget } from "../../../shared/oauth/redirect-uris.ts";
 import type { OAuthStore } from "../../../shared/oauth/oauth-store.port.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
 import { writeResponses } from "../write-answer.ts";
@@ -140,7 +141,7 @@ export async function registerOAuth(app: App, ports: OAuthPorts): Promise<void> 
       const scopes = scopesIn(interaction.params.scope);
       if (scopes.length === 0) return problem(reply, 400, `The app asked for none of this server's scopes (${scopeSchema.options.join(", ")}).`);
       return reply
-        .headers(consentHeaders(redirect.origin))
+        .headers(consentHeaders(redirectTarget(redirect.href)))
         .type("text/html; charset=utf-8")
         .send(consentPage({ action: consentPath(interaction.uid), csrf: csrfFor(interaction.uid, person.user.id), clientName: name, clientUrl: url, redirectHost: redirect.host, scopes, userName: person.user.name }));
     });
