@@ -22,7 +22,9 @@ export function consentHeaders(redirectOrigin: string | null): Record<string, st
   return {
     "content-security-policy": `default-src 'none'; style-src ${STYLE_HASH}; form-action ${formAction}; base-uri 'none'; frame-ancestors 'none'`,
     "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
+    // Not no-referrer: under it a browser posts the form with `Origin: null`, and the answer's origin is checked.
+    // Same-origin sends nothing to the client's site.
+    "referrer-policy": "same-origin",
     "cache-control": "no-store",
     "x-frame-options": "DENY",
   };

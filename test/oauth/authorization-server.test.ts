@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, TestServer } from "../support/server.ts";
-import { authorize, authorizedApp, newClient, pkcePair } from "../support/oauth-flow.ts";
+import { SESSION_COOKIE } from "../../shared/auth/session-verifier.ts";
+import { authorize, authorizedApp, authorizeUrl, CookieJar, follow, newClient, pkcePair } from "../support/oauth-flow.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -51,5 +52,49 @@ describe("the authorization server", () => {
     expect(url.origin + url.pathname).toBe(client.redirectUri);
     expect(url.searchParams.get("iss")).toBe(server.url);
     expect(url.searchParams.get("state")).toBe("xyz");
+  });
+});
+
+describe("the consent page", () => {
+  it("sends a person who is not signed in to sign in, and back to the same page", async () => {
+    const client = await newClient(server.url);
+    const { challenge } = pkcePair();
+    const jar = new CookieJar();
+    const { response, url } = await follow(jar, server.url, authorizeUrl(server.url, { response_type: "code", client_id: client.clientId, redirect_uri: client.redirectUri, scope: "pages:read", code_challenge: challenge, code_challenge_method: "S256" }));
+    expect(response.status).toBe(404);
+    const login = new URL(url);
+    expect(login.pathname).toBe("/auth/login");
+    expect(login.searchParams.get("returnTo")).toMatch(/^\/oauth\/consent\/[A-Za-z0-9_-]+$/);
+  });
+
+  it("is served without script, under a strict policy, and a denial goes back to the app as access_denied", async () => {
+    const carol = await server.registered("carol");
+    const client = await newClient(server.url);
+    const { challenge } = pkcePair();
+    const params = { response_type: "code", client_id: client.clientId, redirect_uri: client.redirectUri, scope: "pages:read pages:write", code_challenge: challenge, code_challenge_method: "S256", state: "d" };
+    const jar = new CookieJar({ [SESSION_COOKIE]: carol.credentials && "cookie" in carol.credentials ? carol.credentials.cookie : "" });
+    const page = await follow(jar, server.url, authorizeUrl(server.url, params));
+    const csp = page.response.headers.get("content-security-policy") ?? "";
+    expect(csp).toMatch(/^default-src 'none'; style-src 'sha256-[^']+'; form-action 'self' http:\/\/127\.0\.0\.1:8976;/);
+    const html = await page.response.text();
+    expect(html).not.toMatch(/<script/i);
+    expect(html).toContain("Test Agent");
+    const denied = await authorize(server.url, carol, params, { decision: "deny" });
+    const answer = new URL(denied.url);
+    expect(answer.searchParams.get("error")).toBe("access_denied");
+    expect(answer.searchParams.get("code")).toBeNull();
+  });
+
+  it("a forged answer without the page's token is refused", async () => {
+    const dave = await server.registered("dave");
+    const client = await newClient(server.url);
+    const { challenge } = pkcePair();
+    const jar = new CookieJar({ [SESSION_COOKIE]: dave.credentials && "cookie" in dave.credentials ? dave.credentials.cookie : "" });
+    const page = await follow(jar, server.url, authorizeUrl(server.url, { response_type: "code", client_id: client.clientId, redirect_uri: client.redirectUri, scope: "pages:read", code_challenge: challenge, code_challenge_method: "S256" }));
+    const form = new URLSearchParams({ csrf: "forged", decision: "approve", scope: "pages:read" });
+    const forged = await follow(jar, server.url, page.url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form.toString() });
+    expect(forged.response.status).toBe(403);
+    const crossSite = await follow(jar, server.url, page.url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://evil.example" }, body: form.toString() });
+    expect(crossSite.response.status).toBe(403);
   });
 });
