@@ -55,6 +55,9 @@ export async function callEveryOperation({ browser, bob, withToken, receiverUrl,
   expectStatus((await browser.GET("/api/v1/tokens")).response, 200, "listTokens");
   const spare = must((await browser.POST("/api/v1/tokens", { body: { name: "spare" } })).data, "a second token");
   expectStatus((await browser.DELETE("/api/v1/tokens/{tokenId}", { params: { path: { tokenId: spare.id } } })).response, 204, "revokeToken");
+  must((await browser.GET("/api/v1/apps")).data, "listApps");
+  // No app was authorized here (an OAuth flow: api-conformance.test.ts revokes one): one not theirs is missing.
+  expectStatus((await browser.DELETE("/api/v1/apps/{appId}", { params: { path: { appId: "not-an-app-of-theirs-000" } } })).response, 404, "revokeApp");
 
   // Folders.
   const projects = must((await api.POST("/api/v1/folders", { body: { name: "Projects" } })).data, "createFolder");
