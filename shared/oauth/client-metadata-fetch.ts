@@ -40,7 +40,11 @@ export function clientMetadataFetch(options: MetadataFetchOptions): (url: string
         for (const [name, value] of Object.entries(response.headers)) {
           if (typeof value === "string") answerHeaders.set(name, value);
         }
-        resolve(new Response(Readable.toWeb(response) as ReadableStream<Uint8Array>, { status: response.statusCode ?? 502, headers: answerHeaders }));
+        const status = response.statusCode ?? 502;
+        // A Response with one of these statuses may carry no body: the answer is refused all the same (not 200).
+        const body = [204, 205, 304].includes(status) ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>);
+        if (body === null) response.resume();
+        resolve(new Response(body, { status, headers: answerHeaders }));
       });
       request.setTimeout(TIMEOUT_MS, () => request.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)));
       request.on("error", reject);
