@@ -14,9 +14,10 @@ import { createLogger } from "../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../shared/read-store/checkpoint-watcher.ts";
 import { registerCommandApi } from "./command-api/command-api.ts";
 import { registerMcp } from "./mcp/mcp.routes.ts";
-import { openBlobStore, openSealedEventStore, openLiveProjectionStore, openReadStore, openWebhookDeliveries, projectorFor, type RunningProjector } from "./embedded-stores.ts";
+import { registerOAuth } from "./command-api/oauth/oauth.routes.ts";
+import { openBlobStore, openSealedEventStore, openLiveProjectionStore, openReadStore, openWebhookDeliveries, openOAuthStore, projectorFor, type RunningProjector } from "./embedded-stores.ts";
 import type { Erasure } from "./key-store-wiring.ts";
-import { apiAppFor, appendingStore, authenticatorFor, busFor, busReachability, commandApiPorts, inProcessWriteSide, mailerFor, publicBaseUrl, queryApiPorts, rateLimitsFor, signInPortsFor, webhookWorkerFor, workerPoolFor, type Clock } from "./embedded-wiring.ts";
+import { apiAppFor, appendingStore, authenticatorFor, busFor, busReachability, commandApiPorts, inProcessWriteSide, mailerFor, oauthKeysFor, publicBaseUrl, queryApiPorts, rateLimitsFor, signInPortsFor, webhookWorkerFor, workerPoolFor, type Clock } from "./embedded-wiring.ts";
 import { signInRoutes } from "./command-api/routes/sign-in.routes.ts";
 import { runUntilSignalled } from "./lifecycle.ts";
 import { Notifier } from "./notifier/notifier.ts";
@@ -74,7 +75,12 @@ export async function startAllInOne(
   const pool = workerPoolFor(config);
   const commandPorts = commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries, erasure }, watcher, logger, clock, metrics, pool);
   await registerCommandApi(app, commandPorts);
-  registerMcp(app, { ...commandPorts, authenticator, rateLimits, publicBaseUrl: config.PUBLIC_BASE_URL ?? null, allowedHosts: config.ALLOWED_HOSTS ?? [] });
+  const oauthKeys = oauthKeysFor(config);
+  if (oauthKeys) {
+    const oauth = { oauthKeys, oauthStore: await openOAuthStore(config), allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS, trustProxy: config.TRUST_PROXY !== undefined };
+    await registerOAuth(app, { ...commandPorts, ...oauth, authenticator, publicBaseUrl: config.PUBLIC_BASE_URL ?? null });
+  }
+  registerMcp(app, { ...commandPorts, authenticator, rateLimits, publicBaseUrl: config.PUBLIC_BASE_URL ?? null, allowedHosts: config.ALLOWED_HOSTS ?? [], authorizationServer: oauthKeys !== null });
   signInRoutes(app, signInPortsFor(config, { authenticator, eventStore: commandPorts.eventStore, clock }, logger));
   const shareLinkViews = new InProcessShareLinkViews({ eventStore: appendingStore(eventStore, metrics), views: readStore, clock });
   await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs, webhookDeliveries }, watcher, writeSide, clock, { views: shareLinkViews, guessCounters: rateLimits.counters, logger }, metrics, pool));

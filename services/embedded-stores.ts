@@ -3,6 +3,8 @@
 // event store and MongoDB for the read models and (in GridFS) the image bytes. The clients of EventStoreDB and
 // MongoDB are loaded only when their URL is set: together they hold about 13 MB of live heap and 40 MB of
 // resident memory that an embedded process would carry for nothing (docs/operations/embedded.md, "Memory").
+import { SqliteOAuthStore } from "../shared/adapters/sqlite/oauth-store.sqlite.ts";
+import type { OAuthStore } from "../shared/oauth/oauth-store.port.ts";
 import { chmodSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { PRIVATE_DIRECTORY } from "../shared/config/config.ts";
 import { join } from "node:path";
@@ -184,6 +186,16 @@ export function projectorFor(store: AnyProjectionStore, options: Omit<ProjectorO
 }
 
 /** The webhook delivery log: MongoDB when MONGODB_URL is set, otherwise DATA_DIR/webhooks.sqlite (kept across read-model rebuilds). */
+/** The authorization server's store: DATA_DIR/oauth.sqlite, or a MongoDB collection beside the read models. */
+export async function openOAuthStore(config: Config): Promise<OAuthStore> {
+  if (!config.MONGODB_URL) {
+    mkdirSync(config.DATA_DIR, { recursive: true, mode: PRIVATE_DIRECTORY });
+    return new SqliteOAuthStore(join(config.DATA_DIR, "oauth.sqlite"));
+  }
+  const [{ connectMongo }, { MongoOAuthStore }] = await Promise.all([mongo(), import("../shared/adapters/mongodb/oauth-store.mongo.ts")]);
+  return MongoOAuthStore.open(await connectMongo(config.MONGODB_URL), { ownsClient: true });
+}
+
 export async function openWebhookDeliveries(config: Config): Promise<WebhookDeliveries> {
   if (!config.MONGODB_URL) {
     mkdirSync(config.DATA_DIR, { recursive: true, mode: PRIVATE_DIRECTORY });

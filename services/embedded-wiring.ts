@@ -1,6 +1,7 @@
 // Wiring over the embedded SQLite stores, shared by the all-in-one process and the single-service entries:
 // which adapter each port gets. The command side owns the event store; a query side is given only views.
 import { join } from "node:path";
+import { oauthKeysFrom, type OAuthKeys } from "../shared/oauth/oauth-keys.ts";
 import type { Logger } from "pino";
 import { InProcessBus } from "../shared/adapters/in-process/in-process.bus.ts";
 import { NatsBus, type NatsBusOptions } from "../shared/adapters/nats/nats.bus.ts";
@@ -72,7 +73,9 @@ export function authenticatorFor(
 ): Authenticator {
   const { metrics } = options;
   const sessions = new SessionVerifier(sessionKeyFor(config, { createInDataDir: options.createSessionSecret }), Date.now, metrics?.cache("verified_session"));
-  return new Authenticator({ ...ports, sessions, consistencyWaitMs: config.CONSISTENCY_WAIT_MS, ...(metrics ? { seenCache: metrics.cache("user_seen") } : {}) });
+  const oauthKeys = oauthKeysFor(config);
+  const oauth = oauthKeys ? { oauth: { key: oauthKeys.verificationKey, issuer: config.PUBLIC_BASE_URL ?? null } } : {};
+  return new Authenticator({ ...ports, sessions, consistencyWaitMs: config.CONSISTENCY_WAIT_MS, ...oauth, ...(metrics ? { seenCache: metrics.cache("user_seen") } : {}) });
 }
 
 /** What the sign-in routes use: the OpenID provider when configured, and the secret sessions are signed with. */
@@ -253,6 +256,20 @@ export async function metricsServerFor(
   return config.METRICS_PORT === undefined
     ? null
     : serveMetrics(metrics, { port: config.METRICS_PORT, host: config.HOST, logger, access: { token: config.METRICS_TOKEN ?? null }, ...(routes ? { routes } : {}) });
+}
+
+/**
+ * The OAuth authorization server's keys, derived from the session secret (AUTH_SESSION_SECRET or the one the
+ * embedded server keeps in DATA_DIR), so every node derives the same. Null with AUTH_JWKS_URL alone: the server
+ * then has no authorization server, and OAuth access tokens are refused.
+ */
+export function oauthKeysFor(config: Config): OAuthKeys | null {
+  try {
+    const key = sessionKeyFor(config, { createInDataDir: !config.MONGODB_URL && !config.EVENTSTORE_URL });
+    return key.kind === "secret" ? oauthKeysFrom(key.secret) : null;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -15,6 +15,7 @@ import { invitationEventSchemas } from "./sharing/invitation.decider.ts";
 import { workspaceEventSchemas } from "./sharing/workspace.decider.ts";
 import { groupEventSchemas } from "./groups/group.decider.ts";
 import { tokenEventSchemas } from "./tokens/token.decider.ts";
+import { appEventSchemas } from "./apps/app.decider.ts";
 import { emailReservationEventSchemas, userEventSchemas } from "./users/user.decider.ts";
 import { webhookEventSchemas } from "./webhooks/webhook.decider.ts";
 import { shareLinkEventSchemas } from "./share-links/share-link.decider.ts";
@@ -25,6 +26,7 @@ export const domainEventSchema = z.discriminatedUnion("type", [
   ...userEventSchemas,
   ...emailReservationEventSchemas,
   ...tokenEventSchemas,
+  ...appEventSchemas,
   ...folderEventSchemas,
   ...folderTreeEventSchemas,
   ...pageEventSchemas,

@@ -91,6 +91,10 @@ export const WORST_CASES: Record<string, WorstCase> = {
     prepare: (w, n) => many(n, async () => idOf((await json(w, w.stranger, "POST", "/tokens", { name: `r-${randomUUID()}`, scopes: ["pages:read"] })).body)),
     request: (w, id) => send(w.stranger, "DELETE", `/tokens/${id}`),
   },
+  "GET /api/v1/apps": { input: "the caller's authorized apps", request: (w) => get(w.owner, "/apps") },
+  // Authorizing an app takes a person's consent in a browser, which the bench does not drive: the revocation is
+  // measured on an app that is not the caller's (the app's stream read and refused), not an app's whole revocation.
+  "DELETE /api/v1/apps/{appId}": { input: "an app that is not the caller's", request: (w) => send(w.stranger, "DELETE", `/apps/app-${randomUUID()}`) },
   "POST /api/v1/webhooks": { input: "every event, a folder filter", request: (w) => send(w.stranger, "POST", "/webhooks", { url: `http://127.0.0.1:9/${randomUUID()}`, events: ["page.created", "page.updated", "page.deleted"] }) },
   "GET /api/v1/webhooks": { input: "50 webhooks (the quota)", request: (w) => get(w.owner, "/webhooks?limit=100") },
   "GET /api/v1/webhooks/{webhookId}": { input: "a webhook", request: (w) => get(w.owner, `/webhooks/${w.webhookId}`) },

@@ -9,12 +9,13 @@ import { healthRoutes } from "../../shared/http/health.routes.ts";
 import { metricsRoute } from "../../shared/http/metrics.routes.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
-import { openBlobStore, openSealedEventStore, openReadStore, openWebhookDeliveries } from "../embedded-stores.ts";
-import { apiAppFor, authenticatorFor, commandApiPorts, inProcessWriteSide, rateLimitsFor, signInPortsFor } from "../embedded-wiring.ts";
+import { openBlobStore, openSealedEventStore, openReadStore, openWebhookDeliveries, openOAuthStore } from "../embedded-stores.ts";
+import { apiAppFor, authenticatorFor, commandApiPorts, inProcessWriteSide, oauthKeysFor, rateLimitsFor, signInPortsFor } from "../embedded-wiring.ts";
 import { signInRoutes } from "./routes/sign-in.routes.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { registerCommandApi } from "./command-api.ts";
 import { registerMcp } from "../mcp/mcp.routes.ts";
+import { registerOAuth } from "./oauth/oauth.routes.ts";
 import { listenOn } from "../../shared/http/listen.ts";
 
 await runUntilSignalled("command-api", async () => {
@@ -37,7 +38,12 @@ await runUntilSignalled("command-api", async () => {
   metricsRoute(app, metrics, { token: config.METRICS_TOKEN ?? null });
   const commandPorts = commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries, erasure }, watcher, logger, clock, metrics);
   await registerCommandApi(app, commandPorts);
-  registerMcp(app, { ...commandPorts, authenticator, rateLimits, publicBaseUrl: config.PUBLIC_BASE_URL ?? null, allowedHosts: config.ALLOWED_HOSTS ?? [] });
+  const oauthKeys = oauthKeysFor(config);
+  if (oauthKeys) {
+    const oauth = { oauthKeys, oauthStore: await openOAuthStore(config), allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS, trustProxy: config.TRUST_PROXY !== undefined };
+    await registerOAuth(app, { ...commandPorts, ...oauth, authenticator, publicBaseUrl: config.PUBLIC_BASE_URL ?? null });
+  }
+  registerMcp(app, { ...commandPorts, authenticator, rateLimits, publicBaseUrl: config.PUBLIC_BASE_URL ?? null, allowedHosts: config.ALLOWED_HOSTS ?? [], authorizationServer: oauthKeys !== null });
   signInRoutes(app, signInPortsFor(config, { authenticator, eventStore: commandPorts.eventStore, clock }, logger));
   const url = await listenOn(app, config.PORT, config.HOST);
   logger.info({ event: "server.started", url, mode: "command-api" });

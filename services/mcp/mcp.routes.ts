@@ -37,6 +37,8 @@ export interface McpPorts extends CommandApiPorts {
   /** ALLOWED_HOSTS: further names the service answers /mcp by (shared/http/trusted-hosts.ts). */
   readonly allowedHosts?: readonly string[];
   readonly sessionLimits?: McpSessionLimits;
+  /** Whether this server runs its OAuth authorization server (its issuer is the base URL). */
+  readonly authorizationServer?: boolean;
 }
 
 /** Every tool, in the order clients list them; each session keeps those its caller's scopes allow. */
@@ -109,8 +111,8 @@ export function registerMcp(app: App, ports: McpPorts): void {
       scopes_supported: scopeSchema.options,
       bearer_methods_supported: ["header"],
       resource_documentation: `${base}/docs`,
-      // No authorization server: tokens are created through the API (POST /api/v1/tokens, with a browser session).
-      authorization_servers: [],
+      // The server's own authorization server (its metadata at /.well-known/oauth-authorization-server); API tokens work too.
+      authorization_servers: ports.authorizationServer ? [base] : [],
       token_creation: `API tokens are created through the API: POST ${base}/api/v1/tokens with a browser session, naming the scopes (pages:read, pages:comment, pages:write); send the secret it answers as Authorization: Bearer <token>.`,
     };
   };

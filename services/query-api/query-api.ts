@@ -22,6 +22,7 @@ import { searchQueryRoutes } from "./routes/search.routes.ts";
 import { shareQueryRoutes } from "./routes/shares.routes.ts";
 import { groupQueryRoutes } from "./routes/groups.routes.ts";
 import { tokenQueryRoutes } from "./routes/tokens.routes.ts";
+import { appQueryRoutes } from "./routes/apps.routes.ts";
 import { webhookQueryRoutes } from "./routes/webhooks.routes.ts";
 import { shareLinkQueryRoutes } from "./routes/share-links.routes.ts";
 import { publicPageErrors, sharedPageRoutes } from "./routes/shared-pages.routes.ts";
@@ -51,6 +52,7 @@ export async function registerQueryApi(app: App, ports: QueryApiPorts): Promise<
       });
       meRoutes(api, ports.views);
       tokenQueryRoutes(api, ports.views);
+      appQueryRoutes(api, ports.views);
       webhookQueryRoutes(api, ports.views, ports.webhookDeliveries);
       folderQueryRoutes(api, ports.views);
       pageQueryRoutes(api, ports.views, ports);

@@ -14,6 +14,8 @@ import type { Principal } from "./principal.ts";
 import { SESSION_COOKIE, type SessionClaims, type SessionVerifier } from "./session-verifier.ts";
 import type { WriteSide } from "./write-side.port.ts";
 import { normalizeEmail } from "../users/user.decider.ts";
+import { looksLikeAccessToken, verifyAccessToken } from "../oauth/access-token.ts";
+import type { KeyObject } from "node:crypto";
 
 const unauthenticated = (message: string) => new AppError("unauthenticated", message);
 
@@ -24,13 +26,15 @@ export interface Credentials {
 }
 
 export interface AuthenticatorPorts {
-  readonly views: Pick<ReadModels, "users" | "tokens">;
+  readonly views: Pick<ReadModels, "users" | "tokens" | "apps">;
   readonly sessions: SessionVerifier;
   readonly writeSide: WriteSide;
   readonly projection: { waitFor(position: number, timeoutMs: number): Promise<boolean> };
   readonly clock: () => Date;
   readonly logger: Logger;
   readonly consistencyWaitMs: number;
+  /** The authorization server's public key and issuer (PUBLIC_BASE_URL, or null: any address of this server); without it, OAuth access tokens are refused. */
+  readonly oauth?: { readonly key: KeyObject; readonly issuer: string | null };
   /** Hits and misses of the users-seen cache. */
   readonly seenCache?: CacheMetrics;
 }
@@ -67,6 +71,7 @@ export class Authenticator {
     if (credentials.authorization !== undefined) {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(credentials.authorization);
       if (!match?.[1]) throw unauthenticated("the Authorization header must be `Bearer <API_TOKEN>`");
+      if (this.ports.oauth && !looksLikeTokenSecret(match[1]) && looksLikeAccessToken(match[1])) return this.fromAccessToken(match[1], this.ports.oauth);
       return this.fromToken(match[1], correlationId);
     }
     const session = readCookie(credentials.cookie, SESSION_COOKIE);
@@ -97,6 +102,24 @@ export class Authenticator {
         .catch((error: unknown) => this.ports.logger.warn({ event: "token.use_not_recorded", tokenId: token.id, err: error }));
     }
     return { user, authentication: "token", scopes: token.scopes, tokenId: token.id, expiresAt: token.expiresAt === null ? null : Date.parse(token.expiresAt) };
+  }
+
+  /**
+   * An OAuth access token: its signature and audience say who issued it for what; the app it was issued to must
+   * still be authorized (a revoked app's tokens stop at once), and it carries no more than the app was granted.
+   * The app stands where an API token's id would: rate budgets, history and MCP sessions name it.
+   */
+  private async fromAccessToken(token: string, oauth: NonNullable<AuthenticatorPorts["oauth"]>): Promise<Principal> {
+    const verdict = await verifyAccessToken(token, oauth.key, { issuer: oauth.issuer, now: this.ports.clock });
+    if (!verdict.ok) throw unauthenticated(verdict.reason);
+    const { claims } = verdict;
+    const app = await this.ports.views.apps.get(claims.appId);
+    if (!app || app.userId !== claims.userId) throw unauthenticated("invalid access token");
+    if (app.revokedAt) throw unauthenticated("this app's authorization was revoked");
+    const user = await this.ports.views.users.get(app.userId);
+    if (!user) throw unauthenticated("the token's user no longer exists");
+    const scopes = claims.scopes.filter((scope) => app.scopes.includes(scope));
+    return { user, authentication: "token", scopes, tokenId: app.id, expiresAt: claims.expiresAt };
   }
 
   /**

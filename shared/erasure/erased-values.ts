@@ -10,5 +10,7 @@ export const ERASED_EMAIL = "";
 export const ERASED_TOKEN_NAME = "Erased token";
 /** What a group's name reads as once its workspace owner was erased. */
 export const ERASED_GROUP_NAME = "Erased group";
+/** What an erased authorized app's name reads as. */
+export const ERASED_APP_NAME = "Erased app";
 /** An erased webhook's URL: still a URL, on a name that never resolves (RFC 2606), so nothing is sent to it. */
 export const ERASED_WEBHOOK_URL = "https://erased.invalid/";

@@ -5,7 +5,7 @@
 // (sealed-content.ts). What a field reads as once its key is destroyed is an explicit "erased" value of the
 // field's own type (erased-values.ts), so every schema still holds. Pure.
 import type { EventMetadata } from "../event-store/event-store.port.ts";
-import { ERASED_EMAIL, ERASED_GROUP_NAME, ERASED_TOKEN_NAME, ERASED_USER_NAME, ERASED_WEBHOOK_URL } from "./erased-values.ts";
+import { ERASED_APP_NAME, ERASED_EMAIL, ERASED_GROUP_NAME, ERASED_TOKEN_NAME, ERASED_USER_NAME, ERASED_WEBHOOK_URL } from "./erased-values.ts";
 import { subjects } from "./key-store.port.ts";
 import { contentSealingRules, idempotentAnswerSubject } from "./sealed-content.ts";
 import { NO_PERSONAL_DATA, type AppliedSealingRule, type SealingRules } from "./sealing-rule.ts";
@@ -49,6 +49,10 @@ export const sealingRules: SealingRules = {
   TokenCreated: { subject: ofUser, fields: [text("name", ERASED_TOKEN_NAME)] },
   TokenUsed: NO_PERSONAL_DATA,
   TokenRevoked: NO_PERSONAL_DATA,
+  // Which apps a person authorized: the client's name, home page and redirect host, under the user's key.
+  AppAuthorized: { subject: ofUser, fields: [text("clientName", ERASED_APP_NAME), text("clientUri", null), text("redirectHost", "")] },
+  AppRevoked: NO_PERSONAL_DATA,
+  OAuthClientRegistered: NO_PERSONAL_DATA,
   WebhookCreated: { subject: ofOwner, fields: webhookSettings },
   WebhookUpdated: { subject: ofActor, fields: webhookSettings },
   WebhookDisabled: { subject: ofActor, fields: [text("reason", "")] },

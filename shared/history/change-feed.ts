@@ -5,6 +5,7 @@
 // the log on its own, then joins the live delivery without a gap or a repeat. A feed lives no longer than the
 // credential that opened it: it ends when its API token's revocation reaches the read models (checked after
 // every batch, as permissions are) and at the instant its token or session expires.
+import { credentialOf } from "../apps/credential-of.ts";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { effectivePermission, type AccessTarget } from "../access/effective-permission.ts";
 import { AppError } from "../errors/app-error.ts";
@@ -185,13 +186,13 @@ export class ChangeFeedHub {
     this.expiries.set(feed, timer);
   }
 
-  /** Ends the feeds whose API token the read models now show revoked (or gone). */
+  /** Ends the feeds whose API token or OAuth app the read models now show revoked (or gone). */
   private async endRevoked(feeds: readonly Feed[]): Promise<void> {
     const tokenIds = new Set(feeds.flatMap((feed) => (feed.credential.tokenId === null ? [] : [feed.credential.tokenId])));
     if (tokenIds.size === 0) return;
     const revoked = new Set<string>();
     for (const tokenId of tokenIds) {
-      const token = await this.views.tokens.get(tokenId);
+      const token = await credentialOf(this.views, tokenId);
       if (!token || token.revokedAt !== null) revoked.add(tokenId);
     }
     for (const feed of feeds) if (feed.credential.tokenId !== null && revoked.has(feed.credential.tokenId)) this.end(feed);

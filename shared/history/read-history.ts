@@ -1,6 +1,7 @@
 // Reading history for a caller: whose entries they may see (today's permission on the entity, a deleted
 // page judged where it last stood), decided before any history row is read, so a stranger's request costs the
 // same whatever the page's history; then one page of stored changes, named, and a page rebuilt as of an instant.
+import { credentialOf } from "../apps/credential-of.ts";
 import type { Principal } from "../auth/principal.ts";
 import { effectivePermission, type AccessTarget } from "../access/effective-permission.ts";
 import type { AccessContext } from "../access/access-context.ts";
@@ -97,10 +98,10 @@ export async function pageRecordAt(views: ReadModels, principal: Principal, page
 export async function describeFor(views: ReadModels, changes: readonly HistoryChange[]): Promise<DescribedEntry[]> {
   const users = await views.users.getMany(usersNamedBy(changes));
   const names = new Map([...users].map(([id, user]) => [id, user.name]));
-  // Changes made through API tokens name them: a page of history holds few distinct tokens, looked up once each.
+  // Changes made through API tokens or OAuth apps name them: a page of history holds few, looked up once each.
   const tokenIds = [...new Set(changes.flatMap((change) => (change.tokenId ? [change.tokenId] : [])))];
-  const tokens = await Promise.all(tokenIds.map((id) => views.tokens.get(id)));
-  const tokenNames = new Map(tokens.flatMap((token) => (token ? [[token.id, token.name] as const] : [])));
+  const tokens = await Promise.all(tokenIds.map(async (id) => [id, await credentialOf(views, id)] as const));
+  const tokenNames = new Map(tokens.flatMap(([id, token]) => (token ? [[id, token.name] as const] : [])));
   return changes.map((change) => describeChange(change, names, tokenNames));
 }
 

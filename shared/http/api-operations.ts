@@ -51,6 +51,8 @@ export const operations: Record<string, Operation> = {
   },
   "GET /api/v1/tokens": { id: "listTokens", summary: "List the caller's API tokens" },
   "DELETE /api/v1/tokens/{tokenId}": { id: "revokeToken", summary: "Revoke an API token" },
+  "GET /api/v1/apps": { id: "listApps", summary: "List the apps the caller authorized through OAuth" },
+  "DELETE /api/v1/apps/{appId}": { id: "revokeApp", summary: "Revoke an app's authorization: its tokens stop working at once" },
   "DELETE /api/v1/me": { id: "eraseAccount",
     summary: "Erase the caller's account for good: identity unreadable everywhere, own workspace purged (body repeats the email)",
     example: { confirm: "ann@example.com" },

@@ -32,9 +32,13 @@ const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
 
 const BEARER_DESCRIPTION = [
   "An API token, sent as `Authorization: Bearer <API_TOKEN>`; a signed-in session creates one with POST /api/v1/tokens, naming its scopes.",
-  "An operation that needs a scope lists it in its security requirement; a token without it is refused with 403 `insufficient_scope`. The scopes:",
-  ...Object.entries(SCOPE_DESCRIPTIONS).map(([scope, description]) => `- \`${scope}\`: ${description}`),
+  "An operation that needs a scope lists it under `oauth2`: an API token needs the same scope, and one without it is refused with 403 `insufficient_scope`.",
 ].join("\n");
+const OAUTH_DESCRIPTION = [
+  "An app authorized by its user through the server's OAuth 2.1 authorization server (metadata at `/.well-known/oauth-authorization-server`):",
+  "authorization code with PKCE (S256), clients identified by a client metadata document or registered at `/oauth/register`, access tokens bound to",
+  "this server's resource and sent as `Authorization: Bearer`. Each operation lists the scope it needs; a token without it is refused with 403 `insufficient_scope`.",
+].join(" ");
 
 const TAGS = [
   { name: "pages", description: "Markdown pages: records, content (text/markdown, under If-Match), moves, history, comments" },
@@ -49,6 +53,7 @@ const TAGS = [
   { name: "shares", description: "Workspace members, page and folder grants, invitations" },
   { name: "groups", description: "Groups of a workspace's people: pages, folders and a workspace role given to all of them at once" },
   { name: "tokens", description: "API tokens (created by a browser session)" },
+  { name: "apps", description: "Apps the user authorized through OAuth (listed and revoked by a browser session)" },
   { name: "share-links", description: "Public share links of pages and folders: expiry, password, revocation, views" },
   { name: "public", description: "The public pages of share links, outside /api/v1 and without authentication" },
   { name: "sign-in", description: "Signing a browser in (through the organisation's OpenID provider, or a one-time link) and out, outside /api/v1" },
@@ -91,15 +96,15 @@ function methodOf(route: RouteOptions): string {
 }
 
 /**
- * The security requirement of a route: an API token or a browser session. Every token operation names the one
- * bearer scheme, so a token entered once in /docs' "Authorize" goes out on each of them; the scope a route needs
- * is the requirement's role list, which OpenAPI 3.1 allows for any scheme (docs/guide/api-reference.md).
+ * The security requirement of a route: an OAuth app's token, an API token or a browser session, as alternatives.
+ * The scope a route needs is listed under the OAuth 2 scheme, which declares the scopes; an API token needs the
+ * same scope (the bearer scheme's description says so), and a session none.
  */
 function securityOf(access: Requirement | undefined): Array<Record<string, string[]>> {
   if (!access) return [];
   if ("sessionOnly" in access) return [{ browserSession: [] }];
-  if ("scope" in access) return [{ bearerToken: [access.scope] }, { browserSession: [] }];
-  return [{ bearerToken: [] }, { browserSession: [] }];
+  if ("scope" in access) return [{ oauth2: [access.scope] }, { bearerToken: [] }, { browserSession: [] }];
+  return [{ oauth2: [] }, { bearerToken: [] }, { browserSession: [] }];
 }
 
 function accessNote(access: Requirement | undefined): string {
@@ -335,6 +340,11 @@ export async function registerApiReference(app: App, options: { peerDocumentUrl?
       servers: [{ url: "/", description: "The server (or gateway) that serves this document" }],
       components: {
         securitySchemes: {
+          oauth2: {
+            type: "oauth2",
+            description: OAUTH_DESCRIPTION,
+            flows: { authorizationCode: { authorizationUrl: "/oauth/authorize", tokenUrl: "/oauth/token", refreshUrl: "/oauth/token", scopes: SCOPE_DESCRIPTIONS } },
+          },
           bearerToken: { type: "http", scheme: "bearer", description: BEARER_DESCRIPTION },
           browserSession: { type: "apiKey", in: "cookie", name: SESSION_COOKIE, description: "The session cookie of a signed-in browser" },
         },
@@ -343,9 +353,9 @@ export async function registerApiReference(app: App, options: { peerDocumentUrl?
     },
     transform: (input) => {
       const { route, url } = input;
-      // The MCP server speaks JSON-RPC as the MCP specification describes it, not this API: it and its RFC 9728
-      // metadata are not operations of the reference (docs/guide/ describes them).
-      const mcp = url === "/mcp" || url.startsWith("/.well-known/");
+      // The MCP server speaks JSON-RPC as the MCP specification describes it, and the OAuth authorization server
+      // OAuth: they and their RFC 9728 / RFC 8414 metadata are not operations of the reference.
+      const mcp = url === "/mcp" || url.startsWith("/.well-known/") || url.startsWith("/oauth/");
       if (url.startsWith("/internal/") || url === OPENAPI_PATH || url.startsWith(DOCS_PREFIX) || mcp) return { schema: { ...route.schema, hide: true }, url };
       const { schema: transformed } = jsonSchemaTransform(input);
       const schema: JsonSchema = { ...transformed };

@@ -25,6 +25,7 @@ export const PROJECTION_NAMES = [
   "webhooks",
   "shareLinks",
   "groups",
+  "apps",
 ] as const;
 export type ProjectionName = (typeof PROJECTION_NAMES)[number];
 

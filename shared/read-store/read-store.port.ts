@@ -13,6 +13,7 @@ import type { TrashView, TrashWriter } from "../trash/trash.view.ts";
 import type { PagesView, PagesWriter } from "../pages/pages.view.ts";
 import type { InvitationsView, InvitationsWriter } from "../sharing/invitations.view.ts";
 import type { TokensView, TokensWriter } from "../tokens/tokens.view.ts";
+import type { AppsView, AppsWriter } from "../apps/apps.view.ts";
 import type { ShareLinksView, ShareLinksWriter } from "../share-links/share-links.view.ts";
 import type { UsersView, UsersWriter } from "../users/users.view.ts";
 import type { WebhooksView, WebhooksWriter } from "../webhooks/webhooks.view.ts";
@@ -24,6 +25,7 @@ import type { ParkedEventsStore } from "./parked-events.port.ts";
 export interface ReadModels {
   readonly users: UsersView;
   readonly tokens: TokensView;
+  readonly apps: AppsView;
   readonly folders: FoldersView;
   readonly pages: PagesView;
   readonly access: AccessView;
@@ -55,6 +57,7 @@ export interface ReadStore extends ReadModels {
 export interface ProjectionWriters<Tx> {
   readonly users: UsersWriter<Tx>;
   readonly tokens: TokensWriter<Tx>;
+  readonly apps: AppsWriter<Tx>;
   readonly folders: FoldersWriter<Tx>;
   readonly pages: PagesWriter<Tx>;
   readonly access: AccessWriter<Tx>;

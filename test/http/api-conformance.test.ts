@@ -18,6 +18,7 @@ import { publicPages } from "../support/conformance/public-pages.ts";
 import { ONE_AN_HOUR, rateLimited } from "../support/conformance/rate-limits.ts";
 import { readinessWithTheReadStoreDown } from "../support/conformance/store-down.ts";
 import { callEveryOperation } from "../support/every-operation.ts";
+import { authorizedApp } from "../support/oauth-flow.ts";
 import { makeImage } from "../support/images.ts";
 import { ResponseConformance } from "../support/openapi-conformance.ts";
 import { TEST_SESSION_SECRET, TestServer } from "../support/server.ts";
@@ -208,6 +209,17 @@ describe("the API reference and the server", () => {
     }
     expect(conformance.problems).toEqual([]);
   }, 60_000);
+
+  it("agree on the apps a user authorized through OAuth: listed, then revoked", async () => {
+    const owner = await server.registered("app-owner");
+    await authorizedApp(server.url, owner, ["pages:read"]);
+    const cookie = owner.credentials && "cookie" in owner.credentials ? owner.credentials.cookie : "";
+    const client = checked(createWorkspaceClient({ baseUrl: server.url, headers: { cookie: `${SESSION_COOKIE}=${cookie}` } }));
+    const listed = await client.GET("/api/v1/apps");
+    const appId = listed.data?.data[0]?.id ?? "";
+    expect((await client.DELETE("/api/v1/apps/{appId}", { params: { path: { appId } } })).response.status).toBe(204);
+    expect(conformance.problems).toEqual([]);
+  });
 
   it("calls every operation of the document, with each answer a test can provoke", () => {
     // A pair listed here was never answered: provoke it with a probe (test/support/conformance/), or, if no test

@@ -58,7 +58,7 @@ interface OpenApiDocument {
   servers?: Array<{ url: string }>;
   tags: Array<{ name: string }>;
   components: {
-    securitySchemes: Record<string, { type: string; scheme?: string; in?: string; name?: string; flows?: { clientCredentials?: { scopes: Record<string, string> } } }>;
+    securitySchemes: Record<string, { type: string; scheme?: string; in?: string; name?: string; flows?: { authorizationCode?: { authorizationUrl: string; tokenUrl: string; scopes: Record<string, string> } } }>;
     schemas: Record<string, JsonSchemaObject>;
   };
   paths: Record<string, Record<string, OperationObject>>;
@@ -97,15 +97,23 @@ const isDocsAsset = (url: string) => url === "/docs" || url.startsWith("/docs/")
 /** The command API's routes for query nodes: not exposed through the gateway, so not in the reference. */
 const isInternal = (url: string) => url.startsWith("/internal/");
 /** The MCP server and its RFC 9728 metadata: JSON-RPC as the MCP specification describes it, not API operations. */
-const isMcp = (url: string) => url === "/mcp" || url.startsWith("/.well-known/");
+// The MCP server and the OAuth authorization server speak their own protocols, described by their RFC 9728 and
+// RFC 8414 metadata, not by this reference.
+const isMcp = (url: string) => url === "/mcp" || url.startsWith("/.well-known/") || url.startsWith("/oauth/");
 const apiRoutes = () => registered.filter(({ method, url }) => method !== "HEAD" && !isDocsAsset(url) && !isInternal(url) && !isMcp(url));
 
 describe("the OpenAPI document", () => {
-  it("is OpenAPI 3.1 with two security schemes, an API token and a browser session, and none that cannot be used", () => {
+  it("is OpenAPI 3.1 with three security schemes, OAuth 2 (authorization code), an API token and a browser session", () => {
     expect(document.openapi).toMatch(/^3\.1\.\d+$/);
     expect(document.info).toEqual(expect.objectContaining({ title: expect.any(String), version: expect.any(String) }));
     expect(document.servers).toEqual([expect.objectContaining({ url: "/" })]);
-    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(["bearerToken", "browserSession"]);
+    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(["bearerToken", "browserSession", "oauth2"]);
+    expect(document.components.securitySchemes.oauth2).toEqual(
+      expect.objectContaining({
+        type: "oauth2",
+        flows: { authorizationCode: expect.objectContaining({ authorizationUrl: "/oauth/authorize", tokenUrl: "/oauth/token", scopes: expect.objectContaining({ "pages:read": expect.any(String), "pages:comment": expect.any(String), "pages:write": expect.any(String) }) }) },
+      }),
+    );
     expect(document.components.securitySchemes.bearerToken).toEqual(expect.objectContaining({ type: "http", scheme: "bearer" }));
     expect(document.components.securitySchemes.browserSession).toEqual(expect.objectContaining({ type: "apiKey", in: "cookie", name: "app-auth.session_token" }));
   });
@@ -160,17 +168,17 @@ describe("the OpenAPI document", () => {
     }
   });
 
-  it("states the scope of every API operation on the one bearer scheme, beside the browser session", () => {
+  it("states the scope of every API operation under the OAuth 2 scheme, beside an API token and the browser session", () => {
     for (const route of coreRoutes) {
       const [method = "", path = ""] = route.split(" ");
       const security = operation(method, `/api/v1${path}`)?.security;
       if (route === "POST /tokens") expect(security, route).toEqual([{ browserSession: [] }]);
-      else if (route === "GET /me") expect(security, route).toEqual([{ bearerToken: [] }, { browserSession: [] }]);
-      else expect(security, route).toEqual([{ bearerToken: [expect.stringMatching(/^pages:(read|comment|write)$/)] }, { browserSession: [] }]);
+      else if (route === "GET /me") expect(security, route).toEqual([{ oauth2: [] }, { bearerToken: [] }, { browserSession: [] }]);
+      else expect(security, route).toEqual([{ oauth2: [expect.stringMatching(/^pages:(read|comment|write)$/)] }, { bearerToken: [] }, { browserSession: [] }]);
     }
-    expect(operation("GET", "/api/v1/pages/resolve")?.security?.[0]).toEqual({ bearerToken: ["pages:read"] });
-    expect(operation("PATCH", "/api/v1/pages/{pageId}/comments/{commentId}")?.security?.[0]).toEqual({ bearerToken: ["pages:comment"] });
-    expect(operation("POST", "/api/v1/shares/workspace/members")?.security?.[0]).toEqual({ bearerToken: ["pages:write"] });
+    expect(operation("GET", "/api/v1/pages/resolve")?.security?.[0]).toEqual({ oauth2: ["pages:read"] });
+    expect(operation("PATCH", "/api/v1/pages/{pageId}/comments/{commentId}")?.security?.[0]).toEqual({ oauth2: ["pages:comment"] });
+    expect(operation("POST", "/api/v1/shares/workspace/members")?.security?.[0]).toEqual({ oauth2: ["pages:write"] });
   });
 
   it("declares the health checks public, under the operations tag", () => {

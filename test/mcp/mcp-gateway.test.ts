@@ -1,6 +1,7 @@
 // The MCP server through the split deployment's nginx gateway: the official client initializes, lists the tools
 // of its token's scopes, calls every kind of tool (reads answered from the read models the projector keeps,
 // writes appended by the command API), reads a resource, and is told where the metadata is without a token.
+import { authorizedApp } from "../support/oauth-flow.ts";
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintSession } from "../../shared/auth/session-verifier.ts";
@@ -31,6 +32,22 @@ describe.skipIf(unavailable !== null)("the MCP server through the gateway", () =
     expect(url).toBe(`${gateway.url}/.well-known/oauth-protected-resource`);
     const metadata = (await (await fetch(url)).json()) as Record<string, unknown>;
     expect(metadata.resource).toBe(`${gateway.url}/mcp`);
+  });
+
+  it("authorizes an agent through OAuth behind the gateway: metadata, consent, tokens the query nodes accept, revocation", async () => {
+    const metadata = (await (await fetch(`${gateway.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+    expect(metadata.issuer).toBe(gateway.url);
+    expect(metadata.token_endpoint).toBe(`${gateway.url}/oauth/token`);
+    const id = crypto.randomUUID();
+    const cookie = await mintSession(TEST_SESSION_SECRET, { sub: id, email: `oauth-gate-${id}@example.com`, name: "Gate OAuth" });
+    const person = Object.assign(new Client(gateway.url, { cookie }), { id, email: `oauth-gate-${id}@example.com`, name: "Gate OAuth" });
+    expect((await person.get("/me")).status).toBe(200);
+    const { tokens } = await authorizedApp(gateway.url, person, ["pages:read"]);
+    const app = new Client(gateway.url, { bearer: tokens.access_token });
+    expect((await app.get("/pages")).status).toBe(200);
+    const appId = ((await person.get("/apps")).body.data as Array<{ id: string }>)[0]?.id ?? "";
+    expect((await person.delete(`/apps/${appId}`)).status).toBe(204);
+    expect((await app.get("/pages")).status).toBe(401);
   });
 
   it("serves a session with the official client: tools per scope, every kind of call, a resource, notifications on its stream", async () => {

@@ -55,6 +55,9 @@ export async function callEveryOperation({ browser, bob, withToken, receiverUrl,
   expectStatus((await browser.GET("/api/v1/tokens")).response, 200, "listTokens");
   const spare = must((await browser.POST("/api/v1/tokens", { body: { name: "spare" } })).data, "a second token");
   expectStatus((await browser.DELETE("/api/v1/tokens/{tokenId}", { params: { path: { tokenId: spare.id } } })).response, 204, "revokeToken");
+  must((await browser.GET("/api/v1/apps")).data, "listApps");
+  // No app was authorized here (an OAuth flow: api-conformance.test.ts revokes one): one not theirs is missing.
+  expectStatus((await browser.DELETE("/api/v1/apps/{appId}", { params: { path: { appId: "not-an-app-of-theirs-000" } } })).response, 404, "revokeApp");
 
   // Folders.
   const projects = must((await api.POST("/api/v1/folders", { body: { name: "Projects" } })).data, "createFolder");
@@ -153,6 +156,7 @@ export async function callEveryOperation({ browser, bob, withToken, receiverUrl,
   const sharedBytes = await api.GET("/s/{secret}/attachments/{attachmentId}", { params: { path: { secret: pageSecret, attachmentId: sharedFile.id } }, parseAs: "arrayBuffer" });
   if (must(sharedBytes.data, "getSharedAttachment").byteLength !== pdf.size) throw new Error("getSharedAttachment answered other bytes");
   expectStatus((await api.GET("/s/{secret}/attachments/{attachmentId}", { params: { path: { secret: pageSecret, attachmentId: crypto.randomUUID() } }, parseAs: "arrayBuffer" })).response, 404, "getSharedAttachment of a file not on the page");
+  expectStatus((await api.GET("/favicon.ico", { parseAs: "text" })).response, 204, "getFavicon");
   // A protected link: its page asks for the password; the form (as a browser posts it, or as JSON) answers 303 to
   // the page with the cookie that unlocks it.
   const locked = must((await api.POST("/api/v1/pages/{pageId}/share-links", { params: { path: { pageId: page.id } }, body: { password: "correct horse" } })).data, "a protected link");

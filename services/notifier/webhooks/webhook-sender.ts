@@ -2,11 +2,11 @@
 // resolves to is checked (public only unless private networks are allowed), and the socket connects to the
 // checked address through a custom `lookup`, so DNS cannot answer differently between check and connect.
 // Redirects are not followed (a 3xx is an answer like any other non-2xx); the whole exchange has a deadline.
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { isIP, type LookupFunction } from "node:net";
+import { isIP } from "node:net";
 import { isPublicAddress } from "../../../shared/webhooks/address-check.ts";
+import { checkedLookup, RefusedAddress } from "../../../shared/webhooks/checked-lookup.ts";
 import type { AttemptResult } from "../../../shared/webhooks/delivery-rules.ts";
 
 export interface SendOptions {
@@ -15,23 +15,6 @@ export interface SendOptions {
 }
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
-
-class RefusedAddress extends Error {}
-
-function checkedLookup(allowPrivate: boolean): LookupFunction {
-  return (hostname, options, callback) => {
-    dnsLookup(hostname, { all: true, family: options.family ?? 0 }, (error, addresses: LookupAddress[]) => {
-      if (error) return callback(error, "", 0);
-      const refused = allowPrivate ? [] : addresses.filter((entry) => !isPublicAddress(entry.address));
-      if (addresses.length === 0 || refused.length > 0) {
-        return callback(new RefusedAddress(`${hostname} resolves to a private, loopback or link-local address`), "", 0);
-      }
-      if (options.all) return (callback as unknown as (error: null, all: LookupAddress[]) => void)(null, addresses);
-      const [first] = addresses;
-      return first ? callback(null, first.address, first.family) : callback(new RefusedAddress(`${hostname} has no address`), "", 0);
-    });
-  };
-}
 
 export function sendWebhook(url: string, headers: Record<string, string>, body: string, options: SendOptions): Promise<AttemptResult> {
   return new Promise((resolve) => {

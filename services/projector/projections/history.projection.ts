@@ -70,6 +70,9 @@ function subjectOf(event: DomainEvent): Subject {
     case "TokenCreated":
     case "TokenUsed":
     case "TokenRevoked":
+    case "OAuthClientRegistered":
+    case "AppAuthorized":
+    case "AppRevoked":
     case "WorkspaceMemberAdded":
     case "WorkspaceMemberRoleChanged":
     case "WorkspaceMemberRemoved":

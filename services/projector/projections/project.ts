@@ -18,6 +18,7 @@ import { projectFolder } from "./folders.projection.ts";
 import { projectInvitation } from "./invitations.projection.ts";
 import { projectPage } from "./pages.projection.ts";
 import { projectToken } from "./tokens.projection.ts";
+import { projectApp } from "./apps.projection.ts";
 import { projectUser } from "./users.projection.ts";
 import { projectWebhook } from "./webhooks.projection.ts";
 import { projectShareLink } from "./share-links.projection.ts";
@@ -65,6 +66,11 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
     case "TokenUsed":
     case "TokenRevoked":
       return guard("tokens", () => projectToken(narrow(stored, event), writers, tx));
+    case "OAuthClientRegistered":
+      return; // the authorization server reads a client's registration from its stream
+    case "AppAuthorized":
+    case "AppRevoked":
+      return guard("apps", () => projectApp(narrow(stored, event), writers, tx));
     case "FolderCreated":
     case "FolderRenamed":
     case "FolderIconChanged":

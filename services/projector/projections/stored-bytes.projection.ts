@@ -47,6 +47,9 @@ export async function projectStoredBytes<Tx>({ event, position }: StoredEvent, w
     case "TokenCreated":
     case "TokenUsed":
     case "TokenRevoked":
+    case "OAuthClientRegistered":
+    case "AppAuthorized":
+    case "AppRevoked":
     case "FolderCreated":
     case "FolderRenamed":
     case "FolderIconChanged":

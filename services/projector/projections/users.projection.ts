@@ -20,6 +20,7 @@ export async function projectUser<Tx>({ event, metadata }: StoredEvent<UserEvent
     case "UserErased":
       // Their tokens and webhooks go with them: the names, URLs and descriptions they typed.
       await writers.tokens.removeForUser(tx, event.data.userId);
+      await writers.apps.removeForUser(tx, event.data.userId);
       await writers.webhooks.removeForOwner(tx, event.data.userId);
       return forget(writers, tx, event.data.userId);
     case "EmailReserved":

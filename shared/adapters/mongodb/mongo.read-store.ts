@@ -24,6 +24,7 @@ import { Generation, MongoBatch, type GenerationRef, type MongoIndex, type Mongo
 import { MongoPagesView, MongoPagesWriter, pagesModel } from "./pages.view.mongo.ts";
 import { MongoThreadsView, MongoThreadsWriter, threadsModel } from "./threads.view.mongo.ts";
 import { MongoTokensView, MongoTokensWriter, tokensModel } from "./tokens.view.mongo.ts";
+import { MongoAppsView, MongoAppsWriter, appsModel } from "./apps.view.mongo.ts";
 import { MongoShareLinksView, MongoShareLinksWriter, shareLinksModel } from "./share-links.view.mongo.ts";
 import { MongoUsersView, MongoUsersWriter, usersModel } from "./users.view.mongo.ts";
 import { MongoWebhooksView, MongoWebhooksWriter, webhooksModel } from "./webhooks.view.mongo.ts";
@@ -43,7 +44,7 @@ type MetaDoc = { _id: string; generation: number; version: number; batches?: num
 type CheckpointDoc = { _id: string; position: number };
 
 const checkpointModel: MongoModel = { collections: [CHECKPOINT], indexes: [] };
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel, groupsModel, parkedEventsModel];
+const models = [checkpointModel, usersModel, tokensModel, appsModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel, groupsModel, parkedEventsModel];
 
 /** Every index the read models create at start, with the query it serves (listed in docs/operations/mongodb.md). */
 export const mongoIndexes: readonly MongoIndex[] = models.flatMap((model) => model.indexes);
@@ -92,6 +93,7 @@ export async function supportsTransactions(db: Db): Promise<boolean> {
 export class MongoReadStore implements ReadStore {
   readonly users;
   readonly tokens;
+  readonly apps;
   readonly folders;
   readonly pages;
   readonly access;
@@ -116,6 +118,7 @@ export class MongoReadStore implements ReadStore {
   ) {
     this.users = new MongoUsersView(holder);
     this.tokens = new MongoTokensView(holder);
+    this.apps = new MongoAppsView(holder);
     this.folders = new MongoFoldersView(holder);
     this.pages = new MongoPagesView(holder);
     this.access = new MongoAccessView(holder, options.accessContextCache);
@@ -185,6 +188,7 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
     this.writers = {
       users: new MongoUsersWriter(holder),
       tokens: new MongoTokensWriter(holder),
+      apps: new MongoAppsWriter(holder),
       folders: new MongoFoldersWriter(holder),
       pages: new MongoPagesWriter(holder),
       access: new MongoAccessWriter(holder),

@@ -17,6 +17,7 @@ import { pageSearchModel } from "./page-search.sqlite.ts";
 import { SqliteBatch, type SqliteModel } from "./sqlite-batch.ts";
 import { SqliteThreadsView, SqliteThreadsWriter, threadsModel } from "./threads.view.sqlite.ts";
 import { SqliteTokensView, SqliteTokensWriter, tokensModel } from "./tokens.view.sqlite.ts";
+import { SqliteAppsView, SqliteAppsWriter, appsModel } from "./apps.view.sqlite.ts";
 import { shareLinksModel, SqliteShareLinksView, SqliteShareLinksWriter } from "./share-links.view.sqlite.ts";
 import { SqliteUsersView, SqliteUsersWriter, usersModel } from "./users.view.sqlite.ts";
 import { SqliteStoredBytesView, SqliteStoredBytesWriter, storedBytesModel } from "./stored-bytes.view.sqlite.ts";
@@ -40,7 +41,7 @@ INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`,
   queryIndexes: [],
 };
 
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel, groupsModel, parkedEventsModel];
+const models = [checkpointModel, usersModel, tokensModel, appsModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel, groupsModel, parkedEventsModel];
 const schemas = models.map((model) => model.schema).join("\n");
 
 const layoutOf = (db: Database.Database): number => Number(db.pragma("user_version", { simple: true }));
@@ -75,6 +76,7 @@ const readCheckpoint = (db: Database.Database) => db.prepare<[], number>("SELECT
 export class SqliteReadStore implements ReadStore {
   readonly users;
   readonly tokens;
+  readonly apps;
   readonly folders;
   readonly pages;
   readonly access;
@@ -96,6 +98,7 @@ export class SqliteReadStore implements ReadStore {
     this.db = openReadModels(filename);
     this.users = new SqliteUsersView(this.db);
     this.tokens = new SqliteTokensView(this.db);
+    this.apps = new SqliteAppsView(this.db);
     this.folders = new SqliteFoldersView(this.db);
     this.pages = new SqlitePagesView(this.db);
     this.access = new SqliteAccessView(this.db, options.accessContextCache);
@@ -150,6 +153,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
     this.writers = {
       users: new SqliteUsersWriter(this.db),
       tokens: new SqliteTokensWriter(this.db),
+      apps: new SqliteAppsWriter(this.db),
       folders: new SqliteFoldersWriter(this.db),
       pages: new SqlitePagesWriter(this.db, {
         ...options,

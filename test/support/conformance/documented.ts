@@ -35,6 +35,8 @@ export function documentedOperations(conformance: ResponseConformance): Document
   return conformance.operations().map((operation) => {
     const security = operation.security ?? [];
     const bearer = security.find((requirement) => "bearerToken" in requirement)?.bearerToken ?? null;
+    // The scope an operation needs is listed under the OAuth 2 scheme; an API token needs the same.
+    const oauth = security.find((requirement) => "oauth2" in requirement)?.oauth2 ?? null;
     const content = operation.requestBody && "content" in operation.requestBody ? operation.requestBody.content : {};
     const json = content["application/json"];
     return {
@@ -42,7 +44,7 @@ export function documentedOperations(conformance: ResponseConformance): Document
       method: operation.method.toUpperCase(),
       path: operation.path,
       statuses: Object.keys(operation.responses ?? {}),
-      scope: bearer?.[0] ?? null,
+      scope: oauth?.[0] ?? null,
       secured: security.length > 0,
       sessionOnly: security.length > 0 && bearer === null,
       consumes: Object.keys(content),

@@ -3,7 +3,9 @@
 // request of a session first seen meanwhile 503 consistency_timeout (its account is recorded, not readable yet).
 // The projector is paused for the while, as an overloaded or restarting one would be; everything the writes need
 // is made (and projected) first.
+import { SESSION_COOKIE } from "../../../shared/auth/session-verifier.ts";
 import { attachmentForm } from "../attachments.ts";
+import { authorizedApp } from "../oauth-flow.ts";
 import { makeImage } from "../images.ts";
 import type { TestServer } from "../server.ts";
 import { attach, contentOf, createFolder, createPage, deletePage, imageForm, invite, openThread, reply, shareLink, unknownAddress } from "./builders.ts";
@@ -36,6 +38,11 @@ export async function whileTheReadSideLags({ server, prober, conformance, receiv
     makeImage("png"),
   ]);
   const [target, moving] = await Promise.all([createFolder(api, { name: "Target" }), createFolder(api, { name: "Moving" })]);
+  // An app authorized through OAuth (its consent given by a signed-in person), revoked below while the read side lags.
+  const appOwner = await server.registered("app-owner");
+  await authorizedApp(server.url, appOwner, ["pages:read"]);
+  const appId = String(((await appOwner.get("/apps")).body.data as Array<{ id: string }>)[0]?.id);
+  const appOwnerSession = prober.as({ cookie: `${SESSION_COOKIE}=${appOwner.credentials && "cookie" in appOwner.credentials ? appOwner.credentials.cookie : ""}` });
   const [renamed, moved, appended, restored, duplicated, deleted, purged, undeleted, discussed, shared, filed] = await Promise.all(
     ["Renamed", "Moved", "Appended", "Restored", "Duplicated", "Deleted", "Purged", "Undeleted", "Discussed", "Shared", "Filed"].map((title) => createPage(api, { title })),
   );
@@ -79,6 +86,7 @@ export async function whileTheReadSideLags({ server, prober, conformance, receiv
       [
         async () => behind(await ann.post("/api/v1/tokens", { name: "while behind", scopes: ["pages:read"] }), "createToken"),
         async () => behind(await ann.delete(`/api/v1/tokens/${spareToken}`), "revokeToken"),
+        async () => behind(await appOwnerSession.delete(`/api/v1/apps/${appId}`), "revokeApp"),
       ],
       [
         async () => behind(await api.post("/api/v1/folders", { name: "While behind" }), "createFolder"),
