@@ -16,7 +16,7 @@ import { registerCommandApi } from "./command-api/command-api.ts";
 import { registerMcp } from "./mcp/mcp.routes.ts";
 import { openBlobStore, openSealedEventStore, openLiveProjectionStore, openReadStore, openWebhookDeliveries, projectorFor, type RunningProjector } from "./embedded-stores.ts";
 import type { Erasure } from "./key-store-wiring.ts";
-import { apiAppFor, appendingStore, authenticatorFor, busFor, busReachability, commandApiPorts, inProcessWriteSide, mailerFor, publicBaseUrl, queryApiPorts, rateLimitsFor, webhookWorkerFor, workerPoolFor, type Clock } from "./embedded-wiring.ts";
+import { apiAppFor, appendingStore, authenticatorFor, busFor, busReachability, commandApiPorts, inProcessWriteSide, mailerFor, publicBaseUrl, queryApiPorts, rateLimitsFor, webhookWorkerFor, heavyWorkFor, type Clock } from "./embedded-wiring.ts";
 import { runUntilSignalled } from "./lifecycle.ts";
 import { Notifier } from "./notifier/notifier.ts";
 import { Publisher } from "./projector/publisher.ts";
@@ -69,13 +69,14 @@ export async function startAllInOne(
   await registerApiReference(app);
   healthRoutes(app, { eventStore, readStore, projector, dependencies: { bus: busReachability(bus) } });
   metricsRoute(app, metrics);
-  // One worker pool for the process, shared by the import (command side) and the export (query side).
-  const pool = workerPoolFor(config);
-  const commandPorts = commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries, erasure }, watcher, logger, clock, metrics, pool);
+  // One worker pool for the process, shared by the import (command side) and the export (query side), and one
+  // cap of diffs per user, shared by the diff route (query side) and the MCP tool (command side).
+  const work = heavyWorkFor(config);
+  const commandPorts = commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries, erasure }, watcher, logger, clock, metrics, work);
   await registerCommandApi(app, commandPorts);
   registerMcp(app, { ...commandPorts, authenticator, rateLimits, publicBaseUrl: config.PUBLIC_BASE_URL ?? null });
   const shareLinkViews = new InProcessShareLinkViews({ eventStore: appendingStore(eventStore, metrics), views: readStore, clock });
-  await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs, webhookDeliveries }, watcher, writeSide, clock, { views: shareLinkViews, guessCounters: rateLimits.counters, logger }, metrics, pool));
+  await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs, webhookDeliveries }, watcher, writeSide, clock, { views: shareLinkViews, guessCounters: rateLimits.counters, logger }, metrics, work));
   const url = await listenOn(app, config.PORT, config.HOST);
   logger.info({ event: "server.started", url, dataDir: config.DATA_DIR, mode: "all-in-one" });
 
