@@ -43,7 +43,10 @@ export async function startAllInOne(
 ): Promise<RunningServer> {
   const metrics = new PrometheusMetrics();
   const { eventStore, erasure } = await openSealedEventStore(config);
-  const readStore = await openReadStore(config, metrics);
+  // One worker pool for the process, shared by the import (command side), the export and the search's ranking
+  // (query side, and the MCP tools), and one cap of diffs per user, shared by the diff route and the MCP tool.
+  const work = heavyWorkFor(config);
+  const readStore = await openReadStore(config, metrics, work.pool);
   const watcher = new CheckpointWatcher(readStore, { projectorInProcess: true });
   const projectionStore = await openLiveProjectionStore(config, { eventStore, logger });
   const blobs = await openBlobStore(config);
@@ -69,9 +72,6 @@ export async function startAllInOne(
   await registerApiReference(app);
   healthRoutes(app, { eventStore, readStore, projector, dependencies: { bus: busReachability(bus) } });
   metricsRoute(app, metrics);
-  // One worker pool for the process, shared by the import (command side) and the export (query side), and one
-  // cap of diffs per user, shared by the diff route (query side) and the MCP tool (command side).
-  const work = heavyWorkFor(config);
   const commandPorts = commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries, erasure }, watcher, logger, clock, metrics, work);
   await registerCommandApi(app, commandPorts);
   registerMcp(app, { ...commandPorts, authenticator, rateLimits, publicBaseUrl: config.PUBLIC_BASE_URL ?? null });
