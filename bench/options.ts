@@ -1,7 +1,8 @@
 // Benchmark options: --quick (under two minutes) or the full run (under fifteen), each size overridable;
 // --no-peer leaves out the Emmett appends peer; --only loop runs the event-loop row alone, --only worst the
 // worst-case table of every operation, --only attachments the 40 MB attachment rows, --only erasure the rows of
-// the cost of sealing.
+// the cost of sealing, --only noisy the noisy-neighbour rows (one caller at its worst per shared resource, another
+// caller timed beside it).
 import { parseArgs } from "node:util";
 import { z } from "zod";
 
@@ -17,7 +18,7 @@ const optionsSchema = z.object({
   appendEvents: z.coerce.number().int().min(1_000),
   lagSeconds: z.coerce.number().int().min(1).max(120),
   /** One row alone instead of the whole table. */
-  only: z.enum(["loop", "worst", "attachments", "erasure"]).optional(),
+  only: z.enum(["loop", "worst", "attachments", "erasure", "noisy"]).optional(),
 });
 export type BenchOptions = z.infer<typeof optionsSchema>;
 

@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [--profile] [--no-peer] [--only loop|worst|attachments|erasure] [--pages N] [--duration S] [--connections C] [--replay-events N] [--append-events N]`
+// `npm run bench [-- --quick] [--profile] [--no-peer] [--only loop|worst|attachments|erasure|noisy] [--pages N] [--duration S] [--connections C] [--replay-events N] [--append-events N]`
 // Seeds a fresh DATA_DIR, starts the all-in-one server as its own process, drives it with autocannon from
 // this process, measures the store, projection and replay figures in process, prints a table and writes
 // bench/results/<date>.json. Every figure is set beside a reference measured in the same run.
@@ -16,6 +16,7 @@ import { benchImageUpload } from "./images.ts";
 import { benchVaultImport } from "./import.ts";
 import { benchExport } from "./export.ts";
 import { benchWorst } from "./worst/worst-table.ts";
+import { benchNoisy } from "./noisy/noisy-table.ts";
 import { benchChangeFeed, seedRevisedPage } from "./history.ts";
 import { historyRows } from "./history-rows.ts";
 import { userIdSchema } from "../shared/kernel/ids.ts";
@@ -53,6 +54,10 @@ if (options.only === "attachments") {
 }
 if (options.only === "erasure") {
   await benchErasureCostOnly({ ...options, log });
+  process.exit(0);
+}
+if (options.only === "noisy") {
+  await benchNoisy({ secret: SECRET, quick: options.quick, log });
   process.exit(0);
 }
 if (options.only === "worst") {

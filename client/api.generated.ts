@@ -11562,7 +11562,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `{error: {code, message}}` with code `rate_limited` */
+            /** @description `{error: {code, message}}` with code `rate_limited` or `too_many_tasks` */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -15073,7 +15073,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `{error: {code, message}}` with code `rate_limited` */
+            /** @description `{error: {code, message}}` with code `rate_limited` or `too_many_tasks` */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -15356,7 +15356,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `{error: {code, message}}` with code `rate_limited` */
+            /** @description `{error: {code, message}}` with code `rate_limited` or `too_many_tasks` */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -15375,7 +15375,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `{error: {code, message}}` with code `consistency_timeout` */
+            /** @description `{error: {code, message}}` with code `consistency_timeout` or `unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -16125,7 +16125,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `{error: {code, message}}` with code `rate_limited` */
+            /** @description `{error: {code, message}}` with code `rate_limited` or `too_many_tasks` */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */

@@ -17,7 +17,7 @@ import { registerMcp } from "./mcp/mcp.routes.ts";
 import { registerOAuth } from "./command-api/oauth/oauth.routes.ts";
 import { openBlobStore, openSealedEventStore, openLiveProjectionStore, openReadStore, openWebhookDeliveries, openOAuthStore, projectorFor, type RunningProjector } from "./embedded-stores.ts";
 import type { Erasure } from "./key-store-wiring.ts";
-import { apiAppFor, appendingStore, authenticatorFor, busFor, busReachability, commandApiPorts, inProcessWriteSide, mailerFor, oauthKeysFor, publicBaseUrl, queryApiPorts, rateLimitsFor, signInPortsFor, webhookWorkerFor, workerPoolFor, type Clock } from "./embedded-wiring.ts";
+import { apiAppFor, appendingStore, authenticatorFor, busFor, busReachability, commandApiPorts, heavyWorkFor, inProcessWriteSide, mailerFor, oauthKeysFor, publicBaseUrl, queryApiPorts, rateLimitsFor, signInPortsFor, webhookWorkerFor, type Clock } from "./embedded-wiring.ts";
 import { signInRoutes } from "./command-api/routes/sign-in.routes.ts";
 import { runUntilSignalled } from "./lifecycle.ts";
 import { Notifier } from "./notifier/notifier.ts";
@@ -45,7 +45,10 @@ export async function startAllInOne(
 ): Promise<RunningServer> {
   const metrics = new PrometheusMetrics();
   const { eventStore, erasure } = await openSealedEventStore(config);
-  const readStore = await openReadStore(config, metrics);
+  // One worker pool for the process, shared by the import (command side), the export and the search's ranking
+  // (query side, and the MCP tools), and one cap of diffs per user, shared by the diff route and the MCP tool.
+  const work = heavyWorkFor(config);
+  const readStore = await openReadStore(config, metrics, work.pool);
   const watcher = new CheckpointWatcher(readStore, { projectorInProcess: true });
   const projectionStore = await openLiveProjectionStore(config, { eventStore, logger });
   const blobs = await openBlobStore(config);
@@ -71,9 +74,7 @@ export async function startAllInOne(
   await registerApiReference(app);
   healthRoutes(app, { eventStore, readStore, projector, dependencies: { bus: busReachability(bus) } });
   metricsRoute(app, metrics, { token: config.METRICS_TOKEN ?? null });
-  // One worker pool for the process, shared by the import (command side) and the export (query side).
-  const pool = workerPoolFor(config);
-  const commandPorts = commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries, erasure }, watcher, logger, clock, metrics, pool);
+  const commandPorts = commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries, erasure }, watcher, logger, clock, metrics, work);
   await registerCommandApi(app, commandPorts);
   const oauthKeys = oauthKeysFor(config);
   if (oauthKeys) {
@@ -83,7 +84,7 @@ export async function startAllInOne(
   registerMcp(app, { ...commandPorts, authenticator, rateLimits, publicBaseUrl: config.PUBLIC_BASE_URL ?? null, allowedHosts: config.ALLOWED_HOSTS ?? [], authorizationServer: oauthKeys !== null });
   signInRoutes(app, signInPortsFor(config, { authenticator, eventStore: commandPorts.eventStore, clock }, logger));
   const shareLinkViews = new InProcessShareLinkViews({ eventStore: appendingStore(eventStore, metrics), views: readStore, clock });
-  await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs, webhookDeliveries }, watcher, writeSide, clock, { views: shareLinkViews, guessCounters: rateLimits.counters, logger }, metrics, pool));
+  await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs, webhookDeliveries }, watcher, writeSide, clock, { views: shareLinkViews, guessCounters: rateLimits.counters, logger }, metrics, work));
   const url = await listenOn(app, config.PORT, config.HOST);
   logger.info({ event: "server.started", url, dataDir: config.DATA_DIR, mode: "all-in-one" });
 

@@ -11,6 +11,8 @@ import { join } from "node:path";
 import type { Config } from "../shared/config/config.ts";
 import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
 import { SqliteProjectionStore, SqliteReadStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";
+import type { RankParams } from "../shared/adapters/sqlite/page-search-rank.ts";
+import type { WorkerPool } from "../shared/workers/worker-pool.ts";
 import { FilesBlobReader, FilesBlobStore } from "../shared/adapters/files/files.blob-store.ts";
 import type { BlobReader, BlobStore } from "../shared/blobs/blob-store.port.ts";
 import type { EventStore } from "../shared/event-store/event-store.port.ts";
@@ -60,8 +62,16 @@ const readModelsFile = (config: Config): string => {
 };
 
 /** Each caller gets its own connection: the projector writes through one, the APIs read through another. */
-export function openEmbeddedReadStore(config: Config, metrics?: Pick<Metrics, "cache">): SqliteReadStore {
-  return new SqliteReadStore(readModelsFile(config), metrics ? { accessContextCache: metrics.cache("access_context") } : {});
+/**
+ * A reader's connection to the read models' file. With `pool`, searches are ranked in its threads over their own
+ * connections (page-search-rank.ts), as their caller's task, never on the event loop.
+ */
+export function openEmbeddedReadStore(config: Config, metrics?: Pick<Metrics, "cache">, pool?: Pick<WorkerPool, "run">): SqliteReadStore {
+  const file = readModelsFile(config);
+  return new SqliteReadStore(file, {
+    ...(metrics ? { accessContextCache: metrics.cache("access_context") } : {}),
+    ...(pool ? { searchRanking: async (params: RankParams) => (await pool.run("rankSearch", { file, params })).ranked } : {}),
+  });
 }
 
 /** The projector's connection, the only one that writes read models. */
@@ -132,8 +142,9 @@ export async function openBlobReader(config: Config): Promise<BlobReader & { clo
 }
 
 /** The read models a process reads: MongoDB when MONGODB_URL is set, otherwise the SQLite file in DATA_DIR. */
-export async function openReadStore(config: Config, metrics?: Pick<Metrics, "cache">): Promise<ReadStore> {
-  if (!config.MONGODB_URL) return openEmbeddedReadStore(config, metrics);
+/** `pool`: where the SQLite read models rank searches (MongoDB ranks them on its own server). */
+export async function openReadStore(config: Config, metrics?: Pick<Metrics, "cache">, pool?: Pick<WorkerPool, "run">): Promise<ReadStore> {
+  if (!config.MONGODB_URL) return openEmbeddedReadStore(config, metrics, pool);
   const options = metrics ? { accessContextCache: metrics.cache("access_context") } : {};
   const { connectMongo, MongoReadStore } = await mongo();
   return MongoReadStore.open(await connectMongo(config.MONGODB_URL), { ownsClient: true, ...options });

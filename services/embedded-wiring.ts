@@ -45,6 +45,7 @@ import type { QueryApiPorts } from "./query-api/query-api-ports.ts";
 import type { WebhookDeliveries } from "../shared/webhooks/webhook-deliveries.port.ts";
 import { WebhookSecretSealer } from "../shared/webhooks/webhook-secret.ts";
 import { WebhookWorker } from "./notifier/webhooks/webhook-worker.ts";
+import { CallerSlots } from "../shared/workers/caller-slots.ts";
 import { WorkerPool } from "../shared/workers/worker-pool.ts";
 import type { RateLimitCounters } from "../shared/rate-limit/rate-limit-counters.port.ts";
 import type { ShareLinkViewRecorder } from "../shared/share-links/share-link-views.port.ts";
@@ -97,8 +98,9 @@ export function commandApiPorts(
   logger: Logger,
   clock: Clock,
   metrics?: Metrics,
-  pool: WorkerPool = workerPoolFor(config),
+  work: HeavyWork = heavyWorkFor(config),
 ): CommandApiPorts {
+  const { pool, diffSlots } = work;
   const quotas = quotasFor({ tokensPerUser: config.QUOTA_TOKENS_PER_USER, blobBytesPerOwner: config.QUOTA_BLOB_BYTES_PER_OWNER }, stores.readStore, clock);
   const { keys, kek } = stores.erasure;
   return {
@@ -122,6 +124,7 @@ export function commandApiPorts(
     attachmentMaxBytes: config.ATTACHMENT_MAX_BYTES,
     images: new ImageInspector({ concurrency: config.IMAGE_DECODE_CONCURRENCY, queue: config.IMAGE_DECODE_QUEUE }),
     pool,
+    diffSlots,
     notes: new NoteRewriter(pool, { noteTimeLimitMs: config.IMPORT_NOTE_TIME_LIMIT_MS }),
     vaultZips: {
       maxZipBytes: config.IMPORT_ZIP_MAX_BYTES,
@@ -211,8 +214,9 @@ export function queryApiPorts(
   clock: Clock,
   publicPages: { readonly views: ShareLinkViewRecorder; readonly guessCounters: RateLimitCounters; readonly logger?: Logger },
   metrics?: Metrics,
-  pool: WorkerPool = workerPoolFor(config),
+  work: HeavyWork = heavyWorkFor(config),
 ): QueryApiPorts {
+  const { pool, diffSlots } = work;
   return {
     ...stores,
     projection: metrics ? timedProgress(projection, "read", metrics) : projection,
@@ -222,6 +226,7 @@ export function queryApiPorts(
     changeFeed: { heartbeatMs: config.CHANGE_FEED_HEARTBEAT_MS, maxPerUser: config.CHANGE_FEED_MAX_PER_USER },
     trashRetentionDays: config.TRASH_RETENTION_DAYS,
     pool,
+    diffSlots,
     exports: { maxPerUser: config.EXPORT_MAX_PER_USER, maxConcurrent: config.EXPORT_MAX_CONCURRENT },
     publicPages: {
       viewCounter: new ShareLinkViewCounter(publicPages.views, { flushMs: config.SHARE_LINK_VIEW_FLUSH_MS, clock, ...(publicPages.logger ? { logger: publicPages.logger } : {}) }),
@@ -232,9 +237,20 @@ export function queryApiPorts(
 }
 
 /**
- * The process's worker pool for CPU-heavy work on users' data; its threads start when a task needs one. A process
- * that serves both sides passes one pool to both (services/all-in-one.ts).
+ * What a process's CPU-heavy work shares: the worker pool and the cap of diffs at once per user. A process that
+ * serves both sides passes one of each to both (services/all-in-one.ts), so the diff route and the MCP tool count
+ * against one cap.
  */
+export interface HeavyWork {
+  readonly pool: WorkerPool;
+  readonly diffSlots: CallerSlots;
+}
+
+export function heavyWorkFor(config: Config): HeavyWork {
+  return { pool: workerPoolFor(config), diffSlots: new CallerSlots(config.DIFFS_PER_USER, "diffs") };
+}
+
+/** The process's worker pool for CPU-heavy work on users' data; its threads start when a task needs one. */
 export function workerPoolFor(config: Config): WorkerPool {
   return new WorkerPool({
     threads: config.WORKER_THREADS,

@@ -28,6 +28,10 @@ export interface WorstCase {
 }
 
 const api = (path: string): string => `/api/v1${path}`;
+/** Over the fixture's prose: two prefixes of its commonest words, three 8-word phrases of it, eleven of its words. */
+const WORST_SEARCH =
+  'th* an* "the quarterly plan covers hiring the storage migration" "and the onboarding flow each team lists goals" ' +
+  '"lists goals and risks the quarterly plan covers" plan covers hiring storage migration onboarding flow each team goals risks';
 const get = (caller: Caller, path: string): WorstRequest => ({ method: "GET", path: api(path), headers: { cookie: caller.cookie } });
 const send = (caller: Caller, method: string, path: string, body?: unknown): WorstRequest => ({
   method,
@@ -122,7 +126,10 @@ export const WORST_CASES: Record<string, WorstCase> = {
   },
   "GET /api/v1/pages": { input: "the largest workspace, grants received, limit 100", request: (w) => get(w.owner, "/pages?limit=100") },
   "POST /api/v1/pages": { input: `${PAGE_MAX_CHARS} characters of unclosed link brackets`, request: (w) => send(w.owner, "POST", "/pages", { title: `Largest ${randomUUID()}`, markdown: costliestMarkdown(w.sizes.bigPageChars) }) },
-  "GET /api/v1/search": { input: "a word in every page, grants received, limit 50", request: (w) => get(w.owner, "/search?q=quarterly%20plan&limit=50") },
+  "GET /api/v1/search": {
+    input: "the costliest query the limits allow (2 prefixes, 3 phrases of 8 words, 16 terms), every term in every page, grants received, limit 50",
+    request: (w) => get(w.owner, `/search?q=${encodeURIComponent(WORST_SEARCH)}&limit=50`),
+  },
   "GET /api/v1/pages/resolve": { input: "a title among the largest workspace", request: (w) => get(w.owner, `/pages/resolve?title=${encodeURIComponent(w.sampleTitle)}`) },
   "GET /api/v1/pages/{pageId}": { input: "?at= the middle of the longest history", request: (w) => get(w.owner, `/pages/${w.historyPageId}?at=${w.midRevision}`) },
   "GET /api/v1/pages/{pageId}/history": { input: "the longest history, limit 100", request: (w) => get(w.owner, `/pages/${w.historyPageId}/history?limit=100`) },

@@ -11,6 +11,7 @@ import type { ErasurePorts } from "../../shared/users/erase-user.ts";
 import type { ResolveHost } from "../../shared/webhooks/registration-target.ts";
 import type { WebhookDeliveries } from "../../shared/webhooks/webhook-deliveries.port.ts";
 import type { WebhookSecretSealer } from "../../shared/webhooks/webhook-secret.ts";
+import type { CallerSlots } from "../../shared/workers/caller-slots.ts";
 import type { WorkerPool } from "../../shared/workers/worker-pool.ts";
 import type { VaultZipSettings } from "./imports/vault-zip.ts";
 
@@ -35,6 +36,8 @@ export interface CommandApiPorts extends WritePorts {
   readonly webhooks: WebhookPorts;
   /** The process's worker pool for CPU-heavy work (diffs; the import's notes go through `notes`). */
   readonly pool: WorkerPool;
+  /** DIFFS_PER_USER: diffs one user may run at once in this process, one count for the route and the MCP tool. */
+  readonly diffSlots: CallerSlots;
   /** Parses imported notes and rewrites their links off the event loop; closed with the server. */
   readonly notes: NoteRewriter;
   /** How a vault sent as a zip is received and bounded. */

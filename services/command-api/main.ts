@@ -10,7 +10,7 @@ import { metricsRoute } from "../../shared/http/metrics.routes.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
 import { openBlobStore, openSealedEventStore, openReadStore, openWebhookDeliveries, openOAuthStore } from "../embedded-stores.ts";
-import { apiAppFor, authenticatorFor, commandApiPorts, inProcessWriteSide, oauthKeysFor, rateLimitsFor, signInPortsFor } from "../embedded-wiring.ts";
+import { apiAppFor, authenticatorFor, commandApiPorts, heavyWorkFor, inProcessWriteSide, oauthKeysFor, rateLimitsFor, signInPortsFor } from "../embedded-wiring.ts";
 import { signInRoutes } from "./routes/sign-in.routes.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { registerCommandApi } from "./command-api.ts";
@@ -24,7 +24,9 @@ await runUntilSignalled("command-api", async () => {
   const clock = () => new Date();
   const metrics = new PrometheusMetrics();
   const { eventStore, erasure } = await openSealedEventStore(config);
-  const readStore = await openReadStore(config, metrics);
+  // The worker pool before the read models: the MCP search tool ranks in it.
+  const work = heavyWorkFor(config);
+  const readStore = await openReadStore(config, metrics, work.pool);
   const watcher = new CheckpointWatcher(readStore);
   const blobs = await openBlobStore(config);
   const webhookDeliveries = await openWebhookDeliveries(config);
@@ -36,7 +38,7 @@ await runUntilSignalled("command-api", async () => {
   await registerApiReference(app);
   healthRoutes(app, { eventStore, readStore, dependencies: { bus: rateLimits.bus } });
   metricsRoute(app, metrics, { token: config.METRICS_TOKEN ?? null });
-  const commandPorts = commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries, erasure }, watcher, logger, clock, metrics);
+  const commandPorts = commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries, erasure }, watcher, logger, clock, metrics, work);
   await registerCommandApi(app, commandPorts);
   const oauthKeys = oauthKeysFor(config);
   if (oauthKeys) {

@@ -11,7 +11,7 @@ import { metricsRoute } from "../../shared/http/metrics.routes.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
 import { openBlobReader, openReadStore, openWebhookDeliveries } from "../embedded-stores.ts";
-import { apiAppFor, authenticatorFor, queryApiPorts, rateLimitsFor } from "../embedded-wiring.ts";
+import { apiAppFor, authenticatorFor, heavyWorkFor, queryApiPorts, rateLimitsFor } from "../embedded-wiring.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { registerQueryApi } from "./query-api.ts";
 import { listenOn } from "../../shared/http/listen.ts";
@@ -23,7 +23,9 @@ await runUntilSignalled("query-api", async () => {
   const logger = createLogger(config.LOG_LEVEL, "query-api");
   const clock = () => new Date();
   const metrics = new PrometheusMetrics();
-  const readStore = await openReadStore(config, metrics);
+  // The worker pool before the read models: searches are ranked in it.
+  const work = heavyWorkFor(config);
+  const readStore = await openReadStore(config, metrics, work.pool);
   const watcher = new CheckpointWatcher(readStore);
   const blobs = await openBlobReader(config);
   const webhookDeliveries = await openWebhookDeliveries(config);
@@ -35,7 +37,7 @@ await runUntilSignalled("query-api", async () => {
   healthRoutes(app, { readStore, dependencies: { bus: rateLimits.bus } });
   metricsRoute(app, metrics, { token: config.METRICS_TOKEN ?? null });
   const shareLinkViews = new CommandApiShareLinkViews(config.COMMAND_API_URL);
-  await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs, webhookDeliveries }, watcher, writeSide, clock, { views: shareLinkViews, guessCounters: rateLimits.counters, logger }, metrics));
+  await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs, webhookDeliveries }, watcher, writeSide, clock, { views: shareLinkViews, guessCounters: rateLimits.counters, logger }, metrics, work));
   const url = await listenOn(app, config.PORT, config.HOST);
   logger.info({ event: "server.started", url, mode: "query-api" });
   return {

@@ -8,6 +8,7 @@ import type { ReadModels } from "../../shared/read-store/read-store.port.ts";
 import type { SharedPageRenderer } from "../../shared/share-links/render/render-shared-page.ts";
 import type { ShareLinkViewCounter } from "../../shared/share-links/view-counter.ts";
 import type { WebhookDeliveries } from "../../shared/webhooks/webhook-deliveries.port.ts";
+import type { CallerSlots } from "../../shared/workers/caller-slots.ts";
 import type { WorkerPool } from "../../shared/workers/worker-pool.ts";
 import type { ExportLimits } from "./exports/export-slots.ts";
 
@@ -27,6 +28,8 @@ export interface QueryApiPorts {
   readonly trashRetentionDays: number;
   /** The process's worker pool for CPU-heavy work (closed with the app). */
   readonly pool: WorkerPool;
+  /** DIFFS_PER_USER: diffs one user may run at once in this process, one count for the route and the MCP tool. */
+  readonly diffSlots: CallerSlots;
   /** EXPORT_MAX_PER_USER and EXPORT_MAX_CONCURRENT: vault exports at once. */
   readonly exports: ExportLimits;
   /** The public pages of share links: where their views are counted and password attempts bounded. */

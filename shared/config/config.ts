@@ -138,6 +138,9 @@ export const configSchema = z.object({
   WORKER_TASKS_PER_CALLER: z.coerce.number().int().min(1).max(10_000).default(4),
   /** Threads of the worker pool one caller may use at once; by default half of them, at least one. */
   WORKER_THREADS_PER_CALLER: z.coerce.number().int().min(1).max(64).optional(),
+  /** Diffs (GET /pages/{pageId}/diff and the MCP diff_page tool together) one user may run at once in a process:
+   * each reads two whole versions before its task takes a worker; one more is refused with 429 too_many_tasks. */
+  DIFFS_PER_USER: z.coerce.number().int().min(1).max(100).default(2),
   /** Vault exports one user may run at once on a query process; one more is refused with 429. */
   EXPORT_MAX_PER_USER: z.coerce.number().int().min(1).max(100).default(1),
   /** Vault exports a query process runs at once; one more is refused with 503 and Retry-After. */

@@ -7,6 +7,7 @@ import type { ReadModels } from "../read-store/read-store.port.ts";
 import { folderVisibleTo } from "../folders/folder-visible-to.ts";
 import { decodeSearchCursor, encodeSearchCursor, parseSearch, renderSnippet, SEARCH_MAX_OFFSET, type SearchFilters } from "./page-search.ts";
 import { resolvedPageResource, toPageResource } from "./page.resource.ts";
+import { runAsCaller, userCaller } from "../workers/pool-caller.ts";
 
 export const searchResult = resolvedPageResource
   .extend({ snippet: z.string().meta({ description: "HTML-escaped, matched words marked with <mark>" }) })
@@ -40,7 +41,8 @@ export async function searchPages(views: ReadModels, principal: Principal, query
   const context = await views.access.contextFor(principal.user.id);
   // A folder the caller cannot view holds nothing for them, as an unknown one: neither is searched.
   if (folderId !== undefined && !(await folderVisibleTo(views, context, folderId))) return { data: [], nextCursor: null };
-  const hits = await views.pages.search({ terms, visibleTo: visibilityFilter(context), filters, offset, limit });
+  // Ranked in the worker pool where the store ranks there (SQLite), as this user's task.
+  const hits = await runAsCaller(userCaller(principal.user.id), () => views.pages.search({ terms, visibleTo: visibilityFilter(context), filters, offset, limit }));
   const kept = hits.slice(0, limit);
   const next = offset + kept.length;
   const nextCursor = hits.length > limit && next <= SEARCH_MAX_OFFSET ? encodeSearchCursor(next, terms, filters) : null;

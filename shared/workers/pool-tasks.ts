@@ -3,6 +3,7 @@
 // outside the thread. The implementations live in pool.worker.ts, which only the worker threads load.
 import { MessagePort } from "node:worker_threads";
 import { z } from "zod";
+import { rankedDocSchema, rankParamsSchema } from "../adapters/sqlite/page-search-rank.ts";
 import { diffOutcomeSchema, diffTaskSchema } from "../history/page-diff.compute.ts";
 
 const foundLink = z.discriminatedUnion("kind", [
@@ -77,6 +78,8 @@ export const poolTasks = {
       z.object({ kind: z.literal("needsLinks") }),
     ]),
   },
+  /** A search's hits ranked in the read models' SQLite file (shared/adapters/sqlite/page-search-rank.ts). */
+  rankSearch: { input: z.object({ file: z.string(), params: rankParamsSchema }), output: z.object({ ranked: z.array(rankedDocSchema) }) },
   /** Each note written for a vault (wikilinks, frontmatter) and deflated as a zip entry. */
   vaultEntries: {
     input: z.object({ notes: z.array(vaultNote) }),

@@ -1,6 +1,7 @@
 // A thread of the worker pool (worker-pool.ts): runs one task at a time, its input and output checked against
 // pool-tasks.ts. Only worker threads load this module, and with it the parsers the tasks need.
 import { crc32, deflateRawSync } from "node:zlib";
+import { rankInFile } from "../adapters/sqlite/page-search-rank.ts";
 import { withVaultFrontmatter } from "../exports/vault-frontmatter.ts";
 import { findLinks, toVaultMarkdown } from "../exports/vault-links.ts";
 import { summariseLines } from "../history/line-diff.ts";
@@ -71,6 +72,10 @@ function run(task: PoolTaskName, raw: unknown): PoolTaskOutput<PoolTaskName> {
       } catch {
         return { kind: "unreadable" };
       }
+    }
+    case "rankSearch": {
+      const input = poolTasks.rankSearch.input.parse(raw);
+      return { ranked: rankInFile(input.file, input.params) };
     }
     case "vaultEntries": {
       const input = poolTasks.vaultEntries.input.parse(raw);

@@ -1,13 +1,13 @@
-// docs/operations/configuration.md lists exactly the variables of the config schema, each with its default.
+// docs/operations/configuration.md and its sign-in page list exactly the variables of the config schema, each with
+// its default.
 import { availableParallelism } from "node:os";
 import { readFileSync } from "node:fs";
 import { expect, it } from "vitest";
 import { configSchema } from "../../shared/config/config.ts";
 
-const PAGE = "docs/operations/configuration.md";
+const PAGES = ["docs/operations/configuration.md", "docs/operations/configuration-sign-in.md"];
 const rows = new Map(
-  readFileSync(PAGE, "utf8")
-    .split("\n")
+  PAGES.flatMap((page) => readFileSync(page, "utf8").split("\n"))
     .map((line) => /^\| `([A-Z][A-Z0-9_]*)` \| ([^|]*) \|/.exec(line))
     .filter((match) => match !== null)
     .map((match) => [match[1] ?? "", (match[2] ?? "").trim()] as const),

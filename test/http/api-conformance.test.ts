@@ -17,6 +17,7 @@ import { Prober } from "../support/conformance/probe.ts";
 import { publicPages } from "../support/conformance/public-pages.ts";
 import { ONE_AN_HOUR, rateLimited } from "../support/conformance/rate-limits.ts";
 import { readinessWithTheReadStoreDown } from "../support/conformance/store-down.ts";
+import { ONE_TASK_EACH, tooManyTasks } from "../support/conformance/too-many-tasks.ts";
 import { callEveryOperation } from "../support/every-operation.ts";
 import { authorizedApp } from "../support/oauth-flow.ts";
 import { makeImage } from "../support/images.ts";
@@ -170,6 +171,9 @@ describe("the API reference and the server", () => {
       }
       if (/\{([A-Za-z]*[iI]d|email)\}/.test(path)) await probe(method, filled(operation), { headers: session, ...(body === undefined ? {} : { body }) });
     }
+    // An id in the query rather than the path: the folder an import goes into, when it is not there.
+    const intoNoFolder = await prober.send("POST", `/api/v1/imports/obsidian?folderId=${crypto.randomUUID()}`, { headers: session, json: { files: [{ path: "Note.md", content: "words" }] } });
+    expect(intoNoFolder.status).toBe(404);
     expect(conformance.problems).toEqual([]);
   }, 90_000);
 
@@ -220,6 +224,16 @@ describe("the API reference and the server", () => {
     expect((await client.DELETE("/api/v1/apps/{appId}", { params: { path: { appId } } })).response.status).toBe(204);
     expect(conformance.problems).toEqual([]);
   });
+
+  it("agree on 429 too_many_tasks for a caller past its share of the worker pool, on a server where a caller holds one task at once", async () => {
+    const busy = await TestServer.start({ settings: ONE_TASK_EACH });
+    try {
+      await tooManyTasks(new Prober(busy.url, conformance));
+    } finally {
+      await busy.stop();
+    }
+    expect(conformance.problems).toEqual([]);
+  }, 60_000);
 
   it("calls every operation of the document, with each answer a test can provoke", () => {
     // A pair listed here was never answered: provoke it with a probe (test/support/conformance/), or, if no test

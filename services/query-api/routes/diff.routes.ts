@@ -8,7 +8,6 @@ import { instantSchema } from "../../../shared/history/instant.ts";
 import { diffHunkSchema } from "../../../shared/history/page-diff.compute.ts";
 import { pageDiffBetween, type DiffPorts } from "../../../shared/history/page-diff-between.ts";
 import { pageIdSchema } from "../../../shared/kernel/ids.ts";
-import { CallerSlots } from "../../../shared/workers/caller-slots.ts";
 
 const fieldChange = z.object({ from: z.string().nullable(), to: z.string().nullable() }).nullable();
 
@@ -30,11 +29,7 @@ const diffQuery = z.object({
 
 const wantsJson = (accept: string | undefined): boolean => accept !== undefined && /\bapplication\/json\b/i.test(accept);
 
-/** Diffs one user may run at once: each reads two whole versions on the event loop before it takes a worker. */
-export const DIFFS_AT_ONCE_PER_USER = 2;
-
 export function diffQueryRoutes(app: App, ports: DiffPorts): void {
-  const slots = new CallerSlots(DIFFS_AT_ONCE_PER_USER, "diffs");
   app.get(
     "/pages/:pageId/diff",
     {
@@ -43,9 +38,7 @@ export function diffQueryRoutes(app: App, ports: DiffPorts): void {
     },
     async (request, reply) => {
       const { from, to } = request.query;
-      const principal = principalOf(request);
-      const release = slots.take(principal.user.id);
-      const answer = await pageDiffBetween(ports, principal, request.params.pageId, { from, to }).finally(release);
+      const answer = await pageDiffBetween(ports, principalOf(request), request.params.pageId, { from, to });
       reply.header("cache-control", "private, no-cache").header("vary", "Accept");
       if (wantsJson(request.headers.accept)) {
         const { unified: _unified, ...json } = answer;

@@ -8,11 +8,13 @@
 // there costs the query nothing (no timing difference between such a hit and a miss).
 // Filters narrow the same statement: a folder or an owner is one more scope token in the MATCH (the tokens
 // every page already carries), `in=title` the column filter, an updated range a condition on the page's row,
-// tested only on the rows the visible MATCH returns.
+// tested only on the rows the visible MATCH returns. The ranking statement runs where the store is told
+// (page-search-rank.ts: in the server, a task of the worker pool), the records of the hits here.
 import type Database from "better-sqlite3";
 import { SEARCH_WORD, searchText, snippetOf, type SearchHit, type SearchQuery, type SearchTerm } from "../../pages/page-search.ts";
 import type { VisibleTo } from "../../read-store/list-query.ts";
 import { decodeIds } from "./id-list.ts";
+import { rankOn, type SearchRanking } from "./page-search-rank.ts";
 import { toPageRecord, type PageRow } from "./page-row.ts";
 import type { SqliteModel } from "./sqlite-batch.ts";
 
@@ -104,25 +106,20 @@ export class SqlitePageIndexer {
   }
 }
 
-type Ranked = { doc: number; in_title: number };
-
 /** The search half of the pages view: ranking in one statement, then the records and snippets of that page of hits alone. */
 export class SqlitePageSearch {
   private readonly statements;
   private readonly snapshot: <T>(read: () => T) => T;
+  private readonly rank: SearchRanking;
 
-  constructor(db: Database.Database) {
+  /** `ranking`: where the ranking statement runs; by default on this connection (offline tools, adapter tests). */
+  constructor(db: Database.Database, ranking?: SearchRanking) {
     this.snapshot = <T>(read: () => T): T => db.transaction(read)();
+    const rankHere = rankOn(db);
+    this.rank = ranking ?? (async (params) => rankHere(params));
     this.statements = {
       folderOwners: db.prepare<[string], string>("SELECT DISTINCT owner_id FROM folders WHERE id IN (SELECT value FROM json_each(?))").pluck(),
       pageOwners: db.prepare<[string], string>("SELECT DISTINCT owner_id FROM pages WHERE id IN (SELECT value FROM json_each(?))").pluck(),
-      ranked: db.prepare<[{ match: string; titleMatch: string; after: string | null; before: string | null; limit: number; offset: number }], Ranked>(
-        `SELECT rowid AS doc, rowid IN (SELECT rowid FROM page_search WHERE page_search MATCH @titleMatch) AS in_title
-         FROM page_search WHERE page_search MATCH @match
-           AND (@after IS NULL AND @before IS NULL OR EXISTS (SELECT 1 FROM page_search_docs d JOIN pages p ON p.id = d.page_id
-             WHERE d.doc = page_search.rowid AND p.updated_at > coalesce(@after, '') AND p.updated_at < coalesce(@before, '~')))
-         ORDER BY in_title DESC, bm25(page_search, 0.0, 10.0, 1.0), rowid LIMIT CAST(@limit AS INTEGER) OFFSET CAST(@offset AS INTEGER)`,
-      ),
       pages: db.prepare<[string], PageRow & { doc: number; markdown: string }>(
         `SELECT d.doc, p.*, c.markdown FROM page_search_docs d JOIN pages p ON p.id = d.page_id JOIN page_contents c ON c.page_id = p.id
          WHERE d.doc IN (SELECT value FROM json_each(?)) AND p.deleted = 0`,
@@ -130,36 +127,35 @@ export class SqlitePageSearch {
     };
   }
 
-  search(query: SearchQuery): SearchHit[] {
+  async search(query: SearchQuery): Promise<SearchHit[]> {
     const { ownerIds, folderIds, pageIds } = query.visibleTo;
     const filters = query.filters ?? {};
     const visible = visibleExpression(query.visibleTo);
-    return this.snapshot(() => {
-      // The workspaces the caller can reach at all: their own, those they are a member of, and the owners of
-      // the folders and pages granted to them. Only these workspaces' keyed words are asked for.
-      const owners = [...ownerIds, ...this.statements.folderOwners.all(JSON.stringify(folderIds)), ...this.statements.pageOwners.all(JSON.stringify(pageIds))];
-      // An owner the caller cannot reach holds nothing for them, as an unknown one: neither is looked up.
-      if (filters.ownerId !== undefined && !owners.includes(filters.ownerId)) return [];
-      const keys = [...new Set(owners.map(keyOf))];
-      const terms = query.terms.map((term) => termExpression(term, keys)).join(" AND ");
-      const narrowed = [
-        ...(filters.folderId !== undefined ? [`scope : ${token("f", filters.folderId)}`] : []),
-        ...(filters.ownerId !== undefined ? [`scope : ${token("o", filters.ownerId)}`] : []),
-      ];
-      const match = [`${filters.titleOnly === true ? "title" : "{title body}"} : (${terms})`, visible, ...narrowed].join(" AND ");
-      // Only a flag on rows the visible MATCH already chose: the scope need not be tested again.
-      const titleMatch = `title : (${terms})`;
-      const range = { after: filters.updatedAfter ?? null, before: filters.updatedBefore ?? null };
-      const ranked = this.statements.ranked.all({ match, titleMatch, ...range, limit: query.limit + 1, offset: query.offset });
-      if (ranked.length === 0) return [];
-      const rows = new Map(this.statements.pages.all(JSON.stringify(ranked.map((hit) => hit.doc))).map((row) => [row.doc, row]));
-      return ranked.flatMap((hit): SearchHit[] => {
-        const row = rows.get(hit.doc);
-        if (!row) return [];
-        // The snippet is cut from the stored markdown (the index keeps no text): the body's best match, else the title (the title alone under in=title).
-        const snippet = (filters.titleOnly === true ? null : snippetOf(row.markdown, query.terms)) ?? snippetOf(row.title, query.terms) ?? [{ text: row.title, marked: false }];
-        return [{ page: toPageRecord(row), inTitle: hit.in_title === 1, snippet }];
-      });
+    // The workspaces the caller can reach at all: their own, those they are a member of, and the owners of
+    // the folders and pages granted to them. Only these workspaces' keyed words are asked for.
+    const owners = this.snapshot(() => [...ownerIds, ...this.statements.folderOwners.all(JSON.stringify(folderIds)), ...this.statements.pageOwners.all(JSON.stringify(pageIds))]);
+    // An owner the caller cannot reach holds nothing for them, as an unknown one: neither is looked up.
+    if (filters.ownerId !== undefined && !owners.includes(filters.ownerId)) return [];
+    const keys = [...new Set(owners.map(keyOf))];
+    const terms = query.terms.map((term) => termExpression(term, keys)).join(" AND ");
+    const narrowed = [
+      ...(filters.folderId !== undefined ? [`scope : ${token("f", filters.folderId)}`] : []),
+      ...(filters.ownerId !== undefined ? [`scope : ${token("o", filters.ownerId)}`] : []),
+    ];
+    const match = [`${filters.titleOnly === true ? "title" : "{title body}"} : (${terms})`, visible, ...narrowed].join(" AND ");
+    // Only a flag on rows the visible MATCH already chose: the scope need not be tested again.
+    const titleMatch = `title : (${terms})`;
+    const range = { after: filters.updatedAfter ?? null, before: filters.updatedBefore ?? null };
+    const ranked = await this.rank({ match, titleMatch, ...range, limit: query.limit + 1, offset: query.offset });
+    if (ranked.length === 0) return [];
+    // A page that left the index since it was ranked (deleted in between) is left out, as it would be a moment later.
+    const rows = new Map(this.statements.pages.all(JSON.stringify(ranked.map((hit) => hit.doc))).map((row) => [row.doc, row]));
+    return ranked.flatMap((hit): SearchHit[] => {
+      const row = rows.get(hit.doc);
+      if (!row) return [];
+      // The snippet is cut from the stored markdown (the index keeps no text): the body's best match, else the title (the title alone under in=title).
+      const snippet = (filters.titleOnly === true ? null : snippetOf(row.markdown, query.terms)) ?? snippetOf(row.title, query.terms) ?? [{ text: row.title, marked: false }];
+      return [{ page: toPageRecord(row), inTitle: hit.inTitle, snippet }];
     });
   }
 }

@@ -10,6 +10,7 @@ import type { VisibleTo } from "../../read-store/list-query.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 import { reRooted } from "../../folders/folder-place.ts";
 import { SqlitePageIndexer, SqlitePageSearch } from "./page-search.sqlite.ts";
+import type { SearchRanking } from "./page-search-rank.ts";
 import type { SearchHit, SearchQuery } from "../../pages/page-search.ts";
 
 const schema = `
@@ -251,8 +252,9 @@ export class SqlitePagesView implements PagesView {
   private readonly snapshot: <T>(read: () => T) => T;
   private readonly searcher: SqlitePageSearch;
 
-  constructor(private readonly db: Database.Database) {
-    this.searcher = new SqlitePageSearch(db);
+  /** `searchRanking`: where a search's ranking statement runs (page-search-rank.ts); by default on `db`. */
+  constructor(private readonly db: Database.Database, searchRanking?: SearchRanking) {
+    this.searcher = new SqlitePageSearch(db, searchRanking);
     // A list reads several statements; one read transaction makes them all see the same committed batch.
     this.snapshot = <T>(read: () => T): T => db.transaction(read)();
     this.statements = {

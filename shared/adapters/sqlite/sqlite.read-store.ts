@@ -14,6 +14,7 @@ import { openDatabase, PAGE_CACHE_MB } from "./open-database.ts";
 import { IdleIndexMerge } from "./idle-index-merge.ts";
 import { pagesModel, SqlitePagesView, SqlitePagesWriter } from "./pages.view.sqlite.ts";
 import { pageSearchModel } from "./page-search.sqlite.ts";
+import type { SearchRanking } from "./page-search-rank.ts";
 import { SqliteBatch, type SqliteModel } from "./sqlite-batch.ts";
 import { SqliteThreadsView, SqliteThreadsWriter, threadsModel } from "./threads.view.sqlite.ts";
 import { SqliteTokensView, SqliteTokensWriter, tokensModel } from "./tokens.view.sqlite.ts";
@@ -94,13 +95,14 @@ export class SqliteReadStore implements ReadStore {
   private readonly db: Database.Database;
   private readonly checkpointStatement;
 
-  constructor(filename: string, options: { accessContextCache?: CacheMetrics } = {}) {
+  /** `searchRanking`: where searches are ranked (the server: its worker pool); by default on this connection. */
+  constructor(filename: string, options: { accessContextCache?: CacheMetrics; searchRanking?: SearchRanking } = {}) {
     this.db = openReadModels(filename);
     this.users = new SqliteUsersView(this.db);
     this.tokens = new SqliteTokensView(this.db);
     this.apps = new SqliteAppsView(this.db);
     this.folders = new SqliteFoldersView(this.db);
-    this.pages = new SqlitePagesView(this.db);
+    this.pages = new SqlitePagesView(this.db, options.searchRanking);
     this.access = new SqliteAccessView(this.db, options.accessContextCache);
     this.threads = new SqliteThreadsView(this.db);
     this.invitations = new SqliteInvitationsView(this.db);
