@@ -26,6 +26,7 @@ import { DEFAULT_SESSION_LIMITS, McpSessions, type McpSessionLimits } from "./mc
 import type { McpTool } from "./mcp-tool.ts";
 import { ToolList } from "./tool-list.ts";
 import { commentTools } from "./tools/comment-tools.ts";
+import { directoryTools } from "./tools/directory-tools.ts";
 import { readTools } from "./tools/read-tools.ts";
 import { writeTools } from "./tools/write-tools.ts";
 import { sendWebResponse, webRequestOf } from "./web-exchange.ts";
@@ -44,8 +45,8 @@ export interface McpPorts extends CommandApiPorts {
 }
 
 /** Every tool, in the order clients list them; each session keeps those its caller's scopes allow. */
-export function allTools(ports: CommandApiPorts): McpTool[] {
-  return [...readTools(ports), ...commentTools(ports), ...writeTools(ports)];
+export function allTools(ports: CommandApiPorts & { readonly publicBaseUrl: string | null }): McpTool[] {
+  return [...readTools(ports), ...directoryTools(ports), ...commentTools(ports), ...writeTools(ports)];
 }
 
 /** Messages one POST may carry: a JSON-RPC batch larger than this is refused before any is handled. */
