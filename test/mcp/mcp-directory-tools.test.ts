@@ -20,7 +20,7 @@ async function agentOf(user: TestUser) {
   await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", server.url), { requestInit: { headers: { authorization: `Bearer ${String(created.body.token)}` } } }));
   const call = async (name: string, args: Record<string, unknown>) => {
     const result = await client.callTool({ name, arguments: args });
-    const content: Record<string, unknown> = { ...result.structuredContent };
+    const content: Record<string, unknown> = Object.fromEntries(Object.entries(result.structuredContent ?? {}));
     return { isError: result.isError === true, content };
   };
   return { client, call };
