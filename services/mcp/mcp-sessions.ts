@@ -1,17 +1,15 @@
-// The MCP sessions of this process: one transport and one server per session, bound to the credential that
-// opened it (an API token, or a browser session's user). Each follows the change log through a change feed
-// of its own, which notifies subscribed page resources and ends the session when its token is revoked or its
-// credential expires. Idle sessions are closed after a while; past the per-user bound, the user's least
-// recently used session makes room, since clients often go away without DELETE.
+// The sessions of 2025-11-25 clients (and older revisions the SDK negotiates down): the 2025 revision has
+// protocol sessions, a GET stream and resources/subscribe, which the 2026-07-28 revision replaced by stateless
+// requests and subscriptions/listen. Each session is one transport and one server of this process, bound to the
+// credential that opened it, and follows the change log through a change feed of its own, which notifies its
+// subscribed page resources and ends the session when its token is revoked or its credential expires. Idle
+// sessions are closed after a while; past the per-user bound, the user's least recently used makes room.
 import { randomUUID } from "node:crypto";
-import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import type { Logger } from "pino";
 import type { Principal } from "../../shared/auth/principal.ts";
-import { ChangeFeedHub, type Feed } from "../../shared/history/change-feed.ts";
-import type { ProjectionProgress } from "../../shared/read-store/checkpoint-watcher.ts";
-import type { ReadModels } from "../../shared/read-store/read-store.port.ts";
-import { pageUri, type SessionState } from "./mcp-server.ts";
+import type { ChangeFeedHub, Feed } from "../../shared/history/change-feed.ts";
+import { pageUri, type CallerState } from "./mcp-server.ts";
 
 export interface McpSessionLimits {
   /** Open sessions one user may hold on this process; one more closes their least recently used. */
@@ -22,10 +20,10 @@ export interface McpSessionLimits {
 
 export const DEFAULT_SESSION_LIMITS: McpSessionLimits = { maxPerUser: 16, idleMs: 30 * 60_000 };
 
-export interface McpSession extends SessionState {
+export interface McpSession extends CallerState {
   readonly key: string;
   id: string | null;
-  readonly transport: StreamableHTTPServerTransport;
+  readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: McpServer;
   readonly feed: Feed;
   lastSeen: number;
@@ -36,32 +34,30 @@ const credentialOf = (principal: Principal): string => (principal.tokenId ? `tok
 
 export class McpSessions {
   private readonly sessions = new Map<string, McpSession>();
-  private readonly hub: ChangeFeedHub;
   private readonly sweep: NodeJS.Timeout;
 
   constructor(
-    views: ReadModels,
-    projection: ProjectionProgress,
+    private readonly hub: ChangeFeedHub,
     private readonly options: { readonly clock: () => Date; readonly logger: Logger; readonly limits: McpSessionLimits },
   ) {
-    this.hub = new ChangeFeedHub(views, projection, { maxPerUser: options.limits.maxPerUser, clock: options.clock });
     this.sweep = setInterval(() => this.closeIdle(), Math.min(60_000, options.limits.idleMs));
     this.sweep.unref();
   }
 
   /** The session with this id, if it belongs to this caller's credential; any other answers as unknown. */
-  find(id: string, principal: Principal): McpSession | null {
+  find(id: string, principal: Principal, requestId: string): McpSession | null {
     const session = this.sessions.get(id);
     if (!session || session.key !== credentialOf(principal)) return null;
     session.principal = principal;
+    session.requestId = requestId;
     session.lastSeen = this.options.clock().getTime();
     return session;
   }
 
   /** A session whose id is not known yet (the transport gives it once `initialize` is handled). */
-  async open(principal: Principal, make: (state: SessionState) => { transport: StreamableHTTPServerTransport; server: McpServer }): Promise<McpSession> {
+  async open(principal: Principal, requestId: string, make: (state: CallerState) => { transport: WebStandardStreamableHTTPServerTransport; server: McpServer }): Promise<McpSession> {
     this.makeRoomFor(principal.user.id);
-    const state: SessionState = { principal, subscriptions: new Set() };
+    const state: CallerState = { principal, requestId, subscriptions: new Set() };
     const { transport, server } = make(state);
     const feed: Feed = {
       userId: principal.user.id,
@@ -103,7 +99,6 @@ export class McpSessions {
   async closeAll(): Promise<void> {
     clearInterval(this.sweep);
     await Promise.all([...this.sessions.values()].map((session) => this.close(session)));
-    await this.hub.stop();
   }
 
   get size(): number {

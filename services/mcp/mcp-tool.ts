@@ -1,8 +1,8 @@
 // What an MCP tool is here: a name clients rely on, the scope it needs, the rate-limit budget a call spends,
 // zod schemas for its arguments and its structured result, the hints clients show, and a function that calls
-// the same application functions as the HTTP routes. Registered per session, only when the caller's token
-// holds the scope (mcp-server.ts).
-import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+// the same application functions as the HTTP routes. Registered on every server, behind a challenge for its
+// scope, and listed only to callers whose token holds the scope (mcp-server.ts).
+import type { ToolAnnotations } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import type { Principal } from "../../shared/auth/principal.ts";
 import type { Actor } from "../../shared/commands/guarded-command.ts";

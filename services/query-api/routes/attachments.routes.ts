@@ -4,14 +4,14 @@
 import { z } from "zod";
 import { visiblePage } from "../../../shared/access/authorize.ts";
 import type { Principal } from "../../../shared/auth/principal.ts";
-import { attachmentResource, toAttachmentResource } from "../../../shared/attachments/attachment.resource.ts";
+import { attachmentResource } from "../../../shared/attachments/attachment.resource.ts";
+import { listAttachments } from "../../../shared/attachments/list-attachments.ts";
 import type { AttachmentRecord } from "../../../shared/attachments/attachments.view.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { principalOf } from "../../../shared/http/guard.ts";
 import { errorBody, listOf, paginationQuery } from "../../../shared/http/schemas.ts";
 import { attachmentIdSchema, pageIdSchema } from "../../../shared/kernel/ids.ts";
-import { decodeListCursor, pageOf } from "../../../shared/read-store/pagination.ts";
 import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
 import { serveAttachment } from "../attachments/serve-attachment.ts";
 import type { QueryApiPorts } from "../query-api-ports.ts";
@@ -34,12 +34,8 @@ export function attachmentQueryRoutes(app: App, ports: Pick<QueryApiPorts, "view
       schema: { params: z.object({ pageId: pageIdSchema }), querystring: paginationQuery, response: { 200: listOf(attachmentResource), "4xx": errorBody } },
     },
     async (request) => {
-      const { pageId } = request.params;
-      await visiblePage(ports.views, principalOf(request), pageId);
       const { cursor, limit } = request.query;
-      const rows = await ports.views.attachments.list({ pageId, before: decodeListCursor(cursor), limit });
-      const { rows: kept, nextCursor } = pageOf(rows, limit, (attachment) => ({ position: attachment.position, id: attachment.id }));
-      return { data: kept.map(toAttachmentResource), nextCursor };
+      return listAttachments(ports.views, principalOf(request), request.params.pageId, { cursor, limit });
     },
   );
 
