@@ -3,7 +3,7 @@
 // outside the thread. The implementations live in pool.worker.ts, which only the worker threads load.
 import { MessagePort } from "node:worker_threads";
 import { z } from "zod";
-import { rankedDocSchema, rankParamsSchema } from "../adapters/sqlite/page-search-rank.ts";
+import { rankedDocSchema, rankParamsSchema } from "../pages/search-ranking.ts";
 import { diffOutcomeSchema, diffTaskSchema } from "../history/page-diff.compute.ts";
 
 const foundLink = z.discriminatedUnion("kind", [

@@ -3,24 +3,10 @@
 // of its own to the read models' file, never on the event loop (a 16-word query over a 10,000-page workspace
 // ranks every page: most of a second); the process then reads only the records of the page of hits it answers.
 import Database from "better-sqlite3";
-import { z } from "zod";
 import { PAGE_CACHE_MB } from "./open-database.ts";
 
-export const rankParamsSchema = z.object({
-  /** The full MATCH expression: terms in their columns, the visibility, the folder and owner filters. */
-  match: z.string(),
-  /** The terms against the title alone: a flag on the rows `match` chose. */
-  titleMatch: z.string(),
-  /** Pages last changed strictly after / before these instants (ISO-8601 in UTC), or null. */
-  after: z.string().nullable(),
-  before: z.string().nullable(),
-  limit: z.number().int().min(1),
-  offset: z.number().int().min(0),
-});
-export type RankParams = z.infer<typeof rankParamsSchema>;
-
-export const rankedDocSchema = z.object({ doc: z.number().int(), inTitle: z.boolean() });
-export type RankedDoc = z.infer<typeof rankedDocSchema>;
+export { rankedDocSchema, rankParamsSchema, type RankedDoc, type RankParams } from "../../pages/search-ranking.ts";
+import type { RankedDoc, RankParams } from "../../pages/search-ranking.ts";
 
 /** Where a search's ranking runs: a task of the worker pool (the server), or the read store's own connection. */
 export type SearchRanking = (params: RankParams) => Promise<RankedDoc[]>;
