@@ -18,6 +18,9 @@ import { emailReservationEventSchemas, userEventSchemas } from "./users/user.dec
 import { webhookEventSchemas } from "./webhooks/webhook.decider.ts";
 import { shareLinkEventSchemas } from "./share-links/share-link.decider.ts";
 import { keyStoreBindingEventSchemas } from "./erasure/key-store-binding.ts";
+import { templateEventSchemas } from "./templates/template.decider.ts";
+import { watchEventSchemas } from "./watching/watch.decider.ts";
+import { notificationSettingsEventSchemas } from "./watching/notification-settings.decider.ts";
 
 export const domainEventSchema = z.discriminatedUnion("type", [
   ...userEventSchemas,
@@ -37,6 +40,9 @@ export const domainEventSchema = z.discriminatedUnion("type", [
   ...webhookEventSchemas,
   ...shareLinkEventSchemas,
   ...keyStoreBindingEventSchemas,
+  ...templateEventSchemas,
+  ...watchEventSchemas,
+  ...notificationSettingsEventSchemas,
 ]);
 export type DomainEvent = z.infer<typeof domainEventSchema>;
 export type DomainEventType = DomainEvent["type"];

@@ -17,6 +17,11 @@ import type { ShareLinksView, ShareLinksWriter } from "../share-links/share-link
 import type { UsersView, UsersWriter } from "../users/users.view.ts";
 import type { WebhooksView, WebhooksWriter } from "../webhooks/webhooks.view.ts";
 import type { StoredBytesView, StoredBytesWriter } from "../quotas/stored-bytes.view.ts";
+import type { TemplatesView, TemplatesWriter } from "../templates/templates.view.ts";
+import type { WatchesView, WatchesWriter } from "../watching/watches.view.ts";
+import type { NotificationSettingsView, NotificationSettingsWriter } from "../watching/notification-settings.view.ts";
+import type { MentionsView, MentionsWriter } from "../mentions/mentions.view.ts";
+import type { DirectoryView, DirectoryWriter } from "../directory/directory.view.ts";
 
 /** The query views: what the query API, the command API's checks and the notifier read. */
 export interface ReadModels {
@@ -35,6 +40,11 @@ export interface ReadModels {
   readonly trash: TrashView;
   readonly shareLinks: ShareLinksView;
   readonly storedBytes: StoredBytesView;
+  readonly templates: TemplatesView;
+  readonly watches: WatchesView;
+  readonly notificationSettings: NotificationSettingsView;
+  readonly mentions: MentionsView;
+  readonly directory: DirectoryView;
 }
 
 /** A read-only connection to the read models. */
@@ -63,6 +73,11 @@ export interface ProjectionWriters<Tx> {
   readonly trash: TrashWriter<Tx>;
   readonly shareLinks: ShareLinksWriter<Tx>;
   readonly storedBytes: StoredBytesWriter<Tx>;
+  readonly templates: TemplatesWriter<Tx>;
+  readonly watches: WatchesWriter<Tx>;
+  readonly notificationSettings: NotificationSettingsWriter<Tx>;
+  readonly mentions: MentionsWriter<Tx>;
+  readonly directory: DirectoryWriter<Tx>;
 }
 
 /** The projector's connection: the only one that writes read models. */

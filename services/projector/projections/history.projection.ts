@@ -90,6 +90,16 @@ function subjectOf(event: DomainEvent): Subject {
       return null; // a webhook's settings are its owner's, not a page's or folder's history
     case "ShareLinkViewed":
       return null; // a count, not a change: it shows in the link's record (views, lastViewedAt)
+    case "PageMarkedTemplate":
+    case "PageUnmarkedTemplate":
+    case "PageWatched":
+    case "PageUnwatched":
+      return { kind: "page", id: event.data.pageId, access: { kind: "page", id: event.data.pageId } };
+    case "FolderWatched":
+    case "FolderUnwatched":
+      return { kind: "folder", id: event.data.folderId, access: { kind: "folder", id: event.data.folderId } };
+    case "NotificationSettingsChanged":
+      return null; // a user's own settings, not a page's or folder's history
 
     default: {
       const unhandled: never = event;

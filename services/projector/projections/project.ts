@@ -19,6 +19,10 @@ import { projectToken } from "./tokens.projection.ts";
 import { projectUser } from "./users.projection.ts";
 import { projectWebhook } from "./webhooks.projection.ts";
 import { projectShareLink } from "./share-links.projection.ts";
+import { projectTemplate } from "./templates.projection.ts";
+import { projectAutomaticWatches, projectWatch } from "./watches.projection.ts";
+import { projectMentions } from "./mentions.projection.ts";
+import { projectDirectory } from "./directory.projection.ts";
 
 function narrow<E extends DomainEvent>(stored: StoredEvent, event: E): StoredEvent<E> {
   return { ...stored, event };
@@ -32,6 +36,9 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
   await projectLinks(stored, writers, tx);
   await projectTrash(stored, writers, tx);
   await projectPurge(stored, writers, tx, folds);
+  await projectAutomaticWatches(stored, writers, tx);
+  await projectMentions(stored, writers, tx);
+  await projectDirectory(stored, writers, tx);
   const event = stored.event;
   switch (event.type) {
     case "UserRegistered":
@@ -111,6 +118,15 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
     case "ShareLinkRevoked":
     case "ShareLinkViewed":
       return projectShareLink(narrow(stored, event), writers, tx);
+    case "PageMarkedTemplate":
+    case "PageUnmarkedTemplate":
+      return projectTemplate(narrow(stored, event), writers, tx);
+    case "PageWatched":
+    case "PageUnwatched":
+    case "FolderWatched":
+    case "FolderUnwatched":
+    case "NotificationSettingsChanged":
+      return projectWatch(narrow(stored, event), writers, tx);
     default: {
       const unhandled: never = event;
       throw new Error(`no projection for ${JSON.stringify(unhandled)}`);

@@ -27,10 +27,15 @@ import { MongoTokensView, MongoTokensWriter, tokensModel } from "./tokens.view.m
 import { MongoShareLinksView, MongoShareLinksWriter, shareLinksModel } from "./share-links.view.mongo.ts";
 import { MongoUsersView, MongoUsersWriter, usersModel } from "./users.view.mongo.ts";
 import { MongoWebhooksView, MongoWebhooksWriter, webhooksModel } from "./webhooks.view.mongo.ts";
+import { templatesModel, MongoTemplatesView, MongoTemplatesWriter } from "./templates.view.mongo.ts";
+import { watchesModel, MongoWatchesView, MongoWatchesWriter } from "./watches.view.mongo.ts";
+import { notificationSettingsModel, MongoNotificationSettingsView, MongoNotificationSettingsWriter } from "./notification-settings.view.mongo.ts";
+import { mentionsModel, MongoMentionsView, MongoMentionsWriter } from "./mentions.view.mongo.ts";
+import { directoryModel, MongoDirectoryView, MongoDirectoryWriter } from "./directory.view.mongo.ts";
 import { MongoStoredBytesView, MongoStoredBytesWriter, storedBytesModel } from "./stored-bytes.view.mongo.ts";
 
 /** Bump whenever a read-model document or index changes shape: the projector then builds a new generation. */
-export const MONGO_READ_MODEL_VERSION = 10;
+export const MONGO_READ_MODEL_VERSION = 11;
 
 const META = "read_model_meta";
 const CHECKPOINT = "checkpoint";
@@ -41,7 +46,7 @@ type MetaDoc = { _id: string; generation: number; version: number; batches?: num
 type CheckpointDoc = { _id: string; position: number };
 
 const checkpointModel: MongoModel = { collections: [CHECKPOINT], indexes: [] };
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel];
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel, templatesModel, watchesModel, notificationSettingsModel, mentionsModel, directoryModel];
 
 /** Every index the read models create at start, with the query it serves (listed in docs/operations/mongodb.md). */
 export const mongoIndexes: readonly MongoIndex[] = models.flatMap((model) => model.indexes);
@@ -103,6 +108,11 @@ export class MongoReadStore implements ReadStore {
   readonly trash;
   readonly shareLinks;
   readonly storedBytes;
+  readonly templates;
+  readonly watches;
+  readonly notificationSettings;
+  readonly mentions;
+  readonly directory;
   private readonly refresher: NodeJS.Timeout;
 
   private constructor(
@@ -126,6 +136,11 @@ export class MongoReadStore implements ReadStore {
     this.trash = new MongoTrashView(holder);
     this.shareLinks = new MongoShareLinksView(holder);
     this.storedBytes = new MongoStoredBytesView(holder);
+    this.templates = new MongoTemplatesView(holder);
+    this.watches = new MongoWatchesView(holder);
+    this.notificationSettings = new MongoNotificationSettingsView(holder);
+    this.mentions = new MongoMentionsView(holder);
+    this.directory = new MongoDirectoryView(holder);
     this.refresher = setInterval(() => void this.refresh().catch(() => undefined), GENERATION_REFRESH_MS);
     this.refresher.unref();
   }
@@ -189,6 +204,11 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
       trash: new MongoTrashWriter(holder),
       shareLinks: new MongoShareLinksWriter(holder),
       storedBytes: new MongoStoredBytesWriter(holder),
+      templates: new MongoTemplatesWriter(holder),
+      watches: new MongoWatchesWriter(holder),
+      notificationSettings: new MongoNotificationSettingsWriter(holder),
+      mentions: new MongoMentionsWriter(holder),
+      directory: new MongoDirectoryWriter(holder),
     };
   }
 

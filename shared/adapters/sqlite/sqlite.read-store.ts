@@ -21,11 +21,16 @@ import { shareLinksModel, SqliteShareLinksView, SqliteShareLinksWriter } from ".
 import { SqliteUsersView, SqliteUsersWriter, usersModel } from "./users.view.sqlite.ts";
 import { SqliteStoredBytesView, SqliteStoredBytesWriter, storedBytesModel } from "./stored-bytes.view.sqlite.ts";
 import { SqliteWebhooksView, SqliteWebhooksWriter, webhooksModel } from "./webhooks.view.sqlite.ts";
+import { templatesModel, SqliteTemplatesView, SqliteTemplatesWriter } from "./templates.view.sqlite.ts";
+import { watchesModel, SqliteWatchesView, SqliteWatchesWriter } from "./watches.view.sqlite.ts";
+import { notificationSettingsModel, SqliteNotificationSettingsView, SqliteNotificationSettingsWriter } from "./notification-settings.view.sqlite.ts";
+import { mentionsModel, SqliteMentionsView, SqliteMentionsWriter } from "./mentions.view.sqlite.ts";
+import { directoryModel, SqliteDirectoryView, SqliteDirectoryWriter } from "./directory.view.sqlite.ts";
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
 import { ReadModelLayoutChangedError } from "../../read-store/layout-changed.ts";
 
 /** Bump whenever a read-model table changes shape. */
-const READ_MODEL_VERSION = 22;
+const READ_MODEL_VERSION = 23;
 
 const checkpointModel: SqliteModel = {
   schema: `
@@ -38,7 +43,7 @@ INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`,
   queryIndexes: [],
 };
 
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel];
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel, templatesModel, watchesModel, notificationSettingsModel, mentionsModel, directoryModel];
 const schemas = models.map((model) => model.schema).join("\n");
 
 const layoutOf = (db: Database.Database): number => Number(db.pragma("user_version", { simple: true }));
@@ -86,6 +91,11 @@ export class SqliteReadStore implements ReadStore {
   readonly trash;
   readonly shareLinks;
   readonly storedBytes;
+  readonly templates;
+  readonly watches;
+  readonly notificationSettings;
+  readonly mentions;
+  readonly directory;
   private readonly db: Database.Database;
   private readonly checkpointStatement;
 
@@ -106,6 +116,11 @@ export class SqliteReadStore implements ReadStore {
     this.trash = new SqliteTrashView(this.db);
     this.shareLinks = new SqliteShareLinksView(this.db);
     this.storedBytes = new SqliteStoredBytesView(this.db);
+    this.templates = new SqliteTemplatesView(this.db);
+    this.watches = new SqliteWatchesView(this.db);
+    this.notificationSettings = new SqliteNotificationSettingsView(this.db);
+    this.mentions = new SqliteMentionsView(this.db);
+    this.directory = new SqliteDirectoryView(this.db);
     this.checkpointStatement = readCheckpoint(this.db);
   }
 
@@ -159,6 +174,11 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
       trash: new SqliteTrashWriter(this.db),
       shareLinks: new SqliteShareLinksWriter(this.db),
       storedBytes: new SqliteStoredBytesWriter(this.db),
+      templates: new SqliteTemplatesWriter(this.db),
+      watches: new SqliteWatchesWriter(this.db),
+      notificationSettings: new SqliteNotificationSettingsWriter(this.db),
+      mentions: new SqliteMentionsWriter(this.db),
+      directory: new SqliteDirectoryWriter(this.db),
     };
     this.statements = {
       checkpoint: readCheckpoint(this.db),
