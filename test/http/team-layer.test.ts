@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestServer, type TestUser } from "../support/server.ts";
 import { createFolder, createPage, share } from "../support/workspace-builders.ts";
+import { connectAgent } from "../mcp/mcp-client.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -66,6 +67,20 @@ describe("templates", () => {
     const made = await bob.post("/pages", { templateId });
     expect(made.status).toBe(201);
     expect(made.body).toMatchObject({ ownerId: bob.id });
+  });
+});
+
+describe("templates through MCP", () => {
+  it("list_templates lists what GET /templates lists, and create_page with templateId fills the placeholders", async () => {
+    const ann = await server.registered("ann");
+    const templateId = await template(ann, "Standup", "{{title}} by {{author}}");
+    const token = await ann.post("/tokens", { name: "agent", scopes: ["pages:read", "pages:write"] });
+    const agent = await connectAgent(server.url, String(token.body.token));
+    const listed = (await agent.call("list_templates", {})) as { templates: Array<{ id: string }> };
+    expect(listed.templates.map((page) => page.id)).toEqual([templateId]);
+    const made = (await agent.call("create_page", { templateId, title: "Monday" })) as { page: { id: string } };
+    expect(body((await ann.get(`/pages/${made.page.id}/content`)).text)).toBe(`Monday by ${ann.name}`);
+    await agent.close();
   });
 });
 
