@@ -6,6 +6,7 @@
 // a render past the limit (render-cost.ts: its brackets and size) is shown as text without taking a thread at
 // all, whatever it differs by from another. A pool too busy to take the page answers 503 with Retry-After, and a
 // link owner's pages holding as many renders as one caller may answer 429 (the pool's own refusals).
+import { mentionsAsText } from "../../mentions/mentions.ts";
 import { createHash } from "node:crypto";
 import { AppError } from "../../errors/app-error.ts";
 import type { WorkerPool } from "../../workers/worker-pool.ts";
@@ -37,7 +38,9 @@ export class SharedPageRenderer {
   ) {}
 
   /** The page's markdown as sanitised HTML (an HTML fragment, without the surrounding document). */
-  async render(markdown: string, options: RenderOptions): Promise<string> {
+  async render(source: string, options: RenderOptions): Promise<string> {
+    // A share page's reader has no account: a mention is shown as its text (`@Ann`), not as a link.
+    const markdown = mentionsAsText(source);
     const key = createHash("sha256").update(markdown).digest("hex");
     if (this.tooSlow.has(key) || this.pastLimit(markdown, this.timeLimitMs)) return plainText(markdown);
     try {
