@@ -15,6 +15,7 @@ import { trashCases } from "./read-store/trash.contract.ts";
 import { shareLinkCases } from "./read-store/share-links.contract.ts";
 import { attachmentCases } from "./read-store/attachments.contract.ts";
 import { storedBytesCases } from "./read-store/stored-bytes.contract.ts";
+import { teamCases } from "./read-store/team.contract.ts";
 
 export type { ReadStoreFactory } from "./read-store/stores.ts";
 
@@ -218,6 +219,7 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
     shareLinkCases(s);
     attachmentCases(s);
     storedBytesCases(s);
+    teamCases(s);
     layoutCases(s);
   });
 }
