@@ -21,6 +21,9 @@ import { webhookEventSchemas } from "./webhooks/webhook.decider.ts";
 import { shareLinkEventSchemas } from "./share-links/share-link.decider.ts";
 import { keyStoreBindingEventSchemas } from "./erasure/key-store-binding.ts";
 import { signInLinkEventSchemas } from "./auth/sign-in/sign-in-link.decider.ts";
+import { templateEventSchemas } from "./templates/template.decider.ts";
+import { watchEventSchemas } from "./watching/watch.decider.ts";
+import { notificationSettingsEventSchemas } from "./watching/notification-settings.decider.ts";
 
 export const domainEventSchema = z.discriminatedUnion("type", [
   ...userEventSchemas,
@@ -43,6 +46,9 @@ export const domainEventSchema = z.discriminatedUnion("type", [
   ...shareLinkEventSchemas,
   ...keyStoreBindingEventSchemas,
   ...signInLinkEventSchemas,
+  ...templateEventSchemas,
+  ...watchEventSchemas,
+  ...notificationSettingsEventSchemas,
 ]);
 export type DomainEvent = z.infer<typeof domainEventSchema>;
 export type DomainEventType = DomainEvent["type"];

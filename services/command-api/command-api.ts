@@ -1,4 +1,5 @@
 // The command API: every POST, PATCH, PUT and DELETE of /api/v1. Appends events; answers once projected.
+import { watchingCommandRoutes } from "./routes/watching.routes.ts";
 import { meCommandRoutes } from "./routes/me.routes.ts";
 import type { App } from "../../shared/http/create-app.ts";
 import { API_PREFIX } from "../../shared/http/locations.ts";
@@ -39,6 +40,7 @@ export async function registerCommandApi(app: App, ports: CommandApiPorts): Prom
       await importCommandRoutes(api, ports);
       webhookCommandRoutes(api, ports, ports.webhooks);
       shareLinkCommandRoutes(api, ports);
+      watchingCommandRoutes(api, ports);
     },
     { prefix: API_PREFIX },
   );

@@ -16,6 +16,8 @@ import { changeFeedRoutes } from "./routes/changes.routes.ts";
 import { historyQueryRoutes } from "./routes/history.routes.ts";
 import { diffQueryRoutes } from "./routes/diff.routes.ts";
 import { pageQueryRoutes } from "./routes/pages.routes.ts";
+import { watchingQueryRoutes } from "./routes/watching.routes.ts";
+import { userQueryRoutes } from "./routes/users.routes.ts";
 import { backlinkQueryRoutes } from "./routes/backlinks.routes.ts";
 import { trashQueryRoutes } from "./routes/trash.routes.ts";
 import { searchQueryRoutes } from "./routes/search.routes.ts";
@@ -70,6 +72,8 @@ export async function registerQueryApi(app: App, ports: QueryApiPorts): Promise<
       attachmentQueryRoutes(api, ports);
       exportQueryRoutes(api, ports);
       shareLinkQueryRoutes(api, ports.views);
+      watchingQueryRoutes(api, ports.views);
+      userQueryRoutes(api, ports.views);
     },
     { prefix: API_PREFIX },
   );

@@ -77,6 +77,16 @@ export const sealingRules: SealingRules = {
   GroupRoleChanged: NO_PERSONAL_DATA,
   GroupAccessGranted: NO_PERSONAL_DATA,
   GroupAccessRevoked: NO_PERSONAL_DATA,
+  // Marking a page as a template names only the page.
+  PageMarkedTemplate: NO_PERSONAL_DATA,
+  PageUnmarkedTemplate: NO_PERSONAL_DATA,
+  // Who watches what: ids only (the ids of a user and a page or folder are not personal data in this log).
+  PageWatched: NO_PERSONAL_DATA,
+  PageUnwatched: NO_PERSONAL_DATA,
+  FolderWatched: NO_PERSONAL_DATA,
+  FolderUnwatched: NO_PERSONAL_DATA,
+  // A user's notification settings are theirs: sealed under their key, read as the defaults once erased.
+  NotificationSettingsChanged: { subject: ofUser, fields: [{ field: "autoWatch", kind: "json", erased: true }] },
   ...contentSealingRules,
 };
 

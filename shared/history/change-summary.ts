@@ -50,17 +50,22 @@ const plainChanges = [
   z.object({ kind: z.literal("group_grant"), groupId: z.string(), permission: z.string(), previousPermission: nullableText }),
   z.object({ kind: z.literal("group_revoke"), groupId: z.string(), previousPermission: nullableText }),
   z.object({ kind: z.literal("attachment"), attachmentId: z.string(), action: z.enum(["uploaded", "replaced", "deleted"]), filename: z.string() }),
+  /** Marked as a template, or no longer one. */
+  z.object({ kind: z.literal("template"), isTemplate: z.boolean() }),
   z.object({ kind: z.literal("thread"), threadId: z.string(), action: z.enum(["opened", "comment_added", "comment_edited", "comment_deleted", "resolved", "reopened"]), commentId: nullableText }),
 ] as const;
 
 const grantShape = { kind: z.literal("grant"), permission: z.string(), previousPermission: nullableText, viaInvitation: z.boolean() };
 const revokeShape = { kind: z.literal("revoke"), previousPermission: nullableText };
+/** Someone started or stopped watching the entity (shown to those who may share it). */
+const watchShape = { kind: z.literal("watch"), watching: z.boolean() };
 
 /** A change as the history read model keeps it: a grantee by id only. */
 export const storedChangeSchema = z.discriminatedUnion("kind", [
   ...plainChanges,
   z.object({ ...grantShape, userId: z.string() }),
   z.object({ ...revokeShape, userId: z.string() }),
+  z.object({ ...watchShape, userId: z.string() }),
 ]);
 export type StoredChange = z.infer<typeof storedChangeSchema>;
 
@@ -69,6 +74,7 @@ export const changeSchema = z.discriminatedUnion("kind", [
   ...plainChanges,
   z.object({ ...grantShape, user: userRefSchema }),
   z.object({ ...revokeShape, user: userRefSchema }),
+  z.object({ ...watchShape, user: userRefSchema }),
 ]);
 export type Change = z.infer<typeof changeSchema>;
 

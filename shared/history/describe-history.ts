@@ -37,7 +37,7 @@ export function usersNamedBy(changes: readonly Pick<HistoryChange, "actorId" | "
   const ids = new Set<string>();
   for (const { actorId, change } of changes) {
     ids.add(actorId);
-    if (change.kind === "grant" || change.kind === "revoke") ids.add(change.userId);
+    if (change.kind === "grant" || change.kind === "revoke" || change.kind === "watch") ids.add(change.userId);
   }
   return [...ids];
 }
@@ -156,6 +156,16 @@ export function summarise(entry: HistoryEntry, fold: Fold): Summary {
       return plain({ kind: "thread", threadId: event.data.threadId, action: "resolved", commentId: null });
     case "ThreadReopened":
       return plain({ kind: "thread", threadId: event.data.threadId, action: "reopened", commentId: null });
+    case "PageMarkedTemplate":
+    case "PageUnmarkedTemplate":
+      return plain({ kind: "template", isTemplate: event.type === "PageMarkedTemplate" });
+    // Who watches an entity is shown to those who may share it, as its grants are.
+    case "PageWatched":
+    case "FolderWatched":
+      return { change: { kind: "watch", watching: true, userId: event.data.userId }, sharing: true };
+    case "PageUnwatched":
+    case "FolderUnwatched":
+      return { change: { kind: "watch", watching: false, userId: event.data.userId }, sharing: true };
     default:
       throw new Error(`history: ${event.type} is recorded in no entity's history`);
   }
@@ -170,6 +180,9 @@ export function describeChange(entry: HistoryChange, names: ReadonlyMap<string, 
     const { userId, ...rest } = change;
     changes = { ...rest, user: userRef(userId) };
   } else if (change.kind === "revoke") {
+    const { userId, ...rest } = change;
+    changes = { ...rest, user: userRef(userId) };
+  } else if (change.kind === "watch") {
     const { userId, ...rest } = change;
     changes = { ...rest, user: userRef(userId) };
   } else {

@@ -58,7 +58,9 @@ const TAGS = [
   { name: "public", description: "The public pages of share links, outside /api/v1 and without authentication" },
   { name: "sign-in", description: "Signing a browser in (through the organisation's OpenID provider, or a one-time link) and out, outside /api/v1" },
   { name: "webhooks", description: "Signed webhooks and their delivery log (managed by a browser session)" },
-  { name: "me", description: "The current user" },
+  { name: "templates", description: "Pages marked as templates, to make new pages from" },
+  { name: "users", description: "The people directory: people who share a workspace with the caller" },
+  { name: "me", description: "The current user and their notification settings" },
   { name: OPERATIONS_TAG, description: "Health checks and metrics for operators; /internal routes are not listed" },
 ];
 

@@ -39,3 +39,10 @@ export function toPageResource(page: Seen<PageRecord>, permission: Permission): 
     updatedAt: page.updatedAt,
   };
 }
+
+/** A write's answer that carries the mentions of its text that reach nobody (ids only, never why). */
+export const unreachableMentionsField = z.array(z.uuid()).meta({ description: "The user ids this write's text mentions who cannot view the page (or are unknown): those mentions notify no one" });
+
+export const createdPageResource = pageResource
+  .extend({ unreachableMentions: unreachableMentionsField })
+  .meta({ id: "CreatedPage", description: "A new page's record, with the mentions of its markdown that reach nobody" });

@@ -26,6 +26,10 @@ export const PROJECTION_NAMES = [
   "shareLinks",
   "groups",
   "apps",
+  "templates",
+  "watches",
+  "mentions",
+  "directory",
 ] as const;
 export type ProjectionName = (typeof PROJECTION_NAMES)[number];
 

@@ -20,6 +20,11 @@ import type { WebhooksView, WebhooksWriter } from "../webhooks/webhooks.view.ts"
 import type { StoredBytesView, StoredBytesWriter } from "../quotas/stored-bytes.view.ts";
 import type { GroupsView, GroupsWriter } from "../groups/groups.view.ts";
 import type { ParkedEventsStore } from "./parked-events.port.ts";
+import type { TemplatesView, TemplatesWriter } from "../templates/templates.view.ts";
+import type { WatchesView, WatchesWriter } from "../watching/watches.view.ts";
+import type { NotificationSettingsView, NotificationSettingsWriter } from "../watching/notification-settings.view.ts";
+import type { MentionsView, MentionsWriter } from "../mentions/mentions.view.ts";
+import type { DirectoryView, DirectoryWriter } from "../directory/directory.view.ts";
 
 /** The query views: what the query API, the command API's checks and the notifier read. */
 export interface ReadModels {
@@ -40,6 +45,11 @@ export interface ReadModels {
   readonly shareLinks: ShareLinksView;
   readonly storedBytes: StoredBytesView;
   readonly groups: GroupsView;
+  readonly templates: TemplatesView;
+  readonly watches: WatchesView;
+  readonly notificationSettings: NotificationSettingsView;
+  readonly mentions: MentionsView;
+  readonly directory: DirectoryView;
 }
 
 /** A read-only connection to the read models. */
@@ -72,6 +82,11 @@ export interface ProjectionWriters<Tx> {
   readonly shareLinks: ShareLinksWriter<Tx>;
   readonly storedBytes: StoredBytesWriter<Tx>;
   readonly groups: GroupsWriter<Tx>;
+  readonly templates: TemplatesWriter<Tx>;
+  readonly watches: WatchesWriter<Tx>;
+  readonly notificationSettings: NotificationSettingsWriter<Tx>;
+  readonly mentions: MentionsWriter<Tx>;
+  readonly directory: DirectoryWriter<Tx>;
 }
 
 /** The projector's connection: the only one that writes read models. */

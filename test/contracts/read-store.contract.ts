@@ -17,6 +17,7 @@ import { attachmentCases } from "./read-store/attachments.contract.ts";
 import { storedBytesCases } from "./read-store/stored-bytes.contract.ts";
 import { groupCases } from "./read-store/groups.contract.ts";
 import { parkedEventsCases } from "./read-store/parked-events.contract.ts";
+import { teamCases } from "./read-store/team.contract.ts";
 
 export type { ReadStoreFactory } from "./read-store/stores.ts";
 
@@ -222,6 +223,7 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
     storedBytesCases(s);
     groupCases(s);
     parkedEventsCases(s);
+    teamCases(s);
     layoutCases(s);
   });
 }

@@ -335,7 +335,7 @@ describe("the OpenAPI document", () => {
     const limit = operation("GET", "/api/v1/pages")?.parameters?.find((parameter) => parameter.name === "limit")?.schema;
     expect(limit).toEqual(expect.objectContaining({ type: "integer", minimum: 1, maximum: 100 }));
     const bodyOf = (method: string, path: string, status: string) => operation(method, path)?.responses[status]?.content;
-    expect(bodyOf("POST", "/api/v1/pages", "202")).toEqual({ "application/json": { schema: { $ref: "#/components/schemas/Page" } } });
+    expect(bodyOf("POST", "/api/v1/pages", "202")).toEqual({ "application/json": { schema: { $ref: "#/components/schemas/CreatedPage" } } });
     expect(bodyOf("POST", "/api/v1/pages", "202")).toEqual(bodyOf("POST", "/api/v1/pages", "201"));
     expect(bodyOf("POST", "/api/v1/webhooks", "202")).toEqual(bodyOf("POST", "/api/v1/webhooks", "201"));
     expect(bodyOf("PUT", "/api/v1/pages/{pageId}/content", "202")).toEqual(bodyOf("PUT", "/api/v1/pages/{pageId}/content", "200"));

@@ -36,7 +36,7 @@ describe("the MCP Inspector's command line", () => {
     const created = await owner.post("/tokens", { name: "inspector", scopes: ["pages:read"] });
     const token = String(created.body.token);
     const listed = (await inspect(token, "--method", "tools/list")) as { tools: Array<{ name: string }> };
-    expect(listed.tools.map((tool) => tool.name).sort()).toEqual(["diff_page", "list_attachments", "list_folders", "list_pages", "list_people", "page_backlinks", "page_history", "read_page", "resolve_page", "search"]);
+    expect(listed.tools.map((tool) => tool.name).sort()).toEqual(["diff_page", "list_attachments", "list_folders", "list_pages", "list_people", "list_templates", "page_backlinks", "page_history", "read_page", "resolve_page", "search"]);
     const called = (await inspect(token, "--method", "tools/call", "--tool-name", "resolve_page", "--tool-arg", "title=Inspected")) as { structuredContent: { pages: Array<{ id: string }> } };
     expect(called.structuredContent.pages.map((page) => page.id)).toEqual([pageId]);
   }, 120_000);

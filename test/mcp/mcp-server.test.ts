@@ -15,7 +15,7 @@ afterAll(async () => {
   await server.stop();
 });
 
-const READING = ["diff_page", "list_attachments", "list_folders", "list_pages", "list_people", "page_backlinks", "page_history", "read_page", "resolve_page", "search"];
+const READING = ["diff_page", "list_attachments", "list_folders", "list_pages", "list_people", "list_templates", "page_backlinks", "page_history", "read_page", "resolve_page", "search"];
 const COMMENTING = ["comment_on_page", "list_comments", "resolve_thread"];
 const WRITING = ["append_to_page", "create_folder", "create_page", "delete_page", "edit_page", "move_page", "rename_page", "replace_page_content", "restore_from_trash", "restore_page_version"];
 

@@ -190,6 +190,27 @@ export async function callEveryOperation({ browser, bob, withToken, receiverUrl,
   const bobEmail = must((await bob.GET("/api/v1/me")).data, "bob").email;
   const granted = must((await api.POST("/api/v1/shares/entity/{entityType}/{entityId}/grants", { params: { path: pagePath }, body: { email: bobEmail, permission: "view" } })).data, "grantEntityAccess");
   if (granted.invitation !== null) throw new Error("grantEntityAccess invited an existing account");
+
+  // The people directory: bob, given the page, is found by the start of his address.
+  const found = must((await api.GET("/api/v1/users", { params: { query: { query: bobEmail.slice(0, 8) } } })).data, "findPeople");
+  if (!found.data.some((person) => person.id === bobId)) throw new Error("findPeople did not find bob");
+
+  // Templates: the page marked as one, listed, and a new page made from it.
+  must((await api.PATCH("/api/v1/pages/{pageId}", { params: { path: { pageId: page.id } }, body: { isTemplate: true } })).data, "updatePage isTemplate");
+  const templates = must((await api.GET("/api/v1/templates")).data, "listTemplates");
+  if (!templates.data.some((template) => template.id === page.id)) throw new Error("listTemplates did not list the template");
+  const fromTemplate = must((await api.POST("/api/v1/pages", { body: { templateId: page.id, title: "From the template", parentId: null } })).data, "createPage from a template");
+  if (fromTemplate.unreachableMentions.length !== 0) throw new Error("createPage from a template reported mentions");
+
+  // Watching: a page and a folder, and the settings that turn automatic watches off.
+  must((await api.PUT("/api/v1/pages/{pageId}/watch", { params: { path: { pageId: page.id } } })).data, "watchPage");
+  if (!must((await api.GET("/api/v1/pages/{pageId}/watch", { params: { path: { pageId: page.id } } })).data, "getPageWatch").watching) throw new Error("getPageWatch: not watching");
+  must((await api.DELETE("/api/v1/pages/{pageId}/watch", { params: { path: { pageId: page.id } } })).data, "unwatchPage");
+  must((await api.PUT("/api/v1/folders/{folderId}/watch", { params: { path: { folderId: folder.id } } })).data, "watchFolder");
+  must((await api.GET("/api/v1/folders/{folderId}/watch", { params: { path: { folderId: folder.id } } })).data, "getFolderWatch");
+  must((await api.DELETE("/api/v1/folders/{folderId}/watch", { params: { path: { folderId: folder.id } } })).data, "unwatchFolder");
+  must((await api.PUT("/api/v1/me/notification-settings", { body: { autoWatch: false } })).data, "changeNotificationSettings");
+  if (must((await api.GET("/api/v1/me/notification-settings")).data, "getNotificationSettings").autoWatch) throw new Error("getNotificationSettings: still autoWatch");
   const invitedAddress = unknownAddress("invited");
   const invited = await api.POST("/api/v1/shares/entity/{entityType}/{entityId}/grants", { params: { path: pagePath }, body: { email: invitedAddress, permission: "comment" } });
   expectStatus(invited.response, 202, "grantEntityAccess to an address without an account");

@@ -1,18 +1,19 @@
 // Page commands: create, rename or re-icon, move, replace the content under If-Match, and soft-delete.
-import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { ownerOfNewItem, visiblePage } from "../../../shared/access/authorize.ts";
+import { visiblePage } from "../../../shared/access/authorize.ts";
 import { seenBy } from "../../../shared/access/seen-by.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { locationOf } from "../../../shared/http/locations.ts";
 import { folderIdSchema, pageIdSchema, type PageId } from "../../../shared/kernel/ids.ts";
-import { editPage, movePage, pageCommands } from "../../../shared/pages/page.commands.ts";
+import { editPage, movePage } from "../../../shared/pages/page.commands.ts";
 import { etagOf, renderPageDocument, revisionFromIfMatch, stripFrontmatter } from "../../../shared/pages/page-document.ts";
-import { pageResource, resolvedPageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
+import { createdPageResource, pageResource, resolvedPageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
+import { createPage } from "../../../shared/pages/create-page.ts";
+import { setTemplate } from "../../../shared/templates/template.commands.ts";
 import type { Principal } from "../../../shared/auth/principal.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
-import { writeResponses } from "../write-answer.ts";
+import { writeResponses, type Presented } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
 import { assembledPage } from "../assembled/page.assembled.ts";
 import { instantSchema } from "../../../shared/history/instant.ts";
@@ -22,16 +23,20 @@ import { iconField } from "../../../shared/kernel/text-fields.ts";
 import { MARKDOWN_MAX_CHARS, markdownField, titleField } from "../../../shared/pages/page.fields.ts";
 import { PAGE_BODY_LIMIT_BYTES } from "./fields.ts";
 
-const createPageBody = z.object({
-  title: titleField,
-  markdown: markdownField.default(""),
-  parentId: folderIdSchema.nullable().default(null),
-  icon: iconField.nullable().default(null),
-});
+const createPageBody = z
+  .object({
+    title: titleField.optional(),
+    markdown: markdownField.optional(),
+    parentId: folderIdSchema.nullable().default(null),
+    icon: iconField.nullable().optional(),
+    templateId: pageIdSchema.optional().meta({ description: "Make the page from this template: its markdown with {{title}}, {{date}} and {{author}} filled, and its title and icon unless given" }),
+  })
+  .refine((body) => body.title !== undefined || body.templateId !== undefined, { message: "title: required without templateId", path: ["title"] })
+  .refine((body) => body.markdown === undefined || body.templateId === undefined, { message: "send markdown or templateId, not both", path: ["markdown"] });
 
 const updatePageBody = z
-  .strictObject({ title: titleField.optional(), icon: iconField.nullable().optional() })
-  .refine((body) => body.title !== undefined || body.icon !== undefined, "send title and/or icon");
+  .strictObject({ title: titleField.optional(), icon: iconField.nullable().optional(), isTemplate: z.boolean().optional() })
+  .refine((body) => body.title !== undefined || body.icon !== undefined || body.isTemplate !== undefined, "send title, icon and/or isTemplate");
 
 const pageParams = z.object({ pageId: pageIdSchema });
 const moveBody = z.strictObject({ parentId: folderIdSchema.nullable() });
@@ -58,15 +63,15 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
 
   app.post(
     "/pages",
-    { bodyLimit: PAGE_BODY_LIMIT_BYTES, config: write, schema: { body: createPageBody, response: writeResponses({ 201: pageResource }) } },
+    { bodyLimit: PAGE_BODY_LIMIT_BYTES, config: write, schema: { body: createPageBody, response: writeResponses({ 201: createdPageResource }) } },
     async (request, reply) => answer(request, reply, ({ actor, once }) => once(async () => {
-      const { title, markdown, parentId, icon } = request.body;
-      const ownerId = await ownerOfNewItem(ports.views, actor.principal, parentId);
-      const pageId = pageIdSchema.parse(randomUUID());
-      const command = { type: "CreatePage" as const, pageId, ownerId, parentId, title, icon, markdown };
-      const { position } = await pageCommands.handle(ports.eventStore, pageId, command, actor.context);
-      const assemble = assembledPage(ports, actor.principal, pageId, actor.context.now).record;
-      return { position, status: 201, location: locationOf.page(pageId), present: presentPage(actor.principal, pageId), assemble };
+      const { pageId, position, unreachableMentions } = await createPage(ports, actor, request.body);
+      const withMentions = (presented: () => Promise<Presented>) => async (): Promise<Presented> => {
+        const { body } = await presented();
+        return { body: { ...pageResource.parse(body), unreachableMentions } };
+      };
+      const assemble = withMentions(assembledPage(ports, actor.principal, pageId, actor.context.now).record);
+      return { position, status: 201, location: locationOf.page(pageId), present: withMentions(presentPage(actor.principal, pageId)), assemble };
     })),
   );
 
@@ -75,8 +80,10 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
     { config: write, schema: { params: pageParams, body: updatePageBody, response: writeResponses({ 200: pageResource }) } },
     async (request, reply) => answer(request, reply, async ({ actor }) => {
       const { pageId } = request.params;
-      const { title, icon } = request.body;
-      const { position } = await editPage.run(ports, actor, pageId, () => ({ type: "UpdatePage", pageId, title, icon }));
+      const { title, icon, isTemplate } = request.body;
+      const renamed = title === undefined && icon === undefined ? null : (await editPage.run(ports, actor, pageId, () => ({ type: "UpdatePage", pageId, title, icon }))).position;
+      const marked = isTemplate === undefined ? null : (await setTemplate.run(ports, actor, pageId, () => ({ type: "SetTemplate", pageId, isTemplate }))).position;
+      const position = renamed === null ? marked : marked === null ? renamed : Math.max(renamed, marked);
       return { position, status: 200, present: presentPage(actor.principal, pageId), assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).record };
     }),
   );

@@ -13,6 +13,7 @@ import { pageDiffBetween, type DiffPorts } from "../../../shared/history/page-di
 import { pageHistoryFor, pageRecordAt } from "../../../shared/history/read-history.ts";
 import { folderIdSchema, pageIdSchema, userIdSchema } from "../../../shared/kernel/ids.ts";
 import { listFolders, listPages } from "../../../shared/pages/list-pages.ts";
+import { listTemplates } from "../../../shared/templates/list-templates.ts";
 import { etagOf } from "../../../shared/pages/page-document.ts";
 import { pageResource, resolvedPageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
 import { resolvePages } from "../../../shared/pages/resolve-pages.ts";
@@ -50,6 +51,20 @@ export function readTools(ports: DiffPorts): McpTool[] {
         const { query, titleOnly, ...filters } = args;
         const found = await searchPages(views, caller.principal, { q: query, ...filters, ...(titleOnly ? { in: "title" as const } : {}) });
         return { results: found.data, nextCursor: found.nextCursor };
+      },
+    }),
+    defineTool({
+      name: "list_templates",
+      title: "List templates",
+      description: "The templates you can view, newest marked first: pass one's id as templateId to create_page.",
+      scope: "pages:read",
+      budget: "read",
+      input: z.object({ limit: limitField, cursor: cursorField }),
+      output: z.object({ templates: z.array(pageResource), nextCursor: z.string().nullable() }),
+      annotations: { ...READ_ONLY, title: "List templates" },
+      async run(args, caller) {
+        const found = await listTemplates(views, caller.principal, args);
+        return { templates: found.data, nextCursor: found.nextCursor };
       },
     }),
     defineTool({

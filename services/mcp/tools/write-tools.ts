@@ -13,9 +13,10 @@ import { instantSchema } from "../../../shared/history/instant.ts";
 import { folderIdSchema, pageIdSchema, type FolderId, type PageId } from "../../../shared/kernel/ids.ts";
 import { iconField } from "../../../shared/kernel/text-fields.ts";
 import { addContent } from "../../../shared/pages/add-content.ts";
+import { createPage } from "../../../shared/pages/create-page.ts";
 import { editContent } from "../../../shared/pages/edit-content.ts";
 import { etagOf, revisionFromIfMatch } from "../../../shared/pages/page-document.ts";
-import { editPage, movePage, pageCommands } from "../../../shared/pages/page.commands.ts";
+import { editPage, movePage } from "../../../shared/pages/page.commands.ts";
 import { MARKDOWN_MAX_CHARS, markdownField, titleField } from "../../../shared/pages/page.fields.ts";
 import { pageResource, resolvedPageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
 import { restorePage } from "../../../shared/pages/restore-page.ts";
@@ -48,20 +49,24 @@ export function writeTools(ports: CommandApiPorts): McpTool[] {
     defineTool({
       name: "create_page",
       title: "Create a page",
-      description: "A new page with a title and markdown, at the root of your workspace or in a folder you may edit.",
+      description: "A new page with a title and markdown, at the root of your workspace or in a folder you may edit; or, with templateId, from a template you can view ({{title}}, {{date}} and {{author}} filled; its title and icon unless given).",
       scope: "pages:write",
       budget: "write",
-      input: z.object({ title: titleField, markdown: markdownField.default(""), folderId: folderIdSchema.nullable().default(null), icon: iconField.nullable().default(null), idempotencyKey: idempotencyKeyField }),
+      input: z.object({
+        title: titleField.optional().describe("required without templateId"),
+        markdown: markdownField.optional().describe("not with templateId"),
+        folderId: folderIdSchema.nullable().default(null),
+        icon: iconField.nullable().optional(),
+        templateId: pageIdSchema.optional().describe("a template from list_templates"),
+        idempotencyKey: idempotencyKeyField,
+      }),
       output: pageOutput,
       annotations: { ...ADDITIVE, title: "Create a page" },
       async run(args, caller) {
         const actor = caller.actor();
         const { idempotencyKey, ...fields } = args;
         return idempotentTool(ports, actor, { tool: "create_page", key: idempotencyKey, args: fields, output: pageOutput }, async () => {
-          const ownerId = await ownerOfNewItem(ports.views, actor.principal, fields.folderId);
-          const pageId = pageIdSchema.parse(randomUUID());
-          const command = { type: "CreatePage" as const, pageId, ownerId, parentId: fields.folderId, title: fields.title, icon: fields.icon, markdown: fields.markdown };
-          const { position } = await pageCommands.handle(ports.eventStore, pageId, command, actor.context);
+          const { pageId, position } = await createPage(ports, actor, { ...fields, parentId: fields.folderId });
           return settleTool(ports, position, { id: pageId, present: presentPage(actor, pageId) });
         });
       },

@@ -103,6 +103,16 @@ function subjectOf(event: DomainEvent): Subject {
     case "GroupMemberRemoved":
     case "GroupRoleChanged":
       return null; // a group's own changes are not a page's or folder's history; its grants are (GroupAccessGranted)
+    case "PageMarkedTemplate":
+    case "PageUnmarkedTemplate":
+    case "PageWatched":
+    case "PageUnwatched":
+      return { kind: "page", id: event.data.pageId, access: { kind: "page", id: event.data.pageId } };
+    case "FolderWatched":
+    case "FolderUnwatched":
+      return { kind: "folder", id: event.data.folderId, access: { kind: "folder", id: event.data.folderId } };
+    case "NotificationSettingsChanged":
+      return null; // a user's own settings, not a page's or folder's history
 
     default: {
       const unhandled: never = event;

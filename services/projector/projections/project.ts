@@ -22,6 +22,10 @@ import { projectApp } from "./apps.projection.ts";
 import { projectUser } from "./users.projection.ts";
 import { projectWebhook } from "./webhooks.projection.ts";
 import { projectShareLink } from "./share-links.projection.ts";
+import { projectTemplate } from "./templates.projection.ts";
+import { projectAutomaticWatches, projectWatch } from "./watches.projection.ts";
+import { projectMentions } from "./mentions.projection.ts";
+import { projectDirectory } from "./directory.projection.ts";
 
 function narrow<E extends DomainEvent>(stored: StoredEvent, event: E): StoredEvent<E> {
   return { ...stored, event };
@@ -43,6 +47,9 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
   await guard("links", () => projectLinks(stored, writers, tx));
   await guard("trash", () => projectTrash(stored, writers, tx));
   await guard("purge", () => projectPurge(stored, writers, tx, folds));
+  await guard("watches", () => projectAutomaticWatches(stored, writers, tx));
+  await guard("mentions", () => projectMentions(stored, writers, tx));
+  await guard("directory", () => projectDirectory(stored, writers, tx));
   const event = stored.event;
   switch (event.type) {
     case "UserRegistered":
@@ -139,6 +146,15 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
     case "ShareLinkRevoked":
     case "ShareLinkViewed":
       return guard("shareLinks", () => projectShareLink(narrow(stored, event), writers, tx));
+    case "PageMarkedTemplate":
+    case "PageUnmarkedTemplate":
+      return guard("templates", () => projectTemplate(narrow(stored, event), writers, tx));
+    case "PageWatched":
+    case "PageUnwatched":
+    case "FolderWatched":
+    case "FolderUnwatched":
+    case "NotificationSettingsChanged":
+      return guard("watches", () => projectWatch(narrow(stored, event), writers, tx));
     default: {
       const unhandled: never = event;
       throw new Error(`no projection for ${JSON.stringify(unhandled)}`);

@@ -104,6 +104,14 @@ export async function projectStoredBytes<Tx>({ event, position }: StoredEvent, w
     case "ShareLinkRevoked":
     case "ShareLinkViewed":
       return;
+    case "PageMarkedTemplate":
+    case "PageUnmarkedTemplate":
+    case "PageWatched":
+    case "PageUnwatched":
+    case "FolderWatched":
+    case "FolderUnwatched":
+    case "NotificationSettingsChanged":
+      return;
     default: {
       const unhandled: never = event;
       throw new Error(`no stored-bytes rule for ${JSON.stringify(unhandled)}`);

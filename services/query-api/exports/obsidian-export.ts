@@ -15,6 +15,7 @@ import { blobKeySchema, type BlobReader } from "../../../shared/blobs/blob-store
 import { AppError } from "../../../shared/errors/app-error.ts";
 import { DirectoryNames, safeFileName } from "../../../shared/exports/vault-file-names.ts";
 import { withVaultFrontmatter } from "../../../shared/exports/vault-frontmatter.ts";
+import { mentionsAsText } from "../../../shared/mentions/mentions.ts";
 import type { FoundLink } from "../../../shared/exports/vault-links.ts";
 import type { ImageMimeType } from "../../../shared/images/image.decider.ts";
 import type { ListKey, VisibleTo } from "../../../shared/read-store/list-query.ts";
@@ -185,7 +186,8 @@ export class ObsidianExport {
         const note = this.notes[next++];
         const content = note ? await this.views.pages.getContent(note.id) : null;
         if (!note || !content) continue; // deleted since the listing
-        batch.push({ note, markdown: content.markdown });
+        // A vault has no accounts: a mention is written as its text (`@Ann`), without its link.
+        batch.push({ note, markdown: mentionsAsText(content.markdown) });
         characters += content.markdown.length;
       }
       await this.writeBatch(zip, batch);

@@ -19,6 +19,7 @@ import { decodeListCursor, pageOf } from "../../../shared/read-store/pagination.
 import { instantSchema, refuseFuture, type Instant } from "../../../shared/history/instant.ts";
 import { pageRecordAt } from "../../../shared/history/read-history.ts";
 import { listPages } from "../../../shared/pages/list-pages.ts";
+import { listTemplates } from "../../../shared/templates/list-templates.ts";
 import { resolvePages } from "../../../shared/pages/resolve-pages.ts";
 import type { Principal } from "../../../shared/auth/principal.ts";
 import type { ProjectionProgress } from "../../../shared/read-store/checkpoint-watcher.ts";
@@ -48,6 +49,15 @@ export function pageQueryRoutes(app: App, views: ReadModels, asOf: AsOfPorts): v
       },
     },
     async (request) => listPages(views, principalOf(request), request.query),
+  );
+
+  app.get(
+    "/templates",
+    {
+      config: { access: { scope: "pages:read" } },
+      schema: { querystring: paginationQuery, response: { 200: listOf(pageResource), "4xx": errorBody } },
+    },
+    async (request) => listTemplates(views, principalOf(request), request.query),
   );
 
   app.get(

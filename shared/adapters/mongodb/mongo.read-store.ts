@@ -28,6 +28,11 @@ import { MongoAppsView, MongoAppsWriter, appsModel } from "./apps.view.mongo.ts"
 import { MongoShareLinksView, MongoShareLinksWriter, shareLinksModel } from "./share-links.view.mongo.ts";
 import { MongoUsersView, MongoUsersWriter, usersModel } from "./users.view.mongo.ts";
 import { MongoWebhooksView, MongoWebhooksWriter, webhooksModel } from "./webhooks.view.mongo.ts";
+import { templatesModel, MongoTemplatesView, MongoTemplatesWriter } from "./templates.view.mongo.ts";
+import { watchesModel, MongoWatchesView, MongoWatchesWriter } from "./watches.view.mongo.ts";
+import { notificationSettingsModel, MongoNotificationSettingsView, MongoNotificationSettingsWriter } from "./notification-settings.view.mongo.ts";
+import { mentionsModel, MongoMentionsView, MongoMentionsWriter } from "./mentions.view.mongo.ts";
+import { directoryModel, MongoDirectoryView, MongoDirectoryWriter } from "./directory.view.mongo.ts";
 import { MongoStoredBytesView, MongoStoredBytesWriter, storedBytesModel } from "./stored-bytes.view.mongo.ts";
 import { MongoGroupsView, MongoGroupsWriter, groupsModel } from "./groups.view.mongo.ts";
 import { MongoParkedEvents, parkedEventsModel } from "./parked-events.mongo.ts";
@@ -44,7 +49,7 @@ type MetaDoc = { _id: string; generation: number; version: number; batches?: num
 type CheckpointDoc = { _id: string; position: number };
 
 const checkpointModel: MongoModel = { collections: [CHECKPOINT], indexes: [] };
-const models = [checkpointModel, usersModel, tokensModel, appsModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel, groupsModel, parkedEventsModel];
+const models = [checkpointModel, usersModel, tokensModel, appsModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel, groupsModel, parkedEventsModel, templatesModel, watchesModel, notificationSettingsModel, mentionsModel, directoryModel];
 
 /** Every index the read models create at start, with the query it serves (listed in docs/operations/mongodb.md). */
 export const mongoIndexes: readonly MongoIndex[] = models.flatMap((model) => model.indexes);
@@ -108,6 +113,11 @@ export class MongoReadStore implements ReadStore {
   readonly shareLinks;
   readonly storedBytes;
   readonly groups;
+  readonly templates;
+  readonly watches;
+  readonly notificationSettings;
+  readonly mentions;
+  readonly directory;
   private readonly refresher: NodeJS.Timeout;
 
   private constructor(
@@ -133,6 +143,11 @@ export class MongoReadStore implements ReadStore {
     this.shareLinks = new MongoShareLinksView(holder);
     this.storedBytes = new MongoStoredBytesView(holder);
     this.groups = new MongoGroupsView(holder);
+    this.templates = new MongoTemplatesView(holder);
+    this.watches = new MongoWatchesView(holder);
+    this.notificationSettings = new MongoNotificationSettingsView(holder);
+    this.mentions = new MongoMentionsView(holder);
+    this.directory = new MongoDirectoryView(holder);
     this.refresher = setInterval(() => void this.refresh().catch(() => undefined), GENERATION_REFRESH_MS);
     this.refresher.unref();
   }
@@ -203,6 +218,11 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
       shareLinks: new MongoShareLinksWriter(holder),
       storedBytes: new MongoStoredBytesWriter(holder),
       groups: new MongoGroupsWriter(holder),
+      templates: new MongoTemplatesWriter(holder),
+      watches: new MongoWatchesWriter(holder),
+      notificationSettings: new MongoNotificationSettingsWriter(holder),
+      mentions: new MongoMentionsWriter(holder),
+      directory: new MongoDirectoryWriter(holder),
     };
     this.parked = new MongoParkedEvents(holder);
   }

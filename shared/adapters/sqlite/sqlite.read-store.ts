@@ -24,6 +24,11 @@ import { SqliteUsersView, SqliteUsersWriter, usersModel } from "./users.view.sql
 import { SqliteStoredBytesView, SqliteStoredBytesWriter, storedBytesModel } from "./stored-bytes.view.sqlite.ts";
 import { SqliteGroupsView, SqliteGroupsWriter, groupsModel } from "./groups.view.sqlite.ts";
 import { SqliteWebhooksView, SqliteWebhooksWriter, webhooksModel } from "./webhooks.view.sqlite.ts";
+import { templatesModel, SqliteTemplatesView, SqliteTemplatesWriter } from "./templates.view.sqlite.ts";
+import { watchesModel, SqliteWatchesView, SqliteWatchesWriter } from "./watches.view.sqlite.ts";
+import { notificationSettingsModel, SqliteNotificationSettingsView, SqliteNotificationSettingsWriter } from "./notification-settings.view.sqlite.ts";
+import { mentionsModel, SqliteMentionsView, SqliteMentionsWriter } from "./mentions.view.sqlite.ts";
+import { directoryModel, SqliteDirectoryView, SqliteDirectoryWriter } from "./directory.view.sqlite.ts";
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
 import { ReadModelLayoutChangedError } from "../../read-store/layout-changed.ts";
 import { parkedEventsModel, SqliteParkedEvents } from "./parked-events.sqlite.ts";
@@ -42,7 +47,7 @@ INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`,
   queryIndexes: [],
 };
 
-const models = [checkpointModel, usersModel, tokensModel, appsModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel, groupsModel, parkedEventsModel];
+const models = [checkpointModel, usersModel, tokensModel, appsModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel, groupsModel, parkedEventsModel, templatesModel, watchesModel, notificationSettingsModel, mentionsModel, directoryModel];
 const schemas = models.map((model) => model.schema).join("\n");
 
 const layoutOf = (db: Database.Database): number => Number(db.pragma("user_version", { simple: true }));
@@ -92,6 +97,11 @@ export class SqliteReadStore implements ReadStore {
   readonly shareLinks;
   readonly storedBytes;
   readonly groups;
+  readonly templates;
+  readonly watches;
+  readonly notificationSettings;
+  readonly mentions;
+  readonly directory;
   private readonly db: Database.Database;
   private readonly checkpointStatement;
 
@@ -115,6 +125,11 @@ export class SqliteReadStore implements ReadStore {
     this.shareLinks = new SqliteShareLinksView(this.db);
     this.storedBytes = new SqliteStoredBytesView(this.db);
     this.groups = new SqliteGroupsView(this.db);
+    this.templates = new SqliteTemplatesView(this.db);
+    this.watches = new SqliteWatchesView(this.db);
+    this.notificationSettings = new SqliteNotificationSettingsView(this.db);
+    this.mentions = new SqliteMentionsView(this.db);
+    this.directory = new SqliteDirectoryView(this.db);
     this.checkpointStatement = readCheckpoint(this.db);
   }
 
@@ -175,6 +190,11 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
       shareLinks: new SqliteShareLinksWriter(this.db),
       storedBytes: new SqliteStoredBytesWriter(this.db),
       groups: new SqliteGroupsWriter(this.db),
+      templates: new SqliteTemplatesWriter(this.db),
+      watches: new SqliteWatchesWriter(this.db),
+      notificationSettings: new SqliteNotificationSettingsWriter(this.db),
+      mentions: new SqliteMentionsWriter(this.db),
+      directory: new SqliteDirectoryWriter(this.db),
     };
     this.parked = new SqliteParkedEvents(this.db);
     this.statements = {

@@ -6,6 +6,7 @@
 // a render past the limit (render-cost.ts: its brackets and size) is shown as text without taking a thread at
 // all, whatever it differs by from another. A pool too busy to take the page answers 503 with Retry-After, and a
 // link owner's pages holding as many renders as one caller may answer 429 (the pool's own refusals).
+import { mentionsAsText } from "../../mentions/mentions.ts";
 import { createHash } from "node:crypto";
 import { AppError } from "../../errors/app-error.ts";
 import type { WorkerPool } from "../../workers/worker-pool.ts";
@@ -42,12 +43,15 @@ export class SharedPageRenderer {
   ) {}
 
   /** The page's markdown as sanitised HTML (an HTML fragment, without the surrounding document). */
-  render(markdown: string, options: RenderOptions): Promise<string> {
+  render(source: string, options: RenderOptions): Promise<string> {
+    // A share page's reader has no account: a mention is shown as its text (`@Ann`), not as a link.
+    const markdown = mentionsAsText(source);
     return this.inPool(markdown, async () => (await this.pool.run("renderSharedPage", { markdown, options }, { timeLimitMs: this.timeLimitMs })).html, () => plainText(markdown));
   }
 
   /** The page's markdown as the link's reader may have it: links kept within the link as the HTML's are. */
-  markdown(markdown: string, options: RenderOptions): Promise<string> {
+  markdown(source: string, options: RenderOptions): Promise<string> {
+    const markdown = mentionsAsText(source);
     return this.inPool(markdown, async () => (await this.pool.run("renderSharedMarkdown", { markdown, options }, { timeLimitMs: this.timeLimitMs })).markdown, () => scrubbed(markdown));
   }
 
