@@ -19,6 +19,7 @@ import { webhookEventSchemas } from "./webhooks/webhook.decider.ts";
 import { shareLinkEventSchemas } from "./share-links/share-link.decider.ts";
 import { keyStoreBindingEventSchemas } from "./erasure/key-store-binding.ts";
 import { signInLinkEventSchemas } from "./auth/sign-in/sign-in-link.decider.ts";
+import { notificationInboxEventSchemas } from "./notifications/notification-inbox.decider.ts";
 
 export const domainEventSchema = z.discriminatedUnion("type", [
   ...userEventSchemas,
@@ -39,6 +40,7 @@ export const domainEventSchema = z.discriminatedUnion("type", [
   ...shareLinkEventSchemas,
   ...keyStoreBindingEventSchemas,
   ...signInLinkEventSchemas,
+  ...notificationInboxEventSchemas,
 ]);
 export type DomainEvent = z.infer<typeof domainEventSchema>;
 export type DomainEventType = DomainEvent["type"];

@@ -19,6 +19,7 @@ import { tokenCommandRoutes } from "./routes/tokens.routes.ts";
 import { webhookCommandRoutes } from "./routes/webhooks.routes.ts";
 import type { CommandApiPorts } from "./command-api-ports.ts";
 import { shareLinkCommandRoutes } from "./routes/share-links.routes.ts";
+import { notificationCommandRoutes } from "./routes/notifications.routes.ts";
 
 export async function registerCommandApi(app: App, ports: CommandApiPorts): Promise<void> {
   await app.register(
@@ -37,6 +38,7 @@ export async function registerCommandApi(app: App, ports: CommandApiPorts): Prom
       await importCommandRoutes(api, ports);
       webhookCommandRoutes(api, ports, ports.webhooks);
       shareLinkCommandRoutes(api, ports);
+      notificationCommandRoutes(api, ports);
     },
     { prefix: API_PREFIX },
   );

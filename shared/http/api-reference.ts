@@ -52,6 +52,7 @@ const TAGS = [
   { name: "public", description: "The public pages of share links, outside /api/v1 and without authentication" },
   { name: "sign-in", description: "Signing a browser in (through the organisation's OpenID provider, or a one-time link) and out, outside /api/v1" },
   { name: "webhooks", description: "Signed webhooks and their delivery log (managed by a browser session)" },
+  { name: "notifications", description: "The caller's notifications: mentions, replies, resolutions, shares and memberships" },
   { name: "me", description: "The current user" },
   { name: OPERATIONS_TAG, description: "Health checks and metrics for operators; /internal routes are not listed" },
 ];

@@ -17,6 +17,7 @@ import type { ShareLinksView, ShareLinksWriter } from "../share-links/share-link
 import type { UsersView, UsersWriter } from "../users/users.view.ts";
 import type { WebhooksView, WebhooksWriter } from "../webhooks/webhooks.view.ts";
 import type { StoredBytesView, StoredBytesWriter } from "../quotas/stored-bytes.view.ts";
+import type { NotificationsView, NotificationsWriter } from "../notifications/notifications.view.ts";
 
 /** The query views: what the query API, the command API's checks and the notifier read. */
 export interface ReadModels {
@@ -35,6 +36,7 @@ export interface ReadModels {
   readonly trash: TrashView;
   readonly shareLinks: ShareLinksView;
   readonly storedBytes: StoredBytesView;
+  readonly notifications: NotificationsView;
 }
 
 /** A read-only connection to the read models. */
@@ -63,6 +65,7 @@ export interface ProjectionWriters<Tx> {
   readonly trash: TrashWriter<Tx>;
   readonly shareLinks: ShareLinksWriter<Tx>;
   readonly storedBytes: StoredBytesWriter<Tx>;
+  readonly notifications: NotificationsWriter<Tx>;
 }
 
 /** The projector's connection: the only one that writes read models. */

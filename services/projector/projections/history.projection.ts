@@ -65,6 +65,8 @@ function subjectOf(event: DomainEvent): Subject {
     case "IdempotentRequestCompleted":
     case "IdempotencyKeyReleased":
     case "SignInLinkUsed":
+    case "NotificationsRead":
+    case "NotificationSettingsChanged":
     case "TokenCreated":
     case "TokenUsed":
     case "TokenRevoked":

@@ -19,6 +19,7 @@ import { projectToken } from "./tokens.projection.ts";
 import { projectUser } from "./users.projection.ts";
 import { projectWebhook } from "./webhooks.projection.ts";
 import { projectShareLink } from "./share-links.projection.ts";
+import { projectNotifications } from "./notifications.projection.ts";
 
 function narrow<E extends DomainEvent>(stored: StoredEvent, event: E): StoredEvent<E> {
   return { ...stored, event };
@@ -30,6 +31,7 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
   // Before the purge projection: a purge's total is taken off while the page and its files' records are there.
   await projectStoredBytes(stored, writers, tx);
   await projectLinks(stored, writers, tx);
+  await projectNotifications(stored, writers, tx);
   await projectTrash(stored, writers, tx);
   await projectPurge(stored, writers, tx, folds);
   const event = stored.event;
@@ -51,6 +53,9 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
       return; // the command API's record of Idempotency-Keys: replayed from the event store, never queried
     case "SignInLinkUsed":
       return; // a one-time sign-in link's use: read back from its stream by the next attempt, never queried
+    case "NotificationsRead":
+    case "NotificationSettingsChanged":
+      return; // the notifications projection (above) applies them
     case "TokenCreated":
     case "TokenUsed":
     case "TokenRevoked":

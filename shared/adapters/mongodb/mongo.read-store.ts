@@ -25,12 +25,13 @@ import { MongoPagesView, MongoPagesWriter, pagesModel } from "./pages.view.mongo
 import { MongoThreadsView, MongoThreadsWriter, threadsModel } from "./threads.view.mongo.ts";
 import { MongoTokensView, MongoTokensWriter, tokensModel } from "./tokens.view.mongo.ts";
 import { MongoShareLinksView, MongoShareLinksWriter, shareLinksModel } from "./share-links.view.mongo.ts";
+import { MongoNotificationsView, MongoNotificationsWriter, notificationsModel } from "./notifications.view.mongo.ts";
 import { MongoUsersView, MongoUsersWriter, usersModel } from "./users.view.mongo.ts";
 import { MongoWebhooksView, MongoWebhooksWriter, webhooksModel } from "./webhooks.view.mongo.ts";
 import { MongoStoredBytesView, MongoStoredBytesWriter, storedBytesModel } from "./stored-bytes.view.mongo.ts";
 
 /** Bump whenever a read-model document or index changes shape: the projector then builds a new generation. */
-export const MONGO_READ_MODEL_VERSION = 10;
+export const MONGO_READ_MODEL_VERSION = 11;
 
 const META = "read_model_meta";
 const CHECKPOINT = "checkpoint";
@@ -41,7 +42,7 @@ type MetaDoc = { _id: string; generation: number; version: number; batches?: num
 type CheckpointDoc = { _id: string; position: number };
 
 const checkpointModel: MongoModel = { collections: [CHECKPOINT], indexes: [] };
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel];
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel, notificationsModel];
 
 /** Every index the read models create at start, with the query it serves (listed in docs/operations/mongodb.md). */
 export const mongoIndexes: readonly MongoIndex[] = models.flatMap((model) => model.indexes);
@@ -103,6 +104,7 @@ export class MongoReadStore implements ReadStore {
   readonly trash;
   readonly shareLinks;
   readonly storedBytes;
+  readonly notifications;
   private readonly refresher: NodeJS.Timeout;
 
   private constructor(
@@ -126,6 +128,7 @@ export class MongoReadStore implements ReadStore {
     this.trash = new MongoTrashView(holder);
     this.shareLinks = new MongoShareLinksView(holder);
     this.storedBytes = new MongoStoredBytesView(holder);
+    this.notifications = new MongoNotificationsView(holder);
     this.refresher = setInterval(() => void this.refresh().catch(() => undefined), GENERATION_REFRESH_MS);
     this.refresher.unref();
   }
@@ -189,6 +192,7 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
       trash: new MongoTrashWriter(holder),
       shareLinks: new MongoShareLinksWriter(holder),
       storedBytes: new MongoStoredBytesWriter(holder),
+      notifications: new MongoNotificationsWriter(holder),
     };
   }
 

@@ -21,11 +21,12 @@ import { shareLinksModel, SqliteShareLinksView, SqliteShareLinksWriter } from ".
 import { SqliteUsersView, SqliteUsersWriter, usersModel } from "./users.view.sqlite.ts";
 import { SqliteStoredBytesView, SqliteStoredBytesWriter, storedBytesModel } from "./stored-bytes.view.sqlite.ts";
 import { SqliteWebhooksView, SqliteWebhooksWriter, webhooksModel } from "./webhooks.view.sqlite.ts";
+import { notificationsModel, SqliteNotificationsView, SqliteNotificationsWriter } from "./notifications.view.sqlite.ts";
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
 import { ReadModelLayoutChangedError } from "../../read-store/layout-changed.ts";
 
 /** Bump whenever a read-model table changes shape. */
-const READ_MODEL_VERSION = 22;
+const READ_MODEL_VERSION = 23;
 
 const checkpointModel: SqliteModel = {
   schema: `
@@ -38,7 +39,7 @@ INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`,
   queryIndexes: [],
 };
 
-const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel];
+const models = [checkpointModel, usersModel, tokensModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel, notificationsModel];
 const schemas = models.map((model) => model.schema).join("\n");
 
 const layoutOf = (db: Database.Database): number => Number(db.pragma("user_version", { simple: true }));
@@ -86,6 +87,7 @@ export class SqliteReadStore implements ReadStore {
   readonly trash;
   readonly shareLinks;
   readonly storedBytes;
+  readonly notifications;
   private readonly db: Database.Database;
   private readonly checkpointStatement;
 
@@ -106,6 +108,7 @@ export class SqliteReadStore implements ReadStore {
     this.trash = new SqliteTrashView(this.db);
     this.shareLinks = new SqliteShareLinksView(this.db);
     this.storedBytes = new SqliteStoredBytesView(this.db);
+    this.notifications = new SqliteNotificationsView(this.db);
     this.checkpointStatement = readCheckpoint(this.db);
   }
 
@@ -159,6 +162,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
       trash: new SqliteTrashWriter(this.db),
       shareLinks: new SqliteShareLinksWriter(this.db),
       storedBytes: new SqliteStoredBytesWriter(this.db),
+      notifications: new SqliteNotificationsWriter(this.db),
     };
     this.statements = {
       checkpoint: readCheckpoint(this.db),
