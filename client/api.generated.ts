@@ -1088,6 +1088,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/notifications/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark the caller's notifications read, by id or all at once
+         * @description Needs an API token with the `pages:read` scope, or a browser session.
+         */
+        post: operations["markNotificationsRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/apps/{appId}": {
         parameters: {
             query?: never;
@@ -1500,6 +1520,26 @@ export interface paths {
          * @description Needs an API token with the `pages:read` scope, or a browser session.
          */
         get: operations["findPeople"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's notifications, newest change first (unread=true: unread only), with the unread count; those about what the caller can no longer view are left out
+         * @description Needs an API token with the `pages:read` scope, or a browser session.
+         */
+        get: operations["listNotifications"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1964,6 +2004,33 @@ export interface components {
             folderPath: string;
             /** @description HTML-escaped, matched words marked with <mark> */
             snippet: string;
+        };
+        /** @description Something that happened that concerns the caller */
+        Notification: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "mentioned" | "replied" | "thread_resolved" | "thread_reopened" | "shared" | "workspace_added" | "group_added" | "watched_changed";
+            /** Format: uuid */
+            actorId: string;
+            /** Format: uuid */
+            pageId?: string;
+            /** Format: uuid */
+            folderId?: string;
+            /** Format: uuid */
+            threadId?: string;
+            createdAt: string;
+            readAt: string | null;
+            /** @description How many events this notification stands for, when more than one (coalesced within the hour) */
+            count?: number;
+            /** @description Who caused them, latest first, when more than one event */
+            actorIds?: string[];
+        };
+        /** @description A page of the caller's notifications and how many are unread */
+        NotificationList: {
+            data: components["schemas"]["Notification"][];
+            nextCursor: string | null;
+            unreadCount: number;
         };
         /** @description The caller, and how they authenticated */
         CurrentUser: {
@@ -15049,6 +15116,183 @@ export interface operations {
             };
         };
     };
+    markNotificationsRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "all": true
+                 *     }
+                 */
+                "application/json": {
+                    ids: string[];
+                } | {
+                    /** @enum {boolean} */
+                    all: true;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
+            202: {
+                headers: {
+                    /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
+                    "X-Read-Side"?: "behind";
+                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
+                    "X-Consistency-Token": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No content */
+            204: {
+                headers: {
+                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
+                    "X-Consistency-Token": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `{error: {code, message}}` with code `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `insufficient_scope` or `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "insufficient_scope",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `internal`, `consistency_timeout` or `unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     revokeApp: {
         parameters: {
             query?: never;
@@ -17847,6 +18091,141 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["Person"][];
                     };
+                };
+            };
+            /** @description `{error: {code, message}}` with code `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `insufficient_scope` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "insufficient_scope",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `consistency_timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "consistency_timeout",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listNotifications: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                /** @description How many items to answer at most (50 when absent) */
+                limit?: number;
+                /** @description true: unread notifications only */
+                unread?: "true" | "false";
+            };
+            header?: {
+                /** @description The X-Consistency-Token of an earlier write: the read waits (bounded) until that write is visible here */
+                "X-Consistency-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationList"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */

@@ -24,6 +24,7 @@ import { signInLinkEventSchemas } from "./auth/sign-in/sign-in-link.decider.ts";
 import { templateEventSchemas } from "./templates/template.decider.ts";
 import { watchEventSchemas } from "./watching/watch.decider.ts";
 import { notificationSettingsEventSchemas } from "./watching/notification-settings.decider.ts";
+import { notificationInboxEventSchemas } from "./notifications/notification-inbox.decider.ts";
 
 export const domainEventSchema = z.discriminatedUnion("type", [
   ...userEventSchemas,
@@ -49,6 +50,7 @@ export const domainEventSchema = z.discriminatedUnion("type", [
   ...templateEventSchemas,
   ...watchEventSchemas,
   ...notificationSettingsEventSchemas,
+  ...notificationInboxEventSchemas,
 ]);
 export type DomainEvent = z.infer<typeof domainEventSchema>;
 export type DomainEventType = DomainEvent["type"];

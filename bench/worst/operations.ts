@@ -357,6 +357,11 @@ export const WORST_CASES: Record<string, WorstCase> = {
     prepare: (w, n) => many(n, async () => idOf((await json(w, w.owner, "POST", `/pages/${w.bigPageId}/share-links`, {})).body)),
     request: (w, id) => send(w.owner, "DELETE", `/share-links/${id}`),
   },
+  "GET /api/v1/notifications": {
+    input: "the owner's notifications of every grant received (capped at 500 per user), unread only, limit 100, each page's access checked",
+    request: (w) => get(w.owner, "/notifications?limit=100&unread=true"),
+  },
+  "POST /api/v1/notifications/read": { input: "every notification marked read at once", request: (w) => send(w.owner, "POST", "/notifications/read", { all: true }) },
   "GET /api/v1/pages/{pageId}/diff": { input: "half the longest history: 2,000 lines, every one changed", request: (w) => get(w.owner, `/pages/${w.historyPageId}/diff?from=${w.midRevision}`) },
   "POST /api/v1/pages/{pageId}/attachments": { input: "50 MB (ATTACHMENT_MAX_BYTES), incompressible", maxIterations: 3, request: (w) => attachmentUpload(w, ATTACHMENT_BYTES) },
   "GET /api/v1/pages/{pageId}/attachments": { input: "the largest page's attachments, limit 100", request: (w) => get(w.owner, `/pages/${w.bigPageId}/attachments?limit=100`) },

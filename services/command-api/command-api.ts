@@ -21,6 +21,7 @@ import { tokenCommandRoutes } from "./routes/tokens.routes.ts";
 import { webhookCommandRoutes } from "./routes/webhooks.routes.ts";
 import type { CommandApiPorts } from "./command-api-ports.ts";
 import { shareLinkCommandRoutes } from "./routes/share-links.routes.ts";
+import { notificationCommandRoutes } from "./routes/notifications.routes.ts";
 
 export async function registerCommandApi(app: App, ports: CommandApiPorts): Promise<void> {
   await app.register(
@@ -41,6 +42,7 @@ export async function registerCommandApi(app: App, ports: CommandApiPorts): Prom
       webhookCommandRoutes(api, ports, ports.webhooks);
       shareLinkCommandRoutes(api, ports);
       watchingCommandRoutes(api, ports);
+      notificationCommandRoutes(api, ports);
     },
     { prefix: API_PREFIX },
   );

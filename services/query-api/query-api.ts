@@ -1,6 +1,7 @@
 // The query API: every GET of /api/v1, served from the read models only; it holds no event store. A request
 // carrying X-Consistency-Token is authenticated first, then waits (bounded) until the read models have
 // reached that position; a token beyond the event log's head is refused at once.
+import { notificationQueryRoutes } from "./routes/notifications.routes.ts";
 import { AppError } from "../../shared/errors/app-error.ts";
 import type { App } from "../../shared/http/create-app.ts";
 import { API_PREFIX } from "../../shared/http/locations.ts";
@@ -74,6 +75,7 @@ export async function registerQueryApi(app: App, ports: QueryApiPorts): Promise<
       shareLinkQueryRoutes(api, ports.views);
       watchingQueryRoutes(api, ports.views);
       userQueryRoutes(api, ports.views);
+      notificationQueryRoutes(api, ports.views);
     },
     { prefix: API_PREFIX },
   );

@@ -7,6 +7,7 @@
 import type { EventMetadata } from "../event-store/event-store.port.ts";
 import { ERASED_APP_NAME, ERASED_EMAIL, ERASED_GROUP_NAME, ERASED_TOKEN_NAME, ERASED_USER_NAME, ERASED_WEBHOOK_URL } from "./erased-values.ts";
 import { subjects } from "./key-store.port.ts";
+import { DEFAULT_NOTIFICATION_SETTINGS } from "../notifications/notification-kinds.ts";
 import { contentSealingRules, idempotentAnswerSubject } from "./sealed-content.ts";
 import { NO_PERSONAL_DATA, type AppliedSealingRule, type SealingRules } from "./sealing-rule.ts";
 
@@ -87,6 +88,10 @@ export const sealingRules: SealingRules = {
   FolderUnwatched: NO_PERSONAL_DATA,
   // A user's notification settings are theirs: sealed under their key, read as the defaults once erased.
   NotificationSettingsChanged: { subject: ofUser, fields: [{ field: "autoWatch", kind: "json", erased: true }] },
+  // Which notifications a user read: their ids and a position only.
+  NotificationsRead: NO_PERSONAL_DATA,
+  // How a person wants to be reached is theirs: under their key, read as the defaults once erased.
+  NotificationDeliveryChanged: { subject: ofUser, fields: [{ field: "settings", kind: "json", erased: DEFAULT_NOTIFICATION_SETTINGS }] },
   ...contentSealingRules,
 };
 

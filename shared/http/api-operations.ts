@@ -242,6 +242,8 @@ export const operations: Record<string, Operation> = {
   "GET /api/v1/share-links/{linkId}": { id: "getShareLink", summary: "A share link's record: settings, views and last view (never its secret)" },
   "PATCH /api/v1/share-links/{linkId}": { id: "changeShareLink", summary: "Change a share link's expiry, password (null removes it) or indexing", example: { expiresAt: null, password: null } },
   "DELETE /api/v1/share-links/{linkId}": { id: "revokeShareLink", summary: "Revoke a share link: its public address answers 404 at once" },
+  "GET /api/v1/notifications": { id: "listNotifications", summary: "The caller's notifications, newest change first (unread=true: unread only), with the unread count; those about what the caller can no longer view are left out" },
+  "POST /api/v1/notifications/read": { id: "markNotificationsRead", summary: "Mark the caller's notifications read, by id or all at once", example: { all: true } },
   "GET /s/{secret}": { id: "viewSharedPage", summary: "The public page of a share link (HTML, or the markdown with Accept: text/markdown); 401 with a password form when protected", produces: ["text/html", "text/markdown"], errors: ["too_many_tasks"] },
   "POST /s/{secret}": { id: "unlockSharedPage",
     summary: "The password form of a protected share link (a form, or JSON): with the right password, a cookie that unlocks the link for 12 hours and a redirect (303) to its page",

@@ -60,6 +60,7 @@ const TAGS = [
   { name: "webhooks", description: "Signed webhooks and their delivery log (managed by a browser session)" },
   { name: "templates", description: "Pages marked as templates, to make new pages from" },
   { name: "users", description: "The people directory: people who share a workspace with the caller" },
+  { name: "notifications", description: "The caller's notifications: mentions, replies, resolutions, shares and memberships" },
   { name: "me", description: "The current user and their notification settings" },
   { name: OPERATIONS_TAG, description: "Health checks and metrics for operators; /internal routes are not listed" },
 ];

@@ -30,6 +30,7 @@ export const PROJECTION_NAMES = [
   "watches",
   "mentions",
   "directory",
+  "notifications",
 ] as const;
 export type ProjectionName = (typeof PROJECTION_NAMES)[number];
 

@@ -25,6 +25,7 @@ import type { WatchesView, WatchesWriter } from "../watching/watches.view.ts";
 import type { NotificationSettingsView, NotificationSettingsWriter } from "../watching/notification-settings.view.ts";
 import type { MentionsView, MentionsWriter } from "../mentions/mentions.view.ts";
 import type { DirectoryView, DirectoryWriter } from "../directory/directory.view.ts";
+import type { NotificationsView, NotificationsWriter } from "../notifications/notifications.view.ts";
 
 /** The query views: what the query API, the command API's checks and the notifier read. */
 export interface ReadModels {
@@ -50,6 +51,7 @@ export interface ReadModels {
   readonly notificationSettings: NotificationSettingsView;
   readonly mentions: MentionsView;
   readonly directory: DirectoryView;
+  readonly notifications: NotificationsView;
 }
 
 /** A read-only connection to the read models. */
@@ -87,6 +89,7 @@ export interface ProjectionWriters<Tx> {
   readonly notificationSettings: NotificationSettingsWriter<Tx>;
   readonly mentions: MentionsWriter<Tx>;
   readonly directory: DirectoryWriter<Tx>;
+  readonly notifications: NotificationsWriter<Tx>;
 }
 
 /** The projector's connection: the only one that writes read models. */

@@ -13,6 +13,7 @@ import { pageListCases } from "./read-store/page-lists.contract.ts";
 import { searchCases } from "./read-store/search.contract.ts";
 import { trashCases } from "./read-store/trash.contract.ts";
 import { shareLinkCases } from "./read-store/share-links.contract.ts";
+import { notificationCases } from "./read-store/notifications.contract.ts";
 import { attachmentCases } from "./read-store/attachments.contract.ts";
 import { storedBytesCases } from "./read-store/stored-bytes.contract.ts";
 import { groupCases } from "./read-store/groups.contract.ts";
@@ -219,6 +220,7 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
     historyCases(s);
     trashCases(s);
     shareLinkCases(s);
+    notificationCases(s);
     attachmentCases(s);
     storedBytesCases(s);
     groupCases(s);

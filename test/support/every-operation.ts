@@ -147,6 +147,11 @@ export async function callEveryOperation({ browser, bob, withToken, receiverUrl,
   expectStatus((await api.GET("/api/v1/share-links/{linkId}", { params: { path: { linkId: pageLink.id } } })).response, 200, "getShareLink");
   const changedLink = must((await api.PATCH("/api/v1/share-links/{linkId}", { params: { path: { linkId: folderLink.id } }, body: { allowIndexing: false } })).data, "changeShareLink");
   if (changedLink.allowIndexing) throw new Error("changeShareLink did not change");
+
+  // Notifications: Bob's own, then all marked read.
+  const bobsNotifications = must((await bob.GET("/api/v1/notifications", { params: { query: { limit: 10 } } })).data, "listNotifications");
+  if (bobsNotifications.unreadCount < 0) throw new Error("listNotifications: a negative unread count");
+  expectStatus((await bob.POST("/api/v1/notifications/read", { body: { all: true } })).response, 204, "markNotificationsRead");
   expectStatus((await api.GET("/s/{secret}", { params: { path: { secret: pageSecret } }, parseAs: "text" })).response, 200, "viewSharedPage");
   expectStatus((await api.GET("/s/{secret}/pages/{pageId}", { params: { path: { secret: folderSecret, pageId: page.id } }, parseAs: "text" })).response, 200, "viewSharedFolderPage");
   expectStatus((await api.GET("/s/{secret}/pages/{pageId}", { params: { path: { secret: folderSecret, pageId: crypto.randomUUID() } }, parseAs: "text" })).response, 404, "viewSharedFolderPage of a page outside the link");

@@ -67,6 +67,8 @@ function subjectOf(event: DomainEvent): Subject {
     case "IdempotentRequestCompleted":
     case "IdempotencyKeyReleased":
     case "SignInLinkUsed":
+    case "NotificationsRead":
+    case "NotificationDeliveryChanged":
     case "TokenCreated":
     case "TokenUsed":
     case "TokenRevoked":

@@ -26,6 +26,7 @@ import { projectTemplate } from "./templates.projection.ts";
 import { projectAutomaticWatches, projectWatch } from "./watches.projection.ts";
 import { projectMentions } from "./mentions.projection.ts";
 import { projectDirectory } from "./directory.projection.ts";
+import { projectNotifications } from "./notifications.projection.ts";
 
 function narrow<E extends DomainEvent>(stored: StoredEvent, event: E): StoredEvent<E> {
   return { ...stored, event };
@@ -45,6 +46,7 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
   // Before the purge projection: a purge's total is taken off while the page and its files' records are there.
   await guard("storedBytes", () => projectStoredBytes(stored, writers, tx));
   await guard("links", () => projectLinks(stored, writers, tx));
+  await guard("notifications", () => projectNotifications(stored, writers, tx));
   await guard("trash", () => projectTrash(stored, writers, tx));
   await guard("purge", () => projectPurge(stored, writers, tx, folds));
   await guard("watches", () => projectAutomaticWatches(stored, writers, tx));
@@ -69,6 +71,9 @@ export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriter
       return; // the command API's record of Idempotency-Keys: replayed from the event store, never queried
     case "SignInLinkUsed":
       return; // a one-time sign-in link's use: read back from its stream by the next attempt, never queried
+    case "NotificationsRead":
+    case "NotificationDeliveryChanged":
+      return; // the notifications projection (above) applies them
     case "TokenCreated":
     case "TokenUsed":
     case "TokenRevoked":

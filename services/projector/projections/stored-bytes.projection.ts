@@ -40,6 +40,8 @@ export async function projectStoredBytes<Tx>({ event, position }: StoredEvent, w
     case "EmailReleased":
     case "KeyStoreBound":
     case "SignInLinkUsed":
+    case "NotificationsRead":
+    case "NotificationDeliveryChanged":
     case "InvitationSlotTaken":
     case "IdempotencyKeyClaimed":
     case "IdempotentRequestCompleted":

@@ -26,6 +26,7 @@ import { MongoThreadsView, MongoThreadsWriter, threadsModel } from "./threads.vi
 import { MongoTokensView, MongoTokensWriter, tokensModel } from "./tokens.view.mongo.ts";
 import { MongoAppsView, MongoAppsWriter, appsModel } from "./apps.view.mongo.ts";
 import { MongoShareLinksView, MongoShareLinksWriter, shareLinksModel } from "./share-links.view.mongo.ts";
+import { MongoNotificationsView, MongoNotificationsWriter, notificationsModel } from "./notifications.view.mongo.ts";
 import { MongoUsersView, MongoUsersWriter, usersModel } from "./users.view.mongo.ts";
 import { MongoWebhooksView, MongoWebhooksWriter, webhooksModel } from "./webhooks.view.mongo.ts";
 import { templatesModel, MongoTemplatesView, MongoTemplatesWriter } from "./templates.view.mongo.ts";
@@ -49,7 +50,7 @@ type MetaDoc = { _id: string; generation: number; version: number; batches?: num
 type CheckpointDoc = { _id: string; position: number };
 
 const checkpointModel: MongoModel = { collections: [CHECKPOINT], indexes: [] };
-const models = [checkpointModel, usersModel, tokensModel, appsModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel, groupsModel, parkedEventsModel, templatesModel, watchesModel, notificationSettingsModel, mentionsModel, directoryModel];
+const models = [checkpointModel, usersModel, tokensModel, appsModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel, groupsModel, parkedEventsModel, templatesModel, watchesModel, notificationSettingsModel, mentionsModel, directoryModel, notificationsModel];
 
 /** Every index the read models create at start, with the query it serves (listed in docs/operations/mongodb.md). */
 export const mongoIndexes: readonly MongoIndex[] = models.flatMap((model) => model.indexes);
@@ -118,6 +119,7 @@ export class MongoReadStore implements ReadStore {
   readonly notificationSettings;
   readonly mentions;
   readonly directory;
+  readonly notifications;
   private readonly refresher: NodeJS.Timeout;
 
   private constructor(
@@ -148,6 +150,7 @@ export class MongoReadStore implements ReadStore {
     this.notificationSettings = new MongoNotificationSettingsView(holder);
     this.mentions = new MongoMentionsView(holder);
     this.directory = new MongoDirectoryView(holder);
+    this.notifications = new MongoNotificationsView(holder);
     this.refresher = setInterval(() => void this.refresh().catch(() => undefined), GENERATION_REFRESH_MS);
     this.refresher.unref();
   }
@@ -223,6 +226,7 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
       notificationSettings: new MongoNotificationSettingsWriter(holder),
       mentions: new MongoMentionsWriter(holder),
       directory: new MongoDirectoryWriter(holder),
+      notifications: new MongoNotificationsWriter(holder),
     };
     this.parked = new MongoParkedEvents(holder);
   }

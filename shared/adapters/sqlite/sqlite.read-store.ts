@@ -29,6 +29,7 @@ import { watchesModel, SqliteWatchesView, SqliteWatchesWriter } from "./watches.
 import { notificationSettingsModel, SqliteNotificationSettingsView, SqliteNotificationSettingsWriter } from "./notification-settings.view.sqlite.ts";
 import { mentionsModel, SqliteMentionsView, SqliteMentionsWriter } from "./mentions.view.sqlite.ts";
 import { directoryModel, SqliteDirectoryView, SqliteDirectoryWriter } from "./directory.view.sqlite.ts";
+import { notificationsModel, SqliteNotificationsView, SqliteNotificationsWriter } from "./notifications.view.sqlite.ts";
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
 import { ReadModelLayoutChangedError } from "../../read-store/layout-changed.ts";
 import { parkedEventsModel, SqliteParkedEvents } from "./parked-events.sqlite.ts";
@@ -47,7 +48,7 @@ INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`,
   queryIndexes: [],
 };
 
-const models = [checkpointModel, usersModel, tokensModel, appsModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel, groupsModel, parkedEventsModel, templatesModel, watchesModel, notificationSettingsModel, mentionsModel, directoryModel];
+const models = [checkpointModel, usersModel, tokensModel, appsModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel, groupsModel, parkedEventsModel, templatesModel, watchesModel, notificationSettingsModel, mentionsModel, directoryModel, notificationsModel];
 const schemas = models.map((model) => model.schema).join("\n");
 
 const layoutOf = (db: Database.Database): number => Number(db.pragma("user_version", { simple: true }));
@@ -102,6 +103,7 @@ export class SqliteReadStore implements ReadStore {
   readonly notificationSettings;
   readonly mentions;
   readonly directory;
+  readonly notifications;
   private readonly db: Database.Database;
   private readonly checkpointStatement;
 
@@ -130,6 +132,7 @@ export class SqliteReadStore implements ReadStore {
     this.notificationSettings = new SqliteNotificationSettingsView(this.db);
     this.mentions = new SqliteMentionsView(this.db);
     this.directory = new SqliteDirectoryView(this.db);
+    this.notifications = new SqliteNotificationsView(this.db);
     this.checkpointStatement = readCheckpoint(this.db);
   }
 
@@ -195,6 +198,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
       notificationSettings: new SqliteNotificationSettingsWriter(this.db),
       mentions: new SqliteMentionsWriter(this.db),
       directory: new SqliteDirectoryWriter(this.db),
+      notifications: new SqliteNotificationsWriter(this.db),
     };
     this.parked = new SqliteParkedEvents(this.db);
     this.statements = {

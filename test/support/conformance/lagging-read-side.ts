@@ -100,6 +100,7 @@ export async function whileTheReadSideLags({ server, prober, conformance, receiv
         async () => behind(await api.delete(`/api/v1/folders/${target}/watch`), "unwatchFolder"),
         async () => behind(await api.put("/api/v1/me/notification-settings", { autoWatch: false }), "changeNotificationSettings"),
       ],
+      [async () => behind(await api.post("/api/v1/notifications/read", { all: true }), "markNotificationsRead")],
       [async () => behind(await api.post(`/api/v1/pages/${moved.id}/move`, { parentId: target }), "movePage")],
       [async () => behind(await api.patch(`/api/v1/pages/${appended.id}/content`, { append: "\nmore" }), "appendPageContent")],
       [async () => behind(await api.post(`/api/v1/pages/${restored.id}/restore`, { at: restored.created }, { "if-match": restoredTag }), "restorePage")],
