@@ -29,7 +29,7 @@ const PRIVATE_FILE = 0o600;
  * older version, or by hand under a permissive umask): directories 0700, files 0600. Entries another user owns
  * are left as they are (changing them would fail); the directories' 0700 already keeps others out of them.
  */
-export function secureDataDir(config: Config): void {
+function secureDataDir(config: Config): void {
   mkdirSync(config.DATA_DIR, { recursive: true, mode: PRIVATE_DIRECTORY });
   const uid = process.getuid?.();
   const secure = (path: string, mode: number) => {
@@ -47,7 +47,7 @@ export function secureDataDir(config: Config): void {
  * The command side's store; opening it secures DATA_DIR first (see secureDataDir). Group commit: the services'
  * appends come from concurrent requests.
  */
-export function openEmbeddedEventStore(config: Config): SqliteEventStore {
+function openEmbeddedEventStore(config: Config): SqliteEventStore {
   secureDataDir(config);
   return new SqliteEventStore(join(config.DATA_DIR, "events.sqlite"), { groupCommit: true });
 }
@@ -58,7 +58,7 @@ const readModelsFile = (config: Config): string => {
 };
 
 /** Each caller gets its own connection: the projector writes through one, the APIs read through another. */
-export function openEmbeddedReadStore(config: Config, metrics?: Pick<Metrics, "cache">): SqliteReadStore {
+function openEmbeddedReadStore(config: Config, metrics?: Pick<Metrics, "cache">): SqliteReadStore {
   return new SqliteReadStore(readModelsFile(config), metrics ? { accessContextCache: metrics.cache("access_context") } : {});
 }
 
@@ -70,12 +70,12 @@ export function openEmbeddedProjectionStore(config: Config): SqliteProjectionSto
 const blobsDirectory = (config: Config): string => join(config.DATA_DIR, "blobs");
 
 /** Image bytes as files in DATA_DIR/blobs, for the command API (the only writer). */
-export function openEmbeddedBlobStore(config: Config): Promise<FilesBlobStore> {
+function openEmbeddedBlobStore(config: Config): Promise<FilesBlobStore> {
   return FilesBlobStore.create(blobsDirectory(config));
 }
 
 /** The same files, read-only: a query node never creates or removes one. */
-export function openEmbeddedBlobReader(config: Config): FilesBlobReader {
+function openEmbeddedBlobReader(config: Config): FilesBlobReader {
   return new FilesBlobReader(blobsDirectory(config));
 }
 

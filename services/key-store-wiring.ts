@@ -14,7 +14,7 @@ import { existsSync, mkdirSync } from "node:fs";
 
 /** Keys a process keeps unwrapped in memory at most (32 bytes each, plus their names). */
 export const KEY_CACHE_ENTRIES = 10_000;
-export const KEY_STORE_FILE = "keys.sqlite";
+const KEY_STORE_FILE = "keys.sqlite";
 
 async function openKeyStore(config: Config, kek: () => KeyEncryptionKey, log: EventStore): Promise<{ keys: KeyStore; where: string }> {
   if (config.MONGODB_URL) {

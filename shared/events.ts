@@ -39,7 +39,6 @@ export const domainEventSchema = z.discriminatedUnion("type", [
   ...keyStoreBindingEventSchemas,
 ]);
 export type DomainEvent = z.infer<typeof domainEventSchema>;
-export type DomainEventType = DomainEvent["type"];
 
 /** A domain event as read back from the store, with its place in history. */
 export interface StoredEvent<E extends DomainEvent = DomainEvent> {

@@ -28,7 +28,7 @@ export const FULL_SIZES: WorstSizes = { pages: 10_000, hiddenLinkers: 4_000, rev
 /** The costliest markdown known for the parser: unclosed link brackets, whose matching is quadratic in a paragraph. */
 export const costliestMarkdown = (chars: number): string => "[x]".repeat(Math.floor(chars / 3));
 /** 2,000 lines of about 33 characters, every one different in each revision. */
-export const revisionText = (revision: number): string =>
+const revisionText = (revision: number): string =>
   Array.from({ length: 2_000 }, (_, line) => `line ${line} rev ${revision} ${((line * 7919 + revision * 104_729) % 1_000_003).toString(36).padStart(8, "x")} lorem ip`).join("\n");
 
 export interface Caller {

@@ -20,7 +20,7 @@ const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 
 const openApi = z.object({ paths: z.record(z.string(), z.record(z.string(), z.unknown())) });
 
-export interface WorstFigures {
+interface WorstFigures {
   readonly key: string;
   readonly input: string;
   readonly iterations: number;

@@ -50,7 +50,7 @@ export interface CommandApiPorts extends WritePorts {
   readonly erasure: Pick<ErasurePorts, "keys" | "addressHash" | "sentMail" | "readModelCopies">;
 }
 
-export interface KeyedHashes {
+interface KeyedHashes {
   readonly requestFingerprint: (canonical: string) => string;
   readonly importScope: (scope: string) => string;
 }
@@ -66,7 +66,7 @@ export interface WebhookPorts {
   readonly resolveHost?: ResolveHost;
 }
 
-export interface WebhookLimits {
+interface WebhookLimits {
   /** WEBHOOKS_PER_USER */
   readonly perUser: number;
   /** WEBHOOK_REPLAYS_PER_WEBHOOK */

@@ -26,7 +26,7 @@ export interface WriteScope {
   once(work: () => Promise<Written | WriteAnswer>, options?: OnceOptions): Promise<WriteAnswer>;
 }
 
-export interface OnceOptions {
+interface OnceOptions {
   /** What stands for the body in the fingerprint when it is not JSON (an upload's file is its SHA-256). */
   readonly fingerprintBody?: unknown;
   /**
@@ -40,7 +40,7 @@ export interface OnceOptions {
   readonly pageId?: PageId;
 }
 
-export type WriteDecision = (write: WriteScope) => Promise<Written | WriteAnswer>;
+type WriteDecision = (write: WriteScope) => Promise<Written | WriteAnswer>;
 
 /** A write route's handler body: `answer(request, reply, async ({ actor }) => ({ position, status: 200, present, assemble }))`. */
 export type AnswerWrite = (request: FastifyRequest, reply: FastifyReply, decide: WriteDecision) => Promise<FastifyReply>;

@@ -21,8 +21,8 @@ import { commentTools } from "./tools/comment-tools.ts";
 import { readTools } from "./tools/read-tools.ts";
 import { writeTools } from "./tools/write-tools.ts";
 
-export const MCP_PATH = "/mcp";
-export const RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
+const MCP_PATH = "/mcp";
+const RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
 
 export interface McpPorts extends CommandApiPorts {
   readonly authenticator: Authenticator;
@@ -33,7 +33,7 @@ export interface McpPorts extends CommandApiPorts {
 }
 
 /** Every tool, in the order clients list them; each session keeps those its caller's scopes allow. */
-export function allTools(ports: CommandApiPorts): McpTool[] {
+function allTools(ports: CommandApiPorts): McpTool[] {
   return [...readTools(ports), ...commentTools(ports), ...writeTools(ports)];
 }
 

@@ -35,7 +35,7 @@ export interface AuthenticatorPorts {
   readonly seenCache?: CacheMetrics;
 }
 
-export function readCookie(header: string | undefined, name: string): string | null {
+function readCookie(header: string | undefined, name: string): string | null {
   if (!header) return null;
   for (const part of header.split(";")) {
     const index = part.indexOf("=");

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { SessionKey } from "./session-verifier.ts";
 import { PRIVATE_DIRECTORY, type Config } from "../config/config.ts";
 
-export const SESSION_SECRET_FILE = "session-secret";
+const SESSION_SECRET_FILE = "session-secret";
 
 export function sessionKeyFor(config: Config, options: { createInDataDir: boolean }): SessionKey {
   if (config.AUTH_JWKS_URL) return { kind: "jwks", url: config.AUTH_JWKS_URL };

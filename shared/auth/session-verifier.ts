@@ -7,7 +7,7 @@ import { emailAddress } from "../kernel/email.ts";
 
 export const SESSION_COOKIE = "app-auth.session_token";
 
-export const sessionClaimsSchema = z.object({
+const sessionClaimsSchema = z.object({
   sub: z.uuid(),
   email: emailAddress,
   name: z.string().trim().min(1).max(200),

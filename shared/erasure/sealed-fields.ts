@@ -15,9 +15,9 @@ export const ERASED_USER_NAME = "Erased user";
 /** An erased email address: empty, which no real address is. */
 export const ERASED_EMAIL = "";
 /** What an erased API token's name reads as. */
-export const ERASED_TOKEN_NAME = "Erased token";
+const ERASED_TOKEN_NAME = "Erased token";
 /** An erased webhook's URL: still a URL, on a name that never resolves (RFC 2606), so nothing is sent to it. */
-export const ERASED_WEBHOOK_URL = "https://erased.invalid/";
+const ERASED_WEBHOOK_URL = "https://erased.invalid/";
 
 const text = (field: string, erased: unknown): SealedField => ({ field, kind: "text", erased });
 const stringField = (data: Readonly<Record<string, unknown>>, field: string): string | null => {

@@ -18,8 +18,8 @@ import { errorBody } from "./schemas.ts";
 import { bodyOf, isRecord, mediaOf, objectMemberOf, withoutUnusedInputs, withPartEncodings, type JsonSchema } from "./api-schema-shapes.ts";
 import { mergeDocuments, PeerDocument } from "./peer-document.ts";
 
-export const OPENAPI_PATH = "/api/v1/openapi.json";
-export const DOCS_PREFIX = "/docs";
+const OPENAPI_PATH = "/api/v1/openapi.json";
+const DOCS_PREFIX = "/docs";
 
 /** The operations tag: health checks, listed but not part of the client API. Internal routes are hidden. */
 const OPERATIONS_TAG = "operations";

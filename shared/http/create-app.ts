@@ -52,7 +52,7 @@ export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerRespo
 /** What a request body may be: said in the 415 answer. */
 const ACCEPTED_TYPES = "application/json; text/markdown or text/plain for page content; application/zip for a vault import";
 /** Node's own default: long enough for a 10 MB upload over a slow link. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 300_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 300_000;
 const JSON_ONLY = "application/json (only page content takes text/markdown or text/plain)";
 
 /** A request the HTTP parser refused before fastify saw it (oversized headers, malformed request line). */

@@ -49,7 +49,7 @@ export interface SearchHit {
   readonly snippet: readonly SnippetPart[];
 }
 
-export const SEARCH_MAX_TERMS = 16;
+const SEARCH_MAX_TERMS = 16;
 /** Results a walk can reach: deeper offsets would cost more than any reader needs. */
 export const SEARCH_MAX_OFFSET = 1_000;
 

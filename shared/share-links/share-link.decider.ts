@@ -26,7 +26,7 @@ export const shareLinkEventSchemas = [
 ] as const;
 export type ShareLinkEvent = z.infer<(typeof shareLinkEventSchemas)[number]>;
 
-export interface ShareLinkSettings {
+interface ShareLinkSettings {
   readonly expiresAt: string | null;
   readonly passwordHash: string | null;
   readonly allowIndexing: boolean;

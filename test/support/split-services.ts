@@ -7,7 +7,7 @@ import { startProcess, type ServiceProcess } from "./processes.ts";
 import { productionStack, TEST_SESSION_SECRET } from "./server.ts";
 import { tempDir } from "./temp-dir.ts";
 
-export type Service = "command-api" | "query-api" | "projector" | "notifier";
+type Service = "command-api" | "query-api" | "projector" | "notifier";
 
 export interface SplitServices {
   readonly dataDir: string;

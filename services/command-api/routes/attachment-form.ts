@@ -39,7 +39,7 @@ export function declaredFileBytes(request: FastifyRequest, maxBytes: number): nu
 }
 
 /** Closing the connection is how the rest of an oversized body goes unread. */
-export const tooLarge = (maxBytes: number): AppError =>
+const tooLarge = (maxBytes: number): AppError =>
   new AppError("payload_too_large", `file: larger than ${maxBytes} bytes (ATTACHMENT_MAX_BYTES)`, { connection: "close" });
 
 const fieldError = (field: string, issues: z.core.$ZodIssue[]): AppError =>

@@ -19,7 +19,7 @@ import type { PublicPagePorts, QueryApiPorts } from "../query-api-ports.ts";
 export interface SharedPagePorts extends Pick<QueryApiPorts, "views" | "blobs" | "clock">, PublicPagePorts {}
 
 /** Password attempts allowed per window, per link and per client address. */
-export const PASSWORD_ATTEMPTS = { perLink: 20, perAddress: 50, windowSeconds: 15 * 60 } as const;
+const PASSWORD_ATTEMPTS = { perLink: 20, perAddress: 50, windowSeconds: 15 * 60 } as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const html = z.string().describe("an HTML document");

@@ -43,7 +43,7 @@ export async function pageIdsHeldBy(ref: GenerationRef, ownerId: string): Promis
 }
 
 /** What a listing reads: everything but the markdown and the search fields. */
-export const LISTING = { markdown: 0, titleText: 0, bodyText: 0, words: 0, accessKeys: 0 } as const;
+const LISTING = { markdown: 0, titleText: 0, bodyText: 0, words: 0, accessKeys: 0 } as const;
 
 const pages = (ref: GenerationRef) => ref.current().collection<PageDoc>("pages");
 
