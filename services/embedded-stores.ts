@@ -4,9 +4,8 @@
 // MongoDB are loaded only when their URL is set: together they hold about 13 MB of live heap and 40 MB of
 // resident memory that an embedded process would carry for nothing (docs/operations/embedded.md, "Memory").
 import { chmodSync, mkdirSync, readdirSync, statSync } from "node:fs";
-import { PRIVATE_DIRECTORY } from "../shared/config/config.ts";
+import { type Config, PRIVATE_DIRECTORY } from "../shared/config/config.ts";
 import { join } from "node:path";
-import type { Config } from "../shared/config/config.ts";
 import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
 import { SqliteProjectionStore, SqliteReadStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";
 import { FilesBlobReader, FilesBlobStore } from "../shared/adapters/files/files.blob-store.ts";

@@ -14,16 +14,17 @@ import { actorOf, sendWrite, settleWrite, type WriteAnswer, type WriteOutcome } 
 /** What a route decided: the position its events reached (null when it appended nothing), and how it answers. */
 export type Written = WriteOutcome & { readonly position: number | null };
 
-/** What a route's decision is given: the caller, and the two steps a route may need to hold something across. */
-export interface WriteScope {
+/** What a route's decision is given: the caller, and the two steps a route may need to hold something across (plain
+ * functions, to destructure). */
+interface WriteScope {
   readonly actor: Actor;
   /**
    * Settles now: for a route that holds something until its answer is settled (a quota reservation, one
    * creation at a time per user), and so returns the settled answer instead of what it decided.
    */
-  settle(written: Written): Promise<WriteAnswer>;
+  readonly settle: (written: Written) => Promise<WriteAnswer>;
   /** A creating POST's work, run once per Idempotency-Key (idempotent-write.ts). */
-  once(work: () => Promise<Written | WriteAnswer>, options?: OnceOptions): Promise<WriteAnswer>;
+  readonly once: (work: () => Promise<Written | WriteAnswer>, options?: OnceOptions) => Promise<WriteAnswer>;
 }
 
 interface OnceOptions {

@@ -177,7 +177,7 @@ export class Notifier {
   private contextFor(message: BusMessage, inviter: string): () => CommandContext {
     return () => ({
       actorId: userIdSchema.parse(inviter),
-      correlationId: String(message.metadata.correlationId ?? message.id),
+      correlationId: typeof message.metadata.correlationId === "string" ? message.metadata.correlationId : message.id,
       causationId: message.id,
       now: this.options.clock(),
     });

@@ -3,7 +3,7 @@
 // before the rest of the body is read. The first bytes are kept to tell the file's type.
 import { createHash } from "node:crypto";
 import type { FastifyRequest } from "fastify";
-import { z } from "zod";
+import { type z } from "zod";
 import { SNIFF_BYTES, fileTypeOf } from "../../../shared/attachments/file-type.ts";
 import { blobKeySchema, type BlobStore } from "../../../shared/blobs/blob-store.port.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";

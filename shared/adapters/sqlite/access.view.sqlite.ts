@@ -1,8 +1,7 @@
 import type Database from "better-sqlite3";
-import { storedPermission, storedRole } from "../../kernel/permissions.ts";
+import { storedPermission, storedRole, type WorkspaceRole } from "../../kernel/permissions.ts";
 import type { AccessContext } from "../../access/access-context.ts";
 import type { AccessView, AccessWriter, EntityType, GrantRecord, MemberRecord } from "../../access/access.view.ts";
-import type { WorkspaceRole } from "../../kernel/permissions.ts";
 import { unmeasuredCache, type CacheMetrics } from "../../metrics/metrics.port.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 

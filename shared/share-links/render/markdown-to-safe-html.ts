@@ -3,7 +3,7 @@
 // link's own routes, then cleaned by hast-util-sanitize (GitHub's rules: no script, no event handlers, no style,
 // only http, https, mailto and a few other protocols in href, http and https in src) and serialised. Pure and
 // synchronous: it runs in a worker thread (render-shared-page.ts), never on the server's event loop.
-import type { Element, ElementContent, Root as HastRoot } from "hast";
+import type { Element, Root as HastRoot } from "hast";
 import { defaultSchema, sanitize, type Schema } from "hast-util-sanitize";
 import { toHtml } from "hast-util-to-html";
 import type { PhrasingContent, Root as MdastRoot, Text } from "mdast";
@@ -92,7 +92,7 @@ function rewriteReferences(tree: HastRoot, options: RenderOptions): void {
         node.properties.href = target;
       } else if (internal && parent && index !== undefined) {
         // Outside the link (another page, another route of the service): plain text, so nothing outside leaks a path.
-        parent.children.splice(index, 1, ...(node.children as ElementContent[]));
+        parent.children.splice(index, 1, ...(node.children));
         return [SKIP, index];
       } else {
         node.properties.rel = ["noopener", "noreferrer", "nofollow"];
@@ -122,7 +122,7 @@ export function markdownToSafeHtml(markdown: string, options: RenderOptions): st
   expandWikilinks(mdast, options);
   // allowDangerousHtml is off: raw HTML in the markdown (<script>, <img onerror>, <svg>, <style>) is dropped here.
   const hast = toHast(mdast, { allowDangerousHtml: false });
-  const root: HastRoot = hast.type === "root" ? hast : { type: "root", children: [hast as ElementContent] };
+  const root: HastRoot = hast.type === "root" ? hast : { type: "root", children: [hast] };
   rewriteReferences(root, options);
   return toHtml(sanitize(root, schema));
 }
