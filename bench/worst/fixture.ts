@@ -164,13 +164,12 @@ export async function buildWorst(server: Child, secret: string, sizes: WorstSize
 
   log(`worst: ${sizes.threads} comment threads on the largest page`);
   let threadId = "";
-  let commentId = "";
   for (let i = 0; i < sizes.threads; i += 1) {
     const opened = await post(owner, `/pages/${bigPageId}/comments`, { body: `Thread ${i}: ${"why? ".repeat(200)}`, anchor: { quote: "[x][x][x]" } });
     threadId = field(threadOf(opened.body), "id");
   }
   const reply = await post(owner, `/pages/${bigPageId}/comments/${threadId}/replies`, { body: "A reply" });
-  commentId = field(threadOf(reply.body).comments.at(-1), "id");
+  const commentId = field(threadOf(reply.body).comments.at(-1), "id");
 
   log("worst: the most pixels an image may carry, and 50 webhooks");
   const imageId = await uploadLargestImage(api, owner, bigPageId);

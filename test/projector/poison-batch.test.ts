@@ -42,7 +42,7 @@ function refusingStore(poisoned: PageId, refusing: { on: boolean }): ProjectionS
       if (property !== "create" || typeof value !== "function") return value;
       return (tx: SqliteBatch, record: { id: string }, ...rest: unknown[]) => {
         if (refusing.on && record.id === poisoned) throw new Error("this read model refuses the page");
-        return Reflect.apply(value, target, [tx, record, ...rest]);
+        return Reflect.apply(value, target, [tx, record, ...rest]) as unknown;
       };
     },
   });
