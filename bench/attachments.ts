@@ -26,7 +26,7 @@ const TARGET_PROBE_MAX_MS = 200;
 const TRANSFERS = 3;
 const SAMPLE_MS = 20;
 
-export interface TransferFigures {
+interface TransferFigures {
   /** Every transfer's status and bytes moved. */
   readonly statuses: readonly number[];
   readonly bytes: readonly number[];

@@ -36,12 +36,12 @@ interface Append {
 }
 
 /** Operations per second of wall-clock time, and per second of this process's CPU time (user and system). */
-export interface Rate {
+interface Rate {
   readonly perSecond: number;
   readonly perCpuSecond: number;
 }
 
-export interface PairFigures {
+interface PairFigures {
   /** Events (or reads) measured. */
   readonly count: number;
   /** Share of the events that have fields the sealing rules seal. */

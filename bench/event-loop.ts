@@ -19,7 +19,7 @@ const SETTLE_MS = 200;
 /** What (c) must stay under, as the server's peak resident memory. */
 const TARGET_UPLOAD_PEAK_MB = 600;
 
-export interface LoopDelay {
+interface LoopDelay {
   /** From prom-client's histogram (10 ms resolution: an idle loop reads about 10 ms). */
   readonly p99Ms: number;
   readonly maxMs: number;

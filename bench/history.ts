@@ -2,7 +2,6 @@
 // change feed's delivery latency under a steady write rate to many open feeds (projector, change log and
 // feed hub in one process, as in the all-in-one arrangement; the feeds are the hub's, without HTTP framing).
 import { randomUUID } from "node:crypto";
-import { join } from "node:path";
 import { toNewEvents } from "../shared/commands/new-events.ts";
 import type { EventStore } from "../shared/event-store/event-store.port.ts";
 import type { DomainEvent } from "../shared/events.ts";

@@ -43,7 +43,7 @@ export async function load(options: {
         headers: options.headers ?? {},
         ...(options.body === undefined ? {} : { body: options.body }),
       },
-      (error: unknown, done: autocannon.Result) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(done)),
+      (error: unknown, done: autocannon.Result) => (error ? reject(error instanceof Error ? error : new Error("autocannon failed", { cause: error })) : resolve(done)),
     );
     instance.on("reqError", (error: unknown) => {
       const coded = errorCode.safeParse(error);

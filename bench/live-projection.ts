@@ -12,7 +12,7 @@ export interface LiveProjection {
   readonly readStore: SqliteReadStore;
   readonly watcher: CheckpointWatcher;
   /** Stops the projector and closes every store. */
-  stop(): Promise<void>;
+  readonly stop: () => Promise<void>;
 }
 
 /** Files `<name>-events.sqlite` and `<name>-read.sqlite` in `dir`; the projector is running on return. */

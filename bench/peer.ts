@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 const PEER_PACKAGES = ["@event-driven-io/emmett@0.38.5", "@event-driven-io/emmett-sqlite@0.38.5", "sqlite3@5.1.7"];
 const PEER_MODULE = "@event-driven-io/emmett-sqlite";
 
-export interface EmmettStore {
+interface EmmettStore {
   appendToStream(stream: string, events: ReadonlyArray<{ type: string; data: Record<string, unknown> }>): Promise<unknown>;
 }
 

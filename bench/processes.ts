@@ -28,7 +28,7 @@ const UNREACHED_RATE_LIMITS = {
  * heap for the machine's memory and lets it grow to about four times what is live before collecting
  * (docs/operations/embedded.md, "Memory"), so the benchmark runs its servers the same way.
  */
-export const SERVICE_NODE_ARGS = ["--max-old-space-size=1024"];
+const SERVICE_NODE_ARGS = ["--max-old-space-size=1024"];
 
 /** Starts a TypeScript entry with PORT set and waits until `readyPath` answers 200. */
 export async function startChild(entry: string, env: Record<string, string>, readyPath: string, nodeArgs: string[] = [], timeoutMs = 600_000, args: string[] = []): Promise<Child> {

@@ -31,18 +31,21 @@ class TextBody extends Blob {}
  * sent with `content-type: application/x-www-form-urlencoded` (a share link's password form) as that form,
  * anything else as JSON. `headers` are the request's, which openapi-fetch passes along.
  */
+/** A form field's text: a string as it is, a number or boolean as written in JSON. */
+const formText = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value));
+
 export function serializeBody(body: unknown, headers?: Headers): Blob | string | FormData {
   if (typeof body === "string") return new TextBody([body], { type: MARKDOWN });
   if (isRecord(body) && Object.values(body).some((value) => value instanceof Blob)) {
     const form = new FormData();
     for (const [name, value] of Object.entries(body)) {
       if (value instanceof Blob) form.append(name, value, value instanceof File ? value.name : name);
-      else if (value !== undefined) form.append(name, String(value));
+      else if (value !== undefined) form.append(name, formText(value));
     }
     return form;
   }
   if (isRecord(body) && headers?.get("content-type")?.split(";")[0]?.trim() === FORM) {
-    return new URLSearchParams(Object.entries(body).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]]))).toString();
+    return new URLSearchParams(Object.entries(body).flatMap(([name, value]) => (value === undefined ? [] : [[name, formText(value)]]))).toString();
   }
   return JSON.stringify(body);
 }

@@ -6,9 +6,8 @@
 import { SqliteOAuthStore } from "../shared/adapters/sqlite/oauth-store.sqlite.ts";
 import type { OAuthStore } from "../shared/oauth/oauth-store.port.ts";
 import { chmodSync, mkdirSync, readdirSync, statSync } from "node:fs";
-import { PRIVATE_DIRECTORY } from "../shared/config/config.ts";
+import { type Config, PRIVATE_DIRECTORY } from "../shared/config/config.ts";
 import { join } from "node:path";
-import type { Config } from "../shared/config/config.ts";
 import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
 import { SqliteProjectionStore, SqliteReadStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";
 import type { RankParams } from "../shared/adapters/sqlite/page-search-rank.ts";
@@ -33,7 +32,7 @@ const PRIVATE_FILE = 0o600;
  * older version, or by hand under a permissive umask): directories 0700, files 0600. Entries another user owns
  * are left as they are (changing them would fail); the directories' 0700 already keeps others out of them.
  */
-export function secureDataDir(config: Config): void {
+function secureDataDir(config: Config): void {
   mkdirSync(config.DATA_DIR, { recursive: true, mode: PRIVATE_DIRECTORY });
   const uid = process.getuid?.();
   const secure = (path: string, mode: number) => {
@@ -51,7 +50,7 @@ export function secureDataDir(config: Config): void {
  * The command side's store; opening it secures DATA_DIR first (see secureDataDir). Group commit: the services'
  * appends come from concurrent requests.
  */
-export function openEmbeddedEventStore(config: Config): SqliteEventStore {
+function openEmbeddedEventStore(config: Config): SqliteEventStore {
   secureDataDir(config);
   return new SqliteEventStore(join(config.DATA_DIR, "events.sqlite"), { groupCommit: true });
 }
@@ -82,12 +81,12 @@ export function openEmbeddedProjectionStore(config: Config): SqliteProjectionSto
 const blobsDirectory = (config: Config): string => join(config.DATA_DIR, "blobs");
 
 /** Image bytes as files in DATA_DIR/blobs, for the command API (the only writer). */
-export function openEmbeddedBlobStore(config: Config): Promise<FilesBlobStore> {
+function openEmbeddedBlobStore(config: Config): Promise<FilesBlobStore> {
   return FilesBlobStore.create(blobsDirectory(config));
 }
 
 /** The same files, read-only: a query node never creates or removes one. */
-export function openEmbeddedBlobReader(config: Config): FilesBlobReader {
+function openEmbeddedBlobReader(config: Config): FilesBlobReader {
   return new FilesBlobReader(blobsDirectory(config));
 }
 

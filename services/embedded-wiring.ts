@@ -293,7 +293,7 @@ export function oauthKeysFor(config: Config): OAuthKeys | null {
  * one the embedded server keeps in DATA_DIR). Null when there is neither (AUTH_JWKS_URL alone): webhooks are
  * then refused with 503 and no deliveries are sent.
  */
-export function webhookSealerFor(config: Config): WebhookSecretSealer | null {
+function webhookSealerFor(config: Config): WebhookSecretSealer | null {
   if (config.WEBHOOK_SECRET_KEY) return new WebhookSecretSealer(config.WEBHOOK_SECRET_KEY);
   try {
     const key = sessionKeyFor(config, { createInDataDir: !config.MONGODB_URL && !config.EVENTSTORE_URL });

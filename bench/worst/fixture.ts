@@ -28,7 +28,7 @@ export const FULL_SIZES: WorstSizes = { pages: 10_000, hiddenLinkers: 4_000, rev
 /** The costliest markdown known for the parser: unclosed link brackets, whose matching is quadratic in a paragraph. */
 export const costliestMarkdown = (chars: number): string => "[x]".repeat(Math.floor(chars / 3));
 /** 2,000 lines of about 33 characters, every one different in each revision. */
-export const revisionText = (revision: number): string =>
+const revisionText = (revision: number): string =>
   Array.from({ length: 2_000 }, (_, line) => `line ${line} rev ${revision} ${((line * 7919 + revision * 104_729) % 1_000_003).toString(36).padStart(8, "x")} lorem ip`).join("\n");
 
 export interface Caller {
@@ -164,13 +164,12 @@ export async function buildWorst(server: Child, secret: string, sizes: WorstSize
 
   log(`worst: ${sizes.threads} comment threads on the largest page`);
   let threadId = "";
-  let commentId = "";
   for (let i = 0; i < sizes.threads; i += 1) {
     const opened = await post(owner, `/pages/${bigPageId}/comments`, { body: `Thread ${i}: ${"why? ".repeat(200)}`, anchor: { quote: "[x][x][x]" } });
     threadId = field(threadOf(opened.body), "id");
   }
   const reply = await post(owner, `/pages/${bigPageId}/comments/${threadId}/replies`, { body: "A reply" });
-  commentId = field(threadOf(reply.body).comments.at(-1), "id");
+  const commentId = field(threadOf(reply.body).comments.at(-1), "id");
 
   log("worst: the most pixels an image may carry, and 50 webhooks");
   const imageId = await uploadLargestImage(api, owner, bigPageId);

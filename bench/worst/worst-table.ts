@@ -20,7 +20,7 @@ const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 
 const openApi = z.object({ paths: z.record(z.string(), z.record(z.string(), z.unknown())) });
 
-export interface WorstFigures {
+interface WorstFigures {
   readonly key: string;
   readonly input: string;
   readonly iterations: number;
@@ -71,7 +71,7 @@ async function runCase(w: Worst, key: string, iterations: number, log: (line: st
       const request: WorstRequest = await worst.request(w, prepared[i] ?? "", i);
       const started = performance.now();
       const { ms, status } = await timed(w.server, request).catch((error: unknown) => {
-        log(`worst: ${key} failed: ${error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : String(error)}`);
+        log(`worst: ${key} failed: ${error instanceof Error ? `${error.message} ${error.cause instanceof Error ? error.cause.message : ""}` : String(error)}`);
         return { ms: performance.now() - started, status: "no answer" };
       });
       times.push(ms);

@@ -8,7 +8,7 @@ export interface Answer {
   readonly kind: "write" | "read-your-write" | "list";
 }
 
-export interface AcknowledgedWrite {
+interface AcknowledgedWrite {
   readonly at: number;
   readonly pageId: string;
 }

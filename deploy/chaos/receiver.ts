@@ -23,7 +23,7 @@ export async function startReceiver(): Promise<WebhookCalls> {
     request.on("end", () => {
       calls += 1;
       const id = [request.headers["webhook-id"]].flat()[0] ?? "";
-      let parsed: z.infer<typeof callSchema> | null = null;
+      let parsed: z.infer<typeof callSchema> | null;
       try {
         parsed = callSchema.parse(JSON.parse(Buffer.concat(chunks).toString("utf8")));
       } catch {

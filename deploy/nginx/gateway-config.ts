@@ -20,7 +20,7 @@ export interface GatewaySettings {
 }
 
 /** Metrics are scraped from each service directly, not through the public gateway. */
-export const METRICS_NOT_PUBLIC = `default_type application/json;
+const METRICS_NOT_PUBLIC = `default_type application/json;
       return 404 '{"error":{"code":"not_found","message":"no such route"}}';`;
 
 // Idle connections kept open to the services, per worker. Fewer than the clients a node serves at once made
@@ -45,7 +45,7 @@ function upstreams(commandApi: string, queryApis: readonly string[]): string {
   }`;
 }
 
-export function renderTemplate(template: string, values: Record<string, string>): string {
+function renderTemplate(template: string, values: Record<string, string>): string {
   return template.replace(/\$\{([A-Z_]+)\}/g, (_match, name: string) => {
     const value = values[name];
     if (value === undefined) throw new Error(`no value for \${${name}} in the gateway template`);

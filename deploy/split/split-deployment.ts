@@ -36,10 +36,10 @@ export interface SplitDeployment {
   stop(): Promise<void>;
 }
 
-export const binary = (name: string): string | null => [`/usr/sbin/${name}`, name].find((candidate) => spawnSync(candidate, ["--version"]).error === undefined) ?? null;
+const binary = (name: string): string | null => [`/usr/sbin/${name}`, name].find((candidate) => spawnSync(candidate, ["--version"]).error === undefined) ?? null;
 
 /** Waits until `url` answers at all (any status). */
-export async function answers(url: string, timeoutMs = 30_000): Promise<void> {
+async function answers(url: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await fetch(url).then(() => true, () => false))) {
     if (Date.now() > deadline) throw new Error(`${url} did not answer`);

@@ -53,7 +53,7 @@ export interface CommandApiPorts extends WritePorts {
   readonly erasure: Pick<ErasurePorts, "keys" | "addressHash" | "sentMail" | "readModelCopies" | "journals">;
 }
 
-export interface KeyedHashes {
+interface KeyedHashes {
   readonly requestFingerprint: (canonical: string) => string;
   readonly importScope: (scope: string) => string;
 }
@@ -69,7 +69,7 @@ export interface WebhookPorts {
   readonly resolveHost?: ResolveHost;
 }
 
-export interface WebhookLimits {
+interface WebhookLimits {
   /** WEBHOOKS_PER_USER */
   readonly perUser: number;
   /** WEBHOOK_REPLAYS_PER_WEBHOOK */

@@ -25,7 +25,7 @@ export interface WriteAnswer extends Presented {
 }
 
 /** The header of a 202: the read side has not caught up with this write yet; its value is always `behind`. */
-export const READ_SIDE_HEADER = "x-read-side";
+const READ_SIDE_HEADER = "x-read-side";
 
 /**
  * The response schemas of a write: its own, the same body again for 202 (the read side behind), and the errors.

@@ -14,19 +14,20 @@ import { actorOf, sendWrite, settleWrite, type WriteAnswer, type WriteOutcome } 
 /** What a route decided: the position its events reached (null when it appended nothing), and how it answers. */
 export type Written = WriteOutcome & { readonly position: number | null };
 
-/** What a route's decision is given: the caller, and the two steps a route may need to hold something across. */
-export interface WriteScope {
+/** What a route's decision is given: the caller, and the two steps a route may need to hold something across (plain
+ * functions, to destructure). */
+interface WriteScope {
   readonly actor: Actor;
   /**
    * Settles now: for a route that holds something until its answer is settled (a quota reservation, one
    * creation at a time per user), and so returns the settled answer instead of what it decided.
    */
-  settle(written: Written): Promise<WriteAnswer>;
+  readonly settle: (written: Written) => Promise<WriteAnswer>;
   /** A creating POST's work, run once per Idempotency-Key (idempotent-write.ts). */
-  once(work: () => Promise<Written | WriteAnswer>, options?: OnceOptions): Promise<WriteAnswer>;
+  readonly once: (work: () => Promise<Written | WriteAnswer>, options?: OnceOptions) => Promise<WriteAnswer>;
 }
 
-export interface OnceOptions {
+interface OnceOptions {
   /** What stands for the body in the fingerprint when it is not JSON (an upload's file is its SHA-256). */
   readonly fingerprintBody?: unknown;
   /**
@@ -40,7 +41,7 @@ export interface OnceOptions {
   readonly pageId?: PageId;
 }
 
-export type WriteDecision = (write: WriteScope) => Promise<Written | WriteAnswer>;
+type WriteDecision = (write: WriteScope) => Promise<Written | WriteAnswer>;
 
 /** A write route's handler body: `answer(request, reply, async ({ actor }) => ({ position, status: 200, present, assemble }))`. */
 export type AnswerWrite = (request: FastifyRequest, reply: FastifyReply, decide: WriteDecision) => Promise<FastifyReply>;

@@ -20,7 +20,7 @@ import type { McpTool, ToolCaller } from "./mcp-tool.ts";
 import { spendToolBudget } from "./tool-budget.ts";
 import type { ToolList } from "./tool-list.ts";
 
-export const SERVER_INFO = { name: "workspace", title: "Workspace", version: "1.0.0" };
+const SERVER_INFO = { name: "workspace", title: "Workspace", version: "1.0.0" };
 const PAGE_URI = /^workspace:\/\/pages\/([0-9a-f-]{36})$/;
 export const pageUri = (pageId: string): string => `workspace://pages/${pageId}`;
 const RESOURCES_PER_PAGE = 50;

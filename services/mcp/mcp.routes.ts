@@ -31,8 +31,8 @@ import { readTools } from "./tools/read-tools.ts";
 import { writeTools } from "./tools/write-tools.ts";
 import { sendWebResponse, webRequestOf } from "./web-exchange.ts";
 
-export const MCP_PATH = "/mcp";
-export const RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
+const MCP_PATH = "/mcp";
+const RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
 
 export interface McpPorts extends CommandApiPorts {
   readonly authenticator: Authenticator;

@@ -25,7 +25,7 @@ import { invitationCommands } from "../../shared/sharing/sharing.commands.ts";
 import { failureReason } from "./failure-reason.ts";
 import { invitationMail } from "./invitation-mail.ts";
 
-export const NOTIFIER_SUBJECTS = ["InvitationQueued", "InvitationResent"] as const;
+const NOTIFIER_SUBJECTS = ["InvitationQueued", "InvitationResent"] as const;
 const messageDataSchema = z.object({ invitationId: invitationIdSchema });
 
 export interface RetryPolicy {
@@ -52,9 +52,9 @@ export interface NotifierOptions {
   readonly metrics?: DeliveryMetrics;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { tries: 4, firstDelayMs: 2_000 };
+const DEFAULT_RETRY: RetryPolicy = { tries: 4, firstDelayMs: 2_000 };
 /** Longer than the retries of one attempt take (2 + 8 + 32 s), with room for a slow mail server. */
-export const DEFAULT_LEASE_MS = 5 * 60_000;
+const DEFAULT_LEASE_MS = 5 * 60_000;
 
 export class Notifier {
   private subscription: BusSubscription | null = null;
@@ -177,7 +177,7 @@ export class Notifier {
   private contextFor(message: BusMessage, inviter: string): () => CommandContext {
     return () => ({
       actorId: userIdSchema.parse(inviter),
-      correlationId: String(message.metadata.correlationId ?? message.id),
+      correlationId: typeof message.metadata.correlationId === "string" ? message.metadata.correlationId : message.id,
       causationId: message.id,
       now: this.options.clock(),
     });

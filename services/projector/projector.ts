@@ -32,7 +32,7 @@ export interface ProjectorOptions<Tx> {
 }
 
 /** One event the read store refuses even alone: the batches were split down to it, and it cannot be split further. */
-export class PoisonEventError extends Error {
+class PoisonEventError extends Error {
   constructor(
     readonly position: number,
     options: { cause: BatchRefusedError },

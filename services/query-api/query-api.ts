@@ -53,7 +53,7 @@ export async function registerQueryApi(app: App, ports: QueryApiPorts): Promise<
       api.addHook("preHandler", async (request) => {
         if (request.method === "GET") await awaitConsistencyToken(ports, request.headers[CONSISTENCY_HEADER]);
       });
-      meRoutes(api, ports.views);
+      meRoutes(api);
       tokenQueryRoutes(api, ports.views);
       appQueryRoutes(api, ports.views);
       webhookQueryRoutes(api, ports.views, ports.webhookDeliveries);

@@ -32,7 +32,7 @@ export const attachmentUrl = (attachmentId: string): string => `/api/v1/attachme
 export const ATTACHMENT_REFERENCE = /\/api\/v1\/attachments\/([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})/g;
 
 /** `[name](url)`: the name shown literally. */
-export function attachmentMarkdown(filename: string, url: string): string {
+function attachmentMarkdown(filename: string, url: string): string {
   return `[${escapeMarkdownText(filename)}](${url})`;
 }
 

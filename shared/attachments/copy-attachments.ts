@@ -15,7 +15,7 @@ import type { AttachmentRecord } from "./attachments.view.ts";
 import { ATTACHMENT_REFERENCE, attachmentUrl } from "./attachment.resource.ts";
 
 /** A page with more attachments than this is refused a duplicate: each one is a copy of up to ATTACHMENT_MAX_BYTES. */
-export const DUPLICATE_MAX_ATTACHMENTS = 100;
+const DUPLICATE_MAX_ATTACHMENTS = 100;
 
 export interface AttachmentCopies {
   /** The markdown with links to the source's attachments pointing at their copies. */

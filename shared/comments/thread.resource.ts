@@ -6,7 +6,7 @@ import type { UserRecord, UsersView } from "../users/users.view.ts";
 import { threadStatusSchema } from "./thread.decider.ts";
 import type { CommentRecord, ThreadRecord } from "./threads.view.ts";
 
-export const commentResource = z.object({
+const commentResource = z.object({
   id: z.uuid(),
   threadId: z.uuid(),
   authorId: z.uuid(),
@@ -18,7 +18,7 @@ export const commentResource = z.object({
   updatedAt: z.string(),
   deletedAt: z.string().nullable(),
 }).meta({ id: "Comment", description: "One comment of a thread" });
-export type CommentResource = z.infer<typeof commentResource>;
+type CommentResource = z.infer<typeof commentResource>;
 
 export const threadResource = z.object({
   id: z.uuid(),
@@ -58,7 +58,7 @@ function toCommentResource(comment: CommentRecord, author: UserRecord | undefine
 }
 
 /** `markdown`: the page's markdown as of the answer, which the anchor's quote is looked for in. */
-export function toThreadResource(thread: ThreadRecord, authors: ReadonlyMap<string, UserRecord>, markdown: string): ThreadResource {
+function toThreadResource(thread: ThreadRecord, authors: ReadonlyMap<string, UserRecord>, markdown: string): ThreadResource {
   return {
     id: thread.id,
     pageId: thread.pageId,

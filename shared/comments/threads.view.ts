@@ -36,7 +36,7 @@ export interface ThreadStatusChange {
   readonly updatedAt: string;
 }
 
-export type ThreadFilter = ThreadStatus | "all";
+type ThreadFilter = ThreadStatus | "all";
 
 export interface ThreadsQuery {
   readonly pageId: string;

@@ -9,7 +9,6 @@ import { schemaVersionOf } from "../event-store/upcasters.ts";
 import { KeyStoreError, type KeyStore } from "./key-store.port.ts";
 
 export const keyStoreBindingEventSchemas = [z.object({ type: z.literal("KeyStoreBound"), data: z.object({ storeId: z.string().min(1) }) })] as const;
-export type KeyStoreBindingEvent = z.infer<(typeof keyStoreBindingEventSchemas)[number]>;
 
 export const KEY_STORE_STREAM = "key-store";
 

@@ -50,7 +50,7 @@ export const subjects = {
 } as const;
 
 /** Subjects are short, printable names: the adapters store them as keys. */
-export const SUBJECT_PATTERN = /^[a-z]+:[A-Za-z0-9_-]{1,128}$/;
+const SUBJECT_PATTERN = /^[a-z]+:[A-Za-z0-9_-]{1,128}$/;
 
 export function checkSubject(subject: string): void {
   if (!SUBJECT_PATTERN.test(subject)) throw new KeyStoreError(`not a key subject: ${JSON.stringify(subject.slice(0, 40))}`);

@@ -9,9 +9,9 @@ import { NO_PERSONAL_DATA, type SealedField, type SealingRule, type SealingRules
 
 /** The title an erased page (and the name an erased folder) reads as. */
 export const ERASED_PAGE_TITLE = "Erased page";
-export const ERASED_FOLDER_NAME = "Erased folder";
+const ERASED_FOLDER_NAME = "Erased folder";
 /** What an erased file name reads as (an image's or an attachment's). */
-export const ERASED_FILE_NAME = "erased";
+const ERASED_FILE_NAME = "erased";
 /** An erased thread's anchor: a quote must not be empty, and this one is found in no page. */
 export const ERASED_ANCHOR = { quote: "Erased", prefix: "", suffix: "" } as const;
 

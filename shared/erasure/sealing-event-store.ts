@@ -54,9 +54,11 @@ export class SealingEventStore implements EventStore {
     for (const { field, kind } of rule.fields) {
       const value = data[field];
       if (value === undefined || value === null) continue;
-      if (kind === "text" && typeof value !== "string") continue;
+      // A text field seals strings only; a json field seals any value, as JSON.
+      const plain = kind === "json" ? JSON.stringify(value) : typeof value === "string" ? value : null;
+      if (plain === null) continue;
       if (this.options.keepSealed && typeof value === "string" && envelopeHeader(value) !== null) continue;
-      data[field] = seal(key, kind === "json" ? JSON.stringify(value) : String(value));
+      data[field] = seal(key, plain);
     }
     return { ...event, data };
   }

@@ -52,8 +52,3 @@ export class AppError extends Error {
     this.status = errorCatalogue[code];
   }
 }
-
-export const notFound = (what: string): AppError => new AppError("not_found", `${what} not found`);
-export const forbidden = (message: string): AppError => new AppError("forbidden", message);
-export const conflict = (message: string): AppError => new AppError("conflict", message);
-export const validationFailed = (message: string): AppError => new AppError("validation_failed", message);

@@ -21,7 +21,7 @@ export const MAX_SEALED_TEXT_BYTES = ((MAX_APPEND_BYTES - 24 * 1024) * 3) / 4;
  * What an append weighs as EventStoreDB counts it: each event's data and metadata in UTF-8 bytes, its type twice
  * (it is stored as UTF-16), and what the adapter adds.
  */
-export function appendBytes(events: readonly NewEvent[]): number {
+function appendBytes(events: readonly NewEvent[]): number {
   return events.reduce(
     (sum, event) => sum + 2 * Buffer.byteLength(event.type) + Buffer.byteLength(JSON.stringify(event.data) ?? "") + Buffer.byteLength(JSON.stringify(event.metadata)) + EVENT_OVERHEAD_BYTES,
     0,

@@ -22,7 +22,7 @@ const upcasters: Readonly<Record<string, Readonly<Record<number, Upcaster>>>> = 
 
 export const schemaVersionOf = (type: string): number => currentSchemaVersion[type] ?? 1;
 
-export class UnknownSchemaVersionError extends Error {}
+class UnknownSchemaVersionError extends Error {}
 
 /** The event's data in its type's current shape; throws when no chain of upcasters leads there. */
 export function upcast(type: string, schemaVersion: number, data: unknown): unknown {

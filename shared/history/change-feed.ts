@@ -31,7 +31,7 @@ export interface FeedOptions {
 }
 
 /** What opened a feed: the API token (null for a session) and when the credential expires (ms; null: never). */
-export interface FeedCredential {
+interface FeedCredential {
   readonly tokenId: string | null;
   readonly expiresAt: number | null;
 }

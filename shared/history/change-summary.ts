@@ -2,7 +2,7 @@
 // grantee with their name, an actor with the token they acted through). describe-history.ts makes them.
 import { z } from "zod";
 
-export const userRefSchema = z.object({ id: z.string(), name: z.string() });
+const userRefSchema = z.object({ id: z.string(), name: z.string() });
 export type UserRef = z.infer<typeof userRefSchema>;
 /** Who made a change: the user, and the API token they acted through when it was one (absent for a browser session). */
 export const actorRefSchema = userRefSchema.extend({ token: z.object({ id: z.string(), name: z.string() }).optional() });

@@ -5,7 +5,7 @@
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from "diff";
 import { z } from "zod";
 
-export const pageVersionSchema = z.object({
+const pageVersionSchema = z.object({
   /** How the version is named in the diff's header: the instant asked for. */
   label: z.string(),
   title: z.string(),
@@ -25,7 +25,7 @@ export const diffHunkSchema = z.object({
 
 const fieldChange = z.object({ from: z.string().nullable(), to: z.string().nullable() }).nullable();
 
-export const pageDiffSchema = z.object({
+const pageDiffSchema = z.object({
   title: fieldChange.describe("the title before and after, or null when it did not change"),
   icon: fieldChange.describe("the icon before and after, or null when it did not change"),
   hunks: z.array(diffHunkSchema),

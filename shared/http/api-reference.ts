@@ -15,11 +15,11 @@ import type { Scope } from "../kernel/scopes.ts";
 import type { Requirement } from "./guard.ts";
 import { operations, type Operation } from "./api-operations.ts";
 import { errorBody } from "./schemas.ts";
-import { bodyOf, isRecord, mediaOf, objectMemberOf, withoutUnusedInputs, withPartEncodings, type JsonSchema } from "./api-schema-shapes.ts";
+import { bodyOf, isList, isRecord, mediaOf, objectMemberOf, withoutUnusedInputs, withPartEncodings, type JsonSchema } from "./api-schema-shapes.ts";
 import { mergeDocuments, PeerDocument } from "./peer-document.ts";
 
-export const OPENAPI_PATH = "/api/v1/openapi.json";
-export const DOCS_PREFIX = "/docs";
+const OPENAPI_PATH = "/api/v1/openapi.json";
+const DOCS_PREFIX = "/docs";
 
 /** The operations tag: health checks, listed but not part of the client API. Internal routes are hidden. */
 const OPERATIONS_TAG = "operations";
@@ -234,14 +234,14 @@ function finishDocument(document: JsonSchema): JsonSchema {
       const operation = operations[`${method.toUpperCase()} ${path}`];
       if (!isRecord(found) || !operation) continue;
       found.operationId = operation.id;
-      const parameters = Array.isArray(found.parameters) ? found.parameters.filter((parameter) => !(isRecord(parameter) && parameter.in === "header")) : [];
+      const parameters = isList(found.parameters) ? found.parameters.filter((parameter) => !(isRecord(parameter) && parameter.in === "header")) : [];
       const headers = requestHeadersOf(method, path, operation);
       if (parameters.length + headers.length > 0) found.parameters = [...parameters, ...headers];
       if (operation.consumes && isRecord(found.requestBody) && isRecord(found.requestBody.content)) {
         const sent = found.requestBody.content["application/json"];
         const json = isRecord(sent) ? sent : {};
         const schema = isRecord(json.schema) ? json.schema : {};
-        const objectBranch = Array.isArray(schema.anyOf) ? schema.anyOf.find((branch) => isRecord(branch) && branch.type === "object") : schema;
+        const objectBranch = isList(schema.anyOf) ? schema.anyOf.find((branch) => isRecord(branch) && branch.type === "object") : schema;
         found.requestBody.content = Object.fromEntries(
           operation.consumes.map((type) => [type, type === "application/json" ? { ...json, schema: objectBranch ?? schema } : { schema: bodyOf(type) }]),
         );
@@ -397,7 +397,7 @@ export async function registerApiReference(app: App, options: { peerDocumentUrl?
     uiConfig: { docExpansion: "list", deepLinking: true },
     ...(peer ? { transformSpecification: (own: unknown) => mergeDocuments(own, peer.latest()) } : {}),
     // The page's own request for the document first makes sure the peer's half has been fetched.
-    ...(peer ? { uiHooks: { onRequest: async () => void (await peer.get()) } } : {}),
+    ...(peer ? { uiHooks: { onRequest: (_request, _reply, done) => void peer.get().then(() => done(), done) } } : {}),
   });
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => (peer ? mergeDocuments(app.swagger(), await peer.get()) : app.swagger()));
 }

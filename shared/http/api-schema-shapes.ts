@@ -4,6 +4,8 @@
 export type JsonSchema = Record<string, unknown>;
 
 export const isRecord = (value: unknown): value is JsonSchema => value !== null && typeof value === "object" && !Array.isArray(value);
+/** Array.isArray, but the items stay unknown instead of any. */
+export const isList = (value: unknown): value is readonly unknown[] => Array.isArray(value);
 
 /** A request body that is not JSON: text, or bytes of a type (a zip). */
 export const bodyOf = (type: string): JsonSchema => (type.startsWith("text/") ? { type: "string" } : { type: "string", contentMediaType: type });

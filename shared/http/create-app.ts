@@ -2,6 +2,7 @@
 // single place where errors become `{error: {code, message}}` responses.
 import { randomUUID } from "node:crypto";
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type RawServerDefault } from "fastify";
+import type { FastifySchemaValidationError } from "fastify/types/schema.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { hasZodFastifySchemaValidationErrors, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
@@ -35,7 +36,8 @@ const statusCodes = new Map<number, ErrorCode>(
 function describeValidation(error: FastifyError): string {
   if (!hasZodFastifySchemaValidationErrors(error)) return error.message;
   const where = error.validationContext ?? "request";
-  const problems = error.validation.map((problem) => {
+  // Typed here: fastify-type-provider-zod's declaration imports this type by a path NodeNext does not resolve.
+  const problems = error.validation.map((problem: FastifySchemaValidationError) => {
     const path = problem.instancePath.replace(/^\//, "").replaceAll("/", ".");
     return `${where}${path ? `.${path}` : ""}: ${problem.message}`;
   });
@@ -52,7 +54,7 @@ export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerRespo
 /** What a request body may be: said in the 415 answer. */
 const ACCEPTED_TYPES = "application/json; text/markdown or text/plain for page content; application/zip for a vault import";
 /** Node's own default: long enough for a 10 MB upload over a slow link. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 300_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 300_000;
 const JSON_ONLY = "application/json (only page content takes text/markdown or text/plain)";
 
 /** A request the HTTP parser refused before fastify saw it (oversized headers, malformed request line). */
@@ -109,8 +111,9 @@ export function createApp(options: {
     ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
     // Refusals the router makes before any route or error handler runs (a bad URL, a too-long parameter).
     frameworkErrors: (error, _request, reply) => {
-      if (error.code === "FST_ERR_MAX_PARAM_LENGTH") return sendError(reply, new AppError("uri_too_long", "a path parameter is too long"));
-      return sendError(reply, new AppError("validation_failed", "the request's URL could not be read"));
+      const refusal =
+        error.code === "FST_ERR_MAX_PARAM_LENGTH" ? new AppError("uri_too_long", "a path parameter is too long") : new AppError("validation_failed", "the request's URL could not be read");
+      void sendError(reply, refusal);
     },
     genReqId: (request) => {
       const given = request.headers["x-request-id"];

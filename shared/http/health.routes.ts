@@ -4,7 +4,7 @@ import type { EventStore } from "../event-store/event-store.port.ts";
 import type { App } from "./create-app.ts";
 
 /** Ready while the read models are at most this many events behind the log, and at most READY_MAX_BYTES of them. */
-export const READY_MAX_LAG = 1_000;
+const READY_MAX_LAG = 1_000;
 /** What one readiness probe reads of the log at most: about one projector batch (a thousand events near the limit of one change would be a gigabyte). */
 export const READY_MAX_BYTES = 4 * 1024 * 1024;
 

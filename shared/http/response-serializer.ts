@@ -3,6 +3,7 @@
 import fastJson from "fast-json-stringify";
 import type { FastifySerializerCompiler } from "fastify/types/schema.js";
 import { z } from "zod";
+import { isList } from "./api-schema-shapes.ts";
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
 
@@ -15,7 +16,7 @@ function forFastJson(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(forFastJson);
   if (!isRecord(node)) return node;
   const branches = node.anyOf;
-  if (Array.isArray(branches) && branches.length === 2) {
+  if (isList(branches) && branches.length === 2) {
     const [first, second] = branches;
     const scalar = [first, second].find((b) => isRecord(b) && typeof b.type === "string" && b.type !== "null" && b.type !== "object" && b.type !== "array");
     const nullBranch = [first, second].find((b) => isRecord(b) && b.type === "null");

@@ -20,5 +20,3 @@ export const paginationQuery = z.object({
 });
 
 export const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), nextCursor: z.string().nullable() });
-
-export const uuid = z.uuid();

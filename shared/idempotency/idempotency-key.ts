@@ -5,7 +5,7 @@ import { AppError } from "../errors/app-error.ts";
 import type { UserId } from "../kernel/ids.ts";
 
 /** 1 to 255 visible ASCII characters (0x21–0x7E): no spaces, no control characters, nothing outside ASCII. */
-export const idempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{1,255}$/);
+const idempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{1,255}$/);
 
 export function parseIdempotencyKey(value: unknown): string {
   const parsed = idempotencyKeySchema.safeParse(value);

@@ -81,6 +81,10 @@ export const idempotencyDecider: Decider<IdempotencyCommand, IdempotencyState, I
             if (!sameRequest(state.fingerprint)) refuseMismatch();
             // No event: the recorded response replays, and the work is not run again.
             return [];
+          default: {
+            const unhandled: never = state;
+            throw new Error(`idempotency: no decision for ${JSON.stringify(unhandled)}`);
+          }
         }
       }
       // Completing and releasing need the claim this request holds; a claim taken over after it expired is

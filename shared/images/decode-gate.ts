@@ -13,7 +13,7 @@ export interface DecodeLimits {
 export type WhenBusy = "refuse" | "wait";
 
 /** Seconds a refused upload is told to wait: about what one worst-case decode takes on two cores. */
-export const BUSY_RETRY_AFTER_SECONDS = 2;
+const BUSY_RETRY_AFTER_SECONDS = 2;
 
 export class DecodeGate {
   private running = 0;

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { AppError } from "../errors/app-error.ts";
 import type { Decider } from "../kernel/decider.ts";
-import { imageIdSchema, pageIdSchema, userIdSchema, type ImageId } from "../kernel/ids.ts";
+import { imageIdSchema, pageIdSchema, userIdSchema } from "../kernel/ids.ts";
 
 export const imageMimeTypeSchema = z.enum(["image/jpeg", "image/png", "image/gif", "image/webp"]);
 export type ImageMimeType = z.infer<typeof imageMimeTypeSchema>;

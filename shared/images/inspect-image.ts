@@ -7,7 +7,7 @@ import { DecodeGate, type DecodeLimits, type WhenBusy } from "./decode-gate.ts";
 import type { ImageMimeType } from "./image.decider.ts";
 
 /** Pixels decoded at most, over all frames: a 10 MB file can claim dimensions that would take gigabytes to decode. */
-export const MAX_IMAGE_PIXELS = 100_000_000;
+const MAX_IMAGE_PIXELS = 100_000_000;
 
 // Every upload is different, so libvips's operation cache would only keep decoder buffers alive; and one thread
 // per decode (sharp's default on glibc, not on musl), so the gate's count is the number of cores decodes take.

@@ -12,8 +12,8 @@ import { StreamDeletedError, type EventStore } from "../event-store/event-store.
 import { imageStream } from "./image.decider.ts";
 
 /** Longer than any upload takes between storing its bytes and recording them. */
-export const ORPHAN_GRACE_MS = 60 * 60 * 1000;
-export const ORPHAN_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+const ORPHAN_GRACE_MS = 60 * 60 * 1000;
+const ORPHAN_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
 /** Image blobs are named `<imageId>.<extension>`; anything else in the store is not an image's and is left alone. */
 const IMAGE_BLOB = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(jpg|png|gif|webp)$/;

@@ -5,8 +5,8 @@
 // leaves the block as it was written, reported.
 import { parseDocument } from "yaml";
 
-export const FRONTMATTER_MAX_CHARS = 64 * 1024;
-export const FRONTMATTER_MAX_ALIASES = 100;
+const FRONTMATTER_MAX_CHARS = 64 * 1024;
+const FRONTMATTER_MAX_ALIASES = 100;
 
 export interface ReadFrontmatter {
   readonly title: string | null;

@@ -9,13 +9,13 @@ import type { WorkerPool } from "../workers/worker-pool.ts";
 import type { RewrittenNote } from "./vault-note.ts";
 import type { VaultLinks } from "./vault-resolver.ts";
 
-export type RewriteOutcome =
+type RewriteOutcome =
   | { readonly kind: "rewritten"; readonly note: RewrittenNote }
   | { readonly kind: "unreadable" }
   | { readonly kind: "too_complex" }
   | { readonly kind: "too_large" };
 
-export interface NoteToRewrite {
+interface NoteToRewrite {
   readonly path: string;
   readonly directory: string;
   readonly markdown: string;

@@ -7,12 +7,12 @@ import { MAX_SEALED_TEXT_BYTES } from "../event-store/append-size.ts";
 /** Per-request bounds: more files, or more bytes of content in all, is 400 with nothing imported. */
 export const IMPORT_MAX_FILES = 5_000;
 export const IMPORT_MAX_TOTAL_BYTES = 50 * 1024 * 1024;
-export const IMPORT_MAX_PATH_CHARS = 1_000;
+const IMPORT_MAX_PATH_CHARS = 1_000;
 /** One file's content: a note as a page's markdown, an image or an attachment as an upload. */
-export const IMPORT_MAX_NOTE_CHARS = 500_000;
+const IMPORT_MAX_NOTE_CHARS = 500_000;
 /** A note becomes one page's event, its content sealed: what a sealed field may hold (768,000 bytes). */
 export const IMPORT_MAX_NOTE_BYTES = MAX_SEALED_TEXT_BYTES;
-export const IMPORT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+const IMPORT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
 const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;

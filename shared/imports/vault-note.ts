@@ -159,7 +159,7 @@ export function rewriteNote(markdown: string, resolver: NoteResolver): Rewritten
       case "text": {
         if (!at) return;
         const source = markdown.slice(at.start, at.end);
-        for (const match of source.matchAll(WIKILINK)) wikilink(match as RegExpExecArray, at.start);
+        for (const match of source.matchAll(WIKILINK)) wikilink(match, at.start);
         return;
       }
       case "image": {

@@ -3,8 +3,9 @@
 export interface Decider<Command, State, Event> {
   readonly initialState: State;
   /** Returns the events the command causes; throws an AppError when the command is refused. */
-  decide(command: Command, state: State): Event[];
-  evolve(state: State, event: Event): State;
+  // Plain functions rather than methods: deciders are handed around unbound (`events.reduce(decider.evolve, state)`).
+  readonly decide: (command: Command, state: State) => Event[];
+  readonly evolve: (state: State, event: Event) => State;
 }
 
 export function fold<State, Event>(decider: Pick<Decider<unknown, State, Event>, "initialState" | "evolve">, events: readonly Event[]): State {

@@ -2,8 +2,8 @@
 // 5321's limits, a local part of at most 64 octets and an address of at most 254, counted in UTF-8 octets.
 import { z } from "zod";
 
-export const LOCAL_PART_MAX_OCTETS = 64;
-export const ADDRESS_MAX_OCTETS = 254;
+const LOCAL_PART_MAX_OCTETS = 64;
+const ADDRESS_MAX_OCTETS = 254;
 
 const octets = (text: string): number => Buffer.byteLength(text, "utf8");
 const localPart = (address: string): string => address.slice(0, address.lastIndexOf("@"));

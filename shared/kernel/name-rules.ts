@@ -3,8 +3,8 @@
 // bidirectional override or isolate controls (U+202A–U+202E, U+2066–U+2069), which make `gpj.exe` read as
 // `exe.jpg`. Zero-width characters are allowed in a name but ignored wherever names are compared.
 
-export const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F-\u009F]/;
-export const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/;
+const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F-\u009F]/;
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/;
 /** Characters that show nothing: zero-width space, joiners, word joiner, soft hyphen, BOM, Mongolian vowel separator. */
 const ZERO_WIDTH = /[\u00AD\u180E\u200B-\u200D\u2060\uFEFF]/g;
 

@@ -22,8 +22,8 @@ import type { Quotas } from "../quotas/quotas.ts";
 const IMAGE_REFERENCE = /\/api\/v1\/images\/([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})/g;
 
 /** Each copy reads and writes up to 10 MB of bytes: a page showing more images than this is refused. */
-export const DUPLICATE_MAX_IMAGES = 100;
-export const TITLE_MAX_CHARS = 200;
+const DUPLICATE_MAX_IMAGES = 100;
+const TITLE_MAX_CHARS = 200;
 const COPY_SUFFIX = " (copy)";
 
 export interface Duplication {
@@ -33,7 +33,7 @@ export interface Duplication {
   readonly parentId: FolderId | null | undefined;
 }
 
-export const copyTitle = (title: string): string => `${title.slice(0, TITLE_MAX_CHARS - COPY_SUFFIX.length).trimEnd()}${COPY_SUFFIX}`;
+const copyTitle = (title: string): string => `${title.slice(0, TITLE_MAX_CHARS - COPY_SUFFIX.length).trimEnd()}${COPY_SUFFIX}`;
 
 async function readAll(blobs: BlobStore, key: string): Promise<Buffer | null> {
   const blob = await blobs.open(blobKeySchema.parse(key));

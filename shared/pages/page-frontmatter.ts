@@ -5,7 +5,7 @@
 import { parseDocument } from "yaml";
 
 /** The fields the service writes into a page's document (GET /pages/{id}/content). */
-export const SERVICE_FIELDS = ["id", "title", "icon", "parentId", "folderPath", "ownerId", "createdAt", "updatedAt"] as const;
+const SERVICE_FIELDS = ["id", "title", "icon", "parentId", "folderPath", "ownerId", "createdAt", "updatedAt"] as const;
 
 const MAX_CHARS = 64 * 1024;
 const MAX_ALIASES = 100;

@@ -2,8 +2,7 @@
 // edit on the destination too.
 import { pageAccess, requirePermission, visiblePage } from "../access/authorize.ts";
 import { deciderCommandHandler } from "../commands/decider-command-handler.ts";
-import { guardedCommand } from "../commands/guarded-command.ts";
-import type { Actor } from "../commands/guarded-command.ts";
+import { type Actor, guardedCommand } from "../commands/guarded-command.ts";
 import type { WritePorts } from "../commands/write-ports.ts";
 import { requireDestination } from "../access/destination.ts";
 import type { FolderId, PageId } from "../kernel/ids.ts";

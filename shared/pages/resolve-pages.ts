@@ -9,7 +9,7 @@ import { toPageResource, type PageResource } from "./page.resource.ts";
 import { titleKey } from "./pages.view.ts";
 
 /** Exact-title lookups answer at most this many pages, newest first, with no cursor (docs/guide/requests.md). */
-export const RESOLVE_LIMIT = 100;
+const RESOLVE_LIMIT = 100;
 /** Visible same-titled pages considered before the folderPath filter. */
 const RESOLVE_CANDIDATES = 1_000;
 

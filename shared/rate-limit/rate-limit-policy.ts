@@ -4,8 +4,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 
-export const RATE_LIMIT_CLASSES = ["read", "write", "search", "upload", "import", "sharing"] as const;
-export type RateLimitClass = (typeof RATE_LIMIT_CLASSES)[number];
+export type RateLimitClass = "read" | "write" | "search" | "upload" | "import" | "sharing";
 
 export interface RateLimitPolicy {
   /** Requests allowed in one window. */

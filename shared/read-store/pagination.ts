@@ -8,7 +8,7 @@ import type { ListKey } from "./list-query.ts";
 /** `i` is absent from cursors issued before ids broke ties; "" then resumes strictly below the position, as they did. */
 const cursorSchema = z.object({ p: z.number().int().nonnegative(), i: z.string().max(200).default("") });
 
-export function encodeListCursor(key: ListKey): string {
+function encodeListCursor(key: ListKey): string {
   return Buffer.from(JSON.stringify({ p: key.position, i: key.id })).toString("base64url");
 }
 

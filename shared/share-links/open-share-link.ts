@@ -16,7 +16,7 @@ export type OpenedLink =
   | { readonly link: ShareLinkRecord; readonly secret: string; readonly kind: "folder"; readonly folder: FolderRecord };
 
 /** Pages a folder link lists and links to at most (the newest of them when there are more). */
-export const MAX_FOLDER_PAGES = 500;
+const MAX_FOLDER_PAGES = 500;
 
 export const UNLOCK_COOKIE = "share_unlock";
 

@@ -9,7 +9,7 @@ const STYLE =
 const STYLE_HASH = `'sha256-${createHash("sha256").update(STYLE).digest("base64")}'`;
 
 /** No script at all, images only from this origin, the one inline style by its hash, forms only back here. */
-export const CONTENT_SECURITY_POLICY = `default-src 'none'; img-src 'self'; style-src ${STYLE_HASH}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+const CONTENT_SECURITY_POLICY = `default-src 'none'; img-src 'self'; style-src ${STYLE_HASH}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
 
 /** Every answer under /s/: nothing cached outside the viewer's browser (a revoked link's content leaves at once). */
 export function publicHeaders(allowIndexing: boolean): Record<string, string> {

@@ -26,7 +26,7 @@ export const shareLinkEventSchemas = [
 ] as const;
 export type ShareLinkEvent = z.infer<(typeof shareLinkEventSchemas)[number]>;
 
-export interface ShareLinkSettings {
+interface ShareLinkSettings {
   readonly expiresAt: string | null;
   readonly passwordHash: string | null;
   readonly allowIndexing: boolean;
@@ -47,8 +47,6 @@ export type ShareLinkState =
 
 export const shareLinkStream = (linkId: string): string => `share-link-${linkId}`;
 
-const notFound = () => new AppError("not_found", "share link not found");
-
 export const shareLinkDecider: Decider<ShareLinkCommand, ShareLinkState, ShareLinkEvent> = {
   initialState: { exists: false },
   decide(command, state) {
@@ -59,14 +57,14 @@ export const shareLinkDecider: Decider<ShareLinkCommand, ShareLinkState, ShareLi
         return [{ type: "ShareLinkCreated", data }];
       }
       case "ChangeShareLink": {
-        if (!state.exists || state.revoked) throw notFound();
+        if (!state.exists || state.revoked) throw new AppError("not_found", "share link not found");
         const passwordHash = command.password.kind === "keep" ? state.passwordHash : command.password.kind === "set" ? command.password.hash : null;
         const next = { expiresAt: command.expiresAt === undefined ? state.expiresAt : command.expiresAt, passwordHash, allowIndexing: command.allowIndexing ?? state.allowIndexing };
         if (next.expiresAt === state.expiresAt && next.passwordHash === state.passwordHash && next.allowIndexing === state.allowIndexing) return [];
         return [{ type: "ShareLinkChanged", data: { linkId: command.linkId, entityType: state.entityType, entityId: state.entityId, ...next } }];
       }
       case "RevokeShareLink":
-        if (!state.exists) throw notFound();
+        if (!state.exists) throw new AppError("not_found", "share link not found");
         if (state.revoked) return [];
         return [{ type: "ShareLinkRevoked", data: { linkId: command.linkId, entityType: state.entityType, entityId: state.entityId } }];
       case "RecordShareLinkViews":

@@ -10,7 +10,7 @@ import type { InvitationRecord } from "./invitations.view.ts";
 import { mayManageEntityInvitation } from "./share-rules.ts";
 import type { SharedEntity } from "./shared-entity.ts";
 
-export const grantResource = z.object({
+const grantResource = z.object({
   userId: z.uuid(),
   name: z.string(),
   email: z.string(),

@@ -12,7 +12,7 @@ import { assertMayShare, type Actor } from "./share-rules.ts";
 import { ERASED_EMAIL } from "../erasure/erased-values.ts";
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
-export const RESEND_INTERVAL_MS = 60 * 1000;
+const RESEND_INTERVAL_MS = 60 * 1000;
 
 /** What accepting the invitation gives: a permission on a page or folder, a role in a workspace, or a group's membership. */
 export const invitedAccessSchema = z.discriminatedUnion("targetType", [

@@ -12,7 +12,7 @@ import { permissionOn } from "./shared-entity.ts";
 import { invitationCommands } from "./sharing.commands.ts";
 
 /** Whether the user can see the invitation's target at all, and whether they may resend or cancel it. */
-export async function invitationManagement(models: ReadModels, userId: string, invitation: InvitationRecord): Promise<{ visible: boolean; canManage: boolean }> {
+async function invitationManagement(models: ReadModels, userId: string, invitation: InvitationRecord): Promise<{ visible: boolean; canManage: boolean }> {
   const { access } = invitation;
   if (access.targetType === "workspace") {
     const isOwner = access.targetId === userId;

@@ -11,7 +11,7 @@ export interface Actor {
 }
 
 /** Why `actor` may not move someone's access from `current` to `next` (null: none), or null when they may. */
-export function shareRefusal(actor: Permission | null, current: GrantablePermission | null, next: GrantablePermission | null): string | null {
+function shareRefusal(actor: Permission | null, current: GrantablePermission | null, next: GrantablePermission | null): string | null {
   if (!atLeast(actor, "admin")) return "you may not share this";
   if (actor === "owner") return null;
   if (next === "admin") return "only the owner grants admin access to this";

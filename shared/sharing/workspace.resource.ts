@@ -7,7 +7,7 @@ import type { UserRecord } from "../users/users.view.ts";
 import { invitationResource, toInvitationResource } from "./invitation.resource.ts";
 import type { InvitationRecord } from "./invitations.view.ts";
 
-export const workspaceMemberResource = z.object({
+const workspaceMemberResource = z.object({
   id: z.uuid(),
   workspaceOwnerId: z.uuid(),
   memberId: z.uuid(),
@@ -18,7 +18,7 @@ export const workspaceMemberResource = z.object({
   createdAt: z.string(),
 }).meta({ id: "WorkspaceMember", description: "A member of the caller's workspace" });
 
-export const membershipResource = z
+const membershipResource = z
   .object({ ownerId: z.uuid(), ownerName: z.string(), role: workspaceRoleSchema, joinedAt: z.string() })
   .meta({ id: "Membership", description: "A workspace the caller joined" });
 

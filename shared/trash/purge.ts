@@ -11,12 +11,12 @@ import type { ReadModelCopies } from "../erasure/read-model-copies.port.ts";
 import { purgeDeleted, type PurgePorts } from "./purge-item.ts";
 import { purgeBefore } from "./trash.ts";
 
-export const TRASH_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+const TRASH_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 /** Items purged per sweep: a backlog longer than this is worked through over the next sweeps. */
-export const PURGE_PER_SWEEP = 1_000;
+const PURGE_PER_SWEEP = 1_000;
 
 /** Purges (and so erases) every item past the retention period; returns how many it purged. */
-export async function purgeExpiredTrash(ports: PurgePorts & { blobs: BlobStore }, now: Date, retentionDays: number): Promise<number> {
+async function purgeExpiredTrash(ports: PurgePorts & { blobs: BlobStore }, now: Date, retentionDays: number): Promise<number> {
   const purged: string[] = [];
   for (const item of await ports.views.trash.expired(purgeBefore(now, retentionDays), PURGE_PER_SWEEP)) {
     // Recorded as the one who deleted it: the purge follows from that deletion.

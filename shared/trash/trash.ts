@@ -16,7 +16,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Trash rows read per step while looking for a page of items the caller may edit. */
 const STEP = 100;
 
-export const purgeAtOf = (item: Pick<TrashItem, "deletedAt">, retentionDays: number): string => new Date(Date.parse(item.deletedAt) + retentionDays * DAY_MS).toISOString();
+const purgeAtOf = (item: Pick<TrashItem, "deletedAt">, retentionDays: number): string => new Date(Date.parse(item.deletedAt) + retentionDays * DAY_MS).toISOString();
 
 /** The instant before which deleted items are due for purging. */
 export const purgeBefore = (now: Date, retentionDays: number): string => new Date(now.getTime() - retentionDays * DAY_MS).toISOString();

@@ -59,7 +59,7 @@ function groupsOf(address: string): number[] {
 const v4Of = (high: number, low: number): string => `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
 
 /** The IPv4 address an IPv6 address carries, when it is of a form that carries one. */
-export function embeddedIpv4(address: string): string | null {
+function embeddedIpv4(address: string): string | null {
   const groups = groupsOf(address);
   const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0] = groups;
   const zeroTo = (end: number) => groups.slice(0, end).every((group) => group === 0);

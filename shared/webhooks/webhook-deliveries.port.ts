@@ -7,7 +7,7 @@
 // Claims are fair: one row in flight per webhook, at most a few per owner, and webhooks served least recently
 // first, so one user's many slow endpoints cannot hold every sending slot. An erased owner is forgotten: their
 // rows go, and none of theirs from before the erasure is added afterwards.
-export type DeliveryStatus = "pending" | "delivered" | "failed";
+type DeliveryStatus = "pending" | "delivered" | "failed";
 
 export interface DeliveryRecord {
   readonly id: string;

@@ -2,7 +2,7 @@
 // each one stands for), and the schema of a subscription.
 import { z } from "zod";
 
-export const WEBHOOK_EVENT_NAMES = [
+const WEBHOOK_EVENT_NAMES = [
   "page.created",
   "page.updated",
   "page.moved",
@@ -26,7 +26,7 @@ export const WEBHOOK_EVENT_NAMES = [
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
 
-export const webhookEventNameSchema = z.enum(WEBHOOK_EVENT_NAMES);
+const webhookEventNameSchema = z.enum(WEBHOOK_EVENT_NAMES);
 /**
  * A subscription: a non-empty list of names, or `["*"]` for every one of them. One array schema (not a union with
  * a one-item tuple) so that the OpenAPI document gives the array its `items`, as generated clients need.

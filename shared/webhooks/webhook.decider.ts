@@ -29,7 +29,7 @@ export const webhookEventSchemas = [
 ] as const;
 export type WebhookEvent = z.infer<(typeof webhookEventSchemas)[number]>;
 
-export interface WebhookSettings {
+interface WebhookSettings {
   readonly url: string;
   readonly events: WebhookEvents;
   readonly description: string | null;

@@ -101,7 +101,8 @@ export class WorkerPool {
     const caller = currentCaller();
     await this.admit(caller);
     const controller = new AbortController();
-    let failure: AppError | null = null;
+    // Set by `abort`, which TypeScript cannot see from here: the assertion keeps it from narrowing to null.
+    let failure = null as AppError | null;
     const abort = (error: AppError): void => {
       failure = error;
       controller.abort();

@@ -12,7 +12,7 @@ import { importCycles, importGraph } from "../support/import-graph.ts";
 function sourceFolders(base: string): string[] {
   const { config, error } = ts.readConfigFile(join(base, "tsconfig.json"), ts.sys.readFile);
   if (error) throw new Error(ts.flattenDiagnosticMessageText(error.messageText, "\n"));
-  const include: unknown = config?.include;
+  const include: unknown = (config as { include?: unknown } | undefined)?.include;
   if (!Array.isArray(include)) throw new Error("tsconfig.json has no include list");
   return include.filter((entry): entry is string => typeof entry === "string" && statSync(join(base, entry)).isDirectory());
 }

@@ -73,7 +73,7 @@ async function buildWorld(level: Level, via: Via): Promise<World> {
   return { caller, folderId, pageId, title };
 }
 
-const statusWith = (reply: Reply, field?: unknown): string => (reply.status < 300 && field !== undefined ? `${reply.status} ${String(field)}` : String(reply.status));
+const statusWith = (reply: Reply, field?: unknown): string => (reply.status < 300 && field !== undefined ? `${reply.status} ${typeof field === "string" ? field : JSON.stringify(field)}` : String(reply.status));
 const listing = (items: unknown, id: string): string => {
   const found = (items as { id: string; permission: string }[]).find((item) => item.id === id);
   return found ? `listed ${found.permission}` : "absent";

@@ -2,8 +2,7 @@
 // surviving a read-model rebuild.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Client } from "../support/server.ts";
-import { TestServer } from "../support/server.ts";
+import { type Client, TestServer } from "../support/server.ts";
 import { anchor, grantOnPage, listThreads, newPage, openThread, threadOf } from "../support/comments.ts";
 
 let server: TestServer;

@@ -1,6 +1,5 @@
 // Acceptance that a crash interrupted completes at the user's next request to a new process.
 import { randomUUID } from "node:crypto";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toNewEvents } from "../../shared/commands/new-events.ts";
 import { openEventStore } from "../../services/embedded-stores.ts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAGE_BODY_LIMIT_BYTES } from "../../services/command-api/routes/fields.ts";
-import { Client, TestServer, type TestUser } from "../support/server.ts";
+import { type Client, TestServer, type TestUser } from "../support/server.ts";
 
 let server: TestServer;
 let ann: TestUser;

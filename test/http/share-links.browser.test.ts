@@ -44,7 +44,8 @@ describe.skipIf(unavailable !== null)("a share link in a browser", () => {
     const pageId = await createPage(owner, { title: "Field guide", markdown: "Birds of the **coast**." });
     const uploaded = await upload(owner, pageId, { file: { bytes: await makeImage("png", 40, 30), name: "gull.png", type: "image/png" }, alt: "a gull" });
     expect(uploaded.status).toBe(201);
-    const appended = await owner.call("PATCH", `/pages/${pageId}/content`, { json: { append: `\n\n![a gull](/api/v1/images/${uploaded.body.id})` } });
+    const imageId = String(uploaded.body.id);
+    const appended = await owner.call("PATCH", `/pages/${pageId}/content`, { json: { append: `\n\n![a gull](/api/v1/images/${imageId})` } });
     expect(appended.status).toBe(200);
     const link = await createShareLink(owner, "page", pageId);
     const context = await browser.newContext();
@@ -60,7 +61,7 @@ describe.skipIf(unavailable !== null)("a share link in a browser", () => {
       expect(await page.locator("main").textContent()).toContain("Birds of the coast.");
       const image = page.locator('img[alt="a gull"]');
       await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBe(40);
-      expect(images).toEqual([`200 ${link.path}/images/${uploaded.body.id}`]);
+      expect(images).toEqual([`200 ${link.path}/images/${imageId}`]);
     } finally {
       await context.close();
     }

@@ -34,8 +34,9 @@ describe("creating and managing share links", () => {
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ entityType: "page", entityId: pageId, expiresAt: null, passwordProtected: false, allowIndexing: false, createdBy: owner.id, revokedAt: null, views: 0, lastViewedAt: null });
     expect(String(created.body.url)).toMatch(/\/s\/sl_[A-Za-z0-9_-]{43}$/);
-    expect(created.headers.get("location")).toBe(`/api/v1/share-links/${created.body.id}`);
-    const read = await owner.get(`/share-links/${created.body.id}`);
+    const linkId = String(created.body.id);
+    expect(created.headers.get("location")).toBe(`/api/v1/share-links/${linkId}`);
+    const read = await owner.get(`/share-links/${linkId}`);
     expect(read.status).toBe(200);
     expect(read.body.url).toBeNull();
     const listed = await owner.get("/share-links");

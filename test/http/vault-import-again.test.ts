@@ -2,7 +2,7 @@
 // place is updated (pages where the user now keeps them, attachments' bytes), nothing is made twice, and what the
 // user deleted since stays deleted, reported. The answer counts what was created, updated and left unchanged.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestServer, type Client, type TestUser } from "../support/server.ts";
+import { TestServer, type Client } from "../support/server.ts";
 import { contentOf, importVault, resolve } from "../support/vault-import.ts";
 import { share } from "../support/workspace-builders.ts";
 

@@ -45,7 +45,7 @@ function refusingStore(poisoned: PageId, refusing: { on: boolean }): ProjectionS
       return (tx: SqliteBatch, record: { id: string }, ...rest: unknown[]) => {
         // A store fault (a unique index violated by data written by hand, a full disk): retried, never parked.
         if (refusing.on && record.id === poisoned) throw new Database.SqliteError("this read model refuses the page", "SQLITE_CONSTRAINT_UNIQUE");
-        return Reflect.apply(value, target, [tx, record, ...rest]);
+        return Reflect.apply(value, target, [tx, record, ...rest]) as unknown;
       };
     },
   });

@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
 
-export const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM = "/usr/bin/chromium";
 
 /** Why the browser tests cannot run on this machine, or null when they can. */
 export function chromiumUnavailable(): string | null {

@@ -9,7 +9,7 @@ export type ServerTarget = { readonly url: string; stop(): Promise<void> } | { r
 const DOCKER_SOCKET = "/var/run/docker.sock";
 
 /** Why no container can be started here, or null when a runtime seems to answer. */
-export function containerRuntimeMissing(): string | null {
+function containerRuntimeMissing(): string | null {
   if (process.env.DOCKER_HOST) return null;
   if (existsSync(DOCKER_SOCKET) && statSync(DOCKER_SOCKET).isSocket()) return null;
   return `no container runtime (DOCKER_HOST is unset and ${DOCKER_SOCKET} does not exist)`;

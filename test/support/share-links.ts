@@ -1,5 +1,5 @@
 // Share links made through the public API, and plain requests to their public pages.
-import type { Client, Reply } from "./server.ts";
+import type { Client } from "./server.ts";
 
 export interface CreatedLink {
   readonly id: string;
@@ -34,5 +34,3 @@ export function unlock(baseUrl: string, path: string, password: string, headers:
     body: new URLSearchParams({ password }).toString(),
   });
 }
-
-export type { Reply };

@@ -6,7 +6,7 @@ import { SMTPServer } from "smtp-server";
 import type { Delivered } from "../contracts/mailer.contract.ts";
 import { parseMimeMessage } from "./mime-message.ts";
 
-export interface ReceivedMessage {
+interface ReceivedMessage {
   readonly mailFrom: string | undefined;
   readonly rcptTo: readonly string[];
   /** The user the client authenticated as, if it did. */
@@ -36,7 +36,7 @@ export interface TestSmtpServer {
   close(): Promise<void>;
 }
 
-export function deliveriesOf(message: ReceivedMessage): Delivered[] {
+function deliveriesOf(message: ReceivedMessage): Delivered[] {
   const { headers, text, html } = parseMimeMessage(message.raw);
   const header = (name: string) => headers.find(([key]) => key === name)?.[1] ?? "";
   return message.rcptTo.map((to) => ({

@@ -25,7 +25,7 @@ interface AssembledPage {
  * it is in, and the caller's grants, come from the read models, which hold them unless they were changed within
  * the same wait.
  */
-export async function assemblePage(ports: { eventStore: EventStore; views: ReadModels }, principal: Principal, pageId: PageId, now: Date): Promise<AssembledPage> {
+async function assemblePage(ports: { eventStore: EventStore; views: ReadModels }, principal: Principal, pageId: PageId, now: Date): Promise<AssembledPage> {
   const state = await pageCommands.load(ports.eventStore, pageId);
   if (state.status !== "live") throw new AppError("not_found", "page not found");
   const [before, parent, context] = await Promise.all([

@@ -7,7 +7,7 @@ import { z } from "zod";
 /** At most this many reasons are listed, and at most IMPORT_ERRORS_MAX_BYTES of them in UTF-8. */
 export const IMPORT_ERRORS_SHOWN = 1_000;
 /** A quarter of the largest change (MAX_APPEND_BYTES): room for the rest of the answer and the record's fields. */
-export const IMPORT_ERRORS_MAX_BYTES = 256 * 1024;
+const IMPORT_ERRORS_MAX_BYTES = 256 * 1024;
 
 export const importResult = z.object({
   foldersCreated: z.number().int(),

@@ -3,7 +3,7 @@
 // before the rest of the body is read. The first bytes are kept to tell the file's type.
 import { createHash } from "node:crypto";
 import type { FastifyRequest } from "fastify";
-import { z } from "zod";
+import { type z } from "zod";
 import { SNIFF_BYTES, fileTypeOf } from "../../../shared/attachments/file-type.ts";
 import { blobKeySchema, type BlobStore } from "../../../shared/blobs/blob-store.port.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
@@ -41,7 +41,7 @@ export function declaredFileBytes(request: FastifyRequest, maxBytes: number): nu
 }
 
 /** Closing the connection is how the rest of an oversized body goes unread. */
-export const tooLarge = (maxBytes: number): AppError =>
+const tooLarge = (maxBytes: number): AppError =>
   new AppError("payload_too_large", `file: larger than ${maxBytes} bytes (ATTACHMENT_MAX_BYTES)`, { connection: "close" });
 
 const fieldError = (field: string, issues: z.core.$ZodIssue[]): AppError =>

@@ -287,7 +287,7 @@ export class WebhookWorker {
 
   /** Retention, the queue metric, and one batch of each replay that has room; answers whether a replay moved. */
   async maintainOnce(): Promise<boolean> {
-    const { deliveries, readStore } = this.options;
+    const { deliveries } = this.options;
     const now = this.options.clock();
     if (now.getTime() - this.lastPurge >= PURGE_EVERY_MS) {
       this.lastPurge = now.getTime();

@@ -16,7 +16,7 @@ import { AppError } from "../../../shared/errors/app-error.ts";
 /** The bytes behind an id never change, so a browser may keep them a year; `private`: never in a shared cache. */
 const CACHE_CONTROL = "private, max-age=31536000, immutable";
 /** Nothing the file holds may load, run or reach anything: a sandboxed document with no sources. */
-export const ATTACHMENT_CSP = "default-src 'none'; sandbox";
+const ATTACHMENT_CSP = "default-src 'none'; sandbox";
 
 /**
  * `cacheControl`: how long a browser may keep the bytes; a share link's route passes `no-store`, so a revoked

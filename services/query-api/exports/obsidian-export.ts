@@ -32,7 +32,7 @@ const NOTE_BATCH = 64;
 /** and no more once their markdown reaches this many characters. */
 const NOTE_BATCH_CHARACTERS = 4_000_000;
 /** Where images and attached files go, at the vault's root. */
-export const ATTACHMENTS = "attachments";
+const ATTACHMENTS = "attachments";
 /** A page's attachments are listed this many at a time. */
 const ATTACHMENT_PAGE = 100;
 

@@ -17,7 +17,7 @@ import { serveAttachment } from "../attachments/serve-attachment.ts";
 import type { QueryApiPorts } from "../query-api-ports.ts";
 
 /** The live attachment, if the caller may view its page; otherwise 404, the same as for an id never used. */
-export async function readableAttachment(views: ReadModels, principal: Principal, attachmentId: string): Promise<AttachmentRecord> {
+async function readableAttachment(views: ReadModels, principal: Principal, attachmentId: string): Promise<AttachmentRecord> {
   const attachment = await views.attachments.get(attachmentId);
   if (!attachment || attachment.deletedAt !== null) throw new AppError("not_found", "attachment not found");
   await visiblePage(views, principal, attachment.pageId).catch((error: unknown) => {

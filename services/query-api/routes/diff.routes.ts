@@ -11,7 +11,7 @@ import { pageIdSchema } from "../../../shared/kernel/ids.ts";
 
 const fieldChange = z.object({ from: z.string().nullable(), to: z.string().nullable() }).nullable();
 
-export const pageDiffResource = z.object({
+const pageDiffResource = z.object({
   pageId: z.uuid(),
   fromPosition: z.string().describe("the history position of the version compared at `from`"),
   toPosition: z.string().describe("the history position of the version compared at `to`"),

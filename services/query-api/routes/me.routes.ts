@@ -1,7 +1,6 @@
 // GET /me: the caller's profile and how they authenticated.
 import { z } from "zod";
 import type { App } from "../../../shared/http/create-app.ts";
-import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
 import { principalOf } from "../../../shared/http/guard.ts";
 import { errorBody } from "../../../shared/http/schemas.ts";
 import { scopeSchema } from "../../../shared/kernel/scopes.ts";
@@ -15,7 +14,7 @@ const currentUser = z.object({
   scopes: z.array(scopeSchema).nullable(),
 }).meta({ id: "CurrentUser", description: "The caller, and how they authenticated" });
 
-export function meRoutes(app: App, views: ReadModels): void {
+export function meRoutes(app: App): void {
   app.get(
     "/me",
     { config: { access: { anyCaller: true } }, schema: { response: { 200: currentUser, "4xx": errorBody } } },

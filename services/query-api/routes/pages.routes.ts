@@ -1,8 +1,6 @@
 // Page queries: the access-filtered list, one page, exact-title lookup with folderPath, and the markdown.
 import { z } from "zod";
 import { visiblePage } from "../../../shared/access/authorize.ts";
-import { effectivePermission, presentVisible, visibilityFilter } from "../../../shared/access/effective-permission.ts";
-import type { AccessContext } from "../../../shared/access/access-context.ts";
 import { seenBy, type Seen } from "../../../shared/access/seen-by.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
@@ -13,9 +11,7 @@ import { errorBody, listOf, paginationQuery } from "../../../shared/http/schemas
 import { folderIdSchema, pageIdSchema } from "../../../shared/kernel/ids.ts";
 import { etagOf, renderPageDocument } from "../../../shared/pages/page-document.ts";
 import { pageResource, resolvedPageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
-import { titleKey } from "../../../shared/pages/pages.view.ts";
 import type { PageRecord } from "../../../shared/pages/page-record.ts";
-import { decodeListCursor, pageOf } from "../../../shared/read-store/pagination.ts";
 import { instantSchema, refuseFuture, type Instant } from "../../../shared/history/instant.ts";
 import { pageRecordAt } from "../../../shared/history/read-history.ts";
 import { listPages } from "../../../shared/pages/list-pages.ts";

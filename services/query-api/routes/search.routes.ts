@@ -7,8 +7,6 @@ import { folderIdSchema, userIdSchema } from "../../../shared/kernel/ids.ts";
 import { searchPages, searchResult } from "../../../shared/pages/search-pages.ts";
 import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
 
-export { searchResult };
-
 /** An instant with its offset, compared as `updatedAt` is stored: ISO-8601 in UTC with milliseconds. */
 const updatedInstant = z.iso
   .datetime({ offset: true })

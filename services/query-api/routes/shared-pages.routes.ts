@@ -37,7 +37,8 @@ const refused = (code: string, why: string) => errorBody.describe(`\`{error: {co
 
 const wantsMarkdown = (request: FastifyRequest): boolean => /\btext\/markdown\b/.test(request.headers.accept ?? "");
 
-function notFound(reply: FastifyReply) {
+/** The public 404 page (HTML), the same whatever was not found: an API answer says not_found with an AppError. */
+function sendNotFoundPage(reply: FastifyReply) {
   return reply.code(404).headers(publicHeaders(false)).type("text/html; charset=utf-8").send(NOT_FOUND_HTML);
 }
 
@@ -49,7 +50,7 @@ export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
   async function open(request: FastifyRequest, secret: string, reply: FastifyReply): Promise<OpenedLink | null> {
     const opened = await openShareLink(ports.views, secret, ports.clock());
     if (!opened) {
-      await notFound(reply);
+      await sendNotFoundPage(reply);
       return null;
     }
     if (!isUnlocked(opened, request.headers.cookie, nowSeconds())) {
@@ -63,13 +64,13 @@ export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
     const headers = publicHeaders(opened.link.allowIndexing);
     const pages = await pagesOfLink(ports.views, opened);
     const page = pageId === null ? (opened.kind === "page" ? opened.page : null) : await pageOfLink(ports.views, opened, pageId);
-    if (pageId !== null && !page) return notFound(reply);
+    if (pageId !== null && !page) return sendNotFoundPage(reply);
     // A HEAD (a link preview, a checker) reads no page: not a view.
     if (request.method === "GET") ports.viewCounter.count(opened.link.id, opened.secret);
     const pageHref = (id: string) => (opened.kind === "page" ? base(opened) : `${base(opened)}/pages/${id}`);
     const titled = (p: (typeof pages)[number]) => [placeInLink(opened, p), p.title].filter(Boolean).join("/");
     const content = page ? await ports.views.pages.getContent(page.id) : null;
-    if (page && !content) return notFound(reply);
+    if (page && !content) return sendNotFoundPage(reply);
     const options = {
       linkBase: base(opened),
       rootPageId: opened.kind === "page" ? opened.page.id : null,
@@ -101,19 +102,19 @@ export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
   });
 
   app.get("/s/:secret/pages/:pageId", { schema: { params: pageParams, response: documented } }, async (request, reply) => {
-    if (!UUID.test(request.params.pageId)) return notFound(reply);
+    if (!UUID.test(request.params.pageId)) return sendNotFoundPage(reply);
     const opened = await open(request, request.params.secret, reply);
     return opened ? show(reply, request, opened, request.params.pageId) : reply;
   });
 
   app.get("/s/:secret/images/:imageId", { schema: { params: imageParams, response: { 200: z.unknown().describe("the image's bytes"), 401: html, 404: html, 429: html } } }, async (request, reply) => {
-    if (!UUID.test(request.params.imageId)) return notFound(reply);
+    if (!UUID.test(request.params.imageId)) return sendNotFoundPage(reply);
     const opened = await open(request, request.params.secret, reply);
     if (!opened) return reply;
     const image = await ports.views.images.get(request.params.imageId.toLowerCase());
-    if (!image || !(await pageOfLink(ports.views, opened, image.pageId))) return notFound(reply);
+    if (!image || !(await pageOfLink(ports.views, opened, image.pageId))) return sendNotFoundPage(reply);
     const blob = await ports.blobs.open(blobKeySchema.parse(image.filename));
-    if (!blob) return notFound(reply);
+    if (!blob) return sendNotFoundPage(reply);
     return reply
       .code(200)
       .headers({ ...publicHeaders(opened.link.allowIndexing), "content-security-policy": "default-src 'none'; sandbox" })
@@ -131,11 +132,11 @@ export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
       },
     },
     async (request, reply) => {
-      if (!UUID.test(request.params.attachmentId)) return notFound(reply);
+      if (!UUID.test(request.params.attachmentId)) return sendNotFoundPage(reply);
       const opened = await open(request, request.params.secret, reply);
       if (!opened) return reply;
       const attachment = await ports.views.attachments.get(request.params.attachmentId.toLowerCase());
-      if (!attachment || attachment.deletedAt !== null || !(await pageOfLink(ports.views, opened, attachment.pageId))) return notFound(reply);
+      if (!attachment || attachment.deletedAt !== null || !(await pageOfLink(ports.views, opened, attachment.pageId))) return sendNotFoundPage(reply);
       // The public headers first; serveAttachment then sets the file's own CSP, and no-store keeps the bytes only
       // as long as the link lives.
       reply.headers(publicHeaders(opened.link.allowIndexing));
@@ -152,7 +153,7 @@ export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
   // the headers of every public answer, not the API's JSON 404 or 405.
   app.register(
     async (scope: App) => {
-      scope.setNotFoundHandler(async (_request, reply) => notFound(reply));
+      scope.setNotFoundHandler(async (_request, reply) => sendNotFoundPage(reply));
     },
     { prefix: "/s" },
   );
@@ -178,7 +179,7 @@ export function sharedPageRoutes(app: App, ports: SharedPagePorts): void {
     // The form's fields are read and checked by the handler (a wrong one shows the form again); `form` documents them.
     form.post("/s/:secret", { config: { form: passwordForm }, schema }, async (request, reply) => {
       const opened = await openShareLink(ports.views, request.params.secret, ports.clock());
-      if (!opened) return notFound(reply);
+      if (!opened) return sendNotFoundPage(reply);
       const hash = opened.link.passwordHash;
       // A redirect has no body: a 303 says where to go, and nothing else.
       if (hash === null) return reply.headers(publicHeaders(false)).redirect(base(opened), 303);

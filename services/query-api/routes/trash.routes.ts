@@ -7,7 +7,7 @@ import { decodeCursor } from "../../../shared/read-store/pagination.ts";
 import { listTrash } from "../../../shared/trash/trash.ts";
 import type { QueryApiPorts } from "../query-api-ports.ts";
 
-export const trashEntry = z.object({
+const trashEntry = z.object({
   type: z.enum(["page", "folder"]),
   id: z.string(),
   title: z.string(),

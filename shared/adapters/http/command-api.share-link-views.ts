@@ -5,7 +5,7 @@ import type { ShareLinkViewRecorder, ShareLinkViewReport } from "../../share-lin
 export const SHARE_LINK_VIEWS_PATH = "/internal/v1/share-link-views";
 
 /** At most this many links per report: a node with more sends several. */
-export const MAX_VIEW_REPORTS = 500;
+const MAX_VIEW_REPORTS = 500;
 
 export const shareLinkViewReportsBody = z.object({
   reports: z

@@ -32,11 +32,11 @@ export const foldersModel: MongoModel = {
 
 const folders = (ref: GenerationRef) => ref.current().collection<FolderDoc>("folders");
 const toRecord = (doc: unknown): FolderRecord => {
-  const { _id, accessKeys, ...rest } = folderSchema.parse(doc);
+  const { _id, accessKeys: _accessKeys, ...rest } = folderSchema.parse(doc);
   return { id: _id, ...rest };
 };
 const toDoc = (folder: FolderRecord): Omit<FolderDoc, "_id"> => {
-  const { id, ...rest } = folder;
+  const { id: _id, ...rest } = folder;
   return { ...rest, accessKeys: accessKeysOf("folder", folder) };
 };
 

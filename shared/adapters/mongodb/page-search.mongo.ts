@@ -82,7 +82,7 @@ export const SEARCH_CANDIDATES = 1_000;
 /** Characters of a page's body text in which its occurrences are counted for the score (a page matches on all of it). */
 export const SCORE_BODY_CHARS = 20_000;
 /** A search still running after this is stopped by the server and answered 503. */
-export const SEARCH_MAX_TIME_MS = 5_000;
+const SEARCH_MAX_TIME_MS = 5_000;
 
 /**
  * The two aggregations of a search. The first finds the candidates through the words index and keeps only their

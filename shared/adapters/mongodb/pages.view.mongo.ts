@@ -28,7 +28,7 @@ export const pagesModel: MongoModel = {
 };
 
 /** What a listing reads: everything but the markdown and the search fields. */
-export const LISTING = { markdown: 0, titleText: 0, bodyText: 0, words: 0, accessKeys: 0 } as const;
+const LISTING = { markdown: 0, titleText: 0, bodyText: 0, words: 0, accessKeys: 0 } as const;
 
 const pages = (ref: GenerationRef) => ref.current().collection<PageDoc>("pages");
 

@@ -22,8 +22,8 @@ export interface NatsLinkOptions {
  * How often the client pings the server, and how many pings may go unanswered: a server that is frozen (not
  * stopped, so the socket stays open) is seen as lost within about 3 seconds, not the client's default 4 minutes.
  */
-export const PING_INTERVAL_MS = 1_000;
-export const MAX_PINGS_OUT = 2;
+const PING_INTERVAL_MS = 1_000;
+const MAX_PINGS_OUT = 2;
 
 export class NatsLink {
   private current: NatsConnection | null = null;

@@ -27,7 +27,7 @@ function body(mail: Mail): string[] {
   ];
 }
 
-export function toEml(mail: Mail, date: Date): string {
+function toEml(mail: Mail, date: Date): string {
   return [
     `Message-ID: ${messageIdHeader(mail.messageId)}`,
     `Date: ${date.toUTCString()}`,

@@ -15,7 +15,7 @@ const smtpUrlSchema = z.url({ protocol: /^smtps?$/, hostname: /./ });
  * Bounds on how long a send waits, so a server that is down or silent fails the send instead of holding the
  * notifier (nodemailer's own defaults are 2 minutes to connect, 30 s for the greeting and 10 minutes of silence).
  */
-export const DEFAULT_SMTP_TIMEOUTS = { connectionTimeoutMs: 10_000, greetingTimeoutMs: 10_000, socketTimeoutMs: 30_000 } as const;
+const DEFAULT_SMTP_TIMEOUTS = { connectionTimeoutMs: 10_000, greetingTimeoutMs: 10_000, socketTimeoutMs: 30_000 } as const;
 
 export interface SmtpMailerOptions {
   /** The From header and envelope sender; `DEFAULT_FROM` when absent. */
@@ -41,7 +41,7 @@ const BEFORE_THE_MESSAGE = /^(EHLO|HELO|LHLO|STARTTLS|AUTH|MAIL FROM|RCPT TO)/i;
  * message was transmitted: it may have left). Carries nodemailer's code (EENVELOPE, ECONNECTION, ETIMEDOUT,
  * EAUTH, ...), never the mail or the credentials.
  */
-export class SmtpError extends Error {
+class SmtpError extends Error {
   override readonly name = "SmtpSendError";
 
   constructor(
@@ -55,7 +55,7 @@ export class SmtpError extends Error {
 }
 
 /** A send that certainly did not hand the email over: refused, or failed before the message was transmitted. */
-export class SmtpSendError extends SmtpError implements NotSent {
+class SmtpSendError extends SmtpError implements NotSent {
   readonly notSent = true;
   /** A refused login cannot improve; a refused recipient is permanent unless the server said to try later (4xx). */
   readonly permanent = this.code === "EAUTH" || (this.responseCode === undefined ? this.code === "EENVELOPE" : this.responseCode >= 500);

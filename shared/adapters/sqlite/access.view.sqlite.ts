@@ -1,11 +1,10 @@
 import type Database from "better-sqlite3";
-import { storedPermission, storedRole } from "../../kernel/permissions.ts";
+import { storedPermission, storedRole, type WorkspaceRole } from "../../kernel/permissions.ts";
 import { AccessContextCache } from "../../access/access-context-cache.ts";
 import type { AccessContext } from "../../access/access-context.ts";
 import type { AccessView, AccessWriter, EntityType, GrantRecord, GroupGrantRecord, GroupMemberRecord, MemberRecord } from "../../access/access.view.ts";
 import { assembleContext } from "../../access/assemble-context.ts";
 import type { ListKey } from "../../read-store/list-query.ts";
-import type { WorkspaceRole } from "../../kernel/permissions.ts";
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 

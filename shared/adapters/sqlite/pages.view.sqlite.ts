@@ -1,12 +1,11 @@
 import type Database from "better-sqlite3";
 import { decodeIds, encodeIds } from "./id-list.ts";
-import { LIST_START, type ListKey, type ListQuery } from "../../read-store/list-query.ts";
+import { LIST_START, type ListKey, type ListQuery, type VisibleTo } from "../../read-store/list-query.ts";
 import { newestOfSources, type FirstRound, type Ranked, type RankedSource } from "../../read-store/newest-of-sources.ts";
 import type { Changed, FolderPlace } from "../../folders/folders.view.ts";
 import { titleKey, type PageChange, type PageContent, type PagesView, type PagesWriter } from "../../pages/pages.view.ts";
 import type { PageRecord } from "../../pages/page-record.ts";
 import { toPageRecord, type PageRow } from "./page-row.ts";
-import type { VisibleTo } from "../../read-store/list-query.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 import { reRooted } from "../../folders/folder-place.ts";
 import { SqlitePageIndexer, SqlitePageSearch } from "./page-search.sqlite.ts";

@@ -6,7 +6,7 @@ import { changeOf } from "../../../shared/history/describe-history.ts";
 import type { Summary } from "../../../shared/history/change-summary.ts";
 import type { HistoryAccess, HistoryEntry, StoredFold } from "../../../shared/history/history.view.ts";
 import type { PageId, ThreadId, UserId } from "../../../shared/kernel/ids.ts";
-import { at, page, position, type ContractStores } from "./stores.ts";
+import { at, type ContractStores } from "./stores.ts";
 
 export function historyCases<Tx>(s: ContractStores<Tx>): void {
   const { batch, w } = s;

@@ -10,7 +10,7 @@ import type { ProjectionStore, ReadStore } from "../../../shared/read-store/read
  * What a newer release does to the same storage, for the layout cases: lays the read models out in its own
  * (newer) layout, as its replay does when it switches over; and opening this release's projection store again.
  */
-export interface NewerRelease<Tx> {
+interface NewerRelease<Tx> {
   layOut(): Promise<void>;
   openProjection(): Promise<ProjectionStore<Tx>>;
 }

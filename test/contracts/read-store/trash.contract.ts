@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
 import type { HistoryEntry, StoredFold } from "../../../shared/history/history.view.ts";
 import type { PageId, ThreadId, UserId } from "../../../shared/kernel/ids.ts";
-import { at, everyone, folder, page, position, type ContractStores } from "./stores.ts";
+import { at, everyone, folder, page, type ContractStores } from "./stores.ts";
 
 export function trashCases<Tx>(s: ContractStores<Tx>): void {
   const { batch, w } = s;

@@ -1,10 +1,9 @@
 // The conditional and ranged requests: a page written only under If-Match (428 without it, 412 with a stale
 // one), image and attachment bytes read again with If-None-Match (304), and one range of an attachment's bytes
 // (206, or 416 past its end), through the API and through a share link.
-import type { Prober } from "./probe.ts";
+import { expectAnswer, header, type Prober } from "./probe.ts";
 import { makeImage } from "../images.ts";
 import { attach, contentOf, createPage, shareLink, uploadImage } from "./builders.ts";
-import { expectAnswer, header } from "./probe.ts";
 
 export async function conditionalRequests(prober: Prober): Promise<void> {
   const owner = await prober.signIn("conditions");

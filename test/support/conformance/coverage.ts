@@ -5,7 +5,7 @@ import type { ResponseConformance } from "../openapi-conformance.ts";
 import { documentedOperations } from "./documented.ts";
 
 /** `operationId status` → why no test can provoke it. */
-export const UNPROVOKABLE: Readonly<Record<string, string>> = {};
+const UNPROVOKABLE: Readonly<Record<string, string>> = {};
 
 export interface Coverage {
   readonly documented: number;
