@@ -10,7 +10,7 @@ import { type Config, PRIVATE_DIRECTORY } from "../shared/config/config.ts";
 import { join } from "node:path";
 import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
 import { SqliteProjectionStore, SqliteReadStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";
-import type { RankParams } from "../shared/adapters/sqlite/page-search-rank.ts";
+import type { RankParams } from "../shared/pages/search-ranking.ts";
 import type { WorkerPool } from "../shared/workers/worker-pool.ts";
 import { FilesBlobReader, FilesBlobStore } from "../shared/adapters/files/files.blob-store.ts";
 import type { BlobReader, BlobStore } from "../shared/blobs/blob-store.port.ts";
@@ -65,7 +65,7 @@ const readModelsFile = (config: Config): string => {
  * A reader's connection to the read models' file. With `pool`, searches are ranked in its threads over their own
  * connections (page-search-rank.ts), as their caller's task, never on the event loop.
  */
-export function openEmbeddedReadStore(config: Config, metrics?: Pick<Metrics, "cache">, pool?: Pick<WorkerPool, "run">): SqliteReadStore {
+function openEmbeddedReadStore(config: Config, metrics?: Pick<Metrics, "cache">, pool?: Pick<WorkerPool, "run">): SqliteReadStore {
   const file = readModelsFile(config);
   return new SqliteReadStore(file, {
     ...(metrics ? { accessContextCache: metrics.cache("access_context") } : {}),

@@ -251,7 +251,7 @@ export function heavyWorkFor(config: Config): HeavyWork {
 }
 
 /** The process's worker pool for CPU-heavy work on users' data; its threads start when a task needs one. */
-export function workerPoolFor(config: Config): WorkerPool {
+function workerPoolFor(config: Config): WorkerPool {
   return new WorkerPool({
     threads: config.WORKER_THREADS,
     taskTimeLimitMs: config.WORKER_TASK_TIME_LIMIT_MS,

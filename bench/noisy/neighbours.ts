@@ -5,7 +5,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { strToU8, zipSync } from "fflate";
 import { callerOf, jsonHeaders, type Caller } from "../worst/fixture.ts";
 
-export interface Prepared {
+interface Prepared {
   /** One request of the attacker at its worst: its status. */
   readonly attack: () => Promise<number>;
   /** Concurrent attacker loops. */
@@ -70,7 +70,7 @@ const shareLinkPath = async (context: NeighbourContext, caller: Caller, pageId: 
 const note = (folder: string, index: number, count: number) => ({ path: `${folder}/Note ${index}.md`, content: `# Note ${index}\n\n${"Plans, owners and risks of the quarter, with the pages where the details live. ".repeat(60)}[[Note ${(index + 1) % count}]]\n` });
 
 /** The costliest search the limits allow over the seeded workspace: 2 prefixes, 3 phrases of 8 words, 16 terms. */
-export const WORST_SEARCH =
+const WORST_SEARCH =
   'th* an* "the quarterly plan covers hiring the storage migration" "each team lists its goals owners and risks" ' +
   '"decisions are recorded with their date and the" the and its with their people who made them links pages';
 

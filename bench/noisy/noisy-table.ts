@@ -40,7 +40,7 @@ const RAMP_MS = 1_000;
 /** An attacker's request still running when the row ends is waited for at most this long. */
 const DRAIN_MS = 120_000;
 
-export interface Sampled {
+interface Sampled {
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly maxMs: number;
@@ -48,7 +48,7 @@ export interface Sampled {
   readonly statuses: Record<string, number>;
 }
 
-export interface NoisyFigures {
+interface NoisyFigures {
   readonly resource: string;
   readonly attacker: string;
   readonly victim: string;
@@ -110,7 +110,7 @@ const statusText = (statuses: Record<string, number>): string =>
     .map(([status, n]) => `${status}×${n}`)
     .join(" ");
 
-export function noisyRow(f: NoisyFigures, taskLimitMs: number): Row {
+function noisyRow(f: NoisyFigures, taskLimitMs: number): Row {
   const failed = Object.keys(f.noisy.statuses).some((status) => !(Number(status) < 400));
   return {
     figure: `noisy neighbour, ${f.resource}: ${f.attacker}; timed: ${f.victim}`,

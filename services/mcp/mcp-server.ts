@@ -30,7 +30,7 @@ const RESOURCES_PER_PAGE = 50;
  * what a caller sees depends on their access and their token's scopes. The tool list changes only with a
  * release; the page list with every write, so it is reused only briefly.
  */
-export const CACHE_HINTS = {
+const CACHE_HINTS = {
   "server/discover": { ttlMs: 3_600_000, cacheScope: "private" },
   "tools/list": { ttlMs: 3_600_000, cacheScope: "private" },
   "resources/templates/list": { ttlMs: 86_400_000, cacheScope: "private" },

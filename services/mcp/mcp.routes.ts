@@ -47,12 +47,12 @@ export interface McpPorts extends CommandApiPorts {
 }
 
 /** Every tool, in the order clients list them; each session keeps those its caller's scopes allow. */
-export function allTools(ports: CommandApiPorts & { readonly publicBaseUrl: string | null }): McpTool[] {
+function allTools(ports: CommandApiPorts & { readonly publicBaseUrl: string | null }): McpTool[] {
   return [...readTools(ports), ...directoryTools(ports), ...commentTools(ports), ...writeTools(ports)];
 }
 
 /** Messages one POST may carry: a JSON-RPC batch larger than this is refused before any is handled. */
-export const MAX_BATCH_MESSAGES = 16;
+const MAX_BATCH_MESSAGES = 16;
 
 const protocolMessage = z.object({ method: z.string().optional(), params: z.object({ name: z.unknown().optional() }).loose().optional() }).loose();
 

@@ -6,7 +6,7 @@ import type { Scope } from "../../shared/kernel/scopes.ts";
 import type { McpTool } from "./mcp-tool.ts";
 
 /** Whether a caller with these scopes (null: a browser session, every scope) may call the tool. */
-export const mayCall = (scopes: readonly Scope[] | null, tool: McpTool): boolean => scopes === null || scopes.includes(tool.scope);
+const mayCall = (scopes: readonly Scope[] | null, tool: McpTool): boolean => scopes === null || scopes.includes(tool.scope);
 
 type ListedTool = ListToolsResult["tools"][number];
 
@@ -44,7 +44,7 @@ export class ToolList {
             description: tool.description,
             // The same conversion the SDK makes (JSON Schema 2020-12, the input and output sides of each schema).
             inputSchema: z.toJSONSchema(tool.input, { target: "draft-2020-12", io: "input" }) as ListedTool["inputSchema"],
-            outputSchema: z.toJSONSchema(tool.output, { target: "draft-2020-12", io: "output" }) as NonNullable<ListedTool["outputSchema"]>,
+            outputSchema: z.toJSONSchema(tool.output, { target: "draft-2020-12", io: "output" }),
             annotations: tool.annotations,
           }),
         ),

@@ -15,7 +15,7 @@ const relativePath = z
   .min(1)
   .refine((path) => !path.startsWith("/") && !path.split("/").includes("..") && path !== MANIFEST_FILE, "must be a relative path inside the backup");
 
-export const backupFileSchema = z.strictObject({
+const backupFileSchema = z.strictObject({
   path: relativePath,
   /** database: an online copy of a SQLite file; blob: an image's or attachment's bytes; secret: DATA_DIR's session secret. */
   kind: z.enum(["database", "blob", "secret"]),
@@ -24,7 +24,7 @@ export const backupFileSchema = z.strictObject({
 });
 export type BackupFile = z.infer<typeof backupFileSchema>;
 
-export const manifestSchema = z.strictObject({
+const manifestSchema = z.strictObject({
   format: z.literal(BACKUP_FORMAT),
   createdAt: z.iso.datetime(),
   /** The last position of the event log the backup holds (0 for an empty log). */

@@ -28,8 +28,8 @@ import { BACKUP_FORMAT, digestFile, MANIFEST_FILE, type BackupFile, type BackupM
 const PRIVATE_DIRECTORY = 0o700;
 const PRIVATE_FILE = 0o600;
 
-export const EVENTS_FILE = "events.sqlite";
-export const WEBHOOKS_FILE = "webhooks.sqlite";
+const EVENTS_FILE = "events.sqlite";
+const WEBHOOKS_FILE = "webhooks.sqlite";
 export const BLOBS_DIRECTORY = "blobs";
 
 export type BackupProgress =

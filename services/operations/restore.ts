@@ -21,7 +21,7 @@ import { digestFile, readManifest, type BackupManifest } from "./backup-manifest
 export type RestoreProgress = { readonly step: "verify" | "copy"; readonly done: number; readonly total: number } | ({ readonly step: "replay" } & RebuildProgress);
 
 /** Checks every file the manifest names against its size and SHA-256; throws naming the first that differs. */
-export async function verifyBackup(from: string, manifest: BackupManifest, onProgress: (progress: RestoreProgress) => void = () => undefined): Promise<void> {
+async function verifyBackup(from: string, manifest: BackupManifest, onProgress: (progress: RestoreProgress) => void = () => undefined): Promise<void> {
   let done = 0;
   for (const file of manifest.files) {
     let actual: { bytes: number; sha256: string };

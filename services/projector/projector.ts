@@ -2,7 +2,7 @@
 // together with the new checkpoint, so a crash at any point neither loses nor doubles an effect.
 import type { Logger } from "pino";
 import type { EventStore, RecordedEvent, Subscription } from "../../shared/event-store/event-store.port.ts";
-import { parseRecorded } from "../../shared/events.ts";
+import { parseRecorded, type StoredEvent } from "../../shared/events.ts";
 import type { ProjectionMetrics } from "../../shared/metrics/metrics.port.ts";
 import type { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
 import type { ProjectionStore } from "../../shared/read-store/read-store.port.ts";
@@ -13,7 +13,6 @@ import { chunkByBytes, DEFAULT_BATCH_BYTES } from "./batch-bytes.ts";
 import { project, type ProjectionGuard } from "./projections/project.ts";
 import { parkedKey, type ParkedEvent, type ProjectionName } from "../../shared/read-store/parked-events.port.ts";
 import { isStoreFault } from "../../shared/read-store/store-fault.ts";
-import type { StoredEvent } from "../../shared/events.ts";
 
 export interface ProjectorOptions<Tx> {
   readonly eventStore: EventStore;
@@ -43,7 +42,7 @@ class PoisonEventError extends Error {
 }
 
 /** One projection threw on one event, for a reason of its own (not a store fault): the event can be parked for it. */
-export class ProjectionFailedError extends Error {
+class ProjectionFailedError extends Error {
   constructor(
     readonly projection: ProjectionName,
     readonly event: StoredEvent,

@@ -27,9 +27,9 @@ export const registeredClientSchema = z.object({
   application_type: z.enum(["web", "native"]).optional(),
   scope: z.string().max(200).optional(),
 });
-export type RegisteredClient = z.infer<typeof registeredClientSchema>;
+type RegisteredClient = z.infer<typeof registeredClientSchema>;
 
-export const appRevokedBySchema = z.enum(["user", "authorization_server"]);
+const appRevokedBySchema = z.enum(["user", "authorization_server"]);
 
 export const appEventSchemas = [
   z.object({ type: z.literal("OAuthClientRegistered"), data: z.object({ client: registeredClientSchema }) }),

@@ -27,7 +27,7 @@ export type SealedField<Data = StoredData> = {
  * otherwise, and the event is stored as it is), or one computed from the event as appended. `addressHash` gives
  * an address's keyed hash.
  */
-export type SealingSubject<Data = StoredData> =
+type SealingSubject<Data = StoredData> =
   | { readonly named: FieldOf<Data>; readonly by: (value: string, addressHash: (address: string) => string) => string }
   | ((data: StoredData, metadata: EventMetadata, addressHash: (address: string) => string) => string | null);
 
@@ -50,7 +50,7 @@ export interface AppliedSealingRule {
 /** What an event type declares when none of its fields holds personal data or content. */
 export const NO_PERSONAL_DATA = "no personal data";
 
-export type EventData<Type extends DomainEventType> = Extract<DomainEvent, { type: Type }>["data"];
+type EventData<Type extends DomainEventType> = Extract<DomainEvent, { type: Type }>["data"];
 
 /** Every event type's decision, each rule checked against that event's own data. */
 export type SealingRules = {

@@ -9,7 +9,7 @@ import { groupIdSchema, invitationIdSchema, userIdSchema, type GroupId, type Inv
 import { workspaceRoleSchema, type WorkspaceRole } from "../kernel/permissions.ts";
 
 /** At most this many members: what a share to a group fans out to stays bounded. */
-export const MAX_GROUP_MEMBERS = 1000;
+const MAX_GROUP_MEMBERS = 1000;
 
 export const groupEventSchemas = [
   z.object({ type: z.literal("GroupCreated"), data: z.object({ groupId: groupIdSchema, ownerId: userIdSchema, name: z.string(), createdBy: userIdSchema }) }),
@@ -33,7 +33,7 @@ export const groupEventSchemas = [
 export type GroupEvent = z.infer<(typeof groupEventSchemas)[number]>;
 
 /** Who acts, and whether they manage the group's workspace (its owner or an admin of it), as the guard found. */
-export interface GroupActor {
+interface GroupActor {
   readonly id: UserId;
   readonly manages: boolean;
 }

@@ -20,7 +20,7 @@ const IMAGE_BLOB = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 
 export const imageBlobKey = (imageId: string, extension: string): string => `${imageId}.${extension}`;
 
-export async function sweepOrphanImageBlobs(ports: { blobs: BlobStore; eventStore: EventStore }, now: Date): Promise<{ removed: number; kept: number; leftovers: number }> {
+async function sweepOrphanImageBlobs(ports: { blobs: BlobStore; eventStore: EventStore }, now: Date): Promise<{ removed: number; kept: number; leftovers: number }> {
   let removed = 0;
   let kept = 0;
   for await (const { key, storedAt } of ports.blobs.list()) {

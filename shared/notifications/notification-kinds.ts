@@ -4,10 +4,10 @@ import { z } from "zod";
 
 export const notificationKindSchema = z.enum(["mentioned", "replied", "thread_resolved", "thread_reopened", "shared", "workspace_added", "group_added", "watched_changed"]);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;
-export const NOTIFICATION_KINDS: readonly NotificationKind[] = notificationKindSchema.options;
+const NOTIFICATION_KINDS: readonly NotificationKind[] = notificationKindSchema.options;
 
-export const deliverySchema = z.enum(["inbox", "email", "digest"]);
-export type Delivery = z.infer<typeof deliverySchema>;
+const deliverySchema = z.enum(["inbox", "email", "digest"]);
+type Delivery = z.infer<typeof deliverySchema>;
 
 /** Every kind's delivery: total, so a rule per kind cannot be forgotten. */
 export type NotificationSettings = { readonly [Kind in NotificationKind]: Delivery };

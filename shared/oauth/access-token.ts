@@ -7,7 +7,7 @@ import { z } from "zod";
 import { scopeSchema, type Scope } from "../kernel/scopes.ts";
 
 /** The protected resource every token is bound to (RFC 8707): the MCP server's address, as its metadata says. */
-export const OAUTH_RESOURCE_PATH = "/mcp";
+const OAUTH_RESOURCE_PATH = "/mcp";
 export const resourceOf = (issuer: string): string => `${issuer.replace(/\/+$/, "")}${OAUTH_RESOURCE_PATH}`;
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
@@ -23,7 +23,7 @@ const claimsSchema = z.object({
   app_id: z.string().min(1),
 });
 
-export interface AccessTokenClaims {
+interface AccessTokenClaims {
   readonly appId: string;
   readonly userId: string;
   readonly clientId: string;

@@ -49,17 +49,17 @@ export interface SearchHit {
   readonly snippet: readonly SnippetPart[];
 }
 
-export const SEARCH_MAX_TERMS = 16;
+const SEARCH_MAX_TERMS = 16;
 /**
  * The terms whose cost grows with the index rather than the query, bounded before the query runs on the event
  * loop: a prefix reads the postings of every indexed word it begins (a short one, most of the vocabulary), a
  * phrase the positions of each of its words. Several of each over a large workspace held the loop for 430 ms.
  * The bound depends on the query alone, so it costs a visible hit what it costs a miss.
  */
-export const SEARCH_MAX_PREFIXES = 2;
-export const SEARCH_MIN_PREFIX_LENGTH = 2;
-export const SEARCH_MAX_PHRASES = 3;
-export const SEARCH_MAX_PHRASE_WORDS = 8;
+const SEARCH_MAX_PREFIXES = 2;
+const SEARCH_MIN_PREFIX_LENGTH = 2;
+const SEARCH_MAX_PHRASES = 3;
+const SEARCH_MAX_PHRASE_WORDS = 8;
 /** Results a walk can reach: deeper offsets would cost more than any reader needs. */
 export const SEARCH_MAX_OFFSET = 1_000;
 

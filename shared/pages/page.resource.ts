@@ -41,7 +41,7 @@ export function toPageResource(page: Seen<PageRecord>, permission: Permission): 
 }
 
 /** A write's answer that carries the mentions of its text that reach nobody (ids only, never why). */
-export const unreachableMentionsField = z.array(z.uuid()).meta({ description: "The user ids this write's text mentions who cannot view the page (or are unknown): those mentions notify no one" });
+const unreachableMentionsField = z.array(z.uuid()).meta({ description: "The user ids this write's text mentions who cannot view the page (or are unknown): those mentions notify no one" });
 
 export const createdPageResource = pageResource
   .extend({ unreachableMentions: unreachableMentionsField })

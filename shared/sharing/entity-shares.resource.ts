@@ -21,7 +21,7 @@ const grantResource = z.object({
   updatedAt: z.string(),
 }).meta({ id: "Grant", description: "A user's direct grant on a page or folder" });
 
-export const groupGrantResource = z.object({
+const groupGrantResource = z.object({
   groupId: z.uuid(),
   /** The group's name when the caller may see the group (its managers and members); null otherwise. */
   name: z.string().nullable(),

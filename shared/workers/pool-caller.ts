@@ -7,7 +7,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 const callers = new AsyncLocalStorage<string>();
 
 /** Work for no one in particular (a task started outside any request) shares one caller's turn. */
-export const UNATTRIBUTED = "unattributed";
+const UNATTRIBUTED = "unattributed";
 
 export const userCaller = (userId: string): string => `user:${userId}`;
 

@@ -46,7 +46,7 @@ function failingStore(failing: Set<string>): ProjectionStore<SqliteBatch> {
       if (property !== "create" || typeof value !== "function") return value;
       return (tx: SqliteBatch, record: { id: string }, ...rest: unknown[]) => {
         if (failing.has(record.id)) throw new TypeError(`cannot read properties of the marked page ${record.id}`);
-        return Reflect.apply(value, target, [tx, record, ...rest]);
+        return Reflect.apply(value, target, [tx, record, ...rest]) as unknown;
       };
     },
   });

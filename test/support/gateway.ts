@@ -15,8 +15,8 @@ import { tempDir } from "./temp-dir.ts";
 const NGINX = ["/usr/sbin/nginx", "nginx"].find((candidate) => spawnSync(candidate, ["-v"]).status === 0) ?? null;
 
 /** The gateway container's entry point and the template it renders, as the compose file mounts them. */
-export const GATEWAY_SCRIPT = resolve("deploy/docker/gateway.sh");
-export const GATEWAY_TEMPLATE = resolve("deploy/nginx/gateway.conf.template");
+const GATEWAY_SCRIPT = resolve("deploy/docker/gateway.sh");
+const GATEWAY_TEMPLATE = resolve("deploy/nginx/gateway.conf.template");
 
 /** Why the gateway cannot run here, or null when it can. Throws under CI=true, where nginx must be installed. */
 export function gatewayUnavailable(): string | null {

@@ -98,7 +98,7 @@ export class TestOpenIdProvider {
     const accountId = details.session?.accountId ?? this.person.sub;
     const clientId = String(details.params.client_id);
     const grant = (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ?? new provider.Grant({ accountId, clientId });
-    grant.addOIDCScope(String(details.params.scope ?? "openid"));
+    grant.addOIDCScope(typeof details.params.scope === "string" ? details.params.scope : "openid");
     const grantId = await grant.save();
     await provider.interactionFinished(request, response, { consent: { grantId } }, { mergeWithLastSubmission: true });
   }

@@ -12,7 +12,7 @@ import { redirectUriProblem } from "../../../shared/oauth/redirect-uris.ts";
 import { hashOAuthId, type OAuthStore } from "../../../shared/oauth/oauth-store.port.ts";
 
 /** Who registrations are recorded as: a client registers itself, before anyone signs in. */
-export const ANONYMOUS_ACTOR = userIdSchema.parse("00000000-0000-0000-0000-000000000000");
+const ANONYMOUS_ACTOR = userIdSchema.parse("00000000-0000-0000-0000-000000000000");
 
 export interface OAuthAdapterPorts {
   readonly store: OAuthStore;

@@ -15,7 +15,7 @@ import { redirectUriProblem } from "../../../shared/oauth/redirect-uris.ts";
 export const OAUTH_PREFIX = "/oauth";
 export const consentPath = (uid: string): string => `${OAUTH_PREFIX}/consent/${uid}`;
 
-export const ACCESS_TOKEN_TTL_S = 10 * 60;
+const ACCESS_TOKEN_TTL_S = 10 * 60;
 const REFRESH_TOKEN_TTL_S = 30 * 24 * 60 * 60;
 const GRANT_TTL_S = 365 * 24 * 60 * 60;
 const PROVIDERS_KEPT = 8;

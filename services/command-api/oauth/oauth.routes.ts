@@ -4,7 +4,7 @@
 // then its grant, codes and refresh tokens in the OAuth store.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Provider } from "oidc-provider";
+import { errors, type Provider } from "oidc-provider";
 import { z } from "zod";
 import { appCommands } from "../../../shared/apps/app.commands.ts";
 import { appIdSchema } from "../../../shared/apps/app.decider.ts";
@@ -25,9 +25,8 @@ import { writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
 import { oauthAdapterFactory } from "./oauth-adapter.ts";
 import { consentPath, describeClient, OAUTH_PREFIX, OAuthProviders } from "./oauth-provider.ts";
-import { errors } from "oidc-provider";
 
-export const AUTHORIZATION_SERVER_METADATA_PATH = "/.well-known/oauth-authorization-server";
+const AUTHORIZATION_SERVER_METADATA_PATH = "/.well-known/oauth-authorization-server";
 const CONSENT_BODY_LIMIT = 16 * 1024;
 const SWEEP_EVERY_MS = 60 * 60_000;
 

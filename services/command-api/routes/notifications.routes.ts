@@ -7,7 +7,7 @@ import type { CommandApiPorts } from "../command-api-ports.ts";
 import { writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
 
-export const markReadBody = z.union([z.object({ ids: z.array(z.uuid()).min(1).max(MAX_IDS_PER_MARK) }).strict(), z.object({ all: z.literal(true) }).strict()]);
+const markReadBody = z.union([z.object({ ids: z.array(z.uuid()).min(1).max(MAX_IDS_PER_MARK) }).strict(), z.object({ all: z.literal(true) }).strict()]);
 
 export function notificationCommandRoutes(app: App, ports: CommandApiPorts): void {
   const answer = answerWrites(ports);

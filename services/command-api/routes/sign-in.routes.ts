@@ -6,8 +6,7 @@
 // provider is configured, the link where this server signs sessions (not with AUTH_JWKS_URL).
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import type { Authenticator } from "../../../shared/auth/authenticator.ts";
-import { readCookie } from "../../../shared/auth/authenticator.ts";
+import { readCookie, type Authenticator } from "../../../shared/auth/authenticator.ts";
 import { mintSession, SESSION_COOKIE } from "../../../shared/auth/session-verifier.ts";
 import type { OidcSignIn, SignedInPerson } from "../../../shared/auth/sign-in/oidc-sign-in.ts";
 import { DEFAULT_RETURN_TO, returnToSchema } from "../../../shared/auth/sign-in/return-to.ts";

@@ -15,7 +15,7 @@ type Subject = Omit<NotificationCandidate, "userId" | "eventId" | "occurredAt" |
  * key. The hook mentions (kind "mentioned"), group memberships ("group_added") and watches ("watched_changed",
  * coalesceKey `watch:<pageId>`) call with their recipients.
  */
-export async function notifyAll<Tx>(writers: ProjectionWriters<Tx>, tx: Tx, stored: StoredEvent, subject: Subject, recipients: Iterable<string>): Promise<void> {
+async function notifyAll<Tx>(writers: ProjectionWriters<Tx>, tx: Tx, stored: StoredEvent, subject: Subject, recipients: Iterable<string>): Promise<void> {
   const seen = new Set<string>([subject.actorId]);
   for (const userId of recipients) {
     if (seen.has(userId)) continue;

@@ -13,8 +13,7 @@ import { attachmentBlobKey } from "../../../shared/attachments/attachment-blobs.
 import type { AttachmentRecord } from "../../../shared/attachments/attachments.view.ts";
 import { blobKeySchema, type BlobReader } from "../../../shared/blobs/blob-store.port.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
-import { DirectoryNames, safeFileName } from "../../../shared/exports/vault-file-names.ts";
-import { withVaultFrontmatter } from "../../../shared/exports/vault-frontmatter.ts";
+import { DirectoryNames } from "../../../shared/exports/vault-file-names.ts";
 import { mentionsAsText } from "../../../shared/mentions/mentions.ts";
 import type { FoundLink } from "../../../shared/exports/vault-links.ts";
 import type { ImageMimeType } from "../../../shared/images/image.decider.ts";

@@ -9,8 +9,8 @@ import { notificationResource, toNotificationResource } from "../../../shared/no
 import { decodeCursor, encodeCursor } from "../../../shared/read-store/pagination.ts";
 import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
 
-export const notificationsQuery = paginationQuery.extend({ unread: z.enum(["true", "false"]).optional().describe("true: unread notifications only") });
-export const notificationList = z
+const notificationsQuery = paginationQuery.extend({ unread: z.enum(["true", "false"]).optional().describe("true: unread notifications only") });
+const notificationList = z
   .object({ data: z.array(notificationResource), nextCursor: z.string().nullable(), unreadCount: z.number().int().nonnegative() })
   .meta({ id: "NotificationList", description: "A page of the caller's notifications and how many are unread" });
 

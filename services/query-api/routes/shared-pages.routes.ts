@@ -23,7 +23,7 @@ export interface SharedPagePorts extends Pick<QueryApiPorts, "views" | "blobs" |
  * Password attempts allowed per window: per client address on one link, and per client address over all links.
  * Never per link alone: strangers' wrong guesses must not lock out a reader who knows the password.
  */
-export const PASSWORD_ATTEMPTS = { perLinkAndAddress: 20, perAddress: 50, windowSeconds: 15 * 60 } as const;
+const PASSWORD_ATTEMPTS = { perLinkAndAddress: 20, perAddress: 50, windowSeconds: 15 * 60 } as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const html = z.string().describe("an HTML document");

@@ -1,12 +1,10 @@
 // The people directory in MongoDB: grant contacts in their own collection; a search gathers the viewer's circle
 // (their contacts, their workspace's members, the owners and members of the workspaces they joined) and matches
 // the prefix among those users only, so a stranger's query reads nothing.
-import { z } from "zod";
 import type { Contact, DirectoryQuery, DirectoryView, DirectoryWriter, Person } from "../../directory/directory.view.ts";
 import type { GenerationRef, MongoBatch, MongoModel } from "./mongo-batch.ts";
 
-const contactSchema = z.object({ _id: z.string(), viewerId: z.string(), personId: z.string(), via: z.string(), showsAddress: z.boolean() });
-type ContactDoc = z.infer<typeof contactSchema>;
+type ContactDoc = { _id: string; viewerId: string; personId: string; via: string; showsAddress: boolean };
 type MemberDoc = { _id: string; ownerId: string; memberId: string };
 type UserDoc = { _id: string; name: string; email: string; image: string | null };
 

@@ -22,7 +22,7 @@ const docSchema = z.object({
   expiresAt: z.date().nullable(),
 });
 
-export const oauthStoreIndexes = [
+const oauthStoreIndexes = [
   { name: "oauth_entries_grant", keys: { grantId: 1 }, options: { partialFilterExpression: { grantId: { $type: "string" } } }, serves: "an app's codes and tokens, removed when it is revoked" },
   { name: "oauth_entries_uid", keys: { uidHash: 1 }, options: { partialFilterExpression: { uidHash: { $type: "string" } } }, serves: "a sign-in session by its uid" },
   { name: "oauth_entries_expiry", keys: { expiresAt: 1 }, options: { expireAfterSeconds: 0 }, serves: "expired entries, removed by MongoDB's TTL monitor" },

@@ -5,7 +5,6 @@
 import Database from "better-sqlite3";
 import { PAGE_CACHE_MB } from "./open-database.ts";
 
-export { rankedDocSchema, rankParamsSchema, type RankedDoc, type RankParams } from "../../pages/search-ranking.ts";
 import type { RankedDoc, RankParams } from "../../pages/search-ranking.ts";
 
 /** Where a search's ranking runs: a task of the worker pool (the server), or the read store's own connection. */

@@ -1,8 +1,7 @@
 // One-time sign-in links for local use: a short-lived token naming the person, signed with a key derived from
 // the session secret (so the server that holds the secret is the only one that can open it), carried in the
 // link's query. Its single use is recorded by sign-in-link.decider.ts.
-import type { KeyObject } from "node:crypto";
-import { randomUUID } from "node:crypto";
+import { randomUUID, type KeyObject } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
 import { z } from "zod";
 import { sessionClaimsSchema } from "../session-verifier.ts";

@@ -5,7 +5,7 @@
 // rules: no script, no event handlers, no style, only http, https, mailto and a few other protocols in href, http
 // and https in src) and serialised. Pure and synchronous: it runs in a worker thread (render-shared-page.ts),
 // never on the server's event loop.
-import type { Element, ElementContent, Root as HastRoot } from "hast";
+import type { Element, Root as HastRoot } from "hast";
 import { defaultSchema, sanitize, type Schema } from "hast-util-sanitize";
 import { toHtml } from "hast-util-to-html";
 import type { Definition, Nodes, PhrasingContent, Root as MdastRoot, RootContent, Text } from "mdast";
@@ -179,7 +179,7 @@ export function markdownToSafeHtml(markdown: string, options: RenderOptions): st
   dropRepeatedTitle(mdast, options.title);
   // allowDangerousHtml is off: raw HTML in the markdown (<script>, <img onerror>, <svg>, <style>) is dropped here too.
   const hast = toHast(mdast, { allowDangerousHtml: false });
-  const root: HastRoot = hast.type === "root" ? hast : { type: "root", children: [hast as ElementContent] };
+  const root: HastRoot = hast.type === "root" ? hast : { type: "root", children: [hast] };
   markExternal(root);
   return toHtml(sanitize(root, schema));
 }

@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
 import type { AttachmentRecord } from "../../../shared/attachments/attachments.view.ts";
-import { at, page, type ContractStores } from "./stores.ts";
+import { at, type ContractStores } from "./stores.ts";
 
 function attachmentOf(pageId: string): AttachmentRecord {
   const when = at();
