@@ -28,7 +28,6 @@ export type NotificationInboxCommand =
 export type NotificationInboxState = Record<string, never>;
 
 export const notificationReadsStream = (userId: string): string => `notification-reads-${userId}`;
-const notificationDeliveryStream = (userId: string): string => `notification-delivery-${userId}`;
 
 const sameSettings = (a: NotificationSettings, b: NotificationSettings): boolean => JSON.stringify(a) === JSON.stringify(b);
 

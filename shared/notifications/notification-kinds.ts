@@ -4,7 +4,6 @@ import { z } from "zod";
 
 export const notificationKindSchema = z.enum(["mentioned", "replied", "thread_resolved", "thread_reopened", "shared", "workspace_added", "group_added", "watched_changed"]);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;
-const NOTIFICATION_KINDS: readonly NotificationKind[] = notificationKindSchema.options;
 
 const deliverySchema = z.enum(["inbox", "email", "digest"]);
 type Delivery = z.infer<typeof deliverySchema>;

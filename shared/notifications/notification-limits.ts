@@ -4,8 +4,6 @@
 export const MAX_NOTIFICATIONS_PER_USER = 500;
 /** The most recipients one event notifies (a thread's participants, a comment's mentions, a group's members). */
 export const MAX_RECIPIENTS_PER_EVENT = 1000;
-/** The most mentions of one page or comment write that notify. */
-const MAX_MENTIONS_NOTIFIED = 50;
 /** A later notification of the same subject within this window updates the first instead of adding one. */
 export const COALESCE_WINDOW_MS = 60 * 60 * 1000;
 /** The most actors a coalesced notification names. */

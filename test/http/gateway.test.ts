@@ -122,11 +122,12 @@ describe.skipIf(unavailable !== null)("the nginx gateway in front of the split s
     expect((await fetch(`${gateway.url}/metrics?format=text`)).status).toBe(404);
   });
 
-  it("takes a page of about 1 MB (buffered to disk by nginx) and refuses a 30 MB body with 413 in the API's error shape", async () => {
+  it("takes a page of about 760 KB (buffered to disk by nginx) and refuses a 30 MB body with 413 in the API's error shape", async () => {
     const cookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "big@example.com", name: "Big" });
     const user = new Client(gateway.url, { cookie });
-    // 499,000 two-byte characters: under the 500,000-character limit, about 1 MB on the wire.
-    const page = await user.post("/pages", { title: "Large", markdown: "é".repeat(499_000) });
+    // 380,000 two-byte characters: within the sealed event's limit (about 780,000 bytes of UTF-8), about 760 KB on
+    // the wire, far past nginx's in-memory body buffer.
+    const page = await user.post("/pages", { title: "Large", markdown: "é".repeat(380_000) });
     expect(page.status).toBe(201);
     const huge = await user.call("POST", "/pages", { body: JSON.stringify({ title: "Huge", markdown: "x".repeat(30 * 1024 * 1024) }), headers: { "content-type": "application/json" } });
     expect(huge.status).toBe(413);

@@ -136,8 +136,8 @@ describe("the round trip of a realistic vault", () => {
     const dee = await server.registered("dee");
     const first = await importVault(dee, await realisticVault());
     expect(first.errors).toEqual(['"Home.md": link [[Ghost note]] names no imported note', '"Home.md": link [[minutes.pdf]] names no imported file']);
-    // The PDF and the SVG linked from Home, the MP3 from Home and Meeting notes: one attachment per linking note.
-    expect(first.attachmentsUploaded).toBe(4);
+    // The PDF and the SVG linked from Home, the MP3 from Home and Meeting notes: each file stored once per import.
+    expect(first.attachmentsUploaded).toBe(3);
     const exported = await exportVault(dee);
     expect(exported.status).toBe(200);
     // Each file once under attachments/, whichever notes link it; links written back as wikilinks.
