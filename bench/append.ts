@@ -20,12 +20,17 @@ const actorId = userIdSchema.parse(randomUUID());
 
 function renameEvents(count: number): DomainEvent[] {
   const pageId = pageIdSchema.parse(randomUUID());
-  return Array.from({ length: count }, (_, i) => ({ type: "PageRenamed" as const, data: { pageId, title: `Title ${i}`, previousTitle: null } }));
+  return Array.from({ length: count }, (_, i) => ({
+    type: "PageRenamed" as const,
+    data: { pageId, title: `Title ${i}`, previousTitle: null },
+  }));
 }
 
 async function ours(dir: string, total: number, batchSize: number): Promise<number> {
   const store = new SqliteEventStore(join(dir, `ours-${batchSize}.sqlite`));
-  const batches = Array.from({ length: total / batchSize }, () => toNewEvents(renameEvents(batchSize), { actorId, correlationId: randomUUID(), now: new Date() }));
+  const batches = Array.from({ length: total / batchSize }, () =>
+    toNewEvents(renameEvents(batchSize), { actorId, correlationId: randomUUID(), now: new Date() }),
+  );
   const started = performance.now();
   for (const batch of batches) await store.append(`page-${randomUUID()}`, batch, "no_stream");
   const seconds = (performance.now() - started) / 1000;
@@ -39,11 +44,14 @@ function raw(dir: string, total: number, batchSize: number): number {
   db.pragma("synchronous = NORMAL");
   db.exec(`CREATE TABLE events (position INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, stream TEXT NOT NULL,
     revision INTEGER NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL, UNIQUE (stream, revision))`);
-  const insert = db.prepare("INSERT INTO events (id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)");
+  const insert = db.prepare(
+    "INSERT INTO events (id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)",
+  );
   const rows = Array.from({ length: total / batchSize }, () => {
     const stream = `page-${randomUUID()}`;
     return toNewEvents(renameEvents(batchSize), { actorId, correlationId: randomUUID(), now: new Date() }).map(
-      (event, revision) => [event.id, stream, revision, event.type, JSON.stringify(event.data), JSON.stringify(event.metadata)] as const,
+      (event, revision) =>
+        [event.id, stream, revision, event.type, JSON.stringify(event.data), JSON.stringify(event.metadata)] as const,
     );
   });
   const write = db.transaction((batch: ReadonlyArray<readonly [string, string, number, string, string, string]>) => {
@@ -64,7 +72,10 @@ async function emmett(dir: string, requested: number, batchSize: number): Promis
   const getSQLiteEventStore = await emmettPeer((line) => process.stderr.write(`[bench] ${line}\n`));
   if (!getSQLiteEventStore) return null;
   try {
-    const store = getSQLiteEventStore({ fileName: join(dir, `emmett-${batchSize}.sqlite`), schema: { autoMigration: "CreateOrUpdate" } });
+    const store = getSQLiteEventStore({
+      fileName: join(dir, `emmett-${batchSize}.sqlite`),
+      schema: { autoMigration: "CreateOrUpdate" },
+    });
     const batches = Array.from({ length: total / batchSize }, () =>
       renameEvents(batchSize).map((event) => ({ type: event.type, data: { ...event.data } })),
     );
@@ -78,7 +89,11 @@ async function emmett(dir: string, requested: number, batchSize: number): Promis
   }
 }
 
-export async function benchAppends(dir: string, total: number, options: { peer: boolean } = { peer: true }): Promise<AppendFigures[]> {
+export async function benchAppends(
+  dir: string,
+  total: number,
+  options: { peer: boolean } = { peer: true },
+): Promise<AppendFigures[]> {
   const figures: AppendFigures[] = [];
   for (const batchSize of [1, 100]) {
     const count = Math.max(batchSize, Math.floor(total / batchSize) * batchSize);

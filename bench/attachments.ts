@@ -44,10 +44,14 @@ export interface AttachmentFigures {
   readonly quiet: LoopFigures;
 }
 
-const rssMb = (server: Child): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.process.pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+const rssMb = (server: Child): number =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.process.pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
 
 /** `transfer` three times in a row, with the server's RSS sampled and the loop probe beside them. */
-async function measured(server: Child, transfer: () => Promise<{ status: number; bytes: number }>): Promise<TransferFigures> {
+async function measured(
+  server: Child,
+  transfer: () => Promise<{ status: number; bytes: number }>,
+): Promise<TransferFigures> {
   const baselineMb = rssMb(server);
   let peakMb = baselineMb;
   const sampler = setInterval(() => {
@@ -61,18 +65,36 @@ async function measured(server: Child, transfer: () => Promise<{ status: number;
       return answers;
     });
     const seconds = (performance.now() - started) / 1000;
-    return { statuses: result.map((answer) => answer.status), bytes: result.map((answer) => answer.bytes), seconds, baselineMb, peakMb: Math.max(peakMb, rssMb(server)), loop };
+    return {
+      statuses: result.map((answer) => answer.status),
+      bytes: result.map((answer) => answer.bytes),
+      seconds,
+      baselineMb,
+      peakMb: Math.max(peakMb, rssMb(server)),
+      loop,
+    };
   } finally {
     clearInterval(sampler);
   }
 }
 
 /** A multipart upload written block by block, waiting for each to drain; the answer's status and attachment id. */
-function upload(server: Child, cookie: string, pageId: string, block: Buffer): Promise<{ status: number; bytes: number; id: string }> {
+function upload(
+  server: Child,
+  cookie: string,
+  pageId: string,
+  block: Buffer,
+): Promise<{ status: number; bytes: number; id: string }> {
   const boundary = `bench${randomUUID().replaceAll("-", "")}`;
   const { hostname, port } = new URL(server.url);
   return new Promise((resolve, reject) => {
-    const sent = request({ host: hostname, port, method: "POST", path: `/api/v1/pages/${pageId}/attachments`, headers: { cookie, "content-type": `multipart/form-data; boundary=${boundary}` } });
+    const sent = request({
+      host: hostname,
+      port,
+      method: "POST",
+      path: `/api/v1/pages/${pageId}/attachments`,
+      headers: { cookie, "content-type": `multipart/form-data; boundary=${boundary}` },
+    });
     sent.on("error", reject);
     sent.on("response", (response) => {
       let body = "";
@@ -82,7 +104,9 @@ function upload(server: Child, cookie: string, pageId: string, block: Buffer): P
         resolve({ status: response.statusCode ?? 0, bytes: FILE_BLOCKS * block.length, id });
       });
     });
-    sent.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="recording.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+    sent.write(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="recording.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    );
     let written = 0;
     const next = (): void => {
       if (written === FILE_BLOCKS) {
@@ -97,16 +121,27 @@ function upload(server: Child, cookie: string, pageId: string, block: Buffer): P
   });
 }
 
-async function download(server: Child, cookie: string, attachmentId: string): Promise<{ status: number; bytes: number }> {
+async function download(
+  server: Child,
+  cookie: string,
+  attachmentId: string,
+): Promise<{ status: number; bytes: number }> {
   const response = await fetch(`${server.url}/api/v1/attachments/${attachmentId}`, { headers: { cookie } });
   let bytes = 0;
   for await (const chunk of response.body ?? []) bytes += (chunk as Uint8Array).length;
   return { status: response.status, bytes };
 }
 
-export async function benchAttachmentTransfer(options: { secret: string; log: (line: string) => void }): Promise<AttachmentFigures> {
+export async function benchAttachmentTransfer(options: {
+  secret: string;
+  log: (line: string) => void;
+}): Promise<AttachmentFigures> {
   return withOwnServer(options.secret, async (server, cookie) => {
-    const page = await fetch(`${server.url}/api/v1/pages`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ title: "Recordings" }) });
+    const page = await fetch(`${server.url}/api/v1/pages`, {
+      method: "POST",
+      headers: { cookie, "content-type": "application/json" },
+      body: JSON.stringify({ title: "Recordings" }),
+    });
     const { id: pageId } = (await page.json()) as { id: string };
     // The same random block repeated: incompressible for any compressing layer that looks at less than a MiB.
     const block = randomBytes(MiB);
@@ -131,8 +166,14 @@ export function attachmentRows(figures: AttachmentFigures): Row[] {
   const row = (what: string, transfer: TransferFigures, expected: number): Row => {
     const growthMb = transfer.peakMb - transfer.baselineMb;
     const { loop } = transfer;
-    const whole = transfer.statuses.every((status) => status === expected) && transfer.bytes.every((bytes) => bytes === figures.fileBytes);
-    const ok = whole && growthMb < TARGET_RSS_GROWTH_MB && loop.probeP99Ms < TARGET_PROBE_P99_MS && loop.probeMaxMs < TARGET_PROBE_MAX_MS;
+    const whole =
+      transfer.statuses.every((status) => status === expected) &&
+      transfer.bytes.every((bytes) => bytes === figures.fileBytes);
+    const ok =
+      whole &&
+      growthMb < TARGET_RSS_GROWTH_MB &&
+      loop.probeP99Ms < TARGET_PROBE_P99_MS &&
+      loop.probeMaxMs < TARGET_PROBE_MAX_MS;
     return {
       figure: `attachment ${what}, ${fmt(fileMb)} MiB, ${TRANSFERS}× in a row`,
       value:
@@ -144,5 +185,8 @@ export function attachmentRows(figures: AttachmentFigures): Row[] {
       verdict: verdict(ok),
     };
   };
-  return [row("upload (POST /pages/{id}/attachments)", figures.upload, 201), row("download (GET /attachments/{id})", figures.download, 200)];
+  return [
+    row("upload (POST /pages/{id}/attachments)", figures.upload, 201),
+    row("download (GET /attachments/{id})", figures.download, 200),
+  ];
 }

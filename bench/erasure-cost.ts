@@ -77,20 +77,38 @@ function history(events: number): { appends: Append[]; pageIds: string[] } {
     pageIds.push(pageId);
     const context = { actorId: ownerId, correlationId: randomUUID(), now: new Date() };
     const one = (stream: string, event: DomainEvent) => appends.push({ stream, events: toNewEvents([event], context) });
-    one(`page-${pageId}`, { type: "PageCreated", data: { pageId, ownerId, parentId: null, title: `Plan ${page}`, icon: null, markdown: MARKDOWN } });
-    for (let edit = 0; edit < 3; edit += 1) one(`page-${pageId}`, { type: "PageContentReplaced", data: { pageId, markdown: `${MARKDOWN}\n\nEdit ${edit}` } });
-    for (let rename = 0; rename < 5; rename += 1) one(`page-${pageId}`, { type: "PageRenamed", data: { pageId, title: `Plan ${page}.${rename}`, previousTitle: null } });
-    one(`user-${ownerId}`, { type: "UserProfileChanged", data: { userId: ownerId, name: `Owner ${page}`, image: null } });
+    one(`page-${pageId}`, {
+      type: "PageCreated",
+      data: { pageId, ownerId, parentId: null, title: `Plan ${page}`, icon: null, markdown: MARKDOWN },
+    });
+    for (let edit = 0; edit < 3; edit += 1)
+      one(`page-${pageId}`, { type: "PageContentReplaced", data: { pageId, markdown: `${MARKDOWN}\n\nEdit ${edit}` } });
+    for (let rename = 0; rename < 5; rename += 1)
+      one(`page-${pageId}`, {
+        type: "PageRenamed",
+        data: { pageId, title: `Plan ${page}.${rename}`, previousTitle: null },
+      });
+    one(`user-${ownerId}`, {
+      type: "UserProfileChanged",
+      data: { userId: ownerId, name: `Owner ${page}`, image: null },
+    });
   }
   return { appends: appends.slice(0, events), pageIds };
 }
 
-const sealedShareOf = (appends: readonly Append[]): number => appends.filter((append) => append.events.some((event) => sealingRuleOf(event.type) !== null)).length / Math.max(1, appends.length);
+const sealedShareOf = (appends: readonly Append[]): number =>
+  appends.filter((append) => append.events.some((event) => sealingRuleOf(event.type) !== null)).length /
+  Math.max(1, appends.length);
 
 /** The event store the services open: the sealing store over the log, the key store behind the key cache. */
 function sealedStore(dir: string, name: string): EventStore {
-  const keys = new CachedKeyStore(new SqliteKeyStore(join(dir, `${name}-keys.sqlite`), kek), { maxEntries: KEY_CACHE_ENTRIES, ttlMs: 60_000 });
-  return new SealingEventStore(new SqliteEventStore(join(dir, `${name}-events.sqlite`)), keys, kek, { closeKeys: true });
+  const keys = new CachedKeyStore(new SqliteKeyStore(join(dir, `${name}-keys.sqlite`), kek), {
+    maxEntries: KEY_CACHE_ENTRIES,
+    ttlMs: 60_000,
+  });
+  return new SealingEventStore(new SqliteEventStore(join(dir, `${name}-events.sqlite`)), keys, kek, {
+    closeKeys: true,
+  });
 }
 
 /** Appends as a lone writer does, each awaited. */
@@ -104,7 +122,9 @@ async function write(store: EventStore, appends: readonly Append[]): Promise<Rat
 
 async function replay(store: EventStore, dir: string, name: string, events: number): Promise<Rate> {
   const projection = new SqliteProjectionStore(join(dir, `${name}-read.sqlite`));
-  const measured = await rate(events, () => rebuildReadModels({ eventStore: store, store: projection, logger: silent, batchSize: 5_000 }));
+  const measured = await rate(events, () =>
+    rebuildReadModels({ eventStore: store, store: projection, logger: silent, batchSize: 5_000 }),
+  );
   await projection.close();
   await store.close();
   return measured;
@@ -123,21 +143,33 @@ async function reads(dir: string, name: string, pageIds: readonly string[], quer
 }
 
 const none: Rate = { perSecond: 0, perCpuSecond: 0 };
-const better = (a: Rate, b: Rate): Rate => ({ perSecond: Math.max(a.perSecond, b.perSecond), perCpuSecond: Math.max(a.perCpuSecond, b.perCpuSecond) });
+const better = (a: Rate, b: Rate): Rate => ({
+  perSecond: Math.max(a.perSecond, b.perSecond),
+  perCpuSecond: Math.max(a.perCpuSecond, b.perCpuSecond),
+});
 const ROUNDS = [1, 2, 3] as const;
 /** Plain first in odd rounds, sealed first in even ones. */
 async function inTurn(round: number, plain: () => Promise<unknown>, sealed: () => Promise<unknown>): Promise<void> {
   for (const run of round % 2 === 1 ? [plain, sealed] : [sealed, plain]) await run();
 }
 
-export async function benchErasureCost(dir: string, sizes: { writeEvents: number; replayEvents: number }, log: (line: string) => void): Promise<ErasureCostFigures> {
+export async function benchErasureCost(
+  dir: string,
+  sizes: { writeEvents: number; replayEvents: number },
+  log: (line: string) => void,
+): Promise<ErasureCostFigures> {
   const writes = history(sizes.writeEvents);
   let plainWrites = none;
   let sealedWrites = none;
   for (const round of ROUNDS) {
     log(`sealing cost: ${fmt(writes.appends.length)} writes, plain and sealed (round ${round})`);
-    const plain = async () => (plainWrites = better(plainWrites, await write(new SqliteEventStore(join(dir, `plain-writes-${round}.sqlite`)), writes.appends)));
-    const sealed = async () => (sealedWrites = better(sealedWrites, await write(sealedStore(dir, `sealed-writes-${round}`), writes.appends)));
+    const plain = async () =>
+      (plainWrites = better(
+        plainWrites,
+        await write(new SqliteEventStore(join(dir, `plain-writes-${round}.sqlite`)), writes.appends),
+      ));
+    const sealed = async () =>
+      (sealedWrites = better(sealedWrites, await write(sealedStore(dir, `sealed-writes-${round}`), writes.appends)));
     await inTurn(round, plain, sealed);
   }
 
@@ -149,8 +181,21 @@ export async function benchErasureCost(dir: string, sizes: { writeEvents: number
   let sealedReplay = none;
   for (const round of ROUNDS) {
     log(`sealing cost: replay of ${fmt(past.appends.length)} events, plain and sealed (round ${round})`);
-    const plain = async () => (plainReplay = better(plainReplay, await replay(new SqliteEventStore(join(dir, "plain-replay-events.sqlite")), dir, `plain-${round}`, past.appends.length)));
-    const sealed = async () => (sealedReplay = better(sealedReplay, await replay(sealedStore(dir, "sealed-replay"), dir, `sealed-${round}`, past.appends.length)));
+    const plain = async () =>
+      (plainReplay = better(
+        plainReplay,
+        await replay(
+          new SqliteEventStore(join(dir, "plain-replay-events.sqlite")),
+          dir,
+          `plain-${round}`,
+          past.appends.length,
+        ),
+      ));
+    const sealed = async () =>
+      (sealedReplay = better(
+        sealedReplay,
+        await replay(sealedStore(dir, "sealed-replay"), dir, `sealed-${round}`, past.appends.length),
+      ));
     await inTurn(round, plain, sealed);
   }
 
@@ -158,13 +203,25 @@ export async function benchErasureCost(dir: string, sizes: { writeEvents: number
   let plainReads = none;
   let sealedReads = none;
   for (const round of ROUNDS) {
-    const plain = async () => (plainReads = better(plainReads, await reads(dir, `plain-${round}`, past.pageIds, queries)));
-    const sealed = async () => (sealedReads = better(sealedReads, await reads(dir, `sealed-${round}`, past.pageIds, queries)));
+    const plain = async () =>
+      (plainReads = better(plainReads, await reads(dir, `plain-${round}`, past.pageIds, queries)));
+    const sealed = async () =>
+      (sealedReads = better(sealedReads, await reads(dir, `sealed-${round}`, past.pageIds, queries)));
     await inTurn(round, plain, sealed);
   }
   return {
-    writes: { count: writes.appends.length, sealedShare: sealedShareOf(writes.appends), plain: plainWrites, sealed: sealedWrites },
-    replay: { count: past.appends.length, sealedShare: sealedShareOf(past.appends), plain: plainReplay, sealed: sealedReplay },
+    writes: {
+      count: writes.appends.length,
+      sealedShare: sealedShareOf(writes.appends),
+      plain: plainWrites,
+      sealed: sealedWrites,
+    },
+    replay: {
+      count: past.appends.length,
+      sealedShare: sealedShareOf(past.appends),
+      plain: plainReplay,
+      sealed: sealedReplay,
+    },
     reads: { count: queries, sealedShare: 0, plain: plainReads, sealed: sealedReads },
   };
 }
@@ -190,25 +247,53 @@ function pairRow(figure: string, unit: string, reference: string, f: PairFigures
 export function erasureCostRows(figures: ErasureCostFigures): Row[] {
   const share = (f: PairFigures) => `${fmt(f.count)} events, ${fmt(f.sealedShare * 100)} % with sealed fields`;
   return [
-    pairRow(`event store writes with sealing, one event an append (${share(figures.writes)})`, "events", "plain store", figures.writes),
-    pairRow(`replay with encryption into an empty read store (${share(figures.replay)})`, "events", "plain log", figures.replay),
-    pairRow(`page content reads from read models a sealed log built (${fmt(figures.reads.count)} reads)`, "reads", "a plain log's", figures.reads),
+    pairRow(
+      `event store writes with sealing, one event an append (${share(figures.writes)})`,
+      "events",
+      "plain store",
+      figures.writes,
+    ),
+    pairRow(
+      `replay with encryption into an empty read store (${share(figures.replay)})`,
+      "events",
+      "plain log",
+      figures.replay,
+    ),
+    pairRow(
+      `page content reads from read models a sealed log built (${fmt(figures.reads.count)} reads)`,
+      "reads",
+      "a plain log's",
+      figures.reads,
+    ),
   ];
 }
 
 /** Sizes of a run: the writes row takes the appends row's count, the replay half the replay row's. */
-export const erasureCostSizes = (options: { appendEvents: number; replayEvents: number }) => ({ writeEvents: options.appendEvents, replayEvents: Math.floor(options.replayEvents / 2) });
+export const erasureCostSizes = (options: { appendEvents: number; replayEvents: number }) => ({
+  writeEvents: options.appendEvents,
+  replayEvents: Math.floor(options.replayEvents / 2),
+});
 
 /** `npm run bench -- --only erasure`: these rows alone, printed and written to bench/results/<date>-erasure.json. */
-export async function benchErasureCostOnly(options: { appendEvents: number; replayEvents: number; quick: boolean; log: (line: string) => void }): Promise<void> {
+export async function benchErasureCostOnly(options: {
+  appendEvents: number;
+  replayEvents: number;
+  quick: boolean;
+  log: (line: string) => void;
+}): Promise<void> {
   const started = Date.now();
   const dir = await mkdtemp(join(tmpdir(), "workspace-bench-erasure-"));
   try {
     const figures = await benchErasureCost(dir, erasureCostSizes(options), options.log);
     const rows = erasureCostRows(figures);
-    process.stdout.write(`\nsealing-cost rows alone in ${fmt((Date.now() - started) / 1000)} s\n\n${renderTable(rows)}\n`);
+    process.stdout.write(
+      `\nsealing-cost rows alone in ${fmt((Date.now() - started) / 1000)} s\n\n${renderTable(rows)}\n`,
+    );
     mkdirSync("bench/results", { recursive: true });
-    const file = join("bench/results", `${new Date().toISOString().replaceAll(":", "-").slice(0, 19)}-erasure${options.quick ? "-quick" : ""}.json`);
+    const file = join(
+      "bench/results",
+      `${new Date().toISOString().replaceAll(":", "-").slice(0, 19)}-erasure${options.quick ? "-quick" : ""}.json`,
+    );
     writeFileSync(file, `${JSON.stringify({ erasureCost: figures, rows }, null, 2)}\n`);
     options.log(`results written to ${file}`);
   } finally {

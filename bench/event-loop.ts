@@ -30,7 +30,11 @@ export interface EventLoopFigures {
   readonly baseline: LoopDelay;
   readonly history: LoopDelay & { readonly reads: number; readonly failed: number };
   readonly vaultImport: LoopDelay & { readonly status: number };
-  readonly uploads: LoopDelay & { readonly created: number; readonly statuses: readonly number[]; readonly peakMb: number };
+  readonly uploads: LoopDelay & {
+    readonly created: number;
+    readonly statuses: readonly number[];
+    readonly peakMb: number;
+  };
 }
 
 const json = (cookie: string) => ({ cookie, "content-type": "application/json" });
@@ -51,15 +55,32 @@ async function measured<T>(server: Child, work: () => Promise<T>): Promise<LoopD
 
 /** 2,000 lines of about 33 characters, every one of them different in each revision: about 67 KB. */
 const revisionText = (revision: number): string =>
-  Array.from({ length: 2_000 }, (_, line) => `line ${line} rev ${revision} ${((line * 7919 + revision * 104_729) % 1_000_003).toString(36).padStart(8, "x")} lorem ip`).join("\n");
+  Array.from(
+    { length: 2_000 },
+    (_, line) =>
+      `line ${line} rev ${revision} ${((line * 7919 + revision * 104_729) % 1_000_003).toString(36).padStart(8, "x")} lorem ip`,
+  ).join("\n");
 
-async function pageWithRevisions(server: Child, cookie: string, revisions: number, log: (line: string) => void): Promise<string> {
+async function pageWithRevisions(
+  server: Child,
+  cookie: string,
+  revisions: number,
+  log: (line: string) => void,
+): Promise<string> {
   const api = `${server.url}/api/v1`;
-  const created = await fetch(`${api}/pages`, { method: "POST", headers: json(cookie), body: JSON.stringify({ title: "Long history", markdown: revisionText(0) }) });
+  const created = await fetch(`${api}/pages`, {
+    method: "POST",
+    headers: json(cookie),
+    body: JSON.stringify({ title: "Long history", markdown: revisionText(0) }),
+  });
   const { id } = (await created.json()) as { id: string };
   let etag = (await fetch(`${api}/pages/${id}/content`, { headers: { cookie } })).headers.get("etag") ?? "";
   for (let revision = 1; revision <= revisions; revision += 1) {
-    const reply = await fetch(`${api}/pages/${id}/content`, { method: "PUT", headers: { ...json(cookie), "if-match": etag }, body: JSON.stringify({ markdown: revisionText(revision) }) });
+    const reply = await fetch(`${api}/pages/${id}/content`, {
+      method: "PUT",
+      headers: { ...json(cookie), "if-match": etag },
+      body: JSON.stringify({ markdown: revisionText(revision) }),
+    });
     if (!reply.ok) throw new Error(`PUT content answered ${reply.status}: ${await reply.text()}`);
     await reply.arrayBuffer();
     etag = reply.headers.get("etag") ?? "";
@@ -68,7 +89,12 @@ async function pageWithRevisions(server: Child, cookie: string, revisions: numbe
   return id;
 }
 
-async function historyReads(server: Child, cookie: string, pageId: string, seconds: number): Promise<{ reads: number; failed: number }> {
+async function historyReads(
+  server: Child,
+  cookie: string,
+  pageId: string,
+  seconds: number,
+): Promise<{ reads: number; failed: number }> {
   const deadline = performance.now() + seconds * 1000;
   let reads = 0;
   let failed = 0;
@@ -93,7 +119,9 @@ function linkHeavyVault(): Array<{ path: string; content: string }> {
 function multipartBody(boundary: string, image: Buffer, name: string): Buffer {
   return Buffer.concat([
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="alt"\r\n\r\nHuge\r\n`),
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`,
+    ),
     image,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -101,12 +129,18 @@ function multipartBody(boundary: string, image: Buffer, name: string): Buffer {
 
 /** The most pixels a small file may carry: 10000×9999 RGBA of one colour, about 400 KB as PNG. */
 function worstCasePng(): Promise<Buffer> {
-  return sharp({ create: { width: 10_000, height: 9_999, channels: 4, background: { r: 10, g: 20, b: 30, alpha: 0.5 } } })
+  return sharp({
+    create: { width: 10_000, height: 9_999, channels: 4, background: { r: 10, g: 20, b: 30, alpha: 0.5 } },
+  })
     .png({ compressionLevel: 9 })
     .toBuffer();
 }
 
-export async function benchEventLoop(options: { secret: string; quick: boolean; log: (line: string) => void }): Promise<EventLoopFigures> {
+export async function benchEventLoop(options: {
+  secret: string;
+  quick: boolean;
+  log: (line: string) => void;
+}): Promise<EventLoopFigures> {
   const { log } = options;
   const readSeconds = options.quick ? 5 : 15;
   const { baseline, history } = await withOwnServer(options.secret, async (server, cookie) => {
@@ -121,7 +155,11 @@ export async function benchEventLoop(options: { secret: string; quick: boolean; 
   const vaultImport = await withOwnServer(options.secret, async (server, cookie) => {
     log("event loop: import of one note with 20,000 [[T]] links");
     const run = await measured(server, async () => {
-      const reply = await fetch(`${server.url}/api/v1/imports/obsidian`, { method: "POST", headers: json(cookie), body: JSON.stringify({ files: linkHeavyVault() }) });
+      const reply = await fetch(`${server.url}/api/v1/imports/obsidian`, {
+        method: "POST",
+        headers: json(cookie),
+        body: JSON.stringify({ files: linkHeavyVault() }),
+      });
       await reply.arrayBuffer();
       return reply.status;
     });
@@ -129,7 +167,11 @@ export async function benchEventLoop(options: { secret: string; quick: boolean; 
   });
   const png = await worstCasePng();
   const uploads = await withOwnServer(options.secret, async (server, cookie) => {
-    const page = await fetch(`${server.url}/api/v1/pages`, { method: "POST", headers: json(cookie), body: JSON.stringify({ title: "Huge images" }) });
+    const page = await fetch(`${server.url}/api/v1/pages`, {
+      method: "POST",
+      headers: json(cookie),
+      body: JSON.stringify({ title: "Huge images" }),
+    });
     const { id } = (await page.json()) as { id: string };
     log(`event loop: 8 concurrent uploads of a 10000×9999 RGBA PNG (${fmt(png.length / 1000)} KB)`);
     const run = await measured(server, () =>
@@ -146,12 +188,18 @@ export async function benchEventLoop(options: { secret: string; quick: boolean; 
         }),
       ),
     );
-    return { ...run, statuses: run.result, created: run.result.filter((status) => status === 201).length, peakMb: server.memory().peakMb };
+    return {
+      ...run,
+      statuses: run.result,
+      created: run.result.filter((status) => status === 201).length,
+      peakMb: server.memory().peakMb,
+    };
   });
   return { baseline, history, vaultImport, uploads };
 }
 
-const delay = (figure: LoopDelay) => `p99 ${fmt(figure.p99Ms, 1)} ms, max ${fmt(figure.maxMs)} ms over ${fmt(figure.seconds, 1)} s`;
+const delay = (figure: LoopDelay) =>
+  `p99 ${fmt(figure.p99Ms, 1)} ms, max ${fmt(figure.maxMs)} ms over ${fmt(figure.seconds, 1)} s`;
 
 export function eventLoopRows(figures: EventLoopFigures): Row[] {
   const { baseline, history, vaultImport, uploads } = figures;
@@ -165,8 +213,18 @@ export function eventLoopRows(figures: EventLoopFigures): Row[] {
     verdict: verdict(ok && measured.p99Ms < TARGET_P99_MS),
   });
   return [
-    row("event-loop delay: GET /pages/{id}/history?limit=1 (100 replacements of 2,000 lines)", history, `; ${fmt(history.reads)} reads${history.failed ? `, ${history.failed} failed` : ""}`, history.failed === 0),
-    row("event-loop delay: import of one note with 20,000 [[T]] links", vaultImport, `; answered ${vaultImport.status}`, vaultImport.status === 201),
+    row(
+      "event-loop delay: GET /pages/{id}/history?limit=1 (100 replacements of 2,000 lines)",
+      history,
+      `; ${fmt(history.reads)} reads${history.failed ? `, ${history.failed} failed` : ""}`,
+      history.failed === 0,
+    ),
+    row(
+      "event-loop delay: import of one note with 20,000 [[T]] links",
+      vaultImport,
+      `; answered ${vaultImport.status}`,
+      vaultImport.status === 201,
+    ),
     row(
       "event-loop delay: 8 concurrent 10000×9999 RGBA PNG uploads",
       uploads,
@@ -177,7 +235,11 @@ export function eventLoopRows(figures: EventLoopFigures): Row[] {
 }
 
 /** `npm run bench -- --only loop`: this row alone, printed and written to bench/results/<date>-loop.json. */
-export async function benchEventLoopOnly(options: { secret: string; quick: boolean; log: (line: string) => void }): Promise<void> {
+export async function benchEventLoopOnly(options: {
+  secret: string;
+  quick: boolean;
+  log: (line: string) => void;
+}): Promise<void> {
   const started = Date.now();
   const figures = await benchEventLoop(options);
   const rows = eventLoopRows(figures);

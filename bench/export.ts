@@ -25,15 +25,21 @@ export interface ExportFigures {
   readonly peakMb: number;
 }
 
-const PARAGRAPH = "The plan lists goals, owners and risks, and links the pages where the details live. Decisions are kept with their date.\n\n";
+const PARAGRAPH =
+  "The plan lists goals, owners and risks, and links the pages where the details live. Decisions are kept with their date.\n\n";
 
 async function seed(dataDir: string, pages: number, owner: { id: string; email: string }): Promise<string> {
   const store = new SqliteEventStore(join(dataDir, "events.sqlite"));
   const actorId = userIdSchema.parse(owner.id);
-  const append = (stream: string, events: DomainEvent[]) => store.append(stream, toNewEvents(events, { actorId, correlationId: randomUUID(), now: new Date() }), "no_stream");
+  const append = (stream: string, events: DomainEvent[]) =>
+    store.append(stream, toNewEvents(events, { actorId, correlationId: randomUUID(), now: new Date() }), "no_stream");
   await append(`email-${owner.email}`, [{ type: "EmailReserved", data: { email: owner.email, userId: actorId } }]);
-  await append(`user-${owner.id}`, [{ type: "UserRegistered", data: { userId: actorId, email: owner.email, name: "Exporter", image: null } }]);
-  const folders = (await appendFolderTree(actorId, (folderId, event) => append(`folder-${folderId}`, [event]))).map((folder) => folder.folderId);
+  await append(`user-${owner.id}`, [
+    { type: "UserRegistered", data: { userId: actorId, email: owner.email, name: "Exporter", image: null } },
+  ]);
+  const folders = (await appendFolderTree(actorId, (folderId, event) => append(`folder-${folderId}`, [event]))).map(
+    (folder) => folder.folderId,
+  );
   const ids = Array.from({ length: pages }, () => pageIdSchema.parse(randomUUID()));
   for (const [index, pageId] of ids.entries()) {
     const title = `Quarterly plan ${index}`;
@@ -41,27 +47,44 @@ async function seed(dataDir: string, pages: number, owner: { id: string; email: 
     const body = PARAGRAPH.repeat(Math.ceil((2_048 + ((index * 2_654_435_761) % 18_432)) / PARAGRAPH.length));
     const markdown = `# ${title}\n\nSee [Quarterly plan ${(index * 7 + 1) % pages}](/api/v1/pages/${linked}#goals).\n\n${body}`;
     const parentId = index % 10 === 0 ? null : (folders[index % folders.length] ?? null);
-    await append(`page-${pageId}`, [{ type: "PageCreated", data: { pageId, ownerId: actorId, parentId, title, icon: index % 3 === 0 ? "📄" : null, markdown } }]);
+    await append(`page-${pageId}`, [
+      {
+        type: "PageCreated",
+        data: { pageId, ownerId: actorId, parentId, title, icon: index % 3 === 0 ? "📄" : null, markdown },
+      },
+    ]);
   }
   await store.close();
   return ids.at(-1) ?? "";
 }
 
-export async function benchExport(options: { secret: string; pages: number; log: (line: string) => void }): Promise<ExportFigures> {
+export async function benchExport(options: {
+  secret: string;
+  pages: number;
+  log: (line: string) => void;
+}): Promise<ExportFigures> {
   const dataDir = await mkdtemp(join(tmpdir(), "workspace-bench-export-"));
   const owner = { id: randomUUID(), email: "exporter@bench.example" };
   try {
     options.log(`export: seeding ${options.pages} pages of one owner`);
     const lastPageId = await seed(dataDir, options.pages, owner);
-    const server = await startChild("services/all-in-one.ts", { DATA_DIR: dataDir, AUTH_SESSION_SECRET: options.secret, LOG_LEVEL: "warn" }, "/readyz");
+    const server = await startChild(
+      "services/all-in-one.ts",
+      { DATA_DIR: dataDir, AUTH_SESSION_SECRET: options.secret, LOG_LEVEL: "warn" },
+      "/readyz",
+    );
     try {
       const cookie = `app-auth.session_token=${await mintSession(options.secret, { sub: owner.id, email: owner.email, name: "Exporter" })}`;
       // Ready can answer within bounds of the head: wait until the last seeded page is readable.
-      for (let deadline = Date.now() + 600_000; (await fetch(`${server.url}/api/v1/pages/${lastPageId}`, { headers: { cookie } })).status !== 200; ) {
+      for (
+        let deadline = Date.now() + 600_000;
+        (await fetch(`${server.url}/api/v1/pages/${lastPageId}`, { headers: { cookie } })).status !== 200;
+      ) {
         if (Date.now() > deadline) throw new Error("the seeded pages were not projected in time");
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
-      const rssMb = (): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.process.pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+      const rssMb = (): number =>
+        Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.process.pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
       const idleMb = rssMb();
       let peakMb = idleMb;
       const sampler = setInterval(() => {
@@ -75,7 +98,15 @@ export async function benchExport(options: { secret: string; pages: number; log:
       const seconds = (performance.now() - started) / 1000;
       clearInterval(sampler);
       peakMb = Math.max(peakMb, rssMb());
-      return { pages: options.pages, seconds, pagesPerSecond: options.pages / seconds, zipMb: bytes / 1e6, status: response.status, idleMb, peakMb };
+      return {
+        pages: options.pages,
+        seconds,
+        pagesPerSecond: options.pages / seconds,
+        zipMb: bytes / 1e6,
+        status: response.status,
+        idleMb,
+        peakMb,
+      };
     } finally {
       await server.stop();
     }

@@ -20,15 +20,31 @@ export interface SameBytes {
   readonly figures: LoadFigures;
 }
 
-type Run = (label: string, url: string, extra: { method?: "GET" | "POST"; headers?: Record<string, string>; body?: string }) => Promise<LoadFigures>;
+type Run = (
+  label: string,
+  url: string,
+  extra: { method?: "GET" | "POST"; headers?: Record<string, string>; body?: string },
+) => Promise<LoadFigures>;
 
 /** Asks each route once for its answer, then measures a bare route answering exactly that, one after another. */
-export async function measureSameBytes(dir: string, routes: readonly MeasuredRoute[], run: Run): Promise<Record<string, SameBytes>> {
+export async function measureSameBytes(
+  dir: string,
+  routes: readonly MeasuredRoute[],
+  run: Run,
+): Promise<Record<string, SameBytes>> {
   const answers: Record<string, { status: number; contentType: string; base64: string }> = {};
   for (const route of routes) {
-    const reply = await fetch(route.url, { method: route.method ?? "GET", headers: route.headers ?? {}, ...(route.body === undefined ? {} : { body: route.body }) });
+    const reply = await fetch(route.url, {
+      method: route.method ?? "GET",
+      headers: route.headers ?? {},
+      ...(route.body === undefined ? {} : { body: route.body }),
+    });
     const bytes = Buffer.from(await reply.arrayBuffer());
-    answers[route.name] = { status: reply.status, contentType: reply.headers.get("content-type") ?? "application/octet-stream", base64: bytes.toString("base64") };
+    answers[route.name] = {
+      status: reply.status,
+      contentType: reply.headers.get("content-type") ?? "application/octet-stream",
+      base64: bytes.toString("base64"),
+    };
   }
   const file = join(dir, "same-bytes.json");
   writeFileSync(file, JSON.stringify(answers));
@@ -38,9 +54,16 @@ export async function measureSameBytes(dir: string, routes: readonly MeasuredRou
     for (const route of routes) {
       const answer = answers[route.name];
       if (!answer) continue;
-      const extra = { method: route.method ?? "GET", ...(route.body === undefined ? {} : { body: route.body, headers: { "content-type": "application/json" } }) };
+      const extra = {
+        method: route.method ?? "GET",
+        ...(route.body === undefined ? {} : { body: route.body, headers: { "content-type": "application/json" } }),
+      };
       const figures = await run(`same-bytes ceiling for ${route.name}`, `${server.url}/same/${route.name}`, extra);
-      result[route.name] = { bytes: Buffer.from(answer.base64, "base64").length, contentType: answer.contentType, figures };
+      result[route.name] = {
+        bytes: Buffer.from(answer.base64, "base64").length,
+        contentType: answer.contentType,
+        figures,
+      };
     }
     return result;
   } finally {

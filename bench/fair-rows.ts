@@ -13,7 +13,12 @@ export interface FairTarget {
   readonly maxP99?: number;
 }
 
-export function fairRow(figure: string, f: LoadFigures, refs: { ceiling: LoadFigures; sameBytes?: SameBytes; inProcessPerSecond?: number }, target: FairTarget): Row {
+export function fairRow(
+  figure: string,
+  f: LoadFigures,
+  refs: { ceiling: LoadFigures; sameBytes?: SameBytes; inProcessPerSecond?: number },
+  target: FairTarget,
+): Row {
   const ceilingRatio = f.requestsPerSecond / refs.ceiling.requestsPerSecond;
   const sameRatio = refs.sameBytes ? f.requestsPerSecond / refs.sameBytes.figures.requestsPerSecond : null;
   const inRatio = refs.inProcessPerSecond ? f.requestsPerSecond / refs.inProcessPerSecond : null;
@@ -36,9 +41,13 @@ export function fairRow(figure: string, f: LoadFigures, refs: { ceiling: LoadFig
     reference: `ceiling ${fmt(refs.ceiling.requestsPerSecond)} req/s`,
     ratio: `${fmt(ceilingRatio, 2)}×`,
     ...(refs.sameBytes && sameRatio !== null
-      ? { sameBytes: `${fmt(refs.sameBytes.figures.requestsPerSecond)} req/s (${fmt(refs.sameBytes.bytes)} B): ${fmt(sameRatio, 2)}×` }
+      ? {
+          sameBytes: `${fmt(refs.sameBytes.figures.requestsPerSecond)} req/s (${fmt(refs.sameBytes.bytes)} B): ${fmt(sameRatio, 2)}×`,
+        }
       : {}),
-    ...(refs.inProcessPerSecond && inRatio !== null ? { inProcess: `${fmt(refs.inProcessPerSecond)}/s: ${fmt(inRatio, 2)}×` } : {}),
+    ...(refs.inProcessPerSecond && inRatio !== null
+      ? { inProcess: `${fmt(refs.inProcessPerSecond)}/s: ${fmt(inRatio, 2)}×` }
+      : {}),
     target: wanted.length > 0 ? wanted.join(", ") : "report",
     verdict: wanted.length > 0 ? verdict(ok) : "report",
   };

@@ -12,7 +12,10 @@ export interface SeededFolder {
 }
 
 /** Appends each folder's FolderCreated (parents first) through `append`; the folders in that order. */
-export async function appendFolderTree(ownerId: UserId, append: (folderId: FolderId, event: DomainEvent) => Promise<unknown>): Promise<SeededFolder[]> {
+export async function appendFolderTree(
+  ownerId: UserId,
+  append: (folderId: FolderId, event: DomainEvent) => Promise<unknown>,
+): Promise<SeededFolder[]> {
   const folders: SeededFolder[] = [];
   for (let top = 0; top < 3; top += 1) {
     let parents: Array<FolderId | null> = [null];
@@ -21,7 +24,10 @@ export async function appendFolderTree(ownerId: UserId, append: (folderId: Folde
       for (const parentId of parents) {
         for (let branch = 0; branch < (depth === 0 ? 1 : 2); branch += 1) {
           const folderId = folderIdSchema.parse(randomUUID());
-          await append(folderId, { type: "FolderCreated", data: { folderId, ownerId, parentId, name: `Area ${top}.${depth}.${branch}`, icon: null } });
+          await append(folderId, {
+            type: "FolderCreated",
+            data: { folderId, ownerId, parentId, name: `Area ${top}.${depth}.${branch}`, icon: null },
+          });
           level.push(folderId);
           folders.push({ folderId, top, depth });
         }

@@ -19,9 +19,21 @@ import { historyRows } from "./history-rows.ts";
 import { renderTable } from "./report.ts";
 
 const SECRET = "benchmark-session-secret-long-enough-for-hs256";
-const { values } = parseArgs({ args: process.argv.slice(2), options: { duration: { type: "string" }, seconds: { type: "string" }, connections: { type: "string" }, profile: { type: "boolean" } } });
+const { values } = parseArgs({
+  args: process.argv.slice(2),
+  options: {
+    duration: { type: "string" },
+    seconds: { type: "string" },
+    connections: { type: "string" },
+    profile: { type: "boolean" },
+  },
+});
 const options = z
-  .object({ duration: z.coerce.number().int().min(1).max(120), seconds: z.coerce.number().int().min(1).max(120), connections: z.coerce.number().int().min(1).max(500) })
+  .object({
+    duration: z.coerce.number().int().min(1).max(120),
+    seconds: z.coerce.number().int().min(1).max(120),
+    connections: z.coerce.number().int().min(1).max(500),
+  })
   .parse({ duration: values.duration ?? 10, seconds: values.seconds ?? 10, connections: values.connections ?? 50 });
 const log = (line: string) => process.stderr.write(`[bench:history] ${line}\n`);
 const machine = { cores: cpus().length, cpu: cpus()[0]?.model ?? "unknown", node: process.version };
@@ -34,18 +46,37 @@ try {
   const { pageId, midPosition } = await seedRevisedPage(seedStore, ownerId, 1_000);
   await seedStore.close();
   const profileArgs = values.profile === true ? ["--cpu-prof", "--cpu-prof-dir=bench/profiles"] : [];
-  const server = await startChild("services/all-in-one.ts", { DATA_DIR: dataDir, AUTH_SESSION_SECRET: SECRET, LOG_LEVEL: "warn" }, "/readyz", profileArgs);
+  const server = await startChild(
+    "services/all-in-one.ts",
+    { DATA_DIR: dataDir, AUTH_SESSION_SECRET: SECRET, LOG_LEVEL: "warn" },
+    "/readyz",
+    profileArgs,
+  );
   const ceilingServer = await startChild("bench/ceiling-server.ts", {}, "/constant");
   const cookie = `app-auth.session_token=${await mintSession(SECRET, { sub: ownerId, email: "bench-owner@example.com", name: "Bench owner" })}`;
   const warm = await fetch(`${server.url}/api/v1/pages/${pageId}?at=${midPosition}`, { headers: { cookie } });
   log(`GET ?at= answers ${warm.status}`);
   log(`load: ceiling for ${options.duration} s`);
-  const ceiling = await load({ url: `${ceilingServer.url}/constant`, connections: options.connections, durationSeconds: options.duration });
+  const ceiling = await load({
+    url: `${ceilingServer.url}/constant`,
+    connections: options.connections,
+    durationSeconds: options.duration,
+  });
   await ceilingServer.stop();
   log(`load: GET /pages/{id}?at= for ${options.duration} s`);
-  const readAt = await load({ url: `${server.url}/api/v1/pages/${pageId}?at=${midPosition}`, connections: options.connections, durationSeconds: options.duration, headers: { cookie } });
+  const readAt = await load({
+    url: `${server.url}/api/v1/pages/${pageId}?at=${midPosition}`,
+    connections: options.connections,
+    durationSeconds: options.duration,
+    headers: { cookie },
+  });
   log(`load: GET /pages/{id}/history?limit=1 for ${options.duration} s`);
-  const historyPage = await load({ url: `${server.url}/api/v1/pages/${pageId}/history?limit=1`, connections: options.connections, durationSeconds: options.duration, headers: { cookie } });
+  const historyPage = await load({
+    url: `${server.url}/api/v1/pages/${pageId}/history?limit=1`,
+    connections: options.connections,
+    durationSeconds: options.duration,
+    headers: { cookie },
+  });
   await server.stop();
   log(`change feed: 1,000 writes/s for ${options.seconds} s to 100 feeds`);
   const feed = await benchChangeFeed(workDir, 1_000, options.seconds, 100);

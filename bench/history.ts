@@ -16,12 +16,25 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 const paragraph = (revision: number): string =>
-  Array.from({ length: 40 }, (_, line) => (line === revision % 40 ? `Line ${line}, edited in revision ${revision}.` : `Line ${line} of a page that is edited often.`)).join("\n");
+  Array.from({ length: 40 }, (_, line) =>
+    line === revision % 40
+      ? `Line ${line}, edited in revision ${revision}.`
+      : `Line ${line} of a page that is edited often.`,
+  ).join("\n");
 
 /** A page of `revisions` events (created, then edits and renames), appended 100 at a time; the position halfway. */
-export async function seedRevisedPage(store: EventStore, ownerId: UserId, revisions: number): Promise<{ pageId: PageId; midPosition: number }> {
+export async function seedRevisedPage(
+  store: EventStore,
+  ownerId: UserId,
+  revisions: number,
+): Promise<{ pageId: PageId; midPosition: number }> {
   const pageId = pageIdSchema.parse(randomUUID());
-  const events: DomainEvent[] = [{ type: "PageCreated", data: { pageId, ownerId, parentId: null, title: "Often edited", icon: null, markdown: paragraph(0) } }];
+  const events: DomainEvent[] = [
+    {
+      type: "PageCreated",
+      data: { pageId, ownerId, parentId: null, title: "Often edited", icon: null, markdown: paragraph(0) },
+    },
+  ];
   for (let revision = 1; revision < revisions; revision += 1) {
     events.push(
       revision % 10 === 0
@@ -31,14 +44,23 @@ export async function seedRevisedPage(store: EventStore, ownerId: UserId, revisi
   }
   let midPosition = 0;
   for (let start = 0; start < events.length; start += 100) {
-    const { position } = await store.append(`page-${pageId}`, toNewEvents(events.slice(start, start + 100), context(ownerId)), start === 0 ? "no_stream" : start - 1);
+    const { position } = await store.append(
+      `page-${pageId}`,
+      toNewEvents(events.slice(start, start + 100), context(ownerId)),
+      start === 0 ? "no_stream" : start - 1,
+    );
     if (start + 100 <= revisions / 2) midPosition = position;
   }
   return { pageId, midPosition };
 }
 
 /** Appends page changes at `writesPerSecond` for `seconds`; each delivery to each of `feeds` feeds is timed from its append. */
-export async function benchChangeFeed(dir: string, writesPerSecond: number, seconds: number, feeds: number): Promise<{ p50Ms: number; p99Ms: number; deliveries: number; expected: number }> {
+export async function benchChangeFeed(
+  dir: string,
+  writesPerSecond: number,
+  seconds: number,
+  feeds: number,
+): Promise<{ p50Ms: number; p99Ms: number; deliveries: number; expected: number }> {
   const { eventStore, readStore, watcher, stop } = await startLiveProjection(dir, "feed");
   const ownerId = userIdSchema.parse(randomUUID());
   const hub = new ChangeFeedHub(readStore, watcher, { maxPerUser: feeds, clock: () => new Date() });
@@ -63,13 +85,19 @@ export async function benchChangeFeed(dir: string, writesPerSecond: number, seco
   const pages = Array.from({ length: 50 }, () => pageIdSchema.parse(randomUUID()));
   const revisions = new Map<PageId, number>();
   for (const pageId of pages) {
-    const created: DomainEvent[] = [{ type: "PageCreated", data: { pageId, ownerId, parentId: null, title: "Feed", icon: null, markdown: paragraph(0) } }];
+    const created: DomainEvent[] = [
+      {
+        type: "PageCreated",
+        data: { pageId, ownerId, parentId: null, title: "Feed", icon: null, markdown: paragraph(0) },
+      },
+    ];
     await eventStore.append(`page-${pageId}`, toNewEvents(created, context(ownerId)), "no_stream");
     revisions.set(pageId, 0);
   }
   // The creations reach every feed first; only the edits after them are timed.
   const settled = Date.now() + 30_000;
-  while (latencies.length < pages.length * feeds && Date.now() < settled) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (latencies.length < pages.length * feeds && Date.now() < settled)
+    await new Promise((resolve) => setTimeout(resolve, 20));
   latencies.length = 0;
   const total = writesPerSecond * seconds;
   const started = performance.now();
@@ -80,7 +108,9 @@ export async function benchChangeFeed(dir: string, writesPerSecond: number, seco
     const pageId = pages[i % pages.length] ?? pages[0];
     if (!pageId) break;
     const revision = revisions.get(pageId) ?? 0;
-    const events: DomainEvent[] = [{ type: "PageContentReplaced", data: { pageId, markdown: paragraph(revision + 1) } }];
+    const events: DomainEvent[] = [
+      { type: "PageContentReplaced", data: { pageId, markdown: paragraph(revision + 1) } },
+    ];
     const { position } = await eventStore.append(`page-${pageId}`, toNewEvents(events, context(ownerId)), revision);
     appendedAt.set(position, performance.now());
     revisions.set(pageId, revision + 1);

@@ -43,11 +43,20 @@ export async function load(options: {
         headers: options.headers ?? {},
         ...(options.body === undefined ? {} : { body: options.body }),
       },
-      (error: unknown, done: autocannon.Result) => (error ? reject(error instanceof Error ? error : new Error("autocannon failed", { cause: error })) : resolve(done)),
+      (error: unknown, done: autocannon.Result) =>
+        error
+          ? reject(error instanceof Error ? error : new Error("autocannon failed", { cause: error }))
+          : resolve(done),
     );
     instance.on("reqError", (error: unknown) => {
       const coded = errorCode.safeParse(error);
-      count(coded.success ? coded.data.code : error instanceof Error && error.message === "request timed out" ? "timeout" : "socket error");
+      count(
+        coded.success
+          ? coded.data.code
+          : error instanceof Error && error.message === "request timed out"
+            ? "timeout"
+            : "socket error",
+      );
     });
     instance.on("response", (_client, statusCode) => {
       if (statusCode < 200 || statusCode > 299) count(String(statusCode));

@@ -18,7 +18,15 @@ export interface ImageUploadFigures extends LoadFigures {
 
 /** A photo-like JPEG of about 1 MB: noise at high quality does not compress away. */
 async function jpegOfAboutOneMegabyte(): Promise<Buffer> {
-  return sharp({ create: { width: 1100, height: 1100, channels: 3, background: "black", noise: { type: "gaussian", mean: 128, sigma: 60 } } })
+  return sharp({
+    create: {
+      width: 1100,
+      height: 1100,
+      channels: 3,
+      background: "black",
+      noise: { type: "gaussian", mean: 128, sigma: 60 },
+    },
+  })
     .jpeg({ quality: 92 })
     .toBuffer();
 }
@@ -26,7 +34,9 @@ async function jpegOfAboutOneMegabyte(): Promise<Buffer> {
 function multipartBody(boundary: string, image: Buffer): Buffer {
   return Buffer.concat([
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="alt"\r\n\r\nBenchmark photo\r\n`),
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="photo.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="photo.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+    ),
     image,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -35,7 +45,11 @@ function multipartBody(boundary: string, image: Buffer): Buffer {
 /** A server of its own on a fresh DATA_DIR and a signed-in user's cookie; `use` runs while it is up. */
 export async function withOwnServer<T>(secret: string, use: (server: Child, cookie: string) => Promise<T>): Promise<T> {
   const dataDir = await mkdtemp(join(tmpdir(), "workspace-bench-own-"));
-  const server = await startChild("services/all-in-one.ts", { DATA_DIR: dataDir, AUTH_SESSION_SECRET: secret, LOG_LEVEL: "warn" }, "/readyz");
+  const server = await startChild(
+    "services/all-in-one.ts",
+    { DATA_DIR: dataDir, AUTH_SESSION_SECRET: secret, LOG_LEVEL: "warn" },
+    "/readyz",
+  );
   try {
     const cookie = `app-auth.session_token=${await mintSession(secret, { sub: randomUUID(), email: "bench@example.com", name: "Bench" })}`;
     return await use(server, cookie);
@@ -45,14 +59,25 @@ export async function withOwnServer<T>(secret: string, use: (server: Child, cook
   }
 }
 
-export async function benchImageUpload(options: { secret: string; durationSeconds: number; connections: number; log: (line: string) => void }): Promise<ImageUploadFigures> {
+export async function benchImageUpload(options: {
+  secret: string;
+  durationSeconds: number;
+  connections: number;
+  log: (line: string) => void;
+}): Promise<ImageUploadFigures> {
   return withOwnServer(options.secret, async (server, cookie) => {
-    const page = await fetch(`${server.url}/api/v1/pages`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ title: "Gallery" }) });
+    const page = await fetch(`${server.url}/api/v1/pages`, {
+      method: "POST",
+      headers: { cookie, "content-type": "application/json" },
+      body: JSON.stringify({ title: "Gallery" }),
+    });
     const { id } = (await page.json()) as { id: string };
     const image = await jpegOfAboutOneMegabyte();
     const boundary = `bench${randomUUID().replaceAll("-", "")}`;
     const idleMb = server.memory().currentMb;
-    options.log(`load: POST /pages/{id}/images (${(image.length / 1e6).toFixed(2)} MB JPEG) for ${options.durationSeconds} s at ${options.connections} connections`);
+    options.log(
+      `load: POST /pages/{id}/images (${(image.length / 1e6).toFixed(2)} MB JPEG) for ${options.durationSeconds} s at ${options.connections} connections`,
+    );
     const figures = await load({
       url: `${server.url}/api/v1/pages/${id}/images`,
       method: "POST",
@@ -61,6 +86,12 @@ export async function benchImageUpload(options: { secret: string; durationSecond
       headers: { cookie, "content-type": `multipart/form-data; boundary=${boundary}` },
       body: multipartBody(boundary, image),
     });
-    return { ...figures, imageBytes: image.length, connections: options.connections, peakMb: server.memory().peakMb, idleMb };
+    return {
+      ...figures,
+      imageBytes: image.length,
+      connections: options.connections,
+      peakMb: server.memory().peakMb,
+      idleMb,
+    };
   });
 }

@@ -36,9 +36,17 @@ const list = (n: number) => Array.from({ length: n }, () => "?").join(", ");
  */
 function listSql(visibleTo: VisibleTo): { sql: string; params: string[] } {
   const sources = [
-    ...visibleTo.ownerIds.map(() => "SELECT * FROM (SELECT id, updated_pos FROM pages WHERE owner_id = ? AND deleted = 0 ORDER BY updated_pos DESC, id DESC LIMIT 51)"),
-    ...visibleTo.folderIds.map(() => "SELECT * FROM (SELECT page_id AS id, updated_pos FROM page_ancestors WHERE folder_id = ? ORDER BY updated_pos DESC, page_id DESC LIMIT 51)"),
-    ...(visibleTo.pageIds.length > 0 ? [`SELECT id, updated_pos FROM pages WHERE id IN (${list(visibleTo.pageIds.length)}) AND deleted = 0`] : []),
+    ...visibleTo.ownerIds.map(
+      () =>
+        "SELECT * FROM (SELECT id, updated_pos FROM pages WHERE owner_id = ? AND deleted = 0 ORDER BY updated_pos DESC, id DESC LIMIT 51)",
+    ),
+    ...visibleTo.folderIds.map(
+      () =>
+        "SELECT * FROM (SELECT page_id AS id, updated_pos FROM page_ancestors WHERE folder_id = ? ORDER BY updated_pos DESC, page_id DESC LIMIT 51)",
+    ),
+    ...(visibleTo.pageIds.length > 0
+      ? [`SELECT id, updated_pos FROM pages WHERE id IN (${list(visibleTo.pageIds.length)}) AND deleted = 0`]
+      : []),
   ];
   const sql = `WITH candidates AS (${sources.join(" UNION ALL ")}),
     winners AS (SELECT DISTINCT id, updated_pos FROM candidates ORDER BY updated_pos DESC, id DESC LIMIT 51)
@@ -72,7 +80,9 @@ export async function measureInProcessLimits(options: {
     const listStatement = db.prepare(listQuery.sql);
     const resolveQuery = resolveSql(visibleTo);
     const resolveStatement = db.prepare(resolveQuery.sql);
-    const contentStatement = db.prepare("SELECT p.*, c.markdown FROM pages p JOIN page_contents c ON c.page_id = p.id WHERE p.id = ? AND p.deleted = 0");
+    const contentStatement = db.prepare(
+      "SELECT p.*, c.markdown FROM pages p JOIN page_contents c ON c.page_id = p.id WHERE p.id = ? AND p.deleted = 0",
+    );
     const search = (q: string) => {
       const terms = parseSearch(q);
       return () => store.pages.search({ terms, visibleTo, offset: 0, limit: 20 });

@@ -9,13 +9,19 @@ const PEER_PACKAGES = ["@event-driven-io/emmett@0.38.5", "@event-driven-io/emmet
 const PEER_MODULE = "@event-driven-io/emmett-sqlite";
 
 interface EmmettStore {
-  appendToStream(stream: string, events: ReadonlyArray<{ type: string; data: Record<string, unknown> }>): Promise<unknown>;
+  appendToStream(
+    stream: string,
+    events: ReadonlyArray<{ type: string; data: Record<string, unknown> }>,
+  ): Promise<unknown>;
 }
 
 type GetStore = (options: { fileName: string; schema: { autoMigration: "CreateOrUpdate" } }) => EmmettStore;
 
 const hasGetStore = (module: unknown): module is { getSQLiteEventStore: GetStore } =>
-  typeof module === "object" && module !== null && "getSQLiteEventStore" in module && typeof module.getSQLiteEventStore === "function";
+  typeof module === "object" &&
+  module !== null &&
+  "getSQLiteEventStore" in module &&
+  typeof module.getSQLiteEventStore === "function";
 
 async function load(): Promise<unknown> {
   // A specifier in a variable: the project type-checks without the peer installed.
@@ -33,7 +39,9 @@ export async function emmettPeer(log: (line: string) => void): Promise<GetStore 
   let module = await load().catch(() => null);
   if (module === null) {
     log(`installing the appends peer once: ${PEER_PACKAGES.join(", ")} (not part of npm ci)`);
-    const installed = spawnSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", ...PEER_PACKAGES], { stdio: ["ignore", "ignore", "inherit"] });
+    const installed = spawnSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", ...PEER_PACKAGES], {
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     if (installed.status !== 0) return null;
     module = await loadInstalled().catch(() => null);
   }

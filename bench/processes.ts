@@ -19,7 +19,12 @@ export interface Child {
  * than being refused past four. The noisy-neighbour rows set the defaults back (bench/noisy/noisy-table.ts).
  */
 const UNREACHED_RATE_LIMITS = {
-  ...Object.fromEntries(["READ", "WRITE", "SEARCH", "UPLOAD", "IMPORT", "SHARING"].map((rateClass) => [`RATE_LIMIT_${rateClass}`, "999999999/1m"])),
+  ...Object.fromEntries(
+    ["READ", "WRITE", "SEARCH", "UPLOAD", "IMPORT", "SHARING"].map((rateClass) => [
+      `RATE_LIMIT_${rateClass}`,
+      "999999999/1m",
+    ]),
+  ),
   WORKER_TASKS_PER_CALLER: "10000",
 };
 
@@ -31,7 +36,14 @@ const UNREACHED_RATE_LIMITS = {
 const SERVICE_NODE_ARGS = ["--max-old-space-size=1024"];
 
 /** Starts a TypeScript entry with PORT set and waits until `readyPath` answers 200. */
-export async function startChild(entry: string, env: Record<string, string>, readyPath: string, nodeArgs: string[] = [], timeoutMs = 600_000, args: string[] = []): Promise<Child> {
+export async function startChild(
+  entry: string,
+  env: Record<string, string>,
+  readyPath: string,
+  nodeArgs: string[] = [],
+  timeoutMs = 600_000,
+  args: string[] = [],
+): Promise<Child> {
   const port = await freePort();
   const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, ...nodeArgs, "--import", "tsx", entry, ...args], {
     env: { ...process.env, ...UNREACHED_RATE_LIMITS, ...env, PORT: String(port), HOST: "127.0.0.1" },
@@ -41,7 +53,10 @@ export async function startChild(entry: string, env: Record<string, string>, rea
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
-    const ok = await fetch(`${url}${readyPath}`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}${readyPath}`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) throw new Error(`${entry} was not ready in time`);
     await new Promise((resolve) => setTimeout(resolve, 200));

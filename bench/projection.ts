@@ -20,7 +20,11 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
-export async function benchProjectionLag(dir: string, writesPerSecond: number, seconds: number): Promise<{ p50Ms: number; p99Ms: number; writes: number }> {
+export async function benchProjectionLag(
+  dir: string,
+  writesPerSecond: number,
+  seconds: number,
+): Promise<{ p50Ms: number; p99Ms: number; writes: number }> {
   const { eventStore, watcher, stop } = await startLiveProjection(dir, "lag");
   const lags: number[] = [];
   const pending: Array<Promise<void>> = [];
@@ -31,7 +35,12 @@ export async function benchProjectionLag(dir: string, writesPerSecond: number, s
     const wait = due - performance.now();
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
     const pageId = pageIdSchema.parse(randomUUID());
-    const events: DomainEvent[] = [{ type: "PageCreated", data: { pageId, ownerId: actorId, parentId: null, title: `Lag ${i}`, icon: null, markdown: "x".repeat(2_048) } }];
+    const events: DomainEvent[] = [
+      {
+        type: "PageCreated",
+        data: { pageId, ownerId: actorId, parentId: null, title: `Lag ${i}`, icon: null, markdown: "x".repeat(2_048) },
+      },
+    ];
     const { position } = await eventStore.append(`page-${pageId}`, toNewEvents(events, context()), "no_stream");
     const appended = performance.now();
     pending.push(watcher.waitFor(position, 10_000).then(() => void lags.push(performance.now() - appended)));
@@ -53,11 +62,25 @@ export async function benchReplay(
   for (let written = 0; written < eventCount; written += 10) {
     const pageId = pageIdSchema.parse(randomUUID());
     const events: DomainEvent[] = [
-      { type: "PageCreated", data: { pageId, ownerId: actorId, parentId: null, title: "Replay", icon: null, markdown: "# Replay\n\nA short page." } },
-      ...Array.from({ length: 9 }, (_, i): DomainEvent => ({ type: "PageRenamed", data: { pageId, title: `Replay ${i}`, previousTitle: null } })),
+      {
+        type: "PageCreated",
+        data: {
+          pageId,
+          ownerId: actorId,
+          parentId: null,
+          title: "Replay",
+          icon: null,
+          markdown: "# Replay\n\nA short page.",
+        },
+      },
+      ...Array.from({ length: 9 }, (_, i): DomainEvent => ({
+        type: "PageRenamed",
+        data: { pageId, title: `Replay ${i}`, previousTitle: null },
+      })),
     ];
     await eventStore.append(`page-${pageId}`, toNewEvents(events, context()), "no_stream");
-    if (written % 100_000 === 0) onProgress(`seeding replay history: ${written.toLocaleString()} / ${eventCount.toLocaleString()} events`);
+    if (written % 100_000 === 0)
+      onProgress(`seeding replay history: ${written.toLocaleString()} / ${eventCount.toLocaleString()} events`);
   }
   const rawDb = new Database(file, { readonly: true });
   const rawStarted = performance.now();
@@ -73,10 +96,15 @@ export async function benchReplay(
     logger: silent,
     batchSize: 5_000,
     onProgress: ({ applied, head }) => {
-      if (applied % 100_000 === 0) onProgress(`replaying: ${applied.toLocaleString()} / ${head.toLocaleString()} events`);
+      if (applied % 100_000 === 0)
+        onProgress(`replaying: ${applied.toLocaleString()} / ${head.toLocaleString()} events`);
     },
   });
   await store.close();
   await eventStore.close();
-  return { events: result.applied, eventsPerSecond: result.applied / result.seconds, rawReadPerSecond: rawRows / rawSeconds };
+  return {
+    events: result.applied,
+    eventsPerSecond: result.applied / result.seconds,
+    rawReadPerSecond: rawRows / rawSeconds,
+  };
 }

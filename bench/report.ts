@@ -12,15 +12,34 @@ export interface Row {
   readonly verdict: "met" | "MISSED" | "report" | "not built";
 }
 
-export const fmt = (n: number, digits = 0): string => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+export const fmt = (n: number, digits = 0): string =>
+  n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 export function verdict(ok: boolean): Row["verdict"] {
   return ok ? "met" : "MISSED";
 }
 
 export function renderTable(rows: readonly Row[]): string {
-  const headers = ["figure", "value", "reference (same run)", "ratio", "same-bytes ceiling", "in-process limit", "target", "verdict"];
-  const cells = rows.map((r) => [r.figure, r.value, r.reference, r.ratio, r.sameBytes ?? "—", r.inProcess ?? "—", r.target, r.verdict]);
+  const headers = [
+    "figure",
+    "value",
+    "reference (same run)",
+    "ratio",
+    "same-bytes ceiling",
+    "in-process limit",
+    "target",
+    "verdict",
+  ];
+  const cells = rows.map((r) => [
+    r.figure,
+    r.value,
+    r.reference,
+    r.ratio,
+    r.sameBytes ?? "—",
+    r.inProcess ?? "—",
+    r.target,
+    r.verdict,
+  ]);
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] ?? "").length)));
   const line = (values: string[]) => `| ${values.map((v, i) => v.padEnd(widths[i] ?? 0)).join(" | ")} |`;
   return [line(headers), line(widths.map((w) => "-".repeat(w))), ...cells.map(line)].join("\n");

@@ -71,7 +71,8 @@ mkdirSync(dataDir);
 const rows: Row[] = [];
 const raw: Record<string, unknown> = { machine, options };
 
-const cookieFor = async (user: SeedUser) => `app-auth.session_token=${await mintSession(SECRET, { sub: user.id, email: user.email, name: user.name })}`;
+const cookieFor = async (user: SeedUser) =>
+  `app-auth.session_token=${await mintSession(SECRET, { sub: user.id, email: user.email, name: user.name })}`;
 
 try {
   log(`seeding ${fmt(options.pages)} pages`);
@@ -80,11 +81,18 @@ try {
   const seeded = await seedWorkspace(seedStore, options.pages, (done) => log(`  seeded ${fmt(done)} pages`));
   const revised = await seedRevisedPage(seedStore, userIdSchema.parse(seeded.owners[0]?.id ?? seeded.reader.id), 1_000);
   await seedStore.close();
-  log(`seeded ${fmt(seeded.events)} events in ${fmt((performance.now() - seedStarted) / 1000, 1)} s; starting the server`);
+  log(
+    `seeded ${fmt(seeded.events)} events in ${fmt((performance.now() - seedStarted) / 1000, 1)} s; starting the server`,
+  );
 
   const projectionStarted = performance.now();
   const profileArgs = options.profile ? ["--cpu-prof", "--cpu-prof-dir=bench/profiles"] : [];
-  const server = await startChild("services/all-in-one.ts", { DATA_DIR: dataDir, AUTH_SESSION_SECRET: SECRET, LOG_LEVEL: "warn" }, "/readyz", profileArgs);
+  const server = await startChild(
+    "services/all-in-one.ts",
+    { DATA_DIR: dataDir, AUTH_SESSION_SECRET: SECRET, LOG_LEVEL: "warn" },
+    "/readyz",
+    profileArgs,
+  );
   const api = `${server.url}/api/v1`;
   log(`server up and caught up in ${fmt((performance.now() - projectionStarted) / 1000, 1)} s`);
 
@@ -97,10 +105,19 @@ try {
       index >= 20 && index < 23
         ? [{ path: "/shares/workspace/members", body: { email: seeded.reader.email, role: "viewer" } }]
         : shared
-          ? [{ path: `/shares/entity/folder/${shared.folderId}/grants`, body: { email: seeded.reader.email, permission: "view" } }]
+          ? [
+              {
+                path: `/shares/entity/folder/${shared.folderId}/grants`,
+                body: { email: seeded.reader.email, permission: "view" },
+              },
+            ]
           : [];
     for (const request of requests) {
-      const reply = await fetch(`${api}${request.path}`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify(request.body) });
+      const reply = await fetch(`${api}${request.path}`, {
+        method: "POST",
+        headers: { cookie, "content-type": "application/json" },
+        body: JSON.stringify(request.body),
+      });
       if (reply.ok) grantsApplied += 1;
     }
   }
@@ -129,34 +146,77 @@ try {
   });
   const headers = { cookie: readerCookie };
   const list = await run("GET /pages?limit=50", `${api}/pages?limit=50`, { headers });
-  const resolve = await run("GET /pages/resolve", `${api}/pages/resolve?title=${encodeURIComponent(seeded.sampleTitle)}`, { headers });
+  const resolve = await run(
+    "GET /pages/resolve",
+    `${api}/pages/resolve?title=${encodeURIComponent(seeded.sampleTitle)}`,
+    { headers },
+  );
   const searchFor = (q: string) => `${api}/search?q=${encodeURIComponent(q)}&limit=20`;
   const searchWord = await run("GET /search one word", searchFor(SEARCH_WORDS.selective), { headers });
   const searchPhrase = await run("GET /search phrase", searchFor(`"${SEARCH_WORDS.phrase}"`), { headers });
-  const searchInvisible = await run("GET /search, a word only in pages the reader cannot see", searchFor(SEARCH_WORDS.onlyInvisible), { headers });
+  const searchInvisible = await run(
+    "GET /search, a word only in pages the reader cannot see",
+    searchFor(SEARCH_WORDS.onlyInvisible),
+    { headers },
+  );
   const searchMiss = await run("GET /search, a word in no page", searchFor(SEARCH_WORDS.absent), { headers });
   const ownerCookie = await cookieFor(seeded.owners[0] ?? seeded.reader);
-  const content = await run("GET /pages/{id}/content", `${api}/pages/${seeded.tenKilobytePageId}/content`, { headers: { cookie: ownerCookie } });
+  const content = await run("GET /pages/{id}/content", `${api}/pages/${seeded.tenKilobytePageId}/content`, {
+    headers: { cookie: ownerCookie },
+  });
   const create = await run("POST /pages", `${api}/pages`, {
     method: "POST",
     headers: { ...headers, "content-type": "application/json" },
     body: JSON.stringify({ title: "Benchmark page", markdown: "# Benchmark\n\nWritten under load." }),
   });
-  const readAt = await run("GET /pages/{id}?at= (1,000 revisions)", `${api}/pages/${revised.pageId}?at=${revised.midPosition}`, { headers: { cookie: ownerCookie } });
+  const readAt = await run(
+    "GET /pages/{id}?at= (1,000 revisions)",
+    `${api}/pages/${revised.pageId}?at=${revised.midPosition}`,
+    { headers: { cookie: ownerCookie } },
+  );
   const memory = server.memory();
   const createBody = JSON.stringify({ title: "Benchmark page", markdown: "# Benchmark\n\nWritten under load." });
-  const sameBytes = await measureSameBytes(workDir, [
-    { name: "list", url: `${api}/pages?limit=50`, headers },
-    { name: "resolve", url: `${api}/pages/resolve?title=${encodeURIComponent(seeded.sampleTitle)}`, headers },
-    { name: "content", url: `${api}/pages/${seeded.tenKilobytePageId}/content`, headers: { cookie: ownerCookie } },
-    { name: "create", url: `${api}/pages`, method: "POST", headers: { ...headers, "content-type": "application/json" }, body: createBody },
-    { name: "searchWord", url: searchFor(SEARCH_WORDS.selective), headers },
-    { name: "searchPhrase", url: searchFor(`"${SEARCH_WORDS.phrase}"`), headers },
-    { name: "readAt", url: `${api}/pages/${revised.pageId}?at=${revised.midPosition}`, headers: { cookie: ownerCookie } },
-  ], run);
+  const sameBytes = await measureSameBytes(
+    workDir,
+    [
+      { name: "list", url: `${api}/pages?limit=50`, headers },
+      { name: "resolve", url: `${api}/pages/resolve?title=${encodeURIComponent(seeded.sampleTitle)}`, headers },
+      { name: "content", url: `${api}/pages/${seeded.tenKilobytePageId}/content`, headers: { cookie: ownerCookie } },
+      {
+        name: "create",
+        url: `${api}/pages`,
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json" },
+        body: createBody,
+      },
+      { name: "searchWord", url: searchFor(SEARCH_WORDS.selective), headers },
+      { name: "searchPhrase", url: searchFor(`"${SEARCH_WORDS.phrase}"`), headers },
+      {
+        name: "readAt",
+        url: `${api}/pages/${revised.pageId}?at=${revised.midPosition}`,
+        headers: { cookie: ownerCookie },
+      },
+    ],
+    run,
+  );
   await server.stop();
 
-  raw.http = { ceiling: ceilingFigures, list, resolve, content, create, readAt, memory, grantsApplied, searchWord, searchPhrase, searchInvisible, searchMiss, sameBytes, inProcess };
+  raw.http = {
+    ceiling: ceilingFigures,
+    list,
+    resolve,
+    content,
+    create,
+    readAt,
+    memory,
+    grantsApplied,
+    searchWord,
+    searchPhrase,
+    searchInvisible,
+    searchMiss,
+    sameBytes,
+    inProcess,
+  };
 
   const split = await benchSplitReads({
     env: { DATA_DIR: dataDir, AUTH_SESSION_SECRET: SECRET, LOG_LEVEL: "warn" },
@@ -169,15 +229,41 @@ try {
   raw.split = split;
 
   const ceil = ceilingFigures.requestsPerSecond;
-  const refs = (name: keyof typeof sameBytes, inProcessPerSecond?: number) => ({ ceiling: ceilingFigures, ...(sameBytes[name] ? { sameBytes: sameBytes[name] } : {}), ...(inProcessPerSecond ? { inProcessPerSecond } : {}) });
+  const refs = (name: keyof typeof sameBytes, inProcessPerSecond?: number) => ({
+    ceiling: ceilingFigures,
+    ...(sameBytes[name] ? { sameBytes: sameBytes[name] } : {}),
+    ...(inProcessPerSecond ? { inProcessPerSecond } : {}),
+  });
   // Search's p99 target is set at 100,000 pages; smaller runs report theirs.
   const searchP99 = options.pages >= 100_000 ? { maxP99: 50 } : {};
-  rows.push(fairRow(`GET /pages?limit=50 (${fmt(options.pages)} pages, ${grantsApplied} grants)`, list, refs("list", inProcess.list), { sameBytes: 0.5, maxP99: 15 }));
+  rows.push(
+    fairRow(
+      `GET /pages?limit=50 (${fmt(options.pages)} pages, ${grantsApplied} grants)`,
+      list,
+      refs("list", inProcess.list),
+      { sameBytes: 0.5, maxP99: 15 },
+    ),
+  );
   rows.push(fairRow("GET /pages/resolve", resolve, refs("resolve", inProcess.resolve), { sameBytes: 0.6 }));
-  rows.push(fairRow("GET /pages/{id}/content (10 KB)", content, refs("content", inProcess.content), { sameBytes: 0.6 }));
+  rows.push(
+    fairRow("GET /pages/{id}/content (10 KB)", content, refs("content", inProcess.content), { sameBytes: 0.6 }),
+  );
   rows.push(fairRow("POST /pages (read-your-writes)", create, refs("create"), { ceiling: 0.1, maxP99: 30 }));
-  rows.push(fairRow(`GET /search one word (${fmt(options.pages)} pages, 1 in 50 match)`, searchWord, refs("searchWord", inProcess.searchWord), { sameBytes: 0.3, inProcess: 0.5, ...searchP99 }));
-  rows.push(fairRow("GET /search phrase", searchPhrase, refs("searchPhrase", inProcess.searchPhrase), { sameBytes: 0.3, inProcess: 0.5, ...searchP99 }));
+  rows.push(
+    fairRow(
+      `GET /search one word (${fmt(options.pages)} pages, 1 in 50 match)`,
+      searchWord,
+      refs("searchWord", inProcess.searchWord),
+      { sameBytes: 0.3, inProcess: 0.5, ...searchP99 },
+    ),
+  );
+  rows.push(
+    fairRow("GET /search phrase", searchPhrase, refs("searchPhrase", inProcess.searchPhrase), {
+      sameBytes: 0.3,
+      inProcess: 0.5,
+      ...searchP99,
+    }),
+  );
   rows.push({
     figure: "GET /search: invisible hit against a miss",
     value: `${fmt(searchInvisible.requestsPerSecond)} req/s, p99 ${fmt(searchInvisible.p99Ms)} ms, ${failedText(searchInvisible)} (${SEARCH_WORDS.onlyInvisible}: ${fmt(options.pages / 30)} pages, none visible)`,
@@ -194,10 +280,30 @@ try {
     target: "report",
     verdict: "report",
   });
-  if (split === null) rows.push({ figure: "split mode through nginx", value: "not measured: nginx is not installed", reference: "—", ratio: "—", target: "report", verdict: "report" });
+  if (split === null)
+    rows.push({
+      figure: "split mode through nginx",
+      value: "not measured: nginx is not installed",
+      reference: "—",
+      ratio: "—",
+      target: "report",
+      verdict: "report",
+    });
   for (const s of split ?? []) {
-    rows.push(splitRow(`split via nginx, ${s.queryNodes} query node${s.queryNodes > 1 ? "s" : ""}: GET /pages/resolve`, s.resolve, resolve));
-    rows.push(splitRow(`split via nginx, ${s.queryNodes} query node${s.queryNodes > 1 ? "s" : ""}: GET /pages/{id}/content`, s.content, content));
+    rows.push(
+      splitRow(
+        `split via nginx, ${s.queryNodes} query node${s.queryNodes > 1 ? "s" : ""}: GET /pages/resolve`,
+        s.resolve,
+        resolve,
+      ),
+    );
+    rows.push(
+      splitRow(
+        `split via nginx, ${s.queryNodes} query node${s.queryNodes > 1 ? "s" : ""}: GET /pages/{id}/content`,
+        s.content,
+        content,
+      ),
+    );
   }
 
   log(`event store appends: ${fmt(options.appendEvents)} events per batch size`);
@@ -218,7 +324,14 @@ try {
   log(`projection lag at 1,000 writes/s for ${options.lagSeconds} s`);
   const lag = await benchProjectionLag(workDir, 1_000, options.lagSeconds);
   raw.projectionLag = lag;
-  rows.push({ figure: "projection lag at 1,000 writes/s", value: `p50 ${fmt(lag.p50Ms, 1)} ms, p99 ${fmt(lag.p99Ms, 1)} ms`, reference: "—", ratio: "—", target: "p99 ≤ 20 ms", verdict: verdict(lag.p99Ms <= 20) });
+  rows.push({
+    figure: "projection lag at 1,000 writes/s",
+    value: `p50 ${fmt(lag.p50Ms, 1)} ms, p99 ${fmt(lag.p99Ms, 1)} ms`,
+    reference: "—",
+    ratio: "—",
+    target: "p99 ≤ 20 ms",
+    verdict: verdict(lag.p99Ms <= 20),
+  });
 
   log(`change feed: 1,000 writes/s for ${options.lagSeconds} s to 100 feeds`);
   const feed = await benchChangeFeed(workDir, 1_000, options.lagSeconds, 100);
@@ -267,7 +380,10 @@ try {
   raw.vaultImport = vaultImport;
   rows.push({
     figure: `import of a ${fmt(vaultImport.files)}-file vault (900 linked notes, 100 images)`,
-    value: vaultImport.status === 201 ? `${fmt(vaultImport.seconds, 1)} s, ${fmt(vaultImport.pagesPerSecond)} pages/s` : `failed: ${vaultImport.status}`,
+    value:
+      vaultImport.status === 201
+        ? `${fmt(vaultImport.seconds, 1)} s, ${fmt(vaultImport.pagesPerSecond)} pages/s`
+        : `failed: ${vaultImport.status}`,
     reference: `server peak RSS ${fmt(vaultImport.peakMb)} MB`,
     ratio: "—",
     target: "report",
@@ -283,7 +399,10 @@ try {
   raw.export = exported;
   rows.push({
     figure: `export of a ${fmt(exported.pages)}-page workspace (GET /exports/obsidian, ${fmt(exported.zipMb, 1)} MB zip)`,
-    value: exported.status === 200 ? `${fmt(exported.seconds, 1)} s, ${fmt(exported.pagesPerSecond)} pages/s` : `failed: ${exported.status}`,
+    value:
+      exported.status === 200
+        ? `${fmt(exported.seconds, 1)} s, ${fmt(exported.pagesPerSecond)} pages/s`
+        : `failed: ${exported.status}`,
     reference: `server peak RSS ${fmt(exported.peakMb)} MB while exporting (idle ${fmt(exported.idleMb)} MB)`,
     ratio: "—",
     target: "report",
@@ -300,9 +419,14 @@ try {
 
   const table = renderTable(rows);
   const seconds = (Date.now() - started) / 1000;
-  process.stdout.write(`\n${machine.cores} cores, Node ${machine.node}, ${options.quick ? "quick" : "full"} run in ${fmt(seconds)} s\n\n${table}\n`);
+  process.stdout.write(
+    `\n${machine.cores} cores, Node ${machine.node}, ${options.quick ? "quick" : "full"} run in ${fmt(seconds)} s\n\n${table}\n`,
+  );
   mkdirSync("bench/results", { recursive: true });
-  const file = join("bench/results", `${new Date().toISOString().replaceAll(":", "-").slice(0, 19)}${options.quick ? "-quick" : ""}.json`);
+  const file = join(
+    "bench/results",
+    `${new Date().toISOString().replaceAll(":", "-").slice(0, 19)}${options.quick ? "-quick" : ""}.json`,
+  );
   writeFileSync(file, `${JSON.stringify({ ...raw, rows, seconds }, null, 2)}\n`);
   log(`results written to ${file}`);
 } finally {

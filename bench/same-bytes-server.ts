@@ -4,7 +4,10 @@ import { readFileSync } from "node:fs";
 import Fastify, { type FastifyReply } from "fastify";
 import { z } from "zod";
 
-const bodiesSchema = z.record(z.string(), z.object({ status: z.number().int(), contentType: z.string(), base64: z.string() }));
+const bodiesSchema = z.record(
+  z.string(),
+  z.object({ status: z.number().int(), contentType: z.string(), base64: z.string() }),
+);
 const bodies = bodiesSchema.parse(JSON.parse(readFileSync(z.string().parse(process.argv[2]), "utf8")));
 
 const app = Fastify({ logger: false });
@@ -12,12 +15,23 @@ const app = Fastify({ logger: false });
 app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
 for (const [name, answer] of Object.entries(bodies)) {
   const bytes = Buffer.from(answer.base64, "base64");
-  const handler = async (_request: unknown, reply: FastifyReply) => reply.code(answer.status).type(answer.contentType).send(bytes);
+  const handler = async (_request: unknown, reply: FastifyReply) =>
+    reply.code(answer.status).type(answer.contentType).send(bytes);
   app.get(`/same/${name}`, handler);
   app.post(`/same/${name}`, handler);
 }
 app.get("/ready", async () => ({ ok: true }));
-await app.listen({ port: z.coerce.number().int().min(0).parse(process.env.PORT ?? "0"), host: "127.0.0.1" });
+await app.listen({
+  port: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .parse(process.env.PORT ?? "0"),
+  host: "127.0.0.1",
+});
 process.on("SIGTERM", () => {
-  app.close().then(() => process.exit(0), () => process.exit(1));
+  app.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
 });

@@ -10,7 +10,10 @@ import { toNewEvents } from "../shared/commands/new-events.ts";
 import type { DomainEvent } from "../shared/events.ts";
 import { pageIdSchema, userIdSchema } from "../shared/kernel/ids.ts";
 
-const WORDS = "plan storage migration onboarding hiring decision owner risk goal quarter review release budget team page link note".split(" ");
+const WORDS =
+  "plan storage migration onboarding hiring decision owner risk goal quarter review release budget team page link note".split(
+    " ",
+  );
 
 function prose(words: number, seed: number): string {
   return Array.from({ length: words }, (_, i) => WORDS[(seed * 7 + i * 13) % WORDS.length]).join(" ");
@@ -28,12 +31,19 @@ export async function benchSearchIndexCost(dir: string, pages: number): Promise<
   for (let i = 0; i < pages; i += 1) {
     const pageId = pageIdSchema.parse(randomUUID());
     const events: DomainEvent[] = [
-      { type: "PageCreated", data: { pageId, ownerId, parentId: null, title: `Page ${i}`, icon: null, markdown: prose(400, i) } },
+      {
+        type: "PageCreated",
+        data: { pageId, ownerId, parentId: null, title: `Page ${i}`, icon: null, markdown: prose(400, i) },
+      },
       { type: "PageContentReplaced", data: { pageId, markdown: prose(450, i + 1) } },
       { type: "PageRenamed", data: { pageId, title: `Page ${i} (reviewed)`, previousTitle: `Page ${i}` } },
       { type: "PageContentReplaced", data: { pageId, markdown: prose(500, i + 2) } },
     ];
-    await eventStore.append(`page-${pageId}`, toNewEvents(events, { actorId: ownerId, correlationId: randomUUID(), now: new Date() }), "no_stream");
+    await eventStore.append(
+      `page-${pageId}`,
+      toNewEvents(events, { actorId: ownerId, correlationId: randomUUID(), now: new Date() }),
+      "no_stream",
+    );
   }
   const logger = pino({ level: "silent" });
   const rate = async (searchIndex: boolean): Promise<{ applied: number; perSecond: number }> => {
@@ -46,5 +56,9 @@ export async function benchSearchIndexCost(dir: string, pages: number): Promise<
   const without = await rate(false);
   const withIndex = await rate(true);
   await eventStore.close();
-  return { events: withIndex.applied, withIndexPerSecond: withIndex.perSecond, withoutIndexPerSecond: without.perSecond };
+  return {
+    events: withIndex.applied,
+    withIndexPerSecond: withIndex.perSecond,
+    withoutIndexPerSecond: without.perSecond,
+  };
 }

@@ -42,21 +42,42 @@ function markdown(bytes: number, title: string, extra = ""): string {
 }
 
 /** Words for the search figures: one in every 50th page (a selective query), one only in the last owner's pages. */
-export const SEARCH_WORDS = { selective: "zeppelin", phrase: "zeppelin rollout", onlyInvisible: "quokka", absent: "xylograph" } as const;
+export const SEARCH_WORDS = {
+  selective: "zeppelin",
+  phrase: "zeppelin rollout",
+  onlyInvisible: "quokka",
+  absent: "xylograph",
+} as const;
 
-export async function seedWorkspace(store: EventStore, pageCount: number, onProgress?: (done: number) => void): Promise<Seeded> {
+export async function seedWorkspace(
+  store: EventStore,
+  pageCount: number,
+  onProgress?: (done: number) => void,
+): Promise<Seeded> {
   const next = random(42);
-  const user = (label: string): SeedUser => ({ id: userIdSchema.parse(randomUUID()), email: `${label}@bench.example`, name: label });
+  const user = (label: string): SeedUser => ({
+    id: userIdSchema.parse(randomUUID()),
+    email: `${label}@bench.example`,
+    name: label,
+  });
   const reader = user("reader");
   const owners = Array.from({ length: 30 }, (_, i) => user(`owner-${i}`));
   let events = 0;
   const append = async (stream: string, domainEvents: DomainEvent[], actorId: UserId) => {
-    await store.append(stream, toNewEvents(domainEvents, { actorId, correlationId: randomUUID(), now: new Date() }), "no_stream");
+    await store.append(
+      stream,
+      toNewEvents(domainEvents, { actorId, correlationId: randomUUID(), now: new Date() }),
+      "no_stream",
+    );
     events += domainEvents.length;
   };
   for (const u of [reader, ...owners]) {
     await append(`email-${u.email}`, [{ type: "EmailReserved", data: { email: u.email, userId: u.id } }], u.id);
-    await append(`user-${u.id}`, [{ type: "UserRegistered", data: { userId: u.id, email: u.email, name: u.name, image: null } }], u.id);
+    await append(
+      `user-${u.id}`,
+      [{ type: "UserRegistered", data: { userId: u.id, email: u.email, name: u.name, image: null } }],
+      u.id,
+    );
   }
 
   // Each owner: 3 top-level folders, each with a chain of subfolders four levels deep and two branches.
@@ -64,8 +85,12 @@ export async function seedWorkspace(store: EventStore, pageCount: number, onProg
   const sharedFolders: Seeded["sharedFolders"] = [];
   for (const owner of owners) {
     const tree = await appendFolderTree(owner.id, (folderId, event) => append(`folder-${folderId}`, [event], owner.id));
-    foldersByOwner.set(owner.id, tree.map((folder) => folder.folderId));
-    for (const { folderId, top, depth } of tree) if (depth === 0 && top === 0) sharedFolders.push({ ownerId: owner.id, folderId });
+    foldersByOwner.set(
+      owner.id,
+      tree.map((folder) => folder.folderId),
+    );
+    for (const { folderId, top, depth } of tree)
+      if (depth === 0 && top === 0) sharedFolders.push({ ownerId: owner.id, folderId });
   }
 
   const sampleTitle = "Quarterly plan 7";
@@ -79,7 +104,16 @@ export async function seedWorkspace(store: EventStore, pageCount: number, onProg
     const title = i === 7 ? sampleTitle : `Quarterly plan ${i}`;
     // The reader never sees the last owner's pages (no grant, no membership): their word is an invisible hit.
     const extra = `${i % 50 === 0 ? "Notes on the zeppelin rollout. " : ""}${i % owners.length === owners.length - 1 ? "The quokka survey. " : ""}`;
-    await append(`page-${pageId}`, [{ type: "PageCreated", data: { pageId, ownerId: owner.id, parentId, title, icon: null, markdown: markdown(size, title, extra) } }], owner.id);
+    await append(
+      `page-${pageId}`,
+      [
+        {
+          type: "PageCreated",
+          data: { pageId, ownerId: owner.id, parentId, title, icon: null, markdown: markdown(size, title, extra) },
+        },
+      ],
+      owner.id,
+    );
     if (i === 0) tenKilobytePageId = pageId;
     if (i % 5_000 === 0) onProgress?.(i);
   }

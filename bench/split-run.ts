@@ -16,9 +16,16 @@ import { seedWorkspace, type SeedUser } from "./seed.ts";
 import { benchSplitReads } from "./split.ts";
 
 const SECRET = "benchmark-session-secret-long-enough-for-hs256";
-const { values } = parseArgs({ args: process.argv.slice(2), options: { duration: { type: "string" }, connections: { type: "string" }, pages: { type: "string" } } });
+const { values } = parseArgs({
+  args: process.argv.slice(2),
+  options: { duration: { type: "string" }, connections: { type: "string" }, pages: { type: "string" } },
+});
 const options = z
-  .object({ duration: z.coerce.number().int().min(1).max(120), connections: z.coerce.number().int().min(1).max(500), pages: z.coerce.number().int().min(10) })
+  .object({
+    duration: z.coerce.number().int().min(1).max(120),
+    connections: z.coerce.number().int().min(1).max(500),
+    pages: z.coerce.number().int().min(10),
+  })
   .parse({ duration: values.duration ?? 5, connections: values.connections ?? 50, pages: values.pages ?? 1_000 });
 const log = (line: string) => process.stderr.write(`[bench:split] ${line}\n`);
 const workDir = await mkdtemp(join(tmpdir(), "split-bench-"));
@@ -32,7 +39,11 @@ try {
   // The split has no projector here: the all-in-one server builds the read models once.
   await (await startChild("services/all-in-one.ts", env, "/readyz")).stop();
   const cookieFor = async (user: SeedUser | undefined): Promise<Record<string, string>> =>
-    user ? { cookie: `app-auth.session_token=${await mintSession(SECRET, { sub: user.id, email: user.email, name: user.name })}` } : {};
+    user
+      ? {
+          cookie: `app-auth.session_token=${await mintSession(SECRET, { sub: user.id, email: user.email, name: user.name })}`,
+        }
+      : {};
   // The sample title is page 7's and the 10 KB page is page 0's; each belongs to the owner of its index.
   const figures = await benchSplitReads({
     env,
@@ -47,8 +58,13 @@ try {
   });
   if (figures === null) throw new Error("nginx is not installed");
   for (const s of figures) {
-    for (const [name, f] of [["GET /pages/resolve", s.resolve], ["GET /pages/{id}/content", s.content]] as const) {
-      process.stdout.write(`${s.queryNodes} query node(s), ${name}: ${fmt(f.requestsPerSecond)} req/s, p99 ${fmt(f.p99Ms)} ms, ${failedText(f)}\n`);
+    for (const [name, f] of [
+      ["GET /pages/resolve", s.resolve],
+      ["GET /pages/{id}/content", s.content],
+    ] as const) {
+      process.stdout.write(
+        `${s.queryNodes} query node(s), ${name}: ${fmt(f.requestsPerSecond)} req/s, p99 ${fmt(f.p99Ms)} ms, ${failedText(f)}\n`,
+      );
     }
   }
 } finally {

@@ -18,16 +18,27 @@ export interface SplitFigures {
   readonly content: LoadFigures;
 }
 
-async function startGateway(commandApi: string, queryApis: readonly string[]): Promise<{ url: string; stop(): Promise<void> }> {
+async function startGateway(
+  commandApi: string,
+  queryApis: readonly string[],
+): Promise<{ url: string; stop(): Promise<void> }> {
   if (!NGINX) throw new Error("nginx is not installed");
   const dir = await mkdtemp(join(tmpdir(), "bench-gateway-"));
   const port = await freePort();
   const host = (url: string) => new URL(url).host;
   const file = join(dir, "nginx.conf");
-  await writeFile(file, await gatewayConfig({ port, commandApi: host(commandApi), queryApis: queryApis.map(host), runDir: dir }));
+  await writeFile(
+    file,
+    await gatewayConfig({ port, commandApi: host(commandApi), queryApis: queryApis.map(host), runDir: dir }),
+  );
   const child = spawn(NGINX, ["-c", file, "-p", dir, "-e", "stderr"], { stdio: ["ignore", "ignore", "inherit"] });
   const url = `http://127.0.0.1:${port}`;
-  while (!(await fetch(`${url}/healthz`).then((r) => r.ok, () => false))) {
+  while (
+    !(await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
     if (child.exitCode !== null) throw new Error("nginx exited");
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -56,16 +67,34 @@ export async function benchSplitReads(options: {
   try {
     for (const queryNodes of [1, 2]) {
       const nodes: Child[] = [];
-      for (let n = 0; n < queryNodes; n += 1) nodes.push(await startChild("services/query-api/main.ts", { ...options.env, COMMAND_API_URL: commandApi.url }, "/healthz"));
-      const gateway = await startGateway(commandApi.url, nodes.map((node) => node.url));
+      for (let n = 0; n < queryNodes; n += 1)
+        nodes.push(
+          await startChild(
+            "services/query-api/main.ts",
+            { ...options.env, COMMAND_API_URL: commandApi.url },
+            "/healthz",
+          ),
+        );
+      const gateway = await startGateway(
+        commandApi.url,
+        nodes.map((node) => node.url),
+      );
       try {
         // Each node's first sight of each caller asks the command API once; not part of the figure.
         for (let warm = 0; warm < 4 * queryNodes; warm += 1) {
           await fetch(`${gateway.url}${options.resolvePath}`, { headers: options.resolveHeaders });
           await fetch(`${gateway.url}${options.contentPath}`, { headers: options.contentHeaders });
         }
-        const resolve = await options.run(`split, ${queryNodes} query node(s): GET /pages/resolve`, `${gateway.url}${options.resolvePath}`, options.resolveHeaders);
-        const content = await options.run(`split, ${queryNodes} query node(s): GET /pages/{id}/content`, `${gateway.url}${options.contentPath}`, options.contentHeaders);
+        const resolve = await options.run(
+          `split, ${queryNodes} query node(s): GET /pages/resolve`,
+          `${gateway.url}${options.resolvePath}`,
+          options.resolveHeaders,
+        );
+        const content = await options.run(
+          `split, ${queryNodes} query node(s): GET /pages/{id}/content`,
+          `${gateway.url}${options.contentPath}`,
+          options.contentHeaders,
+        );
         figures.push({ queryNodes, resolve, content });
       } finally {
         await gateway.stop();

@@ -15,7 +15,8 @@ const PAGES = Number(process.argv[2] ?? 500);
 const WEBHOOKS = Number(process.argv[3] ?? 4);
 const WRITERS = 8;
 
-const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+const percentile = (sorted: readonly number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 
 async function main(): Promise<void> {
   const expected = PAGES * WEBHOOKS;
@@ -42,14 +43,23 @@ async function main(): Promise<void> {
 
   const secret = randomUUID().repeat(2);
   const dataDir = await mkdtemp(join(tmpdir(), "workspace-bench-webhooks-"));
-  const server = await startChild("services/all-in-one.ts", { DATA_DIR: dataDir, AUTH_SESSION_SECRET: secret, LOG_LEVEL: "warn", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" }, "/readyz");
+  const server = await startChild(
+    "services/all-in-one.ts",
+    { DATA_DIR: dataDir, AUTH_SESSION_SECRET: secret, LOG_LEVEL: "warn", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" },
+    "/readyz",
+  );
   try {
     const cookie = `app-auth.session_token=${await mintSession(secret, { sub: randomUUID(), email: "bench@example.com", name: "Bench" })}`;
     const post = async (path: string, body: unknown) => {
-      const reply = await fetch(`${server.url}/api/v1${path}`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify(body) });
+      const reply = await fetch(`${server.url}/api/v1${path}`, {
+        method: "POST",
+        headers: { cookie, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
       if (reply.status >= 300) throw new Error(`${path}: ${reply.status} ${await reply.text()}`);
     };
-    for (let index = 0; index < WEBHOOKS; index += 1) await post("/webhooks", { url: receiverUrl, events: ["page.created"] });
+    for (let index = 0; index < WEBHOOKS; index += 1)
+      await post("/webhooks", { url: receiverUrl, events: ["page.created"] });
     const started = Date.now();
     let next = 0;
     await Promise.all(

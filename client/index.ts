@@ -17,7 +17,8 @@ export type { components, operations, paths } from "./api.generated.ts";
 export type Schemas = components["schemas"];
 export type WorkspaceClient = Client<paths>;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
 
 const FORM = "application/x-www-form-urlencoded";
 const MARKDOWN = "text/markdown";
@@ -45,7 +46,9 @@ export function serializeBody(body: unknown, headers?: Headers): Blob | string |
     return form;
   }
   if (isRecord(body) && headers?.get("content-type")?.split(";")[0]?.trim() === FORM) {
-    return new URLSearchParams(Object.entries(body).flatMap(([name, value]) => (value === undefined ? [] : [[name, formText(value)]]))).toString();
+    return new URLSearchParams(
+      Object.entries(body).flatMap(([name, value]) => (value === undefined ? [] : [[name, formText(value)]])),
+    ).toString();
   }
   return JSON.stringify(body);
 }
@@ -85,7 +88,11 @@ class MediaTypedAnswer extends Response {
 
   /** What openapi-fetch's default reading (`parseAs: "json"`) calls: the body as its own media type reads. */
   override json(): Promise<string | Blob> {
-    return Promise.resolve(this.media.startsWith("text/") ? new TextDecoder().decode(this.content) : new Blob([this.content], { type: this.media }));
+    return Promise.resolve(
+      this.media.startsWith("text/")
+        ? new TextDecoder().decode(this.content)
+        : new Blob([this.content], { type: this.media }),
+    );
   }
 }
 
@@ -99,7 +106,8 @@ const isJson = (media: string): boolean => media === "application/json" || media
  */
 const readByMediaType: Middleware = {
   async onResponse({ response, options }) {
-    if (options.parseAs !== "json" || !response.ok || response.status === 204 || response.body === null) return undefined;
+    if (options.parseAs !== "json" || !response.ok || response.status === 204 || response.body === null)
+      return undefined;
     const media = response.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
     if (media === undefined || media === "" || isJson(media) || media === "text/event-stream") return undefined;
     const bytes = await response.arrayBuffer();
@@ -112,7 +120,12 @@ const readByMediaType: Middleware = {
 
 export function createWorkspaceClient({ token, headers, ...options }: WorkspaceClientOptions): WorkspaceClient {
   const authorization = token === undefined ? {} : { authorization: `Bearer ${token}` };
-  const client = createClient<paths>({ ...options, headers: { ...authorization, ...headers }, bodySerializer: serializeBody, Request: WorkspaceRequest });
+  const client = createClient<paths>({
+    ...options,
+    headers: { ...authorization, ...headers },
+    bodySerializer: serializeBody,
+    Request: WorkspaceRequest,
+  });
   client.use(readByMediaType);
   return client;
 }

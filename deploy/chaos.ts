@@ -34,7 +34,10 @@ const processOf = (split: SplitDeployment, name: string) => {
   if (!found) throw new Error(`no process ${name}`);
   return found;
 };
-const kill9 = (name: string): Fault => ({ name: `kill -9 ${name}`, inject: async (split) => processOf(split, name).signal("SIGKILL") });
+const kill9 = (name: string): Fault => ({
+  name: `kill -9 ${name}`,
+  inject: async (split) => processOf(split, name).signal("SIGKILL"),
+});
 
 const FAULTS: readonly Fault[] = [
   kill9("projector"),
@@ -71,7 +74,9 @@ const FAULTS: readonly Fault[] = [
 async function healed(answers: readonly Answer[], start: number, quietMs = 5_000, capMs = 120_000): Promise<void> {
   for (;;) {
     const now = Date.now();
-    const lastBad = [...answers].reverse().find((answer) => answer.at >= start && (answer.status < 200 || answer.status >= 300));
+    const lastBad = [...answers]
+      .reverse()
+      .find((answer) => answer.at >= start && (answer.status < 200 || answer.status >= 300));
     if (now - (lastBad?.at ?? start) >= quietMs) return;
     if (now - start > capMs) return;
     await sleep(250);
@@ -91,7 +96,13 @@ async function until(what: string, done: () => Promise<boolean> | boolean, capMs
 
 async function main(): Promise<void> {
   say("building");
-  if (spawnSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" }).status !== 0) throw new Error("the build failed");
+  if (
+    spawnSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], {
+      cwd: root,
+      stdio: "inherit",
+    }).status !== 0
+  )
+    throw new Error("the build failed");
   const dataDir = mkdtempSync(join(tmpdir(), "workspace-chaos-"));
   const receiver = await startReceiver();
   const split = await startSplitDeployment({
@@ -104,7 +115,13 @@ async function main(): Promise<void> {
     natsPort: null,
     bodyLimitBytes: 1024 * 1024,
     restart: true,
-    env: { AUTH_SESSION_SECRET: SECRET, WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOK_FIRST_RETRY_MS: "1000", CONSISTENCY_WAIT_MS: "5000", LOG_LEVEL: "warn" },
+    env: {
+      AUTH_SESSION_SECRET: SECRET,
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+      WEBHOOK_FIRST_RETRY_MS: "1000",
+      CONSISTENCY_WAIT_MS: "5000",
+      LOG_LEVEL: "warn",
+    },
     report: say,
   });
   try {
@@ -112,8 +129,13 @@ async function main(): Promise<void> {
     const cookie = `${SESSION_COOKIE}=${await mintSession(SECRET, { sub: randomUUID(), email: "chaos@example.com", name: "Chaos" })}`;
     const me = await fetch(`${api}/me`, { headers: { cookie } });
     if (!me.ok) throw new Error(`GET /me answered ${me.status}`);
-    const hook = await fetch(`${api}/webhooks`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ url: receiver.url, events: ["page.created"] }) });
-    if (hook.status !== 201 && hook.status !== 202) throw new Error(`POST /webhooks answered ${hook.status}: ${await hook.text()}`);
+    const hook = await fetch(`${api}/webhooks`, {
+      method: "POST",
+      headers: { cookie, "content-type": "application/json" },
+      body: JSON.stringify({ url: receiver.url, events: ["page.created"] }),
+    });
+    if (hook.status !== 201 && hook.status !== 202)
+      throw new Error(`POST /webhooks answered ${hook.status}: ${await hook.text()}`);
     const feed = watchFeed(`${api}/changes`, cookie);
     const load = startLoad(api, cookie, 3);
     say("steady load for 10 s");
@@ -127,22 +149,41 @@ async function main(): Promise<void> {
       await healed(load.answers, start);
       const inWindow = load.answers.filter((answer) => answer.at >= start);
       const lastBad = [...inWindow].reverse().find((answer) => answer.status < 200 || answer.status >= 300);
-      windows.push({ fault: fault.name, start, end: Date.now(), healSeconds: lastBad ? (lastBad.at - start) / 1_000 : 0 });
+      windows.push({
+        fault: fault.name,
+        start,
+        end: Date.now(),
+        healSeconds: lastBad ? (lastBad.at - start) / 1_000 : 0,
+      });
     }
     await load.stop();
 
-    say(`settling: reading back ${load.writes.length} acknowledged writes, waiting for their webhooks and feed entries`);
+    say(
+      `settling: reading back ${load.writes.length} acknowledged writes, waiting for their webhooks and feed entries`,
+    );
     const unreadable = new Set(load.writes.map((write) => write.pageId));
-    await until("every acknowledged write to be readable", async () => {
-      for (const pageId of [...unreadable]) {
-        const answer = await fetch(`${api}/pages/${pageId}`, { headers: { cookie } }).catch(() => null);
-        if (answer?.status === 200) unreadable.delete(pageId);
-        await answer?.arrayBuffer();
-      }
-      return unreadable.size === 0;
-    }, 120_000);
-    await until("every webhook delivery", () => load.writes.every((write) => receiver.byPage.has(write.pageId)), 180_000);
-    await until("every page on the change feed", () => load.writes.every((write) => feed.createdPages.has(write.pageId)), 60_000);
+    await until(
+      "every acknowledged write to be readable",
+      async () => {
+        for (const pageId of [...unreadable]) {
+          const answer = await fetch(`${api}/pages/${pageId}`, { headers: { cookie } }).catch(() => null);
+          if (answer?.status === 200) unreadable.delete(pageId);
+          await answer?.arrayBuffer();
+        }
+        return unreadable.size === 0;
+      },
+      120_000,
+    );
+    await until(
+      "every webhook delivery",
+      () => load.writes.every((write) => receiver.byPage.has(write.pageId)),
+      180_000,
+    );
+    await until(
+      "every page on the change feed",
+      () => load.writes.every((write) => feed.createdPages.has(write.pageId)),
+      60_000,
+    );
     feed.stop();
 
     const rows = windows.map((window, index) => {
@@ -165,15 +206,36 @@ async function main(): Promise<void> {
         feedGaps: writes.filter((write) => !feed.createdPages.has(write.pageId)).length,
       };
     });
-    const result = { at: new Date().toISOString(), node: process.version, workers: 3, queryNodes: 2, totalRequests: load.answers.length, acknowledgedWrites: load.writes.length, feedReconnects: feed.reconnects(), webhookCalls: receiver.calls(), faults: rows };
+    const result = {
+      at: new Date().toISOString(),
+      node: process.version,
+      workers: 3,
+      queryNodes: 2,
+      totalRequests: load.answers.length,
+      acknowledgedWrites: load.writes.length,
+      feedReconnects: feed.reconnects(),
+      webhookCalls: receiver.calls(),
+      faults: rows,
+    };
     const file = join(root, "bench", "results", `${result.at.replace(/[:.]/g, "-").slice(0, 19)}-chaos.json`);
     writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
     process.stdout.write(
-      ["| fault | requests | 2xx | 5xx | no answer | other | healed after (s) | acked writes | unreadable | webhooks lost | repeats, new id | feed gaps |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-        .concat(rows.map((row) => `| ${row.fault} | ${row.requests} | ${row.ok2xx} | ${row.err5xx} | ${row.noAnswer} | ${row.other} | ${row.healSeconds} | ${row.acknowledgedWrites} | ${row.unreadableWrites} | ${row.webhooksLost} | ${row.webhookRepeatsWithNewId} | ${row.feedGaps} |`))
+      [
+        "| fault | requests | 2xx | 5xx | no answer | other | healed after (s) | acked writes | unreadable | webhooks lost | repeats, new id | feed gaps |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+      ]
+        .concat(
+          rows.map(
+            (row) =>
+              `| ${row.fault} | ${row.requests} | ${row.ok2xx} | ${row.err5xx} | ${row.noAnswer} | ${row.other} | ${row.healSeconds} | ${row.acknowledgedWrites} | ${row.unreadableWrites} | ${row.webhooksLost} | ${row.webhookRepeatsWithNewId} | ${row.feedGaps} |`,
+          ),
+        )
         .join("\n") + `\n\nsaved to ${file}\n`,
     );
-    const lost = rows.reduce((sum, row) => sum + row.unreadableWrites + row.webhooksLost + row.webhookRepeatsWithNewId + row.feedGaps, 0);
+    const lost = rows.reduce(
+      (sum, row) => sum + row.unreadableWrites + row.webhooksLost + row.webhookRepeatsWithNewId + row.feedGaps,
+      0,
+    );
     process.exitCode = lost === 0 ? 0 : 1;
   } finally {
     await split.stop();

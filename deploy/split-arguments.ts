@@ -36,8 +36,19 @@ export function splitArguments(argv: readonly string[]): SplitArguments {
     "nats-port": port.optional(),
   });
   const parsed = schema.safeParse(values);
-  if (!parsed.success) throw new Error(`invalid arguments: ${parsed.error.issues.map((issue) => `--${issue.path.join(".")}: ${issue.message}`).join("; ")}`);
+  if (!parsed.success)
+    throw new Error(
+      `invalid arguments: ${parsed.error.issues.map((issue) => `--${issue.path.join(".")}: ${issue.message}`).join("; ")}`,
+    );
   const queryApiPorts = parsed.data["query-api-ports"] ?? [];
-  if (queryApiPorts.length > parsed.data["query-nodes"]) throw new Error(`invalid arguments: --query-api-ports names ${queryApiPorts.length} ports for ${parsed.data["query-nodes"]} query nodes`);
-  return { queryNodes: parsed.data["query-nodes"], commandApiPort: parsed.data["command-api-port"] ?? null, queryApiPorts, natsPort: parsed.data["nats-port"] ?? null };
+  if (queryApiPorts.length > parsed.data["query-nodes"])
+    throw new Error(
+      `invalid arguments: --query-api-ports names ${queryApiPorts.length} ports for ${parsed.data["query-nodes"]} query nodes`,
+    );
+  return {
+    queryNodes: parsed.data["query-nodes"],
+    commandApiPort: parsed.data["command-api-port"] ?? null,
+    queryApiPorts,
+    natsPort: parsed.data["nats-port"] ?? null,
+  };
 }

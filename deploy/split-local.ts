@@ -31,7 +31,13 @@ async function stop(code: number): Promise<never> {
 async function main(): Promise<void> {
   const options = splitArguments(process.argv.slice(2));
   process.stderr.write("split: building\n");
-  if (spawnSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" }).status !== 0) throw new Error("the build failed");
+  if (
+    spawnSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], {
+      cwd: root,
+      stdio: "inherit",
+    }).status !== 0
+  )
+    throw new Error("the build failed");
   const { BODY_LIMIT_BYTES: bodyLimitBytes } = loadConfig();
   running = await startSplitDeployment({ root, dataDir, gatewayPort, bodyLimitBytes, restart: true, ...options });
   if (stopping) return;

@@ -15,9 +15,35 @@ import { CheckpointWatcher } from "../shared/read-store/checkpoint-watcher.ts";
 import { registerCommandApi } from "./command-api/command-api.ts";
 import { registerMcp } from "./mcp/mcp.routes.ts";
 import { registerOAuth } from "./command-api/oauth/oauth.routes.ts";
-import { openBlobStore, openSealedEventStore, openLiveProjectionStore, openReadStore, openWebhookDeliveries, openOAuthStore, projectorFor, type RunningProjector } from "./embedded-stores.ts";
+import {
+  openBlobStore,
+  openSealedEventStore,
+  openLiveProjectionStore,
+  openReadStore,
+  openWebhookDeliveries,
+  openOAuthStore,
+  projectorFor,
+  type RunningProjector,
+} from "./embedded-stores.ts";
 import type { Erasure } from "./key-store-wiring.ts";
-import { apiAppFor, appendingStore, authenticatorFor, busFor, busReachability, commandApiPorts, heavyWorkFor, inProcessWriteSide, mailerFor, oauthKeysFor, publicBaseUrl, queryApiPorts, rateLimitsFor, signInPortsFor, webhookWorkerFor, type Clock } from "./embedded-wiring.ts";
+import {
+  apiAppFor,
+  appendingStore,
+  authenticatorFor,
+  busFor,
+  busReachability,
+  commandApiPorts,
+  heavyWorkFor,
+  inProcessWriteSide,
+  mailerFor,
+  oauthKeysFor,
+  publicBaseUrl,
+  queryApiPorts,
+  rateLimitsFor,
+  signInPortsFor,
+  webhookWorkerFor,
+  type Clock,
+} from "./embedded-wiring.ts";
 import { signInRoutes } from "./command-api/routes/sign-in.routes.ts";
 import { runUntilSignalled } from "./lifecycle.ts";
 import { Notifier } from "./notifier/notifier.ts";
@@ -54,37 +80,103 @@ export async function startAllInOne(
   const blobs = await openBlobStore(config);
   const bus = busFor(config, "all-in-one", { logger, metrics });
   const mailer = mailerFor(config);
-  const notifier = new Notifier({ bus, eventStore: appendingStore(eventStore, metrics), readModels: readStore, mailer, logger, clock, publicBaseUrl: publicBaseUrl(config), metrics });
+  const notifier = new Notifier({
+    bus,
+    eventStore: appendingStore(eventStore, metrics),
+    readModels: readStore,
+    mailer,
+    logger,
+    clock,
+    publicBaseUrl: publicBaseUrl(config),
+    metrics,
+  });
   await notifier.start();
-  const projector = projectorFor(projectionStore, { eventStore, logger, watcher, metrics, batchBytes: config.PROJECTION_BATCH_BYTES });
+  const projector = projectorFor(projectionStore, {
+    eventStore,
+    logger,
+    watcher,
+    metrics,
+    batchBytes: config.PROJECTION_BATCH_BYTES,
+  });
   await projector.start();
   const publisher = new Publisher({ eventStore, bus, projection: watcher, logger, metrics });
   await publisher.start();
   void notifier.recover().catch((error: unknown) => logger.warn({ event: "notifier.recovery_failed", err: error }));
   const webhookDeliveries = await openWebhookDeliveries(config);
-  const webhooks = webhookWorkerFor(config, { eventStore: appendingStore(eventStore, metrics), readStore, deliveries: webhookDeliveries }, logger, clock, metrics);
+  const webhooks = webhookWorkerFor(
+    config,
+    { eventStore: appendingStore(eventStore, metrics), readStore, deliveries: webhookDeliveries },
+    logger,
+    clock,
+    metrics,
+  );
   webhooks?.start();
 
   // One process, so the query side's write side is the command side's, called in memory.
   const writeSide = inProcessWriteSide({ eventStore, readStore, erasure }, logger, clock, metrics);
   const rateLimits = { ...rateLimitsFor(config, "all-in-one", { logger, metrics }), now: () => clock().getTime() };
   const app = apiAppFor(config, { logger, metrics, rateLimits });
-  const authenticator = authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: true, metrics });
+  const authenticator = authenticatorFor(
+    config,
+    { views: readStore, writeSide, projection: watcher, logger, clock },
+    { createSessionSecret: true, metrics },
+  );
   installAuthentication(app, authenticator);
   await registerApiReference(app);
   healthRoutes(app, { eventStore, readStore, projector, dependencies: { bus: busReachability(bus) } });
   metricsRoute(app, metrics, { token: config.METRICS_TOKEN ?? null });
-  const commandPorts = commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries, erasure }, watcher, logger, clock, metrics, work);
+  const commandPorts = commandApiPorts(
+    config,
+    { eventStore, readStore, blobs, webhookDeliveries, erasure },
+    watcher,
+    logger,
+    clock,
+    metrics,
+    work,
+  );
   await registerCommandApi(app, commandPorts);
   const oauthKeys = oauthKeysFor(config);
   if (oauthKeys) {
-    const oauth = { oauthKeys, oauthStore: await openOAuthStore(config), allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS, trustProxy: config.TRUST_PROXY !== undefined };
-    await registerOAuth(app, { ...commandPorts, ...oauth, authenticator, publicBaseUrl: config.PUBLIC_BASE_URL ?? null });
+    const oauth = {
+      oauthKeys,
+      oauthStore: await openOAuthStore(config),
+      allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      trustProxy: config.TRUST_PROXY !== undefined,
+    };
+    await registerOAuth(app, {
+      ...commandPorts,
+      ...oauth,
+      authenticator,
+      publicBaseUrl: config.PUBLIC_BASE_URL ?? null,
+    });
   }
-  registerMcp(app, { ...commandPorts, authenticator, rateLimits, publicBaseUrl: config.PUBLIC_BASE_URL ?? null, allowedHosts: config.ALLOWED_HOSTS ?? [], authorizationServer: oauthKeys !== null });
+  registerMcp(app, {
+    ...commandPorts,
+    authenticator,
+    rateLimits,
+    publicBaseUrl: config.PUBLIC_BASE_URL ?? null,
+    allowedHosts: config.ALLOWED_HOSTS ?? [],
+    authorizationServer: oauthKeys !== null,
+  });
   signInRoutes(app, signInPortsFor(config, { authenticator, eventStore: commandPorts.eventStore, clock }, logger));
-  const shareLinkViews = new InProcessShareLinkViews({ eventStore: appendingStore(eventStore, metrics), views: readStore, clock });
-  await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs, webhookDeliveries }, watcher, writeSide, clock, { views: shareLinkViews, guessCounters: rateLimits.counters, logger }, metrics, work));
+  const shareLinkViews = new InProcessShareLinkViews({
+    eventStore: appendingStore(eventStore, metrics),
+    views: readStore,
+    clock,
+  });
+  await registerQueryApi(
+    app,
+    queryApiPorts(
+      config,
+      { views: readStore, blobs, webhookDeliveries },
+      watcher,
+      writeSide,
+      clock,
+      { views: shareLinkViews, guessCounters: rateLimits.counters, logger },
+      metrics,
+      work,
+    ),
+  );
   const url = await listenOn(app, config.PORT, config.HOST);
   logger.info({ event: "server.started", url, dataDir: config.DATA_DIR, mode: "all-in-one" });
 

@@ -65,11 +65,17 @@ const readModelsFile = (config: Config): string => {
  * A reader's connection to the read models' file. With `pool`, searches are ranked in its threads over their own
  * connections (page-search-rank.ts), as their caller's task, never on the event loop.
  */
-function openEmbeddedReadStore(config: Config, metrics?: Pick<Metrics, "cache">, pool?: Pick<WorkerPool, "run">): SqliteReadStore {
+function openEmbeddedReadStore(
+  config: Config,
+  metrics?: Pick<Metrics, "cache">,
+  pool?: Pick<WorkerPool, "run">,
+): SqliteReadStore {
   const file = readModelsFile(config);
   return new SqliteReadStore(file, {
     ...(metrics ? { accessContextCache: metrics.cache("access_context") } : {}),
-    ...(pool ? { searchRanking: async (params: RankParams) => (await pool.run("rankSearch", { file, params })).ranked } : {}),
+    ...(pool
+      ? { searchRanking: async (params: RankParams) => (await pool.run("rankSearch", { file, params })).ranked }
+      : {}),
   });
 }
 
@@ -94,7 +100,10 @@ const mongo = () => import("../shared/adapters/mongodb/mongo.read-store.ts");
 
 /** GridFS in the database MONGODB_URL names, on a client of its own that the store closes. */
 async function openGridFs(url: string): Promise<BlobStore & BlobReader & { close(): Promise<void> }> {
-  const [{ MongoClient }, { GridFsBlobStore }] = await Promise.all([import("mongodb"), import("../shared/adapters/mongodb/gridfs.blob-store.ts")]);
+  const [{ MongoClient }, { GridFsBlobStore }] = await Promise.all([
+    import("mongodb"),
+    import("../shared/adapters/mongodb/gridfs.blob-store.ts"),
+  ]);
   const client = await MongoClient.connect(url);
   return new GridFsBlobStore(client.db(), client);
 }
@@ -108,7 +117,10 @@ async function connectEventStoreDb(url: string, namespace: string | undefined): 
  * EventStoreDB when EVENTSTORE_URL is set, otherwise the SQLite file in DATA_DIR; sealing personal data on its
  * way in and opening it on its way out, with the key store beside it (services/key-store-wiring.ts).
  */
-export async function openSealedEventStore(config: Config, options: { recordBinding: boolean } = { recordBinding: true }): Promise<{ eventStore: EventStore; erasure: Erasure }> {
+export async function openSealedEventStore(
+  config: Config,
+  options: { recordBinding: boolean } = { recordBinding: true },
+): Promise<{ eventStore: EventStore; erasure: Erasure }> {
   secureDataDir(config);
   const url = config.EVENTSTORE_URL;
   const inner = url ? await connectEventStoreDb(url, config.EVENTSTORE_NAMESPACE) : openEmbeddedEventStore(config);
@@ -124,7 +136,10 @@ export async function openSealedEventStore(config: Config, options: { recordBind
  * The event store of a process that erases nothing itself (see openSealedEventStore). `recordBinding` for the
  * notifier, which writes the log; the projector and the operator tools only check the key store against it.
  */
-export async function openEventStore(config: Config, options: { recordBinding: boolean } = { recordBinding: false }): Promise<EventStore> {
+export async function openEventStore(
+  config: Config,
+  options: { recordBinding: boolean } = { recordBinding: false },
+): Promise<EventStore> {
   return (await openSealedEventStore(config, options)).eventStore;
 }
 
@@ -142,7 +157,11 @@ export async function openBlobReader(config: Config): Promise<BlobReader & { clo
 
 /** The read models a process reads: MongoDB when MONGODB_URL is set, otherwise the SQLite file in DATA_DIR. */
 /** `pool`: where the SQLite read models rank searches (MongoDB ranks them on its own server). */
-export async function openReadStore(config: Config, metrics?: Pick<Metrics, "cache">, pool?: Pick<WorkerPool, "run">): Promise<ReadStore> {
+export async function openReadStore(
+  config: Config,
+  metrics?: Pick<Metrics, "cache">,
+  pool?: Pick<WorkerPool, "run">,
+): Promise<ReadStore> {
   if (!config.MONGODB_URL) return openEmbeddedReadStore(config, metrics, pool);
   const options = metrics ? { accessContextCache: metrics.cache("access_context") } : {};
   const { connectMongo, MongoReadStore } = await mongo();
@@ -164,13 +183,19 @@ export async function openProjectionStore(config: Config): Promise<AnyProjection
  * generation beside them, which keep serving, and readers switch once it has caught up (replayAndSwitch), so a
  * layout change never leaves query nodes on empty read models.
  */
-export async function openLiveProjectionStore(config: Config, replay: { eventStore: EventStore; logger: Logger }): Promise<AnyProjectionStore> {
+export async function openLiveProjectionStore(
+  config: Config,
+  replay: { eventStore: EventStore; logger: Logger },
+): Promise<AnyProjectionStore> {
   if (!config.MONGODB_URL) return openEmbeddedProjectionStore(config);
   const { connectMongo, MongoProjectionStore } = await mongo();
   const db = await connectMongo(config.MONGODB_URL);
   const outdated = await MongoProjectionStore.activeLayoutOutdated(db);
   if (outdated) {
-    replay.logger.warn({ event: "read_models.layout_changed", from: outdated.version, generation: outdated.generation }, "replaying the history into new read models beside the live ones");
+    replay.logger.warn(
+      { event: "read_models.layout_changed", from: outdated.version, generation: outdated.generation },
+      "replaying the history into new read models beside the live ones",
+    );
     const next = await MongoProjectionStore.openNextGeneration(db);
     await replayAndSwitch({ eventStore: replay.eventStore, store: next, logger: replay.logger });
   }
@@ -191,7 +216,10 @@ export interface RunningProjector {
   stop(): Promise<void>;
 }
 
-export function projectorFor(store: AnyProjectionStore, options: Omit<ProjectorOptions<unknown>, "store">): RunningProjector {
+export function projectorFor(
+  store: AnyProjectionStore,
+  options: Omit<ProjectorOptions<unknown>, "store">,
+): RunningProjector {
   return onProjectionStore(store, (typed) => new Projector({ ...options, store: typed }));
 }
 
@@ -202,7 +230,10 @@ export async function openOAuthStore(config: Config): Promise<OAuthStore> {
     mkdirSync(config.DATA_DIR, { recursive: true, mode: PRIVATE_DIRECTORY });
     return new SqliteOAuthStore(join(config.DATA_DIR, "oauth.sqlite"));
   }
-  const [{ connectMongo }, { MongoOAuthStore }] = await Promise.all([mongo(), import("../shared/adapters/mongodb/oauth-store.mongo.ts")]);
+  const [{ connectMongo }, { MongoOAuthStore }] = await Promise.all([
+    mongo(),
+    import("../shared/adapters/mongodb/oauth-store.mongo.ts"),
+  ]);
   return MongoOAuthStore.open(await connectMongo(config.MONGODB_URL), { ownsClient: true });
 }
 
@@ -211,6 +242,9 @@ export async function openWebhookDeliveries(config: Config): Promise<WebhookDeli
     mkdirSync(config.DATA_DIR, { recursive: true, mode: PRIVATE_DIRECTORY });
     return new SqliteWebhookDeliveries(join(config.DATA_DIR, "webhooks.sqlite"));
   }
-  const [{ connectMongo }, { MongoWebhookDeliveries }] = await Promise.all([mongo(), import("../shared/adapters/mongodb/webhook-deliveries.mongo.ts")]);
+  const [{ connectMongo }, { MongoWebhookDeliveries }] = await Promise.all([
+    mongo(),
+    import("../shared/adapters/mongodb/webhook-deliveries.mongo.ts"),
+  ]);
   return MongoWebhookDeliveries.open(await connectMongo(config.MONGODB_URL), { ownsClient: true });
 }

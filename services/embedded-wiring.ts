@@ -60,11 +60,22 @@ export function appendingStore(eventStore: EventStore, metrics?: Metrics): Event
 }
 
 /** The write side of a process that holds the event store: registration runs its reactions in process. */
-export function inProcessWriteSide(stores: { eventStore: EventStore; readStore: ReadStore; erasure: Pick<Erasure, "kek"> }, logger: Logger, clock: Clock, metrics?: Metrics): InProcessWriteSide {
+export function inProcessWriteSide(
+  stores: { eventStore: EventStore; readStore: ReadStore; erasure: Pick<Erasure, "kek"> },
+  logger: Logger,
+  clock: Clock,
+  metrics?: Metrics,
+): InProcessWriteSide {
   const { readStore: views, erasure } = stores;
   const eventStore = appendingStore(stores.eventStore, metrics);
   const laterAccountId = (subject: string, erasures: number) => erasure.kek.laterAccountId(subject, erasures);
-  return new InProcessWriteSide({ eventStore, views, clock, laterAccountId, registrationHooks: [acceptInvitationsOnRegistration({ eventStore, views, logger })] });
+  return new InProcessWriteSide({
+    eventStore,
+    views,
+    clock,
+    laterAccountId,
+    registrationHooks: [acceptInvitationsOnRegistration({ eventStore, views, logger })],
+  });
 }
 
 export function authenticatorFor(
@@ -73,14 +84,28 @@ export function authenticatorFor(
   options: { createSessionSecret: boolean; metrics?: Metrics },
 ): Authenticator {
   const { metrics } = options;
-  const sessions = new SessionVerifier(sessionKeyFor(config, { createInDataDir: options.createSessionSecret }), Date.now, metrics?.cache("verified_session"));
+  const sessions = new SessionVerifier(
+    sessionKeyFor(config, { createInDataDir: options.createSessionSecret }),
+    Date.now,
+    metrics?.cache("verified_session"),
+  );
   const oauthKeys = oauthKeysFor(config);
   const oauth = oauthKeys ? { oauth: { key: oauthKeys.verificationKey, issuer: config.PUBLIC_BASE_URL ?? null } } : {};
-  return new Authenticator({ ...ports, sessions, consistencyWaitMs: config.CONSISTENCY_WAIT_MS, ...oauth, ...(metrics ? { seenCache: metrics.cache("user_seen") } : {}) });
+  return new Authenticator({
+    ...ports,
+    sessions,
+    consistencyWaitMs: config.CONSISTENCY_WAIT_MS,
+    ...oauth,
+    ...(metrics ? { seenCache: metrics.cache("user_seen") } : {}),
+  });
 }
 
 /** What the sign-in routes use: the OpenID provider when configured, and the secret sessions are signed with. */
-export function signInPortsFor(config: Config, parts: Pick<SignInPorts, "authenticator" | "eventStore" | "clock">, logger: Logger): SignInPorts {
+export function signInPortsFor(
+  config: Config,
+  parts: Pick<SignInPorts, "authenticator" | "eventStore" | "clock">,
+  logger: Logger,
+): SignInPorts {
   const key = sessionKeyFor(config, { createInDataDir: true });
   const oidc = oidcSettings(config);
   return {
@@ -93,7 +118,13 @@ export function signInPortsFor(config: Config, parts: Pick<SignInPorts, "authent
 
 export function commandApiPorts(
   config: Config,
-  stores: { eventStore: EventStore; readStore: ReadStore; blobs: BlobStore; webhookDeliveries: WebhookDeliveries; erasure: Erasure },
+  stores: {
+    eventStore: EventStore;
+    readStore: ReadStore;
+    blobs: BlobStore;
+    webhookDeliveries: WebhookDeliveries;
+    erasure: Erasure;
+  },
   projection: ProjectionProgress,
   logger: Logger,
   clock: Clock,
@@ -101,11 +132,24 @@ export function commandApiPorts(
   work: HeavyWork = heavyWorkFor(config),
 ): CommandApiPorts {
   const { pool, diffSlots } = work;
-  const quotas = quotasFor({ tokensPerUser: config.QUOTA_TOKENS_PER_USER, blobBytesPerOwner: config.QUOTA_BLOB_BYTES_PER_OWNER }, stores.readStore, clock);
+  const quotas = quotasFor(
+    { tokensPerUser: config.QUOTA_TOKENS_PER_USER, blobBytesPerOwner: config.QUOTA_BLOB_BYTES_PER_OWNER },
+    stores.readStore,
+    clock,
+  );
   const { keys, kek } = stores.erasure;
   return {
-    erasure: { keys, addressHash: (address) => kek.addressHash(address), sentMail: sentMailFor(config), readModelCopies: readModelCopiesFor(config), journals: storeJournalsFor(config) },
-    keyedHashes: { requestFingerprint: (canonical) => kek.fingerprintHash(canonical), importScope: (scope) => kek.importScopeHash(scope) },
+    erasure: {
+      keys,
+      addressHash: (address) => kek.addressHash(address),
+      sentMail: sentMailFor(config),
+      readModelCopies: readModelCopiesFor(config),
+      journals: storeJournalsFor(config),
+    },
+    keyedHashes: {
+      requestFingerprint: (canonical) => kek.fingerprintHash(canonical),
+      importScope: (scope) => kek.importScopeHash(scope),
+    },
     webhooks: {
       sealer: webhookSealerFor(config),
       deliveries: stores.webhookDeliveries,
@@ -150,8 +194,17 @@ export function busReachability(bus: Bus): { readonly up: boolean } | null {
 }
 
 /** The NATS bus's settings from the configuration: the stream's retention limits. */
-export function natsOptions(config: Config, name: string, report: { logger?: Logger; metrics?: Metrics } = {}): NatsBusOptions {
-  return { name, maxAgeMs: config.NATS_STREAM_MAX_AGE_HOURS * 60 * 60_000, maxBytes: config.NATS_STREAM_MAX_BYTES, ...report };
+export function natsOptions(
+  config: Config,
+  name: string,
+  report: { logger?: Logger; metrics?: Metrics } = {},
+): NatsBusOptions {
+  return {
+    name,
+    maxAgeMs: config.NATS_STREAM_MAX_AGE_HOURS * 60 * 60_000,
+    maxBytes: config.NATS_STREAM_MAX_BYTES,
+    ...report,
+  };
 }
 
 /**
@@ -159,11 +212,25 @@ export function natsOptions(config: Config, name: string, report: { logger?: Log
  * one budget; otherwise in this process. Returned at once: while NATS is away each node counts on its own.
  * `bus` says whether the shared counters are in use (for /readyz); the caller closes `counters` after the app.
  */
-export function rateLimitsFor(config: Config, name: string, report: { logger?: Logger; metrics?: Metrics } = {}): RateLimits & { readonly bus: { readonly up: boolean } | null } {
+export function rateLimitsFor(
+  config: Config,
+  name: string,
+  report: { logger?: Logger; metrics?: Metrics } = {},
+): RateLimits & { readonly bus: { readonly up: boolean } | null } {
   const policies = rateLimitPolicies(config);
   const windows = Object.values(policies).flatMap((policy) => (policy ? [policy.windowSeconds] : []));
-  if (!config.NATS_URL) return { counters: new InMemoryRateLimitCounters(), policies, userFactor: config.RATE_LIMIT_USER_FACTOR, bus: null };
-  const counters = NatsRateLimitCounters.open(config.NATS_URL, { maxWindowSeconds: Math.max(1, ...windows), name, ...report });
+  if (!config.NATS_URL)
+    return {
+      counters: new InMemoryRateLimitCounters(),
+      policies,
+      userFactor: config.RATE_LIMIT_USER_FACTOR,
+      bus: null,
+    };
+  const counters = NatsRateLimitCounters.open(config.NATS_URL, {
+    maxWindowSeconds: Math.max(1, ...windows),
+    name,
+    ...report,
+  });
   return { counters, policies, userFactor: config.RATE_LIMIT_USER_FACTOR, bus: counters };
 }
 
@@ -212,7 +279,11 @@ export function queryApiPorts(
   projection: ProjectionProgress,
   writeSide: WriteSide,
   clock: Clock,
-  publicPages: { readonly views: ShareLinkViewRecorder; readonly guessCounters: RateLimitCounters; readonly logger?: Logger },
+  publicPages: {
+    readonly views: ShareLinkViewRecorder;
+    readonly guessCounters: RateLimitCounters;
+    readonly logger?: Logger;
+  },
   metrics?: Metrics,
   work: HeavyWork = heavyWorkFor(config),
 ): QueryApiPorts {
@@ -229,7 +300,11 @@ export function queryApiPorts(
     diffSlots,
     exports: { maxPerUser: config.EXPORT_MAX_PER_USER, maxConcurrent: config.EXPORT_MAX_CONCURRENT },
     publicPages: {
-      viewCounter: new ShareLinkViewCounter(publicPages.views, { flushMs: config.SHARE_LINK_VIEW_FLUSH_MS, clock, ...(publicPages.logger ? { logger: publicPages.logger } : {}) }),
+      viewCounter: new ShareLinkViewCounter(publicPages.views, {
+        flushMs: config.SHARE_LINK_VIEW_FLUSH_MS,
+        clock,
+        ...(publicPages.logger ? { logger: publicPages.logger } : {}),
+      }),
       guessCounters: publicPages.guessCounters,
       renderer: new SharedPageRenderer(pool),
     },
@@ -271,7 +346,13 @@ export async function metricsServerFor(
 ): Promise<{ url: string; close(): Promise<void> } | null> {
   return config.METRICS_PORT === undefined
     ? null
-    : serveMetrics(metrics, { port: config.METRICS_PORT, host: config.HOST, logger, access: { token: config.METRICS_TOKEN ?? null }, ...(routes ? { routes } : {}) });
+    : serveMetrics(metrics, {
+        port: config.METRICS_PORT,
+        host: config.HOST,
+        logger,
+        access: { token: config.METRICS_TOKEN ?? null },
+        ...(routes ? { routes } : {}),
+      });
 }
 
 /**
@@ -313,7 +394,10 @@ export function webhookWorkerFor(
 ): WebhookWorker | null {
   const sealer = webhookSealerFor(config);
   if (!sealer) {
-    logger.warn({ event: "webhooks.unavailable", reason: "no WEBHOOK_SECRET_KEY and no session secret to seal webhook secrets with" });
+    logger.warn({
+      event: "webhooks.unavailable",
+      reason: "no WEBHOOK_SECRET_KEY and no session secret to seal webhook secrets with",
+    });
     return null;
   }
   return new WebhookWorker({

@@ -16,13 +16,23 @@ import { existsSync, mkdirSync } from "node:fs";
 export const KEY_CACHE_ENTRIES = 10_000;
 export const KEY_STORE_FILE = "keys.sqlite";
 
-async function openKeyStore(config: Config, kek: () => KeyEncryptionKey, log: EventStore): Promise<{ keys: KeyStore; where: string }> {
+async function openKeyStore(
+  config: Config,
+  kek: () => KeyEncryptionKey,
+  log: EventStore,
+): Promise<{ keys: KeyStore; where: string }> {
   if (config.MONGODB_URL) {
-    const [{ MongoClient }, { MongoKeyStore }] = await Promise.all([import("mongodb"), import("../shared/adapters/mongodb/mongo.key-store.ts")]);
+    const [{ MongoClient }, { MongoKeyStore }] = await Promise.all([
+      import("mongodb"),
+      import("../shared/adapters/mongodb/mongo.key-store.ts"),
+    ]);
     const client = await MongoClient.connect(config.MONGODB_URL);
     const db = client.db();
     try {
-      return { keys: await MongoKeyStore.open(db, kek(), { close: () => client.close() }), where: `MongoDB ${db.databaseName}.erasure_keys` };
+      return {
+        keys: await MongoKeyStore.open(db, kek(), { close: () => client.close() }),
+        where: `MongoDB ${db.databaseName}.erasure_keys`,
+      };
     } catch (error) {
       await client.close();
       throw error;
@@ -32,7 +42,9 @@ async function openKeyStore(config: Config, kek: () => KeyEncryptionKey, log: Ev
   const file = join(config.DATA_DIR, KEY_STORE_FILE);
   // A log that names a key store while the file is missing: say so before a new, empty file takes its place.
   if (!existsSync(file) && (await log.read(KEY_STORE_STREAM)).revision >= 0) {
-    throw new KeyStoreError(`the key store ${file} is missing while the event log was written with one: restore it (and ${KEK_FILE}, unless ERASURE_KEK is set) from the backup taken with the event log`);
+    throw new KeyStoreError(
+      `the key store ${file} is missing while the event log was written with one: restore it (and ${KEK_FILE}, unless ERASURE_KEK is set) from the backup taken with the event log`,
+    );
   }
   return { keys: new SqliteKeyStore(file, kek()), where: file };
 }
@@ -48,10 +60,16 @@ export interface Erasure {
  * opening it on the way out. `recordBinding`: a process that writes the log records which key store it uses. Throws KeyStoreError (a clear message, the process stops) when the key-encryption
  * key or the key store is not the one the log was written with.
  */
-export async function sealedEventStore(config: Config, inner: EventStore, options: { recordBinding: boolean }): Promise<{ eventStore: EventStore; erasure: Erasure }> {
+export async function sealedEventStore(
+  config: Config,
+  inner: EventStore,
+  options: { recordBinding: boolean },
+): Promise<{ eventStore: EventStore; erasure: Erasure }> {
   // A new key-encryption key is made only for a new embedded key store: never beside keys it could not open.
   const embedded = !config.MONGODB_URL && !config.EVENTSTORE_URL;
-  const kek = keyEncryptionKeyFor(config, { createInDataDir: embedded && !existsSync(join(config.DATA_DIR, KEY_STORE_FILE)) });
+  const kek = keyEncryptionKeyFor(config, {
+    createInDataDir: embedded && !existsSync(join(config.DATA_DIR, KEY_STORE_FILE)),
+  });
   const { keys: store, where } = await openKeyStore(config, () => kek, inner);
   const keys = new CachedKeyStore(store, { maxEntries: KEY_CACHE_ENTRIES, ttlMs: config.ERASURE_KEY_CACHE_MS });
   try {

@@ -7,7 +7,8 @@ export async function runUntilSignalled(name: string, start: () => Promise<{ clo
   try {
     running = await start();
   } catch (error) {
-    const message = error instanceof ConfigError ? error.message : error instanceof Error ? error.message : String(error);
+    const message =
+      error instanceof ConfigError ? error.message : error instanceof Error ? error.message : String(error);
     process.stderr.write(`${name}: cannot start: ${message}\n`);
     process.exit(1);
   }

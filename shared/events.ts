@@ -76,11 +76,15 @@ export function parseRecorded(recorded: RecordedEvent): StoredEvent {
   try {
     data = upcast(recorded.type, recorded.metadata.schemaVersion, recorded.data);
   } catch (error) {
-    throw new CorruptEventError(`event ${recorded.id} (${recorded.type} v${recorded.metadata.schemaVersion}) at position ${recorded.position} cannot be upcast: ${String(error)}`);
+    throw new CorruptEventError(
+      `event ${recorded.id} (${recorded.type} v${recorded.metadata.schemaVersion}) at position ${recorded.position} cannot be upcast: ${String(error)}`,
+    );
   }
   const parsed = domainEventSchema.safeParse({ type: recorded.type, data });
   if (!parsed.success) {
-    throw new CorruptEventError(`event ${recorded.id} (${recorded.type}) at position ${recorded.position} does not match its schema`);
+    throw new CorruptEventError(
+      `event ${recorded.id} (${recorded.type}) at position ${recorded.position} does not match its schema`,
+    );
   }
   return {
     id: recorded.id,

@@ -15,13 +15,25 @@ describe("configuration", () => {
   });
 
   it("takes OpenID Connect sign-in's three settings together or not at all, never beside AUTH_JWKS_URL, and an issuer over https or on loopback", () => {
-    const oidc = { OIDC_ISSUER: "https://login.example.com", OIDC_CLIENT_ID: "workspace", OIDC_CLIENT_SECRET: "s3cret" };
+    const oidc = {
+      OIDC_ISSUER: "https://login.example.com",
+      OIDC_CLIENT_ID: "workspace",
+      OIDC_CLIENT_SECRET: "s3cret",
+    };
     expect(loadConfig(oidc)).toMatchObject(oidc);
     expect(loadConfig({ ...oidc, OIDC_ISSUER: "http://127.0.0.1:9000" }).OIDC_ISSUER).toBe("http://127.0.0.1:9000");
-    expect(() => loadConfig({ OIDC_ISSUER: oidc.OIDC_ISSUER, OIDC_CLIENT_ID: oidc.OIDC_CLIENT_ID })).toThrow(/OIDC_CLIENT_SECRET missing/);
-    expect(() => loadConfig({ OIDC_CLIENT_SECRET: oidc.OIDC_CLIENT_SECRET })).toThrow(/OIDC_ISSUER, OIDC_CLIENT_ID missing/);
-    expect(() => loadConfig({ ...oidc, AUTH_JWKS_URL: "https://login.example.com/jwks" })).toThrow(/cannot be used with AUTH_JWKS_URL/);
-    expect(() => loadConfig({ ...oidc, OIDC_ISSUER: "http://login.example.com" })).toThrow(/OIDC_ISSUER: must be https/);
+    expect(() => loadConfig({ OIDC_ISSUER: oidc.OIDC_ISSUER, OIDC_CLIENT_ID: oidc.OIDC_CLIENT_ID })).toThrow(
+      /OIDC_CLIENT_SECRET missing/,
+    );
+    expect(() => loadConfig({ OIDC_CLIENT_SECRET: oidc.OIDC_CLIENT_SECRET })).toThrow(
+      /OIDC_ISSUER, OIDC_CLIENT_ID missing/,
+    );
+    expect(() => loadConfig({ ...oidc, AUTH_JWKS_URL: "https://login.example.com/jwks" })).toThrow(
+      /cannot be used with AUTH_JWKS_URL/,
+    );
+    expect(() => loadConfig({ ...oidc, OIDC_ISSUER: "http://login.example.com" })).toThrow(
+      /OIDC_ISSUER: must be https/,
+    );
   });
 
   it("serves no separate metrics port unless METRICS_PORT is set", () => {

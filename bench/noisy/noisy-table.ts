@@ -65,13 +65,19 @@ const count = (statuses: Record<string, number>, status: number | string): void 
 async function sample(request: () => Promise<number>, ms: number): Promise<Sampled> {
   const times: number[] = [];
   const statuses: Record<string, number> = {};
-  for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + ms; Date.now() < deadline;) {
     const started = performance.now();
     count(statuses, await request().catch(() => "no answer"));
     times.push(performance.now() - started);
     await new Promise((resolve) => setTimeout(resolve, VICTIM_PAUSE_MS));
   }
-  return { p50Ms: percentile(times, 50), p99Ms: percentile(times, 99), maxMs: Math.max(0, ...times), count: times.length, statuses };
+  return {
+    p50Ms: percentile(times, 50),
+    p99Ms: percentile(times, 99),
+    maxMs: Math.max(0, ...times),
+    count: times.length,
+    statuses,
+  };
 }
 
 /** The attacker's loops, each sending its next request as soon as its last one is answered, until stopped. */
@@ -90,7 +96,13 @@ function unleash(attack: () => Promise<number>, attackers: number): { stop: () =
   };
 }
 
-async function measure(neighbour: Neighbour, context: NeighbourContext, durations: { quietMs: number; noisyMs: number }, targetOf: (quiet: Sampled) => number, log: (line: string) => void): Promise<NoisyFigures> {
+async function measure(
+  neighbour: Neighbour,
+  context: NeighbourContext,
+  durations: { quietMs: number; noisyMs: number },
+  targetOf: (quiet: Sampled) => number,
+  log: (line: string) => void,
+): Promise<NoisyFigures> {
   log(`noisy: ${neighbour.resource}: preparing`);
   const prepared = await neighbour.prepare(context);
   // Once before timing: the victim's first request warms what any first request warms.
@@ -102,7 +114,15 @@ async function measure(neighbour: Neighbour, context: NeighbourContext, duration
   const noisy = await sample(prepared.victim, durations.noisyMs);
   const attackStatuses = await attack.stop();
   log(`noisy: ${neighbour.resource}: noisy p99 ${fmt(noisy.p99Ms)} ms; attacker ${JSON.stringify(attackStatuses)}`);
-  return { resource: neighbour.resource, attacker: neighbour.attacker, victim: neighbour.victim, quiet, noisy, attackStatuses, targetMs: targetOf(quiet) };
+  return {
+    resource: neighbour.resource,
+    attacker: neighbour.attacker,
+    victim: neighbour.victim,
+    quiet,
+    noisy,
+    attackStatuses,
+    targetMs: targetOf(quiet),
+  };
 }
 
 const statusText = (statuses: Record<string, number>): string =>
@@ -128,13 +148,28 @@ async function seedSearcher(dataDir: string): Promise<{ id: string; email: strin
   const id = userIdSchema.parse(randomUUID());
   const email = `searcher-${id.slice(0, 8)}@noisy.example`;
   const metadata = { actorId: id, correlationId: randomUUID(), now: new Date() };
-  await store.append(`email-${email}`, toNewEvents([{ type: "EmailReserved", data: { email, userId: id } }], metadata), "no_stream");
-  await store.append(`user-${id}`, toNewEvents([{ type: "UserRegistered", data: { userId: id, email, name: "searcher", image: null } }], metadata), "no_stream");
+  await store.append(
+    `email-${email}`,
+    toNewEvents([{ type: "EmailReserved", data: { email, userId: id } }], metadata),
+    "no_stream",
+  );
+  await store.append(
+    `user-${id}`,
+    toNewEvents([{ type: "UserRegistered", data: { userId: id, email, name: "searcher", image: null } }], metadata),
+    "no_stream",
+  );
   for (let from = 0; from < SEARCH_PAGES; from += 1_000) {
     await Promise.all(
       Array.from({ length: Math.min(1_000, SEARCH_PAGES - from) }, (_, offset) => {
         const pageId = pageIdSchema.parse(randomUUID());
-        const data = { pageId, ownerId: id, parentId: null, title: `Quarterly plan ${from + offset}`, icon: null, markdown: PROSE.repeat(3) };
+        const data = {
+          pageId,
+          ownerId: id,
+          parentId: null,
+          title: `Quarterly plan ${from + offset}`,
+          icon: null,
+          markdown: PROSE.repeat(3),
+        };
         return store.append(`page-${pageId}`, toNewEvents([{ type: "PageCreated", data }], metadata), "no_stream");
       }),
     );
@@ -143,7 +178,11 @@ async function seedSearcher(dataDir: string): Promise<{ id: string; email: strin
   return { id, email };
 }
 
-export async function benchNoisy(options: { secret: string; quick: boolean; log: (line: string) => void }): Promise<void> {
+export async function benchNoisy(options: {
+  secret: string;
+  quick: boolean;
+  log: (line: string) => void;
+}): Promise<void> {
   const { log, secret } = options;
   const started = Date.now();
   const dataDir = await mkdtemp(join(tmpdir(), "workspace-bench-noisy-"));
@@ -152,18 +191,36 @@ export async function benchNoisy(options: { secret: string; quick: boolean; log:
   try {
     log(`noisy: seeding the searcher's ${fmt(SEARCH_PAGES)} pages`);
     const seeded = await seedSearcher(dataDir);
-    const env = { DATA_DIR: dataDir, AUTH_SESSION_SECRET: secret, LOG_LEVEL: "warn", WORKER_TASK_TIME_LIMIT_MS: String(taskLimitMs), ...DEFAULT_RATE_LIMITS };
+    const env = {
+      DATA_DIR: dataDir,
+      AUTH_SESSION_SECRET: secret,
+      LOG_LEVEL: "warn",
+      WORKER_TASK_TIME_LIMIT_MS: String(taskLimitMs),
+      ...DEFAULT_RATE_LIMITS,
+    };
     const server = await startChild("services/all-in-one.ts", env, "/readyz");
     try {
       const cookie = `app-auth.session_token=${await mintSession(secret, { sub: seeded.id, email: seeded.email, name: "searcher" })}`;
-      for (const deadline = Date.now() + 600_000; ; ) {
-        const found = await fetch(`${server.url}/api/v1/pages/resolve?title=${encodeURIComponent(`Quarterly plan ${SEARCH_PAGES - 1}`)}`, { headers: { cookie } });
+      for (const deadline = Date.now() + 600_000; ;) {
+        const found = await fetch(
+          `${server.url}/api/v1/pages/resolve?title=${encodeURIComponent(`Quarterly plan ${SEARCH_PAGES - 1}`)}`,
+          { headers: { cookie } },
+        );
         if (found.status === 200) break;
         if (Date.now() > deadline) throw new Error("the searcher's pages were not projected in time");
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
-      const token = await fetch(`${server.url}/api/v1/tokens`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ name: "searcher", scopes: ["pages:read"] }) });
-      const searcher: Caller = { id: seeded.id, email: seeded.email, cookie, token: String(((await token.json()) as { token?: unknown }).token) };
+      const token = await fetch(`${server.url}/api/v1/tokens`, {
+        method: "POST",
+        headers: { cookie, "content-type": "application/json" },
+        body: JSON.stringify({ name: "searcher", scopes: ["pages:read"] }),
+      });
+      const searcher: Caller = {
+        id: seeded.id,
+        email: seeded.email,
+        cookie,
+        token: String(((await token.json()) as { token?: unknown }).token),
+      };
       const context: NeighbourContext = { url: server.url, secret, searcher, quick: options.quick };
       const figures: NoisyFigures[] = [];
       const rows: Row[] = [];
@@ -173,15 +230,32 @@ export async function benchNoisy(options: { secret: string; quick: boolean; log:
           figures.push(measured);
           rows.push(noisyRow(measured, taskLimitMs));
         } catch (error) {
-          log(`noisy: ${neighbour.resource} could not be measured: ${error instanceof Error ? error.message : String(error)}`);
-          rows.push({ figure: `noisy neighbour, ${neighbour.resource}`, value: "not measured (see the log)", reference: "—", ratio: "—", target: "—", verdict: "MISSED" });
+          log(
+            `noisy: ${neighbour.resource} could not be measured: ${error instanceof Error ? error.message : String(error)}`,
+          );
+          rows.push({
+            figure: `noisy neighbour, ${neighbour.resource}`,
+            value: "not measured (see the log)",
+            reference: "—",
+            ratio: "—",
+            target: "—",
+            verdict: "MISSED",
+          });
         }
       }
       const peakMb = server.memory().peakMb;
-      process.stdout.write(`\nnoisy-neighbour rows in ${fmt((Date.now() - started) / 1000)} s (task time limit ${fmt(taskLimitMs)} ms; server peak RSS ${fmt(peakMb)} MB)\n\n${renderTable(rows)}\n`);
+      process.stdout.write(
+        `\nnoisy-neighbour rows in ${fmt((Date.now() - started) / 1000)} s (task time limit ${fmt(taskLimitMs)} ms; server peak RSS ${fmt(peakMb)} MB)\n\n${renderTable(rows)}\n`,
+      );
       mkdirSync("bench/results", { recursive: true });
-      const file = join("bench/results", `${new Date().toISOString().replaceAll(":", "-").slice(0, 19)}-noisy${options.quick ? "-quick" : ""}.json`);
-      writeFileSync(file, `${JSON.stringify({ taskLimitMs, durations, searchPages: SEARCH_PAGES, figures, rows, peakMb }, null, 2)}\n`);
+      const file = join(
+        "bench/results",
+        `${new Date().toISOString().replaceAll(":", "-").slice(0, 19)}-noisy${options.quick ? "-quick" : ""}.json`,
+      );
+      writeFileSync(
+        file,
+        `${JSON.stringify({ taskLimitMs, durations, searchPages: SEARCH_PAGES, figures, rows, peakMb }, null, 2)}\n`,
+      );
       log(`results written to ${file}`);
     } finally {
       await server.stop();

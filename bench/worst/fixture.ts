@@ -23,13 +23,31 @@ export interface WorstSizes {
 /** The documented largest page: 500,000 characters. */
 export const PAGE_MAX_CHARS = 500_000;
 
-export const QUICK_SIZES: WorstSizes = { pages: 2_000, hiddenLinkers: 1_000, revisions: 30, grantsReceived: 300, threads: 100, bigPageChars: PAGE_MAX_CHARS };
-export const FULL_SIZES: WorstSizes = { pages: 10_000, hiddenLinkers: 4_000, revisions: 100, grantsReceived: 2_000, threads: 500, bigPageChars: PAGE_MAX_CHARS };
+export const QUICK_SIZES: WorstSizes = {
+  pages: 2_000,
+  hiddenLinkers: 1_000,
+  revisions: 30,
+  grantsReceived: 300,
+  threads: 100,
+  bigPageChars: PAGE_MAX_CHARS,
+};
+export const FULL_SIZES: WorstSizes = {
+  pages: 10_000,
+  hiddenLinkers: 4_000,
+  revisions: 100,
+  grantsReceived: 2_000,
+  threads: 500,
+  bigPageChars: PAGE_MAX_CHARS,
+};
 /** The costliest markdown known for the parser: unclosed link brackets, whose matching is quadratic in a paragraph. */
 export const costliestMarkdown = (chars: number): string => "[x]".repeat(Math.floor(chars / 3));
 /** 2,000 lines of about 33 characters, every one different in each revision. */
 const revisionText = (revision: number): string =>
-  Array.from({ length: 2_000 }, (_, line) => `line ${line} rev ${revision} ${((line * 7919 + revision * 104_729) % 1_000_003).toString(36).padStart(8, "x")} lorem ip`).join("\n");
+  Array.from(
+    { length: 2_000 },
+    (_, line) =>
+      `line ${line} rev ${revision} ${((line * 7919 + revision * 104_729) % 1_000_003).toString(36).padStart(8, "x")} lorem ip`,
+  ).join("\n");
 
 export interface Caller {
   readonly id: string;
@@ -63,7 +81,11 @@ export interface Worst {
 
 export const jsonHeaders = (caller: Caller) => ({ cookie: caller.cookie, "content-type": "application/json" });
 
-async function call(api: string, path: string, init: { method?: string; headers: Record<string, string>; body?: unknown }): Promise<{ status: number; body: unknown; headers: Headers }> {
+async function call(
+  api: string,
+  path: string,
+  init: { method?: string; headers: Record<string, string>; body?: unknown },
+): Promise<{ status: number; body: unknown; headers: Headers }> {
   const reply = await fetch(`${api}${path}`, {
     method: init.method ?? "GET",
     headers: init.headers,
@@ -76,7 +98,8 @@ async function call(api: string, path: string, init: { method?: string; headers:
   } catch {
     // Not JSON: markdown, a zip, an event stream.
   }
-  if (reply.status >= 400) throw new Error(`${init.method ?? "GET"} ${path} answered ${reply.status}: ${text.slice(0, 300)}`);
+  if (reply.status >= 400)
+    throw new Error(`${init.method ?? "GET"} ${path} answered ${reply.status}: ${text.slice(0, 300)}`);
   return { status: reply.status, body, headers: reply.headers };
 }
 
@@ -88,7 +111,10 @@ const field = (value: unknown, name: string): string => {
 
 /** The thread of a single-thread answer (`{thread}`). */
 const threadOf = (body: unknown): { id: string; comments: unknown[] } => {
-  const thread = typeof body === "object" && body !== null ? (body as { thread?: { id: string; comments: unknown[] } }).thread : undefined;
+  const thread =
+    typeof body === "object" && body !== null
+      ? (body as { thread?: { id: string; comments: unknown[] } }).thread
+      : undefined;
   if (!thread) throw new Error(`no thread in ${JSON.stringify(body).slice(0, 200)}`);
   return thread;
 };
@@ -98,38 +124,72 @@ export async function callerOf(api: string, secret: string, label: string): Prom
   const email = `${label}-${id.slice(0, 8)}@worst.example`;
   const cookie = `app-auth.session_token=${await mintSession(secret, { sub: id, email, name: label })}`;
   await call(api, "/me", { headers: { cookie } });
-  const created = await call(api, "/tokens", { method: "POST", headers: { cookie, "content-type": "application/json" }, body: { name: `${label} all scopes`, scopes: ["pages:read", "pages:comment", "pages:write"] } });
+  const created = await call(api, "/tokens", {
+    method: "POST",
+    headers: { cookie, "content-type": "application/json" },
+    body: { name: `${label} all scopes`, scopes: ["pages:read", "pages:comment", "pages:write"] },
+  });
   return { id, email, cookie, token: field(created.body, "token") };
 }
 
 /** Up to 1,000 notes per import, so the workspace grows in a few requests. */
-async function importNotes(api: string, caller: Caller, notes: Array<{ path: string; content: string }>): Promise<void> {
+async function importNotes(
+  api: string,
+  caller: Caller,
+  notes: Array<{ path: string; content: string }>,
+): Promise<void> {
   for (let start = 0; start < notes.length; start += 1_000) {
-    await call(api, "/imports/obsidian", { method: "POST", headers: jsonHeaders(caller), body: { files: notes.slice(start, start + 1_000) } });
+    await call(api, "/imports/obsidian", {
+      method: "POST",
+      headers: jsonHeaders(caller),
+      body: { files: notes.slice(start, start + 1_000) },
+    });
   }
 }
 
-export async function buildWorst(server: Child, secret: string, sizes: WorstSizes, log: (line: string) => void): Promise<Worst> {
+export async function buildWorst(
+  server: Child,
+  secret: string,
+  sizes: WorstSizes,
+  log: (line: string) => void,
+): Promise<Worst> {
   const api = `${server.url}/api/v1`;
   const owner = await callerOf(api, secret, "owner");
   const stranger = await callerOf(api, secret, "stranger");
-  const post = (caller: Caller, path: string, body: unknown) => call(api, path, { method: "POST", headers: jsonHeaders(caller), body });
+  const post = (caller: Caller, path: string, body: unknown) =>
+    call(api, path, { method: "POST", headers: jsonHeaders(caller), body });
 
   log(`worst: a workspace of ${sizes.pages} pages in nested folders`);
-  const paragraph = "The quarterly plan covers hiring, the storage migration and the onboarding flow; each team lists goals and risks. ";
+  const paragraph =
+    "The quarterly plan covers hiring, the storage migration and the onboarding flow; each team lists goals and risks. ";
   await importNotes(
     api,
     owner,
-    Array.from({ length: sizes.pages }, (_, i) => ({ path: `Area ${i % 10}/Team ${i % 7}/Quarterly plan ${i}.md`, content: `# Plan ${i}\n\n${paragraph.repeat(15)}[[Quarterly plan ${(i + 1) % sizes.pages}]]\n` })),
+    Array.from({ length: sizes.pages }, (_, i) => ({
+      path: `Area ${i % 10}/Team ${i % 7}/Quarterly plan ${i}.md`,
+      content: `# Plan ${i}\n\n${paragraph.repeat(15)}[[Quarterly plan ${(i + 1) % sizes.pages}]]\n`,
+    })),
   );
   const folderId = field((await post(owner, "/folders", { name: "Worst case" })).body, "id");
   const sampleTitle = "Quarterly plan 7";
 
   log(`worst: the largest page (${sizes.bigPageChars} characters of unclosed link brackets)`);
-  const bigPageId = field((await post(owner, "/pages", { title: "Largest page", markdown: costliestMarkdown(sizes.bigPageChars), parentId: folderId })).body, "id");
+  const bigPageId = field(
+    (
+      await post(owner, "/pages", {
+        title: "Largest page",
+        markdown: costliestMarkdown(sizes.bigPageChars),
+        parentId: folderId,
+      })
+    ).body,
+    "id",
+  );
 
   log(`worst: a page with ${sizes.revisions} replacements of 2,000 lines`);
-  const historyPageId = field((await post(owner, "/pages", { title: "Longest history", markdown: revisionText(0), parentId: folderId })).body, "id");
+  const historyPageId = field(
+    (await post(owner, "/pages", { title: "Longest history", markdown: revisionText(0), parentId: folderId })).body,
+    "id",
+  );
   let midRevision = "";
   for (let revision = 1; revision <= sizes.revisions; revision += 1) {
     const current = await call(api, `/pages/${historyPageId}/content`, { headers: { cookie: owner.cookie } });
@@ -142,16 +202,34 @@ export async function buildWorst(server: Child, secret: string, sizes: WorstSize
   }
 
   log(`worst: ${sizes.hiddenLinkers} pages the owner cannot see linking to one of the owner's pages`);
-  const linkedPageId = field((await post(owner, "/pages", { title: "Linked from everywhere", markdown: "# Target" })).body, "id");
-  await importNotes(api, stranger, Array.from({ length: sizes.hiddenLinkers }, (_, i) => ({ path: `Links/Linker ${i}.md`, content: `See ${server.url}/api/v1/pages/${linkedPageId} for details (${i}).` })));
+  const linkedPageId = field(
+    (await post(owner, "/pages", { title: "Linked from everywhere", markdown: "# Target" })).body,
+    "id",
+  );
+  await importNotes(
+    api,
+    stranger,
+    Array.from({ length: sizes.hiddenLinkers }, (_, i) => ({
+      path: `Links/Linker ${i}.md`,
+      content: `See ${server.url}/api/v1/pages/${linkedPageId} for details (${i}).`,
+    })),
+  );
 
   log(`worst: ${sizes.grantsReceived} direct page grants to the owner`);
-  const strangerPageId = field((await post(stranger, "/pages", { title: "Stranger's page", markdown: "# Not yours" })).body, "id");
-  const granted = Array.from({ length: sizes.grantsReceived }, (_, i) => ({ path: `Granted/Shared ${i}.md`, content: `Shared note ${i}: ${paragraph}` }));
+  const strangerPageId = field(
+    (await post(stranger, "/pages", { title: "Stranger's page", markdown: "# Not yours" })).body,
+    "id",
+  );
+  const granted = Array.from({ length: sizes.grantsReceived }, (_, i) => ({
+    path: `Granted/Shared ${i}.md`,
+    content: `Shared note ${i}: ${paragraph}`,
+  }));
   await importNotes(api, stranger, granted);
   let grants = 0;
-  for (let cursor: string | null = null; grants < sizes.grantsReceived; ) {
-    const list = await call(api, `/pages?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, { headers: { cookie: stranger.cookie } });
+  for (let cursor: string | null = null; grants < sizes.grantsReceived;) {
+    const list = await call(api, `/pages?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, {
+      headers: { cookie: stranger.cookie },
+    });
     const body = list.body as { data: Array<{ id: string; title: string }>; nextCursor: string | null };
     for (const page of body.data) {
       if (!page.title.startsWith("Shared ") || grants >= sizes.grantsReceived) continue;
@@ -165,7 +243,10 @@ export async function buildWorst(server: Child, secret: string, sizes: WorstSize
   log(`worst: ${sizes.threads} comment threads on the largest page`);
   let threadId = "";
   for (let i = 0; i < sizes.threads; i += 1) {
-    const opened = await post(owner, `/pages/${bigPageId}/comments`, { body: `Thread ${i}: ${"why? ".repeat(200)}`, anchor: { quote: "[x][x][x]" } });
+    const opened = await post(owner, `/pages/${bigPageId}/comments`, {
+      body: `Thread ${i}: ${"why? ".repeat(200)}`,
+      anchor: { quote: "[x][x][x]" },
+    });
     threadId = field(threadOf(opened.body), "id");
   }
   const reply = await post(owner, `/pages/${bigPageId}/comments/${threadId}/replies`, { body: "A reply" });
@@ -175,22 +256,49 @@ export async function buildWorst(server: Child, secret: string, sizes: WorstSize
   const imageId = await uploadLargestImage(api, owner, bigPageId);
   let webhookId = "";
   for (let i = 0; i < 50; i += 1) {
-    const created = await post(owner, "/webhooks", { url: `http://127.0.0.1:9/hook-${i}`, events: ["page.created", "page.updated"] });
+    const created = await post(owner, "/webhooks", {
+      url: `http://127.0.0.1:9/hook-${i}`,
+      events: ["page.created", "page.updated"],
+    });
     webhookId = field(created.body, "id");
   }
-  return { server, secret, api, owner, stranger, sizes, folderId, bigPageId, historyPageId, midRevision, linkedPageId, threadId, commentId, imageId, webhookId, strangerPageId, sampleTitle };
+  return {
+    server,
+    secret,
+    api,
+    owner,
+    stranger,
+    sizes,
+    folderId,
+    bigPageId,
+    historyPageId,
+    midRevision,
+    linkedPageId,
+    threadId,
+    commentId,
+    imageId,
+    webhookId,
+    strangerPageId,
+    sampleTitle,
+  };
 }
 
 /** A 10000×9999 RGBA PNG of one colour: the most pixels the upload takes, in about 400 KB. */
 export async function largestPng(): Promise<Buffer> {
   const sharp = (await import("sharp")).default;
-  return sharp({ create: { width: 10_000, height: 9_999, channels: 4, background: { r: 10, g: 20, b: 30, alpha: 0.5 } } }).png({ compressionLevel: 9 }).toBuffer();
+  return sharp({
+    create: { width: 10_000, height: 9_999, channels: 4, background: { r: 10, g: 20, b: 30, alpha: 0.5 } },
+  })
+    .png({ compressionLevel: 9 })
+    .toBuffer();
 }
 
 export function multipart(boundary: string, fileName: string, type: string, bytes: Buffer): Buffer {
   return Buffer.concat([
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="alt"\r\n\r\nWorst case\r\n`),
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: ${type}\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: ${type}\r\n\r\n`,
+    ),
     bytes,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);

@@ -41,7 +41,10 @@ export async function withProbe<T>(server: Child, work: () => Promise<T>): Promi
   const probe = (async () => {
     while (running) {
       const started = performance.now();
-      await fetch(`${server.url}/healthz`).then((r) => r.arrayBuffer(), () => undefined);
+      await fetch(`${server.url}/healthz`).then(
+        (r) => r.arrayBuffer(),
+        () => undefined,
+      );
       times.push(performance.now() - started);
       await new Promise((resolve) => setTimeout(resolve, PROBE_INTERVAL_MS));
     }
@@ -57,6 +60,12 @@ export async function withProbe<T>(server: Child, work: () => Promise<T>): Promi
 
   async function figures(): Promise<LoopFigures> {
     const loop = await scrapeLoopDelay(server);
-    return { loopP99Ms: loop.p99Ms, loopMaxMs: loop.maxMs, probeP99Ms: percentile(times, 99), probeMaxMs: Math.max(0, ...times), probes: times.length };
+    return {
+      loopP99Ms: loop.p99Ms,
+      loopMaxMs: loop.maxMs,
+      probeP99Ms: percentile(times, 99),
+      probeMaxMs: Math.max(0, ...times),
+      probes: times.length,
+    };
   }
 }

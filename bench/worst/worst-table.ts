@@ -34,13 +34,20 @@ interface WorstFigures {
 
 async function operationsOf(server: Child): Promise<string[]> {
   const document = openApi.parse(await (await fetch(`${server.url}/api/v1/openapi.json`)).json());
-  return Object.entries(document.paths).flatMap(([path, item]) => METHODS.filter((method) => method in item).map((method) => `${method.toUpperCase()} ${path}`));
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    METHODS.filter((method) => method in item).map((method) => `${method.toUpperCase()} ${path}`),
+  );
 }
 
 async function timed(server: Child, request: WorstRequest): Promise<{ ms: number; status: number }> {
   const started = performance.now();
   const abort = new AbortController();
-  const reply = await fetch(`${server.url}${request.path}`, { method: request.method, headers: request.headers ?? {}, ...(request.body === undefined ? {} : { body: request.body }), signal: abort.signal });
+  const reply = await fetch(`${server.url}${request.path}`, {
+    method: request.method,
+    headers: request.headers ?? {},
+    ...(request.body === undefined ? {} : { body: request.body }),
+    signal: abort.signal,
+  });
   if (request.readForMs !== undefined && reply.body) {
     const reader = reply.body.getReader();
     const timer = setTimeout(() => abort.abort(), request.readForMs);
@@ -57,7 +64,12 @@ async function timed(server: Child, request: WorstRequest): Promise<{ ms: number
   return { ms: performance.now() - started, status: reply.status };
 }
 
-async function runCase(w: Worst, key: string, iterations: number, log: (line: string) => void): Promise<WorstFigures | null> {
+async function runCase(
+  w: Worst,
+  key: string,
+  iterations: number,
+  log: (line: string) => void,
+): Promise<WorstFigures | null> {
   const worst = WORST_CASES[key];
   if (!worst) return null;
   const n = Math.min(iterations, worst.maxIterations ?? iterations);
@@ -71,7 +83,9 @@ async function runCase(w: Worst, key: string, iterations: number, log: (line: st
       const request: WorstRequest = await worst.request(w, prepared[i] ?? "", i);
       const started = performance.now();
       const { ms, status } = await timed(w.server, request).catch((error: unknown) => {
-        log(`worst: ${key} failed: ${error instanceof Error ? `${error.message} ${error.cause instanceof Error ? error.cause.message : ""}` : String(error)}`);
+        log(
+          `worst: ${key} failed: ${error instanceof Error ? `${error.message} ${error.cause instanceof Error ? error.cause.message : ""}` : String(error)}`,
+        );
         return { ms: performance.now() - started, status: "no answer" };
       });
       times.push(ms);
@@ -79,7 +93,16 @@ async function runCase(w: Worst, key: string, iterations: number, log: (line: st
     }
     return { times, statuses };
   });
-  return { key, input: worst.input, iterations: n, expected: worst.expected ?? [], statuses: result.statuses, requestP50Ms: percentile(result.times, 50), requestMaxMs: Math.max(...result.times), loop };
+  return {
+    key,
+    input: worst.input,
+    iterations: n,
+    expected: worst.expected ?? [],
+    statuses: result.statuses,
+    requestP50Ms: percentile(result.times, 50),
+    requestMaxMs: Math.max(...result.times),
+    loop,
+  };
 }
 
 const failedStatuses = (statuses: Record<string, number>, expected: readonly number[]): string[] =>
@@ -100,12 +123,29 @@ function rowOf(figures: WorstFigures, quiet: LoopFigures): Row {
   };
 }
 
-export async function benchWorst(options: { secret: string; quick: boolean; profile?: boolean; log: (line: string) => void; sizes?: WorstSizes; iterations?: number }): Promise<void> {
+export async function benchWorst(options: {
+  secret: string;
+  quick: boolean;
+  profile?: boolean;
+  log: (line: string) => void;
+  sizes?: WorstSizes;
+  iterations?: number;
+}): Promise<void> {
   const { log } = options;
   const started = Date.now();
   const dataDir = await mkdtemp(join(tmpdir(), "workspace-bench-worst-"));
   const profileArgs = options.profile ? ["--cpu-prof", "--cpu-prof-dir=bench/profiles"] : [];
-  const server = await startChild("services/all-in-one.ts", { DATA_DIR: dataDir, AUTH_SESSION_SECRET: options.secret, LOG_LEVEL: "warn", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" }, "/readyz", profileArgs);
+  const server = await startChild(
+    "services/all-in-one.ts",
+    {
+      DATA_DIR: dataDir,
+      AUTH_SESSION_SECRET: options.secret,
+      LOG_LEVEL: "warn",
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+    },
+    "/readyz",
+    profileArgs,
+  );
   try {
     const sizes = options.sizes ?? (options.quick ? QUICK_SIZES : FULL_SIZES);
     const w = await buildWorst(server, options.secret, sizes, log);
@@ -119,20 +159,39 @@ export async function benchWorst(options: { secret: string; quick: boolean; prof
         measured = await runCase(w, key, iterations, log);
       } catch (error) {
         log(`worst: ${key} could not be prepared: ${error instanceof Error ? error.message : String(error)}`);
-        rows.push({ figure: key, value: "not measured: its preparation failed (see the log)", reference: "—", ratio: "—", target: "—", verdict: "MISSED" });
+        rows.push({
+          figure: key,
+          value: "not measured: its preparation failed (see the log)",
+          reference: "—",
+          ratio: "—",
+          target: "—",
+          verdict: "MISSED",
+        });
         continue;
       }
       if (measured === null) {
-        rows.push({ figure: key, value: "no worst case defined in bench/worst/operations.ts", reference: "—", ratio: "—", target: "—", verdict: "not built" });
+        rows.push({
+          figure: key,
+          value: "no worst case defined in bench/worst/operations.ts",
+          reference: "—",
+          ratio: "—",
+          target: "—",
+          verdict: "not built",
+        });
         continue;
       }
       figures.push(measured);
       rows.push(rowOf(measured, quiet));
     }
     const peakMb = server.memory().peakMb;
-    process.stdout.write(`\nworst-case table in ${fmt((Date.now() - started) / 1000)} s (${JSON.stringify(sizes)}; server peak RSS ${fmt(peakMb)} MB)\n\n${renderTable(rows)}\n`);
+    process.stdout.write(
+      `\nworst-case table in ${fmt((Date.now() - started) / 1000)} s (${JSON.stringify(sizes)}; server peak RSS ${fmt(peakMb)} MB)\n\n${renderTable(rows)}\n`,
+    );
     mkdirSync("bench/results", { recursive: true });
-    const file = join("bench/results", `${new Date().toISOString().replaceAll(":", "-").slice(0, 19)}-worst${options.quick ? "-quick" : ""}.json`);
+    const file = join(
+      "bench/results",
+      `${new Date().toISOString().replaceAll(":", "-").slice(0, 19)}-worst${options.quick ? "-quick" : ""}.json`,
+    );
     writeFileSync(file, `${JSON.stringify({ sizes, quiet, figures, rows, peakMb }, null, 2)}\n`);
     log(`results written to ${file}`);
   } finally {

@@ -26,7 +26,11 @@ export function startLoad(api: string, cookie: string, workers: number): Load {
   const writes: AcknowledgedWrite[] = [];
   let stopped = false;
   const call = async (kind: Answer["kind"], path: string, init: RequestInit = {}): Promise<Response | null> => {
-    const headers = { cookie, "content-type": "application/json", ...(init.headers as Record<string, string> | undefined) };
+    const headers = {
+      cookie,
+      "content-type": "application/json",
+      ...(init.headers as Record<string, string> | undefined),
+    };
     try {
       const response = await fetch(`${api}${path}`, { ...init, headers, signal: AbortSignal.timeout(TIMEOUT_MS) });
       answers.push({ at: Date.now(), status: response.status, kind });
@@ -38,8 +42,13 @@ export function startLoad(api: string, cookie: string, workers: number): Load {
   };
   const worker = async (index: number) => {
     for (let n = 0; !stopped; n += 1) {
-      const created = await call("write", "/pages", { method: "POST", body: JSON.stringify({ title: `chaos ${index}-${n}`, markdown: "steady load" }) });
-      const body = created?.ok ? ((await created.json().catch(() => null)) as { id?: unknown } | null) : (await created?.arrayBuffer(), null);
+      const created = await call("write", "/pages", {
+        method: "POST",
+        body: JSON.stringify({ title: `chaos ${index}-${n}`, markdown: "steady load" }),
+      });
+      const body = created?.ok
+        ? ((await created.json().catch(() => null)) as { id?: unknown } | null)
+        : (await created?.arrayBuffer(), null);
       if (created?.ok && typeof body?.id === "string") {
         writes.push({ at: Date.now(), pageId: body.id });
         const token = created.headers.get("x-consistency-token") ?? "";

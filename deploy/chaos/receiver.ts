@@ -36,5 +36,10 @@ export async function startReceiver(): Promise<WebhookCalls> {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hook`, byPage, calls: () => calls, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    byPage,
+    calls: () => calls,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }

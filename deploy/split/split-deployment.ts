@@ -36,12 +36,18 @@ export interface SplitDeployment {
   stop(): Promise<void>;
 }
 
-const binary = (name: string): string | null => [`/usr/sbin/${name}`, name].find((candidate) => spawnSync(candidate, ["--version"]).error === undefined) ?? null;
+const binary = (name: string): string | null =>
+  [`/usr/sbin/${name}`, name].find((candidate) => spawnSync(candidate, ["--version"]).error === undefined) ?? null;
 
 /** Waits until `url` answers at all (any status). */
 async function answers(url: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!(await fetch(url).then(() => true, () => false))) {
+  while (
+    !(await fetch(url).then(
+      () => true,
+      () => false,
+    ))
+  ) {
     if (Date.now() > deadline) throw new Error(`${url} did not answer`);
     await new Promise((done) => setTimeout(done, 100));
   }
@@ -56,7 +62,10 @@ export async function startSplitDeployment(options: SplitDeploymentOptions): Pro
   const processes = new Map<string, Supervised>();
   const started: Supervised[] = [];
   const supervise = (name: string, command: string, args: string[], env: Record<string, string> = {}) => {
-    const supervised = new Supervised({ name, command, args, env: { DATA_DIR: options.dataDir, ...env }, cwd: options.root }, { restart: options.restart ?? false, report });
+    const supervised = new Supervised(
+      { name, command, args, env: { DATA_DIR: options.dataDir, ...env }, cwd: options.root },
+      { restart: options.restart ?? false, report },
+    );
     processes.set(name, supervised);
     started.push(supervised);
     supervised.start();
@@ -78,16 +87,27 @@ export async function startSplitDeployment(options: SplitDeploymentOptions): Pro
       shared.NATS_URL = natsUrl;
     }
     const service = (name: string, env: Record<string, string> = {}) =>
-      supervise(name, process.execPath, ["--max-old-space-size=1024", `dist/services/${name.replace(/-\d+$/, "")}/main.js`], { ...shared, ...env });
+      supervise(
+        name,
+        process.execPath,
+        ["--max-old-space-size=1024", `dist/services/${name.replace(/-\d+$/, "")}/main.js`],
+        { ...shared, ...env },
+      );
     const commandApiPort = options.commandApiPort ?? (await freePort());
     service("projector");
     service("command-api", { PORT: String(commandApiPort) });
     await answers(`http://127.0.0.1:${commandApiPort}/healthz`);
     const queryApiPorts: number[] = [];
-    for (let node = 0; node < options.queryNodes; node += 1) queryApiPorts.push(options.queryApiPorts[node] ?? (await freePort()));
-    queryApiPorts.forEach((port, index) => service(`query-api-${index + 1}`, { PORT: String(port), COMMAND_API_URL: `http://127.0.0.1:${commandApiPort}` }));
+    for (let node = 0; node < options.queryNodes; node += 1)
+      queryApiPorts.push(options.queryApiPorts[node] ?? (await freePort()));
+    queryApiPorts.forEach((port, index) =>
+      service(`query-api-${index + 1}`, { PORT: String(port), COMMAND_API_URL: `http://127.0.0.1:${commandApiPort}` }),
+    );
     for (const port of queryApiPorts) await answers(`http://127.0.0.1:${port}/healthz`);
-    service("notifier", { PUBLIC_BASE_URL: shared.PUBLIC_BASE_URL ?? process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${options.gatewayPort}` });
+    service("notifier", {
+      PUBLIC_BASE_URL:
+        shared.PUBLIC_BASE_URL ?? process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${options.gatewayPort}`,
+    });
 
     const config = join(scratch, "nginx.conf");
     writeFileSync(

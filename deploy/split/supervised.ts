@@ -37,11 +37,17 @@ export class Supervised {
 
   start(): ChildProcess {
     this.held = false;
-    const child = spawn(this.spec.command, [...this.spec.args], { cwd: this.spec.cwd, env: { ...process.env, ...this.spec.env }, stdio: ["ignore", "ignore", "inherit"] });
+    const child = spawn(this.spec.command, [...this.spec.args], {
+      cwd: this.spec.cwd,
+      env: { ...process.env, ...this.spec.env },
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     this.current = child;
     child.once("exit", (code, signal) => {
       if (this.held) return;
-      this.options.report(`split: ${this.spec.name} exited (${signal ?? code ?? "?"})${this.options.restart ? "; starting it again" : ""}`);
+      this.options.report(
+        `split: ${this.spec.name} exited (${signal ?? code ?? "?"})${this.options.restart ? "; starting it again" : ""}`,
+      );
       if (!this.options.restart) return;
       this.restartTimer = setTimeout(() => {
         this.restartTimer = null;

@@ -46,12 +46,17 @@ const ports = {
   sentMail: sentMailFor(config),
   readModelCopies: readModelCopiesFor(config),
 };
-const registered = async (userId: UserId): Promise<UserId | null> => ((await userCommands.load(eventStore, userId)).registered ? userId : null);
+const registered = async (userId: UserId): Promise<UserId | null> =>
+  (await userCommands.load(eventStore, userId)).registered ? userId : null;
 const at = (position: number | null) => (position === null ? "" : ` (log position ${position})`);
 try {
   if ("page" in args || "folder" in args) {
     const [type, id] = "page" in args ? (["page", args.page] as const) : (["folder", args.folder] as const);
-    const outcome = await eraseItem(ports, type, id, (ownerId) => ({ actorId: userIdSchema.parse(ownerId), correlationId, now: new Date() }));
+    const outcome = await eraseItem(ports, type, id, (ownerId) => ({
+      actorId: userIdSchema.parse(ownerId),
+      correlationId,
+      now: new Date(),
+    }));
     if (!outcome.found) {
       process.stderr.write(`erase: no such ${type}\n`);
       process.exitCode = 1;
@@ -60,11 +65,20 @@ try {
     }
   } else {
     // From the log, not the read models: an account whose erasure was cut short is gone from those already.
-    const userId = "user" in args ? await registered(userIdSchema.parse(args.user)) : await accountHolding(eventStore, normalizeEmail(args.email));
+    const userId =
+      "user" in args
+        ? await registered(userIdSchema.parse(args.user))
+        : await accountHolding(eventStore, normalizeEmail(args.email));
     if (userId === null && "email" in args) {
       // An address without an account may still be named by invitations, their mail and its key.
-      const { invitations, position } = await eraseAddress(ports, normalizeEmail(args.email), (invitedBy) => ({ actorId: invitedBy, correlationId, now: new Date() }));
-      process.stdout.write(`erased an address without an account: ${invitations} invitation${invitations === 1 ? "" : "s"}${at(position)}\n`);
+      const { invitations, position } = await eraseAddress(ports, normalizeEmail(args.email), (invitedBy) => ({
+        actorId: invitedBy,
+        correlationId,
+        now: new Date(),
+      }));
+      process.stdout.write(
+        `erased an address without an account: ${invitations} invitation${invitations === 1 ? "" : "s"}${at(position)}\n`,
+      );
     } else if (userId === null) {
       process.stderr.write("erase: no such account (erased already, or never registered)\n");
       process.exitCode = 1;

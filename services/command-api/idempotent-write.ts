@@ -59,7 +59,11 @@ export async function idempotentWrite(
 ): Promise<WriteAnswer> {
   const key = keyOf(request.headers["idempotency-key"]);
   if (key === null) return write();
-  const fingerprinted = { method: request.method, path: request.url.split("?")[0] ?? request.url, body: fingerprintBody };
+  const fingerprinted = {
+    method: request.method,
+    path: request.url.split("?")[0] ?? request.url,
+    body: fingerprintBody,
+  };
   const fingerprint = requestFingerprint(fingerprinted, ports.keyedHashes.requestFingerprint);
   const live: { answer?: WriteAnswer } = {};
   const idempotent = {
@@ -78,9 +82,23 @@ export async function idempotentWrite(
   const replayed = { "idempotent-replayed": "true" };
   const location = response.location === undefined ? {} : { location: response.location };
   if (response.presentAgain) {
-    if (!again) throw new Error(`the answer recorded for ${request.method} ${request.url} was not kept, and the route cannot present it again`);
+    if (!again)
+      throw new Error(
+        `the answer recorded for ${request.method} ${request.url} was not kept, and the route cannot present it again`,
+      );
     const presented = await again(response);
-    return { ...presented, consistencyToken: response.consistencyToken ?? presented.consistencyToken, headers: { ...presented.headers, ...replayed }, ...location };
+    return {
+      ...presented,
+      consistencyToken: response.consistencyToken ?? presented.consistencyToken,
+      headers: { ...presented.headers, ...replayed },
+      ...location,
+    };
   }
-  return { status: response.status, body: response.body, consistencyToken: response.consistencyToken ?? "0", headers: replayed, ...location };
+  return {
+    status: response.status,
+    body: response.body,
+    consistencyToken: response.consistencyToken ?? "0",
+    headers: replayed,
+    ...location,
+  };
 }

@@ -9,8 +9,23 @@ import { healthRoutes } from "../../shared/http/health.routes.ts";
 import { metricsRoute } from "../../shared/http/metrics.routes.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
-import { openBlobStore, openSealedEventStore, openReadStore, openWebhookDeliveries, openOAuthStore } from "../embedded-stores.ts";
-import { apiAppFor, authenticatorFor, commandApiPorts, heavyWorkFor, inProcessWriteSide, oauthKeysFor, rateLimitsFor, signInPortsFor } from "../embedded-wiring.ts";
+import {
+  openBlobStore,
+  openSealedEventStore,
+  openReadStore,
+  openWebhookDeliveries,
+  openOAuthStore,
+} from "../embedded-stores.ts";
+import {
+  apiAppFor,
+  authenticatorFor,
+  commandApiPorts,
+  heavyWorkFor,
+  inProcessWriteSide,
+  oauthKeysFor,
+  rateLimitsFor,
+  signInPortsFor,
+} from "../embedded-wiring.ts";
 import { signInRoutes } from "./routes/sign-in.routes.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { registerCommandApi } from "./command-api.ts";
@@ -33,19 +48,48 @@ await runUntilSignalled("command-api", async () => {
   const writeSide = inProcessWriteSide({ eventStore, readStore, erasure }, logger, clock, metrics);
   const rateLimits = rateLimitsFor(config, "command-api", { logger, metrics });
   const app = apiAppFor(config, { logger, metrics, rateLimits });
-  const authenticator = authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: true, metrics });
+  const authenticator = authenticatorFor(
+    config,
+    { views: readStore, writeSide, projection: watcher, logger, clock },
+    { createSessionSecret: true, metrics },
+  );
   installAuthentication(app, authenticator);
   await registerApiReference(app);
   healthRoutes(app, { eventStore, readStore, dependencies: { bus: rateLimits.bus } });
   metricsRoute(app, metrics, { token: config.METRICS_TOKEN ?? null });
-  const commandPorts = commandApiPorts(config, { eventStore, readStore, blobs, webhookDeliveries, erasure }, watcher, logger, clock, metrics, work);
+  const commandPorts = commandApiPorts(
+    config,
+    { eventStore, readStore, blobs, webhookDeliveries, erasure },
+    watcher,
+    logger,
+    clock,
+    metrics,
+    work,
+  );
   await registerCommandApi(app, commandPorts);
   const oauthKeys = oauthKeysFor(config);
   if (oauthKeys) {
-    const oauth = { oauthKeys, oauthStore: await openOAuthStore(config), allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS, trustProxy: config.TRUST_PROXY !== undefined };
-    await registerOAuth(app, { ...commandPorts, ...oauth, authenticator, publicBaseUrl: config.PUBLIC_BASE_URL ?? null });
+    const oauth = {
+      oauthKeys,
+      oauthStore: await openOAuthStore(config),
+      allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      trustProxy: config.TRUST_PROXY !== undefined,
+    };
+    await registerOAuth(app, {
+      ...commandPorts,
+      ...oauth,
+      authenticator,
+      publicBaseUrl: config.PUBLIC_BASE_URL ?? null,
+    });
   }
-  registerMcp(app, { ...commandPorts, authenticator, rateLimits, publicBaseUrl: config.PUBLIC_BASE_URL ?? null, allowedHosts: config.ALLOWED_HOSTS ?? [], authorizationServer: oauthKeys !== null });
+  registerMcp(app, {
+    ...commandPorts,
+    authenticator,
+    rateLimits,
+    publicBaseUrl: config.PUBLIC_BASE_URL ?? null,
+    allowedHosts: config.ALLOWED_HOSTS ?? [],
+    authorizationServer: oauthKeys !== null,
+  });
   signInRoutes(app, signInPortsFor(config, { authenticator, eventStore: commandPorts.eventStore, clock }, logger));
   const url = await listenOn(app, config.PORT, config.HOST);
   logger.info({ event: "server.started", url, mode: "command-api" });

@@ -14,7 +14,9 @@ import type { Config } from "../../shared/config/config.ts";
 import { LogMigrationError } from "../../shared/erasure/log-migration.ts";
 import type { EventStore } from "../../shared/event-store/event-store.port.ts";
 
-export type LogLocation = { readonly kind: "sqlite"; readonly file: string } | { readonly kind: "eventstoredb"; readonly url: string; readonly namespace: string | null };
+export type LogLocation =
+  | { readonly kind: "sqlite"; readonly file: string }
+  | { readonly kind: "eventstoredb"; readonly url: string; readonly namespace: string | null };
 
 export interface MigrateLogArgs {
   readonly from: LogLocation;
@@ -23,7 +25,12 @@ export interface MigrateLogArgs {
   readonly batchBytes: number | null;
 }
 
-const esdbUrl = z.string().regex(/^(esdb|esdb\+discover|kurrentdb|kurrentdb\+discover|kdb|kdb\+discover):\/\//, "must be an esdb:// or kurrentdb:// connection string");
+const esdbUrl = z
+  .string()
+  .regex(
+    /^(esdb|esdb\+discover|kurrentdb|kurrentdb\+discover|kdb|kdb\+discover):\/\//,
+    "must be an esdb:// or kurrentdb:// connection string",
+  );
 const namespace = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, "letters, digits, '_' and '-', at most 64");
 const flagsSchema = z.strictObject({
   from: z.string().min(1).optional(),
@@ -33,11 +40,18 @@ const flagsSchema = z.strictObject({
   "to-url": esdbUrl.optional(),
   "to-namespace": namespace.optional(),
   "stop-after": z.coerce.number().int().min(1).optional(),
-  "batch-bytes": z.coerce.number().int().min(1024).max(256 * 1024 * 1024).optional(),
+  "batch-bytes": z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(256 * 1024 * 1024)
+    .optional(),
 });
 
 export const describeLog = (location: LogLocation): string =>
-  location.kind === "sqlite" ? location.file : `${location.url.replace(/\/\/[^@/]*@/, "//")} namespace ${location.namespace ?? "(none)"}`;
+  location.kind === "sqlite"
+    ? location.file
+    : `${location.url.replace(/\/\/[^@/]*@/, "//")} namespace ${location.namespace ?? "(none)"}`;
 
 /** The source defaults to the log the services use (EVENTSTORE_URL and EVENTSTORE_NAMESPACE, or DATA_DIR). */
 export function parseMigrateLogArgs(argv: readonly string[], config: Config): MigrateLogArgs {
@@ -52,21 +66,32 @@ export function parseMigrateLogArgs(argv: readonly string[], config: Config): Mi
     throw new LogMigrationError(`--${String(issue?.path[0] ?? "?")}: ${issue?.message ?? "invalid"}`);
   }
   const flags = parsed.data;
-  if (flags.from !== undefined && (flags["from-url"] !== undefined || flags["from-namespace"] !== undefined)) throw new LogMigrationError("--from: a file, or --from-url/--from-namespace, not both");
+  if (flags.from !== undefined && (flags["from-url"] !== undefined || flags["from-namespace"] !== undefined))
+    throw new LogMigrationError("--from: a file, or --from-url/--from-namespace, not both");
   const sourceUrl = flags["from-url"] ?? (flags.from === undefined ? config.EVENTSTORE_URL : undefined);
   const from: LogLocation =
     sourceUrl === undefined
       ? { kind: "sqlite", file: resolve(flags.from ?? join(config.DATA_DIR, "events.sqlite")) }
-      : { kind: "eventstoredb", url: sourceUrl, namespace: flags["from-namespace"] ?? (flags["from-url"] === undefined ? (config.EVENTSTORE_NAMESPACE ?? null) : null) };
+      : {
+          kind: "eventstoredb",
+          url: sourceUrl,
+          namespace:
+            flags["from-namespace"] ?? (flags["from-url"] === undefined ? (config.EVENTSTORE_NAMESPACE ?? null) : null),
+        };
   const toServer = flags["to-url"] !== undefined || flags["to-namespace"] !== undefined;
-  if (flags.to !== undefined && toServer) throw new LogMigrationError("--to: a file, or --to-url/--to-namespace, not both");
+  if (flags.to !== undefined && toServer)
+    throw new LogMigrationError("--to: a file, or --to-url/--to-namespace, not both");
   let to: LogLocation;
   if (flags.to !== undefined) to = { kind: "sqlite", file: resolve(flags.to) };
   else if (toServer) {
     const url = flags["to-url"] ?? (from.kind === "eventstoredb" ? from.url : undefined);
-    if (url === undefined) throw new LogMigrationError("--to-namespace: give --to-url too (the source is not on EventStoreDB)");
+    if (url === undefined)
+      throw new LogMigrationError("--to-namespace: give --to-url too (the source is not on EventStoreDB)");
     to = { kind: "eventstoredb", url, namespace: flags["to-namespace"] ?? null };
-  } else throw new LogMigrationError("give the new log: --to FILE (SQLite), or --to-namespace NAMESPACE and/or --to-url URL (EventStoreDB)");
+  } else
+    throw new LogMigrationError(
+      "give the new log: --to FILE (SQLite), or --to-namespace NAMESPACE and/or --to-url URL (EventStoreDB)",
+    );
   if (describeLog(from) === describeLog(to)) throw new LogMigrationError("the new log must not be the old one");
   return { from, to, stopAfter: flags["stop-after"] ?? null, batchBytes: flags["batch-bytes"] ?? null };
 }
@@ -79,7 +104,10 @@ export interface OpenedLog {
 
 async function connect(location: Extract<LogLocation, { kind: "eventstoredb" }>): Promise<EventStore> {
   const { EventStoreDbEventStore } = await import("../../shared/adapters/eventstoredb/eventstoredb.event-store.ts");
-  return EventStoreDbEventStore.connect(location.url, location.namespace === null ? {} : { namespace: location.namespace });
+  return EventStoreDbEventStore.connect(
+    location.url,
+    location.namespace === null ? {} : { namespace: location.namespace },
+  );
 }
 
 const hasEventsTable = (file: string): boolean => {
@@ -108,7 +136,9 @@ export async function openSource(location: LogLocation): Promise<OpenedLog> {
     lock.close();
     await store.close();
     if (error instanceof Database.SqliteError && error.code.startsWith("SQLITE_BUSY")) {
-      throw new LogMigrationError(`${location.file} is being written (another process holds its write lock): stop the services that write it, then run this again`);
+      throw new LogMigrationError(
+        `${location.file} is being written (another process holds its write lock): stop the services that write it, then run this again`,
+      );
     }
     throw error;
   }
@@ -126,9 +156,11 @@ export async function openTarget(location: LogLocation, source: LogLocation): Pr
   if (location.kind === "eventstoredb") return connect(location);
   if (!existsSync(dirname(location.file))) throw new LogMigrationError(`${dirname(location.file)} does not exist`);
   if (existsSync(location.file)) {
-    if (source.kind === "sqlite" && realpathSync(location.file) === realpathSync(source.file)) throw new LogMigrationError("the new log must not be the old one");
+    if (source.kind === "sqlite" && realpathSync(location.file) === realpathSync(source.file))
+      throw new LogMigrationError("the new log must not be the old one");
     // An existing file is taken only as a copy begun by an earlier run (checked event by event); anything else is refused.
-    if (statSync(location.file).size > 0 && !hasEventsTable(location.file)) throw new LogMigrationError(`${location.file} exists and is not an event log: refusing to overwrite it`);
+    if (statSync(location.file).size > 0 && !hasEventsTable(location.file))
+      throw new LogMigrationError(`${location.file} exists and is not an event log: refusing to overwrite it`);
   }
   return new SqliteEventStore(location.file);
 }

@@ -11,7 +11,14 @@ import { SealingEventStore } from "../../shared/erasure/sealing-event-store.ts";
 import { KeyStoreError } from "../../shared/erasure/key-store.port.ts";
 import type { EventStore } from "../../shared/event-store/event-store.port.ts";
 import { sealedEventStore } from "../key-store-wiring.ts";
-import { describeLog, openSource, openTarget, parseMigrateLogArgs, type MigrateLogArgs, type OpenedLog } from "./migrate-log-stores.ts";
+import {
+  describeLog,
+  openSource,
+  openTarget,
+  parseMigrateLogArgs,
+  type MigrateLogArgs,
+  type OpenedLog,
+} from "./migrate-log-stores.ts";
 
 const USAGE = `usage: npm run migrate-log -- --to FILE | --to-namespace NAMESPACE [--to-url URL]
   [--from FILE | --from-url URL --from-namespace NAMESPACE] [--stop-after N] [--batch-bytes N]
@@ -34,7 +41,9 @@ const width = 30;
 const onProgress = ({ copied, position, head }: MigrationProgress) => {
   const share = head === 0 ? 1 : Math.min(position / head, 1);
   const filled = Math.round(share * width);
-  process.stderr.write(`\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${copied.toLocaleString()} events in the new log`);
+  process.stderr.write(
+    `\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${copied.toLocaleString()} events in the new log`,
+  );
 };
 
 let source: OpenedLog | null = null;
@@ -49,18 +58,38 @@ try {
   const sealedTarget = new SealingEventStore(target, erasure.keys, erasure.kek, { keepSealed: true });
   process.stderr.write(`copying ${describeLog(args.from)} into ${describeLog(args.to)}\n`);
   const result = await migrateLog(
-    { source: source.store, target, sealedTarget, keys: erasure.keys, addressHash: (address) => erasure.kek.addressHash(address) },
-    { bounds: { maxEvents: BATCH_EVENTS, maxBytes: args.batchBytes ?? config.PROJECTION_BATCH_BYTES }, onProgress, ...(args.stopAfter === null ? {} : { stopAfter: args.stopAfter }) },
+    {
+      source: source.store,
+      target,
+      sealedTarget,
+      keys: erasure.keys,
+      addressHash: (address) => erasure.kek.addressHash(address),
+    },
+    {
+      bounds: { maxEvents: BATCH_EVENTS, maxBytes: args.batchBytes ?? config.PROJECTION_BATCH_BYTES },
+      onProgress,
+      ...(args.stopAfter === null ? {} : { stopAfter: args.stopAfter }),
+    },
   );
   process.stderr.write("\n");
-  const resumed = result.alreadyCopied > 0 ? ` (${result.alreadyCopied.toLocaleString()} of them by an earlier run, checked)` : "";
-  const erasures = result.erasures > 0 ? `; ${result.erasures.toLocaleString()} erasures recorded before sealing made what they erased unreadable` : "";
+  const resumed =
+    result.alreadyCopied > 0 ? ` (${result.alreadyCopied.toLocaleString()} of them by an earlier run, checked)` : "";
+  const erasures =
+    result.erasures > 0
+      ? `; ${result.erasures.toLocaleString()} erasures recorded before sealing made what they erased unreadable`
+      : "";
   process.stdout.write(`${result.copied.toLocaleString()} events in the new log${resumed}${erasures}\n`);
-  if (!result.complete) process.stdout.write("stopped at --stop-after before the end of the source: run again to continue\n");
+  if (!result.complete)
+    process.stdout.write("stopped at --stop-after before the end of the source: run again to continue\n");
   else if (result.headAtEnd > result.head) {
-    process.stderr.write("migrate-log: the source was written during the copy: stop its writers and run this again to copy the rest\n");
+    process.stderr.write(
+      "migrate-log: the source was written during the copy: stop its writers and run this again to copy the rest\n",
+    );
     process.exitCode = 3;
-  } else process.stdout.write("the copy is complete: switch the services to the new log (docs/operations/migrate-log.md, \"Switching over\")\n");
+  } else
+    process.stdout.write(
+      'the copy is complete: switch the services to the new log (docs/operations/migrate-log.md, "Switching over")\n',
+    );
 } catch (error) {
   if (!(error instanceof LogMigrationError || error instanceof KeyStoreError)) throw error;
   process.stderr.write(`\nmigrate-log: ${error.message}\n`);

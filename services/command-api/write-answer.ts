@@ -38,7 +38,15 @@ export const writeResponses = <T extends Record<number, z.ZodType>>(own: T) => {
 
 export function actorOf(request: FastifyRequest, clock: () => Date): Actor {
   const principal = principalOf(request);
-  return { principal, context: { actorId: userIdSchema.parse(principal.user.id), tokenId: principal.tokenId, correlationId: request.id, now: clock() } };
+  return {
+    principal,
+    context: {
+      actorId: userIdSchema.parse(principal.user.id),
+      tokenId: principal.tokenId,
+      correlationId: request.id,
+      now: clock(),
+    },
+  };
 }
 
 /**
@@ -68,11 +76,22 @@ export async function settleWrite(
   const consistencyToken = tokenOfPosition(target);
   const located = "location" in outcome && outcome.location !== undefined ? { location: outcome.location } : {};
   if (await ports.projection.waitFor(target, ports.consistencyWaitMs)) {
-    return { status: outcome.status, ...("present" in outcome ? await outcome.present() : { body: null }), consistencyToken, ...located };
+    return {
+      status: outcome.status,
+      ...("present" in outcome ? await outcome.present() : { body: null }),
+      consistencyToken,
+      ...located,
+    };
   }
   ports.logger.warn({ event: "projection.wait_timeout", position: target });
   const assembled = "assemble" in outcome ? await outcome.assemble() : { body: undefined };
-  return { status: 202, body: assembled.body, headers: { ...assembled.headers, [READ_SIDE_HEADER]: "behind" }, consistencyToken, ...located };
+  return {
+    status: 202,
+    body: assembled.body,
+    headers: { ...assembled.headers, [READ_SIDE_HEADER]: "behind" },
+    consistencyToken,
+    ...located,
+  };
 }
 
 export function sendWrite(reply: FastifyReply, answer: WriteAnswer) {

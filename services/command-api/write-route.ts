@@ -44,12 +44,18 @@ interface OnceOptions {
 type WriteDecision = (write: WriteScope) => Promise<Written | WriteAnswer>;
 
 /** A write route's handler body: `answer(request, reply, async ({ actor }) => ({ position, status: 200, present, assemble }))`. */
-export type AnswerWrite = (request: FastifyRequest, reply: FastifyReply, decide: WriteDecision) => Promise<FastifyReply>;
+export type AnswerWrite = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  decide: WriteDecision,
+) => Promise<FastifyReply>;
 
 const settled = (result: Written | WriteAnswer): result is WriteAnswer => "consistencyToken" in result;
 
 /** Binds the ports once per route file. */
-export function answerWrites(ports: Pick<CommandApiPorts, "clock" | "projection" | "consistencyWaitMs" | "logger" | "eventStore" | "keyedHashes">): AnswerWrite {
+export function answerWrites(
+  ports: Pick<CommandApiPorts, "clock" | "projection" | "consistencyWaitMs" | "logger" | "eventStore" | "keyedHashes">,
+): AnswerWrite {
   const settle = async (result: Written | WriteAnswer): Promise<WriteAnswer> => {
     if (settled(result)) return result;
     const { position, ...outcome } = result;
@@ -57,11 +63,19 @@ export function answerWrites(ports: Pick<CommandApiPorts, "clock" | "projection"
   };
   return async (request, reply, decide) => {
     const actor = actorOf(request, ports.clock);
-    const once = (work: () => Promise<Written | WriteAnswer>, { fingerprintBody = request.body, again, pageId }: OnceOptions = {}) =>
+    const once = (
+      work: () => Promise<Written | WriteAnswer>,
+      { fingerprintBody = request.body, again, pageId }: OnceOptions = {},
+    ) =>
       idempotentWrite(ports, request, actor, async () => settle(await work()), {
         fingerprintBody,
         ...(pageId === undefined ? {} : { pageId }),
-        ...(again ? { again: async ({ consistencyToken }: RecordedResponse) => settleWrite(ports, consistencyToken === null ? null : positionOfToken(consistencyToken), await again()) } : {}),
+        ...(again
+          ? {
+              again: async ({ consistencyToken }: RecordedResponse) =>
+                settleWrite(ports, consistencyToken === null ? null : positionOfToken(consistencyToken), await again()),
+            }
+          : {}),
       });
     return sendWrite(reply, await settle(await decide({ actor, settle, once })));
   };

@@ -3,7 +3,12 @@
 // gets a bus of its own whose events are the changes its caller may see: a change feed of the process's hub
 // (the one GET /changes uses over the read models), checked against the caller's access after every batch, so
 // a page they no longer see stops being notified and a revoked token ends the stream. Nothing is written.
-import { createMcpHandler, type McpServerFactory, type ServerEvent, type ServerEventBus } from "@modelcontextprotocol/server";
+import {
+  createMcpHandler,
+  type McpServerFactory,
+  type ServerEvent,
+  type ServerEventBus,
+} from "@modelcontextprotocol/server";
 import type { Logger } from "pino";
 import type { Principal } from "../../shared/auth/principal.ts";
 import type { ChangeFeedHub, Feed } from "../../shared/history/change-feed.ts";
@@ -30,7 +35,8 @@ class ChangeFeedBus implements ServerEventBus {
       credential: { tokenId: principal.tokenId, expiresAt: principal.expiresAt },
       cursor,
       deliver: (entries) => {
-        for (const { entry } of entries) if (entry.entityKind === "page") this.publish({ kind: "resource_updated", uri: pageUri(entry.entityId) });
+        for (const { entry } of entries)
+          if (entry.entityKind === "page") this.publish({ kind: "resource_updated", uri: pageUri(entry.entityId) });
       },
       end,
     };
@@ -70,9 +76,21 @@ class ChangeFeedBus implements ServerEventBus {
  * Serves one subscriptions/listen request: a handler of its own (a strict 2026-07-28 one, holding nothing
  * once the stream ends) over the caller's change-feed bus.
  */
-export async function serveListen(hub: ChangeFeedHub, principal: Principal, factory: McpServerFactory, request: Request, parsedBody: unknown, logger: Logger): Promise<Response> {
+export async function serveListen(
+  hub: ChangeFeedHub,
+  principal: Principal,
+  factory: McpServerFactory,
+  request: Request,
+  parsedBody: unknown,
+  logger: Logger,
+): Promise<Response> {
   const bus = new ChangeFeedBus(hub, principal, await hub.head(), () => void handler.close(), logger);
-  const handler = createMcpHandler(factory, { legacy: "reject", bus, maxSubscriptions: 1, onerror: (error) => logger.debug({ event: "mcp.listen_refused", err: error }) });
+  const handler = createMcpHandler(factory, {
+    legacy: "reject",
+    bus,
+    maxSubscriptions: 1,
+    onerror: (error) => logger.debug({ event: "mcp.listen_refused", err: error }),
+  });
   const response = await handler.fetch(request, { parsedBody });
   if (!bus.listening) bus.close();
   return response;

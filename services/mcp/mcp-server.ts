@@ -4,7 +4,15 @@
 // caller's scopes allow; with pages:read, each page they can view is a resource `workspace://pages/{id}`,
 // listed with paging and watchable (subscriptions/listen, or resources/subscribe on a 2025 session). Every
 // call runs as the request's principal, spends its budget, and answers the API's errors as tool errors.
-import { McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, requireScopes, type CallToolResult, type CacheHint } from "@modelcontextprotocol/server";
+import {
+  McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  requireScopes,
+  type CallToolResult,
+  type CacheHint,
+} from "@modelcontextprotocol/server";
 import type { Logger } from "pino";
 import { z } from "zod";
 import type { Principal } from "../../shared/auth/principal.ts";
@@ -58,13 +66,23 @@ export interface McpServerPorts {
 /** The error body a tool answers: the API's, with `retry_after` (seconds) when the call was rate limited. */
 function errorBody(error: AppError): { error: { code: string; message: string; retry_after?: number } } {
   const retryAfter = Number(error.headers["retry-after"]);
-  return { error: { code: error.code, message: error.message, ...(Number.isFinite(retryAfter) && error.code === "rate_limited" ? { retry_after: retryAfter } : {}) } };
+  return {
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(Number.isFinite(retryAfter) && error.code === "rate_limited" ? { retry_after: retryAfter } : {}),
+    },
+  };
 }
 
 /** An error as the API would answer it; anything that is not an AppError is logged and answered `internal`. */
 function asAppError(error: unknown, logger: Logger, where: string): AppError {
   if (error instanceof AppError) return error;
-  if (error instanceof z.ZodError) return new AppError("validation_failed", error.issues.map((issue) => `${issue.path.join(".") || "arguments"}: ${issue.message}`).join("; "));
+  if (error instanceof z.ZodError)
+    return new AppError(
+      "validation_failed",
+      error.issues.map((issue) => `${issue.path.join(".") || "arguments"}: ${issue.message}`).join("; "),
+    );
   const reference = crypto.randomUUID();
   logger.error({ event: "mcp.error", where, reference, err: error });
   return new AppError("internal", `internal error; quote reference ${reference}`);
@@ -73,11 +91,19 @@ function asAppError(error: unknown, logger: Logger, where: string): AppError {
 /** The protocol generation a server answers: 2026-07-28 (`modern`) or a 2025 revision (`legacy`). */
 export type Era = "modern" | "legacy";
 
-export function buildMcpServer(ports: McpServerPorts, caller: CallerState, tools: readonly McpTool[], era: Era): McpServer {
+export function buildMcpServer(
+  ports: McpServerPorts,
+  caller: CallerState,
+  tools: readonly McpTool[],
+  era: Era,
+): McpServer {
   const scopes = caller.principal.scopes;
   const mayRead = scopes === null || scopes.includes("pages:read");
   const server = new McpServer(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false }, ...(mayRead ? { resources: { subscribe: true, listChanged: false } } : {}) },
+    capabilities: {
+      tools: { listChanged: false },
+      ...(mayRead ? { resources: { subscribe: true, listChanged: false } } : {}),
+    },
     cacheHints: CACHE_HINTS,
     instructions:
       "A team's knowledge base of markdown pages in folders. Find pages with search or resolve_page, read them with read_page (which gives the ETag), " +
@@ -88,24 +114,46 @@ export function buildMcpServer(ports: McpServerPorts, caller: CallerState, tools
     get principal() {
       return caller.principal;
     },
-    actor: () => ({ principal: caller.principal, context: { actorId: userIdSchema.parse(caller.principal.user.id), tokenId: caller.principal.tokenId, correlationId: caller.requestId, now: ports.clock() } }),
+    actor: () => ({
+      principal: caller.principal,
+      context: {
+        actorId: userIdSchema.parse(caller.principal.user.id),
+        tokenId: caller.principal.tokenId,
+        correlationId: caller.requestId,
+        now: ports.clock(),
+      },
+    }),
   };
 
   for (const tool of tools) {
     server.registerTool(
       tool.name,
       // A caller without the tool's scope is challenged (403, WWW-Authenticate naming it) before the tool runs.
-      { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: tool.annotations, scopeChallenge: requireScopes(tool.scope) },
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.input,
+        outputSchema: tool.output,
+        annotations: tool.annotations,
+        scopeChallenge: requireScopes(tool.scope),
+      },
       async (args): Promise<CallToolResult> => {
         try {
           await spendToolBudget(ports.rateLimits, tool.budget, caller.principal, ports.logger);
           const result = await tool.run(args, toolCaller);
-          return { content: [{ type: "text", text: tool.text ? tool.text(result) : JSON.stringify(result) }], structuredContent: result };
+          return {
+            content: [{ type: "text", text: tool.text ? tool.text(result) : JSON.stringify(result) }],
+            structuredContent: result,
+          };
         } catch (error) {
           const body = errorBody(asAppError(error, ports.logger, tool.name));
           // A 2025 client (SDK 1.x) checks even an error's structured content against the tool's output schema,
           // so the error is structured for 2026-07-28 clients only; both read it in the text.
-          return { content: [{ type: "text", text: JSON.stringify(body) }], ...(era === "modern" ? { structuredContent: body } : {}), isError: true };
+          return {
+            content: [{ type: "text", text: JSON.stringify(body) }],
+            ...(era === "modern" ? { structuredContent: body } : {}),
+            isError: true,
+          };
         }
       },
     );
@@ -136,15 +184,31 @@ function registerPageResources(server: McpServer, ports: McpServerPorts, caller:
   low.setRequestHandler("resources/list", async (request) => {
     try {
       await spendToolBudget(ports.rateLimits, "read", caller.principal, ports.logger);
-      const listed = await listPages(views, caller.principal, { cursor: request.params?.cursor, limit: RESOURCES_PER_PAGE });
-      const resources = listed.data.map((page) => ({ uri: pageUri(page.id), name: page.title, title: page.title, mimeType: "text/markdown" }));
+      const listed = await listPages(views, caller.principal, {
+        cursor: request.params?.cursor,
+        limit: RESOURCES_PER_PAGE,
+      });
+      const resources = listed.data.map((page) => ({
+        uri: pageUri(page.id),
+        name: page.title,
+        title: page.title,
+        mimeType: "text/markdown",
+      }));
       return listed.nextCursor === null ? { resources } : { resources, nextCursor: listed.nextCursor };
     } catch (error) {
       throw resourceError(error, ports.logger);
     }
   });
   low.setRequestHandler("resources/templates/list", () => ({
-    resourceTemplates: [{ uriTemplate: "workspace://pages/{id}", name: "page", title: "A page", description: "A page's markdown, with its fields as YAML frontmatter", mimeType: "text/markdown" }],
+    resourceTemplates: [
+      {
+        uriTemplate: "workspace://pages/{id}",
+        name: "page",
+        title: "A page",
+        description: "A page's markdown, with its fields as YAML frontmatter",
+        mimeType: "text/markdown",
+      },
+    ],
   }));
   low.setRequestHandler("resources/read", async (request) => {
     try {
@@ -152,8 +216,17 @@ function registerPageResources(server: McpServer, ports: McpServerPorts, caller:
       const pageId = pageIdOf(request.params.uri);
       const content = await views.pages.getContent(pageId);
       const context = await views.access.contextFor(caller.principal.user.id);
-      if (!content || !effectivePermission(context, { kind: "page", ...content.page })) throw new AppError("not_found", "page not found");
-      return { contents: [{ uri: pageUri(pageId), mimeType: "text/markdown", text: renderPageDocument(seenBy(context, content.page), content.markdown) }] };
+      if (!content || !effectivePermission(context, { kind: "page", ...content.page }))
+        throw new AppError("not_found", "page not found");
+      return {
+        contents: [
+          {
+            uri: pageUri(pageId),
+            mimeType: "text/markdown",
+            text: renderPageDocument(seenBy(context, content.page), content.markdown),
+          },
+        ],
+      };
     } catch (error) {
       throw resourceError(error, ports.logger);
     }
@@ -165,8 +238,10 @@ function registerPageResources(server: McpServer, ports: McpServerPorts, caller:
       // Only a page the caller can view may be watched: any other answers as a missing one.
       const page = await views.pages.get(pageId);
       const context = await views.access.contextFor(caller.principal.user.id);
-      if (!page || !effectivePermission(context, { kind: "page", ...page })) throw new AppError("not_found", "page not found");
-      if (caller.subscriptions.size >= 1_000) throw new AppError("validation_failed", "at most 1000 subscriptions per session");
+      if (!page || !effectivePermission(context, { kind: "page", ...page }))
+        throw new AppError("not_found", "page not found");
+      if (caller.subscriptions.size >= 1_000)
+        throw new AppError("validation_failed", "at most 1000 subscriptions per session");
       caller.subscriptions.add(pageId);
       return {};
     } catch (error) {

@@ -30,7 +30,8 @@ export interface McpSession extends CallerState {
 }
 
 /** A session belongs to the credential that opened it: the same API token, or the same user's browser session. */
-const credentialOf = (principal: Principal): string => (principal.tokenId ? `token:${principal.tokenId}` : `user:${principal.user.id}`);
+const credentialOf = (principal: Principal): string =>
+  principal.tokenId ? `token:${principal.tokenId}` : `user:${principal.user.id}`;
 
 export class McpSessions {
   private readonly sessions = new Map<string, McpSession>();
@@ -38,7 +39,11 @@ export class McpSessions {
 
   constructor(
     private readonly hub: ChangeFeedHub,
-    private readonly options: { readonly clock: () => Date; readonly logger: Logger; readonly limits: McpSessionLimits },
+    private readonly options: {
+      readonly clock: () => Date;
+      readonly logger: Logger;
+      readonly limits: McpSessionLimits;
+    },
   ) {
     this.sweep = setInterval(() => this.closeIdle(), Math.min(60_000, options.limits.idleMs));
     this.sweep.unref();
@@ -55,7 +60,11 @@ export class McpSessions {
   }
 
   /** A session whose id is not known yet (the transport gives it once `initialize` is handled). */
-  async open(principal: Principal, requestId: string, make: (state: CallerState) => { transport: WebStandardStreamableHTTPServerTransport; server: McpServer }): Promise<McpSession> {
+  async open(
+    principal: Principal,
+    requestId: string,
+    make: (state: CallerState) => { transport: WebStandardStreamableHTTPServerTransport; server: McpServer },
+  ): Promise<McpSession> {
     this.makeRoomFor(principal.user.id);
     const state: CallerState = { principal, requestId, subscriptions: new Set() };
     const { transport, server } = make(state);
@@ -72,7 +81,14 @@ export class McpSessions {
       // The hub ends a feed whose token was revoked or whose credential expired: the session ends with it.
       end: () => void this.close(session),
     };
-    const session: McpSession = Object.assign(state, { key: credentialOf(principal), id: null, transport, server, feed, lastSeen: this.options.clock().getTime() });
+    const session: McpSession = Object.assign(state, {
+      key: credentialOf(principal),
+      id: null,
+      transport,
+      server,
+      feed,
+      lastSeen: this.options.clock().getTime(),
+    });
     this.hub.admit(feed);
     transport.onclose = () => void this.close(session);
     this.hub.start(feed).catch((error: unknown) => {
@@ -106,8 +122,11 @@ export class McpSessions {
   }
 
   private makeRoomFor(userId: string): void {
-    const theirs = [...this.sessions.values()].filter((session) => session.principal.user.id === userId).sort((a, b) => a.lastSeen - b.lastSeen);
-    for (const session of theirs.slice(0, Math.max(0, theirs.length - this.options.limits.maxPerUser + 1))) void this.close(session);
+    const theirs = [...this.sessions.values()]
+      .filter((session) => session.principal.user.id === userId)
+      .sort((a, b) => a.lastSeen - b.lastSeen);
+    for (const session of theirs.slice(0, Math.max(0, theirs.length - this.options.limits.maxPerUser + 1)))
+      void this.close(session);
   }
 
   private closeIdle(): void {

@@ -7,7 +7,13 @@
 // stream and resources/subscribe (mcp-sessions.ts). Every request is metered before the SDK sees it: each
 // JSON-RPC message spends the read budget (a batch, each of at most 16).
 import { randomUUID } from "node:crypto";
-import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type AuthInfo, type McpServerFactory } from "@modelcontextprotocol/server";
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
+  type McpServerFactory,
+} from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Authenticator } from "../../shared/auth/authenticator.ts";
@@ -54,10 +60,13 @@ function allTools(ports: CommandApiPorts & { readonly publicBaseUrl: string | nu
 /** Messages one POST may carry: a JSON-RPC batch larger than this is refused before any is handled. */
 const MAX_BATCH_MESSAGES = 16;
 
-const protocolMessage = z.object({ method: z.string().optional(), params: z.object({ name: z.unknown().optional() }).loose().optional() }).loose();
+const protocolMessage = z
+  .object({ method: z.string().optional(), params: z.object({ name: z.unknown().optional() }).loose().optional() })
+  .loose();
 
 /** The one message of a request that is not a batch, as far as routing needs it. */
-const methodOf = (body: unknown): string | null => (Array.isArray(body) ? null : (protocolMessage.safeParse(body).data?.method ?? null));
+const methodOf = (body: unknown): string | null =>
+  Array.isArray(body) ? null : (protocolMessage.safeParse(body).data?.method ?? null);
 
 /**
  * The scopes a request needs, for the challenge of a 401: a tool's own scope for its call, pages:read for the
@@ -87,24 +96,33 @@ function protocolUnits(body: unknown, callable: ReadonlySet<string>): number {
     const message = protocolMessage.safeParse(raw).data;
     const method = message?.method;
     const name = message?.params?.name;
-    const chargedByHandler = (method === "tools/call" && typeof name === "string" && callable.has(name)) || method === "resources/list" || method === "resources/read";
+    const chargedByHandler =
+      (method === "tools/call" && typeof name === "string" && callable.has(name)) ||
+      method === "resources/list" ||
+      method === "resources/read";
     if (!chargedByHandler) units += 1;
   }
   return units;
 }
 
 /** Only ever called once the request's Host is trusted (`refuseUntrusted`). */
-const baseUrlOf = (ports: McpPorts, request: FastifyRequest): string => (ports.publicBaseUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, "");
+const baseUrlOf = (ports: McpPorts, request: FastifyRequest): string =>
+  (ports.publicBaseUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, "");
 
 /** The MCP specification's MUST against DNS rebinding: a Host or a browser's Origin not this service's is refused. */
 function refuseUntrusted(trusted: TrustedHosts, request: FastifyRequest): void {
-  if (!trusted.host(request.headers.host)) throw new AppError("host_not_allowed", "this server does not answer to that Host; see ALLOWED_HOSTS");
-  if (!trusted.origin(request.headers.origin)) throw new AppError("origin_not_allowed", "requests from pages of another origin are refused");
+  if (!trusted.host(request.headers.host))
+    throw new AppError("host_not_allowed", "this server does not answer to that Host; see ALLOWED_HOSTS");
+  if (!trusted.origin(request.headers.origin))
+    throw new AppError("origin_not_allowed", "requests from pages of another origin are refused");
 }
 
 /** A JSON-RPC error outside any session (no request id to answer to). */
 function rpcError(reply: FastifyReply, status: number, message: string) {
-  return reply.code(status).type("application/json").send({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
+  return reply
+    .code(status)
+    .type("application/json")
+    .send({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
 }
 
 export function registerMcp(app: App, ports: McpPorts): void {
@@ -115,7 +133,13 @@ export function registerMcp(app: App, ports: McpPorts): void {
   // One change feed hub for the process's 2025 sessions and 2026 listen streams, over the read models.
   const hub = new ChangeFeedHub(ports.views, ports.projection, { maxPerUser: limits.maxPerUser, clock: ports.clock });
   const sessions = new McpSessions(hub, { clock: ports.clock, logger: ports.logger, limits });
-  const serverPorts = { views: ports.views, clock: ports.clock, logger: ports.logger, toolList, ...(ports.rateLimits ? { rateLimits: ports.rateLimits } : {}) };
+  const serverPorts = {
+    views: ports.views,
+    clock: ports.clock,
+    logger: ports.logger,
+    toolList,
+    ...(ports.rateLimits ? { rateLimits: ports.rateLimits } : {}),
+  };
   // A 2026-07-28 request's caller, found by the SDK's factory from the Request it is handed.
   const callers = new WeakMap<Request, CallerState>();
   const factory: McpServerFactory = ({ requestInfo, era }) => {
@@ -123,7 +147,10 @@ export function registerMcp(app: App, ports: McpPorts): void {
     if (!caller) throw new Error("an MCP request reached the server factory without its caller");
     return buildMcpServer(serverPorts, caller, tools, era);
   };
-  const modern = createMcpHandler(factory, { legacy: "reject", onerror: (error) => ports.logger.debug({ event: "mcp.refused", err: error }) });
+  const modern = createMcpHandler(factory, {
+    legacy: "reject",
+    onerror: (error) => ports.logger.debug({ event: "mcp.refused", err: error }),
+  });
   app.addHook("onClose", async () => {
     await modern.close();
     await sessions.closeAll();
@@ -147,13 +174,19 @@ export function registerMcp(app: App, ports: McpPorts): void {
     app.get(path, { schema: { hide: true } }, async (request, reply) => {
       refuseUntrusted(trusted, request);
       // Named after the request's Host when PUBLIC_BASE_URL is unset: no shared cache may keep it for others.
-      return reply.header("cache-control", "private, max-age=3600").header("vary", "Host").send(await metadata(request));
+      return reply
+        .header("cache-control", "private, max-age=3600")
+        .header("vary", "Host")
+        .send(await metadata(request));
     });
   }
 
   const authenticate = async (request: FastifyRequest, reply: FastifyReply): Promise<Principal | null> => {
     try {
-      return await ports.authenticator.authenticate({ authorization: request.headers.authorization, cookie: request.headers.cookie }, request.id);
+      return await ports.authenticator.authenticate(
+        { authorization: request.headers.authorization, cookie: request.headers.cookie },
+        request.id,
+      );
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== "unauthenticated") throw error;
       const challenge = `Bearer resource_metadata="${baseUrlOf(ports, request)}${RESOURCE_METADATA_PATH}", scope="${scopesNeeded(request.body, toolList).join(" ")}"`;
@@ -173,13 +206,20 @@ export function registerMcp(app: App, ports: McpPorts): void {
       // The transport answers on node's response: what it answers is this caller's alone.
       reply.raw.setHeader("cache-control", PRIVATE_NO_STORE);
       if (Array.isArray(request.body) && request.body.length > MAX_BATCH_MESSAGES) {
-        return sendError(reply, new AppError("payload_too_large", `a JSON-RPC batch holds at most ${MAX_BATCH_MESSAGES} messages`));
+        return sendError(
+          reply,
+          new AppError("payload_too_large", `a JSON-RPC batch holds at most ${MAX_BATCH_MESSAGES} messages`),
+        );
       }
       // Every protocol message spends the read budget as an HTTP request does, before the SDK handles any.
       if (ports.rateLimits) {
         const units = protocolUnits(request.body, toolList.callable(principal.scopes));
         // The transport answers on node's response, so the RateLimit fields go there.
-        if (units > 0) for (const [name, value] of Object.entries(await spendBudget(ports.rateLimits, "read", { principal }, ports.logger, units))) reply.raw.setHeader(name, value);
+        if (units > 0)
+          for (const [name, value] of Object.entries(
+            await spendBudget(ports.rateLimits, "read", { principal }, ports.logger, units),
+          ))
+            reply.raw.setHeader(name, value);
       }
       const requestId = request.id;
       // Handed to the SDK: its scope challenges (403) name the metadata as the 401 does.
@@ -190,7 +230,8 @@ export function registerMcp(app: App, ports: McpPorts): void {
         resourceMetadataUrl: `${baseUrlOf(ports, request)}${RESOURCE_METADATA_PATH}`,
       };
       const web = webRequestOf(request, reply);
-      if (await isLegacyRequest(web, request.body ?? undefined)) return serveLegacy(request, reply, web, principal, authInfo);
+      if (await isLegacyRequest(web, request.body ?? undefined))
+        return serveLegacy(request, reply, web, principal, authInfo);
       const caller: CallerState = { principal, requestId, subscriptions: new Set() };
       callers.set(web, caller);
       if (methodOf(request.body) === "subscriptions/listen") {
@@ -203,7 +244,13 @@ export function registerMcp(app: App, ports: McpPorts): void {
   });
 
   /** A 2025 client's request: on the session its Mcp-Session-Id names, or an initialize that opens one. */
-  async function serveLegacy(request: FastifyRequest, reply: FastifyReply, web: Request, principal: Principal, authInfo: AuthInfo): Promise<FastifyReply> {
+  async function serveLegacy(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    web: Request,
+    principal: Principal,
+    authInfo: AuthInfo,
+  ): Promise<FastifyReply> {
     const sessionHeader = request.headers["mcp-session-id"];
     const parsedBody: unknown = request.body ?? undefined;
     if (typeof sessionHeader === "string") {
@@ -214,7 +261,11 @@ export function registerMcp(app: App, ports: McpPorts): void {
       return reply;
     }
     if (request.method !== "POST" || methodOf(parsedBody) !== "initialize") {
-      return rpcError(reply, 400, "Bad Request: no session; send initialize first, then the Mcp-Session-Id it answers (or speak the 2026-07-28 revision, which needs none)");
+      return rpcError(
+        reply,
+        400,
+        "Bad Request: no session; send initialize first, then the Mcp-Session-Id it answers (or speak the 2026-07-28 revision, which needs none)",
+      );
     }
     const session = await sessions.open(principal, request.id, (state) => {
       const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({

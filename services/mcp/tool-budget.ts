@@ -7,6 +7,11 @@ import type { Principal } from "../../shared/auth/principal.ts";
 import { spendBudget, type RateLimits } from "../../shared/http/rate-limit.ts";
 import type { RateLimitClass } from "../../shared/rate-limit/rate-limit-policy.ts";
 
-export async function spendToolBudget(limits: RateLimits | undefined, rateClass: RateLimitClass, principal: Principal, logger: Logger): Promise<void> {
+export async function spendToolBudget(
+  limits: RateLimits | undefined,
+  rateClass: RateLimitClass,
+  principal: Principal,
+  logger: Logger,
+): Promise<void> {
   if (limits) await spendBudget(limits, rateClass, { principal }, logger);
 }

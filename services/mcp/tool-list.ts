@@ -6,12 +6,16 @@ import type { Scope } from "../../shared/kernel/scopes.ts";
 import type { McpTool } from "./mcp-tool.ts";
 
 /** Whether a caller with these scopes (null: a browser session, every scope) may call the tool. */
-const mayCall = (scopes: readonly Scope[] | null, tool: McpTool): boolean => scopes === null || scopes.includes(tool.scope);
+const mayCall = (scopes: readonly Scope[] | null, tool: McpTool): boolean =>
+  scopes === null || scopes.includes(tool.scope);
 
 type ListedTool = ListToolsResult["tools"][number];
 
 export class ToolList {
-  private readonly byScopes = new Map<string, { readonly listed: ListToolsResult; readonly names: ReadonlySet<string> }>();
+  private readonly byScopes = new Map<
+    string,
+    { readonly listed: ListToolsResult; readonly names: ReadonlySet<string> }
+  >();
 
   constructor(private readonly tools: readonly McpTool[]) {}
 
@@ -37,17 +41,18 @@ export class ToolList {
     const listed: ListToolsResult = {
       tools: this.tools
         .filter((tool) => mayCall(scopes, tool))
-        .map(
-          (tool): ListedTool => ({
-            name: tool.name,
-            title: tool.title,
-            description: tool.description,
-            // The same conversion the SDK makes (JSON Schema 2020-12, the input and output sides of each schema).
-            inputSchema: z.toJSONSchema(tool.input, { target: "draft-2020-12", io: "input" }) as ListedTool["inputSchema"],
-            outputSchema: z.toJSONSchema(tool.output, { target: "draft-2020-12", io: "output" }),
-            annotations: tool.annotations,
-          }),
-        ),
+        .map((tool): ListedTool => ({
+          name: tool.name,
+          title: tool.title,
+          description: tool.description,
+          // The same conversion the SDK makes (JSON Schema 2020-12, the input and output sides of each schema).
+          inputSchema: z.toJSONSchema(tool.input, {
+            target: "draft-2020-12",
+            io: "input",
+          }) as ListedTool["inputSchema"],
+          outputSchema: z.toJSONSchema(tool.output, { target: "draft-2020-12", io: "output" }),
+          annotations: tool.annotations,
+        })),
     };
     const entry = { listed, names: new Set(listed.tools.map((tool) => tool.name)) };
     this.byScopes.set(key, entry);

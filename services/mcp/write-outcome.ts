@@ -15,7 +15,9 @@ export type WriteOutcomePorts = Pick<CommandApiPorts, "projection" | "consistenc
 /** The result schema of a writing tool: its own fields, present once the change is visible. */
 export const writeOutput = <T extends z.ZodRawShape>(shape: T) =>
   z.object({
-    status: z.enum(["done", "recorded"]).describe("done: the change is visible; recorded: stored but not visible yet (reads may lag briefly)"),
+    status: z
+      .enum(["done", "recorded"])
+      .describe("done: the change is visible; recorded: stored but not visible yet (reads may lag briefly)"),
     id: z.string().nullable().describe("what the change is about"),
     consistencyToken: z.string().describe("the X-Consistency-Token a later HTTP read can wait for"),
     ...z.object(shape).partial().shape,
@@ -34,7 +36,12 @@ export async function settleTool(
   });
   const body: unknown = answer.body;
   const fields = answer.status === 202 || typeof body !== "object" || body === null ? {} : body;
-  return { status: answer.status === 202 ? "recorded" : "done", id: outcome.id, consistencyToken: answer.consistencyToken, ...fields };
+  return {
+    status: answer.status === 202 ? "recorded" : "done",
+    id: outcome.id,
+    consistencyToken: answer.consistencyToken,
+    ...fields,
+  };
 }
 
 /** Runs a creating tool once per idempotency key and arguments; a retry with the same key replays its result. */
@@ -47,10 +54,19 @@ export async function idempotentTool<T extends z.ZodType>(
   if (call.key === undefined) return call.output.parse(await work());
   const fingerprinted = { method: "MCP", path: `tools/${call.tool}`, body: call.args };
   const fingerprint = requestFingerprint(fingerprinted, ports.keyedHashes.requestFingerprint);
-  const request = { callerId: actor.context.actorId, key: call.key, fingerprint, unkeyedFingerprint: unkeyedRequestFingerprint(fingerprinted) };
+  const request = {
+    callerId: actor.context.actorId,
+    key: call.key,
+    fingerprint,
+    unkeyedFingerprint: unkeyedRequestFingerprint(fingerprinted),
+  };
   const response = await runIdempotently(ports.eventStore, request, actor.context, async () => {
     const result = await work();
-    return { status: 200, body: result, consistencyToken: typeof result.consistencyToken === "string" ? result.consistencyToken : null };
+    return {
+      status: 200,
+      body: result,
+      consistencyToken: typeof result.consistencyToken === "string" ? result.consistencyToken : null,
+    };
   });
   // A replay is the recorded JSON: read back through the tool's result schema like any stored input.
   return call.output.parse(response.body);

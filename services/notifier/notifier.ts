@@ -20,7 +20,12 @@ import { invitationIdSchema, userIdSchema, type InvitationId } from "../../share
 import { isNotSent, type Mailer } from "../../shared/mail/mailer.port.ts";
 import type { DeliveryMetrics, DeliveryOutcome } from "../../shared/metrics/metrics.port.ts";
 import type { ReadModels } from "../../shared/read-store/read-store.port.ts";
-import { attemptStartedAt, invitationStream, owesDelivery, type InvitationCommand } from "../../shared/sharing/invitation.decider.ts";
+import {
+  attemptStartedAt,
+  invitationStream,
+  owesDelivery,
+  type InvitationCommand,
+} from "../../shared/sharing/invitation.decider.ts";
 import { invitationCommands } from "../../shared/sharing/sharing.commands.ts";
 import { failureReason } from "./failure-reason.ts";
 import { invitationMail } from "./invitation-mail.ts";
@@ -74,7 +79,13 @@ export class Notifier {
     });
     const every = this.options.sweepIntervalMs ?? 60_000;
     if (every > 0) {
-      this.sweeper = setInterval(() => void this.recover().catch((error: unknown) => this.options.logger.warn({ event: "notifier.sweep_failed", err: error })), every);
+      this.sweeper = setInterval(
+        () =>
+          void this.recover().catch((error: unknown) =>
+            this.options.logger.warn({ event: "notifier.sweep_failed", err: error }),
+          ),
+        every,
+      );
       this.sweeper.unref();
     }
   }
@@ -89,7 +100,9 @@ export class Notifier {
     let settled = 0;
     for (const invitation of await this.options.readModels.invitations.undelivered()) {
       const history = (await this.options.eventStore.read(invitationStream(invitation.id))).events;
-      const queuing = history.filter((recorded) => (NOTIFIER_SUBJECTS as readonly string[]).includes(recorded.type)).at(-1);
+      const queuing = history
+        .filter((recorded) => (NOTIFIER_SUBJECTS as readonly string[]).includes(recorded.type))
+        .at(-1);
       if (!queuing) continue;
       try {
         const message = toBusMessage(parseRecorded(queuing));
@@ -123,23 +136,61 @@ export class Notifier {
     const context = this.contextFor(message, state.invitedBy);
     // Appended at the stream's expected revision: of two notifiers, the loser conflicts, reloads, and finds
     // the attempt started.
-    const started = await this.decide(invitationId, { type: "StartDelivery", invitationId, attemptId: message.id, now: context().now.toISOString() }, context);
-    if (started === 0) return (owesDelivery(await invitationCommands.load(this.options.eventStore, invitationId)) ? "started_before" : "not_owed");
+    const started = await this.decide(
+      invitationId,
+      { type: "StartDelivery", invitationId, attemptId: message.id, now: context().now.toISOString() },
+      context,
+    );
+    if (started === 0)
+      return owesDelivery(await invitationCommands.load(this.options.eventStore, invitationId))
+        ? "started_before"
+        : "not_owed";
     const inviter = await this.options.readModels.users.get(state.invitedBy);
-    const mail = invitationMail({ messageId: message.id, invitation: state, inviterName: inviter?.name ?? "Someone", publicBaseUrl: this.options.publicBaseUrl ?? null });
-    const failure = await this.sendWithRetries(invitationId, message.id, state.email, () => this.options.mailer.send(mail));
+    const mail = invitationMail({
+      messageId: message.id,
+      invitation: state,
+      inviterName: inviter?.name ?? "Someone",
+      publicBaseUrl: this.options.publicBaseUrl ?? null,
+    });
+    const failure = await this.sendWithRetries(invitationId, message.id, state.email, () =>
+      this.options.mailer.send(mail),
+    );
     if (failure === null) {
-      await this.decide(invitationId, { type: "RecordDelivery", invitationId, attemptId: message.id, now: context().now.toISOString() }, context);
+      await this.decide(
+        invitationId,
+        { type: "RecordDelivery", invitationId, attemptId: message.id, now: context().now.toISOString() },
+        context,
+      );
       this.options.logger.info({ event: "invitation.delivered", invitationId, attemptId: message.id });
       return "sent";
     }
-    await this.decide(invitationId, { type: "RecordDeliveryFailure", invitationId, attemptId: message.id, reason: failure, now: context().now.toISOString() }, context);
-    this.options.logger.warn({ event: "invitation.delivery_failed", invitationId, attemptId: message.id, reason: failure });
+    await this.decide(
+      invitationId,
+      {
+        type: "RecordDeliveryFailure",
+        invitationId,
+        attemptId: message.id,
+        reason: failure,
+        now: context().now.toISOString(),
+      },
+      context,
+    );
+    this.options.logger.warn({
+      event: "invitation.delivery_failed",
+      invitationId,
+      attemptId: message.id,
+      reason: failure,
+    });
     return "failed";
   }
 
   /** null once a send succeeded; otherwise the reason the last try failed, without the address (failure-reason.ts). */
-  private async sendWithRetries(invitationId: InvitationId, attemptId: string, address: string, send: () => Promise<void>): Promise<string | null> {
+  private async sendWithRetries(
+    invitationId: InvitationId,
+    attemptId: string,
+    address: string,
+    send: () => Promise<void>,
+  ): Promise<string | null> {
     let delay = this.retry.firstDelayMs;
     for (let tryNumber = 1; ; tryNumber += 1) {
       try {
@@ -166,11 +217,17 @@ export class Notifier {
     if (!owesDelivery(state)) return false;
     const startedAt = attemptStartedAt(state, message.id);
     const now = this.options.clock();
-    if (startedAt === null || now.getTime() - Date.parse(startedAt) < (this.options.leaseMs ?? DEFAULT_LEASE_MS)) return false;
+    if (startedAt === null || now.getTime() - Date.parse(startedAt) < (this.options.leaseMs ?? DEFAULT_LEASE_MS))
+      return false;
     const reason = "outcome unknown: the notifier sending it stopped before recording the result; resend to try again";
     const context = this.contextFor(message, state.invitedBy);
-    const recorded = await this.decide(invitationId, { type: "RecordDeliveryFailure", invitationId, attemptId: message.id, reason, now: now.toISOString() }, context);
-    if (recorded > 0) this.options.logger.warn({ event: "invitation.delivery_abandoned", invitationId, attemptId: message.id });
+    const recorded = await this.decide(
+      invitationId,
+      { type: "RecordDeliveryFailure", invitationId, attemptId: message.id, reason, now: now.toISOString() },
+      context,
+    );
+    if (recorded > 0)
+      this.options.logger.warn({ event: "invitation.delivery_abandoned", invitationId, attemptId: message.id });
     return recorded > 0;
   }
 
@@ -184,7 +241,11 @@ export class Notifier {
   }
 
   /** Runs one invitation command; answers how many events it appended. */
-  private async decide(invitationId: InvitationId, command: InvitationCommand, context: () => CommandContext): Promise<number> {
+  private async decide(
+    invitationId: InvitationId,
+    command: InvitationCommand,
+    context: () => CommandContext,
+  ): Promise<number> {
     return (await invitationCommands.handle(this.options.eventStore, invitationId, command, context())).events.length;
   }
 

@@ -54,7 +54,9 @@ export function tombstonesOf(dataDir: string): KeyRecord[] {
 }
 
 function liveKeysOf(dataDir: string): Map<string, string> {
-  return new Map(rows(join(dataDir, KEY_STORE_FILE), "SELECT subject, key_id FROM data_keys").map((key) => [key.subject, key.keyId]));
+  return new Map(
+    rows(join(dataDir, KEY_STORE_FILE), "SELECT subject, key_id FROM data_keys").map((key) => [key.subject, key.keyId]),
+  );
 }
 
 export interface ErasureOutcome {
@@ -67,9 +69,15 @@ export interface ErasureOutcome {
  * the purges its own key store records. The read models should show the whole log (a restore rebuilds them
  * first); the running projector, or the next start, projects what this appends.
  */
-export async function applyErasures(config: Config, tombstones: readonly KeyRecord[], log: (line: string) => void = () => undefined): Promise<ErasureOutcome[]> {
+export async function applyErasures(
+  config: Config,
+  tombstones: readonly KeyRecord[],
+  log: (line: string) => void = () => undefined,
+): Promise<ErasureOutcome[]> {
   const live = liveKeysOf(config.DATA_DIR);
-  const pending = tombstones.filter((tombstone) => live.get(tombstone.subject) === tombstone.keyId).map((tombstone) => tombstone.subject);
+  const pending = tombstones
+    .filter((tombstone) => live.get(tombstone.subject) === tombstone.keyId)
+    .map((tombstone) => tombstone.subject);
   const own = tombstonesOf(config.DATA_DIR)
     .map((tombstone) => tombstone.subject)
     .filter((subject) => subject.startsWith("page:") || subject.startsWith("folder:"));
@@ -115,7 +123,10 @@ export async function applyErasures(config: Config, tombstones: readonly KeyReco
     for (const subject of new Set(own)) {
       if (pending.includes(subject)) continue;
       const [kind, id = ""] = subject.split(":");
-      const status = kind === "page" ? (await pageCommands.load(eventStore, pageIdSchema.parse(id))).status : (await folderCommands.load(eventStore, folderIdSchema.parse(id))).status;
+      const status =
+        kind === "page"
+          ? (await pageCommands.load(eventStore, pageIdSchema.parse(id))).status
+          : (await folderCommands.load(eventStore, folderIdSchema.parse(id))).status;
       if (status !== "live" && status !== "deleted") continue;
       const outcome = await purge(subject, kind === "page" ? "page" : "folder", id);
       outcomes.push(outcome);

@@ -13,7 +13,10 @@ export const BACKUP_FORMAT = "workspace-backup/1";
 const relativePath = z
   .string()
   .min(1)
-  .refine((path) => !path.startsWith("/") && !path.split("/").includes("..") && path !== MANIFEST_FILE, "must be a relative path inside the backup");
+  .refine(
+    (path) => !path.startsWith("/") && !path.split("/").includes("..") && path !== MANIFEST_FILE,
+    "must be a relative path inside the backup",
+  );
 
 const backupFileSchema = z.strictObject({
   path: relativePath,
@@ -50,7 +53,10 @@ export async function readManifest(backupDir: string): Promise<BackupManifest> {
     throw new Error(`${join(backupDir, MANIFEST_FILE)} is not JSON`);
   }
   const parsed = manifestSchema.safeParse(json);
-  if (!parsed.success) throw new Error(`${join(backupDir, MANIFEST_FILE)} is not a backup manifest: ${parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`);
+  if (!parsed.success)
+    throw new Error(
+      `${join(backupDir, MANIFEST_FILE)} is not a backup manifest: ${parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`,
+    );
   return parsed.data;
 }
 

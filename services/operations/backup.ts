@@ -44,7 +44,11 @@ export async function isEmptyOrAbsent(dir: string): Promise<boolean> {
 }
 
 /** An online, consistent copy of one SQLite file, made by SQLite's backup API through a read-only connection. */
-async function copyDatabase(source: string, target: string, onProgress: (copied: number, total: number) => void): Promise<void> {
+async function copyDatabase(
+  source: string,
+  target: string,
+  onProgress: (copied: number, total: number) => void,
+): Promise<void> {
   const db = new Database(source, { readonly: true, fileMustExist: true });
   try {
     db.pragma("busy_timeout = 5000");
@@ -80,11 +84,18 @@ function lastPosition(eventsCopy: string): number {
 }
 
 /** Takes a backup of `dataDir` into `to` (absent or empty), manifest last. */
-export async function takeBackup(options: { dataDir: string; to: string; onProgress?: (progress: BackupProgress) => void; now?: () => Date }): Promise<BackupManifest> {
+export async function takeBackup(options: {
+  dataDir: string;
+  to: string;
+  onProgress?: (progress: BackupProgress) => void;
+  now?: () => Date;
+}): Promise<BackupManifest> {
   const { dataDir, to } = options;
   const report = options.onProgress ?? (() => undefined);
-  if (!existsSync(join(dataDir, EVENTS_FILE))) throw new Error(`${dataDir} holds no ${EVENTS_FILE}: not the DATA_DIR of an embedded deployment`);
-  if (!(await isEmptyOrAbsent(to))) throw new Error(`${to} is not empty: a backup is written into a new or empty directory`);
+  if (!existsSync(join(dataDir, EVENTS_FILE)))
+    throw new Error(`${dataDir} holds no ${EVENTS_FILE}: not the DATA_DIR of an embedded deployment`);
+  if (!(await isEmptyOrAbsent(to)))
+    throw new Error(`${to} is not empty: a backup is written into a new or empty directory`);
   await mkdir(to, { recursive: true, mode: PRIVATE_DIRECTORY });
   const createdAt = (options.now ?? (() => new Date()))().toISOString();
   const files: BackupFile[] = [];
@@ -92,7 +103,9 @@ export async function takeBackup(options: { dataDir: string; to: string; onProgr
     files.push({ path, kind, ...(await digestFile(join(to, path))) });
   };
   const database = async (file: string) => {
-    await copyDatabase(join(dataDir, file), join(to, file), (copiedPages, totalPages) => report({ step: "database", file, copiedPages, totalPages }));
+    await copyDatabase(join(dataDir, file), join(to, file), (copiedPages, totalPages) =>
+      report({ step: "database", file, copiedPages, totalPages }),
+    );
     await record(file, "database");
   };
 
@@ -103,7 +116,9 @@ export async function takeBackup(options: { dataDir: string; to: string; onProgr
   if (existsSync(blobsDir)) {
     await mkdir(join(to, BLOBS_DIRECTORY), { mode: PRIVATE_DIRECTORY });
     // Written blobs only: `.partial` holds uploads under way, which no event names yet.
-    const names = (await readdir(blobsDir, { withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name);
+    const names = (await readdir(blobsDir, { withFileTypes: true }))
+      .filter((entry) => entry.isFile())
+      .map((entry) => entry.name);
     let copied = 0;
     for (const name of names) {
       const path = `${BLOBS_DIRECTORY}/${name}`;
@@ -120,7 +135,8 @@ export async function takeBackup(options: { dataDir: string; to: string; onProgr
     }
   }
 
-  if (!existsSync(join(dataDir, KEY_STORE_FILE))) throw new Error(`${dataDir} holds no ${KEY_STORE_FILE}: the key store must be backed up with the log`);
+  if (!existsSync(join(dataDir, KEY_STORE_FILE)))
+    throw new Error(`${dataDir} holds no ${KEY_STORE_FILE}: the key store must be backed up with the log`);
   await database(KEY_STORE_FILE);
   if (existsSync(join(dataDir, WEBHOOKS_FILE))) await database(WEBHOOKS_FILE);
   if (existsSync(join(dataDir, SESSION_SECRET_FILE)) && (await stat(join(dataDir, SESSION_SECRET_FILE))).isFile()) {

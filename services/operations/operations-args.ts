@@ -47,17 +47,33 @@ export interface RestoreArgs {
 }
 
 export function parseRestoreArgs(argv: readonly string[]): RestoreArgs {
-  const args = parse(z.strictObject({ from: directory.optional(), "erasures-from": directory.optional(), "kek-from": z.string().min(1).optional() }), argv);
-  if (args.from === undefined && args["erasures-from"] === undefined) throw new Error("give --from BACKUP_DIR, --erasures-from OLD_DATA_DIR, or both");
+  const args = parse(
+    z.strictObject({
+      from: directory.optional(),
+      "erasures-from": directory.optional(),
+      "kek-from": z.string().min(1).optional(),
+    }),
+    argv,
+  );
+  if (args.from === undefined && args["erasures-from"] === undefined)
+    throw new Error("give --from BACKUP_DIR, --erasures-from OLD_DATA_DIR, or both");
   if (args.from === undefined && args["kek-from"] !== undefined) throw new Error("--kek-from: only with --from");
   return { from: args.from ?? null, erasuresFrom: args["erasures-from"] ?? null, kekFrom: args["kek-from"] ?? null };
 }
 
-export type ProjectionsArgs = { readonly action: "list" } | { readonly action: "retry" } | { readonly action: "skip"; readonly eventId: string; readonly projection: ProjectionName | null };
+export type ProjectionsArgs =
+  | { readonly action: "list" }
+  | { readonly action: "retry" }
+  | { readonly action: "skip"; readonly eventId: string; readonly projection: ProjectionName | null };
 
 export function parseProjectionsArgs(argv: readonly string[]): ProjectionsArgs {
   const args = parse(
-    z.strictObject({ list: z.literal(true).optional(), retry: z.literal(true).optional(), skip: z.string().min(1).optional(), projection: z.enum(PROJECTION_NAMES).optional() }),
+    z.strictObject({
+      list: z.literal(true).optional(),
+      retry: z.literal(true).optional(),
+      skip: z.string().min(1).optional(),
+      projection: z.enum(PROJECTION_NAMES).optional(),
+    }),
     argv,
     ["list", "retry"],
   );

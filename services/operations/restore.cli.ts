@@ -23,17 +23,32 @@ const logger = createLogger(config.LOG_LEVEL, "restore");
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const progress = (step: RestoreProgress): void => {
   if (step.step === "replay") process.stderr.write(`\rreplaying the log: ${step.applied} / ${step.head} events`);
-  else process.stderr.write(`\r${step.step === "verify" ? "checking" : "copying"} files: ${step.done} / ${step.total}${step.done === step.total ? "\n" : ""}`);
+  else
+    process.stderr.write(
+      `\r${step.step === "verify" ? "checking" : "copying"} files: ${step.done} / ${step.total}${step.done === step.total ? "\n" : ""}`,
+    );
 };
 try {
   if (args.from === null) {
     const old = args.erasuresFrom ?? "";
     const outcomes = await applyErasures(config, tombstonesOf(old), say);
-    say(`applied ${outcomes.length} erasure${outcomes.length === 1 ? "" : "s"} recorded in ${old} to ${config.DATA_DIR}; the running projector (or the next start) projects them`);
+    say(
+      `applied ${outcomes.length} erasure${outcomes.length === 1 ? "" : "s"} recorded in ${old} to ${config.DATA_DIR}; the running projector (or the next start) projects them`,
+    );
   } else {
-    const { manifest, erasures } = await restoreBackup({ from: args.from, config, kekFrom: args.kekFrom, erasuresFrom: args.erasuresFrom, logger, onProgress: progress, log: say });
+    const { manifest, erasures } = await restoreBackup({
+      from: args.from,
+      config,
+      kekFrom: args.kekFrom,
+      erasuresFrom: args.erasuresFrom,
+      logger,
+      onProgress: progress,
+      log: say,
+    });
     process.stderr.write("\n");
-    say(`restored ${args.from} (taken ${manifest.createdAt}, event log up to position ${manifest.eventStorePosition}) into ${config.DATA_DIR}`);
+    say(
+      `restored ${args.from} (taken ${manifest.createdAt}, event log up to position ${manifest.eventStorePosition}) into ${config.DATA_DIR}`,
+    );
     if (erasures === null) {
       say(
         `NOT APPLIED: the erasures made after ${manifest.createdAt} in the deployment this replaces. Their record is that deployment's key store ` +
@@ -41,7 +56,9 @@ try {
           `\`npm run restore -- --erasures-from OLD_DATA_DIR\` on this DATA_DIR, or run \`npm run erase\` again for each erasure made since.`,
       );
     } else {
-      say(`applied ${erasures.length} erasure${erasures.length === 1 ? "" : "s"} recorded in ${args.erasuresFrom ?? ""}`);
+      say(
+        `applied ${erasures.length} erasure${erasures.length === 1 ? "" : "s"} recorded in ${args.erasuresFrom ?? ""}`,
+      );
     }
   }
 } catch (error) {

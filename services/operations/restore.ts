@@ -18,10 +18,16 @@ import { applyErasures, tombstonesOf, type ErasureOutcome } from "./apply-erasur
 import { BLOBS_DIRECTORY, isEmptyOrAbsent } from "./backup.ts";
 import { digestFile, readManifest, type BackupManifest } from "./backup-manifest.ts";
 
-export type RestoreProgress = { readonly step: "verify" | "copy"; readonly done: number; readonly total: number } | ({ readonly step: "replay" } & RebuildProgress);
+export type RestoreProgress =
+  | { readonly step: "verify" | "copy"; readonly done: number; readonly total: number }
+  | ({ readonly step: "replay" } & RebuildProgress);
 
 /** Checks every file the manifest names against its size and SHA-256; throws naming the first that differs. */
-async function verifyBackup(from: string, manifest: BackupManifest, onProgress: (progress: RestoreProgress) => void = () => undefined): Promise<void> {
+async function verifyBackup(
+  from: string,
+  manifest: BackupManifest,
+  onProgress: (progress: RestoreProgress) => void = () => undefined,
+): Promise<void> {
   let done = 0;
   for (const file of manifest.files) {
     let actual: { bytes: number; sha256: string };
@@ -30,7 +36,8 @@ async function verifyBackup(from: string, manifest: BackupManifest, onProgress: 
     } catch {
       throw new Error(`the backup is damaged: ${file.path} is missing`);
     }
-    if (actual.bytes !== file.bytes || actual.sha256 !== file.sha256) throw new Error(`the backup is damaged: ${file.path} does not match its checksum in the manifest`);
+    if (actual.bytes !== file.bytes || actual.sha256 !== file.sha256)
+      throw new Error(`the backup is damaged: ${file.path} does not match its checksum in the manifest`);
     done += 1;
     onProgress({ step: "verify", done, total: manifest.files.length });
   }
@@ -68,11 +75,19 @@ export async function restoreBackup(options: {
   const { from, config } = options;
   const report = options.onProgress ?? (() => undefined);
   const dataDir = config.DATA_DIR;
-  if (!(await isEmptyOrAbsent(dataDir))) throw new Error(`DATA_DIR ${dataDir} is not empty: a restore goes into an empty directory only (move the old one aside, and give it as --erasures-from)`);
+  if (!(await isEmptyOrAbsent(dataDir)))
+    throw new Error(
+      `DATA_DIR ${dataDir} is not empty: a restore goes into an empty directory only (move the old one aside, and give it as --erasures-from)`,
+    );
   if (!config.ERASURE_KEK && options.kekFrom === null) {
-    throw new Error(`the backup holds no key-encryption key: set ERASURE_KEK, or give --kek-from FILE (the ${KEK_FILE} of the deployment backed up)`);
+    throw new Error(
+      `the backup holds no key-encryption key: set ERASURE_KEK, or give --kek-from FILE (the ${KEK_FILE} of the deployment backed up)`,
+    );
   }
-  if (config.EVENTSTORE_URL || config.MONGODB_URL) throw new Error("EVENTSTORE_URL or MONGODB_URL is set: this restores the embedded deployment only (docs/operations/keys-and-backups.md for the split one)");
+  if (config.EVENTSTORE_URL || config.MONGODB_URL)
+    throw new Error(
+      "EVENTSTORE_URL or MONGODB_URL is set: this restores the embedded deployment only (docs/operations/keys-and-backups.md for the split one)",
+    );
   const manifest = await readManifest(from);
   await verifyBackup(from, manifest, report);
   // Read now: a tombstone file that cannot be read stops the restore before it writes anything.
@@ -88,12 +103,20 @@ export async function restoreBackup(options: {
     done += 1;
     report({ step: "copy", done, total: manifest.files.length });
   }
-  if (options.kekFrom !== null) await writeFile(join(dataDir, KEK_FILE), await readFile(options.kekFrom), { mode: 0o600, flag: "wx" });
+  if (options.kekFrom !== null)
+    await writeFile(join(dataDir, KEK_FILE), await readFile(options.kekFrom), { mode: 0o600, flag: "wx" });
 
   const eventStore = await openEventStore(config);
   const store = await openProjectionStore(config);
   try {
-    await onProjectionStore(store, (typed) => rebuildReadModels({ eventStore, store: typed, logger: options.logger, onProgress: (progress) => report({ step: "replay", ...progress }) }));
+    await onProjectionStore(store, (typed) =>
+      rebuildReadModels({
+        eventStore,
+        store: typed,
+        logger: options.logger,
+        onProgress: (progress) => report({ step: "replay", ...progress }),
+      }),
+    );
   } finally {
     await store.close();
     await eventStore.close();

@@ -18,7 +18,8 @@ const streamsOf = (id: string): Array<{ stream: string; kind: HistoryEntityKind 
 export async function auditTrail(eventStore: EventStore, users: UsersView, entityId: string): Promise<string[]> {
   const found: Array<{ stored: StoredEvent; kind: HistoryEntityKind }> = [];
   for (const { stream, kind } of streamsOf(entityId)) {
-    for (const recorded of (await eventStore.read(stream)).events) found.push({ stored: parseRecorded(recorded), kind });
+    for (const recorded of (await eventStore.read(stream)).events)
+      found.push({ stored: parseRecorded(recorded), kind });
   }
   found.sort((a, b) => a.stored.position - b.stored.position);
   // The description reads the event, the entity and the actor; whose permission covers the entry plays no part here.
@@ -40,7 +41,14 @@ export async function auditTrail(eventStore: EventStore, users: UsersView, entit
   return [
     `entity ${entityId}: ${described.length} events`,
     ...described.map(({ entry, actor, changes }) =>
-      [`#${entry.position}`, entry.occurredAt, entry.type, `by ${actor.name} (${actor.id})`, `correlation ${entry.correlationId}`, JSON.stringify(changes)].join("  "),
+      [
+        `#${entry.position}`,
+        entry.occurredAt,
+        entry.type,
+        `by ${actor.name} (${actor.id})`,
+        `correlation ${entry.correlationId}`,
+        JSON.stringify(changes),
+      ].join("  "),
     ),
   ];
 }

@@ -12,7 +12,11 @@ export const DEFAULT_BATCH_BYTES = 4 * 1024 * 1024;
 
 /** What an event weighs in a batch: its data and metadata as JSON, in UTF-8 bytes, as the stores count them. */
 function eventBytes(event: RecordedEvent): number {
-  return Buffer.byteLength(event.type) + Buffer.byteLength(JSON.stringify(event.data) ?? "") + Buffer.byteLength(JSON.stringify(event.metadata));
+  return (
+    Buffer.byteLength(event.type) +
+    Buffer.byteLength(JSON.stringify(event.data) ?? "") +
+    Buffer.byteLength(JSON.stringify(event.metadata))
+  );
 }
 
 /**

@@ -19,19 +19,34 @@ await runUntilSignalled("projector", async () => {
   const eventStore = await openEventStore(config);
   const store = await openLiveProjectionStore(config, { eventStore, logger });
   const watcher = new CheckpointWatcher(store);
-  const projector = projectorFor(store, { eventStore, logger, metrics, watcher, batchBytes: config.PROJECTION_BATCH_BYTES });
+  const projector = projectorFor(store, {
+    eventStore,
+    logger,
+    metrics,
+    watcher,
+    batchBytes: config.PROJECTION_BATCH_BYTES,
+  });
   await projector.start();
   // Opened at once, connecting in the background: with NATS away the read models go on, and the publisher
   // retries from its position until NATS answers.
-  const bus = config.NATS_URL ? NatsBus.open(config.NATS_URL, natsOptions(config, "projector", { logger, metrics })) : null;
+  const bus = config.NATS_URL
+    ? NatsBus.open(config.NATS_URL, natsOptions(config, "projector", { logger, metrics }))
+    : null;
   const publisher = bus ? new Publisher({ eventStore, bus, projection: watcher, logger, metrics }) : null;
   await publisher?.start();
   // Beside /metrics, /readyz says whether the projection progresses (503 when stalled or too far behind): the
   // container's health check asks it (docker-compose.yml, HEALTHCHECK_URL).
   // The store answers when its checkpoint can be read.
   const reachable = { checkpoint: () => store.checkpoint(), ping: () => store.checkpoint().then(() => true) };
-  const metricsServer = await metricsServerFor(config, metrics, logger, (app) => healthRoutes(app, { eventStore, readStore: reachable, projector }));
-  logger.info({ event: "projector.started", checkpoint: projector.checkpoint, bus: bus ? "nats" : "none", metrics: metricsServer?.url ?? null });
+  const metricsServer = await metricsServerFor(config, metrics, logger, (app) =>
+    healthRoutes(app, { eventStore, readStore: reachable, projector }),
+  );
+  logger.info({
+    event: "projector.started",
+    checkpoint: projector.checkpoint,
+    bus: bus ? "nats" : "none",
+    metrics: metricsServer?.url ?? null,
+  });
   return {
     async close() {
       await metricsServer?.close();

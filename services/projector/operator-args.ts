@@ -34,7 +34,8 @@ export interface ReplayArgs {
 
 export function parseReplayArgs(argv: readonly string[]): ReplayArgs {
   const args = parse(z.strictObject({ until: instantSchema.optional(), out: z.string().min(1).optional() }), argv);
-  if (args.out !== undefined && args.until === undefined) throw new Error("--out: only with --until (a full replay rebuilds DATA_DIR's read models)");
+  if (args.out !== undefined && args.until === undefined)
+    throw new Error("--out: only with --until (a full replay rebuilds DATA_DIR's read models)");
   return { until: args.until ?? null, out: args.out ?? null };
 }
 
@@ -42,7 +43,8 @@ export function parseAuditArgs(argv: readonly string[]): { readonly entity: stri
   return parse(z.strictObject({ entity: z.uuid("must be the id of a page, folder or thread") }), argv);
 }
 
-export type EraseArgs = { readonly user: string } | { readonly email: string } | { readonly page: string } | { readonly folder: string };
+export type EraseArgs =
+  { readonly user: string } | { readonly email: string } | { readonly page: string } | { readonly folder: string };
 
 /** `--user ID`, `--email ADDRESS`, `--page ID` or `--folder ID`, exactly one. */
 export function parseEraseArgs(argv: readonly string[]): EraseArgs {

@@ -33,10 +33,16 @@ export interface RetryOutcome {
   readonly stillParked: ParkedEvent[];
 }
 
-const messageOf = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+const messageOf = (error: unknown): string =>
+  error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 
 /** Applies parked events again (those `only` admits; all by default), each by its projection alone. */
-export async function retryParked<Tx>(options: { eventStore: EventStore; store: ProjectionStore<Tx>; logger: Logger; only?: (record: ParkedEvent) => boolean }): Promise<RetryOutcome> {
+export async function retryParked<Tx>(options: {
+  eventStore: EventStore;
+  store: ProjectionStore<Tx>;
+  logger: Logger;
+  only?: (record: ParkedEvent) => boolean;
+}): Promise<RetryOutcome> {
   const { eventStore, store, logger } = options;
   const applied: ParkedEvent[] = [];
   const stillParked: ParkedEvent[] = [];
@@ -50,23 +56,47 @@ export async function retryParked<Tx>(options: { eventStore: EventStore; store: 
       continue;
     }
     const [recorded] = await eventStore.readAll(record.position - 1, 1);
-    if (!recorded || recorded.id !== record.eventId) throw new Error(`the parked event ${record.eventId} is not at position ${record.position} of the log: were the read models rebuilt from another log?`);
+    if (!recorded || recorded.id !== record.eventId)
+      throw new Error(
+        `the parked event ${record.eventId} is not at position ${record.position} of the log: were the read models rebuilt from another log?`,
+      );
     const stored = parseRecorded(recorded);
     try {
       await store.applyBatch(null, async (tx) => {
         // Taken out by another retry meanwhile: nothing to do.
         if (!(await store.parked.remove(tx, record.projection, record.eventId))) return;
         const folds = new HistoryFolds(store.writers.history, tx);
-        await project(stored, store.writers, tx, folds, (projection, apply) => (projection === record.projection ? apply() : Promise.resolve()));
+        await project(stored, store.writers, tx, folds, (projection, apply) =>
+          projection === record.projection ? apply() : Promise.resolve(),
+        );
         await folds.flush();
       });
       applied.push(record);
-      logger.info({ event: "projection.unparked", projection: record.projection, eventId: record.eventId, position: record.position }, "parked event applied");
+      logger.info(
+        {
+          event: "projection.unparked",
+          projection: record.projection,
+          eventId: record.eventId,
+          position: record.position,
+        },
+        "parked event applied",
+      );
     } catch (error) {
       waiting.add(key);
       stillParked.push(record);
-      await store.applyBatch(null, (tx) => store.parked.failedAgain(tx, record.projection, record.eventId, messageOf(error)));
-      logger.warn({ event: "projection.retry_failed", err: error, projection: record.projection, eventId: record.eventId, position: record.position }, "parked event failed again; it stays parked");
+      await store.applyBatch(null, (tx) =>
+        store.parked.failedAgain(tx, record.projection, record.eventId, messageOf(error)),
+      );
+      logger.warn(
+        {
+          event: "projection.retry_failed",
+          err: error,
+          projection: record.projection,
+          eventId: record.eventId,
+          position: record.position,
+        },
+        "parked event failed again; it stays parked",
+      );
     }
   }
   return { applied, stillParked };
@@ -76,19 +106,39 @@ export async function retryParked<Tx>(options: { eventStore: EventStore; store: 
  * Leaves an event out of a projection for good (of every projection it is parked for, unless `projection`
  * names one), then retries the events of its stream parked behind it for that projection.
  */
-export async function skipParked<Tx>(options: { eventStore: EventStore; store: ProjectionStore<Tx>; logger: Logger; eventId: string; projection: ProjectionName | null }): Promise<{ skipped: ParkedEvent[] } & RetryOutcome> {
+export async function skipParked<Tx>(options: {
+  eventStore: EventStore;
+  store: ProjectionStore<Tx>;
+  logger: Logger;
+  eventId: string;
+  projection: ProjectionName | null;
+}): Promise<{ skipped: ParkedEvent[] } & RetryOutcome> {
   const { store, logger } = options;
   const skipped: ParkedEvent[] = [];
   for await (const record of parkedEvents(store)) {
-    if (record.eventId !== options.eventId || (options.projection !== null && record.projection !== options.projection)) continue;
+    if (record.eventId !== options.eventId || (options.projection !== null && record.projection !== options.projection))
+      continue;
     await store.applyBatch(null, async (tx) => {
       await store.parked.remove(tx, record.projection, record.eventId);
     });
     skipped.push(record);
-    logger.warn({ event: "projection.skipped", projection: record.projection, eventId: record.eventId, position: record.position, stream: record.stream, type: record.type }, "parked event skipped on an operator's word: this projection never applies it");
+    logger.warn(
+      {
+        event: "projection.skipped",
+        projection: record.projection,
+        eventId: record.eventId,
+        position: record.position,
+        stream: record.stream,
+        type: record.type,
+      },
+      "parked event skipped on an operator's word: this projection never applies it",
+    );
   }
   if (skipped.length === 0) return { skipped, applied: [], stillParked: [] };
   const streams = new Set(skipped.map((record) => parkedKey(record.projection, record.stream)));
-  const retried = await retryParked({ ...options, only: (record) => record.cause === "behind" && streams.has(parkedKey(record.projection, record.stream)) });
+  const retried = await retryParked({
+    ...options,
+    only: (record) => record.cause === "behind" && streams.has(parkedKey(record.projection, record.stream)),
+  });
   return { skipped, ...retried };
 }

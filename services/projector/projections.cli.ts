@@ -44,15 +44,25 @@ try {
       for (const record of stillParked) say(`still parked ${line(record)}`);
       say(`${applied.length} applied, ${stillParked.length} still parked`);
     } else {
-      const { skipped, applied, stillParked } = await skipParked({ eventStore, store: typed, logger, eventId: args.eventId, projection: args.projection });
+      const { skipped, applied, stillParked } = await skipParked({
+        eventStore,
+        store: typed,
+        logger,
+        eventId: args.eventId,
+        projection: args.projection,
+      });
       if (skipped.length === 0) {
-        process.stderr.write(`projections: no parked event ${args.eventId}${args.projection ? ` for ${args.projection}` : ""}\n`);
+        process.stderr.write(
+          `projections: no parked event ${args.eventId}${args.projection ? ` for ${args.projection}` : ""}\n`,
+        );
         process.exitCode = 1;
         return;
       }
       for (const record of skipped) say(`skipped ${line(record)}`);
       for (const record of applied) say(`applied ${line(record)}`);
-      say(`${skipped.length} skipped, ${applied.length} applied behind it, ${stillParked.length} still parked behind it`);
+      say(
+        `${skipped.length} skipped, ${applied.length} applied behind it, ${stillParked.length} still parked behind it`,
+      );
     }
   });
 } finally {

@@ -48,7 +48,10 @@ class ProjectionFailedError extends Error {
     readonly event: StoredEvent,
     options: { cause: unknown },
   ) {
-    super(`the ${projection} projection failed on event ${event.id} (position ${event.position}): ${options.cause instanceof Error ? options.cause.message : String(options.cause)}`, options);
+    super(
+      `the ${projection} projection failed on event ${event.id} (position ${event.position}): ${options.cause instanceof Error ? options.cause.message : String(options.cause)}`,
+      options,
+    );
     this.name = "ProjectionFailedError";
   }
 
@@ -142,7 +145,11 @@ export class Projector<Tx> {
    * (ReadModelLayoutChangedError): the projector then stops, since writing its own layout there would mix two.
    */
   get stall(): ProjectionStall | null {
-    if ((!this.poisoned && !this.superseded && this.failures < (this.options.stallAfter ?? 5)) || this.failingSince === null) return null;
+    if (
+      (!this.poisoned && !this.superseded && this.failures < (this.options.stallAfter ?? 5)) ||
+      this.failingSince === null
+    )
+      return null;
     return { position: this.position, attempts: this.failures, since: this.failingSince };
   }
 
@@ -172,8 +179,16 @@ export class Projector<Tx> {
         const stall = this.stall;
         this.options.metrics?.batchFailed(stall !== null);
         this.options.logger.error(
-          { event: stall ? "projection.stalled" : "projection.failed", err: error, position: this.position, attempts: this.failures, retryInMs: delay },
-          stall ? "the same projection batch keeps failing; every later event waits behind it (docs/operations/troubleshooting.md: a stalled projector)" : "projection batch failed",
+          {
+            event: stall ? "projection.stalled" : "projection.failed",
+            err: error,
+            position: this.position,
+            attempts: this.failures,
+            retryInMs: delay,
+          },
+          stall
+            ? "the same projection batch keeps failing; every later event waits behind it (docs/operations/troubleshooting.md: a stalled projector)"
+            : "projection batch failed",
         );
         const timer = setTimeout(() => void this.resume(), delay);
         timer.unref();
@@ -188,7 +203,13 @@ export class Projector<Tx> {
     this.subscription = null;
     this.options.metrics?.batchFailed(true);
     this.options.logger.error(
-      { event: "projection.layout_changed", err: error, found: error.found, expected: error.expected, position: this.position },
+      {
+        event: "projection.layout_changed",
+        err: error,
+        found: error.found,
+        expected: error.expected,
+        position: this.position,
+      },
       "the read models are laid out by another release; this projector stopped (docs/operations/mongodb.md: a layout change at start)",
     );
   }
@@ -202,7 +223,10 @@ export class Projector<Tx> {
       this.position = await this.options.store.checkpoint();
       this.options.watcher?.announce(this.position);
     } catch (error) {
-      this.options.logger.warn({ event: "projection.checkpoint_unreadable", err: error }, "checkpoint unreadable; retrying from the last known position");
+      this.options.logger.warn(
+        { event: "projection.checkpoint_unreadable", err: error },
+        "checkpoint unreadable; retrying from the last known position",
+      );
     }
     this.follow();
   }
@@ -214,7 +238,8 @@ export class Projector<Tx> {
    * event before it was committed.
    */
   async applyBatch(batch: readonly RecordedEvent[]): Promise<void> {
-    for (const chunk of chunkByBytes(batch, this.options.batchBytes ?? DEFAULT_BATCH_BYTES)) await this.applySplitting(chunk);
+    for (const chunk of chunkByBytes(batch, this.options.batchBytes ?? DEFAULT_BATCH_BYTES))
+      await this.applySplitting(chunk);
   }
 
   private async applySplitting(events: readonly RecordedEvent[]): Promise<void> {
@@ -231,16 +256,34 @@ export class Projector<Tx> {
         parking.set(error.projection, error.reason);
         this.toPark.set(first.id, parking);
         this.options.logger.error(
-          { event: "projection.parked", err: error.cause, projection: error.projection, eventId: first.id, position: first.position, stream: first.stream, type: first.type },
+          {
+            event: "projection.parked",
+            err: error.cause,
+            projection: error.projection,
+            eventId: first.id,
+            position: first.position,
+            stream: first.stream,
+            type: first.type,
+          },
           "a projection cannot apply this event: parked for it, the other projections go on (docs/operations/troubleshooting.md: a parked event)",
         );
         await this.applySplitting(events);
         return;
       }
-      if (events.length === 1 && error instanceof BatchRefusedError) throw new PoisonEventError(first.position, { cause: error });
+      if (events.length === 1 && error instanceof BatchRefusedError)
+        throw new PoisonEventError(first.position, { cause: error });
       const half = Math.ceil(events.length / 2);
-      const why = error instanceof BatchRefusedError ? { refusal: error.refusal } : { projection: error.projection, failedAt: error.event.position };
-      this.options.logger.warn({ event: "projection.batch_split", ...why, count: events.length, from: first.position, into: [half, events.length - half] });
+      const why =
+        error instanceof BatchRefusedError
+          ? { refusal: error.refusal }
+          : { projection: error.projection, failedAt: error.event.position };
+      this.options.logger.warn({
+        event: "projection.batch_split",
+        ...why,
+        count: events.length,
+        from: first.position,
+        into: [half, events.length - half],
+      });
       await this.applySplitting(events.slice(0, half));
       await this.applySplitting(events.slice(half));
     }
@@ -259,14 +302,30 @@ export class Projector<Tx> {
       parked.length = 0;
       const blocked = await store.parked.blocked(tx, [...new Set(stored.map((event) => event.stream))]);
       const folds = new HistoryFolds(store.writers.history, tx);
-      for (const event of stored) await project(event, store.writers, tx, folds, parkingGuard({ store, tx, event, blocked, toPark: this.toPark, parked, now }));
+      for (const event of stored)
+        await project(
+          event,
+          store.writers,
+          tx,
+          folds,
+          parkingGuard({ store, tx, event, blocked, toPark: this.toPark, parked, now }),
+        );
       await folds.flush();
     });
     for (const event of stored) this.toPark.delete(event.id);
     if (parked.length > 0) {
       this.options.metrics?.eventsParked(parked.length);
       for (const record of parked.filter((one) => one.cause === "behind")) {
-        this.options.logger.warn({ event: "projection.parked_behind", projection: record.projection, eventId: record.eventId, position: record.position, stream: record.stream }, "parked behind an earlier parked event of its stream");
+        this.options.logger.warn(
+          {
+            event: "projection.parked_behind",
+            projection: record.projection,
+            eventId: record.eventId,
+            position: record.position,
+            stream: record.stream,
+          },
+          "parked behind an earlier parked event of its stream",
+        );
       }
     }
     this.position = last.position;
@@ -275,7 +334,12 @@ export class Projector<Tx> {
     this.poisoned = false;
     this.options.watcher?.announce(last.position);
     const ms = performance.now() - started;
-    this.options.metrics?.batchProjected({ position: last.position, count: batch.length, lastOccurredAt: last.metadata.occurredAt, seconds: ms / 1000 });
+    this.options.metrics?.batchProjected({
+      position: last.position,
+      count: batch.length,
+      lastOccurredAt: last.metadata.occurredAt,
+      seconds: ms / 1000,
+    });
     this.options.logger.debug({ event: "projection.batch", count: batch.length, position: last.position, ms });
   }
 

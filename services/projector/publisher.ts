@@ -7,7 +7,12 @@ import type { Logger } from "pino";
 import { BusUnavailableError } from "../../shared/bus/bus-unavailable.ts";
 import type { Bus } from "../../shared/bus/bus.port.ts";
 import { toBusMessage } from "../../shared/bus/integration-events.ts";
-import { DEFAULT_SUBSCRIPTION_BYTES, type EventStore, type RecordedEvent, type Subscription } from "../../shared/event-store/event-store.port.ts";
+import {
+  DEFAULT_SUBSCRIPTION_BYTES,
+  type EventStore,
+  type RecordedEvent,
+  type Subscription,
+} from "../../shared/event-store/event-store.port.ts";
 import { parseRecorded } from "../../shared/events.ts";
 import type { PublisherMetrics } from "../../shared/metrics/metrics.port.ts";
 import type { ProjectionProgress } from "../../shared/read-store/checkpoint-watcher.ts";
@@ -87,8 +92,14 @@ export class Publisher {
     // A bus that is away refuses at once, without a round trip: polled at the first delay, so publishing
     // resumes within a second of its return, and said once, not at every poll.
     const away = error instanceof BusUnavailableError;
-    const delay = away ? first : Math.min(first * 2 ** Math.min(this.failures - 1, 16), this.options.maxRetryDelayMs ?? 30_000);
-    if (!away || this.failures === 1) this.options.logger.warn({ event: "publisher.failed", err: error, position: this.position, failures: this.failures, retryInMs: delay }, "publishing to the bus failed; the read models go on");
+    const delay = away
+      ? first
+      : Math.min(first * 2 ** Math.min(this.failures - 1, 16), this.options.maxRetryDelayMs ?? 30_000);
+    if (!away || this.failures === 1)
+      this.options.logger.warn(
+        { event: "publisher.failed", err: error, position: this.position, failures: this.failures, retryInMs: delay },
+        "publishing to the bus failed; the read models go on",
+      );
     this.timer = setTimeout(() => {
       this.timer = null;
       if (this.stopped) return;
@@ -106,7 +117,8 @@ export class Publisher {
     await this.options.bus.publish(batch.map((recorded) => toBusMessage(parseRecorded(recorded))));
     await this.options.bus.savePublishedPosition(last.position);
     this.position = last.position;
-    if (this.failures > 0) this.options.logger.info({ event: "publisher.recovered", position: last.position, failures: this.failures });
+    if (this.failures > 0)
+      this.options.logger.info({ event: "publisher.recovered", position: last.position, failures: this.failures });
     this.failures = 0;
     this.options.metrics?.published(last.position);
   }

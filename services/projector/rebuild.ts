@@ -34,12 +34,18 @@ export async function rebuildReadModels<Tx>(options: {
   const started = performance.now();
   await options.store.beginRebuild();
   const head = await options.eventStore.headPosition();
-  const projector = new Projector({ eventStore: options.eventStore, store: options.store, logger: options.logger, ...(options.batchBytes ? { batchBytes: options.batchBytes } : {}) });
+  const projector = new Projector({
+    eventStore: options.eventStore,
+    store: options.store,
+    logger: options.logger,
+    ...(options.batchBytes ? { batchBytes: options.batchBytes } : {}),
+  });
   const bounds = { maxEvents: options.batchSize ?? 1_000, maxBytes: options.batchBytes ?? BATCH_BYTES };
   let position = 0;
   let applied = 0;
   const { until } = options;
-  const included = (event: RecordedEvent): boolean => until === undefined || happenedBy(until, { position: event.position, occurredAt: event.metadata.occurredAt });
+  const included = (event: RecordedEvent): boolean =>
+    until === undefined || happenedBy(until, { position: event.position, occurredAt: event.metadata.occurredAt });
   while (position < head) {
     const read = await readAllBounded(options.eventStore, position, bounds);
     const firstLater = read.findIndex((event) => !included(event));
@@ -82,7 +88,12 @@ export async function replayAndSwitch<Tx>(options: {
 }): Promise<{ applied: number; seconds: number; position: number; replaced: number | null }> {
   const started = performance.now();
   const rebuilt = await rebuildReadModels(options);
-  const projector = new Projector({ eventStore: options.eventStore, store: options.store, logger: options.logger, ...(options.batchBytes ? { batchBytes: options.batchBytes } : {}) });
+  const projector = new Projector({
+    eventStore: options.eventStore,
+    store: options.store,
+    logger: options.logger,
+    ...(options.batchBytes ? { batchBytes: options.batchBytes } : {}),
+  });
   let { applied, position } = rebuilt;
   for (;;) {
     const batch = await readAllBounded(options.eventStore, position, { maxEvents: 1_000, maxBytes: BATCH_BYTES });

@@ -19,7 +19,8 @@ import { CommandApiShareLinkViews } from "../../shared/adapters/http/command-api
 
 await runUntilSignalled("query-api", async () => {
   const config = loadConfig();
-  if (!config.COMMAND_API_URL) throw new ConfigError("invalid configuration: COMMAND_API_URL: a query node needs the command API's address");
+  if (!config.COMMAND_API_URL)
+    throw new ConfigError("invalid configuration: COMMAND_API_URL: a query node needs the command API's address");
   const logger = createLogger(config.LOG_LEVEL, "query-api");
   const clock = () => new Date();
   const metrics = new PrometheusMetrics();
@@ -32,12 +33,33 @@ await runUntilSignalled("query-api", async () => {
   const writeSide = new CommandApiWriteSide(config.COMMAND_API_URL);
   const rateLimits = rateLimitsFor(config, "query-api", { logger, metrics });
   const app = apiAppFor(config, { logger, metrics, rateLimits });
-  installAuthentication(app, authenticatorFor(config, { views: readStore, writeSide, projection: watcher, logger, clock }, { createSessionSecret: false, metrics }));
-  await registerApiReference(app, { peerDocumentUrl: new URL("/api/v1/openapi.json", config.COMMAND_API_URL).toString() });
+  installAuthentication(
+    app,
+    authenticatorFor(
+      config,
+      { views: readStore, writeSide, projection: watcher, logger, clock },
+      { createSessionSecret: false, metrics },
+    ),
+  );
+  await registerApiReference(app, {
+    peerDocumentUrl: new URL("/api/v1/openapi.json", config.COMMAND_API_URL).toString(),
+  });
   healthRoutes(app, { readStore, dependencies: { bus: rateLimits.bus } });
   metricsRoute(app, metrics, { token: config.METRICS_TOKEN ?? null });
   const shareLinkViews = new CommandApiShareLinkViews(config.COMMAND_API_URL);
-  await registerQueryApi(app, queryApiPorts(config, { views: readStore, blobs, webhookDeliveries }, watcher, writeSide, clock, { views: shareLinkViews, guessCounters: rateLimits.counters, logger }, metrics, work));
+  await registerQueryApi(
+    app,
+    queryApiPorts(
+      config,
+      { views: readStore, blobs, webhookDeliveries },
+      watcher,
+      writeSide,
+      clock,
+      { views: shareLinkViews, guessCounters: rateLimits.counters, logger },
+      metrics,
+      work,
+    ),
+  );
   const url = await listenOn(app, config.PORT, config.HOST);
   logger.info({ event: "server.started", url, mode: "query-api" });
   return {

@@ -34,14 +34,20 @@ import type { QueryApiPorts } from "./query-api-ports.ts";
 async function awaitConsistencyToken(ports: QueryApiPorts, header: string | string[] | undefined): Promise<void> {
   if (header === undefined) return;
   const parsed = positionTokenSchema.safeParse(header);
-  if (!parsed.success) throw new AppError("validation_failed", `${CONSISTENCY_HEADER}: must be the value of that header from an earlier write response`);
+  if (!parsed.success)
+    throw new AppError(
+      "validation_failed",
+      `${CONSISTENCY_HEADER}: must be the value of that header from an earlier write response`,
+    );
   const position = positionOfToken(parsed.data);
   if (position <= (await ports.projection.current())) return;
   if (position > (await ports.writeSide.headPosition())) {
     throw new AppError("validation_failed", `${CONSISTENCY_HEADER}: names a position no write has reached`);
   }
   if (!(await ports.projection.waitFor(position, ports.consistencyWaitMs))) {
-    throw new AppError("consistency_timeout", "the read models have not caught up with that write yet; retry", { "retry-after": "1" });
+    throw new AppError("consistency_timeout", "the read models have not caught up with that write yet; retry", {
+      "retry-after": "1",
+    });
   }
 }
 
@@ -63,7 +69,10 @@ export async function registerQueryApi(app: App, ports: QueryApiPorts): Promise<
       trashQueryRoutes(api, ports);
       historyQueryRoutes(api, ports.views);
       diffQueryRoutes(api, ports);
-      const hub = new ChangeFeedHub(ports.views, ports.projection, { maxPerUser: ports.changeFeed.maxPerUser, clock: ports.clock });
+      const hub = new ChangeFeedHub(ports.views, ports.projection, {
+        maxPerUser: ports.changeFeed.maxPerUser,
+        clock: ports.clock,
+      });
       changeFeedRoutes(api, { hub, writeSide: ports.writeSide, heartbeatMs: ports.changeFeed.heartbeatMs });
       searchQueryRoutes(api, ports.views);
       commentQueryRoutes(api, ports.views);

@@ -21,7 +21,11 @@ export class AccessContextCache {
   constructor(private readonly metrics: CacheMetrics = unmeasuredCache) {}
 
   /** The user's context at `version`: the one kept if it was loaded at that version, else `load`'s, kept. */
-  async contextFor(userId: string, version: AccessVersion, load: () => AccessContext | Promise<AccessContext>): Promise<AccessContext> {
+  async contextFor(
+    userId: string,
+    version: AccessVersion,
+    load: () => AccessContext | Promise<AccessContext>,
+  ): Promise<AccessContext> {
     const cached = this.contexts.get(userId);
     if (cached && cached.version.position === version.position && cached.version.generation === version.generation) {
       this.metrics.hit();

@@ -7,7 +7,11 @@ import type { EntityType } from "./access.view.ts";
 
 export interface AccessRows {
   /** The caller's own grants and their groups' grants alike. */
-  readonly grants: Iterable<{ readonly entityType: EntityType; readonly entityId: string; readonly permission: GrantablePermission }>;
+  readonly grants: Iterable<{
+    readonly entityType: EntityType;
+    readonly entityId: string;
+    readonly permission: GrantablePermission;
+  }>;
   /** The caller's own workspace roles and their groups' roles alike. */
   readonly roles: Iterable<{ readonly ownerId: string; readonly role: WorkspaceRole }>;
   readonly groupIds: Iterable<string>;
@@ -25,7 +29,8 @@ function keepHighest(map: Map<string, GrantablePermission>, id: string, permissi
 export function assembleContext(userId: string, rows: AccessRows): AccessContext {
   const folderGrants = new Map<string, GrantablePermission>();
   const pageGrants = new Map<string, GrantablePermission>();
-  for (const grant of rows.grants) keepHighest(grant.entityType === "folder" ? folderGrants : pageGrants, grant.entityId, grant.permission);
+  for (const grant of rows.grants)
+    keepHighest(grant.entityType === "folder" ? folderGrants : pageGrants, grant.entityId, grant.permission);
   const workspaceRoles = new Map<string, WorkspaceRole>();
   for (const { ownerId, role } of rows.roles) {
     const held = workspaceRoles.get(ownerId);

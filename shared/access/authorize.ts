@@ -10,14 +10,24 @@ import type { ReadModels } from "../read-store/read-store.port.ts";
 import { effectivePermission } from "./effective-permission.ts";
 import { seenBy, type Seen } from "./seen-by.ts";
 
-const verbs: Record<Permission, string> = { view: "view", comment: "comment on", edit: "edit", admin: "share", owner: "own" };
+const verbs: Record<Permission, string> = {
+  view: "view",
+  comment: "comment on",
+  edit: "edit",
+  admin: "share",
+  owner: "own",
+};
 
 export function requirePermission(held: Permission, needed: Permission, what: string): void {
   if (!atLeast(held, needed)) throw new AppError("forbidden", `you may not ${verbs[needed]} this ${what}`);
 }
 
 /** The page to decide on (`page`), and as the caller may be shown it (`shown`: only the folders they can view). */
-export async function visiblePage(models: ReadModels, principal: Principal, pageId: string): Promise<{ page: PageRecord; shown: Seen<PageRecord>; permission: Permission }> {
+export async function visiblePage(
+  models: ReadModels,
+  principal: Principal,
+  pageId: string,
+): Promise<{ page: PageRecord; shown: Seen<PageRecord>; permission: Permission }> {
   const page = await models.pages.get(pageId);
   const context = page ? await models.access.contextFor(principal.user.id) : null;
   const permission = page && context ? effectivePermission(context, { kind: "page", ...page }) : null;
@@ -25,7 +35,11 @@ export async function visiblePage(models: ReadModels, principal: Principal, page
   return { page, shown: seenBy(context, page), permission };
 }
 
-export async function visibleFolder(models: ReadModels, principal: Principal, folderId: string): Promise<{ folder: FolderRecord; shown: Seen<FolderRecord>; permission: Permission }> {
+export async function visibleFolder(
+  models: ReadModels,
+  principal: Principal,
+  folderId: string,
+): Promise<{ folder: FolderRecord; shown: Seen<FolderRecord>; permission: Permission }> {
   const folder = await models.folders.get(folderId);
   const context = folder ? await models.access.contextFor(principal.user.id) : null;
   const permission = folder && context ? effectivePermission(context, { kind: "folder", ...folder }) : null;
@@ -35,7 +49,11 @@ export async function visibleFolder(models: ReadModels, principal: Principal, fo
 
 /** An access guard: the page, if the caller holds at least `needed` on it (404 when they cannot see it, 403 otherwise). */
 export function pageAccess(needed: Permission) {
-  return async (models: ReadModels, principal: Principal, pageId: string): Promise<{ page: PageRecord; shown: Seen<PageRecord>; permission: Permission }> => {
+  return async (
+    models: ReadModels,
+    principal: Principal,
+    pageId: string,
+  ): Promise<{ page: PageRecord; shown: Seen<PageRecord>; permission: Permission }> => {
     const visible = await visiblePage(models, principal, pageId);
     requirePermission(visible.permission, needed, "page");
     return visible;
@@ -46,7 +64,11 @@ export function pageAccess(needed: Permission) {
  * Who owns a page or folder created at `parentId`: the folder's owner (it lives in their workspace), which
  * needs edit permission on the folder; at the root, the caller.
  */
-export async function ownerOfNewItem(models: ReadModels, principal: Principal, parentId: string | null): Promise<UserId> {
+export async function ownerOfNewItem(
+  models: ReadModels,
+  principal: Principal,
+  parentId: string | null,
+): Promise<UserId> {
   if (parentId === null) return userIdSchema.parse(principal.user.id);
   const { folder, permission } = await visibleFolder(models, principal, parentId);
   requirePermission(permission, "edit", "folder");

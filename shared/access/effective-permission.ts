@@ -24,7 +24,11 @@ export function effectivePermission(context: AccessContext, target: AccessTarget
 }
 
 /** What a list query needs to filter rows to those the caller can view. */
-export function visibilityFilter(context: AccessContext): { ownerIds: string[]; pageIds: string[]; folderIds: string[] } {
+export function visibilityFilter(context: AccessContext): {
+  ownerIds: string[];
+  pageIds: string[];
+  folderIds: string[];
+} {
   return {
     ownerIds: [context.userId, ...context.workspaceRoles.keys()],
     pageIds: [...context.pageGrants.keys()],

@@ -7,7 +7,10 @@ import { userIdSchema, type UserId } from "../kernel/ids.ts";
 import { scopeSchema, type Scope } from "../kernel/scopes.ts";
 
 /** The authorization server's grant id (a nanoid): an authorized app is named by its grant. */
-export const appIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "an app id").brand<"AppId">();
+export const appIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{16,64}$/, "an app id")
+  .brand<"AppId">();
 export type AppId = z.infer<typeof appIdSchema>;
 
 /** A client registered through RFC 7591 (its id is the server's). Client ID Metadata Documents are not recorded. */
@@ -52,7 +55,16 @@ export const appEventSchemas = [
 export type AppEvent = z.infer<(typeof appEventSchemas)[number]>;
 
 export type AppCommand =
-  | { type: "AuthorizeApp"; appId: AppId; userId: UserId; clientId: string; clientName: string; clientUri: string | null; redirectHost: string; scopes: Scope[] }
+  | {
+      type: "AuthorizeApp";
+      appId: AppId;
+      userId: UserId;
+      clientId: string;
+      clientName: string;
+      clientUri: string | null;
+      redirectHost: string;
+      scopes: Scope[];
+    }
   | { type: "RevokeApp"; appId: AppId; userId: UserId | null; by: z.infer<typeof appRevokedBySchema> };
 
 export type AppState = { exists: false } | { exists: true; userId: UserId; revoked: boolean };
@@ -71,7 +83,8 @@ export const appDecider: Decider<AppCommand, AppState, AppEvent> = {
       }
       case "RevokeApp":
         // Only its user revokes an app through the API; another's reads as missing.
-        if (!state.exists || (command.userId !== null && state.userId !== command.userId)) throw new AppError("not_found", "app not found");
+        if (!state.exists || (command.userId !== null && state.userId !== command.userId))
+          throw new AppError("not_found", "app not found");
         if (state.revoked) return [];
         return [{ type: "AppRevoked", data: { appId: command.appId, by: command.by } }];
     }

@@ -7,6 +7,9 @@ export interface CredentialRecord {
   readonly revokedAt: string | null;
 }
 
-export async function credentialOf(views: Pick<ReadModels, "tokens" | "apps">, id: string): Promise<CredentialRecord | null> {
+export async function credentialOf(
+  views: Pick<ReadModels, "tokens" | "apps">,
+  id: string,
+): Promise<CredentialRecord | null> {
   return (await views.tokens.get(id)) ?? (await views.apps.get(id));
 }

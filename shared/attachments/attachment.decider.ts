@@ -27,7 +27,10 @@ export const attachmentEventSchemas = [
   z.object({ type: z.literal("AttachmentUploaded"), data: uploadedAttachment }),
   /** New bytes under the same id (a vault imported again): the whole record as it now is. */
   z.object({ type: z.literal("AttachmentReplaced"), data: uploadedAttachment }),
-  z.object({ type: z.literal("AttachmentDeleted"), data: z.object({ attachmentId: attachmentIdSchema, pageId: pageIdSchema, filename: z.string() }) }),
+  z.object({
+    type: z.literal("AttachmentDeleted"),
+    data: z.object({ attachmentId: attachmentIdSchema, pageId: pageIdSchema, filename: z.string() }),
+  }),
 ] as const;
 export type AttachmentEvent = z.infer<(typeof attachmentEventSchemas)[number]>;
 
@@ -48,14 +51,21 @@ export const attachmentDecider: Decider<AttachmentCommand, AttachmentState, Atta
         if (state.status !== "absent") throw new AppError("conflict", "attachment already recorded");
         return [{ type: "AttachmentUploaded", data: command.attachment }];
       case "RecordAttachmentReplacement": {
-        if (state.status !== "live" || state.attachment.pageId !== command.attachment.pageId) throw new AppError("not_found", "attachment not found");
+        if (state.status !== "live" || state.attachment.pageId !== command.attachment.pageId)
+          throw new AppError("not_found", "attachment not found");
         const { mimeType, size, sha256 } = state.attachment;
-        if (mimeType === command.attachment.mimeType && size === command.attachment.size && sha256 === command.attachment.sha256) return [];
+        if (
+          mimeType === command.attachment.mimeType &&
+          size === command.attachment.size &&
+          sha256 === command.attachment.sha256
+        )
+          return [];
         return [{ type: "AttachmentReplaced", data: command.attachment }];
       }
       case "DeleteAttachment": {
         // Another page's attachment is as missing as one never uploaded: the id alone reveals nothing.
-        if (state.status !== "live" || state.attachment.pageId !== command.pageId) throw new AppError("not_found", "attachment not found");
+        if (state.status !== "live" || state.attachment.pageId !== command.pageId)
+          throw new AppError("not_found", "attachment not found");
         const { attachmentId, pageId, filename } = state.attachment;
         return [{ type: "AttachmentDeleted", data: { attachmentId, pageId, filename } }];
       }

@@ -27,11 +27,20 @@ export interface AttachmentCopies {
 /** The source's live attachments, oldest first: what a duplicate copies (and counts against the quota first). */
 export async function attachmentsToCopy(views: WritePorts["views"], sourceId: string): Promise<AttachmentRecord[]> {
   const live = await views.attachments.list({ pageId: sourceId, before: null, limit: DUPLICATE_MAX_ATTACHMENTS });
-  if (live.length > DUPLICATE_MAX_ATTACHMENTS) throw new AppError("conflict", `the page has more than ${DUPLICATE_MAX_ATTACHMENTS} attachments; it cannot be duplicated`);
+  if (live.length > DUPLICATE_MAX_ATTACHMENTS)
+    throw new AppError(
+      "conflict",
+      `the page has more than ${DUPLICATE_MAX_ATTACHMENTS} attachments; it cannot be duplicated`,
+    );
   return [...live].reverse();
 }
 
-export async function copyAttachments(ports: WritePorts & { blobs: BlobStore }, actor: Actor, live: readonly AttachmentRecord[], pageId: string): Promise<AttachmentCopies> {
+export async function copyAttachments(
+  ports: WritePorts & { blobs: BlobStore },
+  actor: Actor,
+  live: readonly AttachmentRecord[],
+  pageId: string,
+): Promise<AttachmentCopies> {
   const copies = new Map<string, UploadedAttachment>();
   for (const source of live) {
     const blob = await ports.blobs.open(blobKeySchema.parse(attachmentBlobKey(source.id)));
@@ -39,7 +48,16 @@ export async function copyAttachments(ports: WritePorts & { blobs: BlobStore }, 
     const copyId: AttachmentId = attachmentIdSchema.parse(randomUUID());
     await ports.blobs.putStream(blobKeySchema.parse(attachmentBlobKey(copyId)), blob.stream);
     const { filename, originalName, mimeType, size, sha256 } = source;
-    copies.set(source.id, { attachmentId: copyId, pageId: pageIdSchema.parse(pageId), uploaderId: userIdSchema.parse(actor.context.actorId), filename, originalName, mimeType, size, sha256 });
+    copies.set(source.id, {
+      attachmentId: copyId,
+      pageId: pageIdSchema.parse(pageId),
+      uploaderId: userIdSchema.parse(actor.context.actorId),
+      filename,
+      originalName,
+      mimeType,
+      size,
+      sha256,
+    });
   }
   return {
     rewrite: (markdown) =>
@@ -50,7 +68,12 @@ export async function copyAttachments(ports: WritePorts & { blobs: BlobStore }, 
     async record() {
       let last: number | null = null;
       for (const attachment of copies.values()) {
-        const { position } = await attachmentCommands.handle(ports.eventStore, attachment.attachmentId, { type: "RecordAttachmentUpload", attachment }, actor.context);
+        const { position } = await attachmentCommands.handle(
+          ports.eventStore,
+          attachment.attachmentId,
+          { type: "RecordAttachmentUpload", attachment },
+          actor.context,
+        );
         last = position ?? last;
       }
       return last;

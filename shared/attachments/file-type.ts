@@ -6,7 +6,8 @@
 export const SNIFF_BYTES = 64;
 
 const ascii = (head: Uint8Array, at: number, text: string): boolean =>
-  head.length >= at + text.length && [...text].every((character, index) => head[at + index] === character.charCodeAt(0));
+  head.length >= at + text.length &&
+  [...text].every((character, index) => head[at + index] === character.charCodeAt(0));
 const bytesAt = (head: Uint8Array, at: number, bytes: readonly number[]): boolean =>
   head.length >= at + bytes.length && bytes.every((byte, index) => head[at + index] === byte);
 
@@ -54,8 +55,13 @@ function bySignature(head: Uint8Array, extension: string): string | null {
   if (ascii(head, 0, "RIFF") && ascii(head, 8, "WEBP")) return "image/webp";
   if (ascii(head, 0, "RIFF") && ascii(head, 8, "WAVE")) return "audio/wav";
   if (ascii(head, 0, "RIFF") && ascii(head, 8, "AVI ")) return "video/x-msvideo";
-  if (ascii(head, 0, "PK") && (bytesAt(head, 2, [3, 4]) || bytesAt(head, 2, [5, 6]))) return ZIP_KINDS[extension] ?? "application/zip";
-  if (ascii(head, 0, "ID3") || (head.length >= 2 && head[0] === 0xff && ((head[1] ?? 0) & 0xe0) === 0xe0 && ((head[1] ?? 0) & 0x06) !== 0)) return "audio/mpeg";
+  if (ascii(head, 0, "PK") && (bytesAt(head, 2, [3, 4]) || bytesAt(head, 2, [5, 6])))
+    return ZIP_KINDS[extension] ?? "application/zip";
+  if (
+    ascii(head, 0, "ID3") ||
+    (head.length >= 2 && head[0] === 0xff && ((head[1] ?? 0) & 0xe0) === 0xe0 && ((head[1] ?? 0) & 0x06) !== 0)
+  )
+    return "audio/mpeg";
   if (ascii(head, 0, "OggS")) return extension === "ogv" ? "video/ogg" : "audio/ogg";
   if (ascii(head, 0, "fLaC")) return "audio/flac";
   if (bytesAt(head, 0, [0x1a, 0x45, 0xdf, 0xa3])) return extension === "mkv" ? "video/x-matroska" : "video/webm";
@@ -80,7 +86,11 @@ export function fileTypeOf(head: Uint8Array, name: string): string {
 
 /** How the bytes are served: a type a browser shows without running anything may be inline; all else is a download. */
 export function servingOf(mimeType: string): { contentType: string; disposition: "inline" | "attachment" } {
-  if (mimeType === "application/pdf" || /^(audio|video)\//.test(mimeType) || /^image\/(png|jpeg|gif|webp)$/.test(mimeType)) {
+  if (
+    mimeType === "application/pdf" ||
+    /^(audio|video)\//.test(mimeType) ||
+    /^image\/(png|jpeg|gif|webp)$/.test(mimeType)
+  ) {
     return { contentType: mimeType, disposition: "inline" };
   }
   const known = mimeType !== "application/octet-stream" && !/(html|xml|svg|javascript|ecmascript)/.test(mimeType);

@@ -6,9 +6,17 @@ import { decodeListCursor, pageOf, type Page } from "../read-store/pagination.ts
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import { toAttachmentResource, type AttachmentResource } from "./attachment.resource.ts";
 
-export async function listAttachments(views: ReadModels, principal: Principal, pageId: string, query: { cursor: string | undefined; limit: number }): Promise<Page<AttachmentResource>> {
+export async function listAttachments(
+  views: ReadModels,
+  principal: Principal,
+  pageId: string,
+  query: { cursor: string | undefined; limit: number },
+): Promise<Page<AttachmentResource>> {
   await visiblePage(views, principal, pageId);
   const rows = await views.attachments.list({ pageId, before: decodeListCursor(query.cursor), limit: query.limit });
-  const { rows: kept, nextCursor } = pageOf(rows, query.limit, (attachment) => ({ position: attachment.position, id: attachment.id }));
+  const { rows: kept, nextCursor } = pageOf(rows, query.limit, (attachment) => ({
+    position: attachment.position,
+    id: attachment.id,
+  }));
   return { data: kept.map(toAttachmentResource), nextCursor };
 }

@@ -71,7 +71,8 @@ export class Authenticator {
     if (credentials.authorization !== undefined) {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(credentials.authorization);
       if (!match?.[1]) throw unauthenticated("the Authorization header must be `Bearer <API_TOKEN>`");
-      if (this.ports.oauth && !looksLikeTokenSecret(match[1]) && looksLikeAccessToken(match[1])) return this.fromAccessToken(match[1], this.ports.oauth);
+      if (this.ports.oauth && !looksLikeTokenSecret(match[1]) && looksLikeAccessToken(match[1]))
+        return this.fromAccessToken(match[1], this.ports.oauth);
       return this.fromToken(match[1], correlationId);
     }
     const session = readCookie(credentials.cookie, SESSION_COOKIE);
@@ -92,16 +93,25 @@ export class Authenticator {
     if (!token || !sameHash(token.secretHash, hash)) throw unauthenticated("invalid API token");
     if (token.revokedAt) throw unauthenticated("this API token was revoked");
     const now = this.ports.clock();
-    if (token.expiresAt && Date.parse(token.expiresAt) <= now.getTime()) throw unauthenticated("this API token has expired");
+    if (token.expiresAt && Date.parse(token.expiresAt) <= now.getTime())
+      throw unauthenticated("this API token has expired");
     const user = await this.ports.views.users.get(token.userId);
     if (!user) throw unauthenticated("the token's user no longer exists");
     if (!token.lastUsedAt || now.getTime() - Date.parse(token.lastUsedAt) >= TOKEN_USE_GRANULARITY_MS) {
       // Not awaited: the caller's request does not depend on it, and a lost update is made by the next use.
       this.ports.writeSide
         .recordTokenUse({ secret, tokenId: token.id, userId: user.id }, correlationId)
-        .catch((error: unknown) => this.ports.logger.warn({ event: "token.use_not_recorded", tokenId: token.id, err: error }));
+        .catch((error: unknown) =>
+          this.ports.logger.warn({ event: "token.use_not_recorded", tokenId: token.id, err: error }),
+        );
     }
-    return { user, authentication: "token", scopes: token.scopes, tokenId: token.id, expiresAt: token.expiresAt === null ? null : Date.parse(token.expiresAt) };
+    return {
+      user,
+      authentication: "token",
+      scopes: token.scopes,
+      tokenId: token.id,
+      expiresAt: token.expiresAt === null ? null : Date.parse(token.expiresAt),
+    };
   }
 
   /**
@@ -134,7 +144,13 @@ export class Authenticator {
     const seenCache = this.ports.seenCache ?? unmeasuredCache;
     // The record is read even on a hit: an account erased meanwhile (by this process or another) must not go on
     // answering from memory.
-    if (cached && cached.name === claims.name && cached.image === image && cached.email === normalizeEmail(claims.email) && (await this.ports.views.users.get(cached.id))) {
+    if (
+      cached &&
+      cached.name === claims.name &&
+      cached.image === image &&
+      cached.email === normalizeEmail(claims.email) &&
+      (await this.ports.views.users.get(cached.id))
+    ) {
       seenCache.hit();
       return cached;
     }
@@ -144,7 +160,9 @@ export class Authenticator {
     const reached = await this.ports.projection.waitFor(position, this.ports.consistencyWaitMs);
     const user = await this.ports.views.users.get(userId);
     if (!reached || !user) {
-      throw new AppError("consistency_timeout", "your account is recorded but not visible yet; retry", { "retry-after": "1" });
+      throw new AppError("consistency_timeout", "your account is recorded but not visible yet; retry", {
+        "retry-after": "1",
+      });
     }
     if (this.seen.size >= SEEN_LIMIT) this.seen.clear();
     const current = { ...user, name: claims.name, image };

@@ -22,12 +22,20 @@ const USAGE = "usage: npm run session -- --email EMAIL --name NAME [--picture UR
 
 /** Where the server is reached: PUBLIC_BASE_URL, else its HOST and PORT. */
 function serverUrl(config: Config): string {
-  return (config.PUBLIC_BASE_URL ?? `http://${config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST}:${config.PORT}`).replace(/\/+$/, "");
+  return (
+    config.PUBLIC_BASE_URL ?? `http://${config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST}:${config.PORT}`
+  ).replace(/\/+$/, "");
 }
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { email: { type: "string" }, name: { type: "string" }, picture: { type: "string" }, days: { type: "string" }, link: { type: "boolean" } },
+    options: {
+      email: { type: "string" },
+      name: { type: "string" },
+      picture: { type: "string" },
+      days: { type: "string" },
+      link: { type: "boolean" },
+    },
   });
   const parsed = argsSchema.safeParse(values);
   if (!parsed.success) {
@@ -36,7 +44,8 @@ async function main(): Promise<void> {
   }
   const config = loadConfig();
   const key = sessionKeyFor(config, { createInDataDir: true });
-  if (key.kind !== "secret") throw new Error("sessions are verified with AUTH_JWKS_URL here; mint them with that key's issuer");
+  if (key.kind !== "secret")
+    throw new Error("sessions are verified with AUTH_JWKS_URL here; mint them with that key's issuer");
   const { email, name, picture, days, link } = parsed.data;
   const person = { sub: userIdForEmail(email), email, name, ...(picture ? { picture } : {}) };
   if (link) {

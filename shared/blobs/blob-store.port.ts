@@ -4,7 +4,12 @@ import type { Readable } from "node:stream";
 import { z } from "zod";
 
 /** A blob's name: lower-case letters, digits, dots and dashes, as a file name on any system would allow. */
-export const blobKeySchema = z.string().regex(/^[a-z0-9][a-z0-9.-]{0,127}$/, "a blob key is 1 to 128 of a-z, 0-9, '.' and '-', not starting with '.' or '-'");
+export const blobKeySchema = z
+  .string()
+  .regex(
+    /^[a-z0-9][a-z0-9.-]{0,127}$/,
+    "a blob key is 1 to 128 of a-z, 0-9, '.' and '-', not starting with '.' or '-'",
+  );
 export type BlobKey = z.infer<typeof blobKeySchema>;
 
 export interface StoredBlob {

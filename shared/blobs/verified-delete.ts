@@ -21,7 +21,11 @@ export class BlobNotDeletedError extends Error {
 /** Pauses before the 2nd, 3rd, ... attempt: about 15 s in all, past a replica set's election (about 10 s). */
 export const DELETE_RETRY_DELAYS_MS: readonly number[] = [250, 500, 1_000, 2_000, 4_000, 8_000];
 
-export async function deleteVerified(what: string, steps: DeleteSteps, delaysMs: readonly number[] = DELETE_RETRY_DELAYS_MS): Promise<void> {
+export async function deleteVerified(
+  what: string,
+  steps: DeleteSteps,
+  delaysMs: readonly number[] = DELETE_RETRY_DELAYS_MS,
+): Promise<void> {
   let lastError: unknown = null;
   for (let attempt = 0; attempt <= delaysMs.length; attempt++) {
     if (attempt > 0) await sleep(delaysMs[attempt - 1] ?? 0);

@@ -19,5 +19,10 @@ function idsOf(data: unknown): Record<string, string | readonly string[]> {
 }
 
 export function toBusMessage(stored: StoredEvent): BusMessage {
-  return { id: stored.id, subject: stored.event.type, data: idsOf(stored.event.data), metadata: { ...stored.metadata, stream: stored.stream, position: stored.position } };
+  return {
+    id: stored.id,
+    subject: stored.event.type,
+    data: idsOf(stored.event.data),
+    metadata: { ...stored.metadata, stream: stored.stream, position: stored.position },
+  };
 }

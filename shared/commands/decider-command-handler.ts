@@ -49,11 +49,16 @@ export function deciderCommandHandler<Id, C, S, E extends DomainEvent>(options: 
         const events = decider.decide(command, state);
         if (events.length === 0) return { state, events, position: null };
         try {
-          const result = await store.append(stream, toNewEvents(events, context), revision === -1 ? "no_stream" : revision);
+          const result = await store.append(
+            stream,
+            toNewEvents(events, context),
+            revision === -1 ? "no_stream" : revision,
+          );
           return { state: events.reduce(decider.evolve, state), events, position: result.position };
         } catch (error) {
           if (!(error instanceof StreamConflictError)) throw error;
-          if (attempt >= maxAttempts) throw new AppError("conflict", "the resource was changed concurrently; try again");
+          if (attempt >= maxAttempts)
+            throw new AppError("conflict", "the resource was changed concurrently; try again");
         }
       }
     },

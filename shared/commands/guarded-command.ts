@@ -19,7 +19,10 @@ export interface GuardedCommand<Id, C, S, E, G> {
   run(ports: WritePorts, actor: Actor, id: Id, command: (granted: G) => C): Promise<CommandResult<S, E>>;
 }
 
-export function guardedCommand<Id, C, S, E, G>(handler: CommandHandler<Id, C, S, E>, guard: AccessGuard<Id, G>): GuardedCommand<Id, C, S, E, G> {
+export function guardedCommand<Id, C, S, E, G>(
+  handler: CommandHandler<Id, C, S, E>,
+  guard: AccessGuard<Id, G>,
+): GuardedCommand<Id, C, S, E, G> {
   return {
     async run(ports, actor, id, command) {
       const granted = await guard(ports.views, actor.principal, id);

@@ -19,4 +19,6 @@ const threadCommands = deciderCommandHandler({
 
 const commentOnPage = pageAccess("comment");
 
-export const commentOnThread = guardedCommand(threadCommands, (views, principal, { pageId }: ThreadOnPage) => commentOnPage(views, principal, pageId));
+export const commentOnThread = guardedCommand(threadCommands, (views, principal, { pageId }: ThreadOnPage) =>
+  commentOnPage(views, principal, pageId),
+);

@@ -3,7 +3,16 @@
 import { z } from "zod";
 import { AppError } from "../errors/app-error.ts";
 import type { Decider } from "../kernel/decider.ts";
-import { commentIdSchema, pageIdSchema, threadIdSchema, userIdSchema, type CommentId, type PageId, type ThreadId, type UserId } from "../kernel/ids.ts";
+import {
+  commentIdSchema,
+  pageIdSchema,
+  threadIdSchema,
+  userIdSchema,
+  type CommentId,
+  type PageId,
+  type ThreadId,
+  type UserId,
+} from "../kernel/ids.ts";
 
 export const threadStatusSchema = z.enum(["open", "resolved"]);
 export type ThreadStatus = z.infer<typeof threadStatusSchema>;
@@ -23,18 +32,49 @@ export const threadEventSchemas = [
    */
   z.object({
     type: z.literal("CommentAdded"),
-    data: z.object({ threadId: threadIdSchema, commentId: commentIdSchema, authorId: userIdSchema, body: z.string(), pageId: pageIdSchema.optional() }),
+    data: z.object({
+      threadId: threadIdSchema,
+      commentId: commentIdSchema,
+      authorId: userIdSchema,
+      body: z.string(),
+      pageId: pageIdSchema.optional(),
+    }),
   }),
-  z.object({ type: z.literal("CommentEdited"), data: z.object({ threadId: threadIdSchema, commentId: commentIdSchema, body: z.string(), pageId: pageIdSchema.optional() }) }),
-  z.object({ type: z.literal("CommentDeleted"), data: z.object({ threadId: threadIdSchema, commentId: commentIdSchema }) }),
-  z.object({ type: z.literal("ThreadResolved"), data: z.object({ threadId: threadIdSchema, resolvedBy: userIdSchema }) }),
-  z.object({ type: z.literal("ThreadReopened"), data: z.object({ threadId: threadIdSchema, reopenedBy: userIdSchema }) }),
+  z.object({
+    type: z.literal("CommentEdited"),
+    data: z.object({
+      threadId: threadIdSchema,
+      commentId: commentIdSchema,
+      body: z.string(),
+      pageId: pageIdSchema.optional(),
+    }),
+  }),
+  z.object({
+    type: z.literal("CommentDeleted"),
+    data: z.object({ threadId: threadIdSchema, commentId: commentIdSchema }),
+  }),
+  z.object({
+    type: z.literal("ThreadResolved"),
+    data: z.object({ threadId: threadIdSchema, resolvedBy: userIdSchema }),
+  }),
+  z.object({
+    type: z.literal("ThreadReopened"),
+    data: z.object({ threadId: threadIdSchema, reopenedBy: userIdSchema }),
+  }),
 ] as const;
 export type ThreadEvent = z.infer<(typeof threadEventSchemas)[number]>;
 
 /** Every command but OpenThread names the page it was addressed through: a thread is only reachable via its own page. */
 export type ThreadCommand =
-  | { type: "OpenThread"; threadId: ThreadId; pageId: PageId; anchor: Anchor; commentId: CommentId; authorId: UserId; body: string }
+  | {
+      type: "OpenThread";
+      threadId: ThreadId;
+      pageId: PageId;
+      anchor: Anchor;
+      commentId: CommentId;
+      authorId: UserId;
+      body: string;
+    }
   | { type: "AddReply"; threadId: ThreadId; pageId: PageId; commentId: CommentId; authorId: UserId; body: string }
   | { type: "EditComment"; threadId: ThreadId; pageId: PageId; commentId: CommentId; actorId: UserId; body: string }
   | { type: "DeleteComment"; threadId: ThreadId; pageId: PageId; commentId: CommentId; actorId: UserId }
@@ -63,7 +103,11 @@ function ownComment(thread: LiveThread, commentId: CommentId, actorId: UserId, v
   return comment;
 }
 
-function withComment(state: ThreadState, commentId: string, change: (comment: CommentState) => CommentState): ThreadState {
+function withComment(
+  state: ThreadState,
+  commentId: string,
+  change: (comment: CommentState) => CommentState,
+): ThreadState {
   if (state.status === "absent") return state;
   const comment = state.comments[commentId];
   return comment ? { ...state, comments: { ...state.comments, [commentId]: change(comment) } } : state;
@@ -85,13 +129,29 @@ export const threadDecider: Decider<ThreadCommand, ThreadState, ThreadEvent> = {
       case "AddReply": {
         const thread = onPage(state, command.pageId);
         if (thread.comments[command.commentId]) throw new AppError("conflict", "comment already exists");
-        return [{ type: "CommentAdded", data: { threadId, commentId: command.commentId, authorId: command.authorId, body: command.body, pageId: command.pageId } }];
+        return [
+          {
+            type: "CommentAdded",
+            data: {
+              threadId,
+              commentId: command.commentId,
+              authorId: command.authorId,
+              body: command.body,
+              pageId: command.pageId,
+            },
+          },
+        ];
       }
       case "EditComment": {
         const comment = ownComment(onPage(state, command.pageId), command.commentId, command.actorId, "edit");
         if (comment.deleted) throw new AppError("conflict", "a deleted comment cannot be edited");
         if (comment.body === command.body) return [];
-        return [{ type: "CommentEdited", data: { threadId, commentId: command.commentId, body: command.body, pageId: command.pageId } }];
+        return [
+          {
+            type: "CommentEdited",
+            data: { threadId, commentId: command.commentId, body: command.body, pageId: command.pageId },
+          },
+        ];
       }
       case "DeleteComment": {
         const comment = ownComment(onPage(state, command.pageId), command.commentId, command.actorId, "delete");
@@ -113,7 +173,13 @@ export const threadDecider: Decider<ThreadCommand, ThreadState, ThreadEvent> = {
         return { status: "open", pageId: event.data.pageId, comments: {} };
       case "CommentAdded":
         if (state.status === "absent") return state;
-        return { ...state, comments: { ...state.comments, [event.data.commentId]: { authorId: event.data.authorId, body: event.data.body, deleted: false } } };
+        return {
+          ...state,
+          comments: {
+            ...state.comments,
+            [event.data.commentId]: { authorId: event.data.authorId, body: event.data.body, deleted: false },
+          },
+        };
       case "CommentEdited":
         return withComment(state, event.data.commentId, (comment) => ({ ...comment, body: event.data.body }));
       case "CommentDeleted":

@@ -6,9 +6,18 @@ import type { Principal } from "../auth/principal.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import type { Person } from "./directory.view.ts";
 
-export async function findPeople(views: ReadModels, principal: Principal, query: { query: string; limit: number }): Promise<{ data: Person[] }> {
+export async function findPeople(
+  views: ReadModels,
+  principal: Principal,
+  query: { query: string; limit: number },
+): Promise<{ data: Person[] }> {
   const context = await views.access.contextFor(principal.user.id);
   const prefix = query.query.trim().toLowerCase();
-  const data = await views.directory.search({ viewerId: principal.user.id, joinedWorkspaces: [...context.workspaceRoles.keys()], prefix, limit: query.limit });
+  const data = await views.directory.search({
+    viewerId: principal.user.id,
+    joinedWorkspaces: [...context.workspaceRoles.keys()],
+    prefix,
+    limit: query.limit,
+  });
   return { data };
 }

@@ -73,7 +73,8 @@ export class EnvelopeError extends Error {}
 /** The plaintext of an envelope sealed under `key`; throws EnvelopeError when it was not (or was altered). */
 export function open(key: DataKey, envelope: string | ParsedEnvelope): string {
   const parsed = typeof envelope === "string" ? parseEnvelope(envelope) : envelope;
-  if (!parsed || parsed.subject !== key.subject || parsed.keyId !== key.keyId) throw new EnvelopeError("the envelope was not sealed under this key");
+  if (!parsed || parsed.subject !== key.subject || parsed.keyId !== key.keyId)
+    throw new EnvelopeError("the envelope was not sealed under this key");
   const body = Buffer.from(parsed.body, "base64url");
   if (body.length < TAG_BYTES) throw new EnvelopeError("the envelope is truncated");
   const { secret, associatedData: aad } = prepare(key);
@@ -81,7 +82,9 @@ export function open(key: DataKey, envelope: string | ParsedEnvelope): string {
     const decipher = createDecipheriv("aes-256-gcm", secret, Buffer.from(parsed.iv, "base64url"));
     decipher.setAAD(aad);
     decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
-    return Buffer.concat([decipher.update(body.subarray(0, body.length - TAG_BYTES)), decipher.final()]).toString("utf8");
+    return Buffer.concat([decipher.update(body.subarray(0, body.length - TAG_BYTES)), decipher.final()]).toString(
+      "utf8",
+    );
   } catch {
     throw new EnvelopeError("the envelope does not open under its key (altered, or another key of the same id)");
   }

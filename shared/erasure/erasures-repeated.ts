@@ -16,7 +16,8 @@ export interface ErasureLookup {
   readonly addressHash: (address: string) => string;
 }
 
-const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 const idIn = (data: unknown, field: string): string | null => {
   const value = isRecord(data) ? data[field] : undefined;
@@ -45,9 +46,13 @@ async function accountSubjects(data: unknown, lookup: ErasureLookup): Promise<st
 async function invitedAddressSubjects(data: unknown, lookup: ErasureLookup): Promise<string[]> {
   const invitationId = idIn(data, "invitationId");
   if (invitationId === null) return [];
-  const queued = (await lookup.readSource(`invitation-${invitationId}`)).find((event) => event.type === "InvitationQueued");
+  const queued = (await lookup.readSource(`invitation-${invitationId}`)).find(
+    (event) => event.type === "InvitationQueued",
+  );
   const email = queued ? idIn(queued.data, "email") : null;
-  return email === null || envelopeHeader(email) !== null ? [] : [subjects.address(lookup.addressHash(email.trim().toLowerCase()))];
+  return email === null || envelopeHeader(email) !== null
+    ? []
+    : [subjects.address(lookup.addressHash(email.trim().toLowerCase()))];
 }
 
 const erasing: Readonly<Record<string, (data: unknown, lookup: ErasureLookup) => Promise<string[]>>> = {

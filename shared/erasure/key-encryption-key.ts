@@ -20,7 +20,8 @@ const CHECK_PLAINTEXT = Buffer.from("workspace key-encryption key check v1");
 
 /** HMAC-SHA256 of `value` under one of the derived keys: 64 hex digits. */
 const keyedHash = (key: Buffer, value: string): string => createHmac("sha256", key).update(value, "utf8").digest("hex");
-const derive = (material: string, purpose: string): Buffer => Buffer.from(hkdfSync("sha256", material, "workspace-erasure", purpose, 32));
+const derive = (material: string, purpose: string): Buffer =>
+  Buffer.from(hkdfSync("sha256", material, "workspace-erasure", purpose, 32));
 
 export class KeyEncryptionKey {
   private readonly wrapping: Buffer;
@@ -110,12 +111,16 @@ export function keyEncryptionKeyFor(config: Config, options: { createInDataDir: 
   try {
     const stored = readFileSync(file, "utf8").trim();
     if (stored.length >= 32) return new KeyEncryptionKey(stored);
-    throw new KeyStoreError(`${file} holds no key-encryption key (fewer than 32 characters): restore it from its backup`);
+    throw new KeyStoreError(
+      `${file} holds no key-encryption key (fewer than 32 characters): restore it from its backup`,
+    );
   } catch (error) {
     if (error instanceof KeyStoreError) throw error;
   }
   if (!options.createInDataDir) {
-    throw new KeyStoreError(`set ERASURE_KEK, or restore ${file}: the key-encryption key the key store was created with (at least 32 characters)`);
+    throw new KeyStoreError(
+      `set ERASURE_KEK, or restore ${file}: the key-encryption key the key store was created with (at least 32 characters)`,
+    );
   }
   mkdirSync(config.DATA_DIR, { recursive: true, mode: PRIVATE_DIRECTORY });
   const material = randomBytes(48).toString("base64url");
@@ -123,7 +128,8 @@ export function keyEncryptionKeyFor(config: Config, options: { createInDataDir: 
     writeFileSync(file, `${material}\n`, { mode: 0o600, flag: "wx" });
   } catch (error) {
     // Another process of the same DATA_DIR created it first: use theirs.
-    if (error instanceof Error && "code" in error && error.code === "EEXIST") return new KeyEncryptionKey(readFileSync(file, "utf8").trim());
+    if (error instanceof Error && "code" in error && error.code === "EEXIST")
+      return new KeyEncryptionKey(readFileSync(file, "utf8").trim());
     throw error;
   }
   return new KeyEncryptionKey(material);

@@ -8,7 +8,9 @@ import { StreamConflictError, type EventStore } from "../event-store/event-store
 import { schemaVersionOf } from "../event-store/upcasters.ts";
 import { KeyStoreError, type KeyStore } from "./key-store.port.ts";
 
-export const keyStoreBindingEventSchemas = [z.object({ type: z.literal("KeyStoreBound"), data: z.object({ storeId: z.string().min(1) }) })] as const;
+export const keyStoreBindingEventSchemas = [
+  z.object({ type: z.literal("KeyStoreBound"), data: z.object({ storeId: z.string().min(1) }) }),
+] as const;
 
 export const KEY_STORE_STREAM = "key-store";
 
@@ -21,7 +23,12 @@ const boundId = (data: unknown): string | null => {
  * Throws KeyStoreError when the log names another key store. `record`: a log that names none yet gets this
  * one's id (a process that writes the log does it; a reader, such as the projector, only checks).
  */
-export async function bindKeyStore(eventStore: EventStore, keys: KeyStore, where: string, options: { record: boolean; now?: () => Date }): Promise<void> {
+export async function bindKeyStore(
+  eventStore: EventStore,
+  keys: KeyStore,
+  where: string,
+  options: { record: boolean; now?: () => Date },
+): Promise<void> {
   const now = options.now ?? (() => new Date());
   const storeId = await keys.storeId();
   for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -36,9 +43,19 @@ export async function bindKeyStore(eventStore: EventStore, keys: KeyStore, where
       );
     }
     if (!options.record) return;
-    const metadata = { actorId: "system", correlationId: `key-store-${storeId}`, causationId: null, occurredAt: now().toISOString(), schemaVersion: schemaVersionOf("KeyStoreBound") };
+    const metadata = {
+      actorId: "system",
+      correlationId: `key-store-${storeId}`,
+      causationId: null,
+      occurredAt: now().toISOString(),
+      schemaVersion: schemaVersionOf("KeyStoreBound"),
+    };
     try {
-      await eventStore.append(KEY_STORE_STREAM, [{ id: randomUUID(), type: "KeyStoreBound", data: { storeId }, metadata }], "no_stream");
+      await eventStore.append(
+        KEY_STORE_STREAM,
+        [{ id: randomUUID(), type: "KeyStoreBound", data: { storeId }, metadata }],
+        "no_stream",
+      );
       return;
     } catch (error) {
       if (!(error instanceof StreamConflictError)) throw error;

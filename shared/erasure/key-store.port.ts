@@ -53,5 +53,6 @@ export const subjects = {
 const SUBJECT_PATTERN = /^[a-z]+:[A-Za-z0-9_-]{1,128}$/;
 
 export function checkSubject(subject: string): void {
-  if (!SUBJECT_PATTERN.test(subject)) throw new KeyStoreError(`not a key subject: ${JSON.stringify(subject.slice(0, 40))}`);
+  if (!SUBJECT_PATTERN.test(subject))
+    throw new KeyStoreError(`not a key subject: ${JSON.stringify(subject.slice(0, 40))}`);
 }

@@ -87,7 +87,8 @@ class LogCursor {
 }
 
 /** The size an event is counted at toward one append. */
-const weight = (event: RecordedEvent): number => JSON.stringify(event.data ?? null).length + JSON.stringify(event.metadata).length;
+const weight = (event: RecordedEvent): number =>
+  JSON.stringify(event.data ?? null).length + JSON.stringify(event.metadata).length;
 
 /**
  * Several source events go in one append when they follow each other in one stream, as one command appended
@@ -102,7 +103,12 @@ async function checkCopiedPrefix(source: LogCursor, target: LogCursor): Promise<
   let copied = 0;
   for (let written = await target.next(); written !== null; written = await target.next()) {
     const original = await source.next();
-    if (!original || original.id !== written.id || original.type !== written.type || original.revision !== written.revision) {
+    if (
+      !original ||
+      original.id !== written.id ||
+      original.type !== written.type ||
+      original.revision !== written.revision
+    ) {
       throw new LogMigrationError(
         `the target log is not a copy of this source: its event ${copied + 1} (${written.type} ${written.id}) is not the source's` +
           `${original ? ` (${original.type} ${original.id})` : " (the source has no more events)"}; give an empty or new target`,
@@ -117,7 +123,10 @@ export async function migrateLog(ports: MigrationPorts, options: MigrationOption
   const head = await ports.source.headPosition();
   const source = new LogCursor(ports.source, options.bounds);
   const alreadyCopied = await checkCopiedPrefix(source, new LogCursor(ports.target, options.bounds));
-  const lookup: ErasureLookup = { readSource: async (stream) => (await ports.source.read(stream)).events, addressHash: ports.addressHash };
+  const lookup: ErasureLookup = {
+    readSource: async (stream) => (await ports.source.read(stream)).events,
+    addressHash: ports.addressHash,
+  };
   const threadPages = new ThreadPages(lookup.readSource);
   const limit = options.stopAfter ?? Number.POSITIVE_INFINITY;
   let copied = alreadyCopied;
@@ -134,7 +143,9 @@ export async function migrateLog(ports: MigrationPorts, options: MigrationOption
       await ports.sealedTarget.append(first.stream, upcast.map(toNew), expected);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new LogMigrationError(`copying ${first.stream} from revision ${first.revision} (event ${first.id}) failed: ${reason}`);
+      throw new LogMigrationError(
+        `copying ${first.stream} from revision ${first.revision} (event ${first.id}) failed: ${reason}`,
+      );
     }
     copied += group.length;
     position = group[group.length - 1]?.position ?? position;
@@ -150,9 +161,19 @@ export async function migrateLog(ports: MigrationPorts, options: MigrationOption
     } else {
       const group = [first];
       let bytes = weight(first);
-      for (let next = await source.peek(); next && copied + group.length < limit && group.length < GROUP_EVENTS; next = await source.peek()) {
+      for (
+        let next = await source.peek();
+        next && copied + group.length < limit && group.length < GROUP_EVENTS;
+        next = await source.peek()
+      ) {
         const last = group[group.length - 1];
-        if (!last || next.stream !== last.stream || next.revision !== last.revision + 1 || bytes + weight(next) > GROUP_BYTES) break;
+        if (
+          !last ||
+          next.stream !== last.stream ||
+          next.revision !== last.revision + 1 ||
+          bytes + weight(next) > GROUP_BYTES
+        )
+          break;
         if (erasesKeys(next.type)) break;
         group.push(next);
         bytes += weight(next);

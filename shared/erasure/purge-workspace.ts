@@ -9,7 +9,14 @@ import type { WritePorts } from "../commands/write-ports.ts";
 import { AppError } from "../errors/app-error.ts";
 import { folderCommands } from "../folders/folder.commands.ts";
 import type { FolderRecord } from "../folders/folders.view.ts";
-import { folderIdSchema, groupIdSchema, invitationIdSchema, pageIdSchema, userIdSchema, type FolderId } from "../kernel/ids.ts";
+import {
+  folderIdSchema,
+  groupIdSchema,
+  invitationIdSchema,
+  pageIdSchema,
+  userIdSchema,
+  type FolderId,
+} from "../kernel/ids.ts";
 import { groupCommands } from "../groups/group.commands.ts";
 import { invitationCommands, workspaceCommands } from "../sharing/sharing.commands.ts";
 import { pageCommands } from "../pages/page.commands.ts";
@@ -30,7 +37,9 @@ export async function unlessGone(run: () => Promise<{ position: number | null }>
   }
 }
 
-async function allOf<T extends { id: string; updatedPosition: number }>(list: (before: ListKey | null) => Promise<T[]>): Promise<T[]> {
+async function allOf<T extends { id: string; updatedPosition: number }>(
+  list: (before: ListKey | null) => Promise<T[]>,
+): Promise<T[]> {
   const found: T[] = [];
   let before: ListKey | null = null;
   for (;;) {
@@ -58,14 +67,20 @@ async function trashOf(ports: WritePorts, ownerId: string): Promise<TrashItem[]>
 }
 
 /** Deletes and purges everything `ownerId` owns; answers the position of the last event appended, or null. */
-export async function purgeWorkspace(ports: PurgePorts, ownerId: string, context: CommandContext): Promise<number | null> {
+export async function purgeWorkspace(
+  ports: PurgePorts,
+  ownerId: string,
+  context: CommandContext,
+): Promise<number | null> {
   let position: number | null = null;
   const along = (next: number | null) => {
     if (next !== null) position = next;
   };
   const purgePage = async (id: string) => {
     const pageId = pageIdSchema.parse(id);
-    along(await unlessGone(() => pageCommands.handle(ports.eventStore, pageId, { type: "DeletePage", pageId }, context)));
+    along(
+      await unlessGone(() => pageCommands.handle(ports.eventStore, pageId, { type: "DeletePage", pageId }, context)),
+    );
     along((await purgeDeletedPage(ports, pageId, context)).position);
   };
   const purgeFolder = async (id: string, parentId: FolderId | null) => {
@@ -77,13 +92,18 @@ export async function purgeWorkspace(ports: PurgePorts, ownerId: string, context
   };
 
   const visibleTo: VisibleTo = { ownerIds: [ownerId], pageIds: [], folderIds: [] };
-  const folders: FolderRecord[] = await allOf((before) => ports.views.folders.list({ visibleTo, before, limit: BATCH }));
+  const folders: FolderRecord[] = await allOf((before) =>
+    ports.views.folders.list({ visibleTo, before, limit: BATCH }),
+  );
   for (const parentId of [null, ...folders.map((folder) => folder.id)]) {
     const pages = await allOf((before) => ports.views.pages.list({ visibleTo, before, limit: BATCH, parentId }));
     for (const page of pages) if (page.ownerId === ownerId) await purgePage(page.id);
   }
-  const deepestFirst = folders.filter((folder) => folder.ownerId === ownerId).sort((a, b) => b.ancestorIds.length - a.ancestorIds.length);
-  for (const folder of deepestFirst) await purgeFolder(folder.id, folder.parentId === null ? null : folderIdSchema.parse(folder.parentId));
+  const deepestFirst = folders
+    .filter((folder) => folder.ownerId === ownerId)
+    .sort((a, b) => b.ancestorIds.length - a.ancestorIds.length);
+  for (const folder of deepestFirst)
+    await purgeFolder(folder.id, folder.parentId === null ? null : folderIdSchema.parse(folder.parentId));
   for (const item of await trashOf(ports, ownerId)) {
     if (item.ownerId !== ownerId) continue;
     if (item.type === "page") await purgePage(item.id);
@@ -92,14 +112,32 @@ export async function purgeWorkspace(ports: PurgePorts, ownerId: string, context
   const owner = userIdSchema.parse(ownerId);
   for (const member of await ports.views.access.membersOf(ownerId)) {
     const memberId = userIdSchema.parse(member.memberId);
-    along(await unlessGone(() => workspaceCommands.handle(ports.eventStore, owner, { type: "RemoveMember", ownerId: owner, memberId, actorId: owner }, context)));
+    along(
+      await unlessGone(() =>
+        workspaceCommands.handle(
+          ports.eventStore,
+          owner,
+          { type: "RemoveMember", ownerId: owner, memberId, actorId: owner },
+          context,
+        ),
+      ),
+    );
   }
   // The workspace's groups go with it: their members lose at once what the groups were given.
   for (let before: ListKey | null = null; ;) {
     const groups = await ports.views.groups.list({ ownerIds: [ownerId], groupIds: [], before, limit: BATCH });
     for (const group of groups) {
       const groupId = groupIdSchema.parse(group.id);
-      along(await unlessGone(() => groupCommands.handle(ports.eventStore, groupId, { type: "DeleteGroup", groupId, actor: { id: owner, manages: true } }, context)));
+      along(
+        await unlessGone(() =>
+          groupCommands.handle(
+            ports.eventStore,
+            groupId,
+            { type: "DeleteGroup", groupId, actor: { id: owner, manages: true } },
+            context,
+          ),
+        ),
+      );
     }
     const last = groups.at(-1);
     if (groups.length < BATCH || !last) break;
@@ -107,7 +145,16 @@ export async function purgeWorkspace(ports: PurgePorts, ownerId: string, context
   }
   for (const invitation of await ports.views.invitations.pendingFor("workspace", ownerId, context.now.toISOString())) {
     const invitationId = invitationIdSchema.parse(invitation.id);
-    along(await unlessGone(() => invitationCommands.handle(ports.eventStore, invitationId, { type: "CancelInvitation", invitationId, canManage: true }, context)));
+    along(
+      await unlessGone(() =>
+        invitationCommands.handle(
+          ports.eventStore,
+          invitationId,
+          { type: "CancelInvitation", invitationId, canManage: true },
+          context,
+        ),
+      ),
+    );
   }
   return position;
 }

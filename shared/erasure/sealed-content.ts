@@ -17,8 +17,10 @@ export const ERASED_ANCHOR = { quote: "Erased", prefix: "", suffix: "" } as cons
 
 type Data = Readonly<Record<string, unknown>>;
 
-const isRecord = (value: unknown): value is Data => typeof value === "object" && value !== null && !Array.isArray(value);
-const text = <const Field extends string, Erased>(field: Field, erased: Erased) => ({ field, kind: "text", erased }) as const;
+const isRecord = (value: unknown): value is Data =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const text = <const Field extends string, Erased>(field: Field, erased: Erased) =>
+  ({ field, kind: "text", erased }) as const;
 const idOf = (data: Data, field: string): string | null => {
   const value = data[field];
   return typeof value === "string" && value.length > 0 ? value : null;
@@ -32,8 +34,14 @@ const name = text("name", ERASED_FOLDER_NAME);
 const filename = text("filename", ERASED_FILE_NAME);
 const originalName = text("originalName", ERASED_FILE_NAME);
 
-const page = <Data extends { readonly pageId?: unknown }>(...fields: SealedField<Data>[]): SealingRule<Data> => ({ subject: { named: "pageId", by: subjects.page }, fields });
-const folder = <Data extends { readonly folderId: unknown }>(...fields: SealedField<Data>[]): SealingRule<Data> => ({ subject: { named: "folderId", by: subjects.folder }, fields });
+const page = <Data extends { readonly pageId?: unknown }>(...fields: SealedField<Data>[]): SealingRule<Data> => ({
+  subject: { named: "pageId", by: subjects.page },
+  fields,
+});
+const folder = <Data extends { readonly folderId: unknown }>(...fields: SealedField<Data>[]): SealingRule<Data> => ({
+  subject: { named: "folderId", by: subjects.folder },
+  fields,
+});
 
 export const contentSealingRules = {
   PageCreated: page(title, icon, markdown),

@@ -5,13 +5,21 @@
 // (sealed-content.ts). What a field reads as once its key is destroyed is an explicit "erased" value of the
 // field's own type (erased-values.ts), so every schema still holds. Pure.
 import type { EventMetadata } from "../event-store/event-store.port.ts";
-import { ERASED_APP_NAME, ERASED_EMAIL, ERASED_GROUP_NAME, ERASED_TOKEN_NAME, ERASED_USER_NAME, ERASED_WEBHOOK_URL } from "./erased-values.ts";
+import {
+  ERASED_APP_NAME,
+  ERASED_EMAIL,
+  ERASED_GROUP_NAME,
+  ERASED_TOKEN_NAME,
+  ERASED_USER_NAME,
+  ERASED_WEBHOOK_URL,
+} from "./erased-values.ts";
 import { subjects } from "./key-store.port.ts";
 import { DEFAULT_NOTIFICATION_SETTINGS } from "../notifications/notification-kinds.ts";
 import { contentSealingRules, idempotentAnswerSubject } from "./sealed-content.ts";
 import { NO_PERSONAL_DATA, type AppliedSealingRule, type SealingRules } from "./sealing-rule.ts";
 
-const text = <const Field extends string, Erased>(field: Field, erased: Erased) => ({ field, kind: "text", erased }) as const;
+const text = <const Field extends string, Erased>(field: Field, erased: Erased) =>
+  ({ field, kind: "text", erased }) as const;
 const ofUser = { named: "userId", by: subjects.user } as const;
 const ofOwner = { named: "ownerId", by: subjects.user } as const;
 /** Only a webhook's owner changes it, and the notifier disables it as its owner: the actor is the owner. */
@@ -23,13 +31,19 @@ const webhookSettings = [text("url", ERASED_WEBHOOK_URL), text("description", nu
  * counts). A new event type compiles only once it is added here (or to sealed-content.ts).
  */
 export const sealingRules: SealingRules = {
-  UserRegistered: { subject: ofUser, fields: [text("email", ERASED_EMAIL), text("name", ERASED_USER_NAME), text("image", null)] },
+  UserRegistered: {
+    subject: ofUser,
+    fields: [text("email", ERASED_EMAIL), text("name", ERASED_USER_NAME), text("image", null)],
+  },
   UserProfileChanged: { subject: ofUser, fields: [text("name", ERASED_USER_NAME), text("image", null)] },
   UserErasureStarted: NO_PERSONAL_DATA,
   UserErased: NO_PERSONAL_DATA,
   EmailReserved: { subject: ofUser, fields: [text("email", ERASED_EMAIL)] },
   EmailReleased: NO_PERSONAL_DATA,
-  InvitationQueued: { subject: { named: "email", by: (email, addressHash) => subjects.address(addressHash(email)) }, fields: [text("email", ERASED_EMAIL)] },
+  InvitationQueued: {
+    subject: { named: "email", by: (email, addressHash) => subjects.address(addressHash(email)) },
+    fields: [text("email", ERASED_EMAIL)],
+  },
   InvitationPermissionChanged: NO_PERSONAL_DATA,
   InvitationResent: NO_PERSONAL_DATA,
   InvitationAccepted: NO_PERSONAL_DATA,
@@ -43,7 +57,10 @@ export const sealingRules: SealingRules = {
   IdempotencyKeyClaimed: NO_PERSONAL_DATA,
   // A recorded answer may name addresses (a share's invitee) or the caller's own profile: under the caller's key,
   // unless it holds a page's or folder's content (sealed-content.ts).
-  IdempotentRequestCompleted: { subject: (data, metadata) => idempotentAnswerSubject(data, metadata), fields: [{ field: "body", kind: "json", erased: null }] },
+  IdempotentRequestCompleted: {
+    subject: (data, metadata) => idempotentAnswerSubject(data, metadata),
+    fields: [{ field: "body", kind: "json", erased: null }],
+  },
   IdempotencyKeyReleased: NO_PERSONAL_DATA,
   // What a user typed into records of their own: a token's name; a webhook's URL and description, and why it was
   // disabled (a failed delivery's error names the URL's host).
@@ -51,7 +68,10 @@ export const sealingRules: SealingRules = {
   TokenUsed: NO_PERSONAL_DATA,
   TokenRevoked: NO_PERSONAL_DATA,
   // Which apps a person authorized: the client's name, home page and redirect host, under the user's key.
-  AppAuthorized: { subject: ofUser, fields: [text("clientName", ERASED_APP_NAME), text("clientUri", null), text("redirectHost", "")] },
+  AppAuthorized: {
+    subject: ofUser,
+    fields: [text("clientName", ERASED_APP_NAME), text("clientUri", null), text("redirectHost", "")],
+  },
   AppRevoked: NO_PERSONAL_DATA,
   OAuthClientRegistered: NO_PERSONAL_DATA,
   WebhookCreated: { subject: ofOwner, fields: webhookSettings },
@@ -91,12 +111,17 @@ export const sealingRules: SealingRules = {
   // Which notifications a user read: their ids and a position only.
   NotificationsRead: NO_PERSONAL_DATA,
   // How a person wants to be reached is theirs: under their key, read as the defaults once erased.
-  NotificationDeliveryChanged: { subject: ofUser, fields: [{ field: "settings", kind: "json", erased: DEFAULT_NOTIFICATION_SETTINGS }] },
+  NotificationDeliveryChanged: {
+    subject: ofUser,
+    fields: [{ field: "settings", kind: "json", erased: DEFAULT_NOTIFICATION_SETTINGS }],
+  },
   ...contentSealingRules,
 };
 
 const applied: ReadonlyMap<string, AppliedSealingRule> = new Map(
-  Object.entries(sealingRules).flatMap(([type, decision]): [string, AppliedSealingRule][] => (decision === NO_PERSONAL_DATA ? [] : [[type, decision]])),
+  Object.entries(sealingRules).flatMap(([type, decision]): [string, AppliedSealingRule][] =>
+    decision === NO_PERSONAL_DATA ? [] : [[type, decision]],
+  ),
 );
 
 /** The rule an event type declares, as the sealing store applies it; null for one that carries no personal data. */

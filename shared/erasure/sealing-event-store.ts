@@ -6,14 +6,25 @@
 // before hashing existed keeps being used under that name (until the copy-and-transform migration renames it:
 // shared/erasure/log-migration.ts).
 import { assertAppendSize } from "../event-store/append-size.ts";
-import type { AppendResult, EventStore, ExpectedRevision, NewEvent, RecordedEvent, StreamRead, Subscription, SubscriptionOptions, BatchHandler } from "../event-store/event-store.port.ts";
+import type {
+  AppendResult,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  RecordedEvent,
+  StreamRead,
+  Subscription,
+  SubscriptionOptions,
+  BatchHandler,
+} from "../event-store/event-store.port.ts";
 import { envelopeHeader, open, parseEnvelope, seal, type ParsedEnvelope } from "./envelope.ts";
 import type { KeyEncryptionKey } from "./key-encryption-key.ts";
 import type { DataKey, KeyStore } from "./key-store.port.ts";
 import { hashedStreamName, sealingRuleOf } from "./sealed-fields.ts";
 import { subjectOf, type SealedField } from "./sealing-rule.ts";
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A sealed field that would not open under its own key: altered in the store, never shown as anything. */
 export class SealedFieldError extends Error {}
@@ -64,13 +75,20 @@ export class SealingEventStore implements EventStore {
   }
 
   /** A sealed field's value: its plaintext, or its erased value once its key is destroyed. */
-  private opened(recorded: RecordedEvent, { kind, erased }: SealedField, envelope: ParsedEnvelope, key: DataKey | null): unknown {
+  private opened(
+    recorded: RecordedEvent,
+    { kind, erased }: SealedField,
+    envelope: ParsedEnvelope,
+    key: DataKey | null,
+  ): unknown {
     if (key === null) return erased;
     try {
       const plaintext = open(key, envelope);
       return kind === "json" ? JSON.parse(plaintext) : plaintext;
     } catch {
-      throw new SealedFieldError(`a sealed field of event ${recorded.id} (${recorded.type}) at position ${recorded.position} does not open under its key`);
+      throw new SealedFieldError(
+        `a sealed field of event ${recorded.id} (${recorded.type}) at position ${recorded.position} does not open under its key`,
+      );
     }
   }
 

@@ -17,7 +17,11 @@ type FieldOf<Data> = keyof Data & string;
 export type SealedField<Data = StoredData> = {
   readonly [Field in FieldOf<Data>]: {
     readonly field: Field;
-    readonly kind: unknown extends Data[Field] ? "text" | "json" : Data[Field] extends string | null | undefined ? "text" | "json" : "json";
+    readonly kind: unknown extends Data[Field]
+      ? "text" | "json"
+      : Data[Field] extends string | null | undefined
+        ? "text" | "json"
+        : "json";
     readonly erased: Data[Field];
   };
 }[FieldOf<Data>];
@@ -58,7 +62,12 @@ export type SealingRules = {
 };
 
 /** The subject whose key seals an event's fields, or null when its data names none. */
-export function subjectOf(rule: AppliedSealingRule, data: StoredData, metadata: EventMetadata, addressHash: (address: string) => string): string | null {
+export function subjectOf(
+  rule: AppliedSealingRule,
+  data: StoredData,
+  metadata: EventMetadata,
+  addressHash: (address: string) => string,
+): string | null {
   const { subject } = rule;
   if (typeof subject === "function") return subject(data, metadata, addressHash);
   const value = data[subject.named];

@@ -8,7 +8,8 @@ import type { RecordedEvent } from "../event-store/event-store.port.ts";
 const COMMENT_EVENTS: ReadonlySet<string> = new Set(["CommentAdded", "CommentEdited"]);
 const THREADS_REMEMBERED = 10_000;
 
-const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 export class ThreadPages {
   private readonly pages = new Map<string, string | null>();
@@ -26,7 +27,8 @@ export class ThreadPages {
     const known = this.pages.get(stream);
     if (known !== undefined) return known;
     const opened = (await this.readSource(stream)).find((event) => event.type === "ThreadOpened");
-    const pageId = opened && isRecord(opened.data) && typeof opened.data.pageId === "string" ? opened.data.pageId : null;
+    const pageId =
+      opened && isRecord(opened.data) && typeof opened.data.pageId === "string" ? opened.data.pageId : null;
     if (this.pages.size >= THREADS_REMEMBERED) {
       const oldest = this.pages.keys().next();
       if (!oldest.done) this.pages.delete(oldest.value);

@@ -23,7 +23,12 @@ export const MAX_SEALED_TEXT_BYTES = ((MAX_APPEND_BYTES - 24 * 1024) * 3) / 4;
  */
 function appendBytes(events: readonly NewEvent[]): number {
   return events.reduce(
-    (sum, event) => sum + 2 * Buffer.byteLength(event.type) + Buffer.byteLength(JSON.stringify(event.data) ?? "") + Buffer.byteLength(JSON.stringify(event.metadata)) + EVENT_OVERHEAD_BYTES,
+    (sum, event) =>
+      sum +
+      2 * Buffer.byteLength(event.type) +
+      Buffer.byteLength(JSON.stringify(event.data) ?? "") +
+      Buffer.byteLength(JSON.stringify(event.metadata)) +
+      EVENT_OVERHEAD_BYTES,
     0,
   );
 }

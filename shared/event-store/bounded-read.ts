@@ -17,13 +17,17 @@ const MAX_STEP = 100;
 const sizeOf = (event: RecordedEvent): number => JSON.stringify(event.data ?? null).length;
 
 /** The next batch of events after `afterPosition`; empty at the log's end. */
-export async function readAllBounded(eventStore: Pick<EventStore, "readAll">, afterPosition: number, bounds: BatchBounds): Promise<RecordedEvent[]> {
+export async function readAllBounded(
+  eventStore: Pick<EventStore, "readAll">,
+  afterPosition: number,
+  bounds: BatchBounds,
+): Promise<RecordedEvent[]> {
   const batch: RecordedEvent[] = [];
   let bytes = 0;
   let largest = 0;
   let position = afterPosition;
   // The first step reads one event: nothing is known yet of the events' sizes.
-  for (let step = 1; batch.length < bounds.maxEvents && bytes < bounds.maxBytes; ) {
+  for (let step = 1; batch.length < bounds.maxEvents && bytes < bounds.maxBytes;) {
     const read = await eventStore.readAll(position, step);
     for (const event of read) {
       const size = sizeOf(event);

@@ -27,7 +27,8 @@ class UnknownSchemaVersionError extends Error {}
 /** The event's data in its type's current shape; throws when no chain of upcasters leads there. */
 export function upcast(type: string, schemaVersion: number, data: unknown): unknown {
   const target = schemaVersionOf(type);
-  if (schemaVersion > target) throw new UnknownSchemaVersionError(`${type} v${schemaVersion} is newer than this code (v${target})`);
+  if (schemaVersion > target)
+    throw new UnknownSchemaVersionError(`${type} v${schemaVersion} is newer than this code (v${target})`);
   let current = data;
   for (let version = schemaVersion; version < target; version += 1) {
     const step = upcasters[type]?.[version];

@@ -12,6 +12,7 @@ export function withVaultFrontmatter(markdown: string, fields: { title: string |
   if (lines.length === 0) return markdown;
   const own = splitFrontmatter(markdown);
   // A block the page holds as readable YAML takes the fields; one kept as text stays after a block of their own.
-  if (own && own.yaml.trim() !== "" && keysBesideService(own.yaml) !== null) return `---\n${lines.join("\n")}\n${own.yaml}\n---\n${own.body}`;
+  if (own && own.yaml.trim() !== "" && keysBesideService(own.yaml) !== null)
+    return `---\n${lines.join("\n")}\n${own.yaml}\n---\n${own.body}`;
   return `---\n${lines.join("\n")}\n---\n${markdown}`;
 }

@@ -15,10 +15,29 @@ const ATTACHMENT_URL = /^\/api\/v1\/attachments\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-
 const ESCAPED = /\\([\\[\]`*_~<&!|])/g;
 
 export type FoundLink =
-  | { readonly kind: "page"; readonly id: string; readonly anchor: string | null; readonly start: number; readonly end: number; readonly text: string }
+  | {
+      readonly kind: "page";
+      readonly id: string;
+      readonly anchor: string | null;
+      readonly start: number;
+      readonly end: number;
+      readonly text: string;
+    }
   | { readonly kind: "image"; readonly id: string; readonly start: number; readonly end: number; readonly alt: string }
-  | { readonly kind: "imageLink"; readonly id: string; readonly start: number; readonly end: number; readonly text: string }
-  | { readonly kind: "attachment"; readonly id: string; readonly start: number; readonly end: number; readonly text: string };
+  | {
+      readonly kind: "imageLink";
+      readonly id: string;
+      readonly start: number;
+      readonly end: number;
+      readonly text: string;
+    }
+  | {
+      readonly kind: "attachment";
+      readonly id: string;
+      readonly start: number;
+      readonly end: number;
+      readonly text: string;
+    };
 
 /** The links to pages, images and attachments of this service a page's markdown holds, outside code and raw HTML. */
 export function findLinks(markdown: string): FoundLink[] {
@@ -36,7 +55,8 @@ export function findLinks(markdown: string): FoundLink[] {
         return;
       case "image": {
         const image = IMAGE_URL.exec(unmaskWikilinks(node.url));
-        if (image?.[1] && start !== undefined && end !== undefined) found.push({ kind: "image", id: image[1], start, end, alt: unmaskWikilinks(node.alt ?? "") });
+        if (image?.[1] && start !== undefined && end !== undefined)
+          found.push({ kind: "image", id: image[1], start, end, alt: unmaskWikilinks(node.alt ?? "") });
         return;
       }
       case "link": {
@@ -97,7 +117,8 @@ const fitsTarget = (name: string): boolean => fitsAlias(name) && !/[#^]/.test(na
  * A link destination the import decodes back (decodeURI) to `target`: `%`, spaces and parentheses encoded. Not
  * `<…>`, whose `>` could close an HTML declaration (`<!x`) the link text opens.
  */
-const destination = (target: string): string => target.replace(/[% ()]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
+const destination = (target: string): string =>
+  target.replace(/[% ()]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
 
 const baseName = (path: string): string => path.slice(path.lastIndexOf("/") + 1);
 const stem = (name: string): string => name.replace(/\.[^.]+$/, "");
@@ -119,12 +140,14 @@ export function toVaultMarkdown(markdown: string, links: readonly FoundLink[], t
         if (path === null) return replace(`[${link.text}](${targets.origin}/api/v1/pages/${link.id}${anchorPart})`);
         const text = literal(link.text);
         const anchorFits = link.anchor === null || (link.anchor !== "" && headingSlug(link.anchor) === link.anchor);
-        if (text !== null && fitsAlias(text) && anchorFits) return replace(`[[${path}${anchorPart}${text === path && !anchorPart ? "" : `${pipe}${text}`}]]`);
+        if (text !== null && fitsAlias(text) && anchorFits)
+          return replace(`[[${path}${anchorPart}${text === path && !anchorPart ? "" : `${pipe}${text}`}]]`);
         return replace(`[${link.text}](${destination(`${path}.md${anchorPart}`)})`);
       }
       case "image": {
         const path = targets.image(link.id);
-        if (path === null) return replace(`![${escapeMarkdownText(link.alt)}](${targets.origin}/api/v1/images/${link.id})`);
+        if (path === null)
+          return replace(`![${escapeMarkdownText(link.alt)}](${targets.origin}/api/v1/images/${link.id})`);
         const name = baseName(path);
         if (link.alt === stem(name) && fitsTarget(name)) return replace(`![[${name}]]`);
         return replace(`![${escapeMarkdownText(link.alt)}](${destination(path)})`);
@@ -134,7 +157,8 @@ export function toVaultMarkdown(markdown: string, links: readonly FoundLink[], t
         if (path === null) return replace(`[${link.text}](${targets.origin}/api/v1/images/${link.id})`);
         const name = baseName(path);
         const text = literal(link.text);
-        if (text !== null && fitsAlias(text) && fitsTarget(name)) return replace(`[[${name}${text === name ? "" : `${pipe}${text}`}]]`);
+        if (text !== null && fitsAlias(text) && fitsTarget(name))
+          return replace(`[[${name}${text === name ? "" : `${pipe}${text}`}]]`);
         return replace(`[${link.text}](${destination(path)})`);
       }
       case "attachment": {
@@ -142,7 +166,8 @@ export function toVaultMarkdown(markdown: string, links: readonly FoundLink[], t
         if (path === null) return replace(`[${link.text}](${targets.origin}/api/v1/attachments/${link.id})`);
         const name = baseName(path);
         const text = literal(link.text);
-        if (text !== null && fitsAlias(text) && fitsTarget(name)) return replace(`[[${name}${text === name ? "" : `${pipe}${text}`}]]`);
+        if (text !== null && fitsAlias(text) && fitsTarget(name))
+          return replace(`[[${name}${text === name ? "" : `${pipe}${text}`}]]`);
         return replace(`[${link.text}](${destination(path)})`);
       }
     }

@@ -33,7 +33,11 @@ export type FolderTreeState = { readonly movedParents: ReadonlyMap<string, strin
 export const folderTreeStream = (ownerId: string): string => `folder-tree-${ownerId}`;
 
 /** A folder's current parent: the tree's last move of it, else where it was created; undefined if unknown. */
-export function currentParent(state: FolderTreeState, createdParents: ReadonlyMap<string, string | null>, folderId: string): string | null | undefined {
+export function currentParent(
+  state: FolderTreeState,
+  createdParents: ReadonlyMap<string, string | null>,
+  folderId: string,
+): string | null | undefined {
   return state.movedParents.has(folderId) ? state.movedParents.get(folderId) : createdParents.get(folderId);
 }
 
@@ -44,7 +48,8 @@ export const folderTreeDecider: Decider<MoveFolder, FolderTreeState, FolderTreeE
     if (currentParent(state, createdParents, folderId) === parentId) return [];
     const seen = new Set<string>();
     for (let at: string | null | undefined = parentId; at !== null; at = currentParent(state, createdParents, at)) {
-      if (at === undefined || seen.has(at)) throw new AppError("conflict", "the folder tree changed while moving; try again");
+      if (at === undefined || seen.has(at))
+        throw new AppError("conflict", "the folder tree changed while moving; try again");
       if (at === folderId) throw new AppError("conflict", "a folder cannot be moved into itself or a folder inside it");
       seen.add(at);
     }

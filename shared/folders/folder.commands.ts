@@ -15,13 +15,27 @@ import { folderIdSchema, userIdSchema, type FolderId } from "../kernel/ids.ts";
 import type { Permission } from "../kernel/permissions.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import { folderDecider, folderEventSchemas, folderStream, liveFolder } from "./folder.decider.ts";
-import { currentParent, folderTreeDecider, folderTreeEventSchemas, folderTreeStream, type FolderTreeEvent } from "./folder-tree.decider.ts";
+import {
+  currentParent,
+  folderTreeDecider,
+  folderTreeEventSchemas,
+  folderTreeStream,
+  type FolderTreeEvent,
+} from "./folder-tree.decider.ts";
 import type { FolderRecord } from "./folders.view.ts";
 
-export const folderCommands = deciderCommandHandler({ decider: folderDecider, streamOf: (id: FolderId) => folderStream(id), eventSchemas: folderEventSchemas });
+export const folderCommands = deciderCommandHandler({
+  decider: folderDecider,
+  streamOf: (id: FolderId) => folderStream(id),
+  eventSchemas: folderEventSchemas,
+});
 
 function folderAccess(needed: Permission) {
-  return async (models: ReadModels, principal: Principal, folderId: string): Promise<{ folder: FolderRecord; permission: Permission }> => {
+  return async (
+    models: ReadModels,
+    principal: Principal,
+    folderId: string,
+  ): Promise<{ folder: FolderRecord; permission: Permission }> => {
     const visible = await visibleFolder(models, principal, folderId);
     requirePermission(visible.permission, needed, "folder");
     return visible;
@@ -40,7 +54,12 @@ const isTreeEvent = eventGuard<FolderTreeEvent>(folderTreeEventSchemas);
  * folders' own streams (where each was created: fixed facts), and the move is appended at that revision; a
  * concurrent move makes the append conflict and the move is decided again on the new tree.
  */
-export async function moveFolder(ports: WritePorts, actor: Actor, folderId: FolderId, parentId: FolderId | null): Promise<{ position: number | null }> {
+export async function moveFolder(
+  ports: WritePorts,
+  actor: Actor,
+  folderId: FolderId,
+  parentId: FolderId | null,
+): Promise<{ position: number | null }> {
   const { folder, shown, permission } = await visibleFolder(ports.views, actor.principal, folderId);
   // Where it already is, as the caller sees it: nothing changes, so anyone who can see it gets 200 and no event.
   if (shown.parentId === parentId) return { position: null };
@@ -54,7 +73,8 @@ export async function moveFolder(ports: WritePorts, actor: Actor, folderId: Fold
     if (known !== undefined) return known;
     const state = await folderCommands.load(ports.eventStore, folderIdSchema.parse(id));
     const live = liveFolder(state);
-    if (live.ownerId !== ownerId) throw new AppError("conflict", "parentId: items move only within their owner's workspace");
+    if (live.ownerId !== ownerId)
+      throw new AppError("conflict", "parentId: items move only within their owner's workspace");
     createdParents.set(id, live.createdParentId);
     return live.createdParentId;
   };
@@ -62,7 +82,7 @@ export async function moveFolder(ports: WritePorts, actor: Actor, folderId: Fold
     const { state, revision } = await loadState(ports.eventStore, stream, folderTreeDecider, isTreeEvent);
     await createdParentOf(folderId);
     const seen = new Set<string>([folderId]);
-    for (let at: string | null | undefined = parentId; at !== null && at !== undefined && !seen.has(at); ) {
+    for (let at: string | null | undefined = parentId; at !== null && at !== undefined && !seen.has(at);) {
       seen.add(at);
       await createdParentOf(at);
       at = currentParent(state, createdParents, at);
@@ -70,17 +90,26 @@ export async function moveFolder(ports: WritePorts, actor: Actor, folderId: Fold
     const events = folderTreeDecider.decide({ type: "MoveFolder", folderId, ownerId, parentId, createdParents }, state);
     if (events.length === 0) return { position: null };
     try {
-      const result = await ports.eventStore.append(stream, toNewEvents(events, actor.context), revision === -1 ? "no_stream" : revision);
+      const result = await ports.eventStore.append(
+        stream,
+        toNewEvents(events, actor.context),
+        revision === -1 ? "no_stream" : revision,
+      );
       return { position: result.position };
     } catch (error) {
       if (!(error instanceof StreamConflictError)) throw error;
-      if (attempt >= MAX_ATTEMPTS) throw new AppError("conflict", "the folder tree was changed concurrently; try again");
+      if (attempt >= MAX_ATTEMPTS)
+        throw new AppError("conflict", "the folder tree was changed concurrently; try again");
     }
   }
 }
 
 /** Deletes a folder the caller may edit, refused (409) while anything is inside it. */
-export async function deleteFolder(ports: WritePorts, actor: Actor, folderId: FolderId): Promise<{ position: number | null }> {
+export async function deleteFolder(
+  ports: WritePorts,
+  actor: Actor,
+  folderId: FolderId,
+): Promise<{ position: number | null }> {
   const isEmpty = await ports.views.folders.isEmpty(folderId);
   return editFolder.run(ports, actor, folderId, ({ folder }) => ({
     type: "DeleteFolder",

@@ -18,7 +18,10 @@ export const folderEventSchemas = [
     }),
   }),
   z.object({ type: z.literal("FolderRenamed"), data: z.object({ folderId: folderIdSchema, name: z.string() }) }),
-  z.object({ type: z.literal("FolderIconChanged"), data: z.object({ folderId: folderIdSchema, icon: z.string().nullable() }) }),
+  z.object({
+    type: z.literal("FolderIconChanged"),
+    data: z.object({ folderId: folderIdSchema, icon: z.string().nullable() }),
+  }),
   /**
    * Since the trash: the owner, folder and name it had when deleted, and `deletedWith`, the folder whose
    * recursive deletion took it (absent on deletions recorded before the trash, which are not in it).
@@ -36,7 +39,14 @@ export const folderEventSchemas = [
   /** Back from the trash, whole, into `parentId` (a move to the root, if any, is the tree's FolderMoved first). */
   z.object({
     type: z.literal("FolderUndeleted"),
-    data: z.object({ folderId: folderIdSchema, ownerId: userIdSchema, parentId: folderIdSchema.nullable(), name: z.string(), icon: z.string().nullable(), createdAt: z.string() }),
+    data: z.object({
+      folderId: folderIdSchema,
+      ownerId: userIdSchema,
+      parentId: folderIdSchema.nullable(),
+      name: z.string(),
+      icon: z.string().nullable(),
+      createdAt: z.string(),
+    }),
   }),
   /** Past the trash's retention: out of the trash for good (the log keeps its events). */
   z.object({ type: z.literal("FolderPurged"), data: z.object({ folderId: folderIdSchema }) }),
@@ -44,7 +54,14 @@ export const folderEventSchemas = [
 export type FolderEvent = z.infer<(typeof folderEventSchemas)[number]>;
 
 export type FolderCommand =
-  | { type: "CreateFolder"; folderId: FolderId; ownerId: UserId; parentId: FolderId | null; name: string; icon: string | null }
+  | {
+      type: "CreateFolder";
+      folderId: FolderId;
+      ownerId: UserId;
+      parentId: FolderId | null;
+      name: string;
+      icon: string | null;
+    }
   | { type: "UpdateFolder"; folderId: FolderId; name?: string | undefined; icon?: string | null | undefined }
   /** `isEmpty`: whether the folder holds no live page or folder, as the caller found it. */
   | {
@@ -98,14 +115,32 @@ export const folderDecider: Decider<FolderCommand, FolderState, FolderEvent> = {
       }
       case "DeleteFolder": {
         const folder = liveFolder(state);
-        if (!command.isEmpty) throw new AppError("conflict", "the folder is not empty: move or delete what is inside first");
+        if (!command.isEmpty)
+          throw new AppError("conflict", "the folder is not empty: move or delete what is inside first");
         const { folderId, parentId, deletedWith } = command;
-        return [{ type: "FolderDeleted", data: { folderId, ownerId: folder.ownerId, parentId, name: folder.name, deletedWith } }];
+        return [
+          {
+            type: "FolderDeleted",
+            data: { folderId, ownerId: folder.ownerId, parentId, name: folder.name, deletedWith },
+          },
+        ];
       }
       case "UndeleteFolder": {
         if (state.status !== "deleted") throw new AppError("not_found", "folder not found in the trash");
         const { ownerId, name, icon } = state;
-        return [{ type: "FolderUndeleted", data: { folderId: command.folderId, ownerId, parentId: command.parentId, name, icon, createdAt: command.createdAt } }];
+        return [
+          {
+            type: "FolderUndeleted",
+            data: {
+              folderId: command.folderId,
+              ownerId,
+              parentId: command.parentId,
+              name,
+              icon,
+              createdAt: command.createdAt,
+            },
+          },
+        ];
       }
       case "PurgeFolder":
         return state.status === "deleted" ? [{ type: "FolderPurged", data: { folderId: command.folderId } }] : [];

@@ -23,10 +23,19 @@ export async function addGroupMember(
     // The invitation decider refuses an actor who does not manage the group ("admin" stands for that); a group
     // deleted before the address registers adds no one when it does (AddInvitedGroupMember).
     const access = { targetType: "group" as const, targetId: groupId, permission: "member" as const };
-    const invited = await inviteAddress(ports.eventStore, context, { email, access, actor: { id: context.actorId, permission: manages ? "admin" : "view" } });
+    const invited = await inviteAddress(ports.eventStore, context, {
+      email,
+      access,
+      actor: { id: context.actorId, permission: manages ? "admin" : "view" },
+    });
     return { kind: "invited", ...invited };
   }
   const memberId = userIdSchema.parse(user.id);
-  const result = await groupCommands.handle(ports.eventStore, groupId, { type: "AddGroupMember", groupId, memberId, actor }, context);
+  const result = await groupCommands.handle(
+    ports.eventStore,
+    groupId,
+    { type: "AddGroupMember", groupId, memberId, actor },
+    context,
+  );
   return { kind: "added", user, position: result.position };
 }

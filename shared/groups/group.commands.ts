@@ -3,4 +3,8 @@ import { deciderCommandHandler } from "../commands/decider-command-handler.ts";
 import type { GroupId } from "../kernel/ids.ts";
 import { groupDecider, groupEventSchemas, groupStream } from "./group.decider.ts";
 
-export const groupCommands = deciderCommandHandler({ decider: groupDecider, streamOf: (groupId: GroupId) => groupStream(groupId), eventSchemas: groupEventSchemas });
+export const groupCommands = deciderCommandHandler({
+  decider: groupDecider,
+  streamOf: (groupId: GroupId) => groupStream(groupId),
+  eventSchemas: groupEventSchemas,
+});

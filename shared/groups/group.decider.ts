@@ -5,16 +5,32 @@
 import { z } from "zod";
 import { AppError } from "../errors/app-error.ts";
 import type { Decider } from "../kernel/decider.ts";
-import { groupIdSchema, invitationIdSchema, userIdSchema, type GroupId, type InvitationId, type UserId } from "../kernel/ids.ts";
+import {
+  groupIdSchema,
+  invitationIdSchema,
+  userIdSchema,
+  type GroupId,
+  type InvitationId,
+  type UserId,
+} from "../kernel/ids.ts";
 import { workspaceRoleSchema, type WorkspaceRole } from "../kernel/permissions.ts";
 
 /** At most this many members: what a share to a group fans out to stays bounded. */
 const MAX_GROUP_MEMBERS = 1000;
 
 export const groupEventSchemas = [
-  z.object({ type: z.literal("GroupCreated"), data: z.object({ groupId: groupIdSchema, ownerId: userIdSchema, name: z.string(), createdBy: userIdSchema }) }),
-  z.object({ type: z.literal("GroupRenamed"), data: z.object({ groupId: groupIdSchema, ownerId: userIdSchema, name: z.string() }) }),
-  z.object({ type: z.literal("GroupDeleted"), data: z.object({ groupId: groupIdSchema, ownerId: userIdSchema, deletedBy: userIdSchema }) }),
+  z.object({
+    type: z.literal("GroupCreated"),
+    data: z.object({ groupId: groupIdSchema, ownerId: userIdSchema, name: z.string(), createdBy: userIdSchema }),
+  }),
+  z.object({
+    type: z.literal("GroupRenamed"),
+    data: z.object({ groupId: groupIdSchema, ownerId: userIdSchema, name: z.string() }),
+  }),
+  z.object({
+    type: z.literal("GroupDeleted"),
+    data: z.object({ groupId: groupIdSchema, ownerId: userIdSchema, deletedBy: userIdSchema }),
+  }),
   z.object({
     type: z.literal("GroupMemberAdded"),
     data: z.object({
@@ -26,9 +42,20 @@ export const groupEventSchemas = [
       invitationId: invitationIdSchema.nullable(),
     }),
   }),
-  z.object({ type: z.literal("GroupMemberRemoved"), data: z.object({ groupId: groupIdSchema, ownerId: userIdSchema, memberId: userIdSchema, removedBy: userIdSchema }) }),
+  z.object({
+    type: z.literal("GroupMemberRemoved"),
+    data: z.object({ groupId: groupIdSchema, ownerId: userIdSchema, memberId: userIdSchema, removedBy: userIdSchema }),
+  }),
   /** The group's role in its owner's workspace; null takes it away. */
-  z.object({ type: z.literal("GroupRoleChanged"), data: z.object({ groupId: groupIdSchema, ownerId: userIdSchema, role: workspaceRoleSchema.nullable(), changedBy: userIdSchema }) }),
+  z.object({
+    type: z.literal("GroupRoleChanged"),
+    data: z.object({
+      groupId: groupIdSchema,
+      ownerId: userIdSchema,
+      role: workspaceRoleSchema.nullable(),
+      changedBy: userIdSchema,
+    }),
+  }),
 ] as const;
 export type GroupEvent = z.infer<(typeof groupEventSchemas)[number]>;
 
@@ -81,7 +108,12 @@ export const groupDecider: Decider<GroupCommand, GroupState, GroupEvent> = {
       case "CreateGroup":
         requireManager(command.actor);
         if (state.status !== "absent") throw new AppError("conflict", "that group exists already");
-        return [{ type: "GroupCreated", data: { groupId, ownerId: command.ownerId, name: command.name, createdBy: command.actor.id } }];
+        return [
+          {
+            type: "GroupCreated",
+            data: { groupId, ownerId: command.ownerId, name: command.name, createdBy: command.actor.id },
+          },
+        ];
       case "RenameGroup": {
         const group = activeGroup(state);
         requireManager(command.actor);
@@ -97,31 +129,67 @@ export const groupDecider: Decider<GroupCommand, GroupState, GroupEvent> = {
         const group = activeGroup(state);
         requireManager(command.actor);
         if (group.members.has(command.memberId)) return [];
-        if (group.members.size >= MAX_GROUP_MEMBERS) throw new AppError("conflict", `a group holds at most ${MAX_GROUP_MEMBERS} members`);
-        return [{ type: "GroupMemberAdded", data: { groupId, ownerId: group.ownerId, memberId: command.memberId, addedBy: command.actor.id, invitationId: null } }];
+        if (group.members.size >= MAX_GROUP_MEMBERS)
+          throw new AppError("conflict", `a group holds at most ${MAX_GROUP_MEMBERS} members`);
+        return [
+          {
+            type: "GroupMemberAdded",
+            data: {
+              groupId,
+              ownerId: group.ownerId,
+              memberId: command.memberId,
+              addedBy: command.actor.id,
+              invitationId: null,
+            },
+          },
+        ];
       }
       case "AddInvitedGroupMember": {
         // An invitation accepted after the group was deleted, or by someone who joined meanwhile, adds no one.
-        if (state.status !== "active" || state.members.has(command.memberId) || state.members.size >= MAX_GROUP_MEMBERS) return [];
-        const data = { groupId, ownerId: state.ownerId, memberId: command.memberId, addedBy: command.invitedBy, invitationId: command.invitationId };
+        if (state.status !== "active" || state.members.has(command.memberId) || state.members.size >= MAX_GROUP_MEMBERS)
+          return [];
+        const data = {
+          groupId,
+          ownerId: state.ownerId,
+          memberId: command.memberId,
+          addedBy: command.invitedBy,
+          invitationId: command.invitationId,
+        };
         return [{ type: "GroupMemberAdded", data }];
       }
       case "RemoveGroupMember": {
         const group = activeGroup(state);
         // Anyone may leave a group; taking someone else out is the managers'.
         if (command.memberId !== command.actor.id) requireManager(command.actor);
-        if (!group.members.has(command.memberId)) throw new AppError("not_found", "that user is not a member of this group");
-        return [{ type: "GroupMemberRemoved", data: { groupId, ownerId: group.ownerId, memberId: command.memberId, removedBy: command.actor.id } }];
+        if (!group.members.has(command.memberId))
+          throw new AppError("not_found", "that user is not a member of this group");
+        return [
+          {
+            type: "GroupMemberRemoved",
+            data: { groupId, ownerId: group.ownerId, memberId: command.memberId, removedBy: command.actor.id },
+          },
+        ];
       }
       case "ChangeGroupRole": {
         const group = activeGroup(state);
-        if (command.actor.id !== group.ownerId) throw new AppError("forbidden", "only the workspace owner gives a group a workspace role");
+        if (command.actor.id !== group.ownerId)
+          throw new AppError("forbidden", "only the workspace owner gives a group a workspace role");
         if (group.role === command.role) return [];
-        return [{ type: "GroupRoleChanged", data: { groupId, ownerId: group.ownerId, role: command.role, changedBy: command.actor.id } }];
+        return [
+          {
+            type: "GroupRoleChanged",
+            data: { groupId, ownerId: group.ownerId, role: command.role, changedBy: command.actor.id },
+          },
+        ];
       }
       case "LeaveGroup":
         if (state.status !== "active" || !state.members.has(command.memberId)) return [];
-        return [{ type: "GroupMemberRemoved", data: { groupId, ownerId: state.ownerId, memberId: command.memberId, removedBy: command.memberId } }];
+        return [
+          {
+            type: "GroupMemberRemoved",
+            data: { groupId, ownerId: state.ownerId, memberId: command.memberId, removedBy: command.memberId },
+          },
+        ];
     }
   },
   evolve(state, event) {

@@ -21,7 +21,12 @@ export interface GroupsView {
    * `limit`. Both lists are the caller's own (the workspaces they manage, the groups they belong to), so the
    * cost follows what they can see.
    */
-  list(query: { ownerIds: readonly string[]; groupIds: readonly string[]; before: ListKey | null; limit: number }): Promise<GroupRecord[]>;
+  list(query: {
+    ownerIds: readonly string[];
+    groupIds: readonly string[];
+    before: ListKey | null;
+    limit: number;
+  }): Promise<GroupRecord[]>;
 }
 
 export interface GroupsWriter<Tx> {

@@ -18,13 +18,28 @@ export async function shareWithGroup(
   const { entity, groupId, permission } = request;
   await visibleGroup(ports.views, context.actorId, groupId);
   const actor = { id: context.actorId, permission: request.actorPermission };
-  const { position } = await entityAccessCommands.handle(ports.eventStore, entity, { type: "GrantGroupAccess", entity, groupId, permission, actor }, context);
+  const { position } = await entityAccessCommands.handle(
+    ports.eventStore,
+    entity,
+    { type: "GrantGroupAccess", entity, groupId, permission, actor },
+    context,
+  );
   return { position };
 }
 
 /** Gives the group `role` in its workspace (null takes it away); only the workspace owner may (the decider says so). */
-export async function changeGroupRole(ports: WritePorts, context: CommandContext, groupId: GroupId, role: WorkspaceRole | null): Promise<{ position: number | null }> {
+export async function changeGroupRole(
+  ports: WritePorts,
+  context: CommandContext,
+  groupId: GroupId,
+  role: WorkspaceRole | null,
+): Promise<{ position: number | null }> {
   const { manages } = await visibleGroup(ports.views, context.actorId, groupId);
-  const { position } = await groupCommands.handle(ports.eventStore, groupId, { type: "ChangeGroupRole", groupId, role, actor: { id: context.actorId, manages } }, context);
+  const { position } = await groupCommands.handle(
+    ports.eventStore,
+    groupId,
+    { type: "ChangeGroupRole", groupId, role, actor: { id: context.actorId, manages } },
+    context,
+  );
   return { position };
 }

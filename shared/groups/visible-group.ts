@@ -12,7 +12,11 @@ export const managesWorkspace = (context: AccessContext, ownerId: string): boole
 export const seesGroup = (context: AccessContext, group: Pick<GroupRecord, "id" | "ownerId">): boolean =>
   managesWorkspace(context, group.ownerId) || context.groupIds.has(group.id);
 
-export async function visibleGroup(models: Pick<ReadModels, "groups" | "access">, userId: string, groupId: string): Promise<{ group: GroupRecord; context: AccessContext; manages: boolean }> {
+export async function visibleGroup(
+  models: Pick<ReadModels, "groups" | "access">,
+  userId: string,
+  groupId: string,
+): Promise<{ group: GroupRecord; context: AccessContext; manages: boolean }> {
   const group = await models.groups.get(groupId);
   const context = await models.access.contextFor(userId);
   if (!group || !seesGroup(context, group)) throw new AppError("not_found", "group not found");

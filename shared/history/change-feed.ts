@@ -82,7 +82,11 @@ export class ChangeFeedHub {
   admit(feed: Feed): void {
     const open = this.openPerUser.get(feed.userId) ?? 0;
     if (open >= this.options.maxPerUser) {
-      throw new AppError("rate_limited", `at most ${this.options.maxPerUser} change feeds may be open at once per user on this node; close one first`, { "retry-after": "5" });
+      throw new AppError(
+        "rate_limited",
+        `at most ${this.options.maxPerUser} change feeds may be open at once per user on this node; close one first`,
+        { "retry-after": "5" },
+      );
     }
     this.openPerUser.set(feed.userId, open + 1);
     this.feeds.add(feed);
@@ -126,10 +130,17 @@ export class ChangeFeedHub {
   private async catchUp(feed: Feed): Promise<void> {
     while (this.feeds.has(feed) && feed.cursor < this.scanned) {
       const until = this.scanned;
-      const changes = (await this.views.history.changesAfter(feed.cursor, BATCH)).filter((change) => change.position <= until);
+      const changes = (await this.views.history.changesAfter(feed.cursor, BATCH)).filter(
+        (change) => change.position <= until,
+      );
       const last = changes[changes.length - 1];
       const upTo = changes.length === BATCH && last ? last.position : until;
-      await this.deliverTo(feed, { described: await describeFor(this.views, changes), upTo, targets: new Map(), folders: new Map() });
+      await this.deliverTo(feed, {
+        described: await describeFor(this.views, changes),
+        upTo,
+        targets: new Map(),
+        folders: new Map(),
+      });
       await yieldToLoop();
     }
     if (this.feeds.has(feed)) this.live.add(feed);
@@ -143,10 +154,17 @@ export class ChangeFeedHub {
         continue;
       }
       await this.endRevoked([...this.feeds]);
-      const changes = (await this.views.history.changesAfter(this.scanned, BATCH)).filter((change) => change.position <= head);
+      const changes = (await this.views.history.changesAfter(this.scanned, BATCH)).filter(
+        (change) => change.position <= head,
+      );
       const last = changes[changes.length - 1];
       const upTo = changes.length === BATCH && last ? last.position : head;
-      const batch: Batch = { described: await describeFor(this.views, changes), upTo, targets: new Map(), folders: new Map() };
+      const batch: Batch = {
+        described: await describeFor(this.views, changes),
+        upTo,
+        targets: new Map(),
+        folders: new Map(),
+      };
       await Promise.all([...this.live].map((feed) => this.deliverTo(feed, batch)));
       this.scanned = upTo;
       // A feed that went live while this batch was in hand missed it: it catches up from the log again.
@@ -180,7 +198,10 @@ export class ChangeFeedHub {
     const { expiresAt } = feed.credential;
     if (expiresAt === null || !this.feeds.has(feed)) return;
     const wait = expiresAt - this.options.clock().getTime();
-    const timer = setTimeout(() => (wait > MAX_TIMER_MS ? this.endAtExpiry(feed) : this.end(feed)), Math.max(0, Math.min(wait, MAX_TIMER_MS)));
+    const timer = setTimeout(
+      () => (wait > MAX_TIMER_MS ? this.endAtExpiry(feed) : this.end(feed)),
+      Math.max(0, Math.min(wait, MAX_TIMER_MS)),
+    );
     // The timer alone must not keep a closing process alive.
     timer.unref();
     this.expiries.set(feed, timer);
@@ -188,14 +209,17 @@ export class ChangeFeedHub {
 
   /** Ends the feeds whose API token or OAuth app the read models now show revoked (or gone). */
   private async endRevoked(feeds: readonly Feed[]): Promise<void> {
-    const tokenIds = new Set(feeds.flatMap((feed) => (feed.credential.tokenId === null ? [] : [feed.credential.tokenId])));
+    const tokenIds = new Set(
+      feeds.flatMap((feed) => (feed.credential.tokenId === null ? [] : [feed.credential.tokenId])),
+    );
     if (tokenIds.size === 0) return;
     const revoked = new Set<string>();
     for (const tokenId of tokenIds) {
       const token = await credentialOf(this.views, tokenId);
       if (!token || token.revokedAt !== null) revoked.add(tokenId);
     }
-    for (const feed of feeds) if (feed.credential.tokenId !== null && revoked.has(feed.credential.tokenId)) this.end(feed);
+    for (const feed of feeds)
+      if (feed.credential.tokenId !== null && revoked.has(feed.credential.tokenId)) this.end(feed);
   }
 
   /** The batch's entries this feed's user may see now, past the feed's cursor; then the cursor moves on. */
@@ -215,7 +239,10 @@ export class ChangeFeedHub {
       if (permission && (!described.entry.sharing || atLeast(permission, "admin"))) visible.push(described);
     }
     // Described once for every feed; each feed's user is then shown only the folders they can view.
-    const seen = context && visible.length > 0 ? entriesSeenBy(context, visible, await folderStandingsOf(this.views, foldersNamedBy(visible), batch.folders)) : [];
+    const seen =
+      context && visible.length > 0
+        ? entriesSeenBy(context, visible, await folderStandingsOf(this.views, foldersNamedBy(visible), batch.folders))
+        : [];
     if (!this.feeds.has(feed)) return;
     if (seen.length > 0) feed.deliver(seen);
     feed.cursor = Math.max(feed.cursor, batch.upTo);

@@ -5,10 +5,17 @@ import { z } from "zod";
 const userRefSchema = z.object({ id: z.string(), name: z.string() });
 export type UserRef = z.infer<typeof userRefSchema>;
 /** Who made a change: the user, and the API token they acted through when it was one (absent for a browser session). */
-export const actorRefSchema = userRefSchema.extend({ token: z.object({ id: z.string(), name: z.string() }).optional() });
+export const actorRefSchema = userRefSchema.extend({
+  token: z.object({ id: z.string(), name: z.string() }).optional(),
+});
 export type ActorRef = z.infer<typeof actorRefSchema>;
 
-const contentChangeSchema = z.object({ sizeBefore: z.number().int(), sizeAfter: z.number().int(), linesAdded: z.number().int(), linesRemoved: z.number().int() });
+const contentChangeSchema = z.object({
+  sizeBefore: z.number().int(),
+  sizeAfter: z.number().int(),
+  linesAdded: z.number().int(),
+  linesRemoved: z.number().int(),
+});
 const nullableText = z.string().nullable();
 
 /** The changes that name no user: stored and shown alike. */
@@ -47,15 +54,35 @@ const plainChanges = [
   }),
   z.object({ kind: z.literal("share_link_revoked"), linkId: z.string() }),
   /** A grant to a group, or its revocation: the group by id only, never its name or its members. */
-  z.object({ kind: z.literal("group_grant"), groupId: z.string(), permission: z.string(), previousPermission: nullableText }),
+  z.object({
+    kind: z.literal("group_grant"),
+    groupId: z.string(),
+    permission: z.string(),
+    previousPermission: nullableText,
+  }),
   z.object({ kind: z.literal("group_revoke"), groupId: z.string(), previousPermission: nullableText }),
-  z.object({ kind: z.literal("attachment"), attachmentId: z.string(), action: z.enum(["uploaded", "replaced", "deleted"]), filename: z.string() }),
+  z.object({
+    kind: z.literal("attachment"),
+    attachmentId: z.string(),
+    action: z.enum(["uploaded", "replaced", "deleted"]),
+    filename: z.string(),
+  }),
   /** Marked as a template, or no longer one. */
   z.object({ kind: z.literal("template"), isTemplate: z.boolean() }),
-  z.object({ kind: z.literal("thread"), threadId: z.string(), action: z.enum(["opened", "comment_added", "comment_edited", "comment_deleted", "resolved", "reopened"]), commentId: nullableText }),
+  z.object({
+    kind: z.literal("thread"),
+    threadId: z.string(),
+    action: z.enum(["opened", "comment_added", "comment_edited", "comment_deleted", "resolved", "reopened"]),
+    commentId: nullableText,
+  }),
 ] as const;
 
-const grantShape = { kind: z.literal("grant"), permission: z.string(), previousPermission: nullableText, viaInvitation: z.boolean() };
+const grantShape = {
+  kind: z.literal("grant"),
+  permission: z.string(),
+  previousPermission: nullableText,
+  viaInvitation: z.boolean(),
+};
 const revokeShape = { kind: z.literal("revoke"), previousPermission: nullableText };
 /** Someone started or stopped watching the entity (shown to those who may share it). */
 const watchShape = { kind: z.literal("watch"), watching: z.boolean() };

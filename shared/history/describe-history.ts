@@ -29,7 +29,11 @@ export const emptyFold = (): Fold => ({ title: null, icon: null, markdown: null,
 const size = (text: string): number => Buffer.byteLength(text, "utf8");
 
 function contentChange(before: string | null, after: string) {
-  return { sizeBefore: before === null ? 0 : size(before), sizeAfter: size(after), ...summariseLines(before ?? "", after) };
+  return {
+    sizeBefore: before === null ? 0 : size(before),
+    sizeAfter: size(after),
+    ...summariseLines(before ?? "", after),
+  };
 }
 
 /** The users a change names (its actor, a grantee), to be loaded before naming it. */
@@ -109,7 +113,10 @@ export function summarise(entry: HistoryEntry, fold: Fold): Summary {
       const { userId, permission, invitationId } = event.data;
       const previousPermission = fold.grants.get(userId) ?? null;
       fold.grants.set(userId, permission);
-      return { change: { kind: "grant", userId, permission, previousPermission, viaInvitation: invitationId !== null }, sharing: true };
+      return {
+        change: { kind: "grant", userId, permission, previousPermission, viaInvitation: invitationId !== null },
+        sharing: true,
+      };
     }
     case "AccessRevoked": {
       const { userId } = event.data;
@@ -134,24 +141,64 @@ export function summarise(entry: HistoryEntry, fold: Fold): Summary {
     case "ShareLinkChanged": {
       const { linkId, expiresAt, passwordHash, allowIndexing } = event.data;
       const action = event.type === "ShareLinkCreated" ? "created" : "changed";
-      return { change: { kind: "share_link", action, linkId, expiresAt, passwordProtected: passwordHash !== null, allowIndexing }, sharing: true };
+      return {
+        change: {
+          kind: "share_link",
+          action,
+          linkId,
+          expiresAt,
+          passwordProtected: passwordHash !== null,
+          allowIndexing,
+        },
+        sharing: true,
+      };
     }
     case "ShareLinkRevoked":
       return { change: { kind: "share_link_revoked", linkId: event.data.linkId }, sharing: true };
     case "AttachmentUploaded":
-      return plain({ kind: "attachment", attachmentId: event.data.attachmentId, action: "uploaded", filename: event.data.filename });
+      return plain({
+        kind: "attachment",
+        attachmentId: event.data.attachmentId,
+        action: "uploaded",
+        filename: event.data.filename,
+      });
     case "AttachmentReplaced":
-      return plain({ kind: "attachment", attachmentId: event.data.attachmentId, action: "replaced", filename: event.data.filename });
+      return plain({
+        kind: "attachment",
+        attachmentId: event.data.attachmentId,
+        action: "replaced",
+        filename: event.data.filename,
+      });
     case "AttachmentDeleted":
-      return plain({ kind: "attachment", attachmentId: event.data.attachmentId, action: "deleted", filename: event.data.filename });
+      return plain({
+        kind: "attachment",
+        attachmentId: event.data.attachmentId,
+        action: "deleted",
+        filename: event.data.filename,
+      });
     case "ThreadOpened":
       return plain({ kind: "thread", threadId: event.data.threadId, action: "opened", commentId: null });
     case "CommentAdded":
-      return plain({ kind: "thread", threadId: event.data.threadId, action: "comment_added", commentId: event.data.commentId });
+      return plain({
+        kind: "thread",
+        threadId: event.data.threadId,
+        action: "comment_added",
+        commentId: event.data.commentId,
+      });
     case "CommentEdited":
-      return plain({ kind: "thread", threadId: event.data.threadId, action: "comment_edited", commentId: event.data.commentId });
+      return plain({
+        kind: "thread",
+        threadId: event.data.threadId,
+        action: "comment_edited",
+        commentId: event.data.commentId,
+      });
     case "CommentDeleted":
-      return plain({ kind: "thread", threadId: event.data.threadId, action: "comment_deleted", commentId: event.data.commentId });
+      return plain({
+        kind: "thread",
+        threadId: event.data.threadId,
+        action: "comment_deleted",
+        commentId: event.data.commentId,
+      });
     case "ThreadResolved":
       return plain({ kind: "thread", threadId: event.data.threadId, action: "resolved", commentId: null });
     case "ThreadReopened":
@@ -172,7 +219,11 @@ export function summarise(entry: HistoryEntry, fold: Fold): Summary {
 }
 
 /** A stored change as a client sees it: users named through `names` (loaded once per page of changes). */
-export function describeChange(entry: HistoryChange, names: ReadonlyMap<string, string>, tokenNames: ReadonlyMap<string, string> = new Map()): DescribedEntry {
+export function describeChange(
+  entry: HistoryChange,
+  names: ReadonlyMap<string, string>,
+  tokenNames: ReadonlyMap<string, string> = new Map(),
+): DescribedEntry {
   const userRef = (id: string): UserRef => ({ id, name: names.get(id) ?? ERASED_USER_NAME });
   const { change } = entry;
   let changes: Change;
@@ -195,7 +246,18 @@ export function describeChange(entry: HistoryChange, names: ReadonlyMap<string, 
 /** An entry with its summary: what the history read model stores for it. */
 export function changeOf(entry: HistoryEntry, summary: Summary): HistoryChange {
   const { position, entityKind, entityId, access, occurredAt, actorId, tokenId, correlationId, event } = entry;
-  return { position, entityKind, entityId, access, occurredAt, actorId, tokenId, correlationId, type: event.type, ...summary };
+  return {
+    position,
+    entityKind,
+    entityId,
+    access,
+    occurredAt,
+    actorId,
+    tokenId,
+    correlationId,
+    type: event.type,
+    ...summary,
+  };
 }
 
 /** Summarises entries oldest first, each entity's against its entries before (the audit trail's reading). */

@@ -20,9 +20,12 @@ interface Held {
 }
 
 const contentOf = (event: DomainEvent): string | null =>
-  event.type === "PageCreated" || event.type === "PageContentReplaced" || event.type === "PageRestored" ? event.data.markdown : null;
+  event.type === "PageCreated" || event.type === "PageContentReplaced" || event.type === "PageRestored"
+    ? event.data.markdown
+    : null;
 
-const needsMarkdown = (event: DomainEvent): boolean => event.type === "PageContentReplaced" || event.type === "PageRestored";
+const needsMarkdown = (event: DomainEvent): boolean =>
+  event.type === "PageContentReplaced" || event.type === "PageRestored";
 
 export class HistoryFolds<Tx> {
   private readonly held = new Map<string, Held>();
@@ -69,7 +72,14 @@ export class HistoryFolds<Tx> {
     if (this.held.size === 0) return;
     const folds = new Map<string, StoredFold>();
     for (const [entityId, { fold, contentAt, upTo }] of this.held) {
-      folds.set(entityId, { title: fold.title, icon: fold.icon, parentId: fold.parentId, grants: Object.fromEntries(fold.grants), contentAt, upTo });
+      folds.set(entityId, {
+        title: fold.title,
+        icon: fold.icon,
+        parentId: fold.parentId,
+        grants: Object.fromEntries(fold.grants),
+        contentAt,
+        upTo,
+      });
     }
     await this.writer.putFolds(this.tx, folds);
   }
@@ -83,7 +93,12 @@ export class HistoryFolds<Tx> {
       Object.assign(fold, { title: stored.title, icon: stored.icon, parentId: stored.parentId });
       for (const [userId, permission] of Object.entries(stored.grants)) fold.grants.set(userId, permission);
     }
-    const held: Held = { fold, markdownHeld: !stored || stored.contentAt === null, contentAt: stored?.contentAt ?? null, upTo: stored?.upTo ?? 0 };
+    const held: Held = {
+      fold,
+      markdownHeld: !stored || stored.contentAt === null,
+      contentAt: stored?.contentAt ?? null,
+      upTo: stored?.upTo ?? 0,
+    };
     this.held.set(entityId, held);
     return held;
   }

@@ -42,7 +42,14 @@ function folderIdsOf(change: Change): (string | null)[] {
 
 function canView(context: AccessContext, id: string, standing: FolderStanding): boolean {
   if (standing.inTrash) return standing.ownerId === context.userId || context.workspaceRoles.has(standing.ownerId);
-  return effectivePermission(context, { kind: "folder", id, ownerId: standing.ownerId, ancestorIds: standing.ancestorIds }) !== null;
+  return (
+    effectivePermission(context, {
+      kind: "folder",
+      id,
+      ownerId: standing.ownerId,
+      ancestorIds: standing.ancestorIds,
+    }) !== null
+  );
 }
 
 /**

@@ -75,7 +75,8 @@ export const PAGE_EVENT_TYPES = pageEventSchemas.map((schema) => schema.shape.ty
 const pageEventTypes: ReadonlySet<string> = new Set(PAGE_EVENT_TYPES);
 
 /** Whether the entry is one of its page's own events: the entries whose stored count says how many the page had. */
-export const countsPageEvents = (entry: HistoryEntry): boolean => entry.entityKind === "page" && pageEventTypes.has(entry.event.type);
+export const countsPageEvents = (entry: HistoryEntry): boolean =>
+  entry.entityKind === "page" && pageEventTypes.has(entry.event.type);
 
 export interface HistoryView {
   /** Up to `limit` of one entity's changes in the asked order, past the cursor: reads only those rows. */

@@ -63,9 +63,13 @@ export function summariseLines(before: string, after: string): LineSummary {
   let head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head += 1;
   let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail += 1;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail])
+    tail += 1;
   const middleA = a.slice(head, a.length - tail);
   const middleB = b.slice(head, b.length - tail);
-  const common = middleA.length * middleB.length <= LCS_CELL_LIMIT ? commonLength(middleA, middleB) : multisetCommon(middleA, middleB);
+  const common =
+    middleA.length * middleB.length <= LCS_CELL_LIMIT
+      ? commonLength(middleA, middleB)
+      : multisetCommon(middleA, middleB);
   return { linesAdded: middleB.length - common, linesRemoved: middleA.length - common };
 }

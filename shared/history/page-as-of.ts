@@ -36,11 +36,20 @@ export function pageAsOf(events: readonly PageEventAt[], instant: Instant, count
   for (const entry of events) {
     const { event } = entry;
     if (!isPageEvent(event) || !happenedBy(instant, entry)) continue;
-    if (event.type === "PageCreated") origin = { ownerId: event.data.ownerId, parentId: event.data.parentId, createdAt: entry.occurredAt };
+    if (event.type === "PageCreated")
+      origin = { ownerId: event.data.ownerId, parentId: event.data.parentId, createdAt: entry.occurredAt };
     state = pageDecider.evolve(state, event);
     last = entry;
   }
   if (state.status !== "live" || !origin || !last) return null;
   const revision = count === undefined ? state.revision : count - 1;
-  return { ...origin, title: state.title, icon: state.icon, markdown: state.markdown, revision, updatedAt: last.occurredAt, updatedPosition: last.position };
+  return {
+    ...origin,
+    title: state.title,
+    icon: state.icon,
+    markdown: state.markdown,
+    revision,
+    updatedAt: last.occurredAt,
+    updatedPosition: last.position,
+  };
 }

@@ -33,9 +33,15 @@ export interface PageDiffAnswer extends PageDiff {
   readonly unified: string;
 }
 
-const labelOf = (instant: Instant): string => (instant.kind === "position" ? `position ${instant.position}` : new Date(instant.ms).toISOString());
+const labelOf = (instant: Instant): string =>
+  instant.kind === "position" ? `position ${instant.position}` : new Date(instant.ms).toISOString();
 
-export async function pageDiffBetween(ports: DiffPorts, principal: Principal, pageId: string, range: { readonly from: Instant; readonly to?: Instant | undefined }): Promise<PageDiffAnswer> {
+export async function pageDiffBetween(
+  ports: DiffPorts,
+  principal: Principal,
+  pageId: string,
+  range: { readonly from: Instant; readonly to?: Instant | undefined },
+): Promise<PageDiffAnswer> {
   const head = await ports.projection.current();
   const now = ports.clock();
   refuseFuture(range.from, now, head, "from");
@@ -47,10 +53,27 @@ export async function pageDiffBetween(ports: DiffPorts, principal: Principal, pa
   try {
     const before = await pageRecordAt(ports.views, principal, pageId, range.from);
     const after = await pageRecordAt(ports.views, principal, pageId, to);
-    const version = (label: string, read: typeof before) => ({ label, title: read.shown.title, icon: read.shown.icon, markdown: read.markdown });
-    const compared = () => diffPageVersions(ports.pool, version(labelOf(range.from), before), version(range.to === undefined ? "now" : labelOf(to), after), ports.diffLimits);
+    const version = (label: string, read: typeof before) => ({
+      label,
+      title: read.shown.title,
+      icon: read.shown.icon,
+      markdown: read.markdown,
+    });
+    const compared = () =>
+      diffPageVersions(
+        ports.pool,
+        version(labelOf(range.from), before),
+        version(range.to === undefined ? "now" : labelOf(to), after),
+        ports.diffLimits,
+      );
     const { diff, unified } = await runAsCaller(userCaller(principal.user.id), compared);
-    return { pageId, fromPosition: String(before.shown.updatedPosition), toPosition: String(after.shown.updatedPosition), ...diff, unified };
+    return {
+      pageId,
+      fromPosition: String(before.shown.updatedPosition),
+      toPosition: String(after.shown.updatedPosition),
+      ...diff,
+      unified,
+    };
   } finally {
     release();
   }

@@ -40,15 +40,29 @@ export const diffOutcomeSchema = z.discriminatedUnion("kind", [
 ]);
 export type DiffOutcome = z.infer<typeof diffOutcomeSchema>;
 
-export const diffTaskSchema = z.object({ from: pageVersionSchema, to: pageVersionSchema, maxEditLength: z.number().int().positive(), context: z.number().int().nonnegative() });
+export const diffTaskSchema = z.object({
+  from: pageVersionSchema,
+  to: pageVersionSchema,
+  maxEditLength: z.number().int().positive(),
+  context: z.number().int().nonnegative(),
+});
 export type DiffTask = z.infer<typeof diffTaskSchema>;
 
 /** Ends with a line break, so a last line without one does not read as changed when a line is added after it. */
-export const asLines = (markdown: string): string => (markdown === "" || markdown.endsWith("\n") ? markdown : `${markdown}\n`);
+export const asLines = (markdown: string): string =>
+  markdown === "" || markdown.endsWith("\n") ? markdown : `${markdown}\n`;
 
 export function computePageDiff(task: DiffTask): DiffOutcome {
   const { from, to } = task;
-  const patch = structuredPatch("page.md", "page.md", asLines(from.markdown), asLines(to.markdown), from.label, to.label, { context: task.context, maxEditLength: task.maxEditLength });
+  const patch = structuredPatch(
+    "page.md",
+    "page.md",
+    asLines(from.markdown),
+    asLines(to.markdown),
+    from.label,
+    to.label,
+    { context: task.context, maxEditLength: task.maxEditLength },
+  );
   if (!patch) return { kind: "too_large" };
   let linesAdded = 0;
   let linesRemoved = 0;
@@ -58,10 +72,19 @@ export function computePageDiff(task: DiffTask): DiffOutcome {
       else if (line.startsWith("-")) linesRemoved += 1;
     }
   }
-  const hunks = patch.hunks.map(({ oldStart, oldLines, newStart, newLines, lines }) => ({ oldStart, oldLines, newStart, newLines, lines }));
+  const hunks = patch.hunks.map(({ oldStart, oldLines, newStart, newLines, lines }) => ({
+    oldStart,
+    oldLines,
+    newStart,
+    newLines,
+    lines,
+  }));
   const title = from.title === to.title ? null : { from: from.title, to: to.title };
   const icon = from.icon === to.icon ? null : { from: from.icon, to: to.icon };
-  const headers = [title ? `# title: ${JSON.stringify(title.from)} -> ${JSON.stringify(title.to)}\n` : "", icon ? `# icon: ${JSON.stringify(icon.from)} -> ${JSON.stringify(icon.to)}\n` : ""].join("");
+  const headers = [
+    title ? `# title: ${JSON.stringify(title.from)} -> ${JSON.stringify(title.to)}\n` : "",
+    icon ? `# icon: ${JSON.stringify(icon.from)} -> ${JSON.stringify(icon.to)}\n` : "",
+  ].join("");
   const unified = headers + (patch.hunks.length === 0 ? "" : formatPatch(patch, FILE_HEADERS_ONLY));
   return { kind: "diff", diff: { title, icon, hunks, linesAdded, linesRemoved }, unified };
 }

@@ -20,17 +20,27 @@ export interface DiffLimits {
 export const DEFAULT_DIFF_LIMITS: DiffLimits = { maxEditLength: 5_000, context: 3, timeLimitMs: 5_000 };
 
 const tooLarge = (): AppError =>
-  new AppError("diff_too_large", "the two versions differ too much to compare here; compare closer instants, or read both versions with ?at=");
+  new AppError(
+    "diff_too_large",
+    "the two versions differ too much to compare here; compare closer instants, or read both versions with ?at=",
+  );
 
 /** The diff between two versions, with its unified text; 422 diff_too_large past the limits. */
-export async function diffPageVersions(pool: Pick<WorkerPool, "run">, from: PageVersion, to: PageVersion, limits: DiffLimits = DEFAULT_DIFF_LIMITS): Promise<{ diff: PageDiff; unified: string }> {
+export async function diffPageVersions(
+  pool: Pick<WorkerPool, "run">,
+  from: PageVersion,
+  to: PageVersion,
+  limits: DiffLimits = DEFAULT_DIFF_LIMITS,
+): Promise<{ diff: PageDiff; unified: string }> {
   if (editLengthLowerBound(asLines(from.markdown), asLines(to.markdown)) > limits.maxEditLength) throw tooLarge();
   const task = { from, to, maxEditLength: limits.maxEditLength, context: limits.context };
-  const outcome = await pool.run("pageDiff", task, limits.timeLimitMs === undefined ? {} : { timeLimitMs: limits.timeLimitMs }).catch((error: unknown) => {
-    // Past the pool's time or memory limit: the same answer as past the edit-length bound.
-    if (error instanceof AppError && (error.code === "too_complex" || error.code === "too_large")) throw tooLarge();
-    throw error;
-  });
+  const outcome = await pool
+    .run("pageDiff", task, limits.timeLimitMs === undefined ? {} : { timeLimitMs: limits.timeLimitMs })
+    .catch((error: unknown) => {
+      // Past the pool's time or memory limit: the same answer as past the edit-length bound.
+      if (error instanceof AppError && (error.code === "too_complex" || error.code === "too_large")) throw tooLarge();
+      throw error;
+    });
   if (outcome.kind === "too_large") throw tooLarge();
   return { diff: outcome.diff, unified: outcome.unified };
 }

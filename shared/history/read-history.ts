@@ -53,8 +53,15 @@ async function locationOf(views: ReadModels, pageId: string): Promise<Located | 
 }
 
 /** The caller's permission on the page today (deleted or not), or 404 the same way whether it exists or not. */
-async function pagePermission(views: ReadModels, principal: Principal, pageId: string): Promise<{ permission: Permission; location: Located; context: AccessContext }> {
-  const [location, context] = await Promise.all([locationOf(views, pageId), views.access.contextFor(principal.user.id)]);
+async function pagePermission(
+  views: ReadModels,
+  principal: Principal,
+  pageId: string,
+): Promise<{ permission: Permission; location: Located; context: AccessContext }> {
+  const [location, context] = await Promise.all([
+    locationOf(views, pageId),
+    views.access.contextFor(principal.user.id),
+  ]);
   const permission = location ? effectivePermission(context, { kind: "page", id: pageId, ...location }) : null;
   if (!location || !permission) throw new AppError("not_found", "page not found");
   return { permission, location, context };
@@ -64,17 +71,34 @@ async function pagePermission(views: ReadModels, principal: Principal, pageId: s
  * One page of an entity's stored changes, named and shaped for the caller: grants and revocations only for
  * those who may share, folders they cannot view as null.
  */
-export async function historyPageOf(views: ReadModels, entityId: string, caller: { permission: Permission; context: AccessContext }, query: HistoryPageQuery): Promise<HistoryPage> {
-  const rows = await views.history.changesOf(entityId, { ...query, limit: query.limit + 1, withSharing: atLeast(caller.permission, "admin") });
+export async function historyPageOf(
+  views: ReadModels,
+  entityId: string,
+  caller: { permission: Permission; context: AccessContext },
+  query: HistoryPageQuery,
+): Promise<HistoryPage> {
+  const rows = await views.history.changesOf(entityId, {
+    ...query,
+    limit: query.limit + 1,
+    withSharing: atLeast(caller.permission, "admin"),
+  });
   const kept = rows.slice(0, query.limit);
   const last = kept[kept.length - 1];
   const described = await describeFor(views, kept);
   const standings = await folderStandingsOf(views, foldersNamedBy(described));
-  return { data: entriesSeenBy(caller.context, described, standings), next: rows.length > query.limit && last ? last.position : null };
+  return {
+    data: entriesSeenBy(caller.context, described, standings),
+    next: rows.length > query.limit && last ? last.position : null,
+  };
 }
 
 /** The page's history, if the caller can view it today (404 otherwise, deleted or not). */
-export async function pageHistoryFor(views: ReadModels, principal: Principal, pageId: string, query: HistoryPageQuery): Promise<HistoryPage> {
+export async function pageHistoryFor(
+  views: ReadModels,
+  principal: Principal,
+  pageId: string,
+  query: HistoryPageQuery,
+): Promise<HistoryPage> {
   const { permission, context } = await pagePermission(views, principal, pageId);
   return historyPageOf(views, pageId, { permission, context }, query);
 }
@@ -83,14 +107,31 @@ export async function pageHistoryFor(views: ReadModels, principal: Principal, pa
  * The page as it was at the instant, presented as a page record, if the caller can view it today (a deleted
  * page judged where it stood); 404 before it existed and once it was deleted.
  */
-export async function pageRecordAt(views: ReadModels, principal: Principal, pageId: string, instant: Instant): Promise<{ shown: Seen<PageRecord>; markdown: string; permission: Permission }> {
+export async function pageRecordAt(
+  views: ReadModels,
+  principal: Principal,
+  pageId: string,
+  instant: Instant,
+): Promise<{ shown: Seen<PageRecord>; markdown: string; permission: Permission }> {
   const { permission, location, context } = await pagePermission(views, principal, pageId);
   const state = await views.history.pageStateAt(pageId, instant);
   const then = pageAsOf(state.entries, instant, state.count);
   if (!then) throw new AppError("not_found", "page not found at that instant");
   const { title, icon, markdown, revision, createdAt, updatedAt, updatedPosition } = then;
   const { ownerId, parentId, ancestorIds, folderPath } = location;
-  const page: PageRecord = { id: pageId, ownerId, parentId, ancestorIds, folderPath, title, icon, createdAt, updatedAt, updatedPosition, revision };
+  const page: PageRecord = {
+    id: pageId,
+    ownerId,
+    parentId,
+    ancestorIds,
+    folderPath,
+    title,
+    icon,
+    createdAt,
+    updatedAt,
+    updatedPosition,
+    revision,
+  };
   return { shown: seenBy(context, page), markdown, permission };
 }
 

@@ -15,7 +15,16 @@ import type { Scope } from "../kernel/scopes.ts";
 import type { Requirement } from "./guard.ts";
 import { operations, type Operation } from "./api-operations.ts";
 import { errorBody } from "./schemas.ts";
-import { bodyOf, isList, isRecord, mediaOf, objectMemberOf, withoutUnusedInputs, withPartEncodings, type JsonSchema } from "./api-schema-shapes.ts";
+import {
+  bodyOf,
+  isList,
+  isRecord,
+  mediaOf,
+  objectMemberOf,
+  withoutUnusedInputs,
+  withPartEncodings,
+  type JsonSchema,
+} from "./api-schema-shapes.ts";
 import { mergeDocuments, PeerDocument } from "./peer-document.ts";
 
 const OPENAPI_PATH = "/api/v1/openapi.json";
@@ -27,7 +36,8 @@ const OPERATIONS_TAG = "operations";
 const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   "pages:read": "Read pages, folders, comments, history, images, attachments, search and the change feed",
   "pages:comment": "Read, and open, answer, edit and resolve comment threads",
-  "pages:write": "Read, and create, change, move, share and delete pages and folders; upload images and attachments; import vaults",
+  "pages:write":
+    "Read, and create, change, move, share and delete pages and folders; upload images and attachments; import vaults",
 };
 
 const BEARER_DESCRIPTION = [
@@ -41,26 +51,46 @@ const OAUTH_DESCRIPTION = [
 ].join(" ");
 
 const TAGS = [
-  { name: "pages", description: "Markdown pages: records, content (text/markdown, under If-Match), moves, history, comments" },
+  {
+    name: "pages",
+    description: "Markdown pages: records, content (text/markdown, under If-Match), moves, history, comments",
+  },
   { name: "folders", description: "Folders of pages" },
   { name: "images", description: "Image bytes uploaded to pages" },
-  { name: "attachments", description: "Files of any type attached to pages, served safely (a download unless a browser only shows them)" },
+  {
+    name: "attachments",
+    description: "Files of any type attached to pages, served safely (a download unless a browser only shows them)",
+  },
   { name: "imports", description: "Obsidian vault import" },
   { name: "exports", description: "Obsidian vault export" },
   { name: "search", description: "Full-text search" },
-  { name: "trash", description: "Deleted pages and folders: listed, restored, purged (erased) by their owner or after the retention period" },
+  {
+    name: "trash",
+    description:
+      "Deleted pages and folders: listed, restored, purged (erased) by their owner or after the retention period",
+  },
   { name: "changes", description: "The live change feed (Server-Sent Events)" },
   { name: "shares", description: "Workspace members, page and folder grants, invitations" },
-  { name: "groups", description: "Groups of a workspace's people: pages, folders and a workspace role given to all of them at once" },
+  {
+    name: "groups",
+    description: "Groups of a workspace's people: pages, folders and a workspace role given to all of them at once",
+  },
   { name: "tokens", description: "API tokens (created by a browser session)" },
   { name: "apps", description: "Apps the user authorized through OAuth (listed and revoked by a browser session)" },
   { name: "share-links", description: "Public share links of pages and folders: expiry, password, revocation, views" },
   { name: "public", description: "The public pages of share links, outside /api/v1 and without authentication" },
-  { name: "sign-in", description: "Signing a browser in (through the organisation's OpenID provider, or a one-time link) and out, outside /api/v1" },
+  {
+    name: "sign-in",
+    description:
+      "Signing a browser in (through the organisation's OpenID provider, or a one-time link) and out, outside /api/v1",
+  },
   { name: "webhooks", description: "Signed webhooks and their delivery log (managed by a browser session)" },
   { name: "templates", description: "Pages marked as templates, to make new pages from" },
   { name: "users", description: "The people directory: people who share a workspace with the caller" },
-  { name: "notifications", description: "The caller's notifications: mentions, replies, resolutions, shares and memberships" },
+  {
+    name: "notifications",
+    description: "The caller's notifications: mentions, replies, resolutions, shares and memberships",
+  },
   { name: "me", description: "The current user and their notification settings" },
   { name: OPERATIONS_TAG, description: "Health checks and metrics for operators; /internal routes are not listed" },
 ];
@@ -121,7 +151,12 @@ function accessNote(access: Requirement | undefined): string {
  * The error codes a route can answer, from its shape: what it authenticates, validates, addresses and writes.
  * `serverErrors`: the route documents its 5XX answers itself (a write's), so 503 is not listed apart.
  */
-function errorCodes(route: RouteOptions, access: Requirement | undefined, extra: readonly ErrorCode[], serverErrors: boolean): ErrorCode[] {
+function errorCodes(
+  route: RouteOptions,
+  access: Requirement | undefined,
+  extra: readonly ErrorCode[],
+  serverErrors: boolean,
+): ErrorCode[] {
   const codes = new Set<ErrorCode>();
   const writes = methodOf(route) !== "GET";
   const hasParams = /:[A-Za-z0-9_]+/.test(route.url);
@@ -178,20 +213,35 @@ const errorRef = { $ref: `#/components/schemas/${ERROR_SCHEMA}` };
 const header = (description: string, schema: JsonSchema = { type: "string" }): JsonSchema => ({ description, schema });
 
 const responseHeaders = {
-  etag: header("The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply"),
-  consistency: header("The log position of this write: send it as X-Consistency-Token on a later read to see the write there"),
-  replayed: header("`true` when this answer replays the first one sent with the same Idempotency-Key", { type: "string", enum: ["true"] }),
+  etag: header(
+    "The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply",
+  ),
+  consistency: header(
+    "The log position of this write: send it as X-Consistency-Token on a later read to see the write there",
+  ),
+  replayed: header("`true` when this answer replays the first one sent with the same Idempotency-Key", {
+    type: "string",
+    enum: ["true"],
+  }),
   retryAfter: header("Seconds to wait before trying again", { type: "string", pattern: "^[0-9]+$" }),
   readSide: header(
     "`behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. " +
       "Send the X-Consistency-Token on the next read to see the write there",
     { type: "string", enum: ["behind"] },
   ),
-  location: (what: string) => header(`${what}. A path, relative to the server (or gateway) called`, { type: "string", format: "uri-reference" }),
-  contentRange: header("The bytes sent and the file's size (`bytes 0-99/5000`), or the size alone on 416 (`bytes */5000`)"),
+  location: (what: string) =>
+    header(`${what}. A path, relative to the server (or gateway) called`, { type: "string", format: "uri-reference" }),
+  contentRange: header(
+    "The bytes sent and the file's size (`bytes 0-99/5000`), or the size alone on 416 (`bytes */5000`)",
+  ),
 };
 
-const requestHeader = (name: string, description: string, required = false, schema: JsonSchema = { type: "string" }): JsonSchema => ({
+const requestHeader = (
+  name: string,
+  description: string,
+  required = false,
+  schema: JsonSchema = { type: "string" },
+): JsonSchema => ({
   in: "header",
   name,
   required,
@@ -204,19 +254,51 @@ function requestHeadersOf(method: string, path: string, operation: Operation): J
   const headers: JsonSchema[] = [];
   if (operation.ifMatch) {
     const required = operation.ifMatch === "required";
-    headers.push(requestHeader("If-Match", `The ETag of the page as last read (GET /pages/{pageId}/content); \`*\` writes over any version${required ? "" : ". Optional: without it the write applies to whatever version is current"}`, required));
+    headers.push(
+      requestHeader(
+        "If-Match",
+        `The ETag of the page as last read (GET /pages/{pageId}/content); \`*\` writes over any version${required ? "" : ". Optional: without it the write applies to whatever version is current"}`,
+        required,
+      ),
+    );
   }
-  if (operation.conditional) headers.push(requestHeader("If-None-Match", "An ETag already held: 304 with no body when it is still current"));
+  if (operation.conditional)
+    headers.push(requestHeader("If-None-Match", "An ETag already held: 304 with no body when it is still current"));
   if (operation.errors?.includes("idempotency_key_mismatch")) {
-    headers.push(requestHeader("Idempotency-Key", "A key of the caller's choosing: the same key with the same request replays the first answer for 24 hours; with another request, 422 `idempotency_key_mismatch`"));
+    headers.push(
+      requestHeader(
+        "Idempotency-Key",
+        "A key of the caller's choosing: the same key with the same request replays the first answer for 24 hours; with another request, 422 `idempotency_key_mismatch`",
+      ),
+    );
   }
   if (operation.ranged) {
-    headers.push(requestHeader("Range", "One range of bytes (`bytes=0-99`, `bytes=100-`, `bytes=-500`): 206 with those bytes; several ranges are answered with the whole file"));
-    headers.push(requestHeader("If-Range", "The ETag held: the range is sent only while it is current, otherwise the whole file"));
+    headers.push(
+      requestHeader(
+        "Range",
+        "One range of bytes (`bytes=0-99`, `bytes=100-`, `bytes=-500`): 206 with those bytes; several ranges are answered with the whole file",
+      ),
+    );
+    headers.push(
+      requestHeader("If-Range", "The ETag held: the range is sent only while it is current, otherwise the whole file"),
+    );
   }
-  if (operation.resumable) headers.push(requestHeader("Last-Event-ID", "The id of the last event received: the feed resumes after it, without a gap or a repeat", false, { type: "string", pattern: "^(0|[1-9][0-9]{0,19})$" }));
+  if (operation.resumable)
+    headers.push(
+      requestHeader(
+        "Last-Event-ID",
+        "The id of the last event received: the feed resumes after it, without a gap or a repeat",
+        false,
+        { type: "string", pattern: "^(0|[1-9][0-9]{0,19})$" },
+      ),
+    );
   if (method === "get" && path.startsWith("/api/v1/") && !operation.resumable) {
-    headers.push(requestHeader("X-Consistency-Token", "The X-Consistency-Token of an earlier write: the read waits (bounded) until that write is visible here"));
+    headers.push(
+      requestHeader(
+        "X-Consistency-Token",
+        "The X-Consistency-Token of an earlier write: the read waits (bounded) until that write is visible here",
+      ),
+    );
   }
   return headers;
 }
@@ -234,16 +316,23 @@ function finishDocument(document: JsonSchema): JsonSchema {
       const operation = operations[`${method.toUpperCase()} ${path}`];
       if (!isRecord(found) || !operation) continue;
       found.operationId = operation.id;
-      const parameters = isList(found.parameters) ? found.parameters.filter((parameter) => !(isRecord(parameter) && parameter.in === "header")) : [];
+      const parameters = isList(found.parameters)
+        ? found.parameters.filter((parameter) => !(isRecord(parameter) && parameter.in === "header"))
+        : [];
       const headers = requestHeadersOf(method, path, operation);
       if (parameters.length + headers.length > 0) found.parameters = [...parameters, ...headers];
       if (operation.consumes && isRecord(found.requestBody) && isRecord(found.requestBody.content)) {
         const sent = found.requestBody.content["application/json"];
         const json = isRecord(sent) ? sent : {};
         const schema = isRecord(json.schema) ? json.schema : {};
-        const objectBranch = isList(schema.anyOf) ? schema.anyOf.find((branch) => isRecord(branch) && branch.type === "object") : schema;
+        const objectBranch = isList(schema.anyOf)
+          ? schema.anyOf.find((branch) => isRecord(branch) && branch.type === "object")
+          : schema;
         found.requestBody.content = Object.fromEntries(
-          operation.consumes.map((type) => [type, type === "application/json" ? { ...json, schema: objectBranch ?? schema } : { schema: bodyOf(type) }]),
+          operation.consumes.map((type) => [
+            type,
+            type === "application/json" ? { ...json, schema: objectBranch ?? schema } : { schema: bodyOf(type) },
+          ]),
         );
       }
       if (operation.parts && isRecord(found.requestBody) && isRecord(found.requestBody.content)) {
@@ -264,7 +353,8 @@ function finishDocument(document: JsonSchema): JsonSchema {
           content: {
             "text/event-stream": {
               schema: { type: "string" },
-              example: 'id: 42\nevent: change\ndata: {"position":"42","type":"PageRenamed","occurredAt":"2026-11-01T09:30:00.000Z","actor":{"id":"…","name":"Ann"},"changes":{"kind":"title","from":"Plan","to":"Q4 plan"},"entity":{"kind":"page","id":"…"}}\n\n',
+              example:
+                'id: 42\nevent: change\ndata: {"position":"42","type":"PageRenamed","occurredAt":"2026-11-01T09:30:00.000Z","actor":{"id":"…","name":"Ann"},"changes":{"kind":"title","from":"Plan","to":"Q4 plan"},"entity":{"kind":"page","id":"…"}}\n\n',
             },
           },
         };
@@ -274,19 +364,27 @@ function finishDocument(document: JsonSchema): JsonSchema {
         const content = isRecord(response.content) ? response.content : null;
         const json = content && isRecord(content["application/json"]) ? content["application/json"] : null;
         const isError = /^[45]/.test(status);
-        if (isError && json && isRecord(json.schema) && isRecord(json.schema.properties) && json.schema.properties.error) {
+        if (
+          isError &&
+          json &&
+          isRecord(json.schema) &&
+          isRecord(json.schema.properties) &&
+          json.schema.properties.error
+        ) {
           const { schema: _inline, ...media } = json;
           response.content = { "application/json": { ...media, schema: errorRef } };
         }
         if (isError && path.startsWith("/s/")) {
           // A share link's public pages answer their refusals as HTML pages (a browser shows them), the rate limit's
           // too; what is refused before the route runs (a body it cannot read) is answered as anywhere else, as JSON.
-          if (json && isRecord(json.schema) && json.schema.type === "string") response.content = { "text/html": { schema: { type: "string" } } };
+          if (json && isRecord(json.schema) && json.schema.type === "string")
+            response.content = { "text/html": { schema: { type: "string" } } };
         }
         const answers: JsonSchema = {};
         const writes = method !== "get" && path.startsWith("/api/v1/");
         // A write answering nothing (204) answers 202 with nothing too.
-        if (status === "202" && writes && json && isRecord(json.schema) && json.schema.type === "null") delete response.content;
+        if (status === "202" && writes && json && isRecord(json.schema) && json.schema.type === "null")
+          delete response.content;
         if (/^2/.test(status) && operation.produces && json) {
           // A route answering JSON besides other media types (a diff: text, or hunks on Accept: application/json)
           // keeps its JSON schema for application/json; the other types are strings.
@@ -301,16 +399,23 @@ function finishDocument(document: JsonSchema): JsonSchema {
         if (status === "202" && writes && !operation.accepted) answers["X-Read-Side"] = responseHeaders.readSide;
         if (/^2/.test(status) && writes && !operation.accepted) {
           answers["X-Consistency-Token"] = responseHeaders.consistency;
-          if (operation.errors?.includes("idempotency_key_mismatch")) answers["Idempotent-Replayed"] = responseHeaders.replayed;
+          if (operation.errors?.includes("idempotency_key_mismatch"))
+            answers["Idempotent-Replayed"] = responseHeaders.replayed;
         }
-        if ((status === "206" || status === "416") && operation.ranged) answers["Content-Range"] = responseHeaders.contentRange;
-        if ((status === "201" || status === "202") && operation.location) answers.Location = responseHeaders.location(operation.location);
+        if ((status === "206" || status === "416") && operation.ranged)
+          answers["Content-Range"] = responseHeaders.contentRange;
+        if ((status === "201" || status === "202") && operation.location)
+          answers.Location = responseHeaders.location(operation.location);
         if ((status === "302" || status === "303") && operation.redirect) {
           // A 302 leaves the site (to the OpenID provider): its Location is an absolute URL, not a path of ours.
-          answers.Location = status === "302" ? header(operation.redirect.location, { type: "string", format: "uri" }) : responseHeaders.location(operation.redirect.location);
+          answers.Location =
+            status === "302"
+              ? header(operation.redirect.location, { type: "string", format: "uri" })
+              : responseHeaders.location(operation.redirect.location);
           answers["Set-Cookie"] = header(operation.redirect.cookie);
         }
-        if (status === "429" || status === "503" || status === "5XX") answers["Retry-After"] = responseHeaders.retryAfter;
+        if (status === "429" || status === "503" || status === "5XX")
+          answers["Retry-After"] = responseHeaders.retryAfter;
         // Sent on every answer of this status (test/http/api-conformance.test.ts checks it): a client may rely on them.
         const always = ["X-Consistency-Token", "ETag", "Location", ...(status === "429" ? ["Retry-After"] : [])];
         for (const name of always) if (isRecord(answers[name])) answers[name] = { ...answers[name], required: true };
@@ -322,12 +427,23 @@ function finishDocument(document: JsonSchema): JsonSchema {
   const schemas = isRecord(components.schemas) ? components.schemas : {};
   return {
     ...document,
-    components: { ...components, schemas: { ...withoutUnusedInputs(document, schemas), [ERROR_SCHEMA]: errorJsonSchema() } },
+    components: {
+      ...components,
+      schemas: { ...withoutUnusedInputs(document, schemas), [ERROR_SCHEMA]: errorJsonSchema() },
+    },
   };
 }
 
 const tagOf = (path: string): string =>
-  path.endsWith("/share-links") ? "share-links" : path.startsWith("/api/v1/") ? (path.split("/")[3] ?? "api") : path.startsWith("/s/") ? "public" : path.startsWith("/auth/") ? "sign-in" : OPERATIONS_TAG;
+  path.endsWith("/share-links")
+    ? "share-links"
+    : path.startsWith("/api/v1/")
+      ? (path.split("/")[3] ?? "api")
+      : path.startsWith("/s/")
+        ? "public"
+        : path.startsWith("/auth/")
+          ? "sign-in"
+          : OPERATIONS_TAG;
 
 /**
  * Serves the API's OpenAPI document at /api/v1/openapi.json and the reference page at /docs. `peerDocumentUrl`
@@ -346,10 +462,22 @@ export async function registerApiReference(app: App, options: { peerDocumentUrl?
           oauth2: {
             type: "oauth2",
             description: OAUTH_DESCRIPTION,
-            flows: { authorizationCode: { authorizationUrl: "/oauth/authorize", tokenUrl: "/oauth/token", refreshUrl: "/oauth/token", scopes: SCOPE_DESCRIPTIONS } },
+            flows: {
+              authorizationCode: {
+                authorizationUrl: "/oauth/authorize",
+                tokenUrl: "/oauth/token",
+                refreshUrl: "/oauth/token",
+                scopes: SCOPE_DESCRIPTIONS,
+              },
+            },
           },
           bearerToken: { type: "http", scheme: "bearer", description: BEARER_DESCRIPTION },
-          browserSession: { type: "apiKey", in: "cookie", name: SESSION_COOKIE, description: "The session cookie of a signed-in browser" },
+          browserSession: {
+            type: "apiKey",
+            in: "cookie",
+            name: SESSION_COOKIE,
+            description: "The session cookie of a signed-in browser",
+          },
         },
       },
       tags: TAGS,
@@ -359,7 +487,8 @@ export async function registerApiReference(app: App, options: { peerDocumentUrl?
       // The MCP server speaks JSON-RPC as the MCP specification describes it, and the OAuth authorization server
       // OAuth: they and their RFC 9728 / RFC 8414 metadata are not operations of the reference.
       const mcp = url === "/mcp" || url.startsWith("/.well-known/") || url.startsWith("/oauth/");
-      if (url.startsWith("/internal/") || url === OPENAPI_PATH || url.startsWith(DOCS_PREFIX) || mcp) return { schema: { ...route.schema, hide: true }, url };
+      if (url.startsWith("/internal/") || url === OPENAPI_PATH || url.startsWith(DOCS_PREFIX) || mcp)
+        return { schema: { ...route.schema, hide: true }, url };
       const { schema: transformed } = jsonSchemaTransform(input);
       const schema: JsonSchema = { ...transformed };
       const access = route.config?.access;
@@ -368,12 +497,20 @@ export async function registerApiReference(app: App, options: { peerDocumentUrl?
       const responses = { ...(schema.response as Record<string, JsonSchema> | undefined) };
       const errorSchema = responses["4xx"];
       delete responses["4xx"];
-      if (errorSchema) Object.assign(responses, errorResponses(errorSchema, errorCodes(route, access, operation?.errors ?? [], "5xx" in responses)));
+      if (errorSchema)
+        Object.assign(
+          responses,
+          errorResponses(errorSchema, errorCodes(route, access, operation?.errors ?? [], "5xx" in responses)),
+        );
       for (const [status, description] of Object.entries(successDescriptions)) {
         const response = responses[status];
         if (response) responses[status] = { ...response, description };
       }
-      if (responses["5xx"]) responses["5xx"] = { ...responses["5xx"], description: "`{error: {code, message}}` with code `internal`, `consistency_timeout` or `unavailable`" };
+      if (responses["5xx"])
+        responses["5xx"] = {
+          ...responses["5xx"],
+          description: "`{error: {code, message}}` with code `internal`, `consistency_timeout` or `unavailable`",
+        };
       const form = route.config?.form;
       const body = form ? z.toJSONSchema(form, { io: "input" }) : (schema.body as JsonSchema | undefined);
       return {
@@ -385,7 +522,11 @@ export async function registerApiReference(app: App, options: { peerDocumentUrl?
           tags: [tagOf(path)],
           security: securityOf(access),
           ...(Object.keys(responses).length > 0 ? { response: responses } : {}),
-          ...(body && operation?.example !== undefined ? { body: { ...body, examples: [operation.example] } } : form ? { body } : {}),
+          ...(body && operation?.example !== undefined
+            ? { body: { ...body, examples: [operation.example] } }
+            : form
+              ? { body }
+              : {}),
         },
       };
     },
@@ -399,5 +540,7 @@ export async function registerApiReference(app: App, options: { peerDocumentUrl?
     // The page's own request for the document first makes sure the peer's half has been fetched.
     ...(peer ? { uiHooks: { onRequest: (_request, _reply, done) => void peer.get().then(() => done(), done) } } : {}),
   });
-  app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => (peer ? mergeDocuments(app.swagger(), await peer.get()) : app.swagger()));
+  app.get(OPENAPI_PATH, { schema: { hide: true } }, async () =>
+    peer ? mergeDocuments(app.swagger(), await peer.get()) : app.swagger(),
+  );
 }

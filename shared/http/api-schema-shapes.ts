@@ -3,19 +3,23 @@
 
 export type JsonSchema = Record<string, unknown>;
 
-export const isRecord = (value: unknown): value is JsonSchema => value !== null && typeof value === "object" && !Array.isArray(value);
+export const isRecord = (value: unknown): value is JsonSchema =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
 /** Array.isArray, but the items stay unknown instead of any. */
 export const isList = (value: unknown): value is readonly unknown[] => Array.isArray(value);
 
 /** A request body that is not JSON: text, or bytes of a type (a zip). */
-export const bodyOf = (type: string): JsonSchema => (type.startsWith("text/") ? { type: "string" } : { type: "string", contentMediaType: type });
+export const bodyOf = (type: string): JsonSchema =>
+  type.startsWith("text/") ? { type: "string" } : { type: "string", contentMediaType: type };
 
 /** The object (or named schema) a JSON answer's schema is, or holds among its alternatives; null when none. */
 export function objectMemberOf(schema: unknown): JsonSchema | null {
   if (!isRecord(schema)) return null;
   if (schema.type === "object" || typeof schema.$ref === "string") return schema;
   const members = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : [];
-  const found: unknown = members.find((member: unknown) => isRecord(member) && (member.type === "object" || typeof member.$ref === "string"));
+  const found: unknown = members.find(
+    (member: unknown) => isRecord(member) && (member.type === "object" || typeof member.$ref === "string"),
+  );
   return isRecord(found) ? found : null;
 }
 
@@ -33,7 +37,10 @@ export function mediaOf(types: readonly string[]): JsonSchema {
  * named schema and no request body refers to.
  */
 export function withoutUnusedInputs(document: JsonSchema, schemas: JsonSchema): JsonSchema {
-  const text = JSON.stringify({ ...document, components: { ...(isRecord(document.components) ? document.components : {}), schemas: {} } });
+  const text = JSON.stringify({
+    ...document,
+    components: { ...(isRecord(document.components) ? document.components : {}), schemas: {} },
+  });
   const used = (name: string) => text.includes(`"#/components/schemas/${name}"`);
   return Object.fromEntries(
     Object.entries(schemas)
@@ -44,7 +51,8 @@ export function withoutUnusedInputs(document: JsonSchema, schemas: JsonSchema): 
   );
 }
 
-const withoutKeys = (schema: JsonSchema, keys: readonly string[]): JsonSchema => Object.fromEntries(Object.entries(schema).filter(([key]) => !keys.includes(key)));
+const withoutKeys = (schema: JsonSchema, keys: readonly string[]): JsonSchema =>
+  Object.fromEntries(Object.entries(schema).filter(([key]) => !keys.includes(key)));
 
 /**
  * A multipart body's binary parts: `format: binary` (a generated client types it as a Blob: see the client's
@@ -53,5 +61,11 @@ const withoutKeys = (schema: JsonSchema, keys: readonly string[]): JsonSchema =>
 export function withPartEncodings(content: JsonSchema, accepted: Record<string, string>): JsonSchema {
   const form = content["multipart/form-data"];
   if (!isRecord(form)) return content;
-  return { ...content, "multipart/form-data": { ...form, encoding: Object.fromEntries(Object.entries(accepted).map(([part, contentType]) => [part, { contentType }])) } };
+  return {
+    ...content,
+    "multipart/form-data": {
+      ...form,
+      encoding: Object.fromEntries(Object.entries(accepted).map(([part, contentType]) => [part, { contentType }])),
+    },
+  };
 }

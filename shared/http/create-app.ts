@@ -1,11 +1,22 @@
 // One fastify factory for every service: zod type provider, request ids, structured access logs, and the
 // single place where errors become `{error: {code, message}}` responses.
 import { randomUUID } from "node:crypto";
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type RawServerDefault } from "fastify";
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type RawServerDefault,
+} from "fastify";
 import type { FastifySchemaValidationError } from "fastify/types/schema.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { hasZodFastifySchemaValidationErrors, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import {
+  hasZodFastifySchemaValidationErrors,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from "fastify-type-provider-zod";
 import type { Logger } from "pino";
 import { AppError, errorCatalogue, type ErrorCode } from "../errors/app-error.ts";
 import type { RequestMetrics } from "../metrics/metrics.port.ts";
@@ -46,13 +57,23 @@ function describeValidation(error: FastifyError): string {
 
 export function sendError(reply: FastifyReply, error: AppError) {
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-  return reply.code(error.status).type("application/json").send({ error: { code: error.code, message: error.message } });
+  return reply
+    .code(error.status)
+    .type("application/json")
+    .send({ error: { code: error.code, message: error.message } });
 }
 
-export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
+export type App = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
 
 /** What a request body may be: said in the 415 answer. */
-const ACCEPTED_TYPES = "application/json; text/markdown or text/plain for page content; application/zip for a vault import";
+const ACCEPTED_TYPES =
+  "application/json; text/markdown or text/plain for page content; application/zip for a vault import";
 /** Node's own default: long enough for a 10 MB upload over a slow link. */
 const DEFAULT_REQUEST_TIMEOUT_MS = 300_000;
 const JSON_ONLY = "application/json (only page content takes text/markdown or text/plain)";
@@ -67,7 +88,9 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
         ? [408, "request_timeout", "the request was not received in time", "Request Timeout"]
         : [400, "validation_failed", "the request could not be parsed", "Bad Request"];
   const body = JSON.stringify({ error: { code, message } });
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** Route patterns and their methods, so a known path asked with another method answers 405 with Allow. */
@@ -83,7 +106,8 @@ function methodsByPath(app: FastifyInstance) {
     }
     for (const method of Array.isArray(route.method) ? route.method : [route.method]) entry.methods.add(method);
   });
-  return (path: string): string[] => [...new Set(routes.filter((route) => route.pattern.test(path)).flatMap((route) => [...route.methods]))].sort();
+  return (path: string): string[] =>
+    [...new Set(routes.filter((route) => route.pattern.test(path)).flatMap((route) => [...route.methods]))].sort();
 }
 
 export function createApp(options: {
@@ -104,7 +128,12 @@ export function createApp(options: {
     // A request whose headers and body have not all arrived in this time is answered 408 and closed.
     requestTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     // How often Node looks for such requests: a tenth of the timeout, at most its own default of 30 s.
-    http: { connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor((options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS) / 10))) },
+    http: {
+      connectionsCheckingInterval: Math.min(
+        30_000,
+        Math.max(100, Math.floor((options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS) / 10)),
+      ),
+    },
     // No child logger per request (costly at these rates): our log lines carry reqId themselves.
     childLoggerFactory: (parent) => parent,
     clientErrorHandler: answerClientError,
@@ -112,7 +141,9 @@ export function createApp(options: {
     // Refusals the router makes before any route or error handler runs (a bad URL, a too-long parameter).
     frameworkErrors: (error, _request, reply) => {
       const refusal =
-        error.code === "FST_ERR_MAX_PARAM_LENGTH" ? new AppError("uri_too_long", "a path parameter is too long") : new AppError("validation_failed", "the request's URL could not be read");
+        error.code === "FST_ERR_MAX_PARAM_LENGTH"
+          ? new AppError("uri_too_long", "a path parameter is too long")
+          : new AppError("validation_failed", "the request's URL could not be read");
       void sendError(reply, refusal);
     },
     genReqId: (request) => {
@@ -151,9 +182,11 @@ export function createApp(options: {
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) return sendError(reply, error);
-    if (hasZodFastifySchemaValidationErrors(error)) return sendError(reply, new AppError("validation_failed", describeValidation(error)));
+    if (hasZodFastifySchemaValidationErrors(error))
+      return sendError(reply, new AppError("validation_failed", describeValidation(error)));
     const frameworkCode = error.code ? frameworkCodes[error.code] : undefined;
-    if (frameworkCode === "unsupported_media_type") return sendError(reply, new AppError(frameworkCode, `unsupported content type; send ${ACCEPTED_TYPES}`));
+    if (frameworkCode === "unsupported_media_type")
+      return sendError(reply, new AppError(frameworkCode, `unsupported content type; send ${ACCEPTED_TYPES}`));
     if (frameworkCode) return sendError(reply, new AppError(frameworkCode, error.message));
     const status = error.statusCode ?? 500;
     const mapped = statusCodes.get(status);
@@ -167,7 +200,12 @@ export function createApp(options: {
     const path = request.url.split("?")[0] ?? "";
     const allowed = allowedMethods(path);
     if (allowed.length > 0) {
-      return sendError(reply, new AppError("method_not_allowed", `${request.method} is not allowed on ${path}; use ${allowed.join(", ")}`, { allow: allowed.join(", ") }));
+      return sendError(
+        reply,
+        new AppError("method_not_allowed", `${request.method} is not allowed on ${path}; use ${allowed.join(", ")}`, {
+          allow: allowed.join(", "),
+        }),
+      );
     }
     return sendError(reply, new AppError("not_found", `no route ${request.method} ${path}`));
   });

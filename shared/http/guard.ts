@@ -26,7 +26,10 @@ export function installAuthentication(app: App, authenticator: Authenticator): v
   app.addHook("onRequest", async (request) => {
     const requirement = request.routeOptions.config.access;
     if (!requirement) return;
-    const principal = await authenticator.authenticate({ authorization: request.headers.authorization, cookie: request.headers.cookie }, request.id);
+    const principal = await authenticator.authenticate(
+      { authorization: request.headers.authorization, cookie: request.headers.cookie },
+      request.id,
+    );
     if ("scope" in requirement && principal.scopes !== null && !principal.scopes.includes(requirement.scope)) {
       throw new AppError("insufficient_scope", `this API token lacks the ${requirement.scope} scope`);
     }

@@ -10,7 +10,10 @@ export async function listenOn(app: Pick<FastifyInstance, "listen">, port: numbe
     return await app.listen({ port, host });
   } catch (error) {
     if (addressInUse.safeParse(error).success) {
-      throw new Error(`port ${port} on ${host} is already in use (EADDRINUSE): stop what holds it, or choose another port with PORT (e.g. PORT=3100)`, { cause: error });
+      throw new Error(
+        `port ${port} on ${host} is already in use (EADDRINUSE): stop what holds it, or choose another port with PORT (e.g. PORT=3100)`,
+        { cause: error },
+      );
     }
     throw error;
   }

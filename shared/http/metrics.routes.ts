@@ -25,22 +25,32 @@ function isLoopback(address: string): boolean {
 
 function admit(access: MetricsAccess, request: FastifyRequest): void {
   if (access.token === null) {
-    if (!isLoopback(request.ip)) throw new AppError("forbidden", "metrics are served to loopback clients only; set METRICS_TOKEN to scrape from elsewhere");
+    if (!isLoopback(request.ip))
+      throw new AppError(
+        "forbidden",
+        "metrics are served to loopback clients only; set METRICS_TOKEN to scrape from elsewhere",
+      );
     return;
   }
   const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1] ?? "";
   // Digests of equal length, so the comparison takes the same time whatever was sent.
   if (!timingSafeEqual(digest(given), digest(access.token))) {
-    throw new AppError("unauthenticated", "send the metrics token as Authorization: Bearer <METRICS_TOKEN>", { "www-authenticate": 'Bearer realm="metrics"' });
+    throw new AppError("unauthenticated", "send the metrics token as Authorization: Bearer <METRICS_TOKEN>", {
+      "www-authenticate": 'Bearer realm="metrics"',
+    });
   }
 }
 
 export function metricsRoute(app: App, metrics: Pick<Metrics, "exposition">, access: MetricsAccess): void {
-  app.get("/metrics", { schema: { response: { 200: z.string().describe("Prometheus text format") } } }, async (request, reply) => {
-    admit(access, request);
-    const { contentType, body } = await metrics.exposition();
-    return reply.type(contentType).header("cache-control", "private, no-store").send(body);
-  });
+  app.get(
+    "/metrics",
+    { schema: { response: { 200: z.string().describe("Prometheus text format") } } },
+    async (request, reply) => {
+      admit(access, request);
+      const { contentType, body } = await metrics.exposition();
+      return reply.type(contentType).header("cache-control", "private, no-store").send(body);
+    },
+  );
 }
 
 /**

@@ -61,7 +61,13 @@ function budgetsOf(spender: Spender, rateClass: RateLimitClass, policy: RateLimi
  * or throws 429 rate_limited past it; nothing when the class is not limited or the counter store is down (a
  * limiter outage must not become an API outage).
  */
-export async function spendBudget(limits: RateLimits, rateClass: RateLimitClass, spender: Spender, logger: FastifyBaseLogger, units = 1): Promise<Record<string, string>> {
+export async function spendBudget(
+  limits: RateLimits,
+  rateClass: RateLimitClass,
+  spender: Spender,
+  logger: FastifyBaseLogger,
+  units = 1,
+): Promise<Record<string, string>> {
   const policy = limits.policies[rateClass];
   if (!policy) return {};
   const at = (limits.now ?? Date.now)();
@@ -71,7 +77,8 @@ export async function spendBudget(limits: RateLimits, rateClass: RateLimitClass,
       budgetsOf(spender, rateClass, policy, limits.userFactor ?? 1).map(async (budget) => {
         const window = windowAt(rateClass, budget.caller, budget.policy, at);
         let count = 0;
-        for (let unit = 0; unit < units; unit += 1) count = await limits.counters.increment(window.key, budget.policy.windowSeconds);
+        for (let unit = 0; unit < units; unit += 1)
+          count = await limits.counters.increment(window.key, budget.policy.windowSeconds);
         return { budget, verdict: verdictFor(budget.policy, window, count) };
       }),
     );
@@ -81,20 +88,25 @@ export async function spendBudget(limits: RateLimits, rateClass: RateLimitClass,
   }
   // The answer names the budget that binds: the one refused (the shared one when both are: a fresh token would
   // not help), else the one with the least left.
-  const binding = spent.filter(({ verdict }) => !verdict.allowed).at(-1) ?? [...spent].sort((a, b) => a.verdict.remaining - b.verdict.remaining)[0];
+  const binding =
+    spent.filter(({ verdict }) => !verdict.allowed).at(-1) ??
+    [...spent].sort((a, b) => a.verdict.remaining - b.verdict.remaining)[0];
   if (!binding) return {};
   const { budget, verdict } = binding;
   const fields = rateLimitFields(budget.name, budget.policy, verdict);
   if (!verdict.allowed) {
     const whose = budget.name === rateClass ? "" : " across all your tokens and sessions";
-    throw new AppError("rate_limited", `too many ${rateClass} requests${whose}; retry in ${verdict.resetSeconds} s`, { ...fields, "retry-after": String(verdict.resetSeconds) });
+    throw new AppError("rate_limited", `too many ${rateClass} requests${whose}; retry in ${verdict.resetSeconds} s`, {
+      ...fields,
+      "retry-after": String(verdict.resetSeconds),
+    });
   }
   return fields;
 }
 
 export function installRateLimits(app: FastifyInstance, limits: RateLimits, logger: FastifyBaseLogger): void {
   app.addHook("preParsing", async (request, reply) => {
-    const rateClass = rateLimitClassOf(request.method, request.routeOptions.url ?? (request.url.split("?")[0] ?? ""));
+    const rateClass = rateLimitClassOf(request.method, request.routeOptions.url ?? request.url.split("?")[0] ?? "");
     if (!rateClass) return;
     const spender: Spender = request.principal ? { principal: request.principal } : { address: request.ip };
     reply.headers(await spendBudget(limits, rateClass, spender, logger));

@@ -5,7 +5,8 @@ import type { FastifySerializerCompiler } from "fastify/types/schema.js";
 import { z } from "zod";
 import { isList } from "./api-schema-shapes.ts";
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
 
 /**
  * Adapts zod's JSON Schema to what fast-json-stringify writes fastest: `propertyNames` (from z.record) only
@@ -18,7 +19,10 @@ function forFastJson(node: unknown): unknown {
   const branches = node.anyOf;
   if (isList(branches) && branches.length === 2) {
     const [first, second] = branches;
-    const scalar = [first, second].find((b) => isRecord(b) && typeof b.type === "string" && b.type !== "null" && b.type !== "object" && b.type !== "array");
+    const scalar = [first, second].find(
+      (b) =>
+        isRecord(b) && typeof b.type === "string" && b.type !== "null" && b.type !== "object" && b.type !== "array",
+    );
     const nullBranch = [first, second].find((b) => isRecord(b) && b.type === "null");
     if (isRecord(scalar) && nullBranch) {
       const { anyOf: _anyOf, ...rest } = node;

@@ -16,7 +16,13 @@ export const paginationQuery = z.object({
     .optional()
     .transform((value) => (value === undefined ? 50 : Number(value)))
     .pipe(z.number().int().min(1).max(100))
-    .meta({ type: "integer", minimum: 1, maximum: 100, description: "How many items to answer at most (50 when absent)" }),
+    .meta({
+      type: "integer",
+      minimum: 1,
+      maximum: 100,
+      description: "How many items to answer at most (50 when absent)",
+    }),
 });
 
-export const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), nextCursor: z.string().nullable() });
+export const listOf = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), nextCursor: z.string().nullable() });

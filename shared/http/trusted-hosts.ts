@@ -18,7 +18,9 @@ export class TrustedHosts {
   private readonly names: ReadonlySet<string>;
 
   constructor(publicBaseUrl: string | null, allowedHosts: readonly string[] = []) {
-    const configured = [...(publicBaseUrl ? [new URL(publicBaseUrl).host] : []), ...allowedHosts].map(hostnameOf).filter((name): name is string => name !== null);
+    const configured = [...(publicBaseUrl ? [new URL(publicBaseUrl).host] : []), ...allowedHosts]
+      .map(hostnameOf)
+      .filter((name): name is string => name !== null);
     this.names = new Set([...LOOPBACK, ...configured]);
   }
 

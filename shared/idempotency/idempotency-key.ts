@@ -9,7 +9,8 @@ const idempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{1,255}$/);
 
 export function parseIdempotencyKey(value: unknown): string {
   const parsed = idempotencyKeySchema.safeParse(value);
-  if (!parsed.success) throw new AppError("validation_failed", "Idempotency-Key header: must be 1 to 255 visible ASCII characters");
+  if (!parsed.success)
+    throw new AppError("validation_failed", "Idempotency-Key header: must be 1 to 255 visible ASCII characters");
   return parsed.data;
 }
 
@@ -18,5 +19,7 @@ export function parseIdempotencyKey(value: unknown): string {
  * is neither stored nor used as a stream name: only this hash is.
  */
 export function idempotencyKeyHash(callerId: UserId, key: string): string {
-  return createHash("sha256").update(JSON.stringify([callerId, key])).digest("hex");
+  return createHash("sha256")
+    .update(JSON.stringify([callerId, key]))
+    .digest("hex");
 }

@@ -35,9 +35,17 @@ export const idempotencyEventSchemas = [
     // The fingerprint is repeated so that a completion reads on its own, without the claim before it. `pageId`
     // names the page the answer tells of when its Location does not (an image upload's), so that the answer is
     // sealed, and erased, with that page (shared/erasure/sealed-content.ts); it is never replayed.
-    data: recordedResponseSchema.extend({ keyHash: keyHashSchema, fingerprint: fingerprintSchema, completedAt: z.iso.datetime(), pageId: pageIdSchema.optional() }),
+    data: recordedResponseSchema.extend({
+      keyHash: keyHashSchema,
+      fingerprint: fingerprintSchema,
+      completedAt: z.iso.datetime(),
+      pageId: pageIdSchema.optional(),
+    }),
   }),
-  z.object({ type: z.literal("IdempotencyKeyReleased"), data: z.object({ keyHash: keyHashSchema, releasedAt: z.iso.datetime() }) }),
+  z.object({
+    type: z.literal("IdempotencyKeyReleased"),
+    data: z.object({ keyHash: keyHashSchema, releasedAt: z.iso.datetime() }),
+  }),
 ] as const;
 export type IdempotencyEvent = z.infer<(typeof idempotencyEventSchemas)[number]>;
 
@@ -67,8 +75,12 @@ export const idempotencyDecider: Decider<IdempotencyCommand, IdempotencyState, I
   decide(command, state) {
     switch (command.type) {
       case "ClaimKey": {
-        const claim: IdempotencyEvent = { type: "IdempotencyKeyClaimed", data: { keyHash: command.keyHash, fingerprint: command.fingerprint, claimedAt: command.now } };
-        const sameRequest = (recorded: string) => recorded === command.fingerprint || recorded === command.unkeyedFingerprint;
+        const claim: IdempotencyEvent = {
+          type: "IdempotencyKeyClaimed",
+          data: { keyHash: command.keyHash, fingerprint: command.fingerprint, claimedAt: command.now },
+        };
+        const sameRequest = (recorded: string) =>
+          recorded === command.fingerprint || recorded === command.unkeyedFingerprint;
         switch (state.status) {
           case "free":
             return [claim];
@@ -120,7 +132,13 @@ export const idempotencyDecider: Decider<IdempotencyCommand, IdempotencyState, I
         return { status: "claimed", fingerprint: event.data.fingerprint, claimedAt: event.data.claimedAt };
       case "IdempotentRequestCompleted": {
         const { fingerprint, completedAt, status, body, consistencyToken, location, presentAgain } = event.data;
-        const response = { status, body, consistencyToken, ...(location === undefined ? {} : { location }), ...(presentAgain ? { presentAgain } : {}) };
+        const response = {
+          status,
+          body,
+          consistencyToken,
+          ...(location === undefined ? {} : { location }),
+          ...(presentAgain ? { presentAgain } : {}),
+        };
         return { status: "completed", fingerprint, completedAt, response };
       }
       case "IdempotencyKeyReleased":

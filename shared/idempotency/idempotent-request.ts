@@ -52,7 +52,8 @@ export interface WorkResult {
 
 export type IdempotentResponse = RecordedResponse & { readonly replayed: boolean };
 
-type Claim = { kind: "replay"; response: RecordedResponse } | { kind: "held"; state: IdempotencyState; revision: number };
+type Claim =
+  { kind: "replay"; response: RecordedResponse } | { kind: "held"; state: IdempotencyState; revision: number };
 
 /**
  * Runs `work` once for this caller's key and request, and returns its response; a retry of the same request
@@ -93,21 +94,32 @@ export async function runIdempotently(
   return { ...response, replayed: false };
 }
 
-async function claimKey(store: EventStore, stream: string, command: IdempotencyCommand, context: CommandContext): Promise<Claim> {
+async function claimKey(
+  store: EventStore,
+  stream: string,
+  command: IdempotencyCommand,
+  context: CommandContext,
+): Promise<Claim> {
   for (let attempt = 1; ; attempt += 1) {
     const { state, revision } = await loadState(store, stream, idempotencyDecider, isIdempotencyEvent);
     const events = idempotencyDecider.decide(command, state);
     if (events.length === 0) {
       // The decider claims nothing only when the request completed before: its response replays.
-      if (state.status !== "completed") throw new Error(`the idempotency decider neither claimed ${stream} nor found a response to replay`);
+      if (state.status !== "completed")
+        throw new Error(`the idempotency decider neither claimed ${stream} nor found a response to replay`);
       return { kind: "replay", response: state.response };
     }
     try {
-      const appended = await store.append(stream, toNewEvents(events, context), revision === -1 ? "no_stream" : revision);
+      const appended = await store.append(
+        stream,
+        toNewEvents(events, context),
+        revision === -1 ? "no_stream" : revision,
+      );
       return { kind: "held", state: events.reduce(idempotencyDecider.evolve, state), revision: appended.nextRevision };
     } catch (error) {
       if (!(error instanceof StreamConflictError)) throw error;
-      if (attempt >= MAX_CLAIM_ATTEMPTS) throw new AppError("conflict", "a request with this Idempotency-Key is still in progress; retry later");
+      if (attempt >= MAX_CLAIM_ATTEMPTS)
+        throw new AppError("conflict", "a request with this Idempotency-Key is still in progress; retry later");
     }
   }
 }

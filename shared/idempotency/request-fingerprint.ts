@@ -14,7 +14,8 @@ export interface FingerprintedRequest {
 /** Marks a keyed fingerprint; a bare 64-digit one was recorded before fingerprints were keyed. */
 const KEYED = "k1.";
 
-const canonicalRequest = (request: FingerprintedRequest): string => canonicalJson([request.method.toUpperCase(), request.path, request.body ?? null]);
+const canonicalRequest = (request: FingerprintedRequest): string =>
+  canonicalJson([request.method.toUpperCase(), request.path, request.body ?? null]);
 
 /**
  * A keyed hash rather than the request itself: a body may hold what must not be kept (docs/operations/erasure.md, "What stays linkable"),

@@ -37,7 +37,9 @@ export class DecodeGate {
     }
     if (whenBusy === "refuse" && this.waiting.length >= this.limits.queue) {
       return Promise.reject(
-        new AppError("unavailable", "too many images are being checked right now; retry shortly", { "retry-after": String(BUSY_RETRY_AFTER_SECONDS) }),
+        new AppError("unavailable", "too many images are being checked right now; retry shortly", {
+          "retry-after": String(BUSY_RETRY_AFTER_SECONDS),
+        }),
       );
     }
     // The turn passes straight from the releasing decode to this one, so `running` never drops in between.

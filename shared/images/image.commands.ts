@@ -3,4 +3,8 @@ import { deciderCommandHandler } from "../commands/decider-command-handler.ts";
 import type { ImageId } from "../kernel/ids.ts";
 import { imageDecider, imageEventSchemas, imageStream } from "./image.decider.ts";
 
-export const imageCommands = deciderCommandHandler({ decider: imageDecider, streamOf: (id: ImageId) => imageStream(id), eventSchemas: imageEventSchemas });
+export const imageCommands = deciderCommandHandler({
+  decider: imageDecider,
+  streamOf: (id: ImageId) => imageStream(id),
+  eventSchemas: imageEventSchemas,
+});

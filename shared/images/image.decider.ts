@@ -43,4 +43,3 @@ export const imageDecider: Decider<ImageCommand, ImageState, ImageEvent> = {
     return { exists: true, image: event.data };
   },
 };
-

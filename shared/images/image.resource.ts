@@ -3,22 +3,27 @@ import { z } from "zod";
 import { imageMimeTypeSchema } from "./image.decider.ts";
 import type { ImageRecord } from "./images.view.ts";
 
-export const imageResource = z.object({
-  id: z.uuid(),
-  url: z.string(),
-  markdown: z.string(),
-  filename: z.string(),
-  originalName: z.string(),
-  mimeType: imageMimeTypeSchema,
-  size: z.number().int(),
-  width: z.number().int(),
-  height: z.number().int(),
-}).meta({ id: "Image", description: "An uploaded image's record, with the markdown that shows it" });
+export const imageResource = z
+  .object({
+    id: z.uuid(),
+    url: z.string(),
+    markdown: z.string(),
+    filename: z.string(),
+    originalName: z.string(),
+    mimeType: imageMimeTypeSchema,
+    size: z.number().int(),
+    width: z.number().int(),
+    height: z.number().int(),
+  })
+  .meta({ id: "Image", description: "An uploaded image's record, with the markdown that shows it" });
 export type ImageResource = z.infer<typeof imageResource>;
 
 /** The upload form as the reference shows it; the route reads the parts as they stream and checks them itself. */
 export const imageUploadForm = z.object({
-  file: z.string().meta({ format: "binary", description: "the image: JPEG, PNG, GIF or WebP, at most 10 MB (10 × 2^20 bytes); its type is read from the bytes" }),
+  file: z.string().meta({
+    format: "binary",
+    description: "the image: JPEG, PNG, GIF or WebP, at most 10 MB (10 × 2^20 bytes); its type is read from the bytes",
+  }),
   alt: z.string().max(1000).meta({ description: "alternative text, one line; may be empty for a decorative image" }),
 });
 

@@ -29,7 +29,8 @@ export interface InspectedImage {
   readonly height: number;
 }
 
-const unsupported = (why: string): AppError => new AppError("unsupported_media_type", `file: ${why}; send a JPEG, PNG, GIF or WebP image`);
+const unsupported = (why: string): AppError =>
+  new AppError("unsupported_media_type", `file: ${why}; send a JPEG, PNG, GIF or WebP image`);
 
 export class ImageInspector {
   private readonly gate: DecodeGate;
@@ -50,7 +51,10 @@ async function inspect(bytes: Uint8Array): Promise<InspectedImage> {
   let width: number | undefined;
   let height: number | undefined;
   try {
-    ({ format, width, height } = await sharp(bytes, { failOn: "truncated", limitInputPixels: MAX_IMAGE_PIXELS }).metadata());
+    ({ format, width, height } = await sharp(bytes, {
+      failOn: "truncated",
+      limitInputPixels: MAX_IMAGE_PIXELS,
+    }).metadata());
   } catch {
     throw unsupported("not an image of an accepted type");
   }
@@ -67,7 +71,11 @@ async function inspect(bytes: Uint8Array): Promise<InspectedImage> {
       .toBuffer();
   } catch (error) {
     const tooLarge = error instanceof Error && /pixel limit/i.test(error.message);
-    throw unsupported(tooLarge ? `the image has more than ${MAX_IMAGE_PIXELS.toLocaleString("en")} pixels` : "the image is truncated or corrupt");
+    throw unsupported(
+      tooLarge
+        ? `the image has more than ${MAX_IMAGE_PIXELS.toLocaleString("en")} pixels`
+        : "the image is truncated or corrupt",
+    );
   }
   return { ...kind, width, height };
 }

@@ -20,13 +20,21 @@ const IMAGE_BLOB = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 
 export const imageBlobKey = (imageId: string, extension: string): string => `${imageId}.${extension}`;
 
-async function sweepOrphanImageBlobs(ports: { blobs: BlobStore; eventStore: EventStore }, now: Date): Promise<{ removed: number; kept: number; leftovers: number }> {
+async function sweepOrphanImageBlobs(
+  ports: { blobs: BlobStore; eventStore: EventStore },
+  now: Date,
+): Promise<{ removed: number; kept: number; leftovers: number }> {
   let removed = 0;
   let kept = 0;
   for await (const { key, storedAt } of ports.blobs.list()) {
     const imageId = IMAGE_BLOB.exec(key)?.[1];
     const attachmentId = attachmentIdOfBlob(key);
-    const owner = imageId !== undefined ? { stream: imageStream(imageId), recorded: "ImageUploaded" } : attachmentId !== null ? { stream: attachmentStream(attachmentId), recorded: "AttachmentUploaded" } : null;
+    const owner =
+      imageId !== undefined
+        ? { stream: imageStream(imageId), recorded: "ImageUploaded" }
+        : attachmentId !== null
+          ? { stream: attachmentStream(attachmentId), recorded: "AttachmentUploaded" }
+          : null;
     if (owner === null || now.getTime() - storedAt.getTime() < ORPHAN_GRACE_MS) continue;
     // A stream deleted for good holds no upload any more: its blob is an orphan like any other.
     const { events } = await ports.eventStore.read(owner.stream).catch((error: unknown) => {
@@ -45,12 +53,18 @@ async function sweepOrphanImageBlobs(ports: { blobs: BlobStore; eventStore: Even
 }
 
 /** Sweeps now and then every ORPHAN_SWEEP_INTERVAL_MS until stopped; a failed sweep is logged and retried next time. */
-export function startOrphanImageSweep(ports: { blobs: BlobStore; eventStore: EventStore; logger: Logger; clock: () => Date }): { stop(): Promise<void> } {
+export function startOrphanImageSweep(ports: {
+  blobs: BlobStore;
+  eventStore: EventStore;
+  logger: Logger;
+  clock: () => Date;
+}): { stop(): Promise<void> } {
   let running: Promise<void> = Promise.resolve();
   const sweep = () => {
     running = sweepOrphanImageBlobs(ports, ports.clock()).then(
       ({ removed, kept, leftovers }) => {
-        if (removed > 0 || leftovers > 0) ports.logger.info({ event: "images.orphans_removed", removed, kept, leftovers });
+        if (removed > 0 || leftovers > 0)
+          ports.logger.info({ event: "images.orphans_removed", removed, kept, leftovers });
       },
       (error: unknown) => ports.logger.warn({ event: "images.orphan_sweep_failed", err: error }),
     );

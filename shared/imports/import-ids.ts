@@ -16,7 +16,11 @@ export interface ImportScopes {
 }
 
 /** `keyedHash`: the key-encryption key's importScopeHash; `folderId` null for the owner's root. */
-export function importScopes(keyedHash: (scope: string) => string, place: { ownerId: string; folderId: string | null }, retry: { callerId: string; idempotencyKey: string } | null): ImportScopes {
+export function importScopes(
+  keyedHash: (scope: string) => string,
+  place: { ownerId: string; folderId: string | null },
+  retry: { callerId: string; idempotencyKey: string } | null,
+): ImportScopes {
   const vault = `v1.${keyedHash(`vault\n${place.ownerId}\n${place.folderId ?? "root"}`)}`;
   if (retry === null) return { vault, earlier: [] };
   const legacy = `${retry.callerId}\n${retry.idempotencyKey}`;

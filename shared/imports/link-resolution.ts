@@ -40,9 +40,14 @@ export class VaultIndex {
 
   /** The path a link target names, or null when no file matches. Links compare without case, as Obsidian does. */
   resolve(target: string): string | null {
-    const wanted = target.normalize("NFC").trim().replace(/^\.?\//, "").toLowerCase();
+    const wanted = target
+      .normalize("NFC")
+      .trim()
+      .replace(/^\.?\//, "")
+      .toLowerCase();
     if (wanted === "") return null;
-    const forms = this.extension && !wanted.endsWith(this.extension) ? [`${wanted}${this.extension}`, wanted] : [wanted];
+    const forms =
+      this.extension && !wanted.endsWith(this.extension) ? [`${wanted}${this.extension}`, wanted] : [wanted];
     for (const form of forms) {
       const exact = this.byPath.get(form);
       if (exact) return exact;

@@ -21,23 +21,36 @@ function stringField(value: unknown): string | null {
   return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
 }
 
-const keptAsText = (source: string, problem: string): ReadFrontmatter => ({ title: null, icon: null, block: `---\n${source}\n---`, problem });
+const keptAsText = (source: string, problem: string): ReadFrontmatter => ({
+  title: null,
+  icon: null,
+  block: `---\n${source}\n---`,
+  problem,
+});
 
 export function readFrontmatter(source: string): ReadFrontmatter {
-  if (source.length > FRONTMATTER_MAX_CHARS) return keptAsText(source, `its frontmatter is over ${FRONTMATTER_MAX_CHARS} characters and was kept as text`);
+  if (source.length > FRONTMATTER_MAX_CHARS)
+    return keptAsText(source, `its frontmatter is over ${FRONTMATTER_MAX_CHARS} characters and was kept as text`);
   try {
     const document = parseDocument(source);
     if (document.errors.length > 0) return keptAsText(source, "its frontmatter is not valid YAML and was kept as text");
     const data: unknown = document.toJS({ maxAliasCount: FRONTMATTER_MAX_ALIASES });
-    if (data === null || typeof data !== "object" || Array.isArray(data)) return { title: null, icon: null, block: source.trim() === "" ? null : `---\n${source}\n---`, problem: null };
+    if (data === null || typeof data !== "object" || Array.isArray(data))
+      return { title: null, icon: null, block: source.trim() === "" ? null : `---\n${source}\n---`, problem: null };
     const fields = new Map(Object.entries(data));
     const title = stringField(fields.get("title"));
     const icon = stringField(fields.get("icon")) ?? stringField(fields.get("emoji"));
     for (const key of ["title", "icon", "emoji"]) document.delete(key);
-    const rest = document.contents && "items" in document.contents && document.contents.items.length > 0 ? document.toString().trimEnd() : null;
+    const rest =
+      document.contents && "items" in document.contents && document.contents.items.length > 0
+        ? document.toString().trimEnd()
+        : null;
     return { title, icon, block: rest === null ? null : `---\n${rest}\n---`, problem: null };
   } catch {
     // The parser throws on what it refuses to expand (too many aliases): that is a property of the input.
-    return keptAsText(source, "its frontmatter could not be read (too many aliases or too deeply nested) and was kept as text");
+    return keptAsText(
+      source,
+      "its frontmatter could not be read (too many aliases or too deeply nested) and was kept as text",
+    );
   }
 }

@@ -40,7 +40,12 @@ export class NoteRewriter {
 
   session(links: VaultLinks): NoteRewriteSession {
     const importId = randomUUID();
-    let held: { scope: string; notePaths: string[]; images: { path: string; sha256: string }[]; attachmentPaths: string[] } | null = {
+    let held: {
+      scope: string;
+      notePaths: string[];
+      images: { path: string; sha256: string }[];
+      attachmentPaths: string[];
+    } | null = {
       scope: links.scope,
       notePaths: [...links.notePaths],
       images: links.images.map((image) => ({ ...image })),
@@ -52,7 +57,8 @@ export class NoteRewriter {
         if (!held) throw new Error("the import's note session is closed");
         try {
           let outcome = await this.pool.run("rewriteNote", { importId, links: null, ...note }, options);
-          if (outcome.kind === "needsLinks") outcome = await this.pool.run("rewriteNote", { importId, links: held, ...note }, options);
+          if (outcome.kind === "needsLinks")
+            outcome = await this.pool.run("rewriteNote", { importId, links: held, ...note }, options);
           return outcome.kind === "rewritten" ? { kind: "rewritten", note: outcome.note } : { kind: "unreadable" };
         } catch (error) {
           // Limits are the note's; anything else (the pool cannot take work: 503) is the import's.

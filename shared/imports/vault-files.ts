@@ -57,7 +57,8 @@ export interface VaultAttachment {
   readonly source: FileSource;
 }
 
-const isSource = (content: string | Uint8Array | FileSource): content is FileSource => typeof content === "object" && "open" in content;
+const isSource = (content: string | Uint8Array | FileSource): content is FileSource =>
+  typeof content === "object" && "open" in content;
 
 /** Bytes in hand as a source. */
 const sourceOf = (bytes: Uint8Array): FileSource => ({ size: bytes.byteLength, open: async () => [bytes] });
@@ -80,7 +81,8 @@ function pathProblem(path: string): string | null {
   const segments = path.split("/");
   if (segments.some((segment) => segment === "")) return "the path has an empty segment";
   if (segments.some((segment) => segment === ".." || segment === ".")) return "the path has a '.' or '..' segment";
-  if (segments.some((segment) => segment.trim() !== segment || segment.trim() === "")) return "a path segment starts or ends with a space";
+  if (segments.some((segment) => segment.trim() !== segment || segment.trim() === ""))
+    return "a path segment starts or ends with a space";
   return null;
 }
 
@@ -153,7 +155,9 @@ export function sortVault(files: readonly VaultFile[]): SortedVault {
         continue;
       }
       if (Buffer.byteLength(content) > IMPORT_MAX_NOTE_BYTES) {
-        errors.push(`${label}: skipped: a note is at most ${IMPORT_MAX_NOTE_BYTES} bytes in UTF-8 (what one event may hold)`);
+        errors.push(
+          `${label}: skipped: a note is at most ${IMPORT_MAX_NOTE_BYTES} bytes in UTF-8 (what one event may hold)`,
+        );
         continue;
       }
       if (LONE_SURROGATE.test(content) || /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/.test(content)) {
@@ -161,7 +165,12 @@ export function sortVault(files: readonly VaultFile[]): SortedVault {
         continue;
       }
       const directory = posix.dirname(path) === "." ? "" : posix.dirname(path);
-      notes.push({ path, directory, name: posix.basename(path).slice(0, -".md".length), markdown: content.normalize("NFC") });
+      notes.push({
+        path,
+        directory,
+        name: posix.basename(path).slice(0, -".md".length),
+        markdown: content.normalize("NFC"),
+      });
     } else if (IMAGE_EXTENSIONS.has(extension)) {
       const bytes = fileBytes(file.content);
       if (!bytes) {

@@ -49,7 +49,8 @@ export function planFolders(notes: readonly VaultNote[], folderNameProblem: Fold
       continue;
     }
     kept.push({ ...note, directory: folder.path });
-    for (let path = folder.path; path !== ""; path = posix.dirname(path) === "." ? "" : posix.dirname(path)) directories.add(path);
+    for (let path = folder.path; path !== ""; path = posix.dirname(path) === "." ? "" : posix.dirname(path))
+      directories.add(path);
   }
   const ordered = [...directories].sort((a, b) => a.split("/").length - b.split("/").length || a.localeCompare(b));
   return { notes: kept, directories: ordered, errors };

@@ -52,7 +52,15 @@ function wikilinkParts(inner: string): { name: string; heading: string; alias: s
   return {
     name: (hash === -1 ? target : target.slice(0, hash)).trim(),
     // `Note#A#B` names the heading B below A: the anchor is the last one.
-    heading: hash === -1 ? "" : (target.slice(hash + 1).split("#").at(-1) ?? "").trim(),
+    heading:
+      hash === -1
+        ? ""
+        : (
+            target
+              .slice(hash + 1)
+              .split("#")
+              .at(-1) ?? ""
+          ).trim(),
     alias: pipe === -1 ? "" : unescaped.slice(pipe + 1).trim(),
   };
 }
@@ -68,7 +76,10 @@ export function headingSlug(heading: string): string {
 
 /** The note's markdown tree, wikilinks masked (see wikilinks.ts); offsets are the note's own. */
 export function parseNoteMarkdown(markdown: string): Root {
-  return fromMarkdown(maskWikilinks(markdown) ?? markdown, { extensions: [frontmatter(["yaml"])], mdastExtensions: [frontmatterFromMarkdown(["yaml"])] });
+  return fromMarkdown(maskWikilinks(markdown) ?? markdown, {
+    extensions: [frontmatter(["yaml"])],
+    mdastExtensions: [frontmatterFromMarkdown(["yaml"])],
+  });
 }
 
 function offsets(node: Nodes): { start: number; end: number } | null {
@@ -117,7 +128,13 @@ export function rewriteNote(markdown: string, resolver: NoteResolver): Rewritten
         return;
       }
       images.add(image.path);
-      if (bang === "!") replace(imageMarkdown(alias && !DISPLAY_SIZE.test(alias) ? alias : name.replace(/^.*\//, "").replace(IMAGE_FILE, ""), image.url));
+      if (bang === "!")
+        replace(
+          imageMarkdown(
+            alias && !DISPLAY_SIZE.test(alias) ? alias : name.replace(/^.*\//, "").replace(IMAGE_FILE, ""),
+            image.url,
+          ),
+        );
       else replace(`[${escapeMarkdownText(alias || name)}](${image.url})`);
       return;
     }
@@ -126,13 +143,17 @@ export function rewriteNote(markdown: string, resolver: NoteResolver): Rewritten
     if (file) {
       attachments.add(file.path);
       // Embedded or linked, a file becomes a link to its attachment, named by its alias or its file name.
-      replace(`[${escapeMarkdownText(alias && !DISPLAY_SIZE.test(alias) ? alias : name.replace(/^.*\//, ""))}](${file.url})`);
+      replace(
+        `[${escapeMarkdownText(alias && !DISPLAY_SIZE.test(alias) ? alias : name.replace(/^.*\//, ""))}](${file.url})`,
+      );
       return;
     }
     // A note embedded (`![[Other note]]`) becomes a link to its page, as a link to it would.
     const url = resolver.page(name);
     if (!url) {
-      problems.push(OTHER_FILE.test(name) ? `${kind} ${whole} names no imported file` : `link ${whole} names no imported note`);
+      problems.push(
+        OTHER_FILE.test(name) ? `${kind} ${whole} names no imported file` : `link ${whole} names no imported note`,
+      );
       return;
     }
     const anchor = heading && !block ? `#${headingSlug(heading)}` : "";
@@ -170,10 +191,18 @@ export function rewriteNote(markdown: string, resolver: NoteResolver): Rewritten
         const image = file ? null : resolver.image(target, true);
         if (image) {
           images.add(image.path);
-          replacements.push({ start: at.start, end: at.end, text: imageMarkdown(unmaskWikilinks(node.alt ?? ""), image.url) });
+          replacements.push({
+            start: at.start,
+            end: at.end,
+            text: imageMarkdown(unmaskWikilinks(node.alt ?? ""), image.url),
+          });
         } else if (file) {
           attachments.add(file.path);
-          replacements.push({ start: at.start, end: at.end, text: `[${escapeMarkdownText(unmaskWikilinks(node.alt ?? ""))}](${file.url})` });
+          replacements.push({
+            start: at.start,
+            end: at.end,
+            text: `[${escapeMarkdownText(unmaskWikilinks(node.alt ?? ""))}](${file.url})`,
+          });
         } else {
           problems.push(`image ${JSON.stringify(url)} names no imported ${IMAGE_FILE.test(target) ? "image" : "file"}`);
         }
@@ -189,16 +218,31 @@ export function rewriteNote(markdown: string, resolver: NoteResolver): Rewritten
           const image = resolver.image(safeDecode(target), true);
           if (image) {
             images.add(image.path);
-            replacements.push({ start: at.start, end: at.end, text: `[${markdown.slice(from.start, to.end)}](${image.url})` });
+            replacements.push({
+              start: at.start,
+              end: at.end,
+              text: `[${markdown.slice(from.start, to.end)}](${image.url})`,
+            });
             return;
           }
           problems.push(`link to ${JSON.stringify(target)} names no imported image`);
         }
-        if (at && from && to && !EXTERNAL.test(target) && OTHER_FILE.test(safeDecode(target)) && !IMAGE_FILE.test(safeDecode(target))) {
+        if (
+          at &&
+          from &&
+          to &&
+          !EXTERNAL.test(target) &&
+          OTHER_FILE.test(safeDecode(target)) &&
+          !IMAGE_FILE.test(safeDecode(target))
+        ) {
           const file = resolver.attachment(safeDecode(target), true);
           if (file) {
             attachments.add(file.path);
-            replacements.push({ start: at.start, end: at.end, text: `[${markdown.slice(from.start, to.end)}](${file.url})` });
+            replacements.push({
+              start: at.start,
+              end: at.end,
+              text: `[${markdown.slice(from.start, to.end)}](${file.url})`,
+            });
             return;
           }
           problems.push(`link to ${JSON.stringify(target)} names no imported file`);
@@ -207,7 +251,11 @@ export function rewriteNote(markdown: string, resolver: NoteResolver): Rewritten
           const url = resolver.page(safeDecode(target));
           const anchor = fragment ? `#${headingSlug(safeDecode(fragment))}` : "";
           if (url) {
-            replacements.push({ start: at.start, end: at.end, text: `[${markdown.slice(from.start, to.end)}](${url}${anchor})` });
+            replacements.push({
+              start: at.start,
+              end: at.end,
+              text: `[${markdown.slice(from.start, to.end)}](${url}${anchor})`,
+            });
             backlinks += 1;
             return;
           }

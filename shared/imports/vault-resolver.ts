@@ -26,10 +26,12 @@ export const importedPageId = (scope: string, notePath: string): string => deriv
  * An image's id as the import derives it: one per image file and its bytes, whichever notes embed it. Images
  * are never changed once uploaded, so an image whose bytes changed since the last import is a new one.
  */
-export const importedImageId = (scope: string, imagePath: string, sha256: string): string => derivedId(scope, "image", `${imagePath}\n${sha256}`);
+export const importedImageId = (scope: string, imagePath: string, sha256: string): string =>
+  derivedId(scope, "image", `${imagePath}\n${sha256}`);
 
 /** An attachment's id as the import derives it: one per file, whichever notes link it; a new import replaces its bytes. */
-export const importedAttachmentId = (scope: string, filePath: string): string => derivedId(scope, "attachment", filePath);
+export const importedAttachmentId = (scope: string, filePath: string): string =>
+  derivedId(scope, "attachment", filePath);
 
 export class VaultResolver {
   private readonly notes: VaultIndex;
@@ -41,8 +43,13 @@ export class VaultResolver {
 
   constructor(private readonly links: VaultLinks) {
     this.notes = new VaultIndex(links.notePaths, ".md");
-    this.images = new VaultIndex(links.images.map((image) => image.path), null);
-    this.imageIds = new Map(links.images.map((image) => [image.path, importedImageId(links.scope, image.path, image.sha256)]));
+    this.images = new VaultIndex(
+      links.images.map((image) => image.path),
+      null,
+    );
+    this.imageIds = new Map(
+      links.images.map((image) => [image.path, importedImageId(links.scope, image.path, image.sha256)]),
+    );
     this.attachments = new VaultIndex(links.attachmentPaths, null);
   }
 

@@ -21,7 +21,9 @@ const STAND_INS: ReadonlyMap<string, string> = new Map([
   ["&", "\u0007"],
   ["\\", "\u0008"],
 ]);
-const ORIGINALS: ReadonlyMap<string, string> = new Map([...STAND_INS].map(([original, standIn]) => [standIn, original]));
+const ORIGINALS: ReadonlyMap<string, string> = new Map(
+  [...STAND_INS].map(([original, standIn]) => [standIn, original]),
+);
 const MARKUP = /[*_`<&\\]/g;
 const STAND_IN = /[\u0001-\u0008]/g;
 
@@ -31,7 +33,11 @@ const STAND_IN = /[\u0001-\u0008]/g;
  */
 export function maskWikilinks(markdown: string): string | null {
   if (/[\u0001-\u0008]/.test(markdown)) return null;
-  return markdown.replace(WIKILINK, (_whole, bang: string, inner: string) => `${bang}\u0001\u0001${inner.replace(MARKUP, (character) => STAND_INS.get(character) ?? character)}\u0002\u0002`);
+  return markdown.replace(
+    WIKILINK,
+    (_whole, bang: string, inner: string) =>
+      `${bang}\u0001\u0001${inner.replace(MARKUP, (character) => STAND_INS.get(character) ?? character)}\u0002\u0002`,
+  );
 }
 
 /** A value the parser read from masked markdown (a frontmatter block, a link's URL) as the note wrote it. */

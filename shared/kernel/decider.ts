@@ -8,6 +8,9 @@ export interface Decider<Command, State, Event> {
   readonly evolve: (state: State, event: Event) => State;
 }
 
-export function fold<State, Event>(decider: Pick<Decider<unknown, State, Event>, "initialState" | "evolve">, events: readonly Event[]): State {
+export function fold<State, Event>(
+  decider: Pick<Decider<unknown, State, Event>, "initialState" | "evolve">,
+  events: readonly Event[],
+): State {
   return events.reduce((state, event) => decider.evolve(state, event), decider.initialState);
 }

@@ -11,4 +11,7 @@ const localPart = (address: string): string => address.slice(0, address.lastInde
 export const emailAddress = z
   .email()
   .refine((address) => octets(address) <= ADDRESS_MAX_OCTETS, `must be at most ${ADDRESS_MAX_OCTETS} octets (RFC 5321)`)
-  .refine((address) => octets(localPart(address)) <= LOCAL_PART_MAX_OCTETS, `the part before @ must be at most ${LOCAL_PART_MAX_OCTETS} octets (RFC 5321)`);
+  .refine(
+    (address) => octets(localPart(address)) <= LOCAL_PART_MAX_OCTETS,
+    `the part before @ must be at most ${LOCAL_PART_MAX_OCTETS} octets (RFC 5321)`,
+  );

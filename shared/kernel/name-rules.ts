@@ -11,7 +11,8 @@ const ZERO_WIDTH = /[\u00AD\u180E\u200B-\u200D\u2060\uFEFF]/g;
 /** Why `name` may not be a name, or null when it may. */
 export function nameProblem(name: string): string | null {
   if (CONTROL_CHARACTERS.test(name)) return "must not hold control characters";
-  if (BIDI_CONTROLS.test(name)) return "must not hold bidirectional override or isolate characters (U+202A–U+202E, U+2066–U+2069)";
+  if (BIDI_CONTROLS.test(name))
+    return "must not hold bidirectional override or isolate characters (U+202A–U+202E, U+2066–U+2069)";
   return null;
 }
 

@@ -30,7 +30,9 @@ export function textField(options: { max: number; multiLine?: boolean; trim?: bo
 
 /** Like textField, and not empty nor made only of invisible characters. */
 export function visibleTextField(options: { max: number; multiLine?: boolean; trim?: boolean }) {
-  return textField(options).pipe(z.string().refine((text) => !INVISIBLE_ONLY.test(text), "must not be empty or only invisible characters"));
+  return textField(options).pipe(
+    z.string().refine((text) => !INVISIBLE_ONLY.test(text), "must not be empty or only invisible characters"),
+  );
 }
 
 /** A name or title (name-rules.ts): visible text without bidirectional controls either. */

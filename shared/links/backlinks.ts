@@ -16,11 +16,21 @@ export interface Backlink {
   readonly position: number;
 }
 
-export async function backlinksOf(views: ReadModels, principal: Principal, pageId: string, query: { before: number | null; limit: number }): Promise<Page<Backlink>> {
+export async function backlinksOf(
+  views: ReadModels,
+  principal: Principal,
+  pageId: string,
+  query: { before: number | null; limit: number },
+): Promise<Page<Backlink>> {
   await visiblePage(views, principal, pageId);
   const context = await views.access.contextFor(principal.user.id);
   // Visibility is part of the query: links from pages the caller cannot see are neither read nor counted.
-  const links = await views.links.linksTo(pageId.toLowerCase(), visibilityFilter(context), query.before, query.limit + 1);
+  const links = await views.links.linksTo(
+    pageId.toLowerCase(),
+    visibilityFilter(context),
+    query.before,
+    query.limit + 1,
+  );
   // One link per source and target, each recorded by its own event: positions are unique within one target.
   const { rows, nextCursor } = pageOf(links, query.limit, (link) => ({ position: link.position, id: "" }));
   const data: Backlink[] = [];

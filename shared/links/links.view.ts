@@ -24,7 +24,12 @@ export interface LinksWriter<Tx> {
    * `position`, and links it kept keep their position. Each link records the source's owner (a page never changes
    * workspace): `ownerId` when the page is created by this event, otherwise the pages model's record of it.
    */
-  setLinks(tx: Tx, source: { readonly id: string; readonly ownerId: string | null }, targetIds: readonly string[], position: number): Promise<void>;
+  setLinks(
+    tx: Tx,
+    source: { readonly id: string; readonly ownerId: string | null },
+    targetIds: readonly string[],
+    position: number,
+  ): Promise<void>;
   /** The source page is gone (deleted): none of its links count any more. */
   removeSource(tx: Tx, sourceId: string): Promise<void>;
   /** The page was purged: the links to it go too (a later change of a page still linking to it records it again). */

@@ -6,7 +6,7 @@ export const redactedPaths = [
   "req.headers.cookie",
   "headers.authorization",
   "headers.cookie",
-  "res.headers[\"set-cookie\"]",
+  'res.headers["set-cookie"]',
   "token",
   "*.token",
   "secret",

@@ -43,4 +43,8 @@ export class MailNotSentError extends Error implements NotSent {
 
 /** Whether an error a mailer threw says the mail certainly did not leave. */
 export const isNotSent = (error: unknown): error is Error & NotSent =>
-  error instanceof Error && "notSent" in error && error.notSent === true && "permanent" in error && typeof error.permanent === "boolean";
+  error instanceof Error &&
+  "notSent" in error &&
+  error.notSent === true &&
+  "permanent" in error &&
+  typeof error.permanent === "boolean";

@@ -1,6 +1,7 @@
 // Mentions in markdown: a link whose target is `mention:<userId>` (`[@Ann](mention:3f1c…)`), valid CommonMark.
 // Found in one linear scan; rendered for readers outside the service (share pages, exports) as the link's text.
-const MENTION = /\[([^\]\n]*)\]\(mention:([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\)/g;
+const MENTION =
+  /\[([^\]\n]*)\]\(mention:([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\)/g;
 
 /** A text mentions at most this many distinct people; more are not recorded (nor reported unreachable). */
 const MAX_MENTIONS = 200;

@@ -22,6 +22,12 @@ export interface MentionsView {
 
 export interface MentionsWriter<Tx> {
   /** The source's text now mentions exactly `userIds` (on `pageId`); mentions kept keep their first position. */
-  setMentions(tx: Tx, source: MentionSource, pageId: string, userIds: readonly string[], position: number): Promise<void>;
+  setMentions(
+    tx: Tx,
+    source: MentionSource,
+    pageId: string,
+    userIds: readonly string[],
+    position: number,
+  ): Promise<void>;
   removeSource(tx: Tx, source: MentionSource): Promise<void>;
 }

@@ -4,13 +4,19 @@ import { effectivePermission, type AccessTarget } from "../access/effective-perm
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import { mentionedUserIds } from "./mentions.ts";
 
-export async function unreachableMentions(views: Pick<ReadModels, "users" | "access">, page: Omit<AccessTarget, "kind">, text: string): Promise<string[]> {
+export async function unreachableMentions(
+  views: Pick<ReadModels, "users" | "access">,
+  page: Omit<AccessTarget, "kind">,
+  text: string,
+): Promise<string[]> {
   const mentioned = mentionedUserIds(text);
   if (mentioned.length === 0) return [];
   const users = await views.users.getMany(mentioned);
   const unreachable: string[] = [];
   for (const userId of mentioned) {
-    const reachable = users.has(userId) && effectivePermission(await views.access.contextFor(userId), { kind: "page", ...page }) !== null;
+    const reachable =
+      users.has(userId) &&
+      effectivePermission(await views.access.contextFor(userId), { kind: "page", ...page }) !== null;
     if (!reachable) unreachable.push(userId);
   }
   return unreachable;

@@ -30,7 +30,12 @@ export interface ConsistencyWaitMetrics {
 
 export interface ProjectionMetrics {
   /** A batch was committed with its checkpoint; `lastOccurredAt` is the occurredAt of its last event. */
-  batchProjected(batch: { readonly position: number; readonly count: number; readonly lastOccurredAt: string; readonly seconds: number }): void;
+  batchProjected(batch: {
+    readonly position: number;
+    readonly count: number;
+    readonly lastOccurredAt: string;
+    readonly seconds: number;
+  }): void;
   /** A batch failed (it is retried); `stalled`: the same batch has failed again and again. A commit clears it. */
   batchFailed(stalled: boolean): void;
   /** Events a projection parked (shared/read-store/parked-events.port.ts), each counted once per projection. */
@@ -75,7 +80,16 @@ export interface WebhookMetrics {
 }
 
 /** Every port above, plus the text a scraper reads: one per process. */
-export interface Metrics extends RequestMetrics, AppendMetrics, ConsistencyWaitMetrics, ProjectionMetrics, DeliveryMetrics, BusMetrics, PublisherMetrics, WebhookMetrics {
+export interface Metrics
+  extends
+    RequestMetrics,
+    AppendMetrics,
+    ConsistencyWaitMetrics,
+    ProjectionMetrics,
+    DeliveryMetrics,
+    BusMetrics,
+    PublisherMetrics,
+    WebhookMetrics {
   cache(name: CacheName): CacheMetrics;
   exposition(): Promise<{ readonly contentType: string; readonly body: string }>;
 }

@@ -27,17 +27,28 @@ export function visibilityOf(views: Views, context: AccessContext): (n: Notifica
     known.set(`${kind}:${id}`, visible);
     return visible;
   };
-  return async (n) => (n.pageId === null || (await check("page", n.pageId))) && (n.folderId === null || (await check("folder", n.folderId)));
+  return async (n) =>
+    (n.pageId === null || (await check("page", n.pageId))) &&
+    (n.folderId === null || (await check("folder", n.folderId)));
 }
 
-export async function listNotifications(views: Views, userId: string, query: { before: number | null; limit: number; unreadOnly: boolean }): Promise<NotificationList> {
+export async function listNotifications(
+  views: Views,
+  userId: string,
+  query: { before: number | null; limit: number; unreadOnly: boolean },
+): Promise<NotificationList> {
   const visible = visibilityOf(views, await views.access.contextFor(userId));
   const data: NotificationRecord[] = [];
   let before = query.before;
   let scanned = 0;
   let nextBefore: number | null = null;
   while (scanned < MAX_ROWS_SCANNED_PER_PAGE) {
-    const chunk = await views.notifications.list({ userId, unreadOnly: query.unreadOnly, before, limit: Math.min(query.limit + 1, MAX_ROWS_SCANNED_PER_PAGE - scanned) });
+    const chunk = await views.notifications.list({
+      userId,
+      unreadOnly: query.unreadOnly,
+      before,
+      limit: Math.min(query.limit + 1, MAX_ROWS_SCANNED_PER_PAGE - scanned),
+    });
     for (const row of chunk) {
       scanned += 1;
       if (!(await visible(row))) {

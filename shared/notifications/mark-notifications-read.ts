@@ -12,7 +12,11 @@ import { notificationInboxDecider, notificationReadsStream } from "./notificatio
 export type MarkRead = { readonly ids: readonly string[] } | { readonly all: true };
 
 export async function markNotificationsRead(
-  ports: { readonly eventStore: EventStore; readonly views: Pick<ReadModels, "notifications" | "pages" | "folders" | "access">; readonly checkpoint: () => Promise<number> },
+  ports: {
+    readonly eventStore: EventStore;
+    readonly views: Pick<ReadModels, "notifications" | "pages" | "folders" | "access">;
+    readonly checkpoint: () => Promise<number>;
+  },
   context: CommandContext,
   mark: MarkRead,
 ): Promise<{ position: number | null }> {
@@ -27,10 +31,18 @@ export async function markNotificationsRead(
     const visible = visibilityOf(ports.views, await ports.views.access.contextFor(userId));
     for (const row of found) if (!(await visible(row))) throw new AppError("not_found", "notification not found");
     if (found.length !== ids.length) throw new AppError("not_found", "notification not found");
-    command = { type: "MarkNotificationsRead" as const, userId, ids: found.filter((row) => row.readAt === null).map((row) => row.id) };
+    command = {
+      type: "MarkNotificationsRead" as const,
+      userId,
+      ids: found.filter((row) => row.readAt === null).map((row) => row.id),
+    };
   }
   const events = notificationInboxDecider.decide(command, notificationInboxDecider.initialState);
   if (events.length === 0) return { position: null };
-  const { position } = await ports.eventStore.append(notificationReadsStream(userId), toNewEvents(events, context), "any");
+  const { position } = await ports.eventStore.append(
+    notificationReadsStream(userId),
+    toNewEvents(events, context),
+    "any",
+  );
   return { position };
 }

@@ -33,18 +33,29 @@ const withinWindow = (first: string, at: string): boolean => {
 };
 
 /** The notification the recipient holds after the event, given their latest one of the same key. */
-export function notificationAfter(latest: NotificationRecord | null, candidate: NotificationCandidate): NotificationRecord {
+export function notificationAfter(
+  latest: NotificationRecord | null,
+  candidate: NotificationCandidate,
+): NotificationRecord {
   const coalesceKey = candidate.coalesceKey ?? `event:${candidate.eventId}`;
   const id = notificationIdOf(candidate.eventId, candidate.userId);
   // The event was projected before (a replayed batch): nothing changes.
   if (latest !== null && (latest.id === id || latest.position === candidate.position)) return latest;
-  if (latest !== null && candidate.coalesceKey !== null && latest.readAt === null && withinWindow(latest.createdAt, candidate.occurredAt)) {
+  if (
+    latest !== null &&
+    candidate.coalesceKey !== null &&
+    latest.readAt === null &&
+    withinWindow(latest.createdAt, candidate.occurredAt)
+  ) {
     if (candidate.position < latest.position) return latest;
     return {
       ...latest,
       actorId: candidate.actorId,
       count: latest.count + 1,
-      actorIds: [candidate.actorId, ...latest.actorIds.filter((id) => id !== candidate.actorId)].slice(0, MAX_ACTORS_NAMED),
+      actorIds: [candidate.actorId, ...latest.actorIds.filter((id) => id !== candidate.actorId)].slice(
+        0,
+        MAX_ACTORS_NAMED,
+      ),
       updatedAt: candidate.occurredAt,
       position: candidate.position,
     };

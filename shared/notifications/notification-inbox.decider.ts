@@ -13,34 +13,62 @@ export const notificationInboxEventSchemas = [
   /** `ids` read, or with `upToPosition` every notification whose latest change is at or before it. */
   z.object({
     type: z.literal("NotificationsRead"),
-    data: z.object({ userId: userIdSchema, ids: z.array(z.uuid()).max(MAX_IDS_PER_MARK), upToPosition: z.number().int().nonnegative().nullable() }),
+    data: z.object({
+      userId: userIdSchema,
+      ids: z.array(z.uuid()).max(MAX_IDS_PER_MARK),
+      upToPosition: z.number().int().nonnegative().nullable(),
+    }),
   }),
-  z.object({ type: z.literal("NotificationDeliveryChanged"), data: z.object({ userId: userIdSchema, settings: notificationSettingsSchema }) }),
+  z.object({
+    type: z.literal("NotificationDeliveryChanged"),
+    data: z.object({ userId: userIdSchema, settings: notificationSettingsSchema }),
+  }),
 ] as const;
 export type NotificationInboxEvent = z.infer<(typeof notificationInboxEventSchemas)[number]>;
 
 export type NotificationInboxCommand =
   | { type: "MarkNotificationsRead"; userId: UserId; ids: readonly string[] }
   | { type: "MarkAllNotificationsRead"; userId: UserId; upToPosition: number }
-  | { type: "ChangeNotificationSettings"; userId: UserId; settings: NotificationSettings; current: NotificationSettings };
+  | {
+      type: "ChangeNotificationSettings";
+      userId: UserId;
+      settings: NotificationSettings;
+      current: NotificationSettings;
+    };
 
 /** Read marks need no history: a per-user stream appended without reading it back, so its length costs nothing. */
 export type NotificationInboxState = Record<string, never>;
 
 export const notificationReadsStream = (userId: string): string => `notification-reads-${userId}`;
 
-const sameSettings = (a: NotificationSettings, b: NotificationSettings): boolean => JSON.stringify(a) === JSON.stringify(b);
+const sameSettings = (a: NotificationSettings, b: NotificationSettings): boolean =>
+  JSON.stringify(a) === JSON.stringify(b);
 
-export const notificationInboxDecider: Decider<NotificationInboxCommand, NotificationInboxState, NotificationInboxEvent> = {
+export const notificationInboxDecider: Decider<
+  NotificationInboxCommand,
+  NotificationInboxState,
+  NotificationInboxEvent
+> = {
   initialState: {},
   decide(command) {
     switch (command.type) {
       case "MarkNotificationsRead":
-        return command.ids.length === 0 ? [] : [{ type: "NotificationsRead", data: { userId: command.userId, ids: [...command.ids], upToPosition: null } }];
+        return command.ids.length === 0
+          ? []
+          : [
+              {
+                type: "NotificationsRead",
+                data: { userId: command.userId, ids: [...command.ids], upToPosition: null },
+              },
+            ];
       case "MarkAllNotificationsRead":
-        return [{ type: "NotificationsRead", data: { userId: command.userId, ids: [], upToPosition: command.upToPosition } }];
+        return [
+          { type: "NotificationsRead", data: { userId: command.userId, ids: [], upToPosition: command.upToPosition } },
+        ];
       case "ChangeNotificationSettings":
-        return sameSettings(command.settings, command.current) ? [] : [{ type: "NotificationDeliveryChanged", data: { userId: command.userId, settings: command.settings } }];
+        return sameSettings(command.settings, command.current)
+          ? []
+          : [{ type: "NotificationDeliveryChanged", data: { userId: command.userId, settings: command.settings } }];
     }
   },
   evolve(state) {

@@ -2,7 +2,16 @@
 // or in a daily digest. Settings are per kind; a kind a user never set takes its default.
 import { z } from "zod";
 
-export const notificationKindSchema = z.enum(["mentioned", "replied", "thread_resolved", "thread_reopened", "shared", "workspace_added", "group_added", "watched_changed"]);
+export const notificationKindSchema = z.enum([
+  "mentioned",
+  "replied",
+  "thread_resolved",
+  "thread_reopened",
+  "shared",
+  "workspace_added",
+  "group_added",
+  "watched_changed",
+]);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;
 
 const deliverySchema = z.enum(["inbox", "email", "digest"]);

@@ -13,7 +13,12 @@ export const notificationResource = z
     threadId: z.uuid().optional(),
     createdAt: z.string(),
     readAt: z.string().nullable(),
-    count: z.number().int().min(1).optional().describe("How many events this notification stands for, when more than one (coalesced within the hour)"),
+    count: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe("How many events this notification stands for, when more than one (coalesced within the hour)"),
     actorIds: z.array(z.uuid()).optional().describe("Who caused them, latest first, when more than one event"),
   })
   .meta({ id: "Notification", description: "Something that happened that concerns the caller" });

@@ -38,7 +38,11 @@ export type AccessTokenVerdict = { ok: true; claims: AccessTokenClaims } | { ok:
  * `issuer` is PUBLIC_BASE_URL when the server has one: a token of any other issuer is refused. Without it, the
  * issuer is the address the client used, and the token's audience must be that issuer's resource.
  */
-export async function verifyAccessToken(token: string, key: KeyObject, options: { issuer: string | null; now: () => Date }): Promise<AccessTokenVerdict> {
+export async function verifyAccessToken(
+  token: string,
+  key: KeyObject,
+  options: { issuer: string | null; now: () => Date },
+): Promise<AccessTokenVerdict> {
   let payload: unknown;
   try {
     ({ payload } = await jwtVerify(token, key, {
@@ -54,7 +58,8 @@ export async function verifyAccessToken(token: string, key: KeyObject, options: 
   if (!parsed.success) return { ok: false, reason: "invalid access token" };
   const { iss, sub, aud, exp, client_id, scope, app_id } = parsed.data;
   const audiences = Array.isArray(aud) ? aud : [aud];
-  if (audiences.length !== 1 || audiences[0] !== resourceOf(iss)) return { ok: false, reason: "this access token is for another resource" };
+  if (audiences.length !== 1 || audiences[0] !== resourceOf(iss))
+    return { ok: false, reason: "this access token is for another resource" };
   const scopes = scope.split(" ").flatMap((name) => {
     const known = scopeSchema.safeParse(name);
     return known.success ? [known.data] : [];

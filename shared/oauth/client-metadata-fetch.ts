@@ -17,11 +17,14 @@ export interface MetadataFetchOptions {
 }
 
 /** A `fetch` for GET requests only, answering a WHATWG Response as the authorization server expects. */
-export function clientMetadataFetch(options: MetadataFetchOptions): (url: string | URL, init?: { headers?: HeadersInit }) => Promise<Response> {
+export function clientMetadataFetch(
+  options: MetadataFetchOptions,
+): (url: string | URL, init?: { headers?: HeadersInit }) => Promise<Response> {
   return (url, init) =>
     new Promise((resolve, reject) => {
       const target = new URL(url);
-      if (target.protocol !== "https:") return reject(new Error("client metadata documents are fetched over https only"));
+      if (target.protocol !== "https:")
+        return reject(new Error("client metadata documents are fetched over https only"));
       const host = target.hostname.replace(/^\[(.*)\]$/, "$1");
       if (isIP(host) !== 0 && !options.allowPrivateNetworks && !isPublicAddress(host)) {
         return reject(new Error(`refused: ${host} is a private, loopback or link-local address`));
@@ -30,22 +33,34 @@ export function clientMetadataFetch(options: MetadataFetchOptions): (url: string
       new Headers(init?.headers).forEach((value, name) => {
         if (name === "accept") headers[name] = value;
       });
-      const request = httpsRequest(target, { method: "GET", headers, lookup: checkedLookup(options.allowPrivateNetworks), agent: false, ...(options.ca ? { ca: options.ca } : {}) }, (response) => {
-        let received = 0;
-        response.on("data", (chunk: Buffer) => {
-          received += chunk.length;
-          if (received > MAX_BYTES) response.destroy(new Error("client metadata document too large"));
-        });
-        const answerHeaders = new Headers();
-        for (const [name, value] of Object.entries(response.headers)) {
-          if (typeof value === "string") answerHeaders.set(name, value);
-        }
-        const status = response.statusCode ?? 502;
-        // A Response with one of these statuses may carry no body: the answer is refused all the same (not 200).
-        const body = [204, 205, 304].includes(status) ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>);
-        if (body === null) response.resume();
-        resolve(new Response(body, { status, headers: answerHeaders }));
-      });
+      const request = httpsRequest(
+        target,
+        {
+          method: "GET",
+          headers,
+          lookup: checkedLookup(options.allowPrivateNetworks),
+          agent: false,
+          ...(options.ca ? { ca: options.ca } : {}),
+        },
+        (response) => {
+          let received = 0;
+          response.on("data", (chunk: Buffer) => {
+            received += chunk.length;
+            if (received > MAX_BYTES) response.destroy(new Error("client metadata document too large"));
+          });
+          const answerHeaders = new Headers();
+          for (const [name, value] of Object.entries(response.headers)) {
+            if (typeof value === "string") answerHeaders.set(name, value);
+          }
+          const status = response.statusCode ?? 502;
+          // A Response with one of these statuses may carry no body: the answer is refused all the same (not 200).
+          const body = [204, 205, 304].includes(status)
+            ? null
+            : (Readable.toWeb(response) as ReadableStream<Uint8Array>);
+          if (body === null) response.resume();
+          resolve(new Response(body, { status, headers: answerHeaders }));
+        },
+      );
       request.setTimeout(TIMEOUT_MS, () => request.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)));
       request.on("error", reject);
       request.end();

@@ -44,9 +44,14 @@ export interface ConsentView {
 }
 
 export function consentPage(view: ConsentView): string {
-  const clientUrl = view.clientUrl ? `<p>Its address: <code>${escapeHtml(view.clientUrl)}</code></p>` : "<p>It gave no address of its own.</p>";
+  const clientUrl = view.clientUrl
+    ? `<p>Its address: <code>${escapeHtml(view.clientUrl)}</code></p>`
+    : "<p>It gave no address of its own.</p>";
   const scopes = view.scopes
-    .map((scope) => `<label><input type="checkbox" name="scope" value="${escapeHtml(scope)}" checked> <code>${escapeHtml(scope)}</code>: ${escapeHtml(SCOPE_WORDS[scope])}</label>`)
+    .map(
+      (scope) =>
+        `<label><input type="checkbox" name="scope" value="${escapeHtml(scope)}" checked> <code>${escapeHtml(scope)}</code>: ${escapeHtml(SCOPE_WORDS[scope])}</label>`,
+    )
     .join("");
   return documentOf(
     `Authorize ${view.clientName}`,

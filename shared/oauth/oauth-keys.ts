@@ -13,7 +13,8 @@ export interface OAuthKeys {
   readonly cookieKeys: string[];
 }
 
-const derive = (secret: string, label: string, length: number): Buffer => Buffer.from(hkdfSync("sha256", secret, "workspace-oauth", label, length));
+const derive = (secret: string, label: string, length: number): Buffer =>
+  Buffer.from(hkdfSync("sha256", secret, "workspace-oauth", label, length));
 
 /** The DER prefix of a PKCS #8 Ed25519 private key; the 32-byte seed follows. */
 const ED25519_PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
@@ -22,7 +23,11 @@ const okpJwkSchema = z.object({ kty: z.literal("OKP"), crv: z.literal("Ed25519")
 
 export function oauthKeysFrom(secret: string): OAuthKeys {
   const seed = derive(secret, "access-token-signing-key", 32);
-  const privateKey = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: "der", type: "pkcs8" });
+  const privateKey = createPrivateKey({
+    key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]),
+    format: "der",
+    type: "pkcs8",
+  });
   const jwk = okpJwkSchema.parse(privateKey.export({ format: "jwk" }));
   const keyId = derive(secret, "access-token-key-id", 12).toString("base64url");
   return {

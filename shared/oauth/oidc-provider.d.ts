@@ -67,8 +67,16 @@ declare module "oidc-provider" {
     proxy: boolean;
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<Interaction>;
-    interactionFinished(req: IncomingMessage, res: ServerResponse, result: InteractionResult, options?: { mergeWithLastSubmission?: boolean }): Promise<void>;
-    readonly Grant: { new (init: { accountId: string; clientId: string }): Grant; find(id: string): Promise<Grant | undefined> };
+    interactionFinished(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: InteractionResult,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<void>;
+    readonly Grant: {
+      new (init: { accountId: string; clientId: string }): Grant;
+      find(id: string): Promise<Grant | undefined>;
+    };
     use(middleware: (context: ProviderContext, next: () => Promise<void>) => Promise<void>): void;
     readonly Client: { find(id: string): Promise<ClientInfo | undefined> };
     on(event: string, listener: (...args: unknown[]) => void): this;

@@ -31,10 +31,19 @@ export interface Addition {
   readonly maxChars: number;
 }
 
-export async function addContent(ports: WritePorts, actor: Actor, addition: Addition): Promise<{ position: number | null }> {
+export async function addContent(
+  ports: WritePorts,
+  actor: Actor,
+  addition: Addition,
+): Promise<{ position: number | null }> {
   const { page } = await pageAccess("edit")(ports.views, actor.principal, addition.pageId);
   const sent = addition.ifMatch !== undefined && addition.ifMatch.trim() !== "";
   const ifMatchRevision = sent ? revisionFromIfMatch(addition.ifMatch, page) : null;
   const { pageId, text, at, maxChars } = addition;
-  return pageAdditions.handle(ports.eventStore, pageId, { type: "AddContent", pageId, text, at, ifMatchRevision, maxChars }, actor.context);
+  return pageAdditions.handle(
+    ports.eventStore,
+    pageId,
+    { type: "AddContent", pageId, text, at, ifMatchRevision, maxChars },
+    actor.context,
+  );
 }

@@ -20,22 +20,39 @@ export interface NewPage {
   readonly templateId?: PageId | undefined;
 }
 
-async function fromTemplate(ports: WritePorts, actor: Actor, templateId: PageId, page: NewPage): Promise<{ title: string; icon: string | null; markdown: string }> {
+async function fromTemplate(
+  ports: WritePorts,
+  actor: Actor,
+  templateId: PageId,
+  page: NewPage,
+): Promise<{ title: string; icon: string | null; markdown: string }> {
   // Access first, on the listing row: a template the caller cannot view costs what a missing one costs.
   await visiblePage(ports.views, actor.principal, templateId);
-  const content = (await ports.views.templates.isTemplate(templateId)) ? await ports.views.pages.getContent(templateId) : null;
+  const content = (await ports.views.templates.isTemplate(templateId))
+    ? await ports.views.pages.getContent(templateId)
+    : null;
   if (!content) throw new AppError("not_found", "template not found");
   const values = { now: actor.context.now, author: actor.principal.user.name };
   const title = page.title ?? fillTemplateTitle(content.page.title, values);
-  if (title === "") throw new AppError("validation_failed", "title: the template's title is empty once filled; send a title");
+  if (title === "")
+    throw new AppError("validation_failed", "title: the template's title is empty once filled; send a title");
   const markdown = fillTemplate(content.markdown, { ...values, title }).normalize("NFC");
-  if (markdown.length > MARKDOWN_MAX_CHARS) throw new AppError("validation_failed", `markdown: the filled template would be longer than ${MARKDOWN_MAX_CHARS} characters`);
+  if (markdown.length > MARKDOWN_MAX_CHARS)
+    throw new AppError(
+      "validation_failed",
+      `markdown: the filled template would be longer than ${MARKDOWN_MAX_CHARS} characters`,
+    );
   return { title, icon: page.icon === undefined ? content.page.icon : page.icon, markdown };
 }
 
 /** The new page, where its events reached, and the mentions of its markdown that reach nobody. */
-export async function createPage(ports: WritePorts, actor: Actor, page: NewPage): Promise<{ pageId: PageId; position: number | null; unreachableMentions: string[] }> {
-  if (page.templateId !== undefined && page.markdown !== undefined) throw new AppError("validation_failed", "markdown: send markdown or templateId, not both");
+export async function createPage(
+  ports: WritePorts,
+  actor: Actor,
+  page: NewPage,
+): Promise<{ pageId: PageId; position: number | null; unreachableMentions: string[] }> {
+  if (page.templateId !== undefined && page.markdown !== undefined)
+    throw new AppError("validation_failed", "markdown: send markdown or templateId, not both");
   const ownerId = await ownerOfNewItem(ports.views, actor.principal, page.parentId);
   const fields =
     page.templateId === undefined
@@ -43,9 +60,21 @@ export async function createPage(ports: WritePorts, actor: Actor, page: NewPage)
       : await fromTemplate(ports, actor, page.templateId, page);
   if (fields.title === undefined) throw new AppError("validation_failed", "title: required without templateId");
   const pageId = pageIdSchema.parse(randomUUID());
-  const command = { type: "CreatePage" as const, pageId, ownerId, parentId: page.parentId, title: fields.title, icon: fields.icon, markdown: fields.markdown };
+  const command = {
+    type: "CreatePage" as const,
+    pageId,
+    ownerId,
+    parentId: page.parentId,
+    title: fields.title,
+    icon: fields.icon,
+    markdown: fields.markdown,
+  };
   const { position } = await pageCommands.handle(ports.eventStore, pageId, command, actor.context);
   const parent = page.parentId === null ? null : await ports.views.folders.get(page.parentId);
   const ancestorIds = parent === null ? [] : [parent.id, ...parent.ancestorIds];
-  return { pageId, position, unreachableMentions: await unreachableMentions(ports.views, { id: pageId, ownerId, ancestorIds }, fields.markdown) };
+  return {
+    pageId,
+    position,
+    unreachableMentions: await unreachableMentions(ports.views, { id: pageId, ownerId, ancestorIds }, fields.markdown),
+  };
 }

@@ -11,10 +11,20 @@ import { pageCommands } from "./page.commands.ts";
 export async function editContent(
   ports: WritePorts,
   actor: Actor,
-  request: { readonly pageId: PageId; readonly edits: readonly SpanEdit[]; readonly etag: string; readonly maxChars: number },
+  request: {
+    readonly pageId: PageId;
+    readonly edits: readonly SpanEdit[];
+    readonly etag: string;
+    readonly maxChars: number;
+  },
 ): Promise<{ position: number | null }> {
   const { page } = await pageAccess("edit")(ports.views, actor.principal, request.pageId);
   const ifMatchRevision = revisionFromIfMatch(request.etag, page);
   const { pageId, edits, maxChars } = request;
-  return pageCommands.handle(ports.eventStore, pageId, { type: "EditContent", pageId, edits, ifMatchRevision, maxChars }, actor.context);
+  return pageCommands.handle(
+    ports.eventStore,
+    pageId,
+    { type: "EditContent", pageId, edits, ifMatchRevision, maxChars },
+    actor.context,
+  );
 }

@@ -14,21 +14,44 @@ export interface ListPagesQuery {
   readonly limit: number;
 }
 
-export async function listPages(views: ReadModels, principal: Principal, query: ListPagesQuery): Promise<{ data: PageResource[]; nextCursor: string | null }> {
+export async function listPages(
+  views: ReadModels,
+  principal: Principal,
+  query: ListPagesQuery,
+): Promise<{ data: PageResource[]; nextCursor: string | null }> {
   const context = await views.access.contextFor(principal.user.id);
   const { limit, cursor, parentId } = query;
-  if (parentId !== undefined && !(await folderVisibleTo(views, context, parentId))) return { data: [], nextCursor: null };
-  const rows = await views.pages.list({ visibleTo: visibilityFilter(context), before: decodeListCursor(cursor), limit, parentId: parentId ?? null });
+  if (parentId !== undefined && !(await folderVisibleTo(views, context, parentId)))
+    return { data: [], nextCursor: null };
+  const rows = await views.pages.list({
+    visibleTo: visibilityFilter(context),
+    before: decodeListCursor(cursor),
+    limit,
+    parentId: parentId ?? null,
+  });
   const { rows: kept, nextCursor } = pageOf(rows, limit, (page) => ({ position: page.updatedPosition, id: page.id }));
   return { data: presentVisible(context, "page", kept, toPageResource), nextCursor };
 }
 
 /** One page of the folders the caller can see; with `parentId`, those directly inside it. */
-export async function listFolders(views: ReadModels, principal: Principal, query: ListPagesQuery): Promise<{ data: FolderResource[]; nextCursor: string | null }> {
+export async function listFolders(
+  views: ReadModels,
+  principal: Principal,
+  query: ListPagesQuery,
+): Promise<{ data: FolderResource[]; nextCursor: string | null }> {
   const context = await views.access.contextFor(principal.user.id);
   const { limit, cursor, parentId } = query;
-  if (parentId !== undefined && !(await folderVisibleTo(views, context, parentId))) return { data: [], nextCursor: null };
-  const rows = await views.folders.list({ visibleTo: visibilityFilter(context), before: decodeListCursor(cursor), limit, ...(parentId === undefined ? {} : { parentId }) });
-  const { rows: kept, nextCursor } = pageOf(rows, limit, (folder) => ({ position: folder.updatedPosition, id: folder.id }));
+  if (parentId !== undefined && !(await folderVisibleTo(views, context, parentId)))
+    return { data: [], nextCursor: null };
+  const rows = await views.folders.list({
+    visibleTo: visibilityFilter(context),
+    before: decodeListCursor(cursor),
+    limit,
+    ...(parentId === undefined ? {} : { parentId }),
+  });
+  const { rows: kept, nextCursor } = pageOf(rows, limit, (folder) => ({
+    position: folder.updatedPosition,
+    id: folder.id,
+  }));
   return { data: presentVisible(context, "folder", kept, toFolderResource), nextCursor };
 }

@@ -40,7 +40,11 @@ export function stripFrontmatter(document: string): string {
   const sent = splitFrontmatter(document);
   if (!sent) return document;
   const read = readServiceBlock(sent.yaml);
-  if ("problem" in read) throw new AppError("validation_failed", `body: ${read.problem}; send the markdown as JSON {"markdown": "..."} to store it as written`);
+  if ("problem" in read)
+    throw new AppError(
+      "validation_failed",
+      `body: ${read.problem}; send the markdown as JSON {"markdown": "..."} to store it as written`,
+    );
   return read.kept ? `---\n${read.kept}\n---\n${sent.body}` : sent.body;
 }
 

@@ -23,12 +23,21 @@ export function applySpanEdits(markdown: string, edits: readonly SpanEdit[], max
     if (edit.oldText === "") throw new AppError("validation_failed", `${where}: must not be empty`);
     const found = occurrences(text, edit.oldText, 2);
     const [at] = found;
-    if (at === undefined) throw new AppError("validation_failed", `${where}: not found in the page's markdown; read the page again and quote it exactly`);
-    if (found.length > 1) throw new AppError("validation_failed", `${where}: found several times in the page's markdown; quote more of the text around it so it occurs once`);
+    if (at === undefined)
+      throw new AppError(
+        "validation_failed",
+        `${where}: not found in the page's markdown; read the page again and quote it exactly`,
+      );
+    if (found.length > 1)
+      throw new AppError(
+        "validation_failed",
+        `${where}: found several times in the page's markdown; quote more of the text around it so it occurs once`,
+      );
     text = text.slice(0, at) + edit.newText + text.slice(at + edit.oldText.length);
   });
   // Two NFC texts side by side are not always NFC (a combining mark at the seam): the stored body is.
   const result = text.normalize("NFC");
-  if (result.length > maxChars) throw new AppError("validation_failed", `edits: the page's markdown would be longer than ${maxChars} characters`);
+  if (result.length > maxChars)
+    throw new AppError("validation_failed", `edits: the page's markdown would be longer than ${maxChars} characters`);
   return result;
 }

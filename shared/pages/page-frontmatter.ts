@@ -29,7 +29,8 @@ export function readServiceBlock(yaml: string): { kept: string } | { problem: st
     const document = parseDocument(yaml);
     if (document.errors.length > 0) return { problem: "its frontmatter is not valid YAML" };
     const data: unknown = document.toJS({ maxAliasCount: MAX_ALIASES });
-    if (data === null || typeof data !== "object" || Array.isArray(data)) return { problem: "its frontmatter is not a YAML mapping" };
+    if (data === null || typeof data !== "object" || Array.isArray(data))
+      return { problem: "its frontmatter is not a YAML mapping" };
     for (const key of SERVICE_FIELDS) document.delete(key);
     const contents = document.contents;
     return { kept: contents && "items" in contents && contents.items.length > 0 ? document.toString().trimEnd() : "" };

@@ -94,7 +94,8 @@ export function parseSearch(q: string): SearchTerm[] {
     }
   }
   if (terms.length === 0) throw new AppError("validation_failed", "querystring.q: must hold at least one word");
-  if (terms.length > SEARCH_MAX_TERMS) throw new AppError("validation_failed", `querystring.q: at most ${SEARCH_MAX_TERMS} words and phrases`);
+  if (terms.length > SEARCH_MAX_TERMS)
+    throw new AppError("validation_failed", `querystring.q: at most ${SEARCH_MAX_TERMS} words and phrases`);
   refuseCostlyTerms(terms);
   return terms;
 }
@@ -107,9 +108,11 @@ function refuseCostlyTerms(terms: readonly SearchTerm[]): void {
   };
   if (prefixes.length > SEARCH_MAX_PREFIXES) refuse(`at most ${SEARCH_MAX_PREFIXES} prefix terms (word*)`);
   const short = prefixes.find((prefix) => [...prefix].length < SEARCH_MIN_PREFIX_LENGTH);
-  if (short !== undefined) refuse(`a prefix term needs at least ${SEARCH_MIN_PREFIX_LENGTH} characters before its * (${short}*)`);
+  if (short !== undefined)
+    refuse(`a prefix term needs at least ${SEARCH_MIN_PREFIX_LENGTH} characters before its * (${short}*)`);
   if (phrases.length > SEARCH_MAX_PHRASES) refuse(`at most ${SEARCH_MAX_PHRASES} phrases`);
-  if (phrases.some((words) => words.length > SEARCH_MAX_PHRASE_WORDS)) refuse(`a phrase holds at most ${SEARCH_MAX_PHRASE_WORDS} words`);
+  if (phrases.some((words) => words.length > SEARCH_MAX_PHRASE_WORDS))
+    refuse(`a phrase holds at most ${SEARCH_MAX_PHRASE_WORDS} words`);
 }
 
 const escapeHtml = (text: string): string => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -130,7 +133,11 @@ export function encodeSearchCursor(offset: number, terms: readonly SearchTerm[],
   return Buffer.from(JSON.stringify({ o: offset, q: queryKey(terms, filters) })).toString("base64url");
 }
 
-export function decodeSearchCursor(cursor: string | undefined, terms: readonly SearchTerm[], filters?: SearchFilters): number {
+export function decodeSearchCursor(
+  cursor: string | undefined,
+  terms: readonly SearchTerm[],
+  filters?: SearchFilters,
+): number {
   if (cursor === undefined) return 0;
   try {
     const decoded = searchCursorSchema.parse(JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
@@ -160,7 +167,9 @@ interface Token {
  * text is read only as far as the window needs.
  */
 export function snippetOf(text: string, terms: readonly SearchTerm[], maxWords = 24): SnippetPart[] | null {
-  const words = terms.flatMap((term) => (term.kind === "word" ? [{ text: foldWord(term.text), prefix: term.prefix }] : []));
+  const words = terms.flatMap((term) =>
+    term.kind === "word" ? [{ text: foldWord(term.text), prefix: term.prefix }] : [],
+  );
   const phrases = terms.flatMap((term) => (term.kind === "phrase" ? [term.words.map(foldWord)] : []));
   const longest = Math.max(1, ...phrases.map((phrase) => phrase.length));
   const tokens: Token[] = [];
@@ -169,7 +178,8 @@ export function snippetOf(text: string, terms: readonly SearchTerm[], maxWords =
   for (const match of text.matchAll(SEARCH_WORD)) {
     const token = { start: match.index, end: match.index + match[0].length, folded: foldWord(match[0]) };
     const index = tokens.push(token) - 1;
-    if (words.some((word) => (word.prefix ? token.folded.startsWith(word.text) : token.folded === word.text))) runs.push([index, index]);
+    if (words.some((word) => (word.prefix ? token.folded.startsWith(word.text) : token.folded === word.text)))
+      runs.push([index, index]);
     for (const phrase of phrases) {
       const from = index - phrase.length + 1;
       if (from >= 0 && phrase.every((word, offset) => tokens[from + offset]?.folded === word)) runs.push([from, index]);

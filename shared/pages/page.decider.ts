@@ -23,8 +23,14 @@ export const pageEventSchemas = [
    * Schema version 2: the title it replaced, so the log reads "old → new" on its own. Version 1 events
    * (`{pageId, title}`) are upcast on read with `previousTitle: null` (see shared/event-store/upcasters.ts).
    */
-  z.object({ type: z.literal("PageRenamed"), data: z.object({ pageId: pageIdSchema, title: z.string(), previousTitle: z.string().nullable() }) }),
-  z.object({ type: z.literal("PageIconChanged"), data: z.object({ pageId: pageIdSchema, icon: z.string().nullable() }) }),
+  z.object({
+    type: z.literal("PageRenamed"),
+    data: z.object({ pageId: pageIdSchema, title: z.string(), previousTitle: z.string().nullable() }),
+  }),
+  z.object({
+    type: z.literal("PageIconChanged"),
+    data: z.object({ pageId: pageIdSchema, icon: z.string().nullable() }),
+  }),
   z.object({ type: z.literal("PageContentReplaced"), data: z.object({ pageId: pageIdSchema, markdown: z.string() }) }),
   /**
    * Since the trash: the owner, folder and title the page had when deleted, which the trash lists (absent on
@@ -59,14 +65,32 @@ export const pageEventSchemas = [
   /** Title, icon and content made those the page had at an earlier position of its history: a new change. */
   z.object({
     type: z.literal("PageRestored"),
-    data: z.object({ pageId: pageIdSchema, title: z.string(), icon: z.string().nullable(), markdown: z.string(), restoredFrom: z.number().int().nonnegative() }),
+    data: z.object({
+      pageId: pageIdSchema,
+      title: z.string(),
+      icon: z.string().nullable(),
+      markdown: z.string(),
+      restoredFrom: z.number().int().nonnegative(),
+    }),
   }),
-  z.object({ type: z.literal("PageMoved"), data: z.object({ pageId: pageIdSchema, parentId: folderIdSchema.nullable() }) }),
+  z.object({
+    type: z.literal("PageMoved"),
+    data: z.object({ pageId: pageIdSchema, parentId: folderIdSchema.nullable() }),
+  }),
 ] as const;
 export type PageEvent = z.infer<(typeof pageEventSchemas)[number]>;
 
 export type PageCommand =
-  | { type: "CreatePage"; pageId: PageId; ownerId: UserId; parentId: FolderId | null; title: string; icon: string | null; markdown: string; duplicatedFrom?: PageId }
+  | {
+      type: "CreatePage";
+      pageId: PageId;
+      ownerId: UserId;
+      parentId: FolderId | null;
+      title: string;
+      icon: string | null;
+      markdown: string;
+      duplicatedFrom?: PageId;
+    }
   | { type: "UpdatePage"; pageId: PageId; title?: string | undefined; icon?: string | null | undefined }
   | { type: "ReplaceContent"; pageId: PageId; markdown: string; ifMatchRevision: number }
   /**
@@ -74,14 +98,29 @@ export type PageCommand =
    * it to the newer content); `ifMatchRevision` only when the caller sent If-Match. The result stays within
    * `maxChars`.
    */
-  | { type: "AddContent"; pageId: PageId; text: string; at: "end" | "start"; ifMatchRevision: number | null; maxChars: number }
+  | {
+      type: "AddContent";
+      pageId: PageId;
+      text: string;
+      at: "end" | "start";
+      ifMatchRevision: number | null;
+      maxChars: number;
+    }
   /** Exact-span replacements on the markdown at `ifMatchRevision`, all or none (page-edits.ts). */
   | { type: "EditContent"; pageId: PageId; edits: readonly SpanEdit[]; ifMatchRevision: number; maxChars: number }
   | { type: "DeletePage"; pageId: PageId; deletedWith?: FolderId }
   /** From the trash into `parentId` (the caller checked it still exists); `createdAt` is the page's first event's. */
   | { type: "UndeletePage"; pageId: PageId; parentId: FolderId | null; createdAt: string }
   | { type: "PurgePage"; pageId: PageId }
-  | { type: "RestorePage"; pageId: PageId; title: string; icon: string | null; markdown: string; restoredFrom: number; ifMatchRevision: number }
+  | {
+      type: "RestorePage";
+      pageId: PageId;
+      title: string;
+      icon: string | null;
+      markdown: string;
+      restoredFrom: number;
+      ifMatchRevision: number;
+    }
   | { type: "MovePage"; pageId: PageId; parentId: FolderId | null };
 
 interface PageFields {
@@ -115,7 +154,10 @@ export const pageDecider: Decider<PageCommand, PageState, PageEvent> = {
         const page = live(state);
         const events: PageEvent[] = [];
         if (command.title !== undefined && command.title !== page.title) {
-          events.push({ type: "PageRenamed", data: { pageId: command.pageId, title: command.title, previousTitle: page.title } });
+          events.push({
+            type: "PageRenamed",
+            data: { pageId: command.pageId, title: command.title, previousTitle: page.title },
+          });
         }
         if (command.icon !== undefined && command.icon !== page.icon) {
           events.push({ type: "PageIconChanged", data: { pageId: command.pageId, icon: command.icon } });
@@ -140,7 +182,10 @@ export const pageDecider: Decider<PageCommand, PageState, PageEvent> = {
         // Two NFC texts side by side are not always NFC (a combining mark at the seam): the stored body is.
         const markdown = joined.normalize("NFC");
         if (markdown.length > command.maxChars) {
-          throw new AppError("validation_failed", `body: the page's markdown would be longer than ${command.maxChars} characters`);
+          throw new AppError(
+            "validation_failed",
+            `body: the page's markdown would be longer than ${command.maxChars} characters`,
+          );
         }
         return [{ type: "PageContentReplaced", data: { pageId: command.pageId, markdown } }];
       }
@@ -156,12 +201,36 @@ export const pageDecider: Decider<PageCommand, PageState, PageEvent> = {
       case "DeletePage": {
         const page = live(state);
         const alongWith = command.deletedWith === undefined ? {} : { deletedWith: command.deletedWith };
-        return [{ type: "PageDeleted", data: { pageId: command.pageId, ownerId: page.ownerId, parentId: page.parentId, title: page.title, ...alongWith } }];
+        return [
+          {
+            type: "PageDeleted",
+            data: {
+              pageId: command.pageId,
+              ownerId: page.ownerId,
+              parentId: page.parentId,
+              title: page.title,
+              ...alongWith,
+            },
+          },
+        ];
       }
       case "UndeletePage": {
         if (state.status !== "deleted") throw new AppError("not_found", "page not found in the trash");
         const { ownerId, title, icon, markdown } = state;
-        return [{ type: "PageUndeleted", data: { pageId: command.pageId, ownerId, parentId: command.parentId, title, icon, markdown, createdAt: command.createdAt } }];
+        return [
+          {
+            type: "PageUndeleted",
+            data: {
+              pageId: command.pageId,
+              ownerId,
+              parentId: command.parentId,
+              title,
+              icon,
+              markdown,
+              createdAt: command.createdAt,
+            },
+          },
+        ];
       }
       case "PurgePage":
         return state.status === "deleted" ? [{ type: "PagePurged", data: { pageId: command.pageId } }] : [];
@@ -183,7 +252,15 @@ export const pageDecider: Decider<PageCommand, PageState, PageEvent> = {
   },
   evolve(state, event) {
     if (event.type === "PageCreated") {
-      return { status: "live", revision: 0, ownerId: event.data.ownerId, parentId: event.data.parentId, title: event.data.title, icon: event.data.icon, markdown: event.data.markdown };
+      return {
+        status: "live",
+        revision: 0,
+        ownerId: event.data.ownerId,
+        parentId: event.data.parentId,
+        title: event.data.title,
+        icon: event.data.icon,
+        markdown: event.data.markdown,
+      };
     }
     if (state.status === "absent") return state;
     const next = { ...state, revision: state.revision + 1 };

@@ -6,22 +6,28 @@ import type { PageRecord } from "./page-record.ts";
 
 export const permissionValue = z.enum(["view", "comment", "edit", "admin", "owner"]);
 
-export const pageResource = z.object({
-  id: z.uuid(),
-  parentId: z.uuid().nullable(),
-  title: z.string(),
-  icon: z.string().nullable(),
-  cover: z.object({ type: z.string(), value: z.string() }).nullable(),
-  properties: z.record(z.string(), z.unknown()),
-  ownerId: z.uuid(),
-  permission: permissionValue,
-  createdAt: z.string(),
-  updatedAt: z.string(),
-}).meta({ id: "Page", description: "A page's record (its markdown is read from /content)" });
+export const pageResource = z
+  .object({
+    id: z.uuid(),
+    parentId: z.uuid().nullable(),
+    title: z.string(),
+    icon: z.string().nullable(),
+    cover: z.object({ type: z.string(), value: z.string() }).nullable(),
+    properties: z.record(z.string(), z.unknown()),
+    ownerId: z.uuid(),
+    permission: permissionValue,
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: "Page", description: "A page's record (its markdown is read from /content)" });
 export type PageResource = z.infer<typeof pageResource>;
 
 export const resolvedPageResource = pageResource
-  .extend({ folderPath: z.string().meta({ description: "The folder names from the root down, joined by `/` (`\"\"` at the root)" }) })
+  .extend({
+    folderPath: z
+      .string()
+      .meta({ description: 'The folder names from the root down, joined by `/` (`""` at the root)' }),
+  })
   .meta({ id: "PageWithPath", description: "A page's record with the path of the folder it is in" });
 
 /** Only from a record shaped for the caller (seenBy): parentId never names a folder they cannot view. */
@@ -41,7 +47,10 @@ export function toPageResource(page: Seen<PageRecord>, permission: Permission): 
 }
 
 /** A write's answer that carries the mentions of its text that reach nobody (ids only, never why). */
-const unreachableMentionsField = z.array(z.uuid()).meta({ description: "The user ids this write's text mentions who cannot view the page (or are unknown): those mentions notify no one" });
+const unreachableMentionsField = z.array(z.uuid()).meta({
+  description:
+    "The user ids this write's text mentions who cannot view the page (or are unknown): those mentions notify no one",
+});
 
 export const createdPageResource = pageResource
   .extend({ unreachableMentions: unreachableMentionsField })

@@ -49,7 +49,12 @@ export interface PagesWriter<Tx> {
   /** The page was purged: nothing of it stays (remove() leaves its listing row behind, marked deleted). */
   purge(tx: Tx, id: string): Promise<void>;
   /** The page now sits in `place` (null: at the root). */
-  move(tx: Tx, id: string, place: { parentId: string | null; ancestorIds: readonly string[]; folderPath: string }, changed: Changed & { revision: number }): Promise<void>;
+  move(
+    tx: Tx,
+    id: string,
+    place: { parentId: string | null; ancestorIds: readonly string[]; folderPath: string },
+    changed: Changed & { revision: number },
+  ): Promise<void>;
   /**
    * The folder `folder.id` was renamed or moved: every page below it takes its new ancestors and path; with
    * `changed` (a move) they count as changed at that position.

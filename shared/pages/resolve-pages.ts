@@ -22,14 +22,27 @@ const folderPathKey = (path: string): string =>
     .filter((part) => part.length > 0)
     .join("/");
 
-export async function resolvePages(views: ReadModels, principal: Principal, query: { readonly title: string; readonly folderPath?: string | undefined }): Promise<Array<PageResource & { folderPath: string }>> {
+export async function resolvePages(
+  views: ReadModels,
+  principal: Principal,
+  query: { readonly title: string; readonly folderPath?: string | undefined },
+): Promise<Array<PageResource & { folderPath: string }>> {
   const context = await views.access.contextFor(principal.user.id);
   const wantedPath = query.folderPath === undefined ? null : folderPathKey(query.folderPath);
   // Only pages the caller can see are candidates (the filter is inside the query), so a folderPath filter
   // applied here can be hidden by nothing but the caller's own same-titled pages.
-  const candidates = await views.pages.findByTitleKey(titleKey(query.title), visibilityFilter(context), RESOLVE_CANDIDATES);
+  const candidates = await views.pages.findByTitleKey(
+    titleKey(query.title),
+    visibilityFilter(context),
+    RESOLVE_CANDIDATES,
+  );
   // The path compared is the one the caller is shown, so a hidden folder's name matches nothing.
-  const inPath = candidates.filter((page) => wantedPath === null || folderPathKey(seenBy(context, page).folderPath) === wantedPath);
-  const data = presentVisible(context, "page", inPath, (page, permission) => ({ ...toPageResource(page, permission), folderPath: page.folderPath }));
+  const inPath = candidates.filter(
+    (page) => wantedPath === null || folderPathKey(seenBy(context, page).folderPath) === wantedPath,
+  );
+  const data = presentVisible(context, "page", inPath, (page, permission) => ({
+    ...toPageResource(page, permission),
+    folderPath: page.folderPath,
+  }));
   return data.slice(0, RESOLVE_LIMIT);
 }

@@ -26,11 +26,21 @@ export async function restorePage(
   refuseFuture(at, actor.context.now, await ports.eventStore.headPosition());
   const { events } = await ports.eventStore.read(pageStream(pageId));
   const then = pageAsOf(
-    events.map(parseRecorded).map((stored) => ({ position: stored.position, occurredAt: stored.metadata.occurredAt, event: stored.event })),
+    events
+      .map(parseRecorded)
+      .map((stored) => ({ position: stored.position, occurredAt: stored.metadata.occurredAt, event: stored.event })),
     at,
   );
   if (!then) throw new AppError("validation_failed", "at: the page did not exist at that instant");
   const { title, icon, markdown, updatedPosition } = then;
-  const command = { type: "RestorePage" as const, pageId, title, icon, markdown, restoredFrom: updatedPosition, ifMatchRevision };
+  const command = {
+    type: "RestorePage" as const,
+    pageId,
+    title,
+    icon,
+    markdown,
+    restoredFrom: updatedPosition,
+    ifMatchRevision,
+  };
   return pageCommands.handle(ports.eventStore, pageId, command, actor.context);
 }

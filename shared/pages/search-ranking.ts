@@ -17,4 +17,3 @@ export type RankParams = z.infer<typeof rankParamsSchema>;
 
 export const rankedDocSchema = z.object({ doc: z.number().int(), inTitle: z.boolean() });
 export type RankedDoc = z.infer<typeof rankedDocSchema>;
-

@@ -31,7 +31,8 @@ export class Quota {
     const used = (await this.options.used(key)) - counted;
     // Nothing runs between the count above and the reservation below: the check and the reservation are one step.
     const pending = this.reserved.get(key) ?? 0;
-    if (used + pending + amount > this.options.limit) throw new AppError("quota_exceeded", this.options.refusal(this.options.limit));
+    if (used + pending + amount > this.options.limit)
+      throw new AppError("quota_exceeded", this.options.refusal(this.options.limit));
     this.reserved.set(key, pending + amount);
     let released = false;
     return () => {

@@ -17,20 +17,27 @@ export interface QuotaLimits {
 
 const megabytes = (bytes: number): string => `${Math.floor(bytes / (1024 * 1024)).toLocaleString("en")} MB`;
 
-export function quotasFor(limits: QuotaLimits, views: Pick<ReadModels, "tokens" | "storedBytes">, clock: () => Date): Quotas {
+export function quotasFor(
+  limits: QuotaLimits,
+  views: Pick<ReadModels, "tokens" | "storedBytes">,
+  clock: () => Date,
+): Quotas {
   return {
     tokens: new Quota({
       limit: limits.tokensPerUser,
       used: async (userId) => {
         const now = clock().getTime();
-        return (await views.tokens.listForUser(userId)).filter((token) => token.expiresAt === null || Date.parse(token.expiresAt) > now).length;
+        return (await views.tokens.listForUser(userId)).filter(
+          (token) => token.expiresAt === null || Date.parse(token.expiresAt) > now,
+        ).length;
       },
       refusal: (limit) => `you hold ${limit} active API tokens, the most one user may; revoke one first`,
     }),
     blobBytes: new Quota({
       limit: limits.blobBytesPerOwner,
       used: (ownerId) => views.storedBytes.ofOwner(ownerId),
-      refusal: (limit) => `the workspace would store more than ${megabytes(limit)} of images and files; delete pages holding them first`,
+      refusal: (limit) =>
+        `the workspace would store more than ${megabytes(limit)} of images and files; delete pages holding them first`,
     }),
   };
 }

@@ -29,7 +29,10 @@ export const rateLimitSpecSchema = z
     const quota = Number(match?.[1]);
     const windowSeconds = Number(match?.[2]) * (unit ? UNIT_SECONDS[unit] : 0);
     if (!match || quota < 1 || windowSeconds < 1 || windowSeconds > 7 * 86_400) {
-      context.addIssue({ code: "custom", message: "must be <quota>/<window> (e.g. 600/1m; window in s, m, h or d, at most 7d) or off" });
+      context.addIssue({
+        code: "custom",
+        message: "must be <quota>/<window> (e.g. 600/1m; window in s, m, h or d, at most 7d) or off",
+      });
       return z.NEVER;
     }
     return { quota, windowSeconds };
@@ -43,11 +46,19 @@ export interface FixedWindow {
 }
 
 /** The window of `policy` that `nowMs` falls in; windows are aligned on the epoch, so every node agrees. */
-export function windowAt(rateClass: RateLimitClass, caller: string, policy: RateLimitPolicy, nowMs: number): FixedWindow {
+export function windowAt(
+  rateClass: RateLimitClass,
+  caller: string,
+  policy: RateLimitPolicy,
+  nowMs: number,
+): FixedWindow {
   const windowMs = policy.windowSeconds * 1_000;
   const index = Math.floor(nowMs / windowMs);
   const callerHash = createHash("sha256").update(caller).digest("hex").slice(0, 32);
-  return { key: `${rateClass}.${callerHash}.${index}`, resetSeconds: Math.max(1, Math.ceil(((index + 1) * windowMs - nowMs) / 1_000)) };
+  return {
+    key: `${rateClass}.${callerHash}.${index}`,
+    resetSeconds: Math.max(1, Math.ceil(((index + 1) * windowMs - nowMs) / 1_000)),
+  };
 }
 
 export interface RateLimitVerdict {
@@ -60,15 +71,26 @@ export interface RateLimitVerdict {
 export const PER_USER_CLASSES: ReadonlySet<RateLimitClass> = new Set(["sharing"]);
 
 /** The budget all of one user's tokens and sessions share in a class: `factor` times one caller's. */
-export const userPolicy = (policy: RateLimitPolicy, factor: number): RateLimitPolicy => ({ quota: policy.quota * factor, windowSeconds: policy.windowSeconds });
+export const userPolicy = (policy: RateLimitPolicy, factor: number): RateLimitPolicy => ({
+  quota: policy.quota * factor,
+  windowSeconds: policy.windowSeconds,
+});
 
 /** `count` is this request's place in its window (1 for the first). */
 export function verdictFor(policy: RateLimitPolicy, window: FixedWindow, count: number): RateLimitVerdict {
-  return { allowed: count <= policy.quota, remaining: Math.max(0, policy.quota - count), resetSeconds: window.resetSeconds };
+  return {
+    allowed: count <= policy.quota,
+    remaining: Math.max(0, policy.quota - count),
+    resetSeconds: window.resetSeconds,
+  };
 }
 
 /** The response fields that describe the policy and where the caller stands in it. */
-export function rateLimitFields(name: string, policy: RateLimitPolicy, verdict: RateLimitVerdict): Record<string, string> {
+export function rateLimitFields(
+  name: string,
+  policy: RateLimitPolicy,
+  verdict: RateLimitVerdict,
+): Record<string, string> {
   return {
     "ratelimit-policy": `"${name}";q=${policy.quota};w=${policy.windowSeconds}`,
     ratelimit: `"${name}";r=${verdict.remaining};t=${verdict.resetSeconds}`,

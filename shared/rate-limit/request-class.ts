@@ -10,11 +10,16 @@ const UNLIMITED = /^\/(healthz|readyz|metrics|internal|mcp)(\/|$)|^\/favicon\.ic
 /** `route` is the matched route's pattern (`/api/v1/pages/:pageId`), or the raw path when none matched. */
 export function rateLimitClassOf(method: string, route: string): RateLimitClass | null {
   if (UNLIMITED.test(route)) return null;
-  if (method === "GET" || method === "HEAD" || method === "OPTIONS") return route === `${API}/search` ? "search" : "read";
+  if (method === "GET" || method === "HEAD" || method === "OPTIONS")
+    return route === `${API}/search` ? "search" : "read";
   if (method === "POST" && route === `${API}/imports/obsidian`) return "import";
   if (method === "POST" && route === `${API}/pages/:pageId/images`) return "upload";
   // Each answers whether an address has an account, and each grant adds to another user's costs.
-  if (method === "POST" && (route === `${API}/shares/workspace/members` || route === `${API}/shares/entity/:entityType/:entityId/grants`)) return "sharing";
+  if (
+    method === "POST" &&
+    (route === `${API}/shares/workspace/members` || route === `${API}/shares/entity/:entityType/:entityId/grants`)
+  )
+    return "sharing";
   if (method === "POST" && route === `${API}/pages/:pageId/attachments`) return "upload";
   return "write";
 }

@@ -10,7 +10,12 @@ export class BatchRefusedError extends Error {
     readonly refusal: BatchRefusal,
     options: { cause?: unknown } = {},
   ) {
-    super(refusal === "too_large" ? "the read store refused the batch as too large" : "the batch ran past the read store's time limit", options);
+    super(
+      refusal === "too_large"
+        ? "the read store refused the batch as too large"
+        : "the batch ran past the read store's time limit",
+      options,
+    );
     this.name = "BatchRefusedError";
   }
 }

@@ -83,7 +83,10 @@ export class CheckpointWatcher implements ProjectionProgress {
   private startPolling(): void {
     if (this.poller || this.projectorInProcess) return;
     this.poller = setInterval(() => {
-      this.readStore.checkpoint().then((position) => this.announce(position), () => undefined);
+      this.readStore.checkpoint().then(
+        (position) => this.announce(position),
+        () => undefined,
+      );
     }, this.pollMs);
     this.poller.unref();
   }

@@ -8,7 +8,9 @@ export class ReadModelLayoutChangedError extends Error {
     /** The layout version this release writes. */
     readonly expected: number,
   ) {
-    super(`the read models are laid out by version ${found} and this release writes version ${expected}: ${found > expected ? "a newer release took them over; stop this one" : "replay the history first (npm run replay)"}`);
+    super(
+      `the read models are laid out by version ${found} and this release writes version ${expected}: ${found > expected ? "a newer release took them over; stop this one" : "replay the history first (npm run replay)"}`,
+    );
     this.name = "ReadModelLayoutChangedError";
   }
 }

@@ -15,7 +15,12 @@ export type RankedSource = (before: ListKey, limit: number) => Ranked[];
  */
 export type FirstRound = (before: ListKey, limit: number) => Ranked[][];
 
-export function newestOfSources(sources: readonly RankedSource[], before: ListKey, take: number, firstRound?: FirstRound): Ranked[] {
+export function newestOfSources(
+  sources: readonly RankedSource[],
+  before: ListKey,
+  take: number,
+  firstRound?: FirstRound,
+): Ranked[] {
   const firstChunk = Math.max(8, Math.ceil((2 * take) / Math.max(1, sources.length)));
   const found = new Map<string, Ranked>();
   const cursors = sources.map((read) => ({ read, next: before, exhausted: false }));
@@ -25,14 +30,17 @@ export function newestOfSources(sources: readonly RankedSource[], before: ListKe
     if (rows.length < limit || !last) cursor.exhausted = true;
     else cursor.next = last;
   };
-  const pull = (cursor: (typeof cursors)[number], limit: number): void => record(cursor, cursor.read(cursor.next, limit), limit);
+  const pull = (cursor: (typeof cursors)[number], limit: number): void =>
+    record(cursor, cursor.read(cursor.next, limit), limit);
   const first = firstRound?.(before, firstChunk);
   cursors.forEach((cursor, index) => record(cursor, first?.[index] ?? cursor.read(before, firstChunk), firstChunk));
   for (;;) {
     const open = cursors.filter((cursor) => !cursor.exhausted);
     if (open.length === 0) break;
     // Every item at or ahead of the threshold is known: what a source has not yielded comes after its `next`.
-    const threshold = open.map((cursor) => cursor.next).reduce((newest, next) => (compareNewestFirst(next, newest) < 0 ? next : newest));
+    const threshold = open
+      .map((cursor) => cursor.next)
+      .reduce((newest, next) => (compareNewestFirst(next, newest) < 0 ? next : newest));
     let certain = 0;
     for (const item of found.values()) if (compareNewestFirst(item, threshold) <= 0) certain += 1;
     if (certain >= take) break;

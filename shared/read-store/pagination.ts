@@ -37,7 +37,11 @@ export interface Page<T> {
 }
 
 /** Rows fetched with limit + 1 tell whether another page follows. */
-export function pageOf<T>(rows: T[], limit: number, keyOf: (row: T) => ListKey): { rows: T[]; nextCursor: string | null } {
+export function pageOf<T>(
+  rows: T[],
+  limit: number,
+  keyOf: (row: T) => ListKey,
+): { rows: T[]; nextCursor: string | null } {
   if (rows.length <= limit) return { rows, nextCursor: null };
   const kept = rows.slice(0, limit);
   const last = kept[kept.length - 1];

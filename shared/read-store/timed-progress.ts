@@ -2,7 +2,11 @@
 import type { ConsistencyWaitKind, ConsistencyWaitMetrics } from "../metrics/metrics.port.ts";
 import type { ProjectionProgress } from "./checkpoint-watcher.ts";
 
-export function timedProgress(progress: ProjectionProgress, kind: ConsistencyWaitKind, metrics: ConsistencyWaitMetrics): ProjectionProgress {
+export function timedProgress(
+  progress: ProjectionProgress,
+  kind: ConsistencyWaitKind,
+  metrics: ConsistencyWaitMetrics,
+): ProjectionProgress {
   return {
     current: () => progress.current(),
     async waitFor(position, timeoutMs) {

@@ -11,12 +11,18 @@ import type { ShareLinkRecord } from "./share-links.view.ts";
 
 export type ShareLinkUse = "read" | "revoke" | "change";
 
-export async function managedShareLink(views: ReadModels, principal: Principal, linkId: string, use: ShareLinkUse): Promise<ShareLinkRecord> {
+export async function managedShareLink(
+  views: ReadModels,
+  principal: Principal,
+  linkId: string,
+  use: ShareLinkUse,
+): Promise<ShareLinkRecord> {
   const link = await views.shareLinks.get(linkId);
   if (!link) throw new AppError("not_found", "share link not found");
   if (use !== "change" && link.createdBy === principal.user.id) return link;
   const permission = await permissionOn(views, principal.user.id, link.entityType, link.entityId);
   if (atLeast(permission, "admin")) return link;
-  if (link.createdBy === principal.user.id) throw new AppError("forbidden", `you may no longer share this ${link.entityType}`);
+  if (link.createdBy === principal.user.id)
+    throw new AppError("forbidden", `you may no longer share this ${link.entityType}`);
   throw new AppError("not_found", "share link not found");
 }

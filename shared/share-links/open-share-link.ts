@@ -45,7 +45,9 @@ export async function pageOfLink(views: ReadModels, opened: OpenedLink, pageId: 
 export async function pagesOfLink(views: ReadModels, opened: OpenedLink): Promise<PageRecord[]> {
   if (opened.kind === "page") return [opened.page];
   const { pageIds } = await views.folders.below(opened.folder.id);
-  const pages = (await Promise.all(pageIds.slice(0, MAX_FOLDER_PAGES).map((id) => views.pages.get(id)))).filter((page): page is PageRecord => page !== null);
+  const pages = (await Promise.all(pageIds.slice(0, MAX_FOLDER_PAGES).map((id) => views.pages.get(id)))).filter(
+    (page): page is PageRecord => page !== null,
+  );
   return pages.sort((a, b) => a.folderPath.localeCompare(b.folderPath) || a.title.localeCompare(b.title));
 }
 
@@ -53,7 +55,11 @@ export async function pagesOfLink(views: ReadModels, opened: OpenedLink): Promis
 export function placeInLink(opened: OpenedLink, page: PageRecord): string {
   if (opened.kind === "page") return "";
   const root = opened.folder.path;
-  return page.folderPath === root ? "" : page.folderPath.startsWith(`${root}/`) ? page.folderPath.slice(root.length + 1) : "";
+  return page.folderPath === root
+    ? ""
+    : page.folderPath.startsWith(`${root}/`)
+      ? page.folderPath.slice(root.length + 1)
+      : "";
 }
 
 /** A cookie's value as sent; a malformed escape is kept as it is (it then matches nothing). */
@@ -71,7 +77,8 @@ export function isUnlocked(opened: OpenedLink, cookieHeader: string | undefined,
   if (hash === null) return true;
   for (const part of (cookieHeader ?? "").split(";")) {
     const [name, ...value] = part.trim().split("=");
-    if (name === UNLOCK_COOKIE && unlockTokenValid(cookieValue(value.join("=")), hash, opened.link.id, nowSeconds)) return true;
+    if (name === UNLOCK_COOKIE && unlockTokenValid(cookieValue(value.join("=")), hash, opened.link.id, nowSeconds))
+      return true;
   }
   return false;
 }

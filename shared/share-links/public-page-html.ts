@@ -29,13 +29,25 @@ function documentOf(title: string, body: string): string {
   return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>\n`;
 }
 
-export const NOT_FOUND_HTML = documentOf("Not found", "<h1>Not found</h1><p>This link does not exist or no longer works.</p>");
+export const NOT_FOUND_HTML = documentOf(
+  "Not found",
+  "<h1>Not found</h1><p>This link does not exist or no longer works.</p>",
+);
 
-export const RANGE_NOT_SATISFIABLE_HTML = documentOf("Range not satisfiable", "<h1>Range not satisfiable</h1><p>The file has no bytes in the range asked for.</p>");
+export const RANGE_NOT_SATISFIABLE_HTML = documentOf(
+  "Range not satisfiable",
+  "<h1>Range not satisfiable</h1><p>The file has no bytes in the range asked for.</p>",
+);
 
-export const TOO_MANY_HTML = documentOf("Too many attempts", "<h1>Too many attempts</h1><p>Wait a while before trying this password again.</p>");
+export const TOO_MANY_HTML = documentOf(
+  "Too many attempts",
+  "<h1>Too many attempts</h1><p>Wait a while before trying this password again.</p>",
+);
 
-export const RATE_LIMITED_HTML = documentOf("Too many requests", "<h1>Too many requests</h1><p>Wait a while before opening this link again.</p>");
+export const RATE_LIMITED_HTML = documentOf(
+  "Too many requests",
+  "<h1>Too many requests</h1><p>Wait a while before opening this link again.</p>",
+);
 
 export interface NavItem {
   readonly href: string;
@@ -44,10 +56,17 @@ export interface NavItem {
 }
 
 /** A page (or a folder's index, `html` empty) with, for a folder link, its navigation. */
-export function pageDocument(page: { title: string; html: string; nav: { folder: string; rootHref: string; items: readonly NavItem[] } | null }): string {
+export function pageDocument(page: {
+  title: string;
+  html: string;
+  nav: { folder: string; rootHref: string; items: readonly NavItem[] } | null;
+}): string {
   const nav = page.nav
     ? `<nav><a href="${escapeHtml(page.nav.rootHref)}"><strong>${escapeHtml(page.nav.folder)}</strong></a><ul>${page.nav.items
-        .map((item) => `<li>${item.current ? `<strong>${escapeHtml(item.title)}</strong>` : `<a href="${escapeHtml(item.href)}">${escapeHtml(item.title)}</a>`}</li>`)
+        .map(
+          (item) =>
+            `<li>${item.current ? `<strong>${escapeHtml(item.title)}</strong>` : `<a href="${escapeHtml(item.href)}">${escapeHtml(item.title)}</a>`}</li>`,
+        )
         .join("")}</ul></nav>`
     : "";
   return documentOf(page.title, `${nav}<main><h1>${escapeHtml(page.title)}</h1>${page.html}</main>`);
@@ -55,7 +74,9 @@ export function pageDocument(page: { title: string; html: string; nav: { folder:
 
 /** The password form; it posts back to the link's own address. */
 export function passwordDocument(action: string, wrong: boolean): string {
-  const message = wrong ? '<p role="alert">That password is not right.</p>' : "<p>This page is protected by a password.</p>";
+  const message = wrong
+    ? '<p role="alert">That password is not right.</p>'
+    : "<p>This page is protected by a password.</p>";
   return documentOf(
     "Password required",
     `<main><h1>Password required</h1>${message}<form method="post" action="${escapeHtml(action)}"><label>Password <input type="password" name="password" autocomplete="current-password" required autofocus></label> <button type="submit">Open</button></form></main>`,

@@ -8,7 +8,11 @@ import { shareLinkCommands } from "./share-link.commands.ts";
 import type { ShareLinkViewReport } from "./share-link-views.port.ts";
 
 export async function recordShareLinkViews(
-  ports: { readonly eventStore: EventStore; readonly views: Pick<ReadModels, "shareLinks">; readonly clock: () => Date },
+  ports: {
+    readonly eventStore: EventStore;
+    readonly views: Pick<ReadModels, "shareLinks">;
+    readonly clock: () => Date;
+  },
   reports: readonly ShareLinkViewReport[],
   correlationId: string,
 ): Promise<void> {
@@ -17,6 +21,11 @@ export async function recordShareLinkViews(
     if (!link || !secretMatches(report.secret, link.secretHash)) continue;
     const linkId = shareLinkIdSchema.parse(link.id);
     const context = { actorId: userIdSchema.parse(link.createdBy), correlationId, now: ports.clock() };
-    await shareLinkCommands.handle(ports.eventStore, linkId, { type: "RecordShareLinkViews", linkId, views: report.views, lastViewedAt: report.lastViewedAt }, context);
+    await shareLinkCommands.handle(
+      ports.eventStore,
+      linkId,
+      { type: "RecordShareLinkViews", linkId, views: report.views, lastViewedAt: report.lastViewedAt },
+      context,
+    );
   }
 }

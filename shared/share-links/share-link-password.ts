@@ -15,7 +15,13 @@ export const UNLOCK_SECONDS = 12 * 60 * 60;
 
 function derive(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize("NFC"), salt, KEY_LENGTH, { N: n, r, p, maxmem: 256 * n * r + 1024 * 1024 }, (error, key) => (error ? reject(error) : resolve(key)));
+    scrypt(
+      password.normalize("NFC"),
+      salt,
+      KEY_LENGTH,
+      { N: n, r, p, maxmem: 256 * n * r + 1024 * 1024 },
+      (error, key) => (error ? reject(error) : resolve(key)),
+    );
   });
 }
 

@@ -3,4 +3,8 @@ import { deciderCommandHandler } from "../commands/decider-command-handler.ts";
 import type { ShareLinkId } from "../kernel/ids.ts";
 import { shareLinkDecider, shareLinkEventSchemas, shareLinkStream } from "./share-link.decider.ts";
 
-export const shareLinkCommands = deciderCommandHandler({ decider: shareLinkDecider, streamOf: (id: ShareLinkId) => shareLinkStream(id), eventSchemas: shareLinkEventSchemas });
+export const shareLinkCommands = deciderCommandHandler({
+  decider: shareLinkDecider,
+  streamOf: (id: ShareLinkId) => shareLinkStream(id),
+  eventSchemas: shareLinkEventSchemas,
+});

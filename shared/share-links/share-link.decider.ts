@@ -22,7 +22,10 @@ export const shareLinkEventSchemas = [
   z.object({ type: z.literal("ShareLinkChanged"), data: z.object({ ...target, ...settings }) }),
   z.object({ type: z.literal("ShareLinkRevoked"), data: z.object(target) }),
   /** Views counted by query nodes since their last report (one event per report, never per view). */
-  z.object({ type: z.literal("ShareLinkViewed"), data: z.object({ linkId: shareLinkIdSchema, views: z.number().int().min(1), lastViewedAt: z.string() }) }),
+  z.object({
+    type: z.literal("ShareLinkViewed"),
+    data: z.object({ linkId: shareLinkIdSchema, views: z.number().int().min(1), lastViewedAt: z.string() }),
+  }),
 ] as const;
 export type ShareLinkEvent = z.infer<(typeof shareLinkEventSchemas)[number]>;
 
@@ -33,11 +36,25 @@ interface ShareLinkSettings {
 }
 
 /** A password change: keep the current one, set a new hash, or remove it. */
-export type PasswordChange = { readonly kind: "keep" } | { readonly kind: "set"; readonly hash: string } | { readonly kind: "remove" };
+export type PasswordChange =
+  { readonly kind: "keep" } | { readonly kind: "set"; readonly hash: string } | { readonly kind: "remove" };
 
 export type ShareLinkCommand =
-  | ({ type: "CreateShareLink"; linkId: ShareLinkId; entityType: ShareLinkEntityType; entityId: string; createdBy: UserId; secretHash: string } & ShareLinkSettings)
-  | { type: "ChangeShareLink"; linkId: ShareLinkId; expiresAt?: string | null; password: PasswordChange; allowIndexing?: boolean }
+  | ({
+      type: "CreateShareLink";
+      linkId: ShareLinkId;
+      entityType: ShareLinkEntityType;
+      entityId: string;
+      createdBy: UserId;
+      secretHash: string;
+    } & ShareLinkSettings)
+  | {
+      type: "ChangeShareLink";
+      linkId: ShareLinkId;
+      expiresAt?: string | null;
+      password: PasswordChange;
+      allowIndexing?: boolean;
+    }
   | { type: "RevokeShareLink"; linkId: ShareLinkId }
   | { type: "RecordShareLinkViews"; linkId: ShareLinkId; views: number; lastViewedAt: string };
 
@@ -58,19 +75,48 @@ export const shareLinkDecider: Decider<ShareLinkCommand, ShareLinkState, ShareLi
       }
       case "ChangeShareLink": {
         if (!state.exists || state.revoked) throw new AppError("not_found", "share link not found");
-        const passwordHash = command.password.kind === "keep" ? state.passwordHash : command.password.kind === "set" ? command.password.hash : null;
-        const next = { expiresAt: command.expiresAt === undefined ? state.expiresAt : command.expiresAt, passwordHash, allowIndexing: command.allowIndexing ?? state.allowIndexing };
-        if (next.expiresAt === state.expiresAt && next.passwordHash === state.passwordHash && next.allowIndexing === state.allowIndexing) return [];
-        return [{ type: "ShareLinkChanged", data: { linkId: command.linkId, entityType: state.entityType, entityId: state.entityId, ...next } }];
+        const passwordHash =
+          command.password.kind === "keep"
+            ? state.passwordHash
+            : command.password.kind === "set"
+              ? command.password.hash
+              : null;
+        const next = {
+          expiresAt: command.expiresAt === undefined ? state.expiresAt : command.expiresAt,
+          passwordHash,
+          allowIndexing: command.allowIndexing ?? state.allowIndexing,
+        };
+        if (
+          next.expiresAt === state.expiresAt &&
+          next.passwordHash === state.passwordHash &&
+          next.allowIndexing === state.allowIndexing
+        )
+          return [];
+        return [
+          {
+            type: "ShareLinkChanged",
+            data: { linkId: command.linkId, entityType: state.entityType, entityId: state.entityId, ...next },
+          },
+        ];
       }
       case "RevokeShareLink":
         if (!state.exists) throw new AppError("not_found", "share link not found");
         if (state.revoked) return [];
-        return [{ type: "ShareLinkRevoked", data: { linkId: command.linkId, entityType: state.entityType, entityId: state.entityId } }];
+        return [
+          {
+            type: "ShareLinkRevoked",
+            data: { linkId: command.linkId, entityType: state.entityType, entityId: state.entityId },
+          },
+        ];
       case "RecordShareLinkViews":
         // Views reported after a revocation are not counted: the link no longer shows anything.
         if (!state.exists || state.revoked || command.views < 1) return [];
-        return [{ type: "ShareLinkViewed", data: { linkId: command.linkId, views: command.views, lastViewedAt: command.lastViewedAt } }];
+        return [
+          {
+            type: "ShareLinkViewed",
+            data: { linkId: command.linkId, views: command.views, lastViewedAt: command.lastViewedAt },
+          },
+        ];
     }
   },
   evolve(state, event) {

@@ -4,20 +4,29 @@ import { z } from "zod";
 import { shareLinkEntityTypeSchema } from "./share-link.decider.ts";
 import type { ShareLinkRecord } from "./share-links.view.ts";
 
-export const shareLinkResource = z.object({
-  id: z.uuid(),
-  url: z.string().nullable().describe("the public address, with the secret: only in the creation answer (null afterwards)"),
-  entityType: shareLinkEntityTypeSchema,
-  entityId: z.uuid(),
-  expiresAt: z.string().nullable(),
-  passwordProtected: z.boolean(),
-  allowIndexing: z.boolean(),
-  createdBy: z.uuid(),
-  createdAt: z.string(),
-  revokedAt: z.string().nullable(),
-  views: z.number().int(),
-  lastViewedAt: z.string().nullable(),
-}).meta({ id: "ShareLink", description: "A public share link of a page or folder: its settings, views and last view (its url only in the creation answer)" });
+export const shareLinkResource = z
+  .object({
+    id: z.uuid(),
+    url: z
+      .string()
+      .nullable()
+      .describe("the public address, with the secret: only in the creation answer (null afterwards)"),
+    entityType: shareLinkEntityTypeSchema,
+    entityId: z.uuid(),
+    expiresAt: z.string().nullable(),
+    passwordProtected: z.boolean(),
+    allowIndexing: z.boolean(),
+    createdBy: z.uuid(),
+    createdAt: z.string(),
+    revokedAt: z.string().nullable(),
+    views: z.number().int(),
+    lastViewedAt: z.string().nullable(),
+  })
+  .meta({
+    id: "ShareLink",
+    description:
+      "A public share link of a page or folder: its settings, views and last view (its url only in the creation answer)",
+  });
 export type ShareLinkResource = z.infer<typeof shareLinkResource>;
 
 export function toShareLinkResource(link: ShareLinkRecord, url: string | null = null): ShareLinkResource {

@@ -31,7 +31,12 @@ export interface ShareLinksView {
   /** The user's links, newest first, strictly before `beforePosition` (null: from the newest); up to `limit`. */
   listForCreator(userId: string, beforePosition: number | null, limit: number): Promise<ShareLinkRecord[]>;
   /** The links of one page or folder, newest first, as listForCreator. */
-  listForEntity(entityType: ShareLinkEntityType, entityId: string, beforePosition: number | null, limit: number): Promise<ShareLinkRecord[]>;
+  listForEntity(
+    entityType: ShareLinkEntityType,
+    entityId: string,
+    beforePosition: number | null,
+    limit: number,
+  ): Promise<ShareLinkRecord[]>;
 }
 
 export interface ShareLinksWriter<Tx> {

@@ -58,7 +58,12 @@ export class ShareLinkViewCounter {
           if (entry) {
             entry.views += report.views;
             if (entry.lastViewedAt < report.lastViewedAt) entry.lastViewedAt = report.lastViewedAt;
-          } else this.pending.set(report.linkId, { secret: report.secret, views: report.views, lastViewedAt: report.lastViewedAt });
+          } else
+            this.pending.set(report.linkId, {
+              secret: report.secret,
+              views: report.views,
+              lastViewedAt: report.lastViewedAt,
+            });
         }
         if (!this.timer) {
           this.timer = setTimeout(() => void this.flush(), this.options.flushMs);

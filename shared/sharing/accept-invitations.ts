@@ -22,18 +22,45 @@ interface AcceptancePorts {
 }
 
 /** Applies what a pending invitation invites to; returns the position of the grant or membership. */
-async function applyInvitedAccess(eventStore: EventStore, context: CommandContext, invitationId: InvitationId, userId: UserId, state: PendingInvitation): Promise<number | null> {
+async function applyInvitedAccess(
+  eventStore: EventStore,
+  context: CommandContext,
+  invitationId: InvitationId,
+  userId: UserId,
+  state: PendingInvitation,
+): Promise<number | null> {
   const { access, invitedBy } = state;
   if (access.targetType === "workspace") {
-    const command = { type: "AddInvitedMember" as const, ownerId: access.targetId, memberId: userId, membershipId: randomUUID(), role: access.permission, invitedBy, invitationId };
+    const command = {
+      type: "AddInvitedMember" as const,
+      ownerId: access.targetId,
+      memberId: userId,
+      membershipId: randomUUID(),
+      role: access.permission,
+      invitedBy,
+      invitationId,
+    };
     return (await workspaceCommands.handle(eventStore, access.targetId, command, context)).position;
   }
   if (access.targetType === "group") {
-    const command = { type: "AddInvitedGroupMember" as const, groupId: access.targetId, memberId: userId, invitedBy, invitationId };
+    const command = {
+      type: "AddInvitedGroupMember" as const,
+      groupId: access.targetId,
+      memberId: userId,
+      invitedBy,
+      invitationId,
+    };
     return (await groupCommands.handle(eventStore, access.targetId, command, context)).position;
   }
   const entity = { type: access.targetType, id: access.targetId };
-  const command = { type: "GrantInvitedAccess" as const, entity, userId, permission: access.permission, invitedBy, invitationId };
+  const command = {
+    type: "GrantInvitedAccess" as const,
+    entity,
+    userId,
+    permission: access.permission,
+    invitedBy,
+    invitationId,
+  };
   return (await entityAccessCommands.handle(eventStore, entity, command, context)).position;
 }
 
@@ -43,18 +70,31 @@ async function applyInvitedAccess(eventStore: EventStore, context: CommandContex
  * invitation is still pending and the next run completes it (the hook runs again at the user's first request
  * to each process).
  */
-async function settle(eventStore: EventStore, context: CommandContext, invitationId: InvitationId, email: string, userId: UserId): Promise<number | null> {
+async function settle(
+  eventStore: EventStore,
+  context: CommandContext,
+  invitationId: InvitationId,
+  email: string,
+  userId: UserId,
+): Promise<number | null> {
   const state = await invitationCommands.load(eventStore, invitationId);
   if (state.status !== "pending" || state.email !== email) return null;
   const now = context.now.toISOString();
-  const granted = isExpired(state, now) ? null : await applyInvitedAccess(eventStore, context, invitationId, userId, state);
-  const accepted = await invitationCommands.handle(eventStore, invitationId, {
-    type: "AcceptInvitation",
+  const granted = isExpired(state, now)
+    ? null
+    : await applyInvitedAccess(eventStore, context, invitationId, userId, state);
+  const accepted = await invitationCommands.handle(
+    eventStore,
     invitationId,
-    email,
-    userId,
-    now,
-  }, context);
+    {
+      type: "AcceptInvitation",
+      invitationId,
+      email,
+      userId,
+      now,
+    },
+    context,
+  );
   return accepted.position ?? granted;
 }
 
@@ -66,7 +106,9 @@ export function acceptInvitationsOnRegistration(ports: AcceptancePorts): Registr
     for (const invitation of await ports.views.invitations.pendingForEmail(email)) {
       const invitationId = invitationIdSchema.parse(invitation.id);
       try {
-        last = (await settle(ports.eventStore, { ...context, causationId: invitationId }, invitationId, email, userId)) ?? last;
+        last =
+          (await settle(ports.eventStore, { ...context, causationId: invitationId }, invitationId, email, userId)) ??
+          last;
       } catch (error) {
         // One invitation that cannot be settled must not stop the registration or the other invitations.
         ports.logger.warn({ event: "invitation.accept_failed", invitationId, err: error });

@@ -13,21 +13,34 @@ export type AddMemberOutcome =
   | { readonly kind: "added"; readonly user: UserRecord; readonly position: number | null }
   | { readonly kind: "invited"; readonly invitationId: InvitationId; readonly position: number | null };
 
-export async function addWorkspaceMember(ports: WritePorts, context: CommandContext, request: { email: string; role: WorkspaceRole }): Promise<AddMemberOutcome> {
+export async function addWorkspaceMember(
+  ports: WritePorts,
+  context: CommandContext,
+  request: { email: string; role: WorkspaceRole },
+): Promise<AddMemberOutcome> {
   const ownerId = context.actorId;
   const user = await ports.views.users.getByEmail(request.email);
   if (!user) {
     const access = { targetType: "workspace" as const, targetId: ownerId, permission: request.role };
-    const invited = await inviteAddress(ports.eventStore, context, { email: request.email, access, actor: { id: ownerId, permission: "owner" } });
+    const invited = await inviteAddress(ports.eventStore, context, {
+      email: request.email,
+      access,
+      actor: { id: ownerId, permission: "owner" },
+    });
     return { kind: "invited", ...invited };
   }
-  const result = await workspaceCommands.handle(ports.eventStore, ownerId, {
-    type: "AddMember",
+  const result = await workspaceCommands.handle(
+    ports.eventStore,
     ownerId,
-    memberId: userIdSchema.parse(user.id),
-    membershipId: randomUUID(),
-    role: request.role,
-    actorId: ownerId,
-  }, context);
+    {
+      type: "AddMember",
+      ownerId,
+      memberId: userIdSchema.parse(user.id),
+      membershipId: randomUUID(),
+      role: request.role,
+      actorId: ownerId,
+    },
+    context,
+  );
   return { kind: "added", user, position: result.position };
 }

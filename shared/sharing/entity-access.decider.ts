@@ -5,7 +5,14 @@ import { z } from "zod";
 import type { EntityType } from "../access/access.view.ts";
 import { AppError } from "../errors/app-error.ts";
 import type { Decider } from "../kernel/decider.ts";
-import { groupIdSchema, invitationIdSchema, userIdSchema, type GroupId, type InvitationId, type UserId } from "../kernel/ids.ts";
+import {
+  groupIdSchema,
+  invitationIdSchema,
+  userIdSchema,
+  type GroupId,
+  type InvitationId,
+  type UserId,
+} from "../kernel/ids.ts";
 import { atLeast, grantablePermissionSchema, type GrantablePermission } from "../kernel/permissions.ts";
 import { assertMayShare, type Actor } from "./share-rules.ts";
 
@@ -30,11 +37,22 @@ export const entityAccessEventSchemas = [
   }),
   z.object({
     type: z.literal("GroupAccessGranted"),
-    data: z.object({ entityType: entityTypeSchema, entityId: z.uuid(), groupId: groupIdSchema, permission: grantablePermissionSchema, grantedBy: userIdSchema }),
+    data: z.object({
+      entityType: entityTypeSchema,
+      entityId: z.uuid(),
+      groupId: groupIdSchema,
+      permission: grantablePermissionSchema,
+      grantedBy: userIdSchema,
+    }),
   }),
   z.object({
     type: z.literal("GroupAccessRevoked"),
-    data: z.object({ entityType: entityTypeSchema, entityId: z.uuid(), groupId: groupIdSchema, revokedBy: userIdSchema }),
+    data: z.object({
+      entityType: entityTypeSchema,
+      entityId: z.uuid(),
+      groupId: groupIdSchema,
+      revokedBy: userIdSchema,
+    }),
   }),
 ] as const;
 export type EntityAccessEvent = z.infer<(typeof entityAccessEventSchemas)[number]>;
@@ -46,8 +64,21 @@ export interface EntityRef {
 }
 
 export type EntityAccessCommand =
-  | { type: "GrantAccess"; entity: EntityRef & { ownerId: string }; userId: UserId; permission: GrantablePermission; actor: Actor }
-  | { type: "GrantInvitedAccess"; entity: EntityRef; userId: UserId; permission: GrantablePermission; invitedBy: UserId; invitationId: InvitationId }
+  | {
+      type: "GrantAccess";
+      entity: EntityRef & { ownerId: string };
+      userId: UserId;
+      permission: GrantablePermission;
+      actor: Actor;
+    }
+  | {
+      type: "GrantInvitedAccess";
+      entity: EntityRef;
+      userId: UserId;
+      permission: GrantablePermission;
+      invitedBy: UserId;
+      invitationId: InvitationId;
+    }
   | { type: "RevokeAccess"; entity: EntityRef; userId: UserId; actor: Actor }
   | { type: "GrantGroupAccess"; entity: EntityRef; groupId: GroupId; permission: GrantablePermission; actor: Actor }
   | { type: "RevokeGroupAccess"; entity: EntityRef; groupId: GroupId; actor: Actor };
@@ -71,40 +102,78 @@ function decideGroupGrant(
   if (command.type === "GrantGroupAccess") {
     assertMayShare(command.actor.permission, current, command.permission, entity.type);
     if (current === command.permission) return [];
-    return [{ type: "GroupAccessGranted", data: { entityType: entity.type, entityId: entity.id, groupId, permission: command.permission, grantedBy: command.actor.id } }];
+    return [
+      {
+        type: "GroupAccessGranted",
+        data: {
+          entityType: entity.type,
+          entityId: entity.id,
+          groupId,
+          permission: command.permission,
+          grantedBy: command.actor.id,
+        },
+      },
+    ];
   }
   if (current === null) throw new AppError("not_found", `that group has no grant on this ${entity.type}`);
   assertMayShare(command.actor.permission, current, null, entity.type);
-  return [{ type: "GroupAccessRevoked", data: { entityType: entity.type, entityId: entity.id, groupId, revokedBy: command.actor.id } }];
+  return [
+    {
+      type: "GroupAccessRevoked",
+      data: { entityType: entity.type, entityId: entity.id, groupId, revokedBy: command.actor.id },
+    },
+  ];
 }
 
 export const entityAccessDecider: Decider<EntityAccessCommand, EntityAccessState, EntityAccessEvent> = {
   initialState: { grants: {}, groupGrants: {} },
   decide(command, state) {
     const { entity } = command;
-    if (command.type === "GrantGroupAccess" || command.type === "RevokeGroupAccess") return decideGroupGrant(command, state);
+    if (command.type === "GrantGroupAccess" || command.type === "RevokeGroupAccess")
+      return decideGroupGrant(command, state);
     const { userId } = command;
     const current = state.grants[userId] ?? null;
     switch (command.type) {
       case "GrantAccess": {
         assertMayShare(command.actor.permission, current, command.permission, entity.type);
-        if (userId === command.entity.ownerId) throw new AppError("validation_failed", `email: that address owns this ${entity.type}`);
-        if (userId === command.actor.id) throw new AppError("validation_failed", "email: you cannot share with yourself");
+        if (userId === command.entity.ownerId)
+          throw new AppError("validation_failed", `email: that address owns this ${entity.type}`);
+        if (userId === command.actor.id)
+          throw new AppError("validation_failed", "email: you cannot share with yourself");
         if (current === command.permission) return [];
-        const data = { entityType: entity.type, entityId: entity.id, userId, permission: command.permission, grantedBy: command.actor.id, invitationId: null };
+        const data = {
+          entityType: entity.type,
+          entityId: entity.id,
+          userId,
+          permission: command.permission,
+          grantedBy: command.actor.id,
+          invitationId: null,
+        };
         return [{ type: "AccessGranted", data }];
       }
       case "GrantInvitedAccess": {
         // Accepting an invitation never lowers access the user already holds.
         if (atLeast(current, command.permission)) return [];
-        const data = { entityType: entity.type, entityId: entity.id, userId, permission: command.permission, grantedBy: command.invitedBy, invitationId: command.invitationId };
+        const data = {
+          entityType: entity.type,
+          entityId: entity.id,
+          userId,
+          permission: command.permission,
+          grantedBy: command.invitedBy,
+          invitationId: command.invitationId,
+        };
         return [{ type: "AccessGranted", data }];
       }
       case "RevokeAccess": {
         if (current === null) throw new AppError("not_found", `that user has no grant on this ${entity.type}`);
         // Anyone may give up their own grant; taking someone else's follows the sharing rules.
         if (userId !== command.actor.id) assertMayShare(command.actor.permission, current, null, entity.type);
-        return [{ type: "AccessRevoked", data: { entityType: entity.type, entityId: entity.id, userId, revokedBy: command.actor.id } }];
+        return [
+          {
+            type: "AccessRevoked",
+            data: { entityType: entity.type, entityId: entity.id, userId, revokedBy: command.actor.id },
+          },
+        ];
       }
     }
   },

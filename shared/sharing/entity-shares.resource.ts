@@ -10,35 +10,44 @@ import type { InvitationRecord } from "./invitations.view.ts";
 import { mayManageEntityInvitation } from "./share-rules.ts";
 import type { SharedEntity } from "./shared-entity.ts";
 
-const grantResource = z.object({
-  userId: z.uuid(),
-  name: z.string(),
-  email: z.string(),
-  image: z.string().nullable(),
-  permission: grantablePermissionSchema,
-  grantedBy: z.uuid(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-}).meta({ id: "Grant", description: "A user's direct grant on a page or folder" });
+const grantResource = z
+  .object({
+    userId: z.uuid(),
+    name: z.string(),
+    email: z.string(),
+    image: z.string().nullable(),
+    permission: grantablePermissionSchema,
+    grantedBy: z.uuid(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: "Grant", description: "A user's direct grant on a page or folder" });
 
-const groupGrantResource = z.object({
-  groupId: z.uuid(),
-  /** The group's name when the caller may see the group (its managers and members); null otherwise. */
-  name: z.string().nullable(),
-  permission: grantablePermissionSchema,
-  grantedBy: z.uuid(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-}).meta({ id: "GroupGrant", description: "A group's grant on a page or folder: the group as a whole, never its members" });
+const groupGrantResource = z
+  .object({
+    groupId: z.uuid(),
+    /** The group's name when the caller may see the group (its managers and members); null otherwise. */
+    name: z.string().nullable(),
+    permission: grantablePermissionSchema,
+    grantedBy: z.uuid(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({
+    id: "GroupGrant",
+    description: "A group's grant on a page or folder: the group as a whole, never its members",
+  });
 
-export const entitySharesResource = z.object({
-  entityType: entityTypeSchema,
-  entityId: z.uuid(),
-  ownerId: z.uuid(),
-  grants: z.array(grantResource),
-  groupGrants: z.array(groupGrantResource),
-  pendingInvitations: z.array(invitationResource),
-}).meta({ id: "EntitySharing", description: "Who has access to a page or folder" });
+export const entitySharesResource = z
+  .object({
+    entityType: entityTypeSchema,
+    entityId: z.uuid(),
+    ownerId: z.uuid(),
+    grants: z.array(grantResource),
+    groupGrants: z.array(groupGrantResource),
+    pendingInvitations: z.array(invitationResource),
+  })
+  .meta({ id: "EntitySharing", description: "Who has access to a page or folder" });
 export type EntitySharesResource = z.infer<typeof entitySharesResource>;
 
 export function toEntityShares(

@@ -26,12 +26,21 @@ export interface AddressErasurePorts {
  * `email` normalised. `context(invitedBy)`: each invitation's events are recorded as by its inviter. Answers how
  * many invitations named the address, and the position of the last event appended.
  */
-export async function eraseAddress(ports: AddressErasurePorts, email: string, context: (invitedBy: UserId) => CommandContext): Promise<{ invitations: number; position: number | null }> {
+export async function eraseAddress(
+  ports: AddressErasurePorts,
+  email: string,
+  context: (invitedBy: UserId) => CommandContext,
+): Promise<{ invitations: number; position: number | null }> {
   const invitations = await ports.views.invitations.toAddress(email);
   let position: number | null = null;
   for (const invitation of invitations) {
     const invitationId = invitationIdSchema.parse(invitation.id);
-    const erased = await invitationCommands.handle(ports.eventStore, invitationId, { type: "EraseAddress", invitationId }, context(userIdSchema.parse(invitation.invitedBy)));
+    const erased = await invitationCommands.handle(
+      ports.eventStore,
+      invitationId,
+      { type: "EraseAddress", invitationId },
+      context(userIdSchema.parse(invitation.invitedBy)),
+    );
     position = erased.position ?? position;
   }
   await ports.keys.destroy(subjects.address(ports.addressHash(email)));

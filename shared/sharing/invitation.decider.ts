@@ -25,15 +25,33 @@ export type InvitedAccess = z.infer<typeof invitedAccessSchema>;
 export const invitationEventSchemas = [
   z.object({
     type: z.literal("InvitationQueued"),
-    data: z.object({ invitationId: invitationIdSchema, email: z.string(), access: invitedAccessSchema, invitedBy: userIdSchema, expiresAt: z.string() }),
+    data: z.object({
+      invitationId: invitationIdSchema,
+      email: z.string(),
+      access: invitedAccessSchema,
+      invitedBy: userIdSchema,
+      expiresAt: z.string(),
+    }),
   }),
-  z.object({ type: z.literal("InvitationPermissionChanged"), data: z.object({ invitationId: invitationIdSchema, access: invitedAccessSchema }) }),
-  z.object({ type: z.literal("InvitationResent"), data: z.object({ invitationId: invitationIdSchema, resentAt: z.string() }) }),
-  z.object({ type: z.literal("InvitationAccepted"), data: z.object({ invitationId: invitationIdSchema, userId: userIdSchema }) }),
+  z.object({
+    type: z.literal("InvitationPermissionChanged"),
+    data: z.object({ invitationId: invitationIdSchema, access: invitedAccessSchema }),
+  }),
+  z.object({
+    type: z.literal("InvitationResent"),
+    data: z.object({ invitationId: invitationIdSchema, resentAt: z.string() }),
+  }),
+  z.object({
+    type: z.literal("InvitationAccepted"),
+    data: z.object({ invitationId: invitationIdSchema, userId: userIdSchema }),
+  }),
   z.object({ type: z.literal("InvitationExpired"), data: z.object({ invitationId: invitationIdSchema }) }),
   z.object({ type: z.literal("InvitationCancelled"), data: z.object({ invitationId: invitationIdSchema }) }),
   // attemptId is absent from deliveries recorded before attempts had outcomes of their own.
-  z.object({ type: z.literal("InvitationDelivered"), data: z.object({ invitationId: invitationIdSchema, deliveredAt: z.string(), attemptId: z.uuid().optional() }) }),
+  z.object({
+    type: z.literal("InvitationDelivered"),
+    data: z.object({ invitationId: invitationIdSchema, deliveredAt: z.string(), attemptId: z.uuid().optional() }),
+  }),
   z.object({
     type: z.literal("InvitationDeliveryStarted"),
     data: z.object({ invitationId: invitationIdSchema, attemptId: z.uuid(), startedAt: z.string() }),
@@ -41,7 +59,12 @@ export const invitationEventSchemas = [
   z.object({
     type: z.literal("InvitationDeliveryFailed"),
     /** `reason` says what went wrong (the mail server's answer, a time-out); it never holds the mail's body. */
-    data: z.object({ invitationId: invitationIdSchema, attemptId: z.uuid(), reason: z.string().max(500), failedAt: z.string() }),
+    data: z.object({
+      invitationId: invitationIdSchema,
+      attemptId: z.uuid(),
+      reason: z.string().max(500),
+      failedAt: z.string(),
+    }),
   }),
   // The address was erased (an operator's `npm run erase -- --email` for an address without an account): the
   // invitation no longer names it, and its key is destroyed, so InvitationQueued reads it as erased too.
@@ -51,7 +74,15 @@ export type InvitationEvent = z.infer<(typeof invitationEventSchemas)[number]>;
 
 /** Times are ISO strings passed in by the caller: the decider never reads a clock. */
 export type InvitationCommand =
-  | { type: "InviteAddress"; invitationId: InvitationId; email: string; access: InvitedAccess; actor: Actor; now: string; ttlMs: number }
+  | {
+      type: "InviteAddress";
+      invitationId: InvitationId;
+      email: string;
+      access: InvitedAccess;
+      actor: Actor;
+      now: string;
+      ttlMs: number;
+    }
   | { type: "ResendInvitation"; invitationId: InvitationId; canManage: boolean; now: string }
   | { type: "AcceptInvitation"; invitationId: InvitationId; email: string; userId: UserId; now: string }
   | { type: "CancelInvitation"; invitationId: InvitationId; canManage: boolean }
@@ -86,15 +117,18 @@ type KnownInvitation = Exclude<InvitationState, { status: "absent" }>;
 export const invitationStream = (invitationId: string): string => `invitation-${invitationId}`;
 
 /** A pending invitation whose latest queued delivery has no outcome yet. */
-export const owesDelivery = (state: InvitationState): state is KnownInvitation => state.status === "pending" && state.delivery === "pending";
+export const owesDelivery = (state: InvitationState): state is KnownInvitation =>
+  state.status === "pending" && state.delivery === "pending";
 
 /** When the attempt was started, or null if it never was. */
 export const attemptStartedAt = (state: KnownInvitation, attemptId: string): string | null =>
   state.startedAttempts.find((attempt) => attempt.attemptId === attemptId)?.startedAt ?? null;
 
-const attemptStarted = (state: InvitationState, attemptId: string): boolean => state.status !== "absent" && attemptStartedAt(state, attemptId) !== null;
+const attemptStarted = (state: InvitationState, attemptId: string): boolean =>
+  state.status !== "absent" && attemptStartedAt(state, attemptId) !== null;
 
-export const isExpired = (invitation: Pick<KnownInvitation, "expiresAt">, now: string): boolean => Date.parse(now) >= Date.parse(invitation.expiresAt);
+export const isExpired = (invitation: Pick<KnownInvitation, "expiresAt">, now: string): boolean =>
+  Date.parse(now) >= Date.parse(invitation.expiresAt);
 
 function assertMayInvite(access: InvitedAccess, current: InvitedAccess | null, actor: Actor): void {
   if (access.targetType === "workspace") {
@@ -103,19 +137,28 @@ function assertMayInvite(access: InvitedAccess, current: InvitedAccess | null, a
   }
   // The route passes "admin" for whoever manages the group's workspace (its owner or an admin of it).
   if (access.targetType === "group") {
-    if (!atLeast(actor.permission, "admin")) throw new AppError("forbidden", "only the workspace owner and its admins manage groups");
+    if (!atLeast(actor.permission, "admin"))
+      throw new AppError("forbidden", "only the workspace owner and its admins manage groups");
     return;
   }
   const currentPermission = current?.targetType === access.targetType ? current.permission : null;
   assertMayShare(actor.permission, currentPermission, access.permission, access.targetType);
 }
 
-function invite(command: Extract<InvitationCommand, { type: "InviteAddress" }>, state: InvitationState): InvitationEvent[] {
+function invite(
+  command: Extract<InvitationCommand, { type: "InviteAddress" }>,
+  state: InvitationState,
+): InvitationEvent[] {
   const { invitationId, access } = command;
   if (state.status === "absent") {
     assertMayInvite(access, null, command.actor);
     const expiresAt = new Date(Date.parse(command.now) + command.ttlMs).toISOString();
-    return [{ type: "InvitationQueued", data: { invitationId, email: command.email, access, invitedBy: command.actor.id, expiresAt } }];
+    return [
+      {
+        type: "InvitationQueued",
+        data: { invitationId, email: command.email, access, invitedBy: command.actor.id, expiresAt },
+      },
+    ];
   }
   const sameTarget = state.access.targetType === access.targetType && state.access.targetId === access.targetId;
   if (state.status !== "pending" || isExpired(state, command.now) || !sameTarget || state.email !== command.email) {
@@ -135,7 +178,10 @@ function refuseSettled(state: KnownInvitation): void {
   if (state.status === "expired") throw expiredError();
 }
 
-function resend(command: Extract<InvitationCommand, { type: "ResendInvitation" }>, state: InvitationState): InvitationEvent[] {
+function resend(
+  command: Extract<InvitationCommand, { type: "ResendInvitation" }>,
+  state: InvitationState,
+): InvitationEvent[] {
   if (state.status === "absent") throw new AppError("not_found", "invitation not found");
   if (!command.canManage) throw new AppError("forbidden", "you may not resend this invitation");
   refuseSettled(state);
@@ -144,7 +190,9 @@ function resend(command: Extract<InvitationCommand, { type: "ResendInvitation" }
     const waitMs = Date.parse(state.lastResentAt) + RESEND_INTERVAL_MS - Date.parse(command.now);
     if (waitMs > 0) {
       const seconds = Math.ceil(waitMs / 1000);
-      throw new AppError("rate_limited", `this invitation was resent recently; try again in ${seconds} s`, { "retry-after": String(seconds) });
+      throw new AppError("rate_limited", `this invitation was resent recently; try again in ${seconds} s`, {
+        "retry-after": String(seconds),
+      });
     }
   }
   return [{ type: "InvitationResent", data: { invitationId: command.invitationId, resentAt: command.now } }];
@@ -160,7 +208,8 @@ export const invitationDecider: Decider<InvitationCommand, InvitationState, Invi
         return resend(command, state);
       case "AcceptInvitation": {
         if (state.status !== "pending" || state.email !== command.email) return [];
-        if (isExpired(state, command.now)) return [{ type: "InvitationExpired", data: { invitationId: command.invitationId } }];
+        if (isExpired(state, command.now))
+          return [{ type: "InvitationExpired", data: { invitationId: command.invitationId } }];
         return [{ type: "InvitationAccepted", data: { invitationId: command.invitationId, userId: command.userId } }];
       }
       case "CancelInvitation":
@@ -170,26 +219,61 @@ export const invitationDecider: Decider<InvitationCommand, InvitationState, Invi
         return [{ type: "InvitationCancelled", data: { invitationId: command.invitationId } }];
       case "StartDelivery":
         if (!owesDelivery(state) || attemptStarted(state, command.attemptId)) return [];
-        return [{ type: "InvitationDeliveryStarted", data: { invitationId: command.invitationId, attemptId: command.attemptId, startedAt: command.now } }];
+        return [
+          {
+            type: "InvitationDeliveryStarted",
+            data: { invitationId: command.invitationId, attemptId: command.attemptId, startedAt: command.now },
+          },
+        ];
       // An outcome is recorded once, for an attempt that was started, while the latest delivery is still owed.
       case "RecordDelivery":
         if (!owesDelivery(state) || !attemptStarted(state, command.attemptId)) return [];
-        return [{ type: "InvitationDelivered", data: { invitationId: command.invitationId, deliveredAt: command.now, attemptId: command.attemptId } }];
+        return [
+          {
+            type: "InvitationDelivered",
+            data: { invitationId: command.invitationId, deliveredAt: command.now, attemptId: command.attemptId },
+          },
+        ];
       case "RecordDeliveryFailure":
         if (!owesDelivery(state) || !attemptStarted(state, command.attemptId)) return [];
-        return [{ type: "InvitationDeliveryFailed", data: { invitationId: command.invitationId, attemptId: command.attemptId, reason: command.reason.slice(0, 500), failedAt: command.now } }];
+        return [
+          {
+            type: "InvitationDeliveryFailed",
+            data: {
+              invitationId: command.invitationId,
+              attemptId: command.attemptId,
+              reason: command.reason.slice(0, 500),
+              failedAt: command.now,
+            },
+          },
+        ];
       // A pending invitation is cancelled first: nobody is to receive or accept it.
       case "EraseAddress": {
         if (state.status === "absent" || state.addressErased) return [];
-        const erased: InvitationEvent = { type: "InvitationAddressErased", data: { invitationId: command.invitationId } };
-        return state.status === "pending" ? [{ type: "InvitationCancelled", data: { invitationId: command.invitationId } }, erased] : [erased];
+        const erased: InvitationEvent = {
+          type: "InvitationAddressErased",
+          data: { invitationId: command.invitationId },
+        };
+        return state.status === "pending"
+          ? [{ type: "InvitationCancelled", data: { invitationId: command.invitationId } }, erased]
+          : [erased];
       }
     }
   },
   evolve(state, event) {
     if (event.type === "InvitationQueued") {
       const { email, access, invitedBy, expiresAt } = event.data;
-      return { status: "pending", email, access, invitedBy, expiresAt, lastResentAt: null, delivery: "pending", startedAttempts: [], addressErased: false };
+      return {
+        status: "pending",
+        email,
+        access,
+        invitedBy,
+        expiresAt,
+        lastResentAt: null,
+        delivery: "pending",
+        startedAttempts: [],
+        addressErased: false,
+      };
     }
     if (state.status === "absent") return state;
     switch (event.type) {
@@ -198,7 +282,13 @@ export const invitationDecider: Decider<InvitationCommand, InvitationState, Invi
       case "InvitationResent":
         return { ...state, lastResentAt: event.data.resentAt, delivery: "pending" };
       case "InvitationDeliveryStarted":
-        return { ...state, startedAttempts: [...state.startedAttempts, { attemptId: event.data.attemptId, startedAt: event.data.startedAt }] };
+        return {
+          ...state,
+          startedAttempts: [
+            ...state.startedAttempts,
+            { attemptId: event.data.attemptId, startedAt: event.data.startedAt },
+          ],
+        };
       case "InvitationDelivered":
         return { ...state, delivery: "sent" };
       case "InvitationDeliveryFailed":

@@ -25,15 +25,20 @@ export async function inviteAddress(
   const now = context.now.toISOString();
   const slot = { targetType: access.targetType, targetId: access.targetId, email };
   const invite = async (invitationId: InvitationId) => {
-    const result = await invitationCommands.handle(eventStore, invitationId, {
-      type: "InviteAddress",
+    const result = await invitationCommands.handle(
+      eventStore,
       invitationId,
-      email,
-      access,
-      actor,
-      now,
-      ttlMs: INVITATION_TTL_MS,
-    }, context);
+      {
+        type: "InviteAddress",
+        invitationId,
+        email,
+        access,
+        actor,
+        now,
+        ttlMs: INVITATION_TTL_MS,
+      },
+      context,
+    );
     return { invitationId, position: result.position };
   };
   for (let attempt = 1; ; attempt += 1) {
@@ -42,11 +47,17 @@ export async function inviteAddress(
       const held = await invitationCommands.load(eventStore, state.holder);
       // An absent holder is one whose request took the slot and has not queued it yet (a concurrent first
       // invitation): it is this address's pending invitation too, and whichever request gets there first queues it.
-      if (held.status === "absent" || (held.status === "pending" && !isExpired(held, now) && held.email === email)) return invite(state.holder);
+      if (held.status === "absent" || (held.status === "pending" && !isExpired(held, now) && held.email === email))
+        return invite(state.holder);
     }
     const invitationId = invitationIdSchema.parse(randomUUID());
     try {
-      await invitationSlotCommands.handle(eventStore, slot, { type: "TakeSlot", invitationId, previous: state.holder }, context);
+      await invitationSlotCommands.handle(
+        eventStore,
+        slot,
+        { type: "TakeSlot", invitationId, previous: state.holder },
+        context,
+      );
     } catch (error) {
       if (error instanceof AppError && error.code === "conflict" && attempt < ATTEMPTS) continue;
       throw error;

@@ -12,11 +12,17 @@ import { permissionOn } from "./shared-entity.ts";
 import { invitationCommands } from "./sharing.commands.ts";
 
 /** Whether the user can see the invitation's target at all, and whether they may resend or cancel it. */
-async function invitationManagement(models: ReadModels, userId: string, invitation: InvitationRecord): Promise<{ visible: boolean; canManage: boolean }> {
+async function invitationManagement(
+  models: ReadModels,
+  userId: string,
+  invitation: InvitationRecord,
+): Promise<{ visible: boolean; canManage: boolean }> {
   const { access } = invitation;
   if (access.targetType === "workspace") {
     const isOwner = access.targetId === userId;
-    const isMember = (await models.access.membershipsOf(userId)).some((membership) => membership.ownerId === access.targetId);
+    const isMember = (await models.access.membershipsOf(userId)).some(
+      (membership) => membership.ownerId === access.targetId,
+    );
     return { visible: isOwner || isMember, canManage: isOwner };
   }
   if (access.targetType === "group") {
@@ -29,8 +35,15 @@ async function invitationManagement(models: ReadModels, userId: string, invitati
   return { visible: permission !== null, canManage: mayManageEntityInvitation(permission, access.permission) };
 }
 
-async function decideOn(ports: WritePorts, context: CommandContext, invitation: InvitationRecord | null, action: "resend" | "cancel") {
-  const { visible, canManage } = invitation ? await invitationManagement(ports.views, context.actorId, invitation) : { visible: false, canManage: false };
+async function decideOn(
+  ports: WritePorts,
+  context: CommandContext,
+  invitation: InvitationRecord | null,
+  action: "resend" | "cancel",
+) {
+  const { visible, canManage } = invitation
+    ? await invitationManagement(ports.views, context.actorId, invitation)
+    : { visible: false, canManage: false };
   if (!invitation || !visible) throw new AppError("not_found", "invitation not found");
   const invitationId = invitationIdSchema.parse(invitation.id);
   const command =
@@ -41,10 +54,18 @@ async function decideOn(ports: WritePorts, context: CommandContext, invitation: 
 }
 
 /** Queues another delivery of a pending invitation; returns the position to await. */
-export async function resendInvitation(ports: WritePorts, context: CommandContext, invitation: InvitationRecord | null): Promise<number | null> {
+export async function resendInvitation(
+  ports: WritePorts,
+  context: CommandContext,
+  invitation: InvitationRecord | null,
+): Promise<number | null> {
   return (await decideOn(ports, context, invitation, "resend")).position;
 }
 
-export async function cancelInvitation(ports: WritePorts, context: CommandContext, invitation: InvitationRecord | null): Promise<number | null> {
+export async function cancelInvitation(
+  ports: WritePorts,
+  context: CommandContext,
+  invitation: InvitationRecord | null,
+): Promise<number | null> {
   return (await decideOn(ports, context, invitation, "cancel")).position;
 }

@@ -22,15 +22,24 @@ export async function shareEntity(
   const actor = { id: context.actorId, permission: request.actorPermission };
   const user = await ports.views.users.getByEmail(email);
   if (!user) {
-    const invited = await inviteAddress(ports.eventStore, context, { email, access: { targetType: entity.type, targetId: entity.id, permission }, actor });
+    const invited = await inviteAddress(ports.eventStore, context, {
+      email,
+      access: { targetType: entity.type, targetId: entity.id, permission },
+      actor,
+    });
     return { kind: "invited", ...invited };
   }
-  const result = await entityAccessCommands.handle(ports.eventStore, entity, {
-    type: "GrantAccess",
+  const result = await entityAccessCommands.handle(
+    ports.eventStore,
     entity,
-    userId: userIdSchema.parse(user.id),
-    permission,
-    actor,
-  }, context);
+    {
+      type: "GrantAccess",
+      entity,
+      userId: userIdSchema.parse(user.id),
+      permission,
+      actor,
+    },
+    context,
+  );
   return { kind: "granted", user, position: result.position };
 }

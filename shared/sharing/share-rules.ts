@@ -11,7 +11,11 @@ export interface Actor {
 }
 
 /** Why `actor` may not move someone's access from `current` to `next` (null: none), or null when they may. */
-function shareRefusal(actor: Permission | null, current: GrantablePermission | null, next: GrantablePermission | null): string | null {
+function shareRefusal(
+  actor: Permission | null,
+  current: GrantablePermission | null,
+  next: GrantablePermission | null,
+): string | null {
   if (!atLeast(actor, "admin")) return "you may not share this";
   if (actor === "owner") return null;
   if (next === "admin") return "only the owner grants admin access to this";
@@ -20,7 +24,12 @@ function shareRefusal(actor: Permission | null, current: GrantablePermission | n
 }
 
 /** Throws forbidden unless the share is allowed; `what` names the entity in the message. */
-export function assertMayShare(actor: Permission, current: GrantablePermission | null, next: GrantablePermission | null, what: string): void {
+export function assertMayShare(
+  actor: Permission,
+  current: GrantablePermission | null,
+  next: GrantablePermission | null,
+  what: string,
+): void {
   const refusal = shareRefusal(actor, current, next);
   if (refusal) throw new AppError("forbidden", `${refusal} ${what}`);
 }

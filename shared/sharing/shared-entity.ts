@@ -28,7 +28,12 @@ export async function visibleEntity(
 }
 
 /** The user's effective permission on a page or folder; null when it does not exist or they cannot view it. */
-export async function permissionOn(models: ReadModels, userId: string, type: EntityType, id: string): Promise<Permission | null> {
+export async function permissionOn(
+  models: ReadModels,
+  userId: string,
+  type: EntityType,
+  id: string,
+): Promise<Permission | null> {
   const record = type === "page" ? await models.pages.get(id) : await models.folders.get(id);
   if (!record) return null;
   return effectivePermission(await models.access.contextFor(userId), { kind: type, ...record });

@@ -32,7 +32,15 @@ export type WorkspaceEvent = z.infer<(typeof workspaceEventSchemas)[number]>;
 
 export type WorkspaceCommand =
   | { type: "AddMember"; ownerId: UserId; memberId: UserId; membershipId: string; role: WorkspaceRole; actorId: UserId }
-  | { type: "AddInvitedMember"; ownerId: UserId; memberId: UserId; membershipId: string; role: WorkspaceRole; invitedBy: UserId; invitationId: InvitationId }
+  | {
+      type: "AddInvitedMember";
+      ownerId: UserId;
+      memberId: UserId;
+      membershipId: string;
+      role: WorkspaceRole;
+      invitedBy: UserId;
+      invitationId: InvitationId;
+    }
   | { type: "RemoveMember"; ownerId: UserId; memberId: UserId; actorId: UserId }
   /** A member leaves on their own: an erased account leaves every workspace it belonged to. */
   | { type: "LeaveWorkspace"; ownerId: UserId; memberId: UserId };
@@ -58,15 +66,31 @@ export const workspaceDecider: Decider<WorkspaceCommand, WorkspaceState, Workspa
         requireOwner(ownerId, command.actorId);
         if (memberId === ownerId) throw new AppError("validation_failed", "email: you own this workspace already");
         if (current === command.role) return [];
-        if (current !== null) return [{ type: "WorkspaceMemberRoleChanged", data: { ownerId, memberId, role: command.role } }];
-        const data = { ownerId, memberId, membershipId: command.membershipId, role: command.role, addedBy: command.actorId, invitationId: null };
+        if (current !== null)
+          return [{ type: "WorkspaceMemberRoleChanged", data: { ownerId, memberId, role: command.role } }];
+        const data = {
+          ownerId,
+          memberId,
+          membershipId: command.membershipId,
+          role: command.role,
+          addedBy: command.actorId,
+          invitationId: null,
+        };
         return [{ type: "WorkspaceMemberAdded", data }];
       }
       case "AddInvitedMember": {
         // Accepting an invitation never lowers a role the user already holds.
         if (current !== null && atLeast(roleToPermission[current], roleToPermission[command.role])) return [];
-        if (current !== null) return [{ type: "WorkspaceMemberRoleChanged", data: { ownerId, memberId, role: command.role } }];
-        const data = { ownerId, memberId, membershipId: command.membershipId, role: command.role, addedBy: command.invitedBy, invitationId: command.invitationId };
+        if (current !== null)
+          return [{ type: "WorkspaceMemberRoleChanged", data: { ownerId, memberId, role: command.role } }];
+        const data = {
+          ownerId,
+          memberId,
+          membershipId: command.membershipId,
+          role: command.role,
+          addedBy: command.invitedBy,
+          invitationId: command.invitationId,
+        };
         return [{ type: "WorkspaceMemberAdded", data }];
       }
       case "RemoveMember":
@@ -74,7 +98,9 @@ export const workspaceDecider: Decider<WorkspaceCommand, WorkspaceState, Workspa
         if (current === null) throw new AppError("not_found", "that user is not a member of your workspace");
         return [{ type: "WorkspaceMemberRemoved", data: { ownerId, memberId, removedBy: command.actorId } }];
       case "LeaveWorkspace":
-        return current === null ? [] : [{ type: "WorkspaceMemberRemoved", data: { ownerId, memberId, removedBy: memberId } }];
+        return current === null
+          ? []
+          : [{ type: "WorkspaceMemberRemoved", data: { ownerId, memberId, removedBy: memberId } }];
     }
   },
   evolve(state, event) {

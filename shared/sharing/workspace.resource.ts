@@ -7,28 +7,35 @@ import type { UserRecord } from "../users/users.view.ts";
 import { invitationResource, toInvitationResource } from "./invitation.resource.ts";
 import type { InvitationRecord } from "./invitations.view.ts";
 
-const workspaceMemberResource = z.object({
-  id: z.uuid(),
-  workspaceOwnerId: z.uuid(),
-  memberId: z.uuid(),
-  memberName: z.string(),
-  memberEmail: z.string(),
-  memberAvatarUrl: z.string().nullable(),
-  role: workspaceRoleSchema,
-  createdAt: z.string(),
-}).meta({ id: "WorkspaceMember", description: "A member of the caller's workspace" });
+const workspaceMemberResource = z
+  .object({
+    id: z.uuid(),
+    workspaceOwnerId: z.uuid(),
+    memberId: z.uuid(),
+    memberName: z.string(),
+    memberEmail: z.string(),
+    memberAvatarUrl: z.string().nullable(),
+    role: workspaceRoleSchema,
+    createdAt: z.string(),
+  })
+  .meta({ id: "WorkspaceMember", description: "A member of the caller's workspace" });
 
 const membershipResource = z
   .object({ ownerId: z.uuid(), ownerName: z.string(), role: workspaceRoleSchema, joinedAt: z.string() })
   .meta({ id: "Membership", description: "A workspace the caller joined" });
 
-export const workspaceSharesResource = z.object({
-  ownerId: z.uuid(),
-  ownerName: z.string(),
-  members: z.array(workspaceMemberResource),
-  memberships: z.array(membershipResource),
-  pendingInvitations: z.array(invitationResource),
-}).meta({ id: "WorkspaceSharing", description: "The caller's workspace: members, pending invitations, and the workspaces they joined" });
+export const workspaceSharesResource = z
+  .object({
+    ownerId: z.uuid(),
+    ownerName: z.string(),
+    members: z.array(workspaceMemberResource),
+    memberships: z.array(membershipResource),
+    pendingInvitations: z.array(invitationResource),
+  })
+  .meta({
+    id: "WorkspaceSharing",
+    description: "The caller's workspace: members, pending invitations, and the workspaces they joined",
+  });
 export type WorkspaceSharesResource = z.infer<typeof workspaceSharesResource>;
 
 export function toWorkspaceShares(

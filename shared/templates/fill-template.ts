@@ -11,10 +11,14 @@ const PLACEHOLDER = /\{\{\s*(title|date|author)\s*\}\}/g;
 
 export function fillTemplate(text: string, values: TemplateValues): string {
   const date = values.now.toISOString().slice(0, 10);
-  return text.replace(PLACEHOLDER, (_whole, name: string) => (name === "title" ? values.title : name === "date" ? date : values.author));
+  return text.replace(PLACEHOLDER, (_whole, name: string) =>
+    name === "title" ? values.title : name === "date" ? date : values.author,
+  );
 }
 
 /** A title taken from the template: {{date}} and {{author}} filled ({{title}} has nothing to stand for yet, and goes). */
 export function fillTemplateTitle(title: string, values: Omit<TemplateValues, "title">): string {
-  return fillTemplate(title, { ...values, title: "" }).replace(/\s+/g, " ").trim();
+  return fillTemplate(title, { ...values, title: "" })
+    .replace(/\s+/g, " ")
+    .trim();
 }

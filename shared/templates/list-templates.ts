@@ -12,9 +12,17 @@ export interface ListTemplatesQuery {
   readonly limit: number;
 }
 
-export async function listTemplates(views: ReadModels, principal: Principal, query: ListTemplatesQuery): Promise<{ data: PageResource[]; nextCursor: string | null }> {
+export async function listTemplates(
+  views: ReadModels,
+  principal: Principal,
+  query: ListTemplatesQuery,
+): Promise<{ data: PageResource[]; nextCursor: string | null }> {
   const context = await views.access.contextFor(principal.user.id);
-  const rows = await views.templates.list({ visibleTo: visibilityFilter(context), before: decodeListCursor(query.cursor), limit: query.limit });
+  const rows = await views.templates.list({
+    visibleTo: visibilityFilter(context),
+    before: decodeListCursor(query.cursor),
+    limit: query.limit,
+  });
   const { rows: kept, nextCursor } = pageOf(rows, query.limit, (row) => ({ position: row.position, id: row.pageId }));
   const pages: PageRecord[] = [];
   for (const row of kept) {

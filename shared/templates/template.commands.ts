@@ -5,6 +5,10 @@ import { guardedCommand } from "../commands/guarded-command.ts";
 import type { PageId } from "../kernel/ids.ts";
 import { templateDecider, templateEventSchemas, templateStream } from "./template.decider.ts";
 
-const templateCommands = deciderCommandHandler({ decider: templateDecider, streamOf: (id: PageId) => templateStream(id), eventSchemas: templateEventSchemas });
+const templateCommands = deciderCommandHandler({
+  decider: templateDecider,
+  streamOf: (id: PageId) => templateStream(id),
+  eventSchemas: templateEventSchemas,
+});
 
 export const setTemplate = guardedCommand(templateCommands, pageAccess("edit"));

@@ -22,7 +22,9 @@ export const templateDecider: Decider<TemplateCommand, TemplateState, TemplateEv
   initialState: { isTemplate: false },
   decide(command, state) {
     if (command.isTemplate === state.isTemplate) return [];
-    return [{ type: command.isTemplate ? "PageMarkedTemplate" : "PageUnmarkedTemplate", data: { pageId: command.pageId } }];
+    return [
+      { type: command.isTemplate ? "PageMarkedTemplate" : "PageUnmarkedTemplate", data: { pageId: command.pageId } },
+    ];
   },
   evolve(_state, event) {
     return { isTemplate: event.type === "PageMarkedTemplate" };

@@ -5,5 +5,10 @@ import type { TokenId } from "../kernel/ids.ts";
 import { tokenCommands } from "./token.commands.ts";
 
 export async function recordTokenUse(eventStore: EventStore, tokenId: TokenId, context: CommandContext): Promise<void> {
-  await tokenCommands.handle(eventStore, tokenId, { type: "RecordTokenUse", tokenId, now: context.now.toISOString() }, context);
+  await tokenCommands.handle(
+    eventStore,
+    tokenId,
+    { type: "RecordTokenUse", tokenId, now: context.now.toISOString() },
+    context,
+  );
 }

@@ -26,13 +26,20 @@ export const tokenEventSchemas = [
 export type TokenEvent = z.infer<(typeof tokenEventSchemas)[number]>;
 
 export type TokenCommand =
-  | { type: "CreateToken"; tokenId: TokenId; userId: UserId; name: string; scopes: Scope[]; expiresAt: string | null; secretHash: string }
+  | {
+      type: "CreateToken";
+      tokenId: TokenId;
+      userId: UserId;
+      name: string;
+      scopes: Scope[];
+      expiresAt: string | null;
+      secretHash: string;
+    }
   | { type: "RecordTokenUse"; tokenId: TokenId; now: string }
   | { type: "RevokeToken"; tokenId: TokenId; userId: UserId };
 
 export type TokenState =
-  | { exists: false }
-  | { exists: true; userId: UserId; revoked: boolean; lastUsedAt: string | null };
+  { exists: false } | { exists: true; userId: UserId; revoked: boolean; lastUsedAt: string | null };
 
 export const tokenStream = (tokenId: string): string => `token-${tokenId}`;
 

@@ -13,7 +13,12 @@ import type { TrashType } from "./trash.view.ts";
 export type EraseItemOutcome = { readonly found: false } | { readonly found: true; readonly position: number | null };
 
 /** `context.actorId` is recorded as who deleted and purged it; the item's owner is the natural choice. */
-export async function eraseItem(ports: PurgePorts, type: TrashType, id: string, context: (ownerId: string) => CommandContext): Promise<EraseItemOutcome> {
+export async function eraseItem(
+  ports: PurgePorts,
+  type: TrashType,
+  id: string,
+  context: (ownerId: string) => CommandContext,
+): Promise<EraseItemOutcome> {
   const erased = type === "page" ? await erasePage(ports, id, context) : await eraseFolder(ports, id, context);
   if (erased === null) return { found: false };
   await ports.readModelCopies?.eraseMentioning(erased.purged);
@@ -28,11 +33,16 @@ async function erasePage(ports: PurgePorts, id: string, context: (ownerId: strin
   if (state.status === "absent") return null;
   const acting = context(state.ownerId);
   let position: number | null = null;
-  if (state.status === "live") position = (await pageCommands.handle(ports.eventStore, pageId, { type: "DeletePage", pageId }, acting)).position;
+  if (state.status === "live")
+    position = (await pageCommands.handle(ports.eventStore, pageId, { type: "DeletePage", pageId }, acting)).position;
   return { position: (await purgeDeletedPage(ports, pageId, acting)).position ?? position, purged: [pageId] };
 }
 
-async function eraseFolder(ports: PurgePorts, id: string, context: (ownerId: string) => CommandContext): Promise<Erased> {
+async function eraseFolder(
+  ports: PurgePorts,
+  id: string,
+  context: (ownerId: string) => CommandContext,
+): Promise<Erased> {
   const folderId = folderIdSchema.parse(id);
   const state = await folderCommands.load(ports.eventStore, folderId);
   if (state.status === "absent") return null;

@@ -29,7 +29,11 @@ async function unlessGone(run: () => Promise<{ position: number | null }>): Prom
 }
 
 /** Deletes a folder and everything below it: edit on the folder (which every item below inherits). */
-export async function deleteFolderTree(ports: WritePorts, actor: Actor, folderId: FolderId): Promise<{ position: number | null }> {
+export async function deleteFolderTree(
+  ports: WritePorts,
+  actor: Actor,
+  folderId: FolderId,
+): Promise<{ position: number | null }> {
   const { folder, permission } = await visibleFolder(ports.views, actor.principal, folderId);
   requirePermission(permission, "edit", "folder");
   const { folders, pageIds } = await ports.views.folders.below(folderId);
@@ -39,14 +43,35 @@ export async function deleteFolderTree(ports: WritePorts, actor: Actor, folderId
   };
   for (const id of pageIds) {
     const pageId = pageIdSchema.parse(id);
-    along(await unlessGone(() => pageCommands.handle(ports.eventStore, pageId, { type: "DeletePage", pageId, deletedWith: folderId }, actor.context)));
+    along(
+      await unlessGone(() =>
+        pageCommands.handle(
+          ports.eventStore,
+          pageId,
+          { type: "DeletePage", pageId, deletedWith: folderId },
+          actor.context,
+        ),
+      ),
+    );
   }
   for (const below of [...folders].sort((a, b) => b.ancestorIds.length - a.ancestorIds.length)) {
     const id = folderIdSchema.parse(below.id);
-    const command = { type: "DeleteFolder" as const, folderId: id, isEmpty: true, parentId: parentOf(below.parentId), deletedWith: folderId };
+    const command = {
+      type: "DeleteFolder" as const,
+      folderId: id,
+      isEmpty: true,
+      parentId: parentOf(below.parentId),
+      deletedWith: folderId,
+    };
     along(await unlessGone(() => folderCommands.handle(ports.eventStore, id, command, actor.context)));
   }
-  const command = { type: "DeleteFolder" as const, folderId, isEmpty: true, parentId: parentOf(folder.parentId), deletedWith: null };
+  const command = {
+    type: "DeleteFolder" as const,
+    folderId,
+    isEmpty: true,
+    parentId: parentOf(folder.parentId),
+    deletedWith: null,
+  };
   along((await folderCommands.handle(ports.eventStore, folderId, command, actor.context)).position);
   return { position };
 }
@@ -63,7 +88,12 @@ async function createdAtOf(ports: WritePorts, stream: string): Promise<string> {
  * deletion took along. Returning to the root is a move on the owner's folder tree, recorded first, so the
  * tree's cycle rule knows where the folder is.
  */
-export async function restoreFolderTree(ports: WritePorts, actor: Actor, item: TrashItem, parentId: FolderId | null): Promise<{ position: number | null }> {
+export async function restoreFolderTree(
+  ports: WritePorts,
+  actor: Actor,
+  item: TrashItem,
+  parentId: FolderId | null,
+): Promise<{ position: number | null }> {
   const folderId = folderIdSchema.parse(item.id);
   let position: number | null = null;
   const along = (next: number | null) => {
@@ -72,11 +102,23 @@ export async function restoreFolderTree(ports: WritePorts, actor: Actor, item: T
   if (parentId === null && item.parentId !== null) {
     const ownerId = userIdSchema.parse(item.ownerId);
     // A move to the root cannot make a cycle: nothing to decide, so it is appended whatever the tree's revision.
-    const moved = toNewEvents([{ type: "FolderMoved" as const, data: { folderId, ownerId, parentId: null } }], actor.context);
+    const moved = toNewEvents(
+      [{ type: "FolderMoved" as const, data: { folderId, ownerId, parentId: null } }],
+      actor.context,
+    );
     along((await ports.eventStore.append(folderTreeStream(ownerId), moved, "any")).position);
   }
   const createdAt = await createdAtOf(ports, folderStream(folderId));
-  along((await folderCommands.handle(ports.eventStore, folderId, { type: "UndeleteFolder", folderId, parentId, createdAt }, actor.context)).position);
+  along(
+    (
+      await folderCommands.handle(
+        ports.eventStore,
+        folderId,
+        { type: "UndeleteFolder", folderId, parentId, createdAt },
+        actor.context,
+      )
+    ).position,
+  );
   along((await restoreTakenAlong(ports, actor, await ports.views.trash.deletedWith(folderId))).position);
   return { position };
 }
@@ -85,7 +127,11 @@ export async function restoreFolderTree(ports: WritePorts, actor: Actor, item: T
  * Brings back what a folder's recursive deletion took along and is still in the trash (`taken`): all of it
  * after the folder itself, or what an interrupted restore had not reached yet when it is sent again.
  */
-export async function restoreTakenAlong(ports: WritePorts, actor: Actor, taken: readonly TrashItem[]): Promise<{ position: number | null }> {
+export async function restoreTakenAlong(
+  ports: WritePorts,
+  actor: Actor,
+  taken: readonly TrashItem[],
+): Promise<{ position: number | null }> {
   let position: number | null = null;
   const along = (next: number | null) => {
     if (next !== null) position = next;
@@ -99,7 +145,16 @@ export async function restoreTakenAlong(ports: WritePorts, actor: Actor, taken: 
     for (const entry of ready) {
       const id = folderIdSchema.parse(entry.id);
       const at = await createdAtOf(ports, folderStream(id));
-      along(await unlessGone(() => folderCommands.handle(ports.eventStore, id, { type: "UndeleteFolder", folderId: id, parentId: parentOf(entry.parentId), createdAt: at }, actor.context)));
+      along(
+        await unlessGone(() =>
+          folderCommands.handle(
+            ports.eventStore,
+            id,
+            { type: "UndeleteFolder", folderId: id, parentId: parentOf(entry.parentId), createdAt: at },
+            actor.context,
+          ),
+        ),
+      );
     }
     const done = new Set(ready.map((entry) => entry.id));
     folders = folders.filter((entry) => !done.has(entry.id));
@@ -107,7 +162,16 @@ export async function restoreTakenAlong(ports: WritePorts, actor: Actor, taken: 
   for (const entry of taken.filter((candidate) => candidate.type === "page")) {
     const pageId = pageIdSchema.parse(entry.id);
     const at = await createdAtOf(ports, pageStream(pageId));
-    along(await unlessGone(() => pageCommands.handle(ports.eventStore, pageId, { type: "UndeletePage", pageId, parentId: parentOf(entry.parentId), createdAt: at }, actor.context)));
+    along(
+      await unlessGone(() =>
+        pageCommands.handle(
+          ports.eventStore,
+          pageId,
+          { type: "UndeletePage", pageId, parentId: parentOf(entry.parentId), createdAt: at },
+          actor.context,
+        ),
+      ),
+    );
   }
   return { position };
 }

@@ -9,7 +9,9 @@ import type { ReadModels } from "../read-store/read-store.port.ts";
 const LISTED_PER_READ = 500;
 
 /** Reads every record of a page through `read`, in bounded batches keyed by id. */
-async function allOf<T extends { readonly id: string }>(read: (afterId: string | null, limit: number) => Promise<T[]>): Promise<T[]> {
+async function allOf<T extends { readonly id: string }>(
+  read: (afterId: string | null, limit: number) => Promise<T[]>,
+): Promise<T[]> {
   const all: T[] = [];
   let after: string | null = null;
   for (;;) {
@@ -22,10 +24,16 @@ async function allOf<T extends { readonly id: string }>(read: (afterId: string |
 }
 
 /** The blob keys of every image and attachment the page ever had. */
-export async function blobKeysOfPage(views: Pick<ReadModels, "attachments" | "images">, pageId: string): Promise<string[]> {
+export async function blobKeysOfPage(
+  views: Pick<ReadModels, "attachments" | "images">,
+  pageId: string,
+): Promise<string[]> {
   const attachments = await allOf((after, limit) => views.attachments.allOfPage(pageId, after, limit));
   const images = await allOf((after, limit) => views.images.allOfPage(pageId, after, limit));
-  return [...attachments.map((attachment) => attachmentBlobKey(attachment.id)), ...images.map((image) => image.filename)];
+  return [
+    ...attachments.map((attachment) => attachmentBlobKey(attachment.id)),
+    ...images.map((image) => image.filename),
+  ];
 }
 
 export async function removeBlobs(blobs: BlobStore, keys: readonly string[]): Promise<void> {

@@ -52,11 +52,20 @@ export async function purgeDeletedFolder(ports: PurgePorts, id: string, context:
   const state = await folderCommands.load(ports.eventStore, folderId);
   if (state.status !== "deleted" && state.status !== "purged") return { erased: false, position: null };
   await ports.keys.destroy(subjects.folder(folderId));
-  const { position } = await folderCommands.handle(ports.eventStore, folderId, { type: "PurgeFolder", folderId }, context);
+  const { position } = await folderCommands.handle(
+    ports.eventStore,
+    folderId,
+    { type: "PurgeFolder", folderId },
+    context,
+  );
   return { erased: true, position };
 }
 
-export function purgeDeleted(ports: PurgePorts, item: Pick<TrashItem, "type" | "id">, context: CommandContext): Promise<Purged> {
+export function purgeDeleted(
+  ports: PurgePorts,
+  item: Pick<TrashItem, "type" | "id">,
+  context: CommandContext,
+): Promise<Purged> {
   return item.type === "page" ? purgeDeletedPage(ports, item.id, context) : purgeDeletedFolder(ports, item.id, context);
 }
 
@@ -65,12 +74,24 @@ export function purgeDeleted(ports: PurgePorts, item: Pick<TrashItem, "type" | "
  * folder last), so an interruption leaves the folder in the trash, where purging it again finishes the rest.
  * A folder taken along by another's deletion takes what lies below it in that deletion.
  */
-export async function purgeFolderTree(ports: PurgePorts, folderId: string, context: CommandContext): Promise<{ position: number | null; purged: string[] }> {
+export async function purgeFolderTree(
+  ports: PurgePorts,
+  folderId: string,
+  context: CommandContext,
+): Promise<{ position: number | null; purged: string[] }> {
   let position: number | null = null;
   const top = (await ports.views.trash.get("folder", folderId))?.deletedWith ?? folderId;
-  const taken = (await ports.views.trash.deletedWith(top)).filter((item) => top === folderId || item.ancestorIds.includes(folderId));
-  const folders = taken.filter((item) => item.type === "folder").sort((a, b) => b.ancestorIds.length - a.ancestorIds.length);
-  const items = [...taken.filter((item) => item.type === "page"), ...folders, { type: "folder" as const, id: folderId }];
+  const taken = (await ports.views.trash.deletedWith(top)).filter(
+    (item) => top === folderId || item.ancestorIds.includes(folderId),
+  );
+  const folders = taken
+    .filter((item) => item.type === "folder")
+    .sort((a, b) => b.ancestorIds.length - a.ancestorIds.length);
+  const items = [
+    ...taken.filter((item) => item.type === "page"),
+    ...folders,
+    { type: "folder" as const, id: folderId },
+  ];
   for (const item of items) position = (await purgeDeleted(ports, item, context)).position ?? position;
   return { position, purged: items.map((item) => item.id) };
 }
@@ -80,14 +101,23 @@ export async function purgeFolderTree(ports: PurgePorts, folderId: string, conte
  * along). An item the caller cannot see answers 404 as an id never deleted, and so does one that went with a
  * folder (purge the folder); anyone but the owner who may see it, 403.
  */
-export async function purgeFromTrash(ports: PurgePorts, actor: Actor, type: TrashType, id: string): Promise<{ position: number | null }> {
+export async function purgeFromTrash(
+  ports: PurgePorts,
+  actor: Actor,
+  type: TrashType,
+  id: string,
+): Promise<{ position: number | null }> {
   const item = await ports.views.trash.get(type, id);
   if (!item || item.deletedWith !== null) throw new AppError("not_found", `${type} not found in the trash`);
   if (item.ownerId !== actor.principal.user.id) {
-    if ((await trashPermission(ports.views, actor.principal, item)) === null) throw new AppError("not_found", `${type} not found in the trash`);
+    if ((await trashPermission(ports.views, actor.principal, item)) === null)
+      throw new AppError("not_found", `${type} not found in the trash`);
     throw new AppError("forbidden", `only its owner may purge a ${type} from the trash`);
   }
-  const { position, purged } = type === "folder" ? await purgeFolderTree(ports, item.id, actor.context) : { position: (await purgeDeletedPage(ports, item.id, actor.context)).position, purged: [item.id] };
+  const { position, purged } =
+    type === "folder"
+      ? await purgeFolderTree(ports, item.id, actor.context)
+      : { position: (await purgeDeletedPage(ports, item.id, actor.context)).position, purged: [item.id] };
   await ports.readModelCopies?.eraseMentioning(purged);
   return { position };
 }

@@ -16,11 +16,19 @@ const TRASH_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 const PURGE_PER_SWEEP = 1_000;
 
 /** Purges (and so erases) every item past the retention period; returns how many it purged. */
-async function purgeExpiredTrash(ports: PurgePorts & { blobs: BlobStore }, now: Date, retentionDays: number): Promise<number> {
+async function purgeExpiredTrash(
+  ports: PurgePorts & { blobs: BlobStore },
+  now: Date,
+  retentionDays: number,
+): Promise<number> {
   const purged: string[] = [];
   for (const item of await ports.views.trash.expired(purgeBefore(now, retentionDays), PURGE_PER_SWEEP)) {
     // Recorded as the one who deleted it: the purge follows from that deletion.
-    const context = { actorId: userIdSchema.parse(item.deletedBy), correlationId: `trash-purge-${now.toISOString()}`, now };
+    const context = {
+      actorId: userIdSchema.parse(item.deletedBy),
+      correlationId: `trash-purge-${now.toISOString()}`,
+      now,
+    };
     // Deciding on the item's stream makes a purge already recorded (a sweep racing another) record nothing.
     const { position } = await purgeDeleted(ports, item, context);
     if (position !== null) purged.push(item.id);
@@ -31,7 +39,13 @@ async function purgeExpiredTrash(ports: PurgePorts & { blobs: BlobStore }, now: 
 }
 
 export function startTrashPurge(
-  ports: WritePorts & { blobs: BlobStore; logger: Logger; clock: () => Date; trashRetentionDays: number; erasure: { keys: Pick<KeyStore, "destroy">; readModelCopies: ReadModelCopies | null } },
+  ports: WritePorts & {
+    blobs: BlobStore;
+    logger: Logger;
+    clock: () => Date;
+    trashRetentionDays: number;
+    erasure: { keys: Pick<KeyStore, "destroy">; readModelCopies: ReadModelCopies | null };
+  },
 ): { stop(): Promise<void> } {
   let running: Promise<void> = Promise.resolve();
   const sweep = () => {

@@ -30,7 +30,12 @@ async function finishFolderRestore(ports: WritePorts, actor: Actor, id: string):
  * Brings an item back from the trash into its folder, or its owner's root when that folder is gone; a folder
  * brings back what was deleted with it. Only what was deleted itself is restored by its id.
  */
-export async function restoreFromTrash(ports: WritePorts, actor: Actor, type: TrashType, id: string): Promise<{ id: string; position: number | null }> {
+export async function restoreFromTrash(
+  ports: WritePorts,
+  actor: Actor,
+  type: TrashType,
+  id: string,
+): Promise<{ id: string; position: number | null }> {
   const item = await ports.views.trash.get(type, id);
   if (!item && type === "folder") return { id, ...(await finishFolderRestore(ports, actor, id)) };
   if (!item || item.deletedWith !== null) throw new AppError("not_found", `${type} not found in the trash`);
@@ -46,6 +51,11 @@ export async function restoreFromTrash(ports: WritePorts, actor: Actor, type: Tr
   const first = events[0];
   if (first === undefined) throw new AppError("not_found", `${type} not found in the trash`);
   const createdAt = parseRecorded(first).metadata.occurredAt;
-  const { position } = await pageCommands.handle(ports.eventStore, pageId, { type: "UndeletePage", pageId, parentId, createdAt }, actor.context);
+  const { position } = await pageCommands.handle(
+    ports.eventStore,
+    pageId,
+    { type: "UndeletePage", pageId, parentId, createdAt },
+    actor.context,
+  );
   return { id: pageId, position };
 }

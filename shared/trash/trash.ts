@@ -16,10 +16,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Trash rows read per step while looking for a page of items the caller may edit. */
 const STEP = 100;
 
-const purgeAtOf = (item: Pick<TrashItem, "deletedAt">, retentionDays: number): string => new Date(Date.parse(item.deletedAt) + retentionDays * DAY_MS).toISOString();
+const purgeAtOf = (item: Pick<TrashItem, "deletedAt">, retentionDays: number): string =>
+  new Date(Date.parse(item.deletedAt) + retentionDays * DAY_MS).toISOString();
 
 /** The instant before which deleted items are due for purging. */
-export const purgeBefore = (now: Date, retentionDays: number): string => new Date(now.getTime() - retentionDays * DAY_MS).toISOString();
+export const purgeBefore = (now: Date, retentionDays: number): string =>
+  new Date(now.getTime() - retentionDays * DAY_MS).toISOString();
 
 export interface TrashEntry {
   readonly type: TrashType;
@@ -46,30 +48,62 @@ export async function placed(views: ReadModels, item: TrashItem): Promise<Placed
 }
 
 export const permissionOn = (context: AccessContext, place: Placed): Permission | null =>
-  effectivePermission(context, { kind: place.item.type, id: place.item.id, ownerId: place.item.ownerId, ancestorIds: place.ancestorIds });
+  effectivePermission(context, {
+    kind: place.item.type,
+    id: place.item.id,
+    ownerId: place.item.ownerId,
+    ancestorIds: place.ancestorIds,
+  });
 
 function entryOf(context: AccessContext, place: Placed, retentionDays: number): TrashEntry {
   const { item } = place;
-  const shown = seenBy(context, { ownerId: item.ownerId, parentId: place.parentId, ancestorIds: place.ancestorIds, folderPath: place.folderPath });
+  const shown = seenBy(context, {
+    ownerId: item.ownerId,
+    parentId: place.parentId,
+    ancestorIds: place.ancestorIds,
+    folderPath: place.folderPath,
+  });
   const { type, id, title, deletedAt, deletedBy } = item;
-  return { type, id, title, deletedAt, deletedBy, purgeAt: purgeAtOf(item, retentionDays), parentId: shown.parentId, folderPath: shown.folderPath ?? "" };
+  return {
+    type,
+    id,
+    title,
+    deletedAt,
+    deletedBy,
+    purgeAt: purgeAtOf(item, retentionDays),
+    parentId: shown.parentId,
+    folderPath: shown.folderPath ?? "",
+  };
 }
 
 /** The caller's permission on a trash item, judged where it would return; null when they cannot see it. */
-export async function trashPermission(views: ReadModels, principal: Principal, item: TrashItem): Promise<Permission | null> {
+export async function trashPermission(
+  views: ReadModels,
+  principal: Principal,
+  item: TrashItem,
+): Promise<Permission | null> {
   const context = await views.access.contextFor(principal.user.id);
   return permissionOn(context, await placed(views, item));
 }
 
-const editable = (grants: ReadonlyMap<string, Permission>): string[] => [...grants].flatMap(([id, permission]) => (atLeast(permission, "edit") ? [id] : []));
+const editable = (grants: ReadonlyMap<string, Permission>): string[] =>
+  [...grants].flatMap(([id, permission]) => (atLeast(permission, "edit") ? [id] : []));
 
 /**
  * The caller's trash, newest deletion first: what they may edit, found through the workspaces they own or belong
  * to and through their edit grants (on the item itself, or on a folder above where it was deleted from).
  */
-export async function listTrash(views: ReadModels, principal: Principal, query: { before: number | null; limit: number; retentionDays: number }): Promise<Page<TrashEntry>> {
+export async function listTrash(
+  views: ReadModels,
+  principal: Principal,
+  query: { before: number | null; limit: number; retentionDays: number },
+): Promise<Page<TrashEntry>> {
   const context = await views.access.contextFor(principal.user.id);
-  const sources = { ownerIds: [context.userId, ...context.workspaceRoles.keys()], folderIds: editable(context.folderGrants), pageIds: editable(context.pageGrants) };
+  const sources = {
+    ownerIds: [context.userId, ...context.workspaceRoles.keys()],
+    folderIds: editable(context.folderGrants),
+    pageIds: editable(context.pageGrants),
+  };
   const found: Array<{ entry: TrashEntry; position: number }> = [];
   const step = Math.max(STEP, query.limit + 1);
   let before = query.before;
@@ -78,7 +112,8 @@ export async function listTrash(views: ReadModels, principal: Principal, query: 
     for (const item of items) {
       const place = await placed(views, item);
       const permission = permissionOn(context, place);
-      if (permission && atLeast(permission, "edit")) found.push({ entry: entryOf(context, place, query.retentionDays), position: item.position });
+      if (permission && atLeast(permission, "edit"))
+        found.push({ entry: entryOf(context, place, query.retentionDays), position: item.position });
       if (found.length > query.limit) break;
     }
     const last = items.at(-1);

@@ -53,7 +53,10 @@ export interface TrashWriter<Tx> {
 }
 
 /** The ancestors of an item below `folder` once `folder` stands where it stands now. */
-export function ancestorsBelow(itemAncestors: readonly string[], folder: { readonly id: string; readonly ancestorIds: readonly string[] }): string[] {
+export function ancestorsBelow(
+  itemAncestors: readonly string[],
+  folder: { readonly id: string; readonly ancestorIds: readonly string[] },
+): string[] {
   const at = itemAncestors.indexOf(folder.id);
   return at < 0 ? [...itemAncestors] : [...itemAncestors.slice(0, at + 1), ...folder.ancestorIds];
 }

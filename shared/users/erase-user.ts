@@ -35,7 +35,13 @@ import { tokenCommands } from "../tokens/token.commands.ts";
 import { webhookCommands } from "../webhooks/webhook.commands.ts";
 import { ERASED_EMAIL, ERASED_USER_NAME } from "../erasure/erased-values.ts";
 import { userCommands } from "./user.commands.ts";
-import { emailReservationEventSchemas, emailReservationStream, normalizeEmail, reservationHolder, type EmailReservationEvent } from "./user.decider.ts";
+import {
+  emailReservationEventSchemas,
+  emailReservationStream,
+  normalizeEmail,
+  reservationHolder,
+  type EmailReservationEvent,
+} from "./user.decider.ts";
 
 export interface ErasurePorts extends WritePorts {
   readonly keys: KeyStore;
@@ -59,7 +65,8 @@ const WEBHOOK_BATCH = 100;
 
 const isReservationEvent = eventGuard<EmailReservationEvent>(emailReservationEventSchemas);
 
-const holderOf = (events: readonly RecordedEvent[]): string | null => reservationHolder(events.map((recorded) => parseRecorded(recorded).event).filter(isReservationEvent));
+const holderOf = (events: readonly RecordedEvent[]): string | null =>
+  reservationHolder(events.map((recorded) => parseRecorded(recorded).event).filter(isReservationEvent));
 
 /** The account that holds the address now, from its reservation stream: the log, not the read models. */
 export async function accountHolding(eventStore: EventStore, email: string): Promise<UserId | null> {
@@ -67,13 +74,24 @@ export async function accountHolding(eventStore: EventStore, email: string): Pro
   return holder === null ? null : userIdSchema.parse(holder);
 }
 
-async function releaseAddress(ports: ErasurePorts, email: string, userId: UserId, context: CommandContext): Promise<number | null> {
+async function releaseAddress(
+  ports: ErasurePorts,
+  email: string,
+  userId: UserId,
+  context: CommandContext,
+): Promise<number | null> {
   const stream = emailReservationStream(email);
   for (let attempt = 0; attempt < 5; attempt += 1) {
     const { revision, events } = await ports.eventStore.read(stream);
     if (holderOf(events) !== userId) return null;
     try {
-      return (await ports.eventStore.append(stream, toNewEvents([{ type: "EmailReleased", data: { userId } }], context), revision)).position;
+      return (
+        await ports.eventStore.append(
+          stream,
+          toNewEvents([{ type: "EmailReleased", data: { userId } }], context),
+          revision,
+        )
+      ).position;
     } catch (error) {
       if (!(error instanceof StreamConflictError)) throw error;
     }
@@ -85,27 +103,58 @@ async function releaseAddress(ports: ErasurePorts, email: string, userId: UserId
  * Erases the account, read from its own stream (not the read models, which drop it when its erasure starts);
  * answers the position of the last event appended.
  */
-export async function eraseUser(ports: ErasurePorts, userId: UserId, context: CommandContext): Promise<{ position: number | null }> {
+export async function eraseUser(
+  ports: ErasurePorts,
+  userId: UserId,
+  context: CommandContext,
+): Promise<{ position: number | null }> {
   const account = await userCommands.load(ports.eventStore, userId);
   if (!account.registered) throw new AppError("not_found", "user not found");
   let position: number | null = null;
   const along = (next: number | null) => {
     if (next !== null) position = next;
   };
-  along((await userCommands.handle(ports.eventStore, userId, { type: "StartErasure", userId, now: context.now.toISOString() }, context)).position);
+  along(
+    (
+      await userCommands.handle(
+        ports.eventStore,
+        userId,
+        { type: "StartErasure", userId, now: context.now.toISOString() },
+        context,
+      )
+    ).position,
+  );
   // The read models then refuse the account, and show every page it made before: what the steps below list.
   await ports.awaitReadModels?.(await ports.eventStore.headPosition());
 
   for (const token of await ports.views.tokens.listForUser(userId)) {
     if (token.revokedAt !== null) continue;
-    along((await tokenCommands.handle(ports.eventStore, tokenIdSchema.parse(token.id), { type: "RevokeToken", tokenId: tokenIdSchema.parse(token.id), userId }, context)).position);
+    along(
+      (
+        await tokenCommands.handle(
+          ports.eventStore,
+          tokenIdSchema.parse(token.id),
+          { type: "RevokeToken", tokenId: tokenIdSchema.parse(token.id), userId },
+          context,
+        )
+      ).position,
+    );
   }
   let before: number | null = null;
   for (;;) {
     const webhooks = await ports.views.webhooks.listForOwner(userId, before, WEBHOOK_BATCH);
     for (const webhook of webhooks) {
       const webhookId = webhookIdSchema.parse(webhook.id);
-      along((await webhookCommands.handle(ports.eventStore, webhookId, { type: "DeleteWebhook", webhookId, ownerId: userId }, context)).position);
+      along(
+        (
+          await webhookCommands.handle(
+            ports.eventStore,
+            webhookId,
+            { type: "DeleteWebhook", webhookId, ownerId: userId },
+            context,
+          )
+        ).position,
+      );
     }
     const last = webhooks.at(-1);
     if (webhooks.length < WEBHOOK_BATCH || !last) break;
@@ -114,20 +163,48 @@ export async function eraseUser(ports: ErasurePorts, userId: UserId, context: Co
   const access = await ports.views.access.contextFor(userId);
   for (const ownerId of access.workspaceRoles.keys()) {
     const owner = userIdSchema.parse(ownerId);
-    along(await unlessGone(() => workspaceCommands.handle(ports.eventStore, owner, { type: "LeaveWorkspace", ownerId: owner, memberId: userId }, context)));
+    along(
+      await unlessGone(() =>
+        workspaceCommands.handle(
+          ports.eventStore,
+          owner,
+          { type: "LeaveWorkspace", ownerId: owner, memberId: userId },
+          context,
+        ),
+      ),
+    );
   }
   for (const id of access.groupIds) {
     const groupId = groupIdSchema.parse(id);
-    along(await unlessGone(() => groupCommands.handle(ports.eventStore, groupId, { type: "LeaveGroup", groupId, memberId: userId }, context)));
+    along(
+      await unlessGone(() =>
+        groupCommands.handle(ports.eventStore, groupId, { type: "LeaveGroup", groupId, memberId: userId }, context),
+      ),
+    );
   }
-  const grants = [...[...access.folderGrants.keys()].map((id) => ({ type: "folder" as const, id })), ...[...access.pageGrants.keys()].map((id) => ({ type: "page" as const, id }))];
+  const grants = [
+    ...[...access.folderGrants.keys()].map((id) => ({ type: "folder" as const, id })),
+    ...[...access.pageGrants.keys()].map((id) => ({ type: "page" as const, id })),
+  ];
   for (const entity of grants) {
-    along(await unlessGone(() => entityAccessCommands.handle(ports.eventStore, entity, { type: "RevokeAccess", entity, userId, actor: { id: userId, permission: "view" } }, context)));
+    along(
+      await unlessGone(() =>
+        entityAccessCommands.handle(
+          ports.eventStore,
+          entity,
+          { type: "RevokeAccess", entity, userId, actor: { id: userId, permission: "view" } },
+          context,
+        ),
+      ),
+    );
   }
   along(await purgeWorkspace(ports, userId, context));
   // Read as erased when an erasure cut short destroyed the keys already: the address's and its mail went first.
   const email = account.email === ERASED_EMAIL ? null : normalizeEmail(account.email);
-  const needles = [...(email === null ? [] : [email]), ...(account.name === ERASED_USER_NAME || account.name === "" ? [] : [account.name])];
+  const needles = [
+    ...(email === null ? [] : [email]),
+    ...(account.name === ERASED_USER_NAME || account.name === "" ? [] : [account.name]),
+  ];
   if (email !== null) along(await releaseAddress(ports, email, userId, context));
   if (needles.length > 0) await ports.sentMail?.eraseNaming(needles);
   // A copy that holds anything of theirs, their own workspace included, holds their id (or, invited before they
@@ -135,7 +212,16 @@ export async function eraseUser(ports: ErasurePorts, userId: UserId, context: Co
   await ports.readModelCopies?.eraseMentioning([userId, ...(email === null ? [] : [email])]);
   if (email !== null) await ports.keys.destroy(subjects.address(ports.addressHash(email)));
   await ports.keys.destroy(subjects.user(userId));
-  along((await userCommands.handle(ports.eventStore, userId, { type: "EraseUser", userId, now: context.now.toISOString() }, context)).position);
+  along(
+    (
+      await userCommands.handle(
+        ports.eventStore,
+        userId,
+        { type: "EraseUser", userId, now: context.now.toISOString() },
+        context,
+      )
+    ).position,
+  );
   if (ports.awaitReadModels && ports.journals) {
     await ports.awaitReadModels(await ports.eventStore.headPosition());
     await ports.journals.empty();

@@ -12,14 +12,22 @@ export interface Person {
 }
 
 /** Everyone sharing a workspace with `userId` (not themselves), by name, optionally those whose name or address contains `query`. */
-export async function peopleSharingAWorkspaceWith(views: ReadModels, userId: string, query: string | null): Promise<Person[]> {
-  const owners = new Set<string>([userId, ...(await views.access.membershipsOf(userId)).map((membership) => membership.ownerId)]);
+export async function peopleSharingAWorkspaceWith(
+  views: ReadModels,
+  userId: string,
+  query: string | null,
+): Promise<Person[]> {
+  const owners = new Set<string>([
+    userId,
+    ...(await views.access.membershipsOf(userId)).map((membership) => membership.ownerId),
+  ]);
   const ids = new Set<string>(owners);
   for (const ownerId of owners) for (const member of await views.access.membersOf(ownerId)) ids.add(member.memberId);
   ids.delete(userId);
   const users = await views.users.getMany([...ids]);
   const needle = query?.toLowerCase() ?? null;
-  const matches = (user: UserRecord) => needle === null || user.name.toLowerCase().includes(needle) || user.email.toLowerCase().includes(needle);
+  const matches = (user: UserRecord) =>
+    needle === null || user.name.toLowerCase().includes(needle) || user.email.toLowerCase().includes(needle);
   return [...users.values()]
     .filter(matches)
     .map((user) => ({ id: user.id, name: user.name, email: user.email, image: user.image }))

@@ -10,7 +10,14 @@ import { eventGuard, parseRecorded } from "../events.ts";
 import { userIdSchema, type UserId } from "../kernel/ids.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import { userCommands } from "./user.commands.ts";
-import { emailReservationEventSchemas, emailReservationStream, normalizeEmail, reservationHolder, sessionBeforeErasure, type EmailReservationEvent } from "./user.decider.ts";
+import {
+  emailReservationEventSchemas,
+  emailReservationStream,
+  normalizeEmail,
+  reservationHolder,
+  sessionBeforeErasure,
+  type EmailReservationEvent,
+} from "./user.decider.ts";
 import type { UserRecord } from "./users.view.ts";
 
 /**
@@ -58,11 +65,17 @@ async function reserveEmail(eventStore: EventStore, email: string, context: Comm
   const stream = emailReservationStream(email);
   for (let attempt = 0; attempt < 5; attempt += 1) {
     const { revision, events } = await eventStore.read(stream);
-    const holder = reservationHolder(events.map((recorded) => parseRecorded(recorded).event).filter(isReservationEvent));
+    const holder = reservationHolder(
+      events.map((recorded) => parseRecorded(recorded).event).filter(isReservationEvent),
+    );
     if (holder === context.actorId) return;
     if (holder !== null) throw addressTaken();
     try {
-      await eventStore.append(stream, toNewEvents([{ type: "EmailReserved", data: { email, userId: context.actorId } }], context), revision < 0 ? "no_stream" : revision);
+      await eventStore.append(
+        stream,
+        toNewEvents([{ type: "EmailReserved", data: { email, userId: context.actorId } }], context),
+        revision < 0 ? "no_stream" : revision,
+      );
       return;
     } catch (error) {
       if (!(error instanceof StreamConflictError)) throw error;
@@ -77,7 +90,11 @@ const later = (a: number | null, b: number | null): number | null => (a === null
  * Registers or updates the session's user and runs the reactions; answers the account's id and the position of
  * the last event appended, or null.
  */
-export async function recordSession(ports: SessionPorts, claims: SessionClaims, sighting: SightingContext): Promise<{ userId: UserId; position: number | null }> {
+export async function recordSession(
+  ports: SessionPorts,
+  claims: SessionClaims,
+  sighting: SightingContext,
+): Promise<{ userId: UserId; position: number | null }> {
   const userId = await accountOf(ports, claims);
   const context: CommandContext = { ...sighting, actorId: userId };
   const image = claims.picture ?? null;
@@ -88,16 +105,38 @@ export async function recordSession(ports: SessionPorts, claims: SessionClaims, 
     // The address is the account's identity for sharing (invitations are accepted by it, one account per
     // address): a session claiming another one is refused rather than silently taken for the same person.
     if (known.email !== normalizeEmail(claims.email)) {
-      throw new AppError("conflict", "this session's email differs from your account's; sign in with the address your account was registered with");
+      throw new AppError(
+        "conflict",
+        "this session's email differs from your account's; sign in with the address your account was registered with",
+      );
     }
     if (known.name !== claims.name || known.image !== image) {
-      position = (await userCommands.handle(ports.eventStore, userId, { type: "ChangeProfile", userId, name: claims.name, image }, context)).position;
+      position = (
+        await userCommands.handle(
+          ports.eventStore,
+          userId,
+          { type: "ChangeProfile", userId, name: claims.name, image },
+          context,
+        )
+      ).position;
     }
     user = { ...known, name: claims.name, image };
   } else {
     const email = normalizeEmail(claims.email);
     await reserveEmail(ports.eventStore, email, context);
-    const result = await userCommands.handle(ports.eventStore, userId, { type: "RegisterUser", userId, email, name: claims.name, image, sessionIssuedAt: claims.iat === undefined ? null : claims.iat * 1000 }, context);
+    const result = await userCommands.handle(
+      ports.eventStore,
+      userId,
+      {
+        type: "RegisterUser",
+        userId,
+        email,
+        name: claims.name,
+        image,
+        sessionIssuedAt: claims.iat === undefined ? null : claims.iat * 1000,
+      },
+      context,
+    );
     position = result.position;
     user = { id: userId, email, name: claims.name, image, createdAt: context.now.toISOString() };
   }

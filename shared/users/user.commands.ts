@@ -3,4 +3,8 @@ import { deciderCommandHandler } from "../commands/decider-command-handler.ts";
 import type { UserId } from "../kernel/ids.ts";
 import { userDecider, userEventSchemas, userStream } from "./user.decider.ts";
 
-export const userCommands = deciderCommandHandler({ decider: userDecider, streamOf: (id: UserId) => userStream(id), eventSchemas: userEventSchemas });
+export const userCommands = deciderCommandHandler({
+  decider: userDecider,
+  streamOf: (id: UserId) => userStream(id),
+  eventSchemas: userEventSchemas,
+});

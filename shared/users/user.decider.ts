@@ -14,7 +14,10 @@ const profile = {
 };
 
 export const userEventSchemas = [
-  z.object({ type: z.literal("UserRegistered"), data: z.object({ userId: userIdSchema, email: z.string(), ...profile }) }),
+  z.object({
+    type: z.literal("UserRegistered"),
+    data: z.object({ userId: userIdSchema, email: z.string(), ...profile }),
+  }),
   z.object({ type: z.literal("UserProfileChanged"), data: z.object({ userId: userIdSchema, ...profile }) }),
   z.object({ type: z.literal("UserErasureStarted"), data: z.object({ userId: userIdSchema, startedAt: z.string() }) }),
   z.object({ type: z.literal("UserErased"), data: z.object({ userId: userIdSchema, erasedAt: z.string() }) }),
@@ -23,7 +26,14 @@ export type UserEvent = z.infer<(typeof userEventSchemas)[number]>;
 
 export type UserCommand =
   /** `sessionIssuedAt`: the session's `iat` (ms), null when it has none. */
-  | { type: "RegisterUser"; userId: UserId; email: string; name: string; image: string | null; sessionIssuedAt: number | null }
+  | {
+      type: "RegisterUser";
+      userId: UserId;
+      email: string;
+      name: string;
+      image: string | null;
+      sessionIssuedAt: number | null;
+    }
   | { type: "ChangeProfile"; userId: UserId; name: string; image: string | null }
   | { type: "StartErasure"; userId: UserId; now: string }
   | { type: "EraseUser"; userId: UserId; now: string };
@@ -34,7 +44,8 @@ export type UserState =
   | { registered: true; email: string; name: string; image: string | null; erasing: boolean };
 
 const beingErased = () => new AppError("unauthenticated", "this account is being erased");
-export const sessionBeforeErasure = () => new AppError("unauthenticated", "this session was issued before its account was erased: sign in again");
+export const sessionBeforeErasure = () =>
+  new AppError("unauthenticated", "this session was issued before its account was erased: sign in again");
 
 export const userStream = (userId: string): string => `user-${userId}`;
 
@@ -47,18 +58,29 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         if (state.registered) return [];
         // A session from before the erasure (the browser that asked for it, a copy of its cookie) must not bring
         // the account back at its next request: only a session issued after it registers afresh.
-        if (state.erasedAt !== undefined && (command.sessionIssuedAt === null || command.sessionIssuedAt <= Date.parse(state.erasedAt))) {
+        if (
+          state.erasedAt !== undefined &&
+          (command.sessionIssuedAt === null || command.sessionIssuedAt <= Date.parse(state.erasedAt))
+        ) {
           throw sessionBeforeErasure();
         }
         // An erased account never comes back: a later session of its subject signs in to a new account, under a
         // new id (shared/users/record-session.ts).
-        if (state.erasedAt !== undefined) throw new AppError("conflict", "this account was erased: its id is not registered again");
-        return [{ type: "UserRegistered", data: { userId: command.userId, email: command.email, name: command.name, image: command.image } }];
+        if (state.erasedAt !== undefined)
+          throw new AppError("conflict", "this account was erased: its id is not registered again");
+        return [
+          {
+            type: "UserRegistered",
+            data: { userId: command.userId, email: command.email, name: command.name, image: command.image },
+          },
+        ];
       case "ChangeProfile":
         if (!state.registered) throw new AppError("not_found", "user not found");
         if (state.erasing) throw beingErased();
         if (state.name === command.name && state.image === command.image) return [];
-        return [{ type: "UserProfileChanged", data: { userId: command.userId, name: command.name, image: command.image } }];
+        return [
+          { type: "UserProfileChanged", data: { userId: command.userId, name: command.name, image: command.image } },
+        ];
       case "StartErasure":
         if (!state.registered || state.erasing) return [];
         return [{ type: "UserErasureStarted", data: { userId: command.userId, startedAt: command.now } }];
@@ -70,7 +92,13 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
   evolve(state, event) {
     switch (event.type) {
       case "UserRegistered":
-        return { registered: true, email: event.data.email, name: event.data.name, image: event.data.image, erasing: false };
+        return {
+          registered: true,
+          email: event.data.email,
+          name: event.data.name,
+          image: event.data.image,
+          erasing: false,
+        };
       case "UserProfileChanged":
         return state.registered ? { ...state, name: event.data.name, image: event.data.image } : state;
       case "UserErasureStarted":
@@ -96,7 +124,8 @@ export const emailReservationStream = (email: string): string => `email-${normal
 /** The account holding the address after these events, or null when it is free. */
 export function reservationHolder(events: readonly EmailReservationEvent[]): string | null {
   let holder: string | null = null;
-  for (const event of events) holder = event.type === "EmailReserved" ? event.data.userId : event.data.userId === holder ? null : holder;
+  for (const event of events)
+    holder = event.type === "EmailReserved" ? event.data.userId : event.data.userId === holder ? null : holder;
   return holder;
 }
 

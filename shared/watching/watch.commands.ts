@@ -5,22 +5,49 @@ import type { Actor } from "../commands/guarded-command.ts";
 import type { WritePorts } from "../commands/write-ports.ts";
 import { userIdSchema, type UserId } from "../kernel/ids.ts";
 import { viewable } from "./watch-status.ts";
-import { notificationSettingsDecider, notificationSettingsEventSchemas, notificationSettingsStream } from "./notification-settings.decider.ts";
+import {
+  notificationSettingsDecider,
+  notificationSettingsEventSchemas,
+  notificationSettingsStream,
+} from "./notification-settings.decider.ts";
 import type { NotificationSettings } from "./notification-settings.view.ts";
 import { watchDecider, watchEventSchemas, watchStream, type WatchTarget } from "./watch.decider.ts";
 import type { WatchedKind } from "./watches.view.ts";
 
-const watchCommands = deciderCommandHandler({ decider: watchDecider, streamOf: (target: WatchTarget) => watchStream(target), eventSchemas: watchEventSchemas });
-const settingsCommands = deciderCommandHandler({ decider: notificationSettingsDecider, streamOf: (userId: UserId) => notificationSettingsStream(userId), eventSchemas: notificationSettingsEventSchemas });
+const watchCommands = deciderCommandHandler({
+  decider: watchDecider,
+  streamOf: (target: WatchTarget) => watchStream(target),
+  eventSchemas: watchEventSchemas,
+});
+const settingsCommands = deciderCommandHandler({
+  decider: notificationSettingsDecider,
+  streamOf: (userId: UserId) => notificationSettingsStream(userId),
+  eventSchemas: notificationSettingsEventSchemas,
+});
 
-export async function setWatch(ports: WritePorts, actor: Actor, kind: WatchedKind, entityId: string, watching: boolean): Promise<{ position: number | null }> {
+export async function setWatch(
+  ports: WritePorts,
+  actor: Actor,
+  kind: WatchedKind,
+  entityId: string,
+  watching: boolean,
+): Promise<{ position: number | null }> {
   await viewable(ports.views, actor.principal, kind, entityId);
   const target: WatchTarget = { kind, entityId, userId: userIdSchema.parse(actor.principal.user.id) };
   return watchCommands.handle(ports.eventStore, target, { type: "SetWatch", target, watching }, actor.context);
 }
 
-export async function changeNotificationSettings(ports: WritePorts, actor: Actor, settings: Partial<NotificationSettings>): Promise<{ position: number | null; settings: NotificationSettings }> {
+export async function changeNotificationSettings(
+  ports: WritePorts,
+  actor: Actor,
+  settings: Partial<NotificationSettings>,
+): Promise<{ position: number | null; settings: NotificationSettings }> {
   const userId = userIdSchema.parse(actor.principal.user.id);
-  const { position, state } = await settingsCommands.handle(ports.eventStore, userId, { type: "ChangeNotificationSettings", userId, settings }, actor.context);
+  const { position, state } = await settingsCommands.handle(
+    ports.eventStore,
+    userId,
+    { type: "ChangeNotificationSettings", userId, settings },
+    actor.context,
+  );
   return { position, settings: state };
 }

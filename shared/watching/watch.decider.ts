@@ -34,10 +34,14 @@ function eventOf(target: WatchTarget, watching: boolean): WatchEvent {
   const userId = target.userId;
   if (target.kind === "page") {
     const pageId = pageIdSchema.parse(target.entityId);
-    return watching ? { type: "PageWatched", data: { pageId, userId } } : { type: "PageUnwatched", data: { pageId, userId } };
+    return watching
+      ? { type: "PageWatched", data: { pageId, userId } }
+      : { type: "PageUnwatched", data: { pageId, userId } };
   }
   const folderId = folderIdSchema.parse(target.entityId);
-  return watching ? { type: "FolderWatched", data: { folderId, userId } } : { type: "FolderUnwatched", data: { folderId, userId } };
+  return watching
+    ? { type: "FolderWatched", data: { folderId, userId } }
+    : { type: "FolderUnwatched", data: { folderId, userId } };
 }
 
 export const watchDecider: Decider<WatchCommand, WatchState, WatchEvent> = {

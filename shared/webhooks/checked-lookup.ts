@@ -17,7 +17,9 @@ export function checkedLookup(allowPrivate: boolean): LookupFunction {
       }
       if (options.all) return (callback as unknown as (error: null, all: LookupAddress[]) => void)(null, addresses);
       const [first] = addresses;
-      return first ? callback(null, first.address, first.family) : callback(new RefusedAddress(`${hostname} has no address`), "", 0);
+      return first
+        ? callback(null, first.address, first.family)
+        : callback(new RefusedAddress(`${hostname} has no address`), "", 0);
     });
   };
 }

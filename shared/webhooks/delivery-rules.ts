@@ -8,7 +8,8 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 export const MAX_RETRY_DELAY_MS = 24 * 60 * 60_000;
 export const FAILURE_WINDOW_MS = 3 * 24 * 60 * 60_000;
 
-export type AttemptResult = { readonly kind: "response"; readonly status: number } | { readonly kind: "error"; readonly message: string };
+export type AttemptResult =
+  { readonly kind: "response"; readonly status: number } | { readonly kind: "error"; readonly message: string };
 
 export interface RetryRules {
   /** The longest wait before the first retry; the n-th retry waits at most firstRetryMs × 2^(n-1), capped at a day. */
@@ -32,17 +33,54 @@ export function afterAttempt(
   const attempts = delivery.attempts + 1;
   const status = result.kind === "response" ? result.status : null;
   if (status !== null && status >= 200 && status < 300) {
-    return { outcome: { status: "delivered", attempts, lastResponseStatus: status, lastError: null, deliveredAt: now.toISOString(), nextAttemptAt: null }, disableReason: null };
+    return {
+      outcome: {
+        status: "delivered",
+        attempts,
+        lastResponseStatus: status,
+        lastError: null,
+        deliveredAt: now.toISOString(),
+        nextAttemptAt: null,
+      },
+      disableReason: null,
+    };
   }
   const error = result.kind === "error" ? result.message : `the endpoint answered ${status}`;
   if (status === 410) {
-    const outcome = { status: "failed" as const, attempts, lastResponseStatus: status, lastError: error, deliveredAt: null, nextAttemptAt: null };
+    const outcome = {
+      status: "failed" as const,
+      attempts,
+      lastResponseStatus: status,
+      lastError: error,
+      deliveredAt: null,
+      nextAttemptAt: null,
+    };
     return { outcome, disableReason: "the endpoint answered 410 Gone" };
   }
   if (now.getTime() - Date.parse(delivery.createdAt) >= rules.failureWindowMs) {
-    const outcome = { status: "failed" as const, attempts, lastResponseStatus: status, lastError: error, deliveredAt: null, nextAttemptAt: null };
-    return { outcome, disableReason: `deliveries failed for ${Math.round(rules.failureWindowMs / 3_600_000)} hours; last error: ${error}` };
+    const outcome = {
+      status: "failed" as const,
+      attempts,
+      lastResponseStatus: status,
+      lastError: error,
+      deliveredAt: null,
+      nextAttemptAt: null,
+    };
+    return {
+      outcome,
+      disableReason: `deliveries failed for ${Math.round(rules.failureWindowMs / 3_600_000)} hours; last error: ${error}`,
+    };
   }
   const nextAttemptAt = new Date(now.getTime() + retryDelayMs(attempts, rules, random)).toISOString();
-  return { outcome: { status: "pending", attempts, lastResponseStatus: status, lastError: error, deliveredAt: null, nextAttemptAt }, disableReason: null };
+  return {
+    outcome: {
+      status: "pending",
+      attempts,
+      lastResponseStatus: status,
+      lastError: error,
+      deliveredAt: null,
+      nextAttemptAt,
+    },
+    disableReason: null,
+  };
 }

@@ -34,7 +34,10 @@ export interface DeliveryRecord {
 /** The most pending rows the queue metric counts: past it, `webhook_deliveries_pending` reads this number. */
 export const BACKLOG_COUNT_MAX = 10_000;
 
-export type NewDelivery = Omit<DeliveryRecord, "status" | "attempts" | "lastResponseStatus" | "lastError" | "deliveredAt" | "seq"> & { readonly nextAttemptAt: string };
+export type NewDelivery = Omit<
+  DeliveryRecord,
+  "status" | "attempts" | "lastResponseStatus" | "lastError" | "deliveredAt" | "seq"
+> & { readonly nextAttemptAt: string };
 
 export interface AttemptOutcome {
   readonly status: DeliveryStatus;

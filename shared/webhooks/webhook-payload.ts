@@ -13,12 +13,31 @@ import type { WebhookEventName } from "./webhook-event-names.ts";
  * Ids a payload names. Never `parentId`: the folder an item sits in may be one the webhook's owner cannot view, and
  * hidden folders stay hidden (a consumer reads the item with its own token, which shows only folders it can view).
  */
-const ID_FIELDS = ["pageId", "folderId", "threadId", "commentId", "imageId", "entityType", "entityId", "userId", "groupId", "linkId"] as const;
+const ID_FIELDS = [
+  "pageId",
+  "folderId",
+  "threadId",
+  "commentId",
+  "imageId",
+  "entityType",
+  "entityId",
+  "userId",
+  "groupId",
+  "linkId",
+] as const;
 
 /** The page or folder whose permission decides who may see the event (a thread's page); null when gone. */
 export async function scopeOf(views: ReadModels, stored: StoredEvent): Promise<HistoryAccess | null> {
   const data = stored.event.data as Readonly<Record<string, unknown>>;
-  if (stored.event.type === "AccessGranted" || stored.event.type === "AccessRevoked" || stored.event.type === "GroupAccessGranted" || stored.event.type === "GroupAccessRevoked" || stored.event.type === "ShareLinkCreated" || stored.event.type === "ShareLinkChanged" || stored.event.type === "ShareLinkRevoked") {
+  if (
+    stored.event.type === "AccessGranted" ||
+    stored.event.type === "AccessRevoked" ||
+    stored.event.type === "GroupAccessGranted" ||
+    stored.event.type === "GroupAccessRevoked" ||
+    stored.event.type === "ShareLinkCreated" ||
+    stored.event.type === "ShareLinkChanged" ||
+    stored.event.type === "ShareLinkRevoked"
+  ) {
     return { kind: stored.event.data.entityType, id: stored.event.data.entityId };
   }
   if (typeof data.threadId === "string") {
@@ -32,7 +51,9 @@ export async function scopeOf(views: ReadModels, stored: StoredEvent): Promise<H
 
 export function webhookPayload(stored: StoredEvent, type: WebhookEventName, scope: HistoryAccess): string {
   const fields = stored.event.data as Readonly<Record<string, unknown>>;
-  const ids = Object.fromEntries(ID_FIELDS.flatMap((key) => (typeof fields[key] === "string" || fields[key] === null ? [[key, fields[key]]] : [])));
+  const ids = Object.fromEntries(
+    ID_FIELDS.flatMap((key) => (typeof fields[key] === "string" || fields[key] === null ? [[key, fields[key]]] : [])),
+  );
   return JSON.stringify({
     type,
     timestamp: stored.metadata.occurredAt,
@@ -47,7 +68,9 @@ export function webhookPayload(stored: StoredEvent, type: WebhookEventName, scop
   });
 }
 
-const payloadScope = z.object({ data: z.object({ scope: z.object({ type: z.enum(["page", "folder"]), id: z.string() }) }) });
+const payloadScope = z.object({
+  data: z.object({ scope: z.object({ type: z.enum(["page", "folder"]), id: z.string() }) }),
+});
 
 /** The scope a delivery's payload names, read back for the access check at send time. */
 export function scopeOfPayload(payload: string): HistoryAccess | null {

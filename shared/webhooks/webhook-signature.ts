@@ -10,6 +10,12 @@ export interface SignedHeaders {
 }
 
 export function signWebhook(secret: string, messageId: string, timestampSeconds: number, body: string): SignedHeaders {
-  const signature = createHmac("sha256", signingKeyOf(secret)).update(`${messageId}.${timestampSeconds}.${body}`).digest("base64");
-  return { "webhook-id": messageId, "webhook-timestamp": String(timestampSeconds), "webhook-signature": `v1,${signature}` };
+  const signature = createHmac("sha256", signingKeyOf(secret))
+    .update(`${messageId}.${timestampSeconds}.${body}`)
+    .digest("base64");
+  return {
+    "webhook-id": messageId,
+    "webhook-timestamp": String(timestampSeconds),
+    "webhook-signature": `v1,${signature}`,
+  };
 }

@@ -21,9 +21,18 @@ const settings = {
 export const webhookEventSchemas = [
   z.object({
     type: z.literal("WebhookCreated"),
-    data: z.object({ webhookId: webhookIdSchema, ownerId: userIdSchema, folderId: folderIdSchema.nullable(), ...settings, sealedSecret: z.string().regex(/^v1\./) }),
+    data: z.object({
+      webhookId: webhookIdSchema,
+      ownerId: userIdSchema,
+      folderId: folderIdSchema.nullable(),
+      ...settings,
+      sealedSecret: z.string().regex(/^v1\./),
+    }),
   }),
-  z.object({ type: z.literal("WebhookUpdated"), data: z.object({ webhookId: webhookIdSchema, ...settings, active: z.boolean() }) }),
+  z.object({
+    type: z.literal("WebhookUpdated"),
+    data: z.object({ webhookId: webhookIdSchema, ...settings, active: z.boolean() }),
+  }),
   z.object({ type: z.literal("WebhookDisabled"), data: z.object({ webhookId: webhookIdSchema, reason: z.string() }) }),
   z.object({ type: z.literal("WebhookDeleted"), data: z.object({ webhookId: webhookIdSchema }) }),
 ] as const;
@@ -36,14 +45,25 @@ interface WebhookSettings {
 }
 
 export type WebhookCommand =
-  | { type: "CreateWebhook"; webhookId: WebhookId; ownerId: UserId; folderId: FolderId | null; settings: WebhookSettings; sealedSecret: string }
-  | { type: "UpdateWebhook"; webhookId: WebhookId; ownerId: UserId; changes: Partial<WebhookSettings> & { active?: boolean } }
+  | {
+      type: "CreateWebhook";
+      webhookId: WebhookId;
+      ownerId: UserId;
+      folderId: FolderId | null;
+      settings: WebhookSettings;
+      sealedSecret: string;
+    }
+  | {
+      type: "UpdateWebhook";
+      webhookId: WebhookId;
+      ownerId: UserId;
+      changes: Partial<WebhookSettings> & { active?: boolean };
+    }
   | { type: "DisableWebhook"; webhookId: WebhookId; reason: string }
   | { type: "DeleteWebhook"; webhookId: WebhookId; ownerId: UserId };
 
 export type WebhookState =
-  | { exists: false }
-  | { exists: true; deleted: boolean; ownerId: UserId; settings: WebhookSettings; active: boolean };
+  { exists: false } | { exists: true; deleted: boolean; ownerId: UserId; settings: WebhookSettings; active: boolean };
 
 export const webhookStream = (webhookId: string): string => `webhook-${webhookId}`;
 
@@ -65,7 +85,11 @@ export const webhookDecider: Decider<WebhookCommand, WebhookState, WebhookEvent>
         const current = owned(state, command.ownerId);
         const { active = current.active, ...changes } = command.changes;
         const next = { ...current.settings, ...changes };
-        const same = active === current.active && next.url === current.settings.url && next.description === current.settings.description && JSON.stringify(next.events) === JSON.stringify(current.settings.events);
+        const same =
+          active === current.active &&
+          next.url === current.settings.url &&
+          next.description === current.settings.description &&
+          JSON.stringify(next.events) === JSON.stringify(current.settings.events);
         if (same) return [];
         return [{ type: "WebhookUpdated", data: { webhookId: command.webhookId, ...next, active } }];
       }

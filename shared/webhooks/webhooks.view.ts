@@ -29,7 +29,11 @@ export interface WebhooksView {
 
 export interface WebhooksWriter<Tx> {
   put(tx: Tx, webhook: WebhookRecord): Promise<void>;
-  update(tx: Tx, id: string, changes: Partial<Pick<WebhookRecord, "url" | "events" | "description" | "active" | "disabledReason" | "updatedAt">>): Promise<void>;
+  update(
+    tx: Tx,
+    id: string,
+    changes: Partial<Pick<WebhookRecord, "url" | "events" | "description" | "active" | "disabledReason" | "updatedAt">>,
+  ): Promise<void>;
   remove(tx: Tx, id: string): Promise<void>;
   /** The owner was erased: every webhook of theirs goes, with its URL and description. */
   removeForOwner(tx: Tx, ownerId: string): Promise<void>;

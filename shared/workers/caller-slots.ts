@@ -17,7 +17,11 @@ export class CallerSlots {
   take(caller: string): () => void {
     const own = this.held.get(caller) ?? 0;
     if (own >= this.perCaller) {
-      throw new AppError("too_many_tasks", `at most ${this.perCaller} ${this.what} may run at once per user; retry when one ends`, { "retry-after": String(this.retryAfterSeconds) });
+      throw new AppError(
+        "too_many_tasks",
+        `at most ${this.perCaller} ${this.what} may run at once per user; retry when one ends`,
+        { "retry-after": String(this.retryAfterSeconds) },
+      );
     }
     this.held.set(caller, own + 1);
     let given = false;

@@ -15,7 +15,10 @@ export interface FairScheduleLimits {
   readonly queue: number;
 }
 
-export type Admission = { readonly kind: "start" } | { readonly kind: "wait" } | { readonly kind: "refused"; readonly reason: "caller_full" | "queue_full" };
+export type Admission =
+  | { readonly kind: "start" }
+  | { readonly kind: "wait" }
+  | { readonly kind: "refused"; readonly reason: "caller_full" | "queue_full" };
 
 interface CallerState<T> {
   running: number;
@@ -35,8 +38,13 @@ export class FairSchedule<T> {
   /** Whether `caller`'s task starts now, waits for its turn, or is refused. A waiting task is kept until `next` hands it out. */
   submit(caller: string, task: T): Admission {
     const state: CallerState<T> = this.callers.get(caller) ?? { running: 0, waiting: [], servedAt: 0 };
-    if (state.running + state.waiting.length >= this.limits.perCaller) return { kind: "refused", reason: "caller_full" };
-    if (this.running < this.limits.slots && state.running < this.limits.runningPerCaller && state.waiting.length === 0) {
+    if (state.running + state.waiting.length >= this.limits.perCaller)
+      return { kind: "refused", reason: "caller_full" };
+    if (
+      this.running < this.limits.slots &&
+      state.running < this.limits.runningPerCaller &&
+      state.waiting.length === 0
+    ) {
       this.callers.set(caller, state);
       this.begin(state);
       return { kind: "start" };

@@ -7,10 +7,35 @@ import { rankedDocSchema, rankParamsSchema } from "../pages/search-ranking.ts";
 import { diffOutcomeSchema, diffTaskSchema } from "../history/page-diff.compute.ts";
 
 const foundLink = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("page"), id: z.string(), anchor: z.string().nullable(), start: z.number().int(), end: z.number().int(), text: z.string() }),
-  z.object({ kind: z.literal("image"), id: z.string(), start: z.number().int(), end: z.number().int(), alt: z.string() }),
-  z.object({ kind: z.literal("imageLink"), id: z.string(), start: z.number().int(), end: z.number().int(), text: z.string() }),
-  z.object({ kind: z.literal("attachment"), id: z.string(), start: z.number().int(), end: z.number().int(), text: z.string() }),
+  z.object({
+    kind: z.literal("page"),
+    id: z.string(),
+    anchor: z.string().nullable(),
+    start: z.number().int(),
+    end: z.number().int(),
+    text: z.string(),
+  }),
+  z.object({
+    kind: z.literal("image"),
+    id: z.string(),
+    start: z.number().int(),
+    end: z.number().int(),
+    alt: z.string(),
+  }),
+  z.object({
+    kind: z.literal("imageLink"),
+    id: z.string(),
+    start: z.number().int(),
+    end: z.number().int(),
+    text: z.string(),
+  }),
+  z.object({
+    kind: z.literal("attachment"),
+    id: z.string(),
+    start: z.number().int(),
+    end: z.number().int(),
+    text: z.string(),
+  }),
 ]);
 
 /** One note of a vault export, its links resolved by the process: what the worker needs to write its entry. */
@@ -29,7 +54,12 @@ const vaultNote = z.object({
 });
 
 /** What a vault import's note links may name (shared/imports/vault-resolver.ts). */
-const vaultLinks = z.object({ scope: z.string(), notePaths: z.array(z.string()), images: z.array(z.object({ path: z.string(), sha256: z.string() })), attachmentPaths: z.array(z.string()) });
+const vaultLinks = z.object({
+  scope: z.string(),
+  notePaths: z.array(z.string()),
+  images: z.array(z.object({ path: z.string(), sha256: z.string() })),
+  attachmentPaths: z.array(z.string()),
+});
 
 const rewrittenNote = z.object({
   title: z.string().nullable(),
@@ -42,16 +72,31 @@ const rewrittenNote = z.object({
 });
 
 /** A zip entry deflated in the worker: the raw deflate stream, the CRC-32 and the size of what it holds. */
-const deflatedEntry = z.object({ deflated: z.instanceof(Uint8Array), crc: z.number().int(), size: z.number().int().nonnegative() });
+const deflatedEntry = z.object({
+  deflated: z.instanceof(Uint8Array),
+  crc: z.number().int(),
+  size: z.number().int().nonnegative(),
+});
 
 /** What a shared page's links may reach (shared/share-links/render/markdown-to-safe-html.ts). */
-const renderOptions = z.object({ linkBase: z.string(), pages: z.record(z.string(), z.object({ title: z.string() })), rootPageId: z.string().nullable(), title: z.string().nullable().optional() });
+const renderOptions = z.object({
+  linkBase: z.string(),
+  pages: z.record(z.string(), z.object({ title: z.string() })),
+  rootPageId: z.string().nullable(),
+  title: z.string().nullable().optional(),
+});
 
 export const poolTasks = {
   /** A share link's page: its markdown as sanitised HTML, links kept within the link. */
-  renderSharedPage: { input: z.object({ markdown: z.string(), options: renderOptions }), output: z.object({ html: z.string() }) },
+  renderSharedPage: {
+    input: z.object({ markdown: z.string(), options: renderOptions }),
+    output: z.object({ html: z.string() }),
+  },
   /** A share link's page as markdown (Accept: text/markdown), its links kept within the link as the HTML's are. */
-  renderSharedMarkdown: { input: z.object({ markdown: z.string(), options: renderOptions }), output: z.object({ markdown: z.string() }) },
+  renderSharedMarkdown: {
+    input: z.object({ markdown: z.string(), options: renderOptions }),
+    output: z.object({ markdown: z.string() }),
+  },
   /** The change between two versions of a page, as hunks and a unified diff (shared/history/page-diff.compute.ts). */
   pageDiff: { input: diffTaskSchema, output: diffOutcomeSchema },
   /** Lines added and removed between two texts (shared/history/line-diff.ts). */
@@ -69,7 +114,13 @@ export const poolTasks = {
    * of the last few imports it served: `links` is sent only when the thread answers `needsLinks`.
    */
   rewriteNote: {
-    input: z.object({ importId: z.string(), links: vaultLinks.nullable(), path: z.string(), directory: z.string(), markdown: z.string() }),
+    input: z.object({
+      importId: z.string(),
+      links: vaultLinks.nullable(),
+      path: z.string(),
+      directory: z.string(),
+      markdown: z.string(),
+    }),
     output: z.discriminatedUnion("kind", [
       z.object({ kind: z.literal("rewritten"), note: rewrittenNote }),
       /** The parser threw on the note. */
@@ -79,7 +130,10 @@ export const poolTasks = {
     ]),
   },
   /** A search's hits ranked in the read models' SQLite file (shared/adapters/sqlite/page-search-rank.ts). */
-  rankSearch: { input: z.object({ file: z.string(), params: rankParamsSchema }), output: z.object({ ranked: z.array(rankedDocSchema) }) },
+  rankSearch: {
+    input: z.object({ file: z.string(), params: rankParamsSchema }),
+    output: z.object({ ranked: z.array(rankedDocSchema) }),
+  },
   /** Each note written for a vault (wikilinks, frontmatter) and deflated as a zip entry. */
   vaultEntries: {
     input: z.object({ notes: z.array(vaultNote) }),
@@ -94,5 +148,9 @@ export type DeflatedEntry = z.infer<typeof deflatedEntry>;
 export type VaultNoteTask = z.infer<typeof vaultNote>;
 
 /** What the process sends a worker: a task by name, and the port on which the worker says it began. */
-export const poolRequest = z.object({ task: z.enum(Object.keys(poolTasks) as [PoolTaskName, ...PoolTaskName[]]), input: z.unknown(), begin: z.instanceof(MessagePort) });
+export const poolRequest = z.object({
+  task: z.enum(Object.keys(poolTasks) as [PoolTaskName, ...PoolTaskName[]]),
+  input: z.unknown(),
+  begin: z.instanceof(MessagePort),
+});
 export type PoolRequest = z.infer<typeof poolRequest>;

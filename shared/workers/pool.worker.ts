@@ -9,7 +9,14 @@ import { computePageDiff } from "../history/page-diff.compute.ts";
 import { markdownToSafeHtml, markdownWithinLink } from "../share-links/render/markdown-to-safe-html.ts";
 import { rewriteNote } from "../imports/vault-note.ts";
 import { VaultResolver } from "../imports/vault-resolver.ts";
-import { poolRequest, poolTasks, type DeflatedEntry, type PoolTaskName, type PoolTaskOutput, type VaultNoteTask } from "./pool-tasks.ts";
+import {
+  poolRequest,
+  poolTasks,
+  type DeflatedEntry,
+  type PoolTaskName,
+  type PoolTaskOutput,
+  type VaultNoteTask,
+} from "./pool-tasks.ts";
 
 /** The level fflate's ZipDeflate used on the main thread before: the same archives, byte for byte. */
 const DEFLATE_LEVEL = 6;
@@ -29,7 +36,10 @@ function vaultEntry(note: VaultNoteTask): DeflatedEntry {
 const RESOLVERS_KEPT = 8;
 const resolvers = new Map<string, VaultResolver>();
 
-function resolverFor(importId: string, links: ConstructorParameters<typeof VaultResolver>[0] | null): VaultResolver | null {
+function resolverFor(
+  importId: string,
+  links: ConstructorParameters<typeof VaultResolver>[0] | null,
+): VaultResolver | null {
   const held = resolvers.get(importId);
   const resolver = held ?? (links ? new VaultResolver(links) : null);
   if (!resolver) return null;

@@ -18,7 +18,13 @@ import { Piscina } from "piscina";
 import { AppError } from "../errors/app-error.ts";
 import { FairSchedule } from "./fair-schedule.ts";
 import { currentCaller } from "./pool-caller.ts";
-import { poolTasks, type PoolRequest, type PoolTaskInput, type PoolTaskName, type PoolTaskOutput } from "./pool-tasks.ts";
+import {
+  poolTasks,
+  type PoolRequest,
+  type PoolTaskInput,
+  type PoolTaskName,
+  type PoolTaskOutput,
+} from "./pool-tasks.ts";
 
 export interface WorkerPoolLimits {
   /** Threads, each may take a core while it runs a task. */
@@ -55,8 +61,10 @@ const STARTUP_LIMIT_MS = 60_000;
 /** How long a thread with no task stays up. */
 const IDLE_THREAD_MS = 60_000;
 
-const unavailable = (why: string): AppError => new AppError("unavailable", `${why}; retry shortly`, { "retry-after": "5" });
-const outOfMemory = (error: unknown): boolean => error instanceof Error && "code" in error && error.code === "ERR_WORKER_OUT_OF_MEMORY";
+const unavailable = (why: string): AppError =>
+  new AppError("unavailable", `${why}; retry shortly`, { "retry-after": "5" });
+const outOfMemory = (error: unknown): boolean =>
+  error instanceof Error && "code" in error && error.code === "ERR_WORKER_OUT_OF_MEMORY";
 
 const DEFAULT_TASKS_PER_CALLER = 4;
 
@@ -96,7 +104,11 @@ export class WorkerPool {
    * Runs `task` on a thread of the pool; its output is checked against the task's schema on arrival. A caller
    * with a limit of its own (the import's per-note limit) passes `timeLimitMs`.
    */
-  async run<K extends PoolTaskName>(task: K, input: PoolTaskInput<K>, options: { timeLimitMs?: number } = {}): Promise<PoolTaskOutput<K>> {
+  async run<K extends PoolTaskName>(
+    task: K,
+    input: PoolTaskInput<K>,
+    options: { timeLimitMs?: number } = {},
+  ): Promise<PoolTaskOutput<K>> {
     const timeLimitMs = options.timeLimitMs ?? this.limits.taskTimeLimitMs;
     const caller = currentCaller();
     await this.admit(caller);
@@ -115,7 +127,10 @@ export class WorkerPool {
     begun.once("message", () => {
       this.unbegun.delete(abort);
       clearTimeout(timer);
-      timer = setTimeout(() => abort(new AppError("too_complex", `the work took longer than its limit of ${timeLimitMs} ms`)), timeLimitMs);
+      timer = setTimeout(
+        () => abort(new AppError("too_complex", `the work took longer than its limit of ${timeLimitMs} ms`)),
+        timeLimitMs,
+      );
     });
     try {
       const request: PoolRequest = { task, input, begin };
@@ -123,7 +138,8 @@ export class WorkerPool {
       return poolTasks[task].output.parse(output) as PoolTaskOutput<K>;
     } catch (error) {
       if (failure) throw failure;
-      if (outOfMemory(error)) throw new AppError("too_large", `the work needed more than its limit of ${this.limits.memoryMb} MB of memory`);
+      if (outOfMemory(error))
+        throw new AppError("too_large", `the work needed more than its limit of ${this.limits.memoryMb} MB of memory`);
       if (this.closed) throw unavailable("the server is shutting down");
       throw error;
     } finally {
@@ -153,7 +169,8 @@ export class WorkerPool {
     return new Promise<void>((start, refuse) => {
       const admission = this.schedule.submit(caller, { start, refuse });
       if (admission.kind === "start") start();
-      else if (admission.kind === "refused") refuse(admission.reason === "caller_full" ? this.callerFull() : unavailable("the server's workers are busy"));
+      else if (admission.kind === "refused")
+        refuse(admission.reason === "caller_full" ? this.callerFull() : unavailable("the server's workers are busy"));
     });
   }
 
@@ -164,6 +181,10 @@ export class WorkerPool {
   private callerFull(): AppError {
     const seconds = Math.max(1, Math.ceil(this.limits.taskTimeLimitMs / 1000));
     const allowed = this.limits.tasksPerCaller ?? DEFAULT_TASKS_PER_CALLER;
-    return new AppError("too_many_tasks", `you already have ${allowed} tasks running or waiting on the server's workers, as many as one caller may; retry when one ends`, { "retry-after": String(seconds) });
+    return new AppError(
+      "too_many_tasks",
+      `you already have ${allowed} tasks running or waiting on the server's workers, as many as one caller may; retry when one ends`,
+      { "retry-after": String(seconds) },
+    );
   }
 }

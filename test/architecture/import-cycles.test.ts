@@ -14,7 +14,9 @@ function sourceFolders(base: string): string[] {
   if (error) throw new Error(ts.flattenDiagnosticMessageText(error.messageText, "\n"));
   const include: unknown = (config as { include?: unknown } | undefined)?.include;
   if (!Array.isArray(include)) throw new Error("tsconfig.json has no include list");
-  return include.filter((entry): entry is string => typeof entry === "string" && statSync(join(base, entry)).isDirectory());
+  return include.filter(
+    (entry): entry is string => typeof entry === "string" && statSync(join(base, entry)).isDirectory(),
+  );
 }
 
 describe("import cycles", () => {
@@ -22,7 +24,11 @@ describe("import cycles", () => {
     const folders = sourceFolders(process.cwd());
     expect(folders).toEqual(expect.arrayContaining(["services", "shared", "client", "bench", "deploy", "test"]));
     const graph = importGraph(process.cwd(), ...folders);
-    for (const folder of folders) expect([...graph.keys()].some((file) => file.startsWith(`${folder}/`)), folder).toBe(true);
+    for (const folder of folders)
+      expect(
+        [...graph.keys()].some((file) => file.startsWith(`${folder}/`)),
+        folder,
+      ).toBe(true);
     expect(importCycles(graph), "each list is files that import each other, directly or through others").toEqual([]);
   });
 
@@ -33,10 +39,12 @@ describe("import cycles", () => {
       await mkdir(join(base, "other"), { recursive: true });
       const files: Record<string, string> = {
         "src/register.ts": 'import { route } from "./routes/route.ts";\nexport const register = () => route;\n',
-        "src/routes/route.ts": 'import type { Ports } from "./ports.ts";\nexport const route = (ports: Ports) => ports;\n',
+        "src/routes/route.ts":
+          'import type { Ports } from "./ports.ts";\nexport const route = (ports: Ports) => ports;\n',
         "src/routes/ports.ts": 'export * from "../register.ts";\nexport interface Ports { readonly name: string }\n',
         "src/lazy.ts": 'export const later = () => import("./eager.ts");\n',
-        "src/eager.ts": 'import { later } from "./lazy.ts";\nimport { z } from "zod";\nexport const now = [later, z];\n',
+        "src/eager.ts":
+          'import { later } from "./lazy.ts";\nimport { z } from "zod";\nexport const now = [later, z];\n',
         "src/self.ts": 'export * from "./self.ts";\n',
         "src/alone.ts": 'import { now } from "./eager.ts";\nexport const alone = now;\n',
         "src/there.ts": 'import type { Back } from "../other/back.ts";\nexport type There = Back;\n',

@@ -11,15 +11,23 @@ import { importChains, importGraph } from "../support/import-graph.ts";
 const graph = importGraph(process.cwd(), "services", "shared");
 
 /** shared/<capability>: everything in shared but the adapters and the HTTP server. */
-const isDomain = (file: string): boolean => file.startsWith("shared/") && !file.startsWith("shared/adapters/") && !file.startsWith("shared/http/");
+const isDomain = (file: string): boolean =>
+  file.startsWith("shared/") && !file.startsWith("shared/adapters/") && !file.startsWith("shared/http/");
 /** Modules that bind a decider to its command handler (`*.commands.ts` and the like), and shared/commands itself. */
-const bindsCommandHandler = new Set([...graph].filter(([, imports]) => imports.includes("shared/commands/decider-command-handler.ts")).map(([file]) => file));
+const bindsCommandHandler = new Set(
+  [...graph]
+    .filter(([, imports]) => imports.includes("shared/commands/decider-command-handler.ts"))
+    .map(([file]) => file),
+);
 const isCommandSide = (file: string): boolean => file.startsWith("shared/commands/") || bindsCommandHandler.has(file);
 /**
  * An event store or its machinery. Its port's types and the upcasters are part of the event union every reader
  * shares (shared/events.ts), so only a direct import of the port counts (below).
  */
-const isEventStore = (file: string): boolean => file.endsWith(".event-store.ts") || file.endsWith("/sealing-event-store.ts") || (file.startsWith("shared/event-store/") && !/\/(event-store\.port|upcasters)\.ts$/.test(file));
+const isEventStore = (file: string): boolean =>
+  file.endsWith(".event-store.ts") ||
+  file.endsWith("/sealing-event-store.ts") ||
+  (file.startsWith("shared/event-store/") && !/\/(event-store\.port|upcasters)\.ts$/.test(file));
 const isHttpRoute = (file: string): boolean => /^services\/(command|query)-api\/routes\//.test(file);
 
 /** First imports of chains that still break a rule, each with why it stays for now. */
@@ -34,7 +42,10 @@ const allowed: Readonly<Record<string, string>> = {
 
 const rules = {
   domain: { from: isDomain, to: (file: string) => file.startsWith("shared/adapters/") || file.startsWith("services/") },
-  queryApi: { from: (file: string) => file.startsWith("services/query-api/"), to: (file: string) => isEventStore(file) || isCommandSide(file) },
+  queryApi: {
+    from: (file: string) => file.startsWith("services/query-api/"),
+    to: (file: string) => isEventStore(file) || isCommandSide(file),
+  },
   mcp: { from: (file: string) => file.startsWith("services/mcp/"), to: isHttpRoute },
 };
 const chainsOf = (rule: keyof typeof rules): string[] => importChains(graph, rules[rule]);
@@ -48,7 +59,13 @@ describe("import direction", () => {
 
   it("the query API reaches no event store and no command handler, and imports no event-store module", () => {
     expect(breaking(chainsOf("queryApi"))).toEqual([]);
-    expect(importChains(graph, { ...rules.queryApi, to: (file) => file.startsWith("shared/event-store/"), through: () => false })).toEqual([]);
+    expect(
+      importChains(graph, {
+        ...rules.queryApi,
+        to: (file) => file.startsWith("shared/event-store/"),
+        through: () => false,
+      }),
+    ).toEqual([]);
   });
 
   it("MCP imports no HTTP route module, through any chain", () => {
@@ -74,7 +91,10 @@ describe("import direction", () => {
         await mkdir(join(base, dirname(path)), { recursive: true });
         await writeFile(join(base, path), text);
       }
-      const chains = importChains(importGraph(base, "core", "adapters"), { from: (file) => file.startsWith("core/"), to: (file) => file.startsWith("adapters/") });
+      const chains = importChains(importGraph(base, "core", "adapters"), {
+        from: (file) => file.startsWith("core/"),
+        to: (file) => file.startsWith("adapters/"),
+      });
       expect(chains).toEqual(["core/row.ts -> adapters/db.ts", "core/rule.ts -> core/row.ts -> adapters/db.ts"]);
     } finally {
       await rm(base, { recursive: true, force: true });

@@ -41,7 +41,9 @@ describe("a verified blob delete", () => {
   it("fails, naming the blob, when the bytes are still there after every attempt", async () => {
     const failing = twoStepBlob({ failures: 10 });
     await expect(deleteVerified("blob b.png", failing.steps, [0, 0])).rejects.toThrow(BlobNotDeletedError);
-    await expect(deleteVerified("blob b.png", failing.steps, [0, 0])).rejects.toThrow(/blob b\.png was still stored after 3 attempts/);
+    await expect(deleteVerified("blob b.png", failing.steps, [0, 0])).rejects.toThrow(
+      /blob b\.png was still stored after 3 attempts/,
+    );
     // A removal that reports success while pieces stay is not taken at its word.
     const lying = twoStepBlob({ failures: 0, chunksComeBack: true });
     await expect(deleteVerified("blob c.png", lying.steps, [0])).rejects.toThrow(BlobNotDeletedError);

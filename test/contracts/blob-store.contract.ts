@@ -90,7 +90,10 @@ export function blobStoreContract(name: string, factory: BlobStoreFactory): void
     });
 
     it("never removes a stored blob when it sweeps its leftovers, however old the blob", async () => {
-      const blobs = [{ key: newKey(), bytes: randomBytes(300_000) }, { key: newKey(), bytes: Buffer.alloc(0) }];
+      const blobs = [
+        { key: newKey(), bytes: randomBytes(300_000) },
+        { key: newKey(), bytes: Buffer.alloc(0) },
+      ];
       for (const { key, bytes } of blobs) await store.put(key, bytes);
       // A cut-off in the future takes in every byte stored so far: only bytes of no blob may go.
       expect(await store.removeLeftovers(new Date(Date.now() + 60 * 60 * 1000))).toBe(0);
@@ -108,9 +111,12 @@ export function blobStoreContract(name: string, factory: BlobStoreFactory): void
     it("stores a stream of chunks as one blob and says how many bytes it stored", async () => {
       const key = newKey();
       const chunks = Array.from({ length: 40 }, () => randomBytes(7_000));
-      const stored = await store.putStream(key, (async function* () {
-        yield* chunks;
-      })());
+      const stored = await store.putStream(
+        key,
+        (async function* () {
+          yield* chunks;
+        })(),
+      );
       expect(stored).toBe(280_000);
       expect((await readAll(store, key))?.equals(Buffer.concat(chunks))).toBe(true);
     });
@@ -135,9 +141,12 @@ export function blobStoreContract(name: string, factory: BlobStoreFactory): void
         bytes.writeUInt32BE(index, 0);
         return bytes;
       };
-      const stored = await store.putStream(key, (async function* () {
-        for (let index = 0; index < 17; index += 1) yield block(index);
-      })());
+      const stored = await store.putStream(
+        key,
+        (async function* () {
+          for (let index = 0; index < 17; index += 1) yield block(index);
+        })(),
+      );
       expect(stored).toBe(17 * MB);
       const blob = await store.open(key);
       expect(blob?.size).toBe(17 * MB);

@@ -3,7 +3,12 @@ import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Bus, BusMessage } from "../../shared/bus/bus.port.ts";
 
-const message = (subject: string, n: number): BusMessage => ({ id: randomUUID(), subject, data: { n }, metadata: { correlationId: "c" } });
+const message = (subject: string, n: number): BusMessage => ({
+  id: randomUUID(),
+  subject,
+  data: { n },
+  metadata: { correlationId: "c" },
+});
 const record = (into: number[]) => async (m: BusMessage) => void into.push((m.data as { n: number }).n);
 
 async function until(condition: () => boolean, what: string): Promise<void> {
@@ -32,7 +37,11 @@ export function busContract(name: string, factory: () => Promise<{ bus: Bus; cle
 
     it("delivers the subscribed subjects in publishing order, and nothing else", async () => {
       const got: unknown[] = [];
-      await bus.subscribe({ subjects: [subject], group: `g-${randomUUID()}`, handler: async (m) => void got.push(m.data) });
+      await bus.subscribe({
+        subjects: [subject],
+        group: `g-${randomUUID()}`,
+        handler: async (m) => void got.push(m.data),
+      });
       await bus.publish([message(subject, 1), message(other, 2), message(subject, 3)]);
       await bus.publish([message(subject, 4)]);
       await until(() => got.length >= 3, "three messages");
@@ -95,7 +104,11 @@ export function busContract(name: string, factory: () => Promise<{ bus: Bus; cle
 
     it("stops delivering to a member that stopped", async () => {
       const got: unknown[] = [];
-      const subscription = await bus.subscribe({ subjects: [subject], group: `g-${randomUUID()}`, handler: async (m) => void got.push(m.data) });
+      const subscription = await bus.subscribe({
+        subjects: [subject],
+        group: `g-${randomUUID()}`,
+        handler: async (m) => void got.push(m.data),
+      });
       await bus.publish([message(subject, 1)]);
       await until(() => got.length === 1, "the first message");
       await subscription.stop();

@@ -1,7 +1,13 @@
 // The EventStore contract: every adapter (SQLite, EventStoreDB, ...) must pass these.
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { StreamConflictError, StreamDeletedError, type EventStore, type NewEvent, type RecordedEvent } from "../../shared/event-store/event-store.port.ts";
+import {
+  StreamConflictError,
+  StreamDeletedError,
+  type EventStore,
+  type NewEvent,
+  type RecordedEvent,
+} from "../../shared/event-store/event-store.port.ts";
 
 export function newEvent(type = "ThingHappened", data: unknown = { n: 1 }): NewEvent {
   return {
@@ -22,17 +28,31 @@ export function newEvent(type = "ThingHappened", data: unknown = { n: 1 }): NewE
  * Subscribes after `afterPosition` until `count` events of `stream` arrived; returns every event delivered. Positions
  * are not dense (EventStoreDB's are byte offsets), so nothing here counts events by subtracting positions.
  */
-async function collect(store: EventStore, afterPosition: number, stream: string, count: number): Promise<RecordedEvent[]> {
+async function collect(
+  store: EventStore,
+  afterPosition: number,
+  stream: string,
+  count: number,
+): Promise<RecordedEvent[]> {
   const seen: RecordedEvent[] = [];
   let resolveDone: () => void = () => undefined;
   const enough = new Promise<void>((resolve) => (resolveDone = resolve));
   const ours = () => seen.filter((e) => e.stream === stream).length;
-  const subscription = store.subscribe(afterPosition, async (batch) => {
-    seen.push(...batch);
-    if (ours() >= count) resolveDone();
-  }, { batchSize: 500 });
+  const subscription = store.subscribe(
+    afterPosition,
+    async (batch) => {
+      seen.push(...batch);
+      if (ours() >= count) resolveDone();
+    },
+    { batchSize: 500 },
+  );
   // Batches as the projector reads them: against a shared server the log holds other tests' events too.
-  await Promise.race([enough, new Promise((_, reject) => setTimeout(() => reject(new Error(`only ${ours()} of ${count} events arrived`)), 15_000))]);
+  await Promise.race([
+    enough,
+    new Promise((_, reject) =>
+      setTimeout(() => reject(new Error(`only ${ours()} of ${count} events arrived`)), 15_000),
+    ),
+  ]);
   await subscription.stop();
   return seen;
 }
@@ -147,7 +167,8 @@ export function eventStoreContract(name: string, factory: () => Promise<EventSto
       expect([besideA, anyRevision, besideB]).toEqual(["fulfilled", "fulfilled", "fulfilled"]);
       expect([zeroA, zeroB].sort()).toEqual(["fulfilled", "rejected"]);
       expect(missing).toBe("rejected");
-      for (const outcome of outcomes) if (outcome.status === "rejected") expect(outcome.reason).toBeInstanceOf(StreamConflictError);
+      for (const outcome of outcomes)
+        if (outcome.status === "rejected") expect(outcome.reason).toBeInstanceOf(StreamConflictError);
       const winnerSize = zeroA === "fulfilled" ? 1 : 2;
       const { revision, events } = await store.read(s);
       expect(revision).toBe(1 + winnerSize);
@@ -223,7 +244,11 @@ export function eventStoreContract(name: string, factory: () => Promise<EventSto
       const s = stream("large");
       const head = await store.headPosition();
       // Five events of about 100 KB: 250,000 bytes hold two of them, never three.
-      await store.append(s, Array.from({ length: 5 }, (_, n) => newEvent("ThingHappened", { n, text: "x".repeat(100_000) })), "no_stream");
+      await store.append(
+        s,
+        Array.from({ length: 5 }, (_, n) => newEvent("ThingHappened", { n, text: "x".repeat(100_000) })),
+        "no_stream",
+      );
       const ours = (events: readonly RecordedEvent[]) => events.filter((e) => e.stream === s);
       const first = await store.readAll(head, 100, 250_000);
       expect(ours(first).map((e) => e.revision)).toEqual([0, 1]);
@@ -236,19 +261,36 @@ export function eventStoreContract(name: string, factory: () => Promise<EventSto
     it("delivers a subscription's batches bounded by bytes as well as by count", async () => {
       const s = stream("large");
       const head = await store.headPosition();
-      await store.append(s, Array.from({ length: 5 }, (_, n) => newEvent("ThingHappened", { n, text: "x".repeat(100_000) })), "no_stream");
+      await store.append(
+        s,
+        Array.from({ length: 5 }, (_, n) => newEvent("ThingHappened", { n, text: "x".repeat(100_000) })),
+        "no_stream",
+      );
       const batches: RecordedEvent[][] = [];
       let resolveDone: () => void = () => undefined;
       const enough = new Promise<void>((resolve) => (resolveDone = resolve));
-      const subscription = store.subscribe(head, async (batch) => {
-        batches.push([...batch]);
-        if (batches.flat().filter((e) => e.stream === s).length >= 5) resolveDone();
-      }, { batchSize: 500, maxBytes: 250_000 });
-      await Promise.race([enough, new Promise((_, reject) => setTimeout(() => reject(new Error("the events did not all arrive")), 15_000))]);
+      const subscription = store.subscribe(
+        head,
+        async (batch) => {
+          batches.push([...batch]);
+          if (batches.flat().filter((e) => e.stream === s).length >= 5) resolveDone();
+        },
+        { batchSize: 500, maxBytes: 250_000 },
+      );
+      await Promise.race([
+        enough,
+        new Promise((_, reject) => setTimeout(() => reject(new Error("the events did not all arrive")), 15_000)),
+      ]);
       await subscription.stop();
-      const bytes = (batch: readonly RecordedEvent[]) => batch.reduce((sum, e) => sum + Buffer.byteLength(JSON.stringify(e.data)), 0);
+      const bytes = (batch: readonly RecordedEvent[]) =>
+        batch.reduce((sum, e) => sum + Buffer.byteLength(JSON.stringify(e.data)), 0);
       for (const batch of batches) expect(batch.length === 1 || bytes(batch) <= 250_000).toBe(true);
-      expect(batches.flat().filter((e) => e.stream === s).map((e) => e.revision)).toEqual([0, 1, 2, 3, 4]);
+      expect(
+        batches
+          .flat()
+          .filter((e) => e.stream === s)
+          .map((e) => e.revision),
+      ).toEqual([0, 1, 2, 3, 4]);
     });
 
     it("reads a stream deleted for good as deleted (404 to a client), and refuses to append to it", async (context) => {

@@ -4,7 +4,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { KeyEncryptionKey } from "../../shared/erasure/key-encryption-key.ts";
 import { KeyStoreError, type KeyStore } from "../../shared/erasure/key-store.port.ts";
 
-export type KeyStoreFactory = () => Promise<{ open: (kek: KeyEncryptionKey) => Promise<KeyStore>; cleanup: () => Promise<void> }>;
+export type KeyStoreFactory = () => Promise<{
+  open: (kek: KeyEncryptionKey) => Promise<KeyStore>;
+  cleanup: () => Promise<void>;
+}>;
 
 const KEK = new KeyEncryptionKey("k".repeat(40));
 
@@ -41,7 +44,11 @@ export function keyStoreContract(name: string, factory: KeyStoreFactory): void {
     it("agrees on one key when two connections create a subject's key at once", async () => {
       const { open } = await setUp();
       const [one, two] = [await open(), await open()];
-      const keys = await Promise.all([one.activeKey("user:race"), two.activeKey("user:race"), one.activeKey("user:race")]);
+      const keys = await Promise.all([
+        one.activeKey("user:race"),
+        two.activeKey("user:race"),
+        one.activeKey("user:race"),
+      ]);
       expect(new Set(keys.map((key) => key.keyId)).size).toBe(1);
     });
 

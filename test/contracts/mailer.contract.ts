@@ -17,7 +17,11 @@ export interface Delivered {
   readonly headerNames: readonly string[];
 }
 
-export type MailerFactory = () => Promise<{ mailer: Mailer; delivered: () => Promise<Delivered[]>; cleanup: () => Promise<void> }>;
+export type MailerFactory = () => Promise<{
+  mailer: Mailer;
+  delivered: () => Promise<Delivered[]>;
+  cleanup: () => Promise<void>;
+}>;
 
 export function mailerContract(name: string, factory: MailerFactory): void {
   describe(`Mailer contract: ${name}`, () => {
@@ -33,8 +37,15 @@ export function mailerContract(name: string, factory: MailerFactory): void {
 
     it("delivers the recipient, subject and text as sent", async () => {
       const to = `${randomUUID()}@example.com`;
-      await mailer.send({ messageId: randomUUID(), to, subject: "Ann invited you", text: "Line one\nLine two — ünïcode" });
-      const mails = (await delivered()).filter((mail) => mail.to === to).map(({ subject, text }) => ({ to, subject, text }));
+      await mailer.send({
+        messageId: randomUUID(),
+        to,
+        subject: "Ann invited you",
+        text: "Line one\nLine two — ünïcode",
+      });
+      const mails = (await delivered())
+        .filter((mail) => mail.to === to)
+        .map(({ subject, text }) => ({ to, subject, text }));
       expect(mails).toEqual([{ to, subject: "Ann invited you", text: "Line one\nLine two — ünïcode" }]);
       expect((await delivered()).find((mail) => mail.to === to)?.html).toBeNull();
     });

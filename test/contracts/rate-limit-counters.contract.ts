@@ -44,13 +44,17 @@ export function rateLimitCountersContract(name: string, factory: () => Promise<C
     });
 
     it("shares counts between handles on one store, even when they increment at once", async () => {
-      const seen = await Promise.all(range(20).map((n) => (n % 2 === 0 ? subject.counters : subject.peer).increment(key, 60)));
+      const seen = await Promise.all(
+        range(20).map((n) => (n % 2 === 0 ? subject.counters : subject.peer).increment(key, 60)),
+      );
       expect([...seen].sort((a, b) => a - b)).toEqual(range(20));
       expect(await subject.peer.increment(key, 60)).toBe(21);
     });
 
     it("counts a burst of 200 concurrent increments of one key, from two handles, each once", async () => {
-      const seen = await Promise.all(range(200).map((n) => (n % 4 === 0 ? subject.peer : subject.counters).increment(key, 60)));
+      const seen = await Promise.all(
+        range(200).map((n) => (n % 4 === 0 ? subject.peer : subject.counters).increment(key, 60)),
+      );
       expect([...seen].sort((a, b) => a - b)).toEqual(range(200));
     });
   });

@@ -28,14 +28,22 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
     const { batch, w } = s;
 
     it("moves the checkpoint with each batch and keeps neither effects nor checkpoint of a failed one", async () => {
-      const user = { id: randomUUID(), email: `${randomUUID()}@example.com`, name: "A", image: null, createdAt: at().updatedAt };
+      const user = {
+        id: randomUUID(),
+        email: `${randomUUID()}@example.com`,
+        name: "A",
+        image: null,
+        createdAt: at().updatedAt,
+      };
       await s.projection.applyBatch(10, async (tx) => w().users.put(tx, user));
       expect(await s.reader.checkpoint()).toBe(10);
       const lost = { ...user, id: randomUUID(), email: `${randomUUID()}@example.com` };
-      await expect(s.projection.applyBatch(11, async (tx) => {
-        await w().users.put(tx, lost);
-        throw new Error("projection failed");
-      })).rejects.toThrow("projection failed");
+      await expect(
+        s.projection.applyBatch(11, async (tx) => {
+          await w().users.put(tx, lost);
+          throw new Error("projection failed");
+        }),
+      ).rejects.toThrow("projection failed");
       expect(await s.reader.checkpoint()).toBe(10);
       expect(await s.reader.users.get(lost.id)).toBeNull();
       expect(await s.reader.users.getByEmail(user.email)).toEqual(user);
@@ -103,8 +111,31 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
     it("takes an erased user's tokens, revoked ones too, and webhooks out, and leaves another user's", async () => {
       const [erased, other] = [randomUUID(), randomUUID()];
       const when = at().updatedAt;
-      const token = (userId: string) => ({ id: randomUUID(), userId, name: "laptop", scopes: ["pages:read" as const], expiresAt: null, lastUsedAt: null, createdAt: when, revokedAt: null, secretHash: randomUUID().replaceAll("-", "").repeat(2) });
-      const webhook = (ownerId: string) => ({ id: randomUUID(), ownerId, url: "https://hooks.example.com/a", events: ["*" as const], description: "alerts", folderId: null, active: true, disabledReason: null, createdAt: when, updatedAt: when, position, sealedSecret: "v1.x" });
+      const token = (userId: string) => ({
+        id: randomUUID(),
+        userId,
+        name: "laptop",
+        scopes: ["pages:read" as const],
+        expiresAt: null,
+        lastUsedAt: null,
+        createdAt: when,
+        revokedAt: null,
+        secretHash: randomUUID().replaceAll("-", "").repeat(2),
+      });
+      const webhook = (ownerId: string) => ({
+        id: randomUUID(),
+        ownerId,
+        url: "https://hooks.example.com/a",
+        events: ["*" as const],
+        description: "alerts",
+        folderId: null,
+        active: true,
+        disabledReason: null,
+        createdAt: when,
+        updatedAt: when,
+        position,
+        sealedSecret: "v1.x",
+      });
       const [revoked, live, kept] = [token(erased), token(erased), token(other)];
       const [hook, keptHook] = [webhook(erased), webhook(other)];
       await batch(async (tx) => {
@@ -129,9 +160,37 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
       const owner = randomUUID();
       const when = at().updatedAt;
       await batch(async (tx) => {
-        await w().access.putGrant(tx, { entityType: "folder", entityId: "f1", userId: user, permission: "edit", grantedBy: owner, createdAt: when, updatedAt: when }, position);
-        await w().access.putGrant(tx, { entityType: "page", entityId: "p1", userId: user, permission: "view", grantedBy: owner, createdAt: when, updatedAt: when }, position);
-        await w().access.putMember(tx, { id: randomUUID(), ownerId: owner, memberId: user, role: "commenter", createdAt: when }, position);
+        await w().access.putGrant(
+          tx,
+          {
+            entityType: "folder",
+            entityId: "f1",
+            userId: user,
+            permission: "edit",
+            grantedBy: owner,
+            createdAt: when,
+            updatedAt: when,
+          },
+          position,
+        );
+        await w().access.putGrant(
+          tx,
+          {
+            entityType: "page",
+            entityId: "p1",
+            userId: user,
+            permission: "view",
+            grantedBy: owner,
+            createdAt: when,
+            updatedAt: when,
+          },
+          position,
+        );
+        await w().access.putMember(
+          tx,
+          { id: randomUUID(), ownerId: owner, memberId: user, role: "commenter", createdAt: when },
+          position,
+        );
       });
       const context = await s.reader.access.contextFor(user);
       expect([...context.folderGrants]).toEqual([["f1", "edit"]]);
@@ -150,12 +209,32 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
       const bystander = randomUUID();
       const owner = randomUUID();
       const when = at().updatedAt;
-      await batch(async (tx) => w().access.putMember(tx, { id: randomUUID(), ownerId: owner, memberId: user, role: "viewer", createdAt: when }, position));
+      await batch(async (tx) =>
+        w().access.putMember(
+          tx,
+          { id: randomUUID(), ownerId: owner, memberId: user, role: "viewer", createdAt: when },
+          position,
+        ),
+      );
       expect([...(await s.reader.access.contextFor(user)).workspaceRoles]).toEqual([[owner, "viewer"]]);
       expect((await s.reader.access.contextFor(bystander)).pageGrants.size).toBe(0);
       await batch(async (tx) => w().access.changeRole(tx, owner, user, "editor", at().updatedPosition));
       expect([...(await s.reader.access.contextFor(user)).workspaceRoles]).toEqual([[owner, "editor"]]);
-      await batch(async (tx) => w().access.putGrant(tx, { entityType: "page", entityId: "p9", userId: bystander, permission: "comment", grantedBy: owner, createdAt: when, updatedAt: when }, at().updatedPosition));
+      await batch(async (tx) =>
+        w().access.putGrant(
+          tx,
+          {
+            entityType: "page",
+            entityId: "p9",
+            userId: bystander,
+            permission: "comment",
+            grantedBy: owner,
+            createdAt: when,
+            updatedAt: when,
+          },
+          at().updatedPosition,
+        ),
+      );
       expect([...(await s.reader.access.contextFor(bystander)).pageGrants]).toEqual([["p9", "comment"]]);
       expect([...(await s.reader.access.contextFor(user)).workspaceRoles]).toEqual([[owner, "editor"]]);
       expect((await s.reader.access.membershipsOf(user)).map((m) => m.role)).toEqual(["editor"]);
@@ -212,7 +291,9 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
       expect(await s.reader.pages.get(record.id)).toBeNull();
       await s.projection.applyBatch(1, async (tx) => w().pages.create(tx, record, ""));
       await s.projection.endRebuild();
-      expect((await s.reader.pages.findByTitleKey("rebuilt", everyone(owner), 10)).map((p) => p.id)).toEqual([record.id]);
+      expect((await s.reader.pages.findByTitleKey("rebuilt", everyone(owner), 10)).map((p) => p.id)).toEqual([
+        record.id,
+      ]);
     });
 
     pageListCases(s);

@@ -1,11 +1,25 @@
 // The webhook delivery log's contract: what every adapter (SQLite, MongoDB) must do the same way.
 import { afterEach, describe, expect, it } from "vitest";
-import { BACKLOG_COUNT_MAX, type NewDelivery, type WebhookDeliveries } from "../../shared/webhooks/webhook-deliveries.port.ts";
+import {
+  BACKLOG_COUNT_MAX,
+  type NewDelivery,
+  type WebhookDeliveries,
+} from "../../shared/webhooks/webhook-deliveries.port.ts";
 
-export type DeliveriesFactory = () => Promise<{ store: WebhookDeliveries; second: () => Promise<WebhookDeliveries>; cleanup: () => Promise<void> }>;
+export type DeliveriesFactory = () => Promise<{
+  store: WebhookDeliveries;
+  second: () => Promise<WebhookDeliveries>;
+  cleanup: () => Promise<void>;
+}>;
 
 const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second)).toISOString();
-const row = (id: string, webhookId: string, position: number, due = at(0), ownerId = `owner-of-${webhookId}`): NewDelivery => ({
+const row = (
+  id: string,
+  webhookId: string,
+  position: number,
+  due = at(0),
+  ownerId = `owner-of-${webhookId}`,
+): NewDelivery => ({
   id,
   webhookId,
   ownerId,
@@ -29,7 +43,10 @@ export function webhookDeliveriesContract(name: string, factory: DeliveriesFacto
 
     it("counts pending rows for the queue metric up to its bound, and finds the oldest", async () => {
       const { store } = await open();
-      const many = Array.from({ length: BACKLOG_COUNT_MAX + 50 }, (_, index) => ({ ...row(`m${index}`, `w${index % 40}`, index + 1), createdAt: at(index % 50) }));
+      const many = Array.from({ length: BACKLOG_COUNT_MAX + 50 }, (_, index) => ({
+        ...row(`m${index}`, `w${index % 40}`, index + 1),
+        createdAt: at(index % 50),
+      }));
       await store.enqueue(many, BACKLOG_COUNT_MAX + 50);
       expect(await store.backlog()).toEqual({ pending: BACKLOG_COUNT_MAX, oldestCreatedAt: at(0) });
     });
@@ -57,7 +74,14 @@ export function webhookDeliveriesContract(name: string, factory: DeliveriesFacto
       const { store } = await open();
       await store.enqueue([row("a", "w1", 1), row("b", "w1", 2)]);
       await store.claimDue(at(1), at(60), 10, 4);
-      await store.record("a", { status: "delivered", attempts: 1, lastResponseStatus: 200, lastError: null, deliveredAt: at(2), nextAttemptAt: null });
+      await store.record("a", {
+        status: "delivered",
+        attempts: 1,
+        lastResponseStatus: 200,
+        lastError: null,
+        deliveredAt: at(2),
+        nextAttemptAt: null,
+      });
       expect((await store.claimDue(at(3), at(60), 10, 4)).map((claimed) => claimed.id)).toEqual(["b"]);
       expect(await store.get("w1", "a")).toMatchObject({ status: "delivered", attempts: 1, lastResponseStatus: 200 });
       expect(await store.retry("w1", "a", at(4))).toBe(true);
@@ -106,13 +130,18 @@ export function webhookDeliveriesContract(name: string, factory: DeliveriesFacto
       const { store, second } = await open();
       const other = await second();
       await store.enqueue([row("a", "w1", 1), row("b", "w1", 2), row("c", "w1", 3), row("d", "w1", 4)]);
-      const [mine, theirs] = await Promise.all([store.claimDue(at(1), at(60), 10, 4), other.claimDue(at(1), at(60), 10, 4)]);
+      const [mine, theirs] = await Promise.all([
+        store.claimDue(at(1), at(60), 10, 4),
+        other.claimDue(at(1), at(60), 10, 4),
+      ]);
       expect([...mine, ...theirs].map((claimed) => claimed.id)).toEqual(["a"]);
     });
 
     it("finds a webhook's due row behind thousands queued for another webhook", async () => {
       const { store } = await open();
-      const flood = Array.from({ length: 3_000 }, (_, index) => row(`flood-${index}`, "w-busy", index, at(0), "owner-a"));
+      const flood = Array.from({ length: 3_000 }, (_, index) =>
+        row(`flood-${index}`, "w-busy", index, at(0), "owner-a"),
+      );
       await store.enqueue(flood);
       await store.enqueue([row("lone", "w-quiet", 5_000, at(1), "owner-b")]);
       const claimed = await store.claimDue(at(2), at(60), 2, 4);
@@ -135,13 +164,25 @@ export function webhookDeliveriesContract(name: string, factory: DeliveriesFacto
 
     it("serves the webhooks of an owner in turn: the one served least recently first", async () => {
       const { store } = await open();
-      await store.enqueue([row("x1", "wx", 1, at(0), "owner-a"), row("x2", "wx", 2, at(0), "owner-a"), row("y1", "wy", 3, at(0), "owner-a"), row("y2", "wy", 4, at(0), "owner-a")]);
+      await store.enqueue([
+        row("x1", "wx", 1, at(0), "owner-a"),
+        row("x2", "wx", 2, at(0), "owner-a"),
+        row("y1", "wy", 3, at(0), "owner-a"),
+        row("y2", "wy", 4, at(0), "owner-a"),
+      ]);
       const served: string[] = [];
       for (let turn = 0; turn < 4; turn += 1) {
         const [claimed] = await store.claimDue(at(1 + turn), at(60), 1, 1);
         if (!claimed) break;
         served.push(claimed.webhookId);
-        await store.record(claimed.id, { status: "delivered", attempts: 1, lastResponseStatus: 200, lastError: null, deliveredAt: at(1 + turn), nextAttemptAt: null });
+        await store.record(claimed.id, {
+          status: "delivered",
+          attempts: 1,
+          lastResponseStatus: 200,
+          lastError: null,
+          deliveredAt: at(1 + turn),
+          nextAttemptAt: null,
+        });
       }
       expect(served).toEqual(["wx", "wy", "wx", "wy"]);
     });
@@ -150,8 +191,13 @@ export function webhookDeliveriesContract(name: string, factory: DeliveriesFacto
       const { store, second } = await open();
       const other = await second();
       const job = (id: string, webhookId: string, upTo = 10) => ({ id, webhookId, cursor: 0, upTo, createdAt: at(0) });
-      const theirs = Array.from({ length: 5 }, (_, index) => row(`a${index}`, index % 2 === 0 ? "wa1" : "wa2", index + 1, at(0), "owner-a"));
-      await store.enqueue([...theirs, row("b0", "wb", 10, at(0), "owner-b"), row("b1", "wb", 11, at(0), "owner-b")], 11);
+      const theirs = Array.from({ length: 5 }, (_, index) =>
+        row(`a${index}`, index % 2 === 0 ? "wa1" : "wa2", index + 1, at(0), "owner-a"),
+      );
+      await store.enqueue(
+        [...theirs, row("b0", "wb", 10, at(0), "owner-b"), row("b1", "wb", 11, at(0), "owner-b")],
+        11,
+      );
       expect(await store.addReplay(job("ra", "wa1"), 1)).toBe(true);
       expect(await store.addReplay(job("rb", "wb"), 1)).toBe(true);
       // One of theirs is being sent as they are erased; its outcome arrives afterwards.
@@ -163,7 +209,8 @@ export function webhookDeliveriesContract(name: string, factory: DeliveriesFacto
       const erasure = { ownerId: "owner-a", position: 15, erasedAt: at(10) };
       const forget = async (on: WebhookDeliveries) => {
         const steps: number[] = [];
-        for (let step = await on.forgetOwner(erasure, 2); step > 0; step = await on.forgetOwner(erasure, 2)) steps.push(step);
+        for (let step = await on.forgetOwner(erasure, 2); step > 0; step = await on.forgetOwner(erasure, 2))
+          steps.push(step);
         return steps;
       };
       const steps = (await Promise.all([forget(store), forget(other)])).flat();
@@ -172,7 +219,14 @@ export function webhookDeliveriesContract(name: string, factory: DeliveriesFacto
       expect(steps.reduce((sum, step) => sum + step, 0)).toBe(8);
       expect(await store.forgetOwner(erasure, 2)).toBe(0);
 
-      await store.record(sending.id, { status: "failed", attempts: 1, lastResponseStatus: null, lastError: "getaddrinfo ENOTFOUND hooks.example.com", deliveredAt: null, nextAttemptAt: null });
+      await store.record(sending.id, {
+        status: "failed",
+        attempts: 1,
+        lastResponseStatus: null,
+        lastError: "getaddrinfo ENOTFOUND hooks.example.com",
+        deliveredAt: null,
+        nextAttemptAt: null,
+      });
       expect(await store.get(sending.webhookId, sending.id)).toBeNull();
       expect(await store.list("wa1", null, 10)).toEqual([]);
       expect(await store.list("wa2", null, 10)).toEqual([]);

@@ -30,9 +30,16 @@ export function writeSideContract(name: string, factory: () => Promise<WriteSide
     afterEach(async () => {
       await fixture.cleanup();
     });
-    const claimsOf = (label: string) => ({ sub: randomUUID(), email: `${label}-${randomUUID().slice(0, 8)}@example.com`, name: label });
+    const claimsOf = (label: string) => ({
+      sub: randomUUID(),
+      email: `${label}-${randomUUID().slice(0, 8)}@example.com`,
+      name: label,
+    });
     const seen = async (claims: Omit<SessionClaims, "exp">) => {
-      const session = { token: await fixture.session(claims), claims: { ...claims, exp: Math.floor(Date.now() / 1000) + 3600 } };
+      const session = {
+        token: await fixture.session(claims),
+        claims: { ...claims, exp: Math.floor(Date.now() / 1000) + 3600 },
+      };
       return (await fixture.writeSide.recordSession(session, randomUUID())).position;
     };
 
@@ -41,7 +48,11 @@ export function writeSideContract(name: string, factory: () => Promise<WriteSide
       const position = await seen(claims);
       expect(position).toBeLessThanOrEqual(await fixture.writeSide.headPosition());
       await fixture.reach(position);
-      expect(await fixture.views.users.get(claims.sub)).toMatchObject({ id: claims.sub, email: claims.email, name: claims.name });
+      expect(await fixture.views.users.get(claims.sub)).toMatchObject({
+        id: claims.sub,
+        email: claims.email,
+        name: claims.name,
+      });
     });
 
     it("keeps one account per user across sightings and follows a changed name", async () => {
@@ -54,15 +65,31 @@ export function writeSideContract(name: string, factory: () => Promise<WriteSide
 
     it("answers the account a session signs in to: its subject's id, and a new id once that account was erased", async () => {
       const claims = claimsOf("returning");
-      const first = await fixture.writeSide.recordSession({ token: await fixture.session(claims), claims: { ...claims, iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 3600 } }, randomUUID());
+      const first = await fixture.writeSide.recordSession(
+        {
+          token: await fixture.session(claims),
+          claims: { ...claims, iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 3600 },
+        },
+        randomUUID(),
+      );
       expect(first.userId).toBe(claims.sub);
       await fixture.reach(first.position);
       await fixture.erase(await fixture.session(claims), claims.email);
       await new Promise((resolve) => setTimeout(resolve, 1_100)); // a session's issue time counts whole seconds
-      const afresh = await fixture.writeSide.recordSession({ token: await fixture.session(claims), claims: { ...claims, iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 3600 } }, randomUUID());
+      const afresh = await fixture.writeSide.recordSession(
+        {
+          token: await fixture.session(claims),
+          claims: { ...claims, iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 3600 },
+        },
+        randomUUID(),
+      );
       expect(afresh.userId).not.toBe(claims.sub);
       await fixture.reach(afresh.position);
-      expect(await fixture.views.users.get(afresh.userId)).toMatchObject({ id: afresh.userId, email: claims.email, name: claims.name });
+      expect(await fixture.views.users.get(afresh.userId)).toMatchObject({
+        id: afresh.userId,
+        email: claims.email,
+        name: claims.name,
+      });
       expect(await fixture.views.users.get(claims.sub)).toBeNull();
     });
 

@@ -13,7 +13,9 @@ console.log(JSON.stringify(["/node_modules/mongodb/", "/node_modules/@kurrent/ku
 
 describe("the embedded server's dependencies", () => {
   it("loads neither the MongoDB nor the EventStoreDB client when neither URL is set", () => {
-    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", probe], { encoding: "utf8" });
+    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", probe], {
+      encoding: "utf8",
+    });
     expect(run.status, run.stderr).toBe(0);
     // pino, loaded by every server, shows that the probe sees CommonJS packages at all.
     expect(JSON.parse(run.stdout.trim().split("\n").at(-1) ?? "null")).toEqual([false, false, true]);

@@ -10,7 +10,13 @@ import { parse } from "yaml";
 import { z } from "zod";
 import { mintSession } from "../../shared/auth/session-verifier.ts";
 import { startDnsServer, type TestDnsServer } from "../support/dns-server.ts";
-import { containerGatewayRun, gatewayUnavailable, runGatewayScript, startContainerGateway, type Gateway } from "../support/gateway.ts";
+import {
+  containerGatewayRun,
+  gatewayUnavailable,
+  runGatewayScript,
+  startContainerGateway,
+  type Gateway,
+} from "../support/gateway.ts";
 import { IMAGE_SHELLS, imageShellsUnavailable, runToEnd, toolPath } from "../support/image-shells.ts";
 import { Client, TEST_SESSION_SECRET } from "../support/server.ts";
 import { startSplitServices, type SplitServices } from "../support/split-services.ts";
@@ -22,9 +28,14 @@ const gatewayService = z.object({
   environment: z.record(z.string(), z.union([z.string(), z.number()])),
   healthcheck: z.looseObject({ test: z.tuple([z.literal("CMD-SHELL"), z.string()]) }),
 });
-const composeGateway = gatewayService.parse(z.object({ services: z.object({ gateway: z.unknown() }) }).parse(parse(readFileSync("docker-compose.yml", "utf8"))).services.gateway);
+const composeGateway = gatewayService.parse(
+  z.object({ services: z.object({ gateway: z.unknown() }) }).parse(parse(readFileSync("docker-compose.yml", "utf8")))
+    .services.gateway,
+);
 /** What compose sets for the script, apart from the service addresses (the test's own). */
-const composeEnv = Object.fromEntries(Object.entries(composeGateway.environment).map(([name, value]) => [name, String(value)]));
+const composeEnv = Object.fromEntries(
+  Object.entries(composeGateway.environment).map(([name, value]) => [name, String(value)]),
+);
 
 /** The error shape every gateway answer of its own has. */
 const apiError = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
@@ -44,7 +55,10 @@ describe.skipIf(unavailable !== null).each(IMAGE_SHELLS)("the gateway container'
   });
 
   it("renders a configuration nginx -t accepts with the operator's METRICS_LOCATION", async () => {
-    const run = await containerGatewayRun({ ...composeEnv, METRICS_LOCATION: "allow 10.0.0.0/8; deny all; proxy_pass http://$command_api;" });
+    const run = await containerGatewayRun({
+      ...composeEnv,
+      METRICS_LOCATION: "allow 10.0.0.0/8; deny all; proxy_pass http://$command_api;",
+    });
     try {
       const checked = await runGatewayScript(shell, run, ["-t", "-e", "stderr"]);
       expect(checked.output).toContain("test is successful");
@@ -85,17 +99,28 @@ describe.skipIf(unavailable !== null)("the gateway container in front of running
     await dns?.close();
   });
 
-  it.each(IMAGE_SHELLS)("sends a write to the command API and its read to the query node, under $name", async (shell) => {
-    const gateway = gateways.get(shell.name);
-    if (!gateway) throw new Error(`no gateway under ${shell.name}`);
-    const client = new Client(gateway.url, { cookie: await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: `ops-${shell.command}@example.com`, name: "Ops" }) });
-    const folder = await client.post("/folders", { name: `Runbooks ${shell.name}` });
-    expect(folder.status).toBe(201);
-    const read = await client.get(`/folders/${String(folder.body.id)}`, { "x-consistency-token": folder.headers.get("x-consistency-token") ?? "" });
-    expect(read.status).toBe(200);
-    expect(read.body.name).toBe(`Runbooks ${shell.name}`);
-    expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
-  });
+  it.each(IMAGE_SHELLS)(
+    "sends a write to the command API and its read to the query node, under $name",
+    async (shell) => {
+      const gateway = gateways.get(shell.name);
+      if (!gateway) throw new Error(`no gateway under ${shell.name}`);
+      const client = new Client(gateway.url, {
+        cookie: await mintSession(TEST_SESSION_SECRET, {
+          sub: crypto.randomUUID(),
+          email: `ops-${shell.command}@example.com`,
+          name: "Ops",
+        }),
+      });
+      const folder = await client.post("/folders", { name: `Runbooks ${shell.name}` });
+      expect(folder.status).toBe(201);
+      const read = await client.get(`/folders/${String(folder.body.id)}`, {
+        "x-consistency-token": folder.headers.get("x-consistency-token") ?? "",
+      });
+      expect(read.status).toBe(200);
+      expect(read.body.name).toBe(`Runbooks ${shell.name}`);
+      expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
+    },
+  );
 
   it.each(IMAGE_SHELLS)("answers /metrics 404 in the API's error shape by default, under $name", async (shell) => {
     const gateway = gateways.get(shell.name);
@@ -105,21 +130,32 @@ describe.skipIf(unavailable !== null)("the gateway container in front of running
     expect(apiError.parse(await response.json()).error.code).toBe("not_found");
   });
 
-  it.each(IMAGE_SHELLS)("passes the compose file's health check, run by busybox sh with busybox's wget, under $name", async (shell) => {
-    const gateway = gateways.get(shell.name);
-    if (!gateway) throw new Error(`no gateway under ${shell.name}`);
-    const command = composeGateway.healthcheck.test[1];
-    const composePort = `127.0.0.1:${composeEnv["GATEWAY_PORT"] ?? ""}`;
-    expect(command).toContain(composePort);
-    const run = await containerGatewayRun({});
-    try {
-      const healthy = await runToEnd(toolPath("busybox"), ["sh", "-c", command.replace(composePort, new URL(gateway.url).host)], { PATH: run.bin });
-      expect(healthy.status, healthy.output).toBe(0);
-      // And it fails where no gateway answers.
-      const down = await runToEnd(toolPath("busybox"), ["sh", "-c", command.replace(composePort, `127.0.0.1:${run.env["GATEWAY_PORT"] ?? ""}`)], { PATH: run.bin });
-      expect(down.status).toBe(1);
-    } finally {
-      await run.dir.remove();
-    }
-  });
+  it.each(IMAGE_SHELLS)(
+    "passes the compose file's health check, run by busybox sh with busybox's wget, under $name",
+    async (shell) => {
+      const gateway = gateways.get(shell.name);
+      if (!gateway) throw new Error(`no gateway under ${shell.name}`);
+      const command = composeGateway.healthcheck.test[1];
+      const composePort = `127.0.0.1:${composeEnv["GATEWAY_PORT"] ?? ""}`;
+      expect(command).toContain(composePort);
+      const run = await containerGatewayRun({});
+      try {
+        const healthy = await runToEnd(
+          toolPath("busybox"),
+          ["sh", "-c", command.replace(composePort, new URL(gateway.url).host)],
+          { PATH: run.bin },
+        );
+        expect(healthy.status, healthy.output).toBe(0);
+        // And it fails where no gateway answers.
+        const down = await runToEnd(
+          toolPath("busybox"),
+          ["sh", "-c", command.replace(composePort, `127.0.0.1:${run.env["GATEWAY_PORT"] ?? ""}`)],
+          { PATH: run.bin },
+        );
+        expect(down.status).toBe(1);
+      } finally {
+        await run.dir.remove();
+      }
+    },
+  );
 });

@@ -46,12 +46,24 @@ describe.skipIf(unavailable !== null)("the gateway container with a resolver", (
       port.query = await freePort();
       // Two query nodes on one port, as two containers have one port on two addresses.
       for (const host of ["127.0.0.2", "127.0.0.3"]) {
-        nodes.push(await startProcess(process.execPath, ["--import", "tsx", "services/query-api/main.ts"], { ...split.env, HOST: host, PORT: String(port.query), COMMAND_API_URL: split.commandApi.url }));
+        nodes.push(
+          await startProcess(process.execPath, ["--import", "tsx", "services/query-api/main.ts"], {
+            ...split.env,
+            HOST: host,
+            PORT: String(port.query),
+            COMMAND_API_URL: split.commandApi.url,
+          }),
+        );
       }
       dns.set("command-api", ["127.0.0.1"]);
       dns.set("query-api", ["127.0.0.2"]);
       if (!busybox) throw new Error("busybox sh expected among the image shells");
-      gateway = await startContainerGateway({ shell: busybox, commandApi: `command-api:${new URL(split.commandApi.url).port}`, queryApi: `query-api:${port.query}`, resolver: dns.address });
+      gateway = await startContainerGateway({
+        shell: busybox,
+        commandApi: `command-api:${new URL(split.commandApi.url).port}`,
+        queryApi: `query-api:${port.query}`,
+        resolver: dns.address,
+      });
     }, 180_000);
     afterAll(async () => {
       await gateway?.stop();
@@ -71,7 +83,10 @@ describe.skipIf(unavailable !== null)("the gateway container with a resolver", (
 
       // Scaled up: the name now has two addresses.
       dns.set("query-api", ["127.0.0.2", "127.0.0.3"]);
-      await until(async () => (await read()) === 200 && (await served(second, "/api/v1/openapi.json")) > 0, "a read on the new node");
+      await until(
+        async () => (await read()) === 200 && (await served(second, "/api/v1/openapi.json")) > 0,
+        "a read on the new node",
+      );
 
       // Recreated elsewhere: the old address goes away and the name points at the new one only.
       dns.set("query-api", ["127.0.0.3"]);
@@ -79,7 +94,9 @@ describe.skipIf(unavailable !== null)("the gateway container with a resolver", (
       await until(async () => {
         const before = await served(second, "/api/v1/openapi.json");
         const statuses = await Promise.all(Array.from({ length: 10 }, read));
-        return statuses.every((status) => status === 200) && (await served(second, "/api/v1/openapi.json")) === before + 10;
+        return (
+          statuses.every((status) => status === 200) && (await served(second, "/api/v1/openapi.json")) === before + 10
+        );
       }, "every read answered by the node at the new address");
     }, 120_000);
   });

@@ -20,7 +20,12 @@ function npmSteps(dockerfile: string): string[][] {
   const runs = [...build.replace(/\\\n/g, " ").matchAll(/^RUN (.+)$/gm)].map((match) => match[1] ?? "");
   return runs
     .flatMap((run) => run.split("&&"))
-    .map((command) => command.trim().split(/\s+/).filter((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)))
+    .map((command) =>
+      command
+        .trim()
+        .split(/\s+/)
+        .filter((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)),
+    )
     .filter((words) => words[0] === "npm");
 }
 
@@ -36,13 +41,18 @@ function admits(list: readonly string[] | undefined, value: string): boolean {
 const platformList = z.union([z.string().transform((entry) => [entry]), z.array(z.string())]).optional();
 const platformFields = z.object({ cpu: platformList, os: platformList });
 const lockfileSchema = z.object({
-  packages: z.record(z.string(), platformFields.extend({ optional: z.boolean().optional(), dev: z.boolean().optional() })),
+  packages: z.record(
+    z.string(),
+    platformFields.extend({ optional: z.boolean().optional(), dev: z.boolean().optional() }),
+  ),
 });
 
 const dockerfile = readFileSync("Dockerfile", "utf8");
 const steps = npmSteps(dockerfile);
 /** npm as the developer's shell runs it (its registry, proxy and certificate settings come from the environment). */
-const npmEnv = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+const npmEnv = Object.fromEntries(
+  Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+);
 const REGISTRY_DOWN = /E(NOTFOUND|AI_AGAIN|CONNREFUSED|CONNRESET|TIMEDOUT)|network/;
 
 describe("the image's npm steps", () => {
@@ -56,11 +66,14 @@ describe("the image's npm steps", () => {
     const { packages } = lockfileSchema.parse(JSON.parse(readFileSync("package-lock.json", "utf8")));
     for (const [path, entry] of Object.entries(packages)) {
       if (path === "" || entry.optional === true) continue;
-      for (const arch of ARCHITECTURES) if (!admits(entry.cpu, arch) || !admits(entry.os, "linux")) refused.push(`${path} on linux-${arch}`);
+      for (const arch of ARCHITECTURES)
+        if (!admits(entry.cpu, arch) || !admits(entry.os, "linux")) refused.push(`${path} on linux-${arch}`);
     }
     // A package a step names outright (`npm install name@version`), as the registry describes it.
     for (const words of steps.filter((command) => command[1] === "install")) {
-      const specs = words.slice(2).filter((word, index, all) => !word.startsWith("-") && !all[index - 1]?.match(/^--(prefix|cache|registry)$/));
+      const specs = words
+        .slice(2)
+        .filter((word, index, all) => !word.startsWith("-") && !all[index - 1]?.match(/^--(prefix|cache|registry)$/));
       for (const spec of specs) {
         const viewed = await runToEnd("npm", ["view", spec, "cpu", "os", "--json"], npmEnv, 60_000);
         if (viewed.status !== 0 && REGISTRY_DOWN.test(viewed.output) && process.env.CI !== "true") {
@@ -69,7 +82,8 @@ describe("the image's npm steps", () => {
         }
         expect(viewed.status, viewed.output).toBe(0);
         const fields = platformFields.parse(viewed.output.trim() ? JSON.parse(viewed.output) : {});
-        for (const arch of ARCHITECTURES) if (!admits(fields.cpu, arch) || !admits(fields.os, "linux")) refused.push(`${spec} on linux-${arch}`);
+        for (const arch of ARCHITECTURES)
+          if (!admits(fields.cpu, arch) || !admits(fields.os, "linux")) refused.push(`${spec} on linux-${arch}`);
       }
     }
     expect(refused).toEqual([]);
@@ -80,13 +94,32 @@ describe("the image's npm steps", () => {
     try {
       for (const file of ["package.json", "package-lock.json", ".npmrc"]) await copyFile(file, join(dir.path, file));
       const added = async (arch: Architecture) => {
-        const run = await runToEnd("npm", ["ci", "--prefix", dir.path, "--dry-run", `--cpu=${arch}`, "--os=linux", "--libc=glibc", "--no-audit", "--no-fund"], npmEnv, 120_000);
+        const run = await runToEnd(
+          "npm",
+          [
+            "ci",
+            "--prefix",
+            dir.path,
+            "--dry-run",
+            `--cpu=${arch}`,
+            "--os=linux",
+            "--libc=glibc",
+            "--no-audit",
+            "--no-fund",
+          ],
+          npmEnv,
+          120_000,
+        );
         expect(run.output).not.toContain("EBADPLATFORM");
         expect(run.status, run.output).toBe(0);
         return new Set([...run.output.matchAll(/^add (\S+) /gm)].map((match) => match[1] ?? ""));
       };
       const [x64, arm64] = await Promise.all([added("x64"), added("arm64")]);
-      const platformOnly = (names: Set<string>, arch: Architecture) => [...names].filter((name) => name.includes(arch)).map((name) => name.replace(arch, "ARCH")).sort();
+      const platformOnly = (names: Set<string>, arch: Architecture) =>
+        [...names]
+          .filter((name) => name.includes(arch))
+          .map((name) => name.replace(arch, "ARCH"))
+          .sort();
       expect(platformOnly(x64, "x64").length).toBeGreaterThan(0);
       expect(platformOnly(arm64, "arm64")).toEqual(platformOnly(x64, "x64"));
     } finally {

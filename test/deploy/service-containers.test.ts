@@ -17,14 +17,21 @@ import { startProcess } from "../support/processes.ts";
 import { Client, TEST_SESSION_SECRET } from "../support/server.ts";
 import { startSplitServices, type Service, type SplitServices } from "../support/split-services.ts";
 
-const composeService = z.looseObject({ environment: z.record(z.string(), z.union([z.string(), z.number()])).optional() });
-const compose = z.object({ services: z.record(z.string(), composeService) }).parse(parse(readFileSync("docker-compose.yml", "utf8"), { merge: true }));
+const composeService = z.looseObject({
+  environment: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+});
+const compose = z
+  .object({ services: z.record(z.string(), composeService) })
+  .parse(parse(readFileSync("docker-compose.yml", "utf8"), { merge: true }));
 const environmentOf = (service: Service): Record<string, string> =>
-  Object.fromEntries(Object.entries(compose.services[service]?.environment ?? {}).map(([name, value]) => [name, String(value)]));
+  Object.fromEntries(
+    Object.entries(compose.services[service]?.environment ?? {}).map(([name, value]) => [name, String(value)]),
+  );
 const APP: readonly Service[] = ["command-api", "projector", "notifier", "query-api"];
 
 /** The image's health check, run as its HEALTHCHECK runs it: `node healthcheck.mjs` with the container's environment. */
-const healthCheck = (env: Record<string, string>) => runToEnd(process.execPath, ["deploy/docker/healthcheck.mjs"], env, 10_000);
+const healthCheck = (env: Record<string, string>) =>
+  runToEnd(process.execPath, ["deploy/docker/healthcheck.mjs"], env, 10_000);
 
 async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -41,7 +48,10 @@ describe("the app image's services", () => {
   beforeAll(async () => {
     metricsPort.value = await freePort();
     // Only the projector and the notifier serve METRICS_PORT; no notifier runs here.
-    split = await startSplitServices({ queryNodes: 0, env: { METRICS_PORT: String(metricsPort.value), CONSISTENCY_WAIT_MS: "300" } });
+    split = await startSplitServices({
+      queryNodes: 0,
+      env: { METRICS_PORT: String(metricsPort.value), CONSISTENCY_WAIT_MS: "300" },
+    });
   }, 120_000);
   afterAll(async () => {
     await split?.stop();
@@ -60,7 +70,10 @@ describe("the app image's services", () => {
     const { ERASURE_KEK: _kek, METRICS_PORT: _metrics, ...env } = split.env;
     const needs: Service[] = [];
     for (const service of APP) {
-      const started = await startProcess(process.execPath, ["--import", "tsx", `services/${service}/main.ts`], { ...env, COMMAND_API_URL: split.commandApi.url }).then(
+      const started = await startProcess(process.execPath, ["--import", "tsx", `services/${service}/main.ts`], {
+        ...env,
+        COMMAND_API_URL: split.commandApi.url,
+      }).then(
         async (running) => {
           await running.stop();
           return null;
@@ -88,7 +101,13 @@ describe("the app image's services", () => {
       const check = () => healthCheck({ HEALTHCHECK_URL: url.toString() });
       expect((await check()).status).toBe(0);
 
-      const owner = new Client(split.commandApi.url, { cookie: await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "stall@example.com", name: "Stall" }) });
+      const owner = new Client(split.commandApi.url, {
+        cookie: await mintSession(TEST_SESSION_SECRET, {
+          sub: crypto.randomUUID(),
+          email: "stall@example.com",
+          name: "Stall",
+        }),
+      });
       expect((await owner.post("/pages", { title: "Before the upgrade", markdown: "" })).status).toBe(201);
       // Read models laid out by a newer release (a replay switched them over): this projector stops projecting.
       const db = new Database(join(split.dataDir, "read-models.sqlite"));

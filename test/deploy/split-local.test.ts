@@ -46,8 +46,28 @@ describe.skipIf(unavailable !== null)("npm run split", () => {
     ports.nats = await freePort();
     npm = spawn(
       "npm",
-      ["run", "split", "--", "--query-nodes", "3", "--command-api-port", String(ports.commandApi), "--query-api-ports", ports.queryApis.join(","), "--nats-port", String(ports.nats)],
-      { env: { ...inheritedEnv(), PORT: String(ports.gateway), DATA_DIR: dir.path, AUTH_SESSION_SECRET: "split-test-secret-that-is-long-enough-for-hs256" }, stdio: ["ignore", "ignore", "pipe"] },
+      [
+        "run",
+        "split",
+        "--",
+        "--query-nodes",
+        "3",
+        "--command-api-port",
+        String(ports.commandApi),
+        "--query-api-ports",
+        ports.queryApis.join(","),
+        "--nats-port",
+        String(ports.nats),
+      ],
+      {
+        env: {
+          ...inheritedEnv(),
+          PORT: String(ports.gateway),
+          DATA_DIR: dir.path,
+          AUTH_SESSION_SECRET: "split-test-secret-that-is-long-enough-for-hs256",
+        },
+        stdio: ["ignore", "ignore", "pipe"],
+      },
     );
     npm.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const deadline = Date.now() + 240_000;
@@ -68,7 +88,8 @@ describe.skipIf(unavailable !== null)("npm run split", () => {
   it("listens on the pinned ports and spreads reads over all three query nodes", async () => {
     expect(stderr).toContain(`command API :${ports.commandApi}`);
     for (const port of [ports.commandApi, ...ports.queryApis, ports.nats]) expect(await accepts(port)).toBe(true);
-    for (let n = 0; n < 30; n += 1) expect((await fetch(`http://127.0.0.1:${ports.gateway}/api/v1/openapi.json`)).status).toBe(200);
+    for (let n = 0; n < 30; n += 1)
+      expect((await fetch(`http://127.0.0.1:${ports.gateway}/api/v1/openapi.json`)).status).toBe(200);
     const served = await Promise.all(ports.queryApis.map((port) => requestsOn(port, "/api/v1/openapi.json")));
     expect(served.reduce((sum, count) => sum + count, 0)).toBe(30);
     for (const count of served) expect(count).toBeGreaterThan(0);
@@ -78,6 +99,7 @@ describe.skipIf(unavailable !== null)("npm run split", () => {
     npm.kill("SIGTERM");
     const [code] = (await once(npm, "exit")) as [number | null];
     expect(code).toBe(0);
-    for (const port of [ports.gateway, ports.commandApi, ...ports.queryApis, ports.nats]) expect(await accepts(port), `port ${port}`).toBe(false);
+    for (const port of [ports.gateway, ports.commandApi, ...ports.queryApis, ports.nats])
+      expect(await accepts(port), `port ${port}`).toBe(false);
   }, 60_000);
 });

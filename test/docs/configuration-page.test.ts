@@ -26,10 +26,15 @@ it("gives each variable the default the schema has", () => {
     const cell = rows.get(variable) ?? "";
     if (value === undefined) {
       if (/^\d/.test(cell)) wrong.push(`${variable}: the schema has no default, the page says ${cell}`);
-    } else if (typeof value === "number" && value === Math.max(1, availableParallelism() - 1) && cell.startsWith("cores")) {
+    } else if (
+      typeof value === "number" &&
+      value === Math.max(1, availableParallelism() - 1) &&
+      cell.startsWith("cores")
+    ) {
       continue;
     } else if (typeof value === "number" || typeof value === "string" || typeof value === "boolean") {
-      if (!cell.startsWith(String(value))) wrong.push(`${variable}: the schema's default is ${String(value)}, the page says ${cell}`);
+      if (!cell.startsWith(String(value)))
+        wrong.push(`${variable}: the schema's default is ${String(value)}, the page says ${cell}`);
     }
   }
   expect(wrong).toEqual([]);

@@ -8,7 +8,11 @@ const MAX_PAGE_BYTES = 12 * 1024;
 
 function pages(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? pages(join(directory, entry.name)) : entry.name.endsWith(".md") ? [join(directory, entry.name)] : [],
+    entry.isDirectory()
+      ? pages(join(directory, entry.name))
+      : entry.name.endsWith(".md")
+        ? [join(directory, entry.name)]
+        : [],
   );
 }
 
@@ -20,7 +24,10 @@ function anchorsOf(markdown: string): Set<string> {
     if (line.startsWith("```")) fenced = !fenced;
     const heading = fenced ? null : /^#{1,6} (.*)$/.exec(line);
     if (!heading?.[1]) continue;
-    const base = heading[1].toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, "").replaceAll(" ", "-");
+    const base = heading[1]
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} _-]/gu, "")
+      .replaceAll(" ", "-");
     let anchor = base;
     for (let n = 1; anchors.has(anchor); n++) anchor = `${base}-${n}`;
     anchors.add(anchor);
@@ -31,14 +38,18 @@ function anchorsOf(markdown: string): Set<string> {
 /** Relative links outside code: `[text](target)`, without the ones in fenced blocks or code spans. */
 function linksOf(markdown: string): string[] {
   const prose = markdown.replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
-  return [...prose.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1] ?? "").filter((target) => !/^[a-z]+:/.test(target) && !target.startsWith("/"));
+  return [...prose.matchAll(/\]\(([^)\s]+)\)/g)]
+    .map((match) => match[1] ?? "")
+    .filter((target) => !/^[a-z]+:/.test(target) && !target.startsWith("/"));
 }
 
 const docs = pages("docs");
 
 describe("the docs", () => {
   it("keep every page short enough to read in one sitting", () => {
-    const tooLong = docs.filter((page) => statSync(page).size > MAX_PAGE_BYTES).map((page) => `${page}: ${statSync(page).size} bytes`);
+    const tooLong = docs
+      .filter((page) => statSync(page).size > MAX_PAGE_BYTES)
+      .map((page) => `${page}: ${statSync(page).size} bytes`);
     expect(tooLong).toEqual([]);
   });
 
@@ -49,7 +60,8 @@ describe("the docs", () => {
         const [path = "", anchor] = link.split("#");
         const target = path === "" ? page : normalize(join(dirname(page), path));
         if (!existsSync(target)) broken.push(`${page}: ${link}`);
-        else if (anchor !== undefined && target.endsWith(".md") && !anchorsOf(readFileSync(target, "utf8")).has(anchor)) broken.push(`${page}: ${link}`);
+        else if (anchor !== undefined && target.endsWith(".md") && !anchorsOf(readFileSync(target, "utf8")).has(anchor))
+          broken.push(`${page}: ${link}`);
       }
     }
     expect(broken).toEqual([]);

@@ -11,7 +11,11 @@ describe("access context cache", () => {
     let loads = 0;
     const load = () => {
       loads += 1;
-      return assembleContext("ann", { grants: [{ entityType: "folder", entityId: "f1", permission: "edit" }], roles: [{ ownerId: "bob", role: "editor" }], groupIds: [] });
+      return assembleContext("ann", {
+        grants: [{ entityType: "folder", entityId: "f1", permission: "edit" }],
+        roles: [{ ownerId: "bob", role: "editor" }],
+        groupIds: [],
+      });
     };
     const first = await cache.contextFor("ann", { position: 3, generation: 1 }, load);
     expect(await cache.contextFor("ann", { position: 3, generation: 1 }, load)).toBe(first);

@@ -20,7 +20,10 @@ const attachment: UploadedAttachment = {
   sha256: "b".repeat(64),
 };
 const uploaded = { type: "AttachmentUploaded" as const, data: attachment };
-const deleted = { type: "AttachmentDeleted" as const, data: { attachmentId: attachment.attachmentId, pageId, filename: "report.pdf" } };
+const deleted = {
+  type: "AttachmentDeleted" as const,
+  data: { attachmentId: attachment.attachmentId, pageId, filename: "report.pdf" },
+};
 
 describe("attachment decider", () => {
   it("records an upload once; the same id again is a conflict", () => {
@@ -33,13 +36,17 @@ describe("attachment decider", () => {
     const replaced = { type: "AttachmentReplaced" as const, data: replacement };
     given([uploaded]).when({ type: "RecordAttachmentReplacement", attachment: replacement }).then([replaced]);
     given([uploaded, replaced]).when({ type: "RecordAttachmentReplacement", attachment: replacement }).then([]);
-    given([uploaded, deleted]).when({ type: "RecordAttachmentReplacement", attachment: replacement }).thenRefuses("not_found");
+    given([uploaded, deleted])
+      .when({ type: "RecordAttachmentReplacement", attachment: replacement })
+      .thenRefuses("not_found");
     given([]).when({ type: "RecordAttachmentReplacement", attachment: replacement }).thenRefuses("not_found");
   });
 
   it("deletes a live attachment of the page named; another page's, a deleted one or none is not found", () => {
     given([uploaded]).when({ type: "DeleteAttachment", pageId }).then([deleted]);
-    given([uploaded]).when({ type: "DeleteAttachment", pageId: "11111111-1111-4111-8111-111111111111" }).thenRefuses("not_found");
+    given([uploaded])
+      .when({ type: "DeleteAttachment", pageId: "11111111-1111-4111-8111-111111111111" })
+      .thenRefuses("not_found");
     given([uploaded, deleted]).when({ type: "DeleteAttachment", pageId }).thenRefuses("not_found");
     given([]).when({ type: "DeleteAttachment", pageId }).thenRefuses("not_found");
   });
@@ -72,7 +79,13 @@ describe("an attachment's type and how it is served", () => {
     expect(servingOf("application/pdf")).toEqual({ contentType: "application/pdf", disposition: "inline" });
     expect(servingOf("video/mp4")).toEqual({ contentType: "video/mp4", disposition: "inline" });
     expect(servingOf("text/csv")).toEqual({ contentType: "text/csv", disposition: "attachment" });
-    for (const risky of ["text/html", "image/svg+xml", "application/xml", "text/javascript", "application/octet-stream"]) {
+    for (const risky of [
+      "text/html",
+      "image/svg+xml",
+      "application/xml",
+      "text/javascript",
+      "application/octet-stream",
+    ]) {
       expect(servingOf(risky)).toEqual({ contentType: "application/octet-stream", disposition: "attachment" });
     }
   });

@@ -45,7 +45,11 @@ describe("DecodeGate", () => {
     const second = gate.run(queued.run, "refuse");
     const refused = await gate.run(async () => "never", "refuse").catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(AppError);
-    expect(refused).toMatchObject({ code: "unavailable", status: 503, headers: { "retry-after": expect.stringMatching(/^\d+$/) } });
+    expect(refused).toMatchObject({
+      code: "unavailable",
+      status: 503,
+      headers: { "retry-after": expect.stringMatching(/^\d+$/) },
+    });
     const third = gate.run(imported.run, "wait");
     for (const task of [running, queued, imported]) task.finish();
     await expect(Promise.all([first, second, third])).resolves.toEqual(["running", "queued", "import"]);

@@ -33,12 +33,33 @@ function claimAll(claim: FairClaim, window: ReturnType<typeof queue>[], empty: r
 
 describe("fair claim", () => {
   it("leaves out owners already at their cap, and passes over an owner once this claim reaches it", () => {
-    const claim = new FairClaim([["ann", 2], ["bob", 1]], 10, 2);
+    const claim = new FairClaim(
+      [
+        ["ann", 2],
+        ["bob", 1],
+      ],
+      10,
+      2,
+    );
     expect(claim.cappedOwners()).toEqual(["ann"]);
-    expect(claimAll(claim, [queue("b1", "bob"), queue("b2", "bob"), queue("c1", "cy"), queue("c2", "cy"), queue("c3", "cy")])).toEqual(["b1", "c1", "c2"]);
+    expect(
+      claimAll(claim, [
+        queue("b1", "bob"),
+        queue("b2", "bob"),
+        queue("c1", "cy"),
+        queue("c2", "cy"),
+        queue("c3", "cy"),
+      ]),
+    ).toEqual(["b1", "c1", "c2"]);
   });
 
   it("stops at its limit, and a webhook with nothing to lease takes no slot", () => {
-    expect(claimAll(new FairClaim([], 2, 5), [queue("a", "ann"), queue("b", "bob"), queue("c", "cy"), queue("d", "dee")], ["a"])).toEqual(["b", "c"]);
+    expect(
+      claimAll(
+        new FairClaim([], 2, 5),
+        [queue("a", "ann"), queue("b", "bob"), queue("c", "cy"), queue("d", "dee")],
+        ["a"],
+      ),
+    ).toEqual(["b", "c"]);
   });
 });

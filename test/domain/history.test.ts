@@ -25,7 +25,10 @@ function entries(...events: DomainEvent[]): HistoryEntry[] {
   }));
 }
 
-const created: DomainEvent = { type: "PageCreated", data: { pageId, ownerId, parentId: null, title: "Draft", icon: null, markdown: "a\nb" } };
+const created: DomainEvent = {
+  type: "PageCreated",
+  data: { pageId, ownerId, parentId: null, title: "Draft", icon: null, markdown: "a\nb" },
+};
 const renamed: DomainEvent = { type: "PageRenamed", data: { pageId, title: "Plan", previousTitle: "Draft" } };
 const edited: DomainEvent = { type: "PageContentReplaced", data: { pageId, markdown: "a\nc\nd" } };
 const deleted: DomainEvent = { type: "PageDeleted", data: { pageId } };
@@ -40,9 +43,18 @@ describe("a page as of an instant", () => {
   });
 
   it("is the fold of its events up to a position or a time", () => {
-    expect(pageAsOf(log, at("20"))).toMatchObject({ title: "Plan", markdown: "a\nb", revision: 1, updatedPosition: 20 });
+    expect(pageAsOf(log, at("20"))).toMatchObject({
+      title: "Plan",
+      markdown: "a\nb",
+      revision: 1,
+      updatedPosition: 20,
+    });
     expect(pageAsOf(log, at("29"))).toMatchObject({ title: "Plan", markdown: "a\nb" });
-    expect(pageAsOf(log, at("2026-11-01T09:02:30+00:00"))).toMatchObject({ title: "Plan", markdown: "a\nc\nd", revision: 2 });
+    expect(pageAsOf(log, at("2026-11-01T09:02:30+00:00"))).toMatchObject({
+      title: "Plan",
+      markdown: "a\nc\nd",
+      revision: 2,
+    });
   });
 
   it("does not exist once deleted", () => {
@@ -50,12 +62,26 @@ describe("a page as of an instant", () => {
   });
 
   it("folds to the same page from only the latest event of each type and the count of them all", () => {
-    const restored: DomainEvent = { type: "PageRestored", data: { pageId, title: "Draft", icon: null, markdown: "a\nb", restoredFrom: 10 } };
+    const restored: DomainEvent = {
+      type: "PageRestored",
+      data: { pageId, title: "Draft", icon: null, markdown: "a\nb", restoredFrom: 10 },
+    };
     const iconed: DomainEvent = { type: "PageIconChanged", data: { pageId, icon: "⭐" } };
-    const long = entries(created, renamed, edited, iconed, { ...renamed, data: { ...renamed.data, title: "Again" } }, edited, restored, { ...edited, data: { pageId, markdown: "z" } });
+    const long = entries(
+      created,
+      renamed,
+      edited,
+      iconed,
+      { ...renamed, data: { ...renamed.data, title: "Again" } },
+      edited,
+      restored,
+      { ...edited, data: { pageId, markdown: "z" } },
+    );
     for (let until = 10; until <= long.length * 10; until += 10) {
       const upTo = long.filter((entry) => entry.position <= until);
-      const latest = [...new Map(upTo.map((entry) => [entry.event.type, entry])).values()].sort((a, b) => a.position - b.position);
+      const latest = [...new Map(upTo.map((entry) => [entry.event.type, entry])).values()].sort(
+        (a, b) => a.position - b.position,
+      );
       expect(pageAsOf(latest, at(String(until)), upTo.length)).toEqual(pageAsOf(long, at(String(until))));
     }
   });
@@ -65,7 +91,8 @@ describe("an instant", () => {
   it("is a decimal position or an ISO-8601 time with an offset, nothing else", () => {
     expect(instantSchema.parse("42")).toEqual({ kind: "position", position: 42 });
     expect(instantSchema.parse("2026-11-01T09:00:00Z")).toEqual({ kind: "time", ms: Date.UTC(2026, 10, 1, 9) });
-    for (const bad of ["", "-1", "0x10", "yesterday", "2026-11-01", "1e3"]) expect(instantSchema.safeParse(bad).success).toBe(false);
+    for (const bad of ["", "-1", "0x10", "yesterday", "2026-11-01", "1e3"])
+      expect(instantSchema.safeParse(bad).success).toBe(false);
   });
 });
 
@@ -86,18 +113,48 @@ describe("a line summary", () => {
 });
 
 /** Entries summarised oldest first, as the projector stores them, then named as a reader sees them. */
-const describeHistory = (log: HistoryEntry[], names: Map<string, string>) => summariseAll(log).map((change) => describeChange(change, names));
+const describeHistory = (log: HistoryEntry[], names: Map<string, string>) =>
+  summariseAll(log).map((change) => describeChange(change, names));
 
 describe("describing history", () => {
   it("says what each change replaced and marks grants as sharing", () => {
-    const grant: DomainEvent = { type: "AccessGranted", data: { entityType: "page", entityId: pageId, userId: annId, permission: "edit", grantedBy: ownerId, invitationId: null } };
-    const revoke: DomainEvent = { type: "AccessRevoked", data: { entityType: "page", entityId: pageId, userId: annId, revokedBy: ownerId } };
-    const described = describeHistory(entries(created, renamed, edited, grant, revoke), new Map([[ownerId, "Olive"], [annId, "Ann"]]));
+    const grant: DomainEvent = {
+      type: "AccessGranted",
+      data: {
+        entityType: "page",
+        entityId: pageId,
+        userId: annId,
+        permission: "edit",
+        grantedBy: ownerId,
+        invitationId: null,
+      },
+    };
+    const revoke: DomainEvent = {
+      type: "AccessRevoked",
+      data: { entityType: "page", entityId: pageId, userId: annId, revokedBy: ownerId },
+    };
+    const described = describeHistory(
+      entries(created, renamed, edited, grant, revoke),
+      new Map([
+        [ownerId, "Olive"],
+        [annId, "Ann"],
+      ]),
+    );
     expect(described.map((d) => [d.changes, d.entry.sharing, d.actor.name])).toEqual([
       [{ kind: "created", title: "Draft", icon: null, parentId: null, size: 3 }, false, "Olive"],
       [{ kind: "title", from: "Draft", to: "Plan" }, false, "Olive"],
       [{ kind: "content", sizeBefore: 3, sizeAfter: 5, linesAdded: 2, linesRemoved: 1 }, false, "Olive"],
-      [{ kind: "grant", user: { id: annId, name: "Ann" }, permission: "edit", previousPermission: null, viaInvitation: false }, true, "Olive"],
+      [
+        {
+          kind: "grant",
+          user: { id: annId, name: "Ann" },
+          permission: "edit",
+          previousPermission: null,
+          viaInvitation: false,
+        },
+        true,
+        "Olive",
+      ],
       [{ kind: "revoke", user: { id: annId, name: "Ann" }, previousPermission: "edit" }, true, "Olive"],
     ]);
   });

@@ -22,8 +22,12 @@ const image: UploadedImage = {
 
 describe("image decider", () => {
   it("records an upload once; the same image id again is a conflict", () => {
-    given([]).when({ type: "RecordImageUpload", image }).then([{ type: "ImageUploaded", data: image }]);
-    given([{ type: "ImageUploaded", data: image }]).when({ type: "RecordImageUpload", image }).thenRefuses("conflict");
+    given([])
+      .when({ type: "RecordImageUpload", image })
+      .then([{ type: "ImageUploaded", data: image }]);
+    given([{ type: "ImageUploaded", data: image }])
+      .when({ type: "RecordImageUpload", image })
+      .thenRefuses("conflict");
   });
 });
 

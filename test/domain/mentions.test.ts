@@ -18,11 +18,17 @@ describe("mentions in markdown", () => {
   });
 
   it("are written as their text, without a link, for readers outside the service", () => {
-    expect(mentionsAsText(`Ask [@Ann](mention:${ann}) or [the docs](https://example.com)`)).toBe("Ask @Ann or [the docs](https://example.com)");
+    expect(mentionsAsText(`Ask [@Ann](mention:${ann}) or [the docs](https://example.com)`)).toBe(
+      "Ask @Ann or [the docs](https://example.com)",
+    );
   });
 
   it("show on a share page as the name in plain text, no link", async () => {
-    const html = await new SharedPageRenderer(pool).render(`Ask [@Ann](mention:${ann}).`, { linkBase: "/s/sl_test", rootPageId: null, pages: {} });
+    const html = await new SharedPageRenderer(pool).render(`Ask [@Ann](mention:${ann}).`, {
+      linkBase: "/s/sl_test",
+      rootPageId: null,
+      pages: {},
+    });
     expect(html).toBe("<p>Ask @Ann.</p>");
   });
 });
@@ -31,7 +37,9 @@ describe("template placeholders", () => {
   const values = { title: "Kick-off", now: new Date("2026-03-04T23:59:00Z"), author: "Ann" };
 
   it("fill {{title}}, {{date}} (the ISO date of the command's time) and {{author}}, and leave other braces", () => {
-    expect(fillTemplate("# {{title}}\n{{ date }} by {{author}} {{other}}", values)).toBe("# Kick-off\n2026-03-04 by Ann {{other}}");
+    expect(fillTemplate("# {{title}}\n{{ date }} by {{author}} {{other}}", values)).toBe(
+      "# Kick-off\n2026-03-04 by Ann {{other}}",
+    );
   });
 
   it("fill a title taken from the template, where {{title}} stands for nothing", () => {

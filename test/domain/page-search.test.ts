@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../shared/errors/app-error.ts";
-import { decodeSearchCursor, encodeSearchCursor, parseSearch, renderSnippet, snippetOf } from "../../shared/pages/page-search.ts";
+import {
+  decodeSearchCursor,
+  encodeSearchCursor,
+  parseSearch,
+  renderSnippet,
+  snippetOf,
+} from "../../shared/pages/page-search.ts";
 
 describe("search query syntax", () => {
   it("reads words, prefixes and quoted phrases; punctuation separates words", () => {
@@ -26,7 +32,12 @@ describe("search query syntax", () => {
 
 describe("snippets and cursors", () => {
   it("escapes the page's text and marks matched words", () => {
-    expect(renderSnippet([{ text: "a <b> & ", marked: false }, { text: "plan", marked: true }])).toBe("a &lt;b&gt; &amp; <mark>plan</mark>");
+    expect(
+      renderSnippet([
+        { text: "a <b> & ", marked: false },
+        { text: "plan", marked: true },
+      ]),
+    ).toBe("a &lt;b&gt; &amp; <mark>plan</mark>");
   });
 
   it("a cursor is valid only for the query it came from", () => {
@@ -44,7 +55,9 @@ describe("snippets cut from the text", () => {
   };
 
   it("marks every matched word, folding case and diacritics, and a phrase as one run", () => {
-    expect(render("Le Café est prêt, le CAFE aussi.", "cafe")).toBe("Le <mark>Café</mark> est prêt, le <mark>CAFE</mark> aussi.");
+    expect(render("Le Café est prêt, le CAFE aussi.", "cafe")).toBe(
+      "Le <mark>Café</mark> est prêt, le <mark>CAFE</mark> aussi.",
+    );
     expect(render("the next steps and next time", `"next steps"`)).toBe("the <mark>next steps</mark> and next time");
     expect(render("planning the plan", "plan*")).toBe("<mark>planning</mark> the <mark>plan</mark>");
   });

@@ -16,7 +16,12 @@ describe("rate-limit configuration", () => {
   });
 
   it("reads <quota>/<window> in seconds, minutes, hours or days, and off", () => {
-    const config = loadConfig({ RATE_LIMIT_READ: "20/10s", RATE_LIMIT_WRITE: "5000/1h", RATE_LIMIT_SEARCH: "off", RATE_LIMIT_IMPORT: "100/1d" });
+    const config = loadConfig({
+      RATE_LIMIT_READ: "20/10s",
+      RATE_LIMIT_WRITE: "5000/1h",
+      RATE_LIMIT_SEARCH: "off",
+      RATE_LIMIT_IMPORT: "100/1d",
+    });
     expect(rateLimitPolicies(config)).toMatchObject({
       read: { quota: 20, windowSeconds: 10 },
       write: { quota: 5_000, windowSeconds: 3_600 },
@@ -35,8 +40,11 @@ describe("rate-limit configuration", () => {
 
 describe("trusted proxies", () => {
   it("take addresses, CIDR ranges and proxy-addr's names, and name the variable when one is bad", () => {
-    expect(loadConfig({ TRUST_PROXY: "loopback, 10.0.0.0/8,fd00::/8,192.168.1.7" }).TRUST_PROXY).toBe("loopback, 10.0.0.0/8,fd00::/8,192.168.1.7");
-    for (const bad of ["gateway", "10.0.0.0/33", "10.0.0.1/8/1", "loopback,"]) expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
+    expect(loadConfig({ TRUST_PROXY: "loopback, 10.0.0.0/8,fd00::/8,192.168.1.7" }).TRUST_PROXY).toBe(
+      "loopback, 10.0.0.0/8,fd00::/8,192.168.1.7",
+    );
+    for (const bad of ["gateway", "10.0.0.0/33", "10.0.0.1/8/1", "loopback,"])
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
   });
 });
 
@@ -61,7 +69,10 @@ describe("fixed windows", () => {
 
   it("allows the quota and refuses the next, saying what is left and when it resets", () => {
     const window = windowAt("search", "user:a", policy, Date.UTC(2026, 0, 1, 0, 0, 45));
-    expect(rateLimitFields("search", policy, verdictFor(policy, window, 1))).toEqual({ "ratelimit-policy": '"search";q=2;w=60', ratelimit: '"search";r=1;t=15' });
+    expect(rateLimitFields("search", policy, verdictFor(policy, window, 1))).toEqual({
+      "ratelimit-policy": '"search";q=2;w=60',
+      ratelimit: '"search";r=1;t=15',
+    });
     expect(verdictFor(policy, window, 2)).toEqual({ allowed: true, remaining: 0, resetSeconds: 15 });
     expect(verdictFor(policy, window, 3)).toEqual({ allowed: false, remaining: 0, resetSeconds: 15 });
   });
@@ -78,6 +89,7 @@ describe("request classes", () => {
   });
 
   it("leave health, readiness, metrics and the services' internal calls unlimited", () => {
-    for (const route of ["/healthz", "/readyz", "/metrics", "/internal/v1/sightings", "/internal/v1/head"]) expect(rateLimitClassOf(route === "/internal/v1/sightings" ? "POST" : "GET", route)).toBeNull();
+    for (const route of ["/healthz", "/readyz", "/metrics", "/internal/v1/sightings", "/internal/v1/head"])
+      expect(rateLimitClassOf(route === "/internal/v1/sightings" ? "POST" : "GET", route)).toBeNull();
   });
 });

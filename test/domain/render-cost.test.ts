@@ -11,7 +11,9 @@ it("predicts a paragraph of 40,000 bracketed words past the render limit", () =>
 
 it("lets ordinary large pages render: links, task lists, prose", () => {
   expect(renderPastLimit("- [x] done, see [the plan](/s/x/pages/1)\n".repeat(5_000), LIMIT_MS)).toBe(false);
-  expect(renderPastLimit("A sentence of prose, [linked](https://example.com) now and then.\n\n".repeat(6_000), LIMIT_MS)).toBe(false);
+  expect(
+    renderPastLimit("A sentence of prose, [linked](https://example.com) now and then.\n\n".repeat(6_000), LIMIT_MS),
+  ).toBe(false);
   expect(renderPastLimit("[x]".repeat(5_000), LIMIT_MS)).toBe(false);
 });
 

@@ -40,7 +40,8 @@ describe("rendering a shared page off the event loop", () => {
     pools.push(pool);
     const shared = new SharedPageRenderer(pool);
     const started = performance.now();
-    for (const suffix of ["a", "b", "c", "d"]) expect(await shared.render(`${"[x]".repeat(40_000)}${suffix}`, options)).toMatch(/^<pre>\[x\]/);
+    for (const suffix of ["a", "b", "c", "d"])
+      expect(await shared.render(`${"[x]".repeat(40_000)}${suffix}`, options)).toMatch(/^<pre>\[x\]/);
     expect(performance.now() - started).toBeLessThan(2_000);
     expect(pool.completed).toBe(0);
   }, 30_000);

@@ -6,7 +6,13 @@ import { seenBy, visibleAncestorCount } from "../../shared/access/seen-by.ts";
 import { accessContext } from "../support/access-context.ts";
 
 // Folders f0 (nearest) .. f3 (at the root) above a page in "A/B/C/D".
-const page = { id: "p", ownerId: "owner", parentId: "f0", ancestorIds: ["f0", "f1", "f2", "f3"], folderPath: "A/B/C/D" };
+const page = {
+  id: "p",
+  ownerId: "owner",
+  parentId: "f0",
+  ancestorIds: ["f0", "f1", "f2", "f3"],
+  folderPath: "A/B/C/D",
+};
 
 describe("visible ancestors", () => {
   it("an ancestor is counted exactly when the caller could view that folder", () => {
@@ -14,13 +20,23 @@ describe("visible ancestors", () => {
       accessContext(),
       accessContext({ pageGrants: new Map([["p", "view"]]) }),
       accessContext({ folderGrants: new Map([["f1", "view"]]) }),
-      accessContext({ folderGrants: new Map([["f0", "edit"], ["f2", "view"]]) }),
+      accessContext({
+        folderGrants: new Map([
+          ["f0", "edit"],
+          ["f2", "view"],
+        ]),
+      }),
       accessContext({ workspaceRoles: new Map([["owner", "viewer"]]) }),
       accessContext({ userId: "owner" }),
     ];
     for (const caller of contexts) {
       const visible = page.ancestorIds.filter((id, index) =>
-        effectivePermission(caller, { kind: "folder", id, ownerId: page.ownerId, ancestorIds: page.ancestorIds.slice(index + 1) }),
+        effectivePermission(caller, {
+          kind: "folder",
+          id,
+          ownerId: page.ownerId,
+          ancestorIds: page.ancestorIds.slice(index + 1),
+        }),
       );
       expect(page.ancestorIds.slice(0, visibleAncestorCount(caller, page))).toEqual(visible);
     }
@@ -41,6 +57,8 @@ describe("visible ancestors", () => {
 
   it("leaves the permission unchanged", () => {
     const caller = accessContext({ folderGrants: new Map([["f1", "comment"]]), pageGrants: new Map([["p", "view"]]) });
-    expect(effectivePermission(caller, { kind: "page", ...seenBy(caller, page) })).toBe(effectivePermission(caller, { kind: "page", ...page }));
+    expect(effectivePermission(caller, { kind: "page", ...seenBy(caller, page) })).toBe(
+      effectivePermission(caller, { kind: "page", ...page }),
+    );
   });
 });

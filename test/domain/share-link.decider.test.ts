@@ -11,36 +11,64 @@ const entityId = "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d";
 const hash = "scrypt$16384$8$1$c2FsdA$a2V5";
 const created: ShareLinkEvent = {
   type: "ShareLinkCreated",
-  data: { linkId, entityType: "page", entityId, createdBy, secretHash: "b".repeat(64), expiresAt: null, passwordHash: null, allowIndexing: false },
+  data: {
+    linkId,
+    entityType: "page",
+    entityId,
+    createdBy,
+    secretHash: "b".repeat(64),
+    expiresAt: null,
+    passwordHash: null,
+    allowIndexing: false,
+  },
 };
 const revoked: ShareLinkEvent = { type: "ShareLinkRevoked", data: { linkId, entityType: "page", entityId } };
 
 describe("share-link decider", () => {
   it("creates a link once", () => {
     const { type: _type, ...data } = created;
-    given([]).when({ type: "CreateShareLink", ...data.data }).then([created]);
-    given([created]).when({ type: "CreateShareLink", ...data.data }).thenRefuses("conflict");
+    given([])
+      .when({ type: "CreateShareLink", ...data.data })
+      .then([created]);
+    given([created])
+      .when({ type: "CreateShareLink", ...data.data })
+      .thenRefuses("conflict");
   });
 
   it("changes only what the command names, and records nothing when nothing changes", () => {
     given([created])
       .when({ type: "ChangeShareLink", linkId, password: { kind: "set", hash } })
-      .then([{ type: "ShareLinkChanged", data: { linkId, entityType: "page", entityId, expiresAt: null, passwordHash: hash, allowIndexing: false } }]);
-    given([created]).when({ type: "ChangeShareLink", linkId, password: { kind: "keep" }, allowIndexing: false }).then([]);
-    given([created]).when({ type: "ChangeShareLink", linkId, password: { kind: "remove" } }).then([]);
+      .then([
+        {
+          type: "ShareLinkChanged",
+          data: { linkId, entityType: "page", entityId, expiresAt: null, passwordHash: hash, allowIndexing: false },
+        },
+      ]);
+    given([created])
+      .when({ type: "ChangeShareLink", linkId, password: { kind: "keep" }, allowIndexing: false })
+      .then([]);
+    given([created])
+      .when({ type: "ChangeShareLink", linkId, password: { kind: "remove" } })
+      .then([]);
   });
 
   it("a revoked link stays revoked: not changed, revoked again without a second event, its views no longer counted", () => {
     given([created]).when({ type: "RevokeShareLink", linkId }).then([revoked]);
     given([created, revoked]).when({ type: "RevokeShareLink", linkId }).then([]);
-    given([created, revoked]).when({ type: "ChangeShareLink", linkId, password: { kind: "keep" }, allowIndexing: true }).thenRefuses("not_found");
-    given([created, revoked]).when({ type: "RecordShareLinkViews", linkId, views: 3, lastViewedAt: "2026-01-01T10:00:00.000Z" }).then([]);
+    given([created, revoked])
+      .when({ type: "ChangeShareLink", linkId, password: { kind: "keep" }, allowIndexing: true })
+      .thenRefuses("not_found");
+    given([created, revoked])
+      .when({ type: "RecordShareLinkViews", linkId, views: 3, lastViewedAt: "2026-01-01T10:00:00.000Z" })
+      .then([]);
   });
 
   it("records reported views as one event per report", () => {
     given([created])
       .when({ type: "RecordShareLinkViews", linkId, views: 3, lastViewedAt: "2026-01-01T10:00:00.000Z" })
       .then([{ type: "ShareLinkViewed", data: { linkId, views: 3, lastViewedAt: "2026-01-01T10:00:00.000Z" } }]);
-    given([]).when({ type: "RecordShareLinkViews", linkId, views: 1, lastViewedAt: "2026-01-01T10:00:00.000Z" }).then([]);
+    given([])
+      .when({ type: "RecordShareLinkViews", linkId, views: 1, lastViewedAt: "2026-01-01T10:00:00.000Z" })
+      .then([]);
   });
 });

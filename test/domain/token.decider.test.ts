@@ -25,7 +25,11 @@ describe("token decider", () => {
   it("only the owner revokes, once", () => {
     const other = userIdSchema.parse("9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d");
     given([created]).when({ type: "RevokeToken", tokenId, userId: other }).thenRefuses("not_found");
-    given([created]).when({ type: "RevokeToken", tokenId, userId }).then([{ type: "TokenRevoked", data: { tokenId } }]);
-    given([created, { type: "TokenRevoked", data: { tokenId } }]).when({ type: "RevokeToken", tokenId, userId }).then([]);
+    given([created])
+      .when({ type: "RevokeToken", tokenId, userId })
+      .then([{ type: "TokenRevoked", data: { tokenId } }]);
+    given([created, { type: "TokenRevoked", data: { tokenId } }])
+      .when({ type: "RevokeToken", tokenId, userId })
+      .then([]);
   });
 });

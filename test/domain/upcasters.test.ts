@@ -11,7 +11,13 @@ const recorded = (schemaVersion: number, data: unknown): RecordedEvent => ({
   revision: 1,
   position: 7,
   data,
-  metadata: { actorId: "u", correlationId: "c", causationId: null, occurredAt: "2026-01-01T00:00:00.000Z", schemaVersion },
+  metadata: {
+    actorId: "u",
+    correlationId: "c",
+    causationId: null,
+    occurredAt: "2026-01-01T00:00:00.000Z",
+    schemaVersion,
+  },
 });
 
 describe("event versioning", () => {
@@ -27,7 +33,11 @@ describe("event versioning", () => {
   });
 
   it("reads a version 2 event as it is", () => {
-    expect(parseRecorded(recorded(2, { pageId, title: "New", previousTitle: "Old" })).event.data).toEqual({ pageId, title: "New", previousTitle: "Old" });
+    expect(parseRecorded(recorded(2, { pageId, title: "New", previousTitle: "Old" })).event.data).toEqual({
+      pageId,
+      title: "New",
+      previousTitle: "Old",
+    });
   });
 
   it("refuses a version 1 event that does not have the version 1 shape, and a version newer than the code", () => {

@@ -7,10 +7,20 @@ import { deciderSpec } from "../support/decider-spec.ts";
 const spec = deciderSpec(userDecider);
 const userId = userIdSchema.parse(randomUUID());
 const erasedAt = "2026-11-01T10:00:00.000Z";
-const registered: UserEvent = { type: "UserRegistered", data: { userId, email: "ann@example.com", name: "Ann", image: null } };
+const registered: UserEvent = {
+  type: "UserRegistered",
+  data: { userId, email: "ann@example.com", name: "Ann", image: null },
+};
 const erased: UserEvent = { type: "UserErased", data: { userId, erasedAt } };
 const started: UserEvent = { type: "UserErasureStarted", data: { userId, startedAt: erasedAt } };
-const register = (sessionIssuedAt: number | null) => ({ type: "RegisterUser" as const, userId, email: "ann@example.com", name: "Ann", image: null, sessionIssuedAt });
+const register = (sessionIssuedAt: number | null) => ({
+  type: "RegisterUser" as const,
+  userId,
+  email: "ann@example.com",
+  name: "Ann",
+  image: null,
+  sessionIssuedAt,
+});
 
 describe("erasing an account", () => {
   it("records UserErased for a registered account, and nothing for one not registered (or erased already)", () => {
@@ -20,8 +30,14 @@ describe("erasing an account", () => {
   });
 
   it("never registers an erased account's id again: a session from before is told to sign in again, a later one belongs to a new account", () => {
-    spec.given([registered, erased]).when(register(Date.parse(erasedAt) + 1_000)).thenRefuses("conflict");
-    spec.given([registered, erased]).when(register(Date.parse(erasedAt) - 1_000)).thenRefuses("unauthenticated");
+    spec
+      .given([registered, erased])
+      .when(register(Date.parse(erasedAt) + 1_000))
+      .thenRefuses("conflict");
+    spec
+      .given([registered, erased])
+      .when(register(Date.parse(erasedAt) - 1_000))
+      .thenRefuses("unauthenticated");
     spec.given([registered, erased]).when(register(null)).thenRefuses("unauthenticated");
   });
 
@@ -33,12 +49,21 @@ describe("erasing an account", () => {
   });
 
   it("refuses a profile change, and a session's registration, once the erasure has started", () => {
-    spec.given([registered, started]).when({ type: "ChangeProfile", userId, name: "Ann Later", image: null }).thenRefuses("unauthenticated");
-    spec.given([registered, started]).when(register(Date.parse(erasedAt) + 1_000)).thenRefuses("unauthenticated");
+    spec
+      .given([registered, started])
+      .when({ type: "ChangeProfile", userId, name: "Ann Later", image: null })
+      .thenRefuses("unauthenticated");
+    spec
+      .given([registered, started])
+      .when(register(Date.parse(erasedAt) + 1_000))
+      .thenRefuses("unauthenticated");
   });
 
   it("takes a profile change of an erased account as of an unknown user", () => {
-    spec.given([registered, erased]).when({ type: "ChangeProfile", userId, name: "Ann", image: null }).thenRefuses("not_found");
+    spec
+      .given([registered, erased])
+      .when({ type: "ChangeProfile", userId, name: "Ann", image: null })
+      .thenRefuses("not_found");
   });
 });
 
@@ -47,7 +72,12 @@ describe("the address reservation", () => {
   it("is held by the last account that reserved it, and free once that account released it", () => {
     expect(reservationHolder([])).toBeNull();
     expect(reservationHolder([{ type: "EmailReserved", data: { email: "a@example.com", userId } }])).toBe(userId);
-    expect(reservationHolder([{ type: "EmailReserved", data: { email: "a@example.com", userId } }, { type: "EmailReleased", data: { userId } }])).toBeNull();
+    expect(
+      reservationHolder([
+        { type: "EmailReserved", data: { email: "a@example.com", userId } },
+        { type: "EmailReleased", data: { userId } },
+      ]),
+    ).toBeNull();
     expect(
       reservationHolder([
         { type: "EmailReserved", data: { email: "a@example.com", userId } },

@@ -25,16 +25,30 @@ describe("exported file names", () => {
   });
   it("collide within a directory without case and are numbered in the order asked", () => {
     const names = new DirectoryNames();
-    expect([names.claim("Plan", ".md"), names.claim("plan", ".md"), names.claim("Plan (2)", ".md"), names.claim("Plan", ".png")]).toEqual(["Plan", "plan (2)", "Plan (2) (2)", "Plan"]);
+    expect([
+      names.claim("Plan", ".md"),
+      names.claim("plan", ".md"),
+      names.claim("Plan (2)", ".md"),
+      names.claim("Plan", ".png"),
+    ]).toEqual(["Plan", "plan (2)", "Plan (2) (2)", "Plan"]);
   });
 });
 
 describe("a page written back as a note", () => {
-  const targets = { page: (id: string) => (id === PAGE ? "Projects/Plan" : null), image: (id: string) => (id === IMAGE ? "attachments/pic.png" : null), attachment: (id: string) => (id === FILE ? "attachments/Q3 report.pdf" : null), origin: "https://ws.example" };
+  const targets = {
+    page: (id: string) => (id === PAGE ? "Projects/Plan" : null),
+    image: (id: string) => (id === IMAGE ? "attachments/pic.png" : null),
+    attachment: (id: string) => (id === FILE ? "attachments/Q3 report.pdf" : null),
+    origin: "https://ws.example",
+  };
   const write = (markdown: string) => toVaultMarkdown(markdown, findLinks(markdown), targets);
 
   it("writes links to exported pages as wikilinks, others as absolute URLs, and leaves code alone", () => {
-    expect(write(`[Plan](/api/v1/pages/${PAGE}#next-steps) [the \\*plan\\*](/api/v1/pages/${PAGE}) [x](/api/v1/pages/${OTHER}) \`[y](/api/v1/pages/${PAGE})\``)).toBe(
+    expect(
+      write(
+        `[Plan](/api/v1/pages/${PAGE}#next-steps) [the \\*plan\\*](/api/v1/pages/${PAGE}) [x](/api/v1/pages/${OTHER}) \`[y](/api/v1/pages/${PAGE})\``,
+      ),
+    ).toBe(
       `[[Projects/Plan#next-steps|Plan]] [[Projects/Plan|the *plan*]] [x](https://ws.example/api/v1/pages/${OTHER}) \`[y](/api/v1/pages/${PAGE})\``,
     );
   });
@@ -44,15 +58,23 @@ describe("a page written back as a note", () => {
     expect(write(`| [a](/api/v1/pages/${PAGE}) |`)).toBe("| [[Projects/Plan\\|a]] |");
   });
   it("embeds exported images by name, with their alt text when it is not the name", () => {
-    expect(write(`![pic](/api/v1/images/${IMAGE}) ![a pic](/api/v1/images/${IMAGE}) [see](/api/v1/images/${IMAGE})`)).toBe("![[pic.png]] ![a pic](attachments/pic.png) [[pic.png|see]]");
+    expect(
+      write(`![pic](/api/v1/images/${IMAGE}) ![a pic](/api/v1/images/${IMAGE}) [see](/api/v1/images/${IMAGE})`),
+    ).toBe("![[pic.png]] ![a pic](attachments/pic.png) [[pic.png|see]]");
   });
   it("writes links to exported attachments as wikilinks to the file, with the text when it is not the name", () => {
-    expect(write(`[Q3 report.pdf](/api/v1/attachments/${FILE}) [the report](/api/v1/attachments/${FILE}) [*bold*](/api/v1/attachments/${FILE}) [gone](/api/v1/attachments/${OTHER})`)).toBe(
+    expect(
+      write(
+        `[Q3 report.pdf](/api/v1/attachments/${FILE}) [the report](/api/v1/attachments/${FILE}) [*bold*](/api/v1/attachments/${FILE}) [gone](/api/v1/attachments/${OTHER})`,
+      ),
+    ).toBe(
       `[[Q3 report.pdf]] [[Q3 report.pdf|the report]] [*bold*](attachments/Q3%20report.pdf) [gone](https://ws.example/api/v1/attachments/${OTHER})`,
     );
   });
   it("puts title and icon first in the page's own frontmatter, or in a block of their own", () => {
-    expect(withVaultFrontmatter("---\ntags: [a]\n---\nBody", { title: "a/b", icon: "🌱" })).toBe('---\ntitle: "a/b"\nicon: "🌱"\ntags: [a]\n---\nBody');
+    expect(withVaultFrontmatter("---\ntags: [a]\n---\nBody", { title: "a/b", icon: "🌱" })).toBe(
+      '---\ntitle: "a/b"\nicon: "🌱"\ntags: [a]\n---\nBody',
+    );
     expect(withVaultFrontmatter("Body", { title: null, icon: "🌱" })).toBe('---\nicon: "🌱"\n---\nBody');
     expect(withVaultFrontmatter("Body", { title: null, icon: null })).toBe("Body");
   });

@@ -9,7 +9,10 @@ import { headingSlug, rewriteNote, type NoteResolver } from "../../shared/import
 const pages: NoteResolver = {
   page: (target) => (target === "Missing" || target.startsWith("gone") ? null : `/p/${target}`),
   image: (target) => (target.endsWith("gone.png") ? null : { path: target, url: `/i/${target}` }),
-  attachment: (target) => (/\.(pdf|mp3|svg)$/.test(target) && !target.startsWith("gone") ? { path: `files/${target}`, url: `/a/${target}` } : null),
+  attachment: (target) =>
+    /\.(pdf|mp3|svg)$/.test(target) && !target.startsWith("gone")
+      ? { path: `files/${target}`, url: `/a/${target}` }
+      : null,
 };
 
 describe("sorting a vault's files", () => {
@@ -52,7 +55,12 @@ describe("sorting a vault's files", () => {
 });
 
 describe("planning a vault's folders", () => {
-  const note = (path: string) => ({ path, directory: path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "", name: "n", markdown: "" });
+  const note = (path: string) => ({
+    path,
+    directory: path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "",
+    name: "n",
+    markdown: "",
+  });
   const noTilde = (name: string) => (name.includes("~") ? "must not hold '~'" : null);
 
   it("makes directories that differ only in case one folder, spelled as the first note names it", () => {
@@ -92,15 +100,28 @@ describe("resolving a link target", () => {
 
 describe("rewriting a note", () => {
   it("rewrites wikilinks, aliases, headings and embeds, and leaves code and unresolved links as written", () => {
-    const note = rewriteNote("[[A]] [[A|alias]] [[A#Big Heading]] ![[p.png]] ![[gone.png]] [[Missing]]\n\n    [[A]] indented code\n", pages);
-    expect(note.markdown).toBe("[A](/p/A) [alias](/p/A) [A > Big Heading](/p/A#big-heading) ![p](/i/p.png) ![[gone.png]] [[Missing]]\n\n    [[A]] indented code\n");
+    const note = rewriteNote(
+      "[[A]] [[A|alias]] [[A#Big Heading]] ![[p.png]] ![[gone.png]] [[Missing]]\n\n    [[A]] indented code\n",
+      pages,
+    );
+    expect(note.markdown).toBe(
+      "[A](/p/A) [alias](/p/A) [A > Big Heading](/p/A#big-heading) ![p](/i/p.png) ![[gone.png]] [[Missing]]\n\n    [[A]] indented code\n",
+    );
     expect(note.backlinks).toBe(3);
     expect(note.images).toEqual(["p.png"]);
-    expect(note.problems).toEqual(["embed ![[gone.png]] names no imported image", "link [[Missing]] names no imported note"]);
+    expect(note.problems).toEqual([
+      "embed ![[gone.png]] names no imported image",
+      "link [[Missing]] names no imported note",
+    ]);
   });
   it("rewrites markdown links to notes and images, not external ones", () => {
-    const note = rewriteNote("[the *plan*](Plan.md) ![hut](img/hut.jpg) [site](https://example.com/x.md) ![remote](https://example.com/a.png)", pages);
-    expect(note.markdown).toBe("[the *plan*](/p/Plan.md) ![hut](/i/img/hut.jpg) [site](https://example.com/x.md) ![remote](https://example.com/a.png)");
+    const note = rewriteNote(
+      "[the *plan*](Plan.md) ![hut](img/hut.jpg) [site](https://example.com/x.md) ![remote](https://example.com/a.png)",
+      pages,
+    );
+    expect(note.markdown).toBe(
+      "[the *plan*](/p/Plan.md) ![hut](/i/img/hut.jpg) [site](https://example.com/x.md) ![remote](https://example.com/a.png)",
+    );
   });
   it("takes title, icon or emoji from the frontmatter and keeps the rest of it", () => {
     const kept = rewriteNote("---\ntitle: Real title\nemoji: 🌱\naliases: [x]\n---\nBody", pages);
@@ -119,10 +140,12 @@ describe("rewriting a note", () => {
     expect(read.markdown).toBe(bomb);
     expect(read.problems).toEqual([expect.stringMatching(/frontmatter could not be read .* kept as text/)]);
     const huge = `---\nnote: ${"x".repeat(70_000)}\n---\nBody`;
-    expect(rewriteNote(huge, pages).problems).toEqual([expect.stringMatching(/frontmatter is over 65536 characters and was kept as text/)]);
+    expect(rewriteNote(huge, pages).problems).toEqual([
+      expect.stringMatching(/frontmatter is over 65536 characters and was kept as text/),
+    ]);
   });
   it("rewrites wikilinks written in frontmatter, alt text or link URLs only where they are links, keeping the rest as written", () => {
-    const note = rewriteNote("---\nup: \"[[A]]\"\n---\n![see [[A]]](p.png) [x](<[[A]].md>) [[A]]", pages);
+    const note = rewriteNote('---\nup: "[[A]]"\n---\n![see [[A]]](p.png) [x](<[[A]].md>) [[A]]', pages);
     expect(note.markdown).toBe('---\nup: "[[A]]"\n---\n![see \\[\\[A\\]\\]](/i/p.png) [x](/p/[[A]].md) [A](/p/A)');
   });
   it("rewrites tens of thousands of wikilinks in one paragraph", () => {
@@ -132,12 +155,19 @@ describe("rewriting a note", () => {
   });
   it("links a heading or block of the same note to its anchor", () => {
     const note = rewriteNote("[[#Next Steps]] [[#Next Steps|what next]] [[#^block-id]] [[#^b1|that line]]", pages);
-    expect(note.markdown).toBe("[Next Steps](#next-steps) [what next](#next-steps) [^block-id](#block-id) [that line](#b1)");
+    expect(note.markdown).toBe(
+      "[Next Steps](#next-steps) [what next](#next-steps) [^block-id](#block-id) [that line](#b1)",
+    );
     expect(note.problems).toEqual([]);
   });
   it("reads a pipe escaped in a table cell, an empty alias and an empty heading as Obsidian does", () => {
-    const note = rewriteNote("| a | b |\n|---|---|\n| [[A\\|alias]] | [[A#Big Heading\\|]] |\n\n[[A#Big Heading|]] [[A#|text]] [[A#]]", pages);
-    expect(note.markdown).toBe("| a | b |\n|---|---|\n| [alias](/p/A) | [A > Big Heading](/p/A#big-heading) |\n\n[A > Big Heading](/p/A#big-heading) [text](/p/A) [A](/p/A)");
+    const note = rewriteNote(
+      "| a | b |\n|---|---|\n| [[A\\|alias]] | [[A#Big Heading\\|]] |\n\n[[A#Big Heading|]] [[A#|text]] [[A#]]",
+      pages,
+    );
+    expect(note.markdown).toBe(
+      "| a | b |\n|---|---|\n| [alias](/p/A) | [A > Big Heading](/p/A#big-heading) |\n\n[A > Big Heading](/p/A#big-heading) [text](/p/A) [A](/p/A)",
+    );
     expect(note.problems).toEqual([]);
   });
   it("embeds an image named with an anchor or a display size, dropping the size", () => {
@@ -160,17 +190,32 @@ describe("rewriting a note", () => {
     expect(rewriteNote("[go](Plan.md#Next%20Steps)", pages).markdown).toBe("[go](/p/Plan.md#next-steps)");
   });
   it("makes links and embeds of other files links to their attachments, and reports a file not imported", () => {
-    const note = rewriteNote("![[icon.svg]] ![[talk.mp3|100]] [[paper.pdf|the paper]] ![x](logo.svg) [read](docs/paper%20v2.pdf) [[gone.pdf]]", pages);
-    expect(note.markdown).toBe("[icon.svg](/a/icon.svg) [talk.mp3](/a/talk.mp3) [the paper](/a/paper.pdf) [x](/a/logo.svg) [read](/a/docs/paper v2.pdf) [[gone.pdf]]");
-    expect(note.attachments).toEqual(["files/icon.svg", "files/talk.mp3", "files/paper.pdf", "files/logo.svg", "files/docs/paper v2.pdf"]);
+    const note = rewriteNote(
+      "![[icon.svg]] ![[talk.mp3|100]] [[paper.pdf|the paper]] ![x](logo.svg) [read](docs/paper%20v2.pdf) [[gone.pdf]]",
+      pages,
+    );
+    expect(note.markdown).toBe(
+      "[icon.svg](/a/icon.svg) [talk.mp3](/a/talk.mp3) [the paper](/a/paper.pdf) [x](/a/logo.svg) [read](/a/docs/paper v2.pdf) [[gone.pdf]]",
+    );
+    expect(note.attachments).toEqual([
+      "files/icon.svg",
+      "files/talk.mp3",
+      "files/paper.pdf",
+      "files/logo.svg",
+      "files/docs/paper v2.pdf",
+    ]);
     expect(note.problems).toEqual(["link [[gone.pdf]] names no imported file"]);
   });
   it("reads a dotted name no file has as a note's, as Obsidian does", () => {
-    expect(rewriteNote("[[Plan v1.2]] [[Plan v1.2|the plan]]", pages).markdown).toBe("[Plan v1.2](/p/Plan v1.2) [the plan](/p/Plan v1.2)");
+    expect(rewriteNote("[[Plan v1.2]] [[Plan v1.2|the plan]]", pages).markdown).toBe(
+      "[Plan v1.2](/p/Plan v1.2) [the plan](/p/Plan v1.2)",
+    );
   });
   it("reads a wikilink before the emphasis, code or HTML its characters would open", () => {
     const note = rewriteNote("[[a_b_. c|_x_]] [[x*y|*z* `q` <b> &amp;]] [[folder/x_ .ü#h_i]]", pages);
-    expect(note.markdown).toBe("[\\_x\\_](/p/a_b_. c) [\\*z\\* \\`q\\` \\<b> \\&amp;](/p/x*y) [folder/x\\_ .ü > h\\_i](/p/folder/x_ .ü#h_i)");
+    expect(note.markdown).toBe(
+      "[\\_x\\_](/p/a_b_. c) [\\*z\\* \\`q\\` \\<b> \\&amp;](/p/x*y) [folder/x\\_ .ü > h\\_i](/p/folder/x_ .ü#h_i)",
+    );
   });
   it("slugs headings as renderers do", () => {
     expect(headingSlug(" Next Steps: Q4! ")).toBe("next-steps-q4");

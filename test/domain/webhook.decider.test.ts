@@ -12,18 +12,37 @@ const ownerId = userIdSchema.parse("0b7c3a52-1d4e-4f6a-8b9c-2e3f4a5b6c7d");
 const other = userIdSchema.parse("9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d");
 const created: WebhookEvent = {
   type: "WebhookCreated",
-  data: { webhookId, ownerId, folderId: null, url: "https://a.example/", events: ["*"], description: null, sealedSecret: "v1.x.y" },
+  data: {
+    webhookId,
+    ownerId,
+    folderId: null,
+    url: "https://a.example/",
+    events: ["*"],
+    description: null,
+    sealedSecret: "v1.x.y",
+  },
 };
 
 describe("webhook decider", () => {
   it("only the owner changes or deletes a webhook; a change to the same settings records nothing", () => {
-    given([created]).when({ type: "UpdateWebhook", webhookId, ownerId: other, changes: { active: false } }).thenRefuses("not_found");
-    given([created]).when({ type: "UpdateWebhook", webhookId, ownerId, changes: { url: "https://a.example/" } }).then([]);
+    given([created])
+      .when({ type: "UpdateWebhook", webhookId, ownerId: other, changes: { active: false } })
+      .thenRefuses("not_found");
+    given([created])
+      .when({ type: "UpdateWebhook", webhookId, ownerId, changes: { url: "https://a.example/" } })
+      .then([]);
     given([created])
       .when({ type: "UpdateWebhook", webhookId, ownerId, changes: { events: ["page.created"] } })
-      .then([{ type: "WebhookUpdated", data: { webhookId, url: "https://a.example/", events: ["page.created"], description: null, active: true } }]);
+      .then([
+        {
+          type: "WebhookUpdated",
+          data: { webhookId, url: "https://a.example/", events: ["page.created"], description: null, active: true },
+        },
+      ]);
     given([created]).when({ type: "DeleteWebhook", webhookId, ownerId: other }).thenRefuses("not_found");
-    given([created, { type: "WebhookDeleted", data: { webhookId } }]).when({ type: "DeleteWebhook", webhookId, ownerId }).thenRefuses("not_found");
+    given([created, { type: "WebhookDeleted", data: { webhookId } }])
+      .when({ type: "DeleteWebhook", webhookId, ownerId })
+      .thenRefuses("not_found");
   });
 
   it("disables an active webhook once, with its reason", () => {
@@ -58,12 +77,26 @@ describe("delivery rules", () => {
   });
 
   it("a 2xx delivers, a 503 retries, a 410 fails and disables, three days of failure fail and disable", () => {
-    expect(afterAttempt(delivery, { kind: "response", status: 204 }, now, rules, 0.5).outcome).toMatchObject({ status: "delivered", attempts: 1 });
+    expect(afterAttempt(delivery, { kind: "response", status: 204 }, now, rules, 0.5).outcome).toMatchObject({
+      status: "delivered",
+      attempts: 1,
+    });
     const retried = afterAttempt(delivery, { kind: "response", status: 503 }, now, rules, 0.5);
     expect(retried).toMatchObject({ outcome: { status: "pending", lastResponseStatus: 503 }, disableReason: null });
-    expect(afterAttempt(delivery, { kind: "response", status: 410 }, now, rules, 0.5)).toMatchObject({ outcome: { status: "failed" }, disableReason: expect.stringContaining("410") });
+    expect(afterAttempt(delivery, { kind: "response", status: 410 }, now, rules, 0.5)).toMatchObject({
+      outcome: { status: "failed" },
+      disableReason: expect.stringContaining("410"),
+    });
     const late = new Date("2026-01-04T00:00:00.000Z");
-    expect(afterAttempt({ attempts: 12, createdAt: delivery.createdAt }, { kind: "error", message: "timeout" }, late, rules, 0.5)).toMatchObject({
+    expect(
+      afterAttempt(
+        { attempts: 12, createdAt: delivery.createdAt },
+        { kind: "error", message: "timeout" },
+        late,
+        rules,
+        0.5,
+      ),
+    ).toMatchObject({
       outcome: { status: "failed", lastError: "timeout" },
       disableReason: expect.stringContaining("72 hours"),
     });
@@ -72,10 +105,23 @@ describe("delivery rules", () => {
 
 describe("addresses", () => {
   it("private, loopback, link-local and mapped addresses are not public", () => {
-    for (const address of ["127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "0.0.0.0", "::1", "fe80::1", "fd00::1", "::ffff:127.0.0.1", "::ffff:10.0.0.1"]) {
+    for (const address of [
+      "127.0.0.1",
+      "10.1.2.3",
+      "172.16.0.1",
+      "192.168.1.1",
+      "169.254.169.254",
+      "0.0.0.0",
+      "::1",
+      "fe80::1",
+      "fd00::1",
+      "::ffff:127.0.0.1",
+      "::ffff:10.0.0.1",
+    ]) {
       expect(isPublicAddress(address), address).toBe(false);
     }
-    for (const address of ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946"]) expect(isPublicAddress(address), address).toBe(true);
+    for (const address of ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946"])
+      expect(isPublicAddress(address), address).toBe(true);
   });
 
   it("an IPv6 address carrying an IPv4 address is judged by the IPv4 address, in every spelling a URL allows", () => {
@@ -103,7 +149,13 @@ describe("addresses", () => {
       const host = new URL(`http://${spelled}:8080/`).hostname.replace(/^\[(.*)\]$/, "$1");
       expect(isPublicAddress(host), spelled).toBe(false);
     }
-    for (const address of ["::93.184.216.34", "::ffff:0:93.184.216.34", "::ffff:93.184.216.34", "64:ff9b::93.184.216.34", "2002:5db8:d822::1"]) {
+    for (const address of [
+      "::93.184.216.34",
+      "::ffff:0:93.184.216.34",
+      "::ffff:93.184.216.34",
+      "64:ff9b::93.184.216.34",
+      "2002:5db8:d822::1",
+    ]) {
       expect(isPublicAddress(address), address).toBe(true);
     }
   });

@@ -17,7 +17,12 @@ import { startSplitServices, type SplitServices } from "../support/split-service
 const unavailable = natsUnavailable();
 if (unavailable) console.warn(`NATS-down-at-start tests skipped: ${unavailable}`);
 
-async function until<T>(read: () => Promise<T>, accept: (value: T) => boolean, what: string, timeoutMs = 60_000): Promise<T> {
+async function until<T>(
+  read: () => Promise<T>,
+  accept: (value: T) => boolean,
+  what: string,
+  timeoutMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -45,10 +50,17 @@ describe.skipIf(unavailable !== null)("services started while NATS is down", () 
     nats = await startNatsServer();
     await nats.pause();
     smtp = await startSmtpServer();
-    split = await startSplitServices({ notifiers: 1, env: { NATS_URL: nats.url, SMTP_URL: smtp.url, CONSISTENCY_WAIT_MS: "5000" } });
+    split = await startSplitServices({
+      notifiers: 1,
+      env: { NATS_URL: nats.url, SMTP_URL: smtp.url, CONSISTENCY_WAIT_MS: "5000" },
+    });
     // A consumer group that joins while NATS is down too: it receives what is published from the moment it asked.
     observer = NatsBus.open(nats.url, { name: "observer" });
-    await observer.subscribe({ subjects: ["PageCreated"], group: `observer-${randomUUID()}`, handler: async (message) => void received.push(message) });
+    await observer.subscribe({
+      subjects: ["PageCreated"],
+      group: `observer-${randomUUID()}`,
+      handler: async (message) => void received.push(message),
+    });
   }, 240_000);
   afterAll(async () => {
     await observer?.close();
@@ -63,7 +75,11 @@ describe.skipIf(unavailable !== null)("services started while NATS is down", () 
       expect(ready.status).toBe(200);
       expect(ready.body.dependencies).toEqual({ bus: "down" });
     }
-    const cookie = await mintSession(TEST_SESSION_SECRET, { sub: randomUUID(), email: "olive@example.com", name: "Olive" });
+    const cookie = await mintSession(TEST_SESSION_SECRET, {
+      sub: randomUUID(),
+      email: "olive@example.com",
+      name: "Olive",
+    });
     const writer = new Client(split.commandApi.url, { cookie });
     const reader = new Client(split.queryApis[0]?.url ?? "", { cookie });
     expect((await reader.get("/me")).status).toBe(200);
@@ -73,19 +89,36 @@ describe.skipIf(unavailable !== null)("services started while NATS is down", () 
       // 201: the projector, started without NATS, projected the write before it answered.
       expect(created.status).toBe(201);
       ids.push(String(created.body.id));
-      const read = await reader.get(`/pages/${String(created.body.id)}`, { "x-consistency-token": created.headers.get("x-consistency-token") ?? "" });
+      const read = await reader.get(`/pages/${String(created.body.id)}`, {
+        "x-consistency-token": created.headers.get("x-consistency-token") ?? "",
+      });
       expect(read.status).toBe(200);
     }
-    const shared = await writer.post(`/shares/entity/page/${ids[0] ?? ""}/grants`, { email: "ivy@example.com", permission: "view" });
+    const shared = await writer.post(`/shares/entity/page/${ids[0] ?? ""}/grants`, {
+      email: "ivy@example.com",
+      permission: "view",
+    });
     expect(shared.status).toBe(202);
     expect(received).toEqual([]);
     expect(smtp.delivered()).toEqual([]);
 
     await nats.resume();
-    await until(async () => received.filter((message) => ids.includes(pageIdOf(message) ?? "")).length, (count) => count >= ids.length, "the integration events");
-    await until(async () => smtp.delivered().filter((mail) => mail.to === "ivy@example.com").length, (count) => count >= 1, "the invitation mail");
+    await until(
+      async () => received.filter((message) => ids.includes(pageIdOf(message) ?? "")).length,
+      (count) => count >= ids.length,
+      "the integration events",
+    );
+    await until(
+      async () => smtp.delivered().filter((mail) => mail.to === "ivy@example.com").length,
+      (count) => count >= 1,
+      "the invitation mail",
+    );
     for (const url of [split.commandApi.url, ...split.queryApis.map((node) => node.url)]) {
-      await until(async () => (await readiness(url)).body.dependencies?.bus, (bus) => bus === "up", `${url} seeing the bus up`);
+      await until(
+        async () => (await readiness(url)).body.dependencies?.bus,
+        (bus) => bus === "up",
+        `${url} seeing the bus up`,
+      );
     }
     const metrics = await (await fetch(`${split.commandApi.url}/metrics`)).text();
     expect(metrics).toMatch(/^dependency_up\{dependency="bus"\} 1$/m);
@@ -104,7 +137,11 @@ describe.skipIf(unavailable !== null)("the all-in-one server started while NATS 
     const observer = NatsBus.open(nats.url, { name: "observer" });
     const received: BusMessage[] = [];
     try {
-      await observer.subscribe({ subjects: ["PageCreated"], group: `observer-${randomUUID()}`, handler: async (message) => void received.push(message) });
+      await observer.subscribe({
+        subjects: ["PageCreated"],
+        group: `observer-${randomUUID()}`,
+        handler: async (message) => void received.push(message),
+      });
       const ready = await readiness(server.url);
       expect(ready.status).toBe(200);
       expect(ready.body.dependencies).toEqual({ bus: "down" });
@@ -113,8 +150,16 @@ describe.skipIf(unavailable !== null)("the all-in-one server started while NATS 
       expect(created.status).toBe(201);
       expect((await ann.get(`/pages/${String(created.body.id)}`)).status).toBe(200);
       await nats.resume();
-      await until(async () => received.filter((message) => pageIdOf(message) === created.body.id).length, (count) => count === 1, "the integration event");
-      await until(async () => (await readiness(server.url)).body.dependencies?.bus, (bus) => bus === "up", "the bus up");
+      await until(
+        async () => received.filter((message) => pageIdOf(message) === created.body.id).length,
+        (count) => count === 1,
+        "the integration event",
+      );
+      await until(
+        async () => (await readiness(server.url)).body.dependencies?.bus,
+        (bus) => bus === "up",
+        "the bus up",
+      );
     } finally {
       await observer.close();
       await server.stop();

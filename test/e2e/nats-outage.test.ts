@@ -20,7 +20,11 @@ describe.skipIf(unavailable !== null)("a NATS outage", () => {
     nats = await startNatsServer();
     server = await TestServer.start({ settings: { NATS_URL: nats.url, CONSISTENCY_WAIT_MS: "2000" } });
     observer = await NatsBus.connect(nats.url, { name: "observer" });
-    await observer.subscribe({ subjects: ["PageCreated"], group: `observer-${randomUUID()}`, handler: async (message) => void received.push(message) });
+    await observer.subscribe({
+      subjects: ["PageCreated"],
+      group: `observer-${randomUUID()}`,
+      handler: async (message) => void received.push(message),
+    });
   });
   afterAll(async () => {
     await observer?.close();

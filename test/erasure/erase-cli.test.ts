@@ -18,7 +18,17 @@ afterAll(async () => {
   await server.stop();
 });
 
-const erase = (args: string[]) => runToExit("services/command-api/erase.cli.ts", { DATA_DIR: server.dataDir, AUTH_SESSION_SECRET: TEST_SESSION_SECRET, LOG_LEVEL: "silent", ...productionStack(server.dataDir) }, args);
+const erase = (args: string[]) =>
+  runToExit(
+    "services/command-api/erase.cli.ts",
+    {
+      DATA_DIR: server.dataDir,
+      AUTH_SESSION_SECRET: TEST_SESSION_SECRET,
+      LOG_LEVEL: "silent",
+      ...productionStack(server.dataDir),
+    },
+    args,
+  );
 
 function holding(dir: string, needle: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -68,8 +78,12 @@ describe("npm run erase", () => {
     await server.restart(async () => {
       result = await erase(["--email", email.toUpperCase()]);
     });
-    expect(result).toMatchObject({ code: 0, stdout: expect.stringContaining("erased an address without an account: 2 invitations") });
-    const pending = async () => (await bob.get(`/shares/entity/page/${pageId}`)).text + (await bob.get(`/shares/entity/folder/${folderId}`)).text;
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining("erased an address without an account: 2 invitations"),
+    });
+    const pending = async () =>
+      (await bob.get(`/shares/entity/page/${pageId}`)).text + (await bob.get(`/shares/entity/folder/${folderId}`)).text;
     while ((await pending()).toLowerCase().includes(email.toLowerCase())) {
       if (Date.now() > deadline) throw new Error("the invitations still name the address");
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -90,8 +104,17 @@ describe("npm run erase", () => {
     const ann = await server.registered("ann", { name });
     const token = await server.tokenClient(ann, ["pages:write"]);
     // The erasure's first step, as a crash right after it would leave it.
-    const started = [{ type: "UserErasureStarted" as const, data: { userId: userIdSchema.parse(ann.id), startedAt: new Date().toISOString() } }];
-    await server.internals.eventStore.append(`user-${ann.id}`, toNewEvents(started, { actorId: userIdSchema.parse(ann.id), correlationId: "erase", now: new Date() }), "any");
+    const started = [
+      {
+        type: "UserErasureStarted" as const,
+        data: { userId: userIdSchema.parse(ann.id), startedAt: new Date().toISOString() },
+      },
+    ];
+    await server.internals.eventStore.append(
+      `user-${ann.id}`,
+      toNewEvents(started, { actorId: userIdSchema.parse(ann.id), correlationId: "erase", now: new Date() }),
+      "any",
+    );
     const deadline = Date.now() + 20_000;
     while ((await ann.get("/me")).status !== 401) {
       if (Date.now() > deadline) throw new Error("the account is still served");
@@ -108,7 +131,8 @@ describe("npm run erase", () => {
     });
     expect(result).toMatchObject({ code: 0, stdout: expect.stringContaining(`erased user ${ann.id}`) });
     await server.restart(async () => {
-      for (const word of [name, "Renamedwright", "Zanzibarite", ann.email]) expect(holding(server.dataDir, word)).toEqual([]);
+      for (const word of [name, "Renamedwright", "Zanzibarite", ann.email])
+        expect(holding(server.dataDir, word)).toEqual([]);
     });
   });
 
@@ -143,7 +167,12 @@ describe("npm run erase", () => {
     const bobsPage = await createPage(bob, { title: "Bob's page", markdown: "Bob's words" });
     const results: Array<Awaited<ReturnType<typeof erase>>> = [];
     await server.restart(async () => {
-      results.push(await erase(["--page", livePage]), await erase(["--folder", folderId]), await erase(["--page", trashed]), await erase(["--page", randomUUID()]));
+      results.push(
+        await erase(["--page", livePage]),
+        await erase(["--folder", folderId]),
+        await erase(["--page", trashed]),
+        await erase(["--page", randomUUID()]),
+      );
     });
     expect(results.map((result) => result.code)).toEqual([0, 0, 0, 1]);
     expect(results[0]?.stdout).toContain(`erased page ${livePage}`);

@@ -21,7 +21,10 @@ let lookup: ErasureLookup;
 beforeEach(async () => {
   dir = await tempDir();
   source = new SqliteEventStore(join(dir.path, "events.sqlite"));
-  lookup = { readSource: async (stream) => (await source.read(stream)).events, addressHash: (address) => kek.addressHash(address) };
+  lookup = {
+    readSource: async (stream) => (await source.read(stream)).events,
+    addressHash: (address) => kek.addressHash(address),
+  };
 });
 afterEach(async () => {
   await source.close();
@@ -31,11 +34,30 @@ afterEach(async () => {
 describe("an erasure repeated by the log migration", () => {
   it("of an invited address destroys the key of the address its invitation named in plaintext", async () => {
     const invitationId = invitationIdSchema.parse(randomUUID());
-    const access = { targetType: "page" as const, targetId: pageIdSchema.parse(randomUUID()), permission: "view" as const };
-    const queued = { type: "InvitationQueued" as const, data: { invitationId, email: "Only.Invited@example.com", access, invitedBy: ann, expiresAt: "2026-11-08T10:00:00.000Z" } };
-    await source.append(`invitation-${invitationId}`, toNewEvents([queued, { type: "InvitationAddressErased", data: { invitationId } }], context), "no_stream");
+    const access = {
+      targetType: "page" as const,
+      targetId: pageIdSchema.parse(randomUUID()),
+      permission: "view" as const,
+    };
+    const queued = {
+      type: "InvitationQueued" as const,
+      data: {
+        invitationId,
+        email: "Only.Invited@example.com",
+        access,
+        invitedBy: ann,
+        expiresAt: "2026-11-08T10:00:00.000Z",
+      },
+    };
+    await source.append(
+      `invitation-${invitationId}`,
+      toNewEvents([queued, { type: "InvitationAddressErased", data: { invitationId } }], context),
+      "no_stream",
+    );
     const [, erasing] = (await source.read(`invitation-${invitationId}`)).events;
     if (!erasing) throw new Error("the erasing event was not written");
-    expect(await subjectsErasedBy(erasing, lookup)).toEqual([subjects.address(kek.addressHash("only.invited@example.com"))]);
+    expect(await subjectsErasedBy(erasing, lookup)).toEqual([
+      subjects.address(kek.addressHash("only.invited@example.com")),
+    ]);
   });
 });

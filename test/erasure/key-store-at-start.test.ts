@@ -25,7 +25,15 @@ async function serverWithAUser(settings: Record<string, string> = {}): Promise<{
 }
 
 const start = (dataDir: string, settings: Record<string, string> = {}) =>
-  startAllInOne(loadConfig({ DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "silent", AUTH_SESSION_SECRET: TEST_SESSION_SECRET, ...settings }));
+  startAllInOne(
+    loadConfig({
+      DATA_DIR: dataDir,
+      PORT: "0",
+      LOG_LEVEL: "silent",
+      AUTH_SESSION_SECRET: TEST_SESSION_SECRET,
+      ...settings,
+    }),
+  );
 
 // These lose and swap the embedded key store's files; the production stack keeps its keys in MongoDB.
 describe.skipIf(process.env.WORKSPACE_TEST_STACK === "production")("the key store at start", () => {
@@ -40,7 +48,9 @@ describe.skipIf(process.env.WORKSPACE_TEST_STACK === "production")("the key stor
 
   it("another key-encryption key stops the server with an error naming ERASURE_KEK", async () => {
     const { dataDir } = await serverWithAUser({ ERASURE_KEK: "the-first-key-encryption-key-of-this-server" });
-    await expect(start(dataDir, { ERASURE_KEK: "another-key-encryption-key-entirely-0000000" })).rejects.toThrow(/ERASURE_KEK/);
+    await expect(start(dataDir, { ERASURE_KEK: "another-key-encryption-key-entirely-0000000" })).rejects.toThrow(
+      /ERASURE_KEK/,
+    );
   });
 
   it("a lost key-encryption key file stops the embedded server the same way", async () => {

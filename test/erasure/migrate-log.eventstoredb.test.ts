@@ -28,28 +28,63 @@ describe.skipIf(skipped)("npm run migrate-log (EventStoreDB)", () => {
     const dir = await tempDir();
     const from = `plain-${randomUUID().slice(0, 8)}`;
     const to = `sealed-${randomUUID().slice(0, 8)}`;
-    const users = Array.from({ length: 3 }, (_, i) => ({ id: userIdSchema.parse(randomUUID()), email: `esdb-${i}-${randomUUID().slice(0, 6)}@example.com`, name: `Esdbperson Number${i}` }));
+    const users = Array.from({ length: 3 }, (_, i) => ({
+      id: userIdSchema.parse(randomUUID()),
+      email: `esdb-${i}-${randomUUID().slice(0, 6)}@example.com`,
+      name: `Esdbperson Number${i}`,
+    }));
     const plain = EventStoreDbEventStore.connect(server.url, { namespace: from });
     for (const user of users) {
       const context = { actorId: user.id, correlationId: randomUUID(), now: new Date() };
-      await plain.append(`email-${user.email}`, toNewEvents([{ type: "EmailReserved", data: { email: user.email, userId: user.id } }], context), "no_stream");
-      await plain.append(`user-${user.id}`, toNewEvents([{ type: "UserRegistered", data: { userId: user.id, email: user.email, name: user.name, image: null } }], context), "no_stream");
+      await plain.append(
+        `email-${user.email}`,
+        toNewEvents([{ type: "EmailReserved", data: { email: user.email, userId: user.id } }], context),
+        "no_stream",
+      );
+      await plain.append(
+        `user-${user.id}`,
+        toNewEvents(
+          [{ type: "UserRegistered", data: { userId: user.id, email: user.email, name: user.name, image: null } }],
+          context,
+        ),
+        "no_stream",
+      );
     }
     const source = await plain.readAll(0, 1_000);
     await plain.close();
-    const env = { DATA_DIR: dir.path, LOG_LEVEL: "silent", EVENTSTORE_URL: server.url, EVENTSTORE_NAMESPACE: from, ERASURE_KEK: TEST_ERASURE_KEK };
-    const migrate = (args: string[]) => runToExit("services/command-api/migrate-log.cli.ts", env, ["--to-namespace", to, ...args]);
+    const env = {
+      DATA_DIR: dir.path,
+      LOG_LEVEL: "silent",
+      EVENTSTORE_URL: server.url,
+      EVENTSTORE_NAMESPACE: from,
+      ERASURE_KEK: TEST_ERASURE_KEK,
+    };
+    const migrate = (args: string[]) =>
+      runToExit("services/command-api/migrate-log.cli.ts", env, ["--to-namespace", to, ...args]);
     try {
-      expect(await migrate(["--stop-after", "2"])).toMatchObject({ code: 0, stdout: expect.stringContaining("run again") });
-      expect(await migrate([])).toMatchObject({ code: 0, stdout: expect.stringContaining("2 of them by an earlier run") });
+      expect(await migrate(["--stop-after", "2"])).toMatchObject({
+        code: 0,
+        stdout: expect.stringContaining("run again"),
+      });
+      expect(await migrate([])).toMatchObject({
+        code: 0,
+        stdout: expect.stringContaining("2 of them by an earlier run"),
+      });
       const target = EventStoreDbEventStore.connect(server.url, { namespace: to });
       const copied = await target.readAll(0, 1_000);
-      const shape = (event: RecordedEvent) => ({ id: event.id, type: event.type, revision: event.revision, metadata: event.metadata });
+      const shape = (event: RecordedEvent) => ({
+        id: event.id,
+        type: event.type,
+        revision: event.revision,
+        metadata: event.metadata,
+      });
       expect(copied.map(shape)).toEqual(source.map(shape));
       for (const event of copied) expect(event.stream).not.toContain("@");
       for (const user of users) expect(JSON.stringify(copied)).not.toContain(user.name);
       const kek = new KeyEncryptionKey(TEST_ERASURE_KEK);
-      const sealed = new SealingEventStore(target, new SqliteKeyStore(join(dir.path, "keys.sqlite"), kek), kek, { closeKeys: true });
+      const sealed = new SealingEventStore(target, new SqliteKeyStore(join(dir.path, "keys.sqlite"), kek), kek, {
+        closeKeys: true,
+      });
       expect((await sealed.readAll(0, 1_000)).map((event) => event.data)).toEqual(source.map((event) => event.data));
       await sealed.close();
     } finally {

@@ -22,7 +22,11 @@ const stores = sealingStoresPerTest(kek);
 
 const userId = userIdSchema.parse(randomUUID());
 const context = { actorId: userId, correlationId: "test", now: new Date("2026-11-01T10:00:00Z") };
-const registration = (email: string, name: string) => toNewEvents([{ type: "UserRegistered", data: { userId, email, name, image: "https://pictures.example.com/me.png" } }], context);
+const registration = (email: string, name: string) =>
+  toNewEvents(
+    [{ type: "UserRegistered", data: { userId, email, name, image: "https://pictures.example.com/me.png" } }],
+    context,
+  );
 
 describe("the sealing event store", () => {
   it("stores a user's email, name and picture sealed, and reads them back in the clear", async () => {
@@ -32,7 +36,12 @@ describe("the sealing event store", () => {
     expect(JSON.stringify(stored?.data)).not.toMatch(/quill|marsh|pictures/i);
     expect(rawBytes()).not.toMatch(/quill|marsh|pictures\.example/);
     const [read] = (await sealed.read(userStream(userId))).events;
-    expect(read?.data).toEqual({ userId, email: "quill@example.com", name: "Quillon Marsh", image: "https://pictures.example.com/me.png" });
+    expect(read?.data).toEqual({
+      userId,
+      email: "quill@example.com",
+      name: "Quillon Marsh",
+      image: "https://pictures.example.com/me.png",
+    });
     const [fromLog] = await sealed.readAll(0, 10);
     expect(fromLog?.data).toEqual(read?.data);
   });
@@ -40,14 +49,22 @@ describe("the sealing event store", () => {
   it("stores a group's name sealed under its workspace owner's key, and reads it as erased once that key is destroyed", async () => {
     const { sealed, raw, rawBytes, keys } = await stores();
     const groupId = groupIdSchema.parse(randomUUID());
-    const events = toNewEvents([
-      { type: "GroupCreated", data: { groupId, ownerId: userId, name: "Zanzibar Guild", createdBy: userId } },
-      { type: "GroupRenamed", data: { groupId, ownerId: userId, name: "Quokka Circle" } },
-    ], context);
+    const events = toNewEvents(
+      [
+        { type: "GroupCreated", data: { groupId, ownerId: userId, name: "Zanzibar Guild", createdBy: userId } },
+        { type: "GroupRenamed", data: { groupId, ownerId: userId, name: "Quokka Circle" } },
+      ],
+      context,
+    );
     await sealed.append(groupStream(groupId), events, "no_stream");
-    expect(JSON.stringify((await raw.read(groupStream(groupId))).events.map((event) => event.data))).not.toMatch(/zanzibar|quokka/i);
+    expect(JSON.stringify((await raw.read(groupStream(groupId))).events.map((event) => event.data))).not.toMatch(
+      /zanzibar|quokka/i,
+    );
     expect(rawBytes()).not.toMatch(/Zanzibar|Quokka/);
-    const names = async () => (await sealed.read(groupStream(groupId))).events.map((event) => parseRecorded(event).event.data).map((data) => ("name" in data ? data.name : null));
+    const names = async () =>
+      (await sealed.read(groupStream(groupId))).events
+        .map((event) => parseRecorded(event).event.data)
+        .map((data) => ("name" in data ? data.name : null));
     expect(await names()).toEqual(["Zanzibar Guild", "Quokka Circle"]);
     await keys.destroy(subjects.user(userId));
     expect(await names()).toEqual([ERASED_GROUP_NAME, ERASED_GROUP_NAME]);
@@ -81,24 +98,66 @@ describe("the sealing event store", () => {
     const { sealed, raw, keys, rawBytes } = await stores();
     const tokenId = tokenIdSchema.parse(randomUUID());
     const webhookId = webhookIdSchema.parse(randomUUID());
-    const settings = { url: "https://hooks.example.com/Marshwhistle", events: ["*" as const], description: "Marshwhistle alerts" };
-    await sealed.append(`token-${tokenId}`, toNewEvents([{ type: "TokenCreated", data: { tokenId, userId, name: "Marshwhistle laptop", scopes: ["pages:read"], expiresAt: null, secretHash: "b".repeat(64) } }], context), "no_stream");
+    const settings = {
+      url: "https://hooks.example.com/Marshwhistle",
+      events: ["*" as const],
+      description: "Marshwhistle alerts",
+    };
+    await sealed.append(
+      `token-${tokenId}`,
+      toNewEvents(
+        [
+          {
+            type: "TokenCreated",
+            data: {
+              tokenId,
+              userId,
+              name: "Marshwhistle laptop",
+              scopes: ["pages:read"],
+              expiresAt: null,
+              secretHash: "b".repeat(64),
+            },
+          },
+        ],
+        context,
+      ),
+      "no_stream",
+    );
     const webhook: DomainEvent[] = [
-      { type: "WebhookCreated", data: { webhookId, ownerId: userId, folderId: null, ...settings, sealedSecret: "v1.secret" } },
+      {
+        type: "WebhookCreated",
+        data: { webhookId, ownerId: userId, folderId: null, ...settings, sealedSecret: "v1.secret" },
+      },
       { type: "WebhookUpdated", data: { webhookId, ...settings, description: "Marshwhistle again", active: true } },
       { type: "WebhookDisabled", data: { webhookId, reason: "getaddrinfo ENOTFOUND marshwhistle.example.com" } },
     ];
     await sealed.append(`webhook-${webhookId}`, toNewEvents(webhook, context), "no_stream");
     expect(rawBytes()).not.toContain("marshwhistle");
-    expect((await raw.read(`webhook-${webhookId}`)).events.map((event) => JSON.stringify(event.data)).join()).not.toMatch(/marshwhistle/i);
-    expect((await sealed.read(`webhook-${webhookId}`)).events.map((recorded) => parseRecorded(recorded).event)).toEqual(webhook);
+    expect(
+      (await raw.read(`webhook-${webhookId}`)).events.map((event) => JSON.stringify(event.data)).join(),
+    ).not.toMatch(/marshwhistle/i);
+    expect((await sealed.read(`webhook-${webhookId}`)).events.map((recorded) => parseRecorded(recorded).event)).toEqual(
+      webhook,
+    );
 
     await keys.destroy(subjects.user(userId));
-    const [token] = (await sealed.read(`token-${tokenId}`)).events.map((recorded) => parseRecorded(recorded).event.data);
+    const [token] = (await sealed.read(`token-${tokenId}`)).events.map(
+      (recorded) => parseRecorded(recorded).event.data,
+    );
     expect(token).toMatchObject({ tokenId, name: "Erased token" });
-    const erased = (await sealed.read(`webhook-${webhookId}`)).events.map((recorded) => parseRecorded(recorded).event.data);
+    const erased = (await sealed.read(`webhook-${webhookId}`)).events.map(
+      (recorded) => parseRecorded(recorded).event.data,
+    );
     expect(erased).toEqual([
-      { webhookId, ownerId: userId, folderId: null, url: "https://erased.invalid/", events: ["*"], description: null, sealedSecret: "v1.secret" },
+      {
+        webhookId,
+        ownerId: userId,
+        folderId: null,
+        url: "https://erased.invalid/",
+        events: ["*"],
+        description: null,
+        sealedSecret: "v1.secret",
+      },
       { webhookId, url: "https://erased.invalid/", events: ["*"], description: null, active: true },
       { webhookId, reason: "" },
     ]);
@@ -109,7 +168,19 @@ describe("the sealing event store", () => {
     const keyHash = "a".repeat(64);
     const body = { ok: true, memberId: null, message: "invitee@example.com has no account yet" };
     const completed = toNewEvents(
-      [{ type: "IdempotentRequestCompleted", data: { keyHash, fingerprint: "f", completedAt: "2026-11-01T10:00:00.000Z", status: 202, body, consistencyToken: "7" } }],
+      [
+        {
+          type: "IdempotentRequestCompleted",
+          data: {
+            keyHash,
+            fingerprint: "f",
+            completedAt: "2026-11-01T10:00:00.000Z",
+            status: 202,
+            body,
+            consistencyToken: "7",
+          },
+        },
+      ],
       context,
     );
     await sealed.append(`idempotency-${keyHash}`, completed, "any");
@@ -123,13 +194,21 @@ describe("the sealing event store", () => {
     const { sealed, raw } = await stores();
     const address = "legacy@example.com";
     await raw.append(userStream(userId), registration(address, "Legacy Lee"), "no_stream");
-    await raw.append(`email-${address}`, toNewEvents([{ type: "EmailReserved", data: { email: address, userId } }], context), "no_stream");
+    await raw.append(
+      `email-${address}`,
+      toNewEvents([{ type: "EmailReserved", data: { email: address, userId } }], context),
+      "no_stream",
+    );
     const [read] = (await sealed.read(userStream(userId))).events;
     expect(read?.data).toMatchObject({ email: address, name: "Legacy Lee" });
     const reservation = await sealed.read(emailReservationStream(address));
     expect(reservation.revision).toBe(0);
     expect(reservation.events[0]?.stream).toBe(`email-${address}`);
-    await sealed.append(emailReservationStream(address), toNewEvents([{ type: "EmailReleased", data: { userId } }], context), 0);
+    await sealed.append(
+      emailReservationStream(address),
+      toNewEvents([{ type: "EmailReleased", data: { userId } }], context),
+      0,
+    );
     expect((await raw.read(`email-${address}`)).revision).toBe(1);
   });
 
@@ -143,7 +222,11 @@ describe("the sealing event store", () => {
     const tampered = { ...data, name: name.slice(0, -3) + (name.endsWith("AAA") ? "BBB" : "AAA") };
     const other = userIdSchema.parse(randomUUID());
     // The same sealed value, altered, under a stream the reader takes as the user's.
-    await raw.append(userStream(other), [{ id: randomUUID(), type: "UserRegistered", data: tampered, metadata: stored.metadata }], "no_stream");
+    await raw.append(
+      userStream(other),
+      [{ id: randomUUID(), type: "UserRegistered", data: tampered, metadata: stored.metadata }],
+      "no_stream",
+    );
     await expect(sealed.read(userStream(other))).rejects.toThrow(SealedFieldError);
     expect(await keys.activeKey(subjects.user(userId))).toBeDefined();
   });

@@ -8,15 +8,21 @@ import { sealingRuleOf, sealingRules } from "../../shared/erasure/sealed-fields.
 import { NO_PERSONAL_DATA, type SealingRules } from "../../shared/erasure/sealing-rule.ts";
 import { domainEventSchema, type DomainEventType } from "../../shared/events.ts";
 
-const schemas = domainEventSchema.options.map((option) => ({ type: option.shape.type.value, fields: Object.keys(option.shape.data.shape) }));
+const schemas = domainEventSchema.options.map((option) => ({
+  type: option.shape.type.value,
+  fields: Object.keys(option.shape.data.shape),
+}));
 
 /** A decision as sealed-fields.ts declares one, checked by the compiler against the event type's data. */
-const decision = <Type extends DomainEventType>(_type: Type, declared: SealingRules[Type]): SealingRules[Type] => declared;
+const decision = <Type extends DomainEventType>(_type: Type, declared: SealingRules[Type]): SealingRules[Type] =>
+  declared;
 
 describe("personal-data rules", () => {
   it("every event type of the domain union declares its rule or that it carries no personal data", () => {
     const undecided = schemas.map(({ type }) => type).filter((type) => !Object.hasOwn(sealingRules, type));
-    expect(undecided, "event types with no decision in shared/erasure/sealed-fields.ts (or sealed-content.ts)").toEqual([]);
+    expect(undecided, "event types with no decision in shared/erasure/sealed-fields.ts (or sealed-content.ts)").toEqual(
+      [],
+    );
   });
 
   it("decide only for event types of the union, and name only fields of that event's data", () => {
@@ -25,7 +31,10 @@ describe("personal-data rules", () => {
     const unknownFields = schemas.flatMap(({ type, fields }) => {
       const rule = sealingRuleOf(type);
       if (rule === null) return [];
-      const named = [...rule.fields.map(({ field }) => field), ...(typeof rule.subject === "function" ? [] : [rule.subject.named])];
+      const named = [
+        ...rule.fields.map(({ field }) => field),
+        ...(typeof rule.subject === "function" ? [] : [rule.subject.named]),
+      ];
       return named.filter((field) => !fields.includes(field)).map((field) => `${type}.${field}`);
     });
     expect(unknownFields).toEqual([]);
@@ -33,14 +42,26 @@ describe("personal-data rules", () => {
 
   it("seal the identity, content and settings events, and leave the others as they are", () => {
     const sealed = schemas.map(({ type }) => type).filter((type) => sealingRuleOf(type) !== null);
-    expect(sealed).toEqual(expect.arrayContaining(["UserRegistered", "InvitationQueued", "TokenCreated", "WebhookCreated", "PageCreated", "CommentAdded", "FolderCreated"]));
+    expect(sealed).toEqual(
+      expect.arrayContaining([
+        "UserRegistered",
+        "InvitationQueued",
+        "TokenCreated",
+        "WebhookCreated",
+        "PageCreated",
+        "CommentAdded",
+        "FolderCreated",
+      ]),
+    );
     expect(sealingRuleOf("TokenUsed")).toBeNull();
     expect(sealingRuleOf("NoSuchEvent")).toBeNull();
   });
 
   it("do not compile with a field the event does not have, the wrong erased type, or text sealing a value that is not a string", () => {
     const ofUser = { named: "userId", by: subjects.user } as const;
-    expect(decision("TokenCreated", { subject: ofUser, fields: [{ field: "name", kind: "text", erased: "Erased token" }] })).not.toBe(NO_PERSONAL_DATA);
+    expect(
+      decision("TokenCreated", { subject: ofUser, fields: [{ field: "name", kind: "text", erased: "Erased token" }] }),
+    ).not.toBe(NO_PERSONAL_DATA);
     // @ts-expect-error TokenCreated's data has no `title`
     decision("TokenCreated", { subject: ofUser, fields: [{ field: "title", kind: "text", erased: "" }] });
     // @ts-expect-error TokenUsed's data names no user

@@ -45,21 +45,38 @@ beforeAll(async () => {
   const pageId = await createPage(ann, { parentId: folderId, markdown: text("first") });
   // A long history of large versions.
   for (let version = 0; version < 4; version++) {
-    const replaced = await ann.call("PUT", `/pages/${pageId}/content`, { json: { markdown: text(`version${version}`) }, headers: { "if-match": "*" } });
+    const replaced = await ann.call("PUT", `/pages/${pageId}/content`, {
+      json: { markdown: text(`version${version}`) },
+      headers: { "if-match": "*" },
+    });
     expect(replaced.status, replaced.text).toBe(200);
   }
   // Threads, links from other pages, invitations and an image on it.
   let thread = await openThread(ann, pageId, "first comment", { quote: "version3" });
-  for (let index = 0; index < 20; index++) thread = await openThread(ann, pageId, `comment ${index} ${"x".repeat(2_000)}`, { quote: "version3" });
-  for (let index = 0; index < 30; index++) await createPage(ann, { parentId: folderId, markdown: `see /api/v1/pages/${pageId} ${"y".repeat(2_000)}` });
-  for (let index = 0; index < 15; index++) expect((await share(ann, "page", pageId, unknownAddress(), "view")).status).toBe(202);
-  for (let index = 0; index < 15; index++) expect((await share(ann, "folder", folderId, unknownAddress(), "view")).status).toBe(202);
-  const image = await upload(ann, pageId, { file: { bytes: await makeImage("png", 800, 800), name: "a.png" }, alt: "a" });
+  for (let index = 0; index < 20; index++)
+    thread = await openThread(ann, pageId, `comment ${index} ${"x".repeat(2_000)}`, { quote: "version3" });
+  for (let index = 0; index < 30; index++)
+    await createPage(ann, { parentId: folderId, markdown: `see /api/v1/pages/${pageId} ${"y".repeat(2_000)}` });
+  for (let index = 0; index < 15; index++)
+    expect((await share(ann, "page", pageId, unknownAddress(), "view")).status).toBe(202);
+  for (let index = 0; index < 15; index++)
+    expect((await share(ann, "folder", folderId, unknownAddress(), "view")).status).toBe(202);
+  const image = await upload(ann, pageId, {
+    file: { bytes: await makeImage("png", 800, 800), name: "a.png" },
+    alt: "a",
+  });
   expect(image.status).toBe(201);
   // A deleted page whose creation alone is large.
   const deletedPageId = await createPage(ann, { parentId: folderId, markdown: text("deleted") });
   expect((await ann.delete(`/pages/${deletedPageId}`)).status).toBe(204);
-  ids = { pageId, folderId, deletedPageId, imageId: String(image.body.id), threadId: thread.id, commentId: thread.comments[0]?.id ?? "" };
+  ids = {
+    pageId,
+    folderId,
+    deletedPageId,
+    imageId: String(image.body.id),
+    threadId: thread.id,
+    commentId: thread.comments[0]?.id ?? "",
+  };
   meter = meterReads(server.internals.readStore, server.internals.eventStore);
   // The owner reads it all: the metered stores do see the entity's size.
   meter.reset();
@@ -72,10 +89,18 @@ afterAll(async () => {
   await server.stop();
 });
 
-const randomIds = (): Ids => ({ pageId: randomUUID(), folderId: randomUUID(), deletedPageId: randomUUID(), imageId: randomUUID(), threadId: randomUUID(), commentId: randomUUID() });
+const randomIds = (): Ids => ({
+  pageId: randomUUID(),
+  folderId: randomUUID(),
+  deletedPageId: randomUUID(),
+  imageId: randomUUID(),
+  threadId: randomUUID(),
+  commentId: randomUUID(),
+});
 
 const instant = () => new Date().toISOString();
-const json = (client: Client, method: string, path: string, body: unknown, headers: Record<string, string> = {}) => client.call(method, path, { json: body, headers });
+const json = (client: Client, method: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
+  client.call(method, path, { json: body, headers });
 
 /** One request per route that takes an id, by family. */
 const families: Record<string, Record<string, (client: Client, ids: Ids) => Promise<Reply>>> = {
@@ -88,7 +113,11 @@ const families: Record<string, Record<string, (client: Client, ids: Ids) => Prom
   content: {
     "GET content": (c, i) => c.get(`/pages/${i.pageId}/content`),
     "GET content if-none-match": (c, i) => c.get(`/pages/${i.pageId}/content`, { "if-none-match": "*" }),
-    "PUT content": (c, i) => c.call("PUT", `/pages/${i.pageId}/content`, { body: "mine", headers: { "content-type": "text/markdown", "if-match": "*" } }),
+    "PUT content": (c, i) =>
+      c.call("PUT", `/pages/${i.pageId}/content`, {
+        body: "mine",
+        headers: { "content-type": "text/markdown", "if-match": "*" },
+      }),
     "PATCH content": (c, i) => json(c, "PATCH", `/pages/${i.pageId}/content`, { append: "mine" }, { "if-match": "*" }),
   },
   history: {
@@ -117,7 +146,8 @@ const families: Record<string, Record<string, (client: Client, ids: Ids) => Prom
   shares: {
     "GET page shares": (c, i) => c.get(`/shares/entity/page/${i.pageId}`),
     "GET folder shares": (c, i) => c.get(`/shares/entity/folder/${i.folderId}`),
-    "POST grant": (c, i) => c.post(`/shares/entity/page/${i.pageId}/grants`, { email: unknownAddress(), permission: "view" }),
+    "POST grant": (c, i) =>
+      c.post(`/shares/entity/page/${i.pageId}/grants`, { email: unknownAddress(), permission: "view" }),
   },
   duplicate: {
     "POST duplicate": (c, i) => c.post(`/pages/${i.pageId}/duplicate`, {}),
@@ -146,7 +176,9 @@ describe("an invisible large entity costs what a random id costs", () => {
         const random = await cost(() => call(stranger, randomIds()));
         const invisible = await cost(() => call(stranger, ids));
         expect(invisible.reply.status, `${route}: ${invisible.reply.text}`).toBe(random.reply.status);
-        expect(invisible.bytes - random.bytes, `${route} read ${invisible.reads} against ${random.reads}`).toBeLessThan(SLACK);
+        expect(invisible.bytes - random.bytes, `${route} read ${invisible.reads} against ${random.reads}`).toBeLessThan(
+          SLACK,
+        );
       }
     });
   }

@@ -9,15 +9,43 @@ import { addMember, createFolder, createPage, share } from "../support/workspace
 type Level = "none" | "view" | "comment" | "edit" | "admin" | "owner";
 type Via = "direct grant" | "ancestor folder grant" | "workspace role" | "nothing" | "ownership";
 
-const byLevel = (none: string, view: string, comment: string, edit: string, admin: string, owner: string): Record<Level, string> => ({ none, view, comment, edit, admin, owner });
+const byLevel = (
+  none: string,
+  view: string,
+  comment: string,
+  edit: string,
+  admin: string,
+  owner: string,
+): Record<Level, string> => ({ none, view, comment, edit, admin, owner });
 
 /** What each route answers, read as "status [the permission field]" or whether the item is listed. */
 const expected = {
-  "GET /pages (list)": byLevel("absent", "listed view", "listed comment", "listed edit", "listed admin", "listed owner"),
-  "GET /pages/resolve": byLevel("absent", "listed view", "listed comment", "listed edit", "listed admin", "listed owner"),
+  "GET /pages (list)": byLevel(
+    "absent",
+    "listed view",
+    "listed comment",
+    "listed edit",
+    "listed admin",
+    "listed owner",
+  ),
+  "GET /pages/resolve": byLevel(
+    "absent",
+    "listed view",
+    "listed comment",
+    "listed edit",
+    "listed admin",
+    "listed owner",
+  ),
   "GET /pages/{id}": byLevel("404", "200 view", "200 comment", "200 edit", "200 admin", "200 owner"),
   "GET /pages/{id}/content": byLevel("404", "200", "200", "200", "200", "200"),
-  "GET /folders (list)": byLevel("absent", "listed view", "listed comment", "listed edit", "listed admin", "listed owner"),
+  "GET /folders (list)": byLevel(
+    "absent",
+    "listed view",
+    "listed comment",
+    "listed edit",
+    "listed admin",
+    "listed owner",
+  ),
   "GET /folders/{id}": byLevel("404", "200 view", "200 comment", "200 edit", "200 admin", "200 owner"),
   "PATCH /pages/{id}": byLevel("404", "403", "403", "200 edit", "200 admin", "200 owner"),
   "PUT /pages/{id}/content": byLevel("404", "403", "403", "200", "200", "200"),
@@ -64,7 +92,10 @@ async function buildWorld(level: Level, via: Via): Promise<World> {
   if (level !== "none") {
     const granted: Reply[] =
       via === "direct grant"
-        ? [await share(owner, "page", pageId, caller.email, level), await share(owner, "folder", folderId, caller.email, level)]
+        ? [
+            await share(owner, "page", pageId, caller.email, level),
+            await share(owner, "folder", folderId, caller.email, level),
+          ]
         : via === "ancestor folder grant"
           ? [await share(owner, "folder", topId, caller.email, level)]
           : [await addMember(owner, caller.email, roles[level])];
@@ -73,7 +104,10 @@ async function buildWorld(level: Level, via: Via): Promise<World> {
   return { caller, folderId, pageId, title };
 }
 
-const statusWith = (reply: Reply, field?: unknown): string => (reply.status < 300 && field !== undefined ? `${reply.status} ${typeof field === "string" ? field : JSON.stringify(field)}` : String(reply.status));
+const statusWith = (reply: Reply, field?: unknown): string =>
+  reply.status < 300 && field !== undefined
+    ? `${reply.status} ${typeof field === "string" ? field : JSON.stringify(field)}`
+    : String(reply.status);
 const listing = (items: unknown, id: string): string => {
   const found = (items as { id: string; permission: string }[]).find((item) => item.id === id);
   return found ? `listed ${found.permission}` : "absent";
@@ -88,7 +122,10 @@ async function exercise({ caller, folderId, pageId, title }: World): Promise<Rec
   const folders = await caller.get("/folders?limit=100");
   const folder = await caller.get(`/folders/${folderId}`);
   const patched = await caller.patch(`/pages/${pageId}`, { icon: "📄" });
-  const replaced = await caller.call("PUT", `/pages/${pageId}/content`, { json: { markdown: "rewritten" }, headers: { "if-match": "*" } });
+  const replaced = await caller.call("PUT", `/pages/${pageId}/content`, {
+    json: { markdown: "rewritten" },
+    headers: { "if-match": "*" },
+  });
   const newPage = await caller.post("/pages", { title: "child page", parentId: folderId });
   const newFolder = await caller.post("/folders", { name: "child folder", parentId: folderId });
   const pageShare = await caller.post(sharePath("page", pageId), { email: third.email, permission: "view" });
@@ -116,7 +153,10 @@ async function exercise({ caller, folderId, pageId, title }: World): Promise<Rec
 }
 
 const expectedFor = (level: Level): Record<Route, string> =>
-  Object.fromEntries(Object.entries(expected).map(([route, statuses]) => [route, statuses[level]])) as Record<Route, string>;
+  Object.fromEntries(Object.entries(expected).map(([route, statuses]) => [route, statuses[level]])) as Record<
+    Route,
+    string
+  >;
 
 const cases: { level: Level; via: Via }[] = [
   { level: "none", via: "nothing" },
@@ -127,8 +167,11 @@ const cases: { level: Level; via: Via }[] = [
 ];
 
 describe("authorization matrix", () => {
-  it.each(cases)("a caller with $level access (via $via) gets the expected answer from every route", async ({ level, via }) => {
-    const world = await buildWorld(level, via);
-    expect(await exercise(world)).toEqual(expectedFor(level));
-  });
+  it.each(cases)(
+    "a caller with $level access (via $via) gets the expected answer from every route",
+    async ({ level, via }) => {
+      const world = await buildWorld(level, via);
+      expect(await exercise(world)).toEqual(expectedFor(level));
+    },
+  );
 });

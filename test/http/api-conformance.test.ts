@@ -47,10 +47,16 @@ let provider: TestOpenIdProvider;
 
 beforeAll(async () => {
   provider = await TestOpenIdProvider.listen();
-  const oidc = { OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: provider.clientId, OIDC_CLIENT_SECRET: provider.clientSecret };
+  const oidc = {
+    OIDC_ISSUER: provider.issuer,
+    OIDC_CLIENT_ID: provider.clientId,
+    OIDC_CLIENT_SECRET: provider.clientSecret,
+  };
   // A short consistency wait, so a paused projector makes writes answer 202 quickly; limits low enough to reach.
   const settings = Object.fromEntries(Object.entries(LIMITS).map(([name, value]) => [name, String(value)]));
-  server = await TestServer.start({ settings: { ...settings, ...oidc, WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", CONSISTENCY_WAIT_MS: "300" } });
+  server = await TestServer.start({
+    settings: { ...settings, ...oidc, WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", CONSISTENCY_WAIT_MS: "300" },
+  });
   provider.serve([`${server.url}/auth/callback`]);
   receiver = await WebhookReceiver.start();
   const reply = await server.anonymous().get("/api/v1/openapi.json");
@@ -96,7 +102,12 @@ describe("the API reference and the server", () => {
 
   it("agree on the 202 of writes the read side has not caught up with: the same body, and X-Read-Side", async () => {
     const ann = await sessionOf("ann");
-    const token = (await ann.client.POST("/api/v1/tokens", { body: { name: "lagging", scopes: ["pages:read", "pages:comment", "pages:write"] } })).data?.token ?? "";
+    const token =
+      (
+        await ann.client.POST("/api/v1/tokens", {
+          body: { name: "lagging", scopes: ["pages:read", "pages:comment", "pages:write"] },
+        })
+      ).data?.token ?? "";
     const api = checked(createWorkspaceClient({ baseUrl: server.url, token }));
     const page = (await api.POST("/api/v1/pages", { body: { title: "Before", markdown: "some words" } })).data;
     const folder = (await api.POST("/api/v1/folders", { body: { name: "Before" } })).data;
@@ -107,12 +118,32 @@ describe("the API reference and the server", () => {
       expect(created.response.status).toBe(202);
       expect(created.data?.title).toBe("Lagging");
       expect(created.response.headers.get("x-read-side")).toBe("behind");
-      expect((await api.PATCH("/api/v1/folders/{folderId}", { params: { path: { folderId: folder.id } }, body: { name: "After" } })).data?.name).toBe("After");
-      const written = await api.PUT("/api/v1/pages/{pageId}/content", { params: { path: { pageId: page.id }, header: { "If-Match": "*" } }, body: { markdown: "new words" }, parseAs: "text" });
+      expect(
+        (
+          await api.PATCH("/api/v1/folders/{folderId}", {
+            params: { path: { folderId: folder.id } },
+            body: { name: "After" },
+          })
+        ).data?.name,
+      ).toBe("After");
+      const written = await api.PUT("/api/v1/pages/{pageId}/content", {
+        params: { path: { pageId: page.id }, header: { "If-Match": "*" } },
+        body: { markdown: "new words" },
+        parseAs: "text",
+      });
       expect(written.response.status).toBe(202);
       expect(written.data?.endsWith("new words")).toBe(true);
-      expect((await api.POST("/api/v1/pages/{pageId}/comments", { params: { path: { pageId: page.id } }, body: { body: "why?", anchor: { quote: "words" } } })).response.status).toBe(202);
-      expect((await api.DELETE("/api/v1/folders/{folderId}", { params: { path: { folderId: folder.id } } })).response.status).toBe(202);
+      expect(
+        (
+          await api.POST("/api/v1/pages/{pageId}/comments", {
+            params: { path: { pageId: page.id } },
+            body: { body: "why?", anchor: { quote: "words" } },
+          })
+        ).response.status,
+      ).toBe(202);
+      expect(
+        (await api.DELETE("/api/v1/folders/{folderId}", { params: { path: { folderId: folder.id } } })).response.status,
+      ).toBe(202);
     } finally {
       await server.internals.projector.start();
     }
@@ -121,20 +152,36 @@ describe("the API reference and the server", () => {
 
   it("agree on the replay of an answer too large to keep under its Idempotency-Key: the record again, with its id", async () => {
     const ann = await sessionOf("ann");
-    const token = (await ann.client.POST("/api/v1/tokens", { body: { name: "long thread", scopes: ["pages:read", "pages:comment", "pages:write"] } })).data?.token ?? "";
+    const token =
+      (
+        await ann.client.POST("/api/v1/tokens", {
+          body: { name: "long thread", scopes: ["pages:read", "pages:comment", "pages:write"] },
+        })
+      ).data?.token ?? "";
     const api = checked(createWorkspaceClient({ baseUrl: server.url, token }));
     const page = (await api.POST("/api/v1/pages", { body: { title: "Debate", markdown: "a point to argue" } })).data;
     if (!page) throw new Error("no page");
-    const opened = (await api.POST("/api/v1/pages/{pageId}/comments", { params: { path: { pageId: page.id } }, body: { body: "Really?", anchor: { quote: "point" } } })).data;
+    const opened = (
+      await api.POST("/api/v1/pages/{pageId}/comments", {
+        params: { path: { pageId: page.id } },
+        body: { body: "Really?", anchor: { quote: "point" } },
+      })
+    ).data;
     if (!opened) throw new Error("no thread");
     const path = { pageId: page.id, threadId: opened.thread.id };
     // A reply answers the whole thread: 40 replies of 5,000 three-byte characters (each within the 16 KiB body
     // limit) make it over 512 KiB.
     for (let reply = 0; reply < 40; reply += 1) {
-      const added = await api.POST("/api/v1/pages/{pageId}/comments/{threadId}/replies", { params: { path }, body: { body: "€".repeat(5_000) } });
+      const added = await api.POST("/api/v1/pages/{pageId}/comments/{threadId}/replies", {
+        params: { path },
+        body: { body: "€".repeat(5_000) },
+      });
       expect(added.response.status).toBe(201);
     }
-    const replyOnce = { params: { path, header: { "Idempotency-Key": crypto.randomUUID() } }, body: { body: "The last word." } };
+    const replyOnce = {
+      params: { path, header: { "Idempotency-Key": crypto.randomUUID() } },
+      body: { body: "The last word." },
+    };
 
     const first = await api.POST("/api/v1/pages/{pageId}/comments/{threadId}/replies", replyOnce);
     expect(first.response.status).toBe(201);
@@ -145,34 +192,55 @@ describe("the API reference and the server", () => {
     expect(again.response.headers.get("location")).toBe(first.response.headers.get("location"));
     expect(again.response.headers.get("x-consistency-token")).toBe(first.response.headers.get("x-consistency-token"));
     expect(again.data?.thread.id).toBe(opened.thread.id);
-    expect(again.data?.thread.comments.map((comment) => comment.id)).toEqual(first.data?.thread.comments.map((comment) => comment.id));
+    expect(again.data?.thread.comments.map((comment) => comment.id)).toEqual(
+      first.data?.thread.comments.map((comment) => comment.id),
+    );
     expect(again.data?.thread.comments.at(-1)?.body).toBe("The last word.");
     expect(conformance.problems).toEqual([]);
   }, 60_000);
 
   it("agree on the errors every operation answers: 401 without credentials, 400 for a malformed request, 403 without the scope, 404 for what is not there", async () => {
     const ann = await sessionOf("ann");
-    const readOnly = (await ann.client.POST("/api/v1/tokens", { body: { name: "read only", scopes: ["pages:read"] } })).data?.token ?? "";
+    const readOnly =
+      (await ann.client.POST("/api/v1/tokens", { body: { name: "read only", scopes: ["pages:read"] } })).data?.token ??
+      "";
     // No scope implies another: a token that may comment cannot read, one that may read cannot comment or write.
-    const commentOnly = (await ann.client.POST("/api/v1/tokens", { body: { name: "comment only", scopes: ["pages:comment"] } })).data?.token ?? "";
+    const commentOnly =
+      (await ann.client.POST("/api/v1/tokens", { body: { name: "comment only", scopes: ["pages:comment"] } })).data
+        ?.token ?? "";
     const session = { cookie: ann.cookie };
     const probe = (method: string, path: string, sent: { headers?: Record<string, string>; body?: string }) =>
-      prober.send(method, path, { headers: { ...(sent.body === undefined ? {} : { "content-type": "application/json" }), ...sent.headers }, ...(sent.body === undefined ? {} : { body: sent.body }) });
+      prober.send(method, path, {
+        headers: { ...(sent.body === undefined ? {} : { "content-type": "application/json" }), ...sent.headers },
+        ...(sent.body === undefined ? {} : { body: sent.body }),
+      });
     for (const operation of documentedOperations(conformance).filter(({ secured }) => secured)) {
       const { method, path, example } = operation;
       const body = method === "GET" || method === "DELETE" ? undefined : JSON.stringify(example ?? {});
       await probe(method, filled(operation), { ...(body === undefined ? {} : { body }) });
-      if (path.includes("{")) await probe(method, path.replace(/\{[A-Za-z]+\}/g, "not-an-id"), { headers: session, ...(body === undefined ? {} : { body }) });
-      else if (method === "GET") await probe(method, path, { headers: { ...session, "x-consistency-token": "not-a-position" } });
+      if (path.includes("{"))
+        await probe(method, path.replace(/\{[A-Za-z]+\}/g, "not-an-id"), {
+          headers: session,
+          ...(body === undefined ? {} : { body }),
+        });
+      else if (method === "GET")
+        await probe(method, path, { headers: { ...session, "x-consistency-token": "not-a-position" } });
       else await probe(method, path, { headers: session, body: "[]" });
       if (operation.sessionOnly || operation.scope !== null) {
         const lacking = operation.scope === "pages:read" ? commentOnly : readOnly;
-        await probe(method, filled(operation), { headers: { authorization: `Bearer ${lacking}` }, ...(body === undefined ? {} : { body }) });
+        await probe(method, filled(operation), {
+          headers: { authorization: `Bearer ${lacking}` },
+          ...(body === undefined ? {} : { body }),
+        });
       }
-      if (/\{([A-Za-z]*[iI]d|email)\}/.test(path)) await probe(method, filled(operation), { headers: session, ...(body === undefined ? {} : { body }) });
+      if (/\{([A-Za-z]*[iI]d|email)\}/.test(path))
+        await probe(method, filled(operation), { headers: session, ...(body === undefined ? {} : { body }) });
     }
     // An id in the query rather than the path: the folder an import goes into, when it is not there.
-    const intoNoFolder = await prober.send("POST", `/api/v1/imports/obsidian?folderId=${crypto.randomUUID()}`, { headers: session, json: { files: [{ path: "Note.md", content: "words" }] } });
+    const intoNoFolder = await prober.send("POST", `/api/v1/imports/obsidian?folderId=${crypto.randomUUID()}`, {
+      headers: session,
+      json: { files: [{ path: "Note.md", content: "words" }] },
+    });
     expect(intoNoFolder.status).toBe(404);
     expect(conformance.problems).toEqual([]);
   }, 90_000);
@@ -203,7 +271,14 @@ describe("the API reference and the server", () => {
   }, 30_000);
 
   it("agree on 429 once a budget is spent, and on /readyz with the read store down, on a server that allows one request an hour", async () => {
-    const limited = await TestServer.start({ settings: { ...ONE_AN_HOUR, OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: provider.clientId, OIDC_CLIENT_SECRET: provider.clientSecret } });
+    const limited = await TestServer.start({
+      settings: {
+        ...ONE_AN_HOUR,
+        OIDC_ISSUER: provider.issuer,
+        OIDC_CLIENT_ID: provider.clientId,
+        OIDC_CLIENT_SECRET: provider.clientSecret,
+      },
+    });
     try {
       const limitedProber = new Prober(limited.url, conformance);
       await rateLimited({ prober: limitedProber, conformance });
@@ -218,7 +293,9 @@ describe("the API reference and the server", () => {
     const owner = await server.registered("app-owner");
     await authorizedApp(server.url, owner, ["pages:read"]);
     const cookie = owner.credentials && "cookie" in owner.credentials ? owner.credentials.cookie : "";
-    const client = checked(createWorkspaceClient({ baseUrl: server.url, headers: { cookie: `${SESSION_COOKIE}=${cookie}` } }));
+    const client = checked(
+      createWorkspaceClient({ baseUrl: server.url, headers: { cookie: `${SESSION_COOKIE}=${cookie}` } }),
+    );
     const listed = await client.GET("/api/v1/apps");
     const appId = listed.data?.data[0]?.id ?? "";
     expect((await client.DELETE("/api/v1/apps/{appId}", { params: { path: { appId } } })).response.status).toBe(204);

@@ -47,7 +47,11 @@ describe.skipIf(unavailable !== null)("the API reference page in a browser", () 
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     try {
       // Signed in as the page's introduction says: the session cookie set in this browser.
-      const session = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "reader@example.com", name: "Reader" });
+      const session = await mintSession(TEST_SESSION_SECRET, {
+        sub: crypto.randomUUID(),
+        email: "reader@example.com",
+        name: "Reader",
+      });
       await context.addCookies([{ name: SESSION_COOKIE, value: session, url: server.url }]);
       const page = await context.newPage();
       await page.goto(`${server.url}/docs`);
@@ -96,4 +100,3 @@ describe.skipIf(unavailable !== null)("the API reference page in a browser", () 
     }
   }, 60_000);
 });
-

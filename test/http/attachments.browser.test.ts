@@ -31,36 +31,57 @@ describe.skipIf(unavailable !== null)("attachments opened in a browser", () => {
   async function signedInPage() {
     const context = await browser.newContext({ acceptDownloads: true });
     const credentials = owner.credentials;
-    await context.addCookies([{ name: SESSION_COOKIE, value: credentials && "cookie" in credentials ? credentials.cookie : "", url: server.url }]);
+    await context.addCookies([
+      {
+        name: SESSION_COOKIE,
+        value: credentials && "cookie" in credentials ? credentials.cookie : "",
+        url: server.url,
+      },
+    ]);
     return { context, page: await context.newPage() };
   }
 
   it.each([
-    ["page.html", "<!doctype html><title>ran</title><script>document.cookie = 'stolen=1'; alert('ran')</script><p>rendered</p>"],
-    ["drawing.svg", '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(\'ran\')"><script>document.title = "ran"</script><text y="20">rendered</text></svg>'],
-  ])("downloads %s instead of rendering it, and runs none of its scripts", async (name, content) => {
-    const reply = await attach(owner, pageId, { bytes: Buffer.from(content), name, type: "text/html" });
-    expect(reply.status, reply.text).toBe(201);
-    const { context, page } = await signedInPage();
-    try {
-      const dialogs: string[] = [];
-      page.on("dialog", (dialog) => {
-        dialogs.push(dialog.message());
-        void dialog.dismiss();
-      });
-      const [download] = await Promise.all([page.waitForEvent("download", { timeout: 20_000 }), page.goto(`${server.url}${String(reply.body.url)}`).catch(() => null)]);
-      expect(download.suggestedFilename()).toBe(name);
-      const saved = await download.path();
-      expect(saved).not.toBeNull();
-      expect(dialogs).toEqual([]);
-      expect((await context.cookies(server.url)).map((cookie) => cookie.name)).not.toContain("stolen");
-    } finally {
-      await context.close();
-    }
-  }, 60_000);
+    [
+      "page.html",
+      "<!doctype html><title>ran</title><script>document.cookie = 'stolen=1'; alert('ran')</script><p>rendered</p>",
+    ],
+    [
+      "drawing.svg",
+      '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(\'ran\')"><script>document.title = "ran"</script><text y="20">rendered</text></svg>',
+    ],
+  ])(
+    "downloads %s instead of rendering it, and runs none of its scripts",
+    async (name, content) => {
+      const reply = await attach(owner, pageId, { bytes: Buffer.from(content), name, type: "text/html" });
+      expect(reply.status, reply.text).toBe(201);
+      const { context, page } = await signedInPage();
+      try {
+        const dialogs: string[] = [];
+        page.on("dialog", (dialog) => {
+          dialogs.push(dialog.message());
+          void dialog.dismiss();
+        });
+        const [download] = await Promise.all([
+          page.waitForEvent("download", { timeout: 20_000 }),
+          page.goto(`${server.url}${String(reply.body.url)}`).catch(() => null),
+        ]);
+        expect(download.suggestedFilename()).toBe(name);
+        const saved = await download.path();
+        expect(saved).not.toBeNull();
+        expect(dialogs).toEqual([]);
+        expect((await context.cookies(server.url)).map((cookie) => cookie.name)).not.toContain("stolen");
+      } finally {
+        await context.close();
+      }
+    },
+    60_000,
+  );
 
   it("serves a PDF to be shown in place rather than downloaded", async () => {
-    const pdf = Buffer.from("%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n");
+    const pdf = Buffer.from(
+      "%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n",
+    );
     const reply = await attach(owner, pageId, { bytes: pdf, name: "report.pdf" });
     const { context, page } = await signedInPage();
     try {

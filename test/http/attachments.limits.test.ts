@@ -31,10 +31,17 @@ describe("the size limit", () => {
     expect(over.status).toBe(413);
     expect(over.body.error?.code).toBe("payload_too_large");
     // A body of 100 blocks of 16 KiB, sent without a length; the client stops after 8 (128 KiB) and waits.
-    const answer = await streamedAttachment(small.url, owner, pageId, { blocks: 100, blockSize: 16 * 1024, stopAfter: 8, name: "huge.bin" });
+    const answer = await streamedAttachment(small.url, owner, pageId, {
+      blocks: 100,
+      blockSize: 16 * 1024,
+      stopAfter: 8,
+      name: "huge.bin",
+    });
     expect(answer.status).toBe(413);
     expect(answer.bodyEnded).toBe(false);
-    expect(JSON.parse(answer.body)).toEqual({ error: { code: "payload_too_large", message: expect.stringContaining("ATTACHMENT_MAX_BYTES") } });
+    expect(JSON.parse(answer.body)).toEqual({
+      error: { code: "payload_too_large", message: expect.stringContaining("ATTACHMENT_MAX_BYTES") },
+    });
     expect(await attachmentBlobs(small.dataDir)).toHaveLength(1);
     expect((await owner.get(`/pages/${pageId}/attachments`)).body.data).toEqual([]);
   });
@@ -48,9 +55,19 @@ describe("the size limit", () => {
     ];
     const reply = await owner.call("POST", "/imports/obsidian", { json: { files } });
     expect(reply.status, reply.text).toBe(201);
-    expect(reply.body).toMatchObject({ pagesCreated: 1, attachmentsUploaded: 1, errors: [`"huge.pdf": skipped: larger than ${LIMIT} bytes (ATTACHMENT_MAX_BYTES)`, '"Notes.md": link [[huge.pdf]] names no imported file'] });
+    expect(reply.body).toMatchObject({
+      pagesCreated: 1,
+      attachmentsUploaded: 1,
+      errors: [
+        `"huge.pdf": skipped: larger than ${LIMIT} bytes (ATTACHMENT_MAX_BYTES)`,
+        '"Notes.md": link [[huge.pdf]] names no imported file',
+      ],
+    });
     const [page] = (await owner.get("/pages")).body.data as Array<{ id: string }>;
-    const listed = (await owner.get(`/pages/${String(page?.id)}/attachments`)).body.data as Array<{ filename: string; size: number }>;
+    const listed = (await owner.get(`/pages/${String(page?.id)}/attachments`)).body.data as Array<{
+      filename: string;
+      size: number;
+    }>;
     expect(listed.map(({ filename, size }) => ({ filename, size }))).toEqual([{ filename: "fits.pdf", size: LIMIT }]);
   });
 });

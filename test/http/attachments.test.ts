@@ -2,7 +2,15 @@ import { createHash, randomUUID } from "node:crypto";
 import { utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { attach, attachmentBlobs, attachmentForm, authHeaders, generatedBlock, PDF, streamedAttachment } from "../support/attachments.ts";
+import {
+  attach,
+  attachmentBlobs,
+  attachmentForm,
+  authHeaders,
+  generatedBlock,
+  PDF,
+  streamedAttachment,
+} from "../support/attachments.ts";
 import { TestServer, type Client, type TestUser } from "../support/server.ts";
 import { createPage, share } from "../support/workspace-builders.ts";
 
@@ -22,8 +30,14 @@ async function ownerWithPage(): Promise<{ owner: TestUser; pageId: string }> {
   return { owner, pageId: await createPage(owner) };
 }
 
-async function download(client: Client, url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
-  const response = await fetch(`${client.baseUrl.replace(/\/api\/v1$/, "")}${url}`, { headers: { ...authHeaders(client), ...headers } });
+async function download(
+  client: Client,
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
+  const response = await fetch(`${client.baseUrl.replace(/\/api\/v1$/, "")}${url}`, {
+    headers: { ...authHeaders(client), ...headers },
+  });
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
@@ -52,7 +66,9 @@ describe("POST /pages/{pageId}/attachments", () => {
     expect(served.status).toBe(200);
     expect(served.bytes.equals(PDF)).toBe(true);
     expect(served.headers.get("content-type")).toBe("application/pdf");
-    expect(served.headers.get("content-disposition")).toBe(`inline; filename="Q3 report.pdf"; filename*=UTF-8''Q3%20report.pdf`);
+    expect(served.headers.get("content-disposition")).toBe(
+      `inline; filename="Q3 report.pdf"; filename*=UTF-8''Q3%20report.pdf`,
+    );
     expect(served.headers.get("x-content-type-options")).toBe("nosniff");
     expect(served.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
     expect(served.headers.get("etag")).toBe(`"${sha256(PDF)}"`);
@@ -68,7 +84,11 @@ describe("POST /pages/{pageId}/attachments", () => {
     const cases: Array<[Buffer, string, string]> = [
       [MP3, "song.bin", "audio/mpeg"],
       [Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from("ftypmp42"), Buffer.alloc(100)]), "clip", "video/mp4"],
-      [Buffer.concat([Buffer.from("PK"), Buffer.from([3, 4]), Buffer.alloc(100)]), "sheet.xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"],
+      [
+        Buffer.concat([Buffer.from("PK"), Buffer.from([3, 4]), Buffer.alloc(100)]),
+        "sheet.xlsx",
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+      ],
       [Buffer.from("a,b\n1,2\n"), "table.csv", "text/csv"],
       // A name claiming a format with a signature is not believed when the bytes do not carry it.
       [Buffer.from("<html><script>alert(1)</script></html>"), "fake.pdf", "application/octet-stream"],
@@ -82,7 +102,12 @@ describe("POST /pages/{pageId}/attachments", () => {
 
   it("shows it under the `name` field when sent, keeping the file's own name as originalName", async () => {
     const { owner, pageId } = await ownerWithPage();
-    const reply = await attach(owner, pageId, { bytes: PDF, name: "C:\\Users\\me\\scan_0001.pdf" }, { name: "Signed contract [final].pdf" });
+    const reply = await attach(
+      owner,
+      pageId,
+      { bytes: PDF, name: "C:\\Users\\me\\scan_0001.pdf" },
+      { name: "Signed contract [final].pdf" },
+    );
     expect(reply.status, reply.text).toBe(201);
     expect(reply.body).toMatchObject({ filename: "Signed contract [final].pdf", originalName: "scan_0001.pdf" });
     expect(reply.body.markdown).toBe(`[Signed contract \\[final\\].pdf](/api/v1/attachments/${String(reply.body.id)})`);
@@ -211,7 +236,9 @@ describe("who may see attachments", () => {
       await download(outsider, `/api/v1/attachments/${id}`, { range: "bytes=0-1" }),
     ]) {
       expect(answer.status).toBe(404);
-      expect(JSON.parse(answer.bytes.toString())).toEqual({ error: { code: "not_found", message: "attachment not found" } });
+      expect(JSON.parse(answer.bytes.toString())).toEqual({
+        error: { code: "not_found", message: "attachment not found" },
+      });
     }
     expect((await outsider.get(`/pages/${pageId}/attachments`)).status).toBe(404);
     expect((await attach(outsider, pageId, { bytes: PDF, name: "mine.pdf" })).status).toBe(404);
@@ -243,7 +270,9 @@ describe("who may see attachments", () => {
     expect((await download(owner, `/api/v1/attachments/${id}`)).status).toBe(404);
     expect((await owner.get(`/pages/${pageId}/attachments`)).body.data).toEqual([]);
     const history = await owner.get(`/pages/${pageId}/history`);
-    const changes = (history.body.data as Array<{ changes: { kind: string } }>).map((entry) => entry.changes).filter((change) => change.kind === "attachment");
+    const changes = (history.body.data as Array<{ changes: { kind: string } }>)
+      .map((entry) => entry.changes)
+      .filter((change) => change.kind === "attachment");
     expect(changes).toEqual([
       { kind: "attachment", attachmentId: id, action: "deleted", filename: "minutes.pdf" },
       { kind: "attachment", attachmentId: id, action: "uploaded", filename: "minutes.pdf" },
@@ -265,7 +294,8 @@ describe("who may see attachments", () => {
   it("pages the list newest first", async () => {
     const { owner, pageId } = await ownerWithPage();
     const ids: string[] = [];
-    for (let index = 0; index < 3; index += 1) ids.push(String((await attach(owner, pageId, { bytes: PDF, name: `${index}.pdf` })).body.id));
+    for (let index = 0; index < 3; index += 1)
+      ids.push(String((await attach(owner, pageId, { bytes: PDF, name: `${index}.pdf` })).body.id));
     const first = await owner.get(`/pages/${pageId}/attachments?limit=2`);
     expect((first.body.data as Array<{ id: string }>).map((item) => item.id)).toEqual([ids[2], ids[1]]);
     const second = await owner.get(`/pages/${pageId}/attachments?limit=2&cursor=${String(first.body.nextCursor)}`);
@@ -288,7 +318,9 @@ describe("purging a page", () => {
       const otherPage = await createPage(owner);
       const otherId = String((await attach(owner, otherPage, { bytes: PDF, name: "other.pdf" })).body.id);
       // A deletion keeps the bytes: the page may still be restored to a state that links them.
-      expect((await attachmentBlobs(purging.dataDir)).sort()).toEqual([`${keptId}.attachment`, `${otherId}.attachment`, `${removedId}.attachment`].sort());
+      expect((await attachmentBlobs(purging.dataDir)).sort()).toEqual(
+        [`${keptId}.attachment`, `${otherId}.attachment`, `${removedId}.attachment`].sort(),
+      );
       expect((await owner.delete(`/pages/${pageId}`)).status).toBe(204);
       ahead = 31 * 24 * 60 * 60 * 1000;
       await purging.restart();
@@ -314,12 +346,24 @@ describe("duplicating a page", () => {
     await owner.delete(`/pages/${pageId}/attachments/${String(removed.body.id)}`);
     const content = await owner.get(`/pages/${pageId}/content`);
     const markdown = `See ${String(kept.body.markdown)}.`;
-    expect((await owner.call("PUT", `/pages/${pageId}/content`, { json: { markdown }, headers: { "if-match": String(content.headers.get("etag")) } })).status).toBe(200);
+    expect(
+      (
+        await owner.call("PUT", `/pages/${pageId}/content`, {
+          json: { markdown },
+          headers: { "if-match": String(content.headers.get("etag")) },
+        })
+      ).status,
+    ).toBe(200);
 
     const copy = await owner.post(`/pages/${pageId}/duplicate`, {});
     expect(copy.status, copy.text).toBe(201);
     const copyId = String(copy.body.id);
-    const listed = (await owner.get(`/pages/${copyId}/attachments`)).body.data as Array<{ id: string; url: string; filename: string; sha256: string }>;
+    const listed = (await owner.get(`/pages/${copyId}/attachments`)).body.data as Array<{
+      id: string;
+      url: string;
+      filename: string;
+      sha256: string;
+    }>;
     expect(listed.map((item) => item.filename)).toEqual(["plan.pdf"]);
     const [copied] = listed;
     expect(copied?.id).not.toBe(kept.body.id);

@@ -20,7 +20,14 @@ describe("sessions", () => {
     const ann = await server.signIn("ann", { picture: "https://img.example/ann.png" });
     const me = await ann.get("/me");
     expect(me.status).toBe(200);
-    expect(me.body).toEqual({ id: ann.id, name: "ann", email: ann.email, image: "https://img.example/ann.png", authentication: "session", scopes: null });
+    expect(me.body).toEqual({
+      id: ann.id,
+      name: "ann",
+      email: ann.email,
+      image: "https://img.example/ann.png",
+      authentication: "session",
+      scopes: null,
+    });
   });
 
   it("a request without credentials is 401 with the error body", async () => {
@@ -32,10 +39,22 @@ describe("sessions", () => {
   it("rejects alg none, a wrong signature, an expired token and garbage with 401", async () => {
     const sub = crypto.randomUUID();
     const none = new UnsecuredJWT({ ...claims }).setSubject(sub).setExpirationTime("1h").encode();
-    const wrongKey = await new SignJWT({ ...claims }).setProtectedHeader({ alg: "HS256" }).setSubject(sub).setExpirationTime("1h").sign(new TextEncoder().encode("another-secret-another-secret-another"));
-    const expired = await new SignJWT({ ...claims }).setProtectedHeader({ alg: "HS256" }).setSubject(sub).setExpirationTime(Math.floor(Date.now() / 1000) - 60).sign(secret);
+    const wrongKey = await new SignJWT({ ...claims })
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject(sub)
+      .setExpirationTime("1h")
+      .sign(new TextEncoder().encode("another-secret-another-secret-another"));
+    const expired = await new SignJWT({ ...claims })
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject(sub)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
+      .sign(secret);
     const noExpiry = await new SignJWT({ ...claims }).setProtectedHeader({ alg: "HS256" }).setSubject(sub).sign(secret);
-    const notUuid = await new SignJWT({ ...claims }).setProtectedHeader({ alg: "HS256" }).setSubject("user-1").setExpirationTime("1h").sign(secret);
+    const notUuid = await new SignJWT({ ...claims })
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject("user-1")
+      .setExpirationTime("1h")
+      .sign(secret);
     for (const value of [none, wrongKey, expired, noExpiry, notUuid, "not-a-jwt", ""]) {
       const reply = await withCookie(value).get("/me");
       expect(reply.status, value).toBe(401);
@@ -64,7 +83,9 @@ describe("sessions", () => {
   it("reads the session cookie among other cookies", async () => {
     const ann = await server.signIn("ann");
     const cookie = (ann.credentials && "cookie" in ann.credentials && ann.credentials.cookie) || "";
-    const reply = await server.anonymous().call("GET", "/me", { headers: { cookie: `theme=dark; ${SESSION_COOKIE}=${cookie}; other=1` } });
+    const reply = await server
+      .anonymous()
+      .call("GET", "/me", { headers: { cookie: `theme=dark; ${SESSION_COOKIE}=${cookie}; other=1` } });
     expect(reply.status).toBe(200);
   });
 });
@@ -72,9 +93,18 @@ describe("sessions", () => {
 describe("API tokens", () => {
   it("creates a token whose secret is shown once and works at once on every route", async () => {
     const ann = await server.signIn("ann");
-    const created = await ann.post("/tokens", { name: "  ci bot  ", scopes: ["pages:read", "pages:write"], expiresAt: null });
+    const created = await ann.post("/tokens", {
+      name: "  ci bot  ",
+      scopes: ["pages:read", "pages:write"],
+      expiresAt: null,
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name: "ci bot", scopes: ["pages:read", "pages:write"], expiresAt: null, lastUsedAt: null });
+    expect(created.body).toMatchObject({
+      name: "ci bot",
+      scopes: ["pages:read", "pages:write"],
+      expiresAt: null,
+      lastUsedAt: null,
+    });
     expect(String(created.body.token)).toMatch(/^pat_[A-Za-z0-9_-]{43}$/);
     const bot = new Client(server.url, { bearer: String(created.body.token) });
     const me = await bot.get("/me");

@@ -30,7 +30,11 @@ describe("backlinks", () => {
       meter.reset();
       const reply = await bob.get(`/pages/${target}/backlinks?limit=100`);
       expect(reply.status).toBe(200);
-      return { ids: (reply.body.data as Array<{ id: string }>).map((page) => page.id), bytes: meter.bytes, reads: JSON.stringify([...meter.reads]) };
+      return {
+        ids: (reply.body.data as Array<{ id: string }>).map((page) => page.id),
+        bytes: meter.bytes,
+        reads: JSON.stringify([...meter.reads]),
+      };
     };
     await measured();
     const before = await measured();

@@ -11,21 +11,32 @@ afterAll(async () => {
 });
 
 type Item = { id: string; title: string; folderPath: string; permission: string };
-const backlinks = async (user: TestUser, pageId: string, query = ""): Promise<{ ids: string[]; items: Item[]; nextCursor: unknown; status: number }> => {
+const backlinks = async (
+  user: TestUser,
+  pageId: string,
+  query = "",
+): Promise<{ ids: string[]; items: Item[]; nextCursor: unknown; status: number }> => {
   const reply = await user.get(`/pages/${pageId}/backlinks${query}`);
   const items = (reply.body.data ?? []) as Item[];
   return { ids: items.map((item) => item.id), items, nextCursor: reply.body.nextCursor, status: reply.status };
 };
 const linkTo = (pageId: string, text = "see"): string => `[${text}](/api/v1/pages/${pageId})`;
-const replace = (user: TestUser, pageId: string, markdown: string) => user.call("PUT", `/pages/${pageId}/content`, { json: { markdown }, headers: { "if-match": "*" } });
+const replace = (user: TestUser, pageId: string, markdown: string) =>
+  user.call("PUT", `/pages/${pageId}/content`, { json: { markdown }, headers: { "if-match": "*" } });
 
 describe("backlinks", () => {
   it("lists the pages whose markdown links to a page, newest link first, in any form the service writes", async () => {
     const ann = await server.registered("ann");
     const target = await createPage(ann, { title: "Target" });
     const plain = await createPage(ann, { title: "Plain", markdown: `Read ${linkTo(target)} first.` });
-    const heading = await createPage(ann, { title: "Heading", markdown: `[Target > Goals](/api/v1/pages/${target}#goals)` });
-    const absolute = await createPage(ann, { title: "Absolute", markdown: `<https://example.com/api/v1/pages/${target}> and again ${linkTo(target)}` });
+    const heading = await createPage(ann, {
+      title: "Heading",
+      markdown: `[Target > Goals](/api/v1/pages/${target}#goals)`,
+    });
+    const absolute = await createPage(ann, {
+      title: "Absolute",
+      markdown: `<https://example.com/api/v1/pages/${target}> and again ${linkTo(target)}`,
+    });
     await createPage(ann, { title: "Unrelated", markdown: "no links" });
     const listed = await backlinks(ann, target);
     expect(listed.status).toBe(200);

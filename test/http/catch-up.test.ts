@@ -24,9 +24,22 @@ async function seedLongLog(dataDir: string): Promise<void> {
   const ownerId = userIdSchema.parse(randomUUID());
   for (let page = 0; page < 200; page += 1) {
     const pageId = pageIdSchema.parse(randomUUID());
-    const events: DomainEvent[] = [{ type: "PageCreated", data: { pageId, ownerId, parentId: null, title: "Title 0", icon: null, markdown: "Some words." } }];
-    for (let rename = 1; rename < 200; rename += 1) events.push({ type: "PageRenamed", data: { pageId, title: `Title ${rename}`, previousTitle: `Title ${rename - 1}` } });
-    await store.append(`page-${pageId}`, toNewEvents(events, { actorId: ownerId, correlationId: randomUUID(), now: new Date() }), "no_stream");
+    const events: DomainEvent[] = [
+      {
+        type: "PageCreated",
+        data: { pageId, ownerId, parentId: null, title: "Title 0", icon: null, markdown: "Some words." },
+      },
+    ];
+    for (let rename = 1; rename < 200; rename += 1)
+      events.push({
+        type: "PageRenamed",
+        data: { pageId, title: `Title ${rename}`, previousTitle: `Title ${rename - 1}` },
+      });
+    await store.append(
+      `page-${pageId}`,
+      toNewEvents(events, { actorId: ownerId, correlationId: randomUUID(), now: new Date() }),
+      "no_stream",
+    );
   }
   await store.close();
 }
@@ -35,7 +48,10 @@ it("answers /healthz, and /readyz with catching_up, while its projector catches 
   const dir = await tempDir();
   cleanups.push(() => dir.remove());
   await seedLongLog(dir.path);
-  const server: ServiceProcess = await startServiceProcess("services/all-in-one.ts", { DATA_DIR: dir.path, AUTH_SESSION_SECRET: TEST_SESSION_SECRET });
+  const server: ServiceProcess = await startServiceProcess("services/all-in-one.ts", {
+    DATA_DIR: dir.path,
+    AUTH_SESSION_SECRET: TEST_SESSION_SECRET,
+  });
   cleanups.push(() => server.stop());
 
   const first = await fetch(`${server.url}/readyz`);

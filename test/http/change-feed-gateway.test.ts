@@ -15,7 +15,10 @@ describe.skipIf(unavailable !== null)("the change feed through the nginx gateway
   let gateway: Gateway;
   beforeAll(async () => {
     split = await startSplitServices({ queryNodes: 1, env: { CHANGE_FEED_HEARTBEAT_MS: "300" } });
-    gateway = await startGateway({ commandApi: split.commandApi.url, queryApis: split.queryApis.map((node) => node.url) });
+    gateway = await startGateway({
+      commandApi: split.commandApi.url,
+      queryApis: split.queryApis.map((node) => node.url),
+    });
   }, 120_000);
   afterAll(async () => {
     await gateway?.stop();
@@ -23,7 +26,13 @@ describe.skipIf(unavailable !== null)("the change feed through the nginx gateway
   });
 
   it("delivers changes as they happen, with heartbeats, and resumes after Last-Event-ID", async () => {
-    const credentials = { cookie: await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "feed@example.com", name: "Feed" }) };
+    const credentials = {
+      cookie: await mintSession(TEST_SESSION_SECRET, {
+        sub: crypto.randomUUID(),
+        email: "feed@example.com",
+        name: "Feed",
+      }),
+    };
     const user = new Client(gateway.url, credentials);
     expect((await user.get("/me")).status).toBe(200);
     const stream = await SseStream.open(`${gateway.url}/api/v1/changes`, credentials);
@@ -43,7 +52,10 @@ describe.skipIf(unavailable !== null)("the change feed through the nginx gateway
     const resumed = await SseStream.open(`${gateway.url}/api/v1/changes`, credentials, { "last-event-id": lastId });
     try {
       await resumed.until(() => resumed.changes().length === 1, 10_000);
-      expect(resumed.changes()[0]).toMatchObject({ type: "PageRenamed", changes: { kind: "title", to: "Renamed while away" } });
+      expect(resumed.changes()[0]).toMatchObject({
+        type: "PageRenamed",
+        changes: { kind: "title", to: "Renamed while away" },
+      });
     } finally {
       resumed.close();
     }

@@ -35,7 +35,11 @@ describe("the change feed", () => {
     const renamed = await rename(owner, pageId, "B");
     await mine.until(() => mine.changes().length >= 2);
     const [created, title] = mine.changes();
-    expect(created).toMatchObject({ type: "PageCreated", entity: { kind: "page", id: pageId }, changes: { kind: "created" } });
+    expect(created).toMatchObject({
+      type: "PageCreated",
+      entity: { kind: "page", id: pageId },
+      changes: { kind: "created" },
+    });
     expect(title).toMatchObject({ type: "PageRenamed", changes: { kind: "title", from: "A", to: "B" } });
     expect(mine.events[1]?.id).toBe(renamed.headers.get("x-consistency-token"));
     await theirs.until(() => theirs.comments.includes("heartbeat"));
@@ -52,12 +56,20 @@ describe("the change feed", () => {
     const pageId = await createPage(owner, { parentId: folderId, markdown: "Some words here" });
     const other = await server.registered("other");
     await share(owner, "page", pageId, other.email, "view");
-    const thread = await owner.post(`/pages/${pageId}/comments`, { anchor: { quote: "words", prefix: "Some ", suffix: " here" }, body: "Why?" });
+    const thread = await owner.post(`/pages/${pageId}/comments`, {
+      anchor: { quote: "words", prefix: "Some ", suffix: " here" },
+      body: "Why?",
+    });
     expect(thread.status).toBe(201);
     await stream.until(() => stream.changes().some((change) => change.entity.kind === "thread"));
     await ownerStream.until(() => ownerStream.changes().some((change) => change.entity.kind === "thread"));
     expect(stream.changes().map((change) => change.type)).toEqual(["PageCreated", "ThreadOpened", "CommentAdded"]);
-    expect(ownerStream.changes().map((change) => change.type)).toEqual(["PageCreated", "AccessGranted", "ThreadOpened", "CommentAdded"]);
+    expect(ownerStream.changes().map((change) => change.type)).toEqual([
+      "PageCreated",
+      "AccessGranted",
+      "ThreadOpened",
+      "CommentAdded",
+    ]);
     expect(stream.events.map((event) => event.data).join("")).not.toContain(other.email);
   });
 
@@ -116,7 +128,9 @@ describe("the change feed", () => {
     await share(owner, "page", pageId, ann.email, "view");
     await rename(owner, pageId, "shared now");
     await stream.until(() => stream.changes().length >= 1);
-    expect(stream.changes().map((change) => change.changes)).toEqual([{ kind: "title", from: "still private", to: "shared now" }]);
+    expect(stream.changes().map((change) => change.changes)).toEqual([
+      { kind: "title", from: "still private", to: "shared now" },
+    ]);
   });
 
   it("refuses a feed past the per-user bound with 429 until one closes; needs pages:read and a caller", async () => {
@@ -176,7 +190,11 @@ describe("a change feed's credential", () => {
 
   it("ends the feed when the API token that opened it expires", async () => {
     const owner = await server.registered("owner");
-    const created = await owner.post("/tokens", { name: "short", scopes: ["pages:read"], expiresAt: new Date(Date.now() + 2_000).toISOString() });
+    const created = await owner.post("/tokens", {
+      name: "short",
+      scopes: ["pages:read"],
+      expiresAt: new Date(Date.now() + 2_000).toISOString(),
+    });
     expect(created.status).toBe(201);
     const stream = await open({ bearer: String(created.body.token) });
     expect(stream.status).toBe(200);

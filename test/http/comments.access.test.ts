@@ -95,11 +95,22 @@ describe("authorship", () => {
     const { owner, pageId, threadId, commentId } = await ownedThread();
     const bob = await server.signIn("bob", { picture: "https://img.example/bob.png" });
     await grantOnPage(owner, bob, pageId, "comment");
-    const answered = threadOf(await bob.post(`/pages/${pageId}/comments/${threadId}/replies`, { body: "bob's answer" }));
-    expect(answered.comments[1]).toMatchObject({ authorId: bob.id, authorName: "bob", authorImage: "https://img.example/bob.png" });
-    expect(threadOf(await bob.patch(`/pages/${pageId}/comments/${threadId}/status`, { status: "resolved" })).resolvedBy).toBe(bob.id);
+    const answered = threadOf(
+      await bob.post(`/pages/${pageId}/comments/${threadId}/replies`, { body: "bob's answer" }),
+    );
+    expect(answered.comments[1]).toMatchObject({
+      authorId: bob.id,
+      authorName: "bob",
+      authorImage: "https://img.example/bob.png",
+    });
+    expect(
+      threadOf(await bob.patch(`/pages/${pageId}/comments/${threadId}/status`, { status: "resolved" })).resolvedBy,
+    ).toBe(bob.id);
 
-    for (const reply of [await bob.patch(`/pages/${pageId}/comments/${commentId}`, { body: "mine now" }), await bob.delete(`/pages/${pageId}/comments/${commentId}`)]) {
+    for (const reply of [
+      await bob.patch(`/pages/${pageId}/comments/${commentId}`, { body: "mine now" }),
+      await bob.delete(`/pages/${pageId}/comments/${commentId}`),
+    ]) {
       expect(reply.status).toBe(403);
       expect(reply.body.error?.code).toBe("forbidden");
     }
@@ -140,7 +151,9 @@ describe("read-model rebuild", () => {
       expect((before[0]?.body.data as unknown[]).length).toBe(3);
 
       // The rebuilt read model still routes commands addressed by comment id.
-      expect((await ann.patch(`/pages/${pageId}/comments/${first.comments[0]?.id}`, { body: "after rebuild" })).status).toBe(200);
+      expect(
+        (await ann.patch(`/pages/${pageId}/comments/${first.comments[0]?.id}`, { body: "after rebuild" })).status,
+      ).toBe(200);
       expect((await ann.patch(`/pages/${pageId}/comments/${randomUUID()}`, { body: "x" })).status).toBe(404);
     } finally {
       await rebuilt.stop();

@@ -64,12 +64,24 @@ describe("POST /pages/{pageId}/comments", () => {
 
   it("keeps a thread on text the page does not contain, saying so in anchor.found, and says so once its text is edited away", async () => {
     const { ann, pageId } = await pageWithAuthor();
-    const missing = await ann.post(`/pages/${pageId}/comments`, { body: "Where is this?", anchor: { quote: "words that are not there" } });
+    const missing = await ann.post(`/pages/${pageId}/comments`, {
+      body: "Where is this?",
+      anchor: { quote: "words that are not there" },
+    });
     expect(missing.status).toBe(201);
     expect(threadOf(missing).anchor.found).toBe(false);
-    const present = threadOf(await ann.post(`/pages/${pageId}/comments`, { body: "Here", anchor: { quote: "quoted words" } }));
+    const present = threadOf(
+      await ann.post(`/pages/${pageId}/comments`, { body: "Here", anchor: { quote: "quoted words" } }),
+    );
     expect(present.anchor.found).toBe(true);
-    expect((await ann.call("PUT", `/pages/${pageId}/content`, { json: { markdown: "All new text." }, headers: { "if-match": "*" } })).status).toBe(200);
+    expect(
+      (
+        await ann.call("PUT", `/pages/${pageId}/content`, {
+          json: { markdown: "All new text." },
+          headers: { "if-match": "*" },
+        })
+      ).status,
+    ).toBe(200);
     const threads = (await listThreads(ann, pageId)).data;
     expect(threads.map((thread) => thread.anchor.found)).toEqual([false, false]);
   });
@@ -174,9 +186,13 @@ describe("PATCH /pages/{pageId}/comments/{threadId}/status", () => {
       expect((await ann.patch(`/pages/${pageId}/comments/${thread.id}/status`, json)).status).toBe(400);
     }
     expect((await ann.patch(`/pages/${pageId}/comments/nope/status`, { status: "resolved" })).status).toBe(400);
-    expect((await ann.patch(`/pages/${pageId}/comments/${randomUUID()}/status`, { status: "resolved" })).status).toBe(404);
+    expect((await ann.patch(`/pages/${pageId}/comments/${randomUUID()}/status`, { status: "resolved" })).status).toBe(
+      404,
+    );
     const otherPage = await newPage(ann, "Other page");
-    expect((await ann.patch(`/pages/${otherPage}/comments/${thread.id}/status`, { status: "resolved" })).status).toBe(404);
+    expect((await ann.patch(`/pages/${otherPage}/comments/${thread.id}/status`, { status: "resolved" })).status).toBe(
+      404,
+    );
   });
 });
 
@@ -188,7 +204,12 @@ describe("PATCH /pages/{pageId}/comments/{commentId}", () => {
     await nextMillisecond();
     const edited = threadOf(await ann.patch(`/pages/${pageId}/comments/${first?.id}`, { body: "better words" }));
     const comment = edited.comments[0];
-    expect(comment).toMatchObject({ id: first?.id, body: "better words", createdAt: first?.createdAt, deletedAt: null });
+    expect(comment).toMatchObject({
+      id: first?.id,
+      body: "better words",
+      createdAt: first?.createdAt,
+      deletedAt: null,
+    });
     expect(comment && first && comment.updatedAt > first.updatedAt).toBe(true);
     expect(edited.updatedAt).toBe(comment?.updatedAt);
   });
@@ -276,7 +297,15 @@ describe("GET /pages/{pageId}/comments", () => {
 
   it("validates status, limit, cursor and the page id", async () => {
     const { ann, pageId } = await pageWithAuthor();
-    for (const query of ["?status=closed", "?status=", "?limit=0", "?limit=101", "?limit=two", "?cursor=garbage", "?cursor="]) {
+    for (const query of [
+      "?status=closed",
+      "?status=",
+      "?limit=0",
+      "?limit=101",
+      "?limit=two",
+      "?cursor=garbage",
+      "?cursor=",
+    ]) {
       const reply = await ann.get(`/pages/${pageId}/comments${query}`);
       expect(reply.status, query).toBe(400);
       expect(reply.body.error?.code).toBe("validation_failed");

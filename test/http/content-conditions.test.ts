@@ -30,7 +30,8 @@ describe("If-None-Match", () => {
       expect(reply.headers.get("etag")).toBe(etag);
       expect(reply.text).toBe("");
     }
-    for (const value of notMatching) expect((await ann.get(`/pages/${pageId}/content`, { "if-none-match": value })).status, value).toBe(200);
+    for (const value of notMatching)
+      expect((await ann.get(`/pages/${pageId}/content`, { "if-none-match": value })).status, value).toBe(200);
   });
 
   it("answers 304 on content as of an instant, which has an ETag of its own", async () => {
@@ -38,7 +39,8 @@ describe("If-None-Match", () => {
     const first = await ann.get(`/pages/${pageId}/content?at=${at}`);
     expect(first.status, first.text).toBe(200);
     const etag = first.headers.get("etag") ?? "";
-    for (const value of matching(etag)) expect((await ann.get(`/pages/${pageId}/content?at=${at}`, { "if-none-match": value })).status, value).toBe(304);
+    for (const value of matching(etag))
+      expect((await ann.get(`/pages/${pageId}/content?at=${at}`, { "if-none-match": value })).status, value).toBe(304);
   });
 
   it("answers 304 the same way on an image", async () => {
@@ -46,13 +48,19 @@ describe("If-None-Match", () => {
     expect(image.status).toBe(201);
     const first = await ann.get(`/images/${String(image.body.id)}`);
     const etag = first.headers.get("etag") ?? "";
-    for (const value of matching(etag)) expect((await ann.get(`/images/${String(image.body.id)}`, { "if-none-match": value })).status, value).toBe(304);
-    for (const value of notMatching) expect((await ann.get(`/images/${String(image.body.id)}`, { "if-none-match": value })).status, value).toBe(200);
+    for (const value of matching(etag))
+      expect((await ann.get(`/images/${String(image.body.id)}`, { "if-none-match": value })).status, value).toBe(304);
+    for (const value of notMatching)
+      expect((await ann.get(`/images/${String(image.body.id)}`, { "if-none-match": value })).status, value).toBe(200);
   });
 });
 
 describe("PUT /pages/{id}/content as text/markdown", () => {
-  const put = (document: string) => ann.call("PUT", `/pages/${pageId}/content`, { body: document, headers: { "content-type": "text/markdown", "if-match": "*" } });
+  const put = (document: string) =>
+    ann.call("PUT", `/pages/${pageId}/content`, {
+      body: document,
+      headers: { "content-type": "text/markdown", "if-match": "*" },
+    });
   const deep = `${"a: ".repeat(1)}${"[".repeat(5_000)}${"]".repeat(5_000)}\n`;
   const nested = `k: ${"{a: ".repeat(5_000)}1${"}".repeat(5_000)}\n`;
 
@@ -69,14 +77,20 @@ describe("PUT /pages/{id}/content as text/markdown", () => {
 
   it("stores the same document as written when it is sent as JSON", async () => {
     const markdown = `---\n${aliasBomb()}---\nkept as text`;
-    const reply = await ann.call("PUT", `/pages/${pageId}/content`, { json: { markdown }, headers: { "if-match": "*" } });
+    const reply = await ann.call("PUT", `/pages/${pageId}/content`, {
+      json: { markdown },
+      headers: { "if-match": "*" },
+    });
     expect(reply.status, reply.text).toBe(200);
     expect(reply.text).toContain("kept as text");
     expect(reply.text).toContain("*d, *d");
   });
 
   it("still takes back the document GET answers, keeping the page's own keys", async () => {
-    await ann.call("PUT", `/pages/${pageId}/content`, { json: { markdown: "---\ntags: [a]\n---\nown keys" }, headers: { "if-match": "*" } });
+    await ann.call("PUT", `/pages/${pageId}/content`, {
+      json: { markdown: "---\ntags: [a]\n---\nown keys" },
+      headers: { "if-match": "*" },
+    });
     const document = (await ann.get(`/pages/${pageId}/content`)).text;
     const reply = await put(document.replace("own keys", "own keys, edited"));
     expect(reply.status, reply.text).toBe(200);

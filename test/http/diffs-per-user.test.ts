@@ -9,7 +9,9 @@ import { createPage } from "../support/workspace-builders.ts";
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await TestServer.start({ settings: { WORKER_THREADS: "1", DIFFS_PER_USER: "1", WORKER_TASK_TIME_LIMIT_MS: "3000" } });
+  server = await TestServer.start({
+    settings: { WORKER_THREADS: "1", DIFFS_PER_USER: "1", WORKER_TASK_TIME_LIMIT_MS: "3000" },
+  });
 });
 afterAll(async () => {
   await server.stop();
@@ -17,7 +19,10 @@ afterAll(async () => {
 
 async function putContent(client: Client, pageId: string, markdown: string): Promise<void> {
   const etag = (await client.get(`/pages/${pageId}/content`)).headers.get("etag") ?? "";
-  expect((await client.call("PUT", `/pages/${pageId}/content`, { json: { markdown }, headers: { "if-match": etag } })).status).toBe(200);
+  expect(
+    (await client.call("PUT", `/pages/${pageId}/content`, { json: { markdown }, headers: { "if-match": etag } }))
+      .status,
+  ).toBe(200);
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -38,7 +43,10 @@ it("a user's diff over HTTP takes their one diff at once from the MCP diff_page 
     await pause(500);
     const overHttp = ann.get(`/pages/${pageId}/diff?from=${from}`);
     await pause(200);
-    expect(await agent.refused("diff_page", { pageId, from })).toMatchObject({ code: "too_many_tasks", message: expect.stringMatching(/at most 1 diffs/) });
+    expect(await agent.refused("diff_page", { pageId, from })).toMatchObject({
+      code: "too_many_tasks",
+      message: expect.stringMatching(/at most 1 diffs/),
+    });
     expect((await overHttp).status).toBe(200);
     expect((await exporting).status).toBe(200);
     // The slot is given back when the diff ends.

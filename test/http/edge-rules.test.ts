@@ -30,7 +30,10 @@ describe("email addresses follow RFC 5321's limits", () => {
     const ann = await server.registered("ann");
     const pageId = await createPage(ann);
     for (const address of [addressOf(65, 80), `${"x".repeat(300)}@example.com`, addressOf(64, 255)]) {
-      for (const reply of [await share(ann, "page", pageId, address, "view"), await addMember(ann, address, "viewer")]) {
+      for (const reply of [
+        await share(ann, "page", pageId, address, "view"),
+        await addMember(ann, address, "viewer"),
+      ]) {
         expect(reply.status, address).toBe(400);
         expect(reply.body.error?.code).toBe("validation_failed");
       }
@@ -53,7 +56,11 @@ describe("email addresses follow RFC 5321's limits", () => {
   });
 
   it("a session whose email claim is over the limits is not a valid session", async () => {
-    const cookie = await mintSession(TEST_SESSION_SECRET, { sub: randomUUID(), email: `${"x".repeat(65)}@example.com`, name: "Long" });
+    const cookie = await mintSession(TEST_SESSION_SECRET, {
+      sub: randomUUID(),
+      email: `${"x".repeat(65)}@example.com`,
+      name: "Long",
+    });
     const reply = await new Client(server.url, { cookie }).get("/me");
     expect(reply.status).toBe(401);
   });
@@ -71,7 +78,8 @@ describe("PUT /pages/{id}/content", () => {
 });
 
 describe("moving an item to where it already is", () => {
-  const historyLength = async (client: Client, path: string): Promise<number> => ((await client.get(`${path}/history?limit=100`)).body.data as unknown[]).length;
+  const historyLength = async (client: Client, path: string): Promise<number> =>
+    ((await client.get(`${path}/history?limit=100`)).body.data as unknown[]).length;
 
   async function annsTree(): Promise<{ ann: TestUser; bob: TestUser; folderId: string; pageId: string }> {
     const ann = await server.registered("ann");

@@ -16,7 +16,9 @@ import { addMember, createFolder, createPage, share, unknownAddress } from "../s
 const receiver = receiversForFile();
 let server: TestServer;
 beforeAll(async () => {
-  server = await TestServer.start({ settings: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOK_FIRST_RETRY_MS: "20" } });
+  server = await TestServer.start({
+    settings: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOK_FIRST_RETRY_MS: "20" },
+  });
 });
 afterAll(async () => {
   await server.stop();
@@ -51,8 +53,15 @@ describe("DELETE /me", () => {
     // Bob invites her address before she has an account; her registration accepts it.
     const sharedFolder = await createFolder(bob, { name: "Shared before" });
     expect((await share(bob, "folder", sharedFolder, email, "view")).status).toBe(202);
-    await until(async () => filesHolding(join(server.dataDir, "outbox"), [email]).length > 0, "the invitation mail to her address");
-    const zelda = await server.registered("zelda", { email, name, picture: "https://pictures.example.com/zeldaqx.png" });
+    await until(
+      async () => filesHolding(join(server.dataDir, "outbox"), [email]).length > 0,
+      "the invitation mail to her address",
+    );
+    const zelda = await server.registered("zelda", {
+      email,
+      name,
+      picture: "https://pictures.example.com/zeldaqx.png",
+    });
     expect((await zelda.get(`/folders/${sharedFolder}`)).status).toBe(200);
 
     // Zelda's own workspace, with a comment of Bob's on her page.
@@ -60,13 +69,23 @@ describe("DELETE /me", () => {
     // quote a thread anchors to, a comment of Bob's on it, and an answer her Idempotency-Key recorded.
     const herWords = ["Zorbulanth", "Quillimorph", "Grindlewhisk", "Vorpalmoss", "Snickerbrack"];
     const folderId = await createFolder(zelda, { name: "Zorbulanth plans" });
-    const herPage = await createPage(zelda, { title: "Her Quillimorph notes", markdown: "text before the quoted words text after, Grindlewhisk", parentId: folderId });
+    const herPage = await createPage(zelda, {
+      title: "Her Quillimorph notes",
+      markdown: "text before the quoted words text after, Grindlewhisk",
+      parentId: folderId,
+    });
     expect((await share(zelda, "page", herPage, bob.email, "comment")).status).toBe(200);
     await openThread(bob, herPage, "Bob's Vorpalmoss remark on her notes", anchor);
-    const keyedPage = await zelda.call("POST", "/pages", { json: { title: "Snickerbrack drafts", markdown: "" }, headers: { "idempotency-key": "zelda-drafts" } });
+    const keyedPage = await zelda.call("POST", "/pages", {
+      json: { title: "Snickerbrack drafts", markdown: "" },
+      headers: { "idempotency-key": "zelda-drafts" },
+    });
     expect(keyedPage.status, keyedPage.text).toBe(201);
     // Bob's workspace, where Zelda is a member and comments; an invitation Bob sent her address before.
-    const bobsPage = await createPage(bob, { title: "Bob's plan", markdown: "text before the quoted words text after" });
+    const bobsPage = await createPage(bob, {
+      title: "Bob's plan",
+      markdown: "text before the quoted words text after",
+    });
     expect((await addMember(bob, zelda.email, "commenter")).status).toBeLessThan(300);
     const herComment = await openThread(zelda, bobsPage, "A comment by her on Bob's plan", anchor);
     const invitedFolder = await createFolder(bob);
@@ -80,11 +99,21 @@ describe("DELETE /me", () => {
     const namedToken = await zelda.post("/tokens", { name: "Wobblecrantz laptop", scopes: ["pages:read"] });
     expect(namedToken.status, namedToken.text).toBe(201);
     const hersEndpoint = await receiver();
-    const herHook = await zelda.post("/webhooks", { url: `${hersEndpoint.url}/Snorkelvane`, events: ["*"], description: "Fennimorph alerts" });
+    const herHook = await zelda.post("/webhooks", {
+      url: `${hersEndpoint.url}/Snorkelvane`,
+      events: ["*"],
+      description: "Fennimorph alerts",
+    });
     expect(herHook.status, herHook.text).toBe(201);
-    const keyed = await zelda.call("POST", "/shares/workspace/members", { json: { email: bob.email, role: "viewer" }, headers: { "idempotency-key": "zelda-adds-bob" } });
+    const keyed = await zelda.call("POST", "/shares/workspace/members", {
+      json: { email: bob.email, role: "viewer" },
+      headers: { "idempotency-key": "zelda-adds-bob" },
+    });
     expect(keyed.status).toBeLessThan(300);
-    await until(async () => filesHolding(join(server.dataDir, "outbox"), [name]).length > 0, "the invitation mail naming her");
+    await until(
+      async () => filesHolding(join(server.dataDir, "outbox"), [name]).length > 0,
+      "the invitation mail naming her",
+    );
     expect(filesHolding(server.dataDir, [email, name]).length).toBeGreaterThan(0);
     expect(filesHolding(server.dataDir, herWords).length).toBeGreaterThan(0);
     expect(filesHolding(server.dataDir, herRecords).length).toBeGreaterThan(0);
@@ -95,7 +124,10 @@ describe("DELETE /me", () => {
     // The log itself: what her events held reads as erased, through the server's own key store.
     const { events } = await server.internals.eventStore.read(`user-${zelda.id}`);
     expect(events[0]?.data).toMatchObject({ userId: zelda.id, email: "", name: "Erased user", image: null });
-    const logged = JSON.stringify([(await server.internals.eventStore.read(`token-${String(namedToken.body.id)}`)).events, (await server.internals.eventStore.read(`webhook-${String(herHook.body.id)}`)).events]);
+    const logged = JSON.stringify([
+      (await server.internals.eventStore.read(`token-${String(namedToken.body.id)}`)).events,
+      (await server.internals.eventStore.read(`webhook-${String(herHook.body.id)}`)).events,
+    ]);
     for (const word of herRecords) expect(logged.toLowerCase()).not.toContain(word.toLowerCase());
 
     // The API: her session and token no longer work, her workspace is gone, her comment elsewhere is an erased user's.
@@ -104,7 +136,12 @@ describe("DELETE /me", () => {
     expect((await bob.get(`/pages/${herPage}`)).status).toBe(404);
     const threads = await listThreads(bob, bobsPage);
     const shown = threads.data.find((thread) => thread.id === herComment.id);
-    expect(shown?.comments[0]).toMatchObject({ authorId: zelda.id, authorName: "Erased user", authorImage: null, body: "A comment by her on Bob's plan" });
+    expect(shown?.comments[0]).toMatchObject({
+      authorId: zelda.id,
+      authorName: "Erased user",
+      authorImage: null,
+      body: "A comment by her on Bob's plan",
+    });
     const bobsShares = await bob.get("/shares/workspace");
     expect(JSON.stringify(bobsShares.body)).not.toContain(zelda.id);
     const folderShares = await bob.get(`/shares/entity/folder/${sharedFolder}`);
@@ -116,8 +153,18 @@ describe("DELETE /me", () => {
     const delivered = bobsEndpoint.received.length;
     const replay = await bob.post(`/webhooks/${String(bobsHook.body.id)}/replay`, { after: "0" });
     expect(replay.status, replay.text).toBe(202);
-    await eventually(async () => bobsEndpoint.received.slice(delivered).map((delivery) => delivery.body).join("\n"), (bodies) => bodies.includes(bobsPage));
-    const replayed = bobsEndpoint.received.slice(delivered).map((delivery) => delivery.body.toLowerCase()).join("\n");
+    await eventually(
+      async () =>
+        bobsEndpoint.received
+          .slice(delivered)
+          .map((delivery) => delivery.body)
+          .join("\n"),
+      (bodies) => bodies.includes(bobsPage),
+    );
+    const replayed = bobsEndpoint.received
+      .slice(delivered)
+      .map((delivery) => delivery.body.toLowerCase())
+      .join("\n");
     for (const word of [email, name, ...herWords, ...herRecords]) expect(replayed).not.toContain(word.toLowerCase());
 
     // Raw bytes of every file, with the server stopped (WAL files checkpointed), then after a rebuild from the log.
@@ -144,7 +191,11 @@ describe("DELETE /me", () => {
     const dave = await server.registered("dave");
     const erin = await server.registered("erin", { email, name });
     const folderId = await createFolder(erin, { name: "Plumbrigant archive" });
-    const page = await createPage(erin, { title: "Vexillomire notes", markdown: "# Tarnwhistle\n\ntext before the quoted words text after", parentId: folderId });
+    const page = await createPage(erin, {
+      title: "Vexillomire notes",
+      markdown: "# Tarnwhistle\n\ntext before the quoted words text after",
+      parentId: folderId,
+    });
     expect((await share(erin, "page", page, dave.email, "comment")).status).toBe(200);
     await openThread(dave, page, "Dave's remark", anchor);
     expect(filesHolding(server.dataDir, [email, name, ...herWords]).length).toBeGreaterThan(0);
@@ -170,9 +221,16 @@ describe("DELETE /me", () => {
     await createPage(yara, { title: "Yara's second page" });
     const bobsPage = await createPage(bob, { title: "Bob's page before" });
     type Delivery = { id: string; status: string; lastError: string | null };
-    const deliveries = async (user: TestUser, webhookId: string): Promise<Delivery[]> => (await user.get(`/webhooks/${webhookId}/deliveries`)).body.data as Delivery[];
-    const hers = await eventually(() => deliveries(yara, herHookId), (rows) => rows.length === 2 && rows.every((row) => row.lastError?.includes(host) === true));
-    await eventually(async () => bobsEndpoint.received.map((delivery) => delivery.body).join("\n"), (bodies) => bodies.includes(bobsPage));
+    const deliveries = async (user: TestUser, webhookId: string): Promise<Delivery[]> =>
+      (await user.get(`/webhooks/${webhookId}/deliveries`)).body.data as Delivery[];
+    const hers = await eventually(
+      () => deliveries(yara, herHookId),
+      (rows) => rows.length === 2 && rows.every((row) => row.lastError?.includes(host) === true),
+    );
+    await eventually(
+      async () => bobsEndpoint.received.map((delivery) => delivery.body).join("\n"),
+      (bodies) => bodies.includes(bobsPage),
+    );
     const bobsBefore = await deliveries(bob, String(bobsHook.body.id));
     expect(bobsBefore).toHaveLength(1);
     const deliveryLog = () => filesUnder(server.dataDir).filter((file) => basename(file).startsWith("webhooks.sqlite"));
@@ -183,11 +241,16 @@ describe("DELETE /me", () => {
     expect((await yara.call("DELETE", "/me", { json: { confirm: yara.email } })).status).toBe(204);
     // The notifier follows the log in order: a change of Bob's made after the erasure reaching him shows it got past it.
     const bobsPageAfter = await createPage(bob, { title: "Bob's page after" });
-    await eventually(async () => bobsEndpoint.received.map((delivery) => delivery.body).join("\n"), (bodies) => bodies.includes(bobsPageAfter));
+    await eventually(
+      async () => bobsEndpoint.received.map((delivery) => delivery.body).join("\n"),
+      (bodies) => bodies.includes(bobsPageAfter),
+    );
 
     // The delivery log and its WAL, read as they are while the server runs.
     expect(deliveryLog().filter((file) => fileHolds(file, [host, ...herIds]))).toEqual([]);
-    expect((await deliveries(bob, String(bobsHook.body.id))).map((row) => row.id)).toEqual(expect.arrayContaining(bobsBefore.map((row) => row.id)));
+    expect((await deliveries(bob, String(bobsHook.body.id))).map((row) => row.id)).toEqual(
+      expect.arrayContaining(bobsBefore.map((row) => row.id)),
+    );
     // Every file under DATA_DIR, with the server stopped.
     await server.restart(async () => {
       expect(filesHolding(server.dataDir, [host])).toEqual([]);
@@ -203,12 +266,26 @@ describe("DELETE /me", () => {
     const herNewHook = await afresh.post("/webhooks", { url: herNewEndpoint.url, events: ["page.created"] });
     expect(herNewHook.status, herNewHook.text).toBe(201);
     const herNewPage = await createPage(afresh, { title: "Yara's page afresh" });
-    await eventually(async () => herNewEndpoint.received.map((delivery) => delivery.body).join("\n"), (bodies) => bodies.includes(herNewPage));
+    await eventually(
+      async () => herNewEndpoint.received.map((delivery) => delivery.body).join("\n"),
+      (bodies) => bodies.includes(herNewPage),
+    );
   });
 
   it("deletes the audit copies of the read models that mention the account, and `npm run replay` run after the server stopped brings nothing of it back", async () => {
-    const replay = (args: string[]) => runToExit("services/projector/replay.cli.ts", { DATA_DIR: server.dataDir, AUTH_SESSION_SECRET: TEST_SESSION_SECRET, LOG_LEVEL: "silent", ...productionStack(server.dataDir) }, args);
-    const copyOf = (result: { stdout: string }): string => /written to (\S+)/.exec(result.stdout)?.[1] ?? "no copy written";
+    const replay = (args: string[]) =>
+      runToExit(
+        "services/projector/replay.cli.ts",
+        {
+          DATA_DIR: server.dataDir,
+          AUTH_SESSION_SECRET: TEST_SESSION_SECRET,
+          LOG_LEVEL: "silent",
+          ...productionStack(server.dataDir),
+        },
+        args,
+      );
+    const copyOf = (result: { stdout: string }): string =>
+      /written to (\S+)/.exec(result.stdout)?.[1] ?? "no copy written";
     const bob = await server.registered("bob");
     const bobsPage = await createPage(bob, { title: "Bob's audited page" });
     const before = await replay(["--until", new Date().toISOString()]);

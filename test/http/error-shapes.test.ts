@@ -24,11 +24,14 @@ it("answers a too-long path parameter with 414 in the error shape", async () => 
 it("answers oversized headers with 431 in the error shape", async () => {
   const url = new URL(`${file.server.url}/api/v1/me`);
   const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, headers: { "x-big": "a".repeat(20_000) } }, (res) => {
-      let text = "";
-      res.on("data", (chunk: Buffer) => (text += chunk.toString()));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = httpRequest(
+      { host: url.hostname, port: url.port, path: url.pathname, headers: { "x-big": "a".repeat(20_000) } },
+      (res) => {
+        let text = "";
+        res.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on("error", reject);
     req.end();
   });

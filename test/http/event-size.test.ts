@@ -55,7 +55,10 @@ describe("the size of one change", () => {
     const created = await bea.post("/pages", { title: "Large", markdown: cjk(250_000) });
     expect(created.status).toBe(201);
     const etag = (await bea.get(`/pages/${String(created.body.id)}/content`)).headers.get("etag") ?? "";
-    const replaced = await bea.call("PUT", `/pages/${String(created.body.id)}/content`, { json: { markdown: cjk(400_000) }, headers: { "if-match": etag } });
+    const replaced = await bea.call("PUT", `/pages/${String(created.body.id)}/content`, {
+      json: { markdown: cjk(400_000) },
+      headers: { "if-match": etag },
+    });
     expect(replaced.status).toBe(413);
     expect(replaced.body.error?.code).toBe("payload_too_large");
     const content = await bea.get(`/pages/${String(created.body.id)}/content`);
@@ -70,6 +73,8 @@ describe("the size of one change", () => {
       { path: "large.md", content: cjk(270_000) },
     ]);
     expect(sorted.notes.map((note) => note.path)).toEqual(["small.md"]);
-    expect(sorted.errors).toEqual([`"large.md": skipped: a note is at most ${IMPORT_MAX_NOTE_BYTES} bytes in UTF-8 (what one event may hold)`]);
+    expect(sorted.errors).toEqual([
+      `"large.md": skipped: a note is at most ${IMPORT_MAX_NOTE_BYTES} bytes in UTF-8 (what one event may hold)`,
+    ]);
   });
 });

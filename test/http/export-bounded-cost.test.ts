@@ -10,7 +10,8 @@ import { exportVault } from "../support/vault-zip.ts";
 /** Far more than a request takes on a loaded machine, far less than a parse or deflate on the event loop took. */
 const ANSWER_BOUND_MS = 2_000;
 
-const text = (files: Map<string, Uint8Array>, path: string): string => Buffer.from(files.get(path) ?? []).toString("utf8");
+const text = (files: Map<string, Uint8Array>, path: string): string =>
+  Buffer.from(files.get(path) ?? []).toString("utf8");
 
 /** Asks `path` again and again until `work` settles; the slowest answer's time (ms). */
 async function slowestAnswerDuring(client: Client, path: string, work: Promise<unknown>): Promise<number> {
@@ -32,8 +33,11 @@ async function slowestAnswerDuring(client: Client, path: string, work: Promise<u
 /** The export's response as soon as its headers come, its body not read. */
 function exportRequest(client: Client, folderId?: string): Promise<Response> {
   const headers: Record<string, string> = {};
-  if (client.credentials && "cookie" in client.credentials) headers.cookie = `app-auth.session_token=${client.credentials.cookie}`;
-  return fetch(`${client.baseUrl}/api/v1/exports/obsidian${folderId === undefined ? "" : `?folderId=${folderId}`}`, { headers });
+  if (client.credentials && "cookie" in client.credentials)
+    headers.cookie = `app-auth.session_token=${client.credentials.cookie}`;
+  return fetch(`${client.baseUrl}/api/v1/exports/obsidian${folderId === undefined ? "" : `?folderId=${folderId}`}`, {
+    headers,
+  });
 }
 
 describe("an export's parsing", () => {
@@ -72,7 +76,8 @@ describe("concurrent exports of large compressible pages", () => {
   it("leave another user's requests answering", async () => {
     const bea = await server.registered("bea");
     const cal = await server.registered("cal");
-    for (let index = 0; index < 60; index++) expect((await bea.post("/pages", { title: `Omega ${index}`, markdown: "Ω".repeat(380_000) })).status).toBe(201);
+    for (let index = 0; index < 60; index++)
+      expect((await bea.post("/pages", { title: `Omega ${index}`, markdown: "Ω".repeat(380_000) })).status).toBe(201);
     const exports = Promise.all([exportVault(bea), exportVault(bea), exportVault(bea)]);
     const slowest = await slowestAnswerDuring(cal, "/me", exports);
     expect(slowest).toBeLessThan(ANSWER_BOUND_MS);
@@ -99,15 +104,29 @@ describe("exports at once", () => {
     expect(folder.status).toBe(201);
     const parentId = String(folder.body.id);
     for (let index = 0; index < 40; index++) {
-      expect((await user.post("/pages", { title: `Noise ${index}`, markdown: randomBytes(360_000).toString("base64"), parentId })).status).toBe(201);
+      expect(
+        (
+          await user.post("/pages", {
+            title: `Noise ${index}`,
+            markdown: randomBytes(360_000).toString("base64"),
+            parentId,
+          })
+        ).status,
+      ).toBe(201);
     }
     return parentId;
   }
 
   it("are one per user (429) and two per process (503), and a slot is free again once its download ends", async () => {
-    const [dan, eve, fay] = [await server.registered("dan"), await server.registered("eve"), await server.registered("fay")];
+    const [dan, eve, fay] = [
+      await server.registered("dan"),
+      await server.registered("eve"),
+      await server.registered("fay"),
+    ];
     const folderId = await largeFolder(dan);
-    expect((await dan.post(`/shares/entity/folder/${folderId}/grants`, { email: eve.email, permission: "view" })).status).toBeLessThan(300);
+    expect(
+      (await dan.post(`/shares/entity/folder/${folderId}/grants`, { email: eve.email, permission: "view" })).status,
+    ).toBeLessThan(300);
     const first = await exportRequest(dan);
     expect(first.status).toBe(200);
     const again = await dan.get("/exports/obsidian");

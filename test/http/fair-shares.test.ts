@@ -21,7 +21,10 @@ const VICTIM_DEADLINE_MS = 8_000;
 
 async function putContent(client: Client, pageId: string, markdown: string): Promise<void> {
   const etag = (await client.get(`/pages/${pageId}/content`)).headers.get("etag") ?? "";
-  expect((await client.call("PUT", `/pages/${pageId}/content`, { json: { markdown }, headers: { "if-match": etag } })).status).toBe(200);
+  expect(
+    (await client.call("PUT", `/pages/${pageId}/content`, { json: { markdown }, headers: { "if-match": etag } }))
+      .status,
+  ).toBe(200);
 }
 
 async function positions(client: Client, pageId: string): Promise<string[]> {
@@ -46,7 +49,9 @@ it("one user's diffs of very different versions of a large page do not hold anot
   const diffs = attack(8, 3, async () => (await mallory.get(`/pages/${large}/diff?from=${first}&to=${second}`)).status);
   try {
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const waited = await latencyWithin(VICTIM_DEADLINE_MS, async () => expect((await alice.get(`/pages/${small}/diff?from=${from}`)).status).toBe(200));
+    const waited = await latencyWithin(VICTIM_DEADLINE_MS, async () =>
+      expect((await alice.get(`/pages/${small}/diff?from=${from}`)).status).toBe(200),
+    );
     expect(waited).toBeLessThan(VICTIM_DEADLINE_MS);
   } finally {
     diffs.stop();
@@ -60,11 +65,30 @@ it("an anonymous reader rendering four share links of bracket storms does not ho
   const mallory = await server.registered("mallory");
   const owner = await server.registered("owner");
   const storms = await Promise.all(
-    ["a", "b", "c", "d"].map(async (suffix) => (await createShareLink(mallory, "page", await createPage(mallory, { markdown: `${"[x]".repeat(40_000)}${suffix}` }))).path),
+    ["a", "b", "c", "d"].map(
+      async (suffix) =>
+        (
+          await createShareLink(
+            mallory,
+            "page",
+            await createPage(mallory, { markdown: `${"[x]".repeat(40_000)}${suffix}` }),
+          )
+        ).path,
+    ),
   );
-  const ordinary = (await createShareLink(owner, "page", await createPage(owner, { markdown: "# Minutes\n\nWe agreed on **the plan**." }))).path;
+  const ordinary = (
+    await createShareLink(
+      owner,
+      "page",
+      await createPage(owner, { markdown: "# Minutes\n\nWe agreed on **the plan**." }),
+    )
+  ).path;
 
-  const readers = attack(4, 3, async () => (await publicRequest(server.url, storms[Math.floor(Math.random() * storms.length)] ?? "")).status);
+  const readers = attack(
+    4,
+    3,
+    async () => (await publicRequest(server.url, storms[Math.floor(Math.random() * storms.length)] ?? "")).status,
+  );
   try {
     await new Promise((resolve) => setTimeout(resolve, 200));
     const waited = await latencyWithin(VICTIM_DEADLINE_MS, async () => {

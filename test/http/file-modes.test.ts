@@ -29,21 +29,38 @@ const modeOf = (path: string) => (statSync(path).mode & 0o777).toString(8);
 it("creates DATA_DIR, its SQLite files, the session secret and the outbox for the service's user only", async () => {
   const dataDir = join(dir.path, "data");
   const secret = readFileSync(join(dataDir, "session-secret"), "utf8").trim();
-  const owner = new Client(server.url, { cookie: await mintSession(secret, { sub: crypto.randomUUID(), email: "modes@example.com", name: "Mo" }) });
+  const owner = new Client(server.url, {
+    cookie: await mintSession(secret, { sub: crypto.randomUUID(), email: "modes@example.com", name: "Mo" }),
+  });
   const page = await owner.post("/pages", { title: "Private" });
-  expect((await owner.post(`/shares/entity/page/${String(page.body.id)}/grants`, { email: "someone@example.com", permission: "view" })).status).toBe(202);
+  expect(
+    (
+      await owner.post(`/shares/entity/page/${String(page.body.id)}/grants`, {
+        email: "someone@example.com",
+        permission: "view",
+      })
+    ).status,
+  ).toBe(202);
   const deadline = Date.now() + 5_000;
   // The notifier writes the mail after the grant's answer, and creates the outbox with its first message.
-  const mails = () => (existsSync(join(dataDir, "outbox")) ? readdirSync(join(dataDir, "outbox")).filter((name) => name.endsWith(".eml")) : []);
+  const mails = () =>
+    existsSync(join(dataDir, "outbox"))
+      ? readdirSync(join(dataDir, "outbox")).filter((name) => name.endsWith(".eml"))
+      : [];
   while (mails().length === 0 && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   expect(modeOf(dataDir)).toBe("700");
   expect(modeOf(join(dataDir, "outbox"))).toBe("700");
-  const files = readdirSync(dataDir, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name);
-  expect(files).toEqual(expect.arrayContaining(["events.sqlite", "events.sqlite-wal", "read-models.sqlite", "session-secret"]));
+  const files = readdirSync(dataDir, { withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => entry.name);
+  expect(files).toEqual(
+    expect.arrayContaining(["events.sqlite", "events.sqlite-wal", "read-models.sqlite", "session-secret"]),
+  );
   for (const name of files) expect(`${name} ${modeOf(join(dataDir, name))}`).toBe(`${name} 600`);
-  for (const name of readdirSync(join(dataDir, "outbox"))) expect(`${name} ${modeOf(join(dataDir, "outbox", name))}`).toBe(`${name} 600`);
+  for (const name of readdirSync(join(dataDir, "outbox")))
+    expect(`${name} ${modeOf(join(dataDir, "outbox", name))}`).toBe(`${name} 600`);
 });
 
 it("takes back what an earlier run or a permissive umask left readable by others", async () => {

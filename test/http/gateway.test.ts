@@ -18,7 +18,10 @@ describe.skipIf(unavailable !== null)("the nginx gateway in front of the split s
   let gateway: Gateway;
   beforeAll(async () => {
     split = await startSplitServices({ queryNodes: 2 });
-    gateway = await startGateway({ commandApi: split.commandApi.url, queryApis: split.queryApis.map((node) => node.url) });
+    gateway = await startGateway({
+      commandApi: split.commandApi.url,
+      queryApis: split.queryApis.map((node) => node.url),
+    });
   }, 120_000);
   afterAll(async () => {
     await gateway.stop();
@@ -26,7 +29,11 @@ describe.skipIf(unavailable !== null)("the nginx gateway in front of the split s
   });
 
   it("sends writes to the command API and reads to the query nodes, with read-your-writes on every step", async () => {
-    const cookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "gate@example.com", name: "Gate" });
+    const cookie = await mintSession(TEST_SESSION_SECRET, {
+      sub: crypto.randomUUID(),
+      email: "gate@example.com",
+      name: "Gate",
+    });
     const user = new Client(gateway.url, { cookie });
     expect((await user.get("/me")).status).toBe(200);
     const folder = await user.post("/folders", { name: "Through the gateway" });
@@ -35,14 +42,19 @@ describe.skipIf(unavailable !== null)("the nginx gateway in front of the split s
     // never rewritten to name a service behind it.
     const location = folder.headers.get("location");
     expect(location).toBe(`/api/v1/folders/${String(folder.body.id)}`);
-    const located = await user.get(location ?? "/", { "x-consistency-token": folder.headers.get("x-consistency-token") ?? "" });
+    const located = await user.get(location ?? "/", {
+      "x-consistency-token": folder.headers.get("x-consistency-token") ?? "",
+    });
     expect(located.status).toBe(200);
     expect(located.body.name).toBe("Through the gateway");
     for (let step = 0; step < 6; step += 1) {
       const page = await user.post("/pages", { title: `Step ${step}`, parentId: folder.body.id, markdown: "body" });
       expect(page.status).toBe(201);
       const token = page.headers.get("x-consistency-token") ?? "";
-      const read = await user.get(`/pages/${String(page.body.id)}`, { "x-consistency-token": token, "x-request-id": `step-${step}` });
+      const read = await user.get(`/pages/${String(page.body.id)}`, {
+        "x-consistency-token": token,
+        "x-request-id": `step-${step}`,
+      });
       expect(read.status).toBe(200);
       expect(read.headers.get("x-request-id")).toBe(`step-${step}`);
     }
@@ -62,7 +74,9 @@ describe.skipIf(unavailable !== null)("the nginx gateway in front of the split s
     const page = await fetch(`${gateway.url}/docs/`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("swagger");
-    const shown = (await (await fetch(`${gateway.url}/docs/json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const shown = (await (await fetch(`${gateway.url}/docs/json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     expect(shown.paths["/api/v1/pages"]).toHaveProperty("post");
   });
 
@@ -77,7 +91,9 @@ describe.skipIf(unavailable !== null)("the nginx gateway in front of the split s
         const answer = await new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
           const sent = httpGet(`${gateway.url}/healthz`, { agent }, (response) => {
             response.resume();
-            response.on("end", () => resolve({ status: response.statusCode ?? 0, connection: response.headers.connection }));
+            response.on("end", () =>
+              resolve({ status: response.statusCode ?? 0, connection: response.headers.connection }),
+            );
           });
           sent.on("socket", (socket) => sockets.add(socket));
           sent.on("error", reject);
@@ -93,7 +109,11 @@ describe.skipIf(unavailable !== null)("the nginx gateway in front of the split s
   });
 
   it("keeps serving reads when a query node dies", async () => {
-    const cookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "survivor@example.com", name: "Survivor" });
+    const cookie = await mintSession(TEST_SESSION_SECRET, {
+      sub: crypto.randomUUID(),
+      email: "survivor@example.com",
+      name: "Survivor",
+    });
     const user = new Client(gateway.url, { cookie });
     const page = await user.post("/pages", { title: "Still readable" });
     const token = page.headers.get("x-consistency-token") ?? "";
@@ -106,7 +126,11 @@ describe.skipIf(unavailable !== null)("the nginx gateway in front of the split s
   });
 
   it("keeps the command API's internal routes inside", async () => {
-    const cookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "outsider@example.com", name: "Outsider" });
+    const cookie = await mintSession(TEST_SESSION_SECRET, {
+      sub: crypto.randomUUID(),
+      email: "outsider@example.com",
+      name: "Outsider",
+    });
     const direct = await new Client(split.commandApi.url, { cookie }).call("POST", "/internal/v1/sightings");
     expect(direct.status).toBe(200);
     const through = await new Client(gateway.url, { cookie }).call("POST", "/internal/v1/sightings");
@@ -123,20 +147,31 @@ describe.skipIf(unavailable !== null)("the nginx gateway in front of the split s
   });
 
   it("takes a page of about 760 KB (buffered to disk by nginx) and refuses a 30 MB body with 413 in the API's error shape", async () => {
-    const cookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "big@example.com", name: "Big" });
+    const cookie = await mintSession(TEST_SESSION_SECRET, {
+      sub: crypto.randomUUID(),
+      email: "big@example.com",
+      name: "Big",
+    });
     const user = new Client(gateway.url, { cookie });
     // 380,000 two-byte characters: within the sealed event's limit (about 780,000 bytes of UTF-8), about 760 KB on
     // the wire, far past nginx's in-memory body buffer.
     const page = await user.post("/pages", { title: "Large", markdown: "é".repeat(380_000) });
     expect(page.status).toBe(201);
-    const huge = await user.call("POST", "/pages", { body: JSON.stringify({ title: "Huge", markdown: "x".repeat(30 * 1024 * 1024) }), headers: { "content-type": "application/json" } });
+    const huge = await user.call("POST", "/pages", {
+      body: JSON.stringify({ title: "Huge", markdown: "x".repeat(30 * 1024 * 1024) }),
+      headers: { "content-type": "application/json" },
+    });
     expect(huge.status).toBe(413);
     expect(huge.headers.get("content-type")).toMatch(/^application\/json/);
     expect(huge.body.error?.code).toBe("payload_too_large");
   });
 
   it("passes an attachment larger than the ordinary body limit to the command API, and serves a range of it from a query node, through a share link too", async () => {
-    const cookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "files@example.com", name: "Files" });
+    const cookie = await mintSession(TEST_SESSION_SECRET, {
+      sub: crypto.randomUUID(),
+      email: "files@example.com",
+      name: "Files",
+    });
     const user = new Client(gateway.url, { cookie });
     const page = await user.post("/pages", { title: "With a file", markdown: "see the file" });
     expect(page.status).toBe(201);
@@ -144,13 +179,22 @@ describe.skipIf(unavailable !== null)("the nginx gateway in front of the split s
     bytes.write("%PDF-1.7", 0, "latin1");
     const uploaded = await attach(user, String(page.body.id), { bytes, name: "scan.pdf" });
     expect(uploaded.status, uploaded.text).toBe(201);
-    const response = await fetch(`${gateway.url}${String(uploaded.body.url)}`, { headers: { ...authHeaders(user), range: "bytes=0-7", "x-consistency-token": String(uploaded.headers.get("x-consistency-token")) } });
+    const response = await fetch(`${gateway.url}${String(uploaded.body.url)}`, {
+      headers: {
+        ...authHeaders(user),
+        range: "bytes=0-7",
+        "x-consistency-token": String(uploaded.headers.get("x-consistency-token")),
+      },
+    });
     expect(response.status).toBe(206);
     expect(Buffer.from(await response.arrayBuffer()).toString("latin1")).toBe("%PDF-1.7");
     // Through a share link too: /s/ goes to the query nodes, which serve the file without credentials.
     const link = await user.post(`/pages/${String(page.body.id)}/share-links`, {});
     expect(link.status).toBe(201);
-    const shared = await fetch(`${gateway.url}${new URL(String(link.body.url), gateway.url).pathname}/attachments/${String(uploaded.body.id)}`, { headers: { range: "bytes=0-7" } });
+    const shared = await fetch(
+      `${gateway.url}${new URL(String(link.body.url), gateway.url).pathname}/attachments/${String(uploaded.body.id)}`,
+      { headers: { range: "bytes=0-7" } },
+    );
     expect(shared.status).toBe(206);
     expect(Buffer.from(await shared.arrayBuffer()).toString("latin1")).toBe("%PDF-1.7");
   });
@@ -163,8 +207,14 @@ describe.skipIf(unavailable !== null)("the nginx gateway in front of the split s
     const nowhere = "http://127.0.0.1:9";
     const orphan = await startGateway({ commandApi: nowhere, queryApis: [nowhere] });
     try {
-      for (const [method, path] of [["GET", "/api/v1/pages"], ["POST", "/api/v1/pages"]] as const) {
-        const answer = await fetch(`${orphan.url}${path}`, { method, ...(method === "POST" ? { body: "{}", headers: { "content-type": "application/json" } } : {}) });
+      for (const [method, path] of [
+        ["GET", "/api/v1/pages"],
+        ["POST", "/api/v1/pages"],
+      ] as const) {
+        const answer = await fetch(`${orphan.url}${path}`, {
+          method,
+          ...(method === "POST" ? { body: "{}", headers: { "content-type": "application/json" } } : {}),
+        });
         expect(answer.status, `${method} ${path}`).toBe(502);
         expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
         expect(await answer.json()).toEqual({ error: { code: "unavailable", message: expect.any(String) } });

@@ -24,8 +24,13 @@ async function addToGroup(owner: Client, groupId: string, member: TestUser): Pro
   expect(reply.status).toBe(200);
 }
 
-const grantGroup = (client: Client, entityType: "page" | "folder", entityId: string, groupId: string, permission = "view") =>
-  client.post(`/shares/entity/${entityType}/${entityId}/grants`, { groupId, permission });
+const grantGroup = (
+  client: Client,
+  entityType: "page" | "folder",
+  entityId: string,
+  groupId: string,
+  permission = "view",
+) => client.post(`/shares/entity/${entityType}/${entityId}/grants`, { groupId, permission });
 
 /** An owner with a group holding one member, and an outsider. */
 async function team() {
@@ -49,7 +54,9 @@ describe("groups", () => {
     const members = await member.get(`/groups/${groupId}/members`);
     expect(members.status).toBe(200);
     expect(members.body.data).toMatchObject([{ userId: member.id, email: null }]);
-    expect((await owner.get(`/groups/${groupId}/members`)).body.data).toMatchObject([{ userId: member.id, email: member.email }]);
+    expect((await owner.get(`/groups/${groupId}/members`)).body.data).toMatchObject([
+      { userId: member.id, email: member.email },
+    ]);
   });
 
   it("a group's name and members are 404 to a non-member, exactly as a group that does not exist", async () => {
@@ -140,7 +147,9 @@ describe("groups", () => {
   it("the highest of a person's own grant and their group's wins", async () => {
     const { owner, member, groupId } = await team();
     const pageId = await createPage(owner);
-    expect((await owner.post(`/shares/entity/page/${pageId}/grants`, { email: member.email, permission: "comment" })).status).toBe(200);
+    expect(
+      (await owner.post(`/shares/entity/page/${pageId}/grants`, { email: member.email, permission: "comment" })).status,
+    ).toBe(200);
     expect((await grantGroup(owner, "page", pageId, groupId, "edit")).status).toBe(200);
     expect((await member.get(`/pages/${pageId}`)).body.permission).toBe("edit");
     expect((await owner.delete(`/shares/entity/page/${pageId}/groups/${groupId}`)).status).toBe(204);
@@ -151,7 +160,9 @@ describe("groups", () => {
     const { owner, member, groupId } = await team();
     const pageId = await createPage(owner);
     const sharer = await server.registered("sharer");
-    expect((await owner.post(`/shares/entity/page/${pageId}/grants`, { email: sharer.email, permission: "admin" })).status).toBe(200);
+    expect(
+      (await owner.post(`/shares/entity/page/${pageId}/grants`, { email: sharer.email, permission: "admin" })).status,
+    ).toBe(200);
     expect((await grantGroup(owner, "page", pageId, groupId)).status).toBe(200);
     const ownersView = await owner.get(`/shares/entity/page/${pageId}`);
     expect(ownersView.body.groupGrants).toMatchObject([{ groupId, name: "Editors", permission: "view" }]);
@@ -181,7 +192,12 @@ describe("groups", () => {
     const email = unknownAddress("grouped");
     const invited = await owner.post(`/groups/${groupId}/members`, { email });
     expect(invited.status).toBe(202);
-    expect(invited.body.invitation).toMatchObject({ targetType: "group", targetId: groupId, permission: "member", email });
+    expect(invited.body.invitation).toMatchObject({
+      targetType: "group",
+      targetId: groupId,
+      permission: "member",
+      email,
+    });
     const newcomer = await server.signIn("newcomer", { email });
     expect((await newcomer.get(`/pages/${pageId}`)).status).toBe(200);
     expect((await newcomer.get(`/groups/${groupId}`)).body).toMatchObject({ memberCount: 2 });
@@ -230,10 +246,12 @@ describe("history of grants to groups", () => {
     const history = await owner.get(`/pages/${pageId}/history`);
     expect(history.status).toBe(200);
     const changes = (history.body.data as Array<{ changes: { kind: string } }>).map((entry) => entry.changes);
-    expect(changes).toEqual(expect.arrayContaining([
-      { kind: "group_grant", groupId, permission: "edit", previousPermission: null },
-      { kind: "group_revoke", groupId, previousPermission: "edit" },
-    ]));
+    expect(changes).toEqual(
+      expect.arrayContaining([
+        { kind: "group_grant", groupId, permission: "edit", previousPermission: null },
+        { kind: "group_revoke", groupId, previousPermission: "edit" },
+      ]),
+    );
     expect(history.text).not.toContain(member.id);
     expect(history.text).not.toContain("Editors");
   });

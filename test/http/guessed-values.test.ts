@@ -22,19 +22,28 @@ describe("what the log holds of a request", () => {
     const key = randomUUID();
     const path = `/api/v1/shares/entity/page/${pageId}/grants`;
     const body = { email: "guessed.invitee@example.com", permission: "view" };
-    const shared = await ann.call("POST", path.replace("/api/v1", ""), { json: body, headers: { "idempotency-key": key } });
+    const shared = await ann.call("POST", path.replace("/api/v1", ""), {
+      json: body,
+      headers: { "idempotency-key": key },
+    });
     expect(shared.status, shared.text).toBe(202);
-    const { events } = await file.server.internals.eventStore.read(idempotencyStream(idempotencyKeyHash(userIdSchema.parse(ann.id), key)));
+    const { events } = await file.server.internals.eventStore.read(
+      idempotencyStream(idempotencyKeyHash(userIdSchema.parse(ann.id), key)),
+    );
     const recorded = events.map((event) => (event.data as { fingerprint?: unknown }).fingerprint);
     expect(recorded.length).toBeGreaterThan(0);
-    const guess = createHash("sha256").update(canonicalJson(["POST", path, body])).digest("hex");
+    const guess = createHash("sha256")
+      .update(canonicalJson(["POST", path, body]))
+      .digest("hex");
     for (const fingerprint of recorded) expect(String(fingerprint)).not.toContain(guess);
   });
 
   it("an imported page's id does not confirm a guessed note path", async () => {
     const bob = await file.server.registered("bob");
     const key = "import-2026-11";
-    const imported = await importVault(bob, [{ path: "Diagnosis/Hypochondria-notes.md", content: "private" }], { "idempotency-key": key });
+    const imported = await importVault(bob, [{ path: "Diagnosis/Hypochondria-notes.md", content: "private" }], {
+      "idempotency-key": key,
+    });
     expect(imported.status, imported.text).toBe(201);
     const [page] = await resolve(bob, "Hypochondria-notes");
     const guess = derivedId(`${bob.id}\n${key}`, "page", "Diagnosis/Hypochondria-notes.md");

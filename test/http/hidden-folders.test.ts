@@ -39,7 +39,8 @@ function expectNothingOf(reply: Reply, secretId: string, what: string): void {
 
 const dataOf = (reply: Reply): Item[] => reply.body.data as Item[];
 const byId = (items: Item[], id: string): Item | undefined => items.find((item) => item.id === id);
-const frontmatterLine = (document: string, key: string): string | undefined => document.split("\n").find((line) => line.startsWith(`${key}: `));
+const frontmatterLine = (document: string, key: string): string | undefined =>
+  document.split("\n").find((line) => line.startsWith(`${key}: `));
 const firstPosition = async (client: Client, pageId: string): Promise<string> => {
   const history = await client.get(`/pages/${pageId}/history?order=asc&limit=1`);
   return String((history.body.data as Array<{ position: string }>)[0]?.position);
@@ -94,7 +95,11 @@ describe("a grantee inside a folder they cannot see", () => {
     expectNothingOf(list, secret, "GET /pages");
 
     const search = await bob.get(`/search?q=${word}`);
-    expect(dataOf(search).map((hit) => [hit.id, hit.parentId, hit.folderPath]).sort()).toEqual(
+    expect(
+      dataOf(search)
+        .map((hit) => [hit.id, hit.parentId, hit.folderPath])
+        .sort(),
+    ).toEqual(
       [
         [memo, null, ""],
         [plan, deals, "Deals"],
@@ -107,14 +112,18 @@ describe("a grantee inside a folder they cannot see", () => {
     expect(dataOf(resolved).map((hit) => [hit.id, hit.parentId, hit.folderPath])).toEqual([[memo, null, ""]]);
     expectNothingOf(resolved, secret, "GET /pages/resolve");
     // The path filter compares with the path the caller is shown: the hidden name matches nothing.
-    const bySecretPath = await bob.get(`/pages/resolve?title=${encodeURIComponent(memoTitle)}&folderPath=${encodeURIComponent(SECRET)}`);
+    const bySecretPath = await bob.get(
+      `/pages/resolve?title=${encodeURIComponent(memoTitle)}&folderPath=${encodeURIComponent(SECRET)}`,
+    );
     expect(dataOf(bySecretPath)).toEqual([]);
     const atRoot = await bob.get(`/pages/resolve?title=${encodeURIComponent(memoTitle)}&folderPath=`);
     expect(dataOf(atRoot).map((hit) => hit.id)).toEqual([memo]);
     const planTitle = `Plan ${word}`;
     const inDeals = await bob.get(`/pages/resolve?title=${encodeURIComponent(planTitle)}&folderPath=Deals`);
     expect(dataOf(inDeals).map((hit) => hit.id)).toEqual([plan]);
-    const bySecretDeals = await bob.get(`/pages/resolve?title=${encodeURIComponent(planTitle)}&folderPath=${encodeURIComponent(`${SECRET}/Deals`)}`);
+    const bySecretDeals = await bob.get(
+      `/pages/resolve?title=${encodeURIComponent(planTitle)}&folderPath=${encodeURIComponent(`${SECRET}/Deals`)}`,
+    );
     expect(dataOf(bySecretDeals)).toEqual([]);
   });
 
@@ -136,7 +145,10 @@ describe("a grantee inside a folder they cannot see", () => {
     expect(renamed.body.parentId).toBeNull();
     expectNothingOf(renamed, secret, "PATCH /pages/{id}");
 
-    const replaced = await bob.call("PUT", `/pages/${memo}/content`, { body: "new words", headers: { "content-type": "text/markdown", "if-match": "*" } });
+    const replaced = await bob.call("PUT", `/pages/${memo}/content`, {
+      body: "new words",
+      headers: { "content-type": "text/markdown", "if-match": "*" },
+    });
     expect(replaced.status).toBe(200);
     expectNothingOf(replaced, secret, "PUT /pages/{id}/content");
 
@@ -204,7 +216,8 @@ describe("history and the change feed name only folders the caller can view", ()
     return { ann, bob, first, second, page };
   }
 
-  const changesOf = (items: Described[], type: string) => items.filter((item) => item.type === type).map((item) => item.changes);
+  const changesOf = (items: Described[], type: string) =>
+    items.filter((item) => item.type === type).map((item) => item.changes);
   const expectNoId = (text: string, ids: string[], what: string) => {
     for (const id of ids) expect(text, what).not.toContain(id);
   };
@@ -237,7 +250,9 @@ describe("history and the change feed name only folders the caller can view", ()
 
     const folderHistory = await bob.get(`/folders/${deals}/history?order=asc`);
     expect(folderHistory.status).toBe(200);
-    expect(changesOf(folderHistory.body.data as Described[], "FolderCreated")).toEqual([expect.objectContaining({ kind: "created", parentId: null })]);
+    expect(changesOf(folderHistory.body.data as Described[], "FolderCreated")).toEqual([
+      expect.objectContaining({ kind: "created", parentId: null }),
+    ]);
     expectNoId(folderHistory.text, [second], "GET /folders/{id}/history");
   });
 
@@ -246,13 +261,16 @@ describe("history and the change feed name only folders the caller can view", ()
     const bobs = await SseStream.open(`${server.url}/api/v1/changes?after=0`, bob.credentials);
     const anns = await SseStream.open(`${server.url}/api/v1/changes?after=0`, ann.credentials);
     try {
-      const ofPage = (stream: SseStream) => stream.changes().filter((change) => change.entity.id === page) as Described[];
+      const ofPage = (stream: SseStream) =>
+        stream.changes().filter((change) => change.entity.id === page) as Described[];
       await bobs.until(() => ofPage(bobs).some((change) => change.type === "PageMoved"));
       expect((await ann.post(`/pages/${page}/move`, { parentId: first })).status).toBe(200);
       await bobs.until(() => changesOf(ofPage(bobs), "PageMoved").length === 2);
       await anns.until(() => changesOf(ofPage(anns), "PageMoved").length === 2);
 
-      expect(changesOf(ofPage(bobs), "PageCreated")).toEqual([expect.objectContaining({ kind: "created", parentId: null })]);
+      expect(changesOf(ofPage(bobs), "PageCreated")).toEqual([
+        expect.objectContaining({ kind: "created", parentId: null }),
+      ]);
       expect(changesOf(ofPage(bobs), "PageMoved")).toEqual([
         { kind: "moved", from: null, to: null },
         { kind: "moved", from: null, to: null },

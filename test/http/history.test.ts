@@ -25,7 +25,10 @@ async function etag(client: Client, pageId: string): Promise<string> {
 }
 
 async function putContent(client: Client, pageId: string, markdown: string) {
-  return client.call("PUT", `/pages/${pageId}/content`, { json: { markdown }, headers: { "if-match": await etag(client, pageId) } });
+  return client.call("PUT", `/pages/${pageId}/content`, {
+    json: { markdown },
+    headers: { "if-match": await etag(client, pageId) },
+  });
 }
 
 /** A page created, renamed and edited by its owner: its history positions in order. */
@@ -47,7 +50,13 @@ describe("page history", () => {
     expect(items.map((item) => item.type)).toEqual(["PageCreated", "PageRenamed", "PageContentReplaced"]);
     expect(items[0]?.actor).toEqual({ id: owner.id, name: "Olive Owner" });
     expect(items[1]?.changes).toEqual({ kind: "title", from: "Draft", to: "Plan" });
-    expect(items[2]?.changes).toEqual({ kind: "content", sizeBefore: 8, sizeAfter: 15, linesAdded: 2, linesRemoved: 1 });
+    expect(items[2]?.changes).toEqual({
+      kind: "content",
+      sizeBefore: 8,
+      sizeAfter: 15,
+      linesAdded: 2,
+      linesRemoved: 1,
+    });
     expect(reply.body.nextCursor).toBeNull();
   });
 
@@ -59,7 +68,11 @@ describe("page history", () => {
     expect((await agent.patch(`/pages/${pageId}`, { title: "Plan" })).status).toBe(200);
     const items = itemsOf((await owner.get(`/pages/${pageId}/history?order=asc`)).body);
     expect(items[0]?.actor).toEqual({ id: owner.id, name: "Olive Owner" });
-    expect(items[1]?.actor).toEqual({ id: owner.id, name: "Olive Owner", token: { id: created.body.id, name: "research agent" } });
+    expect(items[1]?.actor).toEqual({
+      id: owner.id,
+      name: "Olive Owner",
+      token: { id: created.body.id, name: "research agent" },
+    });
   });
 
   it("is newest first by default and pages with a cursor without repeating or skipping", async () => {
@@ -89,7 +102,8 @@ describe("page history", () => {
     const owner = await server.registered("owner");
     const stranger = await server.registered("stranger");
     const pageId = await createPage(owner);
-    for (let i = 0; i < 20; i += 1) expect((await owner.patch(`/pages/${pageId}`, { title: `v${i}` })).status).toBe(200);
+    for (let i = 0; i < 20; i += 1)
+      expect((await owner.patch(`/pages/${pageId}`, { title: `v${i}` })).status).toBe(200);
     const missing = await stranger.get(`/pages/${randomUUID()}/history?limit=1`);
     const existing = await stranger.get(`/pages/${pageId}/history?limit=1`);
     expect(missing.status).toBe(404);
@@ -110,7 +124,13 @@ describe("page history", () => {
     const seenByAdmin = await admin.get(`/pages/${pageId}/history?order=asc`);
     const grants = itemsOf(seenByAdmin.body).filter((item) => item.type === "AccessGranted");
     expect(grants.map((item) => item.changes)).toEqual([
-      { kind: "grant", user: { id: viewer.id, name: "Vera Viewer" }, permission: "view", previousPermission: null, viaInvitation: false },
+      {
+        kind: "grant",
+        user: { id: viewer.id, name: "Vera Viewer" },
+        permission: "view",
+        previousPermission: null,
+        viaInvitation: false,
+      },
       expect.objectContaining({ kind: "grant", permission: "admin" }),
     ]);
     const token = await owner.post("/tokens", { name: "script", scopes: ["pages:read"] });
@@ -135,7 +155,11 @@ describe("page history", () => {
     await share(owner, "page", pageId, ann.email, "edit");
     expect((await owner.delete(`/shares/entity/page/${pageId}/grants/${ann.id}`)).status).toBeLessThan(300);
     const items = itemsOf((await owner.get(`/pages/${pageId}/history`)).body);
-    expect(items[0]?.changes).toEqual({ kind: "revoke", user: { id: ann.id, name: "ann" }, previousPermission: "edit" });
+    expect(items[0]?.changes).toEqual({
+      kind: "revoke",
+      user: { id: ann.id, name: "ann" },
+      previousPermission: "edit",
+    });
   });
 });
 
@@ -149,7 +173,13 @@ describe("folder history", () => {
     const reply = await owner.get(`/folders/${folderId}/history?order=asc`);
     expect(reply.status).toBe(200);
     expect(itemsOf(reply.body).map((item) => item.changes.kind)).toEqual(["created", "grant"]);
-    expect(itemsOf(reply.body)[0]?.changes).toEqual({ kind: "created", title: "Projects", icon: null, parentId: null, size: 0 });
+    expect(itemsOf(reply.body)[0]?.changes).toEqual({
+      kind: "created",
+      title: "Projects",
+      icon: null,
+      parentId: null,
+      size: 0,
+    });
     const seenByAnn = await ann.get(`/folders/${folderId}/history`);
     expect(itemsOf(seenByAnn.body).map((item) => item.changes.kind)).toEqual(["created"]);
     expect((await stranger.get(`/folders/${folderId}/history`)).status).toBe(404);
@@ -163,17 +193,23 @@ describe("history of moves and folder changes", () => {
     const to = await createFolder(owner, { name: "To" });
     const pageId = await createPage(owner, { title: "Travelling", parentId: from });
     expect((await owner.post(`/pages/${pageId}/move`, { parentId: to })).status).toBe(200);
-    const pageChanges = itemsOf((await owner.get(`/pages/${pageId}/history?order=asc`)).body).map((item) => item.changes);
+    const pageChanges = itemsOf((await owner.get(`/pages/${pageId}/history?order=asc`)).body).map(
+      (item) => item.changes,
+    );
     expect(pageChanges.at(-1)).toEqual({ kind: "moved", from, to });
 
     expect((await owner.patch(`/folders/${from}`, { name: "Origin", icon: "📦" })).status).toBe(200);
     expect((await owner.post(`/folders/${from}/move`, { parentId: to })).status).toBe(200);
-    const folderChanges = itemsOf((await owner.get(`/folders/${from}/history?order=asc`)).body).map((item) => item.changes);
-    expect(folderChanges).toEqual(expect.arrayContaining([
-      { kind: "title", from: "From", to: "Origin" },
-      { kind: "icon", from: null, to: "📦" },
-      { kind: "moved", from: null, to },
-    ]));
+    const folderChanges = itemsOf((await owner.get(`/folders/${from}/history?order=asc`)).body).map(
+      (item) => item.changes,
+    );
+    expect(folderChanges).toEqual(
+      expect.arrayContaining([
+        { kind: "title", from: "From", to: "Origin" },
+        { kind: "icon", from: null, to: "📦" },
+        { kind: "moved", from: null, to },
+      ]),
+    );
   });
 });
 
@@ -210,7 +246,9 @@ describe("reading a page as of an instant", () => {
     const beforeDeletion = await owner.get(`/pages/${pageId}/content?at=${positions[2]}`);
     expect(beforeDeletion.status).toBe(200);
     expect(beforeDeletion.text.endsWith("one\nthree\nfour\n")).toBe(true);
-    const future = await owner.get(`/pages/${pageId}?at=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`);
+    const future = await owner.get(
+      `/pages/${pageId}?at=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`,
+    );
     expect(future.status).toBe(400);
     expect(future.body.error?.code).toBe("validation_failed");
     expect((await owner.get(`/pages/${pageId}?at=99999999999`)).status).toBe(400);
@@ -233,15 +271,29 @@ describe("restoring a page", () => {
   it("makes title, icon and content those of the instant as a new change, keeping history", async () => {
     const owner = await server.registered("owner");
     const { pageId, positions } = await editedPage(owner);
-    const reply = await owner.call("POST", `/pages/${pageId}/restore`, { json: { at: positions[0] }, headers: { "if-match": await etag(owner, pageId) } });
+    const reply = await owner.call("POST", `/pages/${pageId}/restore`, {
+      json: { at: positions[0] },
+      headers: { "if-match": await etag(owner, pageId) },
+    });
     expect(reply.status).toBe(200);
     expect(reply.text.endsWith("---\none\ntwo\n")).toBe(true);
     expect(reply.headers.get("etag")).toBe(`"${pageId}.3"`);
     expect((await owner.get(`/pages/${pageId}`)).body.title).toBe("Draft");
     const items = itemsOf((await owner.get(`/pages/${pageId}/history?order=asc`)).body);
-    expect(items.map((item) => item.type)).toEqual(["PageCreated", "PageRenamed", "PageContentReplaced", "PageRestored"]);
-    expect(items[3]?.changes).toMatchObject({ kind: "restored", restoredFrom: positions[0], title: { from: "Plan", to: "Draft" } });
-    expect((await owner.get(`/pages/${pageId}/content?at=${positions[2]}`)).text.endsWith("one\nthree\nfour\n")).toBe(true);
+    expect(items.map((item) => item.type)).toEqual([
+      "PageCreated",
+      "PageRenamed",
+      "PageContentReplaced",
+      "PageRestored",
+    ]);
+    expect(items[3]?.changes).toMatchObject({
+      kind: "restored",
+      restoredFrom: positions[0],
+      title: { from: "Plan", to: "Draft" },
+    });
+    expect((await owner.get(`/pages/${pageId}/content?at=${positions[2]}`)).text.endsWith("one\nthree\nfour\n")).toBe(
+      true,
+    );
   });
 
   it("needs If-Match naming the current revision: 428 without it, 412 with a stale one", async () => {
@@ -249,7 +301,10 @@ describe("restoring a page", () => {
     const { pageId, positions } = await editedPage(owner);
     const missing = await owner.post(`/pages/${pageId}/restore`, { at: positions[0] });
     expect(missing.status).toBe(428);
-    const stale = await owner.call("POST", `/pages/${pageId}/restore`, { json: { at: positions[0] }, headers: { "if-match": `"${pageId}.0"` } });
+    const stale = await owner.call("POST", `/pages/${pageId}/restore`, {
+      json: { at: positions[0] },
+      headers: { "if-match": `"${pageId}.0"` },
+    });
     expect(stale.status).toBe(412);
     expect(stale.body.error?.code).toBe("precondition_failed");
     expect((await owner.get(`/pages/${pageId}`)).body.title).toBe("Plan");
@@ -267,9 +322,15 @@ describe("restoring a page", () => {
     expect((await stranger.call("POST", `/pages/${pageId}/restore`, body)).status).toBe(404);
     const readOnly = await server.tokenClient(owner, ["pages:read"]);
     expect((await readOnly.call("POST", `/pages/${pageId}/restore`, body)).status).toBe(403);
-    const early = await owner.call("POST", `/pages/${pageId}/restore`, { json: { at: String(Number(positions[0]) - 1) }, headers });
+    const early = await owner.call("POST", `/pages/${pageId}/restore`, {
+      json: { at: String(Number(positions[0]) - 1) },
+      headers,
+    });
     expect(early.status).toBe(400);
-    const future = await owner.call("POST", `/pages/${pageId}/restore`, { json: { at: new Date(Date.now() + 3_600_000).toISOString() }, headers });
+    const future = await owner.call("POST", `/pages/${pageId}/restore`, {
+      json: { at: new Date(Date.now() + 3_600_000).toISOString() },
+      headers,
+    });
     expect(future.status).toBe(400);
   });
 });
@@ -280,12 +341,26 @@ describe("events stored in an older shape", () => {
     const pageId = await createPage(owner, { title: "Draft" });
     const { eventStore } = server.internals;
     const stream = `page-${pageId}`;
-    const metadata = { actorId: owner.id, correlationId: "old-shape", causationId: null, occurredAt: new Date().toISOString(), schemaVersion: 1 };
-    const { position } = await eventStore.append(stream, [{ id: randomUUID(), type: "PageRenamed", data: { pageId, title: "Old shape" }, metadata }], 0);
+    const metadata = {
+      actorId: owner.id,
+      correlationId: "old-shape",
+      causationId: null,
+      occurredAt: new Date().toISOString(),
+      schemaVersion: 1,
+    };
+    const { position } = await eventStore.append(
+      stream,
+      [{ id: randomUUID(), type: "PageRenamed", data: { pageId, title: "Old shape" }, metadata }],
+      0,
+    );
     const consistency = { "x-consistency-token": String(position) };
     expect((await owner.get(`/pages/${pageId}`, consistency)).body.title).toBe("Old shape");
     const items = itemsOf((await owner.get(`/pages/${pageId}/history`, consistency)).body);
-    expect(items[0]).toMatchObject({ type: "PageRenamed", position: String(position), changes: { kind: "title", from: "Draft", to: "Old shape" } });
+    expect(items[0]).toMatchObject({
+      type: "PageRenamed",
+      position: String(position),
+      changes: { kind: "title", from: "Draft", to: "Old shape" },
+    });
     expect((await owner.get(`/pages/${pageId}?at=${position}`)).body.title).toBe("Old shape");
     const { events } = await eventStore.read(stream);
     expect(events[1]?.data).toEqual({ pageId, title: "Old shape" });

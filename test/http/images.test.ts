@@ -5,7 +5,14 @@ import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { imageStream } from "../../shared/images/image.decider.ts";
-import { gifWithCorruptLastFrame, makeImage, pngOfExactly, upload, worstCasePng, type ImageKind } from "../support/images.ts";
+import {
+  gifWithCorruptLastFrame,
+  makeImage,
+  pngOfExactly,
+  upload,
+  worstCasePng,
+  type ImageKind,
+} from "../support/images.ts";
 import { TestServer, type Client, type TestUser } from "../support/server.ts";
 import { createPage, share } from "../support/workspace-builders.ts";
 
@@ -25,16 +32,26 @@ async function ownerWithPage(): Promise<{ owner: TestUser; pageId: string }> {
   return { owner, pageId: await createPage(owner) };
 }
 
-async function imageBytes(client: Client, url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
+async function imageBytes(
+  client: Client,
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
   const credentials = client.credentials;
   const auth: Record<string, string> =
-    credentials && "bearer" in credentials ? { authorization: `Bearer ${credentials.bearer}` } : credentials ? { cookie: `app-auth.session_token=${credentials.cookie}` } : {};
+    credentials && "bearer" in credentials
+      ? { authorization: `Bearer ${credentials.bearer}` }
+      : credentials
+        ? { cookie: `app-auth.session_token=${credentials.cookie}` }
+        : {};
   const response = await fetch(`${server.url}${url}`, { headers: { ...auth, ...headers } });
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
 async function blobFiles(): Promise<string[]> {
-  return (await readdir(join(server.dataDir, "blobs"), { withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name);
+  return (await readdir(join(server.dataDir, "blobs"), { withFileTypes: true }))
+    .filter((entry) => entry.isFile())
+    .map((entry) => entry.name);
 }
 
 describe("POST /pages/{pageId}/images", () => {
@@ -44,41 +61,56 @@ describe("POST /pages/{pageId}/images", () => {
     ["gif", "image/gif", "gif"],
     ["webp", "image/webp", "webp"],
   ];
-  it.each(kinds)("accepts a %s image and answers its record, typed from the bytes", async (kind, mimeType, extension) => {
-    const { owner, pageId } = await ownerWithPage();
-    const bytes = await makeImage(kind, 64, 48);
-    // The declared type and the name say otherwise: neither is believed.
-    const reply = await upload(owner, pageId, { file: { bytes, name: "holiday photo.bin", type: "text/plain" }, alt: "A photo" });
-    expect(reply.status, reply.text).toBe(201);
-    const id = String(reply.body.id);
-    expect(reply.body).toEqual({
-      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
-      url: `/api/v1/images/${id}`,
-      markdown: `![A photo](/api/v1/images/${id})`,
-      filename: `${id}.${extension}`,
-      originalName: "holiday photo.bin",
-      mimeType,
-      size: bytes.length,
-      width: 64,
-      height: 48,
-    });
-    expect(reply.headers.get("x-consistency-token")).toMatch(/^\d+$/);
+  it.each(kinds)(
+    "accepts a %s image and answers its record, typed from the bytes",
+    async (kind, mimeType, extension) => {
+      const { owner, pageId } = await ownerWithPage();
+      const bytes = await makeImage(kind, 64, 48);
+      // The declared type and the name say otherwise: neither is believed.
+      const reply = await upload(owner, pageId, {
+        file: { bytes, name: "holiday photo.bin", type: "text/plain" },
+        alt: "A photo",
+      });
+      expect(reply.status, reply.text).toBe(201);
+      const id = String(reply.body.id);
+      expect(reply.body).toEqual({
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        url: `/api/v1/images/${id}`,
+        markdown: `![A photo](/api/v1/images/${id})`,
+        filename: `${id}.${extension}`,
+        originalName: "holiday photo.bin",
+        mimeType,
+        size: bytes.length,
+        width: 64,
+        height: 48,
+      });
+      expect(reply.headers.get("x-consistency-token")).toMatch(/^\d+$/);
 
-    const served = await imageBytes(owner, `/api/v1/images/${id}`);
-    expect(served.status).toBe(200);
-    expect(served.bytes.equals(bytes)).toBe(true);
-    expect(served.headers.get("content-type")).toBe(mimeType);
-    expect(served.headers.get("etag")).toBe(`"${sha256(bytes)}"`);
-    expect(served.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(served.headers.get("cache-control")).toBe("private, max-age=31536000, immutable");
-  });
+      const served = await imageBytes(owner, `/api/v1/images/${id}`);
+      expect(served.status).toBe(200);
+      expect(served.bytes.equals(bytes)).toBe(true);
+      expect(served.headers.get("content-type")).toBe(mimeType);
+      expect(served.headers.get("etag")).toBe(`"${sha256(bytes)}"`);
+      expect(served.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(served.headers.get("cache-control")).toBe("private, max-age=31536000, immutable");
+    },
+  );
 
   it("refuses what is not an accepted image, whatever its name says: 415", async () => {
     const { owner, pageId } = await ownerWithPage();
     const text = Buffer.from("just some text, not a picture\n");
-    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>');
-    const tiff = await sharp({ create: { width: 8, height: 8, channels: 3, background: "red" } }).tiff().toBuffer();
-    for (const [bytes, name] of [[text, "photo.png"], [svg, "drawing.svg"], [tiff, "scan.tiff"], [Buffer.alloc(0), "empty.png"]] as const) {
+    const svg = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>',
+    );
+    const tiff = await sharp({ create: { width: 8, height: 8, channels: 3, background: "red" } })
+      .tiff()
+      .toBuffer();
+    for (const [bytes, name] of [
+      [text, "photo.png"],
+      [svg, "drawing.svg"],
+      [tiff, "scan.tiff"],
+      [Buffer.alloc(0), "empty.png"],
+    ] as const) {
       const reply = await upload(owner, pageId, { file: { bytes, name, type: "image/png" }, alt: "x" });
       expect(reply.status, name).toBe(415);
       expect(reply.body.error?.code).toBe("unsupported_media_type");
@@ -98,15 +130,29 @@ describe("POST /pages/{pageId}/images", () => {
 
   it("decodes every frame of an animated GIF: a damaged last frame is refused with 415", async () => {
     const { owner, pageId } = await ownerWithPage();
-    const reply = await upload(owner, pageId, { file: { bytes: await gifWithCorruptLastFrame(), name: "anim.gif" }, alt: "x" });
+    const reply = await upload(owner, pageId, {
+      file: { bytes: await gifWithCorruptLastFrame(), name: "anim.gif" },
+      alt: "x",
+    });
     expect(reply.status, reply.text).toBe(415);
-    expect(reply.body.error).toEqual({ code: "unsupported_media_type", message: expect.stringMatching(/truncated or corrupt/) });
+    expect(reply.body.error).toEqual({
+      code: "unsupported_media_type",
+      message: expect.stringMatching(/truncated or corrupt/),
+    });
   });
 
   it("accepts an intact animated GIF and records the size of one frame", async () => {
     const { owner, pageId } = await ownerWithPage();
-    const frames = await Promise.all([20, 200].map((red) => sharp({ create: { width: 40, height: 30, channels: 3, background: { r: red, g: 0, b: 0 } } }).png().toBuffer()));
-    const gif = await sharp(frames, { join: { animated: true } }).gif().toBuffer();
+    const frames = await Promise.all(
+      [20, 200].map((red) =>
+        sharp({ create: { width: 40, height: 30, channels: 3, background: { r: red, g: 0, b: 0 } } })
+          .png()
+          .toBuffer(),
+      ),
+    );
+    const gif = await sharp(frames, { join: { animated: true } })
+      .gif()
+      .toBuffer();
     const reply = await upload(owner, pageId, { file: { bytes: gif, name: "anim.gif" }, alt: "x" });
     expect(reply.status, reply.text).toBe(201);
     expect(reply.body).toMatchObject({ mimeType: "image/gif", width: 40, height: 30 });
@@ -115,7 +161,11 @@ describe("POST /pages/{pageId}/images", () => {
   it("answers each of 8 concurrent uploads of 100 megapixels (10000×9999 RGBA, about 400 KB)", async () => {
     const { owner, pageId } = await ownerWithPage();
     const png = await worstCasePng();
-    const replies = await Promise.all(Array.from({ length: 8 }, (_, index) => upload(owner, pageId, { file: { bytes: png, name: `big-${index}.png` }, alt: "big" })));
+    const replies = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        upload(owner, pageId, { file: { bytes: png, name: `big-${index}.png` }, alt: "big" }),
+      ),
+    );
     for (const reply of replies) {
       expect(reply.status, reply.text).toBe(201);
       expect(reply.body).toMatchObject({ mimeType: "image/png", width: 10_000, height: 9_999, size: png.length });
@@ -146,7 +196,11 @@ describe("POST /pages/{pageId}/images", () => {
         host: "127.0.0.1",
         method: "POST",
         path: `/api/v1/pages/${pageId}/images`,
-        headers: { cookie: `app-auth.session_token=${cookie}`, "content-type": "multipart/form-data; boundary=x", "content-length": String(200 * 1024 * 1024) },
+        headers: {
+          cookie: `app-auth.session_token=${cookie}`,
+          "content-type": "multipart/form-data; boundary=x",
+          "content-length": String(200 * 1024 * 1024),
+        },
       });
       sent.on("response", (response) => {
         let body = "";
@@ -162,7 +216,9 @@ describe("POST /pages/{pageId}/images", () => {
       sent.flushHeaders();
     });
     expect(answer.status).toBe(413);
-    expect(JSON.parse(answer.body)).toEqual({ error: { code: "payload_too_large", message: expect.stringContaining("10 MB") } });
+    expect(JSON.parse(answer.body)).toEqual({
+      error: { code: "payload_too_large", message: expect.stringContaining("10 MB") },
+    });
   });
 
   it("needs both fields, as multipart/form-data: 400 for a missing one, 415 for JSON", async () => {
@@ -194,12 +250,17 @@ describe("POST /pages/{pageId}/images", () => {
     const url = `/api/v1/images/${String(reply.body.id)}`;
     expect(reply.body.markdown).toBe(`![x\\](javascript:alert(1)) \\!\\[y](${url})`);
     // Only the final `](` opens the link: every bracket before it is escaped.
-    expect(String(reply.body.markdown).replaceAll("\\]", "").indexOf("](")).toBe(String(reply.body.markdown).replaceAll("\\]", "").length - url.length - 3);
+    expect(String(reply.body.markdown).replaceAll("\\]", "").indexOf("](")).toBe(
+      String(reply.body.markdown).replaceAll("\\]", "").length - url.length - 3,
+    );
   });
 
   it("keeps only the last part of a sent file name and generates a safe one", async () => {
     const { owner, pageId } = await ownerWithPage();
-    const reply = await upload(owner, pageId, { file: { bytes: await makeImage("png"), name: "..\\..\\etc/passwd.png" }, alt: "x" });
+    const reply = await upload(owner, pageId, {
+      file: { bytes: await makeImage("png"), name: "..\\..\\etc/passwd.png" },
+      alt: "x",
+    });
     expect(reply.status).toBe(201);
     expect(reply.body.originalName).toBe("passwd.png");
     expect(reply.body.filename).toBe(`${String(reply.body.id)}.png`);
@@ -244,15 +305,30 @@ describe("Idempotency-Key on image upload", () => {
     expect(again.body).toEqual(first.body);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
 
-    const otherFile = await upload(owner, pageId, { file: { bytes: await makeImage("jpeg"), name: "a.jpg" }, alt: "x" }, { "idempotency-key": key });
+    const otherFile = await upload(
+      owner,
+      pageId,
+      { file: { bytes: await makeImage("jpeg"), name: "a.jpg" }, alt: "x" },
+      { "idempotency-key": key },
+    );
     expect(otherFile.status).toBe(422);
     expect(otherFile.body.error?.code).toBe("idempotency_key_mismatch");
-    const otherPage = await upload(owner, await createPage(owner), { file: { bytes, name: "a.jpg" }, alt: "x" }, { "idempotency-key": key });
+    const otherPage = await upload(
+      owner,
+      await createPage(owner),
+      { file: { bytes, name: "a.jpg" }, alt: "x" },
+      { "idempotency-key": key },
+    );
     expect(otherPage.status).toBe(422);
     // Keys belong to their caller: another user's same key is a new request.
     const editor = await server.registered("editor");
     await share(owner, "page", pageId, editor.email, "edit");
-    const theirs = await upload(editor, pageId, { file: { bytes, name: "a.jpg" }, alt: "x" }, { "idempotency-key": key });
+    const theirs = await upload(
+      editor,
+      pageId,
+      { file: { bytes, name: "a.jpg" }, alt: "x" },
+      { "idempotency-key": key },
+    );
     expect(theirs.status).toBe(201);
     expect(theirs.body.id).not.toBe(first.body.id);
   });
@@ -262,9 +338,16 @@ describe("Idempotency-Key on image upload", () => {
     const bytes = await makeImage("webp", 400, 300);
     const key = randomUUID();
     const before = (await blobFiles()).length;
-    const replies = await Promise.all(Array.from({ length: 6 }, () => upload(owner, pageId, { file: { bytes, name: "w.webp" }, alt: "w" }, { "idempotency-key": key })));
+    const replies = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        upload(owner, pageId, { file: { bytes, name: "w.webp" }, alt: "w" }, { "idempotency-key": key }),
+      ),
+    );
     const statuses = replies.map((reply) => reply.status);
-    expect(statuses.every((status) => status === 201 || status === 409), statuses.join(",")).toBe(true);
+    expect(
+      statuses.every((status) => status === 201 || status === 409),
+      statuses.join(","),
+    ).toBe(true);
     const created = replies.filter((reply) => reply.status === 201);
     expect(created.length).toBeGreaterThan(0);
     expect(new Set(created.map((reply) => reply.body.id)).size).toBe(1);
@@ -312,7 +395,10 @@ describe("GET /images/{imageId}", () => {
 describe("bytes without a record", () => {
   it("are removed when the server starts once they are an hour old; recorded bytes stay", async () => {
     const { owner, pageId } = await ownerWithPage();
-    const created = await upload(owner, pageId, { file: { bytes: await makeImage("png"), name: "kept.png" }, alt: "kept" });
+    const created = await upload(owner, pageId, {
+      file: { bytes: await makeImage("png"), name: "kept.png" },
+      alt: "kept",
+    });
     const kept = String(created.body.filename);
     const orphan = `${randomUUID()}.png`;
     const recentOrphan = `${randomUUID()}.png`;

@@ -18,7 +18,10 @@ it("an import reporting thousands of skipped files completes its key: the answer
   const ann = await server.registered("ann");
   // 4,000 files no note links (an import skips them), each with a long path: their reasons weigh about 3.5 MB together.
   const directory = "attachments-".padEnd(800, "x");
-  const skipped = Array.from({ length: 4_000 }, (_, index) => ({ path: `${directory}/file-${index}.txt`, content: "text" }));
+  const skipped = Array.from({ length: 4_000 }, (_, index) => ({
+    path: `${directory}/file-${index}.txt`,
+    content: "text",
+  }));
   const files = [{ path: "Kept.md", content: "The one note." }, ...skipped];
   const headers = { "idempotency-key": "big-import-1" };
 

@@ -13,7 +13,15 @@ beforeAll(async () => {
 });
 
 // JSON.stringify writes a lone surrogate as the escape \udXXX, so it reaches the server as sent.
-const refused = ["Bell\u0007", "Nul\u0000here", "Esc\u001b[31m", "C1\u0085", "\u200B\u200D\uFEFF", "   ", "Half \uD83D"];
+const refused = [
+  "Bell\u0007",
+  "Nul\u0000here",
+  "Esc\u001b[31m",
+  "C1\u0085",
+  "\u200B\u200D\uFEFF",
+  "   ",
+  "Half \uD83D",
+];
 
 describe("text fields", () => {
   it("refuses control characters, invisible-only text and lone surrogates in titles, names, icons and token names", async () => {
@@ -36,8 +44,13 @@ describe("text fields", () => {
       const reply = await ann.post(`/pages/${pageId}/comments`, { body: text, anchor: { quote: "quoted" } });
       expect(reply.status, JSON.stringify(text)).toBe(400);
     }
-    expect((await ann.post(`/pages/${pageId}/comments`, { body: "x", anchor: { quote: "Bell\u0007" } })).status).toBe(400);
-    const multiLine = await ann.post(`/pages/${pageId}/comments`, { body: "line one\n\tline two", anchor: { quote: "quoted\ttext" } });
+    expect((await ann.post(`/pages/${pageId}/comments`, { body: "x", anchor: { quote: "Bell\u0007" } })).status).toBe(
+      400,
+    );
+    const multiLine = await ann.post(`/pages/${pageId}/comments`, {
+      body: "line one\n\tline two",
+      anchor: { quote: "quoted\ttext" },
+    });
     expect(multiLine.status).toBe(201);
   });
 
@@ -57,7 +70,9 @@ describe("text fields", () => {
     expect(folder.status).toBe(201);
     const created = await ann.post("/pages", { title: "Path lookup", parentId: folder.body.id });
     const found = async (folderPath: string) => {
-      const reply = await ann.get(`/pages/resolve?title=${encodeURIComponent("Path lookup")}&folderPath=${encodeURIComponent(folderPath)}`);
+      const reply = await ann.get(
+        `/pages/resolve?title=${encodeURIComponent("Path lookup")}&folderPath=${encodeURIComponent(folderPath)}`,
+      );
       return (reply.body.data as Array<{ id: string }>).map((page) => page.id);
     };
     expect(await found("R\u00e9sum\u00e9s")).toEqual([created.body.id]);
@@ -76,12 +91,18 @@ describe("page markdown", () => {
       expect(replaced.body.error?.message).toMatch(/body\.markdown/);
       // A text body is UTF-8 on the wire, where a lone surrogate cannot travel (it arrives as U+FFFD).
       if (markdown.includes("\uD83D")) continue;
-      const asText = await ann.call("PUT", `/pages/${pageId}/content`, { body: markdown, headers: { "content-type": "text/markdown" } });
+      const asText = await ann.call("PUT", `/pages/${pageId}/content`, {
+        body: markdown,
+        headers: { "content-type": "text/markdown" },
+      });
       expect(asText.status).toBe(400);
       expect(asText.body.error?.message).toMatch(/body\.markdown/);
     }
     const etag = (await ann.get(`/pages/${pageId}/content`)).headers.get("etag") ?? "";
-    const kept = await ann.call("PUT", `/pages/${pageId}/content`, { body: "# Title\r\n\n\tindented\n", headers: { "content-type": "text/markdown", "if-match": etag } });
+    const kept = await ann.call("PUT", `/pages/${pageId}/content`, {
+      body: "# Title\r\n\n\tindented\n",
+      headers: { "content-type": "text/markdown", "if-match": etag },
+    });
     expect(kept.status, kept.text).toBe(200);
     expect(kept.text).toContain("# Title\r\n\n\tindented\n");
   });

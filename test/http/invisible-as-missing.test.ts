@@ -60,9 +60,11 @@ function everyRoute(client: Client, ids: Ids): Record<string, () => Promise<Repl
     "DELETE comment": () => client.delete(`/pages/${pageId}/comments/${commentId}`),
     "GET page shares": () => client.get(`/shares/entity/page/${pageId}`),
     "GET folder shares": () => client.get(`/shares/entity/folder/${folderId}`),
-    "POST page grant": () => client.post(`/shares/entity/page/${pageId}/grants`, { email: unknownAddress("x"), permission: "view" }),
+    "POST page grant": () =>
+      client.post(`/shares/entity/page/${pageId}/grants`, { email: unknownAddress("x"), permission: "view" }),
     "DELETE page grant": () => client.delete(`/shares/entity/page/${pageId}/grants/${granteeId}`),
-    "resend by email": () => client.post(`/shares/entity/page/${pageId}/invitations/by-email/${encodeURIComponent(invited)}/resend`),
+    "resend by email": () =>
+      client.post(`/shares/entity/page/${pageId}/invitations/by-email/${encodeURIComponent(invited)}/resend`),
     "resend invitation": () => client.post(`/shares/invitations/${invitationId}/resend`),
     "cancel invitation": () => client.delete(`/shares/invitations/${invitationId}`),
     "GET image": () => client.get(`/images/${imageId}`),
@@ -102,7 +104,11 @@ describe("an outsider", () => {
     const outsider = await server.registered("outsider");
     const real = await answers(outsider, things);
     // The entity is invisible, its children real; then the entity invisible with random children; then nothing real.
-    const randomChildren = await answers(outsider, { ...randomIds(), pageId: things.pageId, folderId: things.folderId });
+    const randomChildren = await answers(outsider, {
+      ...randomIds(),
+      pageId: things.pageId,
+      folderId: things.folderId,
+    });
     const nothingReal = await answers(outsider, randomIds());
     expect(real).toEqual(randomChildren);
     expect(real).toEqual(nothingReal);
@@ -129,7 +135,11 @@ describe("a viewer of the page", () => {
     const viewer = await server.registered("viewer");
     await grantOnPage(things.ann, viewer, things.pageId, "view");
     const pick = (answersOf: Record<string, string>) =>
-      Object.fromEntries(Object.entries(answersOf).filter(([route]) => /replies|status|comment$/.test(route) && !route.startsWith("GET")));
+      Object.fromEntries(
+        Object.entries(answersOf).filter(
+          ([route]) => /replies|status|comment$/.test(route) && !route.startsWith("GET"),
+        ),
+      );
     const real = pick(await answers(viewer, things));
     const random = pick(await answers(viewer, { ...things, threadId: randomUUID(), commentId: randomUUID() }));
     expect(real).toEqual(random);

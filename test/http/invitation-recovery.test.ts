@@ -27,8 +27,16 @@ describe("an interrupted acceptance", () => {
       const store = await openEventStore(server.internals.config);
       const userId = userIdSchema.parse(id);
       const context = { actorId: userId, correlationId: randomUUID(), now: new Date() };
-      await store.append(`email-${email}`, toNewEvents([{ type: "EmailReserved", data: { email, userId } }], context), "no_stream");
-      await store.append(`user-${id}`, toNewEvents([{ type: "UserRegistered", data: { userId, email, name: "Late", image: null } }], context), "no_stream");
+      await store.append(
+        `email-${email}`,
+        toNewEvents([{ type: "EmailReserved", data: { email, userId } }], context),
+        "no_stream",
+      );
+      await store.append(
+        `user-${id}`,
+        toNewEvents([{ type: "UserRegistered", data: { userId, email, name: "Late", image: null } }], context),
+        "no_stream",
+      );
       await store.close();
     });
     const invitee = await server.signIn("late", { id, email, name: "Late" });

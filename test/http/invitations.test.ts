@@ -12,14 +12,26 @@ afterAll(async () => {
   await server.stop();
 });
 
-const registered = (label: string, email?: string): Promise<TestUser> => server.registered(label, email ? { email } : {});
+const registered = (label: string, email?: string): Promise<TestUser> =>
+  server.registered(label, email ? { email } : {});
 
-type Invitation = { id: string; targetType: string; targetId: string; email: string; permission: string; canManage: boolean; deliveryStatus: string; expiresAt: string; createdAt: string };
+type Invitation = {
+  id: string;
+  targetType: string;
+  targetId: string;
+  email: string;
+  permission: string;
+  canManage: boolean;
+  deliveryStatus: string;
+  expiresAt: string;
+  createdAt: string;
+};
 const invitationOf = (reply: Reply): Invitation => {
   expect(reply.status, reply.text).toBe(202);
   return reply.body.invitation as Invitation;
 };
-const pendingOn = async (owner: TestUser, type: "page" | "folder", id: string) => (await owner.get(`/shares/entity/${type}/${id}`)).body.pendingInvitations as Invitation[];
+const pendingOn = async (owner: TestUser, type: "page" | "folder", id: string) =>
+  (await owner.get(`/shares/entity/${type}/${id}`)).body.pendingInvitations as Invitation[];
 const resendById = (client: TestUser, id: string) => client.post(`/shares/invitations/${id}/resend`);
 
 describe("inviting an address without an account", () => {
@@ -30,7 +42,14 @@ describe("inviting an address without an account", () => {
     const reply = await share(owner, "page", pageId, email, "comment");
     expect(reply.body).toMatchObject({ ok: true, message: expect.any(String) });
     const invitation = invitationOf(reply);
-    expect(invitation).toMatchObject({ targetType: "page", targetId: pageId, email, permission: "comment", canManage: true, deliveryStatus: expect.stringMatching(/^(pending|sent)$/) });
+    expect(invitation).toMatchObject({
+      targetType: "page",
+      targetId: pageId,
+      email,
+      permission: "comment",
+      canManage: true,
+      deliveryStatus: expect.stringMatching(/^(pending|sent)$/),
+    });
     expect(Date.parse(invitation.expiresAt) - Date.parse(invitation.createdAt)).toBe(7 * DAY);
   });
 
@@ -42,7 +61,9 @@ describe("inviting an address without an account", () => {
     const second = invitationOf(await share(owner, "folder", folderId, email.toUpperCase(), "edit"));
     expect(second.id).toBe(first.id);
     expect(second.permission).toBe("edit");
-    expect(await pendingOn(owner, "folder", folderId)).toEqual([expect.objectContaining({ id: first.id, permission: "edit" })]);
+    expect(await pendingOn(owner, "folder", folderId)).toEqual([
+      expect.objectContaining({ id: first.id, permission: "edit" }),
+    ]);
   });
 
   it("only the owner invites as admin", async () => {
@@ -70,10 +91,17 @@ describe("registration accepts the address's pending invitations", () => {
     const pages = await newcomer.get("/pages");
     expect(pages.status).toBe(200);
     const listed = pages.body.data as { id: string; permission: string }[];
-    expect(listed.map((page) => [page.id, page.permission]).sort()).toEqual([[otherPage, "view"], [pageId, "edit"]].sort());
+    expect(listed.map((page) => [page.id, page.permission]).sort()).toEqual(
+      [
+        [otherPage, "view"],
+        [pageId, "edit"],
+      ].sort(),
+    );
 
     expect(await pendingOn(owner, "folder", folderId)).toEqual([]);
-    expect((await owner.get(`/shares/entity/folder/${folderId}`)).body.grants).toEqual([expect.objectContaining({ userId: newcomer.id, permission: "edit" })]);
+    expect((await owner.get(`/shares/entity/folder/${folderId}`)).body.grants).toEqual([
+      expect.objectContaining({ userId: newcomer.id, permission: "edit" }),
+    ]);
     const again = await resendById(owner, folderInvitation.id);
     expect(again.status).toBe(409);
     expect(again.body.error?.code).toBe("conflict");
@@ -88,7 +116,9 @@ describe("registration accepts the address's pending invitations", () => {
     expect((await newcomer.get(`/pages/${pageId}`)).body.permission).toBe("comment");
     const workspace = await owner.get("/shares/workspace");
     expect(workspace.body.pendingInvitations).toEqual([]);
-    expect(workspace.body.members).toEqual([expect.objectContaining({ memberId: newcomer.id, memberEmail: email, role: "commenter" })]);
+    expect(workspace.body.members).toEqual([
+      expect.objectContaining({ memberId: newcomer.id, memberEmail: email, role: "commenter" }),
+    ]);
   });
 
   it("an expired invitation gives nothing", async () => {
@@ -102,7 +132,9 @@ describe("registration accepts the address's pending invitations", () => {
       expect((await late.get(`/pages/${pageId}`)).status).toBe(404);
       const history = (await server.internals.eventStore.read(`invitation-${invitation.id}`)).events;
       // The notifier's records of its delivery attempt race with the sign-in; the invitation's fate is the point.
-      const fate = history.map((event) => event.type).filter((type) => type !== "InvitationDeliveryStarted" && type !== "InvitationDelivered");
+      const fate = history
+        .map((event) => event.type)
+        .filter((type) => type !== "InvitationDeliveryStarted" && type !== "InvitationDelivered");
       expect(fate).toEqual(["InvitationQueued", "InvitationExpired"]);
     } finally {
       offsetMs = 0;
@@ -117,7 +149,14 @@ describe("resending an invitation", () => {
     const invitation = invitationOf(await share(owner, "page", pageId, unknownAddress(), "view"));
     const resent = await resendById(owner, invitation.id);
     expect(resent.status).toBe(200);
-    expect(resent.body).toEqual({ invitation: expect.objectContaining({ id: invitation.id, deliveryStatus: expect.stringMatching(/^(pending|sent)$/), canManage: true }), message: expect.any(String) });
+    expect(resent.body).toEqual({
+      invitation: expect.objectContaining({
+        id: invitation.id,
+        deliveryStatus: expect.stringMatching(/^(pending|sent)$/),
+        canManage: true,
+      }),
+      message: expect.any(String),
+    });
     const limited = await resendById(owner, invitation.id);
     expect(limited.status).toBe(429);
     expect(limited.body.error?.code).toBe("rate_limited");
@@ -137,12 +176,20 @@ describe("resending an invitation", () => {
     const folderId = await createFolder(owner);
     const email = unknownAddress();
     const invitation = invitationOf(await share(owner, "folder", folderId, email, "view"));
-    const resent = await owner.post(`/shares/entity/folder/${folderId}/invitations/by-email/${encodeURIComponent(email.toUpperCase())}/resend`);
+    const resent = await owner.post(
+      `/shares/entity/folder/${folderId}/invitations/by-email/${encodeURIComponent(email.toUpperCase())}/resend`,
+    );
     expect(resent.status).toBe(200);
     expect((resent.body.invitation as Invitation).id).toBe(invitation.id);
-    expect((await owner.post(`/shares/entity/folder/${folderId}/invitations/by-email/${unknownAddress()}/resend`)).status).toBe(404);
-    expect((await owner.post(`/shares/entity/folder/${folderId}/invitations/by-email/not-an-email/resend`)).status).toBe(400);
-    expect((await owner.post(`/shares/entity/workspace/${folderId}/invitations/by-email/${email}/resend`)).status).toBe(400);
+    expect(
+      (await owner.post(`/shares/entity/folder/${folderId}/invitations/by-email/${unknownAddress()}/resend`)).status,
+    ).toBe(404);
+    expect(
+      (await owner.post(`/shares/entity/folder/${folderId}/invitations/by-email/not-an-email/resend`)).status,
+    ).toBe(400);
+    expect((await owner.post(`/shares/entity/workspace/${folderId}/invitations/by-email/${email}/resend`)).status).toBe(
+      400,
+    );
   });
 
   it("by workspace address", async () => {
@@ -151,7 +198,12 @@ describe("resending an invitation", () => {
     const invitation = invitationOf(await addMember(owner, email, "viewer"));
     const resent = await owner.post(`/shares/workspace/invitations/by-email/${email}/resend`);
     expect(resent.status).toBe(200);
-    expect(resent.body.invitation).toMatchObject({ id: invitation.id, targetType: "workspace", targetId: owner.id, permission: "viewer" });
+    expect(resent.body.invitation).toMatchObject({
+      id: invitation.id,
+      targetType: "workspace",
+      targetId: owner.id,
+      permission: "viewer",
+    });
     expect((await owner.post(`/shares/workspace/invitations/by-email/${unknownAddress()}/resend`)).status).toBe(404);
   });
 
@@ -162,7 +214,9 @@ describe("resending an invitation", () => {
     const invitation = invitationOf(await share(owner, "page", pageId, unknownAddress(), "view"));
     expect((await resendById(owner, crypto.randomUUID())).status).toBe(404);
     expect((await resendById(stranger, invitation.id)).status).toBe(404);
-    expect((await stranger.post(`/shares/entity/page/${pageId}/invitations/by-email/${invitation.email}/resend`)).status).toBe(404);
+    expect(
+      (await stranger.post(`/shares/entity/page/${pageId}/invitations/by-email/${invitation.email}/resend`)).status,
+    ).toBe(404);
   });
 
   it("is 403 for those who can see the target but may not share it", async () => {
@@ -176,7 +230,9 @@ describe("resending an invitation", () => {
     const invitation = invitationOf(await share(owner, "page", pageId, unknownAddress(), "view"));
     const adminInvitation = invitationOf(await share(owner, "page", pageId, unknownAddress(), "admin"));
     expect((await resendById(editor, invitation.id)).status).toBe(403);
-    expect((await editor.post(`/shares/entity/page/${pageId}/invitations/by-email/${invitation.email}/resend`)).status).toBe(403);
+    expect(
+      (await editor.post(`/shares/entity/page/${pageId}/invitations/by-email/${invitation.email}/resend`)).status,
+    ).toBe(403);
     expect((await resendById(admin, adminInvitation.id)).status).toBe(403);
     expect((await resendById(admin, invitation.id)).status).toBe(200);
 

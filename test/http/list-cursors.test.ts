@@ -20,7 +20,9 @@ async function walk(client: Client, path: string): Promise<string[]> {
   let cursor: string | null = null;
   for (let pages = 0; pages < 20; pages += 1) {
     const separator = path.includes("?") ? "&" : "?";
-    const reply = await client.get(`${path}${separator}limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    const reply = await client.get(
+      `${path}${separator}limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+    );
     expect(reply.status).toBe(200);
     const body = reply.body as Listed;
     seen.push(...body.data.map((page) => page.id));
@@ -43,10 +45,18 @@ describe("list cursors after a folder move", () => {
     expect(moved.status).toBe(200);
 
     const expected = [...pageIds].sort();
-    for (const [who, client] of [["owner", ann], ["reader with a folder grant", reader]] as const) {
+    for (const [who, client] of [
+      ["owner", ann],
+      ["reader with a folder grant", reader],
+    ] as const) {
       for (const path of ["/pages", `/pages?parentId=${folder}`]) {
         const seen = await walk(client, path);
-        expect({ who, path, count: seen.length, ids: [...seen].sort() }).toEqual({ who, path, count: 120, ids: expected });
+        expect({ who, path, count: seen.length, ids: [...seen].sort() }).toEqual({
+          who,
+          path,
+          count: 120,
+          ids: expected,
+        });
       }
     }
   });

@@ -40,7 +40,10 @@ describe("Location on a creating answer", () => {
     expect(locationOf(copy)).toBe(`/api/v1/pages/${String(copy.body.id)}`);
     expect((await ann.get(locationOf(copy))).body.title).toBe("Located copy");
 
-    const image = await upload(ann, String(page.body.id), { file: { bytes: await makeImage("png"), name: "dot.png", type: "image/png" }, alt: "a dot" });
+    const image = await upload(ann, String(page.body.id), {
+      file: { bytes: await makeImage("png"), name: "dot.png", type: "image/png" },
+      alt: "a dot",
+    });
     expect(image.status).toBe(201);
     expect(locationOf(image)).toBe(`/api/v1/images/${String(image.body.id)}`);
     const bytes = await ann.get(locationOf(image));
@@ -50,7 +53,10 @@ describe("Location on a creating answer", () => {
 
   it("names the new comment of a thread or a reply: the address that edits it", async () => {
     const page = await ann.post("/pages", { title: "Discussed", markdown: "some text" });
-    const opened = await ann.post(`/pages/${String(page.body.id)}/comments`, { body: "first", anchor: { quote: "some" } });
+    const opened = await ann.post(`/pages/${String(page.body.id)}/comments`, {
+      body: "first",
+      anchor: { quote: "some" },
+    });
     expect(opened.status).toBe(201);
     const thread = opened.body.thread as { id: string; comments: Array<{ id: string }> };
     expect(locationOf(opened)).toBe(`/api/v1/pages/${String(page.body.id)}/comments/${thread.comments[0]?.id}`);
@@ -75,7 +81,10 @@ describe("Location on a creating answer", () => {
     expect((await ann.get(locationOf(webhook))).body.id).toBe(webhook.body.id);
 
     // An address without an account: the member is an invitation for now (202), and the invitation exists.
-    const invited = await ann.post("/shares/workspace/members", { email: `nobody-${randomUUID().slice(0, 8)}@example.com`, role: "viewer" });
+    const invited = await ann.post("/shares/workspace/members", {
+      email: `nobody-${randomUUID().slice(0, 8)}@example.com`,
+      role: "viewer",
+    });
     expect(invited.status).toBe(202);
     const invitation = invited.body.invitation as { id: string };
     expect(locationOf(invited)).toBe(`/api/v1/shares/invitations/${invitation.id}`);
@@ -109,8 +118,14 @@ describe("Location on a creating answer", () => {
     expect(locationOf(again)).toBe(locationOf(first));
 
     const visibleKey = randomUUID();
-    const created = await ann.call("POST", "/folders", { json: { name: "Once" }, headers: { "idempotency-key": visibleKey } });
-    const replayed = await ann.call("POST", "/folders", { json: { name: "Once" }, headers: { "idempotency-key": visibleKey } });
+    const created = await ann.call("POST", "/folders", {
+      json: { name: "Once" },
+      headers: { "idempotency-key": visibleKey },
+    });
+    const replayed = await ann.call("POST", "/folders", {
+      json: { name: "Once" },
+      headers: { "idempotency-key": visibleKey },
+    });
     expect(replayed.status).toBe(201);
     expect(replayed.headers.get("idempotent-replayed")).toBe("true");
     expect(locationOf(replayed)).toBe(`/api/v1/folders/${String(created.body.id)}`);

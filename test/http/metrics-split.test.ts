@@ -21,7 +21,10 @@ describe("metrics of the split services", () => {
     notifierMetrics = `http://127.0.0.1:${notifierPort}`;
     // The APIs have a port of their own and ignore METRICS_PORT; only the projector takes this one.
     split = await startSplitServices({ env: { METRICS_PORT: String(projectorPort) } });
-    notifier = await startServiceProcess("services/notifier/main.ts", { ...split.env, METRICS_PORT: String(notifierPort) });
+    notifier = await startServiceProcess("services/notifier/main.ts", {
+      ...split.env,
+      METRICS_PORT: String(notifierPort),
+    });
   }, 120_000);
   afterAll(async () => {
     await notifier.stop();
@@ -29,7 +32,11 @@ describe("metrics of the split services", () => {
   });
 
   it("follows a write and an invitation through every service", async () => {
-    const cookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "split@example.com", name: "Split" });
+    const cookie = await mintSession(TEST_SESSION_SECRET, {
+      sub: crypto.randomUUID(),
+      email: "split@example.com",
+      name: "Split",
+    });
     const writer = new Client(split.commandApi.url, { cookie });
     const [queryNode] = split.queryApis;
     if (!queryNode) throw new Error("no query node");
@@ -40,15 +47,31 @@ describe("metrics of the split services", () => {
 
     const command = await scrape(split.commandApi.url);
     expect(command.sample("events_appended_total", { type: "PageCreated" })).toBe(1);
-    expect(command.sample("http_request_duration_seconds_count", { method: "POST", route: "/api/v1/pages", status: "201" })).toBe(1);
+    expect(
+      command.sample("http_request_duration_seconds_count", { method: "POST", route: "/api/v1/pages", status: "201" }),
+    ).toBe(1);
     const query = await scrape(queryNode.url);
-    expect(query.sample("http_request_duration_seconds_count", { method: "GET", route: "/api/v1/pages/:pageId", status: "200" })).toBe(1);
+    expect(
+      query.sample("http_request_duration_seconds_count", {
+        method: "GET",
+        route: "/api/v1/pages/:pageId",
+        status: "200",
+      }),
+    ).toBe(1);
     expect(query.sample("events_appended_total")).toBe(0);
 
-    const projector = await scrapeUntil(projectorMetrics, (metrics) => metrics.sample("projector_events_total") > 0, "projected events");
+    const projector = await scrapeUntil(
+      projectorMetrics,
+      (metrics) => metrics.sample("projector_events_total") > 0,
+      "projected events",
+    );
     expect(projector.sample("projector_position")).toBeGreaterThan(0);
     expect(projector.sample("process_resident_memory_bytes")).toBeGreaterThan(0);
-    await scrapeUntil(notifierMetrics, (metrics) => metrics.sample("notifier_deliveries_total", { outcome: "sent" }) === 1, "a sent delivery");
+    await scrapeUntil(
+      notifierMetrics,
+      (metrics) => metrics.sample("notifier_deliveries_total", { outcome: "sent" }) === 1,
+      "a sent delivery",
+    );
     const delivered = await scrape(notifierMetrics);
     expect(delivered.sample("events_appended_total", { type: "InvitationDelivered" })).toBe(1);
   });

@@ -33,11 +33,22 @@ describe("metrics of the all-in-one server", () => {
     for (let read = 0; read < 3; read += 1) expect((await owner.get(`/pages/${pageId}`)).status).toBe(200);
     expect((await owner.get(`/pages/${crypto.randomUUID()}`)).status).toBe(404);
     const after = await scrape(server.url);
-    expect(after.sample("http_request_duration_seconds_count", PAGE_ROUTE) - before.sample("http_request_duration_seconds_count", PAGE_ROUTE)).toBe(3);
-    expect(after.sample("http_request_duration_seconds_count", { ...PAGE_ROUTE, status: "404" })).toBeGreaterThanOrEqual(1);
-    expect(after.sample("http_request_duration_seconds_sum", PAGE_ROUTE)).toBeGreaterThan(before.sample("http_request_duration_seconds_sum", PAGE_ROUTE));
-    expect(after.sample("http_request_duration_seconds_bucket", { ...PAGE_ROUTE, le: "+Inf" })).toBe(after.sample("http_request_duration_seconds_count", PAGE_ROUTE));
-    expect(after.sample("http_request_duration_seconds_count", { method: "POST", route: "/api/v1/pages", status: "201" })).toBeGreaterThanOrEqual(1);
+    expect(
+      after.sample("http_request_duration_seconds_count", PAGE_ROUTE) -
+        before.sample("http_request_duration_seconds_count", PAGE_ROUTE),
+    ).toBe(3);
+    expect(
+      after.sample("http_request_duration_seconds_count", { ...PAGE_ROUTE, status: "404" }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(after.sample("http_request_duration_seconds_sum", PAGE_ROUTE)).toBeGreaterThan(
+      before.sample("http_request_duration_seconds_sum", PAGE_ROUTE),
+    );
+    expect(after.sample("http_request_duration_seconds_bucket", { ...PAGE_ROUTE, le: "+Inf" })).toBe(
+      after.sample("http_request_duration_seconds_count", PAGE_ROUTE),
+    );
+    expect(
+      after.sample("http_request_duration_seconds_count", { method: "POST", route: "/api/v1/pages", status: "201" }),
+    ).toBeGreaterThanOrEqual(1);
     const routes = after.labelsOf("http_request_duration_seconds_count").map((labels) => labels.route ?? "");
     expect(routes.some((route) => route.includes(pageId))).toBe(false);
   });
@@ -46,7 +57,10 @@ describe("metrics of the all-in-one server", () => {
     const before = await scrape(server.url);
     await createPage(owner, { title: "Appended" });
     const after = await scrape(server.url);
-    expect(after.sample("events_appended_total", { type: "PageCreated" }) - before.sample("events_appended_total", { type: "PageCreated" })).toBe(1);
+    expect(
+      after.sample("events_appended_total", { type: "PageCreated" }) -
+        before.sample("events_appended_total", { type: "PageCreated" }),
+    ).toBe(1);
     // The write answered after its projection, so the projector has committed it.
     expect(after.sample("projector_position")).toBe(server.internals.projector.checkpoint);
     expect(after.sample("projector_position")).toBeGreaterThan(before.sample("projector_position"));
@@ -63,19 +77,26 @@ describe("metrics of the all-in-one server", () => {
     expect((await owner.get(`/pages/${String(page.body.id)}`, { "x-consistency-token": token })).status).toBe(200);
     const after = await scrape(server.url);
     const writes = { kind: "write", outcome: "reached" };
-    expect(after.sample("consistency_wait_seconds_count", writes) - before.sample("consistency_wait_seconds_count", writes)).toBe(1);
+    expect(
+      after.sample("consistency_wait_seconds_count", writes) - before.sample("consistency_wait_seconds_count", writes),
+    ).toBe(1);
     // The read found the read models already there: it did not wait.
-    expect(after.sample("consistency_wait_seconds_count", { kind: "read" })).toBe(before.sample("consistency_wait_seconds_count", { kind: "read" }));
+    expect(after.sample("consistency_wait_seconds_count", { kind: "read" })).toBe(
+      before.sample("consistency_wait_seconds_count", { kind: "read" }),
+    );
   });
 
   it("counts an invitation's delivery as sent", async () => {
     const before = await scrape(server.url);
     const pageId = await createPage(owner);
     expect((await share(owner, "page", pageId, unknownAddress(), "view")).status).toBe(202);
-    const sent = (metrics: Awaited<ReturnType<typeof scrape>>) => metrics.sample("notifier_deliveries_total", { outcome: "sent" });
+    const sent = (metrics: Awaited<ReturnType<typeof scrape>>) =>
+      metrics.sample("notifier_deliveries_total", { outcome: "sent" });
     await scrapeUntil(server.url, (metrics) => sent(metrics) === sent(before) + 1, "a sent delivery");
     const after = await scrape(server.url);
-    expect(after.sample("events_appended_total", { type: "InvitationDelivered" })).toBeGreaterThan(before.sample("events_appended_total", { type: "InvitationDelivered" }));
+    expect(after.sample("events_appended_total", { type: "InvitationDelivered" })).toBeGreaterThan(
+      before.sample("events_appended_total", { type: "InvitationDelivered" }),
+    );
   });
 
   it("counts hits and misses of the session, users-seen and access-context caches", async () => {
@@ -90,7 +111,9 @@ describe("metrics of the all-in-one server", () => {
     expect(moved("cache_hits_total", "verified_session")).toBeGreaterThanOrEqual(2);
     expect(moved("cache_misses_total", "user_seen")).toBe(1);
     expect(moved("cache_hits_total", "user_seen")).toBeGreaterThanOrEqual(2);
-    expect(moved("cache_misses_total", "access_context") + moved("cache_hits_total", "access_context")).toBeGreaterThanOrEqual(2);
+    expect(
+      moved("cache_misses_total", "access_context") + moved("cache_hits_total", "access_context"),
+    ).toBeGreaterThanOrEqual(2);
     expect(moved("cache_hits_total", "access_context")).toBeGreaterThanOrEqual(1);
   });
 });
@@ -112,7 +135,9 @@ describe("metrics of consistency waits that time out", () => {
     const metrics = await scrape(server.url);
     expect(metrics.sample("consistency_wait_seconds_count", { kind: "write", outcome: "timeout" })).toBe(1);
     expect(metrics.sample("consistency_wait_seconds_count", { kind: "read", outcome: "timeout" })).toBe(1);
-    expect(metrics.sample("consistency_wait_seconds_sum", { kind: "read", outcome: "timeout" })).toBeGreaterThanOrEqual(0.04);
+    expect(metrics.sample("consistency_wait_seconds_sum", { kind: "read", outcome: "timeout" })).toBeGreaterThanOrEqual(
+      0.04,
+    );
     await server.internals.projector.start();
   });
 

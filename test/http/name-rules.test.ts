@@ -65,8 +65,13 @@ describe("names and titles", () => {
     const reply = await importVault(ann, [{ path: "\u202Egpj.exe.md", content: "body" }]);
     expect(reply.status, reply.text).toBe(201);
     const errors = (reply.body as { errors: string[] }).errors;
-    expect(errors.some((error) => /file name was not used: .*bidirectional/.test(error)), JSON.stringify(errors)).toBe(true);
-    const titles = ((await ann.get("/pages?limit=100")).body.data as Array<{ title: string }>).map((page) => page.title);
+    expect(
+      errors.some((error) => /file name was not used: .*bidirectional/.test(error)),
+      JSON.stringify(errors),
+    ).toBe(true);
+    const titles = ((await ann.get("/pages?limit=100")).body.data as Array<{ title: string }>).map(
+      (page) => page.title,
+    );
     expect(titles.some((title) => title.includes("\u202E"))).toBe(false);
   });
 });

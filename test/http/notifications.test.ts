@@ -18,7 +18,16 @@ afterAll(async () => {
 });
 
 interface Listed {
-  data: { id: string; kind: string; actorId: string; pageId?: string; threadId?: string; readAt: string | null; count?: number; actorIds?: string[] }[];
+  data: {
+    id: string;
+    kind: string;
+    actorId: string;
+    pageId?: string;
+    threadId?: string;
+    readAt: string | null;
+    count?: number;
+    actorIds?: string[];
+  }[];
   nextCursor: string | null;
   unreadCount: number;
 }
@@ -43,23 +52,38 @@ describe("notifications of replies", () => {
     await shareWith(ann, pageId, bob);
     await shareWith(ann, pageId, cat);
     const thread = await openThread(ann, pageId);
-    expect((await bob.post(`/pages/${pageId}/comments/${thread.id}/replies`, { body: "first reply" })).status).toBe(201);
+    expect((await bob.post(`/pages/${pageId}/comments/${thread.id}/replies`, { body: "first reply" })).status).toBe(
+      201,
+    );
 
     const annsFirst = (await notificationsOf(ann)).data.filter((n) => n.kind === "replied");
-    expect(annsFirst).toEqual([expect.objectContaining({ kind: "replied", actorId: bob.id, pageId, threadId: thread.id, readAt: null })]);
+    expect(annsFirst).toEqual([
+      expect.objectContaining({ kind: "replied", actorId: bob.id, pageId, threadId: thread.id, readAt: null }),
+    ]);
     expect((await notificationsOf(bob)).data.filter((n) => n.kind === "replied")).toEqual([]);
 
     now += 10 * 60 * 1000;
-    expect((await cat.post(`/pages/${pageId}/comments/${thread.id}/replies`, { body: "second reply" })).status).toBe(201);
+    expect((await cat.post(`/pages/${pageId}/comments/${thread.id}/replies`, { body: "second reply" })).status).toBe(
+      201,
+    );
     const annsCoalesced = (await notificationsOf(ann)).data.filter((n) => n.kind === "replied");
     expect(annsCoalesced).toHaveLength(1);
-    expect(annsCoalesced[0]).toMatchObject({ id: annsFirst[0]?.id, actorId: cat.id, count: 2, actorIds: [cat.id, bob.id] });
+    expect(annsCoalesced[0]).toMatchObject({
+      id: annsFirst[0]?.id,
+      actorId: cat.id,
+      count: 2,
+      actorIds: [cat.id, bob.id],
+    });
     // Bob wrote in the thread: Cat's reply reaches him too; Cat is told of nothing she did.
-    expect((await notificationsOf(bob)).data.filter((n) => n.kind === "replied")).toEqual([expect.objectContaining({ actorId: cat.id })]);
+    expect((await notificationsOf(bob)).data.filter((n) => n.kind === "replied")).toEqual([
+      expect.objectContaining({ actorId: cat.id }),
+    ]);
     expect((await notificationsOf(cat)).data.filter((n) => n.kind === "replied")).toEqual([]);
 
     now += 61 * 60 * 1000;
-    expect((await bob.post(`/pages/${pageId}/comments/${thread.id}/replies`, { body: "an hour later" })).status).toBe(201);
+    expect((await bob.post(`/pages/${pageId}/comments/${thread.id}/replies`, { body: "an hour later" })).status).toBe(
+      201,
+    );
     expect((await notificationsOf(ann)).data.filter((n) => n.kind === "replied")).toHaveLength(2);
   });
 
@@ -139,7 +163,9 @@ describe("erasing an account", () => {
     expect((await bob.call("DELETE", "/me", { json: { confirm: bob.email } })).status).toBe(204);
     const readModels = new Database(join(server.dataDir, "read-models.sqlite"), { readonly: true });
     try {
-      expect(readModels.prepare("SELECT count(*) AS n FROM notifications WHERE user_id = ?").get(bob.id)).toEqual({ n: 0 });
+      expect(readModels.prepare("SELECT count(*) AS n FROM notifications WHERE user_id = ?").get(bob.id)).toEqual({
+        n: 0,
+      });
     } finally {
       readModels.close();
     }

@@ -27,7 +27,9 @@ afterAll(async () => {
 async function emailsTo(address: string): Promise<string[]> {
   const outbox = join(server.dataDir, "outbox");
   const names = await readdir(outbox).catch(() => []);
-  const mails = await Promise.all(names.filter((name) => name.endsWith(".eml")).map((name) => readFile(join(outbox, name), "utf8")));
+  const mails = await Promise.all(
+    names.filter((name) => name.endsWith(".eml")).map((name) => readFile(join(outbox, name), "utf8")),
+  );
   return mails.filter((mail) => mail.includes(`To: ${address}\r\n`));
 }
 
@@ -42,17 +44,26 @@ async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boole
 }
 
 const deliveryStatus = async (pageId: string) =>
-  ((await owner.get(`/shares/entity/page/${pageId}`)).body.pendingInvitations as Array<{ deliveryStatus: string }>)[0]?.deliveryStatus;
+  ((await owner.get(`/shares/entity/page/${pageId}`)).body.pendingInvitations as Array<{ deliveryStatus: string }>)[0]
+    ?.deliveryStatus;
 
 describe("invitation delivery", () => {
   it("writes one email for a queued invitation and marks it sent", async () => {
     const pageId = await createPage(owner);
     const email = unknownAddress();
     expect((await share(owner, "page", pageId, email, "view")).status).toBe(202);
-    const mails = await eventually(() => emailsTo(email), (found) => found.length === 1, "the invitation email");
+    const mails = await eventually(
+      () => emailsTo(email),
+      (found) => found.length === 1,
+      "the invitation email",
+    );
     expect(mails[0]).toContain("Subject: Olivia Owner invited you to a page");
     expect(mails[0]).toContain(`Sign in with this address (${email}) to accept.`);
-    await eventually(() => deliveryStatus(pageId), (status) => status === "sent", "deliveryStatus sent");
+    await eventually(
+      () => deliveryStatus(pageId),
+      (status) => status === "sent",
+      "deliveryStatus sent",
+    );
     const events = await server.internals.eventStore.readAll(0, 100_000);
     expect(events.filter((e) => e.type === "InvitationDelivered")).toHaveLength(1);
   });
@@ -62,18 +73,34 @@ describe("invitation delivery", () => {
     const email = unknownAddress();
     const queued = await share(owner, "page", pageId, email, "comment");
     const invitationId = String((queued.body.invitation as { id: string }).id);
-    await eventually(() => deliveryStatus(pageId), (status) => status === "sent", "the first delivery");
+    await eventually(
+      () => deliveryStatus(pageId),
+      (status) => status === "sent",
+      "the first delivery",
+    );
     const resent = await owner.post(`/shares/invitations/${invitationId}/resend`);
     expect(resent.status).toBe(200);
-    await eventually(() => emailsTo(email), (found) => found.length === 2, "a second email");
-    await eventually(() => deliveryStatus(pageId), (status) => status === "sent", "the second delivery");
+    await eventually(
+      () => emailsTo(email),
+      (found) => found.length === 2,
+      "a second email",
+    );
+    await eventually(
+      () => deliveryStatus(pageId),
+      (status) => status === "sent",
+      "the second delivery",
+    );
   });
 
   it("writes a well-formed message: headers, a blank line, then the text and its HTML alternative", async () => {
     const pageId = await createPage(owner);
     const email = unknownAddress();
     expect((await share(owner, "page", pageId, email, "view")).status).toBe(202);
-    const [mail] = await eventually(() => emailsTo(email), (found) => found.length === 1, "the email");
+    const [mail] = await eventually(
+      () => emailsTo(email),
+      (found) => found.length === 1,
+      "the email",
+    );
     const [head] = (mail ?? "").split("\r\n\r\n");
     expect(head?.split("\r\n").every((line) => /^[A-Za-z-]+: \S/.test(line))).toBe(true);
     const parsed = parseMimeMessage(mail ?? "");
@@ -93,15 +120,35 @@ describe("after a crash", () => {
       const eventStore = await openEventStore(config);
       const context = { actorId: userIdSchema.parse(owner.id), correlationId: randomUUID(), now: new Date() };
       const access = { targetType: "page" as const, targetId: pageId, permission: "view" as const };
-      const queued = { invitationId, email, access, invitedBy: userIdSchema.parse(owner.id), expiresAt: new Date(Date.now() + 86_400_000).toISOString() };
-      await eventStore.append(`invitation-${invitationId}`, toNewEvents([{ type: "InvitationQueued", data: queued }], context), "no_stream");
+      const queued = {
+        invitationId,
+        email,
+        access,
+        invitedBy: userIdSchema.parse(owner.id),
+        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+      };
+      await eventStore.append(
+        `invitation-${invitationId}`,
+        toNewEvents([{ type: "InvitationQueued", data: queued }], context),
+        "no_stream",
+      );
       const store = await openProjectionStore(config);
-      await onProjectionStore(store, (typed) => rebuildReadModels({ eventStore, store: typed, logger: pino({ level: "silent" }) }));
+      await onProjectionStore(store, (typed) =>
+        rebuildReadModels({ eventStore, store: typed, logger: pino({ level: "silent" }) }),
+      );
       await store.close();
       await eventStore.close();
     });
-    const mails = await eventually(() => emailsTo(email), (found) => found.length === 1, "the recovered email");
+    const mails = await eventually(
+      () => emailsTo(email),
+      (found) => found.length === 1,
+      "the recovered email",
+    );
     expect(mails[0]).toContain(`To: ${email}`);
-    await eventually(() => deliveryStatus(pageId), (status) => status === "sent", "deliveryStatus sent");
+    await eventually(
+      () => deliveryStatus(pageId),
+      (status) => status === "sent",
+      "deliveryStatus sent",
+    );
   });
 });

@@ -32,8 +32,15 @@ describe.skipIf(unavailable !== null)("signing in through an OpenID provider", (
 
   beforeAll(async () => {
     provider = await TestOpenIdProvider.listen();
-    server = await TestServer.start({ settings: { OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: provider.clientId, OIDC_CLIENT_SECRET: provider.clientSecret } });
-    gateway = gatewayUnavailable() === null ? await startGateway({ commandApi: server.url, queryApis: [server.url] }) : null;
+    server = await TestServer.start({
+      settings: {
+        OIDC_ISSUER: provider.issuer,
+        OIDC_CLIENT_ID: provider.clientId,
+        OIDC_CLIENT_SECRET: provider.clientSecret,
+      },
+    });
+    gateway =
+      gatewayUnavailable() === null ? await startGateway({ commandApi: server.url, queryApis: [server.url] }) : null;
     provider.serve([`${server.url}/auth/callback`, ...(gateway ? [`${gateway.url}/auth/callback`] : [])]);
     browser = await launchChromium();
   }, 60_000);
@@ -65,10 +72,22 @@ describe.skipIf(unavailable !== null)("signing in through an OpenID provider", (
       expect(landed?.status()).toBe(200);
       expect(new URL(page.url()).pathname).toBe("/api/v1/me");
       const me: unknown = await landed?.json();
-      expect(me).toMatchObject({ id: userIdForSubject(provider.issuer, person.sub), email: person.email, name: person.name, authentication: "session" });
+      expect(me).toMatchObject({
+        id: userIdForSubject(provider.issuer, person.sub),
+        email: person.email,
+        name: person.name,
+        authentication: "session",
+      });
       const cookies = await context.cookies(server.url);
-      expect(cookies.find((cookie) => cookie.name === "app-auth.session_token")).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/" });
-      expect(cookies.some((cookie) => cookie.name === "app-auth.sign_in"), "the sign-in's own cookie is spent").toBe(false);
+      expect(cookies.find((cookie) => cookie.name === "app-auth.session_token")).toMatchObject({
+        httpOnly: true,
+        sameSite: "Lax",
+        path: "/",
+      });
+      expect(
+        cookies.some((cookie) => cookie.name === "app-auth.sign_in"),
+        "the sign-in's own cookie is spent",
+      ).toBe(false);
 
       const shared = await page.goto(`${server.url}/api/v1/pages/${pageId}`);
       expect(shared?.status(), "the invitation was accepted at registration").toBe(200);
@@ -79,19 +98,23 @@ describe.skipIf(unavailable !== null)("signing in through an OpenID provider", (
     });
   }, 60_000);
 
-  it.skipIf(gatewayUnavailable() !== null)("signs a person in and out through the split deployment's gateway, which sends /auth/ to the command API", async () => {
-    const person = nextPerson(provider);
-    const base = gateway?.url ?? "";
-    await inBrowser(async (context) => {
-      const page = await context.newPage();
-      const landed = await page.goto(`${base}/auth/login?returnTo=/api/v1/me`);
-      expect(landed?.status()).toBe(200);
-      expect(page.url()).toBe(`${base}/api/v1/me`);
-      expect(await landed?.json()).toMatchObject({ email: person.email });
-      expect(await page.evaluate(async () => (await fetch("/auth/logout", { method: "POST" })).status)).toBe(204);
-      expect((await page.goto(`${base}/api/v1/me`))?.status()).toBe(401);
-    });
-  }, 60_000);
+  it.skipIf(gatewayUnavailable() !== null)(
+    "signs a person in and out through the split deployment's gateway, which sends /auth/ to the command API",
+    async () => {
+      const person = nextPerson(provider);
+      const base = gateway?.url ?? "";
+      await inBrowser(async (context) => {
+        const page = await context.newPage();
+        const landed = await page.goto(`${base}/auth/login?returnTo=/api/v1/me`);
+        expect(landed?.status()).toBe(200);
+        expect(page.url()).toBe(`${base}/api/v1/me`);
+        expect(await landed?.json()).toMatchObject({ email: person.email });
+        expect(await page.evaluate(async () => (await fetch("/auth/logout", { method: "POST" })).status)).toBe(204);
+        expect((await page.goto(`${base}/api/v1/me`))?.status()).toBe(401);
+      });
+    },
+    60_000,
+  );
 
   it("refuses the provider's answer a second time, in the same browser or replayed into another sign-in", async () => {
     nextPerson(provider);
@@ -106,7 +129,9 @@ describe.skipIf(unavailable !== null)("signing in through an OpenID provider", (
 
       const again = await page.goto(answer);
       expect(again?.status()).toBe(401);
-      expect(await again?.json()).toMatchObject({ error: { code: "unauthenticated", message: expect.stringContaining("no sign-in is under way") } });
+      expect(await again?.json()).toMatchObject({
+        error: { code: "unauthenticated", message: expect.stringContaining("no sign-in is under way") },
+      });
 
       // Another sign-in is under way in this browser (started, not finished); the old answer is replayed into it.
       const started = await fetch(`${server.url}/auth/login`, { redirect: "manual" });
@@ -114,7 +139,9 @@ describe.skipIf(unavailable !== null)("signing in through an OpenID provider", (
       await context.addCookies([{ name, value, url: `${server.url}/auth/callback` }]);
       const replayed = await page.goto(answer);
       expect(replayed?.status()).toBe(401);
-      expect(await replayed?.json()).toMatchObject({ error: { code: "unauthenticated", message: expect.stringContaining("state does not match") } });
+      expect(await replayed?.json()).toMatchObject({
+        error: { code: "unauthenticated", message: expect.stringContaining("state does not match") },
+      });
     });
   }, 60_000);
 
@@ -126,8 +153,12 @@ describe.skipIf(unavailable !== null)("signing in through an OpenID provider", (
         const page = await context.newPage();
         const answered = await page.goto(`${server.url}/auth/login?returnTo=/api/v1/me`);
         expect(answered?.status()).toBe(401);
-        expect(await answered?.json()).toMatchObject({ error: { code: "unauthenticated", message: expect.stringContaining("nonce mismatch") } });
-        expect((await context.cookies(server.url)).some((cookie) => cookie.name === "app-auth.session_token")).toBe(false);
+        expect(await answered?.json()).toMatchObject({
+          error: { code: "unauthenticated", message: expect.stringContaining("nonce mismatch") },
+        });
+        expect((await context.cookies(server.url)).some((cookie) => cookie.name === "app-auth.session_token")).toBe(
+          false,
+        );
       });
     } finally {
       provider.tamperIdToken = null;
@@ -142,8 +173,12 @@ describe.skipIf(unavailable !== null)("signing in through an OpenID provider", (
         const page = await context.newPage();
         const answered = await page.goto(`${server.url}/auth/login?returnTo=/api/v1/me`);
         expect(answered?.status()).toBe(401);
-        expect(await answered?.json()).toMatchObject({ error: { code: "unauthenticated", message: expect.stringContaining("another client") } });
-        expect((await context.cookies(server.url)).some((cookie) => cookie.name === "app-auth.session_token")).toBe(false);
+        expect(await answered?.json()).toMatchObject({
+          error: { code: "unauthenticated", message: expect.stringContaining("another client") },
+        });
+        expect((await context.cookies(server.url)).some((cookie) => cookie.name === "app-auth.session_token")).toBe(
+          false,
+        );
       });
     } finally {
       provider.tamperIdToken = null;
@@ -155,31 +190,62 @@ describe.skipIf(unavailable !== null)("signing in through an OpenID provider", (
     expect(started.status).toBe(302);
     const state = new URL(started.headers.get("location") ?? "").searchParams.get("state") ?? "";
     const flowCookie = (started.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
-    const query = new URLSearchParams({ error: "access_denied", error_description: "<script>alert(1)</script> internal detail", state, iss: provider.issuer });
-    const refused = await fetch(`${server.url}/auth/callback?${query}`, { headers: { cookie: flowCookie }, redirect: "manual" });
+    const query = new URLSearchParams({
+      error: "access_denied",
+      error_description: "<script>alert(1)</script> internal detail",
+      state,
+      iss: provider.issuer,
+    });
+    const refused = await fetch(`${server.url}/auth/callback?${query}`, {
+      headers: { cookie: flowCookie },
+      redirect: "manual",
+    });
     expect(refused.status).toBe(401);
     const body = (await refused.json()) as { error: { code: string; message: string } };
-    expect(body.error).toEqual({ code: "unauthenticated", message: "the provider refused the sign-in (access_denied)" });
+    expect(body.error).toEqual({
+      code: "unauthenticated",
+      message: "the provider refused the sign-in (access_denied)",
+    });
   });
 
   it("refuses a returnTo that points off the site, and keeps one that stays on it", async () => {
-    for (const offSite of ["https://evil.example/", "//evil.example/x", "/\\evil.example", "javascript:alert(1)", "evil.example", "/%0d%0aSet-Cookie:x=y".replace("%0d%0a", "\r\n")]) {
-      const answered = await fetch(`${server.url}/auth/login?returnTo=${encodeURIComponent(offSite)}`, { redirect: "manual" });
+    for (const offSite of [
+      "https://evil.example/",
+      "//evil.example/x",
+      "/\\evil.example",
+      "javascript:alert(1)",
+      "evil.example",
+      "/%0d%0aSet-Cookie:x=y".replace("%0d%0a", "\r\n"),
+    ]) {
+      const answered = await fetch(`${server.url}/auth/login?returnTo=${encodeURIComponent(offSite)}`, {
+        redirect: "manual",
+      });
       expect(answered.status, offSite).toBe(400);
       expect(((await answered.json()) as { error: { code: string } }).error.code).toBe("validation_failed");
     }
-    const onSite = await fetch(`${server.url}/auth/login?returnTo=${encodeURIComponent("/oauth/consent?client=a&scope=pages:read")}`, { redirect: "manual" });
+    const onSite = await fetch(
+      `${server.url}/auth/login?returnTo=${encodeURIComponent("/oauth/consent?client=a&scope=pages:read")}`,
+      { redirect: "manual" },
+    );
     expect(onSite.status).toBe(302);
   });
 
   it("refuses a logout another site sends, and accepts one from a client that is no browser", async () => {
-    const forged = await fetch(`${server.url}/auth/logout`, { method: "POST", headers: { "sec-fetch-site": "cross-site", origin: "https://evil.example" } });
+    const forged = await fetch(`${server.url}/auth/logout`, {
+      method: "POST",
+      headers: { "sec-fetch-site": "cross-site", origin: "https://evil.example" },
+    });
     expect(forged.status).toBe(403);
     expect(forged.headers.get("set-cookie")).toBeNull();
-    const byOrigin = await fetch(`${server.url}/auth/logout`, { method: "POST", headers: { origin: "https://evil.example" } });
+    const byOrigin = await fetch(`${server.url}/auth/logout`, {
+      method: "POST",
+      headers: { origin: "https://evil.example" },
+    });
     expect(byOrigin.status).toBe(403);
     const script = await fetch(`${server.url}/auth/logout`, { method: "POST" });
     expect(script.status).toBe(204);
-    expect(script.headers.get("set-cookie")).toMatch(/^app-auth\.session_token=; Path=\/; Max-Age=0; HttpOnly; SameSite=Lax/);
+    expect(script.headers.get("set-cookie")).toMatch(
+      /^app-auth\.session_token=; Path=\/; Max-Age=0; HttpOnly; SameSite=Lax/,
+    );
   });
 });

@@ -34,7 +34,9 @@ describe("the OpenAPI document under third-party linters", () => {
   it("passes Redocly's recommended rules with no problems left", async () => {
     const config = await loadConfig({ configPath: resolve(import.meta.dirname, "../../redocly.yaml") });
     const results = await lintFromString({ source, absoluteRef: "openapi.json", config });
-    const problems = results.map((problem) => `${problem.ruleId} ${problem.location[0]?.pointer ?? ""}: ${problem.message}`);
+    const problems = results.map(
+      (problem) => `${problem.ruleId} ${problem.location[0]?.pointer ?? ""}: ${problem.message}`,
+    );
     expect(problems).toEqual([]);
   });
 });

@@ -11,7 +11,14 @@ const file = serverForFile();
 
 const registered = (label: string): Promise<TestUser> => file.server.registered(label);
 const unique = (label: string): string => `${label} ${randomUUID().slice(0, 8)}`;
-type Item = { id: string; parentId: string | null; name?: string; title?: string; folderPath?: string; permission: string };
+type Item = {
+  id: string;
+  parentId: string | null;
+  name?: string;
+  title?: string;
+  folderPath?: string;
+  permission: string;
+};
 
 async function listedPageIds(client: Client, parentId?: string): Promise<string[]> {
   const reply = await client.get(parentId ? `/pages?parentId=${parentId}&limit=100` : "/pages?limit=100");
@@ -23,8 +30,10 @@ async function listedFolderIds(client: Client): Promise<string[]> {
 async function resolved(client: Client, title: string): Promise<Item[]> {
   return (await client.get(`/pages/resolve?title=${encodeURIComponent(title)}`)).body.data as Item[];
 }
-const movePage = (client: Client, pageId: string, parentId: string | null) => client.post(`/pages/${pageId}/move`, { parentId });
-const moveFolder = (client: Client, folderId: string, parentId: string | null) => client.post(`/folders/${folderId}/move`, { parentId });
+const movePage = (client: Client, pageId: string, parentId: string | null) =>
+  client.post(`/pages/${pageId}/move`, { parentId });
+const moveFolder = (client: Client, folderId: string, parentId: string | null) =>
+  client.post(`/folders/${folderId}/move`, { parentId });
 
 describe("moving a page", () => {
   it("moves a page into a folder and back to the root: folderPath, list and resolve follow at once", async () => {
@@ -36,16 +45,25 @@ describe("moving a page", () => {
 
     const moved = await movePage(ann, pageId, inner);
     expect(moved.status).toBe(200);
-    expect(moved.body).toMatchObject({ id: pageId, parentId: inner, folderPath: "Projects/Launch", permission: "owner" });
+    expect(moved.body).toMatchObject({
+      id: pageId,
+      parentId: inner,
+      folderPath: "Projects/Launch",
+      permission: "owner",
+    });
     expect(moved.headers.get("x-consistency-token")).toMatch(/^\d+$/);
     expect(await listedPageIds(ann, inner)).toEqual([pageId]);
-    expect(await resolved(ann, title)).toEqual([expect.objectContaining({ id: pageId, parentId: inner, folderPath: "Projects/Launch" })]);
+    expect(await resolved(ann, title)).toEqual([
+      expect.objectContaining({ id: pageId, parentId: inner, folderPath: "Projects/Launch" }),
+    ]);
     expect((await ann.get(`/pages/${pageId}/content`)).text).toContain(`folderPath: "Projects/Launch"`);
 
     const back = await movePage(ann, pageId, null);
     expect(back.body).toMatchObject({ parentId: null, folderPath: "" });
     expect(await listedPageIds(ann, inner)).toEqual([]);
-    expect(await resolved(ann, title)).toEqual([expect.objectContaining({ id: pageId, parentId: null, folderPath: "" })]);
+    expect(await resolved(ann, title)).toEqual([
+      expect.objectContaining({ id: pageId, parentId: null, folderPath: "" }),
+    ]);
   });
 
   it("moving a page where it already is answers 200 and records nothing", async () => {
@@ -120,7 +138,9 @@ describe("moving a page", () => {
 
     expect((await movePage(owner, pageId, shared)).status).toBe(200);
     expect(await listedPageIds(reader)).toContain(pageId);
-    expect(await resolved(reader, title)).toEqual([expect.objectContaining({ id: pageId, permission: "view", folderPath: "Shared" })]);
+    expect(await resolved(reader, title)).toEqual([
+      expect.objectContaining({ id: pageId, permission: "view", folderPath: "Shared" }),
+    ]);
   });
 
   it("validates the body: parentId is required, a uuid or null, and nothing else is accepted", async () => {
@@ -170,7 +190,10 @@ describe("renaming a folder", () => {
     for (const body of [{}, { name: "" }, { name: "a/b" }, { name: "x".repeat(201) }, { name: "ok", parentId: null }]) {
       expect((await editor.patch(`/folders/${folderId}`, body)).status).toBe(400);
     }
-    expect((await editor.patch(`/folders/${folderId}`, { name: "Team (old)" })).body).toMatchObject({ name: "Team (old)", permission: "edit" });
+    expect((await editor.patch(`/folders/${folderId}`, { name: "Team (old)" })).body).toMatchObject({
+      name: "Team (old)",
+      permission: "edit",
+    });
   });
 });
 
@@ -189,11 +212,15 @@ describe("moving a folder", () => {
     const moved = await moveFolder(owner, team, shared);
     expect(moved.status).toBe(200);
     expect(moved.body).toMatchObject({ id: team, parentId: shared });
-    expect(await resolved(owner, title)).toEqual([expect.objectContaining({ id: pageId, folderPath: "Shared/Team/Notes" })]);
+    expect(await resolved(owner, title)).toEqual([
+      expect.objectContaining({ id: pageId, folderPath: "Shared/Team/Notes" }),
+    ]);
     expect(await listedPageIds(reader)).toContain(pageId);
     expect(await listedFolderIds(reader)).toEqual(expect.arrayContaining([team, sub]));
     expect((await reader.get(`/pages/${pageId}`)).body.permission).toBe("view");
-    expect(await resolved(reader, title)).toEqual([expect.objectContaining({ id: pageId, folderPath: "Shared/Team/Notes" })]);
+    expect(await resolved(reader, title)).toEqual([
+      expect.objectContaining({ id: pageId, folderPath: "Shared/Team/Notes" }),
+    ]);
 
     expect((await moveFolder(owner, team, null)).status).toBe(200);
     expect(await listedPageIds(reader)).not.toContain(pageId);
@@ -256,9 +283,15 @@ describe("moving a folder", () => {
     });
     const user = await readStore.users.get(ann.id);
     if (!user) throw new Error("ann is not registered");
-    const actor = { principal: { user, authentication: "session" as const, scopes: null, tokenId: null, expiresAt: null }, context: { actorId: userIdSchema.parse(ann.id), correlationId: randomUUID(), now: new Date() } };
+    const actor = {
+      principal: { user, authentication: "session" as const, scopes: null, tokenId: null, expiresAt: null },
+      context: { actorId: userIdSchema.parse(ann.id), correlationId: randomUUID(), now: new Date() },
+    };
     const ports = { eventStore: gated, views: readStore };
-    const outcomes = await Promise.allSettled([moveFolderCommand(ports, actor, a, b), moveFolderCommand(ports, actor, b, a)]);
+    const outcomes = await Promise.allSettled([
+      moveFolderCommand(ports, actor, a, b),
+      moveFolderCommand(ports, actor, b, a),
+    ]);
     expect(treeReads).toBe(2);
     expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(["fulfilled", "rejected"]);
     const refused = outcomes.find((outcome) => outcome.status === "rejected");

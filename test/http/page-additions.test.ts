@@ -10,7 +10,8 @@ beforeAll(async () => {
 });
 
 const body = (document: string): string => document.replace(/^---\n[\s\S]*?\n---\n/, "");
-const add = (user: TestUser, pageId: string, json: unknown, headers: Record<string, string> = {}) => user.call("PATCH", `/pages/${pageId}/content`, { json, headers });
+const add = (user: TestUser, pageId: string, json: unknown, headers: Record<string, string> = {}) =>
+  user.call("PATCH", `/pages/${pageId}/content`, { json, headers });
 
 describe("appending and prepending to a page", () => {
   it("appends and prepends without If-Match and answers the new content with its ETag", async () => {

@@ -13,10 +13,20 @@ import { Client, TestServer } from "../support/server.ts";
 
 const cjk = (characters: number) => "漢".repeat(characters);
 /** JSON as a client that escapes everything outside ASCII writes it. */
-const asciiJson = (value: unknown) => JSON.stringify(value).replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+const asciiJson = (value: unknown) =>
+  JSON.stringify(value).replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
-async function sendJson(client: Client, method: string, path: string, value: unknown, headers: Record<string, string> = {}) {
-  return client.call(method, path, { body: asciiJson(value), headers: { "content-type": "application/json", ...headers } });
+async function sendJson(
+  client: Client,
+  method: string,
+  path: string,
+  value: unknown,
+  headers: Record<string, string> = {},
+) {
+  return client.call(method, path, {
+    body: asciiJson(value),
+    headers: { "content-type": "application/json", ...headers },
+  });
 }
 
 /** What a user sees of the page limit on one server (the all-in-one server, or the gateway in front of it). */
@@ -39,7 +49,13 @@ function pageLimitCases(base: () => { client: Client }) {
     expect(created.status).toBe(201);
     const id = String(created.body.id);
     const etag = (await client.get(`/pages/${id}/content`)).headers.get("etag") ?? "";
-    const replaced = await sendJson(client, "PUT", `/pages/${id}/content`, { markdown: cjk(150_000) }, { "if-match": etag });
+    const replaced = await sendJson(
+      client,
+      "PUT",
+      `/pages/${id}/content`,
+      { markdown: cjk(150_000) },
+      { "if-match": etag },
+    );
     expect(replaced.status, replaced.text.slice(0, 300)).toBe(200);
     const appended = await sendJson(client, "PATCH", `/pages/${id}/content`, { append: cjk(100_000) });
     expect(appended.status, appended.text.slice(0, 300)).toBe(200);
@@ -94,7 +110,9 @@ describe.skipIf(unavailable !== null)("the page routes' body limit through the n
 
   it("takes on the page routes at least the page limit in its worst encoding", async () => {
     const template = await readFile("deploy/nginx/gateway.conf.template", "utf8");
-    const limits = [...template.matchAll(/location[^{]*\/api\/v1\/pages[^{]*\{\s*client_max_body_size (\d+)m;/g)].map((match) => Number(match[1]) * 1024 * 1024);
+    const limits = [...template.matchAll(/location[^{]*\/api\/v1\/pages[^{]*\{\s*client_max_body_size (\d+)m;/g)].map(
+      (match) => Number(match[1]) * 1024 * 1024,
+    );
     expect(limits).toHaveLength(2);
     for (const limit of limits) expect(limit).toBeGreaterThanOrEqual(PAGE_BODY_LIMIT_BYTES);
     expect(PAGE_BODY_LIMIT_BYTES).toBeGreaterThanOrEqual(MARKDOWN_MAX_CHARS * 6);

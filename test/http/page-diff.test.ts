@@ -12,7 +12,10 @@ afterAll(async () => {
 
 async function putContent(client: Client, pageId: string, markdown: string): Promise<void> {
   const etag = (await client.get(`/pages/${pageId}/content`)).headers.get("etag") ?? "";
-  expect((await client.call("PUT", `/pages/${pageId}/content`, { json: { markdown }, headers: { "if-match": etag } })).status).toBe(200);
+  expect(
+    (await client.call("PUT", `/pages/${pageId}/content`, { json: { markdown }, headers: { "if-match": etag } }))
+      .status,
+  ).toBe(200);
 }
 
 async function positions(client: Client, pageId: string): Promise<string[]> {
@@ -21,7 +24,10 @@ async function positions(client: Client, pageId: string): Promise<string[]> {
 }
 
 /** A page created, renamed and edited: its history positions in order. */
-async function editedPage(owner: TestUser, options: { parentId?: string } = {}): Promise<{ pageId: string; at: string[] }> {
+async function editedPage(
+  owner: TestUser,
+  options: { parentId?: string } = {},
+): Promise<{ pageId: string; at: string[] }> {
   const pageId = await createPage(owner, { title: "Draft", markdown: "one\ntwo\nthree\n", ...options });
   expect((await owner.patch(`/pages/${pageId}`, { title: "Plan", icon: "📝" })).status).toBe(200);
   await putContent(owner, pageId, "one\n2\nthree\nfour\n");
@@ -62,10 +68,14 @@ describe("GET /pages/{pageId}/diff", () => {
     const owner = await server.registered("owner");
     const { pageId } = await editedPage(owner);
     const now = new Date().toISOString();
-    const same = await owner.get(`/pages/${pageId}/diff?from=${encodeURIComponent(now)}`, { accept: "application/json" });
+    const same = await owner.get(`/pages/${pageId}/diff?from=${encodeURIComponent(now)}`, {
+      accept: "application/json",
+    });
     expect(same.status).toBe(200);
     expect(same.body).toMatchObject({ hunks: [], title: null, icon: null });
-    const future = await owner.get(`/pages/${pageId}/diff?from=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`);
+    const future = await owner.get(
+      `/pages/${pageId}/diff?from=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`,
+    );
     expect(future.status).toBe(400);
     expect(future.body.error?.code).toBe("validation_failed");
   });

@@ -15,7 +15,9 @@ const body = (document: string): string => document.replace(/^---\n[\s\S]*?\n---
 type Item = { type: string; changes: Record<string, unknown> };
 
 async function uploadImage(user: TestUser, pageId: string): Promise<{ id: string; url: string; markdown: string }> {
-  const reply = await user.call("POST", `/pages/${pageId}/images`, { body: uploadForm({ file: { bytes: await makeImage("png"), name: "chart.png" }, alt: "chart" }) });
+  const reply = await user.call("POST", `/pages/${pageId}/images`, {
+    body: uploadForm({ file: { bytes: await makeImage("png"), name: "chart.png" }, alt: "chart" }),
+  });
   if (reply.status !== 201) throw new Error(`upload: ${reply.text}`);
   return reply.body as { id: string; url: string; markdown: string };
 }
@@ -23,14 +25,25 @@ async function uploadImage(user: TestUser, pageId: string): Promise<{ id: string
 describe("duplicating a page", () => {
   it("copies title, icon and markdown into a new page whose history starts with the copy, naming the source, without comments", async () => {
     const ann = await server.registered("ann");
-    const source = await ann.post("/pages", { title: "Plan", markdown: "# Goals\n\nShip it.", icon: "🚀", parentId: null });
+    const source = await ann.post("/pages", {
+      title: "Plan",
+      markdown: "# Goals\n\nShip it.",
+      icon: "🚀",
+      parentId: null,
+    });
     const sourceId = String(source.body.id);
     await ann.patch(`/pages/${sourceId}`, { title: "Plan v2" });
     await ann.post(`/pages/${sourceId}/comments`, { body: "first", anchor: { quote: "Ship it." } });
 
     const copy = await ann.post(`/pages/${sourceId}/duplicate`, {});
     expect(copy.status).toBe(201);
-    expect(copy.body).toMatchObject({ title: "Plan v2 (copy)", icon: "🚀", parentId: null, ownerId: ann.id, permission: "owner" });
+    expect(copy.body).toMatchObject({
+      title: "Plan v2 (copy)",
+      icon: "🚀",
+      parentId: null,
+      ownerId: ann.id,
+      permission: "owner",
+    });
     const copyId = String(copy.body.id);
     expect(copyId).not.toBe(sourceId);
     expect(body((await ann.get(`/pages/${copyId}/content`)).text)).toBe("# Goals\n\nShip it.");
@@ -61,7 +74,10 @@ describe("duplicating a page", () => {
     const bea = await server.registered("bea");
     const sourceId = await createPage(ann, { markdown: "" });
     const image = await uploadImage(ann, sourceId);
-    const put = await ann.call("PUT", `/pages/${sourceId}/content`, { json: { markdown: `Before\n\n${image.markdown}\n` }, headers: { "if-match": "*" } });
+    const put = await ann.call("PUT", `/pages/${sourceId}/content`, {
+      json: { markdown: `Before\n\n${image.markdown}\n` },
+      headers: { "if-match": "*" },
+    });
     expect(put.status).toBe(200);
 
     const copy = await ann.post(`/pages/${sourceId}/duplicate`, {});
@@ -101,13 +117,22 @@ describe("duplicating a page", () => {
   it("replays with the same Idempotency-Key and refuses the key with another body", async () => {
     const ann = await server.registered("ann");
     const sourceId = await createPage(ann);
-    const first = await ann.call("POST", `/pages/${sourceId}/duplicate`, { json: { title: "Once" }, headers: { "idempotency-key": "dup-1" } });
-    const again = await ann.call("POST", `/pages/${sourceId}/duplicate`, { json: { title: "Once" }, headers: { "idempotency-key": "dup-1" } });
+    const first = await ann.call("POST", `/pages/${sourceId}/duplicate`, {
+      json: { title: "Once" },
+      headers: { "idempotency-key": "dup-1" },
+    });
+    const again = await ann.call("POST", `/pages/${sourceId}/duplicate`, {
+      json: { title: "Once" },
+      headers: { "idempotency-key": "dup-1" },
+    });
     expect(first.status).toBe(201);
     expect(again.status).toBe(201);
     expect(again.body.id).toBe(first.body.id);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
-    const other = await ann.call("POST", `/pages/${sourceId}/duplicate`, { json: { title: "Twice" }, headers: { "idempotency-key": "dup-1" } });
+    const other = await ann.call("POST", `/pages/${sourceId}/duplicate`, {
+      json: { title: "Twice" },
+      headers: { "idempotency-key": "dup-1" },
+    });
     expect(other.status).toBe(422);
   });
 });

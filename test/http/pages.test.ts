@@ -12,7 +12,15 @@ afterAll(async () => {
   await server.stop();
 });
 
-type PageBody = { id: string; title: string; parentId: string | null; icon: string | null; updatedAt: string; permission: string; folderPath?: string };
+type PageBody = {
+  id: string;
+  title: string;
+  parentId: string | null;
+  icon: string | null;
+  updatedAt: string;
+  permission: string;
+  folderPath?: string;
+};
 const pagesOf = (body: Record<string, unknown>) => body.data as PageBody[];
 
 describe("creating pages", () => {
@@ -76,11 +84,17 @@ describe("creating pages", () => {
   });
 
   it("answers malformed JSON with 400, an oversized body with 413 and an unknown media type with 415", async () => {
-    const malformed = await ann.call("POST", "/pages", { body: "{not json", headers: { "content-type": "application/json" } });
+    const malformed = await ann.call("POST", "/pages", {
+      body: "{not json",
+      headers: { "content-type": "application/json" },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body.error?.code).toBe("validation_failed");
     // Past the page routes' body limit: the largest page in its worst encoding (every character a \uXXXX escape).
-    const huge = await ann.call("POST", "/pages", { body: JSON.stringify({ title: "big", markdown: "x".repeat(PAGE_BODY_LIMIT_BYTES + 1) }), headers: { "content-type": "application/json" } });
+    const huge = await ann.call("POST", "/pages", {
+      body: JSON.stringify({ title: "big", markdown: "x".repeat(PAGE_BODY_LIMIT_BYTES + 1) }),
+      headers: { "content-type": "application/json" },
+    });
     expect(huge.status).toBe(413);
     expect(huge.body.error?.code).toBe("payload_too_large");
     const xml = await ann.call("POST", "/pages", { body: "<page/>", headers: { "content-type": "application/xml" } });
@@ -118,7 +132,18 @@ describe("listing pages", () => {
   });
 
   it("rejects a bad limit (anything but plain decimal digits from 1 to 100) or cursor with 400", async () => {
-    for (const query of ["limit=0", "limit=101", "limit=abc", "limit=1.5", "limit=0x10", "limit=%205", "limit=1e1", "limit=", "cursor=garbage", "parentId=nope"]) {
+    for (const query of [
+      "limit=0",
+      "limit=101",
+      "limit=abc",
+      "limit=1.5",
+      "limit=0x10",
+      "limit=%205",
+      "limit=1e1",
+      "limit=",
+      "cursor=garbage",
+      "parentId=nope",
+    ]) {
       const reply = await ann.get(`/pages?${query}`);
       expect(reply.status, query).toBe(400);
       expect(reply.body.error?.code).toBe("validation_failed");
@@ -129,16 +154,22 @@ describe("listing pages", () => {
   it("walks every page exactly once while other pages are being created", async () => {
     const writer = await server.signIn("writer");
     const existing: string[] = [];
-    for (let i = 0; i < 30; i += 1) existing.push(String((await writer.post("/pages", { title: `Page ${i}` })).body.id));
+    for (let i = 0; i < 30; i += 1)
+      existing.push(String((await writer.post("/pages", { title: `Page ${i}` })).body.id));
     const seen: string[] = [];
     let cursor: string | null = null;
     let inserted = 0;
     do {
-      const reply: Awaited<ReturnType<Client["get"]>> = await writer.get(`/pages?limit=7${cursor ? `&cursor=${cursor}` : ""}`);
+      const reply: Awaited<ReturnType<Client["get"]>> = await writer.get(
+        `/pages?limit=7${cursor ? `&cursor=${cursor}` : ""}`,
+      );
       expect(reply.status).toBe(200);
       seen.push(...pagesOf(reply.body).map((p) => p.id));
       cursor = reply.body.nextCursor as string | null;
-      await Promise.all([writer.post("/pages", { title: `New ${inserted}` }), writer.post("/pages", { title: `New ${inserted + 1}` })]);
+      await Promise.all([
+        writer.post("/pages", { title: `New ${inserted}` }),
+        writer.post("/pages", { title: `New ${inserted + 1}` }),
+      ]);
       inserted += 2;
     } while (cursor !== null);
     expect(new Set(seen).size).toBe(seen.length);
@@ -176,7 +207,9 @@ describe("resolving pages by title", () => {
       ].sort(),
     );
     expect(reply.body.nextCursor).toBeUndefined();
-    const filtered = await user.get(`/pages/resolve?title=roadmap&folderPath=${encodeURIComponent("projects/q4 plans")}`);
+    const filtered = await user.get(
+      `/pages/resolve?title=roadmap&folderPath=${encodeURIComponent("projects/q4 plans")}`,
+    );
     expect(pagesOf(filtered.body).map((p) => p.id)).toEqual([nested.body.id]);
   });
 
@@ -222,7 +255,9 @@ describe("updating pages", () => {
   it("gives every one of 50 concurrent renames 200 or 409 and keeps one accepted title", async () => {
     const page = await ann.post("/pages", { title: "Contended" });
     const id = String(page.body.id);
-    const replies = await Promise.all(Array.from({ length: 50 }, (_, i) => ann.patch(`/pages/${id}`, { title: `Title ${i}` })));
+    const replies = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => ann.patch(`/pages/${id}`, { title: `Title ${i}` })),
+    );
     const statuses = new Set(replies.map((r) => r.status));
     for (const status of statuses) expect([200, 409]).toContain(status);
     const accepted = replies.filter((r) => r.status === 200).map((r) => r.body.title);
@@ -255,17 +290,29 @@ describe("page content", () => {
     const page = await ann.post("/pages", { title: "Editable", markdown: "v1" });
     const id = String(page.body.id);
     const etag = (await ann.get(`/pages/${id}/content`)).headers.get("etag") ?? "";
-    const missing = await ann.call("PUT", `/pages/${id}/content`, { body: "v2", headers: { "content-type": "text/markdown" } });
+    const missing = await ann.call("PUT", `/pages/${id}/content`, {
+      body: "v2",
+      headers: { "content-type": "text/markdown" },
+    });
     expect(missing.status).toBe(428);
-    const replaced = await ann.call("PUT", `/pages/${id}/content`, { body: "v2", headers: { "content-type": "text/markdown", "if-match": etag } });
+    const replaced = await ann.call("PUT", `/pages/${id}/content`, {
+      body: "v2",
+      headers: { "content-type": "text/markdown", "if-match": etag },
+    });
     expect(replaced.status).toBe(200);
     expect(replaced.text.endsWith("---\nv2")).toBe(true);
     const newEtag = replaced.headers.get("etag") ?? "";
     expect(newEtag).not.toBe(etag);
-    const stale = await ann.call("PUT", `/pages/${id}/content`, { body: "v3", headers: { "content-type": "text/markdown", "if-match": etag } });
+    const stale = await ann.call("PUT", `/pages/${id}/content`, {
+      body: "v3",
+      headers: { "content-type": "text/markdown", "if-match": etag },
+    });
     expect(stale.status).toBe(412);
     expect(stale.body.error?.code).toBe("precondition_failed");
-    const asJson = await ann.call("PUT", `/pages/${id}/content`, { json: { markdown: "v4" }, headers: { "if-match": newEtag } });
+    const asJson = await ann.call("PUT", `/pages/${id}/content`, {
+      json: { markdown: "v4" },
+      headers: { "if-match": newEtag },
+    });
     expect(asJson.status).toBe(200);
     const roundTrip = await ann.call("PUT", `/pages/${id}/content`, {
       body: `${asJson.text.replace("v4", "v5")}`,
@@ -350,9 +397,17 @@ describe("consistency and durability", () => {
     const folder = await user.post("/folders", { name: "R" });
     const page = await user.post("/pages", { title: "Before", parentId: folder.body.id, markdown: "x" });
     await user.patch(`/pages/${String(page.body.id)}`, { title: "After", icon: "✅" });
-    const before = [await user.get("/pages"), await user.get("/folders"), await user.get(`/pages/${String(page.body.id)}/content`)];
+    const before = [
+      await user.get("/pages"),
+      await user.get("/folders"),
+      await user.get(`/pages/${String(page.body.id)}/content`),
+    ];
     await server.rebuildReadModels();
-    const after = [await user.get("/pages"), await user.get("/folders"), await user.get(`/pages/${String(page.body.id)}/content`)];
+    const after = [
+      await user.get("/pages"),
+      await user.get("/folders"),
+      await user.get(`/pages/${String(page.body.id)}/content`),
+    ];
     expect(after.map((r) => r.text)).toEqual(before.map((r) => r.text));
   });
 

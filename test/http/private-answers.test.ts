@@ -28,22 +28,46 @@ describe("authenticated answers", () => {
 });
 
 /** fetch sends its own Host whatever it is given: node's client sends the one a forged request would. */
-function withHost(url: string, host: string, method = "GET", body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+function withHost(
+  url: string,
+  host: string,
+  method = "GET",
+  body?: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
   return new Promise((resolve, reject) => {
-    const sent = request(url, { method, headers: { host, "content-type": "application/json", accept: "application/json, text/event-stream" } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString("utf8") }));
-    });
+    const sent = request(
+      url,
+      { method, headers: { host, "content-type": "application/json", accept: "application/json, text/event-stream" } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            text: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
+      },
+    );
     sent.on("error", reject);
     sent.end(body);
   });
 }
 
 describe("/mcp and its metadata", () => {
-  const initialize = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } } });
+  const initialize = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+  });
   const post = (headers: Record<string, string>) =>
-    fetch(`${server.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: initialize });
+    fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      body: initialize,
+    });
 
   it("refuse a page of another origin (DNS rebinding), before anything else, with origin_not_allowed", async () => {
     const user = await server.registered("rebound");
@@ -68,7 +92,9 @@ describe("/mcp and its metadata", () => {
   it("answer a configured host, and never let a shared cache keep the metadata", async () => {
     const challenged = await withHost(`${server.url}/mcp`, "workspace.example.com", "POST", initialize);
     expect(challenged.status).toBe(401);
-    expect(challenged.headers["www-authenticate"]).toContain("http://workspace.example.com/.well-known/oauth-protected-resource");
+    expect(challenged.headers["www-authenticate"]).toContain(
+      "http://workspace.example.com/.well-known/oauth-protected-resource",
+    );
     const metadata = await fetch(`${server.url}/.well-known/oauth-protected-resource`);
     expect(metadata.status).toBe(200);
     expect(metadata.headers.get("cache-control")).not.toMatch(/public/);

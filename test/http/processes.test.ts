@@ -20,26 +20,42 @@ describe("service processes", () => {
   it("runs command API, query API, projector and notifier as separate processes over one DATA_DIR", async () => {
     const split = await startSplitServices();
     cleanups.push(split.stop);
-    const { env, commandApi, queryApis: [queryApi] } = split;
+    const {
+      env,
+      commandApi,
+      queryApis: [queryApi],
+    } = split;
     if (!queryApi) throw new Error("no query node");
-    const cookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "split@example.com", name: "Split" });
+    const cookie = await mintSession(TEST_SESSION_SECRET, {
+      sub: crypto.randomUUID(),
+      email: "split@example.com",
+      name: "Split",
+    });
     const writer = new Client(commandApi.url, { cookie });
     const reader = new Client(queryApi.url, { cookie });
     const created = await writer.post("/pages", { title: "Across processes" });
     expect(created.status).toBe(201);
-    const read = await reader.get(`/pages/${String(created.body.id)}`, { "x-consistency-token": created.headers.get("x-consistency-token") ?? "" });
+    const read = await reader.get(`/pages/${String(created.body.id)}`, {
+      "x-consistency-token": created.headers.get("x-consistency-token") ?? "",
+    });
     expect(read.status).toBe(200);
     expect(read.body.title).toBe("Across processes");
     const refused = await reader.post("/pages", { title: "no writes here" });
     expect(refused.status).toBe(405);
     expect(refused.headers.get("allow")).toBe("GET, HEAD");
     // The notifier on its own delivers an invitation queued through the command API.
-    const notifier = spawn(process.execPath, ["--import", "tsx", "services/notifier/main.ts"], { env: { ...inheritedEnv(), LOG_LEVEL: "silent", ...env }, stdio: "ignore" });
+    const notifier = spawn(process.execPath, ["--import", "tsx", "services/notifier/main.ts"], {
+      env: { ...inheritedEnv(), LOG_LEVEL: "silent", ...env },
+      stdio: "ignore",
+    });
     cleanups.push(async () => {
       notifier.kill("SIGTERM");
       await once(notifier, "exit");
     });
-    const invited = await writer.post(`/shares/entity/page/${String(created.body.id)}/grants`, { email: "nobody-yet@example.com", permission: "view" });
+    const invited = await writer.post(`/shares/entity/page/${String(created.body.id)}/grants`, {
+      email: "nobody-yet@example.com",
+      permission: "view",
+    });
     expect(invited.status).toBe(202);
     const deadline = Date.now() + 15_000;
     let mails: string[] = [];
@@ -53,18 +69,32 @@ describe("service processes", () => {
   it("serves a new user's first request from a query node that holds no event store, with what was shared before they signed up", async () => {
     const split = await startSplitServices();
     cleanups.push(split.stop);
-    const { commandApi, queryApis: [queryApi] } = split;
+    const {
+      commandApi,
+      queryApis: [queryApi],
+    } = split;
     if (!queryApi) throw new Error("no query node");
 
-    const ownerCookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "owner@example.com", name: "Owner" });
+    const ownerCookie = await mintSession(TEST_SESSION_SECRET, {
+      sub: crypto.randomUUID(),
+      email: "owner@example.com",
+      name: "Owner",
+    });
     const owner = new Client(commandApi.url, { cookie: ownerCookie });
     const page = await owner.post("/pages", { title: "Shared before sign-up" });
-    const invited = await owner.post(`/shares/entity/page/${String(page.body.id)}/grants`, { email: "newcomer@example.com", permission: "comment" });
+    const invited = await owner.post(`/shares/entity/page/${String(page.body.id)}/grants`, {
+      email: "newcomer@example.com",
+      permission: "comment",
+    });
     expect(invited.status).toBe(202);
 
     // The newcomer's very first request goes to the query node: it asks the command API to register them
     // (which accepts the invitation) and waits for its read models before answering.
-    const newcomerCookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "newcomer@example.com", name: "Newcomer" });
+    const newcomerCookie = await mintSession(TEST_SESSION_SECRET, {
+      sub: crypto.randomUUID(),
+      email: "newcomer@example.com",
+      name: "Newcomer",
+    });
     const newcomer = new Client(queryApi.url, { cookie: newcomerCookie });
     const pages = await newcomer.get("/pages");
     expect(pages.status).toBe(200);
@@ -86,7 +116,9 @@ describe("service processes", () => {
 
     // A consistency token beyond the log's head is refused at once; one without credentials is refused first.
     expect((await newcomer.get("/pages", { "x-consistency-token": "18446744073709551615" })).status).toBe(400);
-    expect((await new Client(queryApi.url, null).get("/pages", { "x-consistency-token": "999999999" })).status).toBe(401);
+    expect((await new Client(queryApi.url, null).get("/pages", { "x-consistency-token": "999999999" })).status).toBe(
+      401,
+    );
 
     // The query node never opened the event store: no descriptor of it points at events.sqlite. (On the
     // production stack it holds no SQLite file at all: its read models are in MongoDB.)
@@ -97,12 +129,17 @@ describe("service processes", () => {
         return "";
       }
     });
-    expect(openFiles.some((file) => file.endsWith("read-models.sqlite"))).toBe(process.env.WORKSPACE_TEST_STACK !== "production");
+    expect(openFiles.some((file) => file.endsWith("read-models.sqlite"))).toBe(
+      process.env.WORKSPACE_TEST_STACK !== "production",
+    );
     expect(openFiles.filter((file) => file.includes("events.sqlite"))).toEqual([]);
   });
 
   it("refuses to start on a bad configuration value and names the variable", async () => {
-    const result = await runToExit("services/all-in-one.ts", { PORT: "not-a-port", DATA_DIR: "/tmp/unused-workspace-test" });
+    const result = await runToExit("services/all-in-one.ts", {
+      PORT: "not-a-port",
+      DATA_DIR: "/tmp/unused-workspace-test",
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("PORT");
   });
@@ -115,7 +152,10 @@ describe("service processes", () => {
     await user.post("/pages", { title: "Replayed", parentId: folder.body.id, markdown: "body" });
     const before = (await user.get("/pages")).text;
     await server.restart(async () => {
-      const result = await runToExit("services/projector/replay.cli.ts", { DATA_DIR: server.dataDir, AUTH_SESSION_SECRET: TEST_SESSION_SECRET });
+      const result = await runToExit("services/projector/replay.cli.ts", {
+        DATA_DIR: server.dataDir,
+        AUTH_SESSION_SECRET: TEST_SESSION_SECRET,
+      });
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(/replayed \d+ events/);
     });
@@ -126,10 +166,18 @@ describe("service processes", () => {
     const dir = await tempDir();
     cleanups.push(dir.remove);
     const first = await startServiceProcess("services/all-in-one.ts", { DATA_DIR: dir.path, AUTH_SESSION_SECRET: "" });
-    const minted = await runToExit("shared/auth/mint-session.cli.ts", { DATA_DIR: dir.path, AUTH_SESSION_SECRET: "" }, ["--email", "local@example.com", "--name", "Local"]);
+    const minted = await runToExit("shared/auth/mint-session.cli.ts", { DATA_DIR: dir.path, AUTH_SESSION_SECRET: "" }, [
+      "--email",
+      "local@example.com",
+      "--name",
+      "Local",
+    ]);
     expect(minted.code).toBe(0);
     const cookie = minted.stdout.trim();
-    expect((await new Client(first.url, { cookie }).get("/me")).body).toMatchObject({ email: "local@example.com", name: "Local" });
+    expect((await new Client(first.url, { cookie }).get("/me")).body).toMatchObject({
+      email: "local@example.com",
+      name: "Local",
+    });
     expect((statSync(join(dir.path, "session-secret")).mode & 0o777).toString(8)).toBe("600");
     await first.stop();
     const second = await startServiceProcess("services/all-in-one.ts", { DATA_DIR: dir.path, AUTH_SESSION_SECRET: "" });
@@ -142,7 +190,9 @@ describe("service processes", () => {
     cleanups.push(dir.remove);
     const service = await startServiceProcess("services/all-in-one.ts", { DATA_DIR: dir.path });
     service.child.kill("SIGTERM");
-    const code = await new Promise<number | null>((resolve) => service.child.once("exit", (exitCode) => resolve(exitCode)));
+    const code = await new Promise<number | null>((resolve) =>
+      service.child.once("exit", (exitCode) => resolve(exitCode)),
+    );
     expect(code).toBe(0);
   });
 
@@ -157,7 +207,10 @@ describe("service processes", () => {
     const deadline = Date.now() + 10_000;
     let answering = true;
     while (answering && Date.now() < deadline) {
-      answering = await fetch(`${npm.url}/healthz`).then(() => true, () => false);
+      answering = await fetch(`${npm.url}/healthz`).then(
+        () => true,
+        () => false,
+      );
       if (answering) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(answering).toBe(false);

@@ -15,7 +15,9 @@ const IMAGE = 300 * 1024;
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await TestServer.start({ settings: { QUOTA_TOKENS_PER_USER: "3", QUOTA_BLOB_BYTES_PER_OWNER: String(MiB) } });
+  server = await TestServer.start({
+    settings: { QUOTA_TOKENS_PER_USER: "3", QUOTA_BLOB_BYTES_PER_OWNER: String(MiB) },
+  });
 });
 afterAll(async () => {
   await server.stop();
@@ -26,12 +28,17 @@ const createToken = (user: TestUser) => user.post("/tokens", { name: "t", scopes
 /** Bytes in the blob store: what the quota protects. */
 async function storedBytes(): Promise<number> {
   const dir = join(server.dataDir, "blobs");
-  const names = (await readdir(dir, { withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name);
+  const names = (await readdir(dir, { withFileTypes: true }))
+    .filter((entry) => entry.isFile())
+    .map((entry) => entry.name);
   const sizes = await Promise.all(names.map(async (name) => (await stat(join(dir, name))).size));
   return sizes.reduce((total, size) => total + size, 0);
 }
 
-function expectQuotaExceeded(reply: { status: number; body: { error?: { code: string; message: string } } }, what: RegExp): void {
+function expectQuotaExceeded(
+  reply: { status: number; body: { error?: { code: string; message: string } } },
+  what: RegExp,
+): void {
   expect(reply.status).toBe(409);
   expect(reply.body.error?.code).toBe("quota_exceeded");
   expect(reply.body.error?.message).toMatch(what);
@@ -69,21 +76,37 @@ describe("stored image bytes per workspace owner", () => {
     const pageId = String((await dan.post("/pages", { title: "Pictures", markdown: "" })).body.id);
     const ids: string[] = [];
     for (let index = 0; index < 2; index++) {
-      const uploaded = await upload(dan, pageId, { file: { bytes: await pngOfExactly(IMAGE), name: "a.png" }, alt: "a" });
+      const uploaded = await upload(dan, pageId, {
+        file: { bytes: await pngOfExactly(IMAGE), name: "a.png" },
+        alt: "a",
+      });
       expect(uploaded.status, uploaded.text).toBe(201);
       ids.push(String(uploaded.body.id));
     }
     const markdown = ids.map((id) => `![a](/api/v1/images/${id})`).join("\n");
-    expect((await dan.call("PUT", `/pages/${pageId}/content`, { json: { markdown }, headers: { "if-match": "*" } })).status).toBe(200);
+    expect(
+      (await dan.call("PUT", `/pages/${pageId}/content`, { json: { markdown }, headers: { "if-match": "*" } })).status,
+    ).toBe(200);
     const before = await storedBytes();
 
     // 600 KB stored: a copy of both images would make 1,200 KB.
     expectQuotaExceeded(await dan.post(`/pages/${pageId}/duplicate`, {}), /more than 1 MB/);
     // A third image fits (900 KB); a fourth does not.
-    expect((await upload(dan, pageId, { file: { bytes: await pngOfExactly(IMAGE), name: "c.png" }, alt: "c" })).status).toBe(201);
-    expectQuotaExceeded(await upload(dan, pageId, { file: { bytes: await pngOfExactly(IMAGE), name: "d.png" }, alt: "d" }), /more than 1 MB/);
+    expect(
+      (await upload(dan, pageId, { file: { bytes: await pngOfExactly(IMAGE), name: "c.png" }, alt: "c" })).status,
+    ).toBe(201);
+    expectQuotaExceeded(
+      await upload(dan, pageId, { file: { bytes: await pngOfExactly(IMAGE), name: "d.png" }, alt: "d" }),
+      /more than 1 MB/,
+    );
     const png = (await pngOfExactly(IMAGE)).toString("base64");
-    expectQuotaExceeded(await importVault(dan, [{ path: "note.md", content: "![[e.png]]" }, { path: "e.png", content: png }]), /more than 1 MB/);
+    expectQuotaExceeded(
+      await importVault(dan, [
+        { path: "note.md", content: "![[e.png]]" },
+        { path: "e.png", content: png },
+      ]),
+      /more than 1 MB/,
+    );
     expect(await storedBytes()).toBe(before + IMAGE);
     expect(((await dan.get("/pages?limit=100")).body.data as unknown[]).length).toBe(1);
   });
@@ -93,7 +116,10 @@ describe("stored image bytes per workspace owner", () => {
     const pageId = String((await eve.post("/pages", { title: "One picture", markdown: "" })).body.id);
     const uploaded = await upload(eve, pageId, { file: { bytes: await pngOfExactly(IMAGE), name: "a.png" }, alt: "a" });
     expect(uploaded.status).toBe(201);
-    await eve.call("PUT", `/pages/${pageId}/content`, { json: { markdown: `![a](/api/v1/images/${String(uploaded.body.id)})` }, headers: { "if-match": "*" } });
+    await eve.call("PUT", `/pages/${pageId}/content`, {
+      json: { markdown: `![a](/api/v1/images/${String(uploaded.body.id)})` },
+      headers: { "if-match": "*" },
+    });
     const before = await storedBytes();
     const replies = await Promise.all(Array.from({ length: 4 }, () => eve.post(`/pages/${pageId}/duplicate`, {})));
     const made = replies.filter((reply) => reply.status === 201).length;
@@ -107,18 +133,32 @@ describe("stored image bytes per workspace owner", () => {
 describe("stored attachment bytes per workspace owner", () => {
   const KiB = 1024;
   const file = (kib: number) => Buffer.alloc(kib * KiB, kib);
-  const newPage = async (user: TestUser) => String((await user.post("/pages", { title: "Files", markdown: "" })).body.id);
+  const newPage = async (user: TestUser) =>
+    String((await user.post("/pages", { title: "Files", markdown: "" })).body.id);
 
   it("count with images: once attachments fill the quota, the next attachment or image upload, a duplicate and an import are refused, storing nothing", async () => {
     const fay = await server.registered("fay");
     const pageId = await newPage(fay);
-    for (const kib of [400, 400]) expect((await attach(fay, pageId, { bytes: file(kib), name: `${kib}.bin` })).status).toBe(201);
+    for (const kib of [400, 400])
+      expect((await attach(fay, pageId, { bytes: file(kib), name: `${kib}.bin` })).status).toBe(201);
     const before = await storedBytes();
     // 800 KiB stored of 1 MiB.
-    expectQuotaExceeded(await attach(fay, pageId, { bytes: file(300), name: "more.bin" }), /more than 1 MB of images and files/);
-    expectQuotaExceeded(await upload(fay, pageId, { file: { bytes: await pngOfExactly(IMAGE), name: "a.png" }, alt: "a" }), /more than 1 MB/);
+    expectQuotaExceeded(
+      await attach(fay, pageId, { bytes: file(300), name: "more.bin" }),
+      /more than 1 MB of images and files/,
+    );
+    expectQuotaExceeded(
+      await upload(fay, pageId, { file: { bytes: await pngOfExactly(IMAGE), name: "a.png" }, alt: "a" }),
+      /more than 1 MB/,
+    );
     expectQuotaExceeded(await fay.post(`/pages/${pageId}/duplicate`, {}), /more than 1 MB/);
-    expectQuotaExceeded(await importVault(fay, [{ path: "note.md", content: "[[paper.pdf]]" }, { path: "paper.pdf", content: file(300).toString("base64") }]), /more than 1 MB/);
+    expectQuotaExceeded(
+      await importVault(fay, [
+        { path: "note.md", content: "[[paper.pdf]]" },
+        { path: "paper.pdf", content: file(300).toString("base64") },
+      ]),
+      /more than 1 MB/,
+    );
     expect(await storedBytes()).toBe(before);
     expect(((await fay.get(`/pages/${pageId}/attachments`)).body.data as unknown[]).length).toBe(2);
     // What is left still fits.
@@ -145,7 +185,9 @@ describe("stored attachment bytes per workspace owner", () => {
   it("counts images and files together through the trash and a restore, frees them on a purge, and counts the same after a replay of the history", async () => {
     const kim = await server.registered("kim");
     const [pictures, files] = [await newPage(kim), await newPage(kim)];
-    expect((await upload(kim, pictures, { file: { bytes: await pngOfExactly(IMAGE), name: "a.png" }, alt: "a" })).status).toBe(201);
+    expect(
+      (await upload(kim, pictures, { file: { bytes: await pngOfExactly(IMAGE), name: "a.png" }, alt: "a" })).status,
+    ).toBe(201);
     expect((await attach(kim, files, { bytes: file(600), name: "b.bin" })).status).toBe(201);
     // 900 KiB stored of 1 MiB, in the trash or not.
     expectQuotaExceeded(await attach(kim, pictures, { bytes: file(200), name: "c.bin" }), /more than 1 MB/);
@@ -170,8 +212,15 @@ describe("stored attachment bytes per workspace owner", () => {
     const blocks = 9;
     const blockSize = 100 * KiB;
     const head = `--${ATTACHMENT_BOUNDARY}\r\ncontent-disposition: form-data; name="file"; filename="big.bin"\r\ncontent-type: application/octet-stream\r\n\r\n`;
-    const length = Buffer.byteLength(head) + blocks * blockSize + Buffer.byteLength(`\r\n--${ATTACHMENT_BOUNDARY}--\r\n`);
-    const answer = await streamedAttachment(server.url, ivy, pageId, { blocks, blockSize, name: "big.bin", stopAfter: 1, headers: { "content-length": String(length) } });
+    const length =
+      Buffer.byteLength(head) + blocks * blockSize + Buffer.byteLength(`\r\n--${ATTACHMENT_BOUNDARY}--\r\n`);
+    const answer = await streamedAttachment(server.url, ivy, pageId, {
+      blocks,
+      blockSize,
+      name: "big.bin",
+      stopAfter: 1,
+      headers: { "content-length": String(length) },
+    });
     expect(answer.status, answer.body).toBe(409);
     expect(answer.bodyEnded).toBe(false);
     expect((JSON.parse(answer.body) as { error: { code: string } }).error.code).toBe("quota_exceeded");
@@ -184,7 +233,10 @@ describe("stored attachment bytes per workspace owner", () => {
     const jon = await server.registered("jon");
     const before = await storedBytes();
     const pdf = Buffer.concat([Buffer.from("%PDF-1.7\n"), file(400)]);
-    const notes = Array.from({ length: 5 }, (_, index) => ({ path: `note ${index + 1}.md`, content: `See [[paper.pdf]] (${index + 1}).` }));
+    const notes = Array.from({ length: 5 }, (_, index) => ({
+      path: `note ${index + 1}.md`,
+      content: `See [[paper.pdf]] (${index + 1}).`,
+    }));
     const reply = await importVault(jon, [...notes, { path: "paper.pdf", content: pdf.toString("base64") }]);
     expect(reply.status, reply.text).toBe(201);
     const result = reply.body as unknown as ImportResult;
@@ -200,7 +252,9 @@ describe("stored attachment bytes per workspace owner", () => {
     const hal = await server.registered("hal");
     const pageId = await newPage(hal);
     const before = await storedBytes();
-    const replies = await Promise.all(Array.from({ length: 4 }, (_, index) => attach(hal, pageId, { bytes: file(400), name: `${index}.bin` })));
+    const replies = await Promise.all(
+      Array.from({ length: 4 }, (_, index) => attach(hal, pageId, { bytes: file(400), name: `${index}.bin` })),
+    );
     // 400 KiB a file, 1 MiB allowed: two fit, never three.
     expect(replies.filter((reply) => reply.status === 201)).toHaveLength(2);
     for (const reply of replies.filter((answer) => answer.status !== 201)) expectQuotaExceeded(reply, /more than 1 MB/);

@@ -23,7 +23,10 @@ async function busIs(server: TestServer, state: "up" | "down"): Promise<void> {
   }
 }
 
-async function burst(caller: TestUser, requests: number): Promise<{ passed: number; refused: number; uncounted: number }> {
+async function burst(
+  caller: TestUser,
+  requests: number,
+): Promise<{ passed: number; refused: number; uncounted: number }> {
   const answers = await Promise.all(Array.from({ length: requests }, () => caller.get("/me")));
   return {
     passed: answers.filter((answer) => answer.status === 200).length,

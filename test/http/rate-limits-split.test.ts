@@ -19,12 +19,21 @@ describe.skipIf(unavailable !== null)("rate limits across query nodes", () => {
   beforeAll(async () => {
     nats = await startNatsServer();
     // The services believe X-Forwarded-For only from the gateway's own address.
-    split = await startSplitServices({ queryNodes: 2, env: { NATS_URL: nats.url, RATE_LIMIT_READ: "4/1d", TRUST_PROXY: "127.0.0.1" } });
-    gateway = await startGateway({ commandApi: split.commandApi.url, queryApis: split.queryApis.map((node) => node.url) });
+    split = await startSplitServices({
+      queryNodes: 2,
+      env: { NATS_URL: nats.url, RATE_LIMIT_READ: "4/1d", TRUST_PROXY: "127.0.0.1" },
+    });
+    gateway = await startGateway({
+      commandApi: split.commandApi.url,
+      queryApis: split.queryApis.map((node) => node.url),
+    });
     // A node counts in its own memory until its connection to NATS is up (it starts without waiting for it).
     for (const node of split.queryApis) {
       const deadline = Date.now() + 30_000;
-      while (((await (await fetch(`${node.url}/readyz`)).json()) as { dependencies?: { bus?: string } }).dependencies?.bus !== "up") {
+      while (
+        ((await (await fetch(`${node.url}/readyz`)).json()) as { dependencies?: { bus?: string } }).dependencies
+          ?.bus !== "up"
+      ) {
         if (Date.now() > deadline) throw new Error(`${node.url} never reached NATS`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
@@ -46,7 +55,12 @@ describe.skipIf(unavailable !== null)("rate limits across query nodes", () => {
     if (!first || !second) throw new Error("two query nodes expected");
     const answers = [await first.get("/me"), await second.get("/me"), await first.get("/me"), await second.get("/me")];
     expect(answers.map((reply) => reply.status)).toEqual([200, 200, 200, 200]);
-    expect(answers.map((reply) => reply.headers.get("ratelimit")?.replace(/;t=\d+$/, ""))).toEqual(['"read";r=3', '"read";r=2', '"read";r=1', '"read";r=0']);
+    expect(answers.map((reply) => reply.headers.get("ratelimit")?.replace(/;t=\d+$/, ""))).toEqual([
+      '"read";r=3',
+      '"read";r=2',
+      '"read";r=1',
+      '"read";r=0',
+    ]);
 
     for (const node of [first, second]) {
       const refused = await node.get("/me");
@@ -59,11 +73,17 @@ describe.skipIf(unavailable !== null)("rate limits across query nodes", () => {
   });
 
   /** A GET through the gateway from one of this machine's loopback addresses, as a distinct client would. */
-  const getFrom = (localAddress: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; ratelimit: string | undefined }> =>
+  const getFrom = (
+    localAddress: string,
+    path: string,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; ratelimit: string | undefined }> =>
     new Promise((resolve, reject) => {
       const sent = request(`${gateway.url}${path}`, { localAddress, headers }, (response) => {
         response.resume();
-        response.once("end", () => resolve({ status: response.statusCode ?? 0, ratelimit: [response.headers.ratelimit].flat()[0] }));
+        response.once("end", () =>
+          resolve({ status: response.statusCode ?? 0, ratelimit: [response.headers.ratelimit].flat()[0] }),
+        );
       });
       sent.once("error", reject);
       sent.end();

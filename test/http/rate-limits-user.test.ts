@@ -28,7 +28,8 @@ describe("a user's budget", () => {
     const tokens: Client[] = [];
     for (let index = 0; index < 8; index++) tokens.push(await server.tokenClient(ann, ["pages:read"]));
     const statuses: number[] = [];
-    for (const token of tokens) for (let read = 0; read < READS; read++) statuses.push((await token.get("/pages")).status);
+    for (const token of tokens)
+      for (let read = 0; read < READS; read++) statuses.push((await token.get("/pages")).status);
     const allowed = statuses.filter((status) => status === 200).length;
     // Ann's own session spent one read registering; every other read was a token's.
     expect(allowed).toBe(2 * READS - 1);
@@ -55,7 +56,10 @@ describe("sharing", () => {
     ];
     expect(answers.map((reply) => reply.status)).toEqual([202, 202, 202, 202]);
     expect(answers[3]?.headers.get("ratelimit")).toMatch(/^"sharing";r=0;t=\d+$/);
-    for (const refused of [await addMember(cal, unknownAddress(), "viewer"), await share(token, "page", pageId, unknownAddress(), "view")]) {
+    for (const refused of [
+      await addMember(cal, unknownAddress(), "viewer"),
+      await share(token, "page", pageId, unknownAddress(), "view"),
+    ]) {
       expect(refused.status).toBe(429);
       expect(refused.body.error?.code).toBe("rate_limited");
       expect(refused.headers.get("ratelimit-policy")).toBe(`"sharing";q=${SHARING};w=3600`);

@@ -10,18 +10,27 @@ let server: TestServer;
 beforeAll(async () => {
   server = await TestServer.start({
     clock: () => new Date("2026-01-01T00:00:30Z"),
-    settings: { RATE_LIMIT_READ: "5/1m", RATE_LIMIT_WRITE: "3/1m", RATE_LIMIT_SEARCH: "2/1m", RATE_LIMIT_UPLOAD: "1/1m", RATE_LIMIT_IMPORT: "1/1m" },
+    settings: {
+      RATE_LIMIT_READ: "5/1m",
+      RATE_LIMIT_WRITE: "3/1m",
+      RATE_LIMIT_SEARCH: "2/1m",
+      RATE_LIMIT_UPLOAD: "1/1m",
+      RATE_LIMIT_IMPORT: "1/1m",
+    },
   });
 });
 afterAll(async () => {
   await server.stop();
 });
 
-const createFolder = (client: Client): Promise<Reply> => client.post("/folders", { name: `f-${randomUUID().slice(0, 8)}` });
+const createFolder = (client: Client): Promise<Reply> =>
+  client.post("/folders", { name: `f-${randomUUID().slice(0, 8)}` });
 
 function expectLimited(reply: Reply, rateClass: string, quota: number): void {
   expect(reply.status).toBe(429);
-  expect(reply.body).toEqual({ error: { code: "rate_limited", message: `too many ${rateClass} requests; retry in 30 s` } });
+  expect(reply.body).toEqual({
+    error: { code: "rate_limited", message: `too many ${rateClass} requests; retry in 30 s` },
+  });
   expect(reply.headers.get("retry-after")).toBe("30");
   expect(reply.headers.get("ratelimit-policy")).toBe(`"${rateClass}";q=${quota};w=60`);
   expect(reply.headers.get("ratelimit")).toBe(`"${rateClass}";r=0;t=30`);
@@ -32,7 +41,11 @@ describe("rate limits", () => {
     const ann = await server.registered("ann");
     const answers = [await createFolder(ann), await createFolder(ann), await createFolder(ann)];
     expect(answers.map((reply) => reply.status)).toEqual([201, 201, 201]);
-    expect(answers.map((reply) => reply.headers.get("ratelimit"))).toEqual(['"write";r=2;t=30', '"write";r=1;t=30', '"write";r=0;t=30']);
+    expect(answers.map((reply) => reply.headers.get("ratelimit"))).toEqual([
+      '"write";r=2;t=30',
+      '"write";r=1;t=30',
+      '"write";r=0;t=30',
+    ]);
     expect(answers[0]?.headers.get("ratelimit-policy")).toBe('"write";q=3;w=60');
     expect(answers[0]?.headers.get("retry-after")).toBeNull();
 
@@ -75,7 +88,11 @@ describe("rate limits", () => {
 
     // A refused request spends its unit too: the budget bounds the work of asking, not only of succeeding.
     expect((await dan.call("POST", "/imports/obsidian", { json: { files: [{ path: "a.md" }] } })).status).toBe(400);
-    expectLimited(await dan.call("POST", "/imports/obsidian", { json: { files: [{ path: "a.md", content: "# A" }] } }), "import", 1);
+    expectLimited(
+      await dan.call("POST", "/imports/obsidian", { json: { files: [{ path: "a.md", content: "# A" }] } }),
+      "import",
+      1,
+    );
     expect((await dan.call("POST", `/pages/${randomUUID()}/images`, { body: new FormData() })).status).not.toBe(429);
     expectLimited(await dan.call("POST", `/pages/${randomUUID()}/images`, { body: new FormData() }), "upload", 1);
     expect((await dan.get("/pages")).status).toBe(200);
@@ -105,12 +122,25 @@ describe("rate limits", () => {
 
 describe("rate limits without their counter store", () => {
   it("let requests through when the counters cannot be reached, rather than refusing the API", async () => {
-    const unreachable = { increment: () => Promise.reject(new Error("connection refused")), close: async () => undefined };
+    const unreachable = {
+      increment: () => Promise.reject(new Error("connection refused")),
+      close: async () => undefined,
+    };
     const oneEach = { quota: 1, windowSeconds: 60 };
     const app = createApp({
       logger: createLogger("silent"),
       bodyLimit: 1024,
-      rateLimits: { counters: unreachable, policies: { read: oneEach, write: oneEach, search: oneEach, upload: oneEach, import: oneEach, sharing: oneEach } },
+      rateLimits: {
+        counters: unreachable,
+        policies: {
+          read: oneEach,
+          write: oneEach,
+          search: oneEach,
+          upload: oneEach,
+          import: oneEach,
+          sharing: oneEach,
+        },
+      },
     });
     app.get("/api/v1/pages", async () => ({ data: [] }));
     const answers = [];

@@ -19,7 +19,13 @@ it("runs the README's walkthrough on a fresh data directory and reads the page's
   expect(walkthrough).toBeDefined();
   // Not spawnSync: the server under test runs in this process and must keep answering.
   const shell = spawn("bash", ["-euo", "pipefail", "-c", walkthrough ?? ""], {
-    env: { ...inheritedEnv(), ...productionStack(server.dataDir), BASE: server.url, DATA_DIR: server.dataDir, AUTH_SESSION_SECRET: TEST_SESSION_SECRET },
+    env: {
+      ...inheritedEnv(),
+      ...productionStack(server.dataDir),
+      BASE: server.url,
+      DATA_DIR: server.dataDir,
+      AUTH_SESSION_SECRET: TEST_SESSION_SECRET,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";

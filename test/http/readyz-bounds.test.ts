@@ -16,7 +16,12 @@ afterEach(async () => {
 /** A log of `count` events of about a megabyte after position 0, that records how it is read. */
 function largeLog(count: number) {
   const calls: Array<{ limit: number; maxBytes: number | undefined }> = [];
-  const events: RecordedEvent[] = Array.from({ length: count }, (_, index) => ({ ...newEvent("ThingHappened", { text: "x".repeat(1_000_000) }), stream: "s", revision: index, position: index + 1 }));
+  const events: RecordedEvent[] = Array.from({ length: count }, (_, index) => ({
+    ...newEvent("ThingHappened", { text: "x".repeat(1_000_000) }),
+    stream: "s",
+    revision: index,
+    position: index + 1,
+  }));
   const store: Pick<EventStore, "readAll" | "headPosition"> = {
     async readAll(after, limit, maxBytes) {
       calls.push({ limit, maxBytes });

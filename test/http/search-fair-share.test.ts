@@ -41,7 +41,19 @@ beforeAll(async () => {
           const index = from + offset;
           const pageId = pageIdSchema.parse(randomUUID());
           const title = `Quarterly plan ${index}${index === PAGES - 1 ? ` ${last}` : ""}`;
-          return store.append(`page-${pageId}`, toNewEvents([{ type: "PageCreated", data: { pageId, ownerId, parentId: null, title, icon: null, markdown: PROSE.repeat(3) } }], metadata), "no_stream");
+          return store.append(
+            `page-${pageId}`,
+            toNewEvents(
+              [
+                {
+                  type: "PageCreated",
+                  data: { pageId, ownerId, parentId: null, title, icon: null, markdown: PROSE.repeat(3) },
+                },
+              ],
+              metadata,
+            ),
+            "no_stream",
+          );
         }),
       );
     }
@@ -49,7 +61,7 @@ beforeAll(async () => {
   });
   // Indexed once the read models reach the log's head (searching to find out would spend the budget).
   const head = await server.internals.eventStore.headPosition();
-  for (const deadline = Date.now() + 300_000; (await server.internals.readStore.checkpoint()) < head; ) {
+  for (const deadline = Date.now() + 300_000; (await server.internals.readStore.checkpoint()) < head;) {
     if (Date.now() > deadline) throw new Error("the seeded pages were not indexed in time");
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -60,13 +72,16 @@ afterAll(async () => {
   await server.stop();
 });
 
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+const median = (values: readonly number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 it("a token spending its search budget on the costliest allowed query over 10,000 pages leaves /healthz answering", async () => {
   const created = await owner.post("/tokens", { name: "searcher", scopes: ["pages:read"] });
   const token = new Client(server.url, { bearer: String(created.body.token) });
   // More prefixes than the limits allow is refused from the query alone, before anything runs.
-  expect((await token.get(`/search?q=${encodeURIComponent("th* an* pl* co* st* mi*")}`)).body.error?.code).toBe("validation_failed");
+  expect((await token.get(`/search?q=${encodeURIComponent("th* an* pl* co* st* mi*")}`)).body.error?.code).toBe(
+    "validation_failed",
+  );
 
   const searchTimes: number[] = [];
   const searches = attack(4, BUDGET, async () => {
@@ -91,5 +106,8 @@ it("a token spending its search budget on the costliest allowed query over 10,00
   const searchMs = median(searchTimes);
   const slowestProbe = Math.max(...probes);
   // A search on the event loop made /healthz wait at least one whole search (usually several queued).
-  expect(slowestProbe, `slowest /healthz ${Math.round(slowestProbe)} ms; a search ${Math.round(searchMs)} ms; ${probes.length} probes`).toBeLessThan(Math.max(250, searchMs / 2));
+  expect(
+    slowestProbe,
+    `slowest /healthz ${Math.round(slowestProbe)} ms; a search ${Math.round(searchMs)} ms; ${probes.length} probes`,
+  ).toBeLessThan(Math.max(250, searchMs / 2));
 }, 180_000);

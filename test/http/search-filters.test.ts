@@ -8,7 +8,10 @@ const file = serverForFile();
 
 const registered = (label: string): Promise<TestUser> => file.server.registered(label);
 /** A word no other test uses, so each test sees only its own pages (letters only: one token). */
-const word = (): string => `w${randomUUID().replace(/[^a-f]/g, "").slice(0, 10)}x`;
+const word = (): string =>
+  `w${randomUUID()
+    .replace(/[^a-f]/g, "")
+    .slice(0, 10)}x`;
 type Hit = { id: string; title: string; snippet: string; updatedAt: string };
 type Answer = { status: number; body: unknown; hits: Hit[]; nextCursor: string | null; code?: string };
 

@@ -8,12 +8,31 @@ const file = serverForFile();
 
 const registered = (label: string): Promise<TestUser> => file.server.registered(label);
 /** A word no other test uses, so each test sees only its own pages (letters only: one token). */
-const word = (): string => `w${randomUUID().replace(/[^a-f]/g, "").slice(0, 10)}x`;
-type Hit = { id: string; title: string; folderPath: string; snippet: string; permission: string; parentId: string | null };
+const word = (): string =>
+  `w${randomUUID()
+    .replace(/[^a-f]/g, "")
+    .slice(0, 10)}x`;
+type Hit = {
+  id: string;
+  title: string;
+  folderPath: string;
+  snippet: string;
+  permission: string;
+  parentId: string | null;
+};
 
-async function search(client: Client, q: string, extra = ""): Promise<{ status: number; hits: Hit[]; nextCursor: string | null; code?: string }> {
+async function search(
+  client: Client,
+  q: string,
+  extra = "",
+): Promise<{ status: number; hits: Hit[]; nextCursor: string | null; code?: string }> {
   const reply = await client.get(`/search?q=${encodeURIComponent(q)}${extra}`);
-  return { status: reply.status, hits: (reply.body.data ?? []) as Hit[], nextCursor: (reply.body.nextCursor ?? null) as string | null, ...(reply.body.error ? { code: reply.body.error.code } : {}) };
+  return {
+    status: reply.status,
+    hits: (reply.body.data ?? []) as Hit[],
+    nextCursor: (reply.body.nextCursor ?? null) as string | null,
+    ...(reply.body.error ? { code: reply.body.error.code } : {}),
+  };
 }
 const ids = (hits: Hit[]): string[] => hits.map((hit) => hit.id);
 
@@ -22,7 +41,11 @@ describe("full-text search", () => {
     const ann = await registered("ann");
     const w = word();
     const folderId = await createFolder(ann, { name: "Notes" });
-    const pageId = await createPage(ann, { title: "Weekly", parentId: folderId, markdown: `Some text before. The ${w} appears here <b>bold</b> & more.` });
+    const pageId = await createPage(ann, {
+      title: "Weekly",
+      parentId: folderId,
+      markdown: `Some text before. The ${w} appears here <b>bold</b> & more.`,
+    });
     const { status, hits, nextCursor } = await search(ann, w);
     expect(status).toBe(200);
     expect(nextCursor).toBeNull();
@@ -90,7 +113,10 @@ describe("full-text search", () => {
     const ann = await registered("ann");
     const w = word();
     const created: string[] = [];
-    for (let i = 0; i < 7; i += 1) created.push(await createPage(ann, { title: i < 2 ? `${w} in title ${i}` : `plain ${i}`, markdown: `${w} body ${i}` }));
+    for (let i = 0; i < 7; i += 1)
+      created.push(
+        await createPage(ann, { title: i < 2 ? `${w} in title ${i}` : `plain ${i}`, markdown: `${w} body ${i}` }),
+      );
     const seen: string[] = [];
     let cursor: string | null = null;
     let rounds = 0;
@@ -127,7 +153,10 @@ describe("full-text search", () => {
     expect((await search(ann, before)).hits).toEqual([]);
     expect(ids((await search(ann, after)).hits)).toEqual([pageId]);
     const content = await ann.get(`/pages/${pageId}/content`);
-    await ann.call("PUT", `/pages/${pageId}/content`, { json: { markdown: `now says ${before}` }, headers: { "if-match": content.headers.get("etag") ?? "" } });
+    await ann.call("PUT", `/pages/${pageId}/content`, {
+      json: { markdown: `now says ${before}` },
+      headers: { "if-match": content.headers.get("etag") ?? "" },
+    });
     expect(ids((await search(ann, before)).hits)).toEqual([pageId]);
     await ann.delete(`/pages/${pageId}`);
     expect((await search(ann, before)).hits).toEqual([]);
@@ -181,7 +210,9 @@ describe("search and access", () => {
     await share(owner, "folder", shared, reader.email, "view");
     expect((await search(reader, w)).hits).toEqual([]);
     expect((await owner.post(`/folders/${inner}/move`, { parentId: shared })).status).toBe(200);
-    expect((await search(reader, w)).hits).toEqual([expect.objectContaining({ id: pageId, folderPath: "Shared/Inner" })]);
+    expect((await search(reader, w)).hits).toEqual([
+      expect.objectContaining({ id: pageId, folderPath: "Shared/Inner" }),
+    ]);
     expect((await owner.post(`/pages/${pageId}/move`, { parentId: null })).status).toBe(200);
     expect((await search(reader, w)).hits).toEqual([]);
     expect((await search(owner, w)).hits).toEqual([expect.objectContaining({ id: pageId, folderPath: "" })]);

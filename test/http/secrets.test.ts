@@ -23,7 +23,10 @@ beforeAll(async () => {
     },
   });
   const logger = pino({ level: "trace", redact: { paths: redactedPaths, censor: "[redacted]" } }, sink);
-  server = await startAllInOne(loadConfig({ DATA_DIR: dir.path, PORT: "0", AUTH_SESSION_SECRET: TEST_SESSION_SECRET }), logger);
+  server = await startAllInOne(
+    loadConfig({ DATA_DIR: dir.path, PORT: "0", AUTH_SESSION_SECRET: TEST_SESSION_SECRET }),
+    logger,
+  );
 });
 afterAll(async () => {
   await server.close();
@@ -32,7 +35,11 @@ afterAll(async () => {
 
 describe("secrets", () => {
   it("keeps session cookies, bearer headers and token secrets out of logs and events", async () => {
-    const cookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "secret@example.com", name: "Secret" });
+    const cookie = await mintSession(TEST_SESSION_SECRET, {
+      sub: crypto.randomUUID(),
+      email: "secret@example.com",
+      name: "Secret",
+    });
     const user = new Client(server.url, { cookie });
     const created = await user.post("/tokens", { name: "hidden" });
     const secret = String(created.body.token);

@@ -20,7 +20,10 @@ afterAll(async () => {
 const PDF = Buffer.from("%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n");
 const HTML = Buffer.from("<!doctype html><script>document.title = 'ran'</script><p>hello</p>");
 
-async function fetchPublic(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
+async function fetchPublic(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
   const response = await fetch(`${server.url}${path}`, { headers, redirect: "manual" });
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }
@@ -44,9 +47,18 @@ describe("a page's attachments through its share link", () => {
     const pageId = await createPage(owner, { title: "Report" });
     const pdf = await attach(owner, pageId, { bytes: PDF, name: "report.pdf" });
     const html = await attach(owner, pageId, { bytes: HTML, name: "page.html" });
-    expect((await owner.call("PATCH", `/pages/${pageId}/content`, { json: { append: `\n\n${String(pdf.body.markdown)} and ${String(html.body.markdown)}` } })).status).toBe(200);
+    expect(
+      (
+        await owner.call("PATCH", `/pages/${pageId}/content`, {
+          json: { append: `\n\n${String(pdf.body.markdown)} and ${String(html.body.markdown)}` },
+        })
+      ).status,
+    ).toBe(200);
     const link = await createShareLink(owner, "page", pageId);
-    const [pdfPath, htmlPath] = [`${link.path}/attachments/${String(pdf.body.id)}`, `${link.path}/attachments/${String(html.body.id)}`];
+    const [pdfPath, htmlPath] = [
+      `${link.path}/attachments/${String(pdf.body.id)}`,
+      `${link.path}/attachments/${String(html.body.id)}`,
+    ];
 
     const page = await publicRequest(server.url, link.path);
     expect(page.text).toContain(`<a href="${pdfPath}">report.pdf</a>`);
@@ -93,11 +105,17 @@ describe("a page's attachments through its share link", () => {
   it("answers the image route's 404, byte for byte: another page's file, a deleted one, an unknown or malformed id, a random, revoked or expired link", async () => {
     const owner = await server.registered("owner");
     const [pageId, otherPage] = [await createPage(owner), await createPage(owner)];
-    const [own, elsewhere, deleted] = [await attached(owner, pageId, PDF, "a.pdf"), await attached(owner, otherPage, PDF, "b.pdf"), await attached(owner, pageId, PDF, "c.pdf")];
+    const [own, elsewhere, deleted] = [
+      await attached(owner, pageId, PDF, "a.pdf"),
+      await attached(owner, otherPage, PDF, "b.pdf"),
+      await attached(owner, pageId, PDF, "c.pdf"),
+    ];
     expect((await owner.delete(`/pages/${pageId}/attachments/${deleted}`)).status).toBe(204);
     const link = await createShareLink(owner, "page", pageId);
     const revoked = await createShareLink(owner, "page", pageId);
-    const expiring = await createShareLink(owner, "page", pageId, { expiresAt: new Date(Date.now() + offsetMs + 60_000).toISOString() });
+    const expiring = await createShareLink(owner, "page", pageId, {
+      expiresAt: new Date(Date.now() + offsetMs + 60_000).toISOString(),
+    });
     expect((await fetchPublic(`${link.path}/attachments/${own}`)).status).toBe(200);
     expect((await fetchPublic(`${revoked.path}/attachments/${own}`)).status).toBe(200);
     expect((await fetchPublic(`${expiring.path}/attachments/${own}`)).status).toBe(200);
@@ -128,7 +146,10 @@ describe("a page's attachments through its share link", () => {
     const owner = await server.registered("owner");
     const pageId = await createPage(owner);
     const id = await attached(owner, pageId, PDF, "secret.pdf");
-    const png = await upload(owner, pageId, { file: { bytes: await makeImage("png", 4, 4), name: "pic.png", type: "image/png" }, alt: "" });
+    const png = await upload(owner, pageId, {
+      file: { bytes: await makeImage("png", 4, 4), name: "pic.png", type: "image/png" },
+      alt: "",
+    });
     expect(png.status, png.text).toBe(201);
     const link = await createShareLink(owner, "page", pageId, { password: "open sesame" });
     const locked = await fetchPublic(`${link.path}/attachments/${id}`);
@@ -148,7 +169,10 @@ describe("a page's attachments through its share link", () => {
     const owner = await server.registered("owner");
     const folderId = await createFolder(owner, { name: "Shared" });
     const [inside, outside] = [await createPage(owner, { parentId: folderId }), await createPage(owner)];
-    const [kept, foreign] = [await attached(owner, inside, PDF, "in.pdf"), await attached(owner, outside, PDF, "out.pdf")];
+    const [kept, foreign] = [
+      await attached(owner, inside, PDF, "in.pdf"),
+      await attached(owner, outside, PDF, "out.pdf"),
+    ];
     const link = await createShareLink(owner, "folder", folderId);
     const notFound = await fetchPublic(`${link.path}/attachments/${crypto.randomUUID()}`);
     expect((await fetchPublic(`${link.path}/attachments/${kept}`)).status).toBe(200);

@@ -42,10 +42,15 @@ describe.skipIf(unavailable !== null)("a share link in a browser", () => {
 
   it("shows the page's title, text and image, the image served through the link", async () => {
     const pageId = await createPage(owner, { title: "Field guide", markdown: "Birds of the **coast**." });
-    const uploaded = await upload(owner, pageId, { file: { bytes: await makeImage("png", 40, 30), name: "gull.png", type: "image/png" }, alt: "a gull" });
+    const uploaded = await upload(owner, pageId, {
+      file: { bytes: await makeImage("png", 40, 30), name: "gull.png", type: "image/png" },
+      alt: "a gull",
+    });
     expect(uploaded.status).toBe(201);
     const imageId = String(uploaded.body.id);
-    const appended = await owner.call("PATCH", `/pages/${pageId}/content`, { json: { append: `\n\n![a gull](/api/v1/images/${imageId})` } });
+    const appended = await owner.call("PATCH", `/pages/${pageId}/content`, {
+      json: { append: `\n\n![a gull](/api/v1/images/${imageId})` },
+    });
     expect(appended.status).toBe(200);
     const link = await createShareLink(owner, "page", pageId);
     const context = await browser.newContext();
@@ -53,14 +58,17 @@ describe.skipIf(unavailable !== null)("a share link in a browser", () => {
       const page = await context.newPage();
       const images: string[] = [];
       page.on("response", (response) => {
-        if (response.request().resourceType() === "image") images.push(`${response.status()} ${new URL(response.url()).pathname}`);
+        if (response.request().resourceType() === "image")
+          images.push(`${response.status()} ${new URL(response.url()).pathname}`);
       });
       await page.goto(`${server.url}${link.path}`);
       expect(await page.title()).toBe("Field guide");
       expect(await page.locator("h1").textContent()).toBe("Field guide");
       expect(await page.locator("main").textContent()).toContain("Birds of the coast.");
       const image = page.locator('img[alt="a gull"]');
-      await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBe(40);
+      await expect
+        .poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth))
+        .toBe(40);
       expect(images).toEqual([`200 ${link.path}/images/${imageId}`]);
     } finally {
       await context.close();
@@ -85,7 +93,9 @@ describe.skipIf(unavailable !== null)("a share link in a browser", () => {
       await page.waitForURL(`${server.url}${link.path}`);
       expect(await page.locator("main").textContent()).toContain("The combination is 1234.");
       const cookies = await context.cookies();
-      expect(cookies).toEqual([expect.objectContaining({ name: "share_unlock", path: link.path, httpOnly: true, sameSite: "Strict" })]);
+      expect(cookies).toEqual([
+        expect.objectContaining({ name: "share_unlock", path: link.path, httpOnly: true, sameSite: "Strict" }),
+      ]);
     } finally {
       await context.close();
     }
@@ -93,7 +103,11 @@ describe.skipIf(unavailable !== null)("a share link in a browser", () => {
 
   it("a folder link navigates from one page to another", async () => {
     const folderId = await createFolder(owner, { name: "Recipes" });
-    const first = await createPage(owner, { title: "Bread", parentId: folderId, markdown: "Flour, water, salt. Then [[Butter]]." });
+    const first = await createPage(owner, {
+      title: "Bread",
+      parentId: folderId,
+      markdown: "Flour, water, salt. Then [[Butter]].",
+    });
     await createPage(owner, { title: "Butter", parentId: folderId, markdown: "Churn the cream." });
     const link = await createShareLink(owner, "folder", folderId);
     const context = await browser.newContext();
@@ -142,7 +156,17 @@ describe.skipIf(unavailable !== null)("a share link in a browser", () => {
       expect(dialogs).toEqual([]);
       expect(probed).toEqual([]);
       const main = await page.locator("main").innerHTML();
-      for (const forbidden of ["<script", "onerror", "onload", "javascript:", "data:", "<svg", "<style", `src="${probeUrl}`]) expect(main.toLowerCase()).not.toContain(forbidden.toLowerCase());
+      for (const forbidden of [
+        "<script",
+        "onerror",
+        "onload",
+        "javascript:",
+        "data:",
+        "<svg",
+        "<style",
+        `src="${probeUrl}`,
+      ])
+        expect(main.toLowerCase()).not.toContain(forbidden.toLowerCase());
       expect(await page.locator("main").isVisible()).toBe(true);
       expect(await page.locator("main").textContent()).toContain("Plain text survives.");
       const source = await (await context.request.get(`${server.url}${link.path}`)).text();

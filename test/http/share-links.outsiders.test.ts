@@ -48,7 +48,11 @@ describe("a share link's markdown form", () => {
 describe("a share link's HTML", () => {
   it("shows the title once when the markdown opens with the same heading", async () => {
     const owner = await server.registered("titled");
-    const link = await createShareLink(owner, "page", await createPage(owner, { title: "Launch plan", markdown: "# Launch plan\n\nWe launch on Monday." }));
+    const link = await createShareLink(
+      owner,
+      "page",
+      await createPage(owner, { title: "Launch plan", markdown: "# Launch plan\n\nWe launch on Monday." }),
+    );
     const answer = await publicRequest(server.url, link.path);
     expect(answer.status).toBe(200);
     expect(answer.text.match(/Launch plan<\/h1>/g)).toHaveLength(1);
@@ -59,7 +63,11 @@ describe("a share link's HTML", () => {
     const owner = await server.registered("slashed");
     const link = await createShareLink(owner, "page", await createPage(owner));
     const unknown = await publicRequest(server.url, "/s/sl_unknown");
-    for (const [method, path] of [["GET", `${link.path}/`], ["DELETE", link.path], ["GET", `${link.path}/nothing/here`]] as const) {
+    for (const [method, path] of [
+      ["GET", `${link.path}/`],
+      ["DELETE", link.path],
+      ["GET", `${link.path}/nothing/here`],
+    ] as const) {
       const answer = await publicRequest(server.url, path, { method });
       expect(answer.status, `${method} ${path}`).toBe(404);
       expect(answer.headers.get("content-type")).toMatch(/^text\/html/);
@@ -78,10 +86,13 @@ describe("a share link's HTML", () => {
 describe("a password-protected link under guessing", () => {
   it("lets a reader with the right password in however many wrong guesses others made", async () => {
     const owner = await server.registered("guarded");
-    const link = await createShareLink(owner, "page", await createPage(owner, { markdown: "behind the door" }), { password: "open sesame" });
+    const link = await createShareLink(owner, "page", await createPage(owner, { markdown: "behind the door" }), {
+      password: "open sesame",
+    });
     const guesser = { "x-forwarded-for": "203.0.113.66" };
     const statuses: number[] = [];
-    for (let attempt = 0; attempt < 22; attempt += 1) statuses.push((await unlock(server.url, link.path, `guess ${attempt}`, guesser)).status);
+    for (let attempt = 0; attempt < 22; attempt += 1)
+      statuses.push((await unlock(server.url, link.path, `guess ${attempt}`, guesser)).status);
     expect(statuses.at(-1)).toBe(429);
     const reader = await unlock(server.url, link.path, "open sesame", { "x-forwarded-for": "198.51.100.7" });
     expect(reader.status).toBe(303);
@@ -94,10 +105,14 @@ describe("an attachment's name", () => {
     const owner = await server.registered("attacher");
     const pageId = await createPage(owner);
     const bytes = new TextEncoder().encode("MZ not really");
-    const named = await owner.call("POST", `/pages/${pageId}/attachments`, { body: attachmentForm({ bytes, name: "fine.bin" }, "a\u202egnp.exe") });
+    const named = await owner.call("POST", `/pages/${pageId}/attachments`, {
+      body: attachmentForm({ bytes, name: "fine.bin" }, "a\u202egnp.exe"),
+    });
     expect(named.status).toBe(400);
     expect(named.body.error?.code).toBe("validation_failed");
-    const fileNamed = await owner.call("POST", `/pages/${pageId}/attachments`, { body: attachmentForm({ bytes, name: "a\u202egnp.exe" }) });
+    const fileNamed = await owner.call("POST", `/pages/${pageId}/attachments`, {
+      body: attachmentForm({ bytes, name: "a\u202egnp.exe" }),
+    });
     expect(fileNamed.status).toBe(400);
     expect(fileNamed.body.error?.code).toBe("validation_failed");
   });

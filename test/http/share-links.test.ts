@@ -7,7 +7,10 @@ import { sharedPagesRendered } from "../../shared/share-links/render/render-shar
 let server: TestServer;
 let offsetMs = 0;
 beforeAll(async () => {
-  server = await TestServer.start({ clock: () => new Date(Date.now() + offsetMs), settings: { SHARE_LINK_VIEW_FLUSH_MS: "50" } });
+  server = await TestServer.start({
+    clock: () => new Date(Date.now() + offsetMs),
+    settings: { SHARE_LINK_VIEW_FLUSH_MS: "50" },
+  });
 });
 afterAll(async () => {
   await server.stop();
@@ -32,7 +35,17 @@ describe("creating and managing share links", () => {
     const pageId = await createPage(owner, { title: "Plan" });
     const created = await owner.post(`/pages/${pageId}/share-links`, {});
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ entityType: "page", entityId: pageId, expiresAt: null, passwordProtected: false, allowIndexing: false, createdBy: owner.id, revokedAt: null, views: 0, lastViewedAt: null });
+    expect(created.body).toMatchObject({
+      entityType: "page",
+      entityId: pageId,
+      expiresAt: null,
+      passwordProtected: false,
+      allowIndexing: false,
+      createdBy: owner.id,
+      revokedAt: null,
+      views: 0,
+      lastViewedAt: null,
+    });
     expect(String(created.body.url)).toMatch(/\/s\/sl_[A-Za-z0-9_-]{43}$/);
     const linkId = String(created.body.id);
     expect(created.headers.get("location")).toBe(`/api/v1/share-links/${linkId}`);
@@ -74,7 +87,9 @@ describe("creating and managing share links", () => {
     expect((await owner.patch(`/share-links/${linkId}`, { allowIndexing: true })).status).toBe(200);
     expect((await owner.delete(`/share-links/${linkId}`)).status).toBe(204);
     const history = await owner.get(`/pages/${pageId}/history`);
-    const changes = (history.body.data as { changes: { kind: string; action?: string } }[]).map((entry) => entry.changes);
+    const changes = (history.body.data as { changes: { kind: string; action?: string } }[]).map(
+      (entry) => entry.changes,
+    );
     expect(changes).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ kind: "share_link", action: "created", linkId, passwordProtected: true }),
@@ -128,18 +143,30 @@ describe("the public page", () => {
     const revoked = await createShareLink(owner, "page", await createPage(owner));
     expect((await view(revoked.path)).status).toBe(200);
     expect((await owner.delete(`/share-links/${revoked.id}`)).status).toBe(204);
-    const expiring = await createShareLink(owner, "page", await createPage(owner), { expiresAt: new Date(Date.now() + offsetMs + 60_000).toISOString() });
+    const expiring = await createShareLink(owner, "page", await createPage(owner), {
+      expiresAt: new Date(Date.now() + offsetMs + 60_000).toISOString(),
+    });
     expect((await view(expiring.path)).status).toBe(200);
     const deletedPage = await createPage(owner);
     const deleted = await createShareLink(owner, "page", deletedPage);
     expect((await owner.delete(`/pages/${deletedPage}`)).status).toBeLessThan(300);
     offsetMs += 120_000;
     try {
-      const answers = await Promise.all([view(revoked.path), view(expiring.path), view(deleted.path), view(randomSecretPath()), view("/s/not-a-secret")]);
+      const answers = await Promise.all([
+        view(revoked.path),
+        view(expiring.path),
+        view(deleted.path),
+        view(randomSecretPath()),
+        view("/s/not-a-secret"),
+      ]);
       for (const answer of answers) expect(answer.status).toBe(404);
       const bodies = new Set(answers.map((answer) => answer.text));
       expect(bodies.size).toBe(1);
-      const headerSets = new Set(answers.map((answer) => JSON.stringify([...answer.headers].filter(([name]) => !["date", "x-request-id", "ratelimit"].includes(name)))));
+      const headerSets = new Set(
+        answers.map((answer) =>
+          JSON.stringify([...answer.headers].filter(([name]) => !["date", "x-request-id", "ratelimit"].includes(name))),
+        ),
+      );
       // Each answer names its own request, its time and the address's remaining read budget; nothing else differs.
       expect(headerSets.size).toBe(1);
     } finally {
@@ -188,7 +215,12 @@ describe("the public page", () => {
 describe("a password-protected link", () => {
   it("answers 401 with a form; a wrong password 401 again; the right one sets a cookie scoped to the link and redirects", async () => {
     const owner = await registered("owner");
-    const link = await createShareLink(owner, "page", await createPage(owner, { title: "Secret plan", markdown: "behind the door" }), { password: "open sesame" });
+    const link = await createShareLink(
+      owner,
+      "page",
+      await createPage(owner, { title: "Secret plan", markdown: "behind the door" }),
+      { password: "open sesame" },
+    );
     const locked = await view(link.path);
     expect(locked.status).toBe(401);
     expect(locked.text).toContain('<input type="password" name="password"');
@@ -216,7 +248,8 @@ describe("a password-protected link", () => {
     const owner = await registered("owner");
     const link = await createShareLink(owner, "page", await createPage(owner), { password: "right" });
     const statuses: number[] = [];
-    for (let attempt = 0; attempt < 22; attempt += 1) statuses.push((await unlock(server.url, link.path, `guess ${attempt}`)).status);
+    for (let attempt = 0; attempt < 22; attempt += 1)
+      statuses.push((await unlock(server.url, link.path, `guess ${attempt}`)).status);
     expect(statuses.slice(0, 20).every((status) => status === 401)).toBe(true);
     const refused = await unlock(server.url, link.path, "right");
     expect(refused.status).toBe(429);
@@ -230,7 +263,11 @@ describe("a folder link", () => {
     const folderId = await createFolder(owner, { name: "Handbook" });
     const inner = await createFolder(owner, { name: "Inner", parentId: folderId });
     const outside = await createPage(owner, { title: "Outside" });
-    const first = await createPage(owner, { title: "First", parentId: folderId, markdown: `See [[Second]] and [outside](/api/v1/pages/${outside}).` });
+    const first = await createPage(owner, {
+      title: "First",
+      parentId: folderId,
+      markdown: `See [[Second]] and [outside](/api/v1/pages/${outside}).`,
+    });
     const second = await createPage(owner, { title: "Second", parentId: inner, markdown: "second text" });
     const link = await createShareLink(owner, "folder", folderId);
     const index = await view(link.path);

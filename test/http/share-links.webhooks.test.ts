@@ -19,7 +19,10 @@ describe("share-link events for webhooks and history", () => {
     const viewer = await file.server.registered("viewer");
     const pageId = await createPage(owner);
     await share(owner, "page", pageId, viewer.email, "view");
-    const hooked = await owner.post("/webhooks", { url: endpoint.url, events: ["share.link_created", "share.link_updated", "share.link_revoked"] });
+    const hooked = await owner.post("/webhooks", {
+      url: endpoint.url,
+      events: ["share.link_created", "share.link_updated", "share.link_revoked"],
+    });
     expect(hooked.status).toBe(201);
     const viewerHook = await viewer.post("/webhooks", { url: endpoint.url, events: ["*"] });
     expect(viewerHook.status).toBe(201);
@@ -31,12 +34,24 @@ describe("share-link events for webhooks and history", () => {
     expect((await owner.delete(`/share-links/${linkId}`)).status).toBe(204);
 
     const received = await endpoint.waitFor(3);
-    expect(received.map((delivery) => delivery.json.type)).toEqual(["share.link_created", "share.link_updated", "share.link_revoked"]);
+    expect(received.map((delivery) => delivery.json.type)).toEqual([
+      "share.link_created",
+      "share.link_updated",
+      "share.link_revoked",
+    ]);
     for (const delivery of received) {
-      expect(delivery.json.data).toMatchObject({ linkId, entityType: "page", entityId: pageId, scope: { type: "page", id: pageId } });
-      for (const hidden of [secret, "swordfish", "scrypt", "secretHash", "passwordHash"]) expect(delivery.body).not.toContain(hidden);
+      expect(delivery.json.data).toMatchObject({
+        linkId,
+        entityType: "page",
+        entityId: pageId,
+        scope: { type: "page", id: pageId },
+      });
+      for (const hidden of [secret, "swordfish", "scrypt", "secretHash", "passwordHash"])
+        expect(delivery.body).not.toContain(hidden);
     }
-    const viewerDeliveries = (await viewer.get(`/webhooks/${String(viewerHook.body.id)}/deliveries`)).body.data as { type: string }[];
+    const viewerDeliveries = (await viewer.get(`/webhooks/${String(viewerHook.body.id)}/deliveries`)).body.data as {
+      type: string;
+    }[];
     expect(viewerDeliveries.filter((delivery) => delivery.type.startsWith("share."))).toEqual([]);
 
     const viewerHistory = await viewer.get(`/pages/${pageId}/history`);
@@ -63,10 +78,18 @@ describe("share-link events for webhooks and history", () => {
       expect((await owner.patch(`/pages/${pageId}`, { title: "Renamed" })).status).toBe(200);
       await ownerFeed.until(() => ownerFeed.changes().some((change) => change.type === "PageRenamed"));
       await viewerFeed.until(() => viewerFeed.changes().some((change) => change.type === "PageRenamed"));
-      expect(ownerFeed.changes()).toEqual(expect.arrayContaining([expect.objectContaining({ type: "ShareLinkCreated", changes: expect.objectContaining({ kind: "share_link", action: "created", linkId }) })]));
+      expect(ownerFeed.changes()).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            type: "ShareLinkCreated",
+            changes: expect.objectContaining({ kind: "share_link", action: "created", linkId }),
+          }),
+        ]),
+      );
       expect(viewerFeed.changes().map((change) => change.type)).not.toContain("ShareLinkCreated");
       const secret = String(created.body.url).split("/s/")[1] ?? "";
-      for (const event of ownerFeed.events) for (const hidden of [secret, "swordfish", "scrypt"]) expect(event.data).not.toContain(hidden);
+      for (const event of ownerFeed.events)
+        for (const hidden of [secret, "swordfish", "scrypt"]) expect(event.data).not.toContain(hidden);
     } finally {
       ownerFeed.close();
       viewerFeed.close();

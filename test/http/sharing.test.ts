@@ -10,7 +10,8 @@ afterAll(async () => {
   await server.stop();
 });
 
-const registered = (label: string, email?: string): Promise<TestUser> => server.registered(label, email ? { email } : {});
+const registered = (label: string, email?: string): Promise<TestUser> =>
+  server.registered(label, email ? { email } : {});
 
 describe("sharing a page or folder with an existing account", () => {
   it("grants access at once: 200 {ok, message}, and the page shows the grantee's permission", async () => {
@@ -34,7 +35,9 @@ describe("sharing a page or folder with an existing account", () => {
     expect((await share(owner, "page", pageId, ann.email, "edit")).status).toBe(200);
     expect((await ann.get(`/pages/${pageId}`)).body.permission).toBe("edit");
     const shares = await owner.get(`/shares/entity/page/${pageId}`);
-    expect(shares.body.grants).toEqual([expect.objectContaining({ userId: ann.id, permission: "edit", email: ann.email })]);
+    expect(shares.body.grants).toEqual([
+      expect.objectContaining({ userId: ann.id, permission: "edit", email: ann.email }),
+    ]);
     const listed = (await ann.get("/pages")).body.data as { id: string }[];
     expect(listed.filter((page) => page.id === pageId)).toHaveLength(1);
   });
@@ -57,7 +60,10 @@ describe("sharing a page or folder with an existing account", () => {
     await share(owner, "folder", top, ann.email, "edit");
     expect((await ann.get(`/pages/${pageId}`)).body.permission).toBe("edit");
     const folders = (await ann.get("/folders")).body.data as { id: string; permission: string }[];
-    expect(folders.filter((folder) => [top, inner].includes(folder.id)).map((folder) => folder.permission)).toEqual(["edit", "edit"]);
+    expect(folders.filter((folder) => [top, inner].includes(folder.id)).map((folder) => folder.permission)).toEqual([
+      "edit",
+      "edit",
+    ]);
   });
 
   it("the effective permission is the highest of direct and inherited grants", async () => {
@@ -154,9 +160,18 @@ describe("GET /shares/entity/{entityType}/{entityId}", () => {
     const shares = await owner.get(`/shares/entity/page/${pageId}`);
     expect(shares.status).toBe(200);
     expect(shares.body).toMatchObject({ entityType: "page", entityId: pageId, ownerId: owner.id });
-    expect(shares.body.grants).toEqual([expect.objectContaining({ userId: ann.id, name: "ann", permission: "view", grantedBy: owner.id })]);
+    expect(shares.body.grants).toEqual([
+      expect.objectContaining({ userId: ann.id, name: "ann", permission: "view", grantedBy: owner.id }),
+    ]);
     expect(shares.body.pendingInvitations).toEqual([
-      expect.objectContaining({ targetType: "page", targetId: pageId, email: invitee, permission: "comment", canManage: true, deliveryStatus: expect.stringMatching(/^(pending|sent)$/) }),
+      expect.objectContaining({
+        targetType: "page",
+        targetId: pageId,
+        email: invitee,
+        permission: "comment",
+        canManage: true,
+        deliveryStatus: expect.stringMatching(/^(pending|sent)$/),
+      }),
     ]);
     expect((await ann.get(`/shares/entity/page/${pageId}`)).status).toBe(403);
     expect((await stranger.get(`/shares/entity/page/${pageId}`)).status).toBe(404);

@@ -28,7 +28,9 @@ describe("templates", () => {
     expect(made.status).toBe(201);
     expect(made.body).toMatchObject({ title: "Kick-off", unreachableMentions: [] });
     const today = new Date().toISOString().slice(0, 10);
-    expect(body((await ann.get(`/pages/${String(made.body.id)}/content`)).text)).toBe(`# Kick-off\n\nOn ${today} by ${ann.name}.`);
+    expect(body((await ann.get(`/pages/${String(made.body.id)}/content`)).text)).toBe(
+      `# Kick-off\n\nOn ${today} by ${ann.name}.`,
+    );
     const untitled = await ann.post("/pages", { templateId });
     expect(untitled.body).toMatchObject({ title: "Meeting notes" });
   });
@@ -42,7 +44,9 @@ describe("templates", () => {
     const theirs = (await bob.get("/templates")).body.data as Array<{ id: string }>;
     expect(theirs.map((page) => page.id)).not.toContain(templateId);
     await ann.patch(`/pages/${templateId}`, { isTemplate: false });
-    expect(((await ann.get("/templates")).body.data as Array<{ id: string }>).map((page) => page.id)).not.toContain(templateId);
+    expect(((await ann.get("/templates")).body.data as Array<{ id: string }>).map((page) => page.id)).not.toContain(
+      templateId,
+    );
   });
 
   it("answers 404 for an invisible template in POST /pages, as for a missing one, and for a page that is no template", async () => {
@@ -113,7 +117,9 @@ describe("watching", () => {
   it("autoWatch off: a page you create is not watched", async () => {
     const ann = await server.registered("ann");
     expect((await ann.get("/me/notification-settings")).body).toEqual({ autoWatch: true });
-    expect((await ann.call("PUT", "/me/notification-settings", { json: { autoWatch: false } })).body).toEqual({ autoWatch: false });
+    expect((await ann.call("PUT", "/me/notification-settings", { json: { autoWatch: false } })).body).toEqual({
+      autoWatch: false,
+    });
     const pageId = await createPage(ann, { title: "Quiet" });
     expect((await ann.get(`/pages/${pageId}/watch`)).body).toEqual({ watching: false });
   });
@@ -123,7 +129,10 @@ describe("mentions and the people directory", () => {
   it("a mention of someone who cannot view the page reaches nobody and grants nothing", async () => {
     const ann = await server.registered("ann");
     const bob = await server.registered("bob");
-    const made = await ann.post("/pages", { title: "Plan", markdown: `Ask [@Bob](mention:${bob.id}) and [@Ann](mention:${ann.id})` });
+    const made = await ann.post("/pages", {
+      title: "Plan",
+      markdown: `Ask [@Bob](mention:${bob.id}) and [@Ann](mention:${ann.id})`,
+    });
     expect(made.status).toBe(201);
     expect(made.body).toMatchObject({ unreachableMentions: [bob.id] });
     expect((await bob.get(`/pages/${String(made.body.id)}`)).status).toBe(404);
@@ -138,9 +147,15 @@ describe("mentions and the people directory", () => {
     const bob = await server.registered("bob");
     const pageId = await createPage(ann, { title: "Shared" });
     await share(ann, "page", pageId, bob.email, "view");
-    const byAnn = (await ann.get(`/users?query=${encodeURIComponent(bob.email.slice(0, 5))}`)).body.data as Array<{ id: string; email: string | null }>;
+    const byAnn = (await ann.get(`/users?query=${encodeURIComponent(bob.email.slice(0, 5))}`)).body.data as Array<{
+      id: string;
+      email: string | null;
+    }>;
     expect(byAnn).toEqual([expect.objectContaining({ id: bob.id, email: bob.email })]);
-    const byBob = (await bob.get(`/users?query=${encodeURIComponent(nameStart)}`)).body.data as Array<{ id: string; email: string | null }>;
+    const byBob = (await bob.get(`/users?query=${encodeURIComponent(nameStart)}`)).body.data as Array<{
+      id: string;
+      email: string | null;
+    }>;
     expect(byBob).toEqual([expect.objectContaining({ id: ann.id, email: null })]);
     expect((await bob.get(`/users?query=${encodeURIComponent(ann.email)}`)).body).toEqual({ data: [] });
   });

@@ -33,7 +33,10 @@ async function toTrash(owner: TestUser, type: "page" | "folder", id: string): Pr
 async function exportedText(owner: TestUser): Promise<string> {
   const vault = await exportVault(owner);
   expect(vault.status, vault.text).toBe(200);
-  return [...vault.files].map(([path, bytes]) => `${path}\n${Buffer.from(bytes).toString("utf8")}`).join("\n").toLowerCase();
+  return [...vault.files]
+    .map(([path, bytes]) => `${path}\n${Buffer.from(bytes).toString("utf8")}`)
+    .join("\n")
+    .toLowerCase();
 }
 
 /** Raw bytes with the server stopped (WAL files checkpointed), then again after a rebuild of the read models from the log. */
@@ -93,7 +96,13 @@ describe("DELETE /trash/{type}/{id}", () => {
     expect(events[0]?.data).toMatchObject({ pageId, title: "Erased page", markdown: "", icon: null });
     // The API, for the owner and for Bob: as an id never seen.
     for (const reader of [ann, bob]) {
-      for (const path of [`/pages/${pageId}`, `/pages/${pageId}/content`, `/pages/${pageId}/history`, `/pages/${pageId}/comments`, `/pages/${pageId}?at=${new Date().toISOString()}`]) {
+      for (const path of [
+        `/pages/${pageId}`,
+        `/pages/${pageId}/content`,
+        `/pages/${pageId}/history`,
+        `/pages/${pageId}/comments`,
+        `/pages/${pageId}?at=${new Date().toISOString()}`,
+      ]) {
         expect((await reader.get(path)).status, path).toBe(404);
       }
     }
@@ -115,14 +124,23 @@ describe("DELETE /trash/{type}/{id}", () => {
     const feed = await SseStream.open(`${file.server.url}/api/v1/changes?after=0`, ann.credentials);
     try {
       await feed.until(() => feed.changes().length > 0);
-      for (const event of feed.events) for (const word of words) expect(event.data.toLowerCase()).not.toContain(word.toLowerCase());
+      for (const event of feed.events)
+        for (const word of words) expect(event.data.toLowerCase()).not.toContain(word.toLowerCase());
     } finally {
       feed.close();
     }
     // The replay reaches Ann's other page's creation, after which the purged page's events would have come.
-    await eventually(async () => endpoint.received.slice(before).map((delivery) => delivery.body).join("\n"), (bodies) => bodies.includes(annsOtherPage));
+    await eventually(
+      async () =>
+        endpoint.received
+          .slice(before)
+          .map((delivery) => delivery.body)
+          .join("\n"),
+      (bodies) => bodies.includes(annsOtherPage),
+    );
     expect(endpoint.received.length).toBeGreaterThan(before);
-    for (const delivery of endpoint.received.slice(before)) for (const word of words) expect(delivery.body.toLowerCase()).not.toContain(word.toLowerCase());
+    for (const delivery of endpoint.received.slice(before))
+      for (const word of words) expect(delivery.body.toLowerCase()).not.toContain(word.toLowerCase());
 
     await expectNowhere(words);
     expect((await ann.get(`/pages/${pageId}`)).status).toBe(404);
@@ -136,15 +154,34 @@ describe("DELETE /trash/{type}/{id}", () => {
     const ann = await file.server.registered("ann");
     const pageId = await createPage(ann, { title: "Files" });
     const otherPage = await createPage(ann, { title: "Other files" });
-    const image = await upload(ann, pageId, { file: { bytes: await makeImage("png"), name: "Xylophagous-chart.png" }, alt: "Quixoticmarrow chart" }, { "idempotency-key": "ann-uploads-chart" });
+    const image = await upload(
+      ann,
+      pageId,
+      { file: { bytes: await makeImage("png"), name: "Xylophagous-chart.png" }, alt: "Quixoticmarrow chart" },
+      { "idempotency-key": "ann-uploads-chart" },
+    );
     expect(image.status, image.text).toBe(201);
-    const kept = await upload(ann, otherPage, { file: { bytes: await makeImage("png"), name: "kept.png" }, alt: "kept" });
+    const kept = await upload(ann, otherPage, {
+      file: { bytes: await makeImage("png"), name: "kept.png" },
+      alt: "kept",
+    });
     expect(kept.status, kept.text).toBe(201);
-    const note = await attach(ann, pageId, { bytes: Buffer.from(`a ${word} of a file`), name: "note.txt", type: "text/plain" });
+    const note = await attach(ann, pageId, {
+      bytes: Buffer.from(`a ${word} of a file`),
+      name: "note.txt",
+      type: "text/plain",
+    });
     expect(note.status, note.text).toBe(201);
-    const removed = await attach(ann, pageId, { bytes: Buffer.from(`another ${word}`), name: "old.txt", type: "text/plain" });
+    const removed = await attach(ann, pageId, {
+      bytes: Buffer.from(`another ${word}`),
+      name: "old.txt",
+      type: "text/plain",
+    });
     expect((await ann.delete(`/pages/${pageId}/attachments/${String(removed.body.id)}`)).status).toBe(204);
-    const blobFiles = async () => (await readdir(join(file.server.dataDir, "blobs"), { withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name);
+    const blobFiles = async () =>
+      (await readdir(join(file.server.dataDir, "blobs"), { withFileTypes: true }))
+        .filter((entry) => entry.isFile())
+        .map((entry) => entry.name);
     const keptFiles = (await blobFiles()).filter((name) => name.startsWith(String(kept.body.id)));
     expect(keptFiles).toHaveLength(1);
     expect((await blobFiles()).filter((name) => name.startsWith(String(image.body.id)))).toHaveLength(1);
@@ -152,11 +189,14 @@ describe("DELETE /trash/{type}/{id}", () => {
     await toTrash(ann, "page", pageId);
     expect((await ann.delete(`/trash/page/${pageId}`)).status).toBe(204);
     const left = await blobFiles();
-    for (const id of [image.body.id, note.body.id, removed.body.id]) expect(left.filter((name) => name.startsWith(String(id)))).toEqual([]);
+    for (const id of [image.body.id, note.body.id, removed.body.id])
+      expect(left.filter((name) => name.startsWith(String(id)))).toEqual([]);
     expect(left).toEqual(expect.arrayContaining(keptFiles));
     expect((await ann.get(String(kept.body.url))).status).toBe(200);
     // The log read through the server's own key store: no event, the upload's recorded answer included, names them.
-    const logged = JSON.stringify((await file.server.internals.eventStore.readAll(0, 100_000)).map((event) => event.data)).toLowerCase();
+    const logged = JSON.stringify(
+      (await file.server.internals.eventStore.readAll(0, 100_000)).map((event) => event.data),
+    ).toLowerCase();
     for (const name of named) expect(logged).not.toContain(name.toLowerCase());
     await expectNowhere([word, ...named]);
   });
@@ -168,7 +208,12 @@ describe("DELETE /trash/{type}/{id}", () => {
     const inner = await createFolder(ann, { name: "Snozzcumber drawer", parentId: folderId });
     const pageId = await createPage(ann, { title: "Deep page", markdown: "Tintinnabulous content", parentId: inner });
     // An audit copy of the read models as they are now holds the folder's words.
-    const env = { DATA_DIR: file.server.dataDir, AUTH_SESSION_SECRET: TEST_SESSION_SECRET, LOG_LEVEL: "silent", ...productionStack(file.server.dataDir) };
+    const env = {
+      DATA_DIR: file.server.dataDir,
+      AUTH_SESSION_SECRET: TEST_SESSION_SECRET,
+      LOG_LEVEL: "silent",
+      ...productionStack(file.server.dataDir),
+    };
     const audit = await runToExit("services/projector/replay.cli.ts", env, ["--until", new Date().toISOString()]);
     expect(audit.code, audit.stderr).toBe(0);
     expect(filesHolding(join(file.server.dataDir, "audit"), words)).toHaveLength(1);
@@ -176,7 +221,8 @@ describe("DELETE /trash/{type}/{id}", () => {
     // What went with the folder is purged with it, not on its own.
     expect((await ann.delete(`/trash/page/${pageId}`)).status).toBe(404);
     expect((await ann.delete(`/trash/folder/${folderId}`)).status).toBe(204);
-    for (const path of [`/folders/${folderId}`, `/folders/${inner}`, `/pages/${pageId}`]) expect((await ann.get(path)).status, path).toBe(404);
+    for (const path of [`/folders/${folderId}`, `/folders/${inner}`, `/pages/${pageId}`])
+      expect((await ann.get(path)).status, path).toBe(404);
     expect((await ann.post(`/trash/folder/${folderId}/restore`)).status).toBe(404);
     // The purge deleted the audit copy that mentioned what it erased.
     expect(filesHolding(join(file.server.dataDir, "audit"), words)).toEqual([]);

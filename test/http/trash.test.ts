@@ -22,7 +22,16 @@ afterAll(async () => {
   await server.stop();
 });
 
-type Entry = { type: string; id: string; title: string; deletedAt: string; deletedBy: string; purgeAt: string; parentId: string | null; folderPath: string };
+type Entry = {
+  type: string;
+  id: string;
+  title: string;
+  deletedAt: string;
+  deletedBy: string;
+  purgeAt: string;
+  parentId: string | null;
+  folderPath: string;
+};
 const trashOf = async (user: TestUser): Promise<Entry[]> => {
   const reply = await user.get("/trash?limit=100");
   expect(reply.status, reply.text).toBe(200);
@@ -37,11 +46,25 @@ function readModelRowsOf(server: TestServer, ids: readonly string[], words: read
   const db = new Database(join(server.dataDir, "read-models.sqlite"), { readonly: true });
   try {
     const found: Record<string, number> = {};
-    const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND (name NOT LIKE 'page_search%' OR name = 'page_search_docs')").all();
+    const tables = db
+      .prepare<[], { name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND (name NOT LIKE 'page_search%' OR name = 'page_search_docs')",
+      )
+      .all();
     for (const { name } of tables) {
-      const columns = db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${name}')`).all().map((column) => column.name);
-      const held = [...ids.flatMap((id) => columns.map((column) => `"${column}" = '${id}'`)), ...words.flatMap((word) => columns.map((column) => `instr("${column}", '${word}') > 0`))];
-      const count = db.prepare<[], number>(`SELECT count(*) FROM "${name}" WHERE ${held.join(" OR ")}`).pluck().get() ?? 0;
+      const columns = db
+        .prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${name}')`)
+        .all()
+        .map((column) => column.name);
+      const held = [
+        ...ids.flatMap((id) => columns.map((column) => `"${column}" = '${id}'`)),
+        ...words.flatMap((word) => columns.map((column) => `instr("${column}", '${word}') > 0`)),
+      ];
+      const count =
+        db
+          .prepare<[], number>(`SELECT count(*) FROM "${name}" WHERE ${held.join(" OR ")}`)
+          .pluck()
+          .get() ?? 0;
       if (count > 0) found[name] = count;
     }
     return found;
@@ -63,15 +86,28 @@ describe("the trash", () => {
     expect((await ann.get(`/pages/${pageId}`)).status).toBe(404);
 
     const [entry] = await trashOf(ann);
-    expect(entry).toEqual({ type: "page", id: pageId, title: "Plan", deletedAt: expect.any(String), deletedBy: ann.id, purgeAt: expect.any(String), parentId: folderId, folderPath: "Projects" });
+    expect(entry).toEqual({
+      type: "page",
+      id: pageId,
+      title: "Plan",
+      deletedAt: expect.any(String),
+      deletedBy: ann.id,
+      purgeAt: expect.any(String),
+      parentId: folderId,
+      folderPath: "Projects",
+    });
     expect(Date.parse(entry?.purgeAt ?? "") - Date.parse(entry?.deletedAt ?? "")).toBe(30 * DAY);
 
     const restored = await ann.post(`/trash/page/${pageId}/restore`);
     expect(restored.status).toBe(200);
     expect(restored.body).toMatchObject({ id: pageId, title: "Plan", parentId: folderId, permission: "owner" });
     expect(body((await ann.get(`/pages/${pageId}/content`)).text)).toBe("# Goals");
-    expect(((await ann.get(`/pages?parentId=${folderId}`)).body.data as Entry[]).map((page) => page.id)).toEqual([pageId]);
-    expect(((await ann.get(`/pages/${pageId}/backlinks`)).body.data as Entry[]).map((page) => page.id)).toEqual([linking]);
+    expect(((await ann.get(`/pages?parentId=${folderId}`)).body.data as Entry[]).map((page) => page.id)).toEqual([
+      pageId,
+    ]);
+    expect(((await ann.get(`/pages/${pageId}/backlinks`)).body.data as Entry[]).map((page) => page.id)).toEqual([
+      linking,
+    ]);
     expect(await trashOf(ann)).toEqual([]);
     expect((await ann.post(`/trash/page/${pageId}/restore`)).status).toBe(404);
     const history = (await ann.get(`/pages/${pageId}/history?limit=1`)).body.data as Array<{ changes: unknown }>;
@@ -132,8 +168,16 @@ describe("deletions recorded before the trash existed", () => {
     const pageId = await createPage(ann, { title: "Old page", markdown: "old words", parentId: folderId });
     // As the service recorded deletions then: the id alone.
     const context = { actorId: userIdSchema.parse(ann.id), correlationId: "before-the-trash", now: new Date() };
-    await server.internals.eventStore.append(pageStream(pageId), toNewEvents([{ type: "PageDeleted", data: { pageId: pageIdSchema.parse(pageId) } }], context), "any");
-    await server.internals.eventStore.append(folderStream(emptied), toNewEvents([{ type: "FolderDeleted", data: { folderId: folderIdSchema.parse(emptied) } }], context), "any");
+    await server.internals.eventStore.append(
+      pageStream(pageId),
+      toNewEvents([{ type: "PageDeleted", data: { pageId: pageIdSchema.parse(pageId) } }], context),
+      "any",
+    );
+    await server.internals.eventStore.append(
+      folderStream(emptied),
+      toNewEvents([{ type: "FolderDeleted", data: { folderId: folderIdSchema.parse(emptied) } }], context),
+      "any",
+    );
     const deadline = Date.now() + 10_000;
     while ((await ann.get(`/folders/${emptied}`)).status !== 404) {
       if (Date.now() > deadline) throw new Error("the deletions were not projected");
@@ -141,12 +185,34 @@ describe("deletions recorded before the trash existed", () => {
     }
     const listed = (await trashOf(ann)).filter((entry) => [pageId, emptied].includes(entry.id));
     expect(listed).toEqual([
-      expect.objectContaining({ type: "folder", id: emptied, title: "Emptied", deletedBy: ann.id, parentId: folderId, folderPath: "Old folder" }),
-      expect.objectContaining({ type: "page", id: pageId, title: "Old page", deletedBy: ann.id, parentId: folderId, folderPath: "Old folder" }),
+      expect.objectContaining({
+        type: "folder",
+        id: emptied,
+        title: "Emptied",
+        deletedBy: ann.id,
+        parentId: folderId,
+        folderPath: "Old folder",
+      }),
+      expect.objectContaining({
+        type: "page",
+        id: pageId,
+        title: "Old page",
+        deletedBy: ann.id,
+        parentId: folderId,
+        folderPath: "Old folder",
+      }),
     ]);
-    expect((await ann.post(`/trash/page/${pageId}/restore`)).body).toMatchObject({ id: pageId, title: "Old page", parentId: folderId });
+    expect((await ann.post(`/trash/page/${pageId}/restore`)).body).toMatchObject({
+      id: pageId,
+      title: "Old page",
+      parentId: folderId,
+    });
     expect(body((await ann.get(`/pages/${pageId}/content`)).text)).toBe("old words");
-    expect((await ann.post(`/trash/folder/${emptied}/restore`)).body).toMatchObject({ id: emptied, name: "Emptied", parentId: folderId });
+    expect((await ann.post(`/trash/folder/${emptied}/restore`)).body).toMatchObject({
+      id: emptied,
+      name: "Emptied",
+      parentId: folderId,
+    });
   });
 });
 
@@ -181,14 +247,18 @@ describe("the trash of a grantee outside the workspace", () => {
     const notShared = await createPage(ann, { title: "Not shared" });
     const later = await createPage(ann, { title: "Moved in later", parentId: elsewhere });
     const innerFolder = await createFolder(ann, { name: "Gone folder", parentId: shared });
-    for (const id of [deep, direct, viewed, notShared, later]) expect((await ann.delete(`/pages/${id}`)).status).toBe(204);
+    for (const id of [deep, direct, viewed, notShared, later])
+      expect((await ann.delete(`/pages/${id}`)).status).toBe(204);
     expect((await ann.delete(`/folders/${innerFolder}`)).status).toBe(204);
 
     expect(await walk(bea, 100)).toEqual([innerFolder, direct, deep]);
     expect(await walk(bea, 1)).toEqual([innerFolder, direct, deep]);
     expect(await trashOf(viewer)).toEqual([]);
     expect(await trashOf(stranger)).toEqual([]);
-    expect((await trashOf(bea)).find((entry) => entry.id === deep)).toMatchObject({ parentId: inner, folderPath: "Shared/Inner" });
+    expect((await trashOf(bea)).find((entry) => entry.id === deep)).toMatchObject({
+      parentId: inner,
+      folderPath: "Shared/Inner",
+    });
 
     // Folders move after the deletion: what now lies below the granted folder is listed, what left it is not.
     expect((await ann.post(`/folders/${elsewhere}/move`, { parentId: shared })).status).toBe(200);
@@ -208,7 +278,8 @@ describe("folders in the trash", () => {
     const beside = await createPage(ann, { title: "Beside", parentId: top });
     expect((await ann.delete(`/folders/${top}`)).status).toBe(409);
     expect((await ann.delete(`/folders/${top}?recursive=true`)).status).toBe(204);
-    for (const path of [`/folders/${top}`, `/folders/${inner}`, `/pages/${page}`, `/pages/${beside}`]) expect((await ann.get(path)).status).toBe(404);
+    for (const path of [`/folders/${top}`, `/folders/${inner}`, `/pages/${page}`, `/pages/${beside}`])
+      expect((await ann.get(path)).status).toBe(404);
     // One entry for the whole deletion: what went with the folder comes back with it.
     expect((await trashOf(ann)).filter((entry) => [top, inner, page, beside].includes(entry.id))).toEqual([
       expect.objectContaining({ type: "folder", id: top, title: "Top", parentId: null, folderPath: "" }),
@@ -231,7 +302,9 @@ describe("folders in the trash", () => {
     expect(restored.body).toMatchObject({ id: top, name: "Top", parentId: parent, permission: "owner" });
     expect((await ann.get(`/folders/${inner}`)).body).toMatchObject({ parentId: top });
     const page = await ann.get(`/pages/resolve?title=Kept`);
-    expect(page.body.data).toEqual([expect.objectContaining({ id: kept, parentId: inner, folderPath: "Parent/Top/Inner" })]);
+    expect(page.body.data).toEqual([
+      expect.objectContaining({ id: kept, parentId: inner, folderPath: "Parent/Top/Inner" }),
+    ]);
     expect(body((await ann.get(`/pages/${kept}/content`)).text)).toBe("kept words");
     expect((await ann.get(`/pages/${earlier}`)).status).toBe(404);
     expect((await trashOf(ann)).map((entry) => entry.id)).toEqual([earlier]);
@@ -248,9 +321,17 @@ describe("folders in the trash", () => {
     expect((await ann.delete(`/folders/${top}?recursive=true`)).status).toBe(204);
     // The restore crashed after bringing back the folder and one folder below it, as recorded in the event store.
     const context = { actorId: userIdSchema.parse(ann.id), correlationId: "crashed-restore", now: new Date() };
-    for (const [id, parentId] of [[top, null], [inner, top]] as const) {
+    for (const [id, parentId] of [
+      [top, null],
+      [inner, top],
+    ] as const) {
       const folderId = folderIdSchema.parse(id);
-      const command = { type: "UndeleteFolder" as const, folderId, parentId: parentId === null ? null : folderIdSchema.parse(parentId), createdAt: new Date().toISOString() };
+      const command = {
+        type: "UndeleteFolder" as const,
+        folderId,
+        parentId: parentId === null ? null : folderIdSchema.parse(parentId),
+        createdAt: new Date().toISOString(),
+      };
       await folderCommands.handle(server.internals.eventStore, folderId, command, context);
     }
     const deadline = Date.now() + 10_000;
@@ -262,7 +343,9 @@ describe("folders in the trash", () => {
 
     const invisible = await stranger.post(`/trash/folder/${top}/restore`);
     expect(invisible.status).toBe(404);
-    expect(invisible.text).toBe((await stranger.post("/trash/folder/00000000-0000-4000-8000-000000000000/restore")).text);
+    expect(invisible.text).toBe(
+      (await stranger.post("/trash/folder/00000000-0000-4000-8000-000000000000/restore")).text,
+    );
     const again = await ann.post(`/trash/folder/${top}/restore`);
     expect(again.status, again.text).toBe(200);
     expect(again.body).toMatchObject({ id: top, name: "Top", parentId: null, permission: "owner" });
@@ -338,7 +421,11 @@ describe("purging the trash", () => {
     const bea = await server.registered("bea");
     const folderId = await createFolder(ann, { name: "Erasedfolder" });
     const other = await createPage(ann, { title: "Other" });
-    const pageId = await createPage(ann, { title: "Erasedtitle", parentId: folderId, markdown: `erasedword [other](/api/v1/pages/${other})` });
+    const pageId = await createPage(ann, {
+      title: "Erasedtitle",
+      parentId: folderId,
+      markdown: `erasedword [other](/api/v1/pages/${other})`,
+    });
     const linking = await createPage(ann, { title: "Linking", markdown: `[gone](/api/v1/pages/${pageId})` });
     expect((await ann.patch(`/pages/${pageId}/content`, { append: "\n\nerasedword again" })).status).toBe(200);
     expect((await share(ann, "page", pageId, bea.email, "edit")).status).toBeLessThan(300);
@@ -347,7 +434,10 @@ describe("purging the trash", () => {
     const thread = await ann.post(`/pages/${pageId}/comments`, { body: "erasedcomment", anchor });
     expect(thread.status).toBe(201);
     const threadId = String(thread.body.id);
-    const image = await upload(ann, pageId, { file: { bytes: await makeImage("png"), name: "erased.png" }, alt: "erasedalt" });
+    const image = await upload(ann, pageId, {
+      file: { bytes: await makeImage("png"), name: "erased.png" },
+      alt: "erasedalt",
+    });
     expect(image.status).toBe(201);
     const imageId = String(image.body.id);
     expect((await ann.delete(`/folders/${folderId}?recursive=true`)).status).toBe(204);

@@ -27,13 +27,15 @@ const COMPILER_OPTIONS: ts.CompilerOptions = {
   types: ["node"],
 };
 
-const compileErrors = (program: ts.Program): string[] => ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
+const compileErrors = (program: ts.Program): string[] =>
+  ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
 
 /** What the script may not contain: casts, non-null assertions, `any`. */
 function shortcutsIn(source: ts.SourceFile): string[] {
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
-    if (ts.isAsExpression(node) || ts.isTypeAssertionExpression(node) || ts.isSatisfiesExpression(node)) found.push(`a cast: ${node.getText(source)}`);
+    if (ts.isAsExpression(node) || ts.isTypeAssertionExpression(node) || ts.isSatisfiesExpression(node))
+      found.push(`a cast: ${node.getText(source)}`);
     if (ts.isNonNullExpression(node)) found.push(`a non-null assertion: ${node.getText(source)}`);
     if (node.kind === ts.SyntaxKind.AnyKeyword) found.push(`any: ${node.parent.getText(source)}`);
     ts.forEachChild(node, visit);
@@ -84,11 +86,20 @@ describe("a client generated from the API reference", () => {
     try {
       const file = join(dir, "example.ts");
       // The package's name resolves to its built files; here the example runs against the sources.
-      await writeFile(file, example.replace('"workspace-backend/client"', JSON.stringify(join(process.cwd(), "client/index.ts"))).replace("http://127.0.0.1:3000", server.url));
+      await writeFile(
+        file,
+        example
+          .replace('"workspace-backend/client"', JSON.stringify(join(process.cwd(), "client/index.ts")))
+          .replace("http://127.0.0.1:3000", server.url),
+      );
       expect(compileErrors(ts.createProgram([file], COMPILER_OPTIONS))).toEqual([]);
       const owner = await server.registered("readme");
-      const token = String((await owner.post("/tokens", { name: "readme", scopes: ["pages:read", "pages:write"] })).body.token);
-      const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", file], { env: { ...process.env, TOKEN: token } });
+      const token = String(
+        (await owner.post("/tokens", { name: "readme", scopes: ["pages:read", "pages:write"] })).body.token,
+      );
+      const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", file], {
+        env: { ...process.env, TOKEN: token },
+      });
       expect(stdout).toContain("Q4 plan ---\nid: ");
       expect(stdout).toContain("# Goals");
       // The replaced markdown, answered as text/markdown, is the call's data: no exception after the write.
@@ -100,7 +111,9 @@ describe("a client generated from the API reference", () => {
 
   it("sends a page's markdown given as a string as text/markdown, with no header named", async () => {
     const owner = await server.registered("texter");
-    const token = String((await owner.post("/tokens", { name: "text", scopes: ["pages:read", "pages:write"] })).body.token);
+    const token = String(
+      (await owner.post("/tokens", { name: "text", scopes: ["pages:read", "pages:write"] })).body.token,
+    );
     const api = createWorkspaceClient({ baseUrl: server.url, token });
     const sent: string[] = [];
     api.use({ onRequest: ({ request }) => void sent.push(`${request.method} ${request.headers.get("content-type")}`) });
@@ -110,27 +123,52 @@ describe("a client generated from the API reference", () => {
 
     // Markdown that reads as a JSON object is still markdown.
     const markdown = '{"markdown": "not this"}\n\n# Notes, again';
-    const replaced = await api.PUT("/api/v1/pages/{pageId}/content", { params: { path: { pageId }, header: { "If-Match": "*" } }, body: markdown, parseAs: "text" });
+    const replaced = await api.PUT("/api/v1/pages/{pageId}/content", {
+      params: { path: { pageId }, header: { "If-Match": "*" } },
+      body: markdown,
+      parseAs: "text",
+    });
     expect(replaced.response.status).toBe(200);
     expect(replaced.data?.endsWith(markdown)).toBe(true);
     const read = await api.GET("/api/v1/pages/{pageId}/content", { params: { path: { pageId } }, parseAs: "text" });
     expect(read.data?.endsWith(markdown)).toBe(true);
     // A type the call names is kept; an object body is JSON.
-    const plain = await api.PUT("/api/v1/pages/{pageId}/content", { params: { path: { pageId }, header: { "If-Match": "*" } }, body: "plain words", headers: { "content-type": "text/plain" }, parseAs: "text" });
+    const plain = await api.PUT("/api/v1/pages/{pageId}/content", {
+      params: { path: { pageId }, header: { "If-Match": "*" } },
+      body: "plain words",
+      headers: { "content-type": "text/plain" },
+      parseAs: "text",
+    });
     expect(plain.response.status).toBe(200);
-    const json = await api.PUT("/api/v1/pages/{pageId}/content", { params: { path: { pageId }, header: { "If-Match": "*" } }, body: { markdown: "# As JSON" }, parseAs: "text" });
+    const json = await api.PUT("/api/v1/pages/{pageId}/content", {
+      params: { path: { pageId }, header: { "If-Match": "*" } },
+      body: { markdown: "# As JSON" },
+      parseAs: "text",
+    });
     expect(json.data?.endsWith("# As JSON")).toBe(true);
-    expect(sent).toEqual(["POST application/json", "PUT text/markdown", "GET null", "PUT text/plain", "PUT application/json"]);
+    expect(sent).toEqual([
+      "POST application/json",
+      "PUT text/markdown",
+      "GET null",
+      "PUT text/plain",
+      "PUT application/json",
+    ]);
   }, 30_000);
 
   it("runs the README's walkthrough through openapi-fetch", async () => {
-    const session = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "ann@example.com", name: "Ann" });
+    const session = await mintSession(TEST_SESSION_SECRET, {
+      sub: crypto.randomUUID(),
+      email: "ann@example.com",
+      name: "Ann",
+    });
     const browser = createWorkspaceClient({ baseUrl: server.url, headers: { cookie: `${SESSION_COOKIE}=${session}` } });
 
     const me = await browser.GET("/api/v1/me");
     expect(me.data?.email).toBe("ann@example.com");
 
-    const created = await browser.POST("/api/v1/tokens", { body: { name: "my script", scopes: ["pages:read", "pages:write"], expiresAt: null } });
+    const created = await browser.POST("/api/v1/tokens", {
+      body: { name: "my script", scopes: ["pages:read", "pages:write"], expiresAt: null },
+    });
     const token = created.data?.token;
     if (!token) throw new Error(`no token: ${JSON.stringify(created.error)}`);
     const api = createWorkspaceClient({ baseUrl: server.url, token });
@@ -151,10 +189,13 @@ describe("a client generated from the API reference", () => {
     expect(again.response.headers.get("idempotent-replayed")).toBe("true");
     // The 201's Location, a header the document declares (so the generated types name it), is the new page's
     // path, on the replay too; the page reads there.
-    const location: paths["/api/v1/pages"]["post"]["responses"][201]["headers"]["Location"] = first.response.headers.get("location") ?? "";
+    const location: paths["/api/v1/pages"]["post"]["responses"][201]["headers"]["Location"] =
+      first.response.headers.get("location") ?? "";
     expect(location).toBe(`/api/v1/pages/${pageId}`);
     expect(again.response.headers.get("location")).toBe(location);
-    const located = await fetch(new URL(location ?? "/", server.url), { headers: { authorization: `Bearer ${token}` } });
+    const located = await fetch(new URL(location ?? "/", server.url), {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(await located.json()).toMatchObject({ id: pageId, title: "Q4 plan" });
 
     const resolved = await api.GET("/api/v1/pages/resolve", { params: { query: { title: "q4 plan" } } });
@@ -174,7 +215,10 @@ describe("a client generated from the API reference", () => {
     });
     expect(replaced.response.status).toBe(200);
     expect(replaced.data).toContain("Ship it twice.");
-    const stale = await api.PUT("/api/v1/pages/{pageId}/content", { params: { path: { pageId }, header: { "If-Match": etag } }, body: { markdown: "lost update" } });
+    const stale = await api.PUT("/api/v1/pages/{pageId}/content", {
+      params: { path: { pageId }, header: { "If-Match": etag } },
+      body: { markdown: "lost update" },
+    });
     expect(stale.response.status).toBe(412);
     expect(stale.error?.error.code).toBe("precondition_failed");
 

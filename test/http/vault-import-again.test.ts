@@ -15,8 +15,12 @@ afterAll(async () => {
 });
 
 const pdf = (text: string): string => Buffer.from(`%PDF-1.7\n${text}\n%%EOF\n`).toString("base64");
-const importInto = (user: Client, folderId: string, files: Array<{ path: string; content: string }>, headers: Record<string, string> = {}) =>
-  user.call("POST", `/imports/obsidian?folderId=${folderId}`, { json: { files }, headers });
+const importInto = (
+  user: Client,
+  folderId: string,
+  files: Array<{ path: string; content: string }>,
+  headers: Record<string, string> = {},
+) => user.call("POST", `/imports/obsidian?folderId=${folderId}`, { json: { files }, headers });
 const newFolder = async (user: Client, name: string): Promise<string> => {
   const reply = await user.post("/folders", { name });
   expect(reply.status, reply.text).toBe(201);
@@ -27,9 +31,19 @@ describe("an import into a folder", () => {
   it("puts the vault's root in the folder and its directories below it", async () => {
     const ann = await server.registered("ann");
     const folderId = await newFolder(ann, "Vault");
-    const reply = await importInto(ann, folderId, [{ path: "Home.md", content: "# Home" }, { path: "Work/Plan.md", content: "plan" }]);
+    const reply = await importInto(ann, folderId, [
+      { path: "Home.md", content: "# Home" },
+      { path: "Work/Plan.md", content: "plan" },
+    ]);
     expect(reply.status, reply.text).toBe(201);
-    expect(reply.body).toMatchObject({ foldersCreated: 1, pagesCreated: 2, created: 3, updated: 0, unchanged: 0, errors: [] });
+    expect(reply.body).toMatchObject({
+      foldersCreated: 1,
+      pagesCreated: 2,
+      created: 3,
+      updated: 0,
+      unchanged: 0,
+      errors: [],
+    });
     expect((await resolve(ann, "Home")).map((page) => page.folderPath)).toEqual(["Vault"]);
     expect((await resolve(ann, "Plan")).map((page) => page.folderPath)).toEqual(["Vault/Work"]);
   });
@@ -60,20 +74,43 @@ describe("importing the same vault again", () => {
       { path: "paper.pdf", content: pdf("v1") },
     ];
     const made = await importInto(dan, folderId, first);
-    expect(made.body).toMatchObject({ pagesCreated: 2, attachmentsUploaded: 1, created: 4, updated: 0, unchanged: 0, errors: [] });
+    expect(made.body).toMatchObject({
+      pagesCreated: 2,
+      attachmentsUploaded: 1,
+      created: 4,
+      updated: 0,
+      unchanged: 0,
+      errors: [],
+    });
     const [home] = await resolve(dan, "Home");
     const attachmentUrl = /\/api\/v1\/attachments\/[0-9a-f-]{36}/.exec(await contentOf(dan, "Home"))?.[0];
 
-    const second = [first[0], { path: "Work/Plan.md", content: "plan v2" }, { path: "paper.pdf", content: pdf("v2") }].flatMap((file) => file ?? []);
+    const second = [
+      first[0],
+      { path: "Work/Plan.md", content: "plan v2" },
+      { path: "paper.pdf", content: pdf("v2") },
+    ].flatMap((file) => file ?? []);
     const again = await importInto(dan, folderId, second);
     expect(again.status, again.text).toBe(201);
     // The folder and Home as they were; Plan and the paper updated.
-    expect(again.body).toMatchObject({ foldersCreated: 0, pagesCreated: 0, attachmentsUploaded: 0, created: 0, updated: 2, unchanged: 2, errors: [] });
+    expect(again.body).toMatchObject({
+      foldersCreated: 0,
+      pagesCreated: 0,
+      attachmentsUploaded: 0,
+      created: 0,
+      updated: 2,
+      unchanged: 2,
+      errors: [],
+    });
     expect((await resolve(dan, "Plan")).length).toBe(1);
     expect(await contentOf(dan, "Plan")).toBe("plan v2");
     expect((await resolve(dan, "Home")).map((page) => page.id)).toEqual([home?.id]);
     expect(await contentOf(dan, "Home")).toContain(String(attachmentUrl));
-    const served = await fetch(`${server.url}${String(attachmentUrl)}`, { headers: { cookie: `app-auth.session_token=${dan.credentials && "cookie" in dan.credentials ? dan.credentials.cookie : ""}` } });
+    const served = await fetch(`${server.url}${String(attachmentUrl)}`, {
+      headers: {
+        cookie: `app-auth.session_token=${dan.credentials && "cookie" in dan.credentials ? dan.credentials.cookie : ""}`,
+      },
+    });
     expect(await served.text()).toContain("v2");
     expect(((await dan.get(`/pages/${String(home?.id)}/attachments`)).body.data as unknown[]).length).toBe(1);
 
@@ -85,7 +122,11 @@ describe("importing the same vault again", () => {
     const eve = await server.registered("eve");
     const folderId = await newFolder(eve, "Vault");
     const elsewhere = await newFolder(eve, "Elsewhere");
-    const files = (version: string) => [{ path: "Kept.md", content: `kept ${version}` }, { path: "Moved.md", content: `moved ${version}` }, { path: "Gone.md", content: `gone ${version}` }];
+    const files = (version: string) => [
+      { path: "Kept.md", content: `kept ${version}` },
+      { path: "Moved.md", content: `moved ${version}` },
+      { path: "Gone.md", content: `gone ${version}` },
+    ];
     expect((await importInto(eve, folderId, files("v1"))).status).toBe(201);
     const [moved] = await resolve(eve, "Moved");
     const [gone] = await resolve(eve, "Gone");
@@ -95,7 +136,9 @@ describe("importing the same vault again", () => {
     const again = await importInto(eve, folderId, files("v2"));
     expect(again.status, again.text).toBe(201);
     expect(again.body).toMatchObject({ created: 0, updated: 2, unchanged: 0 });
-    expect(again.body.errors).toEqual(['"Gone.md": skipped: its page from an earlier import is in the trash; restore it to import the note into it again']);
+    expect(again.body.errors).toEqual([
+      '"Gone.md": skipped: its page from an earlier import is in the trash; restore it to import the note into it again',
+    ]);
     expect((await resolve(eve, "Moved")).map((page) => [page.id, page.folderPath])).toEqual([[moved?.id, "Elsewhere"]]);
     expect(await contentOf(eve, "Moved")).toBe("moved v2");
     expect(await resolve(eve, "Gone")).toEqual([]);

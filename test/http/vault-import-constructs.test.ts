@@ -76,7 +76,9 @@ describe("constructs of real vaults", () => {
 
   it("shows a note's own frontmatter merged into the page's one block, the service's fields winning; PUT keeps the note's keys", async () => {
     const fay = await server.registered("fay");
-    const reply = await importVault(fay, [{ path: "Tagged.md", content: "---\ntags: [a, b]\nid: not-the-page-id\nstatus: draft\n---\nBody\n" }]);
+    const reply = await importVault(fay, [
+      { path: "Tagged.md", content: "---\ntags: [a, b]\nid: not-the-page-id\nstatus: draft\n---\nBody\n" },
+    ]);
     expect(reply.status, reply.text).toBe(201);
     const [page] = await resolve(fay, "Tagged");
     const id = page?.id ?? "";
@@ -86,7 +88,10 @@ describe("constructs of real vaults", () => {
     expect(document).toMatch(new RegExp(`^---\\nid: ${id}\\ntitle: "Tagged"\\n`));
     expect(document).toContain("\ntags: [ a, b ]\nstatus: draft\n---\nBody\n");
     expect(document).not.toContain("not-the-page-id");
-    const put = await fay.call("PUT", `/pages/${id}/content`, { body: document.replace("Body", "Edited"), headers: { "content-type": "text/markdown", "if-match": content.headers.get("etag") ?? "" } });
+    const put = await fay.call("PUT", `/pages/${id}/content`, {
+      body: document.replace("Body", "Edited"),
+      headers: { "content-type": "text/markdown", "if-match": content.headers.get("etag") ?? "" },
+    });
     expect(put.status, put.text).toBe(200);
     expect(put.text).toContain("\ntags: [ a, b ]\nstatus: draft\n---\nEdited\n");
     expect(put.text.match(/^---$/gm)).toHaveLength(2);

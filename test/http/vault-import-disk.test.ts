@@ -13,7 +13,9 @@ const MiB = 1024 * 1024;
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await TestServer.start({ settings: { QUOTA_BLOB_BYTES_PER_OWNER: String(8 * MiB), IMPORT_ZIP_MAX_UNCOMPRESSED_BYTES: String(5 * MiB) } });
+  server = await TestServer.start({
+    settings: { QUOTA_BLOB_BYTES_PER_OWNER: String(8 * MiB), IMPORT_ZIP_MAX_UNCOMPRESSED_BYTES: String(5 * MiB) },
+  });
 });
 afterAll(async () => {
   await server.stop();
@@ -22,7 +24,9 @@ afterAll(async () => {
 /** Bytes in the blob store. */
 async function storedBytes(): Promise<number> {
   const dir = join(server.dataDir, "blobs");
-  const names = (await readdir(dir, { withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name);
+  const names = (await readdir(dir, { withFileTypes: true }))
+    .filter((entry) => entry.isFile())
+    .map((entry) => entry.name);
   const sizes = await Promise.all(names.map(async (name) => (await stat(join(dir, name))).size));
   return sizes.reduce((total, size) => total + size, 0);
 }
@@ -35,7 +39,12 @@ function compressible(size: number): Uint8Array {
 }
 
 const notesLinking = (count: number, target: string): Record<string, Uint8Array> =>
-  Object.fromEntries(Array.from({ length: count }, (_, index) => [`note-${index}.md`, Buffer.from(`Note ${index} cites [[${target}]].\n`)]));
+  Object.fromEntries(
+    Array.from({ length: count }, (_, index) => [
+      `note-${index}.md`,
+      Buffer.from(`Note ${index} cites [[${target}]].\n`),
+    ]),
+  );
 
 describe("an import's linked bytes", () => {
   it("are stored once when 30 notes link one file: every note imports and the blobs grow by the file's size", async () => {
@@ -51,18 +60,34 @@ describe("an import's linked bytes", () => {
     // Every note links the one attachment, which serves the file.
     const pages = (await ann.get("/pages?limit=100")).body.data as Array<{ id: string }>;
     const links = new Set<string>();
-    for (const page of pages) for (const [url] of (await ann.get(`/pages/${page.id}/content`)).text.matchAll(/\/api\/v1\/attachments\/[0-9a-f-]{36}/g)) links.add(url);
+    for (const page of pages)
+      for (const [url] of (await ann.get(`/pages/${page.id}/content`)).text.matchAll(
+        /\/api\/v1\/attachments\/[0-9a-f-]{36}/g,
+      ))
+        links.add(url);
     expect(links.size).toBe(1);
   });
 
   it("count against the uncompressed limit before they are written: a file that would pass it is not stored and its note is reported", async () => {
     const bob = await server.registered("bob");
-    const zip = zipSync({ "a.md": Buffer.from("[[a.bin]]"), "b.md": Buffer.from("[[b.bin]]"), "a.bin": compressible(3 * MiB), "b.bin": compressible(3 * MiB) }, { level: 9 });
+    const zip = zipSync(
+      {
+        "a.md": Buffer.from("[[a.bin]]"),
+        "b.md": Buffer.from("[[b.bin]]"),
+        "a.bin": compressible(3 * MiB),
+        "b.bin": compressible(3 * MiB),
+      },
+      { level: 9 },
+    );
     const before = await storedBytes();
     const reply = await importZip(bob, zip);
     expect(reply.status, reply.text).toBe(201);
     expect(reply.body).toMatchObject({ pagesCreated: 1, attachmentsUploaded: 1 });
-    expect(reply.body.errors).toEqual([expect.stringMatching(/^"b\.md": skipped: "b\.bin" would take what this import reads and writes past 5242880 bytes$/)]);
+    expect(reply.body.errors).toEqual([
+      expect.stringMatching(
+        /^"b\.md": skipped: "b\.bin" would take what this import reads and writes past 5242880 bytes$/,
+      ),
+    ]);
     expect((await storedBytes()) - before).toBe(3 * MiB);
   });
 });

@@ -27,7 +27,11 @@ describe("bounded imports", () => {
     ]);
     expect(reply.status, reply.text).toBe(201);
     expect(reply.body).toMatchObject({ pagesCreated: 2, backlinksCreated: 100 });
-    expect(reply.body.errors).toEqual([expect.stringMatching(/^"Many\.md": skipped: with its links rewritten it is \d+ characters; a page holds at most 500000$/)]);
+    expect(reply.body.errors).toEqual([
+      expect.stringMatching(
+        /^"Many\.md": skipped: with its links rewritten it is \d+ characters; a page holds at most 500000$/,
+      ),
+    ]);
     expect(await resolve(lee, "Many")).toEqual([]);
     expect((await contentOf(lee, "Some")).length).toBeLessThan(500_000);
   });
@@ -35,7 +39,10 @@ describe("bounded imports", () => {
   it("answers /healthz while a large import runs", async () => {
     const max = await server.registered("max");
     const key = randomUUID();
-    const files = Array.from({ length: 400 }, (_, index) => ({ path: `n${index}.md`, content: `note ${index} links [[n${(index + 1) % 400}]]` }));
+    const files = Array.from({ length: 400 }, (_, index) => ({
+      path: `n${index}.md`,
+      content: `note ${index} links [[n${(index + 1) % 400}]]`,
+    }));
     let finished = false;
     const running = importVault(max, files, { "idempotency-key": key }).then((reply) => {
       finished = true;
@@ -43,9 +50,20 @@ describe("bounded imports", () => {
     });
     // Once the first page is written the import is under way: /healthz must answer before it ends.
     const kek = keyEncryptionKeyFor(server.internals.config, { createInDataDir: false });
-    const firstPage = pageStream(derivedId(importScopes((scope) => kek.importScopeHash(scope), { ownerId: max.id, folderId: null }, null).vault, "page", "n0.md"));
+    const firstPage = pageStream(
+      derivedId(
+        importScopes((scope) => kek.importScopeHash(scope), { ownerId: max.id, folderId: null }, null).vault,
+        "page",
+        "n0.md",
+      ),
+    );
     const deadline = Date.now() + 60_000;
-    while ((await server.internals.eventStore.read(firstPage)).events.length === 0 && !finished && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (
+      (await server.internals.eventStore.read(firstPage)).events.length === 0 &&
+      !finished &&
+      Date.now() < deadline
+    )
+      await new Promise((resolve) => setTimeout(resolve, 5));
     const health = await fetch(`${server.url}/healthz`);
     expect(health.status).toBe(200);
     expect(finished).toBe(false);
@@ -66,7 +84,9 @@ describe("an import never half-fails", () => {
     ]);
     expect(reply.status, reply.text).toBe(201);
     expect(reply.body).toMatchObject({ pagesCreated: 3 });
-    expect(reply.body.errors).toEqual([expect.stringMatching(/^"Bomb\.md": its frontmatter could not be read .*kept as text$/)]);
+    expect(reply.body.errors).toEqual([
+      expect.stringMatching(/^"Bomb\.md": its frontmatter could not be read .*kept as text$/),
+    ]);
     expect(await contentOf(ned, "Bomb")).toContain("Body of the bomb");
     expect((await resolve(ned, "After")).length).toBe(1);
   });
@@ -171,7 +191,9 @@ describe("a note too large to parse", () => {
     ]);
     expect(reply.status, reply.text).toBe(201);
     expect(reply.body).toMatchObject({ pagesCreated: 2 });
-    expect(reply.body.errors).toContain('"Huge.md": skipped: too large to read (parsing its markdown needed more memory than an import allows one note)');
+    expect(reply.body.errors).toContain(
+      '"Huge.md": skipped: too large to read (parsing its markdown needed more memory than an import allows one note)',
+    );
     expect(await resolve(hu, "Huge")).toEqual([]);
     expect(await resolve(hu, "Other")).toHaveLength(1);
   });

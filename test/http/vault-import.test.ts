@@ -24,11 +24,24 @@ describe("POST /imports/obsidian", () => {
     const ann = await server.registered("ann");
     const reply = await importVault(ann, [
       { path: "Welcome.md", content: "# Hello\n\nFirst note." },
-      { path: "Projects/Plan.md", content: "---\ntitle: The Plan\nemoji: 🗺️\ntags: [work, q4]\nstatus: draft\n---\nPlan body.\n" },
+      {
+        path: "Projects/Plan.md",
+        content: "---\ntitle: The Plan\nemoji: 🗺️\ntags: [work, q4]\nstatus: draft\n---\nPlan body.\n",
+      },
       { path: "Projects/2026/Budget.md", content: "---\nicon: 💶\n---\nNumbers." },
     ]);
     expect(reply.status, reply.text).toBe(201);
-    expect(reply.body).toEqual({ foldersCreated: 2, pagesCreated: 3, imagesUploaded: 0, attachmentsUploaded: 0, backlinksCreated: 0, created: 5, updated: 0, unchanged: 0, errors: [] });
+    expect(reply.body).toEqual({
+      foldersCreated: 2,
+      pagesCreated: 3,
+      imagesUploaded: 0,
+      attachmentsUploaded: 0,
+      backlinksCreated: 0,
+      created: 5,
+      updated: 0,
+      unchanged: 0,
+      errors: [],
+    });
 
     const [welcome] = await resolve(ann, "Welcome");
     expect(welcome).toMatchObject({ parentId: null, folderPath: "", icon: null });
@@ -55,13 +68,20 @@ describe("POST /imports/obsidian", () => {
     const [one] = await resolve(bob, "One");
     expect(one?.parentId).toBe(existing.body.id);
     const folders = await bob.get("/folders");
-    expect((folders.body.data as Array<{ name: string }>).map((folder) => folder.name).sort()).toEqual(["Notes", "Sub"]);
+    expect((folders.body.data as Array<{ name: string }>).map((folder) => folder.name).sort()).toEqual([
+      "Notes",
+      "Sub",
+    ]);
   });
 
   it("turns wikilinks into links to the imported pages and counts them; unresolved ones stay as text and are reported", async () => {
     const cy = await server.registered("cy");
     const reply = await importVault(cy, [
-      { path: "Index.md", content: "See [[Target]], [[Target|the target]], [[deep/Other]] and [[Target#Next Steps]].\nAlso [[Missing note]].\n\n`[[Target]]` in code.\n\n```\n[[Target]] in a block\n```\n" },
+      {
+        path: "Index.md",
+        content:
+          "See [[Target]], [[Target|the target]], [[deep/Other]] and [[Target#Next Steps]].\nAlso [[Missing note]].\n\n`[[Target]]` in code.\n\n```\n[[Target]] in a block\n```\n",
+      },
       { path: "Target.md", content: "## Next Steps\n" },
       { path: "deep/Other.md", content: "other" },
     ]);
@@ -71,7 +91,9 @@ describe("POST /imports/obsidian", () => {
     const [target] = await resolve(cy, "Target");
     const [other] = await resolve(cy, "Other");
     const index = await contentOf(cy, "Index");
-    expect(index).toContain(`See [Target](/api/v1/pages/${target?.id}), [the target](/api/v1/pages/${target?.id}), [deep/Other](/api/v1/pages/${other?.id})`);
+    expect(index).toContain(
+      `See [Target](/api/v1/pages/${target?.id}), [the target](/api/v1/pages/${target?.id}), [deep/Other](/api/v1/pages/${other?.id})`,
+    );
     expect(index).toContain(`[Target > Next Steps](/api/v1/pages/${target?.id}#next-steps)`);
     expect(index).toContain("Also [[Missing note]].");
     expect(index).toContain("`[[Target]]` in code.");
@@ -88,7 +110,9 @@ describe("POST /imports/obsidian", () => {
     const meetings = await resolve(dee, "Meeting");
     const shallow = meetings.find((page) => page.folderPath === "x");
     const deep = meetings.find((page) => page.folderPath === "a/b");
-    expect(await contentOf(dee, "Links")).toContain(`[Meeting](/api/v1/pages/${shallow?.id}) and [a/b/Meeting](/api/v1/pages/${deep?.id})`);
+    expect(await contentOf(dee, "Links")).toContain(
+      `[Meeting](/api/v1/pages/${shallow?.id}) and [a/b/Meeting](/api/v1/pages/${deep?.id})`,
+    );
   });
 
   it("uploads embedded images, as base64 or data: URLs, and writes their markdown into the page", async () => {
@@ -105,11 +129,18 @@ describe("POST /imports/obsidian", () => {
     expect(reply.status, reply.text).toBe(201);
     expect(reply.body).toMatchObject({ pagesCreated: 1, imagesUploaded: 2, foldersCreated: 0 });
     const errors = reply.body.errors as string[];
-    expect(errors).toEqual(expect.arrayContaining([expect.stringMatching(/unused\.png.*no imported note embeds/), expect.stringMatching(/fake\.png.*skipped/)]));
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/unused\.png.*no imported note embeds/),
+        expect.stringMatching(/fake\.png.*skipped/),
+      ]),
+    );
     const content = await contentOf(eve, "Trip");
     const urls = [...content.matchAll(/!\[([^\]]*)\]\((\/api\/v1\/images\/[0-9a-f-]+)\)/g)];
     expect(urls.map((match) => match[1])).toEqual(["beach", "the hut"]);
-    const served = await fetch(`${server.url}${urls[0]?.[2]}`, { headers: { cookie: `app-auth.session_token=${(eve.credentials as { cookie: string }).cookie}` } });
+    const served = await fetch(`${server.url}${urls[0]?.[2]}`, {
+      headers: { cookie: `app-auth.session_token=${(eve.credentials as { cookie: string }).cookie}` },
+    });
     expect(served.status).toBe(200);
     expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true);
   });
@@ -129,7 +160,9 @@ describe("POST /imports/obsidian", () => {
     expect(reply.body.pagesCreated).toBe(1);
     const errors = reply.body.errors as string[];
     expect(errors).toHaveLength(6);
-    expect(errors.join("\n")).toMatch(/starts with '\/'[\s\S]*'\.\.' segment[\s\S]*empty segment[\s\S]*control characters[\s\S]*repeats[\s\S]*must be base64/);
+    expect(errors.join("\n")).toMatch(
+      /starts with '\/'[\s\S]*'\.\.' segment[\s\S]*empty segment[\s\S]*control characters[\s\S]*repeats[\s\S]*must be base64/,
+    );
     expect(await contentOf(fay, "Kept")).toContain("first");
     expect(await resolve(fay, "Passwd")).toEqual([]);
   });
@@ -138,7 +171,10 @@ describe("POST /imports/obsidian", () => {
     const gus = await server.registered("gus");
     const tooMany = Array.from({ length: 5_001 }, (_, index) => ({ path: `n${index}.md`, content: "x" }));
     expect((await importVault(gus, tooMany)).status).toBe(400);
-    const tooLarge = Array.from({ length: 11 }, (_, index) => ({ path: `big${index}.md`, content: "x".repeat(5 * 1024 * 1024) }));
+    const tooLarge = Array.from({ length: 11 }, (_, index) => ({
+      path: `big${index}.md`,
+      content: "x".repeat(5 * 1024 * 1024),
+    }));
     const large = await importVault(gus, tooLarge);
     expect(large.status).toBe(400);
     expect(large.body.error?.message).toMatch(/50 MB/);
@@ -158,7 +194,9 @@ describe("POST /imports/obsidian", () => {
     ]);
     const pages = [...(await resolve(hal, "One")), ...(await resolve(hal, "Two"))];
     const correlationIds = new Set<string>();
-    for (const page of pages) for (const event of (await server.internals.eventStore.read(pageStream(page.id))).events) correlationIds.add(event.metadata.correlationId);
+    for (const page of pages)
+      for (const event of (await server.internals.eventStore.read(pageStream(page.id))).events)
+        correlationIds.add(event.metadata.correlationId);
     expect(correlationIds.size).toBe(1);
   });
 });
@@ -205,9 +243,23 @@ describe("an import's derived ids", () => {
     const owner = userIdSchema.parse(joy.id);
     // What a first attempt that failed before the upgrade left: its first page, under the id it derived then.
     const pageId = pageIdSchema.parse(derivedId(`${joy.id}\n${key}`, "page", "First.md"));
-    const created = { type: "PageCreated" as const, data: { pageId, ownerId: owner, parentId: null, title: "First", icon: null, markdown: "before" } };
-    await server.internals.eventStore.append(pageStream(pageId), toNewEvents([created], { actorId: owner, correlationId: "first-attempt", now: new Date() }), "no_stream");
-    const retried = await importVault(joy, [{ path: "First.md", content: "before" }, { path: "Second.md", content: "after" }], { "idempotency-key": key });
+    const created = {
+      type: "PageCreated" as const,
+      data: { pageId, ownerId: owner, parentId: null, title: "First", icon: null, markdown: "before" },
+    };
+    await server.internals.eventStore.append(
+      pageStream(pageId),
+      toNewEvents([created], { actorId: owner, correlationId: "first-attempt", now: new Date() }),
+      "no_stream",
+    );
+    const retried = await importVault(
+      joy,
+      [
+        { path: "First.md", content: "before" },
+        { path: "Second.md", content: "after" },
+      ],
+      { "idempotency-key": key },
+    );
     expect(retried.status, retried.text).toBe(201);
     expect(retried.body).toMatchObject({ pagesCreated: 1, errors: [] });
     expect((await resolve(joy, "First")).map((page) => page.id)).toEqual([pageId]);
@@ -220,7 +272,11 @@ describe("a realistic vault", () => {
     const kim = await server.registered("kim");
     const png = (await makeImage("png", 12, 12)).toString("base64");
     const files = [
-      { path: "Home.md", content: "---\ntitle: Start here\nemoji: 🏠\ncssclass: wide\n---\nSee [[Roadmap|the roadmap]], [[Work/Notes/Meeting#Actions]] and [[Ghost]].\n\n```md\n[[Roadmap]] is code\n```\n" },
+      {
+        path: "Home.md",
+        content:
+          "---\ntitle: Start here\nemoji: 🏠\ncssclass: wide\n---\nSee [[Roadmap|the roadmap]], [[Work/Notes/Meeting#Actions]] and [[Ghost]].\n\n```md\n[[Roadmap]] is code\n```\n",
+      },
       { path: "Work/Roadmap.md", content: "# Roadmap\n![[diagram.png]]\n![](../assets/photo.png)\n" },
       { path: "Work/Notes/Meeting.md", content: "## Actions\n- [[Home]]\n" },
       { path: "Archive/2025/Q1/Meeting.md", content: "old meeting, linked as [[Meeting]]" },
@@ -234,7 +290,17 @@ describe("a realistic vault", () => {
     const reply = await importVault(kim, files);
     expect(reply.status, reply.text).toBe(201);
     const result = reply.body as unknown as ImportResult;
-    expect({ ...result, errors: result.errors.length }).toEqual({ foldersCreated: 5, pagesCreated: 4, imagesUploaded: 2, attachmentsUploaded: 0, backlinksCreated: 4, created: 11, updated: 0, unchanged: 0, errors: 5 });
+    expect({ ...result, errors: result.errors.length }).toEqual({
+      foldersCreated: 5,
+      pagesCreated: 4,
+      imagesUploaded: 2,
+      attachmentsUploaded: 0,
+      backlinksCreated: 4,
+      created: 11,
+      updated: 0,
+      unchanged: 0,
+      errors: 5,
+    });
     expect(result.errors).toEqual([
       expect.stringMatching(/^"\.\.\/escape\.md": skipped: .*'\.\.' segment/),
       expect.stringMatching(/^"\/abs\.md": skipped: .*starts with '\/'/),
@@ -243,9 +309,20 @@ describe("a realistic vault", () => {
       '"Home.md": link [[Ghost]] names no imported note',
     ]);
 
-    const folders = (await kim.get("/folders")).body.data as Array<{ id: string; name: string; parentId: string | null }>;
-    const parentName = (folder: { parentId: string | null }) => folders.find((candidate) => candidate.id === folder.parentId)?.name ?? null;
-    expect(folders.map((folder) => [folder.name, parentName(folder)]).sort()).toEqual([["2025", "Archive"], ["Archive", null], ["Notes", "Work"], ["Q1", "2025"], ["Work", null]]);
+    const folders = (await kim.get("/folders")).body.data as Array<{
+      id: string;
+      name: string;
+      parentId: string | null;
+    }>;
+    const parentName = (folder: { parentId: string | null }) =>
+      folders.find((candidate) => candidate.id === folder.parentId)?.name ?? null;
+    expect(folders.map((folder) => [folder.name, parentName(folder)]).sort()).toEqual([
+      ["2025", "Archive"],
+      ["Archive", null],
+      ["Notes", "Work"],
+      ["Q1", "2025"],
+      ["Work", null],
+    ]);
     const paths = async (title: string) => (await resolve(kim, title)).map((page) => page.folderPath).sort();
     expect(await paths("Start here")).toEqual([""]);
     expect(await paths("Roadmap")).toEqual(["Work"]);
@@ -259,13 +336,18 @@ describe("a realistic vault", () => {
     const homeContent = await contentOf(kim, "Start here");
     expect(homeContent).toContain("cssclass: wide");
     expect(homeContent).not.toContain("emoji:");
-    expect(homeContent).toContain(`See [the roadmap](/api/v1/pages/${roadmap?.id}), [Work/Notes/Meeting > Actions](/api/v1/pages/${workMeeting?.id}#actions) and [[Ghost]].`);
+    expect(homeContent).toContain(
+      `See [the roadmap](/api/v1/pages/${roadmap?.id}), [Work/Notes/Meeting > Actions](/api/v1/pages/${workMeeting?.id}#actions) and [[Ghost]].`,
+    );
     expect(homeContent).toContain("```md\n[[Roadmap]] is code\n```");
-    expect(await contentOf(kim, "Roadmap")).toMatch(/^# Roadmap\n!\[diagram\]\(\/api\/v1\/images\/[0-9a-f-]{36}\)\n!\[\]\(\/api\/v1\/images\/[0-9a-f-]{36}\)\n$/);
-    const meetingContents = await Promise.all(meetings.map(async (page) => (await kim.get(`/pages/${page.id}/content`)).text));
+    expect(await contentOf(kim, "Roadmap")).toMatch(
+      /^# Roadmap\n!\[diagram\]\(\/api\/v1\/images\/[0-9a-f-]{36}\)\n!\[\]\(\/api\/v1\/images\/[0-9a-f-]{36}\)\n$/,
+    );
+    const meetingContents = await Promise.all(
+      meetings.map(async (page) => (await kim.get(`/pages/${page.id}/content`)).text),
+    );
     // "[[Meeting]]" names two notes: the one with the shortest path wins, even over the linking note itself.
     expect(meetingContents.join("\n")).toContain(`old meeting, linked as [Meeting](/api/v1/pages/${workMeeting?.id})`);
     expect(meetingContents.join("\n")).toContain(`- [Home](/api/v1/pages/${home?.id})`);
   });
 });
-

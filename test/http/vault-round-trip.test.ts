@@ -29,13 +29,19 @@ afterAll(async () => {
 const DIRECTORIES = ["", "Projects", "Projects/2026", "Notes", "Archive/Old"];
 const ICONS = ["🗺️", "🌱", "📓"];
 /** Titles mix plain letters with what no file system or link accepts as it is. */
-const titleCharacter = fc.constantFrom(..."aBz09 /\\:*?\"<>|#^[].%é_-".split(""));
+const titleCharacter = fc.constantFrom(...'aBz09 /\\:*?"<>|#^[].%é_-'.split(""));
 const title = fc
-  .tuple(fc.constantFrom("A", "b", "CON", "Plan", "née"), fc.array(titleCharacter, { maxLength: 8 }), fc.constantFrom("x", "Z", "1", "ü"))
+  .tuple(
+    fc.constantFrom("A", "b", "CON", "Plan", "née"),
+    fc.array(titleCharacter, { maxLength: 8 }),
+    fc.constantFrom("x", "Z", "1", "ü"),
+  )
   .map(([head, middle, tail]) => `${head}${middle.join("")}${tail}`);
 // No `<` in link texts: `<!x` opens raw HTML that any later `>` on the paragraph closes (the import's own
 // `Note > Heading` texts hold one), so the first workspace would hold HTML where the vault held links.
-const aliasText = fc.array(fc.constantFrom(..."ab Z*_~&!#é".split("")), { minLength: 1, maxLength: 6 }).map((characters) => `a${characters.join("")}b`);
+const aliasText = fc
+  .array(fc.constantFrom(..."ab Z*_~&!#é".split("")), { minLength: 1, maxLength: 6 })
+  .map((characters) => `a${characters.join("")}b`);
 const heading = fc.constantFrom("Intro", "Next steps", "Q3 goals");
 
 interface GeneratedNote {
@@ -58,24 +64,42 @@ const note: fc.Arbitrary<GeneratedNote> = fc.record({
 /** One piece of a note's body in the form `form` names, pointing at note `target` (by file stem), an image or a file. */
 function piece(form: number, target: string, image: string, file: string, alias: string, heading: string): string {
   switch (form) {
-    case 0: return `[[${target}]]`;
-    case 1: return `[[${target}|${alias}]]`;
-    case 2: return `[[${target}#${heading}]]`;
-    case 3: return `[[${target}#${heading}|${alias}]]`;
-    case 4: return `![[${target}]]`;
-    case 5: return `[[#${heading}]] [[#^block-1|${alias}]]`;
-    case 6: return `\n\n| link | note |\n|---|---|\n| [[${target}\\|${alias}]] | [[${target}#${heading}\\|]] |\n\n`;
-    case 7: return `![[${image}]]`;
-    case 8: return `![[${image}|100x80]] ![[${image}#top]]`;
-    case 9: return `[[${image}|${alias}]]`;
-    case 10: return `![${alias}](attachments/${image})`;
-    case 11: return `[${alias}](${encodeURI(`${target}.md`)}#${encodeURI(heading)})`;
-    case 12: return "`[[not a link]]` and [[Nobody here]]";
-    case 14: return `[[${file}]]`;
-    case 15: return `[[${file}|${alias}]]`;
-    case 16: return `![[${file}]]`;
-    case 17: return `[${alias}](attachments/${file})`;
-    default: return `[[${target}#|${alias}]] [[${target}#${heading}|]]`;
+    case 0:
+      return `[[${target}]]`;
+    case 1:
+      return `[[${target}|${alias}]]`;
+    case 2:
+      return `[[${target}#${heading}]]`;
+    case 3:
+      return `[[${target}#${heading}|${alias}]]`;
+    case 4:
+      return `![[${target}]]`;
+    case 5:
+      return `[[#${heading}]] [[#^block-1|${alias}]]`;
+    case 6:
+      return `\n\n| link | note |\n|---|---|\n| [[${target}\\|${alias}]] | [[${target}#${heading}\\|]] |\n\n`;
+    case 7:
+      return `![[${image}]]`;
+    case 8:
+      return `![[${image}|100x80]] ![[${image}#top]]`;
+    case 9:
+      return `[[${image}|${alias}]]`;
+    case 10:
+      return `![${alias}](attachments/${image})`;
+    case 11:
+      return `[${alias}](${encodeURI(`${target}.md`)}#${encodeURI(heading)})`;
+    case 12:
+      return "`[[not a link]]` and [[Nobody here]]";
+    case 14:
+      return `[[${file}]]`;
+    case 15:
+      return `[[${file}|${alias}]]`;
+    case 16:
+      return `![[${file}]]`;
+    case 17:
+      return `[${alias}](attachments/${file})`;
+    default:
+      return `[[${target}#|${alias}]] [[${target}#${heading}|]]`;
   }
 }
 
@@ -98,7 +122,10 @@ function vaultOf(notes: readonly GeneratedNote[]): Array<{ path: string; content
     const path = `${generated.directory === "" ? "" : `${generated.directory}/`}Note ${index}.md`;
     return { path, content: frontmatter.length > 0 ? `---\n${frontmatter.join("\n")}\n---\n${markdown}` : markdown };
   });
-  return [...notesOf, ...[...images, ...files].map((file) => ({ path: `attachments/${file.name}`, content: file.base64 }))];
+  return [
+    ...notesOf,
+    ...[...images, ...files].map((file) => ({ path: `attachments/${file.name}`, content: file.base64 })),
+  ];
 }
 
 async function imported(user: Client, files: Array<{ path: string; content: string }>): Promise<void> {
@@ -106,7 +133,11 @@ async function imported(user: Client, files: Array<{ path: string; content: stri
   expect(reply.status, reply.text).toBe(201);
 }
 
-const sorted = <T>(items: T[]): T[] => items.map((item) => JSON.stringify(item)).sort().map((item) => JSON.parse(item) as T);
+const sorted = <T>(items: T[]): T[] =>
+  items
+    .map((item) => JSON.stringify(item))
+    .sort()
+    .map((item) => JSON.parse(item) as T);
 
 describe("the round trip over generated vaults", () => {
   it("import, export, import the zip as it is into an empty workspace: the same pages; export again: the same files", async () => {

@@ -16,7 +16,9 @@ async function webhook(user: TestUser, url: string, events: string[] = ["page.cr
 describe("webhook quotas", () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await TestServer.start({ settings: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOKS_PER_USER: "3", WEBHOOK_REPLAY_QUEUE: "2" } });
+    server = await TestServer.start({
+      settings: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOKS_PER_USER: "3", WEBHOOK_REPLAY_QUEUE: "2" },
+    });
   });
   afterAll(async () => {
     await server.stop();
@@ -37,9 +39,15 @@ describe("webhook quotas", () => {
 
   it("concurrent creations of one user cannot pass the quota together", async () => {
     const cy = await server.registered("cy");
-    const replies = await Promise.all(Array.from({ length: 8 }, (_, index) => cy.post("/webhooks", { url: `https://93.184.216.34/burst-${index}`, events: ["*"] })));
+    const replies = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        cy.post("/webhooks", { url: `https://93.184.216.34/burst-${index}`, events: ["*"] }),
+      ),
+    );
     expect(replies.filter((reply) => reply.status === 201)).toHaveLength(3);
-    expect(replies.filter((reply) => reply.status === 409 && reply.body.error?.code === "quota_exceeded")).toHaveLength(5);
+    expect(replies.filter((reply) => reply.status === 409 && reply.body.error?.code === "quota_exceeded")).toHaveLength(
+      5,
+    );
     expect(((await cy.get("/webhooks")).body.data as unknown[]).length).toBe(3);
   });
 
@@ -51,7 +59,10 @@ describe("webhook quotas", () => {
     const first = await ann.post("/pages", { title: "first" });
     const after = String(first.headers.get("x-consistency-token"));
     for (let index = 0; index < 3; index += 1) await createPage(ann);
-    await eventually(async () => (await ann.get(`/webhooks/${id}/deliveries`)).body.data as unknown[], (rows) => rows.length === 4);
+    await eventually(
+      async () => (await ann.get(`/webhooks/${id}/deliveries`)).body.data as unknown[],
+      (rows) => rows.length === 4,
+    );
     expect((await ann.post(`/webhooks/${id}/replay`, { after: "0" })).status).toBe(202);
     const again = await ann.post(`/webhooks/${id}/replay`, { after });
     expect(again.status).toBe(409);
@@ -115,7 +126,10 @@ describe("fair delivery between users", () => {
     const silent = await receiver(() => new Promise<number>(() => undefined));
     for (let index = 0; index < 40; index += 1) await webhook(ann, silent.url);
     for (let index = 0; index < 3; index += 1) await createPage(ann);
-    await eventually(async () => silent.received.length, (count) => count >= 4);
+    await eventually(
+      async () => silent.received.length,
+      (count) => count >= 4,
+    );
     const healthy = await receiver();
     await webhook(bob, healthy.url);
     const page = await createPage(bob);

@@ -15,7 +15,10 @@ describe.skipIf(unavailable !== null)("webhooks in the split deployment", () => 
   let split: SplitServices;
   beforeAll(async () => {
     nats = await startNatsServer();
-    split = await startSplitServices({ notifiers: 1, env: { NATS_URL: nats.url, WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOK_LEASE_MS: "1000" } });
+    split = await startSplitServices({
+      notifiers: 1,
+      env: { NATS_URL: nats.url, WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOK_LEASE_MS: "1000" },
+    });
   }, 120_000);
   afterAll(async () => {
     await split?.stop();
@@ -35,7 +38,11 @@ describe.skipIf(unavailable !== null)("webhooks in the split deployment", () => 
       return 200;
     });
     try {
-      const cookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "hooks@example.com", name: "Hooks" });
+      const cookie = await mintSession(TEST_SESSION_SECRET, {
+        sub: crypto.randomUUID(),
+        email: "hooks@example.com",
+        name: "Hooks",
+      });
       const writer = new Client(split.commandApi.url, { cookie });
       const reader = new Client(queryApi.url, { cookie });
       expect((await reader.get("/me")).status).toBe(200);
@@ -51,7 +58,11 @@ describe.skipIf(unavailable !== null)("webhooks in the split deployment", () => 
       expect(second?.body).toBe(first?.body);
       if (second) expect(verifyStandardWebhook(String(created.body.secret), second.headers, second.body)).toBe(true);
       const log = await eventually(
-        async () => (await reader.get(`/webhooks/${String(created.body.id)}/deliveries`)).body.data as { status: string; attempts: number }[],
+        async () =>
+          (await reader.get(`/webhooks/${String(created.body.id)}/deliveries`)).body.data as {
+            status: string;
+            attempts: number;
+          }[],
         (rows) => rows[0]?.status === "delivered",
       );
       expect(log).toEqual([expect.objectContaining({ status: "delivered", attempts: 1 })]);

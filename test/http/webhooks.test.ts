@@ -6,7 +6,9 @@ import { makeImage, upload } from "../support/images.ts";
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await TestServer.start({ settings: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOK_FIRST_RETRY_MS: "20" } });
+  server = await TestServer.start({
+    settings: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOK_FIRST_RETRY_MS: "20" },
+  });
 });
 afterAll(async () => {
   await server.stop();
@@ -14,19 +16,36 @@ afterAll(async () => {
 
 const receiver = receiversForFile();
 
-async function webhook(user: TestUser, url: string, body: Record<string, unknown> = {}): Promise<{ id: string; secret: string }> {
+async function webhook(
+  user: TestUser,
+  url: string,
+  body: Record<string, unknown> = {},
+): Promise<{ id: string; secret: string }> {
   const created = await user.post("/webhooks", { url, events: ["*"], ...body });
   expect(created.status).toBe(201);
   return { id: String(created.body.id), secret: String(created.body.secret) };
 }
 
-type Delivery = { id: string; status: string; attempts: number; lastResponseStatus: number | null; lastError: string | null; type: string; position: string };
-const deliveries = async (user: TestUser, webhookId: string): Promise<Delivery[]> => (await user.get(`/webhooks/${webhookId}/deliveries`)).body.data as Delivery[];
+type Delivery = {
+  id: string;
+  status: string;
+  attempts: number;
+  lastResponseStatus: number | null;
+  lastError: string | null;
+  type: string;
+  position: string;
+};
+const deliveries = async (user: TestUser, webhookId: string): Promise<Delivery[]> =>
+  (await user.get(`/webhooks/${webhookId}/deliveries`)).body.data as Delivery[];
 
 describe("managing webhooks", () => {
   it("creates a webhook whose secret is shown once and appears in no event, and lists it without the secret", async () => {
     const ann = await server.registered("ann");
-    const created = await ann.post("/webhooks", { url: "https://hooks.example.com/in", events: ["page.created", "comment.created"], description: "indexer" });
+    const created = await ann.post("/webhooks", {
+      url: "https://hooks.example.com/in",
+      events: ["page.created", "comment.created"],
+      description: "indexer",
+    });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       id: expect.any(String),
@@ -81,7 +100,11 @@ describe("managing webhooks", () => {
   it("changes and deletes a webhook", async () => {
     const ann = await server.registered("ann");
     const { id } = await webhook(ann, "https://hooks.example.com/a");
-    const changed = await ann.patch(`/webhooks/${id}`, { url: "https://hooks.example.com/b", events: ["page.deleted"], active: false });
+    const changed = await ann.patch(`/webhooks/${id}`, {
+      url: "https://hooks.example.com/b",
+      events: ["page.deleted"],
+      active: false,
+    });
     expect(changed.status).toBe(200);
     expect(changed.body).toMatchObject({ url: "https://hooks.example.com/b", events: ["page.deleted"], active: false });
     expect((await ann.delete(`/webhooks/${id}`)).status).toBe(204);
@@ -99,16 +122,35 @@ describe("delivering webhooks", () => {
     expect(received).toBeDefined();
     if (!received) return;
     expect(verifyStandardWebhook(secret, received.headers, received.body)).toBe(true);
-    expect(verifyStandardWebhook(`whsec_${Buffer.alloc(32, 1).toString("base64")}`, received.headers, received.body)).toBe(false);
+    expect(
+      verifyStandardWebhook(`whsec_${Buffer.alloc(32, 1).toString("base64")}`, received.headers, received.body),
+    ).toBe(false);
     expect(received.json).toEqual({
       type: "page.created",
       timestamp: expect.any(String),
-      data: expect.objectContaining({ eventId: expect.any(String), position: expect.stringMatching(/^\d+$/), actorId: ann.id, pageId, scope: { type: "page", id: pageId } }),
+      data: expect.objectContaining({
+        eventId: expect.any(String),
+        position: expect.stringMatching(/^\d+$/),
+        actorId: ann.id,
+        pageId,
+        scope: { type: "page", id: pageId },
+      }),
     });
     expect(received.body).not.toContain("Secret plans");
     expect(received.body).not.toContain("the content");
-    const log = await eventually(() => deliveries(ann, id), (rows) => rows[0]?.status === "delivered");
-    expect(log).toEqual([expect.objectContaining({ id: received.headers["webhook-id"], type: "page.created", status: "delivered", attempts: 1, lastResponseStatus: 200 })]);
+    const log = await eventually(
+      () => deliveries(ann, id),
+      (rows) => rows[0]?.status === "delivered",
+    );
+    expect(log).toEqual([
+      expect.objectContaining({
+        id: received.headers["webhook-id"],
+        type: "page.created",
+        status: "delivered",
+        attempts: 1,
+        lastResponseStatus: 200,
+      }),
+    ]);
   });
 
   it("retries after a 503 with the same webhook-id, and records both attempts", async () => {
@@ -118,7 +160,10 @@ describe("delivering webhooks", () => {
     await createFolder(ann);
     const [first, second] = await endpoint.waitFor(2);
     expect(second?.headers["webhook-id"]).toBe(first?.headers["webhook-id"]);
-    const log = await eventually(() => deliveries(ann, id), (rows) => rows[0]?.status === "delivered");
+    const log = await eventually(
+      () => deliveries(ann, id),
+      (rows) => rows[0]?.status === "delivered",
+    );
     expect(log[0]).toMatchObject({ attempts: 2, lastResponseStatus: 204 });
   });
 
@@ -128,9 +173,15 @@ describe("delivering webhooks", () => {
     const { id } = await webhook(ann, endpoint.url);
     await createPage(ann);
     await endpoint.waitFor(1);
-    const shown = await eventually(() => ann.get(`/webhooks/${id}`), (reply) => reply.body.active === false);
+    const shown = await eventually(
+      () => ann.get(`/webhooks/${id}`),
+      (reply) => reply.body.active === false,
+    );
     expect(String(shown.body.disabledReason)).toContain("410");
-    const log = await eventually(() => deliveries(ann, id), (rows) => rows[0]?.status === "failed");
+    const log = await eventually(
+      () => deliveries(ann, id),
+      (rows) => rows[0]?.status === "failed",
+    );
     expect(log[0]).toMatchObject({ lastResponseStatus: 410, attempts: 1 });
   });
 
@@ -147,7 +198,12 @@ describe("delivering webhooks", () => {
     const [, , replayed] = await endpoint.waitFor(3);
     expect(replayed?.json.data.pageId).toBe(second);
     expect(delivered.map((r) => r.headers["webhook-id"])).not.toContain(replayed?.headers["webhook-id"]);
-    expect(await eventually(() => deliveries(ann, id), (rows) => rows.length === 3 && rows.every((row) => row.status === "delivered"))).toHaveLength(3);
+    expect(
+      await eventually(
+        () => deliveries(ann, id),
+        (rows) => rows.length === 3 && rows.every((row) => row.status === "delivered"),
+      ),
+    ).toHaveLength(3);
   });
 
   it("a delivery can be retried by hand, with its webhook-id", async () => {
@@ -156,7 +212,10 @@ describe("delivering webhooks", () => {
     const { id } = await webhook(ann, endpoint.url, { events: ["page.created"] });
     await createPage(ann);
     const [sent] = await endpoint.waitFor(1);
-    const [row] = await eventually(() => deliveries(ann, id), (rows) => rows[0]?.status === "delivered");
+    const [row] = await eventually(
+      () => deliveries(ann, id),
+      (rows) => rows[0]?.status === "delivered",
+    );
     expect((await ann.post(`/webhooks/${id}/deliveries/${String(row?.id)}/retry`)).status).toBe(202);
     const [, again] = await endpoint.waitFor(2);
     expect(again?.headers["webhook-id"]).toBe(sent?.headers["webhook-id"]);
@@ -201,10 +260,16 @@ describe("delivering webhooks", () => {
     const endpoint = await receiver();
     await webhook(ann, endpoint.url, { events: ["image.uploaded"] });
     const pageId = await createPage(ann);
-    const uploaded = await upload(ann, pageId, { file: { bytes: await makeImage("png"), name: "holiday.png", type: "image/png" }, alt: "beach at dusk" });
+    const uploaded = await upload(ann, pageId, {
+      file: { bytes: await makeImage("png"), name: "holiday.png", type: "image/png" },
+      alt: "beach at dusk",
+    });
     expect(uploaded.status).toBe(201);
     const [received] = await endpoint.waitFor(1);
-    expect(received?.json).toMatchObject({ type: "image.uploaded", data: { pageId, imageId: uploaded.body.id, scope: { type: "page", id: pageId } } });
+    expect(received?.json).toMatchObject({
+      type: "image.uploaded",
+      data: { pageId, imageId: uploaded.body.id, scope: { type: "page", id: pageId } },
+    });
     expect(received?.body).not.toContain("holiday");
     expect(received?.body).not.toContain("beach");
   });
@@ -229,7 +294,10 @@ describe("webhook metrics", () => {
     const { id } = await webhook(ann, endpoint.url, { events: ["page.created"] });
     await createPage(ann);
     await endpoint.waitFor(2);
-    await eventually(() => deliveries(ann, id), (rows) => rows[0]?.status === "delivered");
+    await eventually(
+      () => deliveries(ann, id),
+      (rows) => rows[0]?.status === "delivered",
+    );
     const text = await (await fetch(`${server.url}/metrics`)).text();
     expect(text).toMatch(/webhook_deliveries_total\{outcome="delivered"\} [1-9]/);
     expect(text).toMatch(/webhook_deliveries_total\{outcome="retrying"\} [1-9]/);

@@ -10,7 +10,8 @@ afterAll(async () => {
   await server.stop();
 });
 
-const registered = (label: string, options: { email?: string; picture?: string } = {}): Promise<TestUser> => server.registered(label, options);
+const registered = (label: string, options: { email?: string; picture?: string } = {}): Promise<TestUser> =>
+  server.registered(label, options);
 
 describe("workspace members", () => {
   it("adding an existing account answers 200 with memberId and name, and the role applies to all the owner's pages and folders", async () => {
@@ -21,9 +22,17 @@ describe("workspace members", () => {
     const atRoot = await createPage(owner);
     const reply = await addMember(owner, ann.email.toUpperCase(), "editor");
     expect(reply.status).toBe(200);
-    expect(reply.body).toEqual({ ok: true, memberId: ann.id, name: "ann", invitation: null, message: expect.any(String) });
+    expect(reply.body).toEqual({
+      ok: true,
+      memberId: ann.id,
+      name: "ann",
+      invitation: null,
+      message: expect.any(String),
+    });
     for (const pageId of [inFolder, atRoot]) expect((await ann.get(`/pages/${pageId}`)).body.permission).toBe("edit");
-    expect((await ann.get("/folders")).body.data).toEqual([expect.objectContaining({ id: folderId, permission: "edit" })]);
+    expect((await ann.get("/folders")).body.data).toEqual([
+      expect.objectContaining({ id: folderId, permission: "edit" }),
+    ]);
     expect((await ann.patch(`/pages/${atRoot}`, { title: "Edited by a member" })).status).toBe(200);
   });
 
@@ -52,7 +61,11 @@ describe("workspace members", () => {
       pendingInvitations: [],
     });
     const theirs = await ann.get("/shares/workspace");
-    expect(theirs.body).toMatchObject({ ownerId: ann.id, members: [], memberships: [{ ownerId: owner.id, ownerName: "owner", role: "viewer", joinedAt: expect.any(String) }] });
+    expect(theirs.body).toMatchObject({
+      ownerId: ann.id,
+      members: [],
+      memberships: [{ ownerId: owner.id, ownerName: "owner", role: "viewer", joinedAt: expect.any(String) }],
+    });
   });
 
   it("adding a member again changes their role; the membership keeps its id", async () => {
@@ -70,10 +83,19 @@ describe("workspace members", () => {
     const email = unknownAddress();
     const reply = await addMember(owner, email, "viewer");
     expect(reply.status).toBe(202);
-    expect(reply.body.invitation).toMatchObject({ targetType: "workspace", targetId: owner.id, email, permission: "viewer", canManage: true, deliveryStatus: expect.stringMatching(/^(pending|sent)$/) });
+    expect(reply.body.invitation).toMatchObject({
+      targetType: "workspace",
+      targetId: owner.id,
+      email,
+      permission: "viewer",
+      canManage: true,
+      deliveryStatus: expect.stringMatching(/^(pending|sent)$/),
+    });
     expect(reply.body).toMatchObject({ ok: true, memberId: null, name: null });
     // The notifier may have delivered it meanwhile: everything but deliveryStatus is unchanged.
-    expect((await owner.get("/shares/workspace")).body.pendingInvitations).toEqual([{ ...(reply.body.invitation as Record<string, unknown>), deliveryStatus: expect.any(String) }]);
+    expect((await owner.get("/shares/workspace")).body.pendingInvitations).toEqual([
+      { ...(reply.body.invitation as Record<string, unknown>), deliveryStatus: expect.any(String) },
+    ]);
   });
 
   it("refuses the owner's own address, an unknown role and a bad address with 400", async () => {
@@ -110,6 +132,8 @@ describe("workspace members", () => {
   it("needs pages:write to add a member", async () => {
     const owner = await registered("owner");
     const reader = await server.tokenClient(owner, ["pages:read"]);
-    expect((await reader.post("/shares/workspace/members", { email: unknownAddress(), role: "viewer" })).body.error?.code).toBe("insufficient_scope");
+    expect(
+      (await reader.post("/shares/workspace/members", { email: unknownAddress(), role: "viewer" })).body.error?.code,
+    ).toBe("insufficient_scope");
   });
 });

@@ -74,18 +74,25 @@ describe("a write stored but not yet visible", () => {
     expect(renamed.status).toBe(202);
     expect(renamed.headers.get("x-read-side")).toBe("behind");
     expect(renamed.body).toMatchObject({ id: page.body.id, title: "After", createdAt: page.body.createdAt });
-    const read = await ann.get(`/pages/${String(page.body.id)}`, { "x-consistency-token": renamed.headers.get("x-consistency-token") ?? "" });
+    const read = await ann.get(`/pages/${String(page.body.id)}`, {
+      "x-consistency-token": renamed.headers.get("x-consistency-token") ?? "",
+    });
     expect(read.body).toEqual(renamed.body);
   });
 
   it("answers a content write 202 with the new document and its ETag, the ones a read shows once caught up", async () => {
     const page = await ann.post("/pages", { title: "Doc", markdown: "one" });
     const written = await withProjectorPaused(() =>
-      ann.call("PUT", `/pages/${String(page.body.id)}/content`, { json: { markdown: "two" }, headers: { "if-match": "*" } }),
+      ann.call("PUT", `/pages/${String(page.body.id)}/content`, {
+        json: { markdown: "two" },
+        headers: { "if-match": "*" },
+      }),
     );
     expect(written.status).toBe(202);
     expect(written.headers.get("content-type")).toMatch(/^text\/markdown/);
-    const read = await ann.get(`/pages/${String(page.body.id)}/content`, { "x-consistency-token": written.headers.get("x-consistency-token") ?? "" });
+    const read = await ann.get(`/pages/${String(page.body.id)}/content`, {
+      "x-consistency-token": written.headers.get("x-consistency-token") ?? "",
+    });
     expect(written.headers.get("etag")).toBe(read.headers.get("etag"));
     expect(written.text.replace(/^updatedAt: .*$/m, "")).toBe(read.text.replace(/^updatedAt: .*$/m, ""));
     expect(written.text.endsWith("\ntwo")).toBe(true);
@@ -97,10 +104,25 @@ describe("a write stored but not yet visible", () => {
       await ann.post("/webhooks", { url: "https://hooks.example.com/in", events: ["*"] }),
     ]);
     expect(token.status).toBe(202);
-    expect(token.body).toEqual({ id: expect.any(String), name: "while behind", scopes: ["pages:read"], expiresAt: null, lastUsedAt: null, createdAt: expect.any(String), token: expect.any(String) });
+    expect(token.body).toEqual({
+      id: expect.any(String),
+      name: "while behind",
+      scopes: ["pages:read"],
+      expiresAt: null,
+      lastUsedAt: null,
+      createdAt: expect.any(String),
+      token: expect.any(String),
+    });
     expect(webhook.status).toBe(202);
-    expect(webhook.body).toMatchObject({ id: expect.any(String), url: "https://hooks.example.com/in", active: true, secret: expect.stringMatching(/^whsec_/) });
-    const read = await ann.get(`/webhooks/${String(webhook.body.id)}`, { "x-consistency-token": webhook.headers.get("x-consistency-token") ?? "" });
+    expect(webhook.body).toMatchObject({
+      id: expect.any(String),
+      url: "https://hooks.example.com/in",
+      active: true,
+      secret: expect.stringMatching(/^whsec_/),
+    });
+    const read = await ann.get(`/webhooks/${String(webhook.body.id)}`, {
+      "x-consistency-token": webhook.headers.get("x-consistency-token") ?? "",
+    });
     const { secret: _secret, ...record } = webhook.body;
     expect(read.body).toEqual(record);
   });
@@ -114,11 +136,17 @@ describe("a write stored but not yet visible", () => {
     expect(folder.status).toBe(202);
     expect(folder.body).toMatchObject({ name: "Later", parentId: null, permission: "owner", ownerId: ann.id });
     expect(thread.status).toBe(202);
-    expect(thread.body.thread).toMatchObject({ pageId: page.body.id, status: "open", anchor: { quote: "words", prefix: "", suffix: "", found: true } });
+    expect(thread.body.thread).toMatchObject({
+      pageId: page.body.id,
+      status: "open",
+      anchor: { quote: "words", prefix: "", suffix: "", found: true },
+    });
     const token = thread.headers.get("x-consistency-token") ?? "";
     const threads = await ann.get(`/pages/${String(page.body.id)}/comments`, { "x-consistency-token": token });
     expect(threads.body.data).toEqual([thread.body.thread]);
-    expect((await ann.get(`/folders/${String(folder.body.id)}`, { "x-consistency-token": token })).body).toEqual(folder.body);
+    expect((await ann.get(`/folders/${String(folder.body.id)}`, { "x-consistency-token": token })).body).toEqual(
+      folder.body,
+    );
   });
 });
 
@@ -136,7 +164,9 @@ describe("Idempotency-Key on creating POSTs", () => {
 
   it("refuses the same key with another body (422) and a duplicate still running (409)", async () => {
     const key = randomUUID();
-    expect((await ann.call("POST", "/pages", { json: { title: "First use" }, headers: withKey(key) })).status).toBe(201);
+    expect((await ann.call("POST", "/pages", { json: { title: "First use" }, headers: withKey(key) })).status).toBe(
+      201,
+    );
     const other = await ann.call("POST", "/pages", { json: { title: "Another page" }, headers: withKey(key) });
     expect(other.status).toBe(422);
     expect(other.body.error?.code).toBe("idempotency_key_mismatch");
@@ -164,7 +194,9 @@ describe("Idempotency-Key on creating POSTs", () => {
       const carols = await carol.call("POST", "/pages", { json: { title: "Mine" }, headers: withKey(key) });
       expect(carols.status).toBe(201);
       expect(carols.body.id).not.toBe(bobs.body.id);
-      expect((await bob.call("POST", "/pages", { json: { title: "x" }, headers: withKey("bad key with spaces") })).status).toBe(400);
+      expect(
+        (await bob.call("POST", "/pages", { json: { title: "x" }, headers: withKey("bad key with spaces") })).status,
+      ).toBe(400);
       await local.restart();
       const replayed = await bob.call("POST", "/pages", { json: { title: "Mine" }, headers: withKey(key) });
       expect(replayed.status).toBe(bobs.status);

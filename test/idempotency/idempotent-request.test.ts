@@ -3,16 +3,25 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CommandContext } from "../../shared/commands/command-context.ts";
 import type { EventStore } from "../../shared/event-store/event-store.port.ts";
 import { CLAIM_EXPIRY_MS, idempotencyStream, REPLAY_WINDOW_MS } from "../../shared/idempotency/idempotency.decider.ts";
-import { runIdempotently, type IdempotentRequest, type WorkResult } from "../../shared/idempotency/idempotent-request.ts";
+import {
+  runIdempotently,
+  type IdempotentRequest,
+  type WorkResult,
+} from "../../shared/idempotency/idempotent-request.ts";
 import { KeyEncryptionKey } from "../../shared/erasure/key-encryption-key.ts";
 import { idempotencyKeyHash } from "../../shared/idempotency/idempotency-key.ts";
-import { requestFingerprint as fingerprintUnder, unkeyedRequestFingerprint, type FingerprintedRequest } from "../../shared/idempotency/request-fingerprint.ts";
+import {
+  requestFingerprint as fingerprintUnder,
+  unkeyedRequestFingerprint,
+  type FingerprintedRequest,
+} from "../../shared/idempotency/request-fingerprint.ts";
 import { toNewEvents } from "../../shared/commands/new-events.ts";
 import { userIdSchema, type UserId } from "../../shared/kernel/ids.ts";
 import { sqliteEventStoreFile } from "../support/stores.ts";
 
 const kek = new KeyEncryptionKey("k".repeat(40));
-const requestFingerprint = (request: FingerprintedRequest): string => fingerprintUnder(request, (text) => kek.fingerprintHash(text));
+const requestFingerprint = (request: FingerprintedRequest): string =>
+  fingerprintUnder(request, (text) => kek.fingerprintHash(text));
 const start = new Date("2026-03-01T09:00:00.000Z");
 const later = (ms: number): Date => new Date(start.getTime() + ms);
 const newCaller = (): UserId => userIdSchema.parse(randomUUID());
@@ -23,7 +32,11 @@ function countingWork() {
     runs: 0,
     run: async (): Promise<WorkResult> => {
       work.runs += 1;
-      return { status: 201, body: { id: `page-${work.runs}`, title: "Plan" }, consistencyToken: String(100 + work.runs) };
+      return {
+        status: 201,
+        body: { id: `page-${work.runs}`, title: "Plan" },
+        consistencyToken: String(100 + work.runs),
+      };
     },
   };
   return work;
@@ -47,7 +60,11 @@ describe("running a request under an Idempotency-Key", () => {
     file = await sqliteEventStoreFile();
     store = file.open();
     caller = newCaller();
-    request = { callerId: caller, key: randomUUID(), fingerprint: requestFingerprint({ method: "POST", path: "/pages", body: { title: "Plan" } }) };
+    request = {
+      callerId: caller,
+      key: randomUUID(),
+      fingerprint: requestFingerprint({ method: "POST", path: "/pages", body: { title: "Plan" } }),
+    };
   });
 
   afterEach(async () => {
@@ -60,16 +77,32 @@ describe("running a request under an Idempotency-Key", () => {
     const unkeyed = unkeyedRequestFingerprint(create);
     const keyHash = idempotencyKeyHash(caller, request.key);
     const recorded = { status: 201, body: { id: "page-before", title: "Plan" }, consistencyToken: "7" };
-    await store.append(idempotencyStream(keyHash), toNewEvents([
-      { type: "IdempotencyKeyClaimed", data: { keyHash, fingerprint: unkeyed, claimedAt: start.toISOString() } },
-      { type: "IdempotentRequestCompleted", data: { keyHash, fingerprint: unkeyed, ...recorded, completedAt: start.toISOString() } },
-    ], at(start)), "no_stream");
+    await store.append(
+      idempotencyStream(keyHash),
+      toNewEvents(
+        [
+          { type: "IdempotencyKeyClaimed", data: { keyHash, fingerprint: unkeyed, claimedAt: start.toISOString() } },
+          {
+            type: "IdempotentRequestCompleted",
+            data: { keyHash, fingerprint: unkeyed, ...recorded, completedAt: start.toISOString() },
+          },
+        ],
+        at(start),
+      ),
+      "no_stream",
+    );
     const work = countingWork();
     const retry = await runIdempotently(store, { ...request, unkeyedFingerprint: unkeyed }, at(later(1_000)), work.run);
     expect(retry).toEqual({ ...recorded, replayed: true });
     expect(work.runs).toBe(0);
-    const other = { ...request, fingerprint: requestFingerprint({ ...create, body: { title: "Other" } }), unkeyedFingerprint: unkeyedRequestFingerprint({ ...create, body: { title: "Other" } }) };
-    await expect(runIdempotently(store, other, at(later(1_000)), work.run)).rejects.toMatchObject({ code: "idempotency_key_mismatch" });
+    const other = {
+      ...request,
+      fingerprint: requestFingerprint({ ...create, body: { title: "Other" } }),
+      unkeyedFingerprint: unkeyedRequestFingerprint({ ...create, body: { title: "Other" } }),
+    };
+    await expect(runIdempotently(store, other, at(later(1_000)), work.run)).rejects.toMatchObject({
+      code: "idempotency_key_mismatch",
+    });
   });
 
   it("replays a completed request's response to its retry without running the work again", async () => {
@@ -78,7 +111,12 @@ describe("running a request under an Idempotency-Key", () => {
     const retry = await runIdempotently(store, request, at(later(1_000)), work.run);
 
     expect(work.runs).toBe(1);
-    expect(first).toEqual({ replayed: false, status: 201, body: { id: "page-1", title: "Plan" }, consistencyToken: "101" });
+    expect(first).toEqual({
+      replayed: false,
+      status: 201,
+      body: { id: "page-1", title: "Plan" },
+      consistencyToken: "101",
+    });
     expect(retry).toEqual({ ...first, replayed: true });
   });
 
@@ -97,23 +135,37 @@ describe("running a request under an Idempotency-Key", () => {
 
     await expect(duplicate).rejects.toMatchObject({ code: "conflict", status: 409 });
     inProgress.open();
-    await expect(first).resolves.toEqual({ replayed: false, status: 201, body: { id: "page-1" }, consistencyToken: "7" });
+    await expect(first).resolves.toEqual({
+      replayed: false,
+      status: 201,
+      body: { id: "page-1" },
+      consistencyToken: "7",
+    });
     expect(runs).toBe(1);
   });
 
   it("refuses the key with another request with 422, whether the first is in progress or completed", async () => {
     const work = countingWork();
-    const other = { ...request, fingerprint: requestFingerprint({ method: "POST", path: "/pages", body: { title: "Other" } }) };
+    const other = {
+      ...request,
+      fingerprint: requestFingerprint({ method: "POST", path: "/pages", body: { title: "Other" } }),
+    };
     const inProgress = gate();
     const first = runIdempotently(store, request, at(start), async () => {
       await inProgress.opened;
       return work.run();
     });
 
-    await expect(runIdempotently(store, other, at(start), work.run)).rejects.toMatchObject({ code: "idempotency_key_mismatch", status: 422 });
+    await expect(runIdempotently(store, other, at(start), work.run)).rejects.toMatchObject({
+      code: "idempotency_key_mismatch",
+      status: 422,
+    });
     inProgress.open();
     await first;
-    await expect(runIdempotently(store, other, at(later(1_000)), work.run)).rejects.toMatchObject({ code: "idempotency_key_mismatch", status: 422 });
+    await expect(runIdempotently(store, other, at(later(1_000)), work.run)).rejects.toMatchObject({
+      code: "idempotency_key_mismatch",
+      status: 422,
+    });
     expect(work.runs).toBe(1);
   });
 
@@ -127,7 +179,10 @@ describe("running a request under an Idempotency-Key", () => {
 
     expect(work.runs).toBe(1);
     expect(retry).toEqual({ ...first, replayed: true });
-    expect((await store.readAll(0, 10)).map((event) => event.type)).toEqual(["IdempotencyKeyClaimed", "IdempotentRequestCompleted"]);
+    expect((await store.readAll(0, 10)).map((event) => event.type)).toEqual([
+      "IdempotencyKeyClaimed",
+      "IdempotentRequestCompleted",
+    ]);
   });
 
   it("lets the client retry with the same key after the work failed, and passes the failure on", async () => {
@@ -161,7 +216,9 @@ describe("running a request under an Idempotency-Key", () => {
       return { status: 201, body: { id: "stuck" }, consistencyToken: null };
     });
 
-    await expect(runIdempotently(store, request, at(later(CLAIM_EXPIRY_MS - 1)), work.run)).rejects.toMatchObject({ code: "conflict" });
+    await expect(runIdempotently(store, request, at(later(CLAIM_EXPIRY_MS - 1)), work.run)).rejects.toMatchObject({
+      code: "conflict",
+    });
     const takeover = await runIdempotently(store, request, at(later(CLAIM_EXPIRY_MS)), work.run);
     // The abandoned request finishing late does not overwrite the record of the one that took over.
     stuck.open();
@@ -178,7 +235,12 @@ describe("running a request under an Idempotency-Key", () => {
     await runIdempotently(store, request, at(start), work.run);
     const someoneElse = newCaller();
 
-    const theirs = await runIdempotently(store, { ...request, callerId: someoneElse }, { ...at(start), actorId: someoneElse }, work.run);
+    const theirs = await runIdempotently(
+      store,
+      { ...request, callerId: someoneElse },
+      { ...at(start), actorId: someoneElse },
+      work.run,
+    );
 
     expect(theirs).toMatchObject({ replayed: false, body: { id: "page-2" } });
     expect(work.runs).toBe(2);
@@ -189,7 +251,10 @@ describe("running a request under an Idempotency-Key", () => {
 
     const recorded = await store.readAll(0, 10);
 
-    expect(recorded.map((event) => event.stream)).toEqual([expect.stringMatching(/^idempotency-[0-9a-f]{64}$/), expect.stringMatching(/^idempotency-[0-9a-f]{64}$/)]);
+    expect(recorded.map((event) => event.stream)).toEqual([
+      expect.stringMatching(/^idempotency-[0-9a-f]{64}$/),
+      expect.stringMatching(/^idempotency-[0-9a-f]{64}$/),
+    ]);
     expect(JSON.stringify(recorded)).not.toContain("order-42");
   });
 
@@ -211,6 +276,8 @@ describe("running a request under an Idempotency-Key", () => {
 
   it("accepts a key of 255 visible ASCII characters", async () => {
     const key = "!~".repeat(127) + "a";
-    await expect(runIdempotently(store, { ...request, key }, at(start), countingWork().run)).resolves.toMatchObject({ replayed: false });
+    await expect(runIdempotently(store, { ...request, key }, at(start), countingWork().run)).resolves.toMatchObject({
+      replayed: false,
+    });
   });
 });

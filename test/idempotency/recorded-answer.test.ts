@@ -4,15 +4,37 @@
 import { expect, it } from "vitest";
 import { recordable, RECORDED_ANSWER_MAX_BYTES } from "../../services/command-api/idempotent-write.ts";
 
-const large = { status: 201, body: { id: "p1", text: "x".repeat(RECORDED_ANSWER_MAX_BYTES) }, consistencyToken: "7", location: "/api/v1/pages/p1" };
+const large = {
+  status: 201,
+  body: { id: "p1", text: "x".repeat(RECORDED_ANSWER_MAX_BYTES) },
+  consistencyToken: "7",
+  location: "/api/v1/pages/p1",
+};
 
 it("keeps an answer within the budget as it is, without the headers of the one request", () => {
-  const answer = { status: 201, body: { id: "p1", title: "Plan" }, consistencyToken: "7", location: "/api/v1/pages/p1", headers: { "x-read-side": "behind" } };
-  expect(recordable(answer, true)).toEqual({ status: 201, body: { id: "p1", title: "Plan" }, consistencyToken: "7", location: "/api/v1/pages/p1" });
+  const answer = {
+    status: 201,
+    body: { id: "p1", title: "Plan" },
+    consistencyToken: "7",
+    location: "/api/v1/pages/p1",
+    headers: { "x-read-side": "behind" },
+  };
+  expect(recordable(answer, true)).toEqual({
+    status: 201,
+    body: { id: "p1", title: "Plan" },
+    consistencyToken: "7",
+    location: "/api/v1/pages/p1",
+  });
 });
 
 it("keeps an answer over the budget without its body, to be presented again, when the route can present it again", () => {
-  expect(recordable(large, true)).toEqual({ status: 201, body: null, consistencyToken: "7", location: "/api/v1/pages/p1", presentAgain: true });
+  expect(recordable(large, true)).toEqual({
+    status: 201,
+    body: null,
+    consistencyToken: "7",
+    location: "/api/v1/pages/p1",
+    presentAgain: true,
+  });
 });
 
 it("keeps an answer over the budget whole when the route cannot present it again", () => {

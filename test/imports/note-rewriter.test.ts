@@ -14,17 +14,26 @@ afterEach(async () => {
 });
 
 it("reports a note whose parse outgrows the worker's heap as too large, then rewrites the next note", async () => {
-  rewriter = new NoteRewriter(new WorkerPool({ threads: 1, taskTimeLimitMs: 60_000, memoryMb: 32, queue: 8 }), { noteTimeLimitMs: 60_000 });
+  rewriter = new NoteRewriter(new WorkerPool({ threads: 1, taskTimeLimitMs: 60_000, memoryMb: 32, queue: 8 }), {
+    noteTimeLimitMs: 60_000,
+  });
   const session = rewriter.session(links);
   // 200,000 characters of emphasis: about 50,000 inline nodes, far beyond a 32 MB heap once parsed.
-  expect(await session.rewrite({ path: "a.md", directory: "", markdown: "*a* ".repeat(50_000) })).toEqual({ kind: "too_large" });
+  expect(await session.rewrite({ path: "a.md", directory: "", markdown: "*a* ".repeat(50_000) })).toEqual({
+    kind: "too_large",
+  });
   const next = await session.rewrite({ path: "b.md", directory: "", markdown: "Back to [[a]]." });
-  expect(next).toMatchObject({ kind: "rewritten", note: { markdown: expect.stringMatching(/^Back to \[a\]\(\/api\/v1\/pages\/[0-9a-f-]{36}\)\.$/), backlinks: 1 } });
+  expect(next).toMatchObject({
+    kind: "rewritten",
+    note: { markdown: expect.stringMatching(/^Back to \[a\]\(\/api\/v1\/pages\/[0-9a-f-]{36}\)\.$/), backlinks: 1 },
+  });
 });
 
 it("fails a rewrite with 503 unavailable when its worker cannot start", async () => {
   // A heap too small to load the parser's modules: the thread dies before it is ready.
-  rewriter = new NoteRewriter(new WorkerPool({ threads: 1, taskTimeLimitMs: 60_000, memoryMb: 4, queue: 8 }), { noteTimeLimitMs: 60_000 });
+  rewriter = new NoteRewriter(new WorkerPool({ threads: 1, taskTimeLimitMs: 60_000, memoryMb: 4, queue: 8 }), {
+    noteTimeLimitMs: 60_000,
+  });
   const failure = await rewriter
     .session(links)
     .rewrite({ path: "a.md", directory: "", markdown: "Plain." })

@@ -14,13 +14,17 @@ export interface Agent {
   close(): Promise<void>;
 }
 
-const textOf = (result: CallToolResult): string => result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+const textOf = (result: CallToolResult): string =>
+  result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
 
 export async function connectAgent(baseUrl: string, token: string): Promise<Agent> {
-  const transport = new StreamableHTTPClientTransport(new URL("/mcp", baseUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL("/mcp", baseUrl), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
   const client = new Client({ name: "test-agent", version: "1.0.0" });
   await client.connect(transport);
-  const callTool = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> => CallToolResultSchema.parse(await client.callTool({ name, arguments: args }));
+  const callTool = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> =>
+    CallToolResultSchema.parse(await client.callTool({ name, arguments: args }));
   return {
     client,
     transport,

@@ -28,12 +28,21 @@ let proxyUrl = "";
 beforeAll(async () => {
   server = await TestServer.start();
   const owner = await server.registered("conformance");
-  const created = await owner.post("/tokens", { name: "conformance", scopes: ["pages:read", "pages:comment", "pages:write"] });
+  const created = await owner.post("/tokens", {
+    name: "conformance",
+    scopes: ["pages:read", "pages:comment", "pages:write"],
+  });
   const token = String(created.body.token);
   const target = new URL(server.url);
   proxy = createServer((incoming, outgoing) => {
     const forwarded = httpRequest(
-      { hostname: target.hostname, port: target.port, path: incoming.url, method: incoming.method, headers: { ...incoming.headers, authorization: `Bearer ${token}` } },
+      {
+        hostname: target.hostname,
+        port: target.port,
+        path: incoming.url,
+        method: incoming.method,
+        headers: { ...incoming.headers, authorization: `Bearer ${token}` },
+      },
       (answer) => {
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(outgoing);
@@ -54,9 +63,20 @@ afterAll(async () => {
 
 describe("the MCP conformance suite's server scenarios", () => {
   it.each(APPLYING)("%s passes", { timeout: 120_000 }, async (scenario) => {
-    const { stdout } = await run(process.execPath, ["node_modules/@modelcontextprotocol/conformance/dist/index.js", "server", "--url", proxyUrl, "--scenario", scenario], { timeout: 110_000 }).catch(
-      (error: { stdout?: string; stderr?: string }) => ({ stdout: `${error.stdout ?? ""}\n${error.stderr ?? ""}` }),
-    );
+    const { stdout } = await run(
+      process.execPath,
+      [
+        "node_modules/@modelcontextprotocol/conformance/dist/index.js",
+        "server",
+        "--url",
+        proxyUrl,
+        "--scenario",
+        scenario,
+      ],
+      { timeout: 110_000 },
+    ).catch((error: { stdout?: string; stderr?: string }) => ({
+      stdout: `${error.stdout ?? ""}\n${error.stderr ?? ""}`,
+    }));
     // The suite's summary of a scenario: "Passed: N/N, 0 failed, ..." and no check marked FAILURE.
     expect(stdout, stdout).toMatch(/Passed: ([1-9]\d*)\/\1, 0 failed/);
     expect(stdout, stdout).not.toContain("FAILURE");

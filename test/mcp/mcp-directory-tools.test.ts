@@ -16,8 +16,15 @@ afterAll(async () => {
 
 async function agentOf(user: TestUser) {
   const created = await user.post("/tokens", { name: "agent", scopes: ["pages:read"] });
-  const client = new Client({ name: "agent", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
-  await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", server.url), { requestInit: { headers: { authorization: `Bearer ${String(created.body.token)}` } } }));
+  const client = new Client(
+    { name: "agent", version: "1.0.0" },
+    { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL("/mcp", server.url), {
+      requestInit: { headers: { authorization: `Bearer ${String(created.body.token)}` } },
+    }),
+  );
   const call = async (name: string, args: Record<string, unknown>) => {
     const result = await client.callTool({ name, arguments: args });
     const content: Record<string, unknown> = Object.fromEntries(Object.entries(result.structuredContent ?? {}));
@@ -33,13 +40,28 @@ describe("the page and people tools", () => {
     await server.registered("stranger");
     const target = await createPage(owner, { title: "Target", markdown: "the target" });
     await createPage(owner, { title: "Linker", markdown: `see [the target](/api/v1/pages/${target})` });
-    expect((await attach(owner, target, { bytes: new TextEncoder().encode("hello"), name: "notes.txt", type: "text/plain" })).status).toBe(201);
+    expect(
+      (await attach(owner, target, { bytes: new TextEncoder().encode("hello"), name: "notes.txt", type: "text/plain" }))
+        .status,
+    ).toBe(201);
     const memberMe = await member.get("/me");
     expect((await addMember(owner, String(memberMe.body.email), "viewer")).status).toBeLessThan(300);
     const agent = await agentOf(owner);
 
-    await expect.poll(async () => ((await agent.call("page_backlinks", { pageId: target })).content.pages as Array<{ title: string }> | undefined)?.map((page) => page.title), { timeout: 5_000 }).toEqual(["Linker"]);
-    const attachments = (await agent.call("list_attachments", { pageId: target })).content.attachments as Array<{ url: string; name: string }>;
+    await expect
+      .poll(
+        async () =>
+          (
+            (await agent.call("page_backlinks", { pageId: target })).content.pages as
+              Array<{ title: string }> | undefined
+          )?.map((page) => page.title),
+        { timeout: 5_000 },
+      )
+      .toEqual(["Linker"]);
+    const attachments = (await agent.call("list_attachments", { pageId: target })).content.attachments as Array<{
+      url: string;
+      name: string;
+    }>;
     expect(attachments).toHaveLength(1);
     expect(attachments[0]?.url).toMatch(/^(https?:\/\/[^/]+)?\/api\/v1\/attachments\/[0-9a-f-]{36}/);
     const people = (await agent.call("list_people", {})).content.people as Array<{ id: string }>;

@@ -9,7 +9,10 @@ let server: TestServer;
 // The server's clock starts 10 s into a minute, so the flood's one-minute window never ends under it.
 const offset = (Date.now() % 60_000) - 10_000;
 beforeAll(async () => {
-  server = await TestServer.start({ clock: () => new Date(Date.now() - offset), settings: { RATE_LIMIT_READ: "160/1m" } });
+  server = await TestServer.start({
+    clock: () => new Date(Date.now() - offset),
+    settings: { RATE_LIMIT_READ: "160/1m" },
+  });
 });
 afterAll(async () => {
   await server.stop();
@@ -23,7 +26,10 @@ const BATCHES = [16, 100] as const;
 describe("a flood of MCP batches", () => {
   it("spends the flooder's budget per message and leaves another user's GET /pages fast", async () => {
     const attacker = await server.registered("flooder");
-    const created = await attacker.post("/tokens", { name: "flood", scopes: ["pages:read", "pages:comment", "pages:write"] });
+    const created = await attacker.post("/tokens", {
+      name: "flood",
+      scopes: ["pages:read", "pages:comment", "pages:write"],
+    });
     const secret = String(created.body.token);
     const agent = await connectAgent(server.url, secret);
     const sessionId = agent.transport.sessionId ?? "";
@@ -34,7 +40,10 @@ describe("a flood of MCP batches", () => {
       "mcp-session-id": sessionId,
       "mcp-protocol-version": "2025-11-25",
     };
-    const batch = (size: number) => JSON.stringify(Array.from({ length: size }, (_, index) => ({ jsonrpc: "2.0", id: index + 1, method: "tools/list" })));
+    const batch = (size: number) =>
+      JSON.stringify(
+        Array.from({ length: size }, (_, index) => ({ jsonrpc: "2.0", id: index + 1, method: "tools/list" })),
+      );
     const victim = await server.registered("neighbour");
     const quiet = await victim.get("/pages");
     expect(quiet.status).toBe(200);
@@ -78,8 +87,16 @@ describe("a flood of MCP batches", () => {
     const agent = await connectAgent(server.url, secret);
     const response = await fetch(`${server.url}/mcp`, {
       method: "POST",
-      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": agent.transport.sessionId ?? "", "mcp-protocol-version": "2025-11-25" },
-      body: JSON.stringify(Array.from({ length: 100 }, (_, index) => ({ jsonrpc: "2.0", id: index + 1, method: "tools/list" }))),
+      headers: {
+        authorization: `Bearer ${secret}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": agent.transport.sessionId ?? "",
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body: JSON.stringify(
+        Array.from({ length: 100 }, (_, index) => ({ jsonrpc: "2.0", id: index + 1, method: "tools/list" })),
+      ),
     });
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ error: { code: "payload_too_large" } });

@@ -18,7 +18,10 @@ describe.skipIf(unavailable !== null)("the MCP server through the gateway", () =
   let gateway: Gateway;
   beforeAll(async () => {
     split = await startSplitServices({ queryNodes: 1 });
-    gateway = await startGateway({ commandApi: split.commandApi.url, queryApis: split.queryApis.map((node) => node.url) });
+    gateway = await startGateway({
+      commandApi: split.commandApi.url,
+      queryApis: split.queryApis.map((node) => node.url),
+    });
   }, 120_000);
   afterAll(async () => {
     await gateway?.stop();
@@ -26,7 +29,11 @@ describe.skipIf(unavailable !== null)("the MCP server through the gateway", () =
   });
 
   it("answers 401 with the gateway's own address of the metadata, which the gateway serves", async () => {
-    const reply = await fetch(`${gateway.url}/mcp`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const reply = await fetch(`${gateway.url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expect(reply.status).toBe(401);
     const url = /resource_metadata="([^"]+)"/.exec(reply.headers.get("www-authenticate") ?? "")?.[1] ?? "";
     expect(url).toBe(`${gateway.url}/.well-known/oauth-protected-resource`);
@@ -35,12 +42,23 @@ describe.skipIf(unavailable !== null)("the MCP server through the gateway", () =
   });
 
   it("authorizes an agent through OAuth behind the gateway: metadata, consent, tokens the query nodes accept, revocation", async () => {
-    const metadata = (await (await fetch(`${gateway.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+    const metadata = (await (await fetch(`${gateway.url}/.well-known/oauth-authorization-server`)).json()) as Record<
+      string,
+      unknown
+    >;
     expect(metadata.issuer).toBe(gateway.url);
     expect(metadata.token_endpoint).toBe(`${gateway.url}/oauth/token`);
     const id = crypto.randomUUID();
-    const cookie = await mintSession(TEST_SESSION_SECRET, { sub: id, email: `oauth-gate-${id}@example.com`, name: "Gate OAuth" });
-    const person = Object.assign(new Client(gateway.url, { cookie }), { id, email: `oauth-gate-${id}@example.com`, name: "Gate OAuth" });
+    const cookie = await mintSession(TEST_SESSION_SECRET, {
+      sub: id,
+      email: `oauth-gate-${id}@example.com`,
+      name: "Gate OAuth",
+    });
+    const person = Object.assign(new Client(gateway.url, { cookie }), {
+      id,
+      email: `oauth-gate-${id}@example.com`,
+      name: "Gate OAuth",
+    });
     expect((await person.get("/me")).status).toBe(200);
     const { tokens } = await authorizedApp(gateway.url, person, ["pages:read"]);
     const app = new Client(gateway.url, { bearer: tokens.access_token });
@@ -51,10 +69,17 @@ describe.skipIf(unavailable !== null)("the MCP server through the gateway", () =
   });
 
   it("serves a session with the official client: tools per scope, every kind of call, a resource, notifications on its stream", async () => {
-    const cookie = await mintSession(TEST_SESSION_SECRET, { sub: crypto.randomUUID(), email: "mcp-gate@example.com", name: "Gate" });
+    const cookie = await mintSession(TEST_SESSION_SECRET, {
+      sub: crypto.randomUUID(),
+      email: "mcp-gate@example.com",
+      name: "Gate",
+    });
     const user = new Client(gateway.url, { cookie });
     expect((await user.get("/me")).status).toBe(200);
-    const created = await user.post("/tokens", { name: "gateway agent", scopes: ["pages:read", "pages:comment", "pages:write"] });
+    const created = await user.post("/tokens", {
+      name: "gateway agent",
+      scopes: ["pages:read", "pages:comment", "pages:write"],
+    });
     expect(created.status).toBe(201);
     const readOnly = await user.post("/tokens", { name: "gateway reader", scopes: ["pages:read"] });
 
@@ -79,14 +104,18 @@ describe.skipIf(unavailable !== null)("the MCP server through the gateway", () =
     const listed = await agent.client.listResources();
     expect(listed.resources.map((item) => item.uri)).toContain(`workspace://pages/${pageId}`);
     // The server's stream is a GET of /mcp: the gateway sends it to the command API and passes it through unbuffered.
-    const updated = new Promise<string>((resolve) => agent.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (note) => resolve(note.params.uri)));
+    const updated = new Promise<string>((resolve) =>
+      agent.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (note) => resolve(note.params.uri)),
+    );
     await agent.client.subscribeResource({ uri: `workspace://pages/${pageId}` });
     expect((await user.patch(`/pages/${pageId}`, { title: "Renamed through HTTP" })).status).toBe(200);
     expect(await updated).toBe(`workspace://pages/${pageId}`);
     // What the agent wrote, the HTTP API reads through the query node.
     const content = await user.get(`/pages/${pageId}/content`);
     expect(content.text).toContain("two");
-    const entries = (await user.get(`/pages/${pageId}/history?order=asc`)).body.data as Array<{ actor: { token?: { name: string } } }>;
+    const entries = (await user.get(`/pages/${pageId}/history?order=asc`)).body.data as Array<{
+      actor: { token?: { name: string } };
+    }>;
     expect(entries[1]?.actor.token?.name).toBe("gateway agent");
     const diff = await user.get(`/pages/${pageId}/diff?from=${first?.position}`);
     expect(diff.status).toBe(200);

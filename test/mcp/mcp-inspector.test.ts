@@ -10,7 +10,10 @@ import { TestServer } from "../support/server.ts";
 import { createPage } from "../support/workspace-builders.ts";
 
 const run = promisify(execFile);
-const inspector = join(dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/inspector/package.json")), "clients/launcher/build/index.js");
+const inspector = join(
+  dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/inspector/package.json")),
+  "clients/launcher/build/index.js",
+);
 
 let server: TestServer;
 beforeAll(async () => {
@@ -21,11 +24,24 @@ afterAll(async () => {
 });
 
 async function inspect(token: string, ...args: string[]): Promise<unknown> {
-  const { stdout } = await run(process.execPath, [inspector, "--cli", `${server.url}/mcp`, "--transport", "http", "--header", `Authorization: Bearer ${token}`, ...args], {
-    timeout: 60_000,
-    // The Inspector keeps its catalog under HOME: a temporary one leaves the user's alone.
-    env: { ...process.env, HOME: server.dataDir, MCP_CATALOG_PATH: join(server.dataDir, "inspector-catalog.json") },
-  });
+  const { stdout } = await run(
+    process.execPath,
+    [
+      inspector,
+      "--cli",
+      `${server.url}/mcp`,
+      "--transport",
+      "http",
+      "--header",
+      `Authorization: Bearer ${token}`,
+      ...args,
+    ],
+    {
+      timeout: 60_000,
+      // The Inspector keeps its catalog under HOME: a temporary one leaves the user's alone.
+      env: { ...process.env, HOME: server.dataDir, MCP_CATALOG_PATH: join(server.dataDir, "inspector-catalog.json") },
+    },
+  );
   return JSON.parse(stdout);
 }
 
@@ -36,8 +52,28 @@ describe("the MCP Inspector's command line", () => {
     const created = await owner.post("/tokens", { name: "inspector", scopes: ["pages:read"] });
     const token = String(created.body.token);
     const listed = (await inspect(token, "--method", "tools/list")) as { tools: Array<{ name: string }> };
-    expect(listed.tools.map((tool) => tool.name).sort()).toEqual(["diff_page", "list_attachments", "list_folders", "list_pages", "list_people", "list_templates", "page_backlinks", "page_history", "read_page", "resolve_page", "search"]);
-    const called = (await inspect(token, "--method", "tools/call", "--tool-name", "resolve_page", "--tool-arg", "title=Inspected")) as { structuredContent: { pages: Array<{ id: string }> } };
+    expect(listed.tools.map((tool) => tool.name).sort()).toEqual([
+      "diff_page",
+      "list_attachments",
+      "list_folders",
+      "list_pages",
+      "list_people",
+      "list_templates",
+      "page_backlinks",
+      "page_history",
+      "read_page",
+      "resolve_page",
+      "search",
+    ]);
+    const called = (await inspect(
+      token,
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "resolve_page",
+      "--tool-arg",
+      "title=Inspected",
+    )) as { structuredContent: { pages: Array<{ id: string }> } };
     expect(called.structuredContent.pages.map((page) => page.id)).toEqual([pageId]);
   }, 120_000);
 });

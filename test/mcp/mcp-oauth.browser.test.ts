@@ -7,7 +7,11 @@ import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SESSION_COOKIE } from "../../shared/auth/session-verifier.ts";
@@ -27,7 +31,13 @@ class AgentAuth implements OAuthClientProvider {
   constructor(readonly redirectUrl: string) {}
 
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: "Agent Under Test", redirect_uris: [this.redirectUrl], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" };
+    return {
+      client_name: "Agent Under Test",
+      redirect_uris: [this.redirectUrl],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    };
   }
   clientInformation() {
     return this.client;
@@ -103,7 +113,11 @@ describe.skipIf(unavailable !== null)("an MCP client authorized through OAuth", 
     await page.goto(authorizationUrl.href);
     await expect.poll(() => page.textContent("#client-name")).toBe("Agent Under Test");
     expect(await page.textContent("#redirect-host")).toBe(new URL(callbackUrl).host);
-    expect(await page.locator("input[name=scope]").evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value))).toEqual(["pages:read", "pages:comment", "pages:write"]);
+    expect(
+      await page
+        .locator("input[name=scope]")
+        .evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value)),
+    ).toEqual(["pages:read", "pages:comment", "pages:write"]);
     await page.click("button[value=approve]");
     await page.waitForURL((url) => url.href.startsWith(callbackUrl));
     const landed = new URL(page.url());

@@ -7,7 +7,9 @@ import { connectAgent } from "./mcp-client.ts";
 let server: TestServer;
 beforeAll(async () => {
   // The whole window is one hour, so no test crosses a window's end.
-  server = await TestServer.start({ settings: { RATE_LIMIT_READ: "12/1h", RATE_LIMIT_SEARCH: "2/1h", RATE_LIMIT_WRITE: "100/1h" } });
+  server = await TestServer.start({
+    settings: { RATE_LIMIT_READ: "12/1h", RATE_LIMIT_SEARCH: "2/1h", RATE_LIMIT_WRITE: "100/1h" },
+  });
 });
 afterAll(async () => {
   await server.stop();
@@ -27,7 +29,8 @@ describe("rate limits through the MCP server", () => {
     const left = Number(/r=(\d+)/.exec(first.headers.get("ratelimit") ?? "")?.[1]);
     expect(left).toBeLessThanOrEqual(12 - 3 - 1);
     // What is left goes to tool calls and HTTP requests alike, one unit each.
-    for (let index = 0; index < left - 1; index += 1) await agent.call(index % 2 === 0 ? "list_pages" : "list_folders", {});
+    for (let index = 0; index < left - 1; index += 1)
+      await agent.call(index % 2 === 0 ? "list_pages" : "list_folders", {});
     await agent.call("resolve_page", { title: "anything" });
     const refused = await agent.refused("list_pages", {});
     expect(refused).toMatchObject({ code: "rate_limited", message: expect.stringMatching(/too many read requests/) });

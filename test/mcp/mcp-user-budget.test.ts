@@ -8,7 +8,10 @@ let server: TestServer;
 // The server's clock starts 10 s into a minute, so the test's one-minute windows never end under it.
 const offset = (Date.now() % 60_000) - 10_000;
 beforeAll(async () => {
-  server = await TestServer.start({ clock: () => new Date(Date.now() - offset), settings: { RATE_LIMIT_SEARCH: "5/1m", RATE_LIMIT_USER_FACTOR: "2" } });
+  server = await TestServer.start({
+    clock: () => new Date(Date.now() - offset),
+    settings: { RATE_LIMIT_SEARCH: "5/1m", RATE_LIMIT_USER_FACTOR: "2" },
+  });
 });
 afterAll(async () => {
   await server.stop();

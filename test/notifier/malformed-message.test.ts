@@ -40,7 +40,10 @@ describe.skipIf(unavailable !== null)("the notifier on NATS", () => {
     // the messages would come before it (a new consumer starts from when it asked).
     const manager = await jetstreamManager(connection);
     await until(async () => {
-      const consumers = await manager.consumers.list("WORKSPACE_EVENTS").next().catch(() => []);
+      const consumers = await manager.consumers
+        .list("WORKSPACE_EVENTS")
+        .next()
+        .catch(() => []);
       return consumers.length > 0;
     }, "the notifier's consumer on the bus");
   });
@@ -55,11 +58,22 @@ describe.skipIf(unavailable !== null)("the notifier on NATS", () => {
     let output = "";
     notifier.child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
     const js = jetstream(connection);
-    await js.publish("workspace.events.InvitationQueued", new TextEncoder().encode("{not json"), { msgID: randomUUID() });
-    await js.publish("workspace.events.InvitationQueued", new TextEncoder().encode(JSON.stringify({ id: 42 })), { msgID: randomUUID() });
+    await js.publish("workspace.events.InvitationQueued", new TextEncoder().encode("{not json"), {
+      msgID: randomUUID(),
+    });
+    await js.publish("workspace.events.InvitationQueued", new TextEncoder().encode(JSON.stringify({ id: 42 })), {
+      msgID: randomUUID(),
+    });
     // A well-formed message about an invitation nobody queued: the notifier reads it and finds nothing owed.
-    const wellFormed = { id: randomUUID(), subject: "InvitationQueued", data: { invitationId: randomUUID() }, metadata: {} };
-    await js.publish("workspace.events.InvitationQueued", new TextEncoder().encode(JSON.stringify(wellFormed)), { msgID: wellFormed.id });
+    const wellFormed = {
+      id: randomUUID(),
+      subject: "InvitationQueued",
+      data: { invitationId: randomUUID() },
+      metadata: {},
+    };
+    await js.publish("workspace.events.InvitationQueued", new TextEncoder().encode(JSON.stringify(wellFormed)), {
+      msgID: wellFormed.id,
+    });
 
     const metrics = await scrapeUntil(
       metricsUrl,
@@ -76,7 +90,10 @@ describe.skipIf(unavailable !== null)("the notifier on NATS", () => {
     for (;;) {
       const consumer = await manager.consumers.info("WORKSPACE_EVENTS", "notifier");
       if (consumer.num_ack_pending === 0 && consumer.num_pending === 0) break;
-      if (Date.now() > deadline) throw new Error(`messages left unacknowledged: ${JSON.stringify({ pending: consumer.num_pending, ackPending: consumer.num_ack_pending })}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `messages left unacknowledged: ${JSON.stringify({ pending: consumer.num_pending, ackPending: consumer.num_ack_pending })}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   });

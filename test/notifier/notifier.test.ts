@@ -15,7 +15,11 @@ import { toBusMessage } from "../../shared/bus/integration-events.ts";
 import { parseRecorded } from "../../shared/events.ts";
 import { invitationIdSchema, userIdSchema, type InvitationId } from "../../shared/kernel/ids.ts";
 import { MailNotSentError, type Mail, type Mailer } from "../../shared/mail/mailer.port.ts";
-import { INVITATION_TTL_MS, invitationStream, type InvitationCommand } from "../../shared/sharing/invitation.decider.ts";
+import {
+  INVITATION_TTL_MS,
+  invitationStream,
+  type InvitationCommand,
+} from "../../shared/sharing/invitation.decider.ts";
 import { invitationCommands } from "../../shared/sharing/sharing.commands.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
@@ -64,7 +68,9 @@ afterEach(async () => {
 });
 
 /** A notifier over its own connection to the shared event store file, as a second process would have. */
-function notifier(options: { store?: SqliteEventStore; bus?: InProcessBus; clock?: () => Date; logger?: Logger } = {}): Notifier {
+function notifier(
+  options: { store?: SqliteEventStore; bus?: InProcessBus; clock?: () => Date; logger?: Logger } = {},
+): Notifier {
   return new Notifier({
     bus: options.bus ?? new InProcessBus(),
     eventStore: options.store ?? eventStore,
@@ -90,17 +96,29 @@ async function invitationCommand(command: InvitationCommand): Promise<void> {
 }
 
 /** Queues an invitation to the owner's workspace and returns its latest attempt's bus message. */
-async function queueInvitation(email = `${randomUUID()}@example.com`): Promise<{ invitationId: InvitationId; message: BusMessage }> {
+async function queueInvitation(
+  email = `${randomUUID()}@example.com`,
+): Promise<{ invitationId: InvitationId; message: BusMessage }> {
   const invitationId = invitationIdSchema.parse(randomUUID());
   const access = { targetType: "workspace" as const, targetId: owner, permission: "viewer" as const };
   const now = new Date().toISOString();
-  await invitationCommand({ type: "InviteAddress", invitationId, email, access, actor: { id: owner, permission: "owner" }, now, ttlMs: INVITATION_TTL_MS });
+  await invitationCommand({
+    type: "InviteAddress",
+    invitationId,
+    email,
+    access,
+    actor: { id: owner, permission: "owner" },
+    now,
+    ttlMs: INVITATION_TTL_MS,
+  });
   return { invitationId, message: await latestAttempt(invitationId) };
 }
 
 async function latestAttempt(invitationId: InvitationId): Promise<BusMessage> {
   const history = (await eventStore.read(invitationStream(invitationId))).events;
-  const queuing = history.filter((recorded) => recorded.type === "InvitationQueued" || recorded.type === "InvitationResent").at(-1);
+  const queuing = history
+    .filter((recorded) => recorded.type === "InvitationQueued" || recorded.type === "InvitationResent")
+    .at(-1);
   if (!queuing) throw new Error(`invitation ${invitationId} was never queued`);
   return toBusMessage(parseRecorded(queuing));
 }
@@ -122,7 +140,11 @@ describe("one delivery attempt sends at most one email", () => {
     const { invitationId, message } = await queueInvitation();
     await notifier().deliver(message);
     expect(mailer.sent.map((mail) => mail.messageId)).toEqual([message.id]);
-    expect(await eventTypes(invitationId)).toEqual(["InvitationQueued", "InvitationDeliveryStarted", "InvitationDelivered"]);
+    expect(await eventTypes(invitationId)).toEqual([
+      "InvitationQueued",
+      "InvitationDeliveryStarted",
+      "InvitationDelivered",
+    ]);
   });
 
   it("sends nothing for a redelivered message, even when the first send failed after the mail went out", async () => {
@@ -165,11 +187,18 @@ describe("a send that fails", () => {
 
   it("is tried again with backoff while the mail certainly did not leave, and then recorded delivered", async () => {
     const { invitationId, message } = await queueInvitation();
-    mailer.refusals.push(new MailNotSentError("421 try later", false), new MailNotSentError("connection refused", false));
+    mailer.refusals.push(
+      new MailNotSentError("421 try later", false),
+      new MailNotSentError("connection refused", false),
+    );
     expect(await notifier().deliver(message)).toBe("sent");
     expect(mailer.tries).toBe(3);
     expect(mailer.sent).toHaveLength(1);
-    expect(await eventTypes(invitationId)).toEqual(["InvitationQueued", "InvitationDeliveryStarted", "InvitationDelivered"]);
+    expect(await eventTypes(invitationId)).toEqual([
+      "InvitationQueued",
+      "InvitationDeliveryStarted",
+      "InvitationDelivered",
+    ]);
   });
 
   it("is recorded failed when the tries run out, with the server's reason and none of the mail", async () => {
@@ -188,10 +217,15 @@ describe("a send that fails", () => {
     mailer.refusals.push(
       new MailNotSentError("421 4.7.0 <Zelda.Quarrelsome@Example.com> greylisted, try later", false),
       new MailNotSentError("450 mailbox zelda.quarrelsome unavailable", false),
-      new MailNotSentError("550 5.1.1 zelda.quarrelsome@example.com: Recipient address rejected (also tried other@example.org)", true),
+      new MailNotSentError(
+        "550 5.1.1 zelda.quarrelsome@example.com: Recipient address rejected (also tried other@example.org)",
+        true,
+      ),
     );
     expect(await notifier({ logger: logged }).deliver(message)).toBe("failed");
-    expect(await failure(invitationId)).toMatchObject({ reason: "550 5.1.1 <address>: Recipient address rejected (also tried <address>)" });
+    expect(await failure(invitationId)).toMatchObject({
+      reason: "550 5.1.1 <address>: Recipient address rejected (also tried <address>)",
+    });
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.join("\n").toLowerCase()).not.toMatch(/quarrelsome|other@example/);
   });
@@ -239,14 +273,24 @@ describe("recovery at start", () => {
   it("does not send again an attempt that was started but never recorded as delivered", async () => {
     const { invitationId, message } = await queueInvitation();
     // A crash between starting the attempt and recording its delivery: the email may or may not have gone out.
-    await invitationCommand({ type: "StartDelivery", invitationId, attemptId: message.id, now: new Date().toISOString() });
+    await invitationCommand({
+      type: "StartDelivery",
+      invitationId,
+      attemptId: message.id,
+      now: new Date().toISOString(),
+    });
     expect(await recover()).toBe(0);
     expect(mailer.sent).toEqual([]);
   });
 
   it("records such an attempt failed once its lease has run out, so it does not stay pending for ever", async () => {
     const { invitationId, message } = await queueInvitation();
-    await invitationCommand({ type: "StartDelivery", invitationId, attemptId: message.id, now: new Date().toISOString() });
+    await invitationCommand({
+      type: "StartDelivery",
+      invitationId,
+      attemptId: message.id,
+      now: new Date().toISOString(),
+    });
     await rebuildProjection();
     const later = () => new Date(Date.now() + 61_000);
     expect(await notifier({ clock: later }).recover()).toBe(1);
@@ -256,7 +300,12 @@ describe("recovery at start", () => {
 
   it("sends a resend queued after an unconfirmed attempt", async () => {
     const { invitationId, message } = await queueInvitation();
-    await invitationCommand({ type: "StartDelivery", invitationId, attemptId: message.id, now: new Date().toISOString() });
+    await invitationCommand({
+      type: "StartDelivery",
+      invitationId,
+      attemptId: message.id,
+      now: new Date().toISOString(),
+    });
     await invitationCommand({ type: "ResendInvitation", invitationId, canManage: true, now: new Date().toISOString() });
     expect(await recover()).toBe(1);
     expect(mailer.sent.map((mail) => mail.messageId)).toEqual([(await latestAttempt(invitationId)).id]);

@@ -42,19 +42,41 @@ afterEach(async () => {
 
 async function register(label: string): Promise<UserId> {
   const userId = userIdSchema.parse(randomUUID());
-  await userCommands.handle(eventStore, userId, { type: "RegisterUser", userId, email: `${label}@example.com`, name: label, image: null, sessionIssuedAt: null }, context(userId));
+  await userCommands.handle(
+    eventStore,
+    userId,
+    { type: "RegisterUser", userId, email: `${label}@example.com`, name: label, image: null, sessionIssuedAt: null },
+    context(userId),
+  );
   return userId;
 }
 
 async function createPage(ownerId: UserId): Promise<void> {
   const pageId = pageIdSchema.parse(randomUUID());
-  await pageCommands.handle(eventStore, pageId, { type: "CreatePage", pageId, ownerId, parentId: null, title: "a page", icon: null, markdown: "" }, context(ownerId));
+  await pageCommands.handle(
+    eventStore,
+    pageId,
+    { type: "CreatePage", pageId, ownerId, parentId: null, title: "a page", icon: null, markdown: "" },
+    context(ownerId),
+  );
 }
 
 async function createWebhook(ownerId: UserId): Promise<string> {
   const webhookId = webhookIdSchema.parse(randomUUID());
   const settings = { url: "https://hooks.example.com/in", events: ["page.created" as const], description: null };
-  await webhookCommands.handle(eventStore, webhookId, { type: "CreateWebhook", webhookId, ownerId, folderId: null, settings, sealedSecret: sealer.seal(webhookId, newWebhookSecret()) }, context(ownerId));
+  await webhookCommands.handle(
+    eventStore,
+    webhookId,
+    {
+      type: "CreateWebhook",
+      webhookId,
+      ownerId,
+      folderId: null,
+      settings,
+      sealedSecret: sealer.seal(webhookId, newWebhookSecret()),
+    },
+    context(ownerId),
+  );
   return webhookId;
 }
 
@@ -63,7 +85,12 @@ async function erase(userId: UserId, webhookId: string): Promise<void> {
   const now = new Date().toISOString();
   await userCommands.handle(eventStore, userId, { type: "StartErasure", userId, now }, context(userId));
   const id = webhookIdSchema.parse(webhookId);
-  await webhookCommands.handle(eventStore, id, { type: "DeleteWebhook", webhookId: id, ownerId: userId }, context(userId));
+  await webhookCommands.handle(
+    eventStore,
+    id,
+    { type: "DeleteWebhook", webhookId: id, ownerId: userId },
+    context(userId),
+  );
   await userCommands.handle(eventStore, userId, { type: "EraseUser", userId, now }, context(userId));
 }
 
@@ -74,7 +101,17 @@ async function projectAndFollow(): Promise<void> {
   await rebuildReadModels({ eventStore, store: projection, logger });
   await projection.close();
   readStore = new SqliteReadStore(join(dir.path, "read-models.sqlite"));
-  const follower = new WebhookWorker({ eventStore, readStore, deliveries, sealer, logger, clock: () => new Date(), allowPrivateNetworks: false, retentionMs: 86_400_000, leaseMs: 60_000 });
+  const follower = new WebhookWorker({
+    eventStore,
+    readStore,
+    deliveries,
+    sealer,
+    logger,
+    clock: () => new Date(),
+    allowPrivateNetworks: false,
+    retentionMs: 86_400_000,
+    leaseMs: 60_000,
+  });
   while (await follower.followOnce()) {
     // One step after another, as the worker runs them.
   }
@@ -108,7 +145,12 @@ describe("the webhook follower meets an erasure", () => {
     expect(await deliveries.list(theirs, null, 10)).toHaveLength(1);
 
     const id = webhookIdSchema.parse(kept);
-    await webhookCommands.handle(eventStore, id, { type: "DeleteWebhook", webhookId: id, ownerId: other }, context(other));
+    await webhookCommands.handle(
+      eventStore,
+      id,
+      { type: "DeleteWebhook", webhookId: id, ownerId: other },
+      context(other),
+    );
     await erase(erased, theirs);
     await projectAndFollow();
     expect(await deliveries.list(theirs, null, 10)).toEqual([]);

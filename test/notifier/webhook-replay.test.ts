@@ -66,14 +66,39 @@ afterEach(async () => {
 async function createPages(count: number, size: number): Promise<void> {
   for (let index = 0; index < count; index += 1) {
     const pageId = pageIdSchema.parse(randomUUID());
-    await pageCommands.handle(eventStore, pageId, { type: "CreatePage", pageId, ownerId: owner, parentId: null, title: `page ${index}`, icon: null, markdown: "x".repeat(size) }, context());
+    await pageCommands.handle(
+      eventStore,
+      pageId,
+      {
+        type: "CreatePage",
+        pageId,
+        ownerId: owner,
+        parentId: null,
+        title: `page ${index}`,
+        icon: null,
+        markdown: "x".repeat(size),
+      },
+      context(),
+    );
   }
 }
 
 async function createWebhook(url = "https://hooks.example.com/in"): Promise<string> {
   const webhookId = webhookIdSchema.parse(randomUUID());
   const settings = { url, events: ["page.created" as const], description: null };
-  await webhookCommands.handle(eventStore, webhookId, { type: "CreateWebhook", webhookId, ownerId: owner, folderId: null, settings, sealedSecret: sealer.seal(webhookId, newWebhookSecret()) }, context());
+  await webhookCommands.handle(
+    eventStore,
+    webhookId,
+    {
+      type: "CreateWebhook",
+      webhookId,
+      ownerId: owner,
+      folderId: null,
+      settings,
+      sealedSecret: sealer.seal(webhookId, newWebhookSecret()),
+    },
+    context(),
+  );
   return webhookId;
 }
 
@@ -94,11 +119,28 @@ async function pagesThenWebhook(count: number, size: number): Promise<string> {
 }
 
 function worker(replayQueue: number): WebhookWorker {
-  return new WebhookWorker({ eventStore: recording, readStore, deliveries, sealer, logger, clock: () => new Date(), allowPrivateNetworks: false, retentionMs: 86_400_000, leaseMs: 60_000, replayQueue });
+  return new WebhookWorker({
+    eventStore: recording,
+    readStore,
+    deliveries,
+    sealer,
+    logger,
+    clock: () => new Date(),
+    allowPrivateNetworks: false,
+    retentionMs: 86_400_000,
+    leaseMs: 60_000,
+    replayQueue,
+  });
 }
 
 async function replayAll(webhookId: string): Promise<void> {
-  const job = { id: randomUUID(), webhookId, cursor: 0, upTo: await eventStore.headPosition(), createdAt: new Date().toISOString() };
+  const job = {
+    id: randomUUID(),
+    webhookId,
+    cursor: 0,
+    upTo: await eventStore.headPosition(),
+    createdAt: new Date().toISOString(),
+  };
   expect(await deliveries.addReplay(job, 1)).toBe(true);
 }
 
@@ -125,7 +167,14 @@ describe("webhook replays", () => {
       const now = new Date(Date.now() + 1_000).toISOString();
       const [due] = await deliveries.claimDue(now, new Date(Date.now() + 60_000).toISOString(), 1, 4);
       if (due) {
-        await deliveries.record(due.id, { status: "delivered", attempts: 1, lastResponseStatus: 200, lastError: null, deliveredAt: now, nextAttemptAt: null });
+        await deliveries.record(due.id, {
+          status: "delivered",
+          attempts: 1,
+          lastResponseStatus: 200,
+          lastError: null,
+          deliveredAt: now,
+          nextAttemptAt: null,
+        });
         sent += 1;
       }
       await replaying.maintainOnce();

@@ -31,7 +31,10 @@ describe("sending a webhook", () => {
       expect(result.kind === "error" ? result.message : "", url).toMatch(/^refused: /);
     }
     expect(endpoint.received).toHaveLength(0);
-    expect(await sendWebhook(endpoint.url, {}, body, { allowPrivateNetworks: true, timeoutMs: 5_000 })).toEqual({ kind: "response", status: 200 });
+    expect(await sendWebhook(endpoint.url, {}, body, { allowPrivateNetworks: true, timeoutMs: 5_000 })).toEqual({
+      kind: "response",
+      status: 200,
+    });
     expect(endpoint.received).toHaveLength(1);
   });
 });

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, TestServer } from "../support/server.ts";
 import { SESSION_COOKIE } from "../../shared/auth/session-verifier.ts";
-import { authorize, authorizedApp, authorizeUrl, CookieJar, follow, newClient, pkcePair } from "../support/oauth-flow.ts";
+import {
+  authorize,
+  authorizedApp,
+  authorizeUrl,
+  CookieJar,
+  follow,
+  newClient,
+  pkcePair,
+} from "../support/oauth-flow.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -13,7 +21,10 @@ afterAll(async () => {
 
 describe("the authorization server", () => {
   it("is named by the protected resource's metadata and describes itself (RFC 9728, RFC 8414)", async () => {
-    const resource = (await (await fetch(`${server.url}/.well-known/oauth-protected-resource`)).json()) as Record<string, unknown>;
+    const resource = (await (await fetch(`${server.url}/.well-known/oauth-protected-resource`)).json()) as Record<
+      string,
+      unknown
+    >;
     expect(resource.authorization_servers).toEqual([server.url]);
     const response = await fetch(`${server.url}/.well-known/oauth-authorization-server`);
     expect(response.status).toBe(200);
@@ -47,7 +58,15 @@ describe("the authorization server", () => {
     const bob = await server.registered("bob");
     const client = await newClient(server.url);
     const { challenge } = pkcePair();
-    const outcome = await authorize(server.url, bob, { response_type: "code", client_id: client.clientId, redirect_uri: client.redirectUri, scope: "pages:read", code_challenge: challenge, code_challenge_method: "S256", state: "xyz" });
+    const outcome = await authorize(server.url, bob, {
+      response_type: "code",
+      client_id: client.clientId,
+      redirect_uri: client.redirectUri,
+      scope: "pages:read",
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      state: "xyz",
+    });
     const url = new URL(outcome.url);
     expect(url.origin + url.pathname).toBe(client.redirectUri);
     expect(url.searchParams.get("iss")).toBe(server.url);
@@ -60,7 +79,18 @@ describe("the consent page", () => {
     const client = await newClient(server.url);
     const { challenge } = pkcePair();
     const jar = new CookieJar();
-    const { response, url } = await follow(jar, server.url, authorizeUrl(server.url, { response_type: "code", client_id: client.clientId, redirect_uri: client.redirectUri, scope: "pages:read", code_challenge: challenge, code_challenge_method: "S256" }));
+    const { response, url } = await follow(
+      jar,
+      server.url,
+      authorizeUrl(server.url, {
+        response_type: "code",
+        client_id: client.clientId,
+        redirect_uri: client.redirectUri,
+        scope: "pages:read",
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+      }),
+    );
     expect(response.status).toBe(404);
     const login = new URL(url);
     expect(login.pathname).toBe("/auth/login");
@@ -71,11 +101,23 @@ describe("the consent page", () => {
     const carol = await server.registered("carol");
     const client = await newClient(server.url);
     const { challenge } = pkcePair();
-    const params = { response_type: "code", client_id: client.clientId, redirect_uri: client.redirectUri, scope: "pages:read pages:write", code_challenge: challenge, code_challenge_method: "S256", state: "d" };
-    const jar = new CookieJar({ [SESSION_COOKIE]: carol.credentials && "cookie" in carol.credentials ? carol.credentials.cookie : "" });
+    const params = {
+      response_type: "code",
+      client_id: client.clientId,
+      redirect_uri: client.redirectUri,
+      scope: "pages:read pages:write",
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      state: "d",
+    };
+    const jar = new CookieJar({
+      [SESSION_COOKIE]: carol.credentials && "cookie" in carol.credentials ? carol.credentials.cookie : "",
+    });
     const page = await follow(jar, server.url, authorizeUrl(server.url, params));
     const csp = page.response.headers.get("content-security-policy") ?? "";
-    expect(csp).toMatch(/^default-src 'none'; style-src 'sha256-[^']+'; form-action 'self' http:\/\/127\.0\.0\.1:8976;/);
+    expect(csp).toMatch(
+      /^default-src 'none'; style-src 'sha256-[^']+'; form-action 'self' http:\/\/127\.0\.0\.1:8976;/,
+    );
     const html = await page.response.text();
     expect(html).not.toMatch(/<script/i);
     expect(html).toContain("Test Agent");
@@ -89,12 +131,33 @@ describe("the consent page", () => {
     const dave = await server.registered("dave");
     const client = await newClient(server.url);
     const { challenge } = pkcePair();
-    const jar = new CookieJar({ [SESSION_COOKIE]: dave.credentials && "cookie" in dave.credentials ? dave.credentials.cookie : "" });
-    const page = await follow(jar, server.url, authorizeUrl(server.url, { response_type: "code", client_id: client.clientId, redirect_uri: client.redirectUri, scope: "pages:read", code_challenge: challenge, code_challenge_method: "S256" }));
+    const jar = new CookieJar({
+      [SESSION_COOKIE]: dave.credentials && "cookie" in dave.credentials ? dave.credentials.cookie : "",
+    });
+    const page = await follow(
+      jar,
+      server.url,
+      authorizeUrl(server.url, {
+        response_type: "code",
+        client_id: client.clientId,
+        redirect_uri: client.redirectUri,
+        scope: "pages:read",
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+      }),
+    );
     const form = new URLSearchParams({ csrf: "forged", decision: "approve", scope: "pages:read" });
-    const forged = await follow(jar, server.url, page.url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form.toString() });
+    const forged = await follow(jar, server.url, page.url, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: form.toString(),
+    });
     expect(forged.response.status).toBe(403);
-    const crossSite = await follow(jar, server.url, page.url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://evil.example" }, body: form.toString() });
+    const crossSite = await follow(jar, server.url, page.url, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://evil.example" },
+      body: form.toString(),
+    });
     expect(crossSite.response.status).toBe(403);
   });
 });

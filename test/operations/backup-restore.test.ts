@@ -19,8 +19,14 @@ import { createFolder, createPage, share } from "../support/workspace-builders.t
 
 const embedded = process.env.WORKSPACE_TEST_STACK !== "production";
 const silent = createLogger("silent");
-const configFor = (dataDir: string) => loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", AUTH_SESSION_SECRET: TEST_SESSION_SECRET });
-const restoreCli = (dataDir: string, args: string[]) => runToExit("services/operations/restore.cli.ts", { DATA_DIR: dataDir, LOG_LEVEL: "silent", AUTH_SESSION_SECRET: TEST_SESSION_SECRET }, args);
+const configFor = (dataDir: string) =>
+  loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", AUTH_SESSION_SECRET: TEST_SESSION_SECRET });
+const restoreCli = (dataDir: string, args: string[]) =>
+  runToExit(
+    "services/operations/restore.cli.ts",
+    { DATA_DIR: dataDir, LOG_LEVEL: "silent", AUTH_SESSION_SECRET: TEST_SESSION_SECRET },
+    args,
+  );
 
 let scratch: { path: string; remove: () => Promise<void> };
 beforeAll(async () => {
@@ -58,14 +64,20 @@ describe.skipIf(!embedded)("backup and restore (embedded deployment; the split o
       const bob = await server.registered("bob", { name: "Bob Keeper" });
       const yselda = await server.registered("yselda", { email, name });
       const folder = await createFolder(yselda, { name: "Quorvellian archive" });
-      const herPage = await createPage(yselda, { title: "Blistermoot notes", markdown: "the Thrandlewick plan", parentId: folder });
+      const herPage = await createPage(yselda, {
+        title: "Blistermoot notes",
+        markdown: "the Thrandlewick plan",
+        parentId: folder,
+      });
       expect((await share(yselda, "page", herPage, bob.email, "view")).status).toBe(200);
       const bobsPage = await createPage(bob, { title: "Bob's own plan", markdown: "kept" });
       expect((await bob.get(`/pages/${herPage}`)).status).toBe(200);
 
       const manifest = await takeBackup({ dataDir: server.dataDir, to: backupDir });
       expect(manifest.eventStorePosition).toBeGreaterThan(0);
-      expect(manifest.files.map((file) => file.path)).toEqual(expect.arrayContaining(["events.sqlite", "keys.sqlite", "webhooks.sqlite"]));
+      expect(manifest.files.map((file) => file.path)).toEqual(
+        expect.arrayContaining(["events.sqlite", "keys.sqlite", "webhooks.sqlite"]),
+      );
       expect(manifest.files.map((file) => file.path)).not.toContain("erasure-kek");
       expect((await readManifest(backupDir)).files).toEqual(manifest.files);
 
@@ -73,12 +85,24 @@ describe.skipIf(!embedded)("backup and restore (embedded deployment; the split o
       expect(erased.status, erased.text).toBeLessThan(300);
 
       const kek = join(server.dataDir, "erasure-kek");
-      const withErasures = await restoreCli(restored, ["--from", backupDir, "--erasures-from", server.dataDir, "--kek-from", kek]);
+      const withErasures = await restoreCli(restored, [
+        "--from",
+        backupDir,
+        "--erasures-from",
+        server.dataDir,
+        "--kek-from",
+        kek,
+      ]);
       expect(withErasures.code, withErasures.stderr).toBe(0);
       expect(withErasures.stdout).toMatch(/applied \d+ erasures? recorded in/);
       expect(withErasures.stdout).toContain(`applied the erasure of user:${yselda.id}: account erased`);
       expect(filesHolding(restored, [email, name, ...herWords])).toEqual([]);
-      expect(await pageStatuses(restored, [{ user: bob, pageId: herPage }, { user: bob, pageId: bobsPage }])).toEqual([404, 200]);
+      expect(
+        await pageStatuses(restored, [
+          { user: bob, pageId: herPage },
+          { user: bob, pageId: bobsPage },
+        ]),
+      ).toEqual([404, 200]);
       expect(filesHolding(restored, [email, name, ...herWords])).toEqual([]);
 
       // Without the erasure record the restore says what it lacks; the same option completes it afterwards.
@@ -89,7 +113,12 @@ describe.skipIf(!embedded)("backup and restore (embedded deployment; the split o
       expect(filesHolding(restoredLater, [name]).length).toBeGreaterThan(0);
       const later = await restoreCli(restoredLater, ["--erasures-from", server.dataDir]);
       expect(later.code, later.stderr).toBe(0);
-      expect(await pageStatuses(restoredLater, [{ user: bob, pageId: herPage }, { user: bob, pageId: bobsPage }])).toEqual([404, 200]);
+      expect(
+        await pageStatuses(restoredLater, [
+          { user: bob, pageId: herPage },
+          { user: bob, pageId: bobsPage },
+        ]),
+      ).toEqual([404, 200]);
       expect(filesHolding(restoredLater, [email, name, ...herWords])).toEqual([]);
     } finally {
       await server.stop();
@@ -108,7 +137,8 @@ describe.skipIf(!embedded)("backup and restore (embedded deployment; the split o
         for (let i = 0; writing; i += 1) {
           const title = `${user.name} page ${i}`;
           const reply = await user.post("/pages", { title, markdown: `body ${i}`, parentId: null });
-          if (reply.status === 201) acknowledged.push({ pageId: String(reply.body.id), title, at: performance.now(), user });
+          if (reply.status === 201)
+            acknowledged.push({ pageId: String(reply.body.id), title, at: performance.now(), user });
         }
       };
       const running = writers.map((user) => write(user));
@@ -122,11 +152,21 @@ describe.skipIf(!embedded)("backup and restore (embedded deployment; the split o
       const before = acknowledged.filter((write) => write.at < began);
       expect(before.length).toBeGreaterThanOrEqual(30);
 
-      await restoreBackup({ from: backupDir, config: configFor(restored), kekFrom: join(server.dataDir, "erasure-kek"), erasuresFrom: null, logger: silent });
+      await restoreBackup({
+        from: backupDir,
+        config: configFor(restored),
+        kekFrom: join(server.dataDir, "erasure-kek"),
+        erasuresFrom: null,
+        logger: silent,
+      });
       const check = await TestServer.start({ dataDir: restored });
       try {
         for (const write of before) {
-          const session = await check.signIn(write.user.name, { id: write.user.id, email: write.user.email, name: write.user.name });
+          const session = await check.signIn(write.user.name, {
+            id: write.user.id,
+            email: write.user.email,
+            name: write.user.name,
+          });
           const page = await session.get(`/pages/${write.pageId}`);
           expect(page.status, write.title).toBe(200);
           expect(page.body.title).toBe(write.title);
@@ -154,19 +194,31 @@ describe.skipIf(!embedded)("backup and restore (embedded deployment; the split o
     const busy = join(scratch.path, "busy-target");
     await mkdir(busy);
     await writeFile(join(busy, "something"), "here");
-    await expect(restoreBackup({ from: backupDir, config: configFor(busy), kekFrom: kekFile, erasuresFrom: null, logger: silent })).rejects.toThrow(/is not empty: a restore goes into an empty directory only/);
+    await expect(
+      restoreBackup({ from: backupDir, config: configFor(busy), kekFrom: kekFile, erasuresFrom: null, logger: silent }),
+    ).rejects.toThrow(/is not empty: a restore goes into an empty directory only/);
     const cli = await restoreCli(busy, ["--from", backupDir, "--kek-from", kekFile]);
     expect(cli.code).toBe(1);
     expect(cli.stderr).toContain("is not empty");
 
     const empty = join(scratch.path, "no-kek-target");
-    await expect(restoreBackup({ from: backupDir, config: configFor(empty), kekFrom: null, erasuresFrom: null, logger: silent })).rejects.toThrow(/holds no key-encryption key/);
+    await expect(
+      restoreBackup({ from: backupDir, config: configFor(empty), kekFrom: null, erasuresFrom: null, logger: silent }),
+    ).rejects.toThrow(/holds no key-encryption key/);
 
     const events = join(backupDir, "events.sqlite");
     const bytes = await readFile(events);
     bytes[bytes.length - 1] = (bytes.at(-1) ?? 0) ^ 0xff;
     await writeFile(events, bytes);
-    await expect(restoreBackup({ from: backupDir, config: configFor(empty), kekFrom: kekFile, erasuresFrom: null, logger: silent })).rejects.toThrow(/the backup is damaged: events.sqlite does not match its checksum/);
+    await expect(
+      restoreBackup({
+        from: backupDir,
+        config: configFor(empty),
+        kekFrom: kekFile,
+        erasuresFrom: null,
+        logger: silent,
+      }),
+    ).rejects.toThrow(/the backup is damaged: events.sqlite does not match its checksum/);
     expect(existsSync(empty)).toBe(false);
   }, 60_000);
 });

@@ -70,7 +70,11 @@ async function createPages(count: number, markdown = ""): Promise<{ pages: PageI
     const pageId = pageIdSchema.parse(randomUUID());
     const context = { actorId: owner, correlationId: randomUUID(), now: new Date() };
     const data = { pageId, ownerId: owner, parentId: null, title: `Page ${index}`, icon: null, markdown };
-    const { position } = await stores.eventStore.append(`page-${pageId}`, toNewEvents([{ type: "PageCreated", data }], context), "no_stream");
+    const { position } = await stores.eventStore.append(
+      `page-${pageId}`,
+      toNewEvents([{ type: "PageCreated", data }], context),
+      "no_stream",
+    );
     pages.push(pageId);
     positions.push(position);
   }
@@ -86,7 +90,13 @@ describe("projection batches bounded in bytes", () => {
   it("projects large events live in batches of at most the configured bytes, a few events each", async () => {
     const { pages, positions } = await createPages(12, "x".repeat(2_000));
     const { store, committed } = refusingStore({ maxEvents: Number.POSITIVE_INFINITY, positions: new Set() });
-    projector = new Projector({ eventStore: stores.eventStore, store, logger: silent, batchSize: 500, batchBytes: 5_000 });
+    projector = new Projector({
+      eventStore: stores.eventStore,
+      store,
+      logger: silent,
+      batchSize: 500,
+      batchBytes: 5_000,
+    });
     await projector.start();
     await until(async () => (await stores.reader.checkpoint()) >= (positions.at(-1) ?? 0), "every page projected");
     expect(await allProjected(pages)).toBe(true);
@@ -109,7 +119,16 @@ describe("a batch the store refuses as too large", () => {
     const { pages, positions } = await createPages(20);
     const { store, committed } = refusingStore({ maxEvents: 3, positions: new Set() });
     const metrics = new PrometheusMetrics({ defaultMetrics: false });
-    projector = new Projector({ eventStore: stores.eventStore, store, logger: silent, metrics, batchSize: 500, retryDelayMs: 5, maxRetryDelayMs: 20, stallAfter: 1 });
+    projector = new Projector({
+      eventStore: stores.eventStore,
+      store,
+      logger: silent,
+      metrics,
+      batchSize: 500,
+      retryDelayMs: 5,
+      maxRetryDelayMs: 20,
+      stallAfter: 1,
+    });
     await projector.start();
     await until(async () => (await stores.reader.checkpoint()) >= (positions.at(-1) ?? 0), "every page projected");
     expect(await allProjected(pages)).toBe(true);
@@ -135,7 +154,16 @@ describe("a batch the store refuses as too large", () => {
     const { store } = refusingStore(refusals);
     const metrics = new PrometheusMetrics({ defaultMetrics: false });
     // stallAfter is far away: the stall below comes from the event refused alone, not from repeated failures.
-    projector = new Projector({ eventStore: stores.eventStore, store, logger: silent, metrics, batchSize: 500, retryDelayMs: 50, maxRetryDelayMs: 100, stallAfter: 1_000 });
+    projector = new Projector({
+      eventStore: stores.eventStore,
+      store,
+      logger: silent,
+      metrics,
+      batchSize: 500,
+      retryDelayMs: 50,
+      maxRetryDelayMs: 100,
+      stallAfter: 1_000,
+    });
     await projector.start();
     await until(async () => projector?.stall !== null, "the stall");
     expect(projector.stall?.position).toBe(poison - 1);

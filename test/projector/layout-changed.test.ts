@@ -29,13 +29,25 @@ async function createPage(title: string): Promise<{ pageId: PageId; position: nu
   const pageId = pageIdSchema.parse(randomUUID());
   const context = { actorId: owner, correlationId: randomUUID(), now: new Date() };
   const data = { pageId, ownerId: owner, parentId: null, title, icon: null, markdown: "" };
-  const { position } = await stores.eventStore.append(`page-${pageId}`, toNewEvents([{ type: "PageCreated", data }], context), "no_stream");
+  const { position } = await stores.eventStore.append(
+    `page-${pageId}`,
+    toNewEvents([{ type: "PageCreated", data }], context),
+    "no_stream",
+  );
   return { pageId, position };
 }
 
 it("stops and alerts when the read models turn out laid out by a newer release, writing nothing more", async () => {
   const metrics = new PrometheusMetrics({ defaultMetrics: false });
-  projector = new Projector({ eventStore: stores.eventStore, store: stores.projection, logger: pino({ level: "silent" }), metrics, retryDelayMs: 5, maxRetryDelayMs: 20, stallAfter: 1_000 });
+  projector = new Projector({
+    eventStore: stores.eventStore,
+    store: stores.projection,
+    logger: pino({ level: "silent" }),
+    metrics,
+    retryDelayMs: 5,
+    maxRetryDelayMs: 20,
+    stallAfter: 1_000,
+  });
   await projector.start();
   const first = await createPage("Before the upgrade");
   await until(async () => (await stores.reader.checkpoint()) >= first.position, "the first page");

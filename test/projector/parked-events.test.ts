@@ -64,15 +64,34 @@ function failingStore(failing: Set<string>): ProjectionStore<SqliteBatch> {
 const owner = userIdSchema.parse(randomUUID());
 const context = () => ({ actorId: owner, correlationId: randomUUID(), now: new Date() });
 const createPage = (pageId: PageId, title: string) =>
-  eventStore.append(`page-${pageId}`, toNewEvents([{ type: "PageCreated", data: { pageId, ownerId: owner, parentId: null, title, icon: null, markdown: "" } }], context()), "no_stream");
+  eventStore.append(
+    `page-${pageId}`,
+    toNewEvents(
+      [{ type: "PageCreated", data: { pageId, ownerId: owner, parentId: null, title, icon: null, markdown: "" } }],
+      context(),
+    ),
+    "no_stream",
+  );
 const renamePage = (pageId: PageId, title: string, previousTitle: string) =>
-  eventStore.append(`page-${pageId}`, toNewEvents([{ type: "PageRenamed", data: { pageId, title, previousTitle } }], context()), 0);
+  eventStore.append(
+    `page-${pageId}`,
+    toNewEvents([{ type: "PageRenamed", data: { pageId, title, previousTitle } }], context()),
+    0,
+  );
 
 it("parks the event for the failing projection only, parks its stream's later events behind it, goes on, says degraded, and applies them on retry", async () => {
   const failing = new Set<string>();
   const store = failingStore(failing);
   const metrics = new PrometheusMetrics({ defaultMetrics: false });
-  projector = new Projector({ eventStore, store, logger: silent, metrics, batchSize: 50, retryDelayMs: 5, maxRetryDelayMs: 20 });
+  projector = new Projector({
+    eventStore,
+    store,
+    logger: silent,
+    metrics,
+    batchSize: 50,
+    retryDelayMs: 5,
+    maxRetryDelayMs: 20,
+  });
   app = createApp({ logger: silent, bodyLimit: 1024 * 1024 });
   healthRoutes(app, { eventStore, readStore: reader, projector });
   const readyz = async () => {
@@ -139,11 +158,19 @@ it("skips a parked event only on the operator's word, then applies what waited b
   const [failed] = await projection.parked.list(null, { after: 0, limit: 10 });
   expect(failed?.cause).toBe("failed");
 
-  const outcome = await skipParked({ eventStore, store, logger: silent, eventId: failed?.eventId ?? "", projection: null });
+  const outcome = await skipParked({
+    eventStore,
+    store,
+    logger: silent,
+    eventId: failed?.eventId ?? "",
+    projection: null,
+  });
   expect(outcome.skipped.map((record) => record.type)).toEqual(["PageCreated"]);
   // The rename waited behind it, and is applied now (the pages read model has no such page: a no-op or a new failure).
   expect(outcome.applied.length + outcome.stillParked.length).toBe(1);
   const left = await projection.parked.list(null, { after: 0, limit: 10 });
   expect(left.every((record) => record.position === renamed.position && record.cause === "failed")).toBe(true);
-  expect((await skipParked({ eventStore, store, logger: silent, eventId: randomUUID(), projection: null })).skipped).toEqual([]);
+  expect(
+    (await skipParked({ eventStore, store, logger: silent, eventId: randomUUID(), projection: null })).skipped,
+  ).toEqual([]);
 });

@@ -54,11 +54,20 @@ describe("point-in-time replay and the audit trail", () => {
     pageId = String(created.body.id);
     await owner.patch(`/pages/${pageId}`, { title: "v2" });
     const etag = (await owner.get(`/pages/${pageId}/content`)).headers.get("etag") ?? "";
-    await owner.call("PUT", `/pages/${pageId}/content`, { json: { markdown: "second" }, headers: { "if-match": etag } });
+    await owner.call("PUT", `/pages/${pageId}/content`, {
+      json: { markdown: "second" },
+      headers: { "if-match": etag },
+    });
     await share(owner, "page", pageId, ann.email, "view");
     await owner.patch(`/pages/${pageId}`, { title: "v3" });
     items = await historyOf(owner, pageId);
-    expect(items.map((item) => item.type)).toEqual(["PageCreated", "PageRenamed", "PageContentReplaced", "AccessGranted", "PageRenamed"]);
+    expect(items.map((item) => item.type)).toEqual([
+      "PageCreated",
+      "PageRenamed",
+      "PageContentReplaced",
+      "AccessGranted",
+      "PageRenamed",
+    ]);
   });
 
   it("replays the state as of a position into a separate store, equal to the history's answer for it, with a progress bar", async () => {
@@ -76,7 +85,9 @@ describe("point-in-time replay and the audit trail", () => {
       expect(page?.page.title).toBe(asOf.body.title);
       expect(page?.page.title).toBe("v2");
       expect(content.text.endsWith(`---\n${page?.markdown ?? "?"}`)).toBe(true);
-      expect((await then.history.changesOf(pageId, everyChange)).map((change) => String(change.position))).toEqual(items.slice(0, 3).map((item) => item.position));
+      expect((await then.history.changesOf(pageId, everyChange)).map((change) => String(change.position))).toEqual(
+        items.slice(0, 3).map((item) => item.position),
+      );
       expect(await then.checkpoint()).toBe(Number(until));
     } finally {
       await then.close();
@@ -91,7 +102,9 @@ describe("point-in-time replay and the audit trail", () => {
     const then = new SqliteReadStore(out);
     try {
       expect((await then.history.changesOf(pageId, everyChange)).length).toBeGreaterThanOrEqual(4);
-      expect((await then.pages.get(pageId))?.title).toBe((await owner.get(`/pages/${pageId}?at=${encodeURIComponent(at)}`)).body.title);
+      expect((await then.pages.get(pageId))?.title).toBe(
+        (await owner.get(`/pages/${pageId}?at=${encodeURIComponent(at)}`)).body.title,
+      );
     } finally {
       await then.close();
     }
@@ -106,7 +119,8 @@ describe("point-in-time replay and the audit trail", () => {
     const lines = audit.stdout.trim().split("\n");
     expect(lines[0]).toBe(`entity ${pageId}: 5 events`);
     expect(lines.slice(1).map((line) => line.split("  ")[2])).toEqual(items.map((item) => item.type));
-    for (const line of lines.slice(1)) expect(line).toMatch(new RegExp(`by (Olive|ann) \\([0-9a-f-]{36}\\)  correlation \\S+`));
+    for (const line of lines.slice(1))
+      expect(line).toMatch(new RegExp(`by (Olive|ann) \\([0-9a-f-]{36}\\)  correlation \\S+`));
     expect(lines[2]).toContain('{"kind":"title","from":"v1","to":"v2"}');
     expect(audit.stdout).not.toContain("@example.com");
   });

@@ -44,7 +44,8 @@ function refusingStore(poisoned: PageId, refusing: { on: boolean }): ProjectionS
       if (property !== "create" || typeof value !== "function") return value;
       return (tx: SqliteBatch, record: { id: string }, ...rest: unknown[]) => {
         // A store fault (a unique index violated by data written by hand, a full disk): retried, never parked.
-        if (refusing.on && record.id === poisoned) throw new Database.SqliteError("this read model refuses the page", "SQLITE_CONSTRAINT_UNIQUE");
+        if (refusing.on && record.id === poisoned)
+          throw new Database.SqliteError("this read model refuses the page", "SQLITE_CONSTRAINT_UNIQUE");
         return Reflect.apply(value, target, [tx, record, ...rest]) as unknown;
       };
     },
@@ -64,14 +65,30 @@ it("reports a poison batch through /readyz and the metrics, keeps retrying, and 
   const owner = userIdSchema.parse(randomUUID());
   const context = { actorId: owner, correlationId: randomUUID(), now: new Date() };
   const createPage = async (pageId: PageId, title: string) =>
-    eventStore.append(`page-${pageId}`, toNewEvents([{ type: "PageCreated", data: { pageId, ownerId: owner, parentId: null, title, icon: null, markdown: "" } }], context), "no_stream");
+    eventStore.append(
+      `page-${pageId}`,
+      toNewEvents(
+        [{ type: "PageCreated", data: { pageId, ownerId: owner, parentId: null, title, icon: null, markdown: "" } }],
+        context,
+      ),
+      "no_stream",
+    );
   const healthy = pageIdSchema.parse(randomUUID());
   const poisoned = pageIdSchema.parse(randomUUID());
   const later = pageIdSchema.parse(randomUUID());
   const first = await createPage(healthy, "Before");
   const refusing = { on: true };
   const metrics = new PrometheusMetrics({ defaultMetrics: false });
-  projector = new Projector({ eventStore, store: refusingStore(poisoned, refusing), logger: pino({ level: "silent" }), metrics, batchSize: 1, retryDelayMs: 5, maxRetryDelayMs: 20, stallAfter: 3 });
+  projector = new Projector({
+    eventStore,
+    store: refusingStore(poisoned, refusing),
+    logger: pino({ level: "silent" }),
+    metrics,
+    batchSize: 1,
+    retryDelayMs: 5,
+    maxRetryDelayMs: 20,
+    stallAfter: 3,
+  });
   app = createApp({ logger: pino({ level: "silent" }), bodyLimit: 1024 * 1024 });
   healthRoutes(app, { eventStore, readStore: reader, projector });
   await projector.start();
@@ -81,12 +98,20 @@ it("reports a poison batch through /readyz and the metrics, keeps retrying, and 
 
   const readyz = async () => {
     const answer = await app?.inject({ method: "GET", url: "/readyz" });
-    return { status: answer?.statusCode, body: answer?.json<{ status: string; reason?: string; checkpoint: string }>() };
+    return {
+      status: answer?.statusCode,
+      body: answer?.json<{ status: string; reason?: string; checkpoint: string }>(),
+    };
   };
-  await until(async () => (await readyz()).status === 503 && (await readyz()).body?.status === "stalled", "the stall to show");
+  await until(
+    async () => (await readyz()).status === 503 && (await readyz()).body?.status === "stalled",
+    "the stall to show",
+  );
   const stalled = await readyz();
   expect(stalled.body?.checkpoint).toBe(String(first.position));
-  expect(stalled.body?.reason).toMatch(new RegExp(`the projection batch after position ${first.position} has failed \\d+ times`));
+  expect(stalled.body?.reason).toMatch(
+    new RegExp(`the projection batch after position ${first.position} has failed \\d+ times`),
+  );
   expect(stalled.body?.reason).not.toContain("refuses");
   const exposed = (await metrics.exposition()).body;
   expect(exposed).toMatch(/^projector_stalled 1$/m);

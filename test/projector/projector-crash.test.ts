@@ -65,16 +65,40 @@ describe("projector crash recovery", () => {
     const eventStore = new SqliteEventStore(join(dir.path, "events.sqlite"));
     const owner = userIdSchema.parse(randomUUID());
     const context = { actorId: owner, correlationId: randomUUID(), now: new Date() };
-    await eventStore.append(`user-${owner}`, toNewEvents([{ type: "UserRegistered", data: { userId: owner, email: "o@example.com", name: "O", image: null } }], context), "no_stream");
+    await eventStore.append(
+      `user-${owner}`,
+      toNewEvents(
+        [{ type: "UserRegistered", data: { userId: owner, email: "o@example.com", name: "O", image: null } }],
+        context,
+      ),
+      "no_stream",
+    );
     const folderId = folderIdSchema.parse(randomUUID());
-    await eventStore.append(`folder-${folderId}`, toNewEvents([{ type: "FolderCreated", data: { folderId, ownerId: owner, parentId: null, name: "F", icon: null } }], context), "no_stream");
+    await eventStore.append(
+      `folder-${folderId}`,
+      toNewEvents(
+        [{ type: "FolderCreated", data: { folderId, ownerId: owner, parentId: null, name: "F", icon: null } }],
+        context,
+      ),
+      "no_stream",
+    );
     for (let i = 0; i < 6_000; i += 1) {
       const pageId = pageIdSchema.parse(randomUUID());
       await eventStore.append(
         `page-${pageId}`,
         toNewEvents(
           [
-            { type: "PageCreated", data: { pageId, ownerId: owner, parentId: i % 2 ? folderId : null, title: `Page ${i}`, icon: null, markdown: `body ${i}` } },
+            {
+              type: "PageCreated",
+              data: {
+                pageId,
+                ownerId: owner,
+                parentId: i % 2 ? folderId : null,
+                title: `Page ${i}`,
+                icon: null,
+                markdown: `body ${i}`,
+              },
+            },
             { type: "PageRenamed", data: { pageId, title: `Renamed ${i}`, previousTitle: null } },
             { type: "PageContentReplaced", data: { pageId, markdown: `new body ${i}` } },
           ],

@@ -54,7 +54,11 @@ it("projects while the bus is down, then publishes what it missed, in order, wit
   const logger = pino({ level: "silent" });
   const bus = new FlakyBus(5);
   const received: BusMessage[] = [];
-  await bus.subscribe({ subjects: ["PageCreated"], group: "audit", handler: async (message) => void received.push(message) });
+  await bus.subscribe({
+    subjects: ["PageCreated"],
+    group: "audit",
+    handler: async (message) => void received.push(message),
+  });
   watcher = new CheckpointWatcher(reader);
   projector = new Projector({ eventStore, store: projection, logger, watcher, retryDelayMs: 20 });
   await projector.start();
@@ -67,7 +71,22 @@ it("projects while the bus is down, then publishes what it missed, in order, wit
     last = (
       await eventStore.append(
         `page-${pageId}`,
-        toNewEvents([{ type: "PageCreated", data: { pageId, ownerId: owner, parentId: null, title: "Secret title", icon: null, markdown: "secret body" } }], context),
+        toNewEvents(
+          [
+            {
+              type: "PageCreated",
+              data: {
+                pageId,
+                ownerId: owner,
+                parentId: null,
+                title: "Secret title",
+                icon: null,
+                markdown: "secret body",
+              },
+            },
+          ],
+          context,
+        ),
         "no_stream",
       )
     ).position;

@@ -24,8 +24,21 @@ beforeAll(async () => {
   eventStore = new SqliteEventStore(join(dir.path, "events.sqlite"), { pollMs: 50 });
   for (let index = 0; index < PAGES; index++) {
     const pageId = pageIdSchema.parse(randomUUID());
-    const data = { pageId, ownerId, parentId: null, title: `Large ${index}`, icon: null, markdown: `${index} `.padEnd(LARGE, "x") };
-    const metadata = { actorId: ownerId, correlationId: randomUUID(), causationId: null, occurredAt: new Date().toISOString(), schemaVersion: schemaVersionOf("PageCreated") };
+    const data = {
+      pageId,
+      ownerId,
+      parentId: null,
+      title: `Large ${index}`,
+      icon: null,
+      markdown: `${index} `.padEnd(LARGE, "x"),
+    };
+    const metadata = {
+      actorId: ownerId,
+      correlationId: randomUUID(),
+      causationId: null,
+      occurredAt: new Date().toISOString(),
+      schemaVersion: schemaVersionOf("PageCreated"),
+    };
     await eventStore.append(`page-${pageId}`, [{ id: randomUUID(), type: "PageCreated", data, metadata }], "no_stream");
   }
 });
@@ -37,7 +50,7 @@ afterAll(async () => {
 
 it("reads the log in batches that stop at the byte bound, and every event once, in order", async () => {
   const batches: number[][] = [];
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const batch = await readAllBounded(eventStore, after, { maxEvents: 1_000, maxBytes: 1_000_000 });
     const last = batch.at(-1);
     if (!last) break;

@@ -16,10 +16,21 @@ const pageId = pageIdSchema.parse(randomUUID());
 let log: ProjectedLog;
 
 beforeAll(async () => {
-  log = await projectedLog(`page-${pageId}`, ownerId, [
-    { type: "PageCreated", data: { pageId, ownerId, parentId: null, title: "Busy", icon: null, markdown: "revision 0" } },
-    ...Array.from({ length: REVISIONS }, (_, i): DomainEvent => ({ type: "PageContentReplaced", data: { pageId, markdown: `revision ${i + 1}` } })),
-  ], 500);
+  log = await projectedLog(
+    `page-${pageId}`,
+    ownerId,
+    [
+      {
+        type: "PageCreated",
+        data: { pageId, ownerId, parentId: null, title: "Busy", icon: null, markdown: "revision 0" },
+      },
+      ...Array.from({ length: REVISIONS }, (_, i): DomainEvent => ({
+        type: "PageContentReplaced",
+        data: { pageId, markdown: `revision ${i + 1}` },
+      })),
+    ],
+    500,
+  );
 });
 
 afterAll(() => log.stores.close());
@@ -43,9 +54,22 @@ function watched(views: ReadModels): { views: ReadModels; reads: Array<{ limit: 
 it("catches a feed up from position 0 in bounded batches, with a turn of the event loop between them", async () => {
   const { views, reads } = watched(log.stores.reader);
   const head = REVISIONS + 1;
-  const hub = new ChangeFeedHub(views, { current: async () => head, waitFor: (_position, ms) => new Promise((resolve) => setTimeout(() => resolve(false), Math.min(ms, 20))) }, { maxPerUser: 1, clock: () => new Date() });
+  const hub = new ChangeFeedHub(
+    views,
+    {
+      current: async () => head,
+      waitFor: (_position, ms) => new Promise((resolve) => setTimeout(() => resolve(false), Math.min(ms, 20))),
+    },
+    { maxPerUser: 1, clock: () => new Date() },
+  );
   const delivered: DescribedEntry[] = [];
-  const feed: Feed = { userId: ownerId, credential: { tokenId: null, expiresAt: null }, cursor: 0, deliver: (entries) => delivered.push(...entries), end: () => undefined };
+  const feed: Feed = {
+    userId: ownerId,
+    credential: { tokenId: null, expiresAt: null },
+    cursor: 0,
+    deliver: (entries) => delivered.push(...entries),
+    end: () => undefined,
+  };
   hub.admit(feed);
   await hub.start(feed);
   hub.close(feed);

@@ -4,7 +4,13 @@ import { describe, expect, it } from "vitest";
 import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
 
 function countingCheckpoint(value: () => number) {
-  const store = { reads: 0, async checkpoint() { store.reads += 1; return value(); } };
+  const store = {
+    reads: 0,
+    async checkpoint() {
+      store.reads += 1;
+      return value();
+    },
+  };
   return store;
 }
 

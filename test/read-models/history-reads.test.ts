@@ -14,7 +14,10 @@ import { projectedLog, type ProjectedLog } from "../support/projected-log.ts";
 const REVISIONS = 40;
 const ownerId = userIdSchema.parse(randomUUID());
 const pageId = pageIdSchema.parse(randomUUID());
-const lines = (revision: number) => Array.from({ length: 200 }, (_, i) => (i % 10 === revision % 10 ? `line ${i} of revision ${revision}` : `line ${i}`)).join("\n");
+const lines = (revision: number) =>
+  Array.from({ length: 200 }, (_, i) =>
+    i % 10 === revision % 10 ? `line ${i} of revision ${revision}` : `line ${i}`,
+  ).join("\n");
 
 let log: ProjectedLog;
 let reader: ReadModels;
@@ -59,10 +62,18 @@ const refusal = async (work: Promise<unknown>): Promise<unknown> => {
 
 beforeAll(async () => {
   // Projected in several batches, so summaries are computed against folds both held in a batch and stored before it.
-  log = await projectedLog(`page-${pageId}`, ownerId, [
-    { type: "PageCreated", data: { pageId, ownerId, parentId: null, title: "Long", icon: null, markdown: lines(0) } },
-    ...Array.from({ length: REVISIONS }, (_, i): DomainEvent => ({ type: "PageContentReplaced", data: { pageId, markdown: lines(i + 1) } })),
-  ], 7);
+  log = await projectedLog(
+    `page-${pageId}`,
+    ownerId,
+    [
+      { type: "PageCreated", data: { pageId, ownerId, parentId: null, title: "Long", icon: null, markdown: lines(0) } },
+      ...Array.from({ length: REVISIONS }, (_, i): DomainEvent => ({
+        type: "PageContentReplaced",
+        data: { pageId, markdown: lines(i + 1) },
+      })),
+    ],
+    7,
+  );
   reader = log.stores.reader;
 });
 
@@ -72,7 +83,15 @@ describe("reading a page's history", () => {
   it("reads one row for limit=1 and gets the change's summary as computed when it was projected", async () => {
     const { views, rows } = counted(reader);
     const newest = await pageHistoryFor(views, principal(ownerId), pageId, { order: "desc", from: null, limit: 1 });
-    expect(newest.data.map((item) => item.changes)).toEqual([{ kind: "content", sizeBefore: lines(REVISIONS - 1).length, sizeAfter: lines(REVISIONS).length, linesAdded: 40, linesRemoved: 40 }]);
+    expect(newest.data.map((item) => item.changes)).toEqual([
+      {
+        kind: "content",
+        sizeBefore: lines(REVISIONS - 1).length,
+        sizeAfter: lines(REVISIONS).length,
+        linesAdded: 40,
+        linesRemoved: 40,
+      },
+    ]);
     expect(rows()).toBeLessThanOrEqual(2);
     expect(newest.next).toBe(REVISIONS + 1);
   });
@@ -81,9 +100,19 @@ describe("reading a page's history", () => {
     const { views, rows } = counted(reader);
     const first = await pageHistoryFor(views, principal(ownerId), pageId, { order: "asc", from: null, limit: 2 });
     expect(first.data.map((item) => item.changes.kind)).toEqual(["created", "content"]);
-    const second = await pageHistoryFor(views, principal(ownerId), pageId, { order: "asc", from: first.next, limit: 2 });
+    const second = await pageHistoryFor(views, principal(ownerId), pageId, {
+      order: "asc",
+      from: first.next,
+      limit: 2,
+    });
     expect(second.data.map((item) => item.entry.position)).toEqual([3, 4]);
-    expect(second.data[0]?.changes).toEqual({ kind: "content", sizeBefore: lines(1).length, sizeAfter: lines(2).length, linesAdded: 40, linesRemoved: 40 });
+    expect(second.data[0]?.changes).toEqual({
+      kind: "content",
+      sizeBefore: lines(1).length,
+      sizeAfter: lines(2).length,
+      linesAdded: 40,
+      linesRemoved: 40,
+    });
     expect(rows()).toBeLessThanOrEqual(6);
   });
 
@@ -91,7 +120,9 @@ describe("reading a page's history", () => {
     const { views, rows } = counted(reader);
     const stranger = principal(randomUUID());
     const existing = await refusal(pageHistoryFor(views, stranger, pageId, { order: "desc", from: null, limit: 50 }));
-    const missing = await refusal(pageHistoryFor(views, stranger, randomUUID(), { order: "desc", from: null, limit: 50 }));
+    const missing = await refusal(
+      pageHistoryFor(views, stranger, randomUUID(), { order: "desc", from: null, limit: 50 }),
+    );
     expect(existing).toEqual({ code: "not_found", message: "page not found" });
     expect(missing).toEqual(existing);
     expect(rows()).toBe(0);
@@ -103,6 +134,12 @@ describe("reading a page's history", () => {
     await log.projector.applyBatch(log.recorded.slice(7, 14));
     const after = await pageHistoryFor(reader, principal(ownerId), pageId, query);
     expect(after.data.map((item) => item.changes)).toEqual(before.data.map((item) => item.changes));
-    expect(after.data[0]?.changes).toEqual({ kind: "content", sizeBefore: lines(6).length, sizeAfter: lines(7).length, linesAdded: 40, linesRemoved: 40 });
+    expect(after.data[0]?.changes).toEqual({
+      kind: "content",
+      sizeBefore: lines(6).length,
+      sizeAfter: lines(7).length,
+      linesAdded: 40,
+      linesRemoved: 40,
+    });
   });
 });

@@ -51,12 +51,28 @@ describe("merging the search index when the projector is idle", () => {
     for (let batch = 0; batch < 20; batch += 1) {
       position += 1;
       const page: PageRecord = {
-        id: randomUUID(), ownerId: owner, parentId: null, title: `Note ${batch}`, icon: null, ancestorIds: [], folderPath: "",
-        createdAt: new Date(0).toISOString(), updatedAt: new Date(0).toISOString(), updatedPosition: position, revision: 0,
+        id: randomUUID(),
+        ownerId: owner,
+        parentId: null,
+        title: `Note ${batch}`,
+        icon: null,
+        ancestorIds: [],
+        folderPath: "",
+        createdAt: new Date(0).toISOString(),
+        updatedAt: new Date(0).toISOString(),
+        updatedPosition: position,
+        revision: 0,
       };
-      await projection.applyBatch(position, (tx) => projection.writers.pages.create(tx, page, `zeppelin rollout number ${batch}`));
+      await projection.applyBatch(position, (tx) =>
+        projection.writers.pages.create(tx, page, `zeppelin rollout number ${batch}`),
+      );
     }
-    const query = { terms: parseSearch("zeppelin"), visibleTo: { ownerIds: [owner], pageIds: [], folderIds: [] }, offset: 0, limit: 50 };
+    const query = {
+      terms: parseSearch("zeppelin"),
+      visibleTo: { ownerIds: [owner], pageIds: [], folderIds: [] },
+      offset: 0,
+      limit: 50,
+    };
     const before = (await reader.pages.search(query)).map((hit) => hit.page.id).sort();
     expect(before).toHaveLength(20);
 

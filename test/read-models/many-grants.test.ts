@@ -25,17 +25,33 @@ describe("lists for a caller with hundreds of grants", () => {
   it("returns the same pages whether the sources are read in one statement or one by one", async () => {
     const owner = randomUUID();
     const pages: PageRecord[] = Array.from({ length: 5 }, (_, i) => ({
-      id: randomUUID(), ownerId: owner, parentId: null, title: `p${i}`, icon: null, ancestorIds: [], folderPath: "",
-      createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z", updatedPosition: i + 1, revision: 0,
+      id: randomUUID(),
+      ownerId: owner,
+      parentId: null,
+      title: `p${i}`,
+      icon: null,
+      ancestorIds: [],
+      folderPath: "",
+      createdAt: "2026-01-01T00:00:00.000Z",
+      updatedAt: "2026-01-01T00:00:00.000Z",
+      updatedPosition: i + 1,
+      revision: 0,
     }));
     await projection.applyBatch(5, async (tx) => {
       for (const page of pages) await projection.writers.pages.create(tx, page, "");
     });
     const expected = pages.map((p) => p.id).reverse();
     for (const grants of [10, 450]) {
-      const visibleTo = { ownerIds: [owner], pageIds: [], folderIds: Array.from({ length: grants }, () => randomUUID()) };
+      const visibleTo = {
+        ownerIds: [owner],
+        pageIds: [],
+        folderIds: Array.from({ length: grants }, () => randomUUID()),
+      };
       const rows = await store.pages.list({ visibleTo, before: null, limit: 3, parentId: null });
-      expect(rows.map((r) => r.id), `${grants} grants`).toEqual(expected.slice(0, 4));
+      expect(
+        rows.map((r) => r.id),
+        `${grants} grants`,
+      ).toEqual(expected.slice(0, 4));
     }
   });
 });

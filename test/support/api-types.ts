@@ -13,8 +13,10 @@ export async function generateApiTypes(document: string): Promise<string> {
       const blob = ts.factory.createTypeReferenceNode("Blob");
       if (schema.format === "binary") return blob;
       // An answer of bytes: a Blob; a file answered as it is (any type) is text when its type is text/*.
-      const media = "contentMediaType" in schema && typeof schema.contentMediaType === "string" ? schema.contentMediaType : null;
-      if (media === "*/*") return ts.factory.createUnionTypeNode([blob, ts.factory.createKeywordTypeNode(ts.SyntaxKind.StringKeyword)]);
+      const media =
+        "contentMediaType" in schema && typeof schema.contentMediaType === "string" ? schema.contentMediaType : null;
+      if (media === "*/*")
+        return ts.factory.createUnionTypeNode([blob, ts.factory.createKeywordTypeNode(ts.SyntaxKind.StringKeyword)]);
       return media !== null && !media.startsWith("text/") ? blob : undefined;
     },
   });

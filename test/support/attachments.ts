@@ -6,15 +6,31 @@ import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import type { Client, Reply } from "./server.ts";
 
-export function attachmentForm(file: { bytes: Uint8Array; name?: string; type?: string } | null, name?: string): FormData {
+export function attachmentForm(
+  file: { bytes: Uint8Array; name?: string; type?: string } | null,
+  name?: string,
+): FormData {
   const form = new FormData();
   if (name !== undefined) form.append("name", name);
-  if (file) form.append("file", new Blob([Uint8Array.from(file.bytes)], { type: file.type ?? "application/octet-stream" }), file.name ?? "upload.bin");
+  if (file)
+    form.append(
+      "file",
+      new Blob([Uint8Array.from(file.bytes)], { type: file.type ?? "application/octet-stream" }),
+      file.name ?? "upload.bin",
+    );
   return form;
 }
 
-export function attach(client: Client, pageId: string, file: { bytes: Uint8Array; name?: string; type?: string }, options: { name?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
-  return client.call("POST", `/pages/${pageId}/attachments`, { body: attachmentForm(file, options.name), headers: options.headers ?? {} });
+export function attach(
+  client: Client,
+  pageId: string,
+  file: { bytes: Uint8Array; name?: string; type?: string },
+  options: { name?: string; headers?: Record<string, string> } = {},
+): Promise<Reply> {
+  return client.call("POST", `/pages/${pageId}/attachments`, {
+    body: attachmentForm(file, options.name),
+    headers: options.headers ?? {},
+  });
 }
 
 export function authHeaders(client: Client): Record<string, string> {
@@ -41,7 +57,13 @@ export function streamedAttachment(
   client: Client,
   pageId: string,
   options: { blocks: number; blockSize?: number; name: string; stopAfter?: number; headers?: Record<string, string> },
-): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined>; sentBlocks: number; bodyEnded: boolean }> {
+): Promise<{
+  status: number;
+  body: string;
+  headers: Record<string, string | string[] | undefined>;
+  sentBlocks: number;
+  bodyEnded: boolean;
+}> {
   const { port, hostname } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     let sentBlocks = 0;
@@ -51,7 +73,11 @@ export function streamedAttachment(
       port,
       method: "POST",
       path: `/api/v1/pages/${pageId}/attachments`,
-      headers: { ...authHeaders(client), ...options.headers, "content-type": `multipart/form-data; boundary=${ATTACHMENT_BOUNDARY}` },
+      headers: {
+        ...authHeaders(client),
+        ...options.headers,
+        "content-type": `multipart/form-data; boundary=${ATTACHMENT_BOUNDARY}`,
+      },
     });
     sent.on("response", (response) => {
       let body = "";
@@ -65,7 +91,9 @@ export function streamedAttachment(
       // A server that refused the body may close while we write: the answer, if any, is what counts.
       if (!sent.destroyed) reject(error);
     });
-    sent.write(`--${ATTACHMENT_BOUNDARY}\r\ncontent-disposition: form-data; name="file"; filename="${options.name}"\r\ncontent-type: application/octet-stream\r\n\r\n`);
+    sent.write(
+      `--${ATTACHMENT_BOUNDARY}\r\ncontent-disposition: form-data; name="file"; filename="${options.name}"\r\ncontent-type: application/octet-stream\r\n\r\n`,
+    );
     const writeNext = (): void => {
       if (options.stopAfter !== undefined && sentBlocks >= options.stopAfter) return;
       if (sentBlocks === options.blocks) {
@@ -91,4 +119,3 @@ export async function attachmentBlobs(dataDir: string): Promise<string[]> {
   const names = [...(await readdir(blobs)), ...(await readdir(join(blobs, ".partial")))];
   return names.filter((name) => name.endsWith(".attachment") || name.includes(".attachment."));
 }
-

@@ -17,20 +17,34 @@ export function threadOf(reply: Reply): ThreadResource {
   return reply.body.thread as ThreadResource;
 }
 
-export async function openThread(user: Client, pageId: string, body = "first comment", anchorSent: unknown = anchor): Promise<ThreadResource> {
+export async function openThread(
+  user: Client,
+  pageId: string,
+  body = "first comment",
+  anchorSent: unknown = anchor,
+): Promise<ThreadResource> {
   const reply = await user.post(`/pages/${pageId}/comments`, { body, anchor: anchorSent });
   expect(reply.status, reply.text).toBe(201);
   return threadOf(reply);
 }
 
-export async function listThreads(user: Client, pageId: string, query = ""): Promise<{ data: ThreadResource[]; nextCursor: string | null }> {
+export async function listThreads(
+  user: Client,
+  pageId: string,
+  query = "",
+): Promise<{ data: ThreadResource[]; nextCursor: string | null }> {
   const reply = await user.get(`/pages/${pageId}/comments${query}`);
   expect(reply.status, reply.text).toBe(200);
   return reply.body as unknown as { data: ThreadResource[]; nextCursor: string | null };
 }
 
 /** Every thread id of a listing, following nextCursor to the end with `limit` threads a request. */
-export async function walkThreads(user: Client, pageId: string, status: string | null, limit: number): Promise<string[]> {
+export async function walkThreads(
+  user: Client,
+  pageId: string,
+  status: string | null,
+  limit: number,
+): Promise<string[]> {
   const ids: string[] = [];
   let cursor: string | null = null;
   do {
@@ -46,7 +60,12 @@ export async function walkThreads(user: Client, pageId: string, status: string |
 }
 
 /** Gives `user` a permission on `owner`'s page through the sharing route. */
-export async function grantOnPage(owner: TestUser, user: TestUser, pageId: string, permission: "view" | "comment"): Promise<void> {
+export async function grantOnPage(
+  owner: TestUser,
+  user: TestUser,
+  pageId: string,
+  permission: "view" | "comment",
+): Promise<void> {
   expect((await user.get("/me")).status).toBe(200);
   const reply = await owner.post(`/shares/entity/page/${pageId}/grants`, { email: user.email, permission });
   expect(reply.status).toBe(200);

@@ -32,14 +32,25 @@ export interface Gateway {
   stop(): Promise<void>;
 }
 
-async function running(child: ChildProcess, url: string, output: () => string, stop: () => Promise<void>): Promise<Gateway> {
+async function running(
+  child: ChildProcess,
+  url: string,
+  output: () => string,
+  stop: () => Promise<void>,
+): Promise<Gateway> {
   const deadline = Date.now() + 10_000;
   for (;;) {
     if (child.exitCode !== null) {
       await stop();
       throw new Error(`nginx exited: ${output()}`);
     }
-    if (await fetch(`${url}/internal/`).then(() => true, () => false)) break;
+    if (
+      await fetch(`${url}/internal/`).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`nginx did not start: ${output()}`);
@@ -65,7 +76,12 @@ export async function startGateway(options: { commandApi: string; queryApis: rea
   const dir = await tempDir();
   const port = await freePort();
   const hostOf = (url: string) => new URL(url).host;
-  const config = await gatewayConfig({ port, commandApi: hostOf(options.commandApi), queryApis: options.queryApis.map(hostOf), runDir: dir.path });
+  const config = await gatewayConfig({
+    port,
+    commandApi: hostOf(options.commandApi),
+    queryApis: options.queryApis.map(hostOf),
+    runDir: dir.path,
+  });
   const file = join(dir.path, "nginx.conf");
   await writeFile(file, config);
   const child = spawn(NGINX, ["-c", file, "-p", dir.path, "-e", "stderr"], { stdio: ["ignore", "ignore", "pipe"] });
@@ -91,17 +107,31 @@ export async function containerGatewayRun(env: Record<string, string>): Promise<
   const dir = await tempDir();
   // nginx started as root runs its workers as another user, who must reach NGINX_RUN_DIR inside this directory.
   await chmod(dir.path, 0o711);
-  const bin = await imageBin(dir.path, { envsubst: toolPath("envsubst"), nginx: NGINX.startsWith("/") ? NGINX : toolPath(NGINX) });
+  const bin = await imageBin(dir.path, {
+    envsubst: toolPath("envsubst"),
+    nginx: NGINX.startsWith("/") ? NGINX : toolPath(NGINX),
+  });
   const port = await freePort();
   return {
     bin,
     dir,
-    env: { PATH: bin, GATEWAY_ADDRESS: "127.0.0.1", GATEWAY_PORT: String(port), GATEWAY_TEMPLATE, NGINX_RUN_DIR: join(dir.path, "run"), ...env },
+    env: {
+      PATH: bin,
+      GATEWAY_ADDRESS: "127.0.0.1",
+      GATEWAY_PORT: String(port),
+      GATEWAY_TEMPLATE,
+      NGINX_RUN_DIR: join(dir.path, "run"),
+      ...env,
+    },
   };
 }
 
 /** Runs the script to its end with extra nginx arguments (e.g. `-t`): its exit code and output. */
-export function runGatewayScript(shell: ImageShell, run: ContainerGatewayRun, nginxArgs: readonly string[]): Promise<{ status: number | null; output: string }> {
+export function runGatewayScript(
+  shell: ImageShell,
+  run: ContainerGatewayRun,
+  nginxArgs: readonly string[],
+): Promise<{ status: number | null; output: string }> {
   return runToEnd(toolPath(shell.command), [...shell.args, GATEWAY_SCRIPT, ...nginxArgs], run.env);
 }
 
@@ -109,9 +139,21 @@ export function runGatewayScript(shell: ImageShell, run: ContainerGatewayRun, ng
  * The gateway container on this machine: deploy/docker/gateway.sh under `shell`, in front of services named
  * `commandApi` and `queryApi` (name:port) that the DNS server at `resolver` answers for, as compose's does.
  */
-export async function startContainerGateway(options: { shell: ImageShell; commandApi: string; queryApi: string; resolver: string }): Promise<Gateway> {
-  const run = await containerGatewayRun({ COMMAND_API: options.commandApi, QUERY_API: options.queryApi, DNS_RESOLVER: options.resolver });
-  const child = spawn(toolPath(options.shell.command), [...options.shell.args, GATEWAY_SCRIPT, "-e", "stderr"], { env: run.env, stdio: ["ignore", "pipe", "pipe"] });
+export async function startContainerGateway(options: {
+  shell: ImageShell;
+  commandApi: string;
+  queryApi: string;
+  resolver: string;
+}): Promise<Gateway> {
+  const run = await containerGatewayRun({
+    COMMAND_API: options.commandApi,
+    QUERY_API: options.queryApi,
+    DNS_RESOLVER: options.resolver,
+  });
+  const child = spawn(toolPath(options.shell.command), [...options.shell.args, GATEWAY_SCRIPT, "-e", "stderr"], {
+    env: run.env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -62,7 +62,12 @@ export function toolPath(name: string): string {
  * Runs a command to its end without blocking this process (a DNS server or service the command reaches may run
  * in it): its exit code (null when killed at the timeout) and its output.
  */
-export async function runToEnd(command: string, args: readonly string[], env: Readonly<Record<string, string>>, timeoutMs = 20_000): Promise<{ status: number | null; output: string }> {
+export async function runToEnd(
+  command: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+  timeoutMs = 20_000,
+): Promise<{ status: number | null; output: string }> {
   const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"], timeout: timeoutMs });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));

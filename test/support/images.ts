@@ -7,7 +7,9 @@ export type ImageKind = "jpeg" | "png" | "gif" | "webp";
 
 /** A noisy picture (so it does not compress to nothing) encoded as `kind`. */
 export function makeImage(kind: ImageKind, width = 64, height = 48): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: "black", noise: { type: "gaussian", mean: 128, sigma: 40 } } })
+  return sharp({
+    create: { width, height, channels: 3, background: "black", noise: { type: "gaussian", mean: 128, sigma: 40 } },
+  })
     .toFormat(kind)
     .toBuffer();
 }
@@ -54,11 +56,21 @@ export interface UploadParts {
 export function uploadForm(parts: UploadParts): FormData {
   const form = new FormData();
   if (parts.alt !== undefined) form.append("alt", parts.alt);
-  if (parts.file) form.append("file", new Blob([Uint8Array.from(parts.file.bytes)], { type: parts.file.type ?? "application/octet-stream" }), parts.file.name ?? "upload.bin");
+  if (parts.file)
+    form.append(
+      "file",
+      new Blob([Uint8Array.from(parts.file.bytes)], { type: parts.file.type ?? "application/octet-stream" }),
+      parts.file.name ?? "upload.bin",
+    );
   return form;
 }
 
-export function upload(client: Client, pageId: string, parts: UploadParts, headers: Record<string, string> = {}): Promise<Reply> {
+export function upload(
+  client: Client,
+  pageId: string,
+  parts: UploadParts,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
   return client.call("POST", `/pages/${pageId}/images`, { body: uploadForm(parts), headers });
 }
 
@@ -88,7 +100,15 @@ function gifFrameData(gif: Buffer): Array<{ start: number; end: number }> {
 /** An animated GIF of three noisy frames whose last frame's data is damaged (its sub-block lengths kept). */
 export async function gifWithCorruptLastFrame(): Promise<Buffer> {
   const frame = (red: number) =>
-    sharp({ create: { width: 32, height: 32, channels: 3, background: { r: red, g: 255 - red, b: 90 }, noise: { type: "gaussian", mean: 128, sigma: 50 } } })
+    sharp({
+      create: {
+        width: 32,
+        height: 32,
+        channels: 3,
+        background: { r: red, g: 255 - red, b: 90 },
+        noise: { type: "gaussian", mean: 128, sigma: 50 },
+      },
+    })
       .png()
       .toBuffer();
   const gif = await sharp(await Promise.all([10, 120, 240].map(frame)), { join: { animated: true } })
@@ -107,7 +127,9 @@ export async function gifWithCorruptLastFrame(): Promise<Buffer> {
 
 /** The most pixels an upload may carry in a small file: 10000×9999 RGBA of one colour, about 400 KB as PNG. */
 export function worstCasePng(): Promise<Buffer> {
-  return sharp({ create: { width: 10_000, height: 9_999, channels: 4, background: { r: 10, g: 20, b: 30, alpha: 0.5 } } })
+  return sharp({
+    create: { width: 10_000, height: 9_999, channels: 4, background: { r: 10, g: 20, b: 30, alpha: 0.5 } },
+  })
     .png({ compressionLevel: 9 })
     .toBuffer();
 }

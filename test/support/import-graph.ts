@@ -75,7 +75,8 @@ export function importChains(
         cameFrom.set(next, file);
         if (rule.to(next)) {
           const chain = [next];
-          for (let step = cameFrom.get(next); step !== null && step !== undefined; step = cameFrom.get(step)) chain.unshift(step);
+          for (let step = cameFrom.get(next); step !== null && step !== undefined; step = cameFrom.get(step))
+            chain.unshift(step);
           chains.push(chain.join(" -> "));
         } else if (rule.through?.(next) ?? true) {
           queue.push(next);

@@ -35,7 +35,11 @@ export async function scrape(baseUrl: string): Promise<Scrape> {
 }
 
 /** Scrapes until `accept` holds, or fails after five seconds. */
-export async function scrapeUntil(baseUrl: string, accept: (metrics: Scrape) => boolean, what: string): Promise<Scrape> {
+export async function scrapeUntil(
+  baseUrl: string,
+  accept: (metrics: Scrape) => boolean,
+  what: string,
+): Promise<Scrape> {
   const deadline = Date.now() + 5_000;
   for (;;) {
     const metrics = await scrape(baseUrl);

@@ -5,7 +5,9 @@ const message = (...lines: string[]) => lines.join("\r\n");
 
 describe("reading a received message", () => {
   it("decodes Q and B encoded words, dropping the space between adjacent ones", () => {
-    expect(decodeHeaderValue("=?UTF-8?Q?Hi_Bcc=3A_victim=40example=2Ecom_=C3=BCn?= =?UTF-8?Q?=C3=AF?=")).toBe("Hi Bcc: victim@example.com ünï");
+    expect(decodeHeaderValue("=?UTF-8?Q?Hi_Bcc=3A_victim=40example=2Ecom_=C3=BCn?= =?UTF-8?Q?=C3=AF?=")).toBe(
+      "Hi Bcc: victim@example.com ünï",
+    );
     expect(decodeHeaderValue("=?utf-8?B?w7xu?= =?utf-8?B?w68=?= and plain")).toBe("ünï and plain");
   });
 
@@ -38,7 +40,9 @@ describe("reading a received message", () => {
   });
 
   it("decodes a base64 body and leaves an 8bit one as it came", () => {
-    const base64 = parseMimeMessage(message("Content-Transfer-Encoding: base64", "", Buffer.from("Zwei\r\nZeilen — ü").toString("base64"), ""));
+    const base64 = parseMimeMessage(
+      message("Content-Transfer-Encoding: base64", "", Buffer.from("Zwei\r\nZeilen — ü").toString("base64"), ""),
+    );
     expect(base64.text).toBe("Zwei\nZeilen — ü");
     const eightBit = parseMimeMessage(message("Content-Transfer-Encoding: 8bit", "", "ü\r\nx", ""));
     expect(eightBit.text).toBe("ü\nx");
@@ -67,6 +71,8 @@ describe("reading a received message", () => {
   });
 
   it("refuses other multipart messages rather than misreading them", () => {
-    expect(() => parseMimeMessage(message('Content-Type: multipart/mixed; boundary="b"', "", "--b", ""))).toThrow(/multipart/);
+    expect(() => parseMimeMessage(message('Content-Type: multipart/mixed; boundary="b"', "", "--b", ""))).toThrow(
+      /multipart/,
+    );
   });
 });

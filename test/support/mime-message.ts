@@ -81,14 +81,24 @@ export function parseMimeMessage(raw: string): MimeMessage {
   if (/^multipart\/alternative/i.test(contentType)) {
     const boundary = /boundary="?([^";]+)"?/i.exec(contentType)?.[1];
     if (!boundary) throw new Error("a multipart message without a boundary");
-    const parts = partsOf(body, boundary).map((part) => ({ part, type: /^content-type:\s*([^;\r\n]+)/im.exec(part)?.[1]?.toLowerCase() ?? "text/plain" }));
+    const parts = partsOf(body, boundary).map((part) => ({
+      part,
+      type: /^content-type:\s*([^;\r\n]+)/im.exec(part)?.[1]?.toLowerCase() ?? "text/plain",
+    }));
     const plain = parts.find((part) => part.type === "text/plain");
     const html = parts.find((part) => part.type === "text/html");
-    return { headers, text: plain ? parseMimeMessage(plain.part).text : "", html: html ? parseMimeMessage(html.part).text : null };
+    return {
+      headers,
+      text: plain ? parseMimeMessage(plain.part).text : "",
+      html: html ? parseMimeMessage(html.part).text : null,
+    };
   }
   if (/^multipart\//i.test(contentType)) throw new Error("only multipart/alternative messages are parsed here");
   const charset = /charset="?([^";\s]+)/i.exec(contentType)?.[1] ?? "utf-8";
   // The line break that ends the last line belongs to the transfer, not to the text.
-  const text = decodeBody(body.replace(/\r\n$/, ""), header("content-transfer-encoding"), charset).replace(/\r\n/g, "\n");
+  const text = decodeBody(body.replace(/\r\n$/, ""), header("content-transfer-encoding"), charset).replace(
+    /\r\n/g,
+    "\n",
+  );
   return { headers, text, html: null };
 }

@@ -8,7 +8,9 @@ import { join } from "node:path";
 import { freePort } from "../../deploy/free-port.ts";
 import { tempDir } from "./temp-dir.ts";
 
-const NATS_SERVER = ["/usr/sbin/nats-server", "nats-server"].find((candidate) => spawnSync(candidate, ["--version"]).status === 0) ?? null;
+const NATS_SERVER =
+  ["/usr/sbin/nats-server", "nats-server"].find((candidate) => spawnSync(candidate, ["--version"]).status === 0) ??
+  null;
 
 /** Why nats-server cannot run here, or null when it can. Throws under CI=true, where it must be installed. */
 export function natsUnavailable(): string | null {
@@ -55,7 +57,9 @@ export async function startNatsServer(): Promise<NatsServer> {
   const dir = await tempDir();
   const port = await freePort();
   const launch = async () => {
-    const child = spawn(binary, ["-js", "-a", "127.0.0.1", "-p", String(port), "-sd", join(dir.path, "store")], { stdio: "ignore" });
+    const child = spawn(binary, ["-js", "-a", "127.0.0.1", "-p", String(port), "-sd", join(dir.path, "store")], {
+      stdio: "ignore",
+    });
     await accepting(port, child);
     return child;
   };

@@ -16,7 +16,11 @@ export async function latencyWithin(deadlineMs: number, work: () => Promise<unkn
 }
 
 /** `clients` loops sending `request` until `stop` says so or each has sent `count`; resolves with every status seen. */
-export function attack(clients: number, count: number, request: () => Promise<number>): { stop: () => void; statuses: Promise<number[]> } {
+export function attack(
+  clients: number,
+  count: number,
+  request: () => Promise<number>,
+): { stop: () => void; statuses: Promise<number[]> } {
   let stopped = false;
   const loop = async (): Promise<number[]> => {
     const seen: number[] = [];

@@ -39,7 +39,10 @@ export interface RegisteredTestClient {
   readonly redirectUri: string;
 }
 
-export async function registerClient(baseUrl: string, metadata: Record<string, unknown> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+export async function registerClient(
+  baseUrl: string,
+  metadata: Record<string, unknown> = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(`${baseUrl}/oauth/register`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -55,24 +58,38 @@ export async function registerClient(baseUrl: string, metadata: Record<string, u
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-export async function newClient(baseUrl: string, metadata: Record<string, unknown> = {}): Promise<RegisteredTestClient> {
+export async function newClient(
+  baseUrl: string,
+  metadata: Record<string, unknown> = {},
+): Promise<RegisteredTestClient> {
   const { status, body } = await registerClient(baseUrl, metadata);
-  if (status !== 201 || typeof body.client_id !== "string") throw new Error(`registration failed: ${status} ${JSON.stringify(body)}`);
+  if (status !== 201 || typeof body.client_id !== "string")
+    throw new Error(`registration failed: ${status} ${JSON.stringify(body)}`);
   const [redirectUri] = body.redirect_uris as string[];
   return { clientId: body.client_id, redirectUri: redirectUri ?? "" };
 }
 
-export const authorizeUrl = (baseUrl: string, params: Record<string, string>): string => `${baseUrl}/oauth/authorize?${new URLSearchParams(params).toString()}`;
+export const authorizeUrl = (baseUrl: string, params: Record<string, string>): string =>
+  `${baseUrl}/oauth/authorize?${new URLSearchParams(params).toString()}`;
 
 /** GET without following redirects, cookies kept. */
 export async function browse(jar: CookieJar, url: string, init: RequestInit = {}): Promise<Response> {
-  const response = await fetch(url, { ...init, redirect: "manual", headers: { ...(init.headers as Record<string, string> | undefined), cookie: jar.header() } });
+  const response = await fetch(url, {
+    ...init,
+    redirect: "manual",
+    headers: { ...(init.headers as Record<string, string> | undefined), cookie: jar.header() },
+  });
   jar.take(response);
   return response;
 }
 
 /** Follows same-origin redirects until one leaves the origin (or a page answers). */
-export async function follow(jar: CookieJar, baseUrl: string, url: string, init: RequestInit = {}): Promise<{ response: Response; url: string }> {
+export async function follow(
+  jar: CookieJar,
+  baseUrl: string,
+  url: string,
+  init: RequestInit = {},
+): Promise<{ response: Response; url: string }> {
   let current = url;
   let response = await browse(jar, current, init);
   for (let hops = 0; hops < 10 && response.status >= 300 && response.status < 400; hops++) {
@@ -98,7 +115,9 @@ export async function authorize(
   params: Record<string, string>,
   answer: { decision: "approve" | "deny"; scopes?: string[] } = { decision: "approve" },
 ): Promise<AuthorizationOutcome> {
-  const jar = new CookieJar({ [SESSION_COOKIE]: user.credentials && "cookie" in user.credentials ? user.credentials.cookie : "" });
+  const jar = new CookieJar({
+    [SESSION_COOKIE]: user.credentials && "cookie" in user.credentials ? user.credentials.cookie : "",
+  });
   const first = await follow(jar, baseUrl, authorizeUrl(baseUrl, params));
   if (!first.url.includes("/oauth/consent/") || first.response.status !== 200) return first;
   const html = await first.response.text();
@@ -106,11 +125,22 @@ export async function authorize(
   const offered = [...html.matchAll(/name="scope" value="([^"]+)"/g)].map((match) => match[1] ?? "");
   const form = new URLSearchParams({ csrf, decision: answer.decision });
   for (const scope of answer.scopes ?? offered) form.append("scope", scope);
-  return follow(jar, baseUrl, first.url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin: baseUrl }, body: form.toString() });
+  return follow(jar, baseUrl, first.url, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: baseUrl },
+    body: form.toString(),
+  });
 }
 
-export async function tokenRequest(baseUrl: string, params: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${baseUrl}/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(params).toString() });
+export async function tokenRequest(
+  baseUrl: string,
+  params: Record<string, string>,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${baseUrl}/oauth/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(params).toString(),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -121,12 +151,33 @@ export async function authorizedApp(baseUrl: string, user: TestUser, scopes: str
   const outcome = await authorize(
     baseUrl,
     user,
-    { response_type: "code", client_id: client.clientId, redirect_uri: client.redirectUri, scope: scopes.join(" "), code_challenge: challenge, code_challenge_method: "S256", state: "s1", resource: `${baseUrl}/mcp` },
+    {
+      response_type: "code",
+      client_id: client.clientId,
+      redirect_uri: client.redirectUri,
+      scope: scopes.join(" "),
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      state: "s1",
+      resource: `${baseUrl}/mcp`,
+    },
     { decision: "approve", ...(answerScopes ? { scopes: answerScopes } : {}) },
   );
   const code = new URL(outcome.url).searchParams.get("code");
   if (!code) throw new Error(`no code: ${outcome.url} ${outcome.response.status}`);
-  const tokens = await tokenRequest(baseUrl, { grant_type: "authorization_code", code, redirect_uri: client.redirectUri, client_id: client.clientId, code_verifier: verifier, resource: `${baseUrl}/mcp` });
+  const tokens = await tokenRequest(baseUrl, {
+    grant_type: "authorization_code",
+    code,
+    redirect_uri: client.redirectUri,
+    client_id: client.clientId,
+    code_verifier: verifier,
+    resource: `${baseUrl}/mcp`,
+  });
   if (tokens.status !== 200) throw new Error(`token request failed: ${JSON.stringify(tokens.body)}`);
-  return { client, code, verifier, tokens: tokens.body as { access_token: string; refresh_token: string; scope: string; expires_in: number } };
+  return {
+    client,
+    code,
+    verifier,
+    tokens: tokens.body as { access_token: string; refresh_token: string; scope: string; expires_in: number },
+  };
 }

@@ -25,7 +25,10 @@ export class TestOpenIdProvider {
   tamperIdToken: ((claims: JWTPayload) => JWTPayload) | null = null;
   readonly clientId = "workspace";
   readonly clientSecret = "workspace-client-secret-for-tests";
-  private provider: { readonly oidc: Provider; readonly callback: (request: IncomingMessage, response: ServerResponse) => void } | null = null;
+  private provider: {
+    readonly oidc: Provider;
+    readonly callback: (request: IncomingMessage, response: ServerResponse) => void;
+  } | null = null;
 
   private constructor(
     private readonly server: Server,
@@ -56,11 +59,22 @@ export class TestOpenIdProvider {
   /** Registers our client with the redirect URIs of the server under test (directly, and through a gateway). */
   serve(redirectUris: readonly string[]): void {
     const provider = new Provider(this.issuer, {
-      clients: [{ client_id: this.clientId, client_secret: this.clientSecret, redirect_uris: redirectUris, grant_types: ["authorization_code"], response_types: ["code"] }],
+      clients: [
+        {
+          client_id: this.clientId,
+          client_secret: this.clientSecret,
+          redirect_uris: redirectUris,
+          grant_types: ["authorization_code"],
+          response_types: ["code"],
+        },
+      ],
       jwks: { keys: [this.jwk] },
       findAccount: (_context: unknown, id: string) => ({
         accountId: id,
-        claims: () => (id === this.person.sub ? { sub: id, email: this.person.email, email_verified: true, name: this.person.name } : { sub: id }),
+        claims: () =>
+          id === this.person.sub
+            ? { sub: id, email: this.person.email, email_verified: true, name: this.person.name }
+            : { sub: id },
       }),
       claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
       interactions: { url: (_context: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
@@ -72,9 +86,15 @@ export class TestOpenIdProvider {
       const tamper = this.tamperIdToken;
       if (!tamper || context.method !== "POST" || context.path !== "/token") return;
       const body = context.body;
-      if (typeof body !== "object" || body === null || !("id_token" in body) || typeof body.id_token !== "string") return;
+      if (typeof body !== "object" || body === null || !("id_token" in body) || typeof body.id_token !== "string")
+        return;
       const claims = tamper(decodeJwt(body.id_token));
-      context.body = { ...body, id_token: await new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: KEY_ID, typ: "JWT" }).sign(this.privateKey) };
+      context.body = {
+        ...body,
+        id_token: await new SignJWT(claims)
+          .setProtectedHeader({ alg: "RS256", kid: KEY_ID, typ: "JWT" })
+          .sign(this.privateKey),
+      };
     });
     this.provider = { oidc: provider, callback: provider.callback() };
   }
@@ -92,12 +112,19 @@ export class TestOpenIdProvider {
     // The person "signs in" and consents at once: the test is about the relying party, not the provider's pages.
     const details = await provider.interactionDetails(request, response);
     if (details.prompt.name === "login") {
-      await provider.interactionFinished(request, response, { login: { accountId: this.person.sub } }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        request,
+        response,
+        { login: { accountId: this.person.sub } },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
     const accountId = details.session?.accountId ?? this.person.sub;
     const clientId = String(details.params.client_id);
-    const grant = (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ?? new provider.Grant({ accountId, clientId });
+    const grant =
+      (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ??
+      new provider.Grant({ accountId, clientId });
     grant.addOIDCScope(typeof details.params.scope === "string" ? details.params.scope : "openid");
     const grantId = await grant.save();
     await provider.interactionFinished(request, response, { consent: { grantId } }, { mergeWithLastSubmission: true });
@@ -113,7 +140,10 @@ export class TestOpenIdProvider {
     let url = authorizationUrl;
     for (let hop = 0; hop < 12; hop += 1) {
       if (!url.startsWith(`${this.issuer}/`)) return url;
-      const response = await fetch(url, { redirect: "manual", headers: { cookie: [...jar].map(([name, value]) => `${name}=${value}`).join("; ") } });
+      const response = await fetch(url, {
+        redirect: "manual",
+        headers: { cookie: [...jar].map(([name, value]) => `${name}=${value}`).join("; ") },
+      });
       for (const set of response.headers.getSetCookie()) {
         const [pair = ""] = set.split(";");
         const name = pair.slice(0, pair.indexOf("="));
@@ -121,7 +151,8 @@ export class TestOpenIdProvider {
         else jar.set(name, pair.slice(pair.indexOf("=") + 1));
       }
       const location = response.headers.get("location");
-      if (location === null) throw new Error(`the provider answered ${response.status} at ${url}: ${await response.text()}`);
+      if (location === null)
+        throw new Error(`the provider answered ${response.status} at ${url}: ${await response.text()}`);
       url = new URL(location, url).href;
     }
     throw new Error("the provider redirected too many times");

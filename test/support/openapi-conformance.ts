@@ -19,7 +19,8 @@ interface ResponseObject {
   readonly content?: Record<string, unknown>;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** The documented response for a status and its key: its own, its range (`5XX`), or `default`. */
 function documentedResponse(operation: Operation, status: number): { key: string; response: ResponseObject } | null {
@@ -40,7 +41,8 @@ export class ResponseConformance {
       definition: document,
       quick: true,
       // The document's schemas are JSON Schema 2020-12 (OpenAPI 3.1): validated with Ajv's 2020 dialect.
-      customizeAjv: (_default, options) => addFormats.default(new Ajv2020({ ...options, strict: false, logger: false })),
+      customizeAjv: (_default, options) =>
+        addFormats.default(new Ajv2020({ ...options, strict: false, logger: false })),
     });
     await backend.init();
     return new ResponseConformance(backend);
@@ -60,7 +62,11 @@ export class ResponseConformance {
       return;
     }
     const found = documentedResponse(operation, response.status);
-    this.answered.push({ operationId: operation.operationId ?? "", status: response.status, documentedAs: found?.key ?? null });
+    this.answered.push({
+      operationId: operation.operationId ?? "",
+      status: response.status,
+      documentedAs: found?.key ?? null,
+    });
     if (!found) {
       this.problems.push(`${where} (${operation.operationId}): status not documented`);
       return;
@@ -68,16 +74,24 @@ export class ResponseConformance {
     const documented = found.response;
     const headers = Object.fromEntries([...response.headers].map(([name, value]) => [name.toLowerCase(), value]));
     for (const [name, header] of Object.entries(documented.headers ?? {})) {
-      if (header.required && headers[name.toLowerCase()] === undefined) this.problems.push(`${where}: header ${name} missing`);
+      if (header.required && headers[name.toLowerCase()] === undefined)
+        this.problems.push(`${where}: header ${name} missing`);
     }
-    const headerCheck = this.backend.validator.validateResponseHeaders(headers, operation, { statusCode: response.status, setMatchType: SetMatchType.Any });
-    for (const error of headerCheck.errors ?? []) this.problems.push(`${where}: header ${error.instancePath} ${error.message ?? ""}`);
+    const headerCheck = this.backend.validator.validateResponseHeaders(headers, operation, {
+      statusCode: response.status,
+      setMatchType: SetMatchType.Any,
+    });
+    for (const error of headerCheck.errors ?? [])
+      this.problems.push(`${where}: header ${error.instancePath} ${error.message ?? ""}`);
 
     const mediaType = (response.headers.get("content-type") ?? "").split(";")[0]?.trim() ?? "";
     const content = documented.content ?? {};
     if (mediaType === "text/event-stream") {
       // A stream stays open: its media type is checked, its body is not read (it is the caller's to read or cancel).
-      if (!(mediaType in content)) this.problems.push(`${where}: answered ${mediaType}, the document says ${Object.keys(content).join(" or ") || "no body"}`);
+      if (!(mediaType in content))
+        this.problems.push(
+          `${where}: answered ${mediaType}, the document says ${Object.keys(content).join(" or ") || "no body"}`,
+        );
       return;
     }
     const text = await response.text();
@@ -86,12 +100,15 @@ export class ResponseConformance {
       return;
     }
     if (!documentsMedia(content, mediaType)) {
-      this.problems.push(`${where}: answered ${mediaType || "a body"}, the document says ${Object.keys(content).join(" or ") || "no body"}`);
+      this.problems.push(
+        `${where}: answered ${mediaType || "a body"}, the document says ${Object.keys(content).join(" or ") || "no body"}`,
+      );
       return;
     }
     if (mediaType !== "application/json") return;
     const bodyCheck = this.backend.validator.validateResponse(JSON.parse(text), operation, response.status);
-    for (const error of bodyCheck.errors ?? []) this.problems.push(`${where}: body${error.instancePath} ${error.message ?? ""} ${JSON.stringify(error.params)}`);
+    for (const error of bodyCheck.errors ?? [])
+      this.problems.push(`${where}: body${error.instancePath} ${error.message ?? ""} ${JSON.stringify(error.params)}`);
   }
 
   /** An openapi-fetch middleware that checks every answer its client receives. */

@@ -15,7 +15,11 @@ export function startServiceProcess(entry: string, env: Record<string, string>):
 }
 
 /** Any command that starts a service (e.g. `npm start`), learning its URL the same way. */
-export async function startProcess(command: string, args: string[], env: Record<string, string>): Promise<ServiceProcess> {
+export async function startProcess(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<ServiceProcess> {
   const entry = [command, ...args].join(" ");
   const child = spawn(command, args, {
     env: { ...inheritedEnv(), PORT: "0", LOG_LEVEL: "info", ...env },
@@ -52,8 +56,15 @@ export async function startProcess(command: string, args: string[], env: Record<
 }
 
 /** Runs an entry to completion and returns its exit code and output. */
-export async function runToExit(entry: string, env: Record<string, string>, args: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", entry, ...args], { env: { ...inheritedEnv(), ...env }, stdio: ["ignore", "pipe", "pipe"] });
+export async function runToExit(
+  entry: string,
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", entry, ...args], {
+    env: { ...inheritedEnv(), ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

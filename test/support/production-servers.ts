@@ -37,7 +37,10 @@ export async function mongoDbServer(): Promise<ServerTarget> {
   const { MongoDBContainer } = await import("@testcontainers/mongodb");
   // A single-node replica set, as production runs: transactions need one.
   const container = await new MongoDBContainer(process.env.MONGODB_IMAGE ?? "mongo:7").start();
-  return { url: `${container.getConnectionString()}/?directConnection=true`, stop: async () => void (await container.stop()) };
+  return {
+    url: `${container.getConnectionString()}/?directConnection=true`,
+    stop: async () => void (await container.stop()),
+  };
 }
 
 /** Prints the one line that says why a suite did not run. */

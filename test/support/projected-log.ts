@@ -17,9 +17,18 @@ export interface ProjectedLog {
 }
 
 /** Records `events` as one stream written by `actorId`, and projects them `batchSize` at a time. */
-export async function projectedLog(stream: string, actorId: string, events: readonly DomainEvent[], batchSize: number): Promise<ProjectedLog> {
+export async function projectedLog(
+  stream: string,
+  actorId: string,
+  events: readonly DomainEvent[],
+  batchSize: number,
+): Promise<ProjectedLog> {
   const stores = await projectorStores();
-  const projector = new Projector({ eventStore: stores.eventStore, store: stores.projection, logger: pino({ level: "silent" }) });
+  const projector = new Projector({
+    eventStore: stores.eventStore,
+    store: stores.projection,
+    logger: pino({ level: "silent" }),
+  });
   const recorded = events.map((event, revision): RecordedEvent => ({
     id: randomUUID(),
     type: event.type,
@@ -27,8 +36,15 @@ export async function projectedLog(stream: string, actorId: string, events: read
     revision,
     position: revision + 1,
     data: event.data,
-    metadata: { actorId, correlationId: randomUUID(), causationId: null, occurredAt: new Date(Date.UTC(2026, 0, 1, 0, 0, revision)).toISOString(), schemaVersion: schemaVersionOf(event.type) },
+    metadata: {
+      actorId,
+      correlationId: randomUUID(),
+      causationId: null,
+      occurredAt: new Date(Date.UTC(2026, 0, 1, 0, 0, revision)).toISOString(),
+      schemaVersion: schemaVersionOf(event.type),
+    },
   }));
-  for (let from = 0; from < recorded.length; from += batchSize) await projector.applyBatch(recorded.slice(from, from + batchSize));
+  for (let from = 0; from < recorded.length; from += batchSize)
+    await projector.applyBatch(recorded.slice(from, from + batchSize));
   return { stores, projector, recorded };
 }

@@ -11,20 +11,39 @@ export interface ReadMeter {
   reset(): void;
 }
 
-const VIEWS = ["users", "tokens", "folders", "pages", "access", "threads", "invitations", "images", "history", "webhooks", "links", "trash"] as const;
+const VIEWS = [
+  "users",
+  "tokens",
+  "folders",
+  "pages",
+  "access",
+  "threads",
+  "invitations",
+  "images",
+  "history",
+  "webhooks",
+  "links",
+  "trash",
+] as const;
 
 /** The size of a result as JSON (Maps and Sets as their entries). */
 function sizeOf(result: unknown): number {
   if (result === undefined) return 0;
   if (typeof result === "string") return Buffer.byteLength(result);
-  const json = JSON.stringify(result, (_key, value: unknown) => (value instanceof Map ? [...value.entries()] : value instanceof Set ? [...value] : value));
+  const json = JSON.stringify(result, (_key, value: unknown) =>
+    value instanceof Map ? [...value.entries()] : value instanceof Set ? [...value] : value,
+  );
   return Buffer.byteLength(json ?? "");
 }
 
 /** Wraps the object's methods (own and inherited, not Object's) so each call adds its result's size to `count`. */
 function meterMethods(target: object, label: string, count: (method: string, bytes: number) => void): void {
   const names = new Set<string>();
-  for (let proto: object | null = target; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
+  for (
+    let proto: object | null = target;
+    proto && proto !== Object.prototype;
+    proto = Object.getPrototypeOf(proto) as object | null
+  ) {
     for (const name of Object.getOwnPropertyNames(proto)) names.add(name);
   }
   for (const name of names) {

@@ -21,7 +21,11 @@ export function productionStack(dataDir: string): Record<string, string> {
   const mongo = MONGODB_URL?.replace(/^(mongodb(?:\+srv)?:\/\/[^/?]+)(\/[^?]*)?/, `$1/${own}`);
   // The production stores keep no key-encryption key of their own in DATA_DIR: the services must be given one.
   const kek: Record<string, string> = EVENTSTORE_URL || mongo ? { ERASURE_KEK: TEST_ERASURE_KEK } : {};
-  return { ...(EVENTSTORE_URL ? { EVENTSTORE_URL, EVENTSTORE_NAMESPACE: own } : {}), ...(mongo ? { MONGODB_URL: mongo } : {}), ...kek };
+  return {
+    ...(EVENTSTORE_URL ? { EVENTSTORE_URL, EVENTSTORE_NAMESPACE: own } : {}),
+    ...(mongo ? { MONGODB_URL: mongo } : {}),
+    ...kek,
+  };
 }
 
 /**
@@ -52,9 +56,18 @@ export class Client {
     readonly credentials: Credentials,
   ) {}
 
-  async call(method: string, path: string, options: { json?: unknown; body?: string | FormData | Uint8Array<ArrayBuffer>; headers?: Record<string, string> } = {}): Promise<Reply> {
+  async call(
+    method: string,
+    path: string,
+    options: {
+      json?: unknown;
+      body?: string | FormData | Uint8Array<ArrayBuffer>;
+      headers?: Record<string, string>;
+    } = {},
+  ): Promise<Reply> {
     const headers: Record<string, string> = { ...options.headers };
-    if (this.credentials && "cookie" in this.credentials) headers.cookie = `${SESSION_COOKIE}=${this.credentials.cookie}`;
+    if (this.credentials && "cookie" in this.credentials)
+      headers.cookie = `${SESSION_COOKIE}=${this.credentials.cookie}`;
     if (this.credentials && "bearer" in this.credentials) headers.authorization = `Bearer ${this.credentials.bearer}`;
     let body = options.body;
     if (options.json !== undefined) {
@@ -67,7 +80,8 @@ export class Client {
     const response = await fetch(url, init).catch(() => fetch(url, init));
     const text = await response.text();
     let parsed: Reply["body"] = {};
-    if ((response.headers.get("content-type") ?? "").includes("json") && text) parsed = JSON.parse(text) as Reply["body"];
+    if ((response.headers.get("content-type") ?? "").includes("json") && text)
+      parsed = JSON.parse(text) as Reply["body"];
     return { status: response.status, headers: response.headers, text, body: parsed };
   }
 
@@ -101,7 +115,9 @@ export class TestServer {
   ) {}
 
   /** `clock` lets a test move the server's time (e.g. past an invitation's expiry); sessions keep real time. */
-  static async start(options: { dataDir?: string; clock?: Clock; settings?: Record<string, string> } = {}): Promise<TestServer> {
+  static async start(
+    options: { dataDir?: string; clock?: Clock; settings?: Record<string, string> } = {},
+  ): Promise<TestServer> {
     const dir = options.dataDir ? { path: options.dataDir, remove: async () => undefined } : await tempDir();
     const clock = options.clock ?? (() => new Date());
     const settings = options.settings ?? {};
@@ -110,8 +126,20 @@ export class TestServer {
   }
 
   /** `settings` are environment variables on top of the test defaults (e.g. CONSISTENCY_WAIT_MS). */
-  private static boot(dataDir: string, clock: Clock, settings: Record<string, string>, port = 0): Promise<RunningServer> {
-    const env = { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "silent", AUTH_SESSION_SECRET: TEST_SESSION_SECRET, ...productionStack(dataDir), ...settings };
+  private static boot(
+    dataDir: string,
+    clock: Clock,
+    settings: Record<string, string>,
+    port = 0,
+  ): Promise<RunningServer> {
+    const env = {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: "silent",
+      AUTH_SESSION_SECRET: TEST_SESSION_SECRET,
+      ...productionStack(dataDir),
+      ...settings,
+    };
     return startAllInOne(loadConfig(env), undefined, clock);
   }
 
@@ -128,16 +156,26 @@ export class TestServer {
   }
 
   /** A signed-in browser user; registered on its first request. */
-  async signIn(label: string, options: { email?: string; name?: string; id?: string; picture?: string; expiresInSeconds?: number } = {}): Promise<TestUser> {
+  async signIn(
+    label: string,
+    options: { email?: string; name?: string; id?: string; picture?: string; expiresInSeconds?: number } = {},
+  ): Promise<TestUser> {
     const id = options.id ?? randomUUID();
     const email = options.email ?? `${label}-${id.slice(0, 8)}@example.com`;
     const name = options.name ?? label;
-    const cookie = await mintSession(TEST_SESSION_SECRET, { sub: id, email, name, ...(options.picture ? { picture: options.picture } : {}) }, options.expiresInSeconds);
+    const cookie = await mintSession(
+      TEST_SESSION_SECRET,
+      { sub: id, email, name, ...(options.picture ? { picture: options.picture } : {}) },
+      options.expiresInSeconds,
+    );
     return Object.assign(new Client(this.url, { cookie }), { id, email, name });
   }
 
   /** A signed-in user who has made a request, so their account exists. */
-  async registered(label: string, options: { email?: string; name?: string; picture?: string } = {}): Promise<TestUser> {
+  async registered(
+    label: string,
+    options: { email?: string; name?: string; picture?: string } = {},
+  ): Promise<TestUser> {
     const user = await this.signIn(label, options);
     const me = await user.get("/me");
     if (me.status !== 200) throw new Error(`registration failed: ${me.text}`);

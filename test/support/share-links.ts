@@ -8,7 +8,12 @@ export interface CreatedLink {
   readonly path: string;
 }
 
-export async function createShareLink(client: Client, entityType: "page" | "folder", entityId: string, body: Record<string, unknown> = {}): Promise<CreatedLink> {
+export async function createShareLink(
+  client: Client,
+  entityType: "page" | "folder",
+  entityId: string,
+  body: Record<string, unknown> = {},
+): Promise<CreatedLink> {
   const reply = await client.post(`/${entityType}s/${entityId}/share-links`, body);
   if (reply.status !== 201) throw new Error(`create share link: expected 201, got ${reply.status} ${reply.text}`);
   const url = String(reply.body.url);
@@ -22,12 +27,21 @@ export interface PublicReply {
 }
 
 /** A request as a browser without any account makes it (no redirects followed). */
-export async function publicRequest(baseUrl: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<PublicReply> {
+export async function publicRequest(
+  baseUrl: string,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<PublicReply> {
   const response = await fetch(`${baseUrl}${path}`, { ...init, redirect: "manual" });
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
-export function unlock(baseUrl: string, path: string, password: string, headers: Record<string, string> = {}): Promise<PublicReply> {
+export function unlock(
+  baseUrl: string,
+  path: string,
+  password: string,
+  headers: Record<string, string> = {},
+): Promise<PublicReply> {
   return publicRequest(baseUrl, path, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", ...headers },

@@ -61,11 +61,13 @@ export async function startSmtpServer(options: TestSmtpServerOptions = {}): Prom
     // Stopping the server should not wait 30 s for a client that left a connection open.
     closeTimeout: 500,
     onAuth(auth, _session, callback) {
-      if (credentials && auth.username === credentials.user && auth.password === credentials.pass) return callback(null, { user: auth.username });
+      if (credentials && auth.username === credentials.user && auth.password === credentials.pass)
+        return callback(null, { user: auth.username });
       callback(new Error("Invalid username or password"));
     },
     onRcptTo(address, _session, callback) {
-      if (refuseRecipient?.(address.address)) return callback(Object.assign(new Error("No such mailbox"), { responseCode: 550 }));
+      if (refuseRecipient?.(address.address))
+        return callback(Object.assign(new Error("No such mailbox"), { responseCode: 550 }));
       callback();
     },
     onData(stream, session, callback) {
@@ -80,7 +82,10 @@ export async function startSmtpServer(options: TestSmtpServerOptions = {}): Prom
           raw: Buffer.concat(chunks).toString("utf8"),
         };
         messages.push(message);
-        (beforeAnswer?.(message) ?? Promise.resolve()).then(() => callback(), () => callback());
+        (beforeAnswer?.(message) ?? Promise.resolve()).then(
+          () => callback(),
+          () => callback(),
+        );
       });
     },
   });

@@ -24,7 +24,11 @@ export interface SplitServices {
 /** Compiles the services into `.build/<name>` (inside the project, so packages resolve) and returns that root. */
 export function buildServices(name: string): string {
   const outDir = join(".build", name);
-  const result = spawnSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json", "--outDir", outDir], { encoding: "utf8" });
+  const result = spawnSync(
+    process.execPath,
+    ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json", "--outDir", outDir],
+    { encoding: "utf8" },
+  );
   if (result.status !== 0) throw new Error(`build failed: ${result.stdout}${result.stderr}`);
   return outDir;
 }
@@ -34,11 +38,19 @@ export async function startSplitServices(
 ): Promise<SplitServices> {
   const dir = await tempDir();
   // On the hosting service's production-stack job, the split services use EventStoreDB and MongoDB too.
-  const env = { DATA_DIR: dir.path, AUTH_SESSION_SECRET: TEST_SESSION_SECRET, ...productionStack(dir.path), ...options.env };
+  const env = {
+    DATA_DIR: dir.path,
+    AUTH_SESSION_SECRET: TEST_SESSION_SECRET,
+    ...productionStack(dir.path),
+    ...options.env,
+  };
   const started: ServiceProcess[] = [];
   const launch = async (service: Service, extra: Record<string, string> = {}) => {
     const child = options.compiled
-      ? await startProcess(process.execPath, [join(options.compiled, "services", service, "main.js")], { ...env, ...extra })
+      ? await startProcess(process.execPath, [join(options.compiled, "services", service, "main.js")], {
+          ...env,
+          ...extra,
+        })
       : await startProcess(process.execPath, ["--import", "tsx", `services/${service}/main.ts`], { ...env, ...extra });
     started.push(child);
     return child;
@@ -50,7 +62,8 @@ export async function startSplitServices(
   try {
     const projector = await launch("projector");
     const commandApi = await launch("command-api");
-    const start = (service: Service) => launch(service, service === "query-api" ? { COMMAND_API_URL: commandApi.url } : {});
+    const start = (service: Service) =>
+      launch(service, service === "query-api" ? { COMMAND_API_URL: commandApi.url } : {});
     const queryApis: ServiceProcess[] = [];
     for (let node = 0; node < (options.queryNodes ?? 1); node += 1) queryApis.push(await start("query-api"));
     const notifiers: ServiceProcess[] = [];

@@ -25,7 +25,11 @@ export class SseStream {
   }
 
   /** Opens GET `url`; a refused request resolves too, with its status and no events. */
-  static async open(url: string, credentials: Credentials, headers: Record<string, string> = {}): Promise<SseStream & { text?: string }> {
+  static async open(
+    url: string,
+    credentials: Credentials,
+    headers: Record<string, string> = {},
+  ): Promise<SseStream & { text?: string }> {
     const controller = new AbortController();
     const all: Record<string, string> = { accept: "text/event-stream", ...headers };
     if (credentials && "cookie" in credentials) all.cookie = `${SESSION_COOKIE}=${credentials.cookie}`;
@@ -100,8 +104,15 @@ export class SseStream {
   }
 
   /** The parsed data of the change events so far. */
-  changes(): Array<{ position: string; type: string; entity: { kind: string; id: string }; changes: { kind: string } }> {
-    return this.events.filter((e) => e.event === "change").map((e) => JSON.parse(e.data) as ReturnType<SseStream["changes"]>[number]);
+  changes(): Array<{
+    position: string;
+    type: string;
+    entity: { kind: string; id: string };
+    changes: { kind: string };
+  }> {
+    return this.events
+      .filter((e) => e.event === "change")
+      .map((e) => JSON.parse(e.data) as ReturnType<SseStream["changes"]>[number]);
   }
 
   get isEnded(): boolean {

@@ -5,7 +5,9 @@ import type { EventStore } from "../../shared/event-store/event-store.port.ts";
 import { tempDir } from "./temp-dir.ts";
 
 /** `groupCommit`: as the services open it (concurrent appends share a transaction). */
-export async function sqliteEventStoreFactory(options: { groupCommit?: boolean } = {}): Promise<{ store: EventStore; cleanup: () => Promise<void> }> {
+export async function sqliteEventStoreFactory(
+  options: { groupCommit?: boolean } = {},
+): Promise<{ store: EventStore; cleanup: () => Promise<void> }> {
   const dir = await tempDir();
   const store = new SqliteEventStore(join(dir.path, "events.sqlite"), { pollMs: 50, ...options });
   return {

@@ -37,7 +37,9 @@ export class WebhookReceiver {
         const index = receiver.received.push(received) - 1;
         void Promise.resolve(receiver.responder(received, index)).then((status) => {
           response.writeHead(status).end();
-          receiver.waiters = receiver.waiters.filter((waiter) => (receiver.received.length >= waiter.count ? (waiter.resolve(), false) : true));
+          receiver.waiters = receiver.waiters.filter((waiter) =>
+            receiver.received.length >= waiter.count ? (waiter.resolve(), false) : true,
+          );
         });
       });
     });
@@ -52,7 +54,10 @@ export class WebhookReceiver {
   async waitFor(count: number, deadlineMs = 20_000): Promise<Received[]> {
     if (this.received.length < count) {
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`only ${this.received.length} of ${count} webhook requests arrived`)), deadlineMs);
+        const timer = setTimeout(
+          () => reject(new Error(`only ${this.received.length} of ${count} webhook requests arrived`)),
+          deadlineMs,
+        );
         this.waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) });
       });
     }
@@ -79,7 +84,12 @@ export function receiversForFile(): (responder?: Responder) => Promise<WebhookRe
   };
 }
 
-export function verifyStandardWebhook(secret: string, headers: IncomingHttpHeaders, body: string, nowSeconds = Math.floor(Date.now() / 1000)): boolean {
+export function verifyStandardWebhook(
+  secret: string,
+  headers: IncomingHttpHeaders,
+  body: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): boolean {
   const id = headers["webhook-id"];
   const timestamp = headers["webhook-timestamp"];
   const signatures = headers["webhook-signature"];
@@ -96,7 +106,11 @@ export function verifyStandardWebhook(secret: string, headers: IncomingHttpHeade
 }
 
 /** Polls `read` until `done` holds, or fails after the deadline. */
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, deadlineMs = 20_000): Promise<T> {
+export async function eventually<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  deadlineMs = 20_000,
+): Promise<T> {
   const until = Date.now() + deadlineMs;
   for (;;) {
     const value = await read();

@@ -7,12 +7,21 @@ function expectStatus(reply: Reply, status: number, what: string): Reply {
   return reply;
 }
 
-export async function createFolder(client: Client, options: { name?: string; parentId?: string } = {}): Promise<string> {
-  const reply = await client.post("/folders", { name: options.name ?? `folder ${randomUUID().slice(0, 8)}`, parentId: options.parentId ?? null });
+export async function createFolder(
+  client: Client,
+  options: { name?: string; parentId?: string } = {},
+): Promise<string> {
+  const reply = await client.post("/folders", {
+    name: options.name ?? `folder ${randomUUID().slice(0, 8)}`,
+    parentId: options.parentId ?? null,
+  });
   return String(expectStatus(reply, 201, "create folder").body.id);
 }
 
-export async function createPage(client: Client, options: { title?: string; parentId?: string; markdown?: string } = {}): Promise<string> {
+export async function createPage(
+  client: Client,
+  options: { title?: string; parentId?: string; markdown?: string } = {},
+): Promise<string> {
   const reply = await client.post("/pages", {
     title: options.title ?? `page ${randomUUID().slice(0, 8)}`,
     markdown: options.markdown ?? "hello",
@@ -21,7 +30,13 @@ export async function createPage(client: Client, options: { title?: string; pare
   return String(expectStatus(reply, 201, "create page").body.id);
 }
 
-export function share(client: Client, entityType: "page" | "folder", entityId: string, email: string, permission: string): Promise<Reply> {
+export function share(
+  client: Client,
+  entityType: "page" | "folder",
+  entityId: string,
+  email: string,
+  permission: string,
+): Promise<Reply> {
   return client.post(`/shares/entity/${entityType}/${entityId}/grants`, { email, permission });
 }
 

@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { FairSchedule, type FairScheduleLimits } from "../../shared/workers/fair-schedule.ts";
 
-const schedule = (limits: Partial<FairScheduleLimits> = {}) => new FairSchedule<string>({ slots: 1, runningPerCaller: 1, perCaller: 8, queue: 64, ...limits });
+const schedule = (limits: Partial<FairScheduleLimits> = {}) =>
+  new FairSchedule<string>({ slots: 1, runningPerCaller: 1, perCaller: 8, queue: 64, ...limits });
 
 describe("the worker pool's fair schedule", () => {
   it("starts a task at once when a thread is free", () => {

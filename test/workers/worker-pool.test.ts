@@ -23,7 +23,8 @@ const failureOf = (work: Promise<unknown>): Promise<unknown> =>
   );
 
 /** Brackets whose parse is quadratic in one paragraph, with a link to this service so the parser runs. */
-const bracketStorm = (count: number): string => `[a](/api/v1/pages/00000000-0000-4000-8000-000000000000) ${"[x]".repeat(count)}`;
+const bracketStorm = (count: number): string =>
+  `[a](/api/v1/pages/00000000-0000-4000-8000-000000000000) ${"[x]".repeat(count)}`;
 
 it("diffs two texts in a worker, answering what the line diff answers", async () => {
   const before = "one\ntwo\nthree\n";
@@ -78,19 +79,35 @@ it("runs another caller's task next, after only the one running, however many on
   const running = started({ taskTimeLimitMs: 500, tasksPerCaller: 8 });
   await running.run("lineDiff", { before: "", after: "" });
   // Three tasks that each run to the time limit: queued in order, the victim's would wait for all three.
-  const storms = Array.from({ length: 3 }, () => runAsCaller("user:mallory", () => failureOf(running.run("findVaultLinks", { markdowns: [bracketStorm(80_000)] }))));
+  const storms = Array.from({ length: 3 }, () =>
+    runAsCaller("user:mallory", () => failureOf(running.run("findVaultLinks", { markdowns: [bracketStorm(80_000)] }))),
+  );
   await new Promise((resolve) => setTimeout(resolve, 100));
-  expect(await runAsCaller("user:alice", () => running.run("lineDiff", { before: "a", after: "b" }))).toEqual({ linesAdded: 1, linesRemoved: 1 });
+  expect(await runAsCaller("user:alice", () => running.run("lineDiff", { before: "a", after: "b" }))).toEqual({
+    linesAdded: 1,
+    linesRemoved: 1,
+  });
   // The first task, the storm running when the victim's was queued, and the victim's own.
   expect(running.completed).toBe(3);
-  expect(await Promise.all(storms)).toMatchObject([{ code: "too_complex" }, { code: "too_complex" }, { code: "too_complex" }]);
+  expect(await Promise.all(storms)).toMatchObject([
+    { code: "too_complex" },
+    { code: "too_complex" },
+    { code: "too_complex" },
+  ]);
 }, 30_000);
 
 it("refuses a caller's task past its share with 429 too_many_tasks and Retry-After, and takes another caller's", async () => {
   const running = started({ tasksPerCaller: 2, taskTimeLimitMs: 2_000 });
-  const held = [0, 1].map(() => runAsCaller("user:mallory", () => failureOf(running.run("findVaultLinks", { markdowns: [bracketStorm(80_000)] }))));
-  const refused = await runAsCaller("user:mallory", () => failureOf(running.run("lineDiff", { before: "", after: "x" })));
+  const held = [0, 1].map(() =>
+    runAsCaller("user:mallory", () => failureOf(running.run("findVaultLinks", { markdowns: [bracketStorm(80_000)] }))),
+  );
+  const refused = await runAsCaller("user:mallory", () =>
+    failureOf(running.run("lineDiff", { before: "", after: "x" })),
+  );
   expect(refused).toMatchObject({ code: "too_many_tasks", status: 429, headers: { "retry-after": "2" } });
-  expect(await runAsCaller("user:alice", () => running.run("lineDiff", { before: "", after: "x" }))).toEqual({ linesAdded: 1, linesRemoved: 0 });
+  expect(await runAsCaller("user:alice", () => running.run("lineDiff", { before: "", after: "x" }))).toEqual({
+    linesAdded: 1,
+    linesRemoved: 0,
+  });
   await Promise.all(held);
 }, 30_000);

@@ -28,7 +28,10 @@ export async function assembleFolder(
   if (state.status !== "live") throw new AppError("not_found", "folder not found");
   const before = await ports.views.folders.get(folderId);
   const placedIn = parentId === undefined ? (before?.parentId ?? state.createdParentId) : parentId;
-  const [parent, context] = await Promise.all([placedIn === null ? null : ports.views.folders.get(placedIn), ports.views.access.contextFor(principal.user.id)]);
+  const [parent, context] = await Promise.all([
+    placedIn === null ? null : ports.views.folders.get(placedIn),
+    ports.views.access.contextFor(principal.user.id),
+  ]);
   const record: FolderRecord = {
     id: folderId,
     ownerId: state.ownerId,

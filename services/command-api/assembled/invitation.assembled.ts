@@ -8,11 +8,27 @@ import { toInvitationResource, type InvitationResource } from "../../../shared/s
 import { invitationCommands } from "../../../shared/sharing/sharing.commands.ts";
 
 /** `now`: when the write was decided. Whoever just invited or resent manages the invitation: the same rules decide both. */
-export async function assembleInvitation(ports: { eventStore: EventStore; views: ReadModels }, invitationId: InvitationId, now: Date): Promise<InvitationResource> {
+export async function assembleInvitation(
+  ports: { eventStore: EventStore; views: ReadModels },
+  invitationId: InvitationId,
+  now: Date,
+): Promise<InvitationResource> {
   const state = await invitationCommands.load(ports.eventStore, invitationId);
   if (state.status === "absent") throw new AppError("internal", "the invitation was not recorded");
   const before = await ports.views.invitations.get(invitationId);
   const { email, access, invitedBy, status, delivery, expiresAt, lastResentAt } = state;
-  const record = { id: invitationId, email, access, invitedBy, status, deliveryStatus: delivery, expiresAt, lastResentAt };
-  return toInvitationResource({ ...record, createdAt: before?.createdAt ?? now.toISOString(), createdPosition: before?.createdPosition ?? 0 }, true);
+  const record = {
+    id: invitationId,
+    email,
+    access,
+    invitedBy,
+    status,
+    deliveryStatus: delivery,
+    expiresAt,
+    lastResentAt,
+  };
+  return toInvitationResource(
+    { ...record, createdAt: before?.createdAt ?? now.toISOString(), createdPosition: before?.createdPosition ?? 0 },
+    true,
+  );
 }

@@ -25,7 +25,12 @@ interface AssembledPage {
  * it is in, and the caller's grants, come from the read models, which hold them unless they were changed within
  * the same wait.
  */
-async function assemblePage(ports: { eventStore: EventStore; views: ReadModels }, principal: Principal, pageId: PageId, now: Date): Promise<AssembledPage> {
+async function assemblePage(
+  ports: { eventStore: EventStore; views: ReadModels },
+  principal: Principal,
+  pageId: PageId,
+  now: Date,
+): Promise<AssembledPage> {
   const state = await pageCommands.load(ports.eventStore, pageId);
   if (state.status !== "live") throw new AppError("not_found", "page not found");
   const [before, parent, context] = await Promise.all([
@@ -52,7 +57,12 @@ async function assemblePage(ports: { eventStore: EventStore; views: ReadModels }
 }
 
 /** What a page route answers as `assemble` while the read side is behind: the record, with its folder path, or the document. */
-export const assembledPage = (ports: { eventStore: EventStore; views: ReadModels }, principal: Principal, pageId: PageId, now: Date) => ({
+export const assembledPage = (
+  ports: { eventStore: EventStore; views: ReadModels },
+  principal: Principal,
+  pageId: PageId,
+  now: Date,
+) => ({
   record: async (): Promise<Presented> => ({ body: (await assemblePage(ports, principal, pageId, now)).resource }),
   placed: async (): Promise<Presented> => {
     const { resource, shown } = await assemblePage(ports, principal, pageId, now);
@@ -60,6 +70,9 @@ export const assembledPage = (ports: { eventStore: EventStore; views: ReadModels
   },
   document: async (): Promise<Presented> => {
     const { shown, markdown } = await assemblePage(ports, principal, pageId, now);
-    return { body: renderPageDocument(shown, markdown), headers: { etag: etagOf(shown), "content-type": "text/markdown; charset=utf-8" } };
+    return {
+      body: renderPageDocument(shown, markdown),
+      headers: { etag: etagOf(shown), "content-type": "text/markdown; charset=utf-8" },
+    };
   },
 });

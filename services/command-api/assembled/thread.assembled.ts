@@ -14,17 +14,45 @@ type Folded = Omit<ThreadRecord, "comments"> & { comments: CommentRecord[] };
 
 function fold(thread: Folded | null, { event, metadata, position }: StoredEvent): Folded | null {
   const at = metadata.occurredAt;
-  const touched = (changes: Partial<Folded>): Folded | null => (thread ? { ...thread, ...changes, updatedAt: at } : null);
+  const touched = (changes: Partial<Folded>): Folded | null =>
+    thread ? { ...thread, ...changes, updatedAt: at } : null;
   const comment = (commentId: string, change: (comment: CommentRecord) => CommentRecord): Folded | null =>
-    thread ? { ...thread, updatedAt: at, comments: thread.comments.map((each) => (each.id === commentId ? change(each) : each)) } : null;
+    thread
+      ? {
+          ...thread,
+          updatedAt: at,
+          comments: thread.comments.map((each) => (each.id === commentId ? change(each) : each)),
+        }
+      : null;
   switch (event.type) {
     case "ThreadOpened": {
       const { threadId, pageId, anchor, createdBy } = event.data;
-      return { id: threadId, pageId, anchor, status: "open", createdBy, createdAt: at, updatedAt: at, resolvedBy: null, resolvedAt: null, createdPosition: position, comments: [] };
+      return {
+        id: threadId,
+        pageId,
+        anchor,
+        status: "open",
+        createdBy,
+        createdAt: at,
+        updatedAt: at,
+        resolvedBy: null,
+        resolvedAt: null,
+        createdPosition: position,
+        comments: [],
+      };
     }
     case "CommentAdded": {
       const { commentId, threadId, authorId, body } = event.data;
-      const added: CommentRecord = { id: commentId, threadId, authorId, body, createdAt: at, updatedAt: at, deletedAt: null, createdPosition: position };
+      const added: CommentRecord = {
+        id: commentId,
+        threadId,
+        authorId,
+        body,
+        createdAt: at,
+        updatedAt: at,
+        deletedAt: null,
+        createdPosition: position,
+      };
       return thread ? { ...thread, updatedAt: at, comments: [...thread.comments, added] } : null;
     }
     case "CommentEdited":
@@ -40,7 +68,10 @@ function fold(thread: Folded | null, { event, metadata, position }: StoredEvent)
   }
 }
 
-export async function assembleThread(ports: { eventStore: EventStore; views: ReadModels }, threadId: ThreadId): Promise<ThreadResource> {
+export async function assembleThread(
+  ports: { eventStore: EventStore; views: ReadModels },
+  threadId: ThreadId,
+): Promise<ThreadResource> {
   const { events } = await ports.eventStore.read(threadStream(threadId));
   const thread = events.map(parseRecorded).reduce<Folded | null>(fold, null);
   const page = thread ? await pageCommands.load(ports.eventStore, pageIdSchema.parse(thread.pageId)) : null;

@@ -22,7 +22,7 @@ export async function foldersAtTarget(folders: FoldersView, target: ImportTarget
   }
   const { ownerId } = target;
   const visibleTo = { ownerIds: [ownerId], pageIds: [], folderIds: [] };
-  for (let before: ListKey | null = null; ; ) {
+  for (let before: ListKey | null = null; ;) {
     const rows = await folders.list({ visibleTo, before, limit: PAGE });
     for (const folder of rows.slice(0, PAGE)) {
       const key = folder.path.toLowerCase();

@@ -9,24 +9,29 @@ export const IMPORT_ERRORS_SHOWN = 1_000;
 /** A quarter of the largest change (MAX_APPEND_BYTES): room for the rest of the answer and the record's fields. */
 const IMPORT_ERRORS_MAX_BYTES = 256 * 1024;
 
-export const importResult = z.object({
-  foldersCreated: z.number().int(),
-  pagesCreated: z.number().int(),
-  imagesUploaded: z.number().int(),
-  /** Files other than notes and images that became attachments (one per file, of the first note linking it). */
-  attachmentsUploaded: z.number().int(),
-  backlinksCreated: z.number().int(),
-  /** Folders, pages, images and attachments this import made. */
-  created: z.number().int(),
-  /** Pages and attachments an earlier import into the same place made from the same paths, changed to the vault's. */
-  updated: z.number().int(),
-  /** Folders, pages, images and attachments already as the vault has them. */
-  unchanged: z.number().int(),
-  /** One line per file skipped or changed, in the order met; the first ones when there are too many. */
-  errors: z.array(z.string()),
-  /** How many further lines `errors` leaves out; absent when it lists them all. */
-  errorsOmitted: z.number().int().positive().optional(),
-}).meta({ id: "ImportResult", description: "What a vault import created, updated and found unchanged, and every file it reported" });
+export const importResult = z
+  .object({
+    foldersCreated: z.number().int(),
+    pagesCreated: z.number().int(),
+    imagesUploaded: z.number().int(),
+    /** Files other than notes and images that became attachments (one per file, of the first note linking it). */
+    attachmentsUploaded: z.number().int(),
+    backlinksCreated: z.number().int(),
+    /** Folders, pages, images and attachments this import made. */
+    created: z.number().int(),
+    /** Pages and attachments an earlier import into the same place made from the same paths, changed to the vault's. */
+    updated: z.number().int(),
+    /** Folders, pages, images and attachments already as the vault has them. */
+    unchanged: z.number().int(),
+    /** One line per file skipped or changed, in the order met; the first ones when there are too many. */
+    errors: z.array(z.string()),
+    /** How many further lines `errors` leaves out; absent when it lists them all. */
+    errorsOmitted: z.number().int().positive().optional(),
+  })
+  .meta({
+    id: "ImportResult",
+    description: "What a vault import created, updated and found unchanged, and every file it reported",
+  });
 export type ImportResult = z.infer<typeof importResult>;
 
 /** The answer with its `errors` cut to IMPORT_ERRORS_SHOWN lines and IMPORT_ERRORS_MAX_BYTES, counting those left out. */

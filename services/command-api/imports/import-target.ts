@@ -12,9 +12,16 @@ export interface ImportTarget {
   readonly folder: { readonly id: FolderId; readonly path: string } | null;
 }
 
-export async function importTarget(models: ReadModels, principal: Principal, folderId: string | null): Promise<ImportTarget> {
+export async function importTarget(
+  models: ReadModels,
+  principal: Principal,
+  folderId: string | null,
+): Promise<ImportTarget> {
   if (folderId === null) return { ownerId: userIdSchema.parse(principal.user.id), folder: null };
   const { folder, permission } = await visibleFolder(models, principal, folderId);
   requirePermission(permission, "edit", "folder");
-  return { ownerId: userIdSchema.parse(folder.ownerId), folder: { id: folderIdSchema.parse(folder.id), path: folder.path } };
+  return {
+    ownerId: userIdSchema.parse(folder.ownerId),
+    folder: { id: folderIdSchema.parse(folder.id), path: folder.path },
+  };
 }

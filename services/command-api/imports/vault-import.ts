@@ -27,9 +27,25 @@ import { imageBlobKey } from "../../../shared/images/orphan-blobs.ts";
 import { derivedId, type ImportScopes } from "../../../shared/imports/import-ids.ts";
 import type { NoteRewriteSession } from "../../../shared/imports/note-rewriter.ts";
 import { importedAttachmentId, importedImageId, importedPageId } from "../../../shared/imports/vault-resolver.ts";
-import { sortVault, type VaultAttachment, type VaultFile, type VaultImage, type VaultNote } from "../../../shared/imports/vault-files.ts";
+import {
+  sortVault,
+  type VaultAttachment,
+  type VaultFile,
+  type VaultImage,
+  type VaultNote,
+} from "../../../shared/imports/vault-files.ts";
 import { planFolders } from "../../../shared/imports/vault-folders.ts";
-import { attachmentIdSchema, type AttachmentId, folderIdSchema, imageIdSchema, pageIdSchema, type FolderId, type ImageId, type PageId, type UserId } from "../../../shared/kernel/ids.ts";
+import {
+  attachmentIdSchema,
+  type AttachmentId,
+  folderIdSchema,
+  imageIdSchema,
+  pageIdSchema,
+  type FolderId,
+  type ImageId,
+  type PageId,
+  type UserId,
+} from "../../../shared/kernel/ids.ts";
 import { pageCommands } from "../../../shared/pages/page.commands.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
 import type { ImportResult } from "./import-result.ts";
@@ -85,7 +101,10 @@ function folderNameProblem(name: string): string | null {
 }
 
 /** A file's read failing (a damaged zip entry) is that file's fault, reported as its own, not the request's. */
-const unreadable = (file: VaultAttachment, error: unknown): AppError => (error instanceof AppError ? error : new AppError("validation_failed", `${JSON.stringify(file.path)} could not be read`));
+const unreadable = (file: VaultAttachment, error: unknown): AppError =>
+  error instanceof AppError
+    ? error
+    : new AppError("validation_failed", `${JSON.stringify(file.path)} could not be read`);
 
 /** The SHA-256 of a file's bytes, read without storing them: whether an earlier import stored the same. */
 async function sha256Of(file: VaultAttachment): Promise<string> {
@@ -137,8 +156,18 @@ export class VaultImport {
     const [directory] = directories;
     const [note] = notes;
     for (const scope of this.scopes.earlier) {
-      if (directory !== undefined && (await folderCommands.load(this.ports.eventStore, folderIdSchema.parse(derivedId(scope, "folder", directory)))).status !== "absent") return scope;
-      if (note !== undefined && (await pageCommands.load(this.ports.eventStore, pageIdSchema.parse(importedPageId(scope, note.path)))).status !== "absent") return scope;
+      if (
+        directory !== undefined &&
+        (await folderCommands.load(this.ports.eventStore, folderIdSchema.parse(derivedId(scope, "folder", directory))))
+          .status !== "absent"
+      )
+        return scope;
+      if (
+        note !== undefined &&
+        (await pageCommands.load(this.ports.eventStore, pageIdSchema.parse(importedPageId(scope, note.path))))
+          .status !== "absent"
+      )
+        return scope;
     }
     return this.scopes.vault;
   }
@@ -154,31 +183,60 @@ export class VaultImport {
     this.scope = await this.chooseScope(tree.directories, tree.notes);
     const log = this.ports.logger;
     const correlationId = this.actor.context.correlationId;
-    log.info({ event: "import.started", correlationId, notes: tree.notes.length, images: vault.images.length, folders: tree.directories.length });
+    log.info({
+      event: "import.started",
+      correlationId,
+      notes: tree.notes.length,
+      images: vault.images.length,
+      folders: tree.directories.length,
+    });
 
     const images = await this.checkImages(vault.images);
     const attachments = this.checkAttachments(vault.attachments);
-    this.written = tree.notes.reduce((total, note) => total + Buffer.byteLength(note.markdown), 0) + [...images.values()].reduce((total, checked) => total + checked.image.bytes.length, 0);
+    this.written =
+      tree.notes.reduce((total, note) => total + Buffer.byteLength(note.markdown), 0) +
+      [...images.values()].reduce((total, checked) => total + checked.image.bytes.length, 0);
     // What the import may store counts against the workspace's blob quota before anything is made: each image and
     // file once, but not those an earlier import stored already (a vault imported again), and a vault that does
     // not fit is refused whole (409 quota_exceeded). Each is stored once, however many notes link it.
     const release = await this.ports.quotas.blobBytes.reserve(this.owner, await this.bytesToStore(images, attachments));
     try {
       const { folders, unavailable } = await this.createFolders(tree.directories);
-      const imageDigests = [...images.values()].map((checked) => ({ path: checked.image.path, sha256: checked.sha256 }));
-      const rewriter = this.ports.notes.session({ scope: this.scope, notePaths: tree.notes.map((note) => note.path), images: imageDigests, attachmentPaths: [...attachments.keys()] });
-      const context: NoteContext = { folders, unavailable, images, attachments, rewriter, linked: new Set<string>(), settled: new Set<string>() };
+      const imageDigests = [...images.values()].map((checked) => ({
+        path: checked.image.path,
+        sha256: checked.sha256,
+      }));
+      const rewriter = this.ports.notes.session({
+        scope: this.scope,
+        notePaths: tree.notes.map((note) => note.path),
+        images: imageDigests,
+        attachmentPaths: [...attachments.keys()],
+      });
+      const context: NoteContext = {
+        folders,
+        unavailable,
+        images,
+        attachments,
+        rewriter,
+        linked: new Set<string>(),
+        settled: new Set<string>(),
+      };
       try {
         for (const [index, note] of tree.notes.entries()) {
           await yieldToLoop();
           await this.importNote(note, context);
-          if ((index + 1) % PROGRESS_EVERY === 0) log.info({ event: "import.progress", correlationId, notes: index + 1, of: tree.notes.length });
+          if ((index + 1) % PROGRESS_EVERY === 0)
+            log.info({ event: "import.progress", correlationId, notes: index + 1, of: tree.notes.length });
         }
       } finally {
         rewriter.close();
       }
-      for (const path of images.keys()) if (!context.linked.has(path)) this.result.errors.push(`${JSON.stringify(path)}: skipped: no imported note embeds this image`);
-      for (const path of attachments.keys()) if (!context.linked.has(path)) this.result.errors.push(`${JSON.stringify(path)}: skipped: no imported note links this file`);
+      for (const path of images.keys())
+        if (!context.linked.has(path))
+          this.result.errors.push(`${JSON.stringify(path)}: skipped: no imported note embeds this image`);
+      for (const path of attachments.keys())
+        if (!context.linked.has(path))
+          this.result.errors.push(`${JSON.stringify(path)}: skipped: no imported note links this file`);
     } finally {
       release();
     }
@@ -187,14 +245,19 @@ export class VaultImport {
   }
 
   /** Bytes of the images not uploaded yet, and of the files not attached yet or attached with another size. */
-  private async bytesToStore(images: ReadonlyMap<string, CheckedImage>, attachments: ReadonlyMap<string, VaultAttachment>): Promise<number> {
+  private async bytesToStore(
+    images: ReadonlyMap<string, CheckedImage>,
+    attachments: ReadonlyMap<string, VaultAttachment>,
+  ): Promise<number> {
     let total = 0;
     for (const checked of images.values()) {
-      if (!(await imageCommands.load(this.ports.eventStore, this.imageIdFor(checked))).exists) total += checked.image.bytes.length;
+      if (!(await imageCommands.load(this.ports.eventStore, this.imageIdFor(checked))).exists)
+        total += checked.image.bytes.length;
     }
     for (const file of attachments.values()) {
       const state = await attachmentCommands.load(this.ports.eventStore, this.attachmentIdFor(file.path));
-      if (state.status === "absent" || (state.status === "live" && state.attachment.size !== file.source.size)) total += file.source.size;
+      if (state.status === "absent" || (state.status === "live" && state.attachment.size !== file.source.size))
+        total += file.source.size;
     }
     return total;
   }
@@ -209,7 +272,9 @@ export class VaultImport {
     }
   }
 
-  private async createFolders(directories: readonly string[]): Promise<{ folders: Map<string, FolderId>; unavailable: Map<string, string> }> {
+  private async createFolders(
+    directories: readonly string[],
+  ): Promise<{ folders: Map<string, FolderId>; unavailable: Map<string, string> }> {
     const byPath = await foldersAtTarget(this.ports.views.folders, this.target);
     const unavailable = new Map<string, string>();
     for (const directory of directories) {
@@ -230,7 +295,10 @@ export class VaultImport {
       const folderId = folderIdSchema.parse(derivedId(this.scope, "folder", directory));
       const state = await folderCommands.load(this.ports.eventStore, folderId);
       if (state.status === "deleted" || state.status === "purged") {
-        unavailable.set(key, `its folder ${JSON.stringify(directory)} from an earlier import was deleted since; restore it from the trash to import into it again`);
+        unavailable.set(
+          key,
+          `its folder ${JSON.stringify(directory)} from an earlier import was deleted since; restore it from the trash to import into it again`,
+        );
         continue;
       }
       byPath.set(key, folderId);
@@ -239,7 +307,14 @@ export class VaultImport {
         this.result.unchanged += 1;
         continue;
       }
-      const command = { type: "CreateFolder" as const, folderId, ownerId: this.owner, parentId, name: directory.slice(slash + 1), icon: null };
+      const command = {
+        type: "CreateFolder" as const,
+        folderId,
+        ownerId: this.owner,
+        parentId,
+        name: directory.slice(slash + 1),
+        icon: null,
+      };
       const { position } = await folderCommands.handle(this.ports.eventStore, folderId, command, this.actor.context);
       this.record(position);
       this.result.foldersCreated += 1;
@@ -268,7 +343,9 @@ export class VaultImport {
     const checked = new Map<string, VaultAttachment>();
     for (const attachment of attachments) {
       if (attachment.source.size > this.ports.attachmentMaxBytes) {
-        this.result.errors.push(`${JSON.stringify(attachment.path)}: skipped: larger than ${this.ports.attachmentMaxBytes} bytes (ATTACHMENT_MAX_BYTES)`);
+        this.result.errors.push(
+          `${JSON.stringify(attachment.path)}: skipped: larger than ${this.ports.attachmentMaxBytes} bytes (ATTACHMENT_MAX_BYTES)`,
+        );
       } else {
         checked.set(attachment.path, attachment);
       }
@@ -294,35 +371,52 @@ export class VaultImport {
     const pageId = pageIdSchema.parse(importedPageId(this.scope, note.path));
     const page = await pageCommands.load(this.ports.eventStore, pageId);
     if (page.status === "deleted") {
-      this.result.errors.push(`${label}: skipped: its page from an earlier import is in the trash; restore it to import the note into it again`);
+      this.result.errors.push(
+        `${label}: skipped: its page from an earlier import is in the trash; restore it to import the note into it again`,
+      );
       return;
     }
     if (page.status === "purged") {
-      this.result.errors.push(`${label}: skipped: its page from an earlier import was deleted for good; import the vault into another folder to have it again`);
+      this.result.errors.push(
+        `${label}: skipped: its page from an earlier import was deleted for good; import the vault into another folder to have it again`,
+      );
       return;
     }
-    const outcome = await context.rewriter.rewrite({ path: note.path, directory: note.directory, markdown: note.markdown });
+    const outcome = await context.rewriter.rewrite({
+      path: note.path,
+      directory: note.directory,
+      markdown: note.markdown,
+    });
     if (outcome.kind === "unreadable") {
       this.result.errors.push(`${label}: skipped: it could not be read as markdown`);
       return;
     }
     if (outcome.kind === "too_complex") {
-      this.result.errors.push(`${label}: skipped: too complex to read (its markdown took longer to parse than an import allows one note)`);
+      this.result.errors.push(
+        `${label}: skipped: too complex to read (its markdown took longer to parse than an import allows one note)`,
+      );
       return;
     }
     if (outcome.kind === "too_large") {
-      this.result.errors.push(`${label}: skipped: too large to read (parsing its markdown needed more memory than an import allows one note)`);
+      this.result.errors.push(
+        `${label}: skipped: too large to read (parsing its markdown needed more memory than an import allows one note)`,
+      );
       return;
     }
     const rewritten = outcome.note;
     // Receiving a large note from the worker takes the loop a while: other requests go first.
     await yieldToLoop();
     if (rewritten.markdown.length > MARKDOWN_MAX_CHARS) {
-      this.result.errors.push(`${label}: skipped: with its links rewritten it is ${rewritten.markdown.length} characters; a page holds at most ${MARKDOWN_MAX_CHARS}`);
+      this.result.errors.push(
+        `${label}: skipped: with its links rewritten it is ${rewritten.markdown.length} characters; a page holds at most ${MARKDOWN_MAX_CHARS}`,
+      );
       return;
     }
     for (const problem of rewritten.problems) this.result.errors.push(`${label}: ${problem}`);
-    const title = this.field(titleField, rewritten.title, label, "title") ?? this.field(titleField, note.name.slice(0, 200), label, "file name") ?? "Untitled";
+    const title =
+      this.field(titleField, rewritten.title, label, "title") ??
+      this.field(titleField, note.name.slice(0, 200), label, "file name") ??
+      "Untitled";
     const icon = this.field(iconField, rewritten.icon, label, "icon");
 
     await this.reported(label, async () => {
@@ -345,8 +439,19 @@ export class VaultImport {
         context.settled.add(path);
       }
       if (page.status === "absent") {
-        const parentId = note.directory === "" ? (this.target.folder?.id ?? null) : (context.folders.get(note.directory.toLowerCase()) ?? null);
-        const command = { type: "CreatePage" as const, pageId, ownerId: this.owner, parentId, title, icon, markdown: rewritten.markdown };
+        const parentId =
+          note.directory === ""
+            ? (this.target.folder?.id ?? null)
+            : (context.folders.get(note.directory.toLowerCase()) ?? null);
+        const command = {
+          type: "CreatePage" as const,
+          pageId,
+          ownerId: this.owner,
+          parentId,
+          title,
+          icon,
+          markdown: rewritten.markdown,
+        };
         const { position } = await pageCommands.handle(this.ports.eventStore, pageId, command, this.actor.context);
         this.record(position);
         this.result.pagesCreated += 1;
@@ -356,9 +461,24 @@ export class VaultImport {
         this.result.unchanged += 1;
       } else {
         // The vault's version wins; the page's history keeps what it replaces.
-        const renamed = await pageCommands.handle(this.ports.eventStore, pageId, { type: "UpdatePage", pageId, title, icon }, this.actor.context);
+        const renamed = await pageCommands.handle(
+          this.ports.eventStore,
+          pageId,
+          { type: "UpdatePage", pageId, title, icon },
+          this.actor.context,
+        );
         this.record(renamed.position);
-        const content = await pageCommands.handle(this.ports.eventStore, pageId, { type: "ReplaceContent", pageId, markdown: rewritten.markdown, ifMatchRevision: renamed.state.status === "live" ? renamed.state.revision : page.revision }, this.actor.context);
+        const content = await pageCommands.handle(
+          this.ports.eventStore,
+          pageId,
+          {
+            type: "ReplaceContent",
+            pageId,
+            markdown: rewritten.markdown,
+            ifMatchRevision: renamed.state.status === "live" ? renamed.state.revision : page.revision,
+          },
+          this.actor.context,
+        );
         this.record(content.position);
         this.result.updated += 1;
       }
@@ -371,7 +491,9 @@ export class VaultImport {
     if (value === null) return null;
     const parsed = schema.safeParse(value);
     if (parsed.success) return parsed.data;
-    this.result.errors.push(`${label}: its ${what} was not used: ${parsed.error.issues.map((issue) => issue.message).join("; ")}`);
+    this.result.errors.push(
+      `${label}: its ${what} was not used: ${parsed.error.issues.map((issue) => issue.message).join("; ")}`,
+    );
     return null;
   }
 
@@ -384,7 +506,9 @@ export class VaultImport {
     const attachmentId = this.attachmentIdFor(file.path);
     const state: AttachmentState = await attachmentCommands.load(this.ports.eventStore, attachmentId);
     if (state.status === "deleted") {
-      this.result.errors.push(`${JSON.stringify(file.path)}: skipped: its attachment from an earlier import was deleted since`);
+      this.result.errors.push(
+        `${JSON.stringify(file.path)}: skipped: its attachment from an earlier import was deleted since`,
+      );
       return null;
     }
     if (state.status === "live") {
@@ -395,7 +519,10 @@ export class VaultImport {
       await pageAccess("edit")(this.ports.views, this.actor.principal, state.attachment.pageId);
     }
     if (this.written + file.source.size > this.limits.maxWrittenBytes) {
-      throw new AppError("payload_too_large", `${JSON.stringify(file.path)} would take what this import reads and writes past ${this.limits.maxWrittenBytes} bytes`);
+      throw new AppError(
+        "payload_too_large",
+        `${JSON.stringify(file.path)} would take what this import reads and writes past ${this.limits.maxWrittenBytes} bytes`,
+      );
     }
     this.written += file.source.size;
     const name = file.path.slice(file.path.lastIndexOf("/") + 1);
@@ -414,15 +541,39 @@ export class VaultImport {
     };
     const size = await this.ports.blobs.putStream(blobKeySchema.parse(attachmentBlobKey(attachmentId)), measured());
     const attachedTo = state.status === "live" ? state.attachment.pageId : pageId;
-    return { attachmentId, pageId: attachedTo, replaces: state.status === "live", size, sha256: hash.digest("hex"), mimeType: fileTypeOf(head, name), name };
+    return {
+      attachmentId,
+      pageId: attachedTo,
+      replaces: state.status === "live",
+      size,
+      sha256: hash.digest("hex"),
+      mimeType: fileTypeOf(head, name),
+      name,
+    };
   }
 
   /** Records an attachment whose bytes are stored, or the new bytes of one recorded before. */
   private async recordAttachment(stored: StoredAttachment): Promise<void> {
     const { attachmentId, pageId, name, mimeType, size, sha256 } = stored;
-    const attachment = { attachmentId, pageId, uploaderId: this.actor.context.actorId, filename: name, originalName: name, mimeType, size, sha256 };
-    const command = stored.replaces ? { type: "RecordAttachmentReplacement" as const, attachment } : { type: "RecordAttachmentUpload" as const, attachment };
-    const { position } = await attachmentCommands.handle(this.ports.eventStore, attachmentId, command, this.actor.context);
+    const attachment = {
+      attachmentId,
+      pageId,
+      uploaderId: this.actor.context.actorId,
+      filename: name,
+      originalName: name,
+      mimeType,
+      size,
+      sha256,
+    };
+    const command = stored.replaces
+      ? { type: "RecordAttachmentReplacement" as const, attachment }
+      : { type: "RecordAttachmentUpload" as const, attachment };
+    const { position } = await attachmentCommands.handle(
+      this.ports.eventStore,
+      attachmentId,
+      command,
+      this.actor.context,
+    );
     this.record(position);
     if (stored.replaces) {
       this.result.updated += 1;
@@ -454,7 +605,12 @@ export class VaultImport {
       alt: "",
       sha256: checked.sha256,
     };
-    const { position } = await imageCommands.handle(this.ports.eventStore, imageId, { type: "RecordImageUpload", image }, this.actor.context);
+    const { position } = await imageCommands.handle(
+      this.ports.eventStore,
+      imageId,
+      { type: "RecordImageUpload", image },
+      this.actor.context,
+    );
     this.record(position);
     this.result.imagesUploaded += 1;
     this.result.created += 1;

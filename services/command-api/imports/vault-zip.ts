@@ -64,14 +64,21 @@ class SpoolReader extends yauzl.RandomAccessReader {
             position += bytesRead;
             stream.push(buffer.subarray(0, bytesRead));
           },
-          (error: unknown) => stream.destroy(error instanceof Error ? error : new Error("the archive could not be read")),
+          (error: unknown) =>
+            stream.destroy(error instanceof Error ? error : new Error("the archive could not be read")),
         );
       },
     });
     return stream;
   }
 
-  override read(buffer: Buffer, offset: number, length: number, position: number, callback: (error: Error | null) => void): void {
+  override read(
+    buffer: Buffer,
+    offset: number,
+    length: number,
+    position: number,
+    callback: (error: Error | null) => void,
+  ): void {
     this.file.read(buffer, offset, length, position).then(
       ({ bytesRead }) => callback(bytesRead === length ? null : new Error("the archive ends early")),
       (error: unknown) => callback(error instanceof Error ? error : new Error("the archive could not be read")),
@@ -86,16 +93,23 @@ function entryProblem(entry: Entry, path: string, limits: VaultZipLimits): strin
   const label = JSON.stringify(path.slice(0, 200));
   const invalid = yauzl.validateFileName(path);
   if (invalid !== null) {
-    const what = invalid.startsWith("absolute") ? "an absolute path" : "a path that climbs out of the archive with '..'";
+    const what = invalid.startsWith("absolute")
+      ? "an absolute path"
+      : "a path that climbs out of the archive with '..'";
     return `entry ${label} has ${what}; a vault's paths are relative`;
   }
-  if (UNIX_HOSTS.has(entry.versionMadeBy >> 8) && ((entry.externalFileAttributes >>> 16) & FILE_TYPE_MASK) === SYMBOLIC_LINK) {
+  if (
+    UNIX_HOSTS.has(entry.versionMadeBy >> 8) &&
+    ((entry.externalFileAttributes >>> 16) & FILE_TYPE_MASK) === SYMBOLIC_LINK
+  ) {
     return `entry ${label} is a symbolic link; links are not followed`;
   }
   if (entry.isEncrypted()) return `entry ${label} is encrypted`;
-  if (entry.compressionMethod !== STORED && entry.compressionMethod !== DEFLATED) return `entry ${label} is compressed with method ${entry.compressionMethod}; only stored and deflated entries are read`;
+  if (entry.compressionMethod !== STORED && entry.compressionMethod !== DEFLATED)
+    return `entry ${label} is compressed with method ${entry.compressionMethod}; only stored and deflated entries are read`;
   if (entry.uncompressedSize > RATIO_FLOOR_BYTES && entry.uncompressedSize > limits.maxRatio * entry.compressedSize) {
-    const ratio = entry.compressedSize === 0 ? "without end" : `${Math.round(entry.uncompressedSize / entry.compressedSize)} times`;
+    const ratio =
+      entry.compressedSize === 0 ? "without end" : `${Math.round(entry.uncompressedSize / entry.compressedSize)} times`;
     return `entry ${label} expands ${ratio} its compressed size, more than ${limits.maxRatio} (IMPORT_ZIP_MAX_RATIO): refused as a zip bomb`;
   }
   return null;
@@ -115,7 +129,8 @@ async function listEntries(zip: ZipFile, limits: VaultZipLimits): Promise<Listed
 }
 
 /** What Obsidian itself does not show (`.obsidian/`, `.trash/`, `.DS_Store`) and what macOS adds to its zips. */
-const hidden = (path: string): boolean => path.split("/").some((segment) => segment.startsWith(".")) || path.startsWith("__MACOSX/");
+const hidden = (path: string): boolean =>
+  path.split("/").some((segment) => segment.startsWith(".")) || path.startsWith("__MACOSX/");
 
 /**
  * The vault's root inside the archive: a vault zipped from outside its folder has every file under one directory,
@@ -166,28 +181,44 @@ export interface OpenedVaultZip {
  */
 export async function readVaultZip(file: FileHandle, size: number, limits: VaultZipLimits): Promise<OpenedVaultZip> {
   const zip = await yauzl
-    .fromRandomAccessReaderPromise(new SpoolReader(file), size, { lazyEntries: true, decodeStrings: false, validateEntrySizes: true, autoClose: false, strictFileNames: false })
+    .fromRandomAccessReaderPromise(new SpoolReader(file), size, {
+      lazyEntries: true,
+      decodeStrings: false,
+      validateEntrySizes: true,
+      autoClose: false,
+      strictFileNames: false,
+    })
     .catch(() => {
       throw refused("not a zip archive (its central directory could not be read)");
     });
   try {
-    if (zip.entryCount > ZIP_MAX_ENTRIES) throw refused(`the archive lists ${zip.entryCount} entries; an import reads at most ${ZIP_MAX_ENTRIES}`);
+    if (zip.entryCount > ZIP_MAX_ENTRIES)
+      throw refused(`the archive lists ${zip.entryCount} entries; an import reads at most ${ZIP_MAX_ENTRIES}`);
     const listed = await listEntries(zip, limits).catch((error: unknown) => {
       throw error instanceof AppError ? error : refused("its central directory could not be read");
     });
     const root = vaultRoot(listed.map(({ path }) => path));
-    const files = listed.filter(({ path }) => path.startsWith(root) && !path.endsWith("/") && !hidden(path.slice(root.length)));
+    const files = listed.filter(
+      ({ path }) => path.startsWith(root) && !path.endsWith("/") && !hidden(path.slice(root.length)),
+    );
     if (files.length === 0) throw refused("the archive holds no files");
-    if (files.length > IMPORT_MAX_FILES) throw refused(`the archive holds ${files.length} files; an import takes at most ${IMPORT_MAX_FILES}`);
+    if (files.length > IMPORT_MAX_FILES)
+      throw refused(`the archive holds ${files.length} files; an import takes at most ${IMPORT_MAX_FILES}`);
     const read = files.filter(({ path }) => readWhole(path));
     const total = read.reduce((sum, { entry }) => sum + entry.uncompressedSize, 0);
     if (total > limits.maxUncompressedBytes) {
-      throw new AppError("payload_too_large", `body: the archive's notes and images expand to ${total} bytes; an import reads at most ${limits.maxUncompressedBytes} (IMPORT_ZIP_MAX_UNCOMPRESSED_BYTES)`);
+      throw new AppError(
+        "payload_too_large",
+        `body: the archive's notes and images expand to ${total} bytes; an import reads at most ${limits.maxUncompressedBytes} (IMPORT_ZIP_MAX_UNCOMPRESSED_BYTES)`,
+      );
     }
     const vault: VaultFile[] = [];
     for (const { entry, path } of files) {
       const label = JSON.stringify(path.slice(0, 200));
-      vault.push({ path: path.slice(root.length), content: readWhole(path) ? await readEntry(zip, entry, label) : entrySource(zip, entry, label) });
+      vault.push({
+        path: path.slice(root.length),
+        content: readWhole(path) ? await readEntry(zip, entry, label) : entrySource(zip, entry, label),
+      });
     }
     return { files: vault, close: () => zip.close() };
   } catch (error) {

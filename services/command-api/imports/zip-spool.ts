@@ -19,7 +19,9 @@ export interface SpooledZip {
 
 /** Closing the connection is how the rest of an oversized body goes unread. */
 export const zipTooLarge = (maxBytes: number): AppError =>
-  new AppError("payload_too_large", `body: the zip is larger than ${maxBytes} bytes (IMPORT_ZIP_MAX_BYTES)`, { connection: "close" });
+  new AppError("payload_too_large", `body: the zip is larger than ${maxBytes} bytes (IMPORT_ZIP_MAX_BYTES)`, {
+    connection: "close",
+  });
 
 /** The body's chunks; a body cut short (the client went away) is the request's fault, not the server's. */
 async function* received(body: Readable): AsyncGenerator<Uint8Array> {

@@ -27,15 +27,26 @@ const stringOf = (value: unknown): string | null => (typeof value === "string" &
 
 /** Registrations: the client's metadata as an event, its id the stream's. Nothing personal (no contacts) is kept. */
 class ClientAdapter implements Adapter {
-  constructor(private readonly ports: OAuthAdapterPorts, private readonly invalidMetadata: (message: string) => Error) {}
+  constructor(
+    private readonly ports: OAuthAdapterPorts,
+    private readonly invalidMetadata: (message: string) => Error,
+  ) {}
 
   async upsert(id: string, payload: AdapterPayload): Promise<void> {
     const client = registeredClientSchema.safeParse(payload);
-    if (!client.success || client.data.client_id !== id) throw this.invalidMetadata("this server registers public clients (token_endpoint_auth_method none) using the authorization code flow only");
+    if (!client.success || client.data.client_id !== id)
+      throw this.invalidMetadata(
+        "this server registers public clients (token_endpoint_auth_method none) using the authorization code flow only",
+      );
     const refused = client.data.redirect_uris.map(redirectUriProblem).find((problem) => problem !== null);
     if (refused) throw this.invalidMetadata(refused);
     const context = { actorId: ANONYMOUS_ACTOR, correlationId: `oauth-registration-${id}`, now: this.ports.clock() };
-    await oauthClientCommands.handle(this.ports.eventStore, id, { type: "RegisterOAuthClient", client: client.data }, context);
+    await oauthClientCommands.handle(
+      this.ports.eventStore,
+      id,
+      { type: "RegisterOAuthClient", client: client.data },
+      context,
+    );
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
@@ -57,7 +68,10 @@ class ClientAdapter implements Adapter {
 
 /** Every other model in the OAuth store. A grant destroyed by the server (a code or rotated refresh token used again, a refresh token revoked) revokes its app. */
 class StoreAdapter implements Adapter {
-  constructor(private readonly model: string, private readonly ports: OAuthAdapterPorts) {}
+  constructor(
+    private readonly model: string,
+    private readonly ports: OAuthAdapterPorts,
+  ) {}
 
   async upsert(id: string, payload: AdapterPayload, expiresIn: number | undefined): Promise<void> {
     const now = this.ports.clock().getTime();
@@ -108,7 +122,12 @@ async function revokeApp(ports: OAuthAdapterPorts, grantId: string): Promise<voi
   if (!appId.success) return;
   const context = { actorId: ANONYMOUS_ACTOR, correlationId: `oauth-grant-${grantId}`, now: ports.clock() };
   try {
-    const { position } = await appCommands.handle(ports.eventStore, appId.data, { type: "RevokeApp", appId: appId.data, userId: null, by: "authorization_server" }, context);
+    const { position } = await appCommands.handle(
+      ports.eventStore,
+      appId.data,
+      { type: "RevokeApp", appId: appId.data, userId: null, by: "authorization_server" },
+      context,
+    );
     if (position !== null) await ports.projection.waitFor(position, ports.consistencyWaitMs);
   } catch (error) {
     // A grant never confirmed by its user (no app) has nothing to revoke.
@@ -116,6 +135,9 @@ async function revokeApp(ports: OAuthAdapterPorts, grantId: string): Promise<voi
   }
 }
 
-export function oauthAdapterFactory(ports: OAuthAdapterPorts, invalidMetadata: (message: string) => Error): (model: string) => Adapter {
+export function oauthAdapterFactory(
+  ports: OAuthAdapterPorts,
+  invalidMetadata: (message: string) => Error,
+): (model: string) => Adapter {
   return (model) => (model === "Client" ? new ClientAdapter(ports, invalidMetadata) : new StoreAdapter(model, ports));
 }

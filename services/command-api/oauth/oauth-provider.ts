@@ -43,7 +43,12 @@ function configurationFor(issuer: string, options: ProviderOptions): Record<stri
     pkce: { required: () => true },
     responseTypes: ["code"],
     clientAuthMethods: ["none"],
-    clientDefaults: { grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none", id_token_signed_response_alg: "EdDSA" },
+    clientDefaults: {
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+      id_token_signed_response_alg: "EdDSA",
+    },
     enabledJWA: { idTokenSigningAlgValues: ["EdDSA"], requestObjectSigningAlgValues: ["EdDSA"] },
     scopes: ["openid", "offline_access", ...scopeSchema.options],
     claims: { openid: ["sub"] },
@@ -51,11 +56,16 @@ function configurationFor(issuer: string, options: ProviderOptions): Record<stri
       devInteractions: { enabled: false },
       registration: { enabled: true },
       // A client revokes only its own tokens.
-      revocation: { enabled: true, allowedPolicy: async (_ctx: unknown, client: ClientInfo, token: { clientId?: string }) => token.clientId === client.clientId },
+      revocation: {
+        enabled: true,
+        allowedPolicy: async (_ctx: unknown, client: ClientInfo, token: { clientId?: string }) =>
+          token.clientId === client.clientId,
+      },
       clientIdMetadataDocument: {
         enabled: true,
         ack: "draft-02",
-        allowClient: async (_ctx: unknown, client: ClientInfo) => client.redirectUris.every((uri) => redirectUriProblem(uri) === null),
+        allowClient: async (_ctx: unknown, client: ClientInfo) =>
+          client.redirectUris.every((uri) => redirectUriProblem(uri) === null),
       },
       resourceIndicators: {
         enabled: true,
@@ -63,7 +73,13 @@ function configurationFor(issuer: string, options: ProviderOptions): Record<stri
         useGrantedResource: async () => true,
         getResourceServerInfo: async (_ctx: unknown, indicator: string) => {
           if (indicator !== resource) throw new errors.InvalidTarget(`this server issues tokens for ${resource} only`);
-          return { scope: SCOPES, audience: resource, accessTokenTTL: ACCESS_TOKEN_TTL_S, accessTokenFormat: "jwt", jwt: { sign: { alg: "EdDSA" } } };
+          return {
+            scope: SCOPES,
+            audience: resource,
+            accessTokenTTL: ACCESS_TOKEN_TTL_S,
+            accessTokenFormat: "jwt",
+            jwt: { sign: { alg: "EdDSA" } },
+          };
         },
       },
     },
@@ -85,9 +101,11 @@ function configurationFor(issuer: string, options: ProviderOptions): Record<stri
       credential: `${OAUTH_PREFIX}/credential`,
     },
     rotateRefreshToken: true,
-    issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) => client.grantTypeAllowed("refresh_token"),
+    issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) =>
+      client.grantTypeAllowed("refresh_token"),
     expiresWithSession: async () => false,
-    extraTokenClaims: async (_ctx: unknown, token: { grantId?: string }) => (token.grantId ? { app_id: token.grantId } : undefined),
+    extraTokenClaims: async (_ctx: unknown, token: { grantId?: string }) =>
+      token.grantId ? { app_id: token.grantId } : undefined,
     ttl: {
       AccessToken: ACCESS_TOKEN_TTL_S,
       AuthorizationCode: 60,
@@ -97,8 +115,14 @@ function configurationFor(issuer: string, options: ProviderOptions): Record<stri
       Session: 60 * 60,
       IdToken: ACCESS_TOKEN_TTL_S,
     },
-    fetch: clientMetadataFetch({ allowPrivateNetworks: options.allowPrivateNetworks, ...(options.metadataCa ? { ca: options.metadataCa } : {}) }),
-    renderError: async (ctx: { type: string; body: string; set(name: string, value: string): void }, out: { error?: string; error_description?: string }) => {
+    fetch: clientMetadataFetch({
+      allowPrivateNetworks: options.allowPrivateNetworks,
+      ...(options.metadataCa ? { ca: options.metadataCa } : {}),
+    }),
+    renderError: async (
+      ctx: { type: string; body: string; set(name: string, value: string): void },
+      out: { error?: string; error_description?: string },
+    ) => {
       ctx.type = "html";
       ctx.set("content-security-policy", "default-src 'none'; base-uri 'none'; frame-ancestors 'none'");
       ctx.body = consentProblemPage(out.error_description ?? out.error ?? "the request could not be handled");

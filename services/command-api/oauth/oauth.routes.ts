@@ -60,11 +60,27 @@ async function readForm(request: FastifyRequest): Promise<URLSearchParams> {
 }
 
 const scopesIn = (value: unknown): Scope[] =>
-  typeof value === "string" ? [...new Set(value.split(" ").flatMap((name) => { const scope = scopeSchema.safeParse(name); return scope.success ? [scope.data] : []; }))] : [];
+  typeof value === "string"
+    ? [
+        ...new Set(
+          value.split(" ").flatMap((name) => {
+            const scope = scopeSchema.safeParse(name);
+            return scope.success ? [scope.data] : [];
+          }),
+        ),
+      ]
+    : [];
 
 export async function registerOAuth(app: App, ports: OAuthPorts): Promise<void> {
   const adapter = oauthAdapterFactory(
-    { store: ports.oauthStore, eventStore: ports.eventStore, clock: ports.clock, logger: ports.logger, projection: ports.projection, consistencyWaitMs: ports.consistencyWaitMs },
+    {
+      store: ports.oauthStore,
+      eventStore: ports.eventStore,
+      clock: ports.clock,
+      logger: ports.logger,
+      projection: ports.projection,
+      consistencyWaitMs: ports.consistencyWaitMs,
+    },
     (message) => new errors.InvalidClientMetadata(message),
   );
   const providers = new OAuthProviders({
@@ -76,7 +92,8 @@ export async function registerOAuth(app: App, ports: OAuthPorts): Promise<void> 
     onError: (error) => ports.logger.error({ event: "oauth.server_error", err: error }),
   });
   const handlers = new WeakMap<Provider, ReturnType<Provider["callback"]>>();
-  const issuerOf = (request: FastifyRequest): string => (ports.publicBaseUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, "");
+  const issuerOf = (request: FastifyRequest): string =>
+    (ports.publicBaseUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, "");
   const providerFor = (request: FastifyRequest): Provider => providers.forIssuer(issuerOf(request));
 
   const handOver = (request: FastifyRequest, reply: FastifyReply, url?: string): void => {
@@ -91,22 +108,34 @@ export async function registerOAuth(app: App, ports: OAuthPorts): Promise<void> 
     handler(request.raw, reply.raw);
   };
 
-  const csrfFor = (uid: string, userId: string): string => createHmac("sha256", ports.oauthKeys.cookieKeys[0] ?? "").update(`consent:${uid}:${userId}`).digest("base64url");
-  const sameToken = (a: string, b: string): boolean => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+  const csrfFor = (uid: string, userId: string): string =>
+    createHmac("sha256", ports.oauthKeys.cookieKeys[0] ?? "")
+      .update(`consent:${uid}:${userId}`)
+      .digest("base64url");
+  const sameToken = (a: string, b: string): boolean =>
+    a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
-  const problem = (reply: FastifyReply, status: number, message: string) => reply.code(status).headers(consentHeaders(null)).type("text/html; charset=utf-8").send(consentProblemPage(message));
+  const problem = (reply: FastifyReply, status: number, message: string) =>
+    reply.code(status).headers(consentHeaders(null)).type("text/html; charset=utf-8").send(consentProblemPage(message));
 
   /** The signed-in person, or null (the page then sends them to sign in and back). */
   const personOf = async (request: FastifyRequest): Promise<Principal | null> => {
     try {
-      return await ports.authenticator.authenticate({ authorization: undefined, cookie: request.headers.cookie }, request.id);
+      return await ports.authenticator.authenticate(
+        { authorization: undefined, cookie: request.headers.cookie },
+        request.id,
+      );
     } catch (error) {
       if (error instanceof AppError && error.code === "unauthenticated") return null;
       throw error;
     }
   };
 
-  const interactionOf = async (request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply, provider: Provider) => {
+  const interactionOf = async (
+    request: FastifyRequest<{ Params: { uid: string } }>,
+    reply: FastifyReply,
+    provider: Provider,
+  ) => {
     try {
       const interaction = await provider.interactionDetails(request.raw, reply.raw);
       return interaction.uid === request.params.uid ? interaction : null;
@@ -127,73 +156,143 @@ export async function registerOAuth(app: App, ports: OAuthPorts): Promise<void> 
       });
     }
 
-    scope.get<{ Params: { uid: string } }>(`${OAUTH_PREFIX}/consent/:uid`, { schema: { hide: true } }, async (request, reply) => {
-      const provider = providerFor(request);
-      const interaction = await interactionOf(request, reply, provider);
-      if (!interaction) return problem(reply, 400, "This authorization request has expired or was already answered: start again from the app.");
-      const person = await personOf(request);
-      if (!person) return reply.redirect(`/auth/login?returnTo=${encodeURIComponent(consentPath(interaction.uid))}`, 303);
-      const client = await provider.Client.find(String(interaction.params.client_id));
-      const redirect = URL.parse(String(interaction.params.redirect_uri));
-      if (!client || !redirect) return problem(reply, 400, "This authorization request names no known app.");
-      const { name, url } = describeClient(client);
-      const scopes = scopesIn(interaction.params.scope);
-      if (scopes.length === 0) return problem(reply, 400, `The app asked for none of this server's scopes (${scopeSchema.options.join(", ")}).`);
-      return reply
-        .headers(consentHeaders(redirectTarget(redirect.href)))
-        .type("text/html; charset=utf-8")
-        .send(consentPage({ action: consentPath(interaction.uid), csrf: csrfFor(interaction.uid, person.user.id), clientName: name, clientUrl: url, redirectHost: redirect.host, scopes, userName: person.user.name }));
-    });
+    scope.get<{ Params: { uid: string } }>(
+      `${OAUTH_PREFIX}/consent/:uid`,
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const provider = providerFor(request);
+        const interaction = await interactionOf(request, reply, provider);
+        if (!interaction)
+          return problem(
+            reply,
+            400,
+            "This authorization request has expired or was already answered: start again from the app.",
+          );
+        const person = await personOf(request);
+        if (!person)
+          return reply.redirect(`/auth/login?returnTo=${encodeURIComponent(consentPath(interaction.uid))}`, 303);
+        const client = await provider.Client.find(String(interaction.params.client_id));
+        const redirect = URL.parse(String(interaction.params.redirect_uri));
+        if (!client || !redirect) return problem(reply, 400, "This authorization request names no known app.");
+        const { name, url } = describeClient(client);
+        const scopes = scopesIn(interaction.params.scope);
+        if (scopes.length === 0)
+          return problem(
+            reply,
+            400,
+            `The app asked for none of this server's scopes (${scopeSchema.options.join(", ")}).`,
+          );
+        return reply
+          .headers(consentHeaders(redirectTarget(redirect.href)))
+          .type("text/html; charset=utf-8")
+          .send(
+            consentPage({
+              action: consentPath(interaction.uid),
+              csrf: csrfFor(interaction.uid, person.user.id),
+              clientName: name,
+              clientUrl: url,
+              redirectHost: redirect.host,
+              scopes,
+              userName: person.user.name,
+            }),
+          );
+      },
+    );
 
-    scope.post<{ Params: { uid: string } }>(`${OAUTH_PREFIX}/consent/:uid`, { schema: { hide: true } }, async (request, reply) => {
-      const provider = providerFor(request);
-      const origin = request.headers.origin;
-      if (origin !== undefined && origin !== new URL(issuerOf(request)).origin) return problem(reply, 403, "This answer did not come from this server's page.");
-      const form = await readForm(request);
-      const body = consentBody.safeParse({ csrf: form.get("csrf") ?? undefined, decision: form.get("decision") ?? undefined, scope: form.getAll("scope") });
-      if (!body.success) return problem(reply, 400, "The answer could not be read: use the page's buttons.");
-      const interaction = await interactionOf(request, reply, provider);
-      if (!interaction) return problem(reply, 400, "This authorization request has expired or was already answered: start again from the app.");
-      const person = await personOf(request);
-      if (!person || person.authentication !== "session") return reply.redirect(`/auth/login?returnTo=${encodeURIComponent(consentPath(interaction.uid))}`, 303);
-      if (!sameToken(body.data.csrf, csrfFor(interaction.uid, person.user.id))) return problem(reply, 403, "This answer did not come from this server's page.");
-      const asked = scopesIn(interaction.params.scope);
-      const approved = asked.filter((scope) => body.data.scope.includes(scope));
-      if (body.data.decision === "deny" || approved.length === 0) {
+    scope.post<{ Params: { uid: string } }>(
+      `${OAUTH_PREFIX}/consent/:uid`,
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const provider = providerFor(request);
+        const origin = request.headers.origin;
+        if (origin !== undefined && origin !== new URL(issuerOf(request)).origin)
+          return problem(reply, 403, "This answer did not come from this server's page.");
+        const form = await readForm(request);
+        const body = consentBody.safeParse({
+          csrf: form.get("csrf") ?? undefined,
+          decision: form.get("decision") ?? undefined,
+          scope: form.getAll("scope"),
+        });
+        if (!body.success) return problem(reply, 400, "The answer could not be read: use the page's buttons.");
+        const interaction = await interactionOf(request, reply, provider);
+        if (!interaction)
+          return problem(
+            reply,
+            400,
+            "This authorization request has expired or was already answered: start again from the app.",
+          );
+        const person = await personOf(request);
+        if (!person || person.authentication !== "session")
+          return reply.redirect(`/auth/login?returnTo=${encodeURIComponent(consentPath(interaction.uid))}`, 303);
+        if (!sameToken(body.data.csrf, csrfFor(interaction.uid, person.user.id)))
+          return problem(reply, 403, "This answer did not come from this server's page.");
+        const asked = scopesIn(interaction.params.scope);
+        const approved = asked.filter((scope) => body.data.scope.includes(scope));
+        if (body.data.decision === "deny" || approved.length === 0) {
+          reply.hijack();
+          await provider.interactionFinished(
+            request.raw,
+            reply.raw,
+            { error: "access_denied", error_description: "the user did not authorize this app" },
+            { mergeWithLastSubmission: false },
+          );
+          return reply;
+        }
+        const clientId = String(interaction.params.client_id);
+        const client = await provider.Client.find(clientId);
+        const redirect = URL.parse(String(interaction.params.redirect_uri));
+        if (!client || !redirect) return problem(reply, 400, "This authorization request names no known app.");
+        const userId = userIdSchema.parse(person.user.id);
+        const grant = new provider.Grant({ accountId: userId, clientId });
+        // The scopes are the resource's; the provider also lists them as its own (for its metadata), so both hold them.
+        grant.addResourceScope(resourceOf(issuerOf(request)), approved.join(" "));
+        grant.addOIDCScope(approved.join(" "));
+        // What the user left unticked is recorded as refused, so the token carries the rest and nothing is asked again.
+        const refused = asked.filter((scope) => !approved.includes(scope)).join(" ");
+        if (refused) {
+          grant.rejectResourceScope(resourceOf(issuerOf(request)), refused);
+          grant.rejectOIDCScope(refused);
+        }
+        const appId = appIdSchema.parse(await grant.save());
+        const { name, url } = describeClient(client);
+        const context = { actorId: userId, correlationId: request.id, now: ports.clock() };
+        const { position } = await appCommands.handle(
+          ports.eventStore,
+          appId,
+          {
+            type: "AuthorizeApp",
+            appId,
+            userId,
+            clientId,
+            clientName: name,
+            clientUri: url,
+            redirectHost: redirect.host,
+            scopes: approved,
+          },
+          context,
+        );
+        // The app's first request follows at once: the read models must know it by then.
+        if (position !== null) await ports.projection.waitFor(position, ports.consistencyWaitMs);
         reply.hijack();
-        await provider.interactionFinished(request.raw, reply.raw, { error: "access_denied", error_description: "the user did not authorize this app" }, { mergeWithLastSubmission: false });
+        await provider.interactionFinished(
+          request.raw,
+          reply.raw,
+          { login: { accountId: userId }, consent: { grantId: appId } },
+          { mergeWithLastSubmission: true },
+        );
         return reply;
-      }
-      const clientId = String(interaction.params.client_id);
-      const client = await provider.Client.find(clientId);
-      const redirect = URL.parse(String(interaction.params.redirect_uri));
-      if (!client || !redirect) return problem(reply, 400, "This authorization request names no known app.");
-      const userId = userIdSchema.parse(person.user.id);
-      const grant = new provider.Grant({ accountId: userId, clientId });
-      // The scopes are the resource's; the provider also lists them as its own (for its metadata), so both hold them.
-      grant.addResourceScope(resourceOf(issuerOf(request)), approved.join(" "));
-      grant.addOIDCScope(approved.join(" "));
-      // What the user left unticked is recorded as refused, so the token carries the rest and nothing is asked again.
-      const refused = asked.filter((scope) => !approved.includes(scope)).join(" ");
-      if (refused) {
-        grant.rejectResourceScope(resourceOf(issuerOf(request)), refused);
-        grant.rejectOIDCScope(refused);
-      }
-      const appId = appIdSchema.parse(await grant.save());
-      const { name, url } = describeClient(client);
-      const context = { actorId: userId, correlationId: request.id, now: ports.clock() };
-      const { position } = await appCommands.handle(ports.eventStore, appId, { type: "AuthorizeApp", appId, userId, clientId, clientName: name, clientUri: url, redirectHost: redirect.host, scopes: approved }, context);
-      // The app's first request follows at once: the read models must know it by then.
-      if (position !== null) await ports.projection.waitFor(position, ports.consistencyWaitMs);
-      reply.hijack();
-      await provider.interactionFinished(request.raw, reply.raw, { login: { accountId: userId }, consent: { grantId: appId } }, { mergeWithLastSubmission: true });
-      return reply;
-    });
+      },
+    );
 
-    scope.route({ method: ["GET", "POST", "OPTIONS"], url: `${OAUTH_PREFIX}/*`, schema: { hide: true }, handler: async (request, reply) => {
-      handOver(request, reply);
-      return reply;
-    } });
+    scope.route({
+      method: ["GET", "POST", "OPTIONS"],
+      url: `${OAUTH_PREFIX}/*`,
+      schema: { hide: true },
+      handler: async (request, reply) => {
+        handOver(request, reply);
+        return reply;
+      },
+    });
   });
 
   const answer = answerWrites(ports);
@@ -201,13 +300,22 @@ export async function registerOAuth(app: App, ports: OAuthPorts): Promise<void> 
     async (api: App) => {
       api.delete(
         "/apps/:appId",
-        { config: { access: { sessionOnly: true } }, schema: { params: z.object({ appId: appIdSchema }), response: writeResponses({ 204: z.null() }) } },
-        async (request, reply) => answer(request, reply, async ({ actor: { context } }) => {
-          const { appId } = request.params;
-          const { position } = await appCommands.handle(ports.eventStore, appId, { type: "RevokeApp", appId, userId: context.actorId, by: "user" }, context);
-          await ports.oauthStore.removeGrant(appId);
-          return { position, status: 204 };
-        }),
+        {
+          config: { access: { sessionOnly: true } },
+          schema: { params: z.object({ appId: appIdSchema }), response: writeResponses({ 204: z.null() }) },
+        },
+        async (request, reply) =>
+          answer(request, reply, async ({ actor: { context } }) => {
+            const { appId } = request.params;
+            const { position } = await appCommands.handle(
+              ports.eventStore,
+              appId,
+              { type: "RevokeApp", appId, userId: context.actorId, by: "user" },
+              context,
+            );
+            await ports.oauthStore.removeGrant(appId);
+            return { position, status: 204 };
+          }),
       );
     },
     { prefix: API_PREFIX },
@@ -216,7 +324,9 @@ export async function registerOAuth(app: App, ports: OAuthPorts): Promise<void> 
   let sweep: NodeJS.Timeout | null = null;
   app.addHook("onReady", async () => {
     sweep = setInterval(() => {
-      ports.oauthStore.sweep(ports.clock().getTime(), 1_000).catch((error: unknown) => ports.logger.warn({ event: "oauth.sweep_failed", err: error }));
+      ports.oauthStore
+        .sweep(ports.clock().getTime(), 1_000)
+        .catch((error: unknown) => ports.logger.warn({ event: "oauth.sweep_failed", err: error }));
     }, SWEEP_EVERY_MS);
     sweep.unref();
   });

@@ -9,7 +9,11 @@ import { z } from "zod";
 import { pageAccess } from "../../../shared/access/authorize.ts";
 import { attachmentBlobKey } from "../../../shared/attachments/attachment-blobs.ts";
 import { attachmentCommands } from "../../../shared/attachments/attachment.commands.ts";
-import { attachmentResource, attachmentUploadForm, toAttachmentResource } from "../../../shared/attachments/attachment.resource.ts";
+import {
+  attachmentResource,
+  attachmentUploadForm,
+  toAttachmentResource,
+} from "../../../shared/attachments/attachment.resource.ts";
 import { blobKeySchema } from "../../../shared/blobs/blob-store.port.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
@@ -34,53 +38,84 @@ export async function attachmentCommandRoutes(app: App, ports: CommandApiPorts):
       "/pages/:pageId/attachments",
       {
         config: { access: { scope: "pages:write" }, form: attachmentUploadForm },
-        schema: { params: z.object({ pageId: pageIdSchema }), consumes: ["multipart/form-data"], response: writeResponses({ 201: attachmentResource }) },
+        schema: {
+          params: z.object({ pageId: pageIdSchema }),
+          consumes: ["multipart/form-data"],
+          response: writeResponses({ 201: attachmentResource }),
+        },
       },
-      async (request, reply) => answer(request, reply, async ({ actor, once }) => {
-        const { pageId } = request.params;
-        // Permission first: a caller who may not attach here is not made to send 50 MB to learn it.
-        const { page } = await pageAccess("edit")(ports.views, actor.principal, pageId);
-        const attachmentId = attachmentIdSchema.parse(randomUUID());
-        const key = attachmentBlobKey(attachmentId);
-        // The declared size holds quota while the file streams: one that cannot fit is refused before it is read.
-        const streaming = await ports.quotas.blobBytes.reserve(page.ownerId, declaredFileBytes(request, ports.attachmentMaxBytes)).catch((error: unknown) => {
-          if (!(error instanceof AppError)) throw error;
-          closeAfterAnswer(request, reply);
-          throw new AppError(error.code, error.message, { connection: "close" });
-        });
-        const upload = await storeUploadForm(request, ports.blobs, key, ports.attachmentMaxBytes)
-          .catch((error: unknown) => {
-            if (error instanceof AppError && error.code === "payload_too_large") closeAfterAnswer(request, reply);
-            throw error;
-          })
-          .finally(streaming);
-        const filename = upload.name ?? (upload.originalName || UNNAMED);
-        const fingerprintBody = { name: filename, originalName: upload.originalName, sha256: upload.sha256 };
-        let recorded = false;
-        try {
-          // The bytes count against the workspace's quota from before they are recorded until the answer.
-          return await ports.quotas.blobBytes.withReserved(page.ownerId, upload.size, () => once(async () => {
-            const attachment = {
-              attachmentId,
-              pageId: pageIdSchema.parse(pageId),
-              uploaderId: userIdSchema.parse(actor.context.actorId),
-              filename,
-              originalName: upload.originalName,
-              mimeType: upload.mimeType,
-              size: upload.size,
-              sha256: upload.sha256,
-            };
-            const { position } = await attachmentCommands.handle(ports.eventStore, attachmentId, { type: "RecordAttachmentUpload", attachment }, actor.context);
-            recorded = true;
-            const { attachmentId: id, ...fields } = attachment;
-            const assemble = async () => ({ body: toAttachmentResource({ id, ...fields, createdAt: actor.context.now.toISOString(), position: position ?? 0, deletedAt: null }) });
-            return { position, status: 201, location: locationOf.attachment(attachmentId), present: presentAttachment(ports, attachmentId, pageId), assemble };
-          }, { fingerprintBody, pageId }));
-        } finally {
-          // A replayed key (or a refused one) answers without this upload: its bytes belong to no record.
-          if (!recorded) await ports.blobs.delete(blobKeySchema.parse(key));
-        }
-      }),
+      async (request, reply) =>
+        answer(request, reply, async ({ actor, once }) => {
+          const { pageId } = request.params;
+          // Permission first: a caller who may not attach here is not made to send 50 MB to learn it.
+          const { page } = await pageAccess("edit")(ports.views, actor.principal, pageId);
+          const attachmentId = attachmentIdSchema.parse(randomUUID());
+          const key = attachmentBlobKey(attachmentId);
+          // The declared size holds quota while the file streams: one that cannot fit is refused before it is read.
+          const streaming = await ports.quotas.blobBytes
+            .reserve(page.ownerId, declaredFileBytes(request, ports.attachmentMaxBytes))
+            .catch((error: unknown) => {
+              if (!(error instanceof AppError)) throw error;
+              closeAfterAnswer(request, reply);
+              throw new AppError(error.code, error.message, { connection: "close" });
+            });
+          const upload = await storeUploadForm(request, ports.blobs, key, ports.attachmentMaxBytes)
+            .catch((error: unknown) => {
+              if (error instanceof AppError && error.code === "payload_too_large") closeAfterAnswer(request, reply);
+              throw error;
+            })
+            .finally(streaming);
+          const filename = upload.name ?? (upload.originalName || UNNAMED);
+          const fingerprintBody = { name: filename, originalName: upload.originalName, sha256: upload.sha256 };
+          let recorded = false;
+          try {
+            // The bytes count against the workspace's quota from before they are recorded until the answer.
+            return await ports.quotas.blobBytes.withReserved(page.ownerId, upload.size, () =>
+              once(
+                async () => {
+                  const attachment = {
+                    attachmentId,
+                    pageId: pageIdSchema.parse(pageId),
+                    uploaderId: userIdSchema.parse(actor.context.actorId),
+                    filename,
+                    originalName: upload.originalName,
+                    mimeType: upload.mimeType,
+                    size: upload.size,
+                    sha256: upload.sha256,
+                  };
+                  const { position } = await attachmentCommands.handle(
+                    ports.eventStore,
+                    attachmentId,
+                    { type: "RecordAttachmentUpload", attachment },
+                    actor.context,
+                  );
+                  recorded = true;
+                  const { attachmentId: id, ...fields } = attachment;
+                  const assemble = async () => ({
+                    body: toAttachmentResource({
+                      id,
+                      ...fields,
+                      createdAt: actor.context.now.toISOString(),
+                      position: position ?? 0,
+                      deletedAt: null,
+                    }),
+                  });
+                  return {
+                    position,
+                    status: 201,
+                    location: locationOf.attachment(attachmentId),
+                    present: presentAttachment(ports, attachmentId, pageId),
+                    assemble,
+                  };
+                },
+                { fingerprintBody, pageId },
+              ),
+            );
+          } finally {
+            // A replayed key (or a refused one) answers without this upload: its bytes belong to no record.
+            if (!recorded) await ports.blobs.delete(blobKeySchema.parse(key));
+          }
+        }),
     );
   });
 
@@ -88,14 +123,23 @@ export async function attachmentCommandRoutes(app: App, ports: CommandApiPorts):
     "/pages/:pageId/attachments/:attachmentId",
     {
       config: { access: { scope: "pages:write" } },
-      schema: { params: z.object({ pageId: pageIdSchema, attachmentId: attachmentIdSchema }), response: writeResponses({ 204: z.null() }) },
+      schema: {
+        params: z.object({ pageId: pageIdSchema, attachmentId: attachmentIdSchema }),
+        response: writeResponses({ 204: z.null() }),
+      },
     },
-    async (request, reply) => answer(request, reply, async ({ actor }) => {
-      const { pageId, attachmentId } = request.params;
-      await pageAccess("edit")(ports.views, actor.principal, pageId);
-      const { position } = await attachmentCommands.handle(ports.eventStore, attachmentId, { type: "DeleteAttachment", pageId }, actor.context);
-      return { position, status: 204 };
-    }),
+    async (request, reply) =>
+      answer(request, reply, async ({ actor }) => {
+        const { pageId, attachmentId } = request.params;
+        await pageAccess("edit")(ports.views, actor.principal, pageId);
+        const { position } = await attachmentCommands.handle(
+          ports.eventStore,
+          attachmentId,
+          { type: "DeleteAttachment", pageId },
+          actor.context,
+        );
+        return { position, status: 204 };
+      }),
   );
 }
 

@@ -12,7 +12,14 @@ import type { Actor } from "../../../shared/commands/guarded-command.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { locationOf } from "../../../shared/http/locations.ts";
-import { commentIdSchema, pageIdSchema, threadIdSchema, type CommentId, type PageId, type ThreadId } from "../../../shared/kernel/ids.ts";
+import {
+  commentIdSchema,
+  pageIdSchema,
+  threadIdSchema,
+  type CommentId,
+  type PageId,
+  type ThreadId,
+} from "../../../shared/kernel/ids.ts";
 import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
 import { assembleThread } from "../assembled/thread.assembled.ts";
@@ -33,7 +40,12 @@ const commentOnPage = pageAccess("comment");
  * page is checked first: a real comment of a page the caller cannot see (or may only view) answers exactly as
  * a random id does, so the answer never tells which comments exist.
  */
-async function threadOfComment(views: ReadModels, principal: Principal, pageId: PageId, commentId: CommentId): Promise<ThreadId> {
+async function threadOfComment(
+  views: ReadModels,
+  principal: Principal,
+  pageId: PageId,
+  commentId: CommentId,
+): Promise<ThreadId> {
   await commentOnPage(views, principal, pageId);
   const location = await views.threads.locateComment(commentId);
   if (!location || location.pageId !== pageId) throw new AppError("not_found", "comment not found");
@@ -63,7 +75,12 @@ export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
    * Runs the command behind the page's comment guard and answers with the thread; `created`, the comment it
    * adds, is the answer's Location.
    */
-  async function decideThread(actor: Actor, target: ThreadOnPage, command: ThreadCommand, created?: CommentId): Promise<Written> {
+  async function decideThread(
+    actor: Actor,
+    target: ThreadOnPage,
+    command: ThreadCommand,
+    created?: CommentId,
+  ): Promise<Written> {
     const { position } = await commentOnThread.run(ports, actor, target, () => command);
     const located = created === undefined ? {} : { location: locationOf.comment(target.pageId, created) };
     return { ...threadAnswer(target, created === undefined ? 200 : 201), ...located, position };
@@ -71,15 +88,33 @@ export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
 
   app.post(
     "/pages/:pageId/comments",
-    { config, schema: { params: pageParams, body: z.object({ body: commentBody, anchor: anchorField }), response: createdThread } },
-    async (request, reply) => answer(request, reply, ({ actor, once }) => once(() => {
-      const { pageId } = request.params;
-      const { anchor, body } = request.body;
-      const threadId = threadIdSchema.parse(randomUUID());
-      const commentId = commentIdSchema.parse(randomUUID());
-      const command: ThreadCommand = { type: "OpenThread", threadId, pageId, anchor, commentId, authorId: actor.context.actorId, body };
-      return decideThread(actor, { pageId, threadId }, command, commentId);
-    })),
+    {
+      config,
+      schema: {
+        params: pageParams,
+        body: z.object({ body: commentBody, anchor: anchorField }),
+        response: createdThread,
+      },
+    },
+    async (request, reply) =>
+      answer(request, reply, ({ actor, once }) =>
+        once(() => {
+          const { pageId } = request.params;
+          const { anchor, body } = request.body;
+          const threadId = threadIdSchema.parse(randomUUID());
+          const commentId = commentIdSchema.parse(randomUUID());
+          const command: ThreadCommand = {
+            type: "OpenThread",
+            threadId,
+            pageId,
+            anchor,
+            commentId,
+            authorId: actor.context.actorId,
+            body,
+          };
+          return decideThread(actor, { pageId, threadId }, command, commentId);
+        }),
+      ),
   );
 
   app.post(
@@ -93,43 +128,80 @@ export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
         await commentOnPage(ports.views, actor.principal, pageId);
         return threadAnswer({ pageId, threadId }, 201);
       };
-      return answer(request, reply, ({ actor, once }) => once(() => {
-        const commentId = commentIdSchema.parse(randomUUID());
-        const command: ThreadCommand = { type: "AddReply", threadId, pageId, commentId, authorId: actor.context.actorId, body: request.body.body };
-        return decideThread(actor, { pageId, threadId }, command, commentId);
-      }, { again: again(actor) }));
+      return answer(request, reply, ({ actor, once }) =>
+        once(
+          () => {
+            const commentId = commentIdSchema.parse(randomUUID());
+            const command: ThreadCommand = {
+              type: "AddReply",
+              threadId,
+              pageId,
+              commentId,
+              authorId: actor.context.actorId,
+              body: request.body.body,
+            };
+            return decideThread(actor, { pageId, threadId }, command, commentId);
+          },
+          { again: again(actor) },
+        ),
+      );
     },
   );
 
   app.patch(
     "/pages/:pageId/comments/:threadId/status",
-    { config, schema: { params: threadParams, body: z.object({ status: threadStatusSchema }), response: changedThread } },
-    async (request, reply) => answer(request, reply, ({ actor }) => {
-      const { pageId, threadId } = request.params;
-      const command: ThreadCommand = { type: "SetThreadStatus", threadId, pageId, status: request.body.status, actorId: actor.context.actorId };
-      return decideThread(actor, { pageId, threadId }, command);
-    }),
+    {
+      config,
+      schema: { params: threadParams, body: z.object({ status: threadStatusSchema }), response: changedThread },
+    },
+    async (request, reply) =>
+      answer(request, reply, ({ actor }) => {
+        const { pageId, threadId } = request.params;
+        const command: ThreadCommand = {
+          type: "SetThreadStatus",
+          threadId,
+          pageId,
+          status: request.body.status,
+          actorId: actor.context.actorId,
+        };
+        return decideThread(actor, { pageId, threadId }, command);
+      }),
   );
 
   app.patch(
     "/pages/:pageId/comments/:commentId",
     { config, schema: { params: commentParams, body: bodyOnly, response: changedThread } },
-    async (request, reply) => answer(request, reply, async ({ actor }) => {
-      const { pageId, commentId } = request.params;
-      const threadId = await threadOfComment(ports.views, actor.principal, pageId, commentId);
-      const command: ThreadCommand = { type: "EditComment", threadId, pageId, commentId, actorId: actor.context.actorId, body: request.body.body };
-      return decideThread(actor, { pageId, threadId }, command);
-    }),
+    async (request, reply) =>
+      answer(request, reply, async ({ actor }) => {
+        const { pageId, commentId } = request.params;
+        const threadId = await threadOfComment(ports.views, actor.principal, pageId, commentId);
+        const command: ThreadCommand = {
+          type: "EditComment",
+          threadId,
+          pageId,
+          commentId,
+          actorId: actor.context.actorId,
+          body: request.body.body,
+        };
+        return decideThread(actor, { pageId, threadId }, command);
+      }),
   );
 
   app.delete(
     "/pages/:pageId/comments/:commentId",
     { config, schema: { params: commentParams, response: changedThread } },
-    async (request, reply) => answer(request, reply, async ({ actor }) => {
-      const { pageId, commentId } = request.params;
-      const threadId = await threadOfComment(ports.views, actor.principal, pageId, commentId);
-      const command: ThreadCommand = { type: "DeleteComment", threadId, pageId, commentId, actorId: actor.context.actorId };
-      return decideThread(actor, { pageId, threadId }, command);
-    }),
+    async (request, reply) =>
+      answer(request, reply, async ({ actor }) => {
+        const { pageId, commentId } = request.params;
+        const threadId = await threadOfComment(ports.views, actor.principal, pageId, commentId);
+        const command: ThreadCommand = {
+          type: "DeleteComment",
+          threadId,
+          pageId,
+          commentId,
+          actorId: actor.context.actorId,
+        };
+        return decideThread(actor, { pageId, threadId }, command);
+      }),
   );
 }

@@ -42,48 +42,81 @@ export function folderCommandRoutes(app: App, ports: CommandApiPorts): void {
 
   app.patch(
     "/folders/:folderId",
-    { config: write, schema: { params: folderParams, body: updateFolderBody, response: writeResponses({ 200: folderResource }) } },
-    async (request, reply) => answer(request, reply, async ({ actor }) => {
-      const { folderId } = request.params;
-      const { name, icon } = request.body;
-      const { position } = await editFolder.run(ports, actor, folderId, () => ({ type: "UpdateFolder", folderId, name, icon }));
-      const assemble = () => assembleFolder(ports, actor.principal, folderId, actor.context.now);
-      return { position, status: 200, present: presentFolder(actor.principal, folderId), assemble };
-    }),
+    {
+      config: write,
+      schema: { params: folderParams, body: updateFolderBody, response: writeResponses({ 200: folderResource }) },
+    },
+    async (request, reply) =>
+      answer(request, reply, async ({ actor }) => {
+        const { folderId } = request.params;
+        const { name, icon } = request.body;
+        const { position } = await editFolder.run(ports, actor, folderId, () => ({
+          type: "UpdateFolder",
+          folderId,
+          name,
+          icon,
+        }));
+        const assemble = () => assembleFolder(ports, actor.principal, folderId, actor.context.now);
+        return { position, status: 200, present: presentFolder(actor.principal, folderId), assemble };
+      }),
   );
 
   app.post(
     "/folders/:folderId/move",
-    { config: write, schema: { params: folderParams, body: moveBody, response: writeResponses({ 200: folderResource }) } },
-    async (request, reply) => answer(request, reply, async ({ actor }) => {
-      const { folderId } = request.params;
-      const { position } = await moveFolder(ports, actor, folderId, request.body.parentId);
-      const assemble = () => assembleFolder(ports, actor.principal, folderId, actor.context.now, request.body.parentId);
-      return { position, status: 200, present: presentFolder(actor.principal, folderId), assemble };
-    }),
+    {
+      config: write,
+      schema: { params: folderParams, body: moveBody, response: writeResponses({ 200: folderResource }) },
+    },
+    async (request, reply) =>
+      answer(request, reply, async ({ actor }) => {
+        const { folderId } = request.params;
+        const { position } = await moveFolder(ports, actor, folderId, request.body.parentId);
+        const assemble = () =>
+          assembleFolder(ports, actor.principal, folderId, actor.context.now, request.body.parentId);
+        return { position, status: 200, present: presentFolder(actor.principal, folderId), assemble };
+      }),
   );
 
   app.delete(
     "/folders/:folderId",
-    { config: write, schema: { params: folderParams, querystring: deleteFolderQuery, response: writeResponses({ 204: z.null() }) } },
-    async (request, reply) => answer(request, reply, async ({ actor }) => {
-      const { folderId } = request.params;
-      const { position } = request.query.recursive === "true" ? await deleteFolderTree(ports, actor, folderId) : await deleteFolder(ports, actor, folderId);
-      return { position, status: 204 };
-    }),
+    {
+      config: write,
+      schema: { params: folderParams, querystring: deleteFolderQuery, response: writeResponses({ 204: z.null() }) },
+    },
+    async (request, reply) =>
+      answer(request, reply, async ({ actor }) => {
+        const { folderId } = request.params;
+        const { position } =
+          request.query.recursive === "true"
+            ? await deleteFolderTree(ports, actor, folderId)
+            : await deleteFolder(ports, actor, folderId);
+        return { position, status: 204 };
+      }),
   );
 
   app.post(
     "/folders",
-    { config: { access: { scope: "pages:write" } }, schema: { body: createFolderBody, response: writeResponses({ 201: folderResource }) } },
-    async (request, reply) => answer(request, reply, ({ actor, once }) => once(async () => {
-      const { name, parentId, icon } = request.body;
-      const ownerId = await ownerOfNewItem(ports.views, actor.principal, parentId);
-      const folderId = folderIdSchema.parse(randomUUID());
-      const command = { type: "CreateFolder" as const, folderId, ownerId, parentId, name, icon };
-      const { position } = await folderCommands.handle(ports.eventStore, folderId, command, actor.context);
-      const assemble = () => assembleFolder(ports, actor.principal, folderId, actor.context.now, parentId);
-      return { position, status: 201, location: locationOf.folder(folderId), present: presentFolder(actor.principal, folderId), assemble };
-    })),
+    {
+      config: { access: { scope: "pages:write" } },
+      schema: { body: createFolderBody, response: writeResponses({ 201: folderResource }) },
+    },
+    async (request, reply) =>
+      answer(request, reply, ({ actor, once }) =>
+        once(async () => {
+          const { name, parentId, icon } = request.body;
+          const ownerId = await ownerOfNewItem(ports.views, actor.principal, parentId);
+          const folderId = folderIdSchema.parse(randomUUID());
+          const command = { type: "CreateFolder" as const, folderId, ownerId, parentId, name, icon };
+          const { position } = await folderCommands.handle(ports.eventStore, folderId, command, actor.context);
+          const assemble = () => assembleFolder(ports, actor.principal, folderId, actor.context.now, parentId);
+          return {
+            position,
+            status: 201,
+            location: locationOf.folder(folderId),
+            present: presentFolder(actor.principal, folderId),
+            assemble,
+          };
+        }),
+      ),
   );
 }

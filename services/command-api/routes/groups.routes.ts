@@ -24,8 +24,16 @@ const groupNameField = nameField({ max: 200 });
 const groupParams = z.object({ groupId: groupIdSchema });
 /** Both answers of POST /groups/{id}/members: a member added (`invitation` null), or an address invited. */
 const groupMemberReply = z
-  .object({ ok: z.boolean(), message: z.string(), memberId: z.uuid().nullable(), invitation: invitationResource.nullable() })
-  .meta({ id: "GroupMemberAnswer", description: "A member added (`invitation` null), or an invitation queued for an address without an account" });
+  .object({
+    ok: z.boolean(),
+    message: z.string(),
+    memberId: z.uuid().nullable(),
+    invitation: invitationResource.nullable(),
+  })
+  .meta({
+    id: "GroupMemberAnswer",
+    description: "A member added (`invitation` null), or an invitation queued for an address without an account",
+  });
 
 export function groupCommandRoutes(app: App, ports: CommandApiPorts): void {
   const config = { access: { scope: "pages:write" as const } };
@@ -36,80 +44,163 @@ export function groupCommandRoutes(app: App, ports: CommandApiPorts): void {
     return { body: toGroupResource(group) };
   };
   /** The group as the write side folded it, for an answer the read models do not show yet. */
-  const assembled = (groupId: string, state: GroupState, createdAt: string, updatedAt: string, memberCount: number) => async () => {
-    if (state.status !== "active") throw new AppError("not_found", "group not found");
-    return { body: { id: groupId, name: state.name, ownerId: state.ownerId, memberCount, createdAt, updatedAt } };
-  };
+  const assembled =
+    (groupId: string, state: GroupState, createdAt: string, updatedAt: string, memberCount: number) => async () => {
+      if (state.status !== "active") throw new AppError("not_found", "group not found");
+      return { body: { id: groupId, name: state.name, ownerId: state.ownerId, memberCount, createdAt, updatedAt } };
+    };
 
   app.post(
     "/groups",
     { config, schema: { body: z.object({ name: groupNameField }), response: writeResponses({ 201: groupResource }) } },
-    async (request, reply) => answer(request, reply, ({ actor: { context }, once }) => once(async () => {
-      // A group belongs to the caller's own workspace.
-      const groupId = groupIdSchema.parse(randomUUID());
-      const actor = { id: context.actorId, manages: true };
-      const { position, state } = await groupCommands.handle(ports.eventStore, groupId, { type: "CreateGroup", groupId, ownerId: context.actorId, name: request.body.name, actor }, context);
-      const now = context.now.toISOString();
-      return { position, status: 201, location: locationOf.group(groupId), present: present(groupId), assemble: assembled(groupId, state, now, now, 0) };
-    })),
+    async (request, reply) =>
+      answer(request, reply, ({ actor: { context }, once }) =>
+        once(async () => {
+          // A group belongs to the caller's own workspace.
+          const groupId = groupIdSchema.parse(randomUUID());
+          const actor = { id: context.actorId, manages: true };
+          const { position, state } = await groupCommands.handle(
+            ports.eventStore,
+            groupId,
+            { type: "CreateGroup", groupId, ownerId: context.actorId, name: request.body.name, actor },
+            context,
+          );
+          const now = context.now.toISOString();
+          return {
+            position,
+            status: 201,
+            location: locationOf.group(groupId),
+            present: present(groupId),
+            assemble: assembled(groupId, state, now, now, 0),
+          };
+        }),
+      ),
   );
 
   app.patch(
     "/groups/:groupId",
-    { config, schema: { params: groupParams, body: z.object({ name: groupNameField }), response: writeResponses({ 200: groupResource }) } },
-    async (request, reply) => answer(request, reply, async ({ actor: { context } }) => {
-      const { groupId } = request.params;
-      const { group, manages } = await visibleGroup(ports.views, context.actorId, groupId);
-      const command = { type: "RenameGroup" as const, groupId, name: request.body.name, actor: { id: context.actorId, manages } };
-      const { position, state } = await groupCommands.handle(ports.eventStore, groupId, command, context);
-      return { position, status: 200, present: present(groupId), assemble: assembled(groupId, state, group.createdAt, context.now.toISOString(), group.memberCount) };
-    }),
+    {
+      config,
+      schema: {
+        params: groupParams,
+        body: z.object({ name: groupNameField }),
+        response: writeResponses({ 200: groupResource }),
+      },
+    },
+    async (request, reply) =>
+      answer(request, reply, async ({ actor: { context } }) => {
+        const { groupId } = request.params;
+        const { group, manages } = await visibleGroup(ports.views, context.actorId, groupId);
+        const command = {
+          type: "RenameGroup" as const,
+          groupId,
+          name: request.body.name,
+          actor: { id: context.actorId, manages },
+        };
+        const { position, state } = await groupCommands.handle(ports.eventStore, groupId, command, context);
+        return {
+          position,
+          status: 200,
+          present: present(groupId),
+          assemble: assembled(groupId, state, group.createdAt, context.now.toISOString(), group.memberCount),
+        };
+      }),
   );
 
   app.delete(
     "/groups/:groupId",
     { config, schema: { params: groupParams, response: writeResponses({ 204: z.null() }) } },
-    async (request, reply) => answer(request, reply, async ({ actor: { context } }) => {
-      const { groupId } = request.params;
-      const { manages } = await visibleGroup(ports.views, context.actorId, groupId);
-      const { position } = await groupCommands.handle(ports.eventStore, groupId, { type: "DeleteGroup", groupId, actor: { id: context.actorId, manages } }, context);
-      return { position, status: 204 };
-    }),
+    async (request, reply) =>
+      answer(request, reply, async ({ actor: { context } }) => {
+        const { groupId } = request.params;
+        const { manages } = await visibleGroup(ports.views, context.actorId, groupId);
+        const { position } = await groupCommands.handle(
+          ports.eventStore,
+          groupId,
+          { type: "DeleteGroup", groupId, actor: { id: context.actorId, manages } },
+          context,
+        );
+        return { position, status: 204 };
+      }),
   );
 
   app.post(
     "/groups/:groupId/members",
-    { config, schema: { params: groupParams, body: z.object({ email: emailField }), response: writeResponses({ 200: groupMemberReply, 202: groupMemberReply }) } },
-    async (request, reply) => answer(request, reply, ({ actor: { context }, once }) => once(async () => {
-      const { groupId } = request.params;
-      const { manages } = await visibleGroup(ports.views, context.actorId, groupId);
-      if (!manages) throw new AppError("forbidden", "only the workspace owner and its admins manage groups");
-      const outcome = await addGroupMember(ports, context, { groupId, email: request.body.email, manages });
-      if (outcome.kind === "added") {
-        const body = { ok: true, message: `${outcome.user.name} is a member of this group`, memberId: outcome.user.id, invitation: null };
-        return { position: outcome.position, status: 200, present: async () => ({ body }), assemble: async () => ({ body }) };
-      }
-      const message = `${request.body.email} has no account yet; an invitation is queued`;
-      const recorded = async () => {
-        const invitation = await ports.views.invitations.get(outcome.invitationId);
-        if (!invitation) throw new AppError("internal", "the invitation was not recorded");
-        return toInvitationResource(invitation, true);
-      };
-      const presentInvited = async () => ({ body: { ok: true, message, memberId: null, invitation: await recorded() } });
-      const assembleInvited = async () => ({ body: { ok: true, message, memberId: null, invitation: await assembleInvitation(ports, outcome.invitationId, context.now) } });
-      return { position: outcome.position, status: 202, location: locationOf.invitation(outcome.invitationId), present: presentInvited, assemble: assembleInvited };
-    })),
+    {
+      config,
+      schema: {
+        params: groupParams,
+        body: z.object({ email: emailField }),
+        response: writeResponses({ 200: groupMemberReply, 202: groupMemberReply }),
+      },
+    },
+    async (request, reply) =>
+      answer(request, reply, ({ actor: { context }, once }) =>
+        once(async () => {
+          const { groupId } = request.params;
+          const { manages } = await visibleGroup(ports.views, context.actorId, groupId);
+          if (!manages) throw new AppError("forbidden", "only the workspace owner and its admins manage groups");
+          const outcome = await addGroupMember(ports, context, { groupId, email: request.body.email, manages });
+          if (outcome.kind === "added") {
+            const body = {
+              ok: true,
+              message: `${outcome.user.name} is a member of this group`,
+              memberId: outcome.user.id,
+              invitation: null,
+            };
+            return {
+              position: outcome.position,
+              status: 200,
+              present: async () => ({ body }),
+              assemble: async () => ({ body }),
+            };
+          }
+          const message = `${request.body.email} has no account yet; an invitation is queued`;
+          const recorded = async () => {
+            const invitation = await ports.views.invitations.get(outcome.invitationId);
+            if (!invitation) throw new AppError("internal", "the invitation was not recorded");
+            return toInvitationResource(invitation, true);
+          };
+          const presentInvited = async () => ({
+            body: { ok: true, message, memberId: null, invitation: await recorded() },
+          });
+          const assembleInvited = async () => ({
+            body: {
+              ok: true,
+              message,
+              memberId: null,
+              invitation: await assembleInvitation(ports, outcome.invitationId, context.now),
+            },
+          });
+          return {
+            position: outcome.position,
+            status: 202,
+            location: locationOf.invitation(outcome.invitationId),
+            present: presentInvited,
+            assemble: assembleInvited,
+          };
+        }),
+      ),
   );
 
   app.delete(
     "/groups/:groupId/members/:userId",
-    { config, schema: { params: groupParams.extend({ userId: userIdSchema }), response: writeResponses({ 204: z.null() }) } },
-    async (request, reply) => answer(request, reply, async ({ actor: { context } }) => {
-      const { groupId, userId } = request.params;
-      const { manages } = await visibleGroup(ports.views, context.actorId, groupId);
-      const command = { type: "RemoveGroupMember" as const, groupId, memberId: userId, actor: { id: context.actorId, manages } };
-      const { position } = await groupCommands.handle(ports.eventStore, groupId, command, context);
-      return { position, status: 204 };
-    }),
+    {
+      config,
+      schema: { params: groupParams.extend({ userId: userIdSchema }), response: writeResponses({ 204: z.null() }) },
+    },
+    async (request, reply) =>
+      answer(request, reply, async ({ actor: { context } }) => {
+        const { groupId, userId } = request.params;
+        const { manages } = await visibleGroup(ports.views, context.actorId, groupId);
+        const command = {
+          type: "RemoveGroupMember" as const,
+          groupId,
+          memberId: userId,
+          actor: { id: context.actorId, manages },
+        };
+        const { position } = await groupCommands.handle(ports.eventStore, groupId, command, context);
+        return { position, status: 204 };
+      }),
   );
 }

@@ -33,7 +33,10 @@ const FIELD_MAX_BYTES = 16 * 1024;
 
 const altField = textField({ max: ALT_MAX_CHARS });
 /** A file name is a name: no bidirectional controls either (shared/kernel/name-rules.ts). */
-const originalNameField = textField({ max: ORIGINAL_NAME_MAX_CHARS }).refine((name) => nameProblem(name) === null, "must not hold control characters or bidirectional override or isolate characters");
+const originalNameField = textField({ max: ORIGINAL_NAME_MAX_CHARS }).refine(
+  (name) => nameProblem(name) === null,
+  "must not hold control characters or bidirectional override or isolate characters",
+);
 
 interface UploadForm {
   readonly bytes: Buffer;
@@ -51,20 +54,29 @@ const fieldError = (field: string, issues: z.core.$ZodIssue[]): AppError =>
 
 /** The form's parts in any order; the file is read chunk by chunk and abandoned the moment it passes the limit. */
 async function readUploadForm(request: FastifyRequest): Promise<UploadForm> {
-  if (!request.isMultipart()) throw new AppError("unsupported_media_type", "send multipart/form-data with a `file` part and an `alt` field");
+  if (!request.isMultipart())
+    throw new AppError("unsupported_media_type", "send multipart/form-data with a `file` part and an `alt` field");
   const declared = Number(request.headers["content-length"]);
   if (Number.isFinite(declared) && declared > IMAGE_MAX_BYTES + FORM_OVERHEAD_BYTES) throw tooLarge();
 
   let file: { bytes: Buffer; originalName: string } | null = null;
   let alt: string | null = null;
   const parts = request.parts({
-    limits: { fileSize: IMAGE_MAX_BYTES + 1, files: 1, fields: 8, parts: 9, fieldSize: FIELD_MAX_BYTES, headerPairs: 50 },
+    limits: {
+      fileSize: IMAGE_MAX_BYTES + 1,
+      files: 1,
+      fields: 8,
+      parts: 9,
+      fieldSize: FIELD_MAX_BYTES,
+      headerPairs: 50,
+    },
   });
   try {
     for await (const part of parts) {
       if (part.type === "field") {
         if (part.fieldname !== "alt") continue;
-        if (part.valueTruncated || typeof part.value !== "string") throw new AppError("validation_failed", `body.alt: at most ${ALT_MAX_CHARS} characters`);
+        if (part.valueTruncated || typeof part.value !== "string")
+          throw new AppError("validation_failed", `body.alt: at most ${ALT_MAX_CHARS} characters`);
         const parsed = altField.safeParse(part.value);
         if (!parsed.success) throw fieldError("alt", parsed.error.issues);
         alt = parsed.data;
@@ -94,7 +106,8 @@ async function readUploadForm(request: FastifyRequest): Promise<UploadForm> {
     if (error instanceof AppError) throw error;
     const code = error instanceof Error && "code" in error ? error.code : undefined;
     if (code === "FST_FILES_LIMIT") throw new AppError("validation_failed", "send exactly one file, as `file`");
-    if (code === "FST_PARTS_LIMIT" || code === "FST_FIELDS_LIMIT") throw new AppError("validation_failed", "too many form fields: send `file` and `alt`");
+    if (code === "FST_PARTS_LIMIT" || code === "FST_FIELDS_LIMIT")
+      throw new AppError("validation_failed", "too many form fields: send `file` and `alt`");
     throw new AppError("validation_failed", "the multipart body could not be read");
   }
   if (!file) throw new AppError("validation_failed", "body.file: required (the image, as a file part)");
@@ -112,46 +125,67 @@ export async function imageCommandRoutes(app: App, ports: CommandApiPorts): Prom
       "/pages/:pageId/images",
       {
         config: { access: { scope: "pages:write" }, form: imageUploadForm },
-        schema: { params: z.object({ pageId: pageIdSchema }), consumes: ["multipart/form-data"], response: writeResponses({ 201: imageResource }) },
+        schema: {
+          params: z.object({ pageId: pageIdSchema }),
+          consumes: ["multipart/form-data"],
+          response: writeResponses({ 201: imageResource }),
+        },
       },
-      async (request, reply) => answer(request, reply, async ({ actor, once, settle }) => {
-        const { pageId } = request.params;
-        // Permission first: a caller who may not upload here is not made to send 10 MB to learn it.
-        const { page } = await pageAccess("edit")(ports.views, actor.principal, pageId);
-        const form = await readUploadForm(request).catch((error: unknown) => {
-          // The rest of an oversized body is never read.
-          if (error instanceof AppError && error.code === "payload_too_large") closeAfterAnswer(request, reply);
-          throw error;
-        });
-        const inspected = await ports.images.inspect(form.bytes, "refuse");
-        const sha256 = createHash("sha256").update(form.bytes).digest("hex");
-        const fingerprintBody = { alt: form.alt, originalName: form.originalName, sha256 };
-        const store = async () => {
-          const imageId = imageIdSchema.parse(randomUUID());
-          const filename = imageBlobKey(imageId, inspected.extension);
-          await ports.blobs.put(blobKeySchema.parse(filename), form.bytes);
-          const image = {
-            imageId,
-            pageId: pageIdSchema.parse(pageId),
-            uploaderId: userIdSchema.parse(actor.context.actorId),
-            filename,
-            originalName: form.originalName || filename,
-            mimeType: inspected.mimeType,
-            size: form.bytes.length,
-            width: inspected.width,
-            height: inspected.height,
-            alt: form.alt,
-            sha256,
+      async (request, reply) =>
+        answer(request, reply, async ({ actor, once, settle }) => {
+          const { pageId } = request.params;
+          // Permission first: a caller who may not upload here is not made to send 10 MB to learn it.
+          const { page } = await pageAccess("edit")(ports.views, actor.principal, pageId);
+          const form = await readUploadForm(request).catch((error: unknown) => {
+            // The rest of an oversized body is never read.
+            if (error instanceof AppError && error.code === "payload_too_large") closeAfterAnswer(request, reply);
+            throw error;
+          });
+          const inspected = await ports.images.inspect(form.bytes, "refuse");
+          const sha256 = createHash("sha256").update(form.bytes).digest("hex");
+          const fingerprintBody = { alt: form.alt, originalName: form.originalName, sha256 };
+          const store = async () => {
+            const imageId = imageIdSchema.parse(randomUUID());
+            const filename = imageBlobKey(imageId, inspected.extension);
+            await ports.blobs.put(blobKeySchema.parse(filename), form.bytes);
+            const image = {
+              imageId,
+              pageId: pageIdSchema.parse(pageId),
+              uploaderId: userIdSchema.parse(actor.context.actorId),
+              filename,
+              originalName: form.originalName || filename,
+              mimeType: inspected.mimeType,
+              size: form.bytes.length,
+              width: inspected.width,
+              height: inspected.height,
+              alt: form.alt,
+              sha256,
+            };
+            const { position } = await imageCommands.handle(
+              ports.eventStore,
+              imageId,
+              { type: "RecordImageUpload", image },
+              actor.context,
+            );
+            const { imageId: id, ...recorded } = image;
+            const assemble = async () => ({
+              body: toImageResource({ id, ...recorded, createdAt: actor.context.now.toISOString() }),
+            });
+            return settle({
+              position,
+              status: 201,
+              location: locationOf.image(imageId),
+              present: presentImage(ports, imageId, pageId),
+              assemble,
+            });
           };
-          const { position } = await imageCommands.handle(ports.eventStore, imageId, { type: "RecordImageUpload", image }, actor.context);
-          const { imageId: id, ...recorded } = image;
-          const assemble = async () => ({ body: toImageResource({ id, ...recorded, createdAt: actor.context.now.toISOString() }) });
-          return settle({ position, status: 201, location: locationOf.image(imageId), present: presentImage(ports, imageId, pageId), assemble });
-        };
-        // The bytes count against the workspace's quota from before they are stored until the answer.
-        // The answer names the image by its own URL: it is recorded with its page, so a purge of the page erases it.
-        return once(() => ports.quotas.blobBytes.withReserved(page.ownerId, form.bytes.length, store), { fingerprintBody, pageId });
-      }),
+          // The bytes count against the workspace's quota from before they are stored until the answer.
+          // The answer names the image by its own URL: it is recorded with its page, so a purge of the page erases it.
+          return once(() => ports.quotas.blobBytes.withReserved(page.ownerId, form.bytes.length, store), {
+            fingerprintBody,
+            pageId,
+          });
+        }),
     );
   });
 }

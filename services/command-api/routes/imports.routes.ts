@@ -11,7 +11,12 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
-import { contentBytes, IMPORT_MAX_FILES, IMPORT_MAX_TOTAL_BYTES, type VaultFile } from "../../../shared/imports/vault-files.ts";
+import {
+  contentBytes,
+  IMPORT_MAX_FILES,
+  IMPORT_MAX_TOTAL_BYTES,
+  type VaultFile,
+} from "../../../shared/imports/vault-files.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
 import { importScopes } from "../../../shared/imports/import-ids.ts";
 import { folderIdSchema } from "../../../shared/kernel/ids.ts";
@@ -49,7 +54,12 @@ interface SentVault {
  * A zip body: spooled (never past IMPORT_ZIP_MAX_BYTES), then its entries listed and its notes and images read.
  * The spool stays open for the other files, read only when linked, until the caller closes the vault.
  */
-async function zipVault(ports: CommandApiPorts, request: FastifyRequest, reply: FastifyReply, body: Readable): Promise<SentVault> {
+async function zipVault(
+  ports: CommandApiPorts,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: Readable,
+): Promise<SentVault> {
   const { maxZipBytes, spoolDirectory } = ports.vaultZips;
   try {
     const declared = Number(request.headers["content-length"]);
@@ -68,7 +78,8 @@ async function zipVault(ports: CommandApiPorts, request: FastifyRequest, reply: 
     }
   } catch (error) {
     // The rest of an oversized body is never read.
-    if (error instanceof AppError && error.code === "payload_too_large" && error.headers.connection === "close") closeAfterAnswer(request, reply);
+    if (error instanceof AppError && error.code === "payload_too_large" && error.headers.connection === "close")
+      closeAfterAnswer(request, reply);
     throw error;
   }
 }
@@ -88,53 +99,72 @@ export async function importCommandRoutes(app: App, ports: CommandApiPorts): Pro
         config: { access: { scope: "pages:write" } },
         schema: {
           querystring: z.object({
-            folderId: folderIdSchema.optional().describe("the folder to import into (the vault's root becomes its contents); the caller's root when left out. Importing the same vault into the same place again updates what the earlier import made"),
+            folderId: folderIdSchema
+              .optional()
+              .describe(
+                "the folder to import into (the vault's root becomes its contents); the caller's root when left out. Importing the same vault into the same place again updates what the earlier import made",
+              ),
           }),
           body: importBody,
           response: writeResponses({ 201: importResult }),
         },
       },
-      async (request, reply) => answer(request, reply, async ({ actor, once }) => {
-        const sent: unknown = request.body;
-        const folderId = request.query.folderId ?? null;
-        // Decided before the body is read: an unseen folder costs what a missing one does.
-        const target = await importTarget(ports.views, actor.principal, folderId).catch((error: unknown) => {
-          if (sent instanceof Readable) closeAfterAnswer(request, reply);
-          throw error;
-        });
-        let vault: SentVault;
-        if (sent instanceof Readable) {
-          vault = await zipVault(ports, request, reply, sent);
-        } else {
-          if (request.validationError) throw request.validationError;
-          const { files } = request.body;
-          const bytes = contentBytes(files);
-          if (bytes > IMPORT_MAX_TOTAL_BYTES) {
-            throw new AppError("validation_failed", `body.files: ${bytes} bytes of content; an import takes at most ${IMPORT_MAX_TOTAL_BYTES} (50 MB)`);
+      async (request, reply) =>
+        answer(request, reply, async ({ actor, once }) => {
+          const sent: unknown = request.body;
+          const folderId = request.query.folderId ?? null;
+          // Decided before the body is read: an unseen folder costs what a missing one does.
+          const target = await importTarget(ports.views, actor.principal, folderId).catch((error: unknown) => {
+            if (sent instanceof Readable) closeAfterAnswer(request, reply);
+            throw error;
+          });
+          let vault: SentVault;
+          if (sent instanceof Readable) {
+            vault = await zipVault(ports, request, reply, sent);
+          } else {
+            if (request.validationError) throw request.validationError;
+            const { files } = request.body;
+            const bytes = contentBytes(files);
+            if (bytes > IMPORT_MAX_TOTAL_BYTES) {
+              throw new AppError(
+                "validation_failed",
+                `body.files: ${bytes} bytes of content; an import takes at most ${IMPORT_MAX_TOTAL_BYTES} (50 MB)`,
+              );
+            }
+            vault = { files, fingerprintBody: request.body, close: async () => undefined };
           }
-          vault = { files, fingerprintBody: request.body, close: async () => undefined };
-        }
-        const key = request.headers["idempotency-key"];
-        const retry = typeof key === "string" ? { callerId: actor.context.actorId, idempotencyKey: key } : null;
-        const scopes = importScopes(ports.keyedHashes.importScope, { ownerId: target.ownerId, folderId }, retry);
-        // What the import reads and writes in all: the zip form's uncompressed limit, the JSON form's content limit.
-        const limits = { maxWrittenBytes: sent instanceof Readable ? ports.vaultZips.maxUncompressedBytes : IMPORT_MAX_TOTAL_BYTES };
-        // Without a folder, the fingerprint is what it was before imports took one.
-        const fingerprintBody = folderId === null ? vault.fingerprintBody : { vault: vault.fingerprintBody, folderId };
-        try {
-          return await once(async () => {
-            // The notes' tasks take the worker pool's turns as this user's.
-            const { result, position } = await runAsCaller(userCaller(actor.context.actorId), () =>
-              new VaultImport(ports, actor, target, scopes, limits).run(vault.files),
+          const key = request.headers["idempotency-key"];
+          const retry = typeof key === "string" ? { callerId: actor.context.actorId, idempotencyKey: key } : null;
+          const scopes = importScopes(ports.keyedHashes.importScope, { ownerId: target.ownerId, folderId }, retry);
+          // What the import reads and writes in all: the zip form's uncompressed limit, the JSON form's content limit.
+          const limits = {
+            maxWrittenBytes: sent instanceof Readable ? ports.vaultZips.maxUncompressedBytes : IMPORT_MAX_TOTAL_BYTES,
+          };
+          // Without a folder, the fingerprint is what it was before imports took one.
+          const fingerprintBody =
+            folderId === null ? vault.fingerprintBody : { vault: vault.fingerprintBody, folderId };
+          try {
+            return await once(
+              async () => {
+                // The notes' tasks take the worker pool's turns as this user's.
+                const { result, position } = await runAsCaller(userCaller(actor.context.actorId), () =>
+                  new VaultImport(ports, actor, target, scopes, limits).run(vault.files),
+                );
+                // The counts are the write side's own: the same whether the read models show the import yet or not.
+                const counted = boundedImportResult(result);
+                return {
+                  position,
+                  status: 201,
+                  present: async () => ({ body: counted }),
+                  assemble: async () => ({ body: counted }),
+                };
+              },
+              { fingerprintBody },
             );
-            // The counts are the write side's own: the same whether the read models show the import yet or not.
-            const counted = boundedImportResult(result);
-            return { position, status: 201, present: async () => ({ body: counted }), assemble: async () => ({ body: counted }) };
-          }, { fingerprintBody });
-        } finally {
-          await vault.close();
-        }
-      }),
+          } finally {
+            await vault.close();
+          }
+        }),
     );
   });
 }

@@ -3,7 +3,10 @@
 // answer is a position the query node waits for before it answers its client.
 import { z } from "zod";
 import { HEAD_PATH, SIGHTINGS_PATH } from "../../../shared/adapters/http/command-api.write-side.ts";
-import { SHARE_LINK_VIEWS_PATH, shareLinkViewReportsBody } from "../../../shared/adapters/http/command-api.share-link-views.ts";
+import {
+  SHARE_LINK_VIEWS_PATH,
+  shareLinkViewReportsBody,
+} from "../../../shared/adapters/http/command-api.share-link-views.ts";
 import { recordShareLinkViews } from "../../../shared/share-links/record-share-link-views.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { errorBody } from "../../../shared/http/schemas.ts";
@@ -16,14 +19,24 @@ const positionReply = { 200: z.object({ position: z.string() }), "4xx": errorBod
 const sightingReply = { 200: z.object({ position: z.string(), userId: z.string() }), "4xx": errorBody };
 
 export function internalRoutes(app: App, ports: Pick<CommandApiPorts, "eventStore" | "views" | "clock">): void {
-  app.post(SIGHTINGS_PATH, { config: { access: { anyCaller: true } }, schema: { response: sightingReply } }, async (request) => ({
-    position: tokenOfPosition(await ports.eventStore.headPosition()),
-    userId: principalOf(request).user.id,
-  }));
+  app.post(
+    SIGHTINGS_PATH,
+    { config: { access: { anyCaller: true } }, schema: { response: sightingReply } },
+    async (request) => ({
+      position: tokenOfPosition(await ports.eventStore.headPosition()),
+      userId: principalOf(request).user.id,
+    }),
+  );
   // A query node's batch of share-link views: each count carries its link's secret, checked here again.
-  app.post(SHARE_LINK_VIEWS_PATH, { schema: { body: shareLinkViewReportsBody, response: { 204: z.null(), "4xx": errorBody } } }, async (request, reply) => {
-    await recordShareLinkViews(ports, request.body.reports, request.id);
-    return reply.code(204).send(null);
-  });
-  app.get(HEAD_PATH, { schema: { response: positionReply } }, async () => ({ position: tokenOfPosition(await ports.eventStore.headPosition()) }));
+  app.post(
+    SHARE_LINK_VIEWS_PATH,
+    { schema: { body: shareLinkViewReportsBody, response: { 204: z.null(), "4xx": errorBody } } },
+    async (request, reply) => {
+      await recordShareLinkViews(ports, request.body.reports, request.id);
+      return reply.code(204).send(null);
+    },
+  );
+  app.get(HEAD_PATH, { schema: { response: positionReply } }, async () => ({
+    position: tokenOfPosition(await ports.eventStore.headPosition()),
+  }));
 }

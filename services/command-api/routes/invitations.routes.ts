@@ -31,12 +31,19 @@ export function invitationCommandRoutes(app: App, ports: CommandApiPorts): void 
       const resent = invitation ? await ports.views.invitations.get(invitation.id) : null;
       if (!resent) throw new AppError("internal", "the invitation was not recorded");
       // The resend succeeded, so the caller manages this invitation.
-      return { body: { invitation: toInvitationResource(resent, true), message: `the invitation to ${resent.email} is queued for delivery again` } };
+      return {
+        body: {
+          invitation: toInvitationResource(resent, true),
+          message: `the invitation to ${resent.email} is queued for delivery again`,
+        },
+      };
     };
     const assemble = async () => {
       if (!invitation) throw new AppError("internal", "the invitation was not recorded");
       const resent = await assembleInvitation(ports, invitationIdSchema.parse(invitation.id), context.now);
-      return { body: { invitation: resent, message: `the invitation to ${resent.email} is queued for delivery again` } };
+      return {
+        body: { invitation: resent, message: `the invitation to ${resent.email} is queued for delivery again` },
+      };
     };
     return { position, status: 200, present, assemble };
   }
@@ -44,32 +51,51 @@ export function invitationCommandRoutes(app: App, ports: CommandApiPorts): void 
   app.post(
     "/shares/invitations/:invitationId/resend",
     { config, schema: { params: z.object({ invitationId: invitationIdSchema }), response: resendResponse } },
-    async (request, reply) => answer(request, reply, async ({ actor }) => resend(actor, await ports.views.invitations.get(request.params.invitationId))),
+    async (request, reply) =>
+      answer(request, reply, async ({ actor }) =>
+        resend(actor, await ports.views.invitations.get(request.params.invitationId)),
+      ),
   );
 
   app.post(
     "/shares/entity/:entityType/:entityId/invitations/by-email/:email/resend",
-    { config, schema: { params: z.object({ entityType: entityTypeSchema, entityId: z.uuid(), email: emailField }), response: resendResponse } },
-    async (request, reply) => answer(request, reply, async ({ actor }) => {
-      const { entityType, entityId, email } = request.params;
-      await visibleEntity(ports.views, actor.principal, entityType, entityId);
-      return resend(actor, await ports.views.invitations.latestFor(entityType, entityId, email));
-    }),
+    {
+      config,
+      schema: {
+        params: z.object({ entityType: entityTypeSchema, entityId: z.uuid(), email: emailField }),
+        response: resendResponse,
+      },
+    },
+    async (request, reply) =>
+      answer(request, reply, async ({ actor }) => {
+        const { entityType, entityId, email } = request.params;
+        await visibleEntity(ports.views, actor.principal, entityType, entityId);
+        return resend(actor, await ports.views.invitations.latestFor(entityType, entityId, email));
+      }),
   );
 
   app.post(
     "/shares/workspace/invitations/by-email/:email/resend",
     { config, schema: { params: z.object({ email: emailField }), response: resendResponse } },
     async (request, reply) =>
-      answer(request, reply, async ({ actor }) => resend(actor, await ports.views.invitations.latestFor("workspace", actor.principal.user.id, request.params.email))),
+      answer(request, reply, async ({ actor }) =>
+        resend(
+          actor,
+          await ports.views.invitations.latestFor("workspace", actor.principal.user.id, request.params.email),
+        ),
+      ),
   );
 
   app.delete(
     "/shares/invitations/:invitationId",
-    { config, schema: { params: z.object({ invitationId: invitationIdSchema }), response: writeResponses({ 204: z.null() }) } },
-    async (request, reply) => answer(request, reply, async ({ actor }) => {
-      const invitation = await ports.views.invitations.get(request.params.invitationId);
-      return { position: await cancelInvitation(ports, actor.context, invitation), status: 204 };
-    }),
+    {
+      config,
+      schema: { params: z.object({ invitationId: invitationIdSchema }), response: writeResponses({ 204: z.null() }) },
+    },
+    async (request, reply) =>
+      answer(request, reply, async ({ actor }) => {
+        const invitation = await ports.views.invitations.get(request.params.invitationId);
+        return { position: await cancelInvitation(ports, actor.context, invitation), status: 204 };
+      }),
   );
 }

@@ -18,15 +18,19 @@ export function meCommandRoutes(app: App, ports: CommandApiPorts): void {
   const answer = answerWrites(ports);
   app.delete(
     "/me",
-    { config: { access: { sessionOnly: true as const } }, schema: { body: eraseAccountBody, response: writeResponses({ 204: z.null() }) } },
-    async (request, reply) => answer(request, reply, async ({ actor: { principal, context } }) => {
-      if (normalizeEmail(request.body.confirm) !== normalizeEmail(principal.user.email)) {
-        throw new AppError("validation_failed", "body.confirm: must be this account's email address");
-      }
-      const awaitReadModels = (position: number) => ports.projection.waitFor(position, ports.consistencyWaitMs);
-      const { position } = await eraseUser({ ...ports, ...ports.erasure, awaitReadModels }, context.actorId, context);
-      ports.logger.info({ event: "user.erased", userId: context.actorId });
-      return { position, status: 204 };
-    }),
+    {
+      config: { access: { sessionOnly: true as const } },
+      schema: { body: eraseAccountBody, response: writeResponses({ 204: z.null() }) },
+    },
+    async (request, reply) =>
+      answer(request, reply, async ({ actor: { principal, context } }) => {
+        if (normalizeEmail(request.body.confirm) !== normalizeEmail(principal.user.email)) {
+          throw new AppError("validation_failed", "body.confirm: must be this account's email address");
+        }
+        const awaitReadModels = (position: number) => ports.projection.waitFor(position, ports.consistencyWaitMs);
+        const { position } = await eraseUser({ ...ports, ...ports.erasure, awaitReadModels }, context.actorId, context);
+        ports.logger.info({ event: "user.erased", userId: context.actorId });
+        return { position, status: 204 };
+      }),
   );
 }

@@ -12,7 +12,9 @@ import { writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
 import { titleField } from "../../../shared/pages/page.fields.ts";
 
-const duplicateBody = z.strictObject({ title: titleField.optional(), parentId: folderIdSchema.nullable().optional() }).default({});
+const duplicateBody = z
+  .strictObject({ title: titleField.optional(), parentId: folderIdSchema.nullable().optional() })
+  .default({});
 
 export function pageDuplicateRoutes(app: App, ports: CommandApiPorts): void {
   const answer = answerWrites(ports);
@@ -20,19 +22,31 @@ export function pageDuplicateRoutes(app: App, ports: CommandApiPorts): void {
     "/pages/:pageId/duplicate",
     {
       config: { access: { scope: "pages:write" } },
-      schema: { params: z.object({ pageId: pageIdSchema }), body: duplicateBody, response: writeResponses({ 201: pageResource }) },
+      schema: {
+        params: z.object({ pageId: pageIdSchema }),
+        body: duplicateBody,
+        response: writeResponses({ 201: pageResource }),
+      },
     },
-    async (request, reply) => answer(request, reply, ({ actor, once, settle }) => once(async () => {
-      const { title, parentId } = request.body;
-      // The copies' bytes count against the quota until the answer: settled inside the duplication.
-      return duplicatePage(ports, actor, { sourceId: request.params.pageId, title, parentId }, ({ pageId, position }) => {
-        const present = async () => {
-          const { shown, permission } = await visiblePage(ports.views, actor.principal, pageId);
-          return { body: toPageResource(shown, permission) };
-        };
-        const assemble = assembledPage(ports, actor.principal, pageId, actor.context.now).record;
-        return settle({ position, status: 201, location: locationOf.page(pageId), present, assemble });
-      });
-    })),
+    async (request, reply) =>
+      answer(request, reply, ({ actor, once, settle }) =>
+        once(async () => {
+          const { title, parentId } = request.body;
+          // The copies' bytes count against the quota until the answer: settled inside the duplication.
+          return duplicatePage(
+            ports,
+            actor,
+            { sourceId: request.params.pageId, title, parentId },
+            ({ pageId, position }) => {
+              const present = async () => {
+                const { shown, permission } = await visiblePage(ports.views, actor.principal, pageId);
+                return { body: toPageResource(shown, permission) };
+              };
+              const assemble = assembledPage(ports, actor.principal, pageId, actor.context.now).record;
+              return settle({ position, status: 201, location: locationOf.page(pageId), present, assemble });
+            },
+          );
+        }),
+      ),
   );
 }

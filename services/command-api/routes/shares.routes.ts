@@ -22,13 +22,15 @@ import { emailField } from "./fields.ts";
 
 const entityParams = z.object({ entityType: entityTypeSchema, entityId: z.uuid() });
 /** Both answers of a grant: access given to an account (200, `invitation` null), or an address invited (202). */
-const grantReply = z
-  .object({ ok: z.boolean(), message: z.string(), invitation: invitationResource.nullable() })
-  .meta({ id: "GrantAnswer", description: "Access given (`invitation` null), or an invitation queued for an address without an account" });
+const grantReply = z.object({ ok: z.boolean(), message: z.string(), invitation: invitationResource.nullable() }).meta({
+  id: "GrantAnswer",
+  description: "Access given (`invitation` null), or an invitation queued for an address without an account",
+});
 /** Both answers of POST /shares/workspace/members carry the same five fields; those that do not apply are null. */
-const memberReply = grantReply
-  .extend({ memberId: z.uuid().nullable(), name: z.string().nullable() })
-  .meta({ id: "MemberAnswer", description: "A member added (`invitation` null), or an invitation queued for an address without an account" });
+const memberReply = grantReply.extend({ memberId: z.uuid().nullable(), name: z.string().nullable() }).meta({
+  id: "MemberAnswer",
+  description: "A member added (`invitation` null), or an invitation queued for an address without an account",
+});
 
 async function recordedInvitation(views: ReadModels, invitationId: string) {
   const invitation = await views.invitations.get(invitationId);
@@ -48,56 +50,106 @@ export function shareCommandRoutes(app: App, ports: CommandApiPorts): void {
       schema: {
         params: entityParams,
         // A person by address, or a group by id: a group's grant reaches every member, and only them.
-        body: z.union([z.object({ email: emailField, permission: grantablePermissionSchema }), z.object({ groupId: groupIdSchema, permission: grantablePermissionSchema })]),
+        body: z.union([
+          z.object({ email: emailField, permission: grantablePermissionSchema }),
+          z.object({ groupId: groupIdSchema, permission: grantablePermissionSchema }),
+        ]),
         response: writeResponses({ 200: grantReply, 202: grantReply }),
       },
     },
-    async (request, reply) => answer(request, reply, ({ actor, once }) => once(async () => {
-      const { entityType, entityId } = request.params;
-      const { body } = request;
-      const { permission } = body;
-      const { entity, permission: actorPermission } = await visibleEntity(ports.views, actor.principal, entityType, entityId);
-      if ("groupId" in body) {
-        const { position } = await shareWithGroup(ports, actor.context, { entity, actorPermission, groupId: body.groupId, permission });
-        const granted = async () => ({ body: { ok: true, message: `the group has ${permission} access to this ${entityType}`, invitation: null } });
-        return { position, status: 200, present: granted, assemble: granted };
-      }
-      const { email } = body;
-      const outcome = await shareEntity(ports, actor.context, { entity, actorPermission, email, permission });
-      if (outcome.kind === "granted") {
-        const message = `${outcome.user.email} has ${permission} access to this ${entityType}`;
-        const granted = async () => ({ body: { ok: true, message, invitation: null } });
-        return { position: outcome.position, status: 200, present: granted, assemble: granted };
-      }
-      const message = `${email} has no account yet; an invitation is queued`;
-      const present = async () => ({ body: { ok: true, message, invitation: await recordedInvitation(ports.views, outcome.invitationId) } });
-      const assemble = async () => ({ body: { ok: true, message, invitation: await assembleInvitation(ports, outcome.invitationId, actor.context.now) } });
-      return { position: outcome.position, status: 202, location: locationOf.invitation(outcome.invitationId), present, assemble };
-    })),
+    async (request, reply) =>
+      answer(request, reply, ({ actor, once }) =>
+        once(async () => {
+          const { entityType, entityId } = request.params;
+          const { body } = request;
+          const { permission } = body;
+          const { entity, permission: actorPermission } = await visibleEntity(
+            ports.views,
+            actor.principal,
+            entityType,
+            entityId,
+          );
+          if ("groupId" in body) {
+            const { position } = await shareWithGroup(ports, actor.context, {
+              entity,
+              actorPermission,
+              groupId: body.groupId,
+              permission,
+            });
+            const granted = async () => ({
+              body: { ok: true, message: `the group has ${permission} access to this ${entityType}`, invitation: null },
+            });
+            return { position, status: 200, present: granted, assemble: granted };
+          }
+          const { email } = body;
+          const outcome = await shareEntity(ports, actor.context, { entity, actorPermission, email, permission });
+          if (outcome.kind === "granted") {
+            const message = `${outcome.user.email} has ${permission} access to this ${entityType}`;
+            const granted = async () => ({ body: { ok: true, message, invitation: null } });
+            return { position: outcome.position, status: 200, present: granted, assemble: granted };
+          }
+          const message = `${email} has no account yet; an invitation is queued`;
+          const present = async () => ({
+            body: { ok: true, message, invitation: await recordedInvitation(ports.views, outcome.invitationId) },
+          });
+          const assemble = async () => ({
+            body: {
+              ok: true,
+              message,
+              invitation: await assembleInvitation(ports, outcome.invitationId, actor.context.now),
+            },
+          });
+          return {
+            position: outcome.position,
+            status: 202,
+            location: locationOf.invitation(outcome.invitationId),
+            present,
+            assemble,
+          };
+        }),
+      ),
   );
 
   app.delete(
     "/shares/entity/:entityType/:entityId/grants/:userId",
-    { config, schema: { params: entityParams.extend({ userId: userIdSchema }), response: writeResponses({ 204: z.null() }) } },
-    async (request, reply) => answer(request, reply, async ({ actor }) => {
-      const { entityType, entityId, userId } = request.params;
-      const { entity, permission } = await visibleEntity(ports.views, actor.principal, entityType, entityId);
-      const command = { type: "RevokeAccess" as const, entity, userId, actor: { id: actor.context.actorId, permission } };
-      const { position } = await entityAccessCommands.handle(ports.eventStore, entity, command, actor.context);
-      return { position, status: 204 };
-    }),
+    {
+      config,
+      schema: { params: entityParams.extend({ userId: userIdSchema }), response: writeResponses({ 204: z.null() }) },
+    },
+    async (request, reply) =>
+      answer(request, reply, async ({ actor }) => {
+        const { entityType, entityId, userId } = request.params;
+        const { entity, permission } = await visibleEntity(ports.views, actor.principal, entityType, entityId);
+        const command = {
+          type: "RevokeAccess" as const,
+          entity,
+          userId,
+          actor: { id: actor.context.actorId, permission },
+        };
+        const { position } = await entityAccessCommands.handle(ports.eventStore, entity, command, actor.context);
+        return { position, status: 204 };
+      }),
   );
 
   app.delete(
     "/shares/entity/:entityType/:entityId/groups/:groupId",
-    { config, schema: { params: entityParams.extend({ groupId: groupIdSchema }), response: writeResponses({ 204: z.null() }) } },
-    async (request, reply) => answer(request, reply, async ({ actor }) => {
-      const { entityType, entityId, groupId } = request.params;
-      const { entity, permission } = await visibleEntity(ports.views, actor.principal, entityType, entityId);
-      const command = { type: "RevokeGroupAccess" as const, entity, groupId, actor: { id: actor.context.actorId, permission } };
-      const { position } = await entityAccessCommands.handle(ports.eventStore, entity, command, actor.context);
-      return { position, status: 204 };
-    }),
+    {
+      config,
+      schema: { params: entityParams.extend({ groupId: groupIdSchema }), response: writeResponses({ 204: z.null() }) },
+    },
+    async (request, reply) =>
+      answer(request, reply, async ({ actor }) => {
+        const { entityType, entityId, groupId } = request.params;
+        const { entity, permission } = await visibleEntity(ports.views, actor.principal, entityType, entityId);
+        const command = {
+          type: "RevokeGroupAccess" as const,
+          entity,
+          groupId,
+          actor: { id: actor.context.actorId, permission },
+        };
+        const { position } = await entityAccessCommands.handle(ports.eventStore, entity, command, actor.context);
+        return { position, status: 204 };
+      }),
   );
 
   app.post(
@@ -106,48 +158,105 @@ export function shareCommandRoutes(app: App, ports: CommandApiPorts): void {
       config,
       schema: {
         // A person by address, or a group of the workspace by id: every member of the group holds the role.
-        body: z.union([z.object({ email: emailField, role: workspaceRoleSchema }), z.object({ groupId: groupIdSchema, role: workspaceRoleSchema })]),
+        body: z.union([
+          z.object({ email: emailField, role: workspaceRoleSchema }),
+          z.object({ groupId: groupIdSchema, role: workspaceRoleSchema }),
+        ]),
         response: writeResponses({ 200: memberReply, 202: memberReply }),
       },
     },
-    async (request, reply) => answer(request, reply, ({ actor, once }) => once(async () => {
-      const { body } = request;
-      const { role } = body;
-      if ("groupId" in body) {
-        const { position } = await changeGroupRole(ports, actor.context, body.groupId, role);
-        const answered = { ok: true, memberId: null, name: null, invitation: null, message: `the group's members are ${role}s of your workspace` };
-        return { position, status: 200, present: async () => ({ body: answered }), assemble: async () => ({ body: answered }) };
-      }
-      const { email } = body;
-      const outcome = await addWorkspaceMember(ports, actor.context, { email, role });
-      if (outcome.kind === "added") {
-        const { user } = outcome;
-        const body = { ok: true, memberId: user.id, name: user.name, invitation: null, message: `${user.name} is a ${role} of your workspace` };
-        return { position: outcome.position, status: 200, present: async () => ({ body }), assemble: async () => ({ body }) };
-      }
-      const message = `${email} has no account yet; an invitation is queued`;
-      const present = async () => ({ body: { ok: true, memberId: null, name: null, invitation: await recordedInvitation(ports.views, outcome.invitationId), message } });
-      const assemble = async () => ({ body: { ok: true, memberId: null, name: null, invitation: await assembleInvitation(ports, outcome.invitationId, actor.context.now), message } });
-      return { position: outcome.position, status: 202, location: locationOf.invitation(outcome.invitationId), present, assemble };
-    })),
+    async (request, reply) =>
+      answer(request, reply, ({ actor, once }) =>
+        once(async () => {
+          const { body } = request;
+          const { role } = body;
+          if ("groupId" in body) {
+            const { position } = await changeGroupRole(ports, actor.context, body.groupId, role);
+            const answered = {
+              ok: true,
+              memberId: null,
+              name: null,
+              invitation: null,
+              message: `the group's members are ${role}s of your workspace`,
+            };
+            return {
+              position,
+              status: 200,
+              present: async () => ({ body: answered }),
+              assemble: async () => ({ body: answered }),
+            };
+          }
+          const { email } = body;
+          const outcome = await addWorkspaceMember(ports, actor.context, { email, role });
+          if (outcome.kind === "added") {
+            const { user } = outcome;
+            const body = {
+              ok: true,
+              memberId: user.id,
+              name: user.name,
+              invitation: null,
+              message: `${user.name} is a ${role} of your workspace`,
+            };
+            return {
+              position: outcome.position,
+              status: 200,
+              present: async () => ({ body }),
+              assemble: async () => ({ body }),
+            };
+          }
+          const message = `${email} has no account yet; an invitation is queued`;
+          const present = async () => ({
+            body: {
+              ok: true,
+              memberId: null,
+              name: null,
+              invitation: await recordedInvitation(ports.views, outcome.invitationId),
+              message,
+            },
+          });
+          const assemble = async () => ({
+            body: {
+              ok: true,
+              memberId: null,
+              name: null,
+              invitation: await assembleInvitation(ports, outcome.invitationId, actor.context.now),
+              message,
+            },
+          });
+          return {
+            position: outcome.position,
+            status: 202,
+            location: locationOf.invitation(outcome.invitationId),
+            present,
+            assemble,
+          };
+        }),
+      ),
   );
 
   app.delete(
     "/shares/workspace/groups/:groupId",
     { config, schema: { params: z.object({ groupId: groupIdSchema }), response: writeResponses({ 204: z.null() }) } },
-    async (request, reply) => answer(request, reply, async ({ actor: { context } }) => {
-      const { position } = await changeGroupRole(ports, context, request.params.groupId, null);
-      return { position, status: 204 };
-    }),
+    async (request, reply) =>
+      answer(request, reply, async ({ actor: { context } }) => {
+        const { position } = await changeGroupRole(ports, context, request.params.groupId, null);
+        return { position, status: 204 };
+      }),
   );
 
   app.delete(
     "/shares/workspace/members/:memberId",
     { config, schema: { params: z.object({ memberId: userIdSchema }), response: writeResponses({ 204: z.null() }) } },
-    async (request, reply) => answer(request, reply, async ({ actor: { context } }) => {
-      const command = { type: "RemoveMember" as const, ownerId: context.actorId, memberId: request.params.memberId, actorId: context.actorId };
-      const { position } = await workspaceCommands.handle(ports.eventStore, context.actorId, command, context);
-      return { position, status: 204 };
-    }),
+    async (request, reply) =>
+      answer(request, reply, async ({ actor: { context } }) => {
+        const command = {
+          type: "RemoveMember" as const,
+          ownerId: context.actorId,
+          memberId: request.params.memberId,
+          actorId: context.actorId,
+        };
+        const { position } = await workspaceCommands.handle(ports.eventStore, context.actorId, command, context);
+        return { position, status: 204 };
+      }),
   );
 }

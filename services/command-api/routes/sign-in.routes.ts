@@ -10,7 +10,12 @@ import { readCookie, type Authenticator } from "../../../shared/auth/authenticat
 import { mintSession, SESSION_COOKIE } from "../../../shared/auth/session-verifier.ts";
 import type { OidcSignIn, SignedInPerson } from "../../../shared/auth/sign-in/oidc-sign-in.ts";
 import { DEFAULT_RETURN_TO, returnToSchema } from "../../../shared/auth/sign-in/return-to.ts";
-import { CALLBACK_PATH, SIGN_IN_FLOW_COOKIE, SIGN_IN_FLOW_SECONDS, SignInFlowSeal } from "../../../shared/auth/sign-in/sign-in-flow.ts";
+import {
+  CALLBACK_PATH,
+  SIGN_IN_FLOW_COOKIE,
+  SIGN_IN_FLOW_SECONDS,
+  SignInFlowSeal,
+} from "../../../shared/auth/sign-in/sign-in-flow.ts";
 import { signInLinkCommands } from "../../../shared/auth/sign-in/sign-in-link.commands.ts";
 import { SIGN_IN_LINK_PATH, SignInLinks } from "../../../shared/auth/sign-in/sign-in-link.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
@@ -34,7 +39,8 @@ export interface SignInPorts {
 /** How long a session started here lasts, as one minted by `npm run session`. */
 const SIGNED_IN_SESSION_SECONDS = 7 * 24 * 3600;
 
-const refused = (codes: string, why: string) => errorBody.describe(`\`{error: {code, message}}\` with code ${codes}: ${why}`);
+const refused = (codes: string, why: string) =>
+  errorBody.describe(`\`{error: {code, message}}\` with code ${codes}: ${why}`);
 const redirect = (where: string) => z.undefined().describe(`${where} (no body)`);
 /** Signing in spends the read budget (a GET) or the write budget (logout) of the caller's address, as any request does. */
 const rateLimited = refused("`rate_limited`", "past the rate limit (Retry-After)");
@@ -63,16 +69,29 @@ class SignInEdge {
   }
 
   /** Registers the person on first sight (through the authenticator, as any new session), sets the cookie and sends them on. */
-  async signedIn(request: FastifyRequest, reply: FastifyReply, person: SignedInPerson, returnTo: string, secret: string) {
+  async signedIn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    person: SignedInPerson,
+    returnTo: string,
+    secret: string,
+  ) {
     const session = await mintSession(secret, person, SIGNED_IN_SESSION_SECONDS);
-    await this.ports.authenticator.authenticate({ authorization: undefined, cookie: `${SESSION_COOKIE}=${session}` }, request.id);
-    return reply.header("cache-control", "no-store").header("set-cookie", this.cookie(request, SESSION_COOKIE, session, "/", SIGNED_IN_SESSION_SECONDS)).redirect(returnTo, 303);
+    await this.ports.authenticator.authenticate(
+      { authorization: undefined, cookie: `${SESSION_COOKIE}=${session}` },
+      request.id,
+    );
+    return reply
+      .header("cache-control", "no-store")
+      .header("set-cookie", this.cookie(request, SESSION_COOKIE, session, "/", SIGNED_IN_SESSION_SECONDS))
+      .redirect(returnTo, 303);
   }
 }
 
 export function signInRoutes(app: App, ports: SignInPorts): void {
   const edge = new SignInEdge(ports);
-  if (ports.oidc && ports.sessionSecret !== null) oidcRoutes(app, ports, edge, ports.oidc, new SignInFlowSeal(ports.sessionSecret));
+  if (ports.oidc && ports.sessionSecret !== null)
+    oidcRoutes(app, ports, edge, ports.oidc, new SignInFlowSeal(ports.sessionSecret));
   if (ports.sessionSecret !== null) linkRoute(app, ports, edge, new SignInLinks(ports.sessionSecret));
 
   app.post(
@@ -87,8 +106,13 @@ export function signInRoutes(app: App, ports: SignInPorts): void {
       },
     },
     async (request, reply) => {
-      if (fromAnotherSite(request, edge.baseOf(request))) throw new AppError("forbidden", "signing out is only accepted from this site's own pages");
-      return reply.header("cache-control", "no-store").header("set-cookie", edge.cookie(request, SESSION_COOKIE, "", "/", 0)).code(204).send();
+      if (fromAnotherSite(request, edge.baseOf(request)))
+        throw new AppError("forbidden", "signing out is only accepted from this site's own pages");
+      return reply
+        .header("cache-control", "no-store")
+        .header("set-cookie", edge.cookie(request, SESSION_COOKIE, "", "/", 0))
+        .code(204)
+        .send();
     },
   );
 }
@@ -102,7 +126,9 @@ function oidcRoutes(app: App, ports: SignInPorts, edge: SignInEdge, oidc: OidcSi
       schema: {
         querystring: loginQuery,
         response: {
-          302: redirect("Found: the OpenID provider's authorization endpoint, with a short-lived cookie that keeps this sign-in's state"),
+          302: redirect(
+            "Found: the OpenID provider's authorization endpoint, with a short-lived cookie that keeps this sign-in's state",
+          ),
           400: refused("`validation_failed`", "a returnTo that is not a path on this server"),
           429: rateLimited,
           503: refused("`unavailable`", "the OpenID provider cannot be reached (Retry-After)"),
@@ -110,8 +136,17 @@ function oidcRoutes(app: App, ports: SignInPorts, edge: SignInEdge, oidc: OidcSi
       },
     },
     async (request, reply) => {
-      const { url, flow } = await oidc.start(`${edge.baseOf(request)}${CALLBACK_PATH}`, request.query.returnTo ?? DEFAULT_RETURN_TO);
-      const cookie = edge.cookie(request, SIGN_IN_FLOW_COOKIE, await seal.seal(flow, ports.clock()), CALLBACK_PATH, SIGN_IN_FLOW_SECONDS);
+      const { url, flow } = await oidc.start(
+        `${edge.baseOf(request)}${CALLBACK_PATH}`,
+        request.query.returnTo ?? DEFAULT_RETURN_TO,
+      );
+      const cookie = edge.cookie(
+        request,
+        SIGN_IN_FLOW_COOKIE,
+        await seal.seal(flow, ports.clock()),
+        CALLBACK_PATH,
+        SIGN_IN_FLOW_SECONDS,
+      );
       return reply.header("cache-control", "no-store").header("set-cookie", cookie).redirect(url.href, 302);
     },
   );
@@ -130,7 +165,10 @@ function oidcRoutes(app: App, ports: SignInPorts, edge: SignInEdge, oidc: OidcSi
           ),
           409: refused("`conflict`", "the provider's address belongs to another account"),
           429: rateLimited,
-          503: refused("`unavailable` or `consistency_timeout`", "the OpenID provider cannot be reached, or the new account is not readable yet (Retry-After)"),
+          503: refused(
+            "`unavailable` or `consistency_timeout`",
+            "the OpenID provider cannot be reached, or the new account is not readable yet (Retry-After)",
+          ),
         },
       },
     },
@@ -139,9 +177,16 @@ function oidcRoutes(app: App, ports: SignInPorts, edge: SignInEdge, oidc: OidcSi
       reply.header("set-cookie", forgetFlow(request)).header("cache-control", "no-store");
       const sealed = readCookie(request.headers.cookie, SIGN_IN_FLOW_COOKIE);
       const flow = sealed === null ? null : await seal.open(sealed, ports.clock());
-      if (!flow) throw new AppError("unauthenticated", "no sign-in is under way in this browser (it expired, or was finished already); start again at /auth/login");
+      if (!flow)
+        throw new AppError(
+          "unauthenticated",
+          "no sign-in is under way in this browser (it expired, or was finished already); start again at /auth/login",
+        );
       const query = request.url.indexOf("?");
-      const person = await oidc.finish(new URL(`${CALLBACK_PATH}${query < 0 ? "" : request.url.slice(query)}`, edge.baseOf(request)), flow);
+      const person = await oidc.finish(
+        new URL(`${CALLBACK_PATH}${query < 0 ? "" : request.url.slice(query)}`, edge.baseOf(request)),
+        flow,
+      );
       return edge.signedIn(request, reply, person, flow.returnTo, seal.secret);
     },
   );
@@ -166,9 +211,15 @@ function linkRoute(app: App, ports: SignInPorts, edge: SignInEdge, links: SignIn
     async (request, reply) => {
       const now = ports.clock();
       const opened = await links.open(request.query.token, now);
-      if (!opened) throw new AppError("unauthenticated", "this sign-in link is not valid or has expired; print a new one");
+      if (!opened)
+        throw new AppError("unauthenticated", "this sign-in link is not valid or has expired; print a new one");
       const context = { actorId: userIdSchema.parse(opened.person.sub), correlationId: request.id, now };
-      await signInLinkCommands.handle(ports.eventStore, opened.linkId, { type: "UseSignInLink", linkId: opened.linkId, now: now.toISOString() }, context);
+      await signInLinkCommands.handle(
+        ports.eventStore,
+        opened.linkId,
+        { type: "UseSignInLink", linkId: opened.linkId, now: now.toISOString() },
+        context,
+      );
       return edge.signedIn(request, reply, opened.person, request.query.returnTo ?? DEFAULT_RETURN_TO, links.secret);
     },
   );

@@ -32,49 +32,64 @@ export function tokenCommandRoutes(app: App, ports: CommandApiPorts): void {
   app.post(
     "/tokens",
     { config, schema: { body: createTokenBody, response: writeResponses({ 201: createdTokenResource }) } },
-    async (request, reply) => answer(request, reply, async ({ actor: { context }, settle }) => {
-      const { name, scopes, expiresAt } = request.body;
-      if (expiresAt !== null && Date.parse(expiresAt) <= context.now.getTime()) {
-        throw new AppError("validation_failed", "body.expiresAt: must be in the future");
-      }
-      const tokenId = tokenIdSchema.parse(randomUUID());
-      const secret = newTokenSecret();
-      const command = {
-        type: "CreateToken" as const,
-        tokenId,
-        userId: context.actorId,
-        name,
-        scopes,
-        expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString(),
-        secretHash: hashTokenSecret(secret),
-      };
-      // The token counts against the quota from before it is recorded until its answer, when the read models show it.
-      return ports.quotas.tokens.withReserved(context.actorId, 1, async () => {
-        const { position } = await tokenCommands.handle(ports.eventStore, tokenId, command, context);
-        const created = { id: tokenId, name, scopes, expiresAt: command.expiresAt, lastUsedAt: null, createdAt: context.now.toISOString(), token: secret };
-        return settle({
-          position,
-          status: 201,
-          location: locationOf.token(tokenId),
-          present: async () => {
-            const token = await ports.views.tokens.get(tokenId);
-            if (!token) throw new AppError("internal", "token was not recorded");
-            return { body: { ...toTokenResource(token), token: secret } };
-          },
-          // The secret is shown once, here: a creation not yet visible answers it too, with the record as created.
-          assemble: async () => ({ body: created }),
+    async (request, reply) =>
+      answer(request, reply, async ({ actor: { context }, settle }) => {
+        const { name, scopes, expiresAt } = request.body;
+        if (expiresAt !== null && Date.parse(expiresAt) <= context.now.getTime()) {
+          throw new AppError("validation_failed", "body.expiresAt: must be in the future");
+        }
+        const tokenId = tokenIdSchema.parse(randomUUID());
+        const secret = newTokenSecret();
+        const command = {
+          type: "CreateToken" as const,
+          tokenId,
+          userId: context.actorId,
+          name,
+          scopes,
+          expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString(),
+          secretHash: hashTokenSecret(secret),
+        };
+        // The token counts against the quota from before it is recorded until its answer, when the read models show it.
+        return ports.quotas.tokens.withReserved(context.actorId, 1, async () => {
+          const { position } = await tokenCommands.handle(ports.eventStore, tokenId, command, context);
+          const created = {
+            id: tokenId,
+            name,
+            scopes,
+            expiresAt: command.expiresAt,
+            lastUsedAt: null,
+            createdAt: context.now.toISOString(),
+            token: secret,
+          };
+          return settle({
+            position,
+            status: 201,
+            location: locationOf.token(tokenId),
+            present: async () => {
+              const token = await ports.views.tokens.get(tokenId);
+              if (!token) throw new AppError("internal", "token was not recorded");
+              return { body: { ...toTokenResource(token), token: secret } };
+            },
+            // The secret is shown once, here: a creation not yet visible answers it too, with the record as created.
+            assemble: async () => ({ body: created }),
+          });
         });
-      });
-    }),
+      }),
   );
 
   app.delete(
     "/tokens/:tokenId",
     { config, schema: { params: z.object({ tokenId: tokenIdSchema }), response: writeResponses({ 204: z.null() }) } },
-    async (request, reply) => answer(request, reply, async ({ actor: { context } }) => {
-      const { tokenId } = request.params;
-      const { position } = await tokenCommands.handle(ports.eventStore, tokenId, { type: "RevokeToken", tokenId, userId: context.actorId }, context);
-      return { position, status: 204 };
-    }),
+    async (request, reply) =>
+      answer(request, reply, async ({ actor: { context } }) => {
+        const { tokenId } = request.params;
+        const { position } = await tokenCommands.handle(
+          ports.eventStore,
+          tokenId,
+          { type: "RevokeToken", tokenId, userId: context.actorId },
+          context,
+        );
+        return { position, status: 204 };
+      }),
   );
 }

@@ -21,32 +21,45 @@ export function trashCommandRoutes(app: App, ports: CommandApiPorts): void {
   const answer = answerWrites(ports);
   app.delete(
     "/trash/:type/:id",
-    { config: { access: { scope: "pages:write" } }, schema: { params: restoreParams, response: writeResponses({ 204: z.null() }) } },
-    async (request, reply) => answer(request, reply, async ({ actor }) => {
-      const { position } = await purgeFromTrash({ ...ports, ...ports.erasure }, actor, request.params.type, request.params.id);
-      return { position, status: 204 };
-    }),
+    {
+      config: { access: { scope: "pages:write" } },
+      schema: { params: restoreParams, response: writeResponses({ 204: z.null() }) },
+    },
+    async (request, reply) =>
+      answer(request, reply, async ({ actor }) => {
+        const { position } = await purgeFromTrash(
+          { ...ports, ...ports.erasure },
+          actor,
+          request.params.type,
+          request.params.id,
+        );
+        return { position, status: 204 };
+      }),
   );
 
   app.post(
     "/trash/:type/:id/restore",
-    { config: { access: { scope: "pages:write" } }, schema: { params: restoreParams, response: writeResponses({ 200: z.union([pageResource, folderResource]) }) } },
-    async (request, reply) => answer(request, reply, async ({ actor }) => {
-      const { type, id } = request.params;
-      const { position } = await restoreFromTrash(ports, actor, type, id);
-      const present = async () => {
-        if (type === "folder") {
-          const { shown, permission } = await visibleFolder(ports.views, actor.principal, id);
-          return { body: toFolderResource(shown, permission) };
-        }
-        const { shown, permission } = await visiblePage(ports.views, actor.principal, id);
-        return { body: toPageResource(shown, permission) };
-      };
-      const assemble = async () =>
-        type === "folder"
-          ? assembleFolder(ports, actor.principal, folderIdSchema.parse(id), actor.context.now)
-          : assembledPage(ports, actor.principal, pageIdSchema.parse(id), actor.context.now).record();
-      return { position, status: 200, present, assemble };
-    }),
+    {
+      config: { access: { scope: "pages:write" } },
+      schema: { params: restoreParams, response: writeResponses({ 200: z.union([pageResource, folderResource]) }) },
+    },
+    async (request, reply) =>
+      answer(request, reply, async ({ actor }) => {
+        const { type, id } = request.params;
+        const { position } = await restoreFromTrash(ports, actor, type, id);
+        const present = async () => {
+          if (type === "folder") {
+            const { shown, permission } = await visibleFolder(ports.views, actor.principal, id);
+            return { body: toFolderResource(shown, permission) };
+          }
+          const { shown, permission } = await visiblePage(ports.views, actor.principal, id);
+          return { body: toPageResource(shown, permission) };
+        };
+        const assemble = async () =>
+          type === "folder"
+            ? assembleFolder(ports, actor.principal, folderIdSchema.parse(id), actor.context.now)
+            : assembledPage(ports, actor.principal, pageIdSchema.parse(id), actor.context.now).record();
+        return { position, status: 200, present, assemble };
+      }),
   );
 }

@@ -9,7 +9,13 @@ import { anchorField, commentBody } from "../../../shared/comments/thread.fields
 import { presentThreads, threadResource } from "../../../shared/comments/thread.resource.ts";
 import type { Actor } from "../../../shared/commands/guarded-command.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
-import { commentIdSchema, pageIdSchema, threadIdSchema, type PageId, type ThreadId } from "../../../shared/kernel/ids.ts";
+import {
+  commentIdSchema,
+  pageIdSchema,
+  threadIdSchema,
+  type PageId,
+  type ThreadId,
+} from "../../../shared/kernel/ids.ts";
 import { decodeCursor, pageOf } from "../../../shared/read-store/pagination.ts";
 import type { CommandApiPorts } from "../../command-api/command-api-ports.ts";
 import { ADDITIVE, defineTool, IDEMPOTENT_CHANGE, READ_ONLY, type McpTool } from "../mcp-tool.ts";
@@ -36,7 +42,8 @@ export function commentTools(ports: CommandApiPorts): McpTool[] {
     defineTool({
       name: "comment_on_page",
       title: "Comment on a page",
-      description: "Opens a comment thread anchored on an exact quote of the page (with a little text before and after it to place it), or, with threadId, replies in a thread.",
+      description:
+        "Opens a comment thread anchored on an exact quote of the page (with a little text before and after it to place it), or, with threadId, replies in a thread.",
       scope: "pages:comment",
       budget: "write",
       input: z.object({
@@ -44,7 +51,12 @@ export function commentTools(ports: CommandApiPorts): McpTool[] {
         body: commentBody,
         anchor: anchorField.optional().describe("for a new thread: the quoted text it is about"),
         threadId: threadIdSchema.optional().describe("to reply in this thread instead"),
-        idempotencyKey: z.string().min(1).max(255).optional().describe("the same call with the same key within 24 hours is made once"),
+        idempotencyKey: z
+          .string()
+          .min(1)
+          .max(255)
+          .optional()
+          .describe("the same call with the same key within 24 hours is made once"),
       }),
       output: threadOutput,
       annotations: { ...ADDITIVE, title: "Comment on a page" },
@@ -52,30 +64,55 @@ export function commentTools(ports: CommandApiPorts): McpTool[] {
         const actor = caller.actor();
         const { idempotencyKey, ...fields } = args;
         const { pageId, body, anchor, threadId } = fields;
-        if ((anchor === undefined) === (threadId === undefined)) throw new AppError("validation_failed", "send anchor to open a thread, or threadId to reply in one");
-        return idempotentTool(ports, actor, { tool: "comment_on_page", key: idempotencyKey, args: fields, output: threadOutput }, () => {
-          const commentId = commentIdSchema.parse(randomUUID());
-          const authorId = actor.context.actorId;
-          if (threadId !== undefined) return decideThread(actor, { pageId, threadId }, { type: "AddReply", threadId, pageId, commentId, authorId, body });
-          const opened = threadIdSchema.parse(randomUUID());
-          const quote = anchor ?? { quote: "", prefix: "", suffix: "" };
-          return decideThread(actor, { pageId, threadId: opened }, { type: "OpenThread", threadId: opened, pageId, anchor: quote, commentId, authorId, body });
-        });
+        if ((anchor === undefined) === (threadId === undefined))
+          throw new AppError("validation_failed", "send anchor to open a thread, or threadId to reply in one");
+        return idempotentTool(
+          ports,
+          actor,
+          { tool: "comment_on_page", key: idempotencyKey, args: fields, output: threadOutput },
+          () => {
+            const commentId = commentIdSchema.parse(randomUUID());
+            const authorId = actor.context.actorId;
+            if (threadId !== undefined)
+              return decideThread(
+                actor,
+                { pageId, threadId },
+                { type: "AddReply", threadId, pageId, commentId, authorId, body },
+              );
+            const opened = threadIdSchema.parse(randomUUID());
+            const quote = anchor ?? { quote: "", prefix: "", suffix: "" };
+            return decideThread(
+              actor,
+              { pageId, threadId: opened },
+              { type: "OpenThread", threadId: opened, pageId, anchor: quote, commentId, authorId, body },
+            );
+          },
+        );
       },
     }),
     defineTool({
       name: "resolve_thread",
       title: "Resolve or reopen a comment thread",
-      description: "Marks a page's comment thread resolved (or, with status \"open\", reopens it).",
+      description: 'Marks a page\'s comment thread resolved (or, with status "open", reopens it).',
       scope: "pages:comment",
       budget: "write",
-      input: z.object({ pageId: pageIdSchema, threadId: threadIdSchema, status: threadStatusSchema.default("resolved") }),
+      input: z.object({
+        pageId: pageIdSchema,
+        threadId: threadIdSchema,
+        status: threadStatusSchema.default("resolved"),
+      }),
       output: threadOutput,
       annotations: { ...IDEMPOTENT_CHANGE, title: "Resolve a thread" },
       async run(args, caller) {
         const actor = caller.actor();
         const { pageId, threadId, status } = args;
-        return threadOutput.parse(await decideThread(actor, { pageId, threadId }, { type: "SetThreadStatus", threadId, pageId, status, actorId: actor.context.actorId }));
+        return threadOutput.parse(
+          await decideThread(
+            actor,
+            { pageId, threadId },
+            { type: "SetThreadStatus", threadId, pageId, status, actorId: actor.context.actorId },
+          ),
+        );
       },
     }),
     defineTool({
@@ -97,7 +134,10 @@ export function commentTools(ports: CommandApiPorts): McpTool[] {
         const { permission } = await visiblePage(ports.views, caller.principal, pageId);
         requirePermission(permission, "comment", "page");
         const rows = await ports.views.threads.list({ pageId, status, before: decodeCursor(cursor), limit });
-        const { rows: kept, nextCursor } = pageOf(rows, limit, (thread) => ({ position: thread.createdPosition, id: thread.id }));
+        const { rows: kept, nextCursor } = pageOf(rows, limit, (thread) => ({
+          position: thread.createdPosition,
+          id: thread.id,
+        }));
         const content = await ports.views.pages.getContent(pageId);
         return { threads: await presentThreads(ports.views.users, kept, content?.markdown ?? ""), nextCursor };
       },

@@ -18,45 +18,69 @@ const cursorField = z.string().min(1).max(200).optional().describe("nextCursor o
 const personSchema = z.object({ id: z.string(), name: z.string(), email: z.string(), image: z.string().nullable() });
 
 /** Download links are answered absolute, so an agent can fetch them with its token (Authorization: Bearer). */
-export function directoryTools(ports: { readonly views: ReadModels; readonly publicBaseUrl: string | null }): McpTool[] {
+export function directoryTools(ports: {
+  readonly views: ReadModels;
+  readonly publicBaseUrl: string | null;
+}): McpTool[] {
   const { views } = ports;
-  const absolute = (url: string) => (ports.publicBaseUrl && url.startsWith("/") ? `${ports.publicBaseUrl.replace(/\/+$/, "")}${url}` : url);
+  const absolute = (url: string) =>
+    ports.publicBaseUrl && url.startsWith("/") ? `${ports.publicBaseUrl.replace(/\/+$/, "")}${url}` : url;
   return [
     defineTool({
       name: "page_backlinks",
       title: "Pages linking to a page",
-      description: "The pages you can see whose markdown links to this page, newest link first, paged (GET /pages/{id}/backlinks).",
+      description:
+        "The pages you can see whose markdown links to this page, newest link first, paged (GET /pages/{id}/backlinks).",
       scope: "pages:read",
       budget: "read",
       input: z.object({ pageId: pageIdSchema, limit: limitField, cursor: cursorField }),
       output: z.object({ pages: z.array(resolvedPageResource), nextCursor: z.string().nullable() }),
       annotations: { ...READ_ONLY, title: "Backlinks of a page" },
       async run(args, caller) {
-        const { data, nextCursor } = await backlinksOf(views, caller.principal, args.pageId, { before: decodeCursor(args.cursor), limit: args.limit });
-        return { pages: data.map(({ page, permission }) => ({ ...toPageResource(page, permission), folderPath: page.folderPath })), nextCursor };
+        const { data, nextCursor } = await backlinksOf(views, caller.principal, args.pageId, {
+          before: decodeCursor(args.cursor),
+          limit: args.limit,
+        });
+        return {
+          pages: data.map(({ page, permission }) => ({
+            ...toPageResource(page, permission),
+            folderPath: page.folderPath,
+          })),
+          nextCursor,
+        };
       },
     }),
     defineTool({
       name: "list_attachments",
       title: "A page's attachments",
-      description: "The files attached to a page, newest first, paged, each with its download link (fetch it with your token) and the markdown that embeds it (GET /pages/{id}/attachments).",
+      description:
+        "The files attached to a page, newest first, paged, each with its download link (fetch it with your token) and the markdown that embeds it (GET /pages/{id}/attachments).",
       scope: "pages:read",
       budget: "read",
       input: z.object({ pageId: pageIdSchema, limit: limitField, cursor: cursorField }),
       output: z.object({ attachments: z.array(attachmentResource), nextCursor: z.string().nullable() }),
       annotations: { ...READ_ONLY, title: "Attachments of a page" },
       async run(args, caller) {
-        const { data, nextCursor } = await listAttachments(views, caller.principal, args.pageId, { cursor: args.cursor, limit: args.limit });
-        return { attachments: data.map((attachment) => ({ ...attachment, url: absolute(attachment.url) })), nextCursor };
+        const { data, nextCursor } = await listAttachments(views, caller.principal, args.pageId, {
+          cursor: args.cursor,
+          limit: args.limit,
+        });
+        return {
+          attachments: data.map((attachment) => ({ ...attachment, url: absolute(attachment.url) })),
+          nextCursor,
+        };
       },
     }),
     defineTool({
       name: "list_people",
       title: "People you work with",
-      description: "The people who share a workspace with you (its owner and members), by name; with `query`, those whose name or address contains it. No one else can be found.",
+      description:
+        "The people who share a workspace with you (its owner and members), by name; with `query`, those whose name or address contains it. No one else can be found.",
       scope: "pages:read",
       budget: "read",
-      input: z.object({ query: z.string().trim().min(1).max(200).optional().describe("part of a name or an email address") }),
+      input: z.object({
+        query: z.string().trim().min(1).max(200).optional().describe("part of a name or an email address"),
+      }),
       output: z.object({ people: z.array(personSchema) }),
       annotations: { ...READ_ONLY, title: "People directory" },
       async run(args, caller) {

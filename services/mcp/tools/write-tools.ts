@@ -25,7 +25,14 @@ import type { CommandApiPorts } from "../../command-api/command-api-ports.ts";
 import { ADDITIVE, defineTool, DESTRUCTIVE, IDEMPOTENT_CHANGE, type McpTool } from "../mcp-tool.ts";
 import { idempotentTool, settleTool, writeOutput } from "../write-outcome.ts";
 
-const idempotencyKeyField = z.string().min(1).max(255).optional().describe("a key of your choosing: the same call with the same key within 24 hours is made once, and answers the first result again");
+const idempotencyKeyField = z
+  .string()
+  .min(1)
+  .max(255)
+  .optional()
+  .describe(
+    "a key of your choosing: the same call with the same key within 24 hours is made once, and answers the first result again",
+  );
 const etagField = z.string().min(1).max(200).describe("the ETag read_page answered for the version you changed");
 
 const pageOutput = writeOutput({ page: resolvedPageResource, etag: z.string() });
@@ -43,13 +50,15 @@ export function writeTools(ports: CommandApiPorts): McpTool[] {
     const { shown, permission } = await visibleFolder(ports.views, actor.principal, folderId);
     return { folder: toFolderResource(shown, permission) };
   };
-  const pageChange = async (actor: Actor, pageId: PageId, position: number | null) => pageOutput.parse(await settleTool(ports, position, { id: pageId, present: presentPage(actor, pageId) }));
+  const pageChange = async (actor: Actor, pageId: PageId, position: number | null) =>
+    pageOutput.parse(await settleTool(ports, position, { id: pageId, present: presentPage(actor, pageId) }));
 
   return [
     defineTool({
       name: "create_page",
       title: "Create a page",
-      description: "A new page with a title and markdown, at the root of your workspace or in a folder you may edit; or, with templateId, from a template you can view ({{title}}, {{date}} and {{author}} filled; its title and icon unless given).",
+      description:
+        "A new page with a title and markdown, at the root of your workspace or in a folder you may edit; or, with templateId, from a template you can view ({{title}}, {{date}} and {{author}} filled; its title and icon unless given).",
       scope: "pages:write",
       budget: "write",
       input: z.object({
@@ -65,24 +74,41 @@ export function writeTools(ports: CommandApiPorts): McpTool[] {
       async run(args, caller) {
         const actor = caller.actor();
         const { idempotencyKey, ...fields } = args;
-        return idempotentTool(ports, actor, { tool: "create_page", key: idempotencyKey, args: fields, output: pageOutput }, async () => {
-          const { pageId, position } = await createPage(ports, actor, { ...fields, parentId: fields.folderId });
-          return settleTool(ports, position, { id: pageId, present: presentPage(actor, pageId) });
-        });
+        return idempotentTool(
+          ports,
+          actor,
+          { tool: "create_page", key: idempotencyKey, args: fields, output: pageOutput },
+          async () => {
+            const { pageId, position } = await createPage(ports, actor, { ...fields, parentId: fields.folderId });
+            return settleTool(ports, position, { id: pageId, present: presentPage(actor, pageId) });
+          },
+        );
       },
     }),
     defineTool({
       name: "append_to_page",
       title: "Add text to a page",
-      description: "Adds markdown at the end (or, with position \"start\", at the beginning) of a page as it is when the change is made; with etag, only if the page is still that version.",
+      description:
+        'Adds markdown at the end (or, with position "start", at the beginning) of a page as it is when the change is made; with etag, only if the page is still that version.',
       scope: "pages:write",
       budget: "write",
-      input: z.object({ pageId: pageIdSchema, text: markdownField, position: z.enum(["end", "start"]).default("end"), etag: etagField.optional() }),
+      input: z.object({
+        pageId: pageIdSchema,
+        text: markdownField,
+        position: z.enum(["end", "start"]).default("end"),
+        etag: etagField.optional(),
+      }),
       output: pageOutput,
       annotations: { ...ADDITIVE, title: "Add to a page" },
       async run(args, caller) {
         const actor = caller.actor();
-        const { position } = await addContent(ports, actor, { pageId: args.pageId, text: args.text, at: args.position, ifMatch: args.etag, maxChars: MARKDOWN_MAX_CHARS });
+        const { position } = await addContent(ports, actor, {
+          pageId: args.pageId,
+          text: args.text,
+          at: args.position,
+          ifMatch: args.etag,
+          maxChars: MARKDOWN_MAX_CHARS,
+        });
         return pageChange(actor, args.pageId, position);
       },
     }),
@@ -96,13 +122,21 @@ export function writeTools(ports: CommandApiPorts): McpTool[] {
       input: z.object({
         pageId: pageIdSchema,
         etag: etagField,
-        edits: z.array(z.object({ oldText: z.string().min(1).max(MARKDOWN_MAX_CHARS), newText: markdownField })).min(1).max(100),
+        edits: z
+          .array(z.object({ oldText: z.string().min(1).max(MARKDOWN_MAX_CHARS), newText: markdownField }))
+          .min(1)
+          .max(100),
       }),
       output: pageOutput,
       annotations: { ...ADDITIVE, title: "Edit a page" },
       async run(args, caller) {
         const actor = caller.actor();
-        const { position } = await editContent(ports, actor, { pageId: args.pageId, edits: args.edits, etag: args.etag, maxChars: MARKDOWN_MAX_CHARS });
+        const { position } = await editContent(ports, actor, {
+          pageId: args.pageId,
+          edits: args.edits,
+          etag: args.etag,
+          maxChars: MARKDOWN_MAX_CHARS,
+        });
         return pageChange(actor, args.pageId, position);
       },
     }),
@@ -118,7 +152,12 @@ export function writeTools(ports: CommandApiPorts): McpTool[] {
       async run(args, caller) {
         const actor = caller.actor();
         const { pageId, markdown, etag } = args;
-        const { position } = await editPage.run(ports, actor, pageId, ({ page }) => ({ type: "ReplaceContent", pageId, markdown, ifMatchRevision: revisionFromIfMatch(etag, page) }));
+        const { position } = await editPage.run(ports, actor, pageId, ({ page }) => ({
+          type: "ReplaceContent",
+          pageId,
+          markdown,
+          ifMatchRevision: revisionFromIfMatch(etag, page),
+        }));
         return pageChange(actor, pageId, position);
       },
     }),
@@ -134,7 +173,12 @@ export function writeTools(ports: CommandApiPorts): McpTool[] {
       async run(args, caller) {
         const actor = caller.actor();
         const { pageId, title, icon } = args;
-        const { position } = await editPage.run(ports, actor, pageId, () => ({ type: "UpdatePage", pageId, title, icon }));
+        const { position } = await editPage.run(ports, actor, pageId, () => ({
+          type: "UpdatePage",
+          pageId,
+          title,
+          icon,
+        }));
         return pageChange(actor, pageId, position);
       },
     }),
@@ -159,28 +203,50 @@ export function writeTools(ports: CommandApiPorts): McpTool[] {
       description: "A new folder at the root of your workspace or inside a folder you may edit.",
       scope: "pages:write",
       budget: "write",
-      input: z.object({ name: folderNameField, parentId: folderIdSchema.nullable().default(null), icon: iconField.nullable().default(null), idempotencyKey: idempotencyKeyField }),
+      input: z.object({
+        name: folderNameField,
+        parentId: folderIdSchema.nullable().default(null),
+        icon: iconField.nullable().default(null),
+        idempotencyKey: idempotencyKeyField,
+      }),
       output: folderOutput,
       annotations: { ...ADDITIVE, title: "Create a folder" },
       async run(args, caller) {
         const actor = caller.actor();
         const { idempotencyKey, ...fields } = args;
-        return idempotentTool(ports, actor, { tool: "create_folder", key: idempotencyKey, args: fields, output: folderOutput }, async () => {
-          const ownerId = await ownerOfNewItem(ports.views, actor.principal, fields.parentId);
-          const folderId = folderIdSchema.parse(randomUUID());
-          const command = { type: "CreateFolder" as const, folderId, ownerId, parentId: fields.parentId, name: fields.name, icon: fields.icon };
-          const { position } = await folderCommands.handle(ports.eventStore, folderId, command, actor.context);
-          return settleTool(ports, position, { id: folderId, present: presentFolder(actor, folderId) });
-        });
+        return idempotentTool(
+          ports,
+          actor,
+          { tool: "create_folder", key: idempotencyKey, args: fields, output: folderOutput },
+          async () => {
+            const ownerId = await ownerOfNewItem(ports.views, actor.principal, fields.parentId);
+            const folderId = folderIdSchema.parse(randomUUID());
+            const command = {
+              type: "CreateFolder" as const,
+              folderId,
+              ownerId,
+              parentId: fields.parentId,
+              name: fields.name,
+              icon: fields.icon,
+            };
+            const { position } = await folderCommands.handle(ports.eventStore, folderId, command, actor.context);
+            return settleTool(ports, position, { id: folderId, present: presentFolder(actor, folderId) });
+          },
+        );
       },
     }),
     defineTool({
       name: "restore_page_version",
       title: "Restore an earlier version of a page",
-      description: "Makes a page's title, icon and markdown those it had at an instant (a position from page_history or an ISO-8601 time), as a new change: nothing is lost, and the restore can itself be undone.",
+      description:
+        "Makes a page's title, icon and markdown those it had at an instant (a position from page_history or an ISO-8601 time), as a new change: nothing is lost, and the restore can itself be undone.",
       scope: "pages:write",
       budget: "write",
-      input: z.object({ pageId: pageIdSchema, at: z.string().describe("a position from page_history, or an ISO-8601 time with an offset").pipe(instantSchema), etag: etagField }),
+      input: z.object({
+        pageId: pageIdSchema,
+        at: z.string().describe("a position from page_history, or an ISO-8601 time with an offset").pipe(instantSchema),
+        etag: etagField,
+      }),
       output: pageOutput,
       annotations: { ...IDEMPOTENT_CHANGE, title: "Restore a version" },
       async run(args, caller) {
@@ -208,7 +274,8 @@ export function writeTools(ports: CommandApiPorts): McpTool[] {
     defineTool({
       name: "restore_from_trash",
       title: "Bring a page or folder back from the trash",
-      description: "Restores a deleted page or folder where it was (or at its owner's root); a folder brings back what was deleted with it.",
+      description:
+        "Restores a deleted page or folder where it was (or at its owner's root); a folder brings back what was deleted with it.",
       scope: "pages:write",
       budget: "write",
       input: z.object({ type: z.enum(["page", "folder"]), id: z.uuid() }),

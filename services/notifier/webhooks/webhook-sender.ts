@@ -16,7 +16,12 @@ export interface SendOptions {
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
-export function sendWebhook(url: string, headers: Record<string, string>, body: string, options: SendOptions): Promise<AttemptResult> {
+export function sendWebhook(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  options: SendOptions,
+): Promise<AttemptResult> {
   return new Promise((resolve) => {
     let target: URL;
     try {
@@ -32,7 +37,12 @@ export function sendWebhook(url: string, headers: Record<string, string>, body: 
       target,
       {
         method: "POST",
-        headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), "user-agent": "workspace-webhooks/1", ...headers },
+        headers: {
+          "content-type": "application/json",
+          "content-length": String(Buffer.byteLength(body)),
+          "user-agent": "workspace-webhooks/1",
+          ...headers,
+        },
         lookup: checkedLookup(options.allowPrivateNetworks),
         agent: false,
       },
@@ -48,7 +58,10 @@ export function sendWebhook(url: string, headers: Record<string, string>, body: 
         });
       },
     );
-    const timer = setTimeout(() => request.destroy(new Error(`no answer within ${options.timeoutMs / 1000} s`)), options.timeoutMs);
+    const timer = setTimeout(
+      () => request.destroy(new Error(`no answer within ${options.timeoutMs / 1000} s`)),
+      options.timeoutMs,
+    );
     request.on("error", (error) => {
       clearTimeout(timer);
       const message = error instanceof RefusedAddress ? `refused: ${error.message}` : error.message;

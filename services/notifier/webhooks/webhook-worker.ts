@@ -26,13 +26,25 @@ import { userIdSchema } from "../../../shared/kernel/ids.ts";
 import type { WebhookMetrics } from "../../../shared/metrics/metrics.port.ts";
 import { atLeast } from "../../../shared/kernel/permissions.ts";
 import type { ReadStore } from "../../../shared/read-store/read-store.port.ts";
-import { afterAttempt, DELIVERY_TIMEOUT_MS, FAILURE_WINDOW_MS, type AttemptResult, type RetryRules } from "../../../shared/webhooks/delivery-rules.ts";
+import {
+  afterAttempt,
+  DELIVERY_TIMEOUT_MS,
+  FAILURE_WINDOW_MS,
+  type AttemptResult,
+  type RetryRules,
+} from "../../../shared/webhooks/delivery-rules.ts";
 import { webhookEventNameOf } from "../../../shared/webhooks/webhook-event-name-of.ts";
 import { subscribesTo } from "../../../shared/webhooks/webhook-event-names.ts";
 import { deliveryIdOf, scopeOf, scopeOfPayload, webhookPayload } from "../../../shared/webhooks/webhook-payload.ts";
 import type { WebhookSecretSealer } from "../../../shared/webhooks/webhook-secret.ts";
 import { signWebhook } from "../../../shared/webhooks/webhook-signature.ts";
-import type { DeliveryRecord, NewDelivery, OwnerErasure, ReplayJob, WebhookDeliveries } from "../../../shared/webhooks/webhook-deliveries.port.ts";
+import type {
+  DeliveryRecord,
+  NewDelivery,
+  OwnerErasure,
+  ReplayJob,
+  WebhookDeliveries,
+} from "../../../shared/webhooks/webhook-deliveries.port.ts";
 import { webhookCommands } from "../../../shared/webhooks/webhook.commands.ts";
 import { webhookIdSchema } from "../../../shared/webhooks/webhook.decider.ts";
 import type { WebhookRecord } from "../../../shared/webhooks/webhooks.view.ts";
@@ -85,13 +97,20 @@ export class WebhookWorker {
   constructor(private readonly options: WebhookWorkerOptions) {}
 
   private get rules(): RetryRules {
-    return { firstRetryMs: this.options.retry?.firstRetryMs ?? 10_000, failureWindowMs: this.options.retry?.failureWindowMs ?? FAILURE_WINDOW_MS };
+    return {
+      firstRetryMs: this.options.retry?.firstRetryMs ?? 10_000,
+      failureWindowMs: this.options.retry?.failureWindowMs ?? FAILURE_WINDOW_MS,
+    };
   }
 
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.loops = [this.run("follow", () => this.followOnce()), this.run("dispatch", () => this.dispatchOnce()), this.run("maintain", () => this.maintainOnce())];
+    this.loops = [
+      this.run("follow", () => this.followOnce()),
+      this.run("dispatch", () => this.dispatchOnce()),
+      this.run("maintain", () => this.maintainOnce()),
+    ];
   }
 
   async stop(): Promise<void> {
@@ -151,14 +170,20 @@ export class WebhookWorker {
     // Each event may make a delivery for every webhook: fewer events a step when there are many webhooks, so a
     // step's matching and its one write stay short whatever the number of webhooks.
     const events = Math.max(1, Math.min(BATCH, Math.floor(DELIVERIES_PER_STEP / Math.max(1, webhooks.length))));
-    const recorded = (await this.options.eventStore.readAll(from, events, BATCH_BYTES)).filter((event) => event.position <= head);
+    const recorded = (await this.options.eventStore.readAll(from, events, BATCH_BYTES)).filter(
+      (event) => event.position <= head,
+    );
     const last = recorded.at(-1);
     const upTo = last && last.position < head ? last.position : head;
     const stored = recorded.map(parseRecorded);
     // The read models (at `head`, past these erasures) show no webhook of the erased: no row below is theirs.
     for (const { event, position } of stored) {
       // Not done within the step's bound: the next step reads the same events and goes on.
-      if (event.type === "UserErased" && !(await this.forgetOwner({ ownerId: event.data.userId, position, erasedAt: event.data.erasedAt }))) return true;
+      if (
+        event.type === "UserErased" &&
+        !(await this.forgetOwner({ ownerId: event.data.userId, position, erasedAt: event.data.erasedAt }))
+      )
+        return true;
     }
     const rows = await this.match(stored, webhooks, "live");
     await deliveries.enqueue(rows, upTo);
@@ -182,14 +207,21 @@ export class WebhookWorker {
     return false;
   }
 
-  private async match(events: readonly StoredEvent[], webhooks: readonly WebhookRecord[], origin: string, replay = false): Promise<NewDelivery[]> {
+  private async match(
+    events: readonly StoredEvent[],
+    webhooks: readonly WebhookRecord[],
+    origin: string,
+    replay = false,
+  ): Promise<NewDelivery[]> {
     const rows: NewDelivery[] = [];
     const targets = new Map<string, Promise<AccessTarget | null>>();
     const now = this.options.clock().toISOString();
     for (const stored of events) {
       const type = webhookEventNameOf(stored.event);
       if (!type) continue;
-      const candidates = webhooks.filter((webhook) => subscribesTo(webhook.events, type) && (replay || stored.position > webhook.position));
+      const candidates = webhooks.filter(
+        (webhook) => subscribesTo(webhook.events, type) && (replay || stored.position > webhook.position),
+      );
       if (candidates.length === 0) continue;
       const scope = await scopeOf(this.options.readStore, stored);
       if (!scope) continue;
@@ -212,7 +244,12 @@ export class WebhookWorker {
   }
 
   /** The owner may view the event's page or folder now (share events: may share it), inside the webhook's folder. */
-  private async visibleTo(webhook: WebhookRecord, scope: HistoryAccess, sharing: boolean, targets = new Map<string, Promise<AccessTarget | null>>()): Promise<boolean> {
+  private async visibleTo(
+    webhook: WebhookRecord,
+    scope: HistoryAccess,
+    sharing: boolean,
+    targets = new Map<string, Promise<AccessTarget | null>>(),
+  ): Promise<boolean> {
     const key = `${scope.kind}:${scope.id}`;
     let target = targets.get(key);
     if (!target) {
@@ -221,7 +258,12 @@ export class WebhookWorker {
     }
     const resolved = await target;
     if (!resolved) return false;
-    if (webhook.folderId !== null && !(resolved.kind === "folder" && resolved.id === webhook.folderId) && !resolved.ancestorIds.includes(webhook.folderId)) return false;
+    if (
+      webhook.folderId !== null &&
+      !(resolved.kind === "folder" && resolved.id === webhook.folderId) &&
+      !resolved.ancestorIds.includes(webhook.folderId)
+    )
+      return false;
     const permission = effectivePermission(await this.options.readStore.access.contextFor(webhook.ownerId), resolved);
     return permission !== null && (!sharing || atLeast(permission, "admin"));
   }
@@ -235,10 +277,17 @@ export class WebhookWorker {
     }
     const now = this.options.clock();
     const leaseUntil = new Date(now.getTime() + this.options.leaseMs).toISOString();
-    const claimed = await this.options.deliveries.claimDue(now.toISOString(), leaseUntil, free, this.options.ownerInFlight ?? 4);
+    const claimed = await this.options.deliveries.claimDue(
+      now.toISOString(),
+      leaseUntil,
+      free,
+      this.options.ownerInFlight ?? 4,
+    );
     for (const delivery of claimed) {
       const sending: Promise<void> = this.deliver(delivery)
-        .catch((error: unknown) => this.options.logger.warn({ event: "webhooks.delivery_failed", deliveryId: delivery.id, err: error }))
+        .catch((error: unknown) =>
+          this.options.logger.warn({ event: "webhooks.delivery_failed", deliveryId: delivery.id, err: error }),
+        )
         .finally(() => {
           this.inFlight.delete(sending);
           this.wakeUp();
@@ -252,17 +301,43 @@ export class WebhookWorker {
     const { readStore, deliveries, logger } = this.options;
     const webhook = await readStore.webhooks.get(delivery.webhookId);
     const scope = scopeOfPayload(delivery.payload);
-    const stop = !webhook ? "the webhook was deleted" : !webhook.active ? `the webhook is disabled${webhook.disabledReason ? `: ${webhook.disabledReason}` : ""}` : !scope || !(await this.visibleTo(webhook, scope, delivery.type.startsWith("share."))) ? "the webhook's owner can no longer see this event" : null;
+    const stop = !webhook
+      ? "the webhook was deleted"
+      : !webhook.active
+        ? `the webhook is disabled${webhook.disabledReason ? `: ${webhook.disabledReason}` : ""}`
+        : !scope || !(await this.visibleTo(webhook, scope, delivery.type.startsWith("share.")))
+          ? "the webhook's owner can no longer see this event"
+          : null;
     if (!webhook || stop !== null) {
-      await deliveries.record(delivery.id, { status: "failed", attempts: delivery.attempts, lastResponseStatus: delivery.lastResponseStatus, lastError: stop, deliveredAt: null, nextAttemptAt: null });
+      await deliveries.record(delivery.id, {
+        status: "failed",
+        attempts: delivery.attempts,
+        lastResponseStatus: delivery.lastResponseStatus,
+        lastError: stop,
+        deliveredAt: null,
+        nextAttemptAt: null,
+      });
       this.options.metrics?.webhookDelivery("failed");
       return;
     }
     const result = await this.send(webhook, delivery);
-    const { outcome, disableReason } = afterAttempt(delivery, result, this.options.clock(), this.rules, (this.options.random ?? Math.random)());
+    const { outcome, disableReason } = afterAttempt(
+      delivery,
+      result,
+      this.options.clock(),
+      this.rules,
+      (this.options.random ?? Math.random)(),
+    );
     await deliveries.record(delivery.id, outcome);
     this.options.metrics?.webhookDelivery(outcome.status === "pending" ? "retrying" : outcome.status);
-    logger.info({ event: "webhooks.attempt", webhookId: webhook.id, deliveryId: delivery.id, status: outcome.status, responseStatus: outcome.lastResponseStatus, attempts: outcome.attempts });
+    logger.info({
+      event: "webhooks.attempt",
+      webhookId: webhook.id,
+      deliveryId: delivery.id,
+      status: outcome.status,
+      responseStatus: outcome.lastResponseStatus,
+      attempts: outcome.attempts,
+    });
     if (disableReason) await this.disable(webhook, disableReason);
   }
 
@@ -272,16 +347,37 @@ export class WebhookWorker {
       secret = this.options.sealer.open(webhook.id, webhook.sealedSecret);
     } catch {
       // Retried like any failure, so the log shows it and the failure window ends it.
-      return { kind: "error", message: "the webhook's secret cannot be opened: the server's sealing key changed; create the webhook again" };
+      return {
+        kind: "error",
+        message: "the webhook's secret cannot be opened: the server's sealing key changed; create the webhook again",
+      };
     }
-    const headers = signWebhook(secret, delivery.id, Math.floor(this.options.clock().getTime() / 1000), delivery.payload);
-    return sendWebhook(webhook.url, { ...headers }, delivery.payload, { allowPrivateNetworks: this.options.allowPrivateNetworks, timeoutMs: this.options.timeoutMs ?? DELIVERY_TIMEOUT_MS });
+    const headers = signWebhook(
+      secret,
+      delivery.id,
+      Math.floor(this.options.clock().getTime() / 1000),
+      delivery.payload,
+    );
+    return sendWebhook(webhook.url, { ...headers }, delivery.payload, {
+      allowPrivateNetworks: this.options.allowPrivateNetworks,
+      timeoutMs: this.options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+    });
   }
 
   private async disable(webhook: WebhookRecord, reason: string): Promise<void> {
     const webhookId = webhookIdSchema.parse(webhook.id);
-    const context = { actorId: userIdSchema.parse(webhook.ownerId), correlationId: randomUUID(), causationId: null, now: this.options.clock() };
-    await webhookCommands.handle(this.options.eventStore, webhookId, { type: "DisableWebhook", webhookId, reason }, context);
+    const context = {
+      actorId: userIdSchema.parse(webhook.ownerId),
+      correlationId: randomUUID(),
+      causationId: null,
+      now: this.options.clock(),
+    };
+    await webhookCommands.handle(
+      this.options.eventStore,
+      webhookId,
+      { type: "DisableWebhook", webhookId, reason },
+      context,
+    );
     this.options.logger.warn({ event: "webhooks.disabled", webhookId: webhook.id, reason });
   }
 
@@ -297,7 +393,10 @@ export class WebhookWorker {
     if (this.options.metrics && now.getTime() - this.lastBacklog >= BACKLOG_EVERY_MS) {
       this.lastBacklog = now.getTime();
       const backlog = await deliveries.backlog();
-      this.options.metrics.webhookQueue(backlog.pending, backlog.oldestCreatedAt ? Math.max(0, (now.getTime() - Date.parse(backlog.oldestCreatedAt)) / 1000) : 0);
+      this.options.metrics.webhookQueue(
+        backlog.pending,
+        backlog.oldestCreatedAt ? Math.max(0, (now.getTime() - Date.parse(backlog.oldestCreatedAt)) / 1000) : 0,
+      );
     }
     let moved = false;
     for (const job of await deliveries.replays(REPLAYS_PER_STEP)) {
@@ -318,13 +417,16 @@ export class WebhookWorker {
     const bound = this.options.replayQueue ?? 100;
     const room = bound - (await deliveries.undelivered(webhook.id, bound));
     if (room <= 0) return false;
-    const recorded = (await this.options.eventStore.readAll(job.cursor, BATCH, BATCH_BYTES)).filter((event) => event.position <= job.upTo);
+    const recorded = (await this.options.eventStore.readAll(job.cursor, BATCH, BATCH_BYTES)).filter(
+      (event) => event.position <= job.upTo,
+    );
     const last = recorded.at(-1);
     const matched = await this.match(recorded.map(parseRecorded), [webhook], `replay:${job.id}`, true);
     // One row per event for a single webhook, in log order: the rows beyond the room are matched again later.
     const rows = matched.slice(0, room);
     const lastRow = rows.at(-1);
-    const cursor = matched.length > room && lastRow ? lastRow.position : last && last.position < job.upTo ? last.position : job.upTo;
+    const cursor =
+      matched.length > room && lastRow ? lastRow.position : last && last.position < job.upTo ? last.position : job.upTo;
     await deliveries.advanceReplay(job.id, rows, cursor);
     if (rows.length > 0) this.wakeUp();
     return true;

@@ -4,12 +4,22 @@ import type { AttachmentEvent } from "../../../shared/attachments/attachment.dec
 import type { StoredEvent } from "../../../shared/events.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
 
-export async function projectAttachment<Tx>({ event, metadata, position }: StoredEvent<AttachmentEvent>, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
+export async function projectAttachment<Tx>(
+  { event, metadata, position }: StoredEvent<AttachmentEvent>,
+  writers: ProjectionWriters<Tx>,
+  tx: Tx,
+): Promise<void> {
   switch (event.type) {
     case "AttachmentUploaded":
     case "AttachmentReplaced": {
       const { attachmentId, ...attachment } = event.data;
-      return writers.attachments.put(tx, { id: attachmentId, ...attachment, createdAt: metadata.occurredAt, position, deletedAt: null });
+      return writers.attachments.put(tx, {
+        id: attachmentId,
+        ...attachment,
+        createdAt: metadata.occurredAt,
+        position,
+        deletedAt: null,
+      });
     }
     case "AttachmentDeleted":
       return writers.attachments.markDeleted(tx, event.data.attachmentId, metadata.occurredAt);

@@ -4,12 +4,19 @@
 import type { StoredEvent } from "../../../shared/events.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
 
-export async function projectDirectory<Tx>({ event }: StoredEvent, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
+export async function projectDirectory<Tx>(
+  { event }: StoredEvent,
+  writers: ProjectionWriters<Tx>,
+  tx: Tx,
+): Promise<void> {
   switch (event.type) {
     case "AccessGranted": {
       const { entityType, entityId, userId, grantedBy } = event.data;
       const via = `${entityType}:${entityId}`;
-      const ownerId = entityType === "page" ? await writers.pages.ownerOf(tx, entityId) : (await writers.folders.get(tx, entityId))?.ownerId ?? null;
+      const ownerId =
+        entityType === "page"
+          ? await writers.pages.ownerOf(tx, entityId)
+          : ((await writers.folders.get(tx, entityId))?.ownerId ?? null);
       for (const sharer of new Set([grantedBy, ...(ownerId === null ? [] : [ownerId])])) {
         await writers.directory.addContact(tx, { viewerId: sharer, personId: userId, via, showsAddress: true });
         await writers.directory.addContact(tx, { viewerId: userId, personId: sharer, via, showsAddress: false });
@@ -17,7 +24,11 @@ export async function projectDirectory<Tx>({ event }: StoredEvent, writers: Proj
       return;
     }
     case "AccessRevoked":
-      return writers.directory.removeGrantContacts(tx, `${event.data.entityType}:${event.data.entityId}`, event.data.userId);
+      return writers.directory.removeGrantContacts(
+        tx,
+        `${event.data.entityType}:${event.data.entityId}`,
+        event.data.userId,
+      );
     default:
       return;
   }

@@ -7,7 +7,12 @@ import { folderPlacedIn } from "../../../shared/folders/folder-place.ts";
 import type { FolderRecord } from "../../../shared/folders/folders.view.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
 
-async function placeOf<Tx>(writers: ProjectionWriters<Tx>, tx: Tx, parentId: string | null, name: string): Promise<Pick<FolderRecord, "ancestorIds" | "path">> {
+async function placeOf<Tx>(
+  writers: ProjectionWriters<Tx>,
+  tx: Tx,
+  parentId: string | null,
+  name: string,
+): Promise<Pick<FolderRecord, "ancestorIds" | "path">> {
   const parent = parentId ? await writers.folders.get(tx, parentId) : null;
   return folderPlacedIn(parent, name);
 }
@@ -21,7 +26,16 @@ export async function projectFolder<Tx>(
   if (event.type === "FolderCreated") {
     const { folderId, ownerId, parentId, name, icon } = event.data;
     const place = await placeOf(writers, tx, parentId, name);
-    return writers.folders.put(tx, { id: folderId, ownerId, parentId, name, icon, ...place, createdAt: metadata.occurredAt, ...changed });
+    return writers.folders.put(tx, {
+      id: folderId,
+      ownerId,
+      parentId,
+      name,
+      icon,
+      ...place,
+      createdAt: metadata.occurredAt,
+      ...changed,
+    });
   }
   if (event.type === "FolderUndeleted") {
     // Rebuilt as on creation, where it now returns to (what was deleted with it follows, each in its own event).
@@ -39,12 +53,22 @@ export async function projectFolder<Tx>(
     case "FolderDeleted":
       return writers.folders.remove(tx, folder.id);
     case "FolderRenamed": {
-      const renamed = { ...folder, name: event.data.name, ...(await placeOf(writers, tx, folder.parentId, event.data.name)), ...changed };
+      const renamed = {
+        ...folder,
+        name: event.data.name,
+        ...(await placeOf(writers, tx, folder.parentId, event.data.name)),
+        ...changed,
+      };
       await writers.folders.place(tx, renamed, null);
       return writers.pages.placeBelow(tx, renamed, null);
     }
     case "FolderMoved": {
-      const moved = { ...folder, parentId: event.data.parentId, ...(await placeOf(writers, tx, event.data.parentId, folder.name)), ...changed };
+      const moved = {
+        ...folder,
+        parentId: event.data.parentId,
+        ...(await placeOf(writers, tx, event.data.parentId, folder.name)),
+        ...changed,
+      };
       await writers.folders.place(tx, moved, changed);
       await writers.trash.placeBelow(tx, moved);
       return writers.pages.placeBelow(tx, moved, changed);

@@ -4,12 +4,24 @@ import type { StoredEvent } from "../../../shared/events.ts";
 import type { GroupEvent } from "../../../shared/groups/group.decider.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
 
-export async function projectGroup<Tx>({ event, metadata, position }: StoredEvent<GroupEvent>, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
+export async function projectGroup<Tx>(
+  { event, metadata, position }: StoredEvent<GroupEvent>,
+  writers: ProjectionWriters<Tx>,
+  tx: Tx,
+): Promise<void> {
   const at = metadata.occurredAt;
   switch (event.type) {
     case "GroupCreated": {
       const { groupId, ownerId, name } = event.data;
-      return writers.groups.put(tx, { id: groupId, ownerId, name, memberCount: 0, createdAt: at, updatedAt: at, position });
+      return writers.groups.put(tx, {
+        id: groupId,
+        ownerId,
+        name,
+        memberCount: 0,
+        createdAt: at,
+        updatedAt: at,
+        position,
+      });
     }
     case "GroupRenamed":
       return writers.groups.rename(tx, event.data.groupId, event.data.name, at);

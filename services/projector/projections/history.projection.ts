@@ -124,11 +124,19 @@ function subjectOf(event: DomainEvent): Subject {
 }
 
 /** Records the event's entry with its summary, computed here once (against the batch's folds) and stored. */
-export async function projectHistory<Tx>(stored: StoredEvent, writers: ProjectionWriters<Tx>, tx: Tx, folds: HistoryFolds<Tx>): Promise<void> {
+export async function projectHistory<Tx>(
+  stored: StoredEvent,
+  writers: ProjectionWriters<Tx>,
+  tx: Tx,
+  folds: HistoryFolds<Tx>,
+): Promise<void> {
   const subject = subjectOf(stored.event);
   if (!subject) return;
   const access = subject.access === "recorded" ? await writers.history.accessOf(tx, subject.id) : subject.access;
-  if (!access) throw new Error(`history: ${stored.event.type} at ${stored.position} names ${subject.kind} ${subject.id}, which has no recorded entry`);
+  if (!access)
+    throw new Error(
+      `history: ${stored.event.type} at ${stored.position} names ${subject.kind} ${subject.id}, which has no recorded entry`,
+    );
   const entry: HistoryEntry = {
     position: stored.position,
     entityKind: subject.kind,

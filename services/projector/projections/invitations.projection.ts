@@ -3,7 +3,11 @@ import type { StoredEvent } from "../../../shared/events.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
 import type { InvitationEvent } from "../../../shared/sharing/invitation.decider.ts";
 
-export async function projectInvitation<Tx>({ event, metadata, position }: StoredEvent<InvitationEvent>, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
+export async function projectInvitation<Tx>(
+  { event, metadata, position }: StoredEvent<InvitationEvent>,
+  writers: ProjectionWriters<Tx>,
+  tx: Tx,
+): Promise<void> {
   switch (event.type) {
     case "InvitationQueued": {
       const { invitationId, email, access, invitedBy, expiresAt } = event.data;

@@ -5,14 +5,24 @@ import type { StoredEvent } from "../../../shared/events.ts";
 import { mentionedUserIds } from "../../../shared/mentions/mentions.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
 
-export async function projectMentions<Tx>({ event, position }: StoredEvent, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
+export async function projectMentions<Tx>(
+  { event, position }: StoredEvent,
+  writers: ProjectionWriters<Tx>,
+  tx: Tx,
+): Promise<void> {
   switch (event.type) {
     case "PageCreated":
     case "PageContentReplaced":
     case "PageRestored":
     case "PageUndeleted": {
       const { pageId, markdown } = event.data;
-      return writers.mentions.setMentions(tx, { kind: "page", id: pageId }, pageId, mentionedUserIds(markdown), position);
+      return writers.mentions.setMentions(
+        tx,
+        { kind: "page", id: pageId },
+        pageId,
+        mentionedUserIds(markdown),
+        position,
+      );
     }
     case "PageDeleted":
     case "PagePurged":
@@ -22,7 +32,13 @@ export async function projectMentions<Tx>({ event, position }: StoredEvent, writ
       const { threadId, commentId, body } = event.data;
       const pageId = event.data.pageId ?? (await writers.history.accessOf(tx, threadId))?.id;
       if (pageId === undefined) return;
-      return writers.mentions.setMentions(tx, { kind: "comment", id: commentId }, pageId, mentionedUserIds(body), position);
+      return writers.mentions.setMentions(
+        tx,
+        { kind: "comment", id: commentId },
+        pageId,
+        mentionedUserIds(body),
+        position,
+      );
     }
     case "CommentDeleted":
       return writers.mentions.removeSource(tx, { kind: "comment", id: event.data.commentId });

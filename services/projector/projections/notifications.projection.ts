@@ -4,8 +4,14 @@
 // user (MAX_NOTIFICATIONS_PER_USER). Read marks and settings are the user's own events; an erasure takes all of
 // theirs away. Mentions, groups and watching feed the same `notify` (notifyAll) when their events exist.
 import type { StoredEvent } from "../../../shared/events.ts";
-import { notificationAfter, type NotificationCandidate } from "../../../shared/notifications/notification-coalescing.ts";
-import { MAX_NOTIFICATIONS_PER_USER, MAX_RECIPIENTS_PER_EVENT } from "../../../shared/notifications/notification-limits.ts";
+import {
+  notificationAfter,
+  type NotificationCandidate,
+} from "../../../shared/notifications/notification-coalescing.ts";
+import {
+  MAX_NOTIFICATIONS_PER_USER,
+  MAX_RECIPIENTS_PER_EVENT,
+} from "../../../shared/notifications/notification-limits.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
 
 type Subject = Omit<NotificationCandidate, "userId" | "eventId" | "occurredAt" | "position">;
@@ -15,33 +21,68 @@ type Subject = Omit<NotificationCandidate, "userId" | "eventId" | "occurredAt" |
  * key. The hook mentions (kind "mentioned"), group memberships ("group_added") and watches ("watched_changed",
  * coalesceKey `watch:<pageId>`) call with their recipients.
  */
-async function notifyAll<Tx>(writers: ProjectionWriters<Tx>, tx: Tx, stored: StoredEvent, subject: Subject, recipients: Iterable<string>): Promise<void> {
+async function notifyAll<Tx>(
+  writers: ProjectionWriters<Tx>,
+  tx: Tx,
+  stored: StoredEvent,
+  subject: Subject,
+  recipients: Iterable<string>,
+): Promise<void> {
   const seen = new Set<string>([subject.actorId]);
   for (const userId of recipients) {
     if (seen.has(userId)) continue;
     seen.add(userId);
     if (seen.size > MAX_RECIPIENTS_PER_EVENT + 1) return;
-    const candidate: NotificationCandidate = { ...subject, userId, eventId: stored.id, occurredAt: stored.metadata.occurredAt, position: stored.position };
-    const latest = subject.coalesceKey === null ? null : await writers.notifications.latestOf(tx, userId, subject.coalesceKey);
+    const candidate: NotificationCandidate = {
+      ...subject,
+      userId,
+      eventId: stored.id,
+      occurredAt: stored.metadata.occurredAt,
+      position: stored.position,
+    };
+    const latest =
+      subject.coalesceKey === null ? null : await writers.notifications.latestOf(tx, userId, subject.coalesceKey);
     const next = notificationAfter(latest, candidate);
     if (next !== latest) await writers.notifications.put(tx, next, MAX_NOTIFICATIONS_PER_USER);
   }
 }
 
-export async function projectNotifications<Tx>(stored: StoredEvent, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
+export async function projectNotifications<Tx>(
+  stored: StoredEvent,
+  writers: ProjectionWriters<Tx>,
+  tx: Tx,
+): Promise<void> {
   const { event, metadata } = stored;
   const notifications = writers.notifications;
   switch (event.type) {
     case "ThreadOpened":
-      return notifications.addParticipant(tx, event.data.threadId, { userId: event.data.createdBy, pageId: event.data.pageId, started: true });
+      return notifications.addParticipant(tx, event.data.threadId, {
+        userId: event.data.createdBy,
+        pageId: event.data.pageId,
+        started: true,
+      });
     case "CommentAdded": {
       const { threadId, authorId } = event.data;
       const participants = await notifications.participantsOf(tx, threadId, MAX_RECIPIENTS_PER_EVENT + 1);
       const pageId = event.data.pageId ?? participants[0]?.pageId;
       if (pageId === undefined) return;
-      const subject = { kind: "replied" as const, actorId: authorId, pageId, folderId: null, threadId, coalesceKey: `replied:${threadId}` };
-      await notifyAll(writers, tx, stored, subject, participants.map((participant) => participant.userId));
-      if (!participants.some((participant) => participant.userId === authorId)) await notifications.addParticipant(tx, threadId, { userId: authorId, pageId, started: false });
+      const subject = {
+        kind: "replied" as const,
+        actorId: authorId,
+        pageId,
+        folderId: null,
+        threadId,
+        coalesceKey: `replied:${threadId}`,
+      };
+      await notifyAll(
+        writers,
+        tx,
+        stored,
+        subject,
+        participants.map((participant) => participant.userId),
+      );
+      if (!participants.some((participant) => participant.userId === authorId))
+        await notifications.addParticipant(tx, threadId, { userId: authorId, pageId, started: false });
       return;
     }
     case "ThreadResolved":
@@ -50,16 +91,34 @@ export async function projectNotifications<Tx>(stored: StoredEvent, writers: Pro
       const starter = (await notifications.participantsOf(tx, threadId, 1)).find((participant) => participant.started);
       if (starter === undefined) return;
       const kind = event.type === "ThreadResolved" ? ("thread_resolved" as const) : ("thread_reopened" as const);
-      return notifyAll(writers, tx, stored, { kind, actorId: metadata.actorId, pageId: starter.pageId, folderId: null, threadId, coalesceKey: null }, [starter.userId]);
+      return notifyAll(
+        writers,
+        tx,
+        stored,
+        { kind, actorId: metadata.actorId, pageId: starter.pageId, folderId: null, threadId, coalesceKey: null },
+        [starter.userId],
+      );
     }
     case "AccessGranted": {
       const { entityType, entityId, userId, grantedBy } = event.data;
       const place = entityType === "page" ? { pageId: entityId, folderId: null } : { pageId: null, folderId: entityId };
-      return notifyAll(writers, tx, stored, { kind: "shared", actorId: grantedBy, ...place, threadId: null, coalesceKey: null }, [userId]);
+      return notifyAll(
+        writers,
+        tx,
+        stored,
+        { kind: "shared", actorId: grantedBy, ...place, threadId: null, coalesceKey: null },
+        [userId],
+      );
     }
     case "WorkspaceMemberAdded": {
       const { memberId, addedBy } = event.data;
-      return notifyAll(writers, tx, stored, { kind: "workspace_added", actorId: addedBy, pageId: null, folderId: null, threadId: null, coalesceKey: null }, [memberId]);
+      return notifyAll(
+        writers,
+        tx,
+        stored,
+        { kind: "workspace_added", actorId: addedBy, pageId: null, folderId: null, threadId: null, coalesceKey: null },
+        [memberId],
+      );
     }
     case "NotificationsRead": {
       const { userId, ids, upToPosition } = event.data;

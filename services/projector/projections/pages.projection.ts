@@ -4,13 +4,18 @@ import { placedIn } from "../../../shared/folders/folder-place.ts";
 import type { PageEvent } from "../../../shared/pages/page.decider.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
 
-export async function projectPage<Tx>({ event, metadata, position, revision }: StoredEvent<PageEvent>, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
+export async function projectPage<Tx>(
+  { event, metadata, position, revision }: StoredEvent<PageEvent>,
+  writers: ProjectionWriters<Tx>,
+  tx: Tx,
+): Promise<void> {
   const changed = { updatedAt: metadata.occurredAt, updatedPosition: position, revision };
   switch (event.type) {
     case "PageCreated": {
       const { pageId, ownerId, parentId, title, icon, markdown } = event.data;
       const parent = parentId ? await writers.folders.get(tx, parentId) : null;
-      return writers.pages.create(tx, 
+      return writers.pages.create(
+        tx,
         {
           id: pageId,
           ownerId,
@@ -29,7 +34,11 @@ export async function projectPage<Tx>({ event, metadata, position, revision }: S
     case "PageIconChanged":
       return writers.pages.change(tx, event.data.pageId, { ...changed, kind: "icon", icon: event.data.icon });
     case "PageContentReplaced":
-      return writers.pages.change(tx, event.data.pageId, { ...changed, kind: "content", markdown: event.data.markdown });
+      return writers.pages.change(tx, event.data.pageId, {
+        ...changed,
+        kind: "content",
+        markdown: event.data.markdown,
+      });
     case "PageDeleted":
       return writers.pages.remove(tx, event.data.pageId);
     case "PageRestored": {

@@ -41,7 +41,13 @@ export type ProjectionGuard = (projection: ProjectionName, apply: () => Promise<
 const applyAll: ProjectionGuard = (_projection, apply) => apply();
 
 /** `folds` is the batch's history memory: one per batch, flushed after its last event. */
-export async function project<Tx>(stored: StoredEvent, writers: ProjectionWriters<Tx>, tx: Tx, folds: HistoryFolds<Tx>, guard: ProjectionGuard = applyAll): Promise<void> {
+export async function project<Tx>(
+  stored: StoredEvent,
+  writers: ProjectionWriters<Tx>,
+  tx: Tx,
+  folds: HistoryFolds<Tx>,
+  guard: ProjectionGuard = applyAll,
+): Promise<void> {
   await guard("history", () => projectHistory(stored, writers, tx, folds));
   // Before the purge projection: a purge's total is taken off while the page and its files' records are there.
   await guard("storedBytes", () => projectStoredBytes(stored, writers, tx));

@@ -7,7 +7,12 @@ import type { StoredEvent } from "../../../shared/events.ts";
 import type { HistoryFolds } from "../../../shared/history/history-folds.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
 
-export async function projectPurge<Tx>({ event, position }: StoredEvent, writers: ProjectionWriters<Tx>, tx: Tx, folds: HistoryFolds<Tx>): Promise<void> {
+export async function projectPurge<Tx>(
+  { event, position }: StoredEvent,
+  writers: ProjectionWriters<Tx>,
+  tx: Tx,
+  folds: HistoryFolds<Tx>,
+): Promise<void> {
   switch (event.type) {
     case "PagePurged": {
       const { pageId } = event.data;

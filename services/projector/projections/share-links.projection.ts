@@ -3,10 +3,15 @@ import type { StoredEvent } from "../../../shared/events.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
 import type { ShareLinkEvent } from "../../../shared/share-links/share-link.decider.ts";
 
-export async function projectShareLink<Tx>({ event, metadata, position }: StoredEvent<ShareLinkEvent>, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
+export async function projectShareLink<Tx>(
+  { event, metadata, position }: StoredEvent<ShareLinkEvent>,
+  writers: ProjectionWriters<Tx>,
+  tx: Tx,
+): Promise<void> {
   switch (event.type) {
     case "ShareLinkCreated": {
-      const { linkId, entityType, entityId, createdBy, secretHash, expiresAt, passwordHash, allowIndexing } = event.data;
+      const { linkId, entityType, entityId, createdBy, secretHash, expiresAt, passwordHash, allowIndexing } =
+        event.data;
       return writers.shareLinks.put(tx, {
         id: linkId,
         entityType,

@@ -6,7 +6,11 @@
 import type { StoredEvent } from "../../../shared/events.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
 
-export async function projectStoredBytes<Tx>({ event, position }: StoredEvent, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
+export async function projectStoredBytes<Tx>(
+  { event, position }: StoredEvent,
+  writers: ProjectionWriters<Tx>,
+  tx: Tx,
+): Promise<void> {
   switch (event.type) {
     case "ImageUploaded":
     case "AttachmentUploaded": {

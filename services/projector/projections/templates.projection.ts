@@ -4,7 +4,11 @@ import type { StoredEvent } from "../../../shared/events.ts";
 import type { TemplateEvent } from "../../../shared/templates/template.decider.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
 
-export async function projectTemplate<Tx>({ event, position }: StoredEvent<TemplateEvent>, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
+export async function projectTemplate<Tx>(
+  { event, position }: StoredEvent<TemplateEvent>,
+  writers: ProjectionWriters<Tx>,
+  tx: Tx,
+): Promise<void> {
   const { pageId } = event.data;
   if (event.type === "PageUnmarkedTemplate") return writers.templates.remove(tx, pageId);
   const ownerId = await writers.pages.ownerOf(tx, pageId);

@@ -11,20 +11,38 @@ async function ancestorsFrom<Tx>(writers: ProjectionWriters<Tx>, tx: Tx, parentI
   return placedIn(parent).ancestorIds;
 }
 
-export async function projectTrash<Tx>({ event, metadata, position }: StoredEvent, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
+export async function projectTrash<Tx>(
+  { event, metadata, position }: StoredEvent,
+  writers: ProjectionWriters<Tx>,
+  tx: Tx,
+): Promise<void> {
   switch (event.type) {
     case "PageDeleted": {
       const { pageId, deletedWith } = event.data;
-      const { ownerId, parentId, title } = event.data.ownerId === undefined ? ((await writers.pages.get(tx, pageId)) ?? {}) : event.data;
+      const { ownerId, parentId, title } =
+        event.data.ownerId === undefined ? ((await writers.pages.get(tx, pageId)) ?? {}) : event.data;
       if (ownerId === undefined || parentId === undefined || title === undefined) return;
-      const deleted = { deletedAt: metadata.occurredAt, deletedBy: metadata.actorId, deletedWith: deletedWith ?? null, position, ancestorIds: await ancestorsFrom(writers, tx, parentId) };
+      const deleted = {
+        deletedAt: metadata.occurredAt,
+        deletedBy: metadata.actorId,
+        deletedWith: deletedWith ?? null,
+        position,
+        ancestorIds: await ancestorsFrom(writers, tx, parentId),
+      };
       return writers.trash.put(tx, { type: "page", id: pageId, ownerId, title, parentId, ...deleted });
     }
     case "FolderDeleted": {
       const { folderId, deletedWith } = event.data;
-      const { ownerId, parentId, name } = event.data.ownerId === undefined ? ((await writers.folders.get(tx, folderId)) ?? {}) : event.data;
+      const { ownerId, parentId, name } =
+        event.data.ownerId === undefined ? ((await writers.folders.get(tx, folderId)) ?? {}) : event.data;
       if (ownerId === undefined || parentId === undefined || name === undefined) return;
-      const deleted = { deletedAt: metadata.occurredAt, deletedBy: metadata.actorId, deletedWith: deletedWith ?? null, position, ancestorIds: await ancestorsFrom(writers, tx, parentId) };
+      const deleted = {
+        deletedAt: metadata.occurredAt,
+        deletedBy: metadata.actorId,
+        deletedWith: deletedWith ?? null,
+        position,
+        ancestorIds: await ancestorsFrom(writers, tx, parentId),
+      };
       return writers.trash.put(tx, { type: "folder", id: folderId, ownerId, title: name, parentId, ...deleted });
     }
     case "PageUndeleted":

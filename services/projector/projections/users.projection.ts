@@ -7,12 +7,22 @@ import type { ProjectionWriters } from "../../../shared/read-store/read-store.po
 import { ERASED_EMAIL } from "../../../shared/erasure/erased-values.ts";
 import type { EmailReservationEvent, UserEvent } from "../../../shared/users/user.decider.ts";
 
-export async function projectUser<Tx>({ event, metadata }: StoredEvent<UserEvent | EmailReservationEvent>, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
+export async function projectUser<Tx>(
+  { event, metadata }: StoredEvent<UserEvent | EmailReservationEvent>,
+  writers: ProjectionWriters<Tx>,
+  tx: Tx,
+): Promise<void> {
   switch (event.type) {
     case "UserRegistered":
       // Registered under a key since destroyed (a replay after an erasure): nobody to show.
       if (event.data.email === ERASED_EMAIL) return;
-      return writers.users.put(tx, { id: event.data.userId, email: event.data.email, name: event.data.name, image: event.data.image, createdAt: metadata.occurredAt });
+      return writers.users.put(tx, {
+        id: event.data.userId,
+        email: event.data.email,
+        name: event.data.name,
+        image: event.data.image,
+        createdAt: metadata.occurredAt,
+      });
     case "UserProfileChanged":
       return writers.users.changeProfile(tx, event.data.userId, event.data.name, event.data.image);
     case "UserErasureStarted":

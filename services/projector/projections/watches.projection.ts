@@ -6,14 +6,32 @@ import type { ProjectionWriters } from "../../../shared/read-store/read-store.po
 import type { NotificationSettingsEvent } from "../../../shared/watching/notification-settings.decider.ts";
 import type { WatchEvent } from "../../../shared/watching/watch.decider.ts";
 
-export async function projectWatch<Tx>({ event, position }: StoredEvent<WatchEvent | NotificationSettingsEvent>, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
+export async function projectWatch<Tx>(
+  { event, position }: StoredEvent<WatchEvent | NotificationSettingsEvent>,
+  writers: ProjectionWriters<Tx>,
+  tx: Tx,
+): Promise<void> {
   switch (event.type) {
     case "PageWatched":
     case "PageUnwatched":
-      return writers.watches.set(tx, { kind: "page", entityId: event.data.pageId, userId: event.data.userId, state: event.type === "PageWatched" ? "watching" : "unwatched", auto: false, position });
+      return writers.watches.set(tx, {
+        kind: "page",
+        entityId: event.data.pageId,
+        userId: event.data.userId,
+        state: event.type === "PageWatched" ? "watching" : "unwatched",
+        auto: false,
+        position,
+      });
     case "FolderWatched":
     case "FolderUnwatched":
-      return writers.watches.set(tx, { kind: "folder", entityId: event.data.folderId, userId: event.data.userId, state: event.type === "FolderWatched" ? "watching" : "unwatched", auto: false, position });
+      return writers.watches.set(tx, {
+        kind: "folder",
+        entityId: event.data.folderId,
+        userId: event.data.userId,
+        state: event.type === "FolderWatched" ? "watching" : "unwatched",
+        auto: false,
+        position,
+      });
     case "NotificationSettingsChanged": {
       const { userId, ...settings } = event.data;
       const current = await writers.notificationSettings.get(tx, userId);
@@ -41,7 +59,11 @@ async function authoredPage<Tx>(event: DomainEvent, writers: ProjectionWriters<T
 }
 
 /** Runs for every event, beside its own projection: automatic watches, and a purge's rows. */
-export async function projectAutomaticWatches<Tx>({ event, position, metadata }: StoredEvent, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
+export async function projectAutomaticWatches<Tx>(
+  { event, position, metadata }: StoredEvent,
+  writers: ProjectionWriters<Tx>,
+  tx: Tx,
+): Promise<void> {
   if (event.type === "PagePurged") return writers.watches.removeEntity(tx, "page", event.data.pageId);
   if (event.type === "FolderPurged") return writers.watches.removeEntity(tx, "folder", event.data.folderId);
   if (event.type === "UserErased") return writers.notificationSettings.remove(tx, event.data.userId);

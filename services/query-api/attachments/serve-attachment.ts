@@ -40,9 +40,14 @@ export async function serveAttachment(
   if (matchesAny(request.headers["if-none-match"], etag)) return reply.code(304).send(null);
   // If-Range with another (or a weak) tag: the file changed for the client, so it gets the whole of it.
   const ifRange = request.headers["if-range"];
-  const range = ifRange === undefined || (typeof ifRange === "string" && ifRange.trim() === etag) ? rangeOf(request.headers.range, attachment.size) : ({ kind: "whole" } as const);
+  const range =
+    ifRange === undefined || (typeof ifRange === "string" && ifRange.trim() === etag)
+      ? rangeOf(request.headers.range, attachment.size)
+      : ({ kind: "whole" } as const);
   if (range.kind === "unsatisfiable") {
-    throw new AppError("range_not_satisfiable", `range: the file has ${attachment.size} bytes`, { "content-range": `bytes */${attachment.size}` });
+    throw new AppError("range_not_satisfiable", `range: the file has ${attachment.size} bytes`, {
+      "content-range": `bytes */${attachment.size}`,
+    });
   }
   const key = blobKeySchema.parse(attachmentBlobKey(attachment.id));
   const blob = range.kind === "part" ? await blobs.open(key, range) : await blobs.open(key);

@@ -18,9 +18,16 @@ export class ExportSlots {
   take(userId: string): () => void {
     const own = this.perUser.get(userId) ?? 0;
     if (own >= this.limits.maxPerUser) {
-      throw new AppError("rate_limited", `at most ${this.limits.maxPerUser} export${this.limits.maxPerUser === 1 ? "" : "s"} may run at once per user; wait for yours to finish`, { "retry-after": "10" });
+      throw new AppError(
+        "rate_limited",
+        `at most ${this.limits.maxPerUser} export${this.limits.maxPerUser === 1 ? "" : "s"} may run at once per user; wait for yours to finish`,
+        { "retry-after": "10" },
+      );
     }
-    if (this.running >= this.limits.maxConcurrent) throw new AppError("unavailable", "the server is running as many exports as it can; retry shortly", { "retry-after": "10" });
+    if (this.running >= this.limits.maxConcurrent)
+      throw new AppError("unavailable", "the server is running as many exports as it can; retry shortly", {
+        "retry-after": "10",
+      });
     this.perUser.set(userId, own + 1);
     this.running += 1;
     let given = false;

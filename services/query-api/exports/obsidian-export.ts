@@ -102,7 +102,10 @@ export class ObsidianExport {
   ) {}
 
   /** The first pass: every page listed and named. A folder the caller cannot view is 404, as an unknown one. */
-  static async plan(ports: { views: ReadModels; blobs: BlobReader; pool: WorkerPool }, scope: ExportScope): Promise<ObsidianExport> {
+  static async plan(
+    ports: { views: ReadModels; blobs: BlobReader; pool: WorkerPool },
+    scope: ExportScope,
+  ): Promise<ObsidianExport> {
     const planned = new ObsidianExport(ports.views, ports.blobs, ports.pool, scope);
     await planned.listPages();
     return planned;
@@ -116,12 +119,16 @@ export class ObsidianExport {
     const { context, folderId } = this.scope;
     if (folderId !== null) {
       const folder = await this.views.folders.get(folderId);
-      if (!folder || !effectivePermission(context, { kind: "folder", ...folder })) throw new AppError("not_found", "folder not found");
+      if (!folder || !effectivePermission(context, { kind: "folder", ...folder }))
+        throw new AppError("not_found", "folder not found");
     }
-    const visibleTo: VisibleTo = folderId === null ? { ownerIds: [context.userId], pageIds: [], folderIds: [] } : { ownerIds: [], pageIds: [], folderIds: [folderId] };
+    const visibleTo: VisibleTo =
+      folderId === null
+        ? { ownerIds: [context.userId], pageIds: [], folderIds: [] }
+        : { ownerIds: [], pageIds: [], folderIds: [folderId] };
     const listed: ListedPage[] = [];
     const folders = new Map<string, ListedFolder | null>();
-    for (let before: ListKey | null = null; ; ) {
+    for (let before: ListKey | null = null; ;) {
       const rows = await this.views.pages.list({ visibleTo, before, limit: LIST_PAGE, parentId: null });
       for (const page of rows.slice(0, LIST_PAGE)) {
         if (!effectivePermission(context, { kind: "page", ...page })) continue;
@@ -129,8 +136,16 @@ export class ObsidianExport {
         const depth = folderId === null ? page.ancestorIds.length : page.ancestorIds.indexOf(folderId);
         if (depth < 0) continue;
         const inVault = page.ancestorIds.slice(0, depth);
-        for (const [index, id] of inVault.entries()) if (!folders.has(id)) folders.set(id, await this.folderOf(id, inVault[index + 1] ?? null, depth - index));
-        listed.push({ id: page.id, title: page.title, icon: page.icon, folderId: inVault[0] ?? null, createdAt: page.createdAt, updatedAt: page.updatedAt });
+        for (const [index, id] of inVault.entries())
+          if (!folders.has(id)) folders.set(id, await this.folderOf(id, inVault[index + 1] ?? null, depth - index));
+        listed.push({
+          id: page.id,
+          title: page.title,
+          icon: page.icon,
+          folderId: inVault[0] ?? null,
+          createdAt: page.createdAt,
+          updatedAt: page.updatedAt,
+        });
       }
       const last = rows.at(Math.min(rows.length, LIST_PAGE) - 1);
       if (rows.length <= LIST_PAGE || !last) break;
@@ -139,7 +154,12 @@ export class ObsidianExport {
     }
     const directoryOf = this.directories([...folders.values()].flatMap((folder) => (folder ? [folder] : [])));
     // Names are handed out oldest page first, so a page keeps its name when newer pages of the same title come.
-    listed.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || (a.title < b.title ? -1 : a.title > b.title ? 1 : 0) || a.id.localeCompare(b.id));
+    listed.sort(
+      (a, b) =>
+        a.createdAt.localeCompare(b.createdAt) ||
+        (a.title < b.title ? -1 : a.title > b.title ? 1 : 0) ||
+        a.id.localeCompare(b.id),
+    );
     const names = new Map<string, DirectoryNames>();
     for (const page of listed) {
       const directory = page.folderId === null ? "" : (directoryOf.get(page.folderId) ?? "");
@@ -147,7 +167,13 @@ export class ObsidianExport {
       names.set(directory, inDirectory);
       const name = inDirectory.claim(page.title, ".md");
       const path = directory === "" ? name : `${directory}/${name}`;
-      this.notes.push({ id: page.id, path, title: name === page.title ? null : page.title, icon: page.icon, updatedAt: page.updatedAt });
+      this.notes.push({
+        id: page.id,
+        path,
+        title: name === page.title ? null : page.title,
+        icon: page.icon,
+        updatedAt: page.updatedAt,
+      });
       this.pathOf.set(page.id, path);
     }
     this.notes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -164,7 +190,13 @@ export class ObsidianExport {
    * keeps its name when a newer one of the same name comes.
    */
   private directories(folders: readonly ListedFolder[]): Map<string, string> {
-    const ordered = [...folders].sort((a, b) => a.depth - b.depth || a.createdAt.localeCompare(b.createdAt) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || a.id.localeCompare(b.id));
+    const ordered = [...folders].sort(
+      (a, b) =>
+        a.depth - b.depth ||
+        a.createdAt.localeCompare(b.createdAt) ||
+        (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) ||
+        a.id.localeCompare(b.id),
+    );
     const directoryOf = new Map<string, string>();
     const names = new Map<string, DirectoryNames>();
     for (const folder of ordered) {
@@ -179,9 +211,12 @@ export class ObsidianExport {
 
   /** The second pass: the notes in batches, each note after the images it shows, into the zip. */
   async write(zip: ZipStream): Promise<void> {
-    for (let next = 0; next < this.notes.length; ) {
+    for (let next = 0; next < this.notes.length;) {
       const batch: ReadNote[] = [];
-      for (let characters = 0; next < this.notes.length && batch.length < NOTE_BATCH && characters < NOTE_BATCH_CHARACTERS; ) {
+      for (
+        let characters = 0;
+        next < this.notes.length && batch.length < NOTE_BATCH && characters < NOTE_BATCH_CHARACTERS;
+      ) {
         const note = this.notes[next++];
         const content = note ? await this.views.pages.getContent(note.id) : null;
         if (!note || !content) continue; // deleted since the listing
@@ -198,7 +233,11 @@ export class ObsidianExport {
   private async writeBatch(zip: ZipStream, batch: readonly ReadNote[]): Promise<void> {
     // Parsing is most of an export's work: a page that names no page or image of this service skips it.
     const parsed = batch.filter(({ markdown }) => markdown.includes("/api/v1/"));
-    const found = await eachOrAlone(parsed, async (notes) => (await this.pool.run("findVaultLinks", { markdowns: notes.map(({ markdown }) => markdown) })).links);
+    const found = await eachOrAlone(
+      parsed,
+      async (notes) =>
+        (await this.pool.run("findVaultLinks", { markdowns: notes.map(({ markdown }) => markdown) })).links,
+    );
     const linksOf = new Map<ReadNote, FoundLink[] | null>(parsed.map((note, index) => [note, found[index] ?? null]));
     const written = batch.map((read) => ({ read, links: linksOf.has(read) ? (linksOf.get(read) ?? null) : [] }));
     for (const { links } of written) {
@@ -211,8 +250,15 @@ export class ObsidianExport {
     for (const read of batch) await this.exportUnlinkedAttachments(zip, read.note.id);
     // A note too complex to parse within the pool's limits is written as it is: its links stay as they are.
     const writable = written.flatMap(({ read, links }) => (links === null ? [] : [{ read, links }]));
-    const entries = await eachOrAlone(writable, async (notes) => (await this.pool.run("vaultEntries", { notes: notes.map(({ read, links }) => this.noteTask(read, links)) })).entries);
-    const entryOf = new Map<ReadNote, DeflatedEntry | null>(writable.map(({ read }, index) => [read, entries[index] ?? null]));
+    const entries = await eachOrAlone(
+      writable,
+      async (notes) =>
+        (await this.pool.run("vaultEntries", { notes: notes.map(({ read, links }) => this.noteTask(read, links)) }))
+          .entries,
+    );
+    const entryOf = new Map<ReadNote, DeflatedEntry | null>(
+      writable.map(({ read }, index) => [read, entries[index] ?? null]),
+    );
     for (const read of batch) {
       const modifiedAt = new Date(read.note.updatedAt);
       const entry = entryOf.get(read);
@@ -230,7 +276,16 @@ export class ObsidianExport {
       else if (link.kind === "attachment") attachments[link.id] = this.attachments.get(link.id) ?? null;
       else images[link.id] = this.images.get(link.id) ?? null;
     }
-    return { markdown: read.markdown, links: [...links], pages, images, attachments, origin: this.scope.origin, title: read.note.title, icon: read.note.icon };
+    return {
+      markdown: read.markdown,
+      links: [...links],
+      pages,
+      images,
+      attachments,
+      origin: this.scope.origin,
+      title: read.note.title,
+      icon: read.note.icon,
+    };
   }
 
   private async exportImage(zip: ZipStream, imageId: string): Promise<void> {
@@ -268,10 +323,11 @@ export class ObsidianExport {
    * file to a note only by a link, so importing the archive reports them as linked by no note).
    */
   private async exportUnlinkedAttachments(zip: ZipStream, pageId: string): Promise<void> {
-    for (let before: ListKey | null = null; ; ) {
+    for (let before: ListKey | null = null; ;) {
       const rows = await this.views.attachments.list({ pageId, before, limit: ATTACHMENT_PAGE });
       // Listed from the exported page itself, which the caller can view: written as they are, not looked up again.
-      for (const attachment of rows.slice(0, ATTACHMENT_PAGE)) if (!this.attachments.has(attachment.id)) await this.writeAttachment(zip, attachment);
+      for (const attachment of rows.slice(0, ATTACHMENT_PAGE))
+        if (!this.attachments.has(attachment.id)) await this.writeAttachment(zip, attachment);
       const last = rows[ATTACHMENT_PAGE - 1];
       if (rows.length <= ATTACHMENT_PAGE || !last) return;
       before = { position: last.position, id: last.id };

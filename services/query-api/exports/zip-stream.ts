@@ -23,7 +23,14 @@ export class ZipStream {
 
   /** An entry deflated already (by the worker pool): its bytes are copied into the archive as they are. */
   async addDeflated(name: string, entry: DeflatedEntry, modifiedAt: Date): Promise<void> {
-    const file: ZipInputFile = { filename: name, size: entry.size, crc: entry.crc, compression: DEFLATE, mtime: modifiedAt, terminate: () => undefined };
+    const file: ZipInputFile = {
+      filename: name,
+      size: entry.size,
+      crc: entry.crc,
+      compression: DEFLATE,
+      mtime: modifiedAt,
+      terminate: () => undefined,
+    };
     this.zip.add(file);
     file.ondata?.(null, entry.deflated, true);
     await this.drained();

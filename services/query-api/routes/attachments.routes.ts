@@ -17,11 +17,17 @@ import { serveAttachment } from "../attachments/serve-attachment.ts";
 import type { QueryApiPorts } from "../query-api-ports.ts";
 
 /** The live attachment, if the caller may view its page; otherwise 404, the same as for an id never used. */
-async function readableAttachment(views: ReadModels, principal: Principal, attachmentId: string): Promise<AttachmentRecord> {
+async function readableAttachment(
+  views: ReadModels,
+  principal: Principal,
+  attachmentId: string,
+): Promise<AttachmentRecord> {
   const attachment = await views.attachments.get(attachmentId);
   if (!attachment || attachment.deletedAt !== null) throw new AppError("not_found", "attachment not found");
   await visiblePage(views, principal, attachment.pageId).catch((error: unknown) => {
-    throw error instanceof AppError && error.code === "not_found" ? new AppError("not_found", "attachment not found") : error;
+    throw error instanceof AppError && error.code === "not_found"
+      ? new AppError("not_found", "attachment not found")
+      : error;
   });
   return attachment;
 }
@@ -31,7 +37,11 @@ export function attachmentQueryRoutes(app: App, ports: Pick<QueryApiPorts, "view
     "/pages/:pageId/attachments",
     {
       config: { access: { scope: "pages:read" } },
-      schema: { params: z.object({ pageId: pageIdSchema }), querystring: paginationQuery, response: { 200: listOf(attachmentResource), "4xx": errorBody } },
+      schema: {
+        params: z.object({ pageId: pageIdSchema }),
+        querystring: paginationQuery,
+        response: { 200: listOf(attachmentResource), "4xx": errorBody },
+      },
     },
     async (request) => {
       const { cursor, limit } = request.query;
@@ -53,6 +63,12 @@ export function attachmentQueryRoutes(app: App, ports: Pick<QueryApiPorts, "view
         },
       },
     },
-    async (request, reply) => serveAttachment(request, reply, ports.blobs, await readableAttachment(ports.views, principalOf(request), request.params.attachmentId)),
+    async (request, reply) =>
+      serveAttachment(
+        request,
+        reply,
+        ports.blobs,
+        await readableAttachment(ports.views, principalOf(request), request.params.attachmentId),
+      ),
   );
 }

@@ -14,12 +14,25 @@ export function backlinkQueryRoutes(app: App, views: ReadModels): void {
     "/pages/:pageId/backlinks",
     {
       config: { access: { scope: "pages:read" } },
-      schema: { params: z.object({ pageId: pageIdSchema }), querystring: paginationQuery, response: { 200: listOf(resolvedPageResource), "4xx": errorBody } },
+      schema: {
+        params: z.object({ pageId: pageIdSchema }),
+        querystring: paginationQuery,
+        response: { 200: listOf(resolvedPageResource), "4xx": errorBody },
+      },
     },
     async (request) => {
       const { limit, cursor } = request.query;
-      const { data, nextCursor } = await backlinksOf(views, principalOf(request), request.params.pageId, { before: decodeCursor(cursor), limit });
-      return { data: data.map(({ page, permission }) => ({ ...toPageResource(page, permission), folderPath: page.folderPath })), nextCursor };
+      const { data, nextCursor } = await backlinksOf(views, principalOf(request), request.params.pageId, {
+        before: decodeCursor(cursor),
+        limit,
+      });
+      return {
+        data: data.map(({ page, permission }) => ({
+          ...toPageResource(page, permission),
+          folderPath: page.folderPath,
+        })),
+        nextCursor,
+      };
     },
   );
 }

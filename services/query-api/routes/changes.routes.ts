@@ -20,11 +20,16 @@ export interface ChangeFeedPorts {
 }
 
 /** The `data` of each `change` event: a history entry and the entity it changed (the reference's example is checked against it). */
-export const changeEvent = historyItem.extend({ entity: z.object({ kind: z.enum(["page", "folder", "thread"]), id: z.string() }) });
+export const changeEvent = historyItem.extend({
+  entity: z.object({ kind: z.enum(["page", "folder", "thread"]), id: z.string() }),
+});
 
 const frameOf = (described: DescribedEntry): string => {
   const { entry } = described;
-  const event: z.infer<typeof changeEvent> = { ...toHistoryItem(described), entity: { kind: entry.entityKind, id: entry.entityId } };
+  const event: z.infer<typeof changeEvent> = {
+    ...toHistoryItem(described),
+    entity: { kind: entry.entityKind, id: entry.entityId },
+  };
   const data = JSON.stringify(event);
   return `id: ${entry.position}\nevent: change\ndata: ${data}\n\n`;
 };
@@ -57,9 +62,11 @@ export function changeFeedRoutes(app: App, ports: ChangeFeedPorts): void {
         cursor = await ports.hub.head();
       } else {
         const parsed = positionTokenSchema.safeParse(resumeFrom);
-        if (!parsed.success) throw new AppError("validation_failed", "Last-Event-ID: must be the id of an event of this feed");
+        if (!parsed.success)
+          throw new AppError("validation_failed", "Last-Event-ID: must be the id of an event of this feed");
         cursor = positionOfToken(parsed.data);
-        if (cursor > (await ports.writeSide.headPosition())) throw new AppError("validation_failed", "Last-Event-ID: names a position no change has reached");
+        if (cursor > (await ports.writeSide.headPosition()))
+          throw new AppError("validation_failed", "Last-Event-ID: names a position no change has reached");
       }
       const raw = reply.raw;
       const principal = principalOf(request);

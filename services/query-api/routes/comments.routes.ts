@@ -29,7 +29,10 @@ export function commentQueryRoutes(app: App, views: ReadModels): void {
       requirePermission(permission, "comment", "page");
       const { status, cursor, limit } = request.query;
       const rows = await views.threads.list({ pageId, status, before: decodeCursor(cursor), limit });
-      const { rows: kept, nextCursor } = pageOf(rows, limit, (thread) => ({ position: thread.createdPosition, id: thread.id }));
+      const { rows: kept, nextCursor } = pageOf(rows, limit, (thread) => ({
+        position: thread.createdPosition,
+        id: thread.id,
+      }));
       const content = await views.pages.getContent(pageId);
       return { data: await presentThreads(views.users, kept, content?.markdown ?? ""), nextCursor };
     },

@@ -17,34 +17,49 @@ export function exportQueryRoutes(app: App, ports: Pick<QueryApiPorts, "views" |
     {
       config: { access: { scope: "pages:read" } },
       schema: {
-        querystring: z.object({ folderId: folderIdSchema.optional().describe("the folder to export (its contents are the vault's root); the caller's whole workspace when left out") }),
-        response: { 200: z.unknown().describe("a zip archive: the vault (application/zip)"), "4xx": errorBody, "5xx": errorBody },
+        querystring: z.object({
+          folderId: folderIdSchema
+            .optional()
+            .describe(
+              "the folder to export (its contents are the vault's root); the caller's whole workspace when left out",
+            ),
+        }),
+        response: {
+          200: z.unknown().describe("a zip archive: the vault (application/zip)"),
+          "4xx": errorBody,
+          "5xx": errorBody,
+        },
       },
     },
     // The export's tasks (parsing, compression) take the worker pool's turns as this user's, to the last batch.
-    (request, reply) => runAsCaller(userCaller(principalOf(request).user.id), async () => {
-      const userId = principalOf(request).user.id;
-      const release = slots.take(userId);
-      let vault: ObsidianExport;
-      try {
-        const context = await ports.views.access.contextFor(userId);
-        vault = await ObsidianExport.plan(ports, { context, folderId: request.query.folderId ?? null, origin: `${request.protocol}://${request.host}` });
-      } catch (error) {
-        release();
-        throw error;
-      }
-      const zip = new ZipStream();
-      zip.output.once("close", release);
-      // The answer's headers are sent before the notes are read: a failure from here on cuts the download short.
-      vault.write(zip).catch((error: unknown) => {
-        request.log.error({ event: "export.failed", err: error }, "export failed");
-        zip.output.destroy(error instanceof Error ? error : new Error("export failed"));
-      });
-      return reply
-        .type("application/zip")
-        .header("content-disposition", 'attachment; filename="vault.zip"')
-        .header("cache-control", "private, no-store")
-        .send(zip.output);
-    }),
+    (request, reply) =>
+      runAsCaller(userCaller(principalOf(request).user.id), async () => {
+        const userId = principalOf(request).user.id;
+        const release = slots.take(userId);
+        let vault: ObsidianExport;
+        try {
+          const context = await ports.views.access.contextFor(userId);
+          vault = await ObsidianExport.plan(ports, {
+            context,
+            folderId: request.query.folderId ?? null,
+            origin: `${request.protocol}://${request.host}`,
+          });
+        } catch (error) {
+          release();
+          throw error;
+        }
+        const zip = new ZipStream();
+        zip.output.once("close", release);
+        // The answer's headers are sent before the notes are read: a failure from here on cuts the download short.
+        vault.write(zip).catch((error: unknown) => {
+          request.log.error({ event: "export.failed", err: error }, "export failed");
+          zip.output.destroy(error instanceof Error ? error : new Error("export failed"));
+        });
+        return reply
+          .type("application/zip")
+          .header("content-disposition", 'attachment; filename="vault.zip"')
+          .header("cache-control", "private, no-store")
+          .send(zip.output);
+      }),
   );
 }

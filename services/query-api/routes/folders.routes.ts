@@ -21,8 +21,15 @@ export function folderQueryRoutes(app: App, views: ReadModels): void {
       const principal = principalOf(request);
       const context = await views.access.contextFor(principal.user.id);
       const { limit, cursor } = request.query;
-      const rows = await views.folders.list({ visibleTo: visibilityFilter(context), before: decodeListCursor(cursor), limit });
-      const { rows: kept, nextCursor } = pageOf(rows, limit, (folder) => ({ position: folder.updatedPosition, id: folder.id }));
+      const rows = await views.folders.list({
+        visibleTo: visibilityFilter(context),
+        before: decodeListCursor(cursor),
+        limit,
+      });
+      const { rows: kept, nextCursor } = pageOf(rows, limit, (folder) => ({
+        position: folder.updatedPosition,
+        id: folder.id,
+      }));
       return { data: presentVisible(context, "folder", kept, toFolderResource), nextCursor };
     },
   );

@@ -22,14 +22,20 @@ export function imageQueryRoutes(app: App, ports: Pick<QueryApiPorts, "views" | 
       config: { access: { scope: "pages:read" } },
       schema: {
         params: z.object({ imageId: imageIdSchema }),
-        response: { 200: z.unknown().describe("the image's bytes, with its own Content-Type"), 304: z.null(), "4xx": errorBody },
+        response: {
+          200: z.unknown().describe("the image's bytes, with its own Content-Type"),
+          304: z.null(),
+          "4xx": errorBody,
+        },
       },
     },
     async (request, reply) => {
       const image = await ports.views.images.get(request.params.imageId);
       if (!image) throw new AppError("not_found", "image not found");
       await visiblePage(ports.views, principalOf(request), image.pageId).catch((error: unknown) => {
-        throw error instanceof AppError && error.code === "not_found" ? new AppError("not_found", "image not found") : error;
+        throw error instanceof AppError && error.code === "not_found"
+          ? new AppError("not_found", "image not found")
+          : error;
       });
       const etag = `"${image.sha256}"`;
       reply.header("etag", etag).header("cache-control", CACHE_CONTROL).header("x-content-type-options", "nosniff");

@@ -5,14 +5,16 @@ import { principalOf } from "../../../shared/http/guard.ts";
 import { errorBody } from "../../../shared/http/schemas.ts";
 import { scopeSchema } from "../../../shared/kernel/scopes.ts";
 
-const currentUser = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  email: z.string(),
-  image: z.string().nullable(),
-  authentication: z.enum(["session", "token"]),
-  scopes: z.array(scopeSchema).nullable(),
-}).meta({ id: "CurrentUser", description: "The caller, and how they authenticated" });
+const currentUser = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    email: z.string(),
+    image: z.string().nullable(),
+    authentication: z.enum(["session", "token"]),
+    scopes: z.array(scopeSchema).nullable(),
+  })
+  .meta({ id: "CurrentUser", description: "The caller, and how they authenticated" });
 
 export function meRoutes(app: App): void {
   app.get(

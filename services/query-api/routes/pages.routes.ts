@@ -61,7 +61,15 @@ export function pageQueryRoutes(app: App, views: ReadModels, asOf: AsOfPorts): v
     {
       config: { access: { scope: "pages:read" } },
       schema: {
-        querystring: z.object({ title: z.string().trim().min(1).max(200).transform((title) => title.normalize("NFC")), folderPath: z.string().max(2000).optional() }),
+        querystring: z.object({
+          title: z
+            .string()
+            .trim()
+            .min(1)
+            .max(200)
+            .transform((title) => title.normalize("NFC")),
+          folderPath: z.string().max(2000).optional(),
+        }),
         response: { 200: z.object({ data: z.array(resolvedPageResource) }), "4xx": errorBody },
       },
     },
@@ -72,11 +80,17 @@ export function pageQueryRoutes(app: App, views: ReadModels, asOf: AsOfPorts): v
     "/pages/:pageId",
     {
       config: { access: { scope: "pages:read" } },
-      schema: { params: z.object({ pageId: pageIdSchema }), querystring: atQuery, response: { 200: pageResource, "4xx": errorBody } },
+      schema: {
+        params: z.object({ pageId: pageIdSchema }),
+        querystring: atQuery,
+        response: { 200: pageResource, "4xx": errorBody },
+      },
     },
     async (request) => {
       const { at } = request.query;
-      const { shown, permission } = at ? await pageAt(principalOf(request), request.params.pageId, at) : await visiblePage(views, principalOf(request), request.params.pageId);
+      const { shown, permission } = at
+        ? await pageAt(principalOf(request), request.params.pageId, at)
+        : await visiblePage(views, principalOf(request), request.params.pageId);
       return toPageResource(shown, permission);
     },
   );
@@ -85,7 +99,11 @@ export function pageQueryRoutes(app: App, views: ReadModels, asOf: AsOfPorts): v
     "/pages/:pageId/content",
     {
       config: { access: { scope: "pages:read" } },
-      schema: { params: z.object({ pageId: pageIdSchema }), querystring: atQuery, response: { 200: z.string(), 304: z.null(), "4xx": errorBody } },
+      schema: {
+        params: z.object({ pageId: pageIdSchema }),
+        querystring: atQuery,
+        response: { 200: z.string(), 304: z.null(), "4xx": errorBody },
+      },
     },
     async (request, reply) => {
       const { at } = request.query;
@@ -102,7 +120,12 @@ export function pageQueryRoutes(app: App, views: ReadModels, asOf: AsOfPorts): v
       };
       if ("markdown" in found) return send(found.shown, found.markdown);
       // An unchanged page is answered from the listing row alone.
-      if (notModified(found.shown)) return reply.header("etag", etagOf(found.shown)).header("cache-control", "private, no-cache").code(304).send(null);
+      if (notModified(found.shown))
+        return reply
+          .header("etag", etagOf(found.shown))
+          .header("cache-control", "private, no-cache")
+          .code(304)
+          .send(null);
       const content = await views.pages.getContent(pageId);
       if (!content) throw new AppError("not_found", "page not found");
       return send(seenBy(await views.access.contextFor(principal.user.id), content.page), content.markdown);

@@ -15,7 +15,9 @@ const updatedInstant = z.iso
 
 const searchQuerystring = paginationQuery.extend({
   q: z.string().trim().min(1).max(500),
-  folderId: folderIdSchema.optional().describe("only pages in this folder or below it (a folder the caller cannot see holds nothing)"),
+  folderId: folderIdSchema
+    .optional()
+    .describe("only pages in this folder or below it (a folder the caller cannot see holds nothing)"),
   ownerId: userIdSchema.optional().describe("only pages of this workspace owner"),
   updatedAfter: updatedInstant.optional(),
   updatedBefore: updatedInstant.optional(),

@@ -14,31 +14,46 @@ import { shareLinkEntityTypeSchema } from "../../../shared/share-links/share-lin
 import { shareLinkResource, toShareLinkResource } from "../../../shared/share-links/share-link.resource.ts";
 import { visibleEntity } from "../../../shared/sharing/shared-entity.ts";
 
-const listQuery = paginationQuery.extend({ entityType: shareLinkEntityTypeSchema.optional(), entityId: z.uuid().optional() }).refine(
-  (query) => (query.entityType === undefined) === (query.entityId === undefined),
-  "entityType and entityId go together",
-);
+const listQuery = paginationQuery
+  .extend({ entityType: shareLinkEntityTypeSchema.optional(), entityId: z.uuid().optional() })
+  .refine(
+    (query) => (query.entityType === undefined) === (query.entityId === undefined),
+    "entityType and entityId go together",
+  );
 
 export function shareLinkQueryRoutes(app: App, views: ReadModels): void {
   const config = { access: { scope: "pages:read" as const } };
 
-  app.get("/share-links", { config, schema: { querystring: listQuery, response: { 200: listOf(shareLinkResource), "4xx": errorBody } } }, async (request) => {
-    const principal = principalOf(request);
-    const { limit, cursor, entityType, entityId } = request.query;
-    const before = decodeCursor(cursor);
-    let rows;
-    if (entityType !== undefined && entityId !== undefined) {
-      const { permission } = await visibleEntity(views, principal, entityType, entityId);
-      if (!atLeast(permission, "admin")) throw new AppError("forbidden", `you may not share this ${entityType}`);
-      rows = await views.shareLinks.listForEntity(entityType, entityId, before, limit + 1);
-    } else {
-      rows = await views.shareLinks.listForCreator(principal.user.id, before, limit + 1);
-    }
-    const { rows: kept, nextCursor } = pageOf(rows, limit, (link) => ({ position: link.position, id: "" }));
-    return { data: kept.map((link) => toShareLinkResource(link)), nextCursor };
-  });
+  app.get(
+    "/share-links",
+    { config, schema: { querystring: listQuery, response: { 200: listOf(shareLinkResource), "4xx": errorBody } } },
+    async (request) => {
+      const principal = principalOf(request);
+      const { limit, cursor, entityType, entityId } = request.query;
+      const before = decodeCursor(cursor);
+      let rows;
+      if (entityType !== undefined && entityId !== undefined) {
+        const { permission } = await visibleEntity(views, principal, entityType, entityId);
+        if (!atLeast(permission, "admin")) throw new AppError("forbidden", `you may not share this ${entityType}`);
+        rows = await views.shareLinks.listForEntity(entityType, entityId, before, limit + 1);
+      } else {
+        rows = await views.shareLinks.listForCreator(principal.user.id, before, limit + 1);
+      }
+      const { rows: kept, nextCursor } = pageOf(rows, limit, (link) => ({ position: link.position, id: "" }));
+      return { data: kept.map((link) => toShareLinkResource(link)), nextCursor };
+    },
+  );
 
-  app.get("/share-links/:linkId", { config, schema: { params: z.object({ linkId: shareLinkIdSchema }), response: { 200: shareLinkResource, "4xx": errorBody } } }, async (request) =>
-    toShareLinkResource(await managedShareLink(views, principalOf(request), request.params.linkId, "read")),
+  app.get(
+    "/share-links/:linkId",
+    {
+      config,
+      schema: {
+        params: z.object({ linkId: shareLinkIdSchema }),
+        response: { 200: shareLinkResource, "4xx": errorBody },
+      },
+    },
+    async (request) =>
+      toShareLinkResource(await managedShareLink(views, principalOf(request), request.params.linkId, "read")),
   );
 }

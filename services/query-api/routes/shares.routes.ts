@@ -16,13 +16,19 @@ import { toWorkspaceShares, workspaceSharesResource } from "../../../shared/shar
 export function shareQueryRoutes(app: App, views: ReadModels, clock: () => Date): void {
   app.get(
     "/shares/workspace",
-    { config: { access: { scope: "pages:read" } }, schema: { response: { 200: workspaceSharesResource, "4xx": errorBody } } },
+    {
+      config: { access: { scope: "pages:read" } },
+      schema: { response: { 200: workspaceSharesResource, "4xx": errorBody } },
+    },
     async (request) => {
       const { user } = principalOf(request);
       const members = await views.access.membersOf(user.id);
       const memberships = await views.access.membershipsOf(user.id);
       const invitations = await views.invitations.pendingFor("workspace", user.id, clock().toISOString());
-      const users = await views.users.getMany([...members.map((member) => member.memberId), ...memberships.map((membership) => membership.ownerId)]);
+      const users = await views.users.getMany([
+        ...members.map((member) => member.memberId),
+        ...memberships.map((membership) => membership.ownerId),
+      ]);
       return toWorkspaceShares(user, members, memberships, invitations, users);
     },
   );
@@ -31,7 +37,10 @@ export function shareQueryRoutes(app: App, views: ReadModels, clock: () => Date)
     "/shares/entity/:entityType/:entityId",
     {
       config: { access: { scope: "pages:read" } },
-      schema: { params: z.object({ entityType: entityTypeSchema, entityId: z.uuid() }), response: { 200: entitySharesResource, "4xx": errorBody } },
+      schema: {
+        params: z.object({ entityType: entityTypeSchema, entityId: z.uuid() }),
+        response: { 200: entitySharesResource, "4xx": errorBody },
+      },
     },
     async (request) => {
       const { entityType, entityId } = request.params;
@@ -41,10 +50,12 @@ export function shareQueryRoutes(app: App, views: ReadModels, clock: () => Date)
       const invitations = await views.invitations.pendingFor(entityType, entityId, clock().toISOString());
       const users = await views.users.getMany(grants.map((grant) => grant.userId));
       const context = await views.access.contextFor(principalOf(request).user.id);
-      const groupGrants = await Promise.all((await views.access.groupGrantsOn(entityType, entityId)).map(async (grant) => {
-        const group = await views.groups.get(grant.groupId);
-        return { grant, name: group && seesGroup(context, group) ? group.name : null };
-      }));
+      const groupGrants = await Promise.all(
+        (await views.access.groupGrantsOn(entityType, entityId)).map(async (grant) => {
+          const group = await views.groups.get(grant.groupId);
+          return { grant, name: group && seesGroup(context, group) ? group.name : null };
+        }),
+      );
       return toEntityShares(entity, permission, grants, invitations, users, groupGrants);
     },
   );

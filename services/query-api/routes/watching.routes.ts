@@ -14,12 +14,18 @@ const read = { access: { scope: "pages:read" as const } };
 export function watchingQueryRoutes(app: App, views: ReadModels): void {
   app.get(
     "/pages/:pageId/watch",
-    { config: read, schema: { params: z.object({ pageId: pageIdSchema }), response: { 200: watchResource, "4xx": errorBody } } },
+    {
+      config: read,
+      schema: { params: z.object({ pageId: pageIdSchema }), response: { 200: watchResource, "4xx": errorBody } },
+    },
     async (request) => watchStatus(views, principalOf(request), "page", request.params.pageId),
   );
   app.get(
     "/folders/:folderId/watch",
-    { config: read, schema: { params: z.object({ folderId: folderIdSchema }), response: { 200: watchResource, "4xx": errorBody } } },
+    {
+      config: read,
+      schema: { params: z.object({ folderId: folderIdSchema }), response: { 200: watchResource, "4xx": errorBody } },
+    },
     async (request) => watchStatus(views, principalOf(request), "folder", request.params.folderId),
   );
   app.get(

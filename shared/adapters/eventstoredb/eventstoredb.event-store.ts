@@ -67,7 +67,8 @@ const jsonObject = z.record(z.string(), z.unknown());
 
 function positionOf(commit: bigint | undefined, what: string): number {
   if (commit === undefined) throw new Error(`EventStoreDB returned ${what} without a commit position`);
-  if (commit > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`commit position ${commit} is beyond what this adapter represents exactly`);
+  if (commit > BigInt(Number.MAX_SAFE_INTEGER))
+    throw new Error(`commit position ${commit} is beyond what this adapter represents exactly`);
   return Number(commit);
 }
 
@@ -132,7 +133,13 @@ function toSystemRecorded(names: StreamNames, resolved: ResolvedEvent): Recorded
     revision: Number(event.revision),
     position: positionOf(event.position?.commit ?? resolved.commitPosition ?? 0n, `event ${event.id}`),
     data: event.isJson ? event.data : null,
-    metadata: { actorId: "system", correlationId: "system", causationId: null, occurredAt: event.created.toISOString(), schemaVersion: 1 },
+    metadata: {
+      actorId: "system",
+      correlationId: "system",
+      causationId: null,
+      occurredAt: event.created.toISOString(),
+      schemaVersion: 1,
+    },
   };
 }
 
@@ -148,7 +155,10 @@ export class EventStoreDbEventStore implements EventStore {
   ) {}
 
   static connect(url: string, options: { namespace?: string } = {}): EventStoreDbEventStore {
-    return new EventStoreDbEventStore(KurrentDBClient.connectionString(url), new StreamNames(options.namespace ?? null));
+    return new EventStoreDbEventStore(
+      KurrentDBClient.connectionString(url),
+      new StreamNames(options.namespace ?? null),
+    );
   }
 
   async append(stream: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
@@ -157,14 +167,22 @@ export class EventStoreDbEventStore implements EventStore {
         id: event.id,
         type: event.type,
         data: jsonObject.parse(event.data),
-        metadata: { ...event.metadata, $correlationId: event.metadata.correlationId, ...(event.metadata.causationId ? { $causationId: event.metadata.causationId } : {}) },
+        metadata: {
+          ...event.metadata,
+          $correlationId: event.metadata.correlationId,
+          ...(event.metadata.causationId ? { $causationId: event.metadata.causationId } : {}),
+        },
       }),
     );
     try {
-      const result = await this.client.appendToStream(this.names.stored(stream), data, { streamState: streamStateOf(expectedRevision) });
+      const result = await this.client.appendToStream(this.names.stored(stream), data, {
+        streamState: streamStateOf(expectedRevision),
+      });
       const nextRevision = Number(result.nextExpectedRevision);
       // An idempotent repeat may come back without a position: the stream's last event has it.
-      const position = result.position ? positionOf(result.position.commit, "an append") : await this.positionOfRevision(stream, nextRevision);
+      const position = result.position
+        ? positionOf(result.position.commit, "an append")
+        : await this.positionOfRevision(stream, nextRevision);
       return { nextRevision, position };
     } catch (error) {
       if (error instanceof WrongExpectedVersionError) {
@@ -173,13 +191,18 @@ export class EventStoreDbEventStore implements EventStore {
       }
       // A server configured below the application's limit (MAX_APPEND_BYTES) refuses what the domain let through.
       if (error instanceof ClientStreamDeletedError) throw new StreamDeletedError(stream);
-      if (error instanceof MaxAppendSizeExceededError || error instanceof AppendRecordSizeExceededError) throw new AppendTooLargeError(null);
+      if (error instanceof MaxAppendSizeExceededError || error instanceof AppendRecordSizeExceededError)
+        throw new AppendTooLargeError(null);
       throw error;
     }
   }
 
   private async positionOfRevision(stream: string, revision: number): Promise<number> {
-    for await (const resolved of this.client.readStream(this.names.stored(stream), { fromRevision: BigInt(revision), maxCount: 1, direction: FORWARDS })) {
+    for await (const resolved of this.client.readStream(this.names.stored(stream), {
+      fromRevision: BigInt(revision),
+      maxCount: 1,
+      direction: FORWARDS,
+    })) {
       return toRecorded(this.names, resolved).position;
     }
     throw new Error(`stream ${stream} has no event at revision ${revision}`);
@@ -188,7 +211,10 @@ export class EventStoreDbEventStore implements EventStore {
   async read(stream: string): Promise<StreamRead> {
     const events: RecordedEvent[] = [];
     try {
-      for await (const resolved of this.client.readStream(this.names.stored(stream), { fromRevision: START, direction: FORWARDS })) {
+      for await (const resolved of this.client.readStream(this.names.stored(stream), {
+        fromRevision: START,
+        direction: FORWARDS,
+      })) {
         events.push(toSystemRecorded(this.names, resolved) ?? toRecorded(this.names, resolved));
       }
     } catch (error) {
@@ -213,7 +239,12 @@ export class EventStoreDbEventStore implements EventStore {
       const from = after === 0 ? START : { commit: BigInt(after), prepare: BigInt(after) };
       let read = 0;
       // Reading from a position includes the event there: one more than asked, and skip what is not after it.
-      for await (const resolved of this.client.readAll({ fromPosition: from, maxCount: limit + 1, direction: FORWARDS, filter: this.names.filter() })) {
+      for await (const resolved of this.client.readAll({
+        fromPosition: from,
+        maxCount: limit + 1,
+        direction: FORWARDS,
+        filter: this.names.filter(),
+      })) {
         read += 1;
         const position = positionOf(resolved.event?.position?.commit ?? resolved.commitPosition, "an event of $all");
         if (position <= after) continue;
@@ -237,7 +268,12 @@ export class EventStoreDbEventStore implements EventStore {
     for (;;) {
       const fromPosition: ReadPosition = before === null ? END : { commit: before, prepare: before };
       let read = 0;
-      for await (const resolved of this.client.readAll({ fromPosition, maxCount: HEAD_PAGE, direction: BACKWARDS, filter: this.names.filter() })) {
+      for await (const resolved of this.client.readAll({
+        fromPosition,
+        maxCount: HEAD_PAGE,
+        direction: BACKWARDS,
+        filter: this.names.filter(),
+      })) {
         read += 1;
         const commit: bigint | undefined = resolved.event?.position?.commit ?? resolved.commitPosition;
         if (commit === undefined || (before !== null && commit >= before)) continue;

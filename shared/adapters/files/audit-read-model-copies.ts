@@ -49,7 +49,8 @@ export class AuditReadModelCopies implements ReadModelCopies {
       return 0;
     }
     const copies: string[] = [];
-    for await (const entry of entries) if (entry.isFile() && entry.name.endsWith(".sqlite")) copies.push(join(this.directory, entry.name));
+    for await (const entry of entries)
+      if (entry.isFile() && entry.name.endsWith(".sqlite")) copies.push(join(this.directory, entry.name));
     let erased = 0;
     for (const copy of copies) {
       const files = [copy, ...SIDE_FILES.map((suffix) => `${copy}${suffix}`)];

@@ -5,7 +5,15 @@ import { randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { chmod, mkdir, open, opendir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { blobKeySchema, type BlobKey, type BlobListing, type BlobReader, type BlobStore, type ByteRange, type StoredBlob } from "../../blobs/blob-store.port.ts";
+import {
+  blobKeySchema,
+  type BlobKey,
+  type BlobListing,
+  type BlobReader,
+  type BlobStore,
+  type ByteRange,
+  type StoredBlob,
+} from "../../blobs/blob-store.port.ts";
 
 const PRIVATE_DIRECTORY = 0o700;
 const PRIVATE_FILE = 0o600;

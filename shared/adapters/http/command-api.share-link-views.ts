@@ -9,7 +9,14 @@ const MAX_VIEW_REPORTS = 500;
 
 export const shareLinkViewReportsBody = z.object({
   reports: z
-    .array(z.object({ linkId: z.uuid(), secret: z.string().max(100), views: z.number().int().min(1).max(1_000_000_000), lastViewedAt: z.iso.datetime() }))
+    .array(
+      z.object({
+        linkId: z.uuid(),
+        secret: z.string().max(100),
+        views: z.number().int().min(1).max(1_000_000_000),
+        lastViewedAt: z.iso.datetime(),
+      }),
+    )
     .min(1)
     .max(MAX_VIEW_REPORTS),
 });

@@ -22,31 +22,52 @@ export class CommandApiWriteSide implements WriteSide {
   ) {}
 
   async recordSession(session: SeenSession, correlationId: string): Promise<SessionAccount> {
-    const reply = await this.call("POST", SIGHTINGS_PATH, { cookie: `${SESSION_COOKIE}=${encodeURIComponent(session.token)}`, "x-request-id": correlationId }, sightingReply);
+    const reply = await this.call(
+      "POST",
+      SIGHTINGS_PATH,
+      { cookie: `${SESSION_COOKIE}=${encodeURIComponent(session.token)}`, "x-request-id": correlationId },
+      sightingReply,
+    );
     return { userId: reply.userId, position: positionOfToken(reply.position) };
   }
 
   async recordTokenUse(token: UsedToken, correlationId: string): Promise<void> {
-    await this.call("POST", SIGHTINGS_PATH, { authorization: `Bearer ${token.secret}`, "x-request-id": correlationId }, positionReply);
+    await this.call(
+      "POST",
+      SIGHTINGS_PATH,
+      { authorization: `Bearer ${token.secret}`, "x-request-id": correlationId },
+      positionReply,
+    );
   }
 
   async headPosition(): Promise<number> {
     return positionOfToken((await this.call("GET", HEAD_PATH, {}, positionReply)).position);
   }
 
-  private async call<Reply>(method: string, path: string, headers: Record<string, string>, replySchema: z.ZodType<Reply>): Promise<Reply> {
+  private async call<Reply>(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    replySchema: z.ZodType<Reply>,
+  ): Promise<Reply> {
     let response: Response;
     try {
-      response = await fetch(new URL(path, this.baseUrl), { method, headers, signal: AbortSignal.timeout(this.timeoutMs) });
+      response = await fetch(new URL(path, this.baseUrl), {
+        method,
+        headers,
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
     } catch {
       throw new AppError("unavailable", "the write side cannot be reached; retry", { "retry-after": "1" });
     }
     if (response.status >= 400 && response.status < 500) {
       // The caller's own problem (a bad session, an address taken by another account): passed on as it is.
       const refused = errorReply.safeParse(await response.json().catch(() => null));
-      if (refused.success && isErrorCode(refused.data.error.code)) throw new AppError(refused.data.error.code, refused.data.error.message);
+      if (refused.success && isErrorCode(refused.data.error.code))
+        throw new AppError(refused.data.error.code, refused.data.error.message);
     }
-    if (!response.ok) throw new AppError("unavailable", `the write side answered ${response.status}; retry`, { "retry-after": "1" });
+    if (!response.ok)
+      throw new AppError("unavailable", `the write side answered ${response.status}; retry`, { "retry-after": "1" });
     const body = replySchema.safeParse(await response.json().catch(() => null));
     if (!body.success) throw new AppError("unavailable", "the write side answered something unexpected; retry");
     return body.data;

@@ -87,7 +87,11 @@ export class InProcessBus implements Bus {
     }
   }
 
-  async subscribe(options: { subjects: readonly string[]; group: string; handler: BusHandler }): Promise<BusSubscription> {
+  async subscribe(options: {
+    subjects: readonly string[];
+    group: string;
+    handler: BusHandler;
+  }): Promise<BusSubscription> {
     const group = this.groups.get(options.group) ?? new Group(new Set(options.subjects), this.retryDelayMs);
     this.groups.set(options.group, group);
     const member = group.join(options.handler);

@@ -5,7 +5,13 @@ import { recordShareLinkViews } from "../../share-links/record-share-link-views.
 import type { ShareLinkViewRecorder, ShareLinkViewReport } from "../../share-links/share-link-views.port.ts";
 
 export class InProcessShareLinkViews implements ShareLinkViewRecorder {
-  constructor(private readonly ports: { readonly eventStore: EventStore; readonly views: Pick<ReadModels, "shareLinks">; readonly clock: () => Date }) {}
+  constructor(
+    private readonly ports: {
+      readonly eventStore: EventStore;
+      readonly views: Pick<ReadModels, "shareLinks">;
+      readonly clock: () => Date;
+    },
+  ) {}
 
   recordViews(reports: readonly ShareLinkViewReport[], correlationId: string): Promise<void> {
     return recordShareLinkViews(this.ports, reports, correlationId);

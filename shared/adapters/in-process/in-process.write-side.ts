@@ -10,7 +10,10 @@ export class InProcessWriteSide implements WriteSide {
   constructor(private readonly ports: SessionPorts & { readonly eventStore: EventStore; readonly clock: () => Date }) {}
 
   async recordSession(session: SeenSession, correlationId: string): Promise<SessionAccount> {
-    const { userId, position } = await recordSession(this.ports, session.claims, { correlationId, now: this.ports.clock() });
+    const { userId, position } = await recordSession(this.ports, session.claims, {
+      correlationId,
+      now: this.ports.clock(),
+    });
     return { userId, position: position ?? (await this.ports.eventStore.headPosition()) };
   }
 

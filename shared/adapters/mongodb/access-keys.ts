@@ -4,10 +4,17 @@
 // single indexed query: MongoDB scans each key's range newest first and merges them.
 import type { VisibleTo } from "../../read-store/list-query.ts";
 
-export function accessKeysOf(kind: "page" | "folder", item: { readonly id: string; readonly ownerId: string; readonly ancestorIds: readonly string[] }): string[] {
+export function accessKeysOf(
+  kind: "page" | "folder",
+  item: { readonly id: string; readonly ownerId: string; readonly ancestorIds: readonly string[] },
+): string[] {
   return [`o:${item.ownerId}`, `${kind === "page" ? "p" : "f"}:${item.id}`, ...item.ancestorIds.map((id) => `f:${id}`)];
 }
 
 export function visibleKeys(visibleTo: VisibleTo): string[] {
-  return [...visibleTo.ownerIds.map((id) => `o:${id}`), ...visibleTo.pageIds.map((id) => `p:${id}`), ...visibleTo.folderIds.map((id) => `f:${id}`)];
+  return [
+    ...visibleTo.ownerIds.map((id) => `o:${id}`),
+    ...visibleTo.pageIds.map((id) => `p:${id}`),
+    ...visibleTo.folderIds.map((id) => `f:${id}`),
+  ];
 }

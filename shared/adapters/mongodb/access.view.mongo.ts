@@ -3,7 +3,15 @@
 import { z } from "zod";
 import { AccessContextCache } from "../../access/access-context-cache.ts";
 import type { AccessContext } from "../../access/access-context.ts";
-import type { AccessView, AccessWriter, EntityType, GrantRecord, GroupGrantRecord, GroupMemberRecord, MemberRecord } from "../../access/access.view.ts";
+import type {
+  AccessView,
+  AccessWriter,
+  EntityType,
+  GrantRecord,
+  GroupGrantRecord,
+  GroupMemberRecord,
+  MemberRecord,
+} from "../../access/access.view.ts";
 import { assembleContext } from "../../access/assemble-context.ts";
 import type { ListKey } from "../../read-store/list-query.ts";
 import { grantablePermissionSchema, workspaceRoleSchema, type WorkspaceRole } from "../../kernel/permissions.ts";
@@ -20,7 +28,14 @@ const grantSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
-const memberSchema = z.object({ _id: z.string(), id: z.string(), ownerId: z.string(), memberId: z.string(), role: workspaceRoleSchema, createdAt: z.string() });
+const memberSchema = z.object({
+  _id: z.string(),
+  id: z.string(),
+  ownerId: z.string(),
+  memberId: z.string(),
+  role: workspaceRoleSchema,
+  createdAt: z.string(),
+});
 const groupGrantSchema = z.object({
   _id: z.string(),
   entityType: z.enum(["page", "folder"]),
@@ -31,7 +46,14 @@ const groupGrantSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
-const groupMemberSchema = z.object({ _id: z.string(), groupId: z.string(), ownerId: z.string(), memberId: z.string(), position: z.number(), createdAt: z.string() });
+const groupMemberSchema = z.object({
+  _id: z.string(),
+  groupId: z.string(),
+  ownerId: z.string(),
+  memberId: z.string(),
+  position: z.number(),
+  createdAt: z.string(),
+});
 const groupRoleSchema = z.object({ _id: z.string(), ownerId: z.string(), role: workspaceRoleSchema });
 type GroupGrantDoc = z.infer<typeof groupGrantSchema>;
 type GroupMemberDoc = z.infer<typeof groupMemberSchema>;
@@ -43,14 +65,54 @@ type ChangeDoc = { _id: string; position: number };
 export const accessModel: MongoModel = {
   collections: ["grants", "members", "group_members", "group_grants", "group_roles", "access_changes"],
   indexes: [
-    { collection: "grants", name: "grants_user", keys: { userId: 1 }, serves: "a user's grants, for their access context" },
-    { collection: "grants", name: "grants_entity", keys: { entityType: 1, entityId: 1, createdAt: 1 }, serves: "GET /pages|folders/{id}/permissions" },
-    { collection: "members", name: "members_member", keys: { memberId: 1, createdAt: 1 }, serves: "a user's workspace roles, for their access context" },
-    { collection: "members", name: "members_owner", keys: { ownerId: 1, createdAt: 1 }, serves: "GET /workspace/members" },
-    { collection: "group_members", name: "group_members_member", keys: { memberId: 1 }, serves: "a user's groups, for their access context and GET /groups" },
-    { collection: "group_members", name: "group_members_order", keys: { groupId: 1, position: 1, memberId: 1 }, serves: "GET /groups/{id}/members, and marking a group's members changed" },
-    { collection: "group_grants", name: "group_grants_group", keys: { groupId: 1 }, serves: "a user's groups' grants, for their access context" },
-    { collection: "group_grants", name: "group_grants_entity", keys: { entityType: 1, entityId: 1, createdAt: 1 }, serves: "GET /shares/entity/{type}/{id}: the groups' grants" },
+    {
+      collection: "grants",
+      name: "grants_user",
+      keys: { userId: 1 },
+      serves: "a user's grants, for their access context",
+    },
+    {
+      collection: "grants",
+      name: "grants_entity",
+      keys: { entityType: 1, entityId: 1, createdAt: 1 },
+      serves: "GET /pages|folders/{id}/permissions",
+    },
+    {
+      collection: "members",
+      name: "members_member",
+      keys: { memberId: 1, createdAt: 1 },
+      serves: "a user's workspace roles, for their access context",
+    },
+    {
+      collection: "members",
+      name: "members_owner",
+      keys: { ownerId: 1, createdAt: 1 },
+      serves: "GET /workspace/members",
+    },
+    {
+      collection: "group_members",
+      name: "group_members_member",
+      keys: { memberId: 1 },
+      serves: "a user's groups, for their access context and GET /groups",
+    },
+    {
+      collection: "group_members",
+      name: "group_members_order",
+      keys: { groupId: 1, position: 1, memberId: 1 },
+      serves: "GET /groups/{id}/members, and marking a group's members changed",
+    },
+    {
+      collection: "group_grants",
+      name: "group_grants_group",
+      keys: { groupId: 1 },
+      serves: "a user's groups' grants, for their access context",
+    },
+    {
+      collection: "group_grants",
+      name: "group_grants_entity",
+      keys: { entityType: 1, entityId: 1, createdAt: 1 },
+      serves: "GET /shares/entity/{type}/{id}: the groups' grants",
+    },
   ],
 };
 
@@ -60,7 +122,8 @@ const toGrant = (doc: unknown): GrantRecord => {
   const { _id, ...grant } = grantSchema.parse(doc);
   return grant;
 };
-const groupGrantKey = (groupId: string, entityType: EntityType, entityId: string) => `${groupId}|${entityType}|${entityId}`;
+const groupGrantKey = (groupId: string, entityType: EntityType, entityId: string) =>
+  `${groupId}|${entityType}|${entityId}`;
 const groupMemberKey = (groupId: string, memberId: string) => `${groupId}|${memberId}`;
 const toGroupGrant = (doc: unknown): GroupGrantRecord => {
   const { _id, ...grant } = groupGrantSchema.parse(doc);
@@ -92,32 +155,57 @@ export class MongoAccessWriter implements AccessWriter<MongoBatch> {
 
   /** `$max`: a batch applied again never moves a user's change position back. */
   private async changed(tx: MongoBatch, userId: string, position: number): Promise<void> {
-    await collections(this.ref).changes.updateOne({ _id: userId }, { $max: { position } }, { upsert: true, ...tx.options });
+    await collections(this.ref).changes.updateOne(
+      { _id: userId },
+      { $max: { position } },
+      { upsert: true, ...tx.options },
+    );
   }
 
   /** Every member of the group: what the group holds is each member's access. Bounded by the group's size cap. */
   private async groupChanged(tx: MongoBatch, groupId: string, position: number): Promise<void> {
-    const members = await collections(this.ref).groupMembers.find({ groupId }, { projection: { memberId: 1 }, ...tx.options }).toArray();
+    const members = await collections(this.ref)
+      .groupMembers.find({ groupId }, { projection: { memberId: 1 }, ...tx.options })
+      .toArray();
     if (members.length === 0) return;
-    const operations = members.map(({ memberId }) => ({ updateOne: { filter: { _id: memberId }, update: { $max: { position } }, upsert: true } }));
+    const operations = members.map(({ memberId }) => ({
+      updateOne: { filter: { _id: memberId }, update: { $max: { position } }, upsert: true },
+    }));
     await collections(this.ref).changes.bulkWrite(operations, { ordered: false, ...tx.options });
   }
 
   async putGroupGrant(tx: MongoBatch, grant: GroupGrantRecord, position: number): Promise<void> {
     const { createdAt, ...rest } = grant;
     const _id = groupGrantKey(grant.groupId, grant.entityType, grant.entityId);
-    await collections(this.ref).groupGrants.updateOne({ _id }, { $set: rest, $setOnInsert: { createdAt } }, { upsert: true, ...tx.options });
+    await collections(this.ref).groupGrants.updateOne(
+      { _id },
+      { $set: rest, $setOnInsert: { createdAt } },
+      { upsert: true, ...tx.options },
+    );
     await this.groupChanged(tx, grant.groupId, position);
   }
 
-  async removeGroupGrant(tx: MongoBatch, entityType: EntityType, entityId: string, groupId: string, position: number): Promise<void> {
-    await collections(this.ref).groupGrants.deleteOne({ _id: groupGrantKey(groupId, entityType, entityId) }, tx.options);
+  async removeGroupGrant(
+    tx: MongoBatch,
+    entityType: EntityType,
+    entityId: string,
+    groupId: string,
+    position: number,
+  ): Promise<void> {
+    await collections(this.ref).groupGrants.deleteOne(
+      { _id: groupGrantKey(groupId, entityType, entityId) },
+      tx.options,
+    );
     await this.groupChanged(tx, groupId, position);
   }
 
   async putGroupMember(tx: MongoBatch, member: GroupMemberRecord, position: number): Promise<void> {
     const _id = groupMemberKey(member.groupId, member.memberId);
-    await collections(this.ref).groupMembers.updateOne({ _id }, { $setOnInsert: member }, { upsert: true, ...tx.options });
+    await collections(this.ref).groupMembers.updateOne(
+      { _id },
+      { $setOnInsert: member },
+      { upsert: true, ...tx.options },
+    );
     await this.changed(tx, member.memberId, position);
   }
 
@@ -126,9 +214,20 @@ export class MongoAccessWriter implements AccessWriter<MongoBatch> {
     await this.changed(tx, memberId, position);
   }
 
-  async setGroupRole(tx: MongoBatch, groupId: string, ownerId: string, role: WorkspaceRole | null, position: number): Promise<void> {
+  async setGroupRole(
+    tx: MongoBatch,
+    groupId: string,
+    ownerId: string,
+    role: WorkspaceRole | null,
+    position: number,
+  ): Promise<void> {
     if (role === null) await collections(this.ref).groupRoles.deleteOne({ _id: groupId }, tx.options);
-    else await collections(this.ref).groupRoles.updateOne({ _id: groupId }, { $set: { ownerId, role } }, { upsert: true, ...tx.options });
+    else
+      await collections(this.ref).groupRoles.updateOne(
+        { _id: groupId },
+        { $set: { ownerId, role } },
+        { upsert: true, ...tx.options },
+      );
     await this.groupChanged(tx, groupId, position);
   }
 
@@ -144,26 +243,45 @@ export class MongoAccessWriter implements AccessWriter<MongoBatch> {
   async putGrant(tx: MongoBatch, grant: GrantRecord, position: number): Promise<void> {
     const { createdAt, ...rest } = grant;
     const _id = grantKey(grant.userId, grant.entityType, grant.entityId);
-    await collections(this.ref).grants.updateOne({ _id }, { $set: rest, $setOnInsert: { createdAt } }, { upsert: true, ...tx.options });
+    await collections(this.ref).grants.updateOne(
+      { _id },
+      { $set: rest, $setOnInsert: { createdAt } },
+      { upsert: true, ...tx.options },
+    );
     await this.changed(tx, grant.userId, position);
   }
 
-  async removeGrant(tx: MongoBatch, entityType: EntityType, entityId: string, userId: string, position: number): Promise<void> {
+  async removeGrant(
+    tx: MongoBatch,
+    entityType: EntityType,
+    entityId: string,
+    userId: string,
+    position: number,
+  ): Promise<void> {
     await collections(this.ref).grants.deleteOne({ _id: grantKey(userId, entityType, entityId) }, tx.options);
     await this.changed(tx, userId, position);
   }
 
   async removeEntity(tx: MongoBatch, entityType: EntityType, entityId: string, position: number): Promise<void> {
     await this.removeEntityGroups(tx, entityType, entityId, position);
-    const grants = await collections(this.ref).grants.find({ entityType, entityId }, { projection: { userId: 1 }, ...tx.options }).toArray();
+    const grants = await collections(this.ref)
+      .grants.find({ entityType, entityId }, { projection: { userId: 1 }, ...tx.options })
+      .toArray();
     if (grants.length === 0) return;
     // Access changes first: applied again after a crash, the batch still finds the grants whose users to mark.
     for (const { userId } of grants) await this.changed(tx, userId, position);
     await collections(this.ref).grants.deleteMany({ entityType, entityId }, tx.options);
   }
 
-  private async removeEntityGroups(tx: MongoBatch, entityType: EntityType, entityId: string, position: number): Promise<void> {
-    const grants = await collections(this.ref).groupGrants.find({ entityType, entityId }, { projection: { groupId: 1 }, ...tx.options }).toArray();
+  private async removeEntityGroups(
+    tx: MongoBatch,
+    entityType: EntityType,
+    entityId: string,
+    position: number,
+  ): Promise<void> {
+    const grants = await collections(this.ref)
+      .groupGrants.find({ entityType, entityId }, { projection: { groupId: 1 }, ...tx.options })
+      .toArray();
     for (const { groupId } of grants) await this.groupChanged(tx, groupId, position);
     if (grants.length > 0) await collections(this.ref).groupGrants.deleteMany({ entityType, entityId }, tx.options);
   }
@@ -171,12 +289,26 @@ export class MongoAccessWriter implements AccessWriter<MongoBatch> {
   async putMember(tx: MongoBatch, member: MemberRecord, position: number): Promise<void> {
     const { role, ...rest } = member;
     const _id = memberKey(member.ownerId, member.memberId);
-    await collections(this.ref).members.updateOne({ _id }, { $set: { role }, $setOnInsert: rest }, { upsert: true, ...tx.options });
+    await collections(this.ref).members.updateOne(
+      { _id },
+      { $set: { role }, $setOnInsert: rest },
+      { upsert: true, ...tx.options },
+    );
     await this.changed(tx, member.memberId, position);
   }
 
-  async changeRole(tx: MongoBatch, ownerId: string, memberId: string, role: WorkspaceRole, position: number): Promise<void> {
-    await collections(this.ref).members.updateOne({ _id: memberKey(ownerId, memberId) }, { $set: { role } }, tx.options);
+  async changeRole(
+    tx: MongoBatch,
+    ownerId: string,
+    memberId: string,
+    role: WorkspaceRole,
+    position: number,
+  ): Promise<void> {
+    await collections(this.ref).members.updateOne(
+      { _id: memberKey(ownerId, memberId) },
+      { $set: { role } },
+      tx.options,
+    );
     await this.changed(tx, memberId, position);
   }
 
@@ -201,7 +333,9 @@ export class MongoAccessView implements AccessView {
     const { changes, grants, members, groupMembers, groupGrants, groupRoles } = collections(this.ref);
     const position = (await changes.findOne({ _id: userId }))?.position ?? 0;
     return this.contexts.contextFor(userId, { position, generation }, async (): Promise<AccessContext> => {
-      const groupIds = (await groupMembers.find({ memberId: userId }, { projection: { groupId: 1 } }).toArray()).map((doc) => doc.groupId);
+      const groupIds = (await groupMembers.find({ memberId: userId }, { projection: { groupId: 1 } }).toArray()).map(
+        (doc) => doc.groupId,
+      );
       const ownGrants = (await grants.find({ userId }).toArray()).map(toGrant);
       const ownRoles = (await members.find({ memberId: userId }).toArray()).map(toMember);
       const viaGroups =
@@ -209,14 +343,22 @@ export class MongoAccessView implements AccessView {
           ? { grants: [], roles: [] }
           : {
               grants: (await groupGrants.find({ groupId: { $in: groupIds } }).toArray()).map(toGroupGrant),
-              roles: (await groupRoles.find({ _id: { $in: groupIds } }).toArray()).map((doc) => groupRoleSchema.parse(doc)),
+              roles: (await groupRoles.find({ _id: { $in: groupIds } }).toArray()).map((doc) =>
+                groupRoleSchema.parse(doc),
+              ),
             };
-      return assembleContext(userId, { grants: [...ownGrants, ...viaGroups.grants], roles: [...ownRoles, ...viaGroups.roles], groupIds });
+      return assembleContext(userId, {
+        grants: [...ownGrants, ...viaGroups.grants],
+        roles: [...ownRoles, ...viaGroups.roles],
+        groupIds,
+      });
     });
   }
 
   async grantsOn(entityType: EntityType, entityId: string): Promise<GrantRecord[]> {
-    return (await collections(this.ref).grants.find({ entityType, entityId }).sort({ createdAt: 1 }).toArray()).map(toGrant);
+    return (await collections(this.ref).grants.find({ entityType, entityId }).sort({ createdAt: 1 }).toArray()).map(
+      toGrant,
+    );
   }
 
   async membersOf(ownerId: string): Promise<MemberRecord[]> {
@@ -228,16 +370,30 @@ export class MongoAccessView implements AccessView {
   }
 
   async groupGrantsOn(entityType: EntityType, entityId: string): Promise<GroupGrantRecord[]> {
-    return (await collections(this.ref).groupGrants.find({ entityType, entityId }).sort({ createdAt: 1 }).toArray()).map(toGroupGrant);
+    return (
+      await collections(this.ref).groupGrants.find({ entityType, entityId }).sort({ createdAt: 1 }).toArray()
+    ).map(toGroupGrant);
   }
 
   async groupMembers(groupId: string, after: ListKey | null, limit: number): Promise<GroupMemberRecord[]> {
-    const from = after === null ? {} : { $or: [{ position: { $gt: after.position } }, { position: after.position, memberId: { $gt: after.id } }] };
-    const docs = await collections(this.ref).groupMembers.find({ groupId, ...from }).sort({ position: 1, memberId: 1 }).limit(limit).toArray();
+    const from =
+      after === null
+        ? {}
+        : { $or: [{ position: { $gt: after.position } }, { position: after.position, memberId: { $gt: after.id } }] };
+    const docs = await collections(this.ref)
+      .groupMembers.find({ groupId, ...from })
+      .sort({ position: 1, memberId: 1 })
+      .limit(limit)
+      .toArray();
     return docs.map(toGroupMember);
   }
 
   async isGroupMember(groupId: string, userId: string): Promise<boolean> {
-    return (await collections(this.ref).groupMembers.countDocuments({ _id: groupMemberKey(groupId, userId) }, { limit: 1 })) > 0;
+    return (
+      (await collections(this.ref).groupMembers.countDocuments(
+        { _id: groupMemberKey(groupId, userId) },
+        { limit: 1 },
+      )) > 0
+    );
   }
 }

@@ -18,7 +18,14 @@ type AppDoc = z.infer<typeof appSchema>;
 
 export const appsModel: MongoModel = {
   collections: ["apps"],
-  indexes: [{ collection: "apps", name: "apps_user", keys: { userId: 1, createdAt: -1, _id: -1 }, serves: "GET /apps: a user's authorized apps, newest first" }],
+  indexes: [
+    {
+      collection: "apps",
+      name: "apps_user",
+      keys: { userId: 1, createdAt: -1, _id: -1 },
+      serves: "GET /apps: a user's authorized apps, newest first",
+    },
+  ],
 };
 
 const apps = (ref: GenerationRef) => ref.current().collection<AppDoc>("apps");

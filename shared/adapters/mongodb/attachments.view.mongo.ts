@@ -22,7 +22,12 @@ type AttachmentDoc = z.infer<typeof attachmentSchema>;
 export const attachmentsModel: MongoModel = {
   collections: ["attachments"],
   indexes: [
-    { collection: "attachments", name: "attachments_page", keys: { pageId: 1, position: -1, _id: -1 }, serves: "a page's attachments newest first, and the records a purge removes" },
+    {
+      collection: "attachments",
+      name: "attachments_page",
+      keys: { pageId: 1, position: -1, _id: -1 },
+      serves: "a page's attachments newest first, and the records a purge removes",
+    },
   ],
 };
 
@@ -42,7 +47,10 @@ export class MongoAttachmentsWriter implements AttachmentsWriter<MongoBatch> {
 
   async bytesOfPage(tx: MongoBatch, pageId: string): Promise<number> {
     const [total] = await attachments(this.ref)
-      .aggregate<{ bytes: number }>([{ $match: { pageId } }, { $group: { _id: null, bytes: { $sum: "$size" } } }], tx.options)
+      .aggregate<{ bytes: number }>(
+        [{ $match: { pageId } }, { $group: { _id: null, bytes: { $sum: "$size" } } }],
+        tx.options,
+      )
       .toArray();
     return total?.bytes ?? 0;
   }
@@ -67,7 +75,9 @@ export class MongoAttachmentsView implements AttachmentsView {
 
   async list(query: { pageId: string; before: ListKey | null; limit: number }): Promise<AttachmentRecord[]> {
     const { pageId, before, limit } = query;
-    const resume = before ? { $or: [{ position: { $lt: before.position } }, { position: before.position, _id: { $lt: before.id } }] } : {};
+    const resume = before
+      ? { $or: [{ position: { $lt: before.position } }, { position: before.position, _id: { $lt: before.id } }] }
+      : {};
     const docs = await attachments(this.ref)
       .find({ pageId, deletedAt: null, ...resume })
       .sort({ position: -1, _id: -1 })

@@ -25,6 +25,7 @@ export function batchRefusalOf(error: unknown, elapsedMs: number): BatchRefusedE
   const codeName = codeNameOf(error);
   if (codeName === null) return null;
   if (TOO_LARGE.has(codeName)) return new BatchRefusedError("too_large", { cause: error });
-  if (TOO_LONG.has(codeName) || (codeName === "NoSuchTransaction" && elapsedMs >= LIFETIME_LIMIT_MS)) return new BatchRefusedError("too_long", { cause: error });
+  if (TOO_LONG.has(codeName) || (codeName === "NoSuchTransaction" && elapsedMs >= LIFETIME_LIMIT_MS))
+    return new BatchRefusedError("too_long", { cause: error });
   return null;
 }

@@ -24,9 +24,24 @@ type FolderDoc = z.infer<typeof folderSchema>;
 export const foldersModel: MongoModel = {
   collections: ["folders"],
   indexes: [
-    { collection: "folders", name: "folders_visible", keys: { accessKeys: 1, updatedPosition: -1, _id: -1 }, serves: "GET /folders: the caller's visible folders, newest change first, in one query" },
-    { collection: "folders", name: "folders_parent", keys: { parentId: 1 }, serves: "whether a folder holds a folder (deletion)" },
-    { collection: "folders", name: "folders_ancestors", keys: { ancestorIds: 1 }, serves: "the folders below a moved or renamed folder" },
+    {
+      collection: "folders",
+      name: "folders_visible",
+      keys: { accessKeys: 1, updatedPosition: -1, _id: -1 },
+      serves: "GET /folders: the caller's visible folders, newest change first, in one query",
+    },
+    {
+      collection: "folders",
+      name: "folders_parent",
+      keys: { parentId: 1 },
+      serves: "whether a folder holds a folder (deletion)",
+    },
+    {
+      collection: "folders",
+      name: "folders_ancestors",
+      keys: { ancestorIds: 1 },
+      serves: "the folders below a moved or renamed folder",
+    },
   ],
 };
 
@@ -81,22 +96,33 @@ export class MongoFoldersView implements FoldersView {
   async list(query: ListQuery & { parentId?: string }): Promise<FolderRecord[]> {
     const inParent = query.parentId === undefined ? {} : { parentId: query.parentId };
     const filter = after<FolderDoc>({ accessKeys: { $in: visibleKeys(query.visibleTo) }, ...inParent }, query.before);
-    const docs = await folders(this.ref).find(filter).sort(NEWEST_FIRST).limit(query.limit + 1).toArray();
+    const docs = await folders(this.ref)
+      .find(filter)
+      .sort(NEWEST_FIRST)
+      .limit(query.limit + 1)
+      .toArray();
     return docs.map(toRecord);
   }
 
   async below(id: string): Promise<{ folders: FolderRecord[]; pageIds: string[] }> {
     const generation = this.ref.current();
     const folders = await generation.collection<FolderDoc>("folders").find({ ancestorIds: id }).toArray();
-    const pages = await generation.collection<{ _id: string }>("pages").find({ ancestorIds: id, deleted: false }, { projection: { _id: 1 } }).toArray();
+    const pages = await generation
+      .collection<{ _id: string }>("pages")
+      .find({ ancestorIds: id, deleted: false }, { projection: { _id: 1 } })
+      .toArray();
     return { folders: folders.map(toRecord), pageIds: pages.map((page) => page._id) };
   }
 
   async isEmpty(id: string): Promise<boolean> {
     const generation = this.ref.current();
-    const folder = await generation.collection<FolderDoc>("folders").findOne({ parentId: id }, { projection: { _id: 1 } });
+    const folder = await generation
+      .collection<FolderDoc>("folders")
+      .findOne({ parentId: id }, { projection: { _id: 1 } });
     if (folder) return false;
-    const page = await generation.collection<{ _id: string }>("pages").findOne({ parentId: id, deleted: false }, { projection: { _id: 1 } });
+    const page = await generation
+      .collection<{ _id: string }>("pages")
+      .findOne({ parentId: id, deleted: false }, { projection: { _id: 1 } });
     return page === null;
   }
 }

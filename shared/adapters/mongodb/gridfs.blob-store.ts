@@ -10,7 +10,14 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { GridFSBucket, ObjectId, type Collection, type Db, type MongoClient } from "mongodb";
 import { deleteVerified, DELETE_RETRY_DELAYS_MS } from "../../blobs/verified-delete.ts";
-import { blobKeySchema, type BlobKey, type BlobListing, type BlobStore, type ByteRange, type StoredBlob } from "../../blobs/blob-store.port.ts";
+import {
+  blobKeySchema,
+  type BlobKey,
+  type BlobListing,
+  type BlobStore,
+  type ByteRange,
+  type StoredBlob,
+} from "../../blobs/blob-store.port.ts";
 
 const BUCKET = "blobs";
 /** Chunk entries read per sweep batch (from the files_id index only: no chunk's bytes are read). */
@@ -58,14 +65,19 @@ export class GridFsBlobStore implements BlobStore {
           await this.chunks.deleteMany({ files_id: id }, MAJORITY);
           await this.files.deleteOne({ _id: id }, MAJORITY);
         },
-        left: async () => (await this.files.countDocuments({ _id: id }, { limit: 1 })) + (await this.chunks.countDocuments({ files_id: id }, { limit: 1 })),
+        left: async () =>
+          (await this.files.countDocuments({ _id: id }, { limit: 1 })) +
+          (await this.chunks.countDocuments({ files_id: id }, { limit: 1 })),
       },
       this.options.deleteRetryDelaysMs ?? DELETE_RETRY_DELAYS_MS,
     );
   }
 
   private async versions(key: BlobKey): Promise<FileEntry[]> {
-    const files = await this.bucket.find({ filename: blobKeySchema.parse(key) }).sort({ uploadDate: -1, _id: -1 }).toArray();
+    const files = await this.bucket
+      .find({ filename: blobKeySchema.parse(key) })
+      .sort({ uploadDate: -1, _id: -1 })
+      .toArray();
     return files.map((file) => ({ _id: file._id, length: file.length, uploadDate: file.uploadDate }));
   }
 
@@ -121,13 +133,22 @@ export class GridFsBlobStore implements BlobStore {
     let removed = 0;
     for (;;) {
       const range: { $lt: ObjectId; $gt?: ObjectId } = after === null ? { $lt: before } : { $lt: before, $gt: after };
-      const entries = await this.chunks.find({ files_id: range }, { projection: { _id: 0, files_id: 1 } }).sort({ files_id: 1, n: 1 }).limit(batch).toArray();
+      const entries = await this.chunks
+        .find({ files_id: range }, { projection: { _id: 0, files_id: 1 } })
+        .sort({ files_id: 1, n: 1 })
+        .limit(batch)
+        .toArray();
       const ids = [...new Map(entries.map((entry) => [entry.files_id.toHexString(), entry.files_id])).values()];
       const last = ids.at(-1);
       if (last === undefined) return removed;
-      const recorded = new Set((await this.files.find({ _id: { $in: ids } }, { projection: { _id: 1 } }).toArray()).map((file) => file._id.toHexString()));
+      const recorded = new Set(
+        (await this.files.find({ _id: { $in: ids } }, { projection: { _id: 1 } }).toArray()).map((file) =>
+          file._id.toHexString(),
+        ),
+      );
       const orphans = ids.filter((id) => !recorded.has(id.toHexString()));
-      if (orphans.length > 0) removed += (await this.chunks.deleteMany({ files_id: { $in: orphans } }, MAJORITY)).deletedCount;
+      if (orphans.length > 0)
+        removed += (await this.chunks.deleteMany({ files_id: { $in: orphans } }, MAJORITY)).deletedCount;
       if (entries.length < batch) return removed;
       after = last;
     }

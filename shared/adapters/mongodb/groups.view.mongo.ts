@@ -17,7 +17,14 @@ type GroupDoc = z.infer<typeof groupSchema>;
 
 export const groupsModel: MongoModel = {
   collections: ["groups"],
-  indexes: [{ collection: "groups", name: "groups_owner", keys: { ownerId: 1, position: -1, _id: -1 }, serves: "GET /groups: the groups of the workspaces the caller manages" }],
+  indexes: [
+    {
+      collection: "groups",
+      name: "groups_owner",
+      keys: { ownerId: 1, position: -1, _id: -1 },
+      serves: "GET /groups: the groups of the workspaces the caller manages",
+    },
+  ],
 };
 
 const toRecord = (doc: unknown): GroupRecord => {
@@ -55,12 +62,29 @@ export class MongoGroupsView implements GroupsView {
     return doc === null ? null : toRecord(doc);
   }
 
-  async list(query: { ownerIds: readonly string[]; groupIds: readonly string[]; before: ListKey | null; limit: number }): Promise<GroupRecord[]> {
+  async list(query: {
+    ownerIds: readonly string[];
+    groupIds: readonly string[];
+    before: ListKey | null;
+    limit: number;
+  }): Promise<GroupRecord[]> {
     if (query.ownerIds.length === 0 && query.groupIds.length === 0) return [];
     const before = query.before;
-    const below = before === null ? {} : { $or: [{ position: { $lt: before.position } }, ...(before.id === "" ? [] : [{ position: before.position, _id: { $lt: before.id } }])] };
+    const below =
+      before === null
+        ? {}
+        : {
+            $or: [
+              { position: { $lt: before.position } },
+              ...(before.id === "" ? [] : [{ position: before.position, _id: { $lt: before.id } }]),
+            ],
+          };
     const sources = { $or: [{ ownerId: { $in: [...query.ownerIds] } }, { _id: { $in: [...query.groupIds] } }] };
-    const docs = await groups(this.ref).find({ $and: [sources, below] }).sort({ position: -1, _id: -1 }).limit(query.limit).toArray();
+    const docs = await groups(this.ref)
+      .find({ $and: [sources, below] })
+      .sort({ position: -1, _id: -1 })
+      .limit(query.limit)
+      .toArray();
     return docs.map(toRecord);
   }
 }

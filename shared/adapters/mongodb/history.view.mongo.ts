@@ -7,7 +7,18 @@
 import { z } from "zod";
 import { domainEventSchema } from "../../events.ts";
 import { storedChangeSchema, type Summary } from "../../history/change-summary.ts";
-import { countsPageEvents, PAGE_EVENT_TYPES, storedFoldSchema, type ChangesPage, type HistoryAccess, type HistoryChange, type HistoryEntry, type HistoryView, type HistoryWriter, type StoredFold } from "../../history/history.view.ts";
+import {
+  countsPageEvents,
+  PAGE_EVENT_TYPES,
+  storedFoldSchema,
+  type ChangesPage,
+  type HistoryAccess,
+  type HistoryChange,
+  type HistoryEntry,
+  type HistoryView,
+  type HistoryWriter,
+  type StoredFold,
+} from "../../history/history.view.ts";
 import type { Instant } from "../../history/instant.ts";
 import type { GenerationRef, MongoBatch, MongoModel } from "./mongo-batch.ts";
 
@@ -43,13 +54,23 @@ export const historyModel: MongoModel = {
       collection: "history",
       name: "history_entity",
       keys: { entityId: 1, _id: 1 },
-      serves: "GET /pages|folders/{id}/history for those who may share; a thread's page for its entries; a page's count of events before a batch's first entry of it",
+      serves:
+        "GET /pages|folders/{id}/history for those who may share; a thread's page for its entries; a page's count of events before a batch's first entry of it",
     },
-    { collection: "history", name: "history_entity_shown", keys: { entityId: 1, sharing: 1, _id: 1 }, serves: "GET /pages|folders/{id}/history without grants (viewers, commenters, editors)" },
-    { collection: "history", name: "history_entity_type", keys: { entityId: 1, type: 1, _id: -1 }, serves: "a page as of an instant (?at=): the latest entry of each page event type" },
+    {
+      collection: "history",
+      name: "history_entity_shown",
+      keys: { entityId: 1, sharing: 1, _id: 1 },
+      serves: "GET /pages|folders/{id}/history without grants (viewers, commenters, editors)",
+    },
+    {
+      collection: "history",
+      name: "history_entity_type",
+      keys: { entityId: 1, type: 1, _id: -1 },
+      serves: "a page as of an instant (?at=): the latest entry of each page event type",
+    },
   ],
 };
-
 
 const history = (ref: GenerationRef) => ref.current().collection<EntryDoc>("history");
 const folds = (ref: GenerationRef) => ref.current().collection<FoldDoc>("history_fold");
@@ -124,7 +145,10 @@ export class MongoHistoryWriter implements HistoryWriter<MongoBatch> {
   }
 
   async accessOf(tx: MongoBatch, entityId: string): Promise<HistoryAccess | null> {
-    const doc = await history(this.ref).findOne({ entityId }, { sort: { _id: 1 }, projection: { access: 1 }, ...tx.options });
+    const doc = await history(this.ref).findOne(
+      { entityId },
+      { sort: { _id: 1 }, projection: { access: 1 }, ...tx.options },
+    );
     return doc ? accessSchema.parse(doc.access) : null;
   }
 
@@ -137,7 +161,9 @@ export class MongoHistoryWriter implements HistoryWriter<MongoBatch> {
 
   async putFolds(tx: MongoBatch, changed: ReadonlyMap<string, StoredFold>): Promise<void> {
     if (changed.size === 0) return;
-    const operations = [...changed].map(([entityId, fold]) => ({ replaceOne: { filter: { _id: entityId }, replacement: fold, upsert: true } }));
+    const operations = [...changed].map(([entityId, fold]) => ({
+      replaceOne: { filter: { _id: entityId }, replacement: fold, upsert: true },
+    }));
     await folds(this.ref).bulkWrite(operations, { ordered: false, ...tx.options });
   }
 
@@ -151,7 +177,9 @@ export class MongoHistoryWriter implements HistoryWriter<MongoBatch> {
     const doc = await history(this.ref).findOne({ _id: position }, { projection: { event: 1 }, ...tx.options });
     if (!doc) return null;
     const event = domainEventSchema.parse(JSON.parse(z.object({ event: z.string() }).parse(doc).event));
-    return event.type === "PageCreated" || event.type === "PageContentReplaced" || event.type === "PageRestored" ? event.data.markdown : null;
+    return event.type === "PageCreated" || event.type === "PageContentReplaced" || event.type === "PageRestored"
+      ? event.data.markdown
+      : null;
   }
 }
 
@@ -161,11 +189,16 @@ export class MongoHistoryView implements HistoryView {
   async pageStateAt(pageId: string, instant: Instant): Promise<{ entries: HistoryEntry[]; count: number }> {
     const bounds = {
       entityId: pageId,
-      _id: { $lte: instant.kind === "position" ? Math.min(instant.position, Number.MAX_SAFE_INTEGER) : Number.MAX_SAFE_INTEGER },
+      _id: {
+        $lte:
+          instant.kind === "position" ? Math.min(instant.position, Number.MAX_SAFE_INTEGER) : Number.MAX_SAFE_INTEGER,
+      },
       occurredMs: { $lte: instant.kind === "time" ? instant.ms : Number.MAX_SAFE_INTEGER },
     };
     const collection = history(this.ref);
-    const latest = await Promise.all(PAGE_EVENT_TYPES.map((type) => collection.findOne({ ...bounds, type }, { sort: { _id: -1 } })));
+    const latest = await Promise.all(
+      PAGE_EVENT_TYPES.map((type) => collection.findOne({ ...bounds, type }, { sort: { _id: -1 } })),
+    );
     const docs = latest.flatMap((doc) => (doc ? [doc] : [])).sort((a, b) => a._id - b._id);
     // The latest page entry up to the instant counts the page's events up to it.
     const newest = docs[docs.length - 1];
@@ -176,7 +209,11 @@ export class MongoHistoryView implements HistoryView {
     const direction = page.order === "asc" ? 1 : -1;
     const position = page.from === null ? {} : { _id: page.order === "asc" ? { $gt: page.from } : { $lt: page.from } };
     const filter = { entityId, ...(page.withSharing ? {} : { sharing: false }), ...position };
-    const docs = await history(this.ref).find(filter, { projection: { event: 0 } }).sort({ _id: direction }).limit(page.limit).toArray();
+    const docs = await history(this.ref)
+      .find(filter, { projection: { event: 0 } })
+      .sort({ _id: direction })
+      .limit(page.limit)
+      .toArray();
     return docs.map(toChange);
   }
 
@@ -186,7 +223,11 @@ export class MongoHistoryView implements HistoryView {
   }
 
   async changesAfter(afterPosition: number, limit: number): Promise<HistoryChange[]> {
-    const docs = await history(this.ref).find({ _id: { $gt: afterPosition } }, { projection: { event: 0 } }).sort({ _id: 1 }).limit(limit).toArray();
+    const docs = await history(this.ref)
+      .find({ _id: { $gt: afterPosition } }, { projection: { event: 0 } })
+      .sort({ _id: 1 })
+      .limit(limit)
+      .toArray();
     return docs.map(toChange);
   }
 }

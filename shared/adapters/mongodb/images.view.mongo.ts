@@ -21,7 +21,14 @@ type ImageDoc = z.infer<typeof imageSchema>;
 
 export const imagesModel: MongoModel = {
   collections: ["images"],
-  indexes: [{ collection: "images", name: "images_page", keys: { pageId: 1 }, serves: "the images of a purged page, whose bytes and records go with it" }],
+  indexes: [
+    {
+      collection: "images",
+      name: "images_page",
+      keys: { pageId: 1 },
+      serves: "the images of a purged page, whose bytes and records go with it",
+    },
+  ],
 };
 
 const images = (ref: GenerationRef) => ref.current().collection<ImageDoc>("images");
@@ -36,7 +43,10 @@ export class MongoImagesWriter implements ImagesWriter<MongoBatch> {
 
   async bytesOfPage(tx: MongoBatch, pageId: string): Promise<number> {
     const [total] = await images(this.ref)
-      .aggregate<{ bytes: number }>([{ $match: { pageId } }, { $group: { _id: null, bytes: { $sum: "$size" } } }], tx.options)
+      .aggregate<{ bytes: number }>(
+        [{ $match: { pageId } }, { $group: { _id: null, bytes: { $sum: "$size" } } }],
+        tx.options,
+      )
       .toArray();
     return total?.bytes ?? 0;
   }

@@ -1,6 +1,16 @@
 import { z } from "zod";
-import { invitedAccessSchema, type DeliveryStatus, type InvitationStatus, type InvitedAccess } from "../../sharing/invitation.decider.ts";
-import type { InvitationRecord, InvitationsView, InvitationsWriter, InvitationTargetType } from "../../sharing/invitations.view.ts";
+import {
+  invitedAccessSchema,
+  type DeliveryStatus,
+  type InvitationStatus,
+  type InvitedAccess,
+} from "../../sharing/invitation.decider.ts";
+import type {
+  InvitationRecord,
+  InvitationsView,
+  InvitationsWriter,
+  InvitationTargetType,
+} from "../../sharing/invitations.view.ts";
 import { recordOf, type GenerationRef, type MongoBatch, type MongoModel } from "./mongo-batch.ts";
 
 const invitationSchema = z.object({
@@ -26,8 +36,18 @@ export const invitationsModel: MongoModel = {
       keys: { "access.targetType": 1, "access.targetId": 1, email: 1, createdPosition: 1 },
       serves: "pending invitations to a page, folder or workspace; the newest invitation of an address to a target",
     },
-    { collection: "invitations", name: "invitations_email", keys: { email: 1, status: 1, createdPosition: 1 }, serves: "the pending invitations a registering address accepts" },
-    { collection: "invitations", name: "invitations_delivery", keys: { status: 1, deliveryStatus: 1, createdPosition: 1 }, serves: "the notifier's invitations still to deliver" },
+    {
+      collection: "invitations",
+      name: "invitations_email",
+      keys: { email: 1, status: 1, createdPosition: 1 },
+      serves: "the pending invitations a registering address accepts",
+    },
+    {
+      collection: "invitations",
+      name: "invitations_delivery",
+      keys: { status: 1, deliveryStatus: 1, createdPosition: 1 },
+      serves: "the notifier's invitations still to deliver",
+    },
   ],
 };
 
@@ -48,7 +68,11 @@ export class MongoInvitationsWriter implements InvitationsWriter<MongoBatch> {
   }
 
   async markResent(tx: MongoBatch, id: string, resentAt: string): Promise<void> {
-    await invitations(this.ref).updateOne({ _id: id }, { $set: { lastResentAt: resentAt, deliveryStatus: "pending" } }, tx.options);
+    await invitations(this.ref).updateOne(
+      { _id: id },
+      { $set: { lastResentAt: resentAt, deliveryStatus: "pending" } },
+      tx.options,
+    );
   }
 
   async setDeliveryStatus(tx: MongoBatch, id: string, status: Exclude<DeliveryStatus, "pending">): Promise<void> {
@@ -60,7 +84,10 @@ export class MongoInvitationsWriter implements InvitationsWriter<MongoBatch> {
   }
 
   async removeTarget(tx: MongoBatch, targetType: InvitationTargetType, targetId: string): Promise<void> {
-    await invitations(this.ref).deleteMany({ "access.targetType": targetType, "access.targetId": targetId }, tx.options);
+    await invitations(this.ref).deleteMany(
+      { "access.targetType": targetType, "access.targetId": targetId },
+      tx.options,
+    );
   }
 
   async forgetAddress(tx: MongoBatch, email: string): Promise<void> {
@@ -81,12 +108,20 @@ export class MongoInvitationsView implements InvitationsView {
   }
 
   async pendingFor(targetType: InvitationTargetType, targetId: string, now: string): Promise<InvitationRecord[]> {
-    const filter = { "access.targetType": targetType, "access.targetId": targetId, status: "pending" as const, expiresAt: { $gt: now } };
+    const filter = {
+      "access.targetType": targetType,
+      "access.targetId": targetId,
+      status: "pending" as const,
+      expiresAt: { $gt: now },
+    };
     return (await invitations(this.ref).find(filter).sort(byAge).toArray()).map(toRecord);
   }
 
   async latestFor(targetType: InvitationTargetType, targetId: string, email: string): Promise<InvitationRecord | null> {
-    const doc = await invitations(this.ref).findOne({ "access.targetType": targetType, "access.targetId": targetId, email }, { sort: { createdPosition: -1 } });
+    const doc = await invitations(this.ref).findOne(
+      { "access.targetType": targetType, "access.targetId": targetId, email },
+      { sort: { createdPosition: -1 } },
+    );
     return doc ? toRecord(doc) : null;
   }
 
@@ -100,6 +135,8 @@ export class MongoInvitationsView implements InvitationsView {
   }
 
   async undelivered(): Promise<InvitationRecord[]> {
-    return (await invitations(this.ref).find({ status: "pending", deliveryStatus: "pending" }).sort(byAge).toArray()).map(toRecord);
+    return (
+      await invitations(this.ref).find({ status: "pending", deliveryStatus: "pending" }).sort(byAge).toArray()
+    ).map(toRecord);
   }
 }

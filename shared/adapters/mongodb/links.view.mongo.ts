@@ -8,7 +8,13 @@ import type { VisibleTo } from "../../read-store/list-query.ts";
 import type { GenerationRef, MongoBatch, MongoModel } from "./mongo-batch.ts";
 import type { PageDoc } from "./page-doc.mongo.ts";
 
-const linkSchema = z.object({ _id: z.string(), sourceId: z.string(), targetId: z.string(), sourceOwner: z.string(), position: z.number() });
+const linkSchema = z.object({
+  _id: z.string(),
+  sourceId: z.string(),
+  targetId: z.string(),
+  sourceOwner: z.string(),
+  position: z.number(),
+});
 type LinkDoc = z.infer<typeof linkSchema>;
 
 export const linksModel: MongoModel = {
@@ -20,7 +26,12 @@ export const linksModel: MongoModel = {
       keys: { targetId: 1, sourceOwner: 1, position: -1 },
       serves: "GET /pages/{id}/backlinks: the links to a page from the workspaces the caller sees, newest first",
     },
-    { collection: "page_links", name: "page_links_source", keys: { sourceId: 1 }, serves: "a page's own links, replaced when its content changes or it is deleted" },
+    {
+      collection: "page_links",
+      name: "page_links_source",
+      keys: { sourceId: 1 },
+      serves: "a page's own links, replaced when its content changes or it is deleted",
+    },
   ],
 };
 
@@ -31,16 +42,27 @@ const linkId = (sourceId: string, targetId: string): string => `${sourceId}>${ta
 export class MongoLinksWriter implements LinksWriter<MongoBatch> {
   constructor(private readonly ref: GenerationRef) {}
 
-  async setLinks(tx: MongoBatch, source: { id: string; ownerId: string | null }, targetIds: readonly string[], position: number): Promise<void> {
+  async setLinks(
+    tx: MongoBatch,
+    source: { id: string; ownerId: string | null },
+    targetIds: readonly string[],
+    position: number,
+  ): Promise<void> {
     const sourceId = source.id;
     await links(this.ref).deleteMany({ sourceId, targetId: { $nin: [...targetIds] } }, tx.options);
     if (targetIds.length === 0) return;
     // The page's document stays (marked deleted) until a purge, and a page's later events all follow its creation.
-    const sourceOwner = source.ownerId ?? (await pages(this.ref).findOne({ _id: sourceId }, { projection: { ownerId: 1 }, ...tx.options }))?.ownerId;
+    const sourceOwner =
+      source.ownerId ??
+      (await pages(this.ref).findOne({ _id: sourceId }, { projection: { ownerId: 1 }, ...tx.options }))?.ownerId;
     if (sourceOwner === undefined) throw new Error(`links of page ${sourceId}: the page has no record`);
     await links(this.ref).bulkWrite(
       targetIds.map((targetId) => ({
-        updateOne: { filter: { _id: linkId(sourceId, targetId) }, update: { $setOnInsert: { sourceId, targetId, sourceOwner, position } }, upsert: true },
+        updateOne: {
+          filter: { _id: linkId(sourceId, targetId) },
+          update: { $setOnInsert: { sourceId, targetId, sourceOwner, position } },
+          upsert: true,
+        },
       })),
       { ordered: false, ...tx.options },
     );
@@ -63,11 +85,25 @@ export class MongoLinksView implements LinksView {
     const belowFolders =
       visibleTo.folderIds.length === 0
         ? []
-        : (await pages(this.ref).find({ ancestorIds: { $in: [...visibleTo.folderIds] }, deleted: false }, { projection: { _id: 1 } }).toArray()).map((page) => page._id);
+        : (
+            await pages(this.ref)
+              .find({ ancestorIds: { $in: [...visibleTo.folderIds] }, deleted: false }, { projection: { _id: 1 } })
+              .toArray()
+          ).map((page) => page._id);
     const byId = [...visibleTo.pageIds, ...belowFolders].map((sourceId) => linkId(sourceId, targetId));
     const [fromOwners, fromIds] = await Promise.all([
-      links(this.ref).find({ targetId, sourceOwner: { $in: [...visibleTo.ownerIds] }, ...older }).sort({ position: -1 }).limit(limit).toArray(),
-      byId.length === 0 ? [] : links(this.ref).find({ _id: { $in: byId }, ...older }).sort({ position: -1 }).limit(limit).toArray(),
+      links(this.ref)
+        .find({ targetId, sourceOwner: { $in: [...visibleTo.ownerIds] }, ...older })
+        .sort({ position: -1 })
+        .limit(limit)
+        .toArray(),
+      byId.length === 0
+        ? []
+        : links(this.ref)
+            .find({ _id: { $in: byId }, ...older })
+            .sort({ position: -1 })
+            .limit(limit)
+            .toArray(),
     ]);
     const found = new Map<string, PageLink>();
     for (const doc of [...fromOwners, ...fromIds]) {

@@ -17,5 +17,10 @@ export function after<T extends Listed>(base: Filter<T>, before: ListKey | null)
   const older: Filter<Listed> = { updatedPosition: { $lt: before.position } };
   const tiedBelow: Filter<Listed> = { updatedPosition: before.position, _id: { $lt: before.id } };
   // The driver's Filter type cannot see that T's updatedPosition and _id are these fields.
-  return { $or: [{ ...base, ...older }, { ...base, ...tiedBelow }] } as Filter<T>;
+  return {
+    $or: [
+      { ...base, ...older },
+      { ...base, ...tiedBelow },
+    ],
+  } as Filter<T>;
 }

@@ -55,7 +55,10 @@ export interface GenerationRef {
 }
 
 /** Reads a stored document: checked against `schema` at the boundary, its `_id` given back as the record's `id`. */
-export function recordOf<S extends z.ZodType<{ _id: string }>>(schema: S, doc: unknown): Omit<z.output<S>, "_id"> & { id: string } {
+export function recordOf<S extends z.ZodType<{ _id: string }>>(
+  schema: S,
+  doc: unknown,
+): Omit<z.output<S>, "_id"> & { id: string } {
   const { _id, ...rest } = schema.parse(doc);
   return { ...rest, id: _id };
 }

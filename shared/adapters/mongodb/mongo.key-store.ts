@@ -17,7 +17,11 @@ type TombstoneDoc = { _id: { subject: string; keyId: string }; destroyed: true }
 type StoreDoc = { _id: "store"; storeId: string; kekCheck: Binary; missingIsAnError?: boolean };
 
 const keyDoc = z.object({ keyId: z.string(), wrapped: z.instanceof(Binary) });
-const storeDoc = z.object({ storeId: z.string(), kekCheck: z.instanceof(Binary), missingIsAnError: z.boolean().optional() });
+const storeDoc = z.object({
+  storeId: z.string(),
+  kekCheck: z.instanceof(Binary),
+  missingIsAnError: z.boolean().optional(),
+});
 
 const isDuplicateKey = (error: unknown): boolean => error instanceof MongoServerError && error.code === 11000;
 
@@ -31,11 +35,21 @@ export class MongoKeyStore implements KeyStore {
   ) {}
 
   /** Throws KeyStoreError when the collections were created with another key-encryption key. */
-  static async open(db: Db, kek: KeyEncryptionKey, options: { close?: () => Promise<void> } = {}): Promise<MongoKeyStore> {
+  static async open(
+    db: Db,
+    kek: KeyEncryptionKey,
+    options: { close?: () => Promise<void> } = {},
+  ): Promise<MongoKeyStore> {
     const meta = db.collection<StoreDoc>("erasure_key_store");
-    await meta.updateOne({ _id: "store" }, { $setOnInsert: { storeId: randomUUID(), kekCheck: new Binary(kek.checkValue()), missingIsAnError: true } }, { upsert: true }).catch((error: unknown) => {
-      if (!isDuplicateKey(error)) throw error;
-    });
+    await meta
+      .updateOne(
+        { _id: "store" },
+        { $setOnInsert: { storeId: randomUUID(), kekCheck: new Binary(kek.checkValue()), missingIsAnError: true } },
+        { upsert: true },
+      )
+      .catch((error: unknown) => {
+        if (!isDuplicateKey(error)) throw error;
+      });
     const stored = storeDoc.parse(await meta.findOne({ _id: "store" }));
     const where = `${db.databaseName}.erasure_keys`;
     kek.verify(Buffer.from(stored.kekCheck.buffer), `in ${db.databaseName}.erasure_key_store`);
@@ -62,13 +76,15 @@ export class MongoKeyStore implements KeyStore {
     const keyId = randomBytes(9).toString("base64url");
     const material = randomBytes(32);
     // Two processes creating the subject's key at once: the first insert wins, and the loser reads the winner's.
-    const inserted = await this.keys.insertOne({ _id: subject, keyId, wrapped: new Binary(this.kek.wrap(subject, keyId, material)) }).then(
-      () => true,
-      (error: unknown) => {
-        if (!isDuplicateKey(error)) throw error;
-        return false;
-      },
-    );
+    const inserted = await this.keys
+      .insertOne({ _id: subject, keyId, wrapped: new Binary(this.kek.wrap(subject, keyId, material)) })
+      .then(
+        () => true,
+        (error: unknown) => {
+          if (!isDuplicateKey(error)) throw error;
+          return false;
+        },
+      );
     if (inserted) return { subject, keyId, material };
     const created = await this.read(subject);
     if (!created) throw new KeyStoreError(`the key of ${subject} vanished as it was created`);
@@ -79,7 +95,11 @@ export class MongoKeyStore implements KeyStore {
     checkSubject(subject);
     const found = await this.read(subject);
     if (found && found.keyId === keyId) return found;
-    if (!this.stored.missingIsAnError || (await this.tombstones.countDocuments({ _id: { subject, keyId } }, { limit: 1 })) > 0) return null;
+    if (
+      !this.stored.missingIsAnError ||
+      (await this.tombstones.countDocuments({ _id: { subject, keyId } }, { limit: 1 })) > 0
+    )
+      return null;
     throw missingKey(subject, this.stored.where);
   }
 
@@ -88,7 +108,11 @@ export class MongoKeyStore implements KeyStore {
     const found = await this.keys.findOne({ _id: subject }, { projection: { keyId: 1 } });
     if (!found) return;
     // The tombstone first: a reader never finds the key gone without it.
-    await this.tombstones.updateOne({ _id: { subject, keyId: found.keyId } }, { $setOnInsert: { destroyed: true } }, { upsert: true });
+    await this.tombstones.updateOne(
+      { _id: { subject, keyId: found.keyId } },
+      { $setOnInsert: { destroyed: true } },
+      { upsert: true },
+    );
     await this.keys.deleteOne({ _id: subject, keyId: found.keyId });
   }
 

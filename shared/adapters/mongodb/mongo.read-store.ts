@@ -31,7 +31,11 @@ import { MongoUsersView, MongoUsersWriter, usersModel } from "./users.view.mongo
 import { MongoWebhooksView, MongoWebhooksWriter, webhooksModel } from "./webhooks.view.mongo.ts";
 import { templatesModel, MongoTemplatesView, MongoTemplatesWriter } from "./templates.view.mongo.ts";
 import { watchesModel, MongoWatchesView, MongoWatchesWriter } from "./watches.view.mongo.ts";
-import { notificationSettingsModel, MongoNotificationSettingsView, MongoNotificationSettingsWriter } from "./notification-settings.view.mongo.ts";
+import {
+  notificationSettingsModel,
+  MongoNotificationSettingsView,
+  MongoNotificationSettingsWriter,
+} from "./notification-settings.view.mongo.ts";
 import { mentionsModel, MongoMentionsView, MongoMentionsWriter } from "./mentions.view.mongo.ts";
 import { directoryModel, MongoDirectoryView, MongoDirectoryWriter } from "./directory.view.mongo.ts";
 import { MongoStoredBytesView, MongoStoredBytesWriter, storedBytesModel } from "./stored-bytes.view.mongo.ts";
@@ -50,7 +54,33 @@ type MetaDoc = { _id: string; generation: number; version: number; batches?: num
 type CheckpointDoc = { _id: string; position: number };
 
 const checkpointModel: MongoModel = { collections: [CHECKPOINT], indexes: [] };
-const models = [checkpointModel, usersModel, tokensModel, appsModel, foldersModel, pagesModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel, groupsModel, parkedEventsModel, templatesModel, watchesModel, notificationSettingsModel, mentionsModel, directoryModel, notificationsModel];
+const models = [
+  checkpointModel,
+  usersModel,
+  tokensModel,
+  appsModel,
+  foldersModel,
+  pagesModel,
+  accessModel,
+  threadsModel,
+  invitationsModel,
+  imagesModel,
+  historyModel,
+  webhooksModel,
+  linksModel,
+  trashModel,
+  shareLinksModel,
+  attachmentsModel,
+  storedBytesModel,
+  groupsModel,
+  parkedEventsModel,
+  templatesModel,
+  watchesModel,
+  notificationSettingsModel,
+  mentionsModel,
+  directoryModel,
+  notificationsModel,
+];
 
 /** Every index the read models create at start, with the query it serves (listed in docs/operations/mongodb.md). */
 export const mongoIndexes: readonly MongoIndex[] = models.flatMap((model) => model.indexes);
@@ -66,7 +96,10 @@ class GenerationHolder implements GenerationRef {
 const meta = (db: Db) => db.collection<MetaDoc>(META);
 const activeMeta = (db: Db) => meta(db).findOne({ _id: "active" });
 
-async function readCheckpoint(generation: Generation, options: { session?: MongoBatch["session"] } = {}): Promise<number> {
+async function readCheckpoint(
+  generation: Generation,
+  options: { session?: MongoBatch["session"] } = {},
+): Promise<number> {
   return (await generation.collection<CheckpointDoc>(CHECKPOINT).findOne({ _id: CHECKPOINT }, options))?.position ?? 0;
 }
 
@@ -87,7 +120,12 @@ async function createIndexes(generation: Generation): Promise<void> {
 }
 
 async function dropGeneration(generation: Generation): Promise<void> {
-  for (const model of models) for (const name of model.collections) await generation.collection(name).drop().catch(() => false);
+  for (const model of models)
+    for (const name of model.collections)
+      await generation
+        .collection(name)
+        .drop()
+        .catch(() => false);
 }
 
 /** Transactions need a replica set (or a sharded cluster); a standalone server has none. */
@@ -156,14 +194,23 @@ export class MongoReadStore implements ReadStore {
   }
 
   /** Reads the active generation of `db`'s read models (before the projector's first start: none yet, all empty). */
-  static async open(db: Db, options: { ownsClient?: boolean; accessContextCache?: CacheMetrics } = {}): Promise<MongoReadStore> {
+  static async open(
+    db: Db,
+    options: { ownsClient?: boolean; accessContextCache?: CacheMetrics } = {},
+  ): Promise<MongoReadStore> {
     const active = await activeMeta(db);
-    return new MongoReadStore(db, new GenerationHolder(new Generation(db, active?.generation ?? 0)), options.ownsClient ?? false, options);
+    return new MongoReadStore(
+      db,
+      new GenerationHolder(new Generation(db, active?.generation ?? 0)),
+      options.ownsClient ?? false,
+      options,
+    );
   }
 
   private async refresh(): Promise<void> {
     const active = await activeMeta(this.db);
-    if (active && active.generation !== this.holder.generation.number) this.holder.generation = new Generation(this.db, active.generation);
+    if (active && active.generation !== this.holder.generation.number)
+      this.holder.generation = new Generation(this.db, active.generation);
   }
 
   async checkpoint(): Promise<number> {
@@ -239,11 +286,23 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
    */
   static async open(db: Db, options: { ownsClient?: boolean } = {}): Promise<MongoProjectionStore> {
     const active = await activeMeta(db);
-    if (active && active.version !== MONGO_READ_MODEL_VERSION) throw new ReadModelLayoutChangedError(active.version, MONGO_READ_MODEL_VERSION);
+    if (active && active.version !== MONGO_READ_MODEL_VERSION)
+      throw new ReadModelLayoutChangedError(active.version, MONGO_READ_MODEL_VERSION);
     const generation = new Generation(db, active?.generation ?? 1);
     await createIndexes(generation);
-    if (!active) await meta(db).updateOne({ _id: "active" }, { $setOnInsert: { generation: generation.number, version: MONGO_READ_MODEL_VERSION } }, { upsert: true });
-    return new MongoProjectionStore(db, new GenerationHolder(generation), await supportsTransactions(db), false, options.ownsClient ?? false);
+    if (!active)
+      await meta(db).updateOne(
+        { _id: "active" },
+        { $setOnInsert: { generation: generation.number, version: MONGO_READ_MODEL_VERSION } },
+        { upsert: true },
+      );
+    return new MongoProjectionStore(
+      db,
+      new GenerationHolder(generation),
+      await supportsTransactions(db),
+      false,
+      options.ownsClient ?? false,
+    );
   }
 
   /**
@@ -252,7 +311,9 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
    */
   static async activeLayoutOutdated(db: Db): Promise<{ generation: number; version: number } | null> {
     const active = await activeMeta(db);
-    return active && active.version < MONGO_READ_MODEL_VERSION ? { generation: active.generation, version: active.version } : null;
+    return active && active.version < MONGO_READ_MODEL_VERSION
+      ? { generation: active.generation, version: active.version }
+      : null;
   }
 
   /** A replay's store: the next generation, emptied and indexed, not active until activate(). */
@@ -261,7 +322,13 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
     const generation = new Generation(db, (active?.generation ?? 0) + 1);
     await dropGeneration(generation);
     await createIndexes(generation);
-    return new MongoProjectionStore(db, new GenerationHolder(generation), await supportsTransactions(db), true, options.ownsClient ?? false);
+    return new MongoProjectionStore(
+      db,
+      new GenerationHolder(generation),
+      await supportsTransactions(db),
+      true,
+      options.ownsClient ?? false,
+    );
   }
 
   get generation(): number {
@@ -272,8 +339,13 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
   async activate(): Promise<number | null> {
     const previous = await activeMeta(this.db);
     // An older release's replay never takes read models over from a newer layout.
-    if (previous && previous.version > MONGO_READ_MODEL_VERSION) throw new ReadModelLayoutChangedError(previous.version, MONGO_READ_MODEL_VERSION);
-    await meta(this.db).updateOne({ _id: "active" }, { $set: { generation: this.generation, version: MONGO_READ_MODEL_VERSION } }, { upsert: true, writeConcern: { w: "majority" } });
+    if (previous && previous.version > MONGO_READ_MODEL_VERSION)
+      throw new ReadModelLayoutChangedError(previous.version, MONGO_READ_MODEL_VERSION);
+    await meta(this.db).updateOne(
+      { _id: "active" },
+      { $set: { generation: this.generation, version: MONGO_READ_MODEL_VERSION } },
+      { upsert: true, writeConcern: { w: "majority" } },
+    );
     return previous ? previous.generation : null;
   }
 
@@ -290,7 +362,8 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
   async applyBatch(position: number | null, work: (tx: MongoBatch) => Promise<void>): Promise<void> {
     if (!this.building) {
       const active = await activeMeta(this.db);
-      if (active && active.version !== MONGO_READ_MODEL_VERSION) throw new ReadModelLayoutChangedError(active.version, MONGO_READ_MODEL_VERSION);
+      if (active && active.version !== MONGO_READ_MODEL_VERSION)
+        throw new ReadModelLayoutChangedError(active.version, MONGO_READ_MODEL_VERSION);
       if (active && active.generation !== this.generation) {
         this.holder.generation = new Generation(this.db, active.generation);
         throw new ReadModelsSwitchedError(active.generation);
@@ -305,25 +378,41 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
     // Primary reads and majority writes whatever MONGODB_URL says: a transaction refuses any other read
     // preference, and a batch must not be acknowledged before it is durable.
     const started = performance.now();
-    const session = this.db.client.startSession({ defaultTransactionOptions: { readPreference: ReadPreference.primary, readConcern: { level: "snapshot" }, writeConcern: { w: "majority" } } });
+    const session = this.db.client.startSession({
+      defaultTransactionOptions: {
+        readPreference: ReadPreference.primary,
+        readConcern: { level: "snapshot" },
+        writeConcern: { w: "majority" },
+      },
+    });
     try {
-      session.startTransaction({ readPreference: ReadPreference.primary, readConcern: { level: "snapshot" }, writeConcern: { w: "majority" } });
+      session.startTransaction({
+        readPreference: ReadPreference.primary,
+        readConcern: { level: "snapshot" },
+        writeConcern: { w: "majority" },
+      });
       if (!this.building) {
         // The fence: inside the transaction, the batch touches the active meta document only while it still names
         // this generation and this release's layout. A switch (activate) committed first leaves nothing to match,
         // and one racing this batch conflicts with it, so a batch never commits into a generation that was
         // switched away from (and is dropped 5 s later), never re-creates its collections, and never writes this
         // layout into a generation a newer release's replay laid out (this projector then stops instead).
-        const fenced = await meta(this.db).updateOne({ _id: "active", generation: this.generation, version: MONGO_READ_MODEL_VERSION }, { $inc: { batches: 1 } }, { session });
+        const fenced = await meta(this.db).updateOne(
+          { _id: "active", generation: this.generation, version: MONGO_READ_MODEL_VERSION },
+          { $inc: { batches: 1 } },
+          { session },
+        );
         if (fenced.matchedCount === 0) {
           const active = await activeMeta(this.db);
-          if (active && active.version !== MONGO_READ_MODEL_VERSION) throw new ReadModelLayoutChangedError(active.version, MONGO_READ_MODEL_VERSION);
+          if (active && active.version !== MONGO_READ_MODEL_VERSION)
+            throw new ReadModelLayoutChangedError(active.version, MONGO_READ_MODEL_VERSION);
           if (active) this.holder.generation = new Generation(this.db, active.generation);
           throw new ReadModelsSwitchedError(active?.generation ?? this.generation);
         }
       }
       await work(new MongoBatch(session));
-      if (position !== null) await checkpoints.updateOne({ _id: CHECKPOINT }, { $set: { position } }, { upsert: true, session });
+      if (position !== null)
+        await checkpoints.updateOne({ _id: CHECKPOINT }, { $set: { position } }, { upsert: true, session });
       await session.commitTransaction();
     } catch (error) {
       if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);

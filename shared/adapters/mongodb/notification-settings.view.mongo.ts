@@ -1,6 +1,12 @@
 // Notification settings in MongoDB: one document per user who changed a default, the settings as its fields.
 import type { Document } from "mongodb";
-import { DEFAULT_NOTIFICATION_SETTINGS, notificationSettingsSchema, type NotificationSettings, type NotificationSettingsView, type NotificationSettingsWriter } from "../../watching/notification-settings.view.ts";
+import {
+  DEFAULT_NOTIFICATION_SETTINGS,
+  notificationSettingsSchema,
+  type NotificationSettings,
+  type NotificationSettingsView,
+  type NotificationSettingsWriter,
+} from "../../watching/notification-settings.view.ts";
 import type { GenerationRef, MongoBatch, MongoModel } from "./mongo-batch.ts";
 
 type SettingsDoc = Document & { _id: string };

@@ -1,6 +1,16 @@
 import { z } from "zod";
-import { notificationKindSchema, settingsFrom, type NotificationSettings } from "../../notifications/notification-kinds.ts";
-import type { NotificationRecord, NotificationsQuery, NotificationsView, NotificationsWriter, ThreadParticipant } from "../../notifications/notifications.view.ts";
+import {
+  notificationKindSchema,
+  settingsFrom,
+  type NotificationSettings,
+} from "../../notifications/notification-kinds.ts";
+import type {
+  NotificationRecord,
+  NotificationsQuery,
+  NotificationsView,
+  NotificationsWriter,
+  ThreadParticipant,
+} from "../../notifications/notifications.view.ts";
 import { recordOf, type GenerationRef, type MongoBatch, type MongoModel } from "./mongo-batch.ts";
 
 const notificationSchema = z.object({
@@ -26,13 +36,49 @@ type SettingsDoc = { _id: string; settings: unknown };
 export const notificationsModel: MongoModel = {
   collections: ["notifications", "notification_participants", "notification_settings"],
   indexes: [
-    { collection: "notifications", name: "notifications_user", keys: { userId: 1, position: -1 }, serves: "GET /notifications: the caller's notifications, newest change first; the per-user cap" },
-    { collection: "notifications", name: "notifications_coalesce", keys: { userId: 1, coalesceKey: 1, position: -1 }, serves: "projector: a recipient's latest notification of one subject, to coalesce into" },
-    { collection: "notifications", name: "notifications_page", keys: { pageId: 1 }, partial: { pageId: { $type: "string" } }, serves: "projector: a purged page's notifications" },
-    { collection: "notifications", name: "notifications_position", keys: { position: 1 }, serves: "notifier: the notifications one event produced, to email them" },
-    { collection: "notification_participants", name: "notification_participants_thread", keys: { threadId: 1, started: -1 }, serves: "projector: whom a reply notifies, the thread's starter first" },
-    { collection: "notification_participants", name: "notification_participants_user", keys: { userId: 1 }, serves: "projector: an erased user's participations" },
-    { collection: "notification_participants", name: "notification_participants_page", keys: { pageId: 1 }, serves: "projector: a purged page's participants" },
+    {
+      collection: "notifications",
+      name: "notifications_user",
+      keys: { userId: 1, position: -1 },
+      serves: "GET /notifications: the caller's notifications, newest change first; the per-user cap",
+    },
+    {
+      collection: "notifications",
+      name: "notifications_coalesce",
+      keys: { userId: 1, coalesceKey: 1, position: -1 },
+      serves: "projector: a recipient's latest notification of one subject, to coalesce into",
+    },
+    {
+      collection: "notifications",
+      name: "notifications_page",
+      keys: { pageId: 1 },
+      partial: { pageId: { $type: "string" } },
+      serves: "projector: a purged page's notifications",
+    },
+    {
+      collection: "notifications",
+      name: "notifications_position",
+      keys: { position: 1 },
+      serves: "notifier: the notifications one event produced, to email them",
+    },
+    {
+      collection: "notification_participants",
+      name: "notification_participants_thread",
+      keys: { threadId: 1, started: -1 },
+      serves: "projector: whom a reply notifies, the thread's starter first",
+    },
+    {
+      collection: "notification_participants",
+      name: "notification_participants_user",
+      keys: { userId: 1 },
+      serves: "projector: an erased user's participations",
+    },
+    {
+      collection: "notification_participants",
+      name: "notification_participants_page",
+      keys: { pageId: 1 },
+      serves: "projector: a purged page's participants",
+    },
   ],
 };
 
@@ -46,24 +92,48 @@ export class MongoNotificationsWriter implements NotificationsWriter<MongoBatch>
   constructor(private readonly ref: GenerationRef) {}
 
   async latestOf(tx: MongoBatch, userId: string, coalesceKey: string): Promise<NotificationRecord | null> {
-    const doc = await notifications(this.ref).findOne({ userId, coalesceKey }, { sort: { position: -1 }, ...tx.options });
+    const doc = await notifications(this.ref).findOne(
+      { userId, coalesceKey },
+      { sort: { position: -1 }, ...tx.options },
+    );
     return doc ? toRecord(doc) : null;
   }
 
   async put(tx: MongoBatch, notification: NotificationRecord, keep: number): Promise<void> {
     const { id, ...rest } = notification;
-    await notifications(this.ref).replaceOne({ _id: id }, { ...rest, actorIds: [...rest.actorIds] }, { upsert: true, ...tx.options });
+    await notifications(this.ref).replaceOne(
+      { _id: id },
+      { ...rest, actorIds: [...rest.actorIds] },
+      { upsert: true, ...tx.options },
+    );
     // The newest `keep` stay: the one at that rank bounds the rest, found through the (userId, position) index.
-    const [oldestKept] = await notifications(this.ref).find({ userId: notification.userId }, { projection: { position: 1 }, ...tx.options }).sort({ position: -1 }).skip(keep - 1).limit(1).toArray();
-    if (oldestKept !== undefined) await notifications(this.ref).deleteMany({ userId: notification.userId, position: { $lt: oldestKept.position } }, tx.options);
+    const [oldestKept] = await notifications(this.ref)
+      .find({ userId: notification.userId }, { projection: { position: 1 }, ...tx.options })
+      .sort({ position: -1 })
+      .skip(keep - 1)
+      .limit(1)
+      .toArray();
+    if (oldestKept !== undefined)
+      await notifications(this.ref).deleteMany(
+        { userId: notification.userId, position: { $lt: oldestKept.position } },
+        tx.options,
+      );
   }
 
   async markRead(tx: MongoBatch, userId: string, ids: readonly string[], at: string): Promise<void> {
-    await notifications(this.ref).updateMany({ userId, _id: { $in: [...ids] }, readAt: null }, { $set: { readAt: at } }, tx.options);
+    await notifications(this.ref).updateMany(
+      { userId, _id: { $in: [...ids] }, readAt: null },
+      { $set: { readAt: at } },
+      tx.options,
+    );
   }
 
   async markAllRead(tx: MongoBatch, userId: string, upToPosition: number, at: string): Promise<void> {
-    await notifications(this.ref).updateMany({ userId, position: { $lte: upToPosition }, readAt: null }, { $set: { readAt: at } }, tx.options);
+    await notifications(this.ref).updateMany(
+      { userId, position: { $lte: upToPosition }, readAt: null },
+      { $set: { readAt: at } },
+      tx.options,
+    );
   }
 
   async addParticipant(tx: MongoBatch, threadId: string, p: ThreadParticipant): Promise<void> {
@@ -75,12 +145,20 @@ export class MongoNotificationsWriter implements NotificationsWriter<MongoBatch>
   }
 
   async participantsOf(tx: MongoBatch, threadId: string, limit: number): Promise<ThreadParticipant[]> {
-    const docs = await participants(this.ref).find({ threadId }, tx.options).sort({ started: -1 }).limit(limit).toArray();
+    const docs = await participants(this.ref)
+      .find({ threadId }, tx.options)
+      .sort({ started: -1 })
+      .limit(limit)
+      .toArray();
     return docs.map((doc) => ({ userId: doc.userId, pageId: doc.pageId, started: doc.started }));
   }
 
   async putSettings(tx: MongoBatch, userId: string, settings: NotificationSettings): Promise<void> {
-    await settingsOf(this.ref).replaceOne({ _id: userId }, { settings: { ...settings } }, { upsert: true, ...tx.options });
+    await settingsOf(this.ref).replaceOne(
+      { _id: userId },
+      { settings: { ...settings } },
+      { upsert: true, ...tx.options },
+    );
   }
 
   async removeUser(tx: MongoBatch, userId: string): Promise<void> {
@@ -110,12 +188,18 @@ export class MongoNotificationsView implements NotificationsView {
 
   async getMany(userId: string, ids: readonly string[]): Promise<NotificationRecord[]> {
     if (ids.length === 0) return [];
-    const docs = await notifications(this.ref).find({ userId, _id: { $in: [...ids] } }).toArray();
+    const docs = await notifications(this.ref)
+      .find({ userId, _id: { $in: [...ids] } })
+      .toArray();
     return docs.map(toRecord);
   }
 
   async unread(userId: string, limit: number): Promise<NotificationRecord[]> {
-    const docs = await notifications(this.ref).find({ userId, readAt: null }).sort({ position: -1 }).limit(limit).toArray();
+    const docs = await notifications(this.ref)
+      .find({ userId, readAt: null })
+      .sort({ position: -1 })
+      .limit(limit)
+      .toArray();
     return docs.map(toRecord);
   }
 
@@ -130,7 +214,11 @@ export class MongoNotificationsView implements NotificationsView {
   }
 
   async unreadSince(userId: string, afterPosition: number, limit: number): Promise<NotificationRecord[]> {
-    const docs = await notifications(this.ref).find({ userId, position: { $gt: afterPosition }, readAt: null }).sort({ position: 1 }).limit(limit).toArray();
+    const docs = await notifications(this.ref)
+      .find({ userId, position: { $gt: afterPosition }, readAt: null })
+      .sort({ position: 1 })
+      .limit(limit)
+      .toArray();
     return docs.map(toRecord);
   }
 }

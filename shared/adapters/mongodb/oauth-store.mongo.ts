@@ -23,33 +23,63 @@ const docSchema = z.object({
 });
 
 const oauthStoreIndexes = [
-  { name: "oauth_entries_grant", keys: { grantId: 1 }, options: { partialFilterExpression: { grantId: { $type: "string" } } }, serves: "an app's codes and tokens, removed when it is revoked" },
-  { name: "oauth_entries_uid", keys: { uidHash: 1 }, options: { partialFilterExpression: { uidHash: { $type: "string" } } }, serves: "a sign-in session by its uid" },
-  { name: "oauth_entries_expiry", keys: { expiresAt: 1 }, options: { expireAfterSeconds: 0 }, serves: "expired entries, removed by MongoDB's TTL monitor" },
+  {
+    name: "oauth_entries_grant",
+    keys: { grantId: 1 },
+    options: { partialFilterExpression: { grantId: { $type: "string" } } },
+    serves: "an app's codes and tokens, removed when it is revoked",
+  },
+  {
+    name: "oauth_entries_uid",
+    keys: { uidHash: 1 },
+    options: { partialFilterExpression: { uidHash: { $type: "string" } } },
+    serves: "a sign-in session by its uid",
+  },
+  {
+    name: "oauth_entries_expiry",
+    keys: { expiresAt: 1 },
+    options: { expireAfterSeconds: 0 },
+    serves: "expired entries, removed by MongoDB's TTL monitor",
+  },
 ] as const;
 
 const keyOf = (model: string, idHash: string): string => `${model}:${idHash}`;
 const toEntry = (doc: unknown): OAuthEntry => {
   const parsed = docSchema.parse(doc);
-  return { payload: parsed.payload, grantId: parsed.grantId, uidHash: parsed.uidHash, expiresAt: parsed.expiresAt ? parsed.expiresAt.getTime() : null };
+  return {
+    payload: parsed.payload,
+    grantId: parsed.grantId,
+    uidHash: parsed.uidHash,
+    expiresAt: parsed.expiresAt ? parsed.expiresAt.getTime() : null,
+  };
 };
 const live = (now: number) => ({ $or: [{ expiresAt: null }, { expiresAt: { $gt: new Date(now) } }] });
 
 export class MongoOAuthStore implements OAuthStore {
   private readonly entries: Collection<EntryDoc>;
 
-  private constructor(private readonly db: Db, private readonly ownsClient: boolean) {
+  private constructor(
+    private readonly db: Db,
+    private readonly ownsClient: boolean,
+  ) {
     this.entries = db.collection<EntryDoc>("oauth_entries");
   }
 
   static async open(db: Db, options: { ownsClient?: boolean } = {}): Promise<MongoOAuthStore> {
     const store = new MongoOAuthStore(db, options.ownsClient ?? false);
-    for (const index of oauthStoreIndexes) await store.entries.createIndex(index.keys, { name: index.name, ...index.options });
+    for (const index of oauthStoreIndexes)
+      await store.entries.createIndex(index.keys, { name: index.name, ...index.options });
     return store;
   }
 
   async put(model: string, idHash: string, entry: OAuthEntry): Promise<void> {
-    const doc: Omit<EntryDoc, "_id"> = { model, payload: entry.payload, grantId: entry.grantId, uidHash: entry.uidHash, expiresAt: entry.expiresAt === null ? null : new Date(entry.expiresAt) };
+    const doc: Omit<EntryDoc, "_id"> = {
+      model,
+      payload: entry.payload,
+      grantId: entry.grantId,
+      uidHash: entry.uidHash,
+      expiresAt: entry.expiresAt === null ? null : new Date(entry.expiresAt),
+    };
     await this.entries.replaceOne({ _id: keyOf(model, idHash) }, doc, { upsert: true });
   }
 
@@ -77,7 +107,9 @@ export class MongoOAuthStore implements OAuthStore {
   }
 
   async sweep(now: number, limit: number): Promise<number> {
-    const expired = await this.entries.find({ expiresAt: { $ne: null, $lte: new Date(now) } }, { projection: { _id: 1 }, limit }).toArray();
+    const expired = await this.entries
+      .find({ expiresAt: { $ne: null, $lte: new Date(now) } }, { projection: { _id: 1 }, limit })
+      .toArray();
     if (expired.length === 0) return 0;
     const { deletedCount } = await this.entries.deleteMany({ _id: { $in: expired.map((doc) => doc._id) } });
     return deletedCount;

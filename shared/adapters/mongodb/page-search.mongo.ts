@@ -14,7 +14,16 @@
 import { MongoServerError, type Collection, type Document } from "mongodb";
 import { AppError } from "../../errors/app-error.ts";
 import { z } from "zod";
-import { foldWord, SEARCH_WORD, searchText, snippetOf, type SearchFilters, type SearchHit, type SearchQuery, type SearchTerm } from "../../pages/page-search.ts";
+import {
+  foldWord,
+  SEARCH_WORD,
+  searchText,
+  snippetOf,
+  type SearchFilters,
+  type SearchHit,
+  type SearchQuery,
+  type SearchTerm,
+} from "../../pages/page-search.ts";
 import { visibleKeys } from "./access-keys.ts";
 import { toPageRecord, type PageDoc } from "./page-doc.mongo.ts";
 
@@ -37,7 +46,9 @@ const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g
 type FoldedTerm = { kind: "word"; word: string; prefix: boolean } | { kind: "phrase"; words: string[] };
 
 export const fold = (term: SearchTerm): FoldedTerm =>
-  term.kind === "word" ? { kind: "word", word: foldWord(term.text), prefix: term.prefix } : { kind: "phrase", words: term.words.map(foldWord) };
+  term.kind === "word"
+    ? { kind: "word", word: foldWord(term.text), prefix: term.prefix }
+    : { kind: "phrase", words: term.words.map(foldWord) };
 
 /** The term as a pattern over a padded folded text; the space after it is looked ahead at, so that counting matches finds neighbours. */
 export function textPattern(term: FoldedTerm): string {
@@ -52,8 +63,12 @@ function termFilter(term: FoldedTerm, titleOnly: boolean): Record<string, unknow
   const pattern = textPattern(term);
   // The words index still chooses the candidates; the title pattern only tests them.
   const inTitle = titleOnly ? { titleText: { $regex: pattern } } : {};
-  if (term.kind === "word") return { words: term.prefix ? { $regex: `^${escapeRegex(term.word)}` } : term.word, ...inTitle };
-  return { words: { $all: term.words }, ...(titleOnly ? inTitle : { $or: [{ titleText: { $regex: pattern } }, { bodyText: { $regex: pattern } }] }) };
+  if (term.kind === "word")
+    return { words: term.prefix ? { $regex: `^${escapeRegex(term.word)}` } : term.word, ...inTitle };
+  return {
+    words: { $all: term.words },
+    ...(titleOnly ? inTitle : { $or: [{ titleText: { $regex: pattern } }, { bodyText: { $regex: pattern } }] }),
+  };
 }
 
 /** The filters as conditions of the search's $match; the caller's visibility is the first access-key condition. */
@@ -89,19 +104,35 @@ const SEARCH_MAX_TIME_MS = 5_000;
  * ids (so its top-k sort holds ids and dates, not whole pages); the second scores those alone and pages them,
  * again keeping ids and scores only; the pages of the answer are then read by id.
  */
-export function searchPipelines(query: SearchQuery): { candidates: Document[]; ranking: (ids: readonly string[]) => Document[] } | null {
+export function searchPipelines(
+  query: SearchQuery,
+): { candidates: Document[]; ranking: (ids: readonly string[]) => Document[] } | null {
   const terms = query.terms.map(fold);
-  if (terms.some((term) => (term.kind === "word" ? term.word === "" : term.words.some((word) => word === "")))) return null;
+  if (terms.some((term) => (term.kind === "word" ? term.word === "" : term.words.some((word) => word === ""))))
+    return null;
   const filters = query.filters ?? {};
   const titleOnly = filters.titleOnly === true;
-  const match = { deleted: false, accessKeys: { $in: visibleKeys(query.visibleTo) }, $and: [...terms.map((term) => termFilter(term, titleOnly)), ...filterConditions(filters)] };
+  const match = {
+    deleted: false,
+    accessKeys: { $in: visibleKeys(query.visibleTo) },
+    $and: [...terms.map((term) => termFilter(term, titleOnly)), ...filterConditions(filters)],
+  };
   const inTitle = { $and: terms.map((term) => ({ $regexMatch: { input: "$titleText", regex: textPattern(term) } })) };
   const scoredBody = { $substrCP: ["$bodyText", 0, SCORE_BODY_CHARS] };
   const score = {
-    $add: terms.flatMap((term) => [{ $multiply: [TITLE_WEIGHT, occurrences("$titleText", textPattern(term))] }, occurrences(scoredBody, textPattern(term))]),
+    $add: terms.flatMap((term) => [
+      { $multiply: [TITLE_WEIGHT, occurrences("$titleText", textPattern(term))] },
+      occurrences(scoredBody, textPattern(term)),
+    ]),
   };
   return {
-    candidates: [{ $match: match }, { $project: { _id: 1, updatedAt: 1 } }, { $sort: { updatedAt: -1, _id: 1 } }, { $limit: SEARCH_CANDIDATES }, { $project: { _id: 1 } }],
+    candidates: [
+      { $match: match },
+      { $project: { _id: 1, updatedAt: 1 } },
+      { $sort: { updatedAt: -1, _id: 1 } },
+      { $limit: SEARCH_CANDIDATES },
+      { $project: { _id: 1 } },
+    ],
     ranking: (ids) => [
       { $match: { _id: { $in: [...ids] } } },
       { $project: { _id: 1, inTitle, score } },
@@ -112,7 +143,8 @@ export function searchPipelines(query: SearchQuery): { candidates: Document[]; r
   };
 }
 
-const isTimeLimit = (error: unknown): boolean => error instanceof MongoServerError && (error.codeName === "MaxTimeMSExpired" || error.code === 50);
+const isTimeLimit = (error: unknown): boolean =>
+  error instanceof MongoServerError && (error.codeName === "MaxTimeMSExpired" || error.code === 50);
 
 export async function searchPages(pages: Collection<PageDoc>, query: SearchQuery): Promise<SearchHit[]> {
   const pipelines = searchPipelines(query);
@@ -125,10 +157,22 @@ export async function searchPages(pages: Collection<PageDoc>, query: SearchQuery
     const left = () => Math.max(1, SEARCH_MAX_TIME_MS - (Date.now() - started));
     const candidates = await pages.aggregate<{ _id: string }>(pipelines.candidates, { maxTimeMS: left() }).toArray();
     if (candidates.length === 0) return [];
-    ranked = (await pages.aggregate(pipelines.ranking(candidates.map((candidate) => candidate._id)), { maxTimeMS: left() }).toArray()).map((doc) => rankedIdSchema.parse(doc));
-    docs = await pages.find({ _id: { $in: ranked.map((hit) => hit._id) }, deleted: false }, { projection: { titleText: 0, bodyText: 0, words: 0, accessKeys: 0 }, maxTimeMS: left() }).toArray();
+    ranked = (
+      await pages
+        .aggregate(pipelines.ranking(candidates.map((candidate) => candidate._id)), { maxTimeMS: left() })
+        .toArray()
+    ).map((doc) => rankedIdSchema.parse(doc));
+    docs = await pages
+      .find(
+        { _id: { $in: ranked.map((hit) => hit._id) }, deleted: false },
+        { projection: { titleText: 0, bodyText: 0, words: 0, accessKeys: 0 }, maxTimeMS: left() },
+      )
+      .toArray();
   } catch (error) {
-    if (isTimeLimit(error)) throw new AppError("unavailable", "the search took too long; narrow it with more or longer words, or a folder", { "retry-after": "5" });
+    if (isTimeLimit(error))
+      throw new AppError("unavailable", "the search took too long; narrow it with more or longer words, or a folder", {
+        "retry-after": "5",
+      });
     throw error;
   }
   const byId = new Map(docs.map((doc) => [String(doc._id), doc]));
@@ -137,7 +181,8 @@ export async function searchPages(pages: Collection<PageDoc>, query: SearchQuery
     // A page deleted between the reads is left out, as if the search had run a moment later.
     if (!doc) return [];
     const hit = hitSchema.parse(doc);
-    const snippet = (titleOnly ? null : snippetOf(hit.markdown, query.terms)) ?? snippetOf(hit.title, query.terms) ?? [{ text: hit.title, marked: false }];
+    const snippet = (titleOnly ? null : snippetOf(hit.markdown, query.terms)) ??
+      snippetOf(hit.title, query.terms) ?? [{ text: hit.title, marked: false }];
     return [{ page: toPageRecord(doc), inTitle, snippet }];
   });
 }

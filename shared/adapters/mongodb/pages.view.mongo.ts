@@ -4,7 +4,13 @@
 import { z } from "zod";
 import type { Changed, FolderPlace } from "../../folders/folders.view.ts";
 import type { ListQuery, VisibleTo } from "../../read-store/list-query.ts";
-import { titleKey, type PageChange, type PageContent, type PagesView, type PagesWriter } from "../../pages/pages.view.ts";
+import {
+  titleKey,
+  type PageChange,
+  type PageContent,
+  type PagesView,
+  type PagesWriter,
+} from "../../pages/pages.view.ts";
 import type { PageRecord } from "../../pages/page-record.ts";
 import type { SearchHit, SearchQuery } from "../../pages/page-search.ts";
 import { accessKeysOf, visibleKeys } from "./access-keys.ts";
@@ -19,11 +25,41 @@ const LIVE = { deleted: false } as const;
 export const pagesModel: MongoModel = {
   collections: ["pages"],
   indexes: [
-    { collection: "pages", name: "pages_visible", keys: { accessKeys: 1, updatedPosition: -1, _id: -1 }, partial: LIVE, serves: "GET /pages: the caller's visible pages, newest change first, in one query" },
-    { collection: "pages", name: "pages_parent", keys: { parentId: 1, updatedPosition: -1, _id: -1 }, partial: LIVE, serves: "GET /pages?parentId=: one folder's pages; whether a folder holds a page" },
-    { collection: "pages", name: "pages_title", keys: { titleKey: 1, updatedPosition: -1 }, partial: LIVE, serves: "[[wiki links]] and resolve: pages by title" },
-    { collection: "pages", name: "pages_ancestors", keys: { ancestorIds: 1 }, partial: LIVE, serves: "the pages below a moved or renamed folder" },
-    { collection: "pages", name: "pages_words", keys: { words: 1 }, partial: LIVE, serves: "GET /search: pages holding a word or a word with a prefix" },
+    {
+      collection: "pages",
+      name: "pages_visible",
+      keys: { accessKeys: 1, updatedPosition: -1, _id: -1 },
+      partial: LIVE,
+      serves: "GET /pages: the caller's visible pages, newest change first, in one query",
+    },
+    {
+      collection: "pages",
+      name: "pages_parent",
+      keys: { parentId: 1, updatedPosition: -1, _id: -1 },
+      partial: LIVE,
+      serves: "GET /pages?parentId=: one folder's pages; whether a folder holds a page",
+    },
+    {
+      collection: "pages",
+      name: "pages_title",
+      keys: { titleKey: 1, updatedPosition: -1 },
+      partial: LIVE,
+      serves: "[[wiki links]] and resolve: pages by title",
+    },
+    {
+      collection: "pages",
+      name: "pages_ancestors",
+      keys: { ancestorIds: 1 },
+      partial: LIVE,
+      serves: "the pages below a moved or renamed folder",
+    },
+    {
+      collection: "pages",
+      name: "pages_words",
+      keys: { words: 1 },
+      partial: LIVE,
+      serves: "GET /search: pages holding a word or a word with a prefix",
+    },
   ],
 };
 
@@ -69,7 +105,10 @@ export class MongoPagesWriter implements PagesWriter<MongoBatch> {
   /** A change older than what the page already shows is skipped: a batch applied again ends where it ended. */
   async change(tx: MongoBatch, id: string, change: PageChange): Promise<void> {
     const collection = pages(this.ref);
-    const current = await collection.findOne({ _id: id, ...LIVE }, { projection: { title: 1, markdown: 1, updatedPosition: 1 }, ...tx.options });
+    const current = await collection.findOne(
+      { _id: id, ...LIVE },
+      { projection: { title: 1, markdown: 1, updatedPosition: 1 }, ...tx.options },
+    );
     if (!current || current.updatedPosition > change.updatedPosition) return;
     const title = change.kind === "title" ? change.title : current.title;
     const markdown = change.kind === "content" ? change.markdown : current.markdown;
@@ -99,17 +138,35 @@ export class MongoPagesWriter implements PagesWriter<MongoBatch> {
     const current = await collection.findOne({ _id: id }, { projection: { ownerId: 1 }, ...tx.options });
     if (!current) return;
     const ancestorIds = [...place.ancestorIds];
-    const fields = { ...place, ancestorIds, ...changed, accessKeys: accessKeysOf("page", { id, ownerId: current.ownerId, ancestorIds }) };
+    const fields = {
+      ...place,
+      ancestorIds,
+      ...changed,
+      accessKeys: accessKeysOf("page", { id, ownerId: current.ownerId, ancestorIds }),
+    };
     await collection.updateOne({ _id: id }, { $set: fields }, tx.options);
   }
 
   async placeBelow(tx: MongoBatch, folder: FolderPlace, changed: Changed | null): Promise<void> {
     const collection = pages(this.ref);
-    const below = await collection.find({ ancestorIds: folder.id, ...LIVE }, { projection: { ownerId: 1, ancestorIds: 1, folderPath: 1 }, ...tx.options }).toArray();
+    const below = await collection
+      .find(
+        { ancestorIds: folder.id, ...LIVE },
+        { projection: { ownerId: 1, ancestorIds: 1, folderPath: 1 }, ...tx.options },
+      )
+      .toArray();
     if (below.length === 0) return;
     const updates = below.map((row) => {
-      const { ancestorIds, path: folderPath } = reRooted({ ancestorIds: row.ancestorIds, path: row.folderPath }, folder);
-      const fields = { ancestorIds, folderPath, accessKeys: accessKeysOf("page", { id: row._id, ownerId: row.ownerId, ancestorIds }), ...(changed ?? {}) };
+      const { ancestorIds, path: folderPath } = reRooted(
+        { ancestorIds: row.ancestorIds, path: row.folderPath },
+        folder,
+      );
+      const fields = {
+        ancestorIds,
+        folderPath,
+        accessKeys: accessKeysOf("page", { id: row._id, ownerId: row.ownerId, ancestorIds }),
+        ...(changed ?? {}),
+      };
       return { updateOne: { filter: { _id: row._id }, update: { $set: fields } } };
     });
     await collection.bulkWrite(updates, { ordered: true, ...tx.options });
@@ -125,7 +182,10 @@ export class MongoPagesView implements PagesView {
   }
 
   async getContent(id: string): Promise<PageContent | null> {
-    const doc = await pages(this.ref).findOne({ _id: id, ...LIVE }, { projection: { titleText: 0, bodyText: 0, words: 0, accessKeys: 0 } });
+    const doc = await pages(this.ref).findOne(
+      { _id: id, ...LIVE },
+      { projection: { titleText: 0, bodyText: 0, words: 0, accessKeys: 0 } },
+    );
     return doc ? { page: toPageRecord(doc), markdown: z.string().parse(doc.markdown) } : null;
   }
 
@@ -135,13 +195,21 @@ export class MongoPagesView implements PagesView {
       ...(query.parentId === null ? {} : { parentId: query.parentId }),
       accessKeys: { $in: visibleKeys(query.visibleTo) },
     };
-    const docs = await pages(this.ref).find(after<PageDoc>(base, query.before), { projection: LISTING }).sort(NEWEST_FIRST).limit(query.limit + 1).toArray();
+    const docs = await pages(this.ref)
+      .find(after<PageDoc>(base, query.before), { projection: LISTING })
+      .sort(NEWEST_FIRST)
+      .limit(query.limit + 1)
+      .toArray();
     return docs.map(toPageRecord);
   }
 
   async findByTitleKey(key: string, visibleTo: VisibleTo, limit: number): Promise<PageRecord[]> {
     const filter = { titleKey: key, ...LIVE, accessKeys: { $in: visibleKeys(visibleTo) } };
-    const docs = await pages(this.ref).find(filter, { projection: LISTING }).sort({ updatedPosition: -1 }).limit(limit).toArray();
+    const docs = await pages(this.ref)
+      .find(filter, { projection: LISTING })
+      .sort({ updatedPosition: -1 })
+      .limit(limit)
+      .toArray();
     return docs.map(toPageRecord);
   }
 

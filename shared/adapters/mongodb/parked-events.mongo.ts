@@ -3,7 +3,13 @@
 // An operator's retry or skip runs as a batch too: the batch fence (the active meta document every batch
 // updates) makes it and the projector's batches conflict rather than interleave.
 import { z } from "zod";
-import { PROJECTION_NAMES, parkedKey, type ParkedEvent, type ParkedEventsStore, type ProjectionName } from "../../read-store/parked-events.port.ts";
+import {
+  PROJECTION_NAMES,
+  parkedKey,
+  type ParkedEvent,
+  type ParkedEventsStore,
+  type ProjectionName,
+} from "../../read-store/parked-events.port.ts";
 import type { GenerationRef, MongoBatch, MongoModel } from "./mongo-batch.ts";
 
 const parkedSchema = z.object({
@@ -53,7 +59,9 @@ export class MongoParkedEvents implements ParkedEventsStore<MongoBatch> {
   async blocked(tx: MongoBatch, streams: readonly string[]): Promise<Set<string>> {
     const keys = new Set<string>();
     if (streams.length === 0) return keys;
-    const docs = await this.collection.find({ stream: { $in: [...streams] } }, { projection: { projection: 1, stream: 1 }, ...tx.options }).toArray();
+    const docs = await this.collection
+      .find({ stream: { $in: [...streams] } }, { projection: { projection: 1, stream: 1 }, ...tx.options })
+      .toArray();
     for (const doc of docs) keys.add(parkedKey(doc.projection, doc.stream));
     return keys;
   }
@@ -68,7 +76,11 @@ export class MongoParkedEvents implements ParkedEventsStore<MongoBatch> {
   }
 
   async failedAgain(tx: MongoBatch, projection: ProjectionName, eventId: string, error: string): Promise<void> {
-    await this.collection.updateOne({ _id: idOf(projection, eventId) }, { $set: { error, cause: "failed" }, $inc: { attempts: 1 } }, tx.options);
+    await this.collection.updateOne(
+      { _id: idOf(projection, eventId) },
+      { $set: { error, cause: "failed" }, $inc: { attempts: 1 } },
+      tx.options,
+    );
   }
 
   async remove(tx: MongoBatch, projection: ProjectionName, eventId: string): Promise<boolean> {

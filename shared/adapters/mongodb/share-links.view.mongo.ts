@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { shareLinkEntityTypeSchema } from "../../share-links/share-link.decider.ts";
-import type { ShareLinkRecord, ShareLinkSettingsChange, ShareLinksView, ShareLinksWriter } from "../../share-links/share-links.view.ts";
+import type {
+  ShareLinkRecord,
+  ShareLinkSettingsChange,
+  ShareLinksView,
+  ShareLinksWriter,
+} from "../../share-links/share-links.view.ts";
 import { recordOf, type GenerationRef, type MongoBatch, type MongoModel } from "./mongo-batch.ts";
 
 const shareLinkSchema = z.object({
@@ -23,9 +28,25 @@ type ShareLinkDoc = z.infer<typeof shareLinkSchema>;
 export const shareLinksModel: MongoModel = {
   collections: ["share_links"],
   indexes: [
-    { collection: "share_links", name: "share_links_secret", keys: { secretHash: 1 }, unique: true, serves: "GET /s/{secret}: the link a public request's secret hashes to" },
-    { collection: "share_links", name: "share_links_creator", keys: { createdBy: 1, position: -1 }, serves: "GET /share-links: the caller's links, newest first" },
-    { collection: "share_links", name: "share_links_entity", keys: { entityType: 1, entityId: 1, position: -1 }, serves: "GET /share-links?entityType&entityId: a page's or folder's links" },
+    {
+      collection: "share_links",
+      name: "share_links_secret",
+      keys: { secretHash: 1 },
+      unique: true,
+      serves: "GET /s/{secret}: the link a public request's secret hashes to",
+    },
+    {
+      collection: "share_links",
+      name: "share_links_creator",
+      keys: { createdBy: 1, position: -1 },
+      serves: "GET /share-links: the caller's links, newest first",
+    },
+    {
+      collection: "share_links",
+      name: "share_links_entity",
+      keys: { entityType: 1, entityId: 1, position: -1 },
+      serves: "GET /share-links?entityType&entityId: a page's or folder's links",
+    },
   ],
 };
 
@@ -69,12 +90,25 @@ export class MongoShareLinksView implements ShareLinksView {
   }
 
   async listForCreator(userId: string, beforePosition: number | null, limit: number): Promise<ShareLinkRecord[]> {
-    const docs = await shareLinks(this.ref).find({ createdBy: userId, ...before(beforePosition) }).sort({ position: -1 }).limit(limit).toArray();
+    const docs = await shareLinks(this.ref)
+      .find({ createdBy: userId, ...before(beforePosition) })
+      .sort({ position: -1 })
+      .limit(limit)
+      .toArray();
     return docs.map(toRecord);
   }
 
-  async listForEntity(entityType: string, entityId: string, beforePosition: number | null, limit: number): Promise<ShareLinkRecord[]> {
-    const docs = await shareLinks(this.ref).find({ entityType: shareLinkEntityTypeSchema.parse(entityType), entityId, ...before(beforePosition) }).sort({ position: -1 }).limit(limit).toArray();
+  async listForEntity(
+    entityType: string,
+    entityId: string,
+    beforePosition: number | null,
+    limit: number,
+  ): Promise<ShareLinkRecord[]> {
+    const docs = await shareLinks(this.ref)
+      .find({ entityType: shareLinkEntityTypeSchema.parse(entityType), entityId, ...before(beforePosition) })
+      .sort({ position: -1 })
+      .limit(limit)
+      .toArray();
     return docs.map(toRecord);
   }
 }

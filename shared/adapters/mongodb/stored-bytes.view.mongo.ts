@@ -21,8 +21,16 @@ export class MongoStoredBytesWriter implements StoredBytesWriter<MongoBatch> {
   async add(tx: MongoBatch, ownerId: string, bytes: number, position: number): Promise<void> {
     // Two steps, neither of which can fail on a total already there: a duplicate-key error would abort the batch's
     // transaction, as a single conditional upsert meeting a later position would raise.
-    await totals(this.ref).updateOne({ _id: ownerId }, { $setOnInsert: { bytes: 0, position: NO_POSITION } }, { upsert: true, ...tx.options });
-    await totals(this.ref).updateOne({ _id: ownerId, position: { $lt: position } }, { $inc: { bytes }, $set: { position } }, tx.options);
+    await totals(this.ref).updateOne(
+      { _id: ownerId },
+      { $setOnInsert: { bytes: 0, position: NO_POSITION } },
+      { upsert: true, ...tx.options },
+    );
+    await totals(this.ref).updateOne(
+      { _id: ownerId, position: { $lt: position } },
+      { $inc: { bytes }, $set: { position } },
+      tx.options,
+    );
   }
 }
 

@@ -13,7 +13,14 @@ type TemplateDoc = z.infer<typeof templateSchema>;
 
 export const templatesModel: MongoModel = {
   collections: ["templates"],
-  indexes: [{ collection: "templates", name: "templates_newest", keys: { updatedPosition: -1, _id: -1 }, serves: "GET /templates: templates newest marked first" }],
+  indexes: [
+    {
+      collection: "templates",
+      name: "templates_newest",
+      keys: { updatedPosition: -1, _id: -1 },
+      serves: "GET /templates: templates newest marked first",
+    },
+  ],
 };
 
 const templates = (ref: GenerationRef) => ref.current().collection<TemplateDoc>("templates");
@@ -26,7 +33,11 @@ export class MongoTemplatesWriter implements TemplatesWriter<MongoBatch> {
   constructor(private readonly ref: GenerationRef) {}
 
   async put(tx: MongoBatch, row: TemplateRow): Promise<void> {
-    await templates(this.ref).replaceOne({ _id: row.pageId }, { ownerId: row.ownerId, updatedPosition: row.position }, { upsert: true, ...tx.options });
+    await templates(this.ref).replaceOne(
+      { _id: row.pageId },
+      { ownerId: row.ownerId, updatedPosition: row.position },
+      { upsert: true, ...tx.options },
+    );
   }
 
   async remove(tx: MongoBatch, pageId: string): Promise<void> {
@@ -43,7 +54,15 @@ export class MongoTemplatesView implements TemplatesView {
       .aggregate([
         { $match: after<TemplateDoc>({}, query.before) },
         { $sort: NEWEST_FIRST },
-        { $lookup: { from: pagesCollection, localField: "_id", foreignField: "_id", as: "page", pipeline: [{ $project: { accessKeys: 1, deleted: 1 } }] } },
+        {
+          $lookup: {
+            from: pagesCollection,
+            localField: "_id",
+            foreignField: "_id",
+            as: "page",
+            pipeline: [{ $project: { accessKeys: 1, deleted: 1 } }],
+          },
+        },
         { $match: { "page.deleted": false, "page.accessKeys": { $in: visibleKeys(query.visibleTo) } } },
         { $limit: query.limit + 1 },
         { $project: { ownerId: 1, updatedPosition: 1 } },

@@ -4,7 +4,15 @@
 // comments (560 CJK ones) and then refused every later batch. A batch writes both in its transaction.
 import { z } from "zod";
 import { anchorSchema, threadStatusSchema } from "../../comments/thread.decider.ts";
-import type { CommentLocation, CommentRecord, ThreadRecord, ThreadsQuery, ThreadsView, ThreadsWriter, ThreadStatusChange } from "../../comments/threads.view.ts";
+import type {
+  CommentLocation,
+  CommentRecord,
+  ThreadRecord,
+  ThreadsQuery,
+  ThreadsView,
+  ThreadsWriter,
+  ThreadStatusChange,
+} from "../../comments/threads.view.ts";
 import type { GenerationRef, MongoBatch, MongoModel } from "./mongo-batch.ts";
 
 const commentSchema = z.object({
@@ -35,9 +43,24 @@ type CommentDoc = z.infer<typeof commentSchema>;
 export const threadsModel: MongoModel = {
   collections: ["threads", "thread_comments"],
   indexes: [
-    { collection: "threads", name: "threads_page", keys: { pageId: 1, createdPosition: -1 }, serves: "GET /pages/{id}/threads?status=all, newest thread first" },
-    { collection: "threads", name: "threads_page_status", keys: { pageId: 1, status: 1, createdPosition: -1 }, serves: "GET /pages/{id}/threads?status=open|resolved" },
-    { collection: "thread_comments", name: "thread_comments_thread", keys: { threadId: 1, createdPosition: 1 }, serves: "a thread's comments, oldest first (one query for a page of threads)" },
+    {
+      collection: "threads",
+      name: "threads_page",
+      keys: { pageId: 1, createdPosition: -1 },
+      serves: "GET /pages/{id}/threads?status=all, newest thread first",
+    },
+    {
+      collection: "threads",
+      name: "threads_page_status",
+      keys: { pageId: 1, status: 1, createdPosition: -1 },
+      serves: "GET /pages/{id}/threads?status=open|resolved",
+    },
+    {
+      collection: "thread_comments",
+      name: "thread_comments_thread",
+      keys: { threadId: 1, createdPosition: 1 },
+      serves: "a thread's comments, oldest first (one query for a page of threads)",
+    },
   ],
 };
 
@@ -64,7 +87,11 @@ export class MongoThreadsWriter implements ThreadsWriter<MongoBatch> {
     const { id, ...rest } = comment;
     // Keyed by the comment's id: a batch applied twice writes the same document.
     await comments(this.ref).replaceOne({ _id: id }, rest, { upsert: true, ...tx.options });
-    await threads(this.ref).updateOne({ _id: comment.threadId }, { $set: { updatedAt: comment.createdAt } }, tx.options);
+    await threads(this.ref).updateOne(
+      { _id: comment.threadId },
+      { $set: { updatedAt: comment.createdAt } },
+      tx.options,
+    );
   }
 
   async editComment(tx: MongoBatch, commentId: string, body: string, at: string): Promise<void> {
@@ -75,8 +102,17 @@ export class MongoThreadsWriter implements ThreadsWriter<MongoBatch> {
     await this.changeComment(tx, commentId, { body: "", updatedAt: at, deletedAt: at }, at);
   }
 
-  private async changeComment(tx: MongoBatch, commentId: string, change: Partial<CommentDoc>, at: string): Promise<void> {
-    const changed = await comments(this.ref).findOneAndUpdate({ _id: commentId }, { $set: change }, { projection: { threadId: 1 }, ...tx.options });
+  private async changeComment(
+    tx: MongoBatch,
+    commentId: string,
+    change: Partial<CommentDoc>,
+    at: string,
+  ): Promise<void> {
+    const changed = await comments(this.ref).findOneAndUpdate(
+      { _id: commentId },
+      { $set: change },
+      { projection: { threadId: 1 }, ...tx.options },
+    );
     if (changed) await threads(this.ref).updateOne({ _id: changed.threadId }, { $set: { updatedAt: at } }, tx.options);
   }
 
@@ -85,7 +121,11 @@ export class MongoThreadsWriter implements ThreadsWriter<MongoBatch> {
   }
 
   async threadIdsOf(tx: MongoBatch, pageId: string): Promise<string[]> {
-    return (await threads(this.ref).find({ pageId }, { projection: { _id: 1 }, ...tx.options }).toArray()).map((doc) => doc._id);
+    return (
+      await threads(this.ref)
+        .find({ pageId }, { projection: { _id: 1 }, ...tx.options })
+        .toArray()
+    ).map((doc) => doc._id);
   }
 
   async removePage(tx: MongoBatch, pageId: string): Promise<void> {
@@ -104,7 +144,10 @@ export class MongoThreadsView implements ThreadsView {
   private async commentsOf(threadIds: readonly string[]): Promise<Map<string, CommentRecord[]>> {
     const byThread = new Map<string, CommentRecord[]>(threadIds.map((id) => [id, []]));
     if (threadIds.length === 0) return byThread;
-    const docs = await comments(this.ref).find({ threadId: { $in: [...threadIds] } }).sort({ threadId: 1, createdPosition: 1 }).toArray();
+    const docs = await comments(this.ref)
+      .find({ threadId: { $in: [...threadIds] } })
+      .sort({ threadId: 1, createdPosition: 1 })
+      .toArray();
     for (const doc of docs) {
       const comment = toComment(doc);
       byThread.get(comment.threadId)?.push(comment);
@@ -130,7 +173,11 @@ export class MongoThreadsView implements ThreadsView {
       createdPosition: { $lt: query.before ?? Number.MAX_SAFE_INTEGER },
       ...(query.status === "all" ? {} : { status: query.status }),
     };
-    const docs = await threads(this.ref).find(filter).sort({ createdPosition: -1 }).limit(query.limit + 1).toArray();
+    const docs = await threads(this.ref)
+      .find(filter)
+      .sort({ createdPosition: -1 })
+      .limit(query.limit + 1)
+      .toArray();
     const byThread = await this.commentsOf(docs.map((doc) => doc._id));
     return docs.map((doc) => toRecord(doc, byThread.get(doc._id) ?? []));
   }

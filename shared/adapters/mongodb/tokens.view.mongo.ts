@@ -19,8 +19,19 @@ type TokenDoc = z.infer<typeof tokenSchema>;
 export const tokensModel: MongoModel = {
   collections: ["tokens"],
   indexes: [
-    { collection: "tokens", name: "tokens_secret", keys: { secretHash: 1 }, unique: true, serves: "the token a request's secret hashes to (every token request)" },
-    { collection: "tokens", name: "tokens_user", keys: { userId: 1, createdAt: -1, _id: -1 }, serves: "GET /tokens: a user's tokens, newest first" },
+    {
+      collection: "tokens",
+      name: "tokens_secret",
+      keys: { secretHash: 1 },
+      unique: true,
+      serves: "the token a request's secret hashes to (every token request)",
+    },
+    {
+      collection: "tokens",
+      name: "tokens_user",
+      keys: { userId: 1, createdAt: -1, _id: -1 },
+      serves: "GET /tokens: a user's tokens, newest first",
+    },
   ],
 };
 

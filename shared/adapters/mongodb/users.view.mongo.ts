@@ -2,12 +2,26 @@ import type { UserRecord, UsersView, UsersWriter } from "../../users/users.view.
 import { recordOf, type GenerationRef, type MongoBatch, type MongoModel } from "./mongo-batch.ts";
 import { z } from "zod";
 
-const userSchema = z.object({ _id: z.string(), email: z.string(), name: z.string(), image: z.string().nullable(), createdAt: z.string() });
+const userSchema = z.object({
+  _id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  image: z.string().nullable(),
+  createdAt: z.string(),
+});
 type UserDoc = z.infer<typeof userSchema>;
 
 export const usersModel: MongoModel = {
   collections: ["users"],
-  indexes: [{ collection: "users", name: "users_email", keys: { email: 1 }, unique: true, serves: "a user by email (registration, invitations)" }],
+  indexes: [
+    {
+      collection: "users",
+      name: "users_email",
+      keys: { email: 1 },
+      unique: true,
+      serves: "a user by email (registration, invitations)",
+    },
+  ],
 };
 
 const toRecord = (doc: unknown): UserRecord => recordOf(userSchema, doc);
@@ -47,7 +61,9 @@ export class MongoUsersView implements UsersView {
 
   async getMany(ids: readonly string[]): Promise<Map<string, UserRecord>> {
     if (ids.length === 0) return new Map();
-    const docs = await users(this.ref).find({ _id: { $in: [...new Set(ids)] } }).toArray();
+    const docs = await users(this.ref)
+      .find({ _id: { $in: [...new Set(ids)] } })
+      .toArray();
     return new Map(docs.map((doc) => [doc._id, toRecord(doc)]));
   }
 }

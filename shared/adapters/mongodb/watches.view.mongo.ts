@@ -18,8 +18,19 @@ type WatchDoc = z.infer<typeof watchSchema>;
 export const watchesModel: MongoModel = {
   collections: ["watches"],
   indexes: [
-    { collection: "watches", name: "watches_fanout", keys: { kind: 1, entityId: 1, state: 1, userId: 1 }, serves: "a notifier's fan-out: one entity's watchers in user-id order, a batch at a time; removing a purged entity's rows" },
-    { collection: "watches", name: "watches_of_user", keys: { userId: 1, kind: 1, state: 1, entityId: 1 }, serves: "whether a user watches one of a page's ancestor folders" },
+    {
+      collection: "watches",
+      name: "watches_fanout",
+      keys: { kind: 1, entityId: 1, state: 1, userId: 1 },
+      serves:
+        "a notifier's fan-out: one entity's watchers in user-id order, a batch at a time; removing a purged entity's rows",
+    },
+    {
+      collection: "watches",
+      name: "watches_of_user",
+      keys: { userId: 1, kind: 1, state: 1, entityId: 1 },
+      serves: "whether a user watches one of a page's ancestor folders",
+    },
   ],
 };
 
@@ -31,12 +42,20 @@ export class MongoWatchesWriter implements WatchesWriter<MongoBatch> {
 
   async set(tx: MongoBatch, record: WatchRecord): Promise<void> {
     const { kind, entityId, userId } = record;
-    await watches(this.ref).replaceOne({ _id: idOf(kind, entityId, userId) }, { ...record }, { upsert: true, ...tx.options });
+    await watches(this.ref).replaceOne(
+      { _id: idOf(kind, entityId, userId) },
+      { ...record },
+      { upsert: true, ...tx.options },
+    );
   }
 
   async watchAutomatically(tx: MongoBatch, record: Omit<WatchRecord, "state" | "auto">): Promise<void> {
     const { kind, entityId, userId } = record;
-    await watches(this.ref).updateOne({ _id: idOf(kind, entityId, userId) }, { $setOnInsert: { ...record, state: "watching", auto: true } }, { upsert: true, ...tx.options });
+    await watches(this.ref).updateOne(
+      { _id: idOf(kind, entityId, userId) },
+      { $setOnInsert: { ...record, state: "watching", auto: true } },
+      { upsert: true, ...tx.options },
+    );
   }
 
   async removeEntity(tx: MongoBatch, kind: WatchedKind, entityId: string): Promise<void> {
@@ -54,7 +73,12 @@ export class MongoWatchesView implements WatchesView {
 
   async watchedFolders(userId: string, folderIds: readonly string[]): Promise<string[]> {
     if (folderIds.length === 0) return [];
-    const docs = await watches(this.ref).find({ userId, kind: "folder", state: "watching", entityId: { $in: [...folderIds] } }, { projection: { entityId: 1 } }).toArray();
+    const docs = await watches(this.ref)
+      .find(
+        { userId, kind: "folder", state: "watching", entityId: { $in: [...folderIds] } },
+        { projection: { entityId: 1 } },
+      )
+      .toArray();
     return docs.map((doc) => doc.entityId);
   }
 

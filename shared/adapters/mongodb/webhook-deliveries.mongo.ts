@@ -18,7 +18,15 @@
 import { MongoServerError, type Collection, type Db } from "mongodb";
 import { z } from "zod";
 import { CLAIM_WINDOW, FairClaim } from "../../webhooks/fair-claim.ts";
-import { BACKLOG_COUNT_MAX, type AttemptOutcome, type DeliveryRecord, type NewDelivery, type OwnerErasure, type ReplayJob, type WebhookDeliveries } from "../../webhooks/webhook-deliveries.port.ts";
+import {
+  BACKLOG_COUNT_MAX,
+  type AttemptOutcome,
+  type DeliveryRecord,
+  type NewDelivery,
+  type OwnerErasure,
+  type ReplayJob,
+  type WebhookDeliveries,
+} from "../../webhooks/webhook-deliveries.port.ts";
 
 /** `dueAt` of a webhook with nothing pending: after every timestamp, so `$min` lowers it and `$lte: now` skips it. */
 const NOTHING_DUE = "9999-12-31T23:59:59.999Z";
@@ -66,20 +74,72 @@ export interface WebhookDeliveryIndex {
 }
 
 export const webhookDeliveryIndexes: readonly WebhookDeliveryIndex[] = [
-  { collection: "webhook_deliveries", name: "webhook_deliveries_list", keys: { webhookId: 1, seq: -1 }, serves: "a webhook's deliveries, newest first" },
-  { collection: "webhook_deliveries", name: "webhook_deliveries_pending", keys: { webhookId: 1, status: 1, nextAttemptAt: 1, seq: 1 }, serves: "a webhook's next due delivery" },
-  { collection: "webhook_deliveries", name: "webhook_deliveries_created", keys: { createdAt: 1 }, serves: "the retention purge" },
-  { collection: "webhook_deliveries", name: "webhook_deliveries_owner", keys: { ownerId: 1, position: 1 }, serves: "an owner's deliveries, for erasure" },
+  {
+    collection: "webhook_deliveries",
+    name: "webhook_deliveries_list",
+    keys: { webhookId: 1, seq: -1 },
+    serves: "a webhook's deliveries, newest first",
+  },
+  {
+    collection: "webhook_deliveries",
+    name: "webhook_deliveries_pending",
+    keys: { webhookId: 1, status: 1, nextAttemptAt: 1, seq: 1 },
+    serves: "a webhook's next due delivery",
+  },
+  {
+    collection: "webhook_deliveries",
+    name: "webhook_deliveries_created",
+    keys: { createdAt: 1 },
+    serves: "the retention purge",
+  },
+  {
+    collection: "webhook_deliveries",
+    name: "webhook_deliveries_owner",
+    keys: { ownerId: 1, position: 1 },
+    serves: "an owner's deliveries, for erasure",
+  },
   // The backlog metric (every few seconds per notifier) counts pending rows and finds the oldest: over pending
   // rows only, never a scan of every retained delivery.
-  { collection: "webhook_deliveries", name: "webhook_deliveries_backlog", keys: { status: 1, createdAt: 1 }, options: { partialFilterExpression: { status: "pending" } }, serves: "the backlog metric: pending rows, oldest first" },
+  {
+    collection: "webhook_deliveries",
+    name: "webhook_deliveries_backlog",
+    keys: { status: 1, createdAt: 1 },
+    options: { partialFilterExpression: { status: "pending" } },
+    serves: "the backlog metric: pending rows, oldest first",
+  },
   { collection: "webhook_queues", name: "webhook_queues_owner", keys: { ownerId: 1 }, serves: "an owner's queues" },
-  { collection: "webhook_queues", name: "webhook_queues_served", keys: { servedAt: 1, _id: 1 }, serves: "fair scheduling: the queue served longest ago" },
+  {
+    collection: "webhook_queues",
+    name: "webhook_queues_served",
+    keys: { servedAt: 1, _id: 1 },
+    serves: "fair scheduling: the queue served longest ago",
+  },
   { collection: "webhook_queues", name: "webhook_queues_leased", keys: { leasedUntil: 1 }, serves: "expired leases" },
-  { collection: "webhook_replays", name: "webhook_replays_webhook", keys: { webhookId: 1 }, serves: "a webhook's replays" },
-  { collection: "webhook_replays", name: "webhook_replays_slot", keys: { slot: 1 }, options: { unique: true, partialFilterExpression: { slot: { $exists: true } } }, serves: "one running replay per slot" },
-  { collection: "webhook_replays", name: "webhook_replays_order", keys: { createdAt: 1, _id: 1 }, serves: "replays in order" },
-  { collection: "webhook_erasures", name: "webhook_erasures_at", keys: { erasedAt: 1 }, serves: "the erasure records' purge" },
+  {
+    collection: "webhook_replays",
+    name: "webhook_replays_webhook",
+    keys: { webhookId: 1 },
+    serves: "a webhook's replays",
+  },
+  {
+    collection: "webhook_replays",
+    name: "webhook_replays_slot",
+    keys: { slot: 1 },
+    options: { unique: true, partialFilterExpression: { slot: { $exists: true } } },
+    serves: "one running replay per slot",
+  },
+  {
+    collection: "webhook_replays",
+    name: "webhook_replays_order",
+    keys: { createdAt: 1, _id: 1 },
+    serves: "replays in order",
+  },
+  {
+    collection: "webhook_erasures",
+    name: "webhook_erasures_at",
+    keys: { erasedAt: 1 },
+    serves: "the erasure records' purge",
+  },
 ];
 
 export class MongoWebhookDeliveries implements WebhookDeliveries {
@@ -111,7 +171,8 @@ export class MongoWebhookDeliveries implements WebhookDeliveries {
         { $match: { status: "pending" } },
         { $group: { _id: "$webhookId", ownerId: { $max: "$ownerId" }, dueAt: { $min: "$nextAttemptAt" } } },
       ]);
-      for await (const queue of pending) await store.queueDue(queue._id, queue.ownerId ?? queue._id, queue.dueAt ?? NOTHING_DUE);
+      for await (const queue of pending)
+        await store.queueDue(queue._id, queue.ownerId ?? queue._id, queue.dueAt ?? NOTHING_DUE);
     }
     return store;
   }
@@ -122,13 +183,22 @@ export class MongoWebhookDeliveries implements WebhookDeliveries {
 
   /** The webhook's queue is due no later than `at` (created when missing). */
   private async queueDue(webhookId: string, ownerId: string, at: string): Promise<void> {
-    await this.queues.updateOne({ _id: webhookId }, { $min: { dueAt: at }, $setOnInsert: { ownerId, leasedUntil: NOT_LEASED, servedAt: "" } }, { upsert: true });
+    await this.queues.updateOne(
+      { _id: webhookId },
+      { $min: { dueAt: at }, $setOnInsert: { ownerId, leasedUntil: NOT_LEASED, servedAt: "" } },
+      { upsert: true },
+    );
   }
 
   /** Sets the queue's due time from its pending rows, then lowers it for a row added meanwhile (`$min` only lowers). */
   private async refreshQueue(webhookId: string, release: boolean): Promise<void> {
-    const earliest = async () => (await this.deliveries.find({ webhookId, status: "pending" }).sort({ nextAttemptAt: 1, seq: 1 }).limit(1).next())?.nextAttemptAt ?? NOTHING_DUE;
-    await this.queues.updateOne({ _id: webhookId }, { $set: { dueAt: await earliest(), ...(release ? { leasedUntil: NOT_LEASED } : {}) } });
+    const earliest = async () =>
+      (await this.deliveries.find({ webhookId, status: "pending" }).sort({ nextAttemptAt: 1, seq: 1 }).limit(1).next())
+        ?.nextAttemptAt ?? NOTHING_DUE;
+    await this.queues.updateOne(
+      { _id: webhookId },
+      { $set: { dueAt: await earliest(), ...(release ? { leasedUntil: NOT_LEASED } : {}) } },
+    );
     await this.queues.updateOne({ _id: webhookId }, { $min: { dueAt: await earliest() } });
   }
 
@@ -136,7 +206,9 @@ export class MongoWebhookDeliveries implements WebhookDeliveries {
   private async erased(rows: readonly NewDelivery[]): Promise<NewDelivery[]> {
     if (rows.length === 0) return [];
     const owners = [...new Set(rows.map((row) => row.ownerId))];
-    const erasures = new Map((await this.erasures.find({ _id: { $in: owners } }).toArray()).map((doc) => [doc._id, doc.position]));
+    const erasures = new Map(
+      (await this.erasures.find({ _id: { $in: owners } }).toArray()).map((doc) => [doc._id, doc.position]),
+    );
     return rows.filter((row) => row.position <= (erasures.get(row.ownerId) ?? -1));
   }
 
@@ -159,21 +231,40 @@ export class MongoWebhookDeliveries implements WebhookDeliveries {
     if (await this.deliveries.findOne({ webhookId }, { projection: { _id: 1 } })) return 0;
     const dropped = await this.queues.findOneAndDelete({ _id: webhookId });
     if (!dropped) return 0;
-    const pending = await this.deliveries.find({ webhookId, status: "pending" }).sort({ nextAttemptAt: 1, seq: 1 }).limit(1).next();
+    const pending = await this.deliveries
+      .find({ webhookId, status: "pending" })
+      .sort({ nextAttemptAt: 1, seq: 1 })
+      .limit(1)
+      .next();
     if (pending) await this.queueDue(webhookId, dropped.ownerId, pending.nextAttemptAt ?? NOTHING_DUE);
     return 1;
   }
 
   private async insertRows(rows: readonly NewDelivery[]): Promise<void> {
     if (rows.length === 0) return;
-    const counter = await this.state.findOneAndUpdate({ _id: "seq" }, { $inc: { value: rows.length } }, { upsert: true, returnDocument: "after" });
+    const counter = await this.state.findOneAndUpdate(
+      { _id: "seq" },
+      { $inc: { value: rows.length } },
+      { upsert: true, returnDocument: "after" },
+    );
     let seq = (counter?.value ?? rows.length) - rows.length;
     for (const row of rows) {
       seq += 1;
       const { id, ...rest } = row;
       const written = await this.deliveries.updateOne(
         { _id: id },
-        { $setOnInsert: { ...rest, seq, status: "pending", attempts: 0, lastResponseStatus: null, lastError: null, deliveredAt: null, leaseUntil: null } },
+        {
+          $setOnInsert: {
+            ...rest,
+            seq,
+            status: "pending",
+            attempts: 0,
+            lastResponseStatus: null,
+            lastError: null,
+            deliveredAt: null,
+            leaseUntil: null,
+          },
+        },
         { upsert: true },
       );
       if (written.upsertedCount > 0) await this.queueDue(row.webhookId, row.ownerId, row.nextAttemptAt);
@@ -182,19 +273,32 @@ export class MongoWebhookDeliveries implements WebhookDeliveries {
 
   async enqueue(rows: readonly NewDelivery[], checkpoint?: number): Promise<void> {
     await this.insert(rows);
-    if (checkpoint !== undefined) await this.state.updateOne({ _id: "follower" }, { $max: { position: checkpoint } }, { upsert: true });
+    if (checkpoint !== undefined)
+      await this.state.updateOne({ _id: "follower" }, { $max: { position: checkpoint } }, { upsert: true });
   }
 
   async claimDue(now: string, leaseUntil: string, limit: number, perOwner: number): Promise<DeliveryRecord[]> {
-    const leased = await this.queues.aggregate<{ _id: string; n: number }>([{ $match: { leasedUntil: { $gt: now } } }, { $group: { _id: "$ownerId", n: { $sum: 1 } } }]).toArray();
-    const claim = new FairClaim(leased.map((entry) => [entry._id, entry.n] as const), limit, perOwner);
+    const leased = await this.queues
+      .aggregate<{ _id: string; n: number }>([
+        { $match: { leasedUntil: { $gt: now } } },
+        { $group: { _id: "$ownerId", n: { $sum: 1 } } },
+      ])
+      .toArray();
+    const claim = new FairClaim(
+      leased.map((entry) => [entry._id, entry.n] as const),
+      limit,
+      perOwner,
+    );
     const window = await this.queues
       .find({ dueAt: { $lte: now }, leasedUntil: { $lte: now }, ownerId: { $nin: claim.cappedOwners() } })
       .sort({ servedAt: 1, _id: 1 })
       .limit(CLAIM_WINDOW)
       .toArray();
     for (const candidate of claim.turns(window, (queue) => queue.ownerId)) {
-      const taken = await this.queues.findOneAndUpdate({ _id: candidate._id, leasedUntil: { $lte: now } }, { $set: { leasedUntil: leaseUntil, servedAt: now } });
+      const taken = await this.queues.findOneAndUpdate(
+        { _id: candidate._id, leasedUntil: { $lte: now } },
+        { $set: { leasedUntil: leaseUntil, servedAt: now } },
+      );
       if (!taken) continue;
       const head = await this.deliveries.findOneAndUpdate(
         { webhookId: candidate._id, status: "pending", nextAttemptAt: { $lte: now } },
@@ -226,7 +330,10 @@ export class MongoWebhookDeliveries implements WebhookDeliveries {
   }
 
   async retry(webhookId: string, id: string, now: string): Promise<boolean> {
-    const row = await this.deliveries.findOneAndUpdate({ _id: id, webhookId }, { $set: { status: "pending", nextAttemptAt: now } });
+    const row = await this.deliveries.findOneAndUpdate(
+      { _id: id, webhookId },
+      { $set: { status: "pending", nextAttemptAt: now } },
+    );
     if (!row) return false;
     await this.queueDue(webhookId, row.ownerId ?? webhookId, now);
     return true;
@@ -248,7 +355,13 @@ export class MongoWebhookDeliveries implements WebhookDeliveries {
 
   async replays(limit: number): Promise<ReplayJob[]> {
     const docs = await this.replayJobs.find({}).sort({ createdAt: 1, _id: 1 }).limit(limit).toArray();
-    return docs.map((doc) => ({ id: doc._id, webhookId: doc.webhookId, cursor: doc.cursor, upTo: doc.upTo, createdAt: doc.createdAt }));
+    return docs.map((doc) => ({
+      id: doc._id,
+      webhookId: doc.webhookId,
+      cursor: doc.cursor,
+      upTo: doc.upTo,
+      createdAt: doc.createdAt,
+    }));
   }
 
   async undelivered(webhookId: string, atMost: number): Promise<number> {
@@ -265,16 +378,29 @@ export class MongoWebhookDeliveries implements WebhookDeliveries {
     const { ownerId, position, erasedAt } = erasure;
     await this.erasures.updateOne({ _id: ownerId }, { $max: { position, erasedAt } }, { upsert: true });
     let left = limit;
-    const rows = await this.deliveries.find({ ownerId, position: { $lte: position } }, { projection: { _id: 1 } }).limit(left).toArray();
-    if (rows.length > 0) left -= (await this.deliveries.deleteMany({ _id: { $in: rows.map((row) => row._id) }, ownerId })).deletedCount;
+    const rows = await this.deliveries
+      .find({ ownerId, position: { $lte: position } }, { projection: { _id: 1 } })
+      .limit(left)
+      .toArray();
+    if (rows.length > 0)
+      left -= (await this.deliveries.deleteMany({ _id: { $in: rows.map((row) => row._id) }, ownerId })).deletedCount;
     if (rows.length === limit) return limit - left;
     // A queue goes after its replays, so a call cut short by its limit finds them through it, and once its
     // webhook has no row left (the rows of an account registered afresh keep theirs).
-    const queueIds = (await this.queues.find({ ownerId }, { projection: { _id: 1 } }).limit(left).toArray()).map((queue) => queue._id);
+    const queueIds = (
+      await this.queues
+        .find({ ownerId }, { projection: { _id: 1 } })
+        .limit(left)
+        .toArray()
+    ).map((queue) => queue._id);
     if (queueIds.length === 0) return limit - left;
-    const replays = await this.replayJobs.find({ webhookId: { $in: queueIds }, upTo: { $lte: position } }, { projection: { _id: 1 } }).limit(left).toArray();
+    const replays = await this.replayJobs
+      .find({ webhookId: { $in: queueIds }, upTo: { $lte: position } }, { projection: { _id: 1 } })
+      .limit(left)
+      .toArray();
     const moreReplays = replays.length === left;
-    if (replays.length > 0) left -= (await this.replayJobs.deleteMany({ _id: { $in: replays.map((replay) => replay._id) } })).deletedCount;
+    if (replays.length > 0)
+      left -= (await this.replayJobs.deleteMany({ _id: { $in: replays.map((replay) => replay._id) } })).deletedCount;
     if (moreReplays) return limit - left;
     for (const webhookId of queueIds) {
       if (left <= 0) break;
@@ -287,7 +413,8 @@ export class MongoWebhookDeliveries implements WebhookDeliveries {
     await this.erasures.deleteMany({ erasedAt: { $lt: before } });
     const purged = (await this.deliveries.deleteMany({ createdAt: { $lt: before } })).deletedCount;
     if (purged > 0) {
-      for await (const queue of this.queues.find({ dueAt: { $lt: NOTHING_DUE } }, { projection: { _id: 1 } })) await this.refreshQueue(queue._id, false);
+      for await (const queue of this.queues.find({ dueAt: { $lt: NOTHING_DUE } }, { projection: { _id: 1 } }))
+        await this.refreshQueue(queue._id, false);
     }
     return purged;
   }

@@ -22,7 +22,12 @@ type WebhookDoc = z.infer<typeof webhookSchema>;
 export const webhooksModel: MongoModel = {
   collections: ["webhooks"],
   indexes: [
-    { collection: "webhooks", name: "webhooks_owner", keys: { ownerId: 1, position: -1 }, serves: "GET /webhooks: an owner's webhooks, newest first" },
+    {
+      collection: "webhooks",
+      name: "webhooks_owner",
+      keys: { ownerId: 1, position: -1 },
+      serves: "GET /webhooks: an owner's webhooks, newest first",
+    },
     { collection: "webhooks", name: "webhooks_active", keys: { active: 1 }, serves: "the notifier's active webhooks" },
   ],
 };
@@ -38,7 +43,11 @@ export class MongoWebhooksWriter implements WebhooksWriter<MongoBatch> {
     await webhooks(this.ref).replaceOne({ _id: id }, rest, { upsert: true, ...tx.options });
   }
 
-  async update(tx: MongoBatch, id: string, changes: Parameters<WebhooksWriter<MongoBatch>["update"]>[2]): Promise<void> {
+  async update(
+    tx: MongoBatch,
+    id: string,
+    changes: Parameters<WebhooksWriter<MongoBatch>["update"]>[2],
+  ): Promise<void> {
     const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
     await webhooks(this.ref).updateOne({ _id: id }, { $set: set }, tx.options);
   }

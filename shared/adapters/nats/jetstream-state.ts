@@ -8,6 +8,10 @@ const messages = (error: unknown): string =>
   error instanceof Error ? `${error.message} ${messages(error.cause)}` : typeof error === "string" ? error : "";
 
 export function jetStreamStateLost(error: unknown): boolean {
-  if (error instanceof JetStreamApiError && (error.code === JetStreamApiCodes.StreamNotFound || error.code === JetStreamApiCodes.JetStreamNotEnabledForAccount)) return true;
+  if (
+    error instanceof JetStreamApiError &&
+    (error.code === JetStreamApiCodes.StreamNotFound || error.code === JetStreamApiCodes.JetStreamNotEnabledForAccount)
+  )
+    return true;
   return LOST.test(messages(error));
 }

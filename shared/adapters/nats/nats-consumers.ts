@@ -2,7 +2,13 @@
 // subscribes: created when missing, and updated when its subject filter, delivery cap or ack wait changed (a
 // group that starts consuming a new subject must receive it). A changed filter makes the consumer again from
 // where the old one stood, so nothing is skipped and what it had acknowledged does not come back.
-import { AckPolicy, DeliverPolicy, type ConsumerConfig, type ConsumerInfo, type JetStreamManager } from "@nats-io/jetstream";
+import {
+  AckPolicy,
+  DeliverPolicy,
+  type ConsumerConfig,
+  type ConsumerInfo,
+  type JetStreamManager,
+} from "@nats-io/jetstream";
 import { nanos } from "@nats-io/transport-node";
 import type { Logger } from "pino";
 
@@ -19,19 +25,37 @@ export interface WantedConsumer {
   readonly since: Date | null;
 }
 
-const infoOf = (manager: JetStreamManager, stream: string, name: string): Promise<ConsumerInfo | null> => manager.consumers.info(stream, name).then((info) => info, () => null);
+const infoOf = (manager: JetStreamManager, stream: string, name: string): Promise<ConsumerInfo | null> =>
+  manager.consumers.info(stream, name).then(
+    (info) => info,
+    () => null,
+  );
 
 function changed(info: ConsumerInfo, wanted: WantedConsumer): boolean {
   const config = info.config;
-  return config.filter_subject !== wanted.filterSubject || config.max_deliver !== wanted.maxDeliver || config.ack_wait !== nanos(wanted.ackWaitMs);
+  return (
+    config.filter_subject !== wanted.filterSubject ||
+    config.max_deliver !== wanted.maxDeliver ||
+    config.ack_wait !== nanos(wanted.ackWaitMs)
+  );
 }
 
-export async function ensureConsumer(manager: JetStreamManager, wanted: WantedConsumer, logger?: Pick<Logger, "info" | "warn">): Promise<void> {
-  const settings = { ack_wait: nanos(wanted.ackWaitMs), max_deliver: wanted.maxDeliver, filter_subject: wanted.filterSubject };
+export async function ensureConsumer(
+  manager: JetStreamManager,
+  wanted: WantedConsumer,
+  logger?: Pick<Logger, "info" | "warn">,
+): Promise<void> {
+  const settings = {
+    ack_wait: nanos(wanted.ackWaitMs),
+    max_deliver: wanted.maxDeliver,
+    filter_subject: wanted.filterSubject,
+  };
   const base: Partial<ConsumerConfig> = { durable_name: wanted.name, ack_policy: AckPolicy.Explicit, ...settings };
   const info = await infoOf(manager, wanted.stream, wanted.name);
   if (!info) {
-    const start: Partial<ConsumerConfig> = wanted.since ? { deliver_policy: DeliverPolicy.StartTime, opt_start_time: wanted.since.toISOString() } : { deliver_policy: DeliverPolicy.New };
+    const start: Partial<ConsumerConfig> = wanted.since
+      ? { deliver_policy: DeliverPolicy.StartTime, opt_start_time: wanted.since.toISOString() }
+      : { deliver_policy: DeliverPolicy.New };
     await manager.consumers.add(wanted.stream, { ...base, ...start }).catch(async (error: unknown) => {
       // Another member may have created it meanwhile: the same group, the same consumer.
       if (!(await infoOf(manager, wanted.stream, wanted.name))) throw error;
@@ -52,8 +76,10 @@ export async function ensureConsumer(manager: JetStreamManager, wanted: WantedCo
   // delivered but not acknowledged comes again, as at-least-once allows).
   const from = info.num_ack_pending === 0 ? info.delivered.stream_seq + 1 : info.ack_floor.stream_seq + 1;
   await manager.consumers.delete(wanted.stream, wanted.name);
-  await manager.consumers.add(wanted.stream, { ...base, deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from }).catch(async (error: unknown) => {
-    if (!(await infoOf(manager, wanted.stream, wanted.name))) throw error;
-  });
+  await manager.consumers
+    .add(wanted.stream, { ...base, deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from })
+    .catch(async (error: unknown) => {
+      if (!(await infoOf(manager, wanted.stream, wanted.name))) throw error;
+    });
   logger?.info({ event: "bus.consumer_recreated", consumer: wanted.name, from, before, after });
 }

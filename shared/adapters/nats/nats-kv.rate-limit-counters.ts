@@ -41,7 +41,9 @@ const REQUEST_TIMEOUT_MS = 1_000;
 const ATTEMPTS = 32;
 
 const lostRace = (error: unknown): boolean =>
-  error instanceof JetStreamApiError && (error.code === JetStreamApiCodes.StreamWrongLastSequence || error.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown);
+  error instanceof JetStreamApiError &&
+  (error.code === JetStreamApiCodes.StreamWrongLastSequence ||
+    error.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown);
 
 interface Waiter {
   readonly ttlSeconds: number;
@@ -71,7 +73,11 @@ export class NatsRateLimitCounters implements RateLimitCounters {
   /** Returns at once; the bucket is created or opened once NATS answers. */
   static open(url: string, options: NatsRateLimitCountersOptions): NatsRateLimitCounters {
     const { logger, metrics } = options;
-    const link = NatsLink.open(url, { name: options.name ?? "workspace-rate-limits", ...(logger ? { logger } : {}), onChange: (up) => metrics?.dependency("bus", up) });
+    const link = NatsLink.open(url, {
+      name: options.name ?? "workspace-rate-limits",
+      ...(logger ? { logger } : {}),
+      onChange: (up) => metrics?.dependency("bus", up),
+    });
     metrics?.dependency("bus", false);
     const counters = new NatsRateLimitCounters(link, options);
     link.onUp((connection) => void counters.openBucket(connection));
@@ -95,16 +101,25 @@ export class NatsRateLimitCounters implements RateLimitCounters {
     this.creating = true;
     const ttlMs = this.options.maxWindowSeconds * 1_000;
     try {
-      const kv = await new Kvm(jetstream(connection, { timeout: REQUEST_TIMEOUT_MS })).create(this.options.bucket ?? "workspace-rate-limits", { history: 1, ttl: ttlMs });
+      const kv = await new Kvm(jetstream(connection, { timeout: REQUEST_TIMEOUT_MS })).create(
+        this.options.bucket ?? "workspace-rate-limits",
+        { history: 1, ttl: ttlMs },
+      );
       // An existing bucket keeps the TTL it was made with: lengthen it when a window grew.
       const status = await kv.status();
       if (status.ttl < ttlMs) {
         const manager = await jetstreamManager(connection);
-        await manager.streams.update(status.streamInfo.config.name, { ...status.streamInfo.config, max_age: nanos(ttlMs) });
+        await manager.streams.update(status.streamInfo.config.name, {
+          ...status.streamInfo.config,
+          max_age: nanos(ttlMs),
+        });
       }
       this.kv = kv;
     } catch (error) {
-      this.options.logger?.warn({ event: "rate_limit.bucket_unavailable", err: error }, "the rate-limit bucket could not be opened; counting in this process");
+      this.options.logger?.warn(
+        { event: "rate_limit.bucket_unavailable", err: error },
+        "the rate-limit bucket could not be opened; counting in this process",
+      );
       setTimeout(() => {
         const current = this.link.connection();
         if (current && this.link.up) void this.openBucket(current);
@@ -122,10 +137,18 @@ export class NatsRateLimitCounters implements RateLimitCounters {
   private async checkBucket(failure: unknown): Promise<void> {
     const kv = this.kv;
     if (!kv || !this.link.up) return;
-    const lost = jetStreamStateLost(failure) || (await kv.status().then(() => false, (error: unknown) => jetStreamStateLost(error)));
+    const lost =
+      jetStreamStateLost(failure) ||
+      (await kv.status().then(
+        () => false,
+        (error: unknown) => jetStreamStateLost(error),
+      ));
     if (!lost || this.kv !== kv) return;
     this.kv = null;
-    this.options.logger?.warn({ event: "rate_limit.bucket_lost" }, "JetStream lost the rate-limit bucket; making it again");
+    this.options.logger?.warn(
+      { event: "rate_limit.bucket_lost" },
+      "JetStream lost the rate-limit bucket; making it again",
+    );
     const current = this.link.connection();
     if (current && this.link.up) void this.openBucket(current);
   }
@@ -152,7 +175,10 @@ export class NatsRateLimitCounters implements RateLimitCounters {
         } catch (error) {
           if (!(error instanceof KvUnavailable)) {
             this.openUntil = Date.now() + (this.options.breakerOpenMs ?? 5_000);
-            this.options.logger?.warn({ event: "rate_limit.kv_failed", err: error }, "a rate-limit KV request failed; counting in this process for a while");
+            this.options.logger?.warn(
+              { event: "rate_limit.kv_failed", err: error },
+              "a rate-limit KV request failed; counting in this process for a while",
+            );
             void this.checkBucket(error);
           }
         }

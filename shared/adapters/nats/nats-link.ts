@@ -71,7 +71,14 @@ export class NatsLink {
   private async attempt(failures: number): Promise<void> {
     if (this.closed) return;
     try {
-      const connection = await connect({ servers: this.url, name: this.options.name, maxReconnectAttempts: -1, reconnectTimeWait: 250, pingInterval: PING_INTERVAL_MS, maxPingOut: MAX_PINGS_OUT });
+      const connection = await connect({
+        servers: this.url,
+        name: this.options.name,
+        maxReconnectAttempts: -1,
+        reconnectTimeWait: 250,
+        pingInterval: PING_INTERVAL_MS,
+        maxPingOut: MAX_PINGS_OUT,
+      });
       if (this.closed) {
         await connection.close();
         return;
@@ -82,7 +89,11 @@ export class NatsLink {
       this.waiting.clear();
       void this.watch(connection);
     } catch (error) {
-      if (failures === 0) this.options.logger?.warn({ event: "nats.unreachable", name: this.options.name, err: error }, "NATS does not answer; serving without it and retrying");
+      if (failures === 0)
+        this.options.logger?.warn(
+          { event: "nats.unreachable", name: this.options.name, err: error },
+          "NATS does not answer; serving without it and retrying",
+        );
       const first = this.options.retryDelayMs ?? 250;
       const delay = Math.min(first * 2 ** Math.min(failures, 10), this.options.maxRetryDelayMs ?? 2_000);
       this.timer = setTimeout(() => {
@@ -95,7 +106,10 @@ export class NatsLink {
   private async watch(connection: NatsConnection): Promise<void> {
     for await (const status of connection.status()) {
       if (status.type === "disconnect" && this.reachable) {
-        this.options.logger?.warn({ event: "nats.disconnected", name: this.options.name }, "lost NATS; serving without it and reconnecting");
+        this.options.logger?.warn(
+          { event: "nats.disconnected", name: this.options.name },
+          "lost NATS; serving without it and reconnecting",
+        );
         this.change(false);
       } else if (status.type === "reconnect") {
         this.options.logger?.info({ event: "nats.reconnected", name: this.options.name });

@@ -9,7 +9,17 @@
 // The process does not wait for NATS: the bus connects in the background (nats-link.ts). While NATS is away a
 // publish fails at once (the outbox publisher retries from its position), and a group that subscribes is
 // joined once NATS answers, from the moment it asked.
-import { DiscardPolicy, RetentionPolicy, jetstream, jetstreamManager, StorageType, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from "@nats-io/jetstream";
+import {
+  DiscardPolicy,
+  RetentionPolicy,
+  jetstream,
+  jetstreamManager,
+  StorageType,
+  type ConsumerMessages,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+} from "@nats-io/jetstream";
 import { nanos, type NatsConnection } from "@nats-io/transport-node";
 import type { Logger } from "pino";
 import { z } from "zod";
@@ -44,7 +54,12 @@ export interface NatsBusOptions {
   readonly metrics?: BusMetrics;
 }
 
-const payloadSchema = z.object({ id: z.string().min(1), subject: z.string().min(1), data: z.unknown(), metadata: z.record(z.string(), z.unknown()) });
+const payloadSchema = z.object({
+  id: z.string().min(1),
+  subject: z.string().min(1),
+  data: z.unknown(),
+  metadata: z.record(z.string(), z.unknown()),
+});
 const positionStream = (stream: string) => `${stream}_PUBLISHED`;
 const positionSubject = (stream: string) => `workspace.published.${stream}`;
 const positionSchema = z.object({ position: z.number().int().nonnegative() });
@@ -59,15 +74,19 @@ function decode(bytes: Uint8Array): { readonly message: BusMessage } | { readonl
     return { malformed: `not JSON: ${error instanceof Error ? error.message : String(error)}`.slice(0, 200) };
   }
   const parsed = payloadSchema.safeParse(json);
-  return parsed.success ? { message: parsed.data } : { malformed: `not a bus message: ${parsed.error.issues.map((issue) => issue.path.join(".") || "(root)").join(", ")}` };
+  return parsed.success
+    ? { message: parsed.data }
+    : {
+        malformed: `not a bus message: ${parsed.error.issues.map((issue) => issue.path.join(".") || "(root)").join(", ")}`,
+      };
 }
 
 type Ready = { readonly manager: JetStreamManager; readonly client: JetStreamClient };
 type Settings = Required<Omit<NatsBusOptions, "name" | "logger" | "metrics">>;
 type Subscribing = { readonly subjects: readonly string[]; readonly group: string; readonly handler: BusHandler };
 
-
-const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ").slice(0, 300);
+const reasonOf = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ").slice(0, 300);
 
 export class NatsBus implements Bus {
   private readonly subscriptions = new Set<ConsumerMessages>();
@@ -99,7 +118,11 @@ export class NatsBus implements Bus {
       maxBytes: options.maxBytes ?? 1024 * 1024 * 1024,
     };
     const { logger, metrics } = options;
-    const link = NatsLink.open(url, { name: options.name ?? "workspace", ...(logger ? { logger } : {}), onChange: (up) => metrics?.dependency("bus", up) });
+    const link = NatsLink.open(url, {
+      name: options.name ?? "workspace",
+      ...(logger ? { logger } : {}),
+      onChange: (up) => metrics?.dependency("bus", up),
+    });
     metrics?.dependency("bus", false);
     const bus = new NatsBus(link, settings, { ...(logger ? { logger } : {}), ...(metrics ? { metrics } : {}) });
     link.onUp((connection) => void bus.prepare(connection));
@@ -161,7 +184,10 @@ export class NatsBus implements Bus {
     if (!connection || this.closed) return;
     if (this.ready) {
       this.ready = null;
-      this.reporting.logger?.warn({ event: "bus.state_lost", reason: reasonOf(error) }, "JetStream lost the bus's streams; making them again");
+      this.reporting.logger?.warn(
+        { event: "bus.state_lost", reason: reasonOf(error) },
+        "JetStream lost the bus's streams; making them again",
+      );
       const now = new Date();
       for (const request of this.joined.keys()) this.pending.set(request, now);
       for (const messages of this.subscriptions) void messages.close().catch(() => undefined);
@@ -203,13 +229,35 @@ export class NatsBus implements Bus {
       max_bytes: settings.maxBytes,
       discard: DiscardPolicy.Old,
     };
-    const exists = await manager.streams.info(settings.stream).then(() => true, () => false);
+    const exists = await manager.streams.info(settings.stream).then(
+      () => true,
+      () => false,
+    );
     if (exists) await manager.streams.update(settings.stream, limits);
-    else await manager.streams.add({ name: settings.stream, storage: StorageType.File, retention: RetentionPolicy.Limits, ...limits });
+    else
+      await manager.streams.add({
+        name: settings.stream,
+        storage: StorageType.File,
+        retention: RetentionPolicy.Limits,
+        ...limits,
+      });
     // The publisher's position: one message per subject, kept without an age limit, in a stream of its own.
-    const positions = { subjects: [positionSubject(settings.stream)], max_msgs_per_subject: 1, discard: DiscardPolicy.Old };
-    const positionsKnown = await manager.streams.info(positionStream(settings.stream)).then(() => true, () => false);
-    if (!positionsKnown) await manager.streams.add({ name: positionStream(settings.stream), storage: StorageType.File, retention: RetentionPolicy.Limits, ...positions });
+    const positions = {
+      subjects: [positionSubject(settings.stream)],
+      max_msgs_per_subject: 1,
+      discard: DiscardPolicy.Old,
+    };
+    const positionsKnown = await manager.streams.info(positionStream(settings.stream)).then(
+      () => true,
+      () => false,
+    );
+    if (!positionsKnown)
+      await manager.streams.add({
+        name: positionStream(settings.stream),
+        storage: StorageType.File,
+        retention: RetentionPolicy.Limits,
+        ...positions,
+      });
     return { manager, client: jetstream(connection) };
   }
 
@@ -226,7 +274,9 @@ export class NatsBus implements Bus {
   async publish(messages: readonly BusMessage[]): Promise<void> {
     // One at a time, each waiting for the server's ack: the order of a batch is the order in the stream.
     for (const message of messages) {
-      await this.withState(({ client }) => client.publish(this.subjectOf(message.subject), encode(message), { msgID: message.id }));
+      await this.withState(({ client }) =>
+        client.publish(this.subjectOf(message.subject), encode(message), { msgID: message.id }),
+      );
     }
   }
 
@@ -238,7 +288,10 @@ export class NatsBus implements Bus {
     else {
       // Joined once NATS answers, from now: what is published meanwhile reaches the group.
       this.pending.set(request, new Date());
-      this.reporting.logger?.warn({ event: "bus.subscribe_deferred", group: options.group }, "NATS is away: the group is joined once it answers");
+      this.reporting.logger?.warn(
+        { event: "bus.subscribe_deferred", group: options.group },
+        "NATS is away: the group is joined once it answers",
+      );
     }
     this.joined.set(request, (joined) => {
       messages = joined;
@@ -264,9 +317,21 @@ export class NatsBus implements Bus {
     // nats-server 2.9 filters a consumer by one subject: a group of several subjects reads the whole stream
     // and passes over what it did not ask for.
     const [only] = request.subjects;
-    const filterSubject = request.subjects.length === 1 && only !== undefined ? this.subjectOf(only) : `${this.settings.subjectPrefix}.>`;
+    const filterSubject =
+      request.subjects.length === 1 && only !== undefined ? this.subjectOf(only) : `${this.settings.subjectPrefix}.>`;
     try {
-      await ensureConsumer(manager, { stream: this.settings.stream, name, filterSubject, ackWaitMs: this.settings.ackWaitMs, maxDeliver: this.settings.maxDeliver, since }, this.reporting.logger);
+      await ensureConsumer(
+        manager,
+        {
+          stream: this.settings.stream,
+          name,
+          filterSubject,
+          ackWaitMs: this.settings.ackWaitMs,
+          maxDeliver: this.settings.maxDeliver,
+          since,
+        },
+        this.reporting.logger,
+      );
       const consumer = await client.consumers.get(this.settings.stream, name);
       const messages = await consumer.consume({ max_messages: 16 });
       this.subscriptions.add(messages);
@@ -286,12 +351,23 @@ export class NatsBus implements Bus {
     }
   }
 
-  private async handle(delivered: JsMsg, group: string, wanted: ReadonlySet<string>, handler: BusHandler): Promise<void> {
+  private async handle(
+    delivered: JsMsg,
+    group: string,
+    wanted: ReadonlySet<string>,
+    handler: BusHandler,
+  ): Promise<void> {
     const decoded = decode(delivered.data);
     // A malformed message would fail the same way at every delivery: acknowledged so it does not come back,
     // and reported, so that it is seen rather than silently lost. It must not end this loop (nor the process).
     if ("malformed" in decoded) {
-      this.reporting.logger?.warn({ event: "bus.malformed_message", group, subject: delivered.subject, streamSequence: delivered.seq, reason: decoded.malformed });
+      this.reporting.logger?.warn({
+        event: "bus.malformed_message",
+        group,
+        subject: delivered.subject,
+        streamSequence: delivered.seq,
+        reason: decoded.malformed,
+      });
       this.reporting.metrics?.malformedMessage(group);
       return delivered.ack();
     }
@@ -302,15 +378,29 @@ export class NatsBus implements Bus {
       delivered.ack();
     } catch (error) {
       const deliveries = delivered.info.deliveryCount;
-      const where = { group, subject: decoded.message.subject, id: decoded.message.id, streamSequence: delivered.seq, deliveries, maxDeliver: this.settings.maxDeliver, reason: reasonOf(error) };
+      const where = {
+        group,
+        subject: decoded.message.subject,
+        id: decoded.message.id,
+        streamSequence: delivered.seq,
+        deliveries,
+        maxDeliver: this.settings.maxDeliver,
+        reason: reasonOf(error),
+      };
       this.reporting.metrics?.handlerFailed(group);
       if (deliveries < this.settings.maxDeliver) {
-        this.reporting.logger?.warn({ event: "bus.handler_failed", ...where }, "a consumer failed a message; it comes back later");
+        this.reporting.logger?.warn(
+          { event: "bus.handler_failed", ...where },
+          "a consumer failed a message; it comes back later",
+        );
         return delivered.nak(this.settings.retryDelayMs);
       }
       // Past the cap: parked. Terminated so it is not delivered again; it stays in the stream (by its sequence)
       // for as long as the stream keeps messages, for an operator to look at.
-      this.reporting.logger?.error({ event: "bus.message_parked", ...where }, "a message failed at every delivery and is parked: this group will not handle it");
+      this.reporting.logger?.error(
+        { event: "bus.message_parked", ...where },
+        "a message failed at every delivery and is parked: this group will not handle it",
+      );
       this.reporting.metrics?.messageParked(group);
       delivered.term(`failed ${deliveries} deliveries`);
     }
@@ -318,11 +408,13 @@ export class NatsBus implements Bus {
 
   async publishedPosition(): Promise<number | null> {
     const stored = await this.withState(({ manager }) =>
-      manager.streams.getMessage(positionStream(this.settings.stream), { last_by_subj: positionSubject(this.settings.stream) }).catch((error: unknown) => {
-        // No message on the subject yet is an error of the API (404), not an outage.
-        if (error instanceof Error && /no message found/i.test(error.message)) return null;
-        throw error;
-      }),
+      manager.streams
+        .getMessage(positionStream(this.settings.stream), { last_by_subj: positionSubject(this.settings.stream) })
+        .catch((error: unknown) => {
+          // No message on the subject yet is an error of the API (404), not an outage.
+          if (error instanceof Error && /no message found/i.test(error.message)) return null;
+          throw error;
+        }),
     );
     if (!stored) return null;
     return positionSchema.parse(JSON.parse(new TextDecoder().decode(stored.data))).position;

@@ -12,7 +12,12 @@ const crlf = (text: string): string => text.replace(/\r?\n/g, "\r\n");
 
 /** The body: the text alone, or the text and its HTML alternative as multipart/alternative. */
 function body(mail: Mail): string[] {
-  const part = (type: string, content: string) => [`Content-Type: ${type}; charset=utf-8`, "Content-Transfer-Encoding: 8bit", "", crlf(content)];
+  const part = (type: string, content: string) => [
+    `Content-Type: ${type}; charset=utf-8`,
+    "Content-Transfer-Encoding: 8bit",
+    "",
+    crlf(content),
+  ];
   if (mail.html === undefined) return part("text/plain", mail.text);
   // No line of either part can start with the boundary: it holds the attempt's id, which neither text has.
   const boundary = `=_alternative_${mail.messageId.replace(/[^A-Za-z0-9]/g, "")}`;
@@ -55,7 +60,10 @@ export class OutboxMailer implements Mailer {
       // The rename is atomic: until it succeeds, no mail is in the outbox.
       await rename(temporary, join(this.directory, `${name}.eml`));
     } catch (error) {
-      throw new MailNotSentError(`the outbox could not be written: ${error instanceof Error ? error.message : String(error)}`, false);
+      throw new MailNotSentError(
+        `the outbox could not be written: ${error instanceof Error ? error.message : String(error)}`,
+        false,
+      );
     }
   }
 }

@@ -15,7 +15,11 @@ const smtpUrlSchema = z.url({ protocol: /^smtps?$/, hostname: /./ });
  * Bounds on how long a send waits, so a server that is down or silent fails the send instead of holding the
  * notifier (nodemailer's own defaults are 2 minutes to connect, 30 s for the greeting and 10 minutes of silence).
  */
-const DEFAULT_SMTP_TIMEOUTS = { connectionTimeoutMs: 10_000, greetingTimeoutMs: 10_000, socketTimeoutMs: 30_000 } as const;
+const DEFAULT_SMTP_TIMEOUTS = {
+  connectionTimeoutMs: 10_000,
+  greetingTimeoutMs: 10_000,
+  socketTimeoutMs: 30_000,
+} as const;
 
 export interface SmtpMailerOptions {
   /** The From header and envelope sender; `DEFAULT_FROM` when absent. */
@@ -58,7 +62,8 @@ class SmtpError extends Error {
 class SmtpSendError extends SmtpError implements NotSent {
   readonly notSent = true;
   /** A refused login cannot improve; a refused recipient is permanent unless the server said to try later (4xx). */
-  readonly permanent = this.code === "EAUTH" || (this.responseCode === undefined ? this.code === "EENVELOPE" : this.responseCode >= 500);
+  readonly permanent =
+    this.code === "EAUTH" || (this.responseCode === undefined ? this.code === "EENVELOPE" : this.responseCode >= 500);
 
   /**
    * Copies only what explains the failure: nodemailer's errors carry the server's response, which is kept.
@@ -69,14 +74,19 @@ class SmtpSendError extends SmtpError implements NotSent {
   static from(error: unknown): SmtpError {
     if (!(error instanceof Error)) return new SmtpError("EUNKNOWN", `smtp send failed: ${String(error)}`);
     const code = "code" in error && typeof error.code === "string" ? error.code : "EUNKNOWN";
-    const responseCode = "responseCode" in error && typeof error.responseCode === "number" ? error.responseCode : undefined;
+    const responseCode =
+      "responseCode" in error && typeof error.responseCode === "number" ? error.responseCode : undefined;
     const command = "command" in error && typeof error.command === "string" ? error.command : undefined;
     const message = `smtp send failed (${code}): ${error.message}`;
     const answered = responseCode !== undefined;
     // Otherwise only failures that happen before any exchange count: no server, no address, no login.
     const beforeMessage =
-      (command !== undefined && BEFORE_THE_MESSAGE.test(command)) || ["EDNS", "EAUTH", "EENVELOPE"].includes(code) || /ECONNREFUSED|ENOTFOUND/.test(error.message);
-    return answered || beforeMessage ? new SmtpSendError(code, message, responseCode, command) : new SmtpError(code, message, responseCode, command);
+      (command !== undefined && BEFORE_THE_MESSAGE.test(command)) ||
+      ["EDNS", "EAUTH", "EENVELOPE"].includes(code) ||
+      /ECONNREFUSED|ENOTFOUND/.test(error.message);
+    return answered || beforeMessage
+      ? new SmtpSendError(code, message, responseCode, command)
+      : new SmtpError(code, message, responseCode, command);
   }
 }
 
@@ -97,7 +107,8 @@ export class SmtpMailer implements Mailer {
    */
   static fromUrl(url: string, options: SmtpMailerOptions = {}): SmtpMailer {
     // The URL holds credentials: the error names what is wrong, never the value.
-    if (!smtpUrlSchema.safeParse(url).success) throw new Error("invalid SMTP URL: expected smtp://[user:pass@]host[:port] or smtps://...");
+    if (!smtpUrlSchema.safeParse(url).success)
+      throw new Error("invalid SMTP URL: expected smtp://[user:pass@]host[:port] or smtps://...");
     const fromUrl = parseConnectionUrl(url);
     // The transport is built here rather than by createTransport, which a `pool` or `jsonTransport` query
     // parameter would turn into another kind of transport.
@@ -132,6 +143,7 @@ export class SmtpMailer implements Mailer {
     } catch (error) {
       throw SmtpSendError.from(error);
     }
-    if (info.rejected.length > 0) throw new SmtpSendError("EENVELOPE", "smtp send failed (EENVELOPE): the server refused the recipient");
+    if (info.rejected.length > 0)
+      throw new SmtpSendError("EENVELOPE", "smtp send failed (EENVELOPE): the server refused the recipient");
   }
 }

@@ -2,7 +2,15 @@ import type Database from "better-sqlite3";
 import { storedPermission, storedRole, type WorkspaceRole } from "../../kernel/permissions.ts";
 import { AccessContextCache } from "../../access/access-context-cache.ts";
 import type { AccessContext } from "../../access/access-context.ts";
-import type { AccessView, AccessWriter, EntityType, GrantRecord, GroupGrantRecord, GroupMemberRecord, MemberRecord } from "../../access/access.view.ts";
+import type {
+  AccessView,
+  AccessWriter,
+  EntityType,
+  GrantRecord,
+  GroupGrantRecord,
+  GroupMemberRecord,
+  MemberRecord,
+} from "../../access/access.view.ts";
 import { assembleContext } from "../../access/assemble-context.ts";
 import type { ListKey } from "../../read-store/list-query.ts";
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
@@ -59,11 +67,31 @@ CREATE TABLE IF NOT EXISTS access_changes (
   user_id TEXT PRIMARY KEY,
   position INTEGER NOT NULL
 ) WITHOUT ROWID;`;
-export const accessModel: SqliteModel = { schema, tables: ["grants", "workspace_members", "group_members", "group_grants", "group_roles", "access_changes"], queryIndexes: [] };
+export const accessModel: SqliteModel = {
+  schema,
+  tables: ["grants", "workspace_members", "group_members", "group_grants", "group_roles", "access_changes"],
+  queryIndexes: [],
+};
 
-type GrantRow = { user_id: string; entity_type: string; entity_id: string; permission: string; granted_by: string; created_at: string; updated_at: string };
+type GrantRow = {
+  user_id: string;
+  entity_type: string;
+  entity_id: string;
+  permission: string;
+  granted_by: string;
+  created_at: string;
+  updated_at: string;
+};
 type MemberRow = { id: string; owner_id: string; member_id: string; role: string; created_at: string };
-type GroupGrantRow = { group_id: string; entity_type: string; entity_id: string; permission: string; granted_by: string; created_at: string; updated_at: string };
+type GroupGrantRow = {
+  group_id: string;
+  entity_type: string;
+  entity_id: string;
+  permission: string;
+  granted_by: string;
+  created_at: string;
+  updated_at: string;
+};
 type GroupMemberRow = { group_id: string; member_id: string; owner_id: string; position: number; created_at: string };
 
 const toGrant = (row: GrantRow): GrantRecord => ({
@@ -84,7 +112,13 @@ const toGroupGrant = (row: GroupGrantRow): GroupGrantRecord => ({
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
-const toGroupMember = (row: GroupMemberRow): GroupMemberRecord => ({ groupId: row.group_id, memberId: row.member_id, ownerId: row.owner_id, position: row.position, createdAt: row.created_at });
+const toGroupMember = (row: GroupMemberRow): GroupMemberRecord => ({
+  groupId: row.group_id,
+  memberId: row.member_id,
+  ownerId: row.owner_id,
+  position: row.position,
+  createdAt: row.created_at,
+});
 const toMember = (row: MemberRow): MemberRecord => ({
   id: row.id,
   ownerId: row.owner_id,
@@ -114,8 +148,16 @@ export class SqliteAccessWriter implements AccessWriter<SqliteBatch> {
       ),
       changeRole: db.prepare("UPDATE workspace_members SET role = ? WHERE owner_id = ? AND member_id = ?"),
       removeMember: db.prepare("DELETE FROM workspace_members WHERE owner_id = ? AND member_id = ?"),
-      removeEntity: db.prepare<[string, string], string>("DELETE FROM grants WHERE entity_type = ? AND entity_id = ? RETURNING user_id").pluck(),
-      removeEntityGroups: db.prepare<[string, string], string>("DELETE FROM group_grants WHERE entity_type = ? AND entity_id = ? RETURNING group_id").pluck(),
+      removeEntity: db
+        .prepare<[string, string], string>(
+          "DELETE FROM grants WHERE entity_type = ? AND entity_id = ? RETURNING user_id",
+        )
+        .pluck(),
+      removeEntityGroups: db
+        .prepare<[string, string], string>(
+          "DELETE FROM group_grants WHERE entity_type = ? AND entity_id = ? RETURNING group_id",
+        )
+        .pluck(),
       // One statement records the change against every member of the group: a group's grant is each member's access.
       groupChanged: db.prepare<[number, string]>(
         `INSERT INTO access_changes (user_id, position) SELECT member_id, ? FROM group_members WHERE group_id = ? AND true
@@ -147,14 +189,22 @@ export class SqliteAccessWriter implements AccessWriter<SqliteBatch> {
     this.statements.changed.run(grant.userId, position);
   }
 
-  async removeGrant(_tx: SqliteBatch, entityType: EntityType, entityId: string, userId: string, position: number): Promise<void> {
+  async removeGrant(
+    _tx: SqliteBatch,
+    entityType: EntityType,
+    entityId: string,
+    userId: string,
+    position: number,
+  ): Promise<void> {
     this.statements.removeGrant.run(entityType, entityId, userId);
     this.statements.changed.run(userId, position);
   }
 
   async removeEntity(_tx: SqliteBatch, entityType: EntityType, entityId: string, position: number): Promise<void> {
-    for (const userId of this.statements.removeEntity.all(entityType, entityId)) this.statements.changed.run(userId, position);
-    for (const groupId of this.statements.removeEntityGroups.all(entityType, entityId)) this.statements.groupChanged.run(position, groupId);
+    for (const userId of this.statements.removeEntity.all(entityType, entityId))
+      this.statements.changed.run(userId, position);
+    for (const groupId of this.statements.removeEntityGroups.all(entityType, entityId))
+      this.statements.groupChanged.run(position, groupId);
   }
 
   async putGroupGrant(_tx: SqliteBatch, grant: GroupGrantRecord, position: number): Promise<void> {
@@ -162,7 +212,13 @@ export class SqliteAccessWriter implements AccessWriter<SqliteBatch> {
     this.statements.groupChanged.run(position, grant.groupId);
   }
 
-  async removeGroupGrant(_tx: SqliteBatch, entityType: EntityType, entityId: string, groupId: string, position: number): Promise<void> {
+  async removeGroupGrant(
+    _tx: SqliteBatch,
+    entityType: EntityType,
+    entityId: string,
+    groupId: string,
+    position: number,
+  ): Promise<void> {
     this.statements.removeGroupGrant.run(entityType, entityId, groupId);
     this.statements.groupChanged.run(position, groupId);
   }
@@ -177,7 +233,13 @@ export class SqliteAccessWriter implements AccessWriter<SqliteBatch> {
     this.statements.changed.run(memberId, position);
   }
 
-  async setGroupRole(_tx: SqliteBatch, groupId: string, ownerId: string, role: WorkspaceRole | null, position: number): Promise<void> {
+  async setGroupRole(
+    _tx: SqliteBatch,
+    groupId: string,
+    ownerId: string,
+    role: WorkspaceRole | null,
+    position: number,
+  ): Promise<void> {
     if (role === null) this.statements.removeGroupRole.run(groupId);
     else this.statements.putGroupRole.run(groupId, ownerId, role);
     this.statements.groupChanged.run(position, groupId);
@@ -196,7 +258,13 @@ export class SqliteAccessWriter implements AccessWriter<SqliteBatch> {
     this.statements.changed.run(member.memberId, position);
   }
 
-  async changeRole(_tx: SqliteBatch, ownerId: string, memberId: string, role: WorkspaceRole, position: number): Promise<void> {
+  async changeRole(
+    _tx: SqliteBatch,
+    ownerId: string,
+    memberId: string,
+    role: WorkspaceRole,
+    position: number,
+  ): Promise<void> {
     this.statements.changeRole.run(role, ownerId, memberId);
     this.statements.changed.run(memberId, position);
   }
@@ -219,10 +287,18 @@ export class SqliteAccessView implements AccessView {
       grantsOfUser: db.prepare<[string], Pick<GrantRow, "entity_type" | "entity_id" | "permission">>(
         "SELECT entity_type, entity_id, permission FROM grants WHERE user_id = ?",
       ),
-      rolesOfMember: db.prepare<[string], Pick<MemberRow, "owner_id" | "role">>("SELECT owner_id, role FROM workspace_members WHERE member_id = ?"),
-      rolesOfUser: db.prepare<[string], MemberRow>("SELECT * FROM workspace_members WHERE member_id = ? ORDER BY created_at"),
-      grantsOn: db.prepare<[string, string], GrantRow>("SELECT * FROM grants WHERE entity_type = ? AND entity_id = ? ORDER BY created_at"),
-      membersOf: db.prepare<[string], MemberRow>("SELECT * FROM workspace_members WHERE owner_id = ? ORDER BY created_at"),
+      rolesOfMember: db.prepare<[string], Pick<MemberRow, "owner_id" | "role">>(
+        "SELECT owner_id, role FROM workspace_members WHERE member_id = ?",
+      ),
+      rolesOfUser: db.prepare<[string], MemberRow>(
+        "SELECT * FROM workspace_members WHERE member_id = ? ORDER BY created_at",
+      ),
+      grantsOn: db.prepare<[string, string], GrantRow>(
+        "SELECT * FROM grants WHERE entity_type = ? AND entity_id = ? ORDER BY created_at",
+      ),
+      membersOf: db.prepare<[string], MemberRow>(
+        "SELECT * FROM workspace_members WHERE owner_id = ? ORDER BY created_at",
+      ),
       groupIdsOf: db.prepare<[string], string>("SELECT group_id FROM group_members WHERE member_id = ?").pluck(),
       groupGrantsOfMember: db.prepare<[string], Pick<GroupGrantRow, "entity_type" | "entity_id" | "permission">>(
         "SELECT g.entity_type, g.entity_id, g.permission FROM group_members m JOIN group_grants g ON g.group_id = m.group_id WHERE m.member_id = ?",
@@ -230,14 +306,18 @@ export class SqliteAccessView implements AccessView {
       groupRolesOfMember: db.prepare<[string], { owner_id: string; role: string }>(
         "SELECT r.owner_id, r.role FROM group_members m JOIN group_roles r ON r.group_id = m.group_id WHERE m.member_id = ?",
       ),
-      groupGrantsOn: db.prepare<[string, string], GroupGrantRow>("SELECT * FROM group_grants WHERE entity_type = ? AND entity_id = ? ORDER BY created_at"),
+      groupGrantsOn: db.prepare<[string, string], GroupGrantRow>(
+        "SELECT * FROM group_grants WHERE entity_type = ? AND entity_id = ? ORDER BY created_at",
+      ),
       groupMembersFirst: db.prepare<[string, number], GroupMemberRow>(
         "SELECT * FROM group_members WHERE group_id = ? ORDER BY position, member_id LIMIT CAST(? AS INTEGER)",
       ),
       groupMembersAfter: db.prepare<[string, number, string, number], GroupMemberRow>(
         "SELECT * FROM group_members WHERE group_id = ? AND (position, member_id) > (?, ?) ORDER BY position, member_id LIMIT CAST(? AS INTEGER)",
       ),
-      isGroupMember: db.prepare<[string, string], number>("SELECT 1 FROM group_members WHERE group_id = ? AND member_id = ?").pluck(),
+      isGroupMember: db
+        .prepare<[string, string], number>("SELECT 1 FROM group_members WHERE group_id = ? AND member_id = ?")
+        .pluck(),
     };
   }
 
@@ -248,8 +328,14 @@ export class SqliteAccessView implements AccessView {
 
   private loadContext(userId: string): AccessContext {
     const grantRows = [...this.statements.grantsOfUser.all(userId), ...this.statements.groupGrantsOfMember.all(userId)];
-    const grants = grantRows.map((row) => ({ entityType: row.entity_type === "folder" ? ("folder" as const) : ("page" as const), entityId: row.entity_id, permission: storedPermission(row.permission) }));
-    const roles = [...this.statements.rolesOfMember.all(userId), ...this.statements.groupRolesOfMember.all(userId)].map((row) => ({ ownerId: row.owner_id, role: storedRole(row.role) }));
+    const grants = grantRows.map((row) => ({
+      entityType: row.entity_type === "folder" ? ("folder" as const) : ("page" as const),
+      entityId: row.entity_id,
+      permission: storedPermission(row.permission),
+    }));
+    const roles = [...this.statements.rolesOfMember.all(userId), ...this.statements.groupRolesOfMember.all(userId)].map(
+      (row) => ({ ownerId: row.owner_id, role: storedRole(row.role) }),
+    );
     return assembleContext(userId, { grants, roles, groupIds: this.statements.groupIdsOf.all(userId) });
   }
 
@@ -270,7 +356,10 @@ export class SqliteAccessView implements AccessView {
   }
 
   async groupMembers(groupId: string, after: ListKey | null, limit: number): Promise<GroupMemberRecord[]> {
-    const rows = after === null ? this.statements.groupMembersFirst.all(groupId, limit) : this.statements.groupMembersAfter.all(groupId, after.position, after.id, limit);
+    const rows =
+      after === null
+        ? this.statements.groupMembersFirst.all(groupId, limit)
+        : this.statements.groupMembersAfter.all(groupId, after.position, after.id, limit);
     return rows.map(toGroupMember);
   }
 

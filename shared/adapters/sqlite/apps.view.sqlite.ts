@@ -58,7 +58,17 @@ export class SqliteAppsWriter implements AppsWriter<SqliteBatch> {
   }
 
   async put(_tx: SqliteBatch, app: AppRecord): Promise<void> {
-    this.statements.put.run(app.id, app.userId, app.clientId, app.name, app.clientUri, app.redirectHost, JSON.stringify(app.scopes), app.createdAt, app.revokedAt);
+    this.statements.put.run(
+      app.id,
+      app.userId,
+      app.clientId,
+      app.name,
+      app.clientUri,
+      app.redirectHost,
+      JSON.stringify(app.scopes),
+      app.createdAt,
+      app.revokedAt,
+    );
   }
 
   async markRevoked(_tx: SqliteBatch, id: string, revokedAt: string): Promise<void> {
@@ -76,7 +86,9 @@ export class SqliteAppsView implements AppsView {
   constructor(db: Database.Database) {
     this.statements = {
       get: db.prepare<[string], Row>("SELECT * FROM apps WHERE id = ?"),
-      forUser: db.prepare<[string], Row>("SELECT * FROM apps WHERE user_id = ? AND revoked_at IS NULL ORDER BY created_at DESC, id DESC"),
+      forUser: db.prepare<[string], Row>(
+        "SELECT * FROM apps WHERE user_id = ? AND revoked_at IS NULL ORDER BY created_at DESC, id DESC",
+      ),
     };
   }
 

@@ -24,7 +24,12 @@ export const attachmentsModel: SqliteModel = { schema, tables: ["attachments"], 
 
 type Row = UploadedFileRow & { position: number; deleted_at: string | null };
 
-const toRecord = (row: Row): AttachmentRecord => ({ ...uploadedFileOf(row), mimeType: row.mime_type, position: row.position, deletedAt: row.deleted_at });
+const toRecord = (row: Row): AttachmentRecord => ({
+  ...uploadedFileOf(row),
+  mimeType: row.mime_type,
+  position: row.position,
+  deletedAt: row.deleted_at,
+});
 
 export class SqliteAttachmentsWriter implements AttachmentsWriter<SqliteBatch> {
   private readonly statements;
@@ -37,13 +42,27 @@ export class SqliteAttachmentsWriter implements AttachmentsWriter<SqliteBatch> {
       ),
       markDeleted: db.prepare<[string, string]>("UPDATE attachments SET deleted_at = ? WHERE id = ?"),
       removePage: db.prepare<[string]>("DELETE FROM attachments WHERE page_id = ?"),
-      bytesOfPage: db.prepare<[string], number>("SELECT coalesce(sum(size), 0) FROM attachments WHERE page_id = ?").pluck(),
+      bytesOfPage: db
+        .prepare<[string], number>("SELECT coalesce(sum(size), 0) FROM attachments WHERE page_id = ?")
+        .pluck(),
       bytesOf: db.prepare<[string], number>("SELECT coalesce(sum(size), 0) FROM attachments WHERE id = ?").pluck(),
     };
   }
 
   async put(_tx: SqliteBatch, a: AttachmentRecord): Promise<void> {
-    this.statements.put.run(a.id, a.pageId, a.uploaderId, a.filename, a.originalName, a.mimeType, a.size, a.sha256, a.createdAt, a.position, a.deletedAt);
+    this.statements.put.run(
+      a.id,
+      a.pageId,
+      a.uploaderId,
+      a.filename,
+      a.originalName,
+      a.mimeType,
+      a.size,
+      a.sha256,
+      a.createdAt,
+      a.position,
+      a.deletedAt,
+    );
   }
 
   async markDeleted(_tx: SqliteBatch, id: string, deletedAt: string): Promise<void> {
@@ -74,7 +93,9 @@ export class SqliteAttachmentsView implements AttachmentsView {
            AND (position < :position OR (position = :position AND id < :id))
          ORDER BY position DESC, id DESC LIMIT :limit`,
       ),
-      all: db.prepare<[string, string, number], Row>("SELECT * FROM attachments WHERE page_id = ? AND id > ? ORDER BY id LIMIT ?"),
+      all: db.prepare<[string, string, number], Row>(
+        "SELECT * FROM attachments WHERE page_id = ? AND id > ? ORDER BY id LIMIT ?",
+      ),
     };
   }
 

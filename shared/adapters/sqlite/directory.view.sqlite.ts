@@ -2,7 +2,13 @@
 // contacts, their workspace's members, the owners and members of the workspaces they joined) and matches the
 // prefix inside it, so its cost follows the circle, never the store, and a stranger's query reads nothing.
 import type Database from "better-sqlite3";
-import type { Contact, DirectoryQuery, DirectoryView, DirectoryWriter, Person } from "../../directory/directory.view.ts";
+import type {
+  Contact,
+  DirectoryQuery,
+  DirectoryView,
+  DirectoryWriter,
+  Person,
+} from "../../directory/directory.view.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 
 const schema = `
@@ -29,7 +35,9 @@ export class SqliteDirectoryWriter implements DirectoryWriter<SqliteBatch> {
       add: db.prepare<[Contact & { shows: number }]>(
         "INSERT INTO contacts (viewer_id, person_id, via, shows_address) VALUES (@viewerId, @personId, @via, @shows) ON CONFLICT DO UPDATE SET shows_address = max(shows_address, excluded.shows_address)",
       ),
-      remove: db.prepare<[string, string, string]>("DELETE FROM contacts WHERE via = ? AND (viewer_id = ? OR person_id = ?)"),
+      remove: db.prepare<[string, string, string]>(
+        "DELETE FROM contacts WHERE via = ? AND (viewer_id = ? OR person_id = ?)",
+      ),
     };
   }
 
@@ -62,7 +70,18 @@ export class SqliteDirectoryView implements DirectoryView {
 
   async search(query: DirectoryQuery): Promise<Person[]> {
     const prefix = literal(query.prefix);
-    const rows = this.statement.all({ me: query.viewerId, joined: JSON.stringify(query.joinedWorkspaces), name: `% ${prefix}%`, email: `${prefix}%`, limit: query.limit });
-    return rows.map((row) => ({ id: row.id, name: row.name, email: row.shows === 1 ? row.email : null, image: row.image }));
+    const rows = this.statement.all({
+      me: query.viewerId,
+      joined: JSON.stringify(query.joinedWorkspaces),
+      name: `% ${prefix}%`,
+      email: `${prefix}%`,
+      limit: query.limit,
+    });
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      email: row.shows === 1 ? row.email : null,
+      image: row.image,
+    }));
   }
 }

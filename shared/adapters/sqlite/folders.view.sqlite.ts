@@ -27,7 +27,11 @@ CREATE TABLE IF NOT EXISTS folder_ancestors (
   PRIMARY KEY (folder_id, ancestor_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS folder_ancestors_ancestor ON folder_ancestors (ancestor_id, folder_id);`;
-export const foldersModel: SqliteModel = { schema, tables: ["folders", "folder_ancestors"], queryIndexes: ["folders_updated", "folders_parent"] };
+export const foldersModel: SqliteModel = {
+  schema,
+  tables: ["folders", "folder_ancestors"],
+  queryIndexes: ["folders_updated", "folders_parent"],
+};
 
 /**
  * The newest visible folders, gathered from each way of seeing one (a workspace, a grant on it, a grant on a
@@ -86,8 +90,12 @@ export class SqliteFoldersWriter implements FoldersWriter<SqliteBatch> {
       ),
       ancestor: db.prepare("INSERT OR IGNORE INTO folder_ancestors (folder_id, ancestor_id) VALUES (?, ?)"),
       get: db.prepare<[string], Row>(GET_FOLDER),
-      below: db.prepare<[string], Row>("SELECT f.* FROM folder_ancestors a JOIN folders f ON f.id = a.folder_id WHERE a.ancestor_id = ?"),
-      setPlace: db.prepare<[{ id: string; ancestorIds: string; path: string }]>("UPDATE folders SET ancestor_ids = @ancestorIds, path = @path WHERE id = @id"),
+      below: db.prepare<[string], Row>(
+        "SELECT f.* FROM folder_ancestors a JOIN folders f ON f.id = a.folder_id WHERE a.ancestor_id = ?",
+      ),
+      setPlace: db.prepare<[{ id: string; ancestorIds: string; path: string }]>(
+        "UPDATE folders SET ancestor_ids = @ancestorIds, path = @path WHERE id = @id",
+      ),
       touch: db.prepare<[{ id: string; updatedAt: string; updatedPosition: number }]>(
         "UPDATE folders SET updated_at = @updatedAt, updated_pos = @updatedPosition WHERE id = @id",
       ),
@@ -116,7 +124,18 @@ export class SqliteFoldersWriter implements FoldersWriter<SqliteBatch> {
   }
 
   async put(_tx: SqliteBatch, f: FolderRecord): Promise<void> {
-    this.statements.put.run(f.id, f.ownerId, f.parentId, f.name, f.icon, encodeIds(f.ancestorIds), f.path, f.createdAt, f.updatedAt, f.updatedPosition);
+    this.statements.put.run(
+      f.id,
+      f.ownerId,
+      f.parentId,
+      f.name,
+      f.icon,
+      encodeIds(f.ancestorIds),
+      f.path,
+      f.createdAt,
+      f.updatedAt,
+      f.updatedPosition,
+    );
     for (const ancestorId of f.ancestorIds) this.statements.ancestor.run(f.id, ancestorId);
   }
 
@@ -132,15 +151,22 @@ export class SqliteFoldersView implements FoldersView {
   constructor(db: Database.Database) {
     this.statements = {
       get: db.prepare<[string], Row>(GET_FOLDER),
-      list: db.prepare<[{ before: number; beforeId: string; owners: string; folders: string; limit: number; parent: string | null }], Row>(LIST_VISIBLE_FOLDERS),
+      list: db.prepare<
+        [{ before: number; beforeId: string; owners: string; folders: string; limit: number; parent: string | null }],
+        Row
+      >(LIST_VISIBLE_FOLDERS),
       holdsAnything: db
         .prepare<[{ id: string }], number>(
           "SELECT EXISTS (SELECT 1 FROM folders WHERE parent_id = @id) OR EXISTS (SELECT 1 FROM pages WHERE parent_id = @id AND deleted = 0)",
         )
         .pluck(),
-      foldersBelow: db.prepare<[string], Row>("SELECT f.* FROM folder_ancestors a JOIN folders f ON f.id = a.folder_id WHERE a.ancestor_id = ?"),
+      foldersBelow: db.prepare<[string], Row>(
+        "SELECT f.* FROM folder_ancestors a JOIN folders f ON f.id = a.folder_id WHERE a.ancestor_id = ?",
+      ),
       pagesBelow: db
-        .prepare<[string], string>("SELECT a.page_id FROM page_ancestors a JOIN pages p ON p.id = a.page_id WHERE a.folder_id = ? AND p.deleted = 0")
+        .prepare<[string], string>(
+          "SELECT a.page_id FROM page_ancestors a JOIN pages p ON p.id = a.page_id WHERE a.folder_id = ? AND p.deleted = 0",
+        )
         .pluck(),
     };
   }

@@ -28,7 +28,15 @@ const rowSchema = z.object({
 });
 const toRecord = (row: unknown): GroupRecord => {
   const r = rowSchema.parse(row);
-  return { id: r.id, ownerId: r.owner_id, name: r.name, memberCount: r.member_count, createdAt: r.created_at, updatedAt: r.updated_at, position: r.position };
+  return {
+    id: r.id,
+    ownerId: r.owner_id,
+    name: r.name,
+    memberCount: r.member_count,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    position: r.position,
+  };
 };
 
 /** SQLite allows 32,766 bound values; a caller's workspaces and groups stay far below, and are cut here to be sure. */
@@ -44,7 +52,9 @@ export class SqliteGroupsWriter implements GroupsWriter<SqliteBatch> {
          VALUES (@id, @ownerId, @name, @memberCount, @createdAt, @updatedAt, @position) ON CONFLICT (id) DO NOTHING`,
       ),
       rename: db.prepare<[string, string, string]>("UPDATE groups SET name = ?, updated_at = ? WHERE id = ?"),
-      count: db.prepare<[number, string, string]>("UPDATE groups SET member_count = max(0, member_count + ?), updated_at = ? WHERE id = ?"),
+      count: db.prepare<[number, string, string]>(
+        "UPDATE groups SET member_count = max(0, member_count + ?), updated_at = ? WHERE id = ?",
+      ),
       remove: db.prepare<[string]>("DELETE FROM groups WHERE id = ?"),
     };
   }
@@ -78,7 +88,12 @@ export class SqliteGroupsView implements GroupsView {
     return row === undefined ? null : toRecord(row);
   }
 
-  async list(query: { ownerIds: readonly string[]; groupIds: readonly string[]; before: ListKey | null; limit: number }): Promise<GroupRecord[]> {
+  async list(query: {
+    ownerIds: readonly string[];
+    groupIds: readonly string[];
+    before: ListKey | null;
+    limit: number;
+  }): Promise<GroupRecord[]> {
     const ownerIds = query.ownerIds.slice(0, MAX_IDS);
     const groupIds = query.groupIds.slice(0, MAX_IDS);
     if (ownerIds.length === 0 && groupIds.length === 0) return [];
@@ -90,7 +105,9 @@ export class SqliteGroupsView implements GroupsView {
     // Newest first: strictly below the cursor's (position, id); "" as the id resumes below the position.
     const sql = `SELECT * FROM groups WHERE (${sources.join(" OR ")})
       AND (position < ? OR (position = ? AND ? <> '' AND id < ?)) ORDER BY position DESC, id DESC LIMIT CAST(? AS INTEGER)`;
-    const rows = this.db.prepare(sql).all(...ownerIds, ...groupIds, before.position, before.position, before.id, before.id, query.limit);
+    const rows = this.db
+      .prepare(sql)
+      .all(...ownerIds, ...groupIds, before.position, before.position, before.id, before.id, query.limit);
     return rows.map(toRecord);
   }
 }

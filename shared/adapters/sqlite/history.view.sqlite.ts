@@ -7,7 +7,18 @@ import type Database from "better-sqlite3";
 import { z } from "zod";
 import { domainEventSchema } from "../../events.ts";
 import { storedChangeSchema, type Summary } from "../../history/change-summary.ts";
-import { countsPageEvents, PAGE_EVENT_TYPES, storedFoldSchema, type ChangesPage, type HistoryAccess, type HistoryChange, type HistoryEntry, type HistoryView, type HistoryWriter, type StoredFold } from "../../history/history.view.ts";
+import {
+  countsPageEvents,
+  PAGE_EVENT_TYPES,
+  storedFoldSchema,
+  type ChangesPage,
+  type HistoryAccess,
+  type HistoryChange,
+  type HistoryEntry,
+  type HistoryView,
+  type HistoryWriter,
+  type StoredFold,
+} from "../../history/history.view.ts";
 import type { Instant } from "../../history/instant.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 
@@ -42,10 +53,15 @@ CREATE TABLE IF NOT EXISTS history_page_events (
 ) WITHOUT ROWID;`;
 // Every index is a query index, dropped during a rebuild: the writer reads the history by position only, and
 // looks a thread's page up in comment_threads (random inserts into history_entity were a tenth of a replay).
-export const historyModel: SqliteModel = { schema, tables: ["history", "history_fold", "history_page_events"], queryIndexes: ["history_entity", "history_entity_type", "history_entity_shown"] };
+export const historyModel: SqliteModel = {
+  schema,
+  tables: ["history", "history_fold", "history_page_events"],
+  queryIndexes: ["history_entity", "history_entity_type", "history_entity_shown"],
+};
 
 // Only what an entry is made of: a summary's JSON is not read back for a fold.
-const ENTRY_COLUMNS = "position, entity_kind, entity_id, access_kind, access_id, occurred_at, actor_id, correlation_id, token_id, event, page_events";
+const ENTRY_COLUMNS =
+  "position, entity_kind, entity_id, access_kind, access_id, occurred_at, actor_id, correlation_id, token_id, event, page_events";
 const latestOf = (type: string) =>
   `SELECT * FROM (SELECT ${ENTRY_COLUMNS} FROM history WHERE entity_id = @id AND type = '${type}' AND position <= @position AND occurred_ms <= @ms ORDER BY position DESC LIMIT 1)`;
 
@@ -67,7 +83,8 @@ type ChangeRow = {
 };
 type Row = Omit<ChangeRow, "type" | "sharing" | "change"> & { event: string; page_events: number | null };
 
-const CHANGE_COLUMNS = "position, entity_kind, entity_id, access_kind, access_id, occurred_at, actor_id, correlation_id, token_id, type, sharing, change";
+const CHANGE_COLUMNS =
+  "position, entity_kind, entity_id, access_kind, access_id, occurred_at, actor_id, correlation_id, token_id, type, sharing, change";
 
 const accessSchema = z.object({ kind: z.enum(["page", "folder"]), id: z.string() });
 const entityKindSchema = z.enum(["page", "folder", "thread"]);
@@ -99,7 +116,9 @@ const pageEventsSchema = z.number().int().positive();
 
 const markdownOf = (eventJson: string): string | null => {
   const event = domainEventSchema.parse(JSON.parse(eventJson));
-  return event.type === "PageCreated" || event.type === "PageContentReplaced" || event.type === "PageRestored" ? event.data.markdown : null;
+  return event.type === "PageCreated" || event.type === "PageContentReplaced" || event.type === "PageRestored"
+    ? event.data.markdown
+    : null;
 };
 
 export class SqliteHistoryWriter implements HistoryWriter<SqliteBatch> {
@@ -113,8 +132,12 @@ export class SqliteHistoryWriter implements HistoryWriter<SqliteBatch> {
         `INSERT OR REPLACE INTO history (position, entity_kind, entity_id, access_kind, access_id, occurred_at, actor_id, correlation_id, token_id, type, occurred_ms, sharing, change, event, page_events)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      pageEventsOf: db.prepare<[string], number>("SELECT page_events FROM history_page_events WHERE entity_id = ?").pluck(),
-      putPageEvents: db.prepare<[string, number]>("INSERT OR REPLACE INTO history_page_events (entity_id, page_events) VALUES (?, ?)"),
+      pageEventsOf: db
+        .prepare<[string], number>("SELECT page_events FROM history_page_events WHERE entity_id = ?")
+        .pluck(),
+      putPageEvents: db.prepare<[string, number]>(
+        "INSERT OR REPLACE INTO history_page_events (entity_id, page_events) VALUES (?, ?)",
+      ),
       foldOf: db.prepare<[string], string>("SELECT fold FROM history_fold WHERE entity_id = ?").pluck(),
       putFold: db.prepare<[string, string]>("INSERT OR REPLACE INTO history_fold (entity_id, fold) VALUES (?, ?)"),
       eventAt: db.prepare<[number], string>("SELECT event FROM history WHERE position = ?").pluck(),
@@ -214,15 +237,21 @@ export class SqliteHistoryView implements HistoryView {
     this.statements = {
       first: db.prepare<[string], Row>("SELECT * FROM history WHERE entity_id = ? ORDER BY position LIMIT 1"),
       // One statement per order and audience, so each walks its index in order and stops after `limit` rows.
-      ascending: db.prepare<[string, number, number], ChangeRow>(`SELECT ${CHANGE_COLUMNS} FROM history WHERE entity_id = ? AND position > ? ORDER BY position LIMIT CAST(? AS INTEGER)`),
-      descending: db.prepare<[string, number, number], ChangeRow>(`SELECT ${CHANGE_COLUMNS} FROM history WHERE entity_id = ? AND position < ? ORDER BY position DESC LIMIT CAST(? AS INTEGER)`),
+      ascending: db.prepare<[string, number, number], ChangeRow>(
+        `SELECT ${CHANGE_COLUMNS} FROM history WHERE entity_id = ? AND position > ? ORDER BY position LIMIT CAST(? AS INTEGER)`,
+      ),
+      descending: db.prepare<[string, number, number], ChangeRow>(
+        `SELECT ${CHANGE_COLUMNS} FROM history WHERE entity_id = ? AND position < ? ORDER BY position DESC LIMIT CAST(? AS INTEGER)`,
+      ),
       ascendingShown: db.prepare<[string, number, number], ChangeRow>(
         `SELECT ${CHANGE_COLUMNS} FROM history WHERE entity_id = ? AND sharing = 0 AND position > ? ORDER BY position LIMIT CAST(? AS INTEGER)`,
       ),
       descendingShown: db.prepare<[string, number, number], ChangeRow>(
         `SELECT ${CHANGE_COLUMNS} FROM history WHERE entity_id = ? AND sharing = 0 AND position < ? ORDER BY position DESC LIMIT CAST(? AS INTEGER)`,
       ),
-      after: db.prepare<[number, number], ChangeRow>(`SELECT ${CHANGE_COLUMNS} FROM history WHERE position > ? ORDER BY position LIMIT CAST(? AS INTEGER)`),
+      after: db.prepare<[number, number], ChangeRow>(
+        `SELECT ${CHANGE_COLUMNS} FROM history WHERE position > ? ORDER BY position LIMIT CAST(? AS INTEGER)`,
+      ),
       pageState: db.prepare<[Bounds], Row>(`${PAGE_EVENT_TYPES.map(latestOf).join(" UNION ALL ")} ORDER BY position`),
     };
   }
@@ -230,7 +259,8 @@ export class SqliteHistoryView implements HistoryView {
   async pageStateAt(pageId: string, instant: Instant): Promise<{ entries: HistoryEntry[]; count: number }> {
     const bounds: Bounds = {
       id: pageId,
-      position: instant.kind === "position" ? Math.min(instant.position, Number.MAX_SAFE_INTEGER) : Number.MAX_SAFE_INTEGER,
+      position:
+        instant.kind === "position" ? Math.min(instant.position, Number.MAX_SAFE_INTEGER) : Number.MAX_SAFE_INTEGER,
       ms: instant.kind === "time" ? instant.ms : Number.MAX_SAFE_INTEGER,
     };
     const rows = this.statements.pageState.all(bounds);
@@ -241,7 +271,14 @@ export class SqliteHistoryView implements HistoryView {
 
   async changesOf(entityId: string, page: ChangesPage): Promise<HistoryChange[]> {
     const { ascending, descending, ascendingShown, descendingShown } = this.statements;
-    const statement = page.order === "asc" ? (page.withSharing ? ascending : ascendingShown) : page.withSharing ? descending : descendingShown;
+    const statement =
+      page.order === "asc"
+        ? page.withSharing
+          ? ascending
+          : ascendingShown
+        : page.withSharing
+          ? descending
+          : descendingShown;
     const from = page.from ?? (page.order === "asc" ? 0 : Number.MAX_SAFE_INTEGER);
     return statement.all(entityId, from, page.limit).map(toChange);
   }

@@ -43,7 +43,9 @@ export class SqliteImagesWriter implements ImagesWriter<SqliteBatch> {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.removeStatement = db.prepare<[string]>("DELETE FROM images WHERE page_id = ?");
-    this.bytesStatement = db.prepare<[string], number>("SELECT coalesce(sum(size), 0) FROM images WHERE page_id = ?").pluck();
+    this.bytesStatement = db
+      .prepare<[string], number>("SELECT coalesce(sum(size), 0) FROM images WHERE page_id = ?")
+      .pluck();
   }
 
   async bytesOfPage(_tx: SqliteBatch, pageId: string): Promise<number> {
@@ -51,7 +53,20 @@ export class SqliteImagesWriter implements ImagesWriter<SqliteBatch> {
   }
 
   async put(_tx: SqliteBatch, i: ImageRecord): Promise<void> {
-    this.statement.run(i.id, i.pageId, i.uploaderId, i.filename, i.originalName, i.mimeType, i.size, i.width, i.height, i.alt, i.sha256, i.createdAt);
+    this.statement.run(
+      i.id,
+      i.pageId,
+      i.uploaderId,
+      i.filename,
+      i.originalName,
+      i.mimeType,
+      i.size,
+      i.width,
+      i.height,
+      i.alt,
+      i.sha256,
+      i.createdAt,
+    );
   }
 
   async removePage(_tx: SqliteBatch, pageId: string): Promise<void> {
@@ -65,7 +80,9 @@ export class SqliteImagesView implements ImagesView {
 
   constructor(db: Database.Database) {
     this.statement = db.prepare<[string], Row>("SELECT * FROM images WHERE id = ?");
-    this.allOfPageStatement = db.prepare<[string, string, number], Row>("SELECT * FROM images WHERE page_id = ? AND id > ? ORDER BY id LIMIT ?");
+    this.allOfPageStatement = db.prepare<[string, string, number], Row>(
+      "SELECT * FROM images WHERE page_id = ? AND id > ? ORDER BY id LIMIT ?",
+    );
   }
 
   async allOfPage(pageId: string, afterId: string | null, limit: number): Promise<ImageRecord[]> {

@@ -1,9 +1,19 @@
 import type Database from "better-sqlite3";
 import { z } from "zod";
-import { invitedAccessSchema, type DeliveryStatus, type InvitationStatus, type InvitedAccess } from "../../sharing/invitation.decider.ts";
+import {
+  invitedAccessSchema,
+  type DeliveryStatus,
+  type InvitationStatus,
+  type InvitedAccess,
+} from "../../sharing/invitation.decider.ts";
 
 const deliveryStatusSchema = z.enum(["pending", "sent", "failed"]);
-import type { InvitationRecord, InvitationsView, InvitationsWriter, InvitationTargetType } from "../../sharing/invitations.view.ts";
+import type {
+  InvitationRecord,
+  InvitationsView,
+  InvitationsWriter,
+  InvitationTargetType,
+} from "../../sharing/invitations.view.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 
 const schema = `
@@ -43,7 +53,11 @@ const statusSchema = z.enum(["pending", "accepted", "expired", "cancelled"]) sat
 const toRecord = (row: Row): InvitationRecord => ({
   id: row.id,
   email: row.email,
-  access: invitedAccessSchema.parse({ targetType: row.target_type, targetId: row.target_id, permission: row.permission }),
+  access: invitedAccessSchema.parse({
+    targetType: row.target_type,
+    targetId: row.target_id,
+    permission: row.permission,
+  }),
   invitedBy: row.invited_by,
   status: statusSchema.parse(row.status),
   deliveryStatus: deliveryStatusSchema.parse(row.delivery_status),
@@ -104,7 +118,6 @@ export class SqliteInvitationsWriter implements InvitationsWriter<SqliteBatch> {
   async forgetAddressOf(_tx: SqliteBatch, id: string): Promise<void> {
     this.statements.forgetAddressOf.run(id);
   }
-
 }
 
 export class SqliteInvitationsView implements InvitationsView {
@@ -120,10 +133,14 @@ export class SqliteInvitationsView implements InvitationsView {
       latestFor: db.prepare<[string, string, string], Row>(
         "SELECT * FROM invitations WHERE target_type = ? AND target_id = ? AND email = ? ORDER BY created_pos DESC LIMIT 1",
       ),
-      pendingForEmail: db.prepare<[string], Row>("SELECT * FROM invitations WHERE email = ? AND status = 'pending' ORDER BY created_pos"),
+      pendingForEmail: db.prepare<[string], Row>(
+        "SELECT * FROM invitations WHERE email = ? AND status = 'pending' ORDER BY created_pos",
+      ),
       // Scans the table (only pending invitations are indexed by address): an operator's erasure, rare.
       toAddress: db.prepare<[string], Row>("SELECT * FROM invitations WHERE email = ? ORDER BY created_pos"),
-      undelivered: db.prepare<[], Row>("SELECT * FROM invitations WHERE status = 'pending' AND delivery_status = 'pending' ORDER BY created_pos"),
+      undelivered: db.prepare<[], Row>(
+        "SELECT * FROM invitations WHERE status = 'pending' AND delivery_status = 'pending' ORDER BY created_pos",
+      ),
     };
   }
 

@@ -27,16 +27,24 @@ export class SqliteLinksWriter implements LinksWriter<SqliteBatch> {
       targets: db.prepare<[string], string>("SELECT target_id FROM page_links WHERE source_id = ?").pluck(),
       // The listing row stays (marked deleted) until a purge, and a page's later events all follow its creation.
       owner: db.prepare<[string], string>("SELECT owner_id FROM pages WHERE id = ?").pluck(),
-      insert: db.prepare<[string, string, string, number]>("INSERT OR IGNORE INTO page_links (source_id, target_id, source_owner, position) VALUES (?, ?, ?, ?)"),
+      insert: db.prepare<[string, string, string, number]>(
+        "INSERT OR IGNORE INTO page_links (source_id, target_id, source_owner, position) VALUES (?, ?, ?, ?)",
+      ),
       delete: db.prepare<[string, string]>("DELETE FROM page_links WHERE source_id = ? AND target_id = ?"),
       deleteSource: db.prepare<[string]>("DELETE FROM page_links WHERE source_id = ?"),
       deleteTarget: db.prepare<[string]>("DELETE FROM page_links WHERE target_id = ?"),
     };
   }
 
-  async setLinks(_tx: SqliteBatch, source: { id: string; ownerId: string | null }, targetIds: readonly string[], position: number): Promise<void> {
+  async setLinks(
+    _tx: SqliteBatch,
+    source: { id: string; ownerId: string | null },
+    targetIds: readonly string[],
+    position: number,
+  ): Promise<void> {
     const wanted = new Set(targetIds);
-    for (const held of this.statements.targets.all(source.id)) if (!wanted.has(held)) this.statements.delete.run(source.id, held);
+    for (const held of this.statements.targets.all(source.id))
+      if (!wanted.has(held)) this.statements.delete.run(source.id, held);
     if (wanted.size === 0) return;
     const owner = source.ownerId ?? this.statements.owner.get(source.id);
     if (owner === undefined) throw new Error(`links of page ${source.id}: the page has no record`);

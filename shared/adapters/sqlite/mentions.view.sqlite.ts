@@ -22,13 +22,23 @@ export class SqliteMentionsWriter implements MentionsWriter<SqliteBatch> {
 
   constructor(db: Database.Database) {
     this.statements = {
-      keepOnly: db.prepare<[string, string, string]>("DELETE FROM mentions WHERE source_kind = ? AND source_id = ? AND user_id NOT IN (SELECT value FROM json_each(?))"),
-      add: db.prepare<[string, string, string, string, number]>("INSERT OR IGNORE INTO mentions (source_kind, source_id, user_id, page_id, since) VALUES (?, ?, ?, ?, ?)"),
+      keepOnly: db.prepare<[string, string, string]>(
+        "DELETE FROM mentions WHERE source_kind = ? AND source_id = ? AND user_id NOT IN (SELECT value FROM json_each(?))",
+      ),
+      add: db.prepare<[string, string, string, string, number]>(
+        "INSERT OR IGNORE INTO mentions (source_kind, source_id, user_id, page_id, since) VALUES (?, ?, ?, ?, ?)",
+      ),
       remove: db.prepare<[string, string]>("DELETE FROM mentions WHERE source_kind = ? AND source_id = ?"),
     };
   }
 
-  async setMentions(_tx: SqliteBatch, source: MentionSource, pageId: string, userIds: readonly string[], position: number): Promise<void> {
+  async setMentions(
+    _tx: SqliteBatch,
+    source: MentionSource,
+    pageId: string,
+    userIds: readonly string[],
+    position: number,
+  ): Promise<void> {
     this.statements.keepOnly.run(source.kind, source.id, JSON.stringify(userIds));
     for (const userId of userIds) this.statements.add.run(source.kind, source.id, userId, pageId, position);
   }
@@ -42,10 +52,17 @@ export class SqliteMentionsView implements MentionsView {
   private readonly statement;
 
   constructor(db: Database.Database) {
-    this.statement = db.prepare<[string, string], Row>("SELECT * FROM mentions WHERE source_kind = ? AND source_id = ? ORDER BY user_id");
+    this.statement = db.prepare<[string, string], Row>(
+      "SELECT * FROM mentions WHERE source_kind = ? AND source_id = ? ORDER BY user_id",
+    );
   }
 
   async mentionsIn(source: MentionSource): Promise<MentionRecord[]> {
-    return this.statement.all(source.kind, source.id).map((row) => ({ source: { kind: row.source_kind, id: row.source_id }, pageId: row.page_id, userId: row.user_id, since: row.since }));
+    return this.statement.all(source.kind, source.id).map((row) => ({
+      source: { kind: row.source_kind, id: row.source_id },
+      pageId: row.page_id,
+      userId: row.user_id,
+      since: row.since,
+    }));
   }
 }

@@ -1,7 +1,13 @@
 // Notification settings in SQLite: one row per user who changed a default, the settings as one JSON record
 // (so a new setting is a new field with its default, not a new column).
 import type Database from "better-sqlite3";
-import { DEFAULT_NOTIFICATION_SETTINGS, notificationSettingsSchema, type NotificationSettings, type NotificationSettingsView, type NotificationSettingsWriter } from "../../watching/notification-settings.view.ts";
+import {
+  DEFAULT_NOTIFICATION_SETTINGS,
+  notificationSettingsSchema,
+  type NotificationSettings,
+  type NotificationSettingsView,
+  type NotificationSettingsWriter,
+} from "../../watching/notification-settings.view.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 
 const schema = `
@@ -12,7 +18,9 @@ CREATE TABLE IF NOT EXISTS notification_settings (
 export const notificationSettingsModel: SqliteModel = { schema, tables: ["notification_settings"], queryIndexes: [] };
 
 const parsed = (json: string | undefined): NotificationSettings =>
-  json === undefined ? DEFAULT_NOTIFICATION_SETTINGS : notificationSettingsSchema.parse({ ...DEFAULT_NOTIFICATION_SETTINGS, ...JSON.parse(json) });
+  json === undefined
+    ? DEFAULT_NOTIFICATION_SETTINGS
+    : notificationSettingsSchema.parse({ ...DEFAULT_NOTIFICATION_SETTINGS, ...JSON.parse(json) });
 
 function statementsOf(db: Database.Database) {
   return {

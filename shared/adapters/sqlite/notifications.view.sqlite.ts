@@ -1,6 +1,16 @@
 import type Database from "better-sqlite3";
-import { notificationKindSchema, settingsFrom, type NotificationSettings } from "../../notifications/notification-kinds.ts";
-import type { NotificationRecord, NotificationsQuery, NotificationsView, NotificationsWriter, ThreadParticipant } from "../../notifications/notifications.view.ts";
+import {
+  notificationKindSchema,
+  settingsFrom,
+  type NotificationSettings,
+} from "../../notifications/notification-kinds.ts";
+import type {
+  NotificationRecord,
+  NotificationsQuery,
+  NotificationsView,
+  NotificationsWriter,
+  ThreadParticipant,
+} from "../../notifications/notifications.view.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 import { decodeIds, encodeIds } from "./id-list.ts";
 
@@ -85,7 +95,9 @@ export class SqliteNotificationsWriter implements NotificationsWriter<SqliteBatc
 
   constructor(db: Database.Database) {
     this.statements = {
-      latest: db.prepare<[string, string], Row>("SELECT * FROM notifications WHERE user_id = ? AND coalesce_key = ? ORDER BY position DESC LIMIT 1"),
+      latest: db.prepare<[string, string], Row>(
+        "SELECT * FROM notifications WHERE user_id = ? AND coalesce_key = ? ORDER BY position DESC LIMIT 1",
+      ),
       put: db.prepare(
         `INSERT OR REPLACE INTO notifications (id, user_id, kind, actor_id, page_id, folder_id, thread_id, coalesce_key, created_at, updated_at, read_at, count, actor_ids, position)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -94,9 +106,15 @@ export class SqliteNotificationsWriter implements NotificationsWriter<SqliteBatc
       trim: db.prepare<[string, string, number]>(
         "DELETE FROM notifications WHERE user_id = ? AND position < (SELECT position FROM notifications WHERE user_id = ? ORDER BY position DESC LIMIT 1 OFFSET CAST(? AS INTEGER))",
       ),
-      markRead: db.prepare<[string, string, string]>("UPDATE notifications SET read_at = ? WHERE user_id = ? AND id = ? AND read_at IS NULL"),
-      markAll: db.prepare<[string, string, number]>("UPDATE notifications SET read_at = ? WHERE user_id = ? AND position <= ? AND read_at IS NULL"),
-      addParticipant: db.prepare("INSERT OR IGNORE INTO notification_participants (thread_id, user_id, page_id, started) VALUES (?, ?, ?, ?)"),
+      markRead: db.prepare<[string, string, string]>(
+        "UPDATE notifications SET read_at = ? WHERE user_id = ? AND id = ? AND read_at IS NULL",
+      ),
+      markAll: db.prepare<[string, string, number]>(
+        "UPDATE notifications SET read_at = ? WHERE user_id = ? AND position <= ? AND read_at IS NULL",
+      ),
+      addParticipant: db.prepare(
+        "INSERT OR IGNORE INTO notification_participants (thread_id, user_id, page_id, started) VALUES (?, ?, ?, ?)",
+      ),
       participants: db.prepare<[string, number], { user_id: string; page_id: string; started: number }>(
         "SELECT user_id, page_id, started FROM notification_participants WHERE thread_id = ? ORDER BY started DESC LIMIT CAST(? AS INTEGER)",
       ),
@@ -115,7 +133,22 @@ export class SqliteNotificationsWriter implements NotificationsWriter<SqliteBatc
   }
 
   async put(_tx: SqliteBatch, n: NotificationRecord, keep: number): Promise<void> {
-    this.statements.put.run(n.id, n.userId, n.kind, n.actorId, n.pageId, n.folderId, n.threadId, n.coalesceKey, n.createdAt, n.updatedAt, n.readAt, n.count, encodeIds(n.actorIds), n.position);
+    this.statements.put.run(
+      n.id,
+      n.userId,
+      n.kind,
+      n.actorId,
+      n.pageId,
+      n.folderId,
+      n.threadId,
+      n.coalesceKey,
+      n.createdAt,
+      n.updatedAt,
+      n.readAt,
+      n.count,
+      encodeIds(n.actorIds),
+      n.position,
+    );
     this.statements.trim.run(n.userId, n.userId, keep - 1);
   }
 
@@ -132,7 +165,9 @@ export class SqliteNotificationsWriter implements NotificationsWriter<SqliteBatc
   }
 
   async participantsOf(_tx: SqliteBatch, threadId: string, limit: number): Promise<ThreadParticipant[]> {
-    return this.statements.participants.all(threadId, limit).map((row) => ({ userId: row.user_id, pageId: row.page_id, started: row.started === 1 }));
+    return this.statements.participants
+      .all(threadId, limit)
+      .map((row) => ({ userId: row.user_id, pageId: row.page_id, started: row.started === 1 }));
   }
 
   async putSettings(_tx: SqliteBatch, userId: string, settings: NotificationSettings): Promise<void> {
@@ -156,13 +191,21 @@ export class SqliteNotificationsView implements NotificationsView {
 
   constructor(db: Database.Database) {
     this.statements = {
-      getMany: db.prepare<[string, string], Row>("SELECT * FROM notifications WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))"),
-      list: db.prepare<[string, number, number], Row>("SELECT * FROM notifications WHERE user_id = ? AND position < ? ORDER BY position DESC LIMIT CAST(? AS INTEGER)"),
+      getMany: db.prepare<[string, string], Row>(
+        "SELECT * FROM notifications WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))",
+      ),
+      list: db.prepare<[string, number, number], Row>(
+        "SELECT * FROM notifications WHERE user_id = ? AND position < ? ORDER BY position DESC LIMIT CAST(? AS INTEGER)",
+      ),
       listUnread: db.prepare<[string, number, number], Row>(
         "SELECT * FROM notifications WHERE user_id = ? AND position < ? AND read_at IS NULL ORDER BY position DESC LIMIT CAST(? AS INTEGER)",
       ),
-      settings: db.prepare<[string], { settings: string }>("SELECT settings FROM notification_settings WHERE user_id = ?"),
-      producedAt: db.prepare<[number, number], Row>("SELECT * FROM notifications WHERE position = ? LIMIT CAST(? AS INTEGER)"),
+      settings: db.prepare<[string], { settings: string }>(
+        "SELECT settings FROM notification_settings WHERE user_id = ?",
+      ),
+      producedAt: db.prepare<[number, number], Row>(
+        "SELECT * FROM notifications WHERE position = ? LIMIT CAST(? AS INTEGER)",
+      ),
       unreadSince: db.prepare<[string, number, number], Row>(
         "SELECT * FROM notifications WHERE user_id = ? AND position > ? AND read_at IS NULL ORDER BY position ASC LIMIT CAST(? AS INTEGER)",
       ),

@@ -19,9 +19,21 @@ CREATE INDEX IF NOT EXISTS oauth_entries_grant ON oauth_entries (grant_id) WHERE
 CREATE INDEX IF NOT EXISTS oauth_entries_uid ON oauth_entries (uid_hash) WHERE uid_hash IS NOT NULL;
 CREATE INDEX IF NOT EXISTS oauth_entries_expiry ON oauth_entries (expires_at) WHERE expires_at IS NOT NULL;`;
 
-type Row = { model: string; id_hash: string; payload: string; grant_id: string | null; uid_hash: string | null; expires_at: number | null };
+type Row = {
+  model: string;
+  id_hash: string;
+  payload: string;
+  grant_id: string | null;
+  uid_hash: string | null;
+  expires_at: number | null;
+};
 const payloadSchema = z.record(z.string(), z.unknown());
-const toEntry = (row: Row): OAuthEntry => ({ payload: payloadSchema.parse(JSON.parse(row.payload)), grantId: row.grant_id, uidHash: row.uid_hash, expiresAt: row.expires_at });
+const toEntry = (row: Row): OAuthEntry => ({
+  payload: payloadSchema.parse(JSON.parse(row.payload)),
+  grantId: row.grant_id,
+  uidHash: row.uid_hash,
+  expiresAt: row.expires_at,
+});
 
 export class SqliteOAuthStore implements OAuthStore {
   private readonly db: Database.Database;
@@ -34,17 +46,32 @@ export class SqliteOAuthStore implements OAuthStore {
       put: this.db.prepare(
         `INSERT OR REPLACE INTO oauth_entries (model, id_hash, payload, grant_id, uid_hash, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,
       ),
-      get: this.db.prepare<[string, string, number], Row>("SELECT * FROM oauth_entries WHERE model = ? AND id_hash = ? AND (expires_at IS NULL OR expires_at > ?)"),
-      byUid: this.db.prepare<[string, number], Row>("SELECT * FROM oauth_entries WHERE uid_hash = ? AND (expires_at IS NULL OR expires_at > ?) LIMIT 1"),
-      consume: this.db.prepare<[number, string, string]>("UPDATE oauth_entries SET payload = json_set(payload, '$.consumed', ?) WHERE model = ? AND id_hash = ?"),
+      get: this.db.prepare<[string, string, number], Row>(
+        "SELECT * FROM oauth_entries WHERE model = ? AND id_hash = ? AND (expires_at IS NULL OR expires_at > ?)",
+      ),
+      byUid: this.db.prepare<[string, number], Row>(
+        "SELECT * FROM oauth_entries WHERE uid_hash = ? AND (expires_at IS NULL OR expires_at > ?) LIMIT 1",
+      ),
+      consume: this.db.prepare<[number, string, string]>(
+        "UPDATE oauth_entries SET payload = json_set(payload, '$.consumed', ?) WHERE model = ? AND id_hash = ?",
+      ),
       remove: this.db.prepare<[string, string]>("DELETE FROM oauth_entries WHERE model = ? AND id_hash = ?"),
       removeGrant: this.db.prepare<[string]>("DELETE FROM oauth_entries WHERE grant_id = ?"),
-      sweep: this.db.prepare<[number, number]>("DELETE FROM oauth_entries WHERE rowid IN (SELECT rowid FROM oauth_entries WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT ?)"),
+      sweep: this.db.prepare<[number, number]>(
+        "DELETE FROM oauth_entries WHERE rowid IN (SELECT rowid FROM oauth_entries WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT ?)",
+      ),
     };
   }
 
   async put(model: string, idHash: string, entry: OAuthEntry): Promise<void> {
-    this.statements.put.run(model, idHash, JSON.stringify(entry.payload), entry.grantId, entry.uidHash, entry.expiresAt);
+    this.statements.put.run(
+      model,
+      idHash,
+      JSON.stringify(entry.payload),
+      entry.grantId,
+      entry.uidHash,
+      entry.expiresAt,
+    );
   }
 
   async get(model: string, idHash: string, now: number): Promise<OAuthEntry | null> {

@@ -24,7 +24,10 @@ export function rankOn(db: Database.Database): (params: RankParams) => RankedDoc
 
 /** Connections a worker thread keeps, the last used last: one per read-models file it has ranked in. */
 const CONNECTIONS_KEPT = 4;
-const connections = new Map<string, { readonly db: Database.Database; readonly rank: (params: RankParams) => RankedDoc[] }>();
+const connections = new Map<
+  string,
+  { readonly db: Database.Database; readonly rank: (params: RankParams) => RankedDoc[] }
+>();
 
 /**
  * The ranking in a worker thread: a read-only connection to `file` (opened once, kept), which sees the last

@@ -11,7 +11,14 @@
 // tested only on the rows the visible MATCH returns. The ranking statement runs where the store is told
 // (page-search-rank.ts: in the server, a task of the worker pool), the records of the hits here.
 import type Database from "better-sqlite3";
-import { SEARCH_WORD, searchText, snippetOf, type SearchHit, type SearchQuery, type SearchTerm } from "../../pages/page-search.ts";
+import {
+  SEARCH_WORD,
+  searchText,
+  snippetOf,
+  type SearchHit,
+  type SearchQuery,
+  type SearchTerm,
+} from "../../pages/page-search.ts";
 import type { VisibleTo } from "../../read-store/list-query.ts";
 import { decodeIds } from "./id-list.ts";
 import { rankOn, type SearchRanking } from "./page-search-rank.ts";
@@ -53,7 +60,10 @@ const quoted = (text: string): string => `"${text.replace(/"/g, '""')}"`;
 
 /** A term in each visible workspace's keyed words: `("q…plan" OR "q…plan")`. */
 function termExpression(term: SearchTerm, keys: readonly string[]): string {
-  const one = (key: string) => (term.kind === "phrase" ? quoted(term.words.map((word) => `${key}${word}`).join(" ")) : `${quoted(`${key}${term.text}`)}${term.prefix ? " *" : ""}`);
+  const one = (key: string) =>
+    term.kind === "phrase"
+      ? quoted(term.words.map((word) => `${key}${word}`).join(" "))
+      : `${quoted(`${key}${term.text}`)}${term.prefix ? " *" : ""}`;
   return `(${keys.map(one).join(" OR ")})`;
 }
 
@@ -84,7 +94,9 @@ export class SqlitePageIndexer {
         "SELECT p.owner_id, p.title, p.ancestor_ids, c.markdown FROM pages p JOIN page_contents c ON c.page_id = p.id WHERE p.id = ? AND p.deleted = 0",
       ),
       remove: db.prepare<[number]>("DELETE FROM page_search WHERE rowid = ?"),
-      insert: db.prepare<[number, string, string, string]>("INSERT INTO page_search (rowid, scope, title, body) VALUES (?, ?, ?, ?)"),
+      insert: db.prepare<[number, string, string, string]>(
+        "INSERT INTO page_search (rowid, scope, title, body) VALUES (?, ?, ?, ?)",
+      ),
     };
   }
 
@@ -102,7 +114,12 @@ export class SqlitePageIndexer {
     const id = doc ?? this.statements.newDoc.get(pageId);
     if (id === undefined) throw new Error(`no search document for page ${pageId}`);
     const key = keyOf(row.owner_id);
-    this.statements.insert.run(id, scopeOf(row.owner_id, pageId, decodeIds(row.ancestor_ids)), indexable(row.title, key), indexable(row.markdown, key));
+    this.statements.insert.run(
+      id,
+      scopeOf(row.owner_id, pageId, decodeIds(row.ancestor_ids)),
+      indexable(row.title, key),
+      indexable(row.markdown, key),
+    );
   }
 }
 
@@ -118,8 +135,12 @@ export class SqlitePageSearch {
     const rankHere = rankOn(db);
     this.rank = ranking ?? (async (params) => rankHere(params));
     this.statements = {
-      folderOwners: db.prepare<[string], string>("SELECT DISTINCT owner_id FROM folders WHERE id IN (SELECT value FROM json_each(?))").pluck(),
-      pageOwners: db.prepare<[string], string>("SELECT DISTINCT owner_id FROM pages WHERE id IN (SELECT value FROM json_each(?))").pluck(),
+      folderOwners: db
+        .prepare<[string], string>("SELECT DISTINCT owner_id FROM folders WHERE id IN (SELECT value FROM json_each(?))")
+        .pluck(),
+      pageOwners: db
+        .prepare<[string], string>("SELECT DISTINCT owner_id FROM pages WHERE id IN (SELECT value FROM json_each(?))")
+        .pluck(),
       pages: db.prepare<[string], PageRow & { doc: number; markdown: string }>(
         `SELECT d.doc, p.*, c.markdown FROM page_search_docs d JOIN pages p ON p.id = d.page_id JOIN page_contents c ON c.page_id = p.id
          WHERE d.doc IN (SELECT value FROM json_each(?)) AND p.deleted = 0`,
@@ -133,7 +154,11 @@ export class SqlitePageSearch {
     const visible = visibleExpression(query.visibleTo);
     // The workspaces the caller can reach at all: their own, those they are a member of, and the owners of
     // the folders and pages granted to them. Only these workspaces' keyed words are asked for.
-    const owners = this.snapshot(() => [...ownerIds, ...this.statements.folderOwners.all(JSON.stringify(folderIds)), ...this.statements.pageOwners.all(JSON.stringify(pageIds))]);
+    const owners = this.snapshot(() => [
+      ...ownerIds,
+      ...this.statements.folderOwners.all(JSON.stringify(folderIds)),
+      ...this.statements.pageOwners.all(JSON.stringify(pageIds)),
+    ]);
     // An owner the caller cannot reach holds nothing for them, as an unknown one: neither is looked up.
     if (filters.ownerId !== undefined && !owners.includes(filters.ownerId)) return [];
     const keys = [...new Set(owners.map(keyOf))];
@@ -142,19 +167,24 @@ export class SqlitePageSearch {
       ...(filters.folderId !== undefined ? [`scope : ${token("f", filters.folderId)}`] : []),
       ...(filters.ownerId !== undefined ? [`scope : ${token("o", filters.ownerId)}`] : []),
     ];
-    const match = [`${filters.titleOnly === true ? "title" : "{title body}"} : (${terms})`, visible, ...narrowed].join(" AND ");
+    const match = [`${filters.titleOnly === true ? "title" : "{title body}"} : (${terms})`, visible, ...narrowed].join(
+      " AND ",
+    );
     // Only a flag on rows the visible MATCH already chose: the scope need not be tested again.
     const titleMatch = `title : (${terms})`;
     const range = { after: filters.updatedAfter ?? null, before: filters.updatedBefore ?? null };
     const ranked = await this.rank({ match, titleMatch, ...range, limit: query.limit + 1, offset: query.offset });
     if (ranked.length === 0) return [];
     // A page that left the index since it was ranked (deleted in between) is left out, as it would be a moment later.
-    const rows = new Map(this.statements.pages.all(JSON.stringify(ranked.map((hit) => hit.doc))).map((row) => [row.doc, row]));
+    const rows = new Map(
+      this.statements.pages.all(JSON.stringify(ranked.map((hit) => hit.doc))).map((row) => [row.doc, row]),
+    );
     return ranked.flatMap((hit): SearchHit[] => {
       const row = rows.get(hit.doc);
       if (!row) return [];
       // The snippet is cut from the stored markdown (the index keeps no text): the body's best match, else the title (the title alone under in=title).
-      const snippet = (filters.titleOnly === true ? null : snippetOf(row.markdown, query.terms)) ?? snippetOf(row.title, query.terms) ?? [{ text: row.title, marked: false }];
+      const snippet = (filters.titleOnly === true ? null : snippetOf(row.markdown, query.terms)) ??
+        snippetOf(row.title, query.terms) ?? [{ text: row.title, marked: false }];
       return [{ page: toPageRecord(row), inTitle: hit.inTitle, snippet }];
     });
   }

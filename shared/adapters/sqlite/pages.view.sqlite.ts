@@ -1,9 +1,20 @@
 import type Database from "better-sqlite3";
 import { decodeIds, encodeIds } from "./id-list.ts";
 import { LIST_START, type ListKey, type ListQuery, type VisibleTo } from "../../read-store/list-query.ts";
-import { newestOfSources, type FirstRound, type Ranked, type RankedSource } from "../../read-store/newest-of-sources.ts";
+import {
+  newestOfSources,
+  type FirstRound,
+  type Ranked,
+  type RankedSource,
+} from "../../read-store/newest-of-sources.ts";
 import type { Changed, FolderPlace } from "../../folders/folders.view.ts";
-import { titleKey, type PageChange, type PageContent, type PagesView, type PagesWriter } from "../../pages/pages.view.ts";
+import {
+  titleKey,
+  type PageChange,
+  type PageContent,
+  type PagesView,
+  type PagesWriter,
+} from "../../pages/pages.view.ts";
 import type { PageRecord } from "../../pages/page-record.ts";
 import { toPageRecord, type PageRow } from "./page-row.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
@@ -74,7 +85,11 @@ const PAGES_IN = "SELECT * FROM pages WHERE id IN (SELECT value FROM json_each(?
 
 type Candidate = { id: string; updated_pos: number };
 type SourceKind = "owner" | "folder" | "pages";
-const SOURCE_SQL: Record<SourceKind, string> = { owner: PAGES_OF_OWNER, folder: PAGES_BELOW_FOLDER, pages: PAGES_BY_ID };
+const SOURCE_SQL: Record<SourceKind, string> = {
+  owner: PAGES_OF_OWNER,
+  folder: PAGES_BELOW_FOLDER,
+  pages: PAGES_BY_ID,
+};
 /** Compound first-round statements kept, one per shape (how many owners, folders, page grants). */
 const COMPOUND_STATEMENT_LIMIT = 256;
 /** SQLite allows 500 terms in a compound select; callers with more grants read their sources one by one. */
@@ -92,7 +107,15 @@ type PendingRow = {
 };
 
 type TitleParams = { key: string; owners: string; pages: string; folders: string; limit: number };
-type ListParams = { before: number; beforeId: string; owners: string; pages: string; folders: string; limit: number; parent: string };
+type ListParams = {
+  before: number;
+  beforeId: string;
+  owners: string;
+  pages: string;
+  folders: string;
+  limit: number;
+  parent: string;
+};
 
 /** Page records kept in memory for lists; an entry is used only while its updated_pos is the current one. */
 const RECORD_CACHE_LIMIT = 50_000;
@@ -106,7 +129,10 @@ const RECORD_CACHE_LIMIT = 50_000;
  */
 export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
   private readonly statements;
-  private readonly pendingByBatch = new WeakMap<SqliteBatch, { rows: Map<string, PendingRow>; unindexed: Set<string> }>();
+  private readonly pendingByBatch = new WeakMap<
+    SqliteBatch,
+    { rows: Map<string, PendingRow>; unindexed: Set<string> }
+  >();
   private readonly index: SqlitePageIndexer;
 
   /** `searchIndex: false` leaves the full-text index empty (for measuring what keeping it costs). */
@@ -117,7 +143,9 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
         `INSERT OR REPLACE INTO pages (id, owner_id, parent_id, title, title_key, icon, ancestor_ids, folder_path, created_at, updated_at, updated_pos, revision)
          VALUES (@id, @ownerId, @parentId, @title, @titleKey, @icon, @ancestorIds, @folderPath, @createdAt, @updatedAt, @updatedPosition, @revision)`,
       ),
-      ancestor: db.prepare<[string, string, number]>("INSERT OR REPLACE INTO page_ancestors (page_id, folder_id, updated_pos) VALUES (?, ?, ?)"),
+      ancestor: db.prepare<[string, string, number]>(
+        "INSERT OR REPLACE INTO page_ancestors (page_id, folder_id, updated_pos) VALUES (?, ?, ?)",
+      ),
       touchAncestors: db.prepare<[number, string]>("UPDATE page_ancestors SET updated_pos = ? WHERE page_id = ?"),
       removeAncestors: db.prepare<[string]>("DELETE FROM page_ancestors WHERE page_id = ?"),
       content: db.prepare("INSERT OR REPLACE INTO page_contents (page_id, markdown) VALUES (?, ?)"),
@@ -146,7 +174,12 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
     };
   }
 
-  async move(tx: SqliteBatch, id: string, place: { parentId: string | null; ancestorIds: readonly string[]; folderPath: string }, changed: Changed & { revision: number }): Promise<void> {
+  async move(
+    tx: SqliteBatch,
+    id: string,
+    place: { parentId: string | null; ancestorIds: readonly string[]; folderPath: string },
+    changed: Changed & { revision: number },
+  ): Promise<void> {
     const pending = this.pendingOf(tx);
     this.flush(pending);
     this.statements.setParent.run(place.parentId, id);
@@ -162,7 +195,10 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
     const pending = this.pendingOf(tx);
     this.flush(pending);
     for (const row of this.statements.below.all(folder.id)) {
-      const { ancestorIds, path: folderPath } = reRooted({ ancestorIds: decodeIds(row.ancestor_ids), path: row.folder_path }, folder);
+      const { ancestorIds, path: folderPath } = reRooted(
+        { ancestorIds: decodeIds(row.ancestor_ids), path: row.folder_path },
+        folder,
+      );
       this.statements.setPlace.run({ id: row.id, ancestorIds: encodeIds(ancestorIds), folderPath });
       if (changed) this.statements.touch.run({ id: row.id, ...changed });
       const position = changed ? changed.updatedPosition : row.updated_pos;
@@ -221,11 +257,25 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
 
   async change(tx: SqliteBatch, id: string, change: PageChange): Promise<void> {
     const pending = this.pendingOf(tx).rows;
-    const row: PendingRow = pending.get(id) ?? { id, title: null, titleKey: null, iconChanged: 0, icon: null, markdown: null, updatedAt: "", updatedPosition: 0, revision: 0 };
+    const row: PendingRow = pending.get(id) ?? {
+      id,
+      title: null,
+      titleKey: null,
+      iconChanged: 0,
+      icon: null,
+      markdown: null,
+      updatedAt: "",
+      updatedPosition: 0,
+      revision: 0,
+    };
     if (change.kind === "title") Object.assign(row, { title: change.title, titleKey: titleKey(change.title) });
     if (change.kind === "icon") Object.assign(row, { iconChanged: 1, icon: change.icon });
     if (change.kind === "content") row.markdown = change.markdown;
-    Object.assign(row, { updatedAt: change.updatedAt, updatedPosition: change.updatedPosition, revision: change.revision });
+    Object.assign(row, {
+      updatedAt: change.updatedAt,
+      updatedPosition: change.updatedPosition,
+      revision: change.revision,
+    });
     pending.set(id, row);
   }
 
@@ -252,7 +302,10 @@ export class SqlitePagesView implements PagesView {
   private readonly searcher: SqlitePageSearch;
 
   /** `searchRanking`: where a search's ranking statement runs (page-search-rank.ts); by default on `db`. */
-  constructor(private readonly db: Database.Database, searchRanking?: SearchRanking) {
+  constructor(
+    private readonly db: Database.Database,
+    searchRanking?: SearchRanking,
+  ) {
     this.searcher = new SqlitePageSearch(db, searchRanking);
     // A list reads several statements; one read transaction makes them all see the same committed batch.
     this.snapshot = <T>(read: () => T): T => db.transaction(read)();
@@ -310,12 +363,30 @@ export class SqlitePagesView implements PagesView {
     const ranked = (rows: Candidate[]) => rows.map((row) => ({ id: row.id, position: row.updated_pos }));
     const grantedPages = JSON.stringify(pageIds);
     const sources: RankedSource[] = [
-      ...ownerIds.map((owner): RankedSource => (upTo, limit) => ranked(this.statements.byOwner.all(owner, upTo.position, upTo.id, limit))),
-      ...folderIds.map((folder): RankedSource => (upTo, limit) => ranked(this.statements.byAncestor.all(folder, upTo.position, upTo.id, limit))),
-      ...(pageIds.length > 0 ? [(upTo: ListKey, limit: number) => ranked(this.statements.byIds.all(grantedPages, upTo.position, upTo.id, limit))] : []),
+      ...ownerIds.map(
+        (owner): RankedSource =>
+          (upTo, limit) =>
+            ranked(this.statements.byOwner.all(owner, upTo.position, upTo.id, limit)),
+      ),
+      ...folderIds.map(
+        (folder): RankedSource =>
+          (upTo, limit) =>
+            ranked(this.statements.byAncestor.all(folder, upTo.position, upTo.id, limit)),
+      ),
+      ...(pageIds.length > 0
+        ? [
+            (upTo: ListKey, limit: number) =>
+              ranked(this.statements.byIds.all(grantedPages, upTo.position, upTo.id, limit)),
+          ]
+        : []),
     ];
-    const keys = [...ownerIds.map((id) => ["owner", id] as const), ...folderIds.map((id) => ["folder", id] as const), ...(pageIds.length > 0 ? [["pages", grantedPages] as const] : [])];
-    const firstRound: FirstRound | undefined = keys.length <= MAX_COMPOUND_SOURCES ? (upTo, limit) => this.firstRound(keys, upTo, limit) : undefined;
+    const keys = [
+      ...ownerIds.map((id) => ["owner", id] as const),
+      ...folderIds.map((id) => ["folder", id] as const),
+      ...(pageIds.length > 0 ? [["pages", grantedPages] as const] : []),
+    ];
+    const firstRound: FirstRound | undefined =
+      keys.length <= MAX_COMPOUND_SOURCES ? (upTo, limit) => this.firstRound(keys, upTo, limit) : undefined;
     return this.snapshot(() => this.recordsAt(newestOfSources(sources, before, take, firstRound)));
   }
 
@@ -328,7 +399,9 @@ export class SqlitePagesView implements PagesView {
     let statement = this.compounds.get(shape);
     if (!statement) {
       if (this.compounds.size >= COMPOUND_STATEMENT_LIMIT) this.compounds.clear();
-      const parts = keys.map(([kind], index) => `SELECT ${index} AS source, id, updated_pos FROM (${SOURCE_SQL[kind]})`);
+      const parts = keys.map(
+        ([kind], index) => `SELECT ${index} AS source, id, updated_pos FROM (${SOURCE_SQL[kind]})`,
+      );
       statement = this.db.prepare<unknown[], Candidate & { source: number }>(parts.join(" UNION ALL "));
       this.compounds.set(shape, statement);
     }
@@ -344,7 +417,8 @@ export class SqlitePagesView implements PagesView {
     const missing = winners.filter((w) => this.records.get(w.id)?.updatedPosition !== w.position).map((w) => w.id);
     if (missing.length > 0) {
       if (this.records.size + missing.length > RECORD_CACHE_LIMIT) this.records.clear();
-      for (const row of this.statements.pagesIn.all(JSON.stringify(missing))) this.records.set(row.id, toPageRecord(row));
+      for (const row of this.statements.pagesIn.all(JSON.stringify(missing)))
+        this.records.set(row.id, toPageRecord(row));
     }
     return winners.flatMap((w) => {
       const record = this.records.get(w.id);

@@ -2,7 +2,13 @@
 // transaction. Emptied by a rebuild, which parks again whatever still fails.
 import type Database from "better-sqlite3";
 import { z } from "zod";
-import { PROJECTION_NAMES, parkedKey, type ParkedEvent, type ParkedEventsStore, type ProjectionName } from "../../read-store/parked-events.port.ts";
+import {
+  PROJECTION_NAMES,
+  parkedKey,
+  type ParkedEvent,
+  type ParkedEventsStore,
+  type ProjectionName,
+} from "../../read-store/parked-events.port.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 
 export const parkedEventsModel: SqliteModel = {
@@ -64,8 +70,12 @@ export class SqliteParkedEvents implements ParkedEventsStore<SqliteBatch> {
          VALUES (@projection, @eventId, @position, @stream, @type, @cause, @error, @parkedAt, @attempts)
          ON CONFLICT (projection, event_id) DO UPDATE SET cause = excluded.cause, error = excluded.error, attempts = parked_events.attempts + 1`,
       ),
-      list: db.prepare("SELECT * FROM parked_events WHERE position > ? ORDER BY position, projection LIMIT CAST(? AS INTEGER)"),
-      failedAgain: db.prepare("UPDATE parked_events SET error = ?, cause = 'failed', attempts = attempts + 1 WHERE projection = ? AND event_id = ?"),
+      list: db.prepare(
+        "SELECT * FROM parked_events WHERE position > ? ORDER BY position, projection LIMIT CAST(? AS INTEGER)",
+      ),
+      failedAgain: db.prepare(
+        "UPDATE parked_events SET error = ?, cause = 'failed', attempts = attempts + 1 WHERE projection = ? AND event_id = ?",
+      ),
       remove: db.prepare("DELETE FROM parked_events WHERE projection = ? AND event_id = ?"),
       count: db.prepare<[], number>("SELECT COUNT(*) FROM parked_events").pluck(),
     };
@@ -79,7 +89,9 @@ export class SqliteParkedEvents implements ParkedEventsStore<SqliteBatch> {
     const keys = new Set<string>();
     if (streams.length === 0) return keys;
     // Bounded by the batch's streams; json_each keeps it one statement whatever their number.
-    const rows = this.db.prepare("SELECT DISTINCT projection, stream FROM parked_events WHERE stream IN (SELECT value FROM json_each(?))").all(JSON.stringify(streams));
+    const rows = this.db
+      .prepare("SELECT DISTINCT projection, stream FROM parked_events WHERE stream IN (SELECT value FROM json_each(?))")
+      .all(JSON.stringify(streams));
     for (const value of rows) {
       const { projection, stream } = pair.parse(value);
       keys.add(parkedKey(projection, stream));

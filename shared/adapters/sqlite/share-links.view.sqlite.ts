@@ -1,6 +1,11 @@
 import type Database from "better-sqlite3";
 import { shareLinkEntityTypeSchema } from "../../share-links/share-link.decider.ts";
-import type { ShareLinkRecord, ShareLinkSettingsChange, ShareLinksView, ShareLinksWriter } from "../../share-links/share-links.view.ts";
+import type {
+  ShareLinkRecord,
+  ShareLinkSettingsChange,
+  ShareLinksView,
+  ShareLinksWriter,
+} from "../../share-links/share-links.view.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 
 const schema = `
@@ -21,7 +26,11 @@ CREATE TABLE IF NOT EXISTS share_links (
 );
 CREATE INDEX IF NOT EXISTS share_links_creator ON share_links (created_by, position);
 CREATE INDEX IF NOT EXISTS share_links_entity ON share_links (entity_type, entity_id, position);`;
-export const shareLinksModel: SqliteModel = { schema, tables: ["share_links"], queryIndexes: ["share_links_creator", "share_links_entity"] };
+export const shareLinksModel: SqliteModel = {
+  schema,
+  tables: ["share_links"],
+  queryIndexes: ["share_links_creator", "share_links_entity"],
+};
 
 type Row = {
   id: string;
@@ -75,7 +84,21 @@ export class SqliteShareLinksWriter implements ShareLinksWriter<SqliteBatch> {
   }
 
   async put(_tx: SqliteBatch, l: ShareLinkRecord): Promise<void> {
-    this.statements.put.run(l.id, l.entityType, l.entityId, l.createdBy, l.createdAt, l.position, l.secretHash, l.expiresAt, l.passwordHash, l.allowIndexing ? 1 : 0, l.revokedAt, l.views, l.lastViewedAt);
+    this.statements.put.run(
+      l.id,
+      l.entityType,
+      l.entityId,
+      l.createdBy,
+      l.createdAt,
+      l.position,
+      l.secretHash,
+      l.expiresAt,
+      l.passwordHash,
+      l.allowIndexing ? 1 : 0,
+      l.revokedAt,
+      l.views,
+      l.lastViewedAt,
+    );
   }
 
   async change(_tx: SqliteBatch, id: string, s: ShareLinkSettingsChange): Promise<void> {
@@ -98,7 +121,9 @@ export class SqliteShareLinksView implements ShareLinksView {
     this.statements = {
       get: db.prepare<[string], Row>("SELECT * FROM share_links WHERE id = ?"),
       byHash: db.prepare<[string], Row>("SELECT * FROM share_links WHERE secret_hash = ?"),
-      forCreator: db.prepare<[string, number, number], Row>("SELECT * FROM share_links WHERE created_by = ? AND position < ? ORDER BY position DESC LIMIT ?"),
+      forCreator: db.prepare<[string, number, number], Row>(
+        "SELECT * FROM share_links WHERE created_by = ? AND position < ? ORDER BY position DESC LIMIT ?",
+      ),
       forEntity: db.prepare<[string, string, number, number], Row>(
         "SELECT * FROM share_links WHERE entity_type = ? AND entity_id = ? AND position < ? ORDER BY position DESC LIMIT ?",
       ),
@@ -119,7 +144,12 @@ export class SqliteShareLinksView implements ShareLinksView {
     return this.statements.forCreator.all(userId, beforePosition ?? BEFORE_ALL, limit).map(toRecord);
   }
 
-  async listForEntity(entityType: string, entityId: string, beforePosition: number | null, limit: number): Promise<ShareLinkRecord[]> {
+  async listForEntity(
+    entityType: string,
+    entityId: string,
+    beforePosition: number | null,
+    limit: number,
+  ): Promise<ShareLinkRecord[]> {
     return this.statements.forEntity.all(entityType, entityId, beforePosition ?? BEFORE_ALL, limit).map(toRecord);
   }
 }

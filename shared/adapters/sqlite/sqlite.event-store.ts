@@ -18,7 +18,15 @@ import {
 } from "../../event-store/event-store.port.ts";
 
 /** The events table's columns are all NOT NULL with these types, so rows need no second check. */
-type Row = [position: number, id: string, stream: string, revision: number, type: string, data: string, metadata: string];
+type Row = [
+  position: number,
+  id: string,
+  stream: string,
+  revision: number,
+  type: string,
+  data: string,
+  metadata: string,
+];
 const COLUMNS = "position, id, stream, revision, type, data, metadata";
 /** System events ($-prefixed types) stay in their streams but out of the global log (see the port). */
 const NOT_SYSTEM = "type NOT LIKE '$%'";
@@ -47,7 +55,15 @@ interface QueuedAppend {
 type Outcome = { ok: true; result: AppendResult } | { ok: false; error: unknown };
 
 function toRecorded([position, id, stream, revision, type, data, metadata]: Row): RecordedEvent {
-  return { id, type, stream, revision, position, data: JSON.parse(data) as unknown, metadata: eventMetadataSchema.parse(JSON.parse(metadata)) };
+  return {
+    id,
+    type,
+    stream,
+    revision,
+    position,
+    data: JSON.parse(data) as unknown,
+    metadata: eventMetadataSchema.parse(JSON.parse(metadata)),
+  };
 }
 
 export class SqliteEventStore implements EventStore {
@@ -83,11 +99,25 @@ export class SqliteEventStore implements EventStore {
         "INSERT INTO events (id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)",
       ),
       stream: this.db.prepare<[string], Row>(`SELECT ${COLUMNS} FROM events WHERE stream = ? ORDER BY revision`).raw(),
-      all: this.db.prepare<[number, number], Row>(`SELECT ${COLUMNS} FROM events WHERE position > ? AND ${NOT_SYSTEM} ORDER BY position LIMIT CAST(? AS INTEGER)`).raw(),
+      all: this.db
+        .prepare<[number, number], Row>(
+          `SELECT ${COLUMNS} FROM events WHERE position > ? AND ${NOT_SYSTEM} ORDER BY position LIMIT CAST(? AS INTEGER)`,
+        )
+        .raw(),
       // Sizes first, without loading the events: octet_length reads the length of a value, not its content.
-      sizes: this.db.prepare<[number, number], [number, number]>(`SELECT position, octet_length(data) + octet_length(metadata) FROM events WHERE position > ? AND ${NOT_SYSTEM} ORDER BY position LIMIT CAST(? AS INTEGER)`).raw(),
-      range: this.db.prepare<[number, number], Row>(`SELECT ${COLUMNS} FROM events WHERE position > ? AND position <= ? AND ${NOT_SYSTEM} ORDER BY position`).raw(),
-      head: this.db.prepare<[], { head: number | null }>(`SELECT position AS head FROM events WHERE ${NOT_SYSTEM} ORDER BY position DESC LIMIT 1`),
+      sizes: this.db
+        .prepare<[number, number], [number, number]>(
+          `SELECT position, octet_length(data) + octet_length(metadata) FROM events WHERE position > ? AND ${NOT_SYSTEM} ORDER BY position LIMIT CAST(? AS INTEGER)`,
+        )
+        .raw(),
+      range: this.db
+        .prepare<[number, number], Row>(
+          `SELECT ${COLUMNS} FROM events WHERE position > ? AND position <= ? AND ${NOT_SYSTEM} ORDER BY position`,
+        )
+        .raw(),
+      head: this.db.prepare<[], { head: number | null }>(
+        `SELECT position AS head FROM events WHERE ${NOT_SYSTEM} ORDER BY position DESC LIMIT 1`,
+      ),
     };
     // Called inside the group's transaction, so better-sqlite3 runs each append in a savepoint of its own: a
     // conflict or a constraint refusal rolls back that append alone.
@@ -96,8 +126,7 @@ export class SqliteEventStore implements EventStore {
         const replay = this.previousAppend(stream, events);
         if (replay) return replay;
         const current = this.statements.revision.get(stream)?.revision ?? -1;
-        const matches =
-          expected === "any" || (expected === "no_stream" ? current === -1 : expected === current);
+        const matches = expected === "any" || (expected === "no_stream" ? current === -1 : expected === current);
         if (!matches) throw new StreamConflictError(stream, expected, current);
         let revision = current;
         let position = 0;
@@ -129,7 +158,11 @@ export class SqliteEventStore implements EventStore {
 
   private asConflict(error: unknown, append: Pick<QueuedAppend, "stream" | "expected">): unknown {
     if (error instanceof Database.SqliteError && error.code.startsWith("SQLITE_CONSTRAINT")) {
-      return new StreamConflictError(append.stream, append.expected, this.statements.revision.get(append.stream)?.revision ?? -1);
+      return new StreamConflictError(
+        append.stream,
+        append.expected,
+        this.statements.revision.get(append.stream)?.revision ?? -1,
+      );
     }
     return error;
   }
@@ -147,7 +180,8 @@ export class SqliteEventStore implements EventStore {
       (row, index) => row !== undefined && row.stream === stream && row.revision === (known[0]?.revision ?? 0) + index,
     );
     const last = known[known.length - 1];
-    if (!consistent || !last) throw new StreamConflictError(stream, "any", this.statements.revision.get(stream)?.revision ?? -1);
+    if (!consistent || !last)
+      throw new StreamConflictError(stream, "any", this.statements.revision.get(stream)?.revision ?? -1);
     return { nextRevision: last.revision, position: last.position };
   }
 

@@ -55,9 +55,13 @@ export class SqliteKeyStore implements KeyStore {
     this.db = openDatabase(filename, { cacheMb: PAGE_CACHE_MB.log });
     this.db.pragma("secure_delete = ON");
     this.db.exec(schema);
-    const created = this.db.prepare("INSERT OR IGNORE INTO key_store (id, store_id, kek_check) VALUES (1, ?, ?)").run(randomUUID(), kek.checkValue()).changes === 1;
+    const created =
+      this.db
+        .prepare("INSERT OR IGNORE INTO key_store (id, store_id, kek_check) VALUES (1, ?, ?)")
+        .run(randomUUID(), kek.checkValue()).changes === 1;
     if (created) this.db.prepare("INSERT OR IGNORE INTO key_store_rules (rule) VALUES (?)").run(MISSING_IS_AN_ERROR);
-    this.missingIsAnError = this.db.prepare("SELECT 1 FROM key_store_rules WHERE rule = ?").get(MISSING_IS_AN_ERROR) !== undefined;
+    this.missingIsAnError =
+      this.db.prepare("SELECT 1 FROM key_store_rules WHERE rule = ?").get(MISSING_IS_AN_ERROR) !== undefined;
     const meta = metaRow.parse(this.db.prepare("SELECT store_id, kek_check FROM key_store WHERE id = 1").get());
     try {
       kek.verify(meta.kek_check, filename);
@@ -70,7 +74,9 @@ export class SqliteKeyStore implements KeyStore {
       insert: this.db.prepare("INSERT OR IGNORE INTO data_keys (subject, key_id, wrapped) VALUES (?, ?, ?)"),
       select: this.db.prepare("SELECT key_id, wrapped FROM data_keys WHERE subject = ?"),
       remove: this.db.prepare("DELETE FROM data_keys WHERE subject = ?"),
-      tombstone: this.db.prepare("INSERT OR IGNORE INTO destroyed_keys (subject, key_id) SELECT subject, key_id FROM data_keys WHERE subject = ?"),
+      tombstone: this.db.prepare(
+        "INSERT OR IGNORE INTO destroyed_keys (subject, key_id) SELECT subject, key_id FROM data_keys WHERE subject = ?",
+      ),
       destroyed: this.db.prepare("SELECT 1 FROM destroyed_keys WHERE subject = ? AND key_id = ?"),
     };
     this.destroyKey = this.db.transaction((subject: string): boolean => {
@@ -94,7 +100,8 @@ export class SqliteKeyStore implements KeyStore {
     const material = pooledRandomBytes(32);
     // Another process may create the subject's key at the same instant: the first insert wins, and the loser
     // reads the winner's.
-    if (this.statements.insert.run(subject, keyId, this.kek.wrap(subject, keyId, material)).changes === 1) return { subject, keyId, material };
+    if (this.statements.insert.run(subject, keyId, this.kek.wrap(subject, keyId, material)).changes === 1)
+      return { subject, keyId, material };
     const created = this.read(subject);
     if (!created) throw new KeyStoreError(`the key of ${subject} vanished as it was created`);
     return created;

@@ -26,7 +26,11 @@ import { SqliteGroupsView, SqliteGroupsWriter, groupsModel } from "./groups.view
 import { SqliteWebhooksView, SqliteWebhooksWriter, webhooksModel } from "./webhooks.view.sqlite.ts";
 import { templatesModel, SqliteTemplatesView, SqliteTemplatesWriter } from "./templates.view.sqlite.ts";
 import { watchesModel, SqliteWatchesView, SqliteWatchesWriter } from "./watches.view.sqlite.ts";
-import { notificationSettingsModel, SqliteNotificationSettingsView, SqliteNotificationSettingsWriter } from "./notification-settings.view.sqlite.ts";
+import {
+  notificationSettingsModel,
+  SqliteNotificationSettingsView,
+  SqliteNotificationSettingsWriter,
+} from "./notification-settings.view.sqlite.ts";
 import { mentionsModel, SqliteMentionsView, SqliteMentionsWriter } from "./mentions.view.sqlite.ts";
 import { directoryModel, SqliteDirectoryView, SqliteDirectoryWriter } from "./directory.view.sqlite.ts";
 import { notificationsModel, SqliteNotificationsView, SqliteNotificationsWriter } from "./notifications.view.sqlite.ts";
@@ -48,7 +52,34 @@ INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);`,
   queryIndexes: [],
 };
 
-const models = [checkpointModel, usersModel, tokensModel, appsModel, foldersModel, pagesModel, pageSearchModel, accessModel, threadsModel, invitationsModel, imagesModel, historyModel, webhooksModel, linksModel, trashModel, shareLinksModel, attachmentsModel, storedBytesModel, groupsModel, parkedEventsModel, templatesModel, watchesModel, notificationSettingsModel, mentionsModel, directoryModel, notificationsModel];
+const models = [
+  checkpointModel,
+  usersModel,
+  tokensModel,
+  appsModel,
+  foldersModel,
+  pagesModel,
+  pageSearchModel,
+  accessModel,
+  threadsModel,
+  invitationsModel,
+  imagesModel,
+  historyModel,
+  webhooksModel,
+  linksModel,
+  trashModel,
+  shareLinksModel,
+  attachmentsModel,
+  storedBytesModel,
+  groupsModel,
+  parkedEventsModel,
+  templatesModel,
+  watchesModel,
+  notificationSettingsModel,
+  mentionsModel,
+  directoryModel,
+  notificationsModel,
+];
 const schemas = models.map((model) => model.schema).join("\n");
 
 const layoutOf = (db: Database.Database): number => Number(db.pragma("user_version", { simple: true }));
@@ -66,7 +97,9 @@ function openReadModels(filename: string): Database.Database {
     throw new ReadModelLayoutChangedError(layout, READ_MODEL_VERSION);
   }
   if (layout !== READ_MODEL_VERSION) {
-    const old = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all();
+    const old = db
+      .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+      .all();
     db.transaction(() => {
       for (const { name } of old) db.exec(`DROP TABLE IF EXISTS "${name}"`);
       db.exec("DROP TABLE IF EXISTS sqlite_stat1; DROP TABLE IF EXISTS sqlite_stat4;");
@@ -78,7 +111,8 @@ function openReadModels(filename: string): Database.Database {
   return db;
 }
 
-const readCheckpoint = (db: Database.Database) => db.prepare<[], number>("SELECT position FROM checkpoint WHERE id = 1").pluck();
+const readCheckpoint = (db: Database.Database) =>
+  db.prepare<[], number>("SELECT position FROM checkpoint WHERE id = 1").pluck();
 
 export class SqliteReadStore implements ReadStore {
   readonly users;

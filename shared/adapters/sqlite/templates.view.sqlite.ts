@@ -23,7 +23,9 @@ export class SqliteTemplatesWriter implements TemplatesWriter<SqliteBatch> {
 
   constructor(db: Database.Database) {
     this.statements = {
-      put: db.prepare<[TemplateRow]>("INSERT OR REPLACE INTO templates (page_id, owner_id, position) VALUES (@pageId, @ownerId, @position)"),
+      put: db.prepare<[TemplateRow]>(
+        "INSERT OR REPLACE INTO templates (page_id, owner_id, position) VALUES (@pageId, @ownerId, @position)",
+      ),
       remove: db.prepare<[string]>("DELETE FROM templates WHERE page_id = ?"),
     };
   }
@@ -42,7 +44,10 @@ export class SqliteTemplatesView implements TemplatesView {
 
   constructor(db: Database.Database) {
     this.statements = {
-      list: db.prepare<[{ before: number; beforeId: string; owners: string; pages: string; folders: string; limit: number }], Row>(
+      list: db.prepare<
+        [{ before: number; beforeId: string; owners: string; pages: string; folders: string; limit: number }],
+        Row
+      >(
         `SELECT t.* FROM templates t JOIN pages p ON p.id = t.page_id AND p.deleted = 0
          WHERE (t.position, t.page_id) < (@before, @beforeId)
            AND (t.owner_id IN (SELECT value FROM json_each(@owners))
@@ -58,7 +63,14 @@ export class SqliteTemplatesView implements TemplatesView {
     const before = query.before ?? LIST_START;
     const { ownerIds, pageIds, folderIds } = query.visibleTo;
     return this.statements.list
-      .all({ before: before.position, beforeId: before.id, owners: JSON.stringify(ownerIds), pages: JSON.stringify(pageIds), folders: JSON.stringify(folderIds), limit: query.limit + 1 })
+      .all({
+        before: before.position,
+        beforeId: before.id,
+        owners: JSON.stringify(ownerIds),
+        pages: JSON.stringify(pageIds),
+        folders: JSON.stringify(folderIds),
+        limit: query.limit + 1,
+      })
       .map(toRow);
   }
 

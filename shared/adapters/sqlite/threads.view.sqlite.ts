@@ -1,6 +1,14 @@
 import type Database from "better-sqlite3";
 import { threadStatusSchema } from "../../comments/thread.decider.ts";
-import type { CommentLocation, CommentRecord, ThreadRecord, ThreadsQuery, ThreadsView, ThreadsWriter, ThreadStatusChange } from "../../comments/threads.view.ts";
+import type {
+  CommentLocation,
+  CommentRecord,
+  ThreadRecord,
+  ThreadsQuery,
+  ThreadsView,
+  ThreadsWriter,
+  ThreadStatusChange,
+} from "../../comments/threads.view.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 
 const schema = `
@@ -102,8 +110,12 @@ export class SqliteThreadsWriter implements ThreadsWriter<SqliteBatch> {
          VALUES (@id, @threadId, @authorId, @body, @createdAt, @updatedAt, @deletedAt, @createdPosition)`,
       ),
       editComment: db.prepare("UPDATE thread_comments SET body = ?, updated_at = ? WHERE id = ?"),
-      deleteComment: db.prepare("UPDATE thread_comments SET body = '', updated_at = @at, deleted_at = @at WHERE id = @id"),
-      touchThreadOf: db.prepare("UPDATE comment_threads SET updated_at = ? WHERE id = (SELECT thread_id FROM thread_comments WHERE id = ?)"),
+      deleteComment: db.prepare(
+        "UPDATE thread_comments SET body = '', updated_at = @at, deleted_at = @at WHERE id = @id",
+      ),
+      touchThreadOf: db.prepare(
+        "UPDATE comment_threads SET updated_at = ? WHERE id = (SELECT thread_id FROM thread_comments WHERE id = ?)",
+      ),
       setStatus: db.prepare(
         "UPDATE comment_threads SET status = @status, resolved_by = @resolvedBy, resolved_at = @resolvedAt, updated_at = @updatedAt WHERE id = @id",
       ),
@@ -167,7 +179,8 @@ export class SqliteThreadsView implements ThreadsView {
 
   private withComments(rows: readonly ThreadRow[]): ThreadRecord[] {
     const byThread = new Map<string, CommentRecord[]>(rows.map((row) => [row.id, []]));
-    for (const row of this.statements.commentsOf.all(JSON.stringify([...byThread.keys()]))) byThread.get(row.thread_id)?.push(toComment(row));
+    for (const row of this.statements.commentsOf.all(JSON.stringify([...byThread.keys()])))
+      byThread.get(row.thread_id)?.push(toComment(row));
     return rows.map((row) => toThread(row, byThread.get(row.id) ?? []));
   }
 

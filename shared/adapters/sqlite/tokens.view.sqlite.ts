@@ -59,7 +59,17 @@ export class SqliteTokensWriter implements TokensWriter<SqliteBatch> {
   }
 
   async put(_tx: SqliteBatch, t: TokenRecord): Promise<void> {
-    this.statements.put.run(t.id, t.userId, t.name, JSON.stringify(t.scopes), t.expiresAt, t.lastUsedAt, t.createdAt, t.revokedAt, t.secretHash);
+    this.statements.put.run(
+      t.id,
+      t.userId,
+      t.name,
+      JSON.stringify(t.scopes),
+      t.expiresAt,
+      t.lastUsedAt,
+      t.createdAt,
+      t.revokedAt,
+      t.secretHash,
+    );
   }
 
   async markUsed(_tx: SqliteBatch, id: string, usedAt: string): Promise<void> {

@@ -2,7 +2,14 @@
 // in trash_ancestors, by which a grantee of that folder finds it.
 import type Database from "better-sqlite3";
 import { z } from "zod";
-import { ancestorsBelow, type TrashItem, type TrashSources, type TrashType, type TrashView, type TrashWriter } from "../../trash/trash.view.ts";
+import {
+  ancestorsBelow,
+  type TrashItem,
+  type TrashSources,
+  type TrashType,
+  type TrashView,
+  type TrashWriter,
+} from "../../trash/trash.view.ts";
 import { decodeIds, encodeIds } from "./id-list.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 
@@ -32,7 +39,11 @@ CREATE INDEX IF NOT EXISTS trash_with ON trash (deleted_with) WHERE deleted_with
 CREATE INDEX IF NOT EXISTS trash_deleted_at ON trash (deleted_at);
 CREATE INDEX IF NOT EXISTS trash_ancestors_folder ON trash_ancestors (folder_id, position DESC);`;
 // trash_ancestors' own key serves the writer (what lies below a moved folder), so it stays during a rebuild.
-export const trashModel: SqliteModel = { schema, tables: ["trash", "trash_ancestors"], queryIndexes: ["trash_owner", "trash_with", "trash_deleted_at", "trash_ancestors_folder"] };
+export const trashModel: SqliteModel = {
+  schema,
+  tables: ["trash", "trash_ancestors"],
+  queryIndexes: ["trash_owner", "trash_with", "trash_deleted_at", "trash_ancestors_folder"],
+};
 
 const rowSchema = z.object({
   type: z.enum(["page", "folder"]),
@@ -73,8 +84,12 @@ export class SqliteTrashWriter implements TrashWriter<SqliteBatch> {
       ),
       remove: db.prepare<[string, string]>("DELETE FROM trash WHERE type = ? AND id = ?"),
       removeAncestors: db.prepare<[string, string]>("DELETE FROM trash_ancestors WHERE type = ? AND id = ?"),
-      ancestor: db.prepare<[string, string, string, number]>("INSERT OR REPLACE INTO trash_ancestors (folder_id, type, id, position) VALUES (?, ?, ?, ?)"),
-      below: db.prepare<[string], unknown>("SELECT t.* FROM trash_ancestors a JOIN trash t ON t.type = a.type AND t.id = a.id WHERE a.folder_id = ?"),
+      ancestor: db.prepare<[string, string, string, number]>(
+        "INSERT OR REPLACE INTO trash_ancestors (folder_id, type, id, position) VALUES (?, ?, ?, ?)",
+      ),
+      below: db.prepare<[string], unknown>(
+        "SELECT t.* FROM trash_ancestors a JOIN trash t ON t.type = a.type AND t.id = a.id WHERE a.folder_id = ?",
+      ),
       setAncestors: db.prepare<[string, string, string]>("UPDATE trash SET ancestor_ids = ? WHERE type = ? AND id = ?"),
     };
   }
@@ -85,7 +100,18 @@ export class SqliteTrashWriter implements TrashWriter<SqliteBatch> {
   }
 
   async put(_tx: SqliteBatch, i: TrashItem): Promise<void> {
-    this.statements.put.run(i.type, i.id, i.ownerId, i.title, i.parentId, encodeIds(i.ancestorIds), i.deletedAt, i.deletedBy, i.deletedWith, i.position);
+    this.statements.put.run(
+      i.type,
+      i.id,
+      i.ownerId,
+      i.title,
+      i.parentId,
+      encodeIds(i.ancestorIds),
+      i.deletedAt,
+      i.deletedBy,
+      i.deletedWith,
+      i.position,
+    );
     this.placeAncestors(i);
   }
 
@@ -94,7 +120,10 @@ export class SqliteTrashWriter implements TrashWriter<SqliteBatch> {
     this.statements.removeAncestors.run(type, id);
   }
 
-  async placeBelow(_tx: SqliteBatch, folder: { readonly id: string; readonly ancestorIds: readonly string[] }): Promise<void> {
+  async placeBelow(
+    _tx: SqliteBatch,
+    folder: { readonly id: string; readonly ancestorIds: readonly string[] },
+  ): Promise<void> {
     for (const row of this.statements.below.all(folder.id)) {
       const item = toItem(row);
       const ancestorIds = ancestorsBelow(item.ancestorIds, folder);
@@ -127,7 +156,9 @@ export class SqliteTrashView implements TrashView {
       ),
       get: db.prepare<[string, string], unknown>("SELECT * FROM trash WHERE type = ? AND id = ?"),
       deletedWith: db.prepare<[string], unknown>("SELECT * FROM trash WHERE deleted_with = ?"),
-      expired: db.prepare<[string, number], unknown>("SELECT * FROM trash WHERE deleted_at < ? ORDER BY deleted_at LIMIT ?"),
+      expired: db.prepare<[string, number], unknown>(
+        "SELECT * FROM trash WHERE deleted_at < ? ORDER BY deleted_at LIMIT ?",
+      ),
     };
   }
 
@@ -139,10 +170,18 @@ export class SqliteTrashView implements TrashView {
   async list(sources: TrashSources, before: number | null, limit: number): Promise<TrashItem[]> {
     const upTo = before ?? Number.MAX_SAFE_INTEGER;
     const rows = this.snapshot(() => [
-      ...(sources.ownerIds.length > 0 ? this.statements.byOwners.all(JSON.stringify(sources.ownerIds), upTo, limit) : []),
+      ...(sources.ownerIds.length > 0
+        ? this.statements.byOwners.all(JSON.stringify(sources.ownerIds), upTo, limit)
+        : []),
       ...sources.folderIds.flatMap((folderId) => this.statements.belowFolder.all(folderId, upTo, limit)),
       ...(sources.folderIds.length + sources.pageIds.length > 0
-        ? this.statements.byKeys.all(JSON.stringify([...sources.folderIds.map((id) => ["folder", id]), ...sources.pageIds.map((id) => ["page", id])]), upTo)
+        ? this.statements.byKeys.all(
+            JSON.stringify([
+              ...sources.folderIds.map((id) => ["folder", id]),
+              ...sources.pageIds.map((id) => ["page", id]),
+            ]),
+            upTo,
+          )
         : []),
     ]);
     // Every deletion has its own position: the newest `limit` of the union are the newest of all sources.

@@ -13,7 +13,13 @@ CREATE TABLE IF NOT EXISTS users (
 export const usersModel: SqliteModel = { schema, tables: ["users"], queryIndexes: [] };
 
 type Row = { id: string; email: string; name: string; image: string | null; created_at: string };
-const toRecord = (row: Row): UserRecord => ({ id: row.id, email: row.email, name: row.name, image: row.image, createdAt: row.created_at });
+const toRecord = (row: Row): UserRecord => ({
+  id: row.id,
+  email: row.email,
+  name: row.name,
+  image: row.image,
+  createdAt: row.created_at,
+});
 
 export class SqliteUsersWriter implements UsersWriter<SqliteBatch> {
   private readonly statements;

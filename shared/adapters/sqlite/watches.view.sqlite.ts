@@ -16,7 +16,11 @@ CREATE TABLE IF NOT EXISTS watches (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS watches_watching ON watches (kind, entity_id, user_id) WHERE state = 'watching';
 CREATE INDEX IF NOT EXISTS watches_of_user ON watches (user_id, kind, entity_id) WHERE state = 'watching';`;
-export const watchesModel: SqliteModel = { schema, tables: ["watches"], queryIndexes: ["watches_watching", "watches_of_user"] };
+export const watchesModel: SqliteModel = {
+  schema,
+  tables: ["watches"],
+  queryIndexes: ["watches_watching", "watches_of_user"],
+};
 
 type Params = { kind: WatchedKind; entityId: string; userId: string; state: WatchState; auto: 0 | 1; position: number };
 
@@ -25,8 +29,12 @@ export class SqliteWatchesWriter implements WatchesWriter<SqliteBatch> {
 
   constructor(db: Database.Database) {
     this.statements = {
-      set: db.prepare<[Params]>("INSERT OR REPLACE INTO watches (kind, entity_id, user_id, state, auto, position) VALUES (@kind, @entityId, @userId, @state, @auto, @position)"),
-      auto: db.prepare<[Params]>("INSERT OR IGNORE INTO watches (kind, entity_id, user_id, state, auto, position) VALUES (@kind, @entityId, @userId, @state, @auto, @position)"),
+      set: db.prepare<[Params]>(
+        "INSERT OR REPLACE INTO watches (kind, entity_id, user_id, state, auto, position) VALUES (@kind, @entityId, @userId, @state, @auto, @position)",
+      ),
+      auto: db.prepare<[Params]>(
+        "INSERT OR IGNORE INTO watches (kind, entity_id, user_id, state, auto, position) VALUES (@kind, @entityId, @userId, @state, @auto, @position)",
+      ),
       removeEntity: db.prepare<[string, string]>("DELETE FROM watches WHERE kind = ? AND entity_id = ?"),
     };
   }
@@ -49,14 +57,22 @@ export class SqliteWatchesView implements WatchesView {
 
   constructor(db: Database.Database) {
     this.statements = {
-      stateOf: db.prepare<[string, string, string], WatchState>("SELECT state FROM watches WHERE kind = ? AND entity_id = ? AND user_id = ?").pluck(),
-      folders: db.prepare<[string, string], string>(
-        "SELECT entity_id FROM watches WHERE user_id = ? AND kind = 'folder' AND state = 'watching' AND entity_id IN (SELECT value FROM json_each(?))",
-      ).pluck(),
-      watchers: db.prepare<[string, string, string, number], string>(
-        `SELECT user_id FROM watches WHERE kind = ? AND entity_id = ? AND state = 'watching' AND user_id > ?
+      stateOf: db
+        .prepare<[string, string, string], WatchState>(
+          "SELECT state FROM watches WHERE kind = ? AND entity_id = ? AND user_id = ?",
+        )
+        .pluck(),
+      folders: db
+        .prepare<[string, string], string>(
+          "SELECT entity_id FROM watches WHERE user_id = ? AND kind = 'folder' AND state = 'watching' AND entity_id IN (SELECT value FROM json_each(?))",
+        )
+        .pluck(),
+      watchers: db
+        .prepare<[string, string, string, number], string>(
+          `SELECT user_id FROM watches WHERE kind = ? AND entity_id = ? AND state = 'watching' AND user_id > ?
          ORDER BY user_id LIMIT CAST(? AS INTEGER)`,
-      ).pluck(),
+        )
+        .pluck(),
     };
   }
 

@@ -9,7 +9,15 @@
 // nothing of an erased owner's rows stays in the file's free space or its WAL.
 import type Database from "better-sqlite3";
 import { z } from "zod";
-import { BACKLOG_COUNT_MAX, type AttemptOutcome, type DeliveryRecord, type NewDelivery, type OwnerErasure, type ReplayJob, type WebhookDeliveries } from "../../webhooks/webhook-deliveries.port.ts";
+import {
+  BACKLOG_COUNT_MAX,
+  type AttemptOutcome,
+  type DeliveryRecord,
+  type NewDelivery,
+  type OwnerErasure,
+  type ReplayJob,
+  type WebhookDeliveries,
+} from "../../webhooks/webhook-deliveries.port.ts";
 import { CLAIM_WINDOW, FairClaim } from "../../webhooks/fair-claim.ts";
 import { openDatabase, PAGE_CACHE_MB } from "./open-database.ts";
 
@@ -107,14 +115,23 @@ const toRecord = (row: unknown): DeliveryRecord => {
   };
 };
 
-const replaySchema = z.object({ id: z.string(), webhook_id: z.string(), cursor: z.number(), up_to: z.number(), created_at: z.string() });
+const replaySchema = z.object({
+  id: z.string(),
+  webhook_id: z.string(),
+  cursor: z.number(),
+  up_to: z.number(),
+  created_at: z.string(),
+});
 const candidateSchema = z.object({ webhook_id: z.string(), owner_id: z.string() });
 const inFlightSchema = z.object({ owner_id: z.string(), n: z.number() });
 
 /** A file from before owners were recorded: add the column (and its index), and the queues of the rows it holds. */
 function migrate(db: Database.Database): void {
-  const columns = z.array(z.object({ name: z.string() })).parse(db.prepare("PRAGMA table_info(webhook_deliveries)").all());
-  if (!columns.some((column) => column.name === "owner_id")) db.exec("ALTER TABLE webhook_deliveries ADD COLUMN owner_id TEXT");
+  const columns = z
+    .array(z.object({ name: z.string() }))
+    .parse(db.prepare("PRAGMA table_info(webhook_deliveries)").all());
+  if (!columns.some((column) => column.name === "owner_id"))
+    db.exec("ALTER TABLE webhook_deliveries ADD COLUMN owner_id TEXT");
   db.exec("CREATE INDEX IF NOT EXISTS webhook_deliveries_owner ON webhook_deliveries (owner_id, position)");
   db.exec(`INSERT OR IGNORE INTO webhook_queues (webhook_id, owner_id, due_at, leased_until)
     SELECT webhook_id, COALESCE(MAX(owner_id), webhook_id), MIN(next_attempt_at), MAX(lease_until) FROM webhook_deliveries WHERE status = 'pending' GROUP BY webhook_id`);
@@ -129,7 +146,8 @@ export class SqliteWebhookDeliveries implements WebhookDeliveries {
     this.db = openDatabase(filename, { cacheMb: PAGE_CACHE_MB.log });
     this.db.exec(schema);
     migrate(this.db);
-    const earliestDue = "(SELECT MIN(next_attempt_at) FROM webhook_deliveries WHERE webhook_id = webhook_queues.webhook_id AND status = 'pending')";
+    const earliestDue =
+      "(SELECT MIN(next_attempt_at) FROM webhook_deliveries WHERE webhook_id = webhook_queues.webhook_id AND status = 'pending')";
     this.statements = {
       checkpoint: this.db.prepare<[], number>("SELECT position FROM webhook_follower WHERE id = 1").pluck(),
       setCheckpoint: this.db.prepare<[number]>("UPDATE webhook_follower SET position = MAX(position, ?) WHERE id = 1"),
@@ -144,7 +162,9 @@ export class SqliteWebhookDeliveries implements WebhookDeliveries {
            SELECT webhook_id, COALESCE(owner_id, webhook_id), next_attempt_at FROM webhook_deliveries WHERE id = ?
          ON CONFLICT (webhook_id) DO UPDATE SET due_at = CASE WHEN due_at IS NULL OR excluded.due_at < due_at THEN excluded.due_at ELSE due_at END`,
       ),
-      inFlight: this.db.prepare<[string]>("SELECT owner_id, COUNT(*) AS n FROM webhook_queues WHERE leased_until > ? GROUP BY owner_id"),
+      inFlight: this.db.prepare<[string]>(
+        "SELECT owner_id, COUNT(*) AS n FROM webhook_queues WHERE leased_until > ? GROUP BY owner_id",
+      ),
       // Owners at their cap are left out in the query, so their webhooks do not fill the window.
       candidates: this.db.prepare<[{ now: string; capped: string; window: number }]>(
         `SELECT webhook_id, owner_id FROM webhook_queues
@@ -166,18 +186,28 @@ export class SqliteWebhookDeliveries implements WebhookDeliveries {
         `UPDATE webhook_deliveries SET status = @status, attempts = @attempts, last_response_status = @lastResponseStatus, last_error = @lastError,
            delivered_at = @deliveredAt, next_attempt_at = @nextAttemptAt, lease_until = NULL WHERE id = @id RETURNING webhook_id`,
       ),
-      release: this.db.prepare<[string]>(`UPDATE webhook_queues SET leased_until = NULL, due_at = ${earliestDue} WHERE webhook_id = ?`),
+      release: this.db.prepare<[string]>(
+        `UPDATE webhook_queues SET leased_until = NULL, due_at = ${earliestDue} WHERE webhook_id = ?`,
+      ),
       get: this.db.prepare<[string, string]>("SELECT * FROM webhook_deliveries WHERE webhook_id = ? AND id = ?"),
-      list: this.db.prepare<[string, number, number]>("SELECT * FROM webhook_deliveries WHERE webhook_id = ? AND seq < ? ORDER BY seq DESC LIMIT CAST(? AS INTEGER)"),
-      retry: this.db.prepare<[string, string, string]>("UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ? WHERE webhook_id = ? AND id = ?"),
+      list: this.db.prepare<[string, number, number]>(
+        "SELECT * FROM webhook_deliveries WHERE webhook_id = ? AND seq < ? ORDER BY seq DESC LIMIT CAST(? AS INTEGER)",
+      ),
+      retry: this.db.prepare<[string, string, string]>(
+        "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ? WHERE webhook_id = ? AND id = ?",
+      ),
       addReplay: this.db.prepare(
         `INSERT OR IGNORE INTO webhook_replays (id, webhook_id, cursor, up_to, created_at)
          SELECT @id, @webhookId, @cursor, @upTo, @createdAt WHERE (SELECT COUNT(*) FROM webhook_replays WHERE webhook_id = @webhookId) < @atMost`,
       ),
-      replays: this.db.prepare<[number]>("SELECT * FROM webhook_replays ORDER BY created_at, id LIMIT CAST(? AS INTEGER)"),
-      undelivered: this.db.prepare<[string, number], number>(
-        "SELECT COUNT(*) FROM (SELECT 1 FROM webhook_deliveries WHERE webhook_id = ? AND status = 'pending' LIMIT CAST(? AS INTEGER))",
-      ).pluck(),
+      replays: this.db.prepare<[number]>(
+        "SELECT * FROM webhook_replays ORDER BY created_at, id LIMIT CAST(? AS INTEGER)",
+      ),
+      undelivered: this.db
+        .prepare<[string, number], number>(
+          "SELECT COUNT(*) FROM (SELECT 1 FROM webhook_deliveries WHERE webhook_id = ? AND status = 'pending' LIMIT CAST(? AS INTEGER))",
+        )
+        .pluck(),
       moveReplay: this.db.prepare<[number, string]>("UPDATE webhook_replays SET cursor = ? WHERE id = ?"),
       endReplay: this.db.prepare<[string]>("DELETE FROM webhook_replays WHERE id = ? AND cursor >= up_to"),
       purge: this.db.prepare<[string]>("DELETE FROM webhook_deliveries WHERE created_at < ?"),
@@ -210,21 +240,28 @@ export class SqliteWebhookDeliveries implements WebhookDeliveries {
                 (SELECT created_at FROM webhook_deliveries WHERE status = 'pending' ORDER BY created_at LIMIT 1) AS oldest`,
       ),
     };
-    this.claimTx = this.db.transaction((now: string, leaseUntil: string, limit: number, perOwner: number): DeliveryRecord[] => {
-      const inFlight = this.statements.inFlight.all(now).map((row) => inFlightSchema.parse(row)).map((row) => [row.owner_id, row.n] as const);
-      const claim = new FairClaim(inFlight, limit, perOwner);
-      const window = this.statements.candidates.all({ now, capped: JSON.stringify(claim.cappedOwners()), window: CLAIM_WINDOW }).map((row) => candidateSchema.parse(row));
-      for (const candidate of claim.turns(window, (row) => row.owner_id)) {
-        const [head] = this.statements.leaseHead.all({ webhookId: candidate.webhook_id, now, leaseUntil });
-        if (!head) {
-          this.statements.refreshQueue.run(candidate.webhook_id);
-          continue;
+    this.claimTx = this.db.transaction(
+      (now: string, leaseUntil: string, limit: number, perOwner: number): DeliveryRecord[] => {
+        const inFlight = this.statements.inFlight
+          .all(now)
+          .map((row) => inFlightSchema.parse(row))
+          .map((row) => [row.owner_id, row.n] as const);
+        const claim = new FairClaim(inFlight, limit, perOwner);
+        const window = this.statements.candidates
+          .all({ now, capped: JSON.stringify(claim.cappedOwners()), window: CLAIM_WINDOW })
+          .map((row) => candidateSchema.parse(row));
+        for (const candidate of claim.turns(window, (row) => row.owner_id)) {
+          const [head] = this.statements.leaseHead.all({ webhookId: candidate.webhook_id, now, leaseUntil });
+          if (!head) {
+            this.statements.refreshQueue.run(candidate.webhook_id);
+            continue;
+          }
+          this.statements.leaseQueue.run({ webhookId: candidate.webhook_id, now, leaseUntil });
+          claim.leased(candidate.owner_id, toRecord(head));
         }
-        this.statements.leaseQueue.run({ webhookId: candidate.webhook_id, now, leaseUntil });
-        claim.leased(candidate.owner_id, toRecord(head));
-      }
-      return claim.claimed;
-    });
+        return claim.claimed;
+      },
+    );
   }
 
   async followerCheckpoint(): Promise<number> {

@@ -55,7 +55,14 @@ const toRecord = (row: unknown): WebhookRecord => {
   };
 };
 
-const columns: Record<string, string> = { url: "url", description: "description", active: "active", disabledReason: "disabled_reason", updatedAt: "updated_at", events: "events" };
+const columns: Record<string, string> = {
+  url: "url",
+  description: "description",
+  active: "active",
+  disabledReason: "disabled_reason",
+  updatedAt: "updated_at",
+  events: "events",
+};
 
 export class SqliteWebhooksWriter implements WebhooksWriter<SqliteBatch> {
   private readonly statements;
@@ -72,10 +79,27 @@ export class SqliteWebhooksWriter implements WebhooksWriter<SqliteBatch> {
   }
 
   async put(_tx: SqliteBatch, w: WebhookRecord): Promise<void> {
-    this.statements.put.run(w.id, w.ownerId, w.url, JSON.stringify(w.events), w.description, w.folderId, w.active ? 1 : 0, w.disabledReason, w.createdAt, w.updatedAt, w.position, w.sealedSecret);
+    this.statements.put.run(
+      w.id,
+      w.ownerId,
+      w.url,
+      JSON.stringify(w.events),
+      w.description,
+      w.folderId,
+      w.active ? 1 : 0,
+      w.disabledReason,
+      w.createdAt,
+      w.updatedAt,
+      w.position,
+      w.sealedSecret,
+    );
   }
 
-  async update(_tx: SqliteBatch, id: string, changes: Parameters<WebhooksWriter<SqliteBatch>["update"]>[2]): Promise<void> {
+  async update(
+    _tx: SqliteBatch,
+    id: string,
+    changes: Parameters<WebhooksWriter<SqliteBatch>["update"]>[2],
+  ): Promise<void> {
     const entries = Object.entries(changes).flatMap(([key, value]) => {
       const column = columns[key];
       if (!column || value === undefined) return [];
@@ -83,7 +107,9 @@ export class SqliteWebhooksWriter implements WebhooksWriter<SqliteBatch> {
       return [[column, stored] as const];
     });
     if (entries.length === 0) return;
-    this.db.prepare(`UPDATE webhooks SET ${entries.map(([column]) => `${column} = ?`).join(", ")} WHERE id = ?`).run(...entries.map(([, value]) => value), id);
+    this.db
+      .prepare(`UPDATE webhooks SET ${entries.map(([column]) => `${column} = ?`).join(", ")} WHERE id = ?`)
+      .run(...entries.map(([, value]) => value), id);
   }
 
   async remove(_tx: SqliteBatch, id: string): Promise<void> {
@@ -101,7 +127,9 @@ export class SqliteWebhooksView implements WebhooksView {
   constructor(db: Database.Database) {
     this.statements = {
       get: db.prepare<[string]>("SELECT * FROM webhooks WHERE id = ?"),
-      forOwner: db.prepare<[string, number, number]>("SELECT * FROM webhooks WHERE owner_id = ? AND position < ? ORDER BY position DESC LIMIT CAST(? AS INTEGER)"),
+      forOwner: db.prepare<[string, number, number]>(
+        "SELECT * FROM webhooks WHERE owner_id = ? AND position < ? ORDER BY position DESC LIMIT CAST(? AS INTEGER)",
+      ),
       active: db.prepare<[]>("SELECT * FROM webhooks WHERE active = 1"),
     };
   }

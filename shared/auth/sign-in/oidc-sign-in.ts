@@ -78,11 +78,18 @@ export class OidcSignIn {
   async finish(callbackUrl: URL, flow: SignInFlow): Promise<SignedInPerson> {
     const configuration = await this.discover();
     if (callbackUrl.searchParams.get("state") !== flow.state) {
-      throw refused("this sign-in's state does not match the one this browser started (a replayed or forged answer); start again at /auth/login");
+      throw refused(
+        "this sign-in's state does not match the one this browser started (a replayed or forged answer); start again at /auth/login",
+      );
     }
     let tokens: client.TokenEndpointResponse & client.TokenEndpointResponseHelpers;
     try {
-      tokens = await client.authorizationCodeGrant(configuration, callbackUrl, { pkceCodeVerifier: flow.codeVerifier, expectedState: flow.state, expectedNonce: flow.nonce, idTokenExpected: true });
+      tokens = await client.authorizationCodeGrant(configuration, callbackUrl, {
+        pkceCodeVerifier: flow.codeVerifier,
+        expectedState: flow.state,
+        expectedNonce: flow.nonce,
+        idTokenExpected: true,
+      });
     } catch (error) {
       throw this.refusal(error);
     }
@@ -97,17 +104,28 @@ export class OidcSignIn {
       const { issuer, clientId, clientSecret } = this.settings;
       // The configuration allows http only on a loopback address (a provider on this machine).
       const execute = issuer.protocol === "http:" ? [client.allowInsecureRequests] : [];
-      this.configuration = client.discovery(issuer, clientId, undefined, client.ClientSecretBasic(clientSecret), { execute, timeout: DISCOVERY_TIMEOUT_SECONDS }).catch((error: unknown) => {
-        // Tried again on the next sign-in: a provider down at start is not remembered as down.
-        this.configuration = null;
-        this.logger.warn({ event: "sign_in.discovery_failed", issuer: issuer.href, code: errorCodeOf(error) });
-        throw new AppError("unavailable", "the OpenID provider cannot be reached; try again shortly", { "retry-after": "5" });
-      });
+      this.configuration = client
+        .discovery(issuer, clientId, undefined, client.ClientSecretBasic(clientSecret), {
+          execute,
+          timeout: DISCOVERY_TIMEOUT_SECONDS,
+        })
+        .catch((error: unknown) => {
+          // Tried again on the next sign-in: a provider down at start is not remembered as down.
+          this.configuration = null;
+          this.logger.warn({ event: "sign_in.discovery_failed", issuer: issuer.href, code: errorCodeOf(error) });
+          throw new AppError("unavailable", "the OpenID provider cannot be reached; try again shortly", {
+            "retry-after": "5",
+          });
+        });
     }
     return this.configuration;
   }
 
-  private async withUserInfo(configuration: client.Configuration, claims: PersonClaims, accessToken: string): Promise<PersonClaims> {
+  private async withUserInfo(
+    configuration: client.Configuration,
+    claims: PersonClaims,
+    accessToken: string,
+  ): Promise<PersonClaims> {
     if (claims.email !== undefined) return claims;
     // Providers that keep scope claims out of the ID token (oidc-provider by default) answer them at UserInfo.
     try {
@@ -121,10 +139,21 @@ export class OidcSignIn {
   private personOf(issuer: string, claims: PersonClaims): SignedInPerson {
     if (claims.email_verified === false) throw refused("the provider has not verified this person's email address");
     const email = emailAddress.safeParse(claims.email);
-    if (!email.success) throw refused("the provider gave no usable email address for this person (the `email` scope is needed)");
-    const name = (claims.name ?? claims.preferred_username ?? email.data.slice(0, email.data.lastIndexOf("@"))).trim().slice(0, 200);
-    const picture = z.url({ protocol: /^https$/ }).max(2048).safeParse(claims.picture);
-    return { sub: userIdForSubject(issuer, claims.sub), email: email.data, name, ...(picture.success ? { picture: picture.data } : {}) };
+    if (!email.success)
+      throw refused("the provider gave no usable email address for this person (the `email` scope is needed)");
+    const name = (claims.name ?? claims.preferred_username ?? email.data.slice(0, email.data.lastIndexOf("@")))
+      .trim()
+      .slice(0, 200);
+    const picture = z
+      .url({ protocol: /^https$/ })
+      .max(2048)
+      .safeParse(claims.picture);
+    return {
+      sub: userIdForSubject(issuer, claims.sub),
+      email: email.data,
+      name,
+      ...(picture.success ? { picture: picture.data } : {}),
+    };
   }
 
   /** What to answer for a failure of the code's redemption or of the ID token's checks, logged by kind only. */
@@ -137,23 +166,34 @@ export class OidcSignIn {
     }
     if (error instanceof client.ResponseBodyError) {
       const given = oauthErrorCode.safeParse(error.error);
-      return refused(`the provider refused to redeem this sign-in's code${given.success ? ` (${given.data})` : ""}; start again at /auth/login`);
+      return refused(
+        `the provider refused to redeem this sign-in's code${given.success ? ` (${given.data})` : ""}; start again at /auth/login`,
+      );
     }
     if (error instanceof client.ClientError && error.code === "OAUTH_JWT_CLAIM_COMPARISON_FAILED") {
       const failed = failedClaimSchema.safeParse(error.cause);
       const message = failed.success ? CLAIM_FAILURES[failed.data.cause.claim] : undefined;
       return refused(message ?? "the provider's ID token failed verification");
     }
-    if (error instanceof client.ClientError && error.code !== undefined && /TIMESTAMP|KEY_SELECTION|INVALID_RESPONSE|COMPARISON/.test(error.code)) {
+    if (
+      error instanceof client.ClientError &&
+      error.code !== undefined &&
+      /TIMESTAMP|KEY_SELECTION|INVALID_RESPONSE|COMPARISON/.test(error.code)
+    ) {
       return refused("the provider's answer failed verification (its ID token, or the answer's issuer)");
     }
-    return new AppError("unavailable", "the sign-in could not be completed with the OpenID provider; start again shortly", { "retry-after": "5" });
+    return new AppError(
+      "unavailable",
+      "the sign-in could not be completed with the OpenID provider; start again shortly",
+      { "retry-after": "5" },
+    );
   }
 }
 
 function errorCodeOf(error: unknown): string {
   if (error instanceof client.ClientError) return error.code ?? "client_error";
-  if (error instanceof client.AuthorizationResponseError || error instanceof client.ResponseBodyError) return error.code;
+  if (error instanceof client.AuthorizationResponseError || error instanceof client.ResponseBodyError)
+    return error.code;
   return error instanceof Error ? error.name : "unknown";
 }
 

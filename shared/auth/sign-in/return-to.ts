@@ -10,7 +10,12 @@ const PLACEHOLDER_ORIGIN = "http://return-to.invalid";
 /** A path that resolves on this server's own origin: `//host`, `/\host`, schemes and control characters are refused. */
 function staysOnSite(value: string): boolean {
   if (!value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return false;
-  if ([...value].some((character) => character === "\\" || character.charCodeAt(0) < 0x20 || character.charCodeAt(0) === 0x7f)) return false;
+  if (
+    [...value].some(
+      (character) => character === "\\" || character.charCodeAt(0) < 0x20 || character.charCodeAt(0) === 0x7f,
+    )
+  )
+    return false;
   try {
     return new URL(value, PLACEHOLDER_ORIGIN).origin === PLACEHOLDER_ORIGIN;
   } catch {

@@ -24,7 +24,10 @@ const signInFlowSchema = z.object({
 export type SignInFlow = z.infer<typeof signInFlowSchema>;
 
 /** A compact JWS, as the cookie carries it: anything else is not looked at further. */
-export const compactJwsSchema = z.string().max(4096).regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+export const compactJwsSchema = z
+  .string()
+  .max(4096)
+  .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
 
 export class SignInFlowSeal {
   private readonly key: KeyObject;
@@ -48,7 +51,12 @@ export class SignInFlowSeal {
     const compact = compactJwsSchema.safeParse(cookie);
     if (!compact.success) return null;
     try {
-      const { payload } = await jwtVerify(compact.data, this.key, { algorithms: ["HS256"], typ: FLOW_TYPE, currentDate: now, requiredClaims: ["exp"] });
+      const { payload } = await jwtVerify(compact.data, this.key, {
+        algorithms: ["HS256"],
+        typ: FLOW_TYPE,
+        currentDate: now,
+        requiredClaims: ["exp"],
+      });
       const flow = signInFlowSchema.safeParse(payload);
       return flow.success ? flow.data : null;
     } catch {

@@ -2,4 +2,9 @@
 import { deciderCommandHandler } from "../../commands/decider-command-handler.ts";
 import { signInLinkDecider, signInLinkEventSchemas, signInLinkStream } from "./sign-in-link.decider.ts";
 
-export const signInLinkCommands = deciderCommandHandler({ decider: signInLinkDecider, streamOf: signInLinkStream, eventSchemas: signInLinkEventSchemas, maxAttempts: 2 });
+export const signInLinkCommands = deciderCommandHandler({
+  decider: signInLinkDecider,
+  streamOf: signInLinkStream,
+  eventSchemas: signInLinkEventSchemas,
+  maxAttempts: 2,
+});

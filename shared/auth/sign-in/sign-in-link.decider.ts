@@ -15,7 +15,8 @@ export type SignInLinkState = { used: boolean };
 
 export const signInLinkStream = (linkId: string): string => `sign-in-link-${linkId}`;
 
-const signInLinkUsedAlready = (): AppError => new AppError("unauthenticated", "this sign-in link was used already; print a new one");
+const signInLinkUsedAlready = (): AppError =>
+  new AppError("unauthenticated", "this sign-in link was used already; print a new one");
 
 export const signInLinkDecider: Decider<SignInLinkCommand, SignInLinkState, SignInLinkEvent> = {
   initialState: { used: false },

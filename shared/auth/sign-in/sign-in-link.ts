@@ -15,7 +15,9 @@ export const SIGN_IN_LINK_SECONDS = 15 * 60;
 
 const LINK_TYPE = "sign-in-link+jwt";
 
-const linkClaimsSchema = sessionClaimsSchema.pick({ sub: true, email: true, name: true, picture: true }).extend({ jti: z.uuid() });
+const linkClaimsSchema = sessionClaimsSchema
+  .pick({ sub: true, email: true, name: true, picture: true })
+  .extend({ jti: z.uuid() });
 
 export interface OpenedSignInLink {
   readonly linkId: string;
@@ -33,7 +35,11 @@ export class SignInLinks {
   /** The link's token for `person`, working from `now` for `seconds`. */
   mint(person: SignedInPerson, now: Date, seconds = SIGN_IN_LINK_SECONDS): Promise<string> {
     const issuedAt = Math.floor(now.getTime() / 1000);
-    return new SignJWT({ email: person.email, name: person.name, ...(person.picture ? { picture: person.picture } : {}) })
+    return new SignJWT({
+      email: person.email,
+      name: person.name,
+      ...(person.picture ? { picture: person.picture } : {}),
+    })
       .setProtectedHeader({ alg: "HS256", typ: LINK_TYPE })
       .setSubject(person.sub)
       .setJti(randomUUID())
@@ -47,11 +53,24 @@ export class SignInLinks {
     const compact = compactJwsSchema.safeParse(token);
     if (!compact.success) return null;
     try {
-      const { payload } = await jwtVerify(compact.data, this.key, { algorithms: ["HS256"], typ: LINK_TYPE, currentDate: now, requiredClaims: ["exp", "jti", "sub"] });
+      const { payload } = await jwtVerify(compact.data, this.key, {
+        algorithms: ["HS256"],
+        typ: LINK_TYPE,
+        currentDate: now,
+        requiredClaims: ["exp", "jti", "sub"],
+      });
       const claims = linkClaimsSchema.safeParse(payload);
       if (!claims.success) return null;
       const { jti, ...person } = claims.data;
-      return { linkId: jti, person: { sub: person.sub, email: person.email, name: person.name, ...(person.picture ? { picture: person.picture } : {}) } };
+      return {
+        linkId: jti,
+        person: {
+          sub: person.sub,
+          email: person.email,
+          name: person.name,
+          ...(person.picture ? { picture: person.picture } : {}),
+        },
+      };
     } catch {
       return null;
     }

@@ -59,8 +59,13 @@ function expandWikilinks(tree: MdastRoot, options: RenderOptions): void {
       if (start > last) parts.push({ type: "text", value: node.value.slice(last, start) });
       const id = byTitle.get(title.trim().toLowerCase());
       const text = alias?.trim() || title.trim();
-      const href = id === undefined ? null : pageHref(id, options, heading ? `#${heading.slice(1).trim().toLowerCase().replace(/\s+/g, "-")}` : "");
-      parts.push(href ? { type: "link", url: href, children: [{ type: "text", value: text }] } : { type: "text", value: text });
+      const href =
+        id === undefined
+          ? null
+          : pageHref(id, options, heading ? `#${heading.slice(1).trim().toLowerCase().replace(/\s+/g, "-")}` : "");
+      parts.push(
+        href ? { type: "link", url: href, children: [{ type: "text", value: text }] } : { type: "text", value: text },
+      );
       last = start + whole.length;
     }
     if (parts.length === 0) return;
@@ -117,7 +122,12 @@ function rewriteReferences(tree: MdastRoot, options: RenderOptions): void {
   visit(tree, (node: Nodes, index, parent) => {
     if (node.type === "link") {
       const href = node.url;
-      if (href.startsWith(`${options.linkBase}/pages/`) || href === options.linkBase || href.startsWith(`${options.linkBase}#`)) return undefined;
+      if (
+        href.startsWith(`${options.linkBase}/pages/`) ||
+        href === options.linkBase ||
+        href.startsWith(`${options.linkBase}#`)
+      )
+        return undefined;
       const attachment = attachmentThroughLink(href, options);
       if (attachment) {
         node.url = attachment;
@@ -154,7 +164,12 @@ function rewriteReferences(tree: MdastRoot, options: RenderOptions): void {
 function dropRepeatedTitle(tree: MdastRoot, title: string | null | undefined): void {
   const first = tree.children[0];
   if (!title || first?.type !== "heading" || first.depth !== 1) return;
-  const text = (nodes: readonly Nodes[]): string => nodes.map((node) => ("value" in node && typeof node.value === "string" ? node.value : "children" in node ? text(node.children) : "")).join("");
+  const text = (nodes: readonly Nodes[]): string =>
+    nodes
+      .map((node) =>
+        "value" in node && typeof node.value === "string" ? node.value : "children" in node ? text(node.children) : "",
+      )
+      .join("");
   if (normalizedLabel(text(first.children)) === normalizedLabel(title)) tree.children.shift();
 }
 
@@ -170,7 +185,8 @@ function keepWithinLink(markdown: string, options: RenderOptions): MdastRoot {
 /** External links (all that is left outside the link) open without telling the page where they came from. */
 function markExternal(tree: HastRoot): void {
   visit(tree, "element", (node: Element) => {
-    if (node.tagName === "a" && typeof node.properties.href === "string" && !node.properties.href.startsWith("/")) node.properties.rel = ["noopener", "noreferrer", "nofollow"];
+    if (node.tagName === "a" && typeof node.properties.href === "string" && !node.properties.href.startsWith("/"))
+      node.properties.rel = ["noopener", "noreferrer", "nofollow"];
   });
 }
 
@@ -186,6 +202,11 @@ export function markdownToSafeHtml(markdown: string, options: RenderOptions): st
 
 /** The markdown form (`Accept: text/markdown`): what the HTML shows, written back in the common forms (`-` lists). */
 export function markdownWithinLink(markdown: string, options: RenderOptions): string {
-  const written = toMarkdown(keepWithinLink(markdown, options), { extensions: [gfmToMarkdown()], bullet: "-", emphasis: "_", rule: "-" });
+  const written = toMarkdown(keepWithinLink(markdown, options), {
+    extensions: [gfmToMarkdown()],
+    bullet: "-",
+    emphasis: "_",
+    rule: "-",
+  });
   return markdown.endsWith("\n") ? written : written.replace(/\n$/, "");
 }

@@ -29,4 +29,5 @@ export function predictedRenderMs(markdown: string): number {
 }
 
 /** Whether a render of `markdown` would clearly run past `timeLimitMs`. */
-export const renderPastLimit = (markdown: string, timeLimitMs: number): boolean => predictedRenderMs(markdown) > timeLimitMs;
+export const renderPastLimit = (markdown: string, timeLimitMs: number): boolean =>
+  predictedRenderMs(markdown) > timeLimitMs;

@@ -25,7 +25,12 @@ const MAX_TOO_SLOW = 1_000;
  * linear scrub: wikilinks become their text, the service's own urls go), so it is as safe as the rendered page.
  */
 const scrubbed = (markdown: string): string =>
-  markdown.replace(/\[\[([^\][|#\n]*)(?:#[^\][|\n]*)?(?:\|([^\][\n]*))?\]\]/g, (_whole, title: string, alias: string | undefined) => alias ?? title).replace(/(?:https?:\/\/[^\s/()]+)?\/api\/v1\/[^\s)\]>"']*/g, "");
+  markdown
+    .replace(
+      /\[\[([^\][|#\n]*)(?:#[^\][|\n]*)?(?:\|([^\][\n]*))?\]\]/g,
+      (_whole, title: string, alias: string | undefined) => alias ?? title,
+    )
+    .replace(/(?:https?:\/\/[^\s/()]+)?\/api\/v1\/[^\s)\]>"']*/g, "");
 const plainText = (markdown: string): string => `<pre>${escapeHtml(scrubbed(markdown))}</pre>`;
 
 let renderedInProcess = 0;
@@ -46,13 +51,24 @@ export class SharedPageRenderer {
   render(source: string, options: RenderOptions): Promise<string> {
     // A share page's reader has no account: a mention is shown as its text (`@Ann`), not as a link.
     const markdown = mentionsAsText(source);
-    return this.inPool(markdown, async () => (await this.pool.run("renderSharedPage", { markdown, options }, { timeLimitMs: this.timeLimitMs })).html, () => plainText(markdown));
+    return this.inPool(
+      markdown,
+      async () =>
+        (await this.pool.run("renderSharedPage", { markdown, options }, { timeLimitMs: this.timeLimitMs })).html,
+      () => plainText(markdown),
+    );
   }
 
   /** The page's markdown as the link's reader may have it: links kept within the link as the HTML's are. */
   markdown(source: string, options: RenderOptions): Promise<string> {
     const markdown = mentionsAsText(source);
-    return this.inPool(markdown, async () => (await this.pool.run("renderSharedMarkdown", { markdown, options }, { timeLimitMs: this.timeLimitMs })).markdown, () => scrubbed(markdown));
+    return this.inPool(
+      markdown,
+      async () =>
+        (await this.pool.run("renderSharedMarkdown", { markdown, options }, { timeLimitMs: this.timeLimitMs }))
+          .markdown,
+      () => scrubbed(markdown),
+    );
   }
 
   private async inPool(markdown: string, task: () => Promise<string>, fallback: () => string): Promise<string> {

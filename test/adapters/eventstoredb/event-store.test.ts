@@ -22,14 +22,22 @@ describe.skipIf(skipped)("EventStoreDB", () => {
 
   eventStoreContract("EventStoreDB", async () => {
     const store = EventStoreDbEventStore.connect(server.url);
-    return { store, cleanup: () => store.close(), tombstone: async (stream) => void (await tombstoner.tombstoneStream(stream)) };
+    return {
+      store,
+      cleanup: () => store.close(),
+      tombstone: async (stream) => void (await tombstoner.tombstoneStream(stream)),
+    };
   });
 
   eventStoreContract("EventStoreDB in a namespace", async () => {
     const namespace = `ns-${randomUUID()}`;
     const store = EventStoreDbEventStore.connect(server.url, { namespace });
     const names = new StreamNames(namespace);
-    return { store, cleanup: () => store.close(), tombstone: async (stream) => void (await tombstoner.tombstoneStream(names.stored(stream))) };
+    return {
+      store,
+      cleanup: () => store.close(),
+      tombstone: async (stream) => void (await tombstoner.tombstoneStream(names.stored(stream))),
+    };
   });
 
   it("shows each namespace its own streams only, in its global log and by name", async () => {

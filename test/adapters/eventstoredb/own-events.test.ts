@@ -10,7 +10,8 @@ describe("the application's events among those read from $all", () => {
   });
 
   it("skips a deleted stream's tombstone and every other system event", () => {
-    for (const type of ["$streamDeleted", "$metadata", "$>", "$@", "$settings"]) expect(isApplicationEvent({ event: { type } })).toBe(false);
+    for (const type of ["$streamDeleted", "$metadata", "$>", "$@", "$settings"])
+      expect(isApplicationEvent({ event: { type } })).toBe(false);
   });
 
   it("skips a record without its event (a link to a deleted event)", () => {

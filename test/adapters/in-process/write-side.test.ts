@@ -2,4 +2,6 @@ import { inProcessWriteSide } from "../../../services/embedded-wiring.ts";
 import { writeSideContract } from "../../contracts/write-side.contract.ts";
 import { writeSideFixture } from "../../support/write-side-fixture.ts";
 
-writeSideContract("in process", () => writeSideFixture((server) => inProcessWriteSide(server.internals, server.internals.logger, () => new Date())));
+writeSideContract("in process", () =>
+  writeSideFixture((server) => inProcessWriteSide(server.internals, server.internals.logger, () => new Date())),
+);

@@ -5,7 +5,8 @@ import { MongoNetworkError, MongoServerError } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { batchRefusalOf } from "../../../shared/adapters/mongodb/batch-refusal.mongo.ts";
 
-const serverError = (codeName: string, code: number) => new MongoServerError({ ok: 0, errmsg: `${codeName} from the server`, code, codeName });
+const serverError = (codeName: string, code: number) =>
+  new MongoServerError({ ok: 0, errmsg: `${codeName} from the server`, code, codeName });
 
 describe("a MongoDB refusal of a projection batch", () => {
   it("takes TransactionTooLargeForCache as a batch too large", () => {

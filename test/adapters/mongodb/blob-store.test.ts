@@ -81,7 +81,9 @@ describe.skipIf(skipped)("GridFS deletes and leftovers", () => {
     const orphans = [ObjectId.createFromTime(old), ObjectId.createFromTime(old + 1), ObjectId.createFromTime(old + 2)];
     const underWay = new ObjectId();
     for (const filesId of [...orphans, underWay]) {
-      await chunks().insertMany([0, 1].map((n) => ({ _id: new ObjectId(), files_id: filesId, n, data: Buffer.alloc(10) })));
+      await chunks().insertMany(
+        [0, 1].map((n) => ({ _id: new ObjectId(), files_id: filesId, n, data: Buffer.alloc(10) })),
+      );
     }
     // Batches of two chunk entries: the sweep walks on past the first batch.
     expect(await store.removeLeftovers(new Date(Date.now() - HOUR))).toBe(6);

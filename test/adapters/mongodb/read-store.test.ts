@@ -8,7 +8,13 @@ import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { replayAndSwitch } from "../../../services/projector/rebuild.ts";
 import { Projector } from "../../../services/projector/projector.ts";
-import { MONGO_READ_MODEL_VERSION, mongoIndexes, MongoProjectionStore, MongoReadStore, supportsTransactions } from "../../../shared/adapters/mongodb/mongo.read-store.ts";
+import {
+  MONGO_READ_MODEL_VERSION,
+  mongoIndexes,
+  MongoProjectionStore,
+  MongoReadStore,
+  supportsTransactions,
+} from "../../../shared/adapters/mongodb/mongo.read-store.ts";
 import { SqliteEventStore } from "../../../shared/adapters/sqlite/sqlite.event-store.ts";
 import { toNewEvents } from "../../../shared/commands/new-events.ts";
 import { pageIdSchema, userIdSchema } from "../../../shared/kernel/ids.ts";
@@ -27,7 +33,9 @@ async function replicaSet(): Promise<ServerTarget> {
     await client.close();
   }
   await found.stop();
-  return { skip: "MONGODB_URL names a standalone server; the read models' contract needs a replica set (transactions)" };
+  return {
+    skip: "MONGODB_URL names a standalone server; the read models' contract needs a replica set (transactions)",
+  };
 }
 
 const server = await replicaSet();
@@ -59,7 +67,10 @@ describe.skipIf(skipped)("MongoDB read models", () => {
     };
     const newerRelease = {
       // What a newer release's replay leaves: the active generation laid out by a higher version.
-      layOut: async () => void (await db.collection<{ _id: string; version: number }>("read_model_meta").updateOne({ _id: "active" }, { $set: { version: MONGO_READ_MODEL_VERSION + 1 } })),
+      layOut: async () =>
+        void (await db
+          .collection<{ _id: string; version: number }>("read_model_meta")
+          .updateOne({ _id: "active" }, { $set: { version: MONGO_READ_MODEL_VERSION + 1 } })),
       openProjection: () => MongoProjectionStore.open(db),
     };
     return { projection, reader, cleanup, newerRelease };
@@ -70,7 +81,9 @@ describe.skipIf(skipped)("MongoDB read models", () => {
     const store = await MongoProjectionStore.open(db);
     await MongoProjectionStore.open(db);
     for (const index of mongoIndexes) {
-      const names = (await db.collection(`rm${store.generation}_${index.collection}`).indexes()).map((found) => found.name);
+      const names = (await db.collection(`rm${store.generation}_${index.collection}`).indexes()).map(
+        (found) => found.name,
+      );
       expect(names).toContain(index.name);
     }
     await db.dropDatabase();
@@ -85,7 +98,14 @@ describe.skipIf(skipped)("MongoDB read models", () => {
     const context = { actorId: owner, correlationId: randomUUID(), now: new Date() };
     const createPage = async (title: string) => {
       const pageId = pageIdSchema.parse(randomUUID());
-      await eventStore.append(`page-${pageId}`, toNewEvents([{ type: "PageCreated", data: { pageId, ownerId: owner, parentId: null, title, icon: null, markdown: "" } }], context), "no_stream");
+      await eventStore.append(
+        `page-${pageId}`,
+        toNewEvents(
+          [{ type: "PageCreated", data: { pageId, ownerId: owner, parentId: null, title, icon: null, markdown: "" } }],
+          context,
+        ),
+        "no_stream",
+      );
       return pageId;
     };
     const live = await MongoProjectionStore.open(db);

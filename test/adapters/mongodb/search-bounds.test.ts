@@ -2,10 +2,19 @@
 // only, the most recently updated of the matching pages), scores occurrences in a bounded part of each body,
 // and reads whole pages only for the page of hits, so a common word never scores every matching page in full.
 import { describe, expect, it } from "vitest";
-import { SCORE_BODY_CHARS, SEARCH_CANDIDATES, searchPipelines } from "../../../shared/adapters/mongodb/page-search.mongo.ts";
+import {
+  SCORE_BODY_CHARS,
+  SEARCH_CANDIDATES,
+  searchPipelines,
+} from "../../../shared/adapters/mongodb/page-search.mongo.ts";
 import { parseSearch } from "../../../shared/pages/page-search.ts";
 
-const query = (q: string) => ({ terms: parseSearch(q), visibleTo: { ownerIds: ["u1"], pageIds: [], folderIds: [] }, limit: 20, offset: 0 });
+const query = (q: string) => ({
+  terms: parseSearch(q),
+  visibleTo: { ownerIds: ["u1"], pageIds: [], folderIds: [] },
+  limit: 20,
+  offset: 0,
+});
 
 describe("the MongoDB search's bounds", () => {
   it("keeps at most SEARCH_CANDIDATES candidates, as ids, before any scoring", () => {

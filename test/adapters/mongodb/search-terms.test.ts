@@ -3,10 +3,17 @@
 // the access keys its listings match.
 import { describe, expect, it } from "vitest";
 import { accessKeysOf, visibleKeys } from "../../../shared/adapters/mongodb/access-keys.ts";
-import { fold, foldedText, SEARCH_TEXT_LIMIT, textPattern, wordsOfFolded } from "../../../shared/adapters/mongodb/page-search.mongo.ts";
+import {
+  fold,
+  foldedText,
+  SEARCH_TEXT_LIMIT,
+  textPattern,
+  wordsOfFolded,
+} from "../../../shared/adapters/mongodb/page-search.mongo.ts";
 import { parseSearch } from "../../../shared/pages/page-search.ts";
 
-const matches = (q: string, text: string): boolean => parseSearch(q).every((term) => new RegExp(textPattern(fold(term))).test(foldedText(text)));
+const matches = (q: string, text: string): boolean =>
+  parseSearch(q).every((term) => new RegExp(textPattern(fold(term))).test(foldedText(text)));
 
 describe("MongoDB search text", () => {
   it("folds case, diacritics and compatibility forms into padded words", () => {
@@ -27,7 +34,8 @@ describe("MongoDB search text", () => {
   });
 
   it("counts every occurrence of a term, neighbours included (the relevance score)", () => {
-    const count = (q: string, text: string) => parseSearch(q).map((term) => foldedText(text).match(new RegExp(textPattern(fold(term)), "g"))?.length ?? 0);
+    const count = (q: string, text: string) =>
+      parseSearch(q).map((term) => foldedText(text).match(new RegExp(textPattern(fold(term)), "g"))?.length ?? 0);
     expect(count("plan", "Plan plan, PLAN planning")).toEqual([3]);
     expect(count("plan*", "Plan plan, PLAN planning")).toEqual([4]);
     expect(count('"plan plan"', "plan plan plan")).toEqual([1]);
@@ -43,12 +51,12 @@ describe("MongoDB search text", () => {
 describe("MongoDB access keys", () => {
   it("lets a caller's keys meet an item's through its owner, itself or a folder above it", () => {
     const page = accessKeysOf("page", { id: "p1", ownerId: "o1", ancestorIds: ["f2", "f1"] });
-    const meets = (visible: Parameters<typeof visibleKeys>[0]) => visibleKeys(visible).some((key) => page.includes(key));
+    const meets = (visible: Parameters<typeof visibleKeys>[0]) =>
+      visibleKeys(visible).some((key) => page.includes(key));
     expect(meets({ ownerIds: ["o1"], pageIds: [], folderIds: [] })).toBe(true);
     expect(meets({ ownerIds: [], pageIds: ["p1"], folderIds: [] })).toBe(true);
     expect(meets({ ownerIds: [], pageIds: [], folderIds: ["f1"] })).toBe(true);
     expect(meets({ ownerIds: ["o2"], pageIds: ["f1"], folderIds: ["p1"] })).toBe(false);
     expect(accessKeysOf("folder", { id: "f3", ownerId: "o1", ancestorIds: [] })).toEqual(["o:o1", "f:f3"]);
   });
-
 });

@@ -26,7 +26,8 @@ function capturedLogger() {
   const lines: Array<Record<string, unknown>> = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split("\n")) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString().split("\n"))
+        if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
@@ -86,7 +87,8 @@ describe.skipIf(unavailable !== null)("NATS bus failures", () => {
     const [old, added] = [`Old${tag}`, `Added${tag}`];
     const group = `g-${randomUUID()}`;
     const got: unknown[] = [];
-    const handler = async (received: BusMessage) => void got.push({ subject: received.subject, ...(received.data as object) });
+    const handler = async (received: BusMessage) =>
+      void got.push({ subject: received.subject, ...(received.data as object) });
 
     const before = await NatsBus.connect(server.url);
     const subscription = await before.subscribe({ subjects: [old], group, handler });

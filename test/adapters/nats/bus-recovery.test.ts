@@ -27,7 +27,8 @@ function capturedLogger() {
   const lines: Array<Record<string, unknown>> = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split("\n")) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString().split("\n"))
+        if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
@@ -85,14 +86,22 @@ describe.skipIf(unavailable !== null)("NATS bus recovery", () => {
 
   it("recreates the rate-limit bucket when it is deleted under it, and counts in it again", async () => {
     const bucket = `limits-${randomUUID().slice(0, 8)}`;
-    const counters = await NatsRateLimitCounters.connect(server.url, { bucket, maxWindowSeconds: 60, breakerOpenMs: 100 });
+    const counters = await NatsRateLimitCounters.connect(server.url, {
+      bucket,
+      maxWindowSeconds: 60,
+      breakerOpenMs: 100,
+    });
     try {
       expect(await counters.increment("k", 60)).toBe(1);
       const admin = await connect({ servers: server.url });
       await (await jetstreamManager(admin)).streams.delete(`KV_${bucket}`);
       await admin.close();
       await counters.increment("k", 60);
-      await until(async () => counters.up && (await counters.increment(`fresh-${randomUUID()}`, 60)) === 1 && counters.up, "the bucket recreated", 10_000);
+      await until(
+        async () => counters.up && (await counters.increment(`fresh-${randomUUID()}`, 60)) === 1 && counters.up,
+        "the bucket recreated",
+        10_000,
+      );
       const again = await connect({ servers: server.url });
       expect((await (await jetstreamManager(again)).streams.info(`KV_${bucket}`)).state.messages).toBeGreaterThan(0);
       await again.close();
@@ -108,7 +117,11 @@ describe.skipIf(unavailable !== null)("NATS bus recovery", () => {
     try {
       await server.pause();
       await until(() => !bus.up, "the bus to see NATS away");
-      const subscription = await bus.subscribe({ subjects: [subject], group: `late-${randomUUID()}`, handler: async (m) => void received.push((m.data as { n: number }).n) });
+      const subscription = await bus.subscribe({
+        subjects: [subject],
+        group: `late-${randomUUID()}`,
+        handler: async (m) => void received.push((m.data as { n: number }).n),
+      });
       await server.resume();
       await until(() => bus.up, "the bus to see NATS back");
       await publishWithRetries(bus, [message(subject, 1)], 5_000);
@@ -121,7 +134,10 @@ describe.skipIf(unavailable !== null)("NATS bus recovery", () => {
 
   it("sees a frozen server as down within seconds, without holding requests, and comes back when it thaws", async () => {
     const bus = await NatsBus.connect(server.url, {});
-    const counters = await NatsRateLimitCounters.connect(server.url, { bucket: `frozen-${randomUUID().slice(0, 8)}`, maxWindowSeconds: 60 });
+    const counters = await NatsRateLimitCounters.connect(server.url, {
+      bucket: `frozen-${randomUUID().slice(0, 8)}`,
+      maxWindowSeconds: 60,
+    });
     try {
       server.freeze();
       const frozenAt = Date.now();

@@ -32,14 +32,23 @@ describe.skipIf(unavailable !== null)("NATS JetStream bus", () => {
     return { bus, cleanup: () => bus.close() };
   });
 
-  const message = (subject: string, n: number): BusMessage => ({ id: randomUUID(), subject, data: { n }, metadata: {} });
+  const message = (subject: string, n: number): BusMessage => ({
+    id: randomUUID(),
+    subject,
+    data: { n },
+    metadata: {},
+  });
 
   it("keeps a group's place across connections: what was published while no member ran reaches the next one", async () => {
     const subject = `Durable${randomUUID().slice(0, 8)}`;
     const group = `g-${randomUUID()}`;
     const got: unknown[] = [];
     const first = await NatsBus.connect(server.url);
-    const subscription = await first.subscribe({ subjects: [subject], group, handler: async (m) => void got.push(m.data) });
+    const subscription = await first.subscribe({
+      subjects: [subject],
+      group,
+      handler: async (m) => void got.push(m.data),
+    });
     await first.publish([message(subject, 1)]);
     await until(() => got.length === 1, "the first message");
     await subscription.stop();
@@ -60,7 +69,11 @@ describe.skipIf(unavailable !== null)("NATS JetStream bus", () => {
     const subject = `Dedup${randomUUID().slice(0, 8)}`;
     const got: unknown[] = [];
     const reader = await NatsBus.connect(server.url);
-    await reader.subscribe({ subjects: [subject], group: `g-${randomUUID()}`, handler: async (m) => void got.push(m.data) });
+    await reader.subscribe({
+      subjects: [subject],
+      group: `g-${randomUUID()}`,
+      handler: async (m) => void got.push(m.data),
+    });
     const once = message(subject, 1);
     const writer = await NatsBus.connect(server.url);
     await writer.publish([once]);

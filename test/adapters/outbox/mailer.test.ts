@@ -10,7 +10,14 @@ import { tempDir } from "../../support/temp-dir.ts";
 function parseEml(eml: string): Delivered {
   const { headers, text, html } = parseMimeMessage(eml);
   const header = (name: string) => headers.find(([key]) => key === name)?.[1] ?? "";
-  return { to: header("to"), subject: header("subject"), messageId: header("message-id"), text, html, headerNames: headers.map(([name]) => name) };
+  return {
+    to: header("to"),
+    subject: header("subject"),
+    messageId: header("message-id"),
+    text,
+    html,
+    headerNames: headers.map(([name]) => name),
+  };
 }
 
 async function outbox() {

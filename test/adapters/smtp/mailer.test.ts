@@ -21,7 +21,9 @@ const mail = (overrides: { to?: string; messageId?: string } = {}) => ({
 });
 
 /** A TCP server that is not an SMTP server: it does what `onConnection` says with each connection. */
-async function startTcpServer(onConnection: (socket: Socket) => void): Promise<{ port: number; close: () => Promise<void> }> {
+async function startTcpServer(
+  onConnection: (socket: Socket) => void,
+): Promise<{ port: number; close: () => Promise<void> }> {
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
     sockets.add(socket);
@@ -69,7 +71,9 @@ describe("the SMTP mailer", () => {
 
   it("sends from the address it is given", async () => {
     const server = await smtpServer();
-    await SmtpMailer.fromUrl(server.url, { from: "Acme <invites@acme.example>" }).send(mail({ messageId: "attempt-8" }));
+    await SmtpMailer.fromUrl(server.url, { from: "Acme <invites@acme.example>" }).send(
+      mail({ messageId: "attempt-8" }),
+    );
     const [received] = server.received();
     expect(received?.mailFrom).toBe("invites@acme.example");
     const headers = new Map(parseMimeMessage(received?.raw ?? "").headers);
@@ -103,7 +107,14 @@ describe("the SMTP mailer", () => {
     const freed = await startTcpServer(() => undefined);
     await freed.close();
     const mailer = SmtpMailer.fromUrl(`smtp://127.0.0.1:${freed.port}`);
-    const elapsed = await elapsedMs(() => expect(mailer.send(mail())).rejects.toMatchObject({ name: "SmtpSendError", message: expect.stringMatching(/ECONNREFUSED/), notSent: true, permanent: false }));
+    const elapsed = await elapsedMs(() =>
+      expect(mailer.send(mail())).rejects.toMatchObject({
+        name: "SmtpSendError",
+        message: expect.stringMatching(/ECONNREFUSED/),
+        notSent: true,
+        permanent: false,
+      }),
+    );
     expect(elapsed).toBeLessThan(5_000);
   });
 
@@ -111,7 +122,9 @@ describe("the SMTP mailer", () => {
     const silent = await startTcpServer(() => undefined);
     stops.push(silent.close);
     const mailer = SmtpMailer.fromUrl(`smtp://127.0.0.1:${silent.port}`, { greetingTimeoutMs: 300 });
-    const elapsed = await elapsedMs(() => expect(mailer.send(mail())).rejects.toMatchObject({ name: "SmtpSendError", code: "ETIMEDOUT" }));
+    const elapsed = await elapsedMs(() =>
+      expect(mailer.send(mail())).rejects.toMatchObject({ name: "SmtpSendError", code: "ETIMEDOUT" }),
+    );
     expect(elapsed).toBeLessThan(5_000);
   });
 
@@ -121,7 +134,9 @@ describe("the SMTP mailer", () => {
       socket.once("data", () => socket.destroy());
     });
     stops.push(dropping.close);
-    await expect(SmtpMailer.fromUrl(`smtp://127.0.0.1:${dropping.port}`).send(mail())).rejects.toMatchObject({ code: "ECONNECTION" });
+    await expect(SmtpMailer.fromUrl(`smtp://127.0.0.1:${dropping.port}`).send(mail())).rejects.toMatchObject({
+      code: "ECONNECTION",
+    });
   });
 
   it("leaves the outcome unknown when the connection drops after the message was transmitted", async () => {
@@ -150,7 +165,12 @@ describe("the SMTP mailer", () => {
       });
     });
     stops.push(vanishing.close);
-    const failure = await SmtpMailer.fromUrl(`smtp://127.0.0.1:${vanishing.port}`).send(mail()).then(() => null, (error: unknown) => error);
+    const failure = await SmtpMailer.fromUrl(`smtp://127.0.0.1:${vanishing.port}`)
+      .send(mail())
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
     expect(failure).toBeInstanceOf(Error);
     expect(isNotSent(failure)).toBe(false);
   });
@@ -167,7 +187,10 @@ describe("the SMTP mailer", () => {
     const server = await smtpServer({ credentials: { user: "mailer", pass: "right" } });
     const error: unknown = await SmtpMailer.fromUrl(`smtp://mailer:wrong-secret@127.0.0.1:${server.port}`)
       .send(mail())
-      .then(() => undefined, (thrown: unknown) => thrown);
+      .then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
     expect(error).toMatchObject({ code: "EAUTH" });
     expect(`${String(error)} ${JSON.stringify(error)}`).not.toContain("wrong-secret");
     expect(server.received()).toEqual([]);

@@ -13,9 +13,15 @@ describe("the SQLite event store", () => {
   it("reads the global log bounded by bytes when asked, always at least one event, never loading the rest", async () => {
     const { store, cleanup } = await sqliteEventStoreFactory();
     const stream = `page-${randomUUID()}`;
-    await store.append(stream, Array.from({ length: 5 }, (_, index) => newEvent("ThingHappened", { n: index, text: "x".repeat(100_000) })), "no_stream");
+    await store.append(
+      stream,
+      Array.from({ length: 5 }, (_, index) => newEvent("ThingHappened", { n: index, text: "x".repeat(100_000) })),
+      "no_stream",
+    );
     const all = await store.readAll(0, 10);
-    expect((await store.readAll(0, 10, 250_000)).map((event) => event.id)).toEqual(all.slice(0, 2).map((event) => event.id));
+    expect((await store.readAll(0, 10, 250_000)).map((event) => event.id)).toEqual(
+      all.slice(0, 2).map((event) => event.id),
+    );
     expect(await store.readAll(0, 10, 1)).toHaveLength(1);
     expect(await store.readAll(0, 3, 10_000_000)).toHaveLength(3);
     expect(await store.readAll(all.at(-1)?.position ?? 0, 10, 1)).toEqual([]);

@@ -26,7 +26,9 @@ describe("SQLite key store files", () => {
       await store.activeKey("user:bob");
       // The wrapped bytes as stored: found in the files before the destruction.
       const peek = new Database(file, { readonly: true });
-      const wrapped = z.object({ wrapped: z.instanceof(Buffer) }).parse(peek.prepare("SELECT wrapped FROM data_keys WHERE subject = ?").get("user:ann")).wrapped;
+      const wrapped = z
+        .object({ wrapped: z.instanceof(Buffer) })
+        .parse(peek.prepare("SELECT wrapped FROM data_keys WHERE subject = ?").get("user:ann")).wrapped;
       peek.close();
       expect(wrapped).toBeInstanceOf(Buffer);
       const files = () => readdirSync(dir.path).map((name) => readFileSync(join(dir.path, name)));

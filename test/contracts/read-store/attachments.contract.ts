@@ -8,7 +8,19 @@ import { at, type ContractStores } from "./stores.ts";
 
 function attachmentOf(pageId: string): AttachmentRecord {
   const when = at();
-  return { id: randomUUID(), pageId, uploaderId: randomUUID(), filename: "a.pdf", originalName: "a.pdf", mimeType: "application/pdf", size: 10, sha256: "c".repeat(64), createdAt: when.updatedAt, position: when.updatedPosition, deletedAt: null };
+  return {
+    id: randomUUID(),
+    pageId,
+    uploaderId: randomUUID(),
+    filename: "a.pdf",
+    originalName: "a.pdf",
+    mimeType: "application/pdf",
+    size: 10,
+    sha256: "c".repeat(64),
+    createdAt: when.updatedAt,
+    position: when.updatedPosition,
+    deletedAt: null,
+  };
 }
 
 export function attachmentCases<Tx>(s: ContractStores<Tx>): void {
@@ -26,17 +38,25 @@ export function attachmentCases<Tx>(s: ContractStores<Tx>): void {
     const page1 = await s.reader.attachments.list({ pageId, before: null, limit: 2 });
     expect(page1.map((row) => row.id)).toEqual(newestFirst.slice(0, 3).map((row) => row.id));
     const last = page1[1];
-    const page2 = await s.reader.attachments.list({ pageId, before: last ? { position: last.position, id: last.id } : null, limit: 2 });
+    const page2 = await s.reader.attachments.list({
+      pageId,
+      before: last ? { position: last.position, id: last.id } : null,
+      limit: 2,
+    });
     expect(page2.map((row) => row.id)).toEqual(newestFirst.slice(2).map((row) => row.id));
     expect(await s.reader.attachments.get(first.id)).toEqual(first);
 
     const deletedAt = at().updatedAt;
     await batch(async (tx) => w().attachments.markDeleted(tx, second.id, deletedAt));
-    expect((await s.reader.attachments.list({ pageId, before: null, limit: 10 })).map((row) => row.id)).not.toContain(second.id);
+    expect((await s.reader.attachments.list({ pageId, before: null, limit: 10 })).map((row) => row.id)).not.toContain(
+      second.id,
+    );
     expect(await s.reader.attachments.get(second.id)).toEqual({ ...second, deletedAt });
     const all = await s.reader.attachments.allOfPage(pageId, null, 2);
     const rest = await s.reader.attachments.allOfPage(pageId, all.at(-1)?.id ?? null, 10);
-    expect([...all, ...rest].map((row) => row.id).sort()).toEqual([first, second, third, twin].map((row) => row.id).sort());
+    expect([...all, ...rest].map((row) => row.id).sort()).toEqual(
+      [first, second, third, twin].map((row) => row.id).sort(),
+    );
 
     await batch(async (tx) => w().attachments.removePage(tx, pageId));
     expect(await s.reader.attachments.get(first.id)).toBeNull();
@@ -49,7 +69,8 @@ export function attachmentCases<Tx>(s: ContractStores<Tx>): void {
     const sized = (onPage: string, size: number) => ({ ...attachmentOf(onPage), size });
     const removed = sized(pageId, 3);
     await batch(async (tx) => {
-      for (const attachment of [sized(pageId, 100), removed, sized(other, 50000)]) await w().attachments.put(tx, attachment);
+      for (const attachment of [sized(pageId, 100), removed, sized(other, 50000)])
+        await w().attachments.put(tx, attachment);
       await w().attachments.markDeleted(tx, removed.id, at().updatedAt);
       expect(await w().attachments.bytesOfPage(tx, pageId)).toBe(103);
     });

@@ -8,7 +8,15 @@ import { at, type ContractStores } from "./stores.ts";
 
 function group(ownerId: string, name = "Editors"): GroupRecord {
   const when = at();
-  return { id: randomUUID(), ownerId, name, memberCount: 0, createdAt: when.updatedAt, updatedAt: when.updatedAt, position: when.updatedPosition };
+  return {
+    id: randomUUID(),
+    ownerId,
+    name,
+    memberCount: 0,
+    createdAt: when.updatedAt,
+    updatedAt: when.updatedAt,
+    position: when.updatedPosition,
+  };
 }
 
 export function groupCases<Tx>(s: ContractStores<Tx>): void {
@@ -26,9 +34,45 @@ export function groupCases<Tx>(s: ContractStores<Tx>): void {
       await w().groups.put(tx, editors);
       await w().access.putGroupMember(tx, member(editors, ann), at().updatedPosition);
       await w().groups.countMembers(tx, editors.id, 1, at().updatedAt);
-      await w().access.putGrant(tx, { entityType: "page", entityId: pageId, userId: ann, permission: "comment", grantedBy: owner, createdAt: "t", updatedAt: "t" }, at().updatedPosition);
-      await w().access.putGroupGrant(tx, { entityType: "page", entityId: pageId, groupId: editors.id, permission: "edit", grantedBy: owner, createdAt: "t", updatedAt: "t" }, at().updatedPosition);
-      await w().access.putGroupGrant(tx, { entityType: "folder", entityId: folderId, groupId: editors.id, permission: "view", grantedBy: owner, createdAt: "t", updatedAt: "t" }, at().updatedPosition);
+      await w().access.putGrant(
+        tx,
+        {
+          entityType: "page",
+          entityId: pageId,
+          userId: ann,
+          permission: "comment",
+          grantedBy: owner,
+          createdAt: "t",
+          updatedAt: "t",
+        },
+        at().updatedPosition,
+      );
+      await w().access.putGroupGrant(
+        tx,
+        {
+          entityType: "page",
+          entityId: pageId,
+          groupId: editors.id,
+          permission: "edit",
+          grantedBy: owner,
+          createdAt: "t",
+          updatedAt: "t",
+        },
+        at().updatedPosition,
+      );
+      await w().access.putGroupGrant(
+        tx,
+        {
+          entityType: "folder",
+          entityId: folderId,
+          groupId: editors.id,
+          permission: "view",
+          grantedBy: owner,
+          createdAt: "t",
+          updatedAt: "t",
+        },
+        at().updatedPosition,
+      );
       await w().access.setGroupRole(tx, editors.id, owner, "commenter", at().updatedPosition);
     });
     const context = await s.reader.access.contextFor(ann);
@@ -37,9 +81,13 @@ export function groupCases<Tx>(s: ContractStores<Tx>): void {
     expect(context.workspaceRoles.get(owner)).toBe("commenter");
     expect([...context.groupIds]).toEqual([editors.id]);
     const outsider = await s.reader.access.contextFor(bob);
-    expect(outsider.pageGrants.size + outsider.folderGrants.size + outsider.workspaceRoles.size + outsider.groupIds.size).toBe(0);
+    expect(
+      outsider.pageGrants.size + outsider.folderGrants.size + outsider.workspaceRoles.size + outsider.groupIds.size,
+    ).toBe(0);
     expect(await s.reader.groups.get(editors.id)).toMatchObject({ id: editors.id, name: "Editors", memberCount: 1 });
-    expect((await s.reader.access.groupGrantsOn("page", pageId)).map((grant) => [grant.groupId, grant.permission])).toEqual([[editors.id, "edit"]]);
+    expect(
+      (await s.reader.access.groupGrantsOn("page", pageId)).map((grant) => [grant.groupId, grant.permission]),
+    ).toEqual([[editors.id, "edit"]]);
   });
 
   it("takes a group's access away in the batch that removes the member, revokes the grant or deletes the group", async () => {
@@ -50,7 +98,19 @@ export function groupCases<Tx>(s: ContractStores<Tx>): void {
       await w().groups.put(tx, editors);
       await w().access.putGroupMember(tx, member(editors, ann), at().updatedPosition);
       await w().access.putGroupMember(tx, member(editors, bob), at().updatedPosition);
-      await w().access.putGroupGrant(tx, { entityType: "page", entityId: pageId, groupId: editors.id, permission: "view", grantedBy: owner, createdAt: "t", updatedAt: "t" }, at().updatedPosition);
+      await w().access.putGroupGrant(
+        tx,
+        {
+          entityType: "page",
+          entityId: pageId,
+          groupId: editors.id,
+          permission: "view",
+          grantedBy: owner,
+          createdAt: "t",
+          updatedAt: "t",
+        },
+        at().updatedPosition,
+      );
     });
     // Contexts read (and cached) before each change.
     expect((await s.reader.access.contextFor(ann)).pageGrants.get(pageId)).toBe("view");
@@ -60,7 +120,21 @@ export function groupCases<Tx>(s: ContractStores<Tx>): void {
     expect((await s.reader.access.contextFor(bob)).pageGrants.get(pageId)).toBe("view");
     await batch(async (tx) => w().access.removeGroupGrant(tx, "page", pageId, editors.id, at().updatedPosition));
     expect((await s.reader.access.contextFor(bob)).pageGrants.has(pageId)).toBe(false);
-    await batch(async (tx) => w().access.putGroupGrant(tx, { entityType: "page", entityId: pageId, groupId: editors.id, permission: "edit", grantedBy: owner, createdAt: "t", updatedAt: "t" }, at().updatedPosition));
+    await batch(async (tx) =>
+      w().access.putGroupGrant(
+        tx,
+        {
+          entityType: "page",
+          entityId: pageId,
+          groupId: editors.id,
+          permission: "edit",
+          grantedBy: owner,
+          createdAt: "t",
+          updatedAt: "t",
+        },
+        at().updatedPosition,
+      ),
+    );
     expect((await s.reader.access.contextFor(bob)).pageGrants.get(pageId)).toBe("edit");
     await batch(async (tx) => {
       await w().access.removeGroup(tx, editors.id, at().updatedPosition);
@@ -80,7 +154,19 @@ export function groupCases<Tx>(s: ContractStores<Tx>): void {
     await batch(async (tx) => {
       await w().groups.put(tx, editors);
       await w().access.putGroupMember(tx, member(editors, ann), at().updatedPosition);
-      await w().access.putGroupGrant(tx, { entityType: "folder", entityId: folderId, groupId: editors.id, permission: "view", grantedBy: owner, createdAt: "t", updatedAt: "t" }, at().updatedPosition);
+      await w().access.putGroupGrant(
+        tx,
+        {
+          entityType: "folder",
+          entityId: folderId,
+          groupId: editors.id,
+          permission: "view",
+          grantedBy: owner,
+          createdAt: "t",
+          updatedAt: "t",
+        },
+        at().updatedPosition,
+      );
     });
     expect((await s.reader.access.contextFor(ann)).folderGrants.get(folderId)).toBe("view");
     await batch(async (tx) => w().access.removeEntity(tx, "folder", folderId, at().updatedPosition));
@@ -120,7 +206,12 @@ export function groupCases<Tx>(s: ContractStores<Tx>): void {
     expect(all[0]?.name).toBe("renamed");
     const newest = all[0];
     if (!newest) throw new Error("no groups");
-    const rest = await s.reader.groups.list({ ownerIds: [owner], groupIds: [joined.id], before: { position: newest.position, id: newest.id }, limit: 10 });
+    const rest = await s.reader.groups.list({
+      ownerIds: [owner],
+      groupIds: [joined.id],
+      before: { position: newest.position, id: newest.id },
+      limit: 10,
+    });
     expect(rest.map((entry) => entry.id)).toEqual([owned[1]?.id, owned[0]?.id]);
     expect(await s.reader.groups.list({ ownerIds: [], groupIds: [], before: null, limit: 10 })).toEqual([]);
   });

@@ -16,7 +16,18 @@ export function historyCases<Tx>(s: ContractStores<Tx>): void {
     const ownerId = randomUUID();
     const opened = at();
     await batch(async (tx) => {
-      await w().threads.open(tx, { id: threadId, pageId, anchor: { quote: "q", prefix: "", suffix: "" }, status: "open", createdBy: ownerId, createdAt: opened.updatedAt, updatedAt: opened.updatedAt, resolvedBy: null, resolvedAt: null, createdPosition: opened.updatedPosition });
+      await w().threads.open(tx, {
+        id: threadId,
+        pageId,
+        anchor: { quote: "q", prefix: "", suffix: "" },
+        status: "open",
+        createdBy: ownerId,
+        createdAt: opened.updatedAt,
+        updatedAt: opened.updatedAt,
+        resolvedBy: null,
+        resolvedAt: null,
+        createdPosition: opened.updatedPosition,
+      });
     });
     // 600 comments of 10,000 CJK characters: 18 MB of UTF-8, over MongoDB's 16 MiB document limit.
     const body = "漢".repeat(10_000);
@@ -27,7 +38,16 @@ export function historyCases<Tx>(s: ContractStores<Tx>): void {
           const when = at();
           const id = randomUUID();
           ids.push(id);
-          await w().threads.addComment(tx, { id, threadId, authorId: ownerId, body, createdAt: when.updatedAt, updatedAt: when.updatedAt, deletedAt: null, createdPosition: when.updatedPosition });
+          await w().threads.addComment(tx, {
+            id,
+            threadId,
+            authorId: ownerId,
+            body,
+            createdAt: when.updatedAt,
+            updatedAt: when.updatedAt,
+            deletedAt: null,
+            createdPosition: when.updatedPosition,
+          });
         }
       });
     }
@@ -54,22 +74,102 @@ export function historyCases<Tx>(s: ContractStores<Tx>): void {
     const threadId = randomUUID();
     const ownerId = randomUUID();
     const annId = randomUUID();
-    const entry = (event: HistoryEntry["event"], entity: Pick<HistoryEntry, "entityKind" | "entityId">, access: HistoryAccess): HistoryEntry => {
+    const entry = (
+      event: HistoryEntry["event"],
+      entity: Pick<HistoryEntry, "entityKind" | "entityId">,
+      access: HistoryAccess,
+    ): HistoryEntry => {
       const when = at();
-      return { position: when.updatedPosition, occurredAt: when.updatedAt, ...entity, access, actorId: ownerId, correlationId: randomUUID(), event };
+      return {
+        position: when.updatedPosition,
+        occurredAt: when.updatedAt,
+        ...entity,
+        access,
+        actorId: ownerId,
+        correlationId: randomUUID(),
+        event,
+      };
     };
     const onPage = { kind: "page" as const, id: pageId };
-    const created = entry({ type: "PageCreated", data: { pageId: pageId as PageId, ownerId: ownerId as UserId, parentId: null, title: "T", icon: null, markdown: "first" } }, { entityKind: "page", entityId: pageId }, onPage);
-    const opened = entry({ type: "ThreadOpened", data: { threadId: threadId as ThreadId, pageId: pageId as PageId, anchor: { quote: "q", prefix: "", suffix: "" }, createdBy: ownerId as UserId } }, { entityKind: "thread", entityId: threadId }, onPage);
+    const created = entry(
+      {
+        type: "PageCreated",
+        data: {
+          pageId: pageId as PageId,
+          ownerId: ownerId as UserId,
+          parentId: null,
+          title: "T",
+          icon: null,
+          markdown: "first",
+        },
+      },
+      { entityKind: "page", entityId: pageId },
+      onPage,
+    );
+    const opened = entry(
+      {
+        type: "ThreadOpened",
+        data: {
+          threadId: threadId as ThreadId,
+          pageId: pageId as PageId,
+          anchor: { quote: "q", prefix: "", suffix: "" },
+          createdBy: ownerId as UserId,
+        },
+      },
+      { entityKind: "thread", entityId: threadId },
+      onPage,
+    );
     // Made through an API token: the entry names it.
-    const renamed = { ...entry({ type: "PageRenamed", data: { pageId: pageId as PageId, title: "U", previousTitle: "T" } }, { entityKind: "page", entityId: pageId }, onPage), tokenId: randomUUID() };
-    const granted = entry({ type: "AccessGranted", data: { entityType: "page", entityId: pageId, userId: annId as UserId, permission: "view", grantedBy: ownerId as UserId, invitationId: null } }, { entityKind: "page", entityId: pageId }, onPage);
-    const createdSummary: Summary = { change: { kind: "created", title: "T", icon: null, parentId: null, size: 5 }, sharing: false };
-    const openedSummary: Summary = { change: { kind: "thread", threadId, action: "opened", commentId: null }, sharing: false };
+    const renamed = {
+      ...entry(
+        { type: "PageRenamed", data: { pageId: pageId as PageId, title: "U", previousTitle: "T" } },
+        { entityKind: "page", entityId: pageId },
+        onPage,
+      ),
+      tokenId: randomUUID(),
+    };
+    const granted = entry(
+      {
+        type: "AccessGranted",
+        data: {
+          entityType: "page",
+          entityId: pageId,
+          userId: annId as UserId,
+          permission: "view",
+          grantedBy: ownerId as UserId,
+          invitationId: null,
+        },
+      },
+      { entityKind: "page", entityId: pageId },
+      onPage,
+    );
+    const createdSummary: Summary = {
+      change: { kind: "created", title: "T", icon: null, parentId: null, size: 5 },
+      sharing: false,
+    };
+    const openedSummary: Summary = {
+      change: { kind: "thread", threadId, action: "opened", commentId: null },
+      sharing: false,
+    };
     const renamedSummary: Summary = { change: { kind: "title", from: "T", to: "U" }, sharing: false };
-    const grantedSummary: Summary = { change: { kind: "grant", userId: annId, permission: "view", previousPermission: null, viaInvitation: false }, sharing: true };
-    const [c, o, r, g] = [changeOf(created, createdSummary), changeOf(opened, openedSummary), changeOf(renamed, renamedSummary), changeOf(granted, grantedSummary)];
-    const fold: StoredFold = { title: "U", icon: null, parentId: null, grants: { [annId]: "view" }, contentAt: created.position, upTo: granted.position };
+    const grantedSummary: Summary = {
+      change: { kind: "grant", userId: annId, permission: "view", previousPermission: null, viaInvitation: false },
+      sharing: true,
+    };
+    const [c, o, r, g] = [
+      changeOf(created, createdSummary),
+      changeOf(opened, openedSummary),
+      changeOf(renamed, renamedSummary),
+      changeOf(granted, grantedSummary),
+    ];
+    const fold: StoredFold = {
+      title: "U",
+      icon: null,
+      parentId: null,
+      grants: { [annId]: "view" },
+      contentAt: created.position,
+      upTo: granted.position,
+    };
     await batch(async (tx) => {
       await w().history.record(tx, created, createdSummary);
       await w().history.record(tx, opened, openedSummary);
@@ -87,20 +187,35 @@ export function historyCases<Tx>(s: ContractStores<Tx>): void {
     expect(await s.reader.history.changesOf(pageId, all)).toEqual([c, r, g]);
     expect(await s.reader.history.changesOf(pageId, { ...all, withSharing: false })).toEqual([c, r]);
     expect(await s.reader.history.changesOf(pageId, { ...all, order: "desc", limit: 2 })).toEqual([g, r]);
-    expect(await s.reader.history.changesOf(pageId, { ...all, order: "desc", from: renamed.position, limit: 1 })).toEqual([c]);
-    expect(await s.reader.history.changesOf(pageId, { ...all, from: created.position, withSharing: false })).toEqual([r]);
+    expect(
+      await s.reader.history.changesOf(pageId, { ...all, order: "desc", from: renamed.position, limit: 1 }),
+    ).toEqual([c]);
+    expect(await s.reader.history.changesOf(pageId, { ...all, from: created.position, withSharing: false })).toEqual([
+      r,
+    ]);
     expect(await s.reader.history.firstEntryOf(pageId)).toEqual(created);
     expect(await s.reader.history.firstEntryOf(randomUUID())).toBeNull();
-    expect(await s.reader.history.pageStateAt(pageId, { kind: "position", position: renamed.position })).toEqual({ entries: [created, renamed], count: 2 });
-    expect(await s.reader.history.pageStateAt(pageId, { kind: "position", position: created.position - 1 })).toEqual({ entries: [], count: 0 });
-    expect(await s.reader.history.pageStateAt(pageId, { kind: "time", ms: Date.parse(created.occurredAt) })).toEqual({ entries: [created], count: 1 });
+    expect(await s.reader.history.pageStateAt(pageId, { kind: "position", position: renamed.position })).toEqual({
+      entries: [created, renamed],
+      count: 2,
+    });
+    expect(await s.reader.history.pageStateAt(pageId, { kind: "position", position: created.position - 1 })).toEqual({
+      entries: [],
+      count: 0,
+    });
+    expect(await s.reader.history.pageStateAt(pageId, { kind: "time", ms: Date.parse(created.occurredAt) })).toEqual({
+      entries: [created],
+      count: 1,
+    });
     expect(await s.reader.history.changesAfter(created.position, 1)).toEqual([o]);
     expect(await s.reader.history.changesAfter(created.position - 1, 10)).toEqual([c, o, r, g]);
-    await expect(batch(async (tx) => {
-      await w().history.record(tx, { ...renamed, position: at().updatedPosition }, renamedSummary);
-      await w().history.putFolds(tx, new Map([[pageId, { ...fold, title: "lost" }]]));
-      throw new Error("projection failed");
-    })).rejects.toThrow("projection failed");
+    await expect(
+      batch(async (tx) => {
+        await w().history.record(tx, { ...renamed, position: at().updatedPosition }, renamedSummary);
+        await w().history.putFolds(tx, new Map([[pageId, { ...fold, title: "lost" }]]));
+        throw new Error("projection failed");
+      }),
+    ).rejects.toThrow("projection failed");
     expect(await s.reader.history.changesOf(pageId, all)).toHaveLength(3);
     await batch(async (tx) => expect(await w().history.foldOf(tx, pageId)).toEqual(fold));
   });
@@ -111,12 +226,54 @@ export function historyCases<Tx>(s: ContractStores<Tx>): void {
     const ownerId = randomUUID();
     const entry = (event: HistoryEntry["event"], entityId = pageId): HistoryEntry => {
       const when = at();
-      return { position: when.updatedPosition, occurredAt: when.updatedAt, entityKind: "page", entityId, access: { kind: "page", id: entityId }, actorId: ownerId, correlationId: randomUUID(), event };
+      return {
+        position: when.updatedPosition,
+        occurredAt: when.updatedAt,
+        entityKind: "page",
+        entityId,
+        access: { kind: "page", id: entityId },
+        actorId: ownerId,
+        correlationId: randomUUID(),
+        event,
+      };
     };
-    const created = entry({ type: "PageCreated", data: { pageId: pageId as PageId, ownerId: ownerId as UserId, parentId: null, title: "T", icon: null, markdown: "first" } });
-    const other = entry({ type: "PageCreated", data: { pageId: otherId as PageId, ownerId: ownerId as UserId, parentId: null, title: "O", icon: null, markdown: "" } }, otherId);
+    const created = entry({
+      type: "PageCreated",
+      data: {
+        pageId: pageId as PageId,
+        ownerId: ownerId as UserId,
+        parentId: null,
+        title: "T",
+        icon: null,
+        markdown: "first",
+      },
+    });
+    const other = entry(
+      {
+        type: "PageCreated",
+        data: {
+          pageId: otherId as PageId,
+          ownerId: ownerId as UserId,
+          parentId: null,
+          title: "O",
+          icon: null,
+          markdown: "",
+        },
+      },
+      otherId,
+    );
     const renamed = entry({ type: "PageRenamed", data: { pageId: pageId as PageId, title: "U", previousTitle: "T" } });
-    const granted = entry({ type: "AccessGranted", data: { entityType: "page", entityId: pageId, userId: randomUUID() as UserId, permission: "view", grantedBy: ownerId as UserId, invitationId: null } });
+    const granted = entry({
+      type: "AccessGranted",
+      data: {
+        entityType: "page",
+        entityId: pageId,
+        userId: randomUUID() as UserId,
+        permission: "view",
+        grantedBy: ownerId as UserId,
+        invitationId: null,
+      },
+    });
     const replaced = entry({ type: "PageContentReplaced", data: { pageId: pageId as PageId, markdown: "second" } });
     const summary: Summary = { change: { kind: "title", from: "T", to: "U" }, sharing: false };
     await batch(async (tx) => {
@@ -127,13 +284,24 @@ export function historyCases<Tx>(s: ContractStores<Tx>): void {
       await w().history.record(tx, renamed, summary);
       await w().history.record(tx, granted, { ...summary, sharing: true });
     });
-    await expect(batch(async (tx) => {
-      await w().history.record(tx, { ...replaced, position: at().updatedPosition }, summary);
-      throw new Error("projection failed");
-    })).rejects.toThrow("projection failed");
+    await expect(
+      batch(async (tx) => {
+        await w().history.record(tx, { ...replaced, position: at().updatedPosition }, summary);
+        throw new Error("projection failed");
+      }),
+    ).rejects.toThrow("projection failed");
     await batch(async (tx) => w().history.record(tx, replaced, summary));
-    expect(await s.reader.history.pageStateAt(pageId, { kind: "position", position: granted.position })).toEqual({ entries: [created, renamed], count: 2 });
-    expect(await s.reader.history.pageStateAt(pageId, { kind: "position", position: replaced.position })).toEqual({ entries: [created, renamed, replaced], count: 3 });
-    expect(await s.reader.history.pageStateAt(otherId, { kind: "time", ms: Date.parse(replaced.occurredAt) })).toEqual({ entries: [other], count: 1 });
+    expect(await s.reader.history.pageStateAt(pageId, { kind: "position", position: granted.position })).toEqual({
+      entries: [created, renamed],
+      count: 2,
+    });
+    expect(await s.reader.history.pageStateAt(pageId, { kind: "position", position: replaced.position })).toEqual({
+      entries: [created, renamed, replaced],
+      count: 3,
+    });
+    expect(await s.reader.history.pageStateAt(otherId, { kind: "time", ms: Date.parse(replaced.occurredAt) })).toEqual({
+      entries: [other],
+      count: 1,
+    });
   });
 }

@@ -6,7 +6,13 @@ import { expect, it } from "vitest";
 import { ReadModelLayoutChangedError } from "../../../shared/read-store/layout-changed.ts";
 import { at, position, type ContractStores } from "./stores.ts";
 
-const user = () => ({ id: randomUUID(), email: `${randomUUID()}@example.com`, name: "L", image: null, createdAt: at().updatedAt });
+const user = () => ({
+  id: randomUUID(),
+  email: `${randomUUID()}@example.com`,
+  name: "L",
+  image: null,
+  createdAt: at().updatedAt,
+});
 
 export function layoutCases<Tx>(s: ContractStores<Tx>): void {
   it("refuses every batch once a newer release laid the read models out, and writes nothing of it", async () => {
@@ -15,7 +21,9 @@ export function layoutCases<Tx>(s: ContractStores<Tx>): void {
     const checkpoint = await s.reader.checkpoint();
     await s.newerRelease().layOut();
     const after = user();
-    await expect(s.projection.applyBatch(position + 1, async (tx) => s.w().users.put(tx, after))).rejects.toBeInstanceOf(ReadModelLayoutChangedError);
+    await expect(
+      s.projection.applyBatch(position + 1, async (tx) => s.w().users.put(tx, after)),
+    ).rejects.toBeInstanceOf(ReadModelLayoutChangedError);
     expect(await s.reader.checkpoint()).toBe(checkpoint);
     expect(await s.reader.users.get(after.id)).toBeNull();
     expect(await s.reader.users.get(before.id)).toEqual(before);

@@ -40,8 +40,14 @@ export function notificationCases<Tx>(s: ContractStores<Tx>): void {
     await batch(async (tx) => {
       for (const entry of [first, second, third, bobs]) await w().notifications.put(tx, entry, 10);
     });
-    expect((await s.reader.notifications.list({ userId: ann, unreadOnly: false, before: null, limit: 10 })).map((n) => n.id)).toEqual([third.id, second.id, first.id]);
-    expect((await s.reader.notifications.list({ userId: ann, unreadOnly: true, before: third.position, limit: 10 })).map((n) => n.id)).toEqual([first.id]);
+    expect(
+      (await s.reader.notifications.list({ userId: ann, unreadOnly: false, before: null, limit: 10 })).map((n) => n.id),
+    ).toEqual([third.id, second.id, first.id]);
+    expect(
+      (await s.reader.notifications.list({ userId: ann, unreadOnly: true, before: third.position, limit: 10 })).map(
+        (n) => n.id,
+      ),
+    ).toEqual([first.id]);
     expect((await s.reader.notifications.unread(ann, 10)).map((n) => n.id)).toEqual([third.id, first.id]);
     expect(await s.reader.notifications.getMany(ann, [first.id, bobs.id])).toEqual([first]);
     expect((await s.reader.notifications.producedAt(bobs.position, 10)).map((n) => n.id)).toEqual([bobs.id]);
@@ -52,7 +58,9 @@ export function notificationCases<Tx>(s: ContractStores<Tx>): void {
       expect(await w().notifications.latestOf(tx, ann, "replied:t1")).toEqual(first);
       await w().notifications.put(tx, coalesced, 2);
     });
-    expect((await s.reader.notifications.list({ userId: ann, unreadOnly: false, before: null, limit: 10 })).map((n) => n.id)).toEqual([first.id, third.id]);
+    expect(
+      (await s.reader.notifications.list({ userId: ann, unreadOnly: false, before: null, limit: 10 })).map((n) => n.id),
+    ).toEqual([first.id, third.id]);
     expect((await s.reader.notifications.getMany(ann, [first.id]))[0]).toEqual(coalesced);
   });
 
@@ -69,21 +77,29 @@ export function notificationCases<Tx>(s: ContractStores<Tx>): void {
       await w().notifications.putSettings(tx, bob, { ...DEFAULT_NOTIFICATION_SETTINGS, replied: "digest" });
     });
     await batch(async (tx) => {
-      expect(await w().notifications.participantsOf(tx, thread, 10)).toEqual([{ userId: ann, pageId, started: true }, { userId: bob, pageId, started: false }]);
+      expect(await w().notifications.participantsOf(tx, thread, 10)).toEqual([
+        { userId: ann, pageId, started: true },
+        { userId: bob, pageId, started: false },
+      ]);
       await w().notifications.markRead(tx, ann, [a.id, bobs.id], "2026-02-01T00:00:00.000Z");
     });
     expect((await s.reader.notifications.unread(ann, 10)).map((n) => n.id)).toEqual([c.id, b.id]);
     expect((await s.reader.notifications.unread(bob, 10)).map((n) => n.id)).toEqual([bobs.id]);
     await batch(async (tx) => w().notifications.markAllRead(tx, ann, b.position, "2026-02-02T00:00:00.000Z"));
     expect((await s.reader.notifications.unread(ann, 10)).map((n) => n.id)).toEqual([c.id]);
-    expect(await s.reader.notifications.settingsOf(bob)).toEqual({ ...DEFAULT_NOTIFICATION_SETTINGS, replied: "digest" });
+    expect(await s.reader.notifications.settingsOf(bob)).toEqual({
+      ...DEFAULT_NOTIFICATION_SETTINGS,
+      replied: "digest",
+    });
     expect(await s.reader.notifications.settingsOf(ann)).toBeNull();
 
     await batch(async (tx) => {
       await w().notifications.removePage(tx, pageId);
       await w().notifications.removeUser(tx, bob);
     });
-    expect((await s.reader.notifications.list({ userId: ann, unreadOnly: false, before: null, limit: 10 })).map((n) => n.id)).toEqual([c.id, a.id]);
+    expect(
+      (await s.reader.notifications.list({ userId: ann, unreadOnly: false, before: null, limit: 10 })).map((n) => n.id),
+    ).toEqual([c.id, a.id]);
     expect(await s.reader.notifications.list({ userId: bob, unreadOnly: false, before: null, limit: 10 })).toEqual([]);
     expect(await s.reader.notifications.settingsOf(bob)).toBeNull();
     await batch(async (tx) => expect(await w().notifications.participantsOf(tx, thread, 10)).toEqual([]));

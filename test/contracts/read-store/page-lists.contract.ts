@@ -51,13 +51,15 @@ export function pageListCases<Tx>(s: ContractStores<Tx>): void {
       await w().pages.create(tx, record, "v1");
       await w().pages.change(tx, record.id, { kind: "title", title: "Second", ...at(), revision: 1 });
       await w().pages.change(tx, record.id, { kind: "icon", icon: "⭐", ...at(), revision: 2 });
-              await w().pages.change(tx, record.id, { kind: "content", markdown: "v2", ...at(), revision: 3 });
+      await w().pages.change(tx, record.id, { kind: "content", markdown: "v2", ...at(), revision: 3 });
       await w().pages.change(tx, record.id, { kind: "title", title: "Third", ...at(), revision: 4 });
     });
     const content = await s.reader.pages.getContent(record.id);
     expect(content?.page).toMatchObject({ title: "Third", icon: "⭐", revision: 4, updatedPosition: position });
     expect(content?.markdown).toBe("v2");
-    expect((await s.reader.pages.findByTitleKey("third", everyone(record.ownerId), 10)).map((p) => p.id)).toEqual([record.id]);
+    expect((await s.reader.pages.findByTitleKey("third", everyone(record.ownerId), 10)).map((p) => p.id)).toEqual([
+      record.id,
+    ]);
     expect(await s.reader.pages.findByTitleKey("second", everyone(record.ownerId), 10)).toEqual([]);
   });
 
@@ -69,7 +71,14 @@ export function pageListCases<Tx>(s: ContractStores<Tx>): void {
     expect(await s.reader.pages.get(record.id)).toBeNull();
     expect(await s.reader.pages.getContent(record.id)).toBeNull();
     expect(await s.reader.pages.findByTitleKey("gone", everyone(owner), 10)).toEqual([]);
-    expect(await s.reader.pages.list({ visibleTo: { ownerIds: [owner], pageIds: [], folderIds: [] }, before: null, limit: 10, parentId: null })).toEqual([]);
+    expect(
+      await s.reader.pages.list({
+        visibleTo: { ownerIds: [owner], pageIds: [], folderIds: [] },
+        before: null,
+        limit: 10,
+        parentId: null,
+      }),
+    ).toEqual([]);
   });
 
   it("finds pages by title only among those the caller can see, however many foreign pages share the title", async () => {
@@ -82,7 +91,9 @@ export function pageListCases<Tx>(s: ContractStores<Tx>): void {
     });
     const found = await s.reader.pages.findByTitleKey("budget", { ownerIds: [me], pageIds: [], folderIds: [] }, 1);
     expect(found.map((p) => p.id)).toEqual([mine.id]);
-    expect(await s.reader.pages.findByTitleKey("budget", { ownerIds: [randomUUID()], pageIds: [], folderIds: [] }, 10)).toEqual([]);
+    expect(
+      await s.reader.pages.findByTitleKey("budget", { ownerIds: [randomUUID()], pageIds: [], folderIds: [] }, 10),
+    ).toEqual([]);
     const top = folder(stranger);
     const inGrantedFolder = page(stranger, folder(stranger, top), "Budget");
     const granted = page(stranger, null, "Budget");
@@ -90,14 +101,22 @@ export function pageListCases<Tx>(s: ContractStores<Tx>): void {
       await w().pages.create(tx, inGrantedFolder, "");
       await w().pages.create(tx, granted, "");
     });
-    const throughGrants = await s.reader.pages.findByTitleKey("budget", { ownerIds: [me], pageIds: [granted.id], folderIds: [top.id] }, 10);
+    const throughGrants = await s.reader.pages.findByTitleKey(
+      "budget",
+      { ownerIds: [me], pageIds: [granted.id], folderIds: [top.id] },
+      10,
+    );
     expect(throughGrants.map((p) => p.id)).toEqual([granted.id, inGrantedFolder.id, mine.id]);
   });
 
   it("places a moved folder's subtree: folders and pages below take the new ancestors and path, and count as changed", async () => {
     const owner = randomUUID();
     const stranger = randomUUID();
-    const named = (name: string, parent: FolderRecord | null): FolderRecord => ({ ...folder(owner, parent), name, path: parent ? `${parent.path}/${name}` : name });
+    const named = (name: string, parent: FolderRecord | null): FolderRecord => ({
+      ...folder(owner, parent),
+      name,
+      path: parent ? `${parent.path}/${name}` : name,
+    });
     const a = named("A", null);
     const b = named("B", null);
     const c = named("C", b);
@@ -112,20 +131,39 @@ export function pageListCases<Tx>(s: ContractStores<Tx>): void {
       await w().folders.place(tx, placedB, moved);
       await w().pages.placeBelow(tx, placedB, moved);
     });
-    expect(await s.reader.folders.get(c.id)).toMatchObject({ ancestorIds: [b.id, a.id], path: "A/B/C", updatedPosition: moved.updatedPosition });
-    expect(await s.reader.pages.get(inside.id)).toMatchObject({ ancestorIds: [c.id, b.id, a.id], folderPath: "A/B/C", updatedPosition: moved.updatedPosition });
+    expect(await s.reader.folders.get(c.id)).toMatchObject({
+      ancestorIds: [b.id, a.id],
+      path: "A/B/C",
+      updatedPosition: moved.updatedPosition,
+    });
+    expect(await s.reader.pages.get(inside.id)).toMatchObject({
+      ancestorIds: [c.id, b.id, a.id],
+      folderPath: "A/B/C",
+      updatedPosition: moved.updatedPosition,
+    });
     const throughA = { ownerIds: [stranger], pageIds: [], folderIds: [a.id] };
-    expect((await s.reader.pages.list({ visibleTo: throughA, before: null, limit: 10, parentId: null })).map((p) => p.id)).toEqual([inside.id]);
-    expect((await s.reader.folders.list({ visibleTo: throughA, before: null, limit: 10 })).map((f) => f.id).sort()).toEqual([a.id, b.id, c.id].sort());
-    expect((await s.reader.folders.list({ visibleTo: throughA, before: null, limit: 10, parentId: a.id })).map((f) => f.id)).toEqual([b.id]);
-    expect((await s.reader.folders.list({ visibleTo: throughA, before: null, limit: 10, parentId: b.id })).map((f) => f.id)).toEqual([c.id]);
+    expect(
+      (await s.reader.pages.list({ visibleTo: throughA, before: null, limit: 10, parentId: null })).map((p) => p.id),
+    ).toEqual([inside.id]);
+    expect(
+      (await s.reader.folders.list({ visibleTo: throughA, before: null, limit: 10 })).map((f) => f.id).sort(),
+    ).toEqual([a.id, b.id, c.id].sort());
+    expect(
+      (await s.reader.folders.list({ visibleTo: throughA, before: null, limit: 10, parentId: a.id })).map((f) => f.id),
+    ).toEqual([b.id]);
+    expect(
+      (await s.reader.folders.list({ visibleTo: throughA, before: null, limit: 10, parentId: b.id })).map((f) => f.id),
+    ).toEqual([c.id]);
 
     const renamedA: FolderRecord = { ...a, name: "Z", path: "Z", ...at() };
     await batch(async (tx) => {
       await w().folders.place(tx, renamedA, null);
       await w().pages.placeBelow(tx, renamedA, null);
     });
-    expect(await s.reader.pages.get(inside.id)).toMatchObject({ folderPath: "Z/B/C", updatedPosition: moved.updatedPosition });
+    expect(await s.reader.pages.get(inside.id)).toMatchObject({
+      folderPath: "Z/B/C",
+      updatedPosition: moved.updatedPosition,
+    });
     expect(await s.reader.folders.get(c.id)).toMatchObject({ path: "Z/B/C" });
   });
 
@@ -139,14 +177,20 @@ export function pageListCases<Tx>(s: ContractStores<Tx>): void {
       for (const record of records) await w().pages.create(tx, record, "");
     });
     const moved = at();
-    const placed: FolderRecord = { ...moving, parentId: destination.id, ancestorIds: [destination.id], path: "D/M", ...moved };
+    const placed: FolderRecord = {
+      ...moving,
+      parentId: destination.id,
+      ancestorIds: [destination.id],
+      path: "D/M",
+      ...moved,
+    };
     await batch(async (tx) => {
       await w().folders.place(tx, placed, moved);
       await w().pages.placeBelow(tx, placed, moved);
     });
     const walk = async (visibleTo: VisibleTo, parentId: string | null): Promise<string[]> => {
       const seen: string[] = [];
-      for (let before: ListKey | null = null; ; ) {
+      for (let before: ListKey | null = null; ;) {
         const rows = await s.reader.pages.list({ visibleTo, before, limit: 4, parentId });
         const kept = rows.slice(0, 4);
         seen.push(...kept.map((row) => row.id));
@@ -155,7 +199,10 @@ export function pageListCases<Tx>(s: ContractStores<Tx>): void {
         before = { position: last.updatedPosition, id: last.id };
       }
     };
-    const expected = records.map((r) => r.id).sort().reverse();
+    const expected = records
+      .map((r) => r.id)
+      .sort()
+      .reverse();
     const throughDestination = { ownerIds: [randomUUID()], pageIds: [], folderIds: [destination.id] };
     const throughPages = { ownerIds: [randomUUID()], pageIds: records.map((r) => r.id), folderIds: [] };
     for (const visibleTo of [everyone(owner), throughDestination, throughPages]) {
@@ -173,11 +220,25 @@ export function pageListCases<Tx>(s: ContractStores<Tx>): void {
       await w().pages.create(tx, record, "");
     });
     const throughShared = { ownerIds: [randomUUID()], pageIds: [], folderIds: [shared.id] };
-    expect((await s.reader.pages.list({ visibleTo: throughShared, before: null, limit: 10, parentId: null })).map((p) => p.id)).toEqual([record.id]);
+    expect(
+      (await s.reader.pages.list({ visibleTo: throughShared, before: null, limit: 10, parentId: null })).map(
+        (p) => p.id,
+      ),
+    ).toEqual([record.id]);
     const moved = at();
-    await batch(async (tx) => w().pages.move(tx, record.id, { parentId: null, ancestorIds: [], folderPath: "" }, { ...moved, revision: 1 }));
-    expect(await s.reader.pages.get(record.id)).toMatchObject({ parentId: null, ancestorIds: [], folderPath: "", revision: 1, updatedPosition: moved.updatedPosition });
-    expect(await s.reader.pages.list({ visibleTo: throughShared, before: null, limit: 10, parentId: null })).toEqual([]);
+    await batch(async (tx) =>
+      w().pages.move(tx, record.id, { parentId: null, ancestorIds: [], folderPath: "" }, { ...moved, revision: 1 }),
+    );
+    expect(await s.reader.pages.get(record.id)).toMatchObject({
+      parentId: null,
+      ancestorIds: [],
+      folderPath: "",
+      revision: 1,
+      updatedPosition: moved.updatedPosition,
+    });
+    expect(await s.reader.pages.list({ visibleTo: throughShared, before: null, limit: 10, parentId: null })).toEqual(
+      [],
+    );
     expect(await s.reader.pages.findByTitleKey("moving", throughShared, 10)).toEqual([]);
     expect(await s.reader.folders.isEmpty(shared.id)).toBe(true);
   });
@@ -199,6 +260,8 @@ export function pageListCases<Tx>(s: ContractStores<Tx>): void {
     await batch(async (tx) => w().folders.remove(tx, child.id));
     expect(await s.reader.folders.get(child.id)).toBeNull();
     expect(await s.reader.folders.isEmpty(top.id)).toBe(true);
-    expect((await s.reader.folders.list({ visibleTo: everyone(owner), before: null, limit: 10 })).map((f) => f.id)).toEqual([top.id]);
+    expect(
+      (await s.reader.folders.list({ visibleTo: everyone(owner), before: null, limit: 10 })).map((f) => f.id),
+    ).toEqual([top.id]);
   });
 }

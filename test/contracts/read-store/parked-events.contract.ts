@@ -40,7 +40,9 @@ export function parkedEventsCases<Tx>(s: ContractStores<Tx>): void {
     expect(await s.projection.parked.count()).toBe(3);
     expect(await s.reader.parkedEvents()).toBe(3);
     await s.projection.applyBatch(null, async (tx) => {
-      expect(await s.projection.parked.blocked(tx, [stream, `page-${randomUUID()}`])).toEqual(new Set([parkedKey("pages", stream)]));
+      expect(await s.projection.parked.blocked(tx, [stream, `page-${randomUUID()}`])).toEqual(
+        new Set([parkedKey("pages", stream)]),
+      );
       expect(await s.projection.parked.blocked(tx, [])).toEqual(new Set());
     });
     // A batch without a position leaves the checkpoint alone.
@@ -51,11 +53,19 @@ export function parkedEventsCases<Tx>(s: ContractStores<Tx>): void {
     const stream = `page-${randomUUID()}`;
     const parked = record({ position: 600, stream });
     await s.projection.applyBatch(600, (tx) => s.projection.parked.park(tx, parked));
-    await s.projection.applyBatch(null, (tx) => s.projection.parked.failedAgain(tx, "pages", parked.eventId, "RangeError: again"));
-    expect(await s.projection.parked.list(null, { after: 0, limit: 10 })).toEqual([{ ...parked, attempts: 2, error: "RangeError: again" }]);
+    await s.projection.applyBatch(null, (tx) =>
+      s.projection.parked.failedAgain(tx, "pages", parked.eventId, "RangeError: again"),
+    );
+    expect(await s.projection.parked.list(null, { after: 0, limit: 10 })).toEqual([
+      { ...parked, attempts: 2, error: "RangeError: again" },
+    ]);
     let removed: boolean[] = [];
     await s.projection.applyBatch(null, async (tx) => {
-      removed = [await s.projection.parked.remove(tx, "history", parked.eventId), await s.projection.parked.remove(tx, "pages", parked.eventId), await s.projection.parked.remove(tx, "pages", parked.eventId)];
+      removed = [
+        await s.projection.parked.remove(tx, "history", parked.eventId),
+        await s.projection.parked.remove(tx, "pages", parked.eventId),
+        await s.projection.parked.remove(tx, "pages", parked.eventId),
+      ];
     });
     expect(removed).toEqual([false, true, false]);
     expect(await s.projection.parked.count()).toBe(0);

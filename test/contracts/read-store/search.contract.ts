@@ -36,9 +36,16 @@ export function searchCases<Tx>(s: ContractStores<Tx>): void {
     expect(body?.snippet).toContainEqual({ text: "RESUME", marked: true });
     expect(body?.page).toMatchObject({ id: inBody.id, title: "Notes", ownerId: me });
 
-    const phrase = await s.reader.pages.search({ terms: [{ kind: "phrase", words: ["naïve", "plan"] }], visibleTo, offset: 0, limit: 10 });
+    const phrase = await s.reader.pages.search({
+      terms: [{ kind: "phrase", words: ["naïve", "plan"] }],
+      visibleTo,
+      offset: 0,
+      limit: 10,
+    });
     expect(phrase.map((hit) => hit.page.id)).toEqual([inBody.id]);
-    expect((await s.reader.pages.search({ terms: [word("res", true)], visibleTo, offset: 0, limit: 10 })).length).toBe(3);
+    expect((await s.reader.pages.search({ terms: [word("res", true)], visibleTo, offset: 0, limit: 10 })).length).toBe(
+      3,
+    );
     expect(await s.reader.pages.search({ terms: [word("res")], visibleTo, offset: 0, limit: 10 })).toEqual([]);
 
     const firstTwo = await s.reader.pages.search({ terms: [word("resume")], visibleTo, offset: 0, limit: 1 });
@@ -47,8 +54,15 @@ export function searchCases<Tx>(s: ContractStores<Tx>): void {
     expect(rest.map((hit) => hit.page.id)).toEqual(hits.slice(2).map((hit) => hit.page.id));
 
     const moved = at();
-    await batch(async (tx) => w().pages.move(tx, throughFolder.id, { parentId: null, ancestorIds: [], folderPath: "" }, { ...moved, revision: 1 }));
-    expect((await s.reader.pages.search({ terms: [word("shared")], visibleTo, offset: 0, limit: 10 }))).toEqual([]);
+    await batch(async (tx) =>
+      w().pages.move(
+        tx,
+        throughFolder.id,
+        { parentId: null, ancestorIds: [], folderPath: "" },
+        { ...moved, revision: 1 },
+      ),
+    );
+    expect(await s.reader.pages.search({ terms: [word("shared")], visibleTo, offset: 0, limit: 10 })).toEqual([]);
   });
 
   it("narrows a search by folder (and below), owner, updated range and title inside the same query", async () => {
@@ -67,7 +81,17 @@ export function searchCases<Tx>(s: ContractStores<Tx>): void {
     });
     const visibleTo = { ownerIds: [me], pageIds: [], folderIds: [shared.id] };
     const found = async (filters: SearchFilters) =>
-      (await s.reader.pages.search({ terms: [{ kind: "word", text: "budget", prefix: false }], visibleTo, filters, offset: 0, limit: 10 })).map((hit) => hit.page.id).sort();
+      (
+        await s.reader.pages.search({
+          terms: [{ kind: "word", text: "budget", prefix: false }],
+          visibleTo,
+          filters,
+          offset: 0,
+          limit: 10,
+        })
+      )
+        .map((hit) => hit.page.id)
+        .sort();
     const sorted = (...items: PageRecord[]) => items.map((item) => item.id).sort();
     expect(await found({})).toEqual(sorted(atRoot, inTop, inInner, theirs));
     expect(await found({ folderId: top.id })).toEqual(sorted(inTop, inInner));
@@ -76,6 +100,8 @@ export function searchCases<Tx>(s: ContractStores<Tx>): void {
     expect(await found({ updatedAfter: inTop.updatedAt })).toEqual(sorted(inInner, theirs));
     expect(await found({ updatedBefore: inTop.updatedAt })).toEqual(sorted(atRoot));
     expect(await found({ titleOnly: true })).toEqual(sorted(atRoot, inInner, theirs));
-    expect(await found({ folderId: top.id, titleOnly: true, updatedBefore: theirs.updatedAt })).toEqual(sorted(inInner));
+    expect(await found({ folderId: top.id, titleOnly: true, updatedBefore: theirs.updatedAt })).toEqual(
+      sorted(inInner),
+    );
   });
 }

@@ -32,25 +32,41 @@ export function shareLinkCases<Tx>(s: ContractStores<Tx>): void {
     const [ann, bob, page, folder] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
     const first = link(ann, page);
     const second = link(bob, page);
-    const third = link(ann, folder, { entityType: "folder", passwordHash: "scrypt$16384$8$1$c2FsdA$a2V5", expiresAt: "2030-01-01T00:00:00.000Z" });
+    const third = link(ann, folder, {
+      entityType: "folder",
+      passwordHash: "scrypt$16384$8$1$c2FsdA$a2V5",
+      expiresAt: "2030-01-01T00:00:00.000Z",
+    });
     await batch(async (tx) => {
       for (const entry of [first, second, third]) await w().shareLinks.put(tx, entry);
     });
     expect(await s.reader.shareLinks.findBySecretHash(third.secretHash)).toEqual(third);
     expect(await s.reader.shareLinks.findBySecretHash("f".repeat(64))).toBeNull();
     expect(await s.reader.shareLinks.get(first.id)).toEqual(first);
-    expect((await s.reader.shareLinks.listForCreator(ann, null, 10)).map((entry) => entry.id)).toEqual([third.id, first.id]);
-    expect((await s.reader.shareLinks.listForCreator(ann, third.position, 10)).map((entry) => entry.id)).toEqual([first.id]);
+    expect((await s.reader.shareLinks.listForCreator(ann, null, 10)).map((entry) => entry.id)).toEqual([
+      third.id,
+      first.id,
+    ]);
+    expect((await s.reader.shareLinks.listForCreator(ann, third.position, 10)).map((entry) => entry.id)).toEqual([
+      first.id,
+    ]);
     expect((await s.reader.shareLinks.listForCreator(ann, null, 1)).map((entry) => entry.id)).toEqual([third.id]);
-    expect((await s.reader.shareLinks.listForEntity("page", page, null, 10)).map((entry) => entry.id)).toEqual([second.id, first.id]);
-    expect((await s.reader.shareLinks.listForEntity("folder", page, null, 10))).toEqual([]);
+    expect((await s.reader.shareLinks.listForEntity("page", page, null, 10)).map((entry) => entry.id)).toEqual([
+      second.id,
+      first.id,
+    ]);
+    expect(await s.reader.shareLinks.listForEntity("folder", page, null, 10)).toEqual([]);
   });
 
   it("changes a link's settings, adds views with lastViewedAt only moving forward, and keeps a revoked link with revokedAt", async () => {
     const entry = link(randomUUID(), randomUUID());
     await batch(async (tx) => w().shareLinks.put(tx, entry));
     await batch(async (tx) => {
-      await w().shareLinks.change(tx, entry.id, { expiresAt: "2031-01-01T00:00:00.000Z", passwordHash: "scrypt$16384$8$1$c2FsdA$a2V5", allowIndexing: true });
+      await w().shareLinks.change(tx, entry.id, {
+        expiresAt: "2031-01-01T00:00:00.000Z",
+        passwordHash: "scrypt$16384$8$1$c2FsdA$a2V5",
+        allowIndexing: true,
+      });
       await w().shareLinks.addViews(tx, entry.id, 3, "2026-05-02T00:00:00.000Z");
       await w().shareLinks.addViews(tx, entry.id, 2, "2026-05-01T00:00:00.000Z");
     });

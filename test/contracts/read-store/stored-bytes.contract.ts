@@ -16,24 +16,76 @@ function recorded(actorId: string, events: readonly unknown[]): StoredEvent[] {
   return events.map((raw) => {
     const event = domainEventSchema.parse(raw);
     const { updatedAt, updatedPosition } = at();
-    const metadata = { actorId, correlationId: randomUUID(), causationId: null, occurredAt: updatedAt, schemaVersion: schemaVersionOf(event.type) };
-    return { id: randomUUID(), stream: `contract-${randomUUID()}`, revision: 0, position: updatedPosition, metadata, event };
+    const metadata = {
+      actorId,
+      correlationId: randomUUID(),
+      causationId: null,
+      occurredAt: updatedAt,
+      schemaVersion: schemaVersionOf(event.type),
+    };
+    return {
+      id: randomUUID(),
+      stream: `contract-${randomUUID()}`,
+      revision: 0,
+      position: updatedPosition,
+      metadata,
+      event,
+    };
   });
 }
 
-const created = (pageId: string, ownerId: string) => ({ type: "PageCreated", data: { pageId, ownerId, parentId: null, title: "Files", icon: null, markdown: "" } });
+const created = (pageId: string, ownerId: string) => ({
+  type: "PageCreated",
+  data: { pageId, ownerId, parentId: null, title: "Files", icon: null, markdown: "" },
+});
 const image = (pageId: string, uploaderId: string, size: number) => {
   const imageId = randomUUID();
-  return { type: "ImageUploaded", data: { imageId, pageId, uploaderId, filename: `${imageId}.png`, originalName: "a.png", mimeType: "image/png", size, width: 1, height: 1, alt: "", sha256: SHA } };
+  return {
+    type: "ImageUploaded",
+    data: {
+      imageId,
+      pageId,
+      uploaderId,
+      filename: `${imageId}.png`,
+      originalName: "a.png",
+      mimeType: "image/png",
+      size,
+      width: 1,
+      height: 1,
+      alt: "",
+      sha256: SHA,
+    },
+  };
 };
 const attachment = (pageId: string, uploaderId: string, size: number, attachmentId: string = randomUUID()) => ({
   type: "AttachmentUploaded",
-  data: { attachmentId, pageId, uploaderId, filename: "a.pdf", originalName: "a.pdf", mimeType: "application/pdf", size, sha256: SHA },
+  data: {
+    attachmentId,
+    pageId,
+    uploaderId,
+    filename: "a.pdf",
+    originalName: "a.pdf",
+    mimeType: "application/pdf",
+    size,
+    sha256: SHA,
+  },
 });
-const replaced = (pageId: string, uploaderId: string, size: number, attachmentId: string) => ({ ...attachment(pageId, uploaderId, size, attachmentId), type: "AttachmentReplaced" });
-const attachmentDeleted = (pageId: string, attachmentId: string) => ({ type: "AttachmentDeleted", data: { attachmentId, pageId, filename: "a.pdf" } });
-const deleted = (pageId: string, ownerId: string) => ({ type: "PageDeleted", data: { pageId, ownerId, parentId: null, title: "Files" } });
-const undeleted = (pageId: string, ownerId: string) => ({ type: "PageUndeleted", data: { pageId, ownerId, parentId: null, title: "Files", icon: null, markdown: "", createdAt: at().updatedAt } });
+const replaced = (pageId: string, uploaderId: string, size: number, attachmentId: string) => ({
+  ...attachment(pageId, uploaderId, size, attachmentId),
+  type: "AttachmentReplaced",
+});
+const attachmentDeleted = (pageId: string, attachmentId: string) => ({
+  type: "AttachmentDeleted",
+  data: { attachmentId, pageId, filename: "a.pdf" },
+});
+const deleted = (pageId: string, ownerId: string) => ({
+  type: "PageDeleted",
+  data: { pageId, ownerId, parentId: null, title: "Files" },
+});
+const undeleted = (pageId: string, ownerId: string) => ({
+  type: "PageUndeleted",
+  data: { pageId, ownerId, parentId: null, title: "Files", icon: null, markdown: "", createdAt: at().updatedAt },
+});
 const purged = (pageId: string) => ({ type: "PagePurged", data: { pageId } });
 
 export function storedBytesCases<Tx>(s: ContractStores<Tx>): void {
@@ -51,7 +103,18 @@ export function storedBytesCases<Tx>(s: ContractStores<Tx>): void {
     const [kept, trashed, erased, bobs] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
     const removed = randomUUID();
     expect(await total(ann)).toBe(0);
-    await apply(recorded(ann, [created(kept, ann), created(trashed, ann), created(erased, ann), image(kept, ann, 100), attachment(kept, ann, 20), attachment(kept, ann, 3, removed), image(trashed, ann, 4000), attachment(erased, ann, 500)]));
+    await apply(
+      recorded(ann, [
+        created(kept, ann),
+        created(trashed, ann),
+        created(erased, ann),
+        image(kept, ann, 100),
+        attachment(kept, ann, 20),
+        attachment(kept, ann, 3, removed),
+        image(trashed, ann, 4000),
+        attachment(erased, ann, 500),
+      ]),
+    );
     await apply(recorded(bob, [created(bobs, bob), image(bobs, bob, 50000), attachment(bobs, ann, 7)]));
     expect(await total(ann)).toBe(4623);
     // Another owner's pages are theirs, whoever uploaded to them.
@@ -91,7 +154,16 @@ export function storedBytesCases<Tx>(s: ContractStores<Tx>): void {
   it("counts a file uploaded and its page purged in the same batch, and nothing for a file recorded after its page's purge", async () => {
     const ann = randomUUID();
     const [pageId, late] = [randomUUID(), randomUUID()];
-    await apply(recorded(ann, [created(pageId, ann), created(late, ann), image(pageId, ann, 40), attachment(late, ann, 5), deleted(late, ann), purged(late)]));
+    await apply(
+      recorded(ann, [
+        created(pageId, ann),
+        created(late, ann),
+        image(pageId, ann, 40),
+        attachment(late, ann, 5),
+        deleted(late, ann),
+        purged(late),
+      ]),
+    );
     expect(await total(ann)).toBe(40);
     await apply(recorded(ann, [attachment(late, ann, 9000)]));
     expect(await total(ann)).toBe(40);
@@ -100,7 +172,12 @@ export function storedBytesCases<Tx>(s: ContractStores<Tx>): void {
   it("counts each event once: a batch applied again (as after a crash with no transaction) adds and frees nothing twice", async () => {
     const ann = randomUUID();
     const [pageId, gone] = [randomUUID(), randomUUID()];
-    const first = recorded(ann, [created(pageId, ann), created(gone, ann), image(pageId, ann, 300), attachment(gone, ann, 11)]);
+    const first = recorded(ann, [
+      created(pageId, ann),
+      created(gone, ann),
+      image(pageId, ann, 300),
+      attachment(gone, ann, 11),
+    ]);
     await apply(first);
     await apply(first);
     expect(await total(ann)).toBe(311);

@@ -15,7 +15,12 @@ interface NewerRelease<Tx> {
   openProjection(): Promise<ProjectionStore<Tx>>;
 }
 
-export type ReadStoreFactory<Tx> = () => Promise<{ projection: ProjectionStore<Tx>; reader: ReadStore; cleanup: () => Promise<void>; newerRelease: NewerRelease<Tx> }>;
+export type ReadStoreFactory<Tx> = () => Promise<{
+  projection: ProjectionStore<Tx>;
+  reader: ReadStore;
+  cleanup: () => Promise<void>;
+  newerRelease: NewerRelease<Tx>;
+}>;
 
 /** The last position handed out; read live by the cases. */
 export let position = 0;
@@ -26,12 +31,33 @@ export const at = () => {
 
 export function folder(ownerId: string, parent: FolderRecord | null = null): FolderRecord {
   const when = at();
-  return { id: randomUUID(), ownerId, parentId: parent?.id ?? null, name: `f${when.updatedPosition}`, icon: null, ancestorIds: parent ? [parent.id, ...parent.ancestorIds] : [], path: parent ? `${parent.path}/f` : "f", createdAt: when.updatedAt, ...when };
+  return {
+    id: randomUUID(),
+    ownerId,
+    parentId: parent?.id ?? null,
+    name: `f${when.updatedPosition}`,
+    icon: null,
+    ancestorIds: parent ? [parent.id, ...parent.ancestorIds] : [],
+    path: parent ? `${parent.path}/f` : "f",
+    createdAt: when.updatedAt,
+    ...when,
+  };
 }
 
 export function page(ownerId: string, parent: FolderRecord | null = null, title = "Page"): PageRecord {
   const when = at();
-  return { id: randomUUID(), ownerId, parentId: parent?.id ?? null, title, icon: null, ancestorIds: parent ? [parent.id, ...parent.ancestorIds] : [], folderPath: parent?.path ?? "", createdAt: when.updatedAt, revision: 0, ...when };
+  return {
+    id: randomUUID(),
+    ownerId,
+    parentId: parent?.id ?? null,
+    title,
+    icon: null,
+    ancestorIds: parent ? [parent.id, ...parent.ancestorIds] : [],
+    folderPath: parent?.path ?? "",
+    createdAt: when.updatedAt,
+    revision: 0,
+    ...when,
+  };
 }
 
 /** A caller who sees exactly one owner's workspace. */

@@ -13,13 +13,32 @@ function recorded(events: ReadonlyArray<readonly [string, unknown]>): StoredEven
   return events.map(([actorId, raw]) => {
     const event = domainEventSchema.parse(raw);
     const { updatedAt, updatedPosition } = at();
-    const metadata = { actorId, correlationId: randomUUID(), causationId: null, occurredAt: updatedAt, schemaVersion: schemaVersionOf(event.type) };
-    return { id: randomUUID(), stream: `contract-${randomUUID()}`, revision: 0, position: updatedPosition, metadata, event };
+    const metadata = {
+      actorId,
+      correlationId: randomUUID(),
+      causationId: null,
+      occurredAt: updatedAt,
+      schemaVersion: schemaVersionOf(event.type),
+    };
+    return {
+      id: randomUUID(),
+      stream: `contract-${randomUUID()}`,
+      revision: 0,
+      position: updatedPosition,
+      metadata,
+      event,
+    };
   });
 }
 
-const created = (pageId: string, ownerId: string, markdown = "") => ({ type: "PageCreated", data: { pageId, ownerId, parentId: null, title: "Plan", icon: null, markdown } });
-const registered = (userId: string, name: string, email: string) => ({ type: "UserRegistered", data: { userId, email, name, image: null } });
+const created = (pageId: string, ownerId: string, markdown = "") => ({
+  type: "PageCreated",
+  data: { pageId, ownerId, parentId: null, title: "Plan", icon: null, markdown },
+});
+const registered = (userId: string, name: string, email: string) => ({
+  type: "UserRegistered",
+  data: { userId, email, name, image: null },
+});
 
 export function teamCases<Tx>(s: ContractStores<Tx>): void {
   const apply = (events: readonly StoredEvent[]) =>
@@ -32,30 +51,46 @@ export function teamCases<Tx>(s: ContractStores<Tx>): void {
 
   it("lists a marked template to those who can view its page, newest marked first, and forgets it once unmarked", async () => {
     const [ann, first, second] = [randomUUID(), randomUUID(), randomUUID()];
-    await apply(recorded([[ann, created(first, ann)], [ann, created(second, ann)], [ann, { type: "PageMarkedTemplate", data: { pageId: first } }], [ann, { type: "PageMarkedTemplate", data: { pageId: second } }]]));
+    await apply(
+      recorded([
+        [ann, created(first, ann)],
+        [ann, created(second, ann)],
+        [ann, { type: "PageMarkedTemplate", data: { pageId: first } }],
+        [ann, { type: "PageMarkedTemplate", data: { pageId: second } }],
+      ]),
+    );
     const listed = await s.reader.templates.list({ visibleTo: everyoneOf(ann), before: null, limit: 10 });
     expect(listed.map((row) => row.pageId)).toEqual([second, first]);
     expect(await s.reader.templates.list({ visibleTo: everyoneOf(randomUUID()), before: null, limit: 10 })).toEqual([]);
     await apply(recorded([[ann, { type: "PageUnmarkedTemplate", data: { pageId: second } }]]));
-    expect((await s.reader.templates.list({ visibleTo: everyoneOf(ann), before: null, limit: 10 })).map((row) => row.pageId)).toEqual([first]);
+    expect(
+      (await s.reader.templates.list({ visibleTo: everyoneOf(ann), before: null, limit: 10 })).map((row) => row.pageId),
+    ).toEqual([first]);
     expect(await s.reader.templates.isTemplate(second)).toBe(false);
   });
 
   it("watches a page for its author unless they stopped or turned automatic watches off, and reads watchers in batches", async () => {
     const [ann, bob, carl, pageId] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
-    await apply(recorded([
-      [carl, { type: "NotificationSettingsChanged", data: { userId: carl, autoWatch: false } }],
-      [ann, created(pageId, ann)],
-      [bob, { type: "PageWatched", data: { pageId, userId: bob } }],
-      [carl, { type: "PageContentReplaced", data: { pageId, markdown: "edited" } }],
-    ]));
+    await apply(
+      recorded([
+        [carl, { type: "NotificationSettingsChanged", data: { userId: carl, autoWatch: false } }],
+        [ann, created(pageId, ann)],
+        [bob, { type: "PageWatched", data: { pageId, userId: bob } }],
+        [carl, { type: "PageContentReplaced", data: { pageId, markdown: "edited" } }],
+      ]),
+    );
     expect(await s.reader.notificationSettings.get(carl)).toEqual({ autoWatch: false });
     expect(await s.reader.watches.stateOf("page", pageId, carl)).toBeNull();
     const everyone = [ann, bob].sort();
     expect(await s.reader.watches.watchersOf("page", pageId, null, 10)).toEqual(everyone);
     expect(await s.reader.watches.watchersOf("page", pageId, null, 1)).toEqual(everyone.slice(0, 1));
     expect(await s.reader.watches.watchersOf("page", pageId, everyone[0] ?? null, 10)).toEqual(everyone.slice(1));
-    await apply(recorded([[ann, { type: "PageUnwatched", data: { pageId, userId: ann } }], [ann, { type: "PageContentReplaced", data: { pageId, markdown: "again" } }]]));
+    await apply(
+      recorded([
+        [ann, { type: "PageUnwatched", data: { pageId, userId: ann } }],
+        [ann, { type: "PageContentReplaced", data: { pageId, markdown: "again" } }],
+      ]),
+    );
     expect(await s.reader.watches.stateOf("page", pageId, ann)).toBe("unwatched");
     expect(await s.reader.watches.watchersOf("page", pageId, null, 10)).toEqual([bob]);
   });
@@ -65,7 +100,17 @@ export function teamCases<Tx>(s: ContractStores<Tx>): void {
     const [first] = recorded([[ann, created(pageId, ann, `[@Bob](mention:${bob})`)]]);
     if (!first) throw new Error("no event");
     await apply([first]);
-    await apply(recorded([[ann, { type: "PageContentReplaced", data: { pageId, markdown: `[@Bob](mention:${bob}) and [@Ann](mention:${ann})` } }]]));
+    await apply(
+      recorded([
+        [
+          ann,
+          {
+            type: "PageContentReplaced",
+            data: { pageId, markdown: `[@Bob](mention:${bob}) and [@Ann](mention:${ann})` },
+          },
+        ],
+      ]),
+    );
     const mentions = await s.reader.mentions.mentionsIn({ kind: "page", id: pageId });
     expect(mentions.find((mention) => mention.userId === bob)?.since).toBe(first.position);
     expect(mentions.map((mention) => mention.userId).sort()).toEqual([ann, bob].sort());
@@ -74,20 +119,42 @@ export function teamCases<Tx>(s: ContractStores<Tx>): void {
   it("finds people only in the searcher's circle, an address only where it is shown to them", async () => {
     const [ann, bob, stranger, pageId] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
     const bobEmail = `bob-${bob}@example.com`;
-    await apply(recorded([
-      [ann, registered(ann, "Ann Able", `ann-${ann}@example.com`)],
-      [bob, registered(bob, "Bob Baker", bobEmail)],
-      [stranger, registered(stranger, "Sam Stranger", `sam-${stranger}@example.com`)],
-      [ann, created(pageId, ann)],
-      [ann, { type: "AccessGranted", data: { entityType: "page", entityId: pageId, userId: bob, permission: "view", grantedBy: ann, invitationId: null } }],
-    ]));
-    const search = (viewerId: string, prefix: string) => s.reader.directory.search({ viewerId, joinedWorkspaces: [], prefix, limit: 10 });
+    await apply(
+      recorded([
+        [ann, registered(ann, "Ann Able", `ann-${ann}@example.com`)],
+        [bob, registered(bob, "Bob Baker", bobEmail)],
+        [stranger, registered(stranger, "Sam Stranger", `sam-${stranger}@example.com`)],
+        [ann, created(pageId, ann)],
+        [
+          ann,
+          {
+            type: "AccessGranted",
+            data: {
+              entityType: "page",
+              entityId: pageId,
+              userId: bob,
+              permission: "view",
+              grantedBy: ann,
+              invitationId: null,
+            },
+          },
+        ],
+      ]),
+    );
+    const search = (viewerId: string, prefix: string) =>
+      s.reader.directory.search({ viewerId, joinedWorkspaces: [], prefix, limit: 10 });
     expect(await search(ann, "bak")).toEqual([{ id: bob, name: "Bob Baker", email: bobEmail, image: null }]);
-    expect(await search(ann, bobEmail.slice(0, 6))).toEqual([{ id: bob, name: "Bob Baker", email: bobEmail, image: null }]);
+    expect(await search(ann, bobEmail.slice(0, 6))).toEqual([
+      { id: bob, name: "Bob Baker", email: bobEmail, image: null },
+    ]);
     expect(await search(bob, "ann")).toEqual([expect.objectContaining({ id: ann, email: null })]);
     expect(await search(bob, `ann-${ann}`.slice(0, 6))).toEqual([]);
     expect(await search(stranger, "ann")).toEqual([]);
-    await apply(recorded([[ann, { type: "AccessRevoked", data: { entityType: "page", entityId: pageId, userId: bob, revokedBy: ann } }]]));
+    await apply(
+      recorded([
+        [ann, { type: "AccessRevoked", data: { entityType: "page", entityId: pageId, userId: bob, revokedBy: ann } }],
+      ]),
+    );
     expect(await search(ann, "bob")).toEqual([]);
   });
 }

@@ -9,7 +9,13 @@ import { at, everyone, folder, page, type ContractStores } from "./stores.ts";
 export function trashCases<Tx>(s: ContractStores<Tx>): void {
   const { batch, w } = s;
   it("keeps each page's links: a kept link keeps its position, a dropped one goes, a deleted source takes its links", async () => {
-    const [source, other, target, second, owner] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const [source, other, target, second, owner] = [
+      randomUUID(),
+      randomUUID(),
+      randomUUID(),
+      randomUUID(),
+      randomUUID(),
+    ];
     const of = (id: string) => ({ id, ownerId: owner });
     const seen = everyone(owner);
     await s.projection.applyBatch(100, async (tx) => w().links.setLinks(tx, of(source), [target, second], 100));
@@ -19,7 +25,9 @@ export function trashCases<Tx>(s: ContractStores<Tx>): void {
       { sourceId: other, targetId: target, position: 101 },
       { sourceId: source, targetId: target, position: 100 },
     ]);
-    expect(await s.reader.links.linksTo(target, seen, 101, 10)).toEqual([{ sourceId: source, targetId: target, position: 100 }]);
+    expect(await s.reader.links.linksTo(target, seen, 101, 10)).toEqual([
+      { sourceId: source, targetId: target, position: 100 },
+    ]);
     expect(await s.reader.links.linksTo(target, seen, null, 1)).toHaveLength(1);
     expect(await s.reader.links.linksTo(second, seen, null, 10)).toEqual([]);
     await s.projection.applyBatch(103, async (tx) => w().links.removeSource(tx, other));
@@ -38,22 +46,50 @@ export function trashCases<Tx>(s: ContractStores<Tx>): void {
     });
     // The owner comes from the pages model unless the page is created by the same event.
     await batch(async (tx) => {
-      for (const made of [own, below, granted, hidden]) await w().links.setLinks(tx, { id: made.id, ownerId: made === own ? ann : null }, [target], made.updatedPosition);
+      for (const made of [own, below, granted, hidden])
+        await w().links.setLinks(
+          tx,
+          { id: made.id, ownerId: made === own ? ann : null },
+          [target],
+          made.updatedPosition,
+        );
     });
     const sources = async (visibleTo: { ownerIds: string[]; folderIds: string[]; pageIds: string[] }) =>
       new Set((await s.reader.links.linksTo(target, visibleTo, null, 10)).map((link) => link.sourceId));
-    expect(await sources({ ownerIds: [ann], folderIds: [shared.id], pageIds: [granted.id] })).toEqual(new Set([own.id, below.id, granted.id]));
+    expect(await sources({ ownerIds: [ann], folderIds: [shared.id], pageIds: [granted.id] })).toEqual(
+      new Set([own.id, below.id, granted.id]),
+    );
     expect(await sources({ ownerIds: [ann], folderIds: [], pageIds: [] })).toEqual(new Set([own.id]));
-    expect(await sources({ ownerIds: [bob], folderIds: [], pageIds: [] })).toEqual(new Set([below.id, granted.id, hidden.id]));
+    expect(await sources({ ownerIds: [bob], folderIds: [], pageIds: [] })).toEqual(
+      new Set([below.id, granted.id, hidden.id]),
+    );
     expect(await sources({ ownerIds: [], folderIds: [], pageIds: [] })).toEqual(new Set());
   });
 
   it("sums the image bytes of one page, for the purge that takes them off its owner's total", async () => {
     const [pageId, other] = [randomUUID(), randomUUID()];
-    const image = (onPage: string, size: number) => ({ id: randomUUID(), pageId: onPage, uploaderId: randomUUID(), filename: "f.png", originalName: "f.png", mimeType: "image/png" as const, size, width: 1, height: 1, alt: "", sha256: "a".repeat(64), createdAt: at().updatedAt });
+    const image = (onPage: string, size: number) => ({
+      id: randomUUID(),
+      pageId: onPage,
+      uploaderId: randomUUID(),
+      filename: "f.png",
+      originalName: "f.png",
+      mimeType: "image/png" as const,
+      size,
+      width: 1,
+      height: 1,
+      alt: "",
+      sha256: "a".repeat(64),
+      createdAt: at().updatedAt,
+    });
     await batch(async (tx) => {
       expect(await w().images.bytesOfPage(tx, pageId)).toBe(0);
-      for (const [onPage, size] of [[pageId, 100], [pageId, 20], [other, 50000]] as const) await w().images.put(tx, image(onPage, size));
+      for (const [onPage, size] of [
+        [pageId, 100],
+        [pageId, 20],
+        [other, 50000],
+      ] as const)
+        await w().images.put(tx, image(onPage, size));
       // The batch sees its own writes.
       expect(await w().images.bytesOfPage(tx, pageId)).toBe(120);
     });
@@ -82,7 +118,20 @@ export function trashCases<Tx>(s: ContractStores<Tx>): void {
 
   it("lists every image of a page in id order, paged, for the purge that removes their bytes", async () => {
     const [pageId, otherPage] = [randomUUID(), randomUUID()];
-    const image = (onPage: string) => ({ id: randomUUID(), pageId: onPage, uploaderId: randomUUID(), filename: "f.png", originalName: "f.png", mimeType: "image/png" as const, size: 1, width: 1, height: 1, alt: "", sha256: "a".repeat(64), createdAt: at().updatedAt });
+    const image = (onPage: string) => ({
+      id: randomUUID(),
+      pageId: onPage,
+      uploaderId: randomUUID(),
+      filename: "f.png",
+      originalName: "f.png",
+      mimeType: "image/png" as const,
+      size: 1,
+      width: 1,
+      height: 1,
+      alt: "",
+      sha256: "a".repeat(64),
+      createdAt: at().updatedAt,
+    });
     const mine = [image(pageId), image(pageId), image(pageId)];
     await batch(async (tx) => {
       for (const made of [...mine, image(otherPage)]) await w().images.put(tx, made);
@@ -96,9 +145,25 @@ export function trashCases<Tx>(s: ContractStores<Tx>): void {
 
   it("lists the trash through owners, folders above an item and granted items, newest first, each source limited, and follows folder moves", async () => {
     const [owner, other, top, inner, moved] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
-    const item = (type: "page" | "folder", ownerId: string, ancestorIds: string[], deletedWith: string | null = null) => {
+    const item = (
+      type: "page" | "folder",
+      ownerId: string,
+      ancestorIds: string[],
+      deletedWith: string | null = null,
+    ) => {
       const when = at();
-      return { type, id: randomUUID(), ownerId, title: "t", parentId: ancestorIds[0] ?? null, ancestorIds, deletedAt: when.updatedAt, deletedBy: ownerId, deletedWith, position: when.updatedPosition };
+      return {
+        type,
+        id: randomUUID(),
+        ownerId,
+        title: "t",
+        parentId: ancestorIds[0] ?? null,
+        ancestorIds,
+        deletedAt: when.updatedAt,
+        deletedBy: ownerId,
+        deletedWith,
+        position: when.updatedPosition,
+      };
     };
     const own = item("page", owner, []);
     const deep = item("page", other, [inner, top]);
@@ -111,9 +176,15 @@ export function trashCases<Tx>(s: ContractStores<Tx>): void {
     const sources = { ownerIds: [owner], folderIds: [top], pageIds: [] };
     const ids = (items: { id: string }[]) => items.map((entry) => entry.id);
     expect(ids(await s.reader.trash.list({ ...sources, pageIds: [granted.id] }, null, 10))).toEqual([deep.id, own.id]);
-    expect(ids(await s.reader.trash.list({ ...sources, folderIds: [top, granted.id] }, null, 10))).toEqual([granted.id, deep.id, own.id]);
+    expect(ids(await s.reader.trash.list({ ...sources, folderIds: [top, granted.id] }, null, 10))).toEqual([
+      granted.id,
+      deep.id,
+      own.id,
+    ]);
     expect(ids(await s.reader.trash.list({ ...sources, folderIds: [top, granted.id] }, null, 1))).toEqual([granted.id]);
-    expect(ids(await s.reader.trash.list({ ...sources, folderIds: [top, granted.id] }, granted.position, 1))).toEqual([deep.id]);
+    expect(ids(await s.reader.trash.list({ ...sources, folderIds: [top, granted.id] }, granted.position, 1))).toEqual([
+      deep.id,
+    ]);
     expect(await s.reader.trash.list({ ownerIds: [], folderIds: [], pageIds: [] }, null, 10)).toEqual([]);
     expect((await s.reader.trash.get("page", deep.id))?.ancestorIds).toEqual([inner, top]);
     // `moved` now stands below `top`; `inner` left it for the root.
@@ -121,7 +192,9 @@ export function trashCases<Tx>(s: ContractStores<Tx>): void {
       await w().trash.placeBelow(tx, { id: moved, ancestorIds: [top] });
       await w().trash.placeBelow(tx, { id: inner, ancestorIds: [] });
     });
-    expect(ids(await s.reader.trash.list({ ownerIds: [], folderIds: [top], pageIds: [] }, null, 10))).toEqual([unrelated.id]);
+    expect(ids(await s.reader.trash.list({ ownerIds: [], folderIds: [top], pageIds: [] }, null, 10))).toEqual([
+      unrelated.id,
+    ]);
     expect((await s.reader.trash.get("page", unrelated.id))?.ancestorIds).toEqual([moved, top]);
     expect((await s.reader.trash.get("page", deep.id))?.ancestorIds).toEqual([inner]);
   });
@@ -130,27 +203,121 @@ export function trashCases<Tx>(s: ContractStores<Tx>): void {
     const ownerId = randomUUID();
     const userId = randomUUID();
     const record = page(ownerId, null, "Purged");
-    const [linking, linked, threadId, commentId, imageId] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const [linking, linked, threadId, commentId, imageId] = [
+      randomUUID(),
+      randomUUID(),
+      randomUUID(),
+      randomUUID(),
+      randomUUID(),
+    ];
     const onPage = { kind: "page" as const, id: record.id };
     const created: HistoryEntry = {
-      position: record.updatedPosition, occurredAt: record.updatedAt, entityKind: "page", entityId: record.id, access: onPage, actorId: ownerId, correlationId: randomUUID(),
-      event: { type: "PageCreated", data: { pageId: record.id as PageId, ownerId: ownerId as UserId, parentId: null, title: "Purged", icon: null, markdown: "x" } },
+      position: record.updatedPosition,
+      occurredAt: record.updatedAt,
+      entityKind: "page",
+      entityId: record.id,
+      access: onPage,
+      actorId: ownerId,
+      correlationId: randomUUID(),
+      event: {
+        type: "PageCreated",
+        data: {
+          pageId: record.id as PageId,
+          ownerId: ownerId as UserId,
+          parentId: null,
+          title: "Purged",
+          icon: null,
+          markdown: "x",
+        },
+      },
     };
     const when = at();
     const opened: HistoryEntry = {
-      position: when.updatedPosition, occurredAt: when.updatedAt, entityKind: "thread", entityId: threadId, access: onPage, actorId: ownerId, correlationId: randomUUID(),
-      event: { type: "ThreadOpened", data: { threadId: threadId as ThreadId, pageId: record.id as PageId, anchor: { quote: "q", prefix: "", suffix: "" }, createdBy: ownerId as UserId } },
+      position: when.updatedPosition,
+      occurredAt: when.updatedAt,
+      entityKind: "thread",
+      entityId: threadId,
+      access: onPage,
+      actorId: ownerId,
+      correlationId: randomUUID(),
+      event: {
+        type: "ThreadOpened",
+        data: {
+          threadId: threadId as ThreadId,
+          pageId: record.id as PageId,
+          anchor: { quote: "q", prefix: "", suffix: "" },
+          createdBy: ownerId as UserId,
+        },
+      },
     };
-    const fold: StoredFold = { title: "Purged", icon: null, parentId: null, grants: {}, contentAt: created.position, upTo: created.position };
+    const fold: StoredFold = {
+      title: "Purged",
+      icon: null,
+      parentId: null,
+      grants: {},
+      contentAt: created.position,
+      upTo: created.position,
+    };
     await batch(async (tx) => {
       await w().pages.create(tx, record, "x");
-      await w().history.record(tx, created, { change: { kind: "created", title: "Purged", icon: null, parentId: null, size: 1 }, sharing: false });
-      await w().threads.open(tx, { id: threadId, pageId: record.id, anchor: { quote: "q", prefix: "", suffix: "" }, status: "open", createdBy: ownerId, createdAt: when.updatedAt, updatedAt: when.updatedAt, resolvedBy: null, resolvedAt: null, createdPosition: when.updatedPosition });
-      await w().threads.addComment(tx, { id: commentId, threadId, authorId: ownerId, body: "b", createdAt: when.updatedAt, updatedAt: when.updatedAt, deletedAt: null, createdPosition: when.updatedPosition });
-      await w().history.record(tx, opened, { change: { kind: "thread", threadId, action: "opened", commentId: null }, sharing: false });
+      await w().history.record(tx, created, {
+        change: { kind: "created", title: "Purged", icon: null, parentId: null, size: 1 },
+        sharing: false,
+      });
+      await w().threads.open(tx, {
+        id: threadId,
+        pageId: record.id,
+        anchor: { quote: "q", prefix: "", suffix: "" },
+        status: "open",
+        createdBy: ownerId,
+        createdAt: when.updatedAt,
+        updatedAt: when.updatedAt,
+        resolvedBy: null,
+        resolvedAt: null,
+        createdPosition: when.updatedPosition,
+      });
+      await w().threads.addComment(tx, {
+        id: commentId,
+        threadId,
+        authorId: ownerId,
+        body: "b",
+        createdAt: when.updatedAt,
+        updatedAt: when.updatedAt,
+        deletedAt: null,
+        createdPosition: when.updatedPosition,
+      });
+      await w().history.record(tx, opened, {
+        change: { kind: "thread", threadId, action: "opened", commentId: null },
+        sharing: false,
+      });
       await w().history.putFolds(tx, new Map([[record.id, fold]]));
-      await w().access.putGrant(tx, { entityType: "page", entityId: record.id, userId, permission: "edit", grantedBy: ownerId, createdAt: when.updatedAt, updatedAt: when.updatedAt }, when.updatedPosition);
-      const image = { id: imageId, pageId: record.id, uploaderId: ownerId, filename: "f.png", originalName: "f.png", mimeType: "image/png" as const, size: 1, width: 1, height: 1, alt: "", sha256: "a".repeat(64), createdAt: when.updatedAt };
+      await w().access.putGrant(
+        tx,
+        {
+          entityType: "page",
+          entityId: record.id,
+          userId,
+          permission: "edit",
+          grantedBy: ownerId,
+          createdAt: when.updatedAt,
+          updatedAt: when.updatedAt,
+        },
+        when.updatedPosition,
+      );
+      const image = {
+        id: imageId,
+        pageId: record.id,
+        uploaderId: ownerId,
+        filename: "f.png",
+        originalName: "f.png",
+        mimeType: "image/png" as const,
+        size: 1,
+        width: 1,
+        height: 1,
+        alt: "",
+        sha256: "a".repeat(64),
+        createdAt: when.updatedAt,
+      };
       await w().images.put(tx, image);
       await w().links.setLinks(tx, { id: record.id, ownerId }, [linked], when.updatedPosition);
       await w().links.setLinks(tx, { id: linking, ownerId }, [record.id], when.updatedPosition);
@@ -173,8 +340,14 @@ export function trashCases<Tx>(s: ContractStores<Tx>): void {
     expect(await s.reader.threads.get(threadId)).toBeNull();
     expect(await s.reader.threads.locateComment(commentId)).toBeNull();
     expect(await s.reader.history.firstEntryOf(record.id)).toBeNull();
-    expect(await s.reader.history.changesOf(threadId, { order: "asc", from: null, limit: 10, withSharing: true })).toEqual([]);
-    expect((await s.reader.history.changesAfter(created.position - 1, 100)).filter((change) => [record.id, threadId].includes(change.entityId))).toEqual([]);
+    expect(
+      await s.reader.history.changesOf(threadId, { order: "asc", from: null, limit: 10, withSharing: true }),
+    ).toEqual([]);
+    expect(
+      (await s.reader.history.changesAfter(created.position - 1, 100)).filter((change) =>
+        [record.id, threadId].includes(change.entityId),
+      ),
+    ).toEqual([]);
     expect(await s.reader.access.grantsOn("page", record.id)).toEqual([]);
     expect((await s.reader.access.contextFor(userId)).pageGrants.size).toBe(0);
     expect(await s.reader.images.get(imageId)).toBeNull();

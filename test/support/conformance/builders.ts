@@ -6,14 +6,27 @@ import { expectAnswer, header, read, type Agent } from "./probe.ts";
 
 const named = (what: string) => `${what} ${randomUUID().slice(0, 8)}`;
 
-export async function createFolder(agent: Agent, options: { name?: string; parentId?: string | null } = {}): Promise<string> {
-  const created = await agent.post("/api/v1/folders", { name: options.name ?? named("folder"), parentId: options.parentId ?? null });
+export async function createFolder(
+  agent: Agent,
+  options: { name?: string; parentId?: string | null } = {},
+): Promise<string> {
+  const created = await agent.post("/api/v1/folders", {
+    name: options.name ?? named("folder"),
+    parentId: options.parentId ?? null,
+  });
   return read(expectAnswer(created, 201, "a folder"), "id");
 }
 
 /** A page, and the position of its creation (an instant of its history). */
-export async function createPage(agent: Agent, options: { title?: string; markdown?: string; parentId?: string | null } = {}): Promise<{ id: string; created: string }> {
-  const answer = await agent.post("/api/v1/pages", { title: options.title ?? named("page"), markdown: options.markdown ?? "some words", parentId: options.parentId ?? null });
+export async function createPage(
+  agent: Agent,
+  options: { title?: string; markdown?: string; parentId?: string | null } = {},
+): Promise<{ id: string; created: string }> {
+  const answer = await agent.post("/api/v1/pages", {
+    title: options.title ?? named("page"),
+    markdown: options.markdown ?? "some words",
+    parentId: options.parentId ?? null,
+  });
   expectAnswer(answer, 201, "a page");
   return { id: read(answer, "id"), created: header(answer, "x-consistency-token") };
 }
@@ -24,8 +37,16 @@ export async function contentOf(agent: Agent, pageId: string): Promise<{ etag: s
   return { etag: header(answer, "etag"), text: answer.text };
 }
 
-export async function attach(agent: Agent, pageId: string, bytes: Uint8Array, headers: Record<string, string> = {}): Promise<string> {
-  const answer = await agent.send("POST", `/api/v1/pages/${pageId}/attachments`, { body: attachmentForm({ bytes, name: "file.bin" }), headers });
+export async function attach(
+  agent: Agent,
+  pageId: string,
+  bytes: Uint8Array,
+  headers: Record<string, string> = {},
+): Promise<string> {
+  const answer = await agent.send("POST", `/api/v1/pages/${pageId}/attachments`, {
+    body: attachmentForm({ bytes, name: "file.bin" }),
+    headers,
+  });
   return read(expectAnswer(answer, 201, "an attachment"), "id");
 }
 
@@ -42,18 +63,35 @@ export async function uploadImage(agent: Agent, pageId: string, png: Uint8Array)
 }
 
 /** A comment thread on a quote of the page: its id and its first comment's. */
-export async function openThread(agent: Agent, pageId: string, quote = "words"): Promise<{ threadId: string; commentId: string }> {
-  const answer = expectAnswer(await agent.post(`/api/v1/pages/${pageId}/comments`, { body: "Why?", anchor: { quote } }), 201, "a thread");
+export async function openThread(
+  agent: Agent,
+  pageId: string,
+  quote = "words",
+): Promise<{ threadId: string; commentId: string }> {
+  const answer = expectAnswer(
+    await agent.post(`/api/v1/pages/${pageId}/comments`, { body: "Why?", anchor: { quote } }),
+    201,
+    "a thread",
+  );
   return { threadId: read(answer, "thread.id"), commentId: read(answer, "thread.comments.0.id") };
 }
 
 export async function reply(agent: Agent, pageId: string, threadId: string): Promise<string> {
-  const answer = expectAnswer(await agent.post(`/api/v1/pages/${pageId}/comments/${threadId}/replies`, { body: "Because." }), 201, "a reply");
+  const answer = expectAnswer(
+    await agent.post(`/api/v1/pages/${pageId}/comments/${threadId}/replies`, { body: "Because." }),
+    201,
+    "a reply",
+  );
   return read(answer, "thread.comments.1.id");
 }
 
 /** A public share link of a page or folder: its id and its secret. */
-export async function shareLink(agent: Agent, kind: "page" | "folder", id: string, body: Record<string, unknown> = {}): Promise<{ id: string; secret: string }> {
+export async function shareLink(
+  agent: Agent,
+  kind: "page" | "folder",
+  id: string,
+  body: Record<string, unknown> = {},
+): Promise<{ id: string; secret: string }> {
   const answer = expectAnswer(await agent.post(`/api/v1/${kind}s/${id}/share-links`, body), 201, "a share link");
   const secret = new URL(read(answer, "url"), "http://any").pathname.split("/").pop() ?? "";
   return { id: read(answer, "id"), secret };
@@ -64,7 +102,11 @@ export const unknownAddress = (label = "invited"): string => `${label}-${randomU
 
 /** Invites an address without an account to a page (202): the invitation's id. */
 export async function invite(agent: Agent, pageId: string, email: string): Promise<string> {
-  const answer = expectAnswer(await agent.post(`/api/v1/shares/entity/page/${pageId}/grants`, { email, permission: "view" }), 202, "an invitation");
+  const answer = expectAnswer(
+    await agent.post(`/api/v1/shares/entity/page/${pageId}/grants`, { email, permission: "view" }),
+    202,
+    "an invitation",
+  );
   return read(answer, "invitation.id");
 }
 

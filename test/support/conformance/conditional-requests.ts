@@ -11,14 +11,34 @@ export async function conditionalRequests(prober: Prober): Promise<void> {
   const stale = (await contentOf(owner, pageId)).etag;
   expectAnswer(await owner.patch(`/api/v1/pages/${pageId}/content`, { append: "\nmore words" }), 200, "an append");
 
-  expectAnswer(await owner.put(`/api/v1/pages/${pageId}/content`, { markdown: "no condition" }), 428, "replacePageContent without If-Match");
-  expectAnswer(await owner.post(`/api/v1/pages/${pageId}/restore`, { at: created }), 428, "restorePage without If-Match");
-  expectAnswer(await owner.post(`/api/v1/pages/${pageId}/restore`, { at: created }, { "if-match": stale }), 412, "restorePage with a stale ETag");
-  expectAnswer(await owner.patch(`/api/v1/pages/${pageId}/content`, { append: "\nlost" }, { "if-match": stale }), 412, "appendPageContent with a stale ETag");
+  expectAnswer(
+    await owner.put(`/api/v1/pages/${pageId}/content`, { markdown: "no condition" }),
+    428,
+    "replacePageContent without If-Match",
+  );
+  expectAnswer(
+    await owner.post(`/api/v1/pages/${pageId}/restore`, { at: created }),
+    428,
+    "restorePage without If-Match",
+  );
+  expectAnswer(
+    await owner.post(`/api/v1/pages/${pageId}/restore`, { at: created }, { "if-match": stale }),
+    412,
+    "restorePage with a stale ETag",
+  );
+  expectAnswer(
+    await owner.patch(`/api/v1/pages/${pageId}/content`, { append: "\nlost" }, { "if-match": stale }),
+    412,
+    "appendPageContent with a stale ETag",
+  );
 
   const imageId = await uploadImage(owner, pageId, await makeImage("png"));
   const image = expectAnswer(await owner.get(`/api/v1/images/${imageId}`), 200, "getImage");
-  expectAnswer(await owner.get(`/api/v1/images/${imageId}`, { "if-none-match": header(image, "etag") }), 304, "getImage with its ETag");
+  expectAnswer(
+    await owner.get(`/api/v1/images/${imageId}`, { "if-none-match": header(image, "etag") }),
+    304,
+    "getImage with its ETag",
+  );
 
   const bytes = new TextEncoder().encode("0123456789 the bytes of an attached file");
   const attachmentId = await attach(owner, pageId, bytes);

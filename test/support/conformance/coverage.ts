@@ -17,12 +17,23 @@ export interface Coverage {
 }
 
 export function coverageOf(conformance: ResponseConformance): Coverage {
-  const seen = new Set(conformance.answered.flatMap(({ operationId, documentedAs }) => (documentedAs === null ? [] : [`${operationId} ${documentedAs}`])));
-  const pairs = documentedOperations(conformance).flatMap((operation) => operation.statuses.map((status) => ({ key: `${operation.operationId} ${status}`, where: `${operation.method} ${operation.path}` })));
+  const seen = new Set(
+    conformance.answered.flatMap(({ operationId, documentedAs }) =>
+      documentedAs === null ? [] : [`${operationId} ${documentedAs}`],
+    ),
+  );
+  const pairs = documentedOperations(conformance).flatMap((operation) =>
+    operation.statuses.map((status) => ({
+      key: `${operation.operationId} ${status}`,
+      where: `${operation.method} ${operation.path}`,
+    })),
+  );
   return {
     documented: pairs.length,
     observed: pairs.filter(({ key }) => seen.has(key)).length,
-    missing: pairs.filter(({ key }) => !seen.has(key) && !(key in UNPROVOKABLE)).map(({ key, where }) => `${key} (${where}) never answered`),
+    missing: pairs
+      .filter(({ key }) => !seen.has(key) && !(key in UNPROVOKABLE))
+      .map(({ key, where }) => `${key} (${where}) never answered`),
     provoked: Object.keys(UNPROVOKABLE).filter((key) => seen.has(key)),
   };
 }

@@ -24,11 +24,15 @@ export interface DocumentedOperation {
   readonly query: readonly string[];
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
 
 function parametersOf(operation: Operation, where: "header" | "query", requiredOnly: boolean): string[] {
   const parameters: unknown[] = Array.isArray(operation.parameters) ? operation.parameters : [];
-  return parameters.filter(isRecord).filter((parameter) => parameter.in === where && (!requiredOnly || parameter.required === true)).map((parameter) => String(parameter.name));
+  return parameters
+    .filter(isRecord)
+    .filter((parameter) => parameter.in === where && (!requiredOnly || parameter.required === true))
+    .map((parameter) => String(parameter.name));
 }
 
 export function documentedOperations(conformance: ResponseConformance): DocumentedOperation[] {
@@ -62,7 +66,10 @@ const QUERY_VALUES: Record<string, string> = { q: "words", title: "Plan", from: 
  * A path with its parameters filled: `ids` for the named ones, a fresh UUID (so nothing is found) for the other
  * ids, a valid value for the rest; and the required query parameters.
  */
-export function filled(operation: Pick<DocumentedOperation, "path" | "query">, ids: Record<string, string> = {}): string {
+export function filled(
+  operation: Pick<DocumentedOperation, "path" | "query">,
+  ids: Record<string, string> = {},
+): string {
   const path = operation.path.replace(/\{([A-Za-z]+)\}/g, (_match, name: string) => {
     const given = ids[name];
     if (given !== undefined) return given;
@@ -79,4 +86,5 @@ export function filled(operation: Pick<DocumentedOperation, "path" | "query">, i
 export const exampleBody = (operation: DocumentedOperation): { json?: unknown } =>
   operation.consumes.includes("application/json") ? { json: operation.example ?? {} } : {};
 
-export const documents = (operation: DocumentedOperation, status: string): boolean => operation.statuses.includes(status);
+export const documents = (operation: DocumentedOperation, status: string): boolean =>
+  operation.statuses.includes(status);

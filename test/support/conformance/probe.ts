@@ -21,7 +21,8 @@ export interface Sent {
   readonly body?: string | FormData | Uint8Array<ArrayBuffer>;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** Sends requests to one server and checks each answer against the document. */
 export class Prober {
@@ -33,7 +34,12 @@ export class Prober {
   async send(method: string, path: string, sent: Sent = {}): Promise<Answer> {
     const headers = { ...(sent.json === undefined ? {} : { "content-type": "application/json" }), ...sent.headers };
     const body = sent.json === undefined ? sent.body : JSON.stringify(sent.json);
-    const response = await fetch(new URL(path, this.baseUrl), { method, headers, redirect: "manual", ...(body === undefined ? {} : { body }) });
+    const response = await fetch(new URL(path, this.baseUrl), {
+      method,
+      headers,
+      redirect: "manual",
+      ...(body === undefined ? {} : { body }),
+    });
     if (response.headers.get("content-type")?.startsWith("text/event-stream") === true) {
       // A stream stays open: its status and headers are checked, then it is let go.
       await this.conformance.check(method, response.url, response);
@@ -48,10 +54,21 @@ export class Prober {
    * A request that declares a body of `declaredBytes` and sends none of it, as a client does that waits for an
    * early refusal before sending a large upload; the connection is closed once the answer has come.
    */
-  async declaring(method: string, path: string, declaredBytes: number, headers: Record<string, string>): Promise<Answer> {
+  async declaring(
+    method: string,
+    path: string,
+    declaredBytes: number,
+    headers: Record<string, string>,
+  ): Promise<Answer> {
     const url = new URL(path, this.baseUrl);
     const answer = await new Promise<{ status: number; headers: Headers; text: string }>((resolve, reject) => {
-      const sent = httpRequest({ host: url.hostname, port: url.port, method, path: url.pathname, headers: { ...headers, "content-length": String(declaredBytes) } });
+      const sent = httpRequest({
+        host: url.hostname,
+        port: url.port,
+        method,
+        path: url.pathname,
+        headers: { ...headers, "content-length": String(declaredBytes) },
+      });
       sent.on("response", (response) => {
         let text = "";
         response.on("data", (chunk: Buffer) => (text += chunk.toString()));
@@ -59,7 +76,8 @@ export class Prober {
           sent.destroy();
           const answered = new Headers();
           for (const [name, value] of Object.entries(response.headers)) {
-            for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) answered.append(name, one);
+            for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value])
+              answered.append(name, one);
           }
           resolve({ status: response.statusCode ?? 0, headers: answered, text });
         });
@@ -67,7 +85,11 @@ export class Prober {
       sent.on("error", reject);
       sent.flushHeaders();
     });
-    await this.conformance.check(method, url.href, new Response(answer.text === "" ? null : answer.text, { status: answer.status, headers: answer.headers }));
+    await this.conformance.check(
+      method,
+      url.href,
+      new Response(answer.text === "" ? null : answer.text, { status: answer.status, headers: answer.headers }),
+    );
     return answer;
   }
 
@@ -92,7 +114,11 @@ export class Prober {
 
   /** An API token of `user` with these scopes, as a caller. */
   async token(user: User, scopes: readonly string[]): Promise<Agent> {
-    const created = expectAnswer(await user.post("/api/v1/tokens", { name: `${scopes.join(" ")} ${randomUUID().slice(0, 8)}`, scopes }), 201, "a token");
+    const created = expectAnswer(
+      await user.post("/api/v1/tokens", { name: `${scopes.join(" ")} ${randomUUID().slice(0, 8)}`, scopes }),
+      201,
+      "a token",
+    );
     return this.as({ authorization: `Bearer ${read(created, "token")}` });
   }
 }
@@ -147,14 +173,16 @@ export class User extends Agent {
 
 /** The answer, when it has the status expected; otherwise the probe stops with what was answered. */
 export function expectAnswer(answer: Answer, status: number, what: string): Answer {
-  if (answer.status !== status) throw new Error(`${what}: expected ${status}, got ${answer.status} ${answer.text.slice(0, 300)}`);
+  if (answer.status !== status)
+    throw new Error(`${what}: expected ${status}, got ${answer.status} ${answer.text.slice(0, 300)}`);
   return answer;
 }
 
 /** A string field of a JSON answer, by its dotted path (`thread.comments.1.id`). */
 export function read(answer: Answer, path: string): string {
   let value: unknown = JSON.parse(answer.text);
-  for (const key of path.split(".")) value = Array.isArray(value) ? value[Number(key)] : isRecord(value) ? value[key] : undefined;
+  for (const key of path.split("."))
+    value = Array.isArray(value) ? value[Number(key)] : isRecord(value) ? value[key] : undefined;
   if (typeof value !== "string") throw new Error(`expected ${path} in ${answer.status} ${answer.text.slice(0, 300)}`);
   return value;
 }

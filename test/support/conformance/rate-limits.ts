@@ -8,16 +8,30 @@ import { documentedOperations, exampleBody, filled } from "./documented.ts";
 import { expectAnswer, type Prober } from "./probe.ts";
 
 /** The settings of a server where each class allows one request per caller in an hour. */
-export const ONE_AN_HOUR = Object.fromEntries(["READ", "WRITE", "SEARCH", "UPLOAD", "IMPORT", "SHARING"].map((rateClass) => [`RATE_LIMIT_${rateClass}`, "1/1h"]));
+export const ONE_AN_HOUR = Object.fromEntries(
+  ["READ", "WRITE", "SEARCH", "UPLOAD", "IMPORT", "SHARING"].map((rateClass) => [`RATE_LIMIT_${rateClass}`, "1/1h"]),
+);
 
-export async function rateLimited({ prober, conformance }: { prober: Prober; conformance: ResponseConformance }): Promise<void> {
+export async function rateLimited({
+  prober,
+  conformance,
+}: {
+  prober: Prober;
+  conformance: ResponseConformance;
+}): Promise<void> {
   const user = await prober.stranger("limited");
   const anyone = prober.as({});
-  const limited = documentedOperations(conformance).filter(({ method, path }) => rateLimitClassOf(method, path.replace(/\{([A-Za-z]+)\}/g, ":$1")) !== null);
+  const limited = documentedOperations(conformance).filter(
+    ({ method, path }) => rateLimitClassOf(method, path.replace(/\{([A-Za-z]+)\}/g, ":$1")) !== null,
+  );
   for (const operation of limited) {
     const caller = operation.secured ? user : anyone;
     const sent = exampleBody(operation);
     await caller.send(operation.method, filled(operation), sent);
-    expectAnswer(await caller.send(operation.method, filled(operation), sent), 429, `${operation.operationId} asked again`);
+    expectAnswer(
+      await caller.send(operation.method, filled(operation), sent),
+      429,
+      `${operation.operationId} asked again`,
+    );
   }
 }

@@ -26,23 +26,57 @@ function oversized(limits: BodyLimits): Record<string, Sent> {
     createPage: page,
     replacePageContent: page,
     appendPageContent: page,
-    uploadAttachment: { body: attachmentForm({ bytes: new Uint8Array(limits.ATTACHMENT_MAX_BYTES + 1), name: "large.bin" }) },
-    importObsidianVault: { body: new Uint8Array(limits.IMPORT_ZIP_MAX_BYTES + 1), headers: { "content-type": "application/zip" } },
+    uploadAttachment: {
+      body: attachmentForm({ bytes: new Uint8Array(limits.ATTACHMENT_MAX_BYTES + 1), name: "large.bin" }),
+    },
+    importObsidianVault: {
+      body: new Uint8Array(limits.IMPORT_ZIP_MAX_BYTES + 1),
+      headers: { "content-type": "application/zip" },
+    },
   };
 }
 
-async function tooLarge(prober: Prober, owner: Agent, operation: DocumentedOperation, path: string, limits: BodyLimits): Promise<void> {
+async function tooLarge(
+  prober: Prober,
+  owner: Agent,
+  operation: DocumentedOperation,
+  path: string,
+  limits: BodyLimits,
+): Promise<void> {
   const what = `${operation.operationId} with a body over its limit`;
   if (operation.operationId === "uploadImage") {
     // Refused from the declared length, before any of the 10 MB is sent.
     const declared = IMAGE_MAX_BYTES + 1024 * 1024;
-    expectAnswer(await prober.declaring(operation.method, path, declared, { ...owner.headers, "content-type": "multipart/form-data; boundary=x" }), 413, what);
+    expectAnswer(
+      await prober.declaring(operation.method, path, declared, {
+        ...owner.headers,
+        "content-type": "multipart/form-data; boundary=x",
+      }),
+      413,
+      what,
+    );
     return;
   }
-  expectAnswer(await owner.send(operation.method, path, oversized(limits)[operation.operationId] ?? padded(limits.BODY_LIMIT_BYTES)), 413, what);
+  expectAnswer(
+    await owner.send(
+      operation.method,
+      path,
+      oversized(limits)[operation.operationId] ?? padded(limits.BODY_LIMIT_BYTES),
+    ),
+    413,
+    what,
+  );
 }
 
-export async function refusedBodies({ prober, conformance, limits }: { prober: Prober; conformance: ResponseConformance; limits: BodyLimits }): Promise<void> {
+export async function refusedBodies({
+  prober,
+  conformance,
+  limits,
+}: {
+  prober: Prober;
+  conformance: ResponseConformance;
+  limits: BodyLimits;
+}): Promise<void> {
   const owner = await prober.signIn("owner");
   // The uploads look at the page before they read the body: the page must be there.
   const { id: pageId } = await createPage(owner);
@@ -51,7 +85,10 @@ export async function refusedBodies({ prober, conformance, limits }: { prober: P
     const path = filled(operation, { pageId });
     if (documents(operation, "413")) await tooLarge(prober, owner, operation, path, limits);
     if (documents(operation, "415")) {
-      const refused = await owner.send(operation.method, path, { body: "<page>words</page>", headers: { "content-type": "application/xml" } });
+      const refused = await owner.send(operation.method, path, {
+        body: "<page>words</page>",
+        headers: { "content-type": "application/xml" },
+      });
       expectAnswer(refused, 415, `${operation.operationId} with an XML body`);
     }
   }

@@ -33,25 +33,41 @@ export async function signingIn(probe: SignInProbe): Promise<void> {
   provider.available = false;
   expectAnswer(await prober.send("GET", "/auth/login"), 503, "signIn while the provider is down");
   provider.available = true;
-  expectAnswer(await prober.send("GET", `/auth/login?returnTo=${encodeURIComponent("https://evil.example/")}`), 400, "signIn with a returnTo off the site");
+  expectAnswer(
+    await prober.send("GET", `/auth/login?returnTo=${encodeURIComponent("https://evil.example/")}`),
+    400,
+    "signIn with a returnTo off the site",
+  );
 
   const sub = unique("person");
   provider.person = { sub, email: `${sub}@example.com`, name: "Person" };
   const first = await answered(probe);
   expectAnswer(await prober.send("GET", first.callback, { headers: { cookie: first.cookie } }), 303, "finishSignIn");
   expectAnswer(await prober.send("GET", first.callback), 401, "finishSignIn with no sign-in under way");
-  expectAnswer(await prober.send("GET", `/auth/callback?code=${"c".repeat(5000)}`), 400, "finishSignIn with a code no provider sends");
+  expectAnswer(
+    await prober.send("GET", `/auth/callback?code=${"c".repeat(5000)}`),
+    400,
+    "finishSignIn with a code no provider sends",
+  );
 
   const holder = await prober.signIn("holder");
   provider.person = { sub: unique("impostor"), email: holder.email, name: "Impostor" };
   const taken = await answered(probe);
-  expectAnswer(await prober.send("GET", taken.callback, { headers: { cookie: taken.cookie } }), 409, "finishSignIn with another account's address");
+  expectAnswer(
+    await prober.send("GET", taken.callback, { headers: { cookie: taken.cookie } }),
+    409,
+    "finishSignIn with another account's address",
+  );
 
   provider.person = { sub: unique("late"), email: `${unique("late")}@example.com`, name: "Late" };
   const stranded = await answered(probe);
   provider.available = false;
   try {
-    expectAnswer(await prober.send("GET", stranded.callback, { headers: { cookie: stranded.cookie } }), 503, "finishSignIn with the provider down");
+    expectAnswer(
+      await prober.send("GET", stranded.callback, { headers: { cookie: stranded.cookie } }),
+      503,
+      "finishSignIn with the provider down",
+    );
   } finally {
     provider.available = true;
   }
@@ -62,7 +78,11 @@ export async function signingIn(probe: SignInProbe): Promise<void> {
   expectAnswer(await prober.send("GET", link), 303, "signInWithLink");
   expectAnswer(await prober.send("GET", link), 401, "signInWithLink used again");
   expectAnswer(await prober.send("GET", "/auth/link"), 400, "signInWithLink without its token");
-  expectAnswer(await prober.send("GET", `/auth/link?token=${await links.mint(personFor(holder.email), new Date())}`), 409, "signInWithLink for another account's address");
+  expectAnswer(
+    await prober.send("GET", `/auth/link?token=${await links.mint(personFor(holder.email), new Date())}`),
+    409,
+    "signInWithLink for another account's address",
+  );
   await server.internals.projector.stop();
   try {
     const waiting = `/auth/link?token=${await links.mint(personFor(`${unique("waiting")}@example.com`), new Date())}`;
@@ -72,5 +92,9 @@ export async function signingIn(probe: SignInProbe): Promise<void> {
   }
 
   expectAnswer(await prober.send("POST", "/auth/logout"), 204, "signOut");
-  expectAnswer(await prober.send("POST", "/auth/logout", { headers: { "sec-fetch-site": "cross-site" } }), 403, "signOut sent by another site");
+  expectAnswer(
+    await prober.send("POST", "/auth/logout", { headers: { "sec-fetch-site": "cross-site" } }),
+    403,
+    "signOut sent by another site",
+  );
 }

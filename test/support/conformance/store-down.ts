@@ -4,7 +4,13 @@
 import type { TestServer } from "../server.ts";
 import { expectAnswer, read, type Prober } from "./probe.ts";
 
-export async function readinessWithTheReadStoreDown({ server, prober }: { server: TestServer; prober: Prober }): Promise<void> {
+export async function readinessWithTheReadStoreDown({
+  server,
+  prober,
+}: {
+  server: TestServer;
+  prober: Prober;
+}): Promise<void> {
   expectAnswer(await prober.send("GET", "/readyz"), 200, "getReadiness");
   await server.internals.readStore.close();
   const unready = expectAnswer(await prober.send("GET", "/readyz"), 503, "getReadiness with the read store down");
