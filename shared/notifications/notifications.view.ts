@@ -68,4 +68,6 @@ export interface NotificationsWriter<Tx> {
   removeUser(tx: Tx, userId: string): Promise<void>;
   /** A purged page: its notifications and its threads' participants go. */
   removePage(tx: Tx, pageId: string): Promise<void>;
+  /** The folder was purged: notifications about it go. */
+  removeFolder(tx: Tx, folderId: string): Promise<void>;
 }

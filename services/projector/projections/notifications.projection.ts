@@ -133,6 +133,8 @@ export async function projectNotifications<Tx>(
       return notifications.removeUser(tx, event.data.userId);
     case "PagePurged":
       return notifications.removePage(tx, event.data.pageId);
+    case "FolderPurged":
+      return notifications.removeFolder(tx, event.data.folderId);
     default:
       return;
   }

@@ -167,6 +167,10 @@ export class MongoNotificationsWriter implements NotificationsWriter<MongoBatch>
     await settingsOf(this.ref).deleteOne({ _id: userId }, tx.options);
   }
 
+  async removeFolder(tx: MongoBatch, folderId: string): Promise<void> {
+    await notifications(this.ref).deleteMany({ folderId }, tx.options);
+  }
+
   async removePage(tx: MongoBatch, pageId: string): Promise<void> {
     await notifications(this.ref).deleteMany({ pageId }, tx.options);
     await participants(this.ref).deleteMany({ pageId }, tx.options);

@@ -34,6 +34,7 @@ CREATE TABLE IF NOT EXISTS notifications (
 CREATE INDEX IF NOT EXISTS notifications_user ON notifications (user_id, position);
 CREATE INDEX IF NOT EXISTS notifications_coalesce ON notifications (user_id, coalesce_key, position);
 CREATE INDEX IF NOT EXISTS notifications_page ON notifications (page_id) WHERE page_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS notifications_folder ON notifications (folder_id) WHERE folder_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS notifications_position ON notifications (position);
 CREATE TABLE IF NOT EXISTS notification_participants (
   thread_id TEXT NOT NULL,
@@ -123,6 +124,7 @@ export class SqliteNotificationsWriter implements NotificationsWriter<SqliteBatc
       removeParticipations: db.prepare("DELETE FROM notification_participants WHERE user_id = ?"),
       removeSettings: db.prepare("DELETE FROM notification_settings WHERE user_id = ?"),
       removePageNotifications: db.prepare("DELETE FROM notifications WHERE page_id = ?"),
+      removeFolderNotifications: db.prepare("DELETE FROM notifications WHERE folder_id = ?"),
       removePageParticipants: db.prepare("DELETE FROM notification_participants WHERE page_id = ?"),
     };
   }
@@ -178,6 +180,10 @@ export class SqliteNotificationsWriter implements NotificationsWriter<SqliteBatc
     this.statements.removeNotifications.run(userId);
     this.statements.removeParticipations.run(userId);
     this.statements.removeSettings.run(userId);
+  }
+
+  async removeFolder(_tx: SqliteBatch, folderId: string): Promise<void> {
+    this.statements.removeFolderNotifications.run(folderId);
   }
 
   async removePage(_tx: SqliteBatch, pageId: string): Promise<void> {
