@@ -131,7 +131,7 @@ const mcpHeaders = (caller: Caller) => ({
   accept: "application/json, text/event-stream",
 });
 
-/** Issue 48's table, row by row: every resource one caller could take from the others. */
+/** Every shared resource one caller could take from the others, a row each. */
 export const NEIGHBOURS: readonly Neighbour[] = [
   {
     resource: "worker pool via diffs",

@@ -28,7 +28,7 @@ const DEFAULT_RATE_LIMITS = {
   RATE_LIMIT_IMPORT: "60/1m",
   RATE_LIMIT_SHARING: "60/1h",
 };
-/** The searcher's workspace: the size of issue 48's row 4. */
+/** The searcher's workspace: large enough that an unbounded search holds the event loop for most of a second. */
 const SEARCH_PAGES = 10_000;
 const PROSE =
   "The quarterly plan covers hiring the storage migration and the new onboarding flow. Each team lists its goals owners and risks, " +

@@ -1,4 +1,4 @@
-// Search over a large workspace does not hold the event loop (issue 48, row 4): while one token spends its whole
+// Search over a large workspace does not hold the event loop: while one token spends its whole
 // search budget on the costliest query the limits allow (2 prefix terms, 3 phrases of 8 words, 16 terms in all,
 // every one in every page) over 10,000 pages, /healthz keeps answering. On the event loop each such search held
 // it for its whole length (hundreds of ms each, back to back from four clients); ranked in the worker pool, the

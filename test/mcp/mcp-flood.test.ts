@@ -1,6 +1,6 @@
 // /mcp messages are metered as HTTP requests are: a flood of JSON-RPC batches of tools/list from one token
 // spends its read budget message by message, tools/list is answered from one shared list, and another user's
-// requests keep their latency meanwhile (issue 48, row 1). Loopback only, bounded in time and count.
+// requests keep their latency meanwhile. Loopback only, bounded in time and count.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestServer } from "../support/server.ts";
 import { connectAgent } from "./mcp-client.ts";
