@@ -58,6 +58,7 @@ describe("the MCP Inspector's command line", () => {
       "list_folders",
       "list_pages",
       "list_people",
+      "list_share_links",
       "list_templates",
       "page_backlinks",
       "page_history",

@@ -21,6 +21,7 @@ const READING = [
   "list_folders",
   "list_pages",
   "list_people",
+  "list_share_links",
   "list_templates",
   "page_backlinks",
   "page_history",
@@ -33,6 +34,7 @@ const WRITING = [
   "append_to_page",
   "create_folder",
   "create_page",
+  "create_share_link",
   "delete_page",
   "edit_page",
   "move_page",
@@ -40,6 +42,7 @@ const WRITING = [
   "replace_page_content",
   "restore_from_trash",
   "restore_page_version",
+  "revoke_share_link",
 ];
 
 async function tokenOf(

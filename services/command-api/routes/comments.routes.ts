@@ -7,7 +7,8 @@ import type { Principal } from "../../../shared/auth/principal.ts";
 import { commentOnThread, type ThreadOnPage } from "../../../shared/comments/thread.commands.ts";
 import { threadStatusSchema, type ThreadCommand } from "../../../shared/comments/thread.decider.ts";
 import { anchorField, commentBody } from "../../../shared/comments/thread.fields.ts";
-import { presentThreads, threadReply } from "../../../shared/comments/thread.resource.ts";
+import { presentThread } from "../../../shared/comments/list-comments.ts";
+import { threadReply } from "../../../shared/comments/thread.resource.ts";
 import type { Actor } from "../../../shared/commands/guarded-command.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
@@ -60,13 +61,7 @@ export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
   function threadAnswer(target: ThreadOnPage, status: 200 | 201): WriteOutcome {
     return {
       status,
-      present: async () => {
-        const thread = await ports.views.threads.get(target.threadId);
-        const content = await ports.views.pages.getContent(target.pageId);
-        const [presented] = thread ? await presentThreads(ports.views.users, [thread], content?.markdown ?? "") : [];
-        if (!presented) throw new AppError("internal", "thread was not recorded");
-        return { body: { thread: presented } };
-      },
+      present: async () => ({ body: { thread: await presentThread(ports.views, target) } }),
       assemble: async () => ({ body: { thread: await assembleThread(ports, target.threadId) } }),
     };
   }
