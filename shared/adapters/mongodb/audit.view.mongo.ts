@@ -93,13 +93,14 @@ export class MongoAuditView implements AuditView {
     }
     // Resuming below an entry is a rooted $or, each branch a full predicate bounded on the index.
     const from = query.from;
+    const range = typeof base.at === "object" ? base.at : {};
     const filter: Filter<AuditDoc> =
       from === null
         ? base
         : {
             $or: [
-              { ...base, at: { ...(typeof base.at === "object" ? base.at : {}), $lt: lower(query.before, from.at) } },
-              { ...base, at: from.at, position: { $lt: from.position } },
+              { ...base, at: { ...range, $lt: lower(query.before, from.at) } },
+              { ...base, at: { ...range, $eq: from.at }, position: { $lt: from.position } },
             ],
           };
     const docs = await audit(this.ref).find(filter).sort(NEWEST).limit(query.limit).toArray();
