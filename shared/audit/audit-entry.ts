@@ -5,7 +5,7 @@ import { scopeSchema } from "../kernel/scopes.ts";
 import { grantablePermissionSchema, workspaceRoleSchema } from "../kernel/permissions.ts";
 import { webhookEventsSchema } from "../webhooks/webhook-event-names.ts";
 
-export const AUDIT_KINDS = [
+const AUDIT_KINDS = [
   "token.created",
   "token.revoked",
   "app.authorized",

@@ -3,6 +3,7 @@
 // page through it; anyone else is told it does not exist; an erased account leaves none of its words there.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, TestServer } from "../support/server.ts";
+import { authorizedApp } from "../support/oauth-flow.ts";
 import { receiversForFile } from "../support/webhook-receiver.ts";
 import { addMember, createPage, share } from "../support/workspace-builders.ts";
 
@@ -164,6 +165,20 @@ describe("GET /audit", () => {
     expect(byBrowser?.tokenId).toBeUndefined();
   });
 
+  it("names the app a write was made through, and records the app's authorization and revocation", async () => {
+    const ann = await server.registered("ann");
+    const { tokens } = await authorizedApp(server.url, ann, ["pages:read", "pages:write"]);
+    const pageId = await createPage(new Client(server.url, { bearer: tokens.access_token }), { title: "By an agent" });
+    const appId = ((await ann.get("/apps")).body.data as Array<{ id: string }>)[0]?.id ?? "";
+    expect((await ann.delete(`/apps/${appId}`)).status).toBe(204);
+    const entries = await everything(ann, "?limit=100");
+    expect(find(entries, "write", pageId)).toMatchObject({ actorId: ann.id, appId, detail: { change: "PageCreated" } });
+    expect(find(entries, "write", pageId)?.tokenId).toBeUndefined();
+    expect(find(entries, "app.authorized", appId)).toMatchObject({ detail: { scopes: ["pages:read", "pages:write"] } });
+    expect(find(entries, "app.revoked", appId)).toMatchObject({ detail: { by: "user" } });
+    expect(JSON.stringify(entries)).not.toContain("Test Agent");
+  });
+
   it("filters by kind, actor and instants, and pages with a cursor without repeating or skipping", async () => {
     const { owner, admin } = workspace;
     const all = await everything(owner, "?limit=100");
@@ -185,6 +200,13 @@ describe("GET /audit", () => {
     const before = await everything(owner, `?before=${encodeURIComponent(newest.at)}&limit=100`);
     expect(before.every((entry) => entry.at < newest.at)).toBe(true);
     expect((await trail(owner, "?after=2999-01-01T00:00:00Z")).data).toEqual([]);
+  });
+
+  it("holds the same entries once the read models are rebuilt from the log", async () => {
+    const { owner } = workspace;
+    const before = await everything(owner, "?limit=100");
+    await server.rebuildReadModels();
+    expect(await everything(owner, "?limit=100")).toEqual(before);
   });
 
   it("rejects a bad filter, limit or cursor with 400", async () => {
