@@ -2064,7 +2064,7 @@ export interface components {
             at: string;
             target: {
                 /** @enum {string} */
-                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation";
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
                 id: string;
             };
             /** @constant */
@@ -2084,7 +2084,7 @@ export interface components {
             at: string;
             target: {
                 /** @enum {string} */
-                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation";
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
                 id: string;
             };
             /** @constant */
@@ -2101,7 +2101,7 @@ export interface components {
             at: string;
             target: {
                 /** @enum {string} */
-                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation";
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
                 id: string;
             };
             /** @constant */
@@ -2120,7 +2120,7 @@ export interface components {
             at: string;
             target: {
                 /** @enum {string} */
-                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation";
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
                 id: string;
             };
             /** @constant */
@@ -2140,7 +2140,7 @@ export interface components {
             at: string;
             target: {
                 /** @enum {string} */
-                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation";
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
                 id: string;
             };
             /** @constant */
@@ -2157,7 +2157,7 @@ export interface components {
             at: string;
             target: {
                 /** @enum {string} */
-                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation";
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
                 id: string;
             };
             /** @constant */
@@ -2174,7 +2174,7 @@ export interface components {
             at: string;
             target: {
                 /** @enum {string} */
-                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation";
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
                 id: string;
             };
             /** @constant */
@@ -2191,7 +2191,7 @@ export interface components {
             at: string;
             target: {
                 /** @enum {string} */
-                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation";
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
                 id: string;
             };
             /** @constant */
@@ -2211,7 +2211,7 @@ export interface components {
             at: string;
             target: {
                 /** @enum {string} */
-                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation";
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
                 id: string;
             };
             /** @constant */
@@ -2231,7 +2231,7 @@ export interface components {
             at: string;
             target: {
                 /** @enum {string} */
-                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation";
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
                 id: string;
             };
             /** @constant */
@@ -2250,7 +2250,7 @@ export interface components {
             at: string;
             target: {
                 /** @enum {string} */
-                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation";
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
                 id: string;
             };
             /** @constant */
@@ -2270,7 +2270,7 @@ export interface components {
             at: string;
             target: {
                 /** @enum {string} */
-                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation";
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
                 id: string;
             };
             /** @constant */
@@ -2290,7 +2290,7 @@ export interface components {
             at: string;
             target: {
                 /** @enum {string} */
-                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation";
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
                 id: string;
             };
             /** @constant */
@@ -2307,7 +2307,7 @@ export interface components {
             at: string;
             target: {
                 /** @enum {string} */
-                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation";
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
                 id: string;
             };
             /** @constant */
@@ -2333,7 +2333,7 @@ export interface components {
             at: string;
             target: {
                 /** @enum {string} */
-                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation";
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
                 id: string;
             };
             /** @constant */
@@ -2357,7 +2357,7 @@ export interface components {
             at: string;
             target: {
                 /** @enum {string} */
-                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation";
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
                 id: string;
             };
             /** @constant */
@@ -2384,7 +2384,7 @@ export interface components {
             at: string;
             target: {
                 /** @enum {string} */
-                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation";
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
                 id: string;
             };
             /** @constant */
@@ -2411,7 +2411,7 @@ export interface components {
             at: string;
             target: {
                 /** @enum {string} */
-                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation";
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
                 id: string;
             };
             /** @constant */
@@ -2435,7 +2435,7 @@ export interface components {
             at: string;
             target: {
                 /** @enum {string} */
-                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation";
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
                 id: string;
             };
             /** @constant */
@@ -2455,7 +2455,7 @@ export interface components {
             at: string;
             target: {
                 /** @enum {string} */
-                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation";
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
                 id: string;
             };
             /** @constant */
@@ -2475,7 +2475,7 @@ export interface components {
             at: string;
             target: {
                 /** @enum {string} */
-                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation";
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
                 id: string;
             };
             /** @constant */
@@ -2492,7 +2492,7 @@ export interface components {
             at: string;
             target: {
                 /** @enum {string} */
-                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation";
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
                 id: string;
             };
             /** @constant */
@@ -2509,7 +2509,7 @@ export interface components {
             at: string;
             target: {
                 /** @enum {string} */
-                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation";
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
                 id: string;
             };
             /** @constant */
@@ -2526,7 +2526,24 @@ export interface components {
             at: string;
             target: {
                 /** @enum {string} */
-                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation";
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
+                id: string;
+            };
+            /** @constant */
+            kind: "export";
+            detail: Record<string, never>;
+        } | {
+            id: string;
+            actorId: string;
+            /** @description the API token the change was made through */
+            tokenId?: string;
+            /** @description the app (OAuth authorization) the change was made through */
+            appId?: string;
+            /** @description when it happened (ISO 8601, UTC) */
+            at: string;
+            target: {
+                /** @enum {string} */
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
                 id: string;
             };
             /** @constant */
@@ -18850,7 +18867,7 @@ export interface operations {
                 /** @description only entries of this actor */
                 actorId?: string;
                 /** @description only entries of this kind */
-                kind?: "token.created" | "token.revoked" | "app.authorized" | "app.revoked" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.role_changed" | "member.added" | "member.role_changed" | "member.removed" | "grant.given" | "grant.taken" | "share_link.created" | "share_link.changed" | "share_link.revoked" | "webhook.created" | "webhook.updated" | "webhook.disabled" | "webhook.deleted" | "account.erased" | "write";
+                kind?: "token.created" | "token.revoked" | "app.authorized" | "app.revoked" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.role_changed" | "member.added" | "member.role_changed" | "member.removed" | "grant.given" | "grant.taken" | "share_link.created" | "share_link.changed" | "share_link.revoked" | "webhook.created" | "webhook.updated" | "webhook.disabled" | "webhook.deleted" | "account.erased" | "export" | "write";
                 /** @description ISO-8601 time with an offset; bound excluded */
                 after?: string;
                 /** @description ISO-8601 time with an offset; bound excluded */

@@ -29,6 +29,7 @@ const AUDIT_KINDS = [
   "webhook.disabled",
   "webhook.deleted",
   "account.erased",
+  "export",
   "write",
 ] as const;
 export const auditKindSchema = z.enum(AUDIT_KINDS);
@@ -45,6 +46,7 @@ export const auditTargetTypeSchema = z.enum([
   "share_link",
   "webhook",
   "invitation",
+  "workspace",
 ]);
 export type AuditTargetType = z.infer<typeof auditTargetTypeSchema>;
 
@@ -85,6 +87,8 @@ export const auditDetails = {
   "webhook.disabled": none,
   "webhook.deleted": none,
   "account.erased": none,
+  /** A vault export (GET /exports/obsidian): its target is the folder taken, or the caller's whole workspace. */
+  export: none,
   /** A change made through an API token or an app: which event the log recorded. */
   write: z.object({ change: z.string() }),
 } as const satisfies { [K in AuditKind]: z.ZodType };

@@ -219,6 +219,12 @@ export function auditOf(event: DomainEvent): AuditFact | null {
     case "NotificationsRead":
     case "NotificationDeliveryChanged":
       return write(event.type, { type: "user", id: event.data.userId }, { actor: true });
+    case "VaultExported": {
+      const { userId, folderId } = event.data;
+      return folderId === null
+        ? { kind: "export", target: { type: "workspace", id: userId }, detail: {}, place: { workspace: userId } }
+        : { kind: "export", target: { type: "folder", id: folderId }, detail: {}, place: { folder: folderId } };
+    }
     // Bookkeeping and what no caller does through a credential: nothing to show in a workspace's trail.
     case "UserRegistered":
     case "UserProfileChanged":

@@ -39,6 +39,7 @@ export const auditEntryResource = z
     entry("webhook.disabled"),
     entry("webhook.deleted"),
     entry("account.erased"),
+    entry("export"),
     entry("write"),
   ])
   .meta({

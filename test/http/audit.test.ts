@@ -165,6 +165,27 @@ describe("GET /audit", () => {
     expect(byBrowser?.tokenId).toBeUndefined();
   });
 
+  it("records an export of a folder and of the whole workspace, naming the token one was made through", async () => {
+    const exporter = await server.registered("exporter");
+    const folder = await exporter.post("/folders", { name: "Exported", parentId: null });
+    expect(folder.status).toBe(201);
+    const folderId = String(folder.body.id);
+    expect((await exporter.get(`/exports/obsidian?folderId=${folderId}`)).status).toBe(200);
+    const token = await server.tokenClient(exporter, ["pages:read"]);
+    expect((await token.get("/exports/obsidian")).status).toBe(200);
+    const exports = await everything(exporter, "?kind=export&limit=100");
+    expect(exports).toMatchObject([
+      {
+        kind: "export",
+        actorId: exporter.id,
+        target: { type: "workspace", id: exporter.id },
+        tokenId: expect.any(String),
+      },
+      { kind: "export", actorId: exporter.id, target: { type: "folder", id: folderId }, detail: {} },
+    ]);
+    expect(exports[1]?.tokenId).toBeUndefined();
+  });
+
   it("names the app a write was made through, and records the app's authorization and revocation", async () => {
     const ann = await server.registered("ann");
     const { tokens } = await authorizedApp(server.url, ann, ["pages:read", "pages:write"]);

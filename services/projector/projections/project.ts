@@ -80,6 +80,8 @@ export async function project<Tx>(
       return; // the command API's record of Idempotency-Keys: replayed from the event store, never queried
     case "SignInLinkUsed":
       return; // a one-time sign-in link's use: read back from its stream by the next attempt, never queried
+    case "VaultExported":
+      return; // the audit projection (above) records it
     case "NotificationsRead":
     case "NotificationDeliveryChanged":
       return; // the notifications projection (above) applies them
