@@ -81,6 +81,9 @@ export function auditCases<Tx>(s: ContractStores<Tx>): void {
     expect(ids(await list({ from: { at: third.at, position: third.position }, before: second.at }))).toEqual([
       first.id,
     ]);
+    expect(
+      ids(await list({ from: { at: third.at, position: third.position }, before: fourth.at, after: first.at })),
+    ).toEqual([early.id, second.id]);
     expect(ids(await s.reader.audit.list(everything(other)))).toEqual([elsewhere.id]);
     expect(await s.reader.audit.list(everything(randomUUID()))).toEqual([]);
   });
