@@ -82,18 +82,18 @@ export class MongoAuditView implements AuditView {
   constructor(private readonly ref: GenerationRef) {}
 
   async list(query: AuditQuery): Promise<AuditRecord[]> {
-    const base: Filter<AuditDoc> = { workspaceId: query.workspaceId };
-    if (query.actorId !== null) base.actorId = query.actorId;
-    if (query.kind !== null) base.kind = query.kind;
-    if (query.after !== null || query.before !== null) {
-      base.at = {
-        ...(query.after === null ? {} : { $gt: query.after }),
-        ...(query.before === null ? {} : { $lt: query.before }),
-      };
-    }
+    const range = {
+      ...(query.after === null ? {} : { $gt: query.after }),
+      ...(query.before === null ? {} : { $lt: query.before }),
+    };
+    const base: Filter<AuditDoc> = {
+      workspaceId: query.workspaceId,
+      ...(query.actorId === null ? {} : { actorId: query.actorId }),
+      ...(query.kind === null ? {} : { kind: query.kind }),
+      ...(query.after === null && query.before === null ? {} : { at: range }),
+    };
     // Resuming below an entry is a rooted $or, each branch a full predicate bounded on the index.
     const from = query.from;
-    const range = typeof base.at === "object" ? base.at : {};
     const filter: Filter<AuditDoc> =
       from === null
         ? base
