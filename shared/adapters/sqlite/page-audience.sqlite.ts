@@ -18,7 +18,8 @@ CREATE TABLE IF NOT EXISTS page_audience (
   PRIMARY KEY (user_id, page_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS page_audience_order ON page_audience (user_id, updated_pos, page_id);
-CREATE INDEX IF NOT EXISTS page_audience_page ON page_audience (page_id);`;
+CREATE INDEX IF NOT EXISTS page_audience_page ON page_audience (page_id);
+CREATE TABLE IF NOT EXISTS page_audience_unfilled (id INTEGER PRIMARY KEY CHECK (id = 1));`;
 export const pageAudienceModel: SqliteModel = {
   schema,
   tables: ["page_audience"],
@@ -67,8 +68,10 @@ export class SqlitePageAudience {
   /** While the log is replayed from the start, nothing is recomputed per batch: endRebuild() fills it once. */
   private rebuilding = false;
 
+  /** A rebuild that stopped before its end (the process stopped) left the listing unfilled: it is filled now. */
   constructor(private readonly db: Database.Database) {
     this.statements = {
+      unfilled: db.prepare<[], number>("SELECT id FROM page_audience_unfilled").pluck(),
       membersOf: db.prepare<[string], string>("SELECT member_id FROM group_members WHERE group_id = ?").pluck(),
       clearUser: db.prepare<[string]>("DELETE FROM page_audience WHERE user_id = ?"),
       clearPage: db.prepare<[string]>("DELETE FROM page_audience WHERE page_id = ?"),
@@ -76,6 +79,7 @@ export class SqlitePageAudience {
       fillPage: db.prepare<[{ page: string }]>(FILL_PAGE),
       touch: db.prepare<[number, string]>("UPDATE page_audience SET updated_pos = ? WHERE page_id = ?"),
     };
+    if (this.statements.unfilled.get() !== undefined) this.endRebuild();
   }
 
   /** The user's grants (or their groups) changed: their whole listing is recomputed when the batch settles. */
@@ -114,8 +118,10 @@ export class SqlitePageAudience {
     }
   }
 
+  /** Called once the read models were emptied; the mark stays until endRebuild() has filled the listing. */
   beginRebuild(): void {
     this.rebuilding = true;
+    this.db.exec("INSERT OR IGNORE INTO page_audience_unfilled (id) VALUES (1)");
   }
 
   /** After the replay, with every index back: each user's listing from the grants in one statement. */
@@ -123,6 +129,7 @@ export class SqlitePageAudience {
     this.db.transaction(() => {
       this.db.exec("DELETE FROM page_audience");
       this.db.exec(FILL_ALL);
+      this.db.exec("DELETE FROM page_audience_unfilled");
     })();
     this.rebuilding = false;
   }

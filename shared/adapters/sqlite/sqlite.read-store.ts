@@ -273,7 +273,6 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
 
   async beginRebuild(): Promise<void> {
     this.rebuilding = true;
-    this.audience.beginRebuild();
     this.db.transaction(() => {
       for (const model of models) {
         for (const table of model.tables) this.db.exec(`DELETE FROM ${table}`);
@@ -281,6 +280,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
       }
       this.statements.setCheckpoint.run(0);
     })();
+    this.audience.beginRebuild();
   }
 
   async endRebuild(): Promise<void> {
