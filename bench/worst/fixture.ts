@@ -18,7 +18,12 @@ export interface WorstSizes {
   readonly threads: number;
   /** Characters of the largest page: the documented limit, smaller only to try the harness itself. */
   readonly bigPageChars: number;
+  /** Pages of the one folder a grant fans out to (the per-user listing gains a row per page). */
+  readonly folderPages: number;
 }
+
+/** Folders of the workspace a group holds grants on: adding a member lists every page below them. */
+export const GROUP_FOLDERS = 50;
 
 /** The documented largest page: 500,000 characters. */
 export const PAGE_MAX_CHARS = 500_000;
@@ -30,6 +35,7 @@ export const QUICK_SIZES: WorstSizes = {
   grantsReceived: 300,
   threads: 100,
   bigPageChars: PAGE_MAX_CHARS,
+  folderPages: 2_000,
 };
 export const FULL_SIZES: WorstSizes = {
   pages: 10_000,
@@ -38,6 +44,7 @@ export const FULL_SIZES: WorstSizes = {
   grantsReceived: 2_000,
   threads: 500,
   bigPageChars: PAGE_MAX_CHARS,
+  folderPages: 10_000,
 };
 /** The costliest markdown known for the parser: unclosed link brackets, whose matching is quadratic in a paragraph. */
 export const costliestMarkdown = (chars: number): string => "[x]".repeat(Math.floor(chars / 3));
@@ -77,6 +84,10 @@ export interface Worst {
   readonly webhookId: string;
   readonly strangerPageId: string;
   readonly sampleTitle: string;
+  /** A root folder of the owner's holding sizes.folderPages pages directly. */
+  readonly bulkFolderId: string;
+  /** A group of the owner's with view grants on GROUP_FOLDERS folders of the workspace, and no members. */
+  readonly folderGroupId: string;
 }
 
 export const jsonHeaders = (caller: Caller) => ({ cookie: caller.cookie, "content-type": "application/json" });
@@ -201,6 +212,29 @@ export async function buildWorst(
     if (revision === Math.floor(sizes.revisions / 2)) midRevision = replaced.headers.get("x-consistency-token") ?? "";
   }
 
+  log(`worst: a folder of ${sizes.folderPages} pages, and a group holding ${GROUP_FOLDERS} folders`);
+  await importNotes(
+    api,
+    owner,
+    Array.from({ length: sizes.folderPages }, (_, i) => ({ path: `Bulk/Note ${i}.md`, content: `# Note ${i}\n` })),
+  );
+  const folders: Array<{ id: string; name: string; parentId: string | null }> = [];
+  for (let cursor: string | null = null; ;) {
+    const list = await call(api, `/folders?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, {
+      headers: { cookie: owner.cookie },
+    });
+    const body = list.body as { data: typeof folders; nextCursor: string | null };
+    folders.push(...body.data);
+    cursor = body.nextCursor;
+    if (cursor === null) break;
+  }
+  const bulkFolderId = folders.find((folder) => folder.name === "Bulk" && folder.parentId === null)?.id;
+  if (!bulkFolderId) throw new Error("the Bulk folder is missing after its import");
+  const folderGroupId = field((await post(owner, "/groups", { name: "Readers of 50 folders" })).body, "id");
+  const teams = folders.filter((folder) => folder.name.startsWith("Team ")).slice(0, GROUP_FOLDERS);
+  for (const team of teams)
+    await post(owner, `/shares/entity/folder/${team.id}/grants`, { groupId: folderGroupId, permission: "view" });
+
   log(`worst: ${sizes.hiddenLinkers} pages the owner cannot see linking to one of the owner's pages`);
   const linkedPageId = field(
     (await post(owner, "/pages", { title: "Linked from everywhere", markdown: "# Target" })).body,
@@ -280,6 +314,8 @@ export async function buildWorst(
     webhookId,
     strangerPageId,
     sampleTitle,
+    bulkFolderId,
+    folderGroupId,
   };
 }
 

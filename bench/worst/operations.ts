@@ -6,6 +6,7 @@ import { z } from "zod";
 import {
   callerOf,
   costliestMarkdown,
+  GROUP_FOLDERS,
   jsonHeaders,
   largestPng,
   multipart,
@@ -553,6 +554,19 @@ export const WORST_CASES: Record<string, WorstCase> = {
     input: "invite an address to a page",
     request: (w) =>
       send(w.owner, "POST", `/shares/entity/page/${w.bigPageId}/grants`, { email: newEmail(), permission: "view" }),
+  },
+  /** Rows of their own (not operations of the reference): the projection's fan-out into the per-user listing. */
+  "POST /api/v1/shares/entity/{entityType}/{entityId}/grants (fan-out)": {
+    input:
+      "grant a user a folder holding the fixture's folder pages (a listing row per page, in the projection's batch)",
+    prepare: (w, n) => many(n, async () => (await callerOf(w.api, w.secret, "reader")).email),
+    request: (w, email) =>
+      send(w.owner, "POST", `/shares/entity/folder/${w.bulkFolderId}/grants`, { email, permission: "view" }),
+  },
+  "POST /api/v1/groups/{groupId}/members (fan-out)": {
+    input: `add a member to a group holding ${GROUP_FOLDERS} folders of the workspace (a listing row per page below them)`,
+    prepare: (w, n) => many(n, async () => (await callerOf(w.api, w.secret, "joiner")).email),
+    request: (w, email) => send(w.owner, "POST", `/groups/${w.folderGroupId}/members`, { email }),
   },
   "DELETE /api/v1/shares/entity/{entityType}/{entityId}/grants/{userId}": {
     input: "revoke a grant",

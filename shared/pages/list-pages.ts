@@ -28,6 +28,7 @@ export async function listPages(
     before: decodeListCursor(cursor),
     limit,
     parentId: parentId ?? null,
+    listedFor: context.userId,
   });
   const { rows: kept, nextCursor } = pageOf(rows, limit, (page) => ({ position: page.updatedPosition, id: page.id }));
   return { data: presentVisible(context, "page", kept, toPageResource), nextCursor };

@@ -20,11 +20,21 @@ export type PageChange = (
   readonly revision: number;
 };
 
+export interface PageListQuery extends ListQuery {
+  /** Only pages directly in this folder; null: every page visible, wherever it is. */
+  readonly parentId: string | null;
+  /**
+   * The caller whose grants `visibleTo.pageIds` and `folderIds` are (theirs and their groups'). An adapter that
+   * keeps a listing per user (docs/contributing/page-listing.md) reads it instead of one source per grant.
+   */
+  readonly listedFor?: string | undefined;
+}
+
 export interface PagesView {
   /** A page that exists and is not deleted. */
   get(id: string): Promise<PageRecord | null>;
   getContent(id: string): Promise<PageContent | null>;
-  list(query: ListQuery & { parentId: string | null }): Promise<PageRecord[]>;
+  list(query: PageListQuery): Promise<PageRecord[]>;
   /**
    * Live pages the caller can see whose title, without zero-width characters, trimmed and lower-cased, equals titleKey; newest first. The
    * visibility filter is part of the query, so pages of other workspaces can neither crowd out nor hide these.

@@ -20,6 +20,7 @@ import { storedBytesCases } from "./read-store/stored-bytes.contract.ts";
 import { groupCases } from "./read-store/groups.contract.ts";
 import { parkedEventsCases } from "./read-store/parked-events.contract.ts";
 import { teamCases } from "./read-store/team.contract.ts";
+import { listingCases } from "./read-store/listings.contract.ts";
 
 export type { ReadStoreFactory } from "./read-store/stores.ts";
 
@@ -298,6 +299,7 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
     });
 
     pageListCases(s);
+    listingCases(s);
     searchCases(s);
     historyCases(s);
     trashCases(s);

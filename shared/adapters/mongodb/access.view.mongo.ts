@@ -17,6 +17,7 @@ import type { ListKey } from "../../read-store/list-query.ts";
 import { grantablePermissionSchema, workspaceRoleSchema, type WorkspaceRole } from "../../kernel/permissions.ts";
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
 import type { GenerationRef, MongoBatch, MongoModel } from "./mongo-batch.ts";
+import type { MongoPageAudience } from "./page-audience.mongo.ts";
 
 const grantSchema = z.object({
   _id: z.string(),
@@ -151,10 +152,15 @@ const collections = (ref: GenerationRef) => {
 };
 
 export class MongoAccessWriter implements AccessWriter<MongoBatch> {
-  constructor(private readonly ref: GenerationRef) {}
+  /** `audience`: the per-user page listing (page-audience.mongo.ts), told whose access changed. */
+  constructor(
+    private readonly ref: GenerationRef,
+    private readonly audience: MongoPageAudience,
+  ) {}
 
   /** `$max`: a batch applied again never moves a user's change position back. */
   private async changed(tx: MongoBatch, userId: string, position: number): Promise<void> {
+    this.audience.userChanged(tx, userId);
     await collections(this.ref).changes.updateOne(
       { _id: userId },
       { $max: { position } },
@@ -168,6 +174,7 @@ export class MongoAccessWriter implements AccessWriter<MongoBatch> {
       .groupMembers.find({ groupId }, { projection: { memberId: 1 }, ...tx.options })
       .toArray();
     if (members.length === 0) return;
+    for (const { memberId } of members) this.audience.userChanged(tx, memberId);
     const operations = members.map(({ memberId }) => ({
       updateOne: { filter: { _id: memberId }, update: { $max: { position } }, upsert: true },
     }));

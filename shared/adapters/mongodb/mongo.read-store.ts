@@ -22,6 +22,7 @@ import { MongoTrashView, MongoTrashWriter, trashModel } from "./trash.view.mongo
 import { MongoInvitationsView, MongoInvitationsWriter, invitationsModel } from "./invitations.view.mongo.ts";
 import { Generation, MongoBatch, type GenerationRef, type MongoIndex, type MongoModel } from "./mongo-batch.ts";
 import { MongoPagesView, MongoPagesWriter, pagesModel } from "./pages.view.mongo.ts";
+import { MongoPageAudience, pageAudienceModel } from "./page-audience.mongo.ts";
 import { MongoThreadsView, MongoThreadsWriter, threadsModel } from "./threads.view.mongo.ts";
 import { MongoTokensView, MongoTokensWriter, tokensModel } from "./tokens.view.mongo.ts";
 import { MongoAppsView, MongoAppsWriter, appsModel } from "./apps.view.mongo.ts";
@@ -62,6 +63,7 @@ const models = [
   appsModel,
   foldersModel,
   pagesModel,
+  pageAudienceModel,
   accessModel,
   threadsModel,
   invitationsModel,
@@ -173,7 +175,7 @@ export class MongoReadStore implements ReadStore {
     this.tokens = new MongoTokensView(holder);
     this.apps = new MongoAppsView(holder);
     this.folders = new MongoFoldersView(holder);
-    this.pages = new MongoPagesView(holder);
+    this.pages = new MongoPagesView(holder, new MongoPageAudience(holder));
     this.access = new MongoAccessView(holder, options.accessContextCache);
     this.threads = new MongoThreadsView(holder);
     this.invitations = new MongoInvitationsView(holder);
@@ -245,6 +247,8 @@ export class ReadModelsSwitchedError extends Error {
 export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
   readonly writers: ProjectionWriters<MongoBatch>;
   readonly parked: MongoParkedEvents;
+  /** The per-user page listing: writers mark what changed, each batch recomputes it before its checkpoint moves. */
+  private readonly audience: MongoPageAudience;
 
   private constructor(
     private readonly db: Db,
@@ -254,13 +258,14 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
     private readonly building: boolean,
     private readonly ownsClient: boolean,
   ) {
+    this.audience = new MongoPageAudience(holder);
     this.writers = {
       users: new MongoUsersWriter(holder),
       tokens: new MongoTokensWriter(holder),
       apps: new MongoAppsWriter(holder),
       folders: new MongoFoldersWriter(holder),
-      pages: new MongoPagesWriter(holder),
-      access: new MongoAccessWriter(holder),
+      pages: new MongoPagesWriter(holder, this.audience),
+      access: new MongoAccessWriter(holder, this.audience),
       threads: new MongoThreadsWriter(holder),
       invitations: new MongoInvitationsWriter(holder),
       images: new MongoImagesWriter(holder),
@@ -376,7 +381,9 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
     }
     const checkpoints = this.holder.current().collection<CheckpointDoc>(CHECKPOINT);
     if (!this.transactions) {
-      await work(new MongoBatch(undefined));
+      const tx = new MongoBatch(undefined);
+      await work(tx);
+      await this.audience.settle(tx);
       if (position !== null) await checkpoints.updateOne({ _id: CHECKPOINT }, { $set: { position } }, { upsert: true });
       return;
     }
@@ -415,7 +422,9 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
           throw new ReadModelsSwitchedError(active?.generation ?? this.generation);
         }
       }
-      await work(new MongoBatch(session));
+      const tx = new MongoBatch(session);
+      await work(tx);
+      await this.audience.settle(tx);
       if (position !== null)
         await checkpoints.updateOne({ _id: CHECKPOINT }, { $set: { position } }, { upsert: true, session });
       await session.commitTransaction();

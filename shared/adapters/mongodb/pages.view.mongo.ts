@@ -3,11 +3,12 @@
 // leave the markdown and the search fields out of what they read.
 import { z } from "zod";
 import type { Changed, FolderPlace } from "../../folders/folders.view.ts";
-import type { ListQuery, VisibleTo } from "../../read-store/list-query.ts";
+import { compareNewestFirst, type VisibleTo } from "../../read-store/list-query.ts";
 import {
   titleKey,
   type PageChange,
   type PageContent,
+  type PageListQuery,
   type PagesView,
   type PagesWriter,
 } from "../../pages/pages.view.ts";
@@ -19,6 +20,7 @@ import type { GenerationRef, MongoBatch, MongoModel } from "./mongo-batch.ts";
 import { foldedText, searchPages, wordsOfFolded } from "./page-search.mongo.ts";
 import { toPageRecord, type PageDoc } from "./page-doc.mongo.ts";
 import { after, NEWEST_FIRST } from "./list-order.mongo.ts";
+import type { MongoPageAudience } from "./page-audience.mongo.ts";
 
 const LIVE = { deleted: false } as const;
 
@@ -77,7 +79,11 @@ const searchFields = (title: string, markdown: string) => {
 type Place = { parentId: string | null; ancestorIds: readonly string[]; folderPath: string };
 
 export class MongoPagesWriter implements PagesWriter<MongoBatch> {
-  constructor(private readonly ref: GenerationRef) {}
+  /** `audience`: the per-user listing (page-audience.mongo.ts), told of every page whose place, order or life changes. */
+  constructor(
+    private readonly ref: GenerationRef,
+    private readonly audience: MongoPageAudience,
+  ) {}
 
   async get(tx: MongoBatch, id: string): Promise<PageRecord | null> {
     const doc = await pages(this.ref).findOne({ _id: id, ...LIVE }, { projection: LISTING, ...tx.options });
@@ -100,6 +106,7 @@ export class MongoPagesWriter implements PagesWriter<MongoBatch> {
       ...searchFields(page.title, markdown),
     };
     await pages(this.ref).replaceOne({ _id: id }, doc, { upsert: true, ...tx.options });
+    this.audience.pageChanged(tx, id);
   }
 
   /** A change older than what the page already shows is skipped: a batch applied again ends where it ended. */
@@ -122,15 +129,18 @@ export class MongoPagesWriter implements PagesWriter<MongoBatch> {
       revision: change.revision,
     };
     await collection.updateOne({ _id: id }, { $set: fields }, tx.options);
+    await this.audience.pageTouched(tx, id, change.updatedPosition);
   }
 
   async remove(tx: MongoBatch, id: string): Promise<void> {
     const gone = { deleted: true, markdown: "", titleText: "", bodyText: "", words: [], accessKeys: [] };
     await pages(this.ref).updateOne({ _id: id }, { $set: gone }, tx.options);
+    this.audience.pageChanged(tx, id);
   }
 
   async purge(tx: MongoBatch, id: string): Promise<void> {
     await pages(this.ref).deleteOne({ _id: id }, tx.options);
+    this.audience.pageChanged(tx, id);
   }
 
   async move(tx: MongoBatch, id: string, place: Place, changed: Changed & { revision: number }): Promise<void> {
@@ -145,6 +155,7 @@ export class MongoPagesWriter implements PagesWriter<MongoBatch> {
       accessKeys: accessKeysOf("page", { id, ownerId: current.ownerId, ancestorIds }),
     };
     await collection.updateOne({ _id: id }, { $set: fields }, tx.options);
+    this.audience.pageChanged(tx, id);
   }
 
   async placeBelow(tx: MongoBatch, folder: FolderPlace, changed: Changed | null): Promise<void> {
@@ -156,6 +167,8 @@ export class MongoPagesWriter implements PagesWriter<MongoBatch> {
       )
       .toArray();
     if (below.length === 0) return;
+    // A move changes the folders whose grants reach each page below, and their place in the order.
+    if (changed) for (const row of below) this.audience.pageChanged(tx, row._id);
     const updates = below.map((row) => {
       const { ancestorIds, path: folderPath } = reRooted(
         { ancestorIds: row.ancestorIds, path: row.folderPath },
@@ -174,7 +187,10 @@ export class MongoPagesWriter implements PagesWriter<MongoBatch> {
 }
 
 export class MongoPagesView implements PagesView {
-  constructor(private readonly ref: GenerationRef) {}
+  constructor(
+    private readonly ref: GenerationRef,
+    private readonly audience: MongoPageAudience,
+  ) {}
 
   async get(id: string): Promise<PageRecord | null> {
     const doc = await pages(this.ref).findOne({ _id: id, ...LIVE }, { projection: LISTING });
@@ -189,7 +205,8 @@ export class MongoPagesView implements PagesView {
     return doc ? { page: toPageRecord(doc), markdown: z.string().parse(doc.markdown) } : null;
   }
 
-  async list(query: ListQuery & { parentId: string | null }): Promise<PageRecord[]> {
+  async list(query: PageListQuery): Promise<PageRecord[]> {
+    if (query.listedFor !== undefined && query.parentId === null) return this.listFor(query, query.listedFor);
     const base = {
       ...LIVE,
       ...(query.parentId === null ? {} : { parentId: query.parentId }),
@@ -201,6 +218,42 @@ export class MongoPagesView implements PagesView {
       .limit(query.limit + 1)
       .toArray();
     return docs.map(toPageRecord);
+  }
+
+  /**
+   * The caller's list from the listings by audience: one query over the workspaces they own or hold a role in
+   * (their owner keys) and one range of their own listing, each at most limit + 1, merged; the pages of the
+   * listing's winners are then read by id.
+   */
+  private async listFor(query: PageListQuery, userId: string): Promise<PageRecord[]> {
+    const take = query.limit + 1;
+    const owned = query.visibleTo.ownerIds.map((id) => `o:${id}`);
+    const [inWorkspaces, granted] = await Promise.all([
+      owned.length === 0
+        ? []
+        : pages(this.ref)
+            .find(after<PageDoc>({ ...LIVE, accessKeys: { $in: owned } }, query.before), { projection: LISTING })
+            .sort(NEWEST_FIRST)
+            .limit(take)
+            .toArray(),
+      this.audience.listed(userId, query.before, take),
+    ]);
+    const byId = new Map(inWorkspaces.map((doc) => [doc._id, toPageRecord(doc)]));
+    const keys = new Map<string, { id: string; position: number }>();
+    for (const record of byId.values()) keys.set(record.id, { id: record.id, position: record.updatedPosition });
+    for (const entry of granted) keys.set(entry.id, entry);
+    const winners = [...keys.values()].sort(compareNewestFirst).slice(0, take);
+    const missing = winners.filter((winner) => !byId.has(winner.id)).map((winner) => winner.id);
+    if (missing.length > 0) {
+      const docs = await pages(this.ref)
+        .find({ _id: { $in: missing }, ...LIVE }, { projection: LISTING })
+        .toArray();
+      for (const doc of docs) byId.set(doc._id, toPageRecord(doc));
+    }
+    return winners.flatMap((winner) => {
+      const record = byId.get(winner.id);
+      return record && record.updatedPosition === winner.position ? [record] : [];
+    });
   }
 
   async findByTitleKey(key: string, visibleTo: VisibleTo, limit: number): Promise<PageRecord[]> {

@@ -15,6 +15,7 @@ import { assembleContext } from "../../access/assemble-context.ts";
 import type { ListKey } from "../../read-store/list-query.ts";
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
+import type { SqlitePageAudience } from "./page-audience.sqlite.ts";
 
 const schema = `
 CREATE TABLE IF NOT EXISTS grants (
@@ -130,7 +131,11 @@ const toMember = (row: MemberRow): MemberRecord => ({
 export class SqliteAccessWriter implements AccessWriter<SqliteBatch> {
   private readonly statements;
 
-  constructor(db: Database.Database) {
+  /** `audience`: the per-user page listing (page-audience.sqlite.ts), told whose grants changed. */
+  constructor(
+    db: Database.Database,
+    private readonly audience: SqlitePageAudience,
+  ) {
     this.statements = {
       changed: db.prepare<[string, number]>(
         "INSERT INTO access_changes (user_id, position) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET position = excluded.position",
@@ -184,52 +189,62 @@ export class SqliteAccessWriter implements AccessWriter<SqliteBatch> {
     };
   }
 
-  async putGrant(_tx: SqliteBatch, grant: GrantRecord, position: number): Promise<void> {
+  async putGrant(tx: SqliteBatch, grant: GrantRecord, position: number): Promise<void> {
     this.statements.putGrant.run(grant);
+    this.audience.userChanged(tx, grant.userId);
     this.statements.changed.run(grant.userId, position);
   }
 
   async removeGrant(
-    _tx: SqliteBatch,
+    tx: SqliteBatch,
     entityType: EntityType,
     entityId: string,
     userId: string,
     position: number,
   ): Promise<void> {
     this.statements.removeGrant.run(entityType, entityId, userId);
+    this.audience.userChanged(tx, userId);
     this.statements.changed.run(userId, position);
   }
 
-  async removeEntity(_tx: SqliteBatch, entityType: EntityType, entityId: string, position: number): Promise<void> {
-    for (const userId of this.statements.removeEntity.all(entityType, entityId))
+  async removeEntity(tx: SqliteBatch, entityType: EntityType, entityId: string, position: number): Promise<void> {
+    for (const userId of this.statements.removeEntity.all(entityType, entityId)) {
       this.statements.changed.run(userId, position);
-    for (const groupId of this.statements.removeEntityGroups.all(entityType, entityId))
+      this.audience.userChanged(tx, userId);
+    }
+    for (const groupId of this.statements.removeEntityGroups.all(entityType, entityId)) {
       this.statements.groupChanged.run(position, groupId);
+      this.audience.groupChanged(tx, groupId);
+    }
   }
 
-  async putGroupGrant(_tx: SqliteBatch, grant: GroupGrantRecord, position: number): Promise<void> {
+  async putGroupGrant(tx: SqliteBatch, grant: GroupGrantRecord, position: number): Promise<void> {
     this.statements.putGroupGrant.run(grant);
+    this.audience.groupChanged(tx, grant.groupId);
     this.statements.groupChanged.run(position, grant.groupId);
   }
 
   async removeGroupGrant(
-    _tx: SqliteBatch,
+    tx: SqliteBatch,
     entityType: EntityType,
     entityId: string,
     groupId: string,
     position: number,
   ): Promise<void> {
     this.statements.removeGroupGrant.run(entityType, entityId, groupId);
+    this.audience.groupChanged(tx, groupId);
     this.statements.groupChanged.run(position, groupId);
   }
 
-  async putGroupMember(_tx: SqliteBatch, member: GroupMemberRecord, position: number): Promise<void> {
+  async putGroupMember(tx: SqliteBatch, member: GroupMemberRecord, position: number): Promise<void> {
     this.statements.putGroupMember.run(member);
+    this.audience.userChanged(tx, member.memberId);
     this.statements.changed.run(member.memberId, position);
   }
 
-  async removeGroupMember(_tx: SqliteBatch, groupId: string, memberId: string, position: number): Promise<void> {
+  async removeGroupMember(tx: SqliteBatch, groupId: string, memberId: string, position: number): Promise<void> {
     this.statements.removeGroupMember.run(groupId, memberId);
+    this.audience.userChanged(tx, memberId);
     this.statements.changed.run(memberId, position);
   }
 
@@ -245,9 +260,10 @@ export class SqliteAccessWriter implements AccessWriter<SqliteBatch> {
     this.statements.groupChanged.run(position, groupId);
   }
 
-  async removeGroup(_tx: SqliteBatch, groupId: string, position: number): Promise<void> {
+  async removeGroup(tx: SqliteBatch, groupId: string, position: number): Promise<void> {
     // Members first learn of the change, then lose the rows that gave it.
     this.statements.groupChanged.run(position, groupId);
+    this.audience.groupChanged(tx, groupId);
     this.statements.removeGroupGrants.run(groupId);
     this.statements.removeGroupRole.run(groupId);
     this.statements.removeGroupMembers.run(groupId);

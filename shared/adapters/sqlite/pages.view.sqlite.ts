@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { decodeIds, encodeIds } from "./id-list.ts";
-import { LIST_START, type ListKey, type ListQuery, type VisibleTo } from "../../read-store/list-query.ts";
+import { LIST_START, type ListKey, type VisibleTo } from "../../read-store/list-query.ts";
 import {
   newestOfSources,
   type FirstRound,
@@ -12,6 +12,7 @@ import {
   titleKey,
   type PageChange,
   type PageContent,
+  type PageListQuery,
   type PagesView,
   type PagesWriter,
 } from "../../pages/pages.view.ts";
@@ -22,6 +23,7 @@ import { reRooted } from "../../folders/folder-place.ts";
 import { SqlitePageIndexer, SqlitePageSearch } from "./page-search.sqlite.ts";
 import type { SearchRanking } from "./page-search-rank.ts";
 import type { SearchHit, SearchQuery } from "../../pages/page-search.ts";
+import { LISTED_FOR_USER, type SqlitePageAudience } from "./page-audience.sqlite.ts";
 
 const schema = `
 CREATE TABLE IF NOT EXISTS pages (
@@ -84,11 +86,12 @@ export const PAGES_BY_ID = `SELECT id, updated_pos FROM pages WHERE id IN (SELEC
 const PAGES_IN = "SELECT * FROM pages WHERE id IN (SELECT value FROM json_each(?)) AND deleted = 0";
 
 type Candidate = { id: string; updated_pos: number };
-type SourceKind = "owner" | "folder" | "pages";
+type SourceKind = "owner" | "folder" | "pages" | "listed";
 const SOURCE_SQL: Record<SourceKind, string> = {
   owner: PAGES_OF_OWNER,
   folder: PAGES_BELOW_FOLDER,
   pages: PAGES_BY_ID,
+  listed: LISTED_FOR_USER,
 };
 /** Compound first-round statements kept, one per shape (how many owners, folders, page grants). */
 const COMPOUND_STATEMENT_LIMIT = 256;
@@ -107,6 +110,14 @@ type PendingRow = {
 };
 
 type TitleParams = { key: string; owners: string; pages: string; folders: string; limit: number };
+type ListedForParams = {
+  before: number;
+  beforeId: string;
+  owners: string;
+  user: string;
+  limit: number;
+  parent: string;
+};
 type ListParams = {
   before: number;
   beforeId: string;
@@ -135,8 +146,15 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
   >();
   private readonly index: SqlitePageIndexer;
 
-  /** `searchIndex: false` leaves the full-text index empty (for measuring what keeping it costs). */
-  constructor(db: Database.Database, options: { searchIndex?: boolean; onSearchEntryRemoved?: () => void } = {}) {
+  /**
+   * `audience`: the per-user listing (page-audience.sqlite.ts), told of every page whose place, order or life changes.
+   * `searchIndex: false` leaves the full-text index empty (for measuring what keeping it costs).
+   */
+  constructor(
+    db: Database.Database,
+    private readonly audience: SqlitePageAudience,
+    options: { searchIndex?: boolean; onSearchEntryRemoved?: () => void } = {},
+  ) {
     this.index = new SqlitePageIndexer(db, options.searchIndex ?? true, options.onSearchEntryRemoved);
     this.statements = {
       insert: db.prepare(
@@ -188,6 +206,7 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
     this.statements.setRevision.run(changed.revision, id);
     this.statements.removeAncestors.run(id);
     for (const folderId of place.ancestorIds) this.statements.ancestor.run(id, folderId, changed.updatedPosition);
+    this.audience.pageChanged(tx, id);
     pending.unindexed.add(id);
   }
 
@@ -204,8 +223,12 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
       const position = changed ? changed.updatedPosition : row.updated_pos;
       this.statements.removeAncestors.run(row.id);
       for (const folderId of ancestorIds) this.statements.ancestor.run(row.id, folderId, position);
-      // The index holds each page's ancestors (its scope): they change on a move, not on a rename.
-      if (changed) pending.unindexed.add(row.id);
+      // The index holds each page's ancestors (its scope): they change on a move, not on a rename; so do the
+      // folders whose grants reach it.
+      if (changed) {
+        pending.unindexed.add(row.id);
+        this.audience.pageChanged(tx, row.id);
+      }
     }
   }
 
@@ -229,6 +252,7 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
       const { markdown, ...fields } = row;
       this.statements.flush.run(fields);
       this.statements.touchAncestors.run(row.updatedPosition, row.id);
+      this.audience.pageTouched(row.id, row.updatedPosition);
       if (markdown !== null) this.statements.content.run(row.id, markdown);
       if (markdown !== null || row.title !== null) pending.unindexed.add(row.id);
     }
@@ -252,6 +276,7 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
     this.statements.insert.run({ ...page, titleKey: titleKey(page.title), ancestorIds: encodeIds(page.ancestorIds) });
     for (const folderId of page.ancestorIds) this.statements.ancestor.run(page.id, folderId, page.updatedPosition);
     this.statements.content.run(page.id, markdown);
+    this.audience.pageChanged(tx, page.id);
     pending.unindexed.add(page.id);
   }
 
@@ -285,6 +310,7 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
     this.statements.remove.run(id);
     this.statements.removeContent.run(id);
     this.statements.removeAncestors.run(id);
+    this.audience.pageChanged(tx, id);
     pending.unindexed.add(id);
   }
 
@@ -317,9 +343,16 @@ export class SqlitePagesView implements PagesView {
       byOwner: db.prepare<[string, number, string, number], Candidate>(PAGES_OF_OWNER),
       byAncestor: db.prepare<[string, number, string, number], Candidate>(PAGES_BELOW_FOLDER),
       byIds: db.prepare<[string, number, string, number], Candidate>(PAGES_BY_ID),
+      listedFor: db.prepare<[string, number, string, number], Candidate>(LISTED_FOR_USER),
       pagesIn: db.prepare<[string], PageRow>(PAGES_IN),
       listInFolder: db.prepare<[ListParams], PageRow>(
         `SELECT p.* FROM pages p WHERE p.deleted = 0 AND p.parent_id = @parent AND (p.updated_pos, p.id) < (@before, @beforeId) AND ${VISIBLE}
+         ORDER BY p.updated_pos DESC, p.id DESC LIMIT CAST(@limit AS INTEGER)`,
+      ),
+      listInFolderFor: db.prepare<[ListedForParams], PageRow>(
+        `SELECT p.* FROM pages p WHERE p.deleted = 0 AND p.parent_id = @parent AND (p.updated_pos, p.id) < (@before, @beforeId)
+           AND (p.owner_id IN (SELECT value FROM json_each(@owners))
+             OR EXISTS (SELECT 1 FROM page_audience a WHERE a.user_id = @user AND a.page_id = p.id))
          ORDER BY p.updated_pos DESC, p.id DESC LIMIT CAST(@limit AS INTEGER)`,
       ),
       byTitle: db.prepare<[TitleParams], PageRow>(
@@ -344,7 +377,8 @@ export class SqlitePagesView implements PagesView {
    * newest first from its own covering index and the sources are merged lazily: the cost grows with the number
    * of grants and the page size, never with the number of pages in the store.
    */
-  async list(query: ListQuery & { parentId: string | null }): Promise<PageRecord[]> {
+  async list(query: PageListQuery): Promise<PageRecord[]> {
+    if (query.listedFor !== undefined) return this.listFor(query, query.listedFor);
     const before = query.before ?? LIST_START;
     const take = query.limit + 1;
     const { ownerIds, folderIds, pageIds } = query.visibleTo;
@@ -385,6 +419,41 @@ export class SqlitePagesView implements PagesView {
       ...folderIds.map((id) => ["folder", id] as const),
       ...(pageIds.length > 0 ? [["pages", grantedPages] as const] : []),
     ];
+    const firstRound: FirstRound | undefined =
+      keys.length <= MAX_COMPOUND_SOURCES ? (upTo, limit) => this.firstRound(keys, upTo, limit) : undefined;
+    return this.snapshot(() => this.recordsAt(newestOfSources(sources, before, take, firstRound)));
+  }
+
+  /**
+   * The caller's list from the listings by audience: one range scan of their own listing (every page granted to
+   * them or a group of theirs) merged with one of each workspace they own or hold a role in. The cost grows with
+   * the page size and the number of those workspaces, not with the number of grants or pages.
+   */
+  private listFor(query: PageListQuery, userId: string): PageRecord[] {
+    const before = query.before ?? LIST_START;
+    const take = query.limit + 1;
+    const { ownerIds } = query.visibleTo;
+    if (query.parentId !== null) {
+      const params: ListedForParams = {
+        before: before.position,
+        beforeId: before.id,
+        owners: JSON.stringify(ownerIds),
+        user: userId,
+        limit: take,
+        parent: query.parentId,
+      };
+      return this.statements.listInFolderFor.all(params).map(toPageRecord);
+    }
+    const ranked = (rows: Candidate[]) => rows.map((row) => ({ id: row.id, position: row.updated_pos }));
+    const sources: RankedSource[] = [
+      ...ownerIds.map(
+        (owner): RankedSource =>
+          (upTo, limit) =>
+            ranked(this.statements.byOwner.all(owner, upTo.position, upTo.id, limit)),
+      ),
+      (upTo, limit) => ranked(this.statements.listedFor.all(userId, upTo.position, upTo.id, limit)),
+    ];
+    const keys = [...ownerIds.map((id) => ["owner", id] as const), ["listed", userId] as const];
     const firstRound: FirstRound | undefined =
       keys.length <= MAX_COMPOUND_SOURCES ? (upTo, limit) => this.firstRound(keys, upTo, limit) : undefined;
     return this.snapshot(() => this.recordsAt(newestOfSources(sources, before, take, firstRound)));

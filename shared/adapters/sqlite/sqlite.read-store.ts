@@ -13,6 +13,7 @@ import { invitationsModel, SqliteInvitationsView, SqliteInvitationsWriter } from
 import { openDatabase, PAGE_CACHE_MB } from "./open-database.ts";
 import { IdleIndexMerge } from "./idle-index-merge.ts";
 import { pagesModel, SqlitePagesView, SqlitePagesWriter } from "./pages.view.sqlite.ts";
+import { pageAudienceModel, SqlitePageAudience } from "./page-audience.sqlite.ts";
 import { pageSearchModel } from "./page-search.sqlite.ts";
 import type { SearchRanking } from "./page-search-rank.ts";
 import { SqliteBatch, type SqliteModel } from "./sqlite-batch.ts";
@@ -60,6 +61,7 @@ const models = [
   appsModel,
   foldersModel,
   pagesModel,
+  pageAudienceModel,
   pageSearchModel,
   accessModel,
   threadsModel,
@@ -197,6 +199,8 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
   private readonly db: Database.Database;
   private readonly statements;
   private readonly indexMerge: IdleIndexMerge;
+  /** The per-user page listing: writers mark what changed, the batch recomputes it before committing. */
+  private readonly audience: SqlitePageAudience;
   /** Whether the batch under way took a page's entry out of the search index. */
   private searchEntryRemoved = false;
   /** A rebuild ends with the index optimized (pageSearchModel.afterRebuild): no merge is started before. */
@@ -208,18 +212,19 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
     this.indexMerge = new IdleIndexMerge(this.db);
     // A merge an earlier process owed when it stopped (a crash) is finished now.
     this.indexMerge.afterBatch(true);
+    this.audience = new SqlitePageAudience(this.db);
     this.writers = {
       users: new SqliteUsersWriter(this.db),
       tokens: new SqliteTokensWriter(this.db),
       apps: new SqliteAppsWriter(this.db),
       folders: new SqliteFoldersWriter(this.db),
-      pages: new SqlitePagesWriter(this.db, {
+      pages: new SqlitePagesWriter(this.db, this.audience, {
         ...options,
         onSearchEntryRemoved: () => {
           this.searchEntryRemoved = true;
         },
       }),
-      access: new SqliteAccessWriter(this.db),
+      access: new SqliteAccessWriter(this.db, this.audience),
       threads: new SqliteThreadsWriter(this.db),
       invitations: new SqliteInvitationsWriter(this.db),
       images: new SqliteImagesWriter(this.db),
@@ -259,6 +264,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
       const tx = new SqliteBatch();
       await work(tx);
       tx.settle();
+      this.audience.settle(tx);
       if (position !== null) this.statements.setCheckpoint.run(position);
       this.db.exec("COMMIT");
     } catch (error) {
@@ -279,12 +285,14 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
       }
       this.statements.setCheckpoint.run(0);
     })();
+    this.audience.beginRebuild();
   }
 
   async endRebuild(): Promise<void> {
     // No ANALYZE: with its sqlite_stat4 tables SQLite re-plans a statement for every new bound value,
     // which doubles the cost of the small indexed reads the lists are made of.
     this.db.exec(schemas);
+    this.audience.endRebuild();
     for (const model of models) if (model.afterRebuild) this.db.exec(model.afterRebuild);
     this.rebuilding = false;
   }

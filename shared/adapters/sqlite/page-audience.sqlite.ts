@@ -1,0 +1,145 @@
+// The page listing keyed by audience (docs/contributing/page-listing.md): one row per (user, live page) the user
+// sees through a grant, their own or a group's, on the page or on a folder above it, kept in the order lists are
+// read (updated_pos, page_id). Pages seen through ownership or a workspace role are not copied here: their
+// audience is the workspace, whose listing is the pages table's owner index. A list of 50 is then one range
+// scan of this table merged with one per workspace the caller has a role in.
+//
+// The projector keeps it in the batch's transaction: writers mark the users and pages whose audience may have
+// changed, and settle() recomputes exactly those from the grants, memberships and ancestors as the batch leaves
+// them, so the listing is a function of those tables (a rebuild from the log gives the same rows).
+import type Database from "better-sqlite3";
+import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
+
+const schema = `
+CREATE TABLE IF NOT EXISTS page_audience (
+  user_id TEXT NOT NULL,
+  page_id TEXT NOT NULL,
+  updated_pos INTEGER NOT NULL,
+  PRIMARY KEY (user_id, page_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS page_audience_order ON page_audience (user_id, updated_pos, page_id);
+CREATE INDEX IF NOT EXISTS page_audience_page ON page_audience (page_id);
+CREATE TABLE IF NOT EXISTS page_audience_unfilled (id INTEGER PRIMARY KEY CHECK (id = 1));`;
+export const pageAudienceModel: SqliteModel = {
+  schema,
+  tables: ["page_audience"],
+  queryIndexes: ["page_audience_order"],
+};
+
+/** Who holds a grant, directly or through a group; `@user` narrows it to one user. */
+const HOLDERS = (where: string) => `holders(user_id, entity_type, entity_id) AS (
+  SELECT user_id, entity_type, entity_id FROM grants WHERE ${where.replaceAll("$user", "user_id")}
+  UNION SELECT m.member_id, g.entity_type, g.entity_id FROM group_members m JOIN group_grants g ON g.group_id = m.group_id
+    WHERE ${where.replaceAll("$user", "m.member_id")})`;
+
+const LISTED_OF_HOLDERS = `SELECT h.user_id, p.id, p.updated_pos FROM holders h JOIN pages p ON p.id = h.entity_id
+    WHERE h.entity_type = 'page' AND p.deleted = 0
+  UNION ALL SELECT h.user_id, a.page_id, a.updated_pos FROM holders h JOIN page_ancestors a ON a.folder_id = h.entity_id
+    WHERE h.entity_type = 'folder'`;
+
+/** Every user's listing at once: what a rebuild ends with. */
+const FILL_ALL = `INSERT OR IGNORE INTO page_audience (user_id, page_id, updated_pos)
+  WITH ${HOLDERS("true")} ${LISTED_OF_HOLDERS}`;
+const FILL_USER = `INSERT OR IGNORE INTO page_audience (user_id, page_id, updated_pos)
+  WITH ${HOLDERS("$user = @user")} ${LISTED_OF_HOLDERS}`;
+/** The users a live page is granted to, on itself or on a folder above it, directly or through a group. */
+const FILL_PAGE = `INSERT OR IGNORE INTO page_audience (user_id, page_id, updated_pos)
+  WITH targets(entity_type, entity_id) AS (
+    SELECT 'page', @page UNION ALL SELECT 'folder', folder_id FROM page_ancestors WHERE page_id = @page),
+  users(user_id) AS (
+    SELECT g.user_id FROM targets t JOIN grants g ON g.entity_type = t.entity_type AND g.entity_id = t.entity_id
+    UNION SELECT m.member_id FROM targets t
+      JOIN group_grants g ON g.entity_type = t.entity_type AND g.entity_id = t.entity_id
+      JOIN group_members m ON m.group_id = g.group_id)
+  SELECT u.user_id, p.id, p.updated_pos FROM users u JOIN pages p ON p.id = @page AND p.deleted = 0`;
+
+/** One user's listing, newest first from a cursor: a single range scan of page_audience_order. */
+export const LISTED_FOR_USER = `SELECT page_id AS id, updated_pos FROM page_audience WHERE user_id = ? AND (updated_pos, page_id) < (?, ?)
+  ORDER BY updated_pos DESC, page_id DESC LIMIT CAST(? AS INTEGER)`;
+
+interface Marked {
+  readonly users: Set<string>;
+  readonly pages: Set<string>;
+}
+
+export class SqlitePageAudience {
+  private readonly statements;
+  private readonly marked = new WeakMap<SqliteBatch, Marked>();
+  /** While the log is replayed from the start, nothing is recomputed per batch: endRebuild() fills it once. */
+  private rebuilding = false;
+
+  /** A rebuild that stopped before its end (the process stopped) left the listing unfilled: it is filled now. */
+  constructor(private readonly db: Database.Database) {
+    this.statements = {
+      unfilled: db.prepare<[], number>("SELECT id FROM page_audience_unfilled").pluck(),
+      membersOf: db.prepare<[string], string>("SELECT member_id FROM group_members WHERE group_id = ?").pluck(),
+      clearUser: db.prepare<[string]>("DELETE FROM page_audience WHERE user_id = ?"),
+      clearPage: db.prepare<[string]>("DELETE FROM page_audience WHERE page_id = ?"),
+      fillUser: db.prepare<[{ user: string }]>(FILL_USER),
+      fillPage: db.prepare<[{ page: string }]>(FILL_PAGE),
+      touch: db.prepare<[number, string]>("UPDATE page_audience SET updated_pos = ? WHERE page_id = ?"),
+    };
+    if (this.statements.unfilled.get() !== undefined) this.endRebuild();
+  }
+
+  /** The user's grants (or their groups) changed: their whole listing is recomputed when the batch settles. */
+  userChanged(tx: SqliteBatch, userId: string): void {
+    this.of(tx).users.add(userId);
+  }
+
+  /** What the group holds changed: each current member's listing is recomputed (read now, before any removal). */
+  groupChanged(tx: SqliteBatch, groupId: string): void {
+    const users = this.of(tx).users;
+    for (const memberId of this.statements.membersOf.all(groupId)) users.add(memberId);
+  }
+
+  /** The page was created, moved, trashed, restored or purged: who lists it is recomputed. */
+  pageChanged(tx: SqliteBatch, pageId: string): void {
+    this.of(tx).pages.add(pageId);
+  }
+
+  /** The page's place in the order moved: its rows move with it (run at once, within the batch). */
+  pageTouched(pageId: string, position: number): void {
+    if (!this.rebuilding) this.statements.touch.run(position, pageId);
+  }
+
+  /** Called by the store after every writer has settled the batch, before it commits. */
+  settle(tx: SqliteBatch): void {
+    const marked = this.marked.get(tx);
+    if (!marked || this.rebuilding) return;
+    this.marked.delete(tx);
+    for (const page of marked.pages) {
+      this.statements.clearPage.run(page);
+      this.statements.fillPage.run({ page });
+    }
+    for (const user of marked.users) {
+      this.statements.clearUser.run(user);
+      this.statements.fillUser.run({ user });
+    }
+  }
+
+  /** Called once the read models were emptied; the mark stays until endRebuild() has filled the listing. */
+  beginRebuild(): void {
+    this.rebuilding = true;
+    this.db.exec("INSERT OR IGNORE INTO page_audience_unfilled (id) VALUES (1)");
+  }
+
+  /** After the replay, with every index back: each user's listing from the grants in one statement. */
+  endRebuild(): void {
+    this.db.transaction(() => {
+      this.db.exec("DELETE FROM page_audience");
+      this.db.exec(FILL_ALL);
+      this.db.exec("DELETE FROM page_audience_unfilled");
+    })();
+    this.rebuilding = false;
+  }
+
+  private of(tx: SqliteBatch): Marked {
+    let marked = this.marked.get(tx);
+    if (!marked) {
+      marked = { users: new Set(), pages: new Set() };
+      this.marked.set(tx, marked);
+    }
+    return marked;
+  }
+}
