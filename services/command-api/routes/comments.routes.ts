@@ -22,7 +22,7 @@ import {
 } from "../../../shared/kernel/ids.ts";
 import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
-import { assembleThread } from "../assembled/thread.assembled.ts";
+import { foldedThreadAnswer } from "../folded-answers.ts";
 import { writeResponses, type WriteOutcome } from "../write-answer.ts";
 import { answerWrites, type Written } from "../write-route.ts";
 
@@ -67,7 +67,7 @@ export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
         if (!presented) throw new AppError("internal", "thread was not recorded");
         return { body: { thread: presented } };
       },
-      assemble: async () => ({ body: { thread: await assembleThread(ports, target.threadId) } }),
+      assemble: async () => ({ body: { thread: await foldedThreadAnswer(ports, target.threadId) } }),
     };
   }
 
