@@ -23,7 +23,7 @@ import {
 import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
 import { foldedThreadAnswer } from "../folded-answers.ts";
-import { writeResponses, type WriteOutcome } from "../write-answer.ts";
+import { writeResponses } from "../write-answer.ts";
 import { answerWrites, type Written } from "../write-route.ts";
 
 const pageParams = z.object({ pageId: pageIdSchema });
@@ -57,7 +57,7 @@ export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
   const answer = answerWrites(ports);
 
   /** The answer of a write to a thread: the whole thread as a client will read it, or as the write side has it. */
-  function threadAnswer(target: ThreadOnPage, status: 200 | 201): WriteOutcome {
+  function threadAnswer(target: ThreadOnPage, status: 200 | 201) {
     return {
       status,
       present: async () => {
