@@ -3,7 +3,7 @@
 // stream with it while the read side is behind, and the read-store contract suite takes it as its oracle.
 import type { DomainEvent, DomainEventType, StoredEvent } from "../events.ts";
 
-export type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
+type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
 
 export interface RecordFold<R, T extends DomainEventType> {
   /** The event types that change the record; any other event leaves it as it is. */
