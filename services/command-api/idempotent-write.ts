@@ -5,30 +5,14 @@ import type { FastifyRequest } from "fastify";
 import type { Actor } from "../../shared/commands/guarded-command.ts";
 import { AppError } from "../../shared/errors/app-error.ts";
 import type { RecordedResponse } from "../../shared/idempotency/idempotency.decider.ts";
-import { runIdempotently, type WorkResult } from "../../shared/idempotency/idempotent-request.ts";
+import { runIdempotently } from "../../shared/idempotency/idempotent-request.ts";
+import { recordable } from "../../shared/idempotency/recorded-answer.ts";
 import { requestFingerprint, unkeyedRequestFingerprint } from "../../shared/idempotency/request-fingerprint.ts";
 import type { PageId } from "../../shared/kernel/ids.ts";
 import type { CommandApiPorts } from "./command-api-ports.ts";
-import type { WriteAnswer } from "./write-answer.ts";
+import type { settleWrite } from "./write-answer.ts";
 
-/**
- * The largest answer body kept for a replay, well inside the largest change (MAX_APPEND_BYTES), since the
- * answer is recorded as one event.
- */
-export const RECORDED_ANSWER_MAX_BYTES = 512 * 1024;
-
-/**
- * What is recorded for a replay: the answer, or, when its body is over RECORDED_ANSWER_MAX_BYTES and the route
- * can present its record again (`presentsAgain`), the answer without its body, so the key always completes and a
- * replay never runs the work again. A route that cannot present again bounds its answer by its input (an import
- * lists at most 256 KiB of reasons) and is kept whole.
- */
-export function recordable(answer: WriteAnswer, presentsAgain: boolean): WorkResult {
-  const { status, body, consistencyToken, location } = answer;
-  const kept = { status, body, consistencyToken, ...(location === undefined ? {} : { location }) };
-  if (!presentsAgain || Buffer.byteLength(JSON.stringify(body) ?? "") <= RECORDED_ANSWER_MAX_BYTES) return kept;
-  return { ...kept, body: null, presentAgain: true };
-}
+type WriteAnswer = Awaited<ReturnType<typeof settleWrite>>;
 
 /** The header as the draft sends it (a structured-field string, quoted) or bare. */
 function keyOf(header: string | string[] | undefined): string | null {
@@ -38,7 +22,7 @@ function keyOf(header: string | string[] | undefined): string | null {
   return quoted?.[1] ?? header;
 }
 
-export interface IdempotentWriteOptions {
+interface IdempotentWriteOptions {
   /** What stands for the body in the fingerprint when it is not JSON (an upload's file is its SHA-256). */
   readonly fingerprintBody?: unknown;
   /**

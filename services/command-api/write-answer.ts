@@ -2,13 +2,9 @@
 // within the wait, the route's own answer, read from them; when they do not yet, 202 with the same body assembled
 // by the write side from what it just decided, and X-Read-Side: behind. Either way one body type per operation
 // (a generated client needs no narrowing), and the X-Consistency-Token names the position a later read can wait for.
-import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import type { Actor } from "../../shared/commands/guarded-command.ts";
-import { principalOf } from "../../shared/http/guard.ts";
 import { errorBody } from "../../shared/http/schemas.ts";
-import { userIdSchema } from "../../shared/kernel/ids.ts";
-import { CONSISTENCY_HEADER, tokenOfPosition } from "../../shared/position.ts";
+import { tokenOfPosition } from "../../shared/position.ts";
 import type { CommandApiPorts } from "./command-api-ports.ts";
 
 /** A route's answer once its write is visible: the body, and headers such as an ETag or the content type. */
@@ -17,7 +13,7 @@ export interface Presented {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-export interface WriteAnswer extends Presented {
+interface WriteAnswer extends Presented {
   readonly status: number;
   readonly consistencyToken: string;
   /** The path of the resource the write created (the Location header); see shared/http/locations.ts. */
@@ -36,24 +32,11 @@ export const writeResponses = <T extends Record<number, z.ZodType>>(own: T) => {
   return { 202: body ?? z.null(), ...own, "4xx": errorBody, "5xx": errorBody };
 };
 
-export function actorOf(request: FastifyRequest, clock: () => Date): Actor {
-  const principal = principalOf(request);
-  return {
-    principal,
-    context: {
-      actorId: userIdSchema.parse(principal.user.id),
-      tokenId: principal.tokenId,
-      correlationId: request.id,
-      now: clock(),
-    },
-  };
-}
-
 /**
  * What a write answers once visible, and how the write side assembles the same answer while the read side is
  * behind. A 204 has neither: nothing to present, and its 202 has no body.
  */
-export type WriteOutcome =
+type WriteOutcome =
   | { readonly status: 204 }
   | {
       readonly status: number;
@@ -92,10 +75,4 @@ export async function settleWrite(
     consistencyToken,
     ...located,
   };
-}
-
-export function sendWrite(reply: FastifyReply, answer: WriteAnswer) {
-  for (const [name, value] of Object.entries(answer.headers ?? {})) reply.header(name, value);
-  if (answer.location !== undefined) reply.header("location", answer.location);
-  return reply.header(CONSISTENCY_HEADER, answer.consistencyToken).code(answer.status).send(answer.body);
 }

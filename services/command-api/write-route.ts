@@ -8,8 +8,12 @@ import type { PageId } from "../../shared/kernel/ids.ts";
 import type { CommandApiPorts } from "./command-api-ports.ts";
 import { idempotentWrite } from "./idempotent-write.ts";
 import type { RecordedResponse } from "../../shared/idempotency/idempotency.decider.ts";
-import { positionOfToken } from "../../shared/position.ts";
-import { actorOf, sendWrite, settleWrite, type WriteAnswer, type WriteOutcome } from "./write-answer.ts";
+import { CONSISTENCY_HEADER, positionOfToken } from "../../shared/position.ts";
+import { actorOf } from "./request-actor.ts";
+import { settleWrite } from "./write-answer.ts";
+
+type WriteOutcome = Parameters<typeof settleWrite>[2];
+type WriteAnswer = Awaited<ReturnType<typeof settleWrite>>;
 
 /** What a route decided: the position its events reached (null when it appended nothing), and how it answers. */
 export type Written = WriteOutcome & { readonly position: number | null };
@@ -44,11 +48,13 @@ interface OnceOptions {
 type WriteDecision = (write: WriteScope) => Promise<Written | WriteAnswer>;
 
 /** A write route's handler body: `answer(request, reply, async ({ actor }) => ({ position, status: 200, present, assemble }))`. */
-export type AnswerWrite = (
-  request: FastifyRequest,
-  reply: FastifyReply,
-  decide: WriteDecision,
-) => Promise<FastifyReply>;
+type AnswerWrite = (request: FastifyRequest, reply: FastifyReply, decide: WriteDecision) => Promise<FastifyReply>;
+
+function sendWrite(reply: FastifyReply, answer: WriteAnswer) {
+  for (const [name, value] of Object.entries(answer.headers ?? {})) reply.header(name, value);
+  if (answer.location !== undefined) reply.header("location", answer.location);
+  return reply.header(CONSISTENCY_HEADER, answer.consistencyToken).code(answer.status).send(answer.body);
+}
 
 const settled = (result: Written | WriteAnswer): result is WriteAnswer => "consistencyToken" in result;
 

@@ -10,8 +10,6 @@ import { runIdempotently } from "../../shared/idempotency/idempotent-request.ts"
 import { requestFingerprint, unkeyedRequestFingerprint } from "../../shared/idempotency/request-fingerprint.ts";
 import type { Actor } from "../../shared/commands/guarded-command.ts";
 
-export type WriteOutcomePorts = Pick<CommandApiPorts, "projection" | "consistencyWaitMs" | "logger" | "eventStore">;
-
 /** The result schema of a writing tool: its own fields, present once the change is visible. */
 export const writeOutput = <T extends z.ZodRawShape>(shape: T) =>
   z.object({
@@ -23,10 +21,33 @@ export const writeOutput = <T extends z.ZodRawShape>(shape: T) =>
     ...z.object(shape).partial().shape,
   });
 
-export async function settleTool(
-  ports: WriteOutcomePorts,
+/** A tool's write, bound once per tool file to the ports: `settle` its decision, run its work `once` per key. */
+export function toolWrites(
+  ports: Pick<CommandApiPorts, "projection" | "consistencyWaitMs" | "logger" | "eventStore" | "keyedHashes">,
+) {
+  return {
+    settle: (position: number | null, outcome: ToolOutcome) => settleTool(ports, position, outcome),
+    once: <T extends z.ZodType>(actor: Actor, call: ToolCall<T>, work: () => Promise<Record<string, unknown>>) =>
+      idempotentTool(ports, actor, call, work),
+  };
+}
+
+interface ToolOutcome {
+  readonly id: string | null;
+  present(): Promise<Record<string, unknown>>;
+}
+
+interface ToolCall<T extends z.ZodType> {
+  readonly tool: string;
+  readonly key: string | undefined;
+  readonly args: unknown;
+  readonly output: T;
+}
+
+async function settleTool(
+  ports: Pick<CommandApiPorts, "projection" | "consistencyWaitMs" | "logger" | "eventStore">,
   position: number | null,
-  outcome: { readonly id: string | null; present(): Promise<Record<string, unknown>> },
+  outcome: ToolOutcome,
 ): Promise<Record<string, unknown>> {
   const answer = await settleWrite(ports, position, {
     status: 200,
@@ -45,10 +66,10 @@ export async function settleTool(
 }
 
 /** Runs a creating tool once per idempotency key and arguments; a retry with the same key replays its result. */
-export async function idempotentTool<T extends z.ZodType>(
+async function idempotentTool<T extends z.ZodType>(
   ports: Pick<CommandApiPorts, "eventStore" | "keyedHashes">,
   actor: Actor,
-  call: { readonly tool: string; readonly key: string | undefined; readonly args: unknown; readonly output: T },
+  call: ToolCall<T>,
   work: () => Promise<Record<string, unknown>>,
 ): Promise<z.output<T>> {
   if (call.key === undefined) return call.output.parse(await work());

@@ -29,13 +29,6 @@ export interface ThreadRecord {
   readonly comments: readonly CommentRecord[];
 }
 
-export interface ThreadStatusChange {
-  readonly status: ThreadStatus;
-  readonly resolvedBy: string | null;
-  readonly resolvedAt: string | null;
-  readonly updatedAt: string;
-}
-
 type ThreadFilter = ThreadStatus | "all";
 
 export interface ThreadsQuery {
@@ -60,12 +53,13 @@ export interface ThreadsView {
 }
 
 export interface ThreadsWriter<Tx> {
-  open(tx: Tx, thread: Omit<ThreadRecord, "comments">): Promise<void>;
-  /** Every comment change also moves its thread's updatedAt to `at`. */
-  addComment(tx: Tx, comment: CommentRecord): Promise<void>;
-  editComment(tx: Tx, commentId: string, body: string, at: string): Promise<void>;
-  deleteComment(tx: Tx, commentId: string, at: string): Promise<void>;
-  setStatus(tx: Tx, threadId: string, change: ThreadStatusChange): Promise<void>;
+  /**
+   * The thread as the batch sees it, carrying only the comment `commentId` (when given and stored): what one
+   * event can change, read without the rest of a thread of any length.
+   */
+  get(tx: Tx, threadId: string, commentId: string | null): Promise<ThreadRecord | null>;
+  /** Stores the thread (as `threadRecord` folds it) and the comments it carries; its other comments stay. */
+  put(tx: Tx, thread: ThreadRecord): Promise<void>;
   /** The ids of the page's threads, as the batch sees them. */
   threadIdsOf(tx: Tx, pageId: string): Promise<string[]>;
   /** The page was purged: its threads and their comments go. */

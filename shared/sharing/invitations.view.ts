@@ -33,17 +33,12 @@ export interface InvitationsView {
 }
 
 export interface InvitationsWriter<Tx> {
+  /** The invitation as the batch sees it (with the batch's own changes), or null. */
+  get(tx: Tx, id: string): Promise<InvitationRecord | null>;
+  /** Stores the invitation as `invitationRecord` folds it. */
   put(tx: Tx, invitation: InvitationRecord): Promise<void>;
-  changeAccess(tx: Tx, id: string, access: InvitedAccess): Promise<void>;
-  /** A resend queues another delivery. */
-  markResent(tx: Tx, id: string, resentAt: string): Promise<void>;
-  /** How the notifier's attempt at the latest queued delivery ended. */
-  setDeliveryStatus(tx: Tx, id: string, status: Exclude<DeliveryStatus, "pending">): Promise<void>;
-  settle(tx: Tx, id: string, status: Exclude<InvitationStatus, "pending">): Promise<void>;
   /** The page or folder was purged: invitations to it go. */
   removeTarget(tx: Tx, targetType: InvitationTargetType, targetId: string): Promise<void>;
   /** The address's owner was erased: invitations sent to it keep their place but no longer name it. */
   forgetAddress(tx: Tx, email: string): Promise<void>;
-  /** The invitation's address was erased: the invitation keeps its place but no longer names it. */
-  forgetAddressOf(tx: Tx, id: string): Promise<void>;
 }

@@ -2,6 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Bus, BusMessage } from "../../shared/bus/bus.port.ts";
+import { until } from "../support/poll.ts";
 
 const message = (subject: string, n: number): BusMessage => ({
   id: randomUUID(),
@@ -10,14 +11,6 @@ const message = (subject: string, n: number): BusMessage => ({
   metadata: { correlationId: "c" },
 });
 const record = (into: number[]) => async (m: BusMessage) => void into.push((m.data as { n: number }).n);
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 export function busContract(name: string, factory: () => Promise<{ bus: Bus; cleanup: () => Promise<void> }>): void {
   describe(`Bus contract: ${name}`, () => {

@@ -6,7 +6,18 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { FolderRecord } from "../../shared/folders/folders.view.ts";
 import type { PageRecord } from "../../shared/pages/page-record.ts";
-import { at, everyone, folder, page, position, contractStores, type ReadStoreFactory } from "./read-store/stores.ts";
+import { projectInvitation } from "../../services/projector/projections/invitations.projection.ts";
+import { invitationIdSchema } from "../../shared/kernel/ids.ts";
+import {
+  at,
+  everyone,
+  folder,
+  page,
+  position,
+  contractStores,
+  storedStream,
+  type ReadStoreFactory,
+} from "./read-store/stores.ts";
 import { historyCases } from "./read-store/history.contract.ts";
 import { layoutCases } from "./read-store/layout.contract.ts";
 import { pageListCases } from "./read-store/page-lists.contract.ts";
@@ -21,6 +32,7 @@ import { groupCases } from "./read-store/groups.contract.ts";
 import { parkedEventsCases } from "./read-store/parked-events.contract.ts";
 import { teamCases } from "./read-store/team.contract.ts";
 import { listingCases } from "./read-store/listings.contract.ts";
+import { recordFoldCases } from "./read-store/record-folds.contract.ts";
 
 export type { ReadStoreFactory } from "./read-store/stores.ts";
 
@@ -105,7 +117,11 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
         await w().invitations.put(tx, first);
       });
       expect((await s.reader.invitations.toAddress(email)).map((found) => found.id)).toEqual([first.id, second.id]);
-      await batch(async (tx) => w().invitations.forgetAddressOf(tx, first.id));
+      const [erased] = storedStream(`invitation-${first.id}`, [
+        { type: "InvitationAddressErased" as const, data: { invitationId: invitationIdSchema.parse(first.id) } },
+      ]);
+      if (!erased) throw new Error("no event");
+      await batch(async (tx) => projectInvitation(erased, w(), tx));
       expect(await s.reader.invitations.get(first.id)).toMatchObject({ email: "", status: "cancelled" });
       expect((await s.reader.invitations.toAddress(email)).map((found) => found.id)).toEqual([second.id]);
     });
@@ -311,6 +327,7 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
     groupCases(s);
     parkedEventsCases(s);
     teamCases(s);
+    recordFoldCases(s);
     layoutCases(s);
   });
 }

@@ -10,6 +10,7 @@ import { gatewayUnavailable, startContainerGateway, type Gateway } from "../supp
 import { IMAGE_SHELLS, imageShellsUnavailable } from "../support/image-shells.ts";
 import { startProcess, type ServiceProcess } from "../support/processes.ts";
 import { startSplitServices, type SplitServices } from "../support/split-services.ts";
+import { until } from "../support/poll.ts";
 
 const unavailable = gatewayUnavailable() ?? imageShellsUnavailable();
 if (unavailable) console.warn(`gateway resolution tests skipped: ${unavailable}`);
@@ -22,14 +23,6 @@ async function served(node: ServiceProcess, route: string): Promise<number> {
     .split("\n")
     .filter((line) => line.startsWith("http_request_duration_seconds_count{") && line.includes(`route="${route}"`))
     .reduce((sum, line) => sum + Number(line.split(" ").at(-1)), 0);
-}
-
-async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 describe.skipIf(unavailable !== null)("the gateway container with a resolver", () => {
@@ -86,18 +79,23 @@ describe.skipIf(unavailable !== null)("the gateway container with a resolver", (
       await until(
         async () => (await read()) === 200 && (await served(second, "/api/v1/openapi.json")) > 0,
         "a read on the new node",
+        { timeoutMs: 60_000, intervalMs: 200 },
       );
 
       // Recreated elsewhere: the old address goes away and the name points at the new one only.
       dns.set("query-api", ["127.0.0.3"]);
       await first.stop();
-      await until(async () => {
-        const before = await served(second, "/api/v1/openapi.json");
-        const statuses = await Promise.all(Array.from({ length: 10 }, read));
-        return (
-          statuses.every((status) => status === 200) && (await served(second, "/api/v1/openapi.json")) === before + 10
-        );
-      }, "every read answered by the node at the new address");
+      await until(
+        async () => {
+          const before = await served(second, "/api/v1/openapi.json");
+          const statuses = await Promise.all(Array.from({ length: 10 }, read));
+          return (
+            statuses.every((status) => status === 200) && (await served(second, "/api/v1/openapi.json")) === before + 10
+          );
+        },
+        "every read answered by the node at the new address",
+        { timeoutMs: 60_000, intervalMs: 200 },
+      );
     }, 120_000);
   });
 });

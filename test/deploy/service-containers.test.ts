@@ -16,6 +16,7 @@ import { runToEnd } from "../support/image-shells.ts";
 import { startProcess } from "../support/processes.ts";
 import { Client, TEST_SESSION_SECRET } from "../support/server.ts";
 import { startSplitServices, type Service, type SplitServices } from "../support/split-services.ts";
+import { until } from "../support/poll.ts";
 
 const composeService = z.looseObject({
   environment: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
@@ -32,14 +33,6 @@ const APP: readonly Service[] = ["command-api", "projector", "notifier", "query-
 /** The image's health check, run as its HEALTHCHECK runs it: `node healthcheck.mjs` with the container's environment. */
 const healthCheck = (env: Record<string, string>) =>
   runToEnd(process.execPath, ["deploy/docker/healthcheck.mjs"], env, 10_000);
-
-async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 describe("the app image's services", () => {
   let split: SplitServices;
@@ -120,7 +113,10 @@ describe("the app image's services", () => {
       db.close();
       await owner.post("/pages", { title: "After the upgrade", markdown: "" });
 
-      await until(async () => (await check()).status === 1, "the projector's health check to fail");
+      await until(async () => (await check()).status === 1, "the projector's health check to fail", {
+        timeoutMs: 30_000,
+        intervalMs: 200,
+      });
       expect((await fetch(`http://127.0.0.1:${metricsPort.value}/metrics`)).status).toBe(200);
     },
     60_000,

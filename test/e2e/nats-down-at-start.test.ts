@@ -13,24 +13,10 @@ import { natsUnavailable, startNatsServer, type NatsServer } from "../support/na
 import { Client, TEST_SESSION_SECRET, TestServer } from "../support/server.ts";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server.ts";
 import { startSplitServices, type SplitServices } from "../support/split-services.ts";
+import { until } from "../support/poll.ts";
 
 const unavailable = natsUnavailable();
 if (unavailable) console.warn(`NATS-down-at-start tests skipped: ${unavailable}`);
-
-async function until<T>(
-  read: () => Promise<T>,
-  accept: (value: T) => boolean,
-  what: string,
-  timeoutMs = 60_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (accept(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 const readiness = async (url: string) => {
   const answer = await fetch(`${url}/readyz`);
@@ -107,17 +93,20 @@ describe.skipIf(unavailable !== null)("services started while NATS is down", () 
       async () => received.filter((message) => ids.includes(pageIdOf(message) ?? "")).length,
       (count) => count >= ids.length,
       "the integration events",
+      60_000,
     );
     await until(
       async () => smtp.delivered().filter((mail) => mail.to === "ivy@example.com").length,
       (count) => count >= 1,
       "the invitation mail",
+      60_000,
     );
     for (const url of [split.commandApi.url, ...split.queryApis.map((node) => node.url)]) {
       await until(
         async () => (await readiness(url)).body.dependencies?.bus,
         (bus) => bus === "up",
         `${url} seeing the bus up`,
+        60_000,
       );
     }
     const metrics = await (await fetch(`${split.commandApi.url}/metrics`)).text();
@@ -154,11 +143,13 @@ describe.skipIf(unavailable !== null)("the all-in-one server started while NATS 
         async () => received.filter((message) => pageIdOf(message) === created.body.id).length,
         (count) => count === 1,
         "the integration event",
+        60_000,
       );
       await until(
         async () => (await readiness(server.url)).body.dependencies?.bus,
         (bus) => bus === "up",
         "the bus up",
+        60_000,
       );
     } finally {
       await observer.close();

@@ -10,24 +10,10 @@ import { natsUnavailable, startNatsServer, type NatsServer } from "../support/na
 import { Client, TEST_SESSION_SECRET } from "../support/server.ts";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server.ts";
 import { buildServices, startSplitServices, type SplitServices } from "../support/split-services.ts";
+import { until } from "../support/poll.ts";
 
 const unavailable = gatewayUnavailable() ?? natsUnavailable();
 if (unavailable) console.warn(`split-deployment tests skipped: ${unavailable}`);
-
-async function until<T>(
-  read: () => Promise<T>,
-  accept: (value: T) => boolean,
-  what: string,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (accept(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe.skipIf(unavailable !== null)("the split deployment behind nginx", () => {
   let nats: NatsServer;

@@ -11,8 +11,8 @@ import {
   PDF,
   streamedAttachment,
 } from "../support/attachments.ts";
-import { TestServer, type Client, type TestUser } from "../support/server.ts";
-import { createPage, share } from "../support/workspace-builders.ts";
+import { TestServer, type Client } from "../support/server.ts";
+import { createPage, registeredWithPage, share } from "../support/workspace-builders.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -24,11 +24,6 @@ afterAll(async () => {
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 const MP3 = Buffer.concat([Buffer.from("ID3"), Buffer.from([4, 0, 0, 0, 0, 0, 0]), Buffer.alloc(2000, 0x55)]);
-
-async function ownerWithPage(): Promise<{ owner: TestUser; pageId: string }> {
-  const owner = await server.registered("owner");
-  return { owner, pageId: await createPage(owner) };
-}
 
 async function download(
   client: Client,
@@ -43,7 +38,7 @@ async function download(
 
 describe("POST /pages/{pageId}/attachments", () => {
   it("attaches a PDF and answers its record with the markdown link to insert; the bytes come back inline as a PDF", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     const reply = await attach(owner, pageId, { bytes: PDF, name: "Q3 report.pdf", type: "text/html" });
     expect(reply.status, reply.text).toBe(201);
     const id = String(reply.body.id);
@@ -80,7 +75,7 @@ describe("POST /pages/{pageId}/attachments", () => {
   });
 
   it("takes the type from the bytes where the format has a signature, from the name only where it has none", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     const cases: Array<[Buffer, string, string]> = [
       [MP3, "song.bin", "audio/mpeg"],
       [Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from("ftypmp42"), Buffer.alloc(100)]), "clip", "video/mp4"],
@@ -101,7 +96,7 @@ describe("POST /pages/{pageId}/attachments", () => {
   });
 
   it("shows it under the `name` field when sent, keeping the file's own name as originalName", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     const reply = await attach(
       owner,
       pageId,
@@ -114,7 +109,7 @@ describe("POST /pages/{pageId}/attachments", () => {
   });
 
   it("needs a file, as multipart/form-data", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     const noFile = await owner.call("POST", `/pages/${pageId}/attachments`, { body: attachmentForm(null, "x") });
     expect(noFile.status).toBe(400);
     expect(noFile.body.error?.message).toMatch(/body\.file/);
@@ -123,7 +118,7 @@ describe("POST /pages/{pageId}/attachments", () => {
   });
 
   it("streams a 40 MB file in and out whole, with its SHA-256", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     const blocks = 40;
     const answer = await streamedAttachment(server.url, owner, pageId, { blocks, name: "recording.bin" });
     expect(answer.status, answer.body).toBe(201);
@@ -147,7 +142,7 @@ describe("POST /pages/{pageId}/attachments", () => {
   }, 120_000);
 
   it("replays an upload retried with its Idempotency-Key, keeping one attachment and one copy of the bytes", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     const key = randomUUID();
     const before = (await attachmentBlobs(server.dataDir)).length;
     const first = await attach(owner, pageId, { bytes: PDF, name: "a.pdf" }, { headers: { "idempotency-key": key } });
@@ -165,7 +160,7 @@ describe("POST /pages/{pageId}/attachments", () => {
 
 describe("GET /attachments/{attachmentId}", () => {
   it("serves HTML, SVG, XML and JavaScript as application/octet-stream to download", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     const files: Array<[string, string]> = [
       ["page.html", "<!doctype html><script>document.title='ran'</script>"],
       ["drawing.svg", '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'],
@@ -185,7 +180,7 @@ describe("GET /attachments/{attachmentId}", () => {
   });
 
   it("answers one byte range with 206, a range past the end with 416, and If-None-Match with 304", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     const bytes = Buffer.concat([MP3, Buffer.from(Array.from({ length: 1000 }, (_, index) => index % 256))]);
     const reply = await attach(owner, pageId, { bytes, name: "track.mp3" });
     const url = String(reply.body.url);
@@ -225,7 +220,7 @@ describe("GET /attachments/{attachmentId}", () => {
 
 describe("who may see attachments", () => {
   it("answers 404 to an outsider for the bytes, the list, an upload and a deletion, as for ids never used", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     const outsider = await server.registered("outsider");
     const reply = await attach(owner, pageId, { bytes: PDF, name: "secret.pdf" });
     const id = String(reply.body.id);
@@ -247,7 +242,7 @@ describe("who may see attachments", () => {
   });
 
   it("lets a viewer read but not attach or delete (403), and an editor do both", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     const viewer = await server.registered("viewer");
     const editor = await server.registered("editor");
     await share(owner, "page", pageId, viewer.email, "view");
@@ -262,7 +257,7 @@ describe("who may see attachments", () => {
   });
 
   it("records uploads and deletions in the page's history; a deleted attachment is gone for everyone", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     const reply = await attach(owner, pageId, { bytes: PDF, name: "minutes.pdf" });
     const id = String(reply.body.id);
     expect((await owner.delete(`/pages/${pageId}/attachments/${id}`)).status).toBe(204);
@@ -280,7 +275,7 @@ describe("who may see attachments", () => {
   });
 
   it("keeps attachments through the trash: hidden while the page is deleted, back when it is restored", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     const reply = await attach(owner, pageId, { bytes: PDF, name: "kept.pdf" });
     const url = String(reply.body.url);
     expect((await owner.delete(`/pages/${pageId}`)).status).toBe(204);
@@ -292,7 +287,7 @@ describe("who may see attachments", () => {
   });
 
   it("pages the list newest first", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     const ids: string[] = [];
     for (let index = 0; index < 3; index += 1)
       ids.push(String((await attach(owner, pageId, { bytes: PDF, name: `${index}.pdf` })).body.id));
@@ -340,7 +335,7 @@ describe("purging a page", () => {
 
 describe("duplicating a page", () => {
   it("copies its live attachments to the copy, with links in its markdown pointing at the copies", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     const kept = await attach(owner, pageId, { bytes: PDF, name: "plan.pdf" });
     const removed = await attach(owner, pageId, { bytes: MP3, name: "old.mp3" });
     await owner.delete(`/pages/${pageId}/attachments/${String(removed.body.id)}`);
@@ -380,7 +375,7 @@ describe("duplicating a page", () => {
 
 describe("bytes without a record", () => {
   it("are removed when the server starts once they are an hour old; recorded attachments keep theirs", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     const created = await attach(owner, pageId, { bytes: PDF, name: "kept.pdf" });
     const kept = `${String(created.body.id)}.attachment`;
     const orphan = `${randomUUID()}.attachment`;

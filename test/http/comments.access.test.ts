@@ -3,7 +3,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, TestServer } from "../support/server.ts";
-import { anchor, grantOnPage, listThreads, newPage, openThread, threadOf } from "../support/comments.ts";
+import { anchor, grantOnPage, listThreads, commentedPage, openThread, threadOf } from "../support/comments.ts";
+import { createPage } from "../support/workspace-builders.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -27,7 +28,7 @@ function everyRoute(client: Client, pageId: string, threadId: string, commentId:
 
 async function ownedThread() {
   const owner = await server.signIn("owner");
-  const pageId = await newPage(owner);
+  const pageId = await createPage(owner, commentedPage);
   const thread = await openThread(owner, pageId);
   return { owner, pageId, threadId: thread.id, commentId: thread.comments[0]?.id ?? "" };
 }
@@ -131,7 +132,7 @@ describe("read-model rebuild", () => {
     const rebuilt = await TestServer.start();
     try {
       const ann = await rebuilt.signIn("ann", { picture: "https://img.example/ann.png" });
-      const pageId = await newPage(ann);
+      const pageId = await createPage(ann, commentedPage);
       const first = await openThread(ann, pageId, "first");
       await ann.post(`/pages/${pageId}/comments/${first.id}/replies`, { body: "reply" });
       await ann.patch(`/pages/${pageId}/comments/${first.comments[0]?.id}`, { body: "first, edited" });

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { threadStream } from "../../shared/comments/thread.decider.ts";
-import { anchor, listThreads, newPage, openThread, threadOf, walkThreads } from "../support/comments.ts";
+import { anchor, listThreads, commentedPage, openThread, threadOf, walkThreads } from "../support/comments.ts";
+import { createPage } from "../support/workspace-builders.ts";
 import { TestServer, type TestUser } from "../support/server.ts";
 
 let server: TestServer;
@@ -18,7 +19,7 @@ const nextMillisecond = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 async function pageWithAuthor(label = "ann"): Promise<{ ann: TestUser; pageId: string }> {
   const ann = await server.signIn(label, { picture: `https://img.example/${label}.png` });
-  return { ann, pageId: await newPage(ann) };
+  return { ann, pageId: await createPage(ann, commentedPage) };
 }
 
 describe("POST /pages/{pageId}/comments", () => {
@@ -57,7 +58,7 @@ describe("POST /pages/{pageId}/comments", () => {
 
   it("defaults an anchor's prefix and suffix to empty strings, and authorImage to null without a picture", async () => {
     const bea = await server.signIn("bea");
-    const thread = await openThread(bea, await newPage(bea), "note", { quote: "words" });
+    const thread = await openThread(bea, await createPage(bea, commentedPage), "note", { quote: "words" });
     expect(thread.anchor).toEqual({ quote: "words", prefix: "", suffix: "", found: true });
     expect(thread.comments[0]?.authorImage).toBeNull();
   });
@@ -146,7 +147,7 @@ describe("POST /pages/{pageId}/comments/{threadId}/replies", () => {
     }
     expect((await ann.post(`/pages/${pageId}/comments/not-a-uuid/replies`, { body: "ok" })).status).toBe(400);
     expect((await ann.post(`/pages/${pageId}/comments/${randomUUID()}/replies`, { body: "ok" })).status).toBe(404);
-    const otherPage = await newPage(ann, "Other page");
+    const otherPage = await createPage(ann, { ...commentedPage, title: "Other page" });
     const misplaced = await ann.post(`/pages/${otherPage}/comments/${thread.id}/replies`, { body: "ok" });
     expect(misplaced.status).toBe(404);
     expect(misplaced.body.error?.code).toBe("not_found");
@@ -189,7 +190,7 @@ describe("PATCH /pages/{pageId}/comments/{threadId}/status", () => {
     expect((await ann.patch(`/pages/${pageId}/comments/${randomUUID()}/status`, { status: "resolved" })).status).toBe(
       404,
     );
-    const otherPage = await newPage(ann, "Other page");
+    const otherPage = await createPage(ann, { ...commentedPage, title: "Other page" });
     expect((await ann.patch(`/pages/${otherPage}/comments/${thread.id}/status`, { status: "resolved" })).status).toBe(
       404,
     );
@@ -222,7 +223,7 @@ describe("PATCH /pages/{pageId}/comments/{commentId}", () => {
     }
     expect((await ann.patch(`/pages/${pageId}/comments/not-a-uuid`, { body: "ok" })).status).toBe(400);
     expect((await ann.patch(`/pages/${pageId}/comments/${randomUUID()}`, { body: "ok" })).status).toBe(404);
-    const otherPage = await newPage(ann, "Other page");
+    const otherPage = await createPage(ann, { ...commentedPage, title: "Other page" });
     expect((await ann.patch(`/pages/${otherPage}/comments/${commentId}`, { body: "ok" })).status).toBe(404);
   });
 });
@@ -259,7 +260,10 @@ describe("DELETE /pages/{pageId}/comments/{commentId}", () => {
     const commentId = (await openThread(ann, pageId)).comments[0]?.id;
     expect((await ann.delete(`/pages/${pageId}/comments/not-a-uuid`)).status).toBe(400);
     expect((await ann.delete(`/pages/${pageId}/comments/${randomUUID()}`)).status).toBe(404);
-    expect((await ann.delete(`/pages/${await newPage(ann, "Other")}/comments/${commentId}`)).status).toBe(404);
+    expect(
+      (await ann.delete(`/pages/${await createPage(ann, { ...commentedPage, title: "Other" })}/comments/${commentId}`))
+        .status,
+    ).toBe(404);
     expect((await ann.delete(`/pages/${randomUUID()}/comments/${commentId}`)).status).toBe(404);
   });
 });
@@ -290,7 +294,7 @@ describe("GET /pages/{pageId}/comments", () => {
     const { ann, pageId } = await pageWithAuthor();
     const thread = await openThread(ann, pageId, "one");
     for (const body of ["two", "three"]) await ann.post(`/pages/${pageId}/comments/${thread.id}/replies`, { body });
-    await openThread(ann, await newPage(ann, "Elsewhere"), "not here");
+    await openThread(ann, await createPage(ann, { ...commentedPage, title: "Elsewhere" }), "not here");
     const listed = await listThreads(ann, pageId);
     expect(listed.data.map((t) => t.comments.map((comment) => comment.body))).toEqual([["one", "two", "three"]]);
   });
@@ -318,7 +322,7 @@ describe("GET /pages/{pageId}/comments", () => {
     const id = randomUUID();
     const email = `${id}@example.com`;
     const ann = await server.signIn("ann", { id, email, name: "Ann Old" });
-    const pageId = await newPage(ann);
+    const pageId = await createPage(ann, commentedPage);
     await openThread(ann, pageId);
     const renamed = await server.signIn("ann", { id, email, name: "Ann New", picture: "https://img.example/new.png" });
     expect((await renamed.get("/me")).status).toBe(200);

@@ -10,8 +10,9 @@ import { runToExit } from "../support/processes.ts";
 import { Client, productionStack, TEST_SESSION_SECRET, TestServer, type TestUser } from "../support/server.ts";
 import { anchor, listThreads, openThread } from "../support/comments.ts";
 import { fileHolds, filesHolding, filesUnder } from "../support/raw-scan.ts";
-import { eventually, receiversForFile } from "../support/webhook-receiver.ts";
+import { receiversForFile } from "../support/webhook-receiver.ts";
 import { addMember, createFolder, createPage, share, unknownAddress } from "../support/workspace-builders.ts";
+import { until } from "../support/poll.ts";
 
 const receiver = receiversForFile();
 let server: TestServer;
@@ -23,14 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.stop();
 });
-
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe("DELETE /me", () => {
   it("answers 400 unless the body repeats the account's email, and 403 to an API token", async () => {
@@ -153,7 +146,7 @@ describe("DELETE /me", () => {
     const delivered = bobsEndpoint.received.length;
     const replay = await bob.post(`/webhooks/${String(bobsHook.body.id)}/replay`, { after: "0" });
     expect(replay.status, replay.text).toBe(202);
-    await eventually(
+    await until(
       async () =>
         bobsEndpoint.received
           .slice(delivered)
@@ -223,11 +216,11 @@ describe("DELETE /me", () => {
     type Delivery = { id: string; status: string; lastError: string | null };
     const deliveries = async (user: TestUser, webhookId: string): Promise<Delivery[]> =>
       (await user.get(`/webhooks/${webhookId}/deliveries`)).body.data as Delivery[];
-    const hers = await eventually(
+    const hers = await until(
       () => deliveries(yara, herHookId),
       (rows) => rows.length === 2 && rows.every((row) => row.lastError?.includes(host) === true),
     );
-    await eventually(
+    await until(
       async () => bobsEndpoint.received.map((delivery) => delivery.body).join("\n"),
       (bodies) => bodies.includes(bobsPage),
     );
@@ -241,7 +234,7 @@ describe("DELETE /me", () => {
     expect((await yara.call("DELETE", "/me", { json: { confirm: yara.email } })).status).toBe(204);
     // The notifier follows the log in order: a change of Bob's made after the erasure reaching him shows it got past it.
     const bobsPageAfter = await createPage(bob, { title: "Bob's page after" });
-    await eventually(
+    await until(
       async () => bobsEndpoint.received.map((delivery) => delivery.body).join("\n"),
       (bodies) => bodies.includes(bobsPageAfter),
     );
@@ -266,7 +259,7 @@ describe("DELETE /me", () => {
     const herNewHook = await afresh.post("/webhooks", { url: herNewEndpoint.url, events: ["page.created"] });
     expect(herNewHook.status, herNewHook.text).toBe(201);
     const herNewPage = await createPage(afresh, { title: "Yara's page afresh" });
-    await eventually(
+    await until(
       async () => herNewEndpoint.received.map((delivery) => delivery.body).join("\n"),
       (bodies) => bodies.includes(herNewPage),
     );

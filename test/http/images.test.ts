@@ -13,8 +13,8 @@ import {
   worstCasePng,
   type ImageKind,
 } from "../support/images.ts";
-import { TestServer, type Client, type TestUser } from "../support/server.ts";
-import { createPage, share } from "../support/workspace-builders.ts";
+import { TestServer, type Client } from "../support/server.ts";
+import { createPage, registeredWithPage, share } from "../support/workspace-builders.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -26,11 +26,6 @@ afterAll(async () => {
 
 const TEN_MB = 10 * 1024 * 1024;
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
-
-async function ownerWithPage(): Promise<{ owner: TestUser; pageId: string }> {
-  const owner = await server.registered("owner");
-  return { owner, pageId: await createPage(owner) };
-}
 
 async function imageBytes(
   client: Client,
@@ -64,7 +59,7 @@ describe("POST /pages/{pageId}/images", () => {
   it.each(kinds)(
     "accepts a %s image and answers its record, typed from the bytes",
     async (kind, mimeType, extension) => {
-      const { owner, pageId } = await ownerWithPage();
+      const { owner, pageId } = await registeredWithPage(server);
       const bytes = await makeImage(kind, 64, 48);
       // The declared type and the name say otherwise: neither is believed.
       const reply = await upload(owner, pageId, {
@@ -97,7 +92,7 @@ describe("POST /pages/{pageId}/images", () => {
   );
 
   it("refuses what is not an accepted image, whatever its name says: 415", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     const text = Buffer.from("just some text, not a picture\n");
     const svg = Buffer.from(
       '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>',
@@ -118,7 +113,7 @@ describe("POST /pages/{pageId}/images", () => {
   });
 
   it("refuses a truncated image or one with damaged data: 415", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     for (const kind of ["jpeg", "png", "gif", "webp"] as const) {
       const whole = await makeImage(kind, 200, 150);
       const cut = whole.subarray(0, Math.floor(whole.length * 0.6));
@@ -129,7 +124,7 @@ describe("POST /pages/{pageId}/images", () => {
   });
 
   it("decodes every frame of an animated GIF: a damaged last frame is refused with 415", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     const reply = await upload(owner, pageId, {
       file: { bytes: await gifWithCorruptLastFrame(), name: "anim.gif" },
       alt: "x",
@@ -142,7 +137,7 @@ describe("POST /pages/{pageId}/images", () => {
   });
 
   it("accepts an intact animated GIF and records the size of one frame", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     const frames = await Promise.all(
       [20, 200].map((red) =>
         sharp({ create: { width: 40, height: 30, channels: 3, background: { r: red, g: 0, b: 0 } } })
@@ -159,7 +154,7 @@ describe("POST /pages/{pageId}/images", () => {
   });
 
   it("answers each of 8 concurrent uploads of 100 megapixels (10000×9999 RGBA, about 400 KB)", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     const png = await worstCasePng();
     const replies = await Promise.all(
       Array.from({ length: 8 }, (_, index) =>
@@ -173,7 +168,7 @@ describe("POST /pages/{pageId}/images", () => {
   }, 180_000);
 
   it("accepts exactly 10 MB and refuses one byte more with 413", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     const exactly = await pngOfExactly(TEN_MB);
     const accepted = await upload(owner, pageId, { file: { bytes: exactly, name: "big.png" }, alt: "big" });
     expect(accepted.status, accepted.text).toBe(201);
@@ -186,7 +181,7 @@ describe("POST /pages/{pageId}/images", () => {
   });
 
   it("answers 413 to a declared size over the limit before any of the body is sent", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     const credentials = owner.credentials;
     const cookie = credentials && "cookie" in credentials ? credentials.cookie : "";
     const { port } = new URL(server.url);
@@ -222,7 +217,7 @@ describe("POST /pages/{pageId}/images", () => {
   });
 
   it("needs both fields, as multipart/form-data: 400 for a missing one, 415 for JSON", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     const bytes = await makeImage("png");
     const noFile = await upload(owner, pageId, { alt: "alt only" });
     expect(noFile.status).toBe(400);
@@ -243,7 +238,7 @@ describe("POST /pages/{pageId}/images", () => {
   });
 
   it("escapes the alt text so it cannot break out of the markdown's brackets", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     const alt = "x](javascript:alert(1)) ![y";
     const reply = await upload(owner, pageId, { file: { bytes: await makeImage("png"), name: "a.png" }, alt });
     expect(reply.status).toBe(201);
@@ -256,7 +251,7 @@ describe("POST /pages/{pageId}/images", () => {
   });
 
   it("keeps only the last part of a sent file name and generates a safe one", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     const reply = await upload(owner, pageId, {
       file: { bytes: await makeImage("png"), name: "..\\..\\etc/passwd.png" },
       alt: "x",
@@ -267,7 +262,7 @@ describe("POST /pages/{pageId}/images", () => {
   });
 
   it("needs the pages:write scope and edit permission: 403 for a viewer, 404 for a stranger or an unknown page", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     const bytes = await makeImage("png");
     const form = { file: { bytes, name: "a.png" }, alt: "x" };
     const reader = await server.tokenClient(owner, ["pages:read"]);
@@ -295,7 +290,7 @@ describe("POST /pages/{pageId}/images", () => {
 
 describe("Idempotency-Key on image upload", () => {
   it("replays the first record to a retry, and refuses the key for another file or page with 422", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     const bytes = await makeImage("jpeg");
     const key = randomUUID();
     const first = await upload(owner, pageId, { file: { bytes, name: "a.jpg" }, alt: "x" }, { "idempotency-key": key });
@@ -334,7 +329,7 @@ describe("Idempotency-Key on image upload", () => {
   });
 
   it("stores once when the same key arrives concurrently: the others replay it or get 409", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     const bytes = await makeImage("webp", 400, 300);
     const key = randomUUID();
     const before = (await blobFiles()).length;
@@ -360,7 +355,7 @@ describe("Idempotency-Key on image upload", () => {
 
 describe("GET /images/{imageId}", () => {
   it("serves the bytes to whoever may view the page, answers 304 to a matching If-None-Match, and 404 to others", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     const bytes = await makeImage("png", 30, 20);
     const created = await upload(owner, pageId, { file: { bytes, name: "p.png" }, alt: "p" });
     const url = String(created.body.url);
@@ -394,7 +389,7 @@ describe("GET /images/{imageId}", () => {
 
 describe("bytes without a record", () => {
   it("are removed when the server starts once they are an hour old; recorded bytes stay", async () => {
-    const { owner, pageId } = await ownerWithPage();
+    const { owner, pageId } = await registeredWithPage(server);
     const created = await upload(owner, pageId, {
       file: { bytes: await makeImage("png"), name: "kept.png" },
       alt: "kept",

@@ -12,6 +12,7 @@ import { invitationIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
 import { parseMimeMessage } from "../support/mime-message.ts";
 import { TestServer, type TestUser } from "../support/server.ts";
 import { createPage, share, unknownAddress } from "../support/workspace-builders.ts";
+import { until } from "../support/poll.ts";
 
 let server: TestServer;
 let owner: TestUser;
@@ -33,16 +34,6 @@ async function emailsTo(address: string): Promise<string[]> {
   return mails.filter((mail) => mail.includes(`To: ${address}\r\n`));
 }
 
-async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const value = await read();
-    if (accept(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 const deliveryStatus = async (pageId: string) =>
   ((await owner.get(`/shares/entity/page/${pageId}`)).body.pendingInvitations as Array<{ deliveryStatus: string }>)[0]
     ?.deliveryStatus;
@@ -52,14 +43,14 @@ describe("invitation delivery", () => {
     const pageId = await createPage(owner);
     const email = unknownAddress();
     expect((await share(owner, "page", pageId, email, "view")).status).toBe(202);
-    const mails = await eventually(
+    const mails = await until(
       () => emailsTo(email),
       (found) => found.length === 1,
       "the invitation email",
     );
     expect(mails[0]).toContain("Subject: Olivia Owner invited you to a page");
     expect(mails[0]).toContain(`Sign in with this address (${email}) to accept.`);
-    await eventually(
+    await until(
       () => deliveryStatus(pageId),
       (status) => status === "sent",
       "deliveryStatus sent",
@@ -73,19 +64,19 @@ describe("invitation delivery", () => {
     const email = unknownAddress();
     const queued = await share(owner, "page", pageId, email, "comment");
     const invitationId = String((queued.body.invitation as { id: string }).id);
-    await eventually(
+    await until(
       () => deliveryStatus(pageId),
       (status) => status === "sent",
       "the first delivery",
     );
     const resent = await owner.post(`/shares/invitations/${invitationId}/resend`);
     expect(resent.status).toBe(200);
-    await eventually(
+    await until(
       () => emailsTo(email),
       (found) => found.length === 2,
       "a second email",
     );
-    await eventually(
+    await until(
       () => deliveryStatus(pageId),
       (status) => status === "sent",
       "the second delivery",
@@ -96,7 +87,7 @@ describe("invitation delivery", () => {
     const pageId = await createPage(owner);
     const email = unknownAddress();
     expect((await share(owner, "page", pageId, email, "view")).status).toBe(202);
-    const [mail] = await eventually(
+    const [mail] = await until(
       () => emailsTo(email),
       (found) => found.length === 1,
       "the email",
@@ -139,13 +130,13 @@ describe("after a crash", () => {
       await store.close();
       await eventStore.close();
     });
-    const mails = await eventually(
+    const mails = await until(
       () => emailsTo(email),
       (found) => found.length === 1,
       "the recovered email",
     );
     expect(mails[0]).toContain(`To: ${email}`);
-    await eventually(
+    await until(
       () => deliveryStatus(pageId),
       (status) => status === "sent",
       "deliveryStatus sent",

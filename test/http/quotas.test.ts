@@ -9,6 +9,7 @@ import { ATTACHMENT_BOUNDARY, attach, streamedAttachment } from "../support/atta
 import { pngOfExactly, upload } from "../support/images.ts";
 import { TestServer, type TestUser } from "../support/server.ts";
 import { importVault, type ImportResult } from "../support/vault-import.ts";
+import { createPage } from "../support/workspace-builders.ts";
 
 const MiB = 1024 * 1024;
 const IMAGE = 300 * 1024;
@@ -133,12 +134,11 @@ describe("stored image bytes per workspace owner", () => {
 describe("stored attachment bytes per workspace owner", () => {
   const KiB = 1024;
   const file = (kib: number) => Buffer.alloc(kib * KiB, kib);
-  const newPage = async (user: TestUser) =>
-    String((await user.post("/pages", { title: "Files", markdown: "" })).body.id);
+  const filesPage = { title: "Files", markdown: "" };
 
   it("count with images: once attachments fill the quota, the next attachment or image upload, a duplicate and an import are refused, storing nothing", async () => {
     const fay = await server.registered("fay");
-    const pageId = await newPage(fay);
+    const pageId = await createPage(fay, filesPage);
     for (const kib of [400, 400])
       expect((await attach(fay, pageId, { bytes: file(kib), name: `${kib}.bin` })).status).toBe(201);
     const before = await storedBytes();
@@ -167,7 +167,7 @@ describe("stored attachment bytes per workspace owner", () => {
 
   it("keeps counting a deleted attachment and a trashed page's files until the page is purged from the trash", async () => {
     const gus = await server.registered("gus");
-    const [full, other] = [await newPage(gus), await newPage(gus)];
+    const [full, other] = [await createPage(gus, filesPage), await createPage(gus, filesPage)];
     const big = await attach(gus, full, { bytes: file(900), name: "big.bin" });
     expect(big.status).toBe(201);
     expectQuotaExceeded(await attach(gus, other, { bytes: file(300), name: "a.bin" }), /more than 1 MB/);
@@ -184,7 +184,7 @@ describe("stored attachment bytes per workspace owner", () => {
 
   it("counts images and files together through the trash and a restore, frees them on a purge, and counts the same after a replay of the history", async () => {
     const kim = await server.registered("kim");
-    const [pictures, files] = [await newPage(kim), await newPage(kim)];
+    const [pictures, files] = [await createPage(kim, filesPage), await createPage(kim, filesPage)];
     expect(
       (await upload(kim, pictures, { file: { bytes: await pngOfExactly(IMAGE), name: "a.png" }, alt: "a" })).status,
     ).toBe(201);
@@ -205,7 +205,7 @@ describe("stored attachment bytes per workspace owner", () => {
 
   it("refuses an upload whose declared size cannot fit with 409 before its bytes are read", async () => {
     const ivy = await server.registered("ivy");
-    const pageId = await newPage(ivy);
+    const pageId = await createPage(ivy, filesPage);
     expect((await attach(ivy, pageId, { bytes: file(800), name: "most.bin" })).status).toBe(201);
     const before = await storedBytes();
     // 800 KiB stored of 1 MiB: 9 blocks of 100 KiB declared, one sent, the rest never.
@@ -243,14 +243,14 @@ describe("stored attachment bytes per workspace owner", () => {
     expect(result).toMatchObject({ attachmentsUploaded: 1, pagesCreated: 5, errors: [] });
     expect(await storedBytes()).toBe(before + pdf.length);
     // 1 MiB allowed, 400 KiB held: another 400 KiB fits, and then no more.
-    const pageId = await newPage(jon);
+    const pageId = await createPage(jon, filesPage);
     expect((await attach(jon, pageId, { bytes: file(400), name: "b.bin" })).status).toBe(201);
     expectQuotaExceeded(await attach(jon, pageId, { bytes: file(400), name: "c.bin" }), /more than 1 MB/);
   });
 
   it("holds under concurrent uploads: the files that fit are kept, the rest refused", async () => {
     const hal = await server.registered("hal");
-    const pageId = await newPage(hal);
+    const pageId = await createPage(hal, filesPage);
     const before = await storedBytes();
     const replies = await Promise.all(
       Array.from({ length: 4 }, (_, index) => attach(hal, pageId, { bytes: file(400), name: `${index}.bin` })),

@@ -3,6 +3,7 @@ import { TestServer, type TestUser } from "../support/server.ts";
 import { createFolder, createPage, share } from "../support/workspace-builders.ts";
 import { createShareLink, publicRequest, unlock } from "../support/share-links.ts";
 import { sharedPagesRendered } from "../../shared/share-links/render/render-shared-page.ts";
+import { until } from "../support/poll.ts";
 
 let server: TestServer;
 let offsetMs = 0;
@@ -19,15 +20,6 @@ afterAll(async () => {
 const registered = (label: string): Promise<TestUser> => server.registered(label);
 const view = (path: string, headers: Record<string, string> = {}) => publicRequest(server.url, path, { headers });
 const randomSecretPath = () => `/s/sl_${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url")}`;
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe("creating and managing share links", () => {
   it("an admin creates a page link: 201 with the url once, later reads without it", async () => {

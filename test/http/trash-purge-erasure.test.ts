@@ -14,8 +14,9 @@ import { runToExit } from "../support/processes.ts";
 import { productionStack, TEST_SESSION_SECRET, type TestUser } from "../support/server.ts";
 import { serverForFile } from "../support/server-for-file.ts";
 import { SseStream } from "../support/sse.ts";
-import { eventually, receiversForFile, type WebhookReceiver } from "../support/webhook-receiver.ts";
+import { receiversForFile, type WebhookReceiver } from "../support/webhook-receiver.ts";
 import { addMember, createFolder, createPage, share } from "../support/workspace-builders.ts";
+import { until } from "../support/poll.ts";
 
 const file = serverForFile({ settings: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOK_FIRST_RETRY_MS: "20" } });
 const receiver = receiversForFile();
@@ -130,7 +131,7 @@ describe("DELETE /trash/{type}/{id}", () => {
       feed.close();
     }
     // The replay reaches Ann's other page's creation, after which the purged page's events would have come.
-    await eventually(
+    await until(
       async () =>
         endpoint.received
           .slice(before)

@@ -15,6 +15,8 @@ import { makeImage } from "../support/images.ts";
 import { TEST_SESSION_SECRET, TestServer } from "../support/server.ts";
 
 const SCRIPT = "test/support/every-operation.ts";
+/** The one polling helper the script waits with. */
+const POLL = "test/support/poll.ts";
 
 const COMPILER_OPTIONS: ts.CompilerOptions = {
   strict: true,
@@ -67,6 +69,7 @@ describe("a client generated from the API reference", () => {
       await cp("client/index.ts", join(dir, "client/index.ts"));
       await writeFile(join(dir, "client/api.generated.ts"), await generateApiTypes(reply.text));
       await cp(SCRIPT, join(dir, SCRIPT));
+      await cp(POLL, join(dir, POLL));
       const program = ts.createProgram([join(dir, SCRIPT)], COMPILER_OPTIONS);
       expect(compileErrors(program)).toEqual([]);
       const script = program.getSourceFile(join(dir, SCRIPT));

@@ -2,8 +2,9 @@
 // fair share of the sending slots, so a user whose endpoints never answer delays only their own webhooks.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestServer, type TestUser } from "../support/server.ts";
-import { eventually, receiversForFile } from "../support/webhook-receiver.ts";
+import { receiversForFile } from "../support/webhook-receiver.ts";
 import { createPage } from "../support/workspace-builders.ts";
+import { until } from "../support/poll.ts";
 
 const receiver = receiversForFile();
 
@@ -59,7 +60,7 @@ describe("webhook quotas", () => {
     const first = await ann.post("/pages", { title: "first" });
     const after = String(first.headers.get("x-consistency-token"));
     for (let index = 0; index < 3; index += 1) await createPage(ann);
-    await eventually(
+    await until(
       async () => (await ann.get(`/webhooks/${id}/deliveries`)).body.data as unknown[],
       (rows) => rows.length === 4,
     );
@@ -126,7 +127,7 @@ describe("fair delivery between users", () => {
     const silent = await receiver(() => new Promise<number>(() => undefined));
     for (let index = 0; index < 40; index += 1) await webhook(ann, silent.url);
     for (let index = 0; index < 3; index += 1) await createPage(ann);
-    await eventually(
+    await until(
       async () => silent.received.length,
       (count) => count >= 4,
     );

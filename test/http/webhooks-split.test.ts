@@ -6,7 +6,8 @@ import { mintSession } from "../../shared/auth/session-verifier.ts";
 import { natsUnavailable, startNatsServer, type NatsServer } from "../support/nats-server.ts";
 import { Client, TEST_SESSION_SECRET } from "../support/server.ts";
 import { startSplitServices, type SplitServices } from "../support/split-services.ts";
-import { eventually, verifyStandardWebhook, WebhookReceiver } from "../support/webhook-receiver.ts";
+import { verifyStandardWebhook, WebhookReceiver } from "../support/webhook-receiver.ts";
+import { until } from "../support/poll.ts";
 
 const unavailable = natsUnavailable();
 
@@ -57,7 +58,7 @@ describe.skipIf(unavailable !== null)("webhooks in the split deployment", () => 
       expect(second?.headers["webhook-id"]).toBe(first?.headers["webhook-id"]);
       expect(second?.body).toBe(first?.body);
       if (second) expect(verifyStandardWebhook(String(created.body.secret), second.headers, second.body)).toBe(true);
-      const log = await eventually(
+      const log = await until(
         async () =>
           (await reader.get(`/webhooks/${String(created.body.id)}/deliveries`)).body.data as {
             status: string;

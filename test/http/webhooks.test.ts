@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestServer, type TestUser } from "../support/server.ts";
-import { eventually, receiversForFile, verifyStandardWebhook } from "../support/webhook-receiver.ts";
+import { receiversForFile, verifyStandardWebhook } from "../support/webhook-receiver.ts";
 import { createFolder, createPage, share } from "../support/workspace-builders.ts";
 import { makeImage, upload } from "../support/images.ts";
+import { until } from "../support/poll.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -138,7 +139,7 @@ describe("delivering webhooks", () => {
     });
     expect(received.body).not.toContain("Secret plans");
     expect(received.body).not.toContain("the content");
-    const log = await eventually(
+    const log = await until(
       () => deliveries(ann, id),
       (rows) => rows[0]?.status === "delivered",
     );
@@ -160,7 +161,7 @@ describe("delivering webhooks", () => {
     await createFolder(ann);
     const [first, second] = await endpoint.waitFor(2);
     expect(second?.headers["webhook-id"]).toBe(first?.headers["webhook-id"]);
-    const log = await eventually(
+    const log = await until(
       () => deliveries(ann, id),
       (rows) => rows[0]?.status === "delivered",
     );
@@ -173,12 +174,12 @@ describe("delivering webhooks", () => {
     const { id } = await webhook(ann, endpoint.url);
     await createPage(ann);
     await endpoint.waitFor(1);
-    const shown = await eventually(
+    const shown = await until(
       () => ann.get(`/webhooks/${id}`),
       (reply) => reply.body.active === false,
     );
     expect(String(shown.body.disabledReason)).toContain("410");
-    const log = await eventually(
+    const log = await until(
       () => deliveries(ann, id),
       (rows) => rows[0]?.status === "failed",
     );
@@ -199,7 +200,7 @@ describe("delivering webhooks", () => {
     expect(replayed?.json.data.pageId).toBe(second);
     expect(delivered.map((r) => r.headers["webhook-id"])).not.toContain(replayed?.headers["webhook-id"]);
     expect(
-      await eventually(
+      await until(
         () => deliveries(ann, id),
         (rows) => rows.length === 3 && rows.every((row) => row.status === "delivered"),
       ),
@@ -212,7 +213,7 @@ describe("delivering webhooks", () => {
     const { id } = await webhook(ann, endpoint.url, { events: ["page.created"] });
     await createPage(ann);
     const [sent] = await endpoint.waitFor(1);
-    const [row] = await eventually(
+    const [row] = await until(
       () => deliveries(ann, id),
       (rows) => rows[0]?.status === "delivered",
     );
@@ -294,7 +295,7 @@ describe("webhook metrics", () => {
     const { id } = await webhook(ann, endpoint.url, { events: ["page.created"] });
     await createPage(ann);
     await endpoint.waitFor(2);
-    await eventually(
+    await until(
       () => deliveries(ann, id),
       (rows) => rows[0]?.status === "delivered",
     );

@@ -2,7 +2,7 @@
 // without its body when the route can present its record again, so the key still completes, the work never
 // reruns, and a replay answers the record (test/http/api-conformance.test.ts replays one over HTTP).
 import { expect, it } from "vitest";
-import { recordable, RECORDED_ANSWER_MAX_BYTES } from "../../services/command-api/idempotent-write.ts";
+import { recordable, RECORDED_ANSWER_MAX_BYTES } from "../../shared/idempotency/recorded-answer.ts";
 
 const large = {
   status: 201,

@@ -10,8 +10,8 @@ import { natsUnavailable, startNatsServer, type NatsServer } from "../support/na
 import { scrapeUntil } from "../support/metrics.ts";
 import { startServiceProcess, type ServiceProcess } from "../support/processes.ts";
 import { TEST_SESSION_SECRET } from "../support/server.ts";
-import { until } from "../support/projector-stores.ts";
 import { tempDir } from "../support/temp-dir.ts";
+import { until } from "../support/poll.ts";
 
 const unavailable = natsUnavailable();
 if (unavailable) console.warn(`notifier malformed-message test skipped: ${unavailable}`);

@@ -22,6 +22,7 @@ import {
 } from "../../shared/sharing/invitation.decider.ts";
 import { invitationCommands } from "../../shared/sharing/sharing.commands.ts";
 import { tempDir } from "../support/temp-dir.ts";
+import { until } from "../support/poll.ts";
 
 /**
  * Remembers every send; `dropAcknowledgement` makes the next send fail after the mail went out, as SMTP can;
@@ -127,14 +128,6 @@ async function eventTypes(invitationId: InvitationId): Promise<string[]> {
   return (await eventStore.read(invitationStream(invitationId))).events.map((recorded) => recorded.type);
 }
 
-async function eventually(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 describe("one delivery attempt sends at most one email", () => {
   it("sends the email of a queued invitation once and records the attempt and its delivery", async () => {
     const { invitationId, message } = await queueInvitation();
@@ -154,7 +147,7 @@ describe("one delivery attempt sends at most one email", () => {
     await notifier({ bus }).start();
     mailer.dropAcknowledgement = true;
     await bus.publish([message]);
-    await eventually(() => mailer.sent.length > 0, "the first send");
+    await until(() => mailer.sent.length > 0, "the first send");
     // What the bus does when a handler throws or its acknowledgement is lost: the same message once more.
     await notifier().deliver(message);
     expect(mailer.sent).toHaveLength(1);

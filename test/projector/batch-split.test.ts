@@ -14,7 +14,8 @@ import { toNewEvents } from "../../shared/commands/new-events.ts";
 import { pageIdSchema, userIdSchema, type PageId } from "../../shared/kernel/ids.ts";
 import { BatchRefusedError } from "../../shared/read-store/batch-refused.ts";
 import type { ProjectionStore } from "../../shared/read-store/read-store.port.ts";
-import { projectorStores, until, type ProjectorStores } from "../support/projector-stores.ts";
+import { projectorStores, type ProjectorStores } from "../support/projector-stores.ts";
+import { until } from "../support/poll.ts";
 
 let stores: ProjectorStores;
 let projector: Projector<SqliteBatch> | null = null;

@@ -11,7 +11,8 @@ import { PrometheusMetrics } from "../../shared/adapters/prometheus/prometheus.m
 import type { SqliteBatch } from "../../shared/adapters/sqlite/sqlite-batch.ts";
 import { toNewEvents } from "../../shared/commands/new-events.ts";
 import { pageIdSchema, userIdSchema, type PageId } from "../../shared/kernel/ids.ts";
-import { projectorStores, until, type ProjectorStores } from "../support/projector-stores.ts";
+import { projectorStores, type ProjectorStores } from "../support/projector-stores.ts";
+import { until } from "../support/poll.ts";
 
 let stores: ProjectorStores;
 let projector: Projector<SqliteBatch> | null = null;

@@ -17,7 +17,8 @@ import { createApp, type App } from "../../shared/http/create-app.ts";
 import { healthRoutes } from "../../shared/http/health.routes.ts";
 import { pageIdSchema, userIdSchema, type PageId } from "../../shared/kernel/ids.ts";
 import type { ProjectionStore, ProjectionWriters } from "../../shared/read-store/read-store.port.ts";
-import { projectorStores, until, type ProjectorStores } from "../support/projector-stores.ts";
+import { projectorStores, type ProjectorStores } from "../support/projector-stores.ts";
+import { until } from "../support/poll.ts";
 
 let stores: ProjectorStores;
 let eventStore: SqliteEventStore;

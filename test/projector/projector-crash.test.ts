@@ -13,6 +13,7 @@ import { SqliteEventStore } from "../../shared/adapters/sqlite/sqlite.event-stor
 import { folderIdSchema, pageIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
 import { SqliteProjectionStore } from "../../shared/adapters/sqlite/sqlite.read-store.ts";
 import { tempDir } from "../support/temp-dir.ts";
+import { until } from "../support/poll.ts";
 
 const dirs: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -36,14 +37,6 @@ function checkpointOf(file: string): number {
     return 0; // not created yet
   } finally {
     db?.close();
-  }
-}
-
-async function until(condition: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 
@@ -111,7 +104,7 @@ describe("projector crash recovery", () => {
     const readFile = join(dir.path, "read-models.sqlite");
 
     const first = startProjector(dir.path);
-    await until(() => checkpointOf(readFile) > 0, "the first batch");
+    await until(() => checkpointOf(readFile) > 0, "the first batch", 60_000);
     first.kill("SIGKILL");
     await new Promise((resolve) => first.once("exit", resolve));
     const killedAt = checkpointOf(readFile);
@@ -119,7 +112,7 @@ describe("projector crash recovery", () => {
     expect(killedAt).toBeLessThan(head);
 
     const second = startProjector(dir.path);
-    await until(() => checkpointOf(readFile) === head, "the projector to catch up");
+    await until(() => checkpointOf(readFile) === head, "the projector to catch up", 60_000);
     second.kill("SIGTERM");
     await new Promise((resolve) => second.once("exit", resolve));
 

@@ -14,7 +14,8 @@ import type { BusMessage } from "../../shared/bus/bus.port.ts";
 import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
 import { Publisher } from "../../services/projector/publisher.ts";
 import { pageIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
-import { projectorStores, until, type ProjectorStores } from "../support/projector-stores.ts";
+import { projectorStores, type ProjectorStores } from "../support/projector-stores.ts";
+import { until } from "../support/poll.ts";
 
 let stores: ProjectorStores;
 let eventStore: SqliteEventStore;

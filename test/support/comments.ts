@@ -5,11 +5,8 @@ import type { Client, Reply, TestUser } from "./server.ts";
 
 export const anchor = { quote: "the quoted words", prefix: "text before ", suffix: " text after" };
 
-export async function newPage(user: Client, title = "Commented page"): Promise<string> {
-  const created = await user.post("/pages", { title, markdown: `Some text before the quoted words and after.` });
-  expect(created.status).toBe(201);
-  return String(created.body.id);
-}
+/** What a page to comment on is made of (with `createPage`): its text holds the anchor's quote. */
+export const commentedPage = { title: "Commented page", markdown: "Some text before the quoted words and after." };
 
 /** The `{thread}` of a successful comment command. */
 export function threadOf(reply: Reply): ThreadResource {

@@ -3,6 +3,7 @@
 // alone with `tsc --strict` and checks). Each step names the answer it expects; test/http/api-conformance.test.ts
 // checks every answer against the document and that every operation was called.
 import type { WorkspaceClient } from "../../client/index.ts";
+import { until } from "./poll.ts";
 
 export interface EveryOperationInput {
   /** Ann's browser session: tokens and webhooks are managed by a session. */
@@ -25,16 +26,6 @@ function must<T>(value: T | undefined | null, what: string): T {
 
 function expectStatus(response: Response, status: number, what: string): void {
   if (response.status !== status) throw new Error(`${what}: expected ${status}, got ${response.status}`);
-}
-
-async function eventually<T>(read: () => Promise<T | undefined>, what: string): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 const unknownAddress = (label: string) => `${label}-${crypto.randomUUID()}@example.com`;
@@ -829,12 +820,16 @@ export async function callEveryOperation({
     200,
     "a change to deliver",
   );
-  const delivery = await eventually(async () => {
-    const deliveries = await browser.GET("/api/v1/webhooks/{webhookId}/deliveries", {
-      params: { path: { webhookId: webhook.id } },
-    });
-    return must(deliveries.data, "listWebhookDeliveries").data[0];
-  }, "a delivery");
+  const delivery = await until(
+    async () => {
+      const deliveries = await browser.GET("/api/v1/webhooks/{webhookId}/deliveries", {
+        params: { path: { webhookId: webhook.id } },
+      });
+      return must(deliveries.data, "listWebhookDeliveries").data[0];
+    },
+    (found) => found !== undefined,
+    "a delivery",
+  );
   expectStatus(
     (
       await browser.POST("/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry", {

@@ -33,12 +33,3 @@ export async function projectorStores(): Promise<ProjectorStores> {
     },
   };
 }
-
-/** Polls until the condition holds, failing with what was awaited after ten seconds. */
-export async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

@@ -104,18 +104,3 @@ export function verifyStandardWebhook(
     return given.length === expected.length && timingSafeEqual(given, expected);
   });
 }
-
-/** Polls `read` until `done` holds, or fails after the deadline. */
-export async function eventually<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  deadlineMs = 20_000,
-): Promise<T> {
-  const until = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > until) throw new Error(`condition not met in time; last value: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}

@@ -1,6 +1,6 @@
 // Builders for pages, folders and shares made through the public API, with sensible defaults.
 import { randomUUID } from "node:crypto";
-import type { Client, Reply } from "./server.ts";
+import type { Client, Reply, TestUser } from "./server.ts";
 
 function expectStatus(reply: Reply, status: number, what: string): Reply {
   if (reply.status !== status) throw new Error(`${what}: expected ${status}, got ${reply.status} ${reply.text}`);
@@ -28,6 +28,15 @@ export async function createPage(
     parentId: options.parentId ?? null,
   });
   return String(expectStatus(reply, 201, "create page").body.id);
+}
+
+/** A newly registered user and a page of theirs. */
+export async function registeredWithPage(
+  server: { registered(label: string): Promise<TestUser> },
+  label = "owner",
+): Promise<{ owner: TestUser; pageId: string }> {
+  const owner = await server.registered(label);
+  return { owner, pageId: await createPage(owner) };
 }
 
 export function share(

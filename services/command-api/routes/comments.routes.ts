@@ -23,8 +23,8 @@ import {
 } from "../../../shared/kernel/ids.ts";
 import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
-import { assembleThread } from "../assembled/thread.assembled.ts";
-import { writeResponses, type WriteOutcome } from "../write-answer.ts";
+import { foldedThreadAnswer } from "../folded-answers.ts";
+import { writeResponses } from "../write-answer.ts";
 import { answerWrites, type Written } from "../write-route.ts";
 
 const pageParams = z.object({ pageId: pageIdSchema });
@@ -58,11 +58,11 @@ export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
   const answer = answerWrites(ports);
 
   /** The answer of a write to a thread: the whole thread as a client will read it, or as the write side has it. */
-  function threadAnswer(target: ThreadOnPage, status: 200 | 201): WriteOutcome {
+  function threadAnswer(target: ThreadOnPage, status: 200 | 201) {
     return {
       status,
       present: async () => ({ body: { thread: await presentThread(ports.views, target) } }),
-      assemble: async () => ({ body: { thread: await assembleThread(ports, target.threadId) } }),
+      assemble: async () => ({ body: { thread: await foldedThreadAnswer(ports, target.threadId) } }),
     };
   }
 

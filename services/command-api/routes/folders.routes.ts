@@ -11,7 +11,7 @@ import { locationOf } from "../../../shared/http/locations.ts";
 import { folderIdSchema, type FolderId } from "../../../shared/kernel/ids.ts";
 import type { Principal } from "../../../shared/auth/principal.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
-import { assembleFolder } from "../assembled/folder.assembled.ts";
+import { foldedFolderAnswer } from "../folded-answers.ts";
 import { writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
 import { folderNameField } from "../../../shared/folders/folder.fields.ts";
@@ -56,7 +56,7 @@ export function folderCommandRoutes(app: App, ports: CommandApiPorts): void {
           name,
           icon,
         }));
-        const assemble = () => assembleFolder(ports, actor.principal, folderId, actor.context.now);
+        const assemble = () => foldedFolderAnswer(ports, actor.principal, folderId);
         return { position, status: 200, present: presentFolder(actor.principal, folderId), assemble };
       }),
   );
@@ -71,8 +71,7 @@ export function folderCommandRoutes(app: App, ports: CommandApiPorts): void {
       answer(request, reply, async ({ actor }) => {
         const { folderId } = request.params;
         const { position } = await moveFolder(ports, actor, folderId, request.body.parentId);
-        const assemble = () =>
-          assembleFolder(ports, actor.principal, folderId, actor.context.now, request.body.parentId);
+        const assemble = () => foldedFolderAnswer(ports, actor.principal, folderId, request.body.parentId);
         return { position, status: 200, present: presentFolder(actor.principal, folderId), assemble };
       }),
   );
@@ -108,7 +107,7 @@ export function folderCommandRoutes(app: App, ports: CommandApiPorts): void {
           const folderId = folderIdSchema.parse(randomUUID());
           const command = { type: "CreateFolder" as const, folderId, ownerId, parentId, name, icon };
           const { position } = await folderCommands.handle(ports.eventStore, folderId, command, actor.context);
-          const assemble = () => assembleFolder(ports, actor.principal, folderId, actor.context.now, parentId);
+          const assemble = () => foldedFolderAnswer(ports, actor.principal, folderId, parentId);
           return {
             position,
             status: 201,

@@ -14,7 +14,7 @@ import { locationOf } from "../../../shared/http/locations.ts";
 import { groupIdSchema, userIdSchema } from "../../../shared/kernel/ids.ts";
 import { invitationResource, toInvitationResource } from "../../../shared/sharing/invitation.resource.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
-import { assembleInvitation } from "../assembled/invitation.assembled.ts";
+import { foldedInvitationAnswer } from "../folded-answers.ts";
 import { writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
 import { nameField } from "../../../shared/kernel/text-fields.ts";
@@ -169,7 +169,7 @@ export function groupCommandRoutes(app: App, ports: CommandApiPorts): void {
               ok: true,
               message,
               memberId: null,
-              invitation: await assembleInvitation(ports, outcome.invitationId, context.now),
+              invitation: await foldedInvitationAnswer(ports, outcome.invitationId),
             },
           });
           return {

@@ -10,7 +10,7 @@ import type { InvitationRecord } from "../../../shared/sharing/invitations.view.
 import { cancelInvitation, resendInvitation } from "../../../shared/sharing/manage-invitation.ts";
 import { visibleEntity } from "../../../shared/sharing/shared-entity.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
-import { assembleInvitation } from "../assembled/invitation.assembled.ts";
+import { foldedInvitationAnswer } from "../folded-answers.ts";
 import type { Actor } from "../../../shared/commands/guarded-command.ts";
 import { writeResponses } from "../write-answer.ts";
 import { answerWrites, type Written } from "../write-route.ts";
@@ -40,7 +40,7 @@ export function invitationCommandRoutes(app: App, ports: CommandApiPorts): void 
     };
     const assemble = async () => {
       if (!invitation) throw new AppError("internal", "the invitation was not recorded");
-      const resent = await assembleInvitation(ports, invitationIdSchema.parse(invitation.id), context.now);
+      const resent = await foldedInvitationAnswer(ports, invitationIdSchema.parse(invitation.id));
       return {
         body: { invitation: resent, message: `the invitation to ${resent.email} is queued for delivery again` },
       };

@@ -7,7 +7,7 @@ import { folderIdSchema, pageIdSchema } from "../../../shared/kernel/ids.ts";
 import { duplicatePage } from "../../../shared/pages/duplicate-page.ts";
 import { pageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
-import { assembledPage } from "../assembled/page.assembled.ts";
+import { foldedPageAnswer } from "../folded-answers.ts";
 import { writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
 import { titleField } from "../../../shared/pages/page.fields.ts";
@@ -42,7 +42,7 @@ export function pageDuplicateRoutes(app: App, ports: CommandApiPorts): void {
                 const { shown, permission } = await visiblePage(ports.views, actor.principal, pageId);
                 return { body: toPageResource(shown, permission) };
               };
-              const assemble = assembledPage(ports, actor.principal, pageId, actor.context.now).record;
+              const assemble = foldedPageAnswer(ports, actor.principal, pageId).record;
               return settle({ position, status: 201, location: locationOf.page(pageId), present, assemble });
             },
           );

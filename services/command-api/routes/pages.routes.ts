@@ -25,7 +25,7 @@ import type { Principal } from "../../../shared/auth/principal.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
 import { writeResponses, type Presented } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
-import { assembledPage } from "../assembled/page.assembled.ts";
+import { foldedPageAnswer } from "../folded-answers.ts";
 import { instantSchema } from "../../../shared/history/instant.ts";
 import { restorePage } from "../../../shared/pages/restore-page.ts";
 import { addContent } from "../../../shared/pages/add-content.ts";
@@ -102,7 +102,7 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
             const { body } = await presented();
             return { body: { ...pageResource.parse(body), unreachableMentions } };
           };
-          const assemble = withMentions(assembledPage(ports, actor.principal, pageId, actor.context.now).record);
+          const assemble = withMentions(foldedPageAnswer(ports, actor.principal, pageId).record);
           return {
             position,
             status: 201,
@@ -138,7 +138,7 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
           position,
           status: 200,
           present: presentPage(actor.principal, pageId),
-          assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).record,
+          assemble: foldedPageAnswer(ports, actor.principal, pageId).record,
         };
       }),
   );
@@ -161,7 +161,7 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
           position,
           status: 200,
           present,
-          assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).placed,
+          assemble: foldedPageAnswer(ports, actor.principal, pageId).placed,
         };
       }),
   );
@@ -201,7 +201,7 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
           position,
           status: 200,
           present: presentContent(actor.principal, pageId),
-          assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).document,
+          assemble: foldedPageAnswer(ports, actor.principal, pageId).document,
         };
       }),
   );
@@ -230,7 +230,7 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
           position,
           status: 200,
           present: presentContent(actor.principal, pageId),
-          assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).document,
+          assemble: foldedPageAnswer(ports, actor.principal, pageId).document,
         };
       }),
   );
@@ -257,7 +257,7 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
           position,
           status: 200,
           present: presentContent(actor.principal, pageId),
-          assemble: assembledPage(ports, actor.principal, pageId, actor.context.now).document,
+          assemble: foldedPageAnswer(ports, actor.principal, pageId).document,
         };
       }),
   );

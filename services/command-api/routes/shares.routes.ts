@@ -15,7 +15,7 @@ import { shareEntity } from "../../../shared/sharing/share-entity.ts";
 import { visibleEntity } from "../../../shared/sharing/shared-entity.ts";
 import { entityAccessCommands, workspaceCommands } from "../../../shared/sharing/sharing.commands.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
-import { assembleInvitation } from "../assembled/invitation.assembled.ts";
+import { foldedInvitationAnswer } from "../folded-answers.ts";
 import { writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
 import { emailField } from "./fields.ts";
@@ -96,7 +96,7 @@ export function shareCommandRoutes(app: App, ports: CommandApiPorts): void {
             body: {
               ok: true,
               message,
-              invitation: await assembleInvitation(ports, outcome.invitationId, actor.context.now),
+              invitation: await foldedInvitationAnswer(ports, outcome.invitationId),
             },
           });
           return {
@@ -219,7 +219,7 @@ export function shareCommandRoutes(app: App, ports: CommandApiPorts): void {
               ok: true,
               memberId: null,
               name: null,
-              invitation: await assembleInvitation(ports, outcome.invitationId, actor.context.now),
+              invitation: await foldedInvitationAnswer(ports, outcome.invitationId),
               message,
             },
           });

@@ -9,8 +9,7 @@ import { pageResource, toPageResource } from "../../../shared/pages/page.resourc
 import { restoreFromTrash } from "../../../shared/trash/restore-from-trash.ts";
 import { purgeFromTrash } from "../../../shared/trash/purge-item.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
-import { assembleFolder } from "../assembled/folder.assembled.ts";
-import { assembledPage } from "../assembled/page.assembled.ts";
+import { foldedFolderAnswer, foldedPageAnswer } from "../folded-answers.ts";
 import { folderIdSchema, pageIdSchema } from "../../../shared/kernel/ids.ts";
 import { writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
@@ -57,8 +56,8 @@ export function trashCommandRoutes(app: App, ports: CommandApiPorts): void {
         };
         const assemble = async () =>
           type === "folder"
-            ? assembleFolder(ports, actor.principal, folderIdSchema.parse(id), actor.context.now)
-            : assembledPage(ports, actor.principal, pageIdSchema.parse(id), actor.context.now).record();
+            ? foldedFolderAnswer(ports, actor.principal, folderIdSchema.parse(id))
+            : foldedPageAnswer(ports, actor.principal, pageIdSchema.parse(id)).record();
         return { position, status: 200, present, assemble };
       }),
   );

@@ -21,7 +21,8 @@ import { webhookCommands } from "../../../shared/webhooks/webhook.commands.ts";
 import { webhookIdSchema } from "../../../shared/webhooks/webhook.decider.ts";
 import type { CommandApiPorts, WebhookPorts } from "../command-api-ports.ts";
 import { OneAtATime } from "../one-at-a-time.ts";
-import { actorOf, writeResponses } from "../write-answer.ts";
+import { actorOf } from "../request-actor.ts";
+import { writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
 import { nameField } from "../../../shared/kernel/text-fields.ts";
 

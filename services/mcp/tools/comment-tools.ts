@@ -18,14 +18,15 @@ import {
 } from "../../../shared/kernel/ids.ts";
 import type { CommandApiPorts } from "../../command-api/command-api-ports.ts";
 import { ADDITIVE, defineTool, IDEMPOTENT_CHANGE, READ_ONLY, type McpTool } from "../mcp-tool.ts";
-import { idempotentTool, settleTool, writeOutput } from "../write-outcome.ts";
+import { toolWrites, writeOutput } from "../write-outcome.ts";
 
 const threadOutput = writeOutput({ thread: threadResource });
 
 export function commentTools(ports: CommandApiPorts): McpTool[] {
+  const writes = toolWrites(ports);
   const decideThread = async (actor: Actor, target: { pageId: PageId; threadId: ThreadId }, command: ThreadCommand) => {
     const { position } = await commentOnThread.run(ports, actor, target, () => command);
-    return settleTool(ports, position, {
+    return writes.settle(position, {
       id: target.threadId,
       present: async () => ({ thread: await presentThread(ports.views, target) }),
     });
@@ -59,8 +60,7 @@ export function commentTools(ports: CommandApiPorts): McpTool[] {
         const { pageId, body, anchor, threadId } = fields;
         if ((anchor === undefined) === (threadId === undefined))
           throw new AppError("validation_failed", "send anchor to open a thread, or threadId to reply in one");
-        return idempotentTool(
-          ports,
+        return writes.once(
           actor,
           { tool: "comment_on_page", key: idempotencyKey, args: fields, output: threadOutput },
           () => {

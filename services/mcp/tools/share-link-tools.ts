@@ -16,7 +16,7 @@ import {
 import { shareLinkResource } from "../../../shared/share-links/share-link.resource.ts";
 import type { CommandApiPorts } from "../../command-api/command-api-ports.ts";
 import { ADDITIVE, defineTool, DESTRUCTIVE, READ_ONLY, type McpTool } from "../mcp-tool.ts";
-import { settleTool, writeOutput } from "../write-outcome.ts";
+import { toolWrites, writeOutput } from "../write-outcome.ts";
 
 const createdOutput = writeOutput({}).extend({
   link: shareLinkResource.describe("the link; its url (with the secret) is shown this once"),
@@ -24,6 +24,7 @@ const createdOutput = writeOutput({}).extend({
 const revokedOutput = writeOutput({});
 
 export function shareLinkTools(ports: CommandApiPorts): McpTool[] {
+  const writes = toolWrites(ports);
   return [
     defineTool({
       name: "create_share_link",
@@ -41,7 +42,7 @@ export function shareLinkTools(ports: CommandApiPorts): McpTool[] {
       async run(args, caller) {
         const { entityType, entityId, ...fields } = args;
         const { id, position, link } = await createShareLink(ports, caller.actor(), { entityType, entityId }, fields);
-        const settled = await settleTool(ports, position, {
+        const settled = await writes.settle(position, {
           id,
           present: async () => ({ link: await recordedShareLink(ports.views, id, link.url) }),
         });
@@ -81,7 +82,7 @@ export function shareLinkTools(ports: CommandApiPorts): McpTool[] {
       annotations: { ...DESTRUCTIVE, idempotentHint: true, title: "Revoke a share link" },
       async run(args, caller) {
         const { position } = await revokeShareLink(ports, caller.actor(), args.linkId);
-        return revokedOutput.parse(await settleTool(ports, position, { id: args.linkId, present: async () => ({}) }));
+        return revokedOutput.parse(await writes.settle(position, { id: args.linkId, present: async () => ({}) }));
       },
     }),
   ];

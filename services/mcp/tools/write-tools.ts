@@ -23,7 +23,7 @@ import { restorePage } from "../../../shared/pages/restore-page.ts";
 import { restoreFromTrash } from "../../../shared/trash/restore-from-trash.ts";
 import type { CommandApiPorts } from "../../command-api/command-api-ports.ts";
 import { ADDITIVE, defineTool, DESTRUCTIVE, IDEMPOTENT_CHANGE, type McpTool } from "../mcp-tool.ts";
-import { idempotentTool, settleTool, writeOutput } from "../write-outcome.ts";
+import { toolWrites, writeOutput } from "../write-outcome.ts";
 
 const idempotencyKeyField = z
   .string()
@@ -41,6 +41,7 @@ const deletedOutput = writeOutput({});
 const restoredOutput = writeOutput({ page: pageResource.optional(), folder: folderResource.optional() });
 
 export function writeTools(ports: CommandApiPorts): McpTool[] {
+  const writes = toolWrites(ports);
   /** The page as the caller now sees it, with the ETag of the version the change made. */
   const presentPage = (actor: Actor, pageId: PageId) => async () => {
     const { shown, permission, page } = await visiblePage(ports.views, actor.principal, pageId);
@@ -51,7 +52,7 @@ export function writeTools(ports: CommandApiPorts): McpTool[] {
     return { folder: toFolderResource(shown, permission) };
   };
   const pageChange = async (actor: Actor, pageId: PageId, position: number | null) =>
-    pageOutput.parse(await settleTool(ports, position, { id: pageId, present: presentPage(actor, pageId) }));
+    pageOutput.parse(await writes.settle(position, { id: pageId, present: presentPage(actor, pageId) }));
 
   return [
     defineTool({
@@ -74,13 +75,12 @@ export function writeTools(ports: CommandApiPorts): McpTool[] {
       async run(args, caller) {
         const actor = caller.actor();
         const { idempotencyKey, ...fields } = args;
-        return idempotentTool(
-          ports,
+        return writes.once(
           actor,
           { tool: "create_page", key: idempotencyKey, args: fields, output: pageOutput },
           async () => {
             const { pageId, position } = await createPage(ports, actor, { ...fields, parentId: fields.folderId });
-            return settleTool(ports, position, { id: pageId, present: presentPage(actor, pageId) });
+            return writes.settle(position, { id: pageId, present: presentPage(actor, pageId) });
           },
         );
       },
@@ -214,8 +214,7 @@ export function writeTools(ports: CommandApiPorts): McpTool[] {
       async run(args, caller) {
         const actor = caller.actor();
         const { idempotencyKey, ...fields } = args;
-        return idempotentTool(
-          ports,
+        return writes.once(
           actor,
           { tool: "create_folder", key: idempotencyKey, args: fields, output: folderOutput },
           async () => {
@@ -230,7 +229,7 @@ export function writeTools(ports: CommandApiPorts): McpTool[] {
               icon: fields.icon,
             };
             const { position } = await folderCommands.handle(ports.eventStore, folderId, command, actor.context);
-            return settleTool(ports, position, { id: folderId, present: presentFolder(actor, folderId) });
+            return writes.settle(position, { id: folderId, present: presentFolder(actor, folderId) });
           },
         );
       },
@@ -268,7 +267,7 @@ export function writeTools(ports: CommandApiPorts): McpTool[] {
         const actor = caller.actor();
         const { pageId } = args;
         const { position } = await editPage.run(ports, actor, pageId, () => ({ type: "DeletePage", pageId }));
-        return deletedOutput.parse(await settleTool(ports, position, { id: pageId, present: async () => ({}) }));
+        return deletedOutput.parse(await writes.settle(position, { id: pageId, present: async () => ({}) }));
       },
     }),
     defineTool({
@@ -293,7 +292,7 @@ export function writeTools(ports: CommandApiPorts): McpTool[] {
           const { shown, permission } = await visiblePage(ports.views, actor.principal, id);
           return { page: toPageResource(shown, permission) };
         };
-        return restoredOutput.parse(await settleTool(ports, position, { id, present }));
+        return restoredOutput.parse(await writes.settle(position, { id, present }));
       },
     }),
   ];

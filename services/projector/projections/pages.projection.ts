@@ -1,33 +1,26 @@
-// Page events into the page listing and content read models; a move takes the new folder's ancestors and path.
+// Page events into the page listing and content read models: a page made (or back from the trash) is its record
+// as `pageRecord` folds it, placed in its folder; a move takes the new folder's ancestors and path.
 import type { StoredEvent } from "../../../shared/events.ts";
 import { placedIn } from "../../../shared/folders/folder-place.ts";
 import type { PageEvent } from "../../../shared/pages/page.decider.ts";
+import { pageRecord } from "../../../shared/pages/page.record.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
 
 export async function projectPage<Tx>(
-  { event, metadata, position, revision }: StoredEvent<PageEvent>,
+  stored: StoredEvent<PageEvent>,
   writers: ProjectionWriters<Tx>,
   tx: Tx,
 ): Promise<void> {
+  const { event, metadata, position, revision } = stored;
   const changed = { updatedAt: metadata.occurredAt, updatedPosition: position, revision };
   switch (event.type) {
-    case "PageCreated": {
-      const { pageId, ownerId, parentId, title, icon, markdown } = event.data;
-      const parent = parentId ? await writers.folders.get(tx, parentId) : null;
-      return writers.pages.create(
-        tx,
-        {
-          id: pageId,
-          ownerId,
-          parentId,
-          title,
-          icon,
-          ...placedIn(parent),
-          createdAt: metadata.occurredAt,
-          ...changed,
-        },
-        markdown,
-      );
+    // Back from the trash: rebuilt as on creation, where the page now returns to.
+    case "PageCreated":
+    case "PageUndeleted": {
+      const page = pageRecord.evolve(null, stored);
+      if (!page) return;
+      const parent = page.parentId ? await writers.folders.get(tx, page.parentId) : null;
+      return writers.pages.create(tx, { ...page, ...placedIn(parent) }, event.data.markdown);
     }
     case "PageRenamed":
       return writers.pages.change(tx, event.data.pageId, { ...changed, kind: "title", title: event.data.title });
@@ -46,13 +39,6 @@ export async function projectPage<Tx>(
       await writers.pages.change(tx, pageId, { ...changed, kind: "title", title });
       await writers.pages.change(tx, pageId, { ...changed, kind: "icon", icon });
       return writers.pages.change(tx, pageId, { ...changed, kind: "content", markdown });
-    }
-    case "PageUndeleted": {
-      // Rebuilt as on creation, where the page now returns to.
-      const { pageId, ownerId, parentId, title, icon, markdown, createdAt } = event.data;
-      const parent = parentId ? await writers.folders.get(tx, parentId) : null;
-      const place = { parentId, ...placedIn(parent) };
-      return writers.pages.create(tx, { id: pageId, ownerId, title, icon, ...place, createdAt, ...changed }, markdown);
     }
     case "PagePurged":
       return; // the purge projection takes every row of it out

@@ -1,10 +1,5 @@
 import { z } from "zod";
-import {
-  invitedAccessSchema,
-  type DeliveryStatus,
-  type InvitationStatus,
-  type InvitedAccess,
-} from "../../sharing/invitation.decider.ts";
+import { invitedAccessSchema, type DeliveryStatus, type InvitationStatus } from "../../sharing/invitation.decider.ts";
 import type {
   InvitationRecord,
   InvitationsView,
@@ -58,29 +53,14 @@ const byAge = { createdPosition: 1 } as const;
 export class MongoInvitationsWriter implements InvitationsWriter<MongoBatch> {
   constructor(private readonly ref: GenerationRef) {}
 
+  async get(tx: MongoBatch, id: string): Promise<InvitationRecord | null> {
+    const doc = await invitations(this.ref).findOne({ _id: id }, tx.options);
+    return doc ? toRecord(doc) : null;
+  }
+
   async put(tx: MongoBatch, invitation: InvitationRecord): Promise<void> {
     const { id, ...rest } = invitation;
     await invitations(this.ref).replaceOne({ _id: id }, rest, { upsert: true, ...tx.options });
-  }
-
-  async changeAccess(tx: MongoBatch, id: string, access: InvitedAccess): Promise<void> {
-    await invitations(this.ref).updateOne({ _id: id }, { $set: { access } }, tx.options);
-  }
-
-  async markResent(tx: MongoBatch, id: string, resentAt: string): Promise<void> {
-    await invitations(this.ref).updateOne(
-      { _id: id },
-      { $set: { lastResentAt: resentAt, deliveryStatus: "pending" } },
-      tx.options,
-    );
-  }
-
-  async setDeliveryStatus(tx: MongoBatch, id: string, status: Exclude<DeliveryStatus, "pending">): Promise<void> {
-    await invitations(this.ref).updateOne({ _id: id }, { $set: { deliveryStatus: status } }, tx.options);
-  }
-
-  async settle(tx: MongoBatch, id: string, status: Exclude<InvitationStatus, "pending">): Promise<void> {
-    await invitations(this.ref).updateOne({ _id: id }, { $set: { status } }, tx.options);
   }
 
   async removeTarget(tx: MongoBatch, targetType: InvitationTargetType, targetId: string): Promise<void> {
@@ -92,10 +72,6 @@ export class MongoInvitationsWriter implements InvitationsWriter<MongoBatch> {
 
   async forgetAddress(tx: MongoBatch, email: string): Promise<void> {
     await invitations(this.ref).updateMany({ email }, { $set: { email: "" } }, tx.options);
-  }
-
-  async forgetAddressOf(tx: MongoBatch, id: string): Promise<void> {
-    await invitations(this.ref).updateOne({ _id: id }, { $set: { email: "" } }, tx.options);
   }
 }
 

@@ -11,7 +11,6 @@ import type {
   ThreadsQuery,
   ThreadsView,
   ThreadsWriter,
-  ThreadStatusChange,
 } from "../../comments/threads.view.ts";
 import type { GenerationRef, MongoBatch, MongoModel } from "./mongo-batch.ts";
 
@@ -78,46 +77,20 @@ const toRecord = (doc: unknown, its: readonly CommentRecord[]): ThreadRecord => 
 export class MongoThreadsWriter implements ThreadsWriter<MongoBatch> {
   constructor(private readonly ref: GenerationRef) {}
 
-  async open(tx: MongoBatch, thread: Omit<ThreadRecord, "comments">): Promise<void> {
-    const { id, ...rest } = thread;
-    await threads(this.ref).updateOne({ _id: id }, { $set: rest }, { upsert: true, ...tx.options });
+  async get(tx: MongoBatch, threadId: string, commentId: string | null): Promise<ThreadRecord | null> {
+    const [thread, comment] = await Promise.all([
+      threads(this.ref).findOne({ _id: threadId }, tx.options),
+      commentId === null ? null : comments(this.ref).findOne({ _id: commentId, threadId }, tx.options),
+    ]);
+    return thread ? toRecord(thread, comment ? [toComment(comment)] : []) : null;
   }
 
-  async addComment(tx: MongoBatch, comment: CommentRecord): Promise<void> {
-    const { id, ...rest } = comment;
+  async put(tx: MongoBatch, thread: ThreadRecord): Promise<void> {
+    const { id, comments: carried, ...rest } = thread;
+    await threads(this.ref).replaceOne({ _id: id }, rest, { upsert: true, ...tx.options });
     // Keyed by the comment's id: a batch applied twice writes the same document.
-    await comments(this.ref).replaceOne({ _id: id }, rest, { upsert: true, ...tx.options });
-    await threads(this.ref).updateOne(
-      { _id: comment.threadId },
-      { $set: { updatedAt: comment.createdAt } },
-      tx.options,
-    );
-  }
-
-  async editComment(tx: MongoBatch, commentId: string, body: string, at: string): Promise<void> {
-    await this.changeComment(tx, commentId, { body, updatedAt: at }, at);
-  }
-
-  async deleteComment(tx: MongoBatch, commentId: string, at: string): Promise<void> {
-    await this.changeComment(tx, commentId, { body: "", updatedAt: at, deletedAt: at }, at);
-  }
-
-  private async changeComment(
-    tx: MongoBatch,
-    commentId: string,
-    change: Partial<CommentDoc>,
-    at: string,
-  ): Promise<void> {
-    const changed = await comments(this.ref).findOneAndUpdate(
-      { _id: commentId },
-      { $set: change },
-      { projection: { threadId: 1 }, ...tx.options },
-    );
-    if (changed) await threads(this.ref).updateOne({ _id: changed.threadId }, { $set: { updatedAt: at } }, tx.options);
-  }
-
-  async setStatus(tx: MongoBatch, threadId: string, change: ThreadStatusChange): Promise<void> {
-    await threads(this.ref).updateOne({ _id: threadId }, { $set: { ...change } }, tx.options);
+    for (const { id: commentId, ...comment } of carried)
+      await comments(this.ref).replaceOne({ _id: commentId }, comment, { upsert: true, ...tx.options });
   }
 
   async threadIdsOf(tx: MongoBatch, pageId: string): Promise<string[]> {

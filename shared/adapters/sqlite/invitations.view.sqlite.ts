@@ -1,11 +1,6 @@
 import type Database from "better-sqlite3";
 import { z } from "zod";
-import {
-  invitedAccessSchema,
-  type DeliveryStatus,
-  type InvitationStatus,
-  type InvitedAccess,
-} from "../../sharing/invitation.decider.ts";
+import { invitedAccessSchema, type InvitationStatus } from "../../sharing/invitation.decider.ts";
 
 const deliveryStatusSchema = z.enum(["pending", "sent", "failed"]);
 import type {
@@ -72,19 +67,20 @@ export class SqliteInvitationsWriter implements InvitationsWriter<SqliteBatch> {
 
   constructor(db: Database.Database) {
     this.statements = {
+      get: db.prepare<[string], Row>("SELECT * FROM invitations WHERE id = ?"),
       put: db.prepare(
         `INSERT OR REPLACE INTO invitations (id, target_type, target_id, email, permission, invited_by, status, delivery_status, expires_at, created_at, created_pos, last_resent_at)
          VALUES (@id, @targetType, @targetId, @email, @permission, @invitedBy, @status, @deliveryStatus, @expiresAt, @createdAt,
                  @createdPosition, @lastResentAt)`,
       ),
-      changeAccess: db.prepare("UPDATE invitations SET permission = ? WHERE id = ?"),
-      resent: db.prepare("UPDATE invitations SET last_resent_at = ?, delivery_status = 'pending' WHERE id = ?"),
-      deliveryStatus: db.prepare<[string, string]>("UPDATE invitations SET delivery_status = ? WHERE id = ?"),
-      settle: db.prepare("UPDATE invitations SET status = ? WHERE id = ?"),
       removeTarget: db.prepare<[string, string]>("DELETE FROM invitations WHERE target_type = ? AND target_id = ?"),
       forgetAddress: db.prepare<[string]>("UPDATE invitations SET email = '' WHERE email = ?"),
-      forgetAddressOf: db.prepare<[string]>("UPDATE invitations SET email = '' WHERE id = ?"),
     };
+  }
+
+  async get(_tx: SqliteBatch, id: string): Promise<InvitationRecord | null> {
+    const row = this.statements.get.get(id);
+    return row ? toRecord(row) : null;
   }
 
   async put(_tx: SqliteBatch, invitation: InvitationRecord): Promise<void> {
@@ -92,31 +88,12 @@ export class SqliteInvitationsWriter implements InvitationsWriter<SqliteBatch> {
     this.statements.put.run({ ...rest, ...access });
   }
 
-  async changeAccess(_tx: SqliteBatch, id: string, access: InvitedAccess): Promise<void> {
-    this.statements.changeAccess.run(access.permission, id);
-  }
-
-  async markResent(_tx: SqliteBatch, id: string, resentAt: string): Promise<void> {
-    this.statements.resent.run(resentAt, id);
-  }
-
-  async setDeliveryStatus(_tx: SqliteBatch, id: string, status: Exclude<DeliveryStatus, "pending">): Promise<void> {
-    this.statements.deliveryStatus.run(status, id);
-  }
-
-  async settle(_tx: SqliteBatch, id: string, status: Exclude<InvitationStatus, "pending">): Promise<void> {
-    this.statements.settle.run(status, id);
-  }
   async removeTarget(_tx: SqliteBatch, targetType: InvitationTargetType, targetId: string): Promise<void> {
     this.statements.removeTarget.run(targetType, targetId);
   }
 
   async forgetAddress(_tx: SqliteBatch, email: string): Promise<void> {
     this.statements.forgetAddress.run(email);
-  }
-
-  async forgetAddressOf(_tx: SqliteBatch, id: string): Promise<void> {
-    this.statements.forgetAddressOf.run(id);
   }
 }
 

@@ -7,7 +7,6 @@ import type {
   ThreadsQuery,
   ThreadsView,
   ThreadsWriter,
-  ThreadStatusChange,
 } from "../../comments/threads.view.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 
@@ -101,51 +100,33 @@ export class SqliteThreadsWriter implements ThreadsWriter<SqliteBatch> {
 
   constructor(db: Database.Database) {
     this.statements = {
-      open: db.prepare(
+      putThread: db.prepare(
         `INSERT OR REPLACE INTO comment_threads (id, page_id, anchor_quote, anchor_prefix, anchor_suffix, status, created_by, created_at, updated_at, resolved_by, resolved_at, created_pos)
          VALUES (@id, @pageId, @quote, @prefix, @suffix, @status, @createdBy, @createdAt, @updatedAt, @resolvedBy, @resolvedAt, @createdPosition)`,
       ),
-      addComment: db.prepare(
+      putComment: db.prepare(
         `INSERT OR REPLACE INTO thread_comments (id, thread_id, author_id, body, created_at, updated_at, deleted_at, created_pos)
          VALUES (@id, @threadId, @authorId, @body, @createdAt, @updatedAt, @deletedAt, @createdPosition)`,
       ),
-      editComment: db.prepare("UPDATE thread_comments SET body = ?, updated_at = ? WHERE id = ?"),
-      deleteComment: db.prepare(
-        "UPDATE thread_comments SET body = '', updated_at = @at, deleted_at = @at WHERE id = @id",
-      ),
-      touchThreadOf: db.prepare(
-        "UPDATE comment_threads SET updated_at = ? WHERE id = (SELECT thread_id FROM thread_comments WHERE id = ?)",
-      ),
-      setStatus: db.prepare(
-        "UPDATE comment_threads SET status = @status, resolved_by = @resolvedBy, resolved_at = @resolvedAt, updated_at = @updatedAt WHERE id = @id",
-      ),
+      thread: db.prepare<[string], ThreadRow>("SELECT * FROM comment_threads WHERE id = ?"),
+      comment: db.prepare<[string, string], CommentRow>("SELECT * FROM thread_comments WHERE id = ? AND thread_id = ?"),
       threadsOf: db.prepare<[string], string>("SELECT id FROM comment_threads WHERE page_id = ?").pluck(),
       removeComments: db.prepare<[string]>("DELETE FROM thread_comments WHERE thread_id = ?"),
       removeThreads: db.prepare<[string]>("DELETE FROM comment_threads WHERE page_id = ?"),
     };
   }
 
-  async open(_tx: SqliteBatch, thread: Omit<ThreadRecord, "comments">): Promise<void> {
-    this.statements.open.run({ ...thread, ...thread.anchor });
+  async get(_tx: SqliteBatch, threadId: string, commentId: string | null): Promise<ThreadRecord | null> {
+    const row = this.statements.thread.get(threadId);
+    if (!row) return null;
+    const comment = commentId === null ? undefined : this.statements.comment.get(commentId, threadId);
+    return toThread(row, comment ? [toComment(comment)] : []);
   }
 
-  async addComment(_tx: SqliteBatch, comment: CommentRecord): Promise<void> {
-    this.statements.addComment.run(comment);
-    this.statements.touchThreadOf.run(comment.createdAt, comment.id);
-  }
-
-  async editComment(_tx: SqliteBatch, commentId: string, body: string, at: string): Promise<void> {
-    this.statements.editComment.run(body, at, commentId);
-    this.statements.touchThreadOf.run(at, commentId);
-  }
-
-  async deleteComment(_tx: SqliteBatch, commentId: string, at: string): Promise<void> {
-    this.statements.deleteComment.run({ id: commentId, at });
-    this.statements.touchThreadOf.run(at, commentId);
-  }
-
-  async setStatus(_tx: SqliteBatch, threadId: string, change: ThreadStatusChange): Promise<void> {
-    this.statements.setStatus.run({ id: threadId, ...change });
+  async put(_tx: SqliteBatch, thread: ThreadRecord): Promise<void> {
+    const { comments, ...head } = thread;
+    this.statements.putThread.run({ ...head, ...head.anchor });
+    for (const comment of comments) this.statements.putComment.run(comment);
   }
 
   async threadIdsOf(_tx: SqliteBatch, pageId: string): Promise<string[]> {

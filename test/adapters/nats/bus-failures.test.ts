@@ -9,17 +9,10 @@ import { NatsBus } from "../../../shared/adapters/nats/nats.bus.ts";
 import { PrometheusMetrics } from "../../../shared/adapters/prometheus/prometheus.metrics.ts";
 import type { BusMessage } from "../../../shared/bus/bus.port.ts";
 import { natsUnavailable, startNatsServer, type NatsServer } from "../../support/nats-server.ts";
+import { until } from "../../support/poll.ts";
 
 const unavailable = natsUnavailable();
 if (unavailable) console.warn(`NATS bus failure tests skipped: ${unavailable}`);
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** A logger whose lines are kept, parsed, for the test to read. */
 function capturedLogger() {

@@ -11,17 +11,10 @@ import { NatsBus } from "../../../shared/adapters/nats/nats.bus.ts";
 import { NatsRateLimitCounters } from "../../../shared/adapters/nats/nats-kv.rate-limit-counters.ts";
 import type { BusMessage } from "../../../shared/bus/bus.port.ts";
 import { natsUnavailable, startNatsServer, type NatsServer } from "../../support/nats-server.ts";
+import { until } from "../../support/poll.ts";
 
 const unavailable = natsUnavailable();
 if (unavailable) console.warn(`NATS bus recovery tests skipped: ${unavailable}`);
-
-async function until(condition: () => boolean | Promise<boolean>, what: string, withinMs = 20_000): Promise<void> {
-  const deadline = Date.now() + withinMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 function capturedLogger() {
   const lines: Array<Record<string, unknown>> = [];

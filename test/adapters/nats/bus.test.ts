@@ -6,17 +6,10 @@ import { NatsBus } from "../../../shared/adapters/nats/nats.bus.ts";
 import type { BusMessage } from "../../../shared/bus/bus.port.ts";
 import { busContract } from "../../contracts/bus.contract.ts";
 import { natsUnavailable, startNatsServer, type NatsServer } from "../../support/nats-server.ts";
+import { until } from "../../support/poll.ts";
 
 const unavailable = natsUnavailable();
 if (unavailable) console.warn(`NATS bus tests skipped: ${unavailable}`);
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe.skipIf(unavailable !== null)("NATS JetStream bus", () => {
   let server: NatsServer;

@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
 import { changeOf } from "../../../shared/history/describe-history.ts";
+import type { CommentRecord } from "../../../shared/comments/threads.view.ts";
 import type { Summary } from "../../../shared/history/change-summary.ts";
 import type { HistoryAccess, HistoryEntry, StoredFold } from "../../../shared/history/history.view.ts";
 import type { PageId, ThreadId, UserId } from "../../../shared/kernel/ids.ts";
@@ -15,19 +16,21 @@ export function historyCases<Tx>(s: ContractStores<Tx>): void {
     const pageId = randomUUID();
     const ownerId = randomUUID();
     const opened = at();
+    const opening = {
+      id: threadId,
+      pageId,
+      anchor: { quote: "q", prefix: "", suffix: "" },
+      status: "open" as const,
+      createdBy: ownerId,
+      createdAt: opened.updatedAt,
+      updatedAt: opened.updatedAt,
+      resolvedBy: null,
+      resolvedAt: null,
+      createdPosition: opened.updatedPosition,
+      comments: [] as CommentRecord[],
+    };
     await batch(async (tx) => {
-      await w().threads.open(tx, {
-        id: threadId,
-        pageId,
-        anchor: { quote: "q", prefix: "", suffix: "" },
-        status: "open",
-        createdBy: ownerId,
-        createdAt: opened.updatedAt,
-        updatedAt: opened.updatedAt,
-        resolvedBy: null,
-        resolvedAt: null,
-        createdPosition: opened.updatedPosition,
-      });
+      await w().threads.put(tx, opening);
     });
     // 600 comments of 10,000 CJK characters: 18 MB of UTF-8, over MongoDB's 16 MiB document limit.
     const body = "漢".repeat(10_000);
@@ -38,7 +41,7 @@ export function historyCases<Tx>(s: ContractStores<Tx>): void {
           const when = at();
           const id = randomUUID();
           ids.push(id);
-          await w().threads.addComment(tx, {
+          const comment = {
             id,
             threadId,
             authorId: ownerId,
@@ -47,7 +50,8 @@ export function historyCases<Tx>(s: ContractStores<Tx>): void {
             updatedAt: when.updatedAt,
             deletedAt: null,
             createdPosition: when.updatedPosition,
-          });
+          };
+          await w().threads.put(tx, { ...opening, updatedAt: when.updatedAt, comments: [comment] });
         }
       });
     }
@@ -55,8 +59,15 @@ export function historyCases<Tx>(s: ContractStores<Tx>): void {
     if (!first || !second) throw new Error("no comments");
     const edited = at().updatedAt;
     await batch(async (tx) => {
-      await w().threads.editComment(tx, first, "short now", edited);
-      await w().threads.deleteComment(tx, second, edited);
+      for (const [id, change] of [
+        [first, { body: "short now", updatedAt: edited }],
+        [second, { body: "", updatedAt: edited, deletedAt: edited }],
+      ] as const) {
+        const stored = await w().threads.get(tx, threadId, id);
+        const [comment] = stored?.comments ?? [];
+        if (!stored || !comment) throw new Error("the comment was not stored");
+        await w().threads.put(tx, { ...stored, updatedAt: edited, comments: [{ ...comment, ...change }] });
+      }
     });
     const thread = await s.reader.threads.get(threadId);
     expect(thread?.comments.map((comment) => comment.id)).toEqual(ids);

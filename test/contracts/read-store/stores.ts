@@ -2,6 +2,7 @@
 // records made with increasing positions and timestamps.
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach } from "vitest";
+import type { DomainEvent, StoredEvent } from "../../../shared/events.ts";
 import type { FolderRecord } from "../../../shared/folders/folders.view.ts";
 import type { PageRecord } from "../../../shared/pages/page-record.ts";
 import type { ProjectionStore, ReadStore } from "../../../shared/read-store/read-store.port.ts";
@@ -28,6 +29,27 @@ export const at = () => {
   position += 1;
   return { updatedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, position)).toISOString(), updatedPosition: position };
 };
+
+/** Events of one stream, each at the next position and second, as the store would hand them to the projector. */
+export function storedStream<E extends DomainEvent>(name: string, events: readonly E[]): StoredEvent<E>[] {
+  return events.map((event, revision) => {
+    const when = at();
+    return {
+      id: randomUUID(),
+      stream: name,
+      revision,
+      position: when.updatedPosition,
+      metadata: {
+        actorId: randomUUID(),
+        correlationId: randomUUID(),
+        causationId: null,
+        occurredAt: when.updatedAt,
+        schemaVersion: 1,
+      },
+      event,
+    };
+  });
+}
 
 export function folder(ownerId: string, parent: FolderRecord | null = null): FolderRecord {
   const when = at();

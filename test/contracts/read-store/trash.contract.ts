@@ -264,7 +264,7 @@ export function trashCases<Tx>(s: ContractStores<Tx>): void {
         change: { kind: "created", title: "Purged", icon: null, parentId: null, size: 1 },
         sharing: false,
       });
-      await w().threads.open(tx, {
+      await w().threads.put(tx, {
         id: threadId,
         pageId: record.id,
         anchor: { quote: "q", prefix: "", suffix: "" },
@@ -275,16 +275,18 @@ export function trashCases<Tx>(s: ContractStores<Tx>): void {
         resolvedBy: null,
         resolvedAt: null,
         createdPosition: when.updatedPosition,
-      });
-      await w().threads.addComment(tx, {
-        id: commentId,
-        threadId,
-        authorId: ownerId,
-        body: "b",
-        createdAt: when.updatedAt,
-        updatedAt: when.updatedAt,
-        deletedAt: null,
-        createdPosition: when.updatedPosition,
+        comments: [
+          {
+            id: commentId,
+            threadId,
+            authorId: ownerId,
+            body: "b",
+            createdAt: when.updatedAt,
+            updatedAt: when.updatedAt,
+            deletedAt: null,
+            createdPosition: when.updatedPosition,
+          },
+        ],
       });
       await w().history.record(tx, opened, {
         change: { kind: "thread", threadId, action: "opened", commentId: null },
