@@ -27,11 +27,21 @@ export function installRequestSpans(app: FastifyInstance): void {
   });
   app.addHook("preValidation", (request, _reply, done) => resume(request, done));
   app.addHook("preHandler", (request, _reply, done) => resume(request, done));
+  // A client that goes away before its answer: the span ends there, so it is exported all the same.
+  app.addHook("onRequestAbort", (request, done) => {
+    const span = spans.get(request);
+    if (span) {
+      span.setAttributes({ "workspace.request.aborted": true });
+      span.end();
+      spans.delete(request);
+    }
+    done();
+  });
   app.addHook("onResponse", (request, reply, done) => {
     const span = spans.get(request);
     if (span) {
       span.setAttributes({ "http.response.status_code": reply.statusCode });
-      if (reply.statusCode >= 500) span.fail(new Error(String(reply.statusCode)));
+      if (reply.statusCode >= 500) span.fail(String(reply.statusCode));
       span.end();
       spans.delete(request);
     }

@@ -15,8 +15,9 @@ export interface SpanOptions {
   readonly kind?: SpanKind;
   readonly attributes?: SpanAttributes;
   /**
-   * The span's parent, as a traceparent from another process or from an event's metadata; the span active in
-   * this async context when absent (a new trace when none is).
+   * The span's parent, as a traceparent from another process or from an event's metadata; null (or a malformed
+   * one) starts a new trace, whatever span is active; absent, the span active in this async context (a new trace
+   * when none is).
    */
   readonly parent?: string | null;
   /** Further contexts the span follows from (the other events of a projection batch). */
@@ -25,7 +26,10 @@ export interface SpanOptions {
 
 export interface ActiveSpan {
   setAttributes(attributes: SpanAttributes): void;
-  /** Marks the span failed with the error's name (never its message, which may carry personal data). */
+  /**
+   * Marks the span failed, with `error.type` the error's class name, or the given type (an HTTP status): never an
+   * error's message, which may carry personal data.
+   */
   fail(error: unknown): void;
   /** This span as a traceparent, to hand on; null when it is not sampled. */
   traceparent(): string | null;

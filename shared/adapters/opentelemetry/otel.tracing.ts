@@ -68,7 +68,7 @@ class OtelSpan implements ActiveSpan {
   }
 
   fail(error: unknown): void {
-    const type = error instanceof Error ? error.name : typeof error;
+    const type = typeof error === "string" ? error : error instanceof Error ? error.name : typeof error;
     this.span.setAttribute("error.type", type);
     this.span.setStatus({ code: SpanStatusCode.ERROR, message: type });
   }
@@ -119,7 +119,10 @@ export class OtelTracing implements Tracing {
   }
 
   startSpan(name: string, options: SpanOptions): OtelSpan {
-    const parent = (options.parent ? this.contextOf(options.parent) : null) ?? this.contexts.active();
+    const parent =
+      options.parent === undefined
+        ? this.contexts.active()
+        : ((options.parent === null ? null : this.contextOf(options.parent)) ?? ROOT_CONTEXT);
     const links: Link[] = [];
     for (const traceparent of options.links ?? []) {
       const linked = this.contextOf(traceparent);
