@@ -45,7 +45,7 @@ export interface Tracing {
   within<T>(span: ActiveSpan, work: () => T): T;
   /** The active span as a traceparent; null when none is, or it is not sampled. */
   traceparent(): string | null;
-  /** Sends what is buffered and stops exporting. */
+  /** Sends what is buffered (bounded by the export timeout; never throws) and stops exporting. */
   shutdown(): Promise<void>;
 }
 

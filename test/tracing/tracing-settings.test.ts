@@ -1,6 +1,7 @@
-// When the OTEL_* variables turn tracing on, and where spans then go.
+// When the OTEL_* variables turn tracing on, where spans then go, and how the OpenTelemetry tracing continues a trace.
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../shared/config/config.ts";
+import { OtelTracing } from "../../shared/adapters/opentelemetry/otel.tracing.ts";
 import { tracingSettings } from "../../shared/tracing/tracing-settings.ts";
 
 const settings = (env: Record<string, string>) => tracingSettings(loadConfig(env), "command-api");
@@ -50,5 +51,20 @@ describe("tracing settings from the OTEL_* variables", () => {
     expect(() => loadConfig({ OTEL_RESOURCE_ATTRIBUTES: "=prod" })).toThrow(/OTEL_RESOURCE_ATTRIBUTES/);
     expect(() => loadConfig({ OTEL_TRACES_SAMPLER: "sometimes" })).toThrow(/OTEL_TRACES_SAMPLER/);
     expect(() => loadConfig({ OTEL_TRACES_SAMPLER_ARG: "2" })).toThrow(/OTEL_TRACES_SAMPLER_ARG/);
+  });
+});
+
+describe("the OpenTelemetry tracing", () => {
+  it("continues a given trace context, and shuts down cleanly though its collector cannot be reached", async () => {
+    const settings = tracingSettings(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9" }), "test");
+    if (!settings) throw new Error("tracing should be on");
+    const traces = new OtelTracing({ ...settings, timeoutMs: 500 });
+    const given = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+    const child = await traces.inSpan("child", { parent: given }, async () => traces.traceparent());
+    expect(child?.split("-")[1]).toBe("0af7651916cd43dd8448eb211c80319c");
+    expect(child).not.toBe(given);
+    const fresh = await traces.inSpan("fresh", { parent: null }, async (span) => span.traceparent());
+    expect(fresh?.split("-")[1]).not.toBe("0af7651916cd43dd8448eb211c80319c");
+    await expect(traces.shutdown()).resolves.toBeUndefined();
   });
 });

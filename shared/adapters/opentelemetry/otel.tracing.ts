@@ -165,8 +165,14 @@ export class OtelTracing implements Tracing {
     return carrier["traceparent"] ?? null;
   }
 
+  /** A collector that cannot be reached loses the last spans; it never fails the process's shutdown. */
   async shutdown(): Promise<void> {
-    await this.provider.shutdown();
-    this.contexts.disable();
+    try {
+      await this.provider.shutdown();
+    } catch {
+      // The spans still buffered are dropped, as a failed export drops them while running.
+    } finally {
+      this.contexts.disable();
+    }
   }
 }
