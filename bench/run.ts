@@ -30,6 +30,7 @@ import { measureSameBytes } from "./fair-ceilings.ts";
 import { fairRow } from "./fair-rows.ts";
 import { measureInProcessLimits } from "./in-process-limits.ts";
 import { benchSearchIndexCost } from "./search.ts";
+import { benchTracingCost, tracingRows } from "./tracing.ts";
 import { SEARCH_WORDS, seedWorkspace, type SeedUser } from "./seed.ts";
 
 const SECRET = "benchmark-session-secret-long-enough-for-hs256";
@@ -392,6 +393,14 @@ try {
   const attachments = await benchAttachmentTransfer({ secret: SECRET, log });
   raw.attachments = attachments;
   rows.push(...attachmentRows(attachments));
+  const tracingCost = await benchTracingCost({
+    secret: SECRET,
+    seconds: Math.min(options.duration, 10),
+    connections: options.connections,
+    log,
+  });
+  raw.tracing = tracingCost;
+  rows.push(...tracingRows(tracingCost));
   const eventLoop = await benchEventLoop({ secret: SECRET, quick: options.quick, log });
   raw.eventLoop = eventLoop;
   rows.push(...eventLoopRows(eventLoop));

@@ -1,5 +1,7 @@
 // The embedded default: command API, query API, projector and notifier in one process on one HTTP port,
 // over SQLite files in DATA_DIR. `npm start` runs this file.
+import { startTracing, stopTracing } from "./tracing-wiring.ts";
+import { tracing } from "../shared/tracing/tracing.port.ts";
 import type { Logger } from "pino";
 import { PrometheusMetrics } from "../shared/adapters/prometheus/prometheus.metrics.ts";
 import type { EventStore } from "../shared/event-store/event-store.port.ts";
@@ -76,6 +78,8 @@ export async function startAllInOne(
   clock: Clock = () => new Date(),
   hooks: AllInOneHooks = {},
 ): Promise<RunningServer> {
+  // Before any store opens: the event store traces its appends only when tracing is on by then.
+  const traced = !tracing().enabled && (await startTracing(config, "all-in-one")).enabled;
   const metrics = new PrometheusMetrics();
   const { eventStore, erasure } = await openSealedEventStore(config);
   // One worker pool for the process, shared by the import (command side), the export and the search's ranking
@@ -210,6 +214,7 @@ export async function startAllInOne(
       await blobs.close();
       await readStore.close();
       await eventStore.close();
+      if (traced) await stopTracing();
     },
   };
 }

@@ -3,6 +3,7 @@
 // event store and MongoDB for the read models and (in GridFS) the image bytes. The clients of EventStoreDB and
 // MongoDB are loaded only when their URL is set: together they hold about 13 MB of live heap and 40 MB of
 // resident memory that an embedded process would carry for nothing (docs/operations/embedded.md, "Memory").
+import { tracedEventStore } from "../shared/event-store/traced-event-store.ts";
 import { SqliteOAuthStore } from "../shared/adapters/sqlite/oauth-store.sqlite.ts";
 import type { OAuthStore } from "../shared/oauth/oauth-store.port.ts";
 import { chmodSync, mkdirSync, readdirSync, statSync } from "node:fs";
@@ -125,7 +126,8 @@ export async function openSealedEventStore(
   const url = config.EVENTSTORE_URL;
   const inner = url ? await connectEventStoreDb(url, config.EVENTSTORE_NAMESPACE) : openEmbeddedEventStore(config);
   try {
-    return await sealedEventStore(config, inner, options);
+    const sealed = await sealedEventStore(config, inner, options);
+    return { ...sealed, eventStore: tracedEventStore(sealed.eventStore) };
   } catch (error) {
     await inner.close();
     throw error;

@@ -37,6 +37,7 @@ import { ImageInspector } from "../shared/images/inspect-image.ts";
 import { NoteRewriter } from "../shared/imports/note-rewriter.ts";
 import type { Metrics, WebhookMetrics } from "../shared/metrics/metrics.port.ts";
 import { timedProgress } from "../shared/read-store/timed-progress.ts";
+import { tracedProgress } from "../shared/read-store/traced-progress.ts";
 import type { ProjectionProgress } from "../shared/read-store/checkpoint-watcher.ts";
 import type { ReadModels, ReadStore } from "../shared/read-store/read-store.port.ts";
 import { acceptInvitationsOnRegistration } from "../shared/sharing/accept-invitations.ts";
@@ -160,7 +161,7 @@ export function commandApiPorts(
     views: stores.readStore,
     blobs: stores.blobs,
     quotas,
-    projection: metrics ? timedProgress(projection, "write", metrics) : projection,
+    projection: tracedProgress(metrics ? timedProgress(projection, "write", metrics) : projection, "write"),
     clock,
     logger,
     consistencyWaitMs: config.CONSISTENCY_WAIT_MS,
@@ -290,7 +291,7 @@ export function queryApiPorts(
   const { pool, diffSlots } = work;
   return {
     ...stores,
-    projection: metrics ? timedProgress(projection, "read", metrics) : projection,
+    projection: tracedProgress(metrics ? timedProgress(projection, "read", metrics) : projection, "read"),
     writeSide,
     clock,
     consistencyWaitMs: config.CONSISTENCY_WAIT_MS,

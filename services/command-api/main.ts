@@ -1,5 +1,6 @@
 // The command API on its own; a projector must run beside it (npm run start:projector) for writes to become
 // visible (until then they answer 202). Query nodes reach its internal routes through COMMAND_API_URL.
+import { startTracing, stopTracing } from "../tracing-wiring.ts";
 import { PrometheusMetrics } from "../../shared/adapters/prometheus/prometheus.metrics.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { registerApiReference } from "../../shared/http/api-reference.ts";
@@ -35,6 +36,7 @@ import { listenOn } from "../../shared/http/listen.ts";
 
 await runUntilSignalled("command-api", async () => {
   const config = loadConfig();
+  await startTracing(config, "command-api");
   const logger = createLogger(config.LOG_LEVEL, "command-api");
   const clock = () => new Date();
   const metrics = new PrometheusMetrics();
@@ -102,6 +104,7 @@ await runUntilSignalled("command-api", async () => {
       await webhookDeliveries.close();
       await readStore.close();
       await eventStore.close();
+      await stopTracing();
     },
   };
 });

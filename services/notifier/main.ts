@@ -1,6 +1,7 @@
 // The notifier on its own over the embedded stores: it takes invitation events from NATS JetStream when
 // NATS_URL is set, otherwise from the event store it follows itself, and sends through SMTP when SMTP_URL is set,
 // otherwise to DATA_DIR/outbox. Any number of notifiers may run: each attempt sends at most one email.
+import { startTracing, stopTracing } from "../tracing-wiring.ts";
 import { openEventStore, openReadStore, openWebhookDeliveries } from "../embedded-stores.ts";
 import {
   appendingStore,
@@ -20,6 +21,7 @@ import { Notifier } from "./notifier.ts";
 
 await runUntilSignalled("notifier", async () => {
   const config = loadConfig();
+  await startTracing(config, "notifier");
   const logger = createLogger(config.LOG_LEVEL, "notifier");
   const metrics = new PrometheusMetrics();
   const eventStore = await openEventStore(config, { recordBinding: true });
@@ -72,6 +74,7 @@ await runUntilSignalled("notifier", async () => {
       await bus.close();
       await readStore.close();
       await eventStore.close();
+      await stopTracing();
     },
   };
 });

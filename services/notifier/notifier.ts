@@ -8,6 +8,8 @@
 // is recorded with the reason. A notifier that stops mid-attempt leaves it started without an
 // outcome: once its lease has run out, any notifier's sweep records it failed ("outcome unknown"), so no
 // attempt stays pending for ever. The inviter's resend starts a new attempt.
+import { tracing } from "../../shared/tracing/tracing.port.ts";
+import { traceparentOf } from "../../shared/bus/bus-trace.ts";
 import { ERASED_EMAIL } from "../../shared/erasure/erased-values.ts";
 import type { Logger } from "pino";
 import { z } from "zod";
@@ -75,7 +77,12 @@ export class Notifier {
     this.subscription = await this.options.bus.subscribe({
       subjects: NOTIFIER_SUBJECTS,
       group: "notifier",
-      handler: async (message) => void (await this.deliver(message)),
+      handler: (message) =>
+        tracing().inSpan(
+          "notifier.invitation",
+          { kind: "consumer", parent: traceparentOf(message), attributes: { "messaging.message.id": message.id } },
+          async () => void (await this.deliver(message)),
+        ),
     });
     const every = this.options.sweepIntervalMs ?? 60_000;
     if (every > 0) {

@@ -1,6 +1,7 @@
 // The projector on its own: follows the event store (DATA_DIR, or EVENTSTORE_URL) and keeps the read models
 // (DATA_DIR, or MONGODB_URL) up to date; with NATS_URL its publisher, beside it, publishes every event to NATS
 // JetStream from a position of its own, so an outage of NATS never holds the read models back.
+import { startTracing, stopTracing } from "../tracing-wiring.ts";
 import { PrometheusMetrics } from "../../shared/adapters/prometheus/prometheus.metrics.ts";
 import { NatsBus } from "../../shared/adapters/nats/nats.bus.ts";
 import { loadConfig } from "../../shared/config/config.ts";
@@ -14,6 +15,7 @@ import { Publisher } from "./publisher.ts";
 
 await runUntilSignalled("projector", async () => {
   const config = loadConfig();
+  await startTracing(config, "projector");
   const logger = createLogger(config.LOG_LEVEL, "projector");
   const metrics = new PrometheusMetrics();
   const eventStore = await openEventStore(config);
@@ -56,6 +58,7 @@ await runUntilSignalled("projector", async () => {
       watcher.close();
       await store.close();
       await eventStore.close();
+      await stopTracing();
     },
   };
 });

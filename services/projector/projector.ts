@@ -13,6 +13,8 @@ import { chunkByBytes, DEFAULT_BATCH_BYTES } from "./batch-bytes.ts";
 import { project, type ProjectionGuard } from "./projections/project.ts";
 import { parkedKey, type ParkedEvent, type ProjectionName } from "../../shared/read-store/parked-events.port.ts";
 import { isStoreFault } from "../../shared/read-store/store-fault.ts";
+import { batchTrace } from "../../shared/tracing/batch-trace.ts";
+import { tracing } from "../../shared/tracing/tracing.port.ts";
 
 export interface ProjectorOptions<Tx> {
   readonly eventStore: EventStore;
@@ -298,7 +300,7 @@ export class Projector<Tx> {
     const { store } = this.options;
     const parked: ParkedEvent[] = [];
     const now = new Date().toISOString();
-    await store.applyBatch(last.position, async (tx) => {
+    const apply = async (tx: Tx): Promise<void> => {
       parked.length = 0;
       const blocked = await store.parked.blocked(tx, [...new Set(stored.map((event) => event.stream))]);
       const folds = new HistoryFolds(store.writers.history, tx);
@@ -311,7 +313,17 @@ export class Projector<Tx> {
           parkingGuard({ store, tx, event, blocked, toPark: this.toPark, parked, now }),
         );
       await folds.flush();
-    });
+    };
+    await tracing().inSpan(
+      "projector.batch",
+      {
+        kind: "consumer",
+        ...batchTrace(batch),
+        attributes: { "workspace.event.count": batch.length, "workspace.position": last.position },
+      },
+      () =>
+        tracing().inSpan("read_store.transaction", { kind: "client" }, () => store.applyBatch(last.position, apply)),
+    );
     for (const event of stored) this.toPark.delete(event.id);
     if (parked.length > 0) {
       this.options.metrics?.eventsParked(parked.length);

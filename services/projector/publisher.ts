@@ -3,6 +3,8 @@
 // down the read models keep up and writes answer as usual; publishing retries with backoff and, once the bus
 // answers, catches up from its position. It never runs ahead of the read models (it waits for them to reach a
 // batch before publishing it), so a consumer that looks up what a message names finds it.
+import { batchTrace } from "../../shared/tracing/batch-trace.ts";
+import { tracing } from "../../shared/tracing/tracing.port.ts";
 import type { Logger } from "pino";
 import { BusUnavailableError } from "../../shared/bus/bus-unavailable.ts";
 import type { Bus } from "../../shared/bus/bus.port.ts";
@@ -114,7 +116,12 @@ export class Publisher {
     if (!last) return;
     while (!this.stopped && !(await this.options.projection.waitFor(last.position, 1_000)));
     if (this.stopped) return;
-    await this.options.bus.publish(batch.map((recorded) => toBusMessage(parseRecorded(recorded))));
+    const messages = batch.map((recorded) => toBusMessage(parseRecorded(recorded)));
+    await tracing().inSpan(
+      "bus.publish",
+      { kind: "producer", ...batchTrace(batch), attributes: { "messaging.batch.message_count": messages.length } },
+      () => this.options.bus.publish(messages),
+    );
     await this.options.bus.savePublishedPosition(last.position);
     this.position = last.position;
     if (this.failures > 0)

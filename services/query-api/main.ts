@@ -1,5 +1,6 @@
 // A query node on its own: serves every GET from the read models and opens no event store. What must be
 // recorded (a user's first sight, a token's use) is asked of the command API at COMMAND_API_URL.
+import { startTracing, stopTracing } from "../tracing-wiring.ts";
 import { PrometheusMetrics } from "../../shared/adapters/prometheus/prometheus.metrics.ts";
 import { CommandApiWriteSide } from "../../shared/adapters/http/command-api.write-side.ts";
 import { ConfigError, loadConfig } from "../../shared/config/config.ts";
@@ -19,6 +20,7 @@ import { CommandApiShareLinkViews } from "../../shared/adapters/http/command-api
 
 await runUntilSignalled("query-api", async () => {
   const config = loadConfig();
+  await startTracing(config, "query-api");
   if (!config.COMMAND_API_URL)
     throw new ConfigError("invalid configuration: COMMAND_API_URL: a query node needs the command API's address");
   const logger = createLogger(config.LOG_LEVEL, "query-api");
@@ -70,6 +72,7 @@ await runUntilSignalled("query-api", async () => {
       await blobs.close();
       await webhookDeliveries.close();
       await readStore.close();
+      await stopTracing();
     },
   };
 });

@@ -23,6 +23,27 @@ function isSecureOrLoopback(url: URL): boolean {
   );
 }
 
+/** The W3C baggage-like lists of the OTEL_* variables: `key=value` pairs, comma-separated, values URL-encoded. */
+const otelKeyValues = z.string().transform((list, context) => {
+  const pairs: Record<string, string> = {};
+  for (const entry of list.split(",")) {
+    if (entry.trim() === "") continue;
+    const at = entry.indexOf("=");
+    const key = at > 0 ? entry.slice(0, at).trim() : "";
+    if (key === "") {
+      context.addIssue({ code: "custom", message: "key=value pairs, comma-separated" });
+      return z.NEVER;
+    }
+    try {
+      pairs[key] = decodeURIComponent(entry.slice(at + 1).trim());
+    } catch {
+      context.addIssue({ code: "custom", message: `the value of ${key} is not URL-encoded` });
+      return z.NEVER;
+    }
+  }
+  return pairs;
+});
+
 const OIDC_SETTINGS = ["OIDC_ISSUER", "OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET"] as const;
 
 export const configSchema = z
@@ -268,6 +289,42 @@ export const configSchema = z
     WEBHOOK_REPLAY_QUEUE: z.coerce.number().int().min(1).max(10_000).default(100),
     /** Deliveries of one owner's webhooks in flight at once across notifiers: one user's slow endpoints cannot take every slot. */
     WEBHOOK_OWNER_IN_FLIGHT: z.coerce.number().int().min(1).max(1_000).default(4),
+    /** OpenTelemetry (docs/operations/tracing.md): traces are exported only when one of the endpoints or
+     * OTEL_TRACES_EXPORTER=otlp is set, and never with OTEL_SDK_DISABLED=true. */
+    OTEL_SDK_DISABLED: z
+      .enum(["true", "false"])
+      .default("false")
+      .transform((value) => value === "true"),
+    OTEL_TRACES_EXPORTER: z.enum(["otlp", "none"]).optional(),
+    /** The collector's base URL: traces go to `<endpoint>/v1/traces`. */
+    OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
+    /** The traces URL itself, used as given (wins over OTEL_EXPORTER_OTLP_ENDPOINT). */
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalUrl,
+    /** Headers sent to the collector (`key=value,key2=value2`, values URL-encoded): often a credential, never logged. */
+    OTEL_EXPORTER_OTLP_HEADERS: otelKeyValues.optional(),
+    OTEL_EXPORTER_OTLP_TRACES_HEADERS: otelKeyValues.optional(),
+    OTEL_EXPORTER_OTLP_TIMEOUT: z.coerce.number().int().min(100).max(600_000).default(10_000),
+    /** The service.name of this process's spans; by default `workspace-<service>` (all-in-one, command-api, ...). */
+    OTEL_SERVICE_NAME: z.string().min(1).optional(),
+    /** Further resource attributes (`deployment.environment=prod,service.version=1.2`). */
+    OTEL_RESOURCE_ATTRIBUTES: otelKeyValues.optional(),
+    OTEL_TRACES_SAMPLER: z
+      .enum([
+        "always_on",
+        "always_off",
+        "traceidratio",
+        "parentbased_always_on",
+        "parentbased_always_off",
+        "parentbased_traceidratio",
+      ])
+      .default("parentbased_always_on"),
+    /** The ratio of the traceidratio samplers, 0 to 1. */
+    OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(1),
+    /** How long finished spans wait before they are sent in one export (ms). */
+    OTEL_BSP_SCHEDULE_DELAY: z.coerce.number().int().min(1).max(600_000).default(5_000),
+    /** Finished spans a process holds for export at most; past it new ones are dropped. */
+    OTEL_BSP_MAX_QUEUE_SIZE: z.coerce.number().int().min(1).max(1_000_000).default(2_048),
+    OTEL_BSP_MAX_EXPORT_BATCH_SIZE: z.coerce.number().int().min(1).max(1_000_000).default(512),
   })
   .superRefine((config, context) => {
     const given = OIDC_SETTINGS.filter((name) => config[name] !== undefined);

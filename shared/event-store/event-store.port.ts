@@ -1,6 +1,7 @@
 // The event store port (docs/contributing/adding-an-event.md): streams of facts with optimistic concurrency and one global order.
 import { z } from "zod";
 import { AppError } from "../errors/app-error.ts";
+import { traceparentSchema } from "../tracing/tracing.port.ts";
 
 export const eventMetadataSchema = z.object({
   actorId: z.string().min(1),
@@ -10,6 +11,11 @@ export const eventMetadataSchema = z.object({
   causationId: z.string().min(1).nullable(),
   occurredAt: z.string().datetime({ offset: true }),
   schemaVersion: z.number().int().positive(),
+  /**
+   * The W3C trace context of the request that appended the event, when tracing was on: random ids, no personal
+   * data. Read back only when well formed (a malformed one reads as absent, never as a corrupt event).
+   */
+  traceparent: traceparentSchema.optional().catch(undefined),
 });
 export type EventMetadata = z.infer<typeof eventMetadataSchema>;
 

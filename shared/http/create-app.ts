@@ -1,5 +1,6 @@
 // One fastify factory for every service: zod type provider, request ids, structured access logs, and the
 // single place where errors become `{error: {code, message}}` responses.
+import { installRequestSpans } from "./request-spans.ts";
 import { randomUUID } from "node:crypto";
 import Fastify, {
   LogController,
@@ -163,6 +164,7 @@ export function createApp(options: {
     reply.header("x-request-id", request.id);
     done();
   });
+  installRequestSpans(app);
   if (options.rateLimits) installRateLimits(app, options.rateLimits, logger);
   app.addHook("onResponse", (request, reply, done) => {
     const route = request.routeOptions.url ?? "(unmatched)";

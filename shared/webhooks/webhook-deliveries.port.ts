@@ -29,6 +29,8 @@ export interface DeliveryRecord {
   readonly nextAttemptAt: string | null;
   /** Insertion order, increasing across notifiers: the newest-first list's order and cursor. */
   readonly seq: number;
+  /** The trace context of the event's write, when it had one: the delivery's span continues that trace. */
+  readonly traceparent?: string | null;
 }
 
 /** The most pending rows the queue metric counts: past it, `webhook_deliveries_pending` reads this number. */

@@ -42,6 +42,16 @@ export function busContract(name: string, factory: () => Promise<{ bus: Bus; cle
       expect(got).toEqual([{ n: 1 }, { n: 3 }, { n: 4 }]);
     });
 
+    it("hands a message's trace context to its consumer", async () => {
+      const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+      const got: BusMessage[] = [];
+      await bus.subscribe({ subjects: [subject], group: `g-${randomUUID()}`, handler: async (m) => void got.push(m) });
+      const traced = message(subject, 1);
+      await bus.publish([{ ...traced, metadata: { ...traced.metadata, traceparent } }, message(subject, 2)]);
+      await until(() => got.length >= 2, "two messages");
+      expect(got.map((m) => m.metadata["traceparent"])).toEqual([traceparent, undefined]);
+    });
+
     it("keeps the publisher's position: the last one saved is the one read back", async () => {
       const start = Math.floor(Math.random() * 1_000_000) + 1;
       await bus.savePublishedPosition(start);

@@ -98,6 +98,23 @@ export function eventStoreContract(name: string, factory: () => Promise<EventSto
       expect(read[0]?.stream).toBe(s);
     });
 
+    it("keeps a well-formed trace context in the metadata, and reads a malformed one as absent", async () => {
+      const s = stream("page");
+      const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+      const traced = newEvent("PageCreated");
+      const garbled = newEvent("PageRenamed");
+      await store.append(
+        s,
+        [
+          { ...traced, metadata: { ...traced.metadata, traceparent } },
+          { ...garbled, metadata: { ...garbled.metadata, traceparent: "00-not-a-trace" } },
+        ],
+        "no_stream",
+      );
+      const { events: read } = await store.read(s);
+      expect(read.map((event) => event.metadata.traceparent)).toEqual([traceparent, undefined]);
+    });
+
     it("reads an unknown stream as empty, at revision -1", async () => {
       expect(await store.read(stream("nothing"))).toEqual({ revision: -1, events: [] });
     });

@@ -59,6 +59,17 @@ export function webhookDeliveriesContract(name: string, factory: DeliveriesFacto
       expect(await store.followerCheckpoint()).toBe(5);
     });
 
+    it("keeps the trace context a row was enqueued with, and none for a row without", async () => {
+      const { store } = await open();
+      const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+      await store.enqueue([{ ...row("t1", "w1", 1), traceparent }, row("t2", "w2", 2)], 2);
+      const claimed = await store.claimDue(at(1), at(60), 10, 10);
+      expect(Object.fromEntries(claimed.map((delivery) => [delivery.id, delivery.traceparent ?? null]))).toEqual({
+        t1: traceparent,
+        t2: null,
+      });
+    });
+
     it("leases one due row per webhook, none to a second claimer until the lease runs out", async () => {
       const { store, second } = await open();
       const other = await second();

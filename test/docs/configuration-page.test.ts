@@ -1,11 +1,15 @@
-// docs/operations/configuration.md and its sign-in page list exactly the variables of the config schema, each with
-// its default.
+// docs/operations/configuration.md with its sign-in and tracing pages list exactly the variables of the config
+// schema, each with its default.
 import { availableParallelism } from "node:os";
 import { readFileSync } from "node:fs";
 import { expect, it } from "vitest";
 import { configSchema } from "../../shared/config/config.ts";
 
-const PAGES = ["docs/operations/configuration.md", "docs/operations/configuration-sign-in.md"];
+const PAGES = [
+  "docs/operations/configuration.md",
+  "docs/operations/configuration-sign-in.md",
+  "docs/operations/tracing.md",
+];
 const rows = new Map(
   PAGES.flatMap((page) => readFileSync(page, "utf8").split("\n"))
     .map((line) => /^\| `([A-Z][A-Z0-9_]*)` \| ([^|]*) \|/.exec(line))

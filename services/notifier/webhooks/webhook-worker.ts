@@ -49,6 +49,7 @@ import { webhookCommands } from "../../../shared/webhooks/webhook.commands.ts";
 import { webhookIdSchema } from "../../../shared/webhooks/webhook.decider.ts";
 import type { WebhookRecord } from "../../../shared/webhooks/webhooks.view.ts";
 import { sendWebhook } from "./webhook-sender.ts";
+import { tracing } from "../../../shared/tracing/tracing.port.ts";
 
 const BATCH = 500;
 /** Bytes of events one batch of the log holds at most (events weigh up to about 1 MB each). */
@@ -237,6 +238,7 @@ export class WebhookWorker {
           payload: webhookPayload(stored, type, scope),
           createdAt: now,
           nextAttemptAt: now,
+          traceparent: stored.metadata.traceparent ?? null,
         });
       }
     }
@@ -284,7 +286,19 @@ export class WebhookWorker {
       this.options.ownerInFlight ?? 4,
     );
     for (const delivery of claimed) {
-      const sending: Promise<void> = this.deliver(delivery)
+      const sending: Promise<void> = tracing()
+        .inSpan(
+          "webhook.deliver",
+          {
+            kind: "producer",
+            parent: delivery.traceparent ?? null,
+            attributes: {
+              "workspace.webhook.event": delivery.type,
+              "workspace.delivery.attempt": delivery.attempts + 1,
+            },
+          },
+          () => this.deliver(delivery),
+        )
         .catch((error: unknown) =>
           this.options.logger.warn({ event: "webhooks.delivery_failed", deliveryId: delivery.id, err: error }),
         )
@@ -358,7 +372,9 @@ export class WebhookWorker {
       Math.floor(this.options.clock().getTime() / 1000),
       delivery.payload,
     );
-    return sendWebhook(webhook.url, { ...headers }, delivery.payload, {
+    // The receiver may continue the trace: the delivery's span, in the W3C header (no header when tracing is off).
+    const traceparent = tracing().traceparent();
+    return sendWebhook(webhook.url, { ...headers, ...(traceparent ? { traceparent } : {}) }, delivery.payload, {
       allowPrivateNetworks: this.options.allowPrivateNetworks,
       timeoutMs: this.options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
     });

@@ -5,6 +5,7 @@ import { SESSION_COOKIE } from "../../auth/session-verifier.ts";
 import type { Exporter, SeenSession, SessionAccount, UsedToken, WriteSide } from "../../auth/write-side.port.ts";
 import { AppError, errorCatalogue, type ErrorCode } from "../../errors/app-error.ts";
 import { positionOfToken, positionTokenSchema } from "../../position.ts";
+import { tracing } from "../../tracing/tracing.port.ts";
 
 const positionReply = z.object({ position: positionTokenSchema });
 /** The answer to a session's sighting: the account it signs in to, besides the position. */
@@ -65,9 +66,11 @@ export class CommandApiWriteSide implements WriteSide {
   ): Promise<Reply> {
     let response: Response;
     try {
+      // The request's trace goes on into the command API (no header when tracing is off).
+      const traceparent = tracing().traceparent();
       response = await fetch(new URL(path, this.baseUrl), {
         method,
-        headers,
+        headers: traceparent ? { ...headers, traceparent } : headers,
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch {

@@ -50,6 +50,7 @@ const deliverySchema = z.object({
   deliveredAt: z.string().nullable(),
   nextAttemptAt: z.string().nullable(),
   leaseUntil: z.string().nullable(),
+  traceparent: z.string().nullable().optional(),
 });
 type DeliveryDoc = z.infer<typeof deliverySchema>;
 type QueueDoc = { _id: string; ownerId: string; dueAt: string; leasedUntil: string; servedAt: string };

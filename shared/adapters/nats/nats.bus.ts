@@ -20,12 +20,13 @@ import {
   type JetStreamManager,
   type JsMsg,
 } from "@nats-io/jetstream";
-import { nanos, type NatsConnection } from "@nats-io/transport-node";
+import { headers, nanos, type NatsConnection } from "@nats-io/transport-node";
 import type { Logger } from "pino";
 import { z } from "zod";
 import type { BusMetrics } from "../../metrics/metrics.port.ts";
 import type { Bus, BusHandler, BusMessage, BusSubscription } from "../../bus/bus.port.ts";
 import { BusUnavailableError } from "../../bus/bus-unavailable.ts";
+import { traceparentOf } from "../../bus/bus-trace.ts";
 import { ensureConsumer } from "./nats-consumers.ts";
 import { jetStreamStateLost } from "./jetstream-state.ts";
 import { NatsLink } from "./nats-link.ts";
@@ -64,6 +65,16 @@ const positionStream = (stream: string) => `${stream}_PUBLISHED`;
 const positionSubject = (stream: string) => `workspace.published.${stream}`;
 const positionSchema = z.object({ position: z.number().int().nonnegative() });
 const consumerName = (group: string) => group.replace(/[^A-Za-z0-9_-]/g, "_");
+function traceHeaders(traceparent: string) {
+  const set = headers();
+  set.set("traceparent", traceparent);
+  return set;
+}
+/** A message whose payload lacks a trace context takes its header's. */
+function withHeaderTrace(message: BusMessage, header: string | undefined): BusMessage {
+  if (!header || traceparentOf(message)) return message;
+  return { ...message, metadata: { ...message.metadata, traceparent: header } };
+}
 const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 /** The message's payload, or why it is not one: never throws, whatever bytes arrive. */
 function decode(bytes: Uint8Array): { readonly message: BusMessage } | { readonly malformed: string } {
@@ -274,8 +285,11 @@ export class NatsBus implements Bus {
   async publish(messages: readonly BusMessage[]): Promise<void> {
     // One at a time, each waiting for the server's ack: the order of a batch is the order in the stream.
     for (const message of messages) {
+      // The trace context rides as a header too, for a consumer that reads headers only (W3C over NATS).
+      const traceparent = traceparentOf(message);
+      const traced = traceparent ? { headers: traceHeaders(traceparent) } : {};
       await this.withState(({ client }) =>
-        client.publish(this.subjectOf(message.subject), encode(message), { msgID: message.id }),
+        client.publish(this.subjectOf(message.subject), encode(message), { msgID: message.id, ...traced }),
       );
     }
   }
@@ -374,7 +388,7 @@ export class NatsBus implements Bus {
     // Not asked for: acknowledged, so it does not come back.
     if (!wanted.has(decoded.message.subject)) return delivered.ack();
     try {
-      await handler(decoded.message);
+      await handler(withHeaderTrace(decoded.message, delivered.headers?.get("traceparent")));
       delivered.ack();
     } catch (error) {
       const deliveries = delivered.info.deliveryCount;

@@ -38,7 +38,8 @@ CREATE TABLE IF NOT EXISTS webhook_deliveries (
   created_at TEXT NOT NULL,
   delivered_at TEXT,
   next_attempt_at TEXT,
-  lease_until TEXT
+  lease_until TEXT,
+  traceparent TEXT
 );
 CREATE INDEX IF NOT EXISTS webhook_deliveries_list ON webhook_deliveries (webhook_id, seq);
 CREATE INDEX IF NOT EXISTS webhook_deliveries_pending ON webhook_deliveries (webhook_id, next_attempt_at, seq) WHERE status = 'pending';
@@ -92,6 +93,7 @@ const rowSchema = z.object({
   created_at: z.string(),
   delivered_at: z.string().nullable(),
   next_attempt_at: z.string().nullable(),
+  traceparent: z.string().nullable().optional(),
 });
 
 const toRecord = (row: unknown): DeliveryRecord => {
@@ -112,6 +114,7 @@ const toRecord = (row: unknown): DeliveryRecord => {
     createdAt: r.created_at,
     deliveredAt: r.delivered_at,
     nextAttemptAt: r.next_attempt_at,
+    traceparent: r.traceparent ?? null,
   };
 };
 
@@ -125,13 +128,18 @@ const replaySchema = z.object({
 const candidateSchema = z.object({ webhook_id: z.string(), owner_id: z.string() });
 const inFlightSchema = z.object({ owner_id: z.string(), n: z.number() });
 
-/** A file from before owners were recorded: add the column (and its index), and the queues of the rows it holds. */
+/**
+ * A file from before owners (or trace contexts) were recorded: add the columns (and the owner's index), and the
+ * queues of the rows it holds.
+ */
 function migrate(db: Database.Database): void {
   const columns = z
     .array(z.object({ name: z.string() }))
     .parse(db.prepare("PRAGMA table_info(webhook_deliveries)").all());
   if (!columns.some((column) => column.name === "owner_id"))
     db.exec("ALTER TABLE webhook_deliveries ADD COLUMN owner_id TEXT");
+  if (!columns.some((column) => column.name === "traceparent"))
+    db.exec("ALTER TABLE webhook_deliveries ADD COLUMN traceparent TEXT");
   db.exec("CREATE INDEX IF NOT EXISTS webhook_deliveries_owner ON webhook_deliveries (owner_id, position)");
   db.exec(`INSERT OR IGNORE INTO webhook_queues (webhook_id, owner_id, due_at, leased_until)
     SELECT webhook_id, COALESCE(MAX(owner_id), webhook_id), MIN(next_attempt_at), MAX(lease_until) FROM webhook_deliveries WHERE status = 'pending' GROUP BY webhook_id`);
@@ -152,8 +160,8 @@ export class SqliteWebhookDeliveries implements WebhookDeliveries {
       checkpoint: this.db.prepare<[], number>("SELECT position FROM webhook_follower WHERE id = 1").pluck(),
       setCheckpoint: this.db.prepare<[number]>("UPDATE webhook_follower SET position = MAX(position, ?) WHERE id = 1"),
       insert: this.db.prepare(
-        `INSERT OR IGNORE INTO webhook_deliveries (id, webhook_id, owner_id, event_id, type, position, payload, status, attempts, created_at, next_attempt_at)
-         SELECT @id, @webhookId, @ownerId, @eventId, @type, @position, @payload, 'pending', 0, @createdAt, @nextAttemptAt
+        `INSERT OR IGNORE INTO webhook_deliveries (id, webhook_id, owner_id, event_id, type, position, payload, status, attempts, created_at, next_attempt_at, traceparent)
+         SELECT @id, @webhookId, @ownerId, @eventId, @type, @position, @payload, 'pending', 0, @createdAt, @nextAttemptAt, @traceparent
          WHERE NOT EXISTS (SELECT 1 FROM webhook_erasures WHERE owner_id = @ownerId AND position >= @position)`,
       ),
       // The queue of a row made pending: due at the earlier of what it had and the row's time.
@@ -270,7 +278,8 @@ export class SqliteWebhookDeliveries implements WebhookDeliveries {
 
   private insertRows(rows: readonly NewDelivery[]): void {
     for (const row of rows) {
-      if (this.statements.insert.run(row).changes > 0) this.statements.queueRow.run(row.id);
+      if (this.statements.insert.run({ ...row, traceparent: row.traceparent ?? null }).changes > 0)
+        this.statements.queueRow.run(row.id);
     }
   }
 

@@ -1,6 +1,8 @@
 // The bus contract against a real nats-server with JetStream, and what only a broker can show: durability
 // across connections (processes) and the server's deduplication of a republish.
 import { randomUUID } from "node:crypto";
+import { jetstream } from "@nats-io/jetstream";
+import { connect, headers } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NatsBus } from "../../../shared/adapters/nats/nats.bus.ts";
 import type { BusMessage } from "../../../shared/bus/bus.port.ts";
@@ -10,6 +12,12 @@ import { until } from "../../support/poll.ts";
 
 const unavailable = natsUnavailable();
 if (unavailable) console.warn(`NATS bus tests skipped: ${unavailable}`);
+
+function traceHeaders(traceparent: string) {
+  const set = headers();
+  set.set("traceparent", traceparent);
+  return set;
+}
 
 describe.skipIf(unavailable !== null)("NATS JetStream bus", () => {
   let server: NatsServer;
@@ -30,6 +38,39 @@ describe.skipIf(unavailable !== null)("NATS JetStream bus", () => {
     subject,
     data: { n },
     metadata: {},
+  });
+
+  it("carries the trace context as a traceparent header, and hands a header's context to a consumer whose payload has none", async () => {
+    const subject = `Traced${randomUUID().slice(0, 8)}`;
+    const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+    const bus = await NatsBus.connect(server.url);
+    const raw = await connect({ servers: server.url });
+    try {
+      const got: BusMessage[] = [];
+      await bus.subscribe({ subjects: [subject], group: `g-${randomUUID()}`, handler: async (m) => void got.push(m) });
+      const headersSeen: (string | undefined)[] = [];
+      const watcher = raw.subscribe(`workspace.events.${subject}`, {
+        callback: (_error, delivered) => void headersSeen.push(delivered.headers?.get("traceparent")),
+      });
+      const traced = message(subject, 1);
+      await bus.publish([{ ...traced, metadata: { traceparent } }]);
+      const headerOnly = message(subject, 2);
+      await jetstream(raw).publish(
+        `workspace.events.${subject}`,
+        new TextEncoder().encode(JSON.stringify(headerOnly)),
+        {
+          msgID: headerOnly.id,
+          headers: traceHeaders(traceparent),
+        },
+      );
+      await until(() => got.length >= 2 && headersSeen.length >= 1, "both messages");
+      watcher.unsubscribe();
+      expect(headersSeen[0]).toBe(traceparent);
+      expect(got.map((m) => m.metadata["traceparent"])).toEqual([traceparent, traceparent]);
+    } finally {
+      await raw.close();
+      await bus.close();
+    }
   });
 
   it("keeps a group's place across connections: what was published while no member ran reaches the next one", async () => {
