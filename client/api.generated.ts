@@ -1708,6 +1708,12 @@ export interface components {
         CommentThreadAnswer: {
             thread: components["schemas"]["CommentThread"];
         };
+        /** @description The answer of a write of a comment: the whole thread, and the mentions of its body that reach nobody */
+        CommentWriteAnswer: {
+            thread: components["schemas"]["CommentThread"];
+            /** @description The user ids this write's text mentions who cannot view the page (or are unknown): those mentions notify no one */
+            unreachableMentions: string[];
+        };
         /** @description An uploaded image's record, with the markdown that shows it */
         Image: {
             /** Format: uuid */
@@ -1980,6 +1986,27 @@ export interface components {
             views: number;
             lastViewedAt: string | null;
         };
+        /** @description Something that happened that concerns the caller */
+        Notification: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "mentioned" | "replied" | "thread_resolved" | "thread_reopened" | "shared" | "workspace_added" | "group_added" | "watched_changed";
+            /** Format: uuid */
+            actorId: string;
+            /** Format: uuid */
+            pageId?: string;
+            /** Format: uuid */
+            folderId?: string;
+            /** Format: uuid */
+            threadId?: string;
+            createdAt: string;
+            readAt: string | null;
+            /** @description How many events this notification stands for, when more than one (coalesced within the hour) */
+            count?: number;
+            /** @description Who caused them, latest first, when more than one event */
+            actorIds?: string[];
+        };
         /** @description A page that matches, with a marked snippet */
         SearchHit: {
             /** Format: uuid */
@@ -2004,27 +2031,6 @@ export interface components {
             folderPath: string;
             /** @description HTML-escaped, matched words marked with <mark> */
             snippet: string;
-        };
-        /** @description Something that happened that concerns the caller */
-        Notification: {
-            /** Format: uuid */
-            id: string;
-            /** @enum {string} */
-            kind: "mentioned" | "replied" | "thread_resolved" | "thread_reopened" | "shared" | "workspace_added" | "group_added" | "watched_changed";
-            /** Format: uuid */
-            actorId: string;
-            /** Format: uuid */
-            pageId?: string;
-            /** Format: uuid */
-            folderId?: string;
-            /** Format: uuid */
-            threadId?: string;
-            createdAt: string;
-            readAt: string | null;
-            /** @description How many events this notification stands for, when more than one (coalesced within the hour) */
-            count?: number;
-            /** @description Who caused them, latest first, when more than one event */
-            actorIds?: string[];
         };
         /** @description A page of the caller's notifications and how many are unread */
         NotificationList: {
@@ -5477,6 +5483,8 @@ export interface operations {
                 headers: {
                     /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
                     ETag: string;
+                    /** @description The user ids the markdown sent mentions who cannot view the page (or are unknown), comma-separated: those mentions notify no one. Absent when every mention reaches someone */
+                    "Unreachable-Mentions"?: string;
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token": string;
                     [name: string]: unknown;
@@ -5492,6 +5500,8 @@ export interface operations {
                     ETag: string;
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
+                    /** @description The user ids the markdown sent mentions who cannot view the page (or are unknown), comma-separated: those mentions notify no one. Absent when every mention reaches someone */
+                    "Unreachable-Mentions"?: string;
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token": string;
                     [name: string]: unknown;
@@ -5717,6 +5727,8 @@ export interface operations {
                 headers: {
                     /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
                     ETag: string;
+                    /** @description The user ids the markdown sent mentions who cannot view the page (or are unknown), comma-separated: those mentions notify no one. Absent when every mention reaches someone */
+                    "Unreachable-Mentions"?: string;
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token": string;
                     [name: string]: unknown;
@@ -5732,6 +5744,8 @@ export interface operations {
                     ETag: string;
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
+                    /** @description The user ids the markdown sent mentions who cannot view the page (or are unknown), comma-separated: those mentions notify no one. Absent when every mention reaches someone */
+                    "Unreachable-Mentions"?: string;
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token": string;
                     [name: string]: unknown;
@@ -6878,7 +6892,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CommentThreadAnswer"];
+                    "application/json": components["schemas"]["CommentWriteAnswer"];
                 };
             };
             /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
@@ -6895,7 +6909,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CommentThreadAnswer"];
+                    "application/json": components["schemas"]["CommentWriteAnswer"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -7104,7 +7118,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CommentThreadAnswer"];
+                    "application/json": components["schemas"]["CommentWriteAnswer"];
                 };
             };
             /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
@@ -7121,7 +7135,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CommentThreadAnswer"];
+                    "application/json": components["schemas"]["CommentWriteAnswer"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -7675,7 +7689,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CommentThreadAnswer"];
+                    "application/json": components["schemas"]["CommentWriteAnswer"];
                 };
             };
             /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
@@ -7688,7 +7702,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CommentThreadAnswer"];
+                    "application/json": components["schemas"]["CommentWriteAnswer"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */

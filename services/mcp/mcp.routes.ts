@@ -33,6 +33,7 @@ import type { McpTool } from "./mcp-tool.ts";
 import { ToolList } from "./tool-list.ts";
 import { commentTools } from "./tools/comment-tools.ts";
 import { directoryTools } from "./tools/directory-tools.ts";
+import { notificationTools } from "./tools/notification-tools.ts";
 import { readTools } from "./tools/read-tools.ts";
 import { writeTools } from "./tools/write-tools.ts";
 import { sendWebResponse, webRequestOf } from "./web-exchange.ts";
@@ -54,7 +55,13 @@ export interface McpPorts extends CommandApiPorts {
 
 /** Every tool, in the order clients list them; each session keeps those its caller's scopes allow. */
 function allTools(ports: CommandApiPorts & { readonly publicBaseUrl: string | null }): McpTool[] {
-  return [...readTools(ports), ...directoryTools(ports), ...commentTools(ports), ...writeTools(ports)];
+  return [
+    ...readTools(ports),
+    ...directoryTools(ports),
+    ...notificationTools(ports),
+    ...commentTools(ports),
+    ...writeTools(ports),
+  ];
 }
 
 /** Messages one POST may carry: a JSON-RPC batch larger than this is refused before any is handled. */
