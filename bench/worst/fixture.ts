@@ -18,6 +18,11 @@ export interface WorstSizes {
   readonly threads: number;
   /** Characters of the largest page: the documented limit, smaller only to try the harness itself. */
   readonly bigPageChars: number;
+  /**
+   * People watching the largest page (half of them through its folder), each able to view it: more than one
+   * event notifies (MAX_RECIPIENTS_PER_EVENT), so the fan-out's cap is what is measured.
+   */
+  readonly watchers: number;
 }
 
 /** The documented largest page: 500,000 characters. */
@@ -30,6 +35,7 @@ export const QUICK_SIZES: WorstSizes = {
   grantsReceived: 300,
   threads: 100,
   bigPageChars: PAGE_MAX_CHARS,
+  watchers: 1_200,
 };
 export const FULL_SIZES: WorstSizes = {
   pages: 10_000,
@@ -38,6 +44,7 @@ export const FULL_SIZES: WorstSizes = {
   grantsReceived: 2_000,
   threads: 500,
   bigPageChars: PAGE_MAX_CHARS,
+  watchers: 10_000,
 };
 /** The costliest markdown known for the parser: unclosed link brackets, whose matching is quadratic in a paragraph. */
 export const costliestMarkdown = (chars: number): string => "[x]".repeat(Math.floor(chars / 3));
@@ -77,6 +84,49 @@ export interface Worst {
   readonly webhookId: string;
   readonly strangerPageId: string;
   readonly sampleTitle: string;
+  /** The owner's group of the most members (1,000), every one of them watching the largest page. */
+  readonly crowdGroupId: string;
+  /** The most people one text mentions (200), each a watcher of the largest page. */
+  readonly mentionedIds: readonly string[];
+}
+
+/** The most members a group holds, and the most people one text mentions. */
+const GROUP_MAX_MEMBERS = 1_000;
+const MENTIONS_MAX = 200;
+
+/** `sizes.watchers` people who can view the largest page and watch it, half through its folder; the first 1,000 in one group. */
+async function buildWatchers(
+  api: string,
+  secret: string,
+  owner: Caller,
+  place: { folderId: string; bigPageId: string; watchers: number },
+): Promise<{ crowdGroupId: string; watcherIds: string[] }> {
+  const post = (caller: Caller, path: string, body: unknown, method = "POST") =>
+    call(api, path, { method, headers: jsonHeaders(caller), body });
+  const crowdGroupId = field((await post(owner, "/groups", { name: "Everyone" })).body, "id");
+  const watcherIds: string[] = [];
+  const concurrency = 16;
+  for (let start = 0; start < place.watchers; start += concurrency) {
+    const batch = Array.from({ length: Math.min(concurrency, place.watchers - start) }, (_, k) => start + k);
+    const made = await Promise.all(
+      batch.map(async (i) => {
+        const watcher = await callerOf(api, secret, "watcher");
+        await post(owner, `/shares/entity/folder/${place.folderId}/grants`, {
+          email: watcher.email,
+          permission: "view",
+        });
+        const watched = i % 2 === 0 ? `/pages/${place.bigPageId}/watch` : `/folders/${place.folderId}/watch`;
+        await post(watcher, watched, {}, "PUT");
+        return watcher;
+      }),
+    );
+    for (const watcher of made) {
+      if (watcherIds.length < GROUP_MAX_MEMBERS)
+        await post(owner, `/groups/${crowdGroupId}/members`, { email: watcher.email });
+      watcherIds.push(watcher.id);
+    }
+  }
+  return { crowdGroupId, watcherIds };
 }
 
 export const jsonHeaders = (caller: Caller) => ({ cookie: caller.cookie, "content-type": "application/json" });
@@ -252,6 +302,13 @@ export async function buildWorst(
   const reply = await post(owner, `/pages/${bigPageId}/comments/${threadId}/replies`, { body: "A reply" });
   const commentId = field(threadOf(reply.body).comments.at(-1), "id");
 
+  log(`worst: ${sizes.watchers} watchers of the largest page, the first ${GROUP_MAX_MEMBERS} in one group`);
+  const { crowdGroupId, watcherIds } = await buildWatchers(api, secret, owner, {
+    folderId,
+    bigPageId,
+    watchers: sizes.watchers,
+  });
+
   log("worst: the most pixels an image may carry, and 50 webhooks");
   const imageId = await uploadLargestImage(api, owner, bigPageId);
   let webhookId = "";
@@ -280,6 +337,8 @@ export async function buildWorst(
     webhookId,
     strangerPageId,
     sampleTitle,
+    crowdGroupId,
+    mentionedIds: watcherIds.slice(0, MENTIONS_MAX),
   };
 }
 
