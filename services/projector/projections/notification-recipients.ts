@@ -57,7 +57,10 @@ export async function newlyMentioned<Tx>(
   return mentioned.filter((userId) => !before.has(userId));
 }
 
-/** The page's watchers, then each ancestor folder's (a folder's watch covers its subtree), batch by batch. */
+/**
+ * The page's watchers, then each ancestor folder's (a folder's watch covers its subtree, but not a page its
+ * watcher stopped watching), batch by batch.
+ */
 export async function* watchersOfPage<Tx>(
   writers: ProjectionWriters<Tx>,
   tx: Tx,
@@ -75,7 +78,9 @@ export async function* watchersOfPage<Tx>(
       if (limit <= 0) return;
       const batch = await writers.watches.watchersOf(tx, entity.kind, entity.id, after, limit);
       read += batch.length;
-      yield* batch;
+      for (const userId of batch)
+        if (entity.kind === "page" || (await writers.watches.stateOf(tx, "page", target.id, userId)) !== "unwatched")
+          yield userId;
       const last = batch.at(-1);
       if (last === undefined || batch.length < limit) break;
       after = last;

@@ -58,6 +58,11 @@ async function watchersOf(
 export class MongoWatchesWriter implements WatchesWriter<MongoBatch> {
   constructor(private readonly ref: GenerationRef) {}
 
+  async stateOf(tx: MongoBatch, kind: WatchedKind, entityId: string, userId: string): Promise<WatchState | null> {
+    const doc = await watches(this.ref).findOne({ _id: idOf(kind, entityId, userId) }, tx.options);
+    return doc ? watchSchema.parse(doc).state : null;
+  }
+
   async watchersOf(
     tx: MongoBatch,
     kind: WatchedKind,

@@ -42,6 +42,10 @@ export class SqliteWatchesWriter implements WatchesWriter<SqliteBatch> {
 
   private readonly reader: SqliteWatchesView;
 
+  async stateOf(_tx: SqliteBatch, kind: WatchedKind, entityId: string, userId: string): Promise<WatchState | null> {
+    return this.reader.stateOf(kind, entityId, userId);
+  }
+
   async watchersOf(
     _tx: SqliteBatch,
     kind: WatchedKind,

@@ -145,9 +145,9 @@ export function teamCases<Tx>(s: ContractStores<Tx>): void {
     expect(await notified(stranger)).toEqual([]);
   });
 
-  it("tells the watchers of a page and of the folders above it of a content change, coalesced, while they can view it", async () => {
-    const [ann, bob, carl, dee, folderId, pageId] = [1, 2, 3, 4, 5, 6].map(() => randomUUID());
-    if (!ann || !bob || !carl || !dee || !folderId || !pageId) throw new Error("ids");
+  it("tells the watchers of a page and of the folders above it of a content change, coalesced, while they can view it, not who stopped watching the page", async () => {
+    const [ann, bob, carl, dee, eve, folderId, pageId] = [1, 2, 3, 4, 5, 6, 7].map(() => randomUUID());
+    if (!ann || !bob || !carl || !dee || !eve || !folderId || !pageId) throw new Error("ids");
     await apply(
       recorded([
         [ann, { type: "FolderCreated", data: { folderId, ownerId: ann, parentId: null, name: "Team", icon: null } }],
@@ -157,6 +157,9 @@ export function teamCases<Tx>(s: ContractStores<Tx>): void {
         [bob, { type: "FolderWatched", data: { folderId, userId: bob } }],
         [carl, { type: "PageWatched", data: { pageId, userId: carl } }],
         [dee, { type: "PageWatched", data: { pageId, userId: dee } }],
+        [eve, { type: "FolderWatched", data: { folderId, userId: eve } }],
+        [eve, { type: "PageUnwatched", data: { pageId, userId: eve } }],
+        [ann, granted("folder", folderId, eve, ann)],
         [ann, { type: "PageContentReplaced", data: { pageId, markdown: "one" } }],
         [ann, { type: "PageContentReplaced", data: { pageId, markdown: "two" } }],
       ]),
@@ -165,6 +168,7 @@ export function teamCases<Tx>(s: ContractStores<Tx>): void {
     expect((await notified(bob)).filter((n) => n.kind === "watched_changed")).toEqual([change]);
     expect((await notified(carl)).filter((n) => n.kind === "watched_changed")).toEqual([change]);
     expect(await notified(dee)).toEqual([]);
+    expect((await notified(eve)).filter((n) => n.kind === "watched_changed")).toEqual([]);
     expect((await notified(ann)).filter((n) => n.kind === "watched_changed")).toEqual([]);
   });
 
