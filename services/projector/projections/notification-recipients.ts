@@ -32,15 +32,20 @@ export async function newPageTarget<Tx>(
   return { kind: "page", id: page.pageId, ownerId: page.ownerId, ancestorIds };
 }
 
-/** Of `candidates`, those who can view `target` now. */
+/** Of `candidates`, each once, those who can view `target` now; the actor is never among them (nor looked up). */
 export async function* whoCanView<Tx>(
   writers: ProjectionWriters<Tx>,
   tx: Tx,
   target: AccessTarget,
   candidates: AsyncIterable<string> | Iterable<string>,
+  actorId: string,
 ): AsyncIterable<string> {
+  const seen = new Set<string>([actorId]);
   for await (const userId of candidates) {
-    if (effectivePermission(await writers.access.contextFor(tx, userId), target) !== null) yield userId;
+    if (seen.has(userId)) continue;
+    seen.add(userId);
+    if (target.ownerId === userId) yield userId;
+    else if (effectivePermission(await writers.access.contextFor(tx, userId), target) !== null) yield userId;
   }
 }
 

@@ -77,7 +77,7 @@ async function notifyMentioned<Tx>(
     threadId,
     coalesceKey: null,
   };
-  await notifyAll(writers, tx, stored, subject, whoCanView(writers, tx, target, added));
+  await notifyAll(writers, tx, stored, subject, whoCanView(writers, tx, target, added, stored.metadata.actorId));
 }
 
 /** A comment's page: named by the event, or (comments recorded before) by its thread's page. */
@@ -124,7 +124,7 @@ export async function projectNotifications<Tx>(
         tx,
         stored,
         subject,
-        whoCanView(writers, tx, target, watchersOfPage(writers, tx, target)),
+        whoCanView(writers, tx, target, watchersOfPage(writers, tx, target), metadata.actorId),
       );
     }
     case "CommentEdited": {
