@@ -108,16 +108,14 @@ async function buildWatchers(
   const concurrency = 16;
   for (let start = 0; start < place.watchers; start += concurrency) {
     const batch = Array.from({ length: Math.min(concurrency, place.watchers - start) }, (_, k) => start + k);
-    const made = await Promise.all(
-      batch.map(async (i) => {
-        const watcher = await callerOf(api, secret, "watcher");
-        await post(owner, `/shares/entity/folder/${place.folderId}/grants`, {
-          email: watcher.email,
-          permission: "view",
-        });
-        const watched = i % 2 === 0 ? `/pages/${place.bigPageId}/watch` : `/folders/${place.folderId}/watch`;
-        await post(watcher, watched, {}, "PUT");
-        return watcher;
+    // Signing in and watching run side by side; grants on the one folder and joins of the one group, one at a time.
+    const made = await Promise.all(batch.map(() => callerOf(api, secret, "watcher")));
+    for (const watcher of made)
+      await post(owner, `/shares/entity/folder/${place.folderId}/grants`, { email: watcher.email, permission: "view" });
+    await Promise.all(
+      made.map((watcher, k) => {
+        const watched = (start + k) % 2 === 0 ? `/pages/${place.bigPageId}/watch` : `/folders/${place.folderId}/watch`;
+        return post(watcher, watched, {}, "PUT");
       }),
     );
     for (const watcher of made) {
