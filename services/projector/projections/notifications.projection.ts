@@ -7,6 +7,7 @@
 // erasure takes all of theirs away.
 import type { AccessTarget } from "../../../shared/access/effective-permission.ts";
 import type { StoredEvent } from "../../../shared/events.ts";
+import { mentionedUserIds } from "../../../shared/mentions/mentions.ts";
 import type { MentionSource } from "../../../shared/mentions/mentions.view.ts";
 import {
   notificationAfter,
@@ -63,9 +64,17 @@ async function notifyMentioned<Tx>(
   writers: ProjectionWriters<Tx>,
   tx: Tx,
   stored: StoredEvent,
-  mention: { source: MentionSource; text: string; target: AccessTarget | null; threadId: string | null },
+  mention: {
+    source: MentionSource;
+    text: string;
+    /** The page, looked up only when the text mentions someone. */
+    target: () => Promise<AccessTarget | null>;
+    threadId: string | null;
+  },
 ): Promise<void> {
-  const { source, text, target, threadId } = mention;
+  const { source, text, threadId } = mention;
+  if (mentionedUserIds(text).length === 0) return;
+  const target = await mention.target();
   if (target === null) return;
   const added = (await newlyMentioned(writers, tx, source, text)).filter((id) => id !== stored.metadata.actorId);
   if (added.length === 0) return;
@@ -100,7 +109,7 @@ export async function projectNotifications<Tx>(
   switch (event.type) {
     case "PageCreated": {
       const { pageId, markdown } = event.data;
-      const target = await newPageTarget(writers, tx, event.data);
+      const target = () => newPageTarget(writers, tx, event.data);
       const source = { kind: "page" as const, id: pageId };
       return notifyMentioned(writers, tx, stored, { source, text: markdown, target, threadId: null });
     }
@@ -110,7 +119,8 @@ export async function projectNotifications<Tx>(
       const target = await pageTarget(writers, tx, pageId);
       if (target === null) return;
       const source = { kind: "page" as const, id: pageId };
-      await notifyMentioned(writers, tx, stored, { source, text: markdown, target, threadId: null });
+      const known = async () => target;
+      await notifyMentioned(writers, tx, stored, { source, text: markdown, target: known, threadId: null });
       const subject = {
         kind: "watched_changed" as const,
         actorId: metadata.actorId,
@@ -129,7 +139,7 @@ export async function projectNotifications<Tx>(
     }
     case "CommentEdited": {
       const { threadId, commentId, body } = event.data;
-      const target = await pageOfComment(writers, tx, event.data);
+      const target = () => pageOfComment(writers, tx, event.data);
       const source = { kind: "comment" as const, id: commentId };
       return notifyMentioned(writers, tx, stored, { source, text: body, target, threadId });
     }
@@ -162,7 +172,7 @@ export async function projectNotifications<Tx>(
       if (!participants.some((participant) => participant.userId === authorId))
         await notifications.addParticipant(tx, threadId, { userId: authorId, pageId, started: false });
       const source = { kind: "comment" as const, id: event.data.commentId };
-      const target = await pageTarget(writers, tx, pageId);
+      const target = () => pageTarget(writers, tx, pageId);
       return notifyMentioned(writers, tx, stored, { source, text: event.data.body, target, threadId });
     }
     case "ThreadResolved":
