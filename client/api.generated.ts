@@ -1548,6 +1548,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A workspace's audit trail, newest first, filtered by actor, kind and instants (its owner and admins; 404 to anyone else)
+         * @description Needs an API token with the `pages:read` scope, or a browser session.
+         */
+        get: operations["listAuditEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/s/{secret}": {
         parameters: {
             query?: never;
@@ -2037,6 +2057,506 @@ export interface components {
             data: components["schemas"]["Notification"][];
             nextCursor: string | null;
             unreadCount: number;
+        };
+        /** @description One entry of a workspace's audit trail: ids only, never names, addresses or secrets */
+        AuditEntry: {
+            id: string;
+            actorId: string;
+            /** @description the API token the change was made through */
+            tokenId?: string;
+            /** @description the app (OAuth authorization) the change was made through */
+            appId?: string;
+            /** @description when it happened (ISO 8601, UTC) */
+            at: string;
+            target: {
+                /** @enum {string} */
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
+                id: string;
+            };
+            /** @constant */
+            kind: "token.created";
+            detail: {
+                scopes: ("pages:read" | "pages:comment" | "pages:write")[];
+                expiresAt: string | null;
+            };
+        } | {
+            id: string;
+            actorId: string;
+            /** @description the API token the change was made through */
+            tokenId?: string;
+            /** @description the app (OAuth authorization) the change was made through */
+            appId?: string;
+            /** @description when it happened (ISO 8601, UTC) */
+            at: string;
+            target: {
+                /** @enum {string} */
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
+                id: string;
+            };
+            /** @constant */
+            kind: "token.revoked";
+            detail: Record<string, never>;
+        } | {
+            id: string;
+            actorId: string;
+            /** @description the API token the change was made through */
+            tokenId?: string;
+            /** @description the app (OAuth authorization) the change was made through */
+            appId?: string;
+            /** @description when it happened (ISO 8601, UTC) */
+            at: string;
+            target: {
+                /** @enum {string} */
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
+                id: string;
+            };
+            /** @constant */
+            kind: "app.authorized";
+            detail: {
+                scopes: ("pages:read" | "pages:comment" | "pages:write")[];
+            };
+        } | {
+            id: string;
+            actorId: string;
+            /** @description the API token the change was made through */
+            tokenId?: string;
+            /** @description the app (OAuth authorization) the change was made through */
+            appId?: string;
+            /** @description when it happened (ISO 8601, UTC) */
+            at: string;
+            target: {
+                /** @enum {string} */
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
+                id: string;
+            };
+            /** @constant */
+            kind: "app.revoked";
+            detail: {
+                /** @enum {string} */
+                by: "user" | "authorization_server";
+            };
+        } | {
+            id: string;
+            actorId: string;
+            /** @description the API token the change was made through */
+            tokenId?: string;
+            /** @description the app (OAuth authorization) the change was made through */
+            appId?: string;
+            /** @description when it happened (ISO 8601, UTC) */
+            at: string;
+            target: {
+                /** @enum {string} */
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
+                id: string;
+            };
+            /** @constant */
+            kind: "group.created";
+            detail: Record<string, never>;
+        } | {
+            id: string;
+            actorId: string;
+            /** @description the API token the change was made through */
+            tokenId?: string;
+            /** @description the app (OAuth authorization) the change was made through */
+            appId?: string;
+            /** @description when it happened (ISO 8601, UTC) */
+            at: string;
+            target: {
+                /** @enum {string} */
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
+                id: string;
+            };
+            /** @constant */
+            kind: "group.renamed";
+            detail: Record<string, never>;
+        } | {
+            id: string;
+            actorId: string;
+            /** @description the API token the change was made through */
+            tokenId?: string;
+            /** @description the app (OAuth authorization) the change was made through */
+            appId?: string;
+            /** @description when it happened (ISO 8601, UTC) */
+            at: string;
+            target: {
+                /** @enum {string} */
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
+                id: string;
+            };
+            /** @constant */
+            kind: "group.deleted";
+            detail: Record<string, never>;
+        } | {
+            id: string;
+            actorId: string;
+            /** @description the API token the change was made through */
+            tokenId?: string;
+            /** @description the app (OAuth authorization) the change was made through */
+            appId?: string;
+            /** @description when it happened (ISO 8601, UTC) */
+            at: string;
+            target: {
+                /** @enum {string} */
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
+                id: string;
+            };
+            /** @constant */
+            kind: "group.member_added";
+            detail: {
+                /** Format: uuid */
+                memberId: string;
+            };
+        } | {
+            id: string;
+            actorId: string;
+            /** @description the API token the change was made through */
+            tokenId?: string;
+            /** @description the app (OAuth authorization) the change was made through */
+            appId?: string;
+            /** @description when it happened (ISO 8601, UTC) */
+            at: string;
+            target: {
+                /** @enum {string} */
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
+                id: string;
+            };
+            /** @constant */
+            kind: "group.member_removed";
+            detail: {
+                /** Format: uuid */
+                memberId: string;
+            };
+        } | {
+            id: string;
+            actorId: string;
+            /** @description the API token the change was made through */
+            tokenId?: string;
+            /** @description the app (OAuth authorization) the change was made through */
+            appId?: string;
+            /** @description when it happened (ISO 8601, UTC) */
+            at: string;
+            target: {
+                /** @enum {string} */
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
+                id: string;
+            };
+            /** @constant */
+            kind: "group.role_changed";
+            detail: {
+                role: ("viewer" | "commenter" | "editor" | "admin") | null;
+            };
+        } | {
+            id: string;
+            actorId: string;
+            /** @description the API token the change was made through */
+            tokenId?: string;
+            /** @description the app (OAuth authorization) the change was made through */
+            appId?: string;
+            /** @description when it happened (ISO 8601, UTC) */
+            at: string;
+            target: {
+                /** @enum {string} */
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
+                id: string;
+            };
+            /** @constant */
+            kind: "member.added";
+            detail: {
+                /** @enum {string} */
+                role: "viewer" | "commenter" | "editor" | "admin";
+            };
+        } | {
+            id: string;
+            actorId: string;
+            /** @description the API token the change was made through */
+            tokenId?: string;
+            /** @description the app (OAuth authorization) the change was made through */
+            appId?: string;
+            /** @description when it happened (ISO 8601, UTC) */
+            at: string;
+            target: {
+                /** @enum {string} */
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
+                id: string;
+            };
+            /** @constant */
+            kind: "member.role_changed";
+            detail: {
+                /** @enum {string} */
+                role: "viewer" | "commenter" | "editor" | "admin";
+            };
+        } | {
+            id: string;
+            actorId: string;
+            /** @description the API token the change was made through */
+            tokenId?: string;
+            /** @description the app (OAuth authorization) the change was made through */
+            appId?: string;
+            /** @description when it happened (ISO 8601, UTC) */
+            at: string;
+            target: {
+                /** @enum {string} */
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
+                id: string;
+            };
+            /** @constant */
+            kind: "member.removed";
+            detail: Record<string, never>;
+        } | {
+            id: string;
+            actorId: string;
+            /** @description the API token the change was made through */
+            tokenId?: string;
+            /** @description the app (OAuth authorization) the change was made through */
+            appId?: string;
+            /** @description when it happened (ISO 8601, UTC) */
+            at: string;
+            target: {
+                /** @enum {string} */
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
+                id: string;
+            };
+            /** @constant */
+            kind: "grant.given";
+            detail: {
+                grantee: {
+                    /** @enum {string} */
+                    type: "user" | "group";
+                    /** Format: uuid */
+                    id: string;
+                };
+                /** @enum {string} */
+                permission: "view" | "comment" | "edit" | "admin";
+            };
+        } | {
+            id: string;
+            actorId: string;
+            /** @description the API token the change was made through */
+            tokenId?: string;
+            /** @description the app (OAuth authorization) the change was made through */
+            appId?: string;
+            /** @description when it happened (ISO 8601, UTC) */
+            at: string;
+            target: {
+                /** @enum {string} */
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
+                id: string;
+            };
+            /** @constant */
+            kind: "grant.taken";
+            detail: {
+                grantee: {
+                    /** @enum {string} */
+                    type: "user" | "group";
+                    /** Format: uuid */
+                    id: string;
+                };
+            };
+        } | {
+            id: string;
+            actorId: string;
+            /** @description the API token the change was made through */
+            tokenId?: string;
+            /** @description the app (OAuth authorization) the change was made through */
+            appId?: string;
+            /** @description when it happened (ISO 8601, UTC) */
+            at: string;
+            target: {
+                /** @enum {string} */
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
+                id: string;
+            };
+            /** @constant */
+            kind: "share_link.created";
+            detail: {
+                entity: {
+                    /** @enum {string} */
+                    type: "page" | "folder";
+                    /** Format: uuid */
+                    id: string;
+                };
+                expiresAt: string | null;
+                passwordProtected: boolean;
+                allowIndexing: boolean;
+            };
+        } | {
+            id: string;
+            actorId: string;
+            /** @description the API token the change was made through */
+            tokenId?: string;
+            /** @description the app (OAuth authorization) the change was made through */
+            appId?: string;
+            /** @description when it happened (ISO 8601, UTC) */
+            at: string;
+            target: {
+                /** @enum {string} */
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
+                id: string;
+            };
+            /** @constant */
+            kind: "share_link.changed";
+            detail: {
+                entity: {
+                    /** @enum {string} */
+                    type: "page" | "folder";
+                    /** Format: uuid */
+                    id: string;
+                };
+                expiresAt: string | null;
+                passwordProtected: boolean;
+                allowIndexing: boolean;
+            };
+        } | {
+            id: string;
+            actorId: string;
+            /** @description the API token the change was made through */
+            tokenId?: string;
+            /** @description the app (OAuth authorization) the change was made through */
+            appId?: string;
+            /** @description when it happened (ISO 8601, UTC) */
+            at: string;
+            target: {
+                /** @enum {string} */
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
+                id: string;
+            };
+            /** @constant */
+            kind: "share_link.revoked";
+            detail: {
+                entity: {
+                    /** @enum {string} */
+                    type: "page" | "folder";
+                    /** Format: uuid */
+                    id: string;
+                };
+            };
+        } | {
+            id: string;
+            actorId: string;
+            /** @description the API token the change was made through */
+            tokenId?: string;
+            /** @description the app (OAuth authorization) the change was made through */
+            appId?: string;
+            /** @description when it happened (ISO 8601, UTC) */
+            at: string;
+            target: {
+                /** @enum {string} */
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
+                id: string;
+            };
+            /** @constant */
+            kind: "webhook.created";
+            detail: {
+                folderId: string | null;
+                events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked"))[];
+            };
+        } | {
+            id: string;
+            actorId: string;
+            /** @description the API token the change was made through */
+            tokenId?: string;
+            /** @description the app (OAuth authorization) the change was made through */
+            appId?: string;
+            /** @description when it happened (ISO 8601, UTC) */
+            at: string;
+            target: {
+                /** @enum {string} */
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
+                id: string;
+            };
+            /** @constant */
+            kind: "webhook.updated";
+            detail: {
+                events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked"))[];
+                active: boolean;
+            };
+        } | {
+            id: string;
+            actorId: string;
+            /** @description the API token the change was made through */
+            tokenId?: string;
+            /** @description the app (OAuth authorization) the change was made through */
+            appId?: string;
+            /** @description when it happened (ISO 8601, UTC) */
+            at: string;
+            target: {
+                /** @enum {string} */
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
+                id: string;
+            };
+            /** @constant */
+            kind: "webhook.disabled";
+            detail: Record<string, never>;
+        } | {
+            id: string;
+            actorId: string;
+            /** @description the API token the change was made through */
+            tokenId?: string;
+            /** @description the app (OAuth authorization) the change was made through */
+            appId?: string;
+            /** @description when it happened (ISO 8601, UTC) */
+            at: string;
+            target: {
+                /** @enum {string} */
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
+                id: string;
+            };
+            /** @constant */
+            kind: "webhook.deleted";
+            detail: Record<string, never>;
+        } | {
+            id: string;
+            actorId: string;
+            /** @description the API token the change was made through */
+            tokenId?: string;
+            /** @description the app (OAuth authorization) the change was made through */
+            appId?: string;
+            /** @description when it happened (ISO 8601, UTC) */
+            at: string;
+            target: {
+                /** @enum {string} */
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
+                id: string;
+            };
+            /** @constant */
+            kind: "account.erased";
+            detail: Record<string, never>;
+        } | {
+            id: string;
+            actorId: string;
+            /** @description the API token the change was made through */
+            tokenId?: string;
+            /** @description the app (OAuth authorization) the change was made through */
+            appId?: string;
+            /** @description when it happened (ISO 8601, UTC) */
+            at: string;
+            target: {
+                /** @enum {string} */
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
+                id: string;
+            };
+            /** @constant */
+            kind: "export";
+            detail: Record<string, never>;
+        } | {
+            id: string;
+            actorId: string;
+            /** @description the API token the change was made through */
+            tokenId?: string;
+            /** @description the app (OAuth authorization) the change was made through */
+            appId?: string;
+            /** @description when it happened (ISO 8601, UTC) */
+            at: string;
+            target: {
+                /** @enum {string} */
+                type: "token" | "app" | "group" | "user" | "page" | "folder" | "thread" | "share_link" | "webhook" | "invitation" | "workspace";
+                id: string;
+            };
+            /** @constant */
+            kind: "write";
+            detail: {
+                change: string;
+            };
         };
         /** @description The caller, and how they authenticated */
         CurrentUser: {
@@ -18286,6 +18806,169 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "insufficient_scope",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `consistency_timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "consistency_timeout",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAuditEntries: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                /** @description How many items to answer at most (50 when absent) */
+                limit?: number;
+                /** @description the workspace (its owner's id) whose trail to read; the caller's own when absent */
+                workspaceId?: string;
+                /** @description only entries of this actor */
+                actorId?: string;
+                /** @description only entries of this kind */
+                kind?: "token.created" | "token.revoked" | "app.authorized" | "app.revoked" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.role_changed" | "member.added" | "member.role_changed" | "member.removed" | "grant.given" | "grant.taken" | "share_link.created" | "share_link.changed" | "share_link.revoked" | "webhook.created" | "webhook.updated" | "webhook.disabled" | "webhook.deleted" | "account.erased" | "export" | "write";
+                /** @description ISO-8601 time with an offset; bound excluded */
+                after?: string;
+                /** @description ISO-8601 time with an offset; bound excluded */
+                before?: string;
+            };
+            header?: {
+                /** @description The X-Consistency-Token of an earlier write: the read waits (bounded) until that write is visible here */
+                "X-Consistency-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuditEntry"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `{error: {code, message}}` with code `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `insufficient_scope` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "insufficient_scope",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
                      *         "message": "what went wrong, in words"
                      *       }
                      *     }

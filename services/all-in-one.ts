@@ -52,6 +52,12 @@ import { registerQueryApi } from "./query-api/query-api.ts";
 import { listenOn } from "../shared/http/listen.ts";
 import { InProcessShareLinkViews } from "../shared/adapters/in-process/in-process.share-link-views.ts";
 
+/** What a test gives the process besides its configuration. */
+export interface AllInOneHooks {
+  /** Certificates the client metadata fetch trusts besides the system's (a document served over TLS on loopback). */
+  readonly clientMetadataCa?: string;
+}
+
 export interface RunningServer {
   readonly url: string;
   readonly config: Config;
@@ -68,6 +74,7 @@ export async function startAllInOne(
   config: Config,
   logger: Logger = createLogger(config.LOG_LEVEL),
   clock: Clock = () => new Date(),
+  hooks: AllInOneHooks = {},
 ): Promise<RunningServer> {
   const metrics = new PrometheusMetrics();
   const { eventStore, erasure } = await openSealedEventStore(config);
@@ -140,8 +147,9 @@ export async function startAllInOne(
     const oauth = {
       oauthKeys,
       oauthStore: await openOAuthStore(config),
-      allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      allowPrivateNetworks: config.OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_NETWORKS,
       trustProxy: config.TRUST_PROXY !== undefined,
+      ...(hooks.clientMetadataCa ? { metadataCa: hooks.clientMetadataCa } : {}),
     };
     await registerOAuth(app, {
       ...commandPorts,

@@ -36,6 +36,20 @@ describe("configuration", () => {
     );
   });
 
+  it("fetches client metadata documents from private networks only when told to, whatever webhooks may do", () => {
+    expect(loadConfig({}).OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_NETWORKS).toBe(false);
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" }).OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_NETWORKS).toBe(
+      false,
+    );
+    expect(loadConfig({ OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_NETWORKS: "true" })).toMatchObject({
+      OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_NETWORKS: true,
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: false,
+    });
+    expect(() => loadConfig({ OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_NETWORKS: "yes" })).toThrow(
+      /OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_NETWORKS/,
+    );
+  });
+
   it("serves no separate metrics port unless METRICS_PORT is set", () => {
     expect(loadConfig({}).METRICS_PORT).toBeUndefined();
     expect(loadConfig({ METRICS_PORT: "9464" }).METRICS_PORT).toBe(9464);

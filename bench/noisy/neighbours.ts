@@ -12,6 +12,8 @@ interface Prepared {
   readonly attackers: number;
   /** One ordinary request of the victim: its status. */
   readonly victim: () => Promise<number>;
+  /** Between two of the victim's requests, when its own budget asks for more than the runner's default pause. */
+  readonly victimPauseMs?: number;
 }
 
 export interface Neighbour {
@@ -196,7 +198,7 @@ export const NEIGHBOURS: readonly Neighbour[] = [
   {
     resource: "import and export",
     attacker: "one user exporting a 1,000-note workspace and importing 200 notes, both in loops",
-    victim: "another user's import of 2 notes, then their export",
+    victim: "another user's import of 2 notes, then their export, once a second (within their own import budget)",
     async prepare(context) {
       const mallory = await callerOf(api(context, ""), context.secret, "porter");
       const bob = await callerOf(api(context, ""), context.secret, "bob");
@@ -206,6 +208,8 @@ export const NEIGHBOURS: readonly Neighbour[] = [
       let round = 0;
       return {
         attackers: 2,
+        // RATE_LIMIT_IMPORT allows 60 a minute: a victim importing every 50 ms would be refused by its own budget.
+        victimPauseMs: 1_100,
         attack: () =>
           round++ % 2 === 0
             ? statusOf(api(context, "/exports/obsidian"), { headers: { cookie: mallory.cookie } })

@@ -62,14 +62,14 @@ const count = (statuses: Record<string, number>, status: number | string): void 
   statuses[String(status)] = (statuses[String(status)] ?? 0) + 1;
 };
 
-async function sample(request: () => Promise<number>, ms: number): Promise<Sampled> {
+async function sample(request: () => Promise<number>, ms: number, pauseMs = VICTIM_PAUSE_MS): Promise<Sampled> {
   const times: number[] = [];
   const statuses: Record<string, number> = {};
   for (const deadline = Date.now() + ms; Date.now() < deadline;) {
     const started = performance.now();
     count(statuses, await request().catch(() => "no answer"));
     times.push(performance.now() - started);
-    await new Promise((resolve) => setTimeout(resolve, VICTIM_PAUSE_MS));
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
   }
   return {
     p50Ms: percentile(times, 50),
@@ -107,11 +107,11 @@ async function measure(
   const prepared = await neighbour.prepare(context);
   // Once before timing: the victim's first request warms what any first request warms.
   await prepared.victim();
-  const quiet = await sample(prepared.victim, durations.quietMs);
+  const quiet = await sample(prepared.victim, durations.quietMs, prepared.victimPauseMs);
   log(`noisy: ${neighbour.resource}: quiet p99 ${fmt(quiet.p99Ms)} ms; ${prepared.attackers} attackers`);
   const attack = unleash(prepared.attack, prepared.attackers);
   await new Promise((resolve) => setTimeout(resolve, RAMP_MS));
-  const noisy = await sample(prepared.victim, durations.noisyMs);
+  const noisy = await sample(prepared.victim, durations.noisyMs, prepared.victimPauseMs);
   const attackStatuses = await attack.stop();
   log(`noisy: ${neighbour.resource}: noisy p99 ${fmt(noisy.p99Ms)} ms; attacker ${JSON.stringify(attackStatuses)}`);
   return {

@@ -651,6 +651,11 @@ export const WORST_CASES: Record<string, WorstCase> = {
       "the owner's notifications of every grant received (capped at 500 per user), unread only, limit 100, each page's access checked",
     request: (w) => get(w.owner, "/notifications?limit=100&unread=true"),
   },
+  "GET /api/v1/audit": {
+    input:
+      "the owner's trail of every share, token and webhook the fixture made, one actor's entries from the first instant, limit 100 (each entry's detail checked)",
+    request: (w) => get(w.owner, `/audit?limit=100&actorId=${w.owner.id}&after=1970-01-01T00:00:00Z`),
+  },
   "POST /api/v1/notifications/read": {
     input: "every notification marked read at once",
     request: (w) => send(w.owner, "POST", "/notifications/read", { all: true }),

@@ -72,7 +72,7 @@ await runUntilSignalled("command-api", async () => {
     const oauth = {
       oauthKeys,
       oauthStore: await openOAuthStore(config),
-      allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      allowPrivateNetworks: config.OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_NETWORKS,
       trustProxy: config.TRUST_PROXY !== undefined,
     };
     await registerOAuth(app, {

@@ -35,6 +35,7 @@ import { commentTools } from "./tools/comment-tools.ts";
 import { directoryTools } from "./tools/directory-tools.ts";
 import { notificationTools } from "./tools/notification-tools.ts";
 import { readTools } from "./tools/read-tools.ts";
+import { shareLinkTools } from "./tools/share-link-tools.ts";
 import { writeTools } from "./tools/write-tools.ts";
 import { sendWebResponse, webRequestOf } from "./web-exchange.ts";
 
@@ -61,6 +62,7 @@ function allTools(ports: CommandApiPorts & { readonly publicBaseUrl: string | nu
     ...notificationTools(ports),
     ...commentTools(ports),
     ...writeTools(ports),
+    ...shareLinkTools(ports),
   ];
 }
 

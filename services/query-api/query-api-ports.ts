@@ -17,8 +17,8 @@ export interface QueryApiPorts {
   /** Uploaded images' bytes, read-only. */
   readonly blobs: BlobReader;
   readonly projection: ProjectionProgress;
-  /** Only asked how far the log reaches, for a consistency token beyond the read models. */
-  readonly writeSide: Pick<WriteSide, "headPosition">;
+  /** Asked how far the log reaches (a consistency token beyond the read models), and to record an export. */
+  readonly writeSide: Pick<WriteSide, "headPosition" | "recordExport">;
   readonly clock: () => Date;
   readonly consistencyWaitMs: number;
   readonly changeFeed: { readonly heartbeatMs: number; readonly maxPerUser: number };

@@ -2,6 +2,7 @@
 // carrying X-Consistency-Token is authenticated first, then waits (bounded) until the read models have
 // reached that position; a token beyond the event log's head is refused at once.
 import { notificationQueryRoutes } from "./routes/notifications.routes.ts";
+import { auditQueryRoutes } from "./routes/audit.routes.ts";
 import { AppError } from "../../shared/errors/app-error.ts";
 import type { App } from "../../shared/http/create-app.ts";
 import { API_PREFIX } from "../../shared/http/locations.ts";
@@ -85,6 +86,7 @@ export async function registerQueryApi(app: App, ports: QueryApiPorts): Promise<
       watchingQueryRoutes(api, ports.views);
       userQueryRoutes(api, ports.views);
       notificationQueryRoutes(api, ports.views);
+      auditQueryRoutes(api, ports.views);
     },
     { prefix: API_PREFIX },
   );

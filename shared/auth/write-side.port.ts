@@ -1,5 +1,5 @@
 // What a process that never writes (a query node) asks of the write side, and what the command API answers
-// in process: a user's first sight, an API token's last use, and how far the event log reaches.
+// in process: a user's first sight, an API token's last use, an export, and how far the event log reaches.
 import type { SessionClaims } from "./session-verifier.ts";
 
 export interface SeenSession {
@@ -20,6 +20,15 @@ export interface UsedToken {
   readonly userId: string;
 }
 
+/** Who is exporting: their account and credential, and the credentials themselves to be checked again over HTTP. */
+export interface Exporter {
+  readonly userId: string;
+  /** The API token or app the caller acts through; null for a browser session. */
+  readonly tokenId: string | null;
+  /** The request's Authorization and Cookie headers, for a write side that authenticates the caller itself. */
+  readonly credentials: { readonly authorization?: string; readonly cookie?: string };
+}
+
 export interface WriteSide {
   /**
    * Registers the session's user if need be, brings their profile in step with the claims and accepts their
@@ -29,6 +38,8 @@ export interface WriteSide {
   recordSession(session: SeenSession, correlationId: string): Promise<SessionAccount>;
   /** Records that the token was used now (at most once a minute is kept). */
   recordTokenUse(token: UsedToken, correlationId: string): Promise<void>;
+  /** Records a vault export of the folder (null: the caller's whole workspace) before it is sent; answers its position. */
+  recordExport(exporter: Exporter, folderId: string | null, correlationId: string): Promise<number>;
   /** Position of the newest event in the log (0 when empty). */
   headPosition(): Promise<number>;
 }

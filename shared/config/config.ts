@@ -233,6 +233,14 @@ export const configSchema = z
       .enum(["true", "false"])
       .default("false")
       .transform((value) => value === "true"),
+    /**
+     * The authorization server may fetch Client ID Metadata Documents from private, loopback and link-local
+     * addresses (local development only): an https client id on such an address is refused otherwise.
+     */
+    OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_NETWORKS: z
+      .enum(["true", "false"])
+      .default("false")
+      .transform((value) => value === "true"),
     /** Key material webhook secrets are sealed with; the session secret when unset (required with AUTH_JWKS_URL alone). */
     WEBHOOK_SECRET_KEY: z.string().min(32, "must be at least 32 characters").optional(),
     /** How often a query process reports the share-link views it counted to the write side (one event per link and report). */

@@ -2,7 +2,7 @@
 // A key is kept for at most `ttlMs` (a key destroyed by another process is used here for at most that long) and
 // at most `maxEntries` keys are kept, least recently used dropped first. A key found missing is remembered as
 // missing: a destroyed key never comes back under the same id.
-import type { DataKey, KeyStore } from "./key-store.port.ts";
+import type { DataKey, KeyName, KeyStore } from "./key-store.port.ts";
 
 interface Entry {
   readonly key: DataKey | null;
@@ -78,6 +78,31 @@ export class CachedKeyStore implements KeyStore {
     const key = await this.inner.key(subject, keyId);
     this.remember(`${subject} ${keyId}`, key);
     return key;
+  }
+
+  /** The cached keys at once; those missing fetched from the store together (in one read when it offers one). */
+  async keysOf(wanted: readonly KeyName[]): Promise<Array<DataKey | null>> {
+    const found = new Map<string, DataKey | null>();
+    const missing = new Map<string, KeyName>();
+    for (const { subject, keyId } of wanted) {
+      const name = `${subject} ${keyId}`;
+      if (found.has(name) || missing.has(name)) continue;
+      const cached = this.recall(name);
+      if (cached) found.set(name, cached.key);
+      else missing.set(name, { subject, keyId });
+    }
+    if (missing.size > 0) {
+      const asked = [...missing.values()];
+      const fetched = this.inner.keysOf
+        ? await this.inner.keysOf(asked)
+        : await Promise.all(asked.map(({ subject, keyId }) => this.inner.key(subject, keyId)));
+      for (const [index, { subject, keyId }] of asked.entries()) {
+        const key = fetched[index] ?? null;
+        this.remember(`${subject} ${keyId}`, key);
+        found.set(`${subject} ${keyId}`, key);
+      }
+    }
+    return wanted.map(({ subject, keyId }) => found.get(`${subject} ${keyId}`) ?? null);
   }
 
   async destroy(subject: string): Promise<void> {

@@ -4,7 +4,15 @@
 // secret), so `npm start` needs no setup. Its derived keys come from it by HKDF-SHA256: one wraps data keys, the
 // others key the hashes the log keeps of what must compare equal yet confirm no guess (an address, a request's
 // fingerprint, an import's scope).
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto";
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  createSecretKey,
+  hkdfSync,
+  randomBytes,
+  type KeyObject,
+} from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PRIVATE_DIRECTORY, type Config } from "../config/config.ts";
@@ -24,7 +32,8 @@ const derive = (material: string, purpose: string): Buffer =>
   Buffer.from(hkdfSync("sha256", material, "workspace-erasure", purpose, 32));
 
 export class KeyEncryptionKey {
-  private readonly wrapping: Buffer;
+  /** A KeyObject made once: given bytes, every wrap and unwrap would import the key again. */
+  private readonly wrapping: KeyObject;
   private readonly hashing: Buffer;
   private readonly fingerprinting: Buffer;
   private readonly scoping: Buffer;
@@ -32,7 +41,7 @@ export class KeyEncryptionKey {
 
   constructor(material: string) {
     if (material.length < 32) throw new KeyStoreError("the key-encryption key must be at least 32 characters");
-    this.wrapping = derive(material, "data key wrapping v1");
+    this.wrapping = createSecretKey(derive(material, "data key wrapping v1"));
     this.hashing = derive(material, "address hashing v1");
     this.fingerprinting = derive(material, "request fingerprints v1");
     this.scoping = derive(material, "import scopes v1");

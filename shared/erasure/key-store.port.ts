@@ -11,6 +11,12 @@ export interface DataKey {
   readonly material: Buffer;
 }
 
+/** Which key a sealed field names. */
+export interface KeyName {
+  readonly subject: string;
+  readonly keyId: string;
+}
+
 export interface KeyStore {
   /** The subject's key, created when it has none (also after its key was destroyed: a new key, a new id). */
   activeKey(subject: string): Promise<DataKey>;
@@ -24,6 +30,11 @@ export interface KeyStore {
    * lets a reader open a batch of events without a turn of the event loop per field.
    */
   knownKey?(subject: string, keyId: string): DataKey | null | undefined;
+  /**
+   * The keys of many envelopes at once, in the order asked, each as `key` answers it (null when destroyed; a
+   * KeyStoreError for one the store never held): one read for a batch of events rather than one per subject.
+   */
+  keysOf?(wanted: readonly KeyName[]): Promise<Array<DataKey | null>>;
   /** Destroys every key of the subject; what was sealed under them stays unreadable for good. */
   destroy(subject: string): Promise<void>;
   /** A random id made when the store was created, so a process can tell a lost store from its own. */

@@ -87,6 +87,7 @@ export const sealingRules: SealingRules = {
   ShareLinkChanged: NO_PERSONAL_DATA,
   ShareLinkRevoked: NO_PERSONAL_DATA,
   ShareLinkViewed: NO_PERSONAL_DATA,
+  VaultExported: NO_PERSONAL_DATA,
   KeyStoreBound: NO_PERSONAL_DATA,
   SignInLinkUsed: NO_PERSONAL_DATA,
   // A group's name is what the workspace owner typed: under the owner's key. Member ids are ids, not personal data.

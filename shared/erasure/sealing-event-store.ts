@@ -17,7 +17,7 @@ import type {
   SubscriptionOptions,
   BatchHandler,
 } from "../event-store/event-store.port.ts";
-import { envelopeHeader, open, parseEnvelope, seal, type ParsedEnvelope } from "./envelope.ts";
+import { envelopeHeader, open, parseEnvelope, seal, type EnvelopeHeader, type ParsedEnvelope } from "./envelope.ts";
 import type { KeyEncryptionKey } from "./key-encryption-key.ts";
 import type { DataKey, KeyStore } from "./key-store.port.ts";
 import { hashedStreamName, sealingRuleOf } from "./sealed-fields.ts";
@@ -93,29 +93,58 @@ export class SealingEventStore implements EventStore {
   }
 
   /**
-   * Opens the events' sealed fields. Keys the key store holds at hand are used at once, so a batch whose keys are
-   * cached opens without a turn of the event loop; only a field whose key must be fetched waits for it.
+   * Opens the events' sealed fields. Keys the key store holds at hand are used at once; the others are fetched
+   * together before any field is opened (one read of the key store for the batch, each subject's key once), so
+   * a batch opens without a turn of the event loop per field or per key.
    */
   private async openAll(events: readonly RecordedEvent[]): Promise<RecordedEvent[]> {
-    const opened: RecordedEvent[] = [];
-    for (const recorded of events) {
+    const sealedFields: Array<{ readonly at: number; readonly field: SealedField; readonly envelope: ParsedEnvelope }> =
+      [];
+    for (const [at, recorded] of events.entries()) {
       const rule = sealingRuleOf(recorded.type);
-      if (rule === null || !isRecord(recorded.data)) {
-        opened.push(recorded);
-        continue;
-      }
-      const data = { ...recorded.data };
+      if (rule === null || !isRecord(recorded.data)) continue;
       for (const field of rule.fields) {
-        const value = data[field.field];
+        const value = recorded.data[field.field];
         const envelope = typeof value === "string" ? parseEnvelope(value) : null;
-        if (envelope === null) continue;
-        const known = this.keys.knownKey?.(envelope.subject, envelope.keyId);
-        const key = known === undefined ? await this.keys.key(envelope.subject, envelope.keyId) : known;
-        data[field.field] = this.opened(recorded, field, envelope, key);
+        if (envelope !== null) sealedFields.push({ at, field, envelope });
       }
-      opened.push({ ...recorded, data });
+    }
+    if (sealedFields.length === 0) return [...events];
+    const keyOf = await this.keysFor(sealedFields.map(({ envelope }) => envelope));
+    const opened = [...events];
+    const data = new Map<number, Record<string, unknown>>();
+    for (const { at, field, envelope } of sealedFields) {
+      const recorded = events[at];
+      if (!recorded || !isRecord(recorded.data)) continue;
+      let fields = data.get(at);
+      if (!fields) {
+        fields = { ...recorded.data };
+        data.set(at, fields);
+        opened[at] = { ...recorded, data: fields };
+      }
+      fields[field.field] = this.opened(recorded, field, envelope, keyOf(envelope));
     }
     return opened;
+  }
+
+  /** The keys the envelopes name: those at hand as they are, the rest fetched in one request to the key store. */
+  private async keysFor(envelopes: readonly EnvelopeHeader[]): Promise<(envelope: EnvelopeHeader) => DataKey | null> {
+    const fetched = new Map<string, DataKey | null>();
+    const name = ({ subject, keyId }: EnvelopeHeader) => `${subject} ${keyId}`;
+    const wanted = new Map<string, EnvelopeHeader>();
+    for (const envelope of envelopes) {
+      const known = this.keys.knownKey?.(envelope.subject, envelope.keyId);
+      if (known === undefined) wanted.set(name(envelope), envelope);
+      else fetched.set(name(envelope), known);
+    }
+    if (wanted.size > 0) {
+      const asked = [...wanted.values()];
+      const keys = this.keys.keysOf
+        ? await this.keys.keysOf(asked)
+        : await Promise.all(asked.map(({ subject, keyId }) => this.keys.key(subject, keyId)));
+      for (const [index, envelope] of asked.entries()) fetched.set(name(envelope), keys[index] ?? null);
+    }
+    return (envelope) => fetched.get(name(envelope)) ?? null;
   }
 
   async append(stream: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {

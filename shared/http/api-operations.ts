@@ -486,6 +486,12 @@ export const operations: Record<string, Operation> = {
     summary:
       "The caller's notifications, newest change first (unread=true: unread only), with the unread count; those about what the caller can no longer view are left out",
   },
+  "GET /api/v1/audit": {
+    id: "listAuditEntries",
+    summary:
+      "A workspace's audit trail, newest first, filtered by actor, kind and instants (its owner and admins; 404 to anyone else)",
+    errors: ["not_found"],
+  },
   "POST /api/v1/notifications/read": {
     id: "markNotificationsRead",
     summary: "Mark the caller's notifications read, by id or all at once",

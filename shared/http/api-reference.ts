@@ -91,6 +91,10 @@ const TAGS = [
     name: "notifications",
     description: "The caller's notifications: mentions, replies, resolutions, shares and memberships",
   },
+  {
+    name: "audit",
+    description: "A workspace's audit trail: who changed its tokens, members, groups, grants, links and webhooks",
+  },
   { name: "me", description: "The current user and their notification settings" },
   { name: OPERATIONS_TAG, description: "Health checks and metrics for operators; /internal routes are not listed" },
 ];

@@ -31,6 +31,7 @@ export const PROJECTION_NAMES = [
   "mentions",
   "directory",
   "notifications",
+  "audit",
 ] as const;
 export type ProjectionName = (typeof PROJECTION_NAMES)[number];
 

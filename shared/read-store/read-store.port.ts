@@ -26,6 +26,7 @@ import type { NotificationSettingsView, NotificationSettingsWriter } from "../wa
 import type { MentionsView, MentionsWriter } from "../mentions/mentions.view.ts";
 import type { DirectoryView, DirectoryWriter } from "../directory/directory.view.ts";
 import type { NotificationsView, NotificationsWriter } from "../notifications/notifications.view.ts";
+import type { AuditView, AuditWriter } from "../audit/audit.view.ts";
 
 /** The query views: what the query API, the command API's checks and the notifier read. */
 export interface ReadModels {
@@ -52,6 +53,7 @@ export interface ReadModels {
   readonly mentions: MentionsView;
   readonly directory: DirectoryView;
   readonly notifications: NotificationsView;
+  readonly audit: AuditView;
 }
 
 /** A read-only connection to the read models. */
@@ -90,6 +92,7 @@ export interface ProjectionWriters<Tx> {
   readonly mentions: MentionsWriter<Tx>;
   readonly directory: DirectoryWriter<Tx>;
   readonly notifications: NotificationsWriter<Tx>;
+  readonly audit: AuditWriter<Tx>;
 }
 
 /** The projector's connection: the only one that writes read models. */

@@ -81,6 +81,25 @@ export function keyStoreContract(name: string, factory: KeyStoreFactory): void {
       expect(await store.key("user:ann", ann.keyId)).toBeNull();
     });
 
+    it("answers many keys at once as it answers each alone: current, destroyed, never held", async () => {
+      const { open } = await setUp();
+      const store = await open();
+      if (!store.keysOf) return;
+      const ann = await store.activeKey("user:ann");
+      const bob = await store.activeKey("user:bob");
+      const cal = await store.activeKey("user:cal");
+      await store.destroy("user:cal");
+      const reader = await open();
+      expect(await reader.keysOf?.([ann, bob, ann, cal].map(({ subject, keyId }) => ({ subject, keyId })))).toEqual([
+        ann,
+        bob,
+        ann,
+        null,
+      ]);
+      await expect(reader.keysOf?.([{ subject: "user:ann", keyId: "not-a-key" }])).rejects.toThrow(KeyStoreError);
+      expect(await reader.keysOf?.([])).toEqual([]);
+    });
+
     it("keeps its id across connections", async () => {
       const { open } = await setUp();
       const id = await (await open()).storeId();

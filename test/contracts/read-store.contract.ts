@@ -14,6 +14,7 @@ import { searchCases } from "./read-store/search.contract.ts";
 import { trashCases } from "./read-store/trash.contract.ts";
 import { shareLinkCases } from "./read-store/share-links.contract.ts";
 import { notificationCases } from "./read-store/notifications.contract.ts";
+import { auditCases } from "./read-store/audit.contract.ts";
 import { attachmentCases } from "./read-store/attachments.contract.ts";
 import { storedBytesCases } from "./read-store/stored-bytes.contract.ts";
 import { groupCases } from "./read-store/groups.contract.ts";
@@ -302,6 +303,7 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
     trashCases(s);
     shareLinkCases(s);
     notificationCases(s);
+    auditCases(s);
     attachmentCases(s);
     storedBytesCases(s);
     groupCases(s);

@@ -107,5 +107,22 @@ export function writeSideContract(name: string, factory: () => Promise<WriteSide
       await fixture.reach(await fixture.writeSide.headPosition());
       expect((await fixture.views.tokens.get(token.tokenId))?.lastUsedAt).toEqual(expect.any(String));
     });
+
+    it("records an export as its caller's, naming the token it was made through", async () => {
+      const claims = claimsOf("exporter");
+      await fixture.reach(await seen(claims));
+      const token = await fixture.token(await fixture.session(claims));
+      const exporter = {
+        userId: token.userId,
+        tokenId: token.tokenId,
+        credentials: { authorization: `Bearer ${token.secret}` },
+      };
+      await fixture.reach(await fixture.writeSide.recordExport(exporter, null, randomUUID()));
+      const query = { actorId: null, after: null, before: null, from: null, limit: 10 };
+      const trail = await fixture.views.audit.list({ ...query, workspaceId: token.userId, kind: "export" });
+      expect(trail).toMatchObject([
+        { actorId: token.userId, tokenId: token.tokenId, targetType: "workspace", targetId: token.userId },
+      ]);
+    });
   });
 }

@@ -9,7 +9,14 @@ import { KeyEncryptionKey } from "../../shared/erasure/key-encryption-key.ts";
 import { subjects } from "../../shared/erasure/key-store.port.ts";
 import { SealedFieldError } from "../../shared/erasure/sealing-event-store.ts";
 import { parseRecorded, type DomainEvent } from "../../shared/events.ts";
-import { groupIdSchema, invitationIdSchema, tokenIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
+import {
+  groupIdSchema,
+  invitationIdSchema,
+  pageIdSchema,
+  tokenIdSchema,
+  userIdSchema,
+} from "../../shared/kernel/ids.ts";
+import { ERASED_PAGE_TITLE } from "../../shared/erasure/sealed-content.ts";
 import { groupStream } from "../../shared/groups/group.decider.ts";
 import { ERASED_GROUP_NAME } from "../../shared/erasure/erased-values.ts";
 import { webhookIdSchema } from "../../shared/webhooks/webhook.decider.ts";
@@ -92,6 +99,31 @@ describe("the sealing event store", () => {
     const [read] = (await sealed.read(userStream(userId))).events;
     expect(read?.data).toEqual({ userId, email: "", name: "Erased user", image: null });
     expect(read && parseRecorded(read).event.type).toBe("UserRegistered");
+  });
+
+  it("opens a batch of many pages' events at once, each under its own key, a destroyed one's as erased", async () => {
+    const { sealed, keys } = await stores();
+    const pageIds = Array.from({ length: 5 }, () => pageIdSchema.parse(randomUUID()));
+    for (const [i, pageId] of pageIds.entries()) {
+      const events: DomainEvent[] = [
+        {
+          type: "PageCreated",
+          data: { pageId, ownerId: userId, parentId: null, title: `Plan ${i}`, icon: null, markdown: `Body ${i}` },
+        },
+        { type: "PageRenamed", data: { pageId, title: `Plan ${i}, renamed`, previousTitle: `Plan ${i}` } },
+      ];
+      await sealed.append(`page-${pageId}`, toNewEvents(events, context), "no_stream");
+    }
+    await keys.destroy(subjects.page(pageIds[2] ?? ""));
+    const titles = (await sealed.readAll(0, 100)).map((event) => {
+      const data = parseRecorded(event).event.data;
+      return "title" in data ? data.title : null;
+    });
+    expect(titles).toEqual(
+      pageIds.flatMap((_, i) =>
+        i === 2 ? [ERASED_PAGE_TITLE, ERASED_PAGE_TITLE] : [`Plan ${i}`, `Plan ${i}, renamed`],
+      ),
+    );
   });
 
   it("seals what a user typed into their tokens and webhooks under their key; erased, each event still holds to its schema", async () => {

@@ -242,6 +242,9 @@ describe("the API reference and the server", () => {
       json: { files: [{ path: "Note.md", content: "words" }] },
     });
     expect(intoNoFolder.status).toBe(404);
+    // A workspace named in the query: the audit trail of one the caller does not manage, or that does not exist.
+    const noTrail = await prober.send("GET", `/api/v1/audit?workspaceId=${crypto.randomUUID()}`, { headers: session });
+    expect(noTrail.status).toBe(404);
     expect(conformance.problems).toEqual([]);
   }, 90_000);
 

@@ -91,7 +91,7 @@ describe.skipIf(unavailable !== null)("the MCP server through the gateway", () =
 
     const agent = await connectAgent(gateway.url, String(created.body.token));
     expect(agent.transport.protocolVersion).toBe("2025-11-25");
-    expect((await agent.client.listTools()).tools).toHaveLength(26);
+    expect((await agent.client.listTools()).tools).toHaveLength(29);
     const page = await agent.call("create_page", { title: "Gateway page", markdown: "one\n" });
     const pageId = String(page.id);
     const read = await agent.call("read_page", { pageId });

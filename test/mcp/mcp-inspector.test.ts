@@ -59,6 +59,7 @@ describe("the MCP Inspector's command line", () => {
       "list_notifications",
       "list_pages",
       "list_people",
+      "list_share_links",
       "list_templates",
       "mark_notifications_read",
       "page_backlinks",

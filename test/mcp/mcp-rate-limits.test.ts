@@ -47,4 +47,21 @@ describe("rate limits through the MCP server", () => {
     expect((await second.call("list_pages", {})).pages).toEqual([]);
     await Promise.all([agent.close(), second.close()]);
   });
+
+  it("count a share link's creation and revocation in the write budget, as their routes are", async () => {
+    const owner = await server.registered("sharer");
+    const created = await owner.post("/tokens", { name: "sharing agent", scopes: ["pages:read", "pages:write"] });
+    const secret = String(created.body.token);
+    const http = new Client(server.url, { bearer: secret });
+    const remaining = (reply: { headers: Headers }) =>
+      Number(/r=(\d+)/.exec(reply.headers.get("ratelimit") ?? "")?.[1]);
+    const page = await http.post("/pages", { title: "Shared" });
+    expect(page.status).toBe(201);
+    const agent = await connectAgent(server.url, secret);
+    const link = await agent.call("create_share_link", { entityId: page.body.id });
+    await agent.call("revoke_share_link", { linkId: link.id });
+    const next = await http.post("/pages", { title: "Next" });
+    expect(remaining(next)).toBe(remaining(page) - 3);
+    await agent.close();
+  });
 });

@@ -22,6 +22,7 @@ const READING = [
   "list_notifications",
   "list_pages",
   "list_people",
+  "list_share_links",
   "list_templates",
   "mark_notifications_read",
   "page_backlinks",
@@ -35,6 +36,7 @@ const WRITING = [
   "append_to_page",
   "create_folder",
   "create_page",
+  "create_share_link",
   "delete_page",
   "edit_page",
   "move_page",
@@ -42,6 +44,7 @@ const WRITING = [
   "replace_page_content",
   "restore_from_trash",
   "restore_page_version",
+  "revoke_share_link",
 ];
 
 async function tokenOf(

@@ -348,6 +348,12 @@ export async function callEveryOperation({
   );
   if (changedLink.allowIndexing) throw new Error("changeShareLink did not change");
 
+  // The audit trail of Ann's workspace: her own changes, newest first.
+  const annsTrail = must(
+    (await api.GET("/api/v1/audit", { params: { query: { limit: 10 } } })).data,
+    "listAuditEntries",
+  );
+  if (annsTrail.data.length === 0) throw new Error("listAuditEntries: no entry for the changes above");
   // Notifications: Bob's own, then all marked read.
   const bobsNotifications = must(
     (await bob.GET("/api/v1/notifications", { params: { query: { limit: 10 } } })).data,

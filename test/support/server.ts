@@ -1,6 +1,6 @@
 // Starts the real all-in-one server on a free port over real SQLite files, and talks to it over HTTP.
 import { createHash, randomUUID } from "node:crypto";
-import { startAllInOne, type RunningServer } from "../../services/all-in-one.ts";
+import { startAllInOne, type AllInOneHooks, type RunningServer } from "../../services/all-in-one.ts";
 import type { Clock } from "../../services/embedded-wiring.ts";
 import { mintSession, SESSION_COOKIE } from "../../shared/auth/session-verifier.ts";
 import { loadConfig } from "../../shared/config/config.ts";
@@ -112,17 +112,22 @@ export class TestServer {
     private readonly removeDir: () => Promise<void>,
     private readonly clock: Clock,
     private readonly settings: Record<string, string>,
+    private readonly hooks: AllInOneHooks,
   ) {}
 
-  /** `clock` lets a test move the server's time (e.g. past an invitation's expiry); sessions keep real time. */
+  /**
+   * `clock` lets a test move the server's time (e.g. past an invitation's expiry); sessions keep real time.
+   * `hooks` are what a test gives the server besides its environment (a certificate authority to trust).
+   */
   static async start(
-    options: { dataDir?: string; clock?: Clock; settings?: Record<string, string> } = {},
+    options: { dataDir?: string; clock?: Clock; settings?: Record<string, string>; hooks?: AllInOneHooks } = {},
   ): Promise<TestServer> {
     const dir = options.dataDir ? { path: options.dataDir, remove: async () => undefined } : await tempDir();
     const clock = options.clock ?? (() => new Date());
     const settings = options.settings ?? {};
-    const running = await TestServer.boot(dir.path, clock, settings);
-    return new TestServer(dir.path, running, dir.remove, clock, settings);
+    const hooks = options.hooks ?? {};
+    const running = await TestServer.boot(dir.path, clock, settings, hooks);
+    return new TestServer(dir.path, running, dir.remove, clock, settings, hooks);
   }
 
   /** `settings` are environment variables on top of the test defaults (e.g. CONSISTENCY_WAIT_MS). */
@@ -130,6 +135,7 @@ export class TestServer {
     dataDir: string,
     clock: Clock,
     settings: Record<string, string>,
+    hooks: AllInOneHooks,
     port = 0,
   ): Promise<RunningServer> {
     const env = {
@@ -140,7 +146,7 @@ export class TestServer {
       ...productionStack(dataDir),
       ...settings,
     };
-    return startAllInOne(loadConfig(env), undefined, clock);
+    return startAllInOne(loadConfig(env), undefined, clock, hooks);
   }
 
   get url(): string {
@@ -207,7 +213,7 @@ export class TestServer {
     const port = Number(new URL(this.running.url).port);
     await this.running.close();
     await whileStopped();
-    this.running = await TestServer.boot(this.dataDir, this.clock, this.settings, port);
+    this.running = await TestServer.boot(this.dataDir, this.clock, this.settings, this.hooks, port);
   }
 
   async stop(): Promise<void> {

@@ -7,7 +7,8 @@ import type { Principal } from "../../../shared/auth/principal.ts";
 import { commentOnThread, type ThreadOnPage } from "../../../shared/comments/thread.commands.ts";
 import { threadStatusSchema, type ThreadCommand } from "../../../shared/comments/thread.decider.ts";
 import { anchorField, commentBody } from "../../../shared/comments/thread.fields.ts";
-import { commentWriteReply, presentThreads, threadReply } from "../../../shared/comments/thread.resource.ts";
+import { presentThread } from "../../../shared/comments/list-comments.ts";
+import { commentWriteReply, threadReply } from "../../../shared/comments/thread.resource.ts";
 import { unreachableMentionsOn } from "../../../shared/mentions/unreachable-mentions.ts";
 import type { Actor } from "../../../shared/commands/guarded-command.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
@@ -67,13 +68,7 @@ export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
       text === undefined ? {} : { unreachableMentions: await unreachableMentionsOn(ports.views, target.pageId, text) };
     return {
       status,
-      present: async () => {
-        const thread = await ports.views.threads.get(target.threadId);
-        const content = await ports.views.pages.getContent(target.pageId);
-        const [presented] = thread ? await presentThreads(ports.views.users, [thread], content?.markdown ?? "") : [];
-        if (!presented) throw new AppError("internal", "thread was not recorded");
-        return { body: { thread: presented, ...mentions } };
-      },
+      present: async () => ({ body: { thread: await presentThread(ports.views, target), ...mentions } }),
       assemble: async () => ({ body: { thread: await assembleThread(ports, target.threadId), ...mentions } }),
     };
   }

@@ -2,7 +2,9 @@
 // authenticated here as on any command route, which records a user's first sight and a token's use; the
 // answer is a position the query node waits for before it answers its client.
 import { z } from "zod";
-import { HEAD_PATH, SIGHTINGS_PATH } from "../../../shared/adapters/http/command-api.write-side.ts";
+import { EXPORTS_PATH, HEAD_PATH, SIGHTINGS_PATH } from "../../../shared/adapters/http/command-api.write-side.ts";
+import { recordExport } from "../../../shared/exports/record-export.ts";
+import { folderIdSchema, userIdSchema } from "../../../shared/kernel/ids.ts";
 import {
   SHARE_LINK_VIEWS_PATH,
   shareLinkViewReportsBody,
@@ -34,6 +36,26 @@ export function internalRoutes(app: App, ports: Pick<CommandApiPorts, "eventStor
     async (request, reply) => {
       await recordShareLinkViews(ports, request.body.reports, request.id);
       return reply.code(204).send(null);
+    },
+  );
+  // A query node's export, recorded as its caller's (their credentials authenticated here) before it is sent.
+  app.post(
+    EXPORTS_PATH,
+    {
+      config: { access: { scope: "pages:read" } },
+      schema: { querystring: z.object({ folderId: folderIdSchema.optional() }), response: positionReply },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const context = {
+        actorId: userIdSchema.parse(principal.user.id),
+        tokenId: principal.tokenId,
+        correlationId: request.id,
+        now: ports.clock(),
+      };
+      return {
+        position: tokenOfPosition(await recordExport(ports.eventStore, request.query.folderId ?? null, context)),
+      };
     },
   );
   app.get(HEAD_PATH, { schema: { response: positionReply } }, async () => ({

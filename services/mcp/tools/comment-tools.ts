@@ -2,11 +2,11 @@
 // resolve_thread and list_comments, through the thread commands and queries the HTTP routes use.
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { requirePermission, visiblePage } from "../../../shared/access/authorize.ts";
 import { commentOnThread } from "../../../shared/comments/thread.commands.ts";
 import { threadStatusSchema, type ThreadCommand } from "../../../shared/comments/thread.decider.ts";
 import { anchorField, commentBody } from "../../../shared/comments/thread.fields.ts";
-import { presentThreads, threadResource } from "../../../shared/comments/thread.resource.ts";
+import { listComments, presentThread, threadFilterSchema } from "../../../shared/comments/list-comments.ts";
+import { threadResource } from "../../../shared/comments/thread.resource.ts";
 import type { Actor } from "../../../shared/commands/guarded-command.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import { unreachableMentionsField } from "../../../shared/mentions/mentions.resource.ts";
@@ -18,7 +18,6 @@ import {
   type PageId,
   type ThreadId,
 } from "../../../shared/kernel/ids.ts";
-import { decodeCursor, pageOf } from "../../../shared/read-store/pagination.ts";
 import type { CommandApiPorts } from "../../command-api/command-api-ports.ts";
 import { ADDITIVE, defineTool, IDEMPOTENT_CHANGE, READ_ONLY, type McpTool } from "../mcp-tool.ts";
 import { idempotentTool, settleTool, writeOutput } from "../write-outcome.ts";
@@ -39,13 +38,7 @@ export function commentTools(ports: CommandApiPorts): McpTool[] {
         : {};
     const settled = await settleTool(ports, position, {
       id: target.threadId,
-      present: async () => {
-        const thread = await ports.views.threads.get(target.threadId);
-        const content = await ports.views.pages.getContent(target.pageId);
-        const [presented] = thread ? await presentThreads(ports.views.users, [thread], content?.markdown ?? "") : [];
-        if (!presented) throw new AppError("internal", "thread was not recorded");
-        return { thread: presented };
-      },
+      present: async () => ({ thread: await presentThread(ports.views, target) }),
     });
     return { ...settled, ...mentions };
   };
@@ -135,23 +128,16 @@ export function commentTools(ports: CommandApiPorts): McpTool[] {
       budget: "read",
       input: z.object({
         pageId: pageIdSchema,
-        status: z.enum(["open", "resolved", "all"]).default("open"),
+        status: threadFilterSchema.default("open"),
         limit: z.number().int().min(1).max(100).default(50),
         cursor: z.string().min(1).max(200).optional(),
       }),
       output: z.object({ threads: z.array(threadResource), nextCursor: z.string().nullable() }),
       annotations: { ...READ_ONLY, title: "List comments" },
       async run(args, caller) {
-        const { pageId, status, cursor, limit } = args;
-        const { permission } = await visiblePage(ports.views, caller.principal, pageId);
-        requirePermission(permission, "comment", "page");
-        const rows = await ports.views.threads.list({ pageId, status, before: decodeCursor(cursor), limit });
-        const { rows: kept, nextCursor } = pageOf(rows, limit, (thread) => ({
-          position: thread.createdPosition,
-          id: thread.id,
-        }));
-        const content = await ports.views.pages.getContent(pageId);
-        return { threads: await presentThreads(ports.views.users, kept, content?.markdown ?? ""), nextCursor };
+        const { pageId, ...query } = args;
+        const { data, nextCursor } = await listComments(ports.views, caller.principal, pageId, query);
+        return { threads: data, nextCursor };
       },
     }),
   ];

@@ -115,6 +115,8 @@ function subjectOf(event: DomainEvent): Subject {
       return { kind: "folder", id: event.data.folderId, access: { kind: "folder", id: event.data.folderId } };
     case "NotificationSettingsChanged":
       return null; // a user's own settings, not a page's or folder's history
+    case "VaultExported":
+      return null; // a read of many pages, not a change of one
 
     default: {
       const unhandled: never = event;

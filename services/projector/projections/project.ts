@@ -27,6 +27,7 @@ import { projectAutomaticWatches, projectWatch } from "./watches.projection.ts";
 import { projectMentions } from "./mentions.projection.ts";
 import { projectDirectory } from "./directory.projection.ts";
 import { projectNotifications } from "./notifications.projection.ts";
+import { projectAudit } from "./audit.projection.ts";
 
 function narrow<E extends DomainEvent>(stored: StoredEvent, event: E): StoredEvent<E> {
   return { ...stored, event };
@@ -49,6 +50,8 @@ export async function project<Tx>(
   guard: ProjectionGuard = applyAll,
 ): Promise<void> {
   await guard("history", () => projectHistory(stored, writers, tx, folds));
+  // After history (a thread's page is found there), before the purge (a purged page's owner is found).
+  await guard("audit", () => projectAudit(stored, writers, tx));
   // Before the purge projection: a purge's total is taken off while the page and its files' records are there.
   await guard("storedBytes", () => projectStoredBytes(stored, writers, tx));
   await guard("links", () => projectLinks(stored, writers, tx));
@@ -77,6 +80,8 @@ export async function project<Tx>(
       return; // the command API's record of Idempotency-Keys: replayed from the event store, never queried
     case "SignInLinkUsed":
       return; // a one-time sign-in link's use: read back from its stream by the next attempt, never queried
+    case "VaultExported":
+      return; // the audit projection (above) records it
     case "NotificationsRead":
     case "NotificationDeliveryChanged":
       return; // the notifications projection (above) applies them

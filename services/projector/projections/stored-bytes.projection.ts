@@ -117,6 +117,7 @@ export async function projectStoredBytes<Tx>(
     case "FolderWatched":
     case "FolderUnwatched":
     case "NotificationSettingsChanged":
+    case "VaultExported":
       return;
     default: {
       const unhandled: never = event;

@@ -10,7 +10,10 @@ import { ZipStream } from "../exports/zip-stream.ts";
 import type { QueryApiPorts } from "../query-api-ports.ts";
 import { runAsCaller, userCaller } from "../../../shared/workers/pool-caller.ts";
 
-export function exportQueryRoutes(app: App, ports: Pick<QueryApiPorts, "views" | "blobs" | "pool" | "exports">): void {
+export function exportQueryRoutes(
+  app: App,
+  ports: Pick<QueryApiPorts, "views" | "blobs" | "pool" | "exports" | "writeSide">,
+): void {
   const slots = new ExportSlots(ports.exports);
   app.get(
     "/exports/obsidian",
@@ -44,6 +47,20 @@ export function exportQueryRoutes(app: App, ports: Pick<QueryApiPorts, "views" |
             folderId: request.query.folderId ?? null,
             origin: `${request.protocol}://${request.host}`,
           });
+          // Recorded for the workspace's audit trail once the folder is known to be the caller's to read.
+          const { authorization, cookie } = request.headers;
+          await ports.writeSide.recordExport(
+            {
+              userId,
+              tokenId: principalOf(request).tokenId,
+              credentials: {
+                ...(authorization === undefined ? {} : { authorization }),
+                ...(cookie === undefined ? {} : { cookie }),
+              },
+            },
+            request.query.folderId ?? null,
+            request.id,
+          );
         } catch (error) {
           release();
           throw error;

@@ -2,7 +2,7 @@
 // caller's own credentials are forwarded, so the command API checks them itself and nothing new is trusted.
 import { z } from "zod";
 import { SESSION_COOKIE } from "../../auth/session-verifier.ts";
-import type { SeenSession, SessionAccount, UsedToken, WriteSide } from "../../auth/write-side.port.ts";
+import type { Exporter, SeenSession, SessionAccount, UsedToken, WriteSide } from "../../auth/write-side.port.ts";
 import { AppError, errorCatalogue, type ErrorCode } from "../../errors/app-error.ts";
 import { positionOfToken, positionTokenSchema } from "../../position.ts";
 
@@ -14,6 +14,7 @@ const isErrorCode = (code: string): code is ErrorCode => code in errorCatalogue;
 
 export const SIGHTINGS_PATH = "/internal/v1/sightings";
 export const HEAD_PATH = "/internal/v1/head";
+export const EXPORTS_PATH = "/internal/v1/exports";
 
 export class CommandApiWriteSide implements WriteSide {
   constructor(
@@ -38,6 +39,18 @@ export class CommandApiWriteSide implements WriteSide {
       { authorization: `Bearer ${token.secret}`, "x-request-id": correlationId },
       positionReply,
     );
+  }
+
+  /** The caller's own credentials go along: the command API authenticates them and records the export as theirs. */
+  async recordExport(exporter: Exporter, folderId: string | null, correlationId: string): Promise<number> {
+    const { authorization, cookie } = exporter.credentials;
+    const headers = {
+      ...(authorization === undefined ? {} : { authorization }),
+      ...(cookie === undefined ? {} : { cookie }),
+      "x-request-id": correlationId,
+    };
+    const path = folderId === null ? EXPORTS_PATH : `${EXPORTS_PATH}?folderId=${encodeURIComponent(folderId)}`;
+    return positionOfToken((await this.call("POST", path, headers, positionReply)).position);
   }
 
   async headPosition(): Promise<number> {

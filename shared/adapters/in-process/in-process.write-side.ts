@@ -1,8 +1,9 @@
 // The write side in the same process as the event store (command API, all-in-one): the application functions
 // called directly.
-import type { SeenSession, SessionAccount, UsedToken, WriteSide } from "../../auth/write-side.port.ts";
+import type { Exporter, SeenSession, SessionAccount, UsedToken, WriteSide } from "../../auth/write-side.port.ts";
 import type { EventStore } from "../../event-store/event-store.port.ts";
-import { tokenIdSchema, userIdSchema } from "../../kernel/ids.ts";
+import { recordExport } from "../../exports/record-export.ts";
+import { folderIdSchema, tokenIdSchema, userIdSchema } from "../../kernel/ids.ts";
 import { recordTokenUse } from "../../tokens/record-token-use.ts";
 import { recordSession, type SessionPorts } from "../../users/record-session.ts";
 
@@ -20,6 +21,16 @@ export class InProcessWriteSide implements WriteSide {
   async recordTokenUse(token: UsedToken, correlationId: string): Promise<void> {
     const context = { actorId: userIdSchema.parse(token.userId), correlationId, now: this.ports.clock() };
     await recordTokenUse(this.ports.eventStore, tokenIdSchema.parse(token.tokenId), context);
+  }
+
+  recordExport(exporter: Exporter, folderId: string | null, correlationId: string): Promise<number> {
+    const context = {
+      actorId: userIdSchema.parse(exporter.userId),
+      tokenId: exporter.tokenId,
+      correlationId,
+      now: this.ports.clock(),
+    };
+    return recordExport(this.ports.eventStore, folderId === null ? null : folderIdSchema.parse(folderId), context);
   }
 
   headPosition(): Promise<number> {

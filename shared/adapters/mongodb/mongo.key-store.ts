@@ -8,7 +8,14 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { Binary, MongoServerError, type Collection, type Db } from "mongodb";
 import { z } from "zod";
 import type { KeyEncryptionKey } from "../../erasure/key-encryption-key.ts";
-import { checkSubject, KeyStoreError, missingKey, type DataKey, type KeyStore } from "../../erasure/key-store.port.ts";
+import {
+  checkSubject,
+  KeyStoreError,
+  missingKey,
+  type DataKey,
+  type KeyName,
+  type KeyStore,
+} from "../../erasure/key-store.port.ts";
 
 type KeyDoc = { _id: string; keyId: string; wrapped: Binary };
 /** A destroyed key's tombstone: its subject and id, no key. */
@@ -101,6 +108,27 @@ export class MongoKeyStore implements KeyStore {
     )
       return null;
     throw missingKey(subject, this.stored.where);
+  }
+
+  async keysOf(wanted: readonly KeyName[]): Promise<Array<DataKey | null>> {
+    const subjects = [...new Set(wanted.map(({ subject }) => subject))];
+    for (const subject of subjects) checkSubject(subject);
+    const held = new Map<string, DataKey>();
+    for (const doc of await this.keys.find({ _id: { $in: subjects } }).toArray()) {
+      const { keyId, wrapped } = keyDoc.parse(doc);
+      held.set(doc._id, {
+        subject: doc._id,
+        keyId,
+        material: this.kek.unwrap(doc._id, keyId, Buffer.from(wrapped.buffer)),
+      });
+    }
+    const answers: Array<DataKey | null> = [];
+    for (const { subject, keyId } of wanted) {
+      const found = held.get(subject);
+      // A key not the subject's current one: destroyed, or never held (the rare path, asked one by one).
+      answers.push(found && found.keyId === keyId ? found : await this.key(subject, keyId));
+    }
+    return answers;
   }
 
   async destroy(subject: string): Promise<void> {

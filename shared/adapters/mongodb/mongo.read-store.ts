@@ -27,6 +27,7 @@ import { MongoTokensView, MongoTokensWriter, tokensModel } from "./tokens.view.m
 import { MongoAppsView, MongoAppsWriter, appsModel } from "./apps.view.mongo.ts";
 import { MongoShareLinksView, MongoShareLinksWriter, shareLinksModel } from "./share-links.view.mongo.ts";
 import { MongoNotificationsView, MongoNotificationsWriter, notificationsModel } from "./notifications.view.mongo.ts";
+import { auditModel, MongoAuditView, MongoAuditWriter } from "./audit.view.mongo.ts";
 import { MongoUsersView, MongoUsersWriter, usersModel } from "./users.view.mongo.ts";
 import { MongoWebhooksView, MongoWebhooksWriter, webhooksModel } from "./webhooks.view.mongo.ts";
 import { templatesModel, MongoTemplatesView, MongoTemplatesWriter } from "./templates.view.mongo.ts";
@@ -43,7 +44,7 @@ import { MongoGroupsView, MongoGroupsWriter, groupsModel } from "./groups.view.m
 import { MongoParkedEvents, parkedEventsModel } from "./parked-events.mongo.ts";
 
 /** Bump whenever a read-model document or index changes shape: the projector then builds a new generation. */
-export const MONGO_READ_MODEL_VERSION = 11;
+export const MONGO_READ_MODEL_VERSION = 12;
 
 const META = "read_model_meta";
 const CHECKPOINT = "checkpoint";
@@ -80,6 +81,7 @@ const models = [
   mentionsModel,
   directoryModel,
   notificationsModel,
+  auditModel,
 ];
 
 /** Every index the read models create at start, with the query it serves (listed in docs/operations/mongodb.md). */
@@ -158,6 +160,7 @@ export class MongoReadStore implements ReadStore {
   readonly mentions;
   readonly directory;
   readonly notifications;
+  readonly audit;
   private readonly refresher: NodeJS.Timeout;
 
   private constructor(
@@ -189,6 +192,7 @@ export class MongoReadStore implements ReadStore {
     this.mentions = new MongoMentionsView(holder);
     this.directory = new MongoDirectoryView(holder);
     this.notifications = new MongoNotificationsView(holder);
+    this.audit = new MongoAuditView(holder);
     this.refresher = setInterval(() => void this.refresh().catch(() => undefined), GENERATION_REFRESH_MS);
     this.refresher.unref();
   }
@@ -274,6 +278,7 @@ export class MongoProjectionStore implements ProjectionStore<MongoBatch> {
       mentions: new MongoMentionsWriter(holder),
       directory: new MongoDirectoryWriter(holder),
       notifications: new MongoNotificationsWriter(holder),
+      audit: new MongoAuditWriter(holder),
     };
     this.parked = new MongoParkedEvents(holder);
   }

@@ -7,7 +7,14 @@ import { randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
 import { z } from "zod";
 import type { KeyEncryptionKey } from "../../erasure/key-encryption-key.ts";
-import { checkSubject, KeyStoreError, missingKey, type DataKey, type KeyStore } from "../../erasure/key-store.port.ts";
+import {
+  checkSubject,
+  KeyStoreError,
+  missingKey,
+  type DataKey,
+  type KeyName,
+  type KeyStore,
+} from "../../erasure/key-store.port.ts";
 import { pooledRandomBytes } from "../../erasure/random-pool.ts";
 import { openDatabase, PAGE_CACHE_MB } from "./open-database.ts";
 
@@ -39,6 +46,7 @@ const MISSING_IS_AN_ERROR = "missing key is an error";
 
 const metaRow = z.object({ store_id: z.string(), kek_check: z.instanceof(Buffer) });
 const keyRow = z.object({ key_id: z.string(), wrapped: z.instanceof(Buffer) });
+const subjectKeyRow = keyRow.extend({ subject: z.string() });
 
 export class SqliteKeyStore implements KeyStore {
   private readonly db: Database.Database;
@@ -73,6 +81,9 @@ export class SqliteKeyStore implements KeyStore {
     this.statements = {
       insert: this.db.prepare("INSERT OR IGNORE INTO data_keys (subject, key_id, wrapped) VALUES (?, ?, ?)"),
       select: this.db.prepare("SELECT key_id, wrapped FROM data_keys WHERE subject = ?"),
+      selectMany: this.db.prepare(
+        "SELECT subject, key_id, wrapped FROM data_keys WHERE subject IN (SELECT value FROM json_each(?))",
+      ),
       remove: this.db.prepare("DELETE FROM data_keys WHERE subject = ?"),
       tombstone: this.db.prepare(
         "INSERT OR IGNORE INTO destroyed_keys (subject, key_id) SELECT subject, key_id FROM data_keys WHERE subject = ?",
@@ -113,6 +124,23 @@ export class SqliteKeyStore implements KeyStore {
     if (found && found.keyId === keyId) return found;
     if (!this.missingIsAnError || this.statements.destroyed.get(subject, keyId) !== undefined) return null;
     throw missingKey(subject, this.filename);
+  }
+
+  async keysOf(wanted: readonly KeyName[]): Promise<Array<DataKey | null>> {
+    const subjects = [...new Set(wanted.map(({ subject }) => subject))];
+    for (const subject of subjects) checkSubject(subject);
+    const held = new Map<string, DataKey>();
+    for (const row of this.statements.selectMany.all(JSON.stringify(subjects))) {
+      const { subject, key_id: keyId, wrapped } = subjectKeyRow.parse(row);
+      held.set(subject, { subject, keyId, material: this.kek.unwrap(subject, keyId, wrapped) });
+    }
+    const answers: Array<DataKey | null> = [];
+    for (const { subject, keyId } of wanted) {
+      const found = held.get(subject);
+      // A key not the subject's current one: destroyed, or never held (the rare path, asked one by one).
+      answers.push(found && found.keyId === keyId ? found : await this.key(subject, keyId));
+    }
+    return answers;
   }
 
   async destroy(subject: string): Promise<void> {

@@ -34,12 +34,13 @@ import {
 import { mentionsModel, SqliteMentionsView, SqliteMentionsWriter } from "./mentions.view.sqlite.ts";
 import { directoryModel, SqliteDirectoryView, SqliteDirectoryWriter } from "./directory.view.sqlite.ts";
 import { notificationsModel, SqliteNotificationsView, SqliteNotificationsWriter } from "./notifications.view.sqlite.ts";
+import { auditModel, SqliteAuditView, SqliteAuditWriter } from "./audit.view.sqlite.ts";
 import type { CacheMetrics } from "../../metrics/metrics.port.ts";
 import { ReadModelLayoutChangedError } from "../../read-store/layout-changed.ts";
 import { parkedEventsModel, SqliteParkedEvents } from "./parked-events.sqlite.ts";
 
 /** Bump whenever a read-model table changes shape. */
-const READ_MODEL_VERSION = 23;
+const READ_MODEL_VERSION = 24;
 
 const checkpointModel: SqliteModel = {
   schema: `
@@ -79,6 +80,7 @@ const models = [
   mentionsModel,
   directoryModel,
   notificationsModel,
+  auditModel,
 ];
 const schemas = models.map((model) => model.schema).join("\n");
 
@@ -138,6 +140,7 @@ export class SqliteReadStore implements ReadStore {
   readonly mentions;
   readonly directory;
   readonly notifications;
+  readonly audit;
   private readonly db: Database.Database;
   private readonly checkpointStatement;
 
@@ -167,6 +170,7 @@ export class SqliteReadStore implements ReadStore {
     this.mentions = new SqliteMentionsView(this.db);
     this.directory = new SqliteDirectoryView(this.db);
     this.notifications = new SqliteNotificationsView(this.db);
+    this.audit = new SqliteAuditView(this.db);
     this.checkpointStatement = readCheckpoint(this.db);
   }
 
@@ -233,6 +237,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
       mentions: new SqliteMentionsWriter(this.db),
       directory: new SqliteDirectoryWriter(this.db),
       notifications: new SqliteNotificationsWriter(this.db),
+      audit: new SqliteAuditWriter(this.db),
     };
     this.parked = new SqliteParkedEvents(this.db);
     this.statements = {

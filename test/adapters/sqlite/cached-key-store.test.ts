@@ -6,6 +6,12 @@ import { SqliteKeyStore } from "../../../shared/adapters/sqlite/sqlite.key-store
 import { CachedKeyStore } from "../../../shared/erasure/cached-key-store.ts";
 import { KeyEncryptionKey } from "../../../shared/erasure/key-encryption-key.ts";
 import type { KeyStore } from "../../../shared/erasure/key-store.port.ts";
+import { randomUUID } from "node:crypto";
+import { SqliteEventStore } from "../../../shared/adapters/sqlite/sqlite.event-store.ts";
+import { toNewEvents } from "../../../shared/commands/new-events.ts";
+import { SealingEventStore } from "../../../shared/erasure/sealing-event-store.ts";
+import type { DomainEvent } from "../../../shared/events.ts";
+import { pageIdSchema, userIdSchema } from "../../../shared/kernel/ids.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 
 const kek = new KeyEncryptionKey("k".repeat(40));
@@ -22,6 +28,7 @@ async function countedStore(): Promise<{ store: KeyStore; reads: () => number; s
   const store: KeyStore = {
     activeKey: (subject) => ((reads += 1), inner.activeKey(subject)),
     key: (subject, keyId) => ((reads += 1), inner.key(subject, keyId)),
+    keysOf: (wanted) => ((reads += 1), inner.keysOf(wanted)),
     destroy: (subject) => inner.destroy(subject),
     storeId: () => inner.storeId(),
     close: () => inner.close(),
@@ -65,5 +72,33 @@ describe("the key cache", () => {
     await second.destroy("user:bob");
     now = 1_001;
     expect(await cache.key("user:bob", bob.keyId)).toBeNull();
+  });
+
+  it("opens a replayed batch of many subjects' events with one read of the store, and the next batch from the cache", async () => {
+    const { store, reads } = await countedStore();
+    const dir = await tempDir();
+    const log = new SqliteEventStore(join(dir.path, "events.sqlite"));
+    const writer = new SealingEventStore(log, new CachedKeyStore(store, { maxEntries: 100, ttlMs: 60_000 }), kek);
+    const ownerId = userIdSchema.parse(randomUUID());
+    const context = { actorId: ownerId, correlationId: "test", now: new Date("2026-11-01T10:00:00Z") };
+    for (let i = 0; i < 20; i += 1) {
+      const pageId = pageIdSchema.parse(randomUUID());
+      const created: DomainEvent = {
+        type: "PageCreated",
+        data: { pageId, ownerId, parentId: null, title: `Plan ${i}`, icon: null, markdown: `Body ${i}` },
+      };
+      await writer.append(`page-${pageId}`, toNewEvents([created], context), "no_stream");
+    }
+    const before = reads();
+    const reader = new SealingEventStore(log, new CachedKeyStore(store, { maxEntries: 100, ttlMs: 60_000 }), kek);
+    const first = await reader.readAll(0, 20);
+    expect(first.map((event) => (event.data as { title: string }).title)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `Plan ${i}`),
+    );
+    expect(reads() - before).toBe(1);
+    await reader.readAll(0, 20);
+    expect(reads() - before).toBe(1);
+    await log.close();
+    await dir.remove();
   });
 });
