@@ -34,7 +34,7 @@ export async function unreachableMentionsOn(
 }
 
 /** The response header of a content write (whose answer is the page's markdown) naming its unreachable mentions. */
-export const UNREACHABLE_MENTIONS_HEADER = "unreachable-mentions";
+const UNREACHABLE_MENTIONS_HEADER = "unreachable-mentions";
 
 /** The header's value, comma-separated; no header when every mention reaches someone. */
 export const unreachableMentionsHeader = (ids: readonly string[]): Record<string, string> =>

@@ -9,7 +9,7 @@ import { MAX_RECIPIENTS_PER_EVENT } from "../../../shared/notifications/notifica
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
 
 /** How many watchers or members one read takes. */
-export const FAN_OUT_BATCH = 200;
+const FAN_OUT_BATCH = 200;
 
 /** The page as access is judged on it, as the batch sees it; null once it is gone. */
 export async function pageTarget<Tx>(
