@@ -1728,6 +1728,55 @@ export interface components {
         CommentThreadAnswer: {
             thread: components["schemas"]["CommentThread"];
         };
+        /** @description The answer of a write of a comment: the whole thread, and the mentions of its body that reach nobody */
+        CommentWriteAnswer: {
+            thread: components["schemas"]["CommentThread"];
+            /** @description The user ids this write's text mentions who cannot view the page (or are unknown): those mentions notify no one */
+            unreachableMentions: string[];
+        };
+        /** @description An uploaded image's record, with the markdown that shows it */
+        Image: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            markdown: string;
+            filename: string;
+            originalName: string;
+            /** @enum {string} */
+            mimeType: "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+            size: number;
+            width: number;
+            height: number;
+        };
+        /** @description A file attached to a page: its record, with the markdown link that shows it */
+        Attachment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            pageId: string;
+            url: string;
+            markdown: string;
+            filename: string;
+            originalName: string;
+            mimeType: string;
+            size: number;
+            sha256: string;
+            createdBy: string;
+            createdAt: string;
+        };
+        /** @description What a vault import created, updated and found unchanged, and every file it reported */
+        ImportResult: {
+            foldersCreated: number;
+            pagesCreated: number;
+            imagesUploaded: number;
+            attachmentsUploaded: number;
+            backlinksCreated: number;
+            created: number;
+            updated: number;
+            unchanged: number;
+            errors: string[];
+            errorsOmitted?: number;
+        };
         /** @description A page's record (its markdown is read from /content) */
         Page: {
             /** Format: uuid */
@@ -1824,49 +1873,6 @@ export interface components {
             deliveryStatus: "pending" | "sent" | "failed";
             expiresAt: string;
             createdAt: string;
-        };
-        /** @description An uploaded image's record, with the markdown that shows it */
-        Image: {
-            /** Format: uuid */
-            id: string;
-            url: string;
-            markdown: string;
-            filename: string;
-            originalName: string;
-            /** @enum {string} */
-            mimeType: "image/jpeg" | "image/png" | "image/gif" | "image/webp";
-            size: number;
-            width: number;
-            height: number;
-        };
-        /** @description A file attached to a page: its record, with the markdown link that shows it */
-        Attachment: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            pageId: string;
-            url: string;
-            markdown: string;
-            filename: string;
-            originalName: string;
-            mimeType: string;
-            size: number;
-            sha256: string;
-            createdBy: string;
-            createdAt: string;
-        };
-        /** @description What a vault import created, updated and found unchanged, and every file it reported */
-        ImportResult: {
-            foldersCreated: number;
-            pagesCreated: number;
-            imagesUploaded: number;
-            attachmentsUploaded: number;
-            backlinksCreated: number;
-            created: number;
-            updated: number;
-            unchanged: number;
-            errors: string[];
-            errorsOmitted?: number;
         };
         /** @description The invitation queued for delivery again */
         ResentInvitation: {
@@ -2000,6 +2006,27 @@ export interface components {
             views: number;
             lastViewedAt: string | null;
         };
+        /** @description Something that happened that concerns the caller */
+        Notification: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "mentioned" | "replied" | "thread_resolved" | "thread_reopened" | "shared" | "workspace_added" | "group_added" | "watched_changed";
+            /** Format: uuid */
+            actorId: string;
+            /** Format: uuid */
+            pageId?: string;
+            /** Format: uuid */
+            folderId?: string;
+            /** Format: uuid */
+            threadId?: string;
+            createdAt: string;
+            readAt: string | null;
+            /** @description How many events this notification stands for, when more than one (coalesced within the hour) */
+            count?: number;
+            /** @description Who caused them, latest first, when more than one event */
+            actorIds?: string[];
+        };
         /** @description A page that matches, with a marked snippet */
         SearchHit: {
             /** Format: uuid */
@@ -2024,27 +2051,6 @@ export interface components {
             folderPath: string;
             /** @description HTML-escaped, matched words marked with <mark> */
             snippet: string;
-        };
-        /** @description Something that happened that concerns the caller */
-        Notification: {
-            /** Format: uuid */
-            id: string;
-            /** @enum {string} */
-            kind: "mentioned" | "replied" | "thread_resolved" | "thread_reopened" | "shared" | "workspace_added" | "group_added" | "watched_changed";
-            /** Format: uuid */
-            actorId: string;
-            /** Format: uuid */
-            pageId?: string;
-            /** Format: uuid */
-            folderId?: string;
-            /** Format: uuid */
-            threadId?: string;
-            createdAt: string;
-            readAt: string | null;
-            /** @description How many events this notification stands for, when more than one (coalesced within the hour) */
-            count?: number;
-            /** @description Who caused them, latest first, when more than one event */
-            actorIds?: string[];
         };
         /** @description A page of the caller's notifications and how many are unread */
         NotificationList: {
@@ -5997,6 +6003,8 @@ export interface operations {
                 headers: {
                     /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
                     ETag: string;
+                    /** @description The user ids the markdown sent mentions who cannot view the page (or are unknown), comma-separated: those mentions notify no one. Absent when every mention reaches someone */
+                    "Unreachable-Mentions"?: string;
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token": string;
                     [name: string]: unknown;
@@ -6012,6 +6020,8 @@ export interface operations {
                     ETag: string;
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
+                    /** @description The user ids the markdown sent mentions who cannot view the page (or are unknown), comma-separated: those mentions notify no one. Absent when every mention reaches someone */
+                    "Unreachable-Mentions"?: string;
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token": string;
                     [name: string]: unknown;
@@ -6237,6 +6247,8 @@ export interface operations {
                 headers: {
                     /** @description The entity tag of this version: send it as If-Match to write over it, or If-None-Match to read it again cheaply */
                     ETag: string;
+                    /** @description The user ids the markdown sent mentions who cannot view the page (or are unknown), comma-separated: those mentions notify no one. Absent when every mention reaches someone */
+                    "Unreachable-Mentions"?: string;
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token": string;
                     [name: string]: unknown;
@@ -6252,6 +6264,8 @@ export interface operations {
                     ETag: string;
                     /** @description `behind`: the read side has not caught up with this write yet, so the body was assembled by the write side from what it recorded. Send the X-Consistency-Token on the next read to see the write there */
                     "X-Read-Side"?: "behind";
+                    /** @description The user ids the markdown sent mentions who cannot view the page (or are unknown), comma-separated: those mentions notify no one. Absent when every mention reaches someone */
+                    "Unreachable-Mentions"?: string;
                     /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
                     "X-Consistency-Token": string;
                     [name: string]: unknown;
@@ -7398,7 +7412,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CommentThreadAnswer"];
+                    "application/json": components["schemas"]["CommentWriteAnswer"];
                 };
             };
             /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
@@ -7415,7 +7429,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CommentThreadAnswer"];
+                    "application/json": components["schemas"]["CommentWriteAnswer"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -7624,7 +7638,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CommentThreadAnswer"];
+                    "application/json": components["schemas"]["CommentWriteAnswer"];
                 };
             };
             /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
@@ -7641,7 +7655,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CommentThreadAnswer"];
+                    "application/json": components["schemas"]["CommentWriteAnswer"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */
@@ -8195,7 +8209,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CommentThreadAnswer"];
+                    "application/json": components["schemas"]["CommentWriteAnswer"];
                 };
             };
             /** @description Accepted: recorded, with the same body as the operation's other success answer, assembled by the write side while the read side has not caught up (X-Read-Side: behind; send the X-Consistency-Token on the next read), or an invitation queued */
@@ -8208,7 +8222,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CommentThreadAnswer"];
+                    "application/json": components["schemas"]["CommentWriteAnswer"];
                 };
             };
             /** @description `{error: {code, message}}` with code `validation_failed` */

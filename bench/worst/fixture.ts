@@ -20,6 +20,11 @@ export interface WorstSizes {
   readonly bigPageChars: number;
   /** Pages of the one folder a grant fans out to (the per-user listing gains a row per page). */
   readonly folderPages: number;
+  /**
+   * People watching the largest page (half of them through its folder), each able to view it: more than one
+   * event notifies (MAX_RECIPIENTS_PER_EVENT), so the fan-out's cap is what is measured.
+   */
+  readonly watchers: number;
 }
 
 /** Folders of the workspace a group holds grants on: adding a member lists every page below them. */
@@ -36,6 +41,7 @@ export const QUICK_SIZES: WorstSizes = {
   threads: 100,
   bigPageChars: PAGE_MAX_CHARS,
   folderPages: 2_000,
+  watchers: 1_200,
 };
 export const FULL_SIZES: WorstSizes = {
   pages: 10_000,
@@ -45,6 +51,7 @@ export const FULL_SIZES: WorstSizes = {
   threads: 500,
   bigPageChars: PAGE_MAX_CHARS,
   folderPages: 10_000,
+  watchers: 10_000,
 };
 /** The costliest markdown known for the parser: unclosed link brackets, whose matching is quadratic in a paragraph. */
 export const costliestMarkdown = (chars: number): string => "[x]".repeat(Math.floor(chars / 3));
@@ -88,6 +95,47 @@ export interface Worst {
   readonly bulkFolderId: string;
   /** A group of the owner's with view grants on GROUP_FOLDERS folders of the workspace, and no members. */
   readonly folderGroupId: string;
+  /** The owner's group of the most members (1,000), every one of them watching the largest page. */
+  readonly crowdGroupId: string;
+  /** The most people one text mentions (200), each a watcher of the largest page. */
+  readonly mentionedIds: readonly string[];
+}
+
+/** The most members a group holds, and the most people one text mentions. */
+const GROUP_MAX_MEMBERS = 1_000;
+const MENTIONS_MAX = 200;
+
+/** `sizes.watchers` people who can view the largest page and watch it, half through its folder; the first 1,000 in one group. */
+async function buildWatchers(
+  api: string,
+  secret: string,
+  owner: Caller,
+  place: { folderId: string; bigPageId: string; watchers: number },
+): Promise<{ crowdGroupId: string; watcherIds: string[] }> {
+  const post = (caller: Caller, path: string, body: unknown, method = "POST") =>
+    call(api, path, { method, headers: jsonHeaders(caller), body });
+  const crowdGroupId = field((await post(owner, "/groups", { name: "Everyone" })).body, "id");
+  const watcherIds: string[] = [];
+  const concurrency = 16;
+  for (let start = 0; start < place.watchers; start += concurrency) {
+    const batch = Array.from({ length: Math.min(concurrency, place.watchers - start) }, (_, k) => start + k);
+    // Signing in and watching run side by side; grants on the one folder and joins of the one group, one at a time.
+    const made = await Promise.all(batch.map(() => callerOf(api, secret, "watcher")));
+    for (const watcher of made)
+      await post(owner, `/shares/entity/folder/${place.folderId}/grants`, { email: watcher.email, permission: "view" });
+    await Promise.all(
+      made.map((watcher, k) => {
+        const watched = (start + k) % 2 === 0 ? `/pages/${place.bigPageId}/watch` : `/folders/${place.folderId}/watch`;
+        return post(watcher, watched, {}, "PUT");
+      }),
+    );
+    for (const watcher of made) {
+      if (watcherIds.length < GROUP_MAX_MEMBERS)
+        await post(owner, `/groups/${crowdGroupId}/members`, { email: watcher.email });
+      watcherIds.push(watcher.id);
+    }
+  }
+  return { crowdGroupId, watcherIds };
 }
 
 export const jsonHeaders = (caller: Caller) => ({ cookie: caller.cookie, "content-type": "application/json" });
@@ -286,6 +334,13 @@ export async function buildWorst(
   const reply = await post(owner, `/pages/${bigPageId}/comments/${threadId}/replies`, { body: "A reply" });
   const commentId = field(threadOf(reply.body).comments.at(-1), "id");
 
+  log(`worst: ${sizes.watchers} watchers of the largest page, the first ${GROUP_MAX_MEMBERS} in one group`);
+  const { crowdGroupId, watcherIds } = await buildWatchers(api, secret, owner, {
+    folderId,
+    bigPageId,
+    watchers: sizes.watchers,
+  });
+
   log("worst: the most pixels an image may carry, and 50 webhooks");
   const imageId = await uploadLargestImage(api, owner, bigPageId);
   let webhookId = "";
@@ -316,6 +371,8 @@ export async function buildWorst(
     sampleTitle,
     bulkFolderId,
     folderGroupId,
+    crowdGroupId,
+    mentionedIds: watcherIds.slice(0, MENTIONS_MAX),
   };
 }
 

@@ -342,7 +342,8 @@ export const WORST_CASES: Record<string, WorstCase> = {
       send(w.owner, "POST", `/pages/${w.bigPageId}/move`, { parentId: i % 2 === 0 ? null : w.folderId }),
   },
   "PUT /api/v1/pages/{pageId}/content": {
-    input: "replace the largest page with another of the costliest markdown",
+    input:
+      "replace the largest page, watched by the fixture's watchers (the fan-out's cap), with another of the costliest markdown",
     request: async (w, _p, i) => ({
       method: "PUT",
       path: api(`/pages/${w.bigPageId}/content`),
@@ -384,10 +385,11 @@ export const WORST_CASES: Record<string, WorstCase> = {
     request: (w) => get(w.owner, `/pages/${w.bigPageId}/comments?limit=100`),
   },
   "POST /api/v1/pages/{pageId}/comments": {
-    input: "a quote anchored in the largest page",
+    input: "a quote anchored in the largest page, mentioning 200 people who can view it (each notified)",
     request: (w, _p, i) =>
       send(w.owner, "POST", `/pages/${w.bigPageId}/comments`, {
-        body: `Question ${i} ${"why? ".repeat(1_900)}`,
+        // 200 mentions of 49 characters: within the 10,000 characters a comment holds.
+        body: `Question ${i} ${w.mentionedIds.map((id) => `[@](mention:${id})`).join("")}`,
         anchor: { quote: "[x]".repeat(600), prefix: "[x]".repeat(160), suffix: "" },
       }),
   },
@@ -551,9 +553,14 @@ export const WORST_CASES: Record<string, WorstCase> = {
     request: (w) => get(w.stranger, `/shares/entity/page/${w.strangerPageId}`),
   },
   "POST /api/v1/shares/entity/{entityType}/{entityId}/grants": {
-    input: "invite an address to a page",
-    request: (w) =>
-      send(w.owner, "POST", `/shares/entity/page/${w.bigPageId}/grants`, { email: newEmail(), permission: "view" }),
+    input: "give a folder to a group of 1,000 members (each notified, each member's access changes)",
+    prepare: (w, n) =>
+      many(n, async (i) => idOf((await json(w, w.owner, "POST", "/folders", { name: `Given ${i}` })).body)),
+    request: (w, folderId) =>
+      send(w.owner, "POST", `/shares/entity/folder/${folderId}/grants`, {
+        groupId: w.crowdGroupId,
+        permission: "view",
+      }),
   },
   /** Rows of their own (not operations of the reference): the projection's fan-out into the per-user listing. */
   "POST /api/v1/shares/entity/{entityType}/{entityId}/grants (fan-out)": {

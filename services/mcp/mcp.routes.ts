@@ -33,6 +33,7 @@ import type { McpTool } from "./mcp-tool.ts";
 import { ToolList } from "./tool-list.ts";
 import { commentTools } from "./tools/comment-tools.ts";
 import { directoryTools } from "./tools/directory-tools.ts";
+import { notificationTools } from "./tools/notification-tools.ts";
 import { readTools } from "./tools/read-tools.ts";
 import { shareLinkTools } from "./tools/share-link-tools.ts";
 import { writeTools } from "./tools/write-tools.ts";
@@ -58,6 +59,7 @@ function allTools(ports: CommandApiPorts & { readonly publicBaseUrl: string | nu
   return [
     ...readTools(ports),
     ...directoryTools(ports),
+    ...notificationTools(ports),
     ...commentTools(ports),
     ...writeTools(ports),
     ...shareLinkTools(ports),

@@ -62,6 +62,10 @@ export interface AccessView {
  * so a grant invalidates one user's cache, not everyone's.
  */
 export interface AccessWriter<Tx> {
+  /** The user's access context as the batch sees it (never cached): whom a notification may reach. */
+  contextFor(tx: Tx, userId: string): Promise<AccessContext>;
+  /** One page of a group's members as the batch sees them: as AccessView.groupMembers, for the fan-out. */
+  groupMembers(tx: Tx, groupId: string, after: ListKey | null, limit: number): Promise<GroupMemberRecord[]>;
   putGrant(tx: Tx, grant: GrantRecord, position: number): Promise<void>;
   removeGrant(tx: Tx, entityType: EntityType, entityId: string, userId: string, position: number): Promise<void>;
   putMember(tx: Tx, member: MemberRecord, position: number): Promise<void>;

@@ -1,6 +1,7 @@
 // The comment thread and comment records clients see (docs/guide/requests.md, Records). Author names and images are looked up in the
 // users read model when a thread is read, so a profile change shows on every comment at once.
 import { ERASED_USER_NAME } from "../erasure/erased-values.ts";
+import { unreachableMentionsField } from "../mentions/mentions.resource.ts";
 import { z } from "zod";
 import type { UserRecord, UsersView } from "../users/users.view.ts";
 import { threadStatusSchema } from "./thread.decider.ts";
@@ -49,6 +50,13 @@ export type ThreadResource = z.infer<typeof threadResource>;
 export const threadReply = z
   .object({ thread: threadResource })
   .meta({ id: "CommentThreadAnswer", description: "The answer of a write to a thread: the whole thread" });
+
+export const commentWriteReply = z
+  .object({ thread: threadResource, unreachableMentions: unreachableMentionsField })
+  .meta({
+    id: "CommentWriteAnswer",
+    description: "The answer of a write of a comment: the whole thread, and the mentions of its body that reach nobody",
+  });
 
 function toCommentResource(comment: CommentRecord, author: UserRecord | undefined): CommentResource {
   return {

@@ -31,6 +31,8 @@ export interface Operation {
   readonly redirect?: { readonly location: string; readonly cookie: string };
   /** What the Location header of its 201 (and of a 202 that creates) names, and its path (shared/http/locations.ts). */
   readonly location?: string;
+  /** Writes markdown and answers the page's: the mentions of the text sent that reach nobody come as a header. */
+  readonly mentions?: true;
 }
 
 const IDEMPOTENT: readonly ErrorCode[] = ["idempotency_key_mismatch"];
@@ -234,6 +236,7 @@ export const operations: Record<string, Operation> = {
     summary: "Replace a page's markdown (If-Match with the ETag read)",
     ifMatch: "required",
     produces: ["text/markdown"],
+    mentions: true,
     consumes: ["text/markdown", "text/plain", "application/json"],
     errors: ["precondition_failed", "precondition_required"],
     example: { markdown: "# Release checklist\n\n- [x] tag the build" },
@@ -245,6 +248,7 @@ export const operations: Record<string, Operation> = {
     errors: ["precondition_failed"],
     ifMatch: "optional",
     produces: ["text/markdown"],
+    mentions: true,
     example: { append: "\n- 09:30 deploy finished" },
   },
   "POST /api/v1/pages/{pageId}/duplicate": {

@@ -235,6 +235,10 @@ const responseHeaders = {
   ),
   location: (what: string) =>
     header(`${what}. A path, relative to the server (or gateway) called`, { type: "string", format: "uri-reference" }),
+  unreachableMentions: header(
+    "The user ids the markdown sent mentions who cannot view the page (or are unknown), comma-separated: those mentions notify no one. " +
+      "Absent when every mention reaches someone",
+  ),
   contentRange: header(
     "The bytes sent and the file's size (`bytes 0-99/5000`), or the size alone on 416 (`bytes */5000`)",
   ),
@@ -401,6 +405,8 @@ function finishDocument(document: JsonSchema): JsonSchema {
         if ((status === "200" || status === "304") && operation.conditional) answers.ETag = responseHeaders.etag;
         if ((status === "200" || status === "202") && answersDocument) answers.ETag = responseHeaders.etag;
         if (status === "202" && writes && !operation.accepted) answers["X-Read-Side"] = responseHeaders.readSide;
+        if ((status === "200" || status === "202") && operation.mentions)
+          answers["Unreachable-Mentions"] = responseHeaders.unreachableMentions;
         if (/^2/.test(status) && writes && !operation.accepted) {
           answers["X-Consistency-Token"] = responseHeaders.consistency;
           if (operation.errors?.includes("idempotency_key_mismatch"))

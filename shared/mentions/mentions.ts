@@ -3,7 +3,7 @@
 const MENTION =
   /\[([^\]\n]*)\]\(mention:([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\)/g;
 
-/** A text mentions at most this many distinct people; more are not recorded (nor reported unreachable). */
+/** A text mentions at most this many distinct people; more are ignored: not recorded, notified nor reported unreachable. */
 const MAX_MENTIONS = 200;
 
 /** The distinct user ids `markdown` mentions, lower-cased, in order of first appearance, at most MAX_MENTIONS. */

@@ -30,4 +30,6 @@ export interface MentionsWriter<Tx> {
     position: number,
   ): Promise<void>;
   removeSource(tx: Tx, source: MentionSource): Promise<void>;
+  /** The users the source mentions, as the batch sees it (before its text's latest change is set): a new mention is one not among them. */
+  mentionedIn(tx: Tx, source: MentionSource): Promise<string[]>;
 }

@@ -21,3 +21,21 @@ export async function unreachableMentions(
   }
   return unreachable;
 }
+
+/** As unreachableMentions, on a page named by id as the read models hold it ([] when they do not hold it). */
+export async function unreachableMentionsOn(
+  views: Pick<ReadModels, "users" | "access" | "pages">,
+  pageId: string,
+  text: string,
+): Promise<string[]> {
+  if (mentionedUserIds(text).length === 0) return [];
+  const page = await views.pages.get(pageId);
+  return page === null ? [] : unreachableMentions(views, page, text);
+}
+
+/** The response header of a content write (whose answer is the page's markdown) naming its unreachable mentions. */
+const UNREACHABLE_MENTIONS_HEADER = "unreachable-mentions";
+
+/** The header's value, comma-separated; no header when every mention reaches someone. */
+export const unreachableMentionsHeader = (ids: readonly string[]): Record<string, string> =>
+  ids.length === 0 ? {} : { [UNREACHABLE_MENTIONS_HEADER]: ids.join(", ") };

@@ -1,4 +1,5 @@
 // The page record clients see (docs/guide/requests.md, Records), built from the read model and the caller's permission.
+import { unreachableMentionsField } from "../mentions/mentions.resource.ts";
 import { z } from "zod";
 import type { Permission } from "../kernel/permissions.ts";
 import type { Seen } from "../access/seen-by.ts";
@@ -45,12 +46,6 @@ export function toPageResource(page: Seen<PageRecord>, permission: Permission): 
     updatedAt: page.updatedAt,
   };
 }
-
-/** A write's answer that carries the mentions of its text that reach nobody (ids only, never why). */
-const unreachableMentionsField = z.array(z.uuid()).meta({
-  description:
-    "The user ids this write's text mentions who cannot view the page (or are unknown): those mentions notify no one",
-});
 
 export const createdPageResource = pageResource
   .extend({ unreachableMentions: unreachableMentionsField })

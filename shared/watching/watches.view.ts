@@ -31,6 +31,10 @@ export interface WatchesWriter<Tx> {
   set(tx: Tx, record: WatchRecord): Promise<void>;
   /** An automatic watch (an author or a commenter): only where the user has no row for the entity yet. */
   watchAutomatically(tx: Tx, record: Omit<WatchRecord, "state" | "auto">): Promise<void>;
+  /** One batch of the entity's watchers as the batch sees them: as WatchesView.watchersOf, for the fan-out. */
+  watchersOf(tx: Tx, kind: WatchedKind, entityId: string, afterUserId: string | null, limit: number): Promise<string[]>;
+  /** The user's row on the entity as the batch sees it (a page stopped being watched stays so below a watched folder). */
+  stateOf(tx: Tx, kind: WatchedKind, entityId: string, userId: string): Promise<WatchState | null>;
   /** The entity was purged: its rows go. */
   removeEntity(tx: Tx, kind: WatchedKind, entityId: string): Promise<void>;
 }

@@ -350,7 +350,11 @@ describe("the OpenAPI document", () => {
     const responseHeaders = (method: string, path: string, status: string) =>
       Object.keys(operation(method, path)?.responses[status]?.headers ?? {});
     expect(responseHeaders("GET", "/api/v1/pages/{pageId}/content", "200")).toEqual(["ETag"]);
-    expect(responseHeaders("PUT", "/api/v1/pages/{pageId}/content", "200")).toEqual(["ETag", "X-Consistency-Token"]);
+    expect(responseHeaders("PUT", "/api/v1/pages/{pageId}/content", "200")).toEqual([
+      "ETag",
+      "Unreachable-Mentions",
+      "X-Consistency-Token",
+    ]);
     expect(responseHeaders("POST", "/api/v1/pages", "201")).toEqual([
       "X-Consistency-Token",
       "Idempotent-Replayed",

@@ -19,10 +19,12 @@ const READING = [
   "diff_page",
   "list_attachments",
   "list_folders",
+  "list_notifications",
   "list_pages",
   "list_people",
   "list_share_links",
   "list_templates",
+  "mark_notifications_read",
   "page_backlinks",
   "page_history",
   "read_page",
@@ -92,7 +94,9 @@ describe("the MCP server", () => {
     for (const tool of readTools) {
       expect(tool.inputSchema.type).toBe("object");
       expect(tool.outputSchema?.type).toBe("object");
-      expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+      // Marking one's own notifications read needs no more than reading them, as on POST /notifications/read.
+      const readOnly = tool.name !== "mark_notifications_read";
+      expect(tool.annotations).toMatchObject({ readOnlyHint: readOnly, destructiveHint: false });
     }
     const everything = await agentOf(owner, ["pages:read", "pages:comment", "pages:write"]);
     const all = (await everything.client.listTools()).tools;

@@ -8,7 +8,8 @@ import { commentOnThread, type ThreadOnPage } from "../../../shared/comments/thr
 import { threadStatusSchema, type ThreadCommand } from "../../../shared/comments/thread.decider.ts";
 import { anchorField, commentBody } from "../../../shared/comments/thread.fields.ts";
 import { presentThread } from "../../../shared/comments/list-comments.ts";
-import { threadReply } from "../../../shared/comments/thread.resource.ts";
+import { commentWriteReply, threadReply } from "../../../shared/comments/thread.resource.ts";
+import { unreachableMentionsOn } from "../../../shared/mentions/unreachable-mentions.ts";
 import type { Actor } from "../../../shared/commands/guarded-command.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
@@ -32,7 +33,8 @@ const threadParams = pageParams.extend({ threadId: threadIdSchema });
 const commentParams = pageParams.extend({ commentId: commentIdSchema });
 const bodyOnly = z.object({ body: commentBody });
 const changedThread = writeResponses({ 200: threadReply });
-const createdThread = writeResponses({ 201: threadReply });
+const editedComment = writeResponses({ 200: commentWriteReply });
+const createdComment = writeResponses({ 201: commentWriteReply });
 
 const commentOnPage = pageAccess("comment");
 
@@ -57,18 +59,23 @@ export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
   const config = { access: { scope: "pages:comment" as const } };
   const answer = answerWrites(ports);
 
-  /** The answer of a write to a thread: the whole thread as a client will read it, or as the write side has it. */
-  function threadAnswer(target: ThreadOnPage, status: 200 | 201) {
+  /**
+   * The answer of a write to a thread: the whole thread as a client will read it, or as the write side has it;
+   * with `text`, the comment body written, the mentions in it that reach nobody.
+   */
+  async function threadAnswer(target: ThreadOnPage, status: 200 | 201, text?: string) {
+    const mentions =
+      text === undefined ? {} : { unreachableMentions: await unreachableMentionsOn(ports.views, target.pageId, text) };
     return {
       status,
-      present: async () => ({ body: { thread: await presentThread(ports.views, target) } }),
-      assemble: async () => ({ body: { thread: await foldedThreadAnswer(ports, target.threadId) } }),
+      present: async () => ({ body: { thread: await presentThread(ports.views, target), ...mentions } }),
+      assemble: async () => ({ body: { thread: await foldedThreadAnswer(ports, target.threadId), ...mentions } }),
     };
   }
 
   /**
    * Runs the command behind the page's comment guard and answers with the thread; `created`, the comment it
-   * adds, is the answer's Location.
+   * adds, is the answer's Location; a command writing a comment's body answers its unreachable mentions too.
    */
   async function decideThread(
     actor: Actor,
@@ -78,7 +85,8 @@ export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
   ): Promise<Written> {
     const { position } = await commentOnThread.run(ports, actor, target, () => command);
     const located = created === undefined ? {} : { location: locationOf.comment(target.pageId, created) };
-    return { ...threadAnswer(target, created === undefined ? 200 : 201), ...located, position };
+    const text = "body" in command ? command.body : undefined;
+    return { ...(await threadAnswer(target, created === undefined ? 200 : 201, text)), ...located, position };
   }
 
   app.post(
@@ -88,7 +96,7 @@ export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
       schema: {
         params: pageParams,
         body: z.object({ body: commentBody, anchor: anchorField }),
-        response: createdThread,
+        response: createdComment,
       },
     },
     async (request, reply) =>
@@ -114,14 +122,14 @@ export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
 
   app.post(
     "/pages/:pageId/comments/:threadId/replies",
-    { config, schema: { params: threadParams, body: bodyOnly, response: createdThread } },
+    { config, schema: { params: threadParams, body: bodyOnly, response: createdComment } },
     async (request, reply) => {
       const { pageId, threadId } = request.params;
       // The answer is the whole thread, which grows without bound: a replay may present it again, as it is now, to
       // a caller who may still comment on the page.
       const again = (actor: Actor) => async () => {
         await commentOnPage(ports.views, actor.principal, pageId);
-        return threadAnswer({ pageId, threadId }, 201);
+        return threadAnswer({ pageId, threadId }, 201, request.body.body);
       };
       return answer(request, reply, ({ actor, once }) =>
         once(
@@ -165,7 +173,7 @@ export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
 
   app.patch(
     "/pages/:pageId/comments/:commentId",
-    { config, schema: { params: commentParams, body: bodyOnly, response: changedThread } },
+    { config, schema: { params: commentParams, body: bodyOnly, response: editedComment } },
     async (request, reply) =>
       answer(request, reply, async ({ actor }) => {
         const { pageId, commentId } = request.params;

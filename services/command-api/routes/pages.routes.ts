@@ -22,6 +22,7 @@ import {
 import { createPage } from "../../../shared/pages/create-page.ts";
 import { setTemplate } from "../../../shared/templates/template.commands.ts";
 import type { Principal } from "../../../shared/auth/principal.ts";
+import type { Actor } from "../../../shared/commands/guarded-command.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
 import { writeResponses, type Presented } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
@@ -32,6 +33,7 @@ import { addContent } from "../../../shared/pages/add-content.ts";
 import { iconField } from "../../../shared/kernel/text-fields.ts";
 import { MARKDOWN_MAX_CHARS, markdownField, titleField } from "../../../shared/pages/page.fields.ts";
 import { PAGE_BODY_LIMIT_BYTES } from "./fields.ts";
+import { unreachableMentionsHeader, unreachableMentionsOn } from "../../../shared/mentions/unreachable-mentions.ts";
 
 const createPageBody = z
   .object({
@@ -85,6 +87,19 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
     const shown = seenBy(await ports.views.access.contextFor(principal.user.id), content.page);
     const headers = { etag: etagOf(shown), "content-type": "text/markdown; charset=utf-8" };
     return { body: renderPageDocument(shown, content.markdown), headers };
+  };
+
+  /** A content write's answer (its page's markdown), with the mentions of the text it sent that reach nobody as a header. */
+  const contentAnswer = async (actor: Actor, pageId: PageId, text: string) => {
+    const header = unreachableMentionsHeader(await unreachableMentionsOn(ports.views, pageId, text));
+    const withHeader = (presented: () => Promise<Presented>) => async (): Promise<Presented> => {
+      const { body, headers } = await presented();
+      return { body, headers: { ...headers, ...header } };
+    };
+    return {
+      present: withHeader(presentContent(actor.principal, pageId)),
+      assemble: withHeader(foldedPageAnswer(ports, actor.principal, pageId).document),
+    };
   };
 
   app.post(
@@ -200,8 +215,7 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
         return {
           position,
           status: 200,
-          present: presentContent(actor.principal, pageId),
-          assemble: foldedPageAnswer(ports, actor.principal, pageId).document,
+          ...(await contentAnswer(actor, pageId, markdown)),
         };
       }),
   );
@@ -229,8 +243,7 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
         return {
           position,
           status: 200,
-          present: presentContent(actor.principal, pageId),
-          assemble: foldedPageAnswer(ports, actor.principal, pageId).document,
+          ...(await contentAnswer(actor, pageId, text)),
         };
       }),
   );

@@ -9,6 +9,8 @@ import { listComments, presentThread, threadFilterSchema } from "../../../shared
 import { threadResource } from "../../../shared/comments/thread.resource.ts";
 import type { Actor } from "../../../shared/commands/guarded-command.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
+import { unreachableMentionsField } from "../../../shared/mentions/mentions.resource.ts";
+import { unreachableMentionsOn } from "../../../shared/mentions/unreachable-mentions.ts";
 import {
   commentIdSchema,
   pageIdSchema,
@@ -20,16 +22,26 @@ import type { CommandApiPorts } from "../../command-api/command-api-ports.ts";
 import { ADDITIVE, defineTool, IDEMPOTENT_CHANGE, READ_ONLY, type McpTool } from "../mcp-tool.ts";
 import { toolWrites, writeOutput } from "../write-outcome.ts";
 
-const threadOutput = writeOutput({ thread: threadResource });
+const threadOutput = writeOutput({
+  thread: threadResource,
+  unreachableMentions: unreachableMentionsField.describe(
+    "on a comment written: the user ids its body mentions who cannot view the page (or are unknown); those mentions notify no one",
+  ),
+});
 
 export function commentTools(ports: CommandApiPorts): McpTool[] {
   const writes = toolWrites(ports);
   const decideThread = async (actor: Actor, target: { pageId: PageId; threadId: ThreadId }, command: ThreadCommand) => {
     const { position } = await commentOnThread.run(ports, actor, target, () => command);
-    return writes.settle(position, {
+    const mentions =
+      "body" in command
+        ? { unreachableMentions: await unreachableMentionsOn(ports.views, target.pageId, command.body) }
+        : {};
+    const settled = await writes.settle(position, {
       id: target.threadId,
       present: async () => ({ thread: await presentThread(ports.views, target) }),
     });
+    return { ...settled, ...mentions };
   };
 
   return [

@@ -20,6 +20,8 @@ import { editPage, movePage } from "../../../shared/pages/page.commands.ts";
 import { MARKDOWN_MAX_CHARS, markdownField, titleField } from "../../../shared/pages/page.fields.ts";
 import { pageResource, resolvedPageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
 import { restorePage } from "../../../shared/pages/restore-page.ts";
+import { unreachableMentionsField } from "../../../shared/mentions/mentions.resource.ts";
+import { unreachableMentionsOn } from "../../../shared/mentions/unreachable-mentions.ts";
 import { restoreFromTrash } from "../../../shared/trash/restore-from-trash.ts";
 import type { CommandApiPorts } from "../../command-api/command-api-ports.ts";
 import { ADDITIVE, defineTool, DESTRUCTIVE, IDEMPOTENT_CHANGE, type McpTool } from "../mcp-tool.ts";
@@ -35,7 +37,13 @@ const idempotencyKeyField = z
   );
 const etagField = z.string().min(1).max(200).describe("the ETag read_page answered for the version you changed");
 
-const pageOutput = writeOutput({ page: resolvedPageResource, etag: z.string() });
+const pageOutput = writeOutput({
+  page: resolvedPageResource,
+  etag: z.string(),
+  unreachableMentions: unreachableMentionsField.describe(
+    "on a write of markdown: the user ids it mentions who cannot view the page (or are unknown); those mentions notify no one",
+  ),
+});
 const folderOutput = writeOutput({ folder: folderResource });
 const deletedOutput = writeOutput({});
 const restoredOutput = writeOutput({ page: pageResource.optional(), folder: folderResource.optional() });
@@ -51,8 +59,13 @@ export function writeTools(ports: CommandApiPorts): McpTool[] {
     const { shown, permission } = await visibleFolder(ports.views, actor.principal, folderId);
     return { folder: toFolderResource(shown, permission) };
   };
-  const pageChange = async (actor: Actor, pageId: PageId, position: number | null) =>
-    pageOutput.parse(await writes.settle(position, { id: pageId, present: presentPage(actor, pageId) }));
+  /** `text`: the markdown the change wrote, whose unreachable mentions the result names. */
+  const pageChange = async (actor: Actor, pageId: PageId, position: number | null, text?: string) => {
+    const settled = await writes.settle(position, { id: pageId, present: presentPage(actor, pageId) });
+    const mentions =
+      text === undefined ? {} : { unreachableMentions: await unreachableMentionsOn(ports.views, pageId, text) };
+    return pageOutput.parse({ ...settled, ...mentions });
+  };
 
   return [
     defineTool({
@@ -79,8 +92,10 @@ export function writeTools(ports: CommandApiPorts): McpTool[] {
           actor,
           { tool: "create_page", key: idempotencyKey, args: fields, output: pageOutput },
           async () => {
-            const { pageId, position } = await createPage(ports, actor, { ...fields, parentId: fields.folderId });
-            return writes.settle(position, { id: pageId, present: presentPage(actor, pageId) });
+            const created = await createPage(ports, actor, { ...fields, parentId: fields.folderId });
+            const { pageId, position, unreachableMentions } = created;
+            const settled = await writes.settle(position, { id: pageId, present: presentPage(actor, pageId) });
+            return { ...settled, unreachableMentions };
           },
         );
       },
@@ -109,7 +124,7 @@ export function writeTools(ports: CommandApiPorts): McpTool[] {
           ifMatch: args.etag,
           maxChars: MARKDOWN_MAX_CHARS,
         });
-        return pageChange(actor, args.pageId, position);
+        return pageChange(actor, args.pageId, position, args.text);
       },
     }),
     defineTool({
@@ -137,7 +152,8 @@ export function writeTools(ports: CommandApiPorts): McpTool[] {
           etag: args.etag,
           maxChars: MARKDOWN_MAX_CHARS,
         });
-        return pageChange(actor, args.pageId, position);
+        const written = args.edits.map((edit) => edit.newText).join("\n");
+        return pageChange(actor, args.pageId, position, written);
       },
     }),
     defineTool({
@@ -158,7 +174,7 @@ export function writeTools(ports: CommandApiPorts): McpTool[] {
           markdown,
           ifMatchRevision: revisionFromIfMatch(etag, page),
         }));
-        return pageChange(actor, pageId, position);
+        return pageChange(actor, pageId, position, markdown);
       },
     }),
     defineTool({

@@ -1,9 +1,14 @@
 // Notifications derived from the events they are about, for everyone an event concerns but its actor: a reply
-// to a thread's participants, a resolution or reopening to its starter, a grant to its grantee, a membership to
-// the new member. Fan-out runs here, off the request path, capped per event (MAX_RECIPIENTS_PER_EVENT) and per
-// user (MAX_NOTIFICATIONS_PER_USER). Read marks and settings are the user's own events; an erasure takes all of
-// theirs away. Mentions, groups and watching feed the same `notify` (notifyAll) when their events exist.
+// to a thread's participants, a resolution or reopening to its starter, a grant to its grantee (or to a group's
+// members), a membership to the new member, a new mention to the mentioned user, a content change to the
+// watchers of the page and of every folder above it. Fan-out runs here, off the request path, in batches,
+// capped per event (MAX_RECIPIENTS_PER_EVENT) and per user (MAX_NOTIFICATIONS_PER_USER); mentions and watches
+// reach only those who can view the page at that point. Read marks and settings are the user's own events; an
+// erasure takes all of theirs away.
+import type { AccessTarget } from "../../../shared/access/effective-permission.ts";
 import type { StoredEvent } from "../../../shared/events.ts";
+import { mentionedUserIds } from "../../../shared/mentions/mentions.ts";
+import type { MentionSource } from "../../../shared/mentions/mentions.view.ts";
 import {
   notificationAfter,
   type NotificationCandidate,
@@ -13,23 +18,30 @@ import {
   MAX_RECIPIENTS_PER_EVENT,
 } from "../../../shared/notifications/notification-limits.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
+import {
+  membersOfGroup,
+  newlyMentioned,
+  newPageTarget,
+  pageTarget,
+  watchersOfPage,
+  whoCanView,
+} from "./notification-recipients.ts";
 
 type Subject = Omit<NotificationCandidate, "userId" | "eventId" | "occurredAt" | "position">;
 
 /**
  * Notifies each recipient but the actor, at most MAX_RECIPIENTS_PER_EVENT of them, coalescing by the subject's
- * key. The hook mentions (kind "mentioned"), group memberships ("group_added") and watches ("watched_changed",
- * coalesceKey `watch:<pageId>`) call with their recipients.
+ * key (a watch's "watched_changed" by `watch:<pageId>`).
  */
 async function notifyAll<Tx>(
   writers: ProjectionWriters<Tx>,
   tx: Tx,
   stored: StoredEvent,
   subject: Subject,
-  recipients: Iterable<string>,
+  recipients: Iterable<string> | AsyncIterable<string>,
 ): Promise<void> {
   const seen = new Set<string>([subject.actorId]);
-  for (const userId of recipients) {
+  for await (const userId of recipients) {
     if (seen.has(userId)) continue;
     seen.add(userId);
     if (seen.size > MAX_RECIPIENTS_PER_EVENT + 1) return;
@@ -47,6 +59,46 @@ async function notifyAll<Tx>(
   }
 }
 
+/** The users a text newly mentions who can view its page: each is told once, when the mention is added. */
+async function notifyMentioned<Tx>(
+  writers: ProjectionWriters<Tx>,
+  tx: Tx,
+  stored: StoredEvent,
+  mention: {
+    source: MentionSource;
+    text: string;
+    /** The page, looked up only when the text mentions someone. */
+    target: () => Promise<AccessTarget | null>;
+    threadId: string | null;
+  },
+): Promise<void> {
+  const { source, text, threadId } = mention;
+  if (mentionedUserIds(text).length === 0) return;
+  const target = await mention.target();
+  if (target === null) return;
+  const added = (await newlyMentioned(writers, tx, source, text)).filter((id) => id !== stored.metadata.actorId);
+  if (added.length === 0) return;
+  const subject = {
+    kind: "mentioned" as const,
+    actorId: stored.metadata.actorId,
+    pageId: target.id,
+    folderId: null,
+    threadId,
+    coalesceKey: null,
+  };
+  await notifyAll(writers, tx, stored, subject, whoCanView(writers, tx, target, added, stored.metadata.actorId));
+}
+
+/** A comment's page: named by the event, or (comments recorded before) by its thread's page. */
+async function pageOfComment<Tx>(
+  writers: ProjectionWriters<Tx>,
+  tx: Tx,
+  data: { threadId: string; pageId?: string | undefined },
+): Promise<AccessTarget | null> {
+  const pageId = data.pageId ?? (await writers.history.accessOf(tx, data.threadId))?.id;
+  return pageId === undefined ? null : pageTarget(writers, tx, pageId);
+}
+
 export async function projectNotifications<Tx>(
   stored: StoredEvent,
   writers: ProjectionWriters<Tx>,
@@ -55,6 +107,42 @@ export async function projectNotifications<Tx>(
   const { event, metadata } = stored;
   const notifications = writers.notifications;
   switch (event.type) {
+    case "PageCreated": {
+      const { pageId, markdown } = event.data;
+      const target = () => newPageTarget(writers, tx, event.data);
+      const source = { kind: "page" as const, id: pageId };
+      return notifyMentioned(writers, tx, stored, { source, text: markdown, target, threadId: null });
+    }
+    case "PageContentReplaced":
+    case "PageRestored": {
+      const { pageId, markdown } = event.data;
+      const target = await pageTarget(writers, tx, pageId);
+      if (target === null) return;
+      const source = { kind: "page" as const, id: pageId };
+      const known = async () => target;
+      await notifyMentioned(writers, tx, stored, { source, text: markdown, target: known, threadId: null });
+      const subject = {
+        kind: "watched_changed" as const,
+        actorId: metadata.actorId,
+        pageId,
+        folderId: null,
+        threadId: null,
+        coalesceKey: `watch:${pageId}`,
+      };
+      return notifyAll(
+        writers,
+        tx,
+        stored,
+        subject,
+        whoCanView(writers, tx, target, watchersOfPage(writers, tx, target), metadata.actorId),
+      );
+    }
+    case "CommentEdited": {
+      const { threadId, commentId, body } = event.data;
+      const target = () => pageOfComment(writers, tx, event.data);
+      const source = { kind: "comment" as const, id: commentId };
+      return notifyMentioned(writers, tx, stored, { source, text: body, target, threadId });
+    }
     case "ThreadOpened":
       return notifications.addParticipant(tx, event.data.threadId, {
         userId: event.data.createdBy,
@@ -83,7 +171,9 @@ export async function projectNotifications<Tx>(
       );
       if (!participants.some((participant) => participant.userId === authorId))
         await notifications.addParticipant(tx, threadId, { userId: authorId, pageId, started: false });
-      return;
+      const source = { kind: "comment" as const, id: event.data.commentId };
+      const target = () => pageTarget(writers, tx, pageId);
+      return notifyMentioned(writers, tx, stored, { source, text: event.data.body, target, threadId });
     }
     case "ThreadResolved":
     case "ThreadReopened": {
@@ -108,6 +198,22 @@ export async function projectNotifications<Tx>(
         stored,
         { kind: "shared", actorId: grantedBy, ...place, threadId: null, coalesceKey: null },
         [userId],
+      );
+    }
+    case "GroupAccessGranted": {
+      const { entityType, entityId, groupId, grantedBy } = event.data;
+      const place = entityType === "page" ? { pageId: entityId, folderId: null } : { pageId: null, folderId: entityId };
+      const subject = { kind: "shared" as const, actorId: grantedBy, ...place, threadId: null, coalesceKey: null };
+      return notifyAll(writers, tx, stored, subject, membersOfGroup(writers, tx, groupId));
+    }
+    case "GroupMemberAdded": {
+      const { memberId, addedBy } = event.data;
+      return notifyAll(
+        writers,
+        tx,
+        stored,
+        { kind: "group_added", actorId: addedBy, pageId: null, folderId: null, threadId: null, coalesceKey: null },
+        [memberId],
       );
     }
     case "WorkspaceMemberAdded": {

@@ -151,12 +151,68 @@ const collections = (ref: GenerationRef) => {
   };
 };
 
+/** A user's access context read now (with `options`: as a batch sees it). */
+async function loadContext(ref: GenerationRef, userId: string, options: MongoBatch["options"]): Promise<AccessContext> {
+  const { grants, members, groupMembers, groupGrants, groupRoles } = collections(ref);
+  const groupIds = (
+    await groupMembers.find({ memberId: userId }, { projection: { groupId: 1 }, ...options }).toArray()
+  ).map((doc) => doc.groupId);
+  const ownGrants = (await grants.find({ userId }, options).toArray()).map(toGrant);
+  const ownRoles = (await members.find({ memberId: userId }, options).toArray()).map(toMember);
+  const viaGroups =
+    groupIds.length === 0
+      ? { grants: [], roles: [] }
+      : {
+          grants: (await groupGrants.find({ groupId: { $in: groupIds } }, options).toArray()).map(toGroupGrant),
+          roles: (await groupRoles.find({ _id: { $in: groupIds } }, options).toArray()).map((doc) =>
+            groupRoleSchema.parse(doc),
+          ),
+        };
+  return assembleContext(userId, {
+    grants: [...ownGrants, ...viaGroups.grants],
+    roles: [...ownRoles, ...viaGroups.roles],
+    groupIds,
+  });
+}
+
+/** One page of a group's members, oldest first, after `after`. */
+async function groupMembersAfter(
+  ref: GenerationRef,
+  query: { groupId: string; after: ListKey | null; limit: number },
+  options: MongoBatch["options"],
+): Promise<GroupMemberRecord[]> {
+  const { groupId, after, limit } = query;
+  const from =
+    after === null
+      ? {}
+      : { $or: [{ position: { $gt: after.position } }, { position: after.position, memberId: { $gt: after.id } }] };
+  const docs = await collections(ref)
+    .groupMembers.find({ groupId, ...from }, options)
+    .sort({ position: 1, memberId: 1 })
+    .limit(limit)
+    .toArray();
+  return docs.map(toGroupMember);
+}
+
 export class MongoAccessWriter implements AccessWriter<MongoBatch> {
   /** `audience`: the per-user page listing (page-audience.mongo.ts), told whose access changed. */
   constructor(
     private readonly ref: GenerationRef,
     private readonly audience: MongoPageAudience,
   ) {}
+
+  async contextFor(tx: MongoBatch, userId: string): Promise<AccessContext> {
+    return loadContext(this.ref, userId, tx.options);
+  }
+
+  async groupMembers(
+    tx: MongoBatch,
+    groupId: string,
+    after: ListKey | null,
+    limit: number,
+  ): Promise<GroupMemberRecord[]> {
+    return groupMembersAfter(this.ref, { groupId, after, limit }, tx.options);
+  }
 
   /** `$max`: a batch applied again never moves a user's change position back. */
   private async changed(tx: MongoBatch, userId: string, position: number): Promise<void> {
@@ -337,29 +393,8 @@ export class MongoAccessView implements AccessView {
 
   async contextFor(userId: string): Promise<AccessContext> {
     const generation = this.ref.current().number;
-    const { changes, grants, members, groupMembers, groupGrants, groupRoles } = collections(this.ref);
-    const position = (await changes.findOne({ _id: userId }))?.position ?? 0;
-    return this.contexts.contextFor(userId, { position, generation }, async (): Promise<AccessContext> => {
-      const groupIds = (await groupMembers.find({ memberId: userId }, { projection: { groupId: 1 } }).toArray()).map(
-        (doc) => doc.groupId,
-      );
-      const ownGrants = (await grants.find({ userId }).toArray()).map(toGrant);
-      const ownRoles = (await members.find({ memberId: userId }).toArray()).map(toMember);
-      const viaGroups =
-        groupIds.length === 0
-          ? { grants: [], roles: [] }
-          : {
-              grants: (await groupGrants.find({ groupId: { $in: groupIds } }).toArray()).map(toGroupGrant),
-              roles: (await groupRoles.find({ _id: { $in: groupIds } }).toArray()).map((doc) =>
-                groupRoleSchema.parse(doc),
-              ),
-            };
-      return assembleContext(userId, {
-        grants: [...ownGrants, ...viaGroups.grants],
-        roles: [...ownRoles, ...viaGroups.roles],
-        groupIds,
-      });
-    });
+    const position = (await collections(this.ref).changes.findOne({ _id: userId }))?.position ?? 0;
+    return this.contexts.contextFor(userId, { position, generation }, () => loadContext(this.ref, userId, {}));
   }
 
   async grantsOn(entityType: EntityType, entityId: string): Promise<GrantRecord[]> {
@@ -383,16 +418,7 @@ export class MongoAccessView implements AccessView {
   }
 
   async groupMembers(groupId: string, after: ListKey | null, limit: number): Promise<GroupMemberRecord[]> {
-    const from =
-      after === null
-        ? {}
-        : { $or: [{ position: { $gt: after.position } }, { position: after.position, memberId: { $gt: after.id } }] };
-    const docs = await collections(this.ref)
-      .groupMembers.find({ groupId, ...from })
-      .sort({ position: 1, memberId: 1 })
-      .limit(limit)
-      .toArray();
-    return docs.map(toGroupMember);
+    return groupMembersAfter(this.ref, { groupId, after, limit }, {});
   }
 
   async isGroupMember(groupId: string, userId: string): Promise<boolean> {

@@ -56,6 +56,13 @@ export class MongoMentionsWriter implements MentionsWriter<MongoBatch> {
   async removeSource(tx: MongoBatch, source: MentionSource): Promise<void> {
     await mentions(this.ref).deleteMany({ sourceKind: source.kind, sourceId: source.id }, tx.options);
   }
+
+  async mentionedIn(tx: MongoBatch, source: MentionSource): Promise<string[]> {
+    const docs = await mentions(this.ref)
+      .find({ sourceKind: source.kind, sourceId: source.id }, { projection: { userId: 1 }, ...tx.options })
+      .toArray();
+    return docs.map((doc) => doc.userId);
+  }
 }
 
 export class MongoMentionsView implements MentionsView {

@@ -57,6 +57,13 @@ export const notificationsModel: MongoModel = {
     },
     {
       collection: "notifications",
+      name: "notifications_folder",
+      keys: { folderId: 1 },
+      partial: { folderId: { $type: "string" } },
+      serves: "projector: a purged folder's notifications",
+    },
+    {
+      collection: "notifications",
       name: "notifications_position",
       keys: { position: 1 },
       serves: "notifier: the notifications one event produced, to email them",

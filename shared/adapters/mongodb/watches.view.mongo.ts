@@ -37,8 +37,41 @@ export const watchesModel: MongoModel = {
 const watches = (ref: GenerationRef) => ref.current().collection<WatchDoc>("watches");
 const idOf = (kind: WatchedKind, entityId: string, userId: string): string => `${kind}:${entityId}:${userId}`;
 
+/** One batch of an entity's watchers in user-id order, through watches_fanout. */
+async function watchersOf(
+  ref: GenerationRef,
+  query: { kind: WatchedKind; entityId: string; afterUserId: string | null; limit: number },
+  options: MongoBatch["options"],
+): Promise<string[]> {
+  const { kind, entityId, afterUserId, limit } = query;
+  const docs = await watches(ref)
+    .find(
+      { kind, entityId, state: "watching", userId: { $gt: afterUserId ?? "" } },
+      { projection: { userId: 1 }, ...options },
+    )
+    .sort({ userId: 1 })
+    .limit(limit)
+    .toArray();
+  return docs.map((doc) => doc.userId);
+}
+
 export class MongoWatchesWriter implements WatchesWriter<MongoBatch> {
   constructor(private readonly ref: GenerationRef) {}
+
+  async stateOf(tx: MongoBatch, kind: WatchedKind, entityId: string, userId: string): Promise<WatchState | null> {
+    const doc = await watches(this.ref).findOne({ _id: idOf(kind, entityId, userId) }, tx.options);
+    return doc ? watchSchema.parse(doc).state : null;
+  }
+
+  async watchersOf(
+    tx: MongoBatch,
+    kind: WatchedKind,
+    entityId: string,
+    afterUserId: string | null,
+    limit: number,
+  ): Promise<string[]> {
+    return watchersOf(this.ref, { kind, entityId, afterUserId, limit }, tx.options);
+  }
 
   async set(tx: MongoBatch, record: WatchRecord): Promise<void> {
     const { kind, entityId, userId } = record;
@@ -83,11 +116,6 @@ export class MongoWatchesView implements WatchesView {
   }
 
   async watchersOf(kind: WatchedKind, entityId: string, afterUserId: string | null, limit: number): Promise<string[]> {
-    const docs = await watches(this.ref)
-      .find({ kind, entityId, state: "watching", userId: { $gt: afterUserId ?? "" } }, { projection: { userId: 1 } })
-      .sort({ userId: 1 })
-      .limit(limit)
-      .toArray();
-    return docs.map((doc) => doc.userId);
+    return watchersOf(this.ref, { kind, entityId, afterUserId, limit }, {});
   }
 }

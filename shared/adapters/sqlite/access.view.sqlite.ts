@@ -130,12 +130,15 @@ const toMember = (row: MemberRow): MemberRecord => ({
 
 export class SqliteAccessWriter implements AccessWriter<SqliteBatch> {
   private readonly statements;
+  /** Reads on the projector's own connection: they see the batch's changes so far. */
+  private readonly reader: SqliteAccessView;
 
   /** `audience`: the per-user page listing (page-audience.sqlite.ts), told whose grants changed. */
   constructor(
     db: Database.Database,
     private readonly audience: SqlitePageAudience,
   ) {
+    this.reader = new SqliteAccessView(db);
     this.statements = {
       changed: db.prepare<[string, number]>(
         "INSERT INTO access_changes (user_id, position) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET position = excluded.position",
@@ -187,6 +190,19 @@ export class SqliteAccessWriter implements AccessWriter<SqliteBatch> {
       removeGroupMembers: db.prepare("DELETE FROM group_members WHERE group_id = ?"),
       removeGroupGrants: db.prepare("DELETE FROM group_grants WHERE group_id = ?"),
     };
+  }
+
+  async contextFor(_tx: SqliteBatch, userId: string): Promise<AccessContext> {
+    return this.reader.freshContext(userId);
+  }
+
+  async groupMembers(
+    _tx: SqliteBatch,
+    groupId: string,
+    after: ListKey | null,
+    limit: number,
+  ): Promise<GroupMemberRecord[]> {
+    return this.reader.groupMembers(groupId, after, limit);
   }
 
   async putGrant(tx: SqliteBatch, grant: GrantRecord, position: number): Promise<void> {
@@ -339,10 +355,11 @@ export class SqliteAccessView implements AccessView {
 
   async contextFor(userId: string): Promise<AccessContext> {
     const position = this.statements.changedAt.get(userId) ?? 0;
-    return this.contexts.contextFor(userId, { position }, () => this.loadContext(userId));
+    return this.contexts.contextFor(userId, { position }, () => this.freshContext(userId));
   }
 
-  private loadContext(userId: string): AccessContext {
+  /** The context read now, past the cache. */
+  freshContext(userId: string): AccessContext {
     const grantRows = [...this.statements.grantsOfUser.all(userId), ...this.statements.groupGrantsOfMember.all(userId)];
     const grants = grantRows.map((row) => ({
       entityType: row.entity_type === "folder" ? ("folder" as const) : ("page" as const),

@@ -29,6 +29,9 @@ export class SqliteMentionsWriter implements MentionsWriter<SqliteBatch> {
         "INSERT OR IGNORE INTO mentions (source_kind, source_id, user_id, page_id, since) VALUES (?, ?, ?, ?, ?)",
       ),
       remove: db.prepare<[string, string]>("DELETE FROM mentions WHERE source_kind = ? AND source_id = ?"),
+      mentioned: db
+        .prepare<[string, string], string>("SELECT user_id FROM mentions WHERE source_kind = ? AND source_id = ?")
+        .pluck(),
     };
   }
 
@@ -45,6 +48,10 @@ export class SqliteMentionsWriter implements MentionsWriter<SqliteBatch> {
 
   async removeSource(_tx: SqliteBatch, source: MentionSource): Promise<void> {
     this.statements.remove.run(source.kind, source.id);
+  }
+
+  async mentionedIn(_tx: SqliteBatch, source: MentionSource): Promise<string[]> {
+    return this.statements.mentioned.all(source.kind, source.id);
   }
 }
 

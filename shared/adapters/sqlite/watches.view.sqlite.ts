@@ -37,6 +37,23 @@ export class SqliteWatchesWriter implements WatchesWriter<SqliteBatch> {
       ),
       removeEntity: db.prepare<[string, string]>("DELETE FROM watches WHERE kind = ? AND entity_id = ?"),
     };
+    this.reader = new SqliteWatchesView(db);
+  }
+
+  private readonly reader: SqliteWatchesView;
+
+  async stateOf(_tx: SqliteBatch, kind: WatchedKind, entityId: string, userId: string): Promise<WatchState | null> {
+    return this.reader.stateOf(kind, entityId, userId);
+  }
+
+  async watchersOf(
+    _tx: SqliteBatch,
+    kind: WatchedKind,
+    entityId: string,
+    afterUserId: string | null,
+    limit: number,
+  ): Promise<string[]> {
+    return this.reader.watchersOf(kind, entityId, afterUserId, limit);
   }
 
   async set(_tx: SqliteBatch, record: WatchRecord): Promise<void> {

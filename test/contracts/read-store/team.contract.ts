@@ -116,6 +116,90 @@ export function teamCases<Tx>(s: ContractStores<Tx>): void {
     expect(mentions.map((mention) => mention.userId).sort()).toEqual([ann, bob].sort());
   });
 
+  const notified = async (userId: string) =>
+    (await s.reader.notifications.list({ userId, unreadOnly: false, before: null, limit: 50 })).map((n) => ({
+      kind: n.kind,
+      pageId: n.pageId,
+      folderId: n.folderId,
+      count: n.count,
+    }));
+  const granted = (entityType: "page" | "folder", entityId: string, userId: string, grantedBy: string) => ({
+    type: "AccessGranted",
+    data: { entityType, entityId, userId, permission: "view", grantedBy, invitationId: null },
+  });
+
+  it("tells a newly mentioned user who can view the page, once, and nobody who cannot", async () => {
+    const [ann, bob, stranger, pageId] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const both = `[@Bob](mention:${bob}) [@Sam](mention:${stranger})`;
+    await apply(
+      recorded([
+        [ann, created(pageId, ann)],
+        [ann, granted("page", pageId, bob, ann)],
+        [ann, { type: "PageContentReplaced", data: { pageId, markdown: both } }],
+        [ann, { type: "PageContentReplaced", data: { pageId, markdown: `${both} again` } }],
+      ]),
+    );
+    expect((await notified(bob)).filter((n) => n.kind === "mentioned")).toEqual([
+      { kind: "mentioned", pageId, folderId: null, count: 1 },
+    ]);
+    expect(await notified(stranger)).toEqual([]);
+  });
+
+  it("tells the watchers of a page and of the folders above it of a content change, coalesced, while they can view it, not who stopped watching the page", async () => {
+    const [ann, bob, carl, dee, eve, folderId, pageId] = [1, 2, 3, 4, 5, 6, 7].map(() => randomUUID());
+    if (!ann || !bob || !carl || !dee || !eve || !folderId || !pageId) throw new Error("ids");
+    await apply(
+      recorded([
+        [ann, { type: "FolderCreated", data: { folderId, ownerId: ann, parentId: null, name: "Team", icon: null } }],
+        [ann, { ...created(pageId, ann), data: { ...created(pageId, ann).data, parentId: folderId } }],
+        [ann, granted("folder", folderId, bob, ann)],
+        [ann, granted("folder", folderId, carl, ann)],
+        [bob, { type: "FolderWatched", data: { folderId, userId: bob } }],
+        [carl, { type: "PageWatched", data: { pageId, userId: carl } }],
+        [dee, { type: "PageWatched", data: { pageId, userId: dee } }],
+        [eve, { type: "FolderWatched", data: { folderId, userId: eve } }],
+        [eve, { type: "PageUnwatched", data: { pageId, userId: eve } }],
+        [ann, granted("folder", folderId, eve, ann)],
+        [ann, { type: "PageContentReplaced", data: { pageId, markdown: "one" } }],
+        [ann, { type: "PageContentReplaced", data: { pageId, markdown: "two" } }],
+      ]),
+    );
+    const change = { kind: "watched_changed", pageId, folderId: null, count: 2 };
+    expect((await notified(bob)).filter((n) => n.kind === "watched_changed")).toEqual([change]);
+    expect((await notified(carl)).filter((n) => n.kind === "watched_changed")).toEqual([change]);
+    expect(await notified(dee)).toEqual([]);
+    expect((await notified(eve)).filter((n) => n.kind === "watched_changed")).toEqual([]);
+    expect((await notified(ann)).filter((n) => n.kind === "watched_changed")).toEqual([]);
+  });
+
+  it("tells a new group member they were added, and a group's members of what it was given", async () => {
+    const [ann, bob, groupId, folderId] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    await apply(
+      recorded([
+        [ann, { type: "GroupCreated", data: { groupId, ownerId: ann, name: "Crew", createdBy: ann } }],
+        [
+          ann,
+          {
+            type: "GroupMemberAdded",
+            data: { groupId, ownerId: ann, memberId: bob, addedBy: ann, invitationId: null },
+          },
+        ],
+        [ann, { type: "FolderCreated", data: { folderId, ownerId: ann, parentId: null, name: "Shared", icon: null } }],
+        [
+          ann,
+          {
+            type: "GroupAccessGranted",
+            data: { entityType: "folder", entityId: folderId, groupId, permission: "view", grantedBy: ann },
+          },
+        ],
+      ]),
+    );
+    expect(await notified(bob)).toEqual([
+      { kind: "shared", pageId: null, folderId, count: 1 },
+      { kind: "group_added", pageId: null, folderId: null, count: 1 },
+    ]);
+  });
+
   it("finds people only in the searcher's circle, an address only where it is shown to them", async () => {
     const [ann, bob, stranger, pageId] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
     const bobEmail = `bob-${bob}@example.com`;
