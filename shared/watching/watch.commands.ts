@@ -9,6 +9,7 @@ import {
   notificationSettingsDecider,
   notificationSettingsEventSchemas,
   notificationSettingsStream,
+  type NotificationSettingsChange,
 } from "./notification-settings.decider.ts";
 import type { NotificationSettings } from "./notification-settings.view.ts";
 import { watchDecider, watchEventSchemas, watchStream, type WatchTarget } from "./watch.decider.ts";
@@ -40,7 +41,7 @@ export async function setWatch(
 export async function changeNotificationSettings(
   ports: WritePorts,
   actor: Actor,
-  settings: Partial<NotificationSettings>,
+  settings: NotificationSettingsChange,
 ): Promise<{ position: number | null; settings: NotificationSettings }> {
   const userId = userIdSchema.parse(actor.principal.user.id);
   const { position, state } = await settingsCommands.handle(

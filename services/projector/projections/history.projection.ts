@@ -68,7 +68,6 @@ function subjectOf(event: DomainEvent): Subject {
     case "IdempotencyKeyReleased":
     case "SignInLinkUsed":
     case "NotificationsRead":
-    case "NotificationDeliveryChanged":
     case "TokenCreated":
     case "TokenUsed":
     case "TokenRevoked":

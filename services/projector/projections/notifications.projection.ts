@@ -1,7 +1,7 @@
 // Notifications derived from the events they are about, for everyone an event concerns but its actor: a reply
 // to a thread's participants, a resolution or reopening to its starter, a grant to its grantee, a membership to
 // the new member. Fan-out runs here, off the request path, capped per event (MAX_RECIPIENTS_PER_EVENT) and per
-// user (MAX_NOTIFICATIONS_PER_USER). Read marks and settings are the user's own events; an erasure takes all of
+// user (MAX_NOTIFICATIONS_PER_USER). Read marks are the user's own events; an erasure takes all of
 // theirs away. Mentions, groups and watching feed the same `notify` (notifyAll) when their events exist.
 import type { StoredEvent } from "../../../shared/events.ts";
 import {
@@ -126,8 +126,6 @@ export async function projectNotifications<Tx>(
       if (upToPosition !== null) await notifications.markAllRead(tx, userId, upToPosition, metadata.occurredAt);
       return;
     }
-    case "NotificationDeliveryChanged":
-      return notifications.putSettings(tx, event.data.userId, event.data.settings);
     case "UserErasureStarted":
     case "UserErased":
       return notifications.removeUser(tx, event.data.userId);

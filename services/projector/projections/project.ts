@@ -78,7 +78,6 @@ export async function project<Tx>(
     case "SignInLinkUsed":
       return; // a one-time sign-in link's use: read back from its stream by the next attempt, never queried
     case "NotificationsRead":
-    case "NotificationDeliveryChanged":
       return; // the notifications projection (above) applies them
     case "TokenCreated":
     case "TokenUsed":

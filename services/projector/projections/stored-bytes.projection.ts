@@ -45,7 +45,6 @@ export async function projectStoredBytes<Tx>(
     case "KeyStoreBound":
     case "SignInLinkUsed":
     case "NotificationsRead":
-    case "NotificationDeliveryChanged":
     case "InvitationSlotTaken":
     case "IdempotencyKeyClaimed":
     case "IdempotentRequestCompleted":
