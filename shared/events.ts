@@ -25,6 +25,7 @@ import { templateEventSchemas } from "./templates/template.decider.ts";
 import { watchEventSchemas } from "./watching/watch.decider.ts";
 import { notificationSettingsEventSchemas } from "./watching/notification-settings.decider.ts";
 import { notificationInboxEventSchemas } from "./notifications/notification-inbox.decider.ts";
+import { notificationMailEventSchemas } from "./notifications/notification-mail.decider.ts";
 
 export const domainEventSchema = z.discriminatedUnion("type", [
   ...userEventSchemas,
@@ -51,6 +52,7 @@ export const domainEventSchema = z.discriminatedUnion("type", [
   ...watchEventSchemas,
   ...notificationSettingsEventSchemas,
   ...notificationInboxEventSchemas,
+  ...notificationMailEventSchemas,
 ]);
 export type DomainEvent = z.infer<typeof domainEventSchema>;
 export type DomainEventType = DomainEvent["type"];

@@ -15,6 +15,8 @@ import {
 } from "../../shared/event-store/event-store.port.ts";
 import { parseRecorded } from "../../shared/events.ts";
 import type { PublisherMetrics } from "../../shared/metrics/metrics.port.ts";
+import { publishNotificationMessages } from "../../shared/notifications/notification-messages.ts";
+import type { NotificationsView } from "../../shared/notifications/notifications.view.ts";
 import type { ProjectionProgress } from "../../shared/read-store/checkpoint-watcher.ts";
 
 export interface PublisherOptions {
@@ -22,6 +24,8 @@ export interface PublisherOptions {
   readonly bus: Bus;
   /** The read models' progress: a batch is published once they have reached it. */
   readonly projection: ProjectionProgress;
+  /** Where the notifications a batch made are read, to publish `notification.created` for each; none without it. */
+  readonly notifications?: Pick<NotificationsView, "producedBetween">;
   readonly logger: Logger;
   readonly metrics?: PublisherMetrics;
   readonly batchSize?: number;
@@ -114,7 +118,12 @@ export class Publisher {
     if (!last) return;
     while (!this.stopped && !(await this.options.projection.waitFor(last.position, 1_000)));
     if (this.stopped) return;
-    await this.options.bus.publish(batch.map((recorded) => toBusMessage(parseRecorded(recorded))));
+    const events = batch.map(parseRecorded);
+    await this.options.bus.publish(events.map(toBusMessage));
+    if (this.options.notifications)
+      await publishNotificationMessages(this.options.notifications, events, (messages) =>
+        this.options.bus.publish(messages),
+      );
     await this.options.bus.savePublishedPosition(last.position);
     this.position = last.position;
     if (this.failures > 0)

@@ -117,6 +117,9 @@ export const sealingRules: SealingRules = {
   },
   // Which notifications a user read: their ids and a position only.
   NotificationsRead: NO_PERSONAL_DATA,
+  // What the notifier mailed: ids, a kind, a day and times; the mail's words and address are never recorded.
+  NotificationMailed: NO_PERSONAL_DATA,
+  NotificationDigestMailed: NO_PERSONAL_DATA,
   ...contentSealingRules,
 };
 

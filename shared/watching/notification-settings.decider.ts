@@ -9,6 +9,7 @@ import {
   deliverySettingsSchema,
   notificationKindSchema,
   type DeliverySettings,
+  type NotificationKind,
 } from "../notifications/notification-kinds.ts";
 import { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings } from "./notification-settings.view.ts";
 
@@ -26,11 +27,10 @@ export interface NotificationSettingsChange {
   readonly delivery?: Partial<DeliverySettings> | undefined;
 }
 
-export type NotificationSettingsCommand = {
-  type: "ChangeNotificationSettings";
-  userId: UserId;
-  settings: NotificationSettingsChange;
-};
+export type NotificationSettingsCommand =
+  | { type: "ChangeNotificationSettings"; userId: UserId; settings: NotificationSettingsChange }
+  /** An unsubscribe link's: the kind's emails (or every kind's, digests included) go to the inbox only. */
+  | { type: "StopEmails"; userId: UserId; scope: NotificationKind | "all" };
 
 export const notificationSettingsStream = (userId: string): string => `notification-settings-${userId}`;
 
@@ -43,6 +43,17 @@ export const notificationSettingsDecider: Decider<
 > = {
   initialState: DEFAULT_NOTIFICATION_SETTINGS,
   decide(command, state) {
+    if (command.type === "StopEmails") {
+      const stopped = KINDS.filter((kind) => command.scope === "all" || command.scope === kind);
+      return notificationSettingsDecider.decide(
+        {
+          type: "ChangeNotificationSettings",
+          userId: command.userId,
+          settings: { delivery: Object.fromEntries(stopped.map((kind) => [kind, "inbox" as const])) },
+        },
+        state,
+      );
+    }
     const asked = command.settings.delivery ?? {};
     const delivery = deliverySettingsSchema.parse(
       Object.fromEntries(KINDS.map((kind) => [kind, asked[kind] ?? state.delivery[kind]])),

@@ -68,6 +68,8 @@ function subjectOf(event: DomainEvent): Subject {
     case "IdempotencyKeyReleased":
     case "SignInLinkUsed":
     case "NotificationsRead":
+    case "NotificationMailed":
+    case "NotificationDigestMailed":
     case "TokenCreated":
     case "TokenUsed":
     case "TokenRevoked":

@@ -78,7 +78,10 @@ export async function project<Tx>(
     case "SignInLinkUsed":
       return; // a one-time sign-in link's use: read back from its stream by the next attempt, never queried
     case "NotificationsRead":
-      return; // the notifications projection (above) applies them
+      return;
+    case "NotificationMailed":
+    case "NotificationDigestMailed":
+      return; // the notifier's record of what it mailed: read back from its own streams, never queried // the notifications projection (above) applies them
     case "TokenCreated":
     case "TokenUsed":
     case "TokenRevoked":

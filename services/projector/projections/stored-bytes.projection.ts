@@ -45,6 +45,8 @@ export async function projectStoredBytes<Tx>(
     case "KeyStoreBound":
     case "SignInLinkUsed":
     case "NotificationsRead":
+    case "NotificationMailed":
+    case "NotificationDigestMailed":
     case "InvitationSlotTaken":
     case "IdempotencyKeyClaimed":
     case "IdempotentRequestCompleted":
