@@ -30,7 +30,7 @@ const WHAT: { readonly [Kind in NotificationKind]: string } = {
 };
 
 /** One line: "Ann replied in a thread on “Plan” (3 times)". */
-export function sentenceOf(told: ToldNotification): string {
+function sentenceOf(told: ToldNotification): string {
   const place = told.placeName === null ? "" : ` “${told.placeName}”`;
   const times = told.count > 1 ? ` (${told.count} times)` : "";
   return `${told.actorName} ${WHAT[told.kind]}${place}${times}`;
@@ -56,7 +56,7 @@ function footer(unsubscribe: string | null, what: string): { text: string[]; htm
   };
 }
 
-export function listHeadersOf(unsubscribe: string | null): { listHeaders?: ListHeaders } {
+function listHeadersOf(unsubscribe: string | null): { listHeaders?: ListHeaders } {
   return unsubscribe === null
     ? {}
     : {

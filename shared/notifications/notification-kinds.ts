@@ -15,7 +15,7 @@ export const notificationKindSchema = z.enum([
 export type NotificationKind = z.infer<typeof notificationKindSchema>;
 
 export const deliverySchema = z.enum(["inbox", "email", "digest"]);
-export type Delivery = z.infer<typeof deliverySchema>;
+type Delivery = z.infer<typeof deliverySchema>;
 
 /** Every kind's delivery: total, so a rule per kind cannot be forgotten. */
 export type DeliverySettings = { readonly [Kind in NotificationKind]: Delivery };

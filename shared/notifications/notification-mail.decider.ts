@@ -9,7 +9,7 @@ import { userIdSchema, type UserId } from "../kernel/ids.ts";
 import { notificationKindSchema, type NotificationKind } from "./notification-kinds.ts";
 
 /** A coalesced notification is not mailed again within this long of its last email. */
-export const MAIL_AGAIN_AFTER_MS = 60 * 60 * 1000;
+const MAIL_AGAIN_AFTER_MS = 60 * 60 * 1000;
 /** The most attempt ids a notification's state keeps (each is one bus message that mailed). */
 const ATTEMPTS_KEPT = 20;
 

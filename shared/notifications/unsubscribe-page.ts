@@ -4,7 +4,7 @@
 import { documentOf, escapeHtml } from "../share-links/public-page-html.ts";
 import type { UnsubscribeScope } from "./unsubscribe-token.ts";
 
-export const unsubscribePath = (token: string): string =>
+const unsubscribePath = (token: string): string =>
   `/api/v1/notifications/unsubscribe?token=${encodeURIComponent(token)}`;
 
 const whatOf = (scope: UnsubscribeScope): string =>

@@ -8,7 +8,7 @@ import {
   deliverySettingsSchema,
 } from "../notifications/notification-kinds.ts";
 
-export const notificationSettingsSchema = z.object({
+const notificationSettingsSchema = z.object({
   /** Authors and commenters of a page watch it without asking. */
   autoWatch: z.boolean(),
   /** How each kind of notification reaches the user. */

@@ -83,6 +83,23 @@ describe("notification settings", () => {
     const refused = await bob.call("PUT", "/me/notification-settings", { json: { delivery: { replied: "fax" } } });
     expect(refused.status).toBe(400);
   });
+
+  it("are sealed under the user's key: once the account is erased, the log reads them as the defaults", async () => {
+    const carl = await server.registered("carl");
+    const put = await carl.call("PUT", "/me/notification-settings", {
+      json: { autoWatch: false, delivery: { replied: "inbox" } },
+    });
+    expect(put.status).toBe(200);
+    const stream = `notification-settings-${carl.id}`;
+    const [before] = (await server.internals.eventStore.read(stream)).events;
+    expect(before?.data).toMatchObject({ autoWatch: false, delivery: { replied: "inbox" } });
+    expect((await carl.call("DELETE", "/me", { json: { confirm: carl.email } })).status).toBeLessThan(300);
+    const after = await eventually(async () => {
+      const [event] = (await server.internals.eventStore.read(stream)).events;
+      return (event?.data as { autoWatch?: boolean } | undefined)?.autoWatch === true ? event : undefined;
+    }, "the settings erased");
+    expect(after.data).toMatchObject({ autoWatch: true, delivery: { replied: "email", watched_changed: "digest" } });
+  });
 });
 
 describe("an email at once", () => {
