@@ -24,10 +24,10 @@ export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = {
 /** A record as stored: a field (or a kind) added since it was written takes its default. */
 export function notificationSettingsFrom(stored: unknown): NotificationSettings {
   const record = z.object({ autoWatch: z.boolean().optional(), delivery: z.unknown().optional() }).parse(stored ?? {});
-  return {
+  return notificationSettingsSchema.parse({
     autoWatch: record.autoWatch ?? DEFAULT_NOTIFICATION_SETTINGS.autoWatch,
     delivery: deliverySettingsFrom(record.delivery),
-  };
+  });
 }
 
 export interface NotificationSettingsView {
