@@ -116,12 +116,12 @@ export class NotificationDelivery {
     if (now.getTime() - Date.parse(notification.updatedAt) > MAIL_AT_ONCE_WITHIN_MS) return "not_owed";
     const settings = await readModels.notificationSettings.get(userId);
     if (settings.delivery[notification.kind] !== "email") return "not_owed";
-    const [address] = await this.deliverable(userId, [notification]);
-    if (address === undefined) return "not_owed";
+    const address = await this.addressFor(userId, notification);
+    if (address === null) return "not_owed";
     if (!mailOwed(await mailCommands.load(this.options.eventStore, notificationId), message.id, now)) return "not_owed";
     const mail = notificationMail({
       messageId: message.id,
-      to: address.email,
+      to: address,
       told: await this.tell(notification),
       unsubscribe: this.unsubscribeLink(userId, notification.kind, now),
     });
@@ -222,17 +222,13 @@ export class NotificationDelivery {
     return true;
   }
 
-  /** The user's address when they can still view what the notifications are about; none otherwise. */
-  private async deliverable(
-    userId: string,
-    notifications: readonly NotificationRecord[],
-  ): Promise<{ email: string }[]> {
+  /** The user's address when they can still view what the notification is about; null otherwise. */
+  private async addressFor(userId: string, notification: NotificationRecord): Promise<string | null> {
     const { readModels } = this.options;
     const user = await readModels.users.get(userId);
-    if (!user || user.email === ERASED_EMAIL) return [];
+    if (!user || user.email === ERASED_EMAIL) return null;
     const visible = visibilityOf(readModels, await readModels.access.contextFor(userId));
-    for (const n of notifications) if (!(await visible(n))) return [];
-    return [{ email: user.email }];
+    return (await visible(notification)) ? user.email : null;
   }
 
   /**
