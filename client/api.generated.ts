@@ -1108,6 +1108,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/notifications/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The page a notification email's unsubscribe link opens: a button that unsubscribes (no sign-in: the signed token is the authority)
+         * @description Public: no authentication.
+         */
+        get: operations["showNotificationUnsubscribe"];
+        put?: never;
+        /**
+         * One-click unsubscribe (RFC 8058) with the token of a notification email's link: that kind's emails (a digest's link: every kind's) go to the inbox only
+         * @description Public: no authentication.
+         */
+        post: operations["unsubscribeFromNotificationEmails"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/apps/{appId}": {
         parameters: {
             query?: never;
@@ -1681,10 +1705,54 @@ export interface components {
             /** @description Whether the caller watches it: their own watch (asked for, or as an author or commenter) unless they stopped, or a watched folder above it */
             watching: boolean;
         };
+        /** @description How each kind of notification reaches you */
+        NotificationDelivery: {
+            /**
+             * @description inbox: in the notification list only; email: also by email at once; digest: also in a daily email
+             * @enum {string}
+             */
+            mentioned: "inbox" | "email" | "digest";
+            /**
+             * @description inbox: in the notification list only; email: also by email at once; digest: also in a daily email
+             * @enum {string}
+             */
+            replied: "inbox" | "email" | "digest";
+            /**
+             * @description inbox: in the notification list only; email: also by email at once; digest: also in a daily email
+             * @enum {string}
+             */
+            thread_resolved: "inbox" | "email" | "digest";
+            /**
+             * @description inbox: in the notification list only; email: also by email at once; digest: also in a daily email
+             * @enum {string}
+             */
+            thread_reopened: "inbox" | "email" | "digest";
+            /**
+             * @description inbox: in the notification list only; email: also by email at once; digest: also in a daily email
+             * @enum {string}
+             */
+            shared: "inbox" | "email" | "digest";
+            /**
+             * @description inbox: in the notification list only; email: also by email at once; digest: also in a daily email
+             * @enum {string}
+             */
+            workspace_added: "inbox" | "email" | "digest";
+            /**
+             * @description inbox: in the notification list only; email: also by email at once; digest: also in a daily email
+             * @enum {string}
+             */
+            group_added: "inbox" | "email" | "digest";
+            /**
+             * @description inbox: in the notification list only; email: also by email at once; digest: also in a daily email
+             * @enum {string}
+             */
+            watched_changed: "inbox" | "email" | "digest";
+        };
         /** @description The caller's notification settings */
         NotificationSettings: {
             /** @description Whether you watch the pages you create, edit or comment on without asking (default true) */
             autoWatch: boolean;
+            delivery: components["schemas"]["NotificationDelivery"];
         };
         /** @description One comment of a thread */
         Comment: {
@@ -15488,6 +15556,48 @@ export interface operations {
                  */
                 "application/json": {
                     autoWatch?: boolean;
+                    delivery?: {
+                        /**
+                         * @description inbox: in the notification list only; email: also by email at once; digest: also in a daily email
+                         * @enum {string}
+                         */
+                        mentioned?: "inbox" | "email" | "digest";
+                        /**
+                         * @description inbox: in the notification list only; email: also by email at once; digest: also in a daily email
+                         * @enum {string}
+                         */
+                        replied?: "inbox" | "email" | "digest";
+                        /**
+                         * @description inbox: in the notification list only; email: also by email at once; digest: also in a daily email
+                         * @enum {string}
+                         */
+                        thread_resolved?: "inbox" | "email" | "digest";
+                        /**
+                         * @description inbox: in the notification list only; email: also by email at once; digest: also in a daily email
+                         * @enum {string}
+                         */
+                        thread_reopened?: "inbox" | "email" | "digest";
+                        /**
+                         * @description inbox: in the notification list only; email: also by email at once; digest: also in a daily email
+                         * @enum {string}
+                         */
+                        shared?: "inbox" | "email" | "digest";
+                        /**
+                         * @description inbox: in the notification list only; email: also by email at once; digest: also in a daily email
+                         * @enum {string}
+                         */
+                        workspace_added?: "inbox" | "email" | "digest";
+                        /**
+                         * @description inbox: in the notification list only; email: also by email at once; digest: also in a daily email
+                         * @enum {string}
+                         */
+                        group_added?: "inbox" | "email" | "digest";
+                        /**
+                         * @description inbox: in the notification list only; email: also by email at once; digest: also in a daily email
+                         * @enum {string}
+                         */
+                        watched_changed?: "inbox" | "email" | "digest";
+                    };
                 };
             };
         };
@@ -15822,6 +15932,220 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    showNotificationUnsubscribe: {
+        parameters: {
+            query: {
+                /** @description the signed token of the email's unsubscribe link */
+                token: string;
+            };
+            header?: {
+                /** @description The X-Consistency-Token of an earlier write: the read waits (bounded) until that write is visible here */
+                "X-Consistency-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `{error: {code, message}}` with code `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `consistency_timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "consistency_timeout",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unsubscribeFromNotificationEmails: {
+        parameters: {
+            query: {
+                /** @description the signed token of the email's unsubscribe link */
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": Blob;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The log position of this write: send it as X-Consistency-Token on a later read to see the write there */
+                    "X-Consistency-Token": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `{error: {code, message}}` with code `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };

@@ -43,11 +43,13 @@ import {
   queryApiPorts,
   rateLimitsFor,
   signInPortsFor,
+  unsubscribeTokensFor,
   webhookWorkerFor,
   type Clock,
 } from "./embedded-wiring.ts";
 import { signInRoutes } from "./command-api/routes/sign-in.routes.ts";
 import { runUntilSignalled } from "./lifecycle.ts";
+import { NotificationDelivery } from "./notifier/notification-delivery.ts";
 import { Notifier } from "./notifier/notifier.ts";
 import { Publisher } from "./projector/publisher.ts";
 import { registerQueryApi } from "./query-api/query-api.ts";
@@ -69,6 +71,8 @@ export interface RunningServer {
   /** The key store and the key-encryption key beside the event store. */
   readonly erasure: Erasure;
   readonly projector: RunningProjector;
+  /** Notification emails at once and the daily digest (a test sends the digests by calling it). */
+  readonly notificationDelivery: NotificationDelivery;
   close(): Promise<void>;
 }
 
@@ -102,6 +106,18 @@ export async function startAllInOne(
     metrics,
   });
   await notifier.start();
+  const notificationDelivery = new NotificationDelivery({
+    bus,
+    eventStore: appendingStore(eventStore, metrics),
+    readModels: readStore,
+    mailer,
+    logger,
+    clock,
+    publicBaseUrl: publicBaseUrl(config),
+    unsubscribe: unsubscribeTokensFor(config),
+    digestHour: config.NOTIFICATION_DIGEST_HOUR,
+  });
+  await notificationDelivery.start();
   const projector = projectorFor(projectionStore, {
     eventStore,
     logger,
@@ -110,7 +126,14 @@ export async function startAllInOne(
     batchBytes: config.PROJECTION_BATCH_BYTES,
   });
   await projector.start();
-  const publisher = new Publisher({ eventStore, bus, projection: watcher, logger, metrics });
+  const publisher = new Publisher({
+    eventStore,
+    bus,
+    projection: watcher,
+    notifications: readStore.notifications,
+    logger,
+    metrics,
+  });
   await publisher.start();
   void notifier.recover().catch((error: unknown) => logger.warn({ event: "notifier.recovery_failed", err: error }));
   const webhookDeliveries = await openWebhookDeliveries(config);
@@ -200,12 +223,14 @@ export async function startAllInOne(
     readStore,
     erasure,
     projector,
+    notificationDelivery,
     async close() {
       await closeApp(app);
       await publisher.stop();
       await rateLimits.counters.close();
       await projector.stop();
       await notifier.stop();
+      await notificationDelivery.stop();
       await webhooks?.stop();
       await webhookDeliveries.close();
       await bus.close();

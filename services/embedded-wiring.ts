@@ -1,5 +1,6 @@
 // Wiring over the embedded SQLite stores, shared by the all-in-one process and the single-service entries:
 // which adapter each port gets. The command side owns the event store; a query side is given only views.
+import { UnsubscribeTokens } from "../shared/notifications/unsubscribe-token.ts";
 import { join } from "node:path";
 import { oauthKeysFrom, type OAuthKeys } from "../shared/oauth/oauth-keys.ts";
 import type { Logger } from "pino";
@@ -178,6 +179,7 @@ export function commandApiPorts(
       spoolDirectory: join(config.DATA_DIR, "spool"),
     },
     publicBaseUrl: config.PUBLIC_BASE_URL ?? null,
+    unsubscribe: unsubscribeTokensFor(config),
   };
 }
 
@@ -300,6 +302,7 @@ export function queryApiPorts(
     pool,
     diffSlots,
     exports: { maxPerUser: config.EXPORT_MAX_PER_USER, maxConcurrent: config.EXPORT_MAX_CONCURRENT },
+    unsubscribe: unsubscribeTokensFor(config),
     publicPages: {
       viewCounter: new ShareLinkViewCounter(publicPages.views, {
         flushMs: config.SHARE_LINK_VIEW_FLUSH_MS,
@@ -380,6 +383,23 @@ function webhookSealerFor(config: Config): WebhookSecretSealer | null {
   try {
     const key = sessionKeyFor(config, { createInDataDir: !config.MONGODB_URL && !config.EVENTSTORE_URL });
     return key.kind === "secret" ? new WebhookSecretSealer(key.secret) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What notification emails' unsubscribe links are signed with: NOTIFICATION_UNSUBSCRIBE_KEY, else the session secret
+ * (as for webhook secrets). Null when there is neither (AUTH_JWKS_URL alone): mails then carry no unsubscribe link,
+ * and the unsubscribe routes find no token.
+ */
+export function unsubscribeTokensFor(config: Config): UnsubscribeTokens | null {
+  const validForMs = config.NOTIFICATION_UNSUBSCRIBE_DAYS * 24 * 60 * 60_000;
+  if (config.NOTIFICATION_UNSUBSCRIBE_KEY)
+    return new UnsubscribeTokens(config.NOTIFICATION_UNSUBSCRIBE_KEY, validForMs);
+  try {
+    const key = sessionKeyFor(config, { createInDataDir: !config.MONGODB_URL && !config.EVENTSTORE_URL });
+    return key.kind === "secret" ? new UnsubscribeTokens(key.secret, validForMs) : null;
   } catch {
     return null;
   }

@@ -26,6 +26,7 @@ import { watchEventSchemas } from "./watching/watch.decider.ts";
 import { notificationSettingsEventSchemas } from "./watching/notification-settings.decider.ts";
 import { notificationInboxEventSchemas } from "./notifications/notification-inbox.decider.ts";
 import { vaultExportEventSchemas } from "./exports/vault-export.decider.ts";
+import { notificationMailEventSchemas } from "./notifications/notification-mail.decider.ts";
 
 export const domainEventSchema = z.discriminatedUnion("type", [
   ...userEventSchemas,
@@ -53,6 +54,7 @@ export const domainEventSchema = z.discriminatedUnion("type", [
   ...notificationSettingsEventSchemas,
   ...notificationInboxEventSchemas,
   ...vaultExportEventSchemas,
+  ...notificationMailEventSchemas,
 ]);
 export type DomainEvent = z.infer<typeof domainEventSchema>;
 export type DomainEventType = DomainEvent["type"];

@@ -674,6 +674,21 @@ export const WORST_CASES: Record<string, WorstCase> = {
     input: "every notification marked read at once",
     request: (w) => send(w.owner, "POST", "/notifications/read", { all: true }),
   },
+  "GET /api/v1/notifications/unsubscribe": {
+    input: "a 1,000-character token whose signature does not match (the HMAC is checked before anything is read)",
+    expected: [404],
+    request: () => ({ method: "GET", path: `/api/v1/notifications/unsubscribe?token=u1.${"a".repeat(994)}.b` }),
+  },
+  "POST /api/v1/notifications/unsubscribe": {
+    input: "the one-click form with a 1,000-character token whose signature does not match",
+    expected: [404],
+    request: () => ({
+      method: "POST",
+      path: `/api/v1/notifications/unsubscribe?token=u1.${"a".repeat(994)}.b`,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "List-Unsubscribe=One-Click",
+    }),
+  },
   "GET /api/v1/pages/{pageId}/diff": {
     input: "half the longest history: 2,000 lines, every one changed",
     request: (w) => get(w.owner, `/pages/${w.historyPageId}/diff?from=${w.midRevision}`),

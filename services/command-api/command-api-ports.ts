@@ -1,5 +1,6 @@
 // What the command API's routes and its registration use: the ports, in a file of their own so that routes and
 // registration both import it and neither imports the other.
+import type { UnsubscribeTokens } from "../../shared/notifications/unsubscribe-token.ts";
 import type { Logger } from "pino";
 import type { BlobStore } from "../../shared/blobs/blob-store.port.ts";
 import type { WritePorts } from "../../shared/commands/write-ports.ts";
@@ -44,6 +45,8 @@ export interface CommandApiPorts extends WritePorts {
   readonly vaultZips: VaultZipSettings;
   /** PUBLIC_BASE_URL: what a share link's url starts with (its path alone when unset). */
   readonly publicBaseUrl: string | null;
+  /** Checks the tokens of notification emails' unsubscribe links; null when the server has no key for them. */
+  readonly unsubscribe: UnsubscribeTokens | null;
   /**
    * Keyed hashes (under keys derived from the key-encryption key) of what the log keeps to compare, not to read:
    * request fingerprints and import scopes, so that a guessed value cannot be confirmed from the log.

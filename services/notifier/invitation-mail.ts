@@ -5,7 +5,7 @@ import type { InvitationState } from "../../shared/sharing/invitation.decider.ts
 
 type PendingInvitation = Exclude<InvitationState, { status: "absent" }>;
 
-const escapeHtml = (value: string): string =>
+export const escapeHtml = (value: string): string =>
   value
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")

@@ -9,6 +9,7 @@ import {
   mailerFor,
   metricsServerFor,
   publicBaseUrl,
+  unsubscribeTokensFor,
   webhookWorkerFor,
 } from "../embedded-wiring.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
@@ -17,6 +18,7 @@ import { toBusMessage } from "../../shared/bus/integration-events.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { parseRecorded } from "../../shared/events.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
+import { NotificationDelivery } from "./notification-delivery.ts";
 import { Notifier } from "./notifier.ts";
 
 await runUntilSignalled("notifier", async () => {
@@ -39,6 +41,19 @@ await runUntilSignalled("notifier", async () => {
     metrics,
   });
   await notifier.start();
+  // Notification emails at once come from the projector's publisher over NATS; the daily digest runs here either way.
+  const notificationDelivery = new NotificationDelivery({
+    bus,
+    eventStore: appendingStore(eventStore, metrics),
+    readModels: readStore,
+    mailer,
+    logger,
+    clock: () => new Date(),
+    publicBaseUrl: publicBaseUrl(config),
+    unsubscribe: unsubscribeTokensFor(config),
+    digestHour: config.NOTIFICATION_DIGEST_HOUR,
+  });
+  await notificationDelivery.start();
   // Webhooks follow the event log and the read models themselves (not the bus): their delivery store holds
   // where they are, so every notifier shares one queue.
   const webhookDeliveries = await openWebhookDeliveries(config);
@@ -69,6 +84,7 @@ await runUntilSignalled("notifier", async () => {
       await metricsServer?.close();
       await feed?.stop();
       await notifier.stop();
+      await notificationDelivery.stop();
       await webhooks?.stop();
       await webhookDeliveries.close();
       await bus.close();

@@ -8,7 +8,7 @@ import { loadConfig } from "../../shared/config/config.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
 import { healthRoutes } from "../../shared/http/health.routes.ts";
 import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
-import { openEventStore, openLiveProjectionStore, projectorFor } from "../embedded-stores.ts";
+import { openEventStore, openLiveProjectionStore, openReadStore, projectorFor } from "../embedded-stores.ts";
 import { metricsServerFor, natsOptions } from "../embedded-wiring.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { Publisher } from "./publisher.ts";
@@ -34,7 +34,19 @@ await runUntilSignalled("projector", async () => {
   const bus = config.NATS_URL
     ? NatsBus.open(config.NATS_URL, natsOptions(config, "projector", { logger, metrics }))
     : null;
-  const publisher = bus ? new Publisher({ eventStore, bus, projection: watcher, logger, metrics }) : null;
+  // The publisher reads the notifications each batch made, to publish `notification.created` for them.
+  const notificationViews = bus ? await openReadStore(config, metrics) : null;
+  const publisher =
+    bus && notificationViews
+      ? new Publisher({
+          eventStore,
+          bus,
+          projection: watcher,
+          notifications: notificationViews.notifications,
+          logger,
+          metrics,
+        })
+      : null;
   await publisher?.start();
   // Beside /metrics, /readyz says whether the projection progresses (503 when stalled or too far behind): the
   // container's health check asks it (docker-compose.yml, HEALTHCHECK_URL).
@@ -55,6 +67,7 @@ await runUntilSignalled("projector", async () => {
       await publisher?.stop();
       await projector.stop();
       await bus?.close();
+      await notificationViews?.close();
       watcher.close();
       await store.close();
       await eventStore.close();

@@ -17,6 +17,8 @@ import {
 } from "../../shared/event-store/event-store.port.ts";
 import { parseRecorded } from "../../shared/events.ts";
 import type { PublisherMetrics } from "../../shared/metrics/metrics.port.ts";
+import { publishNotificationMessages } from "../../shared/notifications/notification-messages.ts";
+import type { NotificationsView } from "../../shared/notifications/notifications.view.ts";
 import type { ProjectionProgress } from "../../shared/read-store/checkpoint-watcher.ts";
 
 export interface PublisherOptions {
@@ -24,6 +26,8 @@ export interface PublisherOptions {
   readonly bus: Bus;
   /** The read models' progress: a batch is published once they have reached it. */
   readonly projection: ProjectionProgress;
+  /** Where the notifications a batch made are read, to publish `notification.created` for each; none without it. */
+  readonly notifications?: Pick<NotificationsView, "producedBetween">;
   readonly logger: Logger;
   readonly metrics?: PublisherMetrics;
   readonly batchSize?: number;
@@ -116,12 +120,17 @@ export class Publisher {
     if (!last) return;
     while (!this.stopped && !(await this.options.projection.waitFor(last.position, 1_000)));
     if (this.stopped) return;
-    const messages = batch.map((recorded) => toBusMessage(parseRecorded(recorded)));
+    const events = batch.map(parseRecorded);
+    const messages = events.map(toBusMessage);
     await tracing().inSpan(
       "bus.publish",
       { kind: "producer", ...batchTrace(batch), attributes: { "messaging.batch.message_count": messages.length } },
       () => this.options.bus.publish(messages),
     );
+    if (this.options.notifications)
+      await publishNotificationMessages(this.options.notifications, events, (notices) =>
+        this.options.bus.publish(notices),
+      );
     await this.options.bus.savePublishedPosition(last.position);
     this.position = last.position;
     if (this.failures > 0)

@@ -1,5 +1,6 @@
 // What the query API's routes and its registration use: the ports, in a file of their own so that routes and
 // registration both import it and neither imports the other.
+import type { UnsubscribeTokens } from "../../shared/notifications/unsubscribe-token.ts";
 import type { WriteSide } from "../../shared/auth/write-side.port.ts";
 import type { BlobReader } from "../../shared/blobs/blob-store.port.ts";
 import type { RateLimitCounters } from "../../shared/rate-limit/rate-limit-counters.port.ts";
@@ -34,6 +35,8 @@ export interface QueryApiPorts {
   readonly exports: ExportLimits;
   /** The public pages of share links: where their views are counted and password attempts bounded. */
   readonly publicPages: PublicPagePorts;
+  /** Checks the tokens of notification emails' unsubscribe links; null when the server has no key for them. */
+  readonly unsubscribe: UnsubscribeTokens | null;
 }
 
 /** What the public pages of share links use besides the read models and blobs. */

@@ -85,7 +85,7 @@ export async function registerQueryApi(app: App, ports: QueryApiPorts): Promise<
       shareLinkQueryRoutes(api, ports.views);
       watchingQueryRoutes(api, ports.views);
       userQueryRoutes(api, ports.views);
-      notificationQueryRoutes(api, ports.views);
+      notificationQueryRoutes(api, ports.views, ports);
       auditQueryRoutes(api, ports.views);
     },
     { prefix: API_PREFIX },

@@ -217,7 +217,6 @@ export function auditOf(event: DomainEvent): AuditFact | null {
       return write(event.type, folder(event.data.folderId), { actor: true });
     case "NotificationSettingsChanged":
     case "NotificationsRead":
-    case "NotificationDeliveryChanged":
       return write(event.type, { type: "user", id: event.data.userId }, { actor: true });
     case "VaultExported": {
       const { userId, folderId } = event.data;
@@ -246,6 +245,8 @@ export function auditOf(event: DomainEvent): AuditFact | null {
     case "IdempotencyKeyReleased":
     case "KeyStoreBound":
     case "SignInLinkUsed":
+    case "NotificationMailed":
+    case "NotificationDigestMailed":
       return null;
     default: {
       const unhandled: never = event;

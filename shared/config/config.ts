@@ -275,6 +275,15 @@ export const configSchema = z
     /** How long a process keeps a data key it has read (bounded in count too); a key destroyed elsewhere is still
      * used by a process that cached it for at most this long. */
     ERASURE_KEY_CACHE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+    /** The hour (UTC, 0-23) at which the notifier sends each day's notification digests. */
+    NOTIFICATION_DIGEST_HOUR: z.coerce.number().int().min(0).max(23).default(7),
+    /**
+     * Key material the unsubscribe links of notification emails are signed with; the session secret when unset.
+     * Every command API, query API and notifier needs the same value.
+     */
+    NOTIFICATION_UNSUBSCRIBE_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+    /** How long a notification email's unsubscribe link works. */
+    NOTIFICATION_UNSUBSCRIBE_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
     /** How long delivery records are kept. */
     WEBHOOK_DELIVERY_RETENTION_DAYS: z.coerce.number().min(1).max(365).default(7),
     /** The longest wait before the first retry of a delivery; each later wait doubles, up to a day. */

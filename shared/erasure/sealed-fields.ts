@@ -14,7 +14,7 @@ import {
   ERASED_WEBHOOK_URL,
 } from "./erased-values.ts";
 import { subjects } from "./key-store.port.ts";
-import { DEFAULT_NOTIFICATION_SETTINGS } from "../notifications/notification-kinds.ts";
+import { DEFAULT_DELIVERY_SETTINGS } from "../notifications/notification-kinds.ts";
 import { contentSealingRules, idempotentAnswerSubject } from "./sealed-content.ts";
 import { NO_PERSONAL_DATA, type AppliedSealingRule, type SealingRules } from "./sealing-rule.ts";
 
@@ -107,15 +107,20 @@ export const sealingRules: SealingRules = {
   PageUnwatched: NO_PERSONAL_DATA,
   FolderWatched: NO_PERSONAL_DATA,
   FolderUnwatched: NO_PERSONAL_DATA,
-  // A user's notification settings are theirs: sealed under their key, read as the defaults once erased.
-  NotificationSettingsChanged: { subject: ofUser, fields: [{ field: "autoWatch", kind: "json", erased: true }] },
+  // A user's notification settings, how a person wants to be reached included, are theirs: sealed under their key,
+  // read as the defaults once erased.
+  NotificationSettingsChanged: {
+    subject: ofUser,
+    fields: [
+      { field: "autoWatch", kind: "json", erased: true },
+      { field: "delivery", kind: "json", erased: DEFAULT_DELIVERY_SETTINGS },
+    ],
+  },
   // Which notifications a user read: their ids and a position only.
   NotificationsRead: NO_PERSONAL_DATA,
-  // How a person wants to be reached is theirs: under their key, read as the defaults once erased.
-  NotificationDeliveryChanged: {
-    subject: ofUser,
-    fields: [{ field: "settings", kind: "json", erased: DEFAULT_NOTIFICATION_SETTINGS }],
-  },
+  // What the notifier mailed: ids, a kind, a day and times; the mail's words and address are never recorded.
+  NotificationMailed: NO_PERSONAL_DATA,
+  NotificationDigestMailed: NO_PERSONAL_DATA,
   ...contentSealingRules,
 };
 

@@ -4,12 +4,14 @@
 // the type's entry in `currentSchemaVersion`, and register an upcaster from the old version that validates
 // the old shape with its own zod schema (docs/contributing/adding-an-event.md, "Event versioning").
 import { z } from "zod";
+import { DEFAULT_DELIVERY_SETTINGS } from "../notifications/notification-kinds.ts";
 
 type Upcaster = (data: unknown) => unknown;
 
 /** The schema version each event type is written with today; a type not listed is at version 1. */
 const currentSchemaVersion: Readonly<Record<string, number>> = {
   PageRenamed: 2,
+  NotificationSettingsChanged: 2,
 };
 
 /** type → version → the upcaster that lifts data of that version to the next one. */
@@ -17,6 +19,13 @@ const upcasters: Readonly<Record<string, Readonly<Record<number, Upcaster>>>> = 
   PageRenamed: {
     // v1 carried only the new title. The title it replaced is not in the event, so it reads as unknown.
     1: (data) => ({ ...z.object({ pageId: z.string(), title: z.string() }).parse(data), previousTitle: null }),
+  },
+  NotificationSettingsChanged: {
+    // v1 carried autoWatch alone, written when delivery could not be chosen yet: it reads with the default delivery.
+    1: (data) => ({
+      ...z.object({ userId: z.string(), autoWatch: z.boolean() }).parse(data),
+      delivery: DEFAULT_DELIVERY_SETTINGS,
+    }),
   },
 };
 

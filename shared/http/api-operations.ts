@@ -497,6 +497,23 @@ export const operations: Record<string, Operation> = {
     summary: "Mark the caller's notifications read, by id or all at once",
     example: { all: true },
   },
+  "GET /api/v1/notifications/unsubscribe": {
+    id: "showNotificationUnsubscribe",
+    summary:
+      "The page a notification email's unsubscribe link opens: a button that unsubscribes (no sign-in: the signed token is the authority)",
+    // Like every read, it waits for the read models to reach an X-Consistency-Token it is sent.
+    errors: ["validation_failed", "not_found", "consistency_timeout"],
+    produces: ["text/html"],
+  },
+  "POST /api/v1/notifications/unsubscribe": {
+    id: "unsubscribeFromNotificationEmails",
+    summary:
+      "One-click unsubscribe (RFC 8058) with the token of a notification email's link: that kind's emails (a digest's link: every kind's) go to the inbox only",
+    errors: ["validation_failed", "not_found"],
+    produces: ["text/html"],
+    consumes: ["application/x-www-form-urlencoded"],
+    example: "List-Unsubscribe=One-Click",
+  },
   "GET /s/{secret}": {
     id: "viewSharedPage",
     summary:

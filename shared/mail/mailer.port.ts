@@ -11,7 +11,12 @@ export interface Mail {
   readonly text: string;
   /** An HTML alternative of the same words; the text stays what every mail program can show. */
   readonly html?: string;
+  /** The list headers of a notification email (List-Unsubscribe, List-Unsubscribe-Post), each one line. */
+  readonly listHeaders?: ListHeaders;
 }
+
+/** RFC 2369 and RFC 8058: where to unsubscribe, and that a POST there unsubscribes at once. */
+export type ListHeaders = Readonly<Record<"List-Unsubscribe" | "List-Unsubscribe-Post", string>>;
 
 export interface Mailer {
   /**

@@ -1,10 +1,9 @@
-// A user's notification inbox on the write side: read marks (NotificationsRead) on `notification-reads-<userId>`
-// and settings (NotificationDeliveryChanged) on `notification-delivery-<userId>`. Notifications themselves are
-// derived data, projected from the events they are about; only what the user does to them is recorded.
+// A user's notification inbox on the write side: read marks (NotificationsRead) on `notification-reads-<userId>`.
+// Notifications themselves are derived data, projected from the events they are about; only what the user does to
+// them is recorded. How they reach the user is part of the user's settings (watching/notification-settings.decider.ts).
 import { z } from "zod";
 import type { Decider } from "../kernel/decider.ts";
 import { userIdSchema, type UserId } from "../kernel/ids.ts";
-import { notificationSettingsSchema, type NotificationSettings } from "./notification-kinds.ts";
 
 /** The most ids one mark names. */
 export const MAX_IDS_PER_MARK = 100;
@@ -19,30 +18,17 @@ export const notificationInboxEventSchemas = [
       upToPosition: z.number().int().nonnegative().nullable(),
     }),
   }),
-  z.object({
-    type: z.literal("NotificationDeliveryChanged"),
-    data: z.object({ userId: userIdSchema, settings: notificationSettingsSchema }),
-  }),
 ] as const;
 export type NotificationInboxEvent = z.infer<(typeof notificationInboxEventSchemas)[number]>;
 
 export type NotificationInboxCommand =
   | { type: "MarkNotificationsRead"; userId: UserId; ids: readonly string[] }
-  | { type: "MarkAllNotificationsRead"; userId: UserId; upToPosition: number }
-  | {
-      type: "ChangeNotificationSettings";
-      userId: UserId;
-      settings: NotificationSettings;
-      current: NotificationSettings;
-    };
+  | { type: "MarkAllNotificationsRead"; userId: UserId; upToPosition: number };
 
 /** Read marks need no history: a per-user stream appended without reading it back, so its length costs nothing. */
 export type NotificationInboxState = Record<string, never>;
 
 export const notificationReadsStream = (userId: string): string => `notification-reads-${userId}`;
-
-const sameSettings = (a: NotificationSettings, b: NotificationSettings): boolean =>
-  JSON.stringify(a) === JSON.stringify(b);
 
 export const notificationInboxDecider: Decider<
   NotificationInboxCommand,
@@ -65,10 +51,6 @@ export const notificationInboxDecider: Decider<
         return [
           { type: "NotificationsRead", data: { userId: command.userId, ids: [], upToPosition: command.upToPosition } },
         ];
-      case "ChangeNotificationSettings":
-        return sameSettings(command.settings, command.current)
-          ? []
-          : [{ type: "NotificationDeliveryChanged", data: { userId: command.userId, settings: command.settings } }];
     }
   },
   evolve(state) {

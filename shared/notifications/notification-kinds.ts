@@ -14,13 +14,13 @@ export const notificationKindSchema = z.enum([
 ]);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;
 
-const deliverySchema = z.enum(["inbox", "email", "digest"]);
+export const deliverySchema = z.enum(["inbox", "email", "digest"]);
 type Delivery = z.infer<typeof deliverySchema>;
 
 /** Every kind's delivery: total, so a rule per kind cannot be forgotten. */
-export type NotificationSettings = { readonly [Kind in NotificationKind]: Delivery };
+export type DeliverySettings = { readonly [Kind in NotificationKind]: Delivery };
 
-export const notificationSettingsSchema = z.object({
+export const deliverySettingsSchema = z.object({
   mentioned: deliverySchema,
   replied: deliverySchema,
   thread_resolved: deliverySchema,
@@ -29,10 +29,10 @@ export const notificationSettingsSchema = z.object({
   workspace_added: deliverySchema,
   group_added: deliverySchema,
   watched_changed: deliverySchema,
-}) satisfies z.ZodType<NotificationSettings>;
+}) satisfies z.ZodType<DeliverySettings>;
 
 /** What a user who never chose gets: what concerns them directly by email, the rest in the daily digest. */
-export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = {
+export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
   mentioned: "email",
   replied: "email",
   thread_resolved: "inbox",
@@ -43,7 +43,7 @@ export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = {
   watched_changed: "digest",
 };
 
-/** Settings as stored: a kind added since they were written takes its default. */
-export function settingsFrom(stored: unknown): NotificationSettings {
-  return { ...DEFAULT_NOTIFICATION_SETTINGS, ...notificationSettingsSchema.partial().parse(stored) };
+/** Delivery settings as stored: a kind added since they were written takes its default. */
+export function deliverySettingsFrom(stored: unknown): DeliverySettings {
+  return { ...DEFAULT_DELIVERY_SETTINGS, ...deliverySettingsSchema.partial().parse(stored ?? {}) };
 }

@@ -1,7 +1,7 @@
 // Read model of notifications: derived from the log by the projector (never written by a query node), one row
 // per notification of one user, newest change first; beside it each thread's participants (who a reply
-// notifies) and each user's settings. Read marks come from NotificationsRead events on the user's stream.
-import type { NotificationKind, NotificationSettings } from "./notification-kinds.ts";
+// notifies). Each user's settings are one record of their own (watching/notification-settings.view.ts). Read marks come from NotificationsRead events on the user's stream.
+import type { NotificationKind } from "./notification-kinds.ts";
 
 export interface NotificationRecord {
   readonly id: string;
@@ -39,12 +39,22 @@ export interface NotificationsView {
   getMany(userId: string, ids: readonly string[]): Promise<NotificationRecord[]>;
   /** The user's unread notifications, newest first, up to `limit` (the per-user cap bounds them anyway). */
   unread(userId: string, limit: number): Promise<NotificationRecord[]>;
-  /** The user's settings, or null when they never chose. */
-  settingsOf(userId: string): Promise<NotificationSettings | null>;
   /** Notifications whose latest change is at `position`: what one event produced, for the notifier's email. */
   producedAt(position: number, limit: number): Promise<NotificationRecord[]>;
   /** The user's notifications changed after `afterPosition`, unread, oldest first: a digest's contents. */
   unreadSince(userId: string, afterPosition: number, limit: number): Promise<NotificationRecord[]>;
+  /**
+   * Notifications whose latest change is in (after, upTo], by position then id, from the keyset `from` on: what
+   * a batch of events produced, for the publisher.
+   */
+  producedBetween(
+    after: number,
+    upTo: number,
+    from: { readonly position: number; readonly id: string } | null,
+    limit: number,
+  ): Promise<NotificationRecord[]>;
+  /** Users with an unread notification, by id, after `afterUserId`: whom a daily digest may concern. */
+  usersWithUnread(afterUserId: string | null, limit: number): Promise<string[]>;
 }
 
 export interface ThreadParticipant {
@@ -63,8 +73,7 @@ export interface NotificationsWriter<Tx> {
   addParticipant(tx: Tx, threadId: string, participant: ThreadParticipant): Promise<void>;
   /** Up to `limit` of the thread's participants. */
   participantsOf(tx: Tx, threadId: string, limit: number): Promise<ThreadParticipant[]>;
-  putSettings(tx: Tx, userId: string, settings: NotificationSettings): Promise<void>;
-  /** Erasure: the user's notifications, participations and settings go. */
+  /** Erasure: the user's notifications and participations go. */
   removeUser(tx: Tx, userId: string): Promise<void>;
   /** A purged page: its notifications and its threads' participants go. */
   removePage(tx: Tx, pageId: string): Promise<void>;

@@ -1,5 +1,13 @@
 // What the watch and notification-settings routes answer and take.
 import { z } from "zod";
+import { deliverySchema, notificationKindSchema } from "../notifications/notification-kinds.ts";
+
+const deliveryDescribed = deliverySchema.meta({
+  description: "inbox: in the notification list only; email: also by email at once; digest: also in a daily email",
+});
+const deliveryShape = Object.fromEntries(
+  notificationKindSchema.options.map((kind) => [kind, deliveryDescribed] as const),
+) as { [Kind in (typeof notificationKindSchema.options)[number]]: typeof deliveryDescribed };
 
 export const watchResource = z
   .object({
@@ -15,8 +23,14 @@ export const notificationSettingsResource = z
     autoWatch: z.boolean().meta({
       description: "Whether you watch the pages you create, edit or comment on without asking (default true)",
     }),
+    delivery: z
+      .object(deliveryShape)
+      .meta({ id: "NotificationDelivery", description: "How each kind of notification reaches you" }),
   })
   .meta({ id: "NotificationSettings", description: "The caller's notification settings" });
 
-/** Only what is sent changes; the rest stays. */
-export const notificationSettingsBody = z.strictObject({ autoWatch: z.boolean().optional() });
+/** Only what is sent changes; the rest stays (a kind left out of `delivery` keeps its setting). */
+export const notificationSettingsBody = z.strictObject({
+  autoWatch: z.boolean().optional(),
+  delivery: z.strictObject(deliveryShape).partial().optional(),
+});

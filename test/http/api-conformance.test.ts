@@ -14,6 +14,7 @@ import { documentedOperations, filled } from "../support/conformance/documented.
 import { whileTheReadSideLags } from "../support/conformance/lagging-read-side.ts";
 import { refusedBodies } from "../support/conformance/refused-bodies.ts";
 import { Prober } from "../support/conformance/probe.ts";
+import { notificationUnsubscribe } from "../support/conformance/notification-unsubscribe.ts";
 import { publicPages } from "../support/conformance/public-pages.ts";
 import { ONE_AN_HOUR, rateLimited } from "../support/conformance/rate-limits.ts";
 import { readinessWithTheReadStoreDown } from "../support/conformance/store-down.ts";
@@ -270,6 +271,7 @@ describe("the API reference and the server", () => {
 
   it("agree on the public pages of a share link: its password asked (401), given (303) or refused, and no link (404)", async () => {
     await publicPages(prober);
+    await notificationUnsubscribe(prober);
     expect(conformance.problems).toEqual([]);
   }, 30_000);
 

@@ -116,8 +116,8 @@ describe("watching", () => {
 
   it("autoWatch off: a page you create is not watched", async () => {
     const ann = await server.registered("ann");
-    expect((await ann.get("/me/notification-settings")).body).toEqual({ autoWatch: true });
-    expect((await ann.call("PUT", "/me/notification-settings", { json: { autoWatch: false } })).body).toEqual({
+    expect((await ann.get("/me/notification-settings")).body).toMatchObject({ autoWatch: true });
+    expect((await ann.call("PUT", "/me/notification-settings", { json: { autoWatch: false } })).body).toMatchObject({
       autoWatch: false,
     });
     const pageId = await createPage(ann, { title: "Quiet" });

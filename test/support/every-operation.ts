@@ -356,6 +356,26 @@ export async function callEveryOperation({
     204,
     "markNotificationsRead",
   );
+  // An unsubscribe link's token comes only in an email: a made-up one is not found, on the page and the one-click POST.
+  const madeUpToken = { query: { token: "u1.e30.bm90LWEtc2lnbmF0dXJl" } };
+  expectStatus(
+    (await api.GET("/api/v1/notifications/unsubscribe", { params: madeUpToken, parseAs: "text" })).response,
+    404,
+    "showNotificationUnsubscribe",
+  );
+  expectStatus(
+    (
+      await api.POST("/api/v1/notifications/unsubscribe", {
+        params: madeUpToken,
+        body: new Blob(["List-Unsubscribe=One-Click"]),
+        bodySerializer: (body) => body,
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        parseAs: "text",
+      })
+    ).response,
+    404,
+    "unsubscribeFromNotificationEmails",
+  );
   expectStatus(
     (await api.GET("/s/{secret}", { params: { path: { secret: pageSecret } }, parseAs: "text" })).response,
     200,

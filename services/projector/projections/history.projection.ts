@@ -68,7 +68,8 @@ function subjectOf(event: DomainEvent): Subject {
     case "IdempotencyKeyReleased":
     case "SignInLinkUsed":
     case "NotificationsRead":
-    case "NotificationDeliveryChanged":
+    case "NotificationMailed":
+    case "NotificationDigestMailed":
     case "TokenCreated":
     case "TokenUsed":
     case "TokenRevoked":

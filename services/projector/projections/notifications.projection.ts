@@ -3,7 +3,7 @@
 // members), a membership to the new member, a new mention to the mentioned user, a content change to the
 // watchers of the page and of every folder above it. Fan-out runs here, off the request path, in batches,
 // capped per event (MAX_RECIPIENTS_PER_EVENT) and per user (MAX_NOTIFICATIONS_PER_USER); mentions and watches
-// reach only those who can view the page at that point. Read marks and settings are the user's own events; an
+// reach only those who can view the page at that point. Read marks are the user's own events; an
 // erasure takes all of theirs away.
 import type { AccessTarget } from "../../../shared/access/effective-permission.ts";
 import type { StoredEvent } from "../../../shared/events.ts";
@@ -232,8 +232,6 @@ export async function projectNotifications<Tx>(
       if (upToPosition !== null) await notifications.markAllRead(tx, userId, upToPosition, metadata.occurredAt);
       return;
     }
-    case "NotificationDeliveryChanged":
-      return notifications.putSettings(tx, event.data.userId, event.data.settings);
     case "UserErasureStarted":
     case "UserErased":
       return notifications.removeUser(tx, event.data.userId);

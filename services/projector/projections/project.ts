@@ -83,8 +83,10 @@ export async function project<Tx>(
     case "VaultExported":
       return; // the audit projection (above) records it
     case "NotificationsRead":
-    case "NotificationDeliveryChanged":
-      return; // the notifications projection (above) applies them
+      return;
+    case "NotificationMailed":
+    case "NotificationDigestMailed":
+      return; // the notifier's record of what it mailed: read back from its own streams, never queried // the notifications projection (above) applies them
     case "TokenCreated":
     case "TokenUsed":
     case "TokenRevoked":

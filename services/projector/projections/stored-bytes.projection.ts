@@ -45,7 +45,8 @@ export async function projectStoredBytes<Tx>(
     case "KeyStoreBound":
     case "SignInLinkUsed":
     case "NotificationsRead":
-    case "NotificationDeliveryChanged":
+    case "NotificationMailed":
+    case "NotificationDigestMailed":
     case "InvitationSlotTaken":
     case "IdempotencyKeyClaimed":
     case "IdempotentRequestCompleted":

@@ -33,9 +33,8 @@ export async function projectWatch<Tx>(
         position,
       });
     case "NotificationSettingsChanged": {
-      const { userId, ...settings } = event.data;
-      const current = await writers.notificationSettings.get(tx, userId);
-      return writers.notificationSettings.put(tx, userId, { ...current, ...settings });
+      const { userId, autoWatch, delivery } = event.data;
+      return writers.notificationSettings.put(tx, userId, { autoWatch, delivery });
     }
   }
 }

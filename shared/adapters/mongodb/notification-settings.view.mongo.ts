@@ -2,7 +2,7 @@
 import type { Document } from "mongodb";
 import {
   DEFAULT_NOTIFICATION_SETTINGS,
-  notificationSettingsSchema,
+  notificationSettingsFrom,
   type NotificationSettings,
   type NotificationSettingsView,
   type NotificationSettingsWriter,
@@ -18,7 +18,7 @@ const settings = (ref: GenerationRef) => ref.current().collection<SettingsDoc>("
 function parsed(doc: SettingsDoc | null): NotificationSettings {
   if (!doc) return DEFAULT_NOTIFICATION_SETTINGS;
   const { _id, ...fields } = doc;
-  return notificationSettingsSchema.parse({ ...DEFAULT_NOTIFICATION_SETTINGS, ...fields });
+  return notificationSettingsFrom(fields);
 }
 
 export class MongoNotificationSettingsWriter implements NotificationSettingsWriter<MongoBatch> {

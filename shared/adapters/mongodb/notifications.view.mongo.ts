@@ -1,9 +1,5 @@
 import { z } from "zod";
-import {
-  notificationKindSchema,
-  settingsFrom,
-  type NotificationSettings,
-} from "../../notifications/notification-kinds.ts";
+import { notificationKindSchema } from "../../notifications/notification-kinds.ts";
 import type {
   NotificationRecord,
   NotificationsQuery,
@@ -31,10 +27,9 @@ const notificationSchema = z.object({
 });
 type NotificationDoc = z.infer<typeof notificationSchema>;
 type ParticipantDoc = { _id: string; threadId: string; userId: string; pageId: string; started: boolean };
-type SettingsDoc = { _id: string; settings: unknown };
 
 export const notificationsModel: MongoModel = {
-  collections: ["notifications", "notification_participants", "notification_settings"],
+  collections: ["notifications", "notification_participants"],
   indexes: [
     {
       collection: "notifications",
@@ -91,7 +86,6 @@ export const notificationsModel: MongoModel = {
 
 const notifications = (ref: GenerationRef) => ref.current().collection<NotificationDoc>("notifications");
 const participants = (ref: GenerationRef) => ref.current().collection<ParticipantDoc>("notification_participants");
-const settingsOf = (ref: GenerationRef) => ref.current().collection<SettingsDoc>("notification_settings");
 const toRecord = (doc: unknown): NotificationRecord => recordOf(notificationSchema, doc);
 const participantId = (threadId: string, userId: string) => `${threadId}:${userId}`;
 
@@ -160,18 +154,9 @@ export class MongoNotificationsWriter implements NotificationsWriter<MongoBatch>
     return docs.map((doc) => ({ userId: doc.userId, pageId: doc.pageId, started: doc.started }));
   }
 
-  async putSettings(tx: MongoBatch, userId: string, settings: NotificationSettings): Promise<void> {
-    await settingsOf(this.ref).replaceOne(
-      { _id: userId },
-      { settings: { ...settings } },
-      { upsert: true, ...tx.options },
-    );
-  }
-
   async removeUser(tx: MongoBatch, userId: string): Promise<void> {
     await notifications(this.ref).deleteMany({ userId }, tx.options);
     await participants(this.ref).deleteMany({ userId }, tx.options);
-    await settingsOf(this.ref).deleteOne({ _id: userId }, tx.options);
   }
 
   async removeFolder(tx: MongoBatch, folderId: string): Promise<void> {
@@ -214,9 +199,34 @@ export class MongoNotificationsView implements NotificationsView {
     return docs.map(toRecord);
   }
 
-  async settingsOf(userId: string): Promise<NotificationSettings | null> {
-    const doc = await settingsOf(this.ref).findOne({ _id: userId });
-    return doc ? settingsFrom(doc.settings) : null;
+  async producedBetween(
+    after: number,
+    upTo: number,
+    from: { readonly position: number; readonly id: string } | null,
+    limit: number,
+  ): Promise<NotificationRecord[]> {
+    const range = { position: { $gt: after, $lte: upTo } };
+    const filter =
+      from === null
+        ? range
+        : {
+            ...range,
+            $or: [{ position: { $gt: from.position } }, { position: from.position, _id: { $gt: from.id } }],
+          };
+    const docs = await notifications(this.ref).find(filter).sort({ position: 1, _id: 1 }).limit(limit).toArray();
+    return docs.map(toRecord);
+  }
+
+  async usersWithUnread(afterUserId: string | null, limit: number): Promise<string[]> {
+    const groups = await notifications(this.ref)
+      .aggregate<{ _id: string }>([
+        { $match: { readAt: null, ...(afterUserId === null ? {} : { userId: { $gt: afterUserId } }) } },
+        { $group: { _id: "$userId" } },
+        { $sort: { _id: 1 } },
+        { $limit: limit },
+      ])
+      .toArray();
+    return groups.map((group) => group._id);
   }
 
   async producedAt(position: number, limit: number): Promise<NotificationRecord[]> {

@@ -39,6 +39,7 @@ function toEml(mail: Mail, date: Date): string {
     `From: ${DEFAULT_FROM}`,
     `To: ${headerValue(mail.to)}`,
     `Subject: ${headerValue(mail.subject)}`,
+    ...Object.entries(mail.listHeaders ?? {}).map(([name, value]) => `${name}: ${headerValue(value)}`),
     "MIME-Version: 1.0",
     ...body(mail),
     "",

@@ -90,6 +90,8 @@ class SmtpSendError extends SmtpError implements NotSent {
   }
 }
 
+const oneLine = (value: string): string => value.replace(/[\r\n]+/g, " ");
+
 export class SmtpMailer implements Mailer {
   private constructor(
     private readonly transporter: nodemailer.Transporter<SMTPTransport.SentMessageInfo, SMTPTransport.Options>,
@@ -138,6 +140,14 @@ export class SmtpMailer implements Mailer {
         subject: mail.subject,
         text: mail.text,
         ...(mail.html === undefined ? {} : { html: mail.html }),
+        // Header values kept to one line, so a value cannot add headers.
+        ...(mail.listHeaders === undefined
+          ? {}
+          : {
+              headers: Object.fromEntries(
+                Object.entries(mail.listHeaders).map(([name, value]) => [name, oneLine(value)]),
+              ),
+            }),
         messageId: messageIdHeader(mail.messageId, this.from),
       });
     } catch (error) {

@@ -2,8 +2,7 @@
 // (so a new setting is a new field with its default, not a new column).
 import type Database from "better-sqlite3";
 import {
-  DEFAULT_NOTIFICATION_SETTINGS,
-  notificationSettingsSchema,
+  notificationSettingsFrom,
   type NotificationSettings,
   type NotificationSettingsView,
   type NotificationSettingsWriter,
@@ -18,9 +17,7 @@ CREATE TABLE IF NOT EXISTS notification_settings (
 export const notificationSettingsModel: SqliteModel = { schema, tables: ["notification_settings"], queryIndexes: [] };
 
 const parsed = (json: string | undefined): NotificationSettings =>
-  json === undefined
-    ? DEFAULT_NOTIFICATION_SETTINGS
-    : notificationSettingsSchema.parse({ ...DEFAULT_NOTIFICATION_SETTINGS, ...JSON.parse(json) });
+  notificationSettingsFrom(json === undefined ? undefined : JSON.parse(json));
 
 function statementsOf(db: Database.Database) {
   return {

@@ -1,9 +1,5 @@
 import type Database from "better-sqlite3";
-import {
-  notificationKindSchema,
-  settingsFrom,
-  type NotificationSettings,
-} from "../../notifications/notification-kinds.ts";
+import { notificationKindSchema } from "../../notifications/notification-kinds.ts";
 import type {
   NotificationRecord,
   NotificationsQuery,
@@ -44,14 +40,10 @@ CREATE TABLE IF NOT EXISTS notification_participants (
   PRIMARY KEY (thread_id, user_id)
 );
 CREATE INDEX IF NOT EXISTS notification_participants_user ON notification_participants (user_id);
-CREATE INDEX IF NOT EXISTS notification_participants_page ON notification_participants (page_id);
-CREATE TABLE IF NOT EXISTS notification_settings (
-  user_id TEXT PRIMARY KEY,
-  settings TEXT NOT NULL
-);`;
+CREATE INDEX IF NOT EXISTS notification_participants_page ON notification_participants (page_id);`;
 export const notificationsModel: SqliteModel = {
   schema,
-  tables: ["notifications", "notification_participants", "notification_settings"],
+  tables: ["notifications", "notification_participants"],
   queryIndexes: ["notifications_position"],
 };
 
@@ -119,10 +111,8 @@ export class SqliteNotificationsWriter implements NotificationsWriter<SqliteBatc
       participants: db.prepare<[string, number], { user_id: string; page_id: string; started: number }>(
         "SELECT user_id, page_id, started FROM notification_participants WHERE thread_id = ? ORDER BY started DESC LIMIT CAST(? AS INTEGER)",
       ),
-      putSettings: db.prepare("INSERT OR REPLACE INTO notification_settings (user_id, settings) VALUES (?, ?)"),
       removeNotifications: db.prepare("DELETE FROM notifications WHERE user_id = ?"),
       removeParticipations: db.prepare("DELETE FROM notification_participants WHERE user_id = ?"),
-      removeSettings: db.prepare("DELETE FROM notification_settings WHERE user_id = ?"),
       removePageNotifications: db.prepare("DELETE FROM notifications WHERE page_id = ?"),
       removeFolderNotifications: db.prepare("DELETE FROM notifications WHERE folder_id = ?"),
       removePageParticipants: db.prepare("DELETE FROM notification_participants WHERE page_id = ?"),
@@ -172,14 +162,9 @@ export class SqliteNotificationsWriter implements NotificationsWriter<SqliteBatc
       .map((row) => ({ userId: row.user_id, pageId: row.page_id, started: row.started === 1 }));
   }
 
-  async putSettings(_tx: SqliteBatch, userId: string, settings: NotificationSettings): Promise<void> {
-    this.statements.putSettings.run(userId, JSON.stringify(settings));
-  }
-
   async removeUser(_tx: SqliteBatch, userId: string): Promise<void> {
     this.statements.removeNotifications.run(userId);
     this.statements.removeParticipations.run(userId);
-    this.statements.removeSettings.run(userId);
   }
 
   async removeFolder(_tx: SqliteBatch, folderId: string): Promise<void> {
@@ -206,9 +191,14 @@ export class SqliteNotificationsView implements NotificationsView {
       listUnread: db.prepare<[string, number, number], Row>(
         "SELECT * FROM notifications WHERE user_id = ? AND position < ? AND read_at IS NULL ORDER BY position DESC LIMIT CAST(? AS INTEGER)",
       ),
-      settings: db.prepare<[string], { settings: string }>(
-        "SELECT settings FROM notification_settings WHERE user_id = ?",
+      producedBetween: db.prepare<[number, number, number, number, string, number], Row>(
+        "SELECT * FROM notifications WHERE position > ? AND position <= ? AND (position > ? OR (position = ? AND id > ?)) ORDER BY position, id LIMIT CAST(? AS INTEGER)",
       ),
+      usersWithUnread: db
+        .prepare<[string, number], string>(
+          "SELECT DISTINCT user_id FROM notifications WHERE user_id > ? AND read_at IS NULL ORDER BY user_id LIMIT CAST(? AS INTEGER)",
+        )
+        .pluck(),
       producedAt: db.prepare<[number, number], Row>(
         "SELECT * FROM notifications WHERE position = ? LIMIT CAST(? AS INTEGER)",
       ),
@@ -232,9 +222,18 @@ export class SqliteNotificationsView implements NotificationsView {
     return this.statements.listUnread.all(userId, BEFORE_ALL, limit).map(toRecord);
   }
 
-  async settingsOf(userId: string): Promise<NotificationSettings | null> {
-    const row = this.statements.settings.get(userId);
-    return row ? settingsFrom(JSON.parse(row.settings)) : null;
+  async producedBetween(
+    after: number,
+    upTo: number,
+    from: { readonly position: number; readonly id: string } | null,
+    limit: number,
+  ): Promise<NotificationRecord[]> {
+    const position = from?.position ?? after;
+    return this.statements.producedBetween.all(after, upTo, position, position, from?.id ?? "", limit).map(toRecord);
+  }
+
+  async usersWithUnread(afterUserId: string | null, limit: number): Promise<string[]> {
+    return this.statements.usersWithUnread.all(afterUserId ?? "", limit);
   }
 
   async producedAt(position: number, limit: number): Promise<NotificationRecord[]> {

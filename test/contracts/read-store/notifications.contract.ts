@@ -1,9 +1,9 @@
 // Part of the read-store contract (read-store.contract.ts): notifications listed newest change first per user
 // (all or unread), found by coalescing key, capped per user, marked read by id or up to a position; thread
-// participants; settings; an erased user's and a purged page's rows gone.
+// participants; what a range of positions produced; users with unread ones; an erased user's and a purged page's
+// rows gone.
 import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
-import { DEFAULT_NOTIFICATION_SETTINGS } from "../../../shared/notifications/notification-kinds.ts";
 import type { NotificationRecord } from "../../../shared/notifications/notifications.view.ts";
 import { at, type ContractStores } from "./stores.ts";
 
@@ -74,7 +74,6 @@ export function notificationCases<Tx>(s: ContractStores<Tx>): void {
       for (const entry of [a, b, c, bobs]) await w().notifications.put(tx, entry, 10);
       await w().notifications.addParticipant(tx, thread, { userId: bob, pageId, started: false });
       await w().notifications.addParticipant(tx, thread, { userId: ann, pageId, started: true });
-      await w().notifications.putSettings(tx, bob, { ...DEFAULT_NOTIFICATION_SETTINGS, replied: "digest" });
     });
     await batch(async (tx) => {
       expect(await w().notifications.participantsOf(tx, thread, 10)).toEqual([
@@ -87,11 +86,7 @@ export function notificationCases<Tx>(s: ContractStores<Tx>): void {
     expect((await s.reader.notifications.unread(bob, 10)).map((n) => n.id)).toEqual([bobs.id]);
     await batch(async (tx) => w().notifications.markAllRead(tx, ann, b.position, "2026-02-02T00:00:00.000Z"));
     expect((await s.reader.notifications.unread(ann, 10)).map((n) => n.id)).toEqual([c.id]);
-    expect(await s.reader.notifications.settingsOf(bob)).toEqual({
-      ...DEFAULT_NOTIFICATION_SETTINGS,
-      replied: "digest",
-    });
-    expect(await s.reader.notifications.settingsOf(ann)).toBeNull();
+    expect(await s.reader.notifications.usersWithUnread(null, 1000)).toEqual(expect.arrayContaining([ann, bob]));
 
     await batch(async (tx) => {
       await w().notifications.removePage(tx, pageId);
@@ -101,7 +96,32 @@ export function notificationCases<Tx>(s: ContractStores<Tx>): void {
       (await s.reader.notifications.list({ userId: ann, unreadOnly: false, before: null, limit: 10 })).map((n) => n.id),
     ).toEqual([c.id, a.id]);
     expect(await s.reader.notifications.list({ userId: bob, unreadOnly: false, before: null, limit: 10 })).toEqual([]);
-    expect(await s.reader.notifications.settingsOf(bob)).toBeNull();
+    expect(await s.reader.notifications.usersWithUnread(null, 1000)).not.toContain(bob);
     await batch(async (tx) => expect(await w().notifications.participantsOf(tx, thread, 10)).toEqual([]));
+  });
+
+  it("answers what a range of positions produced, by position then id, page by page", async () => {
+    const [ann, bob] = [randomUUID(), randomUUID()];
+    const before = notification(ann);
+    const position = at().updatedPosition;
+    const sharing = [notification(ann, { position }), notification(bob, { position })].sort((a, b) =>
+      a.id < b.id ? -1 : 1,
+    );
+    const later = notification(bob);
+    await batch(async (tx) => {
+      for (const entry of [before, ...sharing, later]) await w().notifications.put(tx, entry, 10);
+    });
+    const ids = (records: readonly NotificationRecord[]) => records.map((record) => record.id);
+    expect(ids(await s.reader.notifications.producedBetween(before.position, later.position, null, 10))).toEqual([
+      ...ids(sharing),
+      later.id,
+    ]);
+    const [first] = await s.reader.notifications.producedBetween(before.position, later.position, null, 1);
+    expect(first?.id).toBe(sharing[0]?.id);
+    const rest = first ? await s.reader.notifications.producedBetween(before.position, later.position, first, 10) : [];
+    expect(ids(rest)).toEqual([sharing[1]?.id, later.id]);
+    const [lowest] = [ann, bob].sort();
+    const afterLowest = await s.reader.notifications.usersWithUnread(lowest ?? null, 1000);
+    expect(afterLowest).not.toContain(lowest);
   });
 }

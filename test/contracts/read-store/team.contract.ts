@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
 import { project } from "../../../services/projector/projections/project.ts";
 import { schemaVersionOf } from "../../../shared/event-store/upcasters.ts";
+import { DEFAULT_DELIVERY_SETTINGS } from "../../../shared/notifications/notification-kinds.ts";
 import { domainEventSchema, type StoredEvent } from "../../../shared/events.ts";
 import { HistoryFolds } from "../../../shared/history/history-folds.ts";
 import { at, type ContractStores } from "./stores.ts";
@@ -73,13 +74,22 @@ export function teamCases<Tx>(s: ContractStores<Tx>): void {
     const [ann, bob, carl, pageId] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
     await apply(
       recorded([
-        [carl, { type: "NotificationSettingsChanged", data: { userId: carl, autoWatch: false } }],
+        [
+          carl,
+          {
+            type: "NotificationSettingsChanged",
+            data: { userId: carl, autoWatch: false, delivery: DEFAULT_DELIVERY_SETTINGS },
+          },
+        ],
         [ann, created(pageId, ann)],
         [bob, { type: "PageWatched", data: { pageId, userId: bob } }],
         [carl, { type: "PageContentReplaced", data: { pageId, markdown: "edited" } }],
       ]),
     );
-    expect(await s.reader.notificationSettings.get(carl)).toEqual({ autoWatch: false });
+    expect(await s.reader.notificationSettings.get(carl)).toEqual({
+      autoWatch: false,
+      delivery: DEFAULT_DELIVERY_SETTINGS,
+    });
     expect(await s.reader.watches.stateOf("page", pageId, carl)).toBeNull();
     const everyone = [ann, bob].sort();
     expect(await s.reader.watches.watchersOf("page", pageId, null, 10)).toEqual(everyone);
