@@ -260,6 +260,7 @@ export class NotificationDelivery {
       count: n.count,
       placeName: page?.title ?? folder?.name ?? null,
       link: publicBaseUrl !== null && path !== null ? `${publicBaseUrl.replace(/\/$/, "")}${path}` : null,
+      placeId: n.pageId ?? n.folderId,
     };
   }
 

@@ -16,7 +16,14 @@ export interface ToldNotification {
   readonly placeName: string | null;
   /** Where the link points, or null without PUBLIC_BASE_URL or a place. */
   readonly link: string | null;
+  /** The id of the page or folder it is about, or null. */
+  readonly placeId: string | null;
 }
+
+const aboutOf = (told: readonly ToldNotification[]): { about?: string[] } => {
+  const ids = told.flatMap((entry) => (entry.placeId === null ? [] : [entry.placeId]));
+  return ids.length === 0 ? {} : { about: [...new Set(ids)] };
+};
 
 const WHAT: { readonly [Kind in NotificationKind]: string } = {
   mentioned: "mentioned you on",
@@ -83,6 +90,7 @@ export function notificationMail(options: {
     text: [...body.text, ...end.text].join("\n"),
     html: [`<ul>`, ...body.html, `</ul>`, ...end.html].join("\n"),
     ...listHeadersOf(unsubscribe),
+    ...aboutOf([told]),
   };
 }
 
@@ -106,5 +114,6 @@ export function digestMail(options: {
       "\n",
     ),
     ...listHeadersOf(unsubscribe),
+    ...aboutOf(told),
   };
 }

@@ -49,4 +49,6 @@ export interface AuditWriter<Tx> {
   put(tx: Tx, record: AuditRecord): Promise<void>;
   /** The workspace of the target's first entry, as the batch sees it; null when it has none. */
   workspaceOf(tx: Tx, targetType: AuditTargetType, targetId: string): Promise<string | null>;
+  /** Deletes every entry about the target: a purged page or folder leaves the trail as it leaves every read model. */
+  forget(tx: Tx, targetType: AuditTargetType, targetId: string): Promise<void>;
 }

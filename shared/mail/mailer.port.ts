@@ -13,6 +13,11 @@ export interface Mail {
   readonly html?: string;
   /** The list headers of a notification email (List-Unsubscribe, List-Unsubscribe-Post), each one line. */
   readonly listHeaders?: ListHeaders;
+  /**
+   * The ids of the pages and folders the mail tells of. A mailer that keeps copies (the embedded outbox) records
+   * them with the copy, so purging one of them finds and deletes the mails that named its title.
+   */
+  readonly about?: readonly string[];
 }
 
 /** RFC 2369 and RFC 8058: where to unsubscribe, and that a POST there unsubscribes at once. */

@@ -7,7 +7,7 @@ import { folderCommands } from "../folders/folder.commands.ts";
 import { folderIdSchema, pageIdSchema } from "../kernel/ids.ts";
 import { pageCommands } from "../pages/page.commands.ts";
 import { deleteFolderTree } from "./folder-trash.ts";
-import { purgeDeletedFolder, purgeDeletedPage, purgeFolderTree, type PurgePorts } from "./purge-item.ts";
+import { eraseCopiesOf, purgeDeletedFolder, purgeDeletedPage, purgeFolderTree, type PurgePorts } from "./purge-item.ts";
 import type { TrashType } from "./trash.view.ts";
 
 export type EraseItemOutcome = { readonly found: false } | { readonly found: true; readonly position: number | null };
@@ -21,7 +21,7 @@ export async function eraseItem(
 ): Promise<EraseItemOutcome> {
   const erased = type === "page" ? await erasePage(ports, id, context) : await eraseFolder(ports, id, context);
   if (erased === null) return { found: false };
-  await ports.readModelCopies?.eraseMentioning(erased.purged);
+  await eraseCopiesOf(ports, erased.purged);
   return { found: true, position: erased.position };
 }
 

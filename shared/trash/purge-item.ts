@@ -11,6 +11,7 @@ import { blobKeysOfPage, removeBlobs } from "./page-blobs.ts";
 import type { BlobStore } from "../blobs/blob-store.port.ts";
 import { subjects, type KeyStore } from "../erasure/key-store.port.ts";
 import type { ReadModelCopies } from "../erasure/read-model-copies.port.ts";
+import type { SentMail } from "../mail/sent-mail.port.ts";
 import { AppError } from "../errors/app-error.ts";
 import { folderCommands } from "../folders/folder.commands.ts";
 import { folderIdSchema, pageIdSchema } from "../kernel/ids.ts";
@@ -24,6 +25,18 @@ export interface PurgePorts extends WritePorts {
   readonly blobs?: BlobStore | null;
   /** The audit copies of the read models, deleted when they mention a purged item; null where there are none. */
   readonly readModelCopies: ReadModelCopies | null;
+  /** Kept copies of sent mail (the embedded outbox), deleted when they name a purged item; absent or null where none. */
+  readonly sentMail?: SentMail | null;
+}
+
+/**
+ * Deletes what outlives the log's erasure of purged items: the audit copies of the read models and the kept mail
+ * (a notification's mail names its page's id in its link, and its title) that mention any of them.
+ */
+export async function eraseCopiesOf(ports: PurgePorts, purgedIds: readonly string[]): Promise<void> {
+  if (purgedIds.length === 0) return;
+  await ports.readModelCopies?.eraseMentioning(purgedIds);
+  await ports.sentMail?.eraseNaming(purgedIds);
 }
 
 export interface Purged {
@@ -118,6 +131,6 @@ export async function purgeFromTrash(
     type === "folder"
       ? await purgeFolderTree(ports, item.id, actor.context)
       : { position: (await purgeDeletedPage(ports, item.id, actor.context)).position, purged: [item.id] };
-  await ports.readModelCopies?.eraseMentioning(purged);
+  await eraseCopiesOf(ports, purged);
   return { position };
 }

@@ -8,7 +8,8 @@ import type { WritePorts } from "../commands/write-ports.ts";
 import type { KeyStore } from "../erasure/key-store.port.ts";
 import { userIdSchema } from "../kernel/ids.ts";
 import type { ReadModelCopies } from "../erasure/read-model-copies.port.ts";
-import { purgeDeleted, type PurgePorts } from "./purge-item.ts";
+import type { SentMail } from "../mail/sent-mail.port.ts";
+import { eraseCopiesOf, purgeDeleted, type PurgePorts } from "./purge-item.ts";
 import { purgeBefore } from "./trash.ts";
 
 const TRASH_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
@@ -33,8 +34,8 @@ async function purgeExpiredTrash(
     const { position } = await purgeDeleted(ports, item, context);
     if (position !== null) purged.push(item.id);
   }
-  // Once a sweep: each audit copy is read once for all the items it purged.
-  if (purged.length > 0) await ports.readModelCopies?.eraseMentioning(purged);
+  // Once a sweep: each audit copy and the kept mail are read once for all the items it purged.
+  await eraseCopiesOf(ports, purged);
   return purged.length;
 }
 
@@ -44,7 +45,7 @@ export function startTrashPurge(
     logger: Logger;
     clock: () => Date;
     trashRetentionDays: number;
-    erasure: { keys: Pick<KeyStore, "destroy">; readModelCopies: ReadModelCopies | null };
+    erasure: { keys: Pick<KeyStore, "destroy">; readModelCopies: ReadModelCopies | null; sentMail: SentMail | null };
   },
 ): { stop(): Promise<void> } {
   let running: Promise<void> = Promise.resolve();

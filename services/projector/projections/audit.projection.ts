@@ -32,6 +32,10 @@ async function credentialOf<Tx>(
 }
 
 export async function projectAudit<Tx>(stored: StoredEvent, writers: ProjectionWriters<Tx>, tx: Tx): Promise<void> {
+  const { event } = stored;
+  // A purged item is as an id never seen, here as in every read model: its entries go with it.
+  if (event.type === "PagePurged") return writers.audit.forget(tx, "page", event.data.pageId);
+  if (event.type === "FolderPurged") return writers.audit.forget(tx, "folder", event.data.folderId);
   const fact = auditOf(stored.event);
   if (fact === null) return;
   const { metadata } = stored;

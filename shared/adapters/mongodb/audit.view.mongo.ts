@@ -76,6 +76,10 @@ export class MongoAuditWriter implements AuditWriter<MongoBatch> {
     );
     return doc ? z.object({ workspaceId: z.string() }).parse(doc).workspaceId : null;
   }
+
+  async forget(tx: MongoBatch, targetType: AuditTargetType, targetId: string): Promise<void> {
+    await audit(this.ref).deleteMany({ targetType, targetId }, tx.options);
+  }
 }
 
 export class MongoAuditView implements AuditView {

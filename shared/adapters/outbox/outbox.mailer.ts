@@ -40,6 +40,7 @@ function toEml(mail: Mail, date: Date): string {
     `To: ${headerValue(mail.to)}`,
     `Subject: ${headerValue(mail.subject)}`,
     ...Object.entries(mail.listHeaders ?? {}).map(([name, value]) => `${name}: ${headerValue(value)}`),
+    ...(mail.about === undefined || mail.about.length === 0 ? [] : [`X-About: ${headerValue(mail.about.join(" "))}`]),
     "MIME-Version: 1.0",
     ...body(mail),
     "",

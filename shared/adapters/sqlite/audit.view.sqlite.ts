@@ -72,6 +72,7 @@ export class SqliteAuditWriter implements AuditWriter<SqliteBatch> {
           "SELECT workspace_id FROM audit WHERE target_type = ? AND target_id = ? ORDER BY position LIMIT 1",
         )
         .pluck(),
+      forget: db.prepare<[string, string]>("DELETE FROM audit WHERE target_type = ? AND target_id = ?"),
     };
   }
 
@@ -93,6 +94,10 @@ export class SqliteAuditWriter implements AuditWriter<SqliteBatch> {
 
   async workspaceOf(_tx: SqliteBatch, targetType: AuditTargetType, targetId: string): Promise<string | null> {
     return this.statements.workspaceOf.get(targetType, targetId) ?? null;
+  }
+
+  async forget(_tx: SqliteBatch, targetType: AuditTargetType, targetId: string): Promise<void> {
+    this.statements.forget.run(targetType, targetId);
   }
 }
 
