@@ -1,4 +1,4 @@
-// Every event of a page, folder or thread stream, and every grant on a page or folder, into the history
+// Every event of a page, folder, thread or group stream, and every grant on a page or folder, into the history
 // change log, alongside whatever other projection the event has. The switch is exhaustive: a new event type
 // does not compile until it is placed in some entity's history or explicitly left out.
 import type { DomainEvent, StoredEvent } from "../../../shared/events.ts";
@@ -99,13 +99,15 @@ function subjectOf(event: DomainEvent): Subject {
       return null; // a webhook's settings are its owner's, not a page's or folder's history
     case "ShareLinkViewed":
       return null; // a count, not a change: it shows in the link's record (views, lastViewedAt)
+    // A group's own changes: seen by those who manage its workspace and by its members (its grants are the
+    // history of the page or folder shared).
     case "GroupCreated":
     case "GroupRenamed":
     case "GroupDeleted":
     case "GroupMemberAdded":
     case "GroupMemberRemoved":
     case "GroupRoleChanged":
-      return null; // a group's own changes are not a page's or folder's history; its grants are (GroupAccessGranted)
+      return { kind: "group", id: event.data.groupId, access: { kind: "workspace", id: event.data.ownerId } };
     case "PageMarkedTemplate":
     case "PageUnmarkedTemplate":
     case "PageWatched":
