@@ -1,5 +1,6 @@
 // A group's changes from the outside: the change feed names each one to those who may see the group (its
 // workspace's owner and admins, its members) and to nobody else; webhooks on the workspace receive them.
+import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { TestServer, type Client, type TestUser } from "../support/server.ts";
 import { SseStream } from "../support/sse.ts";
@@ -106,6 +107,30 @@ describe("a group's changes", () => {
 
     await outsiderFeed.until(() => outsiderFeed.changes().some((change) => change.entity.id === marker));
     expect(outsiderFeed.changes().map((change) => change.entity.id)).toEqual([marker]);
+  });
+
+  it("are the group's history, read by its owner and members and missing to anyone else", async () => {
+    const owner = await server.registered("owner");
+    const member = await server.registered("member");
+    const outsider = await server.registered("outsider");
+    const groupId = await createGroup(owner);
+    await addToGroup(owner, groupId, member);
+    expect((await owner.patch(`/groups/${groupId}`, { name: "Writers" })).status).toBe(200);
+    const expected = [
+      ["GroupRenamed", { kind: "group", groupId, action: "renamed", memberId: null, role: null }],
+      ["GroupMemberAdded", { kind: "group", groupId, action: "member_added", memberId: member.id, role: null }],
+      ["GroupCreated", { kind: "group", groupId, action: "created", memberId: null, role: null }],
+    ];
+    for (const reader of [owner, member]) {
+      const history = await reader.get(`/groups/${groupId}/history`);
+      expect(history.status).toBe(200);
+      const entries = history.body.data as { type: string; changes: unknown }[];
+      expect(entries.map((entry) => [entry.type, entry.changes])).toEqual(expected);
+    }
+    const refused = await outsider.get(`/groups/${groupId}/history`);
+    const missing = await outsider.get(`/groups/${randomUUID()}/history`);
+    expect(refused.status).toBe(404);
+    expect(refused.body).toEqual(missing.body);
   });
 
   it("reach a webhook of the group's owner subscribed to them, and not a stranger's", async () => {
