@@ -1,6 +1,7 @@
 // Every event of a page, folder, thread or group stream, and every grant on a page or folder, into the history
 // change log, alongside whatever other projection the event has. The switch is exhaustive: a new event type
 // does not compile until it is placed in some entity's history or explicitly left out.
+import { ERASED_GROUP_NAME } from "../../../shared/erasure/erased-values.ts";
 import type { DomainEvent, StoredEvent } from "../../../shared/events.ts";
 import type { HistoryFolds } from "../../../shared/history/history-folds.ts";
 import type { HistoryAccess, HistoryEntityKind, HistoryEntry } from "../../../shared/history/history.view.ts";
@@ -128,6 +129,16 @@ function subjectOf(event: DomainEvent): Subject {
   }
 }
 
+/**
+ * The event as its entry keeps it. A group's name is personal data sealed under its owner's key: the history keeps
+ * no copy of it (its summaries name the group by id), so an erasure has nothing to find here.
+ */
+function keptEvent(event: DomainEvent): DomainEvent {
+  if (event.type === "GroupCreated") return { ...event, data: { ...event.data, name: ERASED_GROUP_NAME } };
+  if (event.type === "GroupRenamed") return { ...event, data: { ...event.data, name: ERASED_GROUP_NAME } };
+  return event;
+}
+
 /** Records the event's entry with its summary, computed here once (against the batch's folds) and stored. */
 export async function projectHistory<Tx>(
   stored: StoredEvent,
@@ -151,7 +162,7 @@ export async function projectHistory<Tx>(
     actorId: stored.metadata.actorId,
     tokenId: stored.metadata.tokenId ?? null,
     correlationId: stored.metadata.correlationId,
-    event: stored.event,
+    event: keptEvent(stored.event),
   };
   const summary = await folds.summarise(entry);
   if (summary) await writers.history.record(tx, entry, summary);
