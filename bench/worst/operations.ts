@@ -497,6 +497,12 @@ export const WORST_CASES: Record<string, WorstCase> = {
       }),
     request: (w, id) => send(w.stranger, "DELETE", `/groups/${id}`),
   },
+  "GET /api/v1/groups/{groupId}/history": {
+    input: "a group's changes",
+    prepare: (w, n) =>
+      many(n, async (i) => idOf((await json(w, w.stranger, "POST", "/groups", { name: `History ${i}` })).body)),
+    request: (w, id) => get(w.stranger, `/groups/${id}/history?limit=100`),
+  },
   "GET /api/v1/groups/{groupId}/members": {
     input: "a page of a group's members",
     prepare: (w, n) =>

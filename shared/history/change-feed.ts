@@ -14,7 +14,7 @@ import type { ProjectionProgress } from "../read-store/checkpoint-watcher.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import type { DescribedEntry } from "./describe-history.ts";
 import { entriesSeenBy, foldersNamedBy, type FolderStanding } from "./history-seen-by.ts";
-import { accessTargetOf, describeFor, folderStandingsOf } from "./read-history.ts";
+import { accessTargetOf, describeFor, folderStandingsOf, seesWorkspaceEntry } from "./read-history.ts";
 
 /**
  * Entries read per batch. An entry read is its stored summary (bounded: titles, sizes, line counts), never an
@@ -228,6 +228,10 @@ export class ChangeFeedHub {
     const context = fresh.length > 0 ? await this.views.access.contextFor(feed.userId) : null;
     const visible: DescribedEntry[] = [];
     for (const described of fresh) {
+      if (described.entry.access.kind === "workspace") {
+        if (context && seesWorkspaceEntry(context, described.entry)) visible.push(described);
+        continue;
+      }
       const key = `${described.entry.access.kind}:${described.entry.access.id}`;
       let target = batch.targets.get(key);
       if (!target) {

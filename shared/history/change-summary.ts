@@ -61,6 +61,16 @@ const plainChanges = [
     previousPermission: nullableText,
   }),
   z.object({ kind: z.literal("group_revoke"), groupId: z.string(), previousPermission: nullableText }),
+  /** A group created, renamed, deleted, a member added or removed, its workspace role changed: ids, never its name. */
+  z.object({
+    kind: z.literal("group"),
+    groupId: z.string(),
+    action: z.enum(["created", "renamed", "deleted", "member_added", "member_removed", "role_changed"]),
+    /** The member added or removed (null for the other actions). */
+    memberId: nullableText,
+    /** The group's workspace role after a role change (null: none, or another action). */
+    role: nullableText,
+  }),
   z.object({
     kind: z.literal("attachment"),
     attachmentId: z.string(),

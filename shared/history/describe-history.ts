@@ -213,6 +213,26 @@ export function summarise(entry: HistoryEntry, fold: Fold): Summary {
     case "PageUnwatched":
     case "FolderUnwatched":
       return { change: { kind: "watch", watching: false, userId: event.data.userId }, sharing: true };
+    case "GroupCreated":
+    case "GroupRenamed":
+    case "GroupDeleted": {
+      const action = event.type === "GroupCreated" ? "created" : event.type === "GroupRenamed" ? "renamed" : "deleted";
+      return plain({ kind: "group", groupId: event.data.groupId, action, memberId: null, role: null });
+    }
+    case "GroupMemberAdded":
+    case "GroupMemberRemoved": {
+      const action = event.type === "GroupMemberAdded" ? "member_added" : "member_removed";
+      const { groupId, memberId } = event.data;
+      return plain({ kind: "group", groupId, action, memberId, role: null });
+    }
+    case "GroupRoleChanged":
+      return plain({
+        kind: "group",
+        groupId: event.data.groupId,
+        action: "role_changed",
+        memberId: null,
+        role: event.data.role,
+      });
     default:
       throw new Error(`history: ${event.type} is recorded in no entity's history`);
   }

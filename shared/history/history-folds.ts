@@ -41,8 +41,8 @@ export class HistoryFolds<Tx> {
    * the entry (its batch is applied again after a crash, and its row was recorded with the right summary).
    */
   async summarise(entry: HistoryEntry): Promise<Summary | null> {
-    // A thread's changes are described by their own events alone: no fold to keep.
-    if (entry.entityKind === "thread") return summarise(entry, emptyFold());
+    // A thread's and a group's changes are described by their own events alone: no fold to keep.
+    if (entry.entityKind === "thread" || entry.entityKind === "group") return summarise(entry, emptyFold());
     const held = await this.heldFor(entry.entityId);
     if (entry.position <= held.upTo) return null;
     if (needsMarkdown(entry.event) && !held.markdownHeld) {

@@ -10,11 +10,14 @@ import { pageEventSchemas } from "../pages/page.decider.ts";
 import type { StoredChange, Summary } from "./change-summary.ts";
 import type { Instant } from "./instant.ts";
 
-export type HistoryEntityKind = "page" | "folder" | "thread";
+export type HistoryEntityKind = "page" | "folder" | "thread" | "group";
 
-/** Whose permission decides who may see an entry: a thread's entries are seen by those who can view its page. */
+/**
+ * Whose permission decides who may see an entry: a thread's entries are seen by those who can view its page; a
+ * group's by those who manage its workspace (`id` is the workspace owner's) and by the group's members.
+ */
 export interface HistoryAccess {
-  readonly kind: "page" | "folder";
+  readonly kind: "page" | "folder" | "workspace";
   readonly id: string;
 }
 

@@ -8,6 +8,7 @@ import type { AccessContext } from "../access/access-context.ts";
 import { seenBy, type Seen } from "../access/seen-by.ts";
 import { AppError } from "../errors/app-error.ts";
 import { placedIn } from "../folders/folder-place.ts";
+import { managesWorkspace } from "../groups/visible-group.ts";
 import { atLeast, type Permission } from "../kernel/permissions.ts";
 import type { PageRecord } from "../pages/page-record.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
@@ -173,8 +174,12 @@ async function folderStandingOf(views: ReadModels, id: string): Promise<FolderSt
   return trashed ? { ownerId: trashed.ownerId, ancestorIds: [], inTrash: true } : null;
 }
 
-/** Whose permission governs entries under `access` today: a deleted page where it last stood; null when unknown. */
+/**
+ * Whose permission governs entries under `access` today: a deleted page where it last stood; null when unknown, and
+ * for a workspace's entries (a group's changes), which no page or folder permission covers (see seesWorkspaceEntry).
+ */
 export async function accessTargetOf(views: ReadModels, access: HistoryAccess): Promise<AccessTarget | null> {
+  if (access.kind === "workspace") return null;
   if (access.kind === "folder") {
     const folder = await views.folders.get(access.id);
     return folder ? { kind: "folder", ...folder } : null;
@@ -182,3 +187,10 @@ export async function accessTargetOf(views: ReadModels, access: HistoryAccess): 
   const location = await locationOf(views, access.id);
   return location ? { kind: "page", id: access.id, ...location } : null;
 }
+
+/** Whether the caller may see a workspace's entry (a group's change): they manage the workspace or are in the group. */
+export const seesWorkspaceEntry = (
+  context: AccessContext,
+  entry: Pick<HistoryChange, "access" | "entityKind" | "entityId">,
+): boolean =>
+  managesWorkspace(context, entry.access.id) || (entry.entityKind === "group" && context.groupIds.has(entry.entityId));

@@ -148,7 +148,7 @@ export const operations: Record<string, Operation> = {
   "GET /api/v1/changes": {
     id: "streamChanges",
     summary:
-      "Live change feed (Server-Sent Events) of the pages, folders and threads the caller can see; resume with Last-Event-ID",
+      "Live change feed (Server-Sent Events) of the pages, folders, threads and groups the caller can see; resume with Last-Event-ID",
     produces: ["text/event-stream"],
     resumable: true,
   },
@@ -419,6 +419,10 @@ export const operations: Record<string, Operation> = {
   "DELETE /api/v1/groups/{groupId}": {
     id: "deleteGroup",
     summary: "Delete a group: what it was given is taken from its members at once",
+  },
+  "GET /api/v1/groups/{groupId}/history": {
+    id: "getGroupHistory",
+    summary: "A group's changes (created, renamed, members added and removed, role), for those who see the group",
   },
   "GET /api/v1/groups/{groupId}/members": {
     id: "listGroupMembers",

@@ -1,5 +1,6 @@
 // Which domain event each webhook event name stands for: events of pages, folders, comment threads, shares and
-// images, each of which names the page or folder whose permission decides who may see it.
+// images, each of which names the page or folder whose permission decides who may see it; and of groups, which
+// their workspace's owner and admins see.
 import type { DomainEvent } from "../events.ts";
 import type { WebhookEventName } from "./webhook-event-names.ts";
 
@@ -51,6 +52,17 @@ export function webhookEventNameOf(event: DomainEvent): WebhookEventName | null 
       return "share.link_updated";
     case "ShareLinkRevoked":
       return "share.link_revoked";
+    case "GroupCreated":
+      return "group.created";
+    case "GroupRenamed":
+    case "GroupRoleChanged":
+      return "group.updated";
+    case "GroupDeleted":
+      return "group.deleted";
+    case "GroupMemberAdded":
+      return "group.member_added";
+    case "GroupMemberRemoved":
+      return "group.member_removed";
     default:
       return null;
   }

@@ -23,6 +23,11 @@ const WEBHOOK_EVENT_NAMES = [
   "share.link_created",
   "share.link_updated",
   "share.link_revoked",
+  "group.created",
+  "group.updated",
+  "group.deleted",
+  "group.member_added",
+  "group.member_removed",
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
 

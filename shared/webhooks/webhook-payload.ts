@@ -23,12 +23,26 @@ const ID_FIELDS = [
   "entityId",
   "userId",
   "groupId",
+  "memberId",
   "linkId",
 ] as const;
 
-/** The page or folder whose permission decides who may see the event (a thread's page); null when gone. */
+/**
+ * The page or folder whose permission decides who may see the event (a thread's page); a group's workspace (its
+ * owner's id) for a group's changes; null when gone.
+ */
 export async function scopeOf(views: ReadModels, stored: StoredEvent): Promise<HistoryAccess | null> {
   const data = stored.event.data as Readonly<Record<string, unknown>>;
+  if (
+    stored.event.type === "GroupCreated" ||
+    stored.event.type === "GroupRenamed" ||
+    stored.event.type === "GroupDeleted" ||
+    stored.event.type === "GroupMemberAdded" ||
+    stored.event.type === "GroupMemberRemoved" ||
+    stored.event.type === "GroupRoleChanged"
+  ) {
+    return { kind: "workspace", id: stored.event.data.ownerId };
+  }
   if (
     stored.event.type === "AccessGranted" ||
     stored.event.type === "AccessRevoked" ||
@@ -69,7 +83,7 @@ export function webhookPayload(stored: StoredEvent, type: WebhookEventName, scop
 }
 
 const payloadScope = z.object({
-  data: z.object({ scope: z.object({ type: z.enum(["page", "folder"]), id: z.string() }) }),
+  data: z.object({ scope: z.object({ type: z.enum(["page", "folder", "workspace"]), id: z.string() }) }),
 });
 
 /** The scope a delivery's payload names, read back for the access check at send time. */

@@ -733,6 +733,11 @@ export async function callEveryOperation({
   expectStatus((await api.GET("/api/v1/groups")).response, 200, "listGroups");
   expectStatus((await api.GET("/api/v1/groups/{groupId}", { params: { path: groupPath } })).response, 200, "getGroup");
   expectStatus(
+    (await api.GET("/api/v1/groups/{groupId}/history", { params: { path: groupPath } })).response,
+    200,
+    "getGroupHistory",
+  );
+  expectStatus(
     (await api.GET("/api/v1/groups/{groupId}/members", { params: { path: groupPath } })).response,
     200,
     "listGroupMembers",

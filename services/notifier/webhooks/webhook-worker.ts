@@ -22,6 +22,7 @@ import type { EventStore } from "../../../shared/event-store/event-store.port.ts
 import { parseRecorded, type StoredEvent } from "../../../shared/events.ts";
 import type { HistoryAccess } from "../../../shared/history/history.view.ts";
 import { accessTargetOf } from "../../../shared/history/read-history.ts";
+import { managesWorkspace } from "../../../shared/groups/visible-group.ts";
 import { userIdSchema } from "../../../shared/kernel/ids.ts";
 import type { WebhookMetrics } from "../../../shared/metrics/metrics.port.ts";
 import { atLeast } from "../../../shared/kernel/permissions.ts";
@@ -252,6 +253,12 @@ export class WebhookWorker {
     sharing: boolean,
     targets = new Map<string, Promise<AccessTarget | null>>(),
   ): Promise<boolean> {
+    // A group's changes: seen by the workspace's owner and admins, through a webhook on the whole workspace.
+    if (scope.kind === "workspace")
+      return (
+        webhook.folderId === null &&
+        managesWorkspace(await this.options.readStore.access.contextFor(webhook.ownerId), scope.id)
+      );
     const key = `${scope.kind}:${scope.id}`;
     let target = targets.get(key);
     if (!target) {

@@ -1,6 +1,7 @@
-// Every event of a page, folder or thread stream, and every grant on a page or folder, into the history
+// Every event of a page, folder, thread or group stream, and every grant on a page or folder, into the history
 // change log, alongside whatever other projection the event has. The switch is exhaustive: a new event type
 // does not compile until it is placed in some entity's history or explicitly left out.
+import { ERASED_GROUP_NAME } from "../../../shared/erasure/erased-values.ts";
 import type { DomainEvent, StoredEvent } from "../../../shared/events.ts";
 import type { HistoryFolds } from "../../../shared/history/history-folds.ts";
 import type { HistoryAccess, HistoryEntityKind, HistoryEntry } from "../../../shared/history/history.view.ts";
@@ -99,13 +100,15 @@ function subjectOf(event: DomainEvent): Subject {
       return null; // a webhook's settings are its owner's, not a page's or folder's history
     case "ShareLinkViewed":
       return null; // a count, not a change: it shows in the link's record (views, lastViewedAt)
+    // A group's own changes: seen by those who manage its workspace and by its members (its grants are the
+    // history of the page or folder shared).
     case "GroupCreated":
     case "GroupRenamed":
     case "GroupDeleted":
     case "GroupMemberAdded":
     case "GroupMemberRemoved":
     case "GroupRoleChanged":
-      return null; // a group's own changes are not a page's or folder's history; its grants are (GroupAccessGranted)
+      return { kind: "group", id: event.data.groupId, access: { kind: "workspace", id: event.data.ownerId } };
     case "PageMarkedTemplate":
     case "PageUnmarkedTemplate":
     case "PageWatched":
@@ -124,6 +127,16 @@ function subjectOf(event: DomainEvent): Subject {
       throw new Error(`history: no decision for ${JSON.stringify(unhandled)}`);
     }
   }
+}
+
+/**
+ * The event as its entry keeps it. A group's name is personal data sealed under its owner's key: the history keeps
+ * no copy of it (its summaries name the group by id), so an erasure has nothing to find here.
+ */
+function keptEvent(event: DomainEvent): DomainEvent {
+  if (event.type === "GroupCreated") return { ...event, data: { ...event.data, name: ERASED_GROUP_NAME } };
+  if (event.type === "GroupRenamed") return { ...event, data: { ...event.data, name: ERASED_GROUP_NAME } };
+  return event;
 }
 
 /** Records the event's entry with its summary, computed here once (against the batch's folds) and stored. */
@@ -149,7 +162,7 @@ export async function projectHistory<Tx>(
     actorId: stored.metadata.actorId,
     tokenId: stored.metadata.tokenId ?? null,
     correlationId: stored.metadata.correlationId,
-    event: stored.event,
+    event: keptEvent(stored.event),
   };
   const summary = await folds.summarise(entry);
   if (summary) await writers.history.record(tx, entry, summary);

@@ -21,7 +21,7 @@ export interface ChangeFeedPorts {
 
 /** The `data` of each `change` event: a history entry and the entity it changed (the reference's example is checked against it). */
 export const changeEvent = historyItem.extend({
-  entity: z.object({ kind: z.enum(["page", "folder", "thread"]), id: z.string() }),
+  entity: z.object({ kind: z.enum(["page", "folder", "thread", "group"]), id: z.string() }),
 });
 
 const frameOf = (described: DescribedEntry): string => {

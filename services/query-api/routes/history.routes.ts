@@ -1,5 +1,5 @@
-// GET /pages/{pageId}/history and GET /folders/{folderId}/history: an entity's changes, oldest or newest first,
-// with who made them; sharing changes only for those who may share the entity.
+// GET /pages/{pageId}/history, GET /folders/{folderId}/history and GET /groups/{groupId}/history: an entity's
+// changes, oldest or newest first, with who made them; sharing changes only for those who may share the entity.
 import { z } from "zod";
 import { visibleFolder } from "../../../shared/access/authorize.ts";
 import type { App } from "../../../shared/http/create-app.ts";
@@ -13,7 +13,8 @@ import {
   type HistoryPage,
   type HistoryPageQuery,
 } from "../../../shared/history/read-history.ts";
-import { folderIdSchema, pageIdSchema } from "../../../shared/kernel/ids.ts";
+import { visibleGroup } from "../../../shared/groups/visible-group.ts";
+import { folderIdSchema, groupIdSchema, pageIdSchema } from "../../../shared/kernel/ids.ts";
 import { decodeCursor, encodeCursor } from "../../../shared/read-store/pagination.ts";
 import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
 
@@ -71,6 +72,18 @@ export function historyQueryRoutes(app: App, views: ReadModels): void {
       const { folder, permission } = await visibleFolder(views, principal, request.params.folderId);
       const context = await views.access.contextFor(principal.user.id);
       return listOfPage(await historyPageOf(views, folder.id, { permission, context }, pageQueryOf(request.query)));
+    },
+  );
+
+  // A group's changes, for those who see the group (its workspace's owner and admins, its members); a group has
+  // no sharing changes of its own, so a viewer's reading shows them all.
+  app.get(
+    "/groups/:groupId/history",
+    { config: read, schema: { params: z.object({ groupId: groupIdSchema }), querystring: historyQuery, response } },
+    async (request) => {
+      const { group, context } = await visibleGroup(views, principalOf(request).user.id, request.params.groupId);
+      const caller = { permission: "view" as const, context };
+      return listOfPage(await historyPageOf(views, group.id, caller, pageQueryOf(request.query)));
     },
   );
 }

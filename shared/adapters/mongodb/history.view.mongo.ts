@@ -22,10 +22,10 @@ import {
 import type { Instant } from "../../history/instant.ts";
 import type { GenerationRef, MongoBatch, MongoModel } from "./mongo-batch.ts";
 
-const accessSchema = z.object({ kind: z.enum(["page", "folder"]), id: z.string() });
+const accessSchema = z.object({ kind: z.enum(["page", "folder", "workspace"]), id: z.string() });
 const entrySchema = z.object({
   _id: z.number().int(),
-  entityKind: z.enum(["page", "folder", "thread"]),
+  entityKind: z.enum(["page", "folder", "thread", "group"]),
   entityId: z.string(),
   access: accessSchema,
   occurredAt: z.string(),

@@ -86,8 +86,8 @@ type Row = Omit<ChangeRow, "type" | "sharing" | "change"> & { event: string; pag
 const CHANGE_COLUMNS =
   "position, entity_kind, entity_id, access_kind, access_id, occurred_at, actor_id, correlation_id, token_id, type, sharing, change";
 
-const accessSchema = z.object({ kind: z.enum(["page", "folder"]), id: z.string() });
-const entityKindSchema = z.enum(["page", "folder", "thread"]);
+const accessSchema = z.object({ kind: z.enum(["page", "folder", "workspace"]), id: z.string() });
+const entityKindSchema = z.enum(["page", "folder", "thread", "group"]);
 
 /** What an entry and a change both say of a row: where it stands, whose access covers it, who and when. */
 const headOf = (row: Row | ChangeRow) => ({

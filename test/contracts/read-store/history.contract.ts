@@ -6,7 +6,7 @@ import { changeOf } from "../../../shared/history/describe-history.ts";
 import type { CommentRecord } from "../../../shared/comments/threads.view.ts";
 import type { Summary } from "../../../shared/history/change-summary.ts";
 import type { HistoryAccess, HistoryEntry, StoredFold } from "../../../shared/history/history.view.ts";
-import type { PageId, ThreadId, UserId } from "../../../shared/kernel/ids.ts";
+import type { GroupId, PageId, ThreadId, UserId } from "../../../shared/kernel/ids.ts";
 import { at, type ContractStores } from "./stores.ts";
 
 export function historyCases<Tx>(s: ContractStores<Tx>): void {
@@ -314,5 +314,42 @@ export function historyCases<Tx>(s: ContractStores<Tx>): void {
       entries: [other],
       count: 1,
     });
+  });
+
+  it("keeps a group's change under its workspace's access and gives it back with its summary", async () => {
+    const groupId = randomUUID();
+    const ownerId = randomUUID();
+    const memberId = randomUUID();
+    const when = at();
+    const entry: HistoryEntry = {
+      position: when.updatedPosition,
+      occurredAt: when.updatedAt,
+      entityKind: "group",
+      entityId: groupId,
+      access: { kind: "workspace", id: ownerId },
+      actorId: ownerId,
+      correlationId: randomUUID(),
+      event: {
+        type: "GroupMemberAdded",
+        data: {
+          groupId: groupId as GroupId,
+          ownerId: ownerId as UserId,
+          memberId: memberId as UserId,
+          addedBy: ownerId as UserId,
+          invitationId: null,
+        },
+      },
+    };
+    const summary: Summary = {
+      change: { kind: "group", groupId, action: "member_added", memberId, role: null },
+      sharing: false,
+    };
+    await batch(async (tx) => {
+      await w().history.record(tx, entry, summary);
+    });
+    const stored = changeOf(entry, summary);
+    const all = { order: "asc" as const, from: null, limit: 10, withSharing: false };
+    expect(await s.reader.history.changesOf(groupId, all)).toEqual([stored]);
+    expect(await s.reader.history.changesAfter(entry.position - 1, 10)).toContainEqual(stored);
   });
 }
