@@ -2015,7 +2015,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked"))[];
+            events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked" | "notification.created"))[];
             description: string | null;
             folderId: string | null;
             active: boolean;
@@ -2028,7 +2028,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked"))[];
+            events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked" | "notification.created"))[];
             description: string | null;
             folderId: string | null;
             active: boolean;
@@ -2516,7 +2516,7 @@ export interface components {
             kind: "webhook.created";
             detail: {
                 folderId: string | null;
-                events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked"))[];
+                events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked" | "notification.created"))[];
             };
         } | {
             id: string;
@@ -2535,7 +2535,7 @@ export interface components {
             /** @constant */
             kind: "webhook.updated";
             detail: {
-                events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked"))[];
+                events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked" | "notification.created"))[];
                 active: boolean;
             };
         } | {
@@ -12601,7 +12601,7 @@ export interface operations {
                  */
                 "application/json": {
                     url: string;
-                    events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked"))[];
+                    events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked" | "notification.created"))[];
                     description?: string | null;
                     /** @default null */
                     folderId?: string | null;
@@ -13085,7 +13085,7 @@ export interface operations {
                  */
                 "application/json": {
                     url?: string;
-                    events?: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked"))[];
+                    events?: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked" | "notification.created"))[];
                     description?: string | null;
                     active?: boolean;
                 };

@@ -23,6 +23,7 @@ const WEBHOOK_EVENT_NAMES = [
   "share.link_created",
   "share.link_updated",
   "share.link_revoked",
+  "notification.created",
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
 
