@@ -2,11 +2,11 @@
 // ids, nobody else's webhook (even one subscribed to everything) hears of them, and an erased user's hear nothing
 // more.
 import { describe, expect, it } from "vitest";
-import { openThread } from "../support/comments.ts";
+import { commentedPage, openThread } from "../support/comments.ts";
 import type { TestUser } from "../support/server.ts";
 import { serverForFile } from "../support/server-for-file.ts";
 import { receiversForFile, type WebhookReceiver } from "../support/webhook-receiver.ts";
-import { createPage, share } from "../support/workspace-builders.ts";
+import { createFolder, createPage, share } from "../support/workspace-builders.ts";
 
 const file = serverForFile({ settings: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOK_FIRST_RETRY_MS: "20" } });
 const receiver = receiversForFile();
@@ -78,6 +78,31 @@ describe("notification.created webhooks", () => {
     expect(await pagesCreated()).toBe(2);
     expect(await deliveryTypes(ann, annHook)).not.toContain("notification.created");
     expect(anns.received.map((delivery) => delivery.json.type)).not.toContain("notification.created");
+  });
+
+  it("sends a folder's webhook only the notifications about what is inside that folder", async () => {
+    const ann = await file.server.registered("ann-folder");
+    const bob = await file.server.registered("bob-folder");
+    const bobs = await receiver();
+    const folderId = await createFolder(ann);
+    expect((await share(ann, "folder", folderId, bob.email, "comment")).status).toBe(200);
+    const folderHook = await bob.post("/webhooks", { url: bobs.url, events: ["notification.created"], folderId });
+    expect(folderHook.status, folderHook.text).toBe(201);
+    const outside = await pageWithThread(ann, bob);
+    const inside = await createPage(ann, { parentId: folderId, markdown: commentedPage.markdown });
+    const insideThread = await openThread(bob, inside, "inside question");
+    const answer = (pageId: string, threadId: string) =>
+      ann.post(`/pages/${pageId}/comments/${threadId}/replies`, { body: "an answer" });
+    expect((await answer(outside.pageId, outside.threadId)).status).toBe(201);
+    expect((await answer(inside, insideThread.id)).status).toBe(201);
+
+    // The inside reply came last: every notification before it (the outside page's share and reply) was matched
+    // by the time it arrives. The folder's share came before the webhook existed.
+    const received = await bobs.waitFor(1);
+    expect(received.map((delivery) => delivery.json.data)).toEqual([
+      expect.objectContaining({ kind: "replied", pageId: inside, threadId: insideThread.id }),
+    ]);
+    expect(await deliveryTypes(bob, String(folderHook.body.id))).toEqual(["notification.created"]);
   });
 
   it("sends an erased user's webhooks nothing more", async () => {
