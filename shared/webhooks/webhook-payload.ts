@@ -71,7 +71,7 @@ export function webhookPayload(stored: StoredEvent, type: WebhookEventName, scop
 
 /**
  * A `notification.created` delivery: the owner's own notification by ids (no page scope: the owner is its
- * recipient). `position` is that of the notification's latest change, as the notifications list gives it.
+ * recipient). `position` is that of the notification's latest change, a position as the API gives them.
  */
 export function notificationPayload(record: NotificationRecord): string {
   return JSON.stringify({
