@@ -28,6 +28,7 @@ const WEBHOOK_EVENT_NAMES = [
   "group.deleted",
   "group.member_added",
   "group.member_removed",
+  "notification.created",
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
 

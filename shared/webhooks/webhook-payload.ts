@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { StoredEvent } from "../events.ts";
 import type { HistoryAccess } from "../history/history.view.ts";
 import { tokenOfPosition } from "../position.ts";
+import type { NotificationRecord } from "../notifications/notifications.view.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import type { WebhookEventName } from "./webhook-event-names.ts";
 
@@ -80,6 +81,35 @@ export function webhookPayload(stored: StoredEvent, type: WebhookEventName, scop
       scope: { type: scope.kind, id: scope.id },
     },
   });
+}
+
+/**
+ * A `notification.created` delivery: the owner's own notification by ids (no page scope: the owner is its
+ * recipient). `position` is that of the notification's latest change, a position as the API gives them.
+ */
+export function notificationPayload(record: NotificationRecord): string {
+  return JSON.stringify({
+    type: "notification.created",
+    timestamp: record.updatedAt,
+    data: {
+      notificationId: record.id,
+      kind: record.kind,
+      actorId: record.actorId,
+      pageId: record.pageId,
+      folderId: record.folderId,
+      threadId: record.threadId,
+      createdAt: record.createdAt,
+      position: tokenOfPosition(record.position),
+    },
+  });
+}
+
+const payloadNotification = z.object({ data: z.object({ notificationId: z.string() }) });
+
+/** The notification a `notification.created` payload names, read back for the check at send time. */
+export function notificationIdOfPayload(payload: string): string | null {
+  const parsed = payloadNotification.safeParse(JSON.parse(payload));
+  return parsed.success ? parsed.data.data.notificationId : null;
 }
 
 const payloadScope = z.object({

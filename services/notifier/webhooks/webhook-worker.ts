@@ -6,6 +6,8 @@
 //   UserErased it forgets the erased owner's deliveries, queues and replays (a batch at a time) before its
 //   checkpoint passes the event, so a notifier stopped midway forgets them again; the store refuses their rows
 //   for events up to the erasure, so another notifier's step over older read models cannot bring any back.
+//   `notification.created` is matched from the notifications read model over the same stretch: each
+//   notification whose latest change is in it goes to its own user's webhooks only (never to anyone else's).
 // - dispatch: leases due rows (one per webhook at a time), checks the owner's access again, signs, sends, and
 //   records the outcome; a notifier that dies mid-send leaves a lease that runs out, and the row is sent again
 //   with the same webhook-id.
@@ -20,6 +22,8 @@ import type { Logger } from "pino";
 import { effectivePermission, type AccessTarget } from "../../../shared/access/effective-permission.ts";
 import type { EventStore } from "../../../shared/event-store/event-store.port.ts";
 import { parseRecorded, type StoredEvent } from "../../../shared/events.ts";
+import { visibilityOf } from "../../../shared/notifications/list-notifications.ts";
+import type { NotificationRecord } from "../../../shared/notifications/notifications.view.ts";
 import type { HistoryAccess } from "../../../shared/history/history.view.ts";
 import { accessTargetOf } from "../../../shared/history/read-history.ts";
 import { managesWorkspace } from "../../../shared/groups/visible-group.ts";
@@ -36,7 +40,14 @@ import {
 } from "../../../shared/webhooks/delivery-rules.ts";
 import { webhookEventNameOf } from "../../../shared/webhooks/webhook-event-name-of.ts";
 import { subscribesTo } from "../../../shared/webhooks/webhook-event-names.ts";
-import { deliveryIdOf, scopeOf, scopeOfPayload, webhookPayload } from "../../../shared/webhooks/webhook-payload.ts";
+import {
+  deliveryIdOf,
+  notificationIdOfPayload,
+  notificationPayload,
+  scopeOf,
+  scopeOfPayload,
+  webhookPayload,
+} from "../../../shared/webhooks/webhook-payload.ts";
 import type { WebhookSecretSealer } from "../../../shared/webhooks/webhook-secret.ts";
 import { signWebhook } from "../../../shared/webhooks/webhook-signature.ts";
 import type {
@@ -187,7 +198,10 @@ export class WebhookWorker {
       )
         return true;
     }
-    const rows = await this.match(stored, webhooks, "live");
+    const rows = [
+      ...(await this.match(stored, webhooks, "live")),
+      ...(await this.matchNotifications(stored, from, upTo, webhooks)),
+    ];
     await deliveries.enqueue(rows, upTo);
     if (rows.length > 0) this.wakeUp();
     return true;
@@ -244,6 +258,73 @@ export class WebhookWorker {
       }
     }
     return rows;
+  }
+
+  /**
+   * `notification.created` deliveries: the notifications whose latest change is in (after, upTo], each to the
+   * webhooks of the user it notifies that subscribe to it, were created before it, and (a folder's webhook) whose
+   * folder holds its page or folder. Nobody else's webhook matches, whatever it subscribes to.
+   */
+  private async matchNotifications(
+    events: readonly StoredEvent[],
+    after: number,
+    upTo: number,
+    webhooks: readonly WebhookRecord[],
+  ): Promise<NewDelivery[]> {
+    const byOwner = new Map<string, WebhookRecord[]>();
+    for (const webhook of webhooks) {
+      if (!subscribesTo(webhook.events, "notification.created")) continue;
+      byOwner.set(webhook.ownerId, [...(byOwner.get(webhook.ownerId) ?? []), webhook]);
+    }
+    if (byOwner.size === 0) return [];
+    const byPosition = new Map(events.map((stored) => [stored.position, stored]));
+    const now = this.options.clock().toISOString();
+    const rows: NewDelivery[] = [];
+    let from: { readonly position: number; readonly id: string } | null = null;
+    for (;;) {
+      const page = await this.options.readStore.notifications.producedBetween(after, upTo, from, BATCH);
+      for (const record of page) {
+        const cause = byPosition.get(record.position);
+        for (const webhook of byOwner.get(record.userId) ?? []) {
+          if (record.position <= webhook.position || !(await this.notificationVisible(webhook, record))) continue;
+          rows.push({
+            id: deliveryIdOf(webhook.id, `${record.id}@${String(record.position)}`, "notification"),
+            webhookId: webhook.id,
+            ownerId: webhook.ownerId,
+            eventId: cause?.id ?? record.id,
+            type: "notification.created",
+            position: record.position,
+            payload: notificationPayload(record),
+            createdAt: now,
+            nextAttemptAt: now,
+            traceparent: cause?.metadata.traceparent ?? null,
+          });
+        }
+      }
+      const last = page.at(-1);
+      if (page.length < BATCH || !last) return rows;
+      from = last;
+    }
+  }
+
+  /**
+   * The owner's notification as their list shows it (about what they can still view), and for a folder's
+   * webhook about a page or folder inside that folder; a webhook of the whole workspace takes all of them.
+   */
+  private async notificationVisible(webhook: WebhookRecord, record: NotificationRecord): Promise<boolean> {
+    const { readStore } = this.options;
+    if (record.userId !== webhook.ownerId) return false;
+    if (!(await visibilityOf(readStore, await readStore.access.contextFor(webhook.ownerId))(record))) return false;
+    if (webhook.folderId === null) return true;
+    const thread = record.threadId ? await this.options.readStore.threads.get(record.threadId) : null;
+    const scope: HistoryAccess | null = thread
+      ? { kind: "page", id: thread.pageId }
+      : record.pageId
+        ? { kind: "page", id: record.pageId }
+        : record.folderId
+          ? { kind: "folder", id: record.folderId }
+          : null;
+    return scope !== null && (await this.visibleTo(webhook, scope, false));
   }
 
   /** The owner may view the event's page or folder now (share events: may share it), inside the webhook's folder. */
@@ -321,12 +402,11 @@ export class WebhookWorker {
   private async deliver(delivery: DeliveryRecord): Promise<void> {
     const { readStore, deliveries, logger } = this.options;
     const webhook = await readStore.webhooks.get(delivery.webhookId);
-    const scope = scopeOfPayload(delivery.payload);
     const stop = !webhook
       ? "the webhook was deleted"
       : !webhook.active
         ? `the webhook is disabled${webhook.disabledReason ? `: ${webhook.disabledReason}` : ""}`
-        : !scope || !(await this.visibleTo(webhook, scope, delivery.type.startsWith("share.")))
+        : !(await this.stillVisible(webhook, delivery))
           ? "the webhook's owner can no longer see this event"
           : null;
     if (!webhook || stop !== null) {
@@ -360,6 +440,22 @@ export class WebhookWorker {
       attempts: outcome.attempts,
     });
     if (disableReason) await this.disable(webhook, disableReason);
+  }
+
+  /**
+   * The send-time check: the owner may still see the event's page or folder; for `notification.created`, the
+   * notification still exists, is the owner's and their list would show it (erasure and a purged page drop it).
+   */
+  private async stillVisible(webhook: WebhookRecord, delivery: DeliveryRecord): Promise<boolean> {
+    if (delivery.type === "notification.created") {
+      const notificationId = notificationIdOfPayload(delivery.payload);
+      const [record] = notificationId
+        ? await this.options.readStore.notifications.getMany(webhook.ownerId, [notificationId])
+        : [];
+      return record !== undefined && (await this.notificationVisible(webhook, record));
+    }
+    const scope = scopeOfPayload(delivery.payload);
+    return scope !== null && (await this.visibleTo(webhook, scope, delivery.type.startsWith("share.")));
   }
 
   private async send(webhook: WebhookRecord, delivery: DeliveryRecord): Promise<AttemptResult> {
