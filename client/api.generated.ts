@@ -1352,6 +1352,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/groups/{groupId}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A group's changes (created, renamed, members added and removed, role), for those who see the group
+         * @description Needs an API token with the `pages:read` scope, or a browser session.
+         */
+        get: operations["getGroupHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/pages/{pageId}/diff": {
         parameters: {
             query?: never;
@@ -1380,7 +1400,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Live change feed (Server-Sent Events) of the pages, folders and threads the caller can see; resume with Last-Event-ID
+         * Live change feed (Server-Sent Events) of the pages, folders, threads and groups the caller can see; resume with Last-Event-ID
          * @description Needs an API token with the `pages:read` scope, or a browser session.
          */
         get: operations["streamChanges"];
@@ -2015,7 +2035,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked" | "notification.created"))[];
+            events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked" | "group.created" | "group.updated" | "group.deleted" | "group.member_added" | "group.member_removed" | "notification.created"))[];
             description: string | null;
             folderId: string | null;
             active: boolean;
@@ -2028,7 +2048,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked" | "notification.created"))[];
+            events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked" | "group.created" | "group.updated" | "group.deleted" | "group.member_added" | "group.member_removed" | "notification.created"))[];
             description: string | null;
             folderId: string | null;
             active: boolean;
@@ -2516,7 +2536,7 @@ export interface components {
             kind: "webhook.created";
             detail: {
                 folderId: string | null;
-                events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked" | "notification.created"))[];
+                events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked" | "group.created" | "group.updated" | "group.deleted" | "group.member_added" | "group.member_removed" | "notification.created"))[];
             };
         } | {
             id: string;
@@ -2535,7 +2555,7 @@ export interface components {
             /** @constant */
             kind: "webhook.updated";
             detail: {
-                events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked" | "notification.created"))[];
+                events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked" | "group.created" | "group.updated" | "group.deleted" | "group.member_added" | "group.member_removed" | "notification.created"))[];
                 active: boolean;
             };
         } | {
@@ -2729,6 +2749,14 @@ export interface components {
                 kind: "group_revoke";
                 groupId: string;
                 previousPermission: string | null;
+            } | {
+                /** @constant */
+                kind: "group";
+                groupId: string;
+                /** @enum {string} */
+                action: "created" | "renamed" | "deleted" | "member_added" | "member_removed" | "role_changed";
+                memberId: string | null;
+                role: string | null;
             } | {
                 /** @constant */
                 kind: "attachment";
@@ -12601,7 +12629,7 @@ export interface operations {
                  */
                 "application/json": {
                     url: string;
-                    events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked" | "notification.created"))[];
+                    events: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked" | "group.created" | "group.updated" | "group.deleted" | "group.member_added" | "group.member_removed" | "notification.created"))[];
                     description?: string | null;
                     /** @default null */
                     folderId?: string | null;
@@ -13085,7 +13113,7 @@ export interface operations {
                  */
                 "application/json": {
                     url?: string;
-                    events?: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked" | "notification.created"))[];
+                    events?: ("*" | ("page.created" | "page.updated" | "page.moved" | "page.deleted" | "page.restored" | "folder.created" | "folder.updated" | "folder.moved" | "folder.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "thread.resolved" | "thread.reopened" | "share.granted" | "share.revoked" | "image.uploaded" | "share.link_created" | "share.link_updated" | "share.link_revoked" | "group.created" | "group.updated" | "group.deleted" | "group.member_added" | "group.member_removed" | "notification.created"))[];
                     description?: string | null;
                     active?: boolean;
                 };
@@ -17429,6 +17457,162 @@ export interface operations {
             };
             path: {
                 folderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HistoryEntry"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `{error: {code, message}}` with code `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `insufficient_scope` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "insufficient_scope",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{error: {code, message}}` with code `consistency_timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "consistency_timeout",
+                     *         "message": "what went wrong, in words"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getGroupHistory: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                /** @description How many items to answer at most (50 when absent) */
+                limit?: number;
+                order?: "asc" | "desc";
+            };
+            header?: {
+                /** @description The X-Consistency-Token of an earlier write: the read waits (bounded) until that write is visible here */
+                "X-Consistency-Token"?: string;
+            };
+            path: {
+                groupId: string;
             };
             cookie?: never;
         };
