@@ -2108,6 +2108,11 @@ export interface components {
             folderId?: string;
             /** Format: uuid */
             threadId?: string;
+            /**
+             * Format: uuid
+             * @description The group a `group_added` notification is about
+             */
+            groupId?: string;
             createdAt: string;
             readAt: string | null;
             /** @description How many events this notification stands for, when more than one (coalesced within the hour) */

@@ -259,18 +259,23 @@ export class NotificationDelivery {
     return failure?.reason ?? null;
   }
 
+  /**
+   * The notification in words. Called only for notifications the user may see (visibilityOf), so a group is named
+   * only to its members.
+   */
   private async tell(n: NotificationRecord): Promise<ToldNotification> {
     const { readModels, publicBaseUrl } = this.options;
     const actor = await readModels.users.get(n.actorId);
     const page = n.pageId === null ? null : await readModels.pages.get(n.pageId);
     const folder = n.folderId === null ? null : await readModels.folders.get(n.folderId);
+    const group = n.groupId === null ? null : await readModels.groups.get(n.groupId);
     const path =
       n.pageId !== null ? `/api/v1/pages/${n.pageId}` : n.folderId !== null ? `/api/v1/folders/${n.folderId}` : null;
     return {
       kind: n.kind,
       actorName: actor?.name ?? "Someone",
       count: n.count,
-      placeName: page?.title ?? folder?.name ?? null,
+      placeName: page?.title ?? folder?.name ?? group?.name ?? null,
       link: publicBaseUrl !== null && path !== null ? `${publicBaseUrl.replace(/\/$/, "")}${path}` : null,
       placeId: n.pageId ?? n.folderId,
     };

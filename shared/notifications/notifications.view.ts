@@ -12,6 +12,8 @@ export interface NotificationRecord {
   readonly pageId: string | null;
   readonly folderId: string | null;
   readonly threadId: string | null;
+  /** The group a `group_added` notification is about (null for other kinds). */
+  readonly groupId: string | null;
   /** Later notifications of the same subject within the window update this one (notification-coalescing.ts). */
   readonly coalesceKey: string;
   readonly createdAt: string;

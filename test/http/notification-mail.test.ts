@@ -122,6 +122,18 @@ describe("an email at once", () => {
     );
   });
 
+  it("names the group to the member a group_added mail tells", async () => {
+    const bob = await server.registered("bob", { name: "Bob" });
+    const created = await ann.post("/groups", { name: "Night <shift>" });
+    expect(created.status).toBe(201);
+    expect((await ann.post(`/groups/${String(created.body.id)}/members`, { email: bob.email })).status).toBe(200);
+    const [mail] = await eventually(() => {
+      const mails = mailsTo(bob.email);
+      return mails.length > 0 ? mails : undefined;
+    }, "bob's mail");
+    expect(mail?.subject).toBe("Ann <Author> added you to a group “Night <shift>”");
+  });
+
   it("records the mail, and a redelivered message or a coalesced update within the hour mails nothing more", async () => {
     const bob = await server.registered("bob");
     const pageId = await shareWith(bob, "Once");

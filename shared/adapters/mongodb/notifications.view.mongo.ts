@@ -17,6 +17,7 @@ const notificationSchema = z.object({
   pageId: z.string().nullable(),
   folderId: z.string().nullable(),
   threadId: z.string().nullable(),
+  groupId: z.string().nullable(),
   coalesceKey: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -19,6 +19,7 @@ CREATE TABLE IF NOT EXISTS notifications (
   page_id TEXT,
   folder_id TEXT,
   thread_id TEXT,
+  group_id TEXT,
   coalesce_key TEXT NOT NULL,
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL,
@@ -55,6 +56,7 @@ type Row = {
   page_id: string | null;
   folder_id: string | null;
   thread_id: string | null;
+  group_id: string | null;
   coalesce_key: string;
   created_at: string;
   updated_at: string;
@@ -72,6 +74,7 @@ const toRecord = (row: Row): NotificationRecord => ({
   pageId: row.page_id,
   folderId: row.folder_id,
   threadId: row.thread_id,
+  groupId: row.group_id,
   coalesceKey: row.coalesce_key,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
@@ -92,8 +95,8 @@ export class SqliteNotificationsWriter implements NotificationsWriter<SqliteBatc
         "SELECT * FROM notifications WHERE user_id = ? AND coalesce_key = ? ORDER BY position DESC LIMIT 1",
       ),
       put: db.prepare(
-        `INSERT OR REPLACE INTO notifications (id, user_id, kind, actor_id, page_id, folder_id, thread_id, coalesce_key, created_at, updated_at, read_at, count, actor_ids, position)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT OR REPLACE INTO notifications (id, user_id, kind, actor_id, page_id, folder_id, thread_id, group_id, coalesce_key, created_at, updated_at, read_at, count, actor_ids, position)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       // The rows past the newest `keep`, found through the (user_id, position) index.
       trim: db.prepare<[string, string, number]>(
@@ -133,6 +136,7 @@ export class SqliteNotificationsWriter implements NotificationsWriter<SqliteBatc
       n.pageId,
       n.folderId,
       n.threadId,
+      n.groupId,
       n.coalesceKey,
       n.createdAt,
       n.updatedAt,

@@ -17,6 +17,7 @@ function notification(userId: string, overrides: Partial<NotificationRecord> = {
     pageId: randomUUID(),
     folderId: null,
     threadId: randomUUID(),
+    groupId: null,
     coalesceKey: `event:${randomUUID()}`,
     createdAt: when.updatedAt,
     updatedAt: when.updatedAt,
