@@ -55,6 +55,11 @@ export interface NotificationsView {
     from: { readonly position: number; readonly id: string } | null,
     limit: number,
   ): Promise<NotificationRecord[]>;
+  /**
+   * The user's notifications whose latest change is in (after, upTo], oldest first (position, then id), up to
+   * `limit`: what a change feed delivers for that stretch of the log.
+   */
+  changedBetween(userId: string, after: number, upTo: number, limit: number): Promise<NotificationRecord[]>;
   /** Users with an unread notification, by id, after `afterUserId`: whom a daily digest may concern. */
   usersWithUnread(afterUserId: string | null, limit: number): Promise<string[]>;
 }

@@ -198,6 +198,9 @@ export class SqliteNotificationsView implements NotificationsView {
       producedBetween: db.prepare<[number, number, number, number, string, number], Row>(
         "SELECT * FROM notifications WHERE position > ? AND position <= ? AND (position > ? OR (position = ? AND id > ?)) ORDER BY position, id LIMIT CAST(? AS INTEGER)",
       ),
+      changedBetween: db.prepare<[string, number, number, number], Row>(
+        "SELECT * FROM notifications WHERE user_id = ? AND position > ? AND position <= ? ORDER BY position, id LIMIT CAST(? AS INTEGER)",
+      ),
       usersWithUnread: db
         .prepare<[string, number], string>(
           "SELECT DISTINCT user_id FROM notifications WHERE user_id > ? AND read_at IS NULL ORDER BY user_id LIMIT CAST(? AS INTEGER)",
@@ -234,6 +237,10 @@ export class SqliteNotificationsView implements NotificationsView {
   ): Promise<NotificationRecord[]> {
     const position = from?.position ?? after;
     return this.statements.producedBetween.all(after, upTo, position, position, from?.id ?? "", limit).map(toRecord);
+  }
+
+  async changedBetween(userId: string, after: number, upTo: number, limit: number): Promise<NotificationRecord[]> {
+    return this.statements.changedBetween.all(userId, after, upTo, limit).map(toRecord);
   }
 
   async usersWithUnread(afterUserId: string | null, limit: number): Promise<string[]> {
