@@ -25,7 +25,10 @@ interface SeenPage {
 
 type PlacedPage = PageResource & { readonly folderPath: Seen<PageRecord>["folderPath"] };
 
-/** The bodies a page answers in: its record, the record with its folder path, and that with its version's ETag. */
+/**
+ * The bodies a page answers in: its record, the record with its folder path (a move), and that with the ETag of
+ * its version (what an MCP tool's next change of the page names).
+ */
 interface PageShapes {
   readonly record: PageResource;
   readonly placed: PlacedPage;
