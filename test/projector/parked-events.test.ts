@@ -44,7 +44,7 @@ function failingStore(failing: Set<string>): ProjectionStore<SqliteBatch> {
   const pages: ProjectionWriters<SqliteBatch>["pages"] = new Proxy(projection.writers.pages, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
-      if (property !== "create" || typeof value !== "function") return value;
+      if (property !== "put" || typeof value !== "function") return value;
       return (tx: SqliteBatch, record: { id: string }, ...rest: unknown[]) => {
         if (failing.has(record.id)) throw new TypeError(`cannot read properties of the marked page ${record.id}`);
         return Reflect.apply(value, target, [tx, record, ...rest]) as unknown;

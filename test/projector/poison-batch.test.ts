@@ -42,7 +42,7 @@ function refusingStore(poisoned: PageId, refusing: { on: boolean }): ProjectionS
   const pages: ProjectionWriters<SqliteBatch>["pages"] = new Proxy(projection.writers.pages, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
-      if (property !== "create" || typeof value !== "function") return value;
+      if (property !== "put" || typeof value !== "function") return value;
       return (tx: SqliteBatch, record: { id: string }, ...rest: unknown[]) => {
         // A store fault (a unique index violated by data written by hand, a full disk): retried, never parked.
         if (refusing.on && record.id === poisoned)
