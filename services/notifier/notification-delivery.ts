@@ -2,8 +2,9 @@
 // set to `email`, sends one mail and records NotificationMailed on the notification's own stream; a redelivered
 // message, or a coalesced update within MAIL_AGAIN_AFTER_MS of the last mail, sends nothing. Daily: at
 // NOTIFICATION_DIGEST_HOUR (UTC) each user whose `digest` kinds have unread notifications since their previous
-// digest gets one mail listing them, recorded as NotificationDigestMailed on a stream per user and day, so a day
-// has at most one digest however often the run is repeated. Names, titles and addresses are read from the read
+// digest gets one mail listing them, started (NotificationDigestStarted, appended at the stream's expected revision,
+// so of several notifiers only one sends) and recorded (NotificationDigestMailed) on a stream per user and day, so a
+// day has at most one digest however often the run is repeated and however many notifiers run it. Names, titles and addresses are read from the read
 // models for the mail only. Every mail carries a one-click unsubscribe link (RFC 8058) when the server has a key.
 import type { Logger } from "pino";
 import type { Bus, BusMessage, BusSubscription } from "../../shared/bus/bus.port.ts";
@@ -16,6 +17,7 @@ import type { Mailer } from "../../shared/mail/mailer.port.ts";
 import { visibilityOf } from "../../shared/notifications/list-notifications.ts";
 import { MAX_NOTIFICATIONS_PER_USER } from "../../shared/notifications/notification-limits.ts";
 import {
+  digestStartable,
   mailOwed,
   notificationDigestStream,
   notificationMailDecider,
@@ -185,9 +187,11 @@ export class NotificationDelivery {
         .map(([kind]) => kind),
     );
     if (kinds.size === 0) return false;
-    if ((await digestCommands.load(eventStore, { userId, day })).digestSent) return false;
+    if (!digestStartable(await digestCommands.load(eventStore, { userId, day }), now)) return false;
     const previous = await eventStore.read(notificationDigestStream(userId, yesterday));
-    const since = previous.events.at(-1)?.metadata.occurredAt ?? new Date(now.getTime() - DAY_MS).toISOString();
+    const since =
+      previous.events.filter((recorded) => recorded.type === "NotificationDigestMailed").at(-1)?.metadata.occurredAt ??
+      new Date(now.getTime() - DAY_MS).toISOString();
     const unread = (await readModels.notifications.unread(userId, MAX_NOTIFICATIONS_PER_USER)).filter(
       (n) => kinds.has(n.kind) && n.updatedAt > since && n.updatedAt <= now.toISOString(),
     );
@@ -198,6 +202,14 @@ export class NotificationDelivery {
     const user = await readModels.users.get(userId);
     if (shown.length === 0 || !user || user.email === ERASED_EMAIL) return false;
     const messageId = `digest-${userId}-${day}`;
+    // Claimed at the stream's expected revision before the mail leaves: of two notifiers, the loser appends nothing.
+    const started = await digestCommands.handle(
+      eventStore,
+      { userId, day },
+      { type: "StartDigest", userId, day, now: now.toISOString() },
+      this.context(userId, messageId, now),
+    );
+    if (started.events.length === 0) return false;
     const told: ToldNotification[] = [];
     for (const n of shown) told.push(await this.tell(n));
     const mail = digestMail({
@@ -242,18 +254,23 @@ export class NotificationDelivery {
     return failure?.reason ?? null;
   }
 
+  /**
+   * The notification in words. Called only for notifications the user may see (visibilityOf), so a group is named
+   * only to its members.
+   */
   private async tell(n: NotificationRecord): Promise<ToldNotification> {
     const { readModels, publicBaseUrl } = this.options;
     const actor = await readModels.users.get(n.actorId);
     const page = n.pageId === null ? null : await readModels.pages.get(n.pageId);
     const folder = n.folderId === null ? null : await readModels.folders.get(n.folderId);
+    const group = n.groupId === null ? null : await readModels.groups.get(n.groupId);
     const path =
       n.pageId !== null ? `/api/v1/pages/${n.pageId}` : n.folderId !== null ? `/api/v1/folders/${n.folderId}` : null;
     return {
       kind: n.kind,
       actorName: actor?.name ?? "Someone",
       count: n.count,
-      placeName: page?.title ?? folder?.name ?? null,
+      placeName: page?.title ?? folder?.name ?? group?.name ?? null,
       link: publicBaseUrl !== null && path !== null ? `${publicBaseUrl.replace(/\/$/, "")}${path}` : null,
       placeId: n.pageId ?? n.folderId,
     };
