@@ -20,7 +20,7 @@ import { unsubscribeTokensFor, webhookSealerFor } from "./secret-keys.ts";
 import { appendingStore } from "./write-stores.ts";
 
 /** The mailer: SMTP when SMTP_URL is set, otherwise .eml files in DATA_DIR/outbox. */
-function mailerFor(config: Config): Mailer {
+export function mailerFor(config: Config): Mailer {
   return config.SMTP_URL ? SmtpMailer.fromUrl(config.SMTP_URL) : new OutboxMailer(join(config.DATA_DIR, "outbox"));
 }
 
