@@ -13,7 +13,7 @@ import type { CommandContext } from "../../shared/commands/command-context.ts";
 import { ERASED_EMAIL } from "../../shared/erasure/erased-values.ts";
 import type { EventStore } from "../../shared/event-store/event-store.port.ts";
 import { userIdSchema, type UserId } from "../../shared/kernel/ids.ts";
-import { isNotSent, type Mailer } from "../../shared/mail/mailer.port.ts";
+import type { Mailer } from "../../shared/mail/mailer.port.ts";
 import { visibilityOf } from "../../shared/notifications/list-notifications.ts";
 import { MAX_NOTIFICATIONS_PER_USER } from "../../shared/notifications/notification-limits.ts";
 import {
@@ -28,8 +28,8 @@ import { NOTIFICATION_CREATED, notificationCreatedSchema } from "../../shared/no
 import type { NotificationRecord } from "../../shared/notifications/notifications.view.ts";
 import type { UnsubscribeScope, UnsubscribeTokens } from "../../shared/notifications/unsubscribe-token.ts";
 import type { ReadModels } from "../../shared/read-store/read-store.port.ts";
-import { failureReason } from "./failure-reason.ts";
 import { digestMail, notificationMail, type ToldNotification } from "./notification-mail.ts";
+import { sendOnce } from "./send-once.ts";
 
 /** A notification changed longer ago than this is not mailed at once any more (a bus that caught up late). */
 const MAIL_AT_ONCE_WITHIN_MS = 24 * 60 * 60 * 1000;
@@ -248,14 +248,9 @@ export class NotificationDelivery {
    * not leave and a later try may succeed, so the bus brings the message again.
    */
   private async send(address: string, send: () => Promise<void>): Promise<string | null> {
-    let failure: { reason: string; again: boolean } | null = null;
-    try {
-      await send();
-    } catch (error) {
-      failure = { reason: failureReason(error, address), again: isNotSent(error) && !error.permanent };
-    }
+    const failure = await sendOnce(address, send);
     // Thrown without the mailer's error as its cause: that may name the address, and the bus logs what it catches.
-    if (failure?.again) throw new Error(`mail not sent, to be tried again: ${failure.reason}`);
+    if (failure?.retryable) throw new Error(`mail not sent, to be tried again: ${failure.reason}`);
     return failure?.reason ?? null;
   }
 

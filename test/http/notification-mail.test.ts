@@ -4,7 +4,7 @@
 // even when two notifiers run it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NotificationDelivery } from "../../services/notifier/notification-delivery.ts";
-import { mailerFor } from "../../services/embedded-wiring.ts";
+import { mailerFor } from "../../services/wiring/notifier.ts";
 import { InProcessBus } from "../../shared/adapters/in-process/in-process.bus.ts";
 import { NOTIFICATION_CREATED } from "../../shared/notifications/notification-messages.ts";
 import { notificationMailStream } from "../../shared/notifications/notification-mail.decider.ts";
