@@ -53,13 +53,40 @@ const FILL_PAGE = `INSERT OR IGNORE INTO page_audience (user_id, page_id, update
       JOIN group_members m ON m.group_id = g.group_id)
   SELECT u.user_id, p.id, p.updated_pos FROM users u JOIN pages p ON p.id = @page AND p.deleted = 0`;
 
+/**
+ * A grant added (or its permission changed): the rows it gives its holder, or each member of its group, on the
+ * page or on every page below the folder, if the grant still stands when the batch settles. A grant only adds
+ * rows, so the holders' other rows stay as they are: the work is the rows the grant gives, not each holder's
+ * whole listing.
+ */
+const GRANTED_TO = (holders: string) => `INSERT OR IGNORE INTO page_audience (user_id, page_id, updated_pos)
+  WITH holders(user_id) AS (${holders})
+  SELECT h.user_id, p.id, p.updated_pos FROM holders h JOIN pages p ON p.id = @entity
+    WHERE @type = 'page' AND p.deleted = 0
+  UNION ALL SELECT h.user_id, a.page_id, a.updated_pos FROM holders h JOIN page_ancestors a ON a.folder_id = @entity
+    WHERE @type = 'folder'`;
+const GRANTED_TO_USER = GRANTED_TO(
+  "SELECT user_id FROM grants WHERE user_id = @holder AND entity_type = @type AND entity_id = @entity",
+);
+const GRANTED_TO_GROUP =
+  GRANTED_TO(`SELECT m.member_id FROM group_grants g JOIN group_members m ON m.group_id = g.group_id
+    WHERE g.group_id = @holder AND g.entity_type = @type AND g.entity_id = @entity`);
+
 /** One user's listing, newest first from a cursor: a single range scan of page_audience_order. */
 export const LISTED_FOR_USER = `SELECT page_id AS id, updated_pos FROM page_audience WHERE user_id = ? AND (updated_pos, page_id) < (?, ?)
   ORDER BY updated_pos DESC, page_id DESC LIMIT CAST(? AS INTEGER)`;
 
+interface Granted {
+  readonly holder: string;
+  readonly type: "page" | "folder";
+  readonly entity: string;
+}
+
 interface Marked {
   readonly users: Set<string>;
   readonly pages: Set<string>;
+  /** Grants added, keyed by holder kind: only the rows they give are inserted. */
+  readonly granted: { readonly user: Granted[]; readonly group: Granted[] };
 }
 
 export class SqlitePageAudience {
@@ -77,6 +104,8 @@ export class SqlitePageAudience {
       clearPage: db.prepare<[string]>("DELETE FROM page_audience WHERE page_id = ?"),
       fillUser: db.prepare<[{ user: string }]>(FILL_USER),
       fillPage: db.prepare<[{ page: string }]>(FILL_PAGE),
+      grantedToUser: db.prepare<[Granted]>(GRANTED_TO_USER),
+      grantedToGroup: db.prepare<[Granted]>(GRANTED_TO_GROUP),
       touch: db.prepare<[number, string]>("UPDATE page_audience SET updated_pos = ? WHERE page_id = ?"),
     };
     if (this.statements.unfilled.get() !== undefined) this.endRebuild();
@@ -91,6 +120,21 @@ export class SqlitePageAudience {
   groupChanged(tx: SqliteBatch, groupId: string): void {
     const users = this.of(tx).users;
     for (const memberId of this.statements.membersOf.all(groupId)) users.add(memberId);
+  }
+
+  /**
+   * A grant was added or its permission changed (`holder` a user or a group): the rows it gives are added when the
+   * batch settles, without recomputing each holder's listing (a listing does not depend on the permission).
+   */
+  grantAdded(
+    tx: SqliteBatch,
+    holder: { userId: string } | { groupId: string },
+    type: "page" | "folder",
+    entity: string,
+  ): void {
+    const granted = this.of(tx).granted;
+    if ("userId" in holder) granted.user.push({ holder: holder.userId, type, entity });
+    else granted.group.push({ holder: holder.groupId, type, entity });
   }
 
   /** The page was created, moved, trashed, restored or purged: who lists it is recomputed. */
@@ -108,6 +152,10 @@ export class SqlitePageAudience {
     const marked = this.marked.get(tx);
     if (!marked || this.rebuilding) return;
     this.marked.delete(tx);
+    // Computed from the tables as the batch leaves them, like the fills below: a grant revoked later in the batch
+    // gives nothing here (and its revocation recomputes its holders).
+    for (const granted of marked.granted.user) this.statements.grantedToUser.run(granted);
+    for (const granted of marked.granted.group) this.statements.grantedToGroup.run(granted);
     for (const page of marked.pages) {
       this.statements.clearPage.run(page);
       this.statements.fillPage.run({ page });
@@ -137,7 +185,7 @@ export class SqlitePageAudience {
   private of(tx: SqliteBatch): Marked {
     let marked = this.marked.get(tx);
     if (!marked) {
-      marked = { users: new Set(), pages: new Set() };
+      marked = { users: new Set(), pages: new Set(), granted: { user: [], group: [] } };
       this.marked.set(tx, marked);
     }
     return marked;

@@ -115,6 +115,51 @@ export function listingCases<Tx>(s: ContractStores<Tx>): void {
     expect(await listed(bob)).toEqual([]);
   });
 
+  it("adds what a new grant gives without losing what the holders had, as the batch leaves the grants", async () => {
+    const [owner, ann, bob, carol] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const groupId = randomUUID();
+    const [held, given, emptied] = [folder(owner), folder(owner), folder(owner)];
+    const [inHeld, inGiven, alone] = [page(owner, held), page(owner, given), page(owner)];
+    await batch(async (tx) => {
+      for (const record of [held, given, emptied]) await w().folders.put(tx, record);
+      for (const record of [inHeld, inGiven, alone]) await w().pages.create(tx, record, "");
+      for (const member of [ann, bob, carol])
+        await w().access.putGroupMember(tx, membership(groupId, owner, member), at().updatedPosition);
+      await w().access.putGrant(tx, grant(ann, "folder", held.id), at().updatedPosition);
+    });
+    // An empty folder given to the group: nobody's list changes.
+    await batch(async (tx) =>
+      w().access.putGroupGrant(tx, groupGrant(groupId, "folder", emptied.id), at().updatedPosition),
+    );
+    expect(await listed(ann)).toEqual([inHeld.id]);
+    expect(await listed(bob)).toEqual([]);
+    // A folder given to the group while a member leaves, in one batch: the remaining members gain its pages.
+    await batch(async (tx) => {
+      await w().access.putGroupGrant(tx, groupGrant(groupId, "folder", given.id), at().updatedPosition);
+      await w().access.removeGroupMember(tx, groupId, carol, at().updatedPosition);
+    });
+    expect(await listed(ann)).toEqual([inGiven.id, inHeld.id]);
+    expect(await listed(bob)).toEqual([inGiven.id]);
+    expect(await listed(carol)).toEqual([]);
+    // The same grant again with another permission keeps the list as it was.
+    await batch(async (tx) =>
+      w().access.putGroupGrant(
+        tx,
+        { ...groupGrant(groupId, "folder", given.id), permission: "edit" },
+        at().updatedPosition,
+      ),
+    );
+    expect(await listed(bob)).toEqual([inGiven.id]);
+    // A grant given and taken back in one batch gives nothing; one given to a user adds only its page.
+    await batch(async (tx) => {
+      await w().access.putGroupGrant(tx, groupGrant(groupId, "page", alone.id), at().updatedPosition);
+      await w().access.removeGroupGrant(tx, "page", alone.id, groupId, at().updatedPosition);
+      await w().access.putGrant(tx, grant(carol, "page", alone.id), at().updatedPosition);
+    });
+    expect(await listed(bob)).toEqual([inGiven.id]);
+    expect(await listed(carol)).toEqual([alone.id]);
+  });
+
   it("follows pages and folders as they move, go to the trash, come back and are purged", async () => {
     const [owner, ann] = [randomUUID(), randomUUID()];
     const shared = folder(owner);
