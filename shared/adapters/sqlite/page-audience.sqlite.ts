@@ -7,6 +7,14 @@
 // The projector keeps it in the batch's transaction: writers mark the users and pages whose audience may have
 // changed, and settle() recomputes exactly those from the grants, memberships and ancestors as the batch leaves
 // them, so the listing is a function of those tables (a rebuild from the log gives the same rows).
+//
+// A batch writes at most about ROWS_PER_SLICE listing rows for its pages and new grants: a folder of many pages
+// moved under a folder many people read, or a folder of many pages given to a large group, would otherwise write
+// pages × readers rows in one transaction and hold the event loop for seconds. The pages past that budget are
+// marked pending (page_audience_pending) and left out of every grant-based list until they are filled, in
+// slices of about ROWS_PER_SLICE rows, each its own short transaction, with the event loop free between them.
+// A pending page is thus never listed to someone who lost it; it reappears in the lists of its readers a moment
+// after the write (the owner and workspace roles list it at once: their lists do not read this table).
 import type Database from "better-sqlite3";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 
@@ -19,10 +27,11 @@ CREATE TABLE IF NOT EXISTS page_audience (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS page_audience_order ON page_audience (user_id, updated_pos, page_id);
 CREATE INDEX IF NOT EXISTS page_audience_page ON page_audience (page_id);
-CREATE TABLE IF NOT EXISTS page_audience_unfilled (id INTEGER PRIMARY KEY CHECK (id = 1));`;
+CREATE TABLE IF NOT EXISTS page_audience_unfilled (id INTEGER PRIMARY KEY CHECK (id = 1));
+CREATE TABLE IF NOT EXISTS page_audience_pending (page_id TEXT PRIMARY KEY) WITHOUT ROWID;`;
 export const pageAudienceModel: SqliteModel = {
   schema,
-  tables: ["page_audience"],
+  tables: ["page_audience", "page_audience_pending"],
   queryIndexes: ["page_audience_order"],
 };
 
@@ -72,8 +81,18 @@ const GRANTED_TO_GROUP =
   GRANTED_TO(`SELECT m.member_id FROM group_grants g JOIN group_members m ON m.group_id = g.group_id
     WHERE g.group_id = @holder AND g.entity_type = @type AND g.entity_id = @entity`);
 
+/** The listing rows one batch, or one slice of pending pages, writes before the rest waits (a few tens of ms). */
+export const ROWS_PER_SLICE = 1_000;
+/** Pending pages one read of the pending table takes, within a slice. */
+const PENDING_PER_READ = 64;
+
+/** A listing row counts only once its page is filled (not pending): `row` names the page_audience row. */
+export const FILLED = (row: string) =>
+  `NOT EXISTS (SELECT 1 FROM page_audience_pending q WHERE q.page_id = ${row}.page_id)`;
+
 /** One user's listing, newest first from a cursor: a single range scan of page_audience_order. */
 export const LISTED_FOR_USER = `SELECT page_id AS id, updated_pos FROM page_audience WHERE user_id = ? AND (updated_pos, page_id) < (?, ?)
+  AND ${FILLED("page_audience")}
   ORDER BY updated_pos DESC, page_id DESC LIMIT CAST(? AS INTEGER)`;
 
 interface Granted {
@@ -94,6 +113,9 @@ export class SqlitePageAudience {
   private readonly marked = new WeakMap<SqliteBatch, Marked>();
   /** While the log is replayed from the start, nothing is recomputed per batch: endRebuild() fills it once. */
   private rebuilding = false;
+  /** A slice of pending pages is scheduled. */
+  private scheduled = false;
+  private closed = false;
 
   /** A rebuild that stopped before its end (the process stopped) left the listing unfilled: it is filled now. */
   constructor(private readonly db: Database.Database) {
@@ -106,9 +128,23 @@ export class SqlitePageAudience {
       fillPage: db.prepare<[{ page: string }]>(FILL_PAGE),
       grantedToUser: db.prepare<[Granted]>(GRANTED_TO_USER),
       grantedToGroup: db.prepare<[Granted]>(GRANTED_TO_GROUP),
+      holdersOfGroup: db
+        .prepare<[Granted], number>(
+          "SELECT count(*) FROM group_members m JOIN group_grants g ON g.group_id = m.group_id WHERE g.group_id = @holder AND g.entity_type = @type AND g.entity_id = @entity",
+        )
+        .pluck(),
+      pagesBelow: db.prepare<[string], number>("SELECT count(*) FROM page_ancestors WHERE folder_id = ?").pluck(),
+      pendPage: db.prepare<[string]>("INSERT OR IGNORE INTO page_audience_pending (page_id) VALUES (?)"),
+      pendBelow: db.prepare<[string]>(
+        "INSERT OR IGNORE INTO page_audience_pending (page_id) SELECT page_id FROM page_ancestors WHERE folder_id = ?",
+      ),
+      filled: db.prepare<[string]>("DELETE FROM page_audience_pending WHERE page_id = ?"),
+      pending: db.prepare<[number], string>("SELECT page_id FROM page_audience_pending LIMIT ?").pluck(),
       touch: db.prepare<[number, string]>("UPDATE page_audience SET updated_pos = ? WHERE page_id = ?"),
     };
     if (this.statements.unfilled.get() !== undefined) this.endRebuild();
+    // Pages a process left pending when it stopped are filled now.
+    if (this.statements.pending.all(1).length > 0) this.afterCommit();
   }
 
   /** The user's grants (or their groups) changed: their whole listing is recomputed when the batch settles. */
@@ -147,23 +183,91 @@ export class SqlitePageAudience {
     if (!this.rebuilding) this.statements.touch.run(position, pageId);
   }
 
-  /** Called by the store after every writer has settled the batch, before it commits. */
+  /**
+   * Called by the store after every writer has settled the batch, before it commits: new grants, then pages, then
+   * users, about ROWS_PER_SLICE rows at most for the grants and pages (the rest pending, see above). A user's
+   * listing is always recomputed at once, since that is how a lost grant or membership leaves it.
+   */
   settle(tx: SqliteBatch): void {
     const marked = this.marked.get(tx);
     if (!marked || this.rebuilding) return;
     this.marked.delete(tx);
+    let budget = ROWS_PER_SLICE;
     // Computed from the tables as the batch leaves them, like the fills below: a grant revoked later in the batch
     // gives nothing here (and its revocation recomputes its holders).
-    for (const granted of marked.granted.user) this.statements.grantedToUser.run(granted);
-    for (const granted of marked.granted.group) this.statements.grantedToGroup.run(granted);
+    const grants = [
+      ...marked.granted.user.map((granted) => ({ granted, give: this.statements.grantedToUser, holders: 1 })),
+      ...marked.granted.group.map((granted) => ({
+        granted,
+        give: this.statements.grantedToGroup,
+        holders: this.statements.holdersOfGroup.get(granted) ?? 0,
+      })),
+    ];
+    for (const { granted, give, holders } of grants) {
+      const pages = granted.type === "page" ? 1 : (this.statements.pagesBelow.get(granted.entity) ?? 0);
+      if (holders * pages <= budget) budget -= give.run(granted).changes;
+      // Too many rows for this batch: the pages the grant reaches are filled in slices, from every grant then.
+      else if (granted.type === "page") this.statements.pendPage.run(granted.entity);
+      else this.statements.pendBelow.run(granted.entity);
+    }
     for (const page of marked.pages) {
-      this.statements.clearPage.run(page);
-      this.statements.fillPage.run({ page });
+      if (budget <= 0) {
+        this.statements.pendPage.run(page);
+        continue;
+      }
+      budget -= this.fillPage(page);
     }
     for (const user of marked.users) {
       this.statements.clearUser.run(user);
       this.statements.fillUser.run({ user });
     }
+  }
+
+  /**
+   * A batch committed: pending pages are filled in slices, each its own transaction, yielding between them. A
+   * slice never runs inside a batch's open transaction; it waits for the batch to end.
+   */
+  afterCommit(): void {
+    if (this.scheduled || this.closed || this.rebuilding) return;
+    this.scheduled = true;
+    setImmediate(() => this.fillSlice());
+  }
+
+  /** Stops filling: what is still pending stays marked in the file and is filled by the next store to open it. */
+  close(): void {
+    this.closed = true;
+  }
+
+  /** The page's rows recomputed, its pending mark taken away; the rows written and removed. */
+  private fillPage(page: string): number {
+    const cleared = this.statements.clearPage.run(page).changes;
+    const filled = this.statements.fillPage.run({ page }).changes;
+    this.statements.filled.run(page);
+    return cleared + filled;
+  }
+
+  private fillSlice(): void {
+    this.scheduled = false;
+    if (this.closed || this.rebuilding) return;
+    if (this.db.inTransaction) {
+      this.scheduled = true;
+      setTimeout(() => this.fillSlice(), 5).unref();
+      return;
+    }
+    const more = this.db
+      .transaction(() => {
+        let budget = ROWS_PER_SLICE;
+        for (;;) {
+          const pages = this.statements.pending.all(PENDING_PER_READ);
+          for (const page of pages) {
+            budget -= this.fillPage(page);
+            if (budget <= 0) return true;
+          }
+          if (pages.length < PENDING_PER_READ) return false;
+        }
+      })
+      .immediate();
+    if (more) this.afterCommit();
   }
 
   /** Called once the read models were emptied; the mark stays until endRebuild() has filled the listing. */
@@ -176,6 +280,7 @@ export class SqlitePageAudience {
   endRebuild(): void {
     this.db.transaction(() => {
       this.db.exec("DELETE FROM page_audience");
+      this.db.exec("DELETE FROM page_audience_pending");
       this.db.exec(FILL_ALL);
       this.db.exec("DELETE FROM page_audience_unfilled");
     })();
