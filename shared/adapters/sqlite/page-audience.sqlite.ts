@@ -8,7 +8,7 @@
 // changed, and settle() recomputes exactly those from the grants, memberships and ancestors as the batch leaves
 // them, so the listing is a function of those tables (a rebuild from the log gives the same rows).
 //
-// A batch writes at most about ROWS_PER_SLICE listing rows for its pages and new grants: a folder of many pages
+// A batch writes at most about ROWS_PER_SLICE (250) listing rows for its pages and new grants: a folder of many pages
 // moved under a folder many people read, or a folder of many pages given to a large group, would otherwise write
 // pages × readers rows in one transaction and hold the event loop for seconds. The pages past that budget are
 // marked pending (page_audience_pending) and left out of every grant-based list until they are filled, in
@@ -28,7 +28,11 @@ CREATE TABLE IF NOT EXISTS page_audience (
 CREATE INDEX IF NOT EXISTS page_audience_order ON page_audience (user_id, updated_pos, page_id);
 CREATE INDEX IF NOT EXISTS page_audience_page ON page_audience (page_id);
 CREATE TABLE IF NOT EXISTS page_audience_unfilled (id INTEGER PRIMARY KEY CHECK (id = 1));
-CREATE TABLE IF NOT EXISTS page_audience_pending (page_id TEXT PRIMARY KEY) WITHOUT ROWID;`;
+CREATE TABLE IF NOT EXISTS page_audience_pending (
+  page_id TEXT PRIMARY KEY,
+  cleared INTEGER NOT NULL DEFAULT 0,
+  after_user TEXT NOT NULL DEFAULT ''
+) WITHOUT ROWID;`;
 export const pageAudienceModel: SqliteModel = {
   schema,
   tables: ["page_audience", "page_audience_pending"],
@@ -52,15 +56,21 @@ const FILL_ALL = `INSERT OR IGNORE INTO page_audience (user_id, page_id, updated
 const FILL_USER = `INSERT OR IGNORE INTO page_audience (user_id, page_id, updated_pos)
   WITH ${HOLDERS("$user = @user")} ${LISTED_OF_HOLDERS}`;
 /** The users a live page is granted to, on itself or on a folder above it, directly or through a group. */
-const FILL_PAGE = `INSERT OR IGNORE INTO page_audience (user_id, page_id, updated_pos)
-  WITH targets(entity_type, entity_id) AS (
+/** The users a live page is granted to, on itself or on a folder above it, directly or through a group. */
+const AUDIENCE_OF_PAGE = `targets(entity_type, entity_id) AS (
     SELECT 'page', @page UNION ALL SELECT 'folder', folder_id FROM page_ancestors WHERE page_id = @page),
   users(user_id) AS (
     SELECT g.user_id FROM targets t JOIN grants g ON g.entity_type = t.entity_type AND g.entity_id = t.entity_id
     UNION SELECT m.member_id FROM targets t
-      JOIN group_grants g ON g.entity_type = t.entity_type AND g.entity_id = t.entity_id
-      JOIN group_members m ON m.group_id = g.group_id)
+      CROSS JOIN group_grants g ON g.entity_type = t.entity_type AND g.entity_id = t.entity_id
+      CROSS JOIN group_members m ON m.group_id = g.group_id)`;
+const FILL_PAGE = `INSERT OR IGNORE INTO page_audience (user_id, page_id, updated_pos)
+  WITH ${AUDIENCE_OF_PAGE}
   SELECT u.user_id, p.id, p.updated_pos FROM users u JOIN pages p ON p.id = @page AND p.deleted = 0`;
+/** A pending page's next readers in user order, after the cursor `@after` (none once the page is gone). */
+const AUDIENCE_AFTER = `WITH ${AUDIENCE_OF_PAGE}
+  SELECT user_id FROM users WHERE user_id > @after AND EXISTS (SELECT 1 FROM pages WHERE id = @page AND deleted = 0)
+  ORDER BY user_id LIMIT CAST(@limit AS INTEGER)`;
 
 /**
  * A grant added (or its permission changed): the rows it gives its holder, or each member of its group, on the
@@ -82,7 +92,7 @@ const GRANTED_TO_GROUP =
     WHERE g.group_id = @holder AND g.entity_type = @type AND g.entity_id = @entity`);
 
 /** The listing rows one batch, or one slice of pending pages, writes before the rest waits (a few tens of ms). */
-export const ROWS_PER_SLICE = 1_000;
+export const ROWS_PER_SLICE = 250;
 /** Pending pages one read of the pending table takes, within a slice. */
 const PENDING_PER_READ = 64;
 
@@ -94,6 +104,12 @@ export const FILLED = (row: string) =>
 export const LISTED_FOR_USER = `SELECT page_id AS id, updated_pos FROM page_audience WHERE user_id = ? AND (updated_pos, page_id) < (?, ?)
   AND ${FILLED("page_audience")}
   ORDER BY updated_pos DESC, page_id DESC LIMIT CAST(? AS INTEGER)`;
+
+interface Pending {
+  readonly page_id: string;
+  readonly cleared: number;
+  readonly after_user: string;
+}
 
 interface Granted {
   readonly holder: string;
@@ -134,17 +150,40 @@ export class SqlitePageAudience {
         )
         .pluck(),
       pagesBelow: db.prepare<[string], number>("SELECT count(*) FROM page_ancestors WHERE folder_id = ?").pluck(),
-      pendPage: db.prepare<[string]>("INSERT OR IGNORE INTO page_audience_pending (page_id) VALUES (?)"),
+      // Pending again from the start (cleared, then filled from the first reader on) if it was already.
+      pendPage: db.prepare<[string]>(
+        `INSERT INTO page_audience_pending (page_id) VALUES (?)
+         ON CONFLICT (page_id) DO UPDATE SET cleared = 0, after_user = ''`,
+      ),
       pendBelow: db.prepare<[string]>(
-        "INSERT OR IGNORE INTO page_audience_pending (page_id) SELECT page_id FROM page_ancestors WHERE folder_id = ?",
+        `INSERT INTO page_audience_pending (page_id) SELECT page_id FROM page_ancestors WHERE folder_id = ? AND true
+         ON CONFLICT (page_id) DO UPDATE SET cleared = 0, after_user = ''`,
       ),
       filled: db.prepare<[string]>("DELETE FROM page_audience_pending WHERE page_id = ?"),
-      pending: db.prepare<[number], string>("SELECT page_id FROM page_audience_pending LIMIT ?").pluck(),
+      pending: db.prepare<[number], Pending>(
+        "SELECT page_id, cleared, after_user FROM page_audience_pending LIMIT CAST(? AS INTEGER)",
+      ),
+      rowsOfPage: db.prepare<[string], number>("SELECT count(*) FROM page_audience WHERE page_id = ?").pluck(),
+      audienceSize: db
+        .prepare<[{ page: string }], number>(`WITH ${AUDIENCE_OF_PAGE} SELECT count(*) FROM users`)
+        .pluck(),
+      anyPending: db.prepare<[], number>("SELECT 1 FROM page_audience_pending LIMIT 1").pluck(),
+      clearSome: db.prepare<[{ page: string; limit: number }]>(
+        `DELETE FROM page_audience WHERE page_id = @page
+           AND user_id IN (SELECT user_id FROM page_audience WHERE page_id = @page LIMIT CAST(@limit AS INTEGER))`,
+      ),
+      cleared: db.prepare<[string]>("UPDATE page_audience_pending SET cleared = 1 WHERE page_id = ?"),
+      audienceAfter: db.prepare<[{ page: string; after: string; limit: number }], string>(AUDIENCE_AFTER).pluck(),
+      fillUsers: db.prepare<[{ page: string; users: string }]>(
+        `INSERT OR IGNORE INTO page_audience (user_id, page_id, updated_pos)
+         SELECT u.value, p.id, p.updated_pos FROM json_each(@users) u JOIN pages p ON p.id = @page AND p.deleted = 0`,
+      ),
+      advance: db.prepare<[string, string]>("UPDATE page_audience_pending SET after_user = ? WHERE page_id = ?"),
       touch: db.prepare<[number, string]>("UPDATE page_audience SET updated_pos = ? WHERE page_id = ?"),
     };
     if (this.statements.unfilled.get() !== undefined) this.endRebuild();
     // Pages a process left pending when it stopped are filled now.
-    if (this.statements.pending.all(1).length > 0) this.afterCommit();
+    if (this.statements.anyPending.get() !== undefined) this.afterCommit();
   }
 
   /** The user's grants (or their groups) changed: their whole listing is recomputed when the batch settles. */
@@ -211,11 +250,10 @@ export class SqlitePageAudience {
       else this.statements.pendBelow.run(granted.entity);
     }
     for (const page of marked.pages) {
-      if (budget <= 0) {
-        this.statements.pendPage.run(page);
-        continue;
-      }
-      budget -= this.fillPage(page);
+      // Its old rows and its readers, counted through the same indexes the fill walks.
+      const rows = (this.statements.rowsOfPage.get(page) ?? 0) + (this.statements.audienceSize.get({ page }) ?? 0);
+      if (rows <= budget) budget -= this.fillPage(page);
+      else this.statements.pendPage.run(page);
     }
     for (const user of marked.users) {
       this.statements.clearUser.run(user);
@@ -246,6 +284,29 @@ export class SqlitePageAudience {
     return cleared + filled;
   }
 
+  /**
+   * Works on a pending page for at most `budget` rows: first its old rows go (it is unlisted meanwhile), then
+   * its readers' rows are written in user order from the cursor; once the last reader is written it is listed
+   * again. Returns the rows written or removed.
+   */
+  private advance(pending: Pending, budget: number): number {
+    const page = pending.page_id;
+    let used = 0;
+    if (pending.cleared === 0) {
+      used = this.statements.clearSome.run({ page, limit: budget }).changes;
+      if (used >= budget) return used;
+      this.statements.cleared.run(page);
+    }
+    const limit = budget - used;
+    if (limit <= 0) return used;
+    const users = this.statements.audienceAfter.all({ page, after: pending.after_user, limit });
+    if (users.length > 0) this.statements.fillUsers.run({ page, users: JSON.stringify(users) });
+    const last = users.at(-1);
+    if (users.length < limit || last === undefined) this.statements.filled.run(page);
+    else this.statements.advance.run(last, page);
+    return used + users.length;
+  }
+
   private fillSlice(): void {
     this.scheduled = false;
     if (this.closed || this.rebuilding) return;
@@ -254,13 +315,14 @@ export class SqlitePageAudience {
       setTimeout(() => this.fillSlice(), 5).unref();
       return;
     }
+    if (this.statements.anyPending.get() === undefined) return;
     const more = this.db
       .transaction(() => {
         let budget = ROWS_PER_SLICE;
         for (;;) {
           const pages = this.statements.pending.all(PENDING_PER_READ);
-          for (const page of pages) {
-            budget -= this.fillPage(page);
+          for (const pending of pages) {
+            budget -= this.advance(pending, budget);
             if (budget <= 0) return true;
           }
           if (pages.length < PENDING_PER_READ) return false;
