@@ -207,7 +207,7 @@ export class SqliteAccessWriter implements AccessWriter<SqliteBatch> {
 
   async putGrant(tx: SqliteBatch, grant: GrantRecord, position: number): Promise<void> {
     this.statements.putGrant.run(grant);
-    this.audience.userChanged(tx, grant.userId);
+    this.audience.grantAdded(tx, { userId: grant.userId }, grant.entityType, grant.entityId);
     this.statements.changed.run(grant.userId, position);
   }
 
@@ -236,7 +236,7 @@ export class SqliteAccessWriter implements AccessWriter<SqliteBatch> {
 
   async putGroupGrant(tx: SqliteBatch, grant: GroupGrantRecord, position: number): Promise<void> {
     this.statements.putGroupGrant.run(grant);
-    this.audience.groupChanged(tx, grant.groupId);
+    this.audience.grantAdded(tx, { groupId: grant.groupId }, grant.entityType, grant.entityId);
     this.statements.groupChanged.run(position, grant.groupId);
   }
 

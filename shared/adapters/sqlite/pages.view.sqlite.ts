@@ -22,7 +22,7 @@ import { reRooted } from "../../folders/folder-place.ts";
 import { SqlitePageIndexer, SqlitePageSearch } from "./page-search.sqlite.ts";
 import type { SearchRanking } from "./page-search-rank.ts";
 import type { SearchHit, SearchQuery } from "../../pages/page-search.ts";
-import { LISTED_FOR_USER, type SqlitePageAudience } from "./page-audience.sqlite.ts";
+import { FILLED, LISTED_FOR_USER, type SqlitePageAudience } from "./page-audience.sqlite.ts";
 
 const schema = `
 CREATE TABLE IF NOT EXISTS pages (
@@ -332,7 +332,7 @@ export class SqlitePagesView implements PagesView {
       listInFolderFor: db.prepare<[ListedForParams], PageRow>(
         `SELECT p.* FROM pages p WHERE p.deleted = 0 AND p.parent_id = @parent AND (p.updated_pos, p.id) < (@before, @beforeId)
            AND (p.owner_id IN (SELECT value FROM json_each(@owners))
-             OR EXISTS (SELECT 1 FROM page_audience a WHERE a.user_id = @user AND a.page_id = p.id))
+             OR EXISTS (SELECT 1 FROM page_audience a WHERE a.user_id = @user AND a.page_id = p.id AND ${FILLED("a")}))
          ORDER BY p.updated_pos DESC, p.id DESC LIMIT CAST(@limit AS INTEGER)`,
       ),
       byTitle: db.prepare<[TitleParams], PageRow>(

@@ -267,6 +267,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
       this.audience.settle(tx);
       if (position !== null) this.statements.setCheckpoint.run(position);
       this.db.exec("COMMIT");
+      this.audience.afterCommit();
     } catch (error) {
       this.db.exec("ROLLBACK");
       throw error;
@@ -299,6 +300,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
 
   async close(): Promise<void> {
     this.indexMerge.close();
+    this.audience.close();
     this.db.close();
   }
 }

@@ -7,6 +7,7 @@ import { visibilityFilter } from "../../../shared/access/effective-permission.ts
 import type { EntityType } from "../../../shared/access/access.view.ts";
 import type { FolderRecord } from "../../../shared/folders/folders.view.ts";
 import type { ListKey } from "../../../shared/read-store/list-query.ts";
+import { until } from "../../support/poll.ts";
 import { at, folder, page, type ContractStores } from "./stores.ts";
 
 export function listingCases<Tx>(s: ContractStores<Tx>): void {
@@ -39,23 +40,25 @@ export function listingCases<Tx>(s: ContractStores<Tx>): void {
     return { groupId, ownerId, memberId, position: when.updatedPosition, createdAt: when.updatedAt };
   };
 
-  /** Walks the caller's whole list in pages of two, through their listing; the per-grant list must agree. */
-  const listed = async (userId: string, parentId: string | null = null): Promise<string[]> => {
+  /** Walks the caller's whole list in pages of two, through their listing (`listedFor`) or the per-grant list. */
+  const walk = async (userId: string, listedFor: string | undefined, parentId: string | null = null) => {
     const visibleTo = visibilityFilter(await s.reader.access.contextFor(userId));
-    const walk = async (listedFor: string | undefined) => {
-      const seen: string[] = [];
-      let before: ListKey | null = null;
-      for (;;) {
-        const rows = await s.reader.pages.list({ visibleTo, before, limit: 2, parentId, listedFor });
-        const kept = rows.slice(0, 2);
-        seen.push(...kept.map((row) => row.id));
-        const last = kept.at(-1);
-        if (rows.length <= 2 || !last) return seen;
-        before = { position: last.updatedPosition, id: last.id };
-      }
-    };
-    const throughListing = await walk(userId);
-    expect(throughListing).toEqual(await walk(undefined));
+    const seen: string[] = [];
+    let before: ListKey | null = null;
+    for (;;) {
+      const rows = await s.reader.pages.list({ visibleTo, before, limit: 2, parentId, listedFor });
+      const kept = rows.slice(0, 2);
+      seen.push(...kept.map((row) => row.id));
+      const last = kept.at(-1);
+      if (rows.length <= 2 || !last) return seen;
+      before = { position: last.updatedPosition, id: last.id };
+    }
+  };
+
+  /** The caller's whole list through their listing; the per-grant list must agree. */
+  const listed = async (userId: string, parentId: string | null = null): Promise<string[]> => {
+    const throughListing = await walk(userId, userId, parentId);
+    expect(throughListing).toEqual(await walk(userId, undefined, parentId));
     return throughListing;
   };
 
@@ -111,6 +114,88 @@ export function listingCases<Tx>(s: ContractStores<Tx>): void {
     expect(await listed(bob)).toEqual([alone.id]);
     await batch(async (tx) => w().access.removeGroup(tx, groupId, at().updatedPosition));
     expect(await listed(bob)).toEqual([]);
+  });
+
+  it("adds what a new grant gives without losing what the holders had, as the batch leaves the grants", async () => {
+    const [owner, ann, bob, carol] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const groupId = randomUUID();
+    const [held, given, emptied] = [folder(owner), folder(owner), folder(owner)];
+    const [inHeld, inGiven, alone] = [page(owner, held), page(owner, given), page(owner)];
+    await batch(async (tx) => {
+      for (const record of [held, given, emptied]) await w().folders.put(tx, record);
+      for (const record of [inHeld, inGiven, alone]) await w().pages.create(tx, record, "");
+      for (const member of [ann, bob, carol])
+        await w().access.putGroupMember(tx, membership(groupId, owner, member), at().updatedPosition);
+      await w().access.putGrant(tx, grant(ann, "folder", held.id), at().updatedPosition);
+    });
+    // An empty folder given to the group: nobody's list changes.
+    await batch(async (tx) =>
+      w().access.putGroupGrant(tx, groupGrant(groupId, "folder", emptied.id), at().updatedPosition),
+    );
+    expect(await listed(ann)).toEqual([inHeld.id]);
+    expect(await listed(bob)).toEqual([]);
+    // A folder given to the group while a member leaves, in one batch: the remaining members gain its pages.
+    await batch(async (tx) => {
+      await w().access.putGroupGrant(tx, groupGrant(groupId, "folder", given.id), at().updatedPosition);
+      await w().access.removeGroupMember(tx, groupId, carol, at().updatedPosition);
+    });
+    expect(await listed(ann)).toEqual([inGiven.id, inHeld.id]);
+    expect(await listed(bob)).toEqual([inGiven.id]);
+    expect(await listed(carol)).toEqual([]);
+    // The same grant again with another permission keeps the list as it was.
+    await batch(async (tx) =>
+      w().access.putGroupGrant(
+        tx,
+        { ...groupGrant(groupId, "folder", given.id), permission: "edit" },
+        at().updatedPosition,
+      ),
+    );
+    expect(await listed(bob)).toEqual([inGiven.id]);
+    // A grant given and taken back in one batch gives nothing; one given to a user adds only its page.
+    await batch(async (tx) => {
+      await w().access.putGroupGrant(tx, groupGrant(groupId, "page", alone.id), at().updatedPosition);
+      await w().access.removeGroupGrant(tx, "page", alone.id, groupId, at().updatedPosition);
+      await w().access.putGrant(tx, grant(carol, "page", alone.id), at().updatedPosition);
+    });
+    expect(await listed(bob)).toEqual([inGiven.id]);
+    expect(await listed(carol)).toEqual([alone.id]);
+  });
+
+  it("lists what reaches many readers at once to each of them in the end, and never to one who lost it", async () => {
+    const [owner, ann] = [randomUUID(), randomUUID()];
+    const groupId = randomUUID();
+    const members = Array.from({ length: 300 }, () => randomUUID());
+    const [from, read, given] = [folder(owner), folder(owner), folder(owner)];
+    // 300 readers × 10 pages: more listing rows than one batch writes, and than one page's share of it.
+    const moving = Array.from({ length: 5 }, () => page(owner, from));
+    const inGiven = Array.from({ length: 5 }, () => page(owner, given));
+    await batch(async (tx) => {
+      for (const record of [from, read, given]) await w().folders.put(tx, record);
+      for (const record of [...moving, ...inGiven]) await w().pages.create(tx, record, "");
+      for (const member of members)
+        await w().access.putGroupMember(tx, membership(groupId, owner, member), at().updatedPosition);
+      await w().access.putGroupGrant(tx, groupGrant(groupId, "folder", read.id), at().updatedPosition);
+      await w().access.putGrant(tx, grant(ann, "folder", from.id), at().updatedPosition);
+    });
+    expect(new Set(await listed(ann))).toEqual(new Set(moving.map((record) => record.id)));
+    await batch(async (tx) => {
+      for (const record of moving) {
+        const when = { ...at(), revision: 1 };
+        await w().pages.move(tx, record.id, { parentId: read.id, ancestorIds: [read.id], folderPath: read.path }, when);
+      }
+      await w().access.putGroupGrant(tx, groupGrant(groupId, "folder", given.id), at().updatedPosition);
+    });
+    // Gone at once from the list of the one who lost them.
+    expect(await walk(ann, ann)).toEqual([]);
+    const everyPage = new Set([...moving, ...inGiven].map((record) => record.id));
+    for (const member of [members[0], members[299]].filter((id) => id !== undefined))
+      await until(
+        async () => new Set(await walk(member, member)),
+        (seen) => seen.size === everyPage.size && [...everyPage].every((id) => seen.has(id)),
+        "every page listed to a member of the group",
+      );
+    expect(new Set(await listed(members[150] ?? ""))).toEqual(everyPage);
+    expect(await listed(ann)).toEqual([]);
   });
 
   it("follows pages and folders as they move, go to the trash, come back and are purged", async () => {
