@@ -14,7 +14,7 @@ import { pageIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
 import { startChild } from "../processes.ts";
 import { fmt, renderTable, verdict, writeResults, type Row } from "../report.ts";
 import { percentile } from "../worst/probe.ts";
-import type { Caller } from "../worst/fixture.ts";
+import type { Caller } from "../worst/fixture/calls.ts";
 import { NEIGHBOURS, type Neighbour, type NeighbourContext } from "./neighbours.ts";
 
 /** The documented default budgets and shares (docs/operations/configuration.md): the benchmark's processes lift them otherwise. */

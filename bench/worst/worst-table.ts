@@ -10,7 +10,8 @@ import { z } from "zod";
 import { startChild, type Child } from "../processes.ts";
 import { fmt, renderTable, writeResults, type Row } from "../report.ts";
 import { buildWorst, FULL_SIZES, QUICK_SIZES, type Worst, type WorstSizes } from "./fixture.ts";
-import { WORST_CASES, type WorstRequest } from "./operations.ts";
+import type { WorstRequest } from "./cases/worst-case.ts";
+import { WORST_CASES } from "./operations.ts";
 import { percentile, withProbe, type LoopFigures } from "./probe.ts";
 
 const TARGET_P99_MS = 50;
