@@ -15,6 +15,7 @@ import { searchCases } from "./cases/search.ts";
 import { serviceCases } from "./cases/service.ts";
 import { shareLinkCases } from "./cases/share-links.ts";
 import { sharingCases } from "./cases/sharing.ts";
+import { signInCases } from "./cases/sign-in.ts";
 import { threadCases } from "./cases/threads.ts";
 import { tokenAppWebhookCases } from "./cases/tokens-apps-webhooks.ts";
 import type { WorstCases } from "./cases/worst-case.ts";
@@ -36,6 +37,7 @@ function gathered(...groups: readonly WorstCases[]): WorstCases {
  */
 export const WORST_CASES: WorstCases = gathered(
   serviceCases,
+  signInCases,
   accountCases,
   tokenAppWebhookCases,
   pageCases,

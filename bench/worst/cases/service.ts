@@ -1,4 +1,4 @@
-// Worst cases of what the process answers outside the API: health, readiness and metrics.
+// Worst cases of what the process answers outside the API: health, readiness, metrics and its icon.
 import type { WorstCases } from "./worst-case.ts";
 
 export const serviceCases: WorstCases = {
@@ -8,4 +8,8 @@ export const serviceCases: WorstCases = {
     request: () => ({ method: "GET", path: "/readyz" }),
   },
   "GET /metrics": { input: "every metric of a busy process", request: () => ({ method: "GET", path: "/metrics" }) },
+  "GET /favicon.ico": {
+    input: "no work (an empty answer browsers keep for a day)",
+    request: () => ({ method: "GET", path: "/favicon.ico" }),
+  },
 };
