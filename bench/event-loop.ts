@@ -8,6 +8,7 @@ import sharp from "sharp";
 import { withOwnServer } from "./images.ts";
 import type { Child } from "./processes.ts";
 import { fmt, renderTable, verdict, writeResults, type Row } from "./report.ts";
+import { revisionText } from "./worst/fixture/pages.ts";
 import { scrapeLoopDelay } from "./worst/probe.ts";
 
 /** The target of every event-loop row (docs/benchmarks.md): the loop never waits 50 ms at the 99th percentile. */
@@ -50,14 +51,6 @@ async function measured<T>(server: Child, work: () => Promise<T>): Promise<LoopD
   const seconds = (performance.now() - started) / 1000;
   return { ...(await scrapeLoopDelay(server)), seconds, result };
 }
-
-/** 2,000 lines of about 33 characters, every one of them different in each revision: about 67 KB. */
-const revisionText = (revision: number): string =>
-  Array.from(
-    { length: 2_000 },
-    (_, line) =>
-      `line ${line} rev ${revision} ${((line * 7919 + revision * 104_729) % 1_000_003).toString(36).padStart(8, "x")} lorem ip`,
-  ).join("\n");
 
 async function pageWithRevisions(
   server: Child,
