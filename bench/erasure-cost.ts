@@ -6,7 +6,6 @@
 // round was measured slower by up to a fifth). The history is the write side's mix: pages created and edited (2 KB of markdown), renamed,
 // and profiles changed; which of its events have sealed fields follows the sealing rules (shared/erasure).
 import { randomUUID } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,7 +23,7 @@ import { SealingEventStore } from "../shared/erasure/sealing-event-store.ts";
 import type { EventStore, NewEvent } from "../shared/event-store/event-store.port.ts";
 import type { DomainEvent } from "../shared/events.ts";
 import { pageIdSchema, userIdSchema, type UserId } from "../shared/kernel/ids.ts";
-import { fmt, renderTable, verdict, type Row } from "./report.ts";
+import { fmt, renderTable, verdict, writeResults, type Row } from "./report.ts";
 
 const silent = pino({ level: "silent" });
 const kek = new KeyEncryptionKey("benchmark-key-encryption-key-long-enough-for-hkdf");
@@ -289,13 +288,7 @@ export async function benchErasureCostOnly(options: {
     process.stdout.write(
       `\nsealing-cost rows alone in ${fmt((Date.now() - started) / 1000)} s\n\n${renderTable(rows)}\n`,
     );
-    mkdirSync("bench/results", { recursive: true });
-    const file = join(
-      "bench/results",
-      `${new Date().toISOString().replaceAll(":", "-").slice(0, 19)}-erasure${options.quick ? "-quick" : ""}.json`,
-    );
-    writeFileSync(file, `${JSON.stringify({ erasureCost: figures, rows }, null, 2)}\n`);
-    options.log(`results written to ${file}`);
+    writeResults(`-erasure${options.quick ? "-quick" : ""}`, { erasureCost: figures, rows }, options.log);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -4,12 +4,11 @@
 // of one note with 20,000 links, (c) 8 concurrent uploads of 10000×9999 RGBA PNGs (with the peak RSS). Every
 // workload gets a fresh server, so one's leftovers (or peak memory) never count against another's.
 import { randomUUID } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import sharp from "sharp";
 import { withOwnServer } from "./images.ts";
 import type { Child } from "./processes.ts";
-import { fmt, renderTable, verdict, type Row } from "./report.ts";
+import { fmt, renderTable, verdict, writeResults, type Row } from "./report.ts";
+import { revisionText } from "./worst/fixture/pages.ts";
 import { scrapeLoopDelay } from "./worst/probe.ts";
 
 /** The target of every event-loop row (docs/benchmarks.md): the loop never waits 50 ms at the 99th percentile. */
@@ -52,14 +51,6 @@ async function measured<T>(server: Child, work: () => Promise<T>): Promise<LoopD
   const seconds = (performance.now() - started) / 1000;
   return { ...(await scrapeLoopDelay(server)), seconds, result };
 }
-
-/** 2,000 lines of about 33 characters, every one of them different in each revision: about 67 KB. */
-const revisionText = (revision: number): string =>
-  Array.from(
-    { length: 2_000 },
-    (_, line) =>
-      `line ${line} rev ${revision} ${((line * 7919 + revision * 104_729) % 1_000_003).toString(36).padStart(8, "x")} lorem ip`,
-  ).join("\n");
 
 async function pageWithRevisions(
   server: Child,
@@ -244,8 +235,5 @@ export async function benchEventLoopOnly(options: {
   const figures = await benchEventLoop(options);
   const rows = eventLoopRows(figures);
   process.stdout.write(`\nevent-loop row alone in ${fmt((Date.now() - started) / 1000)} s\n\n${renderTable(rows)}\n`);
-  mkdirSync("bench/results", { recursive: true });
-  const file = join("bench/results", `${new Date().toISOString().replaceAll(":", "-").slice(0, 19)}-loop.json`);
-  writeFileSync(file, `${JSON.stringify({ eventLoop: figures, rows }, null, 2)}\n`);
-  options.log(`results written to ${file}`);
+  writeResults("-loop", { eventLoop: figures, rows }, options.log);
 }

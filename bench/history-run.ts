@@ -3,7 +3,7 @@
 // revisions, and the change feed's
 // delivery latency at 1,000 writes/s to 100 open feeds. Writes bench/results/<date>-history.json; `--profile`
 // starts the server under `--cpu-prof` and leaves its profile in bench/profiles/.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,7 +16,7 @@ import { benchChangeFeed, seedRevisedPage } from "./history.ts";
 import { load } from "./http-load.ts";
 import { startChild } from "./processes.ts";
 import { historyRows } from "./history-rows.ts";
-import { renderTable } from "./report.ts";
+import { renderTable, writeResults } from "./report.ts";
 
 const SECRET = "benchmark-session-secret-long-enough-for-hs256";
 const { values } = parseArgs({
@@ -82,10 +82,7 @@ try {
   const feed = await benchChangeFeed(workDir, 1_000, options.seconds, 100);
   const rows = historyRows({ ceiling, readAt, feed, historyPage });
   process.stdout.write(`\n${machine.cores} cores, Node ${machine.node}\n\n${renderTable(rows)}\n`);
-  mkdirSync("bench/results", { recursive: true });
-  const file = join("bench/results", `${new Date().toISOString().replaceAll(":", "-").slice(0, 19)}-history.json`);
-  writeFileSync(file, `${JSON.stringify({ machine, options, ceiling, readAt, historyPage, feed, rows }, null, 2)}\n`);
-  log(`results written to ${file}`);
+  writeResults("-history", { machine, options, ceiling, readAt, historyPage, feed, rows }, log);
 } finally {
   await rm(workDir, { recursive: true, force: true });
 }

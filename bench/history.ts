@@ -8,6 +8,7 @@ import type { DomainEvent } from "../shared/events.ts";
 import { ChangeFeedHub, type Feed } from "../shared/history/change-feed.ts";
 import { pageIdSchema, userIdSchema, type PageId, type UserId } from "../shared/kernel/ids.ts";
 import { startLiveProjection } from "./live-projection.ts";
+import { untilDue } from "./pace.ts";
 
 const context = (actorId: UserId) => ({ actorId, correlationId: randomUUID(), now: new Date() });
 
@@ -102,9 +103,7 @@ export async function benchChangeFeed(
   const total = writesPerSecond * seconds;
   const started = performance.now();
   for (let i = 0; i < total; i += 1) {
-    const due = started + (i * 1000) / writesPerSecond;
-    const wait = due - performance.now();
-    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    await untilDue(started, i, writesPerSecond);
     const pageId = pages[i % pages.length] ?? pages[0];
     if (!pageId) break;
     const revision = revisions.get(pageId) ?? 0;

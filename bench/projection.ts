@@ -11,6 +11,7 @@ import type { DomainEvent } from "../shared/events.ts";
 import { pageIdSchema, userIdSchema } from "../shared/kernel/ids.ts";
 import { SqliteProjectionStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";
 import { startLiveProjection } from "./live-projection.ts";
+import { untilDue } from "./pace.ts";
 
 const silent = pino({ level: "silent" });
 const actorId = userIdSchema.parse(randomUUID());
@@ -31,9 +32,7 @@ export async function benchProjectionLag(
   const total = writesPerSecond * seconds;
   const started = performance.now();
   for (let i = 0; i < total; i += 1) {
-    const due = started + (i * 1000) / writesPerSecond;
-    const wait = due - performance.now();
-    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    await untilDue(started, i, writesPerSecond);
     const pageId = pageIdSchema.parse(randomUUID());
     const events: DomainEvent[] = [
       {

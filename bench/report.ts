@@ -1,4 +1,8 @@
-// The benchmark's table: each figure beside its reference from the same run, its target, and a plain verdict.
+// The benchmark's table: each figure beside its reference from the same run, its target, and a plain verdict;
+// and the results file a run leaves in bench/results/.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
 export interface Row {
   readonly figure: string;
   readonly value: string;
@@ -43,4 +47,12 @@ export function renderTable(rows: readonly Row[]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] ?? "").length)));
   const line = (values: string[]) => `| ${values.map((v, i) => v.padEnd(widths[i] ?? 0)).join(" | ")} |`;
   return [line(headers), line(widths.map((w) => "-".repeat(w))), ...cells.map(line)].join("\n");
+}
+
+/** Writes a run's figures and rows to bench/results/<date and time><suffix>.json and logs where. */
+export function writeResults(suffix: string, results: unknown, log: (line: string) => void): void {
+  mkdirSync("bench/results", { recursive: true });
+  const file = join("bench/results", `${new Date().toISOString().replaceAll(":", "-").slice(0, 19)}${suffix}.json`);
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  log(`results written to ${file}`);
 }

@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import Fastify, { type FastifyReply } from "fastify";
 import { z } from "zod";
+import { listenUntilTerminated } from "./bare-server.ts";
 
 const bodiesSchema = z.record(
   z.string(),
@@ -21,17 +22,4 @@ for (const [name, answer] of Object.entries(bodies)) {
   app.post(`/same/${name}`, handler);
 }
 app.get("/ready", async () => ({ ok: true }));
-await app.listen({
-  port: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .parse(process.env.PORT ?? "0"),
-  host: "127.0.0.1",
-});
-process.on("SIGTERM", () => {
-  app.close().then(
-    () => process.exit(0),
-    () => process.exit(1),
-  );
-});
+await listenUntilTerminated(app);

@@ -3,7 +3,7 @@
 // both through the public API before anything is timed; `attack` and `victim` are called in loops by the runner.
 import { randomBytes, randomUUID } from "node:crypto";
 import { strToU8, zipSync } from "fflate";
-import { callerOf, jsonHeaders, type Caller } from "../worst/fixture.ts";
+import { callerOf, jsonHeaders, type Caller } from "../worst/fixture/calls.ts";
 
 interface Prepared {
   /** One request of the attacker at its worst: its status. */

@@ -4,7 +4,6 @@
 // (WORKER_TASK_TIME_LIMIT_MS), i.e. one caller delays another by at most the task already running. The server runs
 // with the default rate limits, so "within the limits" includes the attacker's budgets.
 import { randomUUID } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,9 +12,9 @@ import { SqliteEventStore } from "../../shared/adapters/sqlite/sqlite.event-stor
 import { toNewEvents } from "../../shared/commands/new-events.ts";
 import { pageIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
 import { startChild } from "../processes.ts";
-import { fmt, renderTable, verdict, type Row } from "../report.ts";
+import { fmt, renderTable, verdict, writeResults, type Row } from "../report.ts";
 import { percentile } from "../worst/probe.ts";
-import type { Caller } from "../worst/fixture.ts";
+import type { Caller } from "../worst/fixture/calls.ts";
 import { NEIGHBOURS, type Neighbour, type NeighbourContext } from "./neighbours.ts";
 
 /** The documented default budgets and shares (docs/operations/configuration.md): the benchmark's processes lift them otherwise. */
@@ -247,16 +246,11 @@ export async function benchNoisy(options: {
       process.stdout.write(
         `\nnoisy-neighbour rows in ${fmt((Date.now() - started) / 1000)} s (task time limit ${fmt(taskLimitMs)} ms; server peak RSS ${fmt(peakMb)} MB)\n\n${renderTable(rows)}\n`,
       );
-      mkdirSync("bench/results", { recursive: true });
-      const file = join(
-        "bench/results",
-        `${new Date().toISOString().replaceAll(":", "-").slice(0, 19)}-noisy${options.quick ? "-quick" : ""}.json`,
+      writeResults(
+        `-noisy${options.quick ? "-quick" : ""}`,
+        { taskLimitMs, durations, searchPages: SEARCH_PAGES, figures, rows, peakMb },
+        log,
       );
-      writeFileSync(
-        file,
-        `${JSON.stringify({ taskLimitMs, durations, searchPages: SEARCH_PAGES, figures, rows, peakMb }, null, 2)}\n`,
-      );
-      log(`results written to ${file}`);
     } finally {
       await server.stop();
     }

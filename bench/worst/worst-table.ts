@@ -3,15 +3,15 @@
 // every row: the probe's /healthz answers p99 < 50 ms and max < 200 ms while the operation runs, i.e. no other
 // caller waits on it. An operation with no worst case defined is a row of its own, so the table cannot silently
 // miss one.
-import { mkdirSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { startChild, type Child } from "../processes.ts";
-import { fmt, renderTable, type Row } from "../report.ts";
+import { fmt, renderTable, writeResults, type Row } from "../report.ts";
 import { buildWorst, FULL_SIZES, QUICK_SIZES, type Worst, type WorstSizes } from "./fixture.ts";
-import { WORST_CASES, type WorstRequest } from "./operations.ts";
+import type { WorstRequest } from "./cases/worst-case.ts";
+import { WORST_CASES } from "./operations.ts";
 import { percentile, withProbe, type LoopFigures } from "./probe.ts";
 
 const TARGET_P99_MS = 50;
@@ -190,13 +190,7 @@ export async function benchWorst(options: {
     process.stdout.write(
       `\nworst-case table in ${fmt((Date.now() - started) / 1000)} s (${JSON.stringify(sizes)}; server peak RSS ${fmt(peakMb)} MB)\n\n${renderTable(rows)}\n`,
     );
-    mkdirSync("bench/results", { recursive: true });
-    const file = join(
-      "bench/results",
-      `${new Date().toISOString().replaceAll(":", "-").slice(0, 19)}-worst${options.quick ? "-quick" : ""}.json`,
-    );
-    writeFileSync(file, `${JSON.stringify({ sizes, quiet, figures, rows, peakMb }, null, 2)}\n`);
-    log(`results written to ${file}`);
+    writeResults(`-worst${options.quick ? "-quick" : ""}`, { sizes, quiet, figures, rows, peakMb }, log);
   } finally {
     await server.stop();
     await rm(dataDir, { recursive: true, force: true });
