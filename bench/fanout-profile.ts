@@ -7,7 +7,7 @@
 import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { callerOf, jsonHeaders, type Caller } from "./worst/fixture.ts";
+import { callerOf, jsonHeaders, type Caller } from "./worst/fixture/calls.ts";
 import { startChild } from "./processes.ts";
 
 const members = Number(process.argv[2] ?? 1_000);

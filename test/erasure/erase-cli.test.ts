@@ -83,10 +83,10 @@ describe("npm run erase", () => {
     });
     const pending = async () =>
       (await bob.get(`/shares/entity/page/${pageId}`)).text + (await bob.get(`/shares/entity/folder/${folderId}`)).text;
-    while ((await pending()).toLowerCase().includes(email.toLowerCase())) {
-      if (Date.now() > deadline) throw new Error("the invitations still name the address");
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await until(
+      async () => !(await pending()).toLowerCase().includes(email.toLowerCase()),
+      "the invitations no longer naming the address",
+    );
     await server.restart(async () => {
       expect(holding(server.dataDir, email)).toEqual([]);
     });

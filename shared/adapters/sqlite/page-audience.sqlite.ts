@@ -92,7 +92,7 @@ const GRANTED_TO_GROUP =
     WHERE g.group_id = @holder AND g.entity_type = @type AND g.entity_id = @entity`);
 
 /** The listing rows one batch, or one slice of pending pages, writes before the rest waits (a few tens of ms). */
-export const ROWS_PER_SLICE = 250;
+const ROWS_PER_SLICE = 250;
 /** Pending pages one read of the pending table takes, within a slice. */
 const PENDING_PER_READ = 64;
 

@@ -123,7 +123,7 @@ export function listingCases<Tx>(s: ContractStores<Tx>): void {
     const [inHeld, inGiven, alone] = [page(owner, held), page(owner, given), page(owner)];
     await batch(async (tx) => {
       for (const record of [held, given, emptied]) await w().folders.put(tx, record);
-      for (const record of [inHeld, inGiven, alone]) await w().pages.create(tx, record, "");
+      for (const record of [inHeld, inGiven, alone]) await w().pages.put(tx, record, "");
       for (const member of [ann, bob, carol])
         await w().access.putGroupMember(tx, membership(groupId, owner, member), at().updatedPosition);
       await w().access.putGrant(tx, grant(ann, "folder", held.id), at().updatedPosition);
@@ -171,7 +171,7 @@ export function listingCases<Tx>(s: ContractStores<Tx>): void {
     const inGiven = Array.from({ length: 5 }, () => page(owner, given));
     await batch(async (tx) => {
       for (const record of [from, read, given]) await w().folders.put(tx, record);
-      for (const record of [...moving, ...inGiven]) await w().pages.create(tx, record, "");
+      for (const record of [...moving, ...inGiven]) await w().pages.put(tx, record, "");
       for (const member of members)
         await w().access.putGroupMember(tx, membership(groupId, owner, member), at().updatedPosition);
       await w().access.putGroupGrant(tx, groupGrant(groupId, "folder", read.id), at().updatedPosition);
@@ -181,7 +181,13 @@ export function listingCases<Tx>(s: ContractStores<Tx>): void {
     await batch(async (tx) => {
       for (const record of moving) {
         const when = { ...at(), revision: 1 };
-        await w().pages.move(tx, record.id, { parentId: read.id, ancestorIds: [read.id], folderPath: read.path }, when);
+        await w().pages.put(tx, {
+          ...record,
+          parentId: read.id,
+          ancestorIds: [read.id],
+          folderPath: read.path,
+          ...when,
+        });
       }
       await w().access.putGroupGrant(tx, groupGrant(groupId, "folder", given.id), at().updatedPosition);
     });
