@@ -98,6 +98,7 @@ export function notificationPayload(record: NotificationRecord): string {
       pageId: record.pageId,
       folderId: record.folderId,
       threadId: record.threadId,
+      groupId: record.groupId,
       createdAt: record.createdAt,
       position: tokenOfPosition(record.position),
     },

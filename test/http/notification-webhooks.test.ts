@@ -105,6 +105,20 @@ describe("notification.created webhooks", () => {
     expect(await deliveryTypes(bob, String(folderHook.body.id))).toEqual(["notification.created"]);
   });
 
+  it("names the group of a group_added notification", async () => {
+    const ann = await file.server.registered("ann-group");
+    const bob = await file.server.registered("bob-group");
+    const bobs = await receiver();
+    await hook(bob, bobs, ["notification.created"]);
+    const created = await ann.post("/groups", { name: "Crew" });
+    expect(created.status, created.text).toBe(201);
+    const groupId = String(created.body.id);
+    expect((await ann.post(`/groups/${groupId}/members`, { email: bob.email })).status).toBe(200);
+
+    const [delivery] = await bobs.waitFor(1);
+    expect(delivery?.json.data).toMatchObject({ kind: "group_added", groupId, pageId: null, folderId: null });
+  });
+
   it("sends an erased user's webhooks nothing more", async () => {
     const ann = await file.server.registered("ann-erased");
     const bob = await file.server.registered("bob-erased");
