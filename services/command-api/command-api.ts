@@ -3,7 +3,7 @@ import { watchingCommandRoutes } from "./routes/watching.routes.ts";
 import { meCommandRoutes } from "./routes/me.routes.ts";
 import type { App } from "../../shared/http/create-app.ts";
 import { API_PREFIX } from "../../shared/http/locations.ts";
-import { commentCommandRoutes } from "./routes/comments.routes.ts";
+import { threadCommandRoutes } from "./routes/threads.routes.ts";
 import { startOrphanImageSweep } from "../../shared/images/orphan-blobs.ts";
 import { imageCommandRoutes } from "./routes/images.routes.ts";
 import { attachmentCommandRoutes } from "./routes/attachments.routes.ts";
@@ -32,7 +32,7 @@ export async function registerCommandApi(app: App, ports: CommandApiPorts): Prom
       pageCommandRoutes(api, ports);
       pageDuplicateRoutes(api, ports);
       trashCommandRoutes(api, ports);
-      commentCommandRoutes(api, ports);
+      threadCommandRoutes(api, ports);
       shareCommandRoutes(api, ports);
       groupCommandRoutes(api, ports);
       invitationCommandRoutes(api, ports);

@@ -5,9 +5,9 @@ import { effectivePermission } from "../../shared/access/effective-permission.ts
 import { seenBy, type Seen } from "../../shared/access/seen-by.ts";
 import type { Principal } from "../../shared/auth/principal.ts";
 import { recordOfStream } from "../../shared/commands/record-of-stream.ts";
-import { threadStream } from "../../shared/comments/thread.decider.ts";
-import { threadRecord } from "../../shared/comments/thread.record.ts";
-import { presentThreads, type ThreadResource } from "../../shared/comments/thread.resource.ts";
+import { threadStream } from "../../shared/threads/thread.decider.ts";
+import { threadRecord } from "../../shared/threads/thread.record.ts";
+import { presentThreads, type ThreadResource } from "../../shared/threads/thread.resource.ts";
 import type { EventStore } from "../../shared/event-store/event-store.port.ts";
 import { AppError } from "../../shared/errors/app-error.ts";
 import { folderPlacedIn, placedIn } from "../../shared/folders/folder-place.ts";

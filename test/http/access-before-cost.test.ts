@@ -9,7 +9,7 @@
 // Counting bytes is exact and independent of the machine's load, where comparing latencies is not.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anchor, openThread } from "../support/comments.ts";
+import { anchor, openThread } from "../support/threads.ts";
 import { makeImage, upload } from "../support/images.ts";
 import { meterReads, type ReadMeter } from "../support/read-meter.ts";
 import { TestServer, type Client, type Reply, type TestUser } from "../support/server.ts";

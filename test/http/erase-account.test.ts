@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintSession } from "../../shared/auth/session-verifier.ts";
 import { runToExit } from "../support/processes.ts";
 import { Client, productionStack, TEST_SESSION_SECRET, TestServer, type TestUser } from "../support/server.ts";
-import { anchor, listThreads, openThread } from "../support/comments.ts";
+import { anchor, listThreads, openThread } from "../support/threads.ts";
 import { fileHolds, filesHolding, filesUnder } from "../support/raw-scan.ts";
 import { receiversForFile } from "../support/webhook-receiver.ts";
 import { addMember, createFolder, createPage, share, unknownAddress } from "../support/workspace-builders.ts";

@@ -4,7 +4,7 @@
 // hers (Erin).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintSession } from "../../shared/auth/session-verifier.ts";
-import { anchor, listThreads, openThread } from "../support/comments.ts";
+import { anchor, listThreads, openThread } from "../support/threads.ts";
 import { Client, TEST_SESSION_SECRET, TestServer } from "../support/server.ts";
 import { createPage, share } from "../support/workspace-builders.ts";
 

@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestServer, type Client, type Reply } from "../support/server.ts";
-import { anchor, grantOnPage, openThread } from "../support/comments.ts";
+import { anchor, grantOnPage, openThread } from "../support/threads.ts";
 import { attach } from "../support/attachments.ts";
 import { makeImage, upload } from "../support/images.ts";
 import { createFolder, createPage, share, unknownAddress } from "../support/workspace-builders.ts";

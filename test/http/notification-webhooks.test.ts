@@ -2,7 +2,7 @@
 // ids, nobody else's webhook (even one subscribed to everything) hears of them, and an erased user's hear nothing
 // more.
 import { describe, expect, it } from "vitest";
-import { commentedPage, openThread } from "../support/comments.ts";
+import { commentedPage, openThread } from "../support/threads.ts";
 import type { TestUser } from "../support/server.ts";
 import { serverForFile } from "../support/server-for-file.ts";
 import { receiversForFile, type WebhookReceiver } from "../support/webhook-receiver.ts";

@@ -4,7 +4,7 @@
 import Database from "better-sqlite3";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openThread } from "../support/comments.ts";
+import { openThread } from "../support/threads.ts";
 import { TestServer, type TestUser } from "../support/server.ts";
 import { createPage } from "../support/workspace-builders.ts";
 

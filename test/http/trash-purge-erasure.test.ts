@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { attach } from "../support/attachments.ts";
 import { makeImage, upload } from "../support/images.ts";
 import { exportVault } from "../support/vault-zip.ts";
-import { anchor, openThread } from "../support/comments.ts";
+import { anchor, openThread } from "../support/threads.ts";
 import { filesHolding } from "../support/raw-scan.ts";
 import { runToExit } from "../support/processes.ts";
 import { productionStack, TEST_SESSION_SECRET, type TestUser } from "../support/server.ts";

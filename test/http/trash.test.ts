@@ -6,7 +6,7 @@ import { folderCommands } from "../../shared/folders/folder.commands.ts";
 import { folderStream } from "../../shared/folders/folder.decider.ts";
 import { folderIdSchema, pageIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
 import { pageStream } from "../../shared/pages/page.decider.ts";
-import { anchor } from "../support/comments.ts";
+import { anchor } from "../support/threads.ts";
 import { makeImage, upload } from "../support/images.ts";
 import { TestServer, type TestUser } from "../support/server.ts";
 import { SseStream } from "../support/sse.ts";

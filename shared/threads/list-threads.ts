@@ -11,17 +11,17 @@ import { presentThreads, type ThreadResource } from "./thread.resource.ts";
 
 export const threadFilterSchema = z.enum(["open", "resolved", "all"]);
 
-export interface ListCommentsQuery {
+export interface ListThreadsQuery {
   readonly status: z.output<typeof threadFilterSchema>;
   readonly cursor?: string | undefined;
   readonly limit: number;
 }
 
-export async function listComments(
+export async function listThreads(
   views: ReadModels,
   principal: Principal,
   pageId: string,
-  query: ListCommentsQuery,
+  query: ListThreadsQuery,
 ): Promise<{ data: ThreadResource[]; nextCursor: string | null }> {
   const { permission } = await visiblePage(views, principal, pageId);
   requirePermission(permission, "comment", "page");

@@ -1,7 +1,7 @@
 // Thread events into the comment threads read model: the thread as `threadRecord` folds it, with the one comment
 // the event names (a thread of any length is never read whole).
-import type { ThreadEvent } from "../../../shared/comments/thread.decider.ts";
-import { threadRecord } from "../../../shared/comments/thread.record.ts";
+import type { ThreadEvent } from "../../../shared/threads/thread.decider.ts";
+import { threadRecord } from "../../../shared/threads/thread.record.ts";
 import type { StoredEvent } from "../../../shared/events.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
 

@@ -4,11 +4,11 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { pageAccess } from "../../../shared/access/authorize.ts";
 import type { Principal } from "../../../shared/auth/principal.ts";
-import { commentOnThread, type ThreadOnPage } from "../../../shared/comments/thread.commands.ts";
-import { threadStatusSchema, type ThreadCommand } from "../../../shared/comments/thread.decider.ts";
-import { anchorField, commentBody } from "../../../shared/comments/thread.fields.ts";
-import { presentThread } from "../../../shared/comments/list-comments.ts";
-import { commentWriteReply, threadReply } from "../../../shared/comments/thread.resource.ts";
+import { commentOnThread, type ThreadOnPage } from "../../../shared/threads/thread.commands.ts";
+import { threadStatusSchema, type ThreadCommand } from "../../../shared/threads/thread.decider.ts";
+import { anchorField, commentBody } from "../../../shared/threads/thread.fields.ts";
+import { presentThread } from "../../../shared/threads/list-threads.ts";
+import { commentWriteReply, threadReply } from "../../../shared/threads/thread.resource.ts";
 import { unreachableMentionsOn } from "../../../shared/mentions/unreachable-mentions.ts";
 import type { Actor } from "../../../shared/commands/guarded-command.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
@@ -55,7 +55,7 @@ async function threadOfComment(
   return threadIdSchema.parse(location.threadId);
 }
 
-export function commentCommandRoutes(app: App, ports: CommandApiPorts): void {
+export function threadCommandRoutes(app: App, ports: CommandApiPorts): void {
   const config = { access: { scope: "pages:comment" as const } };
   const answer = answerWrites(ports);
 

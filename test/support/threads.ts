@@ -1,6 +1,6 @@
 // Builders for comment thread tests: a page to comment on, a thread with sensible defaults, typed replies.
 import { expect } from "vitest";
-import type { ThreadResource } from "../../shared/comments/thread.resource.ts";
+import type { ThreadResource } from "../../shared/threads/thread.resource.ts";
 import type { Client, Reply, TestUser } from "./server.ts";
 
 export const anchor = { quote: "the quoted words", prefix: "text before ", suffix: " text after" };

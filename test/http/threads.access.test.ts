@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, TestServer } from "../support/server.ts";
-import { anchor, grantOnPage, listThreads, commentedPage, openThread, threadOf } from "../support/comments.ts";
+import { anchor, grantOnPage, listThreads, commentedPage, openThread, threadOf } from "../support/threads.ts";
 import { createPage } from "../support/workspace-builders.ts";
 
 let server: TestServer;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { threadStream } from "../../shared/comments/thread.decider.ts";
-import { anchor, listThreads, commentedPage, openThread, threadOf, walkThreads } from "../support/comments.ts";
+import { threadStream } from "../../shared/threads/thread.decider.ts";
+import { anchor, listThreads, commentedPage, openThread, threadOf, walkThreads } from "../support/threads.ts";
 import { createPage } from "../support/workspace-builders.ts";
 import { TestServer, type TestUser } from "../support/server.ts";
 

@@ -2,11 +2,11 @@
 // resolve_thread and list_comments, through the thread commands and queries the HTTP routes use.
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { commentOnThread } from "../../../shared/comments/thread.commands.ts";
-import { threadStatusSchema, type ThreadCommand } from "../../../shared/comments/thread.decider.ts";
-import { anchorField, commentBody } from "../../../shared/comments/thread.fields.ts";
-import { listComments, presentThread, threadFilterSchema } from "../../../shared/comments/list-comments.ts";
-import { threadResource } from "../../../shared/comments/thread.resource.ts";
+import { commentOnThread } from "../../../shared/threads/thread.commands.ts";
+import { threadStatusSchema, type ThreadCommand } from "../../../shared/threads/thread.decider.ts";
+import { anchorField, commentBody } from "../../../shared/threads/thread.fields.ts";
+import { listThreads, presentThread, threadFilterSchema } from "../../../shared/threads/list-threads.ts";
+import { threadResource } from "../../../shared/threads/thread.resource.ts";
 import type { Actor } from "../../../shared/commands/guarded-command.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import { unreachableMentionsField } from "../../../shared/mentions/mentions.resource.ts";
@@ -29,7 +29,7 @@ const threadOutput = writeOutput({
   ),
 });
 
-export function commentTools(ports: CommandApiPorts): McpTool[] {
+export function threadTools(ports: CommandApiPorts): McpTool[] {
   const writes = toolWrites(ports);
   const decideThread = async (actor: Actor, target: { pageId: PageId; threadId: ThreadId }, command: ThreadCommand) => {
     const { position } = await commentOnThread.run(ports, actor, target, () => command);
@@ -136,7 +136,7 @@ export function commentTools(ports: CommandApiPorts): McpTool[] {
       annotations: { ...READ_ONLY, title: "List comments" },
       async run(args, caller) {
         const { pageId, ...query } = args;
-        const { data, nextCursor } = await listComments(ports.views, caller.principal, pageId, query);
+        const { data, nextCursor } = await listThreads(ports.views, caller.principal, pageId, query);
         return { threads: data, nextCursor };
       },
     }),
