@@ -4,7 +4,7 @@ import { meCommandRoutes } from "./routes/me.routes.ts";
 import type { App } from "../../shared/http/create-app.ts";
 import { API_PREFIX } from "../../shared/http/locations.ts";
 import { threadCommandRoutes } from "./routes/threads.routes.ts";
-import { startOrphanImageSweep } from "../../shared/images/orphan-blobs.ts";
+import { startOrphanBlobSweep } from "../../shared/blobs/orphan-blobs.ts";
 import { imageCommandRoutes } from "./routes/images.routes.ts";
 import { attachmentCommandRoutes } from "./routes/attachments.routes.ts";
 import { importCommandRoutes } from "./routes/imports.routes.ts";
@@ -52,7 +52,7 @@ export async function registerCommandApi(app: App, ports: CommandApiPorts): Prom
   // Deleted pages past the trash's retention: purged once the server is up, then hourly.
   let purge: { stop(): Promise<void> } | null = null;
   app.addHook("onReady", async () => {
-    sweep = startOrphanImageSweep(ports);
+    sweep = startOrphanBlobSweep(ports);
     purge = startTrashPurge(ports);
   });
   app.addHook("onClose", async () => {

@@ -1,36 +1,32 @@
-// Bytes no image record points to. An upload stores its bytes first and records ImageUploaded after; a crash
-// (or a failed append) in between leaves bytes without a record. The command API sweeps them when it starts
-// and every hour after: a blob older than the grace period whose image stream holds no ImageUploaded is removed.
-// The event store is asked, not the read models, so a record not projected yet still protects its bytes.
+// Bytes no image or attachment record points to. An upload stores its bytes first and records ImageUploaded
+// after; a crash (or a failed append) in between leaves bytes without a record. The command API sweeps them when
+// it starts and every hour after: a blob older than the grace period whose image stream holds no ImageUploaded is
+// removed. The event store is asked, not the read models, so a record not projected yet still protects its bytes.
 // Attachments' bytes (`<attachmentId>.attachment`) are swept the same way, against AttachmentUploaded. Then the
 // store removes its own leftovers past the same grace: bytes of no blob at all (BlobStore.removeLeftovers).
 import type { Logger } from "pino";
 import { attachmentIdOfBlob } from "../attachments/attachment-blobs.ts";
 import { attachmentStream } from "../attachments/attachment.decider.ts";
-import type { BlobStore } from "../blobs/blob-store.port.ts";
 import { StreamDeletedError, type EventStore } from "../event-store/event-store.port.ts";
-import { imageStream } from "./image.decider.ts";
+import { imageIdOfBlob } from "../images/image-blobs.ts";
+import { imageStream } from "../images/image.decider.ts";
+import type { BlobStore } from "./blob-store.port.ts";
 
 /** Longer than any upload takes between storing its bytes and recording them. */
 const ORPHAN_GRACE_MS = 60 * 60 * 1000;
 const ORPHAN_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
-/** Image blobs are named `<imageId>.<extension>`; anything else in the store is not an image's and is left alone. */
-const IMAGE_BLOB = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(jpg|png|gif|webp)$/;
-
-export const imageBlobKey = (imageId: string, extension: string): string => `${imageId}.${extension}`;
-
-async function sweepOrphanImageBlobs(
+async function sweepOrphanBlobs(
   ports: { blobs: BlobStore; eventStore: EventStore },
   now: Date,
 ): Promise<{ removed: number; kept: number; leftovers: number }> {
   let removed = 0;
   let kept = 0;
   for await (const { key, storedAt } of ports.blobs.list()) {
-    const imageId = IMAGE_BLOB.exec(key)?.[1];
+    const imageId = imageIdOfBlob(key);
     const attachmentId = attachmentIdOfBlob(key);
     const owner =
-      imageId !== undefined
+      imageId !== null
         ? { stream: imageStream(imageId), recorded: "ImageUploaded" }
         : attachmentId !== null
           ? { stream: attachmentStream(attachmentId), recorded: "AttachmentUploaded" }
@@ -53,7 +49,7 @@ async function sweepOrphanImageBlobs(
 }
 
 /** Sweeps now and then every ORPHAN_SWEEP_INTERVAL_MS until stopped; a failed sweep is logged and retried next time. */
-export function startOrphanImageSweep(ports: {
+export function startOrphanBlobSweep(ports: {
   blobs: BlobStore;
   eventStore: EventStore;
   logger: Logger;
@@ -61,7 +57,7 @@ export function startOrphanImageSweep(ports: {
 }): { stop(): Promise<void> } {
   let running: Promise<void> = Promise.resolve();
   const sweep = () => {
-    running = sweepOrphanImageBlobs(ports, ports.clock()).then(
+    running = sweepOrphanBlobs(ports, ports.clock()).then(
       ({ removed, kept, leftovers }) => {
         if (removed > 0 || leftovers > 0)
           ports.logger.info({ event: "images.orphans_removed", removed, kept, leftovers });
