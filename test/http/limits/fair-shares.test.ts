@@ -1,0 +1,104 @@
+// What requests share is shared per caller: one user (or an anonymous reader of their share links) at their worst
+// does not take the worker pool from another user. Each test times a victim's ordinary request while the
+// attacker's requests run, on loopback, bounded in time and count.
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { attack, latencyWithin } from "../../support/noisy-neighbour.ts";
+import { createShareLink, publicRequest } from "../../support/share-links.ts";
+import { TestServer, type Client } from "../../support/server.ts";
+import { createPage } from "../../support/workspace-builders.ts";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await TestServer.start({ settings: { WORKER_THREADS: "1" } });
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+/** A victim's request waits less than this while the attacker runs; before the fair pool it waited tens of seconds. */
+const VICTIM_DEADLINE_MS = 8_000;
+
+async function putContent(client: Client, pageId: string, markdown: string): Promise<void> {
+  const etag = (await client.get(`/pages/${pageId}/content`)).headers.get("etag") ?? "";
+  expect(
+    (await client.call("PUT", `/pages/${pageId}/content`, { json: { markdown }, headers: { "if-match": etag } }))
+      .status,
+  ).toBe(200);
+}
+
+async function positions(client: Client, pageId: string): Promise<string[]> {
+  const history = await client.get(`/pages/${pageId}/history?order=asc`);
+  return (history.body.data as Array<{ position: string }>).map((item) => item.position);
+}
+
+/** About 478 KB of lines no other version shares. */
+const unrelatedLines = (): string => Array.from({ length: 20_000 }, () => randomBytes(11).toString("hex")).join("\n");
+
+it("one user's diffs of very different versions of a large page do not hold another user's diff", async () => {
+  const mallory = await server.registered("mallory");
+  const alice = await server.registered("alice");
+  const large = await createPage(mallory, { markdown: unrelatedLines() });
+  await putContent(mallory, large, unrelatedLines());
+  await putContent(mallory, large, unrelatedLines());
+  const [first, second] = await positions(mallory, large);
+  const small = await createPage(alice, { markdown: "one\ntwo\n" });
+  await putContent(alice, small, "one\n2\n");
+  const [from] = await positions(alice, small);
+
+  const diffs = attack(8, 3, async () => (await mallory.get(`/pages/${large}/diff?from=${first}&to=${second}`)).status);
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const waited = await latencyWithin(VICTIM_DEADLINE_MS, async () =>
+      expect((await alice.get(`/pages/${small}/diff?from=${from}`)).status).toBe(200),
+    );
+    expect(waited).toBeLessThan(VICTIM_DEADLINE_MS);
+  } finally {
+    diffs.stop();
+  }
+  const statuses = await diffs.statuses;
+  // Each refused: as too large, or, past the user's diffs at once, as too many.
+  expect(statuses.every((status) => status === 422 || status === 429)).toBe(true);
+}, 60_000);
+
+it("an anonymous reader rendering four share links of bracket storms does not hold another owner's share page", async () => {
+  const mallory = await server.registered("mallory");
+  const owner = await server.registered("owner");
+  const storms = await Promise.all(
+    ["a", "b", "c", "d"].map(
+      async (suffix) =>
+        (
+          await createShareLink(
+            mallory,
+            "page",
+            await createPage(mallory, { markdown: `${"[x]".repeat(40_000)}${suffix}` }),
+          )
+        ).path,
+    ),
+  );
+  const ordinary = (
+    await createShareLink(
+      owner,
+      "page",
+      await createPage(owner, { markdown: "# Minutes\n\nWe agreed on **the plan**." }),
+    )
+  ).path;
+
+  const readers = attack(
+    4,
+    3,
+    async () => (await publicRequest(server.url, storms[Math.floor(Math.random() * storms.length)] ?? "")).status,
+  );
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const waited = await latencyWithin(VICTIM_DEADLINE_MS, async () => {
+      const page = await publicRequest(server.url, ordinary);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain("<strong>the plan</strong>");
+    });
+    expect(waited).toBeLessThan(VICTIM_DEADLINE_MS);
+  } finally {
+    readers.stop();
+  }
+  await readers.statuses;
+}, 60_000);
