@@ -1,4 +1,4 @@
-// Builders for pages, folders and shares made through the public API, with sensible defaults.
+// Builders for pages, folders, shares and groups made through the public API, with sensible defaults.
 import { randomUUID } from "node:crypto";
 import type { Client, Reply, TestUser } from "./server.ts";
 
@@ -51,6 +51,15 @@ export function share(
 
 export function addMember(client: Client, email: string, role: string): Promise<Reply> {
   return client.post("/shares/workspace/members", { email, role });
+}
+
+/** A group of the caller's workspace; answers its id. */
+export async function createGroup(client: Client, name = "Editors"): Promise<string> {
+  return String(expectStatus(await client.post("/groups", { name }), 201, "create group").body.id);
+}
+
+export async function addToGroup(client: Client, groupId: string, member: TestUser): Promise<void> {
+  expectStatus(await client.post(`/groups/${groupId}/members`, { email: member.email }), 200, "add to group");
 }
 
 /** An address nobody has registered. */

@@ -2,10 +2,10 @@
 // workspace's owner and admins, its members) and to nobody else; webhooks on the workspace receive them.
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { TestServer, type Client, type TestUser } from "../../support/server.ts";
+import { TestServer, type TestUser } from "../../support/server.ts";
 import { SseStream } from "../../support/sse.ts";
 import { receiversForFile } from "../../support/webhook-receiver.ts";
-import { createPage } from "../../support/workspace-builders.ts";
+import { addToGroup, createGroup, createPage } from "../../support/workspace-builders.ts";
 import { until } from "../../support/poll.ts";
 
 let server: TestServer;
@@ -28,17 +28,6 @@ async function feed(user: TestUser): Promise<SseStream> {
   const stream = await SseStream.open(`${server.url}/api/v1/changes`, user.credentials);
   streams.push(stream);
   return stream;
-}
-
-async function createGroup(owner: Client, name = "Editors"): Promise<string> {
-  const reply = await owner.post("/groups", { name });
-  expect(reply.status).toBe(201);
-  return String(reply.body.id);
-}
-
-async function addToGroup(owner: Client, groupId: string, member: TestUser): Promise<void> {
-  const reply = await owner.post(`/groups/${groupId}/members`, { email: member.email });
-  expect(reply.status).toBe(200);
 }
 
 describe("a group's changes", () => {

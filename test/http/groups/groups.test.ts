@@ -2,8 +2,15 @@
 // member, a grant or the group takes the access away in the very next request.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestServer, type Client, type TestUser } from "../../support/server.ts";
-import { addMember, createFolder, createPage, unknownAddress } from "../../support/workspace-builders.ts";
+import { TestServer, type Client } from "../../support/server.ts";
+import {
+  addMember,
+  addToGroup,
+  createFolder,
+  createGroup,
+  createPage,
+  unknownAddress,
+} from "../../support/workspace-builders.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -12,17 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.stop();
 });
-
-async function createGroup(owner: Client, name = "Editors"): Promise<string> {
-  const reply = await owner.post("/groups", { name });
-  expect(reply.status).toBe(201);
-  return String(reply.body.id);
-}
-
-async function addToGroup(owner: Client, groupId: string, member: TestUser): Promise<void> {
-  const reply = await owner.post(`/groups/${groupId}/members`, { email: member.email });
-  expect(reply.status).toBe(200);
-}
 
 const grantGroup = (
   client: Client,
