@@ -2,9 +2,9 @@
 // event-store connection and follows the read models the projector process writes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintSession } from "../../../shared/auth/session-verifier.ts";
-import { gatewayUnavailable, startGateway, type Gateway } from "../../support/gateway.ts";
+import { gatewayUnavailable, type Gateway } from "../../support/gateway.ts";
 import { Client, TEST_SESSION_SECRET } from "../../support/server.ts";
-import { startSplitServices, type SplitServices } from "../../support/split-services.ts";
+import { startSplitBehindGateway, type SplitServices } from "../../support/split-services.ts";
 import { SseStream } from "../../support/sse.ts";
 
 const unavailable = gatewayUnavailable();
@@ -14,11 +14,7 @@ describe.skipIf(unavailable !== null)("the change feed through the nginx gateway
   let split: SplitServices;
   let gateway: Gateway;
   beforeAll(async () => {
-    split = await startSplitServices({ queryNodes: 1, env: { CHANGE_FEED_HEARTBEAT_MS: "300" } });
-    gateway = await startGateway({
-      commandApi: split.commandApi.url,
-      queryApis: split.queryApis.map((node) => node.url),
-    });
+    ({ split, gateway } = await startSplitBehindGateway({ queryNodes: 1, env: { CHANGE_FEED_HEARTBEAT_MS: "300" } }));
   }, 120_000);
   afterAll(async () => {
     await gateway?.stop();

@@ -4,10 +4,10 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintSession } from "../../../shared/auth/session-verifier.ts";
-import { gatewayUnavailable, startGateway, type Gateway } from "../../support/gateway.ts";
+import { gatewayUnavailable, type Gateway } from "../../support/gateway.ts";
 import { natsUnavailable, startNatsServer, type NatsServer } from "../../support/nats-server.ts";
 import { Client, TEST_SESSION_SECRET } from "../../support/server.ts";
-import { startSplitServices, type SplitServices } from "../../support/split-services.ts";
+import { startSplitBehindGateway, type SplitServices } from "../../support/split-services.ts";
 
 const unavailable = natsUnavailable() ?? gatewayUnavailable();
 if (unavailable) console.warn(`split rate-limit tests skipped: ${unavailable}`);
@@ -19,14 +19,10 @@ describe.skipIf(unavailable !== null)("rate limits across query nodes", () => {
   beforeAll(async () => {
     nats = await startNatsServer();
     // The services believe X-Forwarded-For only from the gateway's own address.
-    split = await startSplitServices({
+    ({ split, gateway } = await startSplitBehindGateway({
       queryNodes: 2,
       env: { NATS_URL: nats.url, RATE_LIMIT_READ: "4/1d", TRUST_PROXY: "127.0.0.1" },
-    });
-    gateway = await startGateway({
-      commandApi: split.commandApi.url,
-      queryApis: split.queryApis.map((node) => node.url),
-    });
+    }));
     // A node counts in its own memory until its connection to NATS is up (it starts without waiting for it).
     for (const node of split.queryApis) {
       const deadline = Date.now() + 30_000;

@@ -8,7 +8,7 @@ import { mintSession } from "../../../shared/auth/session-verifier.ts";
 import { attach, authHeaders } from "../../support/attachments.ts";
 import { gatewayUnavailable, startGateway, type Gateway } from "../../support/gateway.ts";
 import { Client, TEST_SESSION_SECRET } from "../../support/server.ts";
-import { startSplitServices, type SplitServices } from "../../support/split-services.ts";
+import { startSplitBehindGateway, type SplitServices } from "../../support/split-services.ts";
 
 const unavailable = gatewayUnavailable();
 if (unavailable) console.warn(`gateway tests skipped: ${unavailable}`);
@@ -17,11 +17,7 @@ describe.skipIf(unavailable !== null)("the nginx gateway in front of the split s
   let split: SplitServices;
   let gateway: Gateway;
   beforeAll(async () => {
-    split = await startSplitServices({ queryNodes: 2 });
-    gateway = await startGateway({
-      commandApi: split.commandApi.url,
-      queryApis: split.queryApis.map((node) => node.url),
-    });
+    ({ split, gateway } = await startSplitBehindGateway({ queryNodes: 2 }));
   }, 120_000);
   afterAll(async () => {
     await gateway.stop();
