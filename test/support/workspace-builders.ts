@@ -30,6 +30,22 @@ export async function createPage(
   return String(expectStatus(reply, 201, "create page").body.id);
 }
 
+/** Replaces a page's markdown under its current ETag. */
+export async function replaceContent(client: Client, pageId: string, markdown: string): Promise<void> {
+  const etag = (await client.get(`/pages/${pageId}/content`)).headers.get("etag") ?? "";
+  const reply = await client.call("PUT", `/pages/${pageId}/content`, {
+    json: { markdown },
+    headers: { "if-match": etag },
+  });
+  expectStatus(reply, 200, "replace content");
+}
+
+/** The positions of a page's changes, oldest first: the instants its versions can be read or compared at. */
+export async function historyPositions(client: Client, pageId: string): Promise<string[]> {
+  const history = expectStatus(await client.get(`/pages/${pageId}/history?order=asc`), 200, "page history");
+  return (history.body.data as Array<{ position: string }>).map((item) => item.position);
+}
+
 /** A newly registered user and a page of theirs. */
 export async function registeredWithPage(
   server: { registered(label: string): Promise<TestUser> },

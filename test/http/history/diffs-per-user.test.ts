@@ -3,9 +3,9 @@
 // worker thread, so the HTTP diff waits for it, holding its slot, while the tool call is made.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { connectAgent } from "../../mcp/mcp-client.ts";
-import { TestServer, type Client } from "../../support/server.ts";
+import { TestServer } from "../../support/server.ts";
 import { exportVault } from "../../support/vault-zip.ts";
-import { createPage } from "../../support/workspace-builders.ts";
+import { createPage, replaceContent } from "../../support/workspace-builders.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -17,14 +17,6 @@ afterAll(async () => {
   await server.stop();
 });
 
-async function putContent(client: Client, pageId: string, markdown: string): Promise<void> {
-  const etag = (await client.get(`/pages/${pageId}/content`)).headers.get("etag") ?? "";
-  expect(
-    (await client.call("PUT", `/pages/${pageId}/content`, { json: { markdown }, headers: { "if-match": etag } }))
-      .status,
-  ).toBe(200);
-}
-
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 it("a user's diff over HTTP takes their one diff at once from the MCP diff_page tool, which is refused with too_many_tasks", async () => {
@@ -32,7 +24,7 @@ it("a user's diff over HTTP takes their one diff at once from the MCP diff_page 
   await createPage(bob, { title: "Brackets", markdown: "[x]".repeat(40_000) });
   const ann = await server.registered("ann");
   const pageId = await createPage(ann, { markdown: "one\ntwo\n" });
-  await putContent(ann, pageId, "one\n2\n");
+  await replaceContent(ann, pageId, "one\n2\n");
   const history = await ann.get(`/pages/${pageId}/history?order=asc`);
   const [from] = (history.body.data as Array<{ position: string }>).map((item) => item.position);
   const created = await ann.post("/tokens", { name: "agent", scopes: ["pages:read"] });

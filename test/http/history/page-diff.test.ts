@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestServer, type Client, type TestUser } from "../../support/server.ts";
-import { createFolder, createPage, share } from "../../support/workspace-builders.ts";
+import { TestServer, type TestUser } from "../../support/server.ts";
+import { createFolder, createPage, historyPositions, replaceContent, share } from "../../support/workspace-builders.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -10,19 +10,6 @@ afterAll(async () => {
   await server.stop();
 });
 
-async function putContent(client: Client, pageId: string, markdown: string): Promise<void> {
-  const etag = (await client.get(`/pages/${pageId}/content`)).headers.get("etag") ?? "";
-  expect(
-    (await client.call("PUT", `/pages/${pageId}/content`, { json: { markdown }, headers: { "if-match": etag } }))
-      .status,
-  ).toBe(200);
-}
-
-async function positions(client: Client, pageId: string): Promise<string[]> {
-  const history = await client.get(`/pages/${pageId}/history?order=asc`);
-  return (history.body.data as Array<{ position: string }>).map((item) => item.position);
-}
-
 /** A page created, renamed and edited: its history positions in order. */
 async function editedPage(
   owner: TestUser,
@@ -30,8 +17,8 @@ async function editedPage(
 ): Promise<{ pageId: string; at: string[] }> {
   const pageId = await createPage(owner, { title: "Draft", markdown: "one\ntwo\nthree\n", ...options });
   expect((await owner.patch(`/pages/${pageId}`, { title: "Plan", icon: "📝" })).status).toBe(200);
-  await putContent(owner, pageId, "one\n2\nthree\nfour\n");
-  return { pageId, at: await positions(owner, pageId) };
+  await replaceContent(owner, pageId, "one\n2\nthree\nfour\n");
+  return { pageId, at: await historyPositions(owner, pageId) };
 }
 
 describe("GET /pages/{pageId}/diff", () => {
@@ -84,8 +71,8 @@ describe("GET /pages/{pageId}/diff", () => {
     const owner = await server.registered("owner");
     const lines = (prefix: string) => Array.from({ length: 25_000 }, (_, index) => `${prefix} ${index}`).join("\n");
     const pageId = await createPage(owner, { title: "Big", markdown: lines("a") });
-    await putContent(owner, pageId, lines("b"));
-    const [created] = await positions(owner, pageId);
+    await replaceContent(owner, pageId, lines("b"));
+    const [created] = await historyPositions(owner, pageId);
     const reply = await owner.get(`/pages/${pageId}/diff?from=${created}`);
     expect(reply.status).toBe(422);
     expect(reply.body.error?.code).toBe("diff_too_large");

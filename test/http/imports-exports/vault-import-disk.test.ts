@@ -2,10 +2,9 @@
 // and counts what it writes against the uncompressed limit and the owner's quota before writing. The shape of the
 // measured attack (a small zip of many notes linking one file that compresses far), kept small.
 import { randomBytes } from "node:crypto";
-import { readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
 import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { storedBlobBytes } from "../../support/blob-files.ts";
 import { TestServer } from "../../support/server.ts";
 import { importZip } from "../../support/vault-zip.ts";
 
@@ -21,15 +20,7 @@ afterAll(async () => {
   await server.stop();
 });
 
-/** Bytes in the blob store. */
-async function storedBytes(): Promise<number> {
-  const dir = join(server.dataDir, "blobs");
-  const names = (await readdir(dir, { withFileTypes: true }))
-    .filter((entry) => entry.isFile())
-    .map((entry) => entry.name);
-  const sizes = await Promise.all(names.map(async (name) => (await stat(join(dir, name))).size));
-  return sizes.reduce((total, size) => total + size, 0);
-}
+const storedBytes = (): Promise<number> => storedBlobBytes(server.dataDir);
 
 /** `size` bytes that deflate about 25 times: a little noise in every kilobyte of zeros. */
 function compressible(size: number): Uint8Array {

@@ -5,8 +5,8 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { attack, latencyWithin } from "../../support/noisy-neighbour.ts";
 import { createShareLink, publicRequest } from "../../support/share-links.ts";
-import { TestServer, type Client } from "../../support/server.ts";
-import { createPage } from "../../support/workspace-builders.ts";
+import { TestServer } from "../../support/server.ts";
+import { createPage, historyPositions, replaceContent } from "../../support/workspace-builders.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -19,19 +19,6 @@ afterAll(async () => {
 /** A victim's request waits less than this while the attacker runs; before the fair pool it waited tens of seconds. */
 const VICTIM_DEADLINE_MS = 8_000;
 
-async function putContent(client: Client, pageId: string, markdown: string): Promise<void> {
-  const etag = (await client.get(`/pages/${pageId}/content`)).headers.get("etag") ?? "";
-  expect(
-    (await client.call("PUT", `/pages/${pageId}/content`, { json: { markdown }, headers: { "if-match": etag } }))
-      .status,
-  ).toBe(200);
-}
-
-async function positions(client: Client, pageId: string): Promise<string[]> {
-  const history = await client.get(`/pages/${pageId}/history?order=asc`);
-  return (history.body.data as Array<{ position: string }>).map((item) => item.position);
-}
-
 /** About 478 KB of lines no other version shares. */
 const unrelatedLines = (): string => Array.from({ length: 20_000 }, () => randomBytes(11).toString("hex")).join("\n");
 
@@ -39,12 +26,12 @@ it("one user's diffs of very different versions of a large page do not hold anot
   const mallory = await server.registered("mallory");
   const alice = await server.registered("alice");
   const large = await createPage(mallory, { markdown: unrelatedLines() });
-  await putContent(mallory, large, unrelatedLines());
-  await putContent(mallory, large, unrelatedLines());
-  const [first, second] = await positions(mallory, large);
+  await replaceContent(mallory, large, unrelatedLines());
+  await replaceContent(mallory, large, unrelatedLines());
+  const [first, second] = await historyPositions(mallory, large);
   const small = await createPage(alice, { markdown: "one\ntwo\n" });
-  await putContent(alice, small, "one\n2\n");
-  const [from] = await positions(alice, small);
+  await replaceContent(alice, small, "one\n2\n");
+  const [from] = await historyPositions(alice, small);
 
   const diffs = attack(8, 3, async () => (await mallory.get(`/pages/${large}/diff?from=${first}&to=${second}`)).status);
   try {

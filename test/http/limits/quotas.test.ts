@@ -1,11 +1,10 @@
 // Per-user quotas, as a client meets them: active API tokens per user and stored image and attachment bytes per
 // workspace owner (uploads, duplicates' copies, imports), each refused with 409 quota_exceeded past its limit, and held
 // under concurrent requests. Small limits here; the defaults are in docs/guide/errors-and-limits.md.
-import { readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../../shared/config/config.ts";
 import { ATTACHMENT_BOUNDARY, attach, streamedAttachment } from "../../support/attachments.ts";
+import { storedBlobBytes } from "../../support/blob-files.ts";
 import { pngOfExactly, upload } from "../../support/images.ts";
 import { TestServer, type TestUser } from "../../support/server.ts";
 import { importVault, type ImportResult } from "../../support/vault-import.ts";
@@ -27,14 +26,7 @@ afterAll(async () => {
 const createToken = (user: TestUser) => user.post("/tokens", { name: "t", scopes: ["pages:read"] });
 
 /** Bytes in the blob store: what the quota protects. */
-async function storedBytes(): Promise<number> {
-  const dir = join(server.dataDir, "blobs");
-  const names = (await readdir(dir, { withFileTypes: true }))
-    .filter((entry) => entry.isFile())
-    .map((entry) => entry.name);
-  const sizes = await Promise.all(names.map(async (name) => (await stat(join(dir, name))).size));
-  return sizes.reduce((total, size) => total + size, 0);
-}
+const storedBytes = (): Promise<number> => storedBlobBytes(server.dataDir);
 
 function expectQuotaExceeded(
   reply: { status: number; body: { error?: { code: string; message: string } } },
