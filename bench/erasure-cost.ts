@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
 import { rebuildReadModels } from "../services/projector/rebuild.ts";
-import { KEY_CACHE_ENTRIES } from "../services/key-store-wiring.ts";
+import { KEY_CACHE_ENTRIES } from "../services/wiring/erasure.ts";
 import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
 import { SqliteKeyStore } from "../shared/adapters/sqlite/sqlite.key-store.ts";
 import { SqliteProjectionStore, SqliteReadStore } from "../shared/adapters/sqlite/sqlite.read-store.ts";

@@ -2108,6 +2108,11 @@ export interface components {
             folderId?: string;
             /** Format: uuid */
             threadId?: string;
+            /**
+             * Format: uuid
+             * @description The group a `group_added` notification is about
+             */
+            groupId?: string;
             createdAt: string;
             readAt: string | null;
             /** @description How many events this notification stands for, when more than one (coalesced within the hour) */
@@ -17940,7 +17945,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A stream of Server-Sent Events that stays open. Each change the caller may see is one event named `change`, its `id` the change's position (send the last one as Last-Event-ID to resume) and its `data` one JSON object: `position`, `type`, `occurredAt`, `actor` {id, name}, `changes` (an object, as in a page's history) and `entity` {kind: page | folder | thread, id}. Comment lines (`:`) keep idle connections open. */
+            /** @description A stream of Server-Sent Events that stays open. Each change the caller may see is one event named `change`, its `id` the change's position (send the last one as Last-Event-ID to resume) and its `data` one JSON object: `position`, `type`, `occurredAt`, `actor` {id, name}, `changes` (an object, as in a page's history) and `entity` {kind: page | folder | thread, id}. Each of the caller's own notifications, as it is created or updated, is one event named `notification`, its `id` the position of that change and its `data` the item GET /api/v1/notifications lists. Comment lines (`:`) keep idle connections open. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -17950,6 +17955,10 @@ export interface operations {
                      * @example id: 42
                      *     event: change
                      *     data: {"position":"42","type":"PageRenamed","occurredAt":"2026-11-01T09:30:00.000Z","actor":{"id":"…","name":"Ann"},"changes":{"kind":"title","from":"Plan","to":"Q4 plan"},"entity":{"kind":"page","id":"…"}}
+                     *
+                     *     id: 43
+                     *     event: notification
+                     *     data: {"id":"0b7c4f2e-3d1a-4c8e-9f6b-2a5d8e1c7b40","kind":"replied","actorId":"5f2d9c1e-8a3b-4e7f-b6c4-1d9e2a7f3c58","pageId":"9a1e6d3c-2b7f-4c5a-8e9d-3f6b1c4a7e20","threadId":"c3d8a1f6-7e2b-4d9c-a5f1-6b3e8d2c9a71","createdAt":"2026-11-01T09:31:00.000Z","readAt":null}
                      */
                     "text/event-stream": string;
                 };

@@ -1,6 +1,6 @@
 // The embedded default: command API, query API, projector and notifier in one process on one HTTP port,
 // over SQLite files in DATA_DIR. `npm start` runs this file.
-import { startTracing, stopTracing } from "./tracing-wiring.ts";
+import { startTracing, stopTracing } from "./wiring/tracing.ts";
 import { tracing } from "../shared/tracing/tracing.port.ts";
 import type { Logger } from "pino";
 import { PrometheusMetrics } from "../shared/adapters/prometheus/prometheus.metrics.ts";
@@ -15,42 +15,17 @@ import { metricsRoute } from "../shared/http/metrics.routes.ts";
 import { createLogger } from "../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../shared/read-store/checkpoint-watcher.ts";
 import { registerCommandApi } from "./command-api/command-api.ts";
-import { registerMcp } from "./mcp/mcp.routes.ts";
-import { registerOAuth } from "./command-api/oauth/oauth.routes.ts";
-import {
-  openBlobStore,
-  openSealedEventStore,
-  openLiveProjectionStore,
-  openReadStore,
-  openWebhookDeliveries,
-  openOAuthStore,
-  projectorFor,
-  type RunningProjector,
-} from "./embedded-stores.ts";
-import type { Erasure } from "./key-store-wiring.ts";
-import {
-  apiAppFor,
-  appendingStore,
-  authenticatorFor,
-  busFor,
-  busReachability,
-  commandApiPorts,
-  heavyWorkFor,
-  inProcessWriteSide,
-  mailerFor,
-  oauthKeysFor,
-  publicBaseUrl,
-  queryApiPorts,
-  rateLimitsFor,
-  signInPortsFor,
-  unsubscribeTokensFor,
-  webhookWorkerFor,
-  type Clock,
-} from "./embedded-wiring.ts";
-import { signInRoutes } from "./command-api/routes/sign-in.routes.ts";
+import { openReadStore, openWebhookDeliveries } from "./wiring/read-stores.ts";
+import { appendingStore, openBlobStore, openSealedEventStore } from "./wiring/write-stores.ts";
+import type { Erasure } from "./wiring/erasure.ts";
+import { openLiveProjectionStore, startProjector, type RunningProjector } from "./wiring/projector.ts";
+import { apiAppFor, authenticatorFor, heavyWorkFor, rateLimitsFor, type Clock } from "./wiring/api-server.ts";
+import { busFor, busReachability } from "./wiring/bus.ts";
+import { commandApiPorts, inProcessWriteSide, registerAccessRoutes } from "./wiring/command-api.ts";
+import { queryApiPorts } from "./wiring/query-api.ts";
+import { startNotifier } from "./wiring/notifier.ts";
 import { runUntilSignalled } from "./lifecycle.ts";
-import { NotificationDelivery } from "./notifier/notification-delivery.ts";
-import { Notifier } from "./notifier/notifier.ts";
+import type { NotificationDelivery } from "./notifier/notification-delivery.ts";
 import { Publisher } from "./projector/publisher.ts";
 import { registerQueryApi } from "./query-api/query-api.ts";
 import { listenOn } from "../shared/http/listen.ts";
@@ -94,38 +69,17 @@ export async function startAllInOne(
   const projectionStore = await openLiveProjectionStore(config, { eventStore, logger });
   const blobs = await openBlobStore(config);
   const bus = busFor(config, "all-in-one", { logger, metrics });
-  const mailer = mailerFor(config);
-  const notifier = new Notifier({
+  const webhookDeliveries = await openWebhookDeliveries(config);
+  const notifier = await startNotifier(config, {
     bus,
-    eventStore: appendingStore(eventStore, metrics),
-    readModels: readStore,
-    mailer,
-    logger,
-    clock,
-    publicBaseUrl: publicBaseUrl(config),
-    metrics,
-  });
-  await notifier.start();
-  const notificationDelivery = new NotificationDelivery({
-    bus,
-    eventStore: appendingStore(eventStore, metrics),
-    readModels: readStore,
-    mailer,
-    logger,
-    clock,
-    publicBaseUrl: publicBaseUrl(config),
-    unsubscribe: unsubscribeTokensFor(config),
-    digestHour: config.NOTIFICATION_DIGEST_HOUR,
-  });
-  await notificationDelivery.start();
-  const projector = projectorFor(projectionStore, {
     eventStore,
+    readStore,
+    webhookDeliveries,
     logger,
-    watcher,
+    clock,
     metrics,
-    batchBytes: config.PROJECTION_BATCH_BYTES,
   });
-  await projector.start();
+  const projector = await startProjector(config, { eventStore, store: projectionStore, watcher, logger, metrics });
   const publisher = new Publisher({
     eventStore,
     bus,
@@ -135,16 +89,7 @@ export async function startAllInOne(
     metrics,
   });
   await publisher.start();
-  void notifier.recover().catch((error: unknown) => logger.warn({ event: "notifier.recovery_failed", err: error }));
-  const webhookDeliveries = await openWebhookDeliveries(config);
-  const webhooks = webhookWorkerFor(
-    config,
-    { eventStore: appendingStore(eventStore, metrics), readStore, deliveries: webhookDeliveries },
-    logger,
-    clock,
-    metrics,
-  );
-  webhooks?.start();
+  notifier.recover();
 
   // One process, so the query side's write side is the command side's, called in memory.
   const writeSide = inProcessWriteSide({ eventStore, readStore, erasure }, logger, clock, metrics);
@@ -169,31 +114,12 @@ export async function startAllInOne(
     work,
   );
   await registerCommandApi(app, commandPorts);
-  const oauthKeys = oauthKeysFor(config);
-  if (oauthKeys) {
-    const oauth = {
-      oauthKeys,
-      oauthStore: await openOAuthStore(config),
-      allowPrivateNetworks: config.OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_NETWORKS,
-      trustProxy: config.TRUST_PROXY !== undefined,
-      ...(hooks.clientMetadataCa ? { metadataCa: hooks.clientMetadataCa } : {}),
-    };
-    await registerOAuth(app, {
-      ...commandPorts,
-      ...oauth,
-      authenticator,
-      publicBaseUrl: config.PUBLIC_BASE_URL ?? null,
-    });
-  }
-  registerMcp(app, {
-    ...commandPorts,
+  await registerAccessRoutes(app, config, {
+    command: commandPorts,
     authenticator,
     rateLimits,
-    publicBaseUrl: config.PUBLIC_BASE_URL ?? null,
-    allowedHosts: config.ALLOWED_HOSTS ?? [],
-    authorizationServer: oauthKeys !== null,
+    ...(hooks.clientMetadataCa ? { clientMetadataCa: hooks.clientMetadataCa } : {}),
   });
-  signInRoutes(app, signInPortsFor(config, { authenticator, eventStore: commandPorts.eventStore, clock }, logger));
   const shareLinkViews = new InProcessShareLinkViews({
     eventStore: appendingStore(eventStore, metrics),
     views: readStore,
@@ -223,15 +149,13 @@ export async function startAllInOne(
     readStore,
     erasure,
     projector,
-    notificationDelivery,
+    notificationDelivery: notifier.notificationDelivery,
     async close() {
       await closeApp(app);
       await publisher.stop();
       await rateLimits.counters.close();
       await projector.stop();
       await notifier.stop();
-      await notificationDelivery.stop();
-      await webhooks?.stop();
       await webhookDeliveries.close();
       await bus.close();
       watcher.close();

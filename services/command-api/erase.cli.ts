@@ -11,8 +11,9 @@ import { eraseItem } from "../../shared/trash/erase-item.ts";
 import { accountHolding, eraseUser } from "../../shared/users/erase-user.ts";
 import { userCommands } from "../../shared/users/user.commands.ts";
 import { normalizeEmail } from "../../shared/users/user.decider.ts";
-import { openBlobStore, openReadStore, openSealedEventStore } from "../embedded-stores.ts";
-import { readModelCopiesFor, sentMailFor } from "../embedded-wiring.ts";
+import { openBlobStore, openSealedEventStore } from "../wiring/write-stores.ts";
+import { openReadStore } from "../wiring/read-stores.ts";
+import { readModelCopiesFor, sentMailFor } from "../wiring/erasure.ts";
 import { parseEraseArgs, type EraseArgs } from "../projector/operator-args.ts";
 
 const USAGE = `usage: npm run erase -- --user ID | --email ADDRESS | --page ID | --folder ID

@@ -1,6 +1,6 @@
 // The command API on its own; a projector must run beside it (npm run start:projector) for writes to become
 // visible (until then they answer 202). Query nodes reach its internal routes through COMMAND_API_URL.
-import { startTracing, stopTracing } from "../tracing-wiring.ts";
+import { startTracing, stopTracing } from "../wiring/tracing.ts";
 import { PrometheusMetrics } from "../../shared/adapters/prometheus/prometheus.metrics.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { registerApiReference } from "../../shared/http/api-reference.ts";
@@ -10,28 +10,12 @@ import { healthRoutes } from "../../shared/http/health.routes.ts";
 import { metricsRoute } from "../../shared/http/metrics.routes.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
-import {
-  openBlobStore,
-  openSealedEventStore,
-  openReadStore,
-  openWebhookDeliveries,
-  openOAuthStore,
-} from "../embedded-stores.ts";
-import {
-  apiAppFor,
-  authenticatorFor,
-  commandApiPorts,
-  heavyWorkFor,
-  inProcessWriteSide,
-  oauthKeysFor,
-  rateLimitsFor,
-  signInPortsFor,
-} from "../embedded-wiring.ts";
-import { signInRoutes } from "./routes/sign-in.routes.ts";
+import { openReadStore, openWebhookDeliveries } from "../wiring/read-stores.ts";
+import { openBlobStore, openSealedEventStore } from "../wiring/write-stores.ts";
+import { apiAppFor, authenticatorFor, heavyWorkFor, rateLimitsFor } from "../wiring/api-server.ts";
+import { commandApiPorts, inProcessWriteSide, registerAccessRoutes } from "../wiring/command-api.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { registerCommandApi } from "./command-api.ts";
-import { registerMcp } from "../mcp/mcp.routes.ts";
-import { registerOAuth } from "./oauth/oauth.routes.ts";
 import { listenOn } from "../../shared/http/listen.ts";
 
 await runUntilSignalled("command-api", async () => {
@@ -69,30 +53,7 @@ await runUntilSignalled("command-api", async () => {
     work,
   );
   await registerCommandApi(app, commandPorts);
-  const oauthKeys = oauthKeysFor(config);
-  if (oauthKeys) {
-    const oauth = {
-      oauthKeys,
-      oauthStore: await openOAuthStore(config),
-      allowPrivateNetworks: config.OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_NETWORKS,
-      trustProxy: config.TRUST_PROXY !== undefined,
-    };
-    await registerOAuth(app, {
-      ...commandPorts,
-      ...oauth,
-      authenticator,
-      publicBaseUrl: config.PUBLIC_BASE_URL ?? null,
-    });
-  }
-  registerMcp(app, {
-    ...commandPorts,
-    authenticator,
-    rateLimits,
-    publicBaseUrl: config.PUBLIC_BASE_URL ?? null,
-    allowedHosts: config.ALLOWED_HOSTS ?? [],
-    authorizationServer: oauthKeys !== null,
-  });
-  signInRoutes(app, signInPortsFor(config, { authenticator, eventStore: commandPorts.eventStore, clock }, logger));
+  await registerAccessRoutes(app, config, { command: commandPorts, authenticator, rateLimits });
   const url = await listenOn(app, config.PORT, config.HOST);
   logger.info({ event: "server.started", url, mode: "command-api" });
   return {

@@ -10,7 +10,7 @@ import { LogMigrationError, migrateLog, type MigrationProgress } from "../../sha
 import { SealingEventStore } from "../../shared/erasure/sealing-event-store.ts";
 import { KeyStoreError } from "../../shared/erasure/key-store.port.ts";
 import type { EventStore } from "../../shared/event-store/event-store.port.ts";
-import { sealedEventStore } from "../key-store-wiring.ts";
+import { sealedEventStore } from "../wiring/erasure.ts";
 import {
   describeLog,
   openSource,

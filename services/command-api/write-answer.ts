@@ -1,17 +1,13 @@
 // How a write answers. Once its events are stored it is never reported as failed: when the read models show it
-// within the wait, the route's own answer, read from them; when they do not yet, 202 with the same body assembled
-// by the write side from what it just decided, and X-Read-Side: behind. Either way one body type per operation
-// (a generated client needs no narrowing), and the X-Consistency-Token names the position a later read can wait for.
+// within the wait, the answer the route declared, presented from them; when they do not yet, 202 with the same
+// body folded by the write side, and X-Read-Side: behind. Either way one body type per operation (a generated
+// client needs no narrowing), and the X-Consistency-Token names the position a later read can wait for.
 import { z } from "zod";
+import type { Principal } from "../../shared/auth/principal.ts";
 import { errorBody } from "../../shared/http/schemas.ts";
 import { tokenOfPosition } from "../../shared/position.ts";
+import type { Answer, Presented } from "./answers/answer.ts";
 import type { CommandApiPorts } from "./command-api-ports.ts";
-
-/** A route's answer once its write is visible: the body, and headers such as an ETag or the content type. */
-export interface Presented {
-  readonly body: unknown;
-  readonly headers?: Readonly<Record<string, string>>;
-}
 
 interface WriteAnswer extends Presented {
   readonly status: number;
@@ -33,8 +29,8 @@ export const writeResponses = <T extends Record<number, z.ZodType>>(own: T) => {
 };
 
 /**
- * What a write answers once visible, and how the write side assembles the same answer while the read side is
- * behind. A 204 has neither: nothing to present, and its 202 has no body.
+ * What a write decided to answer: its status, and the record (or value) it answers, declared once for both
+ * sides (services/command-api/answers/). A 204 answers nothing, and its 202 has no body.
  */
 type WriteOutcome =
   | { readonly status: 204 }
@@ -42,13 +38,12 @@ type WriteOutcome =
       readonly status: number;
       /** The path of what the write creates, answered as Location whether it is visible yet or not. */
       readonly location?: string;
-      present(): Promise<Presented>;
-      /** The same answer as `present`, from the write side's own state: the events just appended, the command, the decider's state. */
-      assemble(): Promise<Presented>;
+      readonly answer: Answer<unknown>;
     };
 
 export async function settleWrite(
-  ports: Pick<CommandApiPorts, "projection" | "consistencyWaitMs" | "logger" | "eventStore">,
+  ports: Pick<CommandApiPorts, "projection" | "consistencyWaitMs" | "logger" | "eventStore" | "views">,
+  principal: Principal,
   position: number | null,
   outcome: WriteOutcome,
 ): Promise<WriteAnswer> {
@@ -61,17 +56,17 @@ export async function settleWrite(
   if (await ports.projection.waitFor(target, ports.consistencyWaitMs)) {
     return {
       status: outcome.status,
-      ...("present" in outcome ? await outcome.present() : { body: null }),
+      ...("answer" in outcome ? await outcome.answer.present(ports, principal) : { body: null }),
       consistencyToken,
       ...located,
     };
   }
   ports.logger.warn({ event: "projection.wait_timeout", position: target });
-  const assembled = "assemble" in outcome ? await outcome.assemble() : { body: undefined };
+  const folded = "answer" in outcome ? await outcome.answer.fold(ports, principal) : { body: undefined };
   return {
     status: 202,
-    body: assembled.body,
-    headers: { ...assembled.headers, [READ_SIDE_HEADER]: "behind" },
+    body: folded.body,
+    headers: { ...folded.headers, [READ_SIDE_HEADER]: "behind" },
     consistencyToken,
     ...located,
   };

@@ -1,7 +1,8 @@
-// The one binding of a write route. The route says what differs: what it decides, and how it answers (the status,
-// the Location, how to present the record once visible and how the write side assembles it meanwhile); the
-// binding does the rest, the same for every write: the caller (actorOf), the answer settled against the read
-// models (settleWrite: 202 when they lag) and sent with its headers (sendWrite).
+// The one binding of a write route. The route says what differs: what it decides, and which record it answers
+// (the status, the Location, and the record's declaration from services/command-api/answers/, which knows how to
+// present it once visible and how to fold it meanwhile); the binding does the rest, the same for every write: the
+// caller (actorOf), the answer settled against the read models (settleWrite: 202 when they lag) and sent with its
+// headers (sendWrite).
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Actor } from "../../shared/commands/guarded-command.ts";
 import type { PageId } from "../../shared/kernel/ids.ts";
@@ -12,11 +13,11 @@ import { CONSISTENCY_HEADER, positionOfToken } from "../../shared/position.ts";
 import { actorOf } from "./request-actor.ts";
 import { settleWrite } from "./write-answer.ts";
 
-type WriteOutcome = Parameters<typeof settleWrite>[2];
+type WriteOutcome = Parameters<typeof settleWrite>[3];
 type WriteAnswer = Awaited<ReturnType<typeof settleWrite>>;
 
-/** What a route decided: the position its events reached (null when it appended nothing), and how it answers. */
-export type Written = WriteOutcome & { readonly position: number | null };
+/** What a route decided: the position its events reached (null when it appended nothing), and what it answers. */
+type Written = WriteOutcome & { readonly position: number | null };
 
 /** What a route's decision is given: the caller, and the two steps a route may need to hold something across (plain
  * functions, to destructure). */
@@ -35,8 +36,8 @@ interface OnceOptions {
   /** What stands for the body in the fingerprint when it is not JSON (an upload's file is its SHA-256). */
   readonly fingerprintBody?: unknown;
   /**
-   * How the route answers without running its work (its status, present and assemble, after checking the caller
-   * may still see the record), for a replay whose first answer was too large to record: settled again at the
+   * How the route answers without running its work (its status and the record it answers, after checking the
+   * caller may still see the record), for a replay whose first answer was too large to record: settled again at the
    * recorded position. A route whose answer can outgrow the record gives it (a reply answers its whole thread);
    * the others bound their answers by their input.
    */
@@ -47,7 +48,7 @@ interface OnceOptions {
 
 type WriteDecision = (write: WriteScope) => Promise<Written | WriteAnswer>;
 
-/** A write route's handler body: `answer(request, reply, async ({ actor }) => ({ position, status: 200, present, assemble }))`. */
+/** A write route's handler body: `answer(request, reply, async ({ actor }) => ({ position, status: 200, answer: folderAnswer(folderId) }))`. */
 type AnswerWrite = (request: FastifyRequest, reply: FastifyReply, decide: WriteDecision) => Promise<FastifyReply>;
 
 function sendWrite(reply: FastifyReply, answer: WriteAnswer) {
@@ -60,15 +61,18 @@ const settled = (result: Written | WriteAnswer): result is WriteAnswer => "consi
 
 /** Binds the ports once per route file. */
 export function answerWrites(
-  ports: Pick<CommandApiPorts, "clock" | "projection" | "consistencyWaitMs" | "logger" | "eventStore" | "keyedHashes">,
+  ports: Pick<
+    CommandApiPorts,
+    "clock" | "projection" | "consistencyWaitMs" | "logger" | "eventStore" | "keyedHashes" | "views"
+  >,
 ): AnswerWrite {
-  const settle = async (result: Written | WriteAnswer): Promise<WriteAnswer> => {
-    if (settled(result)) return result;
-    const { position, ...outcome } = result;
-    return settleWrite(ports, position, outcome);
-  };
   return async (request, reply, decide) => {
     const actor = actorOf(request, ports.clock);
+    const settle = async (result: Written | WriteAnswer): Promise<WriteAnswer> => {
+      if (settled(result)) return result;
+      const { position, ...outcome } = result;
+      return settleWrite(ports, actor.principal, position, outcome);
+    };
     const once = (
       work: () => Promise<Written | WriteAnswer>,
       { fingerprintBody = request.body, again, pageId }: OnceOptions = {},
@@ -79,7 +83,12 @@ export function answerWrites(
         ...(again
           ? {
               again: async ({ consistencyToken }: RecordedResponse) =>
-                settleWrite(ports, consistencyToken === null ? null : positionOfToken(consistencyToken), await again()),
+                settleWrite(
+                  ports,
+                  actor.principal,
+                  consistencyToken === null ? null : positionOfToken(consistencyToken),
+                  await again(),
+                ),
             }
           : {}),
       });

@@ -4,7 +4,8 @@
 // record the write side assembled, with X-Read-Side: behind). Creating tools run under an optional idempotency
 // key, recorded and replayed as the HTTP API's Idempotency-Key.
 import { z } from "zod";
-import { settleWrite, type Presented } from "../command-api/write-answer.ts";
+import { answerOf, type Answer } from "../command-api/answers/answer.ts";
+import { settleWrite } from "../command-api/write-answer.ts";
 import type { CommandApiPorts } from "../command-api/command-api-ports.ts";
 import { runIdempotently } from "../../shared/idempotency/idempotent-request.ts";
 import { requestFingerprint, unkeyedRequestFingerprint } from "../../shared/idempotency/request-fingerprint.ts";
@@ -21,12 +22,16 @@ export const writeOutput = <T extends z.ZodRawShape>(shape: T) =>
     ...z.object(shape).partial().shape,
   });
 
-/** A tool's write, bound once per tool file to the ports: `settle` its decision, run its work `once` per key. */
+/**
+ * A tool's write, bound once per tool file to the ports: `settle` its decision (the record it answers, declared as
+ * the HTTP routes declare it: services/command-api/answers/), run its work `once` per key.
+ */
 export function toolWrites(
-  ports: Pick<CommandApiPorts, "projection" | "consistencyWaitMs" | "logger" | "eventStore" | "keyedHashes">,
+  ports: Pick<CommandApiPorts, "projection" | "consistencyWaitMs" | "logger" | "eventStore" | "keyedHashes" | "views">,
 ) {
   return {
-    settle: (position: number | null, outcome: ToolOutcome) => settleTool(ports, position, outcome),
+    settle: (actor: Actor, position: number | null, outcome: ToolOutcome) =>
+      settleTool(ports, actor, position, outcome),
     once: <T extends z.ZodType>(actor: Actor, call: ToolCall<T>, work: () => Promise<Record<string, unknown>>) =>
       idempotentTool(ports, actor, call, work),
   };
@@ -34,7 +39,8 @@ export function toolWrites(
 
 interface ToolOutcome {
   readonly id: string | null;
-  present(): Promise<Record<string, unknown>>;
+  /** The result's own fields, once the change is visible. */
+  readonly answer: Answer<object>;
 }
 
 interface ToolCall<T extends z.ZodType> {
@@ -45,15 +51,15 @@ interface ToolCall<T extends z.ZodType> {
 }
 
 async function settleTool(
-  ports: Pick<CommandApiPorts, "projection" | "consistencyWaitMs" | "logger" | "eventStore">,
+  ports: Pick<CommandApiPorts, "projection" | "consistencyWaitMs" | "logger" | "eventStore" | "views">,
+  actor: Actor,
   position: number | null,
   outcome: ToolOutcome,
 ): Promise<Record<string, unknown>> {
-  const answer = await settleWrite(ports, position, {
+  const answer = await settleWrite(ports, actor.principal, position, {
     status: 200,
-    present: async (): Promise<Presented> => ({ body: await outcome.present() }),
     // A tool's result before the read side shows the write: its status, id and consistency token only.
-    assemble: async (): Promise<Presented> => ({ body: null }),
+    answer: answerOf<unknown>(outcome.answer.present, async () => ({ body: null })),
   });
   const body: unknown = answer.body;
   const fields = answer.status === 202 || typeof body !== "object" || body === null ? {} : body;

@@ -2,8 +2,9 @@
 // set to `email`, sends one mail and records NotificationMailed on the notification's own stream; a redelivered
 // message, or a coalesced update within MAIL_AGAIN_AFTER_MS of the last mail, sends nothing. Daily: at
 // NOTIFICATION_DIGEST_HOUR (UTC) each user whose `digest` kinds have unread notifications since their previous
-// digest gets one mail listing them, recorded as NotificationDigestMailed on a stream per user and day, so a day
-// has at most one digest however often the run is repeated. Names, titles and addresses are read from the read
+// digest gets one mail listing them, started (NotificationDigestStarted, appended at the stream's expected revision,
+// so of several notifiers only one sends) and recorded (NotificationDigestMailed) on a stream per user and day, so a
+// day has at most one digest however often the run is repeated and however many notifiers run it. Names, titles and addresses are read from the read
 // models for the mail only. Every mail carries a one-click unsubscribe link (RFC 8058) when the server has a key.
 import type { Logger } from "pino";
 import type { Bus, BusMessage, BusSubscription } from "../../shared/bus/bus.port.ts";
@@ -12,10 +13,11 @@ import type { CommandContext } from "../../shared/commands/command-context.ts";
 import { ERASED_EMAIL } from "../../shared/erasure/erased-values.ts";
 import type { EventStore } from "../../shared/event-store/event-store.port.ts";
 import { userIdSchema, type UserId } from "../../shared/kernel/ids.ts";
-import { isNotSent, type Mailer } from "../../shared/mail/mailer.port.ts";
+import type { Mailer } from "../../shared/mail/mailer.port.ts";
 import { visibilityOf } from "../../shared/notifications/list-notifications.ts";
 import { MAX_NOTIFICATIONS_PER_USER } from "../../shared/notifications/notification-limits.ts";
 import {
+  digestStartable,
   mailOwed,
   notificationDigestStream,
   notificationMailDecider,
@@ -26,8 +28,8 @@ import { NOTIFICATION_CREATED, notificationCreatedSchema } from "../../shared/no
 import type { NotificationRecord } from "../../shared/notifications/notifications.view.ts";
 import type { UnsubscribeScope, UnsubscribeTokens } from "../../shared/notifications/unsubscribe-token.ts";
 import type { ReadModels } from "../../shared/read-store/read-store.port.ts";
-import { failureReason } from "./failure-reason.ts";
 import { digestMail, notificationMail, type ToldNotification } from "./notification-mail.ts";
+import { sendOnce } from "./send-once.ts";
 
 /** A notification changed longer ago than this is not mailed at once any more (a bus that caught up late). */
 const MAIL_AT_ONCE_WITHIN_MS = 24 * 60 * 60 * 1000;
@@ -185,9 +187,11 @@ export class NotificationDelivery {
         .map(([kind]) => kind),
     );
     if (kinds.size === 0) return false;
-    if ((await digestCommands.load(eventStore, { userId, day })).digestSent) return false;
+    if (!digestStartable(await digestCommands.load(eventStore, { userId, day }), now)) return false;
     const previous = await eventStore.read(notificationDigestStream(userId, yesterday));
-    const since = previous.events.at(-1)?.metadata.occurredAt ?? new Date(now.getTime() - DAY_MS).toISOString();
+    const since =
+      previous.events.filter((recorded) => recorded.type === "NotificationDigestMailed").at(-1)?.metadata.occurredAt ??
+      new Date(now.getTime() - DAY_MS).toISOString();
     const unread = (await readModels.notifications.unread(userId, MAX_NOTIFICATIONS_PER_USER)).filter(
       (n) => kinds.has(n.kind) && n.updatedAt > since && n.updatedAt <= now.toISOString(),
     );
@@ -198,6 +202,14 @@ export class NotificationDelivery {
     const user = await readModels.users.get(userId);
     if (shown.length === 0 || !user || user.email === ERASED_EMAIL) return false;
     const messageId = `digest-${userId}-${day}`;
+    // Claimed at the stream's expected revision before the mail leaves: of two notifiers, the loser appends nothing.
+    const started = await digestCommands.handle(
+      eventStore,
+      { userId, day },
+      { type: "StartDigest", userId, day, now: now.toISOString() },
+      this.context(userId, messageId, now),
+    );
+    if (started.events.length === 0) return false;
     const told: ToldNotification[] = [];
     for (const n of shown) told.push(await this.tell(n));
     const mail = digestMail({
@@ -236,29 +248,29 @@ export class NotificationDelivery {
    * not leave and a later try may succeed, so the bus brings the message again.
    */
   private async send(address: string, send: () => Promise<void>): Promise<string | null> {
-    let failure: { reason: string; again: boolean } | null = null;
-    try {
-      await send();
-    } catch (error) {
-      failure = { reason: failureReason(error, address), again: isNotSent(error) && !error.permanent };
-    }
+    const failure = await sendOnce(address, send);
     // Thrown without the mailer's error as its cause: that may name the address, and the bus logs what it catches.
-    if (failure?.again) throw new Error(`mail not sent, to be tried again: ${failure.reason}`);
+    if (failure?.retryable) throw new Error(`mail not sent, to be tried again: ${failure.reason}`);
     return failure?.reason ?? null;
   }
 
+  /**
+   * The notification in words. Called only for notifications the user may see (visibilityOf), so a group is named
+   * only to its members.
+   */
   private async tell(n: NotificationRecord): Promise<ToldNotification> {
     const { readModels, publicBaseUrl } = this.options;
     const actor = await readModels.users.get(n.actorId);
     const page = n.pageId === null ? null : await readModels.pages.get(n.pageId);
     const folder = n.folderId === null ? null : await readModels.folders.get(n.folderId);
+    const group = n.groupId === null ? null : await readModels.groups.get(n.groupId);
     const path =
       n.pageId !== null ? `/api/v1/pages/${n.pageId}` : n.folderId !== null ? `/api/v1/folders/${n.folderId}` : null;
     return {
       kind: n.kind,
       actorName: actor?.name ?? "Someone",
       count: n.count,
-      placeName: page?.title ?? folder?.name ?? null,
+      placeName: page?.title ?? folder?.name ?? group?.name ?? null,
       link: publicBaseUrl !== null && path !== null ? `${publicBaseUrl.replace(/\/$/, "")}${path}` : null,
       placeId: n.pageId ?? n.folderId,
     };

@@ -12,7 +12,7 @@ export interface ToldNotification {
   readonly actorName: string;
   /** How many events it stands for. */
   readonly count: number;
-  /** The page's title or the folder's name, or null when it is about neither. */
+  /** The page's title, the folder's name or the group's name (told only to its members), or null. */
   readonly placeName: string | null;
   /** Where the link points, or null without PUBLIC_BASE_URL or a place. */
   readonly link: string | null;

@@ -19,7 +19,7 @@ import type { CommandContext } from "../../shared/commands/command-context.ts";
 import type { EventStore } from "../../shared/event-store/event-store.port.ts";
 import { parseRecorded } from "../../shared/events.ts";
 import { invitationIdSchema, userIdSchema, type InvitationId } from "../../shared/kernel/ids.ts";
-import { isNotSent, type Mailer } from "../../shared/mail/mailer.port.ts";
+import type { Mailer } from "../../shared/mail/mailer.port.ts";
 import type { DeliveryMetrics, DeliveryOutcome } from "../../shared/metrics/metrics.port.ts";
 import type { ReadModels } from "../../shared/read-store/read-store.port.ts";
 import {
@@ -29,8 +29,8 @@ import {
   type InvitationCommand,
 } from "../../shared/sharing/invitation.decider.ts";
 import { invitationCommands } from "../../shared/sharing/sharing.commands.ts";
-import { failureReason } from "./failure-reason.ts";
 import { invitationMail } from "./invitation-mail.ts";
+import { sendOnce } from "./send-once.ts";
 
 const NOTIFIER_SUBJECTS = ["InvitationQueued", "InvitationResent"] as const;
 const messageDataSchema = z.object({ invitationId: invitationIdSchema });
@@ -200,20 +200,16 @@ export class Notifier {
   ): Promise<string | null> {
     let delay = this.retry.firstDelayMs;
     for (let tryNumber = 1; ; tryNumber += 1) {
-      try {
-        await send();
-        return null;
-      } catch (error) {
-        const reason = failureReason(error, address);
-        this.options.logger.warn({ event: "invitation.send_failed", invitationId, attemptId, try: tryNumber, reason });
-        // Only a mail that certainly did not leave is tried again: a second send of one that may have left
-        // could be a second email for this attempt.
-        if (!isNotSent(error)) return `outcome unknown: ${reason}`;
-        if (error.permanent) return reason;
-        if (tryNumber >= this.retry.tries) return reason;
-        await new Promise((resolve) => setTimeout(resolve, delay));
-        delay *= 4;
-      }
+      const failure = await sendOnce(address, send);
+      if (failure === null) return null;
+      const { reason } = failure;
+      this.options.logger.warn({ event: "invitation.send_failed", invitationId, attemptId, try: tryNumber, reason });
+      // Only a mail that certainly did not leave is tried again: a second send of one that may have left
+      // could be a second email for this attempt.
+      if (failure.mayHaveLeft) return `outcome unknown: ${reason}`;
+      if (!failure.retryable || tryNumber >= this.retry.tries) return reason;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay *= 4;
     }
   }
 

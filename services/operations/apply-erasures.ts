@@ -21,9 +21,9 @@ import { eraseUser } from "../../shared/users/erase-user.ts";
 import { userCommands } from "../../shared/users/user.commands.ts";
 import { pageCommands } from "../../shared/pages/page.commands.ts";
 import { folderCommands } from "../../shared/folders/folder.commands.ts";
-import { openBlobStore, openReadStore, openSealedEventStore } from "../embedded-stores.ts";
-import { readModelCopiesFor, sentMailFor } from "../embedded-wiring.ts";
-import { KEY_STORE_FILE } from "../key-store-wiring.ts";
+import { openBlobStore, openSealedEventStore } from "../wiring/write-stores.ts";
+import { openReadStore } from "../wiring/read-stores.ts";
+import { readModelCopiesFor, sentMailFor, KEY_STORE_FILE } from "../wiring/erasure.ts";
 
 const keyRow = z.object({ subject: z.string(), key_id: z.string() });
 

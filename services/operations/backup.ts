@@ -22,7 +22,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { SESSION_SECRET_FILE } from "../../shared/auth/session-key.ts";
-import { KEY_STORE_FILE } from "../key-store-wiring.ts";
+import { KEY_STORE_FILE } from "../wiring/erasure.ts";
 import { BACKUP_FORMAT, digestFile, MANIFEST_FILE, type BackupFile, type BackupManifest } from "./backup-manifest.ts";
 
 const PRIVATE_DIRECTORY = 0o700;

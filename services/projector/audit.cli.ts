@@ -1,7 +1,8 @@
 // `npm run audit -- --entity <id>`: prints the history of a page, folder or thread with the actor and the
 // correlation id of every change, straight from the event store (DATA_DIR, or EVENTSTORE_URL; names from the read models, DATA_DIR or MONGODB_URL).
 import { loadConfig } from "../../shared/config/config.ts";
-import { openEventStore, openReadStore } from "../embedded-stores.ts";
+import { openEventStore } from "../wiring/write-stores.ts";
+import { openReadStore } from "../wiring/read-stores.ts";
 import { auditTrail } from "./audit.ts";
 import { parseAuditArgs } from "./operator-args.ts";
 

@@ -1,15 +1,18 @@
 // The projector on its own: follows the event store (DATA_DIR, or EVENTSTORE_URL) and keeps the read models
 // (DATA_DIR, or MONGODB_URL) up to date; with NATS_URL its publisher, beside it, publishes every event to NATS
 // JetStream from a position of its own, so an outage of NATS never holds the read models back.
-import { startTracing, stopTracing } from "../tracing-wiring.ts";
+import { startTracing, stopTracing } from "../wiring/tracing.ts";
 import { PrometheusMetrics } from "../../shared/adapters/prometheus/prometheus.metrics.ts";
 import { NatsBus } from "../../shared/adapters/nats/nats.bus.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
 import { healthRoutes } from "../../shared/http/health.routes.ts";
 import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
-import { openEventStore, openLiveProjectionStore, openReadStore, projectorFor } from "../embedded-stores.ts";
-import { metricsServerFor, natsOptions } from "../embedded-wiring.ts";
+import { openReadStore } from "../wiring/read-stores.ts";
+import { openEventStore } from "../wiring/write-stores.ts";
+import { openLiveProjectionStore, startProjector } from "../wiring/projector.ts";
+import { natsOptions } from "../wiring/bus.ts";
+import { metricsServerFor } from "../wiring/metrics-server.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { Publisher } from "./publisher.ts";
 
@@ -21,14 +24,7 @@ await runUntilSignalled("projector", async () => {
   const eventStore = await openEventStore(config);
   const store = await openLiveProjectionStore(config, { eventStore, logger });
   const watcher = new CheckpointWatcher(store);
-  const projector = projectorFor(store, {
-    eventStore,
-    logger,
-    metrics,
-    watcher,
-    batchBytes: config.PROJECTION_BATCH_BYTES,
-  });
-  await projector.start();
+  const projector = await startProjector(config, { eventStore, store, watcher, logger, metrics });
   // Opened at once, connecting in the background: with NATS away the read models go on, and the publisher
   // retries from its position until NATS answers.
   const bus = config.NATS_URL

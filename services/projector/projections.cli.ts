@@ -4,7 +4,8 @@
 import { loadConfig } from "../../shared/config/config.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
 import type { ParkedEvent } from "../../shared/read-store/parked-events.port.ts";
-import { onProjectionStore, openEventStore, openProjectionStore } from "../embedded-stores.ts";
+import { onProjectionStore, openProjectionStore } from "../wiring/projector.ts";
+import { openEventStore } from "../wiring/write-stores.ts";
 import { parseProjectionsArgs, type ProjectionsArgs } from "../operations/operations-args.ts";
 import { parkedEvents, retryParked, skipParked } from "./parked-events.ts";
 

@@ -11,7 +11,8 @@ import { AUDIT_DIRECTORY } from "../../shared/adapters/files/audit-read-model-co
 import { SqliteProjectionStore } from "../../shared/adapters/sqlite/sqlite.read-store.ts";
 import { loadConfig, PRIVATE_DIRECTORY } from "../../shared/config/config.ts";
 import type { Instant } from "../../shared/history/instant.ts";
-import { openEventStore, openEmbeddedProjectionStore } from "../embedded-stores.ts";
+import { openEventStore } from "../wiring/write-stores.ts";
+import { openEmbeddedProjectionStore } from "../wiring/projector.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
 import { parseReplayArgs, type ReplayArgs } from "./operator-args.ts";
 import { rebuildReadModels, replayAndSwitch, type RebuildProgress } from "./rebuild.ts";

@@ -1,6 +1,6 @@
 // A query node on its own: serves every GET from the read models and opens no event store. What must be
 // recorded (a user's first sight, a token's use) is asked of the command API at COMMAND_API_URL.
-import { startTracing, stopTracing } from "../tracing-wiring.ts";
+import { startTracing, stopTracing } from "../wiring/tracing.ts";
 import { PrometheusMetrics } from "../../shared/adapters/prometheus/prometheus.metrics.ts";
 import { CommandApiWriteSide } from "../../shared/adapters/http/command-api.write-side.ts";
 import { ConfigError, loadConfig } from "../../shared/config/config.ts";
@@ -11,8 +11,9 @@ import { healthRoutes } from "../../shared/http/health.routes.ts";
 import { metricsRoute } from "../../shared/http/metrics.routes.ts";
 import { createLogger } from "../../shared/logging/logger.ts";
 import { CheckpointWatcher } from "../../shared/read-store/checkpoint-watcher.ts";
-import { openBlobReader, openReadStore, openWebhookDeliveries } from "../embedded-stores.ts";
-import { apiAppFor, authenticatorFor, heavyWorkFor, queryApiPorts, rateLimitsFor } from "../embedded-wiring.ts";
+import { openBlobReader, openReadStore, openWebhookDeliveries } from "../wiring/read-stores.ts";
+import { apiAppFor, authenticatorFor, heavyWorkFor, rateLimitsFor } from "../wiring/api-server.ts";
+import { queryApiPorts } from "../wiring/query-api.ts";
 import { runUntilSignalled } from "../lifecycle.ts";
 import { registerQueryApi } from "./query-api.ts";
 import { listenOn } from "../../shared/http/listen.ts";

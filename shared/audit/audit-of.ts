@@ -246,6 +246,7 @@ export function auditOf(event: DomainEvent): AuditFact | null {
     case "KeyStoreBound":
     case "SignInLinkUsed":
     case "NotificationMailed":
+    case "NotificationDigestStarted":
     case "NotificationDigestMailed":
       return null;
     default: {

@@ -120,6 +120,7 @@ export const sealingRules: SealingRules = {
   NotificationsRead: NO_PERSONAL_DATA,
   // What the notifier mailed: ids, a kind, a day and times; the mail's words and address are never recorded.
   NotificationMailed: NO_PERSONAL_DATA,
+  NotificationDigestStarted: NO_PERSONAL_DATA,
   NotificationDigestMailed: NO_PERSONAL_DATA,
   ...contentSealingRules,
 };

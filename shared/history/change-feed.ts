@@ -4,12 +4,17 @@
 // next batch on), each naming only the folders that owner can view. A feed resuming from an earlier position catches up from
 // the log on its own, then joins the live delivery without a gap or a repeat. A feed lives no longer than the
 // credential that opened it: it ends when its API token's revocation reaches the read models (checked after
-// every batch, as permissions are) and at the instant its token or session expires.
+// every batch, as permissions are) and at the instant its token or session expires. A feed that asks for them also
+// gets its own user's notifications as they are created or updated, read by (user, position range) for the same
+// range as the entries, and only those about what the user may still see.
 import { credentialOf } from "../apps/credential-of.ts";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { effectivePermission, type AccessTarget } from "../access/effective-permission.ts";
 import { AppError } from "../errors/app-error.ts";
 import { atLeast } from "../kernel/permissions.ts";
+import { visibilityOf } from "../notifications/list-notifications.ts";
+import { MAX_NOTIFICATIONS_PER_USER } from "../notifications/notification-limits.ts";
+import type { NotificationRecord } from "../notifications/notifications.view.ts";
 import type { ProjectionProgress } from "../read-store/checkpoint-watcher.ts";
 import type { ReadModels } from "../read-store/read-store.port.ts";
 import type { DescribedEntry } from "./describe-history.ts";
@@ -44,8 +49,14 @@ export interface Feed {
   readonly credential: FeedCredential;
   /** Position of the last entry this feed has dealt with (delivered or not visible to it). */
   cursor: number;
-  /** Receives the entries visible to the feed's user, oldest first. */
-  readonly deliver: (entries: readonly DescribedEntry[]) => void;
+  /** Also deliver the user's own notifications (the second argument of `deliver`). */
+  readonly withNotifications?: boolean;
+  /**
+   * Receives, for one stretch of the log, the entries visible to the feed's user and (when asked for) the user's
+   * notifications whose latest change lies in that stretch, each oldest first. Whatever a position carries comes in
+   * one call.
+   */
+  readonly deliver: (entries: readonly DescribedEntry[], notifications: readonly NotificationRecord[]) => void;
   /** Ends the feed from the hub's side (the log could not be read); the client reconnects with Last-Event-ID. */
   readonly end: () => void;
 }
@@ -56,6 +67,8 @@ interface Batch {
   readonly targets: Map<string, Promise<AccessTarget | null>>;
   /** The folders the batch's changes name, looked up once for all its feeds. */
   readonly folders: Map<string, Promise<FolderStanding | null>>;
+  /** Whether a notification may have changed in the batch's stretch (false: nobody's did, no feed reads them). */
+  readonly notified: boolean;
 }
 
 export class ChangeFeedHub {
@@ -140,6 +153,7 @@ export class ChangeFeedHub {
         upTo,
         targets: new Map(),
         folders: new Map(),
+        notified: true,
       });
       await yieldToLoop();
     }
@@ -164,6 +178,7 @@ export class ChangeFeedHub {
         upTo,
         targets: new Map(),
         folders: new Map(),
+        notified: (await this.views.notifications.producedBetween(this.scanned, upTo, null, 1)).length > 0,
       };
       await Promise.all([...this.live].map((feed) => this.deliverTo(feed, batch)));
       this.scanned = upTo;
@@ -225,7 +240,16 @@ export class ChangeFeedHub {
   /** The batch's entries this feed's user may see now, past the feed's cursor; then the cursor moves on. */
   private async deliverTo(feed: Feed, batch: Batch): Promise<void> {
     const fresh = batch.described.filter(({ entry }) => entry.position > feed.cursor);
-    const context = fresh.length > 0 ? await this.views.access.contextFor(feed.userId) : null;
+    const changed =
+      feed.withNotifications === true && batch.notified && batch.upTo > feed.cursor
+        ? await this.views.notifications.changedBetween(
+            feed.userId,
+            feed.cursor,
+            batch.upTo,
+            MAX_NOTIFICATIONS_PER_USER,
+          )
+        : [];
+    const context = fresh.length > 0 || changed.length > 0 ? await this.views.access.contextFor(feed.userId) : null;
     const visible: DescribedEntry[] = [];
     for (const described of fresh) {
       if (described.entry.access.kind === "workspace") {
@@ -247,8 +271,13 @@ export class ChangeFeedHub {
       context && visible.length > 0
         ? entriesSeenBy(context, visible, await folderStandingsOf(this.views, foldersNamedBy(visible), batch.folders))
         : [];
+    const notifications: NotificationRecord[] = [];
+    if (context && changed.length > 0) {
+      const visibleToUser = visibilityOf(this.views, context);
+      for (const notification of changed) if (await visibleToUser(notification)) notifications.push(notification);
+    }
     if (!this.feeds.has(feed)) return;
-    if (seen.length > 0) feed.deliver(seen);
+    if (seen.length > 0 || notifications.length > 0) feed.deliver(seen, notifications);
     feed.cursor = Math.max(feed.cursor, batch.upTo);
   }
 }

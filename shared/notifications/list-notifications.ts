@@ -1,5 +1,5 @@
 // The caller's notifications, newest change first, leaving out those about what they can no longer view
-// (invisible is missing): each page or folder is checked once against the caller's access context, on its
+// (invisible is missing: a page or folder they lost, a group they left or that was deleted): each page or folder is checked once against the caller's access context, on its
 // fixed-size record, and a page reads at most MAX_ROWS_SCANNED_PER_PAGE rows however many are left out.
 import { effectivePermission } from "../access/effective-permission.ts";
 import type { AccessContext } from "../access/access-context.ts";
@@ -28,6 +28,7 @@ export function visibilityOf(views: Views, context: AccessContext): (n: Notifica
     return visible;
   };
   return async (n) =>
+    (n.groupId === null || context.groupIds.has(n.groupId)) &&
     (n.pageId === null || (await check("page", n.pageId))) &&
     (n.folderId === null || (await check("folder", n.folderId)));
 }

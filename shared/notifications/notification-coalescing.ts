@@ -13,6 +13,7 @@ export interface NotificationCandidate {
   readonly pageId: string | null;
   readonly folderId: string | null;
   readonly threadId: string | null;
+  readonly groupId: string | null;
   /** Events of one key coalesce (replies in one thread, changes of one watched page); null never coalesces. */
   readonly coalesceKey: string | null;
   /** The event's id: with the recipient, it names the notification, so a replayed batch converges. */
@@ -68,6 +69,7 @@ export function notificationAfter(
     pageId: candidate.pageId,
     folderId: candidate.folderId,
     threadId: candidate.threadId,
+    groupId: candidate.groupId,
     coalesceKey,
     createdAt: candidate.occurredAt,
     updatedAt: candidate.occurredAt,

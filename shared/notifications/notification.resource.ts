@@ -11,6 +11,7 @@ export const notificationResource = z
     pageId: z.uuid().optional(),
     folderId: z.uuid().optional(),
     threadId: z.uuid().optional(),
+    groupId: z.uuid().optional().describe("The group a `group_added` notification is about"),
     createdAt: z.string(),
     readAt: z.string().nullable(),
     count: z
@@ -32,6 +33,7 @@ export function toNotificationResource(n: NotificationRecord): NotificationResou
     ...(n.pageId === null ? {} : { pageId: n.pageId }),
     ...(n.folderId === null ? {} : { folderId: n.folderId }),
     ...(n.threadId === null ? {} : { threadId: n.threadId }),
+    ...(n.groupId === null ? {} : { groupId: n.groupId }),
     createdAt: n.createdAt,
     readAt: n.readAt,
     ...(n.count > 1 ? { count: n.count, actorIds: [...n.actorIds] } : {}),

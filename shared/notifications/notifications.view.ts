@@ -12,6 +12,8 @@ export interface NotificationRecord {
   readonly pageId: string | null;
   readonly folderId: string | null;
   readonly threadId: string | null;
+  /** The group a `group_added` notification is about (null for other kinds). */
+  readonly groupId: string | null;
   /** Later notifications of the same subject within the window update this one (notification-coalescing.ts). */
   readonly coalesceKey: string;
   readonly createdAt: string;
@@ -53,6 +55,11 @@ export interface NotificationsView {
     from: { readonly position: number; readonly id: string } | null,
     limit: number,
   ): Promise<NotificationRecord[]>;
+  /**
+   * The user's notifications whose latest change is in (after, upTo], oldest first (position, then id), up to
+   * `limit`: what a change feed delivers for that stretch of the log.
+   */
+  changedBetween(userId: string, after: number, upTo: number, limit: number): Promise<NotificationRecord[]>;
   /** Users with an unread notification, by id, after `afterUserId`: whom a daily digest may concern. */
   usersWithUnread(afterUserId: string | null, limit: number): Promise<string[]>;
 }

@@ -16,3 +16,12 @@ export interface PageRecord {
   /** Stream revision of the page's latest event: what ETags are made of. */
   readonly revision: number;
 }
+
+type Place = Pick<PageRecord, "parentId" | "ancestorIds" | "folderPath">;
+
+/** Whether two records of a page sit in the same place: the same folder, ancestors and path. */
+export const samePlace = (a: Place, b: Place): boolean =>
+  a.parentId === b.parentId &&
+  a.folderPath === b.folderPath &&
+  a.ancestorIds.length === b.ancestorIds.length &&
+  a.ancestorIds.every((id, index) => id === b.ancestorIds[index]);

@@ -10,16 +10,6 @@ export interface PageContent {
   readonly markdown: string;
 }
 
-export type PageChange = (
-  | { readonly kind: "title"; readonly title: string }
-  | { readonly kind: "icon"; readonly icon: string | null }
-  | { readonly kind: "content"; readonly markdown: string }
-) & {
-  readonly updatedAt: string;
-  readonly updatedPosition: number;
-  readonly revision: number;
-};
-
 export interface PageListQuery extends ListQuery {
   /** Only pages directly in this folder; null: every page visible, wherever it is. */
   readonly parentId: string | null;
@@ -53,18 +43,17 @@ export interface PagesWriter<Tx> {
   get(tx: Tx, id: string): Promise<PageRecord | null>;
   /** The owner of a page until it is purged, live or in the trash, as the batch sees it; null once purged or never made. */
   ownerOf(tx: Tx, id: string): Promise<string | null>;
-  create(tx: Tx, page: PageRecord, markdown: string): Promise<void>;
-  change(tx: Tx, id: string, change: PageChange): Promise<void>;
+  /**
+   * Stores the page's record as it now is (`pageRecord`'s fold, placed in its folder): a page not stored, or in
+   * the trash, is made live with `markdown` as its content ("" without one); a live one takes the record's
+   * fields, and `markdown` as its content only when given (pass it when the event carries it, so a rename does
+   * not rewrite the content). The adapter decides which tables, listings and search entries the fields that
+   * changed touch (a new place re-lists the page; a new title or content re-indexes it), never what they become.
+   */
+  put(tx: Tx, page: PageRecord, markdown?: string): Promise<void>;
   remove(tx: Tx, id: string): Promise<void>;
   /** The page was purged: nothing of it stays (remove() leaves its listing row behind, marked deleted). */
   purge(tx: Tx, id: string): Promise<void>;
-  /** The page now sits in `place` (null: at the root). */
-  move(
-    tx: Tx,
-    id: string,
-    place: { parentId: string | null; ancestorIds: readonly string[]; folderPath: string },
-    changed: Changed & { revision: number },
-  ): Promise<void>;
   /**
    * The folder `folder.id` was renamed or moved: every page below it takes its new ancestors and path; with
    * `changed` (a move) they count as changed at that position.

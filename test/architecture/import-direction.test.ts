@@ -34,10 +34,6 @@ const isHttpRoute = (file: string): boolean => /^services\/(command|query)-api\/
 const allowed: Readonly<Record<string, string>> = {
   "shared/workers/pool.worker.ts -> shared/adapters/sqlite/page-search-rank.ts":
     "the worker thread's entry point runs a search's ranking on its own read-only connection to the read models' SQLite file, so that the statement never holds the event loop",
-  "services/query-api/main.ts -> services/embedded-stores.ts":
-    "the query node's composition root opens its read store, blob reader and webhook deliveries from the module that opens every store, the event store's too: the wiring files are not yet split by role",
-  "services/query-api/main.ts -> services/embedded-wiring.ts":
-    "the query node's composition root builds its ports in the module that builds every service's, the command API's too: the wiring files are not yet split by role",
 };
 
 const rules = {

@@ -268,8 +268,8 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
       await batch(async (tx) => {
         await w().folders.put(tx, parent);
         seen = await w().folders.get(tx, parent.id);
-        await w().pages.create(tx, record, "x");
-        await w().pages.change(tx, record.id, { kind: "title", title: "After", revision: 1, ...renamed });
+        await w().pages.put(tx, record, "x");
+        await w().pages.put(tx, { ...record, title: "After", revision: 1, ...renamed });
         seenPage = await w().pages.get(tx, record.id);
       });
       expect(seen).toEqual(parent);
@@ -303,11 +303,11 @@ export function readStoreContract<Tx>(name: string, factory: ReadStoreFactory<Tx
     it("empties every read model for a rebuild and answers queries again after it", async () => {
       const owner = randomUUID();
       const record = page(owner, null, "Rebuilt");
-      await batch(async (tx) => w().pages.create(tx, record, ""));
+      await batch(async (tx) => w().pages.put(tx, record, ""));
       await s.projection.beginRebuild();
       expect(await s.reader.checkpoint()).toBe(0);
       expect(await s.reader.pages.get(record.id)).toBeNull();
-      await s.projection.applyBatch(1, async (tx) => w().pages.create(tx, record, ""));
+      await s.projection.applyBatch(1, async (tx) => w().pages.put(tx, record, ""));
       await s.projection.endRebuild();
       expect((await s.reader.pages.findByTitleKey("rebuilt", everyone(owner), 10)).map((p) => p.id)).toEqual([
         record.id,

@@ -24,6 +24,7 @@ function reply(
     pageId: "00000000-0000-4000-8000-0000000000a1",
     folderId: null,
     threadId: "00000000-0000-4000-8000-0000000000b1",
+    groupId: null,
     coalesceKey: "replied:t1",
     eventId: `event-${position}`,
     occurredAt: new Date(Date.UTC(2026, 2, 2, 9, minute)).toISOString(),

@@ -17,7 +17,7 @@ import { createApp, type App } from "../../shared/http/create-app.ts";
 import { healthRoutes } from "../../shared/http/health.routes.ts";
 import { pageIdSchema, userIdSchema, type PageId } from "../../shared/kernel/ids.ts";
 import type { ProjectionStore } from "../../shared/read-store/read-store.port.ts";
-import { projectorStores, withPageCreateFailing, type ProjectorStores } from "../support/projector-stores.ts";
+import { projectorStores, withPagePutFailing, type ProjectorStores } from "../support/projector-stores.ts";
 import { until } from "../support/poll.ts";
 
 let stores: ProjectorStores;
@@ -41,7 +41,7 @@ afterEach(async () => {
 
 /** The SQLite projection store, whose pages read model throws (a defect, not a store fault) on the `failing` pages. */
 const failingStore = (failing: Set<string>): ProjectionStore<SqliteBatch> =>
-  withPageCreateFailing(projection, (pageId) =>
+  withPagePutFailing(projection, (pageId) =>
     failing.has(pageId) ? new TypeError(`cannot read properties of the marked page ${pageId}`) : null,
   );
 

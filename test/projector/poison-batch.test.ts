@@ -17,7 +17,7 @@ import { createApp, type App } from "../../shared/http/create-app.ts";
 import { healthRoutes } from "../../shared/http/health.routes.ts";
 import { pageIdSchema, userIdSchema, type PageId } from "../../shared/kernel/ids.ts";
 import type { ProjectionStore } from "../../shared/read-store/read-store.port.ts";
-import { projectorStores, withPageCreateFailing, type ProjectorStores } from "../support/projector-stores.ts";
+import { projectorStores, withPagePutFailing, type ProjectorStores } from "../support/projector-stores.ts";
 import { until } from "../support/poll.ts";
 
 let stores: ProjectorStores;
@@ -40,7 +40,7 @@ afterEach(async () => {
 /** The SQLite projection store, whose pages read model refuses to create `poisoned` while `refusing.on`. */
 function refusingStore(poisoned: PageId, refusing: { on: boolean }): ProjectionStore<SqliteBatch> {
   // A store fault (a unique index violated by data written by hand, a full disk): retried, never parked.
-  return withPageCreateFailing(projection, (pageId) =>
+  return withPagePutFailing(projection, (pageId) =>
     refusing.on && pageId === poisoned
       ? new Database.SqliteError("this read model refuses the page", "SQLITE_CONSTRAINT_UNIQUE")
       : null,

@@ -64,7 +64,7 @@ describe("merging the search index when the projector is idle", () => {
         revision: 0,
       };
       await projection.applyBatch(position, (tx) =>
-        projection.writers.pages.create(tx, page, `zeppelin rollout number ${batch}`),
+        projection.writers.pages.put(tx, page, `zeppelin rollout number ${batch}`),
       );
     }
     const query = {

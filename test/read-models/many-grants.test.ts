@@ -38,7 +38,7 @@ describe("lists for a caller with hundreds of grants", () => {
       revision: 0,
     }));
     await projection.applyBatch(5, async (tx) => {
-      for (const page of pages) await projection.writers.pages.create(tx, page, "");
+      for (const page of pages) await projection.writers.pages.put(tx, page, "");
     });
     const expected = pages.map((p) => p.id).reverse();
     for (const grants of [10, 450]) {

@@ -49,7 +49,7 @@ const expected = [pages[2], pages[1], pages[3]].map((entry) => entry?.record.id)
 
 async function write(projection: SqliteProjectionStore): Promise<void> {
   for (const { record, markdown } of pages)
-    await projection.applyBatch(record.updatedPosition, (tx) => projection.writers.pages.create(tx, record, markdown));
+    await projection.applyBatch(record.updatedPosition, (tx) => projection.writers.pages.put(tx, record, markdown));
 }
 
 describe("the order of search results", () => {

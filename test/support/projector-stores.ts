@@ -38,17 +38,17 @@ export async function projectorStores(): Promise<ProjectorStores> {
 }
 
 /**
- * The projection store with its pages read model throwing, when asked to create a page, the error `failure`
- * answers for that page's id (null: the page is created); every other read model as the store has it.
+ * The projection store with its pages read model throwing, when asked to store a page, the error `failure`
+ * answers for that page's id (null: the page is stored); every other read model as the store has it.
  */
-export function withPageCreateFailing(
+export function withPagePutFailing(
   projection: SqliteProjectionStore,
   failure: (pageId: string) => Error | null,
 ): ProjectionStore<SqliteBatch> {
   const pages: ProjectionWriters<SqliteBatch>["pages"] = new Proxy(projection.writers.pages, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
-      if (property !== "create" || typeof value !== "function") return value;
+      if (property !== "put" || typeof value !== "function") return value;
       return (tx: SqliteBatch, record: { id: string }, ...rest: unknown[]) => {
         const error = failure(record.id);
         if (error) throw error;

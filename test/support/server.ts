@@ -1,11 +1,11 @@
 // Starts the real all-in-one server on a free port over real SQLite files, and talks to it over HTTP.
 import { createHash, randomUUID } from "node:crypto";
 import { startAllInOne, type AllInOneHooks, type RunningServer } from "../../services/all-in-one.ts";
-import type { Clock } from "../../services/embedded-wiring.ts";
+import type { Clock } from "../../services/wiring/api-server.ts";
+import { onProjectionStore, openProjectionStore } from "../../services/wiring/projector.ts";
 import { mintSession, SESSION_COOKIE } from "../../shared/auth/session-verifier.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { tempDir } from "./temp-dir.ts";
-import { onProjectionStore, openProjectionStore } from "../../services/embedded-stores.ts";
 import { rebuildReadModels } from "../../services/projector/rebuild.ts";
 
 /**

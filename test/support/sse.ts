@@ -115,6 +115,13 @@ export class SseStream {
       .map((e) => JSON.parse(e.data) as ReturnType<SseStream["changes"]>[number]);
   }
 
+  /** The parsed data of the notification events so far: each as GET /notifications lists it. */
+  notifications(): Array<{ id: string; kind: string; count?: number; groupId?: string; pageId?: string }> {
+    return this.events
+      .filter((e) => e.event === "notification")
+      .map((e) => JSON.parse(e.data) as ReturnType<SseStream["notifications"]>[number]);
+  }
+
   get isEnded(): boolean {
     return this.ended;
   }

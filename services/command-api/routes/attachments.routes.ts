@@ -18,8 +18,9 @@ import { blobKeySchema } from "../../../shared/blobs/blob-store.port.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { locationOf } from "../../../shared/http/locations.ts";
-import { attachmentIdSchema, pageIdSchema, userIdSchema, type PageId } from "../../../shared/kernel/ids.ts";
+import { attachmentIdSchema, pageIdSchema, userIdSchema } from "../../../shared/kernel/ids.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
+import { attachmentAnswer } from "../answers/upload.answer.ts";
 import { writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
 import { declaredFileBytes, storeUploadForm } from "./attachment-form.ts";
@@ -91,21 +92,18 @@ export async function attachmentCommandRoutes(app: App, ports: CommandApiPorts):
                   );
                   recorded = true;
                   const { attachmentId: id, ...fields } = attachment;
-                  const assemble = async () => ({
-                    body: toAttachmentResource({
-                      id,
-                      ...fields,
-                      createdAt: actor.context.now.toISOString(),
-                      position: position ?? 0,
-                      deletedAt: null,
-                    }),
+                  const created = toAttachmentResource({
+                    id,
+                    ...fields,
+                    createdAt: actor.context.now.toISOString(),
+                    position: position ?? 0,
+                    deletedAt: null,
                   });
                   return {
                     position,
                     status: 201,
                     location: locationOf.attachment(attachmentId),
-                    present: presentAttachment(ports, attachmentId, pageId),
-                    assemble,
+                    answer: attachmentAnswer(pageId, created),
                   };
                 },
                 { fingerprintBody, pageId },
@@ -141,12 +139,4 @@ export async function attachmentCommandRoutes(app: App, ports: CommandApiPorts):
         return { position, status: 204 };
       }),
   );
-}
-
-function presentAttachment(ports: CommandApiPorts, attachmentId: string, pageId: PageId) {
-  return async () => {
-    const attachment = await ports.views.attachments.get(attachmentId);
-    if (!attachment || attachment.pageId !== pageId) throw new AppError("internal", "attachment was not recorded");
-    return { body: toAttachmentResource(attachment) };
-  };
 }

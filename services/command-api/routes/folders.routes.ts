@@ -2,16 +2,15 @@
 // re-icon, move within the owner's tree, and delete to the trash (while empty, or with everything below it).
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { ownerOfNewItem, visibleFolder } from "../../../shared/access/authorize.ts";
+import { ownerOfNewItem } from "../../../shared/access/authorize.ts";
 import { deleteFolder, editFolder, folderCommands, moveFolder } from "../../../shared/folders/folder.commands.ts";
 import { deleteFolderTree } from "../../../shared/trash/folder-trash.ts";
-import { folderResource, toFolderResource } from "../../../shared/folders/folder.resource.ts";
+import { folderResource } from "../../../shared/folders/folder.resource.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { locationOf } from "../../../shared/http/locations.ts";
-import { folderIdSchema, type FolderId } from "../../../shared/kernel/ids.ts";
-import type { Principal } from "../../../shared/auth/principal.ts";
+import { folderIdSchema } from "../../../shared/kernel/ids.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
-import { foldedFolderAnswer } from "../folded-answers.ts";
+import { folderAnswer } from "../answers/folder.answer.ts";
 import { writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
 import { folderNameField } from "../../../shared/folders/folder.fields.ts";
@@ -35,10 +34,6 @@ const write = { access: { scope: "pages:write" as const } };
 
 export function folderCommandRoutes(app: App, ports: CommandApiPorts): void {
   const answer = answerWrites(ports);
-  const presentFolder = (principal: Principal, folderId: FolderId) => async () => {
-    const { shown, permission } = await visibleFolder(ports.views, principal, folderId);
-    return { body: toFolderResource(shown, permission) };
-  };
 
   app.patch(
     "/folders/:folderId",
@@ -56,8 +51,7 @@ export function folderCommandRoutes(app: App, ports: CommandApiPorts): void {
           name,
           icon,
         }));
-        const assemble = () => foldedFolderAnswer(ports, actor.principal, folderId);
-        return { position, status: 200, present: presentFolder(actor.principal, folderId), assemble };
+        return { position, status: 200, answer: folderAnswer(folderId) };
       }),
   );
 
@@ -70,9 +64,9 @@ export function folderCommandRoutes(app: App, ports: CommandApiPorts): void {
     async (request, reply) =>
       answer(request, reply, async ({ actor }) => {
         const { folderId } = request.params;
-        const { position } = await moveFolder(ports, actor, folderId, request.body.parentId);
-        const assemble = () => foldedFolderAnswer(ports, actor.principal, folderId, request.body.parentId);
-        return { position, status: 200, present: presentFolder(actor.principal, folderId), assemble };
+        const { parentId } = request.body;
+        const { position } = await moveFolder(ports, actor, folderId, parentId);
+        return { position, status: 200, answer: folderAnswer(folderId, parentId) };
       }),
   );
 
@@ -107,13 +101,11 @@ export function folderCommandRoutes(app: App, ports: CommandApiPorts): void {
           const folderId = folderIdSchema.parse(randomUUID());
           const command = { type: "CreateFolder" as const, folderId, ownerId, parentId, name, icon };
           const { position } = await folderCommands.handle(ports.eventStore, folderId, command, actor.context);
-          const assemble = () => foldedFolderAnswer(ports, actor.principal, folderId, parentId);
           return {
             position,
             status: 201,
             location: locationOf.folder(folderId),
-            present: presentFolder(actor.principal, folderId),
-            assemble,
+            answer: folderAnswer(folderId, parentId),
           };
         }),
       ),

@@ -6,15 +6,16 @@ import { z } from "zod";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import { addGroupMember } from "../../../shared/groups/add-group-member.ts";
 import { groupCommands } from "../../../shared/groups/group.commands.ts";
-import type { GroupState } from "../../../shared/groups/group.decider.ts";
-import { groupResource, toGroupResource } from "../../../shared/groups/group.resource.ts";
+import { groupResource } from "../../../shared/groups/group.resource.ts";
 import { visibleGroup } from "../../../shared/groups/visible-group.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { locationOf } from "../../../shared/http/locations.ts";
 import { groupIdSchema, userIdSchema } from "../../../shared/kernel/ids.ts";
-import { invitationResource, toInvitationResource } from "../../../shared/sharing/invitation.resource.ts";
+import { invitationResource } from "../../../shared/sharing/invitation.resource.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
-import { foldedInvitationAnswer } from "../folded-answers.ts";
+import { value } from "../answers/answer.ts";
+import { groupAnswer } from "../answers/group.answer.ts";
+import { invitationAnswer } from "../answers/invitation.answer.ts";
 import { writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
 import { nameField } from "../../../shared/kernel/text-fields.ts";
@@ -38,17 +39,6 @@ const groupMemberReply = z
 export function groupCommandRoutes(app: App, ports: CommandApiPorts): void {
   const config = { access: { scope: "pages:write" as const } };
   const answer = answerWrites(ports);
-  const present = (groupId: string) => async () => {
-    const group = await ports.views.groups.get(groupId);
-    if (!group) throw new AppError("not_found", "group not found");
-    return { body: toGroupResource(group) };
-  };
-  /** The group as the write side folded it, for an answer the read models do not show yet. */
-  const assembled =
-    (groupId: string, state: GroupState, createdAt: string, updatedAt: string, memberCount: number) => async () => {
-      if (state.status !== "active") throw new AppError("not_found", "group not found");
-      return { body: { id: groupId, name: state.name, ownerId: state.ownerId, memberCount, createdAt, updatedAt } };
-    };
 
   app.post(
     "/groups",
@@ -70,8 +60,7 @@ export function groupCommandRoutes(app: App, ports: CommandApiPorts): void {
             position,
             status: 201,
             location: locationOf.group(groupId),
-            present: present(groupId),
-            assemble: assembled(groupId, state, now, now, 0),
+            answer: groupAnswer(groupId, { state, createdAt: now, updatedAt: now, memberCount: 0 }),
           };
         }),
       ),
@@ -98,12 +87,9 @@ export function groupCommandRoutes(app: App, ports: CommandApiPorts): void {
           actor: { id: context.actorId, manages },
         };
         const { position, state } = await groupCommands.handle(ports.eventStore, groupId, command, context);
-        return {
-          position,
-          status: 200,
-          present: present(groupId),
-          assemble: assembled(groupId, state, group.createdAt, context.now.toISOString(), group.memberCount),
-        };
+        const { createdAt, memberCount } = group;
+        const held = { state, createdAt, updatedAt: context.now.toISOString(), memberCount };
+        return { position, status: 200, answer: groupAnswer(groupId, held) };
       }),
   );
 
@@ -148,36 +134,19 @@ export function groupCommandRoutes(app: App, ports: CommandApiPorts): void {
               memberId: outcome.user.id,
               invitation: null,
             };
-            return {
-              position: outcome.position,
-              status: 200,
-              present: async () => ({ body }),
-              assemble: async () => ({ body }),
-            };
+            return { position: outcome.position, status: 200, answer: value(body) };
           }
           const message = `${request.body.email} has no account yet; an invitation is queued`;
-          const recorded = async () => {
-            const invitation = await ports.views.invitations.get(outcome.invitationId);
-            if (!invitation) throw new AppError("internal", "the invitation was not recorded");
-            return toInvitationResource(invitation, true);
-          };
-          const presentInvited = async () => ({
-            body: { ok: true, message, memberId: null, invitation: await recorded() },
-          });
-          const assembleInvited = async () => ({
-            body: {
-              ok: true,
-              message,
-              memberId: null,
-              invitation: await foldedInvitationAnswer(ports, outcome.invitationId),
-            },
-          });
           return {
             position: outcome.position,
             status: 202,
             location: locationOf.invitation(outcome.invitationId),
-            present: presentInvited,
-            assemble: assembleInvited,
+            answer: invitationAnswer(outcome.invitationId).map((invitation) => ({
+              ok: true,
+              message,
+              memberId: null,
+              invitation,
+            })),
           };
         }),
       ),

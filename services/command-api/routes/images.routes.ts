@@ -15,8 +15,9 @@ import { locationOf } from "../../../shared/http/locations.ts";
 import { imageCommands } from "../../../shared/images/image.commands.ts";
 import { imageResource, imageUploadForm, toImageResource } from "../../../shared/images/image.resource.ts";
 import { imageBlobKey } from "../../../shared/images/image-blobs.ts";
-import { imageIdSchema, pageIdSchema, userIdSchema, type PageId } from "../../../shared/kernel/ids.ts";
+import { imageIdSchema, pageIdSchema, userIdSchema } from "../../../shared/kernel/ids.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
+import { imageAnswer } from "../answers/upload.answer.ts";
 import { writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
 import { textField } from "../../../shared/kernel/text-fields.ts";
@@ -168,15 +169,12 @@ export async function imageCommandRoutes(app: App, ports: CommandApiPorts): Prom
               actor.context,
             );
             const { imageId: id, ...recorded } = image;
-            const assemble = async () => ({
-              body: toImageResource({ id, ...recorded, createdAt: actor.context.now.toISOString() }),
-            });
+            const created = toImageResource({ id, ...recorded, createdAt: actor.context.now.toISOString() });
             return settle({
               position,
               status: 201,
               location: locationOf.image(imageId),
-              present: presentImage(ports, imageId, pageId),
-              assemble,
+              answer: imageAnswer(pageId, created),
             });
           };
           // The bytes count against the workspace's quota from before they are stored until the answer.
@@ -188,12 +186,4 @@ export async function imageCommandRoutes(app: App, ports: CommandApiPorts): Prom
         }),
     );
   });
-}
-
-function presentImage(ports: CommandApiPorts, imageId: string, pageId: PageId) {
-  return async () => {
-    const image = await ports.views.images.get(imageId);
-    if (!image || image.pageId !== pageId) throw new AppError("internal", "image was not recorded");
-    return { body: toImageResource(image) };
-  };
 }

@@ -26,6 +26,7 @@ import { VaultImport } from "../imports/vault-import.ts";
 import { runAsCaller, userCaller } from "../../../shared/workers/pool-caller.ts";
 import { readVaultZip } from "../imports/vault-zip.ts";
 import { spoolZip, zipTooLarge } from "../imports/zip-spool.ts";
+import { value } from "../answers/answer.ts";
 import { writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
 import { closeAfterAnswer } from "./unread-body.ts";
@@ -151,13 +152,7 @@ export async function importCommandRoutes(app: App, ports: CommandApiPorts): Pro
                   new VaultImport(ports, actor, target, scopes, limits).run(vault.files),
                 );
                 // The counts are the write side's own: the same whether the read models show the import yet or not.
-                const counted = boundedImportResult(result);
-                return {
-                  position,
-                  status: 201,
-                  present: async () => ({ body: counted }),
-                  assemble: async () => ({ body: counted }),
-                };
+                return { position, status: 201, answer: value(boundedImportResult(result)) };
               },
               { fingerprintBody },
             );

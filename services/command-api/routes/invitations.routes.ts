@@ -5,15 +5,15 @@ import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { invitationIdSchema } from "../../../shared/kernel/ids.ts";
 import { entityTypeSchema } from "../../../shared/sharing/entity-access.decider.ts";
-import { invitationResource, toInvitationResource } from "../../../shared/sharing/invitation.resource.ts";
+import { invitationResource } from "../../../shared/sharing/invitation.resource.ts";
 import type { InvitationRecord } from "../../../shared/sharing/invitations.view.ts";
 import { cancelInvitation, resendInvitation } from "../../../shared/sharing/manage-invitation.ts";
 import { visibleEntity } from "../../../shared/sharing/shared-entity.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
-import { foldedInvitationAnswer } from "../folded-answers.ts";
+import { invitationAnswer } from "../answers/invitation.answer.ts";
 import type { Actor } from "../../../shared/commands/guarded-command.ts";
 import { writeResponses } from "../write-answer.ts";
-import { answerWrites, type Written } from "../write-route.ts";
+import { answerWrites } from "../write-route.ts";
 import { emailField } from "./fields.ts";
 
 const resentReply = z
@@ -25,27 +25,15 @@ export function invitationCommandRoutes(app: App, ports: CommandApiPorts): void 
   const config = { access: { scope: "pages:write" as const } };
   const answer = answerWrites(ports);
 
-  async function resend({ context }: Actor, invitation: InvitationRecord | null): Promise<Written> {
+  async function resend({ context }: Actor, invitation: InvitationRecord | null) {
     const position = await resendInvitation(ports, context, invitation);
-    const present = async () => {
-      const resent = invitation ? await ports.views.invitations.get(invitation.id) : null;
-      if (!resent) throw new AppError("internal", "the invitation was not recorded");
-      // The resend succeeded, so the caller manages this invitation.
-      return {
-        body: {
-          invitation: toInvitationResource(resent, true),
-          message: `the invitation to ${resent.email} is queued for delivery again`,
-        },
-      };
-    };
-    const assemble = async () => {
-      if (!invitation) throw new AppError("internal", "the invitation was not recorded");
-      const resent = await foldedInvitationAnswer(ports, invitationIdSchema.parse(invitation.id));
-      return {
-        body: { invitation: resent, message: `the invitation to ${resent.email} is queued for delivery again` },
-      };
-    };
-    return { position, status: 200, present, assemble };
+    if (!invitation) throw new AppError("internal", "the invitation was not recorded");
+    // The resend succeeded, so the caller manages this invitation.
+    const resent = invitationAnswer(invitationIdSchema.parse(invitation.id)).map((queued) => ({
+      invitation: queued,
+      message: `the invitation to ${queued.email} is queued for delivery again`,
+    }));
+    return { position, status: 200, answer: resent };
   }
 
   app.post(

@@ -1,13 +1,12 @@
 // POST /pages/{pageId}/duplicate: a copy of a page the caller can view, created where they may create pages.
 import { z } from "zod";
-import { visiblePage } from "../../../shared/access/authorize.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { locationOf } from "../../../shared/http/locations.ts";
 import { folderIdSchema, pageIdSchema } from "../../../shared/kernel/ids.ts";
 import { duplicatePage } from "../../../shared/pages/duplicate-page.ts";
-import { pageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
+import { pageResource } from "../../../shared/pages/page.resource.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
-import { foldedPageAnswer } from "../folded-answers.ts";
+import { pageAnswer } from "../answers/page.answer.ts";
 import { writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
 import { titleField } from "../../../shared/pages/page.fields.ts";
@@ -37,14 +36,13 @@ export function pageDuplicateRoutes(app: App, ports: CommandApiPorts): void {
             ports,
             actor,
             { sourceId: request.params.pageId, title, parentId },
-            ({ pageId, position }) => {
-              const present = async () => {
-                const { shown, permission } = await visiblePage(ports.views, actor.principal, pageId);
-                return { body: toPageResource(shown, permission) };
-              };
-              const assemble = foldedPageAnswer(ports, actor.principal, pageId).record;
-              return settle({ position, status: 201, location: locationOf.page(pageId), present, assemble });
-            },
+            ({ pageId, position }) =>
+              settle({
+                position,
+                status: 201,
+                location: locationOf.page(pageId),
+                answer: pageAnswer(pageId, "record"),
+              }),
           );
         }),
       ),

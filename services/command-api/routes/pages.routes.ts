@@ -1,32 +1,18 @@
 // Page commands: create, rename or re-icon, move, replace the content under If-Match, and soft-delete.
 import { z } from "zod";
-import { visiblePage } from "../../../shared/access/authorize.ts";
-import { seenBy } from "../../../shared/access/seen-by.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { locationOf } from "../../../shared/http/locations.ts";
 import { folderIdSchema, pageIdSchema, type PageId } from "../../../shared/kernel/ids.ts";
 import { editPage, movePage } from "../../../shared/pages/page.commands.ts";
-import {
-  etagOf,
-  renderPageDocument,
-  revisionFromIfMatch,
-  stripFrontmatter,
-} from "../../../shared/pages/page-document.ts";
-import {
-  createdPageResource,
-  pageResource,
-  resolvedPageResource,
-  toPageResource,
-} from "../../../shared/pages/page.resource.ts";
+import { revisionFromIfMatch, stripFrontmatter } from "../../../shared/pages/page-document.ts";
+import { createdPageResource, pageResource, resolvedPageResource } from "../../../shared/pages/page.resource.ts";
 import { createPage } from "../../../shared/pages/create-page.ts";
 import { setTemplate } from "../../../shared/templates/template.commands.ts";
-import type { Principal } from "../../../shared/auth/principal.ts";
-import type { Actor } from "../../../shared/commands/guarded-command.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
-import { writeResponses, type Presented } from "../write-answer.ts";
+import { writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
-import { foldedPageAnswer } from "../folded-answers.ts";
+import { pageAnswer, pageDocumentAnswer } from "../answers/page.answer.ts";
 import { instantSchema } from "../../../shared/history/instant.ts";
 import { restorePage } from "../../../shared/pages/restore-page.ts";
 import { addContent } from "../../../shared/pages/add-content.ts";
@@ -76,31 +62,12 @@ const write = { access: { scope: "pages:write" as const } };
 
 export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
   const answer = answerWrites(ports);
-  const presentPage = (principal: Principal, pageId: PageId) => async () => {
-    const { shown, permission } = await visiblePage(ports.views, principal, pageId);
-    return { body: toPageResource(shown, permission) };
-  };
 
-  const presentContent = (principal: Principal, pageId: PageId) => async () => {
-    const content = await ports.views.pages.getContent(pageId);
-    if (!content) throw new AppError("not_found", "page not found");
-    const shown = seenBy(await ports.views.access.contextFor(principal.user.id), content.page);
-    const headers = { etag: etagOf(shown), "content-type": "text/markdown; charset=utf-8" };
-    return { body: renderPageDocument(shown, content.markdown), headers };
-  };
-
-  /** A content write's answer (its page's markdown), with the mentions of the text it sent that reach nobody as a header. */
-  const contentAnswer = async (actor: Actor, pageId: PageId, text: string) => {
-    const header = unreachableMentionsHeader(await unreachableMentionsOn(ports.views, pageId, text));
-    const withHeader = (presented: () => Promise<Presented>) => async (): Promise<Presented> => {
-      const { body, headers } = await presented();
-      return { body, headers: { ...headers, ...header } };
-    };
-    return {
-      present: withHeader(presentContent(actor.principal, pageId)),
-      assemble: withHeader(foldedPageAnswer(ports, actor.principal, pageId).document),
-    };
-  };
+  /** A content write's answer (its page's document), with the mentions of the text it sent that reach nobody as a header. */
+  const contentAnswer = async (pageId: PageId, text: string) =>
+    pageDocumentAnswer(pageId).withHeaders(
+      unreachableMentionsHeader(await unreachableMentionsOn(ports.views, pageId, text)),
+    );
 
   app.post(
     "/pages",
@@ -113,17 +80,11 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
       answer(request, reply, ({ actor, once }) =>
         once(async () => {
           const { pageId, position, unreachableMentions } = await createPage(ports, actor, request.body);
-          const withMentions = (presented: () => Promise<Presented>) => async (): Promise<Presented> => {
-            const { body } = await presented();
-            return { body: { ...pageResource.parse(body), unreachableMentions } };
-          };
-          const assemble = withMentions(foldedPageAnswer(ports, actor.principal, pageId).record);
           return {
             position,
             status: 201,
             location: locationOf.page(pageId),
-            present: withMentions(presentPage(actor.principal, pageId)),
-            assemble,
+            answer: pageAnswer(pageId, "record").map((page) => ({ ...page, unreachableMentions })),
           };
         }),
       ),
@@ -149,12 +110,7 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
             : (await setTemplate.run(ports, actor, pageId, () => ({ type: "SetTemplate", pageId, isTemplate })))
                 .position;
         const position = renamed === null ? marked : marked === null ? renamed : Math.max(renamed, marked);
-        return {
-          position,
-          status: 200,
-          present: presentPage(actor.principal, pageId),
-          assemble: foldedPageAnswer(ports, actor.principal, pageId).record,
-        };
+        return { position, status: 200, answer: pageAnswer(pageId, "record") };
       }),
   );
 
@@ -168,16 +124,7 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
       answer(request, reply, async ({ actor }) => {
         const { pageId } = request.params;
         const { position } = await movePage(ports, actor, pageId, request.body.parentId);
-        const present = async () => {
-          const { shown, permission } = await visiblePage(ports.views, actor.principal, pageId);
-          return { body: { ...toPageResource(shown, permission), folderPath: shown.folderPath } };
-        };
-        return {
-          position,
-          status: 200,
-          present,
-          assemble: foldedPageAnswer(ports, actor.principal, pageId).placed,
-        };
+        return { position, status: 200, answer: pageAnswer(pageId, "placed") };
       }),
   );
 
@@ -212,11 +159,7 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
           markdown,
           ifMatchRevision: revisionFromIfMatch(ifMatch, page),
         }));
-        return {
-          position,
-          status: 200,
-          ...(await contentAnswer(actor, pageId, markdown)),
-        };
+        return { position, status: 200, answer: await contentAnswer(pageId, markdown) };
       }),
   );
 
@@ -240,11 +183,7 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
           ifMatch,
           maxChars: MARKDOWN_MAX_CHARS,
         });
-        return {
-          position,
-          status: 200,
-          ...(await contentAnswer(actor, pageId, text)),
-        };
+        return { position, status: 200, answer: await contentAnswer(pageId, text) };
       }),
   );
 
@@ -266,12 +205,7 @@ export function pageCommandRoutes(app: App, ports: CommandApiPorts): void {
           at: request.body.at,
           ifMatch: request.headers["if-match"],
         });
-        return {
-          position,
-          status: 200,
-          present: presentContent(actor.principal, pageId),
-          assemble: foldedPageAnswer(ports, actor.principal, pageId).document,
-        };
+        return { position, status: 200, answer: pageDocumentAnswer(pageId) };
       }),
   );
 

@@ -7,14 +7,14 @@ import { locationOf } from "../../../shared/http/locations.ts";
 import { folderIdSchema, pageIdSchema, shareLinkIdSchema } from "../../../shared/kernel/ids.ts";
 import { changeShareLink } from "../../../shared/share-links/change-share-link.ts";
 import { createShareLink, type ShareLinkTarget } from "../../../shared/share-links/create-share-link.ts";
-import { recordedShareLink } from "../../../shared/share-links/list-share-links.ts";
 import { revokeShareLink } from "../../../shared/share-links/revoke-share-link.ts";
 import { changeShareLinkFields, createShareLinkFields } from "../../../shared/share-links/share-link.fields.ts";
 import { shareLinkResource } from "../../../shared/share-links/share-link.resource.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
 import type { Actor } from "../../../shared/commands/guarded-command.ts";
 import { writeResponses } from "../write-answer.ts";
-import { answerWrites, type Written } from "../write-route.ts";
+import { answerWrites } from "../write-route.ts";
+import { shareLinkAnswer } from "../answers/share-link.answer.ts";
 
 const linkParams = z.object({ linkId: shareLinkIdSchema });
 
@@ -24,25 +24,15 @@ export function shareLinkCommandRoutes(
 ): void {
   const config = { access: { scope: "pages:write" as const } };
   const answer = answerWrites(ports);
-  const present =
-    (linkId: string, url: string | null = null) =>
-    async () => ({
-      body: await recordedShareLink(ports.views, linkId, url),
-    });
 
-  const create = async (
-    actor: Actor,
-    target: ShareLinkTarget,
-    body: z.output<typeof createShareLinkFields>,
-  ): Promise<Written> => {
+  const create = async (actor: Actor, target: ShareLinkTarget, body: z.output<typeof createShareLinkFields>) => {
     const { id, position, link } = await createShareLink(ports, actor, target, body);
+    // The secret is never shown again, so a creation not yet visible answers its url too, with the link as created.
     return {
       position,
       status: 201,
       location: locationOf.shareLink(id),
-      present: present(id, link.url),
-      // The secret is never shown again, so a creation not yet visible answers its url too, with the link as created.
-      assemble: async () => ({ body: link }),
+      answer: shareLinkAnswer(id, () => link, link.url),
     };
   };
   const responses = writeResponses({ 201: shareLinkResource });
@@ -84,7 +74,7 @@ export function shareLinkCommandRoutes(
       answer(request, reply, async ({ actor }) => {
         const { linkId } = request.params;
         const { position, assemble } = await changeShareLink(ports, actor, linkId, request.body);
-        return { position, status: 200, present: present(linkId), assemble: async () => ({ body: assemble() }) };
+        return { position, status: 200, answer: shareLinkAnswer(linkId, assemble) };
       }),
   );
 

@@ -1,21 +1,20 @@
 // Sharing commands: grant or revoke access to a page or folder by email, and add or remove members of the
 // caller's workspace. An address without an account gets an invitation instead (202).
 import { z } from "zod";
-import { AppError } from "../../../shared/errors/app-error.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { locationOf } from "../../../shared/http/locations.ts";
 import { groupIdSchema, userIdSchema } from "../../../shared/kernel/ids.ts";
 import { changeGroupRole, shareWithGroup } from "../../../shared/groups/share-with-group.ts";
 import { grantablePermissionSchema, workspaceRoleSchema } from "../../../shared/kernel/permissions.ts";
-import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
 import { addWorkspaceMember } from "../../../shared/sharing/add-workspace-member.ts";
 import { entityTypeSchema } from "../../../shared/sharing/entity-access.decider.ts";
-import { invitationResource, toInvitationResource } from "../../../shared/sharing/invitation.resource.ts";
+import { invitationResource } from "../../../shared/sharing/invitation.resource.ts";
 import { shareEntity } from "../../../shared/sharing/share-entity.ts";
 import { visibleEntity } from "../../../shared/sharing/shared-entity.ts";
 import { entityAccessCommands, workspaceCommands } from "../../../shared/sharing/sharing.commands.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
-import { foldedInvitationAnswer } from "../folded-answers.ts";
+import { value } from "../answers/answer.ts";
+import { invitationAnswer } from "../answers/invitation.answer.ts";
 import { writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
 import { emailField } from "./fields.ts";
@@ -31,13 +30,6 @@ const memberReply = grantReply.extend({ memberId: z.uuid().nullable(), name: z.s
   id: "MemberAnswer",
   description: "A member added (`invitation` null), or an invitation queued for an address without an account",
 });
-
-async function recordedInvitation(views: ReadModels, invitationId: string) {
-  const invitation = await views.invitations.get(invitationId);
-  if (!invitation) throw new AppError("internal", "the invitation was not recorded");
-  // Whoever just invited may manage the invitation: the same rules decide both.
-  return toInvitationResource(invitation, true);
-}
 
 export function shareCommandRoutes(app: App, ports: CommandApiPorts): void {
   const config = { access: { scope: "pages:write" as const } };
@@ -76,35 +68,21 @@ export function shareCommandRoutes(app: App, ports: CommandApiPorts): void {
               groupId: body.groupId,
               permission,
             });
-            const granted = async () => ({
-              body: { ok: true, message: `the group has ${permission} access to this ${entityType}`, invitation: null },
-            });
-            return { position, status: 200, present: granted, assemble: granted };
+            const message = `the group has ${permission} access to this ${entityType}`;
+            return { position, status: 200, answer: value({ ok: true, message, invitation: null }) };
           }
           const { email } = body;
           const outcome = await shareEntity(ports, actor.context, { entity, actorPermission, email, permission });
           if (outcome.kind === "granted") {
             const message = `${outcome.user.email} has ${permission} access to this ${entityType}`;
-            const granted = async () => ({ body: { ok: true, message, invitation: null } });
-            return { position: outcome.position, status: 200, present: granted, assemble: granted };
+            return { position: outcome.position, status: 200, answer: value({ ok: true, message, invitation: null }) };
           }
           const message = `${email} has no account yet; an invitation is queued`;
-          const present = async () => ({
-            body: { ok: true, message, invitation: await recordedInvitation(ports.views, outcome.invitationId) },
-          });
-          const assemble = async () => ({
-            body: {
-              ok: true,
-              message,
-              invitation: await foldedInvitationAnswer(ports, outcome.invitationId),
-            },
-          });
           return {
             position: outcome.position,
             status: 202,
             location: locationOf.invitation(outcome.invitationId),
-            present,
-            assemble,
+            answer: invitationAnswer(outcome.invitationId).map((invitation) => ({ ok: true, message, invitation })),
           };
         }),
       ),
@@ -179,12 +157,7 @@ export function shareCommandRoutes(app: App, ports: CommandApiPorts): void {
               invitation: null,
               message: `the group's members are ${role}s of your workspace`,
             };
-            return {
-              position,
-              status: 200,
-              present: async () => ({ body: answered }),
-              assemble: async () => ({ body: answered }),
-            };
+            return { position, status: 200, answer: value(answered) };
           }
           const { email } = body;
           const outcome = await addWorkspaceMember(ports, actor.context, { email, role });
@@ -197,38 +170,20 @@ export function shareCommandRoutes(app: App, ports: CommandApiPorts): void {
               invitation: null,
               message: `${user.name} is a ${role} of your workspace`,
             };
-            return {
-              position: outcome.position,
-              status: 200,
-              present: async () => ({ body }),
-              assemble: async () => ({ body }),
-            };
+            return { position: outcome.position, status: 200, answer: value(body) };
           }
           const message = `${email} has no account yet; an invitation is queued`;
-          const present = async () => ({
-            body: {
-              ok: true,
-              memberId: null,
-              name: null,
-              invitation: await recordedInvitation(ports.views, outcome.invitationId),
-              message,
-            },
-          });
-          const assemble = async () => ({
-            body: {
-              ok: true,
-              memberId: null,
-              name: null,
-              invitation: await foldedInvitationAnswer(ports, outcome.invitationId),
-              message,
-            },
-          });
           return {
             position: outcome.position,
             status: 202,
             location: locationOf.invitation(outcome.invitationId),
-            present,
-            assemble,
+            answer: invitationAnswer(outcome.invitationId).map((invitation) => ({
+              ok: true,
+              memberId: null,
+              name: null,
+              invitation,
+              message,
+            })),
           };
         }),
       ),

@@ -7,7 +7,6 @@ import type { Principal } from "../../../shared/auth/principal.ts";
 import { commentOnThread, type ThreadOnPage } from "../../../shared/threads/thread.commands.ts";
 import { threadStatusSchema, type ThreadCommand } from "../../../shared/threads/thread.decider.ts";
 import { anchorField, commentBody } from "../../../shared/threads/thread.fields.ts";
-import { presentThread } from "../../../shared/threads/list-threads.ts";
 import { commentWriteReply, threadReply } from "../../../shared/threads/thread.resource.ts";
 import { unreachableMentionsOn } from "../../../shared/mentions/unreachable-mentions.ts";
 import type { Actor } from "../../../shared/commands/guarded-command.ts";
@@ -24,9 +23,9 @@ import {
 } from "../../../shared/kernel/ids.ts";
 import type { ReadModels } from "../../../shared/read-store/read-store.port.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
-import { foldedThreadAnswer } from "../folded-answers.ts";
+import { threadAnswer } from "../answers/thread.answer.ts";
 import { writeResponses } from "../write-answer.ts";
-import { answerWrites, type Written } from "../write-route.ts";
+import { answerWrites } from "../write-route.ts";
 
 const pageParams = z.object({ pageId: pageIdSchema });
 const threadParams = pageParams.extend({ threadId: threadIdSchema });
@@ -60,33 +59,24 @@ export function threadCommandRoutes(app: App, ports: CommandApiPorts): void {
   const answer = answerWrites(ports);
 
   /**
-   * The answer of a write to a thread: the whole thread as a client will read it, or as the write side has it;
-   * with `text`, the comment body written, the mentions in it that reach nobody.
+   * The answer of a write to a thread: the whole thread; with `text`, the comment body written, the mentions in it
+   * that reach nobody.
    */
-  async function threadAnswer(target: ThreadOnPage, status: 200 | 201, text?: string) {
+  async function threadReplyOf(target: ThreadOnPage, status: 200 | 201, text?: string) {
     const mentions =
       text === undefined ? {} : { unreachableMentions: await unreachableMentionsOn(ports.views, target.pageId, text) };
-    return {
-      status,
-      present: async () => ({ body: { thread: await presentThread(ports.views, target), ...mentions } }),
-      assemble: async () => ({ body: { thread: await foldedThreadAnswer(ports, target.threadId), ...mentions } }),
-    };
+    return { status, answer: threadAnswer(target).map((thread) => ({ thread, ...mentions })) };
   }
 
   /**
    * Runs the command behind the page's comment guard and answers with the thread; `created`, the comment it
    * adds, is the answer's Location; a command writing a comment's body answers its unreachable mentions too.
    */
-  async function decideThread(
-    actor: Actor,
-    target: ThreadOnPage,
-    command: ThreadCommand,
-    created?: CommentId,
-  ): Promise<Written> {
+  async function decideThread(actor: Actor, target: ThreadOnPage, command: ThreadCommand, created?: CommentId) {
     const { position } = await commentOnThread.run(ports, actor, target, () => command);
     const located = created === undefined ? {} : { location: locationOf.comment(target.pageId, created) };
     const text = "body" in command ? command.body : undefined;
-    return { ...(await threadAnswer(target, created === undefined ? 200 : 201, text)), ...located, position };
+    return { ...(await threadReplyOf(target, created === undefined ? 200 : 201, text)), ...located, position };
   }
 
   app.post(
@@ -129,7 +119,7 @@ export function threadCommandRoutes(app: App, ports: CommandApiPorts): void {
       // a caller who may still comment on the page.
       const again = (actor: Actor) => async () => {
         await commentOnPage(ports.views, actor.principal, pageId);
-        return threadAnswer({ pageId, threadId }, 201, request.body.body);
+        return threadReplyOf({ pageId, threadId }, 201, request.body.body);
       };
       return answer(request, reply, ({ actor, once }) =>
         once(

@@ -8,8 +8,9 @@ import { locationOf } from "../../../shared/http/locations.ts";
 import { tokenIdSchema } from "../../../shared/kernel/ids.ts";
 import { scopeSchema } from "../../../shared/kernel/scopes.ts";
 import { tokenCommands } from "../../../shared/tokens/token.commands.ts";
-import { createdTokenResource, toTokenResource } from "../../../shared/tokens/token.resource.ts";
+import { createdTokenResource } from "../../../shared/tokens/token.resource.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
+import { tokenAnswer } from "../answers/token.answer.ts";
 import { writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
 import { nameField } from "../../../shared/kernel/text-fields.ts";
@@ -59,19 +60,13 @@ export function tokenCommandRoutes(app: App, ports: CommandApiPorts): void {
             expiresAt: command.expiresAt,
             lastUsedAt: null,
             createdAt: context.now.toISOString(),
-            token: secret,
           };
           return settle({
             position,
             status: 201,
             location: locationOf.token(tokenId),
-            present: async () => {
-              const token = await ports.views.tokens.get(tokenId);
-              if (!token) throw new AppError("internal", "token was not recorded");
-              return { body: { ...toTokenResource(token), token: secret } };
-            },
             // The secret is shown once, here: a creation not yet visible answers it too, with the record as created.
-            assemble: async () => ({ body: created }),
+            answer: tokenAnswer(tokenId, created).map((token) => ({ ...token, token: secret })),
           });
         });
       }),

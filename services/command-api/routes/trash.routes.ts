@@ -2,14 +2,14 @@
 // with its record; a folder brings back what was deleted with it. DELETE /trash/{type}/{id}: its owner purges
 // it at once, which erases its content (shared/trash/purge-item.ts).
 import { z } from "zod";
-import { visibleFolder, visiblePage } from "../../../shared/access/authorize.ts";
-import { folderResource, toFolderResource } from "../../../shared/folders/folder.resource.ts";
+import { folderResource } from "../../../shared/folders/folder.resource.ts";
 import type { App } from "../../../shared/http/create-app.ts";
-import { pageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
+import { pageResource } from "../../../shared/pages/page.resource.ts";
 import { restoreFromTrash } from "../../../shared/trash/restore-from-trash.ts";
 import { purgeFromTrash } from "../../../shared/trash/purge-item.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
-import { foldedFolderAnswer, foldedPageAnswer } from "../folded-answers.ts";
+import { folderAnswer } from "../answers/folder.answer.ts";
+import { pageAnswer } from "../answers/page.answer.ts";
 import { folderIdSchema, pageIdSchema } from "../../../shared/kernel/ids.ts";
 import { writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
@@ -46,19 +46,9 @@ export function trashCommandRoutes(app: App, ports: CommandApiPorts): void {
       answer(request, reply, async ({ actor }) => {
         const { type, id } = request.params;
         const { position } = await restoreFromTrash(ports, actor, type, id);
-        const present = async () => {
-          if (type === "folder") {
-            const { shown, permission } = await visibleFolder(ports.views, actor.principal, id);
-            return { body: toFolderResource(shown, permission) };
-          }
-          const { shown, permission } = await visiblePage(ports.views, actor.principal, id);
-          return { body: toPageResource(shown, permission) };
-        };
-        const assemble = async () =>
-          type === "folder"
-            ? foldedFolderAnswer(ports, actor.principal, folderIdSchema.parse(id))
-            : foldedPageAnswer(ports, actor.principal, pageIdSchema.parse(id)).record();
-        return { position, status: 200, present, assemble };
+        const answered =
+          type === "folder" ? folderAnswer(folderIdSchema.parse(id)) : pageAnswer(pageIdSchema.parse(id), "record");
+        return { position, status: 200, answer: answered };
       }),
   );
 }

@@ -12,6 +12,7 @@ import {
 } from "../../../shared/watching/watch.resource.ts";
 import type { WatchedKind } from "../../../shared/watching/watches.view.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
+import { value } from "../answers/answer.ts";
 import { writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
 
@@ -26,8 +27,7 @@ export function watchingCommandRoutes(app: App, ports: CommandApiPorts): void {
     (kind: WatchedKind, watching: boolean) => async (request: FastifyRequest, reply: FastifyReply, entityId: string) =>
       answer(request, reply, async ({ actor }) => {
         const { position } = await setWatch(ports, actor, kind, entityId, watching);
-        const presented = async () => ({ body: { watching } });
-        return { position, status: 200, present: presented, assemble: presented };
+        return { position, status: 200, answer: value({ watching }) };
       });
   const pageRoute = { config: write, schema: { params: pageParams, response: writeResponses({ 200: watchResource }) } };
   const folderRoute = {
@@ -57,8 +57,7 @@ export function watchingCommandRoutes(app: App, ports: CommandApiPorts): void {
     async (request, reply) =>
       answer(request, reply, async ({ actor }) => {
         const { position, settings } = await changeNotificationSettings(ports, actor, request.body);
-        const presented = async () => ({ body: settings });
-        return { position, status: 200, present: presented, assemble: presented };
+        return { position, status: 200, answer: value(settings) };
       }),
   );
 }

@@ -10,11 +10,7 @@ import { locationOf } from "../../../shared/http/locations.ts";
 import { folderIdSchema } from "../../../shared/kernel/ids.ts";
 import { positionTokenSchema, positionOfToken } from "../../../shared/position.ts";
 import { webhookEventsSchema } from "../../../shared/webhooks/webhook-event-names.ts";
-import {
-  createdWebhookResource,
-  toWebhookResource,
-  webhookResource,
-} from "../../../shared/webhooks/webhook.resource.ts";
+import { createdWebhookResource, webhookResource } from "../../../shared/webhooks/webhook.resource.ts";
 import { newWebhookSecret } from "../../../shared/webhooks/webhook-secret.ts";
 import { privateTargetOf, resolveHost } from "../../../shared/webhooks/registration-target.ts";
 import { webhookCommands } from "../../../shared/webhooks/webhook.commands.ts";
@@ -22,6 +18,7 @@ import { webhookIdSchema } from "../../../shared/webhooks/webhook.decider.ts";
 import type { CommandApiPorts, WebhookPorts } from "../command-api-ports.ts";
 import { OneAtATime } from "../one-at-a-time.ts";
 import { actorOf } from "../request-actor.ts";
+import { updatedWebhook, webhookAnswer } from "../answers/webhook.answer.ts";
 import { writeResponses } from "../write-answer.ts";
 import { answerWrites } from "../write-route.ts";
 import { nameField } from "../../../shared/kernel/text-fields.ts";
@@ -56,11 +53,6 @@ export function webhookCommandRoutes(app: App, ports: CommandApiPorts, webhooks:
   const config = { access: { sessionOnly: true as const } };
   const creations = new OneAtATime();
   const answer = answerWrites(ports);
-  const present = (webhookId: string) => async () => {
-    const webhook = await ports.views.webhooks.get(webhookId);
-    if (!webhook) throw new AppError("not_found", "webhook not found");
-    return { body: toWebhookResource(webhook) };
-  };
   /** Refuses a URL the notifier would never call: a private address, unless the operator allows those. */
   const checkTarget = async (url: string) => {
     if (webhooks.allowPrivateNetworks) return;
@@ -126,15 +118,13 @@ export function webhookCommandRoutes(app: App, ports: CommandApiPorts, webhooks:
             disabledReason: null,
             createdAt: now,
             updatedAt: now,
-            secret,
           };
           return settle({
             position,
             status: 201,
             location: locationOf.webhook(webhookId),
-            present: async () => ({ body: { ...(await present(webhookId)()).body, secret } }),
             // The secret is never shown again, so a creation not yet visible answers it too, with the record as created.
-            assemble: async () => ({ body: created }),
+            answer: webhookAnswer(webhookId, async () => created).map((webhook) => ({ ...webhook, secret })),
           });
         });
       }),
@@ -153,21 +143,8 @@ export function webhookCommandRoutes(app: App, ports: CommandApiPorts, webhooks:
           { type: "UpdateWebhook", webhookId, ownerId: context.actorId, changes: request.body },
           context,
         );
-        const assemble = async () => {
-          const before = await ports.views.webhooks.get(webhookId);
-          if (!state.exists || !before) throw new AppError("not_found", "webhook not found");
-          const disabledReason = state.active ? null : before.disabledReason;
-          return {
-            body: {
-              ...toWebhookResource(before),
-              ...state.settings,
-              active: state.active,
-              disabledReason,
-              updatedAt: context.now.toISOString(),
-            },
-          };
-        };
-        return { position, status: 200, present: present(webhookId), assemble };
+        const held = updatedWebhook(webhookId, state, context.now.toISOString());
+        return { position, status: 200, answer: webhookAnswer(webhookId, held) };
       }),
   );
 

@@ -8,6 +8,7 @@ import { listNotifications } from "../../../shared/notifications/list-notificati
 import { markNotificationsRead } from "../../../shared/notifications/mark-notifications-read.ts";
 import { notificationResource, toNotificationResource } from "../../../shared/notifications/notification.resource.ts";
 import { decodeCursor, encodeCursor } from "../../../shared/read-store/pagination.ts";
+import { value } from "../../command-api/answers/answer.ts";
 import type { CommandApiPorts } from "../../command-api/command-api-ports.ts";
 import { defineTool, IDEMPOTENT_CHANGE, READ_ONLY, type McpTool } from "../mcp-tool.ts";
 import { toolWrites, writeOutput } from "../write-outcome.ts";
@@ -69,12 +70,13 @@ export function notificationTools(ports: CommandApiPorts): McpTool[] {
               ? { ids: args.ids }
               : null;
         if (mark === null) throw new AppError("validation_failed", "send ids, or all: true");
+        const actor = caller.actor();
         const { position } = await markNotificationsRead(
           { ...ports, checkpoint: () => ports.projection.current() },
-          caller.actor().context,
+          actor.context,
           mark,
         );
-        return markedOutput.parse(await writes.settle(position, { id: null, present: async () => ({}) }));
+        return markedOutput.parse(await writes.settle(actor, position, { id: null, answer: value({}) }));
       },
     }),
   ];

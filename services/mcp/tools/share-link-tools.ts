@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { shareLinkIdSchema } from "../../../shared/kernel/ids.ts";
 import { createShareLink } from "../../../shared/share-links/create-share-link.ts";
-import { listShareLinks, recordedShareLink } from "../../../shared/share-links/list-share-links.ts";
+import { listShareLinks } from "../../../shared/share-links/list-share-links.ts";
 import { revokeShareLink } from "../../../shared/share-links/revoke-share-link.ts";
 import { shareLinkEntityTypeSchema } from "../../../shared/share-links/share-link.decider.ts";
 import {
@@ -14,6 +14,8 @@ import {
   shareLinkFilterFields,
 } from "../../../shared/share-links/share-link.fields.ts";
 import { shareLinkResource } from "../../../shared/share-links/share-link.resource.ts";
+import { value } from "../../command-api/answers/answer.ts";
+import { shareLinkAnswer } from "../../command-api/answers/share-link.answer.ts";
 import type { CommandApiPorts } from "../../command-api/command-api-ports.ts";
 import { ADDITIVE, defineTool, DESTRUCTIVE, READ_ONLY, type McpTool } from "../mcp-tool.ts";
 import { toolWrites, writeOutput } from "../write-outcome.ts";
@@ -41,10 +43,11 @@ export function shareLinkTools(ports: CommandApiPorts): McpTool[] {
       annotations: { ...ADDITIVE, title: "Create a share link" },
       async run(args, caller) {
         const { entityType, entityId, ...fields } = args;
-        const { id, position, link } = await createShareLink(ports, caller.actor(), { entityType, entityId }, fields);
-        const settled = await writes.settle(position, {
+        const actor = caller.actor();
+        const { id, position, link } = await createShareLink(ports, actor, { entityType, entityId }, fields);
+        const settled = await writes.settle(actor, position, {
           id,
-          present: async () => ({ link: await recordedShareLink(ports.views, id, link.url) }),
+          answer: shareLinkAnswer(id, () => link, link.url).map((recorded) => ({ link: recorded })),
         });
         // Not yet visible: the link as created, since its url cannot be answered later.
         return createdOutput.parse({ link, ...settled });
@@ -81,8 +84,9 @@ export function shareLinkTools(ports: CommandApiPorts): McpTool[] {
       output: revokedOutput,
       annotations: { ...DESTRUCTIVE, idempotentHint: true, title: "Revoke a share link" },
       async run(args, caller) {
-        const { position } = await revokeShareLink(ports, caller.actor(), args.linkId);
-        return revokedOutput.parse(await writes.settle(position, { id: args.linkId, present: async () => ({}) }));
+        const actor = caller.actor();
+        const { position } = await revokeShareLink(ports, actor, args.linkId);
+        return revokedOutput.parse(await writes.settle(actor, position, { id: args.linkId, answer: value({}) }));
       },
     }),
   ];

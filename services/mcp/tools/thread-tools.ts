@@ -5,7 +5,7 @@ import { z } from "zod";
 import { commentOnThread } from "../../../shared/threads/thread.commands.ts";
 import { threadStatusSchema, type ThreadCommand } from "../../../shared/threads/thread.decider.ts";
 import { anchorField, commentBody } from "../../../shared/threads/thread.fields.ts";
-import { listThreads, presentThread, threadFilterSchema } from "../../../shared/threads/list-threads.ts";
+import { listThreads, threadFilterSchema } from "../../../shared/threads/list-threads.ts";
 import { threadResource } from "../../../shared/threads/thread.resource.ts";
 import type { Actor } from "../../../shared/commands/guarded-command.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
@@ -18,6 +18,7 @@ import {
   type PageId,
   type ThreadId,
 } from "../../../shared/kernel/ids.ts";
+import { threadAnswer } from "../../command-api/answers/thread.answer.ts";
 import type { CommandApiPorts } from "../../command-api/command-api-ports.ts";
 import { ADDITIVE, defineTool, IDEMPOTENT_CHANGE, READ_ONLY, type McpTool } from "../mcp-tool.ts";
 import { toolWrites, writeOutput } from "../write-outcome.ts";
@@ -37,9 +38,9 @@ export function threadTools(ports: CommandApiPorts): McpTool[] {
       "body" in command
         ? { unreachableMentions: await unreachableMentionsOn(ports.views, target.pageId, command.body) }
         : {};
-    const settled = await writes.settle(position, {
+    const settled = await writes.settle(actor, position, {
       id: target.threadId,
-      present: async () => ({ thread: await presentThread(ports.views, target) }),
+      answer: threadAnswer(target).map((thread) => ({ thread })),
     });
     return { ...settled, ...mentions };
   };

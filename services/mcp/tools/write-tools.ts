@@ -4,25 +4,28 @@
 // named in its metadata; creating tools take an optional idempotencyKey.
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { ownerOfNewItem, visibleFolder, visiblePage } from "../../../shared/access/authorize.ts";
+import { ownerOfNewItem } from "../../../shared/access/authorize.ts";
 import type { Actor } from "../../../shared/commands/guarded-command.ts";
 import { folderCommands } from "../../../shared/folders/folder.commands.ts";
 import { folderNameField } from "../../../shared/folders/folder.fields.ts";
-import { folderResource, toFolderResource } from "../../../shared/folders/folder.resource.ts";
+import { folderResource } from "../../../shared/folders/folder.resource.ts";
 import { instantSchema } from "../../../shared/history/instant.ts";
-import { folderIdSchema, pageIdSchema, type FolderId, type PageId } from "../../../shared/kernel/ids.ts";
+import { folderIdSchema, pageIdSchema, type PageId } from "../../../shared/kernel/ids.ts";
 import { iconField } from "../../../shared/kernel/text-fields.ts";
 import { addContent } from "../../../shared/pages/add-content.ts";
 import { createPage } from "../../../shared/pages/create-page.ts";
 import { editContent } from "../../../shared/pages/edit-content.ts";
-import { etagOf, revisionFromIfMatch } from "../../../shared/pages/page-document.ts";
+import { revisionFromIfMatch } from "../../../shared/pages/page-document.ts";
 import { editPage, movePage } from "../../../shared/pages/page.commands.ts";
 import { MARKDOWN_MAX_CHARS, markdownField, titleField } from "../../../shared/pages/page.fields.ts";
-import { pageResource, resolvedPageResource, toPageResource } from "../../../shared/pages/page.resource.ts";
+import { pageResource, resolvedPageResource } from "../../../shared/pages/page.resource.ts";
 import { restorePage } from "../../../shared/pages/restore-page.ts";
 import { unreachableMentionsField } from "../../../shared/mentions/mentions.resource.ts";
 import { unreachableMentionsOn } from "../../../shared/mentions/unreachable-mentions.ts";
 import { restoreFromTrash } from "../../../shared/trash/restore-from-trash.ts";
+import { value } from "../../command-api/answers/answer.ts";
+import { folderAnswer } from "../../command-api/answers/folder.answer.ts";
+import { pageAnswer } from "../../command-api/answers/page.answer.ts";
 import type { CommandApiPorts } from "../../command-api/command-api-ports.ts";
 import { ADDITIVE, defineTool, DESTRUCTIVE, IDEMPOTENT_CHANGE, type McpTool } from "../mcp-tool.ts";
 import { toolWrites, writeOutput } from "../write-outcome.ts";
@@ -50,18 +53,12 @@ const restoredOutput = writeOutput({ page: pageResource.optional(), folder: fold
 
 export function writeTools(ports: CommandApiPorts): McpTool[] {
   const writes = toolWrites(ports);
-  /** The page as the caller now sees it, with the ETag of the version the change made. */
-  const presentPage = (actor: Actor, pageId: PageId) => async () => {
-    const { shown, permission, page } = await visiblePage(ports.views, actor.principal, pageId);
-    return { page: { ...toPageResource(shown, permission), folderPath: shown.folderPath }, etag: etagOf(page) };
-  };
-  const presentFolder = (actor: Actor, folderId: FolderId) => async () => {
-    const { shown, permission } = await visibleFolder(ports.views, actor.principal, folderId);
-    return { folder: toFolderResource(shown, permission) };
-  };
-  /** `text`: the markdown the change wrote, whose unreachable mentions the result names. */
+  /**
+   * The page as the caller now sees it, with the ETag of the version the change made; `text`: the markdown the
+   * change wrote, whose unreachable mentions the result names.
+   */
   const pageChange = async (actor: Actor, pageId: PageId, position: number | null, text?: string) => {
-    const settled = await writes.settle(position, { id: pageId, present: presentPage(actor, pageId) });
+    const settled = await writes.settle(actor, position, { id: pageId, answer: pageAnswer(pageId, "versioned") });
     const mentions =
       text === undefined ? {} : { unreachableMentions: await unreachableMentionsOn(ports.views, pageId, text) };
     return pageOutput.parse({ ...settled, ...mentions });
@@ -94,7 +91,8 @@ export function writeTools(ports: CommandApiPorts): McpTool[] {
           async () => {
             const created = await createPage(ports, actor, { ...fields, parentId: fields.folderId });
             const { pageId, position, unreachableMentions } = created;
-            const settled = await writes.settle(position, { id: pageId, present: presentPage(actor, pageId) });
+            const answer = pageAnswer(pageId, "versioned");
+            const settled = await writes.settle(actor, position, { id: pageId, answer });
             return { ...settled, unreachableMentions };
           },
         );
@@ -245,7 +243,8 @@ export function writeTools(ports: CommandApiPorts): McpTool[] {
               icon: fields.icon,
             };
             const { position } = await folderCommands.handle(ports.eventStore, folderId, command, actor.context);
-            return writes.settle(position, { id: folderId, present: presentFolder(actor, folderId) });
+            const answer = folderAnswer(folderId, fields.parentId).map((folder) => ({ folder }));
+            return writes.settle(actor, position, { id: folderId, answer });
           },
         );
       },
@@ -283,7 +282,7 @@ export function writeTools(ports: CommandApiPorts): McpTool[] {
         const actor = caller.actor();
         const { pageId } = args;
         const { position } = await editPage.run(ports, actor, pageId, () => ({ type: "DeletePage", pageId }));
-        return deletedOutput.parse(await writes.settle(position, { id: pageId, present: async () => ({}) }));
+        return deletedOutput.parse(await writes.settle(actor, position, { id: pageId, answer: value({}) }));
       },
     }),
     defineTool({
@@ -300,15 +299,11 @@ export function writeTools(ports: CommandApiPorts): McpTool[] {
         const actor = caller.actor();
         const { type, id } = args;
         const { position } = await restoreFromTrash(ports, actor, type, id);
-        const present = async () => {
-          if (type === "folder") {
-            const { shown, permission } = await visibleFolder(ports.views, actor.principal, id);
-            return { folder: toFolderResource(shown, permission) };
-          }
-          const { shown, permission } = await visiblePage(ports.views, actor.principal, id);
-          return { page: toPageResource(shown, permission) };
-        };
-        return restoredOutput.parse(await writes.settle(position, { id, present }));
+        const answer =
+          type === "folder"
+            ? folderAnswer(folderIdSchema.parse(id)).map((folder) => ({ folder }))
+            : pageAnswer(pageIdSchema.parse(id), "record").map((page) => ({ page }));
+        return restoredOutput.parse(await writes.settle(actor, position, { id, answer }));
       },
     }),
   ];

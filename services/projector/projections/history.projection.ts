@@ -70,6 +70,7 @@ function subjectOf(event: DomainEvent): Subject {
     case "SignInLinkUsed":
     case "NotificationsRead":
     case "NotificationMailed":
+    case "NotificationDigestStarted":
     case "NotificationDigestMailed":
     case "TokenCreated":
     case "TokenUsed":

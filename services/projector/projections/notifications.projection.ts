@@ -27,7 +27,10 @@ import {
   whoCanView,
 } from "./notification-recipients.ts";
 
-type Subject = Omit<NotificationCandidate, "userId" | "eventId" | "occurredAt" | "position">;
+/** What an event tells its recipients; `groupId` only for a group's kinds. */
+type Subject = Omit<NotificationCandidate, "userId" | "eventId" | "occurredAt" | "position" | "groupId"> & {
+  readonly groupId?: string;
+};
 
 /**
  * Notifies each recipient but the actor, at most MAX_RECIPIENTS_PER_EVENT of them, coalescing by the subject's
@@ -47,6 +50,7 @@ async function notifyAll<Tx>(
     if (seen.size > MAX_RECIPIENTS_PER_EVENT + 1) return;
     const candidate: NotificationCandidate = {
       ...subject,
+      groupId: subject.groupId ?? null,
       userId,
       eventId: stored.id,
       occurredAt: stored.metadata.occurredAt,
@@ -207,14 +211,17 @@ export async function projectNotifications<Tx>(
       return notifyAll(writers, tx, stored, subject, membersOfGroup(writers, tx, groupId));
     }
     case "GroupMemberAdded": {
-      const { memberId, addedBy } = event.data;
-      return notifyAll(
-        writers,
-        tx,
-        stored,
-        { kind: "group_added", actorId: addedBy, pageId: null, folderId: null, threadId: null, coalesceKey: null },
-        [memberId],
-      );
+      const { groupId, memberId, addedBy } = event.data;
+      const subject = {
+        kind: "group_added" as const,
+        actorId: addedBy,
+        pageId: null,
+        folderId: null,
+        threadId: null,
+        groupId,
+        coalesceKey: null,
+      };
+      return notifyAll(writers, tx, stored, subject, [memberId]);
     }
     case "WorkspaceMemberAdded": {
       const { memberId, addedBy } = event.data;

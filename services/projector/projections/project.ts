@@ -85,6 +85,7 @@ export async function project<Tx>(
     case "NotificationsRead":
       return;
     case "NotificationMailed":
+    case "NotificationDigestStarted":
     case "NotificationDigestMailed":
       return; // the notifier's record of what it mailed: read back from its own streams, never queried // the notifications projection (above) applies them
     case "TokenCreated":

@@ -46,6 +46,7 @@ export async function projectStoredBytes<Tx>(
     case "SignInLinkUsed":
     case "NotificationsRead":
     case "NotificationMailed":
+    case "NotificationDigestStarted":
     case "NotificationDigestMailed":
     case "InvitationSlotTaken":
     case "IdempotencyKeyClaimed":

@@ -1,10 +1,13 @@
 // GET /changes: the live change feed as Server-Sent Events, written by hand on the raw response (no SSE plugin
-// is installed). Each event is one history entry the caller may see, its position as the event id; a client
+// is installed). Each `change` event is one history entry the caller may see, each `notification` event one of the
+// caller's own notifications as it is created or updated, in log order, the position as the event id; a client
 // resumes with Last-Event-ID (or ?after=) without a gap or a repeat. Comment lines keep idle proxies open.
 import type { FastifyReply } from "fastify";
 import { z } from "zod";
 import type { WriteSide } from "../../../shared/auth/write-side.port.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
+import { notificationResource, toNotificationResource } from "../../../shared/notifications/notification.resource.ts";
+import type { NotificationRecord } from "../../../shared/notifications/notifications.view.ts";
 import type { App } from "../../../shared/http/create-app.ts";
 import { principalOf } from "../../../shared/http/guard.ts";
 import { errorBody } from "../../../shared/http/schemas.ts";
@@ -24,6 +27,9 @@ export const changeEvent = historyItem.extend({
   entity: z.object({ kind: z.enum(["page", "folder", "thread", "group"]), id: z.string() }),
 });
 
+/** The `data` of each `notification` event: the item GET /notifications lists. */
+export const notificationEvent = notificationResource;
+
 const frameOf = (described: DescribedEntry): string => {
   const { entry } = described;
   const event: z.infer<typeof changeEvent> = {
@@ -33,6 +39,27 @@ const frameOf = (described: DescribedEntry): string => {
   const data = JSON.stringify(event);
   return `id: ${entry.position}\nevent: change\ndata: ${data}\n\n`;
 };
+
+const notificationFrameOf = (notification: NotificationRecord): string => {
+  const data: z.infer<typeof notificationEvent> = toNotificationResource(notification);
+  return `id: ${notification.position}\nevent: notification\ndata: ${JSON.stringify(data)}\n\n`;
+};
+
+/** Both kinds of event in log order; at one position the change comes first, and both before the next id. */
+function framesInLogOrder(entries: readonly DescribedEntry[], notifications: readonly NotificationRecord[]): string {
+  const frames: string[] = [];
+  let next = 0;
+  for (const described of entries) {
+    for (; next < notifications.length; next += 1) {
+      const notification = notifications[next];
+      if (!notification || notification.position >= described.entry.position) break;
+      frames.push(notificationFrameOf(notification));
+    }
+    frames.push(frameOf(described));
+  }
+  for (const notification of notifications.slice(next)) frames.push(notificationFrameOf(notification));
+  return frames.join("");
+}
 
 /** Past this much unsent data a client is not keeping up: its feed ends, and it resumes with Last-Event-ID. */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
@@ -74,8 +101,9 @@ export function changeFeedRoutes(app: App, ports: ChangeFeedPorts): void {
         userId: principal.user.id,
         credential: { tokenId: principal.tokenId, expiresAt: principal.expiresAt },
         cursor,
-        deliver: (entries) => {
-          raw.write(entries.map(frameOf).join(""));
+        withNotifications: true,
+        deliver: (entries, notifications) => {
+          raw.write(framesInLogOrder(entries, notifications));
           if (raw.writableLength > MAX_BUFFERED_BYTES) {
             ports.hub.close(feed);
             raw.end();

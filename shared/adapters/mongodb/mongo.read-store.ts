@@ -45,7 +45,7 @@ import { MongoGroupsView, MongoGroupsWriter, groupsModel } from "./groups.view.m
 import { MongoParkedEvents, parkedEventsModel } from "./parked-events.mongo.ts";
 
 /** Bump whenever a read-model document or index changes shape: the projector then builds a new generation. */
-export const MONGO_READ_MODEL_VERSION = 12;
+export const MONGO_READ_MODEL_VERSION = 13;
 
 const META = "read_model_meta";
 const CHECKPOINT = "checkpoint";

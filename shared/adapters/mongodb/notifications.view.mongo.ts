@@ -17,6 +17,7 @@ const notificationSchema = z.object({
   pageId: z.string().nullable(),
   folderId: z.string().nullable(),
   threadId: z.string().nullable(),
+  groupId: z.string().nullable(),
   coalesceKey: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -35,7 +36,8 @@ export const notificationsModel: MongoModel = {
       collection: "notifications",
       name: "notifications_user",
       keys: { userId: 1, position: -1 },
-      serves: "GET /notifications: the caller's notifications, newest change first; the per-user cap",
+      serves:
+        "GET /notifications: the caller's notifications, newest change first; the per-user cap; a change feed's notifications by position range",
     },
     {
       collection: "notifications",
@@ -214,6 +216,15 @@ export class MongoNotificationsView implements NotificationsView {
             $or: [{ position: { $gt: from.position } }, { position: from.position, _id: { $gt: from.id } }],
           };
     const docs = await notifications(this.ref).find(filter).sort({ position: 1, _id: 1 }).limit(limit).toArray();
+    return docs.map(toRecord);
+  }
+
+  async changedBetween(userId: string, after: number, upTo: number, limit: number): Promise<NotificationRecord[]> {
+    const docs = await notifications(this.ref)
+      .find({ userId, position: { $gt: after, $lte: upTo } })
+      .sort({ position: 1, _id: 1 })
+      .limit(limit)
+      .toArray();
     return docs.map(toRecord);
   }
 

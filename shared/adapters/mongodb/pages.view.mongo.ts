@@ -6,13 +6,12 @@ import type { Changed, FolderPlace } from "../../folders/folders.view.ts";
 import { compareNewestFirst, type VisibleTo } from "../../read-store/list-query.ts";
 import {
   titleKey,
-  type PageChange,
   type PageContent,
   type PageListQuery,
   type PagesView,
   type PagesWriter,
 } from "../../pages/pages.view.ts";
-import type { PageRecord } from "../../pages/page-record.ts";
+import { samePlace, type PageRecord } from "../../pages/page-record.ts";
 import type { SearchHit, SearchQuery } from "../../pages/page-search.ts";
 import { accessKeysOf, visibleKeys } from "./access-keys.ts";
 import { reRooted } from "../../folders/folder-place.ts";
@@ -70,13 +69,15 @@ const LISTING = { markdown: 0, titleText: 0, bodyText: 0, words: 0, accessKeys: 
 
 const pages = (ref: GenerationRef) => ref.current().collection<PageDoc>("pages");
 
+const wordsOf = (titleText: string, bodyText: string) => [
+  ...new Set([...wordsOfFolded(titleText), ...wordsOfFolded(bodyText)]),
+];
+
 const searchFields = (title: string, markdown: string) => {
   const titleText = foldedText(title);
   const bodyText = foldedText(markdown);
-  return { titleText, bodyText, words: [...new Set([...wordsOfFolded(titleText), ...wordsOfFolded(bodyText)])] };
+  return { titleText, bodyText, words: wordsOf(titleText, bodyText) };
 };
-
-type Place = { parentId: string | null; ancestorIds: readonly string[]; folderPath: string };
 
 export class MongoPagesWriter implements PagesWriter<MongoBatch> {
   /** `audience`: the per-user listing (page-audience.mongo.ts), told of every page whose place, order or life changes. */
@@ -95,41 +96,53 @@ export class MongoPagesWriter implements PagesWriter<MongoBatch> {
     return doc ? z.string().parse(doc.ownerId) : null;
   }
 
-  async create(tx: MongoBatch, page: PageRecord, markdown: string): Promise<void> {
-    const { id, ...rest } = page;
-    const doc: Omit<PageDoc, "_id"> = {
-      ...rest,
-      titleKey: titleKey(page.title),
-      deleted: false,
-      accessKeys: accessKeysOf("page", page),
-      markdown,
-      ...searchFields(page.title, markdown),
-    };
-    await pages(this.ref).replaceOne({ _id: id }, doc, { upsert: true, ...tx.options });
-    this.audience.pageChanged(tx, id);
-  }
-
-  /** A change older than what the page already shows is skipped: a batch applied again ends where it ended. */
-  async change(tx: MongoBatch, id: string, change: PageChange): Promise<void> {
+  /**
+   * A put older than what the live page already shows is skipped: a batch applied again ends where it ended. A
+   * new title without new content takes its search words from the folded content already stored.
+   */
+  async put(tx: MongoBatch, page: PageRecord, markdown?: string): Promise<void> {
     const collection = pages(this.ref);
+    const { id, ...fields } = page;
+    const record = { ...fields, ancestorIds: [...page.ancestorIds], titleKey: titleKey(page.title) };
     const current = await collection.findOne(
       { _id: id, ...LIVE },
-      { projection: { title: 1, markdown: 1, updatedPosition: 1 }, ...tx.options },
+      { projection: { title: 1, parentId: 1, ancestorIds: 1, folderPath: 1, updatedPosition: 1 }, ...tx.options },
     );
-    if (!current || current.updatedPosition > change.updatedPosition) return;
-    const title = change.kind === "title" ? change.title : current.title;
-    const markdown = change.kind === "content" ? change.markdown : current.markdown;
-    const fields = {
-      ...(change.kind === "title" ? { title, titleKey: titleKey(title) } : {}),
-      ...(change.kind === "icon" ? { icon: change.icon } : {}),
-      ...(change.kind === "content" ? { markdown } : {}),
-      ...(change.kind === "icon" ? {} : searchFields(title, markdown)),
-      updatedAt: change.updatedAt,
-      updatedPosition: change.updatedPosition,
-      revision: change.revision,
-    };
-    await collection.updateOne({ _id: id }, { $set: fields }, tx.options);
-    await this.audience.pageTouched(tx, id, change.updatedPosition);
+    if (!current) {
+      const content = markdown ?? "";
+      const doc: Omit<PageDoc, "_id"> = {
+        ...record,
+        deleted: false,
+        accessKeys: accessKeysOf("page", page),
+        markdown: content,
+        ...searchFields(page.title, content),
+      };
+      await collection.replaceOne({ _id: id }, doc, { upsert: true, ...tx.options });
+      this.audience.pageChanged(tx, id);
+      return;
+    }
+    if (current.updatedPosition > page.updatedPosition) return;
+    const moved = !samePlace(current, page);
+    const search =
+      markdown !== undefined
+        ? { markdown, ...searchFields(page.title, markdown) }
+        : await this.retitled(tx, current, page);
+    const update = { ...record, ...(moved ? { accessKeys: accessKeysOf("page", page) } : {}), ...search };
+    await collection.updateOne({ _id: id }, { $set: update }, tx.options);
+    if (moved) this.audience.pageChanged(tx, id);
+    else await this.audience.pageTouched(tx, id, page.updatedPosition);
+  }
+
+  /** The search fields of a page whose title changed and content did not (none when the title is the same). */
+  private async retitled(
+    tx: MongoBatch,
+    current: Pick<PageDoc, "_id" | "title">,
+    page: PageRecord,
+  ): Promise<Partial<Pick<PageDoc, "titleText" | "words">>> {
+    if (current.title === page.title) return {};
+    const stored = await pages(this.ref).findOne({ _id: current._id }, { projection: { bodyText: 1 }, ...tx.options });
+    const titleText = foldedText(page.title);
+    return { titleText, words: wordsOf(titleText, stored?.bodyText ?? "") };
   }
 
   async remove(tx: MongoBatch, id: string): Promise<void> {
@@ -140,21 +153,6 @@ export class MongoPagesWriter implements PagesWriter<MongoBatch> {
 
   async purge(tx: MongoBatch, id: string): Promise<void> {
     await pages(this.ref).deleteOne({ _id: id }, tx.options);
-    this.audience.pageChanged(tx, id);
-  }
-
-  async move(tx: MongoBatch, id: string, place: Place, changed: Changed & { revision: number }): Promise<void> {
-    const collection = pages(this.ref);
-    const current = await collection.findOne({ _id: id }, { projection: { ownerId: 1 }, ...tx.options });
-    if (!current) return;
-    const ancestorIds = [...place.ancestorIds];
-    const fields = {
-      ...place,
-      ancestorIds,
-      ...changed,
-      accessKeys: accessKeysOf("page", { id, ownerId: current.ownerId, ancestorIds }),
-    };
-    await collection.updateOne({ _id: id }, { $set: fields }, tx.options);
     this.audience.pageChanged(tx, id);
   }
 

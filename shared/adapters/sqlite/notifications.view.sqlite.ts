@@ -19,6 +19,7 @@ CREATE TABLE IF NOT EXISTS notifications (
   page_id TEXT,
   folder_id TEXT,
   thread_id TEXT,
+  group_id TEXT,
   coalesce_key TEXT NOT NULL,
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL,
@@ -55,6 +56,7 @@ type Row = {
   page_id: string | null;
   folder_id: string | null;
   thread_id: string | null;
+  group_id: string | null;
   coalesce_key: string;
   created_at: string;
   updated_at: string;
@@ -72,6 +74,7 @@ const toRecord = (row: Row): NotificationRecord => ({
   pageId: row.page_id,
   folderId: row.folder_id,
   threadId: row.thread_id,
+  groupId: row.group_id,
   coalesceKey: row.coalesce_key,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
@@ -92,8 +95,8 @@ export class SqliteNotificationsWriter implements NotificationsWriter<SqliteBatc
         "SELECT * FROM notifications WHERE user_id = ? AND coalesce_key = ? ORDER BY position DESC LIMIT 1",
       ),
       put: db.prepare(
-        `INSERT OR REPLACE INTO notifications (id, user_id, kind, actor_id, page_id, folder_id, thread_id, coalesce_key, created_at, updated_at, read_at, count, actor_ids, position)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT OR REPLACE INTO notifications (id, user_id, kind, actor_id, page_id, folder_id, thread_id, group_id, coalesce_key, created_at, updated_at, read_at, count, actor_ids, position)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       // The rows past the newest `keep`, found through the (user_id, position) index.
       trim: db.prepare<[string, string, number]>(
@@ -133,6 +136,7 @@ export class SqliteNotificationsWriter implements NotificationsWriter<SqliteBatc
       n.pageId,
       n.folderId,
       n.threadId,
+      n.groupId,
       n.coalesceKey,
       n.createdAt,
       n.updatedAt,
@@ -194,6 +198,9 @@ export class SqliteNotificationsView implements NotificationsView {
       producedBetween: db.prepare<[number, number, number, number, string, number], Row>(
         "SELECT * FROM notifications WHERE position > ? AND position <= ? AND (position > ? OR (position = ? AND id > ?)) ORDER BY position, id LIMIT CAST(? AS INTEGER)",
       ),
+      changedBetween: db.prepare<[string, number, number, number], Row>(
+        "SELECT * FROM notifications WHERE user_id = ? AND position > ? AND position <= ? ORDER BY position, id LIMIT CAST(? AS INTEGER)",
+      ),
       usersWithUnread: db
         .prepare<[string, number], string>(
           "SELECT DISTINCT user_id FROM notifications WHERE user_id > ? AND read_at IS NULL ORDER BY user_id LIMIT CAST(? AS INTEGER)",
@@ -230,6 +237,10 @@ export class SqliteNotificationsView implements NotificationsView {
   ): Promise<NotificationRecord[]> {
     const position = from?.position ?? after;
     return this.statements.producedBetween.all(after, upTo, position, position, from?.id ?? "", limit).map(toRecord);
+  }
+
+  async changedBetween(userId: string, after: number, upTo: number, limit: number): Promise<NotificationRecord[]> {
+    return this.statements.changedBetween.all(userId, after, upTo, limit).map(toRecord);
   }
 
   async usersWithUnread(afterUserId: string | null, limit: number): Promise<string[]> {

@@ -10,13 +10,12 @@ import {
 import type { Changed, FolderPlace } from "../../folders/folders.view.ts";
 import {
   titleKey,
-  type PageChange,
   type PageContent,
   type PageListQuery,
   type PagesView,
   type PagesWriter,
 } from "../../pages/pages.view.ts";
-import type { PageRecord } from "../../pages/page-record.ts";
+import { samePlace, type PageRecord } from "../../pages/page-record.ts";
 import { toPageRecord, type PageRow } from "./page-row.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 import { reRooted } from "../../folders/folder-place.ts";
@@ -97,17 +96,18 @@ const SOURCE_SQL: Record<SourceKind, string> = {
 const COMPOUND_STATEMENT_LIMIT = 256;
 /** SQLite allows 500 terms in a compound select; callers with more grants read their sources one by one. */
 const MAX_COMPOUND_SOURCES = 200;
-type PendingRow = {
-  id: string;
-  title: string | null;
-  titleKey: string | null;
-  iconChanged: 0 | 1;
-  icon: string | null;
-  markdown: string | null;
-  updatedAt: string;
-  updatedPosition: number;
-  revision: number;
-};
+/**
+ * A page's record as the batch holds it: as read from its row (`dirty` false), or as put and not written yet,
+ * with the content to write (null: unchanged) and whether its search entry is to be rewritten.
+ */
+type HeldPage = { record: PageRecord; markdown: string | null; reindex: boolean; dirty: boolean };
+type Pending = { rows: Map<string, HeldPage>; unindexed: Set<string> };
+
+const rowOf = (page: PageRecord) => ({
+  ...page,
+  titleKey: titleKey(page.title),
+  ancestorIds: encodeIds(page.ancestorIds),
+});
 
 type TitleParams = { key: string; owners: string; pages: string; folders: string; limit: number };
 type ListedForParams = {
@@ -132,18 +132,18 @@ type ListParams = {
 const RECORD_CACHE_LIMIT = 50_000;
 
 /**
- * Page changes within a batch are held back and written once per page just before the batch commits: a batch
- * replaying a page's many renames and edits writes its row once instead of once per event. The search index,
- * which rewrites and re-tokenises a page's whole markdown on each write, is written last, once per page the
- * batch touched, from the rows as the batch leaves them. The held-back rows belong to the batch handle, so a
- * rolled-back batch takes them with it.
+ * A page put where it already sits (renamed, re-iconed, edited, restored) is held back within the batch and
+ * written once, just before the batch commits or before a write that reads or rewrites page rows: a batch
+ * replaying a page's many renames and edits writes its row once instead of once per event. A page made, back
+ * from the trash or moved is written at once, as other read models read where pages sit. The records read
+ * within the batch are held too, so the projection's read before each put reads a row once per batch. The
+ * search index, which rewrites and re-tokenises a page's whole markdown on each write, is written last, once
+ * per page the batch touched, from the rows as the batch leaves them. The held-back rows belong to the batch
+ * handle, so a rolled-back batch takes them with it.
  */
 export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
   private readonly statements;
-  private readonly pendingByBatch = new WeakMap<
-    SqliteBatch,
-    { rows: Map<string, PendingRow>; unindexed: Set<string> }
-  >();
+  private readonly pendingByBatch = new WeakMap<SqliteBatch, Pending>();
   private readonly index: SqlitePageIndexer;
 
   /**
@@ -157,22 +157,22 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
   ) {
     this.index = new SqlitePageIndexer(db, options.searchIndex ?? true, options.onSearchEntryRemoved);
     this.statements = {
-      insert: db.prepare(
+      insert: db.prepare<[ReturnType<typeof rowOf>]>(
         `INSERT OR REPLACE INTO pages (id, owner_id, parent_id, title, title_key, icon, ancestor_ids, folder_path, created_at, updated_at, updated_pos, revision)
          VALUES (@id, @ownerId, @parentId, @title, @titleKey, @icon, @ancestorIds, @folderPath, @createdAt, @updatedAt, @updatedPosition, @revision)`,
+      ),
+      update: db.prepare<[ReturnType<typeof rowOf>]>(
+        `UPDATE pages SET owner_id = @ownerId, parent_id = @parentId, title = @title, title_key = @titleKey, icon = @icon,
+           ancestor_ids = @ancestorIds, folder_path = @folderPath, created_at = @createdAt, updated_at = @updatedAt,
+           updated_pos = @updatedPosition, revision = @revision
+         WHERE id = @id`,
       ),
       ancestor: db.prepare<[string, string, number]>(
         "INSERT OR REPLACE INTO page_ancestors (page_id, folder_id, updated_pos) VALUES (?, ?, ?)",
       ),
       touchAncestors: db.prepare<[number, string]>("UPDATE page_ancestors SET updated_pos = ? WHERE page_id = ?"),
       removeAncestors: db.prepare<[string]>("DELETE FROM page_ancestors WHERE page_id = ?"),
-      content: db.prepare("INSERT OR REPLACE INTO page_contents (page_id, markdown) VALUES (?, ?)"),
-      flush: db.prepare<[Omit<PendingRow, "markdown">]>(
-        `UPDATE pages SET title = coalesce(@title, title), title_key = coalesce(@titleKey, title_key),
-           icon = CASE WHEN @iconChanged THEN @icon ELSE icon END,
-           updated_at = @updatedAt, updated_pos = @updatedPosition, revision = @revision
-         WHERE id = @id`,
-      ),
+      content: db.prepare<[string, string]>("INSERT OR REPLACE INTO page_contents (page_id, markdown) VALUES (?, ?)"),
       remove: db.prepare("UPDATE pages SET deleted = 1 WHERE id = ?"),
       removeContent: db.prepare("DELETE FROM page_contents WHERE page_id = ?"),
       purge: db.prepare<[string]>("DELETE FROM pages WHERE id = ?"),
@@ -184,30 +184,49 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
       setPlace: db.prepare<[{ id: string; ancestorIds: string; folderPath: string }]>(
         "UPDATE pages SET ancestor_ids = @ancestorIds, folder_path = @folderPath WHERE id = @id",
       ),
-      setParent: db.prepare<[string | null, string]>("UPDATE pages SET parent_id = ? WHERE id = ?"),
       touch: db.prepare<[{ id: string; updatedAt: string; updatedPosition: number }]>(
         "UPDATE pages SET updated_at = @updatedAt, updated_pos = @updatedPosition WHERE id = @id",
       ),
-      setRevision: db.prepare<[number, string]>("UPDATE pages SET revision = ? WHERE id = ?"),
     };
   }
 
-  async move(
-    tx: SqliteBatch,
-    id: string,
-    place: { parentId: string | null; ancestorIds: readonly string[]; folderPath: string },
-    changed: Changed & { revision: number },
-  ): Promise<void> {
+  async get(tx: SqliteBatch, id: string): Promise<PageRecord | null> {
     const pending = this.pendingOf(tx);
+    const held = pending.rows.get(id);
+    if (held) return held.record;
+    const record = this.read(id);
+    if (record) pending.rows.set(id, { record, markdown: null, reindex: false, dirty: false });
+    return record;
+  }
+
+  async ownerOf(_tx: SqliteBatch, id: string): Promise<string | null> {
+    // A page's owner never changes, so the changes held back in the batch cannot alter the answer.
+    return this.statements.ownerOf.get(id) ?? null;
+  }
+
+  async put(tx: SqliteBatch, page: PageRecord, markdown?: string): Promise<void> {
+    const pending = this.pendingOf(tx);
+    const held = pending.rows.get(page.id);
+    const stored = held ? held.record : this.read(page.id);
+    if (stored && samePlace(stored, page)) {
+      pending.rows.set(page.id, {
+        record: page,
+        markdown: markdown ?? held?.markdown ?? null,
+        reindex: (held?.reindex ?? false) || markdown !== undefined || page.title !== stored.title,
+        dirty: true,
+      });
+      return;
+    }
+    // Made, back from the trash or moved: its row, its ancestors and who lists it, at once.
     this.flush(pending);
-    this.statements.setParent.run(place.parentId, id);
-    this.statements.setPlace.run({ id, ancestorIds: encodeIds(place.ancestorIds), folderPath: place.folderPath });
-    this.statements.touch.run({ id, updatedAt: changed.updatedAt, updatedPosition: changed.updatedPosition });
-    this.statements.setRevision.run(changed.revision, id);
-    this.statements.removeAncestors.run(id);
-    for (const folderId of place.ancestorIds) this.statements.ancestor.run(id, folderId, changed.updatedPosition);
-    this.audience.pageChanged(tx, id);
-    pending.unindexed.add(id);
+    const row = rowOf(page);
+    if (stored) this.statements.update.run(row);
+    else this.statements.insert.run(row);
+    this.statements.removeAncestors.run(page.id);
+    for (const folderId of page.ancestorIds) this.statements.ancestor.run(page.id, folderId, page.updatedPosition);
+    if (!stored || markdown !== undefined) this.statements.content.run(page.id, markdown ?? "");
+    this.audience.pageChanged(tx, page.id);
+    pending.unindexed.add(page.id);
   }
 
   async placeBelow(tx: SqliteBatch, folder: FolderPlace, changed: Changed | null): Promise<void> {
@@ -232,78 +251,6 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
     }
   }
 
-  private pendingOf(tx: SqliteBatch): { rows: Map<string, PendingRow>; unindexed: Set<string> } {
-    let pending = this.pendingByBatch.get(tx);
-    if (!pending) {
-      const held = { rows: new Map<string, PendingRow>(), unindexed: new Set<string>() };
-      tx.onBeforeCommit(() => {
-        this.flush(held);
-        for (const id of held.unindexed) this.index.reindex(id);
-        held.unindexed.clear();
-      });
-      this.pendingByBatch.set(tx, held);
-      pending = held;
-    }
-    return pending;
-  }
-
-  private flush(pending: { rows: Map<string, PendingRow>; unindexed: Set<string> }): void {
-    for (const row of pending.rows.values()) {
-      const { markdown, ...fields } = row;
-      this.statements.flush.run(fields);
-      this.statements.touchAncestors.run(row.updatedPosition, row.id);
-      this.audience.pageTouched(row.id, row.updatedPosition);
-      if (markdown !== null) this.statements.content.run(row.id, markdown);
-      if (markdown !== null || row.title !== null) pending.unindexed.add(row.id);
-    }
-    pending.rows.clear();
-  }
-
-  async get(tx: SqliteBatch, id: string): Promise<PageRecord | null> {
-    this.flush(this.pendingOf(tx));
-    const row = this.statements.get.get(id);
-    return row ? toPageRecord(row) : null;
-  }
-
-  async ownerOf(_tx: SqliteBatch, id: string): Promise<string | null> {
-    // A page's owner never changes, so the changes held back in the batch cannot alter the answer.
-    return this.statements.ownerOf.get(id) ?? null;
-  }
-
-  async create(tx: SqliteBatch, page: PageRecord, markdown: string): Promise<void> {
-    const pending = this.pendingOf(tx);
-    this.flush(pending);
-    this.statements.insert.run({ ...page, titleKey: titleKey(page.title), ancestorIds: encodeIds(page.ancestorIds) });
-    for (const folderId of page.ancestorIds) this.statements.ancestor.run(page.id, folderId, page.updatedPosition);
-    this.statements.content.run(page.id, markdown);
-    this.audience.pageChanged(tx, page.id);
-    pending.unindexed.add(page.id);
-  }
-
-  async change(tx: SqliteBatch, id: string, change: PageChange): Promise<void> {
-    const pending = this.pendingOf(tx).rows;
-    const row: PendingRow = pending.get(id) ?? {
-      id,
-      title: null,
-      titleKey: null,
-      iconChanged: 0,
-      icon: null,
-      markdown: null,
-      updatedAt: "",
-      updatedPosition: 0,
-      revision: 0,
-    };
-    if (change.kind === "title") Object.assign(row, { title: change.title, titleKey: titleKey(change.title) });
-    if (change.kind === "icon") Object.assign(row, { iconChanged: 1, icon: change.icon });
-    if (change.kind === "content") row.markdown = change.markdown;
-    Object.assign(row, {
-      updatedAt: change.updatedAt,
-      updatedPosition: change.updatedPosition,
-      revision: change.revision,
-    });
-    pending.set(id, row);
-  }
-
   async remove(tx: SqliteBatch, id: string): Promise<void> {
     const pending = this.pendingOf(tx);
     this.flush(pending);
@@ -317,6 +264,39 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
   async purge(tx: SqliteBatch, id: string): Promise<void> {
     await this.remove(tx, id);
     this.statements.purge.run(id);
+  }
+
+  private read(id: string): PageRecord | null {
+    const row = this.statements.get.get(id);
+    return row ? toPageRecord(row) : null;
+  }
+
+  private pendingOf(tx: SqliteBatch): Pending {
+    let pending = this.pendingByBatch.get(tx);
+    if (!pending) {
+      const held: Pending = { rows: new Map(), unindexed: new Set() };
+      tx.onBeforeCommit(() => {
+        this.flush(held);
+        for (const id of held.unindexed) this.index.reindex(id);
+        held.unindexed.clear();
+      });
+      this.pendingByBatch.set(tx, held);
+      pending = held;
+    }
+    return pending;
+  }
+
+  /** Writes the held-back pages; the records read are let go with them, as the rows may change next. */
+  private flush(pending: Pending): void {
+    for (const { record, markdown, reindex, dirty } of pending.rows.values()) {
+      if (!dirty) continue;
+      this.statements.update.run(rowOf(record));
+      this.statements.touchAncestors.run(record.updatedPosition, record.id);
+      this.audience.pageTouched(record.id, record.updatedPosition);
+      if (markdown !== null) this.statements.content.run(record.id, markdown);
+      if (reindex) pending.unindexed.add(record.id);
+    }
+    pending.rows.clear();
   }
 }
 

@@ -41,7 +41,7 @@ import { ReadModelLayoutChangedError } from "../../read-store/layout-changed.ts"
 import { parkedEventsModel, SqliteParkedEvents } from "./parked-events.sqlite.ts";
 
 /** Bump whenever a read-model table changes shape. */
-const READ_MODEL_VERSION = 24;
+const READ_MODEL_VERSION = 25;
 
 const checkpointModel: SqliteModel = {
   schema: `

@@ -1,4 +1,4 @@
-import { inProcessWriteSide } from "../../../services/embedded-wiring.ts";
+import { inProcessWriteSide } from "../../../services/wiring/command-api.ts";
 import { writeSideContract } from "../../contracts/write-side.contract.ts";
 import { writeSideFixture } from "../../support/write-side-fixture.ts";
 

@@ -25,7 +25,7 @@ it("fills the listing when a projection store opens a file whose rebuild stopped
       createdAt: when.updatedAt,
       ...when,
     });
-    await first.writers.pages.create(
+    await first.writers.pages.put(
       tx,
       {
         id: pageId,

@@ -67,7 +67,7 @@ export function listingCases<Tx>(s: ContractStores<Tx>): void {
     await batch(async (tx) => {
       await w().folders.put(tx, top);
       await w().folders.put(tx, inner);
-      for (const record of [inTop, inInner, atRoot, granted]) await w().pages.create(tx, record, "");
+      for (const record of [inTop, inInner, atRoot, granted]) await w().pages.put(tx, record, "");
     });
     await batch(async (tx) => {
       await w().access.putGrant(tx, grant(ann, "folder", top.id), at().updatedPosition);
@@ -78,9 +78,7 @@ export function listingCases<Tx>(s: ContractStores<Tx>): void {
     expect(await listed(stranger)).toEqual([]);
     expect(await listed(owner)).toEqual([granted.id, atRoot.id, inInner.id, inTop.id]);
     // An edit moves the page to the top of every list it is in.
-    await batch(async (tx) =>
-      w().pages.change(tx, inTop.id, { kind: "content", markdown: "edited", ...at(), revision: 1 }),
-    );
+    await batch(async (tx) => w().pages.put(tx, { ...inTop, ...at(), revision: 1 }, "edited"));
     expect(await listed(ann)).toEqual([inTop.id, granted.id, inInner.id]);
     await batch(async (tx) => w().access.removeGrant(tx, "folder", top.id, ann, at().updatedPosition));
     expect(await listed(ann)).toEqual([granted.id]);
@@ -94,7 +92,7 @@ export function listingCases<Tx>(s: ContractStores<Tx>): void {
     const alone = page(owner);
     await batch(async (tx) => {
       await w().folders.put(tx, shared);
-      for (const record of [first, second, alone]) await w().pages.create(tx, record, "");
+      for (const record of [first, second, alone]) await w().pages.put(tx, record, "");
       await w().access.putGroupMember(tx, membership(groupId, owner, ann), at().updatedPosition);
       await w().access.putGroupGrant(tx, groupGrant(groupId, "folder", shared.id), at().updatedPosition);
     });
@@ -125,13 +123,13 @@ export function listingCases<Tx>(s: ContractStores<Tx>): void {
     const deep = page(owner, below);
     await batch(async (tx) => {
       for (const record of [shared, elsewhere, below]) await w().folders.put(tx, record);
-      for (const record of [leaving, staying, deep]) await w().pages.create(tx, record, "");
+      for (const record of [leaving, staying, deep]) await w().pages.put(tx, record, "");
       await w().access.putGrant(tx, grant(ann, "folder", shared.id), at().updatedPosition);
     });
     expect(await listed(ann)).toEqual([staying.id, leaving.id]);
     // A page moved out of the shared folder leaves the grantee's list.
     await batch(async (tx) =>
-      w().pages.move(tx, leaving.id, { parentId: null, ancestorIds: [], folderPath: "" }, { ...at(), revision: 1 }),
+      w().pages.put(tx, { ...leaving, parentId: null, ancestorIds: [], folderPath: "", ...at(), revision: 1 }),
     );
     expect(await listed(ann)).toEqual([staying.id]);
     // A folder moved into the shared folder brings its pages in, as changed at the move.
@@ -146,7 +144,7 @@ export function listingCases<Tx>(s: ContractStores<Tx>): void {
     await batch(async (tx) => w().pages.remove(tx, staying.id));
     expect(await listed(ann)).toEqual([deep.id]);
     const back = { ...staying, ...at() };
-    await batch(async (tx) => w().pages.create(tx, back, ""));
+    await batch(async (tx) => w().pages.put(tx, back, ""));
     expect(await listed(ann)).toEqual([staying.id, deep.id]);
     await batch(async (tx) => w().pages.purge(tx, deep.id));
     expect(await listed(ann)).toEqual([staying.id]);
@@ -158,16 +156,16 @@ export function listingCases<Tx>(s: ContractStores<Tx>): void {
     const top = folder(owner);
     const inner = folder(owner, top);
     const [first, second, third, fourth] = [page(owner, top), page(owner, inner), page(owner), page(owner, inner)];
-    const edit = { kind: "title" as const, title: "Renamed", ...at(), revision: 1 };
+    const edit = { title: "Renamed", ...at(), revision: 1 };
     const changes = async (tx: Tx) => {
       await w().folders.put(tx, top);
       await w().folders.put(tx, inner);
-      for (const record of [first, second, third, fourth]) await w().pages.create(tx, record, "");
+      for (const record of [first, second, third, fourth]) await w().pages.put(tx, record, "");
       await w().access.putGrant(tx, grant(ann, "folder", inner.id), 1);
       await w().access.putGroupMember(tx, membership(groupId, owner, bob), 2);
       await w().access.putGroupGrant(tx, groupGrant(groupId, "folder", top.id), 3);
       await w().access.putGrant(tx, grant(bob, "page", third.id), 4);
-      await w().pages.change(tx, first.id, edit);
+      await w().pages.put(tx, { ...first, ...edit });
       await w().pages.remove(tx, fourth.id);
     };
     await batch(changes);

@@ -1,7 +1,7 @@
 // Part of the read-store contract (read-store.contract.ts): notifications listed newest change first per user
 // (all or unread), found by coalescing key, capped per user, marked read by id or up to a position; thread
-// participants; what a range of positions produced; users with unread ones; an erased user's and a purged page's
-// rows gone.
+// participants; what a range of positions produced, all users' or one user's; a group's id kept; users with unread
+// ones; an erased user's and a purged page's rows gone.
 import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
 import type { NotificationRecord } from "../../../shared/notifications/notifications.view.ts";
@@ -17,6 +17,7 @@ function notification(userId: string, overrides: Partial<NotificationRecord> = {
     pageId: randomUUID(),
     folderId: null,
     threadId: randomUUID(),
+    groupId: null,
     coalesceKey: `event:${randomUUID()}`,
     createdAt: when.updatedAt,
     updatedAt: when.updatedAt,
@@ -98,6 +99,24 @@ export function notificationCases<Tx>(s: ContractStores<Tx>): void {
     expect(await s.reader.notifications.list({ userId: bob, unreadOnly: false, before: null, limit: 10 })).toEqual([]);
     expect(await s.reader.notifications.usersWithUnread(null, 1000)).not.toContain(bob);
     await batch(async (tx) => expect(await w().notifications.participantsOf(tx, thread, 10)).toEqual([]));
+  });
+
+  it("answers one user's notifications changed in a range of positions, oldest first, with their group", async () => {
+    const [ann, bob] = [randomUUID(), randomUUID()];
+    const before = notification(ann);
+    const groupAdded = notification(ann, { kind: "group_added", pageId: null, threadId: null, groupId: randomUUID() });
+    const bobs = notification(bob);
+    const last = notification(ann);
+    const after = notification(ann);
+    await batch(async (tx) => {
+      for (const entry of [before, groupAdded, bobs, last, after]) await w().notifications.put(tx, entry, 10);
+    });
+    expect(await s.reader.notifications.changedBetween(ann, before.position, last.position, 10)).toEqual([
+      groupAdded,
+      last,
+    ]);
+    expect(await s.reader.notifications.changedBetween(ann, before.position, last.position, 1)).toEqual([groupAdded]);
+    expect(await s.reader.notifications.changedBetween(bob, last.position, after.position, 10)).toEqual([]);
   });
 
   it("answers what a range of positions produced, by position then id, page by page", async () => {

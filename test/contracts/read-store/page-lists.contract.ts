@@ -20,14 +20,14 @@ export function pageListCases<Tx>(s: ContractStores<Tx>): void {
       for (let i = 0; i < 6; i += 1) {
         const mine = page(me);
         const shared = page(other, inner);
-        await w().pages.create(tx, mine, "");
-        await w().pages.create(tx, shared, "");
-        await w().pages.create(tx, page(other), "");
+        await w().pages.put(tx, mine, "");
+        await w().pages.put(tx, shared, "");
+        await w().pages.put(tx, page(other), "");
         expected.push(mine.id, shared.id);
       }
     });
     const granted = page(other);
-    await batch(async (tx) => w().pages.create(tx, granted, "body"));
+    await batch(async (tx) => w().pages.put(tx, granted, "body"));
     expected.push(granted.id);
     const visibleTo = { ownerIds: [me], pageIds: [granted.id], folderIds: [top.id] };
     const seen: string[] = [];
@@ -48,11 +48,14 @@ export function pageListCases<Tx>(s: ContractStores<Tx>): void {
   it("keeps the last value of every field when one batch changes a page many times", async () => {
     const record = page(randomUUID(), null, "First");
     await batch(async (tx) => {
-      await w().pages.create(tx, record, "v1");
-      await w().pages.change(tx, record.id, { kind: "title", title: "Second", ...at(), revision: 1 });
-      await w().pages.change(tx, record.id, { kind: "icon", icon: "⭐", ...at(), revision: 2 });
-      await w().pages.change(tx, record.id, { kind: "content", markdown: "v2", ...at(), revision: 3 });
-      await w().pages.change(tx, record.id, { kind: "title", title: "Third", ...at(), revision: 4 });
+      await w().pages.put(tx, record, "v1");
+      const second = { ...record, title: "Second", ...at(), revision: 1 };
+      await w().pages.put(tx, second);
+      const starred = { ...second, icon: "⭐", ...at(), revision: 2 };
+      await w().pages.put(tx, starred);
+      const edited = { ...starred, ...at(), revision: 3 };
+      await w().pages.put(tx, edited, "v2");
+      await w().pages.put(tx, { ...edited, title: "Third", ...at(), revision: 4 });
     });
     const content = await s.reader.pages.getContent(record.id);
     expect(content?.page).toMatchObject({ title: "Third", icon: "⭐", revision: 4, updatedPosition: position });
@@ -66,7 +69,7 @@ export function pageListCases<Tx>(s: ContractStores<Tx>): void {
   it("hides a removed page from get, content, lists and title lookups", async () => {
     const owner = randomUUID();
     const record = page(owner, null, "Gone");
-    await batch(async (tx) => w().pages.create(tx, record, "x"));
+    await batch(async (tx) => w().pages.put(tx, record, "x"));
     await batch(async (tx) => w().pages.remove(tx, record.id));
     expect(await s.reader.pages.get(record.id)).toBeNull();
     expect(await s.reader.pages.getContent(record.id)).toBeNull();
@@ -85,9 +88,9 @@ export function pageListCases<Tx>(s: ContractStores<Tx>): void {
     const me = randomUUID();
     const stranger = randomUUID();
     const mine = page(me, null, "Budget");
-    await batch(async (tx) => w().pages.create(tx, mine, ""));
+    await batch(async (tx) => w().pages.put(tx, mine, ""));
     await batch(async (tx) => {
-      for (let i = 0; i < 1_000; i += 1) await w().pages.create(tx, page(stranger, null, " budget "), "");
+      for (let i = 0; i < 1_000; i += 1) await w().pages.put(tx, page(stranger, null, " budget "), "");
     });
     const found = await s.reader.pages.findByTitleKey("budget", { ownerIds: [me], pageIds: [], folderIds: [] }, 1);
     expect(found.map((p) => p.id)).toEqual([mine.id]);
@@ -98,8 +101,8 @@ export function pageListCases<Tx>(s: ContractStores<Tx>): void {
     const inGrantedFolder = page(stranger, folder(stranger, top), "Budget");
     const granted = page(stranger, null, "Budget");
     await batch(async (tx) => {
-      await w().pages.create(tx, inGrantedFolder, "");
-      await w().pages.create(tx, granted, "");
+      await w().pages.put(tx, inGrantedFolder, "");
+      await w().pages.put(tx, granted, "");
     });
     const throughGrants = await s.reader.pages.findByTitleKey(
       "budget",
@@ -123,7 +126,7 @@ export function pageListCases<Tx>(s: ContractStores<Tx>): void {
     const inside = page(owner, c, "Deep");
     await batch(async (tx) => {
       for (const f of [a, b, c]) await w().folders.put(tx, f);
-      await w().pages.create(tx, inside, "");
+      await w().pages.put(tx, inside, "");
     });
     const moved = at();
     const placedB: FolderRecord = { ...b, parentId: a.id, ancestorIds: [a.id], path: "A/B", ...moved };
@@ -174,7 +177,7 @@ export function pageListCases<Tx>(s: ContractStores<Tx>): void {
     const records = Array.from({ length: 11 }, () => page(owner, moving));
     await batch(async (tx) => {
       for (const f of [destination, moving]) await w().folders.put(tx, f);
-      for (const record of records) await w().pages.create(tx, record, "");
+      for (const record of records) await w().pages.put(tx, record, "");
     });
     const moved = at();
     const placed: FolderRecord = {
@@ -217,7 +220,7 @@ export function pageListCases<Tx>(s: ContractStores<Tx>): void {
     const record = page(owner, shared, "Moving");
     await batch(async (tx) => {
       await w().folders.put(tx, shared);
-      await w().pages.create(tx, record, "");
+      await w().pages.put(tx, record, "");
     });
     const throughShared = { ownerIds: [randomUUID()], pageIds: [], folderIds: [shared.id] };
     expect(
@@ -227,7 +230,7 @@ export function pageListCases<Tx>(s: ContractStores<Tx>): void {
     ).toEqual([record.id]);
     const moved = at();
     await batch(async (tx) =>
-      w().pages.move(tx, record.id, { parentId: null, ancestorIds: [], folderPath: "" }, { ...moved, revision: 1 }),
+      w().pages.put(tx, { ...record, parentId: null, ancestorIds: [], folderPath: "", ...moved, revision: 1 }),
     );
     expect(await s.reader.pages.get(record.id)).toMatchObject({
       parentId: null,
@@ -251,7 +254,7 @@ export function pageListCases<Tx>(s: ContractStores<Tx>): void {
     await batch(async (tx) => {
       await w().folders.put(tx, top);
       await w().folders.put(tx, child);
-      await w().pages.create(tx, record, "");
+      await w().pages.put(tx, record, "");
     });
     expect(await s.reader.folders.isEmpty(top.id)).toBe(false);
     expect(await s.reader.folders.isEmpty(child.id)).toBe(false);

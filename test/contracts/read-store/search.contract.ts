@@ -19,11 +19,11 @@ export function searchCases<Tx>(s: ContractStores<Tx>): void {
     const gone = page(me, null, "Resume gone");
     await batch(async (tx) => {
       await w().folders.put(tx, top);
-      await w().pages.create(tx, inTitle, "short");
-      await w().pages.create(tx, inBody, "the RESUME is long and the naive plan works");
-      await w().pages.create(tx, throughFolder, "a resume inside a shared folder");
-      await w().pages.create(tx, hidden, "resume resume resume");
-      await w().pages.create(tx, gone, "resume");
+      await w().pages.put(tx, inTitle, "short");
+      await w().pages.put(tx, inBody, "the RESUME is long and the naive plan works");
+      await w().pages.put(tx, throughFolder, "a resume inside a shared folder");
+      await w().pages.put(tx, hidden, "resume resume resume");
+      await w().pages.put(tx, gone, "resume");
     });
     await batch(async (tx) => w().pages.remove(tx, gone.id));
     const visibleTo = { ownerIds: [me], pageIds: [], folderIds: [top.id] };
@@ -55,12 +55,7 @@ export function searchCases<Tx>(s: ContractStores<Tx>): void {
 
     const moved = at();
     await batch(async (tx) =>
-      w().pages.move(
-        tx,
-        throughFolder.id,
-        { parentId: null, ancestorIds: [], folderPath: "" },
-        { ...moved, revision: 1 },
-      ),
+      w().pages.put(tx, { ...throughFolder, parentId: null, ancestorIds: [], folderPath: "", ...moved, revision: 1 }),
     );
     expect(await s.reader.pages.search({ terms: [word("shared")], visibleTo, offset: 0, limit: 10 })).toEqual([]);
   });
@@ -77,7 +72,7 @@ export function searchCases<Tx>(s: ContractStores<Tx>): void {
     const theirs = page(other, shared, "Their budget");
     await batch(async (tx) => {
       for (const item of [top, inner, shared]) await w().folders.put(tx, item);
-      for (const item of [atRoot, inTop, inInner, theirs]) await w().pages.create(tx, item, "the budget");
+      for (const item of [atRoot, inTop, inInner, theirs]) await w().pages.put(tx, item, "the budget");
     });
     const visibleTo = { ownerIds: [me], pageIds: [], folderIds: [shared.id] };
     const found = async (filters: SearchFilters) =>

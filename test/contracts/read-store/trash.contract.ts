@@ -42,7 +42,7 @@ export function trashCases<Tx>(s: ContractStores<Tx>): void {
     const [own, below, granted, hidden] = [page(ann), page(bob, shared), page(bob), page(bob)];
     await batch(async (tx) => {
       await w().folders.put(tx, shared);
-      for (const made of [own, below, granted, hidden]) await w().pages.create(tx, made, `links to ${target}`);
+      for (const made of [own, below, granted, hidden]) await w().pages.put(tx, made, `links to ${target}`);
     });
     // The owner comes from the pages model unless the page is created by the same event.
     await batch(async (tx) => {
@@ -105,7 +105,7 @@ export function trashCases<Tx>(s: ContractStores<Tx>): void {
     const made = page(ann);
     await batch(async (tx) => {
       expect(await w().pages.ownerOf(tx, made.id)).toBeNull();
-      await w().pages.create(tx, made, "x");
+      await w().pages.put(tx, made, "x");
       expect(await w().pages.ownerOf(tx, made.id)).toBe(ann);
     });
     await batch(async (tx) => w().pages.remove(tx, made.id));
@@ -259,7 +259,7 @@ export function trashCases<Tx>(s: ContractStores<Tx>): void {
       upTo: created.position,
     };
     await batch(async (tx) => {
-      await w().pages.create(tx, record, "x");
+      await w().pages.put(tx, record, "x");
       await w().history.record(tx, created, {
         change: { kind: "created", title: "Purged", icon: null, parentId: null, size: 1 },
         sharing: false,

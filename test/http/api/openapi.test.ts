@@ -4,7 +4,7 @@ import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { changeEvent } from "../../../services/query-api/routes/changes.routes.ts";
+import { changeEvent, notificationEvent } from "../../../services/query-api/routes/changes.routes.ts";
 import { TestServer } from "../../support/server.ts";
 
 /** The core routes (tokens, pages, comments, folders, sharing, import), method and path below /api/v1. */
@@ -479,13 +479,17 @@ describe("the OpenAPI document", () => {
     }
   });
 
-  it("shows the change feed's events as the feed sends them: no email, changes an object", () => {
+  it("shows the change feed's events as the feed sends them: no email, changes an object, a notification as listed", () => {
     const stream = operation("GET", "/api/v1/changes")?.responses["200"]?.content?.["text/event-stream"] as
       { example?: string } | undefined;
-    const data = /^data: (.*)$/m.exec(stream?.example ?? "")?.[1] ?? "";
-    const event: unknown = JSON.parse(data);
+    const events = [...(stream?.example ?? "").matchAll(/^event: (\w+)\ndata: (.*)$/gm)].map(([, name, data]) => ({
+      name,
+      data: JSON.parse(data ?? "") as unknown,
+    }));
+    expect(events.map((event) => event.name)).toEqual(["change", "notification"]);
     // Parsing keeps only what an event has: anything else in the example (an email) makes the two differ.
-    expect(changeEvent.parse(event)).toEqual(event);
+    for (const { name, data } of events)
+      expect((name === "change" ? changeEvent : notificationEvent).parse(data)).toEqual(data);
   });
 
   it("names the records it answers in components.schemas, and refers to them", () => {

@@ -1,7 +1,11 @@
 // Notifications by email through a real SMTP server: a kind set to `email` mails at once (once, even when the bus
 // brings the message again), with RFC 8058's one-click unsubscribe headers whose POST turns that kind's emails off;
-// a kind set to `digest` waits for the daily digest, sent once a day and only when there is something unread.
+// a kind set to `digest` waits for the daily digest, sent once a day and only when there is something unread, once
+// even when two notifiers run it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NotificationDelivery } from "../../../services/notifier/notification-delivery.ts";
+import { mailerFor } from "../../../services/wiring/notifier.ts";
+import { InProcessBus } from "../../../shared/adapters/in-process/in-process.bus.ts";
 import { NOTIFICATION_CREATED } from "../../../shared/notifications/notification-messages.ts";
 import { notificationMailStream } from "../../../shared/notifications/notification-mail.decider.ts";
 import { parseMimeMessage } from "../../support/mime-message.ts";
@@ -118,6 +122,18 @@ describe("an email at once", () => {
     );
   });
 
+  it("names the group to the member a group_added mail tells", async () => {
+    const bob = await server.registered("bob", { name: "Bob" });
+    const created = await ann.post("/groups", { name: "Night <shift>" });
+    expect(created.status).toBe(201);
+    expect((await ann.post(`/groups/${String(created.body.id)}/members`, { email: bob.email })).status).toBe(200);
+    const [mail] = await eventually(() => {
+      const mails = mailsTo(bob.email);
+      return mails.length > 0 ? mails : undefined;
+    }, "bob's mail");
+    expect(mail?.subject).toBe("Ann <Author> added you to a group “Night <shift>”");
+  });
+
   it("records the mail, and a redelivered message or a coalesced update within the hour mails nothing more", async () => {
     const bob = await server.registered("bob");
     const pageId = await shareWith(bob, "Once");
@@ -215,5 +231,30 @@ describe("the daily digest", () => {
     expect((await bob.post("/notifications/read", { all: true })).status).toBe(204);
     await delivery.sendDigests(new Date(now.getTime() + 24 * 60 * 60 * 1000));
     expect(mailsTo(bob.email)).toHaveLength(1);
+  });
+
+  it("is sent once when two notifiers on the same stores run it at the same time", async () => {
+    const cy = await server.registered("cy");
+    await cy.call("PUT", "/me/notification-settings", { json: { delivery: { shared: "digest" } } });
+    await notificationAbout(cy, await shareWith(cy, "Raced digest"));
+    const running = server.internals;
+    const second = new NotificationDelivery({
+      bus: new InProcessBus(),
+      eventStore: running.eventStore,
+      readModels: running.readStore,
+      mailer: mailerFor(running.config),
+      logger: running.logger,
+      clock: () => new Date(),
+      publicBaseUrl: PUBLIC,
+      unsubscribe: null,
+      digestHour: 0,
+      digestCheckMs: 0,
+    });
+    const now = new Date();
+    const sent = await Promise.all([running.notificationDelivery.sendDigests(now), second.sendDigests(now)]);
+    expect(mailsTo(cy.email)).toHaveLength(1);
+    expect(sent[0] + sent[1]).toBeGreaterThanOrEqual(1);
+    await second.sendDigests(now);
+    expect(mailsTo(cy.email)).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
 // The team layer's notifications from the reader's side: a mention reaches those who can view the page, once,
 // and a write names the mentions that reach nobody; watchers of a page and of the folders above it hear of its
 // content changes while they can view it; a group's members hear of what the group is given, and of being
-// added, and a removed member hears nothing further.
+// added to which group, and a removed member hears nothing further and no longer sees that they were added.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestServer, type Client, type TestUser } from "../../support/server.ts";
 import { createFolder, createPage, share } from "../../support/workspace-builders.ts";
@@ -15,7 +15,15 @@ afterAll(async () => {
 });
 
 interface Listed {
-  data: { id: string; kind: string; actorId: string; pageId?: string; folderId?: string; count?: number }[];
+  data: {
+    id: string;
+    kind: string;
+    actorId: string;
+    pageId?: string;
+    folderId?: string;
+    groupId?: string;
+    count?: number;
+  }[];
   unreadCount: number;
 }
 
@@ -143,7 +151,8 @@ describe("groups", () => {
     const groupId = String(created.body.id);
     for (const member of [bob, cat])
       expect((await ann.post(`/groups/${groupId}/members`, { email: member.email })).status).toBe(200);
-    expect(await kindsOf(bob, "group_added")).toEqual([expect.objectContaining({ actorId: ann.id })]);
+    expect(await kindsOf(bob, "group_added")).toEqual([expect.objectContaining({ actorId: ann.id, groupId })]);
+    expect((await kindsOf(bob, "shared")).every((n) => n.groupId === undefined)).toBe(true);
 
     const folderId = await createFolder(ann, { name: "Shared" });
     const granted = await ann.post(`/shares/entity/folder/${folderId}/grants`, { groupId, permission: "view" });
@@ -155,8 +164,23 @@ describe("groups", () => {
     const pageId = await createPage(ann, { title: "Later" });
     expect((await ann.post(`/shares/entity/page/${pageId}/grants`, { groupId, permission: "view" })).status).toBe(200);
     expect(await kindsOf(bob, "shared")).toHaveLength(2);
-    // Cat lost the folder with the group: its notification is gone, and the later share never reached her.
+    // Cat lost the folder with the group: its notification is gone, and the later share never reached her; she
+    // is no longer a member, so being added is gone too.
     expect(await kindsOf(cat, "shared")).toEqual([]);
-    expect(await kindsOf(cat, "group_added")).toHaveLength(1);
+    expect(await kindsOf(cat, "group_added")).toEqual([]);
+    expect(await kindsOf(bob, "group_added")).toHaveLength(1);
+  });
+
+  it("hides a group_added notification once its group is deleted", async () => {
+    const ann = await server.registered("ann");
+    const bob = await server.registered("bob");
+    const created = await ann.post("/groups", { name: "Short-lived" });
+    const groupId = String(created.body.id);
+    expect((await ann.post(`/groups/${groupId}/members`, { email: bob.email })).status).toBe(200);
+    expect(await kindsOf(bob, "group_added")).toEqual([expect.objectContaining({ groupId })]);
+    expect((await ann.delete(`/groups/${groupId}`)).status).toBe(204);
+    expect(await kindsOf(bob, "group_added")).toEqual([]);
+    const unread = (await bob.get("/notifications")).body as unknown as Listed;
+    expect(unread.unreadCount).toBe(0);
   });
 });

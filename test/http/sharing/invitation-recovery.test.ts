@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toNewEvents } from "../../../shared/commands/new-events.ts";
-import { openEventStore } from "../../../services/embedded-stores.ts";
+import { openEventStore } from "../../../services/wiring/write-stores.ts";
 import { userIdSchema } from "../../../shared/kernel/ids.ts";
 import { TestServer } from "../../support/server.ts";
 import { createPage, share, unknownAddress } from "../../support/workspace-builders.ts";
