@@ -1,5 +1,5 @@
 // The typed client of the Workspace API: openapi-fetch over the types openapi-typescript generates from the
-// API reference (client/api.generated.ts, checked against the served document by test/http/typed-client.test.ts).
+// API reference (client/api.generated.ts, checked against the served document by test/http/api/typed-client.test.ts).
 //
 //   import { createWorkspaceClient } from "workspace-backend/client";
 //   const api = createWorkspaceClient({ baseUrl: "http://127.0.0.1:3000", token: process.env.API_TOKEN });

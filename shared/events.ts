@@ -1,6 +1,6 @@
 // Every domain event the system records, as one discriminated union validated on write and on read.
 import { z } from "zod";
-import { threadEventSchemas } from "./comments/thread.decider.ts";
+import { threadEventSchemas } from "./threads/thread.decider.ts";
 import type { EventMetadata, RecordedEvent } from "./event-store/event-store.port.ts";
 import { schemaVersionOf, upcast } from "./event-store/upcasters.ts";
 import { folderEventSchemas } from "./folders/folder.decider.ts";

@@ -3,8 +3,8 @@ import { watchingCommandRoutes } from "./routes/watching.routes.ts";
 import { meCommandRoutes } from "./routes/me.routes.ts";
 import type { App } from "../../shared/http/create-app.ts";
 import { API_PREFIX } from "../../shared/http/locations.ts";
-import { commentCommandRoutes } from "./routes/comments.routes.ts";
-import { startOrphanImageSweep } from "../../shared/images/orphan-blobs.ts";
+import { threadCommandRoutes } from "./routes/threads.routes.ts";
+import { startOrphanBlobSweep } from "../../shared/blobs/orphan-blobs.ts";
 import { imageCommandRoutes } from "./routes/images.routes.ts";
 import { attachmentCommandRoutes } from "./routes/attachments.routes.ts";
 import { importCommandRoutes } from "./routes/imports.routes.ts";
@@ -32,7 +32,7 @@ export async function registerCommandApi(app: App, ports: CommandApiPorts): Prom
       pageCommandRoutes(api, ports);
       pageDuplicateRoutes(api, ports);
       trashCommandRoutes(api, ports);
-      commentCommandRoutes(api, ports);
+      threadCommandRoutes(api, ports);
       shareCommandRoutes(api, ports);
       groupCommandRoutes(api, ports);
       invitationCommandRoutes(api, ports);
@@ -52,7 +52,7 @@ export async function registerCommandApi(app: App, ports: CommandApiPorts): Prom
   // Deleted pages past the trash's retention: purged once the server is up, then hourly.
   let purge: { stop(): Promise<void> } | null = null;
   app.addHook("onReady", async () => {
-    sweep = startOrphanImageSweep(ports);
+    sweep = startOrphanBlobSweep(ports);
     purge = startTrashPurge(ports);
   });
   app.addHook("onClose", async () => {

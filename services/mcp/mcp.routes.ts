@@ -31,7 +31,7 @@ import { buildMcpServer, type CallerState } from "./mcp-server.ts";
 import { DEFAULT_SESSION_LIMITS, McpSessions, type McpSessionLimits } from "./mcp-sessions.ts";
 import type { McpTool } from "./mcp-tool.ts";
 import { ToolList } from "./tool-list.ts";
-import { commentTools } from "./tools/comment-tools.ts";
+import { threadTools } from "./tools/thread-tools.ts";
 import { directoryTools } from "./tools/directory-tools.ts";
 import { notificationTools } from "./tools/notification-tools.ts";
 import { readTools } from "./tools/read-tools.ts";
@@ -60,7 +60,7 @@ function allTools(ports: CommandApiPorts & { readonly publicBaseUrl: string | nu
     ...readTools(ports),
     ...directoryTools(ports),
     ...notificationTools(ports),
-    ...commentTools(ports),
+    ...threadTools(ports),
     ...writeTools(ports),
     ...shareLinkTools(ports),
   ];

@@ -7,7 +7,7 @@ import { AppError } from "../../shared/errors/app-error.ts";
 import type { App } from "../../shared/http/create-app.ts";
 import { API_PREFIX } from "../../shared/http/locations.ts";
 import { CONSISTENCY_HEADER, positionOfToken, positionTokenSchema } from "../../shared/position.ts";
-import { commentQueryRoutes } from "./routes/comments.routes.ts";
+import { threadQueryRoutes } from "./routes/threads.routes.ts";
 import { exportQueryRoutes } from "./routes/exports.routes.ts";
 import { folderQueryRoutes } from "./routes/folders.routes.ts";
 import { imageQueryRoutes } from "./routes/images.routes.ts";
@@ -76,7 +76,7 @@ export async function registerQueryApi(app: App, ports: QueryApiPorts): Promise<
       });
       changeFeedRoutes(api, { hub, writeSide: ports.writeSide, heartbeatMs: ports.changeFeed.heartbeatMs });
       searchQueryRoutes(api, ports.views);
-      commentQueryRoutes(api, ports.views);
+      threadQueryRoutes(api, ports.views);
       shareQueryRoutes(api, ports.views, ports.clock);
       groupQueryRoutes(api, ports.views);
       imageQueryRoutes(api, ports);

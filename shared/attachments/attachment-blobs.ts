@@ -1,5 +1,5 @@
 // Where an attachment's bytes live in the blob store: one blob per attachment, named by its id alone (the type
-// and name are in its record), and a distinct suffix so the image sweep never takes one for an image's.
+// and name are in its record), and a distinct suffix so the orphan sweep never takes one for an image's.
 export const attachmentBlobKey = (attachmentId: string): string => `${attachmentId.toLowerCase()}.attachment`;
 
 /** The attachment id a blob key names, or null for any other blob. */

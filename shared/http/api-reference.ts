@@ -428,7 +428,8 @@ function finishDocument(document: JsonSchema): JsonSchema {
         }
         if (status === "429" || status === "503" || status === "5XX")
           answers["Retry-After"] = responseHeaders.retryAfter;
-        // Sent on every answer of this status (test/http/api-conformance.test.ts checks it): a client may rely on them.
+        // Sent on every answer of this status (test/http/api/api-conformance.test.ts checks it): a client may rely
+        // on them.
         const always = ["X-Consistency-Token", "ETag", "Location", ...(status === "429" ? ["Retry-After"] : [])];
         for (const name of always) if (isRecord(answers[name])) answers[name] = { ...answers[name], required: true };
         if (Object.keys(answers).length > 0) response.headers = answers;

@@ -11,7 +11,7 @@ import type { Actor } from "../commands/guarded-command.ts";
 import type { WritePorts } from "../commands/write-ports.ts";
 import { AppError } from "../errors/app-error.ts";
 import { imageCommands } from "../images/image.commands.ts";
-import { imageBlobKey } from "../images/orphan-blobs.ts";
+import { imageBlobKey } from "../images/image-blobs.ts";
 import {
   folderIdSchema,
   imageIdSchema,

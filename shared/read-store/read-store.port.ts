@@ -3,7 +3,7 @@
 // transaction or session handle (`Tx`) together with its checkpoint, so a MongoDB adapter can commit the
 // batch and its checkpoint in one transaction as the SQLite adapter does.
 import type { AccessView, AccessWriter } from "../access/access.view.ts";
-import type { ThreadsView, ThreadsWriter } from "../comments/threads.view.ts";
+import type { ThreadsView, ThreadsWriter } from "../threads/threads.view.ts";
 import type { FoldersView, FoldersWriter } from "../folders/folders.view.ts";
 import type { ImagesView, ImagesWriter } from "../images/images.view.ts";
 import type { AttachmentsView, AttachmentsWriter } from "../attachments/attachments.view.ts";

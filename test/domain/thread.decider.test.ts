@@ -1,7 +1,7 @@
 // The thread decider in given-events / when-command / then-events form.
 import { randomUUID } from "node:crypto";
 import { describe, it } from "vitest";
-import { threadDecider, type ThreadCommand, type ThreadEvent } from "../../shared/comments/thread.decider.ts";
+import { threadDecider, type ThreadCommand, type ThreadEvent } from "../../shared/threads/thread.decider.ts";
 import { commentIdSchema, pageIdSchema, threadIdSchema, userIdSchema } from "../../shared/kernel/ids.ts";
 import { deciderSpec } from "../support/decider-spec.ts";
 

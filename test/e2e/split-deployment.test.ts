@@ -4,12 +4,17 @@
 // then a query node dies, and the notifiers are killed between sending a mail and hearing it was taken.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintSession } from "../../shared/auth/session-verifier.ts";
-import { gatewayUnavailable, startGateway, type Gateway } from "../support/gateway.ts";
+import { gatewayUnavailable, type Gateway } from "../support/gateway.ts";
 import { makeImage, pngOfExactly, upload } from "../support/images.ts";
 import { natsUnavailable, startNatsServer, type NatsServer } from "../support/nats-server.ts";
 import { Client, TEST_SESSION_SECRET } from "../support/server.ts";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server.ts";
-import { buildServices, startSplitServices, type SplitServices } from "../support/split-services.ts";
+import {
+  buildServices,
+  startSplitBehindGateway,
+  type GatewayedSplit,
+  type SplitServices,
+} from "../support/split-services.ts";
 import { until } from "../support/poll.ts";
 
 const unavailable = gatewayUnavailable() ?? natsUnavailable();
@@ -18,6 +23,7 @@ if (unavailable) console.warn(`split-deployment tests skipped: ${unavailable}`);
 describe.skipIf(unavailable !== null)("the split deployment behind nginx", () => {
   let nats: NatsServer;
   let smtp: TestSmtpServer;
+  let deployment: GatewayedSplit;
   let split: SplitServices;
   let gateway: Gateway;
   /** The address whose mail makes the test kill every notifier before the SMTP server answers it. */
@@ -32,7 +38,7 @@ describe.skipIf(unavailable !== null)("the split deployment behind nginx", () =>
         for (const notifier of split.notifiers) notifier.child.kill("SIGKILL");
       },
     });
-    split = await startSplitServices({
+    deployment = await startSplitBehindGateway({
       compiled,
       queryNodes: 2,
       notifiers: 2,
@@ -43,14 +49,10 @@ describe.skipIf(unavailable !== null)("the split deployment behind nginx", () =>
         SHARE_LINK_VIEW_FLUSH_MS: "100",
       },
     });
-    gateway = await startGateway({
-      commandApi: split.commandApi.url,
-      queryApis: split.queryApis.map((node) => node.url),
-    });
+    ({ split, gateway } = deployment);
   }, 180_000);
   afterAll(async () => {
-    await gateway?.stop();
-    await split?.stop();
+    await deployment?.stop();
     await smtp?.close();
     await nats?.stop();
   });

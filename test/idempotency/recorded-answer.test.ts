@@ -1,6 +1,6 @@
 // What an Idempotency-Key keeps for a replay is recorded as one event: an answer too large for it is kept
 // without its body when the route can present its record again, so the key still completes, the work never
-// reruns, and a replay answers the record (test/http/api-conformance.test.ts replays one over HTTP).
+// reruns, and a replay answers the record (test/http/api/api-conformance.test.ts replays one over HTTP).
 import { expect, it } from "vitest";
 import { recordable, RECORDED_ANSWER_MAX_BYTES } from "../../shared/idempotency/recorded-answer.ts";
 

@@ -5,9 +5,9 @@ import { authorizedApp } from "../support/oauth-flow.ts";
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintSession } from "../../shared/auth/session-verifier.ts";
-import { gatewayUnavailable, startGateway, type Gateway } from "../support/gateway.ts";
+import { gatewayUnavailable, type Gateway } from "../support/gateway.ts";
 import { Client, TEST_SESSION_SECRET } from "../support/server.ts";
-import { startSplitServices, type SplitServices } from "../support/split-services.ts";
+import { startSplitBehindGateway, type SplitServices } from "../support/split-services.ts";
 import { connectAgent } from "./mcp-client.ts";
 
 const unavailable = gatewayUnavailable();
@@ -17,11 +17,7 @@ describe.skipIf(unavailable !== null)("the MCP server through the gateway", () =
   let split: SplitServices;
   let gateway: Gateway;
   beforeAll(async () => {
-    split = await startSplitServices({ queryNodes: 1 });
-    gateway = await startGateway({
-      commandApi: split.commandApi.url,
-      queryApis: split.queryApis.map((node) => node.url),
-    });
+    ({ split, gateway } = await startSplitBehindGateway({ queryNodes: 1 }));
   }, 120_000);
   afterAll(async () => {
     await gateway?.stop();

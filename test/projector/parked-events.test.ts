@@ -16,8 +16,8 @@ import { toNewEvents } from "../../shared/commands/new-events.ts";
 import { createApp, type App } from "../../shared/http/create-app.ts";
 import { healthRoutes } from "../../shared/http/health.routes.ts";
 import { pageIdSchema, userIdSchema, type PageId } from "../../shared/kernel/ids.ts";
-import type { ProjectionStore, ProjectionWriters } from "../../shared/read-store/read-store.port.ts";
-import { projectorStores, type ProjectorStores } from "../support/projector-stores.ts";
+import type { ProjectionStore } from "../../shared/read-store/read-store.port.ts";
+import { projectorStores, withPagePutFailing, type ProjectorStores } from "../support/projector-stores.ts";
 import { until } from "../support/poll.ts";
 
 let stores: ProjectorStores;
@@ -40,27 +40,10 @@ afterEach(async () => {
 });
 
 /** The SQLite projection store, whose pages read model throws (a defect, not a store fault) on the `failing` pages. */
-function failingStore(failing: Set<string>): ProjectionStore<SqliteBatch> {
-  const pages: ProjectionWriters<SqliteBatch>["pages"] = new Proxy(projection.writers.pages, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (property !== "put" || typeof value !== "function") return value;
-      return (tx: SqliteBatch, record: { id: string }, ...rest: unknown[]) => {
-        if (failing.has(record.id)) throw new TypeError(`cannot read properties of the marked page ${record.id}`);
-        return Reflect.apply(value, target, [tx, record, ...rest]) as unknown;
-      };
-    },
-  });
-  return {
-    writers: { ...projection.writers, pages },
-    parked: projection.parked,
-    checkpoint: () => projection.checkpoint(),
-    applyBatch: (position, work) => projection.applyBatch(position, work),
-    beginRebuild: () => projection.beginRebuild(),
-    endRebuild: () => projection.endRebuild(),
-    close: () => projection.close(),
-  };
-}
+const failingStore = (failing: Set<string>): ProjectionStore<SqliteBatch> =>
+  withPagePutFailing(projection, (pageId) =>
+    failing.has(pageId) ? new TypeError(`cannot read properties of the marked page ${pageId}`) : null,
+  );
 
 const owner = userIdSchema.parse(randomUUID());
 const context = () => ({ actorId: owner, correlationId: randomUUID(), now: new Date() });

@@ -16,8 +16,8 @@ import { toNewEvents } from "../../shared/commands/new-events.ts";
 import { createApp, type App } from "../../shared/http/create-app.ts";
 import { healthRoutes } from "../../shared/http/health.routes.ts";
 import { pageIdSchema, userIdSchema, type PageId } from "../../shared/kernel/ids.ts";
-import type { ProjectionStore, ProjectionWriters } from "../../shared/read-store/read-store.port.ts";
-import { projectorStores, type ProjectorStores } from "../support/projector-stores.ts";
+import type { ProjectionStore } from "../../shared/read-store/read-store.port.ts";
+import { projectorStores, withPagePutFailing, type ProjectorStores } from "../support/projector-stores.ts";
 import { until } from "../support/poll.ts";
 
 let stores: ProjectorStores;
@@ -39,27 +39,12 @@ afterEach(async () => {
 
 /** The SQLite projection store, whose pages read model refuses to create `poisoned` while `refusing.on`. */
 function refusingStore(poisoned: PageId, refusing: { on: boolean }): ProjectionStore<SqliteBatch> {
-  const pages: ProjectionWriters<SqliteBatch>["pages"] = new Proxy(projection.writers.pages, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (property !== "put" || typeof value !== "function") return value;
-      return (tx: SqliteBatch, record: { id: string }, ...rest: unknown[]) => {
-        // A store fault (a unique index violated by data written by hand, a full disk): retried, never parked.
-        if (refusing.on && record.id === poisoned)
-          throw new Database.SqliteError("this read model refuses the page", "SQLITE_CONSTRAINT_UNIQUE");
-        return Reflect.apply(value, target, [tx, record, ...rest]) as unknown;
-      };
-    },
-  });
-  return {
-    writers: { ...projection.writers, pages },
-    parked: projection.parked,
-    checkpoint: () => projection.checkpoint(),
-    applyBatch: (position, work) => projection.applyBatch(position, work),
-    beginRebuild: () => projection.beginRebuild(),
-    endRebuild: () => projection.endRebuild(),
-    close: () => projection.close(),
-  };
+  // A store fault (a unique index violated by data written by hand, a full disk): retried, never parked.
+  return withPagePutFailing(projection, (pageId) =>
+    refusing.on && pageId === poisoned
+      ? new Database.SqliteError("this read model refuses the page", "SQLITE_CONSTRAINT_UNIQUE")
+      : null,
+  );
 }
 
 it("reports a poison batch through /readyz and the metrics, keeps retrying, and recovers once it commits", async () => {

@@ -1,6 +1,6 @@
 // Every operation of the API reference called through the typed client (openapi-fetch over the generated types),
-// as a user's script would: no casts, no non-null assertions, no `any` (test/http/typed-client.test.ts compiles it
-// alone with `tsc --strict` and checks). Each step names the answer it expects; test/http/api-conformance.test.ts
+// as a user's script would: no casts, no non-null assertions, no `any` (test/http/api/typed-client.test.ts compiles it
+// alone with `tsc --strict` and checks). Each step names the answer it expects; test/http/api/api-conformance.test.ts
 // checks every answer against the document and that every operation was called.
 import type { WorkspaceClient } from "../../client/index.ts";
 import { until } from "./poll.ts";

@@ -1,4 +1,4 @@
-// The Spectral ruleset the API reference is linted with (test/http/openapi-lint.test.ts): `spectral:oas` as
+// The Spectral ruleset the API reference is linted with (test/http/api/openapi-lint.test.ts): `spectral:oas` as
 // published (its recommended rules); every rule turned down below says why.
 import { Ruleset } from "@stoplight/spectral-core";
 import { oas } from "@stoplight/spectral-rulesets";

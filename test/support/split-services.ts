@@ -1,8 +1,9 @@
 // The split deployment as separate processes over one DATA_DIR: a projector, the command API, query nodes that
 // reach it and, if asked, notifiers, each started from its entry point (the TypeScript sources, or a compiled
-// build). `stop()` ends them all.
+// build), alone or behind the project's nginx gateway. `stop()` ends them all.
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
+import { startGateway, type Gateway } from "./gateway.ts";
 import { startProcess, type ServiceProcess } from "./processes.ts";
 import { productionStack, TEST_SESSION_SECRET } from "./server.ts";
 import { tempDir } from "./temp-dir.ts";
@@ -33,9 +34,15 @@ export function buildServices(name: string): string {
   return outDir;
 }
 
-export async function startSplitServices(
-  options: { queryNodes?: number; notifiers?: number; compiled?: string; env?: Record<string, string> } = {},
-): Promise<SplitServices> {
+export interface SplitOptions {
+  readonly queryNodes?: number;
+  readonly notifiers?: number;
+  /** A build's root (buildServices); the TypeScript sources when absent. */
+  readonly compiled?: string;
+  readonly env?: Record<string, string>;
+}
+
+export async function startSplitServices(options: SplitOptions = {}): Promise<SplitServices> {
   const dir = await tempDir();
   // On the hosting service's production-stack job, the split services use EventStoreDB and MongoDB too.
   const env = {
@@ -71,6 +78,36 @@ export async function startSplitServices(
     return { dataDir: dir.path, env, commandApi, queryApis, notifiers, projector, start, stop };
   } catch (error) {
     await stop();
+    throw error;
+  }
+}
+
+export interface GatewayedSplit {
+  readonly split: SplitServices;
+  /** nginx in front of the command API and every query node. */
+  readonly gateway: Gateway;
+  /** Ends the gateway, then the services. */
+  stop(): Promise<void>;
+}
+
+/** The split services with the gateway in front, as a client of the deployment meets them. */
+export async function startSplitBehindGateway(options: SplitOptions = {}): Promise<GatewayedSplit> {
+  const split = await startSplitServices(options);
+  try {
+    const gateway = await startGateway({
+      commandApi: split.commandApi.url,
+      queryApis: split.queryApis.map((node) => node.url),
+    });
+    return {
+      split,
+      gateway,
+      async stop() {
+        await gateway.stop();
+        await split.stop();
+      },
+    };
+  } catch (error) {
+    await split.stop();
     throw error;
   }
 }

@@ -1,4 +1,4 @@
-// Builders for pages, folders and shares made through the public API, with sensible defaults.
+// Builders for pages, folders, shares and groups made through the public API, with sensible defaults.
 import { randomUUID } from "node:crypto";
 import type { Client, Reply, TestUser } from "./server.ts";
 
@@ -30,6 +30,22 @@ export async function createPage(
   return String(expectStatus(reply, 201, "create page").body.id);
 }
 
+/** Replaces a page's markdown under its current ETag. */
+export async function replaceContent(client: Client, pageId: string, markdown: string): Promise<void> {
+  const etag = (await client.get(`/pages/${pageId}/content`)).headers.get("etag") ?? "";
+  const reply = await client.call("PUT", `/pages/${pageId}/content`, {
+    json: { markdown },
+    headers: { "if-match": etag },
+  });
+  expectStatus(reply, 200, "replace content");
+}
+
+/** The positions of a page's changes, oldest first: the instants its versions can be read or compared at. */
+export async function historyPositions(client: Client, pageId: string): Promise<string[]> {
+  const history = expectStatus(await client.get(`/pages/${pageId}/history?order=asc`), 200, "page history");
+  return (history.body.data as Array<{ position: string }>).map((item) => item.position);
+}
+
 /** A newly registered user and a page of theirs. */
 export async function registeredWithPage(
   server: { registered(label: string): Promise<TestUser> },
@@ -51,6 +67,15 @@ export function share(
 
 export function addMember(client: Client, email: string, role: string): Promise<Reply> {
   return client.post("/shares/workspace/members", { email, role });
+}
+
+/** A group of the caller's workspace; answers its id. */
+export async function createGroup(client: Client, name = "Editors"): Promise<string> {
+  return String(expectStatus(await client.post("/groups", { name }), 201, "create group").body.id);
+}
+
+export async function addToGroup(client: Client, groupId: string, member: TestUser): Promise<void> {
+  expectStatus(await client.post(`/groups/${groupId}/members`, { email: member.email }), 200, "add to group");
 }
 
 /** An address nobody has registered. */

@@ -4,11 +4,11 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintSession } from "../../shared/auth/session-verifier.ts";
-import { gatewayUnavailable, startGateway, type Gateway } from "../support/gateway.ts";
+import { gatewayUnavailable } from "../support/gateway.ts";
 import { natsUnavailable, startNatsServer, type NatsServer } from "../support/nats-server.ts";
 import { OtlpReceiver, traceIdOf, type ReceivedSpan } from "../support/otlp-receiver.ts";
 import { Client, TEST_SESSION_SECRET } from "../support/server.ts";
-import { startSplitServices, type SplitServices } from "../support/split-services.ts";
+import { startSplitBehindGateway, type GatewayedSplit } from "../support/split-services.ts";
 import { WebhookReceiver } from "../support/webhook-receiver.ts";
 
 const unavailable = gatewayUnavailable() ?? natsUnavailable();
@@ -21,14 +21,13 @@ describe.skipIf(unavailable !== null)("traces across the split services", () => 
   let collector: OtlpReceiver;
   let hooks: WebhookReceiver;
   let nats: NatsServer;
-  let split: SplitServices;
-  let gateway: Gateway;
+  let deployment: GatewayedSplit;
 
   beforeAll(async () => {
     collector = await OtlpReceiver.start();
     hooks = await WebhookReceiver.start();
     nats = await startNatsServer();
-    split = await startSplitServices({
+    deployment = await startSplitBehindGateway({
       notifiers: 1,
       env: {
         NATS_URL: nats.url,
@@ -37,14 +36,9 @@ describe.skipIf(unavailable !== null)("traces across the split services", () => 
         OTEL_BSP_SCHEDULE_DELAY: "20",
       },
     });
-    gateway = await startGateway({
-      commandApi: split.commandApi.url,
-      queryApis: split.queryApis.map((node) => node.url),
-    });
   }, 180_000);
   afterAll(async () => {
-    await gateway?.stop();
-    await split?.stop();
+    await deployment?.stop();
     await nats?.stop();
     await hooks?.stop();
     await collector?.stop();
@@ -56,7 +50,7 @@ describe.skipIf(unavailable !== null)("traces across the split services", () => 
       email: "tracer@example.com",
       name: "Tracer",
     });
-    const owner = new Client(gateway.url, { cookie });
+    const owner = new Client(deployment.gateway.url, { cookie });
     expect((await owner.get("/me")).status).toBe(200);
     expect((await owner.post("/webhooks", { url: hooks.url, events: ["page.created"] })).status).toBe(201);
 

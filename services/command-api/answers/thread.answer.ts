@@ -1,10 +1,10 @@
 // A comment thread as a write to it answers it: the whole thread, as a client will read it once the read models
 // show the write; meanwhile its stream folded with the read model's own record fold.
-import { presentThread } from "../../../shared/comments/list-comments.ts";
-import type { ThreadOnPage } from "../../../shared/comments/thread.commands.ts";
-import { threadStream } from "../../../shared/comments/thread.decider.ts";
-import { threadRecord } from "../../../shared/comments/thread.record.ts";
-import { presentThreads, type ThreadResource } from "../../../shared/comments/thread.resource.ts";
+import { presentThread } from "../../../shared/threads/list-threads.ts";
+import type { ThreadOnPage } from "../../../shared/threads/thread.commands.ts";
+import { threadStream } from "../../../shared/threads/thread.decider.ts";
+import { threadRecord } from "../../../shared/threads/thread.record.ts";
+import { presentThreads, type ThreadResource } from "../../../shared/threads/thread.resource.ts";
 import { recordOfStream } from "../../../shared/commands/record-of-stream.ts";
 import { AppError } from "../../../shared/errors/app-error.ts";
 import { pageIdSchema } from "../../../shared/kernel/ids.ts";

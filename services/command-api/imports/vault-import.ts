@@ -23,7 +23,7 @@ import { AppError } from "../../../shared/errors/app-error.ts";
 import { folderCommands } from "../../../shared/folders/folder.commands.ts";
 import { imageCommands } from "../../../shared/images/image.commands.ts";
 import type { InspectedImage } from "../../../shared/images/inspect-image.ts";
-import { imageBlobKey } from "../../../shared/images/orphan-blobs.ts";
+import { imageBlobKey } from "../../../shared/images/image-blobs.ts";
 import { derivedId, type ImportScopes } from "../../../shared/imports/import-ids.ts";
 import type { NoteRewriteSession } from "../../../shared/imports/note-rewriter.ts";
 import { importedAttachmentId, importedImageId, importedPageId } from "../../../shared/imports/vault-resolver.ts";

@@ -1,6 +1,6 @@
 // Request fields only HTTP routes carry: the body limit of the routes that carry a page's markdown, and an
 // address to share with. The fields every entry point checks are in each capability's fields module
-// (shared/pages/page.fields.ts, shared/folders/folder.fields.ts, shared/comments/thread.fields.ts,
+// (shared/pages/page.fields.ts, shared/folders/folder.fields.ts, shared/threads/thread.fields.ts,
 // shared/share-links/share-link.fields.ts) and in
 // shared/kernel/text-fields.ts.
 import { z } from "zod";

@@ -1,7 +1,7 @@
 // Image upload: multipart/form-data with `file` and `alt`, read as it streams and never past the 10 MB limit.
 // The type comes from the bytes (sharp), never from the name or the declared type. The bytes are stored first
 // and ImageUploaded recorded after, so no record ever points at missing bytes (orphans are swept; see
-// shared/images/orphan-blobs.ts). Needs pages:write and edit permission on the page.
+// shared/blobs/orphan-blobs.ts). Needs pages:write and edit permission on the page.
 import { createHash, randomUUID } from "node:crypto";
 import multipart from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
@@ -14,7 +14,7 @@ import type { App } from "../../../shared/http/create-app.ts";
 import { locationOf } from "../../../shared/http/locations.ts";
 import { imageCommands } from "../../../shared/images/image.commands.ts";
 import { imageResource, imageUploadForm, toImageResource } from "../../../shared/images/image.resource.ts";
-import { imageBlobKey } from "../../../shared/images/orphan-blobs.ts";
+import { imageBlobKey } from "../../../shared/images/image-blobs.ts";
 import { imageIdSchema, pageIdSchema, userIdSchema } from "../../../shared/kernel/ids.ts";
 import type { CommandApiPorts } from "../command-api-ports.ts";
 import { imageAnswer } from "../answers/upload.answer.ts";

@@ -3,7 +3,7 @@
 import type { DomainEvent, StoredEvent } from "../../../shared/events.ts";
 import type { ProjectionWriters } from "../../../shared/read-store/read-store.port.ts";
 import type { ProjectionName } from "../../../shared/read-store/parked-events.port.ts";
-import { projectThread } from "./comments.projection.ts";
+import { projectThread } from "./threads.projection.ts";
 import { projectAccess } from "./access.projection.ts";
 import { projectGroup } from "./groups.projection.ts";
 import { projectImage } from "./images.projection.ts";

@@ -3,7 +3,7 @@
 // from MongoDB's 16 MiB document limit, which a thread embedding its comments reached at about 1,650 long ASCII
 // comments (560 CJK ones) and then refused every later batch. A batch writes both in its transaction.
 import { z } from "zod";
-import { anchorSchema, threadStatusSchema } from "../../comments/thread.decider.ts";
+import { anchorSchema, threadStatusSchema } from "../../threads/thread.decider.ts";
 import type {
   CommentLocation,
   CommentRecord,
@@ -11,7 +11,7 @@ import type {
   ThreadsQuery,
   ThreadsView,
   ThreadsWriter,
-} from "../../comments/threads.view.ts";
+} from "../../threads/threads.view.ts";
 import type { GenerationRef, MongoBatch, MongoModel } from "./mongo-batch.ts";
 
 const commentSchema = z.object({

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { threadStatusSchema } from "../../comments/thread.decider.ts";
+import { threadStatusSchema } from "../../threads/thread.decider.ts";
 import type {
   CommentLocation,
   CommentRecord,
@@ -7,7 +7,7 @@ import type {
   ThreadsQuery,
   ThreadsView,
   ThreadsWriter,
-} from "../../comments/threads.view.ts";
+} from "../../threads/threads.view.ts";
 import type { SqliteBatch, SqliteModel } from "./sqlite-batch.ts";
 
 const schema = `

@@ -2,30 +2,16 @@
 // poison message) is logged and counted at each failure, delivered at most the cap, then parked with an
 // alert; and a group whose subjects change between releases receives the new subjects, keeping its place.
 import { randomUUID } from "node:crypto";
-import { Writable } from "node:stream";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NatsBus } from "../../../shared/adapters/nats/nats.bus.ts";
 import { PrometheusMetrics } from "../../../shared/adapters/prometheus/prometheus.metrics.ts";
 import type { BusMessage } from "../../../shared/bus/bus.port.ts";
+import { capturedLogger } from "../../support/captured-logger.ts";
 import { natsUnavailable, startNatsServer, type NatsServer } from "../../support/nats-server.ts";
 import { until } from "../../support/poll.ts";
 
 const unavailable = natsUnavailable();
 if (unavailable) console.warn(`NATS bus failure tests skipped: ${unavailable}`);
-
-/** A logger whose lines are kept, parsed, for the test to read. */
-function capturedLogger() {
-  const lines: Array<Record<string, unknown>> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split("\n"))
-        if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { logger: pino({ level: "info" }, stream), lines };
-}
 
 const message = (subject: string, n: number): BusMessage => ({ id: randomUUID(), subject, data: { n }, metadata: {} });
 

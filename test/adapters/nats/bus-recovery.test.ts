@@ -2,31 +2,18 @@
 // (a volume recreated, an operator's cleanup), the server frozen rather than stopped (SIGSTOP: sockets open,
 // nothing answers), and a group that subscribes while the server is away after the bus was ready once.
 import { randomUUID } from "node:crypto";
-import { Writable } from "node:stream";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NatsBus } from "../../../shared/adapters/nats/nats.bus.ts";
 import { NatsRateLimitCounters } from "../../../shared/adapters/nats/nats-kv.rate-limit-counters.ts";
 import type { BusMessage } from "../../../shared/bus/bus.port.ts";
+import { capturedLogger } from "../../support/captured-logger.ts";
 import { natsUnavailable, startNatsServer, type NatsServer } from "../../support/nats-server.ts";
 import { until } from "../../support/poll.ts";
 
 const unavailable = natsUnavailable();
 if (unavailable) console.warn(`NATS bus recovery tests skipped: ${unavailable}`);
-
-function capturedLogger() {
-  const lines: Array<Record<string, unknown>> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split("\n"))
-        if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { logger: pino({ level: "info" }, stream), lines };
-}
 
 const message = (subject: string, n: number): BusMessage => ({ id: randomUUID(), subject, data: { n }, metadata: {} });
 

@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
 import { changeOf } from "../../../shared/history/describe-history.ts";
-import type { CommentRecord } from "../../../shared/comments/threads.view.ts";
+import type { CommentRecord } from "../../../shared/threads/threads.view.ts";
 import type { Summary } from "../../../shared/history/change-summary.ts";
 import type { HistoryAccess, HistoryEntry, StoredFold } from "../../../shared/history/history.view.ts";
 import type { GroupId, PageId, ThreadId, UserId } from "../../../shared/kernel/ids.ts";

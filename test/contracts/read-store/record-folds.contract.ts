@@ -2,7 +2,7 @@
 // applied by the projections through the adapter's writers reads back as the fold of the same events.
 import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
-import { threadRecord } from "../../../shared/comments/thread.record.ts";
+import { threadRecord } from "../../../shared/threads/thread.record.ts";
 import type { DomainEvent, StoredEvent } from "../../../shared/events.ts";
 import { placedIn } from "../../../shared/folders/folder-place.ts";
 import { folderRecord } from "../../../shared/folders/folder.record.ts";
@@ -18,11 +18,11 @@ import {
 import type { PageRecord } from "../../../shared/pages/page-record.ts";
 import { pageRecord } from "../../../shared/pages/page.record.ts";
 import { invitationRecord } from "../../../shared/sharing/invitation.record.ts";
-import { projectThread } from "../../../services/projector/projections/comments.projection.ts";
+import { projectThread } from "../../../services/projector/projections/threads.projection.ts";
 import { projectFolder } from "../../../services/projector/projections/folders.projection.ts";
 import { projectInvitation } from "../../../services/projector/projections/invitations.projection.ts";
 import { projectPage } from "../../../services/projector/projections/pages.projection.ts";
-import type { ThreadEvent } from "../../../shared/comments/thread.decider.ts";
+import type { ThreadEvent } from "../../../shared/threads/thread.decider.ts";
 import type { FolderEvent } from "../../../shared/folders/folder.decider.ts";
 import type { PageEvent } from "../../../shared/pages/page.decider.ts";
 import type { InvitationEvent } from "../../../shared/sharing/invitation.decider.ts";

@@ -4,34 +4,15 @@
 import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
 import { project } from "../../../services/projector/projections/project.ts";
-import { schemaVersionOf } from "../../../shared/event-store/upcasters.ts";
-import { domainEventSchema, type StoredEvent } from "../../../shared/events.ts";
+import type { StoredEvent } from "../../../shared/events.ts";
 import { HistoryFolds } from "../../../shared/history/history-folds.ts";
-import { at, type ContractStores } from "./stores.ts";
+import { at, recordedBy, type ContractStores } from "./stores.ts";
 
 const SHA = "b".repeat(64);
 
 /** Events as the log would hold them: validated by their schema, each at the next position. */
 function recorded(actorId: string, events: readonly unknown[]): StoredEvent[] {
-  return events.map((raw) => {
-    const event = domainEventSchema.parse(raw);
-    const { updatedAt, updatedPosition } = at();
-    const metadata = {
-      actorId,
-      correlationId: randomUUID(),
-      causationId: null,
-      occurredAt: updatedAt,
-      schemaVersion: schemaVersionOf(event.type),
-    };
-    return {
-      id: randomUUID(),
-      stream: `contract-${randomUUID()}`,
-      revision: 0,
-      position: updatedPosition,
-      metadata,
-      event,
-    };
-  });
+  return events.map((raw) => recordedBy(actorId, raw));
 }
 
 const created = (pageId: string, ownerId: string) => ({

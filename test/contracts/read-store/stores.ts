@@ -2,7 +2,8 @@
 // records made with increasing positions and timestamps.
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach } from "vitest";
-import type { DomainEvent, StoredEvent } from "../../../shared/events.ts";
+import { schemaVersionOf } from "../../../shared/event-store/upcasters.ts";
+import { domainEventSchema, type DomainEvent, type StoredEvent } from "../../../shared/events.ts";
 import type { FolderRecord } from "../../../shared/folders/folders.view.ts";
 import type { PageRecord } from "../../../shared/pages/page-record.ts";
 import type { ProjectionStore, ReadStore } from "../../../shared/read-store/read-store.port.ts";
@@ -49,6 +50,27 @@ export function storedStream<E extends DomainEvent>(name: string, events: readon
       event,
     };
   });
+}
+
+/** One event as the log would hold it, by `actorId`: validated by its schema, at the next position. */
+export function recordedBy(actorId: string, raw: unknown): StoredEvent {
+  const event = domainEventSchema.parse(raw);
+  const { updatedAt, updatedPosition } = at();
+  const metadata = {
+    actorId,
+    correlationId: randomUUID(),
+    causationId: null,
+    occurredAt: updatedAt,
+    schemaVersion: schemaVersionOf(event.type),
+  };
+  return {
+    id: randomUUID(),
+    stream: `contract-${randomUUID()}`,
+    revision: 0,
+    position: updatedPosition,
+    metadata,
+    event,
+  };
 }
 
 export function folder(ownerId: string, parent: FolderRecord | null = null): FolderRecord {

@@ -3,33 +3,14 @@
 import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
 import { project } from "../../../services/projector/projections/project.ts";
-import { schemaVersionOf } from "../../../shared/event-store/upcasters.ts";
 import { DEFAULT_DELIVERY_SETTINGS } from "../../../shared/notifications/notification-kinds.ts";
-import { domainEventSchema, type StoredEvent } from "../../../shared/events.ts";
+import type { StoredEvent } from "../../../shared/events.ts";
 import { HistoryFolds } from "../../../shared/history/history-folds.ts";
-import { at, type ContractStores } from "./stores.ts";
+import { recordedBy, type ContractStores } from "./stores.ts";
 
 /** Events as the log would hold them, each by its actor: validated by their schema, each at the next position. */
 function recorded(events: ReadonlyArray<readonly [string, unknown]>): StoredEvent[] {
-  return events.map(([actorId, raw]) => {
-    const event = domainEventSchema.parse(raw);
-    const { updatedAt, updatedPosition } = at();
-    const metadata = {
-      actorId,
-      correlationId: randomUUID(),
-      causationId: null,
-      occurredAt: updatedAt,
-      schemaVersion: schemaVersionOf(event.type),
-    };
-    return {
-      id: randomUUID(),
-      stream: `contract-${randomUUID()}`,
-      revision: 0,
-      position: updatedPosition,
-      metadata,
-      event,
-    };
-  });
+  return events.map(([actorId, raw]) => recordedBy(actorId, raw));
 }
 
 const created = (pageId: string, ownerId: string, markdown = "") => ({
