@@ -1822,6 +1822,49 @@ export interface components {
             /** @description The user ids this write's text mentions who cannot view the page (or are unknown): those mentions notify no one */
             unreachableMentions: string[];
         };
+        /** @description An uploaded image's record, with the markdown that shows it */
+        Image: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            markdown: string;
+            filename: string;
+            originalName: string;
+            /** @enum {string} */
+            mimeType: "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+            size: number;
+            width: number;
+            height: number;
+        };
+        /** @description A file attached to a page: its record, with the markdown link that shows it */
+        Attachment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            pageId: string;
+            url: string;
+            markdown: string;
+            filename: string;
+            originalName: string;
+            mimeType: string;
+            size: number;
+            sha256: string;
+            createdBy: string;
+            createdAt: string;
+        };
+        /** @description What a vault import created, updated and found unchanged, and every file it reported */
+        ImportResult: {
+            foldersCreated: number;
+            pagesCreated: number;
+            imagesUploaded: number;
+            attachmentsUploaded: number;
+            backlinksCreated: number;
+            created: number;
+            updated: number;
+            unchanged: number;
+            errors: string[];
+            errorsOmitted?: number;
+        };
         /** @description A page's record (its markdown is read from /content) */
         Page: {
             /** Format: uuid */
@@ -1918,49 +1961,6 @@ export interface components {
             deliveryStatus: "pending" | "sent" | "failed";
             expiresAt: string;
             createdAt: string;
-        };
-        /** @description An uploaded image's record, with the markdown that shows it */
-        Image: {
-            /** Format: uuid */
-            id: string;
-            url: string;
-            markdown: string;
-            filename: string;
-            originalName: string;
-            /** @enum {string} */
-            mimeType: "image/jpeg" | "image/png" | "image/gif" | "image/webp";
-            size: number;
-            width: number;
-            height: number;
-        };
-        /** @description A file attached to a page: its record, with the markdown link that shows it */
-        Attachment: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            pageId: string;
-            url: string;
-            markdown: string;
-            filename: string;
-            originalName: string;
-            mimeType: string;
-            size: number;
-            sha256: string;
-            createdBy: string;
-            createdAt: string;
-        };
-        /** @description What a vault import created, updated and found unchanged, and every file it reported */
-        ImportResult: {
-            foldersCreated: number;
-            pagesCreated: number;
-            imagesUploaded: number;
-            attachmentsUploaded: number;
-            backlinksCreated: number;
-            created: number;
-            updated: number;
-            unchanged: number;
-            errors: string[];
-            errorsOmitted?: number;
         };
         /** @description The invitation queued for delivery again */
         ResentInvitation: {
