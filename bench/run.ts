@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
+import { mintSession } from "../shared/auth/session-verifier.ts";
 import { SqliteEventStore } from "../shared/adapters/sqlite/sqlite.event-store.ts";
 import { benchAppends } from "./append.ts";
 import { attachmentRows, benchAttachmentTransfer } from "./attachments.ts";
@@ -31,7 +32,6 @@ import { measureInProcessLimits } from "./in-process-limits.ts";
 import { benchSearchIndexCost } from "./search.ts";
 import { benchTracingCost, tracingRows } from "./tracing.ts";
 import { SEARCH_WORDS, seedWorkspace, type SeedUser } from "./seed.ts";
-import { grantReaderAccess, sessionCookie } from "./reader-access.ts";
 
 const SECRET = "benchmark-session-secret-long-enough-for-hs256";
 const options = parseBenchOptions(process.argv.slice(2));
@@ -72,7 +72,8 @@ mkdirSync(dataDir);
 const rows: Row[] = [];
 const raw: Record<string, unknown> = { machine, options };
 
-const cookieFor = (user: SeedUser) => sessionCookie(SECRET, user);
+const cookieFor = async (user: SeedUser) =>
+  `app-auth.session_token=${await mintSession(SECRET, { sub: user.id, email: user.email, name: user.name })}`;
 
 try {
   log(`seeding ${fmt(options.pages)} pages`);
@@ -97,7 +98,30 @@ try {
   log(`server up and caught up in ${fmt((performance.now() - projectionStarted) / 1000, 1)} s`);
 
   // Access for the reader: 20 folder grants and membership in 3 workspaces, through the public API.
-  const grantsApplied = await grantReaderAccess(api, SECRET, seeded);
+  let grantsApplied = 0;
+  for (const [index, owner] of seeded.owners.entries()) {
+    const cookie = await cookieFor(owner);
+    const shared = seeded.sharedFolders.find((f) => f.ownerId === owner.id);
+    const requests =
+      index >= 20 && index < 23
+        ? [{ path: "/shares/workspace/members", body: { email: seeded.reader.email, role: "viewer" } }]
+        : shared
+          ? [
+              {
+                path: `/shares/entity/folder/${shared.folderId}/grants`,
+                body: { email: seeded.reader.email, permission: "view" },
+              },
+            ]
+          : [];
+    for (const request of requests) {
+      const reply = await fetch(`${api}${request.path}`, {
+        method: "POST",
+        headers: { cookie, "content-type": "application/json" },
+        body: JSON.stringify(request.body),
+      });
+      if (reply.ok) grantsApplied += 1;
+    }
+  }
   log(`reader access: ${grantsApplied} of 23 grants and memberships applied`);
   const readerCookie = await cookieFor(seeded.reader);
   const visible = await fetch(`${api}/pages?limit=1`, { headers: { cookie: readerCookie } });
