@@ -454,9 +454,12 @@ export class SqlitePagesView implements PagesView {
     if (ownerIds.length + 1 > MAX_COMPOUND_SOURCES) return this.listForOneByOne(ownerIds, userId, before, take);
     const merged = this.mergedListing(ownerIds.length);
     const params = [...ownerIds, userId].flatMap((key) => [key, before.position, before.id]);
-    return this.snapshot(() =>
-      this.recordsAt(merged.all(...params, take).map((row) => ({ id: row.id, position: row.updated_pos }))),
-    );
+    const winners = () => merged.all(...params, take).map((row) => ({ id: row.id, position: row.updated_pos }));
+    // One statement sees one committed state by itself: when memory holds every winner's record at its position
+    // (the usual case), no read transaction is needed; otherwise the statement and the records' read share one.
+    const first = winners();
+    if (first.every((w) => this.records.get(w.id)?.updatedPosition === w.position)) return this.recordsAt(first);
+    return this.snapshot(() => this.recordsAt(winners()));
   }
 
   /**
