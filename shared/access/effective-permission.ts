@@ -1,6 +1,6 @@
 // Effective permission (docs/guide/sharing.md): the highest of ownership, a direct grant, an ancestor folder's grant
 // and the caller's role in the owner's workspace. Pure: the caller's AccessContext is loaded once per request.
-import { highest, roleToPermission, type Permission } from "../kernel/permissions.ts";
+import { higher, roleToPermission, type Permission } from "../kernel/permissions.ts";
 import type { AccessContext } from "./access-context.ts";
 import { seenBy, type Placed, type Seen } from "./seen-by.ts";
 
@@ -15,12 +15,13 @@ export interface AccessTarget {
 export function effectivePermission(context: AccessContext, target: AccessTarget): Permission | null {
   if (target.ownerId === context.userId) return "owner";
   const role = context.workspaceRoles.get(target.ownerId);
-  const direct = target.kind === "page" ? context.pageGrants.get(target.id) : context.folderGrants.get(target.id);
-  return highest([
+  // Folded without building an array: a list computes this for every item it shows.
+  let best = higher(
     role ? roleToPermission[role] : null,
-    direct,
-    ...target.ancestorIds.map((id) => context.folderGrants.get(id)),
-  ]);
+    target.kind === "page" ? context.pageGrants.get(target.id) : context.folderGrants.get(target.id),
+  );
+  for (const id of target.ancestorIds) best = higher(best, context.folderGrants.get(id));
+  return best;
 }
 
 /** What a list query needs to filter rows to those the caller can view. */
@@ -44,7 +45,8 @@ export function presentVisible<T extends Omit<AccessTarget, "kind"> & Placed, R>
   present: (item: Seen<T>, permission: Permission) => R,
 ): R[] {
   return items.flatMap((item) => {
-    const permission = effectivePermission(context, { kind, ...item });
+    const { id, ownerId, ancestorIds } = item;
+    const permission = effectivePermission(context, { kind, id, ownerId, ancestorIds });
     return permission ? [present(seenBy(context, item), permission)] : [];
   });
 }

@@ -23,10 +23,13 @@ export function atLeast(held: Permission | null, needed: Permission): boolean {
 
 export function highest(permissions: ReadonlyArray<Permission | null | undefined>): Permission | null {
   let best: Permission | null = null;
-  for (const permission of permissions) {
-    if (permission && (best === null || rank[permission] > rank[best])) best = permission;
-  }
+  for (const permission of permissions) best = higher(best, permission);
   return best;
+}
+
+/** The higher of two permissions, either possibly absent. */
+export function higher(a: Permission | null, b: Permission | null | undefined): Permission | null {
+  return b && (a === null || rank[b] > rank[a]) ? b : a;
 }
 
 const grantable = new Set<string>(grantablePermissionSchema.options);

@@ -45,6 +45,20 @@ export interface FixedWindow {
   readonly resetSeconds: number;
 }
 
+/** Callers' hashed names, kept: every request of a caller names the same ones (its own and its user's). */
+const CALLER_HASH_LIMIT = 10_000;
+const callerHashes = new Map<string, string>();
+
+function callerHashOf(caller: string): string {
+  let hash = callerHashes.get(caller);
+  if (hash === undefined) {
+    if (callerHashes.size >= CALLER_HASH_LIMIT) callerHashes.clear();
+    hash = createHash("sha256").update(caller).digest("hex").slice(0, 32);
+    callerHashes.set(caller, hash);
+  }
+  return hash;
+}
+
 /** The window of `policy` that `nowMs` falls in; windows are aligned on the epoch, so every node agrees. */
 export function windowAt(
   rateClass: RateLimitClass,
@@ -54,9 +68,8 @@ export function windowAt(
 ): FixedWindow {
   const windowMs = policy.windowSeconds * 1_000;
   const index = Math.floor(nowMs / windowMs);
-  const callerHash = createHash("sha256").update(caller).digest("hex").slice(0, 32);
   return {
-    key: `${rateClass}.${callerHash}.${index}`,
+    key: `${rateClass}.${callerHashOf(caller)}.${index}`,
     resetSeconds: Math.max(1, Math.ceil(((index + 1) * windowMs - nowMs) / 1_000)),
   };
 }

@@ -52,6 +52,18 @@ describe("lists for a caller with hundreds of grants", () => {
         rows.map((r) => r.id),
         `${grants} grants`,
       ).toEqual(expected.slice(0, 4));
+      // The caller's own listing (empty here) beside as many workspaces: one merged statement, or one by one.
+      const listed = await store.pages.list({
+        visibleTo: { ...visibleTo, ownerIds: [...visibleTo.folderIds, owner] },
+        before: null,
+        limit: 3,
+        parentId: null,
+        listedFor: randomUUID(),
+      });
+      expect(
+        listed.map((r) => r.id),
+        `${grants} workspaces`,
+      ).toEqual(expected.slice(0, 4));
     }
   });
 });

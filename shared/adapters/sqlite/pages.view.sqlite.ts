@@ -85,12 +85,16 @@ export const PAGES_BY_ID = `SELECT id, updated_pos FROM pages WHERE id IN (SELEC
 const PAGES_IN = "SELECT * FROM pages WHERE id IN (SELECT value FROM json_each(?)) AND deleted = 0";
 
 type Candidate = { id: string; updated_pos: number };
-type SourceKind = "owner" | "folder" | "pages" | "listed";
+/** The parts of a caller's merged listing (listFor), each with its cursor: a workspace's pages, the caller's own listing. */
+const OWNER_PART =
+  "SELECT id, updated_pos FROM pages WHERE owner_id = ? AND deleted = 0 AND (updated_pos, id) < (?, ?)";
+const LISTED_PART =
+  "SELECT page_id AS id, updated_pos FROM page_audience WHERE user_id = ? AND (updated_pos, page_id) < (?, ?)";
+type SourceKind = "owner" | "folder" | "pages";
 const SOURCE_SQL: Record<SourceKind, string> = {
   owner: PAGES_OF_OWNER,
   folder: PAGES_BELOW_FOLDER,
   pages: PAGES_BY_ID,
-  listed: LISTED_FOR_USER,
 };
 /** Compound first-round statements kept, one per shape (how many owners, folders, page grants). */
 const COMPOUND_STATEMENT_LIMIT = 256;
@@ -304,6 +308,7 @@ export class SqlitePagesView implements PagesView {
   private readonly statements;
   private readonly records = new Map<string, PageRecord>();
   private readonly compounds = new Map<string, Database.Statement<unknown[], Candidate & { source: number }>>();
+  private readonly merges = new Map<number, Database.Statement<unknown[], Candidate>>();
   private readonly snapshot: <T>(read: () => T) => T;
   private readonly searcher: SqlitePageSearch;
 
@@ -313,8 +318,10 @@ export class SqlitePagesView implements PagesView {
     searchRanking?: SearchRanking,
   ) {
     this.searcher = new SqlitePageSearch(db, searchRanking);
-    // A list reads several statements; one read transaction makes them all see the same committed batch.
-    this.snapshot = <T>(read: () => T): T => db.transaction(read)();
+    // A list reads several statements; one read transaction makes them all see the same committed batch. The
+    // transaction's wrapper is made once: better-sqlite3 builds it anew at each db.transaction().
+    const inTransaction = db.transaction((read: () => unknown) => read());
+    this.snapshot = <T>(read: () => T): T => inTransaction(read) as T;
     this.statements = {
       get: db.prepare<[string], PageRow>("SELECT * FROM pages WHERE id = ? AND deleted = 0"),
       getContent: db.prepare<[string], PageRow & { markdown: string }>(
@@ -424,6 +431,37 @@ export class SqlitePagesView implements PagesView {
       };
       return this.statements.listInFolderFor.all(params).map(toPageRecord);
     }
+    if (ownerIds.length + 1 > MAX_COMPOUND_SOURCES) return this.listForOneByOne(ownerIds, userId, before, take);
+    const merged = this.mergedListing(ownerIds.length);
+    const params = [...ownerIds, userId].flatMap((key) => [key, before.position, before.id]);
+    const winners = () => merged.all(...params, take).map((row) => ({ id: row.id, position: row.updated_pos }));
+    // One statement sees one committed state by itself: when memory holds every winner's record at its position
+    // (the usual case), no read transaction is needed; otherwise the statement and the records' read share one.
+    const first = winners();
+    if (first.every((w) => this.records.get(w.id)?.updatedPosition === w.position)) return this.recordsAt(first);
+    return this.snapshot(() => this.recordsAt(winners()));
+  }
+
+  /**
+   * One statement per number of workspaces: the caller's listing and each workspace read newest first from their
+   * indexes and merged by SQLite itself (a compound SELECT with ORDER BY merges its parts lazily, each read only
+   * as far as the page needs), UNION listing a page seen through both once. No temporary sort, about `take` index
+   * rows read in all.
+   */
+  private mergedListing(owners: number): Database.Statement<unknown[], Candidate> {
+    let statement = this.merges.get(owners);
+    if (!statement) {
+      const parts = [...Array.from({ length: owners }, () => OWNER_PART), LISTED_PART];
+      statement = this.db.prepare<unknown[], Candidate>(
+        `${parts.join(" UNION ")} ORDER BY updated_pos DESC, id DESC LIMIT CAST(? AS INTEGER)`,
+      );
+      this.merges.set(owners, statement);
+    }
+    return statement;
+  }
+
+  /** Past SQLite's limit on the terms of a compound select: each source read by itself and merged here. */
+  private listForOneByOne(ownerIds: readonly string[], userId: string, before: ListKey, take: number): PageRecord[] {
     const ranked = (rows: Candidate[]) => rows.map((row) => ({ id: row.id, position: row.updated_pos }));
     const sources: RankedSource[] = [
       ...ownerIds.map(
@@ -433,10 +471,7 @@ export class SqlitePagesView implements PagesView {
       ),
       (upTo, limit) => ranked(this.statements.listedFor.all(userId, upTo.position, upTo.id, limit)),
     ];
-    const keys = [...ownerIds.map((id) => ["owner", id] as const), ["listed", userId] as const];
-    const firstRound: FirstRound | undefined =
-      keys.length <= MAX_COMPOUND_SOURCES ? (upTo, limit) => this.firstRound(keys, upTo, limit) : undefined;
-    return this.snapshot(() => this.recordsAt(newestOfSources(sources, before, take, firstRound)));
+    return this.snapshot(() => this.recordsAt(newestOfSources(sources, before, take)));
   }
 
   /**
