@@ -27,6 +27,7 @@ export const tokenAppWebhookCases: WorstCases = {
   // measured on an app that is not the caller's (the app's stream read and refused), not an app's whole revocation.
   "DELETE /api/v1/apps/{appId}": {
     input: "an app that is not the caller's",
+    expected: [404],
     request: (w) => send(w.stranger, "DELETE", `/apps/app-${randomUUID()}`),
   },
   "POST /api/v1/webhooks": {
