@@ -88,8 +88,8 @@ type Candidate = { id: string; updated_pos: number };
 /** The parts of a caller's merged listing (listFor), each with its cursor: a workspace's pages, the caller's own listing. */
 const OWNER_PART =
   "SELECT id, updated_pos FROM pages WHERE owner_id = ? AND deleted = 0 AND (updated_pos, id) < (?, ?)";
-const LISTED_PART =
-  "SELECT page_id AS id, updated_pos FROM page_audience WHERE user_id = ? AND (updated_pos, page_id) < (?, ?)";
+const LISTED_PART = `SELECT page_id AS id, updated_pos FROM page_audience WHERE user_id = ? AND (updated_pos, page_id) < (?, ?)
+  AND ${FILLED("page_audience")}`;
 type SourceKind = "owner" | "folder" | "pages";
 const SOURCE_SQL: Record<SourceKind, string> = {
   owner: PAGES_OF_OWNER,
