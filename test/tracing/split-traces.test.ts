@@ -85,5 +85,5 @@ describe.skipIf(unavailable !== null)("traces across the split services", () => 
       expect(spans.find((span) => span.name === name)?.parentSpanId).toBe(callerSpan);
     const deliver = spans.find((span) => span.name === "webhook.deliver");
     expect(String(delivery?.headers.traceparent).split("-")[2]).toBe(deliver?.spanId);
-  });
+  }, 90_000);
 });
