@@ -2,11 +2,11 @@
 // of 1,000 revisions) served by the all-in-one server in its own process, with the reader's grants and
 // memberships given through the public API.
 import { join } from "node:path";
-import { mintSession } from "../../shared/auth/session-verifier.ts";
 import { SqliteEventStore } from "../../shared/adapters/sqlite/sqlite.event-store.ts";
 import { userIdSchema } from "../../shared/kernel/ids.ts";
 import { seedRevisedPage } from "../history.ts";
 import { startChild, type Child } from "../processes.ts";
+import { grantReaderAccess, sessionCookie } from "../reader-access.ts";
 import { fmt } from "../report.ts";
 import { seedWorkspace, type Seeded, type SeedUser } from "../seed.ts";
 import type { TableRun } from "./table-run.ts";
@@ -25,8 +25,7 @@ export interface ServedWorkspace {
 
 export async function serveSeededWorkspace(run: TableRun): Promise<ServedWorkspace> {
   const { options, log, dataDir } = run;
-  const cookieFor = async (user: SeedUser) =>
-    `app-auth.session_token=${await mintSession(run.secret, { sub: user.id, email: user.email, name: user.name })}`;
+  const cookieFor = (user: SeedUser) => sessionCookie(run.secret, user);
 
   log(`seeding ${fmt(options.pages)} pages`);
   const seedStore = new SqliteEventStore(join(dataDir, "events.sqlite"));
@@ -50,30 +49,7 @@ export async function serveSeededWorkspace(run: TableRun): Promise<ServedWorkspa
   log(`server up and caught up in ${fmt((performance.now() - projectionStarted) / 1000, 1)} s`);
 
   // Access for the reader: 20 folder grants and membership in 3 workspaces, through the public API.
-  let grantsApplied = 0;
-  for (const [index, owner] of seeded.owners.entries()) {
-    const cookie = await cookieFor(owner);
-    const shared = seeded.sharedFolders.find((f) => f.ownerId === owner.id);
-    const requests =
-      index >= 20 && index < 23
-        ? [{ path: "/shares/workspace/members", body: { email: seeded.reader.email, role: "viewer" } }]
-        : shared
-          ? [
-              {
-                path: `/shares/entity/folder/${shared.folderId}/grants`,
-                body: { email: seeded.reader.email, permission: "view" },
-              },
-            ]
-          : [];
-    for (const request of requests) {
-      const reply = await fetch(`${api}${request.path}`, {
-        method: "POST",
-        headers: { cookie, "content-type": "application/json" },
-        body: JSON.stringify(request.body),
-      });
-      if (reply.ok) grantsApplied += 1;
-    }
-  }
+  const grantsApplied = await grantReaderAccess(api, run.secret, seeded);
   log(`reader access: ${grantsApplied} of 23 grants and memberships applied`);
   const readerCookie = await cookieFor(seeded.reader);
   const visible = await fetch(`${api}/pages?limit=1`, { headers: { cookie: readerCookie } });
