@@ -43,7 +43,10 @@ export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
   watched_changed: "digest",
 };
 
+/** Built once: building a zod schema compiles it, which costs far more than a parse. */
+const storedDeliverySchema = deliverySettingsSchema.partial();
+
 /** Delivery settings as stored: a kind added since they were written takes its default. */
 export function deliverySettingsFrom(stored: unknown): DeliverySettings {
-  return { ...DEFAULT_DELIVERY_SETTINGS, ...deliverySettingsSchema.partial().parse(stored ?? {}) };
+  return { ...DEFAULT_DELIVERY_SETTINGS, ...storedDeliverySchema.parse(stored ?? {}) };
 }

@@ -21,9 +21,12 @@ export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = {
   delivery: DEFAULT_DELIVERY_SETTINGS,
 };
 
+/** A record as stored, built once (building a zod schema compiles it, which costs far more than a parse). */
+const storedSettingsSchema = z.object({ autoWatch: z.boolean().optional(), delivery: z.unknown().optional() });
+
 /** A record as stored: a field (or a kind) added since it was written takes its default. */
 export function notificationSettingsFrom(stored: unknown): NotificationSettings {
-  const record = z.object({ autoWatch: z.boolean().optional(), delivery: z.unknown().optional() }).parse(stored ?? {});
+  const record = storedSettingsSchema.parse(stored ?? {});
   return notificationSettingsSchema.parse({
     autoWatch: record.autoWatch ?? DEFAULT_NOTIFICATION_SETTINGS.autoWatch,
     delivery: deliverySettingsFrom(record.delivery),
