@@ -7,6 +7,9 @@ import { auditKindSchema, auditTargetTypeSchema, type AuditTargetType } from "..
 import type { AuditQuery, AuditRecord, AuditView, AuditWriter } from "../../audit/audit.view.ts";
 import { recordOf, type GenerationRef, type MongoBatch, type MongoModel } from "./mongo-batch.ts";
 
+/** The workspace an audit entry belongs to. */
+const workspaceDocSchema = z.object({ workspaceId: z.string() });
+
 const auditSchema = z.object({
   _id: z.string(),
   workspaceId: z.string(),
@@ -74,7 +77,7 @@ export class MongoAuditWriter implements AuditWriter<MongoBatch> {
       { targetType, targetId },
       { sort: { position: 1 }, projection: { workspaceId: 1 }, ...tx.options },
     );
-    return doc ? z.object({ workspaceId: z.string() }).parse(doc).workspaceId : null;
+    return doc ? workspaceDocSchema.parse(doc).workspaceId : null;
   }
 
   async forget(tx: MongoBatch, targetType: AuditTargetType, targetId: string): Promise<void> {

@@ -22,6 +22,9 @@ import {
 import type { Instant } from "../../history/instant.ts";
 import type { GenerationRef, MongoBatch, MongoModel } from "./mongo-batch.ts";
 
+/** A history document's stored event, as JSON text. */
+const storedEventDocSchema = z.object({ event: z.string() });
+
 const accessSchema = z.object({ kind: z.enum(["page", "folder", "workspace"]), id: z.string() });
 const entrySchema = z.object({
   _id: z.number().int(),
@@ -176,7 +179,7 @@ export class MongoHistoryWriter implements HistoryWriter<MongoBatch> {
   async markdownAt(tx: MongoBatch, position: number): Promise<string | null> {
     const doc = await history(this.ref).findOne({ _id: position }, { projection: { event: 1 }, ...tx.options });
     if (!doc) return null;
-    const event = domainEventSchema.parse(JSON.parse(z.object({ event: z.string() }).parse(doc).event));
+    const event = domainEventSchema.parse(JSON.parse(storedEventDocSchema.parse(doc).event));
     return event.type === "PageCreated" || event.type === "PageContentReplaced" || event.type === "PageRestored"
       ? event.data.markdown
       : null;

@@ -21,6 +21,9 @@ import {
 import { CLAIM_WINDOW, FairClaim } from "../../webhooks/fair-claim.ts";
 import { openDatabase, PAGE_CACHE_MB } from "./open-database.ts";
 
+/** The row a recorded attempt returns, when its webhook's claim is to be released. */
+const releasedRowSchema = z.object({ webhook_id: z.string() }).optional();
+
 const schema = `
 CREATE TABLE IF NOT EXISTS webhook_deliveries (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -297,7 +300,7 @@ export class SqliteWebhookDeliveries implements WebhookDeliveries {
   async record(id: string, outcome: AttemptOutcome): Promise<void> {
     this.db.transaction(() => {
       const [row] = this.statements.record.all({ id, ...outcome });
-      const webhookId = z.object({ webhook_id: z.string() }).optional().parse(row)?.webhook_id;
+      const webhookId = releasedRowSchema.parse(row)?.webhook_id;
       if (webhookId !== undefined) this.statements.release.run(webhookId);
     })();
   }
