@@ -15,7 +15,7 @@ import { toShareLinkResource, type ShareLinkResource } from "./share-link.resour
 export interface ChangedShareLink {
   readonly position: number | null;
   /** The link as it was read, with the settings the write side now holds. */
-  readonly assemble: () => ShareLinkResource;
+  readonly asWritten: () => ShareLinkResource;
 }
 
 export async function changeShareLink(
@@ -43,7 +43,7 @@ export async function changeShareLink(
   const { position, state } = await shareLinkCommands.handle(ports.eventStore, linkId, command, context);
   return {
     position,
-    assemble: () => {
+    asWritten: () => {
       if (!state.exists) throw new AppError("not_found", "share link not found");
       return {
         ...toShareLinkResource(link),

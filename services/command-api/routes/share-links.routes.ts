@@ -73,8 +73,8 @@ export function shareLinkCommandRoutes(
     async (request, reply) =>
       answer(request, reply, async ({ actor }) => {
         const { linkId } = request.params;
-        const { position, assemble } = await changeShareLink(ports, actor, linkId, request.body);
-        return { position, status: 200, answer: shareLinkAnswer(linkId, assemble) };
+        const { position, asWritten } = await changeShareLink(ports, actor, linkId, request.body);
+        return { position, status: 200, answer: shareLinkAnswer(linkId, asWritten) };
       }),
   );
 
