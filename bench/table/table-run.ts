@@ -19,11 +19,27 @@ export interface TableRun {
 
 type LoadRun = (label: string, url: string, extra?: Partial<Parameters<typeof load>[0]>) => Promise<LoadFigures>;
 
-/** Drives `url` with autocannon for the run's duration and connections. */
+/**
+ * Drives `url` with autocannon for the run's duration and connections, after one request of the same kind has
+ * been answered: it warms the route (a worker thread started on first use, for one) and, since one caller's tasks
+ * run in turn, waits for whatever the previous row left queued on the server (autocannon closes its connections
+ * at the end of a row, but the server finishes the requests it had accepted).
+ */
 export function loadRunner(run: TableRun): LoadRun {
   const { options, log } = run;
-  return (label, url, extra = {}) => {
-    log(`load: ${label} for ${options.duration} s at ${options.connections} connections`);
+  return async (label, url, extra = {}) => {
+    const started = performance.now();
+    const warmup = await fetch(url, {
+      method: extra.method ?? "GET",
+      headers: extra.headers ?? {},
+      ...(extra.body === undefined
+        ? {}
+        : { body: typeof extra.body === "string" ? extra.body : new Uint8Array(extra.body) }),
+    });
+    await warmup.arrayBuffer();
+    log(
+      `load: ${label} for ${options.duration} s at ${options.connections} connections (warm-up request: ${warmup.status} in ${Math.round(performance.now() - started)} ms)`,
+    );
     return load({ url, connections: options.connections, durationSeconds: options.duration, ...extra });
   };
 }
