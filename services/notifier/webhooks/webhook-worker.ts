@@ -19,17 +19,10 @@
 import { randomUUID } from "node:crypto";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Logger } from "pino";
-import { effectivePermission, type AccessTarget } from "../../../shared/access/effective-permission.ts";
 import type { EventStore } from "../../../shared/event-store/event-store.port.ts";
-import { parseRecorded, type StoredEvent } from "../../../shared/events.ts";
-import { visibilityOf } from "../../../shared/notifications/list-notifications.ts";
-import type { NotificationRecord } from "../../../shared/notifications/notifications.view.ts";
-import type { HistoryAccess } from "../../../shared/history/history.view.ts";
-import { accessTargetOf } from "../../../shared/history/read-history.ts";
-import { managesWorkspace } from "../../../shared/groups/visible-group.ts";
+import { parseRecorded } from "../../../shared/events.ts";
 import { userIdSchema } from "../../../shared/kernel/ids.ts";
 import type { WebhookMetrics } from "../../../shared/metrics/metrics.port.ts";
-import { atLeast } from "../../../shared/kernel/permissions.ts";
 import type { ReadStore } from "../../../shared/read-store/read-store.port.ts";
 import {
   afterAttempt,
@@ -38,21 +31,11 @@ import {
   type AttemptResult,
   type RetryRules,
 } from "../../../shared/webhooks/delivery-rules.ts";
-import { webhookEventNameOf } from "../../../shared/webhooks/webhook-event-name-of.ts";
-import { subscribesTo } from "../../../shared/webhooks/webhook-event-names.ts";
-import {
-  deliveryIdOf,
-  notificationIdOfPayload,
-  notificationPayload,
-  scopeOf,
-  scopeOfPayload,
-  webhookPayload,
-} from "../../../shared/webhooks/webhook-payload.ts";
+import { notificationIdOfPayload, scopeOfPayload } from "../../../shared/webhooks/webhook-payload.ts";
 import type { WebhookSecretSealer } from "../../../shared/webhooks/webhook-secret.ts";
 import { signWebhook } from "../../../shared/webhooks/webhook-signature.ts";
 import type {
   DeliveryRecord,
-  NewDelivery,
   OwnerErasure,
   ReplayJob,
   WebhookDeliveries,
@@ -60,6 +43,7 @@ import type {
 import { webhookCommands } from "../../../shared/webhooks/webhook.commands.ts";
 import { webhookIdSchema } from "../../../shared/webhooks/webhook.decider.ts";
 import type { WebhookRecord } from "../../../shared/webhooks/webhooks.view.ts";
+import { WebhookMatcher } from "./webhook-matcher.ts";
 import { sendWebhook } from "./webhook-sender.ts";
 import { tracing } from "../../../shared/tracing/tracing.port.ts";
 
@@ -107,7 +91,11 @@ export class WebhookWorker {
   private lastPurge = 0;
   private lastBacklog = 0;
 
-  constructor(private readonly options: WebhookWorkerOptions) {}
+  private readonly matcher: WebhookMatcher;
+
+  constructor(private readonly options: WebhookWorkerOptions) {
+    this.matcher = new WebhookMatcher(options.readStore, options.clock);
+  }
 
   private get rules(): RetryRules {
     return {
@@ -199,8 +187,8 @@ export class WebhookWorker {
         return true;
     }
     const rows = [
-      ...(await this.match(stored, webhooks, "live")),
-      ...(await this.matchNotifications(stored, from, upTo, webhooks)),
+      ...(await this.matcher.match(stored, webhooks, "live")),
+      ...(await this.matcher.matchNotifications(stored, from, upTo, webhooks)),
     ];
     await deliveries.enqueue(rows, upTo);
     if (rows.length > 0) this.wakeUp();
@@ -221,141 +209,6 @@ export class WebhookWorker {
     }
     this.options.logger.info({ event: "webhooks.owner_forgetting", count: forgotten });
     return false;
-  }
-
-  private async match(
-    events: readonly StoredEvent[],
-    webhooks: readonly WebhookRecord[],
-    origin: string,
-    replay = false,
-  ): Promise<NewDelivery[]> {
-    const rows: NewDelivery[] = [];
-    const targets = new Map<string, Promise<AccessTarget | null>>();
-    const now = this.options.clock().toISOString();
-    for (const stored of events) {
-      const type = webhookEventNameOf(stored.event);
-      if (!type) continue;
-      const candidates = webhooks.filter(
-        (webhook) => subscribesTo(webhook.events, type) && (replay || stored.position > webhook.position),
-      );
-      if (candidates.length === 0) continue;
-      const scope = await scopeOf(this.options.readStore, stored);
-      if (!scope) continue;
-      for (const webhook of candidates) {
-        if (!(await this.visibleTo(webhook, scope, type.startsWith("share."), targets))) continue;
-        rows.push({
-          id: deliveryIdOf(webhook.id, stored.id, origin),
-          webhookId: webhook.id,
-          ownerId: webhook.ownerId,
-          eventId: stored.id,
-          type,
-          position: stored.position,
-          payload: webhookPayload(stored, type, scope),
-          createdAt: now,
-          nextAttemptAt: now,
-          traceparent: stored.metadata.traceparent ?? null,
-        });
-      }
-    }
-    return rows;
-  }
-
-  /**
-   * `notification.created` deliveries: the notifications whose latest change is in (after, upTo], each to the
-   * webhooks of the user it notifies that subscribe to it, were created before it, and (a folder's webhook) whose
-   * folder holds its page or folder. Nobody else's webhook matches, whatever it subscribes to.
-   */
-  private async matchNotifications(
-    events: readonly StoredEvent[],
-    after: number,
-    upTo: number,
-    webhooks: readonly WebhookRecord[],
-  ): Promise<NewDelivery[]> {
-    const byOwner = new Map<string, WebhookRecord[]>();
-    for (const webhook of webhooks) {
-      if (!subscribesTo(webhook.events, "notification.created")) continue;
-      byOwner.set(webhook.ownerId, [...(byOwner.get(webhook.ownerId) ?? []), webhook]);
-    }
-    if (byOwner.size === 0) return [];
-    const byPosition = new Map(events.map((stored) => [stored.position, stored]));
-    const now = this.options.clock().toISOString();
-    const rows: NewDelivery[] = [];
-    let from: { readonly position: number; readonly id: string } | null = null;
-    for (;;) {
-      const page = await this.options.readStore.notifications.producedBetween(after, upTo, from, BATCH);
-      for (const record of page) {
-        const cause = byPosition.get(record.position);
-        for (const webhook of byOwner.get(record.userId) ?? []) {
-          if (record.position <= webhook.position || !(await this.notificationVisible(webhook, record))) continue;
-          rows.push({
-            id: deliveryIdOf(webhook.id, `${record.id}@${String(record.position)}`, "notification"),
-            webhookId: webhook.id,
-            ownerId: webhook.ownerId,
-            eventId: cause?.id ?? record.id,
-            type: "notification.created",
-            position: record.position,
-            payload: notificationPayload(record),
-            createdAt: now,
-            nextAttemptAt: now,
-            traceparent: cause?.metadata.traceparent ?? null,
-          });
-        }
-      }
-      const last = page.at(-1);
-      if (page.length < BATCH || !last) return rows;
-      from = last;
-    }
-  }
-
-  /**
-   * The owner's notification as their list shows it (about what they can still view), and for a folder's
-   * webhook about a page or folder inside that folder; a webhook of the whole workspace takes all of them.
-   */
-  private async notificationVisible(webhook: WebhookRecord, record: NotificationRecord): Promise<boolean> {
-    const { readStore } = this.options;
-    if (record.userId !== webhook.ownerId) return false;
-    if (!(await visibilityOf(readStore, await readStore.access.contextFor(webhook.ownerId))(record))) return false;
-    if (webhook.folderId === null) return true;
-    const thread = record.threadId ? await this.options.readStore.threads.get(record.threadId) : null;
-    const scope: HistoryAccess | null = thread
-      ? { kind: "page", id: thread.pageId }
-      : record.pageId
-        ? { kind: "page", id: record.pageId }
-        : record.folderId
-          ? { kind: "folder", id: record.folderId }
-          : null;
-    return scope !== null && (await this.visibleTo(webhook, scope, false));
-  }
-
-  /** The owner may view the event's page or folder now (share events: may share it), inside the webhook's folder. */
-  private async visibleTo(
-    webhook: WebhookRecord,
-    scope: HistoryAccess,
-    sharing: boolean,
-    targets = new Map<string, Promise<AccessTarget | null>>(),
-  ): Promise<boolean> {
-    // A group's changes: seen by the workspace's owner and admins, through a webhook on the whole workspace.
-    if (scope.kind === "workspace")
-      return (
-        webhook.folderId === null &&
-        managesWorkspace(await this.options.readStore.access.contextFor(webhook.ownerId), scope.id)
-      );
-    const key = `${scope.kind}:${scope.id}`;
-    let target = targets.get(key);
-    if (!target) {
-      target = accessTargetOf(this.options.readStore, scope);
-      targets.set(key, target);
-    }
-    const resolved = await target;
-    if (!resolved) return false;
-    if (
-      webhook.folderId !== null &&
-      !(resolved.kind === "folder" && resolved.id === webhook.folderId) &&
-      !resolved.ancestorIds.includes(webhook.folderId)
-    )
-      return false;
-    const permission = effectivePermission(await this.options.readStore.access.contextFor(webhook.ownerId), resolved);
-    return permission !== null && (!sharing || atLeast(permission, "admin"));
   }
 
   /** Leases and sends what is due; answers whether it found any. */
@@ -452,10 +305,10 @@ export class WebhookWorker {
       const [record] = notificationId
         ? await this.options.readStore.notifications.getMany(webhook.ownerId, [notificationId])
         : [];
-      return record !== undefined && (await this.notificationVisible(webhook, record));
+      return record !== undefined && (await this.matcher.notificationVisible(webhook, record));
     }
     const scope = scopeOfPayload(delivery.payload);
-    return scope !== null && (await this.visibleTo(webhook, scope, delivery.type.startsWith("share.")));
+    return scope !== null && (await this.matcher.visibleTo(webhook, scope, delivery.type.startsWith("share.")));
   }
 
   private async send(webhook: WebhookRecord, delivery: DeliveryRecord): Promise<AttemptResult> {
@@ -540,7 +393,7 @@ export class WebhookWorker {
       (event) => event.position <= job.upTo,
     );
     const last = recorded.at(-1);
-    const matched = await this.match(recorded.map(parseRecorded), [webhook], `replay:${job.id}`, true);
+    const matched = await this.matcher.match(recorded.map(parseRecorded), [webhook], `replay:${job.id}`, true);
     // One row per event for a single webhook, in log order: the rows beyond the room are matched again later.
     const rows = matched.slice(0, room);
     const lastRow = rows.at(-1);
