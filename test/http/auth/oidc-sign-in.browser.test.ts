@@ -4,6 +4,7 @@
 // of another sign-in (nonce) or of another client (audience), a provider's refusal, a returnTo off the site, a
 // logout sent by another site. Without Debian's chromium the test skips, saying why.
 import type { Browser, BrowserContext } from "playwright-core";
+import type { JWTPayload } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userIdForSubject } from "../../../shared/auth/derived-user-id.ts";
 import { chromiumUnavailable, launchChromium } from "../../support/chromium.ts";
@@ -145,45 +146,40 @@ describe.skipIf(unavailable !== null)("signing in through an OpenID provider", (
     });
   }, 60_000);
 
-  it("refuses an ID token that belongs to another sign-in (its nonce is not this browser's)", async () => {
-    nextPerson(provider);
-    provider.tamperIdToken = (claims) => ({ ...claims, nonce: "the-nonce-of-some-other-sign-in" });
-    try {
-      await inBrowser(async (context) => {
-        const page = await context.newPage();
-        const answered = await page.goto(`${server.url}/auth/login?returnTo=/api/v1/me`);
-        expect(answered?.status()).toBe(401);
-        expect(await answered?.json()).toMatchObject({
-          error: { code: "unauthenticated", message: expect.stringContaining("nonce mismatch") },
+  it.each([
+    {
+      what: "that belongs to another sign-in (its nonce is not this browser's)",
+      tamper: (claims: JWTPayload): JWTPayload => ({ ...claims, nonce: "the-nonce-of-some-other-sign-in" }),
+      message: "nonce mismatch",
+    },
+    {
+      what: "issued to another client (its audience is not ours)",
+      tamper: (claims: JWTPayload): JWTPayload => ({ ...claims, aud: "another-client", azp: "another-client" }),
+      message: "another client",
+    },
+  ])(
+    "refuses an ID token $what, and no session is set",
+    async ({ tamper, message }) => {
+      nextPerson(provider);
+      provider.tamperIdToken = tamper;
+      try {
+        await inBrowser(async (context) => {
+          const page = await context.newPage();
+          const answered = await page.goto(`${server.url}/auth/login?returnTo=/api/v1/me`);
+          expect(answered?.status()).toBe(401);
+          expect(await answered?.json()).toMatchObject({
+            error: { code: "unauthenticated", message: expect.stringContaining(message) },
+          });
+          expect((await context.cookies(server.url)).some((cookie) => cookie.name === "app-auth.session_token")).toBe(
+            false,
+          );
         });
-        expect((await context.cookies(server.url)).some((cookie) => cookie.name === "app-auth.session_token")).toBe(
-          false,
-        );
-      });
-    } finally {
-      provider.tamperIdToken = null;
-    }
-  }, 60_000);
-
-  it("refuses an ID token issued to another client (its audience is not ours)", async () => {
-    nextPerson(provider);
-    provider.tamperIdToken = (claims) => ({ ...claims, aud: "another-client", azp: "another-client" });
-    try {
-      await inBrowser(async (context) => {
-        const page = await context.newPage();
-        const answered = await page.goto(`${server.url}/auth/login?returnTo=/api/v1/me`);
-        expect(answered?.status()).toBe(401);
-        expect(await answered?.json()).toMatchObject({
-          error: { code: "unauthenticated", message: expect.stringContaining("another client") },
-        });
-        expect((await context.cookies(server.url)).some((cookie) => cookie.name === "app-auth.session_token")).toBe(
-          false,
-        );
-      });
-    } finally {
-      provider.tamperIdToken = null;
-    }
-  }, 60_000);
+      } finally {
+        provider.tamperIdToken = null;
+      }
+    },
+    60_000,
+  );
 
   it("answers a provider's refusal by its error code, without repeating the provider's description", async () => {
     const started = await fetch(`${server.url}/auth/login`, { redirect: "manual" });
