@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openThread } from "../../support/threads.ts";
 import { TestServer, type TestUser } from "../../support/server.ts";
 import { createPage } from "../../support/workspace-builders.ts";
+import { notificationsOf } from "../../support/notifications.ts";
 
 let now = Date.parse("2026-03-02T09:00:00Z");
 let server: TestServer;
@@ -16,27 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.stop();
 });
-
-interface Listed {
-  data: {
-    id: string;
-    kind: string;
-    actorId: string;
-    pageId?: string;
-    threadId?: string;
-    readAt: string | null;
-    count?: number;
-    actorIds?: string[];
-  }[];
-  nextCursor: string | null;
-  unreadCount: number;
-}
-
-async function notificationsOf(user: TestUser, query = ""): Promise<Listed> {
-  const reply = await user.get(`/notifications${query}`);
-  expect(reply.status, reply.text).toBe(200);
-  return reply.body as unknown as Listed;
-}
 
 async function shareWith(owner: TestUser, pageId: string, grantee: TestUser, permission = "comment"): Promise<void> {
   const reply = await owner.post(`/shares/entity/page/${pageId}/grants`, { email: grantee.email, permission });

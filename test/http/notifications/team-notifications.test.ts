@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestServer, type Client, type TestUser } from "../../support/server.ts";
 import { createFolder, createPage, share } from "../../support/workspace-builders.ts";
+import { notificationsOf } from "../../support/notifications.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -14,26 +15,8 @@ afterAll(async () => {
   await server.stop();
 });
 
-interface Listed {
-  data: {
-    id: string;
-    kind: string;
-    actorId: string;
-    pageId?: string;
-    folderId?: string;
-    groupId?: string;
-    count?: number;
-  }[];
-  unreadCount: number;
-}
-
-async function notificationsOf(user: TestUser): Promise<Listed["data"]> {
-  const reply = await user.get("/notifications");
-  expect(reply.status, reply.text).toBe(200);
-  return (reply.body as unknown as Listed).data;
-}
-
-const kindsOf = async (user: TestUser, kind: string) => (await notificationsOf(user)).filter((n) => n.kind === kind);
+const kindsOf = async (user: TestUser, kind: string) =>
+  (await notificationsOf(user)).data.filter((n) => n.kind === kind);
 const mention = (user: TestUser) => `[@${user.name}](mention:${user.id})`;
 
 async function replaceContent(user: Client, pageId: string, markdown: string) {
@@ -64,7 +47,7 @@ describe("mentions", () => {
     expect(replaced.headers.get("unreachable-mentions")).toBe(outsider.id);
     await replaceContent(ann, pageId, `${text}, again`);
     expect(await kindsOf(bob, "mentioned")).toEqual([expect.objectContaining({ actorId: ann.id, pageId })]);
-    expect(await notificationsOf(outsider)).toEqual([]);
+    expect((await notificationsOf(outsider)).data).toEqual([]);
     // The outsider was granted nothing by the mention.
     expect((await outsider.get(`/pages/${pageId}`)).status).toBe(404);
 
@@ -92,7 +75,7 @@ describe("mentions", () => {
     expect(replied.status, replied.text).toBe(201);
     expect(replied.body.unreachableMentions).toEqual([]);
     expect(await kindsOf(bob, "mentioned")).toEqual([expect.objectContaining({ pageId, threadId })]);
-    expect(await notificationsOf(outsider)).toEqual([]);
+    expect((await notificationsOf(outsider)).data).toEqual([]);
 
     const comments = (replied.body.thread as { comments: { id: string }[] }).comments;
     const replyId = comments.at(-1)?.id ?? "";
@@ -127,7 +110,7 @@ describe("watching", () => {
     expect((await ann.delete(`/shares/entity/page/${pageId}/grants/${cat.id}`)).status).toBeLessThan(300);
     await replaceContent(ann, pageId, "v4");
     // The page is out of Cat's sight: its notification is missing from her list, and nothing new came.
-    expect(await notificationsOf(cat)).toEqual([]);
+    expect((await notificationsOf(cat)).data).toEqual([]);
     expect(await kindsOf(bob, "watched_changed")).toEqual([expect.objectContaining({ pageId, count: 3 })]);
   });
 
@@ -180,7 +163,6 @@ describe("groups", () => {
     expect(await kindsOf(bob, "group_added")).toEqual([expect.objectContaining({ groupId })]);
     expect((await ann.delete(`/groups/${groupId}`)).status).toBe(204);
     expect(await kindsOf(bob, "group_added")).toEqual([]);
-    const unread = (await bob.get("/notifications")).body as unknown as Listed;
-    expect(unread.unreadCount).toBe(0);
+    expect((await notificationsOf(bob)).unreadCount).toBe(0);
   });
 });
