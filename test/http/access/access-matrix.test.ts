@@ -18,34 +18,23 @@ const byLevel = (
   owner: string,
 ): Record<Level, string> => ({ none, view, comment, edit, admin, owner });
 
+/** A list shows the item with the caller's permission, or leaves it out without any. */
+const LISTED_AT_LEVEL = byLevel(
+  "absent",
+  "listed view",
+  "listed comment",
+  "listed edit",
+  "listed admin",
+  "listed owner",
+);
+
 /** What each route answers, read as "status [the permission field]" or whether the item is listed. */
 const expected = {
-  "GET /pages (list)": byLevel(
-    "absent",
-    "listed view",
-    "listed comment",
-    "listed edit",
-    "listed admin",
-    "listed owner",
-  ),
-  "GET /pages/resolve": byLevel(
-    "absent",
-    "listed view",
-    "listed comment",
-    "listed edit",
-    "listed admin",
-    "listed owner",
-  ),
+  "GET /pages (list)": LISTED_AT_LEVEL,
+  "GET /pages/resolve": LISTED_AT_LEVEL,
   "GET /pages/{id}": byLevel("404", "200 view", "200 comment", "200 edit", "200 admin", "200 owner"),
   "GET /pages/{id}/content": byLevel("404", "200", "200", "200", "200", "200"),
-  "GET /folders (list)": byLevel(
-    "absent",
-    "listed view",
-    "listed comment",
-    "listed edit",
-    "listed admin",
-    "listed owner",
-  ),
+  "GET /folders (list)": LISTED_AT_LEVEL,
   "GET /folders/{id}": byLevel("404", "200 view", "200 comment", "200 edit", "200 admin", "200 owner"),
   "PATCH /pages/{id}": byLevel("404", "403", "403", "200 edit", "200 admin", "200 owner"),
   "PUT /pages/{id}/content": byLevel("404", "403", "403", "200", "200", "200"),
