@@ -3,8 +3,9 @@
 // PageRenamed per page), then for each round and each repository root (default: this one; give two checkouts to
 // set a change beside what it changes, alternating) replays it into an empty read store with that root's
 // `rebuildReadModels` in a child process under `--cpu-prof`, in batches of 5,000 as the benchmark does, and prints
-// the profile's shares for the replay alone (bench/cpu-profile-summary.ts) and its rate. `--data DIR` keeps the
-// seeded log there and reuses it on the next run. Rates on a shared machine are only indicative: compare shares.
+// the profile's shares for the replay alone (bench/cpu-profile-summary.ts), its rate and its rate per CPU-second
+// of the child (the profiler's own cost included, alike on both sides). `--data DIR` keeps the seeded log there
+// and reuses it on the next run. On a shared machine the rate per second says little: compare shares.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
@@ -50,7 +51,7 @@ const storeModule = z.object({ SqliteProjectionStore: constructor });
 const eventStoreModule = z.object({ SqliteEventStore: constructor });
 const replayResult = z.object({ applied: z.number(), seconds: z.number() });
 /** The child's report: the replay's result and its window in the profile (ms since the process started). */
-const childReport = replayResult.extend({ fromMs: z.number(), toMs: z.number() });
+const childReport = replayResult.extend({ fromMs: z.number(), toMs: z.number(), cpuSeconds: z.number() });
 
 /** In the child: replays the log in `dir` into a fresh read store with the code under `root`. */
 async function replayWith(root: string, dir: string): Promise<void> {
@@ -66,13 +67,16 @@ async function replayWith(root: string, dir: string): Promise<void> {
   const eventStore = new RootEventStore(join(dir, "replay-events.sqlite"));
   const store = new SqliteProjectionStore(readFile);
   const fromMs = performance.now();
+  const cpuBefore = process.cpuUsage();
   const result = replayResult.parse(
     await rebuildReadModels({ eventStore, store, logger: pino({ level: "silent" }), batchSize: 5_000 }),
   );
   const toMs = performance.now();
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   await store.close();
   await eventStore.close();
-  process.stdout.write(`${JSON.stringify({ ...result, fromMs, toMs })}\n`);
+  process.stdout.write(`${JSON.stringify({ ...result, fromMs, toMs, cpuSeconds })}\n`);
 }
 
 async function main(): Promise<void> {
@@ -104,13 +108,13 @@ async function main(): Promise<void> {
       );
       if (child.status !== 0) throw new Error(`the replay with ${root} failed (${child.status})`);
       const report = childReport.parse(JSON.parse(child.stdout.trim().split("\n").pop() ?? "{}"));
-      const { applied, seconds } = report;
+      const { applied, seconds, cpuSeconds } = report;
       const file = readdirSync(profileDir).find((name) => name.endsWith(".cpuprofile"));
       if (!file) throw new Error(`no profile in ${profileDir}`);
       const summary = summariseProfile(JSON.parse(readFileSync(join(profileDir, file), "utf8")), report, 30);
       process.stdout.write(
         `\n=== round ${round}, ${root}: ${applied.toLocaleString()} events in ${seconds.toFixed(2)} s, ` +
-          `${Math.round(applied / seconds).toLocaleString()} events/s\n${renderSummary(summary)}\n`,
+          `${Math.round(applied / seconds).toLocaleString()} events/s, ${Math.round(applied / cpuSeconds).toLocaleString()} events/CPU-s\n${renderSummary(summary)}\n`,
       );
     }
   }
