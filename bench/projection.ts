@@ -50,14 +50,12 @@ export async function benchProjectionLag(
   return { p50Ms: percentile(lags, 50), p99Ms: percentile(lags, 99), writes: lags.length };
 }
 
-export async function benchReplay(
-  dir: string,
+/** One PageCreated then nine PageRenamed per page, `eventCount` events in all: the mix a long-lived workspace accumulates. */
+export async function seedReplayHistory(
+  eventStore: SqliteEventStore,
   eventCount: number,
   onProgress: (line: string) => void,
-): Promise<{ events: number; eventsPerSecond: number; rawReadPerSecond: number }> {
-  const file = join(dir, "replay-events.sqlite");
-  const eventStore = new SqliteEventStore(file);
-  // One PageCreated then nine PageRenamed per page: the mix a long-lived workspace accumulates.
+): Promise<void> {
   for (let written = 0; written < eventCount; written += 10) {
     const pageId = pageIdSchema.parse(randomUUID());
     const events: DomainEvent[] = [
@@ -81,6 +79,16 @@ export async function benchReplay(
     if (written % 100_000 === 0)
       onProgress(`seeding replay history: ${written.toLocaleString()} / ${eventCount.toLocaleString()} events`);
   }
+}
+
+export async function benchReplay(
+  dir: string,
+  eventCount: number,
+  onProgress: (line: string) => void,
+): Promise<{ events: number; eventsPerSecond: number; rawReadPerSecond: number }> {
+  const file = join(dir, "replay-events.sqlite");
+  const eventStore = new SqliteEventStore(file);
+  await seedReplayHistory(eventStore, eventCount, onProgress);
   const rawDb = new Database(file, { readonly: true });
   const rawStarted = performance.now();
   let rawRows = 0;

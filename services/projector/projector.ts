@@ -78,9 +78,9 @@ function parkingGuard<Tx>(options: {
 }): ProjectionGuard {
   const { event } = options;
   return async (projection, apply) => {
-    const key = parkedKey(projection, event.stream);
-    const failure = options.toPark.get(event.id)?.get(projection);
-    const behind = options.blocked.has(key);
+    // Nothing parked nor to park (the usual batch): no key is made or looked up.
+    const failure = options.toPark.size === 0 ? undefined : options.toPark.get(event.id)?.get(projection);
+    const behind = options.blocked.size > 0 && options.blocked.has(parkedKey(projection, event.stream));
     if (failure === undefined && !behind) {
       try {
         await apply();
@@ -102,7 +102,7 @@ function parkingGuard<Tx>(options: {
       attempts: 1,
     };
     await options.store.parked.park(options.tx, record);
-    options.blocked.add(key);
+    options.blocked.add(parkedKey(projection, event.stream));
     options.parked.push(record);
   };
 }

@@ -27,23 +27,45 @@ function statementsOf(db: Database.Database) {
   };
 }
 
+/**
+ * The automatic watch asks for the actor's settings at every page event: each batch keeps the settings it read
+ * or wrote, per user, so a replay reads (and validates) a user's row once per batch rather than once per event.
+ * The held settings belong to the batch handle: a rolled-back batch takes them with it.
+ */
 export class SqliteNotificationSettingsWriter implements NotificationSettingsWriter<SqliteBatch> {
   private readonly statements;
+  private readonly heldByBatch = new WeakMap<SqliteBatch, Map<string, NotificationSettings>>();
 
   constructor(db: Database.Database) {
     this.statements = statementsOf(db);
   }
 
-  async get(_tx: SqliteBatch, userId: string): Promise<NotificationSettings> {
-    return parsed(this.statements.get.get(userId));
+  async get(tx: SqliteBatch, userId: string): Promise<NotificationSettings> {
+    const held = this.heldOf(tx);
+    const known = held.get(userId);
+    if (known) return known;
+    const settings = parsed(this.statements.get.get(userId));
+    held.set(userId, settings);
+    return settings;
   }
 
-  async put(_tx: SqliteBatch, userId: string, settings: NotificationSettings): Promise<void> {
+  async put(tx: SqliteBatch, userId: string, settings: NotificationSettings): Promise<void> {
     this.statements.put.run(userId, JSON.stringify(settings));
+    this.heldOf(tx).delete(userId);
   }
 
-  async remove(_tx: SqliteBatch, userId: string): Promise<void> {
+  async remove(tx: SqliteBatch, userId: string): Promise<void> {
     this.statements.remove.run(userId);
+    this.heldOf(tx).delete(userId);
+  }
+
+  private heldOf(tx: SqliteBatch): Map<string, NotificationSettings> {
+    let held = this.heldByBatch.get(tx);
+    if (!held) {
+      held = new Map();
+      this.heldByBatch.set(tx, held);
+    }
+    return held;
   }
 }
 

@@ -139,11 +139,11 @@ const RECORD_CACHE_LIMIT = 50_000;
  * A page put where it already sits (renamed, re-iconed, edited, restored) is held back within the batch and
  * written once, just before the batch commits or before a write that reads or rewrites page rows: a batch
  * replaying a page's many renames and edits writes its row once instead of once per event. A page made, back
- * from the trash or moved is written at once, as other read models read where pages sit. The records read
- * within the batch are held too, so the projection's read before each put reads a row once per batch. The
- * search index, which rewrites and re-tokenises a page's whole markdown on each write, is written last, once
- * per page the batch touched, from the rows as the batch leaves them. The held-back rows belong to the batch
- * handle, so a rolled-back batch takes them with it.
+ * from the trash or moved is written at once, as other read models read where pages sit. The records read or
+ * written at once within the batch are held too, so the projection's read before each put reads a row at most
+ * once per batch (a page made in the batch, never). The search index, which rewrites and re-tokenises a page's
+ * whole markdown on each write, is written last, once per page the batch touched, from the rows as the batch
+ * leaves them. The held-back rows belong to the batch handle, so a rolled-back batch takes them with it.
  */
 export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
   private readonly statements;
@@ -231,6 +231,8 @@ export class SqlitePagesWriter implements PagesWriter<SqliteBatch> {
     if (!stored || markdown !== undefined) this.statements.content.run(page.id, markdown ?? "");
     this.audience.pageChanged(tx, page.id);
     pending.unindexed.add(page.id);
+    // Its row is now this record (every column of it): the page's next events in the batch need not read it.
+    pending.rows.set(page.id, { record: page, markdown: null, reindex: false, dirty: false });
   }
 
   async placeBelow(tx: SqliteBatch, folder: FolderPlace, changed: Changed | null): Promise<void> {

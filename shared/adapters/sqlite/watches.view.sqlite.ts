@@ -24,8 +24,18 @@ export const watchesModel: SqliteModel = {
 
 type Params = { kind: WatchedKind; entityId: string; userId: string; state: WatchState; auto: 0 | 1; position: number };
 
+const keyOf = (kind: WatchedKind, entityId: string, userId: string): string => `${kind} ${entityId} ${userId}`;
+
+/**
+ * An automatic watch is asked for at every page event of an author: each batch remembers the rows it wrote, so
+ * a replay of a page's many edits inserts its author's row once per batch (a later automatic watch of a row
+ * that exists changes nothing). A purge of the entity forgets them. They belong to the batch handle: a
+ * rolled-back batch takes them with it.
+ */
 export class SqliteWatchesWriter implements WatchesWriter<SqliteBatch> {
   private readonly statements;
+  /** Per batch: the rows (keyOf) it wrote, which an automatic watch leaves as they are. */
+  private readonly writtenByBatch = new WeakMap<SqliteBatch, Set<string>>();
 
   constructor(db: Database.Database) {
     this.statements = {
@@ -56,16 +66,31 @@ export class SqliteWatchesWriter implements WatchesWriter<SqliteBatch> {
     return this.reader.watchersOf(kind, entityId, afterUserId, limit);
   }
 
-  async set(_tx: SqliteBatch, record: WatchRecord): Promise<void> {
+  async set(tx: SqliteBatch, record: WatchRecord): Promise<void> {
     this.statements.set.run({ ...record, auto: record.auto ? 1 : 0 });
+    this.writtenOf(tx).add(keyOf(record.kind, record.entityId, record.userId));
   }
 
-  async watchAutomatically(_tx: SqliteBatch, record: Omit<WatchRecord, "state" | "auto">): Promise<void> {
+  async watchAutomatically(tx: SqliteBatch, record: Omit<WatchRecord, "state" | "auto">): Promise<void> {
+    const written = this.writtenOf(tx);
+    const key = keyOf(record.kind, record.entityId, record.userId);
+    if (written.has(key)) return;
     this.statements.auto.run({ ...record, state: "watching", auto: 1 });
+    written.add(key);
   }
 
-  async removeEntity(_tx: SqliteBatch, kind: WatchedKind, entityId: string): Promise<void> {
+  async removeEntity(tx: SqliteBatch, kind: WatchedKind, entityId: string): Promise<void> {
     this.statements.removeEntity.run(kind, entityId);
+    this.writtenByBatch.delete(tx);
+  }
+
+  private writtenOf(tx: SqliteBatch): Set<string> {
+    let written = this.writtenByBatch.get(tx);
+    if (!written) {
+      written = new Set();
+      this.writtenByBatch.set(tx, written);
+    }
+    return written;
   }
 }
 
