@@ -32,6 +32,7 @@ const next = () => {
 db.exec("CREATE TABLE page_scope (doc INTEGER NOT NULL, token TEXT NOT NULL, PRIMARY KEY (doc, token)) WITHOUT ROWID");
 const scoped = db.prepare("INSERT INTO page_scope (doc, token) VALUES (?, ?)");
 const insert = db.prepare("INSERT INTO page_search (rowid, scope, title, body) VALUES (?, ?, ?, ?)");
+let hiddenSeen = 0;
 db.transaction(() => {
   for (let i = 0; i < pages; i += 1) {
     const o = i % 30;
@@ -42,7 +43,13 @@ db.transaction(() => {
     const ancestors = f < 0 ? [] : [tree[Math.floor(f / 15) * 15] ?? "", tree[f] ?? ""];
     const size = 1_024 + Math.floor(next() * 3_072);
     const title = i === 3 ? "Zeppelin plan" : `Quarterly plan ${i}`;
-    const extra = `${i === 20 ? "unicorn " : ""}${i % 50 === 0 ? "Notes on the zeppelin rollout. " : ""}${o === 29 ? "The quokka survey. " : ""}`;
+    // Owner 5's pages outside its first tree are invisible to the reader although its workspace is reachable:
+    // "narwhal" in the first 20 of them, "walrus" in every one.
+    const hidden = o === 5 && (f < 0 || f >= 15);
+    if (hidden) hiddenSeen += 1;
+    const extra =
+      `${i === 20 ? "unicorn " : ""}${i % 50 === 0 ? "Notes on the zeppelin rollout. " : ""}${o === 29 ? "The quokka survey. " : ""}` +
+      `${hidden && hiddenSeen <= 20 ? "The narwhal tusk. " : ""}${hidden ? "A walrus. " : ""}`;
     const body = `# ${title}\n\n${extra}${PARAGRAPH.repeat(Math.ceil(size / PARAGRAPH.length)).slice(0, size)}`;
     const scope = [`o${hex(owner)}`, `p${hex(randomUUID())}`, ...new Set(ancestors.map((a) => `f${hex(a)}`))].join(" ");
     for (const token of scope.split(" ")) scoped.run(i + 1, token);
@@ -50,6 +57,7 @@ db.transaction(() => {
   }
 })();
 db.exec("INSERT INTO page_search (page_search) VALUES ('optimize')");
+db.exec("CREATE INDEX page_scope_token ON page_scope (token, doc)");
 
 // The reader: members of owners 20–22, granted the first top-level tree of owners 0–19.
 const reachable = owners.slice(0, 23);
@@ -58,6 +66,16 @@ const scopeTokens = [
   ...folders.slice(0, 20).map((tree) => `f${hex(tree[0] ?? "")}`),
 ];
 const visible = `scope : (${scopeTokens.join(" OR ")})`;
+// The reader's listing by audience, as page_audience holds it: the pages granted to them (not those of the
+// workspaces they are a member of, whose pages the owner token names).
+const memberTokens = owners.slice(20, 23).map((o) => `o${hex(o)}`);
+const inList = (tokens: readonly string[]) => tokens.map((t) => `'${t}'`).join(", ");
+db.exec(
+  "CREATE TABLE audience (user_id TEXT NOT NULL, doc INTEGER NOT NULL, PRIMARY KEY (user_id, doc)) WITHOUT ROWID",
+);
+db.exec(
+  `INSERT INTO audience SELECT DISTINCT 'reader', doc FROM page_scope WHERE token IN (${inList(scopeTokens.filter((t) => t.startsWith("f")))})`,
+);
 const term = (word: string) => `(${reachable.map((o) => `"${keyOf(o)}${word}"`).join(" OR ")})`;
 const phrase = (words: string[]) =>
   `(${reachable.map((o) => `"${words.map((w) => `${keyOf(o)}${w}`).join(" ")}"`).join(" OR ")})`;
@@ -94,6 +112,52 @@ const perRowTitled = db.prepare(
 const rankInQuery = db.prepare(
   `SELECT rowid AS doc FROM page_search WHERE page_search MATCH @match AND rank MATCH 'bm25(0.0, 10.0, 1.0)' ORDER BY rank, rowid LIMIT 21`,
 );
+// Visibility of one hit as the product could check it: the owner token of a workspace the reader is a member of,
+// or a row of the reader's listing by audience.
+const VISIBLE_BY_AUDIENCE = `(EXISTS (SELECT 1 FROM page_scope WHERE page_scope.doc = page_search.rowid AND +token IN (${inList(memberTokens)}))
+  OR EXISTS (SELECT 1 FROM audience WHERE user_id = 'reader' AND audience.doc = page_search.rowid))`;
+const ORDER = `ORDER BY rowid IN (SELECT rowid FROM page_search WHERE page_search MATCH @titleMatch) DESC, bm25(page_search, 0.0, 10.0, 1.0), rowid LIMIT 21`;
+const perRowAudience = db.prepare(
+  `SELECT rowid AS doc FROM page_search WHERE page_search MATCH @terms AND ${VISIBLE_BY_AUDIENCE} ${ORDER}`,
+);
+// The visible documents as a set built first (an ephemeral index), each hit of the terms alone probed in it.
+const inVisibleScope = db.prepare(`SELECT rowid AS doc FROM page_search WHERE page_search MATCH @terms
+  AND +rowid IN (SELECT doc FROM page_scope WHERE token IN (${inList(scopeTokens)})) ${ORDER}`);
+const inVisibleAudience = db.prepare(`SELECT rowid AS doc FROM page_search WHERE page_search MATCH @terms
+  AND +rowid IN (SELECT doc FROM page_scope WHERE token IN (${inList(memberTokens)}) UNION ALL SELECT doc FROM audience WHERE user_id = 'reader') ${ORDER}`);
+// The hits of the terms alone in the reachable workspaces, counted up to a bound (the bound + 1 read at most).
+const hitsUpTo = (bound: number) =>
+  db
+    .prepare(`SELECT count(*) FROM (SELECT 1 FROM page_search WHERE page_search MATCH @terms LIMIT ${bound + 1})`)
+    .pluck();
+const hitsUpTo64 = hitsUpTo(64);
+const hitsUpTo256 = hitsUpTo(256);
+const hitsUpTo1024 = hitsUpTo(1_024);
+const hitsUpTo4096 = hitsUpTo(4_096);
+const byTerms = (t: string) => ({ terms: `{title body} : ${t}`, titleMatch: `title : ${t}` });
+const rareThenShipped =
+  (counter: Database.Statement, bound: number, perHit: Database.Statement) =>
+  (t: string): number[] =>
+    (counter.get({ terms: `{title body} : ${t}` }) as number) <= bound
+      ? perHit.all(byTerms(t)).map(docOf)
+      : shipped.all(params(t)).map(docOf);
+// The visible hits counted up to a bound with the shipped MATCH, unranked (FTS5 intersects the visibility, as
+// it does for the shipped statement); when no more than the bound, those documents ranked by the terms alone.
+const visibleUpTo = (bound: number) =>
+  db.prepare(`SELECT rowid FROM page_search WHERE page_search MATCH @match LIMIT ${bound + 1}`).pluck();
+const visibleUpTo64 = visibleUpTo(64);
+const visibleUpTo256 = visibleUpTo(256);
+const rankDocs = db.prepare(`SELECT rowid AS doc FROM page_search WHERE page_search MATCH @terms
+  AND +rowid IN (SELECT value FROM json_each(@docs)) ${ORDER}`);
+const visibleFewThenShipped =
+  (counter: Database.Statement, bound: number) =>
+  (t: string): number[] => {
+    const docs = counter.all({ match: params(t).match }) as number[];
+    if (docs.length === 0) return [];
+    return docs.length <= bound
+      ? rankDocs.all({ ...byTerms(t), docs: JSON.stringify(docs) }).map(docOf)
+      : shipped.all(params(t)).map(docOf);
+  };
 const titleHit = db.prepare(`SELECT 1 FROM page_search WHERE page_search MATCH @match LIMIT 1`);
 const count = db.prepare(`SELECT count(*) FROM page_search WHERE page_search MATCH @match`).pluck();
 
@@ -132,6 +196,39 @@ const variants: Variant[] = [
     name: "in_title, bm25, rowid; visibility per row (table)",
     run: (t) => perRowTitled.all({ terms: `{title body} : ${t}`, titleMatch: `title : ${t}` }).map(docOf),
   },
+  {
+    name: "(a) ≤64 hits: per row (scope), else shipped",
+    run: rareThenShipped(hitsUpTo64, 64, perRowTitled),
+  },
+  {
+    name: "(a) ≤256 hits: per row (scope), else shipped",
+    run: rareThenShipped(hitsUpTo256, 256, perRowTitled),
+  },
+  {
+    name: "(a) ≤1024 hits: per row (scope), else shipped",
+    run: rareThenShipped(hitsUpTo1024, 1_024, perRowTitled),
+  },
+  {
+    name: "(a) ≤4096 hits: per row (scope), else shipped",
+    run: rareThenShipped(hitsUpTo4096, 4_096, perRowTitled),
+  },
+  {
+    name: "(a) ≤256 hits: per row (audience), else shipped",
+    run: rareThenShipped(hitsUpTo256, 256, perRowAudience),
+  },
+  { name: "per row (owner token + audience), always", run: (t) => perRowAudience.all(byTerms(t)).map(docOf) },
+  { name: "(b) terms MATCH, rowid IN visible (scope)", run: (t) => inVisibleScope.all(byTerms(t)).map(docOf) },
+  { name: "(b) terms MATCH, rowid IN visible (audience)", run: (t) => inVisibleAudience.all(byTerms(t)).map(docOf) },
+  { name: "(a') ≤64 visible: rank those by terms, else shipped", run: visibleFewThenShipped(visibleUpTo64, 64) },
+  { name: "(a') ≤256 visible: rank those by terms, else shipped", run: visibleFewThenShipped(visibleUpTo256, 256) },
+  {
+    name: "(a) its bounded count alone (≤64)",
+    run: (t) => [hitsUpTo64.get({ terms: `{title body} : ${t}` }) as number],
+  },
+  {
+    name: "(a) its bounded count alone (≤256)",
+    run: (t) => [hitsUpTo256.get({ terms: `{title body} : ${t}` }) as number],
+  },
   { name: "count of the visibility MATCH alone", run: () => [countOnly.get({ match: visible }) as number] },
   { name: "count of matches only (no ranking)", run: (t) => [countOnly.get(params(t)) as number] },
 ];
@@ -150,6 +247,8 @@ const queries: Array<[string, string]> = [
   ["phrase", phrase(["zeppelin", "rollout"])],
   ["common word (every page)", term("storage")],
   ["word only in invisible pages", term("quokka")],
+  ["word in 20 invisible pages of a reachable workspace", term("narwhal")],
+  ["word in every invisible page of a reachable workspace", term("walrus")],
   ["word in no page", term("xylograph")],
 ];
 const only = process.argv[4] === undefined ? null : new RegExp(process.argv[4]);
