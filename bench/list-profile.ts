@@ -80,7 +80,21 @@ async function seed(): Promise<z.infer<typeof seededFile>> {
   return users;
 }
 
-async function profileOnce(root: string, cookie: string): Promise<{ listRate: number; meRate: number }> {
+interface Figures {
+  readonly listRate: number;
+  readonly meRate: number;
+  /** Requests answered per second of CPU the server used in the loaded window (the shared machine's fair measure). */
+  readonly perCpuSecond: number;
+}
+
+/** CPU seconds a process has used (user and system), from /proc (Linux; its clock ticks are 1/100 s). */
+function cpuSecondsOf(pid: number | undefined): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function profileOnce(root: string, cookie: string): Promise<Figures> {
   mkdirSync(profileDir, { recursive: true });
   const spawned = performance.now();
   const server = await startChild(entry(root), env, "/readyz", ["--cpu-prof", `--cpu-prof-dir=${profileDir}`]);
@@ -93,7 +107,9 @@ async function profileOnce(root: string, cookie: string): Promise<{ listRate: nu
     load({ url: `${api}${path}`, connections: options.connections, durationSeconds: seconds, headers });
   await drive(options.path, options.warmup);
   const fromMs = performance.now() - spawned;
+  const cpuBefore = cpuSecondsOf(server.process.pid);
   const list = await drive(options.path, options.seconds);
+  const cpuUsed = cpuSecondsOf(server.process.pid) - cpuBefore;
   const toMs = performance.now() - spawned;
   const me = await drive("/me", Math.min(5, options.seconds));
   const pid = server.process.pid;
@@ -101,18 +117,20 @@ async function profileOnce(root: string, cookie: string): Promise<{ listRate: nu
   const file = readdirSync(profileDir).find((name) => name.includes(`.${pid}.0.`));
   if (!file) throw new Error(`no profile of process ${pid} in ${profileDir}`);
   const summary = summariseProfile(JSON.parse(readFileSync(join(profileDir, file), "utf8")), { fromMs, toMs });
+  const perCpuSecond = (list.requestsPerSecond * ((toMs - fromMs) / 1000)) / cpuUsed;
   process.stdout.write(
     `\n== ${root}: GET ${options.path} (${answered}) ${fmt(list.requestsPerSecond)} req/s, p99 ${fmt(list.p99Ms)} ms;` +
+      ` ${fmt(perCpuSecond)} per CPU-second of the server;` +
       ` GET /me ${fmt(me.requestsPerSecond)} req/s after it (${fmt(list.requestsPerSecond / me.requestsPerSecond, 2)}× /me)\n` +
       `profile ${join(profileDir, file)}\n\n${renderSummary(summary)}\n`,
   );
-  return { listRate: list.requestsPerSecond, meRate: me.requestsPerSecond };
+  return { listRate: list.requestsPerSecond, meRate: me.requestsPerSecond, perCpuSecond };
 }
 
 try {
   const users = await seed();
   const cookie = await sessionCookie(SECRET, users.reader);
-  const rates = new Map<string, Array<{ listRate: number; meRate: number }>>();
+  const rates = new Map<string, Figures[]>();
   for (let round = 0; round < options.rounds; round += 1) {
     for (const root of options.roots) {
       log(`round ${round + 1}: ${root}`);
@@ -124,7 +142,9 @@ try {
     `\nGET ${options.path} by round (under the profiler, on a shared machine: compare within a round):\n`,
   );
   for (const [root, figures] of rates) {
-    const rounds = figures.map((f) => `${fmt(f.listRate)} req/s (${fmt(f.listRate / f.meRate, 2)}× /me)`);
+    const rounds = figures.map(
+      (f) => `${fmt(f.listRate)} req/s, ${fmt(f.perCpuSecond)}/CPU-s (${fmt(f.listRate / f.meRate, 2)}× /me)`,
+    );
     process.stdout.write(`  ${root}: ${rounds.join(", ")}\n`);
   }
 } finally {
