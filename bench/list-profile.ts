@@ -1,9 +1,10 @@
-// `npx tsx bench/list-profile.ts [--pages N] [--seconds S] [--connections C] [--roots DIR,DIR] [--rounds R] [--data DIR]`
+// `npx tsx bench/list-profile.ts [--pages N] [--seconds S] [--connections C] [--roots DIR,DIR] [--rounds R] [--data DIR] [--path P]`
 // Where a page list's CPU goes. Seeds N pages (the benchmark's shape: the reader holds 20 folder grants and 3
 // workspace roles), then for each round and each repository root (default: this one; give two checkouts to set
 // a change beside what it changes) starts that root's all-in-one server under `--cpu-prof` over the same data,
 // drives `GET /pages?limit=50` as the reader after a warm-up, stops the server and prints the profile's shares
 // for the loaded window (bench/cpu-profile-summary.ts), with `GET /me` driven right after as a reference.
+// `--path P` drives another route in its place (`/me`, `/pages/resolve?title=...`: the fixed cost of a request).
 // `--data DIR` keeps the seeded data there and reuses it on the next run.
 import Database from "better-sqlite3";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
@@ -32,6 +33,7 @@ const { values } = parseArgs({
     roots: { type: "string", default: "." },
     rounds: { type: "string", default: "1" },
     data: { type: "string" },
+    path: { type: "string", default: "/pages?limit=50" },
   },
 });
 const options = z
@@ -43,6 +45,7 @@ const options = z
     roots: z.string().transform((roots) => roots.split(",").map((root) => resolve(root))),
     rounds: z.coerce.number().int().min(1).max(10),
     data: z.string().optional(),
+    path: z.string().startsWith("/"),
   })
   .parse(values);
 
@@ -77,19 +80,36 @@ async function seed(): Promise<z.infer<typeof seededFile>> {
   return users;
 }
 
-async function profileOnce(root: string, cookie: string): Promise<{ listRate: number; meRate: number }> {
+interface Figures {
+  readonly listRate: number;
+  readonly meRate: number;
+  /** Requests answered per second of CPU the server used in the loaded window (the shared machine's fair measure). */
+  readonly perCpuSecond: number;
+}
+
+/** CPU seconds a process has used (user and system), from /proc (Linux; its clock ticks are 1/100 s). */
+function cpuSecondsOf(pid: number | undefined): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function profileOnce(root: string, cookie: string): Promise<Figures> {
   mkdirSync(profileDir, { recursive: true });
   const spawned = performance.now();
   const server = await startChild(entry(root), env, "/readyz", ["--cpu-prof", `--cpu-prof-dir=${profileDir}`]);
   const api = `${server.url}/api/v1`;
   const headers = { cookie };
-  const first = await fetch(`${api}/pages?limit=50`, { headers });
-  const listed = z.object({ data: z.array(z.unknown()) }).parse(await first.json()).data.length;
+  const first = await fetch(`${api}${options.path}`, { headers });
+  if (!first.ok) throw new Error(`GET ${options.path} answered ${first.status}: ${await first.text()}`);
+  const answered = `${(await first.arrayBuffer()).byteLength} bytes`;
   const drive = (path: string, seconds: number) =>
     load({ url: `${api}${path}`, connections: options.connections, durationSeconds: seconds, headers });
-  await drive("/pages?limit=50", options.warmup);
+  await drive(options.path, options.warmup);
   const fromMs = performance.now() - spawned;
-  const list = await drive("/pages?limit=50", options.seconds);
+  const cpuBefore = cpuSecondsOf(server.process.pid);
+  const list = await drive(options.path, options.seconds);
+  const cpuUsed = cpuSecondsOf(server.process.pid) - cpuBefore;
   const toMs = performance.now() - spawned;
   const me = await drive("/me", Math.min(5, options.seconds));
   const pid = server.process.pid;
@@ -97,18 +117,20 @@ async function profileOnce(root: string, cookie: string): Promise<{ listRate: nu
   const file = readdirSync(profileDir).find((name) => name.includes(`.${pid}.0.`));
   if (!file) throw new Error(`no profile of process ${pid} in ${profileDir}`);
   const summary = summariseProfile(JSON.parse(readFileSync(join(profileDir, file), "utf8")), { fromMs, toMs });
+  const perCpuSecond = (list.requestsPerSecond * ((toMs - fromMs) / 1000)) / cpuUsed;
   process.stdout.write(
-    `\n== ${root}: GET /pages?limit=50 (${listed} pages) ${fmt(list.requestsPerSecond)} req/s, p99 ${fmt(list.p99Ms)} ms;` +
+    `\n== ${root}: GET ${options.path} (${answered}) ${fmt(list.requestsPerSecond)} req/s, p99 ${fmt(list.p99Ms)} ms;` +
+      ` ${fmt(perCpuSecond)} per CPU-second of the server;` +
       ` GET /me ${fmt(me.requestsPerSecond)} req/s after it (${fmt(list.requestsPerSecond / me.requestsPerSecond, 2)}× /me)\n` +
       `profile ${join(profileDir, file)}\n\n${renderSummary(summary)}\n`,
   );
-  return { listRate: list.requestsPerSecond, meRate: me.requestsPerSecond };
+  return { listRate: list.requestsPerSecond, meRate: me.requestsPerSecond, perCpuSecond };
 }
 
 try {
   const users = await seed();
   const cookie = await sessionCookie(SECRET, users.reader);
-  const rates = new Map<string, Array<{ listRate: number; meRate: number }>>();
+  const rates = new Map<string, Figures[]>();
   for (let round = 0; round < options.rounds; round += 1) {
     for (const root of options.roots) {
       log(`round ${round + 1}: ${root}`);
@@ -117,10 +139,12 @@ try {
     }
   }
   process.stdout.write(
-    "\nGET /pages?limit=50 by round (under the profiler, on a shared machine: compare within a round):\n",
+    `\nGET ${options.path} by round (under the profiler, on a shared machine: compare within a round):\n`,
   );
   for (const [root, figures] of rates) {
-    const rounds = figures.map((f) => `${fmt(f.listRate)} req/s (${fmt(f.listRate / f.meRate, 2)}× /me)`);
+    const rounds = figures.map(
+      (f) => `${fmt(f.listRate)} req/s, ${fmt(f.perCpuSecond)}/CPU-s (${fmt(f.listRate / f.meRate, 2)}× /me)`,
+    );
     process.stdout.write(`  ${root}: ${rounds.join(", ")}\n`);
   }
 } finally {

@@ -29,7 +29,11 @@ export interface AuthenticatorPorts {
   readonly views: Pick<ReadModels, "users" | "tokens" | "apps">;
   readonly sessions: SessionVerifier;
   readonly writeSide: WriteSide;
-  readonly projection: { waitFor(position: number, timeoutMs: number): Promise<boolean> };
+  /** How far the read models have got: a user's record read at one checkpoint holds while it has not moved. */
+  readonly projection: {
+    current(): Promise<number>;
+    waitFor(position: number, timeoutMs: number): Promise<boolean>;
+  };
   readonly clock: () => Date;
   readonly logger: Logger;
   readonly consistencyWaitMs: number;
@@ -58,12 +62,20 @@ export function readCookie(header: string | undefined, name: string): string | n
 /**
  * Sessions this process has seen, whose user's profile matched their claims: a browser's every request need not
  * look its user up again. Entries are replaced whenever the claims differ, so they never go stale with respect
- * to what the session says.
+ * to what the session says. Each remembers the read models' checkpoint at which its user's record was last
+ * found: every change to a record (an erasure, a profile) is projected, which moves the checkpoint, so while
+ * it stands still the record is not read again.
  */
 const SEEN_LIMIT = 10_000;
 
+interface Seen {
+  readonly user: UserRecord;
+  /** The checkpoint read just before the record was last found. */
+  checkedAt: number;
+}
+
 export class Authenticator {
-  private readonly seen = new Map<string, UserRecord>();
+  private readonly seen = new Map<string, Seen>();
 
   constructor(private readonly ports: AuthenticatorPorts) {}
 
@@ -142,17 +154,17 @@ export class Authenticator {
     // By session, not subject: one subject's sessions from before and after an erasure sign in to different accounts.
     const cached = this.seen.get(session);
     const seenCache = this.ports.seenCache ?? unmeasuredCache;
-    // The record is read even on a hit: an account erased meanwhile (by this process or another) must not go on
-    // answering from memory.
+    // The record is read again on a hit once the read models have moved: an account erased meanwhile (by this
+    // process or another) must not go on answering from memory.
     if (
       cached &&
-      cached.name === claims.name &&
-      cached.image === image &&
-      cached.email === normalizeEmail(claims.email) &&
-      (await this.ports.views.users.get(cached.id))
+      cached.user.name === claims.name &&
+      cached.user.image === image &&
+      cached.user.email === normalizeEmail(claims.email) &&
+      (await this.stillThere(cached))
     ) {
       seenCache.hit();
-      return cached;
+      return cached.user;
     }
     seenCache.miss();
     // The account the session signs in to: its subject's own, or a new one once that was erased.
@@ -166,7 +178,17 @@ export class Authenticator {
     }
     if (this.seen.size >= SEEN_LIMIT) this.seen.clear();
     const current = { ...user, name: claims.name, image };
-    this.seen.set(session, current);
+    // The checkpoint the wait reached: the record was read at it or later.
+    this.seen.set(session, { user: current, checkedAt: position });
     return current;
+  }
+
+  /** Whether a remembered user's record still exists: read again only when the read models have moved. */
+  private async stillThere(cached: Seen): Promise<boolean> {
+    const checkpoint = await this.ports.projection.current();
+    if (checkpoint === cached.checkedAt) return true;
+    if (!(await this.ports.views.users.get(cached.user.id))) return false;
+    cached.checkedAt = checkpoint;
+    return true;
   }
 }

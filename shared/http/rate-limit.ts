@@ -105,8 +105,23 @@ export async function spendBudget(
 }
 
 export function installRateLimits(app: FastifyInstance, limits: RateLimits, logger: FastifyBaseLogger): void {
+  // A matched route's class, by method and pattern: the same for each of its requests (the patterns are few).
+  const classes = new Map<string, RateLimitClass | null>();
+  const classOf = (method: string, route: string): RateLimitClass | null => {
+    const key = `${method} ${route}`;
+    let rateClass = classes.get(key);
+    if (rateClass === undefined) {
+      rateClass = rateLimitClassOf(method, route);
+      classes.set(key, rateClass);
+    }
+    return rateClass;
+  };
   app.addHook("preParsing", async (request, reply) => {
-    const rateClass = rateLimitClassOf(request.method, request.routeOptions.url ?? request.url.split("?")[0] ?? "");
+    const route = request.routeOptions.url;
+    const rateClass =
+      route === undefined
+        ? rateLimitClassOf(request.method, request.url.split("?")[0] ?? "")
+        : classOf(request.method, route);
     if (!rateClass) return;
     const spender: Spender = request.principal ? { principal: request.principal } : { address: request.ip };
     reply.headers(await spendBudget(limits, rateClass, spender, logger));
