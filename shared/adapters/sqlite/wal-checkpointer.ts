@@ -73,6 +73,8 @@ export class WalCheckpointer {
   private start(): void {
     const worker = new Worker(THREAD_SOURCE, {
       eval: true,
+      // Plain JavaScript needs none of the process's flags (a loader under tsx): the thread starts light.
+      execArgv: [],
       workerData: {
         driver: createRequire(import.meta.url).resolve("better-sqlite3"),
         filename: this.filename,
