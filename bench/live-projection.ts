@@ -20,7 +20,7 @@ export async function startLiveProjection(dir: string, name: string): Promise<Li
   const eventStore = new SqliteEventStore(join(dir, `${name}-events.sqlite`));
   const readStore = new SqliteReadStore(join(dir, `${name}-read.sqlite`));
   const projectionStore = new SqliteProjectionStore(join(dir, `${name}-read.sqlite`));
-  const watcher = new CheckpointWatcher(readStore);
+  const watcher = new CheckpointWatcher(readStore, { projectorInProcess: true });
   const projector = new Projector({ eventStore, store: projectionStore, logger: pino({ level: "silent" }), watcher });
   await projector.start();
   return {

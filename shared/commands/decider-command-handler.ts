@@ -1,6 +1,9 @@
 // One binding per aggregate: its decider, how its stream is named and which events are its own, given once.
 // handle(store, id, command, context) loads the stream, runs the pure decider and appends with the stream's
 // revision as the expected revision; a lost race is decided again on fresh state, a bounded number of times.
+// A stream the caller has just named with a fresh random id (a new page) is decided on the initial state without
+// reading it first: the append still expects no stream, so should it exist after all, the store refuses it and
+// the next attempt reads it as usual.
 import { AppError } from "../errors/app-error.ts";
 import { StreamConflictError, type EventStore } from "../event-store/event-store.port.ts";
 import { eventGuard, type DomainEvent } from "../events.ts";
@@ -23,7 +26,18 @@ export interface CommandHandler<Id, C, S, E> {
   readonly streamOf: (id: Id) => string;
   /** The aggregate's current state, folded from its stream. */
   load(store: EventStore, id: Id): Promise<S>;
-  handle(store: EventStore, id: Id, command: C, context: CommandContext): Promise<CommandResult<S, E>>;
+  handle(
+    store: EventStore,
+    id: Id,
+    command: C,
+    context: CommandContext,
+    options?: HandleOptions,
+  ): Promise<CommandResult<S, E>>;
+}
+
+export interface HandleOptions {
+  /** The id was just drawn at random for this command: its stream is taken as empty without reading it. */
+  readonly newStream?: boolean;
 }
 
 export function deciderCommandHandler<Id, C, S, E extends DomainEvent>(options: {
@@ -42,10 +56,13 @@ export function deciderCommandHandler<Id, C, S, E extends DomainEvent>(options: 
     async load(store, id) {
       return (await loadState(store, streamOf(id), decider, isOwnEvent)).state;
     },
-    async handle(store, id, command, context) {
+    async handle(store, id, command, context, handleOptions = {}) {
       const stream = streamOf(id);
       for (let attempt = 1; ; attempt += 1) {
-        const { state, revision } = await loadState(store, stream, decider, isOwnEvent);
+        const { state, revision } =
+          attempt === 1 && handleOptions.newStream === true
+            ? { state: decider.initialState, revision: -1 }
+            : await loadState(store, stream, decider, isOwnEvent);
         const events = decider.decide(command, state);
         if (events.length === 0) return { state, events, position: null };
         try {

@@ -69,7 +69,7 @@ export async function createPage(
     icon: fields.icon,
     markdown: fields.markdown,
   };
-  const { position } = await pageCommands.handle(ports.eventStore, pageId, command, actor.context);
+  const { position } = await pageCommands.handle(ports.eventStore, pageId, command, actor.context, { newStream: true });
   const parent = page.parentId === null ? null : await ports.views.folders.get(page.parentId);
   const ancestorIds = parent === null ? [] : [parent.id, ...parent.ancestorIds];
   return {

@@ -63,7 +63,7 @@ const pair = z.object({ projection: z.enum(PROJECTION_NAMES), stream: z.string()
 export class SqliteParkedEvents implements ParkedEventsStore<SqliteBatch> {
   private readonly statements;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(db: Database.Database) {
     this.statements = {
       park: db.prepare(
         `INSERT INTO parked_events (projection, event_id, position, stream, type, cause, error, parked_at, attempts)
@@ -78,6 +78,10 @@ export class SqliteParkedEvents implements ParkedEventsStore<SqliteBatch> {
       ),
       remove: db.prepare("DELETE FROM parked_events WHERE projection = ? AND event_id = ?"),
       count: db.prepare<[], number>("SELECT COUNT(*) FROM parked_events").pluck(),
+      // Bounded by the batch's streams; json_each keeps it one statement (prepared once) whatever their number.
+      blocked: db.prepare<[string]>(
+        "SELECT DISTINCT projection, stream FROM parked_events WHERE stream IN (SELECT value FROM json_each(?))",
+      ),
     };
   }
 
@@ -88,10 +92,7 @@ export class SqliteParkedEvents implements ParkedEventsStore<SqliteBatch> {
   async blocked(_tx: SqliteBatch, streams: readonly string[]): Promise<Set<string>> {
     const keys = new Set<string>();
     if (streams.length === 0) return keys;
-    // Bounded by the batch's streams; json_each keeps it one statement whatever their number.
-    const rows = this.db
-      .prepare("SELECT DISTINCT projection, stream FROM parked_events WHERE stream IN (SELECT value FROM json_each(?))")
-      .all(JSON.stringify(streams));
+    const rows = this.statements.blocked.all(JSON.stringify(streams));
     for (const value of rows) {
       const { projection, stream } = pair.parse(value);
       keys.add(parkedKey(projection, stream));

@@ -1,6 +1,7 @@
 // EventStore on one SQLite file (better-sqlite3, WAL): one events table, global autoincrement position.
 import Database from "better-sqlite3";
 import { openDatabase, PAGE_CACHE_MB } from "./open-database.ts";
+import { WalCheckpointer } from "./wal-checkpointer.ts";
 import { catchUpSubscription } from "../../event-store/catch-up-subscription.ts";
 import {
   eventMetadataSchema,
@@ -74,6 +75,7 @@ export class SqliteEventStore implements EventStore {
   private readonly commitGroup;
   private queue: QueuedAppend[] = [];
   private drainScheduled = false;
+  private readonly walCheckpoints: WalCheckpointer;
 
   /**
    * `groupCommit`: an append waits for the next turn of the event loop, and the appends queued by then (a
@@ -88,6 +90,7 @@ export class SqliteEventStore implements EventStore {
     this.groupCommit = options.groupCommit ?? false;
     this.db = openDatabase(filename, { cacheMb: PAGE_CACHE_MB.log });
     this.db.exec(SCHEMA);
+    this.walCheckpoints = new WalCheckpointer(this.db, filename);
     this.statements = {
       revision: this.db.prepare<[string], { revision: number | null }>(
         "SELECT MAX(revision) AS revision FROM events WHERE stream = ?",
@@ -217,6 +220,7 @@ export class SqliteEventStore implements EventStore {
       for (const append of group) append.reject(error);
       return;
     }
+    this.walCheckpoints.afterCommit();
     for (const listener of this.listeners) listener();
     outcomes.forEach((outcome, index) => {
       const append = group[index];
@@ -267,6 +271,7 @@ export class SqliteEventStore implements EventStore {
   async close(): Promise<void> {
     this.drain();
     this.listeners.clear();
+    await this.walCheckpoints.close();
     this.db.close();
   }
 }

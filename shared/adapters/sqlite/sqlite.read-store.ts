@@ -12,6 +12,7 @@ import { foldersModel, SqliteFoldersView, SqliteFoldersWriter } from "./folders.
 import { invitationsModel, SqliteInvitationsView, SqliteInvitationsWriter } from "./invitations.view.sqlite.ts";
 import { openDatabase, PAGE_CACHE_MB } from "./open-database.ts";
 import { IdleIndexMerge } from "./idle-index-merge.ts";
+import { WalCheckpointer } from "./wal-checkpointer.ts";
 import { pagesModel, SqlitePagesView, SqlitePagesWriter } from "./pages.view.sqlite.ts";
 import { pageAudienceModel, SqlitePageAudience } from "./page-audience.sqlite.ts";
 import { pageSearchModel } from "./page-search.sqlite.ts";
@@ -199,6 +200,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
   private readonly db: Database.Database;
   private readonly statements;
   private readonly indexMerge: IdleIndexMerge;
+  private readonly walCheckpoints: WalCheckpointer;
   /** The per-user page listing: writers mark what changed, the batch recomputes it before committing. */
   private readonly audience: SqlitePageAudience;
   /** Whether the batch under way took a page's entry out of the search index. */
@@ -210,6 +212,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
   constructor(filename: string, options: { searchIndex?: boolean } = {}) {
     this.db = openReadModels(filename);
     this.indexMerge = new IdleIndexMerge(this.db);
+    this.walCheckpoints = new WalCheckpointer(this.db, filename);
     // A merge an earlier process owed when it stopped (a crash) is finished now.
     this.indexMerge.afterBatch(true);
     this.audience = new SqlitePageAudience(this.db);
@@ -248,6 +251,8 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
     this.statements = {
       checkpoint: readCheckpoint(this.db),
       setCheckpoint: this.db.prepare<[number]>("UPDATE checkpoint SET position = ? WHERE id = 1"),
+      // Prepared once: db.pragma() compiles its statement anew at every batch.
+      layout: this.db.prepare<[], number>("PRAGMA user_version").pluck(),
     };
   }
 
@@ -259,7 +264,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
     this.db.exec("BEGIN IMMEDIATE");
     try {
       // Inside the write transaction, so no other writer lays the file out anew between the check and the commit.
-      const layout = layoutOf(this.db);
+      const layout = this.statements.layout.get() ?? 0;
       if (layout !== READ_MODEL_VERSION) throw new ReadModelLayoutChangedError(layout, READ_MODEL_VERSION);
       const tx = new SqliteBatch();
       await work(tx);
@@ -267,6 +272,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
       this.audience.settle(tx);
       if (position !== null) this.statements.setCheckpoint.run(position);
       this.db.exec("COMMIT");
+      this.walCheckpoints.afterCommit();
       this.audience.afterCommit();
     } catch (error) {
       this.db.exec("ROLLBACK");
@@ -299,6 +305,7 @@ export class SqliteProjectionStore implements ProjectionStore<SqliteBatch> {
   }
 
   async close(): Promise<void> {
+    await this.walCheckpoints.close();
     this.indexMerge.close();
     this.audience.close();
     this.db.close();

@@ -1,8 +1,12 @@
 import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { StreamConflictError } from "../../../shared/event-store/event-store.port.ts";
 import { eventStoreContract, newEvent } from "../../contracts/event-store.contract.ts";
 import { sqliteEventStoreFactory } from "../../support/stores.ts";
+import { tempDir } from "../../support/temp-dir.ts";
+import { SqliteEventStore } from "../../../shared/adapters/sqlite/sqlite.event-store.ts";
 
 eventStoreContract("SQLite", () => sqliteEventStoreFactory());
 eventStoreContract("SQLite with group commit", () => sqliteEventStoreFactory({ groupCommit: true }));
@@ -55,5 +59,25 @@ describe("the SQLite event store", () => {
     expect(await store.read(c)).toEqual({ revision: -1, events: [] });
     expect((await store.read(b)).revision).toBe(1);
     await cleanup();
+  });
+
+  it("keeps every event of a long-lived store through its background checkpoints, and leaves no WAL once closed", async () => {
+    const dir = await tempDir();
+    const file = join(dir.path, "events.sqlite");
+    const store = new SqliteEventStore(file);
+    for (let n = 0; n < 600; n += 1)
+      await store.append(
+        `page-${randomUUID()}`,
+        [newEvent("ThingHappened", { n, text: "x".repeat(4_000) })],
+        "no_stream",
+      );
+    await store.close();
+    expect(existsSync(`${file}-wal`)).toBe(false);
+    const reopened = new SqliteEventStore(file);
+    expect((await reopened.readAll(0, 1_000)).map((event) => event.data)).toEqual(
+      Array.from({ length: 600 }, (_, n) => ({ n, text: "x".repeat(4_000) })),
+    );
+    await reopened.close();
+    await dir.remove();
   });
 });
