@@ -35,7 +35,7 @@ export interface CommandHandler<Id, C, S, E> {
   ): Promise<CommandResult<S, E>>;
 }
 
-export interface HandleOptions {
+interface HandleOptions {
   /** The id was just drawn at random for this command: its stream is taken as empty without reading it. */
   readonly newStream?: boolean;
 }
