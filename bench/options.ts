@@ -1,4 +1,4 @@
-// Benchmark options: --quick (under two minutes) or the full run (under fifteen), each size overridable;
+// Benchmark options: --quick (about seven minutes on 2 cores) or the full run (about thirty), each size overridable;
 // --no-peer leaves out the Emmett appends peer; --only loop runs the event-loop row alone, --only worst the
 // worst-case table of every operation, --only attachments the 40 MB attachment rows, --only erasure the rows of
 // the cost of sealing, --only noisy the noisy-neighbour rows (one caller at its worst per shared resource, another
